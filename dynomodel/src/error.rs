@@ -1,0 +1,191 @@
+//! The one error type users match on, whichever backend served the request.
+
+use crate::value::{Item, NumberError};
+
+/// A `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong talking to DynamoDB or to the in-memory engine.
+///
+/// Both backends map their failures onto the same variants, with DynamoDB's message text, so code (and
+/// tests) match errors the same way against either. [`Error::code`] gives DynamoDB's error type name.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// `ValidationException`: the request is malformed or breaks one of DynamoDB's rules.
+    #[error("ValidationException: {message}")]
+    Validation {
+        /// DynamoDB's message.
+        message: String,
+    },
+    /// `ConditionalCheckFailedException`: a condition expression evaluated to false.
+    #[error("ConditionalCheckFailedException: {message}")]
+    ConditionalCheckFailed {
+        /// DynamoDB's message ("The conditional request failed").
+        message: String,
+        /// The item as it was, when `ReturnValuesOnConditionCheckFailure` was `ALL_OLD`.
+        item: Option<Item>,
+    },
+    /// `TransactionCanceledException`: a transaction was rejected as a whole.
+    #[error("TransactionCanceledException: {message}")]
+    TransactionCanceled {
+        /// DynamoDB's message, listing the reason codes.
+        message: String,
+        /// One reason per action, in request order.
+        reasons: Vec<CancellationReason>,
+    },
+    /// `ResourceNotFoundException`: the table or index does not exist.
+    #[error("ResourceNotFoundException: {message}")]
+    ResourceNotFound {
+        /// DynamoDB's message.
+        message: String,
+    },
+    /// `ResourceInUseException`: e.g. creating a table that already exists.
+    #[error("ResourceInUseException: {message}")]
+    ResourceInUse {
+        /// DynamoDB's message.
+        message: String,
+    },
+    /// Throttling: `ProvisionedThroughputExceededException`, `RequestLimitExceeded` or
+    /// `ThrottlingException` (the code is kept).
+    #[error("{code}: {message}")]
+    Throughput {
+        /// DynamoDB's error type name.
+        code: String,
+        /// DynamoDB's message.
+        message: String,
+    },
+    /// Any other error DynamoDB reported, by type name.
+    #[error("{code}: {message}")]
+    Service {
+        /// DynamoDB's error type name, e.g. `IdempotentParameterMismatchException`.
+        code: String,
+        /// DynamoDB's message.
+        message: String,
+    },
+    /// A value read from or written to DynamoDB does not fit the Rust type.
+    #[error(transparent)]
+    Conversion(#[from] ConversionError),
+    /// The request never got an answer from the service (network, credentials, timeouts).
+    #[error("transport error: {0}")]
+    Transport(String),
+}
+
+impl Error {
+    /// A `ValidationException` with DynamoDB's message.
+    pub fn validation(message: impl Into<String>) -> Error {
+        Error::Validation {
+            message: message.into(),
+        }
+    }
+
+    /// A `ResourceNotFoundException` with DynamoDB's message.
+    pub fn resource_not_found(message: impl Into<String>) -> Error {
+        Error::ResourceNotFound {
+            message: message.into(),
+        }
+    }
+
+    /// DynamoDB's error type name, e.g. `"ValidationException"`.
+    pub fn code(&self) -> &str {
+        match self {
+            Error::Validation { .. } => "ValidationException",
+            Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
+            Error::TransactionCanceled { .. } => "TransactionCanceledException",
+            Error::ResourceNotFound { .. } => "ResourceNotFoundException",
+            Error::ResourceInUse { .. } => "ResourceInUseException",
+            Error::Throughput { code, .. } | Error::Service { code, .. } => code,
+            Error::Conversion(_) => "ConversionError",
+            Error::Transport(_) => "TransportError",
+        }
+    }
+
+    /// DynamoDB's message text (without the type name).
+    pub fn message(&self) -> String {
+        match self {
+            Error::Validation { message }
+            | Error::ConditionalCheckFailed { message, .. }
+            | Error::TransactionCanceled { message, .. }
+            | Error::ResourceNotFound { message }
+            | Error::ResourceInUse { message }
+            | Error::Throughput { message, .. }
+            | Error::Service { message, .. } => message.clone(),
+            Error::Conversion(e) => e.to_string(),
+            Error::Transport(message) => message.clone(),
+        }
+    }
+}
+
+impl From<NumberError> for Error {
+    fn from(e: NumberError) -> Error {
+        Error::validation(e.to_string())
+    }
+}
+
+/// Why one action of a transaction failed (or `"None"` when it did not).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancellationReason {
+    /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`, …
+    pub code: String,
+    /// The reason's message, absent for `None`.
+    pub message: Option<String>,
+    /// The item, for a failed condition with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
+    pub item: Option<Item>,
+}
+
+/// A value could not be converted between DynamoDB and Rust.
+///
+/// It names the attribute (a dotted path for nested documents, e.g. `address.city` or `tags[2]`) and
+/// says what was expected and what was found.
+///
+/// ```
+/// use dynomodel::{Attribute, AttributeValue};
+/// let err = i32::from_attribute(AttributeValue::S("x".into())).unwrap_err().at("likes");
+/// assert_eq!(err.to_string(), "attribute `likes`: expected a number (i32), found S");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("attribute `{}`: expected {expected}, found {found}", if path.is_empty() { "<value>" } else { path })]
+pub struct ConversionError {
+    /// Where the bad value is, outermost attribute first (`""` until [`ConversionError::at`] is applied).
+    pub path: String,
+    /// What the Rust type needs, e.g. `"a number (i32)"`.
+    pub expected: String,
+    /// What was there: a DynamoDB type name, `"nothing"` for a missing attribute, or a description.
+    pub found: String,
+}
+
+impl ConversionError {
+    /// A conversion error without a location yet.
+    pub fn new(expected: impl Into<String>, found: impl Into<String>) -> ConversionError {
+        ConversionError {
+            path: String::new(),
+            expected: expected.into(),
+            found: found.into(),
+        }
+    }
+
+    /// The error for a required attribute that is absent.
+    pub fn missing(expected: impl Into<String>) -> ConversionError {
+        ConversionError::new(expected, "nothing (the attribute is missing)")
+    }
+
+    /// Prefixes the location with an attribute name: `e.at("address")` turns `city` into `address.city`.
+    pub fn at(mut self, attribute: &str) -> ConversionError {
+        self.path = match (self.path.is_empty(), self.path.starts_with('[')) {
+            (true, _) => attribute.to_owned(),
+            (false, true) => format!("{attribute}{}", self.path),
+            (false, false) => format!("{attribute}.{}", self.path),
+        };
+        self
+    }
+
+    /// Prefixes the location with a list index: `tags` + `[2]`.
+    pub fn at_index(mut self, index: usize) -> ConversionError {
+        self.path = if self.path.is_empty() || self.path.starts_with('[') {
+            format!("[{index}]{}", self.path)
+        } else {
+            format!("[{index}].{}", self.path)
+        };
+        self
+    }
+}

@@ -1,0 +1,52 @@
+//! # dynomodel
+//!
+//! A typed object mapper for Amazon DynamoDB. `#[derive(Model)]` turns a struct into a table schema,
+//! item conversions, a key type and typed field handles; [`Db`] runs typed requests against any
+//! [`Backend`]: Amazon DynamoDB (feature `aws`) or the in-memory engine of the `dynomodel-mem` crate.
+//!
+//! ```
+//! use dynomodel::Model;
+//!
+//! #[derive(Model, Debug, Clone, PartialEq)]
+//! #[dynomodel(table = "tweets")]
+//! struct Tweet {
+//!     #[hash_key]
+//!     userid: String,
+//!     #[range_key]
+//!     id: String,
+//!     text: String,
+//! }
+//!
+//! let schema = Tweet::schema();
+//! assert_eq!(schema.table_name, "tweets");
+//! assert_eq!(schema.key_schema.len(), 2);
+//! assert_eq!(Tweet::text().name(), "text");
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod backend;
+pub mod convert;
+mod db;
+mod error;
+mod model;
+mod value;
+
+pub use backend::*;
+pub use convert::{Attribute, KeyAttribute};
+pub use db::Db;
+pub use dynomodel_derive::{Document, Model};
+pub use error::{CancellationReason, ConversionError, Error, Result};
+pub use model::{Field, Model, PrimaryKey};
+pub use value::{
+    attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
+};
+
+/// Items the generated code names; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use std::collections::BTreeMap;
+    pub use std::result::Result;
+    pub use std::string::String;
+    pub use std::vec::Vec;
+}

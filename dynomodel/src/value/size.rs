@@ -1,0 +1,97 @@
+//! DynamoDB's item-size arithmetic. This is the one size function behind every limit (400 KB items,
+//! key sizes, 1 MB pages, 16 MB batches, 4 MB transactions) and every capacity figure.
+//!
+//! Rules from the Developer Guide ("Item sizes and formats"): strings count their UTF-8 bytes,
+//! binaries their raw bytes, BOOL and NULL one byte, a list or map 3 bytes plus one byte per element
+//! plus the elements (map keys included), sets the sum of their elements. Numbers are "approximately
+//! one byte per two significant digits plus one"; the exact fit used here matches DynamoDB's capacity
+//! figures: `1 + ceil(digits / 2)`, one more when both the digit count and the leading digit's exponent
+//! are even, one more for a negative number, and 1 for zero.
+
+use super::{AttributeValue, Item, Number};
+
+/// Largest item DynamoDB stores, in bytes, names included (400 KB).
+pub const MAX_ITEM_SIZE: usize = 409_600;
+
+/// The size of an item: the sum over its attributes of the name's UTF-8 bytes plus the value's size.
+///
+/// ```
+/// use dynomodel::{item_size, AttributeValue, Item};
+/// let mut item = Item::new();
+/// item.insert("shirt-color".into(), AttributeValue::S("R".into()));
+/// item.insert("shirt-size".into(), AttributeValue::S("M".into()));
+/// assert_eq!(item_size(&item), 23); // the Developer Guide's own example
+/// ```
+pub fn item_size(item: &Item) -> usize {
+    item.iter()
+        .map(|(name, value)| name.len() + attribute_size(value))
+        .sum()
+}
+
+/// The size of one attribute value (without its name).
+pub fn attribute_size(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::N(n) => number_size(n),
+        AttributeValue::B(b) => b.len(),
+        AttributeValue::Bool(_) | AttributeValue::Null => 1,
+        AttributeValue::Ss(set) => set.iter().map(String::len).sum(),
+        AttributeValue::Ns(set) => set.iter().map(number_size).sum(),
+        AttributeValue::Bs(set) => set.iter().map(Vec::len).sum(),
+        AttributeValue::L(list) => 3 + list.iter().map(|v| 1 + attribute_size(v)).sum::<usize>(),
+        AttributeValue::M(map) => 3 + map.len() + item_size(map),
+    }
+}
+
+fn number_size(n: &Number) -> usize {
+    let digits = n.significant_digits() as i64;
+    if digits == 0 {
+        return 1;
+    }
+    let leading_exponent = i64::from(n.exponent()) + digits - 1;
+    let alignment = usize::from(digits % 2 == 0 && leading_exponent % 2 == 0);
+    1 + (digits as usize).div_ceil(2) + alignment + usize::from(n.is_negative())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> AttributeValue {
+        AttributeValue::N(s.parse().expect("number"))
+    }
+
+    #[test]
+    fn strings_count_utf8_bytes() {
+        assert_eq!(attribute_size(&AttributeValue::S("é".into())), 2);
+        assert_eq!(attribute_size(&AttributeValue::S("😀".into())), 4);
+        assert_eq!(attribute_size(&AttributeValue::S(String::new())), 0);
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(attribute_size(&n("0")), 1);
+        assert_eq!(attribute_size(&n("1")), 2);
+        assert_eq!(attribute_size(&n("-1")), 3);
+        // Even digit count with an odd leading exponent packs exactly; both even costs one more byte.
+        assert_eq!(attribute_size(&n("12")), 2);
+        assert_eq!(attribute_size(&n("123")), 3);
+        assert_eq!(attribute_size(&n("1234")), 3);
+        assert_eq!(attribute_size(&n("12.34")), 3);
+        assert_eq!(attribute_size(&n("1.234")), 4);
+        assert_eq!(attribute_size(&n(&"9".repeat(38))), 20);
+    }
+
+    #[test]
+    fn documents() {
+        assert_eq!(attribute_size(&AttributeValue::L(vec![])), 3);
+        assert_eq!(attribute_size(&AttributeValue::M(Default::default())), 3);
+        let list = AttributeValue::L(vec![AttributeValue::S("ab".into()), AttributeValue::Null]);
+        assert_eq!(attribute_size(&list), 3 + (1 + 2) + (1 + 1));
+        let mut map = Item::new();
+        map.insert("k".into(), AttributeValue::Bool(true));
+        assert_eq!(attribute_size(&AttributeValue::M(map)), 3 + 1 + 1 + 1);
+        let set = AttributeValue::Ss(vec!["a".into(), "bcd".into()]);
+        assert_eq!(attribute_size(&set), 4);
+    }
+}
