@@ -1,0 +1,2 @@
+//! Placeholder; the quickstart lands with the Db facade.
+fn main() {}
