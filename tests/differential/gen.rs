@@ -1,0 +1,312 @@
+//! Generates random tables and operation sequences: valid requests with every data type, nesting and
+//! sizes near DynamoDB's limits, and invalid ones (bad keys, empty or duplicate sets, oversize items),
+//! so that both backends' answers — items and error messages — get compared.
+
+use dynomodel::{
+    item_size, AttributeDefinition, AttributeValue, CreateTableInput, Item, KeySchemaElement, Number,
+    ReturnValue, ScalarAttributeType,
+};
+
+use crate::rng::Rng;
+
+/// A table's key schema; the name is given per run.
+#[derive(Debug, Clone)]
+pub struct TableSpec {
+    pub hash: (String, ScalarAttributeType),
+    pub range: Option<(String, ScalarAttributeType)>,
+}
+
+impl TableSpec {
+    pub fn create_input(&self, table_name: &str) -> CreateTableInput {
+        let mut key_schema = vec![KeySchemaElement::hash(&self.hash.0)];
+        let mut attribute_definitions =
+            vec![AttributeDefinition { attribute_name: self.hash.0.clone(), attribute_type: self.hash.1 }];
+        if let Some((name, ty)) = &self.range {
+            key_schema.push(KeySchemaElement::range(name));
+            attribute_definitions.push(AttributeDefinition { attribute_name: name.clone(), attribute_type: *ty });
+        }
+        CreateTableInput {
+            table_name: table_name.to_owned(),
+            key_schema,
+            attribute_definitions,
+            billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+            ..Default::default()
+        }
+    }
+}
+
+/// One request against table number `table` of the run (or a missing table).
+#[derive(Debug, Clone)]
+pub enum Op {
+    Put { table: TableRef, item: Item, return_values: Option<ReturnValue> },
+    Get { table: TableRef, key: Item, consistent: bool },
+    Delete { table: TableRef, key: Item, return_values: Option<ReturnValue> },
+}
+
+/// Which table an operation targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableRef {
+    /// One of the run's tables.
+    Table(usize),
+    /// A table that does not exist.
+    Missing,
+}
+
+const SCALARS: [ScalarAttributeType; 3] = [ScalarAttributeType::S, ScalarAttributeType::N, ScalarAttributeType::B];
+const ATTRIBUTE_NAMES: &[&str] = &["a", "b", "name", "data", "é", "x.y", "count", "list", "map", "empty"];
+
+/// The run's tables: one hash-only and two hash+range tables with random key types.
+pub fn tables(rng: &mut Rng) -> Vec<TableSpec> {
+    let mut specs = vec![TableSpec { hash: ("pk".into(), *rng.pick(&SCALARS)), range: None }];
+    for _ in 0..2 {
+        specs.push(TableSpec {
+            hash: ("pk".into(), *rng.pick(&SCALARS)),
+            range: Some(("sk".into(), *rng.pick(&SCALARS))),
+        });
+    }
+    specs
+}
+
+/// `count` operations over `tables`.
+pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
+    (0..count).map(|_| operation(rng, tables)).collect()
+}
+
+fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
+    let index = rng.below(tables.len());
+    let spec = &tables[index];
+    let table = if rng.chance(2) { TableRef::Missing } else { TableRef::Table(index) };
+    let invalid = rng.chance(15);
+    match rng.below(10) {
+        0..=4 => {
+            let mut item = random_item(rng, spec);
+            if invalid {
+                break_item(rng, spec, &mut item);
+            }
+            let return_values = return_values(rng, invalid);
+            Op::Put { table, item, return_values }
+        }
+        5..=7 => {
+            let mut key = random_key(rng, spec);
+            if invalid {
+                break_key(rng, spec, &mut key);
+            }
+            Op::Get { table, key, consistent: rng.chance(50) }
+        }
+        _ => {
+            let mut key = random_key(rng, spec);
+            if invalid {
+                break_key(rng, spec, &mut key);
+            }
+            Op::Delete { table, key, return_values: return_values(rng, invalid) }
+        }
+    }
+}
+
+fn return_values(rng: &mut Rng, invalid: bool) -> Option<ReturnValue> {
+    if invalid && rng.chance(20) {
+        return Some(*rng.pick(&[ReturnValue::AllNew, ReturnValue::UpdatedOld, ReturnValue::UpdatedNew]));
+    }
+    match rng.below(3) {
+        0 => None,
+        1 => Some(ReturnValue::None),
+        _ => Some(ReturnValue::AllOld),
+    }
+}
+
+/// Key values come from small pools so that gets and deletes often find what puts wrote.
+fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+    match ty {
+        ScalarAttributeType::S => {
+            AttributeValue::S((*rng.pick(&["a", "b", "A", "aa", "é", "😀", "\u{FF61}", "a b", "0"])).to_owned())
+        }
+        ScalarAttributeType::N => {
+            AttributeValue::N(number(rng.pick(&["0", "1", "-1", "1.5", "1e10", "-2.25", "100", "0.001"])))
+        }
+        ScalarAttributeType::B => AttributeValue::B(rng.pick(&[&[0u8][..], &[1, 2], &[255], &[0, 0], &[7; 5]]).to_vec()),
+    }
+}
+
+fn number(text: &str) -> Number {
+    text.parse().expect("generator numbers are valid")
+}
+
+fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
+    let mut key = Item::new();
+    key.insert(spec.hash.0.clone(), key_value(rng, spec.hash.1));
+    if let Some((name, ty)) = &spec.range {
+        key.insert(name.clone(), key_value(rng, *ty));
+    }
+    key
+}
+
+fn random_item(rng: &mut Rng, spec: &TableSpec) -> Item {
+    let mut item = random_key(rng, spec);
+    for _ in 0..rng.below(5) {
+        let name = (*rng.pick(ATTRIBUTE_NAMES)).to_owned();
+        item.insert(name, random_value(rng, 3));
+    }
+    if rng.chance(3) {
+        // An item of exactly 409,600 bytes (accepted) or one byte more (rejected).
+        let extra = usize::from(rng.chance(50));
+        let base = item_size(&item) + "big".len();
+        if base < 409_600 {
+            item.insert("big".into(), AttributeValue::S("x".repeat(409_600 - base + extra)));
+        }
+    }
+    if rng.chance(2) {
+        item.insert("deep".into(), nested(rng.pick(&[31, 32, 33])));
+    }
+    item
+}
+
+/// A value nested `depth` levels deep in alternating maps and lists.
+fn nested(depth: usize) -> AttributeValue {
+    let mut value = AttributeValue::S("bottom".into());
+    for level in 0..depth {
+        value = if level % 2 == 0 {
+            AttributeValue::L(vec![value])
+        } else {
+            AttributeValue::M([("m".to_string(), value)].into_iter().collect())
+        };
+    }
+    value
+}
+
+fn random_string(rng: &mut Rng) -> String {
+    match rng.below(6) {
+        0 => String::new(),
+        1 => "é😀\u{FF61}".repeat(rng.below(3) + 1),
+        2 => "x".repeat(rng.below(300)),
+        _ => (*rng.pick(&["hello", "a", "B", "zz", " space ", "tab\t", "1"])).to_owned(),
+    }
+}
+
+fn random_number(rng: &mut Rng) -> Number {
+    match rng.below(4) {
+        0 => number(rng.pick(&["0", "-0", "1.50", "1E2", "+3", ".5", "0001.000", "1E-130", "-1E-130"])),
+        1 => number(&format!("9.{}E125", "9".repeat(37))),
+        _ => {
+            let digits: String = (0..rng.below(38) + 1).map(|_| char::from(b'0' + rng.below(10) as u8)).collect();
+            let exponent = rng.below(80) as i64 - 40;
+            let sign = if rng.chance(30) { "-" } else { "" };
+            number(&format!("{sign}{digits}e{exponent}"))
+        }
+    }
+}
+
+fn random_bytes(rng: &mut Rng) -> Vec<u8> {
+    (0..rng.below(6)).map(|_| rng.below(256) as u8).collect()
+}
+
+fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
+    let kinds = if depth == 0 { 8 } else { 10 };
+    match rng.below(kinds) {
+        0 => AttributeValue::S(random_string(rng)),
+        1 => AttributeValue::N(random_number(rng)),
+        2 => AttributeValue::B(random_bytes(rng)),
+        3 => AttributeValue::Bool(rng.chance(50)),
+        4 => AttributeValue::Null,
+        5 => AttributeValue::Ss(unique((0..rng.below(3) + 1).map(|_| random_string(rng)).collect())),
+        6 => AttributeValue::Ns(unique((0..rng.below(3) + 1).map(|_| random_number(rng)).collect())),
+        7 => AttributeValue::Bs(unique((0..rng.below(3) + 1).map(|_| random_bytes(rng)).collect())),
+        8 => AttributeValue::L((0..rng.below(4)).map(|_| random_value(rng, depth - 1)).collect()),
+        _ => AttributeValue::M(
+            (0..rng.below(4))
+                .map(|_| ((*rng.pick(ATTRIBUTE_NAMES)).to_owned(), random_value(rng, depth - 1)))
+                .collect(),
+        ),
+    }
+}
+
+fn unique<T: Ord>(mut values: Vec<T>) -> Vec<T> {
+    values.sort();
+    values.dedup();
+    values
+}
+
+fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+    let other = loop {
+        let candidate = *rng.pick(&SCALARS);
+        if candidate != ty {
+            break candidate;
+        }
+    };
+    if rng.chance(20) {
+        AttributeValue::Bool(true)
+    } else {
+        key_value(rng, other)
+    }
+}
+
+/// Breaks a key the way clients do: missing, mistyped, empty, too long, or with an extra attribute.
+fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
+    let (name, ty) = match &spec.range {
+        Some(range) if rng.chance(50) => range.clone(),
+        _ => spec.hash.clone(),
+    };
+    let limit = if name == spec.hash.0 { 2048 } else { 1024 };
+    match rng.below(6) {
+        0 => {
+            key.remove(&name);
+        }
+        1 => {
+            key.insert(name, wrong_type(rng, ty));
+        }
+        2 => {
+            let empty = if ty == ScalarAttributeType::B { AttributeValue::B(vec![]) } else { AttributeValue::S(String::new()) };
+            key.insert(name, empty);
+        }
+        3 => {
+            // At the limit (valid) or one byte over; multi-byte characters count their UTF-8 bytes.
+            let over = usize::from(rng.chance(60));
+            let value = match ty {
+                ScalarAttributeType::B => AttributeValue::B(vec![7; limit + over]),
+                ScalarAttributeType::N => AttributeValue::N(number("1")),
+                ScalarAttributeType::S if rng.chance(50) => AttributeValue::S("é".repeat((limit + over * 2) / 2)),
+                ScalarAttributeType::S => AttributeValue::S("k".repeat(limit + over)),
+            };
+            key.insert(name, value);
+        }
+        4 => {
+            key.insert("extra".into(), AttributeValue::S("x".into()));
+        }
+        _ => {
+            key.clear();
+        }
+    }
+}
+
+/// Breaks an item: a broken key, an empty set, a duplicate set element, or too deep nesting.
+fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
+    match rng.below(4) {
+        0 | 1 => {
+            let mut key = random_key(rng, spec);
+            break_key(rng, spec, &mut key);
+            // A put carries whole items, so an "extra attribute" is not an error there: only the key
+            // attributes are replaced or removed.
+            for name in [&spec.hash.0].into_iter().chain(spec.range.as_ref().map(|r| &r.0)) {
+                match key.remove(name.as_str()) {
+                    Some(value) => item.insert(name.clone(), value),
+                    None => item.remove(name.as_str()),
+                };
+            }
+        }
+        2 => {
+            let value = match rng.below(3) {
+                0 => AttributeValue::Ss(vec![]),
+                1 => AttributeValue::Ns(vec![]),
+                _ => AttributeValue::Bs(vec![]),
+            };
+            item.insert("set".into(), value);
+        }
+        _ => {
+            let value = match rng.below(3) {
+                0 => AttributeValue::Ss(vec!["a".into(), "a".into()]),
+                1 => AttributeValue::Ns(vec![number("1"), number("1.0")]),
+                _ => AttributeValue::Bs(vec![vec![1], vec![1]]),
+            };
+            item.insert("set".into(), value);
+        }
+    }
+}

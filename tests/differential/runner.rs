@@ -1,0 +1,137 @@
+//! Applies one operation sequence to two backends, compares every answer, and shrinks the first
+//! divergence to a minimal reproducer.
+
+use std::fmt::Write as _;
+
+use dynomodel::{Backend, DeleteItemInput, DeleteTableInput, Error, GetItemInput, Item, PutItemInput};
+
+use crate::gen::{Op, TableRef, TableSpec};
+
+/// What a backend answered, reduced to what must agree.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Success, with the returned item or attributes (if any).
+    Ok(Option<Item>),
+    /// Failure: DynamoDB's error type and message.
+    Err { code: String, message: String },
+}
+
+impl From<Result<Option<Item>, Error>> for Answer {
+    fn from(result: Result<Option<Item>, Error>) -> Answer {
+        match result {
+            Ok(item) => Answer::Ok(item),
+            Err(e) => Answer::Err { code: e.code().to_owned(), message: e.message() },
+        }
+    }
+}
+
+/// A backend under test, with the name used in reports.
+pub struct Side<'a> {
+    pub name: &'static str,
+    pub backend: &'a dyn Backend,
+}
+
+/// The first operation whose answers differ.
+#[derive(Debug)]
+pub struct Divergence {
+    pub index: usize,
+    pub op: Op,
+    pub left: Answer,
+    pub right: Answer,
+}
+
+/// Runs `ops` on fresh tables named `{prefix}_{i}` on both sides; tables are deleted afterwards.
+pub async fn run(
+    prefix: &str,
+    tables: &[TableSpec],
+    ops: &[Op],
+    left: &Side<'_>,
+    right: &Side<'_>,
+    reconcile: fn(&Op, &Answer, &Answer) -> bool,
+) -> Result<(), Divergence> {
+    let names: Vec<String> = (0..tables.len()).map(|i| format!("{prefix}_{i}")).collect();
+    for side in [left, right] {
+        for (spec, name) in tables.iter().zip(&names) {
+            side.backend.create_table(spec.create_input(name)).await.expect("create table");
+        }
+    }
+    let mut outcome = Ok(());
+    for (index, op) in ops.iter().enumerate() {
+        let a = apply(left.backend, &names, op).await;
+        let b = apply(right.backend, &names, op).await;
+        if a != b && !reconcile(op, &a, &b) {
+            outcome = Err(Divergence { index, op: op.clone(), left: a, right: b });
+            break;
+        }
+    }
+    for side in [left, right] {
+        for name in &names {
+            let _ = side.backend.delete_table(DeleteTableInput { table_name: name.clone() }).await;
+        }
+    }
+    outcome
+}
+
+async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
+    let table_name = |table: &TableRef| match table {
+        TableRef::Table(i) => names[*i].clone(),
+        TableRef::Missing => "no_such_table".to_owned(),
+    };
+    match op {
+        Op::Put { table, item, return_values } => backend
+            .put_item(PutItemInput { table_name: table_name(table), item: item.clone(), return_values: *return_values })
+            .await
+            .map(|o| o.attributes),
+        Op::Get { table, key, consistent } => backend
+            .get_item(GetItemInput { table_name: table_name(table), key: key.clone(), consistent_read: Some(*consistent) })
+            .await
+            .map(|o| o.item),
+        Op::Delete { table, key, return_values } => backend
+            .delete_item(DeleteItemInput {
+                table_name: table_name(table),
+                key: key.clone(),
+                return_values: *return_values,
+            })
+            .await
+            .map(|o| o.attributes),
+    }
+    .into()
+}
+
+/// Greedily drops earlier operations while the divergence persists, then describes what is left.
+pub async fn shrink(
+    prefix: &str,
+    tables: &[TableSpec],
+    ops: &[Op],
+    divergence: Divergence,
+    left: &Side<'_>,
+    right: &Side<'_>,
+    reconcile: fn(&Op, &Answer, &Answer) -> bool,
+) -> String {
+    let mut kept: Vec<Op> = ops[..=divergence.index].to_vec();
+    let mut last = divergence;
+    let mut attempt = 0;
+    let mut i = 0;
+    while i + 1 < kept.len() && attempt < 300 {
+        let mut candidate = kept.clone();
+        candidate.remove(i);
+        attempt += 1;
+        match run(&format!("{prefix}s{attempt}"), tables, &candidate, left, right, reconcile).await {
+            Err(d) => {
+                candidate.truncate(d.index + 1);
+                kept = candidate;
+                last = d;
+            }
+            Ok(()) => i += 1,
+        }
+    }
+    let mut report = String::new();
+    let _ = writeln!(report, "tables: {tables:#?}");
+    let _ = writeln!(report, "minimal reproducer ({} operations):", kept.len());
+    for (n, op) in kept.iter().enumerate() {
+        let _ = writeln!(report, "  {n}: {op:?}");
+    }
+    let _ = writeln!(report, "{}: {:?}", left.name, last.left);
+    let _ = writeln!(report, "{}: {:?}", right.name, last.right);
+    report
+}
