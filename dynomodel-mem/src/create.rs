@@ -69,7 +69,11 @@ fn throughput_bounds(c: &mut Constraints, t: &Option<ProvisionedThroughput>, pat
             1,
             &format!("{path}.writeCapacityUnits"),
         );
-        c.at_least(t.read_capacity_units, 1, &format!("{path}.readCapacityUnits"));
+        c.at_least(
+            t.read_capacity_units,
+            1,
+            &format!("{path}.readCapacityUnits"),
+        );
     }
 }
 
@@ -77,7 +81,11 @@ fn throughput_bounds(c: &mut Constraints, t: &Option<ProvisionedThroughput>, pat
 fn constraints(input: &CreateTableInput) -> Result<()> {
     let mut c = Constraints::default();
     c.name(&input.table_name, "tableName");
-    throughput_bounds(&mut c, &input.provisioned_throughput, "provisionedThroughput");
+    throughput_bounds(
+        &mut c,
+        &input.provisioned_throughput,
+        "provisionedThroughput",
+    );
     key_schema_length(&mut c, &input.key_schema, "keySchema");
     for (i, index) in input.local_secondary_indexes.iter().enumerate() {
         let path = format!("localSecondaryIndexes.{}.member", i + 1);
@@ -271,13 +279,11 @@ pub fn create_table(input: &CreateTableInput) -> Result<()> {
         key_schema_shape(&index.key_schema, &defined)?;
         projected += projection(&index.projection, &index.index_name, &mut index_names)?;
         match (on_demand, &index.provisioned_throughput) {
-            (true, Some(_)) => {
-                return Err(invalid(format!(
-                    "ProvisionedThroughput should not be specified for index: {} when BillingMode is \
+            (true, Some(_)) => return Err(invalid(format!(
+                "ProvisionedThroughput should not be specified for index: {} when BillingMode is \
                      PAY_PER_REQUEST",
-                    index.index_name
-                )))
-            }
+                index.index_name
+            ))),
             // Wording not independently verified against the live service.
             (false, None) => {
                 return Err(invalid(format!(

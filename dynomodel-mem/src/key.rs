@@ -25,7 +25,10 @@ pub enum KeyValue {
 
 impl KeyValue {
     /// The key value held by `value` when it has the type `expected`, else `None`.
-    pub fn from_attribute(value: &AttributeValue, expected: ScalarAttributeType) -> Option<KeyValue> {
+    pub fn from_attribute(
+        value: &AttributeValue,
+        expected: ScalarAttributeType,
+    ) -> Option<KeyValue> {
         match (value, expected) {
             (AttributeValue::S(s), ScalarAttributeType::S) => Some(KeyValue::S(s.clone())),
             (AttributeValue::N(n), ScalarAttributeType::N) => Some(KeyValue::N(*n)),

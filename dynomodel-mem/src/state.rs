@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use chrono::Utc;
 use dynomodel::{
     CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, Error, GetItemInput,
-    GetItemOutput, ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result,
-    ReturnValue, TableStatus,
+    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, Error, GetItemInput, GetItemOutput,
+    ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result, ReturnValue,
+    TableStatus,
 };
 
 use crate::table::{Table, TableSchema};
@@ -196,4 +196,12 @@ fn table_id(name: &str, serial: u64) -> String {
         b >> 52,
         b & 0xffff_ffff_ffff
     )
+}
+
+#[cfg(test)]
+impl State {
+    /// A table, for tests that look inside.
+    pub fn tables_for_test(&self, name: &str) -> Option<&Table> {
+        self.tables.get(name)
+    }
 }

@@ -274,7 +274,13 @@ mod tests {
             .collect();
         assert_eq!(
             order,
-            [r#"{"N":"-5"}"#, r#"{"N":"0"}"#, r#"{"N":"2"}"#, r#"{"N":"10"}"#, r#"{"N":"100"}"#]
+            [
+                r#"{"N":"-5"}"#,
+                r#"{"N":"0"}"#,
+                r#"{"N":"2"}"#,
+                r#"{"N":"10"}"#,
+                r#"{"N":"100"}"#
+            ]
         );
     }
 
@@ -283,7 +289,10 @@ mod tests {
         let mut t = Table::new(schema());
         t.put(key("a", 1), item("a", 1, "xx"));
         let d = t.describe(TableStatus::Active);
-        assert_eq!(d.table_arn, "arn:aws:dynamodb:ddblocal:000000000000:table/things");
+        assert_eq!(
+            d.table_arn,
+            "arn:aws:dynamodb:ddblocal:000000000000:table/things"
+        );
         assert_eq!(d.item_count, 1);
         assert_eq!(d.table_size_bytes as usize, item_size(&item("a", 1, "xx")));
         assert_eq!(d.provisioned_throughput.read_capacity_units, 0);

@@ -361,7 +361,9 @@ mod tests {
         for (v, kind) in empty {
             assert_eq!(
                 message(attribute_values(&one("d", v))),
-                format!("One or more parameter values were invalid: An {kind} set  may not be empty")
+                format!(
+                    "One or more parameter values were invalid: An {kind} set  may not be empty"
+                )
             );
         }
         let ss = AttributeValue::Ss(vec!["a".into(), "b".into(), "a".into()]);
@@ -369,10 +371,7 @@ mod tests {
             message(attribute_values(&one("d", ss))),
             "One or more parameter values were invalid: Input collection [a, b, a] contains duplicates."
         );
-        let ns = AttributeValue::Ns(vec![
-            "1".parse().expect("n"),
-            "1.0".parse().expect("n"),
-        ]);
+        let ns = AttributeValue::Ns(vec!["1".parse().expect("n"), "1.0".parse().expect("n")]);
         assert_eq!(
             message(attribute_values(&one("d", ns))),
             "Input collection contains duplicates"
