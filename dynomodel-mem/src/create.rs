@@ -279,15 +279,18 @@ pub fn create_table(input: &CreateTableInput) -> Result<()> {
         key_schema_shape(&index.key_schema, &defined)?;
         projected += projection(&index.projection, &index.index_name, &mut index_names)?;
         match (on_demand, &index.provisioned_throughput) {
-            (true, Some(_)) => return Err(invalid(format!(
+            (true, Some(_)) => {
+                return Err(invalid(format!(
                 "ProvisionedThroughput should not be specified for index: {} when BillingMode is \
                      PAY_PER_REQUEST",
                 index.index_name
-            ))),
-            // Wording not independently verified against the live service.
+            )))
+            }
+            // Real DynamoDB's CreateTable wording (UpdateTable says "must be specified for index");
+            // DynamoDB Local 3.3: "No provisioned throughput specified for the global secondary index".
             (false, None) => {
                 return Err(invalid(format!(
-                    "ProvisionedThroughput must be specified for index: {}",
+                    "ProvisionedThroughput is not specified for index: {}",
                     index.index_name
                 )))
             }

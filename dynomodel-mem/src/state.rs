@@ -148,6 +148,7 @@ impl State {
         validate::item_size_limit(&input.item)?;
         let table = self.table_mut(&input.table_name)?;
         let key = validate::item_key(&input.item, &table.schema)?;
+        validate::index_keys(&input.item, &table.schema)?;
         let old = table.put(key, input.item);
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),

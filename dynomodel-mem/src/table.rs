@@ -55,7 +55,7 @@ impl TableSchema {
 
     /// The declared type of `name`. CreateTable validation guarantees every key attribute is defined; the
     /// fallback only keeps this total.
-    fn attribute_type(&self, name: &str) -> ScalarAttributeType {
+    pub fn attribute_type(&self, name: &str) -> ScalarAttributeType {
         self.attribute_definitions
             .iter()
             .find(|d| d.attribute_name == name)

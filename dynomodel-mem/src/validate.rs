@@ -216,6 +216,57 @@ pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     primary_key(parts)
 }
 
+/// The index key attributes an item carries must have their declared types, be non-empty and fit the
+/// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
+/// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
+pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
+    let gsis = schema
+        .global_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    let lsis = schema
+        .local_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    for (index, key_schema) in gsis.chain(lsis) {
+        for (position, element) in key_schema.iter().enumerate() {
+            let name = element.attribute_name.as_str();
+            let Some(value) = item.get(name) else {
+                continue;
+            };
+            let ty = schema.attribute_type(name);
+            // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
+            let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
+                Error::validation(format!(
+                    "{INVALID}Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: \
+                     {index}",
+                    ty.as_str(),
+                    value.type_name()
+                ))
+            })?;
+            let empty = match &key {
+                KeyValue::S(s) => s.is_empty().then_some("string"),
+                KeyValue::B(b) => b.is_empty().then_some("binary"),
+                KeyValue::N(_) => None,
+            };
+            if let Some(kind) = empty {
+                // DynamoDB Local 3.3's text, which matches the service's 2020 wording for empty keys.
+                return Err(Error::validation(format!(
+                    "One or more parameter values are not valid. A value specified for a secondary \
+                     index key is not supported. The AttributeValue for a key attribute cannot contain \
+                     an empty {kind} value. IndexName: {index}, IndexKey: {name}"
+                )));
+            }
+            // Real DynamoDB reports index keys with the table-key size messages; DynamoDB Local 3.3
+            // says "One or more parameter values were invalid: Size limit exceeded".
+            key_value_limits(name, &key, position == 0)?;
+        }
+    }
+    Ok(())
+}
+
 /// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
 pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute

@@ -368,3 +368,85 @@ proptest! {
         })?;
     }
 }
+
+#[tokio::test]
+async fn request_validation_precedes_table_lookup() {
+    // Real DynamoDB validates the request before it looks for the table; DynamoDB Local 3.3 reports
+    // the missing table first.
+    let b = MemBackend::new();
+    let r = b
+        .put_item(PutItemInput {
+            table_name: "nope".into(),
+            item: item(&[("pk", s("a")), ("d", AttributeValue::Ss(vec![]))]),
+            return_values: None,
+        })
+        .await;
+    assert_validation(r, &format!("{INVALID}An string set  may not be empty"));
+    let r = b
+        .put_item(PutItemInput {
+            table_name: "nope".into(),
+            item: item(&[("pk", s("a"))]),
+            return_values: Some(ReturnValue::AllNew),
+        })
+        .await;
+    assert_validation(r, "Return values set to invalid value");
+}
+
+#[tokio::test]
+async fn index_key_values() {
+    use dynomodel::{
+        GlobalSecondaryIndex, KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType,
+    };
+    let mut input = table_input("tbl", T::S, Some(T::S));
+    input.attribute_definitions.push(super::def("g", T::S));
+    input.attribute_definitions.push(super::def("gs", T::S));
+    input.attribute_definitions.push(super::def("l", T::N));
+    let keys_only = Projection {
+        projection_type: ProjectionType::KeysOnly,
+        non_key_attributes: vec![],
+    };
+    input.global_secondary_indexes = vec![GlobalSecondaryIndex {
+        index_name: "by-g".into(),
+        key_schema: vec![KeySchemaElement::hash("g"), KeySchemaElement::range("gs")],
+        projection: keys_only.clone(),
+        provisioned_throughput: None,
+    }];
+    input.local_secondary_indexes = vec![LocalSecondaryIndex {
+        index_name: "by-l".into(),
+        key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("l")],
+        projection: keys_only,
+    }];
+    let b = backend_with(input).await;
+    let with = |attrs: &[(&str, AttributeValue)]| {
+        let mut it = item(&[("pk", s("a")), ("sk", s("b"))]);
+        it.extend(item(attrs));
+        it
+    };
+    // Sparse: items without the index keys are fine.
+    assert!(put(&b, with(&[])).await.is_ok());
+    assert!(put(&b, with(&[("g", s("x")), ("l", n("1"))])).await.is_ok());
+    assert_validation(
+        put(&b, with(&[("g", n("1"))])).await,
+        &format!("{INVALID}Type mismatch for Index Key g Expected: S Actual: N IndexName: by-g"),
+    );
+    assert_validation(
+        put(&b, with(&[("l", s("1"))])).await,
+        &format!("{INVALID}Type mismatch for Index Key l Expected: N Actual: S IndexName: by-l"),
+    );
+    assert_validation(
+        put(&b, with(&[("g", s(""))])).await,
+        "One or more parameter values are not valid. A value specified for a secondary index key is \
+         not supported. The AttributeValue for a key attribute cannot contain an empty string value. \
+         IndexName: by-g, IndexKey: g",
+    );
+    assert_validation(
+        put(&b, with(&[("g", s(&"x".repeat(2049)))])).await,
+        &format!("{INVALID}Size of hashkey has exceeded the maximum size limit of2048 bytes"),
+    );
+    assert_validation(
+        put(&b, with(&[("gs", s(&"x".repeat(1025)))])).await,
+        &format!(
+            "{INVALID}Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
+        ),
+    );
+}

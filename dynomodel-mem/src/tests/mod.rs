@@ -46,6 +46,20 @@
 //!   size limit of 1024 bytes"; Local "Hash primary key values must be under 2048 bytes, and range
 //!   primary key values must be under 1024 bytes".
 //! - Duplicate SS: real ends with "contains duplicates." (period); Local has no period.
+//! - Order: real DynamoDB validates the request (attribute values, ReturnValues, item size) before it
+//!   looks the table up; Local reports ResourceNotFoundException first.
+//! - Index keys in PutItem: real "... Type mismatch for Index Key g Expected: S Actual: N IndexName:
+//!   by-g" (Local stops after "Type mismatch for Index Key"); an index key over 2048/1024 bytes gets the
+//!   table-key size messages (Local "One or more parameter values were invalid: Size limit exceeded").
+//! - CreateTable, PAY_PER_REQUEST with a GSI ProvisionedThroughput: real rejects ("... ProvisionedThroughput
+//!   should not be specified for index: by-g when BillingMode is PAY_PER_REQUEST"); Local accepts.
+//!   PROVISIONED without GSI throughput: real "... ProvisionedThroughput is not specified for index:
+//!   by-g"; Local "No provisioned throughput specified for the global secondary index".
+//! - CreateTable with indexes and an unused attribute definition: real "... Some AttributeDefinitions are
+//!   not used. AttributeDefinitions: [..], keys used: [..]"; Local "The number of attributes in key
+//!   schema must match ...".
+//! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
+//!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
 
 mod items;
 mod tables;

@@ -372,6 +372,32 @@ async fn global_indexes() {
         ),
     );
     let mut i = base();
+    i.billing_mode = None;
+    i.provisioned_throughput = pt(1, 1);
+    i.global_secondary_indexes = vec![gsi("by-g", "g")];
+    assert_validation(
+        create(i).await,
+        &format!("{INVALID}ProvisionedThroughput is not specified for index: by-g"),
+    );
+    let mut i = base();
+    i.billing_mode = None;
+    i.provisioned_throughput = pt(1, 1);
+    let mut with_pt = gsi("by-g", "g");
+    with_pt.provisioned_throughput = pt(3, 4);
+    i.global_secondary_indexes = vec![with_pt];
+    let b = backend_with(i).await;
+    let d = b
+        .describe_table(DescribeTableInput {
+            table_name: "tbl".into(),
+        })
+        .await
+        .expect("describe")
+        .table;
+    let t = d.global_secondary_indexes[0]
+        .provisioned_throughput
+        .expect("throughput");
+    assert_eq!((t.read_capacity_units, t.write_capacity_units), (3, 4));
+    let mut i = base();
     i.global_secondary_indexes = vec![gsi("by-g", "missing")];
     assert_validation(
         create(i).await,
