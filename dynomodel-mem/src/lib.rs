@@ -1,1 +1,175 @@
-//! In-memory DynamoDB engine.
+//! # dynomodel-mem
+//!
+//! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::Backend`]
+//! with DynamoDB's validation rules, limits, orderings and error messages.
+//!
+//! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem and
+//! DeleteItem. Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local).
+//!
+//! ```
+//! use dynomodel::{
+//!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,
+//!     Item, KeySchemaElement, PutItemInput, ScalarAttributeType,
+//! };
+//! use dynomodel_mem::MemBackend;
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let backend = MemBackend::new();
+//! backend
+//!     .create_table(CreateTableInput {
+//!         table_name: "users".into(),
+//!         attribute_definitions: vec![AttributeDefinition {
+//!             attribute_name: "id".into(),
+//!             attribute_type: ScalarAttributeType::S,
+//!         }],
+//!         key_schema: vec![KeySchemaElement::hash("id")],
+//!         billing_mode: Some(BillingMode::PayPerRequest),
+//!         ..Default::default()
+//!     })
+//!     .await?;
+//!
+//! let mut item = Item::new();
+//! item.insert("id".into(), AttributeValue::S("u1".into()));
+//! item.insert("name".into(), AttributeValue::S("Ada".into()));
+//! backend
+//!     .put_item(PutItemInput { table_name: "users".into(), item: item.clone(), ..Default::default() })
+//!     .await?;
+//!
+//! let mut key = Item::new();
+//! key.insert("id".into(), AttributeValue::S("u1".into()));
+//! let got = backend
+//!     .get_item(GetItemInput { table_name: "users".into(), key, ..Default::default() })
+//!     .await?;
+//! assert_eq!(got.item, Some(item));
+//!
+//! // DynamoDB's errors, with DynamoDB's messages:
+//! let err = backend
+//!     .get_item(GetItemInput { table_name: "nope".into(), ..Default::default() })
+//!     .await
+//!     .unwrap_err();
+//! assert_eq!(err.code(), "ResourceNotFoundException");
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod create;
+mod key;
+mod state;
+mod table;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use dynomodel::{
+    Backend, CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput,
+    DeleteTableInput, DeleteTableOutput, DescribeTableInput, DescribeTableOutput, GetItemInput,
+    GetItemOutput, ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result,
+};
+
+pub use key::KeyValue;
+pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
+
+use state::State;
+
+/// The in-memory DynamoDB engine.
+///
+/// Cheap to clone: clones share the same tables. `Send + Sync`; every request runs under one lock
+/// acquisition and is atomic. A request never panics, whatever it contains.
+///
+/// ```
+/// use dynomodel::{Backend, ListTablesInput};
+/// use dynomodel_mem::MemBackend;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let backend = MemBackend::new();
+/// let page = backend.list_tables(ListTablesInput::default()).await.unwrap();
+/// assert!(page.table_names.is_empty());
+/// # });
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MemBackend {
+    state: Arc<RwLock<State>>,
+}
+
+impl MemBackend {
+    /// An engine with no tables.
+    pub fn new() -> MemBackend {
+        MemBackend::default()
+    }
+
+    /// A read lock. A panic in another thread while it held the lock cannot leave the state half
+    /// written (each operation validates before it mutates), so a poisoned lock is recovered.
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A write lock, recovering from poisoning as [`MemBackend::read`] does.
+    fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for MemBackend {
+    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        self.write().create_table(input)
+    }
+
+    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
+        self.read().describe_table(&input)
+    }
+
+    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
+        self.read().list_tables(&input)
+    }
+
+    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
+        self.write().delete_table(&input)
+    }
+
+    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        self.write().put_item(input)
+    }
+
+    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
+        self.read().get_item(&input)
+    }
+
+    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+        self.write().delete_item(&input)
+    }
+}
+
+/// `Db::memory()`: a [`Db`] over a fresh in-memory engine.
+///
+/// An extension trait because `dynomodel` cannot depend on `dynomodel-mem` (that would be a cycle).
+///
+/// ```
+/// use dynomodel::Db;
+/// use dynomodel_mem::MemoryDb;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// let tables = db.backend().list_tables(Default::default()).await.unwrap();
+/// assert!(tables.table_names.is_empty());
+/// # });
+/// ```
+pub trait MemoryDb {
+    /// A database served by a new, empty [`MemBackend`].
+    fn memory() -> Self;
+}
+
+impl MemoryDb for Db {
+    fn memory() -> Db {
+        Db::new(MemBackend::new())
+    }
+}

@@ -1,0 +1,208 @@
+//! The database: tables by name, and the operations on them. Each operation runs under one lock
+//! acquisition (a read lock for reads, a write lock for writes), which makes every request atomic.
+
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+use dynomodel::{
+    CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
+    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, Error, GetItemInput, GetItemOutput,
+    ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result, ReturnValue,
+    TableStatus,
+};
+
+use crate::table::{Table, TableSchema};
+use crate::validate::{self, Constraints};
+
+/// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do
+/// operations on a non-existent table" for every operation.
+const NOT_FOUND: &str = "Requested resource not found";
+
+/// ListTables' default and maximum page size.
+const MAX_LIST_LIMIT: i32 = 100;
+
+/// All tables.
+#[derive(Debug, Default)]
+pub struct State {
+    tables: BTreeMap<String, Table>,
+    /// Tables created so far, for unique table ids.
+    created: u64,
+}
+
+impl State {
+    fn table(&self, name: &str) -> Result<&Table> {
+        self.tables
+            .get(name)
+            .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
+    }
+
+    fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        self.tables
+            .get_mut(name)
+            .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
+    }
+
+    /// `CreateTable`. Tables are ACTIVE at once, as on DynamoDB Local.
+    pub fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        crate::create::create_table(&input)?;
+        if self.tables.contains_key(&input.table_name) {
+            // Real DynamoDB; DynamoDB Local 3.3 says "Cannot create preexisting table".
+            return Err(Error::ResourceInUse {
+                message: format!("Table already exists: {}", input.table_name),
+            });
+        }
+        self.created += 1;
+        let schema = TableSchema {
+            table_id: table_id(&input.table_name, self.created),
+            name: input.table_name.clone(),
+            attribute_definitions: input.attribute_definitions,
+            key_schema: input.key_schema,
+            billing_mode: input.billing_mode,
+            provisioned_throughput: input.provisioned_throughput,
+            local_secondary_indexes: input.local_secondary_indexes,
+            global_secondary_indexes: input.global_secondary_indexes,
+            created: Utc::now(),
+        };
+        let table = Table::new(schema);
+        let table_description = table.describe(TableStatus::Active);
+        self.tables.insert(input.table_name, table);
+        Ok(CreateTableOutput { table_description })
+    }
+
+    /// `DescribeTable`.
+    pub fn describe_table(&self, input: &DescribeTableInput) -> Result<DescribeTableOutput> {
+        validate::table_name(&input.table_name)?;
+        let table = self
+            .tables
+            .get(&input.table_name)
+            .ok_or_else(|| table_not_found(&input.table_name))?;
+        Ok(DescribeTableOutput {
+            table: table.describe(TableStatus::Active),
+        })
+    }
+
+    /// `DeleteTable`: removes the table at once and returns its last description, status DELETING.
+    pub fn delete_table(&mut self, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
+        validate::table_name(&input.table_name)?;
+        let table = self
+            .tables
+            .remove(&input.table_name)
+            .ok_or_else(|| table_not_found(&input.table_name))?;
+        // DynamoDB Local 3.3 reports ACTIVE here; real DynamoDB reports DELETING.
+        Ok(DeleteTableOutput {
+            table_description: table.describe(TableStatus::Deleting),
+        })
+    }
+
+    /// `ListTables`: names in order, after `ExclusiveStartTableName`, at most `Limit`.
+    pub fn list_tables(&self, input: &ListTablesInput) -> Result<ListTablesOutput> {
+        let mut c = Constraints::default();
+        if let Some(start) = &input.exclusive_start_table_name {
+            c.name(start, "exclusiveStartTableName");
+        }
+        // Real DynamoDB's constraint form; DynamoDB Local 3.3 says "Limit must be greater than or equal
+        // to 1" and "Limit in ListTables must be <= 100".
+        if let Some(limit) = input.limit {
+            c.at_least(i64::from(limit), 1, "limit");
+            if limit > MAX_LIST_LIMIT {
+                c.fail(
+                    validate::quoted(&limit.to_string()),
+                    "limit",
+                    "Member must have value less than or equal to 100",
+                );
+            }
+        }
+        c.finish()?;
+        let limit = usize::try_from(input.limit.unwrap_or(MAX_LIST_LIMIT)).unwrap_or(0);
+        let mut names = match &input.exclusive_start_table_name {
+            Some(start) => Box::new(
+                self.tables
+                    .range::<str, _>((
+                        std::ops::Bound::Excluded(start.as_str()),
+                        std::ops::Bound::Unbounded,
+                    ))
+                    .map(|(name, _)| name.clone()),
+            ) as Box<dyn Iterator<Item = String>>,
+            None => Box::new(self.tables.keys().cloned()),
+        }
+        .peekable();
+        let table_names: Vec<String> = names.by_ref().take(limit).collect();
+        // Only when more names follow (as DynamoDB Local 3.3 and the API reference's "If you do not
+        // receive a LastEvaluatedTableName value in the response, this means that there are no more
+        // table names to be retrieved"); a page that ends exactly at the last table has none.
+        let last_evaluated_table_name = match names.peek() {
+            Some(_) => table_names.last().cloned(),
+            None => None,
+        };
+        Ok(ListTablesOutput {
+            table_names,
+            last_evaluated_table_name,
+        })
+    }
+
+    /// `PutItem`.
+    pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
+        validate::table_name(&input.table_name)?;
+        validate::attribute_values(&input.item)?;
+        validate::return_values_none_or_all_old(input.return_values)?;
+        validate::item_size_limit(&input.item)?;
+        let table = self.table_mut(&input.table_name)?;
+        let key = validate::item_key(&input.item, &table.schema)?;
+        validate::index_keys(&input.item, &table.schema)?;
+        let old = table.put(key, input.item);
+        Ok(PutItemOutput {
+            attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
+        })
+    }
+
+    /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
+    pub fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
+        validate::table_name(&input.table_name)?;
+        validate::attribute_values(&input.key)?;
+        let table = self.table(&input.table_name)?;
+        let key = validate::request_key(&input.key, &table.schema)?;
+        Ok(GetItemOutput {
+            item: table.get(&key).cloned(),
+        })
+    }
+
+    /// `DeleteItem`.
+    pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
+        validate::table_name(&input.table_name)?;
+        validate::attribute_values(&input.key)?;
+        validate::return_values_none_or_all_old(input.return_values)?;
+        let table = self.table_mut(&input.table_name)?;
+        let key = validate::request_key(&input.key, &table.schema)?;
+        let old = table.delete(&key);
+        Ok(DeleteItemOutput {
+            attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
+        })
+    }
+}
+
+/// Real DynamoDB's message for DescribeTable/DeleteTable on a missing table (dynalite's recording).
+fn table_not_found(name: &str) -> Error {
+    Error::resource_not_found(format!("{NOT_FOUND}: Table: {name} not found"))
+}
+
+/// A table id in UUID form, unique per table created in this engine and deterministic across runs.
+fn table_id(name: &str, serial: u64) -> String {
+    let a = crate::key::KeyValue::S(format!("{name}\u{0}{serial}")).stable_hash();
+    let b = crate::key::KeyValue::N(serial.into()).stable_hash();
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        b >> 52,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+#[cfg(test)]
+impl State {
+    /// A table, for tests that look inside.
+    pub fn tables_for_test(&self, name: &str) -> Option<&Table> {
+        self.tables.get(name)
+    }
+}

@@ -1,0 +1,300 @@
+//! One table: its schema and its items.
+//!
+//! Items live in a two-level ordered map: partitions by `(stable_hash(pk), pk)` (the Scan order), then
+//! items by sort key (the Query order). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
+//! Index stores (GSI/LSI), TTL and stream state will sit beside `partitions` in [`Table`]; every write
+//! goes through [`Table::put`] and [`Table::delete`] so that they have one place to hook into.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use dynomodel::{
+    item_size, AttributeDefinition, BillingMode, GlobalSecondaryIndex,
+    GlobalSecondaryIndexDescription, Item, KeySchemaElement, LocalSecondaryIndex,
+    LocalSecondaryIndexDescription, ProvisionedThroughput, ProvisionedThroughputDescription,
+    ScalarAttributeType, TableDescription, TableStatus,
+};
+
+use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+
+/// The region and account DynamoDB Local puts in its ARNs; the engine uses the same so that ARNs compare
+/// equal in the dual-backend suite.
+const ARN_PREFIX: &str = "arn:aws:dynamodb:ddblocal:000000000000:table/";
+
+/// Everything CreateTable fixed about a table.
+#[derive(Debug, Clone)]
+pub struct TableSchema {
+    /// The table's name.
+    pub name: String,
+    /// Types of the key attributes of the table and its indexes, in request order.
+    pub attribute_definitions: Vec<AttributeDefinition>,
+    /// HASH then optional RANGE (validated).
+    pub key_schema: Vec<KeySchemaElement>,
+    /// As requested (`None`: DynamoDB's default, provisioned).
+    pub billing_mode: Option<BillingMode>,
+    /// Capacity of a provisioned table.
+    pub provisioned_throughput: Option<ProvisionedThroughput>,
+    /// Local secondary index definitions.
+    pub local_secondary_indexes: Vec<LocalSecondaryIndex>,
+    /// Global secondary index definitions.
+    pub global_secondary_indexes: Vec<GlobalSecondaryIndex>,
+    /// When the table was created.
+    pub created: DateTime<Utc>,
+    /// A unique id in UUID form.
+    pub table_id: String,
+}
+
+impl TableSchema {
+    /// The key attributes, partition key first, with their declared types.
+    pub fn key_attributes(&self) -> impl Iterator<Item = (&str, ScalarAttributeType)> + '_ {
+        self.key_schema.iter().map(move |k| {
+            let name = k.attribute_name.as_str();
+            (name, self.attribute_type(name))
+        })
+    }
+
+    /// The declared type of `name`. CreateTable validation guarantees every key attribute is defined; the
+    /// fallback only keeps this total.
+    pub fn attribute_type(&self, name: &str) -> ScalarAttributeType {
+        self.attribute_definitions
+            .iter()
+            .find(|d| d.attribute_name == name)
+            .map_or(ScalarAttributeType::S, |d| d.attribute_type)
+    }
+
+    fn arn(&self) -> String {
+        format!("{ARN_PREFIX}{}", self.name)
+    }
+
+    fn is_on_demand(&self) -> bool {
+        self.billing_mode == Some(BillingMode::PayPerRequest)
+    }
+}
+
+fn throughput(t: Option<ProvisionedThroughput>) -> ProvisionedThroughputDescription {
+    t.map_or_else(Default::default, |t| ProvisionedThroughputDescription {
+        read_capacity_units: t.read_capacity_units,
+        write_capacity_units: t.write_capacity_units,
+        number_of_decreases_today: 0,
+    })
+}
+
+/// A table: schema, items, and running totals for DescribeTable.
+#[derive(Debug)]
+pub struct Table {
+    /// What CreateTable fixed.
+    pub schema: TableSchema,
+    partitions: BTreeMap<PartitionSlot, BTreeMap<Option<KeyValue>, Item>>,
+    item_count: usize,
+    total_size: usize,
+}
+
+impl Table {
+    /// An empty table.
+    pub fn new(schema: TableSchema) -> Table {
+        Table {
+            schema,
+            partitions: BTreeMap::new(),
+            item_count: 0,
+            total_size: 0,
+        }
+    }
+
+    /// The item with this key.
+    pub fn get(&self, key: &PrimaryKey) -> Option<&Item> {
+        self.partitions
+            .get(&partition_slot(key.hash.clone()))?
+            .get(&key.range)
+    }
+
+    /// Stores `item` under `key`, returning the item it replaced.
+    pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<Item> {
+        let size = item_size(&item);
+        let old = self
+            .partitions
+            .entry(partition_slot(key.hash))
+            .or_default()
+            .insert(key.range, item);
+        self.total_size += size;
+        match &old {
+            Some(old) => self.total_size = self.total_size.saturating_sub(item_size(old)),
+            None => self.item_count += 1,
+        }
+        old
+    }
+
+    /// Removes the item with this key, returning it.
+    pub fn delete(&mut self, key: &PrimaryKey) -> Option<Item> {
+        let slot = partition_slot(key.hash.clone());
+        let partition = self.partitions.get_mut(&slot)?;
+        let old = partition.remove(&key.range)?;
+        if partition.is_empty() {
+            self.partitions.remove(&slot);
+        }
+        self.item_count = self.item_count.saturating_sub(1);
+        self.total_size = self.total_size.saturating_sub(item_size(&old));
+        Some(old)
+    }
+
+    /// Number of items.
+    #[allow(dead_code)] // for Scan/Select=COUNT (a later issue); the tests use it now
+    pub fn item_count(&self) -> usize {
+        self.item_count
+    }
+
+    /// All items in Scan order: partitions by key hash, then by sort key.
+    #[allow(dead_code)] // Scan (a later issue) walks this; the tests use it now
+    pub fn items(&self) -> impl Iterator<Item = &Item> + '_ {
+        self.partitions.values().flat_map(BTreeMap::values)
+    }
+
+    /// DescribeTable's view of the table.
+    pub fn describe(&self, status: TableStatus) -> TableDescription {
+        let s = &self.schema;
+        let arn = s.arn();
+        let on_demand = s.is_on_demand();
+        TableDescription {
+            table_name: s.name.clone(),
+            table_status: status,
+            attribute_definitions: s.attribute_definitions.clone(),
+            key_schema: s.key_schema.clone(),
+            creation_date_time: s.created,
+            provisioned_throughput: throughput(s.provisioned_throughput),
+            billing_mode: s.billing_mode,
+            item_count: i64::try_from(self.item_count).unwrap_or(i64::MAX),
+            table_size_bytes: i64::try_from(self.total_size).unwrap_or(i64::MAX),
+            table_arn: arn.clone(),
+            table_id: s.table_id.clone(),
+            // Index counts and sizes stay 0 until index maintenance exists (a later issue).
+            local_secondary_indexes: s
+                .local_secondary_indexes
+                .iter()
+                .map(|i| LocalSecondaryIndexDescription {
+                    index_name: i.index_name.clone(),
+                    key_schema: i.key_schema.clone(),
+                    projection: i.projection.clone(),
+                    item_count: 0,
+                    index_size_bytes: 0,
+                    index_arn: format!("{arn}/index/{}", i.index_name),
+                })
+                .collect(),
+            global_secondary_indexes: s
+                .global_secondary_indexes
+                .iter()
+                .map(|i| GlobalSecondaryIndexDescription {
+                    index_name: i.index_name.clone(),
+                    key_schema: i.key_schema.clone(),
+                    projection: i.projection.clone(),
+                    index_status: TableStatus::Active,
+                    provisioned_throughput: Some(if on_demand {
+                        ProvisionedThroughputDescription::default()
+                    } else {
+                        throughput(i.provisioned_throughput)
+                    }),
+                    item_count: 0,
+                    index_size_bytes: 0,
+                    index_arn: format!("{arn}/index/{}", i.index_name),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynomodel::AttributeValue;
+
+    fn schema() -> TableSchema {
+        TableSchema {
+            name: "things".into(),
+            attribute_definitions: vec![
+                AttributeDefinition {
+                    attribute_name: "pk".into(),
+                    attribute_type: ScalarAttributeType::S,
+                },
+                AttributeDefinition {
+                    attribute_name: "sk".into(),
+                    attribute_type: ScalarAttributeType::N,
+                },
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            provisioned_throughput: None,
+            local_secondary_indexes: vec![],
+            global_secondary_indexes: vec![],
+            created: Utc::now(),
+            table_id: "id".into(),
+        }
+    }
+
+    fn key(pk: &str, sk: i64) -> PrimaryKey {
+        PrimaryKey {
+            hash: KeyValue::S(pk.into()),
+            range: Some(KeyValue::N(sk.into())),
+        }
+    }
+
+    fn item(pk: &str, sk: i64, extra: &str) -> Item {
+        let mut item = Item::new();
+        item.insert("pk".into(), AttributeValue::S(pk.into()));
+        item.insert("sk".into(), AttributeValue::N(sk.into()));
+        item.insert("x".into(), AttributeValue::S(extra.into()));
+        item
+    }
+
+    #[test]
+    fn totals_follow_puts_and_deletes() {
+        let mut t = Table::new(schema());
+        assert!(t.put(key("a", 1), item("a", 1, "xx")).is_none());
+        let size_one = item_size(&item("a", 1, "xx"));
+        assert_eq!((t.item_count(), t.total_size), (1, size_one));
+        let old = t.put(key("a", 1), item("a", 1, "yyyy"));
+        assert_eq!(old, Some(item("a", 1, "xx")));
+        assert_eq!((t.item_count(), t.total_size), (1, size_one + 2));
+        t.put(key("b", 1), item("b", 1, ""));
+        assert_eq!(t.item_count(), 2);
+        assert!(t.delete(&key("a", 1)).is_some());
+        assert!(t.delete(&key("a", 1)).is_none());
+        assert_eq!(t.item_count(), 1);
+        assert_eq!(t.total_size, item_size(&item("b", 1, "")));
+        assert!(t.get(&key("b", 1)).is_some());
+        assert!(t.get(&key("b", 2)).is_none());
+    }
+
+    #[test]
+    fn sort_keys_are_numeric_within_a_partition() {
+        let mut t = Table::new(schema());
+        for sk in [10, -5, 2, 100, 0] {
+            t.put(key("p", sk), item("p", sk, ""));
+        }
+        let order: Vec<String> = t
+            .items()
+            .map(|i| i.get("sk").map(|v| v.to_string()).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            order,
+            [
+                r#"{"N":"-5"}"#,
+                r#"{"N":"0"}"#,
+                r#"{"N":"2"}"#,
+                r#"{"N":"10"}"#,
+                r#"{"N":"100"}"#
+            ]
+        );
+    }
+
+    #[test]
+    fn describe_reports_arn_and_totals() {
+        let mut t = Table::new(schema());
+        t.put(key("a", 1), item("a", 1, "xx"));
+        let d = t.describe(TableStatus::Active);
+        assert_eq!(
+            d.table_arn,
+            "arn:aws:dynamodb:ddblocal:000000000000:table/things"
+        );
+        assert_eq!(d.item_count, 1);
+        assert_eq!(d.table_size_bytes as usize, item_size(&item("a", 1, "xx")));
+        assert_eq!(d.provisioned_throughput.read_capacity_units, 0);
+    }
+}

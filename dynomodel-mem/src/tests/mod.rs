@@ -1,0 +1,130 @@
+//! Backend-level tests: each operation through the `Backend` trait, as users call it.
+//!
+//! KNOWN-DIFFERENCES from Amazon DynamoDB Local 3.3 (the engine follows real DynamoDB; the dual-backend
+//! suite must expect these to differ):
+//! - Table name too short/long: real "TableName must be at least 3 characters long and at most 255
+//!   characters long"; bad characters: real "1 validation error detected: Value 'ab;c' at 'tableName'
+//!   failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+".
+//!   Local: "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and
+//!   may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'" (two spaces) for both.
+//! - Missing table: real "Requested resource not found" (item operations) and "Requested resource not
+//!   found: Table: NAME not found" (DescribeTable/DeleteTable). Local: "Cannot do operations on a
+//!   non-existent table".
+//! - Existing table: real "Table already exists: NAME"; Local "Cannot create preexisting table".
+//! - DeleteTable's description: real TableStatus DELETING; Local ACTIVE.
+//! - CreateTable with PAY_PER_REQUEST and ProvisionedThroughput: real rejects ("One or more parameter
+//!   values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when
+//!   BillingMode is PAY_PER_REQUEST"); Local accepts.
+//! - CreateTable messages: real "One or more parameter values were invalid: ReadCapacityUnits and
+//!   WriteCapacityUnits must both be specified when BillingMode is PROVISIONED" (Local "No provisioned
+//!   throughput specified for the table"); "... Number of attributes in KeySchema does not exactly match
+//!   number of attributes defined in AttributeDefinitions" (Local "The number of attributes in key schema
+//!   must match the number of attributes defined in attribute definitions."); "Invalid KeySchema: The
+//!   first KeySchemaElement is not a HASH key type" (Local "No Hash Key specified in schema.  All Dynamo
+//!   DB tables must have exactly one hash key"); "Invalid KeySchema: The second KeySchemaElement is not a
+//!   RANGE key type" (Local "Too many hash keys specified.  ..."); "Both the Hash Key and the Range Key
+//!   element in the KeySchema have the same name" (Local "Two keys can not have the same name");
+//!   "Attribute Name is duplicated: pk" (Local "Cannot have two attributes with the same name"); "... Some
+//!   index key attributes are not defined in AttributeDefinitions. Keys: [pk], AttributeDefinitions: [x]"
+//!   (Local "Hash Key not specified in Attribute Definitions.  Type unknown."); smithy "Value '0' at
+//!   'provisionedThroughput.readCapacityUnits' ..." (Local "Table read and write throughput must be at
+//!   least 1, and cannot be null"); "Given value N for ReadCapacityUnits is out of bounds" (Local "Cannot
+//!   increase provisioned throughput to more than 40,000 units per table"); "1 validation error detected:
+//!   Value '[]' at 'keySchema' ..." (Local "No defined key schema. ...").
+//! - ListTables Limit: real smithy "1 validation error detected: Value '0' at 'limit' failed to satisfy
+//!   constraint: Member must have value greater than or equal to 1" (and "less than or equal to 100");
+//!   Local "Limit must be greater than or equal to 1" / "Limit in ListTables must be <= 100".
+//! - PutItem missing key: real "One or more parameter values were invalid: Missing the key pk in the
+//!   item"; Local "One of the required keys was not given a value".
+//! - PutItem type mismatch: real "... Type mismatch for key pk expected: S actual: N"; Local stops after
+//!   "Type mismatch for key".
+//! - GetItem/DeleteItem wrong key: real "The provided key element does not match the schema" for a wrong
+//!   count, name or type; Local "The number of conditions on the keys is invalid", "One of the required
+//!   keys was not given a value", "One or more parameter values were invalid: Type mismatch for key".
+//! - Key too large: real "One or more parameter values were invalid: Size of hashkey has exceeded the
+//!   maximum size limit of2048 bytes" (sic) and "... Aggregated size of all range keys has exceeded the
+//!   size limit of 1024 bytes"; Local "Hash primary key values must be under 2048 bytes, and range
+//!   primary key values must be under 1024 bytes".
+//! - Duplicate SS: real ends with "contains duplicates." (period); Local has no period.
+//! - Order: real DynamoDB validates the request (attribute values, ReturnValues, item size) before it
+//!   looks the table up; Local reports ResourceNotFoundException first.
+//! - Index keys in PutItem: real "... Type mismatch for Index Key g Expected: S Actual: N IndexName:
+//!   by-g" (Local stops after "Type mismatch for Index Key"); an index key over 2048/1024 bytes gets the
+//!   table-key size messages (Local "One or more parameter values were invalid: Size limit exceeded").
+//! - CreateTable, PAY_PER_REQUEST with a GSI ProvisionedThroughput: real rejects ("... ProvisionedThroughput
+//!   should not be specified for index: by-g when BillingMode is PAY_PER_REQUEST"); Local accepts.
+//!   PROVISIONED without GSI throughput: real "... ProvisionedThroughput is not specified for index:
+//!   by-g"; Local "No provisioned throughput specified for the global secondary index".
+//! - CreateTable with indexes and an unused attribute definition: real "... Some AttributeDefinitions are
+//!   not used. AttributeDefinitions: [..], keys used: [..]"; Local "The number of attributes in key
+//!   schema must match ...".
+//! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
+//!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
+
+mod items;
+mod tables;
+
+use dynomodel::{
+    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Error, Item,
+    KeySchemaElement, ScalarAttributeType,
+};
+
+use crate::MemBackend;
+
+pub(crate) fn def(name: &str, ty: ScalarAttributeType) -> AttributeDefinition {
+    AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type: ty,
+    }
+}
+
+/// A valid on-demand table definition with a hash key `pk` and optionally a range key `sk`.
+pub(crate) fn table_input(
+    name: &str,
+    pk: ScalarAttributeType,
+    sk: Option<ScalarAttributeType>,
+) -> CreateTableInput {
+    let mut attribute_definitions = vec![def("pk", pk)];
+    let mut key_schema = vec![KeySchemaElement::hash("pk")];
+    if let Some(sk) = sk {
+        attribute_definitions.push(def("sk", sk));
+        key_schema.push(KeySchemaElement::range("sk"));
+    }
+    CreateTableInput {
+        table_name: name.into(),
+        attribute_definitions,
+        key_schema,
+        billing_mode: Some(BillingMode::PayPerRequest),
+        ..Default::default()
+    }
+}
+
+pub(crate) async fn backend_with(input: CreateTableInput) -> MemBackend {
+    let backend = MemBackend::new();
+    backend.create_table(input).await.expect("create table");
+    backend
+}
+
+pub(crate) fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+pub(crate) fn n(v: &str) -> AttributeValue {
+    AttributeValue::N(v.parse().expect("number"))
+}
+
+pub(crate) fn item(attrs: &[(&str, AttributeValue)]) -> Item {
+    attrs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+/// Asserts a ValidationException with exactly this message.
+#[track_caller]
+pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message: &str) {
+    match r {
+        Err(Error::Validation { message: m }) => assert_eq!(m, message),
+        other => panic!("expected ValidationException({message}), got {other:?}"),
+    }
+}

@@ -1,0 +1,466 @@
+//! Request validation shared by the operations, with DynamoDB's message texts.
+//!
+//! Messages follow real DynamoDB as recorded by the dynalite test-suite (whose assertions were captured
+//! against the live service) and published measurements; where Amazon DynamoDB Local words a message
+//! differently, the difference is noted next to the message. The order of checks follows the service:
+//! parameter constraints (the smithy "N validation error(s) detected" form) first, then the checks on
+//! attribute values, then the checks that need the table.
+
+use dynomodel::{item_size, AttributeValue, Error, Item, Result, ReturnValue, MAX_ITEM_SIZE};
+
+use crate::key::{KeyValue, PrimaryKey};
+use crate::table::TableSchema;
+
+/// Deepest nesting of lists and maps DynamoDB stores: a top-level attribute is level 1.
+pub const MAX_NESTING_DEPTH: usize = 32;
+/// Largest partition key value, in bytes.
+pub const MAX_HASH_KEY_SIZE: usize = 2048;
+/// Largest sort key value, in bytes.
+pub const MAX_RANGE_KEY_SIZE: usize = 1024;
+
+/// The prefix of most of DynamoDB's semantic validation messages.
+pub const INVALID: &str = "One or more parameter values were invalid: ";
+
+/// Real DynamoDB for a name outside 3–255 characters (checked before the character set).
+/// DynamoDB Local instead says "Invalid table/index name.  Table/index names must be between 3 and 255
+/// characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'" for both length
+/// and character errors.
+pub const TABLE_NAME_LENGTH: &str =
+    "TableName must be at least 3 characters long and at most 255 characters long";
+
+/// The smithy-style pattern of table and index names.
+pub const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
+
+/// Collects parameter-constraint violations and reports them the way DynamoDB's request layer does:
+/// "1 validation error detected: Value 'x' at 'tableName' failed to satisfy constraint: ..." and
+/// "N validation errors detected: ...; ..." (at most 10 are listed).
+#[derive(Debug, Default)]
+pub struct Constraints {
+    errors: Vec<String>,
+}
+
+impl Constraints {
+    /// Records one violation. `value` is already rendered (`'x'`, or `null`).
+    pub fn fail(&mut self, value: String, path: &str, constraint: &str) {
+        if self.errors.len() < 10 {
+            self.errors.push(format!(
+                "Value {value} at '{path}' failed to satisfy constraint: {constraint}"
+            ));
+        }
+    }
+
+    /// Checks a table or index name's length and characters (as constraints, not the short message).
+    pub fn name(&mut self, name: &str, path: &str) {
+        if !is_valid_name_chars(name) {
+            self.fail(
+                quoted(name),
+                path,
+                &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"),
+            );
+        }
+        let chars = name.chars().count();
+        if chars < 3 {
+            self.fail(
+                quoted(name),
+                path,
+                "Member must have length greater than or equal to 3",
+            );
+        }
+        if chars > 255 {
+            self.fail(
+                quoted(name),
+                path,
+                "Member must have length less than or equal to 255",
+            );
+        }
+    }
+
+    /// Checks `value >= min` for a number parameter.
+    pub fn at_least(&mut self, value: i64, min: i64, path: &str) {
+        if value < min {
+            self.fail(
+                quoted(&value.to_string()),
+                path,
+                &format!("Member must have value greater than or equal to {min}"),
+            );
+        }
+    }
+
+    /// The error, if anything was recorded.
+    pub fn finish(self) -> Result<()> {
+        match self.errors.len() {
+            0 => Ok(()),
+            1 => Err(Error::validation(format!(
+                "1 validation error detected: {}",
+                self.errors.join("; ")
+            ))),
+            n => Err(Error::validation(format!(
+                "{n} validation errors detected: {}",
+                self.errors.join("; ")
+            ))),
+        }
+    }
+}
+
+/// `'value'` as DynamoDB quotes a value in a constraint message.
+pub fn quoted(value: &str) -> String {
+    format!("'{value}'")
+}
+
+fn is_valid_name_chars(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Validates the `TableName` of any operation: the length message first, then the pattern.
+pub fn table_name(name: &str) -> Result<()> {
+    let chars = name.chars().count();
+    if !(3..=255).contains(&chars) {
+        return Err(Error::validation(TABLE_NAME_LENGTH));
+    }
+    let mut constraints = Constraints::default();
+    constraints.name(name, "tableName");
+    constraints.finish()
+}
+
+/// `ReturnValues` of PutItem and DeleteItem: NONE or ALL_OLD only. Real DynamoDB and DynamoDB Local agree.
+pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
+    match rv {
+        None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => Ok(()),
+        Some(_) => Err(Error::validation("Return values set to invalid value")),
+    }
+}
+
+/// Checks every attribute value of an item (or key): sets non-empty and duplicate-free, nesting no
+/// deeper than 32 levels. Runs before anything recursive touches the value, so that a hostile, deeply
+/// nested value is rejected after at most 33 levels of recursion.
+pub fn attribute_values(item: &Item) -> Result<()> {
+    item.values().try_for_each(|v| attribute_value(v, 1))
+}
+
+fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
+    if depth > MAX_NESTING_DEPTH {
+        // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
+        return Err(Error::validation(
+            "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels \
+             beyond supported limit",
+        ));
+    }
+    match value {
+        // "An string set  may not be empty" (sic, two spaces): real DynamoDB and DynamoDB Local.
+        AttributeValue::Ss(set) if set.is_empty() => Err(empty_set("string")),
+        AttributeValue::Ns(set) if set.is_empty() => Err(empty_set("number")),
+        AttributeValue::Bs(set) if set.is_empty() => Err(empty_set("binary")),
+        AttributeValue::Ss(set) if has_duplicates(set) => {
+            // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
+            Err(Error::validation(format!(
+                "{INVALID}Input collection [{}] contains duplicates.",
+                set.join(", ")
+            )))
+        }
+        // NS compares numerically: ["1", "1.0"] are duplicates. Same text in real DynamoDB and Local.
+        AttributeValue::Ns(set) if has_duplicates(set) => {
+            Err(Error::validation("Input collection contains duplicates"))
+        }
+        AttributeValue::Bs(set) if has_duplicates(set) => Err(Error::validation(format!(
+            // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
+            "{INVALID}Input collection of type BS contains duplicates."
+        ))),
+        AttributeValue::L(list) => list.iter().try_for_each(|v| attribute_value(v, depth + 1)),
+        AttributeValue::M(map) => map.values().try_for_each(|v| attribute_value(v, depth + 1)),
+        _ => Ok(()),
+    }
+}
+
+fn empty_set(kind: &str) -> Error {
+    Error::validation(format!("{INVALID}An {kind} set  may not be empty"))
+}
+
+fn has_duplicates<T: Ord>(set: &[T]) -> bool {
+    let mut sorted: Vec<&T> = set.iter().collect();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w.first() == w.get(1))
+}
+
+/// The item-size limit, measured by `dynomodel::item_size` (the one size function).
+pub fn item_size_limit(item: &Item) -> Result<()> {
+    if item_size(item) > MAX_ITEM_SIZE {
+        return Err(Error::validation(
+            "Item size has exceeded the maximum allowed size",
+        ));
+    }
+    Ok(())
+}
+
+/// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
+/// within the size limits.
+pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    let mut parts = Vec::with_capacity(2);
+    for (index, (name, ty)) in schema.key_attributes().enumerate() {
+        let value = item.get(name).ok_or_else(|| {
+            Error::validation(format!("{INVALID}Missing the key {name} in the item"))
+        })?;
+        let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
+            // DynamoDB Local 3.3 stops after "Type mismatch for key".
+            Error::validation(format!(
+                "{INVALID}Type mismatch for key {name} expected: {} actual: {}",
+                ty.as_str(),
+                value.type_name()
+            ))
+        })?;
+        key_value_limits(name, &key, index == 0)?;
+        parts.push(key);
+    }
+    primary_key(parts)
+}
+
+/// The index key attributes an item carries must have their declared types, be non-empty and fit the
+/// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
+/// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
+pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
+    let gsis = schema
+        .global_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    let lsis = schema
+        .local_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    for (index, key_schema) in gsis.chain(lsis) {
+        for (position, element) in key_schema.iter().enumerate() {
+            let name = element.attribute_name.as_str();
+            let Some(value) = item.get(name) else {
+                continue;
+            };
+            let ty = schema.attribute_type(name);
+            // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
+            let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
+                Error::validation(format!(
+                    "{INVALID}Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: \
+                     {index}",
+                    ty.as_str(),
+                    value.type_name()
+                ))
+            })?;
+            let empty = match &key {
+                KeyValue::S(s) => s.is_empty().then_some("string"),
+                KeyValue::B(b) => b.is_empty().then_some("binary"),
+                KeyValue::N(_) => None,
+            };
+            if let Some(kind) = empty {
+                // DynamoDB Local 3.3's text, which matches the service's 2020 wording for empty keys.
+                return Err(Error::validation(format!(
+                    "One or more parameter values are not valid. A value specified for a secondary \
+                     index key is not supported. The AttributeValue for a key attribute cannot contain \
+                     an empty {kind} value. IndexName: {index}, IndexKey: {name}"
+                )));
+            }
+            // Real DynamoDB reports index keys with the table-key size messages; DynamoDB Local 3.3
+            // says "One or more parameter values were invalid: Size limit exceeded".
+            key_value_limits(name, &key, position == 0)?;
+        }
+    }
+    Ok(())
+}
+
+/// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
+pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
+    // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
+    // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
+    let mismatch = || Error::validation("The provided key element does not match the schema");
+    if key.len() != schema.key_schema.len() {
+        return Err(mismatch());
+    }
+    let mut parts = Vec::with_capacity(2);
+    for (index, (name, ty)) in schema.key_attributes().enumerate() {
+        let value = key.get(name).ok_or_else(mismatch)?;
+        let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
+        key_value_limits(name, &key, index == 0)?;
+        parts.push(key);
+    }
+    primary_key(parts)
+}
+
+fn primary_key(parts: Vec<KeyValue>) -> Result<PrimaryKey> {
+    let mut parts = parts.into_iter();
+    let hash = parts
+        .next()
+        .ok_or_else(|| Error::validation("The provided key element does not match the schema"))?;
+    Ok(PrimaryKey {
+        hash,
+        range: parts.next(),
+    })
+}
+
+/// Empty values and size limits of one key value. Sizes are UTF-8 bytes for strings.
+fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
+    let (len, kind) = match key {
+        KeyValue::S(s) => (s.len(), "string"),
+        KeyValue::B(b) => (b.len(), "binary"),
+        KeyValue::N(_) => return Ok(()),
+    };
+    if len == 0 {
+        return Err(Error::validation(format!(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+             contain an empty {kind} value. Key: {name}"
+        )));
+    }
+    // Real DynamoDB's texts (sic: no space in "of2048"). DynamoDB Local 3.3 says "Hash primary key values
+    // must be under 2048 bytes, and range primary key values must be under 1024 bytes" for both.
+    if is_hash && len > MAX_HASH_KEY_SIZE {
+        return Err(Error::validation(format!(
+            "{INVALID}Size of hashkey has exceeded the maximum size limit of{MAX_HASH_KEY_SIZE} bytes"
+        )));
+    }
+    if !is_hash && len > MAX_RANGE_KEY_SIZE {
+        return Err(Error::validation(format!(
+            "{INVALID}Aggregated size of all range keys has exceeded the size limit of \
+             {MAX_RANGE_KEY_SIZE} bytes"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(r: Result<()>) -> String {
+        match r {
+            Err(e) => {
+                assert_eq!(e.code(), "ValidationException");
+                e.message()
+            }
+            Ok(()) => String::from("<ok>"),
+        }
+    }
+
+    fn nested(levels: usize) -> AttributeValue {
+        let mut v = AttributeValue::S("x".into());
+        for _ in 0..levels {
+            v = AttributeValue::L(vec![v]);
+        }
+        v
+    }
+
+    fn one(name: &str, v: AttributeValue) -> Item {
+        let mut item = Item::new();
+        item.insert(name.into(), v);
+        item
+    }
+
+    #[test]
+    fn table_names() {
+        assert!(table_name("abc").is_ok());
+        assert!(table_name("A-z_0.9").is_ok());
+        assert!(table_name(&"a".repeat(255)).is_ok());
+        assert_eq!(message(table_name("ab")), TABLE_NAME_LENGTH);
+        assert_eq!(message(table_name("")), TABLE_NAME_LENGTH);
+        assert_eq!(message(table_name("a;")), TABLE_NAME_LENGTH);
+        assert_eq!(message(table_name(&"a".repeat(256))), TABLE_NAME_LENGTH);
+        assert_eq!(
+            message(table_name("ab;c")),
+            "1 validation error detected: Value 'ab;c' at 'tableName' failed to satisfy constraint: \
+             Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+        );
+        // Three multi-byte characters are three characters.
+        assert!(message(table_name("ééé")).contains("regular expression"));
+    }
+
+    #[test]
+    fn constraint_counts() {
+        let mut c = Constraints::default();
+        c.at_least(0, 1, "provisionedThroughput.writeCapacityUnits");
+        c.at_least(0, 1, "provisionedThroughput.readCapacityUnits");
+        assert_eq!(
+            message(c.finish()),
+            "2 validation errors detected: Value '0' at 'provisionedThroughput.writeCapacityUnits' failed \
+             to satisfy constraint: Member must have value greater than or equal to 1; Value '0' at \
+             'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must have \
+             value greater than or equal to 1"
+        );
+    }
+
+    #[test]
+    fn return_values() {
+        assert!(return_values_none_or_all_old(None).is_ok());
+        assert!(return_values_none_or_all_old(Some(ReturnValue::AllOld)).is_ok());
+        for rv in [
+            ReturnValue::AllNew,
+            ReturnValue::UpdatedOld,
+            ReturnValue::UpdatedNew,
+        ] {
+            assert_eq!(
+                message(return_values_none_or_all_old(Some(rv))),
+                "Return values set to invalid value"
+            );
+        }
+    }
+
+    #[test]
+    fn sets() {
+        let empty = [
+            (AttributeValue::Ss(vec![]), "string"),
+            (AttributeValue::Ns(vec![]), "number"),
+            (AttributeValue::Bs(vec![]), "binary"),
+        ];
+        for (v, kind) in empty {
+            assert_eq!(
+                message(attribute_values(&one("d", v))),
+                format!(
+                    "One or more parameter values were invalid: An {kind} set  may not be empty"
+                )
+            );
+        }
+        let ss = AttributeValue::Ss(vec!["a".into(), "b".into(), "a".into()]);
+        assert_eq!(
+            message(attribute_values(&one("d", ss))),
+            "One or more parameter values were invalid: Input collection [a, b, a] contains duplicates."
+        );
+        let ns = AttributeValue::Ns(vec!["1".parse().expect("n"), "1.0".parse().expect("n")]);
+        assert_eq!(
+            message(attribute_values(&one("d", ns))),
+            "Input collection contains duplicates"
+        );
+        let bs = AttributeValue::Bs(vec![vec![1], vec![1]]);
+        assert!(message(attribute_values(&one("d", bs))).contains("of type BS contains duplicates"));
+        // Empty strings inside sets, lists and maps are fine.
+        let ok = AttributeValue::L(vec![
+            AttributeValue::Ss(vec![String::new(), "b".into()]),
+            AttributeValue::S(String::new()),
+        ]);
+        assert!(attribute_values(&one("d", ok)).is_ok());
+        // Sets nested in documents are checked too.
+        let nested_empty = AttributeValue::M(one("x", AttributeValue::Ns(vec![])));
+        assert!(attribute_values(&one("d", nested_empty)).is_err());
+    }
+
+    #[test]
+    fn nesting_depth() {
+        // 31 lists around a string: the string is at level 32.
+        assert!(attribute_values(&one("d", nested(31))).is_ok());
+        assert!(message(attribute_values(&one("d", nested(32))))
+            .starts_with("Nesting Levels have exceeded supported limits"));
+        // Deep values are rejected without walking them all.
+        assert!(attribute_values(&one("d", nested(10_000))).is_err());
+    }
+
+    #[test]
+    fn item_size_boundary() {
+        let mut item = one("pk", AttributeValue::S("a".into()));
+        // "pk" + "a" = 3 bytes; "d" = 1 byte name.
+        item.insert("d".into(), AttributeValue::S("x".repeat(MAX_ITEM_SIZE - 4)));
+        assert_eq!(item_size(&item), MAX_ITEM_SIZE);
+        assert!(item_size_limit(&item).is_ok());
+        item.insert("d".into(), AttributeValue::S("x".repeat(MAX_ITEM_SIZE - 3)));
+        assert_eq!(
+            message(item_size_limit(&item)),
+            "Item size has exceeded the maximum allowed size"
+        );
+    }
+}
