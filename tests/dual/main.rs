@@ -16,6 +16,7 @@ use dynomodel_tests::{dual_test, Dual, Target};
 
 mod items;
 mod keys;
+mod numbers_raw;
 mod tables;
 mod values;
 
