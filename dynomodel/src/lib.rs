@@ -25,6 +25,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "aws")]
+mod aws;
 mod backend;
 pub mod convert;
 mod db;
@@ -32,6 +34,8 @@ mod error;
 mod model;
 mod value;
 
+#[cfg(feature = "aws")]
+pub use aws::AwsBackend;
 pub use backend::*;
 pub use convert::{Attribute, KeyAttribute};
 pub use db::Db;

@@ -11,6 +11,7 @@ mod known_differences;
 mod rng;
 mod runner;
 
+use dynomodel_tests::{Dual, Target};
 use runner::Side;
 
 /// Operations per seed; CI's default seeds × this ≥ 2,000 operations.
@@ -23,12 +24,12 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_agrees_with_dynamodb_local() {
-    let Some(local) = dynomodel_tests::dynamodb_local_backend("differential") else {
+    let Some(local) = Dual::new(Target::DynamoDbLocal, "differential") else {
         return;
     };
     let mem = dynomodel_tests::mem_backend();
     let left = Side { name: "engine", backend: mem.as_ref() };
-    let right = Side { name: "DynamoDB Local", backend: local.as_ref() };
+    let right = Side { name: "DynamoDB Local", backend: local.backend().as_ref() };
     let first = env_u64("DYNOMODEL_DIFF_FIRST_SEED", 1);
     let seeds = env_u64("DYNOMODEL_DIFF_SEEDS", DEFAULT_SEEDS);
     let run_id = std::process::id();

@@ -76,7 +76,7 @@ impl Number {
             return Ok(Number::ZERO);
         }
         let mut exponent = exponent;
-        while coefficient % 10 == 0 {
+        while coefficient.is_multiple_of(10) {
             coefficient /= 10;
             exponent += 1;
         }
@@ -463,6 +463,7 @@ impl TryFrom<f64> for Number {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn n(s: &str) -> Number {

@@ -1,0 +1,232 @@
+//! [`AwsBackend`]: the [`Backend`] for Amazon DynamoDB (and DynamoDB-compatible servers such as DynamoDB
+//! Local, ScyllaDB Alternator or LocalStack) over `aws-sdk-dynamodb`. Feature `aws`.
+//!
+//! Every request and response is converted field by field and without loss: numbers travel as DynamoDB's
+//! exact decimal text, binaries as bytes, sets as the sequences the caller built (duplicates included, so
+//! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
+//! (see [`Error`](crate::Error)).
+
+mod error;
+mod table;
+mod value;
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::types as sdk;
+use aws_sdk_dynamodb::Client;
+
+use self::error::map_sdk_error;
+use self::table::{
+    attribute_definition, billing_mode, global_index, key_schema, local_index,
+    required_description, throughput,
+};
+use self::value::{from_sdk_opt_item, to_sdk_item};
+use crate::backend::*;
+use crate::db::Db;
+use crate::error::Result;
+
+/// The [`Backend`] that sends every request to DynamoDB through an `aws-sdk-dynamodb` [`Client`].
+///
+/// ```no_run
+/// # async fn demo() -> dynomodel::Result<()> {
+/// use dynomodel::{AwsBackend, Db};
+/// // Production: credentials, region and endpoint from the usual AWS configuration.
+/// let db = Db::from_env().await?;
+/// // Tests: DynamoDB Local (or any compatible server) with dummy credentials.
+/// let local = Db::new(AwsBackend::local("http://127.0.0.1:8000"));
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct AwsBackend {
+    client: Client,
+}
+
+impl AwsBackend {
+    /// A backend over an already configured client.
+    pub fn new(client: Client) -> AwsBackend {
+        AwsBackend { client }
+    }
+
+    /// A backend for a local DynamoDB-compatible server at `endpoint_url` (e.g. `http://127.0.0.1:8000`),
+    /// with static dummy credentials and region `us-east-1`.
+    ///
+    /// DynamoDB Local keeps a separate database per access key and region (unless started with
+    /// `-sharedDb`); the fixed credentials and region make every `local` backend see the same tables.
+    pub fn local(endpoint_url: impl Into<String>) -> AwsBackend {
+        let credentials = Credentials::new("dynomodel", "dynomodel", None, None, "dynomodel-local");
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(BehaviorVersion::latest())
+            .region(Region::new("us-east-1"))
+            .credentials_provider(credentials)
+            .endpoint_url(endpoint_url)
+            .build();
+        AwsBackend::new(Client::from_conf(config))
+    }
+
+    /// The underlying SDK client, for operations dynomodel does not wrap.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl Db {
+    /// A database on Amazon DynamoDB through an already configured SDK client.
+    pub fn aws(client: Client) -> Db {
+        Db::new(AwsBackend::new(client))
+    }
+
+    /// A database on Amazon DynamoDB configured the usual AWS way: credentials, region and profile from
+    /// the environment, `~/.aws/config` and `~/.aws/credentials`, instance or container metadata.
+    ///
+    /// The endpoint can be overridden with `AWS_ENDPOINT_URL_DYNAMODB` (or `AWS_ENDPOINT_URL` for every
+    /// service), or `endpoint_url` in the profile — the SDK honours these natively — which points the
+    /// same code at DynamoDB Local, ScyllaDB Alternator or LocalStack.
+    ///
+    /// It returns a `Result` so that configuration checks can be added without an API change; today
+    /// loading never fails (missing credentials surface on the first request, as [`Error::Transport`](crate::Error::Transport)).
+    pub async fn from_env() -> Result<Db> {
+        let config = aws_config::load_defaults(BehaviorVersion::latest()).await;
+        Ok(Db::aws(Client::new(&config)))
+    }
+}
+
+/// Lists are sent only when non-empty: DynamoDB rejects an empty index list, and dynomodel's request types
+/// use an empty `Vec` for "none".
+fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
+    (!v.is_empty()).then_some(v)
+}
+
+fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
+    r.map(|r| sdk::ReturnValue::from(r.as_str()))
+}
+
+#[async_trait::async_trait]
+impl Backend for AwsBackend {
+    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        let output = self
+            .client
+            .create_table()
+            .table_name(input.table_name)
+            .set_attribute_definitions(Some(
+                input
+                    .attribute_definitions
+                    .iter()
+                    .map(attribute_definition)
+                    .collect::<Result<_>>()?,
+            ))
+            .set_key_schema(Some(key_schema(&input.key_schema)?))
+            .set_billing_mode(input.billing_mode.map(billing_mode))
+            .set_provisioned_throughput(
+                input
+                    .provisioned_throughput
+                    .as_ref()
+                    .map(throughput)
+                    .transpose()?,
+            )
+            .set_local_secondary_indexes(non_empty(
+                input
+                    .local_secondary_indexes
+                    .iter()
+                    .map(local_index)
+                    .collect::<Result<_>>()?,
+            ))
+            .set_global_secondary_indexes(non_empty(
+                input
+                    .global_secondary_indexes
+                    .iter()
+                    .map(global_index)
+                    .collect::<Result<_>>()?,
+            ))
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(CreateTableOutput {
+            table_description: required_description(output.table_description)?,
+        })
+    }
+
+    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
+        let output = self
+            .client
+            .describe_table()
+            .table_name(input.table_name)
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(DescribeTableOutput {
+            table: required_description(output.table)?,
+        })
+    }
+
+    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
+        let output = self
+            .client
+            .list_tables()
+            .set_exclusive_start_table_name(input.exclusive_start_table_name)
+            .set_limit(input.limit)
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(ListTablesOutput {
+            table_names: output.table_names.unwrap_or_default(),
+            last_evaluated_table_name: output.last_evaluated_table_name,
+        })
+    }
+
+    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
+        let output = self
+            .client
+            .delete_table()
+            .table_name(input.table_name)
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(DeleteTableOutput {
+            table_description: required_description(output.table_description)?,
+        })
+    }
+
+    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        let output = self
+            .client
+            .put_item()
+            .table_name(input.table_name)
+            .set_item(Some(to_sdk_item(&input.item)))
+            .set_return_values(return_value(input.return_values))
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(PutItemOutput {
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
+    }
+
+    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
+        let output = self
+            .client
+            .get_item()
+            .table_name(input.table_name)
+            .set_key(Some(to_sdk_item(&input.key)))
+            .set_consistent_read(input.consistent_read)
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(GetItemOutput {
+            item: from_sdk_opt_item(output.item)?,
+        })
+    }
+
+    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+        let output = self
+            .client
+            .delete_item()
+            .table_name(input.table_name)
+            .set_key(Some(to_sdk_item(&input.key)))
+            .set_return_values(return_value(input.return_values))
+            .send()
+            .await
+            .map_err(map_sdk_error)?;
+        Ok(DeleteItemOutput {
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
+    }
+}

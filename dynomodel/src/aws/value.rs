@@ -1,0 +1,162 @@
+//! Attribute values and items, converted losslessly between dynomodel and `aws-sdk-dynamodb`.
+//!
+//! The two data models are the same ten DynamoDB types; the differences are representation only:
+//! numbers are exact [`Number`]s here and wire strings in the SDK, binaries are `Vec<u8>` here and
+//! [`Blob`]s there, maps are `BTreeMap` here and `HashMap` there. Sets are passed through as sequences in
+//! their original order *with* any duplicates, so that DynamoDB (not this module) decides what is valid and
+//! answers with its own error message.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
+use aws_smithy_types::Blob;
+
+use crate::error::{ConversionError, Result};
+use crate::value::{AttributeValue, Item, Number};
+
+/// An item in the SDK's shape.
+pub(crate) type SdkItem = HashMap<String, SdkValue>;
+
+/// Converts one value to the SDK's type. Infallible: every dynomodel value is representable.
+pub(crate) fn to_sdk(value: &AttributeValue) -> SdkValue {
+    match value {
+        AttributeValue::S(s) => SdkValue::S(s.clone()),
+        // `Number`'s Display is DynamoDB's canonical text, which DynamoDB parses back to the same value.
+        AttributeValue::N(n) => SdkValue::N(n.to_string()),
+        AttributeValue::B(b) => SdkValue::B(Blob::new(b.clone())),
+        AttributeValue::Bool(b) => SdkValue::Bool(*b),
+        AttributeValue::Null => SdkValue::Null(true),
+        AttributeValue::Ss(v) => SdkValue::Ss(v.clone()),
+        AttributeValue::Ns(v) => SdkValue::Ns(v.iter().map(Number::to_string).collect()),
+        AttributeValue::Bs(v) => SdkValue::Bs(v.iter().map(|b| Blob::new(b.clone())).collect()),
+        AttributeValue::L(v) => SdkValue::L(v.iter().map(to_sdk).collect()),
+        AttributeValue::M(m) => SdkValue::M(to_sdk_item(m)),
+    }
+}
+
+/// Converts an item (or a key, or a map value) to the SDK's type.
+pub(crate) fn to_sdk_item(item: &Item) -> SdkItem {
+    item.iter().map(|(k, v)| (k.clone(), to_sdk(v))).collect()
+}
+
+/// Converts one value from the SDK's type.
+///
+/// Fails only on values DynamoDB itself never sends: a number string that is not a valid DynamoDB number
+/// and a type this SDK version does not know (`Unknown`, from a future service model).
+pub(crate) fn from_sdk(value: SdkValue) -> Result<AttributeValue, ConversionError> {
+    Ok(match value {
+        SdkValue::S(s) => AttributeValue::S(s),
+        SdkValue::N(n) => AttributeValue::N(number(&n)?),
+        SdkValue::B(b) => AttributeValue::B(b.into_inner()),
+        SdkValue::Bool(b) => AttributeValue::Bool(b),
+        // DynamoDB only ever sends `{"NULL": true}`; there is no "non-null NULL" to preserve.
+        SdkValue::Null(_) => AttributeValue::Null,
+        SdkValue::Ss(v) => AttributeValue::Ss(v),
+        SdkValue::Ns(v) => AttributeValue::Ns(
+            v.iter()
+                .enumerate()
+                .map(|(i, n)| number(n).map_err(|e| e.at_index(i)))
+                .collect::<Result<_, _>>()?,
+        ),
+        SdkValue::Bs(v) => AttributeValue::Bs(v.into_iter().map(Blob::into_inner).collect()),
+        SdkValue::L(v) => AttributeValue::L(
+            v.into_iter()
+                .enumerate()
+                .map(|(i, v)| from_sdk(v).map_err(|e| e.at_index(i)))
+                .collect::<Result<_, _>>()?,
+        ),
+        SdkValue::M(m) => AttributeValue::M(from_sdk_item(m)?),
+        other => {
+            return Err(ConversionError::new(
+                "a DynamoDB attribute value",
+                format!("a type unknown to this SDK version: {other:?}"),
+            ))
+        }
+    })
+}
+
+/// Converts an item from the SDK's type; a bad value is reported with its attribute path.
+pub(crate) fn from_sdk_item(item: SdkItem) -> Result<Item, ConversionError> {
+    item.into_iter()
+        .map(|(k, v)| match from_sdk(v) {
+            Ok(v) => Ok((k, v)),
+            Err(e) => Err(e.at(&k)),
+        })
+        .collect::<Result<BTreeMap<_, _>, _>>()
+}
+
+/// Converts an optional item from an SDK response.
+pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {
+    Ok(item.map(from_sdk_item).transpose()?)
+}
+
+fn number(text: &str) -> Result<Number, ConversionError> {
+    Number::parse(text)
+        .map_err(|e| ConversionError::new("a DynamoDB number", format!("N {text:?} ({e})")))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn n(s: &str) -> Number {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn every_type_round_trips() {
+        let mut inner = Item::new();
+        inner.insert("empty".into(), AttributeValue::S(String::new()));
+        inner.insert("null".into(), AttributeValue::Null);
+        let value = AttributeValue::L(vec![
+            AttributeValue::S("é".into()),
+            AttributeValue::N(n("-1.5E-130")),
+            AttributeValue::N(n("99999999999999999999999999999999999999E88")),
+            AttributeValue::B(vec![0, 255, 1]),
+            AttributeValue::B(vec![]),
+            AttributeValue::Bool(false),
+            AttributeValue::Null,
+            AttributeValue::Ss(vec!["b".into(), "a".into(), String::new()]),
+            AttributeValue::Ns(vec![n("1"), n("0.5")]),
+            AttributeValue::Bs(vec![vec![], vec![7]]),
+            AttributeValue::M(inner),
+            AttributeValue::L(vec![]),
+        ]);
+        let back = from_sdk(to_sdk(&value)).unwrap();
+        assert_eq!(back, value);
+        // Sets keep their order on the way out, so DynamoDB sees exactly what the caller built.
+        match to_sdk(&AttributeValue::Ss(vec![
+            "b".into(),
+            "a".into(),
+            "b".into(),
+        ])) {
+            SdkValue::Ss(v) => assert_eq!(v, ["b", "a", "b"]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn numbers_travel_as_canonical_text() {
+        assert_eq!(
+            to_sdk(&AttributeValue::N(n("0001.500"))),
+            SdkValue::N("1.5".into())
+        );
+        assert_eq!(
+            from_sdk(SdkValue::N("1E2".into())).unwrap(),
+            AttributeValue::N(n("100"))
+        );
+    }
+
+    #[test]
+    fn bad_values_name_their_path() {
+        let mut m = SdkItem::new();
+        m.insert(
+            "a".into(),
+            SdkValue::L(vec![SdkValue::S("x".into()), SdkValue::N("NaN".into())]),
+        );
+        let err = from_sdk_item(m).unwrap_err();
+        assert_eq!(err.path, "a[1]");
+        assert!(err.found.contains("NaN"), "{err}");
+    }
+}

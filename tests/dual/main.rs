@@ -1,0 +1,36 @@
+//! The dual-backend suite: every scenario runs on the in-memory engine and on Amazon DynamoDB Local.
+//!
+//! Run the DynamoDB Local half with
+//! `scripts/dynamodb-local.sh run -- cargo test -p dynomodel-tests --test dual -- dynamodb_local`.
+//!
+//! Deviations of DynamoDB Local from the AWS documentation are marked `// KNOWN DIFFERENCE:` where they
+//! are asserted, and listed in `deviations.md` next to this file.
+
+#![allow(clippy::unwrap_used)]
+
+#[allow(unused_imports)]
+use dynomodel::ScalarAttributeType::{B, N, S};
+use dynomodel::{AttributeValue, Item, Number};
+#[allow(unused_imports)]
+use dynomodel_tests::{dual_test, Dual, Target};
+
+mod items;
+mod keys;
+mod numbers_raw;
+mod tables;
+mod values;
+
+/// A number from its text (panics on invalid text: test data only).
+fn num(text: &str) -> AttributeValue {
+    AttributeValue::N(text.parse::<Number>().unwrap())
+}
+
+/// A string value.
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.to_owned())
+}
+
+/// An item from name/value pairs.
+fn item<const LEN: usize>(pairs: [(&str, AttributeValue); LEN]) -> Item {
+    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}

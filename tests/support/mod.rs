@@ -1,0 +1,266 @@
+//! The dual-backend harness: one scenario, two backends.
+//!
+//! ```ignore
+//! dual_test!(put_then_get, |t| {
+//!     let table = t.create_table("items", ("pk", S), None).await;
+//!     t.backend().put_item(/* … */).await.unwrap();
+//! });
+//! ```
+//!
+//! expands to a module `put_then_get` with two `#[tokio::test]`s, `mem` and `dynamodb_local`, each of
+//! which builds a [`Dual`] for its backend, runs the body, and then deletes every table the body created
+//! through [`Dual`] — also when the body panics — so that tests can run in parallel on one DynamoDB Local
+//! and leave nothing behind.
+//!
+//! Where DynamoDB Local contradicts the AWS documentation, the in-memory engine follows the docs and the
+//! scenario asserts per backend with [`Dual::expect_error_differs`], next to a `// KNOWN DIFFERENCE:`
+//! comment. Everything else is asserted identically with [`Dual::expect_error`].
+
+use std::fmt::Debug;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use dynomodel::{
+    AttributeDefinition, AwsBackend, Backend, BillingMode, CreateTableInput, Db, DeleteTableInput,
+    Error, KeySchemaElement, Result, ScalarAttributeType,
+};
+use futures::FutureExt;
+
+/// The environment variable holding DynamoDB Local's endpoint, e.g. `http://127.0.0.1:8000`.
+pub const ENDPOINT_VAR: &str = "DYNAMODB_ENDPOINT";
+/// Set to `1` to skip (rather than fail) the DynamoDB Local variants when no endpoint is configured.
+pub const SKIP_VAR: &str = "DYNOMODEL_SKIP_DYNAMODB_LOCAL";
+
+/// The in-memory engine, as a shared backend.
+///
+/// The one place that constructs the engine for tests.
+pub fn mem_backend() -> Arc<dyn Backend> {
+    Arc::new(dynomodel_mem::MemBackend::new())
+}
+
+/// Which backend a scenario runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// `dynomodel-mem`, which follows the AWS documentation.
+    Mem,
+    /// `AwsBackend` against Amazon DynamoDB Local.
+    DynamoDbLocal,
+}
+
+/// What a scenario gets: the database, which backend it is, and unique table names that are cleaned up.
+#[derive(Debug, Clone)]
+pub struct Dual {
+    db: Db,
+    target: Target,
+    /// The AWS backend, for raw SDK probes (`None` on the in-memory engine).
+    aws: Option<AwsBackend>,
+    prefix: String,
+    counter: Arc<AtomicUsize>,
+    tables: Arc<Mutex<Vec<String>>>,
+}
+
+impl Dual {
+    /// Builds the context for `target`, or `None` when the DynamoDB Local variant is skipped.
+    ///
+    /// Panics (failing the test) when `DYNAMODB_ENDPOINT` is unset, unless `DYNOMODEL_SKIP_DYNAMODB_LOCAL=1`:
+    /// a suite that silently passes without its oracle would prove nothing.
+    pub fn new(target: Target, test_name: &str) -> Option<Dual> {
+        let (db, aws) = match target {
+            Target::Mem => (Db::from_arc(mem_backend()), None),
+            Target::DynamoDbLocal => match std::env::var(ENDPOINT_VAR) {
+                Ok(endpoint) if !endpoint.is_empty() => {
+                    let aws = AwsBackend::local(endpoint);
+                    (Db::new(aws.clone()), Some(aws))
+                }
+                _ if std::env::var(SKIP_VAR).as_deref() == Ok("1") => {
+                    eprintln!("{test_name}: skipped ({ENDPOINT_VAR} unset, {SKIP_VAR}=1)");
+                    return None;
+                }
+                _ => panic!(
+                    "\n\n*** {ENDPOINT_VAR} is not set: the DynamoDB Local variant of `{test_name}` cannot run.\n\
+                     *** Run the suite under `scripts/dynamodb-local.sh run -- cargo test -p dynomodel-tests`,\n\
+                     *** or set {SKIP_VAR}=1 to skip these variants explicitly.\n"
+                ),
+            },
+        };
+        // Table names: test name + process id, so parallel tests and concurrent runs never collide.
+        let prefix = format!("dm-{}-{}", test_name.replace("::", "."), std::process::id());
+        Some(Dual {
+            db,
+            target,
+            aws,
+            prefix,
+            counter: Arc::new(AtomicUsize::new(0)),
+            tables: Arc::new(Mutex::new(Vec::new())),
+        })
+    }
+
+    /// The database.
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// The raw backend.
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        self.db.backend()
+    }
+
+    /// Which backend this is.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// The AWS backend, for raw SDK probes; `None` on the in-memory engine.
+    pub fn aws(&self) -> Option<&AwsBackend> {
+        self.aws.as_ref()
+    }
+
+    /// A fresh table name, unique to this test and run, registered for deletion at the end.
+    pub fn table_name(&self, label: &str) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let name = format!("{}-{label}-{n}", self.prefix);
+        self.tables.lock().unwrap().push(name.clone());
+        name
+    }
+
+    /// Registers a table name chosen by the scenario itself for deletion at the end.
+    pub fn register_table(&self, name: &str) {
+        self.tables.lock().unwrap().push(name.to_owned());
+    }
+
+    /// Creates an on-demand table with this key (hash, optional range) under a fresh name; returns the name.
+    pub async fn create_table(
+        &self,
+        label: &str,
+        hash: (&str, ScalarAttributeType),
+        range: Option<(&str, ScalarAttributeType)>,
+    ) -> String {
+        let table_name = self.table_name(label);
+        let mut input = CreateTableInput {
+            table_name: table_name.clone(),
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..CreateTableInput::default()
+        };
+        for (i, (name, ty)) in std::iter::once(hash).chain(range).enumerate() {
+            input.attribute_definitions.push(AttributeDefinition {
+                attribute_name: name.to_owned(),
+                attribute_type: ty,
+            });
+            input.key_schema.push(if i == 0 {
+                KeySchemaElement::hash(name)
+            } else {
+                KeySchemaElement::range(name)
+            });
+        }
+        self.backend()
+            .create_table(input)
+            .await
+            .unwrap_or_else(|e| panic!("creating {table_name}: {e:?}"));
+        table_name
+    }
+
+    /// Asserts that `result` failed with `code` and exactly `message` on both backends.
+    pub fn expect_error<T: Debug>(&self, result: Result<T>, code: &str, message: &str) -> Error {
+        self.expect_error_differs(result, code, message, message)
+    }
+
+    /// Asserts an error whose message differs between the AWS docs (followed by the engine: `mem_message`)
+    /// and DynamoDB Local (`local_message`). Use it only next to a `// KNOWN DIFFERENCE:` comment.
+    pub fn expect_error_differs<T: Debug>(
+        &self,
+        result: Result<T>,
+        code: &str,
+        mem_message: &str,
+        local_message: &str,
+    ) -> Error {
+        let expected = match self.target {
+            Target::Mem => mem_message,
+            Target::DynamoDbLocal => local_message,
+        };
+        match result {
+            Ok(v) => panic!(
+                "[{:?}] expected {code}: {expected:?}, got Ok({v:?})",
+                self.target
+            ),
+            Err(e) => {
+                assert_eq!(
+                    (e.code(), e.message().as_str()),
+                    (code, expected),
+                    "[{:?}] wrong error: {e:?}",
+                    self.target
+                );
+                e
+            }
+        }
+    }
+
+    /// Deletes every table registered through [`Dual::table_name`]; a missing table is fine.
+    async fn cleanup(&self) {
+        let tables = std::mem::take(&mut *self.tables.lock().unwrap());
+        for table_name in tables {
+            match self
+                .backend()
+                .delete_table(DeleteTableInput {
+                    table_name: table_name.clone(),
+                })
+                .await
+            {
+                Ok(_) | Err(Error::ResourceNotFound { .. }) => {}
+                // Names that were never valid (validation scenarios) are rejected here too.
+                Err(Error::Validation { .. }) => {}
+                Err(e) => eprintln!("cleanup: deleting {table_name}: {e}"),
+            }
+        }
+    }
+}
+
+/// Runs one scenario on one backend: builds the [`Dual`], runs `scenario`, always cleans up, then
+/// re-raises the scenario's panic if it had one. Called by [`dual_test!`].
+pub async fn run_scenario<F, Fut>(target: Target, test_name: &str, scenario: F)
+where
+    F: FnOnce(Dual) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let Some(dual) = Dual::new(target, test_name) else {
+        return;
+    };
+    let outcome = AssertUnwindSafe(scenario(dual.clone()))
+        .catch_unwind()
+        .await;
+    dual.cleanup().await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// Defines a scenario once and runs it on both backends: `dual_test!(name, |t| { … })` expands to
+/// `mod name { #[tokio::test] async fn mem(); #[tokio::test] async fn dynamodb_local(); }`, where `t` is
+/// a [`Dual`] and the block is the async body.
+#[macro_export]
+macro_rules! dual_test {
+    ($name:ident, |$t:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            async fn scenario($t: $crate::Dual) $body
+
+            #[::tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn mem() {
+                $crate::run_scenario($crate::Target::Mem, concat!(stringify!($name), "-mem"), scenario)
+                    .await;
+            }
+
+            #[::tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn dynamodb_local() {
+                $crate::run_scenario(
+                    $crate::Target::DynamoDbLocal,
+                    concat!(stringify!($name), "-local"),
+                    scenario,
+                )
+                .await;
+            }
+        }
+    };
+}
