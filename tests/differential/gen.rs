@@ -3,8 +3,8 @@
 //! so that both backends' answers — items and error messages — get compared.
 
 use dynomodel::{
-    item_size, AttributeDefinition, AttributeValue, CreateTableInput, Item, KeySchemaElement, Number,
-    ReturnValue, ScalarAttributeType,
+    item_size, AttributeDefinition, AttributeValue, CreateTableInput, Item, KeySchemaElement,
+    Number, ReturnValue, ScalarAttributeType,
 };
 
 use crate::rng::Rng;
@@ -19,11 +19,16 @@ pub struct TableSpec {
 impl TableSpec {
     pub fn create_input(&self, table_name: &str) -> CreateTableInput {
         let mut key_schema = vec![KeySchemaElement::hash(&self.hash.0)];
-        let mut attribute_definitions =
-            vec![AttributeDefinition { attribute_name: self.hash.0.clone(), attribute_type: self.hash.1 }];
+        let mut attribute_definitions = vec![AttributeDefinition {
+            attribute_name: self.hash.0.clone(),
+            attribute_type: self.hash.1,
+        }];
         if let Some((name, ty)) = &self.range {
             key_schema.push(KeySchemaElement::range(name));
-            attribute_definitions.push(AttributeDefinition { attribute_name: name.clone(), attribute_type: *ty });
+            attribute_definitions.push(AttributeDefinition {
+                attribute_name: name.clone(),
+                attribute_type: *ty,
+            });
         }
         CreateTableInput {
             table_name: table_name.to_owned(),
@@ -38,9 +43,21 @@ impl TableSpec {
 /// One request against table number `table` of the run (or a missing table).
 #[derive(Debug, Clone)]
 pub enum Op {
-    Put { table: TableRef, item: Item, return_values: Option<ReturnValue> },
-    Get { table: TableRef, key: Item, consistent: bool },
-    Delete { table: TableRef, key: Item, return_values: Option<ReturnValue> },
+    Put {
+        table: TableRef,
+        item: Item,
+        return_values: Option<ReturnValue>,
+    },
+    Get {
+        table: TableRef,
+        key: Item,
+        consistent: bool,
+    },
+    Delete {
+        table: TableRef,
+        key: Item,
+        return_values: Option<ReturnValue>,
+    },
 }
 
 /// Which table an operation targets.
@@ -52,12 +69,21 @@ pub enum TableRef {
     Missing,
 }
 
-const SCALARS: [ScalarAttributeType; 3] = [ScalarAttributeType::S, ScalarAttributeType::N, ScalarAttributeType::B];
-const ATTRIBUTE_NAMES: &[&str] = &["a", "b", "name", "data", "é", "x.y", "count", "list", "map", "empty"];
+const SCALARS: [ScalarAttributeType; 3] = [
+    ScalarAttributeType::S,
+    ScalarAttributeType::N,
+    ScalarAttributeType::B,
+];
+const ATTRIBUTE_NAMES: &[&str] = &[
+    "a", "b", "name", "data", "é", "x.y", "count", "list", "map", "empty",
+];
 
 /// The run's tables: one hash-only and two hash+range tables with random key types.
 pub fn tables(rng: &mut Rng) -> Vec<TableSpec> {
-    let mut specs = vec![TableSpec { hash: ("pk".into(), *rng.pick(&SCALARS)), range: None }];
+    let mut specs = vec![TableSpec {
+        hash: ("pk".into(), *rng.pick(&SCALARS)),
+        range: None,
+    }];
     for _ in 0..2 {
         specs.push(TableSpec {
             hash: ("pk".into(), *rng.pick(&SCALARS)),
@@ -75,7 +101,11 @@ pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> 
 fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
     let index = rng.below(tables.len());
     let spec = &tables[index];
-    let table = if rng.chance(2) { TableRef::Missing } else { TableRef::Table(index) };
+    let table = if rng.chance(2) {
+        TableRef::Missing
+    } else {
+        TableRef::Table(index)
+    };
     let invalid = rng.chance(15);
     match rng.below(10) {
         0..=4 => {
@@ -84,28 +114,44 @@ fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
                 break_item(rng, spec, &mut item);
             }
             let return_values = return_values(rng, invalid);
-            Op::Put { table, item, return_values }
+            Op::Put {
+                table,
+                item,
+                return_values,
+            }
         }
         5..=7 => {
             let mut key = random_key(rng, spec);
             if invalid {
                 break_key(rng, spec, &mut key);
             }
-            Op::Get { table, key, consistent: rng.chance(50) }
+            Op::Get {
+                table,
+                key,
+                consistent: rng.chance(50),
+            }
         }
         _ => {
             let mut key = random_key(rng, spec);
             if invalid {
                 break_key(rng, spec, &mut key);
             }
-            Op::Delete { table, key, return_values: return_values(rng, invalid) }
+            Op::Delete {
+                table,
+                key,
+                return_values: return_values(rng, invalid),
+            }
         }
     }
 }
 
 fn return_values(rng: &mut Rng, invalid: bool) -> Option<ReturnValue> {
     if invalid && rng.chance(20) {
-        return Some(*rng.pick(&[ReturnValue::AllNew, ReturnValue::UpdatedOld, ReturnValue::UpdatedNew]));
+        return Some(*rng.pick(&[
+            ReturnValue::AllNew,
+            ReturnValue::UpdatedOld,
+            ReturnValue::UpdatedNew,
+        ]));
     }
     match rng.below(3) {
         0 => None,
@@ -117,13 +163,16 @@ fn return_values(rng: &mut Rng, invalid: bool) -> Option<ReturnValue> {
 /// Key values come from small pools so that gets and deletes often find what puts wrote.
 fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     match ty {
-        ScalarAttributeType::S => {
-            AttributeValue::S((*rng.pick(&["a", "b", "A", "aa", "é", "😀", "\u{FF61}", "a b", "0"])).to_owned())
-        }
-        ScalarAttributeType::N => {
-            AttributeValue::N(number(rng.pick(&["0", "1", "-1", "1.5", "1e10", "-2.25", "100", "0.001"])))
-        }
-        ScalarAttributeType::B => AttributeValue::B(rng.pick(&[&[0u8][..], &[1, 2], &[255], &[0, 0], &[7; 5]]).to_vec()),
+        ScalarAttributeType::S => AttributeValue::S(
+            (*rng.pick(&["a", "b", "A", "aa", "é", "😀", "\u{FF61}", "a b", "0"])).to_owned(),
+        ),
+        ScalarAttributeType::N => AttributeValue::N(number(
+            rng.pick::<&str>(&["0", "1", "-1", "1.5", "1e10", "-2.25", "100", "0.001"]),
+        )),
+        ScalarAttributeType::B => AttributeValue::B(
+            rng.pick(&[&[0u8][..], &[1, 2], &[255], &[0, 0], &[7; 5]])
+                .to_vec(),
+        ),
     }
 }
 
@@ -151,11 +200,14 @@ fn random_item(rng: &mut Rng, spec: &TableSpec) -> Item {
         let extra = usize::from(rng.chance(50));
         let base = item_size(&item) + "big".len();
         if base < 409_600 {
-            item.insert("big".into(), AttributeValue::S("x".repeat(409_600 - base + extra)));
+            item.insert(
+                "big".into(),
+                AttributeValue::S("x".repeat(409_600 - base + extra)),
+            );
         }
     }
     if rng.chance(2) {
-        item.insert("deep".into(), nested(rng.pick(&[31, 32, 33])));
+        item.insert("deep".into(), nested(*rng.pick(&[31, 32, 33])));
     }
     item
 }
@@ -184,10 +236,14 @@ fn random_string(rng: &mut Rng) -> String {
 
 fn random_number(rng: &mut Rng) -> Number {
     match rng.below(4) {
-        0 => number(rng.pick(&["0", "-0", "1.50", "1E2", "+3", ".5", "0001.000", "1E-130", "-1E-130"])),
+        0 => number(rng.pick::<&str>(&[
+            "0", "-0", "1.50", "1E2", "+3", ".5", "0001.000", "1E-130", "-1E-130",
+        ])),
         1 => number(&format!("9.{}E125", "9".repeat(37))),
         _ => {
-            let digits: String = (0..rng.below(38) + 1).map(|_| char::from(b'0' + rng.below(10) as u8)).collect();
+            let digits: String = (0..rng.below(38) + 1)
+                .map(|_| char::from(b'0' + rng.below(10) as u8))
+                .collect();
             let exponent = rng.below(80) as i64 - 40;
             let sign = if rng.chance(30) { "-" } else { "" };
             number(&format!("{sign}{digits}e{exponent}"))
@@ -207,13 +263,28 @@ fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
         2 => AttributeValue::B(random_bytes(rng)),
         3 => AttributeValue::Bool(rng.chance(50)),
         4 => AttributeValue::Null,
-        5 => AttributeValue::Ss(unique((0..rng.below(3) + 1).map(|_| random_string(rng)).collect())),
-        6 => AttributeValue::Ns(unique((0..rng.below(3) + 1).map(|_| random_number(rng)).collect())),
-        7 => AttributeValue::Bs(unique((0..rng.below(3) + 1).map(|_| random_bytes(rng)).collect())),
-        8 => AttributeValue::L((0..rng.below(4)).map(|_| random_value(rng, depth - 1)).collect()),
+        5 => AttributeValue::Ss(unique(
+            (0..rng.below(3) + 1).map(|_| random_string(rng)).collect(),
+        )),
+        6 => AttributeValue::Ns(unique(
+            (0..rng.below(3) + 1).map(|_| random_number(rng)).collect(),
+        )),
+        7 => AttributeValue::Bs(unique(
+            (0..rng.below(3) + 1).map(|_| random_bytes(rng)).collect(),
+        )),
+        8 => AttributeValue::L(
+            (0..rng.below(4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        ),
         _ => AttributeValue::M(
             (0..rng.below(4))
-                .map(|_| ((*rng.pick(ATTRIBUTE_NAMES)).to_owned(), random_value(rng, depth - 1)))
+                .map(|_| {
+                    (
+                        (*rng.pick(ATTRIBUTE_NAMES)).to_owned(),
+                        random_value(rng, depth - 1),
+                    )
+                })
                 .collect(),
         ),
     }
@@ -254,7 +325,11 @@ fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
             key.insert(name, wrong_type(rng, ty));
         }
         2 => {
-            let empty = if ty == ScalarAttributeType::B { AttributeValue::B(vec![]) } else { AttributeValue::S(String::new()) };
+            let empty = if ty == ScalarAttributeType::B {
+                AttributeValue::B(vec![])
+            } else {
+                AttributeValue::S(String::new())
+            };
             key.insert(name, empty);
         }
         3 => {
@@ -263,7 +338,9 @@ fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
             let value = match ty {
                 ScalarAttributeType::B => AttributeValue::B(vec![7; limit + over]),
                 ScalarAttributeType::N => AttributeValue::N(number("1")),
-                ScalarAttributeType::S if rng.chance(50) => AttributeValue::S("é".repeat((limit + over * 2) / 2)),
+                ScalarAttributeType::S if rng.chance(50) => {
+                    AttributeValue::S("é".repeat((limit + over * 2) / 2))
+                }
                 ScalarAttributeType::S => AttributeValue::S("k".repeat(limit + over)),
             };
             key.insert(name, value);
@@ -285,7 +362,10 @@ fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
             break_key(rng, spec, &mut key);
             // A put carries whole items, so an "extra attribute" is not an error there: only the key
             // attributes are replaced or removed.
-            for name in [&spec.hash.0].into_iter().chain(spec.range.as_ref().map(|r| &r.0)) {
+            for name in [&spec.hash.0]
+                .into_iter()
+                .chain(spec.range.as_ref().map(|r| &r.0))
+            {
                 match key.remove(name.as_str()) {
                     Some(value) => item.insert(name.clone(), value),
                     None => item.remove(name.as_str()),

@@ -7,7 +7,16 @@ use crate::runner::Answer;
 /// Whether `engine` and `local` differ only by a documented DynamoDB Local deviation.
 pub fn reconcile(_op: &Op, engine: &Answer, local: &Answer) -> bool {
     match (engine, local) {
-        (Answer::Err { code: a, message: m }, Answer::Err { code: b, message: n }) if a == b => {
+        (
+            Answer::Err {
+                code: a,
+                message: m,
+            },
+            Answer::Err {
+                code: b,
+                message: n,
+            },
+        ) if a == b => {
             // ResourceNotFoundException: real DynamoDB says "Requested resource not found"
             // (API reference, error examples); DynamoDB Local says "Cannot do operations on a
             // non-existent table".

@@ -19,7 +19,10 @@ const OPS_PER_SEED: usize = 300;
 const DEFAULT_SEEDS: u64 = 8;
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -28,8 +31,14 @@ async fn engine_agrees_with_dynamodb_local() {
         return;
     };
     let mem = dynomodel_tests::mem_backend();
-    let left = Side { name: "engine", backend: mem.as_ref() };
-    let right = Side { name: "DynamoDB Local", backend: local.backend().as_ref() };
+    let left = Side {
+        name: "engine",
+        backend: mem.as_ref(),
+    };
+    let right = Side {
+        name: "DynamoDB Local",
+        backend: local.backend().as_ref(),
+    };
     let first = env_u64("DYNOMODEL_DIFF_FIRST_SEED", 1);
     let seeds = env_u64("DYNOMODEL_DIFF_SEEDS", DEFAULT_SEEDS);
     let run_id = std::process::id();
@@ -39,14 +48,32 @@ async fn engine_agrees_with_dynamodb_local() {
         let tables = gen::tables(&mut rng);
         let ops = gen::operations(&mut rng, &tables, OPS_PER_SEED);
         let prefix = format!("diff{run_id}_{seed}");
-        if let Err(divergence) =
-            runner::run(&prefix, &tables, &ops, &left, &right, known_differences::reconcile).await
+        if let Err(divergence) = runner::run(
+            &prefix,
+            &tables,
+            &ops,
+            &left,
+            &right,
+            known_differences::reconcile,
+        )
+        .await
         {
-            let report =
-                runner::shrink(&prefix, &tables, &ops, divergence, &left, &right, known_differences::reconcile).await;
+            let report = runner::shrink(
+                &prefix,
+                &tables,
+                &ops,
+                divergence,
+                &left,
+                &right,
+                known_differences::reconcile,
+            )
+            .await;
             panic!("seed {seed}: the engine and DynamoDB Local disagree\n{report}");
         }
         total += ops.len();
     }
-    println!("differential: {seeds} seeds ({first}..{}), {total} operations, 0 divergences", first + seeds);
+    println!(
+        "differential: {seeds} seeds ({first}..{}), {total} operations, 0 divergences",
+        first + seeds
+    );
 }

@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use dynomodel::{Backend, DeleteItemInput, DeleteTableInput, Error, GetItemInput, Item, PutItemInput};
+use dynomodel::{
+    Backend, DeleteItemInput, DeleteTableInput, Error, GetItemInput, Item, PutItemInput,
+};
 
 use crate::gen::{Op, TableRef, TableSpec};
 
@@ -20,7 +22,10 @@ impl From<Result<Option<Item>, Error>> for Answer {
     fn from(result: Result<Option<Item>, Error>) -> Answer {
         match result {
             Ok(item) => Answer::Ok(item),
-            Err(e) => Answer::Err { code: e.code().to_owned(), message: e.message() },
+            Err(e) => Answer::Err {
+                code: e.code().to_owned(),
+                message: e.message(),
+            },
         }
     }
 }
@@ -52,7 +57,10 @@ pub async fn run(
     let names: Vec<String> = (0..tables.len()).map(|i| format!("{prefix}_{i}")).collect();
     for side in [left, right] {
         for (spec, name) in tables.iter().zip(&names) {
-            side.backend.create_table(spec.create_input(name)).await.expect("create table");
+            side.backend
+                .create_table(spec.create_input(name))
+                .await
+                .expect("create table");
         }
     }
     let mut outcome = Ok(());
@@ -60,13 +68,23 @@ pub async fn run(
         let a = apply(left.backend, &names, op).await;
         let b = apply(right.backend, &names, op).await;
         if a != b && !reconcile(op, &a, &b) {
-            outcome = Err(Divergence { index, op: op.clone(), left: a, right: b });
+            outcome = Err(Divergence {
+                index,
+                op: op.clone(),
+                left: a,
+                right: b,
+            });
             break;
         }
     }
     for side in [left, right] {
         for name in &names {
-            let _ = side.backend.delete_table(DeleteTableInput { table_name: name.clone() }).await;
+            let _ = side
+                .backend
+                .delete_table(DeleteTableInput {
+                    table_name: name.clone(),
+                })
+                .await;
         }
     }
     outcome
@@ -78,15 +96,35 @@ async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
         TableRef::Missing => "no_such_table".to_owned(),
     };
     match op {
-        Op::Put { table, item, return_values } => backend
-            .put_item(PutItemInput { table_name: table_name(table), item: item.clone(), return_values: *return_values })
+        Op::Put {
+            table,
+            item,
+            return_values,
+        } => backend
+            .put_item(PutItemInput {
+                table_name: table_name(table),
+                item: item.clone(),
+                return_values: *return_values,
+            })
             .await
             .map(|o| o.attributes),
-        Op::Get { table, key, consistent } => backend
-            .get_item(GetItemInput { table_name: table_name(table), key: key.clone(), consistent_read: Some(*consistent) })
+        Op::Get {
+            table,
+            key,
+            consistent,
+        } => backend
+            .get_item(GetItemInput {
+                table_name: table_name(table),
+                key: key.clone(),
+                consistent_read: Some(*consistent),
+            })
             .await
             .map(|o| o.item),
-        Op::Delete { table, key, return_values } => backend
+        Op::Delete {
+            table,
+            key,
+            return_values,
+        } => backend
             .delete_item(DeleteItemInput {
                 table_name: table_name(table),
                 key: key.clone(),
@@ -116,7 +154,16 @@ pub async fn shrink(
         let mut candidate = kept.clone();
         candidate.remove(i);
         attempt += 1;
-        match run(&format!("{prefix}s{attempt}"), tables, &candidate, left, right, reconcile).await {
+        match run(
+            &format!("{prefix}s{attempt}"),
+            tables,
+            &candidate,
+            left,
+            right,
+            reconcile,
+        )
+        .await
+        {
             Err(d) => {
                 candidate.truncate(d.index + 1);
                 kept = candidate;
