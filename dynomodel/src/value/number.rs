@@ -76,7 +76,7 @@ impl Number {
             return Ok(Number::ZERO);
         }
         let mut exponent = exponent;
-        while coefficient % 10 == 0 {
+        while coefficient.is_multiple_of(10) {
             coefficient /= 10;
             exponent += 1;
         }
