@@ -7,7 +7,7 @@
 //! syntax (`tweet.key()`) never picks an associated function without `self`.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 use crate::ir::Container;
 
@@ -22,7 +22,8 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
         let doc = format!(
             "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."
         );
-        quote! {
+        // Spanned at the field, so a clash with a user method points at the field, not at the derive.
+        quote_spanned! {ident.span()=>
             #[doc = #doc]
             #[inline]
             #vis const fn #ident() -> ::dynomodel::Field<#model, #ty> {
