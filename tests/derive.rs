@@ -115,6 +115,15 @@ struct Blob {
     size: u32,
 }
 
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "counters")]
+struct Counter {
+    #[hash_key]
+    id: u64,
+    #[dynomodel(rename = "n")]
+    count: i64,
+}
+
 fn time(seconds: i64) -> DateTime<Utc> {
     Utc.timestamp_opt(seconds, 0).unwrap()
 }
@@ -473,6 +482,14 @@ fn key_structs_accept_what_db_get_takes() {
     assert_eq!(takes::<Tweet>(("abc", "1")).id, "1");
     assert_eq!(takes::<User>("u1").user_id, "u1");
     assert_eq!(takes::<Everything>((7u64, time(5))).id, 7);
+    // An integer literal infers the key's integer type.
+    assert_eq!(takes::<Counter>(5), CounterKey { id: 5 });
+    let counter = Counter { id: 5, count: -1 };
+    assert_eq!(
+        Counter::from_item(counter.to_item().unwrap()).unwrap(),
+        counter
+    );
+    assert_eq!(Counter::count().name(), "n");
 }
 
 #[test]

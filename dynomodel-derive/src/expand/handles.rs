@@ -31,8 +31,11 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
             }
         }
     });
+    // Handles are spanned at user fields, so without the allow every unused handle of a private model
+    // would warn.
     quote! {
         #[automatically_derived]
+        #[allow(dead_code)]
         impl #model {
             #(#functions)*
         }
