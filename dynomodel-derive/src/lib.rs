@@ -48,13 +48,13 @@ fn derive(input: DeriveInput, derive: Derive) -> TokenStream {
     }
     let output = match (errors.finish(), container) {
         (Ok(()), Some(container)) => expand::generate(&container),
-        (Err(errors), _) => {
+        (Err(errors), container) => {
             let mut output = errors.to_compile_error();
-            output.extend(expand::stub(&input, derive));
+            output.extend(expand::stub(&input, derive, container.as_ref()));
             output
         }
         // `from_ast` records an error whenever it returns `None`.
-        (Ok(()), None) => expand::stub(&input, derive),
+        (Ok(()), None) => expand::stub(&input, derive, None),
     };
     output.into()
 }

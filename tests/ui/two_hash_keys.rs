@@ -8,4 +8,9 @@ struct Tweet {
     id: String,
 }
 
-fn main() {}
+// The one error above is all: the key struct, handles and a stub `Model` impl still exist.
+fn main() {
+    let _ = TweetKey::from("abc");
+    let _ = Tweet::id();
+    let _ = <Tweet as Model>::TABLE_NAME;
+}

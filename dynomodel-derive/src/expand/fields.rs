@@ -8,23 +8,50 @@ use syn::spanned::Spanned;
 
 use crate::ir::{Conversion, Field, FieldDefault};
 
-/// The adapter module of a field that has one.
-fn adapter(field: &Field<'_>) -> Option<TokenStream> {
+/// An adapter: its module, its field trait and the trait's three methods (write, read, missing).
+struct Adapter {
+    module: TokenStream,
+    to: TokenStream,
+    from: TokenStream,
+    missing: TokenStream,
+}
+
+/// The adapter of a field that has one. Calls go through the trait path (`<T as Trait>::method`) rather
+/// than the module's generic functions so that a field type the adapter cannot handle is one error, not
+/// one per generated call: rustc merges identical diagnostics at one span.
+fn adapter(field: &Field<'_>) -> Option<Adapter> {
     let span = field.ty.span();
-    match field.conversion {
-        Conversion::Attribute => None,
-        Conversion::EpochSeconds => {
-            Some(quote_spanned!(span=> ::dynomodel::convert::epoch_seconds))
-        }
-        Conversion::Binary => Some(quote_spanned!(span=> ::dynomodel::convert::binary)),
-    }
+    let ty = field.ty;
+    let (module, field_trait, to, from, missing) = match field.conversion {
+        Conversion::Attribute => return None,
+        Conversion::EpochSeconds => (
+            quote_spanned!(span=> ::dynomodel::convert::epoch_seconds),
+            quote_spanned!(span=> EpochSeconds),
+            quote_spanned!(span=> to_epoch_seconds),
+            quote_spanned!(span=> from_epoch_seconds),
+            quote_spanned!(span=> epoch_seconds_missing),
+        ),
+        Conversion::Binary => (
+            quote_spanned!(span=> ::dynomodel::convert::binary),
+            quote_spanned!(span=> BinaryField),
+            quote_spanned!(span=> to_binary),
+            quote_spanned!(span=> from_binary),
+            quote_spanned!(span=> binary_missing),
+        ),
+    };
+    Some(Adapter {
+        to: quote_spanned!(span=> <#ty as #module::#field_trait>::#to),
+        from: quote_spanned!(span=> <#ty as #module::#field_trait>::#from),
+        missing: quote_spanned!(span=> <#ty as #module::#field_trait>::#missing),
+        module,
+    })
 }
 
 /// `Result<Option<AttributeValue>, ConversionError>` for `value` (an expression of type `&T`).
 pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
-        Some(module) => quote_spanned!(ty.span()=> #module::to_attribute::<#ty>(#value)),
+        Some(Adapter { to, .. }) => quote_spanned!(ty.span()=> #to(#value)),
         None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::to_attribute(#value)),
     }
 }
@@ -33,7 +60,7 @@ pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
 fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
-        Some(module) => quote_spanned!(ty.span()=> #module::from_attribute::<#ty>(#value)),
+        Some(Adapter { from, .. }) => quote_spanned!(ty.span()=> #from(#value)),
         None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::from_attribute(#value)),
     }
 }
@@ -57,8 +84,8 @@ fn from_missing(field: &Field<'_>) -> TokenStream {
             let value = default_value(field);
             quote!(::core::result::Result::Ok(#value))
         }
-        (FieldDefault::None, Some(module)) => {
-            quote_spanned!(ty.span()=> #module::from_missing::<#ty>())
+        (FieldDefault::None, Some(Adapter { missing, .. })) => {
+            quote_spanned!(ty.span()=> #missing())
         }
         (FieldDefault::None, None) => {
             quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::from_missing())
@@ -71,7 +98,7 @@ fn from_missing(field: &Field<'_>) -> TokenStream {
 pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
-        Some(module) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
+        Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
         None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::KeyAttribute>::SCALAR_TYPE),
     }
 }

@@ -3,13 +3,14 @@
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
 mod fields;
-mod handles;
 mod key;
 mod model;
+mod stub;
+
+pub use stub::stub;
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::DeriveInput;
 
 use crate::ir::{Container, Derive};
 
@@ -78,63 +79,4 @@ fn attribute_impl(container: &Container<'_>) -> TokenStream {
             }
         }
     }
-}
-
-/// After a compile error: impls with the right shape but no behaviour, so the error the user sees is
-/// the one that matters, not a cascade of "`Tweet` does not implement `Model`" wherever it is used.
-/// Generic structs get no stub (its bounds would be guesses that produce errors of their own).
-pub fn stub(input: &DeriveInput, derive: Derive) -> TokenStream {
-    if !input.generics.params.is_empty() {
-        return TokenStream::new();
-    }
-    let ident = &input.ident;
-    let attribute = quote! {
-        #[automatically_derived]
-        impl ::dynomodel::Attribute for #ident {
-            fn to_attribute(
-                &self,
-            ) -> ::core::result::Result<::core::option::Option<::dynomodel::AttributeValue>, ::dynomodel::ConversionError> {
-                ::core::unimplemented!("#[derive] failed")
-            }
-            fn from_attribute(
-                _: ::dynomodel::AttributeValue,
-            ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
-                ::core::unimplemented!("#[derive] failed")
-            }
-            fn expected() -> ::dynomodel::__private::String {
-                ::core::unimplemented!("#[derive] failed")
-            }
-        }
-    };
-    let model = (derive == Derive::Model).then(|| {
-        quote! {
-            #[derive(::core::fmt::Debug)]
-            pub struct __StubKey;
-            impl ::dynomodel::PrimaryKey for __StubKey {
-                fn to_key_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
-                    ::core::unimplemented!("#[derive(Model)] failed")
-                }
-            }
-            #[automatically_derived]
-            impl ::dynomodel::Model for #ident {
-                type Key = __StubKey;
-                const TABLE_NAME: &'static str = "";
-                fn schema() -> ::dynomodel::CreateTableInput {
-                    ::core::unimplemented!("#[derive(Model)] failed")
-                }
-                fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
-                    ::core::unimplemented!("#[derive(Model)] failed")
-                }
-                fn from_item(
-                    _: ::dynomodel::Item,
-                ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
-                    ::core::unimplemented!("#[derive(Model)] failed")
-                }
-                fn key(&self) -> __StubKey {
-                    ::core::unimplemented!("#[derive(Model)] failed")
-                }
-            }
-        }
-    });
-    quote!(const _: () = { #attribute #model };)
 }

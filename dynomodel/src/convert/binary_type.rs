@@ -104,6 +104,11 @@ pub mod binary {
     }
 
     /// A field type that may be a key: `Vec<u8>`.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` cannot be a key attribute",
+        label = "key attributes are always present",
+        note = "a binary key is a Vec<u8>, not an Option"
+    )]
     pub trait BinaryKey: BinaryField {}
 
     impl BinaryField for Vec<u8> {

@@ -23,6 +23,11 @@ use crate::value::{AttributeValue, Number};
 const NANOS_PER_SECOND: i128 = 1_000_000_000;
 
 /// A field type the adapter handles.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as epoch seconds",
+    label = "`#[dynomodel(epoch_seconds)]` needs a date or time",
+    note = "epoch_seconds works on DateTime<Utc>, NaiveDate and an Option of either"
+)]
 pub trait EpochSeconds: Sized {
     /// The value as epoch seconds, or `None` for no attribute.
     fn to_epoch_seconds(&self) -> Result<Option<AttributeValue>, ConversionError>;
@@ -35,6 +40,11 @@ pub trait EpochSeconds: Sized {
 }
 
 /// A field type that may be a key stored as epoch seconds (not an `Option`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a key attribute stored as epoch seconds",
+    label = "key attributes are always present",
+    note = "an epoch_seconds key is a DateTime<Utc> or a NaiveDate, not an Option"
+)]
 pub trait EpochSecondsKey: EpochSeconds {}
 
 /// Writes a field as epoch seconds.

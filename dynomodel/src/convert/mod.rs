@@ -68,6 +68,11 @@ use crate::value::AttributeValue;
 /// assert_eq!(Option::<u8>::from_missing().unwrap(), None);
 /// assert!(u8::from_attribute(AttributeValue::N(300.into())).is_err());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as a DynamoDB attribute",
+    label = "does not implement `dynomodel::Attribute`",
+    note = "derive `Document` for a struct stored as a map, or use a type listed in `dynomodel::convert`"
+)]
 pub trait Attribute: Sized {
     /// Converts to an attribute value, or `None` to store no attribute at all.
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError>;
