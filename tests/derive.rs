@@ -522,3 +522,65 @@ fn models_embed_as_maps() {
     );
     assert_eq!(Address::expected(), "a map (Address)");
 }
+
+#[derive(Document, Debug, Clone, PartialEq)]
+#[dynomodel(rename_all = "PascalCase")]
+struct Profile {
+    avatar: Vec<u8>,
+    #[dynomodel(epoch_seconds)]
+    joined: DateTime<Utc>,
+    #[dynomodel(skip)]
+    cache: Vec<String>,
+    #[dynomodel(default)]
+    karma: i32,
+}
+
+#[test]
+fn documents_support_the_field_options() {
+    let profile = Profile {
+        avatar: vec![1],
+        joined: time(60),
+        cache: vec!["x".into()],
+        karma: 5,
+    };
+    let stored = profile.to_attribute().unwrap().unwrap();
+    let AttributeValue::M(map) = &stored else {
+        panic!("a document is a map")
+    };
+    let names: Vec<&str> = map.keys().map(String::as_str).collect();
+    assert_eq!(names, ["Avatar", "Joined", "Karma"]);
+    assert_eq!(map["Avatar"], AttributeValue::B(vec![1]));
+    assert_eq!(map["Joined"], n(60));
+    let back = Profile::from_attribute(stored.clone()).unwrap();
+    assert_eq!(
+        back,
+        Profile {
+            cache: Vec::new(),
+            ..profile
+        }
+    );
+
+    let mut sparse = map.clone();
+    sparse.remove("Karma");
+    assert_eq!(
+        Profile::from_attribute(AttributeValue::M(sparse.clone()))
+            .unwrap()
+            .karma,
+        0
+    );
+    sparse.remove("Joined");
+    let err = Profile::from_attribute(AttributeValue::M(sparse)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "attribute `Joined`: expected epoch seconds (DateTime<Utc>), found nothing (the attribute is missing)"
+    );
+}
+
+/// `Db::get` takes `impl Into<M::Key>`: these must compile (the futures are never awaited).
+#[allow(dead_code)]
+fn db_get_accepts_tuples_and_strings(db: &dynomodel::Db) {
+    let _ = db.get::<Tweet>(("abc", "1"));
+    let _ = db.get::<User>("u1");
+    let _ = db.get::<User>(String::from("u1"));
+    let _ = db.get::<Counter>(5);
+}

@@ -268,3 +268,49 @@ pub fn is_bytes(ty: &Type) -> bool {
 pub fn is_string(ty: &Type) -> bool {
     matches!(last_segment(ty), Some((ident, args)) if ident == "String" && args.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn bytes_are_detected_by_spelling() {
+        assert!(is_bytes(&parse_quote!(Vec<u8>)));
+        assert!(is_bytes(&parse_quote!(std::vec::Vec<u8>)));
+        assert!(is_bytes(&parse_quote!(Option<Vec<u8>>)));
+        assert!(!is_bytes(&parse_quote!(Vec<u16>)));
+        assert!(!is_bytes(&parse_quote!(Vec<Vec<u8>>)));
+        assert!(!is_bytes(&parse_quote!(Option<Option<Vec<u8>>>)));
+        assert!(!is_bytes(&parse_quote!(Bytes)));
+    }
+
+    #[test]
+    fn strings_are_detected_by_spelling() {
+        assert!(is_string(&parse_quote!(String)));
+        assert!(is_string(&parse_quote!(std::string::String)));
+        assert!(!is_string(&parse_quote!(&str)));
+        assert!(!is_string(&parse_quote!(Option<String>)));
+    }
+
+    #[test]
+    fn attribute_names_follow_rename_and_rename_all() {
+        let input: DeriveInput = parse_quote! {
+            #[dynomodel(rename_all = "camelCase")]
+            struct Tweet {
+                #[hash_key]
+                user_id: String,
+                #[dynomodel(rename = "t")]
+                body_text: String,
+                r#type: String,
+            }
+        };
+        let mut errors = Errors::default();
+        let container = Container::from_ast(&input, Derive::Model, &mut errors).expect("a struct");
+        assert!(errors.finish().is_ok());
+        let names: Vec<&str> = container.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["userId", "t", "type"]);
+        assert_eq!(container.table_name, "Tweet");
+        assert!(container.hash_key().is_some() && container.range_key().is_none());
+    }
+}

@@ -102,7 +102,7 @@ fn from_impls(key: &Ident, hash: &Field<'_>, range: Option<&Field<'_>>) -> Token
                 __R: ::core::convert::Into<#r_ty>,
             {
                 fn from((hash, range): (__H, __R)) -> Self {
-                    #key { #h: hash.into(), #r: range.into() }
+                    #key { #h: ::core::convert::Into::into(hash), #r: ::core::convert::Into::into(range) }
                 }
             }
         };
