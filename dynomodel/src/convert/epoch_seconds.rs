@@ -5,6 +5,8 @@
 //! `Option` of either; a key field with it has key type N. Sub-second precision is kept exactly as a
 //! fraction (`1700000000.25`); whole-second times are integers. A `NaiveDate` is midnight UTC of that
 //! day, and reading a number that is not a midnight is an error rather than a silent truncation.
+//! AWS documents TTL values as whole epoch seconds; for a TTL attribute, store whole-second times
+//! (e.g. `t.with_nanosecond(0)`) so the number is an integer.
 //!
 //! ```
 //! use chrono::{TimeZone, Utc};
