@@ -1,17 +1,60 @@
 //! Derive macros for dynomodel: `#[derive(Model)]` and `#[derive(Document)]`.
 //!
-//! Placeholder while the real implementation lands.
+//! Users depend on `dynomodel`, which re-exports these macros and documents them. The crate follows
+//! serde_derive's structure: [`attr`] parses attributes (collecting every error with its span), [`ir`]
+//! resolves them into an intermediate representation, [`check`] enforces one rule per function, and
+//! [`expand`] generates code naming `::dynomodel` fully qualified. On error the macro emits the errors
+//! plus a stub impl, so the user sees the real mistake and not a cascade of follow-on errors.
+
+mod attr;
+mod case;
+mod check;
+mod expand;
+mod ir;
 
 use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
 
-/// Derives `dynomodel::Model`.
+use crate::attr::Errors;
+use crate::ir::{Container, Derive};
+
+/// Derives `dynomodel::Model`, `dynomodel::Attribute`, a `<Struct>Key` type and typed field handles.
+///
+/// The options (`table`, `throughput`, `on_demand`, `rename_all`; on fields `#[hash_key]`,
+/// `#[range_key]`, `rename`, `skip`, `default`, `epoch_seconds`) are documented, with examples, on the
+/// `dynomodel::Model` trait.
 #[proc_macro_derive(Model, attributes(dynomodel, hash_key, range_key, index, global_index))]
-pub fn derive_model(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_model(input: TokenStream) -> TokenStream {
+    derive(parse_macro_input!(input as DeriveInput), Derive::Model)
 }
 
-/// Derives `dynomodel::Attribute` for a struct stored as a map.
-#[proc_macro_derive(Document, attributes(dynomodel))]
-pub fn derive_document(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+/// Derives `dynomodel::Attribute` for a struct stored as a map (M) inside an item, with the same field
+/// options as `#[derive(Model)]` (`rename`, `skip`, `default`, `epoch_seconds`) and no keys.
+///
+/// `hash_key`, `range_key`, `index` and `global_index` are registered only to report a clear error.
+#[proc_macro_derive(
+    Document,
+    attributes(dynomodel, hash_key, range_key, index, global_index)
+)]
+pub fn derive_document(input: TokenStream) -> TokenStream {
+    derive(parse_macro_input!(input as DeriveInput), Derive::Document)
+}
+
+fn derive(input: DeriveInput, derive: Derive) -> TokenStream {
+    let mut errors = Errors::default();
+    let container = Container::from_ast(&input, derive, &mut errors);
+    if let Some(container) = &container {
+        check::check(container, &mut errors);
+    }
+    let output = match (errors.finish(), container) {
+        (Ok(()), Some(container)) => expand::generate(&container),
+        (Err(errors), container) => {
+            let mut output = errors.to_compile_error();
+            output.extend(expand::stub(&input, derive, container.as_ref()));
+            output
+        }
+        // `from_ast` records an error whenever it returns `None`.
+        (Ok(()), None) => expand::stub(&input, derive, None),
+    };
+    output.into()
 }

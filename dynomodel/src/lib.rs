@@ -3,6 +3,8 @@
 //! A typed object mapper for Amazon DynamoDB. `#[derive(Model)]` turns a struct into a table schema,
 //! item conversions, a key type and typed field handles; [`Db`] runs typed requests against any
 //! [`Backend`]: Amazon DynamoDB (feature `aws`) or the in-memory engine of the `dynomodel-mem` crate.
+//! [`Model`] documents the derive's options; [`convert`] lists how Rust types are stored (binary data is
+//! [`Binary`], or a `Vec<u8>` field of a derived struct; dates are fixed-width RFC 3339 strings).
 //!
 //! ```
 //! use dynomodel::Model;
@@ -37,7 +39,7 @@ mod value;
 #[cfg(feature = "aws")]
 pub use aws::AwsBackend;
 pub use backend::*;
-pub use convert::{Attribute, KeyAttribute};
+pub use convert::{Attribute, Binary, KeyAttribute};
 pub use db::Db;
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result};

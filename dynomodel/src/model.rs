@@ -27,6 +27,88 @@ use crate::value::Item;
 /// assert_eq!(User::from_item(item).unwrap(), user);
 /// assert_eq!(user.key(), UserKey::from("u1"));
 /// ```
+///
+/// # `#[derive(Model)]`
+///
+/// On a struct with named fields (enums, tuple, unit and generic structs are rejected). It generates:
+///
+/// - `impl Model`: [`Model::schema`] holds the key schema, the key attributes' types (from
+///   [`KeyAttribute::SCALAR_TYPE`](crate::KeyAttribute::SCALAR_TYPE)) and the billing mode;
+///   [`Model::from_item`] errors name the attribute (`address.city`, `tags[2]`); attributes the struct
+///   does not know are ignored.
+/// - `impl Attribute`, stored as a map, so a model can be embedded in another item.
+/// - A key struct `<Struct>Key` with the struct's visibility, one `pub` field per key field (same name
+///   and type), `Debug + Clone + PartialEq`, [`PrimaryKey`], and conversions: from a pair `(A, B)`
+///   where `A: Into<Hash>, B: Into<Range>` for a hash-and-range key (`("abc", "1")`); from the hash
+///   key's type for a hash-only key, plus `&str` and `&String` when that type is `String`. (A generic
+///   `From<A: Into<Hash>>` would overlap core's `From<T> for T`.)
+/// - Typed field handles: for every stored field an associated function named after the Rust field,
+///   `Tweet::likes() -> Field<Tweet, i64>`, carrying the attribute's DynamoDB name. A user method of
+///   the same name is a "duplicate definitions" compile error pointing at the field: loud, never a
+///   silent shadowing. Trait items stay reachable as `<Tweet as Model>::key`, and method calls
+///   (`tweet.key()`) never resolve to a handle since handles take no `self`.
+///
+/// Struct options, `#[dynomodel(...)]`:
+///
+/// | option | meaning |
+/// |---|---|
+/// | `table = "tweets"` | table name (default: the struct's name); checked against DynamoDB's naming rules |
+/// | `throughput(read = 10, write = 2)` | provisioned billing |
+/// | `on_demand` | `PAY_PER_REQUEST` billing, also the default |
+/// | `rename_all = "camelCase"` | attribute names from field names: `camelCase`, `snake_case`, `PascalCase`, `SCREAMING_SNAKE_CASE`, `kebab-case`, `lowercase`, `UPPERCASE` |
+///
+/// Field options:
+///
+/// | option | meaning |
+/// |---|---|
+/// | `#[hash_key]`, `#[range_key]` | the partition and sort key; the type must implement [`KeyAttribute`](crate::KeyAttribute) |
+/// | `#[dynomodel(rename = "x")]` | the attribute's name in DynamoDB |
+/// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
+/// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
+/// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
+///
+/// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
+/// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why. `#[index]` and
+/// `#[global_index]` are reserved for secondary indexes and currently rejected.
+///
+/// `#[derive(Document)]` implements only [`Attribute`](crate::Attribute) (stored as a map) for a
+/// struct nested in items, with the same field options and no keys:
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use chrono::{DateTime, Utc};
+/// use dynomodel::{Document, Model};
+///
+/// #[derive(Document, Debug, Clone, PartialEq)]
+/// struct Address {
+///     city: String,
+///     #[dynomodel(rename = "zip")]
+///     postcode: Option<String>,
+/// }
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "tweets", throughput(read = 10, write = 2), rename_all = "camelCase")]
+/// pub struct Tweet {
+///     /// The author.
+///     #[hash_key]
+///     pub user_id: String,
+///     /// When it was posted, in epoch seconds.
+///     #[range_key]
+///     #[dynomodel(epoch_seconds)]
+///     pub posted_at: DateTime<Utc>,
+///     /// Where from.
+///     pub address: Address,
+///     /// Tags (a string set).
+///     pub tags: BTreeSet<String>,
+///     /// Not stored.
+///     #[dynomodel(skip)]
+///     pub cached_html: Option<String>,
+/// }
+///
+/// assert_eq!(Tweet::posted_at().name(), "postedAt");
+/// let key = TweetKey::from(("ada", DateTime::UNIX_EPOCH));
+/// assert_eq!(key.user_id, "ada");
+/// ```
 pub trait Model: Sized + Send + Sync + 'static {
     /// The primary key: a generated `<Model>Key` struct holding the hash key and, if any, the range key.
     type Key: PrimaryKey;

@@ -2,6 +2,56 @@
 //!
 //! [`Attribute`] is implemented here for the standard types; `#[derive(Model)]` and `#[derive(Document)]`
 //! implement it for user structs (stored as maps).
+//!
+//! | Rust type | DynamoDB type | key? |
+//! |---|---|---|
+//! | `String` | S | yes |
+//! | `bool` | BOOL | no |
+//! | `i8`..`i128`, `u8`..`u128`, `isize`, `usize` | N (integers, range-checked on read) | yes |
+//! | `f32`, `f64` | N (finite only) | no |
+//! | [`Number`](crate::Number), `rust_decimal::Decimal` | N (exact) | yes |
+//! | [`Binary`] | B | yes |
+//! | `chrono::DateTime<Utc>`, `chrono::NaiveDate` | S (ISO 8601, see [`time`](self#dates-and-times)) | yes |
+//! | `Option<T>` | as `T`; `None` is no attribute at all | no |
+//! | `Vec<T>` | L | no |
+//! | `HashMap<String, T>`, `BTreeMap<String, T>` | M | no |
+//! | `HashSet<T>`, `BTreeSet<T>` of a key type | SS, NS or BS by the element's key type | no |
+//! | `Box<T>` | as `T` | as `T` |
+//! | [`AttributeValue`] | itself | no |
+//!
+//! # Binary data and `Vec<u8>`
+//!
+//! `Vec<T>` is a list (L) for every `T`, so on its own `Vec<u8>` would be a list of numbers: Rust has no
+//! specialisation to make it B. Binary data is therefore spelled [`Binary`], a newtype over `Vec<u8>`
+//! stored as B (and usable as a key, and in sets as BS). For convenience `#[derive(Model)]` and
+//! `#[derive(Document)]` recognise a field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` and
+//! store it as B through the [`binary`] adapter; inside other containers (`Vec<Vec<u8>>`,
+//! `HashMap<String, Vec<u8>>`) write `Binary`.
+//!
+//! # Dates and times
+//!
+//! `DateTime<Utc>` is written as RFC 3339 in UTC with exactly nine fractional digits, e.g.
+//! `2026-11-21T10:00:00.000000000Z`. The fixed width is what makes the strings sort in time order:
+//! with a variable fraction, `10:00:00.5Z` would sort *before* `10:00:00Z` (`.` < `Z`), and range
+//! conditions on a sort key would silently miss items. Reading accepts any RFC 3339 text (any fraction,
+//! any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
+//! `NaiveDate` is written as `2026-11-21`. The field option `#[dynomodel(epoch_seconds)]` stores either
+//! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]).
+//!
+//! # Errors
+//!
+//! Every failure is a [`ConversionError`] naming what was expected and the DynamoDB type found; nested
+//! containers prefix the location (`tags[2]`, `address.city`).
+
+mod binary_type;
+mod collections;
+mod decimal;
+pub mod epoch_seconds;
+mod scalars;
+mod sets;
+mod time;
+
+pub use binary_type::{binary, Binary};
 
 use crate::backend::ScalarAttributeType;
 use crate::error::ConversionError;
@@ -11,6 +61,18 @@ use crate::value::AttributeValue;
 ///
 /// `to_attribute` returns `None` when nothing should be stored (an `Option` that is `None`, an empty set,
 /// which DynamoDB cannot hold); `from_missing` says what an absent attribute reads as.
+///
+/// ```
+/// use dynomodel::{Attribute, AttributeValue};
+/// assert_eq!(42u8.to_attribute().unwrap(), Some(AttributeValue::N(42.into())));
+/// assert_eq!(Option::<u8>::from_missing().unwrap(), None);
+/// assert!(u8::from_attribute(AttributeValue::N(300.into())).is_err());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be stored as a DynamoDB attribute",
+    label = "does not implement `dynomodel::Attribute`",
+    note = "derive `Document` for a struct stored as a map, or use a type listed in `dynomodel::convert`"
+)]
 pub trait Attribute: Sized {
     /// Converts to an attribute value, or `None` to store no attribute at all.
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError>;
@@ -28,6 +90,9 @@ pub trait Attribute: Sized {
 }
 
 /// A type that may be a key attribute: stored as one of DynamoDB's scalar key types S, N or B.
+///
+/// Contract: `to_attribute` of a key type always returns `Some` value of type [`Self::SCALAR_TYPE`];
+/// the set conversions (`HashSet<T>` as SS/NS/BS) rely on it.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a key attribute: DynamoDB keys are strings, numbers or binaries",
     label = "key attributes must be stored as S, N or B",
@@ -36,4 +101,25 @@ pub trait Attribute: Sized {
 pub trait KeyAttribute: Attribute {
     /// The key's DynamoDB scalar type.
     const SCALAR_TYPE: ScalarAttributeType;
+}
+
+/// The error for a value of the wrong DynamoDB type.
+fn mismatch<T: Attribute>(found: &AttributeValue) -> ConversionError {
+    ConversionError::new(T::expected(), found.type_name())
+}
+
+/// Reads one element of a list, map or set. A `NULL` element (what `None` is written as inside a
+/// container) reads as the type's "nothing" when it has one, so `Vec<Option<T>>` round-trips.
+fn element_from_attribute<T: Attribute>(value: AttributeValue) -> Result<T, ConversionError> {
+    match value {
+        AttributeValue::Null => {
+            T::from_missing().or_else(|_| T::from_attribute(AttributeValue::Null))
+        }
+        value => T::from_attribute(value),
+    }
+}
+
+/// Writes one element of a list or map: elements cannot be absent, so "nothing" becomes `NULL`.
+fn element_to_attribute<T: Attribute>(value: &T) -> Result<AttributeValue, ConversionError> {
+    Ok(value.to_attribute()?.unwrap_or(AttributeValue::Null))
 }

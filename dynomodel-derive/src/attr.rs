@@ -1,0 +1,279 @@
+//! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
+//! `#[range_key]`, and the reserved `#[index]` / `#[global_index]`.
+//!
+//! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
+//! offending token and parsing goes on, so one compile shows every mistake (serde_derive's approach).
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, ExprPath, LitInt, LitStr};
+
+use crate::case::RenameRule;
+
+/// Every error found so far, combined into one `syn::Error` (which renders as several
+/// `compile_error!`s, each with its own span).
+#[derive(Default)]
+pub struct Errors {
+    combined: Option<syn::Error>,
+}
+
+impl Errors {
+    /// Records an error.
+    pub fn push(&mut self, error: syn::Error) {
+        match &mut self.combined {
+            Some(combined) => combined.combine(error),
+            None => self.combined = Some(error),
+        }
+    }
+
+    /// Records an error spanned at `span`.
+    pub fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+        self.push(syn::Error::new(span, message));
+    }
+
+    /// The errors, if any.
+    pub fn finish(self) -> Result<(), syn::Error> {
+        self.combined.map_or(Ok(()), Err)
+    }
+}
+
+/// The message for the helper attributes kept for a later version.
+pub const INDEXES_NOT_SUPPORTED: &str =
+    "secondary indexes are not supported yet: `#[index]` and `#[global_index]` are reserved for them";
+
+/// A value with the span of the token that set it, for error messages pointing at the right place.
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+/// The options on the struct.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `table = "name"`.
+    pub table: Option<Spanned<String>>,
+    /// `throughput(read = N, write = N)`: (read, write).
+    pub throughput: Option<Spanned<(i64, i64)>>,
+    /// `on_demand`.
+    pub on_demand: Option<Span>,
+    /// `rename_all = "camelCase"`.
+    pub rename_all: Option<Spanned<RenameRule>>,
+}
+
+/// The options on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `#[hash_key]`.
+    pub hash_key: Option<Span>,
+    /// `#[range_key]`.
+    pub range_key: Option<Span>,
+    /// `rename = "name"`.
+    pub rename: Option<Spanned<String>>,
+    /// `skip`.
+    pub skip: Option<Span>,
+    /// `default` (`None` inside) or `default = "path"`.
+    pub default: Option<Spanned<Option<ExprPath>>>,
+    /// `epoch_seconds`.
+    pub epoch_seconds: Option<Span>,
+}
+
+/// Sets an option once; a second occurrence is an error at the second one.
+fn set_once<T>(slot: &mut Option<T>, value: T, meta_span: Span, name: &str, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.at(meta_span, format!("duplicate dynomodel option `{name}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Consumes whatever follows an unknown option (`= value` or `(...)`) so parsing can go on.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| skip_value(&inner))?;
+    }
+    Ok(())
+}
+
+fn option_name(meta: &ParseNestedMeta<'_>) -> String {
+    meta.path.to_token_stream().to_string().replace(' ', "")
+}
+
+/// Parses the struct's attributes.
+pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for attr in attrs {
+        if attr.path().is_ident("index") || attr.path().is_ident("global_index") {
+            errors.at(attr.path().span(), INDEXES_NOT_SUPPORTED);
+            continue;
+        }
+        if !attr.path().is_ident("dynomodel") {
+            continue;
+        }
+        let parsed = attr.parse_nested_meta(|meta| {
+            let span = meta.path.span();
+            if meta.path.is_ident("table") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let value = Spanned { value: lit.value(), span: lit.span() };
+                set_once(&mut out.table, value, span, "table", errors);
+            } else if meta.path.is_ident("throughput") {
+                let value = throughput(&meta, errors)?;
+                set_once(&mut out.throughput, value, span, "throughput", errors);
+            } else if meta.path.is_ident("on_demand") {
+                set_once(&mut out.on_demand, span, span, "on_demand", errors);
+            } else if meta.path.is_ident("rename_all") {
+                let lit: LitStr = meta.value()?.parse()?;
+                match RenameRule::parse(&lit.value()) {
+                    Some(rule) => {
+                        let value = Spanned { value: rule, span: lit.span() };
+                        set_once(&mut out.rename_all, value, span, "rename_all", errors);
+                    }
+                    None => errors.at(
+                        lit.span(),
+                        format!("unknown rename_all rule {:?}; expected one of {}", lit.value(), RenameRule::NAMES),
+                    ),
+                }
+            } else {
+                errors.at(
+                    span,
+                    format!(
+                        "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand` or `rename_all`",
+                        option_name(&meta)
+                    ),
+                );
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// Parses `throughput(read = N, write = N)`; both are required.
+fn throughput(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Spanned<(i64, i64)>> {
+    let span = meta.path.span();
+    let mut read: Option<i64> = None;
+    let mut write: Option<i64> = None;
+    meta.parse_nested_meta(|inner| {
+        let inner_span = inner.path.span();
+        let slot = if inner.path.is_ident("read") {
+            &mut read
+        } else if inner.path.is_ident("write") {
+            &mut write
+        } else {
+            errors.at(
+                inner_span,
+                format!(
+                    "unknown throughput option `{}`; expected `read` or `write`",
+                    option_name(&inner)
+                ),
+            );
+            return skip_value(&inner);
+        };
+        let lit: LitInt = inner.value()?.parse()?;
+        let units: i64 = lit.base10_parse()?;
+        if units < 1 {
+            errors.at(lit.span(), "capacity units must be at least 1");
+        }
+        set_once(slot, units, inner_span, &option_name(&inner), errors);
+        Ok(())
+    })?;
+    match (read, write) {
+        (Some(read), Some(write)) => Ok(Spanned {
+            value: (read, write),
+            span,
+        }),
+        _ => Err(syn::Error::new(
+            span,
+            "throughput needs both `read = N` and `write = N`",
+        )),
+    }
+}
+
+/// Parses one field's attributes.
+pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        let path = attr.path();
+        let span = path.span();
+        if path.is_ident("hash_key") || path.is_ident("range_key") {
+            if let Err(e) = attr.meta.require_path_only() {
+                errors.push(e);
+            }
+            let (slot, name) = if path.is_ident("hash_key") {
+                (&mut out.hash_key, "hash_key")
+            } else {
+                (&mut out.range_key, "range_key")
+            };
+            if slot.is_some() {
+                errors.at(span, format!("duplicate `#[{name}]`"));
+            }
+            *slot = Some(span);
+        } else if path.is_ident("index") || path.is_ident("global_index") {
+            errors.at(span, INDEXES_NOT_SUPPORTED);
+        } else if path.is_ident("dynomodel") {
+            if let Err(e) = attr.parse_nested_meta(|meta| field_option(&meta, &mut out, errors)) {
+                errors.push(e);
+            }
+        }
+    }
+    out
+}
+
+fn field_option(
+    meta: &ParseNestedMeta<'_>,
+    out: &mut FieldAttrs,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    let span = meta.path.span();
+    if meta.path.is_ident("rename") {
+        let lit: LitStr = meta.value()?.parse()?;
+        let value = Spanned {
+            value: lit.value(),
+            span: lit.span(),
+        };
+        set_once(&mut out.rename, value, span, "rename", errors);
+    } else if meta.path.is_ident("skip") {
+        set_once(&mut out.skip, span, span, "skip", errors);
+    } else if meta.path.is_ident("epoch_seconds") {
+        set_once(&mut out.epoch_seconds, span, span, "epoch_seconds", errors);
+    } else if meta.path.is_ident("default") {
+        let path = if meta.input.peek(syn::Token![=]) {
+            let lit: LitStr = meta.value()?.parse()?;
+            // Respan so that a wrong function is reported at the string.
+            let path: ExprPath = lit.parse_with(|input: syn::parse::ParseStream<'_>| {
+                let mut path: ExprPath = input.parse()?;
+                for segment in &mut path.path.segments {
+                    segment.ident.set_span(lit.span());
+                }
+                Ok(path)
+            })?;
+            Some(path)
+        } else {
+            None
+        };
+        set_once(
+            &mut out.default,
+            Spanned { value: path, span },
+            span,
+            "default",
+            errors,
+        );
+    } else {
+        errors.at(
+            span,
+            format!(
+                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default` or `epoch_seconds`",
+                option_name(meta)
+            ),
+        );
+        skip_value(meta)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! Per-field code: how one field is written to, read from and defaulted, through its `Attribute` impl or
+//! through an adapter module. Trait paths are spanned at the field's type so that a type that does not
+//! convert is reported there, not at the derive.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ir::{Conversion, Field, FieldDefault};
+
+/// An adapter: its module, its field trait and the trait's three methods (write, read, missing).
+struct Adapter {
+    module: TokenStream,
+    to: TokenStream,
+    from: TokenStream,
+    missing: TokenStream,
+}
+
+/// The adapter of a field that has one. Calls go through the trait path (`<T as Trait>::method`) rather
+/// than the module's generic functions so that a field type the adapter cannot handle is one error, not
+/// one per generated call: rustc merges identical diagnostics at one span.
+fn adapter(field: &Field<'_>) -> Option<Adapter> {
+    let span = field.ty.span();
+    let ty = field.ty;
+    let (module, field_trait, to, from, missing) = match field.conversion {
+        Conversion::Attribute => return None,
+        Conversion::EpochSeconds => (
+            quote_spanned!(span=> ::dynomodel::convert::epoch_seconds),
+            quote_spanned!(span=> EpochSeconds),
+            quote_spanned!(span=> to_epoch_seconds),
+            quote_spanned!(span=> from_epoch_seconds),
+            quote_spanned!(span=> epoch_seconds_missing),
+        ),
+        Conversion::Binary => (
+            quote_spanned!(span=> ::dynomodel::convert::binary),
+            quote_spanned!(span=> BinaryField),
+            quote_spanned!(span=> to_binary),
+            quote_spanned!(span=> from_binary),
+            quote_spanned!(span=> binary_missing),
+        ),
+    };
+    Some(Adapter {
+        to: quote_spanned!(span=> <#ty as #module::#field_trait>::#to),
+        from: quote_spanned!(span=> <#ty as #module::#field_trait>::#from),
+        missing: quote_spanned!(span=> <#ty as #module::#field_trait>::#missing),
+        module,
+    })
+}
+
+/// `Result<Option<AttributeValue>, ConversionError>` for `value` (an expression of type `&T`).
+pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
+    let ty = field.ty;
+    match adapter(field) {
+        Some(Adapter { to, .. }) => quote_spanned!(ty.span()=> #to(#value)),
+        None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::to_attribute(#value)),
+    }
+}
+
+/// `Result<T, ConversionError>` from `value` (an `AttributeValue`).
+fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
+    let ty = field.ty;
+    match adapter(field) {
+        Some(Adapter { from, .. }) => quote_spanned!(ty.span()=> #from(#value)),
+        None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::from_attribute(#value)),
+    }
+}
+
+/// The value a `default` or `skip` field takes.
+pub fn default_value(field: &Field<'_>) -> TokenStream {
+    match &field.default {
+        FieldDefault::Path(path) => quote!(#path()),
+        FieldDefault::Trait | FieldDefault::None => {
+            let ty = field.ty;
+            quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
+        }
+    }
+}
+
+/// `Result<T, ConversionError>` for an absent attribute.
+fn from_missing(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    match (&field.default, adapter(field)) {
+        (FieldDefault::Trait | FieldDefault::Path(_), _) => {
+            let value = default_value(field);
+            quote!(::core::result::Result::Ok(#value))
+        }
+        (FieldDefault::None, Some(Adapter { missing, .. })) => {
+            quote_spanned!(ty.span()=> #missing())
+        }
+        (FieldDefault::None, None) => {
+            quote_spanned!(ty.span()=> <#ty as ::dynomodel::Attribute>::from_missing())
+        }
+    }
+}
+
+/// The key's scalar type (S, N or B). For a plain field this is where a type that cannot be a key is
+/// reported, through `KeyAttribute`'s `on_unimplemented` message, spanned at the field's type.
+pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    match adapter(field) {
+        Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
+        None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::KeyAttribute>::SCALAR_TYPE),
+    }
+}
+
+/// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
+pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
+    let writes = fields.iter().filter(|f| f.stored()).map(|field| {
+        let ident = field.ident;
+        let name = &field.name;
+        let value = to_attribute(field, quote!(&self.#ident));
+        quote! {
+            if let ::core::option::Option::Some(__value) = #value.map_err(|__e| __e.at(#name))? {
+                __item.insert(::dynomodel::__private::String::from(#name), __value);
+            }
+        }
+    });
+    quote!(#(#writes)*)
+}
+
+/// An expression building `Self` from `__item` (a mutable `Item`), returning a
+/// `Result<Self, ConversionError>`; errors are located at the attribute's name.
+pub fn read_item(fields: &[Field<'_>]) -> TokenStream {
+    let inits = fields.iter().map(|field| {
+        let ident = field.ident;
+        if !field.stored() {
+            let value = default_value(field);
+            return quote!(#ident: #value);
+        }
+        let name = &field.name;
+        let present = from_attribute(field, quote!(__value));
+        let missing = from_missing(field);
+        quote! {
+            #ident: match __item.remove(#name) {
+                ::core::option::Option::Some(__value) => #present,
+                ::core::option::Option::None => #missing,
+            }
+            .map_err(|__e| __e.at(#name))?
+        }
+    });
+    quote!(::core::result::Result::Ok(Self { #(#inits,)* }))
+}

@@ -1,0 +1,82 @@
+//! Code generation from the checked IR. Everything but the key struct goes inside `const _: () = { … };`
+//! so helper items never leak into the user's namespace, and every path is fully qualified
+//! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
+
+mod fields;
+mod key;
+mod model;
+mod stub;
+
+pub use stub::stub;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{Container, Derive};
+
+/// The code for a struct that passed every check.
+pub fn generate(container: &Container<'_>) -> TokenStream {
+    match container.derive {
+        Derive::Model => model::generate(container),
+        Derive::Document => {
+            let attribute = attribute_impl(container);
+            quote!(const _: () = { #attribute };)
+        }
+    }
+}
+
+/// `impl Attribute`: the struct stored as a map (M). A model delegates to its `Model` impl; a document
+/// converts its fields here.
+fn attribute_impl(container: &Container<'_>) -> TokenStream {
+    let ident = container.ident;
+    let expected = format!("a map ({ident})");
+    let (to_item, from_item) = match container.derive {
+        Derive::Model => (
+            quote!(<Self as ::dynomodel::Model>::to_item(self)?),
+            quote!(<Self as ::dynomodel::Model>::from_item(__item)),
+        ),
+        Derive::Document => {
+            let write = fields::write_item(&container.fields);
+            let read = fields::read_item(&container.fields);
+            (
+                quote!({
+                    #[allow(unused_mut)]
+                    let mut __item = ::dynomodel::Item::new();
+                    #write
+                    __item
+                }),
+                quote!({
+                    #[allow(unused_mut, unused_variables)]
+                    let mut __item = __item;
+                    #read
+                }),
+            )
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::Attribute for #ident {
+            fn to_attribute(
+                &self,
+            ) -> ::core::result::Result<::core::option::Option<::dynomodel::AttributeValue>, ::dynomodel::ConversionError> {
+                ::core::result::Result::Ok(::core::option::Option::Some(::dynomodel::AttributeValue::M(#to_item)))
+            }
+
+            fn from_attribute(
+                value: ::dynomodel::AttributeValue,
+            ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
+                match value {
+                    ::dynomodel::AttributeValue::M(__item) => #from_item,
+                    __other => ::core::result::Result::Err(::dynomodel::ConversionError::new(
+                        <Self as ::dynomodel::Attribute>::expected(),
+                        __other.type_name(),
+                    )),
+                }
+            }
+
+            fn expected() -> ::dynomodel::__private::String {
+                ::dynomodel::__private::String::from(#expected)
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! `#[derive(Model)]`: the `Model` impl (schema, item conversions, key), the key struct, the field
+//! handles and the `Attribute` impl that lets a model be embedded in another item.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use crate::expand::{attribute_impl, fields, key};
+use crate::ir::{Container, Field};
+
+/// All the code for a model.
+pub fn generate(container: &Container<'_>) -> TokenStream {
+    // The checks guarantee a hash key; without one there is nothing sensible to generate.
+    let Some(hash) = container.hash_key() else {
+        return TokenStream::new();
+    };
+    let range = container.range_key();
+    let key_struct = key::key_struct(container, hash, range);
+    let key_impls = key::key_impls(container, hash, range);
+    let model_impl = model_impl(container, hash, range);
+    let attribute = attribute_impl(container);
+    let handles = handles(container);
+    quote! {
+        #key_struct
+        const _: () = {
+            #key_impls
+            #model_impl
+            #attribute
+            #handles
+        };
+    }
+}
+
+fn model_impl(
+    container: &Container<'_>,
+    hash: &Field<'_>,
+    range: Option<&Field<'_>>,
+) -> TokenStream {
+    let ident = container.ident;
+    let key = key::key_ident(container);
+    let table = &container.table_name;
+    let schema = schema(container, hash, range);
+    let write = fields::write_item(&container.fields);
+    let read = fields::read_item(&container.fields);
+    let key_fields = std::iter::once(hash).chain(range).map(|field| {
+        let ident = field.ident;
+        quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::Model for #ident {
+            type Key = #key;
+
+            const TABLE_NAME: &'static str = #table;
+
+            fn schema() -> ::dynomodel::CreateTableInput {
+                #schema
+            }
+
+            fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #write
+                ::core::result::Result::Ok(__item)
+            }
+
+            fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
+                let mut __item = item;
+                #read
+            }
+
+            fn key(&self) -> #key {
+                #key { #(#key_fields,)* }
+            }
+        }
+    }
+}
+
+/// The `CreateTableInput`: key schema, key attribute types, billing.
+fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>) -> TokenStream {
+    let table = &container.table_name;
+    let definitions = std::iter::once(hash).chain(range).map(|field| {
+        let name = &field.name;
+        let scalar_type = fields::key_scalar_type(field);
+        quote! {
+            ::dynomodel::AttributeDefinition {
+                attribute_name: ::dynomodel::__private::String::from(#name),
+                attribute_type: #scalar_type,
+            }
+        }
+    });
+    let hash_name = &hash.name;
+    let range_element = range.map(|range| {
+        let name = &range.name;
+        quote!(::dynomodel::KeySchemaElement::range(#name),)
+    });
+    let (billing_mode, throughput) = match &container.attrs.throughput {
+        Some(throughput) => {
+            let (read, write) = throughput.value;
+            (
+                quote!(::dynomodel::BillingMode::Provisioned),
+                quote! {
+                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput {
+                        read_capacity_units: #read,
+                        write_capacity_units: #write,
+                    })
+                },
+            )
+        }
+        None => (
+            quote!(::dynomodel::BillingMode::PayPerRequest),
+            quote!(::core::option::Option::None),
+        ),
+    };
+    quote! {
+        ::dynomodel::CreateTableInput {
+            table_name: ::dynomodel::__private::String::from(#table),
+            attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
+            key_schema: ::dynomodel::__private::Vec::from([
+                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                #range_element
+            ]),
+            billing_mode: ::core::option::Option::Some(#billing_mode),
+            provisioned_throughput: #throughput,
+            ..::core::default::Default::default()
+        }
+    }
+}
+
+// Typed field handles: `Tweet::likes()` returns a `Field<Tweet, i64>` naming the attribute.
+//
+// One scheme everywhere: an associated function named exactly after the Rust field, with the struct's
+// visibility. Because it is an inherent function, a user method of the same name on the model is a
+// "duplicate definitions" compile error, never a silent shadowing. Trait items (`Model::key`,
+// `Model::schema`) are unaffected: generated code calls them as `<T as Model>::…`, and method-call
+// syntax (`tweet.key()`) never picks an associated function without `self`.
+/// The inherent `impl` with one handle per stored field.
+pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
+    let model = container.ident;
+    let vis = container.vis;
+    let functions = container.fields.iter().filter(|f| f.stored()).map(|field| {
+        let ident = field.ident;
+        let ty = field.ty;
+        let name = &field.name;
+        let doc = format!(
+            "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."
+        );
+        // Spanned at the field, so a clash with a user method points at the field, not at the derive.
+        quote_spanned! {ident.span()=>
+            #[doc = #doc]
+            #[inline]
+            #vis const fn #ident() -> ::dynomodel::Field<#model, #ty> {
+                ::dynomodel::Field::new(#name)
+            }
+        }
+    });
+    // Handles are spanned at user fields, so without the allow every unused handle of a private model
+    // would warn.
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #model {
+            #(#functions)*
+        }
+    }
+}

@@ -1,0 +1,316 @@
+//! The intermediate representation: the struct and its fields with their options resolved (attribute
+//! names computed, adapters chosen). Built from the syntax tree plus the parsed attributes; the checks
+//! and the code generation work on it only.
+
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
+
+use crate::attr::{self, ContainerAttrs, Errors};
+
+/// Which derive is running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Derive {
+    /// `#[derive(Model)]`: a table.
+    Model,
+    /// `#[derive(Document)]`: a map nested in an item.
+    Document,
+}
+
+impl Derive {
+    pub fn name(self) -> &'static str {
+        match self {
+            Derive::Model => "#[derive(Model)]",
+            Derive::Document => "#[derive(Document)]",
+        }
+    }
+}
+
+/// The struct.
+pub struct Container<'a> {
+    pub derive: Derive,
+    pub ident: &'a Ident,
+    pub vis: &'a Visibility,
+    /// The table name: `table = "..."` or the struct's name.
+    pub table_name: String,
+    pub table_span: Span,
+    pub attrs: ContainerAttrs,
+    pub fields: Vec<Field<'a>>,
+}
+
+/// Whether a field is part of the primary key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KeyRole {
+    Hash,
+    Range,
+}
+
+/// How a field's value is converted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Conversion {
+    /// Through the type's own `Attribute` impl.
+    Attribute,
+    /// Through `dynomodel::convert::epoch_seconds` (`#[dynomodel(epoch_seconds)]`).
+    EpochSeconds,
+    /// Through `dynomodel::convert::binary`: the field's type is literally `Vec<u8>` or `Option<Vec<u8>>`.
+    Binary,
+}
+
+/// What an absent attribute (or a skipped field) reads as.
+pub enum FieldDefault {
+    /// The type's `from_missing` (an error unless it has a natural "nothing").
+    None,
+    /// `Default::default()`.
+    Trait,
+    /// A user function.
+    Path(ExprPath),
+}
+
+/// One field.
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    /// The DynamoDB attribute name.
+    pub name: String,
+    /// Where the name comes from: the `rename` string or the field's identifier.
+    pub name_span: Span,
+    pub key: Option<(KeyRole, Span)>,
+    pub skip: Option<Span>,
+    pub default: FieldDefault,
+    pub conversion: Conversion,
+    /// The raw options, for the checks.
+    pub attrs: attr::FieldAttrs,
+}
+
+impl Field<'_> {
+    /// Whether the field is stored (not `skip`).
+    pub fn stored(&self) -> bool {
+        self.skip.is_none()
+    }
+}
+
+impl<'a> Container<'a> {
+    /// Builds the IR of a struct with named fields; `None` (with errors recorded) for any other shape.
+    pub fn from_ast(
+        input: &'a DeriveInput,
+        derive: Derive,
+        errors: &mut Errors,
+    ) -> Option<Container<'a>> {
+        let attrs = attr::container(&input.attrs, errors);
+        let named = match &input.data {
+            syn::Data::Struct(data) => match &data.fields {
+                syn::Fields::Named(named) => Some(named),
+                syn::Fields::Unnamed(_) => {
+                    errors.at(
+                        input.ident.span(),
+                        format!("{} needs a struct with named fields; tuple structs have no attribute names", derive.name()),
+                    );
+                    None
+                }
+                syn::Fields::Unit => {
+                    errors.at(
+                        input.ident.span(),
+                        format!("{} needs a struct with named fields; a unit struct has nothing to store", derive.name()),
+                    );
+                    None
+                }
+            },
+            syn::Data::Enum(data) => {
+                errors.at(
+                    data.enum_token.span(),
+                    format!(
+                        "{} supports only structs with named fields, not enums",
+                        derive.name()
+                    ),
+                );
+                None
+            }
+            syn::Data::Union(data) => {
+                errors.at(
+                    data.union_token.span(),
+                    format!(
+                        "{} supports only structs with named fields, not unions",
+                        derive.name()
+                    ),
+                );
+                None
+            }
+        };
+        if !input.generics.params.is_empty() {
+            errors.at(
+                input.generics.span(),
+                format!(
+                    "{} does not support generic structs: a table's schema and key types must be fixed",
+                    derive.name()
+                ),
+            );
+        }
+        let named = named?;
+        let rename_all = attrs.rename_all.as_ref().map(|r| r.value);
+        let fields = named
+            .named
+            .iter()
+            .filter_map(|field| {
+                let ident = field.ident.as_ref()?;
+                let field_attrs = attr::field(&field.attrs, errors);
+                let (name, name_span) = match &field_attrs.rename {
+                    Some(rename) => (rename.value.clone(), rename.span),
+                    None => {
+                        let rust_name = ident.unraw().to_string();
+                        let name = rename_all
+                            .map_or_else(|| rust_name.clone(), |rule| rule.apply(&rust_name));
+                        (name, ident.span())
+                    }
+                };
+                let key = match (field_attrs.hash_key, field_attrs.range_key) {
+                    (Some(span), _) => Some((KeyRole::Hash, span)),
+                    (None, Some(span)) => Some((KeyRole::Range, span)),
+                    (None, None) => None,
+                };
+                let default = match &field_attrs.default {
+                    None => FieldDefault::None,
+                    Some(attr::Spanned { value: None, .. }) => FieldDefault::Trait,
+                    Some(attr::Spanned {
+                        value: Some(path), ..
+                    }) => FieldDefault::Path(path.clone()),
+                };
+                let conversion = if field_attrs.epoch_seconds.is_some() {
+                    Conversion::EpochSeconds
+                } else if is_bytes(&field.ty) {
+                    Conversion::Binary
+                } else {
+                    Conversion::Attribute
+                };
+                Some(Field {
+                    ident,
+                    ty: &field.ty,
+                    name,
+                    name_span,
+                    key,
+                    skip: field_attrs.skip,
+                    default,
+                    conversion,
+                    attrs: field_attrs,
+                })
+            })
+            .collect();
+        let (table_name, table_span) = match &attrs.table {
+            Some(table) => (table.value.clone(), table.span),
+            None => (input.ident.unraw().to_string(), input.ident.span()),
+        };
+        Some(Container {
+            derive,
+            ident: &input.ident,
+            vis: &input.vis,
+            table_name,
+            table_span,
+            attrs,
+            fields,
+        })
+    }
+
+    /// The hash key field, if any (the first one; duplicates are reported by the checks).
+    pub fn hash_key(&self) -> Option<&Field<'a>> {
+        self.fields
+            .iter()
+            .find(|f| matches!(f.key, Some((KeyRole::Hash, _))))
+    }
+
+    /// The range key field, if any.
+    pub fn range_key(&self) -> Option<&Field<'a>> {
+        self.fields
+            .iter()
+            .find(|f| matches!(f.key, Some((KeyRole::Range, _))))
+    }
+}
+
+/// The last path segment's identifier and its generic type arguments, e.g. `Option` and `[Vec<u8>]`.
+fn last_segment(ty: &Type) -> Option<(&Ident, Vec<&Type>)> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segment = path.path.segments.last()?;
+    let args = match &segment.arguments {
+        syn::PathArguments::None => Vec::new(),
+        syn::PathArguments::AngleBracketed(args) => args
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                syn::GenericArgument::Type(ty) => Some(ty),
+                _ => None,
+            })
+            .collect(),
+        syn::PathArguments::Parenthesized(_) => return None,
+    };
+    Some((&segment.ident, args))
+}
+
+/// Whether the type is literally `Vec<u8>` or `Option<Vec<u8>>` (any path prefix), which is stored as
+/// binary (B) rather than as a list of numbers. The macro sees tokens only, so an alias is not detected.
+pub fn is_bytes(ty: &Type) -> bool {
+    fn is_vec_u8(ty: &Type) -> bool {
+        match last_segment(ty) {
+            Some((ident, args)) if ident == "Vec" && args.len() == 1 => {
+                matches!(last_segment(args[0]), Some((inner, inner_args)) if inner == "u8" && inner_args.is_empty())
+            }
+            _ => false,
+        }
+    }
+    match last_segment(ty) {
+        Some((ident, args)) if ident == "Option" && args.len() == 1 => is_vec_u8(args[0]),
+        _ => is_vec_u8(ty),
+    }
+}
+
+/// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.
+pub fn is_string(ty: &Type) -> bool {
+    matches!(last_segment(ty), Some((ident, args)) if ident == "String" && args.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use syn::parse_quote;
+
+    #[test]
+    fn bytes_are_detected_by_spelling() {
+        assert!(is_bytes(&parse_quote!(Vec<u8>)));
+        assert!(is_bytes(&parse_quote!(std::vec::Vec<u8>)));
+        assert!(is_bytes(&parse_quote!(Option<Vec<u8>>)));
+        assert!(!is_bytes(&parse_quote!(Vec<u16>)));
+        assert!(!is_bytes(&parse_quote!(Vec<Vec<u8>>)));
+        assert!(!is_bytes(&parse_quote!(Option<Option<Vec<u8>>>)));
+        assert!(!is_bytes(&parse_quote!(Bytes)));
+    }
+
+    #[test]
+    fn strings_are_detected_by_spelling() {
+        assert!(is_string(&parse_quote!(String)));
+        assert!(is_string(&parse_quote!(std::string::String)));
+        assert!(!is_string(&parse_quote!(&str)));
+        assert!(!is_string(&parse_quote!(Option<String>)));
+    }
+
+    #[test]
+    fn attribute_names_follow_rename_and_rename_all() {
+        let input: DeriveInput = parse_quote! {
+            #[dynomodel(rename_all = "camelCase")]
+            struct Tweet {
+                #[hash_key]
+                user_id: String,
+                #[dynomodel(rename = "t")]
+                body_text: String,
+                r#type: String,
+            }
+        };
+        let mut errors = Errors::default();
+        let container = Container::from_ast(&input, Derive::Model, &mut errors).expect("a struct");
+        assert!(errors.finish().is_ok());
+        let names: Vec<&str> = container.fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["userId", "t", "type"]);
+        assert_eq!(container.table_name, "Tweet");
+        assert!(container.hash_key().is_some() && container.range_key().is_none());
+    }
+}

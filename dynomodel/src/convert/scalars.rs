@@ -1,0 +1,360 @@
+//! Scalars: strings, booleans, integers, floats, [`Number`] and [`AttributeValue`] itself.
+
+use super::{mismatch, Attribute, KeyAttribute};
+use crate::backend::ScalarAttributeType;
+use crate::error::ConversionError;
+use crate::value::{AttributeValue, Number};
+
+impl Attribute for String {
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+        Ok(Some(AttributeValue::S(self.clone())))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+        match value {
+            AttributeValue::S(s) => Ok(s),
+            other => Err(mismatch::<Self>(&other)),
+        }
+    }
+
+    fn expected() -> String {
+        "a string".to_owned()
+    }
+}
+
+impl KeyAttribute for String {
+    const SCALAR_TYPE: ScalarAttributeType = ScalarAttributeType::S;
+}
+
+impl Attribute for bool {
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+        Ok(Some(AttributeValue::Bool(*self)))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+        match value {
+            AttributeValue::Bool(b) => Ok(b),
+            other => Err(mismatch::<Self>(&other)),
+        }
+    }
+
+    fn expected() -> String {
+        "a boolean".to_owned()
+    }
+}
+
+/// Reads an integer of type `T`: the number must be whole and within `T`'s range.
+fn integer_from_attribute<T>(value: AttributeValue) -> Result<T, ConversionError>
+where
+    T: Attribute + TryFrom<i128> + TryFrom<u128>,
+{
+    let n = match value {
+        AttributeValue::N(n) => n,
+        other => return Err(mismatch::<T>(&other)),
+    };
+    let converted = if n.is_negative() {
+        n.to_i128().and_then(|i| T::try_from(i).ok())
+    } else {
+        n.to_u128().and_then(|u| T::try_from(u).ok())
+    };
+    converted.ok_or_else(|| ConversionError::new(T::expected(), format!("N {n}")))
+}
+
+/// Integers up to 64 bits always fit a DynamoDB number.
+macro_rules! small_integers {
+    ($($t:ty),*) => {$(
+        impl Attribute for $t {
+            fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+                Ok(Some(AttributeValue::N(Number::from(*self))))
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+                integer_from_attribute(value)
+            }
+
+            fn expected() -> String {
+                concat!("a number (", stringify!($t), ")").to_owned()
+            }
+        }
+
+        impl KeyAttribute for $t {
+            const SCALAR_TYPE: ScalarAttributeType = ScalarAttributeType::N;
+        }
+    )*};
+}
+small_integers!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// 128-bit integers may exceed DynamoDB's 38 digits; writing such a value is an error, never a rounding.
+macro_rules! wide_integers {
+    ($($t:ty),*) => {$(
+        impl Attribute for $t {
+            fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+                Number::try_from(*self).map(|n| Some(AttributeValue::N(n))).map_err(|_| {
+                    ConversionError::new(
+                        concat!("a number of at most 38 digits (", stringify!($t), ")"),
+                        self.to_string(),
+                    )
+                })
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+                integer_from_attribute(value)
+            }
+
+            fn expected() -> String {
+                concat!("a number (", stringify!($t), ")").to_owned()
+            }
+        }
+
+        impl KeyAttribute for $t {
+            const SCALAR_TYPE: ScalarAttributeType = ScalarAttributeType::N;
+        }
+    )*};
+}
+wide_integers!(i128, u128);
+
+/// Floats are written through their shortest round-tripping decimal text (`{:e}` of the float's own
+/// width, so `0.1f32` is stored as 0.1, not 0.100000001490116…). NaN and infinities have no DynamoDB
+/// representation.
+macro_rules! floats {
+    ($($t:ty),*) => {$(
+        impl Attribute for $t {
+            fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+                let not_finite = || {
+                    ConversionError::new(
+                        concat!("a finite number (", stringify!($t), ")"),
+                        self.to_string(),
+                    )
+                };
+                if !self.is_finite() {
+                    return Err(not_finite());
+                }
+                // Beyond DynamoDB's range (above 9.99E+125 or below 1E-130 in magnitude).
+                Number::parse(&format!("{self:e}"))
+                    .map(|n| Some(AttributeValue::N(n)))
+                    .map_err(|_| {
+                        ConversionError::new(
+                            concat!("a number within DynamoDB's range (", stringify!($t), ")"),
+                            self.to_string(),
+                        )
+                    })
+            }
+
+            fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+                match value {
+                    AttributeValue::N(n) => {
+                        let f = n.to_f64() as $t;
+                        if f.is_finite() {
+                            Ok(f)
+                        } else {
+                            Err(ConversionError::new(Self::expected(), format!("N {n}")))
+                        }
+                    }
+                    other => Err(mismatch::<Self>(&other)),
+                }
+            }
+
+            fn expected() -> String {
+                concat!("a number (", stringify!($t), ")").to_owned()
+            }
+        }
+    )*};
+}
+floats!(f32, f64);
+
+impl Attribute for Number {
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+        Ok(Some(AttributeValue::N(*self)))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+        match value {
+            AttributeValue::N(n) => Ok(n),
+            other => Err(mismatch::<Self>(&other)),
+        }
+    }
+
+    fn expected() -> String {
+        "a number".to_owned()
+    }
+}
+
+impl KeyAttribute for Number {
+    const SCALAR_TYPE: ScalarAttributeType = ScalarAttributeType::N;
+}
+
+/// The identity, for attributes whose type varies from item to item.
+impl Attribute for AttributeValue {
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+        Ok(Some(self.clone()))
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+        Ok(value)
+    }
+
+    fn expected() -> String {
+        "any value".to_owned()
+    }
+}
+
+/// Boxes are transparent, so recursive documents (`Option<Box<Node>>`) can be stored.
+impl<T: Attribute> Attribute for Box<T> {
+    fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
+        T::to_attribute(self)
+    }
+
+    fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
+        T::from_attribute(value).map(Box::new)
+    }
+
+    fn from_missing() -> Result<Self, ConversionError> {
+        T::from_missing().map(Box::new)
+    }
+
+    fn expected() -> String {
+        T::expected()
+    }
+}
+
+impl<T: KeyAttribute> KeyAttribute for Box<T> {
+    const SCALAR_TYPE: ScalarAttributeType = T::SCALAR_TYPE;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str) -> AttributeValue {
+        AttributeValue::N(text.parse().expect("valid number"))
+    }
+
+    fn round_trip<T: Attribute + PartialEq + std::fmt::Debug>(value: T) {
+        let stored = value.to_attribute().expect("writes").expect("present");
+        assert_eq!(T::from_attribute(stored).expect("reads"), value);
+    }
+
+    #[test]
+    fn strings_and_booleans_round_trip() {
+        round_trip(String::from("héllo"));
+        round_trip(String::new());
+        round_trip(true);
+        round_trip(false);
+        assert_eq!(
+            "x".to_owned().to_attribute().unwrap(),
+            Some(AttributeValue::S("x".into()))
+        );
+        assert_eq!(
+            true.to_attribute().unwrap(),
+            Some(AttributeValue::Bool(true))
+        );
+    }
+
+    #[test]
+    fn integers_round_trip_at_their_limits() {
+        round_trip(i8::MIN);
+        round_trip(i8::MAX);
+        round_trip(u8::MAX);
+        round_trip(i16::MIN);
+        round_trip(u16::MAX);
+        round_trip(i32::MIN);
+        round_trip(u32::MAX);
+        round_trip(i64::MIN);
+        round_trip(i64::MAX);
+        round_trip(u64::MAX);
+        round_trip(isize::MIN);
+        round_trip(usize::MAX);
+        round_trip(-(10i128.pow(38) - 1));
+        round_trip(10u128.pow(38) - 1);
+        assert_eq!(7i64.to_attribute().unwrap(), Some(n("7")));
+    }
+
+    #[test]
+    fn integers_reject_out_of_range_and_fractions() {
+        let err = u8::from_attribute(n("256")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "attribute `<value>`: expected a number (u8), found N 256"
+        );
+        let err = u32::from_attribute(n("-1")).unwrap_err();
+        assert_eq!(err.expected, "a number (u32)");
+        let err = i32::from_attribute(n("1.5")).unwrap_err();
+        assert_eq!(err.found, "N 1.5");
+        let err = i64::from_attribute(n("1E30")).unwrap_err();
+        assert_eq!(err.expected, "a number (i64)");
+        assert_eq!(i64::from_attribute(n("1E3")).unwrap(), 1000);
+    }
+
+    #[test]
+    fn wide_integers_reject_more_than_38_digits() {
+        let err = u128::MAX.to_attribute().unwrap_err();
+        assert_eq!(err.expected, "a number of at most 38 digits (u128)");
+        assert_eq!(err.found, u128::MAX.to_string());
+        assert!(i128::MIN.to_attribute().is_err());
+        assert!(u128::from_attribute(n("-1")).is_err());
+    }
+
+    #[test]
+    fn wrong_types_name_the_dynamodb_type() {
+        let err = i32::from_attribute(AttributeValue::S("x".into()))
+            .unwrap_err()
+            .at("likes");
+        assert_eq!(
+            err.to_string(),
+            "attribute `likes`: expected a number (i32), found S"
+        );
+        let err = String::from_attribute(n("1")).unwrap_err();
+        assert_eq!(
+            (err.expected.as_str(), err.found.as_str()),
+            ("a string", "N")
+        );
+        let err = bool::from_attribute(AttributeValue::Null).unwrap_err();
+        assert_eq!(
+            (err.expected.as_str(), err.found.as_str()),
+            ("a boolean", "NULL")
+        );
+        let err = f64::from_attribute(AttributeValue::Bool(true)).unwrap_err();
+        assert_eq!(err.found, "BOOL");
+    }
+
+    #[test]
+    fn missing_scalars_are_errors() {
+        let err = String::from_missing().unwrap_err().at("name");
+        assert_eq!(
+            err.to_string(),
+            "attribute `name`: expected a string, found nothing (the attribute is missing)"
+        );
+    }
+
+    #[test]
+    fn floats_round_trip_exactly_and_reject_non_finite() {
+        round_trip(0.1f64);
+        round_trip(-1.5e100f64);
+        let err = 1e300f64.to_attribute().unwrap_err();
+        assert_eq!(err.expected, "a number within DynamoDB's range (f64)");
+        round_trip(0.1f32);
+        round_trip(f32::MAX);
+        assert_eq!(0.1f32.to_attribute().unwrap(), Some(n("0.1")));
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let err = bad.to_attribute().unwrap_err();
+            assert_eq!(err.expected, "a finite number (f64)");
+        }
+        assert!(f32::NAN.to_attribute().is_err());
+        // Beyond f32's range: an error rather than infinity.
+        let err = f32::from_attribute(n("1E100")).unwrap_err();
+        assert_eq!(err.expected, "a number (f32)");
+    }
+
+    #[test]
+    fn numbers_values_and_boxes_are_transparent() {
+        round_trip(Number::from(12));
+        round_trip(AttributeValue::Ss(vec!["a".into()]));
+        round_trip(Box::new(5u8));
+        assert_eq!(Box::<Option<u8>>::from_missing().unwrap(), Box::new(None));
+        let err = Number::from_attribute(AttributeValue::S("1".into())).unwrap_err();
+        assert_eq!(
+            (err.expected.as_str(), err.found.as_str()),
+            ("a number", "S")
+        );
+    }
+}

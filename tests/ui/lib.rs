@@ -1,0 +1,1 @@
+//! Compile-fail cases for the derives live in `cases/`; `run.rs` checks them with trybuild.
