@@ -306,3 +306,203 @@ impl<M> fmt::Debug for Update<M> {
         f.debug_list().entries(&self.actions).finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::error::Error;
+    use crate::expression::tests::{n, s, Author, Tweet};
+    use crate::expression::ExpressionContext;
+    use crate::value::Item;
+
+    fn render(update: &Update<Tweet>) -> (Option<String>, Item) {
+        let mut ctx = ExpressionContext::new();
+        let text = ctx.update(update).expect("the update renders");
+        (text, ctx.finish().1)
+    }
+
+    fn rendered(update: Update<Tweet>) -> String {
+        render(&update).0.expect("the update has actions")
+    }
+
+    fn set_of(items: &[&str]) -> BTreeSet<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn clauses_are_grouped_with_each_keyword_once() {
+        let update = Update::new()
+            .add(Tweet::likes(), 1)
+            .set(Tweet::text(), "t")
+            .remove(Tweet::history())
+            .delete(Tweet::tags(), set_of(&["old"]))
+            .set(Tweet::flag(), true)
+            .remove(Tweet::meta());
+        let (text, values) = render(&update);
+        assert_eq!(
+            text.as_deref(),
+            Some("SET #n0 = :v0, #n1 = :v1 REMOVE #n2, #n3 ADD #n4 :v2 DELETE #n5 :v3")
+        );
+        assert_eq!(values[":v0"], s("t"));
+        assert_eq!(values[":v2"], n(1));
+        assert_eq!(values[":v3"], AttributeValue::Ss(vec!["old".into()]));
+    }
+
+    #[test]
+    fn setting_nothing_removes() {
+        assert_eq!(
+            rendered(Update::new().set(Tweet::nick(), None)),
+            "REMOVE #n0"
+        );
+        assert_eq!(
+            rendered(Update::new().set(Tweet::tags(), set_of(&[]))),
+            "REMOVE #n0"
+        );
+        let (text, values) = render(&Update::new().set(Tweet::nick(), "ada"));
+        assert_eq!(
+            (text.as_deref(), &values[":v0"]),
+            (Some("SET #n0 = :v0"), &s("ada"))
+        );
+        let nick: Option<String> = Some("bob".into());
+        assert_eq!(
+            rendered(Update::new().set(Tweet::nick(), nick)),
+            "SET #n0 = :v0"
+        );
+    }
+
+    #[test]
+    fn empty_sets_add_and_delete_nothing() {
+        let update = Update::new()
+            .add(Tweet::tags(), set_of(&[]))
+            .delete(Tweet::tags(), set_of(&[]))
+            .set_if_not_exists(Tweet::nick(), None);
+        assert!(update.is_empty());
+        assert_eq!(render(&update), (None, Item::new()));
+    }
+
+    #[test]
+    fn if_not_exists_and_arithmetic() {
+        let (text, values) = render(
+            &Update::new()
+                .set_if_not_exists(Tweet::likes(), 0)
+                .incr(Tweet::views(), 2)
+                .decr(Tweet::score(), 0.5),
+        );
+        assert_eq!(
+            text.as_deref(),
+            Some("SET #n0 = if_not_exists(#n0, :v0), #n1 = #n1 + :v1, #n2 = #n2 - :v2")
+        );
+        assert_eq!(values[":v1"], n(2));
+    }
+
+    #[test]
+    fn append_and_prepend_start_from_an_empty_list() {
+        let (text, values) = render(&Update::new().append(Tweet::history(), vec!["b".to_owned()]));
+        assert_eq!(
+            text.as_deref(),
+            Some("SET #n0 = list_append(if_not_exists(#n0, :v1), :v0)")
+        );
+        assert_eq!(values[":v0"], AttributeValue::L(vec![s("b")]));
+        assert_eq!(values[":v1"], AttributeValue::L(vec![]));
+        assert_eq!(
+            rendered(Update::new().prepend(Tweet::history(), vec!["a".to_owned()])),
+            "SET #n0 = list_append(:v0, if_not_exists(#n0, :v1))"
+        );
+    }
+
+    #[test]
+    fn add_takes_numbers_and_sets() {
+        let (text, values) = render(
+            &Update::new()
+                .add(Tweet::lucky(), BTreeSet::from([3, 4]))
+                .add(Tweet::views(), 5),
+        );
+        assert_eq!(text.as_deref(), Some("ADD #n0 :v0, #n1 :v1"));
+        assert_eq!(values[":v0"], AttributeValue::Ns(vec![3.into(), 4.into()]));
+    }
+
+    #[test]
+    fn nested_paths() {
+        let update = Update::new()
+            .set(Tweet::meta().key("a").index(2), 7)
+            .set(Tweet::author().then(Author::name()), "ada")
+            .remove(Tweet::author().then(Author::langs()).index(0));
+        assert_eq!(
+            rendered(update),
+            "SET #n0.#n1[2] = :v0, #n2.#n3 = :v1 REMOVE #n2.#n4[0]"
+        );
+    }
+
+    #[test]
+    fn overlapping_paths_are_rejected() {
+        let mut ctx = ExpressionContext::new();
+        for update in [
+            Update::new().set(Tweet::text(), "a").remove(Tweet::text()),
+            Update::new()
+                .remove(Tweet::meta())
+                .set(Tweet::meta().key("k").index(0), 1),
+            Update::new().add(Tweet::likes(), 1).incr(Tweet::likes(), 1),
+        ] {
+            let err = ctx.update(&update).expect_err("paths overlap");
+            assert!(
+                err.message().contains("Two document paths overlap"),
+                "{err}"
+            );
+        }
+        let update = Update::new()
+            .set(Tweet::history().index(0), "x")
+            .set(Tweet::history().index(1), "y");
+        assert_eq!(
+            ctx.update(&update)
+                .expect("siblings do not overlap")
+                .as_deref(),
+            Some("SET #n0[0] = :v0, #n0[1] = :v1")
+        );
+    }
+
+    #[test]
+    fn conversion_errors_surface_at_render_time() {
+        let mut ctx = ExpressionContext::new();
+        let err = ctx
+            .update(
+                &Update::new()
+                    .set(Tweet::likes(), 1)
+                    .set(Tweet::score(), f64::NAN),
+            )
+            .expect_err("NaN is not a number");
+        assert!(
+            matches!(&err, Error::Conversion(e) if e.path == "score"),
+            "{err:?}"
+        );
+        let err = ctx
+            .update(&Update::new().incr(Tweet::score(), f64::INFINITY))
+            .expect_err("infinity is not a number");
+        assert!(matches!(err, Error::Conversion(_)), "{err:?}");
+        assert_eq!(ctx.finish(), (Default::default(), Item::new()));
+    }
+
+    #[test]
+    fn one_context_serves_condition_update_and_projection() {
+        use crate::expression::Projection;
+        let mut ctx = ExpressionContext::new();
+        let condition = ctx.condition(&Tweet::likes().ge(10)).expect("renders");
+        let update = ctx
+            .update(
+                &Update::new()
+                    .incr(Tweet::likes(), 1)
+                    .set(Tweet::text(), "t"),
+            )
+            .expect("renders");
+        let projection = ctx
+            .projection(&Projection::new().with(Tweet::text()).with(Tweet::likes()))
+            .expect("renders");
+        assert_eq!(condition, "#n0 >= :v0");
+        assert_eq!(update.as_deref(), Some("SET #n0 = #n0 + :v1, #n1 = :v2"));
+        assert_eq!(projection.as_deref(), Some("#n1, #n0"));
+        let (names, values) = ctx.finish();
+        assert_eq!(names.len(), 2);
+        assert_eq!(values.len(), 3);
+    }
+}
