@@ -30,21 +30,21 @@
 //!
 //! Values are checked against the field's type at compile time:
 //!
-//! ```compile_fail
+//! ```compile_fail,E0277
 //! use dynomodel::Field;
 //! struct Tweet;
 //! impl Tweet { fn likes() -> Field<Tweet, i64> { Field::new("likes") } }
 //! let _ = Tweet::likes().eq("text"); // a number field does not take a string
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0277
 //! use dynomodel::Field;
 //! struct Tweet;
 //! impl Tweet { fn likes() -> Field<Tweet, i64> { Field::new("likes") } }
 //! let _ = Tweet::likes().begins_with(1); // begins_with is for strings and binaries
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0308
 //! use dynomodel::Field;
 //! struct Tweet;
 //! struct User;
@@ -53,18 +53,25 @@
 //! let _ = Tweet::likes().ge(1) & User::name().eq("x"); // conditions of two models do not mix
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0599
 //! use dynomodel::Field;
 //! struct Tweet;
 //! impl Tweet { fn text() -> Field<Tweet, String> { Field::new("text") } }
 //! let _ = Tweet::text().key("a"); // a string is not a map
 //! ```
 //!
-//! ```compile_fail
+//! ```compile_fail,E0277
 //! use dynomodel::{Field, Update};
 //! struct Tweet;
 //! impl Tweet { fn text() -> Field<Tweet, String> { Field::new("text") } }
 //! let _ = Update::new().add(Tweet::text(), "x"); // ADD takes numbers and sets
+//! ```
+//!
+//! ```compile_fail,E0277
+//! use dynomodel::Field;
+//! struct Tweet;
+//! impl Tweet { fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") } }
+//! let _ = Tweet::nick().eq(None); // compare with a value; test absence with not_exists()
 //! ```
 
 mod condition;
