@@ -117,9 +117,52 @@ impl<M> Condition<M> {
         }
     }
 
+    /// Checks the restricted grammar of a `KeyConditionExpression`: one or two conditions joined by
+    /// `AND`, each `=`, `<`, `<=`, `>`, `>=`, `BETWEEN` or `begins_with` on a path. (Which attributes
+    /// they name, the table's keys, is for the query builder that knows the schema.)
+    pub(crate) fn check_key_condition(&self) -> Result<()> {
+        let mut atoms = Vec::new();
+        flatten_and(&self.node, &mut atoms);
+        if atoms.len() > 2 {
+            return Err(Error::validation(
+                "Invalid KeyConditionExpression: Conditions can be of length 1 or 2 only",
+            ));
+        }
+        for atom in atoms {
+            let operator = match atom {
+                Node::Compare(Operand::Path(_), Comparator::Ne, _) => "<>",
+                Node::Compare(Operand::Path(_), ..) | Node::Between(Operand::Path(_), ..) => {
+                    continue
+                }
+                Node::Function("begins_with", ..) => continue,
+                Node::Function(name, ..) => name,
+                Node::Compare(..) | Node::Between(..) => "size",
+                Node::In(..) => "IN",
+                Node::Or(..) => "OR",
+                Node::Not(..) => "NOT",
+                Node::And(..) => "AND",
+            };
+            return Err(Error::validation(format!(
+                "Invalid operator used in KeyConditionExpression: {operator}"
+            )));
+        }
+        Ok(())
+    }
+
     /// Writes the expression, allocating placeholders.
     pub(crate) fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
         render_node(&self.node, out, p)
+    }
+}
+
+/// Collects the operands of a tree of `AND`s, left to right.
+fn flatten_and<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
+    match node {
+        Node::And(left, right) => {
+            flatten_and(left, out);
+            flatten_and(right, out);
+        }
+        other => out.push(other),
     }
 }
 

@@ -61,6 +61,27 @@ impl ExpressionContext {
         self.render("ConditionExpression", |out, p| condition.render(out, p))
     }
 
+    /// Renders a `KeyConditionExpression`, checking its restricted grammar first: one or two
+    /// conditions joined by `AND`, each `=`, `<`, `<=`, `>`, `>=`, `BETWEEN` or `begins_with`.
+    ///
+    /// ```
+    /// use dynomodel::{ExpressionContext, Field};
+    /// struct Tweet;
+    /// impl Tweet {
+    ///     fn userid() -> Field<Tweet, String> { Field::new("userid") }
+    ///     fn id() -> Field<Tweet, String> { Field::new("id") }
+    /// }
+    /// let mut ctx = ExpressionContext::new();
+    /// let key = Tweet::userid().eq("abc") & Tweet::id().begins_with("2026-");
+    /// assert_eq!(ctx.key_condition(&key)?, "#n0 = :v0 AND begins_with(#n1, :v1)");
+    /// assert!(ctx.key_condition(&(Tweet::userid().eq("a") | Tweet::userid().eq("b"))).is_err());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
+    pub fn key_condition<M>(&mut self, condition: &Condition<M>) -> Result<String> {
+        condition.check_key_condition()?;
+        self.render("KeyConditionExpression", |out, p| condition.render(out, p))
+    }
+
     /// Renders an `UpdateExpression`, or `None` when the update has no actions (an `UpdateItem`
     /// without an expression only creates the item if missing).
     ///

@@ -176,6 +176,9 @@ impl<M, T> IntoPath<M, T> for &Path<M, T> {
 /// let p: Path<(), u32> = Field::<(), Option<HashMap<String, u32>>>::new("m").key("k");
 /// assert_eq!(p.to_string(), "m.k");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a map: `.key(..)` navigates into `HashMap`/`BTreeMap<String, _>`"
+)]
 pub trait MapValue {
     /// The type of the map's values.
     type Value;
@@ -201,6 +204,9 @@ impl<T: MapValue> MapValue for Option<T> {
 /// let p: Path<(), String> = Field::<(), Vec<String>>::new("tags").index(0);
 /// assert_eq!(p.to_string(), "tags[0]");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a list: `.index(..)` navigates into a `Vec`"
+)]
 pub trait ListValue {
     /// The type of the list's elements.
     type Element;
@@ -227,6 +233,10 @@ impl<T: ListValue> ListValue for Option<T> {
 /// let p: Path<User, String> = User::address().then(Address::city());
 /// assert_eq!(p.to_string(), "address.city");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not hold the document `{D}`",
+    label = "`.then(..)` continues with a field of the document this path holds"
+)]
 pub trait Embeds<D> {}
 
 impl<D> Embeds<D> for D {}

@@ -306,6 +306,37 @@ fn conversion_errors_surface_at_render_time() {
 }
 
 #[test]
+fn key_conditions_accept_only_their_grammar() {
+    let mut ctx = ExpressionContext::new();
+    let ok = [
+        Tweet::text().eq("u") & Tweet::likes().between(1, 2),
+        Tweet::text().eq("u") & Tweet::likes().le(3),
+        Tweet::text().eq("u"),
+    ];
+    for c in ok {
+        assert!(ctx.key_condition(&c).is_ok(), "{c:?}");
+    }
+    let bad = [
+        (Tweet::text().eq("u") | Tweet::likes().eq(1), "OR"),
+        (!Tweet::text().eq("u"), "NOT"),
+        (Tweet::likes().is_in([1]), "IN"),
+        (Tweet::likes().ne(1), "<>"),
+        (Tweet::text().exists(), "attribute_exists"),
+        (Tweet::text().size().eq(1), "size"),
+    ];
+    for (c, operator) in bad {
+        let err = ctx.key_condition(&c).expect_err("not a key condition");
+        assert_eq!(
+            err.message(),
+            format!("Invalid operator used in KeyConditionExpression: {operator}")
+        );
+    }
+    let three = Tweet::text().eq("u") & Tweet::likes().gt(1) & Tweet::likes().lt(3);
+    let err = ctx.key_condition(&three).expect_err("three conditions");
+    assert!(err.message().contains("length 1 or 2"), "{err}");
+}
+
+#[test]
 fn a_failed_condition_leaves_the_context_usable() {
     let mut ctx = ExpressionContext::new();
     assert!(ctx.condition(&Tweet::score().eq(f64::INFINITY)).is_err());

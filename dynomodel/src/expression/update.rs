@@ -221,6 +221,7 @@ impl<M> Update<M> {
 }
 
 /// Types `ADD` accepts: numbers and sets.
+#[diagnostic::on_unimplemented(message = "`ADD` applies to numbers and sets, not to `{Self}`")]
 pub trait Addable {}
 
 impl<T: Numeric> Addable for T {}

@@ -31,6 +31,10 @@ use crate::value::{AttributeValue, Number};
 /// fn operand<T: FieldValue>() -> &'static str { std::any::type_name::<T::Value>() }
 /// assert_eq!(operand::<Option<String>>(), operand::<String>());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used in expressions",
+    note = "an embedded struct needs `#[derive(Document)]`, which implements `FieldValue` for it"
+)]
 pub trait FieldValue {
     /// The type values compared with (or stored into) this field are given as.
     type Value;
@@ -45,6 +49,11 @@ pub trait FieldValue {
 /// let n: Option<u64> = take(7);
 /// assert_eq!((s.as_str(), n), ("x", Some(7)));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be given where the field expects a `{T}`",
+    label = "expected a value of type `{T}`",
+    note = "an `Option<{T}>` field compares with a `{T}`; test absence with `exists()`/`not_exists()`"
+)]
 pub trait IntoValue<T> {
     /// The value as a `T`.
     fn into_value(self) -> T;
@@ -88,21 +97,33 @@ impl IntoValue<Option<String>> for &str {
 
 /// Types DynamoDB orders with `<`, `<=`, `>`, `>=` and `BETWEEN`: strings, numbers and binaries
 /// (dates are stored as ordered strings or epoch numbers).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no order in DynamoDB",
+    label = "`<`, `<=`, `>`, `>=` and `BETWEEN` apply to strings, numbers and binaries"
+)]
 pub trait Ordered {}
 
 /// Number types: `ADD`, `incr`/`decr` and arithmetic apply to them.
+#[diagnostic::on_unimplemented(message = "`{Self}` is not a number type")]
 pub trait Numeric {}
 
 /// Types `begins_with` applies to: strings (and binaries).
+#[diagnostic::on_unimplemented(
+    message = "`begins_with` applies to strings and binaries, not to `{Self}`"
+)]
 pub trait Prefix {}
 
 /// Types `contains` applies to, with the operand type: a substring, a set element or a list element.
+#[diagnostic::on_unimplemented(
+    message = "`contains` applies to strings, sets and lists, not to `{Self}`"
+)]
 pub trait Contains {
     /// What `contains` looks for.
     type Element;
 }
 
 /// Set types: `ADD` unions and `DELETE` removes elements.
+#[diagnostic::on_unimplemented(message = "`DELETE` applies to sets, not to `{Self}`")]
 pub trait SetValue {}
 
 macro_rules! scalar_values {
