@@ -26,6 +26,11 @@ use crate::value::{AttributeValue, Number};
 
 /// A field type usable in expressions; [`FieldValue::Value`] is the type of its operands.
 ///
+/// It is the identity except for `Option<T>` (and `Box<T>`), which maps to `T`: a condition compares
+/// an optional attribute with a value, never with "nothing" (test absence with `exists()` /
+/// `not_exists()`), so `Field<M, Option<String>>::eq("x")` takes a string. Updates take the field's
+/// own type instead, so `set(nick, None)` is allowed (and removes the attribute).
+///
 /// ```
 /// use dynomodel::FieldValue;
 /// fn operand<T: FieldValue>() -> &'static str { std::any::type_name::<T::Value>() }
@@ -40,7 +45,12 @@ pub trait FieldValue {
     type Value;
 }
 
-/// A type that can be given where a `T` is expected: see the [module docs](self).
+/// A type that can be given where a `T` is expected: `T` itself, `&T` for a cloneable `T`, `&str` for
+/// a `String`, and `T` where an `Option<T>` is expected.
+///
+/// Builders take `impl IntoValue<T>` rather than `impl Into<T>` because `Into` defeats integer
+/// literal inference: with `Into<u64>` the literal in `views.ge(10)` falls back to `i32`, which does
+/// not convert; with `IntoValue<u64>` only the identity impl fits, so the literal becomes a `u64`.
 ///
 /// ```
 /// use dynomodel::IntoValue;
@@ -150,7 +160,7 @@ markers!(Ordered: Number, rust_decimal::Decimal, String, AttributeValue);
 markers!(Ordered: chrono::DateTime<chrono::Utc>, chrono::NaiveDate);
 markers!(Prefix: String);
 
-/// An optional field takes the same operands as a required one: see the [module docs](self).
+/// An optional field takes the same operands as a required one.
 impl<T: FieldValue> FieldValue for Option<T> {
     type Value = T::Value;
 }
