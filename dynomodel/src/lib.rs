@@ -33,6 +33,7 @@ mod backend;
 pub mod convert;
 mod db;
 mod error;
+mod expression;
 mod model;
 mod value;
 
@@ -43,6 +44,11 @@ pub use convert::{Attribute, Binary, KeyAttribute};
 pub use db::Db;
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result};
+pub use expression::{
+    Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
+    IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix, Projection,
+    SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+};
 pub use model::{Field, Model, PrimaryKey};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,

@@ -139,6 +139,26 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 ///
 /// `#[derive(Model)]` generates one associated function per field returning its handle, e.g.
 /// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time.
+///
+/// A handle builds conditions (`eq`, `between`, `begins_with`, `size`...) and navigates into maps,
+/// lists and embedded documents (`key`, `index`, `then`), giving a [`Path`](crate::Path) with the
+/// same operations; see [`Condition`](crate::Condition) and [`Update`](crate::Update).
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use dynomodel::{ExpressionContext, Field};
+///
+/// struct Tweet;
+/// impl Tweet {
+///     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+///     fn meta() -> Field<Tweet, BTreeMap<String, Vec<String>>> { Field::new("meta") }
+/// }
+///
+/// let condition = Tweet::likes().ge(10) & Tweet::meta().key("langs").index(0).eq("fr");
+/// let mut ctx = ExpressionContext::new();
+/// assert_eq!(ctx.condition(&condition)?, "#n0 >= :v0 AND #n1.#n2[0] = :v1");
+/// # Ok::<(), dynomodel::Error>(())
+/// ```
 pub struct Field<M, T> {
     name: &'static str,
     _marker: PhantomData<fn() -> (M, T)>,
