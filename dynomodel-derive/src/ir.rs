@@ -264,6 +264,11 @@ pub fn is_bytes(ty: &Type) -> bool {
     }
 }
 
+/// Whether the type is literally `Option<...>` (any path prefix).
+pub fn is_option(ty: &Type) -> bool {
+    matches!(last_segment(ty), Some((ident, args)) if ident == "Option" && args.len() == 1)
+}
+
 /// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.
 pub fn is_string(ty: &Type) -> bool {
     matches!(last_segment(ty), Some((ident, args)) if ident == "String" && args.is_empty())

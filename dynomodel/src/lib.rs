@@ -46,8 +46,8 @@ pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix, Projection,
-    SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+    IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
+    ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
 pub use model::{Field, Model, PrimaryKey};
 pub use value::{

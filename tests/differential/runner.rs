@@ -40,7 +40,6 @@ pub struct Side<'a> {
 #[derive(Debug)]
 pub struct Divergence {
     pub index: usize,
-    pub op: Op,
     pub left: Answer,
     pub right: Answer,
 }

@@ -54,6 +54,12 @@ fn attribute_impl(container: &Container<'_>) -> TokenStream {
         }
     };
     quote! {
+        /// Expressions compare and store a document as itself.
+        #[automatically_derived]
+        impl ::dynomodel::FieldValue for #ident {
+            type Value = Self;
+        }
+
         #[automatically_derived]
         impl ::dynomodel::Attribute for #ident {
             fn to_attribute(

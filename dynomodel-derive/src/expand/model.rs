@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use crate::expand::{attribute_impl, fields, key};
-use crate::ir::{Container, Field};
+use crate::ir::{Container, Conversion, Field};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
@@ -138,7 +138,17 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let vis = container.vis;
     let functions = container.fields.iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
-        let ty = field.ty;
+        // A `Vec<u8>` field is stored as binary, so its operands are `Binary`, not lists of numbers.
+        let ty = match field.conversion {
+            Conversion::Binary if crate::ir::is_option(field.ty) => {
+                quote!(::core::option::Option<::dynomodel::Binary>)
+            }
+            Conversion::Binary => quote!(::dynomodel::Binary),
+            _ => {
+                let ty = field.ty;
+                quote!(#ty)
+            }
+        };
         let name = &field.name;
         let doc = format!(
             "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."

@@ -79,6 +79,11 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
 fn attribute_stub(ident: &syn::Ident) -> TokenStream {
     quote! {
         #[automatically_derived]
+        impl ::dynomodel::FieldValue for #ident {
+            type Value = Self;
+        }
+
+        #[automatically_derived]
         impl ::dynomodel::Attribute for #ident {
             fn to_attribute(
                 &self,

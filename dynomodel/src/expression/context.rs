@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::error::{Error, Result};
 use crate::expression::condition::Condition;
 use crate::expression::path::PathElement;
-use crate::expression::projection::Projection;
+use crate::expression::projection::ProjectionExpression;
 use crate::expression::update::Update;
 use crate::value::{AttributeValue, Item};
 
@@ -97,7 +97,10 @@ impl ExpressionContext {
     /// Renders a `ProjectionExpression`, or `None` when it names no path (all attributes).
     ///
     /// Errors: overlapping paths (`a` and `a.b`).
-    pub fn projection<M>(&mut self, projection: &Projection<M>) -> Result<Option<String>> {
+    pub fn projection<M>(
+        &mut self,
+        projection: &ProjectionExpression<M>,
+    ) -> Result<Option<String>> {
         if projection.is_empty() {
             return Ok(None);
         }

@@ -1,7 +1,7 @@
 //! Typed expression builders that render to DynamoDB expression strings.
 //!
 //! Field handles ([`Field`](crate::Field)) and [`Path`]s build [`Condition`]s, [`Update`]s and
-//! [`Projection`]s typed by model and by value; an [`ExpressionContext`] renders the expressions of one
+//! [`ProjectionExpression`]s typed by model and by value; an [`ExpressionContext`] renders the expressions of one
 //! request to DynamoDB's text form plus `ExpressionAttributeNames` and `ExpressionAttributeValues`.
 //! Every name is aliased (`#n0`), every value is a placeholder (`:v0`), and one allocator serves all
 //! the expressions of a request, so placeholders never collide and none is unused.
@@ -83,13 +83,11 @@ mod update;
 mod value;
 
 #[cfg(test)]
-mod test_attributes;
-#[cfg(test)]
 mod tests;
 
 pub use condition::{AttributeType, Condition, Size, MAX_IN_OPERANDS};
 pub use context::{ExpressionContext, MAX_EXPRESSION_SIZE};
 pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
-pub use projection::Projection;
+pub use projection::ProjectionExpression;
 pub use update::{Addable, Update};
 pub use value::{Contains, FieldValue, IntoValue, Numeric, Ordered, Prefix, SetValue};

@@ -1,4 +1,4 @@
-//! [`Projection`]: the attributes (or nested paths) a read returns.
+//! [`ProjectionExpression`]: the attributes (or nested paths) a read returns.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -14,7 +14,7 @@ use crate::expression::path::{IntoPath, PathElement};
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use dynomodel::{ExpressionContext, Field, Projection};
+/// use dynomodel::{ExpressionContext, Field, ProjectionExpression};
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -22,20 +22,20 @@ use crate::expression::path::{IntoPath, PathElement};
 ///     fn meta() -> Field<Tweet, BTreeMap<String, Vec<String>>> { Field::new("meta") }
 /// }
 ///
-/// let projection = Projection::new().with(Tweet::text()).with(Tweet::meta().key("langs").index(0));
+/// let projection = ProjectionExpression::new().with(Tweet::text()).with(Tweet::meta().key("langs").index(0));
 /// let mut ctx = ExpressionContext::new();
 /// assert_eq!(ctx.projection(&projection)?.as_deref(), Some("#n0, #n1.#n2[0]"));
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Projection<M> {
+pub struct ProjectionExpression<M> {
     paths: Vec<Vec<PathElement>>,
     _marker: PhantomData<fn() -> M>,
 }
 
-impl<M> Projection<M> {
+impl<M> ProjectionExpression<M> {
     /// A projection naming nothing yet.
     pub fn new() -> Self {
-        Projection {
+        ProjectionExpression {
             paths: Vec::new(),
             _marker: PhantomData,
         }
@@ -68,22 +68,22 @@ impl<M> Projection<M> {
     }
 }
 
-impl<M> Default for Projection<M> {
+impl<M> Default for ProjectionExpression<M> {
     fn default() -> Self {
-        Projection::new()
+        ProjectionExpression::new()
     }
 }
 
-impl<M> Clone for Projection<M> {
+impl<M> Clone for ProjectionExpression<M> {
     fn clone(&self) -> Self {
-        Projection {
+        ProjectionExpression {
             paths: self.paths.clone(),
             _marker: PhantomData,
         }
     }
 }
 
-impl<M> fmt::Debug for Projection<M> {
+impl<M> fmt::Debug for ProjectionExpression<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(&self.paths).finish()
     }
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn duplicates_collapse_and_overlaps_fail() {
         let mut ctx = ExpressionContext::new();
-        let p = Projection::new()
+        let p = ProjectionExpression::new()
             .with(T::b())
             .with(T::a().index(1))
             .with(T::b());
@@ -117,13 +117,18 @@ mod tests {
             Some("#n0, #n1[1]")
         );
         let err = ctx
-            .projection(&Projection::new().with(T::a()).with(T::a().index(0)))
+            .projection(
+                &ProjectionExpression::new()
+                    .with(T::a())
+                    .with(T::a().index(0)),
+            )
             .expect_err("a overlaps a[0]");
         assert!(err
             .message()
             .starts_with("Invalid ProjectionExpression: Two document paths overlap"));
         assert_eq!(
-            ctx.projection(&Projection::<T>::new()).expect("renders"),
+            ctx.projection(&ProjectionExpression::<T>::new())
+                .expect("renders"),
             None
         );
         let (names, values) = ctx.finish();

@@ -1,7 +1,6 @@
 //! Rendering tests for conditions built from field handles: exact strings, names and values.
 //!
-//! The models are written by hand (the derive is not needed to produce handles). Field types use the
-//! test stand-in conversions of `test_attributes.rs` until `convert/` is merged.
+//! The models are written by hand: the derive is not needed to produce handles.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -486,7 +486,7 @@ mod tests {
 
     #[test]
     fn one_context_serves_condition_update_and_projection() {
-        use crate::expression::Projection;
+        use crate::expression::ProjectionExpression;
         let mut ctx = ExpressionContext::new();
         let condition = ctx.condition(&Tweet::likes().ge(10)).expect("renders");
         let update = ctx
@@ -497,7 +497,11 @@ mod tests {
             )
             .expect("renders");
         let projection = ctx
-            .projection(&Projection::new().with(Tweet::text()).with(Tweet::likes()))
+            .projection(
+                &ProjectionExpression::new()
+                    .with(Tweet::text())
+                    .with(Tweet::likes()),
+            )
             .expect("renders");
         assert_eq!(condition, "#n0 >= :v0");
         assert_eq!(update.as_deref(), Some("SET #n0 = #n0 + :v1, #n1 = :v2"));

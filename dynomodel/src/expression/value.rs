@@ -150,15 +150,22 @@ macro_rules! markers {
     )*};
 }
 
-scalar_values!(String, bool, AttributeValue, Number, rust_decimal::Decimal);
+scalar_values!(
+    String,
+    bool,
+    AttributeValue,
+    Number,
+    rust_decimal::Decimal,
+    crate::Binary
+);
 scalar_values!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 scalar_values!(chrono::DateTime<chrono::Utc>, chrono::NaiveDate);
 markers!(Numeric: i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 markers!(Numeric: Number, rust_decimal::Decimal);
 markers!(Ordered: i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
-markers!(Ordered: Number, rust_decimal::Decimal, String, AttributeValue);
+markers!(Ordered: Number, rust_decimal::Decimal, String, AttributeValue, crate::Binary);
 markers!(Ordered: chrono::DateTime<chrono::Utc>, chrono::NaiveDate);
-markers!(Prefix: String);
+markers!(Prefix: String, crate::Binary);
 
 /// An optional field takes the same operands as a required one.
 impl<T: FieldValue> FieldValue for Option<T> {
