@@ -1,1 +1,2 @@
 //! In-memory DynamoDB engine.
+mod expr;

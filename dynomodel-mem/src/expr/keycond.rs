@@ -1,0 +1,1 @@
+//! Narrowing a parsed KeyConditionExpression to its typed form.

@@ -1,0 +1,1 @@
+//! Applying an UpdateExpression to an item.
