@@ -21,6 +21,9 @@ pub(crate) mod reserved;
 pub(crate) mod update;
 pub(crate) mod validate;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{AttributeValue, Error};
