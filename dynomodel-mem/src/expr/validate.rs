@@ -279,12 +279,11 @@ impl Checker<'_, '_> {
                 }
             }
             Condition::Function(f) => {
-                match f.name.as_str() {
-                    "size" => self.report(
+                if f.name == "size" {
+                    self.report(
                         Category::MisusedFunction,
                         "The function is not allowed to be used this way in an expression; function: size",
-                    ),
-                    _ => {}
+                    );
                 }
                 self.function(f);
             }
@@ -401,14 +400,19 @@ impl Checker<'_, '_> {
             format!("Incorrect operand type for operator or function; operator or function: {}, operand type: {t}", f.name)
         };
         match f.name.as_str() {
-            "attribute_exists" | "attribute_not_exists" => {
+            "attribute_exists" | "attribute_not_exists"
                 if !f
                     .args
                     .iter()
-                    .all(|a| matches!(a.unparen(), Operand::Path(_)))
-                {
-                    self.report(Category::Function, format!("Operator or function requires a document path; operator or function: {}", f.name));
-                }
+                    .all(|a| matches!(a.unparen(), Operand::Path(_))) =>
+            {
+                self.report(
+                    Category::Function,
+                    format!(
+                        "Operator or function requires a document path; operator or function: {}",
+                        f.name
+                    ),
+                );
             }
             "begins_with" => {
                 for arg in &f.args {
