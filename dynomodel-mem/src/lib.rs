@@ -55,6 +55,7 @@
 #![forbid(unsafe_code)]
 
 mod create;
+mod expr;
 mod key;
 mod state;
 mod table;

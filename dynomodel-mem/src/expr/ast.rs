@@ -1,0 +1,309 @@
+//! The syntax tree of DynamoDB expressions.
+//!
+//! Placeholders stay unresolved (`#n`, `:v`) so that a tree can be cached by expression text and shared by
+//! requests with different `ExpressionAttributeNames`/`Values`; they are resolved at validation and
+//! evaluation. Every node prints back as the expression it came from (canonical spacing, keywords upper
+//! case), so `parse(s).to_string() == s` for canonical `s`.
+
+use std::fmt;
+
+/// One attribute name in a document path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Name {
+    /// A name written in the expression, e.g. `city`.
+    Plain(String),
+    /// An `ExpressionAttributeNames` placeholder, e.g. `#c` (kept with its `#`).
+    Placeholder(String),
+}
+
+/// One step of a document path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum PathElement {
+    /// `.name` (or the first element).
+    Name(Name),
+    /// `[digits]`, kept as written: DynamoDB quotes the digits in its range error.
+    Index(String),
+}
+
+/// A document path: `a.b[2].#c`. The first element is always a [`PathElement::Name`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Path {
+    /// The steps, outermost first.
+    pub(crate) elements: Vec<PathElement>,
+}
+
+/// Largest list index DynamoDB accepts in a path (a Java `int`).
+pub(crate) const MAX_LIST_INDEX: u64 = i32::MAX as u64;
+
+impl PathElement {
+    /// The index value, if this is an index within DynamoDB's range.
+    pub(crate) fn index(&self) -> Option<usize> {
+        match self {
+            PathElement::Index(digits) => digits
+                .parse::<u64>()
+                .ok()
+                .filter(|&i| i <= MAX_LIST_INDEX)
+                .and_then(|i| usize::try_from(i).ok()),
+            PathElement::Name(_) => None,
+        }
+    }
+}
+
+/// A function call, e.g. `begins_with(a, :p)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Function {
+    /// The name as written (function names are case-sensitive).
+    pub(crate) name: String,
+    /// The arguments.
+    pub(crate) args: Vec<Operand>,
+}
+
+/// A value-producing operand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Operand {
+    /// An attribute of the item.
+    Path(Path),
+    /// An `ExpressionAttributeValues` placeholder, e.g. `:v` (kept with its `:`).
+    Value(String),
+    /// A function call: `size(a)`, or in updates `if_not_exists(a, :v)` and `list_append(a, :l)`.
+    Function(Function),
+    /// `a + b` (updates only).
+    Plus(Box<Operand>, Box<Operand>),
+    /// `a - b` (updates only).
+    Minus(Box<Operand>, Box<Operand>),
+    /// `( operand )`, kept so that the tree prints back as written.
+    Paren(Box<Operand>),
+}
+
+impl Operand {
+    /// The operand without its parentheses.
+    pub(crate) fn unparen(&self) -> &Operand {
+        let mut op = self;
+        while let Operand::Paren(inner) = op {
+            op = inner;
+        }
+        op
+    }
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Comparator {
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparator {
+    /// The operator as written.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Comparator::Eq => "=",
+            Comparator::Ne => "<>",
+            Comparator::Lt => "<",
+            Comparator::Le => "<=",
+            Comparator::Gt => ">",
+            Comparator::Ge => ">=",
+        }
+    }
+}
+
+/// A condition (ConditionExpression, FilterExpression, KeyConditionExpression).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Condition {
+    /// `a <op> b`
+    Compare(Comparator, Operand, Operand),
+    /// `a BETWEEN low AND high`
+    Between(Operand, Operand, Operand),
+    /// `a IN (b, c, …)`
+    In(Operand, Vec<Operand>),
+    /// A function used as a condition: `attribute_exists(a)`, `begins_with(a, :p)`, …
+    Function(Function),
+    /// `NOT c`
+    Not(Box<Condition>),
+    /// `a AND b`
+    And(Box<Condition>, Box<Condition>),
+    /// `a OR b`
+    Or(Box<Condition>, Box<Condition>),
+    /// `( c )`, kept so that the tree prints back as written.
+    Paren(Box<Condition>),
+}
+
+/// One `SET` action: `path = value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SetAction {
+    /// The attribute to write.
+    pub(crate) path: Path,
+    /// The new value.
+    pub(crate) value: Operand,
+}
+
+/// One `ADD` or `DELETE` action: `path :value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ValueAction {
+    /// The attribute to change.
+    pub(crate) path: Path,
+    /// The value placeholder (with its `:`).
+    pub(crate) value: String,
+}
+
+/// One clause of an update expression, in source order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Clause {
+    /// `SET a = b, …`
+    Set(Vec<SetAction>),
+    /// `REMOVE a, …`
+    Remove(Vec<Path>),
+    /// `ADD a :v, …`
+    Add(Vec<ValueAction>),
+    /// `DELETE a :v, …`
+    Delete(Vec<ValueAction>),
+}
+
+impl Clause {
+    /// The clause keyword.
+    pub(crate) fn keyword(&self) -> &'static str {
+        match self {
+            Clause::Set(_) => "SET",
+            Clause::Remove(_) => "REMOVE",
+            Clause::Add(_) => "ADD",
+            Clause::Delete(_) => "DELETE",
+        }
+    }
+}
+
+/// An UpdateExpression: clauses in source order (a repeated keyword is rejected by validation, with
+/// DynamoDB's message, rather than by the grammar).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UpdateExpression {
+    /// The clauses.
+    pub(crate) clauses: Vec<Clause>,
+}
+
+/// A ProjectionExpression: the paths to return.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Projection {
+    /// The paths, in source order.
+    pub(crate) paths: Vec<Path>,
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Name::Plain(s) | Name::Placeholder(s) => f.write_str(s),
+        }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.elements.iter().enumerate() {
+            match e {
+                PathElement::Name(n) if i == 0 => write!(f, "{n}")?,
+                PathElement::Name(n) => write!(f, ".{n}")?,
+                PathElement::Index(d) => write!(f, "[{d}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Function {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}(", self.name)?;
+        write_list(f, &self.args)?;
+        f.write_str(")")
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Path(p) => write!(f, "{p}"),
+            Operand::Value(v) => f.write_str(v),
+            Operand::Function(func) => write!(f, "{func}"),
+            Operand::Plus(a, b) => write!(f, "{a} + {b}"),
+            Operand::Minus(a, b) => write!(f, "{a} - {b}"),
+            Operand::Paren(inner) => write!(f, "({inner})"),
+        }
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::Compare(op, a, b) => write!(f, "{a} {} {b}", op.as_str()),
+            Condition::Between(a, lo, hi) => write!(f, "{a} BETWEEN {lo} AND {hi}"),
+            Condition::In(a, list) => {
+                write!(f, "{a} IN (")?;
+                write_list(f, list)?;
+                f.write_str(")")
+            }
+            Condition::Function(func) => write!(f, "{func}"),
+            Condition::Not(c) => write!(f, "NOT {c}"),
+            Condition::And(a, b) => write!(f, "{a} AND {b}"),
+            Condition::Or(a, b) => write!(f, "{a} OR {b}"),
+            Condition::Paren(c) => write!(f, "({c})"),
+        }
+    }
+}
+
+impl fmt::Display for SetAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} = {}", self.path, self.value)
+    }
+}
+
+impl fmt::Display for ValueAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.path, self.value)
+    }
+}
+
+impl fmt::Display for Clause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.keyword())?;
+        match self {
+            Clause::Set(a) => write_list(f, a),
+            Clause::Remove(a) => write_list(f, a),
+            Clause::Add(a) | Clause::Delete(a) => write_list(f, a),
+        }
+    }
+}
+
+impl fmt::Display for UpdateExpression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.clauses.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Projection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_list(f, &self.paths)
+    }
+}

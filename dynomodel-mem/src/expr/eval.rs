@@ -1,0 +1,205 @@
+//! Evaluating conditions against an item.
+//!
+//! DynamoDB's semantics: a comparison between different types, or with a missing attribute, is false
+//! (`<>` is then true), never an error; `<`, `<=`, `>`, `>=` and BETWEEN order only S, N and B (S and B by
+//! unsigned bytes, N numerically); `=`/`<>` compare any types, sets order-insensitively. Functions on the
+//! wrong type are false. Evaluation assumes the expression passed validation; a placeholder that is
+//! nevertheless missing evaluates as a missing attribute.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use dynomodel::{AttributeValue, Item, Number};
+
+use super::ast::{Comparator, Condition, Function, Name, Operand, Path, PathElement};
+use super::Placeholders;
+
+/// The ten type names `attribute_type` accepts.
+pub(crate) const TYPE_NAMES: [&str; 10] =
+    ["S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M"];
+
+/// One resolved step of a document path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Step {
+    /// A map key (or top-level attribute name).
+    Key(String),
+    /// A list index.
+    Index(usize),
+}
+
+/// Resolves `#name` placeholders and indexes; `None` if a placeholder is undefined or an index is out of
+/// DynamoDB's range (validation reports both).
+pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Vec<Step>> {
+    path.elements
+        .iter()
+        .map(|e| match e {
+            PathElement::Name(Name::Plain(n)) => Some(Step::Key(n.clone())),
+            PathElement::Name(Name::Placeholder(p)) => {
+                placeholders.names.get(p).cloned().map(Step::Key)
+            }
+            PathElement::Index(_) => e.index().map(Step::Index),
+        })
+        .collect()
+}
+
+/// The value at `steps` in `item`, if present.
+pub(crate) fn lookup<'i>(item: &'i Item, steps: &[Step]) -> Option<&'i AttributeValue> {
+    let (first, rest) = steps.split_first()?;
+    let Step::Key(name) = first else {
+        return None;
+    };
+    let mut value = item.get(name)?;
+    for step in rest {
+        value = match (step, value) {
+            (Step::Key(k), AttributeValue::M(m)) => m.get(k)?,
+            (Step::Index(i), AttributeValue::L(l)) => l.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Orders two values of the same scalar type (S, N, B); `None` for other types or mixed types.
+pub(crate) fn compare_values(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
+    match (a, b) {
+        (AttributeValue::S(x), AttributeValue::S(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (AttributeValue::N(x), AttributeValue::N(y)) => Some(x.cmp(y)),
+        (AttributeValue::B(x), AttributeValue::B(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
+}
+
+/// DynamoDB's `size`: string length (UTF-16 code units, as DynamoDB's Java implementation counts — one
+/// per character for text in the Basic Multilingual Plane; DynamoDB Local gives 5 for "héllo", not the
+/// 6 UTF-8 bytes), binary bytes, and element counts of sets, lists and maps.
+pub(crate) fn size_of(value: &AttributeValue) -> Option<usize> {
+    Some(match value {
+        AttributeValue::S(s) => s.encode_utf16().count(),
+        AttributeValue::B(b) => b.len(),
+        AttributeValue::Ss(v) => v.len(),
+        AttributeValue::Ns(v) => v.len(),
+        AttributeValue::Bs(v) => v.len(),
+        AttributeValue::L(v) => v.len(),
+        AttributeValue::M(v) => v.len(),
+        AttributeValue::N(_) | AttributeValue::Bool(_) | AttributeValue::Null => return None,
+    })
+}
+
+/// Evaluates an operand; `None` when it refers to a missing attribute.
+pub(crate) fn operand<'i>(
+    op: &Operand,
+    item: &'i Item,
+    placeholders: &Placeholders<'i>,
+) -> Option<Cow<'i, AttributeValue>> {
+    match op {
+        Operand::Path(p) => lookup(item, &resolve(p, placeholders)?).map(Cow::Borrowed),
+        Operand::Value(v) => placeholders.values.get(v).map(Cow::Borrowed),
+        Operand::Paren(inner) => operand(inner, item, placeholders),
+        Operand::Function(f) if f.name == "size" => {
+            let v = operand(f.args.first()?, item, placeholders)?;
+            let n = size_of(&v)?;
+            let n = Number::try_from(n as u128).ok()?;
+            Some(Cow::Owned(AttributeValue::N(n)))
+        }
+        // Update-only operands never reach a condition (validation rejects them).
+        Operand::Function(_) | Operand::Plus(..) | Operand::Minus(..) => None,
+    }
+}
+
+fn compare(op: Comparator, a: Option<&AttributeValue>, b: Option<&AttributeValue>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return op == Comparator::Ne;
+    };
+    match op {
+        Comparator::Eq => a == b,
+        Comparator::Ne => a != b,
+        _ => match compare_values(a, b) {
+            Some(ord) => match op {
+                Comparator::Lt => ord == Ordering::Less,
+                Comparator::Le => ord != Ordering::Greater,
+                Comparator::Gt => ord == Ordering::Greater,
+                _ => ord != Ordering::Less,
+            },
+            None => false,
+        },
+    }
+}
+
+fn contains(haystack: &AttributeValue, needle: &AttributeValue) -> bool {
+    match (haystack, needle) {
+        (AttributeValue::S(h), AttributeValue::S(n)) => h.contains(n.as_str()),
+        (AttributeValue::B(h), AttributeValue::B(n)) => {
+            n.is_empty() || h.windows(n.len()).any(|w| w == n.as_slice())
+        }
+        (AttributeValue::Ss(h), AttributeValue::S(n)) => h.contains(n),
+        (AttributeValue::Ns(h), AttributeValue::N(n)) => h.contains(n),
+        (AttributeValue::Bs(h), AttributeValue::B(n)) => h.contains(n),
+        (AttributeValue::L(h), n) => h.contains(n),
+        _ => false,
+    }
+}
+
+fn function(f: &Function, item: &Item, placeholders: &Placeholders<'_>) -> bool {
+    let arg = |i: usize| f.args.get(i).and_then(|a| operand(a, item, placeholders));
+    match f.name.as_str() {
+        "attribute_exists" => arg(0).is_some(),
+        "attribute_not_exists" => arg(0).is_none(),
+        "attribute_type" => match (arg(0), arg(1)) {
+            (Some(v), Some(t)) => t.as_s() == Some(v.type_name()),
+            _ => false,
+        },
+        "begins_with" => match (arg(0), arg(1)) {
+            (Some(v), Some(p)) => match (&*v, &*p) {
+                (AttributeValue::S(s), AttributeValue::S(p)) => s.starts_with(p.as_str()),
+                (AttributeValue::B(b), AttributeValue::B(p)) => b.starts_with(p),
+                _ => false,
+            },
+            _ => false,
+        },
+        "contains" => match (arg(0), arg(1)) {
+            (Some(h), Some(n)) => contains(&h, &n),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `condition` holds for `item` (an absent item is an empty one).
+pub(crate) fn evaluate(
+    condition: &Condition,
+    item: &Item,
+    placeholders: &Placeholders<'_>,
+) -> bool {
+    // Iterative over AND/OR/NOT chains would avoid recursion, but the parser already bounds the depth.
+    match condition {
+        Condition::Compare(op, a, b) => {
+            let a = operand(a, item, placeholders);
+            let b = operand(b, item, placeholders);
+            compare(*op, a.as_deref(), b.as_deref())
+        }
+        Condition::Between(a, lo, hi) => {
+            match (
+                operand(a, item, placeholders),
+                operand(lo, item, placeholders),
+                operand(hi, item, placeholders),
+            ) {
+                (Some(v), Some(lo), Some(hi)) => {
+                    compare_values(&v, &lo).is_some_and(|o| o != Ordering::Less)
+                        && compare_values(&v, &hi).is_some_and(|o| o != Ordering::Greater)
+                }
+                _ => false,
+            }
+        }
+        Condition::In(a, list) => match operand(a, item, placeholders) {
+            Some(v) => list
+                .iter()
+                .any(|o| operand(o, item, placeholders).is_some_and(|w| *w == *v)),
+            None => false,
+        },
+        Condition::Function(f) => function(f, item, placeholders),
+        Condition::Not(c) => !evaluate(c, item, placeholders),
+        Condition::And(a, b) => evaluate(a, item, placeholders) && evaluate(b, item, placeholders),
+        Condition::Or(a, b) => evaluate(a, item, placeholders) || evaluate(b, item, placeholders),
+        Condition::Paren(c) => evaluate(c, item, placeholders),
+    }
+}

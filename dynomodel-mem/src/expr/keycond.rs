@@ -1,0 +1,138 @@
+//! Narrowing a parsed KeyConditionExpression to its typed form.
+//!
+//! A key condition is `=` on the partition key, optionally `AND` one of `= < <= > >= BETWEEN begins_with`
+//! on the sort key. Which attribute is which is checked later against the table or index schema; here the
+//! shape is checked, with DynamoDB's messages (dynalite's, recorded against DynamoDB; these are not
+//! prefixed with "Invalid KeyConditionExpression:").
+
+use dynomodel::Error;
+
+use super::ast::{Comparator, Condition, Operand, Path};
+
+/// The operator of one key condition; values are placeholders (with their `:`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KeyOp {
+    /// `k = :v`
+    Eq(String),
+    /// `k < :v`
+    Lt(String),
+    /// `k <= :v`
+    Le(String),
+    /// `k > :v`
+    Gt(String),
+    /// `k >= :v`
+    Ge(String),
+    /// `k BETWEEN :a AND :b`
+    Between(String, String),
+    /// `begins_with(k, :p)`
+    BeginsWith(String),
+}
+
+/// One condition on one key attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyTerm {
+    /// The key attribute (one name; placeholders resolved by the caller).
+    pub(crate) attribute: Path,
+    /// The condition.
+    pub(crate) op: KeyOp,
+}
+
+/// A KeyConditionExpression: one or two terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KeyCondition {
+    /// The terms, in source order.
+    pub(crate) terms: Vec<KeyTerm>,
+}
+
+fn fail<T>(message: &str) -> Result<T, Error> {
+    Err(Error::validation(message))
+}
+
+fn value(op: &Operand) -> Option<String> {
+    match op.unparen() {
+        Operand::Value(v) => Some(v.clone()),
+        _ => None,
+    }
+}
+
+fn key_path(op: &Operand) -> Result<Option<Path>, Error> {
+    match op.unparen() {
+        Operand::Path(p) if p.elements.len() > 1 => {
+            fail("KeyConditionExpressions cannot have conditions on nested attributes")
+        }
+        Operand::Path(p) => Ok(Some(p.clone())),
+        Operand::Function(_) => fail("KeyConditionExpressions cannot contain nested operations"),
+        _ => Ok(None),
+    }
+}
+
+fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
+    let op_name = |s: &str| {
+        Error::validation(format!(
+            "Invalid operator used in KeyConditionExpression: {s}"
+        ))
+    };
+    let new = match c {
+        Condition::Paren(inner) => return term(inner, terms),
+        Condition::And(a, b) => {
+            term(a, terms)?;
+            return term(b, terms);
+        }
+        Condition::Or(..) => return Err(op_name("OR")),
+        Condition::Not(_) => return Err(op_name("NOT")),
+        Condition::In(..) => return Err(op_name("IN")),
+        Condition::Compare(Comparator::Ne, ..) => return Err(op_name("<>")),
+        Condition::Compare(cmp, a, b) => {
+            let (pa, pb) = (key_path(a)?, key_path(b)?);
+            let (attribute, v, flipped) = match (pa, pb) {
+                (Some(_), Some(_)) => return fail("Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition"),
+                (Some(p), None) => (p, value(b), false),
+                (None, Some(p)) => (p, value(a), true),
+                (None, None) => return fail("Invalid condition in KeyConditionExpression: No key attribute specified"),
+            };
+            let v = v.unwrap_or_default();
+            // `:v < k` is `k > :v`.
+            let op = match (cmp, flipped) {
+                (Comparator::Eq, _) => KeyOp::Eq(v),
+                (Comparator::Lt, false) | (Comparator::Gt, true) => KeyOp::Lt(v),
+                (Comparator::Le, false) | (Comparator::Ge, true) => KeyOp::Le(v),
+                (Comparator::Gt, false) | (Comparator::Lt, true) => KeyOp::Gt(v),
+                _ => KeyOp::Ge(v),
+            };
+            KeyTerm { attribute, op }
+        }
+        Condition::Between(a, lo, hi) => match key_path(a)? {
+            Some(attribute) => KeyTerm {
+                attribute,
+                op: KeyOp::Between(value(lo).unwrap_or_default(), value(hi).unwrap_or_default()),
+            },
+            None => return fail("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand"),
+        },
+        Condition::Function(f) => match f.name.as_str() {
+            "begins_with" => match f.args.first().map(key_path).transpose()?.flatten() {
+                Some(attribute) => KeyTerm {
+                    attribute,
+                    op: KeyOp::BeginsWith(f.args.get(1).and_then(value).unwrap_or_default()),
+                },
+                None => return fail("Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand"),
+            },
+            "size" => return fail("KeyConditionExpressions cannot contain nested operations"),
+            other => return Err(op_name(other)),
+        },
+    };
+    if terms.iter().any(|t| t.attribute == new.attribute) {
+        return fail("KeyConditionExpressions must only contain one condition per key");
+    }
+    terms.push(new);
+    Ok(())
+}
+
+/// Narrows a validated condition to a key condition.
+pub(crate) fn key_condition(c: &Condition) -> Result<KeyCondition, Error> {
+    let mut terms = Vec::new();
+    term(c, &mut terms)?;
+    if terms.len() > 2 {
+        return fail("Conditions can be of length 1 or 2 only");
+    }
+    Ok(KeyCondition { terms })
+}

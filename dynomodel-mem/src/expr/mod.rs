@@ -1,0 +1,160 @@
+//! DynamoDB's expression language: ConditionExpression, FilterExpression, KeyConditionExpression,
+//! UpdateExpression and ProjectionExpression.
+//!
+//! Pipeline: [`parse`] (syntax only, cacheable by text: `cache.rs`) → `validate` (DynamoDB's semantic
+//! checks against one request's placeholders, each with DynamoDB's message) → `eval` / `update` /
+//! `projection` against an item. Every error is an [`Error::Validation`] with DynamoDB's exact text,
+//! prefixed `Invalid <Kind>Expression: ` where DynamoDB prefixes it.
+
+// Nothing in the engine calls this module yet (a colleague is writing the engine on another branch); the
+// allowance goes when the engine wires it.
+#![allow(dead_code)]
+
+pub(crate) mod ast;
+pub(crate) mod cache;
+pub(crate) mod eval;
+pub(crate) mod keycond;
+pub(crate) mod lexer;
+pub(crate) mod parser;
+pub(crate) mod projection;
+pub(crate) mod reserved;
+pub(crate) mod update;
+pub(crate) mod validate;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dynomodel::{AttributeValue, Error};
+
+pub(crate) use parser::{ParseError, Parsed};
+
+/// Which request parameter an expression came from; it selects the grammar and the message prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum ExprKind {
+    /// `ConditionExpression` (PutItem, UpdateItem, DeleteItem, transactions).
+    Condition,
+    /// `FilterExpression` (Query, Scan).
+    Filter,
+    /// `KeyConditionExpression` (Query).
+    KeyCondition,
+    /// `UpdateExpression` (UpdateItem).
+    Update,
+    /// `ProjectionExpression` (GetItem, Query, Scan, BatchGetItem, TransactGetItems).
+    Projection,
+}
+
+impl ExprKind {
+    /// The request parameter's name, as DynamoDB quotes it in messages.
+    pub(crate) fn parameter(self) -> &'static str {
+        match self {
+            ExprKind::Condition => "ConditionExpression",
+            ExprKind::Filter => "FilterExpression",
+            ExprKind::KeyCondition => "KeyConditionExpression",
+            ExprKind::Update => "UpdateExpression",
+            ExprKind::Projection => "ProjectionExpression",
+        }
+    }
+}
+
+/// A `ValidationException` with DynamoDB's `Invalid <Kind>Expression: ` prefix.
+pub(crate) fn invalid(kind: ExprKind, message: impl std::fmt::Display) -> Error {
+    Error::validation(format!("Invalid {}: {message}", kind.parameter()))
+}
+
+/// The message for a parse failure.
+pub(crate) fn parse_error(kind: ExprKind, e: &ParseError) -> Error {
+    match e {
+        ParseError::Empty => invalid(kind, "The expression can not be empty;"),
+        ParseError::TooLarge(size) => invalid(
+            kind,
+            format!(
+                "Expression size has exceeded the maximum allowed size; expression size: {size}"
+            ),
+        ),
+        ParseError::Syntax { token, near } => invalid(
+            kind,
+            format!("Syntax error; token: \"{token}\", near: \"{near}\""),
+        ),
+        ParseError::TooDeep {
+            redundant: true, ..
+        } => invalid(kind, "The expression has redundant parentheses;"),
+        ParseError::TooDeep { operators, .. } => invalid(
+            kind,
+            format!("The expression contains too many operators; operator count: {operators}"),
+        ),
+    }
+}
+
+/// A parsed expression of any kind (what the cache stores).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Expression {
+    /// A condition, filter or key condition.
+    Condition(Parsed<ast::Condition>),
+    /// An update expression.
+    Update(Parsed<ast::UpdateExpression>),
+    /// A projection expression.
+    Projection(Parsed<ast::Projection>),
+}
+
+/// Parses `text` as an expression of `kind` (syntax only).
+pub(crate) fn parse(kind: ExprKind, text: &str) -> Result<Expression, Error> {
+    let result = match kind {
+        ExprKind::Condition | ExprKind::Filter | ExprKind::KeyCondition => {
+            parser::parse_condition(text).map(Expression::Condition)
+        }
+        ExprKind::Update => parser::parse_update(text).map(Expression::Update),
+        ExprKind::Projection => parser::parse_projection(text).map(Expression::Projection),
+    };
+    result.map_err(|e| parse_error(kind, &e))
+}
+
+/// One request's `ExpressionAttributeNames` and `ExpressionAttributeValues`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placeholders<'a> {
+    /// `#name` → attribute name.
+    pub(crate) names: &'a BTreeMap<String, String>,
+    /// `:value` → value.
+    pub(crate) values: &'a BTreeMap<String, AttributeValue>,
+}
+
+/// The placeholders the expressions of one request used, to report unused ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Usage {
+    /// `#name` placeholders seen.
+    pub(crate) names: BTreeSet<String>,
+    /// `:value` placeholders seen.
+    pub(crate) values: BTreeSet<String>,
+}
+
+/// DynamoDB's check, after all of a request's expressions are validated, that every placeholder supplied
+/// was used: "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}" (names are
+/// checked first, as DynamoDB does). Not prefixed: it is about the request, not one expression.
+pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Result<(), Error> {
+    let unused_names: Vec<&str> = placeholders
+        .names
+        .keys()
+        .filter(|k| !usage.names.contains(*k))
+        .map(String::as_str)
+        .collect();
+    if !unused_names.is_empty() {
+        return Err(Error::validation(format!(
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
+            unused_names.join(", ")
+        )));
+    }
+    let unused_values: Vec<&str> = placeholders
+        .values
+        .keys()
+        .filter(|k| !usage.values.contains(*k))
+        .map(String::as_str)
+        .collect();
+    if !unused_values.is_empty() {
+        return Err(Error::validation(format!(
+            "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
+            unused_values.join(", ")
+        )));
+    }
+    Ok(())
+}

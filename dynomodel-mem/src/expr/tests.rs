@@ -1,0 +1,513 @@
+//! End-to-end tests of the expression module: parse → validate → evaluate / apply, with the messages
+//! measured on DynamoDB Local (see the module docs for where real DynamoDB differs).
+
+use std::collections::BTreeMap;
+
+use dynomodel::{AttributeValue, Item, Number};
+use proptest::prelude::*;
+
+use super::*;
+
+fn num(s: &str) -> AttributeValue {
+    AttributeValue::N(s.parse::<Number>().unwrap_or_default())
+}
+
+fn s(x: &str) -> AttributeValue {
+    AttributeValue::S(x.to_owned())
+}
+
+fn values() -> BTreeMap<String, AttributeValue> {
+    [
+        (":s", s("x")),
+        (":t", s("y")),
+        (":n", num("1")),
+        (":l", AttributeValue::L(vec![s("q")])),
+        (":m", AttributeValue::M(BTreeMap::new())),
+        (":ss", AttributeValue::Ss(vec!["a".into()])),
+        (":ssab", AttributeValue::Ss(vec!["a".into(), "b".into()])),
+        (":big", num("1e125")),
+        (":h", s("hé")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
+fn names() -> BTreeMap<String, String> {
+    [("#x", "x"), ("#pk", "pk")]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// Parses and validates; the error message, or "OK".
+fn check(kind: ExprKind, text: &str) -> String {
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    let mut usage = Usage::default();
+    let result = parse(kind, text).and_then(|e| match e {
+        Expression::Condition(c) => validate::validate_condition(kind, &c, ph, &mut usage),
+        Expression::Update(u) => validate::validate_update(&u, ph, &mut usage),
+        Expression::Projection(p) => validate::validate_projection(&p, ph, &mut usage),
+    });
+    match result {
+        Ok(()) => "OK".to_owned(),
+        Err(e) => e.message(),
+    }
+}
+
+fn item() -> Item {
+    let mut m = BTreeMap::new();
+    m.insert("x".to_owned(), num("1"));
+    [
+        ("pk", s("a")),
+        ("s", s("héllo")),
+        ("n", num("5")),
+        ("big", num(&"9".repeat(38))),
+        (
+            "l",
+            AttributeValue::L((0..6).map(|i| num(&i.to_string())).collect()),
+        ),
+        ("m", AttributeValue::M(m)),
+        ("ss", AttributeValue::Ss(vec!["a".into(), "b".into()])),
+        ("b", AttributeValue::B(vec![1, 2])),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
+fn holds(text: &str) -> bool {
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    match parse(ExprKind::Condition, text) {
+        Ok(Expression::Condition(c)) => eval::evaluate(&c.tree, &item(), &ph),
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+fn updated(text: &str) -> Result<update::Updated, String> {
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    match parse(ExprKind::Update, text) {
+        Ok(Expression::Update(u)) => {
+            update::apply(&u.tree, &item(), &ph, &["pk"]).map_err(|e| e.message())
+        }
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+#[test]
+fn canonical_expressions_print_back() {
+    for text in [
+        "a = :s",
+        "a.b[2].#x <> :s",
+        "NOT a = :s AND (b < :s OR c >= :t)",
+        "a BETWEEN :s AND :t",
+        "a IN (:s, :t, b)",
+        "begins_with(a, :s) AND size(l) > :n",
+        "(size(a)) = :n",
+    ] {
+        match parse(ExprKind::Condition, text) {
+            Ok(Expression::Condition(c)) => assert_eq!(c.tree.to_string(), text),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    for text in [
+        "SET a = :s, b = c + :n REMOVE d[1] ADD e :n DELETE f :ss",
+        "SET a = list_append(if_not_exists(a, :l), :l)",
+        "SET a = (b - :n)",
+    ] {
+        match parse(ExprKind::Update, text) {
+            Ok(Expression::Update(u)) => assert_eq!(u.tree.to_string(), text),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    match parse(ExprKind::Projection, "a, b.c[3], #x") {
+        Ok(Expression::Projection(p)) => assert_eq!(p.tree.to_string(), "a, b.c[3], #x"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn precedence() {
+    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "a = :a OR b = :b AND c = :c")
+    else {
+        panic!("parses")
+    };
+    assert!(matches!(&c.tree, ast::Condition::Or(_, r) if matches!(**r, ast::Condition::And(..))));
+    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "NOT a = :a AND b = :b") else {
+        panic!("parses")
+    };
+    assert!(matches!(&c.tree, ast::Condition::And(l, _) if matches!(**l, ast::Condition::Not(_))));
+}
+
+#[test]
+fn syntax_errors_match_dynamodb() {
+    let cases = [
+        (
+            "a b",
+            "Invalid ConditionExpression: Syntax error; token: \"b\", near: \"a b\"",
+        ),
+        (
+            "!!!",
+            "Invalid ConditionExpression: Syntax error; token: \"!\", near: \"!!\"",
+        ),
+        (
+            "a = ",
+            "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"= \"",
+        ),
+        (
+            "a = :s AND",
+            "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"AND\"",
+        ),
+        (
+            "a === :s",
+            "Invalid ConditionExpression: Syntax error; token: \"=\", near: \"===\"",
+        ),
+        (
+            "a = 1abc",
+            "Invalid ConditionExpression: Syntax error; token: \"1\", near: \"= 1abc\"",
+        ),
+        (
+            "a[-1] = :s",
+            "Invalid ConditionExpression: Syntax error; token: \"-\", near: \"[-1\"",
+        ),
+        (
+            "_a = :s",
+            "Invalid ConditionExpression: Syntax error; token: \"_\", near: \"_a\"",
+        ),
+        (
+            "NOT a",
+            "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"a\"",
+        ),
+        (
+            "a = b = c",
+            "Invalid ConditionExpression: Syntax error; token: \"=\", near: \"b = c\"",
+        ),
+        (
+            "remove = :s",
+            "Invalid ConditionExpression: Syntax error; token: \"remove\", near: \"remove =\"",
+        ),
+        (
+            "a IN ()",
+            "Invalid ConditionExpression: Syntax error; token: \")\", near: \"()\"",
+        ),
+        (
+            "a IN :s",
+            "Invalid ConditionExpression: Syntax error; token: \":s\", near: \"IN :s\"",
+        ),
+        (
+            "",
+            "Invalid ConditionExpression: The expression can not be empty;",
+        ),
+        (
+            "   ",
+            "Invalid ConditionExpression: Syntax error; token: \"<EOF>\", near: \"   \"",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(check(ExprKind::Condition, text), want, "{text}");
+    }
+    assert_eq!(
+        check(ExprKind::Update, "SET a = b + c + d"),
+        "Invalid UpdateExpression: Syntax error; token: \"+\", near: \"c + d\""
+    );
+    assert_eq!(
+        check(ExprKind::Update, "SET a = :s,"),
+        "Invalid UpdateExpression: Syntax error; token: \"<EOF>\", near: \",\""
+    );
+    assert_eq!(
+        check(ExprKind::Projection, "a,"),
+        "Invalid ProjectionExpression: Syntax error; token: \"<EOF>\", near: \",\""
+    );
+    assert_eq!(
+        check(ExprKind::Filter, "a b"),
+        "Invalid FilterExpression: Syntax error; token: \"b\", near: \"a b\""
+    );
+}
+
+#[test]
+fn condition_validation_messages() {
+    let p = "Invalid ConditionExpression: ";
+    let cases = [
+        ("((a = :s))", "The expression has redundant parentheses;"),
+        ("a = ((:s))", "The expression has redundant parentheses;"),
+        ("foo(a)", "Invalid function name; function: foo"),
+        ("Size(a) = :n", "Invalid function name; function: Size"),
+        ("size(a)", "The function is not allowed to be used this way in an expression; function: size"),
+        ("attribute_exists(a) = :s", "The function is not allowed to be used this way in an expression; function: attribute_exists"),
+        ("if_not_exists(a, :s) = :s", "The function is not allowed in a condition expression; function: if_not_exists"),
+        ("begins_with(a)", "Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1"),
+        ("begins_with(a, :n)", "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"),
+        ("size(:n) = :n", "Incorrect operand type for operator or function; operator or function: size, operand type: N"),
+        ("attribute_type(a, :s)", "Invalid attribute type name found; type: x, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"),
+        ("attribute_type(a, :n)", "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"),
+        ("attribute_exists(:s)", "Operator or function requires a document path; operator or function: attribute_exists"),
+        ("a = a", "The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [a]"),
+        ("contains(#x, x)", "The first operand must be distinct from the remaining operands for this operator or function; operator: contains, first operand: [x]"),
+        ("a BETWEEN :t AND :s", "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {S:y}, upper bound operand: AttributeValue: {S:x}"),
+        ("a BETWEEN :s AND :n", "The BETWEEN operator requires same data type for lower and upper bounds; lower bound operand: AttributeValue: {S:x}, upper bound operand: AttributeValue: {N:1}"),
+        ("m < :m", "Incorrect operand type for operator or function; operator or function: <, operand type: M"),
+        ("name = :s", "Attribute name is a reserved keyword; reserved keyword: name"),
+        ("a.name = :s", "Attribute name is a reserved keyword; reserved keyword: name"),
+        ("#nope = :s", "An expression attribute name used in the document path is not defined; attribute name: #nope"),
+        ("a = :nope", "An expression attribute value used in expression is not defined; attribute value: :nope"),
+        ("a[99999999999999999999] = :s", "List index is not within the allowable range; index: [99999999999999999999]"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(
+            check(ExprKind::Condition, text),
+            format!("{p}{want}"),
+            "{text}"
+        );
+    }
+    for ok in [
+        "a_1 = :s",
+        "NOT NOT a = :s",
+        "(a) = :s",
+        "attribute_exists((a))",
+        "size(:s) = :n",
+        "contains(:s, a)",
+    ] {
+        assert_eq!(check(ExprKind::Condition, ok), "OK", "{ok}");
+    }
+}
+
+#[test]
+fn limits() {
+    let ops = |n: usize| vec!["a = :s"; n].join(" AND ");
+    assert_eq!(check(ExprKind::Condition, &ops(150)), "OK");
+    assert_eq!(check(ExprKind::Condition, &ops(151)), "Invalid ConditionExpression: The expression contains too many operators; operator count: 301");
+    let list = |n: usize| format!("a IN ({})", vec![":s"; n].join(","));
+    assert_eq!(check(ExprKind::Condition, &list(100)), "OK");
+    assert_eq!(check(ExprKind::Condition, &list(101)), "Invalid ConditionExpression: The IN operator is provided with too many operands; number of operands: 101");
+    let big = format!("a = :s{}", " ".repeat(4091));
+    assert_eq!(big.len(), 4097);
+    assert_eq!(
+        check(ExprKind::Projection, &big[..4096].replace("= :s", "   ")),
+        "OK"
+    );
+    assert_eq!(check(ExprKind::Condition, &big), "Invalid ConditionExpression: Expression size has exceeded the maximum allowed size; expression size: 4097");
+    let deep = format!("{}a = :s{}", "(".repeat(10_000), ")".repeat(10_000));
+    assert!(check(ExprKind::Condition, &deep).contains("Expression size has exceeded"));
+    let deep = format!("{}a = :s{}", "(".repeat(2000), ")".repeat(2000));
+    assert_eq!(
+        check(ExprKind::Condition, &deep),
+        "Invalid ConditionExpression: The expression has redundant parentheses;"
+    );
+    let nots = format!("{}a = :s", "NOT ".repeat(1000));
+    assert!(check(ExprKind::Condition, &nots).contains("too many operators"));
+}
+
+#[test]
+fn update_validation_messages() {
+    let p = "Invalid UpdateExpression: ";
+    let cases = [
+        ("SET a = :s, a.b = :s", "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a, b]"),
+        ("SET a[1] = :s, a.b = :s", "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: [a, [1]], path two: [a, b]"),
+        ("SET a = :s REMOVE a", "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a], path two: [a]"),
+        ("SET a = :s SET b = :s", "The \"SET\" section can only be used once in an update expression;"),
+        ("SET a = size(b)", "The function is not allowed in an update expression; function: size"),
+        ("SET a = foo(b)", "Invalid function name; function: foo"),
+        ("SET a = LIST_APPEND(a, :l)", "Invalid function name; function: LIST_APPEND"),
+        ("SET a = if_not_exists(:s, :s)", "Operator or function requires a document path; operator or function: if_not_exists"),
+        ("SET a = if_not_exists(a)", "Incorrect number of operands for operator or function; operator or function: if_not_exists, number of operands: 1"),
+        ("SET a = list_append(:s, :l)", "Incorrect operand type for operator or function; operator or function: list_append, operand type: S"),
+        ("SET a = :s + :n", "Incorrect operand type for operator or function; operator or function: +, operand type: S"),
+        ("ADD a :s", "Incorrect operand type for operator or function; operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND"),
+        ("ADD a :l", "Incorrect operand type for operator or function; operator: ADD, operand type: LIST, typeSet: ALLOWED_FOR_ADD_OPERAND"),
+        ("DELETE a :n", "Incorrect operand type for operator or function; operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND"),
+        ("SET name = :s", "Attribute name is a reserved keyword; reserved keyword: name"),
+        ("SET a = ((:s))", "The expression has redundant parentheses;"),
+        ("REMOVE a[0], a[0]", "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a, [0]], path two: [a, [0]]"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(
+            check(ExprKind::Update, text),
+            format!("{p}{want}"),
+            "{text}"
+        );
+    }
+    assert_eq!(check(ExprKind::Update, "set a = (:s)"), "OK");
+    assert_eq!(check(ExprKind::Projection, "a.b, a"), "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a, b], path two: [a]");
+    assert_eq!(check(ExprKind::Projection, "a, name"), "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name");
+}
+
+#[test]
+fn unused_placeholders() {
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    let mut usage = Usage::default();
+    usage.names.insert("#x".into());
+    let e = check_unused(&ph, &usage).map_err(|e| e.message());
+    assert_eq!(
+        e,
+        Err(
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {#pk}"
+                .to_owned()
+        )
+    );
+    usage.names.insert("#pk".into());
+    let e = check_unused(&ph, &usage).map_err(|e| e.message());
+    assert!(e.is_err_and(|m| m.starts_with(
+        "Value provided in ExpressionAttributeValues unused in expressions: keys: {:big, "
+    )));
+}
+
+#[test]
+fn evaluation_table() {
+    let cases = [
+        ("n = :n", false),
+        ("n <> :n", true),
+        ("n > :n", true),
+        ("n >= :n", true),
+        ("n < :n", false),
+        ("n <= :n", false),
+        ("s > :s", false),
+        ("s < :s", true),
+        ("n < :s", false),
+        ("n = :s", false),
+        ("nope = :n", false),
+        ("nope <> :n", true),
+        ("nope < :n", false),
+        ("n BETWEEN :n AND :n", false),
+        ("s BETWEEN :h AND :s", true),
+        ("n IN (:s, :n)", false),
+        ("s IN (:s, s)", true),
+        ("attribute_exists(m.x)", true),
+        ("attribute_exists(l[9])", false),
+        ("attribute_not_exists(nope)", true),
+        ("attribute_type(ss, :ss)", false),
+        ("begins_with(s, :h)", true),
+        ("begins_with(n, :h)", false),
+        ("contains(s, :s)", false),
+        ("contains(ss, :s)", false),
+        ("contains(l, :n)", true),
+        ("size(s) = :n", false),
+        ("size(l) > :n", true),
+        ("size(nope) <> :n", true),
+        ("size(n) = :n", false),
+        ("m.x = :n", true),
+        ("l[1] = :n", true),
+        ("ss = :ssab", true),
+        ("NOT l[1] = :n", false),
+        ("n = :n OR l[1] = :n AND m.x = :n", true),
+    ];
+    for (text, want) in cases {
+        assert_eq!(holds(text), want, "{text}");
+    }
+}
+
+#[test]
+fn size_counts_characters_and_bytes() {
+    assert_eq!(eval::size_of(&s("héllo")), Some(5));
+    assert_eq!(eval::size_of(&AttributeValue::B(vec![1, 2])), Some(2));
+    assert_eq!(eval::size_of(&num("3")), None);
+}
+
+#[test]
+fn update_semantics() {
+    let get = |u: &update::Updated, k: &str| u.item.get(k).cloned();
+    let u = updated("SET l[10] = :n").expect("appends");
+    assert_eq!(get(&u, "l").and_then(|l| l.as_l().map(<[_]>::len)), Some(7));
+    let u = updated("REMOVE l[1], l[3]").expect("removes");
+    assert_eq!(
+        get(&u, "l"),
+        Some(AttributeValue::L(vec![
+            num("0"),
+            num("2"),
+            num("4"),
+            num("5")
+        ]))
+    );
+    let u = updated("ADD n :n, newset :ss DELETE ss :ssab").expect("adds");
+    assert_eq!(get(&u, "n"), Some(num("6")));
+    assert_eq!(
+        get(&u, "newset"),
+        Some(AttributeValue::Ss(vec!["a".into()]))
+    );
+    assert_eq!(get(&u, "ss"), None);
+    let u = updated("SET big = big + :n, n = if_not_exists(nope, :n), l = list_append(:l, l)")
+        .expect("sets");
+    assert_eq!(get(&u, "big"), Some(num("1e38")));
+    assert_eq!(get(&u, "n"), Some(num("1")));
+    let u = updated("SET m.x = :s").expect("nested");
+    let mut want = BTreeMap::new();
+    want.insert("x".to_owned(), s("x"));
+    let mut want_item = Item::new();
+    want_item.insert("m".to_owned(), AttributeValue::M(want));
+    assert_eq!(u.updated_new(), want_item);
+    for (text, want) in [
+        ("SET n = n + :big", "DynamoDB only supports precision up to 38 digits"),
+        ("SET n = s + :n", "An operand in the update expression has an incorrect data type"),
+        ("SET n = nope + :n", "The provided expression refers to an attribute that does not exist in the item"),
+        ("SET nope.z = :n", "The document path provided in the update expression is invalid for update"),
+        ("SET s[0] = :n", "The document path provided in the update expression is invalid for update"),
+        ("REMOVE nope.x", "The document path provided in the update expression is invalid for update"),
+        ("ADD s :n", "An operand in the update expression has an incorrect data type"),
+        ("SET #pk = :s", "One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"),
+    ] {
+        assert_eq!(updated(text).err().as_deref(), Some(want), "{text}");
+    }
+    assert!(updated("REMOVE m.nope, l[10], nope").is_ok());
+}
+
+#[test]
+fn key_conditions() {
+    let kc = |text: &str| match parse(ExprKind::KeyCondition, text) {
+        Ok(Expression::Condition(c)) => keycond::key_condition(&c.tree).map_err(|e| e.message()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(kc("pk = :s AND :t < sk").map(|k| k.terms.len()), Ok(2));
+    assert!(matches!(
+        kc(":t < sk").map(|k| k.terms[0].op.clone()),
+        Ok(keycond::KeyOp::Gt(_))
+    ));
+    assert_eq!(
+        kc("pk = :s OR sk = :t").err().as_deref(),
+        Some("Invalid operator used in KeyConditionExpression: OR")
+    );
+    assert_eq!(
+        kc("pk = :s AND pk = :t").err().as_deref(),
+        Some("KeyConditionExpressions must only contain one condition per key")
+    );
+    assert_eq!(
+        kc("pk = :s AND size(sk) = :n").err().as_deref(),
+        Some("KeyConditionExpressions cannot contain nested operations")
+    );
+    assert_eq!(
+        kc("pk = :s AND a = :s AND b = :s").err().as_deref(),
+        Some("Conditions can be of length 1 or 2 only")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsers_never_panic(text in "[ a-z#:()\\[\\]0-9,.=<>+\\-ANDORTBEWINSXMVLC_]{0,120}") {
+        for kind in [ExprKind::Condition, ExprKind::KeyCondition, ExprKind::Update, ExprKind::Projection] {
+            let _ = check(kind, &text);
+        }
+    }
+
+    #[test]
+    fn parsers_never_panic_on_any_string(text in "\\PC{0,200}") {
+        for kind in [ExprKind::Condition, ExprKind::Update, ExprKind::Projection] {
+            let _ = check(kind, &text);
+        }
+    }
+}

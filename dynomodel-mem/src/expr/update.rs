@@ -1,0 +1,327 @@
+//! Applying an UpdateExpression to an item.
+//!
+//! All SET values are computed from the old item first, then the clauses are applied (SET, REMOVE, ADD,
+//! DELETE), so `SET a = b, b = a` swaps. Creating the item when it is absent is the caller's job: pass an
+//! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
+//! DynamoDB reports these during the write, not while parsing).
+
+use dynomodel::{AttributeValue, Error, Item, NumberError};
+
+use super::ast::{Clause, Operand, UpdateExpression};
+use super::eval::{lookup, resolve, Step};
+use super::projection::project;
+use super::Placeholders;
+
+const INVALID_PATH: &str =
+    "The document path provided in the update expression is invalid for update";
+const WRONG_TYPE: &str = "An operand in the update expression has an incorrect data type";
+const MISSING_OPERAND: &str =
+    "The provided expression refers to an attribute that does not exist in the item";
+
+/// The outcome of an update.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Updated {
+    /// The item after the update.
+    pub(crate) item: Item,
+    /// The paths the update wrote or removed, for `UPDATED_OLD` / `UPDATED_NEW`.
+    pub(crate) paths: Vec<Vec<Step>>,
+}
+
+impl Updated {
+    /// `ReturnValues=UPDATED_NEW`: the updated paths as they are now.
+    pub(crate) fn updated_new(&self) -> Item {
+        project(&self.item, &self.paths)
+    }
+
+    /// `ReturnValues=UPDATED_OLD`: the updated paths as they were in `old`.
+    pub(crate) fn updated_old(&self, old: &Item) -> Item {
+        project(old, &self.paths)
+    }
+}
+
+fn err(message: &str) -> Error {
+    Error::validation(message)
+}
+
+fn arithmetic_error(e: NumberError) -> Error {
+    match e {
+        // DynamoDB words the digit limit differently for computed numbers than for input numbers.
+        NumberError::TooManyDigits => err("DynamoDB only supports precision up to 38 digits"),
+        other => Error::validation(other.to_string()),
+    }
+}
+
+fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>, Error> {
+    // Validation already rejected undefined names; keep the failure total anyway.
+    resolve(path, ph).ok_or_else(|| err(INVALID_PATH))
+}
+
+/// The value a SET operand denotes in `old`.
+fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<AttributeValue, Error> {
+    match op {
+        Operand::Path(p) => lookup(old, &resolved(p, ph)?)
+            .cloned()
+            .ok_or_else(|| err(MISSING_OPERAND)),
+        Operand::Value(v) => ph
+            .values
+            .get(v)
+            .cloned()
+            .ok_or_else(|| err(MISSING_OPERAND)),
+        Operand::Paren(inner) => value_of(inner, old, ph),
+        Operand::Plus(a, b) | Operand::Minus(a, b) => {
+            let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
+            let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
+                return Err(err(WRONG_TYPE));
+            };
+            let result = if matches!(op, Operand::Plus(..)) {
+                x.checked_add(&y)
+            } else {
+                x.checked_sub(&y)
+            };
+            result.map(AttributeValue::N).map_err(arithmetic_error)
+        }
+        Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
+            ("if_not_exists", [Operand::Path(p), fallback]) => {
+                match lookup(old, &resolved(p, ph)?) {
+                    Some(v) => Ok(v.clone()),
+                    None => value_of(fallback, old, ph),
+                }
+            }
+            ("list_append", [a, b]) => {
+                let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
+                match (x, y) {
+                    (AttributeValue::L(mut x), AttributeValue::L(y)) => {
+                        x.extend(y);
+                        Ok(AttributeValue::L(x))
+                    }
+                    _ => Err(err(WRONG_TYPE)),
+                }
+            }
+            _ => Err(err(WRONG_TYPE)),
+        },
+    }
+}
+
+fn get_mut<'i>(item: &'i mut Item, steps: &[Step]) -> Option<&'i mut AttributeValue> {
+    let (Step::Key(first), rest) = steps.split_first()? else {
+        return None;
+    };
+    let mut value = item.get_mut(first)?;
+    for step in rest {
+        value = match (step, value) {
+            (Step::Key(k), AttributeValue::M(m)) => m.get_mut(k)?,
+            (Step::Index(i), AttributeValue::L(l)) => l.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Writes `value` at `steps`; the parent must exist. An index past the end of a list appends.
+fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<(), Error> {
+    match steps {
+        [Step::Key(k)] => {
+            item.insert(k.clone(), value);
+            Ok(())
+        }
+        [prefix @ .., last] if !prefix.is_empty() => {
+            match (
+                get_mut(item, prefix).ok_or_else(|| err(INVALID_PATH))?,
+                last,
+            ) {
+                (AttributeValue::M(m), Step::Key(k)) => {
+                    m.insert(k.clone(), value);
+                }
+                (AttributeValue::L(l), Step::Index(i)) => match l.get_mut(*i) {
+                    Some(slot) => *slot = value,
+                    None => l.push(value),
+                },
+                _ => return Err(err(INVALID_PATH)),
+            }
+            Ok(())
+        }
+        _ => Err(err(INVALID_PATH)),
+    }
+}
+
+/// Removes `steps`; a missing attribute, key or index is a no-op, a missing or mistyped parent is not.
+fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
+    match steps {
+        [Step::Key(k)] => {
+            item.remove(k);
+            Ok(())
+        }
+        [prefix @ .., last] if !prefix.is_empty() => {
+            match (
+                get_mut(item, prefix).ok_or_else(|| err(INVALID_PATH))?,
+                last,
+            ) {
+                (AttributeValue::M(m), Step::Key(k)) => {
+                    m.remove(k);
+                }
+                (AttributeValue::L(l), Step::Index(i)) => {
+                    if *i < l.len() {
+                        l.remove(*i);
+                    }
+                }
+                _ => return Err(err(INVALID_PATH)),
+            }
+            Ok(())
+        }
+        _ => Err(err(INVALID_PATH)),
+    }
+}
+
+fn union<T: PartialEq + Clone>(into: &mut Vec<T>, from: &[T]) {
+    for x in from {
+        if !into.contains(x) {
+            into.push(x.clone());
+        }
+    }
+}
+
+fn add(existing: Option<&AttributeValue>, delta: &AttributeValue) -> Result<AttributeValue, Error> {
+    use AttributeValue::*;
+    Ok(match (existing, delta) {
+        (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => delta.clone(),
+        (Some(N(a)), N(b)) => N(a.checked_add(b).map_err(arithmetic_error)?),
+        (Some(Ss(a)), Ss(b)) => Ss({
+            let mut a = a.clone();
+            union(&mut a, b);
+            a
+        }),
+        (Some(Ns(a)), Ns(b)) => Ns({
+            let mut a = a.clone();
+            union(&mut a, b);
+            a
+        }),
+        (Some(Bs(a)), Bs(b)) => Bs({
+            let mut a = a.clone();
+            union(&mut a, b);
+            a
+        }),
+        _ => return Err(err(WRONG_TYPE)),
+    })
+}
+
+/// The set left after DELETE, or `None` when it became empty (the attribute is then removed).
+fn delete(
+    existing: &AttributeValue,
+    delta: &AttributeValue,
+) -> Result<Option<AttributeValue>, Error> {
+    use AttributeValue::*;
+    let result = match (existing, delta) {
+        (Ss(a), Ss(b)) => Ss(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
+        (Ns(a), Ns(b)) => Ns(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
+        (Bs(a), Bs(b)) => Bs(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
+        _ => return Err(err(WRONG_TYPE)),
+    };
+    let empty = matches!(&result, Ss(v) if v.is_empty())
+        || matches!(&result, Ns(v) if v.is_empty())
+        || matches!(&result, Bs(v) if v.is_empty());
+    Ok((!empty).then_some(result))
+}
+
+/// DynamoDB's check that no action targets a key attribute (names resolved through placeholders).
+pub(crate) fn check_key_attributes(
+    expr: &UpdateExpression,
+    ph: &Placeholders<'_>,
+    keys: &[&str],
+) -> Result<(), Error> {
+    for path in target_paths(expr) {
+        if let Some(Step::Key(k)) = resolve(path, ph).and_then(|s| s.into_iter().next()) {
+            if keys.contains(&k.as_str()) {
+                return Err(Error::validation(format!(
+                    "One or more parameter values were invalid: Cannot update attribute {k}. This attribute is part of the key"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
+    let mut paths = Vec::new();
+    for clause in &expr.clauses {
+        match clause {
+            Clause::Set(actions) => paths.extend(actions.iter().map(|a| &a.path)),
+            Clause::Remove(ps) => paths.extend(ps.iter()),
+            Clause::Add(actions) | Clause::Delete(actions) => {
+                paths.extend(actions.iter().map(|a| &a.path))
+            }
+        }
+    }
+    paths
+}
+
+/// Applies a validated update expression to `old`, giving the new item and the updated paths.
+pub(crate) fn apply(
+    expr: &UpdateExpression,
+    old: &Item,
+    ph: &Placeholders<'_>,
+    keys: &[&str],
+) -> Result<Updated, Error> {
+    check_key_attributes(expr, ph, keys)?;
+    let mut sets = Vec::new();
+    let mut removes = Vec::new();
+    let mut adds = Vec::new();
+    let mut deletes = Vec::new();
+    for clause in &expr.clauses {
+        match clause {
+            Clause::Set(actions) => {
+                for a in actions {
+                    sets.push((resolved(&a.path, ph)?, value_of(&a.value, old, ph)?));
+                }
+            }
+            Clause::Remove(paths) => {
+                for p in paths {
+                    removes.push(resolved(p, ph)?);
+                }
+            }
+            Clause::Add(actions) | Clause::Delete(actions) => {
+                for a in actions {
+                    let v = ph.values.get(&a.value).ok_or_else(|| err(WRONG_TYPE))?;
+                    let entry = (resolved(&a.path, ph)?, v);
+                    if matches!(clause, Clause::Add(_)) {
+                        adds.push(entry);
+                    } else {
+                        deletes.push(entry);
+                    }
+                }
+            }
+        }
+    }
+    let mut paths: Vec<Vec<Step>> = sets.iter().map(|(p, _)| p.clone()).collect();
+    paths.extend(removes.iter().cloned());
+    paths.extend(adds.iter().map(|(p, _)| p.clone()));
+    paths.extend(deletes.iter().map(|(p, _)| p.clone()));
+
+    let mut item = old.clone();
+    for (steps, value) in sets {
+        set_path(&mut item, &steps, value)?;
+    }
+    // Indexes refer to the list as it was: remove the highest index of each list first.
+    removes.sort_by(|a, b| b.cmp(a));
+    for steps in &removes {
+        remove_path(&mut item, steps)?;
+    }
+    for (steps, delta) in adds {
+        let value = add(lookup(&item, &steps), delta)?;
+        set_path(&mut item, &steps, value)?;
+    }
+    for (steps, delta) in deletes {
+        let Some(existing) = lookup(&item, &steps) else {
+            if steps.len() > 1
+                && lookup(&item, steps.split_last().map_or(&[][..], |(_, p)| p)).is_none()
+            {
+                return Err(err(INVALID_PATH));
+            }
+            continue;
+        };
+        match delete(existing, delta)? {
+            Some(v) => set_path(&mut item, &steps, v)?,
+            None => remove_path(&mut item, &steps)?,
+        }
+    }
+    Ok(Updated { item, paths })
+}
