@@ -149,10 +149,17 @@ fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
         ));
     }
     match value {
-        // "An string set  may not be empty" (sic, two spaces): real DynamoDB and DynamoDB Local.
-        AttributeValue::Ss(set) if set.is_empty() => Err(empty_set("string")),
-        AttributeValue::Ns(set) if set.is_empty() => Err(empty_set("number")),
-        AttributeValue::Bs(set) if set.is_empty() => Err(empty_set("binary")),
+        // "An string set  may not be empty" (sic, two spaces) but "Binary sets should not be empty":
+        // real DynamoDB and DynamoDB Local alike.
+        AttributeValue::Ss(set) if set.is_empty() => {
+            Err(empty_set("An string set  may not be empty"))
+        }
+        AttributeValue::Ns(set) if set.is_empty() => {
+            Err(empty_set("An number set  may not be empty"))
+        }
+        AttributeValue::Bs(set) if set.is_empty() => {
+            Err(empty_set("Binary sets should not be empty"))
+        }
         AttributeValue::Ss(set) if has_duplicates(set) => {
             // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
             Err(Error::validation(format!(
@@ -174,8 +181,8 @@ fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
     }
 }
 
-fn empty_set(kind: &str) -> Error {
-    Error::validation(format!("{INVALID}An {kind} set  may not be empty"))
+fn empty_set(message: &str) -> Error {
+    Error::validation(format!("{INVALID}{message}"))
 }
 
 fn has_duplicates<T: Ord>(set: &[T]) -> bool {
@@ -194,6 +201,16 @@ pub fn item_size_limit(item: &Item) -> Result<()> {
     Ok(())
 }
 
+/// A key attribute's value must be S, N or B before its declared type is even considered. For a value
+/// that can never be a key (BOOL, NULL, a set, a list or a map) the AWS docs give no wording; DynamoDB
+/// Local's is the best evidence there is, so the engine copies it.
+fn scalar_key_value(value: &AttributeValue) -> Result<()> {
+    match value {
+        AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_) => Ok(()),
+        _ => Err(Error::validation("Invalid attribute value type")),
+    }
+}
+
 /// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
 /// within the size limits.
 pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
@@ -202,6 +219,7 @@ pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
         let value = item.get(name).ok_or_else(|| {
             Error::validation(format!("{INVALID}Missing the key {name} in the item"))
         })?;
+        scalar_key_value(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
             // DynamoDB Local 3.3 stops after "Type mismatch for key".
             Error::validation(format!(
@@ -279,6 +297,7 @@ pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = key.get(name).ok_or_else(mismatch)?;
+        scalar_key_value(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
@@ -405,16 +424,23 @@ mod tests {
     #[test]
     fn sets() {
         let empty = [
-            (AttributeValue::Ss(vec![]), "string"),
-            (AttributeValue::Ns(vec![]), "number"),
-            (AttributeValue::Bs(vec![]), "binary"),
+            (
+                AttributeValue::Ss(vec![]),
+                "An string set  may not be empty",
+            ),
+            (
+                AttributeValue::Ns(vec![]),
+                "An number set  may not be empty",
+            ),
+            (
+                AttributeValue::Bs(vec![]),
+                "Binary sets should not be empty",
+            ),
         ];
-        for (v, kind) in empty {
+        for (v, text) in empty {
             assert_eq!(
                 message(attribute_values(&one("d", v))),
-                format!(
-                    "One or more parameter values were invalid: An {kind} set  may not be empty"
-                )
+                format!("One or more parameter values were invalid: {text}")
             );
         }
         let ss = AttributeValue::Ss(vec!["a".into(), "b".into(), "a".into()]);

@@ -69,7 +69,6 @@ pub async fn run(
         if a != b && !reconcile(op, &a, &b) {
             outcome = Err(Divergence {
                 index,
-                op: op.clone(),
                 left: a,
                 right: b,
             });
@@ -135,7 +134,9 @@ async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
     .into()
 }
 
-/// Greedily drops earlier operations while the divergence persists, then describes what is left.
+/// Shrinks a divergence: first the diverging operation alone (most divergences need no history), then
+/// chunks of the history removed by halving sizes (delta debugging), keeping every removal after
+/// which the backends still disagree. Then describes what is left.
 pub async fn shrink(
     prefix: &str,
     tables: &[TableSpec],
@@ -148,28 +149,51 @@ pub async fn shrink(
     let mut kept: Vec<Op> = ops[..=divergence.index].to_vec();
     let mut last = divergence;
     let mut attempt = 0;
-    let mut i = 0;
-    while i + 1 < kept.len() && attempt < 300 {
-        let mut candidate = kept.clone();
-        candidate.remove(i);
+    let mut chunk = kept.len().next_power_of_two();
+    if kept.len() > 1 {
         attempt += 1;
-        match run(
+        let alone = vec![kept[kept.len() - 1].clone()];
+        if let Err(d) = run(
             &format!("{prefix}s{attempt}"),
             tables,
-            &candidate,
+            &alone,
             left,
             right,
             reconcile,
         )
         .await
         {
-            Err(d) => {
-                candidate.truncate(d.index + 1);
-                kept = candidate;
-                last = d;
-            }
-            Ok(()) => i += 1,
+            kept = alone;
+            last = d;
         }
+    }
+    while chunk >= 1 && kept.len() > 1 && attempt < 200 {
+        let mut start = 0;
+        // Never remove the last operation: it is the one that diverges.
+        while start + 1 < kept.len() && attempt < 200 {
+            let end = (start + chunk).min(kept.len() - 1);
+            let mut candidate = kept.clone();
+            candidate.drain(start..end);
+            attempt += 1;
+            match run(
+                &format!("{prefix}s{attempt}"),
+                tables,
+                &candidate,
+                left,
+                right,
+                reconcile,
+            )
+            .await
+            {
+                Err(d) => {
+                    candidate.truncate(d.index + 1);
+                    kept = candidate;
+                    last = d;
+                }
+                Ok(()) => start = end,
+            }
+        }
+        chunk /= 2;
     }
     let mut report = String::new();
     let _ = writeln!(report, "tables: {tables:#?}");

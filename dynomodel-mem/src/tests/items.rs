@@ -109,7 +109,8 @@ async fn put_key_errors() {
             item(&[("pk", s("a")), ("sk", AttributeValue::Bool(true))]),
         )
         .await,
-        &format!("{INVALID}Type mismatch for key sk expected: S actual: BOOL"),
+        // A value that can never be a key: DynamoDB Local's wording (the docs give none).
+        "Invalid attribute value type",
     );
     assert_validation(
         put(&b, item(&[("pk", s("a")), ("sk", s(""))])).await,
