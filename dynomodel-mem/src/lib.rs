@@ -69,7 +69,8 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use dynomodel::{
     Backend, CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput,
     DeleteTableInput, DeleteTableOutput, DescribeTableInput, DescribeTableOutput, GetItemInput,
-    GetItemOutput, ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result,
+    GetItemOutput, ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, QueryInput,
+    QueryOutput, Result, ScanInput, ScanOutput, UpdateItemInput, UpdateItemOutput,
 };
 
 pub use key::KeyValue;
@@ -147,6 +148,26 @@ impl Backend for MemBackend {
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
         self.write().delete_item(&input)
+    }
+
+    // Transitional: implemented with the expression language (issue 4) and Query/Scan (issue 5).
+    async fn update_item(&self, _input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        Err(not_yet("UpdateItem"))
+    }
+
+    async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
+        Err(not_yet("Query"))
+    }
+
+    async fn scan(&self, _input: ScanInput) -> Result<ScanOutput> {
+        Err(not_yet("Scan"))
+    }
+}
+
+fn not_yet(operation: &str) -> dynomodel::Error {
+    dynomodel::Error::Service {
+        code: "UnknownOperationException".into(),
+        message: format!("{operation} is not supported by this backend yet"),
     }
 }
 

@@ -145,6 +145,7 @@ impl Db {
             table_name: self.table_name::<M>(),
             key: key.into().to_key_item()?,
             return_values: Some(ReturnValue::AllOld),
+            ..Default::default()
         };
         let output = self.backend.delete_item(input).await?;
         Ok(output.attributes.map(M::from_item).transpose()?)
@@ -167,7 +168,7 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
             let input = PutItemInput {
                 table_name: self.db.table_name::<M>(),
                 item: self.item.to_item()?,
-                return_values: None,
+                ..Default::default()
             };
             self.db.backend.put_item(input).await.map(drop)
         })
@@ -201,6 +202,7 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
                 table_name: self.db.table_name::<M>(),
                 key: self.key.to_key_item()?,
                 consistent_read: self.consistent.then_some(true),
+                ..Default::default()
             };
             let output = self.db.backend.get_item(input).await?;
             Ok(output.item.map(M::from_item).transpose()?)

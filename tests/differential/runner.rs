@@ -103,6 +103,7 @@ async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
                 table_name: table_name(table),
                 item: item.clone(),
                 return_values: *return_values,
+                ..Default::default()
             })
             .await
             .map(|o| o.attributes),
@@ -115,6 +116,7 @@ async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
                 table_name: table_name(table),
                 key: key.clone(),
                 consistent_read: Some(*consistent),
+                ..Default::default()
             })
             .await
             .map(|o| o.item),
@@ -127,6 +129,7 @@ async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
                 table_name: table_name(table),
                 key: key.clone(),
                 return_values: *return_values,
+                ..Default::default()
             })
             .await
             .map(|o| o.attributes),

@@ -15,6 +15,7 @@ dual_test!(put_get_delete_with_return_values, |t| {
         table_name: table.clone(),
         item,
         return_values: rv,
+        ..Default::default()
     };
     // A fresh put with ALL_OLD returns nothing; a replacing one returns the old item.
     let out = b
@@ -41,6 +42,7 @@ dual_test!(put_get_delete_with_return_values, |t| {
                 table_name: table.clone(),
                 key: key.clone(),
                 consistent_read,
+                ..Default::default()
             })
             .await
             .unwrap();
@@ -51,6 +53,7 @@ dual_test!(put_get_delete_with_return_values, |t| {
         table_name: table.clone(),
         key: key.clone(),
         return_values: rv,
+        ..Default::default()
     };
     let out = b.delete_item(del(Some(ReturnValue::AllOld))).await.unwrap();
     assert_eq!(out.attributes, Some(v2));
@@ -62,6 +65,7 @@ dual_test!(put_get_delete_with_return_values, |t| {
             table_name: table.clone(),
             key: key.clone(),
             consistent_read: Some(true),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -82,6 +86,7 @@ dual_test!(put_and_delete_reject_update_only_return_values, |t| {
                 table_name: table.clone(),
                 item: key.clone(),
                 return_values: Some(rv),
+                ..Default::default()
             })
             .await;
         t.expect_error(
@@ -94,6 +99,7 @@ dual_test!(put_and_delete_reject_update_only_return_values, |t| {
                 table_name: table.clone(),
                 key: key.clone(),
                 return_values: Some(rv),
+                ..Default::default()
             })
             .await;
         t.expect_error(
@@ -114,6 +120,7 @@ dual_test!(item_size_limit_is_409600_bytes, |t| {
             table_name: table.clone(),
             item: at_limit.clone(),
             return_values: None,
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -123,6 +130,7 @@ dual_test!(item_size_limit_is_409600_bytes, |t| {
             table_name: table.clone(),
             key: item([("pk", s("a"))]),
             consistent_read: Some(true),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -136,6 +144,7 @@ dual_test!(item_size_limit_is_409600_bytes, |t| {
             table_name: table.clone(),
             item: over,
             return_values: None,
+            ..Default::default()
         })
         .await;
     t.expect_error(
@@ -153,6 +162,7 @@ dual_test!(item_size_limit_is_409600_bytes, |t| {
             table_name: table,
             item: utf8,
             return_values: None,
+            ..Default::default()
         })
         .await;
     t.expect_error(

@@ -9,6 +9,7 @@ fn get(table: &str, key: Item) -> GetItemInput {
         table_name: table.into(),
         key,
         consistent_read: None,
+        ..Default::default()
     }
 }
 
@@ -17,6 +18,7 @@ fn put(table: &str, item: Item) -> PutItemInput {
         table_name: table.into(),
         item,
         return_values: None,
+        ..Default::default()
     }
 }
 
@@ -52,6 +54,7 @@ dual_test!(keys_must_match_the_schema, |t| {
                 table_name: table.clone(),
                 key,
                 return_values: None,
+                ..Default::default()
             })
             .await;
         t.expect_error_differs(r, "ValidationException", SCHEMA_MISMATCH, local);

@@ -233,6 +233,7 @@ dual_test!(
                 table_name: name.clone(),
                 item: key.clone(),
                 return_values: None,
+                ..Default::default()
             })
             .await;
         t.expect_error_differs(r, code, unnamed, LOCAL_NOT_FOUND);
@@ -241,6 +242,7 @@ dual_test!(
                 table_name: name.clone(),
                 key: key.clone(),
                 consistent_read: None,
+                ..Default::default()
             })
             .await;
         t.expect_error_differs(r, code, unnamed, LOCAL_NOT_FOUND);
@@ -249,6 +251,7 @@ dual_test!(
                 table_name: name.clone(),
                 key,
                 return_values: None,
+                ..Default::default()
             })
             .await;
         t.expect_error_differs(r, code, unnamed, LOCAL_NOT_FOUND);

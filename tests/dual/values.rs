@@ -15,6 +15,7 @@ async fn round_trip(t: &Dual, table: &str, pk: &str, attrs: Item) -> Result<Item
             table_name: table.into(),
             item: full,
             return_values: None,
+            ..Default::default()
         })
         .await?;
     let mut got = t
@@ -23,6 +24,7 @@ async fn round_trip(t: &Dual, table: &str, pk: &str, attrs: Item) -> Result<Item
             table_name: table.into(),
             key: item([("pk", s(pk))]),
             consistent_read: Some(true),
+            ..Default::default()
         })
         .await?
         .item

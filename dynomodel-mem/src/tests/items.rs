@@ -17,6 +17,7 @@ async fn put(b: &MemBackend, item: Item) -> Result<Option<Item>, Error> {
         table_name: "tbl".into(),
         item,
         return_values: Some(ReturnValue::AllOld),
+        ..Default::default()
     })
     .await
     .map(|o| o.attributes)
@@ -27,6 +28,7 @@ async fn get(b: &MemBackend, key: Item) -> Result<Option<Item>, Error> {
         table_name: "tbl".into(),
         key,
         consistent_read: Some(true),
+        ..Default::default()
     })
     .await
     .map(|o| o.item)
@@ -37,6 +39,7 @@ async fn delete(b: &MemBackend, key: Item) -> Result<Option<Item>, Error> {
         table_name: "tbl".into(),
         key,
         return_values: Some(ReturnValue::AllOld),
+        ..Default::default()
     })
     .await
     .map(|o| o.attributes)
@@ -73,6 +76,7 @@ async fn put_get_delete_round_trip() {
             table_name: "tbl".into(),
             item: item(&[("pk", s("a")), ("sk", n("2"))]),
             return_values: None,
+            ..Default::default()
         })
         .await
         .expect("put");
@@ -122,6 +126,7 @@ async fn put_key_errors() {
             table_name: "tbl".into(),
             item: item(&[("pk", s("a")), ("sk", s("a"))]),
             return_values: Some(ReturnValue::AllNew),
+            ..Default::default()
         })
         .await;
     assert_validation(rv, "Return values set to invalid value");
@@ -235,6 +240,7 @@ async fn get_and_delete_key_errors() {
             table_name: "tbl".into(),
             key: item(&[("pk", s("a")), ("sk", n("1"))]),
             return_values: Some(ReturnValue::UpdatedNew),
+            ..Default::default()
         })
         .await;
     assert_validation(rv, "Return values set to invalid value");
@@ -380,6 +386,7 @@ async fn request_validation_precedes_table_lookup() {
             table_name: "nope".into(),
             item: item(&[("pk", s("a")), ("d", AttributeValue::Ss(vec![]))]),
             return_values: None,
+            ..Default::default()
         })
         .await;
     assert_validation(r, &format!("{INVALID}An string set  may not be empty"));
@@ -388,6 +395,7 @@ async fn request_validation_precedes_table_lookup() {
             table_name: "nope".into(),
             item: item(&[("pk", s("a"))]),
             return_values: Some(ReturnValue::AllNew),
+            ..Default::default()
         })
         .await;
     assert_validation(r, "Return values set to invalid value");

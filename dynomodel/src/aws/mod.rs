@@ -229,4 +229,24 @@ impl Backend for AwsBackend {
             attributes: from_sdk_opt_item(output.attributes)?,
         })
     }
+
+    // Transitional: implemented with the expression language (issue 4) and Query/Scan (issue 5).
+    async fn update_item(&self, _input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        Err(not_yet("UpdateItem"))
+    }
+
+    async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
+        Err(not_yet("Query"))
+    }
+
+    async fn scan(&self, _input: ScanInput) -> Result<ScanOutput> {
+        Err(not_yet("Scan"))
+    }
+}
+
+fn not_yet(operation: &str) -> crate::Error {
+    crate::Error::Service {
+        code: "UnknownOperationException".into(),
+        message: format!("{operation} is not supported by this backend yet"),
+    }
 }

@@ -1,6 +1,34 @@
 //! Requests and responses of the single-item operations, shaped like DynamoDB's API.
 
+use std::collections::BTreeMap;
+
 use crate::value::Item;
+
+/// `ExpressionAttributeNames`: `#placeholder` → attribute name.
+pub type ExpressionAttributeNames = BTreeMap<String, String>;
+
+/// `ExpressionAttributeValues`: `:placeholder` → value.
+pub type ExpressionAttributeValues = Item;
+
+/// Whether a failed condition returns the item as it was (`ReturnValuesOnConditionCheckFailure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReturnValuesOnConditionCheckFailure {
+    /// Nothing (the default).
+    #[default]
+    None,
+    /// The whole item as it was, in the `ConditionalCheckFailed` error.
+    AllOld,
+}
+
+impl ReturnValuesOnConditionCheckFailure {
+    /// DynamoDB's name for it: `"NONE"` or `"ALL_OLD"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReturnValuesOnConditionCheckFailure::None => "NONE",
+            ReturnValuesOnConditionCheckFailure::AllOld => "ALL_OLD",
+        }
+    }
+}
 
 /// What a write returns of the item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,8 +66,16 @@ pub struct PutItemInput {
     pub table_name: String,
     /// The whole item, key attributes included.
     pub item: Item,
+    /// A condition the existing item (if any) must meet.
+    pub condition_expression: Option<String>,
+    /// Names used in the expressions.
+    pub expression_attribute_names: Option<ExpressionAttributeNames>,
+    /// Values used in the expressions.
+    pub expression_attribute_values: Option<ExpressionAttributeValues>,
     /// `NONE` or `ALL_OLD`.
     pub return_values: Option<ReturnValue>,
+    /// Put the existing item into the error when the condition fails.
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 
 /// `PutItem`'s response.
@@ -58,6 +94,10 @@ pub struct GetItemInput {
     pub key: Item,
     /// Strongly consistent read (the default is eventually consistent).
     pub consistent_read: Option<bool>,
+    /// The attributes to return (all when absent).
+    pub projection_expression: Option<String>,
+    /// Names used in the projection.
+    pub expression_attribute_names: Option<ExpressionAttributeNames>,
 }
 
 /// `GetItem`'s response.
@@ -74,13 +114,49 @@ pub struct DeleteItemInput {
     pub table_name: String,
     /// The full primary key, and nothing else.
     pub key: Item,
+    /// A condition the existing item must meet.
+    pub condition_expression: Option<String>,
+    /// Names used in the expressions.
+    pub expression_attribute_names: Option<ExpressionAttributeNames>,
+    /// Values used in the expressions.
+    pub expression_attribute_values: Option<ExpressionAttributeValues>,
     /// `NONE` or `ALL_OLD`.
     pub return_values: Option<ReturnValue>,
+    /// Put the existing item into the error when the condition fails.
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
 
 /// `DeleteItem`'s response.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DeleteItemOutput {
     /// The deleted item, with `ReturnValues=ALL_OLD` when there was one.
+    pub attributes: Option<Item>,
+}
+
+/// `UpdateItem`: change some attributes of an item, creating it when absent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateItemInput {
+    /// The table's name.
+    pub table_name: String,
+    /// The full primary key, and nothing else.
+    pub key: Item,
+    /// `SET …  REMOVE …  ADD …  DELETE …`; without one, the item is created with its key only.
+    pub update_expression: Option<String>,
+    /// A condition the existing item (if any) must meet.
+    pub condition_expression: Option<String>,
+    /// Names used in the expressions.
+    pub expression_attribute_names: Option<ExpressionAttributeNames>,
+    /// Values used in the expressions.
+    pub expression_attribute_values: Option<ExpressionAttributeValues>,
+    /// Any of the five [`ReturnValue`]s.
+    pub return_values: Option<ReturnValue>,
+    /// Put the existing item into the error when the condition fails.
+    pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+/// `UpdateItem`'s response.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UpdateItemOutput {
+    /// What `ReturnValues` asked for.
     pub attributes: Option<Item>,
 }

@@ -3,9 +3,11 @@
 //! `aws`) implements it over `aws-sdk-dynamodb`.
 
 mod item;
+mod query;
 mod table;
 
 pub use item::*;
+pub use query::*;
 pub use table::*;
 
 use crate::error::Result;
@@ -31,4 +33,10 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput>;
     /// `DeleteItem`.
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput>;
+    /// `UpdateItem`.
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput>;
+    /// `Query`.
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput>;
+    /// `Scan`.
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput>;
 }
