@@ -113,7 +113,7 @@ fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
     let broken = invalid && !bad_return_values;
     match rng.below(10) {
         0..=4 => {
-            let mut item = random_item(rng, spec, !broken);
+            let mut item = random_item(rng, spec, !invalid);
             if broken {
                 break_item(rng, spec, &mut item);
             }

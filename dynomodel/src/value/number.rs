@@ -80,17 +80,7 @@ impl Number {
             coefficient /= 10;
             exponent += 1;
         }
-        let digits = digit_count(coefficient) as i64;
-        let adjusted = exponent + digits - 1;
-        if adjusted > MAX_ADJUSTED_EXPONENT {
-            return Err(NumberError::Overflow);
-        }
-        if adjusted < MIN_ADJUSTED_EXPONENT {
-            return Err(NumberError::Underflow);
-        }
-        if digits > MAX_DIGITS as i64 {
-            return Err(NumberError::TooManyDigits);
-        }
+        check_limits(i64::from(digit_count(coefficient)), exponent)?;
         Ok(Number {
             negative,
             coefficient,
@@ -178,17 +168,8 @@ impl Number {
             return Ok(Number::ZERO);
         }
         let exponent = exponent - fraction_digits;
-        let adjusted = exponent + digits.len() as i64 - 1;
-        // DynamoDB reports range errors before precision errors.
-        if adjusted > MAX_ADJUSTED_EXPONENT {
-            return Err(NumberError::Overflow);
-        }
-        if adjusted < MIN_ADJUSTED_EXPONENT {
-            return Err(NumberError::Underflow);
-        }
-        if digits.len() > MAX_DIGITS as usize {
-            return Err(NumberError::TooManyDigits);
-        }
+        // Checked before the digits are folded into a u128, which 39 or more digits would overflow.
+        check_limits(digits.len() as i64, exponent)?;
         let coefficient = digits
             .iter()
             .fold(0u128, |acc, &d| acc * 10 + u128::from(d));
@@ -309,6 +290,21 @@ impl Number {
             return Err(NumberError::Invalid(value.to_string()));
         }
         Number::parse(&format!("{value:e}"))
+    }
+}
+
+/// DynamoDB's limits for `digits` significant digits whose last one has decimal exponent `exponent`.
+/// Range is checked before precision, as DynamoDB does.
+fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
+    let adjusted = exponent + digits - 1;
+    if adjusted > MAX_ADJUSTED_EXPONENT {
+        Err(NumberError::Overflow)
+    } else if adjusted < MIN_ADJUSTED_EXPONENT {
+        Err(NumberError::Underflow)
+    } else if digits > i64::from(MAX_DIGITS) {
+        Err(NumberError::TooManyDigits)
+    } else {
+        Ok(())
     }
 }
 
