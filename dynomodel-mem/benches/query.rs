@@ -1,0 +1,116 @@
+//! Query cost against table size: 20 items from one partition of a 10k-item and a 1M-item table.
+//! A Query is O(log n + k), so the two figures should be close; the ratio is the point.
+//!
+//! `cargo bench -p dynomodel-mem --bench query`
+
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use dynomodel::{
+    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
+    KeySchemaElement, Number, PutItemInput, QueryInput, ScalarAttributeType,
+};
+use dynomodel_mem::MemBackend;
+
+const TABLE: &str = "bench";
+/// Items per partition: a query reads 20 of them.
+const PARTITION: usize = 100;
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+}
+
+async fn populate(items: usize) -> MemBackend {
+    let backend = MemBackend::new();
+    backend
+        .create_table(CreateTableInput {
+            table_name: TABLE.into(),
+            attribute_definitions: vec![
+                AttributeDefinition {
+                    attribute_name: "pk".into(),
+                    attribute_type: ScalarAttributeType::S,
+                },
+                AttributeDefinition {
+                    attribute_name: "sk".into(),
+                    attribute_type: ScalarAttributeType::N,
+                },
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let payload = AttributeValue::S("x".repeat(100));
+    for i in 0..items {
+        let mut item = Item::new();
+        item.insert(
+            "pk".into(),
+            AttributeValue::S(format!("user{}", i / PARTITION)),
+        );
+        item.insert("sk".into(), AttributeValue::N(Number::from(i % PARTITION)));
+        item.insert("payload".into(), payload.clone());
+        backend
+            .put_item(PutItemInput {
+                table_name: TABLE.into(),
+                item,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    backend
+}
+
+fn query_20(partition: usize) -> QueryInput {
+    let names = BTreeMap::from([
+        ("#p".to_string(), "pk".to_string()),
+        ("#s".to_string(), "sk".to_string()),
+    ]);
+    let values = Item::from([
+        (
+            ":p".to_string(),
+            AttributeValue::S(format!("user{partition}")),
+        ),
+        (":lo".to_string(), AttributeValue::N(Number::from(10))),
+        (":hi".to_string(), AttributeValue::N(Number::from(29))),
+    ]);
+    QueryInput {
+        table_name: TABLE.into(),
+        key_condition_expression: Some("#p = :p AND #s BETWEEN :lo AND :hi".into()),
+        expression_attribute_names: Some(names),
+        expression_attribute_values: Some(values),
+        ..Default::default()
+    }
+}
+
+fn engine_query(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("engine_query_20_items");
+    for items in [10_000usize, 1_000_000] {
+        let backend = rt.block_on(populate(items));
+        let partitions = items / PARTITION;
+        let mut next = 0usize;
+        group.bench_with_input(BenchmarkId::from_parameter(items), &items, |b, _| {
+            b.iter(|| {
+                // Walk the partitions so the benchmark does not measure one hot cache line.
+                next = (next + 7919) % partitions;
+                let output = rt.block_on(backend.query(query_20(next))).unwrap();
+                assert_eq!(output.count, 20);
+                output
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(30);
+    targets = engine_query
+}
+criterion_main!(benches);
