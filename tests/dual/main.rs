@@ -14,9 +14,11 @@ use dynomodel::{AttributeValue, Item, Number};
 #[allow(unused_imports)]
 use dynomodel_tests::{dual_test, Dual, Target};
 
+mod conditions;
 mod items;
 mod keys;
 mod numbers_raw;
+mod requests;
 mod tables;
 mod values;
 
