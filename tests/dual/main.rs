@@ -20,6 +20,7 @@ mod keys;
 mod numbers_raw;
 mod requests;
 mod tables;
+mod updates;
 mod values;
 
 /// A number from its text (panics on invalid text: test data only).
