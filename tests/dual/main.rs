@@ -15,6 +15,7 @@ use dynomodel::{AttributeValue, Item, Number};
 use dynomodel_tests::{dual_test, Dual, Target};
 
 mod conditions;
+mod expressions_invalid;
 mod items;
 mod keys;
 mod numbers_raw;
