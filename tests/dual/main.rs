@@ -16,9 +16,11 @@ use dynomodel_tests::{dual_test, Dual, Target};
 
 mod conditions;
 mod expressions_invalid;
+mod indexes;
 mod items;
 mod keys;
 mod numbers_raw;
+mod projections;
 mod query;
 mod requests;
 mod scan;
