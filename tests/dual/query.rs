@@ -42,6 +42,9 @@ fn query(table: &str, sort: Option<&str>, vals: &[(&str, AttributeValue)]) -> Qu
     }
 }
 
+/// `:name` → value bindings of one key condition.
+type Bindings<'a> = Vec<(&'a str, AttributeValue)>;
+
 fn sort_keys(out: &QueryOutput) -> Vec<AttributeValue> {
     out.items
         .iter()
@@ -88,7 +91,7 @@ dual_test!(string_sort_keys_order_by_utf8_bytes, |t| {
 
     // Every sort-key condition form.
     let mut c = Checks::new(&t);
-    let forms: Vec<(&str, Vec<(&str, AttributeValue)>, &[AttributeValue])> = vec![
+    let forms: Vec<(&str, Bindings<'_>, &[AttributeValue])> = vec![
         ("sk = :v", vec![(":v", s("é"))], &sorted[3..4]),
         ("sk < :v", vec![(":v", s("b"))], &sorted[..2]),
         ("sk <= :v", vec![(":v", s("b"))], &sorted[..3]),
