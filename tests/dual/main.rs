@@ -14,10 +14,18 @@ use dynomodel::{AttributeValue, Item, Number};
 #[allow(unused_imports)]
 use dynomodel_tests::{dual_test, Dual, Target};
 
+mod conditions;
+mod expressions_invalid;
+mod indexes;
 mod items;
 mod keys;
 mod numbers_raw;
+mod projections;
+mod query;
+mod requests;
+mod scan;
 mod tables;
+mod updates;
 mod values;
 
 /// A number from its text (panics on invalid text: test data only).

@@ -91,6 +91,8 @@ impl ErrorDetails for op::describe_table::DescribeTableError {}
 impl ErrorDetails for op::list_tables::ListTablesError {}
 impl ErrorDetails for op::delete_table::DeleteTableError {}
 impl ErrorDetails for op::get_item::GetItemError {}
+impl ErrorDetails for op::query::QueryError {}
+impl ErrorDetails for op::scan::ScanError {}
 
 /// Maps any SDK operation error onto [`Error`].
 pub(crate) fn map_sdk_error<E, R>(err: SdkError<E, R>) -> Error

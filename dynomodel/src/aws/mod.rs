@@ -7,11 +7,12 @@
 //! (see [`Error`](crate::Error)).
 
 mod error;
+mod item;
+mod query;
 mod table;
 mod value;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
 use self::error::map_sdk_error;
@@ -19,7 +20,6 @@ use self::table::{
     attribute_definition, billing_mode, global_index, key_schema, local_index,
     required_description, throughput,
 };
-use self::value::{from_sdk_opt_item, to_sdk_item};
 use crate::backend::*;
 use crate::db::Db;
 use crate::error::Result;
@@ -93,10 +93,6 @@ impl Db {
 /// use an empty `Vec` for "none".
 fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
     (!v.is_empty()).then_some(v)
-}
-
-fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
-    r.map(|r| sdk::ReturnValue::from(r.as_str()))
 }
 
 #[async_trait::async_trait]
@@ -186,67 +182,26 @@ impl Backend for AwsBackend {
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        let output = self
-            .client
-            .put_item()
-            .table_name(input.table_name)
-            .set_item(Some(to_sdk_item(&input.item)))
-            .set_return_values(return_value(input.return_values))
-            .send()
-            .await
-            .map_err(map_sdk_error)?;
-        Ok(PutItemOutput {
-            attributes: from_sdk_opt_item(output.attributes)?,
-        })
+        item::put_item(&self.client, input).await
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        let output = self
-            .client
-            .get_item()
-            .table_name(input.table_name)
-            .set_key(Some(to_sdk_item(&input.key)))
-            .set_consistent_read(input.consistent_read)
-            .send()
-            .await
-            .map_err(map_sdk_error)?;
-        Ok(GetItemOutput {
-            item: from_sdk_opt_item(output.item)?,
-        })
+        item::get_item(&self.client, input).await
     }
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        let output = self
-            .client
-            .delete_item()
-            .table_name(input.table_name)
-            .set_key(Some(to_sdk_item(&input.key)))
-            .set_return_values(return_value(input.return_values))
-            .send()
-            .await
-            .map_err(map_sdk_error)?;
-        Ok(DeleteItemOutput {
-            attributes: from_sdk_opt_item(output.attributes)?,
-        })
+        item::delete_item(&self.client, input).await
     }
 
-    // Transitional: implemented with the expression language (issue 4) and Query/Scan (issue 5).
-    async fn update_item(&self, _input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        Err(not_yet("UpdateItem"))
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        item::update_item(&self.client, input).await
     }
 
-    async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
-        Err(not_yet("Query"))
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        query::query(&self.client, input).await
     }
 
-    async fn scan(&self, _input: ScanInput) -> Result<ScanOutput> {
-        Err(not_yet("Scan"))
-    }
-}
-
-fn not_yet(operation: &str) -> crate::Error {
-    crate::Error::Service {
-        code: "UnknownOperationException".into(),
-        message: format!("{operation} is not supported by this backend yet"),
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        query::scan(&self.client, input).await
     }
 }

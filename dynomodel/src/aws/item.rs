@@ -1,0 +1,118 @@
+//! The single-item operations (PutItem, GetItem, DeleteItem, UpdateItem), converted field by field.
+//!
+//! Optional request fields stay optional on the wire: `None` is not sent and `Some(empty map)` is sent as an
+//! empty map, so that DynamoDB (not this module) answers e.g. "ExpressionAttributeValues must not be empty"
+//! exactly as it would for any other client.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types as sdk;
+use aws_sdk_dynamodb::Client;
+
+use super::error::map_sdk_error;
+use super::value::{from_sdk_opt_item, to_sdk_item, SdkItem};
+use crate::backend::*;
+use crate::error::Result;
+
+/// `ExpressionAttributeNames` in the SDK's shape.
+pub(crate) fn names(names: Option<ExpressionAttributeNames>) -> Option<HashMap<String, String>> {
+    names.map(|n| n.into_iter().collect())
+}
+
+/// `ExpressionAttributeValues` in the SDK's shape.
+pub(crate) fn values(values: Option<ExpressionAttributeValues>) -> Option<SdkItem> {
+    values.as_ref().map(to_sdk_item)
+}
+
+fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
+    r.map(|r| sdk::ReturnValue::from(r.as_str()))
+}
+
+fn on_failure(
+    r: Option<ReturnValuesOnConditionCheckFailure>,
+) -> Option<sdk::ReturnValuesOnConditionCheckFailure> {
+    r.map(|r| sdk::ReturnValuesOnConditionCheckFailure::from(r.as_str()))
+}
+
+pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<PutItemOutput> {
+    let output = client
+        .put_item()
+        .table_name(input.table_name)
+        .set_item(Some(to_sdk_item(&input.item)))
+        .set_condition_expression(input.condition_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_return_values(return_value(input.return_values))
+        .set_return_values_on_condition_check_failure(on_failure(
+            input.return_values_on_condition_check_failure,
+        ))
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    Ok(PutItemOutput {
+        attributes: from_sdk_opt_item(output.attributes)?,
+    })
+}
+
+pub(crate) async fn get_item(client: &Client, input: GetItemInput) -> Result<GetItemOutput> {
+    let output = client
+        .get_item()
+        .table_name(input.table_name)
+        .set_key(Some(to_sdk_item(&input.key)))
+        .set_consistent_read(input.consistent_read)
+        .set_projection_expression(input.projection_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    Ok(GetItemOutput {
+        item: from_sdk_opt_item(output.item)?,
+    })
+}
+
+pub(crate) async fn delete_item(
+    client: &Client,
+    input: DeleteItemInput,
+) -> Result<DeleteItemOutput> {
+    let output = client
+        .delete_item()
+        .table_name(input.table_name)
+        .set_key(Some(to_sdk_item(&input.key)))
+        .set_condition_expression(input.condition_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_return_values(return_value(input.return_values))
+        .set_return_values_on_condition_check_failure(on_failure(
+            input.return_values_on_condition_check_failure,
+        ))
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    Ok(DeleteItemOutput {
+        attributes: from_sdk_opt_item(output.attributes)?,
+    })
+}
+
+pub(crate) async fn update_item(
+    client: &Client,
+    input: UpdateItemInput,
+) -> Result<UpdateItemOutput> {
+    let output = client
+        .update_item()
+        .table_name(input.table_name)
+        .set_key(Some(to_sdk_item(&input.key)))
+        .set_update_expression(input.update_expression)
+        .set_condition_expression(input.condition_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_return_values(return_value(input.return_values))
+        .set_return_values_on_condition_check_failure(on_failure(
+            input.return_values_on_condition_check_failure,
+        ))
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    Ok(UpdateItemOutput {
+        attributes: from_sdk_opt_item(output.attributes)?,
+    })
+}

@@ -1,0 +1,124 @@
+//! Query and Scan, converted field by field.
+//!
+//! The response keeps DynamoDB's distinctions: `Items` absent (`Select=COUNT`) stays `None` rather than
+//! becoming an empty page, and `LastEvaluatedKey` is passed through as sent — its presence, not the page's
+//! size, is what says more items may follow.
+
+use aws_sdk_dynamodb::types as sdk;
+use aws_sdk_dynamodb::Client;
+
+use super::error::map_sdk_error;
+use super::item::{names, values};
+use super::value::{from_sdk_item, from_sdk_opt_item, to_sdk_item, SdkItem};
+use crate::backend::*;
+use crate::error::Result;
+
+fn select(s: Option<Select>) -> Option<sdk::Select> {
+    s.map(|s| sdk::Select::from(s.as_str()))
+}
+
+/// Builds the common response from the SDK's fields (Query and Scan outputs are distinct SDK types with
+/// the same four fields).
+fn output(
+    items: Option<Vec<SdkItem>>,
+    count: i32,
+    scanned_count: i32,
+    last_evaluated_key: Option<SdkItem>,
+) -> Result<QueryOutput> {
+    let items = items
+        .map(|items| {
+            items
+                .into_iter()
+                .map(from_sdk_item)
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(QueryOutput {
+        items,
+        count,
+        scanned_count,
+        last_evaluated_key: from_sdk_opt_item(last_evaluated_key)?,
+    })
+}
+
+pub(crate) async fn query(client: &Client, input: QueryInput) -> Result<QueryOutput> {
+    let out = client
+        .query()
+        .table_name(input.table_name)
+        .set_index_name(input.index_name)
+        .set_key_condition_expression(input.key_condition_expression)
+        .set_filter_expression(input.filter_expression)
+        .set_projection_expression(input.projection_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_select(select(input.select))
+        .set_scan_index_forward(input.scan_index_forward)
+        .set_limit(input.limit)
+        .set_exclusive_start_key(input.exclusive_start_key.as_ref().map(to_sdk_item))
+        .set_consistent_read(input.consistent_read)
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    output(
+        out.items,
+        out.count,
+        out.scanned_count,
+        out.last_evaluated_key,
+    )
+}
+
+pub(crate) async fn scan(client: &Client, input: ScanInput) -> Result<ScanOutput> {
+    let out = client
+        .scan()
+        .table_name(input.table_name)
+        .set_index_name(input.index_name)
+        .set_filter_expression(input.filter_expression)
+        .set_projection_expression(input.projection_expression)
+        .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_select(select(input.select))
+        .set_limit(input.limit)
+        .set_exclusive_start_key(input.exclusive_start_key.as_ref().map(to_sdk_item))
+        .set_consistent_read(input.consistent_read)
+        .set_segment(input.segment)
+        .set_total_segments(input.total_segments)
+        .send()
+        .await
+        .map_err(map_sdk_error)?;
+    output(
+        out.items,
+        out.count,
+        out.scanned_count,
+        out.last_evaluated_key,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::value::Item;
+    use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
+
+    #[test]
+    fn count_only_pages_keep_items_absent_and_the_last_key() {
+        let key: SdkItem = [("pk".to_owned(), SdkValue::S("a".into()))].into();
+        let out = output(None, 3, 5, Some(key)).unwrap();
+        assert_eq!(out.items, None);
+        assert_eq!((out.count, out.scanned_count), (3, 5));
+        assert_eq!(out.last_evaluated_key.unwrap()["pk"].as_s(), Some("a"));
+        // An empty page is not the same as no page: it stays `Some(vec![])`.
+        let empty = output(Some(vec![]), 0, 1, None).unwrap();
+        assert_eq!(empty.items, Some(vec![]));
+        assert_eq!(empty.last_evaluated_key, None);
+    }
+
+    #[test]
+    fn empty_expression_maps_are_sent_not_dropped() {
+        // DynamoDB rejects an empty ExpressionAttributeValues with its own message; dropping it here would
+        // hide that error from the caller.
+        assert_eq!(values(Some(Item::new())), Some(SdkItem::new()));
+        assert_eq!(values(None), None);
+        assert_eq!(names(Some(Default::default())), Some(Default::default()));
+    }
+}
