@@ -75,7 +75,9 @@ pub fn index_handle_name(index: &str) -> String {
     let mut out = String::with_capacity(index.len() + 6);
     let mut previous_lower = false;
     for c in index.chars() {
-        if c == '-' || c == '.' || c == '_' {
+        // Any other character is invalid in an index name (reported separately); mapping it to `_`
+        // keeps the handle an identifier so the only error shown is the name's.
+        if !c.is_ascii_alphanumeric() {
             if !out.ends_with('_') {
                 out.push('_');
             }

@@ -199,6 +199,9 @@ fn handles_distinct(container: &Container<'_>, errors: &mut Errors) {
     for index in &container.indexes {
         let handle = index.handle.unraw().to_string();
         if let Some(owner) = taken.get(&handle) {
+            if *owner == format!("the handle of index {:?}", index.name) {
+                continue; // the same name twice: reported as a duplicate name
+            }
             errors.at(
                 index.name_span,
                 format!("index {:?} would get the handle `{handle}()`, which is already {owner}; rename the index or the field", index.name),

@@ -73,7 +73,11 @@ fn handle_ident(name: &str, span: Span) -> Ident {
             ident.set_span(span);
             ident
         })
-        .unwrap_or_else(|_| Ident::new_raw(&snake, span))
+        .unwrap_or_else(|_| match snake.as_str() {
+            // Keywords that cannot be raw identifiers.
+            "self" | "super" | "crate" | "_" => Ident::new(&format!("{snake}_index"), span),
+            _ => Ident::new_raw(&snake, span),
+        })
 }
 
 fn build(
