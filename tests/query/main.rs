@@ -2,6 +2,8 @@
 //! in-memory engine (those need the engine's Query/Scan; until it lands they fail with its
 //! "not supported yet" answer).
 
+#![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
+
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 

@@ -299,6 +299,8 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
     assert_eq!(stream.try_next().await.unwrap().unwrap().userid, "b");
     assert!(stream.try_next().await.unwrap().is_none());
     assert_eq!(db.scan_index(Tweet::rt_index()).count().await.unwrap(), 7);
+    let err = db.scan::<Tweet>().segments(2).page(None).await.unwrap_err();
+    assert!(err.message().starts_with("page() reads one segment"));
     let scans = rec.scans.lock().unwrap();
     assert_eq!(scans[1].limit, Some(1));
     assert_eq!(scans[1].exclusive_start_key, Some(key("a", "1")));
@@ -307,6 +309,4 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
         (Some("rt-index"), Some(Select::Count))
     );
     assert_eq!(scans[2].segment, None);
-    let err = db.scan::<Tweet>().segments(2).page(None).await.unwrap_err();
-    assert!(err.message().starts_with("page() reads one segment"));
 }

@@ -39,6 +39,9 @@ impl Projected for Item {
     }
 }
 
+/// The phantom types of an [`Index`] (`fn() -> …` so the handle is `Send + Sync` and covariant).
+type Types<M, R, T> = PhantomData<fn() -> (M, R, T)>;
+
 /// A typed handle on a secondary index of model `M`: partition key of type `H`, sort key of type `R`
 /// (`()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
 /// generated `<Model><Index>Item`).
@@ -73,7 +76,7 @@ pub struct Index<M, H, R, T> {
     projection: ProjectionType,
     /// The hash key field's conversion (adapters such as `epoch_seconds` included).
     hash_value: fn(&H) -> Result<Option<AttributeValue>, ConversionError>,
-    _marker: PhantomData<fn() -> (M, R, T)>,
+    _marker: Types<M, R, T>,
 }
 
 impl<M, H, R, T> Index<M, H, R, T> {
