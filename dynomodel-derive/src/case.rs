@@ -69,9 +69,54 @@ impl RenameRule {
     }
 }
 
+/// The snake_case identifier of an index's handle: `rt-index` → `rt_index`, `TsIndex` → `ts_index`,
+/// `by.city` → `by_city`; a name starting with a digit gets an `index_` prefix so it is an identifier.
+pub fn index_handle_name(index: &str) -> String {
+    let mut out = String::with_capacity(index.len() + 6);
+    let mut previous_lower = false;
+    for c in index.chars() {
+        // Any other character is invalid in an index name (reported separately); mapping it to `_`
+        // keeps the handle an identifier so the only error shown is the name's.
+        if !c.is_ascii_alphanumeric() {
+            if !out.ends_with('_') {
+                out.push('_');
+            }
+            previous_lower = false;
+        } else if c.is_ascii_uppercase() {
+            if previous_lower && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            previous_lower = false;
+        } else {
+            out.push(c);
+            previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "index_");
+    }
+    out
+}
+
+/// `ts_index` → `TsIndex`, for the generated item struct's name.
+pub fn pascal(snake: &str) -> String {
+    RenameRule::Pascal.apply(snake.trim_start_matches('_'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::RenameRule::*;
+    use super::{index_handle_name, pascal};
+
+    #[test]
+    fn index_names_become_identifiers() {
+        assert_eq!(index_handle_name("rt-index"), "rt_index");
+        assert_eq!(index_handle_name("TsIndex"), "ts_index");
+        assert_eq!(index_handle_name("by.city--x"), "by_city_x");
+        assert_eq!(index_handle_name("3rd-idx"), "index_3rd_idx");
+        assert_eq!(pascal("rt_index"), "RtIndex");
+    }
 
     #[test]
     fn rules_convert_snake_case() {

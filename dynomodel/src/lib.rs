@@ -35,6 +35,7 @@ mod db;
 mod error;
 mod expression;
 mod model;
+mod query;
 mod value;
 
 #[cfg(feature = "aws")]
@@ -49,7 +50,8 @@ pub use expression::{
     IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
     ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
-pub use model::{Field, Model, PrimaryKey};
+pub use model::{Field, Index, Model, PrimaryKey, Projected};
+pub use query::{Cursor, Page, Query, Scan};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };

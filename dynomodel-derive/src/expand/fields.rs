@@ -120,8 +120,8 @@ pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
 
 /// An expression building `Self` from `__item` (a mutable `Item`), returning a
 /// `Result<Self, ConversionError>`; errors are located at the attribute's name.
-pub fn read_item(fields: &[Field<'_>]) -> TokenStream {
-    let inits = fields.iter().map(|field| {
+pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
+    let inits = fields.into_iter().map(|field| {
         let ident = field.ident;
         if !field.stored() {
             let value = default_value(field);

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use crate::expand::{attribute_impl, fields, key};
+use crate::expand::{attribute_impl, fields, index, key};
 use crate::ir::{Container, Conversion, Field};
 
 /// All the code for a model.
@@ -19,13 +19,19 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let model_impl = model_impl(container, hash, range);
     let attribute = attribute_impl(container);
     let handles = handles(container);
+    let index_structs = index::item_structs(container);
+    let index_impls = index::item_impls(container);
+    let index_handles = index::handles(container);
     quote! {
         #key_struct
+        #index_structs
         const _: () = {
             #key_impls
             #model_impl
             #attribute
             #handles
+            #index_impls
+            #index_handles
         };
     }
 }
@@ -45,12 +51,34 @@ fn model_impl(
         let ident = field.ident;
         quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
     });
+    let hash_ty = hash.ty;
+    let hash_name = &hash.name;
+    let range_name = match range {
+        Some(range) => {
+            let name = &range.name;
+            quote!(::core::option::Option::Some(#name))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let hash_value = fields::to_attribute(hash, quote!(hash));
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
             type Key = #key;
+            type Hash = #hash_ty;
 
             const TABLE_NAME: &'static str = #table;
+            const HASH_KEY: &'static str = #hash_name;
+            const RANGE_KEY: ::core::option::Option<&'static str> = #range_name;
+
+            fn hash_key_value(hash: &#hash_ty) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
+                match #hash_value.map_err(|__e| __e.at(#hash_name))? {
+                    ::core::option::Option::Some(__value) => ::core::result::Result::Ok(__value),
+                    ::core::option::Option::None => ::core::result::Result::Err(
+                        ::dynomodel::ConversionError::new("a key value", "nothing").at(#hash_name),
+                    ),
+                }
+            }
 
             fn schema() -> ::dynomodel::CreateTableInput {
                 #schema
@@ -74,7 +102,7 @@ fn model_impl(
     }
 }
 
-/// The `CreateTableInput`: key schema, key attribute types, billing.
+/// The `CreateTableInput`: key schema, key attribute types (table and index keys), billing, indexes.
 fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>) -> TokenStream {
     let table = &container.table_name;
     let definitions = std::iter::once(hash).chain(range).map(|field| {
@@ -87,6 +115,8 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             }
         }
     });
+    let definitions = definitions.chain(index::attribute_definitions(container));
+    let indexes = index::schema_fields(container);
     let hash_name = &hash.name;
     let range_element = range.map(|range| {
         let name = &range.name;
@@ -120,7 +150,7 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
-            ..::core::default::Default::default()
+            #indexes
         }
     }
 }

@@ -56,7 +56,15 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
             #[automatically_derived]
             impl ::dynomodel::Model for #ident {
                 type Key = #key_type;
+                type Hash = ();
                 const TABLE_NAME: &'static str = "";
+                const HASH_KEY: &'static str = "";
+                const RANGE_KEY: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                fn hash_key_value(
+                    _: &(),
+                ) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
+                    ::core::unimplemented!("#[derive(Model)] failed")
+                }
                 fn schema() -> ::dynomodel::CreateTableInput {
                     ::core::unimplemented!("#[derive(Model)] failed")
                 }

@@ -91,6 +91,11 @@ const NOT: u8 = 3;
 const ATOM: u8 = 4;
 
 impl<M> Condition<M> {
+    /// The tree, for builders that inspect a condition's shape (the query's key conditions).
+    pub(crate) fn node(&self) -> &Node {
+        &self.node
+    }
+
     pub(crate) fn from_node(node: Node) -> Self {
         Condition {
             node,

@@ -74,10 +74,10 @@
 //! let _ = Tweet::nick().eq(None); // compare with a value; test absence with not_exists()
 //! ```
 
-mod condition;
+pub(crate) mod condition;
 mod context;
 mod ops;
-mod path;
+pub(crate) mod path;
 mod projection;
 mod update;
 mod value;

@@ -9,6 +9,10 @@ use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, Errors};
 
+mod index;
+
+pub use index::Index;
+
 /// Which derive is running.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Derive {
@@ -37,6 +41,8 @@ pub struct Container<'a> {
     pub table_span: Span,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
+    /// Secondary indexes: the local ones (in field order), then the global ones.
+    pub indexes: Vec<Index>,
 }
 
 /// Whether a field is part of the primary key.
@@ -194,11 +200,12 @@ impl<'a> Container<'a> {
                     attrs: field_attrs,
                 })
             })
-            .collect();
+            .collect::<Vec<_>>();
         let (table_name, table_span) = match &attrs.table {
             Some(table) => (table.value.clone(), table.span),
             None => (input.ident.unraw().to_string(), input.ident.span()),
         };
+        let indexes = index::resolve(&attrs, &fields, errors);
         Some(Container {
             derive,
             ident: &input.ident,
@@ -207,6 +214,7 @@ impl<'a> Container<'a> {
             table_span,
             attrs,
             fields,
+            indexes,
         })
     }
 

@@ -1,5 +1,6 @@
 //! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
-//! `#[range_key]`, and the reserved `#[index]` / `#[global_index]`.
+//! `#[range_key]`, and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
+//! on the struct (global); their syntax is parsed in [`crate::attr::index`].
 //!
 //! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
 //! offending token and parsing goes on, so one compile shows every mistake (serde_derive's approach).
@@ -11,6 +12,10 @@ use syn::spanned::Spanned as _;
 use syn::{Attribute, ExprPath, LitInt, LitStr};
 
 use crate::case::RenameRule;
+
+pub mod index;
+
+pub use index::{IndexAttr, ProjectionKind};
 
 /// Every error found so far, combined into one `syn::Error` (which renders as several
 /// `compile_error!`s, each with its own span).
@@ -39,10 +44,6 @@ impl Errors {
     }
 }
 
-/// The message for the helper attributes kept for a later version.
-pub const INDEXES_NOT_SUPPORTED: &str =
-    "secondary indexes are not supported yet: `#[index]` and `#[global_index]` are reserved for them";
-
 /// A value with the span of the token that set it, for error messages pointing at the right place.
 pub struct Spanned<T> {
     pub value: T,
@@ -60,6 +61,8 @@ pub struct ContainerAttrs {
     pub on_demand: Option<Span>,
     /// `rename_all = "camelCase"`.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// `#[global_index(...)]`, in declaration order.
+    pub global_indexes: Vec<IndexAttr>,
 }
 
 /// The options on a field.
@@ -77,10 +80,18 @@ pub struct FieldAttrs {
     pub default: Option<Spanned<Option<ExprPath>>>,
     /// `epoch_seconds`.
     pub epoch_seconds: Option<Span>,
+    /// `#[index(...)]`: local secondary indexes sorted by this field, in declaration order.
+    pub local_indexes: Vec<IndexAttr>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
-fn set_once<T>(slot: &mut Option<T>, value: T, meta_span: Span, name: &str, errors: &mut Errors) {
+pub(crate) fn set_once<T>(
+    slot: &mut Option<T>,
+    value: T,
+    meta_span: Span,
+    name: &str,
+    errors: &mut Errors,
+) {
     if slot.is_some() {
         errors.at(meta_span, format!("duplicate dynomodel option `{name}`"));
     } else {
@@ -89,7 +100,7 @@ fn set_once<T>(slot: &mut Option<T>, value: T, meta_span: Span, name: &str, erro
 }
 
 /// Consumes whatever follows an unknown option (`= value` or `(...)`) so parsing can go on.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         meta.value()?.parse::<syn::Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
@@ -98,7 +109,7 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-fn option_name(meta: &ParseNestedMeta<'_>) -> String {
+pub(crate) fn option_name(meta: &ParseNestedMeta<'_>) -> String {
     meta.path.to_token_stream().to_string().replace(' ', "")
 }
 
@@ -106,8 +117,18 @@ fn option_name(meta: &ParseNestedMeta<'_>) -> String {
 pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     for attr in attrs {
-        if attr.path().is_ident("index") || attr.path().is_ident("global_index") {
-            errors.at(attr.path().span(), INDEXES_NOT_SUPPORTED);
+        if attr.path().is_ident("global_index") {
+            if let Some(index) = index::global(attr, errors) {
+                out.global_indexes.push(index);
+            }
+            continue;
+        }
+        if attr.path().is_ident("index") {
+            errors.at(
+                attr.path().span(),
+                "`#[index(...)]` declares a local index and belongs on the field that is its range key; \
+                 use `#[global_index(...)]` on the struct for a global index",
+            );
             continue;
         }
         if !attr.path().is_ident("dynomodel") {
@@ -156,7 +177,10 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
 }
 
 /// Parses `throughput(read = N, write = N)`; both are required.
-fn throughput(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Spanned<(i64, i64)>> {
+pub(crate) fn throughput(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Spanned<(i64, i64)>> {
     let span = meta.path.span();
     let mut read: Option<i64> = None;
     let mut write: Option<i64> = None;
@@ -215,8 +239,15 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 errors.at(span, format!("duplicate `#[{name}]`"));
             }
             *slot = Some(span);
-        } else if path.is_ident("index") || path.is_ident("global_index") {
-            errors.at(span, INDEXES_NOT_SUPPORTED);
+        } else if path.is_ident("index") {
+            if let Some(index) = index::local(attr, errors) {
+                out.local_indexes.push(index);
+            }
+        } else if path.is_ident("global_index") {
+            errors.at(
+                span,
+                "`#[global_index(...)]` belongs on the struct; on a field, `#[index(...)]` declares a local index",
+            );
         } else if path.is_ident("dynomodel") {
             if let Err(e) = attr.parse_nested_meta(|meta| field_option(&meta, &mut out, errors)) {
                 errors.push(e);

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
+mod index;
+
 /// Runs every rule.
 pub fn check(container: &Container<'_>, errors: &mut Errors) {
     hash_key_present(container, errors);
@@ -17,6 +19,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     attribute_names_not_empty(container, errors);
     billing_unambiguous(container, errors);
     table_name_valid(container, errors);
+    index::check(container, errors);
 }
 
 /// A model needs a partition key.
@@ -150,16 +153,21 @@ fn billing_unambiguous(container: &Container<'_>, errors: &mut Errors) {
     }
 }
 
+/// DynamoDB's rule for table and index names: 3–255 characters of `A-Z a-z 0-9 _ . -`.
+pub(crate) fn valid_name(name: &str) -> bool {
+    (3..=255).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
 /// DynamoDB table names: 3–255 characters of `A-Z a-z 0-9 _ . -`.
 fn table_name_valid(container: &Container<'_>, errors: &mut Errors) {
     if container.derive != Derive::Model {
         return;
     }
     let name = &container.table_name;
-    let valid_chars = name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
-    if !(3..=255).contains(&name.len()) || !valid_chars {
+    if !valid_name(name) {
         errors.at(
             container.table_span,
             format!(

@@ -1,11 +1,16 @@
-//! The [`Model`] trait that `#[derive(Model)]` implements, its key type and typed field handles.
+//! The [`Model`] trait that `#[derive(Model)]` implements, its key type, typed field handles and the
+//! secondary-index metadata ([`Index`] handles and the [`Projected`] item types of queries).
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::backend::CreateTableInput;
 use crate::error::ConversionError;
-use crate::value::Item;
+use crate::value::{AttributeValue, Item};
+
+mod index;
+
+pub use index::{Index, Projected};
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
@@ -68,8 +73,58 @@ use crate::value::Item;
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
-/// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why. `#[index]` and
-/// `#[global_index]` are reserved for secondary indexes and currently rejected.
+/// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why.
+///
+/// # Secondary indexes
+///
+/// flywheel's three projections, as attributes. A local index (same partition key, another sort key;
+/// the table needs a range key; at most 5) is declared on the field that sorts it; a global index (any
+/// keys, `range` optional; at most 20) on the struct:
+///
+/// | attribute | index |
+/// |---|---|
+/// | `#[index(all = "ts-local")]` on a field | local, projection `ALL` |
+/// | `#[index(keys = "rt-local")]` | local, `KEYS_ONLY` |
+/// | `#[index(include = "like-local", includes = [text])]` | local, `INCLUDE` of the listed fields |
+/// | `#[global_index(all("ts-index", hash = city, range = ts), throughput(read = 10, write = 2))]` | global, `ALL`, own capacity |
+/// | `#[global_index(keys("rt-index", hash = city, range = retweets))]` | global, `KEYS_ONLY` |
+/// | `#[global_index(include("like-index", hash = city, includes = [text]))]` | global, `INCLUDE`, no sort key |
+///
+/// Fields are named by their Rust names; the schema uses their attribute names (after `rename`). A
+/// global index of a provisioned table without its own `throughput` takes the table's; an on-demand
+/// table's indexes have none. Names follow the table-name rule and are unique; index keys must be
+/// key types ([`KeyAttribute`](crate::KeyAttribute)); all of this is checked at compile time.
+///
+/// Each index gets a handle named after it in snake_case, `Tweet::rt_index() -> Index<Tweet, String,
+/// i64, TweetRtIndexItem>` (an index whose handle would take a field handle's name is a compile
+/// error). Queries on an `ALL` index return the model; on a `KEYS_ONLY` or `INCLUDE` index they return
+/// a generated `<Model><Index>Item` struct (same visibility as the model, `Debug + Clone + PartialEq`,
+/// implementing [`Projected`]) with exactly the table keys, the index keys and the included fields,
+/// and a `key()` method giving the table key. See [`Db::query_index`](crate::Db::query_index).
+///
+/// ```
+/// use dynomodel::{Model, ProjectionType};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "tweets")]
+/// #[global_index(keys("rt-index", hash = city, range = retweets))]
+/// pub struct Tweet {
+///     #[hash_key] pub userid: String,
+///     #[range_key] pub id: String,
+///     pub city: String,
+///     pub retweets: i64,
+///     #[index(include = "like-local", includes = [text])] pub likes: i64,
+///     pub text: String,
+/// }
+///
+/// let schema = Tweet::schema();
+/// assert_eq!(schema.global_secondary_indexes[0].projection.projection_type, ProjectionType::KeysOnly);
+/// assert_eq!(schema.local_secondary_indexes[0].projection.non_key_attributes, ["text"]);
+/// assert_eq!(Tweet::rt_index().name(), "rt-index");
+/// // The KEYS_ONLY index's entries: table keys and index keys, nothing else.
+/// let entry = TweetRtIndexItem { userid: "abc".into(), id: "1".into(), city: "Paris".into(), retweets: 3 };
+/// assert_eq!(entry.key(), TweetKey::from(("abc", "1")));
+/// ```
 ///
 /// `#[derive(Document)]` implements only [`Attribute`](crate::Attribute) (stored as a map) for a
 /// struct nested in items, with the same field options and no keys:
@@ -113,8 +168,20 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The primary key: a generated `<Model>Key` struct holding the hash key and, if any, the range key.
     type Key: PrimaryKey;
 
+    /// The hash key field's type: what [`Db::query`](crate::Db::query) takes.
+    type Hash: Send + 'static;
+
     /// The table's name (before any [`crate::Db`] namespace prefix).
     const TABLE_NAME: &'static str;
+
+    /// The hash key's attribute name.
+    const HASH_KEY: &'static str;
+
+    /// The range key's attribute name, if the table has one.
+    const RANGE_KEY: Option<&'static str>;
+
+    /// A hash key value as stored (through the field's conversion, e.g. `epoch_seconds`).
+    fn hash_key_value(hash: &Self::Hash) -> Result<AttributeValue, ConversionError>;
 
     /// The table definition: key schema, attribute definitions, billing, indexes.
     fn schema() -> CreateTableInput;

@@ -1,13 +1,12 @@
 use dynomodel::Model;
 
 #[derive(Model)]
-#[global_index(keys("rt-index", hash = city, range = retweets))]
+#[global_index(all("by city!", hash = city))]
+#[global_index(all("ab", hash = city))]
 struct Tweet {
     #[hash_key]
     userid: String,
     city: String,
-    #[index(keys = "rt-local")]
-    retweets: i64,
 }
 
 fn main() {}

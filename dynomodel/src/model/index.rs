@@ -1,0 +1,177 @@
+//! Secondary-index metadata: the typed [`Index`] handles `#[derive(Model)]` generates, and
+//! [`Projected`], the decoding of what a query returns.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::backend::ProjectionType;
+use crate::error::ConversionError;
+use crate::model::{Field, Model};
+use crate::value::{AttributeValue, Item};
+
+/// A type a Query or Scan result decodes into: a [`Model`] (whole items), the generated item struct of
+/// a `KEYS_ONLY`/`INCLUDE` index (exactly the projected attributes), or a raw [`Item`] (after
+/// `.project(...)`, whose attributes only the caller knows).
+///
+/// The method is not called `from_item` so that it never competes with [`Model::from_item`] when both
+/// traits are in scope.
+///
+/// ```
+/// use dynomodel::{Item, Projected};
+/// let item = Item::new();
+/// assert_eq!(<Item as Projected>::from_projection(item.clone())?, item);
+/// # Ok::<(), dynomodel::ConversionError>(())
+/// ```
+pub trait Projected: Sized + Send + 'static {
+    /// Decodes one returned item; errors name the attribute.
+    fn from_projection(item: Item) -> Result<Self, ConversionError>;
+}
+
+impl<M: Model> Projected for M {
+    fn from_projection(item: Item) -> Result<Self, ConversionError> {
+        M::from_item(item)
+    }
+}
+
+impl Projected for Item {
+    fn from_projection(item: Item) -> Result<Self, ConversionError> {
+        Ok(item)
+    }
+}
+
+/// The phantom types of an [`Index`] (`fn() -> …` so the handle is `Send + Sync` and covariant).
+type Types<M, R, T> = PhantomData<fn() -> (M, R, T)>;
+
+/// A typed handle on a secondary index of model `M`: partition key of type `H`, sort key of type `R`
+/// (`()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
+/// generated `<Model><Index>Item`).
+///
+/// `#[derive(Model)]` generates one associated function per index, named after it in snake_case
+/// (`"rt-index"` → `Tweet::rt_index()`). Pass it to [`Db::query_index`](crate::Db::query_index),
+/// [`Db::scan_index`](crate::Db::scan_index) or [`Query::index`](crate::Query::index).
+///
+/// ```
+/// use dynomodel::{Index, Model, ProjectionType};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[global_index(all("city-index", hash = city, range = likes))]
+/// struct Tweet {
+///     #[hash_key] userid: String,
+///     city: String,
+///     likes: i64,
+/// }
+///
+/// let index: Index<Tweet, String, i64, Tweet> = Tweet::city_index();
+/// assert_eq!(index.name(), "city-index");
+/// assert_eq!(index.hash_key(), "city");
+/// assert_eq!(index.range_key(), Some("likes"));
+/// assert!(!index.is_local());
+/// assert_eq!(index.projection(), ProjectionType::All);
+/// ```
+pub struct Index<M, H, R, T> {
+    name: &'static str,
+    local: bool,
+    hash: &'static str,
+    range: Option<&'static str>,
+    projection: ProjectionType,
+    /// The hash key field's conversion (adapters such as `epoch_seconds` included).
+    hash_value: fn(&H) -> Result<Option<AttributeValue>, ConversionError>,
+    _marker: Types<M, R, T>,
+}
+
+impl<M, H, R, T> Index<M, H, R, T> {
+    /// A handle; generated code calls this, users call the generated functions.
+    pub fn new(
+        name: &'static str,
+        local: bool,
+        hash: &'static str,
+        range: Option<&'static str>,
+        projection: ProjectionType,
+        hash_value: fn(&H) -> Result<Option<AttributeValue>, ConversionError>,
+    ) -> Self {
+        Index {
+            name,
+            local,
+            hash,
+            range,
+            projection,
+            hash_value,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The index's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Whether it is a local secondary index (else global).
+    pub fn is_local(&self) -> bool {
+        self.local
+    }
+
+    /// The partition key's attribute name.
+    pub fn hash_key(&self) -> &'static str {
+        self.hash
+    }
+
+    /// The sort key's attribute name, if any.
+    pub fn range_key(&self) -> Option<&'static str> {
+        self.range
+    }
+
+    /// What the index holds.
+    pub fn projection(&self) -> ProjectionType {
+        self.projection
+    }
+
+    /// A field handle on the index's sort key, for `.range(...)` conditions.
+    pub fn range_field(&self) -> Field<M, R> {
+        Field::new(self.range.unwrap_or(""))
+    }
+
+    /// Converts a partition key value as stored.
+    pub(crate) fn hash_attribute(&self, hash: &H) -> Result<AttributeValue, ConversionError> {
+        match (self.hash_value)(hash).map_err(|e| e.at(self.hash))? {
+            Some(value) => Ok(value),
+            None => Err(ConversionError::new("a key value", "nothing").at(self.hash)),
+        }
+    }
+
+    /// The untyped description the query builder works with.
+    pub(crate) fn info(&self) -> IndexInfo {
+        IndexInfo {
+            name: self.name,
+            local: self.local,
+            range: self.range,
+        }
+    }
+}
+
+/// What a query needs to know of the index it reads, without the types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IndexInfo {
+    pub(crate) name: &'static str,
+    pub(crate) local: bool,
+    pub(crate) range: Option<&'static str>,
+}
+
+impl<M, H, R, T> Clone for Index<M, H, R, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M, H, R, T> Copy for Index<M, H, R, T> {}
+
+impl<M, H, R, T> fmt::Debug for Index<M, H, R, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Index")
+            .field("name", &self.name)
+            .field("local", &self.local)
+            .field("hash", &self.hash)
+            .field("range", &self.range)
+            .field("projection", &self.projection)
+            .finish()
+    }
+}

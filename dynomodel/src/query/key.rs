@@ -1,0 +1,159 @@
+//! Key conditions: checking a `.range(...)` condition, choosing the index it implies, and rendering
+//! `hash = :v AND <range>`.
+//!
+//! Why a runtime check rather than a `KeyCondition` type: every field handle is the same
+//! [`Field`](crate::Field) type with the same methods, so `Tweet::ts().gt(x)` is a plain
+//! [`Condition`]. Making key conditions a separate type would need a second handle type for key fields,
+//! and a field is a sort key of some indexes and not of others, which is exactly what index
+//! auto-selection must see. The *value* is still typed at compile time (`ts().gt(..)` only takes the
+//! field's type); what is checked here, before any request is sent, is the shape (one `=`, `<`, `<=`,
+//! `>`, `>=`, `BETWEEN` or `begins_with` on a top-level attribute) and that the attribute is the sort
+//! key of the table or index read. Every failure is an `Error::Validation` saying what was expected.
+
+use crate::backend::{CreateTableInput, ProjectionType};
+use crate::error::{Error, Result};
+use crate::expression::condition::{Comparator, Condition, Node, Operand};
+use crate::expression::path::PathElement;
+use crate::expression::ExpressionContext;
+use crate::value::AttributeValue;
+
+/// The attribute a range condition constrains, if the condition is one DynamoDB allows on a sort key.
+pub(crate) fn range_attribute<M>(condition: &Condition<M>) -> Result<&str> {
+    fn top(path: &[PathElement]) -> Option<&str> {
+        match path {
+            [PathElement::Name(name)] => Some(name.as_str()),
+            _ => None,
+        }
+    }
+    let attribute = match condition.node() {
+        Node::Compare(Operand::Path(path), op, Operand::Value(_)) if *op != Comparator::Ne => {
+            top(path)
+        }
+        Node::Between(Operand::Path(path), Operand::Value(_), Operand::Value(_)) => top(path),
+        Node::Function("begins_with", path, Some(Operand::Value(_))) => top(path),
+        _ => None,
+    };
+    attribute.ok_or_else(|| {
+        Error::validation(format!(
+            "a range condition is one comparison of the sort key: =, <, <=, >, >=, between or begins_with on a \
+             top-level attribute (combine other conditions with .filter(...)); got {:?}",
+            condition
+        ))
+    })
+}
+
+/// Where a query reads, decided from the model's schema.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Target {
+    /// `None`: the table.
+    pub(crate) index: Option<String>,
+    pub(crate) local: bool,
+    pub(crate) range: Option<String>,
+    /// A local index that does not project every attribute is read with `Select=ALL_ATTRIBUTES`, so
+    /// DynamoDB fetches the rest from the table and the model decodes whole.
+    pub(crate) select_all: bool,
+}
+
+impl Target {
+    pub(crate) fn table(range: Option<&str>) -> Target {
+        Target {
+            index: None,
+            local: false,
+            range: range.map(str::to_owned),
+            select_all: false,
+        }
+    }
+}
+
+/// flywheel's index selection for `db.query::<M>(hash).range(cond)`: the table if `cond` constrains
+/// the table's sort key, else the one index partitioned by the table's hash key and sorted by that
+/// attribute that can return whole items (any local index; a global one projecting ALL).
+pub(crate) fn auto_select(
+    schema: &CreateTableInput,
+    hash: &str,
+    range: Option<&str>,
+    attribute: &str,
+) -> Result<Target> {
+    if range == Some(attribute) {
+        return Ok(Target::table(range));
+    }
+    fn key_of(keys: &[crate::backend::KeySchemaElement]) -> (Option<&str>, Option<&str>) {
+        (
+            keys.first().map(|k| k.attribute_name.as_str()),
+            keys.get(1).map(|k| k.attribute_name.as_str()),
+        )
+    }
+    let locals = schema
+        .local_secondary_indexes
+        .iter()
+        .map(|i| (&i.index_name, &i.key_schema, &i.projection, true));
+    let globals = schema
+        .global_secondary_indexes
+        .iter()
+        .map(|i| (&i.index_name, &i.key_schema, &i.projection, false));
+    let candidates: Vec<Target> = locals
+        .chain(globals)
+        .filter(|(_, keys, projection, local)| {
+            key_of(keys) == (Some(hash), Some(attribute))
+                && (*local || projection.projection_type == ProjectionType::All)
+        })
+        .map(|(name, _, projection, local)| Target {
+            index: Some(name.clone()),
+            local,
+            range: Some(attribute.to_owned()),
+            select_all: projection.projection_type != ProjectionType::All,
+        })
+        .collect();
+    match candidates.len() {
+        1 => Ok(candidates.into_iter().next().expect("one candidate")),
+        0 => Err(Error::validation(format!(
+            "no index of table `{}` is partitioned by `{hash}` and sorted by `{attribute}` (with every attribute \
+             available); the table's sort key is {}; use db.query_index(...) for other indexes",
+            schema.table_name,
+            range.map_or_else(|| "absent".to_owned(), |r| format!("`{r}`")),
+        ))),
+        _ => Err(Error::validation(format!(
+            "several indexes of table `{}` are sorted by `{attribute}` ({}); choose one with .index(...)",
+            schema.table_name,
+            candidates.iter().filter_map(|c| c.index.as_deref()).collect::<Vec<_>>().join(", "),
+        ))),
+    }
+}
+
+/// Renders `hash = :v` and, if given, `AND` the range condition, after checking the range condition
+/// names `target`'s sort key.
+pub(crate) fn render<M>(
+    ctx: &mut ExpressionContext,
+    hash_name: &str,
+    hash: AttributeValue,
+    range: Option<&Condition<M>>,
+    target: &Target,
+) -> Result<String> {
+    let hash_condition = Condition::<M>::from_node(Node::Compare(
+        Operand::Path(vec![PathElement::Name(hash_name.to_owned())]),
+        Comparator::Eq,
+        Operand::Value(Ok(hash)),
+    ));
+    let Some(range) = range else {
+        return ctx.key_condition(&hash_condition);
+    };
+    let attribute = range_attribute(range)?;
+    let read = target
+        .index
+        .as_deref()
+        .map_or_else(|| "the table".to_owned(), |i| format!("index `{i}`"));
+    match target.range.as_deref() {
+        Some(sort_key) if sort_key == attribute => {}
+        Some(sort_key) => {
+            return Err(Error::validation(format!(
+                "the range condition is on `{attribute}`, but {read} is sorted by `{sort_key}`"
+            )))
+        }
+        None => {
+            return Err(Error::validation(format!(
+                "{read} has no sort key: a query on it takes no range condition"
+            )))
+        }
+    }
+    ctx.key_condition(&hash_condition.and(range.clone()))
+}

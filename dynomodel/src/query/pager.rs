@@ -1,0 +1,188 @@
+//! The paging engine shared by Query and Scan: one rendered request, sent page after page with the
+//! previous page's `LastEvaluatedKey`, its items decoded (and optionally replaced by the full items).
+//!
+//! `limit` caps the results of the whole read: each request's `Limit` is the number still wanted
+//! (or the page size, if smaller), so an unfiltered read stops after exactly one request per page
+//! and a filtered one keeps paging until it has enough. DynamoDB's `Limit` counts items *evaluated*
+//! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
+//! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
+
+use std::sync::Arc;
+
+use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+
+use crate::backend::{Backend, GetItemInput, QueryInput, QueryOutput, ScanInput, Select};
+use crate::error::{ConversionError, Result};
+use crate::query::cursor::Cursor;
+use crate::value::Item;
+
+/// One page of results and where the next one starts (`None`: this was the last).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// The page's items (possibly empty even when more follow: DynamoDB's `Limit` counts items read).
+    pub items: Vec<T>,
+    /// The cursor for the next page, absent after the last.
+    pub next: Option<Cursor>,
+}
+
+/// A rendered Query or Scan request.
+#[derive(Debug, Clone)]
+pub(crate) enum Request {
+    Query(QueryInput),
+    Scan(ScanInput),
+}
+
+impl Request {
+    fn set_page(&mut self, start: Option<Item>, limit: Option<i32>) {
+        match self {
+            Request::Query(q) => (q.exclusive_start_key, q.limit) = (start, limit),
+            Request::Scan(s) => (s.exclusive_start_key, s.limit) = (start, limit),
+        }
+    }
+
+    /// For `count()`: no items, no projection.
+    fn set_count(&mut self) {
+        match self {
+            Request::Query(q) => (q.select, q.projection_expression) = (Some(Select::Count), None),
+            Request::Scan(s) => (s.select, s.projection_expression) = (Some(Select::Count), None),
+        }
+    }
+
+    async fn send(self, backend: &dyn Backend) -> Result<QueryOutput> {
+        match self {
+            Request::Query(q) => backend.query(q).await,
+            Request::Scan(s) => backend.scan(s).await,
+        }
+    }
+}
+
+/// `fetch_full()`: where the full items are read from.
+#[derive(Debug, Clone)]
+pub(crate) struct FullItems {
+    pub(crate) table_name: String,
+    pub(crate) key_names: Vec<&'static str>,
+}
+
+/// A read ready to run.
+pub(crate) struct Pager<T> {
+    pub(crate) backend: Arc<dyn Backend>,
+    pub(crate) request: Request,
+    pub(crate) decode: fn(Item) -> std::result::Result<T, ConversionError>,
+    pub(crate) full: Option<FullItems>,
+    /// Results wanted in all (`.limit(n)`).
+    pub(crate) limit: Option<usize>,
+    /// DynamoDB's `Limit` per request (`.page_size(n)`).
+    pub(crate) page_size: Option<i32>,
+}
+
+impl<T: Send + 'static> Pager<T> {
+    fn request_limit(&self, remaining: Option<usize>) -> Option<i32> {
+        let remaining = remaining.map(|r| i32::try_from(r).unwrap_or(i32::MAX));
+        match (self.page_size, remaining) {
+            (Some(size), Some(remaining)) => Some(size.min(remaining)),
+            (size, remaining) => size.or(remaining),
+        }
+    }
+
+    /// One request: the decoded items and the `LastEvaluatedKey`.
+    async fn fetch(
+        &self,
+        start: Option<Item>,
+        remaining: Option<usize>,
+    ) -> Result<(Vec<T>, Option<Item>)> {
+        let mut request = self.request.clone();
+        request.set_page(start, self.request_limit(remaining));
+        let output = request.send(self.backend.as_ref()).await?;
+        let mut items = Vec::new();
+        for item in output.items.unwrap_or_default() {
+            let item = match &self.full {
+                None => item,
+                Some(full) => match self.read_full(full, &item).await? {
+                    Some(item) => item,
+                    // Deleted since the index was read: there is no full item to return.
+                    None => continue,
+                },
+            };
+            items.push((self.decode)(item)?);
+        }
+        Ok((items, output.last_evaluated_key))
+    }
+
+    /// The table item an index entry stands for: a GetItem on the table key every index projects.
+    /// (Sequential GetItems: BatchGetItem is not available yet.)
+    async fn read_full(&self, full: &FullItems, entry: &Item) -> Result<Option<Item>> {
+        let key = full
+            .key_names
+            .iter()
+            .filter_map(|name| entry.get(*name).map(|v| ((*name).to_owned(), v.clone())))
+            .collect();
+        let input = GetItemInput {
+            table_name: full.table_name.clone(),
+            key,
+            ..Default::default()
+        };
+        Ok(self.backend.get_item(input).await?.item)
+    }
+
+    /// One page, starting after `cursor`.
+    pub(crate) async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        let (items, next) = self.fetch(cursor.map(Cursor::into_key), self.limit).await?;
+        Ok(Page {
+            items,
+            next: next.map(Cursor::from_key),
+        })
+    }
+
+    /// Every result, fetched a page at a time as the stream is polled.
+    pub(crate) fn stream(self) -> BoxStream<'static, Result<T>> {
+        struct State<T> {
+            pager: Pager<T>,
+            start: Option<Item>,
+            remaining: Option<usize>,
+            done: bool,
+        }
+        let remaining = self.limit;
+        let state = State {
+            pager: self,
+            start: None,
+            remaining,
+            done: remaining == Some(0),
+        };
+        stream::try_unfold(state, |mut state| async move {
+            if state.done {
+                return Ok::<_, crate::error::Error>(None);
+            }
+            let (mut items, next) = state
+                .pager
+                .fetch(state.start.take(), state.remaining)
+                .await?;
+            if let Some(remaining) = &mut state.remaining {
+                items.truncate(*remaining);
+                *remaining -= items.len();
+                state.done = *remaining == 0;
+            }
+            state.done |= next.is_none();
+            state.start = next;
+            Ok(Some((stream::iter(items.into_iter().map(Ok)), state)))
+        })
+        .try_flatten()
+        .boxed()
+    }
+
+    /// `Select=COUNT`, summed over every page (`limit` does not apply; `page_size` does).
+    pub(crate) async fn count(mut self) -> Result<usize> {
+        self.request.set_count();
+        let mut total = 0usize;
+        let mut start = None;
+        loop {
+            let mut request = self.request.clone();
+            request.set_page(start, self.page_size);
+            let output = request.send(self.backend.as_ref()).await?;
+            total += usize::try_from(output.count).unwrap_or(0);
+            match output.last_evaluated_key {
+                Some(key) => start = Some(key),
+                None => return Ok(total),
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! [`Scan`]: the typed Scan builder, optionally parallel (`.segments(n)`).
+
+use std::marker::PhantomData;
+
+use futures::stream::{self, StreamExt};
+use futures::Stream;
+
+use crate::backend::ScanInput;
+use crate::db::Db;
+use crate::error::{ConversionError, Error, Result};
+use crate::expression::{Condition, ExpressionContext, ProjectionExpression};
+use crate::model::{Index, Model, Projected};
+use crate::query::cursor::Cursor;
+use crate::query::pager::{Page, Pager, Request};
+use crate::value::Item;
+
+/// DynamoDB's bound on `TotalSegments`.
+const MAX_SEGMENTS: u32 = 1_000_000;
+
+/// A Scan of model `M`'s table or one of its indexes, returning `T`s. Build it with [`Db::scan`] or
+/// [`Db::scan_index`]; finish with [`all`](Scan::all), [`count`](Scan::count), [`page`](Scan::page)
+/// or [`stream`](Scan::stream).
+#[must_use = "a scan does nothing until finished with all(), count(), page() or stream()"]
+pub struct Scan<'a, M: Model, T = M> {
+    db: &'a Db,
+    index: Option<(&'static str, bool)>,
+    filter: Option<Condition<M>>,
+    projection: Option<ProjectionExpression<M>>,
+    limit: Option<usize>,
+    page_size: Option<i32>,
+    consistent: bool,
+    segments: u32,
+    decode: fn(Item) -> std::result::Result<T, ConversionError>,
+    _model: PhantomData<fn() -> M>,
+}
+
+impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
+    pub(crate) fn new(db: &'a Db, index: Option<(&'static str, bool)>) -> Self {
+        Scan {
+            db,
+            index,
+            filter: None,
+            projection: None,
+            limit: None,
+            page_size: None,
+            consistent: false,
+            segments: 1,
+            decode: T::from_projection,
+            _model: PhantomData,
+        }
+    }
+
+    pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
+        Scan::new(db, Some((index.name(), index.is_local())))
+    }
+}
+
+impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
+    /// A `FilterExpression`; several calls are combined with `AND`.
+    pub fn filter(mut self, condition: Condition<M>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(previous) => previous.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// At most `n` results in all.
+    pub fn limit(mut self, n: usize) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// DynamoDB's `Limit` on every request: items evaluated per page.
+    pub fn page_size(mut self, n: i32) -> Self {
+        self.page_size = Some(n);
+        self
+    }
+
+    /// Strongly consistent reads (not on global indexes).
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// A parallel scan: `n` segments (1 to 1,000,000) read concurrently and merged into one stream,
+    /// in no particular order.
+    pub fn segments(mut self, n: u32) -> Self {
+        self.segments = n;
+        self
+    }
+
+    /// Returns only these attributes, as raw [`Item`]s.
+    pub fn project(self, projection: ProjectionExpression<M>) -> Scan<'a, M, Item> {
+        Scan {
+            db: self.db,
+            index: self.index,
+            filter: self.filter,
+            projection: Some(projection),
+            limit: self.limit,
+            page_size: self.page_size,
+            consistent: self.consistent,
+            segments: self.segments,
+            decode: Ok,
+            _model: PhantomData,
+        }
+    }
+
+    pub(crate) fn build(&self) -> Result<ScanInput> {
+        if !(1..=MAX_SEGMENTS).contains(&self.segments) {
+            return Err(Error::validation(format!(
+                "a parallel scan has 1 to {MAX_SEGMENTS} segments, not {}",
+                self.segments
+            )));
+        }
+        if self.consistent && matches!(self.index, Some((_, false))) {
+            return Err(Error::validation(
+                "Consistent reads are not supported on global secondary indexes",
+            ));
+        }
+        let mut ctx = ExpressionContext::new();
+        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let projection = match &self.projection {
+            Some(p) => ctx.projection(p)?,
+            None => None,
+        };
+        let (names, values) = ctx.finish();
+        Ok(ScanInput {
+            table_name: self.db.table_name::<M>(),
+            index_name: self.index.map(|(name, _)| name.to_owned()),
+            filter_expression: filter,
+            projection_expression: projection,
+            expression_attribute_names: (!names.is_empty()).then_some(names),
+            expression_attribute_values: (!values.is_empty()).then_some(values),
+            consistent_read: self.consistent.then_some(true),
+            ..Default::default()
+        })
+    }
+
+    /// One pager per segment.
+    fn pagers(&self, limit: Option<usize>) -> Result<Vec<Pager<T>>> {
+        let input = self.build()?;
+        let total = self.segments;
+        Ok((0..total)
+            .map(|segment| {
+                let mut input = input.clone();
+                if total > 1 {
+                    input.segment = Some(segment as i32);
+                    input.total_segments = Some(total as i32);
+                }
+                Pager {
+                    backend: self.db.backend().clone(),
+                    request: Request::Scan(input),
+                    decode: self.decode,
+                    full: None,
+                    limit,
+                    page_size: self.page_size,
+                }
+            })
+            .collect())
+    }
+
+    /// Every result (up to `limit`).
+    pub async fn all(self) -> Result<Vec<T>> {
+        futures::TryStreamExt::try_collect(self.stream()).await
+    }
+
+    /// How many items match (`Select=COUNT`, summed over pages and segments, read concurrently).
+    pub async fn count(self) -> Result<usize> {
+        let counts =
+            futures::future::try_join_all(self.pagers(None)?.into_iter().map(Pager::count)).await?;
+        Ok(counts.into_iter().sum())
+    }
+
+    /// One page after `cursor`. A parallel scan has one position per segment, which one cursor cannot
+    /// hold: paging needs `segments(1)` (use `stream()` for parallel reads).
+    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        if self.segments != 1 {
+            return Err(Error::validation(
+                "page() reads one segment; a parallel scan is read with stream() or all()",
+            ));
+        }
+        let mut pagers = self.pagers(self.limit)?;
+        pagers.remove(0).page(cursor).await
+    }
+
+    /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each
+    /// fetching its next page when its items are consumed) and merged as they arrive.
+    pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
+        let limit = self.limit;
+        match self.pagers(limit) {
+            Ok(pagers) if pagers.len() == 1 => {
+                pagers.into_iter().next().expect("one pager").stream()
+            }
+            // Each segment is capped at `limit` too; the merged stream takes `limit` in all.
+            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream))
+                .take(limit.unwrap_or(usize::MAX))
+                .boxed(),
+            Err(e) => Box::pin(stream::once(async move { Err(e) })),
+        }
+    }
+}
