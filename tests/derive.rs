@@ -755,3 +755,27 @@ fn index_handles_know_names_keys_and_item_types() {
     let err = ITweetLikeLocalItem::from_projection(item).unwrap_err();
     assert!(err.to_string().contains("bodyText"), "{err}");
 }
+
+/// An optional attribute can key a global index: items without it are not in the index (sparse).
+#[derive(dynomodel::Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "orders")]
+#[global_index(keys("open-index", hash = open_status, range = id))]
+struct Order {
+    #[hash_key]
+    id: String,
+    open_status: Option<String>,
+}
+
+#[test]
+fn optional_fields_key_sparse_indexes() {
+    let schema = Order::schema();
+    let definition = schema
+        .attribute_definitions
+        .iter()
+        .find(|d| d.attribute_name == "open_status")
+        .expect("the index key is defined");
+    assert_eq!(definition.attribute_type, dynomodel::ScalarAttributeType::S);
+    let closed = Order { id: "1".into(), open_status: None };
+    assert!(!closed.to_item().unwrap().contains_key("open_status"));
+    assert_eq!(Order::open_index().name(), "open-index");
+}

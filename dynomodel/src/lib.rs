@@ -41,7 +41,7 @@ mod value;
 #[cfg(feature = "aws")]
 pub use aws::AwsBackend;
 pub use backend::*;
-pub use convert::{Attribute, Binary, KeyAttribute};
+pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
 pub use db::Db;
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result};

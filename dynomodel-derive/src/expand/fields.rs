@@ -103,6 +103,16 @@ pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
     }
 }
 
+/// An index key's scalar type: like [`key_scalar_type`], but an `Option` of a key type is allowed
+/// (a sparse index), through `IndexKeyAttribute`.
+pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    match adapter(field) {
+        Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
+        None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::IndexKeyAttribute>::SCALAR_TYPE),
+    }
+}
+
 /// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
 pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
     let writes = fields.iter().filter(|f| f.stored()).map(|field| {

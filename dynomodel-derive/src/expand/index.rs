@@ -62,7 +62,7 @@ pub fn attribute_definitions(container: &Container<'_>) -> Vec<TokenStream> {
             }
             seen.push(&field.name);
             let name = &field.name;
-            let scalar_type = fields::key_scalar_type(field);
+            let scalar_type = fields::index_key_scalar_type(field);
             out.push(quote! {
                 ::dynomodel::AttributeDefinition {
                     attribute_name: ::dynomodel::__private::String::from(#name),

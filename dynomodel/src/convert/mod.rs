@@ -103,6 +103,28 @@ pub trait KeyAttribute: Attribute {
     const SCALAR_TYPE: ScalarAttributeType;
 }
 
+/// A type that may be a secondary-index key attribute: a [`KeyAttribute`], or an `Option` of one.
+///
+/// An optional index key makes a *sparse* index: items whose attribute is absent (`None`) are simply
+/// not in the index, which is how DynamoDB indexes a subset of a table. Table keys cannot be optional.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an index key attribute: DynamoDB keys are strings, numbers or binaries",
+    label = "index key attributes must be stored as S, N or B (optionally absent)",
+    note = "use a String, an integer, Vec<u8>, a Decimal or a Number, or an Option of one for a sparse index"
+)]
+pub trait IndexKeyAttribute: Attribute {
+    /// The key's DynamoDB scalar type.
+    const SCALAR_TYPE: ScalarAttributeType;
+}
+
+impl<T: KeyAttribute> IndexKeyAttribute for T {
+    const SCALAR_TYPE: ScalarAttributeType = <T as KeyAttribute>::SCALAR_TYPE;
+}
+
+impl<T: KeyAttribute> IndexKeyAttribute for Option<T> {
+    const SCALAR_TYPE: ScalarAttributeType = <T as KeyAttribute>::SCALAR_TYPE;
+}
+
 /// The error for a value of the wrong DynamoDB type.
 fn mismatch<T: Attribute>(found: &AttributeValue) -> ConversionError {
     ConversionError::new(T::expected(), found.type_name())
