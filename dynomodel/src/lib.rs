@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 // Lets `#[derive(Model)]`, whose output names `::dynomodel`, be used in this crate's own unit tests.
+#[cfg(test)]
 extern crate self as dynomodel;
 
 #[cfg(feature = "aws")]

@@ -17,6 +17,10 @@ mod partial;
 mod put;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_read;
+#[cfg(test)]
+mod tests_write;
 mod update;
 
 use std::fmt;
