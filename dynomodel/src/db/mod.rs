@@ -42,6 +42,15 @@ pub use update::UpdateItem;
 
 /// The future of a request finisher such as [`UpdateItem::returning_new`]: boxed, `Send`, borrowing
 /// the [`Db`] (and the item, for writes of one) for `'a`.
+///
+/// ```no_run
+/// # use dynomodel::{Db, DbFuture, Model};
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
+/// fn like<'a>(db: &'a Db, userid: &str) -> DbFuture<'a, Tweet> {
+///     db.update::<Tweet>((userid, "1")).add(Tweet::likes(), 1).returning_new()
+/// }
+/// ```
 pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 
 /// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
@@ -146,9 +155,14 @@ impl Db {
     /// Stores `item`, replacing any item with the same key; see [`Put`] for conditions and
     /// return values.
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
     /// db.put(&tweet).await?;                   // create or replace
     /// db.put(&tweet).if_not_exists().await?;   // create only
+    /// # Ok(()) }
     /// ```
     pub fn put<'a, M: Model>(&'a self, item: &'a M) -> Put<'a, M> {
         Put::new(self, item)
@@ -156,8 +170,13 @@ impl Db {
 
     /// Reads the item with this key, if it exists; see [`Get`] for consistency and projections.
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
     /// let tweet: Option<Tweet> = db.get::<Tweet>(("abc", "1")).consistent().await?;
+    /// # Ok(()) }
     /// ```
     pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> Get<'_, M> {
         Get::new(self, key.into())
@@ -166,8 +185,13 @@ impl Db {
     /// Deletes the item with `item`'s key (nothing happens if there is none); see [`Delete`] for
     /// conditions and the atomic delete.
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
     /// db.delete(&tweet).atomic().await?;   // only if nobody changed it since it was read
+    /// # Ok(()) }
     /// ```
     pub fn delete<'a, M: Model>(&'a self, item: &'a M) -> Delete<'a, M> {
         Delete::new(self, item)
@@ -175,8 +199,13 @@ impl Db {
 
     /// Deletes the item with this key and gives it back, if there was one; see [`DeleteKey`].
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
     /// let gone: Option<Tweet> = db.delete_key::<Tweet>(("abc", "1")).await?;
+    /// # Ok(()) }
     /// ```
     pub fn delete_key<M: Model>(&self, key: impl Into<M::Key>) -> DeleteKey<'_, M> {
         DeleteKey::new(self, key.into())
@@ -185,13 +214,18 @@ impl Db {
     /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
     /// does); see [`UpdateItem`] for the actions and return values.
     ///
-    /// ```ignore
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
     /// let tweet: Tweet = db.update::<Tweet>(("abc", "1"))
     ///     .add(Tweet::retweets(), 1)
     ///     .set(Tweet::text(), "edited")
     ///     .condition(Tweet::likes().ge(10))
     ///     .returning_new()
     ///     .await?;
+    /// # Ok(()) }
     /// ```
     pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<'_, M> {
         UpdateItem::new(self, key.into())
