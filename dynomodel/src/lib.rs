@@ -27,6 +27,10 @@
 
 #![forbid(unsafe_code)]
 
+// Lets `#[derive(Model)]`, whose output names `::dynomodel`, be used in this crate's own unit tests.
+#[cfg(test)]
+extern crate self as dynomodel;
+
 #[cfg(feature = "aws")]
 mod aws;
 mod backend;
@@ -42,12 +46,12 @@ mod value;
 pub use aws::AwsBackend;
 pub use backend::*;
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
-pub use db::Db;
+pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
+    IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
     ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
 pub use model::{Field, Index, Model, PrimaryKey, Projected};

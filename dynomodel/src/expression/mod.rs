@@ -88,6 +88,6 @@ mod tests;
 pub use condition::{AttributeType, Condition, Size, MAX_IN_OPERANDS};
 pub use context::{ExpressionContext, MAX_EXPRESSION_SIZE};
 pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
-pub use projection::ProjectionExpression;
+pub use projection::{IntoProjection, ProjectionExpression};
 pub use update::{Addable, Update};
 pub use value::{Contains, FieldValue, IntoValue, Numeric, Ordered, Prefix, SetValue};

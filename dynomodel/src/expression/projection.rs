@@ -5,7 +5,8 @@ use std::marker::PhantomData;
 
 use crate::error::Result;
 use crate::expression::context::{check_overlaps, Placeholders};
-use crate::expression::path::{IntoPath, PathElement};
+use crate::expression::path::{IntoPath, Path, PathElement};
+use crate::model::Field;
 
 /// A `ProjectionExpression` on items of model `M`: a list of paths, rendered `#n0, #n1.#n2[0]`.
 ///
@@ -50,6 +51,29 @@ impl<M> ProjectionExpression<M> {
         self
     }
 
+    /// Adds every path of `other` (a field, a path, a tuple of them...) after these.
+    ///
+    /// ```
+    /// use dynomodel::{Field, ProjectionExpression};
+    /// struct T;
+    /// impl T { fn a() -> Field<T, i64> { Field::new("a") } fn b() -> Field<T, i64> { Field::new("b") } }
+    /// let p = ProjectionExpression::new().with(T::a()).merge((T::b(), T::a()));
+    /// assert_eq!(p.paths().len(), 2);
+    /// ```
+    pub fn merge(mut self, other: impl IntoProjection<M>) -> Self {
+        for path in other.into_projection().paths {
+            if !self.paths.contains(&path) {
+                self.paths.push(path);
+            }
+        }
+        self
+    }
+
+    /// The projected paths, in order.
+    pub fn paths(&self) -> &[Vec<PathElement>] {
+        &self.paths
+    }
+
     /// Whether the projection names no path.
     pub fn is_empty(&self) -> bool {
         self.paths.is_empty()
@@ -67,6 +91,89 @@ impl<M> ProjectionExpression<M> {
         Ok(())
     }
 }
+
+/// What a read's `.project(..)` accepts: a [`Field`], a [`Path`], a [`ProjectionExpression`], a tuple
+/// of up to 12 of those (of any value types), or an array or `Vec` of one kind.
+///
+/// Tuples are the pleasant form, `.project((Tweet::text(), Tweet::likes()))`: the handles keep their
+/// own value types, which an array could not hold, and no `.into()` or builder chain is needed.
+///
+/// ```
+/// use dynomodel::{ExpressionContext, Field, IntoProjection};
+///
+/// struct Tweet;
+/// impl Tweet {
+///     fn text() -> Field<Tweet, String> { Field::new("text") }
+///     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+///     fn tags() -> Field<Tweet, Vec<String>> { Field::new("tags") }
+/// }
+///
+/// let projection = (Tweet::text(), Tweet::likes(), Tweet::tags().index(0)).into_projection();
+/// let mut ctx = ExpressionContext::new();
+/// assert_eq!(ctx.projection(&projection)?.as_deref(), Some("#n0, #n1, #n2[0]"));
+/// # Ok::<(), dynomodel::Error>(())
+/// ```
+pub trait IntoProjection<M> {
+    /// The paths as one projection, in the order given.
+    fn into_projection(self) -> ProjectionExpression<M>;
+}
+
+impl<M> IntoProjection<M> for ProjectionExpression<M> {
+    fn into_projection(self) -> ProjectionExpression<M> {
+        self
+    }
+}
+
+impl<M, T> IntoProjection<M> for Field<M, T> {
+    fn into_projection(self) -> ProjectionExpression<M> {
+        ProjectionExpression::new().with(self)
+    }
+}
+
+impl<M, T> IntoProjection<M> for Path<M, T> {
+    fn into_projection(self) -> ProjectionExpression<M> {
+        ProjectionExpression::new().with(self)
+    }
+}
+
+impl<M, P: IntoProjection<M>, const N: usize> IntoProjection<M> for [P; N] {
+    fn into_projection(self) -> ProjectionExpression<M> {
+        self.into_iter()
+            .fold(ProjectionExpression::new(), |all, p| all.merge(p))
+    }
+}
+
+impl<M, P: IntoProjection<M>> IntoProjection<M> for Vec<P> {
+    fn into_projection(self) -> ProjectionExpression<M> {
+        self.into_iter()
+            .fold(ProjectionExpression::new(), |all, p| all.merge(p))
+    }
+}
+
+macro_rules! tuple_projections {
+    ($($name:ident)+) => {
+        impl<M, $($name: IntoProjection<M>),+> IntoProjection<M> for ($($name,)+) {
+            #[allow(non_snake_case)] // the bindings reuse the type parameters' names
+            fn into_projection(self) -> ProjectionExpression<M> {
+                let ($($name,)+) = self;
+                ProjectionExpression::new()$(.merge($name))+
+            }
+        }
+    };
+}
+
+tuple_projections!(A);
+tuple_projections!(A B);
+tuple_projections!(A B C);
+tuple_projections!(A B C D);
+tuple_projections!(A B C D E);
+tuple_projections!(A B C D E F);
+tuple_projections!(A B C D E F G);
+tuple_projections!(A B C D E F G H);
+tuple_projections!(A B C D E F G H I);
+tuple_projections!(A B C D E F G H I J);
+tuple_projections!(A B C D E F G H I J K);
+tuple_projections!(A B C D E F G H I J K L);
 
 impl<M> Default for ProjectionExpression<M> {
     fn default() -> Self {
@@ -103,6 +210,24 @@ mod tests {
         fn b() -> Field<T, String> {
             Field::new("b")
         }
+    }
+
+    #[test]
+    fn tuples_arrays_and_merges_keep_order_and_collapse_duplicates() {
+        let mut ctx = ExpressionContext::new();
+        let p = (T::b(), T::a().index(2), T::b()).into_projection();
+        assert_eq!(
+            ctx.projection(&p).expect("renders").as_deref(),
+            Some("#n0, #n1[2]")
+        );
+        let p = [T::a().index(0), T::a().index(1)]
+            .into_projection()
+            .merge(T::b());
+        assert_eq!(
+            ctx.projection(&p).expect("renders").as_deref(),
+            Some("#n1[0], #n1[1], #n0")
+        );
+        assert!(vec![T::b()].into_projection().paths().len() == 1);
     }
 
     #[test]

@@ -1,0 +1,159 @@
+//! flywheel's conveniences on a value you hold: `refresh`, `incr` and `sync`.
+
+use crate::convert::Attribute;
+use crate::db::{attribute, key_exists, Db};
+use crate::error::{Error, Result};
+use crate::expression::{Condition, FieldValue, IntoPath, IntoValue, Numeric, Update};
+use crate::model::{Model, PrimaryKey};
+use crate::value::AttributeValue;
+
+impl Db {
+    /// Re-reads `item` from the table (strongly consistent) and overwrites it in memory. Returns
+    /// `false`, leaving `item` untouched, when it is no longer stored.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
+    /// # async fn demo(db: &Db, mut tweet: Tweet) -> dynomodel::Result<()> {
+    /// if !db.refresh(&mut tweet).await? {
+    ///     println!("deleted meanwhile");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn refresh<M: Model>(&self, item: &mut M) -> Result<bool> {
+        match self.get::<M>(item.key()).consistent().await? {
+            Some(fresh) => {
+                *item = fresh;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Atomically adds `by` to a number field of the stored item (`ADD`, so concurrent increments
+    /// never lose one) and refreshes `item` with the whole stored item as it is afterwards.
+    ///
+    /// The item must exist (`attribute_exists(<hash key>)`): an increment is not a way to create
+    /// a half-filled item. Otherwise the error is
+    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
+    /// # async fn demo(db: &Db, mut tweet: Tweet) -> dynomodel::Result<()> {
+    /// db.incr(&mut tweet, Tweet::likes(), 1).await?;
+    /// println!("now {} likes", tweet.likes);
+    /// # Ok(()) }
+    /// ```
+    pub async fn incr<M, T>(
+        &self,
+        item: &mut M,
+        field: impl IntoPath<M, T>,
+        by: impl IntoValue<T::Value>,
+    ) -> Result<()>
+    where
+        M: Model,
+        T: FieldValue,
+        T::Value: Attribute + Numeric,
+    {
+        let request = self
+            .update::<M>(item.key())
+            .add(field, by)
+            .condition(key_exists::<M>(true)?);
+        *item = request.returning_new().await?;
+        Ok(())
+    }
+
+    /// Writes the attributes that differ between `before` (the item as read) and `after` (as
+    /// edited): `SET` for changed and new ones, `REMOVE` for ones `after` no longer stores.
+    /// This is flywheel's `sync`, with the snapshot passed explicitly instead of tracked. Returns
+    /// whether there was anything to write (no request is sent otherwise).
+    ///
+    /// Changes others made to other attributes are kept, not clobbered: that is the point over a
+    /// whole-item put. [`sync_atomic`](Db::sync_atomic) also refuses to overwrite theirs.
+    ///
+    /// Errors: the two values have different keys.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// let mut edited = tweet.clone();
+    /// edited.text = "edited".into();
+    /// db.sync(&tweet, &edited).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn sync<M: Model>(&self, before: &M, after: &M) -> Result<bool> {
+        self.sync_changes(before, after, false).await
+    }
+
+    /// [`sync`](Db::sync), on condition that each written attribute still holds its value from
+    /// `before` (or is still absent): a concurrent change to the same attributes fails with
+    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten.
+    /// flywheel's `sync(atomic=True)`.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// let mut edited = tweet.clone();
+    /// edited.text = "edited".into();
+    /// if let Err(e) = db.sync_atomic(&tweet, &edited).await {
+    ///     let theirs: Option<Tweet> = e.conditional_item()?;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn sync_atomic<M: Model>(&self, before: &M, after: &M) -> Result<bool> {
+        self.sync_changes(before, after, true).await
+    }
+
+    async fn sync_changes<M: Model>(&self, before: &M, after: &M, atomic: bool) -> Result<bool> {
+        let (old, new) = (before.to_item()?, after.to_item()?);
+        let key = after.key();
+        if before.key().to_key_item()? != key.to_key_item()? {
+            return Err(Error::validation(format!(
+                "sync of `{}`: the key changed from {:?} to {:?}; a key cannot be updated",
+                M::TABLE_NAME,
+                before.key(),
+                key
+            )));
+        }
+        let mut update = Update::<M>::new();
+        let mut guard: Option<Condition<M>> = None;
+        let names = old
+            .keys()
+            .chain(new.keys().filter(|n| !old.contains_key(*n)));
+        for name in names {
+            let (was, is) = (old.get(name), new.get(name));
+            if was == is {
+                continue;
+            }
+            let path = attribute::<M>(name);
+            update = match is {
+                Some(value) => update.set(path.clone(), value.clone()),
+                None => update.remove(path.clone()),
+            };
+            let check = match was {
+                Some(value) => path.eq(AttributeValue::clone(value)),
+                None => path.not_exists(),
+            };
+            guard = Some(match guard {
+                Some(all) => all & check,
+                None => check,
+            });
+        }
+        if update.is_empty() {
+            return Ok(false);
+        }
+        let mut request = self.update::<M>(key).actions(update);
+        if let (true, Some(guard)) = (atomic, guard) {
+            request = request.condition(guard);
+        }
+        request.await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,133 @@
+//! [`Get`] and [`GetPartial`]: `GetItem` of a whole model value or of some of its attributes.
+
+use std::future::IntoFuture;
+
+use crate::backend::GetItemInput;
+use crate::db::{finish, Db, DbFuture, Partial};
+use crate::error::Result;
+use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};
+use crate::model::{Model, PrimaryKey};
+
+/// A pending [`Db::get`]; `.await` it for an `Option<M>`, or [`project`](Get::project) some
+/// attributes for a [`Partial<M>`].
+///
+/// ```no_run
+/// # use dynomodel::{Db, Model};
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+/// # async fn demo(db: &Db) -> dynomodel::Result<()> {
+/// let tweet: Option<Tweet> = db.get::<Tweet>(("abc", "1")).consistent().await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a get does nothing until awaited"]
+pub struct Get<'a, M: Model> {
+    db: &'a Db,
+    key: M::Key,
+    consistent: bool,
+}
+
+impl<'a, M: Model> Get<'a, M> {
+    pub(crate) fn new(db: &'a Db, key: M::Key) -> Self {
+        Get {
+            db,
+            key,
+            consistent: false,
+        }
+    }
+
+    /// Reads with strong consistency (costs twice the read capacity).
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Reads only these attributes (a `ProjectionExpression`), giving a typed [`Partial<M>`]
+    /// rather than an `M` whose other fields would have to be invented.
+    ///
+    /// Takes a field, a path, a tuple of them (of any value types), an array, or a
+    /// [`ProjectionExpression`]; see [`IntoProjection`]. Tuples read best and need no `.into()`.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # async fn demo(db: &Db) -> dynomodel::Result<()> {
+    /// if let Some(p) = db.get::<Tweet>(("abc", "1")).project((Tweet::text(), Tweet::likes())).await? {
+    ///     let likes: Option<i64> = p.get(Tweet::likes())?;
+    ///     let text: Option<String> = p.get(Tweet::text())?;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn project(self, paths: impl IntoProjection<M>) -> GetPartial<'a, M> {
+        GetPartial {
+            get: self,
+            projection: paths.into_projection(),
+        }
+    }
+
+    /// The request; `projection` is rendered through the request's one context.
+    pub(crate) fn input(
+        &self,
+        projection: Option<&ProjectionExpression<M>>,
+    ) -> Result<GetItemInput> {
+        let mut ctx = ExpressionContext::new();
+        let projection_expression = match projection {
+            Some(p) => ctx.projection(p)?,
+            None => None,
+        };
+        // A projection has names but never values, so the value map is always empty here.
+        let (expression_attribute_names, _) = finish(ctx);
+        Ok(GetItemInput {
+            table_name: self.db.table_name::<M>(),
+            key: self.key.to_key_item()?,
+            consistent_read: self.consistent.then_some(true),
+            projection_expression,
+            expression_attribute_names,
+        })
+    }
+}
+
+impl<'a, M: Model> IntoFuture for Get<'a, M> {
+    type Output = Result<Option<M>>;
+    type IntoFuture = DbFuture<'a, Option<M>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let input = self.input(None)?;
+            let output = self.db.backend.get_item(input).await?;
+            Ok(output.item.map(M::from_item).transpose()?)
+        })
+    }
+}
+
+/// A pending [`Get::project`]: `.await` it for `Some(Partial<M>)` holding the projected
+/// attributes, or `None` when there is no item with the key.
+///
+/// (An existing item none of whose projected attributes is stored reads as an empty `Partial`:
+/// DynamoDB returns an empty item then, not no item.)
+#[must_use = "a get does nothing until awaited"]
+pub struct GetPartial<'a, M: Model> {
+    get: Get<'a, M>,
+    projection: ProjectionExpression<M>,
+}
+
+impl<M: Model> GetPartial<'_, M> {
+    /// Reads with strong consistency (costs twice the read capacity).
+    pub fn consistent(mut self) -> Self {
+        self.get.consistent = true;
+        self
+    }
+}
+
+impl<'a, M: Model> IntoFuture for GetPartial<'a, M> {
+    type Output = Result<Option<Partial<M>>>;
+    type IntoFuture = DbFuture<'a, Option<Partial<M>>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let input = self.get.input(Some(&self.projection))?;
+            let output = self.get.db.backend.get_item(input).await?;
+            Ok(output.item.map(Partial::new))
+        })
+    }
+}

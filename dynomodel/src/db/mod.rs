@@ -1,0 +1,384 @@
+//! [`Db`]: the typed facade over a [`Backend`], and the single-item request builders.
+//!
+//! Every builder renders all of its expressions (condition, update, projection) through one
+//! [`ExpressionContext`], so placeholders never collide and none is unused, and turns any rendering
+//! or conversion failure into an [`Error`] when awaited: building a request never panics.
+//!
+//! The return values of a write are chosen by its *finisher*: `.await` on the builder gives the
+//! cheapest answer (`()`), and methods such as [`Put::returning_old`] or
+//! [`UpdateItem::returning_new`] consume the builder and give a future of a different output type.
+//! The output type therefore always matches the `ReturnValues` sent; there is no `Option` to unwrap
+//! because the request might have asked for nothing.
+
+mod delete;
+mod flywheel;
+mod get;
+mod partial;
+mod put;
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
+mod tests_read;
+#[cfg(test)]
+mod tests_write;
+mod update;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::backend::*;
+use crate::error::{ConversionError, Error, Result};
+use crate::expression::{Condition, ExpressionContext, Path, PathElement};
+use crate::model::Model;
+use crate::value::{AttributeValue, Item};
+
+pub use delete::{Delete, DeleteKey};
+pub use get::{Get, GetPartial};
+pub use partial::Partial;
+pub use put::Put;
+pub use update::UpdateItem;
+
+/// The future of a request finisher such as [`UpdateItem::returning_new`]: boxed, `Send`, borrowing
+/// the [`Db`] (and the item, for writes of one) for `'a`.
+///
+/// ```no_run
+/// # use dynomodel::{Db, DbFuture, Model};
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
+/// fn like<'a>(db: &'a Db, userid: &str) -> DbFuture<'a, Tweet> {
+///     db.update::<Tweet>((userid, "1")).add(Tweet::likes(), 1).returning_new()
+/// }
+/// ```
+pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
+
+/// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
+///
+/// Cheap to clone (an `Arc`), `Send + Sync`. The same code runs against Amazon DynamoDB or the
+/// in-memory engine; only the construction differs:
+///
+/// ```ignore
+/// let db = Db::new(dynomodel_mem::MemBackend::new());   // tests: in memory
+/// let db = Db::from_env().await?;                        // production (feature "aws")
+/// ```
+///
+/// A namespace ([`Db::with_namespace`]) prefixes every table name, so several test runs or environments
+/// can share one account.
+#[derive(Clone)]
+pub struct Db {
+    backend: Arc<dyn Backend>,
+    namespace: Arc<str>,
+}
+
+impl fmt::Debug for Db {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Db")
+            .field("backend", &self.backend)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
+impl Db {
+    /// A database served by `backend`.
+    pub fn new(backend: impl Backend + 'static) -> Db {
+        Db::from_arc(Arc::new(backend))
+    }
+
+    /// A database served by a shared backend.
+    pub fn from_arc(backend: Arc<dyn Backend>) -> Db {
+        Db {
+            backend,
+            namespace: Arc::from(""),
+        }
+    }
+
+    /// The same database with every table name prefixed by `namespace` (e.g. `"test-"`).
+    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Db {
+        self.namespace = Arc::from(namespace.into());
+        self
+    }
+
+    /// The backend, for raw DynamoDB requests.
+    pub fn backend(&self) -> &Arc<dyn Backend> {
+        &self.backend
+    }
+
+    /// The name of `M`'s table in this database (namespace included).
+    pub fn table_name<M: Model>(&self) -> String {
+        format!("{}{}", self.namespace, M::TABLE_NAME)
+    }
+
+    /// Creates `M`'s table if it does not exist. Returns whether it created it.
+    ///
+    /// Idempotent: running it against an existing table changes nothing.
+    pub async fn create_schema<M: Model>(&self) -> Result<bool> {
+        let table_name = self.table_name::<M>();
+        match self
+            .backend
+            .describe_table(DescribeTableInput {
+                table_name: table_name.clone(),
+            })
+            .await
+        {
+            Ok(_) => return Ok(false),
+            Err(Error::ResourceNotFound { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        let input = CreateTableInput {
+            table_name,
+            ..M::schema()
+        };
+        match self.backend.create_table(input).await {
+            Ok(_) => Ok(true),
+            // Created concurrently by someone else: the table exists, which is what was asked.
+            Err(Error::ResourceInUse { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Deletes `M`'s table if it exists. Returns whether it deleted it.
+    pub async fn delete_schema<M: Model>(&self) -> Result<bool> {
+        let table_name = self.table_name::<M>();
+        match self
+            .backend
+            .delete_table(DeleteTableInput { table_name })
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(Error::ResourceNotFound { .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Stores `item`, replacing any item with the same key; see [`Put`] for conditions and
+    /// return values.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// db.put(&tweet).await?;                   // create or replace
+    /// db.put(&tweet).if_not_exists().await?;   // create only
+    /// # Ok(()) }
+    /// ```
+    pub fn put<'a, M: Model>(&'a self, item: &'a M) -> Put<'a, M> {
+        Put::new(self, item)
+    }
+
+    /// Reads the item with this key, if it exists; see [`Get`] for consistency and projections.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// let tweet: Option<Tweet> = db.get::<Tweet>(("abc", "1")).consistent().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> Get<'_, M> {
+        Get::new(self, key.into())
+    }
+
+    /// Deletes the item with `item`'s key (nothing happens if there is none); see [`Delete`] for
+    /// conditions and the atomic delete.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// db.delete(&tweet).atomic().await?;   // only if nobody changed it since it was read
+    /// # Ok(()) }
+    /// ```
+    pub fn delete<'a, M: Model>(&'a self, item: &'a M) -> Delete<'a, M> {
+        Delete::new(self, item)
+    }
+
+    /// Deletes the item with this key and gives it back, if there was one; see [`DeleteKey`].
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// let gone: Option<Tweet> = db.delete_key::<Tweet>(("abc", "1")).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn delete_key<M: Model>(&self, key: impl Into<M::Key>) -> DeleteKey<'_, M> {
+        DeleteKey::new(self, key.into())
+    }
+
+    /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
+    /// does); see [`UpdateItem`] for the actions and return values.
+    ///
+    /// ```no_run
+    /// # use dynomodel::{Db, Model};
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// let tweet: Tweet = db.update::<Tweet>(("abc", "1"))
+    ///     .add(Tweet::retweets(), 1)
+    ///     .set(Tweet::text(), "edited")
+    ///     .condition(Tweet::likes().ge(10))
+    ///     .returning_new()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<'_, M> {
+        UpdateItem::new(self, key.into())
+    }
+}
+
+/// What a conditional write sends besides its own fields: the condition and whether a failure
+/// brings the item back.
+///
+/// Shared by the write builders so that `.condition()` means the same everywhere: conditions given
+/// more than once are joined with `AND`.
+pub(crate) struct Conditional<M> {
+    condition: Option<Condition<M>>,
+    item_on_failure: bool,
+}
+
+impl<M> Conditional<M> {
+    pub(crate) fn new() -> Self {
+        Conditional {
+            condition: None,
+            item_on_failure: true,
+        }
+    }
+
+    pub(crate) fn and(&mut self, condition: Condition<M>) {
+        self.condition = Some(match self.condition.take() {
+            Some(before) => before & condition,
+            None => condition,
+        });
+    }
+
+    pub(crate) fn item_on_failure(&mut self, yes: bool) {
+        self.item_on_failure = yes;
+    }
+
+    /// Renders `first AND <the user's conditions>` into `ctx`; the
+    /// `ReturnValuesOnConditionCheckFailure` to send with it. `first` is the builder's own check
+    /// (create-only, atomic...), rendered first so its placeholders come first.
+    ///
+    /// `ALL_OLD` is asked for whenever there is a condition (unless turned off) so that
+    /// [`Error::conditional_item`] works without ceremony; it costs no capacity.
+    pub(crate) fn render(
+        &self,
+        ctx: &mut ExpressionContext,
+        first: Option<Condition<M>>,
+    ) -> Result<(Option<String>, Option<ReturnValuesOnConditionCheckFailure>)> {
+        let condition = match (first, self.condition.clone()) {
+            (Some(first), Some(user)) => Some(first & user),
+            (first, user) => first.or(user),
+        };
+        match &condition {
+            None => Ok((None, None)),
+            Some(condition) => {
+                let text = ctx.condition(condition)?;
+                let on_failure = self
+                    .item_on_failure
+                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+                Ok((Some(text), on_failure))
+            }
+        }
+    }
+}
+
+/// A request's name and value maps, each omitted when empty (DynamoDB rejects empty maps).
+pub(crate) fn finish(
+    ctx: ExpressionContext,
+) -> (
+    Option<ExpressionAttributeNames>,
+    Option<ExpressionAttributeValues>,
+) {
+    let (names, values) = ctx.finish();
+    (
+        (!names.is_empty()).then_some(names),
+        (!values.is_empty()).then_some(values),
+    )
+}
+
+/// A condition on one top-level attribute of `M` named at run time (key names come from the schema).
+pub(crate) fn attribute<M>(name: &str) -> Path<M, AttributeValue> {
+    Path::from_elements(vec![PathElement::Name(name.to_owned())])
+}
+
+/// `attribute_not_exists(<hash key>)` (`exists = false`) or `attribute_exists(<hash key>)`: whether
+/// an item with the key is stored, since every stored item has its hash key.
+pub(crate) fn key_exists<M: Model>(exists: bool) -> Result<Condition<M>> {
+    let schema = M::schema();
+    let hash = schema
+        .key_schema
+        .iter()
+        .find(|k| k.key_type == KeyType::Hash)
+        .ok_or_else(|| {
+            Error::validation(format!("the schema of `{}` has no hash key", M::TABLE_NAME))
+        })?;
+    let path = attribute::<M>(&hash.attribute_name);
+    Ok(if exists {
+        path.exists()
+    } else {
+        path.not_exists()
+    })
+}
+
+/// `attr = value` for every attribute of `item`: the item is stored exactly as in memory (as far
+/// as the attributes it has go; an attribute stored but absent in memory is not checked, since the
+/// model's field list is not known here).
+pub(crate) fn unchanged<M>(item: &Item) -> Option<Condition<M>> {
+    item.iter()
+        .map(|(name, value)| attribute::<M>(name).eq(value.clone()))
+        .reduce(|all, one| all & one)
+}
+
+/// Decodes a returned item into `M`, naming the operation when the item is missing.
+pub(crate) fn decode_required<M: Model>(attributes: Option<Item>, what: &str) -> Result<M> {
+    let item = attributes.ok_or_else(|| {
+        ConversionError::missing(format!("{what} of `{}` in the response", M::TABLE_NAME))
+    })?;
+    Ok(M::from_item(item)?)
+}
+
+impl Error {
+    /// Whether this is a `ConditionalCheckFailedException`.
+    ///
+    /// ```
+    /// use dynomodel::Error;
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: None };
+    /// assert!(e.is_conditional_check_failed());
+    /// assert!(!Error::validation("x").is_conditional_check_failed());
+    /// ```
+    pub fn is_conditional_check_failed(&self) -> bool {
+        matches!(self, Error::ConditionalCheckFailed { .. })
+    }
+
+    /// The item a failed condition found, decoded as `M`: `Ok(None)` when this is another error or
+    /// the failure carries no item (it did not exist, or the request did not ask for it; the
+    /// builders of [`Db`] ask by default).
+    ///
+    /// ```
+    /// use dynomodel::{AttributeValue, Error, Model};
+    ///
+    /// #[derive(Model, Debug, PartialEq)]
+    /// struct User { #[hash_key] id: String }
+    ///
+    /// let item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(item) };
+    /// assert_eq!(e.conditional_item::<User>()?, Some(User { id: "u1".into() }));
+    /// assert_eq!(Error::validation("x").conditional_item::<User>()?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
+    pub fn conditional_item<M: Model>(&self) -> Result<Option<M>> {
+        match self {
+            Error::ConditionalCheckFailed {
+                item: Some(item), ..
+            } => Ok(Some(M::from_item(item.clone())?)),
+            _ => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! [`UpdateItem`]: `UpdateItem` of one item by key, with typed actions, a condition and a choice
+//! of return values.
+
+use std::future::IntoFuture;
+
+use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
+use crate::convert::Attribute;
+use crate::db::{decode_required, finish, Conditional, Db, DbFuture, Partial};
+use crate::error::{Error, Result};
+use crate::expression::{
+    Addable, Condition, ExpressionContext, FieldValue, IntoPath, IntoValue, ListValue, Numeric,
+    SetValue, Update,
+};
+use crate::model::{Model, PrimaryKey};
+
+/// A pending [`Db::update`]: the actions of an [`Update<M>`] as builder methods, an optional
+/// condition, and a finisher choosing what comes back:
+///
+/// | finisher | `ReturnValues` | output |
+/// |---|---|---|
+/// | `.await` | omitted | `()` |
+/// | [`returning_new`](UpdateItem::returning_new) | `ALL_NEW` | `M` |
+/// | [`returning_old`](UpdateItem::returning_old) | `ALL_OLD` | `Option<M>` (`None`: it was created) |
+/// | [`returning_updated_new`](UpdateItem::returning_updated_new) | `UPDATED_NEW` | [`Partial<M>`] |
+/// | [`returning_updated_old`](UpdateItem::returning_updated_old) | `UPDATED_OLD` | [`Partial<M>`] |
+///
+/// Like DynamoDB, an update of a missing item creates it (with the key and the updated
+/// attributes); `.condition(Tweet::userid().exists())`, or any condition on a stored attribute,
+/// prevents that.
+///
+/// **An update without actions is an error** (a validation error naming the table, before any
+/// request is sent), because it is almost always a bug: a builder whose actions were all skipped.
+/// DynamoDB's own meaning for it, "create the item with only its key if it is missing", is opt-in
+/// with [`allow_no_actions`](UpdateItem::allow_no_actions).
+///
+/// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
+/// validation errors.
+///
+/// ```no_run
+/// # use dynomodel::{Db, Model};
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
+/// # async fn demo(db: &Db) -> dynomodel::Result<()> {
+/// let tweet: Tweet = db
+///     .update::<Tweet>(("abc", "1"))
+///     .add(Tweet::retweets(), 1)
+///     .set(Tweet::text(), "edited")
+///     .condition(Tweet::likes().ge(10))
+///     .returning_new()
+///     .await?;
+/// let counters = db.update::<Tweet>(("abc", "1")).incr(Tweet::likes(), 1).returning_updated_new().await?;
+/// assert_eq!(counters.get(Tweet::likes())?, Some(tweet.likes + 1));
+/// # Ok(()) }
+/// ```
+#[must_use = "an update does nothing until awaited"]
+pub struct UpdateItem<'a, M: Model> {
+    db: &'a Db,
+    key: M::Key,
+    update: Update<M>,
+    conditional: Conditional<M>,
+    allow_no_actions: bool,
+}
+
+impl<'a, M: Model> UpdateItem<'a, M> {
+    pub(crate) fn new(db: &'a Db, key: M::Key) -> Self {
+        UpdateItem {
+            db,
+            key,
+            update: Update::new(),
+            conditional: Conditional::new(),
+            allow_no_actions: false,
+        }
+    }
+
+    fn map(mut self, f: impl FnOnce(Update<M>) -> Update<M>) -> Self {
+        self.update = f(self.update);
+        self
+    }
+
+    /// `SET path = value`; `REMOVE path` when the value stores nothing (see [`Update::set`]).
+    pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
+        self.map(|u| u.set(path, value))
+    }
+
+    /// `SET path = if_not_exists(path, value)` (see [`Update::set_if_not_exists`]).
+    pub fn set_if_not_exists<T: Attribute>(
+        self,
+        path: impl IntoPath<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
+        self.map(|u| u.set_if_not_exists(path, value))
+    }
+
+    /// `ADD path value`: adds to a number or unions into a set (see [`Update::add`]).
+    pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + Addable,
+    {
+        self.map(|u| u.add(path, value))
+    }
+
+    /// `SET path = path + n`, failing on a missing attribute (see [`Update::incr`]).
+    pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + Numeric,
+    {
+        self.map(|u| u.incr(path, n))
+    }
+
+    /// `SET path = path - n` (see [`Update::decr`]).
+    pub fn decr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + Numeric,
+    {
+        self.map(|u| u.decr(path, n))
+    }
+
+    /// `REMOVE path`.
+    pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
+        self.map(|u| u.remove(path))
+    }
+
+    /// `DELETE path subset`: removes elements from a set (see [`Update::delete`]).
+    pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + SetValue,
+    {
+        self.map(|u| u.delete(path, subset))
+    }
+
+    /// Appends to a list, starting from an empty one (see [`Update::append`]).
+    pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + ListValue,
+    {
+        self.map(|u| u.append(path, list))
+    }
+
+    /// Inserts at the front of a list (see [`Update::prepend`]).
+    pub fn prepend<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    where
+        T: FieldValue,
+        T::Value: Attribute + ListValue,
+    {
+        self.map(|u| u.prepend(path, list))
+    }
+
+    /// Replaces the actions with a prebuilt [`Update<M>`] (e.g. one assembled in a loop).
+    pub fn actions(mut self, update: Update<M>) -> Self {
+        self.update = update;
+        self
+    }
+
+    /// Updates only if `condition` holds on the stored item (on nothing, if there is none). Given
+    /// more than once, the conditions are joined with `AND`.
+    pub fn condition(mut self, condition: Condition<M>) -> Self {
+        self.conditional.and(condition);
+        self
+    }
+
+    /// Whether a failed condition brings back the stored item (on by default; see
+    /// [`Put::item_on_failure`](crate::Put::item_on_failure)).
+    pub fn item_on_failure(mut self, yes: bool) -> Self {
+        self.conditional.item_on_failure(yes);
+        self
+    }
+
+    /// Sends the request even without actions: DynamoDB then creates the item with only its key if
+    /// it is missing and changes nothing otherwise. (An item holding only its key usually does not
+    /// decode as `M`; this is for models whose other fields all have defaults, or for raw reads.)
+    pub fn allow_no_actions(mut self) -> Self {
+        self.allow_no_actions = true;
+        self
+    }
+
+    /// Finishes with `ReturnValues=ALL_NEW`: the whole item after the update.
+    pub fn returning_new(self) -> DbFuture<'a, M> {
+        Box::pin(async move {
+            let output = self.send(ReturnValue::AllNew).await?;
+            decode_required(output.attributes, "the updated item")
+        })
+    }
+
+    /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
+    /// created it.
+    pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
+        Box::pin(async move {
+            let output = self.send(ReturnValue::AllOld).await?;
+            Ok(output.attributes.map(M::from_item).transpose()?)
+        })
+    }
+
+    /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
+    /// ones are absent).
+    pub fn returning_updated_new(self) -> DbFuture<'a, Partial<M>> {
+        self.partial(ReturnValue::UpdatedNew)
+    }
+
+    /// Finishes with `ReturnValues=UPDATED_OLD`: the updated attributes as they were (ones that did
+    /// not exist are absent).
+    pub fn returning_updated_old(self) -> DbFuture<'a, Partial<M>> {
+        self.partial(ReturnValue::UpdatedOld)
+    }
+
+    fn partial(self, return_values: ReturnValue) -> DbFuture<'a, Partial<M>> {
+        Box::pin(async move {
+            let output = self.send(return_values).await?;
+            Ok(Partial::new(output.attributes.unwrap_or_default()))
+        })
+    }
+
+    async fn send(self, return_values: ReturnValue) -> Result<UpdateItemOutput> {
+        let input = self.input(return_values)?;
+        self.db.backend.update_item(input).await
+    }
+
+    /// The request: the update, then the condition, rendered through one context.
+    pub(crate) fn input(&self, return_values: ReturnValue) -> Result<UpdateItemInput> {
+        if self.update.is_empty() && !self.allow_no_actions {
+            return Err(Error::validation(format!(
+                "an update of `{}` has no actions; call allow_no_actions() to create the item \
+                 with only its key",
+                M::TABLE_NAME
+            )));
+        }
+        let mut ctx = ExpressionContext::new();
+        let update_expression = ctx.update(&self.update)?;
+        let (condition_expression, on_failure) = self.conditional.render(&mut ctx, None)?;
+        let (expression_attribute_names, expression_attribute_values) = finish(ctx);
+        Ok(UpdateItemInput {
+            table_name: self.db.table_name::<M>(),
+            key: self.key.to_key_item()?,
+            update_expression,
+            condition_expression,
+            expression_attribute_names,
+            expression_attribute_values,
+            return_values: (return_values != ReturnValue::None).then_some(return_values),
+            return_values_on_condition_check_failure: on_failure,
+        })
+    }
+}
+
+impl<'a, M: Model> IntoFuture for UpdateItem<'a, M> {
+    type Output = Result<()>;
+    type IntoFuture = DbFuture<'a, ()>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { self.send(ReturnValue::None).await.map(drop) })
+    }
+}
