@@ -140,6 +140,12 @@ pub fn attribute_values(item: &Item) -> Result<()> {
     item.values().try_for_each(|v| attribute_value(v, 1))
 }
 
+/// Checks one attribute value the way [`attribute_values`] checks an item's (an
+/// `ExpressionAttributeValues` entry, for instance).
+pub fn value(value: &AttributeValue) -> Result<()> {
+    attribute_value(value, 1)
+}
+
 fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
     if depth > MAX_NESTING_DEPTH {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
