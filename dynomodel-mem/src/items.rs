@@ -161,13 +161,10 @@ impl State {
         let table = self.table_mut(&input.table_name)?;
         let key = validate::request_key(&input.key, &table.schema)?;
         let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
-        if let Some(u) = prepared.update() {
-            // Static, so reported before the condition is looked at (dynalite's `validateUpdates`).
-            request::with_placeholders(maps, |ph| {
-                update::check_key_attributes(&u.tree, ph, &key_names)
-            })?;
-        }
+        let index_keys = index_key_names(&table.schema);
         let old = table.get(&key);
+        // The condition comes first: DynamoDB Local 3.3 answers ConditionalCheckFailed for a request
+        // that also updates a key attribute (dynalite checks the key first, but without a recording).
         check_condition(
             prepared.condition(),
             old,
@@ -177,6 +174,8 @@ impl State {
         let base = old.cloned().unwrap_or_else(|| input.key.clone());
         let updated = match prepared.update() {
             Some(u) => Some(request::with_placeholders(maps, |ph| {
+                update::check_key_attributes(&u.tree, ph, &key_names)?;
+                update::check_index_key_paths(&u.tree, ph, &index_keys)?;
                 update::apply(&u.tree, &base, ph, &key_names)
             })?),
             None => None,
@@ -200,29 +199,46 @@ impl State {
     }
 }
 
-/// The checks on an item an update produced, in dynalite's order: index key types on an existing item
-/// (a top-level SET), nesting depth and sets, then the size, then every index key.
+/// The checks on an item an update produced, in dynalite's order: the index keys the update wrote
+/// (empty values; wrong types on an existing item), nesting depth and sets, then the size, then every
+/// index key.
 fn check_updated_item(
     new: &Item,
     old: Option<&Item>,
     updated: Option<&update::Updated>,
     schema: &TableSchema,
 ) -> Result<()> {
-    if let (Some(_), Some(updated)) = (old, updated) {
+    if let Some(updated) = updated {
         for path in &updated.written {
             let [Step::Key(name)] = path.as_slice() else {
                 continue;
             };
-            if !is_index_key(schema, name) {
+            if !index_key_names(schema).contains(&name.as_str()) {
                 continue;
             }
             let Some(value) = new.get(name) else {
                 continue;
             };
-            if KeyValue::from_attribute(value, schema.attribute_type(name)).is_none() {
+            let key = KeyValue::from_attribute(value, schema.attribute_type(name));
+            let empty = match &key {
+                Some(KeyValue::S(s)) => s.is_empty().then_some("string"),
+                Some(KeyValue::B(b)) => b.is_empty().then_some("binary"),
+                _ => None,
+            };
+            if let Some(kind) = empty {
+                // DynamoDB Local 3.3's text for an update (PutItem's names the index instead).
+                return Err(Error::validation(format!(
+                    "One or more parameter values are not valid. The update expression attempted to \
+                     update a secondary index key to a value that is not supported. The AttributeValue \
+                     for a key attribute cannot contain an empty {kind} value."
+                )));
+            }
+            if key.is_none() && old.is_some() {
                 // Real DynamoDB's text for an existing item (dynalite's recorded "should return
                 // ValidationException if trying to update existing index"); a new item gets the
-                // PutItem text from `validate::index_keys` below.
+                // PutItem text from `validate::index_keys` below (dynalite's recorded "trying to
+                // update wrong type on index"). DynamoDB Local 3.3 says "One or more parameter values
+                // were invalid: Type mismatch for Index Key" for both.
                 return Err(Error::validation(
                     "The update expression attempted to update the secondary index key to \
                      unsupported type",
@@ -239,8 +255,8 @@ fn check_updated_item(
     validate::index_keys(new, schema)
 }
 
-/// Whether `name` is a key attribute of one of the table's indexes.
-fn is_index_key(schema: &TableSchema, name: &str) -> bool {
+/// The key attributes of the table's indexes.
+fn index_key_names(schema: &TableSchema) -> Vec<&str> {
     let gsis = schema
         .global_secondary_indexes
         .iter()
@@ -249,5 +265,7 @@ fn is_index_key(schema: &TableSchema, name: &str) -> bool {
         .local_secondary_indexes
         .iter()
         .flat_map(|i| i.key_schema.iter());
-    gsis.chain(lsis).any(|k| k.attribute_name == name)
+    gsis.chain(lsis)
+        .map(|k| k.attribute_name.as_str())
+        .collect()
 }

@@ -253,6 +253,50 @@ pub(crate) fn check_key_attributes(
     Ok(())
 }
 
+/// DynamoDB's check that no path of the update (a target, or an operand of SET) looks inside an index
+/// key attribute: index keys are scalars, so `SET g.h = :v` or `SET x = g[1]` is rejected up front
+/// (dynalite's recorded text; DynamoDB Local 3.3 agrees).
+pub(crate) fn check_index_key_paths(
+    expr: &UpdateExpression,
+    ph: &Placeholders<'_>,
+    index_keys: &[&str],
+) -> Result<(), Error> {
+    fn operand_paths<'e>(op: &'e Operand, out: &mut Vec<&'e super::ast::Path>) {
+        match op {
+            Operand::Path(p) => out.push(p),
+            Operand::Value(_) => {}
+            Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
+            Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                operand_paths(a, out);
+                operand_paths(b, out);
+            }
+            Operand::Paren(inner) => operand_paths(inner, out),
+        }
+    }
+    let mut paths = target_paths(expr);
+    for clause in &expr.clauses {
+        if let Clause::Set(actions) = clause {
+            actions
+                .iter()
+                .for_each(|a| operand_paths(&a.value, &mut paths));
+        }
+    }
+    for path in paths {
+        let Some(steps) = resolve(path, ph) else {
+            continue;
+        };
+        if let [Step::Key(k), _, ..] = steps.as_slice() {
+            if index_keys.contains(&k.as_str()) {
+                return Err(Error::validation(format!(
+                    "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
+                     not allowed: IndexKey: {k}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
     let mut paths = Vec::new();
     for clause in &expr.clauses {

@@ -61,8 +61,11 @@
 //! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
 //!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
 
+mod conditions;
 mod items;
+mod requests;
 mod tables;
+mod updates;
 
 use dynomodel::{
     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Error, Item,
@@ -126,5 +129,42 @@ pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message
     match r {
         Err(Error::Validation { message: m }) => assert_eq!(m, message),
         other => panic!("expected ValidationException({message}), got {other:?}"),
+    }
+}
+
+/// `ExpressionAttributeNames` from pairs.
+pub(crate) fn names(pairs: &[(&str, &str)]) -> Option<std::collections::BTreeMap<String, String>> {
+    Some(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    )
+}
+
+/// `ExpressionAttributeValues` from pairs.
+pub(crate) fn values(pairs: &[(&str, AttributeValue)]) -> Option<Item> {
+    Some(item(pairs))
+}
+
+/// A string set.
+pub(crate) fn ss(v: &[&str]) -> AttributeValue {
+    AttributeValue::Ss(v.iter().map(|s| (*s).to_owned()).collect())
+}
+
+/// A number set.
+pub(crate) fn ns(v: &[&str]) -> AttributeValue {
+    AttributeValue::Ns(v.iter().map(|s| s.parse().expect("number")).collect())
+}
+
+/// Asserts a ConditionalCheckFailedException carrying `item`.
+#[track_caller]
+pub(crate) fn assert_condition_failed<T: std::fmt::Debug>(r: Result<T, Error>, item: Option<Item>) {
+    match r {
+        Err(Error::ConditionalCheckFailed { message, item: got }) => {
+            assert_eq!(message, "The conditional request failed");
+            assert_eq!(got, item);
+        }
+        other => panic!("expected ConditionalCheckFailedException, got {other:?}"),
     }
 }
