@@ -60,6 +60,26 @@
 //!   schema must match ...".
 //! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
 //!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
+//! - UpdateItem UPDATED_OLD/UPDATED_NEW with nested paths: real returns only the updated paths as
+//!   partial documents (dynalite's recorded "should update nested attributes": `SET b.c = …, b.a = …,
+//!   c[1] = …` gives `{b: {M: {a, c}}, c: {L: [c[1], c[2], c[4]]}}`); Local 3.3 returns the whole
+//!   top-level attributes. UPDATED_NEW reports an appended list element at the index it landed on and
+//!   leaves REMOVEd paths out (no recording either way; the docs say "only the updated attributes").
+//! - Expression requests on a missing table: real validates the placeholders and expressions first
+//!   (ValidationException); Local answers "Cannot do operations on a non-existent table" first.
+//! - Duplicate SS in ExpressionAttributeValues: real "ExpressionAttributeValues contains invalid value:
+//!   One or more parameter values were invalid: Input collection [x, x] contains duplicates. for key
+//!   :v" (dynalite's recording, period included); Local has no period.
+//! - UpdateItem writing a mistyped index key: on an existing item real says "The update expression
+//!   attempted to update the secondary index key to unsupported type", on a new item "One or more
+//!   parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName:
+//!   by-g" (dynalite's recordings); Local says "One or more parameter values were invalid: Type
+//!   mismatch for Index Key" for both.
+//! - A value nested deeper than 32 levels in ExpressionAttributeValues: the engine rejects it while
+//!   validating the map ("ExpressionAttributeValues contains invalid value: Nesting Levels have exceeded
+//!   supported limits: Attributes in the item have nested levels beyond supported limit for key :v",
+//!   so nothing recursive ever walks an unbounded value); Local accepts the map and fails the write
+//!   with "Nesting Levels have exceeded supported limits". Real behaviour is unrecorded.
 
 mod conditions;
 mod items;
