@@ -4,7 +4,8 @@
 //! with DynamoDB's validation rules, limits, orderings and error messages.
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
-//! DeleteItem and UpdateItem, with condition, update and projection expressions. Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local).
+//! DeleteItem and UpdateItem, with condition, update and projection expressions. Tables are `ACTIVE`
+//! as soon as they are created (as on DynamoDB Local).
 //!
 //! ```
 //! use dynomodel::{

@@ -1,5 +1,6 @@
-//! The database: tables by name, and the operations on them. Each operation runs under one lock
-//! acquisition (a read lock for reads, a write lock for writes), which makes every request atomic.
+//! The database: tables by name, the expression parse cache, and the table operations (the item
+//! operations are in `items.rs`). Each operation runs under one lock acquisition (a read lock for
+//! reads, a write lock for writes), which makes every request atomic.
 
 use std::collections::BTreeMap;
 

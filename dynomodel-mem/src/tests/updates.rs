@@ -261,6 +261,23 @@ async fn creates_missing_items() {
         .expect("bare update");
     assert_eq!(out.attributes, None);
     assert_eq!(stored(&b).await, Some(key()));
+    // As DynamoDB Local answers: ALL_NEW is the bare key item, UPDATED_NEW has nothing updated.
+    for (rv, want) in [
+        (ReturnValue::AllNew, Some(key())),
+        (ReturnValue::UpdatedNew, None),
+        (ReturnValue::AllOld, Some(key())),
+    ] {
+        let out = b
+            .update_item(UpdateItemInput {
+                table_name: "tbl".into(),
+                key: key(),
+                return_values: Some(rv),
+                ..Default::default()
+            })
+            .await
+            .expect("bare update");
+        assert_eq!(out.attributes, want, "{rv:?}");
+    }
     let b = backend_with(table_input("tbl", T::S, None)).await;
     let out = b
         .update_item(req(
