@@ -52,6 +52,9 @@ fn check_condition(
     })
 }
 
+/// The start of the nesting-limit message.
+const NESTING: &str = "Nesting Levels have exceeded supported limits";
+
 /// `None` for an empty map: DynamoDB leaves `Attributes` out rather than sending `{}`.
 fn non_empty(item: Item) -> Option<Item> {
     (!item.is_empty()).then_some(item)
@@ -246,7 +249,15 @@ fn check_updated_item(
             }
         }
     }
-    validate::attribute_values(new)?;
+    validate::attribute_values(new).map_err(|e| {
+        if e.message().starts_with(NESTING) {
+            // DynamoDB Local 3.3 words the limit without PutItem's explanation when an update
+            // builds the deep value.
+            Error::validation(NESTING)
+        } else {
+            e
+        }
+    })?;
     if dynomodel::item_size(new) > MAX_ITEM_SIZE {
         return Err(Error::validation(
             "Item size to update has exceeded the maximum allowed size",

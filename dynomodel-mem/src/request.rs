@@ -89,7 +89,7 @@ fn check_maps(maps: Maps<'_>) -> Result<()> {
             )));
         }
         for (key, value) in values {
-            if let Err(e) = validate::value(value) {
+            if let Err(e) = validate::expression_value(value) {
                 return Err(Error::validation(format!(
                     "ExpressionAttributeValues contains invalid value: {} for key {key}",
                     e.message()

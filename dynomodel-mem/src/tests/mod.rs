@@ -75,11 +75,10 @@
 //!   parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName:
 //!   by-g" (dynalite's recordings); Local says "One or more parameter values were invalid: Type
 //!   mismatch for Index Key" for both.
-//! - A value nested deeper than 32 levels in ExpressionAttributeValues: the engine rejects it while
-//!   validating the map ("ExpressionAttributeValues contains invalid value: Nesting Levels have exceeded
-//!   supported limits: Attributes in the item have nested levels beyond supported limit for key :v",
-//!   so nothing recursive ever walks an unbounded value); Local accepts the map and fails the write
-//!   with "Nesting Levels have exceeded supported limits". Real behaviour is unrecorded.
+//! - A value nested deeper than 32 levels in ExpressionAttributeValues: accepted as a value and
+//!   rejected by the write that would store it, "Nesting Levels have exceeded supported limits", as on
+//!   Local (real behaviour is unrecorded); beyond 128 levels the engine rejects the map itself, so
+//!   nothing recursive walks an unbounded value.
 
 mod conditions;
 mod items;

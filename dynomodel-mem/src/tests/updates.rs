@@ -383,6 +383,27 @@ async fn conditions_and_keys() {
 }
 
 #[tokio::test]
+async fn nesting_limit_applies_to_the_updated_item() {
+    let b = with_item(&[]).await;
+    let mut deep = s("x");
+    for _ in 0..32 {
+        deep = l(&[deep]);
+    }
+    // Accepted as a value (DynamoDB Local 3.3), rejected once it would be stored at level 33.
+    assert_validation(
+        update(&b, "SET d = :v", &[(":v", deep)]).await,
+        "Nesting Levels have exceeded supported limits",
+    );
+    let mut ok = s("x");
+    for _ in 0..31 {
+        ok = l(&[ok]);
+    }
+    update(&b, "SET d = :v", &[(":v", ok)])
+        .await
+        .expect("32 levels");
+}
+
+#[tokio::test]
 async fn size_limit_and_index_keys() {
     let b = with_item(&[]).await;
     let big = s(&"x".repeat(409_600));
