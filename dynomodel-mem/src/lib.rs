@@ -3,8 +3,9 @@
 //! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::Backend`]
 //! with DynamoDB's validation rules, limits, orderings and error messages.
 //!
-//! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem and
-//! DeleteItem. Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local).
+//! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
+//! DeleteItem and UpdateItem, with condition, update and projection expressions. Tables are `ACTIVE`
+//! as soon as they are created (as on DynamoDB Local).
 //!
 //! ```
 //! use dynomodel::{
@@ -56,7 +57,9 @@
 
 mod create;
 mod expr;
+mod items;
 mod key;
+mod request;
 mod state;
 mod table;
 mod validate;
@@ -150,11 +153,11 @@ impl Backend for MemBackend {
         self.write().delete_item(&input)
     }
 
-    // Transitional: implemented with the expression language (issue 4) and Query/Scan (issue 5).
-    async fn update_item(&self, _input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        Err(not_yet("UpdateItem"))
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        self.write().update_item(&input)
     }
 
+    // Transitional: Query/Scan arrive with issue 5.
     async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
         Err(not_yet("Query"))
     }

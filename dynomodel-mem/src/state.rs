@@ -1,16 +1,16 @@
-//! The database: tables by name, and the operations on them. Each operation runs under one lock
-//! acquisition (a read lock for reads, a write lock for writes), which makes every request atomic.
+//! The database: tables by name, the expression parse cache, and the table operations (the item
+//! operations are in `items.rs`). Each operation runs under one lock acquisition (a read lock for
+//! reads, a write lock for writes), which makes every request atomic.
 
 use std::collections::BTreeMap;
 
 use chrono::Utc;
 use dynomodel::{
-    CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, Error, GetItemInput, GetItemOutput,
-    ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, Result, ReturnValue,
-    TableStatus,
+    CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
+    DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result, TableStatus,
 };
 
+use crate::expr::cache::ExpressionCache;
 use crate::table::{Table, TableSchema};
 use crate::validate::{self, Constraints};
 
@@ -27,16 +27,25 @@ pub struct State {
     tables: BTreeMap<String, Table>,
     /// Tables created so far, for unique table ids.
     created: u64,
+    /// Parsed expressions, shared by all requests (it locks itself, so readers can fill it).
+    cache: ExpressionCache,
 }
 
 impl State {
-    fn table(&self, name: &str) -> Result<&Table> {
+    /// The expression parse cache.
+    pub(crate) fn cache(&self) -> &ExpressionCache {
+        &self.cache
+    }
+
+    /// A table by name, or DynamoDB's ResourceNotFoundException for item operations.
+    pub(crate) fn table(&self, name: &str) -> Result<&Table> {
         self.tables
             .get(name)
             .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
     }
 
-    fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+    /// A table by name, for writing.
+    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         self.tables
             .get_mut(name)
             .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
@@ -137,45 +146,6 @@ impl State {
         Ok(ListTablesOutput {
             table_names,
             last_evaluated_table_name,
-        })
-    }
-
-    /// `PutItem`.
-    pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
-        validate::table_name(&input.table_name)?;
-        validate::attribute_values(&input.item)?;
-        validate::return_values_none_or_all_old(input.return_values)?;
-        validate::item_size_limit(&input.item)?;
-        let table = self.table_mut(&input.table_name)?;
-        let key = validate::item_key(&input.item, &table.schema)?;
-        validate::index_keys(&input.item, &table.schema)?;
-        let old = table.put(key, input.item);
-        Ok(PutItemOutput {
-            attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
-        })
-    }
-
-    /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
-    pub fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
-        validate::table_name(&input.table_name)?;
-        validate::attribute_values(&input.key)?;
-        let table = self.table(&input.table_name)?;
-        let key = validate::request_key(&input.key, &table.schema)?;
-        Ok(GetItemOutput {
-            item: table.get(&key).cloned(),
-        })
-    }
-
-    /// `DeleteItem`.
-    pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
-        validate::table_name(&input.table_name)?;
-        validate::attribute_values(&input.key)?;
-        validate::return_values_none_or_all_old(input.return_values)?;
-        let table = self.table_mut(&input.table_name)?;
-        let key = validate::request_key(&input.key, &table.schema)?;
-        let old = table.delete(&key);
-        Ok(DeleteItemOutput {
-            attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
         })
     }
 }

@@ -137,11 +137,23 @@ pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
 /// deeper than 32 levels. Runs before anything recursive touches the value, so that a hostile, deeply
 /// nested value is rejected after at most 33 levels of recursion.
 pub fn attribute_values(item: &Item) -> Result<()> {
-    item.values().try_for_each(|v| attribute_value(v, 1))
+    item.values()
+        .try_for_each(|v| attribute_value(v, 1, MAX_NESTING_DEPTH))
 }
 
-fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
-    if depth > MAX_NESTING_DEPTH {
+/// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested
+/// deeper than 32 levels there and only fails a write that stores it, so the map check must not apply
+/// the item limit; this bound only keeps hostile values from reaching the recursive evaluator.
+pub const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
+
+/// Checks one `ExpressionAttributeValues` entry: the set rules of [`attribute_values`], nesting up to
+/// [`MAX_EXPRESSION_VALUE_DEPTH`].
+pub fn expression_value(value: &AttributeValue) -> Result<()> {
+    attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH)
+}
+
+fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<()> {
+    if depth > max_depth {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
         return Err(Error::validation(
             "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels \
@@ -175,8 +187,12 @@ fn attribute_value(value: &AttributeValue, depth: usize) -> Result<()> {
             // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
             "{INVALID}Input collection of type BS contains duplicates."
         ))),
-        AttributeValue::L(list) => list.iter().try_for_each(|v| attribute_value(v, depth + 1)),
-        AttributeValue::M(map) => map.values().try_for_each(|v| attribute_value(v, depth + 1)),
+        AttributeValue::L(list) => list
+            .iter()
+            .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
+        AttributeValue::M(map) => map
+            .values()
+            .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
         _ => Ok(()),
     }
 }

@@ -18,6 +18,15 @@ pub(crate) struct ExpressionCache {
     entries: Mutex<HashMap<(ExprKind, String), Arc<Expression>>>,
 }
 
+/// How many parsed expressions the engine keeps by default: far more than a test suite's distinct texts.
+pub(crate) const DEFAULT_CAPACITY: usize = 1024;
+
+impl Default for ExpressionCache {
+    fn default() -> ExpressionCache {
+        ExpressionCache::new(DEFAULT_CAPACITY)
+    }
+}
+
 impl ExpressionCache {
     /// A cache holding at most `capacity` expressions.
     pub(crate) fn new(capacity: usize) -> ExpressionCache {
@@ -44,6 +53,7 @@ impl ExpressionCache {
     }
 
     /// How many expressions are cached.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.lock().len()
     }

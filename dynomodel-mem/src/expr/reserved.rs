@@ -56,6 +56,7 @@ VIRTUAL VOID WAIT WHEN WHENEVER WHERE WHILE WINDOW WITH WITHIN WITHOUT WORK WRAP
 ZONE";
 
 /// The number of reserved words the documentation lists.
+#[cfg(test)]
 pub(crate) const RESERVED_WORD_COUNT: usize = 573;
 
 fn words() -> &'static HashSet<&'static str> {

@@ -23,14 +23,18 @@ const MISSING_OPERAND: &str =
 pub(crate) struct Updated {
     /// The item after the update.
     pub(crate) item: Item,
-    /// The paths the update wrote or removed, for `UPDATED_OLD` / `UPDATED_NEW`.
+    /// The paths the update wrote or removed, as written in the expression, for `UPDATED_OLD`.
     pub(crate) paths: Vec<Vec<Step>>,
+    /// The paths SET, ADD and DELETE wrote, where the value landed (an index past the end of a list
+    /// becomes the index the element was appended at), for `UPDATED_NEW`. REMOVE is absent: a removed
+    /// path has no new value, and projecting it would pick up whatever shifted into its place.
+    pub(crate) written: Vec<Vec<Step>>,
 }
 
 impl Updated {
-    /// `ReturnValues=UPDATED_NEW`: the updated paths as they are now.
+    /// `ReturnValues=UPDATED_NEW`: the written paths as they are now.
     pub(crate) fn updated_new(&self) -> Item {
-        project(&self.item, &self.paths)
+        project(&self.item, &self.written)
     }
 
     /// `ReturnValues=UPDATED_OLD`: the updated paths as they were in `old`.
@@ -118,11 +122,12 @@ fn get_mut<'i>(item: &'i mut Item, steps: &[Step]) -> Option<&'i mut AttributeVa
 }
 
 /// Writes `value` at `steps`; the parent must exist. An index past the end of a list appends.
-fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<(), Error> {
+/// Returns the path the value landed at.
+fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<Vec<Step>, Error> {
     match steps {
         [Step::Key(k)] => {
             item.insert(k.clone(), value);
-            Ok(())
+            Ok(steps.to_vec())
         }
         [prefix @ .., last] if !prefix.is_empty() => {
             match (
@@ -131,14 +136,22 @@ fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<()
             ) {
                 (AttributeValue::M(m), Step::Key(k)) => {
                     m.insert(k.clone(), value);
+                    Ok(steps.to_vec())
                 }
                 (AttributeValue::L(l), Step::Index(i)) => match l.get_mut(*i) {
-                    Some(slot) => *slot = value,
-                    None => l.push(value),
+                    Some(slot) => {
+                        *slot = value;
+                        Ok(steps.to_vec())
+                    }
+                    None => {
+                        let mut landed = prefix.to_vec();
+                        landed.push(Step::Index(l.len()));
+                        l.push(value);
+                        Ok(landed)
+                    }
                 },
-                _ => return Err(err(INVALID_PATH)),
+                _ => Err(err(INVALID_PATH)),
             }
-            Ok(())
         }
         _ => Err(err(INVALID_PATH)),
     }
@@ -240,6 +253,50 @@ pub(crate) fn check_key_attributes(
     Ok(())
 }
 
+/// DynamoDB's check that no path of the update (a target, or an operand of SET) looks inside an index
+/// key attribute: index keys are scalars, so `SET g.h = :v` or `SET x = g[1]` is rejected up front
+/// (dynalite's recorded text; DynamoDB Local 3.3 agrees).
+pub(crate) fn check_index_key_paths(
+    expr: &UpdateExpression,
+    ph: &Placeholders<'_>,
+    index_keys: &[&str],
+) -> Result<(), Error> {
+    fn operand_paths<'e>(op: &'e Operand, out: &mut Vec<&'e super::ast::Path>) {
+        match op {
+            Operand::Path(p) => out.push(p),
+            Operand::Value(_) => {}
+            Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
+            Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                operand_paths(a, out);
+                operand_paths(b, out);
+            }
+            Operand::Paren(inner) => operand_paths(inner, out),
+        }
+    }
+    let mut paths = target_paths(expr);
+    for clause in &expr.clauses {
+        if let Clause::Set(actions) = clause {
+            actions
+                .iter()
+                .for_each(|a| operand_paths(&a.value, &mut paths));
+        }
+    }
+    for path in paths {
+        let Some(steps) = resolve(path, ph) else {
+            continue;
+        };
+        if let [Step::Key(k), _, ..] = steps.as_slice() {
+            if index_keys.contains(&k.as_str()) {
+                return Err(Error::validation(format!(
+                    "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
+                     not allowed: IndexKey: {k}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
     let mut paths = Vec::new();
     for clause in &expr.clauses {
@@ -296,9 +353,18 @@ pub(crate) fn apply(
     paths.extend(adds.iter().map(|(p, _)| p.clone()));
     paths.extend(deletes.iter().map(|(p, _)| p.clone()));
 
+    // DynamoDB applies the actions of a clause in path order, not text order: `SET c[4] = :x, c[2] = :y`
+    // on a two-element list appends y then x (measured on DynamoDB Local; dynalite's recorded
+    // "should update nested attributes" case agrees). The sort is stable and overlapping paths were
+    // rejected by validation, so only list appends can observe it.
+    sets.sort_by(|a, b| a.0.cmp(&b.0));
+    adds.sort_by(|a, b| a.0.cmp(&b.0));
+    deletes.sort_by(|a, b| a.0.cmp(&b.0));
+
+    let mut written = Vec::new();
     let mut item = old.clone();
     for (steps, value) in sets {
-        set_path(&mut item, &steps, value)?;
+        written.push(set_path(&mut item, &steps, value)?);
     }
     // Indexes refer to the list as it was: remove the highest index of each list first.
     removes.sort_by(|a, b| b.cmp(a));
@@ -307,7 +373,7 @@ pub(crate) fn apply(
     }
     for (steps, delta) in adds {
         let value = add(lookup(&item, &steps), delta)?;
-        set_path(&mut item, &steps, value)?;
+        written.push(set_path(&mut item, &steps, value)?);
     }
     for (steps, delta) in deletes {
         let Some(existing) = lookup(&item, &steps) else {
@@ -319,9 +385,13 @@ pub(crate) fn apply(
             continue;
         };
         match delete(existing, delta)? {
-            Some(v) => set_path(&mut item, &steps, v)?,
+            Some(v) => written.push(set_path(&mut item, &steps, v)?),
             None => remove_path(&mut item, &steps)?,
         }
     }
-    Ok(Updated { item, paths })
+    Ok(Updated {
+        item,
+        paths,
+        written,
+    })
 }

@@ -60,9 +60,31 @@
 //!   schema must match ...".
 //! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
 //!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
+//! - UpdateItem UPDATED_OLD/UPDATED_NEW with nested paths: real returns only the updated paths as
+//!   partial documents (dynalite's recorded "should update nested attributes": `SET b.c = …, b.a = …,
+//!   c[1] = …` gives `{b: {M: {a, c}}, c: {L: [c[1], c[2], c[4]]}}`); Local 3.3 returns the whole
+//!   top-level attributes. UPDATED_NEW reports an appended list element at the index it landed on and
+//!   leaves REMOVEd paths out (no recording either way; the docs say "only the updated attributes").
+//! - Expression requests on a missing table: real validates the placeholders and expressions first
+//!   (ValidationException); Local answers "Cannot do operations on a non-existent table" first.
+//! - Duplicate SS in ExpressionAttributeValues: real "ExpressionAttributeValues contains invalid value:
+//!   One or more parameter values were invalid: Input collection [x, x] contains duplicates. for key
+//!   :v" (dynalite's recording, period included); Local has no period.
+//! - UpdateItem writing a mistyped index key: on an existing item real says "The update expression
+//!   attempted to update the secondary index key to unsupported type", on a new item "One or more
+//!   parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName:
+//!   by-g" (dynalite's recordings); Local says "One or more parameter values were invalid: Type
+//!   mismatch for Index Key" for both.
+//! - A value nested deeper than 32 levels in ExpressionAttributeValues: accepted as a value and
+//!   rejected by the write that would store it, "Nesting Levels have exceeded supported limits", as on
+//!   Local (real behaviour is unrecorded); beyond 128 levels the engine rejects the map itself, so
+//!   nothing recursive walks an unbounded value.
 
+mod conditions;
 mod items;
+mod requests;
 mod tables;
+mod updates;
 
 use dynomodel::{
     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Error, Item,
@@ -126,5 +148,42 @@ pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message
     match r {
         Err(Error::Validation { message: m }) => assert_eq!(m, message),
         other => panic!("expected ValidationException({message}), got {other:?}"),
+    }
+}
+
+/// `ExpressionAttributeNames` from pairs.
+pub(crate) fn names(pairs: &[(&str, &str)]) -> Option<std::collections::BTreeMap<String, String>> {
+    Some(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    )
+}
+
+/// `ExpressionAttributeValues` from pairs.
+pub(crate) fn values(pairs: &[(&str, AttributeValue)]) -> Option<Item> {
+    Some(item(pairs))
+}
+
+/// A string set.
+pub(crate) fn ss(v: &[&str]) -> AttributeValue {
+    AttributeValue::Ss(v.iter().map(|s| (*s).to_owned()).collect())
+}
+
+/// A number set.
+pub(crate) fn ns(v: &[&str]) -> AttributeValue {
+    AttributeValue::Ns(v.iter().map(|s| s.parse().expect("number")).collect())
+}
+
+/// Asserts a ConditionalCheckFailedException carrying `item`.
+#[track_caller]
+pub(crate) fn assert_condition_failed<T: std::fmt::Debug>(r: Result<T, Error>, item: Option<Item>) {
+    match r {
+        Err(Error::ConditionalCheckFailed { message, item: got }) => {
+            assert_eq!(message, "The conditional request failed");
+            assert_eq!(got, item);
+        }
+        other => panic!("expected ConditionalCheckFailedException, got {other:?}"),
     }
 }

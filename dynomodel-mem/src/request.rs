@@ -1,0 +1,205 @@
+//! The expression parameters of one item request: `ExpressionAttributeNames`, `ExpressionAttributeValues`
+//! and the expressions that use them, checked in DynamoDB's order and parsed through the shared cache.
+//!
+//! Order and texts follow dynalite's `validations/index.js` (`validateExpressionParams`,
+//! `validateExpressions`), whose test expectations were recorded against real DynamoDB; DynamoDB Local
+//! 3.3 gives the same texts except where noted.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use dynomodel::{AttributeValue, Error, Result};
+
+use crate::expr::ast::{Condition, Projection, UpdateExpression};
+use crate::expr::cache::ExpressionCache;
+use crate::expr::{self, ExprKind, Expression, Parsed, Placeholders, Usage};
+use crate::validate;
+
+/// The placeholder maps of a request, `None` when the request left them out.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Maps<'a> {
+    /// `ExpressionAttributeNames`.
+    pub(crate) names: Option<&'a BTreeMap<String, String>>,
+    /// `ExpressionAttributeValues`.
+    pub(crate) values: Option<&'a BTreeMap<String, AttributeValue>>,
+}
+
+/// One expression parameter of a request: its kind and its text, if given.
+pub(crate) type Param<'a> = (ExprKind, Option<&'a str>);
+
+/// The first check on a request's expression parameters, before its attribute values are looked at:
+/// placeholder maps need an expression that could use them. `params` lists the operation's expression
+/// parameters in DynamoDB's order (it names them in that order in the message).
+pub(crate) fn params_present(maps: Maps<'_>, params: &[Param<'_>]) -> Result<()> {
+    let any = params.iter().any(|(_, text)| text.is_some());
+    if maps.names.is_some() && !any {
+        return Err(Error::validation(
+            "ExpressionAttributeNames can only be specified when using expressions",
+        ));
+    }
+    // A ProjectionExpression takes names but never values.
+    let value_params: Vec<&Param<'_>> = params
+        .iter()
+        .filter(|(kind, _)| *kind != ExprKind::Projection)
+        .collect();
+    if maps.values.is_some()
+        && !value_params.is_empty()
+        && value_params.iter().all(|(_, text)| text.is_none())
+    {
+        let names: Vec<&str> = value_params.iter().map(|(k, _)| k.parameter()).collect();
+        let verb = if names.len() > 1 { "are" } else { "is" };
+        return Err(Error::validation(format!(
+            "ExpressionAttributeValues can only be specified when using expressions: {} {verb} null",
+            names.join(" and ")
+        )));
+    }
+    Ok(())
+}
+
+/// `#` or `:` followed by one or more of `[0-9a-zA-Z_]`.
+fn is_placeholder(key: &str, sigil: char) -> bool {
+    key.strip_prefix(sigil).is_some_and(|rest| {
+        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    })
+}
+
+/// The maps themselves: not empty, well-formed keys, valid values.
+fn check_maps(maps: Maps<'_>) -> Result<()> {
+    if let Some(names) = maps.names {
+        if names.is_empty() {
+            return Err(Error::validation(
+                "ExpressionAttributeNames must not be empty",
+            ));
+        }
+        if let Some(key) = names.keys().find(|k| !is_placeholder(k, '#')) {
+            return Err(Error::validation(format!(
+                "ExpressionAttributeNames contains invalid key: Syntax error; key: \"{key}\""
+            )));
+        }
+    }
+    if let Some(values) = maps.values {
+        if values.is_empty() {
+            return Err(Error::validation(
+                "ExpressionAttributeValues must not be empty",
+            ));
+        }
+        if let Some(key) = values.keys().find(|k| !is_placeholder(k, ':')) {
+            return Err(Error::validation(format!(
+                "ExpressionAttributeValues contains invalid key: Syntax error; key: \"{key}\""
+            )));
+        }
+        for (key, value) in values {
+            if let Err(e) = validate::expression_value(value) {
+                return Err(Error::validation(format!(
+                    "ExpressionAttributeValues contains invalid value: {} for key {key}",
+                    e.message()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A request's expressions, parsed (through the cache) and validated against its placeholders.
+#[derive(Debug, Default)]
+pub(crate) struct Prepared {
+    update: Option<Arc<Expression>>,
+    condition: Option<Arc<Expression>>,
+    projection: Option<Arc<Expression>>,
+}
+
+impl Prepared {
+    /// The update expression, if the request had one.
+    pub(crate) fn update(&self) -> Option<&Parsed<UpdateExpression>> {
+        match self.update.as_deref() {
+            Some(Expression::Update(u)) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The condition expression, if the request had one.
+    pub(crate) fn condition(&self) -> Option<&Parsed<Condition>> {
+        match self.condition.as_deref() {
+            Some(Expression::Condition(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The projection expression, if the request had one.
+    pub(crate) fn projection(&self) -> Option<&Parsed<Projection>> {
+        match self.projection.as_deref() {
+            Some(Expression::Projection(p)) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Checks the maps, then parses and validates each expression in DynamoDB's order (update, condition,
+/// projection), then reports unused placeholders across all of them.
+pub(crate) fn prepare(
+    cache: &ExpressionCache,
+    maps: Maps<'_>,
+    params: &[Param<'_>],
+) -> Result<Prepared> {
+    check_maps(maps)?;
+    let empty_names = BTreeMap::new();
+    let empty_values = BTreeMap::new();
+    let placeholders = Placeholders {
+        names: maps.names.unwrap_or(&empty_names),
+        values: maps.values.unwrap_or(&empty_values),
+    };
+    let mut usage = Usage::default();
+    let mut prepared = Prepared::default();
+    for kind in [ExprKind::Update, ExprKind::Condition, ExprKind::Projection] {
+        let Some(text) = params
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .and_then(|(_, text)| *text)
+        else {
+            continue;
+        };
+        let parsed = cache.get(kind, text)?;
+        match &*parsed {
+            Expression::Update(u) => expr::validate::validate_update(u, placeholders, &mut usage)?,
+            Expression::Condition(c) => {
+                expr::validate::validate_condition(kind, c, placeholders, &mut usage)?
+            }
+            Expression::Projection(p) => {
+                expr::validate::validate_projection(p, placeholders, &mut usage)?
+            }
+        }
+        match kind {
+            ExprKind::Update => prepared.update = Some(parsed),
+            ExprKind::Projection => prepared.projection = Some(parsed),
+            _ => prepared.condition = Some(parsed),
+        }
+    }
+    expr::check_unused(&placeholders, &usage)?;
+    Ok(prepared)
+}
+
+/// The placeholders of a request, with empty maps standing in for absent ones.
+pub(crate) fn with_placeholders<T>(maps: Maps<'_>, f: impl FnOnce(&Placeholders<'_>) -> T) -> T {
+    let empty_names = BTreeMap::new();
+    let empty_values = BTreeMap::new();
+    let placeholders = Placeholders {
+        names: maps.names.unwrap_or(&empty_names),
+        values: maps.values.unwrap_or(&empty_values),
+    };
+    f(&placeholders)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholder_keys() {
+        assert!(is_placeholder("#a_1", '#'));
+        assert!(is_placeholder(":A", ':'));
+        assert!(!is_placeholder("#", '#'));
+        assert!(!is_placeholder("a", '#'));
+        assert!(!is_placeholder("#a-b", '#'));
+        assert!(!is_placeholder(":é", ':'));
+    }
+}
