@@ -250,7 +250,7 @@ fn condition_validation_messages() {
         ("begins_with(a)", "Incorrect number of operands for operator or function; operator or function: begins_with, number of operands: 1"),
         ("begins_with(a, :n)", "Incorrect operand type for operator or function; operator or function: begins_with, operand type: N"),
         ("size(:n) = :n", "Incorrect operand type for operator or function; operator or function: size, operand type: N"),
-        ("attribute_type(a, :s)", "Invalid attribute type name found; type: x, valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}"),
+        ("attribute_type(a, :s)", "Invalid attribute type name found; type: x, valid types: {N,BS,L,B,NULL,M,S,SS,NS,BOOL}"),
         ("attribute_type(a, :n)", "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: N"),
         ("attribute_exists(:s)", "Operator or function requires a document path; operator or function: attribute_exists"),
         ("a = a", "The first operand must be distinct from the remaining operands for this operator or function; operator: =, first operand: [a]"),
@@ -451,7 +451,7 @@ fn update_semantics() {
     want_item.insert("m".to_owned(), AttributeValue::M(want));
     assert_eq!(u.updated_new(), want_item);
     for (text, want) in [
-        ("SET n = n + :big", "DynamoDB only supports precision up to 38 digits"),
+        ("SET n = n + :big", "Attempting to store more than 38 significant digits in a Number"),
         ("SET n = s + :n", "An operand in the update expression has an incorrect data type"),
         ("SET n = nope + :n", "The provided expression refers to an attribute that does not exist in the item"),
         ("SET nope.z = :n", "The document path provided in the update expression is invalid for update"),

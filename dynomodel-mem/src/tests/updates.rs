@@ -157,7 +157,7 @@ async fn arithmetic() {
     );
     assert_validation(
         update(&b, "SET y = :a + :b", &[(":a", n("1e50")), (":b", n("1"))]).await,
-        "DynamoDB only supports precision up to 38 digits",
+        "Attempting to store more than 38 significant digits in a Number",
     );
     assert_validation(
         update(&b, "SET y = :a + :a", &[(":a", n("9e125"))]).await,
