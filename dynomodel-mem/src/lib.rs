@@ -3,8 +3,8 @@
 //! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::Backend`]
 //! with DynamoDB's validation rules, limits, orderings and error messages.
 //!
-//! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem and
-//! DeleteItem. Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local).
+//! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
+//! DeleteItem, Query and Scan (tables, local and global secondary indexes, parallel scans). Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local).
 //!
 //! ```
 //! use dynomodel::{
@@ -56,7 +56,12 @@
 
 mod create;
 mod expr;
+mod index;
 mod key;
+mod paging;
+mod query;
+mod read;
+mod scan;
 mod state;
 mod table;
 mod validate;
@@ -150,17 +155,17 @@ impl Backend for MemBackend {
         self.write().delete_item(&input)
     }
 
-    // Transitional: implemented with the expression language (issue 4) and Query/Scan (issue 5).
+    // Transitional: implemented with the expression language (issue 4).
     async fn update_item(&self, _input: UpdateItemInput) -> Result<UpdateItemOutput> {
         Err(not_yet("UpdateItem"))
     }
 
-    async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
-        Err(not_yet("Query"))
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        self.read().query(&input)
     }
 
-    async fn scan(&self, _input: ScanInput) -> Result<ScanOutput> {
-        Err(not_yet("Scan"))
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        self.read().scan(&input)
     }
 }
 
