@@ -61,7 +61,10 @@
 //! - DescribeTable: the engine reports a TableId (real DynamoDB does; Local omits it) and, for an
 //!   on-demand table, GSI ProvisionedThroughput 0/0 (real; Local omits it).
 
+mod indexes;
 mod items;
+mod query;
+mod scan;
 mod tables;
 
 use dynomodel::{
