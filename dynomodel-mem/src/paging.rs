@@ -219,3 +219,65 @@ pub fn read_page<'a>(
     out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successors_bound_prefixes_exactly() {
+        assert_eq!(string_successor("ab").as_deref(), Some("ac"));
+        assert_eq!(string_successor("a\u{10FFFF}").as_deref(), Some("b"));
+        assert_eq!(string_successor("\u{D7FF}").as_deref(), Some("\u{E000}"));
+        assert_eq!(string_successor("\u{10FFFF}"), None);
+        assert_eq!(string_successor(""), None);
+        assert_eq!(bytes_successor(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(bytes_successor(&[0xff, 0xff]), None);
+    }
+
+    #[test]
+    fn segments_partition_the_hash_space() {
+        for total in [1u32, 2, 3, 7, 1000, 1_000_000] {
+            assert_eq!(segment_start(0, total), 0);
+            for segment in [0, total / 2, total - 1] {
+                let start = segment_start(segment, total);
+                assert_eq!(segment_of(start, total), segment, "{segment}/{total}");
+                if start > 0 {
+                    assert_eq!(
+                        segment_of(start - 1, total),
+                        segment - 1,
+                        "{segment}/{total}"
+                    );
+                }
+            }
+            assert_eq!(segment_of(u64::MAX, total), total - 1);
+        }
+    }
+
+    #[test]
+    fn inverted_or_empty_ranges_do_not_panic() {
+        let map: BTreeMap<i32, ()> = (0..10).map(|i| (i, ())).collect();
+        let count = |lo, hi| checked_range(&map, lo, hi).count();
+        assert_eq!(count(Bound::Included(5), Bound::Included(2)), 0);
+        assert_eq!(count(Bound::Excluded(5), Bound::Excluded(5)), 0);
+        assert_eq!(count(Bound::Included(5), Bound::Excluded(5)), 0);
+        assert_eq!(count(Bound::Included(5), Bound::Included(5)), 1);
+        assert_eq!(count(Bound::Excluded(2), Bound::Unbounded), 7);
+        assert_eq!(
+            max_lower(Bound::Included(3), Bound::Excluded(3)),
+            Bound::Excluded(3)
+        );
+        assert_eq!(
+            max_lower(Bound::Unbounded, Bound::Included(1)),
+            Bound::Included(1)
+        );
+        assert_eq!(
+            min_upper(Bound::Included(3), Bound::Excluded(3)),
+            Bound::Excluded(3)
+        );
+        assert_eq!(
+            min_upper(Bound::Included(2), Bound::Excluded(3)),
+            Bound::Included(2)
+        );
+    }
+}

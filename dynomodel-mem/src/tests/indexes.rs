@@ -337,3 +337,23 @@ async fn index_validation_messages() {
         "The provided starting key is invalid",
     );
 }
+
+#[tokio::test]
+async fn index_pages_are_sized_on_projected_entries() {
+    let be = backend_with(schema()).await;
+    for i in 0..30 {
+        let mut it = super::query::big_item("b", i);
+        it.insert("g".into(), s("B"));
+        it.insert("gs".into(), n(&i.to_string()));
+        put(&be, "tbl", it).await;
+    }
+    // The KEYS_ONLY entries are small: one page, no LastEvaluatedKey (DynamoDB Local sizes the whole item
+    // and stops at 27). The ALL index holds the full items: 27 + LEK.
+    let mut input = gq("B");
+    input.select = Some(Select::Count);
+    let page = be.query(input.clone()).await.unwrap();
+    assert_eq!((page.count, page.last_evaluated_key.is_some()), (30, false));
+    input.index_name = Some("gall".into());
+    let page = be.query(input).await.unwrap();
+    assert_eq!((page.count, page.last_evaluated_key.is_some()), (27, true));
+}

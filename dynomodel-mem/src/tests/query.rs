@@ -111,6 +111,9 @@ async fn binaries_sort_as_unsigned_bytes() {
     assert_eq!(sks(&out), vec![b(&[0xff]), b(&[0xff, 0x00])]);
 }
 
+/// Placeholder values of a test case.
+type Values = Vec<(&'static str, AttributeValue)>;
+
 #[tokio::test]
 async fn sort_key_conditions_select_ranges() {
     let be = table(ScalarAttributeType::S).await;
@@ -118,7 +121,7 @@ async fn sort_key_conditions_select_ranges() {
         put(&be, "tbl", item(&[("pk", s("p")), ("sk", s(k))])).await;
     }
     put(&be, "tbl", item(&[("pk", s("other")), ("sk", s("b"))])).await;
-    let cases: Vec<(&str, Vec<(&str, AttributeValue)>, Vec<&str>)> = vec![
+    let cases: Vec<(&str, Values, Vec<&str>)> = vec![
         ("sk = :a", vec![(":a", s("b"))], vec!["b"]),
         ("sk < :a", vec![(":a", s("b"))], vec!["a"]),
         ("sk <= :a", vec![(":a", s("b"))], vec!["a", "b"]),
@@ -400,6 +403,14 @@ async fn validation_messages() {
             i.exclusive_start_key = esk(&[("pk", s("p")), ("sk", n("1"))])
         }),
         "The provided starting key does not match the range key predicate",
+    )
+    .await;
+    fails(
+        &be,
+        q("p", Some(("sk BETWEEN :a AND :b", vec![(":a", n("5")), (":b", n("1"))]))),
+        "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or \
+         equal to lower bound; lower bound operand: AttributeValue: {N:5}, upper bound operand: \
+         AttributeValue: {N:1}",
     )
     .await;
     let err = be
