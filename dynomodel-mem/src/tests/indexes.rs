@@ -292,6 +292,9 @@ async fn index_validation_messages() {
     };
     let cases: Vec<(QueryInput, &str)> = vec![
         (with(&|q| q.consistent_read = Some(true)), "Consistent reads are not supported on global secondary indexes"),
+        (with(&|q| { q.select = Some(Select::AllProjectedAttributes); q.projection_expression = Some("x".into()) }), "Cannot specify the ProjectionExpression when choosing to get ALL_PROJECTED_ATTRIBUTES"),
+        (with(&|q| q.expression_attribute_names = Some(Default::default())), "ExpressionAttributeNames must not be empty"),
+        (with(&|q| q.index_name = Some("no".into())), "1 validation error detected: Value 'no' at 'indexName' failed to satisfy constraint: Member must have length greater than or equal to 3"),
         (with(&|q| q.select = Some(Select::AllAttributes)), "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index gsi1 because its projection type is not ALL"),
         (with(&|q| q.projection_expression = Some("y, x".into())), "One or more parameter values were invalid: Global secondary index gsi1 does not project [y]"),
         (with(&|q| { q.filter_expression = Some("y = :g".into()) }), "One or more parameter values were invalid: Secondary index gsi1 does not project one or more filter attributes: [y]"),

@@ -453,6 +453,11 @@ async fn validation_messages() {
          AttributeValue: {N:1}",
     )
     .await;
+    let hash_only = backend_with(table_input("hsh", ScalarAttributeType::S, None)).await;
+    let two_terms = with(q("p", Some(("x = :a", num("1")))), |i| {
+        i.table_name = "hsh".into()
+    });
+    fails(&hash_only, two_terms, "Query key condition not supported").await;
     let err = be
         .query(with(base, |i| i.table_name = "missing".into()))
         .await
