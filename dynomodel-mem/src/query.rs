@@ -220,7 +220,10 @@ pub fn query<'t>(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
     );
-    read::placeholder_maps(names, values, true)?;
+    let any_expression = input.key_condition_expression.is_some()
+        || input.filter_expression.is_some()
+        || input.projection_expression.is_some();
+    read::placeholder_maps(names, values, any_expression)?;
     if let Some(esk) = &input.exclusive_start_key {
         validate::attribute_values(esk).map_err(|e| {
             Error::validation(format!(
