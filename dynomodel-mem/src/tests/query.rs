@@ -344,7 +344,19 @@ async fn validation_messages() {
     let base = q("p", None);
     let num = |v: &str| vec![(":a", n(v))];
     fails(&be, with(base.clone(), |i| i.limit = Some(0)), "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1").await;
-    fails(&be, with(base.clone(), |i| i.key_condition_expression = None), "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.").await;
+    // The placeholder maps are checked first (dynalite's `validateExpressionParams`).
+    let no_kce = |i: &mut QueryInput| i.key_condition_expression = None;
+    fails(
+        &be,
+        with(base.clone(), no_kce),
+        "ExpressionAttributeValues can only be specified when using expressions",
+    )
+    .await;
+    let no_kce = |i: &mut QueryInput| {
+        i.key_condition_expression = None;
+        i.expression_attribute_values = None;
+    };
+    fails(&be, with(base.clone(), no_kce), "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.").await;
     fails(
         &be,
         with(base.clone(), |i| i.index_name = Some("nope".into())),
