@@ -5,9 +5,6 @@
 //! Every builder renders its expressions with `#n`/`:v` placeholders (values are never spliced into
 //! the text), and a failed condition comes back as `Error::ConditionalCheckFailed` carrying the
 //! stored item, decoded here with `Error::conditional_item`.
-//!
-//! (The engine's UpdateItem and condition evaluation arrive with the engine's expression work; with
-//! an engine that predates it, this example stops at the first update with "not supported yet".)
 
 use std::collections::BTreeSet;
 

@@ -775,7 +775,10 @@ fn optional_fields_key_sparse_indexes() {
         .find(|d| d.attribute_name == "open_status")
         .expect("the index key is defined");
     assert_eq!(definition.attribute_type, dynomodel::ScalarAttributeType::S);
-    let closed = Order { id: "1".into(), open_status: None };
+    let closed = Order {
+        id: "1".into(),
+        open_status: None,
+    };
     assert!(!closed.to_item().unwrap().contains_key("open_status"));
     assert_eq!(Order::open_index().name(), "open-index");
 }

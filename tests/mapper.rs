@@ -1,10 +1,5 @@
 //! The mapper end to end on the in-memory engine: `Db`'s builders for put, get, delete, update
 //! and flywheel's conveniences, through `dynomodel_mem::MemBackend`.
-//!
-//! Tests marked `#[ignore = "at merge: ..."]` need the engine's UpdateItem, condition and projection
-//! support, wired in parallel on the engine branch (until then it answers UpdateItem with "not
-//! supported yet" and ignores conditions and projections). Enable them when both branches meet:
-//! `cargo test -p dynomodel-tests --test mapper -- --include-ignored`.
 
 use std::collections::BTreeSet;
 
@@ -127,7 +122,6 @@ async fn builder_errors_surface_before_any_request() {
 }
 
 #[tokio::test]
-#[ignore = "at merge: needs the engine's condition support"]
 async fn create_only_puts_and_conditional_deletes() {
     let db = db().await;
     db.put(&tweet("1")).if_not_exists().await.expect("creates");
@@ -151,7 +145,6 @@ async fn create_only_puts_and_conditional_deletes() {
 }
 
 #[tokio::test]
-#[ignore = "at merge: needs the engine's projection support"]
 async fn projections_return_only_the_projected_attributes() {
     let db = db().await;
     db.put(&tweet("1")).await.expect("put");
@@ -166,7 +159,6 @@ async fn projections_return_only_the_projected_attributes() {
 }
 
 #[tokio::test]
-#[ignore = "at merge: needs the engine's UpdateItem"]
 async fn updates_with_return_values_and_flywheel_conveniences() {
     let db = db().await;
     db.put(&tweet("1")).await.expect("put");

@@ -4,8 +4,9 @@
 //! with DynamoDB's validation rules, limits, orderings and error messages.
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
-//! DeleteItem and UpdateItem, with condition, update and projection expressions. Tables are `ACTIVE`
-//! as soon as they are created (as on DynamoDB Local).
+//! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
+//! (tables, local and global secondary indexes, parallel scans). Tables are `ACTIVE` as soon as they are
+//! created (as on DynamoDB Local).
 //!
 //! ```
 //! use dynomodel::{
@@ -57,9 +58,14 @@
 
 mod create;
 mod expr;
+mod index;
 mod items;
 mod key;
+mod paging;
+mod query;
+mod read;
 mod request;
+mod scan;
 mod state;
 mod table;
 mod validate;
@@ -157,20 +163,12 @@ impl Backend for MemBackend {
         self.write().update_item(&input)
     }
 
-    // Transitional: Query/Scan arrive with issue 5.
-    async fn query(&self, _input: QueryInput) -> Result<QueryOutput> {
-        Err(not_yet("Query"))
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        self.read().query(&input)
     }
 
-    async fn scan(&self, _input: ScanInput) -> Result<ScanOutput> {
-        Err(not_yet("Scan"))
-    }
-}
-
-fn not_yet(operation: &str) -> dynomodel::Error {
-    dynomodel::Error::Service {
-        code: "UnknownOperationException".into(),
-        message: format!("{operation} is not supported by this backend yet"),
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        self.read().scan(&input)
     }
 }
 

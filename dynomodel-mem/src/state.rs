@@ -11,6 +11,8 @@ use dynomodel::{
 };
 
 use crate::expr::cache::ExpressionCache;
+use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
+
 use crate::table::{Table, TableSchema};
 use crate::validate::{self, Constraints};
 
@@ -167,6 +169,19 @@ fn table_id(name: &str, serial: u64) -> String {
         b >> 52,
         b & 0xffff_ffff_ffff
     )
+}
+
+/// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).
+impl State {
+    /// `Query`.
+    pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+        crate::query::query(input, |name| self.table(name))
+    }
+
+    /// `Scan`.
+    pub fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
+        crate::scan::scan(input, |name| self.table(name))
+    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //!
 //! Items live in a two-level ordered map: partitions by `(stable_hash(pk), pk)` (the Scan order), then
 //! items by sort key (the Query order). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
-//! Index stores (GSI/LSI), TTL and stream state will sit beside `partitions` in [`Table`]; every write
-//! goes through [`Table::put`] and [`Table::delete`] so that they have one place to hook into.
+//! The secondary indexes sit beside `partitions` (TTL and stream state will join them); every write goes
+//! through [`Table::put`] and [`Table::delete`], which keep the indexes in step, so that batches,
+//! transactions and TTL expiry maintain the indexes by construction.
 
 use std::collections::BTreeMap;
 
@@ -15,6 +16,7 @@ use dynomodel::{
     ScalarAttributeType, TableDescription, TableStatus,
 };
 
+use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 
 /// The region and account DynamoDB Local puts in its ARNs; the engine uses the same so that ARNs compare
@@ -84,15 +86,20 @@ fn throughput(t: Option<ProvisionedThroughput>) -> ProvisionedThroughputDescript
 pub struct Table {
     /// What CreateTable fixed.
     pub schema: TableSchema,
-    partitions: BTreeMap<PartitionSlot, BTreeMap<Option<KeyValue>, Item>>,
+    partitions: TablePartitions,
+    indexes: Vec<Index>,
     item_count: usize,
     total_size: usize,
 }
+
+/// The items of a table: partitions in Scan order, then items by sort key.
+pub type TablePartitions = BTreeMap<PartitionSlot, BTreeMap<Option<KeyValue>, Item>>;
 
 impl Table {
     /// An empty table.
     pub fn new(schema: TableSchema) -> Table {
         Table {
+            indexes: indexes_of(&schema),
             schema,
             partitions: BTreeMap::new(),
             item_count: 0,
@@ -110,11 +117,20 @@ impl Table {
     /// Stores `item` under `key`, returning the item it replaced.
     pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<Item> {
         let size = item_size(&item);
-        let old = self
+        let partition = self
             .partitions
-            .entry(partition_slot(key.hash))
-            .or_default()
-            .insert(key.range, item);
+            .entry(partition_slot(key.hash.clone()))
+            .or_default();
+        // The old entries go before the new ones come in: the index key may have changed (or vanished).
+        if let Some(old) = partition.get(&key.range) {
+            for index in &mut self.indexes {
+                index.remove(&key, old);
+            }
+        }
+        for index in &mut self.indexes {
+            index.insert(&key, &item);
+        }
+        let old = partition.insert(key.range, item);
         self.total_size += size;
         match &old {
             Some(old) => self.total_size = self.total_size.saturating_sub(item_size(old)),
@@ -133,11 +149,38 @@ impl Table {
         }
         self.item_count = self.item_count.saturating_sub(1);
         self.total_size = self.total_size.saturating_sub(item_size(&old));
+        for index in &mut self.indexes {
+            index.remove(key, &old);
+        }
         Some(old)
     }
 
+    /// The items, for Query and Scan.
+    pub fn partitions(&self) -> &TablePartitions {
+        &self.partitions
+    }
+
+    /// The secondary index called `name`.
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// Whether `name` is a key attribute of one of the indexes.
+    pub fn is_index_key(&self, name: &str) -> bool {
+        self.indexes
+            .iter()
+            .any(|i| i.hash.0 == name || i.range.as_ref().is_some_and(|r| r.0 == name))
+    }
+
+    /// `ItemCount` and `IndexSizeBytes` of index `name` (zero for an unknown name, which CreateTable
+    /// validation rules out).
+    fn index_totals(&self, name: &str) -> (i64, i64) {
+        self.index(name)
+            .map_or((0, 0), |i| (i.item_count(), i.size_bytes()))
+    }
+
     /// Number of items.
-    #[allow(dead_code)] // for Scan/Select=COUNT (a later issue); the tests use it now
+    #[allow(dead_code)] // the tests use it
     pub fn item_count(&self) -> usize {
         self.item_count
     }
@@ -165,7 +208,6 @@ impl Table {
             table_size_bytes: i64::try_from(self.total_size).unwrap_or(i64::MAX),
             table_arn: arn.clone(),
             table_id: s.table_id.clone(),
-            // Index counts and sizes stay 0 until index maintenance exists (a later issue).
             local_secondary_indexes: s
                 .local_secondary_indexes
                 .iter()
@@ -173,8 +215,8 @@ impl Table {
                     index_name: i.index_name.clone(),
                     key_schema: i.key_schema.clone(),
                     projection: i.projection.clone(),
-                    item_count: 0,
-                    index_size_bytes: 0,
+                    item_count: self.index_totals(&i.index_name).0,
+                    index_size_bytes: self.index_totals(&i.index_name).1,
                     index_arn: format!("{arn}/index/{}", i.index_name),
                 })
                 .collect(),
@@ -191,8 +233,8 @@ impl Table {
                     } else {
                         throughput(i.provisioned_throughput)
                     }),
-                    item_count: 0,
-                    index_size_bytes: 0,
+                    item_count: self.index_totals(&i.index_name).0,
+                    index_size_bytes: self.index_totals(&i.index_name).1,
                     index_arn: format!("{arn}/index/{}", i.index_name),
                 })
                 .collect(),

@@ -1,6 +1,5 @@
 //! Typed Query and Scan: exact request shapes against a recording backend, and end-to-end runs on the
-//! in-memory engine (those need the engine's Query/Scan; until it lands they fail with its
-//! "not supported yet" answer).
+//! in-memory engine.
 
 #![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
 

@@ -1,5 +1,4 @@
-//! End to end on the in-memory engine. These need the engine's Query and Scan (issue 5, engine side);
-//! until that is merged the engine answers "not supported yet" and these fail.
+//! End to end on the in-memory engine.
 
 use super::*;
 

@@ -81,8 +81,11 @@
 //!   nothing recursive walks an unbounded value.
 
 mod conditions;
+mod indexes;
 mod items;
+mod query;
 mod requests;
+mod scan;
 mod tables;
 mod updates;
 

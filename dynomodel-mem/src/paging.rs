@@ -1,0 +1,283 @@
+//! Walking a table or index in Query and Scan order, and cutting the walk into pages.
+//!
+//! Tables and indexes share one layout: partitions by `(stable_hash(pk), pk)`, then positions in sort-key
+//! order. A Query is one partition and a sort-key range: a `BTreeMap::range`, O(log n + k). A Scan walks
+//! the partitions from a hash (segment start, or the `ExclusiveStartKey`) to a hash (segment end).
+//! `BTreeMap::range` panics on inverted bounds, so every range goes through [`checked_range`].
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use dynomodel::{item_size, Item, QueryOutput};
+
+use crate::index::{IndexPosition, Tie};
+use crate::key::{KeyValue, PartitionSlot};
+
+/// DynamoDB's page limit on data read (before the filter): 1 MB.
+pub const MAX_PAGE_BYTES: usize = 1024 * 1024;
+
+/// A position inside a partition of a table (`Option<KeyValue>`: the sort key) or of an index
+/// ([`IndexPosition`]: index sort key, then table key). Maps key-condition bounds on a sort key value to
+/// position bounds.
+pub trait Position: Ord + Clone {
+    /// The bound "sort key ≥ v" (`inclusive`) or "sort key > v".
+    fn lower(v: KeyValue, inclusive: bool) -> Bound<Self>;
+    /// The bound "sort key ≤ v" (`inclusive`) or "sort key < v".
+    fn upper(v: KeyValue, inclusive: bool) -> Bound<Self>;
+}
+
+impl Position for Option<KeyValue> {
+    fn lower(v: KeyValue, inclusive: bool) -> Bound<Self> {
+        if inclusive {
+            Bound::Included(Some(v))
+        } else {
+            Bound::Excluded(Some(v))
+        }
+    }
+
+    fn upper(v: KeyValue, inclusive: bool) -> Bound<Self> {
+        Self::lower(v, inclusive)
+    }
+}
+
+impl Position for IndexPosition {
+    // Ties sit between `Tie::Min` and `Tie::Max`, so "≥ v" starts before the first tie and "> v" after
+    // the last.
+    fn lower(v: KeyValue, inclusive: bool) -> Bound<Self> {
+        Bound::Included((Some(v), if inclusive { Tie::Min } else { Tie::Max }))
+    }
+
+    fn upper(v: KeyValue, inclusive: bool) -> Bound<Self> {
+        Bound::Included((Some(v), if inclusive { Tie::Max } else { Tie::Min }))
+    }
+}
+
+/// Whether `(lo, hi)` is a range `BTreeMap::range` accepts and that can hold anything.
+fn non_empty<K: Ord>(lo: &Bound<K>, hi: &Bound<K>) -> bool {
+    match (lo, hi) {
+        (Bound::Included(a), Bound::Included(b)) => a <= b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a < b,
+        _ => true,
+    }
+}
+
+/// `map.range((lo, hi))`, or nothing when the bounds are inverted or equal and exclusive (where
+/// `BTreeMap::range` would panic).
+pub fn checked_range<K: Ord, V>(
+    map: &BTreeMap<K, V>,
+    lo: Bound<K>,
+    hi: Bound<K>,
+) -> impl DoubleEndedIterator<Item = (&K, &V)> {
+    non_empty(&lo, &hi)
+        .then(|| map.range((lo, hi)))
+        .into_iter()
+        .flatten()
+}
+
+/// The tighter of two lower bounds.
+pub fn max_lower<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
+    match (&a, &b) {
+        (Bound::Unbounded, _) => b,
+        (_, Bound::Unbounded) => a,
+        (Bound::Included(x) | Bound::Excluded(x), Bound::Included(y) | Bound::Excluded(y)) => {
+            match x.cmp(y) {
+                std::cmp::Ordering::Less => b,
+                std::cmp::Ordering::Greater => a,
+                std::cmp::Ordering::Equal if matches!(a, Bound::Excluded(_)) => a,
+                std::cmp::Ordering::Equal => b,
+            }
+        }
+    }
+}
+
+/// The tighter of two upper bounds.
+pub fn min_upper<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
+    match (&a, &b) {
+        (Bound::Unbounded, _) => b,
+        (_, Bound::Unbounded) => a,
+        (Bound::Included(x) | Bound::Excluded(x), Bound::Included(y) | Bound::Excluded(y)) => {
+            match x.cmp(y) {
+                std::cmp::Ordering::Less => a,
+                std::cmp::Ordering::Greater => b,
+                std::cmp::Ordering::Equal if matches!(a, Bound::Excluded(_)) => a,
+                std::cmp::Ordering::Equal => b,
+            }
+        }
+    }
+}
+
+/// The least string greater than every string that starts with `prefix` (`None`: no such string, or
+/// an empty prefix). UTF-8 byte order is code-point order, so incrementing the last incrementable
+/// character gives an exact exclusive upper bound for `begins_with`.
+pub fn string_successor(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let next = match last {
+            '\u{D7FF}' => Some('\u{E000}'),
+            c => char::from_u32(u32::from(c) + 1),
+        };
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
+}
+
+/// The least byte string greater than every byte string that starts with `prefix`.
+pub fn bytes_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut bytes = prefix.to_vec();
+    while let Some(last) = bytes.pop() {
+        if last < u8::MAX {
+            bytes.push(last + 1);
+            return Some(bytes);
+        }
+    }
+    None
+}
+
+/// The first hash of segment `segment` of `total`: segments split the u64 hash space into `total`
+/// contiguous slices, and a partition belongs to the slice its hash falls in.
+pub fn segment_start(segment: u32, total: u32) -> u64 {
+    let start = (u128::from(segment) << 64).div_ceil(u128::from(total.max(1)));
+    u64::try_from(start).unwrap_or(u64::MAX)
+}
+
+/// The segment a partition hash belongs to (the inverse of [`segment_start`]).
+pub fn segment_of(hash: u64, total: u32) -> u32 {
+    u32::try_from((u128::from(hash) * u128::from(total)) >> 64).unwrap_or(u32::MAX)
+}
+
+/// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
+/// `ExclusiveStartKey`: its slot and position).
+pub fn scan_entries<'a, P: Position>(
+    partitions: &'a BTreeMap<PartitionSlot, BTreeMap<P, Item>>,
+    from: u64,
+    to: Option<u64>,
+    start: Option<(PartitionSlot, P)>,
+) -> impl Iterator<Item = &'a Item> + 'a {
+    // The empty string is the least `KeyValue` (variant S first, then ""), so `(h, S(""))` is the first
+    // slot with hash h.
+    let slot_bound = |h: u64| (h, KeyValue::S(String::new()));
+    let hi = to.map_or(Bound::Unbounded, |h| Bound::Excluded(slot_bound(h)));
+    let (head, lo): (Box<dyn Iterator<Item = &'a Item> + 'a>, _) = match start {
+        Some((slot, pos)) => {
+            let rest = partitions.get(&slot).into_iter().flat_map(move |p| {
+                checked_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
+            });
+            (Box::new(rest), Bound::Excluded(slot))
+        }
+        None => (
+            Box::new(std::iter::empty()),
+            Bound::Included(slot_bound(from)),
+        ),
+    };
+    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.values());
+    head.chain(tail)
+}
+
+/// What a page returns of each item read, and when it stops.
+pub struct PageRules<'r> {
+    /// At most this many items evaluated.
+    pub limit: Option<usize>,
+    /// Whether an item read counts (the filter).
+    pub keep: &'r dyn Fn(&Item) -> bool,
+    /// The item returned for a kept entry (`None`: Select=COUNT).
+    pub output: Option<&'r dyn Fn(&Item) -> Item>,
+    /// The `LastEvaluatedKey` of an entry.
+    pub key_of: &'r dyn Fn(&Item) -> Item,
+}
+
+/// Reads `entries` until `Limit` items were evaluated or 1 MB was read (counting the item that crosses
+/// it: DynamoDB Local and dynalite both return 27 items of 40 KB), before the filter and projection.
+/// Either stop yields a `LastEvaluatedKey` (even when nothing follows, as DynamoDB Local does: only its
+/// absence ends the results).
+pub fn read_page<'a>(
+    entries: impl Iterator<Item = &'a Item>,
+    rules: &PageRules<'_>,
+) -> QueryOutput {
+    let mut out = QueryOutput {
+        items: rules.output.map(|_| Vec::new()),
+        ..QueryOutput::default()
+    };
+    let mut read = 0usize;
+    let mut scanned = 0usize;
+    for entry in entries {
+        scanned += 1;
+        read += item_size(entry);
+        if (rules.keep)(entry) {
+            out.count += 1;
+            if let (Some(items), Some(output)) = (out.items.as_mut(), rules.output) {
+                items.push(output(entry));
+            }
+        }
+        if rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES {
+            out.last_evaluated_key = Some((rules.key_of)(entry));
+            break;
+        }
+    }
+    out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successors_bound_prefixes_exactly() {
+        assert_eq!(string_successor("ab").as_deref(), Some("ac"));
+        assert_eq!(string_successor("a\u{10FFFF}").as_deref(), Some("b"));
+        assert_eq!(string_successor("\u{D7FF}").as_deref(), Some("\u{E000}"));
+        assert_eq!(string_successor("\u{10FFFF}"), None);
+        assert_eq!(string_successor(""), None);
+        assert_eq!(bytes_successor(&[1, 0xff]), Some(vec![2]));
+        assert_eq!(bytes_successor(&[0xff, 0xff]), None);
+    }
+
+    #[test]
+    fn segments_partition_the_hash_space() {
+        for total in [1u32, 2, 3, 7, 1000, 1_000_000] {
+            assert_eq!(segment_start(0, total), 0);
+            for segment in [0, total / 2, total - 1] {
+                let start = segment_start(segment, total);
+                assert_eq!(segment_of(start, total), segment, "{segment}/{total}");
+                if start > 0 {
+                    assert_eq!(
+                        segment_of(start - 1, total),
+                        segment - 1,
+                        "{segment}/{total}"
+                    );
+                }
+            }
+            assert_eq!(segment_of(u64::MAX, total), total - 1);
+        }
+    }
+
+    #[test]
+    fn inverted_or_empty_ranges_do_not_panic() {
+        let map: BTreeMap<i32, ()> = (0..10).map(|i| (i, ())).collect();
+        let count = |lo, hi| checked_range(&map, lo, hi).count();
+        assert_eq!(count(Bound::Included(5), Bound::Included(2)), 0);
+        assert_eq!(count(Bound::Excluded(5), Bound::Excluded(5)), 0);
+        assert_eq!(count(Bound::Included(5), Bound::Excluded(5)), 0);
+        assert_eq!(count(Bound::Included(5), Bound::Included(5)), 1);
+        assert_eq!(count(Bound::Excluded(2), Bound::Unbounded), 7);
+        assert_eq!(
+            max_lower(Bound::Included(3), Bound::Excluded(3)),
+            Bound::Excluded(3)
+        );
+        assert_eq!(
+            max_lower(Bound::Unbounded, Bound::Included(1)),
+            Bound::Included(1)
+        );
+        assert_eq!(
+            min_upper(Bound::Included(3), Bound::Excluded(3)),
+            Bound::Excluded(3)
+        );
+        assert_eq!(
+            min_upper(Bound::Included(2), Bound::Excluded(3)),
+            Bound::Included(2)
+        );
+    }
+}

@@ -1,0 +1,196 @@
+//! `Scan`: every item of a table or index in a deterministic order, a page at a time, optionally one
+//! segment of a parallel scan; and the page builder Query shares.
+//!
+//! Scan order is the storage order: partitions by their key's stable hash, then sort key (for an index:
+//! index sort key, then table key). A segment is a contiguous slice of the u64 hash space
+//! (`paging::segment_start`), so the segments of any `TotalSegments` partition the data exactly once and
+//! an `ExclusiveStartKey` resumes inside its own segment. The walk starts with a range look-up: resuming
+//! costs O(log n), not a re-scan.
+
+use dynomodel::{Error, Item, QueryOutput, Result, ScanInput, ScanOutput, Select};
+
+use crate::expr::eval::evaluate;
+use crate::expr::projection::project;
+use crate::expr::{check_unused, Placeholders, Usage};
+use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules};
+use crate::read::{self, ReadExpressions, Source, StartKey};
+use crate::table::Table;
+use crate::validate::{self, Constraints};
+
+/// The most segments of a parallel scan.
+pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
+
+/// Builds one page from `entries` (table items or index entries, in read order).
+pub fn page<'a>(
+    entries: impl Iterator<Item = &'a Item>,
+    source: &Source<'_>,
+    select: Select,
+    exprs: &ReadExpressions,
+    p: &Placeholders<'_>,
+    limit: Option<i32>,
+) -> QueryOutput {
+    let fetch = read::fetches_from_table(source, select, exprs, p);
+    let table = match source {
+        Source::Table(t) | Source::Index(t, _) => *t,
+    };
+    let steps = exprs
+        .projection
+        .as_ref()
+        .map(|paths| read::projection_steps(paths, p));
+    let keep = |entry: &Item| exprs.filter.as_ref().is_none_or(|f| evaluate(f, entry, p));
+    let output = |entry: &Item| -> Item {
+        // For an LSI that lacks requested attributes, the caller sees the table item.
+        let item = if fetch {
+            read::table_item(table, entry).unwrap_or(entry)
+        } else {
+            entry
+        };
+        match &steps {
+            Some(steps) => project(item, steps),
+            None => item.clone(),
+        }
+    };
+    let key_of = |entry: &Item| source.lek_of(entry);
+    let rules = PageRules {
+        limit: limit.and_then(|l| usize::try_from(l).ok()),
+        keep: &keep,
+        output: (select != Select::Count).then_some(&output as &dyn Fn(&Item) -> Item),
+        key_of: &key_of,
+    };
+    read_page(entries, &rules)
+}
+
+/// The request-level checks of Segment and TotalSegments (after the parameter constraints).
+fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
+    match (input.segment, input.total_segments) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(Error::validation(
+            "The TotalSegments parameter is required but was not present in the request when Segment \
+             parameter is present",
+        )),
+        (None, Some(_)) => Err(Error::validation(
+            "The Segment parameter is required but was not present in the request when parameter \
+             TotalSegments is present",
+        )),
+        (Some(s), Some(t)) if s >= t => Err(Error::validation(format!(
+            "The Segment parameter is zero-based and must be less than parameter TotalSegments: \
+             Segment: {s} is not less than TotalSegments: {t}"
+        ))),
+        (Some(s), Some(t)) => match (u32::try_from(s), u32::try_from(t)) {
+            (Ok(s), Ok(t)) => Ok(Some((s, t))),
+            // The constraints already rejected negative values.
+            _ => Ok(None),
+        },
+    }
+}
+
+/// `Scan` against the tables `table_of` looks up.
+pub fn scan<'t>(
+    input: &ScanInput,
+    table_of: impl FnOnce(&str) -> Result<&'t Table>,
+) -> Result<ScanOutput> {
+    validate::table_name(&input.table_name)?;
+    let mut c = Constraints::default();
+    if let Some(name) = &input.index_name {
+        c.name(name, "indexName");
+    }
+    if let Some(limit) = input.limit {
+        c.at_least(i64::from(limit), 1, "limit");
+    }
+    if let Some(segment) = input.segment {
+        c.at_least(i64::from(segment), 0, "segment");
+        if segment > MAX_TOTAL_SEGMENTS - 1 {
+            c.fail(
+                validate::quoted(&segment.to_string()),
+                "segment",
+                "Member must have value less than or equal to 999999",
+            );
+        }
+    }
+    if let Some(total) = input.total_segments {
+        c.at_least(i64::from(total), 1, "totalSegments");
+        if total > MAX_TOTAL_SEGMENTS {
+            c.fail(
+                validate::quoted(&total.to_string()),
+                "totalSegments",
+                "Member must have value less than or equal to 1000000",
+            );
+        }
+    }
+    c.finish()?;
+    let (names, values) = (
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+    );
+    let any_expression = input.filter_expression.is_some() || input.projection_expression.is_some();
+    read::placeholder_maps(names, values, any_expression)?;
+    if let Some(esk) = &input.exclusive_start_key {
+        validate::attribute_values(esk).map_err(|e| {
+            Error::validation(format!(
+                "The provided starting key is invalid: {}",
+                read::message(&e)
+            ))
+        })?;
+    }
+    let segment = segments(input)?;
+    let p = read::placeholders(names, values);
+    let mut usage = Usage::default();
+    let exprs = read::read_expressions(
+        input.filter_expression.as_deref(),
+        input.projection_expression.as_deref(),
+        p,
+        &mut usage,
+    )?;
+    check_unused(&p, &usage)?;
+    let select = read::select(
+        input.select,
+        exprs.projection.is_some(),
+        input.index_name.is_some(),
+    )?;
+
+    let table = table_of(&input.table_name)?;
+    // dynalite's recording: an unknown index with a start key is reported as a bad start key.
+    let source = match Source::find(table, input.index_name.as_deref()) {
+        Err(_) if input.exclusive_start_key.is_some() => {
+            return Err(Error::validation("The provided starting key is invalid"))
+        }
+        other => other?,
+    };
+    let consistent = input.consistent_read == Some(true);
+    if matches!(source, Source::Index(_, i) if i.global) && consistent {
+        return Err(Error::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    }
+    let start = input
+        .exclusive_start_key
+        .as_ref()
+        .map(|esk| read::start_key(esk, &source, matches!(source, Source::Table(_))))
+        .transpose()?;
+    read::check_read(&source, select, consistent, &exprs, &p)?;
+    let (segment, total) = segment.unwrap_or((0, 1));
+    let start_hash = start.as_ref().map(|s| match s {
+        StartKey::Table((h, _), _) | StartKey::Index((h, _), _) => *h,
+    });
+    if let Some(h) = start_hash {
+        if segment_of(h, total) != segment {
+            return Err(Error::validation(format!(
+                "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use \
+                 ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}"
+            )));
+        }
+    }
+    let from = segment_start(segment, total);
+    let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));
+    let entries: Box<dyn Iterator<Item = &Item>> = match (&source, start) {
+        (Source::Table(t), Some(StartKey::Table(slot, pos))) => {
+            Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
+        }
+        (Source::Table(t), _) => Box::new(scan_entries(t.partitions(), from, to, None)),
+        (Source::Index(_, i), Some(StartKey::Index(slot, pos))) => {
+            Box::new(scan_entries(i.partitions(), from, to, Some((slot, pos))))
+        }
+        (Source::Index(_, i), _) => Box::new(scan_entries(i.partitions(), from, to, None)),
+    };
+    Ok(page(entries, &source, select, &exprs, &p, input.limit))
+}
