@@ -20,8 +20,11 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     match container.derive {
         Derive::Model => model::generate(container),
         Derive::Document => {
+            // Documents get field handles too, so expressions can reach into them:
+            // `Tweet::address().then(Address::city())`.
             let attribute = attribute_impl(container);
-            quote!(const _: () = { #attribute };)
+            let handles = model::handles(container);
+            quote!(const _: () = { #attribute #handles };)
         }
     }
 }
