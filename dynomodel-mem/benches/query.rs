@@ -1,5 +1,7 @@
-//! Query cost against table size: 20 items from one partition of a 10k-item and a 1M-item table.
-//! A Query is O(log n + k), so the two figures should be close; the ratio is the point.
+//! Query cost against table size: 20 items from one partition of a 10k-item and a 1M-item table, on
+//! the engine directly (a `QueryInput`) and through the mapper (`db.query::<Row>(..).range(..).all()`,
+//! which adds rendering the expressions and decoding 20 typed structs). A Query is O(log n + k), so the
+//! 10k and 1M figures should be close; the ratio is the point.
 //!
 //! `cargo bench -p dynomodel-mem --bench query`
 
@@ -9,12 +11,23 @@ use std::collections::BTreeMap;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
-    KeySchemaElement, Number, PutItemInput, QueryInput, ScalarAttributeType,
+    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Db, Item,
+    KeySchemaElement, Model, Number, PutItemInput, QueryInput, ScalarAttributeType,
 };
 use dynomodel_mem::MemBackend;
 
 const TABLE: &str = "bench";
+
+/// The mapper's view of the benchmark table.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "bench")]
+struct Row {
+    #[hash_key]
+    pk: String,
+    #[range_key]
+    sk: i64,
+    payload: String,
+}
 /// Items per partition: a query reads 20 of them.
 const PARTITION: usize = 100;
 
@@ -108,9 +121,34 @@ fn engine_query(c: &mut Criterion) {
     group.finish();
 }
 
+fn mapper_query(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("mapper_query_20_items");
+    for items in [10_000usize, 1_000_000] {
+        let db = Db::new(rt.block_on(populate(items)));
+        let partitions = items / PARTITION;
+        let mut next = 0usize;
+        group.bench_with_input(BenchmarkId::from_parameter(items), &items, |b, _| {
+            b.iter(|| {
+                next = (next + 7919) % partitions;
+                let rows = rt
+                    .block_on(
+                        db.query::<Row>(format!("user{next}"))
+                            .range(Row::sk().between(10, 29))
+                            .all(),
+                    )
+                    .unwrap();
+                assert_eq!(rows.len(), 20);
+                rows
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30);
-    targets = engine_query
+    targets = engine_query, mapper_query
 }
 criterion_main!(benches);
