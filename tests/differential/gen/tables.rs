@@ -79,11 +79,11 @@ pub fn tables(rng: &mut Rng) -> Vec<TableSpec> {
             spec.indexes
                 .push(index(rng, format!("gsi{g}"), true, hash, range));
         }
-        for i in 0..3 {
-            let used = spec.indexes.iter().any(|x| {
-                x.hash.0 == INDEX_ATTRIBUTES[i]
-                    || x.range.as_ref().is_some_and(|r| r.0 == INDEX_ATTRIBUTES[i])
-            });
+        for (i, name) in INDEX_ATTRIBUTES.iter().enumerate() {
+            let used = spec
+                .indexes
+                .iter()
+                .any(|x| x.hash.0 == *name || x.range.as_ref().is_some_and(|r| r.0 == *name));
             if used {
                 spec.index_attributes.push(attribute(i));
             }
