@@ -15,14 +15,30 @@ use crate::expr::ast::Condition;
 use crate::expr::eval::{self, Step};
 use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::key::KeyValue;
+use crate::read;
 use crate::request::{self, Maps, Param};
 use crate::state::State;
-use crate::table::TableSchema;
+use crate::table::{Table, TableSchema};
 use crate::validate;
 
 /// The text of every ConditionalCheckFailedException on a single-item write (real DynamoDB and DynamoDB
 /// Local 3.3 alike).
 pub(crate) const CONDITION_FAILED: &str = "The conditional request failed";
+
+/// A write condition may not look inside a key attribute (`sk.x`, `gk[0]`): DynamoDB Local rejects it
+/// as reads do, before evaluating anything (found by the differential test).
+fn condition_keys(
+    table: &Table,
+    condition: Option<&Parsed<Condition>>,
+    maps: Maps<'_>,
+) -> Result<()> {
+    let Some(condition) = condition else {
+        return Ok(());
+    };
+    let mut paths = Vec::new();
+    read::condition_paths(&condition.tree, &mut paths);
+    request::with_placeholders(maps, |ph| read::scalar_keys(table, &paths, ph))
+}
 
 /// Checks `condition` against the current item (an empty one when there is none); on failure the error
 /// carries the item when the request asked for it with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
@@ -77,6 +93,7 @@ impl State {
         let table = self.table_mut(&input.table_name)?;
         let key = validate::item_key(&input.item, &table.schema)?;
         validate::index_keys(&input.item, &table.schema)?;
+        condition_keys(table, prepared.condition(), maps)?;
         check_condition(
             prepared.condition(),
             table.get(&key),
@@ -134,6 +151,7 @@ impl State {
         let prepared = request::prepare(self.cache(), maps, &params)?;
         let table = self.table_mut(&input.table_name)?;
         let key = validate::request_key(&input.key, &table.schema)?;
+        condition_keys(table, prepared.condition(), maps)?;
         check_condition(
             prepared.condition(),
             table.get(&key),
@@ -165,6 +183,7 @@ impl State {
         let key = validate::request_key(&input.key, &table.schema)?;
         let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
         let index_keys = index_key_names(&table.schema);
+        condition_keys(table, prepared.condition(), maps)?;
         let old = table.get(&key);
         // The condition comes first: DynamoDB Local 3.3 answers ConditionalCheckFailed for a request
         // that also updates a key attribute (dynalite checks the key first, but without a recording).

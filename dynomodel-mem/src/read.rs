@@ -108,6 +108,37 @@ pub fn read_expressions(
     Ok(out)
 }
 
+/// A path below a table or index key attribute (`sk.x`, `gk[0]`) is a ValidationException: key
+/// attributes are scalars. Shared by reads (projections, filters) and write conditions.
+pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Result<()> {
+    for path in paths {
+        if path.elements.len() < 2 {
+            continue;
+        }
+        let Some(name) = top_name(path, p) else {
+            continue;
+        };
+        if table
+            .schema
+            .key_schema
+            .iter()
+            .any(|k| k.attribute_name == name)
+        {
+            return Err(Error::validation(format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
+                 allowed: Key: {name}"
+            )));
+        }
+        if table.is_index_key(&name) {
+            return Err(Error::validation(format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
+                 allowed: IndexKey: {name}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The top-level attribute name of a path.
 pub fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
     match path.elements.first()? {
@@ -345,31 +376,12 @@ pub fn check_read(
     let table = match source {
         Source::Table(t) | Source::Index(t, _) => *t,
     };
-    for path in projection.iter().chain(filter_paths.iter()) {
-        if path.elements.len() < 2 {
-            continue;
-        }
-        let Some(name) = top_name(path, p) else {
-            continue;
-        };
-        if table
-            .schema
-            .key_schema
-            .iter()
-            .any(|k| k.attribute_name == name)
-        {
-            return Err(Error::validation(format!(
-                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
-                 allowed: Key: {name}"
-            )));
-        }
-        if table.is_index_key(&name) {
-            return Err(Error::validation(format!(
-                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
-                 allowed: IndexKey: {name}"
-            )));
-        }
-    }
+    let paths: Vec<&Path> = projection
+        .iter()
+        .chain(filter_paths.iter())
+        .copied()
+        .collect();
+    scalar_keys(table, &paths, p)?;
     let Source::Index(_, index) = source else {
         return Ok(());
     };

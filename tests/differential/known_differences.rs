@@ -3,8 +3,8 @@
 //! message (a prefix where it names a value) and DynamoDB Local's. The same table, with sources, is in
 //! `tests/dual/deviations.md`. Anything not listed is a divergence and fails the test.
 
+use crate::apply::Answer;
 use crate::gen::{Op, TableRef};
-use crate::runner::Answer;
 
 /// `(engine message prefix, DynamoDB Local message)` pairs for the same error type.
 const WORDING: &[(&str, &str)] = &[
@@ -41,10 +41,12 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
         Answer::Err {
             code: engine_code,
             message: engine_message,
+            ..
         },
         Answer::Err {
             code: local_code,
             message: local_message,
+            ..
         },
     ) = (engine, local)
     else {
@@ -52,7 +54,7 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     };
     // Order of checks: DynamoDB Local looks the table up before validating anything else, so a bad
     // request to a missing table is ResourceNotFound there; DynamoDB validates the request first.
-    if table_of(op) == TableRef::Missing
+    if op.table() == TableRef::Missing
         && engine_code == "ValidationException"
         && local_code == "ResourceNotFoundException"
     {
@@ -68,10 +70,4 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
             || WORDING.iter().any(|(engine_prefix, local_text)| {
                 engine_message.starts_with(engine_prefix) && local_message == local_text
             }))
-}
-
-fn table_of(op: &Op) -> TableRef {
-    match op {
-        Op::Put { table, .. } | Op::Get { table, .. } | Op::Delete { table, .. } => *table,
-    }
 }

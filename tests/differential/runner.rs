@@ -3,32 +3,15 @@
 
 use std::fmt::Write as _;
 
-use dynomodel::{
-    Backend, DeleteItemInput, DeleteTableInput, Error, GetItemInput, Item, PutItemInput,
-};
+use std::collections::BTreeMap;
 
-use crate::gen::{Op, TableRef, TableSpec};
+use dynomodel::{Backend, DeleteTableInput};
 
-/// What a backend answered, reduced to what must agree.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    /// Success, with the returned item or attributes (if any).
-    Ok(Option<Item>),
-    /// Failure: DynamoDB's error type and message.
-    Err { code: String, message: String },
-}
+use crate::apply::{apply, Answer};
+use crate::gen::{Op, TableSpec};
 
-impl From<Result<Option<Item>, Error>> for Answer {
-    fn from(result: Result<Option<Item>, Error>) -> Answer {
-        match result {
-            Ok(item) => Answer::Ok(item),
-            Err(e) => Answer::Err {
-                code: e.code().to_owned(),
-                message: e.message(),
-            },
-        }
-    }
-}
+/// Requests sent per operation kind (a page walk counts each page; both sides count as one).
+pub type Counts = BTreeMap<&'static str, usize>;
 
 /// A backend under test, with the name used in reports.
 pub struct Side<'a> {
@@ -52,6 +35,7 @@ pub async fn run(
     left: &Side<'_>,
     right: &Side<'_>,
     reconcile: fn(&Op, &Answer, &Answer) -> bool,
+    counts: &mut Counts,
 ) -> Result<(), Divergence> {
     let names: Vec<String> = (0..tables.len()).map(|i| format!("{prefix}_{i}")).collect();
     for side in [left, right] {
@@ -64,9 +48,10 @@ pub async fn run(
     }
     let mut outcome = Ok(());
     for (index, op) in ops.iter().enumerate() {
-        let a = apply(left.backend, &names, op).await;
-        let b = apply(right.backend, &names, op).await;
-        if a != b && !reconcile(op, &a, &b) {
+        let (a, requests) = apply(left.backend, &names, op).await;
+        let (b, _) = apply(right.backend, &names, op).await;
+        *counts.entry(op.kind()).or_default() += requests;
+        if !a.agrees(&b) && !reconcile(op, &a, &b) {
             outcome = Err(Divergence {
                 index,
                 left: a,
@@ -86,55 +71,6 @@ pub async fn run(
         }
     }
     outcome
-}
-
-async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> Answer {
-    let table_name = |table: &TableRef| match table {
-        TableRef::Table(i) => names[*i].clone(),
-        TableRef::Missing => "no_such_table".to_owned(),
-    };
-    match op {
-        Op::Put {
-            table,
-            item,
-            return_values,
-        } => backend
-            .put_item(PutItemInput {
-                table_name: table_name(table),
-                item: item.clone(),
-                return_values: *return_values,
-                ..Default::default()
-            })
-            .await
-            .map(|o| o.attributes),
-        Op::Get {
-            table,
-            key,
-            consistent,
-        } => backend
-            .get_item(GetItemInput {
-                table_name: table_name(table),
-                key: key.clone(),
-                consistent_read: Some(*consistent),
-                ..Default::default()
-            })
-            .await
-            .map(|o| o.item),
-        Op::Delete {
-            table,
-            key,
-            return_values,
-        } => backend
-            .delete_item(DeleteItemInput {
-                table_name: table_name(table),
-                key: key.clone(),
-                return_values: *return_values,
-                ..Default::default()
-            })
-            .await
-            .map(|o| o.attributes),
-    }
-    .into()
 }
 
 /// Shrinks a divergence: first the diverging operation alone (most divergences need no history), then
@@ -163,6 +99,7 @@ pub async fn shrink(
             left,
             right,
             reconcile,
+            &mut Counts::new(),
         )
         .await
         {
@@ -185,6 +122,7 @@ pub async fn shrink(
                 left,
                 right,
                 reconcile,
+                &mut Counts::new(),
             )
             .await
             {

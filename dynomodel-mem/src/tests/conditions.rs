@@ -204,3 +204,41 @@ async fn delete_with_condition() {
         .expect("delete of nothing");
     assert_eq!(out.attributes, None);
 }
+
+/// A write condition that looks inside a key attribute is a ValidationException before it is
+/// evaluated, as in reads (DynamoDB Local 3.3.1; found by the differential test, seed 1).
+#[tokio::test]
+async fn conditions_may_not_look_inside_key_attributes() {
+    let b = setup().await;
+    let expected =
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
+                    not allowed: Key: pk";
+    for condition in [
+        "pk.x = :v",
+        "attribute_exists(pk[0])",
+        "NOT begins_with(#k.a, :v)",
+    ] {
+        let put = b
+            .put_item(PutItemInput {
+                table_name: "tbl".into(),
+                item: stored(),
+                condition_expression: Some(condition.into()),
+                expression_attribute_names: names(&[("#k", "pk")])
+                    .filter(|_| condition.contains("#k")),
+                expression_attribute_values: values(&[(":v", s("k"))])
+                    .filter(|_| condition.contains(":v")),
+                ..Default::default()
+            })
+            .await;
+        assert_eq!(put.unwrap_err().message(), expected, "{condition}");
+    }
+    let delete = b
+        .delete_item(DeleteItemInput {
+            table_name: "tbl".into(),
+            key: item(&[("pk", s("k"))]),
+            condition_expression: Some("attribute_exists(pk.x)".into()),
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(delete.unwrap_err().message(), expected);
+}

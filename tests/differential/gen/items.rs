@@ -1,171 +1,23 @@
-//! Generates random tables and operation sequences: valid requests with every data type, nesting and
-//! sizes near DynamoDB's limits, and invalid ones (bad keys, empty or duplicate sets, oversize items),
-//! so that both backends' answers — items and error messages — get compared.
+//! Random attribute values, items and keys: every data type, nesting and sizes near DynamoDB's limits,
+//! index key attributes of the right type most of the time, and the broken variants (bad keys, empty
+//! or duplicate sets, mistyped or empty index keys) that invalid requests carry — one defect each.
 
-use dynomodel::{
-    item_size, AttributeDefinition, AttributeValue, CreateTableInput, Item, KeySchemaElement,
-    Number, ReturnValue, ScalarAttributeType,
-};
+use dynomodel::{item_size, AttributeValue, Item, Number, ScalarAttributeType};
 
+use super::TableSpec;
 use crate::rng::Rng;
 
-/// A table's key schema; the name is given per run.
-#[derive(Debug, Clone)]
-pub struct TableSpec {
-    pub hash: (String, ScalarAttributeType),
-    pub range: Option<(String, ScalarAttributeType)>,
-}
-
-impl TableSpec {
-    pub fn create_input(&self, table_name: &str) -> CreateTableInput {
-        let mut key_schema = vec![KeySchemaElement::hash(&self.hash.0)];
-        let mut attribute_definitions = vec![AttributeDefinition {
-            attribute_name: self.hash.0.clone(),
-            attribute_type: self.hash.1,
-        }];
-        if let Some((name, ty)) = &self.range {
-            key_schema.push(KeySchemaElement::range(name));
-            attribute_definitions.push(AttributeDefinition {
-                attribute_name: name.clone(),
-                attribute_type: *ty,
-            });
-        }
-        CreateTableInput {
-            table_name: table_name.to_owned(),
-            key_schema,
-            attribute_definitions,
-            billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
-            ..Default::default()
-        }
-    }
-}
-
-/// One request against table number `table` of the run (or a missing table).
-#[derive(Debug, Clone)]
-pub enum Op {
-    Put {
-        table: TableRef,
-        item: Item,
-        return_values: Option<ReturnValue>,
-    },
-    Get {
-        table: TableRef,
-        key: Item,
-        consistent: bool,
-    },
-    Delete {
-        table: TableRef,
-        key: Item,
-        return_values: Option<ReturnValue>,
-    },
-}
-
-/// Which table an operation targets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableRef {
-    /// One of the run's tables.
-    Table(usize),
-    /// A table that does not exist.
-    Missing,
-}
-
-const SCALARS: [ScalarAttributeType; 3] = [
+pub const SCALARS: [ScalarAttributeType; 3] = [
     ScalarAttributeType::S,
     ScalarAttributeType::N,
     ScalarAttributeType::B,
 ];
-const ATTRIBUTE_NAMES: &[&str] = &[
+pub const ATTRIBUTE_NAMES: &[&str] = &[
     "a", "b", "name", "data", "é", "x.y", "count", "list", "map", "empty",
 ];
 
-/// The run's tables: one hash-only and two hash+range tables with random key types.
-pub fn tables(rng: &mut Rng) -> Vec<TableSpec> {
-    let mut specs = vec![TableSpec {
-        hash: ("pk".into(), *rng.pick(&SCALARS)),
-        range: None,
-    }];
-    for _ in 0..2 {
-        specs.push(TableSpec {
-            hash: ("pk".into(), *rng.pick(&SCALARS)),
-            range: Some(("sk".into(), *rng.pick(&SCALARS))),
-        });
-    }
-    specs
-}
-
-/// `count` operations over `tables`.
-pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
-    (0..count).map(|_| operation(rng, tables)).collect()
-}
-
-fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
-    let index = rng.below(tables.len());
-    let spec = &tables[index];
-    let table = if rng.chance(2) {
-        TableRef::Missing
-    } else {
-        TableRef::Table(index)
-    };
-    // One defect per invalid request: the order in which DynamoDB reports several is not documented
-    // (DynamoDB Local checks ReturnValues before item values; dynalite, recorded against DynamoDB, after).
-    let invalid = rng.chance(15);
-    let bad_return_values = invalid && rng.chance(20);
-    let broken = invalid && !bad_return_values;
-    match rng.below(10) {
-        0..=4 => {
-            let mut item = random_item(rng, spec, !invalid);
-            if broken {
-                break_item(rng, spec, &mut item);
-            }
-            let return_values = return_values(rng, bad_return_values);
-            Op::Put {
-                table,
-                item,
-                return_values,
-            }
-        }
-        5..=7 => {
-            let mut key = random_key(rng, spec);
-            if invalid {
-                break_key(rng, spec, &mut key);
-            }
-            Op::Get {
-                table,
-                key,
-                consistent: rng.chance(50),
-            }
-        }
-        _ => {
-            let mut key = random_key(rng, spec);
-            if broken {
-                break_key(rng, spec, &mut key);
-            }
-            Op::Delete {
-                table,
-                key,
-                return_values: return_values(rng, bad_return_values),
-            }
-        }
-    }
-}
-
-fn return_values(rng: &mut Rng, invalid: bool) -> Option<ReturnValue> {
-    if invalid {
-        return Some(*rng.pick(&[
-            ReturnValue::AllNew,
-            ReturnValue::UpdatedOld,
-            ReturnValue::UpdatedNew,
-        ]));
-    }
-    match rng.below(3) {
-        0 => None,
-        1 => Some(ReturnValue::None),
-        _ => Some(ReturnValue::AllOld),
-    }
-}
-
 /// Key values come from small pools so that gets and deletes often find what puts wrote.
-fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+pub fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     match ty {
         ScalarAttributeType::S => AttributeValue::S(
             (*rng.pick(&["a", "b", "A", "aa", "é", "😀", "\u{FF61}", "a b", "0"])).to_owned(),
@@ -180,11 +32,11 @@ fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     }
 }
 
-fn number(text: &str) -> Number {
+pub fn number(text: &str) -> Number {
     text.parse().expect("generator numbers are valid")
 }
 
-fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
+pub fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
     let mut key = Item::new();
     key.insert(spec.hash.0.clone(), key_value(rng, spec.hash.1));
     if let Some((name, ty)) = &spec.range {
@@ -194,13 +46,21 @@ fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
 }
 
 /// A random valid item, or — when `allow_defect` — one that may be over the size or nesting limit.
-fn random_item(rng: &mut Rng, spec: &TableSpec, allow_defect: bool) -> Item {
+pub fn random_item(rng: &mut Rng, spec: &TableSpec, allow_defect: bool) -> Item {
     let mut item = random_key(rng, spec);
     for _ in 0..rng.below(5) {
         let name = (*rng.pick(ATTRIBUTE_NAMES)).to_owned();
         item.insert(name, random_value(rng, 3));
     }
-    if rng.chance(3) {
+    for (name, ty) in &spec.index_attributes {
+        // Sparse indexes: some items lack an index key attribute and are absent from the index.
+        if rng.chance(80) {
+            item.insert(name.clone(), key_value(rng, *ty));
+        }
+    }
+    // Items near 400 KB only in the table without indexes: three of them pass 1 MB in a Scan, and the
+    // engine sizes index pages by projected entry where DynamoDB Local sizes whole items (deviations.md).
+    if spec.big_items && rng.chance(3) {
         // An item of exactly 409,600 bytes (accepted) or one byte more (rejected).
         let extra = usize::from(allow_defect && rng.chance(50));
         let base = item_size(&item) + "big".len();
@@ -237,7 +97,7 @@ fn nested(depth: usize) -> AttributeValue {
     value
 }
 
-fn random_string(rng: &mut Rng) -> String {
+pub fn random_string(rng: &mut Rng) -> String {
     match rng.below(6) {
         0 => String::new(),
         1 => "é😀\u{FF61}".repeat(rng.below(3) + 1),
@@ -246,7 +106,7 @@ fn random_string(rng: &mut Rng) -> String {
     }
 }
 
-fn random_number(rng: &mut Rng) -> Number {
+pub fn random_number(rng: &mut Rng) -> Number {
     match rng.below(4) {
         0 => number(rng.pick::<&str>(&[
             "0", "-0", "1.50", "1E2", "+3", ".5", "0001.000", "1E-130", "-1E-130",
@@ -263,11 +123,11 @@ fn random_number(rng: &mut Rng) -> Number {
     }
 }
 
-fn random_bytes(rng: &mut Rng) -> Vec<u8> {
+pub fn random_bytes(rng: &mut Rng) -> Vec<u8> {
     (0..rng.below(6)).map(|_| rng.below(256) as u8).collect()
 }
 
-fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
+pub fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
     let kinds = if depth == 0 { 8 } else { 10 };
     match rng.below(kinds) {
         0 => AttributeValue::S(random_string(rng)),
@@ -308,7 +168,7 @@ fn unique<T: Ord>(mut values: Vec<T>) -> Vec<T> {
     values
 }
 
-fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+pub fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     let other = loop {
         let candidate = *rng.pick(&SCALARS);
         if candidate != ty {
@@ -323,7 +183,7 @@ fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
 }
 
 /// Breaks a key the way clients do: missing, mistyped, empty, too long, or with an extra attribute.
-fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
+pub fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
     let (name, ty) = match &spec.range {
         Some(range) if rng.chance(50) => range.clone(),
         _ => spec.hash.clone(),
@@ -366,8 +226,19 @@ fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
     }
 }
 
-/// Breaks an item: a broken key, an empty set, a duplicate set element, or too deep nesting.
-fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
+/// Breaks an item: a broken key, an empty set, a duplicate set element, or a mistyped or empty index
+/// key attribute.
+pub fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
+    if !spec.index_attributes.is_empty() && rng.chance(30) {
+        let (name, ty) = rng.pick(&spec.index_attributes).clone();
+        let value = match (rng.below(2), ty) {
+            (0, ScalarAttributeType::B) => AttributeValue::B(vec![]),
+            (0, ScalarAttributeType::S) => AttributeValue::S(String::new()),
+            _ => wrong_type(rng, ty),
+        };
+        item.insert(name, value);
+        return;
+    }
     match rng.below(4) {
         0 | 1 => {
             let mut key = random_key(rng, spec);

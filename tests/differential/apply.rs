@@ -1,0 +1,327 @@
+//! Sends one generated operation to one backend and reduces the response to an [`Answer`]. Query and
+//! Scan are walked to the end, following each backend's own `LastEvaluatedKey`.
+
+use dynomodel::{
+    Backend, DeleteItemInput, Error, GetItemInput, Item, PutItemInput, QueryInput, QueryOutput,
+    ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
+};
+
+use crate::gen::{Op, Segments, TableRef};
+
+/// The most pages a walk follows (81 items at Limit 1 is the worst case the generator makes).
+const MAX_PAGES: usize = 200;
+
+/// What a backend answered, reduced to what must agree.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Success, with the returned item or attributes (if any).
+    Ok(Option<Item>),
+    /// Failure: DynamoDB's error type and message, and the item of a failed condition (ALL_OLD).
+    Err {
+        code: String,
+        message: String,
+        item: Option<Item>,
+    },
+    /// A Query walk: every page, compared page by page (sort-key order is documented).
+    Pages {
+        pages: Vec<Page>,
+        /// An error on a later page (the first page's error is an `Err`).
+        error: Option<(String, String)>,
+    },
+    /// A Scan walk: the items of all pages (of all segments) as a multiset, because the order of
+    /// partitions is hash order and undocumented, so page boundaries may differ; and the totals.
+    ScanWalk {
+        items: Vec<Item>,
+        count: i64,
+        scanned: i64,
+        error: Option<(String, String)>,
+    },
+}
+
+/// One page of a Query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub items: Option<Vec<Item>>,
+    pub count: i32,
+    pub scanned: i32,
+    pub last_key: Option<Item>,
+}
+
+impl Answer {
+    fn error(e: Error) -> Answer {
+        let item = match &e {
+            Error::ConditionalCheckFailed { item, .. } => item.clone(),
+            _ => None,
+        };
+        Answer::Err {
+            code: e.code().to_owned(),
+            message: e.message(),
+            item,
+        }
+    }
+
+    /// Whether two answers agree. Scan walks compare as multisets: equal items, in any order.
+    pub fn agrees(&self, other: &Answer) -> bool {
+        match (self, other) {
+            (
+                Answer::ScanWalk {
+                    items: a,
+                    count: ca,
+                    scanned: sa,
+                    error: ea,
+                },
+                Answer::ScanWalk {
+                    items: b,
+                    count: cb,
+                    scanned: sb,
+                    error: eb,
+                },
+            ) => ca == cb && sa == sb && ea == eb && same_multiset(a, b),
+            _ => self == other,
+        }
+    }
+}
+
+fn same_multiset(a: &[Item], b: &[Item]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut unmatched: Vec<&Item> = b.iter().collect();
+    a.iter()
+        .all(|x| match unmatched.iter().position(|y| *y == x) {
+            Some(i) => {
+                unmatched.swap_remove(i);
+                true
+            }
+            None => false,
+        })
+}
+
+fn on_failure(old: bool) -> Option<ReturnValuesOnConditionCheckFailure> {
+    old.then_some(ReturnValuesOnConditionCheckFailure::AllOld)
+}
+
+/// Applies `op`; returns the answer and the number of requests sent.
+pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer, usize) {
+    let table_name = match op.table() {
+        TableRef::Table(i) => names[i].clone(),
+        TableRef::Missing => "no_such_table".to_owned(),
+    };
+    let single = |r: Result<Option<Item>, Error>| match r {
+        Ok(item) => (Answer::Ok(item), 1),
+        Err(e) => (Answer::error(e), 1),
+    };
+    match op {
+        Op::Put {
+            item,
+            exprs,
+            return_values,
+            old_on_failure,
+            ..
+        } => single(
+            backend
+                .put_item(PutItemInput {
+                    table_name,
+                    item: item.clone(),
+                    condition_expression: exprs.condition.clone(),
+                    expression_attribute_names: exprs.names.clone(),
+                    expression_attribute_values: exprs.values.clone(),
+                    return_values: *return_values,
+                    return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                })
+                .await
+                .map(|o| o.attributes),
+        ),
+        Op::Get {
+            key,
+            consistent,
+            exprs,
+            ..
+        } => single(
+            backend
+                .get_item(GetItemInput {
+                    table_name,
+                    key: key.clone(),
+                    consistent_read: Some(*consistent),
+                    projection_expression: exprs.projection.clone(),
+                    expression_attribute_names: exprs.names.clone(),
+                })
+                .await
+                .map(|o| o.item),
+        ),
+        Op::Delete {
+            key,
+            exprs,
+            return_values,
+            old_on_failure,
+            ..
+        } => single(
+            backend
+                .delete_item(DeleteItemInput {
+                    table_name,
+                    key: key.clone(),
+                    condition_expression: exprs.condition.clone(),
+                    expression_attribute_names: exprs.names.clone(),
+                    expression_attribute_values: exprs.values.clone(),
+                    return_values: *return_values,
+                    return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                })
+                .await
+                .map(|o| o.attributes),
+        ),
+        Op::Update {
+            key,
+            exprs,
+            return_values,
+            old_on_failure,
+            ..
+        } => single(
+            backend
+                .update_item(UpdateItemInput {
+                    table_name,
+                    key: key.clone(),
+                    update_expression: exprs.update.clone(),
+                    condition_expression: exprs.condition.clone(),
+                    expression_attribute_names: exprs.names.clone(),
+                    expression_attribute_values: exprs.values.clone(),
+                    return_values: *return_values,
+                    return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                })
+                .await
+                .map(|o| o.attributes),
+        ),
+        Op::Query {
+            index,
+            exprs,
+            select,
+            forward,
+            limit,
+            consistent,
+            ..
+        } => {
+            let input = QueryInput {
+                table_name,
+                index_name: index.clone(),
+                key_condition_expression: exprs.key_condition.clone(),
+                filter_expression: exprs.filter.clone(),
+                projection_expression: exprs.projection.clone(),
+                expression_attribute_names: exprs.names.clone(),
+                expression_attribute_values: exprs.values.clone(),
+                select: *select,
+                scan_index_forward: *forward,
+                limit: *limit,
+                exclusive_start_key: None,
+                consistent_read: *consistent,
+            };
+            let first = match backend.query(input.clone()).await {
+                Ok(page) => page,
+                Err(e) => return (Answer::error(e), 1),
+            };
+            let mut next = input;
+            next.exclusive_start_key = first.last_evaluated_key.clone();
+            walk_rest(backend, next, vec![page_of(first)]).await
+        }
+        Op::Scan {
+            index,
+            exprs,
+            select,
+            limit,
+            consistent,
+            segments,
+            ..
+        } => {
+            let base = ScanInput {
+                table_name,
+                index_name: index.clone(),
+                filter_expression: exprs.filter.clone(),
+                projection_expression: exprs.projection.clone(),
+                expression_attribute_names: exprs.names.clone(),
+                expression_attribute_values: exprs.values.clone(),
+                select: *select,
+                limit: *limit,
+                consistent_read: *consistent,
+                ..Default::default()
+            };
+            let parts: Vec<(Option<i32>, Option<i32>)> = match *segments {
+                Segments::Whole => vec![(None, None)],
+                Segments::All(total) => (0..total).map(|s| (Some(s), Some(total))).collect(),
+                Segments::Raw { segment, total } => vec![(segment, total)],
+            };
+            scan_walk(backend, base, parts).await
+        }
+    }
+}
+
+fn page_of(page: QueryOutput) -> Page {
+    Page {
+        items: page.items,
+        count: page.count,
+        scanned: page.scanned_count,
+        last_key: page.last_evaluated_key,
+    }
+}
+
+/// The rest of a Query walk after its first page.
+async fn walk_rest(
+    backend: &dyn Backend,
+    mut input: QueryInput,
+    mut pages: Vec<Page>,
+) -> (Answer, usize) {
+    let mut error = None;
+    while input.exclusive_start_key.is_some() && pages.len() < MAX_PAGES {
+        match backend.query(input.clone()).await {
+            Ok(page) => {
+                input.exclusive_start_key = page.last_evaluated_key.clone();
+                pages.push(page_of(page));
+            }
+            Err(e) => {
+                error = Some((e.code().to_owned(), e.message()));
+                break;
+            }
+        }
+    }
+    let n = pages.len() + usize::from(error.is_some());
+    (Answer::Pages { pages, error }, n)
+}
+
+async fn scan_walk(
+    backend: &dyn Backend,
+    base: ScanInput,
+    parts: Vec<(Option<i32>, Option<i32>)>,
+) -> (Answer, usize) {
+    let (mut items, mut count, mut scanned, mut requests) = (Vec::new(), 0i64, 0i64, 0usize);
+    let mut error = None;
+    'segments: for (segment, total_segments) in parts {
+        let mut input = ScanInput {
+            segment,
+            total_segments,
+            ..base.clone()
+        };
+        for _ in 0..MAX_PAGES {
+            requests += 1;
+            match backend.scan(input.clone()).await {
+                Ok(page) => {
+                    items.extend(page.items.unwrap_or_default());
+                    count += i64::from(page.count);
+                    scanned += i64::from(page.scanned_count);
+                    match page.last_evaluated_key {
+                        Some(key) => input.exclusive_start_key = Some(key),
+                        None => continue 'segments,
+                    }
+                }
+                Err(e) if requests == 1 => return (Answer::error(e), 1),
+                Err(e) => {
+                    error = Some((e.code().to_owned(), e.message()));
+                    break 'segments;
+                }
+            }
+        }
+    }
+    let answer = Answer::ScanWalk {
+        items,
+        count,
+        scanned,
+        error,
+    };
+    (answer, requests)
+}
