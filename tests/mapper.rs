@@ -1,6 +1,8 @@
 //! The mapper end to end on the in-memory engine: `Db`'s builders for put, get, delete, update
 //! and flywheel's conveniences, through `dynomodel_mem::MemBackend`.
 
+#![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
+
 use std::collections::BTreeSet;
 
 use dynomodel::{Db, Error, Model};

@@ -11,7 +11,7 @@ use dynomodel::{
     UpdateItemOutput, MAX_ITEM_SIZE,
 };
 
-use crate::expr::ast::Condition;
+use crate::expr::ast::{Condition, Path};
 use crate::expr::eval::{self, Step};
 use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::key::KeyValue;
@@ -119,6 +119,11 @@ impl State {
         validate::attribute_values(&input.key)?;
         let prepared = request::prepare(self.cache(), maps, &params)?;
         let table = self.table(&input.table_name)?;
+        if let Some(p) = prepared.projection() {
+            // A projection may not look inside a key attribute either (`pk[0]`, `sk.x`).
+            let paths: Vec<&Path> = p.tree.paths.iter().collect();
+            request::with_placeholders(maps, |ph| read::scalar_keys(table, &paths, ph))?;
+        }
         let key = validate::request_key(&input.key, &table.schema)?;
         let item = table.get(&key).map(|item| match prepared.projection() {
             // An existing item whose projected attributes are all missing comes back as an empty
@@ -241,6 +246,9 @@ fn check_updated_item(
             let Some(value) = new.get(name) else {
                 continue;
             };
+            // A value that can never be a key (a list, a map, a set, BOOL, NULL), before any type
+            // comparison: DynamoDB Local's wording, as for table keys (found by the differential test).
+            validate::scalar_key_value(value)?;
             let key = KeyValue::from_attribute(value, schema.attribute_type(name));
             let empty = match &key {
                 Some(KeyValue::S(s)) => s.is_empty().then_some("string"),

@@ -60,6 +60,7 @@ mod create;
 mod expr;
 mod index;
 mod items;
+mod java_order;
 mod key;
 mod paging;
 mod query;

@@ -80,6 +80,30 @@ impl SortCondition {
     }
 }
 
+/// `"string"` or `"binary"` for an empty S or B key value.
+fn empty_kind(value: &KeyValue) -> Option<&'static str> {
+    match value {
+        KeyValue::S(s) if s.is_empty() => Some("string"),
+        KeyValue::B(b) if b.is_empty() => Some("binary"),
+        _ => None,
+    }
+}
+
+/// An empty S or B in a key condition. For an index query DynamoDB (Local) words it for the index.
+fn empty_key_value(kind: &str, name: &str, index: Option<&str>) -> Error {
+    match index {
+        None => Error::validation(format!(
+            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+             contain an empty {kind} value. Key: {name}"
+        )),
+        Some(index) => Error::validation(format!(
+            "One or more parameter values are not valid. A value specified for a secondary index key is \
+             not supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. \
+             IndexName: {index}, IndexKey: {name}"
+        )),
+    }
+}
+
 fn mismatch() -> Error {
     Error::validation(
         "One or more parameter values were invalid: Condition parameter type does not match schema type",
@@ -112,6 +136,7 @@ fn resolve_keys(
     terms: &[crate::expr::keycond::KeyTerm],
     schema: &[(String, ScalarAttributeType)],
     p: &Placeholders<'_>,
+    index: Option<&str>,
 ) -> Result<(KeyValue, Option<SortCondition>)> {
     if schema.len() == 1 && terms.len() > 1 {
         return Err(Error::validation("Query key condition not supported"));
@@ -145,24 +170,20 @@ fn resolve_keys(
             let SortCondition::Eq(value) = condition else {
                 return Err(Error::validation("Query key condition not supported"));
             };
-            if matches!(&value, KeyValue::S(s) if s.is_empty())
-                || matches!(&value, KeyValue::B(b) if b.is_empty())
-            {
-                let kind = if matches!(value, KeyValue::S(_)) {
-                    "string"
-                } else {
-                    "binary"
-                };
-                return Err(Error::validation(format!(
-                    "One or more parameter values are not valid. The AttributeValue for a key attribute \
-                     cannot contain an empty {kind} value. Key: {name}"
-                )));
+            if let Some(kind) = empty_kind(&value) {
+                return Err(empty_key_value(kind, name, index));
             }
             hash = Some(value);
         } else {
-            // DynamoDB Local answers an empty sort-key value with the type mismatch message.
+            // DynamoDB Local answers an empty sort-key value with the type mismatch message for `=`,
+            // but with the empty-key-value message for `begins_with` (both measured).
             if matches!(condition, SortCondition::Eq(KeyValue::S(ref s)) if s.is_empty()) {
                 return Err(mismatch());
+            }
+            if let SortCondition::BeginsWith(prefix) = &condition {
+                if let Some(kind) = empty_kind(prefix) {
+                    return Err(empty_key_value(kind, name, index));
+                }
             }
             sort = Some(condition);
         }
@@ -268,7 +289,7 @@ pub fn query<'t>(
         .map(|esk| read::start_key(esk, &source, false))
         .transpose()?;
     let schema = source.key_schema();
-    let (hash, sort) = resolve_keys(&key_cond.terms, &schema, &p)?;
+    let (hash, sort) = resolve_keys(&key_cond.terms, &schema, &p, input.index_name.as_deref())?;
     let slot = partition_slot(hash);
     if let Some(start) = &start {
         let (start_slot, start_sort) = match start {

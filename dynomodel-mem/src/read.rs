@@ -12,6 +12,7 @@ use crate::expr::ast::{Condition, Name, Operand, Path, PathElement};
 use crate::expr::eval::{resolve, Step};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
 use crate::index::{Index, IndexPosition, Tie};
+use crate::java_order::java_hash_set_order;
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::table::Table;
 use crate::validate;
@@ -111,30 +112,31 @@ pub fn read_expressions(
 /// A path below a table or index key attribute (`sk.x`, `gk[0]`) is a ValidationException: key
 /// attributes are scalars. Shared by reads (projections, filters) and write conditions.
 pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Result<()> {
-    for path in paths {
-        if path.elements.len() < 2 {
-            continue;
-        }
-        let Some(name) = top_name(path, p) else {
-            continue;
-        };
-        if table
-            .schema
-            .key_schema
-            .iter()
-            .any(|k| k.attribute_name == name)
-        {
-            return Err(Error::validation(format!(
-                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
-                 allowed: Key: {name}"
-            )));
-        }
-        if table.is_index_key(&name) {
-            return Err(Error::validation(format!(
-                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
-                 allowed: IndexKey: {name}"
-            )));
-        }
+    // Top-level names of the paths that reach inside an attribute.
+    let nested: Vec<String> = paths
+        .iter()
+        .filter(|path| path.elements.len() >= 2)
+        .filter_map(|path| top_name(path, p))
+        .collect();
+    // Reported in key-schema order (hash key first), whatever the order of the paths, as DynamoDB
+    // Local does when several paths are at fault.
+    if let Some(key) = table
+        .schema
+        .key_schema
+        .iter()
+        .find(|k| nested.contains(&k.attribute_name))
+    {
+        return Err(Error::validation(format!(
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
+             allowed: Key: {}",
+            key.attribute_name
+        )));
+    }
+    if let Some(name) = nested.iter().find(|name| table.is_index_key(name)) {
+        return Err(Error::validation(format!(
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
+             allowed: IndexKey: {name}"
+        )));
     }
     Ok(())
 }
@@ -398,27 +400,30 @@ pub fn check_read(
         )));
     }
     let missing = |paths: &[&Path]| -> Vec<String> {
-        let mut names: Vec<String> = paths
+        let names: Vec<String> = paths
             .iter()
             .filter_map(|path| top_name(path, p))
             .filter(|n| !index.projects(n))
             .collect();
-        names.dedup();
-        names
+        java_hash_set_order(names.iter().map(String::as_str))
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     };
-    let unprojected = missing(&projection);
-    if index.global && !unprojected.is_empty() {
-        return Err(Error::validation(format!(
-            "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
-            index.name,
-            unprojected.join(", ")
-        )));
-    }
+    // The filter is checked before the projection, as DynamoDB Local does when both are at fault.
     let unprojected = missing(&filter_paths);
     if !unprojected.is_empty() {
         return Err(Error::validation(format!(
             "One or more parameter values were invalid: Secondary index {} does not project one or more \
              filter attributes: [{}]",
+            index.name,
+            unprojected.join(", ")
+        )));
+    }
+    let unprojected = missing(&projection);
+    if index.global && !unprojected.is_empty() {
+        return Err(Error::validation(format!(
+            "One or more parameter values were invalid: Global secondary index {} does not project [{}]",
             index.name,
             unprojected.join(", ")
         )));

@@ -220,7 +220,7 @@ pub fn item_size_limit(item: &Item) -> Result<()> {
 /// A key attribute's value must be S, N or B before its declared type is even considered. For a value
 /// that can never be a key (BOOL, NULL, a set, a list or a map) the AWS docs give no wording; DynamoDB
 /// Local's is the best evidence there is, so the engine copies it.
-fn scalar_key_value(value: &AttributeValue) -> Result<()> {
+pub fn scalar_key_value(value: &AttributeValue) -> Result<()> {
     match value {
         AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_) => Ok(()),
         _ => Err(Error::validation("Invalid attribute value type")),
@@ -264,12 +264,14 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
         .iter()
         .rev()
         .map(|i| (&i.index_name, &i.key_schema));
-    for (index, key_schema) in gsis.chain(lsis) {
+    // Local indexes first, as DynamoDB Local reports them when an attribute keys both kinds.
+    for (index, key_schema) in lsis.chain(gsis) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
             let Some(value) = item.get(name) else {
                 continue;
             };
+            scalar_key_value(value)?;
             let ty = schema.attribute_type(name);
             // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
             let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {

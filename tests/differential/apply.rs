@@ -217,9 +217,15 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                 Ok(page) => page,
                 Err(e) => return (Answer::error(e), 1),
             };
+            let on_index = input.index_name.is_some();
             let mut next = input;
             next.exclusive_start_key = first.last_evaluated_key.clone();
-            walk_rest(backend, next, vec![page_of(first)]).await
+            let (answer, n) = walk_rest(backend, next, vec![page_of(first)]).await;
+            if on_index {
+                (unordered(answer), n)
+            } else {
+                (answer, n)
+            }
         }
         Op::Scan {
             index,
@@ -258,6 +264,25 @@ fn page_of(page: QueryOutput) -> Page {
         count: page.count,
         scanned: page.scanned_count,
         last_key: page.last_evaluated_key,
+    }
+}
+
+/// An index query's walk, compared like a scan: as a multiset of items with the totals. Index keys need
+/// not be unique, and the order of items with equal index keys is undocumented (the engine orders them
+/// by table key; DynamoDB Local does not), so page boundaries and keys may legitimately differ. Order by
+/// index sort key is checked by the dual-backend index scenarios and the engine's unit tests instead.
+fn unordered(answer: Answer) -> Answer {
+    match answer {
+        Answer::Pages { pages, error } => Answer::ScanWalk {
+            count: pages.iter().map(|p| i64::from(p.count)).sum(),
+            scanned: pages.iter().map(|p| i64::from(p.scanned)).sum(),
+            items: pages
+                .into_iter()
+                .flat_map(|p| p.items.unwrap_or_default())
+                .collect(),
+            error,
+        },
+        other => other,
     }
 }
 

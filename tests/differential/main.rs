@@ -18,7 +18,7 @@ use runner::Side;
 /// Generated operations per seed. Page walks send several requests each, so CI's default seeds send
 /// well over 5,000 requests (each counted once per backend pair) in under a minute.
 const OPS_PER_SEED: usize = 300;
-const DEFAULT_SEEDS: u64 = 10;
+const DEFAULT_SEEDS: u64 = 16;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)

@@ -249,10 +249,12 @@ pub(crate) fn near(source: &str, tokens: &[Token], index: usize) -> String {
     let Some(current) = tokens.get(index) else {
         return String::new();
     };
+    // From the previous token; for the first token, from the start of the text, leading whitespace
+    // included (DynamoDB Local: `" = #n"` gives near: " = #n").
     let start = index
         .checked_sub(1)
         .and_then(|i| tokens.get(i))
-        .map_or(current.start, |t| t.start);
+        .map_or(0, |t| t.start);
     let end = match tokens.get(index + 1) {
         // A following end of input adds nothing (its span is trailing whitespace).
         Some(t) if t.kind != TokenKind::Eof => t.end,
@@ -344,6 +346,7 @@ mod tests {
             ("  x  y", 1, "x  y"),
             ("   ", 0, "   "),
             ("a IN ()", 3, "()"),
+            (" = #n IN (:v)", 0, " = #n"),
         ];
         for (src, index, expected) in cases {
             let tokens = tokenize(src);

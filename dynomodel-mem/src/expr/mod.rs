@@ -21,6 +21,7 @@ pub(crate) mod validate;
 #[cfg(test)]
 mod tests;
 
+use crate::java_order::java_hash_set_order;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{AttributeValue, Error};
@@ -131,24 +132,26 @@ pub(crate) struct Usage {
 /// was used: "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}" (names are
 /// checked first, as DynamoDB does). Not prefixed: it is about the request, not one expression.
 pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Result<(), Error> {
-    let unused_names: Vec<&str> = placeholders
-        .names
-        .keys()
-        .filter(|k| !usage.names.contains(*k))
-        .map(String::as_str)
-        .collect();
+    let unused_names = java_hash_set_order(
+        placeholders
+            .names
+            .keys()
+            .filter(|k| !usage.names.contains(*k))
+            .map(String::as_str),
+    );
     if !unused_names.is_empty() {
         return Err(Error::validation(format!(
             "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
             unused_names.join(", ")
         )));
     }
-    let unused_values: Vec<&str> = placeholders
-        .values
-        .keys()
-        .filter(|k| !usage.values.contains(*k))
-        .map(String::as_str)
-        .collect();
+    let unused_values = java_hash_set_order(
+        placeholders
+            .values
+            .keys()
+            .filter(|k| !usage.values.contains(*k))
+            .map(String::as_str),
+    );
     if !unused_values.is_empty() {
         return Err(Error::validation(format!(
             "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",

@@ -102,10 +102,18 @@ fn long_type_name(t: &str) -> &'static str {
 }
 
 /// How DynamoDB prints a value in BETWEEN messages: `{S:x}`, `{N:1}`.
+/// A value as DynamoDB's messages print it: Java's `toString` of its AttributeValue, so a binary shows as
+/// the `ByteBuffer` that holds it (measured on DynamoDB Local).
 fn short_value(v: &AttributeValue) -> String {
     match v {
         AttributeValue::S(s) => format!("{{S:{s}}}"),
         AttributeValue::N(n) => format!("{{N:{n}}}"),
+        AttributeValue::B(b) => {
+            format!(
+                "{{B:java.nio.HeapByteBuffer[pos=0 lim={0} cap={0}]}}",
+                b.len()
+            )
+        }
         other => format!("{{{}:{other}}}", other.type_name()),
     }
 }

@@ -25,6 +25,9 @@ pub struct Builder {
     names: BTreeMap<String, String>,
     by_name: BTreeMap<String, String>,
     values: Item,
+    /// Numbers placeholders: never reused, even after a placeholder is dropped as a defect (numbering
+    /// by map length would reuse one and silently overwrite another placeholder).
+    next: usize,
 }
 
 impl Builder {
@@ -36,22 +39,16 @@ impl Builder {
         if let Some(p) = self.by_name.get(attr) {
             return p.clone();
         }
-        let p = format!(
-            "#{}{}",
-            rng.pick(&["n", "N", "attr", "k9"]),
-            self.names.len()
-        );
+        let p = format!("#{}{}", rng.pick(&["n", "N", "attr", "k9"]), self.next);
+        self.next += 1;
         self.names.insert(p.clone(), attr.to_owned());
         self.by_name.insert(attr.to_owned(), p.clone());
         p
     }
 
     pub fn value(&mut self, rng: &mut Rng, value: AttributeValue) -> String {
-        let p = format!(
-            ":{}{}",
-            rng.pick(&["v", "V", "val", "x_"]),
-            self.values.len()
-        );
+        let p = format!(":{}{}", rng.pick(&["v", "V", "val", "x_"]), self.next);
+        self.next += 1;
         self.values.insert(p.clone(), value);
         p
     }
@@ -94,7 +91,14 @@ pub fn pool(spec: &TableSpec, keys: bool) -> Vec<String> {
 pub fn path(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
     let top = rng.pick(pool).clone();
     let mut text = b.name(rng, &top);
-    for _ in 0..rng.below(3).saturating_sub(1) {
+    // Only ordinary attributes get nested paths: a path inside a table or index key attribute is an
+    // error of its own, and a request must carry at most one defect.
+    let depth = if ATTRIBUTE_NAMES.contains(&top.as_str()) {
+        rng.below(3).saturating_sub(1)
+    } else {
+        0
+    };
+    for _ in 0..depth {
         if rng.chance(50) {
             text.push_str(&format!("[{}]", rng.below(3)));
         } else {
@@ -287,15 +291,17 @@ fn syntax_error(rng: &mut Rng, text: &mut String, variants: &[&str]) {
 pub fn projection(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
     // Distinct paths: overlapping ones are an error whose second path DynamoDB Local names oddly
     // (`[empty], [empty], [é]` reports "path one: [empty], path two: [é]"); left for a dedicated probe.
+    // Distinct top-level attributes (compared by name, so `#n` and a bare `a` naming the same
+    // attribute count as one).
+    let mut tops: Vec<String> = Vec::new();
     let mut paths: Vec<String> = Vec::new();
     for _ in 0..1 + rng.below(3) {
-        let p = path(rng, b, pool);
-        if !paths
-            .iter()
-            .any(|q| q.starts_with(p.as_str()) || p.starts_with(q.as_str()))
-        {
-            paths.push(p);
+        let top = rng.pick(pool).clone();
+        if tops.contains(&top) {
+            continue;
         }
+        paths.push(path(rng, b, std::slice::from_ref(&top)));
+        tops.push(top);
     }
     paths.join(", ")
 }
