@@ -97,14 +97,15 @@ pub fn read_expressions(
     usage: &mut Usage,
 ) -> Result<ReadExpressions> {
     let mut out = ReadExpressions::default();
+    // The filter first: with faults in both, DynamoDB Local reports the filter's.
+    if let Some(text) = filter {
+        out.filter = Some(condition(ExprKind::Filter, text, p, usage)?);
+    }
     if let Some(text) = projection {
         if let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, text)? {
             expr::validate::validate_projection(&parsed, p, usage)?;
             out.projection = Some(parsed.tree.paths);
         }
-    }
-    if let Some(text) = filter {
-        out.filter = Some(condition(ExprKind::Filter, text, p, usage)?);
     }
     Ok(out)
 }

@@ -17,6 +17,34 @@ struct Target<'a> {
     range: Option<(String, ScalarAttributeType)>,
 }
 
+/// Keeps only the attributes an index read can see. A KEYS_ONLY or INCLUDE index holds its keys, the
+/// table's keys and the included attributes; naming anything else in a filter or projection is an error
+/// of its own (and a request carries at most one defect). Those errors are covered by the dual-backend
+/// index scenarios instead.
+fn visible(pool: Vec<String>, spec: &TableSpec, t: &Target<'_>) -> Vec<String> {
+    let Some(index) = t.index else {
+        return pool;
+    };
+    if index.projection == ProjectionType::All {
+        return pool;
+    }
+    let keys = spec.key_names();
+    let seen: Vec<String> = pool
+        .into_iter()
+        .filter(|name| {
+            keys.contains(name)
+                || *name == index.hash.0
+                || index.range.as_ref().is_some_and(|r| r.0 == *name)
+                || index.include.contains(name)
+        })
+        .collect();
+    if seen.is_empty() {
+        keys
+    } else {
+        seen
+    }
+}
+
 fn target<'a>(rng: &mut Rng, spec: &'a TableSpec) -> Target<'a> {
     if !spec.indexes.is_empty() && rng.chance(60) {
         let index = rng.pick(&spec.indexes);
@@ -92,7 +120,19 @@ pub fn query(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) ->
             .filter(|(n, _)| *n != t.hash.0 && t.range.as_ref().is_none_or(|r| r.0 != *n))
             .map(|a| a.0.clone()),
     );
-    if defect == 2 || rng.chance(40) {
+    // What the index holds, minus the table's keys (a Query filter may not name key attributes).
+    let keys = spec.key_names();
+    let filter_pool: Vec<String> = visible(filter_pool, spec, &t)
+        .into_iter()
+        .filter(|n| !keys.contains(n))
+        .collect();
+    // Nothing left to filter on (a KEYS_ONLY index): no filter, and the defect goes elsewhere.
+    let defect = if filter_pool.is_empty() && defect == 2 {
+        4
+    } else {
+        defect
+    };
+    if !filter_pool.is_empty() && (defect == 2 || rng.chance(40)) {
         let mut text = expressions::condition(rng, &mut b, &filter_pool, 1);
         if defect == 2 {
             if rng.chance(50) {
@@ -105,7 +145,7 @@ pub fn query(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) ->
     }
     let with_projection = defect == 3 || rng.chance(30);
     if with_projection {
-        let pool = expressions::pool(spec, true);
+        let pool = visible(expressions::pool(spec, true), spec, &t);
         let mut text = expressions::projection(rng, &mut b, &pool);
         if defect == 3 {
             expressions::break_projection(rng, &mut b, &mut text);
@@ -181,7 +221,8 @@ fn key_condition(rng: &mut Rng, b: &mut Builder, t: &Target<'_>, broken: bool) -
         0 if ty != ScalarAttributeType::N && kind != 3 => {
             let prefix = match ty {
                 ScalarAttributeType::B => AttributeValue::B(vec![rng.below(2) as u8]),
-                _ => AttributeValue::S((*rng.pick(&["a", "", "é", "0"])).into()),
+                // Never empty: an empty key value is an error of its own (one defect per request).
+                _ => AttributeValue::S((*rng.pick(&["a", "é", "0", "😀"])).into()),
             };
             format!("begins_with({r}, {})", b.value(rng, prefix))
         }
@@ -216,7 +257,7 @@ pub fn scan(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) -> 
     let defect = if invalid { 1 + rng.below(5) } else { 0 };
     let mut b = Builder::default();
     let mut exprs = Exprs::default();
-    let pool = expressions::pool(spec, true);
+    let pool = visible(expressions::pool(spec, true), spec, &t);
     if defect == 1 || rng.chance(50) {
         let mut text = expressions::condition(rng, &mut b, &pool, 2);
         if defect == 1 {
