@@ -14,6 +14,11 @@
 //!
 //! The server runs in this process but on its own two-thread runtime, so client and server do not share
 //! workers (DynamoDB Local runs in its own JVM).
+//!
+//! Measured (release build, 2-core machine shared with other builds, load average 2–3.5; DynamoDB Local
+//! 3.3.1; two runs): PutItem 3,874 / 6,098 ops/s vs 324 / 246 (12× / 25×), GetItem 3,861 / 5,232 vs
+//! 462 / 376 (8× / 14×), GetItem with 16 in flight 5,244 / 7,158 vs 1,232 / 1,216 (4.3× / 5.9×). The
+//! client (SDK signing, its HTTP stack) shares the two cores with the server, so these are lower bounds.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
