@@ -71,6 +71,9 @@ mod state;
 mod table;
 mod validate;
 
+#[cfg(feature = "server")]
+pub mod server;
+
 #[cfg(test)]
 mod tests;
 

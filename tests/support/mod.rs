@@ -7,7 +7,8 @@
 //! });
 //! ```
 //!
-//! expands to a module `put_then_get` with two `#[tokio::test]`s, `mem` and `dynamodb_local`, each of
+//! expands to a module `put_then_get` with three `#[tokio::test]`s, `mem`, `dynamodb_local` and `server`
+//! (the engine behind `dynomodel-mem`'s HTTP server, through the AWS backend), each of
 //! which builds a [`Dual`] for its backend, runs the body, and then deletes every table the body created
 //! through [`Dual`] — also when the body panics — so that tests can run in parallel on one DynamoDB Local
 //! and leave nothing behind.
@@ -46,6 +47,9 @@ pub enum Target {
     Mem,
     /// `AwsBackend` against Amazon DynamoDB Local.
     DynamoDbLocal,
+    /// `AwsBackend` against `dynomodel-mem`'s HTTP server (in process, on 127.0.0.1:0): the engine
+    /// through the wire protocol, so it expects the engine's messages.
+    Server,
 }
 
 /// What a scenario gets: the database, which backend it is, and unique table names that are cleaned up.
@@ -58,6 +62,8 @@ pub struct Dual {
     prefix: String,
     counter: Arc<AtomicUsize>,
     tables: Arc<Mutex<Vec<String>>>,
+    /// The HTTP server of [`Target::Server`]; it stops when the last clone is dropped.
+    server: Option<Arc<dynomodel_mem::server::ServerHandle>>,
 }
 
 impl Dual {
@@ -67,6 +73,7 @@ impl Dual {
     /// a suite that silently passes without its oracle would prove nothing.
     pub fn new(target: Target, test_name: &str) -> Option<Dual> {
         let (db, aws) = match target {
+            Target::Server => panic!("Target::Server needs a runtime: use Dual::server"),
             Target::Mem => (Db::from_arc(mem_backend()), None),
             Target::DynamoDbLocal => match std::env::var(ENDPOINT_VAR) {
                 Ok(endpoint) if !endpoint.is_empty() => {
@@ -93,7 +100,27 @@ impl Dual {
             prefix,
             counter: Arc::new(AtomicUsize::new(0)),
             tables: Arc::new(Mutex::new(Vec::new())),
+            server: None,
         })
+    }
+
+    /// The context for [`Target::Server`]: a fresh engine behind its own server on a free loopback port
+    /// (startup is cheap), reached through the AWS backend.
+    pub async fn server(test_name: &str) -> Dual {
+        let server =
+            dynomodel_mem::server::Server::bind("127.0.0.1:0", dynomodel_mem::MemBackend::new())
+                .await
+                .expect("binding the dynomodel-mem server");
+        let aws = AwsBackend::local(server.url());
+        Dual {
+            db: Db::new(aws),
+            target: Target::Server,
+            aws: None,
+            prefix: format!("dm-{}-{}", test_name.replace("::", "."), std::process::id()),
+            counter: Arc::new(AtomicUsize::new(0)),
+            tables: Arc::new(Mutex::new(Vec::new())),
+            server: Some(Arc::new(server)),
+        }
     }
 
     /// The database.
@@ -111,7 +138,14 @@ impl Dual {
         self.target
     }
 
-    /// The AWS backend, for raw SDK probes; `None` on the in-memory engine.
+    /// The endpoint of the [`Target::Server`] server, for raw HTTP probes; `None` on other targets.
+    pub fn server_url(&self) -> Option<String> {
+        self.server.as_ref().map(|s| s.url())
+    }
+
+    /// The AWS backend, for raw SDK probes; `None` on the in-memory engine, and on the server too: the
+    /// raw probes assert DynamoDB Local's wording, while the server speaks the engine's (its wire-level
+    /// handling of such requests is tested in `tests/server.rs`).
     pub fn aws(&self) -> Option<&AwsBackend> {
         self.aws.as_ref()
     }
@@ -175,7 +209,7 @@ impl Dual {
         local_message: &str,
     ) -> Error {
         let expected = match self.target {
-            Target::Mem => mem_message,
+            Target::Mem | Target::Server => mem_message,
             Target::DynamoDbLocal => local_message,
         };
         match result {
@@ -222,8 +256,12 @@ where
     F: FnOnce(Dual) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let Some(dual) = Dual::new(target, test_name) else {
-        return;
+    let dual = match target {
+        Target::Server => Dual::server(test_name).await,
+        _ => match Dual::new(target, test_name) {
+            Some(dual) => dual,
+            None => return,
+        },
     };
     let outcome = AssertUnwindSafe(scenario(dual.clone()))
         .catch_unwind()
@@ -234,9 +272,9 @@ where
     }
 }
 
-/// Defines a scenario once and runs it on both backends: `dual_test!(name, |t| { … })` expands to
-/// `mod name { #[tokio::test] async fn mem(); #[tokio::test] async fn dynamodb_local(); }`, where `t` is
-/// a [`Dual`] and the block is the async body.
+/// Defines a scenario once and runs it on every target: `dual_test!(name, |t| { … })` expands to
+/// `mod name { #[tokio::test] async fn mem(); async fn dynamodb_local(); async fn server(); }`, where
+/// `t` is a [`Dual`] and the block is the async body.
 #[macro_export]
 macro_rules! dual_test {
     ($name:ident, |$t:ident| $body:block) => {
@@ -257,6 +295,16 @@ macro_rules! dual_test {
                 $crate::run_scenario(
                     $crate::Target::DynamoDbLocal,
                     concat!(stringify!($name), "-local"),
+                    scenario,
+                )
+                .await;
+            }
+
+            #[::tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn server() {
+                $crate::run_scenario(
+                    $crate::Target::Server,
+                    concat!(stringify!($name), "-server"),
                     scenario,
                 )
                 .await;

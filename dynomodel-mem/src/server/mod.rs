@@ -1,0 +1,154 @@
+//! A DynamoDB-compatible HTTP server (feature `server`): DynamoDB's JSON 1.0 protocol over any
+//! [`Backend`], usually the in-memory [`MemBackend`](crate::MemBackend).
+//!
+//! Any AWS SDK, the AWS CLI or boto3 can talk to it: `POST /` with `X-Amz-Target:
+//! DynamoDB_20120810.<Operation>`, credentials accepted unchecked. Responses carry DynamoDB's headers
+//! (`x-amz-crc32`, `x-amzn-RequestId`) and errors DynamoDB's shapes (see [`wire`]).
+//!
+//! ```
+//! use dynomodel::{AwsBackend, Backend};
+//! use dynomodel_mem::{server::Server, MemBackend};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let server = Server::bind("127.0.0.1:0", MemBackend::new()).await?;
+//! println!("DynamoDB at {}", server.url());
+//! // … point an SDK at server.url() …
+//! server.shutdown().await;
+//! # Ok::<(), std::io::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! Safe by default: the binary binds 127.0.0.1 unless told otherwise, bodies are capped at 16 MB,
+//! connections that send no complete header within 30 s are closed, no input can panic it or get a 500.
+
+mod http;
+pub mod wire;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dynomodel::Backend;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+pub use http::MAX_BODY_BYTES;
+
+/// How long [`ServerHandle::shutdown`] lets in-flight requests finish before closing their connections.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Entry point: [`Server::bind`].
+#[derive(Debug)]
+pub struct Server;
+
+impl Server {
+    /// Binds `addr` (e.g. `"127.0.0.1:0"` for a free port) and serves `backend` on it in the background
+    /// of the current Tokio runtime. Returns once the socket is listening.
+    pub async fn bind<B: Backend + 'static>(
+        addr: impl ToSocketAddrs,
+        backend: B,
+    ) -> io::Result<ServerHandle> {
+        Server::bind_shared(addr, Arc::new(backend)).await
+    }
+
+    /// [`Server::bind`] for a backend that is already shared (e.g. with the code that fills it).
+    pub async fn bind_shared(
+        addr: impl ToSocketAddrs,
+        backend: Arc<dyn Backend>,
+    ) -> io::Result<ServerHandle> {
+        let listener = TcpListener::bind(addr).await?;
+        let local_addr = listener.local_addr()?;
+        let (stop, stopped) = watch::channel(false);
+        let task = tokio::spawn(serve(listener, backend, stopped));
+        Ok(ServerHandle {
+            local_addr,
+            stop,
+            task: Some(task),
+        })
+    }
+}
+
+/// A running server. Dropping it stops accepting connections (open ones finish in the background);
+/// [`ServerHandle::shutdown`] also waits for them.
+#[derive(Debug)]
+pub struct ServerHandle {
+    local_addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl ServerHandle {
+    /// The address the server listens on (with the actual port when bound to port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The endpoint URL for an SDK, e.g. `http://127.0.0.1:8000`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.local_addr)
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish (at most 5 s), closes idle
+    /// keep-alive connections, and returns when the server is gone.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// The accept loop, then the graceful drain.
+async fn serve(
+    listener: TcpListener,
+    backend: Arc<dyn Backend>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    // The timer enables hyper's header read timeout (30 s), which closes slow-loris connections.
+    http.timer(TokioTimer::new()).keep_alive(true);
+    loop {
+        let accepted = tokio::select! {
+            _ = stopped.wait_for(|stop| *stop) => break,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // E.g. out of file descriptors: back off instead of spinning, keep serving the others.
+                log::warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        // Small request/response exchanges on keep-alive connections: Nagle's algorithm would add
+        // delayed-ACK stalls of up to 40 ms to every request.
+        let _ = stream.set_nodelay(true);
+        let backend = backend.clone();
+        let service = service_fn(move |request| http::handle(backend.clone(), request));
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                log::debug!("connection from {peer}: {e}");
+            }
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        _ = graceful.shutdown() => {}
+        _ = tokio::time::sleep(DRAIN_TIMEOUT) => log::warn!("shutdown: closing connections still busy after {DRAIN_TIMEOUT:?}"),
+    }
+}

@@ -1,0 +1,138 @@
+//! Error responses as DynamoDB sends them: HTTP 400 and `{"__type": "<namespace>#<Code>", "message": …}`.
+//!
+//! The namespace is the one DynamoDB puts there (dynalite records them): protocol errors come from the
+//! Coral framework (`com.amazon.coral.service#SerializationException`, `…#UnknownOperationException`),
+//! validation from its validator (`com.amazon.coral.validate#ValidationException`), everything else from
+//! the DynamoDB model (`com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`). SDKs keep only the
+//! part after `#`. A type error's message is under `Message` (capitalised, as DynamoDB sends it; SDKs read
+//! both spellings); a malformed body's and an unknown target's errors carry no message at all.
+
+use dynomodel::{CancellationReason, Error};
+use serde_json::{json, Map, Value};
+
+use super::value::item_to_json;
+use super::Fault;
+
+const CORAL: &str = "com.amazon.coral.service#";
+const VALIDATE: &str = "com.amazon.coral.validate#";
+const DYNAMODB: &str = "com.amazonaws.dynamodb.v20120810#";
+
+/// The HTTP status and JSON body for a fault.
+pub fn error_response(fault: &Fault) -> (u16, Value) {
+    match fault {
+        Fault::Serialization(None) => (
+            400,
+            json!({ "__type": format!("{CORAL}SerializationException") }),
+        ),
+        Fault::Serialization(Some(message)) => (
+            400,
+            json!({ "__type": format!("{CORAL}SerializationException"), "Message": message }),
+        ),
+        Fault::UnknownOperation => (
+            400,
+            json!({ "__type": format!("{CORAL}UnknownOperationException") }),
+        ),
+        Fault::Backend(e) => backend_error(e),
+    }
+}
+
+fn backend_error(e: &Error) -> (u16, Value) {
+    let code = e.code();
+    let namespace = match code {
+        "ValidationException" => VALIDATE,
+        "UnknownOperationException" | "SerializationException" => CORAL,
+        _ => DYNAMODB,
+    };
+    let mut body = Map::new();
+    body.insert("__type".into(), Value::String(format!("{namespace}{code}")));
+    body.insert("message".into(), Value::String(e.message()));
+    let status = match e {
+        Error::ConditionalCheckFailed {
+            item: Some(item), ..
+        } => {
+            body.insert("Item".into(), item_to_json(item));
+            400
+        }
+        Error::TransactionCanceled { reasons, .. } => {
+            body.insert(
+                "CancellationReasons".into(),
+                Value::Array(reasons.iter().map(reason).collect()),
+            );
+            400
+        }
+        // Not something a request can cause on the engine: a backend that lost its connection (an
+        // `AwsBackend` behind the server) or failed to convert a value. DynamoDB's answer for "our fault"
+        // is a 500 InternalServerError, and that is what a client should retry.
+        Error::Transport(_) | Error::Conversion(_) => {
+            body.insert(
+                "__type".into(),
+                Value::String(format!("{DYNAMODB}InternalServerError")),
+            );
+            500
+        }
+        _ => 400,
+    };
+    (status, Value::Object(body))
+}
+
+fn reason(r: &CancellationReason) -> Value {
+    let mut out = Map::new();
+    out.insert("Code".into(), Value::String(r.code.clone()));
+    if let Some(message) = &r.message {
+        out.insert("Message".into(), Value::String(message.clone()));
+    }
+    if let Some(item) = &r.item {
+        out.insert("Item".into(), item_to_json(item));
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use dynomodel::{AttributeValue, Item};
+
+    #[test]
+    fn shapes() {
+        assert_eq!(
+            error_response(&Fault::Serialization(None)),
+            (
+                400,
+                json!({"__type": "com.amazon.coral.service#SerializationException"})
+            )
+        );
+        assert_eq!(
+            error_response(&Fault::Backend(Error::validation("bad"))),
+            (
+                400,
+                json!({"__type": "com.amazon.coral.validate#ValidationException", "message": "bad"})
+            )
+        );
+        let item: Item = [("pk".to_owned(), AttributeValue::S("a".into()))].into();
+        let e = Error::ConditionalCheckFailed {
+            message: "The conditional request failed".into(),
+            item: Some(item),
+        };
+        assert_eq!(
+            error_response(&Fault::Backend(e)).1,
+            json!({
+                "__type": "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",
+                "message": "The conditional request failed",
+                "Item": {"pk": {"S": "a"}}
+            })
+        );
+        let e = Error::TransactionCanceled {
+            message: "Transaction cancelled".into(),
+            reasons: vec![CancellationReason {
+                code: "None".into(),
+                message: None,
+                item: None,
+            }],
+        };
+        assert_eq!(
+            error_response(&Fault::Backend(e)).1["CancellationReasons"],
+            json!([{"Code": "None"}])
+        );
+    }
+}

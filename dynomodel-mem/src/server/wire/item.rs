@@ -1,0 +1,261 @@
+//! PutItem, GetItem, DeleteItem, UpdateItem, Query and Scan on the wire.
+//!
+//! `ReturnConsumedCapacity` and `ReturnItemCollectionMetrics` are accepted and ignored (the backend
+//! reports no capacity yet). DynamoDB's *legacy* parameters (`Expected`, `AttributesToGet`,
+//! `KeyConditions`, …) are rejected with a `ValidationException` rather than ignored: ignoring `Expected`
+//! would turn a conditional write into an unconditional one, silently.
+
+use dynomodel::{
+    Backend, DeleteItemInput, ExpressionAttributeNames, GetItemInput, Item, PutItemInput,
+    QueryInput, QueryOutput, ReturnValue, ReturnValuesOnConditionCheckFailure, ScanInput, Select,
+    UpdateItemInput,
+};
+use serde_json::{json, Map, Value};
+
+use super::types::{map, string};
+use super::value::{item_to_json, parse_item};
+use super::{Decoder, Members, WireResult};
+
+const RETURN_VALUES: &[(&str, ReturnValue)] = &[
+    ("ALL_NEW", ReturnValue::AllNew),
+    ("UPDATED_OLD", ReturnValue::UpdatedOld),
+    ("ALL_OLD", ReturnValue::AllOld),
+    ("NONE", ReturnValue::None),
+    ("UPDATED_NEW", ReturnValue::UpdatedNew),
+];
+const ON_CONDITION_FAILURE: &[(&str, ReturnValuesOnConditionCheckFailure)] = &[
+    ("ALL_OLD", ReturnValuesOnConditionCheckFailure::AllOld),
+    ("NONE", ReturnValuesOnConditionCheckFailure::None),
+];
+const SELECT: &[(&str, Select)] = &[
+    ("SPECIFIC_ATTRIBUTES", Select::SpecificAttributes),
+    ("COUNT", Select::Count),
+    ("ALL_ATTRIBUTES", Select::AllAttributes),
+    ("ALL_PROJECTED_ATTRIBUTES", Select::AllProjectedAttributes),
+];
+const RETURN_CONSUMED_CAPACITY: &[(&str, ())] = &[("INDEXES", ()), ("TOTAL", ()), ("NONE", ())];
+const LEGACY: &[&str] = &[
+    "Expected",
+    "ConditionalOperator",
+    "AttributesToGet",
+    "AttributeUpdates",
+    "KeyConditions",
+    "QueryFilter",
+    "ScanFilter",
+];
+
+/// Members shared by every item operation: legacy parameters and `ReturnConsumedCapacity`.
+fn common(m: &Members<'_>, d: &mut Decoder) -> WireResult<()> {
+    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, d)?;
+    for name in LEGACY {
+        if m.get(name).is_some() {
+            d.custom(format!(
+                "dynomodel-mem does not support the legacy parameter {name}; use expressions instead"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A required item-shaped member (`Item`, `Key`).
+fn required_item(m: &Members<'_>, name: &str, path: &str, d: &mut Decoder) -> WireResult<Item> {
+    match m.get(name) {
+        Some(v) => Ok(parse_item(v, d)?.unwrap_or_default()),
+        None => {
+            d.null(path);
+            Ok(Item::new())
+        }
+    }
+}
+
+fn optional_item(m: &Members<'_>, name: &str, d: &mut Decoder) -> WireResult<Option<Item>> {
+    match m.get(name) {
+        Some(v) => parse_item(v, d),
+        None => Ok(None),
+    }
+}
+
+fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNames>> {
+    let Some(fields) = m
+        .get("ExpressionAttributeNames")
+        .map(map)
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    let mut out = ExpressionAttributeNames::new();
+    for (k, v) in fields {
+        if !v.is_null() {
+            out.insert(k.clone(), string(v)?);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `{"Attributes": …}` when there are any, else `{}`, as DynamoDB answers writes.
+fn attributes(item: Option<Item>) -> Value {
+    match item {
+        Some(item) => json!({ "Attributes": item_to_json(&item) }),
+        None => json!({}),
+    }
+}
+
+pub(super) async fn put_item(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = PutItemInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        item: required_item(&m, "Item", "item", &mut d)?,
+        condition_expression: m.string("ConditionExpression")?,
+        expression_attribute_names: names(&m)?,
+        expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_values_on_condition_check_failure: m.enumeration(
+            "ReturnValuesOnConditionCheckFailure",
+            ON_CONDITION_FAILURE,
+            &mut d,
+        )?,
+    };
+    let input = d.finish(input)?;
+    Ok(attributes(backend.put_item(input).await?.attributes))
+}
+
+pub(super) async fn get_item(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = GetItemInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        key: required_item(&m, "Key", "key", &mut d)?,
+        consistent_read: m.boolean("ConsistentRead")?,
+        projection_expression: m.string("ProjectionExpression")?,
+        expression_attribute_names: names(&m)?,
+    };
+    let input = d.finish(input)?;
+    Ok(match backend.get_item(input).await?.item {
+        Some(item) => json!({ "Item": item_to_json(&item) }),
+        None => json!({}),
+    })
+}
+
+pub(super) async fn delete_item(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = DeleteItemInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        key: required_item(&m, "Key", "key", &mut d)?,
+        condition_expression: m.string("ConditionExpression")?,
+        expression_attribute_names: names(&m)?,
+        expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_values_on_condition_check_failure: m.enumeration(
+            "ReturnValuesOnConditionCheckFailure",
+            ON_CONDITION_FAILURE,
+            &mut d,
+        )?,
+    };
+    let input = d.finish(input)?;
+    Ok(attributes(backend.delete_item(input).await?.attributes))
+}
+
+pub(super) async fn update_item(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = UpdateItemInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        key: required_item(&m, "Key", "key", &mut d)?,
+        update_expression: m.string("UpdateExpression")?,
+        condition_expression: m.string("ConditionExpression")?,
+        expression_attribute_names: names(&m)?,
+        expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_values_on_condition_check_failure: m.enumeration(
+            "ReturnValuesOnConditionCheckFailure",
+            ON_CONDITION_FAILURE,
+            &mut d,
+        )?,
+    };
+    let input = d.finish(input)?;
+    Ok(attributes(backend.update_item(input).await?.attributes))
+}
+
+/// Query's and Scan's response: `Items` (absent with `Select=COUNT`), `Count`, `ScannedCount`,
+/// `LastEvaluatedKey` when more may follow.
+fn page(out: QueryOutput) -> Value {
+    let mut body = Map::new();
+    if let Some(items) = out.items {
+        body.insert(
+            "Items".into(),
+            Value::Array(items.iter().map(item_to_json).collect()),
+        );
+    }
+    body.insert("Count".into(), json!(out.count));
+    body.insert("ScannedCount".into(), json!(out.scanned_count));
+    if let Some(key) = out.last_evaluated_key {
+        body.insert("LastEvaluatedKey".into(), item_to_json(&key));
+    }
+    Value::Object(body)
+}
+
+pub(super) async fn query(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = QueryInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        index_name: m.string("IndexName")?,
+        key_condition_expression: m.string("KeyConditionExpression")?,
+        filter_expression: m.string("FilterExpression")?,
+        projection_expression: m.string("ProjectionExpression")?,
+        expression_attribute_names: names(&m)?,
+        expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
+        select: m.enumeration("Select", SELECT, &mut d)?,
+        scan_index_forward: m.boolean("ScanIndexForward")?,
+        limit: m.integer("Limit")?,
+        exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
+        consistent_read: m.boolean("ConsistentRead")?,
+    };
+    let input = d.finish(input)?;
+    Ok(page(backend.query(input).await?))
+}
+
+pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
+    let m = Members::new(request);
+    let mut d = Decoder::default();
+    common(&m, &mut d)?;
+    let input = ScanInput {
+        table_name: m.required_string("TableName", &mut d)?,
+        index_name: m.string("IndexName")?,
+        filter_expression: m.string("FilterExpression")?,
+        projection_expression: m.string("ProjectionExpression")?,
+        expression_attribute_names: names(&m)?,
+        expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
+        select: m.enumeration("Select", SELECT, &mut d)?,
+        limit: m.integer("Limit")?,
+        exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
+        consistent_read: m.boolean("ConsistentRead")?,
+        segment: m.integer("Segment")?,
+        total_segments: m.integer("TotalSegments")?,
+    };
+    let input = d.finish(input)?;
+    Ok(page(backend.scan(input).await?))
+}

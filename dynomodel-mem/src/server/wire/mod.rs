@@ -1,0 +1,214 @@
+//! DynamoDB's JSON 1.0 wire format, by hand: `serde_json::Value` → [`dynomodel`]'s request types →
+//! [`Backend`] → response types → `Value`.
+//!
+//! Written by hand rather than derived because DynamoDB answers a badly *typed* request differently from
+//! a badly *valued* one, and clients (and tests) see the difference:
+//!
+//! - `SerializationException` — the body is not JSON, or a member has the wrong JSON type (`{"N": 123}`,
+//!   a list where a map belongs). The messages are those of DynamoDB's Java deserialiser, as recorded by
+//!   dynalite's `validations/index.js` (`checkTypes`) and its tests: "class java.lang.Short can not be
+//!   converted to an String", "Start of structure or map found where not expected.", "Expected list or
+//!   null", …
+//! - `ValidationException` — well-typed but invalid: a required member missing ("1 validation error
+//!   detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null"), an enum
+//!   value outside its set, an attribute value with no or several types, an `N` that is not a number
+//!   ([`dynomodel::NumberError`]'s text, the engine's own).
+//!
+//! Every serialization error anywhere in the request wins over every validation error (DynamoDB type-checks
+//! the whole request before validating it), so decoding returns type errors at once and only *records*
+//! validation errors in a [`Decoder`], which reports them after the whole request was read. Everything
+//! else (table names, key schemas, item rules) is left to the backend, which has DynamoDB's messages.
+
+mod error;
+mod item;
+mod table;
+mod types;
+mod value;
+
+use dynomodel::{Backend, Error};
+use serde_json::{Map, Value};
+
+pub use error::error_response;
+pub use value::{attribute_value_to_json, item_to_json, parse_attribute_value};
+
+/// Why a request produced no result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// `SerializationException`: malformed JSON (no message, as DynamoDB sends it) or a member of the
+    /// wrong JSON type (with the deserialiser's message).
+    Serialization(Option<String>),
+    /// `UnknownOperationException`: the `X-Amz-Target` names no operation this server knows.
+    UnknownOperation,
+    /// An error with DynamoDB's code and message: validation by the wire layer, or the backend's answer.
+    Backend(Error),
+}
+
+impl From<Error> for Fault {
+    fn from(e: Error) -> Fault {
+        Fault::Backend(e)
+    }
+}
+
+/// The result of decoding or running one request.
+pub type WireResult<T> = Result<T, Fault>;
+
+/// The operations this server dispatches, by their `X-Amz-Target` suffix.
+pub const OPERATIONS: &[&str] = &[
+    "CreateTable",
+    "DescribeTable",
+    "ListTables",
+    "DeleteTable",
+    "PutItem",
+    "GetItem",
+    "DeleteItem",
+    "UpdateItem",
+    "Query",
+    "Scan",
+];
+
+/// The `X-Amz-Target` prefix of DynamoDB's current API version.
+pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+
+/// Runs one request: `operation` is the target's suffix (e.g. `PutItem`), `body` the raw request body.
+/// Returns the response body as JSON, or the fault to report.
+pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireResult<Value> {
+    if !OPERATIONS.contains(&operation) {
+        return Err(Fault::UnknownOperation);
+    }
+    // DynamoDB parses before it validates: malformed JSON (or an empty body) is a bare
+    // SerializationException without a message.
+    let parsed: Value = serde_json::from_slice(body).map_err(|_| Fault::Serialization(None))?;
+    let request = match &parsed {
+        Value::Object(map) => map,
+        Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
+        _ => return Err(Fault::Serialization(None)),
+    };
+    match operation {
+        "CreateTable" => table::create_table(backend, request).await,
+        "DescribeTable" => table::describe_table(backend, request).await,
+        "ListTables" => table::list_tables(backend, request).await,
+        "DeleteTable" => table::delete_table(backend, request).await,
+        "PutItem" => item::put_item(backend, request).await,
+        "GetItem" => item::get_item(backend, request).await,
+        "DeleteItem" => item::delete_item(backend, request).await,
+        "UpdateItem" => item::update_item(backend, request).await,
+        "Query" => item::query(backend, request).await,
+        "Scan" => item::scan(backend, request).await,
+        _ => Err(Fault::UnknownOperation),
+    }
+}
+
+/// Validation errors found while decoding, reported once the whole request is read.
+///
+/// Two kinds, in DynamoDB's order: member constraints (smithy's "N validation error(s) detected: …",
+/// at most 10 listed), then the first operation-specific message (e.g. about attribute values).
+#[derive(Debug, Default)]
+pub struct Decoder {
+    constraints: Vec<String>,
+    custom: Option<String>,
+}
+
+impl Decoder {
+    /// A required member is absent (or JSON `null`).
+    pub fn null(&mut self, path: &str) {
+        self.constraints.push(format!(
+            "Value null at '{path}' failed to satisfy constraint: Member must not be null"
+        ));
+    }
+
+    /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
+    pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
+        self.constraints.push(format!(
+            "Value '{value}' at '{path}' failed to satisfy constraint: {message}"
+        ));
+    }
+
+    /// An operation-specific validation message; only the first one is reported.
+    pub fn custom(&mut self, message: impl Into<String>) {
+        if self.custom.is_none() {
+            self.custom = Some(message.into());
+        }
+    }
+
+    /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
+    pub fn finish<T>(self, value: T) -> WireResult<T> {
+        let n = self.constraints.len();
+        if n > 0 {
+            let listed = self
+                .constraints
+                .into_iter()
+                .take(10)
+                .collect::<Vec<_>>()
+                .join("; ");
+            let plural = if n == 1 { "" } else { "s" };
+            return Err(Error::validation(format!(
+                "{n} validation error{plural} detected: {listed}"
+            ))
+            .into());
+        }
+        match self.custom {
+            Some(message) => Err(Error::validation(message).into()),
+            None => Ok(value),
+        }
+    }
+}
+
+/// A request's members, with the type checks of DynamoDB's deserialiser.
+pub(crate) struct Members<'a> {
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Members<'a> {
+    pub(crate) fn new(map: &'a Map<String, Value>) -> Self {
+        Members { map }
+    }
+
+    /// A member; JSON `null` counts as absent (as in DynamoDB).
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Value> {
+        self.map.get(name).filter(|v| !v.is_null())
+    }
+
+    /// An optional string member.
+    pub(crate) fn string(&self, name: &str) -> WireResult<Option<String>> {
+        self.get(name).map(types::string).transpose()
+    }
+
+    /// A required string member: a placeholder `""` is returned after recording the null constraint.
+    pub(crate) fn required_string(&self, name: &str, d: &mut Decoder) -> WireResult<String> {
+        match self.string(name)? {
+            Some(s) => Ok(s),
+            None => {
+                d.null(&types::lower_first(name));
+                Ok(String::new())
+            }
+        }
+    }
+
+    /// An optional boolean member.
+    pub(crate) fn boolean(&self, name: &str) -> WireResult<Option<bool>> {
+        self.get(name).map(types::boolean).transpose()
+    }
+
+    /// An optional `Integer` member (DynamoDB truncates fractions).
+    pub(crate) fn integer(&self, name: &str) -> WireResult<Option<i32>> {
+        self.get(name).map(types::integer).transpose()
+    }
+
+    /// An optional string member that must be one of `allowed` (DynamoDB's enum constraint).
+    pub(crate) fn enumeration<T: Copy>(
+        &self,
+        name: &str,
+        allowed: &[(&str, T)],
+        d: &mut Decoder,
+    ) -> WireResult<Option<T>> {
+        let Some(text) = self.string(name)? else {
+            return Ok(None);
+        };
+        Ok(types::enum_value(
+            &text,
+            &types::lower_first(name),
+            allowed,
+            d,
+        ))
+    }
+}

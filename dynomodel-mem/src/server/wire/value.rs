@@ -1,0 +1,262 @@
+//! `AttributeValue` and items on the wire: `{"S":"x"}`, `{"N":"1.5"}` (numbers travel as strings, so no
+//! precision is lost), `{"B":"base64"}`, `{"BOOL":true}`, `{"NULL":true}`, `{"SS":[…]}`, `{"NS":[…]}`,
+//! `{"BS":[…]}`, `{"L":[…]}`, `{"M":{…}}`.
+//!
+//! Decoding keeps what the client sent (set duplicates, empty sets, empty strings) so that the backend
+//! applies DynamoDB's rules and messages to it; only what [`AttributeValue`] cannot hold is rejected here:
+//! a value with no type or several, an `N` that is not a number, `NULL` other than `true`.
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use dynomodel::{AttributeValue, Item, Number};
+use serde_json::{Map, Value};
+
+use super::types::{blob, boolean, list, map, string, structure};
+use super::{Decoder, WireResult};
+
+/// "Supplied AttributeValue is empty, …": an attribute value with no data type.
+pub const EMPTY_VALUE: &str =
+    "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
+/// "Supplied AttributeValue has more than one datatypes set, …".
+pub const SEVERAL_TYPES: &str = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
+/// `{"NULL": false}`: DynamoDB's message.
+pub const NULL_NOT_TRUE: &str =
+    "One or more parameter values were invalid: Null attribute value types must have the true value";
+
+/// The ten type descriptors, in DynamoDB's order.
+const TYPES: [&str; 10] = ["S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL"];
+
+/// A number's text: a non-number is a validation error with [`dynomodel::NumberError`]'s message (the
+/// engine's wording); the value is replaced by zero so decoding can go on to find serialization errors.
+fn number(text: &str, d: &mut Decoder) -> Number {
+    match Number::parse(text) {
+        Ok(n) => n,
+        Err(e) => {
+            d.custom(e.to_string());
+            Number::ZERO
+        }
+    }
+}
+
+/// Decodes one attribute value. Type errors are returned; validation errors are recorded in `d` and a
+/// placeholder (`NULL`) is returned so that the rest of the request is still type-checked.
+pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
+    let Some(fields) = structure(value)? else {
+        d.custom(EMPTY_VALUE);
+        return Ok(AttributeValue::Null);
+    };
+    let mut found: Option<AttributeValue> = None;
+    let mut count = 0;
+    for ty in TYPES {
+        // Unknown members are ignored and `null` members are absent, as in DynamoDB.
+        let Some(v) = fields.get(ty).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let parsed = match ty {
+            "S" => AttributeValue::S(string(v)?),
+            "N" => AttributeValue::N(number(&string(v)?, d)),
+            "B" => AttributeValue::B(blob(v)?),
+            "BOOL" => AttributeValue::Bool(boolean(v)?),
+            "NULL" => {
+                if !boolean(v)? {
+                    d.custom(NULL_NOT_TRUE);
+                }
+                AttributeValue::Null
+            }
+            "SS" => AttributeValue::Ss(elements(v, string)?),
+            "NS" => {
+                let texts = elements(v, string)?;
+                AttributeValue::Ns(texts.iter().map(|t| number(t, d)).collect())
+            }
+            "BS" => AttributeValue::Bs(elements(v, blob)?),
+            "L" => {
+                let mut out = Vec::new();
+                for element in list(v)?.into_iter().flatten() {
+                    out.push(parse_attribute_value(element, d)?);
+                }
+                AttributeValue::L(out)
+            }
+            _ => AttributeValue::M(parse_item(v, d)?.unwrap_or_default()),
+        };
+        count += 1;
+        found.get_or_insert(parsed);
+    }
+    match (count, found) {
+        (1, Some(v)) => Ok(v),
+        (0, _) | (_, None) => {
+            d.custom(EMPTY_VALUE);
+            Ok(AttributeValue::Null)
+        }
+        (_, Some(v)) => {
+            d.custom(SEVERAL_TYPES);
+            Ok(v)
+        }
+    }
+}
+
+/// The elements of a set: a list of strings (or base64 strings); `null` elements are skipped.
+fn elements<T>(value: &Value, each: fn(&Value) -> WireResult<T>) -> WireResult<Vec<T>> {
+    list(value)?
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_null())
+        .map(each)
+        .collect()
+}
+
+/// Decodes a map of attribute values (an item, a key, `ExpressionAttributeValues`); `None` for `null`.
+pub fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
+    let Some(fields) = map(value)? else {
+        return Ok(None);
+    };
+    parse_fields(fields, d).map(Some)
+}
+
+/// Decodes the entries of a JSON object as attribute values.
+pub fn parse_fields(fields: &Map<String, Value>, d: &mut Decoder) -> WireResult<Item> {
+    let mut item = BTreeMap::new();
+    for (name, v) in fields {
+        item.insert(name.clone(), parse_attribute_value(v, d)?);
+    }
+    Ok(item)
+}
+
+fn b64(bytes: &[u8]) -> Value {
+    Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+/// Encodes one attribute value.
+pub fn attribute_value_to_json(value: &AttributeValue) -> Value {
+    let (ty, v) = match value {
+        AttributeValue::S(s) => ("S", Value::String(s.clone())),
+        AttributeValue::N(n) => ("N", Value::String(n.to_string())),
+        AttributeValue::B(b) => ("B", b64(b)),
+        AttributeValue::Bool(b) => ("BOOL", Value::Bool(*b)),
+        AttributeValue::Null => ("NULL", Value::Bool(true)),
+        AttributeValue::Ss(v) => (
+            "SS",
+            Value::Array(v.iter().map(|s| Value::String(s.clone())).collect()),
+        ),
+        AttributeValue::Ns(v) => (
+            "NS",
+            Value::Array(v.iter().map(|n| Value::String(n.to_string())).collect()),
+        ),
+        AttributeValue::Bs(v) => ("BS", Value::Array(v.iter().map(|b| b64(b)).collect())),
+        AttributeValue::L(v) => (
+            "L",
+            Value::Array(v.iter().map(attribute_value_to_json).collect()),
+        ),
+        AttributeValue::M(m) => ("M", item_to_json(m)),
+    };
+    let mut out = Map::with_capacity(1);
+    out.insert(ty.to_owned(), v);
+    Value::Object(out)
+}
+
+/// Encodes an item (or key) as a JSON object of attribute values.
+pub fn item_to_json(item: &Item) -> Value {
+    Value::Object(
+        item.iter()
+            .map(|(k, v)| (k.clone(), attribute_value_to_json(v)))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::server::wire::Fault;
+    use serde_json::json;
+
+    fn decode(v: Value) -> WireResult<AttributeValue> {
+        let mut d = Decoder::default();
+        let value = parse_attribute_value(&v, &mut d)?;
+        d.finish(value)
+    }
+
+    fn validation(v: Value) -> String {
+        match decode(v) {
+            Err(Fault::Backend(e)) => e.message(),
+            other => panic!("expected a validation error, got {other:?}"),
+        }
+    }
+
+    fn serialization(v: Value) -> Option<String> {
+        match decode(v) {
+            Err(Fault::Serialization(m)) => m,
+            other => panic!("expected a serialization error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_type_round_trips() {
+        let v = json!({"M": {
+            "s": {"S": "x"}, "n": {"N": "1.5"}, "b": {"B": "AQID"}, "t": {"BOOL": true},
+            "z": {"NULL": true}, "ss": {"SS": ["a", "b"]}, "ns": {"NS": ["1", "2"]},
+            "bs": {"BS": ["AQ=="]}, "l": {"L": [{"S": "y"}, {"N": "-0"}]}
+        }});
+        let decoded = decode(v).unwrap();
+        let mut expected = v_clone();
+        // "-0" is canonically "0".
+        expected["M"]["l"]["L"][1] = json!({"N": "0"});
+        assert_eq!(attribute_value_to_json(&decoded), expected);
+
+        fn v_clone() -> Value {
+            json!({"M": {
+                "s": {"S": "x"}, "n": {"N": "1.5"}, "b": {"B": "AQID"}, "t": {"BOOL": true},
+                "z": {"NULL": true}, "ss": {"SS": ["a", "b"]}, "ns": {"NS": ["1", "2"]},
+                "bs": {"BS": ["AQ=="]}, "l": {"L": [{"S": "y"}, {"N": "-0"}]}
+            }})
+        }
+    }
+
+    #[test]
+    fn wrong_json_types_are_serialization_errors() {
+        let short = "class java.lang.Short can not be converted to an String";
+        assert_eq!(serialization(json!({"N": 123})).as_deref(), Some(short));
+        assert_eq!(serialization(json!({"S": 5})).as_deref(), Some(short));
+        assert_eq!(
+            serialization(json!({"S": 1.5})).as_deref(),
+            Some("class java.lang.Double can not be converted to an String")
+        );
+        assert_eq!(
+            serialization(json!({"S": {}})).as_deref(),
+            Some("Start of structure or map found where not expected.")
+        );
+        assert_eq!(
+            serialization(json!({"SS": "a"})).as_deref(),
+            Some("Expected list or null")
+        );
+        assert_eq!(
+            serialization(json!({"M": []})).as_deref(),
+            Some("Start of list found where not expected")
+        );
+        assert_eq!(
+            serialization(json!({"BOOL": "yes"})).as_deref(),
+            Some("'YES' can not be converted to an Boolean")
+        );
+        assert_eq!(
+            serialization(json!({"B": "abc"})).as_deref(),
+            Some("'abc' can not be converted to a Blob: Base64 encoded length is expected a multiple of 4 bytes but found: 3")
+        );
+        assert_eq!(serialization(json!("x")).as_deref(), Some("Expected null"));
+    }
+
+    #[test]
+    fn bad_values_are_validation_errors() {
+        assert_eq!(validation(json!({})), EMPTY_VALUE);
+        assert_eq!(validation(json!({"S": "a", "N": "1"})), SEVERAL_TYPES);
+        assert_eq!(
+            validation(json!({"N": "NaN"})),
+            "The parameter cannot be converted to a numeric value: NaN"
+        );
+        assert_eq!(validation(json!({"NULL": false})), NULL_NOT_TRUE);
+        // A serialization error elsewhere wins over a validation error found first.
+        assert!(matches!(
+            decode(json!({"L": [{"N": "x"}, {"S": 1}]})),
+            Err(Fault::Serialization(_))
+        ));
+    }
+}
