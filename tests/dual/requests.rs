@@ -193,7 +193,7 @@ impl Checks {
         local: &str,
     ) {
         let expected = match self.target {
-            Target::Mem => mem,
+            Target::Mem | Target::Server => mem,
             Target::DynamoDbLocal => local,
         };
         match result {
