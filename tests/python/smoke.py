@@ -100,9 +100,10 @@ def items(ddb):
 
     updated = ddb.update_item(
         TableName="tweets", Key=key,
-        UpdateExpression="SET #t = :t ADD likes :one REMOVE raw",
+        # `text` and `raw` are reserved words: both must be aliased.
+        UpdateExpression="SET #t = :t ADD likes :one REMOVE #raw",
         ConditionExpression="city = :city",
-        ExpressionAttributeNames={"#t": "text"},
+        ExpressionAttributeNames={"#t": "text", "#raw": "raw"},
         ExpressionAttributeValues={":t": {"S": "hello"}, ":one": {"N": "1"}, ":city": {"S": "Paris"}},
         ReturnValues="ALL_NEW",
     )["Attributes"]
