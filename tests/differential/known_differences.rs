@@ -90,6 +90,31 @@ const WORDING: &[(&str, &str)] = &[
     ("Number overflow. Attempting to store a number with magnitude larger than supported range", "DynamoDB only supports precision up to 38 digits"),
 ];
 
+/// An error's type and message.
+type ErrorText<'a> = (&'a str, &'a str);
+
+/// Both answers' error type and message, when both are errors: `(engine, local)`.
+fn both_errors<'a>(
+    engine: &'a Answer,
+    local: &'a Answer,
+) -> Option<(ErrorText<'a>, ErrorText<'a>)> {
+    match (engine, local) {
+        (
+            Answer::Err {
+                code: a,
+                message: m,
+                ..
+            },
+            Answer::Err {
+                code: b,
+                message: n,
+                ..
+            },
+        ) => Some(((a.as_str(), m.as_str()), (b.as_str(), n.as_str()))),
+        _ => None,
+    }
+}
+
 /// Whether `engine` and `local` differ only by a listed DynamoDB Local deviation.
 pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     if index_scan_filter_on_unprojected_attribute(op, engine, local)
@@ -101,18 +126,8 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     {
         return true;
     }
-    let (
-        Answer::Err {
-            code: engine_code,
-            message: engine_message,
-            ..
-        },
-        Answer::Err {
-            code: local_code,
-            message: local_message,
-            ..
-        },
-    ) = (engine, local)
+    let Some(((engine_code, engine_message), (local_code, local_message))) =
+        both_errors(engine, local)
     else {
         return false;
     };
@@ -235,19 +250,7 @@ fn update_fails_at_run_time_on_both(op: &Op, engine: &Answer, local: &Answer) ->
 /// out in insertion order, which depends on how the client serialised the request's maps. So a message
 /// whose only difference is the order of the names in its final `[…]` or `{…}` list agrees.
 fn same_names_in_another_order(engine: &Answer, local: &Answer) -> bool {
-    let (
-        Answer::Err {
-            code: a,
-            message: m,
-            ..
-        },
-        Answer::Err {
-            code: b,
-            message: n,
-            ..
-        },
-    ) = (engine, local)
-    else {
+    let Some(((a, m), (b, n))) = both_errors(engine, local) else {
         return false;
     };
     let split = |message: &str| -> Option<(String, Vec<String>)> {
@@ -274,19 +277,7 @@ fn same_names_in_another_order(engine: &Answer, local: &Answer) -> bool {
 /// engine names the pair that overlaps. Both must report the overlap for the same expression kind.
 fn overlapping_paths_named_differently(engine: &Answer, local: &Answer) -> bool {
     const OVERLAP: &str = "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: ";
-    let (
-        Answer::Err {
-            code: a,
-            message: m,
-            ..
-        },
-        Answer::Err {
-            code: b,
-            message: n,
-            ..
-        },
-    ) = (engine, local)
-    else {
+    let Some(((a, m), (b, n))) = both_errors(engine, local) else {
         return false;
     };
     let kind = |message: &str| message.find(OVERLAP).map(|at| message[..at].to_owned());
