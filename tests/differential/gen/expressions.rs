@@ -46,6 +46,14 @@ impl Builder {
         p
     }
 
+    /// How `attr` is written in this request: its placeholder if it has one, else the bare name.
+    pub fn name_of(&self, attr: &str) -> String {
+        self.by_name
+            .get(attr)
+            .cloned()
+            .unwrap_or_else(|| attr.to_owned())
+    }
+
     pub fn value(&mut self, rng: &mut Rng, value: AttributeValue) -> String {
         let p = format!(":{}{}", rng.pick(&["v", "V", "val", "x_"]), self.next);
         self.next += 1;
@@ -171,8 +179,16 @@ pub fn condition(rng: &mut Rng, b: &mut Builder, pool: &[String], depth: usize) 
     match rng.below(10) {
         0 | 1 => {
             let op = *rng.pick(&["=", "<>", "<", "<=", ">", ">="]);
-            let right = if rng.chance(20) {
-                path(rng, b, pool)
+            // A path on the right must name another attribute: `a = a` is an error of its own
+            // ("The first operand must be distinct…"), and a request carries one defect at most.
+            let top = p.split(['.', '[']).next().unwrap_or_default().to_owned();
+            let others: Vec<String> = pool
+                .iter()
+                .filter(|n| b.name_of(n) != top && **n != top)
+                .cloned()
+                .collect();
+            let right = if rng.chance(20) && !others.is_empty() {
+                path(rng, b, &others)
             } else if op == "=" || op == "<>" {
                 let v = if rng.chance(50) {
                     scalar(rng)

@@ -28,7 +28,10 @@ fn visible(pool: Vec<String>, spec: &TableSpec, t: &Target<'_>) -> Vec<String> {
     if index.projection == ProjectionType::All {
         return pool;
     }
-    let keys = spec.key_names();
+    // The table's own keys (not `key_names`, which also lists every index's key attributes).
+    let keys: Vec<String> = std::iter::once(spec.hash.0.clone())
+        .chain(spec.range.as_ref().map(|r| r.0.clone()))
+        .collect();
     let seen: Vec<String> = pool
         .into_iter()
         .filter(|name| {
