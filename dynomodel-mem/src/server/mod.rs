@@ -6,7 +6,7 @@
 //! (`x-amz-crc32`, `x-amzn-RequestId`) and errors DynamoDB's shapes (see [`wire`]).
 //!
 //! ```
-//! use dynomodel::{AwsBackend, Backend};
+//! use dynomodel::Backend;
 //! use dynomodel_mem::{server::Server, MemBackend};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
