@@ -250,12 +250,7 @@ fn check_updated_item(
             // comparison: DynamoDB Local's wording, as for table keys (found by the differential test).
             validate::scalar_key_value(value)?;
             let key = KeyValue::from_attribute(value, schema.attribute_type(name));
-            let empty = match &key {
-                Some(KeyValue::S(s)) => s.is_empty().then_some("string"),
-                Some(KeyValue::B(b)) => b.is_empty().then_some("binary"),
-                _ => None,
-            };
-            if let Some(kind) = empty {
+            if let Some(kind) = key.as_ref().and_then(KeyValue::empty_kind) {
                 // DynamoDB Local 3.3's text for an update (PutItem's names the index instead).
                 return Err(Error::validation(format!(
                     "One or more parameter values are not valid. The update expression attempted to \

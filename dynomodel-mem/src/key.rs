@@ -24,6 +24,16 @@ pub enum KeyValue {
 }
 
 impl KeyValue {
+    /// `Some("string")` or `Some("binary")` for an empty S or B, which no key may hold; the word is the
+    /// one DynamoDB's messages use.
+    pub fn empty_kind(&self) -> Option<&'static str> {
+        match self {
+            KeyValue::S(s) if s.is_empty() => Some("string"),
+            KeyValue::B(b) if b.is_empty() => Some("binary"),
+            _ => None,
+        }
+    }
+
     /// The key value held by `value` when it has the type `expected`, else `None`.
     pub fn from_attribute(
         value: &AttributeValue,

@@ -80,27 +80,11 @@ impl SortCondition {
     }
 }
 
-/// `"string"` or `"binary"` for an empty S or B key value.
-fn empty_kind(value: &KeyValue) -> Option<&'static str> {
-    match value {
-        KeyValue::S(s) if s.is_empty() => Some("string"),
-        KeyValue::B(b) if b.is_empty() => Some("binary"),
-        _ => None,
-    }
-}
-
-/// An empty S or B in a key condition. For an index query DynamoDB (Local) words it for the index.
+/// An empty S or B in a key condition: worded for the index when querying one.
 fn empty_key_value(kind: &str, name: &str, index: Option<&str>) -> Error {
     match index {
-        None => Error::validation(format!(
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
-             contain an empty {kind} value. Key: {name}"
-        )),
-        Some(index) => Error::validation(format!(
-            "One or more parameter values are not valid. A value specified for a secondary index key is \
-             not supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. \
-             IndexName: {index}, IndexKey: {name}"
-        )),
+        None => validate::empty_key(kind, name),
+        Some(index) => validate::empty_index_key(kind, index, name),
     }
 }
 
@@ -170,7 +154,7 @@ fn resolve_keys(
             let SortCondition::Eq(value) = condition else {
                 return Err(Error::validation("Query key condition not supported"));
             };
-            if let Some(kind) = empty_kind(&value) {
+            if let Some(kind) = value.empty_kind() {
                 return Err(empty_key_value(kind, name, index));
             }
             hash = Some(value);
@@ -181,7 +165,7 @@ fn resolve_keys(
                 return Err(mismatch());
             }
             if let SortCondition::BeginsWith(prefix) = &condition {
-                if let Some(kind) = empty_kind(prefix) {
+                if let Some(kind) = prefix.empty_kind() {
                     return Err(empty_key_value(kind, name, index));
                 }
             }

@@ -180,13 +180,13 @@ impl Table {
     }
 
     /// Number of items.
-    #[allow(dead_code)] // the tests use it
+    #[cfg(test)]
     pub fn item_count(&self) -> usize {
         self.item_count
     }
 
     /// All items in Scan order: partitions by key hash, then by sort key.
-    #[allow(dead_code)] // Scan (a later issue) walks this; the tests use it now
+    #[cfg(test)]
     pub fn items(&self) -> impl Iterator<Item = &Item> + '_ {
         self.partitions.values().flat_map(BTreeMap::values)
     }

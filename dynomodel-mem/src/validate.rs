@@ -282,18 +282,8 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
                     value.type_name()
                 ))
             })?;
-            let empty = match &key {
-                KeyValue::S(s) => s.is_empty().then_some("string"),
-                KeyValue::B(b) => b.is_empty().then_some("binary"),
-                KeyValue::N(_) => None,
-            };
-            if let Some(kind) = empty {
-                // DynamoDB Local 3.3's text, which matches the service's 2020 wording for empty keys.
-                return Err(Error::validation(format!(
-                    "One or more parameter values are not valid. A value specified for a secondary \
-                     index key is not supported. The AttributeValue for a key attribute cannot contain \
-                     an empty {kind} value. IndexName: {index}, IndexKey: {name}"
-                )));
+            if let Some(kind) = key.empty_kind() {
+                return Err(empty_index_key(kind, index, name));
             }
             // Real DynamoDB reports index keys with the table-key size messages; DynamoDB Local 3.3
             // says "One or more parameter values were invalid: Size limit exceeded".
@@ -335,18 +325,33 @@ fn primary_key(parts: Vec<KeyValue>) -> Result<PrimaryKey> {
 }
 
 /// Empty values and size limits of one key value. Sizes are UTF-8 bytes for strings.
+/// An empty S or B (`kind`) in the table key attribute `name`.
+pub fn empty_key(kind: &str, name: &str) -> Error {
+    Error::validation(format!(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+         contain an empty {kind} value. Key: {name}"
+    ))
+}
+
+/// An empty S or B (`kind`) in the key attribute `name` of secondary index `index` (DynamoDB Local
+/// 3.3's text, which matches the service's 2020 wording for empty keys).
+pub fn empty_index_key(kind: &str, index: &str, name: &str) -> Error {
+    Error::validation(format!(
+        "One or more parameter values are not valid. A value specified for a secondary index key is not \
+         supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. \
+         IndexName: {index}, IndexKey: {name}"
+    ))
+}
+
 fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
-    let (len, kind) = match key {
-        KeyValue::S(s) => (s.len(), "string"),
-        KeyValue::B(b) => (b.len(), "binary"),
+    if let Some(kind) = key.empty_kind() {
+        return Err(empty_key(kind, name));
+    }
+    let len = match key {
+        KeyValue::S(s) => s.len(),
+        KeyValue::B(b) => b.len(),
         KeyValue::N(_) => return Ok(()),
     };
-    if len == 0 {
-        return Err(Error::validation(format!(
-            "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
-             contain an empty {kind} value. Key: {name}"
-        )));
-    }
     // Real DynamoDB's texts (sic: no space in "of2048"). DynamoDB Local 3.3 says "Hash primary key values
     // must be under 2048 bytes, and range primary key values must be under 1024 bytes" for both.
     if is_hash && len > MAX_HASH_KEY_SIZE {

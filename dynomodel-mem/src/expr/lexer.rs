@@ -48,22 +48,6 @@ impl Keyword {
             .find(|(w, _)| w.eq_ignore_ascii_case(word))
             .map(|&(_, k)| k)
     }
-
-    /// The canonical (upper-case) spelling.
-    #[allow(dead_code)] // Kept with `from_word` as its inverse; no message quotes a keyword yet.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Keyword::And => "AND",
-            Keyword::Or => "OR",
-            Keyword::Not => "NOT",
-            Keyword::Between => "BETWEEN",
-            Keyword::In => "IN",
-            Keyword::Set => "SET",
-            Keyword::Remove => "REMOVE",
-            Keyword::Add => "ADD",
-            Keyword::Delete => "DELETE",
-        }
-    }
 }
 
 /// What a token is.

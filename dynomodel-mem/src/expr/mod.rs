@@ -9,7 +9,6 @@
 pub(crate) mod ast;
 pub(crate) mod cache;
 pub(crate) mod eval;
-#[allow(dead_code)] // Query (issue 5) wires it.
 pub(crate) mod keycond;
 pub(crate) mod lexer;
 pub(crate) mod parser;
@@ -34,10 +33,8 @@ pub(crate) enum ExprKind {
     /// `ConditionExpression` (PutItem, UpdateItem, DeleteItem, transactions).
     Condition,
     /// `FilterExpression` (Query, Scan).
-    #[allow(dead_code)] // Query and Scan (issue 5) construct it.
     Filter,
     /// `KeyConditionExpression` (Query).
-    #[allow(dead_code)] // Query (issue 5) constructs it.
     KeyCondition,
     /// `UpdateExpression` (UpdateItem).
     Update,
