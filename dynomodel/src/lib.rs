@@ -63,8 +63,6 @@ pub use value::{
 /// Items the generated code names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use std::collections::BTreeMap;
-    pub use std::result::Result;
     pub use std::string::String;
     pub use std::vec::Vec;
 }
