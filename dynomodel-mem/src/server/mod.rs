@@ -21,6 +21,7 @@
 //! Safe by default: the binary binds 127.0.0.1 unless told otherwise, bodies are capped at 16 MB,
 //! connections that send no complete header within 30 s are closed, no input can panic it or get a 500.
 
+pub mod cli;
 mod http;
 pub mod wire;
 
