@@ -10,7 +10,8 @@
 #   scripts/dynamodb-local.sh stop             stop the server recorded by `start`
 #   scripts/dynamodb-local.sh status           print the endpoint of the recorded server, if running
 #   scripts/dynamodb-local.sh run -- CMD...    start a private server, run CMD with
-#                                              DYNAMODB_ENDPOINT=http://127.0.0.1:PORT, stop it, exit
+#                                              DYNAMODB_ENDPOINT=http://127.0.0.1:PORT (and the JVM's
+#                                              DYNAMODB_LOCAL_PID, for benchmarks), stop it, exit
 #                                              with CMD's status
 #
 # e.g. scripts/dynamodb-local.sh run -- cargo test -p dynomodel-tests -- dynamodb_local
@@ -162,7 +163,7 @@ run() {
     trap 'exit 130' INT TERM
     endpoint="$(start_server "${name}")"
     echo "dynamodb-local: $(version) at ${endpoint}" >&2
-    DYNAMODB_ENDPOINT="${endpoint}" "$@" || status=$?
+    DYNAMODB_ENDPOINT="${endpoint}" DYNAMODB_LOCAL_PID="$(cat "${cache_dir}/${name}.pid")" "$@" || status=$?
     return "${status}"
 }
 

@@ -1,241 +1,293 @@
 //! `server-bench`: the same AWS SDK workload against `dynomodel-mem`'s server and against Amazon
-//! DynamoDB Local, in one run, with the ratio. Feature `bench` (it needs the AWS backend).
+//! DynamoDB Local, in one run, with the ratios. Feature `bench` (it needs the AWS backend).
 //!
 //! ```text
 //! scripts/dynamodb-local.sh run -- \
 //!     cargo run --release -p dynomodel-mem --features bench --bin server-bench
 //! ```
 //!
-//! DynamoDB Local's endpoint comes from `DYNAMODB_ENDPOINT` (set by `scripts/dynamodb-local.sh run`);
-//! without it only the server is measured. The workload, through `AwsBackend` (so both servers pay the same
-//! client cost): sequential PutItem, GetItem and Query over 20 items per round, then GetItem with 16
-//! requests in flight. Query is reported as `n/a` while the engine answers it with
-//! UnknownOperationException (before issue 5 lands).
+//! Options: `--seconds S` per phase (default 1), `--runs R` (default 3), `--warmup S` per server
+//! (default 4), `--threads N` for the server (default: `dynomodel-mem serve`'s).
 //!
-//! The server runs in this process but on its own two-thread runtime, so client and server do not share
-//! workers (DynamoDB Local runs in its own JVM).
-//!
-//! Measured (release build, 2-core machine shared with other builds, load average 2–3.5; DynamoDB Local
-//! 3.3.1; two runs): PutItem 3,874 / 6,098 ops/s vs 324 / 246 (12× / 25×), GetItem 3,861 / 5,232 vs
-//! 462 / 376 (8× / 14×), GetItem with 16 in flight 5,244 / 7,158 vs 1,232 / 1,216 (4.3× / 5.9×). The
-//! client (SDK signing, its HTTP stack) shares the two cores with the server, so these are lower bounds.
+//! How it measures, so that the ratio is about the servers:
+//! - Both servers run in their own process: DynamoDB Local in its JVM (`scripts/dynamodb-local.sh run`
+//!   sets `DYNAMODB_ENDPOINT` and `DYNAMODB_LOCAL_PID`), dynomodel-mem as a child process of this binary
+//!   running exactly `dynomodel-mem serve --port 0` ([`dynomodel_mem::server::cli`]).
+//! - One client for both: `AwsBackend` (aws-sdk-dynamodb) on a current-thread Tokio runtime, the runtime
+//!   `#[tokio::test]` gives a test suite, which leaves the second core of a small machine to the server.
+//! - Each server is warmed up first (DynamoDB Local's JIT compiler needs thousands of requests to reach
+//!   its steady state), then each phase runs for a fixed time; the runs alternate between the servers and
+//!   the median run is reported, so drift on a shared machine hits both alike.
+//! - Besides requests per second (which include the client's own cost, the same for both servers), the
+//!   CPU time each server process used per request: what a server costs when its clients are elsewhere.
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+mod cpu;
+mod raw;
+mod report;
+mod workload;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, AwsBackend, Backend, BillingMode, CreateTableInput,
-    DeleteTableInput, Error, GetItemInput, Item, KeySchemaElement, PutItemInput, QueryInput,
-    ScalarAttributeType,
-};
-use dynomodel_mem::server::Server;
-use dynomodel_mem::MemBackend;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::Duration;
 
-const ITEMS: usize = 20;
-const ROUNDS: usize = 10;
-const IN_FLIGHT: usize = 16;
-const CONCURRENT_REQUESTS: usize = 3200;
+use raw::RawTarget;
+use report::{median, print_table, Measurement};
+use workload::{Phase, Target};
 
-/// Operations per second of each phase; `None` when the operation is not supported.
-#[derive(Debug, Default)]
-struct Figures {
-    put: f64,
-    get: f64,
-    query: Option<f64>,
-    concurrent_get: f64,
+/// Bench settings from the command line.
+struct Settings {
+    phase: Duration,
+    runs: usize,
+    warmup: Duration,
+    threads: Option<String>,
 }
 
-fn key(i: usize) -> Item {
-    [
-        ("pk".to_owned(), AttributeValue::S("bench".into())),
-        ("sk".to_owned(), AttributeValue::N((i as u32).into())),
-    ]
-    .into()
-}
-
-fn rate(ops: usize, elapsed: Duration) -> f64 {
-    ops as f64 / elapsed.as_secs_f64()
-}
-
-async fn workload(backend: Arc<AwsBackend>, table: &str) -> Result<Figures, Error> {
-    let definition = |name: &str, ty| AttributeDefinition {
-        attribute_name: name.into(),
-        attribute_type: ty,
+fn parse(args: &[String]) -> Result<Settings, String> {
+    let mut settings = Settings {
+        phase: Duration::from_secs(1),
+        runs: 3,
+        warmup: Duration::from_secs(4),
+        threads: None,
     };
-    backend
-        .create_table(CreateTableInput {
-            table_name: table.into(),
-            attribute_definitions: vec![
-                definition("pk", ScalarAttributeType::S),
-                definition("sk", ScalarAttributeType::N),
-            ],
-            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
-            billing_mode: Some(BillingMode::PayPerRequest),
-            ..Default::default()
-        })
-        .await?;
-    let get = |i: usize| GetItemInput {
-        table_name: table.into(),
-        key: key(i),
-        ..Default::default()
-    };
-    // One warm-up round (connections, JIT on DynamoDB Local), then the measured rounds.
-    let mut figures = Figures::default();
-    for round in 0..=ROUNDS {
-        let measured = round > 0;
-        let started = Instant::now();
-        for i in 0..ITEMS {
-            let mut item = key(i);
-            item.insert("payload".into(), AttributeValue::S("x".repeat(100)));
-            let input = PutItemInput {
-                table_name: table.into(),
-                item,
-                ..Default::default()
-            };
-            backend.put_item(input).await?;
-        }
-        if measured {
-            figures.put += started.elapsed().as_secs_f64();
-        }
-        let started = Instant::now();
-        for i in 0..ITEMS {
-            backend.get_item(get(i)).await?;
-        }
-        if measured {
-            figures.get += started.elapsed().as_secs_f64();
-        }
-    }
-    figures.put = (ITEMS * ROUNDS) as f64 / figures.put;
-    figures.get = (ITEMS * ROUNDS) as f64 / figures.get;
-    figures.query = query_rate(&backend, table).await?;
-
-    let started = Instant::now();
-    let mut workers = Vec::new();
-    for w in 0..IN_FLIGHT {
-        let backend = backend.clone();
-        let inputs: Vec<GetItemInput> = (0..CONCURRENT_REQUESTS / IN_FLIGHT)
-            .map(|i| get((w + i) % ITEMS))
-            .collect();
-        workers.push(tokio::spawn(async move {
-            for input in inputs {
-                backend.get_item(input).await?;
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let seconds = || {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| format!("invalid duration {value:?}"))
+        };
+        match flag.as_str() {
+            "--seconds" => settings.phase = seconds()?,
+            "--warmup" => settings.warmup = seconds()?,
+            "--runs" => {
+                settings.runs = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("invalid run count {value:?}"))?;
             }
-            Ok::<(), Error>(())
-        }));
+            "--threads" => settings.threads = Some(value.clone()),
+            other => return Err(format!("unknown option {other:?}")),
+        }
     }
-    for w in workers {
-        w.await
-            .map_err(|e| Error::Transport(format!("worker: {e}")))??;
+    Ok(settings)
+}
+
+/// `dynomodel-mem serve --port 0` as a child process of this binary, killed when dropped.
+struct ChildServer {
+    child: Child,
+    url: String,
+}
+
+impl ChildServer {
+    fn start(threads: Option<&str>) -> Result<ChildServer, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("own path: {e}"))?;
+        let mut command = Command::new(exe);
+        command.args(["serve", "--port", "0"]);
+        if let Some(threads) = threads {
+            command.args(["--threads", threads]);
+        }
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting the server: {e}"))?;
+        let mut line = String::new();
+        if let Some(stdout) = child.stdout.take() {
+            let _ = BufReader::new(stdout).read_line(&mut line);
+        }
+        let mut server = ChildServer {
+            child,
+            url: String::new(),
+        };
+        match line.trim().strip_prefix("listening on ") {
+            Some(url) => {
+                server.url = url.to_owned();
+                Ok(server)
+            }
+            // Dropping `server` kills the child.
+            None => Err(format!("the server did not start: {line:?}")),
+        }
     }
-    figures.concurrent_get = rate(CONCURRENT_REQUESTS, started.elapsed());
-    backend
-        .delete_table(DeleteTableInput {
-            table_name: table.into(),
+}
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The two clients every phase is measured with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Client {
+    /// `AwsBackend`: the SDK workload the comparison is about.
+    Sdk,
+    /// [`raw::RawTarget`]: a client too cheap to hide the servers' own costs.
+    Raw,
+}
+
+impl Client {
+    const ALL: [Client; 2] = [Client::Sdk, Client::Raw];
+
+    fn title(self) -> &'static str {
+        match self {
+            Client::Sdk => "aws-sdk-dynamodb client (AwsBackend)",
+            Client::Raw => "raw HTTP/1.1 client (prebuilt requests)",
+        }
+    }
+}
+
+/// A server under test: its table through both clients, and its process for CPU accounting.
+struct Server {
+    name: &'static str,
+    sdk: Target,
+    raw: RawTarget,
+    pid: Option<u32>,
+}
+
+impl Server {
+    async fn create(
+        name: &'static str,
+        endpoint: &str,
+        table: String,
+        pid: Option<u32>,
+    ) -> Result<Server, String> {
+        Ok(Server {
+            name,
+            raw: RawTarget::new(endpoint, &table)?,
+            sdk: Target::create(endpoint, table)
+                .await
+                .map_err(|e| format!("{name}: {e}"))?,
+            pid,
         })
-        .await?;
-    Ok(figures)
-}
-
-/// Queries of the whole 20-item partition per second, or `None` while Query is unsupported.
-async fn query_rate(backend: &AwsBackend, table: &str) -> Result<Option<f64>, Error> {
-    let input = QueryInput {
-        table_name: table.into(),
-        key_condition_expression: Some("pk = :pk".into()),
-        expression_attribute_values: Some(
-            [(":pk".to_owned(), AttributeValue::S("bench".into()))].into(),
-        ),
-        ..Default::default()
-    };
-    match backend.query(input.clone()).await {
-        Err(Error::Service { code, .. }) if code == "UnknownOperationException" => return Ok(None),
-        other => other?,
-    };
-    let started = Instant::now();
-    for _ in 0..ROUNDS * ITEMS {
-        let page = backend.query(input.clone()).await?;
-        if page.count as usize != ITEMS {
-            return Err(Error::validation(format!(
-                "query returned {} items",
-                page.count
-            )));
-        }
-    }
-    Ok(Some(rate(ROUNDS * ITEMS, started.elapsed())))
-}
-
-fn row(name: &str, ours: Option<f64>, local: Option<Option<f64>>) {
-    let show = |v: Option<f64>| v.map_or("n/a".to_owned(), |v| format!("{v:.0}"));
-    match local {
-        Some(local) => {
-            let ratio = match (ours, local) {
-                (Some(a), Some(b)) => format!("{:.1}x", a / b),
-                _ => "n/a".into(),
-            };
-            println!(
-                "{name:<26} {:>14} {:>16} {:>8}",
-                show(ours),
-                show(local),
-                ratio
-            );
-        }
-        None => println!("{name:<26} {:>14}", show(ours)),
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let server_runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
-    let server = server_runtime.block_on(Server::bind("127.0.0.1:0", MemBackend::new()))?;
-    let client = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let ours = client.block_on(workload(
-        Arc::new(AwsBackend::local(server.url())),
-        "bench-mem",
-    ))?;
-    let local = match std::env::var("DYNAMODB_ENDPOINT") {
-        Ok(endpoint) if !endpoint.is_empty() => Some(client.block_on(workload(
-            Arc::new(AwsBackend::local(endpoint)),
-            &format!("bench-local-{}", std::process::id()),
-        ))?),
-        _ => {
-            eprintln!("DYNAMODB_ENDPOINT unset: measuring dynomodel-mem only");
-            None
+async fn measure(
+    server: &Server,
+    client: Client,
+    phase: Phase,
+    length: Duration,
+) -> Result<Measurement, String> {
+    let cpu = || server.pid.and_then(cpu::process_cpu);
+    let before = cpu();
+    let (requests, elapsed) = match client {
+        Client::Sdk => server
+            .sdk
+            .run(phase, length)
+            .await
+            .map_err(|e| e.to_string()),
+        Client::Raw => server.raw.run(phase, length).await,
+    }
+    .map_err(|e| {
+        format!(
+            "{}, {}, {}: {e}",
+            server.name,
+            client.title(),
+            phase.label()
+        )
+    })?;
+    let used = before.zip(cpu()).map(|(b, a)| a.saturating_sub(b));
+    Ok(Measurement {
+        ops_per_second: requests as f64 / elapsed.as_secs_f64(),
+        cpu_per_request: used.map(|d| d / requests.max(1) as u32),
+    })
+}
+
+async fn bench(settings: &Settings, ours: &ChildServer) -> Result<(), String> {
+    let mut servers = vec![
+        Server::create(
+            "dynomodel-mem",
+            &ours.url,
+            "bench".into(),
+            Some(ours.child.id()),
+        )
+        .await?,
+    ];
+    match std::env::var("DYNAMODB_ENDPOINT") {
+        Ok(endpoint) if !endpoint.is_empty() => {
+            let pid = std::env::var("DYNAMODB_LOCAL_PID")
+                .ok()
+                .and_then(|p| p.parse().ok());
+            let table = format!("bench-{}", std::process::id());
+            servers.push(Server::create("DynamoDB Local", &endpoint, table, pid).await?);
         }
-    };
+        _ => eprintln!("DYNAMODB_ENDPOINT unset: measuring dynomodel-mem only"),
+    }
+    // The warm-up, whose SDK phases are also reported: what a test suite sees of a fresh server.
+    let mut cold = Vec::new();
+    for server in &servers {
+        let mut phases = Vec::new();
+        for client in Client::ALL {
+            for phase in Phase::ALL {
+                let m = measure(server, client, phase, settings.warmup / 8).await?;
+                if client == Client::Sdk {
+                    phases.push(m);
+                }
+            }
+        }
+        cold.push(phases);
+    }
+    // runs[client][server][phase][run]
+    let mut runs = vec![vec![vec![Vec::new(); Phase::ALL.len()]; servers.len()]; Client::ALL.len()];
+    for _ in 0..settings.runs {
+        for (c, client) in Client::ALL.into_iter().enumerate() {
+            for (s, server) in servers.iter().enumerate() {
+                for (p, phase) in Phase::ALL.into_iter().enumerate() {
+                    runs[c][s][p].push(measure(server, client, phase, settings.phase).await?);
+                }
+            }
+        }
+    }
     println!(
-        "ops/s through aws-sdk-dynamodb ({ITEMS} items x {ROUNDS} rounds; {IN_FLIGHT} in flight)"
+        "{} run(s) of {:?} per phase after {:?} of warm-up per server; median run; client on a \
+         current-thread runtime",
+        settings.runs, settings.phase, settings.warmup
     );
-    match &local {
-        Some(_) => println!(
-            "{:<26} {:>14} {:>16} {:>8}",
-            "operation", "dynomodel-mem", "DynamoDB Local", "ratio"
-        ),
-        None => println!("{:<26} {:>14}", "operation", "dynomodel-mem"),
+    let names: Vec<&str> = servers.iter().map(|s| s.name).collect();
+    let cold_title = format!(
+        "{}, fresh server: the first {:?} of each phase",
+        Client::Sdk.title(),
+        settings.warmup / 8
+    );
+    print_table(&cold_title, &names, &cold);
+    for (client, per_server) in Client::ALL.into_iter().zip(runs) {
+        let results: Vec<Vec<Measurement>> = per_server
+            .into_iter()
+            .map(|phases| phases.into_iter().map(median).collect())
+            .collect();
+        print_table(&format!("{}, warmed up", client.title()), &names, &results);
     }
-    row(
-        "PutItem (sequential)",
-        Some(ours.put),
-        local.as_ref().map(|l| Some(l.put)),
-    );
-    row(
-        "GetItem (sequential)",
-        Some(ours.get),
-        local.as_ref().map(|l| Some(l.get)),
-    );
-    row(
-        "Query 20 items (seq.)",
-        ours.query,
-        local.as_ref().map(|l| l.query),
-    );
-    row(
-        "GetItem (16 in flight)",
-        Some(ours.concurrent_get),
-        local.as_ref().map(|l| Some(l.concurrent_get)),
-    );
-    drop(client);
-    server_runtime.block_on(server.shutdown());
+    for server in servers {
+        server.sdk.delete().await.map_err(|e| e.to_string())?;
+    }
     Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve") {
+        // The child: the server exactly as the `dynomodel-mem` binary runs it.
+        return dynomodel_mem::server::cli::main(args);
+    }
+    let result = parse(&args).and_then(|settings| {
+        let ours = ChildServer::start(settings.threads.as_deref())?;
+        let client = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("runtime: {e}"))?;
+        client.block_on(bench(&settings, &ours))
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("server-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

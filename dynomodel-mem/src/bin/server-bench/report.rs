@@ -1,0 +1,65 @@
+//! The median of the runs and the printed tables.
+
+use std::time::Duration;
+
+use crate::workload::Phase;
+
+/// One phase of one run on one server.
+#[derive(Debug, Clone, Copy)]
+pub struct Measurement {
+    pub ops_per_second: f64,
+    /// CPU time the server process used per request.
+    pub cpu_per_request: Option<Duration>,
+}
+
+/// The median run (by throughput), with the median of the CPU figures.
+pub fn median(mut runs: Vec<Measurement>) -> Measurement {
+    let middle = runs.len() / 2;
+    runs.sort_by(|a, b| a.ops_per_second.total_cmp(&b.ops_per_second));
+    let mut cpu: Vec<Duration> = runs.iter().filter_map(|m| m.cpu_per_request).collect();
+    cpu.sort();
+    Measurement {
+        ops_per_second: runs[middle].ops_per_second,
+        cpu_per_request: (cpu.len() == runs.len()).then(|| cpu[middle]),
+    }
+}
+
+/// `results[server][phase]`: ops/s and server CPU per request, with the ratios dynomodel-mem :
+/// DynamoDB Local (for CPU the inverse: how many times less it needs).
+pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
+    println!("\n{title}");
+    let mut header = format!("{:<24}", "");
+    let mut sub = format!("{:<24}", "");
+    for what in ["ops/s", "CPU µs/request"] {
+        for name in names {
+            header += &format!("{what:>16}");
+            sub += &format!("{name:>16}");
+        }
+        if names.len() == 2 {
+            header += &format!("{:>7}", "");
+            sub += &format!("{:>7}", "ratio");
+        }
+    }
+    println!("{header}\n{sub}");
+    for (p, phase) in Phase::ALL.iter().enumerate() {
+        let mut line = format!("{:<24}", phase.label());
+        let ops: Vec<f64> = results.iter().map(|r| r[p].ops_per_second).collect();
+        for v in &ops {
+            line += &format!("{v:>16.0}");
+        }
+        if let [ours, theirs] = ops[..] {
+            line += &format!("{:>6.1}x", ours / theirs);
+        }
+        let cpu: Vec<Option<f64>> = results
+            .iter()
+            .map(|r| r[p].cpu_per_request.map(|d| d.as_secs_f64() * 1e6))
+            .collect();
+        for c in &cpu {
+            line += &c.map_or(format!("{:>16}", "n/a"), |c| format!("{c:>16.0}"));
+        }
+        if let [Some(ours), Some(theirs)] = cpu[..] {
+            line += &format!("{:>6.1}x", theirs / ours);
+        }
+        println!("{line}");
+    }
+}

@@ -1,0 +1,186 @@
+//! The SDK workload: a 20-item partition, then phases of sequential PutItem, GetItem and Query (of the
+//! whole partition) and of GetItem with 16 requests in flight, each run for a fixed time.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use dynomodel::{
+    AttributeDefinition, AttributeValue, AwsBackend, Backend, BillingMode, CreateTableInput,
+    DeleteTableInput, Error, GetItemInput, Item, KeySchemaElement, PutItemInput, QueryInput,
+    ScalarAttributeType,
+};
+
+/// Items in the benchmark's one partition; every Query returns all of them.
+pub const ITEMS: usize = 20;
+/// Requests in flight in [`Phase::ConcurrentGet`].
+pub const IN_FLIGHT: usize = 16;
+
+/// One measured kind of traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Put,
+    Get,
+    Query,
+    ConcurrentGet,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 4] = [Phase::Put, Phase::Get, Phase::Query, Phase::ConcurrentGet];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Put => "PutItem (sequential)",
+            Phase::Get => "GetItem (sequential)",
+            Phase::Query => "Query 20 items (seq.)",
+            Phase::ConcurrentGet => "GetItem (16 in flight)",
+        }
+    }
+}
+
+/// A table on one server, reached through the SDK.
+#[derive(Clone)]
+pub struct Target {
+    backend: Arc<AwsBackend>,
+    table: String,
+}
+
+fn key(i: usize) -> Item {
+    [
+        ("pk".to_owned(), AttributeValue::S("bench".into())),
+        ("sk".to_owned(), AttributeValue::N((i as u32).into())),
+    ]
+    .into()
+}
+
+impl Target {
+    /// Creates the benchmark table (with its 20 items) on the server at `endpoint`.
+    pub async fn create(endpoint: &str, table: String) -> Result<Target, Error> {
+        let definition = |name: &str, ty| AttributeDefinition {
+            attribute_name: name.into(),
+            attribute_type: ty,
+        };
+        let backend = Arc::new(AwsBackend::local(endpoint));
+        backend
+            .create_table(CreateTableInput {
+                table_name: table.clone(),
+                attribute_definitions: vec![
+                    definition("pk", ScalarAttributeType::S),
+                    definition("sk", ScalarAttributeType::N),
+                ],
+                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+                billing_mode: Some(BillingMode::PayPerRequest),
+                ..Default::default()
+            })
+            .await?;
+        let target = Target { backend, table };
+        for i in 0..ITEMS {
+            target.put(i).await?;
+        }
+        Ok(target)
+    }
+
+    pub async fn delete(self) -> Result<(), Error> {
+        self.backend
+            .delete_table(DeleteTableInput {
+                table_name: self.table,
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn put(&self, i: usize) -> Result<(), Error> {
+        let mut item = key(i);
+        item.insert("payload".into(), AttributeValue::S("x".repeat(100)));
+        self.backend
+            .put_item(PutItemInput {
+                table_name: self.table.clone(),
+                item,
+                ..Default::default()
+            })
+            .await?;
+        Ok(())
+    }
+
+    async fn get(&self, i: usize) -> Result<(), Error> {
+        let found = self
+            .backend
+            .get_item(GetItemInput {
+                table_name: self.table.clone(),
+                key: key(i),
+                ..Default::default()
+            })
+            .await?;
+        match found.item {
+            Some(_) => Ok(()),
+            None => Err(Error::validation(format!("item {i} is missing"))),
+        }
+    }
+
+    async fn query(&self) -> Result<(), Error> {
+        let page = self
+            .backend
+            .query(QueryInput {
+                table_name: self.table.clone(),
+                key_condition_expression: Some("pk = :pk".into()),
+                expression_attribute_values: Some(
+                    [(":pk".to_owned(), AttributeValue::S("bench".into()))].into(),
+                ),
+                ..Default::default()
+            })
+            .await?;
+        match page.count as usize {
+            ITEMS => Ok(()),
+            n => Err(Error::validation(format!("query returned {n} items"))),
+        }
+    }
+
+    /// Runs `phase` for `duration` (whole rounds of 20 requests); returns the requests made and the
+    /// time they took.
+    pub async fn run(&self, phase: Phase, duration: Duration) -> Result<(usize, Duration), Error> {
+        let started = Instant::now();
+        let deadline = started + duration;
+        if phase == Phase::ConcurrentGet {
+            return self.run_concurrent(started, deadline).await;
+        }
+        let mut requests = 0;
+        while Instant::now() < deadline {
+            for i in 0..ITEMS {
+                match phase {
+                    Phase::Put => self.put(i).await?,
+                    Phase::Get => self.get(i).await?,
+                    Phase::Query => self.query().await?,
+                    Phase::ConcurrentGet => unreachable!("handled above"),
+                }
+            }
+            requests += ITEMS;
+        }
+        Ok((requests, started.elapsed()))
+    }
+
+    async fn run_concurrent(
+        &self,
+        started: Instant,
+        deadline: Instant,
+    ) -> Result<(usize, Duration), Error> {
+        let workers: Vec<_> = (0..IN_FLIGHT)
+            .map(|w| {
+                let target = self.clone();
+                tokio::spawn(async move {
+                    let mut requests = 0;
+                    while Instant::now() < deadline {
+                        target.get((w + requests) % ITEMS).await?;
+                        requests += 1;
+                    }
+                    Ok::<usize, Error>(requests)
+                })
+            })
+            .collect();
+        let mut requests = 0;
+        for worker in workers {
+            requests += worker
+                .await
+                .map_err(|e| Error::Transport(format!("worker: {e}")))??;
+        }
+        Ok((requests, started.elapsed()))
+    }
+}
