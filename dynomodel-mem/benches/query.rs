@@ -3,7 +3,10 @@
 //! which adds rendering the expressions and decoding 20 typed structs). A Query is O(log n + k), so the
 //! 10k and 1M figures should be close; the ratio is the point.
 //!
-//! `cargo bench -p dynomodel-mem --bench query`
+//! With feature `server`, a third group: the same Query as a JSON request body through the server's wire
+//! layer (`dynomodel_mem::server::wire::call`: parse, engine, JSON response), without HTTP.
+//!
+//! `cargo bench -p dynomodel-mem --bench query [--features server]`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -146,9 +149,30 @@ fn mapper_query(c: &mut Criterion) {
     group.finish();
 }
 
+#[cfg(feature = "server")]
+fn wire_query(c: &mut Criterion) {
+    let rt = runtime();
+    let backend = rt.block_on(populate(10_000));
+    let body =
+        br##"{"TableName":"bench","KeyConditionExpression":"#p = :p AND #s BETWEEN :lo AND :hi",
+        "ExpressionAttributeNames":{"#p":"pk","#s":"sk"},
+        "ExpressionAttributeValues":{":p":{"S":"user7"},":lo":{"N":"10"},":hi":{"N":"29"}}}"##;
+    c.bench_function("wire_query_20_items/10000", |b| {
+        b.iter(|| {
+            let response = rt
+                .block_on(dynomodel_mem::server::wire::call(&backend, "Query", body))
+                .unwrap();
+            serde_json::to_vec(&response).unwrap()
+        })
+    });
+}
+
+#[cfg(not(feature = "server"))]
+fn wire_query(_: &mut Criterion) {}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30);
-    targets = engine_query, mapper_query
+    targets = engine_query, mapper_query, wire_query
 }
 criterion_main!(benches);
