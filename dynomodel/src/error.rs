@@ -69,6 +69,12 @@ pub enum Error {
     /// The request never got an answer from the service (network, credentials, timeouts).
     #[error("transport error: {0}")]
     Transport(String),
+    /// `one()` on a query or scan found no result (DynamoDB answered; nothing matched).
+    #[error("one() expected exactly one result, found none")]
+    NoResult,
+    /// `one()` on a query or scan found more than one result.
+    #[error("one() expected exactly one result, found more than one")]
+    MoreThanOneResult,
 }
 
 impl Error {
@@ -86,7 +92,8 @@ impl Error {
         }
     }
 
-    /// DynamoDB's error type name, e.g. `"ValidationException"`.
+    /// DynamoDB's error type name, e.g. `"ValidationException"`; for errors that did not come from
+    /// DynamoDB, the variant's name (`"ConversionError"`, `"TransportError"`, `"NoResult"`, …).
     pub fn code(&self) -> &str {
         match self {
             Error::Validation { .. } => "ValidationException",
@@ -97,6 +104,8 @@ impl Error {
             Error::Throughput { code, .. } | Error::Service { code, .. } => code,
             Error::Conversion(_) => "ConversionError",
             Error::Transport(_) => "TransportError",
+            Error::NoResult => "NoResult",
+            Error::MoreThanOneResult => "MoreThanOneResult",
         }
     }
 
@@ -112,6 +121,7 @@ impl Error {
             | Error::Service { message, .. } => message.clone(),
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
+            Error::NoResult | Error::MoreThanOneResult => self.to_string(),
         }
     }
 }

@@ -44,6 +44,14 @@ async fn query_table_and_auto_selected_local_index() {
         db.query::<Tweet>("xyz").one().await.unwrap(),
         tweet("xyz", "1", 15)
     );
+    assert_eq!(
+        db.query::<Tweet>("nobody").one().await.unwrap_err(),
+        Error::NoResult
+    );
+    assert_eq!(
+        db.query::<Tweet>("abc").one().await.unwrap_err(),
+        Error::MoreThanOneResult
+    );
 }
 
 #[tokio::test]

@@ -213,8 +213,9 @@ async fn count_one_page_and_projection() {
     ]);
     assert_eq!(db.query::<Tweet>("abc").count().await.unwrap(), 5);
     let err = db.query::<Tweet>("abc").one().await.unwrap_err();
+    assert_eq!(err, Error::MoreThanOneResult);
     assert_eq!(
-        err.message(),
+        err.to_string(),
         "one() expected exactly one result, found more than one"
     );
     let first = db.query::<Tweet>("abc").limit(1).page(None).await.unwrap();

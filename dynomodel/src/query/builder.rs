@@ -276,15 +276,14 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         Ok(results.pop())
     }
 
-    /// Exactly one result: an error if there is none or more than one.
+    /// Exactly one result: [`Error::NoResult`] if there is none, [`Error::MoreThanOneResult`] if there
+    /// are more (it reads at most two).
     pub async fn one(self) -> Result<T> {
         let mut results = self.limit(2).all().await?;
         match results.len() {
+            0 => Err(Error::NoResult),
             1 => Ok(results.remove(0)),
-            found => Err(Error::validation(format!(
-                "one() expected exactly one result, found {}",
-                if found == 0 { "none" } else { "more than one" }
-            ))),
+            _ => Err(Error::MoreThanOneResult),
         }
     }
 

@@ -61,9 +61,10 @@ fn backend_error(e: &Error) -> (u16, Value) {
             400
         }
         // Not something a request can cause on the engine: a backend that lost its connection (an
-        // `AwsBackend` behind the server) or failed to convert a value. DynamoDB's answer for "our fault"
-        // is a 500 InternalServerError, and that is what a client should retry.
-        Error::Transport(_) | Error::Conversion(_) => {
+        // `AwsBackend` behind the server) or failed to convert a value (`one()`'s errors come from the
+        // mapper, never from a backend). DynamoDB's answer for "our fault" is a 500 InternalServerError,
+        // and that is what a client should retry.
+        Error::Transport(_) | Error::Conversion(_) | Error::NoResult | Error::MoreThanOneResult => {
             body.insert(
                 "__type".into(),
                 Value::String(format!("{DYNAMODB}InternalServerError")),
