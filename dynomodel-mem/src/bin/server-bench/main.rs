@@ -175,7 +175,8 @@ async fn measure(
     length: Duration,
 ) -> Result<Measurement, String> {
     let cpu = || server.pid.and_then(cpu::process_cpu);
-    let before = cpu();
+    let own_cpu = || cpu::process_cpu(std::process::id());
+    let (before, own_before) = (cpu(), own_cpu());
     let (requests, elapsed) = match client {
         Client::Sdk => server
             .sdk
@@ -192,10 +193,14 @@ async fn measure(
             phase.label()
         )
     })?;
-    let used = before.zip(cpu()).map(|(b, a)| a.saturating_sub(b));
+    let per_request = |before: Option<Duration>, after: Option<Duration>| {
+        let used = before.zip(after).map(|(b, a)| a.saturating_sub(b));
+        used.map(|d| d / requests.max(1) as u32)
+    };
     Ok(Measurement {
         ops_per_second: requests as f64 / elapsed.as_secs_f64(),
-        cpu_per_request: used.map(|d| d / requests.max(1) as u32),
+        cpu_per_request: per_request(before, cpu()),
+        client_cpu_per_request: per_request(own_before, own_cpu()),
     })
 }
 

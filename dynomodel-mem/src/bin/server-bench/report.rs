@@ -10,17 +10,28 @@ pub struct Measurement {
     pub ops_per_second: f64,
     /// CPU time the server process used per request.
     pub cpu_per_request: Option<Duration>,
+    /// CPU time this process (the client) used per request.
+    pub client_cpu_per_request: Option<Duration>,
 }
 
-/// The median run (by throughput), with the median of the CPU figures.
+fn median_of(mut values: Vec<Duration>, runs: usize) -> Option<Duration> {
+    values.sort();
+    (values.len() == runs).then(|| values[runs / 2])
+}
+
+/// The median run (by throughput), with the medians of the CPU figures.
 pub fn median(mut runs: Vec<Measurement>) -> Measurement {
     let middle = runs.len() / 2;
     runs.sort_by(|a, b| a.ops_per_second.total_cmp(&b.ops_per_second));
-    let mut cpu: Vec<Duration> = runs.iter().filter_map(|m| m.cpu_per_request).collect();
-    cpu.sort();
+    let cpu = runs.iter().filter_map(|m| m.cpu_per_request).collect();
+    let client_cpu = runs
+        .iter()
+        .filter_map(|m| m.client_cpu_per_request)
+        .collect();
     Measurement {
         ops_per_second: runs[middle].ops_per_second,
-        cpu_per_request: (cpu.len() == runs.len()).then(|| cpu[middle]),
+        cpu_per_request: median_of(cpu, runs.len()),
+        client_cpu_per_request: median_of(client_cpu, runs.len()),
     }
 }
 
@@ -62,4 +73,25 @@ pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
         }
         println!("{line}");
     }
+    // The client's share, which the ops/s figures include and the server CPU figures do not.
+    let client: Vec<String> = Phase::ALL
+        .iter()
+        .enumerate()
+        .map(|(p, phase)| {
+            let per_server: Vec<String> = results
+                .iter()
+                .map(|r| micros(r[p].client_cpu_per_request))
+                .collect();
+            format!("{} {}", phase.short_label(), per_server.join(" / "))
+        })
+        .collect();
+    println!(
+        "client CPU µs/request ({}): {}",
+        names.join(" / "),
+        client.join(", ")
+    );
+}
+
+fn micros(d: Option<Duration>) -> String {
+    d.map_or("n/a".into(), |d| format!("{:.0}", d.as_secs_f64() * 1e6))
 }

@@ -35,6 +35,15 @@ impl Phase {
             Phase::ConcurrentGet => "GetItem (16 in flight)",
         }
     }
+
+    pub fn short_label(self) -> &'static str {
+        match self {
+            Phase::Put => "Put",
+            Phase::Get => "Get",
+            Phase::Query => "Query",
+            Phase::ConcurrentGet => "16-in-flight Get",
+        }
+    }
 }
 
 /// A table on one server, reached through the SDK.
