@@ -6,7 +6,7 @@ use dynomodel::AttributeValue;
 use super::functions::is_condition_function;
 use super::{path_string, Category, Checker, MAX_IN_OPERANDS};
 use crate::expr::ast::{Comparator, Condition, Operand};
-use crate::expr::eval::compare_values;
+use crate::expr::eval::{self, compare_values};
 
 /// How DynamoDB prints a value in BETWEEN messages: `{S:x}`, `{N:1}`.
 /// A value as DynamoDB's messages print it: Java's `toString` of its AttributeValue, so a binary shows as
@@ -127,12 +127,12 @@ impl Checker<'_, '_> {
         let Operand::Path(p) = first.unparen() else {
             return;
         };
-        let Some(first_steps) = super::eval::resolve(p, &self.placeholders) else {
+        let Some(first_steps) = eval::resolve(p, &self.placeholders) else {
             return;
         };
         for other in rest {
             if let Operand::Path(q) = other.unparen() {
-                if super::eval::resolve(q, &self.placeholders).as_ref() == Some(&first_steps) {
+                if eval::resolve(q, &self.placeholders).as_ref() == Some(&first_steps) {
                     self.report(
                         Category::Distinct,
                         format!("The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: {}", path_string(&first_steps)),

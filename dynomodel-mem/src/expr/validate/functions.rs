@@ -5,6 +5,7 @@ use dynomodel::AttributeValue;
 
 use super::{Category, Checker};
 use crate::expr::ast::{Function, Operand};
+use crate::expr::eval;
 
 impl Checker<'_, '_> {
     pub(super) fn function(&mut self, f: &Function) {
@@ -82,7 +83,7 @@ impl Checker<'_, '_> {
                 .map(|a| (self.static_type(a), self.static_value(a)))
             {
                 Some((_, Some(AttributeValue::S(s)))) => {
-                    if !super::eval::TYPE_NAMES.contains(&s.as_str()) {
+                    if !eval::TYPE_NAMES.contains(&s.as_str()) {
                         self.report(Category::Function, format!("Invalid attribute type name found; type: {s}, valid types: {{N,BS,L,B,NULL,M,S,SS,NS,BOOL}}"));
                     }
                 }

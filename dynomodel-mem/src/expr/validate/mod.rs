@@ -23,9 +23,7 @@ use std::collections::BTreeMap;
 use dynomodel::Error;
 
 use super::ast::{Condition, Projection, UpdateExpression};
-// `eval` itself as well: the checks name `super::eval::resolve` and `super::eval::TYPE_NAMES`, which
-// resolve through this import.
-use super::eval::{self, Step};
+use super::eval::Step;
 use super::{invalid, ExprKind, Parsed, Placeholders, Usage};
 
 /// Most operators and functions in one expression.
