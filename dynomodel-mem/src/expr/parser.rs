@@ -7,7 +7,7 @@
 //! nesting so that hostile input (thousands of `(`) returns an error instead of overflowing the stack.
 //!
 //! The parser only checks syntax. Semantic rules (placeholders, reserved words, functions, operand types,
-//! limits) are checked by `validate.rs` against a request's placeholders, so a parsed tree can be cached.
+//! limits) are checked by `validate` against a request's placeholders, so a parsed tree can be cached.
 
 use super::ast::{
     Clause, Comparator, Condition, Function, Name, Operand, Path, PathElement, Projection,

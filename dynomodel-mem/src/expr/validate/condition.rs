@@ -1,0 +1,157 @@
+//! Conditions (ConditionExpression, FilterExpression, KeyConditionExpression): comparisons, `BETWEEN`,
+//! `IN`, the logical operators, and the operand rules they share with the functions.
+
+use dynomodel::AttributeValue;
+
+use super::functions::is_condition_function;
+use super::{path_string, Category, Checker, MAX_IN_OPERANDS};
+use crate::expr::ast::{Comparator, Condition, Operand};
+use crate::expr::eval::{self, compare_values};
+
+/// How DynamoDB prints a value in BETWEEN messages: `{S:x}`, `{N:1}`.
+/// A value as DynamoDB's messages print it: Java's `toString` of its AttributeValue, so a binary shows as
+/// the `ByteBuffer` that holds it (measured on DynamoDB Local).
+fn short_value(v: &AttributeValue) -> String {
+    match v {
+        AttributeValue::S(s) => format!("{{S:{s}}}"),
+        AttributeValue::N(n) => format!("{{N:{n}}}"),
+        AttributeValue::B(b) => {
+            format!(
+                "{{B:java.nio.HeapByteBuffer[pos=0 lim={0} cap={0}]}}",
+                b.len()
+            )
+        }
+        other => format!("{{{}:{other}}}", other.type_name()),
+    }
+}
+
+impl Checker<'_, '_> {
+    pub(super) fn condition(&mut self, c: &Condition) {
+        match c {
+            Condition::Compare(op, a, b) => {
+                self.operators += 1;
+                self.operand_in_condition(a);
+                self.operand_in_condition(b);
+                self.distinct(op.as_str(), &[a, b]);
+                if !matches!(op, Comparator::Eq | Comparator::Ne) {
+                    self.scalar_operands(op.as_str(), &[a, b]);
+                }
+            }
+            Condition::Between(a, lo, hi) => {
+                self.operators += 1;
+                for op in [a, lo, hi] {
+                    self.operand_in_condition(op);
+                }
+                self.distinct("BETWEEN", &[a, lo, hi]);
+                self.scalar_operands("BETWEEN", &[a, lo, hi]);
+                if let (Some(x), Some(y)) = (self.static_value(lo), self.static_value(hi)) {
+                    let bounds = format!(
+                        "lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+                        short_value(x),
+                        short_value(y)
+                    );
+                    if x.type_name() != y.type_name() {
+                        self.report(Category::Function, format!("The BETWEEN operator requires same data type for lower and upper bounds; {bounds}"));
+                    } else if compare_values(x, y) == Some(std::cmp::Ordering::Greater) {
+                        self.report(Category::Function, format!("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; {bounds}"));
+                    }
+                }
+            }
+            Condition::In(a, list) => {
+                self.operators += 1;
+                if list.len() > MAX_IN_OPERANDS {
+                    self.report(
+                        Category::Limits,
+                        format!("The IN operator is provided with too many operands; number of operands: {}", list.len()),
+                    );
+                }
+                self.operand_in_condition(a);
+                for op in list {
+                    self.operand_in_condition(op);
+                }
+            }
+            Condition::Function(f) => {
+                if f.name == "size" {
+                    self.report(
+                        Category::MisusedFunction,
+                        "The function is not allowed to be used this way in an expression; function: size",
+                    );
+                }
+                self.function(f);
+            }
+            Condition::Not(inner) | Condition::Paren(inner) => {
+                if matches!(c, Condition::Not(_)) {
+                    self.operators += 1;
+                }
+                self.condition(inner);
+            }
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                self.operators += 1;
+                self.condition(a);
+                self.condition(b);
+            }
+        }
+    }
+
+    /// An operand of a comparison or function: only `size` may be a function there.
+    pub(super) fn operand_in_condition(&mut self, op: &Operand) {
+        match op.unparen() {
+            Operand::Function(f) => {
+                if f.name != "size" && is_condition_function(&f.name) {
+                    self.report(
+                        Category::MisusedFunction,
+                        format!("The function is not allowed to be used this way in an expression; function: {}", f.name),
+                    );
+                }
+                self.function(f);
+            }
+            Operand::Path(p) => {
+                self.path(p);
+            }
+            Operand::Value(v) => {
+                self.value(v);
+            }
+            // The condition grammar has no arithmetic; kept total for safety.
+            Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                self.operand_in_condition(a);
+                self.operand_in_condition(b);
+            }
+            Operand::Paren(_) => {}
+        }
+    }
+
+    pub(super) fn distinct(&mut self, operator: &str, operands: &[&Operand]) {
+        let Some((first, rest)) = operands.split_first() else {
+            return;
+        };
+        let Operand::Path(p) = first.unparen() else {
+            return;
+        };
+        let Some(first_steps) = eval::resolve(p, &self.placeholders) else {
+            return;
+        };
+        for other in rest {
+            if let Operand::Path(q) = other.unparen() {
+                if eval::resolve(q, &self.placeholders).as_ref() == Some(&first_steps) {
+                    self.report(
+                        Category::Distinct,
+                        format!("The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: {}", path_string(&first_steps)),
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `<`, `<=`, `>`, `>=` and BETWEEN compare only strings, numbers and binaries.
+    fn scalar_operands(&mut self, operator: &str, operands: &[&Operand]) {
+        for op in operands {
+            if let Some(t) = self.static_type(op) {
+                if !matches!(t, "S" | "N" | "B") {
+                    self.report(Category::Function, format!("Incorrect operand type for operator or function; operator or function: {operator}, operand type: {t}"));
+                    return;
+                }
+            }
+        }
+    }
+}

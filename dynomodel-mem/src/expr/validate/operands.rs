@@ -1,0 +1,82 @@
+//! Operands resolved against the request's placeholders: paths (reporting reserved words, undefined
+//! names and out-of-range list indexes), values (reporting undefined ones), and the types known before
+//! evaluation, which the type checks of operators and functions rely on.
+
+use dynomodel::AttributeValue;
+
+use super::{Category, Checker};
+use crate::expr::ast::{Name, Operand, Path, PathElement};
+use crate::expr::eval::Step;
+use crate::expr::reserved::is_reserved;
+
+impl Checker<'_, '_> {
+    /// Resolves a path, reporting reserved words, undefined names and out-of-range indexes.
+    pub(super) fn path(&mut self, path: &Path) -> Option<Vec<Step>> {
+        let mut steps = Vec::with_capacity(path.elements.len());
+        let mut ok = true;
+        for element in &path.elements {
+            match element {
+                PathElement::Name(Name::Plain(n)) => {
+                    if is_reserved(n) {
+                        self.report(
+                            Category::Reserved,
+                            format!("Attribute name is a reserved keyword; reserved keyword: {n}"),
+                        );
+                    }
+                    steps.push(Step::Key(n.clone()));
+                }
+                PathElement::Name(Name::Placeholder(p)) => {
+                    self.usage.names.insert(p.clone());
+                    match self.placeholders.names.get(p) {
+                        Some(n) => steps.push(Step::Key(n.clone())),
+                        None => {
+                            self.report(Category::Placeholder, format!("An expression attribute name used in the document path is not defined; attribute name: {p}"));
+                            ok = false;
+                        }
+                    }
+                }
+                PathElement::Index(digits) => match element.index() {
+                    Some(i) => steps.push(Step::Index(i)),
+                    None => {
+                        self.report(
+                            Category::Limits,
+                            format!(
+                                "List index is not within the allowable range; index: [{digits}]"
+                            ),
+                        );
+                        ok = false;
+                    }
+                },
+            }
+        }
+        ok.then_some(steps)
+    }
+
+    pub(super) fn value(&mut self, name: &str) -> Option<&AttributeValue> {
+        self.usage.values.insert(name.to_owned());
+        let value = self.placeholders.values.get(name);
+        if value.is_none() {
+            self.report(
+                Category::Placeholder,
+                format!("An expression attribute value used in expression is not defined; attribute value: {name}"),
+            );
+        }
+        value
+    }
+
+    /// The type of an operand known before evaluation (values, and `size` which is a number).
+    pub(super) fn static_type(&self, op: &Operand) -> Option<&'static str> {
+        match op.unparen() {
+            Operand::Value(v) => self.placeholders.values.get(v).map(|v| v.type_name()),
+            Operand::Function(f) if f.name == "size" => Some("N"),
+            _ => None,
+        }
+    }
+
+    pub(super) fn static_value(&self, op: &Operand) -> Option<&AttributeValue> {
+        match op.unparen() {
+            Operand::Value(v) => self.placeholders.values.get(v),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Conversions between [`Number`] and Rust's integers and floats: exact when the value fits, an error
+//! (or `None`) when it does not. Floats go through their shortest round-tripping decimal text, so `0.1`
+//! becomes the number 0.1 rather than the binary fraction nearest to it.
+
+use super::{Number, NumberError};
+
+impl Number {
+    /// The value as an `i128`, if it is an integer that fits.
+    pub fn to_i128(&self) -> Option<i128> {
+        if self.exponent < 0 {
+            return None;
+        }
+        let magnitude = 10i128
+            .checked_pow(self.exponent as u32)?
+            .checked_mul(i128::try_from(self.coefficient).ok()?)?;
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+
+    /// The value as a `u128`, if it is a non-negative integer that fits.
+    pub fn to_u128(&self) -> Option<u128> {
+        if self.exponent < 0 || self.negative {
+            return None;
+        }
+        10u128
+            .checked_pow(self.exponent as u32)?
+            .checked_mul(self.coefficient)
+    }
+
+    /// The nearest `f64` (numbers beyond `f64`'s range become infinite; tiny ones become zero).
+    pub fn to_f64(&self) -> f64 {
+        let sign = if self.negative { "-" } else { "" };
+        // Scientific text is short and `f64::from_str` rounds it correctly.
+        format!("{sign}{}e{}", self.coefficient, self.exponent)
+            .parse()
+            .unwrap_or(f64::NAN)
+    }
+
+    /// Converts a finite float through its shortest round-tripping decimal text (`0.1` → `0.1`).
+    pub fn from_f64(value: f64) -> Result<Number, NumberError> {
+        if !value.is_finite() {
+            return Err(NumberError::Invalid(value.to_string()));
+        }
+        Number::parse(&format!("{value:e}"))
+    }
+}
+
+macro_rules! from_small_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Number {
+            fn from(value: $t) -> Number {
+                let negative = value < 0 as $t;
+                let magnitude = (value as i128).unsigned_abs();
+                Number::from_parts(negative, magnitude, 0).expect("a 64-bit integer fits 38 digits")
+            }
+        }
+    )*};
+}
+from_small_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl TryFrom<i128> for Number {
+    type Error = NumberError;
+
+    fn try_from(value: i128) -> Result<Number, NumberError> {
+        Number::from_parts(value < 0, value.unsigned_abs(), 0)
+    }
+}
+
+impl TryFrom<u128> for Number {
+    type Error = NumberError;
+
+    fn try_from(value: u128) -> Result<Number, NumberError> {
+        Number::from_parts(false, value, 0)
+    }
+}
+
+impl TryFrom<f64> for Number {
+    type Error = NumberError;
+
+    fn try_from(value: f64) -> Result<Number, NumberError> {
+        Number::from_f64(value)
+    }
+}

@@ -1,0 +1,209 @@
+//! Unit tests of [`Number`]: DynamoDB's grammar, digit and range limits, numeric ordering and hashing,
+//! exact arithmetic and the conversions.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+fn n(s: &str) -> Number {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+#[test]
+fn grammar_accepts_dynamodb_forms() {
+    for (input, canonical) in [
+        ("+3", "3"),
+        (".5", "0.5"),
+        ("5.", "5"),
+        ("0001.23", "1.23"),
+        ("1e+5", "100000"),
+        ("1E2", "100"),
+        ("-0", "0"),
+        ("-0.000", "0"),
+        ("1.50", "1.5"),
+        ("0001.000", "1"),
+        ("-12.340e-2", "-0.1234"),
+        ("0e999999999999999999999", "0"),
+        ("1.0000000000000000000000000000000000000000000000", "1"),
+    ] {
+        assert_eq!(n(input).to_string(), canonical, "{input}");
+    }
+}
+
+#[test]
+fn grammar_rejects_non_numbers() {
+    for input in [
+        "",
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        " 1",
+        "1 ",
+        "0x10",
+        "1e",
+        "1e+",
+        "+",
+        "-",
+        ".",
+        "1..2",
+        "1.2.3",
+        "e5",
+        "١",
+    ] {
+        assert_eq!(
+            Number::parse(input),
+            Err(NumberError::Invalid(input.to_owned())),
+            "{input:?}"
+        );
+    }
+    assert_eq!(
+        NumberError::Invalid("b".into()).to_string(),
+        "The parameter cannot be converted to a numeric value: b"
+    );
+    assert_eq!(
+        NumberError::Invalid(String::new()).to_string(),
+        "The parameter cannot be converted to a numeric value"
+    );
+}
+
+#[test]
+fn digit_limit_is_38() {
+    let d38 = "9".repeat(38);
+    let d39 = "1".repeat(39);
+    assert_eq!(n(&d38).to_string(), d38);
+    assert_eq!(Number::parse(&d39), Err(NumberError::TooManyDigits));
+    // Trailing zeros are not significant.
+    assert_eq!(
+        n(&format!("{}{}", "1".repeat(38), "0".repeat(10))).significant_digits(),
+        38
+    );
+    assert_eq!(
+        Number::parse(&format!("0.{d39}")),
+        Err(NumberError::TooManyDigits)
+    );
+}
+
+#[test]
+fn range_limits() {
+    assert_eq!(n("1E-130").to_string(), format!("0.{}1", "0".repeat(129)));
+    assert_eq!(Number::parse("1E-131"), Err(NumberError::Underflow));
+    assert_eq!(Number::parse("-1E-131"), Err(NumberError::Underflow));
+    let max = format!("9.{}E+125", "9".repeat(37));
+    assert_eq!(n(&max).to_string(), "9".repeat(38) + &"0".repeat(88));
+    assert_eq!(Number::parse("1E126"), Err(NumberError::Overflow));
+    assert_eq!(Number::parse("-1E126"), Err(NumberError::Overflow));
+    assert_eq!(
+        Number::parse("1e99999999999999999999"),
+        Err(NumberError::Overflow)
+    );
+    // Range is checked before precision, as DynamoDB does.
+    assert_eq!(
+        Number::parse(&format!("{}e200", "1".repeat(39))),
+        Err(NumberError::Overflow)
+    );
+    assert_eq!(
+        NumberError::Overflow.to_string(),
+        "Number overflow. Attempting to store a number with magnitude larger than supported range"
+    );
+}
+
+#[test]
+fn ordering_is_numeric() {
+    let sorted = [
+        "-1e10", "-5", "-0.5", "-1E-130", "0", "1E-130", "0.001", "0.5", "1", "1.01", "2", "10",
+        "1e125",
+    ];
+    for pair in sorted.windows(2) {
+        assert!(n(pair[0]) < n(pair[1]), "{} < {}", pair[0], pair[1]);
+    }
+    assert_eq!(n("1.0").cmp(&n("1")), Ordering::Equal);
+    assert_eq!(n("1"), n("1.0"));
+    assert_eq!(n("-0"), n("0"));
+}
+
+#[test]
+fn hash_follows_value() {
+    use std::collections::HashSet;
+    let set: HashSet<Number> = ["1", "1.0", "1E0", "10e-1"].iter().map(|s| n(s)).collect();
+    assert_eq!(set.len(), 1);
+}
+
+#[test]
+fn exact_arithmetic() {
+    assert_eq!(n("0.1").checked_add(&n("0.2")).unwrap(), n("0.3"));
+    let max38 = "9".repeat(37) + "8";
+    assert_eq!(
+        n(&max38).checked_add(&n("1")).unwrap().to_string(),
+        "9".repeat(38)
+    );
+    assert_eq!(
+        n(&"9".repeat(38)).checked_add(&n("1")).unwrap().to_string(),
+        format!("1{}", "0".repeat(38))
+    );
+    assert_eq!(
+        n("1e50").checked_add(&n("1")),
+        Err(NumberError::TooManyDigits)
+    );
+    assert_eq!(
+        n("1e125").checked_add(&n("1e-130")),
+        Err(NumberError::TooManyDigits)
+    );
+    assert_eq!(
+        n("9e125").checked_add(&n("9e125")),
+        Err(NumberError::Overflow)
+    );
+    assert_eq!(
+        n("1e38").checked_sub(&n("1")).unwrap().to_string(),
+        "9".repeat(38)
+    );
+    assert_eq!(n("5").checked_sub(&n("7.5")).unwrap(), n("-2.5"));
+    assert_eq!(n("5").checked_sub(&n("5")).unwrap(), Number::ZERO);
+    assert_eq!(n("1e-130").checked_sub(&n("2e-130")).unwrap(), n("-1e-130"));
+}
+
+#[test]
+fn integer_and_float_conversions() {
+    assert_eq!(Number::from(i64::MIN).to_string(), i64::MIN.to_string());
+    assert_eq!(Number::from(u64::MAX).to_i128(), Some(u64::MAX as i128));
+    assert_eq!(Number::try_from(i128::MAX), Err(NumberError::TooManyDigits)); // 39 digits
+    let big = 10i128.pow(37) + 7;
+    assert_eq!(Number::try_from(-big).unwrap().to_i128(), Some(-big));
+    assert_eq!(Number::try_from(u128::MAX), Err(NumberError::TooManyDigits));
+    assert_eq!(n("1.5").to_i128(), None);
+    assert_eq!(n("1e40").to_i128(), None);
+    assert_eq!(Number::from_f64(0.1).unwrap().to_string(), "0.1");
+    assert_eq!(
+        Number::from_f64(-2.5e-7).unwrap().to_string(),
+        "-0.00000025"
+    );
+    assert!(Number::from_f64(f64::NAN).is_err());
+    assert!(Number::from_f64(1e300).is_err());
+    assert_eq!(n("0.1").to_f64(), 0.1);
+    assert_eq!(n("-123.456").to_f64(), -123.456);
+}
+
+proptest::proptest! {
+    #[test]
+    fn display_parse_round_trip(negative: bool, coefficient in 0u128..10u128.pow(38), exponent in -160i64..140) {
+        if let Ok(number) = Number::from_parts(negative, coefficient, exponent) {
+            proptest::prop_assert_eq!(Number::parse(&number.to_string()), Ok(number));
+        }
+    }
+
+    #[test]
+    fn order_matches_f64_for_small_values(a in -1e12f64..1e12, b in -1e12f64..1e12) {
+        let (x, y) = (Number::from_f64(a).unwrap(), Number::from_f64(b).unwrap());
+        proptest::prop_assert_eq!(x.cmp(&y), a.partial_cmp(&b).unwrap());
+    }
+
+    #[test]
+    fn add_matches_i128(a in -10i128.pow(30)..10i128.pow(30), b in -10i128.pow(30)..10i128.pow(30)) {
+        let sum = Number::try_from(a).unwrap().checked_add(&Number::try_from(b).unwrap()).unwrap();
+        proptest::prop_assert_eq!(sum.to_i128(), Some(a + b));
+    }
+
+    #[test]
+    fn parse_never_panics(s in "\\PC{0,50}") {
+        let _ = Number::parse(&s);
+    }
+}
