@@ -8,9 +8,8 @@ use super::{path_string, Category, Checker, MAX_IN_OPERANDS};
 use crate::expr::ast::{Comparator, Condition, Operand};
 use crate::expr::eval::{self, compare_values};
 
-/// How DynamoDB prints a value in BETWEEN messages: `{S:x}`, `{N:1}`.
-/// A value as DynamoDB's messages print it: Java's `toString` of its AttributeValue, so a binary shows as
-/// the `ByteBuffer` that holds it (measured on DynamoDB Local).
+/// A value as DynamoDB's BETWEEN messages print it (`{S:x}`, `{N:1}`): Java's `toString` of its
+/// AttributeValue, so a binary shows as the `ByteBuffer` that holds it (measured on DynamoDB Local).
 fn short_value(v: &AttributeValue) -> String {
     match v {
         AttributeValue::S(s) => format!("{{S:{s}}}"),
