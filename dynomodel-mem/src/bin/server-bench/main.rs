@@ -13,13 +13,17 @@
 //! - Both servers run in their own process: DynamoDB Local in its JVM (`scripts/dynamodb-local.sh run`
 //!   sets `DYNAMODB_ENDPOINT` and `DYNAMODB_LOCAL_PID`), dynomodel-mem as a child process of this binary
 //!   running exactly `dynomodel-mem serve --port 0` ([`dynomodel_mem::server::cli`]).
-//! - One client for both: `AwsBackend` (aws-sdk-dynamodb) on a current-thread Tokio runtime, the runtime
-//!   `#[tokio::test]` gives a test suite, which leaves the second core of a small machine to the server.
+//! - Two clients, the same for both servers, on a current-thread Tokio runtime (the runtime
+//!   `#[tokio::test]` gives a test suite, which leaves the second core of a small machine to the server):
+//!   `AwsBackend` (aws-sdk-dynamodb), the workload the comparison is about, and a raw HTTP/1.1 client
+//!   ([`raw`]) that costs so little per request that the servers' own throughput shows.
 //! - Each server is warmed up first (DynamoDB Local's JIT compiler needs thousands of requests to reach
-//!   its steady state), then each phase runs for a fixed time; the runs alternate between the servers and
-//!   the median run is reported, so drift on a shared machine hits both alike.
+//!   its steady state; the warm-up's SDK phases are reported as the "fresh server" figures), then each
+//!   phase runs for a fixed time; the runs alternate between the servers and the median run is reported,
+//!   so drift on a shared machine hits both alike.
 //! - Besides requests per second (which include the client's own cost, the same for both servers), the
-//!   CPU time each server process used per request: what a server costs when its clients are elsewhere.
+//!   CPU time each server process used per request (what a server costs when its clients are elsewhere)
+//!   and the client's own.
 
 mod cpu;
 mod raw;
