@@ -1,9 +1,9 @@
 //! Derive macros for dynomodel: `#[derive(Model)]` and `#[derive(Document)]`.
 //!
 //! Users depend on `dynomodel`, which re-exports these macros and documents them. The crate follows
-//! serde_derive's structure: [`attr`] parses attributes (collecting every error with its span), [`ir`]
-//! resolves them into an intermediate representation, [`check`] enforces one rule per function, and
-//! [`expand`] generates code naming `::dynomodel` fully qualified. On error the macro emits the errors
+//! serde_derive's structure: `attr` parses attributes (collecting every error with its span), `ir`
+//! resolves them into an intermediate representation, `check` enforces one rule per function, and
+//! `expand` generates code naming `::dynomodel` fully qualified. On error the macro emits the errors
 //! plus a stub impl, so the user sees the real mistake and not a cascade of follow-on errors.
 
 mod attr;

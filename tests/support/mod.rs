@@ -250,7 +250,7 @@ impl Dual {
 }
 
 /// Runs one scenario on one backend: builds the [`Dual`], runs `scenario`, always cleans up, then
-/// re-raises the scenario's panic if it had one. Called by [`dual_test!`].
+/// re-raises the scenario's panic if it had one. Called by `dual_test!`.
 pub async fn run_scenario<F, Fut>(target: Target, test_name: &str, scenario: F)
 where
     F: FnOnce(Dual) -> Fut,
