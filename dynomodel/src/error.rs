@@ -9,6 +9,31 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// Both backends map their failures onto the same variants, with DynamoDB's message text, so code (and
 /// tests) match errors the same way against either. [`Error::code`] gives DynamoDB's error type name.
+///
+/// ```
+/// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct User { #[hash_key] id: String, name: String }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<User>().await?;
+/// use dynomodel::Error;
+///
+/// let ada = User { id: "u1".into(), name: "Ada".into() };
+/// db.put(&ada).await?;
+/// let bob = User { id: "u1".into(), name: "Bob".into() };
+/// match db.put(&bob).if_not_exists().await {
+///     Err(Error::ConditionalCheckFailed { message, .. }) => {
+///         assert_eq!(message, "The conditional request failed");
+///     }
+///     other => panic!("expected a failed condition, got {other:?}"),
+/// }
+/// // A query that expects exactly one result says when there is none.
+/// assert_eq!(db.query::<User>("u2").one().await, Err(Error::NoResult));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -69,10 +94,10 @@ pub enum Error {
     /// The request never got an answer from the service (network, credentials, timeouts).
     #[error("transport error: {0}")]
     Transport(String),
-    /// `one()` on a query or scan found no result (DynamoDB answered; nothing matched).
+    /// [`Query::one`](crate::Query::one) found no result (DynamoDB answered; nothing matched).
     #[error("one() expected exactly one result, found none")]
     NoResult,
-    /// `one()` on a query or scan found more than one result.
+    /// [`Query::one`](crate::Query::one) found more than one result.
     #[error("one() expected exactly one result, found more than one")]
     MoreThanOneResult,
 }
@@ -94,6 +119,15 @@ impl Error {
 
     /// DynamoDB's error type name, e.g. `"ValidationException"`; for errors that did not come from
     /// DynamoDB, the variant's name (`"ConversionError"`, `"TransportError"`, `"NoResult"`, …).
+    ///
+    /// ```
+    /// use dynomodel::Error;
+    /// let e = Error::resource_not_found("Requested resource not found");
+    /// assert_eq!(e.code(), "ResourceNotFoundException");
+    /// assert_eq!(e.message(), "Requested resource not found");
+    /// assert_eq!(e.to_string(), "ResourceNotFoundException: Requested resource not found");
+    /// assert_eq!(Error::NoResult.code(), "NoResult");
+    /// ```
     pub fn code(&self) -> &str {
         match self {
             Error::Validation { .. } => "ValidationException",

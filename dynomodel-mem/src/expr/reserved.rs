@@ -1,7 +1,7 @@
 //! DynamoDB's 573 reserved words (Developer Guide, `ReservedWords.html`).
 //!
 //! A bare attribute name in an expression that matches one of these (case-insensitively) is rejected with
-//! "Attribute name is a reserved keyword; reserved keyword: `<name>`"; users must alias it with `#name`.
+//! `Attribute name is a reserved keyword; reserved keyword: <name>`; users must alias it with `#name`.
 //! The list is the documented one. DynamoDB Local 2026-01 differs: it lacks CONVERT and SIZE and adds REMOVE.
 
 use std::collections::HashSet;

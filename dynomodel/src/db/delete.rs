@@ -15,14 +15,25 @@ use crate::model::{Model, PrimaryKey};
 /// [`atomic`](Delete::atomic) deletes only if the stored item is still the one in memory, which
 /// is flywheel's `delete(atomic=True)`: an optimistic lock without a version attribute.
 ///
-/// ```no_run
+/// ```
 /// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
 /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
-/// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+/// # db.put(&tweet).await?;
+/// // `tweet` was read earlier (3 likes); someone else likes it meanwhile.
+/// db.update::<Tweet>(("abc", "1")).add(Tweet::likes(), 1).await?;
+///
+/// let err = db.delete(&tweet).atomic().await.unwrap_err(); // not what we read
+/// assert!(err.is_conditional_check_failed());
 /// db.delete(&tweet).condition(Tweet::likes().lt(10)).await?;
-/// db.delete(&tweet).atomic().await?;
-/// # Ok(()) }
+/// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, None);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[must_use = "a delete does nothing until awaited"]
 pub struct Delete<'a, M> {
@@ -44,6 +55,24 @@ impl<'a, M: Model> Delete<'a, M> {
 
     /// Deletes only if `condition` holds on the stored item. Given more than once, the conditions
     /// are joined with `AND`.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+    /// # db.put(&tweet).await?;
+    /// let popular = db.delete(&tweet).condition(Tweet::likes().ge(100)).await;
+    /// assert!(popular.is_err_and(|e| e.is_conditional_check_failed()));
+    /// db.delete(&tweet).condition(Tweet::likes().lt(100)).await?;
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn condition(mut self, condition: Condition<M>) -> Self {
         self.conditional.and(condition);
         self
@@ -53,6 +82,25 @@ impl<'a, M: Model> Delete<'a, M> {
     /// implies the item exists). Attributes stored but absent in memory (a `None` field someone
     /// else has since set) are not checked: the mapper knows what the value stores, not what it
     /// might. Joined with `AND` to any other condition.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+    /// # db.put(&tweet).await?;
+    /// let mut edited = tweet.clone();
+    /// edited.text = "edited".into(); // not saved
+    /// let err = db.delete(&edited).atomic().await.unwrap_err();
+    /// assert_eq!(err.conditional_item::<Tweet>()?, Some(tweet.clone())); // what is stored
+    /// db.delete(&tweet).atomic().await?; // matches the stored item
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn atomic(mut self) -> Self {
         self.atomic = true;
         self
@@ -66,6 +114,22 @@ impl<'a, M: Model> Delete<'a, M> {
     }
 
     /// Finishes the request with `ReturnValues=ALL_OLD`: the deleted item, if there was one.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+    /// # db.put(&tweet).await?;
+    /// assert_eq!(db.delete(&tweet).returning_old().await?, Some(tweet.clone()));
+    /// assert_eq!(db.delete(&tweet).returning_old().await?, None); // already gone
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
             let input = self.input(ReturnValue::AllOld)?;
@@ -107,14 +171,21 @@ impl<'a, M: Model> IntoFuture for Delete<'a, M> {
 /// capacity): with only a key in hand, the item is news; [`without_old`](DeleteKey::without_old)
 /// skips the transfer.
 ///
-/// ```no_run
+/// ```
 /// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
 /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
-/// # async fn demo(db: &Db) -> dynomodel::Result<()> {
-/// let gone: Option<Tweet> = db.delete_key::<Tweet>(("abc", "1")).condition(Tweet::likes().eq(0)).await?;
-/// db.delete_key::<Tweet>(("abc", "2")).without_old().await?;
-/// # Ok(()) }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+/// # db.put(&tweet).await?;
+/// let gone: Option<Tweet> = db.delete_key::<Tweet>(("abc", "1")).await?;
+/// assert_eq!(gone, Some(tweet));
+/// assert_eq!(db.delete_key::<Tweet>(("abc", "1")).await?, None); // nothing left
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[must_use = "a delete does nothing until awaited"]
 pub struct DeleteKey<'a, M: Model> {
@@ -134,6 +205,23 @@ impl<'a, M: Model> DeleteKey<'a, M> {
 
     /// Deletes only if `condition` holds on the stored item. Given more than once, the conditions
     /// are joined with `AND`.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+    /// # db.put(&tweet).await?;
+    /// let unliked = Tweet::likes().eq(0);
+    /// let err = db.delete_key::<Tweet>(("abc", "1")).condition(unliked).await.unwrap_err();
+    /// assert_eq!(err.conditional_item::<Tweet>()?, Some(tweet));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn condition(mut self, condition: Condition<M>) -> Self {
         self.conditional.and(condition);
         self
@@ -146,6 +234,22 @@ impl<'a, M: Model> DeleteKey<'a, M> {
     }
 
     /// Finishes the request without asking for the deleted item (`ReturnValues` omitted).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 3 };
+    /// # db.put(&tweet).await?;
+    /// db.delete_key::<Tweet>(("abc", "1")).without_old().await?; // gives `()`
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn without_old(self) -> DbFuture<'a, ()> {
         Box::pin(async move {
             let input = self.input(ReturnValue::None)?;

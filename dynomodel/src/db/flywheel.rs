@@ -11,15 +11,24 @@ impl Db {
     /// Re-reads `item` from the table (strongly consistent) and overwrites it in memory. Returns
     /// `false`, leaving `item` untouched, when it is no longer stored.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
-    /// # async fn demo(db: &Db, mut tweet: Tweet) -> dynomodel::Result<()> {
-    /// if !db.refresh(&mut tweet).await? {
-    ///     println!("deleted meanwhile");
-    /// }
-    /// # Ok(()) }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let mut tweet = Tweet { userid: "abc".into(), id: "1".into(), likes: 0 };
+    /// db.put(&tweet).await?;
+    /// db.update::<Tweet>(("abc", "1")).set(Tweet::likes(), 5).await?; // someone else
+    ///
+    /// assert!(db.refresh(&mut tweet).await?);
+    /// assert_eq!(tweet.likes, 5);
+    /// db.delete(&tweet).await?;
+    /// assert!(!db.refresh(&mut tweet).await?); // deleted meanwhile
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub async fn refresh<M: Model>(&self, item: &mut M) -> Result<bool> {
         match self.get::<M>(item.key()).consistent().await? {
@@ -38,14 +47,25 @@ impl Db {
     /// a half-filled item. Otherwise the error is
     /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
-    /// # async fn demo(db: &Db, mut tweet: Tweet) -> dynomodel::Result<()> {
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let mut tweet = Tweet { userid: "abc".into(), id: "1".into(), likes: 0 };
+    /// db.put(&tweet).await?;
     /// db.incr(&mut tweet, Tweet::likes(), 1).await?;
-    /// println!("now {} likes", tweet.likes);
-    /// # Ok(()) }
+    /// db.incr(&mut tweet, Tweet::likes(), 2).await?;
+    /// assert_eq!(tweet.likes, 3);
+    ///
+    /// let mut unsaved = Tweet { userid: "abc".into(), id: "2".into(), likes: 0 };
+    /// let err = db.incr(&mut unsaved, Tweet::likes(), 1).await.unwrap_err();
+    /// assert!(err.is_conditional_check_failed());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub async fn incr<M, T>(
         &self,
@@ -76,15 +96,26 @@ impl Db {
     ///
     /// Errors: the two values have different keys.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 0 };
+    /// db.put(&tweet).await?;
+    /// db.update::<Tweet>(("abc", "1")).set(Tweet::likes(), 5).await?; // someone else
+    ///
     /// let mut edited = tweet.clone();
     /// edited.text = "edited".into();
-    /// db.sync(&tweet, &edited).await?;
-    /// # Ok(()) }
+    /// assert!(db.sync(&tweet, &edited).await?); // SET text only
+    /// assert!(!db.sync(&edited, &edited).await?); // nothing to write
+    /// let stored = db.get::<Tweet>(("abc", "1")).await?;
+    /// assert_eq!(stored.map(|t| (t.text, t.likes)), Some(("edited".into(), 5)));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub async fn sync<M: Model>(&self, before: &M, after: &M) -> Result<bool> {
         self.sync_changes(before, after, false).await
@@ -95,17 +126,25 @@ impl Db {
     /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten.
     /// flywheel's `sync(atomic=True)`.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into() };
+    /// db.put(&tweet).await?;
+    /// db.update::<Tweet>(("abc", "1")).set(Tweet::text(), "theirs").await?; // someone else
+    ///
     /// let mut edited = tweet.clone();
-    /// edited.text = "edited".into();
-    /// if let Err(e) = db.sync_atomic(&tweet, &edited).await {
-    ///     let theirs: Option<Tweet> = e.conditional_item()?;
-    /// }
-    /// # Ok(()) }
+    /// edited.text = "mine".into();
+    /// let err = db.sync_atomic(&tweet, &edited).await.unwrap_err();
+    /// let theirs: Option<Tweet> = err.conditional_item()?;
+    /// assert_eq!(theirs.map(|t| t.text), Some("theirs".into()));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub async fn sync_atomic<M: Model>(&self, before: &M, after: &M) -> Result<bool> {
         self.sync_changes(before, after, true).await

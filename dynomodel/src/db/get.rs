@@ -11,13 +11,23 @@ use crate::model::{Model, PrimaryKey};
 /// A pending [`Db::get`]; `.await` it for an `Option<M>`, or [`project`](Get::project) some
 /// attributes for a [`Partial<M>`].
 ///
-/// ```no_run
+/// ```
 /// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
 /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
-/// # async fn demo(db: &Db) -> dynomodel::Result<()> {
-/// let tweet: Option<Tweet> = db.get::<Tweet>(("abc", "1")).consistent().await?;
-/// # Ok(()) }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 7 };
+/// # db.put(&tweet).await?;
+/// let read: Option<Tweet> = db.get::<Tweet>(("abc", "1")).await?;
+/// assert_eq!(read, Some(tweet));
+/// // Some attributes only, as a typed `Partial<Tweet>`:
+/// let partial = db.get::<Tweet>(("abc", "1")).project(Tweet::likes()).await?;
+/// assert_eq!(partial.map(|p| p.get(Tweet::likes())), Some(Ok(Some(7))));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[must_use = "a get does nothing until awaited"]
 pub struct Get<'a, M: Model> {
@@ -36,6 +46,22 @@ impl<'a, M: Model> Get<'a, M> {
     }
 
     /// Reads with strong consistency (costs twice the read capacity).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 7 };
+    /// # db.put(&tweet).await?;
+    /// let read = db.get::<Tweet>(("abc", "1")).consistent().await?;
+    /// assert_eq!(read, Some(tweet));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
@@ -47,16 +73,24 @@ impl<'a, M: Model> Get<'a, M> {
     /// Takes a field, a path, a tuple of them (of any value types), an array, or a
     /// [`ProjectionExpression`]; see [`IntoProjection`]. Tuples read best and need no `.into()`.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
-    /// # async fn demo(db: &Db) -> dynomodel::Result<()> {
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 7 };
+    /// # db.put(&tweet).await?;
     /// if let Some(p) = db.get::<Tweet>(("abc", "1")).project((Tweet::text(), Tweet::likes())).await? {
     ///     let likes: Option<i64> = p.get(Tweet::likes())?;
     ///     let text: Option<String> = p.get(Tweet::text())?;
+    ///     assert_eq!((text.as_deref(), likes), (Some("hello"), Some(7)));
+    ///     assert!(!p.contains(Tweet::userid())); // not projected
     /// }
-    /// # Ok(()) }
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn project(self, paths: impl IntoProjection<M>) -> GetPartial<'a, M> {
         GetPartial {
@@ -105,6 +139,24 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
 ///
 /// (An existing item none of whose projected attributes is stored reads as an empty `Partial`:
 /// DynamoDB returns an empty item then, not no item.)
+///
+/// ```
+/// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, nick: Option<String> }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// db.put(&Tweet { userid: "abc".into(), id: "1".into(), nick: None }).await?;
+///
+/// let stored = db.get::<Tweet>(("abc", "1")).project(Tweet::nick()).await?;
+/// assert!(stored.is_some_and(|p| p.is_empty())); // the item exists, without a nick
+/// let missing = db.get::<Tweet>(("abc", "2")).project(Tweet::nick()).await?;
+/// assert!(missing.is_none());
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a get does nothing until awaited"]
 pub struct GetPartial<'a, M: Model> {
     get: Get<'a, M>,

@@ -43,24 +43,48 @@ pub use update::UpdateItem;
 /// The future of a request finisher such as [`UpdateItem::returning_new`]: boxed, `Send`, borrowing
 /// the [`Db`] (and the item, for writes of one) for `'a`.
 ///
-/// ```no_run
+/// ```
 /// # use dynomodel::{Db, DbFuture, Model};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
 /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, likes: i64 }
 /// fn like<'a>(db: &'a Db, userid: &str) -> DbFuture<'a, Tweet> {
 ///     db.update::<Tweet>((userid, "1")).add(Tweet::likes(), 1).returning_new()
 /// }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+///
+/// let tweet = like(&db, "abc").await?; // ADD creates the item if it is missing
+/// assert_eq!(tweet, Tweet { userid: "abc".into(), id: "1".into(), likes: 1 });
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 
 /// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
 ///
 /// Cheap to clone (an `Arc`), `Send + Sync`. The same code runs against Amazon DynamoDB or the
-/// in-memory engine; only the construction differs:
+/// in-memory engine; only the construction differs: `Db::new(dynomodel_mem::MemBackend::new())` (or
+/// `Db::memory()`, with `dynomodel_mem::MemoryDb` in scope) in tests, `Db::from_env().await?` in
+/// production (feature `aws`).
 ///
-/// ```ignore
-/// let db = Db::new(dynomodel_mem::MemBackend::new());   // tests: in memory
-/// let db = Db::from_env().await?;                        // production (feature "aws")
+/// ```
+/// use dynomodel::{Db, Model};
+/// use dynomodel_mem::MemBackend;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "users")]
+/// struct User { #[hash_key] id: String, name: String }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::new(MemBackend::new()); // production: Db::from_env().await?
+/// db.create_schema::<User>().await?;
+/// let ada = User { id: "u1".into(), name: "Ada".into() };
+/// db.put(&ada).await?;
+/// assert_eq!(db.get::<User>("u1").await?, Some(ada));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 ///
 /// A namespace ([`Db::with_namespace`]) prefixes every table name, so several test runs or environments
@@ -95,12 +119,39 @@ impl Db {
     }
 
     /// The same database with every table name prefixed by `namespace` (e.g. `"test-"`).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # struct Tweet { #[hash_key] userid: String }
+    /// let db = Db::memory().with_namespace("test-");
+    /// assert_eq!(db.table_name::<Tweet>(), "test-tweets");
+    /// ```
     pub fn with_namespace(mut self, namespace: impl Into<String>) -> Db {
         self.namespace = Arc::from(namespace.into());
         self
     }
 
     /// The backend, for raw DynamoDB requests.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// use dynomodel::DescribeTableInput;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    ///
+    /// let input = DescribeTableInput { table_name: db.table_name::<Tweet>() };
+    /// let table = db.backend().describe_table(input).await?.table;
+    /// assert_eq!(table.key_schema.len(), 2);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn backend(&self) -> &Arc<dyn Backend> {
         &self.backend
     }
@@ -113,6 +164,19 @@ impl Db {
     /// Creates `M`'s table if it does not exist. Returns whether it created it.
     ///
     /// Idempotent: running it against an existing table changes nothing.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// assert!(db.create_schema::<Tweet>().await?);
+    /// assert!(!db.create_schema::<Tweet>().await?); // already there
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn create_schema<M: Model>(&self) -> Result<bool> {
         let table_name = self.table_name::<M>();
         match self
@@ -139,6 +203,20 @@ impl Db {
     }
 
     /// Deletes `M`'s table if it exists. Returns whether it deleted it.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// db.create_schema::<Tweet>().await?;
+    /// assert!(db.delete_schema::<Tweet>().await?);
+    /// assert!(!db.delete_schema::<Tweet>().await?); // already gone
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn delete_schema<M: Model>(&self) -> Result<bool> {
         let table_name = self.table_name::<M>();
         match self
@@ -155,14 +233,22 @@ impl Db {
     /// Stores `item`, replacing any item with the same key; see [`Put`] for conditions and
     /// return values.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
-    /// db.put(&tweet).await?;                   // create or replace
-    /// db.put(&tweet).if_not_exists().await?;   // create only
-    /// # Ok(()) }
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into() };
+    /// db.put(&tweet).await?; // create or replace
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, Some(tweet.clone()));
+    ///
+    /// let err = db.put(&tweet).if_not_exists().await.unwrap_err(); // create only
+    /// assert!(err.is_conditional_check_failed());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn put<'a, M: Model>(&'a self, item: &'a M) -> Put<'a, M> {
         Put::new(self, item)
@@ -170,13 +256,21 @@ impl Db {
 
     /// Reads the item with this key, if it exists; see [`Get`] for consistency and projections.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
-    /// let tweet: Option<Tweet> = db.get::<Tweet>(("abc", "1")).consistent().await?;
-    /// # Ok(()) }
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into() };
+    /// db.put(&tweet).await?;
+    ///
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, Some(tweet));
+    /// assert_eq!(db.get::<Tweet>(("abc", "2")).await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn get<M: Model>(&self, key: impl Into<M::Key>) -> Get<'_, M> {
         Get::new(self, key.into())
@@ -185,13 +279,22 @@ impl Db {
     /// Deletes the item with `item`'s key (nothing happens if there is none); see [`Delete`] for
     /// conditions and the atomic delete.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
-    /// db.delete(&tweet).atomic().await?;   // only if nobody changed it since it was read
-    /// # Ok(()) }
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into() };
+    /// db.put(&tweet).await?;
+    ///
+    /// db.delete(&tweet).await?;
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, None);
+    /// db.delete(&tweet).await?; // deleting a missing item is not an error
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn delete<'a, M: Model>(&'a self, item: &'a M) -> Delete<'a, M> {
         Delete::new(self, item)
@@ -199,13 +302,22 @@ impl Db {
 
     /// Deletes the item with this key and gives it back, if there was one; see [`DeleteKey`].
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into() };
+    /// db.put(&tweet).await?;
+    ///
     /// let gone: Option<Tweet> = db.delete_key::<Tweet>(("abc", "1")).await?;
-    /// # Ok(()) }
+    /// assert_eq!(gone, Some(tweet));
+    /// assert_eq!(db.delete_key::<Tweet>(("abc", "1")).await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn delete_key<M: Model>(&self, key: impl Into<M::Key>) -> DeleteKey<'_, M> {
         DeleteKey::new(self, key.into())
@@ -214,18 +326,25 @@ impl Db {
     /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
     /// does); see [`UpdateItem`] for the actions and return values.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-    /// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
-    /// let tweet: Tweet = db.update::<Tweet>(("abc", "1"))
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # db.put(&Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12, retweets: 0 }).await?;
+    /// let tweet: Tweet = db
+    ///     .update::<Tweet>(("abc", "1"))
     ///     .add(Tweet::retweets(), 1)
     ///     .set(Tweet::text(), "edited")
     ///     .condition(Tweet::likes().ge(10))
     ///     .returning_new()
     ///     .await?;
-    /// # Ok(()) }
+    /// assert_eq!((tweet.text.as_str(), tweet.retweets), ("edited", 1));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<'_, M> {
         UpdateItem::new(self, key.into())

@@ -14,19 +14,24 @@ use crate::model::Model;
 /// A failed condition is [`Error::ConditionalCheckFailed`](crate::Error::ConditionalCheckFailed),
 /// carrying the stored item (decode it with [`Error::conditional_item`](crate::Error::conditional_item)).
 ///
-/// ```no_run
+/// ```
 /// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
 /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
-/// # async fn demo(db: &Db, tweet: Tweet) -> dynomodel::Result<()> {
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// let stored = Tweet { userid: "abc".into(), id: "1".into(), text: "first".into(), likes: 3 };
+/// db.put(&stored).await?;
+/// let tweet = Tweet { text: "second".into(), likes: 5, ..stored.clone() };
+///
 /// // Create only: fails if a tweet with this key exists, and says which.
 /// match db.put(&tweet).if_not_exists().await {
-///     Ok(()) => {}
 ///     Err(e) if e.is_conditional_check_failed() => {
-///         let existing: Option<Tweet> = e.conditional_item()?;
-///         println!("already there: {existing:?}");
+///         assert_eq!(e.conditional_item::<Tweet>()?, Some(stored.clone()));
 ///     }
-///     Err(e) => return Err(e),
+///     other => panic!("expected a failed condition, got {other:?}"),
 /// }
 /// // Replace, but only a less-liked version, and get the replaced one back.
 /// let old: Option<Tweet> = db
@@ -34,7 +39,9 @@ use crate::model::Model;
 ///     .condition(Tweet::likes().le(tweet.likes))
 ///     .returning_old()
 ///     .await?;
-/// # Ok(()) }
+/// assert_eq!(old, Some(stored));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[must_use = "a put does nothing until awaited"]
 pub struct Put<'a, M> {
@@ -56,6 +63,26 @@ impl<'a, M: Model> Put<'a, M> {
 
     /// Writes only if `condition` holds on the stored item (on nothing, if there is none). Given
     /// more than once, the conditions are joined with `AND`.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hi".into(), likes: 3 };
+    /// db.put(&tweet).await?;
+    ///
+    /// let fewer = Tweet { likes: 1, ..tweet.clone() };
+    /// let err = db.put(&fewer).condition(Tweet::likes().le(fewer.likes)).await.unwrap_err();
+    /// assert!(err.is_conditional_check_failed());
+    /// let more = Tweet { likes: 7, ..tweet };
+    /// db.put(&more).condition(Tweet::likes().le(more.likes)).await?;
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn condition(mut self, condition: Condition<M>) -> Self {
         self.conditional.and(condition);
         self
@@ -63,6 +90,22 @@ impl<'a, M: Model> Put<'a, M> {
 
     /// Creates only: `attribute_not_exists(<hash key>)`, which holds exactly when no item has
     /// this key (every stored item has its hash key). Joined with `AND` to any other condition.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hi".into(), likes: 0 };
+    /// db.put(&tweet).if_not_exists().await?; // created
+    /// let again = db.put(&tweet).if_not_exists().await;
+    /// assert!(again.is_err_and(|e| e.is_conditional_check_failed()));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn if_not_exists(mut self) -> Self {
         self.if_not_exists = true;
         self
@@ -70,12 +113,45 @@ impl<'a, M: Model> Put<'a, M> {
 
     /// Whether a failed condition brings back the stored item (`ReturnValuesOnConditionCheckFailure`,
     /// on by default for conditional writes; it costs no capacity, only bandwidth).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hi".into(), likes: 0 };
+    /// db.put(&tweet).await?;
+    /// let err = db.put(&tweet).if_not_exists().item_on_failure(false).await.unwrap_err();
+    /// assert!(err.is_conditional_check_failed());
+    /// assert_eq!(err.conditional_item::<Tweet>()?, None); // not sent back
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn item_on_failure(mut self, yes: bool) -> Self {
         self.conditional.item_on_failure(yes);
         self
     }
 
     /// Finishes the request with `ReturnValues=ALL_OLD`: the replaced item, if there was one.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// let first = Tweet { userid: "abc".into(), id: "1".into(), text: "first".into(), likes: 0 };
+    /// assert_eq!(db.put(&first).returning_old().await?, None); // nothing replaced
+    /// let second = Tweet { text: "second".into(), ..first.clone() };
+    /// assert_eq!(db.put(&second).returning_old().await?, Some(first));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
             let input = self.input(ReturnValue::AllOld)?;

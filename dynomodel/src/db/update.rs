@@ -36,21 +36,34 @@ use crate::model::{Model, PrimaryKey};
 /// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
 /// validation errors.
 ///
-/// ```no_run
-/// # use dynomodel::{Db, Model};
+/// ```
+/// # use std::collections::BTreeSet;
+/// # use dynomodel::{Db, Model, Update};
+/// # use dynomodel_mem::MemoryDb;
 /// # #[derive(Model, Debug, Clone, PartialEq)]
-/// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64, retweets: i64 }
-/// # async fn demo(db: &Db) -> dynomodel::Result<()> {
+/// # struct Tweet {
+/// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+/// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+/// # }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+/// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+/// # db.put(&tweet).await?;
 /// let tweet: Tweet = db
 ///     .update::<Tweet>(("abc", "1"))
-///     .add(Tweet::retweets(), 1)
+///     .add(Tweet::likes(), 1)
 ///     .set(Tweet::text(), "edited")
 ///     .condition(Tweet::likes().ge(10))
 ///     .returning_new()
 ///     .await?;
+/// assert_eq!((tweet.text.as_str(), tweet.likes), ("edited", 13));
 /// let counters = db.update::<Tweet>(("abc", "1")).incr(Tweet::likes(), 1).returning_updated_new().await?;
 /// assert_eq!(counters.get(Tweet::likes())?, Some(tweet.likes + 1));
-/// # Ok(()) }
+/// assert!(!counters.contains(Tweet::text())); // not updated
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[must_use = "an update does nothing until awaited"]
 pub struct UpdateItem<'a, M: Model> {
@@ -78,11 +91,62 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `SET path = value`; `REMOVE path` when the value stores nothing (see [`Update::set`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet = db
+    ///     .update::<Tweet>(("abc", "1"))
+    ///     .set(Tweet::text(), "edited")
+    ///     .set(Tweet::nick(), None) // REMOVE: this is how `None` is stored
+    ///     .returning_new()
+    ///     .await?;
+    /// assert_eq!((tweet.text.as_str(), tweet.nick), ("edited", None));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
         self.map(|u| u.set(path, value))
     }
 
     /// `SET path = if_not_exists(path, value)` (see [`Update::set_if_not_exists`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// db.update::<Tweet>(("abc", "1")).remove(Tweet::nick()).await?;
+    /// for nick in ["bob", "eve"] {
+    ///     db.update::<Tweet>(("abc", "1")).set_if_not_exists(Tweet::nick(), nick).await?;
+    /// }
+    /// let tweet = db.get::<Tweet>(("abc", "1")).await?;
+    /// assert_eq!(tweet.and_then(|t| t.nick).as_deref(), Some("bob")); // the first one stays
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn set_if_not_exists<T: Attribute>(
         self,
         path: impl IntoPath<M, T>,
@@ -92,6 +156,33 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `ADD path value`: adds to a number or unions into a set (see [`Update::add`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet = db
+    ///     .update::<Tweet>(("abc", "1"))
+    ///     .add(Tweet::likes(), 1)
+    ///     .add(Tweet::tags(), BTreeSet::from(["dynamodb".to_owned()]))
+    ///     .returning_new()
+    ///     .await?;
+    /// assert_eq!(tweet.likes, 13);
+    /// assert_eq!(tweet.tags, BTreeSet::from(["dynamodb".to_owned(), "rust".to_owned()]));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -101,6 +192,30 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `SET path = path + n`, failing on a missing attribute (see [`Update::incr`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet = db.update::<Tweet>(("abc", "1")).incr(Tweet::likes(), 3).returning_new().await?;
+    /// assert_eq!(tweet.likes, 15);
+    /// // `decr` is the same with `-`. On an item without `likes`, both fail where `add` would not:
+    /// let missing = db.update::<Tweet>(("abc", "2")).incr(Tweet::likes(), 1).await;
+    /// assert!(missing.is_err_and(|e| e.code() == "ValidationException"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -119,11 +234,57 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `REMOVE path`.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet = db.update::<Tweet>(("abc", "1")).remove(Tweet::nick()).returning_new().await?;
+    /// assert_eq!(tweet.nick, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
         self.map(|u| u.remove(path))
     }
 
     /// `DELETE path subset`: removes elements from a set (see [`Update::delete`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet = db
+    ///     .update::<Tweet>(("abc", "1"))
+    ///     .delete(Tweet::tags(), BTreeSet::from(["rust".to_owned()]))
+    ///     .returning_new()
+    ///     .await?;
+    /// assert!(tweet.tags.is_empty()); // the last element removed the attribute
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -133,6 +294,29 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Appends to a list, starting from an empty one (see [`Update::append`]).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let update = || db.update::<Tweet>(("abc", "1"));
+    /// update().append(Tweet::history(), vec!["b".to_owned()]).await?;
+    /// let tweet = update().prepend(Tweet::history(), vec!["z".to_owned()]).returning_new().await?;
+    /// assert_eq!(tweet.history, ["z", "a", "b"]);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -151,6 +335,35 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Replaces the actions with a prebuilt [`Update<M>`] (e.g. one assembled in a loop).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let (new_text, new_nick): (Option<&str>, Option<&str>) = (Some("edited"), None);
+    /// let mut update = Update::new().add(Tweet::likes(), 1);
+    /// if let Some(text) = new_text {
+    ///     update = update.set(Tweet::text(), text);
+    /// }
+    /// if let Some(nick) = new_nick {
+    ///     update = update.set(Tweet::nick(), nick);
+    /// }
+    /// let tweet = db.update::<Tweet>(("abc", "1")).actions(update).returning_new().await?;
+    /// assert_eq!((tweet.text.as_str(), tweet.likes, tweet.nick.as_deref()), ("edited", 13, Some("ada")));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn actions(mut self, update: Update<M>) -> Self {
         self.update = update;
         self
@@ -158,6 +371,35 @@ impl<'a, M: Model> UpdateItem<'a, M> {
 
     /// Updates only if `condition` holds on the stored item (on nothing, if there is none). Given
     /// more than once, the conditions are joined with `AND`.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let err = db
+    ///     .update::<Tweet>(("abc", "1"))
+    ///     .add(Tweet::likes(), 1)
+    ///     .condition(Tweet::likes().ge(100))
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.conditional_item::<Tweet>()?, Some(tweet)); // unchanged, and sent back
+    /// // Update only, never create: a condition on the key.
+    /// let create = db.update::<Tweet>(("abc", "2")).add(Tweet::likes(), 1).condition(Tweet::userid().exists());
+    /// assert!(create.await.is_err_and(|e| e.is_conditional_check_failed()));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn condition(mut self, condition: Condition<M>) -> Self {
         self.conditional.and(condition);
         self
@@ -173,12 +415,56 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// Sends the request even without actions: DynamoDB then creates the item with only its key if
     /// it is missing and changes nothing otherwise. (An item holding only its key usually does not
     /// decode as `M`; this is for models whose other fields all have defaults, or for raw reads.)
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let no_actions = db.update::<Tweet>(("abc", "1")).await;
+    /// assert!(no_actions.is_err_and(|e| e.code() == "ValidationException"));
+    /// db.update::<Tweet>(("abc", "1")).allow_no_actions().await?; // the item exists: no change
+    /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, Some(tweet));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn allow_no_actions(mut self) -> Self {
         self.allow_no_actions = true;
         self
     }
 
     /// Finishes with `ReturnValues=ALL_NEW`: the whole item after the update.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let tweet: Tweet = db.update::<Tweet>(("abc", "1")).add(Tweet::likes(), 1).returning_new().await?;
+    /// assert_eq!(tweet.likes, 13);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_new(self) -> DbFuture<'a, M> {
         Box::pin(async move {
             let output = self.send(ReturnValue::AllNew).await?;
@@ -188,6 +474,29 @@ impl<'a, M: Model> UpdateItem<'a, M> {
 
     /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
     /// created it.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let old = db.update::<Tweet>(("abc", "1")).set(Tweet::text(), "edited").returning_old().await?;
+    /// assert_eq!(old, Some(tweet));
+    /// let created = db.update::<Tweet>(("abc", "2")).add(Tweet::likes(), 1).returning_old().await?;
+    /// assert_eq!(created, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
             let output = self.send(ReturnValue::AllOld).await?;
@@ -197,12 +506,61 @@ impl<'a, M: Model> UpdateItem<'a, M> {
 
     /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
     /// ones are absent).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let new = db
+    ///     .update::<Tweet>(("abc", "1"))
+    ///     .add(Tweet::likes(), 1)
+    ///     .remove(Tweet::nick())
+    ///     .returning_updated_new()
+    ///     .await?;
+    /// assert_eq!(new.get(Tweet::likes())?, Some(13));
+    /// assert_eq!(new.get(Tweet::nick())?, None); // removed
+    /// assert!(!new.contains(Tweet::text())); // not updated
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_updated_new(self) -> DbFuture<'a, Partial<M>> {
         self.partial(ReturnValue::UpdatedNew)
     }
 
     /// Finishes with `ReturnValues=UPDATED_OLD`: the updated attributes as they were (ones that did
     /// not exist are absent).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{Db, Model, Update};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet {
+    /// #     #[hash_key] userid: String, #[range_key] id: String, text: String, likes: i64,
+    /// #     tags: BTreeSet<String>, history: Vec<String>, nick: Option<String>,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # let tweet = Tweet { userid: "abc".into(), id: "1".into(), text: "hello".into(), likes: 12,
+    /// #     tags: BTreeSet::from(["rust".to_owned()]), history: vec!["a".to_owned()], nick: Some("ada".into()) };
+    /// # db.put(&tweet).await?;
+    /// let old = db.update::<Tweet>(("abc", "1")).set(Tweet::text(), "edited").returning_updated_old().await?;
+    /// assert_eq!(old.get(Tweet::text())?.as_deref(), Some("hello"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn returning_updated_old(self) -> DbFuture<'a, Partial<M>> {
         self.partial(ReturnValue::UpdatedOld)
     }

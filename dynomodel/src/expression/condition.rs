@@ -104,16 +104,60 @@ impl<M> Condition<M> {
     }
 
     /// Both conditions hold; the same as `self & other`.
+    ///
+    /// ```
+    /// # use dynomodel::{ExpressionContext, Field};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn city() -> Field<Tweet, String> { Field::new("city") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let popular_in_paris = Tweet::likes().ge(10).and(Tweet::city().eq("Paris"));
+    /// assert_eq!(ctx.condition(&popular_in_paris)?, "#n0 >= :v0 AND #n1 = :v1");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn and(self, other: Condition<M>) -> Condition<M> {
         Condition::from_node(Node::And(Box::new(self.node), Box::new(other.node)))
     }
 
     /// Either condition holds; the same as `self | other`.
+    ///
+    /// ```
+    /// # use dynomodel::{ExpressionContext, Field};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn city() -> Field<Tweet, String> { Field::new("city") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// // Parentheses appear only where precedence needs them (AND binds tighter than OR).
+    /// let lyon_or_popular = Tweet::city().eq("Lyon").or(Tweet::likes().ge(10));
+    /// let c = lyon_or_popular & Tweet::nick().exists();
+    /// assert_eq!(ctx.condition(&c)?, "(#n0 = :v0 OR #n1 >= :v1) AND attribute_exists(#n2)");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn or(self, other: Condition<M>) -> Condition<M> {
         Condition::from_node(Node::Or(Box::new(self.node), Box::new(other.node)))
     }
 
     /// The condition does not hold; the same as `!self`. `!!c` is simplified to `c`.
+    ///
+    /// ```
+    /// # use dynomodel::{ExpressionContext, Field};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn city() -> Field<Tweet, String> { Field::new("city") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// assert_eq!(ctx.condition(&Tweet::city().eq("Paris").not())?, "NOT #n0 = :v0");
+    /// assert_eq!(ctx.condition(&!!Tweet::city().eq("Lyon"))?, "#n0 = :v1");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     #[allow(clippy::should_implement_trait)] // `Not` is implemented too; this reads well in chains.
     pub fn not(self) -> Condition<M> {
         match self.node {

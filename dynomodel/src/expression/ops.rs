@@ -30,6 +30,23 @@ macro_rules! path_operations {
     ($handle:ident) => {
         impl<M, T> $handle<M, T> {
             /// The value under `key` in this map attribute: `path.key`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::meta().key("lang").eq("fr"))?, "#n0.#n1 = :v0");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn key(self, key: impl Into<String>) -> Path<M, T::Value>
             where
                 T: MapValue,
@@ -38,6 +55,23 @@ macro_rules! path_operations {
             }
 
             /// The element at `index` of this list attribute: `path[index]`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::history().index(0).eq("first"))?, "#n0[0] = :v0");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn index(self, index: usize) -> Path<M, T::Element>
             where
                 T: ListValue,
@@ -47,6 +81,22 @@ macro_rules! path_operations {
 
             /// Continues into an embedded document `D`: `User::address().then(Address::city())` is
             /// `address.city`, typed as the inner field.
+            ///
+            /// ```
+            /// use dynomodel::{Document, ExpressionContext, Model};
+            ///
+            /// #[derive(Document, Debug, Clone, PartialEq)]
+            /// struct Address { city: String, zip: Option<String> }
+            ///
+            /// #[derive(Model, Debug, Clone, PartialEq)]
+            /// struct User { #[hash_key] id: String, address: Option<Address> }
+            ///
+            /// let in_paris = User::address().then(Address::city()).eq("Paris");
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&in_paris)?, "#n0.#n1 = :v0");
+            /// assert_eq!(ctx.finish().0["#n1"], "city");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn then<D, U>(self, inner: impl IntoPath<D, U>) -> Path<M, U>
             where
                 T: Embeds<D>,
@@ -55,6 +105,28 @@ macro_rules! path_operations {
             }
 
             /// `path = value`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// // `ne` (<>), `lt` (<), `le` (<=), `gt` (>) and `ge` (>=) are alike; only ordered types
+            /// // (numbers, strings, binaries) have the last four.
+            /// assert_eq!(ctx.condition(&Tweet::likes().eq(10))?, "#n0 = :v0");
+            /// assert_eq!(ctx.condition(&Tweet::text().ge("m"))?, "#n1 >= :v1");
+            /// // An optional field compares with its inner type.
+            /// assert_eq!(ctx.condition(&Tweet::nick().ne("ada"))?, "#n2 <> :v2");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn eq(self, value: impl IntoValue<T::Value>) -> Condition<M>
             where
                 T: FieldValue,
@@ -133,6 +205,23 @@ macro_rules! path_operations {
             }
 
             /// `path BETWEEN low AND high` (inclusive).
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::likes().between(10, 20))?, "#n0 BETWEEN :v0 AND :v1");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn between(
                 self,
                 low: impl IntoValue<T::Value>,
@@ -150,6 +239,24 @@ macro_rules! path_operations {
 
             /// `path IN (v1, v2, ...)`. DynamoDB takes 1 to 100 operands; another count is an
             /// error when the request is rendered.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::likes().is_in([1, 2, 3]))?, "#n0 IN (:v0, :v1, :v2)");
+            /// assert!(ctx.condition(&Tweet::likes().is_in(Vec::<i64>::new())).is_err());
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn is_in<V>(self, values: impl IntoIterator<Item = V>) -> Condition<M>
             where
                 T: FieldValue,
@@ -165,6 +272,25 @@ macro_rules! path_operations {
             }
 
             /// `attribute_exists(path)`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// // `not_exists` is the opposite: `attribute_not_exists(path)`.
+            /// assert_eq!(ctx.condition(&Tweet::nick().exists())?, "attribute_exists(#n0)");
+            /// assert_eq!(ctx.condition(&Tweet::nick().not_exists())?, "attribute_not_exists(#n0)");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn exists(self) -> Condition<M> {
                 function("attribute_exists", self.into_path().into_elements(), None)
             }
@@ -179,12 +305,48 @@ macro_rules! path_operations {
             }
 
             /// `attribute_type(path, :t)`: the attribute exists with DynamoDB type `ty`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// let condition = Tweet::meta().attribute_type(AttributeType::M);
+            /// assert_eq!(ctx.condition(&condition)?, "attribute_type(#n0, :v0)");
+            /// assert_eq!(ctx.finish().1[":v0"].as_s(), Some("M"));
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn attribute_type(self, ty: AttributeType) -> Condition<M> {
                 let path = self.into_path().into_elements();
                 function("attribute_type", path, Some(ty.operand()))
             }
 
             /// `begins_with(path, prefix)`, for string (and binary) attributes only.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::text().begins_with("RT "))?, "begins_with(#n0, :v0)");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn begins_with(self, prefix: impl IntoValue<T::Value>) -> Condition<M>
             where
                 T: FieldValue,
@@ -196,6 +358,25 @@ macro_rules! path_operations {
             }
 
             /// `contains(path, operand)`: a substring of a string, an element of a set or of a list.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::text().contains("rust"))?, "contains(#n0, :v0)");
+            /// // For a set or a list, the operand is one element.
+            /// assert_eq!(ctx.condition(&Tweet::tags().contains("db"))?, "contains(#n1, :v1)");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn contains(
                 self,
                 element: impl IntoValue<<T::Value as Contains>::Element>,
@@ -211,6 +392,23 @@ macro_rules! path_operations {
             }
 
             /// `size(path)`, compared with integers: `Tweet::tags().size().gt(2)`.
+            ///
+            /// ```
+            /// # use std::collections::{BTreeMap, BTreeSet};
+            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # struct Tweet;
+            /// # impl Tweet {
+            /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+            /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+            /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+            /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+            /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+            /// #     fn meta() -> Field<Tweet, BTreeMap<String, String>> { Field::new("meta") }
+            /// # }
+            /// let mut ctx = ExpressionContext::new();
+            /// assert_eq!(ctx.condition(&Tweet::tags().size().gt(2))?, "size(#n0) > :v0");
+            /// # Ok::<(), dynomodel::Error>(())
+            /// ```
             pub fn size(self) -> Size<M> {
                 Size::new(self.into_path().into_elements())
             }

@@ -43,6 +43,22 @@ impl<M> ProjectionExpression<M> {
     }
 
     /// Adds a path (a [`Field`](crate::Field) or a [`Path`](crate::Path)).
+    ///
+    /// ```
+    /// # use dynomodel::{ExpressionContext, Field, ProjectionExpression};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let projection = ProjectionExpression::new()
+    ///     .with(Tweet::text())
+    ///     .with(Tweet::history().index(0))
+    ///     .with(Tweet::text()); // already there: kept once
+    /// let mut ctx = ExpressionContext::new();
+    /// assert_eq!(ctx.projection(&projection)?.as_deref(), Some("#n0, #n1[0]"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn with<T>(mut self, path: impl IntoPath<M, T>) -> Self {
         let path = path.into_path().into_elements();
         if !self.paths.contains(&path) {

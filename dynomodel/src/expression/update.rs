@@ -76,6 +76,24 @@ enum SetValue_ {
 
 impl<M> Update<M> {
     /// An update with no actions.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update: Update<Tweet> = Update::new();
+    /// assert!(update.is_empty());
+    /// assert_eq!(ctx.update(&update)?, None); // no UpdateExpression at all
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn new() -> Self {
         Update {
             actions: Vec::new(),
@@ -94,6 +112,23 @@ impl<M> Update<M> {
     }
 
     /// `SET path = value`, or `REMOVE path` when `value` converts to nothing (see the type docs).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new().set(Tweet::text(), "edited").set(Tweet::nick(), None);
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = :v0 REMOVE #n1"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
         let path = path.into_path().into_elements();
         match convert(&value.into_value(), &path).transpose() {
@@ -103,6 +138,23 @@ impl<M> Update<M> {
     }
 
     /// `SET path = if_not_exists(path, value)`: writes `value` only if the attribute is absent.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new().set_if_not_exists(Tweet::likes(), 0);
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = if_not_exists(#n0, :v0)"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn set_if_not_exists<T: Attribute>(
         self,
         path: impl IntoPath<M, T>,
@@ -117,6 +169,25 @@ impl<M> Update<M> {
 
     /// `ADD path value`: adds to a number or unions into a set, creating a missing attribute
     /// (as `0 + value` or the set itself).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new()
+    ///     .add(Tweet::likes(), 1)
+    ///     .add(Tweet::tags(), BTreeSet::from(["rust".to_owned()]));
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("ADD #n0 :v0, #n1 :v1"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -131,6 +202,23 @@ impl<M> Update<M> {
 
     /// `SET path = path + n`. Unlike [`add`](Self::add), this fails on a missing attribute
     /// ("The provided expression refers to an attribute that does not exist in the item").
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new().incr(Tweet::likes(), 2);
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = #n0 + :v0"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -154,11 +242,45 @@ impl<M> Update<M> {
     }
 
     /// `REMOVE path`. Removing a missing attribute is not an error.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new().remove(Tweet::nick()).remove(Tweet::history().index(0));
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("REMOVE #n0, #n1[0]"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
         self.push(Action::Remove(path.into_path().into_elements()))
     }
 
     /// `DELETE path subset`: removes elements from a set; removing the last one removes the attribute.
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// let update = Update::new().delete(Tweet::tags(), BTreeSet::from(["old".to_owned()]));
+    /// assert_eq!(ctx.update(&update)?.as_deref(), Some("DELETE #n0 :v0"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
@@ -173,6 +295,27 @@ impl<M> Update<M> {
 
     /// `SET path = list_append(if_not_exists(path, :empty), list)`: appends to a list, starting from
     /// an empty list when the attribute is missing (plain `list_append(path, ..)` would fail then).
+    ///
+    /// ```
+    /// # use std::collections::BTreeSet;
+    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # struct Tweet;
+    /// # impl Tweet {
+    /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
+    /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
+    /// #     fn nick() -> Field<Tweet, Option<String>> { Field::new("nick") }
+    /// #     fn tags() -> Field<Tweet, BTreeSet<String>> { Field::new("tags") }
+    /// #     fn history() -> Field<Tweet, Vec<String>> { Field::new("history") }
+    /// # }
+    /// let mut ctx = ExpressionContext::new();
+    /// // `prepend` is the same with the operands of `list_append` swapped.
+    /// let update = Update::new().append(Tweet::history(), vec!["new".to_owned()]);
+    /// assert_eq!(
+    ///     ctx.update(&update)?.as_deref(),
+    ///     Some("SET #n0 = list_append(if_not_exists(#n0, :v1), :v0)")
+    /// );
+    /// # Ok::<(), dynomodel::Error>(())
+    /// ```
     pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,

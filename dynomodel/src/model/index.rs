@@ -126,6 +126,40 @@ impl<M, H, R, T> Index<M, H, R, T> {
     }
 
     /// A field handle on the index's sort key, for `.range(...)` conditions.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// // The tweets of `Query`'s documentation; "rt-index" is sorted by `retweets`.
+    /// let retweets = Tweet::rt_index().range_field();
+    /// let popular = db.query_index(Tweet::rt_index(), "Paris").range(retweets.ge(5)).count().await?;
+    /// assert_eq!(popular, 2);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn range_field(&self) -> Field<M, R> {
         Field::new(self.range.unwrap_or(""))
     }

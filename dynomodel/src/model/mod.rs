@@ -197,6 +197,19 @@ pub trait Model: Sized + Send + Sync + 'static {
 }
 
 /// A model's primary key value, convertible to DynamoDB's key map.
+///
+/// ```
+/// use dynomodel::{AttributeValue, Model, PrimaryKey};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+///
+/// let key = TweetKey::from(("abc", "1"));
+/// let item = key.to_key_item()?; // e.g. for a raw GetItem through `Db::backend`
+/// assert_eq!(item.len(), 2);
+/// assert_eq!(item["userid"], AttributeValue::S("abc".into()));
+/// # Ok::<(), dynomodel::ConversionError>(())
+/// ```
 pub trait PrimaryKey: Send + Sync + fmt::Debug {
     /// The key as an item holding only the key attributes.
     fn to_key_item(&self) -> Result<Item, ConversionError>;

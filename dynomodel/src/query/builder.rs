@@ -29,6 +29,51 @@ enum Source {
 /// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page) or
 /// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
 /// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
+///
+/// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
+/// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
+/// (sorted by `ts`, projecting `ALL`) and the global `KEYS_ONLY` index `rt-index` (partition `city`,
+/// sorted by `retweets`):
+///
+/// | `userid` | `id` | `city` | `ts` | `retweets` | `text` |
+/// |---|---|---|---|---|---|
+/// | abc | 1 | Paris | 100 | 3 | hello rust |
+/// | abc | 2 | Paris | 200 | 12 | typed queries |
+/// | abc | 3 | Lyon | 300 | 0 | rust indexes |
+/// | xyz | 1 | Paris | 150 | 7 | bonjour |
+///
+/// ```
+/// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # #[dynomodel(table = "tweets")]
+/// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+/// # pub struct Tweet {
+/// #     #[hash_key] pub userid: String,
+/// #     #[range_key] pub id: String,
+/// #     pub city: String,
+/// #     #[index(all = "ts-local")] pub ts: i64,
+/// #     pub retweets: i64,
+/// #     pub text: String,
+/// # }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # for (userid, id, city, ts, retweets, text) in [
+/// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+/// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+/// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+/// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+/// # ] {
+/// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+/// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+/// # }
+/// let query = db.query::<Tweet>("abc").filter(Tweet::city().eq("Paris"));
+/// let tweets: Vec<Tweet> = query.desc().all().await?;
+/// assert_eq!(tweets.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(), ["2", "1"]);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a query does nothing until finished with all(), first(), one(), count(), page() or stream()"]
 pub struct Query<'a, M: Model, T = M> {
     db: &'a Db,
@@ -70,6 +115,38 @@ impl<'a, M: Model> Query<'a, M, M> {
     /// Reads this index instead of choosing one from the range condition. Its entries must decode as
     /// `M` (an `ALL` index) and it must be partitioned by the table's hash key, since the query's
     /// hash value is one; use [`Db::query_index`] for any other index.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let latest = db.query::<Tweet>("abc").index(Tweet::ts_local()).desc().first().await?;
+    /// assert_eq!(latest.map(|t| t.ts), Some(300));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn index<R>(mut self, index: Index<M, M::Hash, R, M>) -> Self {
         let info = index.info();
         self.source = Source::Index(Target {
@@ -122,6 +199,41 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`; anything else, or another attribute,
     /// fails when the query runs. On `db.query::<M>`, a condition on an attribute that is not the
     /// table's sort key selects the index sorted by it (see [`Db::query`]).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let early = db.query::<Tweet>("abc").range(Tweet::id().between("1", "2")).all().await?;
+    /// assert_eq!(early.len(), 2);
+    /// // Not a sort-key condition: an error, before anything is sent.
+    /// let wrong = db.query::<Tweet>("abc").range(Tweet::id().ne("1")).all().await;
+    /// assert!(wrong.is_err_and(|e| e.code() == "ValidationException"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn range(mut self, condition: Condition<M>) -> Self {
         self.range = Some(condition);
         self
@@ -129,6 +241,44 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
 
     /// A `FilterExpression`: applied after reading (it reduces what is returned, not what is read or
     /// paid for). Several calls are combined with `AND`.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let rusty = db
+    ///     .query::<Tweet>("abc")
+    ///     .filter(Tweet::text().contains("rust"))
+    ///     .filter(Tweet::city().eq("Paris"))
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(rusty.len(), 1);
+    /// assert_eq!(rusty[0].text, "hello rust");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn filter(mut self, condition: Condition<M>) -> Self {
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
@@ -138,12 +288,77 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     /// At most `n` results in all (`all`, `stream`, `page`); requests ask for no more than remain.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let two = db.query::<Tweet>("abc").limit(2).all().await?;
+    /// assert_eq!(two.len(), 2);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn limit(mut self, n: usize) -> Self {
         self.limit = Some(n);
         self
     }
 
     /// DynamoDB's `Limit` on every request: items *evaluated* per page, before the filter.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// // One item per request: more requests, the same results.
+    /// let all = db.query::<Tweet>("abc").page_size(1).all().await?;
+    /// assert_eq!(all.len(), 3);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn page_size(mut self, n: i32) -> Self {
         self.page_size = Some(n);
         self
@@ -156,12 +371,77 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     /// Descending sort-key order (`ScanIndexForward=false`).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let newest_first = db.query::<Tweet>("abc").desc().all().await?;
+    /// assert_eq!(newest_first.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(), ["3", "2", "1"]);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn desc(mut self) -> Self {
         self.forward = false;
         self
     }
 
     /// Strongly consistent reads (tables and local indexes only; an error on a global index).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// assert_eq!(db.query::<Tweet>("abc").consistent().count().await?, 3);
+    /// let global = db.query_index(Tweet::rt_index(), "Paris").consistent().all().await;
+    /// assert!(global.is_err_and(|e| e.code() == "ValidationException"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
@@ -169,6 +449,45 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
 
     /// Returns only these attributes, as raw [`Item`]s (a model cannot be built from some of its
     /// attributes without inventing the others).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// use dynomodel::{AttributeValue, ProjectionExpression};
+    ///
+    /// let texts = db
+    ///     .query::<Tweet>("abc")
+    ///     .project(ProjectionExpression::new().with(Tweet::text()))
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(texts[0].get("text"), Some(&AttributeValue::S("hello rust".into())));
+    /// assert_eq!(texts[0].len(), 1); // only what was asked for
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn project(self, projection: ProjectionExpression<M>) -> Query<'a, M, Item> {
         let mut query = self.retype(Ok);
         query.projection = Some(projection);
@@ -179,6 +498,39 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// Returns the full items for an index's entries: one GetItem per entry on the table key every
     /// index projects (sequential; BatchGetItem is not available yet). An entry whose item was deleted
     /// meanwhile is skipped.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// // "rt-index" holds keys only; fetch_full() gives whole tweets, in the index's order.
+    /// let by_retweets = db.query_index(Tweet::rt_index(), "Paris").fetch_full().all().await?;
+    /// assert_eq!(by_retweets.iter().map(|t| t.retweets).collect::<Vec<_>>(), [3, 7, 12]);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn fetch_full(self) -> Query<'a, M, M> {
         let mut query = self.retype(M::from_item);
         query.projection = None;
@@ -266,11 +618,76 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     /// Every result (up to `limit`), reading page after page.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let tweets: Vec<Tweet> = db.query::<Tweet>("abc").all().await?;
+    /// assert_eq!(tweets.len(), 3);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn all(self) -> Result<Vec<T>> {
         futures::TryStreamExt::try_collect(self.stream()).await
     }
 
     /// The first result, if any (pages until one matches the filter).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let first = db.query::<Tweet>("abc").filter(Tweet::city().eq("Lyon")).first().await?;
+    /// assert_eq!(first.map(|t| t.id), Some("3".into()));
+    /// assert_eq!(db.query::<Tweet>("nobody").first().await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn first(self) -> Result<Option<T>> {
         let mut results = self.limit(1).all().await?;
         Ok(results.pop())
@@ -278,6 +695,42 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
 
     /// Exactly one result: [`Error::NoResult`] if there is none, [`Error::MoreThanOneResult`] if there
     /// are more (it reads at most two).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// use dynomodel::Error;
+    ///
+    /// let only = db.query::<Tweet>("xyz").one().await?;
+    /// assert_eq!(only.text, "bonjour");
+    /// assert_eq!(db.query::<Tweet>("nobody").one().await, Err(Error::NoResult));
+    /// assert_eq!(db.query::<Tweet>("abc").one().await, Err(Error::MoreThanOneResult));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn one(self) -> Result<T> {
         let mut results = self.limit(2).all().await?;
         match results.len() {
@@ -288,16 +741,126 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     /// How many items match (`Select=COUNT`, summed over every page; `limit` does not apply).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let rusty = db.query::<Tweet>("abc").filter(Tweet::text().contains("rust")).count().await?;
+    /// assert_eq!(rusty, 2);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn count(self) -> Result<usize> {
         self.pager(None)?.count().await
     }
 
     /// One page starting after `cursor` (`None`: from the start), of at most `limit` results.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// use dynomodel::Cursor;
+    ///
+    /// let first = db.query::<Tweet>("abc").limit(2).page(None).await?;
+    /// assert_eq!(first.items.len(), 2);
+    /// // The cursor travels as a string, e.g. to a web client and back.
+    /// let token: Option<String> = first.next.map(|c| c.to_string());
+    /// let cursor: Option<Cursor> = token.map(|t| t.parse()).transpose()?;
+    /// let second = db.query::<Tweet>("abc").limit(2).page(cursor).await?;
+    /// assert_eq!(second.items[0].id, "3");
+    /// assert!(second.next.is_none()); // the last page
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
         self.pager(self.limit)?.page(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// use futures::TryStreamExt;
+    ///
+    /// let mut tweets = std::pin::pin!(db.query::<Tweet>("abc").page_size(1).stream());
+    /// let mut retweets = 0;
+    /// while let Some(tweet) = tweets.try_next().await? {
+    ///     retweets += tweet.retweets;
+    /// }
+    /// assert_eq!(retweets, 15);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         match self.pager(self.limit) {
             Ok(pager) => pager.stream(),

@@ -1,8 +1,10 @@
 //! Typed Query and Scan: [`Db::query`], [`Db::query_index`], [`Db::scan`], [`Db::scan_index`].
 //!
-//! ```no_run
-//! # use dynomodel::{Db, Model};
-//! # use futures::TryStreamExt;
+//! ```
+//! use dynomodel::{Db, Model};
+//! use dynomodel_mem::MemoryDb;
+//! use futures::TryStreamExt;
+//!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[dynomodel(table = "tweets")]
 //! #[global_index(keys("rt-index", hash = city, range = retweets))]
@@ -15,22 +17,47 @@
 //!     pub text: String,
 //! }
 //!
-//! # async fn run(db: Db) -> dynomodel::Result<()> {
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let db = Db::memory();
+//! db.create_schema::<Tweet>().await?;
+//! for (userid, id, city, ts, retweets, text) in [
+//!     ("abc", "1", "Paris", 100, 3, "hello rust"),
+//!     ("abc", "2", "Paris", 200, 12, "typed queries"),
+//!     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+//!     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+//! ] {
+//!     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+//!     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+//! }
+//!
 //! // The table, or the index the range condition implies (here the local index "ts-local").
 //! let recent: Vec<Tweet> = db.query::<Tweet>("abc")
-//!     .range(Tweet::ts().gt(1_700_000_000))
+//!     .range(Tweet::ts().gt(150))
 //!     .filter(Tweet::text().contains("rust"))
 //!     .desc().limit(10).all().await?;
+//! assert_eq!(recent.len(), 1);
+//! assert_eq!(recent[0].text, "rust indexes");
+//!
 //! // A KEYS_ONLY index returns its generated entry type; fetch_full() reads the whole items.
 //! let top: Option<TweetRtIndexItem> = db.query_index(Tweet::rt_index(), "Paris").desc().first().await?;
+//! assert_eq!(top.map(|t| (t.userid, t.id, t.retweets)), Some(("abc".into(), "2".into(), 12)));
 //! let full: Vec<Tweet> = db.query_index(Tweet::rt_index(), "Paris").fetch_full().all().await?;
+//! assert_eq!(full.len(), 3);
+//!
 //! // Paging for web APIs: the cursor prints as a token.
-//! let page = db.query::<Tweet>("abc").limit(20).page(None).await?;
+//! let page = db.query::<Tweet>("abc").limit(2).page(None).await?;
 //! let token: Option<String> = page.next.map(|c| c.to_string());
+//! assert!(token.is_some());
+//!
 //! // A parallel scan, merged into one stream.
 //! let mut tweets = std::pin::pin!(db.scan::<Tweet>().segments(4).stream());
-//! while let Some(tweet) = tweets.try_next().await? { let _ = tweet; }
-//! # Ok(()) }
+//! let mut retweets = 0;
+//! while let Some(tweet) = tweets.try_next().await? {
+//!     retweets += tweet.retweets;
+//! }
+//! assert_eq!(retweets, 22);
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
 //! ```
 
 mod builder;
@@ -58,12 +85,41 @@ impl Db {
     /// a global index projecting `ALL`. None or several is an error naming them; [`Query::index`]
     /// chooses explicitly, and [`Db::query_index`] queries any index with its own key and item types.
     ///
-    /// ```no_run
-    /// # #[derive(dynomodel::Model)]
-    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
-    /// # async fn run(db: dynomodel::Db) -> dynomodel::Result<()> {
-    /// let tweets: Vec<Tweet> = db.query::<Tweet>("abc").range(Tweet::id().begins_with("2026-")).all().await?;
-    /// # Ok(()) }
+    /// (The example reads the tweets listed on [`Query`].)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let tweets: Vec<Tweet> = db.query::<Tweet>("abc").range(Tweet::id().ge("2")).all().await?;
+    /// assert_eq!(tweets.len(), 2);
+    /// // A range condition on `ts` reads the local index sorted by it, "ts-local":
+    /// let recent: Vec<Tweet> = db.query::<Tweet>("abc").range(Tweet::ts().ge(300)).all().await?;
+    /// assert_eq!(recent[0].id, "3");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn query<M: Model>(&self, hash: impl IntoValue<M::Hash>) -> Query<'_, M> {
         let hash = M::hash_key_value(&hash.into_value()).map_err(Into::into);
@@ -73,14 +129,39 @@ impl Db {
     /// A Query on a secondary index: partition `hash` typed as the index's hash key, results typed as
     /// the index's entries (the model for an `ALL` index, else the generated `<Model><Index>Item`).
     ///
-    /// ```no_run
-    /// # #[derive(dynomodel::Model)]
+    /// (The example reads the tweets listed on [`Query`].)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
     /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
-    /// # pub struct Tweet { #[hash_key] pub userid: String, pub city: String, pub retweets: i64 }
-    /// # async fn run(db: dynomodel::Db) -> dynomodel::Result<()> {
-    /// let top = db.query_index(Tweet::rt_index(), "Paris").desc().first().await?;
-    /// let top: Option<TweetRtIndexItem> = top;
-    /// # Ok(()) }
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// // "rt-index" is KEYS_ONLY: its entries hold the table and index keys.
+    /// let top: Option<TweetRtIndexItem> = db.query_index(Tweet::rt_index(), "Paris").desc().first().await?;
+    /// assert_eq!(top.map(|t| (t.retweets, t.key())), Some((12, TweetKey::from(("abc", "2")))));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn query_index<M: Model, H, R, T: Projected>(
         &self,
@@ -92,18 +173,78 @@ impl Db {
 
     /// A Scan of `M`'s table.
     ///
-    /// ```no_run
-    /// # #[derive(dynomodel::Model)]
-    /// # struct Tweet { #[hash_key] userid: String, likes: i64 }
-    /// # async fn run(db: dynomodel::Db) -> dynomodel::Result<()> {
-    /// let popular = db.scan::<Tweet>().filter(Tweet::likes().ge(100)).segments(4).count().await?;
-    /// # Ok(()) }
+    /// (The example reads the tweets listed on [`Query`].)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let popular = db.scan::<Tweet>().filter(Tweet::retweets().ge(5)).segments(4).count().await?;
+    /// assert_eq!(popular, 2);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn scan<M: Model>(&self) -> Scan<'_, M> {
         Scan::new(self, None)
     }
 
     /// A Scan of one of `M`'s secondary indexes, returning its entries.
+    ///
+    /// (The example reads the tweets listed on [`Query`].)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let entries: Vec<TweetRtIndexItem> = db.scan_index(Tweet::rt_index()).all().await?;
+    /// assert_eq!(entries.len(), 4);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn scan_index<M: Model, H, R, T: Projected>(
         &self,
         index: Index<M, H, R, T>,

@@ -17,6 +17,49 @@ use crate::query::cursor::Cursor;
 use crate::value::Item;
 
 /// One page of results and where the next one starts (`None`: this was the last).
+///
+/// Reading a whole table page by page (the tweets of [`Query`](crate::Query)'s documentation):
+///
+/// ```
+/// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # #[dynomodel(table = "tweets")]
+/// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+/// # pub struct Tweet {
+/// #     #[hash_key] pub userid: String,
+/// #     #[range_key] pub id: String,
+/// #     pub city: String,
+/// #     #[index(all = "ts-local")] pub ts: i64,
+/// #     pub retweets: i64,
+/// #     pub text: String,
+/// # }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # for (userid, id, city, ts, retweets, text) in [
+/// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+/// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+/// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+/// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+/// # ] {
+/// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+/// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+/// # }
+/// let mut cursor = None;
+/// let mut pages = 0;
+/// loop {
+///     let page = db.scan::<Tweet>().limit(3).page(cursor).await?;
+///     pages += 1;
+///     match page.next {
+///         Some(next) => cursor = Some(next),
+///         None => break,
+///     }
+/// }
+/// assert_eq!(pages, 2);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
     /// The page's items (possibly empty even when more follow: DynamoDB's `Limit` counts items read).

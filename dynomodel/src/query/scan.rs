@@ -20,6 +20,44 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// A Scan of model `M`'s table or one of its indexes, returning `T`s. Build it with [`Db::scan`] or
 /// [`Db::scan_index`]; finish with [`all`](Scan::all), [`count`](Scan::count), [`page`](Scan::page)
 /// or [`stream`](Scan::stream).
+///
+/// [`filter`](Scan::filter), [`limit`](Scan::limit), [`page_size`](Scan::page_size),
+/// [`consistent`](Scan::consistent) and [`project`](Scan::project) work as on a [`Query`](crate::Query),
+/// whose documentation lists the tweets these examples read.
+///
+/// ```
+/// # use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// # #[derive(Model, Debug, Clone, PartialEq)]
+/// # #[dynomodel(table = "tweets")]
+/// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+/// # pub struct Tweet {
+/// #     #[hash_key] pub userid: String,
+/// #     #[range_key] pub id: String,
+/// #     pub city: String,
+/// #     #[index(all = "ts-local")] pub ts: i64,
+/// #     pub retweets: i64,
+/// #     pub text: String,
+/// # }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory();
+/// # db.create_schema::<Tweet>().await?;
+/// # for (userid, id, city, ts, retweets, text) in [
+/// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+/// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+/// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+/// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+/// # ] {
+/// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+/// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+/// # }
+/// let parisian: Vec<Tweet> = db.scan::<Tweet>().filter(Tweet::city().eq("Paris")).all().await?;
+/// assert_eq!(parisian.len(), 3);
+/// let some = db.scan::<Tweet>().limit(2).all().await?;
+/// assert_eq!(some.len(), 2);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 #[must_use = "a scan does nothing until finished with all(), count(), page() or stream()"]
 pub struct Scan<'a, M: Model, T = M> {
     db: &'a Db,
@@ -85,6 +123,46 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
 
     /// A parallel scan: `n` segments (1 to 1,000,000) read concurrently and merged into one stream,
     /// in no particular order.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let mut ids: Vec<String> = db
+    ///     .scan::<Tweet>()
+    ///     .segments(3)
+    ///     .all()
+    ///     .await?
+    ///     .into_iter()
+    ///     .map(|t| format!("{}/{}", t.userid, t.id))
+    ///     .collect();
+    /// ids.sort();
+    /// assert_eq!(ids, ["abc/1", "abc/2", "abc/3", "xyz/1"]);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn segments(mut self, n: u32) -> Self {
         self.segments = n;
         self
@@ -166,6 +244,38 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     }
 
     /// How many items match (`Select=COUNT`, summed over pages and segments, read concurrently).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let lyon = db.scan::<Tweet>().filter(Tweet::city().eq("Lyon")).segments(2).count().await?;
+    /// assert_eq!(lyon, 1);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn count(self) -> Result<usize> {
         let counts =
             futures::future::try_join_all(self.pagers(None)?.into_iter().map(Pager::count)).await?;
@@ -174,6 +284,41 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
 
     /// One page after `cursor`. A parallel scan has one position per segment, which one cursor cannot
     /// hold: paging needs `segments(1)` (use `stream()` for parallel reads).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// let page = db.scan::<Tweet>().limit(3).page(None).await?;
+    /// assert_eq!(page.items.len(), 3);
+    /// let rest = db.scan::<Tweet>().limit(3).page(page.next).await?;
+    /// assert_eq!(rest.items.len(), 1);
+    /// assert!(db.scan::<Tweet>().segments(2).page(None).await.is_err());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
         if self.segments != 1 {
             return Err(Error::validation(
@@ -186,6 +331,41 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
 
     /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each
     /// fetching its next page when its items are consumed) and merged as they arrive.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # #[dynomodel(table = "tweets")]
+    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
+    /// # pub struct Tweet {
+    /// #     #[hash_key] pub userid: String,
+    /// #     #[range_key] pub id: String,
+    /// #     pub city: String,
+    /// #     #[index(all = "ts-local")] pub ts: i64,
+    /// #     pub retweets: i64,
+    /// #     pub text: String,
+    /// # }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for (userid, id, city, ts, retweets, text) in [
+    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
+    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
+    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
+    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
+    /// # ] {
+    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
+    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
+    /// # }
+    /// use futures::TryStreamExt;
+    ///
+    /// let stream = db.scan::<Tweet>().segments(4).page_size(1).stream();
+    /// let tweets: Vec<Tweet> = stream.try_collect().await?;
+    /// assert_eq!(tweets.iter().map(|t| t.retweets).sum::<i64>(), 22);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         let limit = self.limit;
         match self.pagers(limit) {

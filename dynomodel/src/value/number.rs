@@ -94,6 +94,21 @@ impl Number {
 
     /// Parses DynamoDB's number grammar: `[+-]digits[.digits][(e|E)[+-]digits]`, where either the integer
     /// or the fraction part may be empty but not both.
+    ///
+    /// ```
+    /// use dynomodel::{Number, NumberError};
+    ///
+    /// assert_eq!(Number::parse("-.5e2")?.to_string(), "-50");
+    /// // Up to 38 significant digits, exactly (leading and trailing zeros do not count):
+    /// let exact = Number::parse("12345678901234567890.123456789012345678")?;
+    /// assert_eq!(exact.significant_digits(), 38);
+    /// assert_eq!(exact.to_string(), "12345678901234567890.123456789012345678");
+    /// let digits39 = "123456789012345678901234567890123456789";
+    /// assert_eq!(Number::parse(digits39), Err(NumberError::TooManyDigits));
+    /// assert_eq!(Number::parse("1e126"), Err(NumberError::Overflow));
+    /// assert!(matches!(Number::parse("1,5"), Err(NumberError::Invalid(_))));
+    /// # Ok::<(), NumberError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Number, NumberError> {
         let invalid = || NumberError::Invalid(text.to_owned());
         let bytes = text.as_bytes();
@@ -254,6 +269,16 @@ impl Number {
     }
 
     /// The exact difference; see [`Number::checked_add`].
+    ///
+    /// ```
+    /// use dynomodel::Number;
+    /// let price: Number = "19.99".parse()?;
+    /// assert_eq!(price.checked_sub(&"0.99".parse()?)?, Number::from(19));
+    /// // DynamoDB never rounds: 1E38 - 1 is 38 nines, 1E39 - 1 would be 39.
+    /// assert_eq!("1e38".parse::<Number>()?.checked_sub(&Number::from(1))?.significant_digits(), 38);
+    /// assert!("1e39".parse::<Number>()?.checked_sub(&Number::from(1)).is_err());
+    /// # Ok::<(), dynomodel::NumberError>(())
+    /// ```
     pub fn checked_sub(&self, other: &Number) -> Result<Number, NumberError> {
         self.checked_add(&-*other)
     }

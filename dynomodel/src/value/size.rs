@@ -29,6 +29,14 @@ pub fn item_size(item: &Item) -> usize {
 }
 
 /// The size of one attribute value (without its name).
+///
+/// ```
+/// use dynomodel::{attribute_size, AttributeValue, Number};
+/// assert_eq!(attribute_size(&AttributeValue::S("héllo".into())), 6); // UTF-8 bytes
+/// assert_eq!(attribute_size(&AttributeValue::N(Number::from(12345))), 4);
+/// let list = AttributeValue::L(vec![AttributeValue::Bool(true), AttributeValue::Null]);
+/// assert_eq!(attribute_size(&list), 3 + 2 + 2); // overhead, one byte per element, the elements
+/// ```
 pub fn attribute_size(value: &AttributeValue) -> usize {
     match value {
         AttributeValue::S(s) => s.len(),

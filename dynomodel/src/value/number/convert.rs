@@ -6,6 +6,14 @@ use super::{Number, NumberError};
 
 impl Number {
     /// The value as an `i128`, if it is an integer that fits.
+    ///
+    /// ```
+    /// use dynomodel::Number;
+    /// assert_eq!("1.5e3".parse::<Number>()?.to_i128(), Some(1500));
+    /// assert_eq!("1.5".parse::<Number>()?.to_i128(), None); // not an integer
+    /// assert_eq!("1e50".parse::<Number>()?.to_i128(), None); // too large
+    /// # Ok::<(), dynomodel::NumberError>(())
+    /// ```
     pub fn to_i128(&self) -> Option<i128> {
         if self.exponent < 0 {
             return None;
@@ -36,6 +44,14 @@ impl Number {
     }
 
     /// Converts a finite float through its shortest round-tripping decimal text (`0.1` → `0.1`).
+    ///
+    /// ```
+    /// use dynomodel::Number;
+    /// assert_eq!(Number::from_f64(0.1)?.to_string(), "0.1");
+    /// assert_eq!(Number::from_f64(0.1)?.to_f64(), 0.1);
+    /// assert!(Number::from_f64(f64::NAN).is_err());
+    /// # Ok::<(), dynomodel::NumberError>(())
+    /// ```
     pub fn from_f64(value: f64) -> Result<Number, NumberError> {
         if !value.is_finite() {
             return Err(NumberError::Invalid(value.to_string()));
