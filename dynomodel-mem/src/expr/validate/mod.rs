@@ -133,19 +133,28 @@ impl Checker<'_, '_> {
     }
 }
 
-fn checker<'a, 'u>(
+/// A checker for one expression, with the parser's finding about redundant parentheses already reported.
+fn checker<'a, 'u, T>(
     kind: ExprKind,
+    parsed: &Parsed<T>,
     placeholders: Placeholders<'a>,
     usage: &'u mut Usage,
 ) -> Checker<'a, 'u> {
-    Checker {
+    let mut checker = Checker {
         kind,
         placeholders,
         usage,
         errors: BTreeMap::new(),
         operators: 0,
         paths: Vec::new(),
+    };
+    if parsed.redundant_parens {
+        checker.report(
+            Category::Parens,
+            "The expression has redundant parentheses;",
+        );
     }
+    checker
 }
 
 /// Validates a condition, filter or key condition; records the placeholders it uses in `usage`.
@@ -155,13 +164,7 @@ pub(crate) fn validate_condition(
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
 ) -> Result<(), Error> {
-    let mut c = checker(kind, placeholders, usage);
-    if parsed.redundant_parens {
-        c.report(
-            Category::Parens,
-            "The expression has redundant parentheses;",
-        );
-    }
+    let mut c = checker(kind, parsed, placeholders, usage);
     c.condition(&parsed.tree);
     c.check_operator_count();
     c.finish(CONDITION_ORDER)
@@ -173,13 +176,7 @@ pub(crate) fn validate_update(
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Update, placeholders, usage);
-    if parsed.redundant_parens {
-        c.report(
-            Category::Parens,
-            "The expression has redundant parentheses;",
-        );
-    }
+    let mut c = checker(ExprKind::Update, parsed, placeholders, usage);
     c.update(&parsed.tree);
     c.check_operator_count();
     c.finish(UPDATE_ORDER)
@@ -191,7 +188,7 @@ pub(crate) fn validate_projection(
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Projection, placeholders, usage);
+    let mut c = checker(ExprKind::Projection, parsed, placeholders, usage);
     for p in &parsed.tree.paths {
         c.target_path(p);
     }
