@@ -7,8 +7,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use dynomodel::{
-    AttributeValue, Backend, Cursor, Db, Error, Item, Model, Number, ProjectionExpression,
-    QueryInput, QueryOutput, Result, ScanInput, Select,
+    AttributeValue, Backend, Cursor, Db, Error, Item, Model, Number, QueryInput, QueryOutput,
+    Result, ScanInput, Select,
 };
 use futures::TryStreamExt;
 

@@ -221,10 +221,9 @@ async fn count_one_page_and_projection() {
     let first = db.query::<Tweet>("abc").limit(1).page(None).await.unwrap();
     assert_eq!(first.items.len(), 1);
     let cursor: Cursor = first.next.unwrap().to_string().parse().unwrap();
-    let projected = ProjectionExpression::new().with(Tweet::text());
     let rest = db
         .query::<Tweet>("abc")
-        .project(projected)
+        .project(Tweet::text())
         .page(Some(cursor))
         .await
         .unwrap();

@@ -6,9 +6,9 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::backend::{QueryInput, Select};
-use crate::db::Db;
+use crate::db::{Db, Partial};
 use crate::error::{ConversionError, Error, Result};
-use crate::expression::{Condition, ExpressionContext, ProjectionExpression};
+use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
@@ -447,8 +447,9 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         self
     }
 
-    /// Returns only these attributes, as raw [`Item`]s (a model cannot be built from some of its
-    /// attributes without inventing the others).
+    /// Returns only these attributes (a field, a path, a tuple of them or a [`ProjectionExpression`]),
+    /// as [`Partial`] views of the model, like [`Get::project`](crate::Get::project): typed access to
+    /// what was asked for, without inventing the attributes that were not.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -476,21 +477,21 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
     /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
     /// # }
-    /// use dynomodel::{AttributeValue, ProjectionExpression};
-    ///
     /// let texts = db
     ///     .query::<Tweet>("abc")
-    ///     .project(ProjectionExpression::new().with(Tweet::text()))
+    ///     .project((Tweet::text(), Tweet::retweets()))
     ///     .all()
     ///     .await?;
-    /// assert_eq!(texts[0].get("text"), Some(&AttributeValue::S("hello rust".into())));
-    /// assert_eq!(texts[0].len(), 1); // only what was asked for
+    /// assert_eq!(texts[0].get(Tweet::text())?, Some("hello rust".to_owned()));
+    /// assert_eq!(texts[0].get(Tweet::retweets())?, Some(3));
+    /// assert_eq!(texts[0].get(Tweet::city())?, None); // only what was asked for
+    /// assert_eq!(texts[0].item().len(), 2);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn project(self, projection: ProjectionExpression<M>) -> Query<'a, M, Item> {
-        let mut query = self.retype(Ok);
-        query.projection = Some(projection);
+    pub fn project(self, paths: impl IntoProjection<M>) -> Query<'a, M, Partial<M>> {
+        let mut query = self.retype(|item| Ok(Partial::new(item)));
+        query.projection = Some(paths.into_projection());
         query.full = false;
         query
     }

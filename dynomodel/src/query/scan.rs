@@ -6,9 +6,9 @@ use futures::stream::{self, StreamExt};
 use futures::Stream;
 
 use crate::backend::ScanInput;
-use crate::db::Db;
+use crate::db::{Db, Partial};
 use crate::error::{ConversionError, Error, Result};
-use crate::expression::{Condition, ExpressionContext, ProjectionExpression};
+use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::pager::{Page, Pager, Request};
@@ -168,18 +168,35 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         self
     }
 
-    /// Returns only these attributes, as raw [`Item`]s.
-    pub fn project(self, projection: ProjectionExpression<M>) -> Scan<'a, M, Item> {
+    /// Returns only these attributes, as [`Partial`] views of the model; see
+    /// [`Query::project`](crate::Query::project).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct User { #[hash_key] id: String, name: String, karma: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<User>().await?;
+    /// db.put(&User { id: "u1".into(), name: "Ada".into(), karma: 7 }).await?;
+    /// let names = db.scan::<User>().project(User::name()).all().await?;
+    /// assert_eq!(names[0].get(User::name())?, Some("Ada".to_owned()));
+    /// assert!(!names[0].contains(User::karma()));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn project(self, paths: impl IntoProjection<M>) -> Scan<'a, M, Partial<M>> {
         Scan {
             db: self.db,
             index: self.index,
             filter: self.filter,
-            projection: Some(projection),
+            projection: Some(paths.into_projection()),
             limit: self.limit,
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
-            decode: Ok,
+            decode: |item| Ok(Partial::new(item)),
             _model: PhantomData,
         }
     }
