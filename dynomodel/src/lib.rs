@@ -7,7 +7,8 @@
 //! [`Binary`], or a `Vec<u8>` field of a derived struct; dates are fixed-width RFC 3339 strings).
 //!
 //! ```
-//! use dynomodel::Model;
+//! use dynomodel::{Db, Model};
+//! use dynomodel_mem::MemoryDb; // in tests; in production `Db::from_env().await?` (feature `aws`)
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[dynomodel(table = "tweets")]
@@ -17,13 +18,28 @@
 //!     #[range_key]
 //!     id: String,
 //!     text: String,
+//!     likes: i64,
 //! }
 //!
-//! let schema = Tweet::schema();
-//! assert_eq!(schema.table_name, "tweets");
-//! assert_eq!(schema.key_schema.len(), 2);
-//! assert_eq!(Tweet::text().name(), "text");
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let db = Db::memory();
+//! db.create_schema::<Tweet>().await?;
+//!
+//! let tweet = Tweet { userid: "ada".into(), id: "1".into(), text: "hello".into(), likes: 0 };
+//! db.put(&tweet).if_not_exists().await?;
+//! let liked = db.update::<Tweet>(("ada", "1")).add(Tweet::likes(), 1).returning_new().await?;
+//! assert_eq!(liked.likes, 1);
+//! assert_eq!(db.get::<Tweet>(("ada", "1")).await?, Some(liked));
+//!
+//! let hello = db.query::<Tweet>("ada").filter(Tweet::text().begins_with("hel")).all().await?;
+//! assert_eq!(hello.len(), 1);
+//! assert_eq!(Tweet::schema().table_name, "tweets");
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
 //! ```
+//!
+//! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
+//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
 
 #![forbid(unsafe_code)]
 
