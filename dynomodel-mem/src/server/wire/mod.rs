@@ -70,7 +70,39 @@ pub const OPERATIONS: &[&str] = &[
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
 /// Runs one request: `operation` is the target's suffix (e.g. `PutItem`), `body` the raw request body.
-/// Returns the response body as JSON, or the fault to report.
+/// Returns the response body as JSON, or the fault to report ([`error_response`] turns it into
+/// DynamoDB's status and error body). The server's whole protocol, without HTTP:
+///
+/// ```
+/// use dynomodel_mem::server::wire::{self, Fault};
+/// use dynomodel_mem::MemBackend;
+/// use serde_json::json;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let backend = MemBackend::new();
+/// let create = json!({
+///     "TableName": "users",
+///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
+///     "BillingMode": "PAY_PER_REQUEST",
+/// });
+/// wire::call(&backend, "CreateTable", create.to_string().as_bytes()).await?;
+/// let put = br#"{"TableName": "users", "Item": {"id": {"S": "u1"}, "karma": {"N": "7"}}}"#;
+/// wire::call(&backend, "PutItem", put).await?;
+/// let get = br#"{"TableName": "users", "Key": {"id": {"S": "u1"}}}"#;
+/// let found = wire::call(&backend, "GetItem", get).await?;
+/// assert_eq!(found["Item"]["karma"], json!({"N": "7"}));
+///
+/// // A number sent as a JSON number is a type error, as DynamoDB reports it.
+/// let typed_wrong = br#"{"TableName": "users", "Key": {"id": {"N": 1}}}"#;
+/// let fault = wire::call(&backend, "GetItem", typed_wrong).await.unwrap_err();
+/// assert!(matches!(fault, Fault::Serialization(Some(_))));
+/// let (status, body) = wire::error_response(&fault);
+/// assert_eq!(status, 400);
+/// assert_eq!(body["__type"], "com.amazon.coral.service#SerializationException");
+/// # Ok::<(), Fault>(())
+/// # }).unwrap();
+/// ```
 pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireResult<Value> {
     if !OPERATIONS.contains(&operation) {
         return Err(Fault::UnknownOperation);
