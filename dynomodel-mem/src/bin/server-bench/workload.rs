@@ -143,41 +143,33 @@ impl Target {
         }
     }
 
-    /// Runs `phase` for `duration` (whole rounds of 20 requests); returns the requests made and the
-    /// time they took.
+    /// Request `i` (of the 20 items) of `phase`.
+    async fn request(&self, phase: Phase, i: usize) -> Result<(), Error> {
+        match phase {
+            Phase::Put => self.put(i).await,
+            Phase::Get | Phase::ConcurrentGet => self.get(i).await,
+            Phase::Query => self.query().await,
+        }
+    }
+
+    /// Runs `phase` for `duration`: one request at a time, or [`IN_FLIGHT`] at a time for
+    /// [`Phase::ConcurrentGet`] (the same shape as [`crate::raw::RawTarget::run`]). Returns the
+    /// requests made and the time they took.
     pub async fn run(&self, phase: Phase, duration: Duration) -> Result<(usize, Duration), Error> {
         let started = Instant::now();
         let deadline = started + duration;
-        if phase == Phase::ConcurrentGet {
-            return self.run_concurrent(started, deadline).await;
-        }
-        let mut requests = 0;
-        while Instant::now() < deadline {
-            for i in 0..ITEMS {
-                match phase {
-                    Phase::Put => self.put(i).await?,
-                    Phase::Get => self.get(i).await?,
-                    Phase::Query => self.query().await?,
-                    Phase::ConcurrentGet => unreachable!("handled above"),
-                }
-            }
-            requests += ITEMS;
-        }
-        Ok((requests, started.elapsed()))
-    }
-
-    async fn run_concurrent(
-        &self,
-        started: Instant,
-        deadline: Instant,
-    ) -> Result<(usize, Duration), Error> {
-        let workers: Vec<_> = (0..IN_FLIGHT)
+        let in_flight = if phase == Phase::ConcurrentGet {
+            IN_FLIGHT
+        } else {
+            1
+        };
+        let workers: Vec<_> = (0..in_flight)
             .map(|w| {
                 let target = self.clone();
                 tokio::spawn(async move {
                     let mut requests = 0;
                     while Instant::now() < deadline {
-                        target.get((w + requests) % ITEMS).await?;
+                        target.request(phase, (w + requests) % ITEMS).await?;
                         requests += 1;
                     }
                     Ok::<usize, Error>(requests)
