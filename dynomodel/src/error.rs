@@ -167,6 +167,15 @@ impl From<NumberError> for Error {
 }
 
 /// Why one action of a transaction failed (or `"None"` when it did not).
+///
+/// ```
+/// use dynomodel::CancellationReason;
+///
+/// let ok = CancellationReason::none();
+/// assert_eq!((ok.code.as_str(), ok.message), ("None", None));
+/// let failed = CancellationReason::new("ConditionalCheckFailed", "The conditional request failed");
+/// assert!(!failed.is_none());
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancellationReason {
     /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`, …
@@ -175,6 +184,55 @@ pub struct CancellationReason {
     pub message: Option<String>,
     /// The item, for a failed condition with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
     pub item: Option<Item>,
+    /// Which action the reason is about, when the transaction was built by the mapper; `None` from a
+    /// backend (DynamoDB identifies actions only by their position).
+    pub action: Option<TransactAction>,
+}
+
+impl CancellationReason {
+    /// The reason of an action that did not fail: code `"None"`, no message.
+    pub fn none() -> CancellationReason {
+        CancellationReason {
+            code: "None".into(),
+            message: None,
+            item: None,
+            action: None,
+        }
+    }
+
+    /// A failure with DynamoDB's code and message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> CancellationReason {
+        CancellationReason {
+            code: code.into(),
+            message: Some(message.into()),
+            item: None,
+            action: None,
+        }
+    }
+
+    /// The same reason carrying the item as it was (`ReturnValuesOnConditionCheckFailure=ALL_OLD`).
+    pub fn with_item(mut self, item: Option<Item>) -> CancellationReason {
+        self.item = item;
+        self
+    }
+
+    /// Whether the action did not fail (code `"None"`).
+    pub fn is_none(&self) -> bool {
+        self.code == "None"
+    }
+}
+
+/// The action of a mapper-built transaction that a [`CancellationReason`] is about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactAction {
+    /// `"Put"`, `"Update"`, `"Delete"`, `"ConditionCheck"` or `"Get"`.
+    pub kind: &'static str,
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The table (namespace included).
+    pub table: String,
+    /// The item's key.
+    pub key: Item,
 }
 
 /// A value could not be converted between DynamoDB and Rust.

@@ -64,7 +64,7 @@ pub use backend::*;
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
 pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
 pub use dynomodel_derive::{Document, Model};
-pub use error::{CancellationReason, ConversionError, Error, Result};
+pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,

@@ -114,6 +114,30 @@ impl Backend for Recorder {
         self.scans.lock().unwrap().push(input);
         Ok(self.pages.lock().unwrap().pop_front().unwrap_or_default())
     }
+    async fn batch_get_item(
+        &self,
+        _: dynomodel::BatchGetItemInput,
+    ) -> Result<dynomodel::BatchGetItemOutput> {
+        unimplemented!()
+    }
+    async fn batch_write_item(
+        &self,
+        _: dynomodel::BatchWriteItemInput,
+    ) -> Result<dynomodel::BatchWriteItemOutput> {
+        unimplemented!()
+    }
+    async fn transact_get_items(
+        &self,
+        _: dynomodel::TransactGetItemsInput,
+    ) -> Result<dynomodel::TransactGetItemsOutput> {
+        unimplemented!()
+    }
+    async fn transact_write_items(
+        &self,
+        _: dynomodel::TransactWriteItemsInput,
+    ) -> Result<dynomodel::TransactWriteItemsOutput> {
+        unimplemented!()
+    }
 }
 
 fn recorder(pages: Vec<QueryOutput>) -> (Arc<Recorder>, Db) {

@@ -45,6 +45,7 @@ fn reasons_of(reasons: &[sdk::CancellationReason]) -> Vec<CancellationReason> {
             code: r.code().unwrap_or("None").to_owned(),
             message: r.message().map(str::to_owned),
             item: r.item().and_then(|i| from_sdk_item(i.clone()).ok()),
+            action: None,
         })
         .collect()
 }

@@ -204,4 +204,29 @@ impl Backend for AwsBackend {
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
         query::scan(&self.client, input).await
     }
+
+    // SCAFFOLD (issue 10, replaced before landing).
+    async fn batch_get_item(&self, _input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        Err(crate::Error::validation("BatchGetItem is being built"))
+    }
+
+    async fn batch_write_item(&self, _input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        Err(crate::Error::validation("BatchWriteItem is being built"))
+    }
+
+    async fn transact_get_items(
+        &self,
+        _input: TransactGetItemsInput,
+    ) -> Result<TransactGetItemsOutput> {
+        Err(crate::Error::validation("TransactGetItems is being built"))
+    }
+
+    async fn transact_write_items(
+        &self,
+        _input: TransactWriteItemsInput,
+    ) -> Result<TransactWriteItemsOutput> {
+        Err(crate::Error::validation(
+            "TransactWriteItems is being built",
+        ))
+    }
 }

@@ -2,13 +2,17 @@
 //! shaped like DynamoDB's API. `dynomodel-mem` implements it in memory; [`crate::AwsBackend`] (feature
 //! `aws`) implements it over `aws-sdk-dynamodb`.
 
+mod batch;
 mod item;
 mod query;
 mod table;
+mod transact;
 
+pub use batch::*;
 pub use item::*;
 pub use query::*;
 pub use table::*;
+pub use transact::*;
 
 use crate::error::Result;
 
@@ -39,4 +43,18 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     async fn query(&self, input: QueryInput) -> Result<QueryOutput>;
     /// `Scan`.
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput>;
+    /// `BatchGetItem`.
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput>;
+    /// `BatchWriteItem`.
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput>;
+    /// `TransactGetItems`.
+    async fn transact_get_items(
+        &self,
+        input: TransactGetItemsInput,
+    ) -> Result<TransactGetItemsOutput>;
+    /// `TransactWriteItems`.
+    async fn transact_write_items(
+        &self,
+        input: TransactWriteItemsInput,
+    ) -> Result<TransactWriteItemsOutput>;
 }

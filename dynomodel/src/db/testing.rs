@@ -169,4 +169,19 @@ impl Backend for Recorder {
     async fn scan(&self, _: ScanInput) -> Result<ScanOutput> {
         Err(Error::validation("not recorded"))
     }
+    async fn batch_get_item(&self, _: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        Err(Error::validation("not recorded"))
+    }
+    async fn batch_write_item(&self, _: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        Err(Error::validation("not recorded"))
+    }
+    async fn transact_get_items(&self, _: TransactGetItemsInput) -> Result<TransactGetItemsOutput> {
+        Err(Error::validation("not recorded"))
+    }
+    async fn transact_write_items(
+        &self,
+        _: TransactWriteItemsInput,
+    ) -> Result<TransactWriteItemsOutput> {
+        Err(Error::validation("not recorded"))
+    }
 }

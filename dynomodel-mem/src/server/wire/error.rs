@@ -125,11 +125,7 @@ mod tests {
         );
         let e = Error::TransactionCanceled {
             message: "Transaction cancelled".into(),
-            reasons: vec![CancellationReason {
-                code: "None".into(),
-                message: None,
-                item: None,
-            }],
+            reasons: vec![CancellationReason::none()],
         };
         assert_eq!(
             error_response(&Fault::Backend(e)).1["CancellationReasons"],
