@@ -17,7 +17,15 @@
 //!    (BatchGetItem) or a list of structures (BatchWriteItem), `Keys` a list of maps, each attribute
 //!    value a structure, `ConsistentRead` a boolean, `AttributesToGet` a list of strings (dynalite's
 //!    `assertType` cases).
-//! 2. Member constraints: the enums `ReturnConsumedCapacity` and (BatchWriteItem)
+//! 2. A missing (or `null`) `RequestItems` is answered as an empty map is, before any member
+//!    constraint: "The requestItems parameter is required for BatchWriteItem" (… for BatchGetItem).
+//!    dynalite's early recording gives that answer to `{"ReturnConsumedCapacity": "hi",
+//!    "ReturnItemCollectionMetrics": "hi"}`, and it is the live service's answer to an empty map in
+//!    us-east-1 (nubo-db/dynamodb-conformance's 2026 captures), whose wording the engine follows; the
+//!    regions with the newer validation wording, and dynalite's later recording, list "Value null at
+//!    'requestItems'" among the constraints instead. The message is a rule of the typed request, so
+//!    it is the backend's: the wire layer hands it an empty `RequestItems`.
+//! 3. Member constraints: the enums `ReturnConsumedCapacity` and (BatchWriteItem)
 //!    `ReturnItemCollectionMetrics` first, then the missing members, with the paths DynamoDB reports:
 //!    a map key appears as itself and list positions count from 1 (`requestItems.t.member.keys`,
 //!    `requestItems.aa;.member.1.member.putRequest.item`, all recorded by dynalite), and a
@@ -26,7 +34,7 @@
 //!    (`requestItems.t.member`, `requestItems.t.member.keys.1.member`): the wire layer's rule for null
 //!    list elements (see `table.rs`). That is an inference: DynamoDB Local answers these with its own
 //!    texts ("The batch write request list for a table cannot be null or empty: t").
-//! 3. The first operation-specific message: a `WriteRequest` with neither or both of `PutRequest` and
+//! 4. The first operation-specific message: a `WriteRequest` with neither or both of `PutRequest` and
 //!    `DeleteRequest` is "Supplied AttributeValue has more than one datatypes set, must contain exactly
 //!    one of the supported datatypes" (dynalite records it for `{}`; DynamoDB Local 3.3.1 answers it for
 //!    both, and for `{"PutRequest": null}`), reported before the attribute values of that table's
@@ -42,7 +50,8 @@
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchWriteItemInput, Item, KeysAndAttributes, WriteRequest,
+    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, Item, KeysAndAttributes,
+    WriteRequest,
 };
 use serde_json::{json, Map, Value};
 
@@ -53,17 +62,9 @@ use super::types::{list, map, string, structure};
 use super::value::{item_to_json, parse_item, SEVERAL_TYPES};
 use super::{Decoder, Members, WireResult};
 
-/// The entries of `RequestItems` (table name, what to do there); none when it is absent, which is
-/// recorded as a null constraint.
-fn tables_of<'a>(
-    m: &Members<'a>,
-    d: &mut Decoder,
-) -> WireResult<impl Iterator<Item = (&'a String, &'a Value)>> {
-    let tables = m.get("RequestItems").map(map).transpose()?.flatten();
-    if tables.is_none() {
-        d.null("requestItems");
-    }
-    Ok(tables.into_iter().flatten())
+/// `RequestItems`, when present.
+fn request_items<'a>(m: &Members<'a>) -> WireResult<Option<&'a Map<String, Value>>> {
+    Ok(m.get("RequestItems").map(map).transpose()?.flatten())
 }
 
 /// One table's `KeysAndAttributes`; `path` is `requestItems.<table>.member`.
@@ -107,8 +108,13 @@ pub(super) async fn batch_get_item(
     let m = Members::new(request);
     let mut d = Decoder::default();
     m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
+    let Some(tables) = request_items(&m)? else {
+        // Answered as an empty map is, before any member constraint (see the module docs).
+        let out = backend.batch_get_item(BatchGetItemInput::default()).await?;
+        return Ok(batch_get_response(&out));
+    };
     let mut request_items = BTreeMap::new();
-    for (table, value) in tables_of(&m, &mut d)? {
+    for (table, value) in tables {
         let path = format!("requestItems.{table}.member");
         match structure(value)? {
             Some(fields) => {
@@ -120,6 +126,11 @@ pub(super) async fn batch_get_item(
     }
     let input = d.finish(BatchGetItemInput { request_items })?;
     let out = backend.batch_get_item(input).await?;
+    Ok(batch_get_response(&out))
+}
+
+/// BatchGetItem's response: both members, always.
+pub(super) fn batch_get_response(out: &BatchGetItemOutput) -> Value {
     let responses: Map<String, Value> = out
         .responses
         .iter()
@@ -128,10 +139,10 @@ pub(super) async fn batch_get_item(
             (table.clone(), Value::Array(items))
         })
         .collect();
-    Ok(json!({
+    json!({
         "Responses": responses,
         "UnprocessedKeys": unprocessed_keys_json(&out.unprocessed_keys),
-    }))
+    })
 }
 
 /// Whether a `WriteRequest` sets exactly one of its two members (a JSON `null` is not set).
@@ -212,8 +223,15 @@ pub(super) async fn batch_write_item(
         RETURN_ITEM_COLLECTION_METRICS,
         &mut d,
     )?;
+    let Some(tables) = request_items(&m)? else {
+        // Answered as an empty map is, before any member constraint (see the module docs).
+        let out = backend
+            .batch_write_item(BatchWriteItemInput::default())
+            .await?;
+        return Ok(json!({ "UnprocessedItems": unprocessed_items_json(&out.unprocessed_items) }));
+    };
     let mut request_items = BTreeMap::new();
-    for (table, value) in tables_of(&m, &mut d)? {
+    for (table, value) in tables {
         let path = format!("requestItems.{table}.member");
         match list(value)? {
             Some(elements) => {
@@ -287,7 +305,7 @@ mod tests {
     use crate::server::wire::fake::{Fake, Seen};
     use crate::server::wire::types::{START_OF_LIST, START_OF_STRUCTURE};
     use crate::server::wire::value::EMPTY_VALUE;
-    use dynomodel::{AttributeValue, BatchGetItemOutput, BatchWriteItemOutput};
+    use dynomodel::{AttributeValue, BatchWriteItemOutput};
 
     fn s(text: &str) -> AttributeValue {
         AttributeValue::S(text.into())
@@ -573,23 +591,43 @@ mod tests {
     #[tokio::test]
     async fn constraints_with_dynamodb_paths() {
         let fake = Fake::default();
+        // A missing RequestItems goes to the backend as an empty one, whatever else is wrong.
+        for body in [
+            json!({}),
+            json!({"RequestItems": null}),
+            json!({"ReturnConsumedCapacity": "hi", "ReturnItemCollectionMetrics": "hi"}),
+        ] {
+            assert_eq!(
+                fake.decoded("BatchWriteItem", body.clone()).await,
+                Seen::BatchWrite(BatchWriteItemInput::default()),
+                "{body}"
+            );
+            let (out, seen) = fake.run("BatchGetItem", body.clone()).await;
+            assert_eq!(seen, Some(Seen::BatchGet(BatchGetItemInput::default())));
+            assert_eq!(
+                out.unwrap(),
+                json!({"Responses": {}, "UnprocessedKeys": {}})
+            );
+        }
+        // But not before type errors.
+        let typed = json!({"ReturnItemCollectionMetrics": 1});
+        assert!(fake.serialization("BatchWriteItem", typed).await.is_some());
         // dynalite's recordings (test/batchWriteItem.js, test/batchGetItem.js), without the table-name
         // constraints that the engine reports.
         assert_eq!(
-            fake.validation("BatchWriteItem", json!({})).await,
-            format!("1 validation error detected: {}", null_at("requestItems"))
-        );
-        assert_eq!(
             fake.validation(
                 "BatchWriteItem",
-                json!({"ReturnConsumedCapacity": "hi", "ReturnItemCollectionMetrics": "hi"})
+                json!({
+                    "ReturnConsumedCapacity": "hi",
+                    "ReturnItemCollectionMetrics": "hi",
+                    "RequestItems": {"abc": [{"PutRequest": {"Item": {}}}]}
+                })
             )
             .await,
             format!(
-                "3 validation errors detected: {}; {}; {}",
+                "2 validation errors detected: {}; {}",
                 enum_at("hi", "returnConsumedCapacity", "INDEXES, TOTAL, NONE"),
                 enum_at("hi", "returnItemCollectionMetrics", "SIZE, NONE"),
-                null_at("requestItems")
             )
         );
         assert_eq!(

@@ -17,7 +17,11 @@
 //! Every serialization error anywhere in the request wins over every validation error (DynamoDB type-checks
 //! the whole request before validating it), so decoding returns type errors at once and only *records*
 //! validation errors in a [`Decoder`], which reports them after the whole request was read. Everything
-//! else (table names, key schemas, item rules) is left to the backend, which has DynamoDB's messages.
+//! else (table names, key schemas, item rules, the limits of batches and transactions) is left to the
+//! backend, which has DynamoDB's messages, so that Rust users of the engine get the same checks. One
+//! consequence: a request that breaks both a constraint checked here (a missing member, an enum) and one
+//! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
+//! DynamoDB lists both in one message; once that is fixed, the backend's.
 
 mod batch;
 mod error;
