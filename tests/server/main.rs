@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod multi_item;
+mod sdk;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
