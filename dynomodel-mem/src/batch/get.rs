@@ -121,12 +121,9 @@ impl State {
             .values()
             .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka)))
             .collect::<Result<Vec<_>>>()?;
-        let tables = requests
-            .keys()
-            .map(|name| self.table(name))
-            .collect::<Result<Vec<_>>>()?;
         let mut reads = Vec::with_capacity(requests.len());
-        for (((name, ka), table), prepared) in requests.iter().zip(tables).zip(prepared) {
+        for ((name, ka), prepared) in requests.iter().zip(prepared) {
+            let table = self.table(name)?;
             if let Some(p) = prepared.projection() {
                 // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
                 let paths: Vec<&Path> = p.tree.paths.iter().collect();

@@ -86,17 +86,10 @@ impl State {
             .flatten()
             .try_for_each(check_values)?;
         constraints::write_total(&input)?;
-        let tables = input
-            .request_items
-            .keys()
-            .map(|name| self.table(name))
-            .collect::<Result<Vec<_>>>()?;
-        let plans = input
-            .request_items
-            .values()
-            .zip(tables)
-            .map(|(requests, table)| plan_table(table, requests))
-            .collect::<Result<Vec<_>>>()?;
+        let mut plans = Vec::with_capacity(input.request_items.len());
+        for (name, requests) in &input.request_items {
+            plans.push(plan_table(self.table(name)?, requests)?);
+        }
         // Everything is valid: write. Every table exists (checked above, under this same lock).
         for ((name, requests), keys) in input.request_items.into_iter().zip(plans) {
             let table = self.table_mut(&name)?;

@@ -285,32 +285,42 @@ async fn keys_against_the_key_schema() {
 }
 
 #[tokio::test]
-async fn a_missing_table_wins_over_a_bad_key_in_either_order() {
+async fn tables_are_checked_one_by_one_in_name_order() {
     let b = seeded().await;
-    for missing in ["aaa-missing", "zzz-missing"] {
-        let result = get(
-            &b,
-            vec![
-                ("hash", keys(vec![item(&[("pk", n("1"))])])),
-                (missing, keys(vec![h("a")])),
-            ],
-        )
-        .await;
-        assert_eq!(
-            result.unwrap_err(),
-            Error::resource_not_found("Requested resource not found")
-        );
-    }
-    // With every table present, the first table (by name) with a bad key.
+    let bad = || keys(vec![item(&[("pk", n("1"))])]);
+    // A missing table that sorts before the bad key wins; one that sorts after does not.
     let result = get(
         &b,
-        vec![
-            ("hash", keys(vec![item(&[("pk", n("1"))])])),
-            ("range", keys(vec![h("x")])),
-        ],
+        vec![("aaa-missing", keys(vec![h("a")])), ("hash", bad())],
+    )
+    .await;
+    assert_eq!(
+        result.unwrap_err(),
+        Error::resource_not_found("Requested resource not found")
+    );
+    let result = get(
+        &b,
+        vec![("hash", bad()), ("zzz-missing", keys(vec![h("a")]))],
     )
     .await;
     assert_validation(result, MISMATCH);
+    // With every table present, the first table (by name) with a bad key.
+    let result = get(
+        &b,
+        vec![("hash", keys(vec![h("a")])), ("range", keys(vec![h("x")]))],
+    )
+    .await;
+    assert_validation(result, MISMATCH);
+    let result = get(
+        &b,
+        vec![("hash", keys(vec![h("")])), ("range", keys(vec![h("x")]))],
+    )
+    .await;
+    assert_validation(
+        result,
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+         contain an empty string value. Key: pk",
+    );
 }
 
 #[tokio::test]

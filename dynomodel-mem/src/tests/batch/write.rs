@@ -323,19 +323,31 @@ async fn a_rejected_batch_writes_nothing_in_any_table() {
 }
 
 #[tokio::test]
-async fn a_missing_table_wins_over_a_bad_key_in_either_order() {
+async fn tables_are_checked_one_by_one_in_name_order() {
     let b = two_tables().await;
-    for missing in ["aaa-missing", "zzz-missing"] {
-        let r = write(
-            &b,
-            vec![
-                ("hash", vec![put(item(&[("pk", n("1"))]))]),
-                (missing, vec![put(h("a"))]),
-            ],
-        )
-        .await;
-        assert_eq!(r.unwrap_err().code(), "ResourceNotFoundException");
-    }
+    let bad = || vec![put(item(&[("pk", n("1"))]))];
+    let result = write(
+        &b,
+        vec![("aaa-missing", vec![put(h("a"))]), ("hash", bad())],
+    )
+    .await;
+    assert_eq!(result.unwrap_err().code(), "ResourceNotFoundException");
+    let result = write(
+        &b,
+        vec![("hash", bad()), ("zzz-missing", vec![put(h("a"))])],
+    )
+    .await;
+    assert_validation(result, MISMATCH);
+    // Duplicates in a table come after that table's keys but before the next table's.
+    let result = write(
+        &b,
+        vec![
+            ("hash", vec![put(h("a")), del(h("a"))]),
+            ("range", vec![put(h("no-sk"))]),
+        ],
+    )
+    .await;
+    assert_validation(result, DUPLICATES);
 }
 
 #[tokio::test]
