@@ -282,6 +282,20 @@ mod tests {
              dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, \
              workloadProfileName=null), deleteRequest=null)]}"
         );
+        // A delete's form is inferred from the put's.
+        let delete = BTreeMap::from([(
+            "t".to_owned(),
+            vec![WriteRequest::Delete {
+                key: item(&[("pk", AttributeValue::N(7.into()))]),
+            }],
+        )]);
+        assert_eq!(
+            write_request_map(&delete),
+            "{t=[WriteRequest(putRequest=null, deleteRequest=DeleteRequest(key={pk=AttributeValue(\
+             s=null, n=7, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, \
+             iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, \
+             workloadProfileName=null))]}"
+        );
         let empty = BTreeMap::from([("test-table".to_owned(), vec![])]);
         assert_eq!(write_request_map(&empty), "{test-table=[]}");
     }
