@@ -118,7 +118,7 @@ impl Backend for Canned {
 /// Serves `canned` and runs `f` with an `AwsBackend` pointed at it; returns `f`'s result and the
 /// request the backend saw (the SDK retries the errors it classifies as transient, such as
 /// `TransactionInProgressException`: every attempt must carry the same request).
-async fn through_sdk<T, F>(canned: Canned, f: F) -> (T, Seen)
+async fn through_sdk<T: std::fmt::Debug, F>(canned: Canned, f: F) -> (T, Seen)
 where
     F: AsyncFnOnce(&AwsBackend) -> T,
 {
@@ -129,6 +129,10 @@ where
     let result = f(&aws).await;
     server.shutdown().await;
     let mut seen = canned.seen.lock().unwrap();
+    assert!(
+        !seen.is_empty(),
+        "the request never reached the backend: {result:?}"
+    );
     let first = seen.remove(0);
     assert!(seen.iter().all(|again| *again == first), "{seen:?}");
     (result, first)
