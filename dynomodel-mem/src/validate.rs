@@ -227,15 +227,47 @@ pub fn scalar_key_value(value: &AttributeValue) -> Result<()> {
     }
 }
 
+/// Where a key is checked, which decides how a value that can never be a key (BOOL, NULL, a set, a
+/// list, a map) is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyContext {
+    /// PutItem, GetItem, DeleteItem, UpdateItem: DynamoDB Local's "Invalid attribute value type" (no AWS
+    /// wording is recorded for these operations).
+    SingleItem,
+    /// An action of a transaction: such a value is one more type mismatch, worded like any other
+    /// (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
+    /// "... Type mismatch for key pk expected: S actual: L" for a Put item, "The provided key element
+    /// does not match the schema" for a Key, "... Type mismatch for Index Key g Expected: S Actual: L
+    /// IndexName: …" for an index key).
+    #[allow(dead_code)] // The transactions (next commit) use it.
+    Transaction,
+}
+
+impl KeyContext {
+    /// The check that a key value is a scalar, in the contexts that make it a separate check.
+    fn scalar(self, value: &AttributeValue) -> Result<()> {
+        match self {
+            KeyContext::SingleItem => scalar_key_value(value),
+            KeyContext::Transaction => Ok(()),
+        }
+    }
+}
+
 /// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
 /// within the size limits.
+#[allow(dead_code)] // BatchWriteItem's puts (the engine-batch branch) check keys with it.
 pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    item_key_in(item, schema, KeyContext::SingleItem)
+}
+
+/// [`item_key`], with the wording of `context`.
+pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = item.get(name).ok_or_else(|| {
             Error::validation(format!("{INVALID}Missing the key {name} in the item"))
         })?;
-        scalar_key_value(value)?;
+        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
             // DynamoDB Local 3.3 stops after "Type mismatch for key".
             Error::validation(format!(
@@ -253,7 +285,13 @@ pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
+#[allow(dead_code)] // BatchWriteItem's puts (the engine-batch branch) check index keys with it.
 pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
+    index_keys_in(item, schema, KeyContext::SingleItem)
+}
+
+/// [`index_keys`], with the wording of `context`.
+pub fn index_keys_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
     let gsis = schema
         .global_secondary_indexes
         .iter()
@@ -271,7 +309,7 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
             let Some(value) = item.get(name) else {
                 continue;
             };
-            scalar_key_value(value)?;
+            context.scalar(value)?;
             let ty = schema.attribute_type(name);
             // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
             let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
@@ -295,6 +333,11 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
 
 /// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
 pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    request_key_in(key, schema, KeyContext::SingleItem)
+}
+
+/// [`request_key`], with the wording of `context`.
+pub fn request_key_in(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
     // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
     // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
@@ -305,7 +348,7 @@ pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = key.get(name).ok_or_else(mismatch)?;
-        scalar_key_value(value)?;
+        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
