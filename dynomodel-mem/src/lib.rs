@@ -5,8 +5,10 @@
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
 //! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
-//! (tables, local and global secondary indexes, parallel scans). Tables are `ACTIVE` as soon as they are
-//! created (as on DynamoDB Local).
+//! (tables, local and global secondary indexes, parallel scans), and the transactions TransactGetItems
+//! and TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and
+//! idempotent `ClientRequestToken`s). Tables are `ACTIVE` as soon as they are created (as on DynamoDB
+//! Local). Time comes from an injectable [`Clock`] ([`MemBackend::with_clock`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -56,6 +58,7 @@
 
 #![forbid(unsafe_code)]
 
+mod clock;
 mod create;
 mod expr;
 mod index;
@@ -69,6 +72,7 @@ mod request;
 mod scan;
 mod state;
 mod table;
+mod transact;
 mod validate;
 
 #[cfg(feature = "server")]
@@ -88,6 +92,7 @@ use dynomodel::{
     TransactWriteItemsInput, TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput,
 };
 
+pub use clock::{Clock, ManualClock, SystemClock};
 pub use key::KeyValue;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
@@ -96,7 +101,10 @@ use state::State;
 /// The in-memory DynamoDB engine.
 ///
 /// Cheap to clone: clones share the same tables. `Send + Sync`; every request runs under one lock
-/// acquisition and is atomic. A request never panics, whatever it contains.
+/// acquisition and is atomic: a TransactWriteItems takes the write lock once for all its actions, and a
+/// TransactGetItems the read lock once for all its reads, which is what makes transactions isolated
+/// (no reader ever sees half of one, and no write slips between a transaction's checks and its
+/// writes). A request never panics, whatever it contains.
 ///
 /// ```
 /// use dynomodel::{Backend, ListTablesInput};
@@ -117,6 +125,17 @@ impl MemBackend {
     /// An engine with no tables.
     pub fn new() -> MemBackend {
         MemBackend::default()
+    }
+
+    /// An engine with no tables that reads the time from `clock` instead of the system clock: the
+    /// engine's one source of "now" (the 10-minute window of a `ClientRequestToken` today). See
+    /// [`ManualClock`] for a test that moves time.
+    pub fn with_clock(clock: impl Clock + 'static) -> MemBackend {
+        MemBackend {
+            state: Arc::new(RwLock::new(State::with_clock(clock::EngineClock::new(
+                clock,
+            )))),
+        }
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -187,16 +206,16 @@ impl Backend for MemBackend {
 
     async fn transact_get_items(
         &self,
-        _input: TransactGetItemsInput,
+        input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        Err(not_yet("TransactGetItems"))
+        self.read().transact_get_items(&input)
     }
 
     async fn transact_write_items(
         &self,
-        _input: TransactWriteItemsInput,
+        input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        Err(not_yet("TransactWriteItems"))
+        self.write().transact_write_items(&input)
     }
 }
 

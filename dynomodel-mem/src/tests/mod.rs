@@ -87,6 +87,7 @@ mod query;
 mod requests;
 mod scan;
 mod tables;
+mod transactions;
 mod updates;
 
 use dynomodel::{
