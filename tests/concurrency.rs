@@ -71,7 +71,11 @@ fn number(n: i64) -> AttributeValue {
 }
 
 fn balance(item: &Item) -> i64 {
-    let text = item.get("balance").and_then(AttributeValue::as_n).unwrap().to_string();
+    let text = item
+        .get("balance")
+        .and_then(AttributeValue::as_n)
+        .unwrap()
+        .to_string();
     text.parse().unwrap()
 }
 
@@ -160,7 +164,11 @@ pub async fn bank(backend: Arc<dyn Backend>, table: &str) -> Report {
                 // At least one snapshot, even if the writers finish first.
                 loop {
                     let balances = snapshot(backend.as_ref(), &table).await;
-                    assert_eq!(balances.iter().sum::<i64>(), total, "torn read: {balances:?}");
+                    assert_eq!(
+                        balances.iter().sum::<i64>(),
+                        total,
+                        "torn read: {balances:?}"
+                    );
                     assert!(balances.iter().all(|b| *b >= 0), "overdrawn: {balances:?}");
                     snapshots += 1;
                     if !writing.load(Ordering::Acquire) {
@@ -197,7 +205,8 @@ pub async fn bank(backend: Arc<dyn Backend>, table: &str) -> Report {
                             moved[to] += amount;
                         }
                         Err(Error::TransactionCanceled { reasons, .. }) => {
-                            let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+                            let codes: Vec<&str> =
+                                reasons.iter().map(|r| r.code.as_str()).collect();
                             assert_eq!(codes, ["ConditionalCheckFailed", "None"]);
                             cancelled += 1;
                         }
@@ -227,7 +236,10 @@ pub async fn bank(backend: Arc<dyn Backend>, table: &str) -> Report {
     let balances = snapshot(backend.as_ref(), table).await;
     assert_eq!(balances.iter().sum::<i64>(), total);
     let expected: Vec<i64> = moved.iter().map(|m| OPENING + m).collect();
-    assert_eq!(balances, expected, "balances against the committed transfers");
+    assert_eq!(
+        balances, expected,
+        "balances against the committed transfers"
+    );
     assert_eq!(report.committed + report.cancelled, WRITERS * TRANSFERS);
     assert!(report.committed > WRITERS * TRANSFERS / 2, "{report:?}");
     assert!(report.snapshots >= READERS, "{report:?}");
