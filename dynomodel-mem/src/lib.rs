@@ -5,10 +5,12 @@
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
 //! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
-//! (tables, local and global secondary indexes, parallel scans), and the transactions TransactGetItems
-//! and TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and
-//! idempotent `ClientRequestToken`s). Tables are `ACTIVE` as soon as they are created (as on DynamoDB
-//! Local). Time comes from an injectable [`Clock`] ([`MemBackend::with_clock`]).
+//! (tables, local and global secondary indexes, parallel scans), BatchGetItem (up to 100 keys, 16 MB
+//! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
+//! validated as a whole before the first write), and the transactions TransactGetItems and
+//! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
+//! `ClientRequestToken`s). Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local). Time
+//! comes from an injectable [`Clock`] ([`MemBackend::with_clock`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -58,6 +60,7 @@
 
 #![forbid(unsafe_code)]
 
+mod batch;
 mod clock;
 mod create;
 mod expr;
@@ -196,12 +199,12 @@ impl Backend for MemBackend {
         self.read().scan(&input)
     }
 
-    async fn batch_get_item(&self, _input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        Err(not_yet("BatchGetItem"))
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        self.read().batch_get_item(&input)
     }
 
-    async fn batch_write_item(&self, _input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        Err(not_yet("BatchWriteItem"))
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        self.write().batch_write_item(input)
     }
 
     async fn transact_get_items(
@@ -216,14 +219,6 @@ impl Backend for MemBackend {
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
         self.write().transact_write_items(&input)
-    }
-}
-
-// SCAFFOLD (issue 10, removed before landing): the operations being built.
-fn not_yet(op: &str) -> dynomodel::Error {
-    dynomodel::Error::Service {
-        code: "UnknownOperationException".into(),
-        message: format!("{op} is being built"),
     }
 }
 

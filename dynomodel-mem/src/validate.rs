@@ -264,7 +264,6 @@ impl KeyContext {
 
 /// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
 /// within the size limits.
-#[allow(dead_code)] // BatchWriteItem's puts (the engine-batch branch) check keys with it.
 pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     item_key_in(item, schema, KeyContext::SingleItem)
 }
@@ -294,7 +293,6 @@ pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Re
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
-#[allow(dead_code)] // BatchWriteItem's puts (the engine-batch branch) check index keys with it.
 pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
     index_keys_in(item, schema, KeyContext::SingleItem)
 }
