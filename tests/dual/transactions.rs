@@ -85,6 +85,17 @@ impl Bank {
             .map(|_| ())
     }
 
+    /// A ClientRequestToken of exactly `len` characters (at least 17) unique to this scenario and run:
+    /// DynamoDB Local keeps tokens for 10 minutes across runs.
+    fn token(&self, name: &str, len: usize) -> String {
+        let mut hash = 0u64;
+        for byte in self.acct.bytes() {
+            hash = hash.wrapping_mul(31).wrapping_add(u64::from(byte));
+        }
+        let token = format!("{hash:016x}{name}");
+        format!("{token:x<len$}")
+    }
+
     /// Item `key` of `table`, read consistently.
     async fn stored(&self, table: &str, key: Item) -> Option<Item> {
         self.t

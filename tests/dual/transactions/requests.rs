@@ -45,7 +45,7 @@ dual_test!(transactions_check_their_members, |t| {
              length less than or equal to 36"
         ),
     );
-    b.write_with(vec![put(&b.acct, acct("a", []))], Some(&"t".repeat(36)))
+    b.write_with(vec![put(&b.acct, acct("a", []))], Some(&b.token("max", 36)))
         .await
         .unwrap();
     // KNOWN DIFFERENCE: a table name is checked as GetItem checks it (over 1,024 characters: the

@@ -10,18 +10,9 @@ fn increment(b: &Bank) -> Vec<TransactWriteItem> {
         .values([(":one", num("1")), (":two", num("2"))])]
 }
 
-/// A token unique to this run, so that runs against one DynamoDB Local do not meet each other's tokens.
-fn token(b: &Bank, name: &str) -> String {
-    let mut hash = 0u64;
-    for byte in b.acct.bytes() {
-        hash = hash.wrapping_mul(31).wrapping_add(u64::from(byte));
-    }
-    format!("{name}-{hash:016x}")
-}
-
 dual_test!(transaction_tokens_replay_without_side_effects, |t| {
     let b = Bank::new(&t).await;
-    let t1 = token(&b, "t1");
+    let t1 = b.token("t1", 20);
     b.write_with(increment(&b), Some(&t1)).await.unwrap();
     b.write_with(increment(&b), Some(&t1)).await.unwrap();
     assert_eq!(
@@ -40,7 +31,7 @@ dual_test!(transaction_tokens_replay_without_side_effects, |t| {
 
 dual_test!(transaction_tokens_refuse_other_parameters, |t| {
     let b = Bank::new(&t).await;
-    let t1 = token(&b, "t1");
+    let t1 = b.token("t1", 20);
     b.write_with(increment(&b), Some(&t1)).await.unwrap();
     let other = vec![put(&b.acct, acct("b", []))];
     // KNOWN DIFFERENCE: the engine's message is the API reference's description of the error;
@@ -53,13 +44,13 @@ dual_test!(transaction_tokens_refuse_other_parameters, |t| {
         "",
     );
     assert_eq!(b.stored(&b.acct, acct("b", [])).await, None);
-    b.write_with(other, Some(&token(&b, "t2"))).await.unwrap();
+    b.write_with(other, Some(&b.token("t2", 20))).await.unwrap();
     assert!(b.stored(&b.acct, acct("b", [])).await.is_some());
 });
 
 dual_test!(transaction_tokens_of_failed_calls_stay_free, |t| {
     let b = Bank::new(&t).await;
-    let t1 = token(&b, "t1");
+    let t1 = b.token("t1", 20);
     b.write(vec![put(&b.acct, acct("a", [("n", num("5"))]))])
         .await
         .unwrap();
