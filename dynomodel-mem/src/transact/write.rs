@@ -18,8 +18,8 @@
 //! missing tables and duplicate items).
 
 use dynomodel::{
-    attribute_size, item_size, CancellationReason, Error, Item, Result, TransactWriteItem,
-    TransactWriteItemsInput, TransactWriteItemsOutput,
+    attribute_size, item_size, CancellationReason, Error, ExpressionAttributeNames, Item, Result,
+    TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
@@ -254,10 +254,8 @@ fn member(action: &TransactWriteItem) -> &'static str {
     }
 }
 
-fn maps<'a>(
-    names: &'a Option<std::collections::BTreeMap<String, String>>,
-    values: &'a Option<Item>,
-) -> Maps<'a> {
+/// The placeholder maps of an action.
+fn maps<'a>(names: &'a Option<ExpressionAttributeNames>, values: &'a Option<Item>) -> Maps<'a> {
     Maps {
         names: names.as_ref(),
         values: values.as_ref(),
@@ -348,7 +346,7 @@ fn payload(action: &TransactWriteItem) -> usize {
     let texts = |texts: &[Option<&str>]| -> usize { texts.iter().flatten().map(|t| t.len()).sum() };
     let values =
         |v: &Option<Item>| -> usize { v.iter().flatten().map(|(_, v)| attribute_size(v)).sum() };
-    let names = |n: &Option<std::collections::BTreeMap<String, String>>| -> usize {
+    let names = |n: &Option<ExpressionAttributeNames>| -> usize {
         n.iter().flatten().map(|(_, name)| name.len()).sum()
     };
     match action {
