@@ -413,7 +413,6 @@ async fn batches_on_the_engine() {
 }
 
 #[tokio::test]
-#[ignore = "needs the engine's transactions (branch engine-tx)"]
 async fn transactions_on_the_engine() {
     let server = start().await;
     let addr = server.local_addr();
