@@ -62,6 +62,10 @@ mod value;
 pub use aws::AwsBackend;
 pub use backend::*;
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
+pub use db::{
+    BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
+    BatchWrite,
+};
 pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction};
