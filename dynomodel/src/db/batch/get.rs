@@ -164,7 +164,7 @@ impl<'a> BatchGet<'a> {
     /// Reads only these attributes of `M`'s items (its `ProjectionExpression`), which are then
     /// taken as [`Partial<M>`](crate::Partial) views with
     /// [`BatchItems::take_partial`]. The key attributes are always read as well, so that each
-    /// item can be matched to its key.
+    /// item can be matched to its key. Given twice for one model, the last projection is used.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};

@@ -69,8 +69,11 @@ impl ModelItems {
         table: ReadTable,
         order: Vec<KeyId>,
         typed: Box<dyn Any + Send + Sync>,
-        found: BTreeMap<KeyId, Item>,
+        mut found: BTreeMap<KeyId, Item>,
     ) -> Self {
+        // Only answers to keys asked for count (a backend has no business sending others).
+        let asked: std::collections::BTreeSet<&KeyId> = order.iter().collect();
+        found.retain(|id, _| asked.contains(id));
         let missing = order
             .iter()
             .enumerate()
