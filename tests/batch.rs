@@ -91,14 +91,17 @@ impl HalfAnswering {
     }
 }
 
-/// Splits `(table, entry)` pairs into the first half (rounded up) and the rest.
-fn halves<T>(entries: Vec<(String, T)>) -> (Vec<(String, T)>, Vec<(String, T)>) {
+/// Keys or writes of a batch request with their table, in request order.
+type Entries<T> = Vec<(String, T)>;
+
+/// Splits entries into the first half (rounded up) and the rest.
+fn halves<T>(entries: Entries<T>) -> (Entries<T>, Entries<T>) {
     let mut entries = entries;
     let rest = entries.split_off(entries.len().div_ceil(2));
     (entries, rest)
 }
 
-fn group<T>(entries: Vec<(String, T)>) -> BTreeMap<String, Vec<T>> {
+fn group<T>(entries: Entries<T>) -> BTreeMap<String, Vec<T>> {
     let mut grouped: BTreeMap<String, Vec<T>> = BTreeMap::new();
     for (table, entry) in entries {
         grouped.entry(table).or_default().push(entry);
@@ -132,7 +135,7 @@ impl Backend for HalfAnswering {
         self.stats
             .keys_forwarded
             .fetch_add(now.len(), Ordering::SeqCst);
-        let with_settings = |keys: Vec<(String, Item)>| -> BTreeMap<String, KeysAndAttributes> {
+        let with_settings = |keys: Entries<Item>| -> BTreeMap<String, KeysAndAttributes> {
             group(keys)
                 .into_iter()
                 .map(|(table, keys)| {

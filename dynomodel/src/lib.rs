@@ -40,6 +40,7 @@
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
 //! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! Many items at once: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`].
 
 #![forbid(unsafe_code)]
 

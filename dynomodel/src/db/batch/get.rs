@@ -10,6 +10,7 @@ use crate::db::batch::items::{BatchItems, ModelItems};
 use crate::db::batch::key::{check_key, model_name, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
+use crate::db::batch::retry::chunked;
 use crate::db::{attribute, finish, Db, DbFuture};
 use crate::error::{Error, Result};
 use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};
@@ -265,7 +266,7 @@ impl<'a> BatchGet<'a> {
             })
             .collect();
         let total = entries.len();
-        let chunks: Vec<Vec<ReadEntry>> = entries.chunks(MAX_GET_KEYS).map(<[_]>::to_vec).collect();
+        let chunks = chunked(entries, MAX_GET_KEYS);
         let backend = self.db.backend.as_ref();
         let reads: Vec<_> = futures::stream::iter(chunks)
             .map(|chunk| read_chunk(backend, &tables, chunk, &options))

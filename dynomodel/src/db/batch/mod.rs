@@ -1,28 +1,13 @@
 //! Batches: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`], over DynamoDB's
-//! `BatchGetItem` and `BatchWriteItem`.
+//! `BatchGetItem` and `BatchWriteItem`. What they promise is documented on those methods (the public
+//! face); the pieces, one concept each:
 //!
-//! What every batch does for you:
-//!
-//! - **Chunks.** DynamoDB takes at most 100 keys per `BatchGetItem` and 25 writes per
-//!   `BatchWriteItem`; a batch of any size is split into such requests (in the order given, tables
-//!   mixed), and never sends an empty one.
-//! - **Concurrency.** Up to [`BatchOptions::concurrency`] chunks are in flight at once.
-//! - **Retries.** Keys and writes an answer reports unprocessed (throttling, or a read past the 16 MB
-//!   response limit) are sent again, after a pause that grows exponentially with full jitter, up to
-//!   [`BatchOptions::max_attempts`] requests per chunk. Whole requests refused for throughput
-//!   (`ProvisionedThroughputExceededException`) are retried by the backend's client (the AWS SDK's
-//!   retry policy), not here.
-//! - **Duplicates.** DynamoDB rejects a request naming one item twice. A key read twice is read
-//!   once; two writes to one item are an error naming it, before anything is sent.
-//! - **Errors name what failed.** When retries run out, [`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed)
-//!   lists every key or write left (model, table, key): everything else was done. An item that does
-//!   not decode is [`Error::BatchDecode`](crate::Error::BatchDecode), naming its model and key.
-//!
-//! A batch is not a transaction. If a chunk fails with a DynamoDB error (a missing table, say), the
-//! call returns that error as it is, and stops sending: chunks that completed before it stay
-//! written, chunks in flight may or may not have been applied, the others were not sent. Every
-//! write of a batch is idempotent (a put of a whole item, a delete by key), so running the same
-//! batch again once the cause is fixed is the way to complete it.
+//! - `options`: [`BatchOptions`], the backoff schedule and the one sleep function;
+//! - `retry`: the retry loop of one chunk, shared by reads and writes;
+//! - `read` and `write`: one chunk's request and how its answer's leftovers map back to entries;
+//! - `get`, `items` and `stream`: the read builder, its per-model results, and the stream form;
+//! - `key`: key identity (duplicates, matching answers), checks made before sending, key display;
+//! - `errors`: what the errors carry and how they print.
 
 mod errors;
 mod get;
@@ -48,7 +33,30 @@ use crate::model::Model;
 
 impl Db {
     /// Reads items of several models by key; see [`BatchGet`] for the builder and [`BatchItems`]
-    /// for the results, and [the module](self) for chunks, concurrency and retries.
+    /// for the results.
+    ///
+    /// # How batches run
+    ///
+    /// The same for reads, writes ([`Db::batch_write`]) and the stream ([`Db::batch_get_stream`]):
+    ///
+    /// - **Chunks.** DynamoDB takes at most 100 keys per `BatchGetItem` and 25 writes per
+    ///   `BatchWriteItem`; a batch of any size is split into such requests, in the order given
+    ///   (tables mixed), and never sends an empty one.
+    /// - **Concurrency.** Up to [`BatchOptions`]' `concurrency` chunks (4 by default) are in
+    ///   flight at once.
+    /// - **Retries.** Keys and writes an answer reports unprocessed (throttling, or a read past
+    ///   the 16 MB response limit) are sent again after a pause that grows exponentially with full
+    ///   jitter, up to `max_attempts` requests per chunk (10 by default); see [`BatchOptions`].
+    ///   Whole requests refused for throughput (`ProvisionedThroughputExceededException`) are
+    ///   retried by the backend's client (the AWS SDK's retry policy), not here.
+    /// - **Duplicates.** DynamoDB rejects a request naming one item twice. A key read twice is
+    ///   read once; two writes to one item are an error naming it, before anything is sent.
+    /// - **Errors name what failed.** When a chunk's retries run out, the other chunks still run,
+    ///   and [`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed) then lists every key or
+    ///   write left (kind, model, table, key): everything else was done. An item that does not
+    ///   decode is [`Error::BatchDecode`](crate::Error::BatchDecode), naming its model and key.
+    ///   A chunk failing with a DynamoDB error (a missing table, say) fails the call with that
+    ///   error, unchanged; see [`Db::batch_write`] for what a write batch leaves then.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -78,8 +86,21 @@ impl Db {
         BatchGet::new(self)
     }
 
-    /// Puts and deletes items of several models; see [`BatchWrite`], and [the module](self) for
-    /// chunks, concurrency, retries and what a failure leaves written.
+    /// Puts and deletes items of several models; see [`BatchWrite`], and [`Db::batch_get`] for
+    /// how batches run (chunks, concurrency, retries, duplicates, errors).
+    ///
+    /// # A batch is not a transaction
+    ///
+    /// Each write is atomic; the batch is not. When retries run out,
+    /// [`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed) lists exactly the writes not
+    /// made. When a chunk fails with a DynamoDB error (a missing table, say), the call returns
+    /// that error as DynamoDB gave it and stops sending: chunks that completed before it stay
+    /// written, chunks in flight may or may not have been applied, the others were not sent. (The
+    /// error is not wrapped into a report of what was written, so that it matches as it does
+    /// everywhere else, e.g. `Error::ResourceNotFound`.) Every write of a batch is idempotent (a
+    /// put of a whole item, a delete by key), so running the same batch again once the cause is
+    /// fixed completes it. What can be checked before sending is: a conversion error, two writes
+    /// to one item, an item over 400 KB or an empty key fail the call with nothing written.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};

@@ -51,3 +51,14 @@ where
         pending = left;
     }
 }
+
+/// `items` split into chunks of at most `size` (DynamoDB's limit per request), moved rather than
+/// copied, in order; no chunk is empty.
+pub(crate) fn chunked<T>(items: Vec<T>, size: usize) -> Vec<Vec<T>> {
+    let mut chunks = Vec::with_capacity(items.len().div_ceil(size.max(1)));
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        chunks.push(items.by_ref().take(size.max(1)).collect());
+    }
+    chunks
+}

@@ -14,6 +14,7 @@ use crate::db::batch::items::decode;
 use crate::db::batch::key::{check_key, model_name, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
+use crate::db::batch::retry::chunked;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};
@@ -60,20 +61,17 @@ use crate::value::Item;
 /// ```
 #[must_use = "a stream does nothing until polled"]
 pub struct BatchGetStream<M> {
-    state: State<M>,
+    /// The configuration, until the first poll starts the reads.
+    pending: Option<Box<Pending>>,
+    running: Option<BoxStream<'static, Result<M>>>,
 }
 
-enum State<M> {
-    /// Configured, not polled yet.
-    Pending {
-        backend: Arc<dyn Backend>,
-        table: ReadTable,
-        keys: Result<Vec<(KeyId, Item)>>,
-        options: BatchOptions,
-    },
-    Running(BoxStream<'static, Result<M>>),
-    /// Only while switching from `Pending` to `Running`.
-    Switching,
+/// What the stream will read, and how.
+struct Pending {
+    backend: Arc<dyn Backend>,
+    table: ReadTable,
+    keys: Result<Vec<(KeyId, Item)>>,
+    options: BatchOptions,
 }
 
 impl<M: Model> BatchGetStream<M> {
@@ -90,27 +88,28 @@ impl<M: Model> BatchGetStream<M> {
         };
         let keys = distinct_keys::<M>(&table, keys);
         BatchGetStream {
-            state: State::Pending {
+            pending: Some(Box::new(Pending {
                 backend: db.backend.clone(),
                 table,
                 keys,
                 options: db.batch_options,
-            },
+            })),
+            running: None,
         }
     }
 
     /// Reads with strong consistency (`ConsistentRead`; twice the read capacity).
     pub fn consistent(mut self) -> Self {
-        if let State::Pending { table, .. } = &mut self.state {
-            table.consistent = true;
+        if let Some(pending) = &mut self.pending {
+            pending.table.consistent = true;
         }
         self
     }
 
     /// Reads with these options instead of the database's ([`Db::with_batch_options`]).
     pub fn options(mut self, options: BatchOptions) -> Self {
-        if let State::Pending { options: o, .. } = &mut self.state {
-            *o = options;
+        if let Some(pending) = &mut self.pending {
+            pending.options = options;
         }
         self
     }
@@ -136,12 +135,13 @@ fn distinct_keys<M: Model>(
 
 /// The running stream: chunks read `concurrency` at a time and yielded in order, each chunk's items
 /// in the order of its keys, ending after the first error.
-fn start<M: Model>(
-    backend: Arc<dyn Backend>,
-    table: ReadTable,
-    keys: Result<Vec<(KeyId, Item)>>,
-    options: BatchOptions,
-) -> BoxStream<'static, Result<M>> {
+fn start<M: Model>(pending: Pending) -> BoxStream<'static, Result<M>> {
+    let Pending {
+        backend,
+        table,
+        keys,
+        options,
+    } = pending;
     let keys = match keys {
         Ok(keys) => keys,
         Err(e) => return stream::once(async move { Err(e) }).boxed(),
@@ -157,7 +157,7 @@ fn start<M: Model>(
             position,
         })
         .collect();
-    let chunks: Vec<Vec<ReadEntry>> = entries.chunks(MAX_GET_KEYS).map(<[_]>::to_vec).collect();
+    let chunks = chunked(entries, MAX_GET_KEYS);
     let items = stream::iter(chunks)
         .map(move |chunk| {
             let (backend, tables) = (backend.clone(), tables.clone());
@@ -252,31 +252,21 @@ impl<M: Model> Stream for BatchGetStream<M> {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<M>>> {
         let this = self.get_mut();
-        if let State::Pending { .. } = this.state {
-            if let State::Pending {
-                backend,
-                table,
-                keys,
-                options,
-            } = std::mem::replace(&mut this.state, State::Switching)
-            {
-                this.state = State::Running(start(backend, table, keys, options));
-            }
+        if let Some(pending) = this.pending.take() {
+            this.running = Some(start(*pending));
         }
-        match &mut this.state {
-            State::Running(stream) => stream.poll_next_unpin(cx),
-            // Unreachable: `Switching` lasts only inside the block above.
-            State::Pending { .. } | State::Switching => Poll::Ready(None),
+        match &mut this.running {
+            Some(stream) => stream.poll_next_unpin(cx),
+            None => Poll::Ready(None), // unreachable: started above
         }
     }
 }
 
 impl<M> std::fmt::Debug for BatchGetStream<M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let state = match &self.state {
-            State::Pending { table, .. } => format!("pending on `{}`", table.table),
-            State::Running(_) => "running".to_owned(),
-            State::Switching => "switching".to_owned(),
+        let state = match &self.pending {
+            Some(pending) => format!("not started, on `{}`", pending.table.table),
+            None => "started".to_owned(),
         };
         f.debug_struct("BatchGetStream")
             .field("state", &state)

@@ -10,7 +10,7 @@ use crate::backend::{Backend, BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
 use crate::db::batch::key::{check_item_size, check_key, model_name, KeyId};
 use crate::db::batch::options::BatchOptions;
-use crate::db::batch::retry::{with_retries, Retried};
+use crate::db::batch::retry::{chunked, with_retries, Retried};
 use crate::db::{Db, DbFuture};
 use crate::error::{Error, Result};
 use crate::model::{Model, PrimaryKey};
@@ -207,8 +207,7 @@ impl<'a> BatchWrite<'a> {
         check_duplicates(&self.writes)?;
         let options = self.options.unwrap_or(self.db.batch_options);
         let total = self.writes.len();
-        let chunks: Vec<Vec<WriteEntry>> =
-            self.writes.chunks(MAX_WRITES).map(<[_]>::to_vec).collect();
+        let chunks = chunked(self.writes, MAX_WRITES);
         let backend = self.db.backend.as_ref();
         let writes: Vec<_> = futures::stream::iter(chunks)
             .map(|chunk| write_chunk(backend, chunk, &options))
