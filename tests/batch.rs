@@ -459,3 +459,69 @@ async fn errors_name_the_model_table_and_key() {
     let err = other.batch_write().put(&users[0]).await.unwrap_err();
     assert_eq!(err.code(), "ResourceNotFoundException");
 }
+
+// The same round trip on every backend of the dual suite: the engine, Amazon DynamoDB Local through
+// `AwsBackend`, and the engine's HTTP server through `AwsBackend`. The tables are the models' own,
+// under a namespace unique to the test and run, deleted at the end.
+dynomodel_tests::dual_test!(batches_round_trip_on_every_backend, |t| {
+    let namespace = format!("{}-", t.table_name("ns"));
+    let db = t.db().clone().with_namespace(namespace);
+    t.register_table(&db.table_name::<Tweet>());
+    t.register_table(&db.table_name::<User>());
+    db.create_schema::<Tweet>().await.unwrap();
+    db.create_schema::<User>().await.unwrap();
+    let tweets: Vec<Tweet> = tweets().into_iter().take(260).collect();
+    let users: Vec<User> = users().into_iter().take(140).collect();
+
+    db.batch_write()
+        .put_all(&tweets)
+        .put_all(&users)
+        .await
+        .unwrap();
+    let mut read = db
+        .batch_get()
+        .keys::<Tweet>(tweets.iter().map(Model::key))
+        .key::<Tweet>(("u0", "none"))
+        .keys::<User>(users.iter().map(|u| u.id.as_str()))
+        .consistent::<User>()
+        .await
+        .unwrap();
+    assert_eq!(read.missing::<Tweet>(), [&TweetKey::from(("u0", "none"))]);
+    assert_eq!(read.take::<Tweet>().unwrap(), tweets);
+    assert_eq!(read.take::<User>().unwrap(), users);
+
+    let mut names = db
+        .batch_get()
+        .keys::<User>(["u1", "u2"])
+        .project(User::name())
+        .await
+        .unwrap()
+        .take_partial::<User>()
+        .into_iter()
+        .map(|p| p.get(User::name()).unwrap());
+    assert_eq!(names.next(), Some(Some("user 1".to_owned())));
+
+    let streamed: Vec<Tweet> = db
+        .batch_get_stream::<Tweet>(tweets.iter().map(Model::key))
+        .consistent()
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(streamed, tweets);
+
+    db.batch_write()
+        .delete_all(&tweets)
+        .delete_all(&users[..40])
+        .await
+        .unwrap();
+    assert_eq!(db.scan::<Tweet>().count().await.unwrap(), 0);
+    assert_eq!(db.scan::<User>().count().await.unwrap(), 100);
+
+    // A table that does not exist fails the batch with the backend's own error.
+    let nowhere = t
+        .db()
+        .clone()
+        .with_namespace(format!("{}-", t.table_name("nowhere")));
+    let err = nowhere.batch_get().key::<User>("u1").await.unwrap_err();
+    assert_eq!(err.code(), "ResourceNotFoundException");
+});
