@@ -64,6 +64,8 @@ fn users() -> Vec<User> {
 struct HalfAnswering {
     engine: MemBackend,
     stuck: Option<String>,
+    /// `false`: forward whole requests, only counting them.
+    halve: bool,
     stats: Arc<Stats>,
 }
 
@@ -80,6 +82,7 @@ impl HalfAnswering {
         HalfAnswering {
             engine,
             stuck: None,
+            halve: true,
             stats: Arc::default(),
         }
     }
@@ -94,10 +97,14 @@ impl HalfAnswering {
 /// Keys or writes of a batch request with their table, in request order.
 type Entries<T> = Vec<(String, T)>;
 
-/// Splits entries into the first half (rounded up) and the rest.
-fn halves<T>(entries: Entries<T>) -> (Entries<T>, Entries<T>) {
+/// Splits entries into the first half (rounded up) and the rest; or, unless `halve`, into all
+/// and nothing.
+fn halves<T>(entries: Entries<T>, halve: bool) -> (Entries<T>, Entries<T>) {
     let mut entries = entries;
-    let rest = entries.split_off(entries.len().div_ceil(2));
+    let rest = match halve {
+        true => entries.split_off(entries.len().div_ceil(2)),
+        false => Vec::new(),
+    };
     (entries, rest)
 }
 
@@ -131,7 +138,7 @@ impl Backend for HalfAnswering {
             .into_iter()
             .flat_map(|(table, k)| k.keys.into_iter().map(move |key| (table.clone(), key)))
             .collect();
-        let (now, later) = halves(keys);
+        let (now, later) = halves(keys, self.halve);
         self.stats
             .keys_forwarded
             .fetch_add(now.len(), Ordering::SeqCst);
@@ -167,7 +174,7 @@ impl Backend for HalfAnswering {
                 WriteRequest::Put { item } => self.is_stuck(item),
                 WriteRequest::Delete { key } => self.is_stuck(key),
             });
-        let (now, mut later) = halves(writes);
+        let (now, mut later) = halves(writes, self.halve);
         later.extend(stuck);
         let mut output = BatchWriteItemOutput::default();
         if !now.is_empty() {
@@ -358,6 +365,36 @@ async fn half_answered_requests_are_completed_by_retries() {
         .await
         .unwrap();
     assert_eq!(streamed, users);
+}
+
+#[tokio::test(start_paused = true)]
+async fn reads_past_the_16_mb_limit_are_completed_from_the_engine_s_unprocessed_keys() {
+    let engine = MemBackend::new();
+    let plain = db_on(&engine).await;
+    let mut counting = HalfAnswering::new(engine.clone());
+    counting.halve = false;
+    let stats = counting.stats.clone();
+    let db = Db::new(counting).with_namespace("batch-");
+    // The AWS API reference's example: 100 items of 300 KB, of which one BatchGetItem returns 52.
+    let big: Vec<Tweet> = (0..100)
+        .map(|i| Tweet {
+            userid: "big".into(),
+            id: format!("{i:03}"),
+            text: "x".repeat(300 * 1024 - 40),
+            likes: i,
+        })
+        .collect();
+    plain.batch_write().put_all(&big).await.unwrap();
+
+    let mut read = db
+        .batch_get()
+        .keys::<Tweet>(big.iter().map(Model::key))
+        .await
+        .unwrap();
+    assert_eq!(read.take::<Tweet>().unwrap(), big);
+    assert!(read.missing::<Tweet>().is_empty());
+    // One chunk of 100 keys, cut by the engine at 16 MB and completed by one retry.
+    assert_eq!(stats.get_requests.load(Ordering::SeqCst), 2);
 }
 
 #[tokio::test(start_paused = true)]
