@@ -1,5 +1,6 @@
 //! The one error type users match on, whichever backend served the request.
 
+use crate::db::{BatchDecode, BatchUnprocessed};
 use crate::value::{Item, NumberError};
 
 /// A `Result` with [`Error`].
@@ -100,6 +101,15 @@ pub enum Error {
     /// [`Query::one`](crate::Query::one) found more than one result.
     #[error("one() expected exactly one result, found more than one")]
     MoreThanOneResult,
+
+    // Batches (`Db::batch_get`, `Db::batch_write`).
+    /// A batch still had unprocessed keys or writes after its last retry; names each of them (every
+    /// other one was read or written).
+    #[error(transparent)]
+    BatchUnprocessed(Box<BatchUnprocessed>),
+    /// An item a batch read does not decode as its model; names the model, table and key.
+    #[error(transparent)]
+    BatchDecode(Box<BatchDecode>),
 }
 
 impl Error {
@@ -140,6 +150,9 @@ impl Error {
             Error::Transport(_) => "TransportError",
             Error::NoResult => "NoResult",
             Error::MoreThanOneResult => "MoreThanOneResult",
+            // Batches.
+            Error::BatchUnprocessed(_) => "BatchUnprocessed",
+            Error::BatchDecode(_) => "BatchDecode",
         }
     }
 
@@ -156,6 +169,8 @@ impl Error {
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
+            // Batches.
+            Error::BatchUnprocessed(_) | Error::BatchDecode(_) => self.to_string(),
         }
     }
 }

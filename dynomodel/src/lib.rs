@@ -40,6 +40,7 @@
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
 //! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! Many items at once: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`].
 
 #![forbid(unsafe_code)]
 
@@ -62,6 +63,10 @@ mod value;
 pub use aws::AwsBackend;
 pub use backend::*;
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
+pub use db::{
+    BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
+    BatchWrite,
+};
 pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
 pub use dynomodel_derive::{Document, Model};
 pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction};

@@ -10,6 +10,7 @@
 //! The output type therefore always matches the `ReturnValues` sent; there is no `Option` to unwrap
 //! because the request might have asked for nothing.
 
+mod batch;
 mod delete;
 mod flywheel;
 mod get;
@@ -34,6 +35,10 @@ use crate::expression::{Condition, ExpressionContext, Path, PathElement};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
+pub use batch::{
+    BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
+    BatchWrite,
+};
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
 pub use partial::Partial;
@@ -93,6 +98,7 @@ pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 pub struct Db {
     backend: Arc<dyn Backend>,
     namespace: Arc<str>,
+    batch_options: BatchOptions,
 }
 
 impl fmt::Debug for Db {
@@ -100,6 +106,7 @@ impl fmt::Debug for Db {
         f.debug_struct("Db")
             .field("backend", &self.backend)
             .field("namespace", &self.namespace)
+            .field("batch_options", &self.batch_options)
             .finish()
     }
 }
@@ -115,6 +122,7 @@ impl Db {
         Db {
             backend,
             namespace: Arc::from(""),
+            batch_options: BatchOptions::default(),
         }
     }
 

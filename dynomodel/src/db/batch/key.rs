@@ -1,0 +1,119 @@
+//! Keys inside a batch: an ordered identity to find duplicates and match answers to requests, the
+//! checks DynamoDB would otherwise make on the whole request, and how errors print a key.
+
+use std::fmt;
+
+use crate::error::{Error, Result};
+use crate::model::Model;
+use crate::value::{item_size, AttributeValue, Item, Number, MAX_ITEM_SIZE};
+
+/// A key's identity: its attributes by name, with values compared as DynamoDB compares keys
+/// (numbers by value, so `1.50` and `1.5` are one key). `AttributeValue` itself has no order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct KeyId(Vec<(String, Scalar)>);
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Scalar {
+    S(String),
+    N(Number),
+    B(Vec<u8>),
+    /// Not a key type; kept by its wire form so that identity stays total.
+    Other(String),
+}
+
+impl KeyId {
+    /// The identity of a key item.
+    pub(crate) fn of(key: &Item) -> KeyId {
+        KeyId(
+            key.iter()
+                .map(|(name, value)| (name.clone(), Scalar::of(value)))
+                .collect(),
+        )
+    }
+
+    /// The identity of the key of `item`, whose key attributes are `names` (in any order: the
+    /// identity orders them by name, as a key item does).
+    pub(crate) fn of_item<'n>(item: &Item, names: impl IntoIterator<Item = &'n String>) -> KeyId {
+        let mut key: Vec<(String, Scalar)> = names
+            .into_iter()
+            .filter_map(|name| item.get(name).map(|v| (name.clone(), Scalar::of(v))))
+            .collect();
+        key.sort_by(|a, b| a.0.cmp(&b.0));
+        key.dedup_by(|a, b| a.0 == b.0);
+        KeyId(key)
+    }
+}
+
+impl Scalar {
+    fn of(value: &AttributeValue) -> Scalar {
+        match value {
+            AttributeValue::S(s) => Scalar::S(s.clone()),
+            AttributeValue::N(n) => Scalar::N(*n),
+            AttributeValue::B(b) => Scalar::B(b.clone()),
+            other => Scalar::Other(other.to_string()),
+        }
+    }
+}
+
+/// The model's Rust type name without its module path, as errors name it (`Tweet`).
+pub(crate) fn model_name<M: Model>() -> &'static str {
+    let full = std::any::type_name::<M>();
+    full.rsplit("::").next().unwrap_or(full)
+}
+
+/// A key as errors print it: `{id: "1", userid: "abc"}` (strings quoted, numbers bare, other
+/// values in DynamoDB's JSON form).
+pub(crate) struct ShowKey<'k>(pub(crate) &'k Item);
+
+impl fmt::Display for ShowKey<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("{")?;
+        for (i, (name, value)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            match value {
+                AttributeValue::S(s) => write!(f, "{name}: {s:?}")?,
+                AttributeValue::N(n) => write!(f, "{name}: {n}")?,
+                other => write!(f, "{name}: {other}")?,
+            }
+        }
+        f.write_str("}")
+    }
+}
+
+/// Rejects, before anything is sent, a key DynamoDB would reject with the whole request: an empty
+/// string or binary key value. Checking here keeps one bad key from failing a chunk after others
+/// were written.
+pub(crate) fn check_key(what: &str, model: &str, table: &str, key: &Item) -> Result<()> {
+    for (name, value) in key {
+        let empty = match value {
+            AttributeValue::S(s) if s.is_empty() => "string",
+            AttributeValue::B(b) if b.is_empty() => "binary",
+            _ => continue,
+        };
+        // DynamoDB's sentence, after the mapper's context ("One or more parameter values are not
+        // valid. The AttributeValue for a key attribute cannot contain an empty string value.
+        // Key: <name>", ValidationException on every item operation).
+        return Err(Error::validation(format!(
+            "{what}: the key {} of `{model}` (table `{table}`) is not valid: One or more parameter values are \
+             not valid. The AttributeValue for a key attribute cannot contain an empty {empty} value. Key: {name}",
+            ShowKey(key)
+        )));
+    }
+    Ok(())
+}
+
+/// Rejects, before anything is sent, an item over DynamoDB's 400 KB limit, which would fail its
+/// whole chunk ("Item size has exceeded the maximum allowed size").
+pub(crate) fn check_item_size(model: &str, table: &str, key: &Item, item: &Item) -> Result<()> {
+    let size = item_size(item);
+    if size > MAX_ITEM_SIZE {
+        return Err(Error::validation(format!(
+            "batch_write: the item of `{model}` with key {} (table `{table}`) is {size} bytes, over DynamoDB's \
+             limit of {MAX_ITEM_SIZE}: Item size has exceeded the maximum allowed size",
+            ShowKey(key)
+        )));
+    }
+    Ok(())
+}

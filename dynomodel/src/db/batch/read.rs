@@ -1,0 +1,119 @@
+//! Reading one chunk of keys (≤ 100) with `BatchGetItem`, retrying its unprocessed keys: shared by
+//! [`BatchGet`](crate::BatchGet) and [`BatchGetStream`](crate::BatchGetStream).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::backend::{Backend, BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
+use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
+use crate::db::batch::key::KeyId;
+use crate::db::batch::options::BatchOptions;
+use crate::db::batch::retry::{with_retries, Retried};
+use crate::error::{Error, Result};
+use crate::value::Item;
+
+/// DynamoDB's limit on the keys of one `BatchGetItem` ("Too many items requested for the
+/// BatchGetItem call").
+pub(crate) const MAX_GET_KEYS: usize = 100;
+
+/// How one model's table is read, the same in every chunk that has keys of it.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadTable {
+    pub(crate) model: &'static str,
+    /// The table's name, namespace included.
+    pub(crate) table: String,
+    /// The key attributes, to tell which key a returned item answers.
+    pub(crate) key_names: Vec<String>,
+    pub(crate) consistent: bool,
+    pub(crate) projection: Option<String>,
+    pub(crate) names: Option<ExpressionAttributeNames>,
+}
+
+/// One key to read.
+#[derive(Debug, Clone)]
+pub(crate) struct ReadEntry {
+    /// Which of the batch's tables.
+    pub(crate) table: usize,
+    pub(crate) key: Item,
+    pub(crate) id: KeyId,
+    /// Where the batch was given it, to report leftovers in that order.
+    pub(crate) position: usize,
+}
+
+/// What one chunk read: `(table, item)` for every item found, over all attempts.
+pub(crate) type ChunkRead = Retried<Vec<(usize, Item)>, ReadEntry>;
+
+/// Reads `entries` (1 to 100 keys), retrying what comes back unprocessed.
+pub(crate) async fn read_chunk(
+    backend: &dyn Backend,
+    tables: &[ReadTable],
+    entries: Vec<ReadEntry>,
+    options: &BatchOptions,
+) -> Result<ChunkRead> {
+    with_retries(options, entries, |entries| async move {
+        let output = backend.batch_get_item(request(tables, &entries)).await?;
+        let mut found = Vec::new();
+        for (table_name, items) in output.responses {
+            // A table the request did not name cannot answer any of its keys: ignored.
+            if let Some(table) = tables.iter().position(|t| t.table == table_name) {
+                found.extend(items.into_iter().map(|item| (table, item)));
+            }
+        }
+        let unprocessed: BTreeSet<(&str, KeyId)> = output
+            .unprocessed_keys
+            .iter()
+            .flat_map(|(table, keys)| keys.keys.iter().map(|key| (table.as_str(), KeyId::of(key))))
+            .collect();
+        // Rebuilt from what was sent rather than resent as returned, so that a retry carries this
+        // batch's per-table settings whatever the backend echoes.
+        let left = entries
+            .into_iter()
+            .filter(|e| unprocessed.contains(&(tables[e.table].table.as_str(), e.id.clone())))
+            .collect();
+        Ok((found, left))
+    })
+    .await
+}
+
+/// The `BatchGetItem` request for some keys: one `KeysAndAttributes` per table they belong to.
+fn request(tables: &[ReadTable], entries: &[ReadEntry]) -> BatchGetItemInput {
+    let mut request_items: BTreeMap<String, KeysAndAttributes> = BTreeMap::new();
+    for entry in entries {
+        let table = &tables[entry.table];
+        request_items
+            .entry(table.table.clone())
+            .or_insert_with(|| KeysAndAttributes {
+                keys: Vec::new(),
+                consistent_read: table.consistent.then_some(true),
+                projection_expression: table.projection.clone(),
+                expression_attribute_names: table.names.clone(),
+            })
+            .keys
+            .push(entry.key.clone());
+    }
+    BatchGetItemInput { request_items }
+}
+
+/// The error for keys still unprocessed after the last attempt, in the order they were given.
+pub(crate) fn unprocessed_error(
+    tables: &[ReadTable],
+    mut left: Vec<ReadEntry>,
+    attempts: u32,
+    processed: usize,
+) -> Error {
+    left.sort_by_key(|e| e.position);
+    let actions = left
+        .into_iter()
+        .map(|e| BatchAction {
+            kind: "Get",
+            model: tables[e.table].model,
+            table: tables[e.table].table.clone(),
+            key: e.key,
+        })
+        .collect();
+    Error::BatchUnprocessed(Box::new(BatchUnprocessed {
+        operation: "BatchGetItem",
+        attempts,
+        processed,
+        actions,
+    }))
+}

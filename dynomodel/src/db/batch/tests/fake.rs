@@ -1,0 +1,382 @@
+//! A small fake of DynamoDB's batch operations for the batch tests: a store of items per table,
+//! every request recorded with the (paused) time it arrived, and a script of how much of each
+//! request to leave unprocessed or which error to answer with. The single-item operations are not
+//! used by batches and answer an error.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::backend::*;
+use crate::db::batch::key::KeyId;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::value::{AttributeValue, Item};
+use crate::Model;
+
+/// flywheel's tweet, trimmed.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "tweets")]
+pub(super) struct Tweet {
+    #[hash_key]
+    pub userid: String,
+    #[range_key]
+    pub id: String,
+    pub text: String,
+}
+
+/// A model with a hash key only, on another table.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "users")]
+pub(super) struct User {
+    #[hash_key]
+    pub id: String,
+    pub name: String,
+}
+
+/// Another model on the users table.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "users")]
+pub(super) struct Profile {
+    #[hash_key]
+    pub id: String,
+}
+
+/// A hash-only model on a third table.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "groups")]
+pub(super) struct Group {
+    #[hash_key]
+    pub id: String,
+}
+
+pub(super) fn tweet(i: usize) -> Tweet {
+    Tweet {
+        userid: "abc".into(),
+        id: format!("{i:04}"),
+        text: format!("tweet {i}"),
+    }
+}
+
+pub(super) fn tweets(n: usize) -> Vec<Tweet> {
+    (0..n).map(tweet).collect()
+}
+
+pub(super) fn user(i: usize) -> User {
+    User {
+        id: format!("u{i}"),
+        name: format!("user {i}"),
+    }
+}
+
+pub(super) fn s(v: &str) -> AttributeValue {
+    AttributeValue::S(v.to_owned())
+}
+
+/// What the fake does with the next request.
+#[derive(Debug, Clone)]
+pub(super) enum Script {
+    /// Processes all but the last `n` keys or writes, reported unprocessed.
+    Leave(usize),
+    /// Like `Leave`, but reports the unprocessed keys of a read without their table's settings
+    /// (consistency, projection), to show the mapper does not rely on the echo.
+    LeaveBare(usize),
+    /// Processes nothing, reports everything unprocessed.
+    LeaveAll,
+    /// Answers this error.
+    Fail(Error),
+}
+
+/// One request the fake received.
+#[derive(Debug, Clone)]
+pub(super) enum Call {
+    Get(BatchGetItemInput),
+    Write(BatchWriteItemInput),
+}
+
+impl Call {
+    /// Keys or writes in the request.
+    pub(super) fn size(&self) -> usize {
+        match self {
+            Call::Get(input) => input.request_items.values().map(|k| k.keys.len()).sum(),
+            Call::Write(input) => input.request_items.values().map(Vec::len).sum(),
+        }
+    }
+
+    pub(super) fn get(&self) -> &BatchGetItemInput {
+        match self {
+            Call::Get(input) => input,
+            Call::Write(_) => panic!("expected a BatchGetItem, got {self:?}"),
+        }
+    }
+
+    pub(super) fn write(&self) -> &BatchWriteItemInput {
+        match self {
+            Call::Write(input) => input,
+            Call::Get(_) => panic!("expected a BatchWriteItem, got {self:?}"),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Fake {
+    /// Table → key identity → item.
+    store: Mutex<BTreeMap<String, BTreeMap<KeyId, Item>>>,
+    calls: Mutex<Vec<(Instant, Call)>>,
+    /// Scripts for the next requests, in arrival order; an empty queue processes everything.
+    script: Mutex<VecDeque<Script>>,
+    /// Applied to every request after the queue is empty, instead of processing everything.
+    always: Mutex<Option<Script>>,
+    /// Tables that do not exist: a request naming one fails with ResourceNotFound.
+    missing: Mutex<Vec<String>>,
+    /// How long each request takes (paused time).
+    latency: Mutex<Duration>,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
+}
+
+impl Fake {
+    pub(super) fn db() -> (Db, Arc<Fake>) {
+        let fake = Arc::new(Fake::default());
+        (Db::from_arc(fake.clone()), fake)
+    }
+
+    pub(super) fn script(&self, script: impl IntoIterator<Item = Script>) {
+        self.script.lock().expect("not poisoned").extend(script);
+    }
+
+    pub(super) fn always(&self, script: Script) {
+        *self.always.lock().expect("not poisoned") = Some(script);
+    }
+
+    pub(super) fn missing_table(&self, table: &str) {
+        self.missing
+            .lock()
+            .expect("not poisoned")
+            .push(table.to_owned());
+    }
+
+    pub(super) fn latency(&self, latency: Duration) {
+        *self.latency.lock().expect("not poisoned") = latency;
+    }
+
+    pub(super) fn max_in_flight(&self) -> usize {
+        self.max_in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Stores an item directly.
+    pub(super) fn insert(&self, table: &str, key_names: &[&str], item: Item) {
+        let id = KeyId::of_item(
+            &item,
+            &key_names
+                .iter()
+                .map(|n| (*n).to_owned())
+                .collect::<Vec<_>>(),
+        );
+        self.store
+            .lock()
+            .expect("not poisoned")
+            .entry(table.to_owned())
+            .or_default()
+            .insert(id, item);
+    }
+
+    /// Every item of a table.
+    pub(super) fn items(&self, table: &str) -> Vec<Item> {
+        self.store
+            .lock()
+            .expect("not poisoned")
+            .get(table)
+            .map(|t| t.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn calls(&self) -> Vec<Call> {
+        self.calls
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .map(|(_, c)| c.clone())
+            .collect()
+    }
+
+    /// The sizes of the requests, in arrival order.
+    pub(super) fn sizes(&self) -> Vec<usize> {
+        self.calls().iter().map(Call::size).collect()
+    }
+
+    /// The time between consecutive requests.
+    pub(super) fn gaps(&self) -> Vec<Duration> {
+        let calls = self.calls.lock().expect("not poisoned");
+        calls.windows(2).map(|w| w[1].0 - w[0].0).collect()
+    }
+
+    /// Records the call, waits its latency, and says what to do with it.
+    async fn arrive(&self, call: Call, tables: Vec<&String>) -> Result<Script> {
+        self.calls
+            .lock()
+            .expect("not poisoned")
+            .push((Instant::now(), call));
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.max_in_flight.fetch_max(now, Ordering::SeqCst);
+        let latency = *self.latency.lock().expect("not poisoned");
+        if !latency.is_zero() {
+            tokio::time::sleep(latency).await;
+        }
+        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+        if let Some(table) = tables
+            .into_iter()
+            .find(|t| self.missing.lock().expect("not poisoned").contains(t))
+        {
+            return Err(Error::resource_not_found(format!(
+                "Requested resource not found: {table}"
+            )));
+        }
+        let next = self.script.lock().expect("not poisoned").pop_front();
+        let always = self.always.lock().expect("not poisoned").clone();
+        match next.or(always) {
+            Some(Script::Fail(e)) => Err(e),
+            Some(script) => Ok(script),
+            None => Ok(Script::Leave(0)),
+        }
+    }
+}
+
+/// How many of `total` entries to process under `script`.
+fn processed(script: &Script, total: usize) -> usize {
+    match script {
+        Script::Leave(n) | Script::LeaveBare(n) => total.saturating_sub(*n),
+        Script::LeaveAll | Script::Fail(_) => 0,
+    }
+}
+
+#[async_trait::async_trait]
+impl Backend for Fake {
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let script = self
+            .arrive(
+                Call::Get(input.clone()),
+                input.request_items.keys().collect(),
+            )
+            .await?;
+        let total: usize = input.request_items.values().map(|k| k.keys.len()).sum();
+        let mut budget = processed(&script, total);
+        let mut output = BatchGetItemOutput::default();
+        let store = self.store.lock().expect("not poisoned");
+        for (table, mut request) in input.request_items {
+            for key in std::mem::take(&mut request.keys) {
+                if budget == 0 {
+                    // Reported back with the table's settings, as DynamoDB does (unless bare).
+                    let settings = match script {
+                        Script::LeaveBare(_) => KeysAndAttributes::default(),
+                        _ => KeysAndAttributes {
+                            keys: Vec::new(),
+                            ..request.clone()
+                        },
+                    };
+                    output
+                        .unprocessed_keys
+                        .entry(table.clone())
+                        .or_insert(settings)
+                        .keys
+                        .push(key);
+                    continue;
+                }
+                budget -= 1;
+                let found = store.get(&table).and_then(|t| t.get(&KeyId::of(&key)));
+                if let Some(item) = found {
+                    output
+                        .responses
+                        .entry(table.clone())
+                        .or_default()
+                        .push(item.clone());
+                }
+            }
+        }
+        Ok(output)
+    }
+
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        let script = self
+            .arrive(
+                Call::Write(input.clone()),
+                input.request_items.keys().collect(),
+            )
+            .await?;
+        let total: usize = input.request_items.values().map(Vec::len).sum();
+        let mut budget = processed(&script, total);
+        let mut output = BatchWriteItemOutput::default();
+        let mut store = self.store.lock().expect("not poisoned");
+        for (table, requests) in input.request_items {
+            for request in requests {
+                if budget == 0 {
+                    output
+                        .unprocessed_items
+                        .entry(table.clone())
+                        .or_default()
+                        .push(request);
+                    continue;
+                }
+                budget -= 1;
+                let rows = store.entry(table.clone()).or_default();
+                match request {
+                    WriteRequest::Put { item } => {
+                        let names: Vec<String> = ["userid", "id"]
+                            .iter()
+                            .filter(|n| item.contains_key(**n))
+                            .map(|n| (*n).to_owned())
+                            .collect();
+                        rows.insert(KeyId::of_item(&item, &names), item);
+                    }
+                    WriteRequest::Delete { key } => {
+                        rows.remove(&KeyId::of(&key));
+                    }
+                }
+            }
+        }
+        Ok(output)
+    }
+
+    async fn create_table(&self, _: CreateTableInput) -> Result<CreateTableOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn describe_table(&self, _: DescribeTableInput) -> Result<DescribeTableOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn list_tables(&self, _: ListTablesInput) -> Result<ListTablesOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn delete_table(&self, _: DeleteTableInput) -> Result<DeleteTableOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn put_item(&self, _: PutItemInput) -> Result<PutItemOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn get_item(&self, _: GetItemInput) -> Result<GetItemOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn delete_item(&self, _: DeleteItemInput) -> Result<DeleteItemOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn update_item(&self, _: UpdateItemInput) -> Result<UpdateItemOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn scan(&self, _: ScanInput) -> Result<ScanOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn transact_get_items(&self, _: TransactGetItemsInput) -> Result<TransactGetItemsOutput> {
+        Err(Error::validation("not faked"))
+    }
+    async fn transact_write_items(
+        &self,
+        _: TransactWriteItemsInput,
+    ) -> Result<TransactWriteItemsOutput> {
+        Err(Error::validation("not faked"))
+    }
+}
