@@ -51,6 +51,27 @@ pub enum Error {
         /// The item as it was, when `ReturnValuesOnConditionCheckFailure` was `ALL_OLD`.
         item: Option<Item>,
     },
+    /// A `#[version]` check failed (optimistic locking): the item was written (or created, or
+    /// deleted) by someone else since this copy was read. Not a DynamoDB error type: the mapper
+    /// reports a `ConditionalCheckFailedException` as this one when the stored item shows that the
+    /// version check is the condition that failed (see [`Model`](crate::Model#optimistic-locking-version)).
+    #[error("VersionConflict: {message}")]
+    VersionConflict {
+        /// What happened, naming the model, the table, the key and both versions.
+        message: String,
+        /// The model's Rust type name.
+        model: &'static str,
+        /// The item's key.
+        key: Item,
+        /// The version the request expected: `None` for a first save (no item with this key).
+        expected: Option<u64>,
+        /// The stored version, when known: `None` when the failure did not bring the item back, or
+        /// brought back none or one without a version.
+        stored: Option<u64>,
+        /// The item as stored, when the request asked for it (the default); decode it with
+        /// [`Error::conditional_item`].
+        item: Option<Item>,
+    },
     /// `TransactionCanceledException`: a transaction was rejected as a whole.
     #[error("TransactionCanceledException: {message}")]
     TransactionCanceled {
@@ -132,6 +153,7 @@ impl Error {
         match self {
             Error::Validation { .. } => "ValidationException",
             Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
+            Error::VersionConflict { .. } => "VersionConflict",
             Error::TransactionCanceled { .. } => "TransactionCanceledException",
             Error::ResourceNotFound { .. } => "ResourceNotFoundException",
             Error::ResourceInUse { .. } => "ResourceInUseException",
@@ -148,6 +170,7 @@ impl Error {
         match self {
             Error::Validation { message }
             | Error::ConditionalCheckFailed { message, .. }
+            | Error::VersionConflict { message, .. }
             | Error::TransactionCanceled { message, .. }
             | Error::ResourceNotFound { message }
             | Error::ResourceInUse { message }
@@ -233,6 +256,20 @@ pub struct TransactAction {
     pub table: String,
     /// The item's key.
     pub key: Item,
+    /// The action's `#[version]` check, if it made one, and whether it is what failed.
+    pub version: Option<VersionCheck>,
+}
+
+/// The `#[version]` check of a transaction action (see [`TransactAction::version`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionCheck {
+    /// The version the action expected: `None` for a first save (no item with the key).
+    pub expected: Option<u64>,
+    /// The stored version, when the cancellation brought back an item that has one.
+    pub stored: Option<u64>,
+    /// Whether this check is what failed (the stored item shows another version, or the version
+    /// check was the action's only condition).
+    pub failed: bool,
 }
 
 /// A value could not be converted between DynamoDB and Rust.

@@ -61,10 +61,13 @@ mod value;
 #[cfg(feature = "aws")]
 pub use aws::AwsBackend;
 pub use backend::*;
-pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
-pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
+pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
+pub use db::{
+    Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
+    Slot, Transaction, UpdateItem,
+};
 pub use dynomodel_derive::{Document, Model};
-pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction};
+pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,

@@ -167,6 +167,10 @@ impl Db {
             .keys()
             .chain(new.keys().filter(|n| !old.contains_key(*n)));
         for name in names {
+            // The version is the mapper's to check and bump, not part of the edit.
+            if Some(name.as_str()) == M::VERSION_ATTRIBUTE {
+                continue;
+            }
             let (was, is) = (old.get(name), new.get(name));
             if was == is {
                 continue;
@@ -188,7 +192,12 @@ impl Db {
         if update.is_empty() {
             return Ok(false);
         }
-        let mut request = self.update::<M>(key).actions(update);
+        // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
+        // update bumps it). Without one, `if_version` changes nothing.
+        let mut request = self
+            .update::<M>(key)
+            .actions(update)
+            .if_version(before.version()?);
         if let (true, Some(guard)) = (atomic, guard) {
             request = request.condition(guard);
         }

@@ -194,6 +194,29 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// This value's primary key.
     fn key(&self) -> Self::Key;
+
+    /// The attribute name of the `#[version]` field, if the model has one (see
+    /// [optimistic locking](Model#optimistic-locking-version)).
+    const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The version this value holds: `None` when it was never saved (a version of `0` or `None`), or
+    /// when the model has no `#[version]` field.
+    fn version(&self) -> Result<Option<u64>, ConversionError> {
+        Ok(None)
+    }
+
+    /// Sets the `#[version]` field (`None`: not saved yet); does nothing without one.
+    fn set_version(&mut self, version: Option<u64>) -> Result<(), ConversionError> {
+        let _ = version;
+        Ok(())
+    }
+
+    /// How `version` is stored in the version attribute (a number, through the field's type).
+    ///
+    /// Errors: the version does not fit the field's type (`256` in a `u8`).
+    fn version_value(version: u64) -> Result<AttributeValue, ConversionError> {
+        Ok(AttributeValue::N(version.into()))
+    }
 }
 
 /// A model's primary key value, convertible to DynamoDB's key map.
