@@ -17,7 +17,9 @@ use crate::value::Item;
 /// condition says otherwise.
 ///
 /// [`atomic`](Delete::atomic) deletes only if the stored item is still the one in memory, which
-/// is flywheel's `delete(atomic=True)`: an optimistic lock without a version attribute.
+/// is flywheel's `delete(atomic=True)`: an optimistic lock without a version attribute. With a
+/// `#[version]` field, the stored item must have the value's version (see
+/// [`ignore_version`](Delete::ignore_version)).
 ///
 /// ```
 /// # use dynomodel::{Db, Model};

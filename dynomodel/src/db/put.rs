@@ -17,6 +17,11 @@ use crate::value::Item;
 /// A failed condition is [`Error::ConditionalCheckFailed`](crate::Error::ConditionalCheckFailed),
 /// carrying the stored item (decode it with [`Error::conditional_item`](crate::Error::conditional_item)).
 ///
+/// With a `#[version]` field, the put also checks the version the value holds (create-only for a
+/// value not saved yet) and stores the next one, leaving the value one version behind:
+/// [`Db::save`](crate::Db::save) keeps it current. See
+/// [optimistic locking](crate::Model#optimistic-locking-version).
+///
 /// ```
 /// # use dynomodel::{Db, Model};
 /// # use dynomodel_mem::MemoryDb;
