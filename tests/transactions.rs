@@ -62,6 +62,14 @@ async fn bank() -> Db {
     db
 }
 
+/// The (expected, stored) versions of a [`Error::VersionConflict`].
+fn versions(error: &Error) -> Option<(Option<u64>, Option<u64>)> {
+    match error {
+        Error::VersionConflict(conflict) => Some((conflict.expected, conflict.stored)),
+        _ => None,
+    }
+}
+
 async fn balance(db: &Db, id: &str) -> Option<i64> {
     let account = db.get::<Account>(id).consistent().await.unwrap();
     account.map(|a| a.balance)
@@ -224,12 +232,10 @@ async fn two_copies_read_before_either_saves_cannot_both_win() {
     mine.owner = "Alice Liddell".into();
     let err = db.save(&mut mine).await.unwrap_err();
     match &err {
-        Error::VersionConflict {
-            model,
-            expected,
-            stored,
-            ..
-        } => assert_eq!((*model, *expected, *stored), ("Account", Some(1), Some(2))),
+        Error::VersionConflict(conflict) => assert_eq!(
+            (conflict.model, conflict.expected, conflict.stored),
+            ("Account", Some(1), Some(2))
+        ),
         other => panic!("a version conflict, not {other:?}"),
     }
     assert!(err.message().contains("tx-accounts"), "{err}");
@@ -256,14 +262,7 @@ async fn two_copies_read_before_either_saves_cannot_both_win() {
 async fn a_first_save_of_an_existing_key_is_a_conflict() {
     let db = bank().await;
     let err = db.save(&mut account("alice", 1)).await.unwrap_err();
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            expected: None,
-            stored: Some(1),
-            ..
-        }
-    ));
+    assert_eq!(versions(&err), Some((None, Some(1))));
 }
 
 #[tokio::test]
@@ -324,14 +323,7 @@ async fn updates_bump_and_check_when_asked() {
         .if_version(alice.version)
         .await
         .unwrap_err();
-    assert!(matches!(
-        stale,
-        Error::VersionConflict {
-            expected: Some(1),
-            stored: Some(2),
-            ..
-        }
-    ));
+    assert_eq!(versions(&stale), Some((Some(1), Some(2))));
     db.update::<Account>("alice")
         .set(Account::owner(), "x")
         .if_version(after.version)
@@ -362,14 +354,7 @@ async fn incr_and_sync_respect_the_version() {
         ..snapshot.clone()
     };
     let err = db.sync(&snapshot, &edited).await.unwrap_err();
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            expected: Some(1),
-            stored: Some(2),
-            ..
-        }
-    ));
+    assert_eq!(versions(&err), Some((Some(1), Some(2))));
     // From the current copy it does, bumping the version and keeping the increment.
     let edited = Account {
         owner: "Alice".into(),

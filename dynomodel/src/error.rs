@@ -55,23 +55,9 @@ pub enum Error {
     /// deleted) by someone else since this copy was read. Not a DynamoDB error type: the mapper
     /// reports a `ConditionalCheckFailedException` as this one when the stored item shows that the
     /// version check is the condition that failed (see [`Model`](crate::Model#optimistic-locking-version)).
-    #[error("VersionConflict: {message}")]
-    VersionConflict {
-        /// What happened, naming the model, the table, the key and both versions.
-        message: String,
-        /// The model's Rust type name.
-        model: &'static str,
-        /// The item's key.
-        key: Item,
-        /// The version the request expected: `None` for a first save (no item with this key).
-        expected: Option<u64>,
-        /// The stored version, when known: `None` when the failure did not bring the item back, or
-        /// brought back none or one without a version.
-        stored: Option<u64>,
-        /// The item as stored, when the request asked for it (the default); decode it with
-        /// [`Error::conditional_item`].
-        item: Option<Item>,
-    },
+    /// Boxed, to keep every `Result` small.
+    #[error("VersionConflict: {}", .0.message)]
+    VersionConflict(Box<VersionConflict>),
     /// `TransactionCanceledException`: a transaction was rejected as a whole.
     #[error("TransactionCanceledException: {message}")]
     TransactionCanceled {
@@ -153,7 +139,7 @@ impl Error {
         match self {
             Error::Validation { .. } => "ValidationException",
             Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
-            Error::VersionConflict { .. } => "VersionConflict",
+            Error::VersionConflict(_) => "VersionConflict",
             Error::TransactionCanceled { .. } => "TransactionCanceledException",
             Error::ResourceNotFound { .. } => "ResourceNotFoundException",
             Error::ResourceInUse { .. } => "ResourceInUseException",
@@ -170,12 +156,12 @@ impl Error {
         match self {
             Error::Validation { message }
             | Error::ConditionalCheckFailed { message, .. }
-            | Error::VersionConflict { message, .. }
             | Error::TransactionCanceled { message, .. }
             | Error::ResourceNotFound { message }
             | Error::ResourceInUse { message }
             | Error::Throughput { message, .. }
             | Error::Service { message, .. } => message.clone(),
+            Error::VersionConflict(conflict) => conflict.message.clone(),
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
@@ -258,6 +244,50 @@ pub struct TransactAction {
     pub key: Item,
     /// The action's `#[version]` check, if it made one, and whether it is what failed.
     pub version: Option<VersionCheck>,
+}
+
+/// What [`Error::VersionConflict`] says: which item, and which versions.
+///
+/// ```
+/// # use dynomodel::{Db, Error, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Doc { #[hash_key] id: String, #[version] version: u64 }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory().with_namespace("test-");
+/// # db.create_schema::<Doc>().await?;
+/// let mut doc = Doc { id: "d1".into(), version: 0 };
+/// let stale = doc.clone();
+/// db.save(&mut doc).await?;
+/// match db.put(&stale).await {
+///     Err(Error::VersionConflict(conflict)) => {
+///         assert_eq!((conflict.model, conflict.expected, conflict.stored), ("Doc", None, Some(1)));
+///         assert_eq!(
+///             conflict.message,
+///             r#"`Doc` {"id":{"S":"d1"}} in table `test-Doc`: expected no stored item (a first save), found version 1"#
+///         );
+///     }
+///     other => panic!("expected a version conflict, got {other:?}"),
+/// }
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionConflict {
+    /// What happened, naming the model, the table, the key and both versions.
+    pub message: String,
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The item's key.
+    pub key: Item,
+    /// The version the request expected: `None` for a first save (no item with this key).
+    pub expected: Option<u64>,
+    /// The stored version, when known: `None` when the failure did not bring the item back, or
+    /// brought back none or one without a version.
+    pub stored: Option<u64>,
+    /// The item as stored, when the request asked for it (the default); decode it with
+    /// [`Error::conditional_item`].
+    pub item: Option<Item>,
 }
 
 /// The `#[version]` check of a transaction action (see [`TransactAction::version`]).

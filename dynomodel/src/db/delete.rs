@@ -292,7 +292,7 @@ impl<'a, M: Model> DeleteKey<'a, M> {
     /// db.save(&mut doc).await?; // version 2
     ///
     /// let err = db.delete_key::<Doc>("d1").if_version(1).await.unwrap_err();
-    /// assert!(matches!(err, dynomodel::Error::VersionConflict { stored: Some(2), .. }));
+    /// assert!(matches!(err, dynomodel::Error::VersionConflict(c) if c.stored == Some(2)));
     /// assert_eq!(db.delete_key::<Doc>("d1").if_version(doc.version).await?, Some(doc));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();

@@ -547,10 +547,10 @@ impl Error {
         match self {
             Error::ConditionalCheckFailed {
                 item: Some(item), ..
-            }
-            | Error::VersionConflict {
-                item: Some(item), ..
             } => Ok(Some(M::from_item(item.clone())?)),
+            Error::VersionConflict(conflict) => {
+                Ok(conflict.item.clone().map(M::from_item).transpose()?)
+            }
             _ => Ok(None),
         }
     }

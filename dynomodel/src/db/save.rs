@@ -33,7 +33,7 @@ use crate::model::Model;
 /// db.save(&mut theirs).await?; // version 2
 /// mine.balance -= 30;
 /// match db.save(&mut mine).await {
-///     Err(Error::VersionConflict { expected: Some(1), stored: Some(2), .. }) => {}
+///     Err(Error::VersionConflict(c)) if (c.expected, c.stored) == (Some(1), Some(2)) => {}
 ///     other => panic!("a stale copy must not overwrite: {other:?}"),
 /// }
 /// db.refresh(&mut mine).await?; // start again from the stored item

@@ -8,7 +8,7 @@
 
 use crate::convert::VersionAttribute;
 use crate::db::{attribute, key_exists};
-use crate::error::{ConversionError, Error, Result, VersionCheck};
+use crate::error::{ConversionError, Error, Result, VersionCheck, VersionConflict};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
@@ -161,7 +161,7 @@ impl VersionGuard {
             (None, _) if self.asked_item => "found no item".to_owned(),
             (None, _) => "the stored item was not returned (item_on_failure(false))".to_owned(),
         };
-        Error::VersionConflict {
+        Error::VersionConflict(Box::new(VersionConflict {
             message: format!(
                 "`{}` {} in table `{table}`: expected {}, {found}",
                 model_name::<M>(),
@@ -173,7 +173,7 @@ impl VersionGuard {
             expected: self.expected,
             stored: check.stored,
             item,
-        }
+        }))
     }
 }
 
@@ -226,7 +226,7 @@ impl Error {
     /// ```
     pub fn is_version_conflict(&self) -> bool {
         match self {
-            Error::VersionConflict { .. } => true,
+            Error::VersionConflict(_) => true,
             Error::TransactionCanceled { reasons, .. } => {
                 reasons.iter().any(|r| r.is_version_conflict())
             }

@@ -202,7 +202,7 @@ pub use index::{Index, Projected};
 /// db.save(&mut one).await?; // version 2
 /// two.balance -= 10;
 /// let err = db.save(&mut two).await.unwrap_err(); // would lose one's deposit
-/// assert!(matches!(err, Error::VersionConflict { expected: Some(1), stored: Some(2), .. }));
+/// assert!(matches!(&err, Error::VersionConflict(c) if (c.expected, c.stored) == (Some(1), Some(2))));
 ///
 /// two = err.conditional_item::<Account>()?.expect("the stored item");
 /// two.balance -= 10;

@@ -167,6 +167,19 @@ impl Fake {
     }
 }
 
+/// The conflict of a [`Error::VersionConflict`].
+pub(crate) fn conflict(error: &Error) -> Option<&crate::error::VersionConflict> {
+    match error {
+        Error::VersionConflict(conflict) => Some(conflict),
+        _ => None,
+    }
+}
+
+/// The (expected, stored) versions of a [`Error::VersionConflict`].
+pub(crate) fn versions(error: &Error) -> Option<(Option<u64>, Option<u64>)> {
+    conflict(error).map(|c| (c.expected, c.stored))
+}
+
 /// DynamoDB's cancellation with these reasons (the message lists their codes).
 pub(crate) fn canceled(reasons: Vec<CancellationReason>) -> Error {
     let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();

@@ -3,7 +3,7 @@
 
 use crate::backend::*;
 use crate::db::tests_tx::*;
-use crate::error::Error;
+use crate::error::{Error, VersionConflict};
 
 fn put_input(fake: &Fake) -> PutItemInput {
     match fake.only() {
@@ -85,7 +85,7 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
     let err = db.put(&account("a", 5, 3)).await.expect_err("stale");
     assert_eq!(
         err,
-        Error::VersionConflict {
+        Error::VersionConflict(Box::new(VersionConflict {
             message: r#"`Account` {"id":{"S":"a"}} in table `accounts`: expected version 3, found version 4"#
                 .into(),
             model: "Account",
@@ -93,7 +93,7 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
             expected: Some(3),
             stored: Some(4),
             item: Some(stored("a", 9, 4)),
-        }
+        }))
     );
     assert_eq!(err.code(), "VersionConflict");
     assert!(err.is_version_conflict() && !err.is_conditional_check_failed());
@@ -112,7 +112,7 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
     // A later save that finds nothing: deleted meanwhile.
     fake.fail(conditional_failure(None));
     let err = db.put(&account("a", 5, 3)).await.expect_err("gone");
-    assert!(matches!(err, Error::VersionConflict { stored: None, .. }));
+    assert_eq!(conflict(&err).map(|c| c.stored), Some(None));
     assert!(
         err.message().ends_with("expected version 3, found no item"),
         "{err}"
@@ -147,14 +147,10 @@ async fn a_failed_user_condition_stays_a_failed_condition() {
         .item_on_failure(false)
         .await
         .expect_err("stale");
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            stored: None,
-            item: None,
-            ..
-        }
-    ));
+    assert_eq!(
+        conflict(&err).map(|c| (c.stored, c.item.clone())),
+        Some((None, None))
+    );
     assert!(err.message().contains("not returned"), "{err}");
     fake.fail(conditional_failure(None));
     let err = db
@@ -302,14 +298,7 @@ async fn update_errors_are_read_with_the_version_asked_for() {
         .if_version(7u64)
         .await
         .expect_err("stale");
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            expected: Some(7),
-            stored: Some(8),
-            ..
-        }
-    ));
+    assert_eq!(versions(&err), Some((Some(7), Some(8))));
 
     // Without `if_version` there is no version check to blame.
     fake.fail(conditional_failure(Some(stored("a", 1, 8))));
@@ -361,14 +350,7 @@ async fn deletes_check_the_version_of_the_value_or_the_one_given() {
         .if_version(4u64)
         .await
         .expect_err("stale");
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            expected: Some(4),
-            stored: Some(5),
-            ..
-        }
-    ));
+    assert_eq!(versions(&err), Some((Some(4), Some(5))));
 }
 
 #[tokio::test]
@@ -419,14 +401,7 @@ async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
 
     fake.fail(conditional_failure(Some(stored("a", 5, 4))));
     let err = db.sync(&before, &after).await.expect_err("stale");
-    assert!(matches!(
-        err,
-        Error::VersionConflict {
-            expected: Some(3),
-            stored: Some(4),
-            ..
-        }
-    ));
+    assert_eq!(versions(&err), Some((Some(3), Some(4))));
 }
 
 #[tokio::test]
