@@ -363,11 +363,9 @@ pub(crate) fn input(write: Write, return_values: ReturnValue) -> DeleteItemInput
 
 /// Sends a rendered delete, reporting a failed version check as a version conflict.
 async fn send<M: Model>(db: &Db, write: Write, return_values: ReturnValue) -> Result<Option<Item>> {
-    let output = db
-        .backend
-        .delete_item(input(write.clone(), return_values))
-        .await;
+    let failure = write.failure();
+    let output = db.backend.delete_item(input(write, return_values)).await;
     output
         .map(|o| o.attributes)
-        .map_err(|e| write.map_error::<M>(e))
+        .map_err(|e| failure.read::<M>(e))
 }

@@ -152,11 +152,11 @@ impl PutWrite {
         db: &Db,
         return_values: ReturnValue,
     ) -> Result<Option<Item>> {
-        let write = self.write.clone();
+        let failure = self.write.failure();
         let output = db.backend.put_item(self.input(return_values)).await;
         output
             .map(|o| o.attributes)
-            .map_err(|e| write.map_error::<M>(e))
+            .map_err(|e| failure.read::<M>(e))
     }
 }
 

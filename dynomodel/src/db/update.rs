@@ -635,12 +635,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
 
     async fn send(self, return_values: ReturnValue) -> Result<UpdateItemOutput> {
         let write = self.render()?;
+        let failure = write.failure();
         let output = self
             .db
             .backend
-            .update_item(input(write.clone(), return_values))
+            .update_item(input(write, return_values))
             .await;
-        output.map_err(|e| write.map_error::<M>(e))
+        output.map_err(|e| failure.read::<M>(e))
     }
 
     /// The update: the user's actions, plus the version bump of a versioned model; the version

@@ -14,7 +14,7 @@ use crate::value::Item;
 
 /// One write's table, key and expressions, rendered through one [`ExpressionContext`] (the update
 /// first, then the condition, so placeholders number in that order), and its version check.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Write {
     pub(crate) table_name: String,
     /// The item's key: the request's `Key`, and what errors and cancellation reasons name.
@@ -102,11 +102,26 @@ impl Write {
         })
     }
 
-    /// The error of this write as a single-item request: a failed version check becomes
+    /// What reading this write's failure takes (cloned only for a write with a version check).
+    pub(crate) fn failure(&self) -> Failure {
+        Failure(
+            self.guard
+                .clone()
+                .map(|guard| (guard, self.table_name.clone(), self.key.clone())),
+        )
+    }
+}
+
+/// A sent write's version check, table and key: turns its error into
+/// [`Error::VersionConflict`] when the version check failed.
+pub(crate) struct Failure(Option<(VersionGuard, String, Item)>);
+
+impl Failure {
+    /// The error of the write as a single-item request: a failed version check becomes
     /// [`Error::VersionConflict`]; anything else is passed through.
-    pub(crate) fn map_error<M: Model>(&self, error: Error) -> Error {
-        match &self.guard {
-            Some(guard) => guard.map_error::<M>(&self.table_name, &self.key, error),
+    pub(crate) fn read<M: Model>(&self, error: Error) -> Error {
+        match &self.0 {
+            Some((guard, table, key)) => guard.map_error::<M>(table, key, error),
             None => error,
         }
     }
