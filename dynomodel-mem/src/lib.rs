@@ -5,8 +5,10 @@
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
 //! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
-//! (tables, local and global secondary indexes, parallel scans). Tables are `ACTIVE` as soon as they are
-//! created (as on DynamoDB Local).
+//! (tables, local and global secondary indexes, parallel scans), BatchGetItem (up to 100 keys, 16 MB
+//! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
+//! validated as a whole before the first write). Tables are `ACTIVE` as soon as they are created (as on
+//! DynamoDB Local).
 //!
 //! ```
 //! use dynomodel::{
@@ -56,6 +58,7 @@
 
 #![forbid(unsafe_code)]
 
+mod batch;
 mod create;
 mod expr;
 mod index;
@@ -177,12 +180,12 @@ impl Backend for MemBackend {
         self.read().scan(&input)
     }
 
-    async fn batch_get_item(&self, _input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        Err(not_yet("BatchGetItem"))
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        self.read().batch_get_item(&input)
     }
 
-    async fn batch_write_item(&self, _input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        Err(not_yet("BatchWriteItem"))
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        self.write().batch_write_item(input)
     }
 
     async fn transact_get_items(

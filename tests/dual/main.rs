@@ -14,6 +14,7 @@ use dynomodel::{AttributeValue, Item, Number};
 #[allow(unused_imports)]
 use dynomodel_tests::{dual_test, Dual, Target};
 
+mod batch;
 mod conditions;
 mod expressions_invalid;
 mod indexes;

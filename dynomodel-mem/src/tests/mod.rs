@@ -80,6 +80,7 @@
 //!   Local (real behaviour is unrecorded); beyond 128 levels the engine rejects the map itself, so
 //!   nothing recursive walks an unbounded value.
 
+mod batch;
 mod conditions;
 mod indexes;
 mod items;

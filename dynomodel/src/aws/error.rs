@@ -94,6 +94,8 @@ impl ErrorDetails for op::delete_table::DeleteTableError {}
 impl ErrorDetails for op::get_item::GetItemError {}
 impl ErrorDetails for op::query::QueryError {}
 impl ErrorDetails for op::scan::ScanError {}
+impl ErrorDetails for op::batch_get_item::BatchGetItemError {}
+impl ErrorDetails for op::batch_write_item::BatchWriteItemError {}
 
 /// Maps any SDK operation error onto [`Error`].
 pub(crate) fn map_sdk_error<E, R>(err: SdkError<E, R>) -> Error

@@ -28,7 +28,7 @@ fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
     r.map(|r| sdk::ReturnValue::from(r.as_str()))
 }
 
-fn on_failure(
+pub(crate) fn on_failure(
     r: Option<ReturnValuesOnConditionCheckFailure>,
 ) -> Option<sdk::ReturnValuesOnConditionCheckFailure> {
     r.map(|r| sdk::ReturnValuesOnConditionCheckFailure::from(r.as_str()))

@@ -6,10 +6,12 @@
 //! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
 //! (see [`Error`](crate::Error)).
 
+mod batch;
 mod error;
 mod item;
 mod query;
 mod table;
+mod transact;
 mod value;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
@@ -205,28 +207,25 @@ impl Backend for AwsBackend {
         query::scan(&self.client, input).await
     }
 
-    // SCAFFOLD (issue 10, replaced before landing).
-    async fn batch_get_item(&self, _input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        Err(crate::Error::validation("BatchGetItem is being built"))
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        batch::batch_get_item(&self.client, input).await
     }
 
-    async fn batch_write_item(&self, _input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        Err(crate::Error::validation("BatchWriteItem is being built"))
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        batch::batch_write_item(&self.client, input).await
     }
 
     async fn transact_get_items(
         &self,
-        _input: TransactGetItemsInput,
+        input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        Err(crate::Error::validation("TransactGetItems is being built"))
+        transact::transact_get_items(&self.client, input).await
     }
 
     async fn transact_write_items(
         &self,
-        _input: TransactWriteItemsInput,
+        input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        Err(crate::Error::validation(
-            "TransactWriteItems is being built",
-        ))
+        transact::transact_write_items(&self.client, input).await
     }
 }

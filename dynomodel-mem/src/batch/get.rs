@@ -1,0 +1,179 @@
+//! BatchGetItem: up to 100 items by key from one or more tables, at most 16 MB of them per call.
+//!
+//! **The 16 MB rule.** The AWS API reference's example — 100 items of 300 KB each return 52 — fixes the
+//! limit: 52 × 307,200 bytes = 15,974,400 fits and 53 × 307,200 = 16,281,600 does not, so the limit is
+//! 16 MB in decimal bytes (16,000,000; 16 MiB would return 54) and an item is returned only when the
+//! items returned so far *and it* stay within it ("so as not to exceed the 16 MB limit"). The engine
+//! reads tables in name order and keys in request order; from the first item that does not fit, that
+//! key and every key after it (found or not, in this table and the following ones) go to
+//! `UnprocessedKeys`, each table's with its own `ConsistentRead`, `ProjectionExpression` and
+//! `ExpressionAttributeNames`, so that sending `UnprocessedKeys` back as `RequestItems` continues the
+//! read. Items are measured by `dynomodel::item_size`, whole, even when a projection returns only part
+//! of them: DynamoDB charges and limits reads by what it reads, not by what it returns (as the 1 MB
+//! page of Query and Scan counts items before the projection), and DynamoDB Local 3.3.1 counts whole
+//! items too (a projection of the key alone leaves the cut where it was). DynamoDB Local's limit is
+//! 16 MiB, inclusive (64 items of 262,144 bytes all come back; 100 of 307,200 bytes return 54): a known
+//! difference.
+//!
+//! **Responses.** Every requested table appears in `Responses`, with an empty list when none of its
+//! keys has an item (dynalite's recording "should return empty responses if keys do not exist"; a 2026
+//! conformance run against the live service agrees). A key without an item is simply absent; an
+//! existing item whose projected attributes are all missing comes back as an empty item, as in
+//! GetItem. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing but is
+//! kept for `UnprocessedKeys`.
+
+use std::collections::BTreeMap;
+
+use dynomodel::{
+    item_size, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Result,
+};
+
+use super::constraints;
+use crate::expr::ast::{Path, Projection};
+use crate::expr::projection;
+use crate::expr::{ExprKind, Parsed};
+use crate::key::PrimaryKey;
+use crate::read;
+use crate::request::{self, Maps, Param, Prepared};
+use crate::state::State;
+use crate::table::Table;
+use crate::validate;
+
+/// The most item bytes one BatchGetItem returns (see the module documentation).
+pub(crate) const MAX_RESPONSE_BYTES: usize = 16_000_000;
+
+/// Real DynamoDB's text, recorded by dynalite and seen in SDK issue threads.
+const DUPLICATES: &str = "Provided list of item keys contains duplicates";
+
+fn maps(ka: &KeysAndAttributes) -> Maps<'_> {
+    Maps {
+        names: ka.expression_attribute_names.as_ref(),
+        values: None,
+    }
+}
+
+fn params(ka: &KeysAndAttributes) -> [Param<'_>; 1] {
+    [(ExprKind::Projection, ka.projection_expression.as_deref())]
+}
+
+/// Two equal keys in one table's `Keys`, compared as sent (numbers compare by value, as they are
+/// stored canonically).
+fn duplicates(keys: &[Item]) -> Result<()> {
+    for (i, key) in keys.iter().enumerate() {
+        if keys.iter().skip(i + 1).any(|other| other == key) {
+            return Err(Error::validation(DUPLICATES));
+        }
+    }
+    Ok(())
+}
+
+/// One table of the request, validated: where to read, which keys, and how to project.
+struct TableRead<'s, 'r> {
+    name: &'r str,
+    request: &'r KeysAndAttributes,
+    table: &'s Table,
+    keys: Vec<PrimaryKey>,
+    prepared: Prepared,
+}
+
+impl TableRead<'_, '_> {
+    fn projection(&self) -> Option<&Parsed<Projection>> {
+        self.prepared.projection()
+    }
+
+    /// What the response holds for `item`.
+    fn project(&self, item: &Item) -> Item {
+        match self.projection() {
+            Some(p) => request::with_placeholders(maps(self.request), |ph| {
+                projection::project(item, &read::projection_steps(&p.tree.paths, ph))
+            }),
+            None => item.clone(),
+        }
+    }
+
+    /// `UnprocessedKeys` for the keys from `from` on, with the table's read options.
+    fn unprocessed(&self, from: usize) -> KeysAndAttributes {
+        KeysAndAttributes {
+            keys: self.request.keys.iter().skip(from).cloned().collect(),
+            consistent_read: self.request.consistent_read,
+            projection_expression: self.request.projection_expression.clone(),
+            expression_attribute_names: self.request.expression_attribute_names.clone(),
+        }
+    }
+}
+
+impl State {
+    /// `BatchGetItem`.
+    pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        constraints::get_request(input)?;
+        let requests = &input.request_items;
+        for ka in requests.values() {
+            request::params_present(maps(ka), &params(ka))?;
+        }
+        for ka in requests.values() {
+            ka.keys.iter().try_for_each(validate::attribute_values)?;
+        }
+        for ka in requests.values() {
+            duplicates(&ka.keys)?;
+        }
+        constraints::get_total(input)?;
+        let prepared = requests
+            .values()
+            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka)))
+            .collect::<Result<Vec<_>>>()?;
+        let mut reads = Vec::with_capacity(requests.len());
+        for ((name, ka), prepared) in requests.iter().zip(prepared) {
+            let table = self.table(name)?;
+            if let Some(p) = prepared.projection() {
+                // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
+                let paths: Vec<&Path> = p.tree.paths.iter().collect();
+                request::with_placeholders(maps(ka), |ph| read::scalar_keys(table, &paths, ph))?;
+            }
+            let keys = ka
+                .keys
+                .iter()
+                .map(|key| validate::request_key(key, &table.schema))
+                .collect::<Result<Vec<_>>>()?;
+            reads.push(TableRead {
+                name,
+                request: ka,
+                table,
+                keys,
+                prepared,
+            });
+        }
+        Ok(read_within_limit(&reads))
+    }
+}
+
+/// Reads the validated keys until the next item would take the response past [`MAX_RESPONSE_BYTES`].
+fn read_within_limit(reads: &[TableRead<'_, '_>]) -> BatchGetItemOutput {
+    let mut responses = BTreeMap::new();
+    let mut unprocessed_keys = BTreeMap::new();
+    let mut returned_bytes = 0usize;
+    let mut full = false;
+    for read in reads {
+        let found: &mut Vec<Item> = responses.entry(read.name.to_owned()).or_default();
+        if full {
+            unprocessed_keys.insert(read.name.to_owned(), read.unprocessed(0));
+            continue;
+        }
+        for (position, key) in read.keys.iter().enumerate() {
+            let Some(item) = read.table.get(key) else {
+                continue;
+            };
+            let size = item_size(item);
+            if returned_bytes.saturating_add(size) > MAX_RESPONSE_BYTES {
+                full = true;
+                unprocessed_keys.insert(read.name.to_owned(), read.unprocessed(position));
+                break;
+            }
+            returned_bytes += size;
+            found.push(read.project(item));
+        }
+    }
+    BatchGetItemOutput {
+        responses,
+        unprocessed_keys,
+    }
+}

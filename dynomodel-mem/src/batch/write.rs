@@ -1,0 +1,109 @@
+//! BatchWriteItem: up to 25 puts and deletes on one or more tables, all validated before the first
+//! write, then made in table-name order and request order.
+//!
+//! Each write is a plain PutItem or DeleteItem (no conditions, no return values), so the rules are
+//! theirs: attribute values and the 400 KB item limit (`validate::attribute_values`,
+//! `validate::item_size_limit`), the key schema (`validate::item_key` for a put, with dynalite's
+//! recorded rewrite of its missing-key and type-mismatch texts, `validate::request_key` for a delete),
+//! and the index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
+//! one write per item, "Provided list of item keys contains duplicates" for two puts, two deletes or a
+//! put and a delete of one key (dynalite's recordings, put first and delete first). The same key in two
+//! tables is two items.
+
+use std::collections::HashSet;
+
+use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, Error, Result, WriteRequest};
+
+use super::constraints;
+use crate::key::PrimaryKey;
+use crate::state::State;
+use crate::table::Table;
+use crate::validate::{self, INVALID};
+
+/// Real DynamoDB's text for a write whose key does not fit the table, used by BatchWriteItem for puts
+/// too (dynalite's recordings: an empty item, a missing or mistyped key attribute).
+const KEY_MISMATCH: &str = "The provided key element does not match the schema";
+
+/// Real DynamoDB's text, recorded by dynalite.
+const DUPLICATES: &str = "Provided list of item keys contains duplicates";
+
+/// The checks that need no table: attribute values, then the item size of a put (per write, in order).
+fn check_values(request: &WriteRequest) -> Result<()> {
+    match request {
+        WriteRequest::Put { item } => {
+            validate::attribute_values(item)?;
+            validate::item_size_limit(item)
+        }
+        WriteRequest::Delete { key } => validate::attribute_values(key),
+    }
+}
+
+/// The primary key a write addresses, checked against the table as PutItem/DeleteItem would.
+fn write_key(request: &WriteRequest, table: &Table) -> Result<PrimaryKey> {
+    match request {
+        WriteRequest::Put { item } => {
+            let key = validate::item_key(item, &table.schema).map_err(|e| {
+                // PutItem names the attribute ("Missing the key pk in the item", "Type mismatch for
+                // key pk expected: S actual: N"); in a batch the service says KEY_MISMATCH instead.
+                let message = e.message();
+                let rest = message.strip_prefix(INVALID).unwrap_or_default();
+                if rest.starts_with("Missing the key ")
+                    || rest.starts_with("Type mismatch for key ")
+                {
+                    Error::validation(KEY_MISMATCH)
+                } else {
+                    e
+                }
+            })?;
+            validate::index_keys(item, &table.schema)?;
+            Ok(key)
+        }
+        WriteRequest::Delete { key } => validate::request_key(key, &table.schema),
+    }
+}
+
+/// The keys of one table's writes, in order, with no item written twice.
+fn plan_table(table: &Table, requests: &[WriteRequest]) -> Result<Vec<PrimaryKey>> {
+    let mut seen = HashSet::with_capacity(requests.len());
+    let mut keys = Vec::with_capacity(requests.len());
+    for request in requests {
+        let key = write_key(request, table)?;
+        if !seen.insert(key.clone()) {
+            return Err(Error::validation(DUPLICATES));
+        }
+        keys.push(key);
+    }
+    Ok(keys)
+}
+
+impl State {
+    /// `BatchWriteItem`.
+    pub fn batch_write_item(&mut self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        constraints::write_request(&input)?;
+        input
+            .request_items
+            .values()
+            .flatten()
+            .try_for_each(check_values)?;
+        constraints::write_total(&input)?;
+        let mut plans = Vec::with_capacity(input.request_items.len());
+        for (name, requests) in &input.request_items {
+            plans.push(plan_table(self.table(name)?, requests)?);
+        }
+        // Everything is valid: write. Every table exists (checked above, under this same lock).
+        for ((name, requests), keys) in input.request_items.into_iter().zip(plans) {
+            let table = self.table_mut(&name)?;
+            for (request, key) in requests.into_iter().zip(keys) {
+                match request {
+                    WriteRequest::Put { item } => {
+                        table.put(key, item);
+                    }
+                    WriteRequest::Delete { .. } => {
+                        table.delete(&key);
+                    }
+                }
+            }
+        }
+        Ok(BatchWriteItemOutput::default())
+    }
+}
