@@ -1,11 +1,14 @@
 //! The mapper's transactions and optimistic locking end to end on the in-memory engine: transfers,
 //! cancellations with typed reasons and old items, client request tokens, `transact_get`, and
-//! version conflicts between handles.
+//! version conflicts between handles. One scenario, `on_every_backend`, also runs through
+//! `AwsBackend` against DynamoDB Local and the engine's HTTP server, to show that what the mapper
+//! renders and reads back means the same there.
 
 #![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
 
 use dynomodel::{Db, Error, Model};
 use dynomodel_mem::MemoryDb;
+use dynomodel_tests::dual_test;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "accounts")]
@@ -47,7 +50,11 @@ fn account(id: &str, balance: i64) -> Account {
 
 /// A database with the three tables, alice (100) and bob (0) saved, and an open bank.
 async fn bank() -> Db {
-    let db = Db::memory().with_namespace("tx-");
+    open_bank(Db::memory().with_namespace("tx-")).await
+}
+
+/// Creates the three tables in `db` and opens the accounts and the bank.
+async fn open_bank(db: Db) -> Db {
     db.create_schema::<Account>().await.unwrap();
     db.create_schema::<Transfer>().await.unwrap();
     db.create_schema::<Bank>().await.unwrap();
@@ -414,3 +421,83 @@ async fn concurrent_read_modify_save_loops_lose_no_update() {
     assert_eq!(bob.version, 201);
     assert!(conflicts > 0, "the tasks did contend");
 }
+
+// The main paths once more, on the engine, on DynamoDB Local and on the engine's HTTP server.
+dual_test!(on_every_backend, |t| {
+    let namespace = format!("{}-", t.table_name("ns"));
+    let db = t.db().clone().with_namespace(namespace);
+    for table in [
+        db.table_name::<Account>(),
+        db.table_name::<Transfer>(),
+        db.table_name::<Bank>(),
+    ] {
+        t.register_table(&table);
+    }
+    let db = open_bank(db).await;
+
+    // A transfer, and one the balance does not cover: typed reasons, the old item.
+    transfer(&db, "t1", "alice", "bob", 30).await.unwrap();
+    let err = transfer(&db, "t2", "bob", "alice", 500).await.unwrap_err();
+    let reasons = err.cancellation_reasons();
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+    assert_eq!(codes, ["ConditionalCheckFailed", "None", "None", "None"]);
+    let bob = reasons[0].item_as::<Account>().unwrap().unwrap();
+    assert_eq!((bob.balance, bob.version), (30, 2));
+    assert_eq!(reasons[0].action.as_ref().unwrap().model, "Account");
+
+    // A stale copy in a transaction, then a fresh one.
+    let mut alice = db
+        .get::<Account>("alice")
+        .consistent()
+        .await
+        .unwrap()
+        .unwrap();
+    let stale = alice.clone();
+    alice.balance -= 1;
+    db.transact().save(&mut alice).await.unwrap();
+    let err = db.transact().put(&stale).await.unwrap_err();
+    assert!(
+        err.cancellation_reasons()[0].is_version_conflict(),
+        "{err:?}"
+    );
+    let check = err.cancellation_reasons()[0]
+        .action
+        .as_ref()
+        .unwrap()
+        .version
+        .clone()
+        .unwrap();
+    assert_eq!((check.expected, check.stored), (Some(2), Some(3)));
+
+    // The same through the single-item builders.
+    let err = db.put(&stale).await.unwrap_err();
+    assert_eq!(versions(&err), Some((Some(2), Some(3))));
+    assert_eq!(
+        err.conditional_item::<Account>().unwrap(),
+        Some(alice.clone())
+    );
+
+    // A replayed token, and a reused one.
+    let deposit = |amount: i64| {
+        db.transact()
+            .update::<Account>("bob", move |u| u.add(Account::balance(), amount))
+            .client_request_token("deposit-1")
+    };
+    deposit(5).await.unwrap();
+    deposit(5).await.unwrap();
+    assert_eq!(
+        deposit(6).await.unwrap_err().code(),
+        "IdempotentParameterMismatchException"
+    );
+
+    let mut read = db.transact_get();
+    let (a, b, r) = (
+        read.get::<Account>("alice"),
+        read.get::<Account>("bob"),
+        read.get::<Transfer>("t1"),
+    );
+    let reads = read.await.unwrap();
+    assert_eq!(reads.get(a).unwrap(), Some(alice));
+    assert_eq!(reads.get(b).unwrap().map(|b| b.balance), Some(35));
+    assert_eq!(reads.get(r).unwrap().map(|r| r.amount), Some(30));
+});
