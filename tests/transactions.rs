@@ -477,11 +477,17 @@ dual_test!(on_every_backend, |t| {
         Some(alice.clone())
     );
 
-    // A replayed token, and a reused one.
+    // A replayed token, and a reused one. DynamoDB (Local) keeps tokens for 10 minutes, account-wide:
+    // unique per run.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let token = format!("d-{}-{nanos}", std::process::id());
     let deposit = |amount: i64| {
         db.transact()
             .update::<Account>("bob", move |u| u.add(Account::balance(), amount))
-            .client_request_token("deposit-1")
+            .client_request_token(token.clone())
     };
     deposit(5).await.unwrap();
     deposit(5).await.unwrap();
