@@ -37,6 +37,10 @@ use crate::model::{Model, PrimaryKey};
 /// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
 /// validation errors.
 ///
+/// On a model with a `#[version]` field, every update with actions also adds 1 to the version
+/// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
+/// [optimistic locking](crate::Model#optimistic-locking-version).
+///
 /// ```
 /// # use std::collections::BTreeSet;
 /// # use dynomodel::{Db, Model, Update};

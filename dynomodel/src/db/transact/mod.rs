@@ -49,6 +49,16 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// with no "end of action" call to forget. The builders' finishers (`returning_new`, ...) do not
 /// apply: a transaction returns no items.
 ///
+/// ```compile_fail,E0308
+/// # use dynomodel::{Db, Model};
+/// # #[derive(Model)] struct Account { #[hash_key] id: String, balance: i64 }
+/// # #[derive(Model)] struct Transfer { #[hash_key] id: String, amount: i64 }
+/// # fn f(db: &Db) {
+/// // A condition on a transfer does not type-check in an account's update.
+/// let _ = db.transact().update::<Account>("a", |u| u.add(Account::balance(), 1).condition(Transfer::amount().ge(1)));
+/// # }
+/// ```
+///
 /// **Versions.** Actions on `#[version]` models check and bump the version as their single-item
 /// builders do. [`save`](Transaction::save) sets the value's version field once the transaction
 /// succeeded; a [`put`](Transaction::put) leaves its value one version behind.
