@@ -7,8 +7,10 @@
 //! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
 //! (tables, local and global secondary indexes, parallel scans), BatchGetItem (up to 100 keys, 16 MB
 //! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
-//! validated as a whole before the first write). Tables are `ACTIVE` as soon as they are created (as on
-//! DynamoDB Local).
+//! validated as a whole before the first write), and the transactions TransactGetItems and
+//! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
+//! `ClientRequestToken`s). Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local). Time
+//! comes from an injectable [`Clock`] ([`MemBackend::with_clock`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -59,6 +61,7 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod clock;
 mod create;
 mod expr;
 mod index;
@@ -72,6 +75,7 @@ mod request;
 mod scan;
 mod state;
 mod table;
+mod transact;
 mod validate;
 
 #[cfg(feature = "server")]
@@ -91,6 +95,7 @@ use dynomodel::{
     TransactWriteItemsInput, TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput,
 };
 
+pub use clock::{Clock, ManualClock, SystemClock};
 pub use key::KeyValue;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
@@ -99,7 +104,10 @@ use state::State;
 /// The in-memory DynamoDB engine.
 ///
 /// Cheap to clone: clones share the same tables. `Send + Sync`; every request runs under one lock
-/// acquisition and is atomic. A request never panics, whatever it contains.
+/// acquisition and is atomic: a TransactWriteItems takes the write lock once for all its actions, and a
+/// TransactGetItems the read lock once for all its reads, which is what makes transactions isolated
+/// (no reader ever sees half of one, and no write slips between a transaction's checks and its
+/// writes). A request never panics, whatever it contains.
 ///
 /// ```
 /// use dynomodel::{Backend, ListTablesInput};
@@ -120,6 +128,17 @@ impl MemBackend {
     /// An engine with no tables.
     pub fn new() -> MemBackend {
         MemBackend::default()
+    }
+
+    /// An engine with no tables that reads the time from `clock` instead of the system clock: the
+    /// engine's one source of "now" (the 10-minute window of a `ClientRequestToken` today). See
+    /// [`ManualClock`] for a test that moves time.
+    pub fn with_clock(clock: impl Clock + 'static) -> MemBackend {
+        MemBackend {
+            state: Arc::new(RwLock::new(State::with_clock(clock::EngineClock::new(
+                clock,
+            )))),
+        }
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -190,24 +209,16 @@ impl Backend for MemBackend {
 
     async fn transact_get_items(
         &self,
-        _input: TransactGetItemsInput,
+        input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        Err(not_yet("TransactGetItems"))
+        self.read().transact_get_items(&input)
     }
 
     async fn transact_write_items(
         &self,
-        _input: TransactWriteItemsInput,
+        input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        Err(not_yet("TransactWriteItems"))
-    }
-}
-
-// SCAFFOLD (issue 10, removed before landing): the operations being built.
-fn not_yet(op: &str) -> dynomodel::Error {
-    dynomodel::Error::Service {
-        code: "UnknownOperationException".into(),
-        message: format!("{op} is being built"),
+        self.write().transact_write_items(&input)
     }
 }
 

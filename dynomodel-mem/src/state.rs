@@ -10,7 +10,9 @@ use dynomodel::{
     DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result, TableStatus,
 };
 
+use crate::clock::EngineClock;
 use crate::expr::cache::ExpressionCache;
+use crate::transact::tokens::Tokens;
 use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
 
 use crate::table::{Table, TableSchema};
@@ -23,6 +25,11 @@ const NOT_FOUND: &str = "Requested resource not found";
 /// ListTables' default and maximum page size.
 const MAX_LIST_LIMIT: i32 = 100;
 
+/// Real DynamoDB's ResourceNotFoundException for item operations on a missing table.
+pub(crate) fn missing_table() -> Error {
+    Error::resource_not_found(NOT_FOUND)
+}
+
 /// All tables.
 #[derive(Debug, Default)]
 pub struct State {
@@ -31,9 +38,21 @@ pub struct State {
     created: u64,
     /// Parsed expressions, shared by all requests (it locks itself, so readers can fill it).
     cache: ExpressionCache,
+    /// Where "now" comes from.
+    clock: EngineClock,
+    /// The `ClientRequestToken`s of the transactions of the last 10 minutes.
+    tokens: Tokens,
 }
 
 impl State {
+    /// An engine with no tables that reads the time from `clock`.
+    pub(crate) fn with_clock(clock: EngineClock) -> State {
+        State {
+            clock,
+            ..State::default()
+        }
+    }
+
     /// The expression parse cache.
     pub(crate) fn cache(&self) -> &ExpressionCache {
         &self.cache
@@ -41,16 +60,22 @@ impl State {
 
     /// A table by name, or DynamoDB's ResourceNotFoundException for item operations.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
-        self.tables
-            .get(name)
-            .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
+        self.tables.get(name).ok_or_else(missing_table)
     }
 
     /// A table by name, for writing.
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        self.tables
-            .get_mut(name)
-            .ok_or_else(|| Error::resource_not_found(NOT_FOUND))
+        self.tables.get_mut(name).ok_or_else(missing_table)
+    }
+
+    /// The engine's clock.
+    pub(crate) fn clock(&self) -> &EngineClock {
+        &self.clock
+    }
+
+    /// The `ClientRequestToken`s of recent transactions.
+    pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
+        &mut self.tokens
     }
 
     /// `CreateTable`. Tables are ACTIVE at once, as on DynamoDB Local.
@@ -186,6 +211,11 @@ impl State {
 
 #[cfg(test)]
 impl State {
+    /// How many `ClientRequestToken`s the engine remembers.
+    pub fn tokens_len(&self) -> usize {
+        self.tokens.len()
+    }
+
     /// A table, for tests that look inside.
     pub fn tables_for_test(&self, name: &str) -> Option<&Table> {
         self.tables.get(name)

@@ -21,7 +21,7 @@ use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 
 /// The region and account DynamoDB Local puts in its ARNs; the engine uses the same so that ARNs compare
 /// equal in the dual-backend suite.
-const ARN_PREFIX: &str = "arn:aws:dynamodb:ddblocal:000000000000:table/";
+pub(crate) const ARN_PREFIX: &str = "arn:aws:dynamodb:ddblocal:000000000000:table/";
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]

@@ -49,6 +49,16 @@ impl Constraints {
         }
     }
 
+    /// Records one violation in the newer form that names the member without echoing its value:
+    /// "Value at 'TransactItems' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
+    pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
+        if self.errors.len() < 10 {
+            self.errors.push(format!(
+                "Value at '{path}' failed to satisfy constraint: {constraint}"
+            ));
+        }
+    }
+
     /// Checks a table or index name's length and characters (as constraints, not the short message).
     pub fn name(&mut self, name: &str, path: &str) {
         if !is_valid_name_chars(name) {
@@ -227,15 +237,45 @@ pub fn scalar_key_value(value: &AttributeValue) -> Result<()> {
     }
 }
 
+/// Where a key is checked, which decides how a value that can never be a key (BOOL, NULL, a set, a
+/// list, a map) is reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyContext {
+    /// PutItem, GetItem, DeleteItem, UpdateItem: DynamoDB Local's "Invalid attribute value type" (no AWS
+    /// wording is recorded for these operations).
+    SingleItem,
+    /// An action of a transaction: such a value is one more type mismatch, worded like any other
+    /// (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
+    /// "... Type mismatch for key pk expected: S actual: L" for a Put item, "The provided key element
+    /// does not match the schema" for a Key, "... Type mismatch for Index Key g Expected: S Actual: L
+    /// IndexName: …" for an index key).
+    Transaction,
+}
+
+impl KeyContext {
+    /// The check that a key value is a scalar, in the contexts that make it a separate check.
+    fn scalar(self, value: &AttributeValue) -> Result<()> {
+        match self {
+            KeyContext::SingleItem => scalar_key_value(value),
+            KeyContext::Transaction => Ok(()),
+        }
+    }
+}
+
 /// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
 /// within the size limits.
 pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    item_key_in(item, schema, KeyContext::SingleItem)
+}
+
+/// [`item_key`], with the wording of `context`.
+pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = item.get(name).ok_or_else(|| {
             Error::validation(format!("{INVALID}Missing the key {name} in the item"))
         })?;
-        scalar_key_value(value)?;
+        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
             // DynamoDB Local 3.3 stops after "Type mismatch for key".
             Error::validation(format!(
@@ -254,24 +294,18 @@ pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
 pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
-    let gsis = schema
-        .global_secondary_indexes
-        .iter()
-        .rev()
-        .map(|i| (&i.index_name, &i.key_schema));
-    let lsis = schema
-        .local_secondary_indexes
-        .iter()
-        .rev()
-        .map(|i| (&i.index_name, &i.key_schema));
-    // Local indexes first, as DynamoDB Local reports them when an attribute keys both kinds.
-    for (index, key_schema) in lsis.chain(gsis) {
+    index_keys_in(item, schema, KeyContext::SingleItem)
+}
+
+/// [`index_keys`], with the wording of `context`.
+pub fn index_keys_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
+    for (index, key_schema) in indexes_in_check_order(schema) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
             let Some(value) = item.get(name) else {
                 continue;
             };
-            scalar_key_value(value)?;
+            context.scalar(value)?;
             let ty = schema.attribute_type(name);
             // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
             let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
@@ -293,8 +327,60 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
     Ok(())
 }
 
+/// The indexes in the order their keys are checked: the LSIs, then the GSIs, each last to first.
+fn indexes_in_check_order(
+    schema: &TableSchema,
+) -> impl Iterator<Item = (&String, &Vec<dynomodel::KeySchemaElement>)> + '_ {
+    let gsis = schema
+        .global_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    let lsis = schema
+        .local_secondary_indexes
+        .iter()
+        .rev()
+        .map(|i| (&i.index_name, &i.key_schema));
+    // Local indexes first, as DynamoDB Local reports them when an attribute keys both kinds.
+    lsis.chain(gsis)
+}
+
+/// The empty S or B values among the key attributes of `attrs` (a Put's item or a Key) that have
+/// their declared type, and with `indexes`, among its index key attributes: the part of the key checks
+/// a transaction makes before anything else, as a request error (real DynamoDB, eu-west-2, recorded by
+/// the dynamodb-conformance suite: an empty key value is a `ValidationException`, a wrong type a
+/// cancellation reason). Same messages as PutItem's.
+pub fn empty_key_values(attrs: &Item, schema: &TableSchema, indexes: bool) -> Result<()> {
+    let empty = |name: &str| {
+        attrs
+            .get(name)
+            .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
+            .and_then(|k| k.empty_kind())
+    };
+    for (name, _) in schema.key_attributes() {
+        if let Some(kind) = empty(name) {
+            return Err(empty_key(kind, name));
+        }
+    }
+    if indexes {
+        for (index, key_schema) in indexes_in_check_order(schema) {
+            for element in key_schema {
+                if let Some(kind) = empty(&element.attribute_name) {
+                    return Err(empty_index_key(kind, index, &element.attribute_name));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
 pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+    request_key_in(key, schema, KeyContext::SingleItem)
+}
+
+/// [`request_key`], with the wording of `context`.
+pub fn request_key_in(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
     // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
     // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
@@ -305,7 +391,7 @@ pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = key.get(name).ok_or_else(mismatch)?;
-        scalar_key_value(value)?;
+        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);

@@ -26,6 +26,7 @@ mod query;
 mod requests;
 mod scan;
 mod tables;
+mod transactions;
 mod updates;
 mod values;
 

@@ -88,6 +88,7 @@ mod query;
 mod requests;
 mod scan;
 mod tables;
+mod transactions;
 mod updates;
 
 use dynomodel::{

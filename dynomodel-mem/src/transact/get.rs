@@ -1,0 +1,108 @@
+//! TransactGetItems: up to 100 reads by key, from one or more tables, as one snapshot.
+//!
+//! Each Get is a GetItem (`crate::items::check_get` and `read_item`): the same placeholder, projection
+//! and key checks. The order of checks and which failures are reasons are in the [module
+//! docs](super); for a Get:
+//! - request errors: the member constraints, a table name, the placeholder maps, the key's values, the
+//!   projection; then a missing table, an empty key value, a projection into a key attribute
+//!   (DynamoDB Local 3.3.1), a second Get of one item ("Transaction request cannot include multiple
+//!   operations on one item");
+//! - cancellation reasons (`ValidationError`): a key that does not match the schema ("The provided key
+//!   element does not match the schema"; the conformance suite's capture of an empty `Key`), or a key
+//!   value over the size limits.
+//!
+//! `Responses` has one entry per Get, in request order: `None` for a key with no item, an empty item
+//! for an item that holds none of the projected attributes (DynamoDB Local 3.3.1 answers `{"Item": {}}`).
+//!
+//! # The 4 MB limit
+//! The items read may total at most 4 MiB. DynamoDB Local 3.3.1 is the only evidence of the wording and
+//! the figure: "Payload in response is too large." directly followed by the sum, over the items
+//! returned, of each item's size plus 4 (the length of "Item").
+
+use dynomodel::{
+    item_size, CancellationReason, Error, Result, TransactGetItemsInput, TransactGetItemsOutput,
+};
+
+use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
+use crate::items::{check_get, projection_keys, read_item};
+use crate::request::Maps;
+use crate::state::State;
+use crate::validate::{self, KeyContext};
+
+impl State {
+    /// `TransactGetItems`, under one acquisition of the read lock.
+    pub fn transact_get_items(
+        &self,
+        input: &TransactGetItemsInput,
+    ) -> Result<TransactGetItemsOutput> {
+        let gets = &input.transact_items;
+        check_members(
+            gets.len(),
+            None,
+            gets.iter().map(|g| ("get", g.table_name.as_str())),
+        )?;
+        let mut prepared = Vec::with_capacity(gets.len());
+        for get in gets {
+            check_table_name(&get.table_name)?;
+            let maps = maps_of(get);
+            prepared.push(check_get(
+                self.cache(),
+                &get.key,
+                maps,
+                get.projection_expression.as_deref(),
+            )?);
+        }
+        let mut targets = Targets::default();
+        let mut tables = Vec::with_capacity(gets.len());
+        for (get, prepared) in gets.iter().zip(&prepared) {
+            let table = lookup(self, &get.table_name)?;
+            validate::empty_key_values(&get.key, &table.schema, false)?;
+            projection_keys(table, prepared, maps_of(get))?;
+            targets.claim(table, &get.key)?;
+            tables.push(table);
+        }
+        let mut responses = Vec::with_capacity(gets.len());
+        let mut reasons = Vec::with_capacity(gets.len());
+        let mut cancel = false;
+        for ((get, prepared), table) in gets.iter().zip(&prepared).zip(tables) {
+            match read_item(
+                table,
+                &get.key,
+                prepared,
+                maps_of(get),
+                KeyContext::Transaction,
+            ) {
+                Ok(item) => {
+                    responses.push(item);
+                    reasons.push(CancellationReason::none());
+                }
+                Err(Error::Validation { message }) => {
+                    cancel = true;
+                    reasons.push(CancellationReason::new("ValidationError", message));
+                }
+                Err(other) => return Err(other),
+            }
+        }
+        if cancel {
+            return Err(cancelled(reasons));
+        }
+        let size: usize = responses
+            .iter()
+            .flatten()
+            .map(|item| item_size(item) + "Item".len())
+            .sum();
+        if size > MAX_PAYLOAD {
+            return Err(Error::validation(format!(
+                "Payload in response is too large.{size}"
+            )));
+        }
+        Ok(TransactGetItemsOutput { responses })
+    }
+}
+
+fn maps_of(get: &dynomodel::TransactGet) -> Maps<'_> {
+    Maps {
+        names: get.expression_attribute_names.as_ref(),
+        values: None,
+    }
+}
