@@ -236,6 +236,11 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
             amount: 10
         }))
     );
+    assert_eq!(
+        reasons[0].item_as::<Account>(),
+        Ok(None),
+        "no item: nothing to decode, whatever the model"
+    );
     let wrong = reasons[1].item_as::<Account>().expect_err("another model");
     assert_eq!(
         wrong.message(),

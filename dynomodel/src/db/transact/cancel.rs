@@ -47,8 +47,8 @@ impl CancellationReason {
     /// reason carries none (the action did not fail on its condition, the item did not exist, or the
     /// action did not ask for it; the transaction builders ask by default).
     ///
-    /// Errors: the reason is about another model (as [`action`](CancellationReason::action) names
-    /// it), or the item does not decode as `M`.
+    /// Errors: the reason carries an item of another model (as [`action`](CancellationReason::action)
+    /// names it), or the item does not decode as `M`.
     ///
     /// ```
     /// # use dynomodel::{Db, Error, Model};
@@ -75,6 +75,9 @@ impl CancellationReason {
     /// # }).unwrap();
     /// ```
     pub fn item_as<M: Model>(&self) -> Result<Option<M>> {
+        let Some(item) = &self.item else {
+            return Ok(None);
+        };
         if let Some(action) = &self.action {
             if action.model != model_name::<M>() {
                 return Err(Error::validation(format!(
@@ -84,7 +87,7 @@ impl CancellationReason {
                 )));
             }
         }
-        Ok(self.item.clone().map(M::from_item).transpose()?)
+        Ok(Some(M::from_item(item.clone())?))
     }
 
     /// Whether the action failed its `#[version]` check: the item was written by someone else
