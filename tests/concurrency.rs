@@ -259,3 +259,16 @@ async fn transfers_on_the_engine_never_tear() {
     let report = bank(dynomodel_tests::mem_backend(), "bank").await;
     eprintln!("engine: {report:?} in {:?}", start.elapsed());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transfers_through_the_server_never_tear() {
+    // The same scenario through the HTTP server and the AWS SDK: the wire layer under contention.
+    let server =
+        dynomodel_mem::server::Server::bind("127.0.0.1:0", dynomodel_mem::MemBackend::new())
+            .await
+            .unwrap();
+    let start = std::time::Instant::now();
+    let report = bank(Arc::new(dynomodel::AwsBackend::local(server.url())), "bank").await;
+    eprintln!("server: {report:?} in {:?}", start.elapsed());
+    server.shutdown().await;
+}

@@ -145,7 +145,7 @@ impl Dual {
 
     /// The AWS backend, for raw SDK probes; `None` on the in-memory engine, and on the server too: the
     /// raw probes assert DynamoDB Local's wording, while the server speaks the engine's (its wire-level
-    /// handling of such requests is tested in `tests/server.rs`).
+    /// handling of such requests is tested in `tests/server/`).
     pub fn aws(&self) -> Option<&AwsBackend> {
         self.aws.as_ref()
     }

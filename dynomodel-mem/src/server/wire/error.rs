@@ -5,7 +5,11 @@
 //! validation from its validator (`com.amazon.coral.validate#ValidationException`), everything else from
 //! the DynamoDB model (`com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`). SDKs keep only the
 //! part after `#`. A type error's message is under `Message` (capitalised, as DynamoDB sends it; SDKs read
-//! both spellings); a malformed body's and an unknown target's errors carry no message at all.
+//! both spellings), as is that of the three transaction errors whose model spells it so
+//! (`TransactionCanceledException`, `IdempotentParameterMismatchException`,
+//! `TransactionInProgressException`); a malformed body's and an unknown target's errors carry no message
+//! at all. Every error a request can cause is HTTP 400, including the transaction ones
+//! (`TransactionConflictException`, `ItemCollectionSizeLimitExceededException`, …).
 
 use dynomodel::{CancellationReason, Error};
 use serde_json::{json, Map, Value};
@@ -45,7 +49,7 @@ fn backend_error(e: &Error) -> (u16, Value) {
     };
     let mut body = Map::new();
     body.insert("__type".into(), Value::String(format!("{namespace}{code}")));
-    body.insert("message".into(), Value::String(e.message()));
+    body.insert(message_member(code).into(), Value::String(e.message()));
     let status = match e {
         Error::ConditionalCheckFailed {
             item: Some(item), ..
@@ -76,6 +80,23 @@ fn backend_error(e: &Error) -> (u16, Value) {
     (status, Value::Object(body))
 }
 
+/// The member that carries an error's message: `Message` for the three errors whose model shape spells
+/// it so (botocore's `service-2.json`: `TransactionCanceledException`,
+/// `IdempotentParameterMismatchException`, `TransactionInProgressException`; a cancelled transaction's
+/// body is recorded with `"Message"` in aws-sdk-net issue 1292 and erlcloud PR 607), `message` for the
+/// others. SDKs read either, but a client that parses the body itself sees the difference.
+fn message_member(code: &str) -> &'static str {
+    match code {
+        "TransactionCanceledException"
+        | "IdempotentParameterMismatchException"
+        | "TransactionInProgressException" => "Message",
+        _ => "message",
+    }
+}
+
+/// One entry of `CancellationReasons`: `Code`, then `Message` and `Item` only when there are any. A
+/// `None` reason is exactly `{"Code": "None"}`, with no `"Message": null` (the service's body in
+/// erlcloud PR 607 and aws-sdk-net issue 1292; DynamoDB Local 3.3.1 sends the same).
 fn reason(r: &CancellationReason) -> Value {
     let mut out = Map::new();
     out.insert("Code".into(), Value::String(r.code.clone()));
@@ -131,5 +152,72 @@ mod tests {
             error_response(&Fault::Backend(e)).1["CancellationReasons"],
             json!([{"Code": "None"}])
         );
+    }
+
+    #[test]
+    fn cancelled_transaction_as_dynamodb_sends_it() {
+        let item: Item = [("pk".to_owned(), AttributeValue::S("a".into()))].into();
+        let e = Error::TransactionCanceled {
+            message: "Transaction cancelled, please refer cancellation reasons for specific \
+                      reasons [None, ConditionalCheckFailed, ConditionalCheckFailed, ValidationError]"
+                .into(),
+            reasons: vec![
+                CancellationReason::none(),
+                CancellationReason::new("ConditionalCheckFailed", "The conditional request failed")
+                    .with_item(Some(item)),
+                // ALL_OLD on an item that does not exist: no `Item` member at all.
+                CancellationReason::new("ConditionalCheckFailed", "The conditional request failed")
+                    .with_item(None),
+                CancellationReason::new("ValidationError", "Item size has exceeded the maximum allowed size"),
+            ],
+        };
+        assert_eq!(
+            error_response(&Fault::Backend(e)),
+            (
+                400,
+                json!({
+                    "__type": "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
+                    "Message": "Transaction cancelled, please refer cancellation reasons for \
+                                specific reasons [None, ConditionalCheckFailed, \
+                                ConditionalCheckFailed, ValidationError]",
+                    "CancellationReasons": [
+                        {"Code": "None"},
+                        {"Code": "ConditionalCheckFailed",
+                         "Message": "The conditional request failed",
+                         "Item": {"pk": {"S": "a"}}},
+                        {"Code": "ConditionalCheckFailed",
+                         "Message": "The conditional request failed"},
+                        {"Code": "ValidationError",
+                         "Message": "Item size has exceeded the maximum allowed size"}
+                    ]
+                })
+            )
+        );
+    }
+
+    #[test]
+    fn transaction_errors_namespace_status_and_message_member() {
+        for (code, member) in [
+            ("IdempotentParameterMismatchException", "Message"),
+            ("TransactionInProgressException", "Message"),
+            ("TransactionConflictException", "message"),
+            ("ItemCollectionSizeLimitExceededException", "message"),
+        ] {
+            let e = Error::Service {
+                code: code.into(),
+                message: "why".into(),
+            };
+            let mut expected = Map::new();
+            expected.insert(
+                "__type".into(),
+                json!(format!("com.amazonaws.dynamodb.v20120810#{code}")),
+            );
+            expected.insert(member.into(), json!("why"));
+            assert_eq!(
+                error_response(&Fault::Backend(e)),
+                (400, Value::Object(expected)),
+                "{code}"
+            );
+        }
     }
 }

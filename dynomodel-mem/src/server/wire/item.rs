@@ -23,7 +23,7 @@ const RETURN_VALUES: &[(&str, ReturnValue)] = &[
     ("NONE", ReturnValue::None),
     ("UPDATED_NEW", ReturnValue::UpdatedNew),
 ];
-const ON_CONDITION_FAILURE: &[(&str, ReturnValuesOnConditionCheckFailure)] = &[
+pub(super) const ON_CONDITION_FAILURE: &[(&str, ReturnValuesOnConditionCheckFailure)] = &[
     ("ALL_OLD", ReturnValuesOnConditionCheckFailure::AllOld),
     ("NONE", ReturnValuesOnConditionCheckFailure::None),
 ];
@@ -33,7 +33,9 @@ const SELECT: &[(&str, Select)] = &[
     ("ALL_ATTRIBUTES", Select::AllAttributes),
     ("ALL_PROJECTED_ATTRIBUTES", Select::AllProjectedAttributes),
 ];
-const RETURN_CONSUMED_CAPACITY: &[(&str, ())] = &[("INDEXES", ()), ("TOTAL", ()), ("NONE", ())];
+pub(super) const RETURN_CONSUMED_CAPACITY: &[(&str, ())] =
+    &[("INDEXES", ()), ("TOTAL", ()), ("NONE", ())];
+pub(super) const RETURN_ITEM_COLLECTION_METRICS: &[(&str, ())] = &[("SIZE", ()), ("NONE", ())];
 const LEGACY: &[&str] = &[
     "Expected",
     "ConditionalOperator",
@@ -47,18 +49,28 @@ const LEGACY: &[&str] = &[
 /// Members shared by every item operation: legacy parameters and `ReturnConsumedCapacity`.
 fn common(m: &Members<'_>, d: &mut Decoder) -> WireResult<()> {
     m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, d)?;
-    for name in LEGACY {
+    reject_legacy(m, LEGACY, d);
+    Ok(())
+}
+
+/// Records a validation error for each of the legacy parameters `names` that is present.
+pub(super) fn reject_legacy(m: &Members<'_>, names: &[&str], d: &mut Decoder) {
+    for name in names {
         if m.get(name).is_some() {
             d.custom(format!(
                 "dynomodel-mem does not support the legacy parameter {name}; use expressions instead"
             ));
         }
     }
-    Ok(())
 }
 
-/// A required item-shaped member (`Item`, `Key`).
-fn required_item(m: &Members<'_>, name: &str, path: &str, d: &mut Decoder) -> WireResult<Item> {
+/// A required item-shaped member (`Item`, `Key`); `path` is its constraint path.
+pub(super) fn required_item(
+    m: &Members<'_>,
+    name: &str,
+    path: &str,
+    d: &mut Decoder,
+) -> WireResult<Item> {
     match m.get(name) {
         Some(v) => Ok(parse_item(v, d)?.unwrap_or_default()),
         None => {
@@ -68,14 +80,20 @@ fn required_item(m: &Members<'_>, name: &str, path: &str, d: &mut Decoder) -> Wi
     }
 }
 
-fn optional_item(m: &Members<'_>, name: &str, d: &mut Decoder) -> WireResult<Option<Item>> {
+/// An optional item-shaped member (`ExpressionAttributeValues`, `ExclusiveStartKey`).
+pub(super) fn optional_item(
+    m: &Members<'_>,
+    name: &str,
+    d: &mut Decoder,
+) -> WireResult<Option<Item>> {
     match m.get(name) {
         Some(v) => parse_item(v, d),
         None => Ok(None),
     }
 }
 
-fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNames>> {
+/// `ExpressionAttributeNames`: a map of strings (`null` entries are absent).
+pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNames>> {
     let Some(fields) = m
         .get("ExpressionAttributeNames")
         .map(map)

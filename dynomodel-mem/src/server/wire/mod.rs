@@ -17,11 +17,19 @@
 //! Every serialization error anywhere in the request wins over every validation error (DynamoDB type-checks
 //! the whole request before validating it), so decoding returns type errors at once and only *records*
 //! validation errors in a [`Decoder`], which reports them after the whole request was read. Everything
-//! else (table names, key schemas, item rules) is left to the backend, which has DynamoDB's messages.
+//! else (table names, key schemas, item rules, the limits of batches and transactions) is left to the
+//! backend, which has DynamoDB's messages, so that Rust users of the engine get the same checks. One
+//! consequence: a request that breaks both a constraint checked here (a missing member, an enum) and one
+//! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
+//! DynamoDB lists both in one message; once that is fixed, the backend's.
 
+mod batch;
 mod error;
+#[cfg(test)]
+mod fake;
 mod item;
 mod table;
+mod transact;
 mod types;
 mod value;
 
@@ -64,6 +72,10 @@ pub const OPERATIONS: &[&str] = &[
     "UpdateItem",
     "Query",
     "Scan",
+    "BatchGetItem",
+    "BatchWriteItem",
+    "TransactGetItems",
+    "TransactWriteItems",
 ];
 
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
@@ -126,6 +138,10 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
         "UpdateItem" => item::update_item(backend, request).await,
         "Query" => item::query(backend, request).await,
         "Scan" => item::scan(backend, request).await,
+        "BatchGetItem" => batch::batch_get_item(backend, request).await,
+        "BatchWriteItem" => batch::batch_write_item(backend, request).await,
+        "TransactGetItems" => transact::transact_get_items(backend, request).await,
+        "TransactWriteItems" => transact::transact_write_items(backend, request).await,
         _ => Err(Fault::UnknownOperation),
     }
 }
@@ -207,10 +223,21 @@ impl<'a> Members<'a> {
 
     /// A required string member: a placeholder `""` is returned after recording the null constraint.
     pub(crate) fn required_string(&self, name: &str, d: &mut Decoder) -> WireResult<String> {
+        self.required_string_at(name, &types::lower_first(name), d)
+    }
+
+    /// [`Members::required_string`] of a nested structure, whose constraint path is `path`
+    /// (e.g. `transactItems.1.member.put.tableName`).
+    pub(crate) fn required_string_at(
+        &self,
+        name: &str,
+        path: &str,
+        d: &mut Decoder,
+    ) -> WireResult<String> {
         match self.string(name)? {
             Some(s) => Ok(s),
             None => {
-                d.null(&types::lower_first(name));
+                d.null(path);
                 Ok(String::new())
             }
         }
@@ -233,14 +260,20 @@ impl<'a> Members<'a> {
         allowed: &[(&str, T)],
         d: &mut Decoder,
     ) -> WireResult<Option<T>> {
+        self.enumeration_at(name, &types::lower_first(name), allowed, d)
+    }
+
+    /// [`Members::enumeration`] of a nested structure, whose constraint path is `path`.
+    pub(crate) fn enumeration_at<T: Copy>(
+        &self,
+        name: &str,
+        path: &str,
+        allowed: &[(&str, T)],
+        d: &mut Decoder,
+    ) -> WireResult<Option<T>> {
         let Some(text) = self.string(name)? else {
             return Ok(None);
         };
-        Ok(types::enum_value(
-            &text,
-            &types::lower_first(name),
-            allowed,
-            d,
-        ))
+        Ok(types::enum_value(&text, path, allowed, d))
     }
 }

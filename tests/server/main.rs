@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod multi_item;
+mod sdk;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -392,6 +395,11 @@ fn json_value() -> impl Strategy<Value = Value> {
             "ProjectionType", "NonKeyAttributes", "Limit", "ExclusiveStartKey", "Select",
             "ReturnValues", "ConditionExpression", "ExpressionAttributeValues",
             "ExpressionAttributeNames", "Segment", "TotalSegments", "t", "pk",
+            "RequestItems", "Keys", "ConsistentRead", "ProjectionExpression", "AttributesToGet",
+            "PutRequest", "DeleteRequest", "TransactItems", "Get", "Put", "Update", "Delete",
+            "ConditionCheck", "UpdateExpression", "ClientRequestToken", "tbl",
+            "ReturnConsumedCapacity", "ReturnItemCollectionMetrics",
+            "ReturnValuesOnConditionCheckFailure",
         ]).prop_map(str::to_owned),
         1 => "[a-zA-Z]{0,4}",
     ];
