@@ -21,9 +21,12 @@ use crate::ir::{Container, Derive};
 /// Derives `dynomodel::Model`, `dynomodel::Attribute`, a `<Struct>Key` type and typed field handles.
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`; on fields `#[hash_key]`,
-/// `#[range_key]`, `rename`, `skip`, `default`, `epoch_seconds`) are documented, with examples, on the
-/// `dynomodel::Model` trait.
-#[proc_macro_derive(Model, attributes(dynomodel, hash_key, range_key, index, global_index))]
+/// `#[range_key]`, `#[version]`, `rename`, `skip`, `default`, `epoch_seconds`) are documented, with
+/// examples, on the `dynomodel::Model` trait.
+#[proc_macro_derive(
+    Model,
+    attributes(dynomodel, hash_key, range_key, version, index, global_index)
+)]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Model)
 }
@@ -31,10 +34,11 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 /// Derives `dynomodel::Attribute` for a struct stored as a map (M) inside an item, with the same field
 /// options as `#[derive(Model)]` (`rename`, `skip`, `default`, `epoch_seconds`) and no keys.
 ///
-/// `hash_key`, `range_key`, `index` and `global_index` are registered only to report a clear error.
+/// `hash_key`, `range_key`, `version`, `index` and `global_index` are registered only to report a
+/// clear error.
 #[proc_macro_derive(
     Document,
-    attributes(dynomodel, hash_key, range_key, index, global_index)
+    attributes(dynomodel, hash_key, range_key, version, index, global_index)
 )]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Document)

@@ -52,6 +52,13 @@ pub enum Error {
         /// The item as it was, when `ReturnValuesOnConditionCheckFailure` was `ALL_OLD`.
         item: Option<Item>,
     },
+    /// A `#[version]` check failed (optimistic locking): the item was written (or created, or
+    /// deleted) by someone else since this copy was read. Not a DynamoDB error type: the mapper
+    /// reports a `ConditionalCheckFailedException` as this one when the stored item shows that the
+    /// version check is the condition that failed (see [`Model`](crate::Model#optimistic-locking-version)).
+    /// Boxed, to keep every `Result` small.
+    #[error("VersionConflict: {}", .0.message)]
+    VersionConflict(Box<VersionConflict>),
     /// `TransactionCanceledException`: a transaction was rejected as a whole.
     #[error("TransactionCanceledException: {message}")]
     TransactionCanceled {
@@ -142,6 +149,7 @@ impl Error {
         match self {
             Error::Validation { .. } => "ValidationException",
             Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
+            Error::VersionConflict(_) => "VersionConflict",
             Error::TransactionCanceled { .. } => "TransactionCanceledException",
             Error::ResourceNotFound { .. } => "ResourceNotFoundException",
             Error::ResourceInUse { .. } => "ResourceInUseException",
@@ -166,6 +174,7 @@ impl Error {
             | Error::ResourceInUse { message }
             | Error::Throughput { message, .. }
             | Error::Service { message, .. } => message.clone(),
+            Error::VersionConflict(conflict) => conflict.message.clone(),
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
@@ -248,6 +257,64 @@ pub struct TransactAction {
     pub table: String,
     /// The item's key.
     pub key: Item,
+    /// The action's `#[version]` check, if it made one, and whether it is what failed.
+    pub version: Option<VersionCheck>,
+}
+
+/// What [`Error::VersionConflict`] says: which item, and which versions.
+///
+/// ```
+/// # use dynomodel::{Db, Error, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Doc { #[hash_key] id: String, #[version] version: u64 }
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// # let db = Db::memory().with_namespace("test-");
+/// # db.create_schema::<Doc>().await?;
+/// let mut doc = Doc { id: "d1".into(), version: 0 };
+/// let stale = doc.clone();
+/// db.save(&mut doc).await?;
+/// match db.put(&stale).await {
+///     Err(Error::VersionConflict(conflict)) => {
+///         assert_eq!((conflict.model, conflict.expected, conflict.stored), ("Doc", None, Some(1)));
+///         assert_eq!(
+///             conflict.message,
+///             r#"`Doc` {"id":{"S":"d1"}} in table `test-Doc`: expected no stored item (a first save), found version 1"#
+///         );
+///     }
+///     other => panic!("expected a version conflict, got {other:?}"),
+/// }
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionConflict {
+    /// What happened, naming the model, the table, the key and both versions.
+    pub message: String,
+    /// The model's Rust type name.
+    pub model: &'static str,
+    /// The item's key.
+    pub key: Item,
+    /// The version the request expected: `None` for a first save (no item with this key).
+    pub expected: Option<u64>,
+    /// The stored version, when known: `None` when the failure did not bring the item back, or
+    /// brought back none or one without a version.
+    pub stored: Option<u64>,
+    /// The item as stored, when the request asked for it (the default); decode it with
+    /// [`Error::conditional_item`].
+    pub item: Option<Item>,
+}
+
+/// The `#[version]` check of a transaction action (see [`TransactAction::version`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VersionCheck {
+    /// The version the action expected: `None` for a first save (no item with the key).
+    pub expected: Option<u64>,
+    /// The stored version, when the cancellation brought back an item that has one.
+    pub stored: Option<u64>,
+    /// Whether this check is what failed (the stored item shows another version, or the version
+    /// check was the action's only condition).
+    pub failed: bool,
 }
 
 /// A value could not be converted between DynamoDB and Rust.

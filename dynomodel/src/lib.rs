@@ -62,14 +62,17 @@ mod value;
 #[cfg(feature = "aws")]
 pub use aws::AwsBackend;
 pub use backend::*;
-pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute};
+pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
     BatchWrite,
 };
-pub use db::{Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, UpdateItem};
+pub use db::{
+    Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
+    Slot, Transaction, UpdateItem,
+};
 pub use dynomodel_derive::{Document, Model};
-pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction};
+pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,

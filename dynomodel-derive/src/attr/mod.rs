@@ -1,5 +1,5 @@
 //! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
-//! `#[range_key]`, and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
+//! `#[range_key]`, `#[version]`, and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
 //! on the struct (global); their syntax is parsed in [`crate::attr::index`].
 //!
 //! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
@@ -82,6 +82,8 @@ pub struct FieldAttrs {
     pub epoch_seconds: Option<Span>,
     /// `#[index(...)]`: local secondary indexes sorted by this field, in declaration order.
     pub local_indexes: Vec<IndexAttr>,
+    /// `#[version]`: the optimistic-locking version counter.
+    pub version: Option<Span>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
@@ -239,6 +241,14 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 errors.at(span, format!("duplicate `#[{name}]`"));
             }
             *slot = Some(span);
+        } else if path.is_ident("version") {
+            if let Err(e) = attr.meta.require_path_only() {
+                errors.push(e);
+            }
+            if out.version.is_some() {
+                errors.at(span, "duplicate `#[version]`");
+            }
+            out.version = Some(span);
         } else if path.is_ident("index") {
             if let Some(index) = index::local(attr, errors) {
                 out.local_indexes.push(index);

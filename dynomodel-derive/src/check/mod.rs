@@ -7,6 +7,7 @@ use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
 mod index;
+mod version;
 
 /// Runs every rule.
 pub fn check(container: &Container<'_>, errors: &mut Errors) {
@@ -20,6 +21,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     billing_unambiguous(container, errors);
     table_name_valid(container, errors);
     index::check(container, errors);
+    version::check(container, errors);
 }
 
 /// A model needs a partition key.

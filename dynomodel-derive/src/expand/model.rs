@@ -3,6 +3,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use crate::expand::{attribute_impl, fields, index, key};
 use crate::ir::{Container, Conversion, Field};
@@ -61,6 +62,7 @@ fn model_impl(
         None => quote!(::core::option::Option::None),
     };
     let hash_value = fields::to_attribute(hash, quote!(hash));
+    let version = container.version().map(version_items);
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -98,6 +100,39 @@ fn model_impl(
             fn key(&self) -> #key {
                 #key { #(#key_fields,)* }
             }
+
+            #version
+        }
+    }
+}
+
+/// The `#[version]` items of the `Model` impl (the trait's defaults say "no version" otherwise). The
+/// trait path is spanned at the field's type, so a type that is not an integer is reported there
+/// through `VersionAttribute`'s `on_unimplemented` message.
+fn version_items(field: &Field<'_>) -> TokenStream {
+    let ident = field.ident;
+    let name = &field.name;
+    let ty = field.ty;
+    let version = quote_spanned!(ty.span()=> <#ty as ::dynomodel::VersionAttribute>);
+    quote! {
+        const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);
+
+        fn version(&self) -> ::core::result::Result<::core::option::Option<u64>, ::dynomodel::ConversionError> {
+            #version::to_version(&self.#ident).map_err(|__e| __e.at(#name))
+        }
+
+        fn set_version(
+            &mut self,
+            version: ::core::option::Option<u64>,
+        ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
+            self.#ident = #version::from_version(version).map_err(|__e| __e.at(#name))?;
+            ::core::result::Result::Ok(())
+        }
+
+        fn version_value(
+            version: u64,
+        ) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
+            #version::version_value(version).map_err(|__e| __e.at(#name))
         }
     }
 }

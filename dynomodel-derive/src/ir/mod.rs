@@ -231,6 +231,11 @@ impl<'a> Container<'a> {
             .iter()
             .find(|f| matches!(f.key, Some((KeyRole::Range, _))))
     }
+
+    /// The `#[version]` field, if any (the first one; duplicates are reported by the checks).
+    pub fn version(&self) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.attrs.version.is_some())
+    }
 }
 
 /// The last path segment's identifier and its generic type arguments, e.g. `Option` and `[Vec<u8>]`.

@@ -50,8 +50,10 @@ pub mod epoch_seconds;
 mod scalars;
 mod sets;
 mod time;
+mod version;
 
 pub use binary_type::{binary, Binary};
+pub use version::VersionAttribute;
 
 use crate::backend::ScalarAttributeType;
 use crate::error::ConversionError;

@@ -3,17 +3,23 @@
 use std::future::IntoFuture;
 
 use crate::backend::{DeleteItemInput, ReturnValue};
-use crate::db::{finish, unchanged, Conditional, Db, DbFuture};
+use crate::convert::VersionAttribute;
+use crate::db::version::Versioning;
+use crate::db::write::{Parts, Write};
+use crate::db::{unchanged, Conditional, Db, DbFuture};
 use crate::error::Result;
-use crate::expression::{Condition, ExpressionContext};
+use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
+use crate::value::Item;
 
 /// A pending [`Db::delete`] of an item you hold: `.await` it (`()`), or finish with
 /// [`returning_old`](Delete::returning_old). Deleting a missing item is not an error, unless a
 /// condition says otherwise.
 ///
 /// [`atomic`](Delete::atomic) deletes only if the stored item is still the one in memory, which
-/// is flywheel's `delete(atomic=True)`: an optimistic lock without a version attribute.
+/// is flywheel's `delete(atomic=True)`: an optimistic lock without a version attribute. With a
+/// `#[version]` field, the stored item must have the value's version (see
+/// [`ignore_version`](Delete::ignore_version)).
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -41,6 +47,7 @@ pub struct Delete<'a, M> {
     item: &'a M,
     atomic: bool,
     conditional: Conditional<M>,
+    versioning: Versioning,
 }
 
 impl<'a, M: Model> Delete<'a, M> {
@@ -50,6 +57,7 @@ impl<'a, M: Model> Delete<'a, M> {
             item,
             atomic: false,
             conditional: Conditional::new(),
+            versioning: Versioning::Default,
         }
     }
 
@@ -113,6 +121,32 @@ impl<'a, M: Model> Delete<'a, M> {
         self
     }
 
+    /// Deletes without checking the `#[version]` field (by default, the stored item must have the
+    /// version this value holds; see [optimistic locking](crate::Model#optimistic-locking-version)).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let mut doc = Doc { id: "d1".into(), text: "draft".into(), version: 0 };
+    /// let stale = doc.clone();
+    /// db.save(&mut doc).await?;
+    ///
+    /// assert!(db.delete(&stale).await.is_err_and(|e| e.is_version_conflict()));
+    /// db.delete(&stale).ignore_version().await?; // deleted whatever its version
+    /// assert_eq!(db.get::<Doc>("d1").await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn ignore_version(mut self) -> Self {
+        self.versioning = Versioning::Ignore;
+        self
+    }
+
     /// Finishes the request with `ReturnValues=ALL_OLD`: the deleted item, if there was one.
     ///
     /// ```
@@ -132,23 +166,28 @@ impl<'a, M: Model> Delete<'a, M> {
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
-            let input = self.input(ReturnValue::AllOld)?;
-            let output = self.db.backend.delete_item(input).await?;
-            Ok(output.attributes.map(M::from_item).transpose()?)
+            let old = send::<M>(self.db, self.render()?, ReturnValue::AllOld).await?;
+            Ok(old.map(M::from_item).transpose()?)
         })
     }
 
-    pub(crate) fn input(&self, return_values: ReturnValue) -> Result<DeleteItemInput> {
-        let first = match self.atomic {
+    /// The delete: the version check of the value's `#[version]` field, then the atomic check, then
+    /// the user's conditions.
+    pub(crate) fn render(&self) -> Result<Write> {
+        let check = match self.atomic {
             true => unchanged::<M>(&self.item.to_item()?),
             false => None,
         };
-        request::<M>(
+        let parts = Parts {
+            version: self.versioning.expected(Some(self.item))?,
+            check,
+            ..Parts::default()
+        };
+        Write::render(
             self.db,
             self.item.key().to_key_item()?,
             &self.conditional,
-            first,
-            return_values,
+            parts,
         )
     }
 }
@@ -159,8 +198,9 @@ impl<'a, M: Model> IntoFuture for Delete<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let input = self.input(ReturnValue::None)?;
-            self.db.backend.delete_item(input).await.map(drop)
+            send::<M>(self.db, self.render()?, ReturnValue::None)
+                .await
+                .map(drop)
         })
     }
 }
@@ -192,6 +232,7 @@ pub struct DeleteKey<'a, M: Model> {
     db: &'a Db,
     key: M::Key,
     conditional: Conditional<M>,
+    versioning: Versioning,
 }
 
 impl<'a, M: Model> DeleteKey<'a, M> {
@@ -200,6 +241,7 @@ impl<'a, M: Model> DeleteKey<'a, M> {
             db,
             key,
             conditional: Conditional::new(),
+            versioning: Versioning::Default,
         }
     }
 
@@ -233,6 +275,33 @@ impl<'a, M: Model> DeleteKey<'a, M> {
         self
     }
 
+    /// Deletes only if the stored item has this `#[version]` (a field value of the model's version
+    /// type: `0` or `None` means "no item"); a mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict).
+    /// Without it, a delete by key checks no version: there is no value to take one from.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let mut doc = Doc { id: "d1".into(), text: "draft".into(), version: 0 };
+    /// db.save(&mut doc).await?; // version 1
+    /// db.save(&mut doc).await?; // version 2
+    ///
+    /// let err = db.delete_key::<Doc>("d1").if_version(1).await.unwrap_err();
+    /// assert!(matches!(err, dynomodel::Error::VersionConflict(c) if c.stored == Some(2)));
+    /// assert_eq!(db.delete_key::<Doc>("d1").if_version(doc.version).await?, Some(doc));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn if_version<V: VersionAttribute>(mut self, version: V) -> Self {
+        self.versioning = Versioning::expect(&version);
+        self
+    }
+
     /// Finishes the request without asking for the deleted item (`ReturnValues` omitted).
     ///
     /// ```
@@ -252,19 +321,18 @@ impl<'a, M: Model> DeleteKey<'a, M> {
     /// ```
     pub fn without_old(self) -> DbFuture<'a, ()> {
         Box::pin(async move {
-            let input = self.input(ReturnValue::None)?;
-            self.db.backend.delete_item(input).await.map(drop)
+            send::<M>(self.db, self.render()?, ReturnValue::None)
+                .await
+                .map(drop)
         })
     }
 
-    pub(crate) fn input(&self, return_values: ReturnValue) -> Result<DeleteItemInput> {
-        request::<M>(
-            self.db,
-            self.key.to_key_item()?,
-            &self.conditional,
-            None,
-            return_values,
-        )
+    pub(crate) fn render(&self) -> Result<Write> {
+        let parts = Parts {
+            version: self.versioning.expected::<M>(None)?,
+            ..Parts::default()
+        };
+        Write::render(self.db, self.key.to_key_item()?, &self.conditional, parts)
     }
 }
 
@@ -274,31 +342,30 @@ impl<'a, M: Model> IntoFuture for DeleteKey<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let input = self.input(ReturnValue::AllOld)?;
-            let output = self.db.backend.delete_item(input).await?;
-            Ok(output.attributes.map(M::from_item).transpose()?)
+            let old = send::<M>(self.db, self.render()?, ReturnValue::AllOld).await?;
+            Ok(old.map(M::from_item).transpose()?)
         })
     }
 }
 
-/// The `DeleteItem` request both builders send.
-fn request<M: Model>(
-    db: &Db,
-    key: crate::value::Item,
-    conditional: &Conditional<M>,
-    first: Option<Condition<M>>,
-    return_values: ReturnValue,
-) -> Result<DeleteItemInput> {
-    let mut ctx = ExpressionContext::new();
-    let (condition_expression, on_failure) = conditional.render(&mut ctx, first)?;
-    let (expression_attribute_names, expression_attribute_values) = finish(ctx);
-    Ok(DeleteItemInput {
-        table_name: db.table_name::<M>(),
-        key,
-        condition_expression,
-        expression_attribute_names,
-        expression_attribute_values,
+/// The `DeleteItem` request of a rendered delete.
+pub(crate) fn input(write: Write, return_values: ReturnValue) -> DeleteItemInput {
+    DeleteItemInput {
+        table_name: write.table_name,
+        key: write.key,
+        condition_expression: write.condition_expression,
+        expression_attribute_names: write.expression_attribute_names,
+        expression_attribute_values: write.expression_attribute_values,
         return_values: (return_values != ReturnValue::None).then_some(return_values),
-        return_values_on_condition_check_failure: on_failure,
-    })
+        return_values_on_condition_check_failure: write.on_failure,
+    }
+}
+
+/// Sends a rendered delete, reporting a failed version check as a version conflict.
+async fn send<M: Model>(db: &Db, write: Write, return_values: ReturnValue) -> Result<Option<Item>> {
+    let failure = write.failure();
+    let output = db.backend.delete_item(input(write, return_values)).await;
+    output
+        .map(|o| o.attributes)
+        .map_err(|e| failure.read::<M>(e))
 }

@@ -47,6 +47,9 @@ impl Db {
     /// a half-filled item. Otherwise the error is
     /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
     ///
+    /// With a `#[version]` field, the increment bumps the version like any update (and `item`,
+    /// refreshed, holds the new one); it checks none, since an `ADD` is right whatever else changed.
+    ///
     /// ```
     /// # use dynomodel::{Db, Model};
     /// # use dynomodel_mem::MemoryDb;
@@ -93,6 +96,12 @@ impl Db {
     ///
     /// Changes others made to other attributes are kept, not clobbered: that is the point over a
     /// whole-item put. [`sync_atomic`](Db::sync_atomic) also refuses to overwrite theirs.
+    ///
+    /// With a `#[version]` field, the update is on condition that the stored version is `before`'s
+    /// (a concurrent write of any attribute fails with
+    /// [`VersionConflict`](Error::VersionConflict)) and bumps it; edits of the version field itself are
+    /// not written. `after` is then one version behind: [`refresh`](Db::refresh) it before another
+    /// versioned write.
     ///
     /// Errors: the two values have different keys.
     ///
@@ -167,6 +176,10 @@ impl Db {
             .keys()
             .chain(new.keys().filter(|n| !old.contains_key(*n)));
         for name in names {
+            // The version is the mapper's to check and bump, not part of the edit.
+            if Some(name.as_str()) == M::VERSION_ATTRIBUTE {
+                continue;
+            }
             let (was, is) = (old.get(name), new.get(name));
             if was == is {
                 continue;
@@ -188,7 +201,12 @@ impl Db {
         if update.is_empty() {
             return Ok(false);
         }
-        let mut request = self.update::<M>(key).actions(update);
+        // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
+        // update bumps it). Without one, `if_version` changes nothing.
+        let mut request = self
+            .update::<M>(key)
+            .actions(update)
+            .if_version(before.version()?);
         if let (true, Some(guard)) = (atomic, guard) {
             request = request.condition(guard);
         }

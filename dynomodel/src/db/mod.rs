@@ -16,13 +16,19 @@ mod flywheel;
 mod get;
 mod partial;
 mod put;
+mod save;
 #[cfg(test)]
 mod testing;
 #[cfg(test)]
 mod tests_read;
 #[cfg(test)]
+mod tests_tx;
+#[cfg(test)]
 mod tests_write;
+mod transact;
 mod update;
+mod version;
+mod write;
 
 use std::fmt;
 use std::future::Future;
@@ -43,6 +49,8 @@ pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
 pub use partial::Partial;
 pub use put::Put;
+pub use save::Save;
+pub use transact::{ReadTransaction, Reads, Slot, Transaction};
 pub use update::UpdateItem;
 
 /// The future of a request finisher such as [`UpdateItem::returning_new`]: boxed, `Send`, borrowing
@@ -357,13 +365,83 @@ impl Db {
     pub fn update<M: Model>(&self, key: impl Into<M::Key>) -> UpdateItem<'_, M> {
         UpdateItem::new(self, key.into())
     }
+
+    /// Stores `item` and keeps its `#[version]` field current: the put of a value you own (see
+    /// [`Save`] and [optimistic locking](Model#optimistic-locking-version)). For a model without a
+    /// version field, the same as [`put`](Db::put).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Account { #[hash_key] id: String, balance: i64, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Account>().await?;
+    /// let mut account = Account { id: "a1".into(), balance: 100, version: 0 };
+    /// db.save(&mut account).await?; // created only if no account "a1" exists
+    /// assert_eq!(account.version, 1);
+    /// account.balance += 1;
+    /// db.save(&mut account).await?; // replaced only if still at version 1
+    /// assert_eq!(db.get::<Account>("a1").await?, Some(account));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn save<'a, M: Model>(&'a self, item: &'a mut M) -> Save<'a, M> {
+        Save::new(self, item)
+    }
+
+    /// A transaction: puts, updates, deletes and condition checks on items of any models, all or
+    /// nothing; see [`Transaction`].
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Account { #[hash_key] id: String, balance: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Account>().await?;
+    /// db.transact()
+    ///     .put(&Account { id: "a".into(), balance: 10 })
+    ///     .put(&Account { id: "b".into(), balance: 20 })
+    ///     .await?;
+    /// assert_eq!(db.get::<Account>("b").await?.map(|b| b.balance), Some(20));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn transact(&self) -> Transaction<'_> {
+        Transaction::new(self)
+    }
+
+    /// A transactional read of items of any models, as one snapshot; see [`ReadTransaction`].
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Account { #[hash_key] id: String, balance: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Account>().await?;
+    /// # db.put(&Account { id: "a".into(), balance: 10 }).await?;
+    /// let mut read = db.transact_get();
+    /// let a = read.get::<Account>("a");
+    /// let reads = read.await?;
+    /// assert_eq!(reads.get(a)?.map(|a| a.balance), Some(10));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn transact_get(&self) -> ReadTransaction<'_> {
+        ReadTransaction::new(self)
+    }
 }
 
 /// What a conditional write sends besides its own fields: the condition and whether a failure
 /// brings the item back.
 ///
 /// Shared by the write builders so that `.condition()` means the same everywhere: conditions given
-/// more than once are joined with `AND`.
+/// more than once are joined with `AND`. [`write::Write::render`] renders it.
 pub(crate) struct Conditional<M> {
     condition: Option<Condition<M>>,
     item_on_failure: bool,
@@ -386,33 +464,6 @@ impl<M> Conditional<M> {
 
     pub(crate) fn item_on_failure(&mut self, yes: bool) {
         self.item_on_failure = yes;
-    }
-
-    /// Renders `first AND <the user's conditions>` into `ctx`; the
-    /// `ReturnValuesOnConditionCheckFailure` to send with it. `first` is the builder's own check
-    /// (create-only, atomic...), rendered first so its placeholders come first.
-    ///
-    /// `ALL_OLD` is asked for whenever there is a condition (unless turned off) so that
-    /// [`Error::conditional_item`] works without ceremony; it costs no capacity.
-    pub(crate) fn render(
-        &self,
-        ctx: &mut ExpressionContext,
-        first: Option<Condition<M>>,
-    ) -> Result<(Option<String>, Option<ReturnValuesOnConditionCheckFailure>)> {
-        let condition = match (first, self.condition.clone()) {
-            (Some(first), Some(user)) => Some(first & user),
-            (first, user) => first.or(user),
-        };
-        match &condition {
-            None => Ok((None, None)),
-            Some(condition) => {
-                let text = ctx.condition(condition)?;
-                let on_failure = self
-                    .item_on_failure
-                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
-                Ok((Some(text), on_failure))
-            }
-        }
     }
 }
 
@@ -484,9 +535,9 @@ impl Error {
         matches!(self, Error::ConditionalCheckFailed { .. })
     }
 
-    /// The item a failed condition found, decoded as `M`: `Ok(None)` when this is another error or
-    /// the failure carries no item (it did not exist, or the request did not ask for it; the
-    /// builders of [`Db`] ask by default).
+    /// The item a failed condition (or version check) found, decoded as `M`: `Ok(None)` when this
+    /// is another error or the failure carries no item (it did not exist, or the request did not ask
+    /// for it; the builders of [`Db`] ask by default).
     ///
     /// ```
     /// use dynomodel::{AttributeValue, Error, Model};
@@ -505,6 +556,9 @@ impl Error {
             Error::ConditionalCheckFailed {
                 item: Some(item), ..
             } => Ok(Some(M::from_item(item.clone())?)),
+            Error::VersionConflict(conflict) => {
+                Ok(conflict.item.clone().map(M::from_item).transpose()?)
+            }
             _ => Ok(None),
         }
     }

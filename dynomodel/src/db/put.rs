@@ -3,16 +3,24 @@
 use std::future::IntoFuture;
 
 use crate::backend::{PutItemInput, ReturnValue};
-use crate::db::{finish, key_exists, Conditional, Db, DbFuture};
+use crate::db::version::{self, Versioning};
+use crate::db::write::{Parts, Write};
+use crate::db::{key_exists, Conditional, Db, DbFuture};
 use crate::error::Result;
-use crate::expression::{Condition, ExpressionContext};
-use crate::model::Model;
+use crate::expression::Condition;
+use crate::model::{Model, PrimaryKey};
+use crate::value::Item;
 
 /// A pending [`Db::put`]: create or replace an item. `.await` it, or finish with
 /// [`returning_old`](Put::returning_old).
 ///
 /// A failed condition is [`Error::ConditionalCheckFailed`](crate::Error::ConditionalCheckFailed),
 /// carrying the stored item (decode it with [`Error::conditional_item`](crate::Error::conditional_item)).
+///
+/// With a `#[version]` field, the put also checks the version the value holds (create-only for a
+/// value not saved yet) and stores the next one, leaving the value one version behind:
+/// [`Db::save`](crate::Db::save) keeps it current. See
+/// [optimistic locking](crate::Model#optimistic-locking-version).
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -47,8 +55,109 @@ use crate::model::Model;
 pub struct Put<'a, M> {
     db: &'a Db,
     item: &'a M,
+    options: PutOptions<M>,
+}
+
+/// What a put sends besides the item: shared by [`Put`], [`Save`](crate::Save) and the put actions of
+/// a [`Transaction`](crate::Transaction).
+pub(crate) struct PutOptions<M> {
     if_not_exists: bool,
     conditional: Conditional<M>,
+    versioning: Versioning,
+}
+
+/// A rendered put: the write, the item to store (version bumped), and the version it stores.
+pub(crate) struct PutWrite {
+    pub(crate) write: Write,
+    pub(crate) item: Item,
+    /// The version stored, when the model has a `#[version]` field and it was not ignored.
+    pub(crate) version: Option<u64>,
+}
+
+impl<M: Model> PutOptions<M> {
+    pub(crate) fn new() -> Self {
+        PutOptions {
+            if_not_exists: false,
+            conditional: Conditional::new(),
+            versioning: Versioning::Default,
+        }
+    }
+
+    pub(crate) fn condition(&mut self, condition: Condition<M>) {
+        self.conditional.and(condition);
+    }
+
+    pub(crate) fn if_not_exists(&mut self) {
+        self.if_not_exists = true;
+    }
+
+    pub(crate) fn item_on_failure(&mut self, yes: bool) {
+        self.conditional.item_on_failure(yes);
+    }
+
+    pub(crate) fn ignore_version(&mut self) {
+        self.versioning = Versioning::Ignore;
+    }
+
+    /// The put of `value`: with a `#[version]` field, the item stores the next version and the
+    /// condition checks the one `value` holds (create-only for a value never saved).
+    pub(crate) fn render(&self, db: &Db, value: &M) -> Result<PutWrite> {
+        let mut item = value.to_item()?;
+        let expected = self.versioning.expected(Some(value))?;
+        let version = match (expected, M::VERSION_ATTRIBUTE) {
+            (Some(expected), Some(name)) => {
+                let next = version::next_version::<M>(expected)?;
+                item.insert(name.to_owned(), M::version_value(next)?);
+                Some(next)
+            }
+            _ => None,
+        };
+        // A first save's version check is already `attribute_not_exists(<hash key>)`.
+        let key_check = match self.if_not_exists && expected != Some(None) {
+            true => Some(key_exists::<M>(false)?),
+            false => None,
+        };
+        let parts = Parts {
+            version: expected,
+            check: key_check,
+            ..Parts::default()
+        };
+        let write = Write::render(db, value.key().to_key_item()?, &self.conditional, parts)?;
+        Ok(PutWrite {
+            write,
+            item,
+            version,
+        })
+    }
+}
+
+impl PutWrite {
+    /// The `PutItem` request.
+    pub(crate) fn input(self, return_values: ReturnValue) -> PutItemInput {
+        let write = self.write;
+        PutItemInput {
+            table_name: write.table_name,
+            item: self.item,
+            condition_expression: write.condition_expression,
+            expression_attribute_names: write.expression_attribute_names,
+            expression_attribute_values: write.expression_attribute_values,
+            return_values: (return_values != ReturnValue::None).then_some(return_values),
+            return_values_on_condition_check_failure: write.on_failure,
+        }
+    }
+
+    /// Sends it as a `PutItem`, reporting a failed version check as a version conflict.
+    pub(crate) async fn send<M: Model>(
+        self,
+        db: &Db,
+        return_values: ReturnValue,
+    ) -> Result<Option<Item>> {
+        let failure = self.write.failure();
+        let output = db.backend.put_item(self.input(return_values)).await;
+        output
+            .map(|o| o.attributes)
+            .map_err(|e| failure.read::<M>(e))
+    }
 }
 
 impl<'a, M: Model> Put<'a, M> {
@@ -56,9 +165,13 @@ impl<'a, M: Model> Put<'a, M> {
         Put {
             db,
             item,
-            if_not_exists: false,
-            conditional: Conditional::new(),
+            options: PutOptions::new(),
         }
+    }
+
+    /// The options, for a transaction's put action.
+    pub(crate) fn into_parts(self) -> (&'a M, PutOptions<M>) {
+        (self.item, self.options)
     }
 
     /// Writes only if `condition` holds on the stored item (on nothing, if there is none). Given
@@ -84,7 +197,7 @@ impl<'a, M: Model> Put<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+        self.options.condition(condition);
         self
     }
 
@@ -107,7 +220,7 @@ impl<'a, M: Model> Put<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn if_not_exists(mut self) -> Self {
-        self.if_not_exists = true;
+        self.options.if_not_exists();
         self
     }
 
@@ -131,7 +244,30 @@ impl<'a, M: Model> Put<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn item_on_failure(mut self, yes: bool) -> Self {
-        self.conditional.item_on_failure(yes);
+        self.options.item_on_failure(yes);
+        self
+    }
+
+    /// Sends the put as if the model had no `#[version]` field: no version check, and the item is
+    /// stored exactly as it is in memory, version included. For repairs, imports and migrations; see
+    /// [optimistic locking](crate::Model#optimistic-locking-version).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let backup = Doc { id: "d1".into(), text: "restored".into(), version: 7 };
+    /// db.put(&backup).ignore_version().await?; // no check: stored as is, version 7
+    /// assert_eq!(db.get::<Doc>("d1").await?, Some(backup));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn ignore_version(mut self) -> Self {
+        self.options.ignore_version();
         self
     }
 
@@ -154,29 +290,9 @@ impl<'a, M: Model> Put<'a, M> {
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
-            let input = self.input(ReturnValue::AllOld)?;
-            let output = self.db.backend.put_item(input).await?;
-            Ok(output.attributes.map(M::from_item).transpose()?)
-        })
-    }
-
-    /// The request, with every expression rendered through one context.
-    pub(crate) fn input(&self, return_values: ReturnValue) -> Result<PutItemInput> {
-        let key_check = match self.if_not_exists {
-            true => Some(key_exists::<M>(false)?),
-            false => None,
-        };
-        let mut ctx = ExpressionContext::new();
-        let (condition_expression, on_failure) = self.conditional.render(&mut ctx, key_check)?;
-        let (expression_attribute_names, expression_attribute_values) = finish(ctx);
-        Ok(PutItemInput {
-            table_name: self.db.table_name::<M>(),
-            item: self.item.to_item()?,
-            condition_expression,
-            expression_attribute_names,
-            expression_attribute_values,
-            return_values: (return_values != ReturnValue::None).then_some(return_values),
-            return_values_on_condition_check_failure: on_failure,
+            let put = self.options.render(self.db, self.item)?;
+            let old = put.send::<M>(self.db, ReturnValue::AllOld).await?;
+            Ok(old.map(M::from_item).transpose()?)
         })
     }
 }
@@ -187,8 +303,8 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let input = self.input(ReturnValue::None)?;
-            self.db.backend.put_item(input).await.map(drop)
+            let put = self.options.render(self.db, self.item)?;
+            put.send::<M>(self.db, ReturnValue::None).await.map(drop)
         })
     }
 }

@@ -4,12 +4,13 @@
 use std::future::IntoFuture;
 
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
-use crate::convert::Attribute;
-use crate::db::{decode_required, finish, Conditional, Db, DbFuture, Partial};
+use crate::convert::{Attribute, VersionAttribute};
+use crate::db::version::{self, Versioning};
+use crate::db::write::{Parts, Write};
+use crate::db::{decode_required, Conditional, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{
-    Addable, Condition, ExpressionContext, FieldValue, IntoPath, IntoValue, ListValue, Numeric,
-    SetValue, Update,
+    Addable, Condition, FieldValue, IntoPath, IntoValue, ListValue, Numeric, SetValue, Update,
 };
 use crate::model::{Model, PrimaryKey};
 
@@ -35,6 +36,10 @@ use crate::model::{Model, PrimaryKey};
 ///
 /// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
 /// validation errors.
+///
+/// On a model with a `#[version]` field, every update with actions also adds 1 to the version
+/// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
+/// [optimistic locking](crate::Model#optimistic-locking-version).
 ///
 /// ```
 /// # use std::collections::BTreeSet;
@@ -72,6 +77,7 @@ pub struct UpdateItem<'a, M: Model> {
     update: Update<M>,
     conditional: Conditional<M>,
     allow_no_actions: bool,
+    versioning: Versioning,
 }
 
 impl<'a, M: Model> UpdateItem<'a, M> {
@@ -82,6 +88,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             update: Update::new(),
             conditional: Conditional::new(),
             allow_no_actions: false,
+            versioning: Versioning::Default,
         }
     }
 
@@ -412,6 +419,64 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         self
     }
 
+    /// Updates only if the stored item has this `#[version]` (a value of the field's type, usually
+    /// the one of the copy the update is based on; `0` or `None`: no item with the key). A mismatch
+    /// is [`Error::VersionConflict`](crate::Error::VersionConflict).
+    ///
+    /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this:
+    /// any copy read before becomes stale, so a later whole-item write from it fails instead of
+    /// undoing this update. Checking is opt-in because an update names the attributes it changes,
+    /// and many updates (counters, `ADD` to sets) are right whatever else changed: see
+    /// [optimistic locking](crate::Model#optimistic-locking-version).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, likes: i64, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let mut doc = Doc { id: "d1".into(), text: "draft".into(), likes: 0, version: 0 };
+    /// db.save(&mut doc).await?; // version 1
+    /// db.update::<Doc>("d1").add(Doc::likes(), 1).await?; // no check; version 2
+    ///
+    /// // An edit based on `doc` (version 1) is refused: the like happened since.
+    /// let edit = db.update::<Doc>("d1").set(Doc::text(), "final").if_version(doc.version);
+    /// assert!(edit.await.is_err_and(|e| e.is_version_conflict()));
+    /// db.refresh(&mut doc).await?;
+    /// let doc = db.update::<Doc>("d1").set(Doc::text(), "final").if_version(doc.version).returning_new().await?;
+    /// assert_eq!((doc.text.as_str(), doc.likes, doc.version), ("final", 1, 3));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn if_version<V: VersionAttribute>(mut self, version: V) -> Self {
+        self.versioning = Versioning::expect(&version);
+        self
+    }
+
+    /// Sends the update as if the model had no `#[version]` field: no check and no bump (so copies
+    /// read before stay current). To set the version yourself, e.g. in a migration.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let doc = db.update::<Doc>("d1").set(Doc::text(), "imported").set(Doc::version(), 40)
+    ///     .ignore_version().returning_new().await?;
+    /// assert_eq!(doc.version, 40);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn ignore_version(mut self) -> Self {
+        self.versioning = Versioning::Ignore;
+        self
+    }
+
     /// Sends the request even without actions: DynamoDB then creates the item with only its key if
     /// it is missing and changes nothing otherwise. (An item holding only its key usually does not
     /// decode as `M`; this is for models whose other fields all have defaults, or for raw reads.)
@@ -573,12 +638,19 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     async fn send(self, return_values: ReturnValue) -> Result<UpdateItemOutput> {
-        let input = self.input(return_values)?;
-        self.db.backend.update_item(input).await
+        let write = self.render()?;
+        let failure = write.failure();
+        let output = self
+            .db
+            .backend
+            .update_item(input(write, return_values))
+            .await;
+        output.map_err(|e| failure.read::<M>(e))
     }
 
-    /// The request: the update, then the condition, rendered through one context.
-    pub(crate) fn input(&self, return_values: ReturnValue) -> Result<UpdateItemInput> {
+    /// The update: the user's actions, plus the version bump of a versioned model; the version
+    /// check (`if_version`) before the user's conditions.
+    pub(crate) fn render(&self) -> Result<Write> {
         if self.update.is_empty() && !self.allow_no_actions {
             return Err(Error::validation(format!(
                 "an update of `{}` has no actions; call allow_no_actions() to create the item \
@@ -586,20 +658,31 @@ impl<'a, M: Model> UpdateItem<'a, M> {
                 M::TABLE_NAME
             )));
         }
-        let mut ctx = ExpressionContext::new();
-        let update_expression = ctx.update(&self.update)?;
-        let (condition_expression, on_failure) = self.conditional.render(&mut ctx, None)?;
-        let (expression_attribute_names, expression_attribute_values) = finish(ctx);
-        Ok(UpdateItemInput {
-            table_name: self.db.table_name::<M>(),
-            key: self.key.to_key_item()?,
-            update_expression,
-            condition_expression,
-            expression_attribute_names,
-            expression_attribute_values,
-            return_values: (return_values != ReturnValue::None).then_some(return_values),
-            return_values_on_condition_check_failure: on_failure,
-        })
+        // An update without actions changes nothing, so it bumps nothing.
+        let update = match self.versioning.bumps::<M>() && !self.update.is_empty() {
+            true => version::bump(&self.update),
+            false => self.update.clone(),
+        };
+        let parts = Parts {
+            update: Some(&update),
+            version: self.versioning.expected::<M>(None)?,
+            ..Parts::default()
+        };
+        Write::render(self.db, self.key.to_key_item()?, &self.conditional, parts)
+    }
+}
+
+/// The `UpdateItem` request of a rendered update.
+pub(crate) fn input(write: Write, return_values: ReturnValue) -> UpdateItemInput {
+    UpdateItemInput {
+        table_name: write.table_name,
+        key: write.key,
+        update_expression: write.update_expression,
+        condition_expression: write.condition_expression,
+        expression_attribute_names: write.expression_attribute_names,
+        expression_attribute_values: write.expression_attribute_values,
+        return_values: (return_values != ReturnValue::None).then_some(return_values),
+        return_values_on_condition_check_failure: write.on_failure,
     }
 }
 

@@ -71,6 +71,7 @@ pub use index::{Index, Projected};
 /// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
+/// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
 /// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why.
@@ -124,6 +125,91 @@ pub use index::{Index, Projected};
 /// // The KEYS_ONLY index's entries: table keys and index keys, nothing else.
 /// let entry = TweetRtIndexItem { userid: "abc".into(), id: "1".into(), city: "Paris".into(), retweets: 3 };
 /// assert_eq!(entry.key(), TweetKey::from(("abc", "1")));
+/// ```
+///
+/// # Optimistic locking (`#[version]`)
+///
+/// A field marked `#[version]` counts the writes of an item, so that a copy read before someone
+/// else's write cannot overwrite it. Its type is any integer type, or an `Option` of one
+/// ([`VersionAttribute`](crate::VersionAttribute)); a model has at most one, and it is neither a
+/// key nor skipped. To the mapper a version is a `u64`:
+///
+/// | the field holds | meaning |
+/// |---|---|
+/// | `0`, or `None` | not saved yet: no item with this key may exist |
+/// | `n`, or `Some(n)` | read or saved at version `n`: the stored item must still have `n` |
+///
+/// Every write checks and bumps it:
+///
+/// | write | checks (with the user's conditions) | writes |
+/// |---|---|---|
+/// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
+/// | [`update`](crate::Db::update), a transaction's `update` | only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1` |
+/// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
+/// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
+/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
+/// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
+///
+/// An update bumps without checking unless asked because it names what it changes: counters and set
+/// additions are right whatever else changed, and requiring the version would force a read before
+/// each of them. The bump is what matters for safety: every copy read before it is stale, so a
+/// whole-item write from one fails instead of undoing the update.
+///
+/// A failed version check is [`Error::VersionConflict`](crate::Error::VersionConflict), naming the
+/// model, the key, the version expected and the one stored, with the stored item
+/// ([`Error::conditional_item`](crate::Error::conditional_item)); it is told apart from a failed user
+/// condition by that item. In a transaction it is
+/// [`Error::TransactionCanceled`](crate::Error::TransactionCanceled) whose reason
+/// [`is_version_conflict`](crate::CancellationReason::is_version_conflict);
+/// [`Error::is_version_conflict`](crate::Error::is_version_conflict) covers both. The remedy is to
+/// read again ([`Db::refresh`](crate::Db::refresh)) and redo the change.
+///
+/// `put` takes `&M`, so it cannot bump the value: the value is then one version behind, and writing
+/// it again fails (never a silent overwrite). [`Db::save`](crate::Db::save) takes `&mut M` and keeps
+/// the value current.
+///
+/// `.ignore_version()` (on [`Put`](crate::Put::ignore_version), [`Save`](crate::Save::ignore_version),
+/// [`UpdateItem`](crate::UpdateItem::ignore_version), [`Delete`](crate::Delete::ignore_version))
+/// sends one request as if the model had no version: no check, no bump, the item stored as it is in
+/// memory. It is for repairs, imports and migrations; it can move a version back. Items written
+/// before the field existed have no version attribute: read them with `#[dynomodel(default)]` (as
+/// not saved yet), then write them once with `.ignore_version()`, or update them (the update's `ADD`
+/// starts the count at 1). A version that does not fit the field's type is a conversion error before
+/// anything is sent (an update's `ADD` cannot check it: prefer `u64`).
+///
+/// ```
+/// use dynomodel::{Db, Error, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Account {
+///     #[hash_key]
+///     id: String,
+///     balance: i64,
+///     #[version]
+///     version: u64,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Account>().await?;
+/// let mut account = Account { id: "a1".into(), balance: 100, version: 0 };
+/// db.save(&mut account).await?; // create only; now version 1
+///
+/// // Two handles read it, and both edit it.
+/// let (mut one, mut two) = (account.clone(), account.clone());
+/// one.balance += 10;
+/// db.save(&mut one).await?; // version 2
+/// two.balance -= 10;
+/// let err = db.save(&mut two).await.unwrap_err(); // would lose one's deposit
+/// assert!(matches!(&err, Error::VersionConflict(c) if (c.expected, c.stored) == (Some(1), Some(2))));
+///
+/// two = err.conditional_item::<Account>()?.expect("the stored item");
+/// two.balance -= 10;
+/// db.save(&mut two).await?; // version 3, balance 100
+/// assert_eq!(db.get::<Account>("a1").await?, Some(two));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 ///
 /// `#[derive(Document)]` implements only [`Attribute`](crate::Attribute) (stored as a map) for a
@@ -194,6 +280,29 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// This value's primary key.
     fn key(&self) -> Self::Key;
+
+    /// The attribute name of the `#[version]` field, if the model has one (see
+    /// [optimistic locking](Model#optimistic-locking-version)).
+    const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The version this value holds: `None` when it was never saved (a version of `0` or `None`), or
+    /// when the model has no `#[version]` field.
+    fn version(&self) -> Result<Option<u64>, ConversionError> {
+        Ok(None)
+    }
+
+    /// Sets the `#[version]` field (`None`: not saved yet); does nothing without one.
+    fn set_version(&mut self, version: Option<u64>) -> Result<(), ConversionError> {
+        let _ = version;
+        Ok(())
+    }
+
+    /// How `version` is stored in the version attribute (a number, through the field's type).
+    ///
+    /// Errors: the version does not fit the field's type (`256` in a `u8`).
+    fn version_value(version: u64) -> Result<AttributeValue, ConversionError> {
+        Ok(AttributeValue::N(version.into()))
+    }
 }
 
 /// A model's primary key value, convertible to DynamoDB's key map.

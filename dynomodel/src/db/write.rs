@@ -1,0 +1,128 @@
+//! [`Write`]: the rendered form of one conditional write, shared by the single-item requests
+//! (`PutItem`, `UpdateItem`, `DeleteItem`) and the actions of a transaction, so that a builder means
+//! exactly the same thing in both.
+
+use crate::backend::{
+    ExpressionAttributeNames, ExpressionAttributeValues, ReturnValuesOnConditionCheckFailure,
+};
+use crate::db::version::{self, VersionGuard};
+use crate::db::{finish, Conditional, Db};
+use crate::error::{Error, Result};
+use crate::expression::{Condition, ExpressionContext, Update};
+use crate::model::Model;
+use crate::value::Item;
+
+/// One write's table, key and expressions, rendered through one [`ExpressionContext`] (the update
+/// first, then the condition, so placeholders number in that order), and its version check.
+#[derive(Debug)]
+pub(crate) struct Write {
+    pub(crate) table_name: String,
+    /// The item's key: the request's `Key`, and what errors and cancellation reasons name.
+    pub(crate) key: Item,
+    pub(crate) update_expression: Option<String>,
+    pub(crate) condition_expression: Option<String>,
+    pub(crate) expression_attribute_names: Option<ExpressionAttributeNames>,
+    pub(crate) expression_attribute_values: Option<ExpressionAttributeValues>,
+    pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// The `#[version]` check among the conditions, to tell its failure from the others'.
+    pub(crate) guard: Option<VersionGuard>,
+}
+
+/// What a builder contributes to its write besides the user's [`Conditional`].
+pub(crate) struct Parts<'u, M> {
+    /// The actions of an update (with the version bump already added).
+    pub(crate) update: Option<&'u Update<M>>,
+    /// The version to check (`Some(None)`: no item with the key); `None`: no check.
+    pub(crate) version: Option<Option<u64>>,
+    /// The builder's own check (create-only, atomic...), after the version check and before the
+    /// user's conditions.
+    pub(crate) check: Option<Condition<M>>,
+}
+
+impl<M> Default for Parts<'_, M> {
+    fn default() -> Self {
+        Parts {
+            update: None,
+            version: None,
+            check: None,
+        }
+    }
+}
+
+impl Write {
+    /// Renders a write of `M` with this key: `<version check> AND <builder's check> AND <user's
+    /// conditions>`, with `ALL_OLD` on failure whenever there is a condition (unless turned off) so
+    /// that [`Error::conditional_item`] and cancellation reasons carry the stored item.
+    pub(crate) fn render<M: Model>(
+        db: &Db,
+        key: Item,
+        conditional: &Conditional<M>,
+        parts: Parts<'_, M>,
+    ) -> Result<Write> {
+        let mut ctx = ExpressionContext::new();
+        let update_expression = match parts.update {
+            Some(update) => ctx.update(update)?,
+            None => None,
+        };
+        let user = conditional.condition.clone();
+        let others = parts.check.is_some() || user.is_some();
+        let version_check = parts.version.map(version::check::<M>).transpose()?;
+        let condition = [version_check, parts.check, user]
+            .into_iter()
+            .flatten()
+            .reduce(|all, one| all & one);
+        let (condition_expression, on_failure) = match &condition {
+            None => (None, None),
+            Some(condition) => (
+                Some(ctx.condition(condition)?),
+                conditional
+                    .item_on_failure
+                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld),
+            ),
+        };
+        let guard = match (M::VERSION_ATTRIBUTE, parts.version) {
+            (Some(attribute), Some(expected)) => Some(VersionGuard {
+                attribute,
+                expected,
+                others,
+                asked_item: on_failure.is_some(),
+            }),
+            _ => None,
+        };
+        let (expression_attribute_names, expression_attribute_values) = finish(ctx);
+        Ok(Write {
+            table_name: db.table_name::<M>(),
+            key,
+            update_expression,
+            condition_expression,
+            expression_attribute_names,
+            expression_attribute_values,
+            on_failure,
+            guard,
+        })
+    }
+
+    /// What reading this write's failure takes (cloned only for a write with a version check).
+    pub(crate) fn failure(&self) -> Failure {
+        Failure(
+            self.guard
+                .clone()
+                .map(|guard| (guard, self.table_name.clone(), self.key.clone())),
+        )
+    }
+}
+
+/// A sent write's version check, table and key: turns its error into
+/// [`Error::VersionConflict`] when the version check failed.
+pub(crate) struct Failure(Option<(VersionGuard, String, Item)>);
+
+impl Failure {
+    /// The error of the write as a single-item request: a failed version check becomes
+    /// [`Error::VersionConflict`]; anything else is passed through.
+    pub(crate) fn read<M: Model>(&self, error: Error) -> Error {
+        match &self.0 {
+            Some((guard, table, key)) => guard.map_error::<M>(table, key, error),
+            None => error,
+        }
+    }
+}
