@@ -5,6 +5,7 @@
 
 mod expressions;
 mod items;
+mod multi;
 mod queries;
 mod tables;
 
@@ -14,6 +15,7 @@ use dynomodel::{Item, ProjectionType, ReturnValue, ScalarAttributeType, Select};
 
 use crate::rng::Rng;
 use expressions::Builder;
+pub use multi::{Action, ActionKind, Get, Read, Token, Write};
 pub use tables::tables;
 
 /// A table's key schema, its secondary indexes and what its items may carry; the name is given per run.
@@ -111,6 +113,19 @@ pub enum Op {
         consistent: Option<bool>,
         segments: Segments,
     },
+    BatchGet {
+        reads: Vec<Read>,
+    },
+    BatchWrite {
+        writes: Vec<(TableRef, Vec<Write>)>,
+    },
+    TransactGet {
+        gets: Vec<Get>,
+    },
+    TransactWrite {
+        actions: Vec<Action>,
+        token: Option<Token>,
+    },
 }
 
 impl Op {
@@ -122,6 +137,11 @@ impl Op {
             | Op::Update { table, .. }
             | Op::Query { table, .. }
             | Op::Scan { table, .. } => *table,
+            // A multi-item request "targets" the missing table when any of its tables is missing.
+            Op::BatchGet { reads } => missing_if(reads.iter().map(|r| r.table)),
+            Op::BatchWrite { writes } => missing_if(writes.iter().map(|w| w.0)),
+            Op::TransactGet { gets } => missing_if(gets.iter().map(|g| g.table)),
+            Op::TransactWrite { actions, .. } => missing_if(actions.iter().map(|a| a.table)),
         }
     }
 
@@ -134,7 +154,21 @@ impl Op {
             Op::Update { .. } => "UpdateItem",
             Op::Query { .. } => "Query",
             Op::Scan { .. } => "Scan",
+            Op::BatchGet { .. } => "BatchGetItem",
+            Op::BatchWrite { .. } => "BatchWriteItem",
+            Op::TransactGet { .. } => "TransactGetItems",
+            Op::TransactWrite { .. } => "TransactWriteItems",
         }
+    }
+}
+
+fn missing_if(tables: impl IntoIterator<Item = TableRef>) -> TableRef {
+    let mut tables = tables.into_iter().peekable();
+    let first = tables.peek().copied().unwrap_or(TableRef::Missing);
+    if tables.any(|t| t == TableRef::Missing) {
+        TableRef::Missing
+    } else {
+        first
     }
 }
 
@@ -147,9 +181,33 @@ pub enum TableRef {
     Missing,
 }
 
-/// `count` operations over `tables`.
+/// `count` operations over `tables`. A third are multi-item operations (batches and transactions);
+/// now and then a transaction with a token is sent again exactly, which must change nothing.
 pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
-    (0..count).map(|_| operation(rng, tables)).collect()
+    let mut ops: Vec<Op> = Vec::with_capacity(count);
+    while ops.len() < count {
+        let replays: Vec<&Op> = ops
+            .iter()
+            .filter(|op| {
+                matches!(
+                    op,
+                    Op::TransactWrite {
+                        token: Some(Token::Pooled(_)),
+                        ..
+                    }
+                )
+            })
+            .collect();
+        let op = if !replays.is_empty() && rng.chance(3) {
+            (*rng.pick(&replays)).clone()
+        } else if rng.chance(33) {
+            multi::operation(rng, tables)
+        } else {
+            operation(rng, tables)
+        };
+        ops.push(op);
+    }
+    ops
 }
 
 /// Which part of an invalid request carries its one defect.

@@ -1,5 +1,10 @@
 //! Sends one generated operation to one backend and reduces the response to an [`Answer`]. Query and
-//! Scan are walked to the end, following each backend's own `LastEvaluatedKey`.
+//! Scan are walked to the end, following each backend's own `LastEvaluatedKey`. The multi-item
+//! operations are in `multi.rs`.
+
+mod multi;
+
+use std::collections::BTreeMap;
 
 use dynomodel::{
     Backend, DeleteItemInput, Error, GetItemInput, Item, PutItemInput, QueryInput, QueryOutput,
@@ -16,12 +21,22 @@ const MAX_PAGES: usize = 200;
 pub enum Answer {
     /// Success, with the returned item or attributes (if any).
     Ok(Option<Item>),
-    /// Failure: DynamoDB's error type and message, and the item of a failed condition (ALL_OLD).
+    /// Failure: DynamoDB's error type and message, the item of a failed condition (ALL_OLD), and a
+    /// cancelled transaction's reasons (code, message, item), one per action.
     Err {
         code: String,
         message: String,
         item: Option<Item>,
+        reasons: Vec<(String, Option<String>, Option<Item>)>,
     },
+    /// A batch: per table, the items read (compared as a multiset: DynamoDB returns them in no
+    /// particular order), and how many keys or writes came back unprocessed.
+    Batch {
+        tables: BTreeMap<String, Vec<Item>>,
+        unprocessed: usize,
+    },
+    /// A TransactGetItems: one entry per read, in order.
+    Items(Vec<Option<Item>>),
     /// A Query walk: every page, compared page by page (sort-key order is documented).
     Pages {
         pages: Vec<Page>,
@@ -48,15 +63,23 @@ pub struct Page {
 }
 
 impl Answer {
-    fn error(e: Error) -> Answer {
+    pub fn error(e: Error) -> Answer {
         let item = match &e {
             Error::ConditionalCheckFailed { item, .. } => item.clone(),
             _ => None,
+        };
+        let reasons = match &e {
+            Error::TransactionCanceled { reasons, .. } => reasons
+                .iter()
+                .map(|r| (r.code.clone(), r.message.clone(), r.item.clone()))
+                .collect(),
+            _ => Vec::new(),
         };
         Answer::Err {
             code: e.code().to_owned(),
             message: e.message(),
             item,
+            reasons,
         }
     }
 
@@ -77,6 +100,22 @@ impl Answer {
                     error: eb,
                 },
             ) => ca == cb && sa == sb && ea == eb && same_multiset(a, b),
+            (
+                Answer::Batch {
+                    tables: a,
+                    unprocessed: ua,
+                },
+                Answer::Batch {
+                    tables: b,
+                    unprocessed: ub,
+                },
+            ) => {
+                ua == ub
+                    && a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|((ta, ia), (tb, ib))| ta == tb && same_multiset(ia, ib))
+            }
             _ => self == other,
         }
     }
@@ -97,16 +136,21 @@ fn same_multiset(a: &[Item], b: &[Item]) -> bool {
         })
 }
 
+/// The name of a table of the run, or of the table that does not exist.
+fn name_of(names: &[String], table: TableRef) -> String {
+    match table {
+        TableRef::Table(i) => names[i].clone(),
+        TableRef::Missing => "no_such_table".to_owned(),
+    }
+}
+
 fn on_failure(old: bool) -> Option<ReturnValuesOnConditionCheckFailure> {
     old.then_some(ReturnValuesOnConditionCheckFailure::AllOld)
 }
 
 /// Applies `op`; returns the answer and the number of requests sent.
 pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer, usize) {
-    let table_name = match op.table() {
-        TableRef::Table(i) => names[i].clone(),
-        TableRef::Missing => "no_such_table".to_owned(),
-    };
+    let table_name = name_of(names, op.table());
     let single = |r: Result<Option<Item>, Error>| match r {
         Ok(item) => (Answer::Ok(item), 1),
         Err(e) => (Answer::error(e), 1),
@@ -227,6 +271,13 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                 (answer, n)
             }
         }
+        Op::BatchGet { reads } => (multi::batch_get(backend, names, reads).await, 1),
+        Op::BatchWrite { writes } => (multi::batch_write(backend, names, writes).await, 1),
+        Op::TransactGet { gets } => (multi::transact_get(backend, names, gets).await, 1),
+        Op::TransactWrite { actions, token } => (
+            multi::transact_write(backend, names, actions, token.as_ref()).await,
+            1,
+        ),
         Op::Scan {
             index,
             exprs,
