@@ -23,11 +23,14 @@
 //!    `tableName` 1..=1024 (the model's `TableArn`: a name or a table ARN). (The enums are Rust enums
 //!    here; the wire layer reports unknown enum values.)
 //! 2. (Writes) the 4 MB aggregate size (see [`write`]).
-//! 3. (Writes) the `ClientRequestToken` (see [`tokens`]): a replay succeeds at once, a mismatch fails.
-//! 4. For each action in request order, everything the request alone decides, with the single-item
+//! 3. For each action in request order, everything the request alone decides, with the single-item
 //!    operations' checks and messages: the table name (a plain name as GetItem checks it), placeholder
 //!    maps, attribute values, a Put's item size, the expressions, unused placeholders. A malformed
 //!    expression in the last action is reported before a missing table in the first.
+//! 4. (Writes) the `ClientRequestToken` (see [`tokens`]): a replay succeeds at once, a mismatch fails.
+//!    After step 3, which a replay passes exactly as its first call did (so only a request that both
+//!    reuses a token and is malformed sees the order: it gets the malformation, as on DynamoDB Local,
+//!    the one implementation that can be observed), and before anything that depends on the tables.
 //! 5. For each action in request order: the table (`ResourceNotFoundException`, "Requested resource
 //!    not found", before anything is written; DynamoDB Local says "Cannot do operations on a
 //!    non-existent table"), empty key values (`ValidationException`, PutItem's texts), paths into key

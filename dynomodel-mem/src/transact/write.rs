@@ -111,6 +111,14 @@ impl State {
             actions.iter().map(|a| (member(a), a.table_name())),
         )?;
         check_payload(actions)?;
+        let checked = actions
+            .iter()
+            .map(|a| self.check_action(a))
+            .collect::<Result<Vec<_>>>()?;
+        // The token after the checks the request alone decides (a replay passes them as the first call
+        // did; a mismatched request that is also malformed gets the malformation, as DynamoDB Local
+        // answers) and before anything that depends on the tables, so that a replay answers as the
+        // first call did whatever happened to the tables since.
         if let Some(token) = token {
             let now = self.clock().now();
             match self.tokens_mut().check(token, actions, now) {
@@ -119,7 +127,7 @@ impl State {
                 Seen::New => {}
             }
         }
-        let writes = self.plan_writes(actions)?;
+        let writes = self.plan_writes(&checked)?;
         for write in writes {
             match write {
                 Write::Put { table, key, item } => {
@@ -140,14 +148,10 @@ impl State {
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.
-    fn plan_writes(&self, actions: &[TransactWriteItem]) -> Result<Vec<Write>> {
-        let checked = actions
-            .iter()
-            .map(|a| self.check_action(a))
-            .collect::<Result<Vec<_>>>()?;
+    fn plan_writes(&self, checked: &[Checked<'_>]) -> Result<Vec<Write>> {
         let mut targets = Targets::default();
         let mut tables = Vec::with_capacity(checked.len());
-        for action in &checked {
+        for action in checked {
             let table = lookup(self, action.table)?;
             up_front(table, action)?;
             targets.claim(table, action.target.key_attributes())?;

@@ -3,13 +3,15 @@
 //! message (a prefix where it names a value) and DynamoDB Local's. The same table, with sources, is in
 //! `tests/dual/deviations.md`. Anything not listed is a divergence and fails the test.
 
+mod multi;
+
 use crate::apply::{Answer, Page};
 use crate::gen::{Op, TableRef};
 
 /// `(engine message prefix, DynamoDB Local message prefix)` pairs for the same error type. Prefixes
 /// because several messages end with a value (a name, a number); each prefix is specific enough that it
 /// matches only the deviation it documents.
-const WORDING: &[(&str, &str)] = &[
+pub(super) const WORDING: &[(&str, &str)] = &[
     // ResourceNotFoundException: AWS "Requested resource not found[: Table: X not found]".
     ("Requested resource not found", "Cannot do operations on a non-existent table"),
     // Key element count or names wrong in GetItem/DeleteItem.
@@ -94,7 +96,7 @@ const WORDING: &[(&str, &str)] = &[
 type ErrorText<'a> = (&'a str, &'a str);
 
 /// Both answers' error type and message, when both are errors: `(engine, local)`.
-fn both_errors<'a>(
+pub(super) fn both_errors<'a>(
     engine: &'a Answer,
     local: &'a Answer,
 ) -> Option<(ErrorText<'a>, ErrorText<'a>)> {
@@ -123,6 +125,7 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
         || same_names_in_another_order(engine, local)
         || overlapping_paths_named_differently(engine, local)
         || oversize_item_with_another_fault(op, engine, local)
+        || multi::reconcile(op, engine, local)
     {
         return true;
     }
@@ -226,7 +229,7 @@ fn limit_reached_on_the_last_item(engine: &Answer, local: &Answer) -> bool {
 
 /// The errors an update can only find against the stored item (as opposed to validation of the
 /// request, which is compared exactly).
-const UPDATE_RUNTIME_ERRORS: &[&str] = &[
+pub(super) const UPDATE_RUNTIME_ERRORS: &[&str] = &[
     "The provided expression refers to an attribute that does not exist in the item",
     "The document path provided in the update expression is invalid for update",
     "An operand in the update expression has an incorrect data type",
