@@ -162,6 +162,23 @@ pub fn expression_value(value: &AttributeValue) -> Result<()> {
     attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH)
 }
 
+/// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
+/// [`attribute_values`]). Stops looking one level past the limit, so it is safe on any value: the guard
+/// for code that must measure or print a value before [`attribute_values`] has bounded its depth.
+pub fn nests_within(value: &AttributeValue, levels: usize) -> bool {
+    fn walk(value: &AttributeValue, depth: usize, levels: usize) -> bool {
+        if depth > levels {
+            return false;
+        }
+        match value {
+            AttributeValue::L(list) => list.iter().all(|v| walk(v, depth + 1, levels)),
+            AttributeValue::M(map) => map.values().all(|v| walk(v, depth + 1, levels)),
+            _ => true,
+        }
+    }
+    walk(value, 1, levels)
+}
+
 fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<()> {
     if depth > max_depth {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
@@ -606,6 +623,18 @@ mod tests {
             .starts_with("Nesting Levels have exceeded supported limits"));
         // Deep values are rejected without walking them all.
         assert!(attribute_values(&one("d", nested(10_000))).is_err());
+    }
+
+    #[test]
+    fn nests_within_counts_levels_as_attribute_values_does() {
+        assert!(nests_within(&AttributeValue::S("x".into()), 1));
+        assert!(nests_within(&nested(31), MAX_NESTING_DEPTH));
+        assert!(!nests_within(&nested(32), MAX_NESTING_DEPTH));
+        // The same boundary as the item check.
+        assert!(attribute_values(&one("d", nested(31))).is_ok());
+        assert!(attribute_values(&one("d", nested(32))).is_err());
+        // Deep values are judged without walking them all.
+        assert!(!nests_within(&nested(10_000), MAX_EXPRESSION_VALUE_DEPTH));
     }
 
     #[test]

@@ -84,6 +84,7 @@ mod batch;
 mod conditions;
 mod indexes;
 mod items;
+mod nesting;
 mod query;
 mod requests;
 mod scan;

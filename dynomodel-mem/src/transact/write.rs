@@ -18,8 +18,8 @@
 //! missing tables and duplicate items).
 
 use dynomodel::{
-    attribute_size, item_size, CancellationReason, Error, ExpressionAttributeNames, Item, Result,
-    TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
+    attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
+    Result, TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
@@ -33,7 +33,7 @@ use crate::key::PrimaryKey;
 use crate::request::{self, Maps, Prepared};
 use crate::state::State;
 use crate::table::Table;
-use crate::validate::{self, KeyContext};
+use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
 
 /// The message of a failed ConditionCheck (DynamoDB Local 3.3.1 adds the period for this action
 /// only; the API reference lists the message with it).
@@ -346,10 +346,23 @@ fn check_payload(actions: &[TransactWriteItem]) -> Result<()> {
 }
 
 /// What one action adds to the payload: its item or key, its expressions, its placeholder values.
+///
+/// This runs before the action's own checks have bounded how deep its values nest, and the size of a
+/// value is a walk over it: a value nested deeper than any request may send (128 levels, the bound on
+/// `ExpressionAttributeValues`; an item holds at most 32) counts nothing instead of being walked, since
+/// a hostile one would exhaust the stack. The action's own checks refuse such a value right after.
 fn payload(action: &TransactWriteItem) -> usize {
+    let size = |value: &AttributeValue| -> usize {
+        if validate::nests_within(value, MAX_EXPRESSION_VALUE_DEPTH) {
+            attribute_size(value)
+        } else {
+            0
+        }
+    };
+    // `dynomodel::item_size`, guarded.
+    let item_size = |item: &Item| -> usize { item.iter().map(|(n, v)| n.len() + size(v)).sum() };
     let texts = |texts: &[Option<&str>]| -> usize { texts.iter().flatten().map(|t| t.len()).sum() };
-    let values =
-        |v: &Option<Item>| -> usize { v.iter().flatten().map(|(_, v)| attribute_size(v)).sum() };
+    let values = |v: &Option<Item>| -> usize { v.iter().flatten().map(|(_, v)| size(v)).sum() };
     let names = |n: &Option<ExpressionAttributeNames>| -> usize {
         n.iter().flatten().map(|(_, name)| name.len()).sum()
     };
