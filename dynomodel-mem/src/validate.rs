@@ -271,7 +271,7 @@ pub enum KeyContext {
 
 impl KeyContext {
     /// The check that a key value is a scalar, in the contexts that make it a separate check.
-    fn scalar(self, value: &AttributeValue) -> Result<()> {
+    pub fn scalar(self, value: &AttributeValue) -> Result<()> {
         match self {
             KeyContext::SingleItem => scalar_key_value(value),
             KeyContext::Transaction => Ok(()),

@@ -297,7 +297,7 @@ fn evaluate(table: &Table, action: &Checked<'_>) -> Result<Write, Failure> {
         Target::Update(a) => plan_update(table, a, prepared, context).map(|plan| Write::Put {
             table: name(),
             key: plan.key,
-            item: plan.new,
+            item: plan.updated.item,
         }),
         Target::Delete(a) => plan_key_condition(table, a, prepared, context)
             .map(|key| Write::Delete { table: name(), key }),
