@@ -178,8 +178,8 @@ pub(crate) fn plan_put(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
-    let key = validate::item_key_in(action.item, &table.schema, context)?;
-    validate::index_keys_in(action.item, &table.schema, context)?;
+    let key = validate::item_key(action.item, &table.schema, context)?;
+    validate::index_keys(action.item, &table.schema, context)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -197,7 +197,7 @@ pub(crate) fn plan_key_condition(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
-    let key = validate::request_key_in(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema, context)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -217,7 +217,7 @@ pub(crate) fn plan_update(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<UpdatePlan> {
-    let key = validate::request_key_in(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema, context)?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
     condition_keys(table, prepared.condition(), action.maps)?;
@@ -356,7 +356,7 @@ pub(crate) fn read_item(
     context: KeyContext,
 ) -> Result<Option<Item>> {
     projection_keys(table, prepared, maps)?;
-    let key = validate::request_key_in(key, &table.schema, context)?;
+    let key = validate::request_key(key, &table.schema, context)?;
     Ok(table.get(&key).map(|item| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
             let paths: Vec<Vec<Step>> = p
@@ -439,7 +439,7 @@ fn check_updated_item(
             "Item size to update has exceeded the maximum allowed size",
         ));
     }
-    validate::index_keys_in(new, schema, context)
+    validate::index_keys(new, schema, context)
 }
 
 /// The key attributes of the table's indexes.

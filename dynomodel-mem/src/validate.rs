@@ -6,7 +6,9 @@
 //! parameter constraints (the smithy "N validation error(s) detected" form) first, then the checks on
 //! attribute values, then the checks that need the table.
 
-use dynomodel::{item_size, AttributeValue, Error, Item, Result, ReturnValue, MAX_ITEM_SIZE};
+use dynomodel::{
+    item_size, AttributeValue, Error, Item, Result, ReturnValue, ScalarAttributeType, MAX_ITEM_SIZE,
+};
 
 use crate::key::{KeyValue, PrimaryKey};
 use crate::table::TableSchema;
@@ -244,25 +246,26 @@ pub fn item_size_limit(item: &Item) -> Result<()> {
     Ok(())
 }
 
-/// A key attribute's value must be S, N or B before its declared type is even considered. For a value
-/// that can never be a key (BOOL, NULL, a set, a list or a map) the AWS docs give no wording; DynamoDB
-/// Local's is the best evidence there is, so the engine copies it.
-pub fn scalar_key_value(value: &AttributeValue) -> Result<()> {
-    match value {
-        AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_) => Ok(()),
-        _ => Err(Error::validation("Invalid attribute value type")),
-    }
-}
+/// "The provided key element does not match the schema": real DynamoDB's answer to a `Key` whose
+/// attributes are not exactly the key attributes with their declared types, and BatchWriteItem's to a
+/// put whose item misses a key attribute or has one of the wrong type.
+pub const KEY_MISMATCH: &str = "The provided key element does not match the schema";
 
-/// Where a key is checked, which decides how a value that can never be a key (BOOL, NULL, a set, a
-/// list, a map) is reported.
+/// Where a key is checked, which decides how a bad key is worded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyContext {
-    /// PutItem, GetItem, DeleteItem, UpdateItem: DynamoDB Local's "Invalid attribute value type" (no AWS
-    /// wording is recorded for these operations).
+    /// PutItem, GetItem, DeleteItem, UpdateItem (and the keys of BatchGetItem and of an
+    /// `ExclusiveStartKey`, which share their texts). A value that can never be a key (BOOL, NULL, a
+    /// set, a list, a map) is "Invalid attribute value type" before any type comparison: the AWS docs
+    /// give no wording, and DynamoDB Local's is the best evidence there is.
     SingleItem,
-    /// An action of a transaction: such a value is one more type mismatch, worded like any other
-    /// (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
+    /// A put or delete of BatchWriteItem: the single-item texts, except that a put's item missing a key
+    /// attribute or holding one of the wrong type is [`KEY_MISMATCH`] instead of PutItem's "Missing the
+    /// key pk in the item" / "Type mismatch for key pk expected: S actual: N" (dynalite's recordings of
+    /// BatchWriteItem: an empty item, a missing and a mistyped key attribute).
+    BatchWrite,
+    /// An action of a transaction: a value that can never be a key is one more type mismatch, worded
+    /// like any other (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
     /// "... Type mismatch for key pk expected: S actual: L" for a Put item, "The provided key element
     /// does not match the schema" for a Key, "... Type mismatch for Index Key g Expected: S Actual: L
     /// IndexName: …" for an index key).
@@ -270,37 +273,53 @@ pub enum KeyContext {
 }
 
 impl KeyContext {
-    /// The check that a key value is a scalar, in the contexts that make it a separate check.
+    /// The check that a key value is a scalar (S, N or B), in the contexts that make it a check of its
+    /// own.
     pub fn scalar(self, value: &AttributeValue) -> Result<()> {
+        match (self, value) {
+            (KeyContext::Transaction, _)
+            | (_, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)) => Ok(()),
+            _ => Err(Error::validation("Invalid attribute value type")),
+        }
+    }
+
+    /// An item without the key attribute `name`.
+    fn missing_key(self, name: &str) -> Error {
         match self {
-            KeyContext::SingleItem => scalar_key_value(value),
-            KeyContext::Transaction => Ok(()),
+            KeyContext::BatchWrite => Error::validation(KEY_MISMATCH),
+            // DynamoDB Local 3.3 says "One of the required keys was not given a value".
+            _ => Error::validation(format!("{INVALID}Missing the key {name} in the item")),
+        }
+    }
+
+    /// An item whose key attribute `name` is not of its declared type `ty`.
+    fn key_type_mismatch(
+        self,
+        name: &str,
+        ty: ScalarAttributeType,
+        value: &AttributeValue,
+    ) -> Error {
+        match self {
+            KeyContext::BatchWrite => Error::validation(KEY_MISMATCH),
+            // DynamoDB Local 3.3 stops after "Type mismatch for key".
+            _ => Error::validation(format!(
+                "{INVALID}Type mismatch for key {name} expected: {} actual: {}",
+                ty.as_str(),
+                value.type_name()
+            )),
         }
     }
 }
 
-/// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
-/// within the size limits.
-pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
-    item_key_in(item, schema, KeyContext::SingleItem)
-}
-
-/// [`item_key`], with the wording of `context`.
-pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
+/// The primary key of a whole item (a put's): every key attribute present with its declared type,
+/// non-empty and within the size limits.
+pub fn item_key(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
-        let value = item.get(name).ok_or_else(|| {
-            Error::validation(format!("{INVALID}Missing the key {name} in the item"))
-        })?;
+        let value = item.get(name).ok_or_else(|| context.missing_key(name))?;
         context.scalar(value)?;
-        let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
-            // DynamoDB Local 3.3 stops after "Type mismatch for key".
-            Error::validation(format!(
-                "{INVALID}Type mismatch for key {name} expected: {} actual: {}",
-                ty.as_str(),
-                value.type_name()
-            ))
-        })?;
+        let key = KeyValue::from_attribute(value, ty)
+            .ok_or_else(|| context.key_type_mismatch(name, ty, value))?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
     }
@@ -309,13 +328,8 @@ pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Re
 
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
-/// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
-pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
-    index_keys_in(item, schema, KeyContext::SingleItem)
-}
-
-/// [`index_keys`], with the wording of `context`.
-pub fn index_keys_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
+/// LSIs, then the GSIs, each last to first (see [`indexes_in_check_order`]), then empty values.
+pub fn index_keys(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
     for (index, key_schema) in indexes_in_check_order(schema) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
@@ -414,17 +428,13 @@ pub fn empty_key_values(attrs: &Item, schema: &TableSchema, indexes: bool) -> Re
     Ok(())
 }
 
-/// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
-pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
-    request_key_in(key, schema, KeyContext::SingleItem)
-}
-
-/// [`request_key`], with the wording of `context`.
-pub fn request_key_in(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
+/// The primary key of a `Key` (GetItem, DeleteItem, UpdateItem, …): exactly the key attributes, with
+/// their types.
+pub fn request_key(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
     // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
     // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
-    let mismatch = || Error::validation("The provided key element does not match the schema");
+    let mismatch = || Error::validation(KEY_MISMATCH);
     if key.len() != schema.key_schema.len() {
         return Err(mismatch());
     }
@@ -443,14 +453,13 @@ fn primary_key(parts: Vec<KeyValue>) -> Result<PrimaryKey> {
     let mut parts = parts.into_iter();
     let hash = parts
         .next()
-        .ok_or_else(|| Error::validation("The provided key element does not match the schema"))?;
+        .ok_or_else(|| Error::validation(KEY_MISMATCH))?;
     Ok(PrimaryKey {
         hash,
         range: parts.next(),
     })
 }
 
-/// Empty values and size limits of one key value. Sizes are UTF-8 bytes for strings.
 /// An empty S or B (`kind`) in the table key attribute `name`.
 pub fn empty_key(kind: &str, name: &str) -> Error {
     Error::validation(format!(
@@ -469,6 +478,7 @@ pub fn empty_index_key(kind: &str, index: &str, name: &str) -> Error {
     ))
 }
 
+/// Empty values and size limits of one key value. Sizes are UTF-8 bytes for strings.
 fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
     if let Some(kind) = key.empty_kind() {
         return Err(empty_key(kind, name));

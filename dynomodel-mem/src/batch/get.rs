@@ -37,7 +37,7 @@ use crate::read;
 use crate::request::{self, Maps, Param, Prepared};
 use crate::state::State;
 use crate::table::Table;
-use crate::validate;
+use crate::validate::{self, KeyContext};
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).
 pub(crate) const MAX_RESPONSE_BYTES: usize = 16_000_000;
@@ -132,7 +132,7 @@ impl State {
             let keys = ka
                 .keys
                 .iter()
-                .map(|key| validate::request_key(key, &table.schema))
+                .map(|key| validate::request_key(key, &table.schema, KeyContext::SingleItem))
                 .collect::<Result<Vec<_>>>()?;
             reads.push(TableRead {
                 name,

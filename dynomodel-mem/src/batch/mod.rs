@@ -15,9 +15,9 @@
 //!    writes;
 //! 3. table by table: the table exists ("Requested resource not found"), then each key against its key
 //!    schema, with the messages of GetItem/DeleteItem (`validate::request_key`) and PutItem
-//!    (`validate::item_key`, `validate::index_keys`); a put whose item misses a key attribute or has one
-//!    of the wrong type says "The provided key element does not match the schema" (dynalite's recorded
-//!    rewrite of PutItem's texts for BatchWriteItem); then, for BatchWriteItem, two writes of one item
+//!    (`validate::item_key`, `validate::index_keys`), except that a put whose item misses a key
+//!    attribute or has one of the wrong type says "The provided key element does not match the schema"
+//!    (dynalite's recordings; `KeyContext::BatchWrite`); then, for BatchWriteItem, two writes of one item
 //!    ("Provided list of item keys contains duplicates", a put and a delete included, as recorded).
 //!
 //! So when one table is missing and another has a bad key, the one whose name sorts first wins. No
