@@ -274,3 +274,134 @@ fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dynomodel::{AttributeDefinition, KeySchemaElement};
+
+    const CONTEXTS: [KeyContext; 3] = [
+        KeyContext::SingleItem,
+        KeyContext::BatchWrite,
+        KeyContext::Transaction,
+    ];
+
+    /// A table keyed by `pk` (S) and `sk` (S).
+    fn schema() -> TableSchema {
+        let def = |name: &str| AttributeDefinition {
+            attribute_name: name.into(),
+            attribute_type: ScalarAttributeType::S,
+        };
+        TableSchema {
+            name: "tbl".into(),
+            attribute_definitions: vec![def("pk"), def("sk")],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            billing_mode: None,
+            provisioned_throughput: None,
+            local_secondary_indexes: vec![],
+            global_secondary_indexes: vec![],
+            created: chrono::DateTime::UNIX_EPOCH,
+            table_id: String::new(),
+        }
+    }
+
+    fn item(pk: AttributeValue, sk: Option<AttributeValue>) -> Item {
+        let mut item = Item::from([("pk".to_owned(), pk)]);
+        if let Some(sk) = sk {
+            item.insert("sk".into(), sk);
+        }
+        item
+    }
+
+    fn s(v: &str) -> AttributeValue {
+        AttributeValue::S(v.into())
+    }
+
+    fn message(r: Result<PrimaryKey>) -> String {
+        match r {
+            Err(e) => {
+                assert_eq!(e.code(), "ValidationException");
+                e.message()
+            }
+            Ok(_) => String::from("<ok>"),
+        }
+    }
+
+    #[test]
+    fn a_whole_item_key_is_worded_per_context() {
+        let missing = || item(s("a"), None);
+        let mistyped = || item(AttributeValue::N(1.into()), Some(s("b")));
+        let list = || item(AttributeValue::L(vec![s("a")]), Some(s("b")));
+        let missing_text = format!("{INVALID}Missing the key sk in the item");
+        let mistyped_text = format!("{INVALID}Type mismatch for key pk expected: S actual: N");
+        let list_text = format!("{INVALID}Type mismatch for key pk expected: S actual: L");
+        let invalid_type = "Invalid attribute value type";
+        let cases = [
+            (missing(), [&*missing_text, KEY_MISMATCH, &*missing_text]),
+            (mistyped(), [&*mistyped_text, KEY_MISMATCH, &*mistyped_text]),
+            (list(), [invalid_type, invalid_type, &*list_text]),
+        ];
+        for (item, texts) in cases {
+            for (context, text) in CONTEXTS.into_iter().zip(texts) {
+                assert_eq!(
+                    message(item_key(&item, &schema(), context)),
+                    text,
+                    "{context:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_request_key_is_exactly_the_key_attributes() {
+        let mut extra = item(s("a"), Some(s("b")));
+        extra.insert("x".into(), s("c"));
+        for context in CONTEXTS {
+            for key in [
+                item(s("a"), None),
+                item(AttributeValue::N(1.into()), Some(s("b"))),
+                extra.clone(),
+            ] {
+                assert_eq!(message(request_key(&key, &schema(), context)), KEY_MISMATCH);
+            }
+        }
+        // A value that can never be a key: its own check, except in a transaction.
+        let list = item(AttributeValue::L(vec![]), Some(s("b")));
+        for (context, text) in CONTEXTS.into_iter().zip([
+            "Invalid attribute value type",
+            "Invalid attribute value type",
+            KEY_MISMATCH,
+        ]) {
+            assert_eq!(message(request_key(&list, &schema(), context)), text);
+        }
+    }
+
+    #[test]
+    fn key_values_are_non_empty_and_within_their_sizes() {
+        let check = |pk: &str, sk: &str| {
+            message(request_key(
+                &item(s(pk), Some(s(sk))),
+                &schema(),
+                KeyContext::SingleItem,
+            ))
+        };
+        let hash = "é".repeat(MAX_HASH_KEY_SIZE / 2);
+        let range = "r".repeat(MAX_RANGE_KEY_SIZE);
+        assert_eq!(check(&hash, &range), "<ok>");
+        assert_eq!(
+            check(&format!("{hash}x"), "r"),
+            format!("{INVALID}Size of hashkey has exceeded the maximum size limit of2048 bytes")
+        );
+        assert_eq!(
+            check("a", &format!("{range}r")),
+            format!(
+                "{INVALID}Aggregated size of all range keys has exceeded the size limit of 1024 bytes"
+            )
+        );
+        assert_eq!(
+            check("a", ""),
+            "One or more parameter values are not valid. The AttributeValue for a key attribute \
+             cannot contain an empty string value. Key: sk"
+        );
+    }
+}
