@@ -359,13 +359,7 @@ pub(crate) fn read_item(
     let key = validate::request_key(key, &table.schema, context)?;
     Ok(table.get(&key).map(|item| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
-            let paths: Vec<Vec<Step>> = p
-                .tree
-                .paths
-                .iter()
-                .filter_map(|path| eval::resolve(path, ph))
-                .collect();
-            projection::project(item, &paths)
+            projection::project(item, &read::projection_steps(&p.tree.paths, ph))
         }),
         None => item.clone(),
     }))

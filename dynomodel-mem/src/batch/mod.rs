@@ -34,6 +34,10 @@
 //! empty; real DynamoDB leaves writes there when it throttles them or hits internal limits (they are to
 //! be sent again as they are), and fault injection will let tests provoke that.
 
+/// Two keys of one item in a BatchGetItem table, or two writes of one item in a BatchWriteItem table:
+/// real DynamoDB's text, recorded by dynalite for both operations and seen in SDK issue threads.
+const DUPLICATES: &str = "Provided list of item keys contains duplicates";
+
 mod constraints;
 mod get;
 mod render;

@@ -15,14 +15,11 @@ use std::collections::HashSet;
 
 use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, Error, Result, WriteRequest};
 
-use super::constraints;
+use super::{constraints, DUPLICATES};
 use crate::key::PrimaryKey;
 use crate::state::State;
 use crate::table::Table;
 use crate::validate::{self, KeyContext};
-
-/// Real DynamoDB's text, recorded by dynalite.
-const DUPLICATES: &str = "Provided list of item keys contains duplicates";
 
 /// The checks that need no table: attribute values, then the item size of a put (per write, in order).
 fn check_values(request: &WriteRequest) -> Result<()> {
