@@ -23,7 +23,7 @@ use dynomodel::{
 };
 
 use super::tokens::{self, Seen};
-use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
+use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
 use crate::expr::update;
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
@@ -75,16 +75,16 @@ impl Target<'_> {
     }
 }
 
-/// What a passing action will do to its table.
-enum Write {
+/// What a passing action will do to its table (`table` as the action names it: a name or an ARN).
+enum Write<'a> {
     /// Store `item` under `key` (a Put, or an Update's new item).
     Put {
-        table: String,
+        table: &'a str,
         key: PrimaryKey,
         item: Item,
     },
     /// Remove the item with `key`.
-    Delete { table: String, key: PrimaryKey },
+    Delete { table: &'a str, key: PrimaryKey },
     /// Nothing (a ConditionCheck).
     Nothing,
 }
@@ -128,13 +128,15 @@ impl State {
             }
         }
         let writes = self.plan_writes(&checked)?;
+        // Every action passed: write. Each table was looked up under this same lock, so no lookup
+        // below fails and no transaction is written in part.
         for write in writes {
             match write {
                 Write::Put { table, key, item } => {
-                    self.table_mut(&table)?.put(key, item);
+                    lookup_mut(self, table)?.put(key, item);
                 }
                 Write::Delete { table, key } => {
-                    self.table_mut(&table)?.delete(&key);
+                    lookup_mut(self, table)?.delete(&key);
                 }
                 Write::Nothing => {}
             }
@@ -148,7 +150,7 @@ impl State {
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.
-    fn plan_writes(&self, checked: &[Checked<'_>]) -> Result<Vec<Write>> {
+    fn plan_writes<'a>(&self, checked: &[Checked<'a>]) -> Result<Vec<Write<'a>>> {
         let mut targets = Targets::default();
         let mut tables = Vec::with_capacity(checked.len());
         for action in checked {
@@ -179,7 +181,7 @@ impl State {
         Ok(writes)
     }
 
-    /// The request-only checks of one action (step 4 of the module docs).
+    /// The request-only checks of one action (step 3 of the module docs).
     fn check_action<'a>(&self, action: &'a TransactWriteItem) -> Result<Checked<'a>> {
         check_table_name(action.table_name())?;
         let cache = self.cache();
@@ -284,23 +286,23 @@ fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
 }
 
 /// Plans one action against `table` (step 6 of the module docs).
-fn evaluate(table: &Table, action: &Checked<'_>) -> Result<Write, Failure> {
+fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failure> {
     let context = KeyContext::Transaction;
-    let name = || table.schema.name.clone();
+    let name = action.table;
     let prepared = &action.prepared;
     let planned = match &action.target {
         Target::Put(a) => plan_put(table, a, prepared, context).map(|key| Write::Put {
-            table: name(),
+            table: name,
             key,
             item: a.item.clone(),
         }),
         Target::Update(a) => plan_update(table, a, prepared, context).map(|plan| Write::Put {
-            table: name(),
+            table: name,
             key: plan.key,
             item: plan.updated.item,
         }),
         Target::Delete(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Delete { table: name(), key }),
+            .map(|key| Write::Delete { table: name, key }),
         Target::ConditionCheck(a) => {
             plan_key_condition(table, a, prepared, context).map(|_| Write::Nothing)
         }
