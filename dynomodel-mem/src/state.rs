@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use chrono::Utc;
 use dynomodel::{
     CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
     DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result, TableStatus,
@@ -97,7 +96,7 @@ impl State {
             provisioned_throughput: input.provisioned_throughput,
             local_secondary_indexes: input.local_secondary_indexes,
             global_secondary_indexes: input.global_secondary_indexes,
-            created: Utc::now(),
+            created: self.clock.now(),
         };
         let table = Table::new(schema);
         let table_description = table.describe(TableStatus::Active);

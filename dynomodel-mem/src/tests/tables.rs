@@ -481,3 +481,30 @@ async fn list_tables_paging() {
     );
     assert!(page(None, Some(100)).await.is_ok());
 }
+
+#[tokio::test]
+async fn creation_time_comes_from_the_engine_clock() {
+    let clock = crate::ManualClock::default();
+    let start = crate::Clock::now(&clock);
+    let b = MemBackend::with_clock(clock.clone());
+    let created = b
+        .create_table(table_input("first", T::S, None))
+        .await
+        .expect("create")
+        .table_description
+        .creation_date_time;
+    assert_eq!(created, start);
+    clock.advance(std::time::Duration::from_secs(90));
+    b.create_table(table_input("second", T::S, None))
+        .await
+        .expect("create");
+    let described = b
+        .describe_table(DescribeTableInput {
+            table_name: "second".into(),
+        })
+        .await
+        .expect("describe")
+        .table
+        .creation_date_time;
+    assert_eq!(described - start, chrono::TimeDelta::seconds(90));
+}
