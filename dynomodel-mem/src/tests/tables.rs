@@ -6,10 +6,8 @@ use dynomodel::{
     ProjectionType, ProvisionedThroughput, ScalarAttributeType as T, TableStatus,
 };
 
-use super::{assert_validation, backend_with, def, table_input};
+use super::{assert_validation, backend_with, def, table_input, INVALID};
 use crate::MemBackend;
-
-const INVALID: &str = "One or more parameter values were invalid: ";
 
 fn pt(r: i64, w: i64) -> Option<ProvisionedThroughput> {
     Some(ProvisionedThroughput {

@@ -160,7 +160,6 @@ async fn indexes_follow_every_kind_of_write() {
 
 #[tokio::test]
 async fn one_action_per_item() {
-    const ONE_ITEM: &str = "Transaction request cannot include multiple operations on one item";
     let b = engine().await;
     let pairs = [
         (
