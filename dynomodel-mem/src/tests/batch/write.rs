@@ -1,6 +1,8 @@
 //! BatchWriteItem.
 
-use dynomodel::{AttributeValue, Backend, DescribeTableInput, Item, QueryInput, MAX_ITEM_SIZE};
+use dynomodel::{
+    AttributeValue, Backend, DescribeTableInput, Error, Item, QueryInput, MAX_ITEM_SIZE,
+};
 
 use super::super::indexes::{full, schema};
 use super::super::{assert_validation, backend_with, empty_key, ss, INVALID, MISMATCH};
@@ -123,12 +125,18 @@ async fn request_constraints_in_the_smithy_form() {
             .collect(),
     )
     .await;
-    let message = many.unwrap_err().message();
-    assert!(message.starts_with("1 validation error detected: Value '{t00=[WriteRequest("));
-    assert!(message.ends_with(
-        "' at 'requestItems' failed to satisfy constraint: Member must have length less than or equal \
-         to 25"
-    ));
+    let echo: Vec<String> = tables
+        .iter()
+        .map(|t| format!("{t}=[{}]", java_put("a")))
+        .collect();
+    assert_validation(
+        many,
+        &format!(
+            "1 validation error detected: Value '{{{}}}' at 'requestItems' failed to satisfy \
+             constraint: Member must have length less than or equal to 25",
+            echo.join(", ")
+        ),
+    );
 }
 
 #[tokio::test]
@@ -306,8 +314,15 @@ async fn a_rejected_batch_writes_nothing_in_any_table() {
             ("range2", vec![put(h("a"))]),
         ],
     ];
-    for batch in faults {
-        assert!(write(&b, batch).await.is_err());
+    let not_found = Error::resource_not_found("Requested resource not found");
+    let errors = [
+        Error::validation(MISMATCH),
+        Error::validation(DUPLICATES),
+        not_found.clone(),
+        not_found,
+    ];
+    for (batch, error) in faults.into_iter().zip(errors) {
+        assert_eq!(write(&b, batch).await, Err(error));
         assert_eq!((items(&b, "hash").await, items(&b, "range").await), before);
     }
 }
@@ -321,7 +336,10 @@ async fn tables_are_checked_one_by_one_in_name_order() {
         vec![("aaa-missing", vec![put(h("a"))]), ("hash", bad())],
     )
     .await;
-    assert_eq!(result.unwrap_err().code(), "ResourceNotFoundException");
+    assert_eq!(
+        result,
+        Err(Error::resource_not_found("Requested resource not found"))
+    );
     let result = write(
         &b,
         vec![("hash", bad()), ("zzz-missing", vec![put(h("a"))])],

@@ -243,5 +243,8 @@ async fn request_errors_are_not_cancellations() {
         ],
     )
     .await;
-    assert!(matches!(r, Err(Error::ResourceNotFound { .. })), "{r:?}");
+    assert_eq!(
+        r,
+        Err(Error::resource_not_found("Requested resource not found"))
+    );
 }
