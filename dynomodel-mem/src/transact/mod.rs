@@ -166,19 +166,19 @@ pub(crate) fn check_members<'a>(
         );
     }
     for (index, (kind, name)) in tables.enumerate() {
-        let path = format!("transactItems.{}.member.{kind}.tableName", index + 1);
+        let path = || format!("transactItems.{}.member.{kind}.tableName", index + 1);
         let len = name.chars().count();
         if len < 1 {
             c.fail(
                 validate::quoted(name),
-                &path,
+                &path(),
                 "Member must have length greater than or equal to 1",
             );
         }
         if len > MAX_TABLE_ARN {
             c.fail(
                 validate::quoted(name),
-                &path,
+                &path(),
                 "Member must have length less than or equal to 1024",
             );
         }
