@@ -272,8 +272,10 @@ fn maps<'a>(names: &'a Option<ExpressionAttributeNames>, values: &'a Option<Item
 /// table lookup and before the duplicate check): empty key values, and paths into key attributes in
 /// the condition or the update (DynamoDB Local 3.3.1 refuses both with a `ValidationException`).
 fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
-    let is_put = matches!(action.target, Target::Put(_));
-    validate::empty_key_values(action.target.key_attributes(), &table.schema, is_put)?;
+    validate::empty_key_values(action.target.key_attributes(), &table.schema)?;
+    if let Target::Put(put) = &action.target {
+        validate::empty_index_key_values(put.item, &table.schema)?;
+    }
     let maps = action.target.maps();
     condition_keys(table, action.prepared.condition(), maps)?;
     if let Some(u) = action.prepared.update() {

@@ -134,7 +134,7 @@ pub fn index_keys(item: &Item, schema: &TableSchema, context: KeyContext) -> Res
 /// (LSIs, then GSIs): the only evidence for this rule, which came in 2020 after dynalite recorded the
 /// type checks' order, is DynamoDB Local 3.3.1, which names `gsi0` for an attribute keying `gsi0` and
 /// `gsi1` (probed; the differential test found it).
-fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
+pub fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
     let lsis = schema
         .local_secondary_indexes
         .iter()
@@ -146,16 +146,21 @@ fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
     for (index, key_schema) in lsis.chain(gsis) {
         for element in key_schema {
             let name = element.attribute_name.as_str();
-            let empty = attrs
-                .get(name)
-                .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
-                .and_then(|k| k.empty_kind());
-            if let Some(kind) = empty {
+            if let Some(kind) = empty_value(attrs, schema, name) {
                 return Err(empty_index_key(kind, index, name));
             }
         }
     }
     Ok(())
+}
+
+/// The kind of empty value (`string`, `binary`) the key attribute `name` holds in `attrs`, if it holds
+/// one of its declared type.
+fn empty_value(attrs: &Item, schema: &TableSchema, name: &str) -> Option<&'static str> {
+    attrs
+        .get(name)
+        .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
+        .and_then(|k| k.empty_kind())
 }
 
 /// The indexes in the order their keys are checked: the LSIs, then the GSIs, each last to first.
@@ -176,25 +181,16 @@ fn indexes_in_check_order(
     lsis.chain(gsis)
 }
 
-/// The empty S or B values among the key attributes of `attrs` (a Put's item or a Key) that have
-/// their declared type, and with `indexes`, among its index key attributes: the part of the key checks
-/// a transaction makes before anything else, as a request error (real DynamoDB, eu-west-2, recorded by
+/// The empty S or B values among the table key attributes of `attrs` (a Put's item or a Key) that
+/// have their declared type: with [`empty_index_key_values`] for a Put, the part of the key checks a
+/// transaction makes before anything else, as a request error (real DynamoDB, eu-west-2, recorded by
 /// the dynamodb-conformance suite: an empty key value is a `ValidationException`, a wrong type a
 /// cancellation reason). Same messages as PutItem's.
-pub fn empty_key_values(attrs: &Item, schema: &TableSchema, indexes: bool) -> Result<()> {
-    let empty = |name: &str| {
-        attrs
-            .get(name)
-            .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
-            .and_then(|k| k.empty_kind())
-    };
+pub fn empty_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
     for (name, _) in schema.key_attributes() {
-        if let Some(kind) = empty(name) {
+        if let Some(kind) = empty_value(attrs, schema, name) {
             return Err(empty_key(kind, name));
         }
-    }
-    if indexes {
-        return empty_index_key_values(attrs, schema);
     }
     Ok(())
 }

@@ -13,8 +13,8 @@
 mod key;
 
 pub use key::{
-    empty_index_key, empty_key, empty_key_values, index_keys, item_key, request_key, KeyContext,
-    MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE,
+    empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
+    request_key, KeyContext, MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE,
 };
 
 use dynomodel::{item_size, AttributeValue, Error, Item, Result, ReturnValue, MAX_ITEM_SIZE};
