@@ -1,6 +1,7 @@
-//! The database: tables by name, the expression parse cache, and the table operations (the item
-//! operations are in `items.rs`). Each operation runs under one lock acquisition (a read lock for
-//! reads, a write lock for writes), which makes every request atomic.
+//! The database: tables by name, the expression parse cache, the clock and the transactions'
+//! `ClientRequestToken`s, and the table operations (the item operations are in `items.rs`, the batches
+//! in `batch/`, the transactions in `transact/`). Each operation runs under one lock acquisition (a
+//! read lock for reads, a write lock for writes), which makes every request atomic.
 
 use std::collections::BTreeMap;
 

@@ -28,8 +28,7 @@ use dynomodel::{
     item_size, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Result,
 };
 
-use super::constraints;
-use super::DUPLICATES;
+use super::{constraints, DUPLICATES};
 use crate::expr::eval::Step;
 use crate::expr::{projection, ExprKind};
 use crate::items::projection_keys;

@@ -15,7 +15,9 @@
 //! size cannot exceed 4MB. Payload Size: : Transaction payload size cannot exceed 4MB. Payload Size:
 //! 4306456", the first sentence doubled); DynamoDB Local says it once. The limit is checked right after
 //! the member constraints, before anything else (DynamoDB Local: ahead of malformed expressions,
-//! missing tables and duplicate items).
+//! missing tables and duplicate items); being first, it measures values nobody has checked yet, so a
+//! value nested too deep to walk safely counts nothing and is refused by its action's checks after
+//! (see `payload`).
 
 use dynomodel::{
     attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
