@@ -1,7 +1,8 @@
 //! The engine's clock: the one source of "now" for everything time-based.
 //!
 //! Today it decides when a transaction's `ClientRequestToken` stops protecting it (10 minutes after the
-//! first call completed); Time to Live, stream retention and `CreationDateTime` are meant to read it too.
+//! first call completed) and stamps a table's `CreationDateTime`; Time to Live and stream retention are
+//! meant to read it too.
 //! An engine runs on [`SystemClock`] unless it is built with [`MemBackend::with_clock`]; tests give it a
 //! [`ManualClock`] and move time forward themselves, so a 10-minute window is tested in microseconds and
 //! at its exact boundary.
@@ -18,10 +19,15 @@ use chrono::{DateTime, TimeDelta, Utc};
 ///
 /// Wall-clock time (UTC), because that is what DynamoDB exposes: TTL attributes hold epoch seconds and
 /// descriptions carry timestamps. Implementations must be cheap: the engine may call `now` on every
-/// request.
+/// request. The engine calls `now` while it holds its lock, so `now` must not call into the engine it
+/// serves: that would deadlock.
 ///
 /// ```
 /// use chrono::{DateTime, Utc};
+/// use dynomodel::{
+///     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
+///     ScalarAttributeType,
+/// };
 /// use dynomodel_mem::{Clock, MemBackend};
 ///
 /// /// A clock stopped at one instant.
@@ -34,8 +40,24 @@ use chrono::{DateTime, TimeDelta, Utc};
 ///     }
 /// }
 ///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let backend = MemBackend::with_clock(Frozen(DateTime::UNIX_EPOCH));
-/// # let _ = backend;
+/// let created = backend
+///     .create_table(CreateTableInput {
+///         table_name: "users".into(),
+///         attribute_definitions: vec![AttributeDefinition {
+///             attribute_name: "id".into(),
+///             attribute_type: ScalarAttributeType::S,
+///         }],
+///         key_schema: vec![KeySchemaElement::hash("id")],
+///         billing_mode: Some(BillingMode::PayPerRequest),
+///         ..Default::default()
+///     })
+///     .await?;
+/// // Every table of this engine was created at the epoch.
+/// assert_eq!(created.table_description.creation_date_time, DateTime::UNIX_EPOCH);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 pub trait Clock: Send + Sync + fmt::Debug {
     /// The current time.

@@ -76,10 +76,8 @@ pub(crate) struct KeyAction<'a> {
 pub(crate) struct UpdatePlan {
     /// The item's key.
     pub(crate) key: PrimaryKey,
-    /// The item after the update.
-    pub(crate) new: Item,
-    /// What the update expression did, when there was one.
-    pub(crate) updated: Option<update::Updated>,
+    /// The item after the update, with the paths the update expression wrote (none without one).
+    pub(crate) updated: update::Updated,
 }
 
 /// A write condition may not look inside a key attribute (`sk.x`, `gk[0]`): DynamoDB Local rejects it
@@ -180,8 +178,8 @@ pub(crate) fn plan_put(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
-    let key = validate::item_key_in(action.item, &table.schema, context)?;
-    validate::index_keys_in(action.item, &table.schema, context)?;
+    let key = validate::item_key(action.item, &table.schema, context)?;
+    validate::index_keys(action.item, &table.schema, context)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -199,7 +197,7 @@ pub(crate) fn plan_key_condition(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
-    let key = validate::request_key_in(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema, context)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -219,7 +217,7 @@ pub(crate) fn plan_update(
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<UpdatePlan> {
-    let key = validate::request_key_in(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema, context)?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
     condition_keys(table, prepared.condition(), action.maps)?;
@@ -227,21 +225,18 @@ pub(crate) fn plan_update(
     // The condition comes first: DynamoDB Local 3.3 answers ConditionalCheckFailed for a request
     // that also updates a key attribute (dynalite checks the key first, but without a recording).
     check_condition(prepared.condition(), old, action.maps, action.on_failure)?;
+    // The one copy of the stored item an update makes: it becomes the new item in place.
     let base = old.cloned().unwrap_or_else(|| action.key.clone());
     let updated = match prepared.update() {
-        Some(u) => Some(request::with_placeholders(action.maps, |ph| {
+        Some(u) => request::with_placeholders(action.maps, |ph| {
             update::check_key_attributes(&u.tree, ph, &key_names)?;
             update::check_index_key_paths(&u.tree, ph, &index_keys)?;
-            update::apply(&u.tree, &base, ph, &key_names)
-        })?),
-        None => None,
+            update::apply(&u.tree, base, ph, &key_names)
+        })?,
+        None => update::Updated::unchanged(base),
     };
-    let new = match &updated {
-        Some(u) => u.item.clone(),
-        None => base,
-    };
-    check_updated_item(&new, old, updated.as_ref(), &table.schema, context)?;
-    Ok(UpdatePlan { key, new, updated })
+    check_updated_item(&updated, old, &index_keys, &table.schema, context)?;
+    Ok(UpdatePlan { key, updated })
 }
 
 impl State {
@@ -324,20 +319,15 @@ impl State {
         let table = self.table_mut(&input.table_name)?;
         let plan = plan_update(table, &action, &prepared, KeyContext::SingleItem)?;
         let old = table.get(&plan.key);
+        let updated = &plan.updated;
         let attributes = match input.return_values.unwrap_or_default() {
             ReturnValue::None => None,
             ReturnValue::AllOld => old.cloned(),
-            ReturnValue::AllNew => Some(plan.new.clone()),
-            ReturnValue::UpdatedOld => match (&plan.updated, old) {
-                (Some(u), Some(old)) => non_empty(u.updated_old(old)),
-                _ => None,
-            },
-            ReturnValue::UpdatedNew => plan
-                .updated
-                .as_ref()
-                .and_then(|u| non_empty(u.updated_new())),
+            ReturnValue::AllNew => Some(updated.item.clone()),
+            ReturnValue::UpdatedOld => old.and_then(|old| non_empty(updated.updated_old(old))),
+            ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
-        table.put(plan.key, plan.new);
+        table.put(plan.key, plan.updated.item);
         Ok(UpdateItemOutput { attributes })
     }
 }
@@ -366,16 +356,10 @@ pub(crate) fn read_item(
     context: KeyContext,
 ) -> Result<Option<Item>> {
     projection_keys(table, prepared, maps)?;
-    let key = validate::request_key_in(key, &table.schema, context)?;
+    let key = validate::request_key(key, &table.schema, context)?;
     Ok(table.get(&key).map(|item| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
-            let paths: Vec<Vec<Step>> = p
-                .tree
-                .paths
-                .iter()
-                .filter_map(|path| eval::resolve(path, ph))
-                .collect();
-            projection::project(item, &paths)
+            projection::project(item, &read::projection_steps(&p.tree.paths, ph))
         }),
         None => item.clone(),
     }))
@@ -394,48 +378,45 @@ pub(crate) fn projection_keys(table: &Table, prepared: &Prepared, maps: Maps<'_>
 /// (empty values; wrong types on an existing item), nesting depth and sets, then the size, then every
 /// index key.
 fn check_updated_item(
-    new: &Item,
+    updated: &update::Updated,
     old: Option<&Item>,
-    updated: Option<&update::Updated>,
+    index_keys: &[&str],
     schema: &TableSchema,
     context: KeyContext,
 ) -> Result<()> {
-    if let Some(updated) = updated {
-        for path in &updated.written {
-            let [Step::Key(name)] = path.as_slice() else {
-                continue;
-            };
-            if !index_key_names(schema).contains(&name.as_str()) {
-                continue;
-            }
-            let Some(value) = new.get(name) else {
-                continue;
-            };
-            // A value that can never be a key (a list, a map, a set, BOOL, NULL), before any type
-            // comparison: DynamoDB Local's wording, as for table keys (found by the differential test).
-            if context == KeyContext::SingleItem {
-                validate::scalar_key_value(value)?;
-            }
-            let key = KeyValue::from_attribute(value, schema.attribute_type(name));
-            if let Some(kind) = key.as_ref().and_then(KeyValue::empty_kind) {
-                // DynamoDB Local 3.3's text for an update (PutItem's names the index instead); real
-                // DynamoDB's too (the dynamodb-conformance suite's eu-west-2 capture of a transaction).
-                return Err(Error::validation(format!(
-                    "{EMPTY_INDEX_KEY_UPDATE} The AttributeValue for a key attribute cannot contain an \
-                     empty {kind} value."
-                )));
-            }
-            if key.is_none() && old.is_some() {
-                // Real DynamoDB's text for an existing item (dynalite's recorded "should return
-                // ValidationException if trying to update existing index"); a new item gets the
-                // PutItem text from `validate::index_keys` below (dynalite's recorded "trying to
-                // update wrong type on index"). DynamoDB Local 3.3 says "One or more parameter values
-                // were invalid: Type mismatch for Index Key" for both.
-                return Err(Error::validation(
-                    "The update expression attempted to update the secondary index key to \
-                     unsupported type",
-                ));
-            }
+    let new = &updated.item;
+    for path in &updated.written {
+        let [Step::Key(name)] = path.as_slice() else {
+            continue;
+        };
+        if !index_keys.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(value) = new.get(name) else {
+            continue;
+        };
+        // A value that can never be a key (a list, a map, a set, BOOL, NULL), before any type
+        // comparison: DynamoDB Local's wording, as for table keys (found by the differential test).
+        context.scalar(value)?;
+        let key = KeyValue::from_attribute(value, schema.attribute_type(name));
+        if let Some(kind) = key.as_ref().and_then(KeyValue::empty_kind) {
+            // DynamoDB Local 3.3's text for an update (PutItem's names the index instead); real
+            // DynamoDB's too (the dynamodb-conformance suite's eu-west-2 capture of a transaction).
+            return Err(Error::validation(format!(
+                "{EMPTY_INDEX_KEY_UPDATE} The AttributeValue for a key attribute cannot contain an \
+                 empty {kind} value."
+            )));
+        }
+        if key.is_none() && old.is_some() {
+            // Real DynamoDB's text for an existing item (dynalite's recorded "should return
+            // ValidationException if trying to update existing index"); a new item gets the
+            // PutItem text from `validate::index_keys` below (dynalite's recorded "trying to
+            // update wrong type on index"). DynamoDB Local 3.3 says "One or more parameter values
+            // were invalid: Type mismatch for Index Key" for both.
+            return Err(Error::validation(
+                "The update expression attempted to update the secondary index key to \
+                 unsupported type",
+            ));
         }
     }
     validate::attribute_values(new).map_err(|e| {
@@ -452,7 +433,7 @@ fn check_updated_item(
             "Item size to update has exceeded the maximum allowed size",
         ));
     }
-    validate::index_keys_in(new, schema, context)
+    validate::index_keys(new, schema, context)
 }
 
 /// The key attributes of the table's indexes.

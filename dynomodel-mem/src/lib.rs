@@ -131,8 +131,9 @@ impl MemBackend {
     }
 
     /// An engine with no tables that reads the time from `clock` instead of the system clock: the
-    /// engine's one source of "now" (the 10-minute window of a `ClientRequestToken` today). See
-    /// [`ManualClock`] for a test that moves time.
+    /// engine's one source of "now" (the 10-minute window of a `ClientRequestToken` and a table's
+    /// `CreationDateTime` today). [`Clock`]'s example builds an engine on a clock of its own;
+    /// [`ManualClock`]'s moves time through a token's window.
     pub fn with_clock(clock: impl Clock + 'static) -> MemBackend {
         MemBackend {
             state: Arc::new(RwLock::new(State::with_clock(clock::EngineClock::new(

@@ -1,10 +1,10 @@
-//! The database: tables by name, the expression parse cache, and the table operations (the item
-//! operations are in `items.rs`). Each operation runs under one lock acquisition (a read lock for
-//! reads, a write lock for writes), which makes every request atomic.
+//! The database: tables by name, the expression parse cache, the clock and the transactions'
+//! `ClientRequestToken`s, and the table operations (the item operations are in `items.rs`, the batches
+//! in `batch/`, the transactions in `transact/`). Each operation runs under one lock acquisition (a
+//! read lock for reads, a write lock for writes), which makes every request atomic.
 
 use std::collections::BTreeMap;
 
-use chrono::Utc;
 use dynomodel::{
     CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
     DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result, TableStatus,
@@ -97,7 +97,7 @@ impl State {
             provisioned_throughput: input.provisioned_throughput,
             local_secondary_indexes: input.local_secondary_indexes,
             global_secondary_indexes: input.global_secondary_indexes,
-            created: Utc::now(),
+            created: self.clock.now(),
         };
         let table = Table::new(schema);
         let table_description = table.describe(TableStatus::Active);

@@ -85,18 +85,18 @@ pub(crate) fn get_request(input: &BatchGetItemInput) -> Result<()> {
         render::get_request_map(items)
     });
     for (table, ka) in items {
-        let path = format!("requestItems.{table}.member.keys");
+        let path = || format!("requestItems.{table}.member.keys");
         if ka.keys.is_empty() {
             c.fail(
                 quoted(&render::key_list(&ka.keys)),
-                &path,
+                &path(),
                 "Member must have length greater than or equal to 1",
             );
         }
         if ka.keys.len() > MAX_GET_KEYS {
             c.fail(
                 quoted(&render::key_list(&ka.keys)),
-                &path,
+                &path(),
                 &format!("Member must have length less than or equal to {MAX_GET_KEYS}"),
             );
         }

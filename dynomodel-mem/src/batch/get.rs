@@ -28,22 +28,19 @@ use dynomodel::{
     item_size, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Result,
 };
 
-use super::constraints;
-use crate::expr::ast::{Path, Projection};
-use crate::expr::projection;
-use crate::expr::{ExprKind, Parsed};
+use super::{constraints, DUPLICATES};
+use crate::expr::eval::Step;
+use crate::expr::{projection, ExprKind};
+use crate::items::projection_keys;
 use crate::key::PrimaryKey;
 use crate::read;
-use crate::request::{self, Maps, Param, Prepared};
+use crate::request::{self, Maps, Param};
 use crate::state::State;
 use crate::table::Table;
-use crate::validate;
+use crate::validate::{self, KeyContext};
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).
 pub(crate) const MAX_RESPONSE_BYTES: usize = 16_000_000;
-
-/// Real DynamoDB's text, recorded by dynalite and seen in SDK issue threads.
-const DUPLICATES: &str = "Provided list of item keys contains duplicates";
 
 fn maps(ka: &KeysAndAttributes) -> Maps<'_> {
     Maps {
@@ -73,20 +70,15 @@ struct TableRead<'s, 'r> {
     request: &'r KeysAndAttributes,
     table: &'s Table,
     keys: Vec<PrimaryKey>,
-    prepared: Prepared,
+    /// The projection's paths, resolved once for all the table's items.
+    projection: Option<Vec<Vec<Step>>>,
 }
 
 impl TableRead<'_, '_> {
-    fn projection(&self) -> Option<&Parsed<Projection>> {
-        self.prepared.projection()
-    }
-
     /// What the response holds for `item`.
     fn project(&self, item: &Item) -> Item {
-        match self.projection() {
-            Some(p) => request::with_placeholders(maps(self.request), |ph| {
-                projection::project(item, &read::projection_steps(&p.tree.paths, ph))
-            }),
+        match &self.projection {
+            Some(steps) => projection::project(item, steps),
             None => item.clone(),
         }
     }
@@ -124,22 +116,22 @@ impl State {
         let mut reads = Vec::with_capacity(requests.len());
         for ((name, ka), prepared) in requests.iter().zip(prepared) {
             let table = self.table(name)?;
-            if let Some(p) = prepared.projection() {
-                // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
-                let paths: Vec<&Path> = p.tree.paths.iter().collect();
-                request::with_placeholders(maps(ka), |ph| read::scalar_keys(table, &paths, ph))?;
-            }
+            // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
+            projection_keys(table, &prepared, maps(ka))?;
             let keys = ka
                 .keys
                 .iter()
-                .map(|key| validate::request_key(key, &table.schema))
+                .map(|key| validate::request_key(key, &table.schema, KeyContext::SingleItem))
                 .collect::<Result<Vec<_>>>()?;
+            let projection = prepared.projection().map(|p| {
+                request::with_placeholders(maps(ka), |ph| read::projection_steps(&p.tree.paths, ph))
+            });
             reads.push(TableRead {
                 name,
                 request: ka,
                 table,
                 keys,
-                prepared,
+                projection,
             });
         }
         Ok(read_within_limit(&reads))

@@ -15,9 +15,9 @@
 //!    writes;
 //! 3. table by table: the table exists ("Requested resource not found"), then each key against its key
 //!    schema, with the messages of GetItem/DeleteItem (`validate::request_key`) and PutItem
-//!    (`validate::item_key`, `validate::index_keys`); a put whose item misses a key attribute or has one
-//!    of the wrong type says "The provided key element does not match the schema" (dynalite's recorded
-//!    rewrite of PutItem's texts for BatchWriteItem); then, for BatchWriteItem, two writes of one item
+//!    (`validate::item_key`, `validate::index_keys`), except that a put whose item misses a key
+//!    attribute or has one of the wrong type says "The provided key element does not match the schema"
+//!    (dynalite's recordings; `KeyContext::BatchWrite`); then, for BatchWriteItem, two writes of one item
 //!    ("Provided list of item keys contains duplicates", a put and a delete included, as recorded).
 //!
 //! So when one table is missing and another has a bad key, the one whose name sorts first wins. No
@@ -33,6 +33,10 @@
 //! counted). `UnprocessedItems`: the engine makes every write of an accepted batch, so it is always
 //! empty; real DynamoDB leaves writes there when it throttles them or hits internal limits (they are to
 //! be sent again as they are), and fault injection will let tests provoke that.
+
+/// Two keys of one item in a BatchGetItem table, or two writes of one item in a BatchWriteItem table:
+/// real DynamoDB's text, recorded by dynalite for both operations and seen in SDK issue threads.
+const DUPLICATES: &str = "Provided list of item keys contains duplicates";
 
 mod constraints;
 mod get;

@@ -29,6 +29,8 @@ use std::fmt::Write as _;
 
 use dynomodel::{AttributeValue, Item, KeysAndAttributes, WriteRequest};
 
+use crate::validate;
+
 /// Deepest level a value is printed to (far beyond DynamoDB's 32 levels, which validation enforces
 /// later).
 const MAX_DEPTH: usize = 64;
@@ -221,7 +223,7 @@ pub(crate) fn key_list(keys: &[Item]) -> String {
             }
             json_string(&mut out, name);
             out.push(':');
-            if within_depth(value, 1) {
+            if validate::nests_within(value, MAX_DEPTH) {
                 // `AttributeValue`'s `Display` is its DynamoDB JSON.
                 let _ = write!(out, "{value}");
             } else {
@@ -232,18 +234,6 @@ pub(crate) fn key_list(keys: &[Item]) -> String {
     }
     out.push(']');
     out
-}
-
-/// Whether `value` nests no deeper than [`MAX_DEPTH`] (stops looking past it).
-fn within_depth(value: &AttributeValue, depth: usize) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    match value {
-        AttributeValue::L(list) => list.iter().all(|v| within_depth(v, depth + 1)),
-        AttributeValue::M(map) => map.values().all(|v| within_depth(v, depth + 1)),
-        _ => true,
-    }
 }
 
 /// A JSON string literal (the escapes of Rust's `Debug` for `str` coincide with JSON's for the

@@ -3,9 +3,10 @@
 //!
 //! Each write is a plain PutItem or DeleteItem (no conditions, no return values), so the rules are
 //! theirs: attribute values and the 400 KB item limit (`validate::attribute_values`,
-//! `validate::item_size_limit`), the key schema (`validate::item_key` for a put, with dynalite's
-//! recorded rewrite of its missing-key and type-mismatch texts, `validate::request_key` for a delete),
-//! and the index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
+//! `validate::item_size_limit`), the key schema (`validate::item_key` for a put, `validate::request_key`
+//! for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's missing-key and type-mismatch
+//! texts become "The provided key element does not match the schema", as dynalite recorded), and the
+//! index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
 //! one write per item, "Provided list of item keys contains duplicates" for two puts, two deletes or a
 //! put and a delete of one key (dynalite's recordings, put first and delete first). The same key in two
 //! tables is two items.
@@ -14,18 +15,11 @@ use std::collections::HashSet;
 
 use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, Error, Result, WriteRequest};
 
-use super::constraints;
+use super::{constraints, DUPLICATES};
 use crate::key::PrimaryKey;
 use crate::state::State;
 use crate::table::Table;
-use crate::validate::{self, INVALID};
-
-/// Real DynamoDB's text for a write whose key does not fit the table, used by BatchWriteItem for puts
-/// too (dynalite's recordings: an empty item, a missing or mistyped key attribute).
-const KEY_MISMATCH: &str = "The provided key element does not match the schema";
-
-/// Real DynamoDB's text, recorded by dynalite.
-const DUPLICATES: &str = "Provided list of item keys contains duplicates";
+use crate::validate::{self, KeyContext};
 
 /// The checks that need no table: attribute values, then the item size of a put (per write, in order).
 fn check_values(request: &WriteRequest) -> Result<()> {
@@ -38,27 +32,17 @@ fn check_values(request: &WriteRequest) -> Result<()> {
     }
 }
 
-/// The primary key a write addresses, checked against the table as PutItem/DeleteItem would.
+/// The primary key a write addresses, checked against the table as PutItem/DeleteItem would, in
+/// BatchWriteItem's wording.
 fn write_key(request: &WriteRequest, table: &Table) -> Result<PrimaryKey> {
+    let context = KeyContext::BatchWrite;
     match request {
         WriteRequest::Put { item } => {
-            let key = validate::item_key(item, &table.schema).map_err(|e| {
-                // PutItem names the attribute ("Missing the key pk in the item", "Type mismatch for
-                // key pk expected: S actual: N"); in a batch the service says KEY_MISMATCH instead.
-                let message = e.message();
-                let rest = message.strip_prefix(INVALID).unwrap_or_default();
-                if rest.starts_with("Missing the key ")
-                    || rest.starts_with("Type mismatch for key ")
-                {
-                    Error::validation(KEY_MISMATCH)
-                } else {
-                    e
-                }
-            })?;
-            validate::index_keys(item, &table.schema)?;
+            let key = validate::item_key(item, &table.schema, context)?;
+            validate::index_keys(item, &table.schema, context)?;
             Ok(key)
         }
-        WriteRequest::Delete { key } => validate::request_key(key, &table.schema),
+        WriteRequest::Delete { key } => validate::request_key(key, &table.schema, context),
     }
 }
 

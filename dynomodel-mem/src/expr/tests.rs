@@ -100,7 +100,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
     };
     match parse(ExprKind::Update, text) {
         Ok(Expression::Update(u)) => {
-            update::apply(&u.tree, &item(), &ph, &["pk"]).map_err(|e| e.message())
+            update::apply(&u.tree, item(), &ph, &["pk"]).map_err(|e| e.message())
         }
         other => panic!("{text}: {other:?}"),
     }

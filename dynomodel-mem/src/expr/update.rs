@@ -32,6 +32,15 @@ pub(crate) struct Updated {
 }
 
 impl Updated {
+    /// The outcome of an update without an UpdateExpression: `item`, with nothing written.
+    pub(crate) fn unchanged(item: Item) -> Updated {
+        Updated {
+            item,
+            paths: Vec::new(),
+            written: Vec::new(),
+        }
+    }
+
     /// `ReturnValues=UPDATED_NEW`: the written paths as they are now.
     pub(crate) fn updated_new(&self) -> Item {
         project(&self.item, &self.written)
@@ -310,10 +319,12 @@ fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
     paths
 }
 
-/// Applies a validated update expression to `old`, giving the new item and the updated paths.
+/// Applies a validated update expression to `old`, giving the new item and the updated paths. Takes
+/// `old` by value: every operand is read from it before the first clause writes, so it becomes the new
+/// item in place, without a copy.
 pub(crate) fn apply(
     expr: &UpdateExpression,
-    old: &Item,
+    old: Item,
     ph: &Placeholders<'_>,
     keys: &[&str],
 ) -> Result<Updated, Error> {
@@ -326,7 +337,7 @@ pub(crate) fn apply(
         match clause {
             Clause::Set(actions) => {
                 for a in actions {
-                    sets.push((resolved(&a.path, ph)?, value_of(&a.value, old, ph)?));
+                    sets.push((resolved(&a.path, ph)?, value_of(&a.value, &old, ph)?));
                 }
             }
             Clause::Remove(paths) => {
@@ -361,7 +372,7 @@ pub(crate) fn apply(
     deletes.sort_by(|a, b| a.0.cmp(&b.0));
 
     let mut written = Vec::new();
-    let mut item = old.clone();
+    let mut item = old;
     for (steps, value) in sets {
         written.push(set_path(&mut item, &steps, value)?);
     }

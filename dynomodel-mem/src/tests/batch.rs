@@ -14,6 +14,15 @@ use dynomodel::{
 use super::{backend_with, item, n, s, table_input};
 use crate::MemBackend;
 
+/// Two keys or writes of one item in a table's list.
+const DUPLICATES: &str = "Provided list of item keys contains duplicates";
+
+/// The constraint on `RequestItems`' table names, reported once for the map.
+const MAP_KEYS: &str =
+    "Map keys must satisfy constraint: [Member must have length less than or equal \
+                        to 255, Member must have length greater than or equal to 3, Member must \
+                        satisfy regular expression pattern: [a-zA-Z0-9_.-]+]";
+
 /// An engine with `hash` (pk S) and `range` (pk S, sk N).
 async fn two_tables() -> MemBackend {
     let b = backend_with(table_input("hash", T::S, None)).await;

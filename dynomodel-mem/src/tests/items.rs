@@ -6,11 +6,8 @@ use dynomodel::{
 };
 use proptest::prelude::*;
 
-use super::{assert_validation, backend_with, item, n, s, table_input};
+use super::{assert_validation, backend_with, item, n, s, table_input, INVALID, MISMATCH};
 use crate::MemBackend;
-
-const INVALID: &str = "One or more parameter values were invalid: ";
-const MISMATCH: &str = "The provided key element does not match the schema";
 
 async fn put(b: &MemBackend, item: Item) -> Result<Option<Item>, Error> {
     b.put_item(PutItemInput {

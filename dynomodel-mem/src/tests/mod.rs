@@ -84,6 +84,7 @@ mod batch;
 mod conditions;
 mod indexes;
 mod items;
+mod nesting;
 mod query;
 mod requests;
 mod scan;
@@ -97,6 +98,20 @@ use dynomodel::{
 };
 
 use crate::MemBackend;
+
+/// The prefix of most semantic validation messages.
+pub(crate) const INVALID: &str = "One or more parameter values were invalid: ";
+
+/// Real DynamoDB's text for a key that does not match the key schema.
+pub(crate) const MISMATCH: &str = "The provided key element does not match the schema";
+
+/// The message for an empty string in the table key attribute `name`.
+pub(crate) fn empty_key(name: &str) -> String {
+    format!(
+        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
+         contain an empty string value. Key: {name}"
+    )
+}
 
 pub(crate) fn def(name: &str, ty: ScalarAttributeType) -> AttributeDefinition {
     AttributeDefinition {

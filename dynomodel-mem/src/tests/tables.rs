@@ -6,10 +6,8 @@ use dynomodel::{
     ProjectionType, ProvisionedThroughput, ScalarAttributeType as T, TableStatus,
 };
 
-use super::{assert_validation, backend_with, def, table_input};
+use super::{assert_validation, backend_with, def, table_input, INVALID};
 use crate::MemBackend;
-
-const INVALID: &str = "One or more parameter values were invalid: ";
 
 fn pt(r: i64, w: i64) -> Option<ProvisionedThroughput> {
     Some(ProvisionedThroughput {
@@ -480,4 +478,31 @@ async fn list_tables_paging() {
          failed to satisfy constraint: Member must have value less than or equal to 100",
     );
     assert!(page(None, Some(100)).await.is_ok());
+}
+
+#[tokio::test]
+async fn creation_time_comes_from_the_engine_clock() {
+    let clock = crate::ManualClock::default();
+    let start = crate::Clock::now(&clock);
+    let b = MemBackend::with_clock(clock.clone());
+    let created = b
+        .create_table(table_input("first", T::S, None))
+        .await
+        .expect("create")
+        .table_description
+        .creation_date_time;
+    assert_eq!(created, start);
+    clock.advance(std::time::Duration::from_secs(90));
+    b.create_table(table_input("second", T::S, None))
+        .await
+        .expect("create");
+    let described = b
+        .describe_table(DescribeTableInput {
+            table_name: "second".into(),
+        })
+        .await
+        .expect("describe")
+        .table
+        .creation_date_time;
+    assert_eq!(described - start, chrono::TimeDelta::seconds(90));
 }

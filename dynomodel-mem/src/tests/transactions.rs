@@ -17,6 +17,9 @@ use dynomodel::{
 use super::{def, item, table_input, values};
 use crate::MemBackend;
 
+/// A second action (or Get) on an item an earlier one names.
+const ONE_ITEM: &str = "Transaction request cannot include multiple operations on one item";
+
 /// Two tables: `acct` (pk S) with the GSI `by-g` (g S, all attributes), and `log` (pk S, sk N).
 async fn engine() -> MemBackend {
     engine_on(MemBackend::new()).await

@@ -56,7 +56,7 @@ impl State {
         let mut tables = Vec::with_capacity(gets.len());
         for (get, prepared) in gets.iter().zip(&prepared) {
             let table = lookup(self, &get.table_name)?;
-            validate::empty_key_values(&get.key, &table.schema, false)?;
+            validate::empty_key_values(&get.key, &table.schema)?;
             projection_keys(table, prepared, maps_of(get))?;
             targets.claim(table, &get.key)?;
             tables.push(table);

@@ -114,10 +114,12 @@ pub(crate) fn check_table_name(name: &str) -> Result<()> {
 /// The table an action names, or `ResourceNotFoundException` ("Requested resource not found", the
 /// conformance suite's capture of both operations).
 pub(crate) fn lookup<'s>(state: &'s State, name: &str) -> Result<&'s Table> {
-    match table_name_of(name) {
-        Some(name) => state.table(name),
-        None => Err(missing_table()),
-    }
+    state.table(table_name_of(name).ok_or_else(missing_table)?)
+}
+
+/// [`lookup`], for writing.
+pub(crate) fn lookup_mut<'s>(state: &'s mut State, name: &str) -> Result<&'s mut Table> {
+    state.table_mut(table_name_of(name).ok_or_else(missing_table)?)
 }
 
 /// The member constraints of a transaction (step 1 of the module docs). `tables` are the actions'
@@ -164,19 +166,19 @@ pub(crate) fn check_members<'a>(
         );
     }
     for (index, (kind, name)) in tables.enumerate() {
-        let path = format!("transactItems.{}.member.{kind}.tableName", index + 1);
+        let path = || format!("transactItems.{}.member.{kind}.tableName", index + 1);
         let len = name.chars().count();
         if len < 1 {
             c.fail(
                 validate::quoted(name),
-                &path,
+                &path(),
                 "Member must have length greater than or equal to 1",
             );
         }
         if len > MAX_TABLE_ARN {
             c.fail(
                 validate::quoted(name),
-                &path,
+                &path(),
                 "Member must have length less than or equal to 1024",
             );
         }
@@ -196,16 +198,17 @@ pub(crate) fn cancelled(reasons: Vec<CancellationReason>) -> Error {
     }
 }
 
-/// The items a transaction's actions have named so far, to refuse a second action on one of them.
+/// The items a transaction's actions have named so far (table name and key), to refuse a second
+/// action on one of them.
 #[derive(Debug, Default)]
-pub(crate) struct Targets(HashSet<(String, PrimaryKey)>);
+pub(crate) struct Targets<'s>(HashSet<(&'s str, PrimaryKey)>);
 
-impl Targets {
+impl<'s> Targets<'s> {
     /// Notes the item of `table` whose key attributes are in `attrs` (a Put's item or a Key);
     /// "Transaction request cannot include multiple operations on one item" when an earlier action
     /// named it. A key that does not match the schema names no item here: it becomes a cancellation
     /// reason later.
-    pub(crate) fn claim(&mut self, table: &Table, attrs: &Item) -> Result<()> {
+    pub(crate) fn claim(&mut self, table: &'s Table, attrs: &Item) -> Result<()> {
         let mut parts = table.schema.key_attributes().map(|(name, ty)| {
             attrs
                 .get(name)
@@ -219,7 +222,7 @@ impl Targets {
             Some(None) => return Ok(()),
             None => None,
         };
-        let target = (table.schema.name.clone(), PrimaryKey { hash, range });
+        let target = (table.schema.name.as_str(), PrimaryKey { hash, range });
         if !self.0.insert(target) {
             return Err(Error::validation(
                 "Transaction request cannot include multiple operations on one item",

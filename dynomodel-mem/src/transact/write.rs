@@ -15,15 +15,17 @@
 //! size cannot exceed 4MB. Payload Size: : Transaction payload size cannot exceed 4MB. Payload Size:
 //! 4306456", the first sentence doubled); DynamoDB Local says it once. The limit is checked right after
 //! the member constraints, before anything else (DynamoDB Local: ahead of malformed expressions,
-//! missing tables and duplicate items).
+//! missing tables and duplicate items); being first, it measures values nobody has checked yet, so a
+//! value nested too deep to walk safely counts nothing and is refused by its action's checks after
+//! (see `payload`).
 
 use dynomodel::{
-    attribute_size, item_size, CancellationReason, Error, ExpressionAttributeNames, Item, Result,
-    TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
+    attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
+    Result, TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
-use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
+use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
 use crate::expr::update;
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
@@ -33,7 +35,7 @@ use crate::key::PrimaryKey;
 use crate::request::{self, Maps, Prepared};
 use crate::state::State;
 use crate::table::Table;
-use crate::validate::{self, KeyContext};
+use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
 
 /// The message of a failed ConditionCheck (DynamoDB Local 3.3.1 adds the period for this action
 /// only; the API reference lists the message with it).
@@ -75,16 +77,16 @@ impl Target<'_> {
     }
 }
 
-/// What a passing action will do to its table.
-enum Write {
+/// What a passing action will do to its table (`table` as the action names it: a name or an ARN).
+enum Write<'a> {
     /// Store `item` under `key` (a Put, or an Update's new item).
     Put {
-        table: String,
+        table: &'a str,
         key: PrimaryKey,
         item: Item,
     },
     /// Remove the item with `key`.
-    Delete { table: String, key: PrimaryKey },
+    Delete { table: &'a str, key: PrimaryKey },
     /// Nothing (a ConditionCheck).
     Nothing,
 }
@@ -128,13 +130,15 @@ impl State {
             }
         }
         let writes = self.plan_writes(&checked)?;
+        // Every action passed: write. Each table was looked up under this same lock, so no lookup
+        // below fails and no transaction is written in part.
         for write in writes {
             match write {
                 Write::Put { table, key, item } => {
-                    self.table_mut(&table)?.put(key, item);
+                    lookup_mut(self, table)?.put(key, item);
                 }
                 Write::Delete { table, key } => {
-                    self.table_mut(&table)?.delete(&key);
+                    lookup_mut(self, table)?.delete(&key);
                 }
                 Write::Nothing => {}
             }
@@ -148,7 +152,7 @@ impl State {
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.
-    fn plan_writes(&self, checked: &[Checked<'_>]) -> Result<Vec<Write>> {
+    fn plan_writes<'a>(&self, checked: &[Checked<'a>]) -> Result<Vec<Write<'a>>> {
         let mut targets = Targets::default();
         let mut tables = Vec::with_capacity(checked.len());
         for action in checked {
@@ -179,7 +183,7 @@ impl State {
         Ok(writes)
     }
 
-    /// The request-only checks of one action (step 4 of the module docs).
+    /// The request-only checks of one action (step 3 of the module docs).
     fn check_action<'a>(&self, action: &'a TransactWriteItem) -> Result<Checked<'a>> {
         check_table_name(action.table_name())?;
         let cache = self.cache();
@@ -270,8 +274,10 @@ fn maps<'a>(names: &'a Option<ExpressionAttributeNames>, values: &'a Option<Item
 /// table lookup and before the duplicate check): empty key values, and paths into key attributes in
 /// the condition or the update (DynamoDB Local 3.3.1 refuses both with a `ValidationException`).
 fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
-    let is_put = matches!(action.target, Target::Put(_));
-    validate::empty_key_values(action.target.key_attributes(), &table.schema, is_put)?;
+    validate::empty_key_values(action.target.key_attributes(), &table.schema)?;
+    if let Target::Put(put) = &action.target {
+        validate::empty_index_key_values(put.item, &table.schema)?;
+    }
     let maps = action.target.maps();
     condition_keys(table, action.prepared.condition(), maps)?;
     if let Some(u) = action.prepared.update() {
@@ -284,23 +290,23 @@ fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
 }
 
 /// Plans one action against `table` (step 6 of the module docs).
-fn evaluate(table: &Table, action: &Checked<'_>) -> Result<Write, Failure> {
+fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failure> {
     let context = KeyContext::Transaction;
-    let name = || table.schema.name.clone();
+    let name = action.table;
     let prepared = &action.prepared;
     let planned = match &action.target {
         Target::Put(a) => plan_put(table, a, prepared, context).map(|key| Write::Put {
-            table: name(),
+            table: name,
             key,
             item: a.item.clone(),
         }),
         Target::Update(a) => plan_update(table, a, prepared, context).map(|plan| Write::Put {
-            table: name(),
+            table: name,
             key: plan.key,
-            item: plan.new,
+            item: plan.updated.item,
         }),
         Target::Delete(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Delete { table: name(), key }),
+            .map(|key| Write::Delete { table: name, key }),
         Target::ConditionCheck(a) => {
             plan_key_condition(table, a, prepared, context).map(|_| Write::Nothing)
         }
@@ -346,10 +352,23 @@ fn check_payload(actions: &[TransactWriteItem]) -> Result<()> {
 }
 
 /// What one action adds to the payload: its item or key, its expressions, its placeholder values.
+///
+/// This runs before the action's own checks have bounded how deep its values nest, and the size of a
+/// value is a walk over it: a value nested deeper than any request may send (128 levels, the bound on
+/// `ExpressionAttributeValues`; an item holds at most 32) counts nothing instead of being walked, since
+/// a hostile one would exhaust the stack. The action's own checks refuse such a value right after.
 fn payload(action: &TransactWriteItem) -> usize {
+    let size = |value: &AttributeValue| -> usize {
+        if validate::nests_within(value, MAX_EXPRESSION_VALUE_DEPTH) {
+            attribute_size(value)
+        } else {
+            0
+        }
+    };
+    // `dynomodel::item_size`, guarded.
+    let item_size = |item: &Item| -> usize { item.iter().map(|(n, v)| n.len() + size(v)).sum() };
     let texts = |texts: &[Option<&str>]| -> usize { texts.iter().flatten().map(|t| t.len()).sum() };
-    let values =
-        |v: &Option<Item>| -> usize { v.iter().flatten().map(|(_, v)| attribute_size(v)).sum() };
+    let values = |v: &Option<Item>| -> usize { v.iter().flatten().map(|(_, v)| size(v)).sum() };
     let names = |n: &Option<ExpressionAttributeNames>| -> usize {
         n.iter().flatten().map(|(_, name)| name.len()).sum()
     };

@@ -3,7 +3,7 @@
 
 use dynomodel::{AttributeValue, CancellationReason, Error};
 
-use super::super::{n, s, ss};
+use super::super::{n, s, ss, MISMATCH};
 use super::*;
 
 #[tokio::test]
@@ -147,7 +147,6 @@ async fn the_condition_is_evaluated_before_the_update() {
 #[tokio::test]
 async fn keys_that_do_not_match_the_schema_are_validation_errors() {
     let b = engine().await;
-    let mismatch = "The provided key element does not match the schema";
     let cases: Vec<(TransactWriteItem, String)> = vec![
         (
             put("acct", item(&[("pk", n("1"))])),
@@ -164,15 +163,15 @@ async fn keys_that_do_not_match_the_schema_are_validation_errors() {
             put("log", item(&[("pk", s("a"))])),
             "One or more parameter values were invalid: Missing the key sk in the item".into(),
         ),
-        (delete("acct", item(&[("pk", n("1"))])), mismatch.into()),
+        (delete("acct", item(&[("pk", n("1"))])), MISMATCH.into()),
         (
             update("acct", item(&[("pk", AttributeValue::Bool(true))]), "SET v = :v", &[(":v", n("1"))]),
-            mismatch.into(),
+            MISMATCH.into(),
         ),
-        (check("log", item(&[("pk", s("a"))]), "attribute_exists(pk)"), mismatch.into()),
+        (check("log", item(&[("pk", s("a"))]), "attribute_exists(pk)"), MISMATCH.into()),
         (
             check("acct", acct("a", &[("extra", s("x"))]), "attribute_exists(pk)"),
-            mismatch.into(),
+            MISMATCH.into(),
         ),
         (
             put("acct", acct(&"k".repeat(2049), &[])),

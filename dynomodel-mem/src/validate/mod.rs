@@ -5,18 +5,22 @@
 //! differently, the difference is noted next to the message. The order of checks follows the service:
 //! parameter constraints (the smithy "N validation error(s) detected" form) first, then the checks on
 //! attribute values, then the checks that need the table.
+//!
+//! This module holds the checks that need no table: parameter constraints, table names, ReturnValues,
+//! attribute values (sets, nesting) and the item size. The checks of keys against a table's key schema
+//! and indexes are in [`key`].
+
+mod key;
+
+pub use key::{
+    empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
+    request_key, KeyContext, MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE,
+};
 
 use dynomodel::{item_size, AttributeValue, Error, Item, Result, ReturnValue, MAX_ITEM_SIZE};
 
-use crate::key::{KeyValue, PrimaryKey};
-use crate::table::TableSchema;
-
 /// Deepest nesting of lists and maps DynamoDB stores: a top-level attribute is level 1.
 pub const MAX_NESTING_DEPTH: usize = 32;
-/// Largest partition key value, in bytes.
-pub const MAX_HASH_KEY_SIZE: usize = 2048;
-/// Largest sort key value, in bytes.
-pub const MAX_RANGE_KEY_SIZE: usize = 1024;
 
 /// The prefix of most of DynamoDB's semantic validation messages.
 pub const INVALID: &str = "One or more parameter values were invalid: ";
@@ -162,6 +166,23 @@ pub fn expression_value(value: &AttributeValue) -> Result<()> {
     attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH)
 }
 
+/// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
+/// [`attribute_values`]). Stops looking one level past the limit, so it is safe on any value: the guard
+/// for code that must measure or print a value before [`attribute_values`] has bounded its depth.
+pub fn nests_within(value: &AttributeValue, levels: usize) -> bool {
+    fn walk(value: &AttributeValue, depth: usize, levels: usize) -> bool {
+        if depth > levels {
+            return false;
+        }
+        match value {
+            AttributeValue::L(list) => list.iter().all(|v| walk(v, depth + 1, levels)),
+            AttributeValue::M(map) => map.values().all(|v| walk(v, depth + 1, levels)),
+            _ => true,
+        }
+    }
+    walk(value, 1, levels)
+}
+
 fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<()> {
     if depth > max_depth {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
@@ -223,256 +244,6 @@ pub fn item_size_limit(item: &Item) -> Result<()> {
         return Err(Error::validation(
             "Item size has exceeded the maximum allowed size",
         ));
-    }
-    Ok(())
-}
-
-/// A key attribute's value must be S, N or B before its declared type is even considered. For a value
-/// that can never be a key (BOOL, NULL, a set, a list or a map) the AWS docs give no wording; DynamoDB
-/// Local's is the best evidence there is, so the engine copies it.
-pub fn scalar_key_value(value: &AttributeValue) -> Result<()> {
-    match value {
-        AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_) => Ok(()),
-        _ => Err(Error::validation("Invalid attribute value type")),
-    }
-}
-
-/// Where a key is checked, which decides how a value that can never be a key (BOOL, NULL, a set, a
-/// list, a map) is reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyContext {
-    /// PutItem, GetItem, DeleteItem, UpdateItem: DynamoDB Local's "Invalid attribute value type" (no AWS
-    /// wording is recorded for these operations).
-    SingleItem,
-    /// An action of a transaction: such a value is one more type mismatch, worded like any other
-    /// (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
-    /// "... Type mismatch for key pk expected: S actual: L" for a Put item, "The provided key element
-    /// does not match the schema" for a Key, "... Type mismatch for Index Key g Expected: S Actual: L
-    /// IndexName: …" for an index key).
-    Transaction,
-}
-
-impl KeyContext {
-    /// The check that a key value is a scalar, in the contexts that make it a separate check.
-    fn scalar(self, value: &AttributeValue) -> Result<()> {
-        match self {
-            KeyContext::SingleItem => scalar_key_value(value),
-            KeyContext::Transaction => Ok(()),
-        }
-    }
-}
-
-/// The primary key of a PutItem item: every key attribute present with its declared type, non-empty and
-/// within the size limits.
-pub fn item_key(item: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
-    item_key_in(item, schema, KeyContext::SingleItem)
-}
-
-/// [`item_key`], with the wording of `context`.
-pub fn item_key_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
-    let mut parts = Vec::with_capacity(2);
-    for (index, (name, ty)) in schema.key_attributes().enumerate() {
-        let value = item.get(name).ok_or_else(|| {
-            Error::validation(format!("{INVALID}Missing the key {name} in the item"))
-        })?;
-        context.scalar(value)?;
-        let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
-            // DynamoDB Local 3.3 stops after "Type mismatch for key".
-            Error::validation(format!(
-                "{INVALID}Type mismatch for key {name} expected: {} actual: {}",
-                ty.as_str(),
-                value.type_name()
-            ))
-        })?;
-        key_value_limits(name, &key, index == 0)?;
-        parts.push(key);
-    }
-    primary_key(parts)
-}
-
-/// The index key attributes an item carries must have their declared types, be non-empty and fit the
-/// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
-/// GSIs, then the LSIs, each last to first, as the service does (dynalite's recording).
-pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
-    index_keys_in(item, schema, KeyContext::SingleItem)
-}
-
-/// [`index_keys`], with the wording of `context`.
-pub fn index_keys_in(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
-    for (index, key_schema) in indexes_in_check_order(schema) {
-        for (position, element) in key_schema.iter().enumerate() {
-            let name = element.attribute_name.as_str();
-            let Some(value) = item.get(name) else {
-                continue;
-            };
-            context.scalar(value)?;
-            let ty = schema.attribute_type(name);
-            // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
-            let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
-                Error::validation(format!(
-                    "{INVALID}Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: \
-                     {index}",
-                    ty.as_str(),
-                    value.type_name()
-                ))
-            })?;
-            if key.empty_kind().is_some() {
-                // Reported below, in the order DynamoDB Local reports empty values.
-                continue;
-            }
-            // Real DynamoDB reports index keys with the table-key size messages; DynamoDB Local 3.3
-            // says "One or more parameter values were invalid: Size limit exceeded".
-            key_value_limits(name, &key, position == 0)?;
-        }
-    }
-    empty_index_key_values(item, schema)
-}
-
-/// An empty S or B in an index key attribute, naming the first index it keys in declaration order
-/// (LSIs, then GSIs): the only evidence for this rule, which came in 2020 after dynalite recorded the
-/// type checks' order, is DynamoDB Local 3.3.1, which names `gsi0` for an attribute keying `gsi0` and
-/// `gsi1` (probed; the differential test found it).
-fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
-    let lsis = schema
-        .local_secondary_indexes
-        .iter()
-        .map(|i| (&i.index_name, &i.key_schema));
-    let gsis = schema
-        .global_secondary_indexes
-        .iter()
-        .map(|i| (&i.index_name, &i.key_schema));
-    for (index, key_schema) in lsis.chain(gsis) {
-        for element in key_schema {
-            let name = element.attribute_name.as_str();
-            let empty = attrs
-                .get(name)
-                .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
-                .and_then(|k| k.empty_kind());
-            if let Some(kind) = empty {
-                return Err(empty_index_key(kind, index, name));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The indexes in the order their keys are checked: the LSIs, then the GSIs, each last to first.
-fn indexes_in_check_order(
-    schema: &TableSchema,
-) -> impl Iterator<Item = (&String, &Vec<dynomodel::KeySchemaElement>)> + '_ {
-    let gsis = schema
-        .global_secondary_indexes
-        .iter()
-        .rev()
-        .map(|i| (&i.index_name, &i.key_schema));
-    let lsis = schema
-        .local_secondary_indexes
-        .iter()
-        .rev()
-        .map(|i| (&i.index_name, &i.key_schema));
-    // Local indexes first, as DynamoDB Local reports them when an attribute keys both kinds.
-    lsis.chain(gsis)
-}
-
-/// The empty S or B values among the key attributes of `attrs` (a Put's item or a Key) that have
-/// their declared type, and with `indexes`, among its index key attributes: the part of the key checks
-/// a transaction makes before anything else, as a request error (real DynamoDB, eu-west-2, recorded by
-/// the dynamodb-conformance suite: an empty key value is a `ValidationException`, a wrong type a
-/// cancellation reason). Same messages as PutItem's.
-pub fn empty_key_values(attrs: &Item, schema: &TableSchema, indexes: bool) -> Result<()> {
-    let empty = |name: &str| {
-        attrs
-            .get(name)
-            .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
-            .and_then(|k| k.empty_kind())
-    };
-    for (name, _) in schema.key_attributes() {
-        if let Some(kind) = empty(name) {
-            return Err(empty_key(kind, name));
-        }
-    }
-    if indexes {
-        return empty_index_key_values(attrs, schema);
-    }
-    Ok(())
-}
-
-/// The primary key of a GetItem/DeleteItem `Key`: exactly the key attributes, with their types.
-pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
-    request_key_in(key, schema, KeyContext::SingleItem)
-}
-
-/// [`request_key`], with the wording of `context`.
-pub fn request_key_in(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
-    // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
-    // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
-    // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
-    let mismatch = || Error::validation("The provided key element does not match the schema");
-    if key.len() != schema.key_schema.len() {
-        return Err(mismatch());
-    }
-    let mut parts = Vec::with_capacity(2);
-    for (index, (name, ty)) in schema.key_attributes().enumerate() {
-        let value = key.get(name).ok_or_else(mismatch)?;
-        context.scalar(value)?;
-        let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
-        key_value_limits(name, &key, index == 0)?;
-        parts.push(key);
-    }
-    primary_key(parts)
-}
-
-fn primary_key(parts: Vec<KeyValue>) -> Result<PrimaryKey> {
-    let mut parts = parts.into_iter();
-    let hash = parts
-        .next()
-        .ok_or_else(|| Error::validation("The provided key element does not match the schema"))?;
-    Ok(PrimaryKey {
-        hash,
-        range: parts.next(),
-    })
-}
-
-/// Empty values and size limits of one key value. Sizes are UTF-8 bytes for strings.
-/// An empty S or B (`kind`) in the table key attribute `name`.
-pub fn empty_key(kind: &str, name: &str) -> Error {
-    Error::validation(format!(
-        "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
-         contain an empty {kind} value. Key: {name}"
-    ))
-}
-
-/// An empty S or B (`kind`) in the key attribute `name` of secondary index `index` (DynamoDB Local
-/// 3.3's text, which matches the service's 2020 wording for empty keys).
-pub fn empty_index_key(kind: &str, index: &str, name: &str) -> Error {
-    Error::validation(format!(
-        "One or more parameter values are not valid. A value specified for a secondary index key is not \
-         supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. \
-         IndexName: {index}, IndexKey: {name}"
-    ))
-}
-
-fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
-    if let Some(kind) = key.empty_kind() {
-        return Err(empty_key(kind, name));
-    }
-    let len = match key {
-        KeyValue::S(s) => s.len(),
-        KeyValue::B(b) => b.len(),
-        KeyValue::N(_) => return Ok(()),
-    };
-    // Real DynamoDB's texts (sic: no space in "of2048"). DynamoDB Local 3.3 says "Hash primary key values
-    // must be under 2048 bytes, and range primary key values must be under 1024 bytes" for both.
-    if is_hash && len > MAX_HASH_KEY_SIZE {
-        return Err(Error::validation(format!(
-            "{INVALID}Size of hashkey has exceeded the maximum size limit of{MAX_HASH_KEY_SIZE} bytes"
-        )));
-    }
-    if !is_hash && len > MAX_RANGE_KEY_SIZE {
-        return Err(Error::validation(format!(
-            "{INVALID}Aggregated size of all range keys has exceeded the size limit of \
-             {MAX_RANGE_KEY_SIZE} bytes"
-        )));
     }
     Ok(())
 }
@@ -606,6 +377,18 @@ mod tests {
             .starts_with("Nesting Levels have exceeded supported limits"));
         // Deep values are rejected without walking them all.
         assert!(attribute_values(&one("d", nested(10_000))).is_err());
+    }
+
+    #[test]
+    fn nests_within_counts_levels_as_attribute_values_does() {
+        assert!(nests_within(&AttributeValue::S("x".into()), 1));
+        assert!(nests_within(&nested(31), MAX_NESTING_DEPTH));
+        assert!(!nests_within(&nested(32), MAX_NESTING_DEPTH));
+        // The same boundary as the item check.
+        assert!(attribute_values(&one("d", nested(31))).is_ok());
+        assert!(attribute_values(&one("d", nested(32))).is_err());
+        // Deep values are judged without walking them all.
+        assert!(!nests_within(&nested(10_000), MAX_EXPRESSION_VALUE_DEPTH));
     }
 
     #[test]
