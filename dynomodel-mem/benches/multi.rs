@@ -4,31 +4,55 @@
 //! - 25 items written by one BatchWriteItem vs by 25 PutItem calls;
 //! - 100 items read by one BatchGetItem vs by 100 GetItem calls;
 //! - a transfer (two conditional updates) as one TransactWriteItems vs as two UpdateItem calls;
-//! - the same through the mapper: `db.batch_write()` of 25 models, `db.batch_get()` of 100 keys,
-//!   `db.transact()` of a transfer.
+//! - the same through the mapper: `db.batch_write()` of 25 models vs 25 `db.put`, `db.batch_get()` of
+//!   100 keys vs 100 `db.get`, `db.transact()` of a transfer vs two `db.update`.
 //!
 //! `cargo bench -p dynomodel-mem --bench multi`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
+use std::future::IntoFuture;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dynomodel::{
     AttributeDefinition, AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput,
-    BillingMode, CreateTableInput, GetItemInput, Item, KeySchemaElement, KeysAndAttributes, Number,
-    PutItemInput, ScalarAttributeType, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
-    UpdateItemInput, WriteRequest,
+    BillingMode, CreateTableInput, Db, GetItemInput, Item, KeySchemaElement, KeysAndAttributes,
+    Model, Number, PutItemInput, ScalarAttributeType, TransactUpdate, TransactWriteItem,
+    TransactWriteItemsInput, UpdateItemInput, WriteRequest,
 };
 use dynomodel_mem::MemBackend;
 
 const TABLE: &str = "bench";
 const ITEMS: usize = 10_000;
 
+/// The mapper's view of the benchmark table.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "bench")]
+struct Account {
+    #[hash_key]
+    pk: String,
+    balance: i64,
+    payload: String,
+}
+
+fn account(i: usize) -> Account {
+    Account {
+        pk: format!("user{i}"),
+        balance: 1_000_000,
+        payload: "x".repeat(120),
+    }
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
+}
+
+/// Runs a request builder (an `IntoFuture`) to completion.
+fn block<F: IntoFuture>(rt: &tokio::runtime::Runtime, request: F) -> F::Output {
+    rt.block_on(request.into_future())
 }
 
 fn key(i: usize) -> Item {
@@ -210,9 +234,82 @@ fn transfers(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same three workloads through the mapper: typed models in, typed models out.
+fn mapper(c: &mut Criterion) {
+    let rt = runtime();
+    let db = Db::new(block(&rt, populate()));
+    let mut group = c.benchmark_group("mapper");
+    let mut next = 0usize;
+    group.bench_function("batch_write_25", |b| {
+        b.iter(|| {
+            next = (next + 25) % ITEMS;
+            let accounts: Vec<Account> = (next..next + 25).map(|i| account(i % ITEMS)).collect();
+            block(&rt, db.batch_write().put_all(&accounts)).unwrap()
+        })
+    });
+    group.bench_function("put_x25", |b| {
+        b.iter(|| {
+            next = (next + 25) % ITEMS;
+            for i in next..next + 25 {
+                block(&rt, db.put(&account(i % ITEMS))).unwrap();
+            }
+        })
+    });
+    group.bench_function("batch_get_100", |b| {
+        b.iter(|| {
+            next = (next + 100) % ITEMS;
+            let keys = (next..next + 100).map(|i| format!("user{}", i % ITEMS));
+            let mut items = block(&rt, db.batch_get().keys::<Account>(keys)).unwrap();
+            let accounts: Vec<Account> = items.take().unwrap();
+            assert_eq!(accounts.len(), 100);
+            accounts
+        })
+    });
+    group.bench_function("get_x100", |b| {
+        b.iter(|| {
+            next = (next + 100) % ITEMS;
+            for i in next..next + 100 {
+                let got = block(&rt, db.get::<Account>(format!("user{}", i % ITEMS)));
+                assert!(got.unwrap().is_some());
+            }
+        })
+    });
+    group.bench_function("transact_transfer", |b| {
+        b.iter(|| {
+            next = (next + 2) % ITEMS;
+            let (from, to) = (format!("user{next}"), format!("user{}", next + 1));
+            block(
+                &rt,
+                db.transact()
+                    .update::<Account>(from, |u| {
+                        u.decr(Account::balance(), 1)
+                            .condition(Account::balance().ge(1))
+                    })
+                    .update::<Account>(to, |u| u.incr(Account::balance(), 1)),
+            )
+            .unwrap()
+        })
+    });
+    group.bench_function("update_x2", |b| {
+        b.iter(|| {
+            next = (next + 2) % ITEMS;
+            let (from, to) = (format!("user{next}"), format!("user{}", next + 1));
+            block(
+                &rt,
+                db.update::<Account>(from)
+                    .decr(Account::balance(), 1)
+                    .condition(Account::balance().ge(1)),
+            )
+            .unwrap();
+            block(&rt, db.update::<Account>(to).incr(Account::balance(), 1)).unwrap();
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30);
-    targets = writes, reads, transfers
+    targets = writes, reads, transfers, mapper
 }
 criterion_main!(benches);

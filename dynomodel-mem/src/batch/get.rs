@@ -22,10 +22,11 @@
 //! GetItem. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing but is
 //! kept for `UnprocessedKeys`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{
-    item_size, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Result,
+    item_size, AttributeValue, BatchGetItemInput, BatchGetItemOutput, Error, Item,
+    KeysAndAttributes, Number, Result,
 };
 
 use super::{constraints, DUPLICATES};
@@ -53,11 +54,47 @@ fn params(ka: &KeysAndAttributes) -> [Param<'_>; 1] {
     [(ExprKind::Projection, ka.projection_expression.as_deref())]
 }
 
+/// A key attribute's value as sent, borrowed, in a form that hashes (numbers by value, as they
+/// compare).
+#[derive(PartialEq, Eq, Hash)]
+enum Scalar<'a> {
+    S(&'a str),
+    N(Number),
+    B(&'a [u8]),
+}
+
+/// A key as sent, when every value in it is a scalar: equal keys give equal forms.
+fn hashable(key: &Item) -> Option<Vec<(&str, Scalar<'_>)>> {
+    key.iter()
+        .map(|(name, value)| {
+            let scalar = match value {
+                AttributeValue::S(s) => Scalar::S(s),
+                AttributeValue::N(n) => Scalar::N(*n),
+                AttributeValue::B(b) => Scalar::B(b),
+                _ => return None,
+            };
+            Some((name.as_str(), scalar))
+        })
+        .collect()
+}
+
 /// Two equal keys in one table's `Keys`, compared as sent (numbers compare by value, as they are
-/// stored canonically).
+/// stored canonically). Keys of scalars, the ones that can be valid, go through a hash set; the rare
+/// key holding another type (an error once the table is known) is compared with its own kind only,
+/// since it can never equal a key of scalars.
 fn duplicates(keys: &[Item]) -> Result<()> {
-    for (i, key) in keys.iter().enumerate() {
-        if keys.iter().skip(i + 1).any(|other| other == key) {
+    let mut seen = HashSet::with_capacity(keys.len());
+    let mut others: Vec<&Item> = Vec::new();
+    for key in keys {
+        let repeated = match hashable(key) {
+            Some(form) => !seen.insert(form),
+            None if others.contains(&key) => true,
+            None => {
+                others.push(key);
+                false
+            }
+        };
+        if repeated {
             return Err(Error::validation(DUPLICATES));
         }
     }
