@@ -264,7 +264,7 @@ pub struct TransactAction {
 /// What [`Error::VersionConflict`] says: which item, and which versions.
 ///
 /// ```
-/// # use dynomodel::{Db, Error, Model};
+/// # use dynomodel::{Db, Error, Model, VersionConflict};
 /// # use dynomodel_mem::MemoryDb;
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Doc { #[hash_key] id: String, #[version] version: u64 }
@@ -276,6 +276,7 @@ pub struct TransactAction {
 /// db.save(&mut doc).await?;
 /// match db.put(&stale).await {
 ///     Err(Error::VersionConflict(conflict)) => {
+///         let conflict: &VersionConflict = &conflict;
 ///         assert_eq!((conflict.model, conflict.expected, conflict.stored), ("Doc", None, Some(1)));
 ///         assert_eq!(
 ///             conflict.message,

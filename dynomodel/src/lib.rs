@@ -72,7 +72,10 @@ pub use db::{
     Slot, Transaction, UpdateItem,
 };
 pub use dynomodel_derive::{Document, Model};
-pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck};
+pub use error::{
+    CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck,
+    VersionConflict,
+};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
