@@ -497,6 +497,46 @@ async fn errors_name_the_model_table_and_key() {
     assert_eq!(err.code(), "ResourceNotFoundException");
 }
 
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "docs")]
+struct Doc {
+    #[hash_key]
+    id: String,
+    text: String,
+    #[version]
+    version: u64,
+}
+
+#[tokio::test]
+async fn a_stale_copy_cannot_move_a_version_back_through_a_batch() {
+    let db = Db::new(MemBackend::new()).with_namespace("batch-");
+    db.create_schema::<Doc>().await.unwrap();
+    let mut doc = Doc {
+        id: "d".into(),
+        text: "first".into(),
+        version: 0,
+    };
+    db.save(&mut doc).await.unwrap();
+    let stale = doc.clone();
+    doc.text = "second".into();
+    db.save(&mut doc).await.unwrap(); // version 2
+
+    // Unchecked, this put would store version 1 again, and every copy read at version 1 could then
+    // overwrite "second" (each save then "succeeding" over the other's).
+    let err = db.batch_write().put(&stale).await.unwrap_err();
+    assert_eq!(err.code(), "ValidationException");
+    assert!(err.message().contains("cannot check"), "{err}");
+    let err = db.batch_write().delete(&stale).await.unwrap_err();
+    assert_eq!(err.code(), "ValidationException");
+    assert_eq!(db.get::<Doc>("d").await.unwrap(), Some(doc.clone()));
+    let mut other = stale.clone();
+    assert!(db.save(&mut other).await.unwrap_err().is_version_conflict());
+
+    // Asked for explicitly, the copy is stored as it is.
+    db.batch_write().put(&stale).ignore_version().await.unwrap();
+    assert_eq!(db.get::<Doc>("d").await.unwrap(), Some(stale));
+}
+
 // The same round trip on every backend of the dual suite: the engine, Amazon DynamoDB Local through
 // `AwsBackend`, and the engine's HTTP server through `AwsBackend`. The tables are the models' own,
 // under a namespace unique to the test and run, deleted at the end.

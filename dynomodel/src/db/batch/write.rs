@@ -33,6 +33,11 @@ pub(crate) const MAX_WRITES: usize = 25;
 /// attached (use [`Db::put`] with a condition, or a transaction, for that). See [`Db::batch_write`]
 /// for chunks, retries and what a failure leaves written.
 ///
+/// Without a condition there is no `#[version]` check either, so a batch refuses to write values of
+/// a versioned model (puts, and deletes of a value) unless told to with
+/// [`ignore_version`](BatchWrite::ignore_version); deletes by key check no version anywhere and are
+/// always allowed. See [optimistic locking](crate::Model#optimistic-locking-version).
+///
 /// ```
 /// # use dynomodel::{Db, Model};
 /// # use dynomodel_mem::MemoryDb;
@@ -74,6 +79,10 @@ pub struct BatchWrite<'a> {
     options: Option<BatchOptions>,
     /// The first error met while building, returned when awaited.
     error: Option<Error>,
+    /// The first model with a `#[version]` field given by value (a put, or a delete of a value):
+    /// the batch cannot check its version, so it is refused when awaited unless `ignore_version`.
+    versioned: Option<&'static str>,
+    ignore_version: bool,
 }
 
 /// One write of the batch.
@@ -113,10 +122,13 @@ impl<'a> BatchWrite<'a> {
             writes: Vec::new(),
             options: None,
             error: None,
+            versioned: None,
+            ignore_version: false,
         }
     }
 
-    /// Stores `item`, replacing any item with its key.
+    /// Stores `item`, replacing any item with its key (a versioned model needs
+    /// [`ignore_version`](BatchWrite::ignore_version)).
     pub fn put<M: Model>(self, item: &M) -> Self {
         self.put_all([item])
     }
@@ -127,6 +139,7 @@ impl<'a> BatchWrite<'a> {
             if self.error.is_some() {
                 break;
             }
+            self.by_value::<M>();
             let entry: Result<(Item, WriteRequest)> = (|| {
                 let key = item.key().to_key_item()?;
                 let item = item.to_item()?;
@@ -139,14 +152,19 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    /// Deletes the item with `item`'s key (nothing happens if there is none).
+    /// Deletes the item with `item`'s key (nothing happens if there is none; a versioned model
+    /// needs [`ignore_version`](BatchWrite::ignore_version), or [`delete_key`](BatchWrite::delete_key)).
     pub fn delete<M: Model>(self, item: &M) -> Self {
-        self.delete_key::<M>(item.key())
+        self.delete_all([item])
     }
 
     /// Deletes the items with the keys of these items.
-    pub fn delete_all<'i, M: Model>(self, items: impl IntoIterator<Item = &'i M>) -> Self {
-        self.delete_keys::<M>(items.into_iter().map(Model::key))
+    pub fn delete_all<'i, M: Model>(mut self, items: impl IntoIterator<Item = &'i M>) -> Self {
+        let keys: Vec<M::Key> = items.into_iter().map(Model::key).collect();
+        if !keys.is_empty() {
+            self.by_value::<M>();
+        }
+        self.delete_keys::<M>(keys)
     }
 
     /// Deletes the item of `M` with this key (whatever [`Db::get`] takes).
@@ -180,6 +198,50 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
+    /// Writes values of `#[version]` models as [`Put::ignore_version`](crate::Put::ignore_version)
+    /// does: stored exactly as they are in memory, version included, and deleted whatever their
+    /// stored version. Without it such a batch is refused before anything is sent, since
+    /// `BatchWriteItem` takes no condition to check the version with (and a stale copy would
+    /// silently move the stored version back, making other stale copies current again).
+    ///
+    /// For imports, restores and clean-ups. A value stored with version `0` (never saved) cannot be
+    /// [`save`](Db::save)d afterwards (its first save expects no item): give imported values the
+    /// version they should have, e.g. 1.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let docs: Vec<Doc> =
+    ///     (0..3).map(|i| Doc { id: format!("d{i}"), text: "imported".into(), version: 1 }).collect();
+    /// let refused = db.batch_write().put_all(&docs).await.unwrap_err();
+    /// assert!(refused.message().contains("#[version]"));
+    ///
+    /// db.batch_write().put_all(&docs).ignore_version().await?; // stored as they are: version 1
+    /// let mut doc = db.get::<Doc>("d0").await?.expect("imported");
+    /// doc.text = "edited".into();
+    /// db.save(&mut doc).await?; // checked against the imported version
+    /// assert_eq!(doc.version, 2);
+    /// db.batch_write().delete_keys::<Doc>(["d1", "d2"]).await?; // by key: no version to check
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn ignore_version(mut self) -> Self {
+        self.ignore_version = true;
+        self
+    }
+
+    /// Notes a write of a value of `M`, which a batch cannot version-check.
+    fn by_value<M: Model>(&mut self) {
+        if M::VERSION_ATTRIBUTE.is_some() {
+            self.versioned.get_or_insert(model_name::<M>());
+        }
+    }
+
     /// Adds a write of `M`, or keeps the first error.
     fn push<M: Model>(&mut self, entry: Result<(Item, WriteRequest)>) {
         let (model, table) = (model_name::<M>(), self.db.table_name::<M>());
@@ -203,6 +265,14 @@ impl<'a> BatchWrite<'a> {
     async fn run(self) -> Result<()> {
         if let Some(error) = self.error {
             return Err(error);
+        }
+        if let (Some(model), false) = (self.versioned, self.ignore_version) {
+            return Err(Error::validation(format!(
+                "batch_write: `{model}` has a #[version] field, which a batch cannot check \
+                 (BatchWriteItem takes no condition): write its values with Db::save, Db::put or a \
+                 transaction, delete them by key, or call ignore_version() to write them unchecked, \
+                 as they are in memory"
+            )));
         }
         check_duplicates(&self.writes)?;
         let options = self.options.unwrap_or(self.db.batch_options);

@@ -53,6 +53,16 @@ pub(super) struct Group {
     pub id: String,
 }
 
+/// A model with a `#[version]` field, which a batch cannot check.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "docs")]
+pub(super) struct Doc {
+    #[hash_key]
+    pub id: String,
+    #[version]
+    pub version: u64,
+}
+
 pub(super) fn tweet(i: usize) -> Tweet {
     Tweet {
         userid: "abc".into(),
