@@ -280,7 +280,7 @@ pub struct TransactAction {
 ///         assert_eq!((conflict.model, conflict.expected, conflict.stored), ("Doc", None, Some(1)));
 ///         assert_eq!(
 ///             conflict.message,
-///             r#"`Doc` {"id":{"S":"d1"}} in table `test-Doc`: expected no stored item (a first save), found version 1"#
+///             r#"Doc {id: "d1"} in `test-Doc`: expected no stored item (a first save), found version 1"#
 ///         );
 ///     }
 ///     other => panic!("expected a version conflict, got {other:?}"),

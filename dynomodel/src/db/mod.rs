@@ -14,6 +14,7 @@ mod batch;
 mod delete;
 mod flywheel;
 mod get;
+mod names;
 mod partial;
 mod put;
 mod save;

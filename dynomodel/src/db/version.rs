@@ -7,6 +7,7 @@
 //! transaction action mean the same by "version 3".
 
 use crate::convert::VersionAttribute;
+use crate::db::names::{model_name, ItemName};
 use crate::db::{attribute, key_exists};
 use crate::error::{ConversionError, Error, Result, VersionCheck, VersionConflict};
 use crate::expression::{Condition, Path, PathElement, Update};
@@ -163,9 +164,12 @@ impl VersionGuard {
         };
         Error::VersionConflict(Box::new(VersionConflict {
             message: format!(
-                "`{}` {} in table `{table}`: expected {}, {found}",
-                model_name::<M>(),
-                key_text(key),
+                "{}: expected {}, {found}",
+                ItemName {
+                    model: model_name::<M>(),
+                    key,
+                    table,
+                },
                 expected_text(self.expected),
             ),
             model: model_name::<M>(),
@@ -183,21 +187,6 @@ fn expected_text(expected: Option<u64>) -> String {
         None => "no stored item (a first save)".to_owned(),
         Some(version) => format!("version {version}"),
     }
-}
-
-/// A key in messages: its attributes in DynamoDB's JSON form, hash key first.
-pub(crate) fn key_text(key: &Item) -> String {
-    let parts: Vec<String> = key
-        .iter()
-        .map(|(name, value)| format!("{name:?}:{value}"))
-        .collect();
-    format!("{{{}}}", parts.join(","))
-}
-
-/// The model's Rust type name without its module path (`Account`, not `bank::Account`).
-pub(crate) fn model_name<M>() -> &'static str {
-    let full = std::any::type_name::<M>();
-    full.rsplit("::").next().unwrap_or(full)
 }
 
 impl Error {

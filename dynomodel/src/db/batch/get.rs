@@ -7,10 +7,11 @@ use std::future::IntoFuture;
 use futures::{StreamExt, TryStreamExt};
 
 use crate::db::batch::items::{BatchItems, ModelItems};
-use crate::db::batch::key::{check_key, model_name, KeyId};
+use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
+use crate::db::names::model_name;
 use crate::db::{attribute, finish, Db, DbFuture};
 use crate::error::{Error, Result};
 use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};

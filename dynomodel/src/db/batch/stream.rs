@@ -11,10 +11,11 @@ use futures::{Stream, StreamExt};
 
 use crate::backend::Backend;
 use crate::db::batch::items::decode;
-use crate::db::batch::key::{check_key, model_name, KeyId};
+use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
+use crate::db::names::model_name;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};

@@ -8,9 +8,10 @@ use futures::{StreamExt, TryStreamExt};
 
 use crate::backend::{Backend, BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
-use crate::db::batch::key::{check_item_size, check_key, model_name, KeyId};
+use crate::db::batch::key::{check_item_size, check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
+use crate::db::names::model_name;
 use crate::db::{Db, DbFuture};
 use crate::error::{Error, Result};
 use crate::model::{Model, PrimaryKey};

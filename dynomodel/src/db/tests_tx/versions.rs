@@ -86,7 +86,7 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
     assert_eq!(
         err,
         Error::VersionConflict(Box::new(VersionConflict {
-            message: r#"`Account` {"id":{"S":"a"}} in table `accounts`: expected version 3, found version 4"#
+            message: r#"Account {id: "a"} in `accounts`: expected version 3, found version 4"#
                 .into(),
             model: "Account",
             key: item(&[("id", s("a"))]),

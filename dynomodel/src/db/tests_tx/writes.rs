@@ -225,7 +225,7 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
     assert_eq!((second.kind, second.version.as_ref()), ("Update", None));
     assert_eq!(
         second.to_string(),
-        r#"Update of `Transfer` {"id":{"S":"t0"},"seq":{"N":"9"}} in table `transfers`"#
+        r#"Update Transfer {id: "t0", seq: 9} in `transfers`"#
     );
     assert_eq!(reasons[1].code, "ConditionalCheckFailed");
     assert_eq!(

@@ -14,8 +14,8 @@ use crate::backend::{
     TransactConditionCheck, TransactDelete, TransactPut, TransactUpdate, TransactWriteItem,
     TransactWriteItemsInput,
 };
+use crate::db::names::model_name;
 use crate::db::put::PutWrite;
-use crate::db::version::model_name;
 use crate::db::write::{Parts, Write};
 use crate::db::{Conditional, Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
 use crate::error::{Error, Result, TransactAction};

@@ -251,9 +251,9 @@ async fn an_empty_string_key_is_refused_before_sending() {
         .await
         .expect_err("invalid");
     assert_eq!(err.code(), "ValidationException");
-    assert!(err
-        .message()
-        .starts_with(r#"batch_get: the key {id: "", userid: "abc"} of `Tweet` (table `tweets`)"#));
+    assert!(err.message().starts_with(
+        r#"batch_get: the key of Tweet {id: "", userid: "abc"} in `tweets` is not valid"#
+    ));
     assert!(
         err.message()
             .ends_with("cannot contain an empty string value. Key: id"),

@@ -139,7 +139,9 @@ async fn an_item_over_400_kb_is_refused_before_anything_is_sent() {
         .expect_err("too big");
     assert_eq!(err.code(), "ValidationException");
     assert!(
-        err.message().starts_with(r#"batch_write: the item of `Tweet` with key {id: "0030", userid: "abc"} (table `tweets`) is 410"#),
+        err.message().starts_with(
+            r#"batch_write: the item of Tweet {id: "0030", userid: "abc"} in `tweets` is 410"#
+        ),
         "{err}"
     );
     assert!(err
@@ -160,7 +162,7 @@ async fn an_empty_string_key_is_refused_before_anything_is_sent() {
     assert_eq!(err.code(), "ValidationException");
     assert!(
         err.message()
-            .contains(r#"the key {id: ""} of `User` (table `users`) is not valid"#),
+            .contains(r#"the key of User {id: ""} in `users` is not valid"#),
         "{err}"
     );
     assert!(fake.calls().is_empty());
