@@ -9,13 +9,6 @@ use crate::expression::Update;
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
-fn update_input(rec: &Recorder) -> UpdateItemInput {
-    match rec.only() {
-        Request::Update(input) => input,
-        other => panic!("an UpdateItem, not {other:?}"),
-    }
-}
-
 #[tokio::test]
 async fn every_action_renders_in_clause_order_with_one_allocator() {
     let (db, rec) = Recorder::db();
@@ -29,7 +22,7 @@ async fn every_action_renders_in_clause_order_with_one_allocator() {
         .condition(Tweet::text().ne("edited"))
         .await
         .expect("succeeds");
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(input.table_name, "tweets");
     assert_eq!(input.key, key());
     assert_eq!(
@@ -80,7 +73,7 @@ async fn the_other_actions_render_too() {
         .set(Tweet::nick(), None)
         .await
         .expect("succeeds");
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some(
@@ -151,11 +144,11 @@ async fn finishers_choose_return_values_and_decode_them() {
 
     rec.answer(Ok(Some(new.to_item().expect("converts"))));
     assert_eq!(update().returning_new().await, Ok(new.clone()));
-    assert_eq!(update_input(&rec).return_values, Some(ReturnValue::AllNew));
+    assert_eq!(rec.only_update().return_values, Some(ReturnValue::AllNew));
 
     rec.answer(Ok(Some(tweet().to_item().expect("converts"))));
     assert_eq!(update().returning_old().await, Ok(Some(tweet())));
-    assert_eq!(update_input(&rec).return_values, Some(ReturnValue::AllOld));
+    assert_eq!(rec.only_update().return_values, Some(ReturnValue::AllOld));
     assert_eq!(update().returning_old().await, Ok(None), "created");
     rec.take();
 
@@ -163,7 +156,7 @@ async fn finishers_choose_return_values_and_decode_them() {
     let partial = update().returning_updated_new().await.expect("succeeds");
     assert_eq!(partial.get(Tweet::likes()), Ok(Some(4)));
     assert_eq!(
-        update_input(&rec).return_values,
+        rec.only_update().return_values,
         Some(ReturnValue::UpdatedNew)
     );
 
@@ -173,7 +166,7 @@ async fn finishers_choose_return_values_and_decode_them() {
         "no attributes: the counter did not exist"
     );
     assert_eq!(
-        update_input(&rec).return_values,
+        rec.only_update().return_values,
         Some(ReturnValue::UpdatedOld)
     );
 }
@@ -209,7 +202,7 @@ async fn prebuilt_updates_and_failed_conditions() {
         .await
         .expect_err("the condition fails");
     assert_eq!(err.conditional_item::<Tweet>(), Ok(Some(stored)));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = #n0 - :v0")
@@ -256,7 +249,7 @@ async fn sync_writes_only_the_differences() {
     after.nick = Some("ada".into());
     after.tags = BTreeSet::new();
     assert_eq!(db.sync(&before, &after).await, Ok(true));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     // Attributes in name order, old ones (`tags`, `text`) before new ones (`nick`); placeholders
     // in rendering order, SET before REMOVE.
     assert_eq!(
@@ -286,7 +279,7 @@ async fn atomic_sync_conditions_on_the_old_values() {
     after.text = "edited".into();
     after.nick = Some("ada".into());
     assert_eq!(db.sync_atomic(&before, &after).await, Ok(true));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = :v0, #n1 = :v1")
