@@ -91,13 +91,13 @@ pub(crate) fn check<M: Model>(expected: Option<u64>) -> Result<Condition<M>> {
 
 /// `ADD <version> :1` on top of `update`: how an update bumps the version whatever it was (and
 /// starts it at 1 on an item that has none).
-pub(crate) fn bump<M: Model>(update: &Update<M>) -> Update<M> {
+pub(crate) fn bump<M: Model>(update: Update<M>) -> Update<M> {
     match M::VERSION_ATTRIBUTE {
         Some(name) => {
             let path: Path<M, u64> = Path::from_elements(vec![PathElement::Name(name.to_owned())]);
-            update.clone().add(path, 1u64)
+            update.add(path, 1u64)
         }
-        None => update.clone(),
+        None => update,
     }
 }
 

@@ -354,19 +354,17 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     async fn send(self, return_values: ReturnValue) -> Result<UpdateItemOutput> {
+        let db = self.db;
         let write = self.render()?;
         let failure = write.failure();
-        let output = self
-            .db
-            .backend
-            .update_item(input(write, return_values))
-            .await;
+        let output = db.backend.update_item(input(write, return_values)).await;
         output.map_err(|e| failure.read::<M>(e))
     }
 
     /// The update: the user's actions, plus the version bump of a versioned model; the version
-    /// check (`if_version`) before the user's conditions.
-    pub(crate) fn render(&self) -> Result<Write> {
+    /// check (`if_version`) before the user's conditions. Consumes the builder, so that the actions
+    /// (and the values they carry) are rendered without a copy.
+    pub(crate) fn render(self) -> Result<Write> {
         if self.update.is_empty() && !self.allow_no_actions {
             return Err(Error::validation(format!(
                 "an update of `{}` has no actions; call allow_no_actions() to create the item \
@@ -376,8 +374,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         }
         // An update without actions changes nothing, so it bumps nothing.
         let update = match self.versioning.bumps::<M>() && !self.update.is_empty() {
-            true => version::bump(&self.update),
-            false => self.update.clone(),
+            true => version::bump(self.update),
+            false => self.update,
         };
         let parts = Parts {
             update: Some(&update),
