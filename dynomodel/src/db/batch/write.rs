@@ -1,7 +1,7 @@
 //! [`BatchWrite`]: puts and deletes of several models with `BatchWriteItem`, in chunks of 25, with
 //! retries.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::future::IntoFuture;
 
 use futures::{StreamExt, TryStreamExt};
@@ -93,22 +93,19 @@ pub(crate) struct WriteEntry {
     table: String,
     key: Item,
     id: KeyId,
-    request: WriteRequest,
+    /// `"Put"` or `"Delete"`.
+    kind: &'static str,
+    /// The write, until it is sent: the request takes it (a put carries a whole item, not worth a
+    /// copy per attempt), and an answer that leaves it unprocessed gives it back.
+    request: Option<WriteRequest>,
     /// Where the batch was given it, to report leftovers in that order.
     position: usize,
 }
 
 impl WriteEntry {
-    fn kind(&self) -> &'static str {
-        match self.request {
-            WriteRequest::Put { .. } => "Put",
-            WriteRequest::Delete { .. } => "Delete",
-        }
-    }
-
     fn action(&self) -> BatchAction {
         BatchAction {
-            kind: self.kind(),
+            kind: self.kind,
             model: self.model,
             table: self.table.clone(),
             key: self.key.clone(),
@@ -253,7 +250,11 @@ impl<'a> BatchWrite<'a> {
                 table,
                 id: KeyId::of(&key),
                 key,
-                request,
+                kind: match request {
+                    WriteRequest::Put { .. } => "Put",
+                    WriteRequest::Delete { .. } => "Delete",
+                },
+                request: Some(request),
                 position: self.writes.len(),
             })
         });
@@ -326,44 +327,56 @@ fn check_duplicates(writes: &[WriteEntry]) -> Result<()> {
 }
 
 /// Writes one chunk (1 to 25 writes), retrying what comes back unprocessed.
+///
+/// Each attempt moves the writes into its request, and puts those the answer reports unprocessed
+/// back into their entries (DynamoDB returns them as sent, `UnprocessedItems` having the form of
+/// `RequestItems`), so a retry resends them without the batch keeping a copy of every item.
 async fn write_chunk(
     backend: &dyn Backend,
     entries: Vec<WriteEntry>,
     options: &BatchOptions,
 ) -> Result<Retried<(), WriteEntry>> {
-    with_retries(options, entries, |entries| async move {
+    with_retries(options, entries, |mut entries| async move {
         let mut request_items: BTreeMap<String, Vec<WriteRequest>> = BTreeMap::new();
-        for entry in &entries {
-            request_items
-                .entry(entry.table.clone())
-                .or_default()
-                .push(entry.request.clone());
+        for entry in &mut entries {
+            if let Some(request) = entry.request.take() {
+                request_items
+                    .entry(entry.table.clone())
+                    .or_default()
+                    .push(request);
+            }
         }
         let output = backend
             .batch_write_item(BatchWriteItemInput { request_items })
             .await?;
-        let mut unprocessed: BTreeSet<(&str, KeyId)> = BTreeSet::new();
-        for (table, requests) in &output.unprocessed_items {
+        // Table → key → the write, as the answer gives it back.
+        let mut unprocessed: BTreeMap<String, BTreeMap<KeyId, WriteRequest>> = BTreeMap::new();
+        for (table, requests) in output.unprocessed_items {
             // A put comes back as the whole item: its key is read with the table's key names,
             // which are the attribute names of any key sent to that table.
             let Some(names) = entries
                 .iter()
-                .find(|e| &e.table == table)
+                .find(|e| e.table == table)
                 .map(|e| e.key.keys())
             else {
                 continue; // a table the request did not name: nothing of ours to retry
             };
-            for request in requests {
-                let id = match request {
-                    WriteRequest::Delete { key } => KeyId::of(key),
-                    WriteRequest::Put { item } => KeyId::of_item(item, names.clone()),
-                };
-                unprocessed.insert((table.as_str(), id));
-            }
+            let left: BTreeMap<KeyId, WriteRequest> = requests
+                .into_iter()
+                .map(|request| match &request {
+                    WriteRequest::Delete { key } => (KeyId::of(key), request),
+                    WriteRequest::Put { item } => (KeyId::of_item(item, names.clone()), request),
+                })
+                .collect();
+            unprocessed.insert(table, left);
         }
         let left: Vec<WriteEntry> = entries
             .into_iter()
-            .filter(|e| unprocessed.contains(&(e.table.as_str(), e.id.clone())))
+            .filter_map(|mut entry| {
+                let request = unprocessed.get_mut(&entry.table)?.remove(&entry.id)?;
+                entry.request = Some(request);
+                Some(entry)
+            })
             .collect();
         Ok(((), left))
     })
