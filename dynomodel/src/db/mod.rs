@@ -1,4 +1,6 @@
-//! [`Db`]: the typed facade over a [`Backend`], and the single-item request builders.
+//! [`Db`]: the typed facade over a [`Backend`], and its request builders: the single-item ones
+//! here, batches in `batch`, transactions in `transact`; `write` and `version` hold what the
+//! single-item writes and the transaction actions share (rendering, the `#[version]` check).
 //!
 //! Every builder renders all of its expressions (condition, update, projection) through one
 //! [`ExpressionContext`], so placeholders never collide and none is unused, and turns any rendering
