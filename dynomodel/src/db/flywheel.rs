@@ -84,7 +84,7 @@ impl Db {
         let request = self
             .update::<M>(item.key())
             .add(field, by)
-            .condition(key_exists::<M>(true)?);
+            .condition(key_exists::<M>(true));
         *item = request.returning_new().await?;
         Ok(())
     }

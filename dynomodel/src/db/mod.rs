@@ -491,21 +491,13 @@ pub(crate) fn attribute<M>(name: &str) -> Path<M, AttributeValue> {
 
 /// `attribute_not_exists(<hash key>)` (`exists = false`) or `attribute_exists(<hash key>)`: whether
 /// an item with the key is stored, since every stored item has its hash key.
-pub(crate) fn key_exists<M: Model>(exists: bool) -> Result<Condition<M>> {
-    let schema = M::schema();
-    let hash = schema
-        .key_schema
-        .iter()
-        .find(|k| k.key_type == KeyType::Hash)
-        .ok_or_else(|| {
-            Error::validation(format!("the schema of `{}` has no hash key", M::TABLE_NAME))
-        })?;
-    let path = attribute::<M>(&hash.attribute_name);
-    Ok(if exists {
+pub(crate) fn key_exists<M: Model>(exists: bool) -> Condition<M> {
+    let path = attribute::<M>(M::HASH_KEY);
+    if exists {
         path.exists()
     } else {
         path.not_exists()
-    })
+    }
 }
 
 /// `attr = value` for every attribute of `item`: the item is stored exactly as in memory (as far

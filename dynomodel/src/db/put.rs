@@ -114,7 +114,7 @@ impl<M: Model> PutOptions<M> {
         };
         // A first save's version check is already `attribute_not_exists(<hash key>)`.
         let key_check = match self.if_not_exists && expected != Some(None) {
-            true => Some(key_exists::<M>(false)?),
+            true => Some(key_exists::<M>(false)),
             false => None,
         };
         let parts = Parts {

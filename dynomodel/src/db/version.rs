@@ -84,7 +84,7 @@ pub(crate) fn check<M: Model>(expected: Option<u64>) -> Result<Condition<M>> {
         )));
     };
     match expected {
-        None => key_exists::<M>(false),
+        None => Ok(key_exists::<M>(false)),
         Some(version) => Ok(attribute::<M>(name).eq(M::version_value(version)?)),
     }
 }
