@@ -15,7 +15,6 @@ use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
-use crate::db::names::model_name;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};
@@ -77,16 +76,7 @@ struct Pending {
 
 impl<M: Model> BatchGetStream<M> {
     pub(crate) fn new(db: &Db, keys: impl IntoIterator<Item = impl Into<M::Key>>) -> Self {
-        let mut key_names = vec![M::HASH_KEY.to_owned()];
-        key_names.extend(M::RANGE_KEY.map(str::to_owned));
-        let table = ReadTable {
-            model: model_name::<M>(),
-            table: db.table_name::<M>(),
-            key_names,
-            consistent: false,
-            projection: None,
-            names: None,
-        };
+        let table = ReadTable::of::<M>(db);
         let keys = distinct_keys::<M>(&table, keys);
         BatchGetStream {
             pending: Some(Box::new(Pending {

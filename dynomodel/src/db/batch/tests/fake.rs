@@ -12,9 +12,10 @@ use tokio::time::Instant;
 
 use crate::backend::*;
 use crate::db::batch::key::KeyId;
+pub(super) use crate::db::testing::s;
 use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::value::{AttributeValue, Item};
+use crate::value::Item;
 use crate::Model;
 
 /// flywheel's tweet, trimmed.
@@ -80,10 +81,6 @@ pub(super) fn user(i: usize) -> User {
         id: format!("u{i}"),
         name: format!("user {i}"),
     }
-}
-
-pub(super) fn s(v: &str) -> AttributeValue {
-    AttributeValue::S(v.to_owned())
 }
 
 /// What the fake does with the next request.
