@@ -176,7 +176,11 @@ async fn a_condition_check_on_another_model_cancels_with_its_item() {
             open: false
         })
     );
-    assert!(reason.item_as::<Account>().is_err(), "not an account");
+    assert_eq!(
+        reason.item_as::<Account>().unwrap_err().message(),
+        "this cancellation reason is about a `Bank`, not a `Account`",
+        "not an account"
+    );
     assert_eq!(balance(&db, "alice").await, Some(100));
 }
 

@@ -82,7 +82,12 @@ async fn a_short_or_undecodable_response_is_an_error_not_a_panic() {
         matches!(reads.get(a), Err(Error::Conversion(_))),
         "no balance"
     );
-    assert!(reads.get(b).is_err(), "no response for the second read");
+    let short = reads.get(b).expect_err("no response for the second read");
+    assert_eq!(short.code(), "ValidationException");
+    assert_eq!(
+        short.message(),
+        "the response has 1 items, and none for Slot<Account>(1)"
+    );
 }
 
 #[tokio::test]
