@@ -11,6 +11,15 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Both backends map their failures onto the same variants, with DynamoDB's message text, so code (and
 /// tests) match errors the same way against either. [`Error::code`] gives DynamoDB's error type name.
 ///
+/// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
+/// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
+/// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
+/// [`BatchUnprocessed`] and [`BatchDecode`] (batches). Rather than matching, the common questions
+/// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
+/// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
+/// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
+/// [`cancellation_reasons`](Error::cancellation_reasons).
+///
 /// ```
 /// # use dynomodel::{Db, Model};
 /// # use dynomodel_mem::MemoryDb;
