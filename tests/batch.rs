@@ -541,8 +541,7 @@ async fn a_stale_copy_cannot_move_a_version_back_through_a_batch() {
 // `AwsBackend`, and the engine's HTTP server through `AwsBackend`. The tables are the models' own,
 // under a namespace unique to the test and run, deleted at the end.
 dynomodel_tests::dual_test!(batches_round_trip_on_every_backend, |t| {
-    let namespace = format!("{}-", t.table_name("ns"));
-    let db = t.db().clone().with_namespace(namespace);
+    let db = t.namespaced_db();
     t.register_table(&db.table_name::<Tweet>());
     t.register_table(&db.table_name::<User>());
     db.create_schema::<Tweet>().await.unwrap();
@@ -595,10 +594,7 @@ dynomodel_tests::dual_test!(batches_round_trip_on_every_backend, |t| {
     assert_eq!(db.scan::<User>().count().await.unwrap(), 100);
 
     // A table that does not exist fails the batch with the backend's own error.
-    let nowhere = t
-        .db()
-        .clone()
-        .with_namespace(format!("{}-", t.table_name("nowhere")));
+    let nowhere = t.namespaced_db(); // no table created in it
     let err = nowhere.batch_get().key::<User>("u1").await.unwrap_err();
     assert_eq!(err.code(), "ResourceNotFoundException");
 });

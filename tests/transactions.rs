@@ -428,8 +428,7 @@ async fn concurrent_read_modify_save_loops_lose_no_update() {
 
 // The main paths once more, on the engine, on DynamoDB Local and on the engine's HTTP server.
 dual_test!(on_every_backend, |t| {
-    let namespace = format!("{}-", t.table_name("ns"));
-    let db = t.db().clone().with_namespace(namespace);
+    let db = t.namespaced_db();
     for table in [
         db.table_name::<Account>(),
         db.table_name::<Transfer>(),
