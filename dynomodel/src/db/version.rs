@@ -7,8 +7,9 @@
 //! transaction action mean the same by "version 3".
 
 use crate::convert::VersionAttribute;
+use crate::db::attribute;
 use crate::db::names::{model_name, ItemName};
-use crate::db::{attribute, key_exists};
+use crate::db::write::key_exists;
 use crate::error::{ConversionError, Error, Result, VersionCheck, VersionConflict};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::Model;

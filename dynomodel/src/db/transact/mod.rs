@@ -16,8 +16,8 @@ use crate::backend::{
 };
 use crate::db::names::model_name;
 use crate::db::put::PutWrite;
-use crate::db::write::{Parts, Write};
-use crate::db::{Conditional, Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
+use crate::db::write::{Conditional, Parts, Write};
+use crate::db::{Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
 use crate::error::{Error, Result, TransactAction};
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
