@@ -176,7 +176,11 @@ async fn a_condition_check_on_another_model_cancels_with_its_item() {
             open: false
         })
     );
-    assert!(reason.item_as::<Account>().is_err(), "not an account");
+    assert_eq!(
+        reason.item_as::<Account>().unwrap_err().message(),
+        "this cancellation reason is about a `Bank`, not a `Account`",
+        "not an account"
+    );
     assert_eq!(balance(&db, "alice").await, Some(100));
 }
 
@@ -424,8 +428,7 @@ async fn concurrent_read_modify_save_loops_lose_no_update() {
 
 // The main paths once more, on the engine, on DynamoDB Local and on the engine's HTTP server.
 dual_test!(on_every_backend, |t| {
-    let namespace = format!("{}-", t.table_name("ns"));
-    let db = t.db().clone().with_namespace(namespace);
+    let db = t.namespaced_db();
     for table in [
         db.table_name::<Account>(),
         db.table_name::<Transfer>(),

@@ -11,6 +11,15 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Both backends map their failures onto the same variants, with DynamoDB's message text, so code (and
 /// tests) match errors the same way against either. [`Error::code`] gives DynamoDB's error type name.
 ///
+/// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
+/// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
+/// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
+/// [`BatchUnprocessed`] and [`BatchDecode`] (batches). Rather than matching, the common questions
+/// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
+/// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
+/// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
+/// [`cancellation_reasons`](Error::cancellation_reasons).
+///
 /// ```
 /// # use dynomodel::{Db, Model};
 /// # use dynomodel_mem::MemoryDb;
@@ -264,7 +273,7 @@ pub struct TransactAction {
 /// What [`Error::VersionConflict`] says: which item, and which versions.
 ///
 /// ```
-/// # use dynomodel::{Db, Error, Model};
+/// # use dynomodel::{Db, Error, Model, VersionConflict};
 /// # use dynomodel_mem::MemoryDb;
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Doc { #[hash_key] id: String, #[version] version: u64 }
@@ -276,10 +285,11 @@ pub struct TransactAction {
 /// db.save(&mut doc).await?;
 /// match db.put(&stale).await {
 ///     Err(Error::VersionConflict(conflict)) => {
+///         let conflict: &VersionConflict = &conflict;
 ///         assert_eq!((conflict.model, conflict.expected, conflict.stored), ("Doc", None, Some(1)));
 ///         assert_eq!(
 ///             conflict.message,
-///             r#"`Doc` {"id":{"S":"d1"}} in table `test-Doc`: expected no stored item (a first save), found version 1"#
+///             r#"Doc {id: "d1"} in `test-Doc`: expected no stored item (a first save), found version 1"#
 ///         );
 ///     }
 ///     other => panic!("expected a version conflict, got {other:?}"),

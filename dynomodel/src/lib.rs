@@ -40,7 +40,17 @@
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
 //! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
-//! Many items at once: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`].
+//!
+//! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
+//!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
+//! - **All or nothing**: [`Db::transact`] (puts, updates, deletes and condition checks on items of
+//!   any models, with the single-item builders' conditions) and [`Db::transact_get`] (one snapshot);
+//!   a cancellation names each failed action ([`Error::TransactionCanceled`]).
+//! - **Optimistic locking**: a `#[version]` field that every write checks and bumps, with
+//!   [`Db::save`] keeping your copy current and [`Error::VersionConflict`] when someone else wrote
+//!   first; see [`Model`'s section on it](Model#optimistic-locking-version).
+//!
+//! Every error is one [`Error`], matched the same way whichever backend answered.
 
 #![forbid(unsafe_code)]
 
@@ -72,7 +82,10 @@ pub use db::{
     Slot, Transaction, UpdateItem,
 };
 pub use dynomodel_derive::{Document, Model};
-pub use error::{CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck};
+pub use error::{
+    CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck,
+    VersionConflict,
+};
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,

@@ -90,7 +90,11 @@ fn versions_are_stored_as_plain_numbers_and_range_checked() {
         id: "l".into(),
         revision: None,
     };
-    assert!(ledger.set_version(Some(1 << 40)).is_err());
+    let err = ledger.set_version(Some(1 << 40)).unwrap_err();
+    assert_eq!(
+        (err.path.as_str(), err.found.as_str()),
+        ("revision", "1099511627776")
+    );
     assert_eq!(ledger.revision, None, "unchanged by a failed set");
 
     let account = Account {

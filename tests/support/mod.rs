@@ -163,6 +163,16 @@ impl Dual {
         self.tables.lock().unwrap().push(name.to_owned());
     }
 
+    /// The database with a namespace unique to this test and run, for scenarios on the models' own
+    /// tables (`db.create_schema::<M>()`); register each with [`Dual::register_table`]
+    /// (`db.table_name::<M>()`) so that it is deleted at the end.
+    pub fn namespaced_db(&self) -> Db {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        self.db
+            .clone()
+            .with_namespace(format!("{}-ns{n}-", self.prefix))
+    }
+
     /// Creates an on-demand table with this key (hash, optional range) under a fresh name; returns the name.
     pub async fn create_table(
         &self,

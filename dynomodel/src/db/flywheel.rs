@@ -1,7 +1,8 @@
 //! flywheel's conveniences on a value you hold: `refresh`, `incr` and `sync`.
 
 use crate::convert::Attribute;
-use crate::db::{attribute, key_exists, Db};
+use crate::db::write::key_exists;
+use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, FieldValue, IntoPath, IntoValue, Numeric, Update};
 use crate::model::{Model, PrimaryKey};
@@ -84,7 +85,7 @@ impl Db {
         let request = self
             .update::<M>(item.key())
             .add(field, by)
-            .condition(key_exists::<M>(true)?);
+            .condition(key_exists::<M>(true));
         *item = request.returning_new().await?;
         Ok(())
     }

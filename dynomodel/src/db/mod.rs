@@ -1,4 +1,6 @@
-//! [`Db`]: the typed facade over a [`Backend`], and the single-item request builders.
+//! [`Db`]: the typed facade over a [`Backend`], and its request builders: the single-item ones
+//! here, batches in `batch`, transactions in `transact`; `write` and `version` hold what the
+//! single-item writes and the transaction actions share (rendering, the `#[version]` check).
 //!
 //! Every builder renders all of its expressions (condition, update, projection) through one
 //! [`ExpressionContext`], so placeholders never collide and none is unused, and turns any rendering
@@ -14,6 +16,7 @@ mod batch;
 mod delete;
 mod flywheel;
 mod get;
+mod names;
 mod partial;
 mod put;
 mod save;
@@ -37,7 +40,7 @@ use std::sync::Arc;
 
 use crate::backend::*;
 use crate::error::{ConversionError, Error, Result};
-use crate::expression::{Condition, ExpressionContext, Path, PathElement};
+use crate::expression::{ExpressionContext, Path, PathElement};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
@@ -437,36 +440,6 @@ impl Db {
     }
 }
 
-/// What a conditional write sends besides its own fields: the condition and whether a failure
-/// brings the item back.
-///
-/// Shared by the write builders so that `.condition()` means the same everywhere: conditions given
-/// more than once are joined with `AND`. [`write::Write::render`] renders it.
-pub(crate) struct Conditional<M> {
-    condition: Option<Condition<M>>,
-    item_on_failure: bool,
-}
-
-impl<M> Conditional<M> {
-    pub(crate) fn new() -> Self {
-        Conditional {
-            condition: None,
-            item_on_failure: true,
-        }
-    }
-
-    pub(crate) fn and(&mut self, condition: Condition<M>) {
-        self.condition = Some(match self.condition.take() {
-            Some(before) => before & condition,
-            None => condition,
-        });
-    }
-
-    pub(crate) fn item_on_failure(&mut self, yes: bool) {
-        self.item_on_failure = yes;
-    }
-}
-
 /// A request's name and value maps, each omitted when empty (DynamoDB rejects empty maps).
 pub(crate) fn finish(
     ctx: ExpressionContext,
@@ -484,34 +457,6 @@ pub(crate) fn finish(
 /// A condition on one top-level attribute of `M` named at run time (key names come from the schema).
 pub(crate) fn attribute<M>(name: &str) -> Path<M, AttributeValue> {
     Path::from_elements(vec![PathElement::Name(name.to_owned())])
-}
-
-/// `attribute_not_exists(<hash key>)` (`exists = false`) or `attribute_exists(<hash key>)`: whether
-/// an item with the key is stored, since every stored item has its hash key.
-pub(crate) fn key_exists<M: Model>(exists: bool) -> Result<Condition<M>> {
-    let schema = M::schema();
-    let hash = schema
-        .key_schema
-        .iter()
-        .find(|k| k.key_type == KeyType::Hash)
-        .ok_or_else(|| {
-            Error::validation(format!("the schema of `{}` has no hash key", M::TABLE_NAME))
-        })?;
-    let path = attribute::<M>(&hash.attribute_name);
-    Ok(if exists {
-        path.exists()
-    } else {
-        path.not_exists()
-    })
-}
-
-/// `attr = value` for every attribute of `item`: the item is stored exactly as in memory (as far
-/// as the attributes it has go; an attribute stored but absent in memory is not checked, since the
-/// model's field list is not known here).
-pub(crate) fn unchanged<M>(item: &Item) -> Option<Condition<M>> {
-    item.iter()
-        .map(|(name, value)| attribute::<M>(name).eq(value.clone()))
-        .reduce(|all, one| all & one)
 }
 
 /// Decodes a returned item into `M`, naming the operation when the item is missing.

@@ -4,8 +4,8 @@ use std::future::IntoFuture;
 
 use crate::backend::{PutItemInput, ReturnValue};
 use crate::db::version::{self, Versioning};
-use crate::db::write::{Parts, Write};
-use crate::db::{key_exists, Conditional, Db, DbFuture};
+use crate::db::write::{key_exists, Conditional, Parts, Write};
+use crate::db::{Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -114,7 +114,7 @@ impl<M: Model> PutOptions<M> {
         };
         // A first save's version check is already `attribute_not_exists(<hash key>)`.
         let key_check = match self.if_not_exists && expected != Some(None) {
-            true => Some(key_exists::<M>(false)?),
+            true => Some(key_exists::<M>(false)),
             false => None,
         };
         let parts = Parts {

@@ -1,5 +1,6 @@
-//! Test support for the builders: a [`Backend`] that records every request and answers with canned
-//! responses, and a small model to build requests for.
+//! Test support for the single-item builders and transactions: a [`Backend`] that records every
+//! request and answers with canned responses, a small model to build requests for, and helpers to
+//! write expected requests. (The batch tests have their own stateful fake, `batch/tests/fake.rs`.)
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -59,12 +60,15 @@ pub(crate) fn names(pairs: &[(&str, &str)]) -> Option<ExpressionAttributeNames> 
 
 /// `{":v0": value, ...}` from pairs.
 pub(crate) fn values(pairs: &[(&str, AttributeValue)]) -> Option<Item> {
-    Some(
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), v.clone()))
-            .collect(),
-    )
+    Some(item(pairs))
+}
+
+/// An item from pairs.
+pub(crate) fn item(pairs: &[(&str, AttributeValue)]) -> Item {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
 }
 
 /// The key item of [`tweet`].
@@ -79,16 +83,25 @@ pub(crate) enum Request {
     Get(GetItemInput),
     Delete(DeleteItemInput),
     Update(UpdateItemInput),
+    Write(TransactWriteItemsInput),
+    Read(TransactGetItemsInput),
 }
 
-/// What the next request gets back: the returned item (or none), or an error.
-pub(crate) type Answer = Result<Option<Item>>;
+/// What the next request gets back.
+#[derive(Debug, Clone)]
+enum Reply {
+    /// The returned item of a single-item request (or none).
+    Item(Option<Item>),
+    /// The responses of a `TransactGetItems`.
+    Items(Vec<Option<Item>>),
+}
 
-/// Records requests; answers each from a queue of canned answers (`Ok(None)` when it is empty).
+/// Records requests; answers each from a queue of canned answers (nothing found, nothing returned,
+/// when it is empty).
 #[derive(Debug, Default)]
 pub(crate) struct Recorder {
     requests: Mutex<Vec<Request>>,
-    answers: Mutex<VecDeque<Answer>>,
+    answers: Mutex<VecDeque<Result<Reply>>>,
 }
 
 impl Recorder {
@@ -98,9 +111,23 @@ impl Recorder {
         (Db::from_arc(recorder.clone()), recorder)
     }
 
-    /// Queues the answer to the next unanswered request.
-    pub(crate) fn answer(&self, answer: Answer) {
-        self.answers.lock().expect("not poisoned").push_back(answer);
+    /// Queues the answer to the next unanswered single-item request: its returned item, or an error.
+    pub(crate) fn answer(&self, answer: Result<Option<Item>>) {
+        self.queue(answer.map(Reply::Item));
+    }
+
+    /// Queues the responses of the next `TransactGetItems`.
+    pub(crate) fn answer_items(&self, items: Vec<Option<Item>>) {
+        self.queue(Ok(Reply::Items(items)));
+    }
+
+    /// Queues an error as the answer to the next request.
+    pub(crate) fn fail(&self, error: Error) {
+        self.queue(Err(error));
+    }
+
+    fn queue(&self, reply: Result<Reply>) {
+        self.answers.lock().expect("not poisoned").push_back(reply);
     }
 
     /// The requests sent so far, taken.
@@ -115,13 +142,53 @@ impl Recorder {
         requests.remove(0)
     }
 
-    fn record(&self, request: Request) -> Answer {
+    /// The one `PutItem` sent so far.
+    pub(crate) fn only_put(&self) -> PutItemInput {
+        match self.only() {
+            Request::Put(input) => input,
+            other => panic!("a PutItem, not {other:?}"),
+        }
+    }
+
+    /// The one `UpdateItem` sent so far.
+    pub(crate) fn only_update(&self) -> UpdateItemInput {
+        match self.only() {
+            Request::Update(input) => input,
+            other => panic!("an UpdateItem, not {other:?}"),
+        }
+    }
+
+    /// The one `DeleteItem` sent so far.
+    pub(crate) fn only_delete(&self) -> DeleteItemInput {
+        match self.only() {
+            Request::Delete(input) => input,
+            other => panic!("a DeleteItem, not {other:?}"),
+        }
+    }
+
+    /// The one `TransactWriteItems` sent so far.
+    pub(crate) fn only_write(&self) -> TransactWriteItemsInput {
+        match self.only() {
+            Request::Write(input) => input,
+            other => panic!("a TransactWriteItems, not {other:?}"),
+        }
+    }
+
+    fn record(&self, request: Request) -> Result<Reply> {
         self.requests.lock().expect("not poisoned").push(request);
         self.answers
             .lock()
             .expect("not poisoned")
             .pop_front()
-            .unwrap_or(Ok(None))
+            .unwrap_or(Ok(Reply::Item(None)))
+    }
+
+    /// Records a single-item request and gives its returned item.
+    fn item(&self, request: Request) -> Result<Option<Item>> {
+        match self.record(request)? {
+            Reply::Item(item) => Ok(item),
+            Reply::Items(_) => Err(Error::validation("a list answer to a single-item request")),
+        }
     }
 }
 
@@ -148,19 +215,19 @@ impl Backend for Recorder {
         Err(Error::validation("not recorded"))
     }
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        let attributes = self.record(Request::Put(input))?;
+        let attributes = self.item(Request::Put(input))?;
         Ok(PutItemOutput { attributes })
     }
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        let item = self.record(Request::Get(input))?;
+        let item = self.item(Request::Get(input))?;
         Ok(GetItemOutput { item })
     }
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        let attributes = self.record(Request::Delete(input))?;
+        let attributes = self.item(Request::Delete(input))?;
         Ok(DeleteItemOutput { attributes })
     }
     async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        let attributes = self.record(Request::Update(input))?;
+        let attributes = self.item(Request::Update(input))?;
         Ok(UpdateItemOutput { attributes })
     }
     async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
@@ -175,13 +242,22 @@ impl Backend for Recorder {
     async fn batch_write_item(&self, _: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
         Err(Error::validation("not recorded"))
     }
-    async fn transact_get_items(&self, _: TransactGetItemsInput) -> Result<TransactGetItemsOutput> {
-        Err(Error::validation("not recorded"))
+    async fn transact_get_items(
+        &self,
+        input: TransactGetItemsInput,
+    ) -> Result<TransactGetItemsOutput> {
+        let count = input.transact_items.len();
+        let responses = match self.record(Request::Read(input))? {
+            Reply::Items(responses) => responses,
+            Reply::Item(_) => vec![None; count],
+        };
+        Ok(TransactGetItemsOutput { responses })
     }
     async fn transact_write_items(
         &self,
-        _: TransactWriteItemsInput,
+        input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        Err(Error::validation("not recorded"))
+        self.record(Request::Write(input))?;
+        Ok(TransactWriteItemsOutput {})
     }
 }

@@ -90,9 +90,7 @@ async fn a_plain_put_sends_the_item_and_nothing_else() {
 async fn create_only_conditions_on_the_hash_key_and_asks_for_the_item_on_failure() {
     let (db, rec) = Recorder::db();
     db.put(&tweet()).if_not_exists().await.expect("succeeds");
-    let Request::Put(input) = rec.only() else {
-        panic!("a PutItem")
-    };
+    let input = rec.only_put();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("attribute_not_exists(#n0)")
@@ -119,9 +117,7 @@ async fn conditions_join_the_key_check_with_one_allocator() {
         .item_on_failure(false)
         .await
         .expect("succeeds");
-    let Request::Put(input) = rec.only() else {
-        panic!("a PutItem")
-    };
+    let input = rec.only_put();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("attribute_not_exists(#n0) AND (#n1 >= :v0 OR #n2 = :v1) AND #n0 <> :v2")
@@ -205,9 +201,7 @@ async fn a_plain_delete_asks_for_nothing_back() {
     rec.answer(Ok(Some(tweet().to_item().expect("converts"))));
     let gone = db.delete(&tweet()).returning_old().await;
     assert_eq!(gone, Ok(Some(tweet())));
-    let Request::Delete(input) = rec.only() else {
-        panic!("a DeleteItem")
-    };
+    let input = rec.only_delete();
     assert_eq!(input.return_values, Some(ReturnValue::AllOld));
 }
 
@@ -219,9 +213,7 @@ async fn an_atomic_delete_conditions_on_every_stored_attribute() {
         .condition(Tweet::retweets().lt(5))
         .await
         .expect("succeeds");
-    let Request::Delete(input) = rec.only() else {
-        panic!("a DeleteItem")
-    };
+    let input = rec.only_delete();
     // The item's attributes in name order; `nick` (None) stores nothing and is not checked.
     assert_eq!(
         input.condition_expression.as_deref(),
@@ -273,9 +265,7 @@ async fn delete_key_returns_the_old_item_unless_told_not_to() {
         .without_old()
         .await
         .expect("succeeds");
-    let Request::Delete(input) = rec.only() else {
-        panic!("a DeleteItem")
-    };
+    let input = rec.only_delete();
     assert_eq!(input.return_values, None);
 }
 

@@ -9,13 +9,6 @@ use crate::expression::Update;
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
-fn update_input(rec: &Recorder) -> UpdateItemInput {
-    match rec.only() {
-        Request::Update(input) => input,
-        other => panic!("an UpdateItem, not {other:?}"),
-    }
-}
-
 #[tokio::test]
 async fn every_action_renders_in_clause_order_with_one_allocator() {
     let (db, rec) = Recorder::db();
@@ -29,7 +22,7 @@ async fn every_action_renders_in_clause_order_with_one_allocator() {
         .condition(Tweet::text().ne("edited"))
         .await
         .expect("succeeds");
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(input.table_name, "tweets");
     assert_eq!(input.key, key());
     assert_eq!(
@@ -80,7 +73,7 @@ async fn the_other_actions_render_too() {
         .set(Tweet::nick(), None)
         .await
         .expect("succeeds");
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some(
@@ -107,7 +100,10 @@ async fn an_update_without_actions_is_an_error_unless_allowed() {
         .update::<Tweet>(("abc", "1"))
         .add(Tweet::tags(), BTreeSet::new())
         .await;
-    assert!(err.is_err());
+    assert!(
+        err.is_err_and(|e| e.message().contains("`tweets` has no actions")),
+        "an empty set adds nothing"
+    );
     assert!(rec.take().is_empty(), "nothing was sent");
 
     db.update::<Tweet>(("abc", "1"))
@@ -151,11 +147,11 @@ async fn finishers_choose_return_values_and_decode_them() {
 
     rec.answer(Ok(Some(new.to_item().expect("converts"))));
     assert_eq!(update().returning_new().await, Ok(new.clone()));
-    assert_eq!(update_input(&rec).return_values, Some(ReturnValue::AllNew));
+    assert_eq!(rec.only_update().return_values, Some(ReturnValue::AllNew));
 
     rec.answer(Ok(Some(tweet().to_item().expect("converts"))));
     assert_eq!(update().returning_old().await, Ok(Some(tweet())));
-    assert_eq!(update_input(&rec).return_values, Some(ReturnValue::AllOld));
+    assert_eq!(rec.only_update().return_values, Some(ReturnValue::AllOld));
     assert_eq!(update().returning_old().await, Ok(None), "created");
     rec.take();
 
@@ -163,7 +159,7 @@ async fn finishers_choose_return_values_and_decode_them() {
     let partial = update().returning_updated_new().await.expect("succeeds");
     assert_eq!(partial.get(Tweet::likes()), Ok(Some(4)));
     assert_eq!(
-        update_input(&rec).return_values,
+        rec.only_update().return_values,
         Some(ReturnValue::UpdatedNew)
     );
 
@@ -173,7 +169,7 @@ async fn finishers_choose_return_values_and_decode_them() {
         "no attributes: the counter did not exist"
     );
     assert_eq!(
-        update_input(&rec).return_values,
+        rec.only_update().return_values,
         Some(ReturnValue::UpdatedOld)
     );
 }
@@ -209,7 +205,7 @@ async fn prebuilt_updates_and_failed_conditions() {
         .await
         .expect_err("the condition fails");
     assert_eq!(err.conditional_item::<Tweet>(), Ok(Some(stored)));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = #n0 - :v0")
@@ -243,7 +239,8 @@ async fn incr_adds_on_condition_of_existence_and_refreshes_the_value() {
 
     rec.answer(Err(conditional_failure(None)));
     let before = mine.clone();
-    assert!(db.incr(&mut mine, Tweet::likes(), 1).await.is_err());
+    let err = db.incr(&mut mine, Tweet::likes(), 1).await;
+    assert!(err.is_err_and(|e| e.is_conditional_check_failed()));
     assert_eq!(mine, before, "unchanged on failure");
 }
 
@@ -256,7 +253,7 @@ async fn sync_writes_only_the_differences() {
     after.nick = Some("ada".into());
     after.tags = BTreeSet::new();
     assert_eq!(db.sync(&before, &after).await, Ok(true));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     // Attributes in name order, old ones (`tags`, `text`) before new ones (`nick`); placeholders
     // in rendering order, SET before REMOVE.
     assert_eq!(
@@ -286,7 +283,7 @@ async fn atomic_sync_conditions_on_the_old_values() {
     after.text = "edited".into();
     after.nick = Some("ada".into());
     assert_eq!(db.sync_atomic(&before, &after).await, Ok(true));
-    let input = update_input(&rec);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = :v0, #n1 = :v1")

@@ -7,7 +7,9 @@
 //! transaction action mean the same by "version 3".
 
 use crate::convert::VersionAttribute;
-use crate::db::{attribute, key_exists};
+use crate::db::attribute;
+use crate::db::names::{model_name, ItemName};
+use crate::db::write::key_exists;
 use crate::error::{ConversionError, Error, Result, VersionCheck, VersionConflict};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::Model;
@@ -83,20 +85,20 @@ pub(crate) fn check<M: Model>(expected: Option<u64>) -> Result<Condition<M>> {
         )));
     };
     match expected {
-        None => key_exists::<M>(false),
+        None => Ok(key_exists::<M>(false)),
         Some(version) => Ok(attribute::<M>(name).eq(M::version_value(version)?)),
     }
 }
 
 /// `ADD <version> :1` on top of `update`: how an update bumps the version whatever it was (and
 /// starts it at 1 on an item that has none).
-pub(crate) fn bump<M: Model>(update: &Update<M>) -> Update<M> {
+pub(crate) fn bump<M: Model>(update: Update<M>) -> Update<M> {
     match M::VERSION_ATTRIBUTE {
         Some(name) => {
             let path: Path<M, u64> = Path::from_elements(vec![PathElement::Name(name.to_owned())]);
-            update.clone().add(path, 1u64)
+            update.add(path, 1u64)
         }
-        None => update.clone(),
+        None => update,
     }
 }
 
@@ -163,9 +165,12 @@ impl VersionGuard {
         };
         Error::VersionConflict(Box::new(VersionConflict {
             message: format!(
-                "`{}` {} in table `{table}`: expected {}, {found}",
-                model_name::<M>(),
-                key_text(key),
+                "{}: expected {}, {found}",
+                ItemName {
+                    model: model_name::<M>(),
+                    key,
+                    table,
+                },
                 expected_text(self.expected),
             ),
             model: model_name::<M>(),
@@ -183,21 +188,6 @@ fn expected_text(expected: Option<u64>) -> String {
         None => "no stored item (a first save)".to_owned(),
         Some(version) => format!("version {version}"),
     }
-}
-
-/// A key in messages: its attributes in DynamoDB's JSON form, hash key first.
-pub(crate) fn key_text(key: &Item) -> String {
-    let parts: Vec<String> = key
-        .iter()
-        .map(|(name, value)| format!("{name:?}:{value}"))
-        .collect();
-    format!("{{{}}}", parts.join(","))
-}
-
-/// The model's Rust type name without its module path (`Account`, not `bank::Account`).
-pub(crate) fn model_name<M>() -> &'static str {
-    let full = std::any::type_name::<M>();
-    full.rsplit("::").next().unwrap_or(full)
 }
 
 impl Error {

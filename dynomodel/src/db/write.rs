@@ -1,16 +1,67 @@
 //! [`Write`]: the rendered form of one conditional write, shared by the single-item requests
 //! (`PutItem`, `UpdateItem`, `DeleteItem`) and the actions of a transaction, so that a builder means
-//! exactly the same thing in both.
+//! exactly the same thing in both; and what it is rendered from: the user's [`Conditional`] and the
+//! builders' own conditions ([`key_exists`], [`unchanged`]).
 
 use crate::backend::{
     ExpressionAttributeNames, ExpressionAttributeValues, ReturnValuesOnConditionCheckFailure,
 };
 use crate::db::version::{self, VersionGuard};
-use crate::db::{finish, Conditional, Db};
+use crate::db::{attribute, finish, Db};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, Update};
 use crate::model::Model;
 use crate::value::Item;
+
+/// What a conditional write sends besides its own fields: the condition and whether a failure
+/// brings the item back.
+///
+/// Shared by the write builders so that `.condition()` means the same everywhere: conditions given
+/// more than once are joined with `AND`. [`Write::render`] renders it.
+pub(crate) struct Conditional<M> {
+    condition: Option<Condition<M>>,
+    item_on_failure: bool,
+}
+
+impl<M> Conditional<M> {
+    pub(crate) fn new() -> Self {
+        Conditional {
+            condition: None,
+            item_on_failure: true,
+        }
+    }
+
+    pub(crate) fn and(&mut self, condition: Condition<M>) {
+        self.condition = Some(match self.condition.take() {
+            Some(before) => before & condition,
+            None => condition,
+        });
+    }
+
+    pub(crate) fn item_on_failure(&mut self, yes: bool) {
+        self.item_on_failure = yes;
+    }
+}
+
+/// `attribute_not_exists(<hash key>)` (`exists = false`) or `attribute_exists(<hash key>)`: whether
+/// an item with the key is stored, since every stored item has its hash key.
+pub(crate) fn key_exists<M: Model>(exists: bool) -> Condition<M> {
+    let path = attribute::<M>(M::HASH_KEY);
+    if exists {
+        path.exists()
+    } else {
+        path.not_exists()
+    }
+}
+
+/// `attr = value` for every attribute of `item`: the item is stored exactly as in memory (as far
+/// as the attributes it has go; an attribute stored but absent in memory is not checked, since the
+/// model's field list is not known here).
+pub(crate) fn unchanged<M>(item: &Item) -> Option<Condition<M>> {
+    item.iter()
+        .map(|(name, value)| attribute::<M>(name).eq(value.clone()))
+        .reduce(|all, one| all & one)
+}
 
 /// One write's table, key and expressions, rendered through one [`ExpressionContext`] (the update
 /// first, then the condition, so placeholders number in that order), and its version check.

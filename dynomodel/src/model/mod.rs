@@ -139,7 +139,7 @@ pub use index::{Index, Projected};
 /// | `0`, or `None` | not saved yet: no item with this key may exist |
 /// | `n`, or `Some(n)` | read or saved at version `n`: the stored item must still have `n` |
 ///
-/// Every write checks and bumps it:
+/// How each write treats it:
 ///
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
@@ -149,6 +149,8 @@ pub use index::{Index, Projected};
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
 /// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
 /// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
+/// | [`batch_write`](crate::Db::batch_write)'s `put`, `delete` of a value | cannot (`BatchWriteItem` takes no condition): refused unless [`ignore_version`](crate::BatchWrite::ignore_version) | the value as it is |
+/// | [`batch_write`](crate::Db::batch_write)'s `delete_key` | nothing, as `delete_key` | — |
 ///
 /// An update bumps without checking unless asked because it names what it changes: counters and set
 /// additions are right whatever else changed, and requiring the version would force a read before
@@ -169,8 +171,8 @@ pub use index::{Index, Projected};
 /// the value current.
 ///
 /// `.ignore_version()` (on [`Put`](crate::Put::ignore_version), [`Save`](crate::Save::ignore_version),
-/// [`UpdateItem`](crate::UpdateItem::ignore_version), [`Delete`](crate::Delete::ignore_version))
-/// sends one request as if the model had no version: no check, no bump, the item stored as it is in
+/// [`UpdateItem`](crate::UpdateItem::ignore_version), [`Delete`](crate::Delete::ignore_version), and
+/// a whole [`BatchWrite`](crate::BatchWrite::ignore_version)) sends a request as if the model had no version: no check, no bump, the item stored as it is in
 /// memory. It is for repairs, imports and migrations; it can move a version back. Items written
 /// before the field existed have no version attribute: read them with `#[dynomodel(default)]` (as
 /// not saved yet), then write them once with `.ignore_version()`, or update them (the update's `ADD`

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::db::batch::key::ShowKey;
+use crate::db::names::ItemName;
 use crate::error::{ConversionError, Error};
 use crate::value::Item;
 
@@ -34,14 +34,12 @@ pub struct BatchAction {
 
 impl fmt::Display for BatchAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {} in `{}`",
-            self.kind,
-            self.model,
-            ShowKey(&self.key),
-            self.table
-        )
+        let item = ItemName {
+            model: self.model,
+            key: &self.key,
+            table: &self.table,
+        };
+        write!(f, "{} {item}", self.kind)
     }
 }
 
@@ -148,14 +146,12 @@ pub struct BatchDecode {
 
 impl fmt::Display for BatchDecode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the item of {} {} in `{}` does not decode: {}",
-            self.model,
-            ShowKey(&self.key),
-            self.table,
-            self.error
-        )
+        let item = ItemName {
+            model: self.model,
+            key: &self.key,
+            table: &self.table,
+        };
+        write!(f, "the item of {item} does not decode: {}", self.error)
     }
 }
 

@@ -7,7 +7,7 @@ use std::future::IntoFuture;
 use futures::{StreamExt, TryStreamExt};
 
 use crate::db::batch::items::{BatchItems, ModelItems};
-use crate::db::batch::key::{check_key, model_name, KeyId};
+use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
@@ -221,18 +221,9 @@ impl<'a> BatchGet<'a> {
         if let Some(index) = self.models.iter().position(|m| m.type_id == type_id) {
             return index;
         }
-        let mut key_names = vec![M::HASH_KEY.to_owned()];
-        key_names.extend(M::RANGE_KEY.map(str::to_owned));
         self.models.push(ModelRead {
             type_id,
-            table: ReadTable {
-                model: model_name::<M>(),
-                table: self.db.table_name::<M>(),
-                key_names,
-                consistent: false,
-                projection: None,
-                names: None,
-            },
+            table: ReadTable::of::<M>(self.db),
             keys: Vec::new(),
             seen: BTreeSet::new(),
             typed: Box::new(Vec::<M::Key>::new()),

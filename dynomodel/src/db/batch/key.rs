@@ -1,10 +1,8 @@
 //! Keys inside a batch: an ordered identity to find duplicates and match answers to requests, the
-//! checks DynamoDB would otherwise make on the whole request, and how errors print a key.
+//! checks DynamoDB would otherwise make on the whole request.
 
-use std::fmt;
-
+use crate::db::names::ItemName;
 use crate::error::{Error, Result};
-use crate::model::Model;
 use crate::value::{item_size, AttributeValue, Item, Number, MAX_ITEM_SIZE};
 
 /// A key's identity: its attributes by name, with values compared as DynamoDB compares keys
@@ -55,33 +53,6 @@ impl Scalar {
     }
 }
 
-/// The model's Rust type name without its module path, as errors name it (`Tweet`).
-pub(crate) fn model_name<M: Model>() -> &'static str {
-    let full = std::any::type_name::<M>();
-    full.rsplit("::").next().unwrap_or(full)
-}
-
-/// A key as errors print it: `{id: "1", userid: "abc"}` (strings quoted, numbers bare, other
-/// values in DynamoDB's JSON form).
-pub(crate) struct ShowKey<'k>(pub(crate) &'k Item);
-
-impl fmt::Display for ShowKey<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("{")?;
-        for (i, (name, value)) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            match value {
-                AttributeValue::S(s) => write!(f, "{name}: {s:?}")?,
-                AttributeValue::N(n) => write!(f, "{name}: {n}")?,
-                other => write!(f, "{name}: {other}")?,
-            }
-        }
-        f.write_str("}")
-    }
-}
-
 /// Rejects, before anything is sent, a key DynamoDB would reject with the whole request: an empty
 /// string or binary key value. Checking here keeps one bad key from failing a chunk after others
 /// were written.
@@ -96,9 +67,9 @@ pub(crate) fn check_key(what: &str, model: &str, table: &str, key: &Item) -> Res
         // valid. The AttributeValue for a key attribute cannot contain an empty string value.
         // Key: <name>", ValidationException on every item operation).
         return Err(Error::validation(format!(
-            "{what}: the key {} of `{model}` (table `{table}`) is not valid: One or more parameter values are \
-             not valid. The AttributeValue for a key attribute cannot contain an empty {empty} value. Key: {name}",
-            ShowKey(key)
+            "{what}: the key of {} is not valid: One or more parameter values are not valid. The \
+             AttributeValue for a key attribute cannot contain an empty {empty} value. Key: {name}",
+            ItemName { model, key, table }
         )));
     }
     Ok(())
@@ -110,9 +81,9 @@ pub(crate) fn check_item_size(model: &str, table: &str, key: &Item, item: &Item)
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
         return Err(Error::validation(format!(
-            "batch_write: the item of `{model}` with key {} (table `{table}`) is {size} bytes, over DynamoDB's \
-             limit of {MAX_ITEM_SIZE}: Item size has exceeded the maximum allowed size",
-            ShowKey(key)
+            "batch_write: the item of {} is {size} bytes, over DynamoDB's limit of {MAX_ITEM_SIZE}: \
+             Item size has exceeded the maximum allowed size",
+            ItemName { model, key, table }
         )));
     }
     Ok(())

@@ -100,7 +100,8 @@ impl Db {
     /// everywhere else, e.g. `Error::ResourceNotFound`.) Every write of a batch is idempotent (a
     /// put of a whole item, a delete by key), so running the same batch again once the cause is
     /// fixed completes it. What can be checked before sending is: a conversion error, two writes
-    /// to one item, an item over 400 KB or an empty key fail the call with nothing written.
+    /// to one item, an item over 400 KB, an empty key, or a value of a `#[version]` model (see
+    /// [`BatchWrite::ignore_version`]) fail the call with nothing written.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};

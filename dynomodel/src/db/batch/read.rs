@@ -8,7 +8,10 @@ use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
 use crate::db::batch::key::KeyId;
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{with_retries, Retried};
+use crate::db::names::model_name;
+use crate::db::Db;
 use crate::error::{Error, Result};
+use crate::model::Model;
 use crate::value::Item;
 
 /// DynamoDB's limit on the keys of one `BatchGetItem` ("Too many items requested for the
@@ -26,6 +29,24 @@ pub(crate) struct ReadTable {
     pub(crate) consistent: bool,
     pub(crate) projection: Option<String>,
     pub(crate) names: Option<ExpressionAttributeNames>,
+}
+
+impl ReadTable {
+    /// `M`'s table in `db`, read eventually consistent and whole until told otherwise.
+    pub(crate) fn of<M: Model>(db: &Db) -> ReadTable {
+        ReadTable {
+            model: model_name::<M>(),
+            table: db.table_name::<M>(),
+            key_names: [M::HASH_KEY]
+                .into_iter()
+                .chain(M::RANGE_KEY)
+                .map(str::to_owned)
+                .collect(),
+            consistent: false,
+            projection: None,
+            names: None,
+        }
+    }
 }
 
 /// One key to read.

@@ -11,7 +11,7 @@ use futures::{Stream, StreamExt};
 
 use crate::backend::Backend;
 use crate::db::batch::items::decode;
-use crate::db::batch::key::{check_key, model_name, KeyId};
+use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
@@ -76,16 +76,7 @@ struct Pending {
 
 impl<M: Model> BatchGetStream<M> {
     pub(crate) fn new(db: &Db, keys: impl IntoIterator<Item = impl Into<M::Key>>) -> Self {
-        let mut key_names = vec![M::HASH_KEY.to_owned()];
-        key_names.extend(M::RANGE_KEY.map(str::to_owned));
-        let table = ReadTable {
-            model: model_name::<M>(),
-            table: db.table_name::<M>(),
-            key_names,
-            consistent: false,
-            projection: None,
-            names: None,
-        };
+        let table = ReadTable::of::<M>(db);
         let keys = distinct_keys::<M>(&table, keys);
         BatchGetStream {
             pending: Some(Box::new(Pending {

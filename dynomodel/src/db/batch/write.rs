@@ -1,16 +1,17 @@
 //! [`BatchWrite`]: puts and deletes of several models with `BatchWriteItem`, in chunks of 25, with
 //! retries.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::future::IntoFuture;
 
 use futures::{StreamExt, TryStreamExt};
 
 use crate::backend::{Backend, BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
-use crate::db::batch::key::{check_item_size, check_key, model_name, KeyId};
+use crate::db::batch::key::{check_item_size, check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
+use crate::db::names::model_name;
 use crate::db::{Db, DbFuture};
 use crate::error::{Error, Result};
 use crate::model::{Model, PrimaryKey};
@@ -32,6 +33,11 @@ pub(crate) const MAX_WRITES: usize = 25;
 /// A batch is not a transaction: each write is atomic, the batch is not, and no condition can be
 /// attached (use [`Db::put`] with a condition, or a transaction, for that). See [`Db::batch_write`]
 /// for chunks, retries and what a failure leaves written.
+///
+/// Without a condition there is no `#[version]` check either, so a batch refuses to write values of
+/// a versioned model (puts, and deletes of a value) unless told to with
+/// [`ignore_version`](BatchWrite::ignore_version); deletes by key check no version anywhere and are
+/// always allowed. See [optimistic locking](crate::Model#optimistic-locking-version).
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -74,6 +80,10 @@ pub struct BatchWrite<'a> {
     options: Option<BatchOptions>,
     /// The first error met while building, returned when awaited.
     error: Option<Error>,
+    /// The first model with a `#[version]` field given by value (a put, or a delete of a value):
+    /// the batch cannot check its version, so it is refused when awaited unless `ignore_version`.
+    versioned: Option<&'static str>,
+    ignore_version: bool,
 }
 
 /// One write of the batch.
@@ -83,22 +93,19 @@ pub(crate) struct WriteEntry {
     table: String,
     key: Item,
     id: KeyId,
-    request: WriteRequest,
+    /// `"Put"` or `"Delete"`.
+    kind: &'static str,
+    /// The write, until it is sent: the request takes it (a put carries a whole item, not worth a
+    /// copy per attempt), and an answer that leaves it unprocessed gives it back.
+    request: Option<WriteRequest>,
     /// Where the batch was given it, to report leftovers in that order.
     position: usize,
 }
 
 impl WriteEntry {
-    fn kind(&self) -> &'static str {
-        match self.request {
-            WriteRequest::Put { .. } => "Put",
-            WriteRequest::Delete { .. } => "Delete",
-        }
-    }
-
     fn action(&self) -> BatchAction {
         BatchAction {
-            kind: self.kind(),
+            kind: self.kind,
             model: self.model,
             table: self.table.clone(),
             key: self.key.clone(),
@@ -113,10 +120,13 @@ impl<'a> BatchWrite<'a> {
             writes: Vec::new(),
             options: None,
             error: None,
+            versioned: None,
+            ignore_version: false,
         }
     }
 
-    /// Stores `item`, replacing any item with its key.
+    /// Stores `item`, replacing any item with its key (a versioned model needs
+    /// [`ignore_version`](BatchWrite::ignore_version)).
     pub fn put<M: Model>(self, item: &M) -> Self {
         self.put_all([item])
     }
@@ -127,6 +137,7 @@ impl<'a> BatchWrite<'a> {
             if self.error.is_some() {
                 break;
             }
+            self.by_value::<M>();
             let entry: Result<(Item, WriteRequest)> = (|| {
                 let key = item.key().to_key_item()?;
                 let item = item.to_item()?;
@@ -139,14 +150,19 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
-    /// Deletes the item with `item`'s key (nothing happens if there is none).
+    /// Deletes the item with `item`'s key (nothing happens if there is none; a versioned model
+    /// needs [`ignore_version`](BatchWrite::ignore_version), or [`delete_key`](BatchWrite::delete_key)).
     pub fn delete<M: Model>(self, item: &M) -> Self {
-        self.delete_key::<M>(item.key())
+        self.delete_all([item])
     }
 
     /// Deletes the items with the keys of these items.
-    pub fn delete_all<'i, M: Model>(self, items: impl IntoIterator<Item = &'i M>) -> Self {
-        self.delete_keys::<M>(items.into_iter().map(Model::key))
+    pub fn delete_all<'i, M: Model>(mut self, items: impl IntoIterator<Item = &'i M>) -> Self {
+        let keys: Vec<M::Key> = items.into_iter().map(Model::key).collect();
+        if !keys.is_empty() {
+            self.by_value::<M>();
+        }
+        self.delete_keys::<M>(keys)
     }
 
     /// Deletes the item of `M` with this key (whatever [`Db::get`] takes).
@@ -180,6 +196,50 @@ impl<'a> BatchWrite<'a> {
         self
     }
 
+    /// Writes values of `#[version]` models as [`Put::ignore_version`](crate::Put::ignore_version)
+    /// does: stored exactly as they are in memory, version included, and deleted whatever their
+    /// stored version. Without it such a batch is refused before anything is sent, since
+    /// `BatchWriteItem` takes no condition to check the version with (and a stale copy would
+    /// silently move the stored version back, making other stale copies current again).
+    ///
+    /// For imports, restores and clean-ups. A value stored with version `0` (never saved) cannot be
+    /// [`save`](Db::save)d afterwards (its first save expects no item): give imported values the
+    /// version they should have, e.g. 1.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Doc { #[hash_key] id: String, text: String, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Doc>().await?;
+    /// let docs: Vec<Doc> =
+    ///     (0..3).map(|i| Doc { id: format!("d{i}"), text: "imported".into(), version: 1 }).collect();
+    /// let refused = db.batch_write().put_all(&docs).await.unwrap_err();
+    /// assert!(refused.message().contains("#[version]"));
+    ///
+    /// db.batch_write().put_all(&docs).ignore_version().await?; // stored as they are: version 1
+    /// let mut doc = db.get::<Doc>("d0").await?.expect("imported");
+    /// doc.text = "edited".into();
+    /// db.save(&mut doc).await?; // checked against the imported version
+    /// assert_eq!(doc.version, 2);
+    /// db.batch_write().delete_keys::<Doc>(["d1", "d2"]).await?; // by key: no version to check
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn ignore_version(mut self) -> Self {
+        self.ignore_version = true;
+        self
+    }
+
+    /// Notes a write of a value of `M`, which a batch cannot version-check.
+    fn by_value<M: Model>(&mut self) {
+        if M::VERSION_ATTRIBUTE.is_some() {
+            self.versioned.get_or_insert(model_name::<M>());
+        }
+    }
+
     /// Adds a write of `M`, or keeps the first error.
     fn push<M: Model>(&mut self, entry: Result<(Item, WriteRequest)>) {
         let (model, table) = (model_name::<M>(), self.db.table_name::<M>());
@@ -190,7 +250,11 @@ impl<'a> BatchWrite<'a> {
                 table,
                 id: KeyId::of(&key),
                 key,
-                request,
+                kind: match request {
+                    WriteRequest::Put { .. } => "Put",
+                    WriteRequest::Delete { .. } => "Delete",
+                },
+                request: Some(request),
                 position: self.writes.len(),
             })
         });
@@ -203,6 +267,14 @@ impl<'a> BatchWrite<'a> {
     async fn run(self) -> Result<()> {
         if let Some(error) = self.error {
             return Err(error);
+        }
+        if let (Some(model), false) = (self.versioned, self.ignore_version) {
+            return Err(Error::validation(format!(
+                "batch_write: `{model}` has a #[version] field, which a batch cannot check \
+                 (BatchWriteItem takes no condition): write its values with Db::save, Db::put or a \
+                 transaction, delete them by key, or call ignore_version() to write them unchecked, \
+                 as they are in memory"
+            )));
         }
         check_duplicates(&self.writes)?;
         let options = self.options.unwrap_or(self.db.batch_options);
@@ -255,44 +327,56 @@ fn check_duplicates(writes: &[WriteEntry]) -> Result<()> {
 }
 
 /// Writes one chunk (1 to 25 writes), retrying what comes back unprocessed.
+///
+/// Each attempt moves the writes into its request, and puts those the answer reports unprocessed
+/// back into their entries (DynamoDB returns them as sent, `UnprocessedItems` having the form of
+/// `RequestItems`), so a retry resends them without the batch keeping a copy of every item.
 async fn write_chunk(
     backend: &dyn Backend,
     entries: Vec<WriteEntry>,
     options: &BatchOptions,
 ) -> Result<Retried<(), WriteEntry>> {
-    with_retries(options, entries, |entries| async move {
+    with_retries(options, entries, |mut entries| async move {
         let mut request_items: BTreeMap<String, Vec<WriteRequest>> = BTreeMap::new();
-        for entry in &entries {
-            request_items
-                .entry(entry.table.clone())
-                .or_default()
-                .push(entry.request.clone());
+        for entry in &mut entries {
+            if let Some(request) = entry.request.take() {
+                request_items
+                    .entry(entry.table.clone())
+                    .or_default()
+                    .push(request);
+            }
         }
         let output = backend
             .batch_write_item(BatchWriteItemInput { request_items })
             .await?;
-        let mut unprocessed: BTreeSet<(&str, KeyId)> = BTreeSet::new();
-        for (table, requests) in &output.unprocessed_items {
+        // Table → key → the write, as the answer gives it back.
+        let mut unprocessed: BTreeMap<String, BTreeMap<KeyId, WriteRequest>> = BTreeMap::new();
+        for (table, requests) in output.unprocessed_items {
             // A put comes back as the whole item: its key is read with the table's key names,
             // which are the attribute names of any key sent to that table.
             let Some(names) = entries
                 .iter()
-                .find(|e| &e.table == table)
+                .find(|e| e.table == table)
                 .map(|e| e.key.keys())
             else {
                 continue; // a table the request did not name: nothing of ours to retry
             };
-            for request in requests {
-                let id = match request {
-                    WriteRequest::Delete { key } => KeyId::of(key),
-                    WriteRequest::Put { item } => KeyId::of_item(item, names.clone()),
-                };
-                unprocessed.insert((table.as_str(), id));
-            }
+            let left: BTreeMap<KeyId, WriteRequest> = requests
+                .into_iter()
+                .map(|request| match &request {
+                    WriteRequest::Delete { key } => (KeyId::of(key), request),
+                    WriteRequest::Put { item } => (KeyId::of_item(item, names.clone()), request),
+                })
+                .collect();
+            unprocessed.insert(table, left);
         }
         let left: Vec<WriteEntry> = entries
             .into_iter()
-            .filter(|e| unprocessed.contains(&(e.table.as_str(), e.id.clone())))
+            .filter_map(|mut entry| {
+                let request = unprocessed.get_mut(&entry.table)?.remove(&entry.id)?;
+                entry.request = Some(request);
+                Some(entry)
+            })
             .collect();
         Ok(((), left))
     })

@@ -6,12 +6,12 @@ use crate::error::{CancellationReason, Error};
 
 #[tokio::test]
 async fn reads_of_several_models_come_back_through_their_slots() {
-    let (db, fake) = Fake::db();
-    fake.answer(Ok(Answer::Items(vec![
+    let (db, rec) = Recorder::db();
+    rec.answer_items(vec![
         Some(stored("a", 10, 2)),
         None,
         Some(item(&[("id", s("t")), ("seq", n(1)), ("amount", n(4))])),
-    ])));
+    ]);
     let db = db.with_namespace("ns-");
     let mut read = db.transact_get();
     let a = read.get::<Account>("a");
@@ -20,7 +20,7 @@ async fn reads_of_several_models_come_back_through_their_slots() {
     assert_eq!(read.len(), 3);
     let reads = read.await.expect("read");
 
-    let Sent::Read(input) = fake.only() else {
+    let Request::Read(input) = rec.only() else {
         panic!("a TransactGetItems");
     };
     assert_eq!(
@@ -60,7 +60,7 @@ async fn reads_of_several_models_come_back_through_their_slots() {
 
 #[tokio::test]
 async fn a_slot_only_reads_its_own_transaction() {
-    let (db, _fake) = Fake::db();
+    let (db, _fake) = Recorder::db();
     let mut one = db.transact_get();
     let slot = one.get::<Account>("a");
     let mut two = db.transact_get();
@@ -72,8 +72,8 @@ async fn a_slot_only_reads_its_own_transaction() {
 
 #[tokio::test]
 async fn a_short_or_undecodable_response_is_an_error_not_a_panic() {
-    let (db, fake) = Fake::db();
-    fake.answer(Ok(Answer::Items(vec![Some(item(&[("id", s("a"))]))])));
+    let (db, rec) = Recorder::db();
+    rec.answer_items(vec![Some(item(&[("id", s("a"))]))]);
     let mut read = db.transact_get();
     let a = read.get::<Account>("a");
     let b = read.get::<Account>("b");
@@ -82,21 +82,26 @@ async fn a_short_or_undecodable_response_is_an_error_not_a_panic() {
         matches!(reads.get(a), Err(Error::Conversion(_))),
         "no balance"
     );
-    assert!(reads.get(b).is_err(), "no response for the second read");
+    let short = reads.get(b).expect_err("no response for the second read");
+    assert_eq!(short.code(), "ValidationException");
+    assert_eq!(
+        short.message(),
+        "the response has 1 items, and none for Slot<Account>(1)"
+    );
 }
 
 #[tokio::test]
 async fn empty_reads_are_rejected_before_sending() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let err = db.transact_get().await.expect_err("no reads");
     assert_eq!(err.code(), "ValidationException");
-    assert!(fake.take().is_empty());
+    assert!(rec.take().is_empty());
 }
 
 #[tokio::test]
 async fn a_canceled_read_names_its_gets() {
-    let (db, fake) = Fake::db();
-    fake.fail(canceled(vec![
+    let (db, rec) = Recorder::db();
+    rec.fail(canceled(vec![
         CancellationReason::none(),
         CancellationReason::new("TransactionConflict", "Transaction is ongoing for the item"),
     ]));

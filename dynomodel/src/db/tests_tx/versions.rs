@@ -5,32 +5,11 @@ use crate::backend::*;
 use crate::db::tests_tx::*;
 use crate::error::{Error, VersionConflict};
 
-fn put_input(fake: &Fake) -> PutItemInput {
-    match fake.only() {
-        Sent::Put(input) => input,
-        other => panic!("a PutItem, not {other:?}"),
-    }
-}
-
-fn update_input(fake: &Fake) -> UpdateItemInput {
-    match fake.only() {
-        Sent::Update(input) => input,
-        other => panic!("an UpdateItem, not {other:?}"),
-    }
-}
-
-fn delete_input(fake: &Fake) -> DeleteItemInput {
-    match fake.only() {
-        Sent::Delete(input) => input,
-        other => panic!("a DeleteItem, not {other:?}"),
-    }
-}
-
 #[tokio::test]
 async fn a_first_put_is_create_only_and_stores_version_one() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     db.put(&account("a", 5, 0)).await.expect("put");
-    let input = put_input(&fake);
+    let input = rec.only_put();
     assert_eq!(input.item, stored("a", 5, 1));
     assert_eq!(
         input.condition_expression.as_deref(),
@@ -48,7 +27,7 @@ async fn a_first_put_is_create_only_and_stores_version_one() {
         .if_not_exists()
         .await
         .expect("put");
-    let input = put_input(&fake);
+    let input = rec.only_put();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("attribute_not_exists(#n0)")
@@ -57,12 +36,12 @@ async fn a_first_put_is_create_only_and_stores_version_one() {
 
 #[tokio::test]
 async fn a_later_put_checks_the_version_held_and_stores_the_next() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     db.put(&account("a", 5, 3))
         .condition(Account::balance().ge(0))
         .await
         .expect("put");
-    let input = put_input(&fake);
+    let input = rec.only_put();
     assert_eq!(input.item, stored("a", 5, 4));
     assert_eq!(
         input.condition_expression.as_deref(),
@@ -80,13 +59,13 @@ async fn a_later_put_checks_the_version_held_and_stores_the_next() {
 
 #[tokio::test]
 async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
-    let (db, fake) = Fake::db();
-    fake.fail(conditional_failure(Some(stored("a", 9, 4))));
+    let (db, rec) = Recorder::db();
+    rec.fail(conditional_failure(Some(stored("a", 9, 4))));
     let err = db.put(&account("a", 5, 3)).await.expect_err("stale");
     assert_eq!(
         err,
         Error::VersionConflict(Box::new(VersionConflict {
-            message: r#"`Account` {"id":{"S":"a"}} in table `accounts`: expected version 3, found version 4"#
+            message: r#"Account {id: "a"} in `accounts`: expected version 3, found version 4"#
                 .into(),
             model: "Account",
             key: item(&[("id", s("a"))]),
@@ -103,14 +82,14 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
     );
 
     // A first save that finds an item.
-    fake.fail(conditional_failure(Some(stored("a", 9, 4))));
+    rec.fail(conditional_failure(Some(stored("a", 9, 4))));
     let err = db.put(&account("a", 5, 0)).await.expect_err("exists");
     assert!(err
         .message()
         .ends_with("expected no stored item (a first save), found version 4"));
 
     // A later save that finds nothing: deleted meanwhile.
-    fake.fail(conditional_failure(None));
+    rec.fail(conditional_failure(None));
     let err = db.put(&account("a", 5, 3)).await.expect_err("gone");
     assert_eq!(conflict(&err).map(|c| c.stored), Some(None));
     assert!(
@@ -121,9 +100,9 @@ async fn a_failed_version_check_is_a_version_conflict_naming_both_versions() {
 
 #[tokio::test]
 async fn a_failed_user_condition_stays_a_failed_condition() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     // The stored version is the one expected: the balance condition is what failed.
-    fake.fail(conditional_failure(Some(stored("a", -1, 3))));
+    rec.fail(conditional_failure(Some(stored("a", -1, 3))));
     let err = db
         .put(&account("a", 5, 3))
         .condition(Account::balance().ge(0))
@@ -132,7 +111,7 @@ async fn a_failed_user_condition_stays_a_failed_condition() {
     assert!(err.is_conditional_check_failed() && !err.is_version_conflict());
 
     // A first save whose condition failed on a missing item: not the version check.
-    fake.fail(conditional_failure(None));
+    rec.fail(conditional_failure(None));
     let err = db
         .put(&account("a", 5, 0))
         .condition(Account::balance().ge(0))
@@ -141,7 +120,7 @@ async fn a_failed_user_condition_stays_a_failed_condition() {
     assert!(err.is_conditional_check_failed());
 
     // Without the item, only a lone version check can be blamed.
-    fake.fail(conditional_failure(None));
+    rec.fail(conditional_failure(None));
     let err = db
         .put(&account("a", 5, 3))
         .item_on_failure(false)
@@ -152,7 +131,7 @@ async fn a_failed_user_condition_stays_a_failed_condition() {
         Some((None, None))
     );
     assert!(err.message().contains("not returned"), "{err}");
-    fake.fail(conditional_failure(None));
+    rec.fail(conditional_failure(None));
     let err = db
         .put(&account("a", 5, 3))
         .condition(Account::balance().ge(0))
@@ -167,17 +146,17 @@ async fn a_failed_user_condition_stays_a_failed_condition() {
 
 #[tokio::test]
 async fn ignore_version_stores_the_value_as_it_is() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     db.put(&account("a", 5, 3))
         .ignore_version()
         .await
         .expect("put");
-    let input = put_input(&fake);
+    let input = rec.only_put();
     assert_eq!(
         (input.item, input.condition_expression),
         (stored("a", 5, 3), None)
     );
-    fake.fail(conditional_failure(Some(stored("a", 5, 4))));
+    rec.fail(conditional_failure(Some(stored("a", 5, 4))));
     let err = db
         .put(&account("a", 5, 3))
         .ignore_version()
@@ -192,16 +171,16 @@ async fn ignore_version_stores_the_value_as_it_is() {
 
 #[tokio::test]
 async fn save_keeps_the_value_current_and_only_on_success() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let mut a = account("a", 5, 0);
     db.save(&mut a).await.expect("saved");
     assert_eq!(a.version, 1);
     db.save(&mut a).await.expect("saved");
     assert_eq!(a.version, 2);
-    let sent = fake.take();
-    assert!(matches!(&sent[1], Sent::Put(p) if p.item == stored("a", 5, 2)));
+    let sent = rec.take();
+    assert!(matches!(&sent[1], Request::Put(p) if p.item == stored("a", 5, 2)));
 
-    fake.fail(conditional_failure(Some(stored("a", 5, 7))));
+    rec.fail(conditional_failure(Some(stored("a", 5, 7))));
     assert!(db
         .save(&mut a)
         .await
@@ -215,24 +194,24 @@ async fn save_keeps_the_value_current_and_only_on_success() {
     };
     db.save(&mut tiny).await.expect("saved");
     assert_eq!(tiny.version, Some(1));
-    fake.take();
+    rec.take();
     tiny.version = Some(255);
     let err = db.save(&mut tiny).await.expect_err("256 does not fit a u8");
     assert_eq!(err.code(), "ConversionError");
     assert!(err.message().contains("`version`"), "{err}");
-    assert!(fake.take().is_empty(), "nothing sent");
+    assert!(rec.take().is_empty(), "nothing sent");
     assert_eq!(tiny.version, Some(255));
 }
 
 #[tokio::test]
 async fn every_update_bumps_and_checks_only_when_asked() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     db.update::<Account>("a")
         .add(Account::balance(), 5)
         .condition(Account::balance().ge(0))
         .await
         .expect("update");
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("ADD #n0 :v0, #n1 :v1")
@@ -248,7 +227,7 @@ async fn every_update_bumps_and_checks_only_when_asked() {
         .if_version(6u64)
         .await
         .expect("update");
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = :v0 ADD #n1 :v1")
@@ -265,7 +244,7 @@ async fn every_update_bumps_and_checks_only_when_asked() {
         .if_version(0u64)
         .await
         .expect("update");
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("attribute_not_exists(#n2)")
@@ -276,22 +255,22 @@ async fn every_update_bumps_and_checks_only_when_asked() {
         .allow_no_actions()
         .await
         .expect("update");
-    assert_eq!(update_input(&fake).update_expression, None);
+    assert_eq!(rec.only_update().update_expression, None);
     db.update::<Account>("a")
         .set(Account::version(), 40)
         .if_version(3u64)
         .ignore_version()
         .await
         .expect("update");
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(input.update_expression.as_deref(), Some("SET #n0 = :v0"));
     assert_eq!(input.condition_expression, None);
 }
 
 #[tokio::test]
 async fn update_errors_are_read_with_the_version_asked_for() {
-    let (db, fake) = Fake::db();
-    fake.fail(conditional_failure(Some(stored("a", 1, 8))));
+    let (db, rec) = Recorder::db();
+    rec.fail(conditional_failure(Some(stored("a", 1, 8))));
     let err = db
         .update::<Account>("a")
         .add(Account::balance(), 1)
@@ -301,7 +280,7 @@ async fn update_errors_are_read_with_the_version_asked_for() {
     assert_eq!(versions(&err), Some((Some(7), Some(8))));
 
     // Without `if_version` there is no version check to blame.
-    fake.fail(conditional_failure(Some(stored("a", 1, 8))));
+    rec.fail(conditional_failure(Some(stored("a", 1, 8))));
     let err = db
         .update::<Account>("a")
         .add(Account::balance(), 1)
@@ -309,7 +288,7 @@ async fn update_errors_are_read_with_the_version_asked_for() {
         .await
         .expect_err("condition");
     assert!(err.is_conditional_check_failed());
-    assert_eq!(fake.take().len(), 2);
+    assert_eq!(rec.take().len(), 2);
 
     let err = db
         .update::<Account>("a")
@@ -318,14 +297,14 @@ async fn update_errors_are_read_with_the_version_asked_for() {
         .await
         .expect_err("not a version");
     assert_eq!(err.code(), "ConversionError");
-    assert!(fake.take().is_empty(), "nothing sent");
+    assert!(rec.take().is_empty(), "nothing sent");
 }
 
 #[tokio::test]
 async fn deletes_check_the_version_of_the_value_or_the_one_given() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     db.delete(&account("a", 0, 3)).await.expect("delete");
-    let input = delete_input(&fake);
+    let input = rec.only_delete();
     assert_eq!(input.condition_expression.as_deref(), Some("#n0 = :v0"));
     assert_eq!(
         input.expression_attribute_values,
@@ -336,15 +315,15 @@ async fn deletes_check_the_version_of_the_value_or_the_one_given() {
         .ignore_version()
         .await
         .expect("delete");
-    assert_eq!(delete_input(&fake).condition_expression, None);
+    assert_eq!(rec.only_delete().condition_expression, None);
 
     db.delete_key::<Account>("a").await.expect("delete");
     assert_eq!(
-        delete_input(&fake).condition_expression,
+        rec.only_delete().condition_expression,
         None,
         "no value, no check"
     );
-    fake.fail(conditional_failure(Some(stored("a", 0, 5))));
+    rec.fail(conditional_failure(Some(stored("a", 0, 5))));
     let err = db
         .delete_key::<Account>("a")
         .if_version(4u64)
@@ -355,7 +334,7 @@ async fn deletes_check_the_version_of_the_value_or_the_one_given() {
 
 #[tokio::test]
 async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let before = account("a", 5, 3);
     let after = Account {
         balance: 6,
@@ -363,7 +342,7 @@ async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
         ..before.clone()
     };
     assert_eq!(db.sync(&before, &after).await, Ok(true));
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("SET #n0 = :v0 ADD #n1 :v1")
@@ -390,28 +369,28 @@ async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
         .await,
         Ok(false)
     );
-    assert!(fake.take().is_empty());
+    assert!(rec.take().is_empty());
 
     assert_eq!(db.sync_atomic(&before, &after).await, Ok(true));
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("#n1 = :v2 AND #n0 = :v3")
     );
 
-    fake.fail(conditional_failure(Some(stored("a", 5, 4))));
+    rec.fail(conditional_failure(Some(stored("a", 5, 4))));
     let err = db.sync(&before, &after).await.expect_err("stale");
     assert_eq!(versions(&err), Some((Some(3), Some(4))));
 }
 
 #[tokio::test]
 async fn incr_bumps_and_refreshes_the_version() {
-    let (db, fake) = Fake::db();
-    fake.answer(Ok(Answer::Item(Some(stored("a", 7, 4)))));
+    let (db, rec) = Recorder::db();
+    rec.answer(Ok(Some(stored("a", 7, 4))));
     let mut a = account("a", 5, 3);
     db.incr(&mut a, Account::balance(), 2).await.expect("incr");
     assert_eq!(a, account("a", 7, 4));
-    let input = update_input(&fake);
+    let input = rec.only_update();
     assert_eq!(
         input.update_expression.as_deref(),
         Some("ADD #n0 :v0, #n1 :v1")

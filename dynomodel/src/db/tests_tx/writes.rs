@@ -27,7 +27,7 @@ fn delete_of(action: &TransactWriteItem) -> &TransactDelete {
 
 #[tokio::test]
 async fn each_action_renders_its_own_placeholders_like_the_single_item_builders() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let transfer = Transfer {
         id: "t1".into(),
         seq: 1,
@@ -46,7 +46,7 @@ async fn each_action_renders_its_own_placeholders_like_the_single_item_builders(
         .client_request_token("token-1")
         .await
         .expect("succeeds");
-    let input = fake.only_write();
+    let input = rec.only_write();
     assert_eq!(input.client_request_token.as_deref(), Some("token-1"));
     let kinds: Vec<&str> = input.transact_items.iter().map(|a| a.kind()).collect();
     assert_eq!(kinds, ["Update", "Put", "Delete", "ConditionCheck"]);
@@ -104,7 +104,7 @@ async fn each_action_renders_its_own_placeholders_like_the_single_item_builders(
 
 #[tokio::test]
 async fn unconditional_actions_send_no_condition_and_no_maps() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let transfer = Transfer {
         id: "t1".into(),
         seq: 1,
@@ -118,7 +118,7 @@ async fn unconditional_actions_send_no_condition_and_no_maps() {
         })
         .await
         .expect("succeeds");
-    let input = fake.only_write();
+    let input = rec.only_write();
     let put = put_of(&input.transact_items[0]);
     assert_eq!(
         (
@@ -136,14 +136,14 @@ async fn unconditional_actions_send_no_condition_and_no_maps() {
 
 #[tokio::test]
 async fn a_namespace_prefixes_every_action_table() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let db = db.with_namespace("test-");
     db.transact()
         .update::<Transfer>(("t", 1u32), |u| u.add(Transfer::amount(), 1))
         .condition_check::<Account>("a", Account::balance().ge(0))
         .await
         .expect("succeeds");
-    let tables: Vec<String> = fake
+    let tables: Vec<String> = rec
         .only_write()
         .transact_items
         .iter()
@@ -154,7 +154,7 @@ async fn a_namespace_prefixes_every_action_table() {
 
 #[tokio::test]
 async fn build_errors_are_reported_when_awaited_and_nothing_is_sent() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let empty = db.transact().await.expect_err("no actions");
     assert_eq!(empty.code(), "ValidationException");
     assert!(empty.message().contains("no actions"), "{empty}");
@@ -180,13 +180,13 @@ async fn build_errors_are_reported_when_awaited_and_nothing_is_sent() {
         .await
         .expect_err("overlapping paths");
     assert!(overlapping.message().contains("overlap"), "{overlapping}");
-    assert!(fake.take().is_empty(), "no request was sent");
+    assert!(rec.take().is_empty(), "no request was sent");
 }
 
 #[tokio::test]
 async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
-    let (db, fake) = Fake::db();
-    fake.fail(canceled(vec![
+    let (db, rec) = Recorder::db();
+    rec.fail(canceled(vec![
         CancellationReason::none(),
         failed_condition(Some(item(&[
             ("id", s("t0")),
@@ -225,7 +225,7 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
     assert_eq!((second.kind, second.version.as_ref()), ("Update", None));
     assert_eq!(
         second.to_string(),
-        r#"Update of `Transfer` {"id":{"S":"t0"},"seq":{"N":"9"}} in table `transfers`"#
+        r#"Update Transfer {id: "t0", seq: 9} in `transfers`"#
     );
     assert_eq!(reasons[1].code, "ConditionalCheckFailed");
     assert_eq!(
@@ -251,12 +251,12 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
 
 #[tokio::test]
 async fn other_errors_pass_through_unchanged() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let mismatch = Error::Service {
         code: "IdempotentParameterMismatchException".into(),
         message: "Request parameters do not match".into(),
     };
-    fake.fail(mismatch.clone());
+    rec.fail(mismatch.clone());
     let err = db
         .transact()
         .update::<Transfer>(("t", 1u32), |u| u.add(Transfer::amount(), 1))
@@ -265,7 +265,7 @@ async fn other_errors_pass_through_unchanged() {
     assert_eq!(err, Err(mismatch));
     let validation =
         Error::validation("Transaction request cannot include multiple operations on one item");
-    fake.fail(validation.clone());
+    rec.fail(validation.clone());
     let err = db
         .transact()
         .update::<Transfer>(("t", 1u32), |u| u.add(Transfer::amount(), 1))
@@ -275,7 +275,7 @@ async fn other_errors_pass_through_unchanged() {
 
 #[tokio::test]
 async fn versioned_actions_check_and_bump_like_their_single_item_builders() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let fresh = account("new", 5, 0);
     let saved = account("old", 7, 3);
     db.transact()
@@ -286,7 +286,7 @@ async fn versioned_actions_check_and_bump_like_their_single_item_builders() {
         .delete(&account("d", 0, 9))
         .await
         .expect("succeeds");
-    let input = fake.only_write();
+    let input = rec.only_write();
 
     // A first save: create-only, storing version 1.
     let first = put_of(&input.transact_items[0]);
@@ -339,7 +339,7 @@ async fn versioned_actions_check_and_bump_like_their_single_item_builders() {
 
 #[tokio::test]
 async fn ignore_version_sends_actions_as_if_unversioned() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let saved = account("a", 7, 3);
     db.transact()
         .put_with(&saved, |p| p.ignore_version())
@@ -347,7 +347,7 @@ async fn ignore_version_sends_actions_as_if_unversioned() {
         .delete_with(&account("c", 0, 2), |d| d.ignore_version())
         .await
         .expect("succeeds");
-    let input = fake.only_write();
+    let input = rec.only_write();
     let put = put_of(&input.transact_items[0]);
     assert_eq!(
         (put.item.clone(), put.condition_expression.clone()),
@@ -365,7 +365,7 @@ async fn ignore_version_sends_actions_as_if_unversioned() {
 
 #[tokio::test]
 async fn save_bumps_its_values_only_when_the_transaction_succeeds() {
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
     let (mut a, mut b) = (account("a", 1, 0), account("b", 2, 5));
     db.transact()
         .save(&mut a)
@@ -373,7 +373,7 @@ async fn save_bumps_its_values_only_when_the_transaction_succeeds() {
         .await
         .expect("succeeds");
     assert_eq!((a.version, b.version), (1, 6));
-    let input = fake.only_write();
+    let input = rec.only_write();
     assert_eq!(
         put_of(&input.transact_items[1])
             .condition_expression
@@ -381,7 +381,7 @@ async fn save_bumps_its_values_only_when_the_transaction_succeeds() {
         Some("#n0 = :v0 AND #n1 >= :v1")
     );
 
-    fake.fail(canceled(vec![
+    rec.fail(canceled(vec![
         CancellationReason::none(),
         failed_condition(Some(stored("b", 2, 7))),
     ]));
@@ -406,10 +406,10 @@ async fn a_reason_is_a_version_conflict_only_when_the_stored_version_differs() {
             })
             .put(&account("b", 0, 0))
     }
-    let (db, fake) = Fake::db();
+    let (db, rec) = Recorder::db();
 
     // Stored at version 4: the version check failed (whatever the balance).
-    fake.fail(canceled(vec![
+    rec.fail(canceled(vec![
         failed_condition(Some(stored("a", 10, 4))),
         CancellationReason::none(),
     ]));
@@ -436,7 +436,7 @@ async fn a_reason_is_a_version_conflict_only_when_the_stored_version_differs() {
     assert!(err.is_version_conflict());
 
     // Stored at version 3: the balance condition failed, not the version.
-    fake.fail(canceled(vec![
+    rec.fail(canceled(vec![
         failed_condition(Some(stored("a", 1, 3))),
         CancellationReason::none(),
     ]));
@@ -445,7 +445,7 @@ async fn a_reason_is_a_version_conflict_only_when_the_stored_version_differs() {
     assert!(!err.is_version_conflict());
 
     // The first save of `b` found an item: that is its version check (create-only) failing.
-    fake.fail(canceled(vec![
+    rec.fail(canceled(vec![
         CancellationReason::none(),
         failed_condition(Some(stored("b", 0, 1))),
     ]));
@@ -457,7 +457,7 @@ async fn a_reason_is_a_version_conflict_only_when_the_stored_version_differs() {
     );
 
     // Other codes are never version conflicts, even on a versioned action.
-    fake.fail(canceled(vec![
+    rec.fail(canceled(vec![
         CancellationReason::new("TransactionConflict", "Transaction is ongoing for the item"),
         CancellationReason::none(),
     ]));

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use crate::db::version::{key_text, model_name, VersionGuard};
+use crate::db::names::{model_name, ItemName};
+use crate::db::version::VersionGuard;
 use crate::error::{CancellationReason, Error, Result, TransactAction, VersionCheck};
 use crate::model::Model;
 
@@ -145,16 +146,15 @@ impl Error {
     }
 }
 
-/// `Update of Account {"id":{"S":"alice"}} in table accounts`: how messages and logs name an action.
+/// ``Update Account {id: "alice"} in `accounts` ``: how messages and logs name an action, as
+/// [`BatchAction`](crate::BatchAction) names one of a batch.
 impl fmt::Display for TransactAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} of `{}` {} in table `{}`",
-            self.kind,
-            self.model,
-            key_text(&self.key),
-            self.table
-        )
+        let item = ItemName {
+            model: self.model,
+            key: &self.key,
+            table: &self.table,
+        };
+        write!(f, "{} {item}", self.kind)
     }
 }

@@ -14,10 +14,10 @@ use crate::backend::{
     TransactConditionCheck, TransactDelete, TransactPut, TransactUpdate, TransactWriteItem,
     TransactWriteItemsInput,
 };
+use crate::db::names::model_name;
 use crate::db::put::PutWrite;
-use crate::db::version::model_name;
-use crate::db::write::{Parts, Write};
-use crate::db::{Conditional, Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
+use crate::db::write::{Conditional, Parts, Write};
+use crate::db::{Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
 use crate::error::{Error, Result, TransactAction};
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -350,6 +350,27 @@ impl<'a> Transaction<'a> {
 
     /// [`delete_key`](Transaction::delete_key) with options: the closure gets the [`DeleteKey`]
     /// builder (`condition`, `item_on_failure`, `if_version`).
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Account { #[hash_key] id: String, balance: i64, #[version] version: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Account>().await?;
+    /// let mut a = Account { id: "a".into(), balance: 0, version: 0 };
+    /// db.save(&mut a).await?; // version 1
+    /// db.update::<Account>("a").add(Account::balance(), 5).await?; // version 2, by someone else
+    ///
+    /// let close = |version: u64| db.transact().delete_key_with::<Account>("a", move |d| d.if_version(version));
+    /// let err = close(a.version).await.unwrap_err();
+    /// assert!(err.is_version_conflict()); // not closed: the deposit came after our read
+    /// close(2).await?;
+    /// assert_eq!(db.get::<Account>("a").await?, None);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn delete_key_with<M: Model>(
         self,
         key: impl Into<M::Key>,

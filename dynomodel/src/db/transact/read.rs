@@ -6,8 +6,8 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::backend::{TransactGet, TransactGetItemsInput};
+use crate::db::names::model_name;
 use crate::db::transact::{cancel, About};
-use crate::db::version::model_name;
 use crate::db::{Db, DbFuture};
 use crate::error::{Error, Result, TransactAction};
 use crate::model::{Model, PrimaryKey};

@@ -12,9 +12,10 @@ use tokio::time::Instant;
 
 use crate::backend::*;
 use crate::db::batch::key::KeyId;
+pub(super) use crate::db::testing::s;
 use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::value::{AttributeValue, Item};
+use crate::value::Item;
 use crate::Model;
 
 /// flywheel's tweet, trimmed.
@@ -53,6 +54,16 @@ pub(super) struct Group {
     pub id: String,
 }
 
+/// A model with a `#[version]` field, which a batch cannot check.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "docs")]
+pub(super) struct Doc {
+    #[hash_key]
+    pub id: String,
+    #[version]
+    pub version: u64,
+}
+
 pub(super) fn tweet(i: usize) -> Tweet {
     Tweet {
         userid: "abc".into(),
@@ -70,10 +81,6 @@ pub(super) fn user(i: usize) -> User {
         id: format!("u{i}"),
         name: format!("user {i}"),
     }
-}
-
-pub(super) fn s(v: &str) -> AttributeValue {
-    AttributeValue::S(v.to_owned())
 }
 
 /// What the fake does with the next request.

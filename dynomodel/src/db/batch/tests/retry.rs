@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::fake::*;
+use crate::backend::WriteRequest;
 use crate::db::batch::options::BatchOptions;
 use crate::error::Error;
 use crate::model::Model;
@@ -97,14 +98,36 @@ async fn unprocessed_writes_are_resent_with_pauses_capped_at_max_delay() {
         Script::Leave(5),
     ]);
     let options = exact().max_delay(ms(150));
+    let tweets = tweets(25);
     db.batch_write()
-        .put_all(&tweets(25))
+        .put_all(&tweets)
         .options(options)
         .await
         .expect("writes");
     assert_eq!(fake.sizes(), [25, 20, 15, 10, 5]);
     assert_eq!(fake.gaps(), [ms(50), ms(100), ms(150), ms(150)]);
-    assert_eq!(fake.items("tweets").len(), 25, "every write made");
+    let puts = |tweets: &[Tweet]| -> Vec<WriteRequest> {
+        let item = |t: &Tweet| t.to_item().expect("converts");
+        tweets
+            .iter()
+            .map(|t| WriteRequest::Put { item: item(t) })
+            .collect()
+    };
+    // Each retry resends exactly the writes left, whole.
+    assert_eq!(
+        fake.calls()[1].write().request_items["tweets"],
+        puts(&tweets[5..])
+    );
+    assert_eq!(
+        fake.calls()[4].write().request_items["tweets"],
+        puts(&tweets[20..])
+    );
+    let stored: Vec<WriteRequest> = fake
+        .items("tweets")
+        .into_iter()
+        .map(|item| WriteRequest::Put { item })
+        .collect();
+    assert_eq!(stored, puts(&tweets), "every write made");
 }
 
 #[tokio::test(start_paused = true)]

@@ -139,7 +139,9 @@ async fn an_item_over_400_kb_is_refused_before_anything_is_sent() {
         .expect_err("too big");
     assert_eq!(err.code(), "ValidationException");
     assert!(
-        err.message().starts_with(r#"batch_write: the item of `Tweet` with key {id: "0030", userid: "abc"} (table `tweets`) is 410"#),
+        err.message().starts_with(
+            r#"batch_write: the item of Tweet {id: "0030", userid: "abc"} in `tweets` is 410"#
+        ),
         "{err}"
     );
     assert!(err
@@ -160,7 +162,7 @@ async fn an_empty_string_key_is_refused_before_anything_is_sent() {
     assert_eq!(err.code(), "ValidationException");
     assert!(
         err.message()
-            .contains(r#"the key {id: ""} of `User` (table `users`) is not valid"#),
+            .contains(r#"the key of User {id: ""} in `users` is not valid"#),
         "{err}"
     );
     assert!(fake.calls().is_empty());
@@ -186,4 +188,78 @@ async fn a_failing_chunk_fails_the_call_with_dynamodb_s_error() {
     // third (the user and 10 tweets) failed as a whole. Batches are not transactions.
     assert_eq!(fake.sizes(), [25, 25, 11]);
     assert_eq!(fake.items("tweets").len(), 50);
+}
+
+#[tokio::test]
+async fn values_of_a_versioned_model_are_refused_unless_the_version_is_ignored() {
+    let (db, fake) = Fake::db();
+    let doc = |id: &str, version: u64| Doc {
+        id: id.into(),
+        version,
+    };
+    let (fresh, stale) = (doc("d1", 0), doc("d2", 3));
+    for batch in [
+        db.batch_write().put(&user(1)).put(&fresh),
+        db.batch_write().put_all([&stale, &fresh]),
+        db.batch_write().delete(&stale),
+        db.batch_write().delete_all([&stale]),
+    ] {
+        let err = batch.await.expect_err("no version check possible");
+        assert_eq!(err.code(), "ValidationException");
+        assert!(
+            err.message().starts_with(
+                "batch_write: `Doc` has a #[version] field, which a batch cannot check"
+            ),
+            "{err}"
+        );
+    }
+    assert!(fake.calls().is_empty(), "nothing was sent");
+
+    // By key there is no version to check, as with `Db::delete_key`; no value, no refusal.
+    db.batch_write()
+        .delete_key::<Doc>("d1")
+        .delete_keys::<Doc>(["d2"])
+        .put_all(&Vec::<Doc>::new())
+        .delete_all(&Vec::<Doc>::new())
+        .await
+        .expect("by key");
+    assert_eq!(fake.sizes(), [2]);
+
+    // Told to, the values are written exactly as they are in memory (before or after the writes).
+    db.batch_write()
+        .ignore_version()
+        .put(&stale)
+        .await
+        .expect("unchecked");
+    db.batch_write()
+        .put(&fresh)
+        .delete(&doc("d3", 1))
+        .ignore_version()
+        .await
+        .expect("unchecked");
+    let calls = fake.calls();
+    assert_eq!(
+        calls[1].write().request_items["docs"],
+        [WriteRequest::Put {
+            item: stale.to_item().expect("converts")
+        }]
+    );
+    assert_eq!(
+        calls[2].write().request_items["docs"],
+        [
+            WriteRequest::Put {
+                item: fresh.to_item().expect("converts")
+            },
+            WriteRequest::Delete {
+                key: Item::from([("id".to_owned(), s("d3"))])
+            },
+        ]
+    );
+    let mut stored: Vec<Doc> = fake
+        .items("docs")
+        .into_iter()
+        .map(|item| Doc::from_item(item).expect("decodes"))
+        .collect();
+    stored.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(stored, [fresh, stale], "versions stored as given: 0 and 3");
 }

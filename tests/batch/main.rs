@@ -5,13 +5,15 @@
 
 #![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+mod half_answering;
+
+use std::sync::atomic::Ordering;
 
 use dynomodel::*;
 use dynomodel_mem::MemBackend;
 use futures::TryStreamExt;
+
+use half_answering::HalfAnswering;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "tweets")]
@@ -54,192 +56,6 @@ fn users() -> Vec<User> {
             age: 20 + i % 50,
         })
         .collect()
-}
-
-/// A backend that forwards everything to the engine, except that of each batch request it
-/// forwards only the first half (rounded up) of the keys or writes and reports the rest
-/// unprocessed, as DynamoDB does when throttled. Writes to items with the id `stuck` are never
-/// forwarded.
-#[derive(Debug, Clone)]
-struct HalfAnswering {
-    engine: MemBackend,
-    stuck: Option<String>,
-    /// `false`: forward whole requests, only counting them.
-    halve: bool,
-    stats: Arc<Stats>,
-}
-
-#[derive(Debug, Default)]
-struct Stats {
-    get_requests: AtomicUsize,
-    write_requests: AtomicUsize,
-    keys_forwarded: AtomicUsize,
-    writes_forwarded: AtomicUsize,
-}
-
-impl HalfAnswering {
-    fn new(engine: MemBackend) -> Self {
-        HalfAnswering {
-            engine,
-            stuck: None,
-            halve: true,
-            stats: Arc::default(),
-        }
-    }
-
-    fn is_stuck(&self, item: &Item) -> bool {
-        self.stuck
-            .as_deref()
-            .is_some_and(|stuck| item.get("id").and_then(AttributeValue::as_s) == Some(stuck))
-    }
-}
-
-/// Keys or writes of a batch request with their table, in request order.
-type Entries<T> = Vec<(String, T)>;
-
-/// Splits entries into the first half (rounded up) and the rest; or, unless `halve`, into all
-/// and nothing.
-fn halves<T>(entries: Entries<T>, halve: bool) -> (Entries<T>, Entries<T>) {
-    let mut entries = entries;
-    let rest = match halve {
-        true => entries.split_off(entries.len().div_ceil(2)),
-        false => Vec::new(),
-    };
-    (entries, rest)
-}
-
-fn group<T>(entries: Entries<T>) -> BTreeMap<String, Vec<T>> {
-    let mut grouped: BTreeMap<String, Vec<T>> = BTreeMap::new();
-    for (table, entry) in entries {
-        grouped.entry(table).or_default().push(entry);
-    }
-    grouped
-}
-
-#[async_trait::async_trait]
-impl Backend for HalfAnswering {
-    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        self.stats.get_requests.fetch_add(1, Ordering::SeqCst);
-        let settings: BTreeMap<String, KeysAndAttributes> = input
-            .request_items
-            .iter()
-            .map(|(table, k)| {
-                (
-                    table.clone(),
-                    KeysAndAttributes {
-                        keys: vec![],
-                        ..k.clone()
-                    },
-                )
-            })
-            .collect();
-        let keys = input
-            .request_items
-            .into_iter()
-            .flat_map(|(table, k)| k.keys.into_iter().map(move |key| (table.clone(), key)))
-            .collect();
-        let (now, later) = halves(keys, self.halve);
-        self.stats
-            .keys_forwarded
-            .fetch_add(now.len(), Ordering::SeqCst);
-        let with_settings = |keys: Entries<Item>| -> BTreeMap<String, KeysAndAttributes> {
-            group(keys)
-                .into_iter()
-                .map(|(table, keys)| {
-                    let settings = KeysAndAttributes {
-                        keys,
-                        ..settings[&table].clone()
-                    };
-                    (table, settings)
-                })
-                .collect()
-        };
-        let mut output = self
-            .engine
-            .batch_get_item(BatchGetItemInput {
-                request_items: with_settings(now),
-            })
-            .await?;
-        output.unprocessed_keys.extend(with_settings(later));
-        Ok(output)
-    }
-
-    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        self.stats.write_requests.fetch_add(1, Ordering::SeqCst);
-        let (stuck, writes): (Vec<_>, Vec<_>) = input
-            .request_items
-            .into_iter()
-            .flat_map(|(table, requests)| requests.into_iter().map(move |r| (table.clone(), r)))
-            .partition(|(_, r)| match r {
-                WriteRequest::Put { item } => self.is_stuck(item),
-                WriteRequest::Delete { key } => self.is_stuck(key),
-            });
-        let (now, mut later) = halves(writes, self.halve);
-        later.extend(stuck);
-        let mut output = BatchWriteItemOutput::default();
-        if !now.is_empty() {
-            self.stats
-                .writes_forwarded
-                .fetch_add(now.len(), Ordering::SeqCst);
-            output = self
-                .engine
-                .batch_write_item(BatchWriteItemInput {
-                    request_items: group(now),
-                })
-                .await?;
-        }
-        for (table, requests) in group(later) {
-            output
-                .unprocessed_items
-                .entry(table)
-                .or_default()
-                .extend(requests);
-        }
-        Ok(output)
-    }
-
-    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
-        self.engine.create_table(input).await
-    }
-    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
-        self.engine.describe_table(input).await
-    }
-    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
-        self.engine.list_tables(input).await
-    }
-    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
-        self.engine.delete_table(input).await
-    }
-    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        self.engine.put_item(input).await
-    }
-    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        self.engine.get_item(input).await
-    }
-    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        self.engine.delete_item(input).await
-    }
-    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        self.engine.update_item(input).await
-    }
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        self.engine.query(input).await
-    }
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        self.engine.scan(input).await
-    }
-    async fn transact_get_items(
-        &self,
-        input: TransactGetItemsInput,
-    ) -> Result<TransactGetItemsOutput> {
-        self.engine.transact_get_items(input).await
-    }
-    async fn transact_write_items(
-        &self,
-        input: TransactWriteItemsInput,
-    ) -> Result<TransactWriteItemsOutput> {
-        self.engine.transact_write_items(input).await
-    }
 }
 
 /// A database on a fresh engine with both tables, under a namespace.
@@ -497,12 +313,51 @@ async fn errors_name_the_model_table_and_key() {
     assert_eq!(err.code(), "ResourceNotFoundException");
 }
 
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "docs")]
+struct Doc {
+    #[hash_key]
+    id: String,
+    text: String,
+    #[version]
+    version: u64,
+}
+
+#[tokio::test]
+async fn a_stale_copy_cannot_move_a_version_back_through_a_batch() {
+    let db = Db::new(MemBackend::new()).with_namespace("batch-");
+    db.create_schema::<Doc>().await.unwrap();
+    let mut doc = Doc {
+        id: "d".into(),
+        text: "first".into(),
+        version: 0,
+    };
+    db.save(&mut doc).await.unwrap();
+    let stale = doc.clone();
+    doc.text = "second".into();
+    db.save(&mut doc).await.unwrap(); // version 2
+
+    // Unchecked, this put would store version 1 again, and every copy read at version 1 could then
+    // overwrite "second" (each save then "succeeding" over the other's).
+    let err = db.batch_write().put(&stale).await.unwrap_err();
+    assert_eq!(err.code(), "ValidationException");
+    assert!(err.message().contains("cannot check"), "{err}");
+    let err = db.batch_write().delete(&stale).await.unwrap_err();
+    assert_eq!(err.code(), "ValidationException");
+    assert_eq!(db.get::<Doc>("d").await.unwrap(), Some(doc.clone()));
+    let mut other = stale.clone();
+    assert!(db.save(&mut other).await.unwrap_err().is_version_conflict());
+
+    // Asked for explicitly, the copy is stored as it is.
+    db.batch_write().put(&stale).ignore_version().await.unwrap();
+    assert_eq!(db.get::<Doc>("d").await.unwrap(), Some(stale));
+}
+
 // The same round trip on every backend of the dual suite: the engine, Amazon DynamoDB Local through
 // `AwsBackend`, and the engine's HTTP server through `AwsBackend`. The tables are the models' own,
 // under a namespace unique to the test and run, deleted at the end.
 dynomodel_tests::dual_test!(batches_round_trip_on_every_backend, |t| {
-    let namespace = format!("{}-", t.table_name("ns"));
-    let db = t.db().clone().with_namespace(namespace);
+    let db = t.namespaced_db();
     t.register_table(&db.table_name::<Tweet>());
     t.register_table(&db.table_name::<User>());
     db.create_schema::<Tweet>().await.unwrap();
@@ -555,10 +410,7 @@ dynomodel_tests::dual_test!(batches_round_trip_on_every_backend, |t| {
     assert_eq!(db.scan::<User>().count().await.unwrap(), 100);
 
     // A table that does not exist fails the batch with the backend's own error.
-    let nowhere = t
-        .db()
-        .clone()
-        .with_namespace(format!("{}-", t.table_name("nowhere")));
+    let nowhere = t.namespaced_db(); // no table created in it
     let err = nowhere.batch_get().key::<User>("u1").await.unwrap_err();
     assert_eq!(err.code(), "ResourceNotFoundException");
 });
