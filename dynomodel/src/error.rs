@@ -1,6 +1,9 @@
 //! The one error type users match on, whichever backend served the request.
 
-use crate::db::{BatchDecode, BatchUnprocessed};
+use std::fmt;
+
+use crate::db::names::ItemName;
+use crate::db::{BatchUnprocessed, ItemDecode};
 use crate::value::{Item, NumberError};
 
 /// A `Result` with [`Error`].
@@ -14,7 +17,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
 /// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
 /// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
-/// [`BatchUnprocessed`] and [`BatchDecode`] (batches). Rather than matching, the common questions
+/// [`BatchUnprocessed`] and [`ItemDecode`] (batches). Rather than matching, the common questions
 /// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
 /// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
 /// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
@@ -123,9 +126,10 @@ pub enum Error {
     /// other one was read or written).
     #[error(transparent)]
     BatchUnprocessed(Box<BatchUnprocessed>),
-    /// An item a batch read does not decode as its model; names the model, table and key.
+    /// An item a batch or a read transaction read does not decode as its model; names the model,
+    /// table and key.
     #[error(transparent)]
-    BatchDecode(Box<BatchDecode>),
+    ItemDecode(Box<ItemDecode>),
 }
 
 impl Error {
@@ -169,7 +173,7 @@ impl Error {
             Error::MoreThanOneResult => "MoreThanOneResult",
             // Batches.
             Error::BatchUnprocessed(_) => "BatchUnprocessed",
-            Error::BatchDecode(_) => "BatchDecode",
+            Error::ItemDecode(_) => "ItemDecode",
         }
     }
 
@@ -188,7 +192,7 @@ impl Error {
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
             // Batches.
-            Error::BatchUnprocessed(_) | Error::BatchDecode(_) => self.to_string(),
+            Error::BatchUnprocessed(_) | Error::ItemDecode(_) => self.to_string(),
         }
     }
 }
@@ -219,7 +223,7 @@ pub struct CancellationReason {
     pub item: Option<Item>,
     /// Which action the reason is about, when the transaction was built by the mapper; `None` from a
     /// backend (DynamoDB identifies actions only by their position).
-    pub action: Option<TransactAction>,
+    pub action: Option<ItemAction>,
 }
 
 impl CancellationReason {
@@ -255,10 +259,25 @@ impl CancellationReason {
     }
 }
 
-/// The action of a mapper-built transaction that a [`CancellationReason`] is about.
+/// One read or write the mapper sent, as its errors name it: the action of a transaction that a
+/// [`CancellationReason`] is about, or a read or write a batch left unprocessed
+/// ([`BatchUnprocessed::actions`]).
+///
+/// ```
+/// use dynomodel::{AttributeValue, ItemAction};
+///
+/// let action = ItemAction {
+///     kind: "Put",
+///     model: "Tweet",
+///     table: "test-tweets".into(),
+///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
+///     version: None,
+/// };
+/// assert_eq!(action.to_string(), r#"Put Tweet {userid: "abc"} in `test-tweets`"#);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct TransactAction {
-    /// `"Put"`, `"Update"`, `"Delete"`, `"ConditionCheck"` or `"Get"`.
+pub struct ItemAction {
+    /// `"Get"`, `"Put"`, `"Update"`, `"Delete"` or `"ConditionCheck"`.
     pub kind: &'static str,
     /// The model's Rust type name.
     pub model: &'static str,
@@ -266,8 +285,21 @@ pub struct TransactAction {
     pub table: String,
     /// The item's key.
     pub key: Item,
-    /// The action's `#[version]` check, if it made one, and whether it is what failed.
+    /// A transaction action's `#[version]` check, if it made one, and whether it is what failed
+    /// (batches make none: `BatchWriteItem` takes no condition).
     pub version: Option<VersionCheck>,
+}
+
+/// ``Update Account {id: "alice"} in `accounts` ``: how messages and logs name an action.
+impl fmt::Display for ItemAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let item = ItemName {
+            model: self.model,
+            key: &self.key,
+            table: &self.table,
+        };
+        write!(f, "{} {item}", self.kind)
+    }
 }
 
 /// What [`Error::VersionConflict`] says: which item, and which versions.
@@ -315,7 +347,7 @@ pub struct VersionConflict {
     pub item: Option<Item>,
 }
 
-/// The `#[version]` check of a transaction action (see [`TransactAction::version`]).
+/// The `#[version]` check of a transaction action (see [`ItemAction::version`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VersionCheck {
     /// The version the action expected: `None` for a first save (no item with the key).

@@ -74,8 +74,7 @@ pub use aws::AwsBackend;
 pub use backend::*;
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
-    BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
-    BatchWrite,
+    BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
 };
 pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
@@ -83,8 +82,7 @@ pub use db::{
 };
 pub use dynomodel_derive::{Document, Model};
 pub use error::{
-    CancellationReason, ConversionError, Error, Result, TransactAction, VersionCheck,
-    VersionConflict,
+    CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,

@@ -235,11 +235,12 @@ async fn writes_whose_retries_run_out_are_named_and_the_rest_is_written() {
     assert_eq!((left.attempts, left.processed), (6, 999));
     assert_eq!(
         left.actions,
-        [BatchAction {
+        [ItemAction {
             kind: "Put",
             model: "User",
             table: "batch-users".into(),
             key: users[42].key().to_key_item().unwrap(),
+            version: None,
         }]
     );
     assert_eq!(
@@ -294,7 +295,7 @@ async fn errors_name_the_model_table_and_key() {
         .await
         .unwrap();
     let read = db.batch_get().keys::<User>(["u1", "u2"]).await.unwrap();
-    let Err(Error::BatchDecode(e)) = read.get::<User>("u1") else {
+    let Err(Error::ItemDecode(e)) = read.get::<User>("u1") else {
         panic!("a decoding error");
     };
     assert_eq!((e.model, e.table.as_str()), ("User", "batch-users"));

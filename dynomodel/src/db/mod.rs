@@ -16,7 +16,7 @@ mod batch;
 mod delete;
 mod flywheel;
 mod get;
-mod names;
+pub(crate) mod names;
 mod partial;
 mod put;
 mod save;
@@ -45,8 +45,7 @@ use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
 pub use batch::{
-    BatchAction, BatchDecode, BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed,
-    BatchWrite,
+    BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
 };
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};

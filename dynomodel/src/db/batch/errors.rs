@@ -1,47 +1,12 @@
-//! What a batch's errors say: the reads or writes left unprocessed after the last retry
-//! ([`Error::BatchUnprocessed`]), and the item that would not decode ([`Error::BatchDecode`]).
+//! What the mapper's item errors say: the reads or writes a batch left unprocessed after the last
+//! retry ([`Error::BatchUnprocessed`]), and an item read by a batch or a read transaction that does
+//! not decode as its model ([`Error::ItemDecode`]).
 
 use std::fmt;
 
 use crate::db::names::ItemName;
-use crate::error::{ConversionError, Error};
+use crate::error::{ConversionError, Error, ItemAction};
 use crate::value::Item;
-
-/// One read or write of a batch, as its errors name it.
-///
-/// ```
-/// use dynomodel::{AttributeValue, BatchAction};
-///
-/// let action = BatchAction {
-///     kind: "Put",
-///     model: "Tweet",
-///     table: "test-tweets".into(),
-///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
-/// };
-/// assert_eq!(action.to_string(), r#"Put Tweet {userid: "abc"} in `test-tweets`"#);
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct BatchAction {
-    /// `"Get"`, `"Put"` or `"Delete"`.
-    pub kind: &'static str,
-    /// The model's Rust type name.
-    pub model: &'static str,
-    /// The table (namespace included).
-    pub table: String,
-    /// The item's key.
-    pub key: Item,
-}
-
-impl fmt::Display for BatchAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let item = ItemName {
-            model: self.model,
-            key: &self.key,
-            table: &self.table,
-        };
-        write!(f, "{} {item}", self.kind)
-    }
-}
 
 /// How many unprocessed actions an error message lists before summing up the rest (all of them
 /// are in [`BatchUnprocessed::actions`]).
@@ -55,13 +20,14 @@ const LISTED: usize = 10;
 /// the ones not written, so sending them again (after the throttling passes) completes the batch.
 ///
 /// ```
-/// use dynomodel::{AttributeValue, BatchAction, BatchUnprocessed, Error};
+/// use dynomodel::{AttributeValue, ItemAction, BatchUnprocessed, Error};
 ///
-/// let left = BatchAction {
+/// let left = ItemAction {
 ///     kind: "Delete",
 ///     model: "User",
 ///     table: "users".into(),
 ///     key: [("id".to_owned(), AttributeValue::S("u7".into()))].into(),
+///     version: None,
 /// };
 /// let error = Error::BatchUnprocessed(Box::new(BatchUnprocessed {
 ///     operation: "BatchWriteItem",
@@ -84,7 +50,7 @@ pub struct BatchUnprocessed {
     /// How many keys were read (found or not) or writes made.
     pub processed: usize,
     /// The reads or writes left unprocessed, in the order the batch was given them.
-    pub actions: Vec<BatchAction>,
+    pub actions: Vec<ItemAction>,
 }
 
 impl fmt::Display for BatchUnprocessed {
@@ -116,12 +82,13 @@ impl fmt::Display for BatchUnprocessed {
 
 impl std::error::Error for BatchUnprocessed {}
 
-/// An item a batch read that does not decode as its model: the content of [`Error::BatchDecode`].
+/// An item read by a batch or a read transaction that does not decode as its model: the content of
+/// [`Error::ItemDecode`].
 ///
 /// ```
-/// use dynomodel::{AttributeValue, BatchDecode, ConversionError, Error};
+/// use dynomodel::{AttributeValue, ItemDecode, ConversionError, Error};
 ///
-/// let error = Error::BatchDecode(Box::new(BatchDecode {
+/// let error = Error::ItemDecode(Box::new(ItemDecode {
 ///     model: "Tweet",
 ///     table: "tweets".into(),
 ///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
@@ -133,7 +100,7 @@ impl std::error::Error for BatchUnprocessed {}
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct BatchDecode {
+pub struct ItemDecode {
     /// The model's Rust type name.
     pub model: &'static str,
     /// The table (namespace included).
@@ -144,7 +111,7 @@ pub struct BatchDecode {
     pub error: ConversionError,
 }
 
-impl fmt::Display for BatchDecode {
+impl fmt::Display for ItemDecode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let item = ItemName {
             model: self.model,
@@ -155,13 +122,13 @@ impl fmt::Display for BatchDecode {
     }
 }
 
-impl std::error::Error for BatchDecode {
+impl std::error::Error for ItemDecode {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
 }
 
-impl BatchDecode {
+impl ItemDecode {
     /// The error for an item of `model` that `error` says does not decode.
     pub(crate) fn error(
         model: &'static str,
@@ -169,7 +136,7 @@ impl BatchDecode {
         key: Item,
         error: ConversionError,
     ) -> Error {
-        Error::BatchDecode(Box::new(BatchDecode {
+        Error::ItemDecode(Box::new(ItemDecode {
             model,
             table: table.to_owned(),
             key,

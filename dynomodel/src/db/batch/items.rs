@@ -4,7 +4,7 @@ use std::any::{Any, TypeId};
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::db::batch::errors::BatchDecode;
+use crate::db::batch::errors::ItemDecode;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::read::ReadTable;
 use crate::db::Partial;
@@ -19,7 +19,7 @@ use crate::value::Item;
 /// keys that had no item. A model the batch did not read has no items and no missing keys.
 ///
 /// Decoding happens here rather than when the batch is awaited, so that an item that does not fit
-/// its model fails only that model's `take` (the error, [`Error::BatchDecode`](crate::Error::BatchDecode),
+/// its model fails only that model's `take` (the error, [`Error::ItemDecode`](crate::Error::ItemDecode),
 /// names the model, table and key), and so that projected items can be taken as
 /// [`Partial`] views instead.
 ///
@@ -109,7 +109,7 @@ impl BatchItems {
     /// Moves out `M`'s items, decoded, in the order their keys were given (keys without an item
     /// skipped). A second `take` gives nothing.
     ///
-    /// Errors: an item that does not decode as `M` ([`Error::BatchDecode`](crate::Error::BatchDecode),
+    /// Errors: an item that does not decode as `M` ([`Error::ItemDecode`](crate::Error::ItemDecode),
     /// naming it); `M`'s items are gone then.
     pub fn take<M: Model>(&mut self) -> Result<Vec<M>> {
         let Some(model) = self.model_mut::<M>() else {
@@ -182,7 +182,7 @@ pub(crate) fn decode<M: Model>(table: &ReadTable, item: Item) -> Result<M> {
         .iter()
         .filter_map(|name| item.get(name).map(|v| (name.clone(), v.clone())))
         .collect();
-    M::from_item(item).map_err(|e| BatchDecode::error(table.model, &table.table, key, e))
+    M::from_item(item).map_err(|e| ItemDecode::error(table.model, &table.table, key, e))
 }
 
 impl fmt::Debug for BatchItems {

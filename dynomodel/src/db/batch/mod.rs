@@ -21,7 +21,7 @@ mod stream;
 mod tests;
 mod write;
 
-pub use errors::{BatchAction, BatchDecode, BatchUnprocessed};
+pub use errors::{BatchUnprocessed, ItemDecode};
 pub use get::BatchGet;
 pub use items::BatchItems;
 pub use options::BatchOptions;
@@ -54,7 +54,7 @@ impl Db {
     /// - **Errors name what failed.** When a chunk's retries run out, the other chunks still run,
     ///   and [`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed) then lists every key or
     ///   write left (kind, model, table, key): everything else was done. An item that does not
-    ///   decode is [`Error::BatchDecode`](crate::Error::BatchDecode), naming its model and key.
+    ///   decode is [`Error::ItemDecode`](crate::Error::ItemDecode), naming its model and key.
     ///   A chunk failing with a DynamoDB error (a missing table, say) fails the call with that
     ///   error, unchanged; see [`Db::batch_write`] for what a write batch leaves then.
     ///

@@ -4,12 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::backend::{Backend, BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
-use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
+use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{with_retries, Retried};
 use crate::db::names::model_name;
 use crate::db::Db;
+use crate::error::ItemAction;
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::value::Item;
@@ -124,11 +125,12 @@ pub(crate) fn unprocessed_error(
     left.sort_by_key(|e| e.position);
     let actions = left
         .into_iter()
-        .map(|e| BatchAction {
+        .map(|e| ItemAction {
             kind: "Get",
             model: tables[e.table].model,
             table: tables[e.table].table.clone(),
             key: e.key,
+            version: None,
         })
         .collect();
     Error::BatchUnprocessed(Box::new(BatchUnprocessed {

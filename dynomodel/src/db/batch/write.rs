@@ -7,12 +7,13 @@ use std::future::IntoFuture;
 use futures::{StreamExt, TryStreamExt};
 
 use crate::backend::{Backend, BatchWriteItemInput, WriteRequest};
-use crate::db::batch::errors::{BatchAction, BatchUnprocessed};
+use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::{check_item_size, check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
 use crate::db::names::model_name;
 use crate::db::{Db, DbFuture};
+use crate::error::ItemAction;
 use crate::error::{Error, Result};
 use crate::model::{Model, PrimaryKey};
 use crate::value::Item;
@@ -103,12 +104,13 @@ pub(crate) struct WriteEntry {
 }
 
 impl WriteEntry {
-    fn action(&self) -> BatchAction {
-        BatchAction {
+    fn action(&self) -> ItemAction {
+        ItemAction {
             kind: self.kind,
             model: self.model,
             table: self.table.clone(),
             key: self.key.clone(),
+            version: None,
         }
     }
 }

@@ -1,17 +1,15 @@
 //! A canceled transaction, told in the mapper's terms: each [`CancellationReason`] names its action
 //! (kind, model, table, key, version check), and its old item decodes as the model.
 
-use std::fmt;
-
-use crate::db::names::{model_name, ItemName};
+use crate::db::names::model_name;
 use crate::db::version::VersionGuard;
-use crate::error::{CancellationReason, Error, Result, TransactAction, VersionCheck};
+use crate::error::{CancellationReason, Error, ItemAction, Result, VersionCheck};
 use crate::model::Model;
 
 /// What the mapper knows of one action of a transaction it sent, to name it in the reasons.
 #[derive(Debug, Clone)]
 pub(crate) struct About {
-    pub(crate) action: TransactAction,
+    pub(crate) action: ItemAction,
     pub(crate) guard: Option<VersionGuard>,
 }
 
@@ -143,18 +141,5 @@ impl Error {
             Error::TransactionCanceled { reasons, .. } => reasons,
             _ => &[],
         }
-    }
-}
-
-/// ``Update Account {id: "alice"} in `accounts` ``: how messages and logs name an action, as
-/// [`BatchAction`](crate::BatchAction) names one of a batch.
-impl fmt::Display for TransactAction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let item = ItemName {
-            model: self.model,
-            key: &self.key,
-            table: &self.table,
-        };
-        write!(f, "{} {item}", self.kind)
     }
 }

@@ -18,7 +18,7 @@ use crate::db::names::model_name;
 use crate::db::put::PutWrite;
 use crate::db::write::{Conditional, Parts, Write};
 use crate::db::{Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
-use crate::error::{Error, Result, TransactAction};
+use crate::error::{Error, ItemAction, Result};
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
 use crate::value::Item;
@@ -69,8 +69,11 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// version check); [`item_as`](crate::CancellationReason::item_as) decodes the item a failed
 /// condition found and [`is_version_conflict`](crate::CancellationReason::is_version_conflict) says
 /// whether it was the version check. Other errors (`ValidationException` for two actions on one item
-/// or over 100 actions, `IdempotentParameterMismatchException` for a reused token) pass through. A
-/// transaction without actions is a validation error, reported before any request is sent.
+/// or over 100 actions, `IdempotentParameterMismatchException` for a reused token) pass through.
+///
+/// **Nothing to do.** A transaction without actions (one built in a loop over no changes, say)
+/// succeeds without sending anything, as an empty batch does; DynamoDB itself would reject an empty
+/// `TransactItems`.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -153,7 +156,7 @@ impl<'a> Transaction<'a> {
         );
         let request = request(write);
         self.actions.push(About {
-            action: TransactAction {
+            action: ItemAction {
                 kind: request.kind(),
                 model: model_name::<M>(),
                 table,
@@ -461,9 +464,8 @@ impl<'a> IntoFuture for Transaction<'a> {
                 return Err(error);
             }
             if self.requests.is_empty() {
-                return Err(Error::validation(
-                    "a transaction has no actions; add at least one before awaiting it",
-                ));
+                // Nothing to write (e.g. a loop over no changes): no request, as an empty batch.
+                return Ok(());
             }
             let input = TransactWriteItemsInput {
                 transact_items: self.requests,

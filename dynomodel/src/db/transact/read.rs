@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::backend::{TransactGet, TransactGetItemsInput};
 use crate::db::names::model_name;
 use crate::db::transact::{cancel, About};
-use crate::db::{Db, DbFuture};
-use crate::error::{Error, Result, TransactAction};
+use crate::db::{Db, DbFuture, ItemDecode};
+use crate::error::{Error, ItemAction, Result};
 use crate::model::{Model, PrimaryKey};
 use crate::value::Item;
 
@@ -25,7 +25,9 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 /// carries the model, so reading it back needs no annotation and cannot decode the wrong type.
 ///
 /// A canceled read (e.g. a `TransactionConflict` with a transaction writing the same items) is
-/// [`Error::TransactionCanceled`], its reasons naming the reads (kind `"Get"`).
+/// [`Error::TransactionCanceled`], its reasons naming the reads (kind `"Get"`). An item that does not
+/// decode is [`Error::ItemDecode`], naming its model, table and key, as in a batch. A read
+/// transaction without reads sends nothing and gives empty [`Reads`].
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -111,7 +113,7 @@ impl<'a> ReadTransaction<'a> {
             }
         };
         self.actions.push(About {
-            action: TransactAction {
+            action: ItemAction {
                 kind: "Get",
                 model: model_name::<M>(),
                 table: table_name.clone(),
@@ -153,9 +155,12 @@ impl<'a> IntoFuture for ReadTransaction<'a> {
                 return Err(error);
             }
             if self.requests.is_empty() {
-                return Err(Error::validation(
-                    "a read transaction has no reads; add at least one before awaiting it",
-                ));
+                // Nothing to read (e.g. a loop over no keys): no request, as an empty batch.
+                return Ok(Reads {
+                    transaction: self.id,
+                    items: Vec::new(),
+                    actions: Vec::new(),
+                });
             }
             let input = TransactGetItemsInput {
                 transact_items: self.requests,
@@ -164,6 +169,7 @@ impl<'a> IntoFuture for ReadTransaction<'a> {
                 Ok(output) => Ok(Reads {
                     transaction: self.id,
                     items: output.responses,
+                    actions: self.actions.into_iter().map(|a| a.action).collect(),
                 }),
                 Err(error) => Err(cancel::describe(error, &self.actions)),
             }
@@ -176,12 +182,15 @@ impl<'a> IntoFuture for ReadTransaction<'a> {
 pub struct Reads {
     transaction: u64,
     items: Vec<Option<Item>>,
+    /// The reads, in order, to name an item that does not decode.
+    actions: Vec<ItemAction>,
 }
 
 impl Reads {
     /// The item read at `slot`, decoded: `None` when no item has its key.
     ///
-    /// Errors: the slot is from another read transaction, or the item does not decode as `M`.
+    /// Errors: the slot is from another read transaction, or the item does not decode as `M`
+    /// ([`Error::ItemDecode`], naming the model, table and key, as a batch read does).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -213,7 +222,15 @@ impl Reads {
                 self.items.len()
             ))
         })?;
-        Ok(item.clone().map(M::from_item).transpose()?)
+        let Some(item) = item else {
+            return Ok(None);
+        };
+        M::from_item(item.clone())
+            .map(Some)
+            .map_err(|e| match self.actions.get(slot.index) {
+                Some(read) => ItemDecode::error(read.model, &read.table, read.key.clone(), e),
+                None => e.into(),
+            })
     }
 
     /// The number of reads (found or not).

@@ -209,7 +209,7 @@ async fn an_item_that_does_not_decode_names_its_model_table_and_key() {
         .key::<Tweet>(("abc", "0000"))
         .await
         .expect("reads");
-    let Err(Error::BatchDecode(e)) = read.get::<User>("u1") else {
+    let Err(Error::ItemDecode(e)) = read.get::<User>("u1") else {
         panic!("a decoding error");
     };
     assert_eq!((e.model, e.table.as_str()), ("User", "users"));
@@ -219,7 +219,7 @@ async fn an_item_that_does_not_decode_names_its_model_table_and_key() {
         r#"the item of User {id: "u1"} in `users` does not decode: attribute `name`: expected a string, found BOOL"#
     );
     assert!(
-        matches!(read.take::<User>(), Err(Error::BatchDecode(taken)) if taken == e),
+        matches!(read.take::<User>(), Err(Error::ItemDecode(taken)) if taken == e),
         "take fails on the same item"
     );
     // The other model is unaffected.

@@ -112,7 +112,7 @@ async fn a_dynamodb_error_or_a_bad_item_ends_the_stream() {
     fake.insert("users", &["id"], user(2).to_item().expect("converts"));
     let read: Vec<Result<User, Error>> = db.batch_get_stream::<User>(["u1", "u2"]).collect().await;
     assert_eq!(read.len(), 1, "ends at the error");
-    assert!(matches!(&read[0], Err(Error::BatchDecode(e)) if e.model == "User"));
+    assert!(matches!(&read[0], Err(Error::ItemDecode(e)) if e.model == "User"));
 
     let read: Vec<Result<User, Error>> = db.batch_get_stream::<User>([""]).collect().await;
     assert!(matches!(&read[..], [Err(Error::Validation { .. })]));
