@@ -146,12 +146,12 @@ fn key_schema_shape(ks: &[KeySchemaElement], defined: &[&str]) -> Result<()> {
             defined.join(", ")
         )));
     }
-    if let (Some(a), Some(b)) = (keys.first(), keys.get(1)) {
-        if a == b {
-            return Err(Error::validation(
-                "Both the Hash Key and the Range Key element in the KeySchema have the same name",
-            ));
-        }
+    if let (Some(a), Some(b)) = (keys.first(), keys.get(1))
+        && a == b
+    {
+        return Err(Error::validation(
+            "Both the Hash Key and the Range Key element in the KeySchema have the same name",
+        ));
     }
     if ks.first().map(|k| k.key_type) != Some(KeyType::Hash) {
         return Err(Error::validation(

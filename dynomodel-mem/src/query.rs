@@ -164,10 +164,10 @@ fn resolve_keys(
             if matches!(condition, SortCondition::Eq(KeyValue::S(ref s)) if s.is_empty()) {
                 return Err(mismatch());
             }
-            if let SortCondition::BeginsWith(prefix) = &condition {
-                if let Some(kind) = prefix.empty_kind() {
-                    return Err(empty_key_value(kind, name, index));
-                }
+            if let SortCondition::BeginsWith(prefix) = &condition
+                && let Some(kind) = prefix.empty_kind()
+            {
+                return Err(empty_key_value(kind, name, index));
             }
             sort = Some(condition);
         }
@@ -285,25 +285,25 @@ pub fn query<'t>(
                 "The provided starting key is outside query boundaries based on provided conditions",
             ));
         }
-        if let (Some(cond), Some(k)) = (&sort, start_sort) {
-            if !cond.matches(k) {
-                return Err(Error::validation(
-                    "The provided starting key does not match the range key predicate",
-                ));
-            }
+        if let (Some(cond), Some(k)) = (&sort, start_sort)
+            && !cond.matches(k)
+        {
+            return Err(Error::validation(
+                "The provided starting key does not match the range key predicate",
+            ));
         }
     }
     if let Some(filter) = &exprs.filter {
         let mut paths = Vec::new();
         read::condition_paths(filter, &mut paths);
         for path in paths {
-            if let Some(name) = read::top_name(path, &p) {
-                if schema.iter().any(|(k, _)| *k == name) {
-                    return Err(Error::validation(format!(
-                        "Filter Expression can only contain non-primary key attributes: Primary key \
+            if let Some(name) = read::top_name(path, &p)
+                && schema.iter().any(|(k, _)| *k == name)
+            {
+                return Err(Error::validation(format!(
+                    "Filter Expression can only contain non-primary key attributes: Primary key \
                          attribute: {name}"
-                    )));
-                }
+                )));
             }
         }
     }

@@ -101,11 +101,11 @@ pub fn read_expressions(
     if let Some(text) = filter {
         out.filter = Some(condition(ExprKind::Filter, text, p, usage)?);
     }
-    if let Some(text) = projection {
-        if let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, text)? {
-            expr::validate::validate_projection(&parsed, p, usage)?;
-            out.projection = Some(parsed.tree.paths);
-        }
+    if let Some(text) = projection
+        && let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, text)?
+    {
+        expr::validate::validate_projection(&parsed, p, usage)?;
+        out.projection = Some(parsed.tree.paths);
     }
     Ok(out)
 }

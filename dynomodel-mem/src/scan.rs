@@ -172,13 +172,13 @@ pub fn scan<'t>(
     let start_hash = start.as_ref().map(|s| match s {
         StartKey::Table((h, _), _) | StartKey::Index((h, _), _) => *h,
     });
-    if let Some(h) = start_hash {
-        if segment_of(h, total) != segment {
-            return Err(Error::validation(format!(
-                "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use \
+    if let Some(h) = start_hash
+        && segment_of(h, total) != segment
+    {
+        return Err(Error::validation(format!(
+            "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use \
                  ExclusiveStartKey with correct Segment. TotalSegments: {total} Segment: {segment}"
-            )));
-        }
+        )));
     }
     let from = segment_start(segment, total);
     let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 mod apply;
-mod gen;
+mod generator;
 mod known_differences;
 mod rng;
 mod runner;
@@ -49,8 +49,8 @@ async fn engine_agrees_with_dynamodb_local() {
     let mut counts = runner::Counts::new();
     for seed in first..first + seeds {
         let mut rng = rng::Rng::new(seed);
-        let tables = gen::tables(&mut rng);
-        let ops = gen::operations(&mut rng, &tables, OPS_PER_SEED);
+        let tables = generator::tables(&mut rng);
+        let ops = generator::operations(&mut rng, &tables, OPS_PER_SEED);
         let prefix = format!("diff{run_id}_{seed}");
         if let Err(divergence) = runner::run(
             &prefix,

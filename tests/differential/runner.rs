@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use dynomodel::{Backend, DeleteTableInput};
 
 use crate::apply::{apply, Answer};
-use crate::gen::{Op, TableSpec};
+use crate::generator::{Op, TableSpec};
 
 /// Requests sent per operation kind (a page walk counts each page; both sides count as one).
 pub type Counts = BTreeMap<&'static str, usize>;

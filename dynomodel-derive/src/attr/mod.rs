@@ -258,10 +258,10 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 span,
                 "`#[global_index(...)]` belongs on the struct; on a field, `#[index(...)]` declares a local index",
             );
-        } else if path.is_ident("dynomodel") {
-            if let Err(e) = attr.parse_nested_meta(|meta| field_option(&meta, &mut out, errors)) {
-                errors.push(e);
-            }
+        } else if path.is_ident("dynomodel")
+            && let Err(e) = attr.parse_nested_meta(|meta| field_option(&meta, &mut out, errors))
+        {
+            errors.push(e);
         }
     }
     out

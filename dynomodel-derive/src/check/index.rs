@@ -107,31 +107,31 @@ fn keys(container: &Container<'_>, errors: &mut Errors) {
                 );
             }
         }
-        if let (Some((hash, _)), Some((range, span))) = (index.hash, index.range) {
-            if !index.local && hash == range {
-                errors.at(
-                    span,
-                    format!(
-                        "global index {:?} uses `{}` as both its hash and its range key",
-                        index.name, container.fields[hash].ident
-                    ),
-                );
-            }
+        if let (Some((hash, _)), Some((range, span))) = (index.hash, index.range)
+            && !index.local
+            && hash == range
+        {
+            errors.at(
+                span,
+                format!(
+                    "global index {:?} uses `{}` as both its hash and its range key",
+                    index.name, container.fields[hash].ident
+                ),
+            );
         }
-        if index.local {
-            if let Some((range, span)) = index.range {
-                if let Some((role, _)) = container.fields[range].key {
-                    let role = if role == KeyRole::Hash {
-                        "hash"
-                    } else {
-                        "range"
-                    };
-                    errors.at(
+        if index.local
+            && let Some((range, span)) = index.range
+            && let Some((role, _)) = container.fields[range].key
+        {
+            let role = if role == KeyRole::Hash {
+                "hash"
+            } else {
+                "range"
+            };
+            errors.at(
                         span,
                         format!("local index {:?} would be sorted by the table's {role} key `{}`: a local index needs another sort key", index.name, container.fields[range].ident),
                     );
-                }
-            }
         }
     }
 }

@@ -250,12 +250,12 @@ pub(crate) fn check_key_attributes(
     keys: &[&str],
 ) -> Result<(), Error> {
     for path in target_paths(expr) {
-        if let Some(Step::Key(k)) = resolve(path, ph).and_then(|s| s.into_iter().next()) {
-            if keys.contains(&k.as_str()) {
-                return Err(Error::validation(format!(
+        if let Some(Step::Key(k)) = resolve(path, ph).and_then(|s| s.into_iter().next())
+            && keys.contains(&k.as_str())
+        {
+            return Err(Error::validation(format!(
                     "One or more parameter values were invalid: Cannot update attribute {k}. This attribute is part of the key"
                 )));
-            }
         }
     }
     Ok(())
@@ -293,13 +293,13 @@ pub(crate) fn check_index_key_paths(
         let Some(steps) = resolve(path, ph) else {
             continue;
         };
-        if let [Step::Key(k), _, ..] = steps.as_slice() {
-            if index_keys.contains(&k.as_str()) {
-                return Err(Error::validation(format!(
-                    "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
+        if let [Step::Key(k), _, ..] = steps.as_slice()
+            && index_keys.contains(&k.as_str())
+        {
+            return Err(Error::validation(format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
                      not allowed: IndexKey: {k}"
-                )));
-            }
+            )));
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use dynomodel::{
     ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
 };
 
-use crate::gen::{Op, Segments, TableRef};
+use crate::generator::{Op, Segments, TableRef};
 
 /// The most pages a walk follows (81 items at Limit 1 is the worst case the generator makes).
 const MAX_PAGES: usize = 200;

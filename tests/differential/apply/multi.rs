@@ -11,7 +11,7 @@ use dynomodel::{
 };
 
 use super::{name_of, on_failure, Answer};
-use crate::gen::{Action, ActionKind, Get, Read, Token, Write};
+use crate::generator::{Action, ActionKind, Get, Read, Token, Write};
 
 pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) -> Answer {
     let request_items = reads
@@ -46,7 +46,7 @@ pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) 
 pub async fn batch_write(
     backend: &dyn Backend,
     names: &[String],
-    writes: &[(crate::gen::TableRef, Vec<Write>)],
+    writes: &[(crate::generator::TableRef, Vec<Write>)],
 ) -> Answer {
     let request_items = writes
         .iter()

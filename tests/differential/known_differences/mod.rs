@@ -6,7 +6,7 @@
 mod multi;
 
 use crate::apply::{Answer, Page};
-use crate::gen::{Op, TableRef};
+use crate::generator::{Op, TableRef};
 
 /// `(engine message prefix, DynamoDB Local message prefix)` pairs for the same error type. Prefixes
 /// because several messages end with a value (a name, a number); each prefix is specific enough that it

@@ -5,7 +5,7 @@
 
 use super::{both_errors, UPDATE_RUNTIME_ERRORS, WORDING};
 use crate::apply::Answer;
-use crate::gen::{Op, TableRef};
+use crate::generator::{Op, TableRef};
 
 /// `(text the engine's message contains, DynamoDB Local's message prefix)` for request-level limits:
 /// DynamoDB reports them in the service model's constraint form, DynamoDB Local with texts of its own.

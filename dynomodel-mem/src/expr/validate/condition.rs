@@ -130,14 +130,14 @@ impl Checker<'_, '_> {
             return;
         };
         for other in rest {
-            if let Operand::Path(q) = other.unparen() {
-                if eval::resolve(q, &self.placeholders).as_ref() == Some(&first_steps) {
-                    self.report(
+            if let Operand::Path(q) = other.unparen()
+                && eval::resolve(q, &self.placeholders).as_ref() == Some(&first_steps)
+            {
+                self.report(
                         Category::Distinct,
                         format!("The first operand must be distinct from the remaining operands for this operator or function; operator: {operator}, first operand: {}", path_string(&first_steps)),
                     );
-                    return;
-                }
+                return;
             }
         }
     }
@@ -145,11 +145,11 @@ impl Checker<'_, '_> {
     /// `<`, `<=`, `>`, `>=` and BETWEEN compare only strings, numbers and binaries.
     fn scalar_operands(&mut self, operator: &str, operands: &[&Operand]) {
         for op in operands {
-            if let Some(t) = self.static_type(op) {
-                if !matches!(t, "S" | "N" | "B") {
-                    self.report(Category::Function, format!("Incorrect operand type for operator or function; operator or function: {operator}, operand type: {t}"));
-                    return;
-                }
+            if let Some(t) = self.static_type(op)
+                && !matches!(t, "S" | "N" | "B")
+            {
+                self.report(Category::Function, format!("Incorrect operand type for operator or function; operator or function: {operator}, operand type: {t}"));
+                return;
             }
         }
     }

@@ -77,14 +77,14 @@ impl CancellationReason {
         let Some(item) = &self.item else {
             return Ok(None);
         };
-        if let Some(action) = &self.action {
-            if action.model != model_name::<M>() {
-                return Err(Error::validation(format!(
-                    "this cancellation reason is about a `{}`, not a `{}`",
-                    action.model,
-                    model_name::<M>()
-                )));
-            }
+        if let Some(action) = &self.action
+            && action.model != model_name::<M>()
+        {
+            return Err(Error::validation(format!(
+                "this cancellation reason is about a `{}`, not a `{}`",
+                action.model,
+                model_name::<M>()
+            )));
         }
         Ok(Some(M::from_item(item.clone())?))
     }
