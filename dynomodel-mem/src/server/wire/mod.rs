@@ -25,10 +25,10 @@
 
 mod batch;
 mod error;
-#[cfg(test)]
-mod fake;
 mod item;
 mod table;
+#[cfg(test)]
+mod tests;
 mod transact;
 mod types;
 mod value;
