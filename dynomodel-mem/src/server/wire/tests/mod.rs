@@ -1,6 +1,7 @@
-//! The multi-item operations' request-level tests: each body goes through [`call`](super::call), as the
-//! server hands it over, to a [`fake::Fake`] backend that records the typed request and answers what it
-//! is told, so that decoding, encoding and the order of errors are tested apart from the engine.
+//! Request-level tests of the wire layer: each body goes through [`call`](super::call), as the server
+//! hands it over, to a [`fake::Fake`] backend that records the typed request and answers what it is
+//! told, so that decoding, encoding and the order of errors are tested apart from the engine (the
+//! multi-item operations, and CreateTable's nested paths).
 //!
 //! The unit tests of attribute values (`value.rs`) and of error bodies (`error.rs`) stay beside their
 //! code; these need the fake backend and are long enough to deserve files of their own.
@@ -9,6 +10,7 @@
 
 mod batch;
 mod fake;
+mod table;
 mod transact;
 
 use dynomodel::{AttributeValue, Item};
