@@ -32,8 +32,8 @@
 //!    `WriteRequest`'s `deleteRequest` before its `putRequest` (dynalite's recording). A JSON `null`
 //!    where a table's entry, a key or a write request belongs is reported the same way, at its own path
 //!    (`requestItems.t.member`, `requestItems.t.member.keys.1.member`): the wire layer's rule for null
-//!    list elements (see `table.rs`). That is an inference: DynamoDB Local answers these with its own
-//!    texts ("The batch write request list for a table cannot be null or empty: t").
+//!    list elements (see [`super::each_structure`]). That is an inference: DynamoDB Local answers these
+//!    with its own texts ("The batch write request list for a table cannot be null or empty: t").
 //! 4. The first operation-specific message: a `WriteRequest` with neither or both of `PutRequest` and
 //!    `DeleteRequest` is "Supplied AttributeValue has more than one datatypes set, must contain exactly
 //!    one of the supported datatypes" (dynalite records it for `{}`; DynamoDB Local 3.3.1 answers it for
@@ -50,7 +50,7 @@
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, Item, KeysAndAttributes,
+    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, KeysAndAttributes,
     WriteRequest,
 };
 use serde_json::{json, Map, Value};
@@ -58,37 +58,29 @@ use serde_json::{json, Map, Value};
 use super::item::{
     names, reject_legacy, required_item, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS,
 };
-use super::types::{list, map, string, structure};
+use super::types::{list, string, structure};
 use super::value::{item_to_json, parse_item, SEVERAL_TYPES};
-use super::{Decoder, Members, WireResult};
+use super::{each_structure, Decoder, Members, WireResult};
 
-/// `RequestItems`, when present.
-fn request_items<'a>(m: &Members<'a>) -> WireResult<Option<&'a Map<String, Value>>> {
-    Ok(m.get("RequestItems").map(map).transpose()?.flatten())
-}
-
-/// One table's `KeysAndAttributes`; `path` is `requestItems.<table>.member`.
-fn keys_and_attributes(
-    m: &Members<'_>,
-    path: &str,
-    d: &mut Decoder,
-) -> WireResult<KeysAndAttributes> {
+/// One table's `KeysAndAttributes`, at `requestItems.<table>.member`.
+fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAttributes> {
     let mut keys = Vec::new();
-    match m.get("Keys").map(list).transpose()?.flatten() {
-        None => d.null(&format!("{path}.keys")),
+    let keys_path = m.path_of("Keys");
+    match m.list("Keys")? {
+        None => d.null(&keys_path),
         Some(elements) => {
             for (i, element) in elements.iter().enumerate() {
                 match parse_item(element, d)? {
                     Some(key) => keys.push(key),
-                    None => d.null(&format!("{path}.keys.{}.member", i + 1)),
+                    None => d.null(&format!("{keys_path}.{}.member", i + 1)),
                 }
             }
         }
     }
     // Type-checked as DynamoDB does (a list of strings), then refused: ignoring it would return whole
     // items where the caller asked for some attributes.
-    if let Some(v) = m.get("AttributesToGet") {
-        for name in list(v)?.into_iter().flatten().filter(|v| !v.is_null()) {
+    for name in m.list("AttributesToGet")?.into_iter().flatten() {
+        if !name.is_null() {
             string(name)?;
         }
     }
@@ -108,7 +100,7 @@ pub(super) async fn batch_get_item(
     let m = Members::new(request);
     let mut d = Decoder::default();
     m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
-    let Some(tables) = request_items(&m)? else {
+    let Some(tables) = m.map("RequestItems")? else {
         // Answered as an empty map is, before any member constraint (see the module docs).
         let out = backend.batch_get_item(BatchGetItemInput::default()).await?;
         return Ok(batch_get_response(&out));
@@ -118,7 +110,7 @@ pub(super) async fn batch_get_item(
         let path = format!("requestItems.{table}.member");
         match structure(value)? {
             Some(fields) => {
-                let wanted = keys_and_attributes(&Members::new(fields), &path, &mut d)?;
+                let wanted = keys_and_attributes(&Members::at(fields, path), &mut d)?;
                 request_items.insert(table.clone(), wanted);
             }
             None => d.null(&path),
@@ -154,61 +146,36 @@ fn sets_one_request(fields: &Map<String, Value>) -> bool {
     set == 1
 }
 
-/// The item-shaped member `name` of the request structure `request` (`PutRequest`, `DeleteRequest`)
-/// of a `WriteRequest`, when that structure is present; `path` is the member's constraint path.
-fn write_member(
-    w: &Members<'_>,
-    request: &str,
-    name: &str,
-    path: &str,
-    d: &mut Decoder,
-) -> WireResult<Option<Item>> {
-    match w.get(request).map(structure).transpose()?.flatten() {
-        Some(fields) => Ok(Some(required_item(&Members::new(fields), name, path, d)?)),
-        None => Ok(None),
-    }
-}
-
 /// One table's write requests; `path` is `requestItems.<table>.member`.
 fn write_requests(
     elements: &[Value],
     path: &str,
     d: &mut Decoder,
 ) -> WireResult<Vec<WriteRequest>> {
-    let requests = elements
-        .iter()
-        .map(structure)
-        .collect::<WireResult<Vec<_>>>()?;
     // DynamoDB checks the shape of all of a table's requests before the values in them (dynalite's
-    // `validations/batchWriteItem.js` order).
-    if requests
+    // `validations/batchWriteItem.js` order). An element that is not an object is a type error, found
+    // below.
+    if elements
         .iter()
-        .flatten()
+        .filter_map(Value::as_object)
         .any(|fields| !sets_one_request(fields))
     {
         d.custom(SEVERAL_TYPES);
     }
-    let mut out = Vec::with_capacity(requests.len());
-    for (i, fields) in requests.into_iter().enumerate() {
-        let element = format!("{path}.{}.member", i + 1);
-        let Some(fields) = fields else {
-            d.null(&element);
-            continue;
-        };
-        let w = Members::new(fields);
+    let requests = each_structure(elements, path, d, |w, d| {
         // deleteRequest's errors before putRequest's, as DynamoDB lists them.
-        let key_path = format!("{element}.deleteRequest.key");
-        let delete = write_member(&w, "DeleteRequest", "Key", &key_path, d)?;
-        let item_path = format!("{element}.putRequest.item");
-        let put = write_member(&w, "PutRequest", "Item", &item_path, d)?;
-        match (put, delete) {
-            (Some(item), _) => out.push(WriteRequest::Put { item }),
-            (None, Some(key)) => out.push(WriteRequest::Delete { key }),
+        let delete = w.structure("DeleteRequest")?;
+        let delete = delete.map(|r| required_item(&r, "Key", d)).transpose()?;
+        let put = w.structure("PutRequest")?;
+        let put = put.map(|r| required_item(&r, "Item", d)).transpose()?;
+        Ok(match (put, delete) {
+            (Some(item), _) => Some(WriteRequest::Put { item }),
+            (None, Some(key)) => Some(WriteRequest::Delete { key }),
             // Already recorded as a shape error.
-            (None, None) => {}
-        }
-    }
-    Ok(out)
+            (None, None) => None,
+        })
+    })?;
+    Ok(requests.into_iter().flatten().collect())
 }
 
 pub(super) async fn batch_write_item(
@@ -223,7 +190,7 @@ pub(super) async fn batch_write_item(
         RETURN_ITEM_COLLECTION_METRICS,
         &mut d,
     )?;
-    let Some(tables) = request_items(&m)? else {
+    let Some(tables) = m.map("RequestItems")? else {
         // Answered as an empty map is, before any member constraint (see the module docs).
         let out = backend
             .batch_write_item(BatchWriteItemInput::default())

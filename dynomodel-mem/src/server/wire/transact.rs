@@ -49,7 +49,6 @@ use super::item::{
     names, optional_item, required_item, ON_CONDITION_FAILURE, RETURN_CONSUMED_CAPACITY,
     RETURN_ITEM_COLLECTION_METRICS,
 };
-use super::types::{list, structure};
 use super::value::item_to_json;
 use super::{Decoder, Members, WireResult};
 
@@ -61,32 +60,20 @@ pub const NO_ACTION: &str =
 pub const SEVERAL_ACTIONS: &str =
     "TransactItems can only contain one of Check, Put, Update or Delete";
 
-/// The structures of `TransactItems` with their paths (`transactItems.1.member`); a `null` element is
-/// recorded and skipped, and an absent list is recorded as a null constraint.
-fn elements_of<'a>(m: &Members<'a>, d: &mut Decoder) -> WireResult<Vec<(String, Members<'a>)>> {
-    let Some(elements) = m.get("TransactItems").map(list).transpose()?.flatten() else {
-        d.null("transactItems");
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::with_capacity(elements.len());
-    for (i, element) in elements.iter().enumerate() {
-        let path = format!("transactItems.{}.member", i + 1);
-        match structure(element)? {
-            Some(fields) => out.push((path, Members::new(fields))),
-            None => d.null(&path),
+/// The `TransactItems` of either operation, each element decoded by `decode` (`None` for one that
+/// hands the backend nothing, its errors recorded); an absent list is recorded as a null constraint.
+fn transact_items<'a, T>(
+    m: &Members<'a>,
+    d: &mut Decoder,
+    decode: impl FnMut(Members<'a>, &mut Decoder) -> WireResult<Option<T>>,
+) -> WireResult<Vec<T>> {
+    match m.each("TransactItems", d, decode)? {
+        Some(items) => Ok(items.into_iter().flatten().collect()),
+        None => {
+            d.null(&m.path_of("TransactItems"));
+            Ok(Vec::new())
         }
     }
-    Ok(out)
-}
-
-/// The action structure `name` of a transaction element, when present.
-fn action<'a>(element: &Members<'a>, name: &str) -> WireResult<Option<Members<'a>>> {
-    Ok(element
-        .get(name)
-        .map(structure)
-        .transpose()?
-        .flatten()
-        .map(Members::new))
 }
 
 pub(super) async fn transact_get_items(
@@ -96,20 +83,18 @@ pub(super) async fn transact_get_items(
     let m = Members::new(request);
     let mut d = Decoder::default();
     m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
-    let mut transact_items = Vec::new();
-    for (path, element) in elements_of(&m, &mut d)? {
-        let Some(get) = action(&element, "Get")? else {
-            d.null(&format!("{path}.get"));
-            continue;
+    let transact_items = transact_items(&m, &mut d, |element, d| {
+        let Some(get) = element.structure("Get")? else {
+            d.null(&element.path_of("Get"));
+            return Ok(None);
         };
-        let p = format!("{path}.get");
-        transact_items.push(TransactGet {
-            key: required_item(&get, "Key", &format!("{p}.key"), &mut d)?,
-            table_name: get.required_string_at("TableName", &format!("{p}.tableName"), &mut d)?,
+        Ok(Some(TransactGet {
+            key: required_item(&get, "Key", d)?,
+            table_name: get.required_string("TableName", d)?,
             projection_expression: get.string("ProjectionExpression")?,
             expression_attribute_names: names(&get)?,
-        });
-    }
+        }))
+    })?;
     let input = d.finish(TransactGetItemsInput { transact_items })?;
     let out = backend.transact_get_items(input).await?;
     Ok(json!({ "Responses": responses_json(&out.responses) }))
@@ -128,105 +113,97 @@ pub(super) fn responses_json(responses: &[Option<dynomodel::Item>]) -> Value {
     )
 }
 
-/// The members every write action shares besides its key or item.
-struct Common {
-    condition_expression: Option<String>,
-    names: Option<dynomodel::ExpressionAttributeNames>,
-    values: Option<dynomodel::ExpressionAttributeValues>,
-    on_failure: Option<dynomodel::ReturnValuesOnConditionCheckFailure>,
+/// The four actions of a `TransactWriteItem`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Update,
+    Delete,
+    Put,
+    ConditionCheck,
 }
 
-/// `TableName` (required) and the members after it in the model's order; `p` is the action's path.
-fn table_and_common(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<(String, Common)> {
-    let table_name = a.required_string_at("TableName", &format!("{p}.tableName"), d)?;
-    Ok((table_name, common(a, p, d)?))
+impl Action {
+    /// In the order DynamoDB reports their errors when one element sets several (see the module docs).
+    const ALL: [Action; 4] = [
+        Action::Update,
+        Action::Delete,
+        Action::Put,
+        Action::ConditionCheck,
+    ];
+
+    /// The action's member in a `TransactWriteItem`.
+    fn member(self) -> &'static str {
+        match self {
+            Action::Update => "Update",
+            Action::Delete => "Delete",
+            Action::Put => "Put",
+            Action::ConditionCheck => "ConditionCheck",
+        }
+    }
 }
 
-fn common(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<Common> {
-    Ok(Common {
-        condition_expression: a.string("ConditionExpression")?,
-        names: names(a)?,
-        values: optional_item(a, "ExpressionAttributeValues", d)?,
-        on_failure: a.enumeration_at(
-            "ReturnValuesOnConditionCheckFailure",
-            &format!("{p}.returnValuesOnConditionCheckFailure"),
-            ON_CONDITION_FAILURE,
-            d,
-        )?,
-    })
-}
-
-fn update(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<TransactWriteItem> {
-    let key = required_item(a, "Key", &format!("{p}.key"), d)?;
-    let update_expression =
-        a.required_string_at("UpdateExpression", &format!("{p}.updateExpression"), d)?;
-    let (table_name, c) = table_and_common(a, p, d)?;
-    Ok(TransactWriteItem::Update(TransactUpdate {
-        table_name,
-        key,
-        update_expression,
-        condition_expression: c.condition_expression,
-        expression_attribute_names: c.names,
-        expression_attribute_values: c.values,
-        return_values_on_condition_check_failure: c.on_failure,
-    }))
-}
-
-fn delete(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<TransactWriteItem> {
-    let key = required_item(a, "Key", &format!("{p}.key"), d)?;
-    let (table_name, c) = table_and_common(a, p, d)?;
-    Ok(TransactWriteItem::Delete(TransactDelete {
-        table_name,
-        key,
-        condition_expression: c.condition_expression,
-        expression_attribute_names: c.names,
-        expression_attribute_values: c.values,
-        return_values_on_condition_check_failure: c.on_failure,
-    }))
-}
-
-fn put(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<TransactWriteItem> {
-    let item = required_item(a, "Item", &format!("{p}.item"), d)?;
-    let (table_name, c) = table_and_common(a, p, d)?;
-    Ok(TransactWriteItem::Put(TransactPut {
-        table_name,
-        item,
-        condition_expression: c.condition_expression,
-        expression_attribute_names: c.names,
-        expression_attribute_values: c.values,
-        return_values_on_condition_check_failure: c.on_failure,
-    }))
-}
-
-fn condition_check(a: &Members<'_>, p: &str, d: &mut Decoder) -> WireResult<TransactWriteItem> {
-    let key = required_item(a, "Key", &format!("{p}.key"), d)?;
-    let table_name = a.required_string_at("TableName", &format!("{p}.tableName"), d)?;
-    let condition_expression = a.required_string_at(
-        "ConditionExpression",
-        &format!("{p}.conditionExpression"),
+/// One write action. The four share their members but for three differences: a Put has an `Item`
+/// where the others have a `Key`, an Update has an `UpdateExpression`, and a ConditionCheck's
+/// `ConditionExpression` is required. Members are decoded, and their errors recorded, in the order of
+/// botocore's `Put`, `Update`, `Delete` and `ConditionCheck` shapes: the item or key,
+/// `UpdateExpression`, `TableName`, `ConditionExpression`, `ExpressionAttributeNames`,
+/// `ExpressionAttributeValues`, `ReturnValuesOnConditionCheckFailure`.
+fn write_action(action: Action, a: &Members<'_>, d: &mut Decoder) -> WireResult<TransactWriteItem> {
+    let key_member = if action == Action::Put { "Item" } else { "Key" };
+    let key = required_item(a, key_member, d)?;
+    let update_expression = match action {
+        Action::Update => a.required_string("UpdateExpression", d)?,
+        _ => String::new(),
+    };
+    let table_name = a.required_string("TableName", d)?;
+    let condition_expression = match action {
+        Action::ConditionCheck => Some(a.required_string("ConditionExpression", d)?),
+        _ => a.string("ConditionExpression")?,
+    };
+    let expression_attribute_names = names(a)?;
+    let expression_attribute_values = optional_item(a, "ExpressionAttributeValues", d)?;
+    let return_values_on_condition_check_failure = a.enumeration(
+        "ReturnValuesOnConditionCheckFailure",
+        ON_CONDITION_FAILURE,
         d,
     )?;
-    let c = common(a, p, d)?;
-    Ok(TransactWriteItem::ConditionCheck(TransactConditionCheck {
-        table_name,
-        key,
-        condition_expression,
-        expression_attribute_names: c.names,
-        expression_attribute_values: c.values,
-        return_values_on_condition_check_failure: c.on_failure,
-    }))
+    Ok(match action {
+        Action::Update => TransactWriteItem::Update(TransactUpdate {
+            table_name,
+            key,
+            update_expression,
+            condition_expression,
+            expression_attribute_names,
+            expression_attribute_values,
+            return_values_on_condition_check_failure,
+        }),
+        Action::Delete => TransactWriteItem::Delete(TransactDelete {
+            table_name,
+            key,
+            condition_expression,
+            expression_attribute_names,
+            expression_attribute_values,
+            return_values_on_condition_check_failure,
+        }),
+        Action::Put => TransactWriteItem::Put(TransactPut {
+            table_name,
+            item: key,
+            condition_expression,
+            expression_attribute_names,
+            expression_attribute_values,
+            return_values_on_condition_check_failure,
+        }),
+        Action::ConditionCheck => TransactWriteItem::ConditionCheck(TransactConditionCheck {
+            table_name,
+            key,
+            // Always `Some`: required above.
+            condition_expression: condition_expression.unwrap_or_default(),
+            expression_attribute_names,
+            expression_attribute_values,
+            return_values_on_condition_check_failure,
+        }),
+    })
 }
-
-type ActionDecoder = fn(&Members<'_>, &str, &mut Decoder) -> WireResult<TransactWriteItem>;
-
-/// The actions of a `TransactWriteItem`, in the order DynamoDB reports their errors, with the name of
-/// each one's path segment.
-const ACTIONS: [(&str, &str, ActionDecoder); 4] = [
-    ("Update", "update", update),
-    ("Delete", "delete", delete),
-    ("Put", "put", put),
-    ("ConditionCheck", "conditionCheck", condition_check),
-];
 
 pub(super) async fn transact_write_items(
     backend: &dyn Backend,
@@ -241,27 +218,29 @@ pub(super) async fn transact_write_items(
         &mut d,
     )?;
     let client_request_token = m.string("ClientRequestToken")?;
-    let mut transact_items = Vec::new();
-    for (path, element) in elements_of(&m, &mut d)? {
+    let transact_items = transact_items(&m, &mut d, |element, d| {
         // The element's shape before the values in it, like a BatchWriteItem's `WriteRequest`.
-        let set = ACTIONS
+        let set = Action::ALL
             .iter()
-            .filter(|(name, ..)| element.get(name).is_some())
+            .filter(|action| element.get(action.member()).is_some())
             .count();
         match set {
             0 => d.custom(NO_ACTION),
             1 => {}
             _ => d.custom(SEVERAL_ACTIONS),
         }
-        for (name, segment, decode) in ACTIONS {
-            if let Some(a) = action(&element, name)? {
-                let decoded = decode(&a, &format!("{path}.{segment}"), &mut d)?;
+        let mut decoded = None;
+        for action in Action::ALL {
+            if let Some(a) = element.structure(action.member())? {
+                let item = write_action(action, &a, d)?;
+                // Several actions are all decoded, for their errors, but none is handed over.
                 if set == 1 {
-                    transact_items.push(decoded);
+                    decoded = Some(item);
                 }
             }
         }
-    }
+        Ok(decoded)
+    })?;
     let input = d.finish(TransactWriteItemsInput {
         transact_items,
         client_request_token,

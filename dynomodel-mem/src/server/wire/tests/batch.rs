@@ -270,6 +270,12 @@ async fn wrong_json_types_are_serialization_errors() {
             }),
             short,
         ),
+        // Of two type errors, the first in the list: elements are checked in order, each to the
+        // bottom (dynalite's `checkTypes`).
+        (
+            json!({"RequestItems": {"t": [{"PutRequest": {"Item": []}}, 5]}}),
+            START_OF_LIST,
+        ),
     ];
     for (body, message) in write_cases {
         let got = fake.serialization("BatchWriteItem", body.clone()).await;

@@ -161,6 +161,12 @@ async fn wrong_json_types_are_serialization_errors() {
             json!({"TransactItems": [{}, {"Put": {"Item": {"a": {"N": 1}}}}]}),
             short,
         ),
+        // Of two type errors, the first in the list: elements are checked in order, each to the
+        // bottom (dynalite's `checkTypes`).
+        (
+            json!({"TransactItems": [{"Put": {"Item": []}}, 5]}),
+            START_OF_LIST,
+        ),
     ];
     for (body, message) in write_cases {
         let got = fake.serialization("TransactWriteItems", body.clone()).await;
