@@ -152,23 +152,38 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
 /// at most 10 listed), then the first operation-specific message (e.g. about attribute values).
 #[derive(Debug, Default)]
 pub struct Decoder {
+    /// The first [`LISTED`] constraint messages. Only these are kept: a 16 MB body of `null` list
+    /// elements breaks millions of constraints, whose messages would take hundreds of megabytes.
     constraints: Vec<String>,
+    /// How many constraints were broken, listed or not.
+    broken: usize,
     custom: Option<String>,
 }
+
+/// How many constraint messages a `ValidationException` lists, at most (the rest are only counted).
+const LISTED: usize = 10;
 
 impl Decoder {
     /// A required member is absent (or JSON `null`).
     pub fn null(&mut self, path: &str) {
-        self.constraints.push(format!(
-            "Value null at '{path}' failed to satisfy constraint: Member must not be null"
-        ));
+        self.record(|| {
+            format!("Value null at '{path}' failed to satisfy constraint: Member must not be null")
+        });
     }
 
     /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
     pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
-        self.constraints.push(format!(
-            "Value '{value}' at '{path}' failed to satisfy constraint: {message}"
-        ));
+        self.record(|| {
+            format!("Value '{value}' at '{path}' failed to satisfy constraint: {message}")
+        });
+    }
+
+    /// Counts a broken constraint, and keeps its message while fewer than [`LISTED`] are kept.
+    fn record(&mut self, message: impl FnOnce() -> String) {
+        self.broken += 1;
+        if self.constraints.len() < LISTED {
+            self.constraints.push(message());
+        }
     }
 
     /// An operation-specific validation message; only the first one is reported.
@@ -180,14 +195,9 @@ impl Decoder {
 
     /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
     pub fn finish<T>(self, value: T) -> WireResult<T> {
-        let n = self.constraints.len();
+        let n = self.broken;
         if n > 0 {
-            let listed = self
-                .constraints
-                .into_iter()
-                .take(10)
-                .collect::<Vec<_>>()
-                .join("; ");
+            let listed = self.constraints.join("; ");
             let plural = if n == 1 { "" } else { "s" };
             return Err(Error::validation(format!(
                 "{n} validation error{plural} detected: {listed}"

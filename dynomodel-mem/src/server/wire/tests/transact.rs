@@ -335,3 +335,25 @@ async fn one_action_per_element() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_million_null_elements_keep_ten_messages() {
+    // 16 MB of `null,` is 3.3 million null elements: each is a broken constraint, all are counted,
+    // ten are listed, and only those ten are kept while decoding (the server's memory once peaked at
+    // 730 MB for such a body, holding every message).
+    let n = 1_000_000;
+    let body = json!({ "TransactItems": vec![Value::Null; n] });
+    let listed: Vec<String> = (1..=10)
+        .map(|i| null_at(&format!("transactItems.{i}.member")))
+        .collect();
+    let message = Fake::default().validation("TransactWriteItems", body).await;
+    assert_eq!(
+        message,
+        format!("{n} validation errors detected: {}", listed.join("; "))
+    );
+    let mut d = crate::server::wire::Decoder::default();
+    for i in 0..n {
+        d.null(&format!("x.{i}"));
+    }
+    assert_eq!((d.broken, d.constraints.len()), (n, 10));
+}
