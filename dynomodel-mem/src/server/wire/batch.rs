@@ -16,7 +16,8 @@
 //! 1. Types (`SerializationException`): `RequestItems` a map, a table's entry a structure
 //!    (BatchGetItem) or a list of structures (BatchWriteItem), `Keys` a list of maps, each attribute
 //!    value a structure, `ConsistentRead` a boolean, `AttributesToGet` a list of strings (dynalite's
-//!    `assertType` cases).
+//!    `assertType` cases). List elements are checked in order, each to the bottom, so of two type
+//!    errors the first in the body is reported (dynalite's `checkTypes`).
 //! 2. A missing (or `null`) `RequestItems` is answered as an empty map is, before any member
 //!    constraint: "The requestItems parameter is required for BatchWriteItem" (… for BatchGetItem).
 //!    dynalite's early recording gives that answer to `{"ReturnConsumedCapacity": "hi",

@@ -13,7 +13,9 @@
 //!
 //! 1. Types (`SerializationException`): `TransactItems` a list of structures, each action a
 //!    structure, `Key`/`Item`/`ExpressionAttributeValues` maps of attribute values, expressions and
-//!    `ClientRequestToken` strings (dynalite's `test/transactWriteItem.js` `assertType` cases).
+//!    `ClientRequestToken` strings (dynalite's `test/transactWriteItem.js` `assertType` cases). The
+//!    elements are checked in order, each to the bottom, so of two type errors the first in the body
+//!    is reported (dynalite's `checkTypes`).
 //! 2. Member constraints: the enums `ReturnConsumedCapacity`, `ReturnItemCollectionMetrics` and each
 //!    action's `ReturnValuesOnConditionCheckFailure`, and the members botocore's service model marks
 //!    required, at their smithy paths: `transactItems`, `transactItems.1.member.get` (a
