@@ -1,9 +1,14 @@
 //! `dynomodel-mem`'s HTTP server at the protocol level: raw HTTP requests over a `TcpStream`, so that
 //! what is checked is exactly what goes over the wire (status, headers, body bytes), including requests
 //! no SDK would send.
+//!
+//! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
+//! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `fuzz.rs` generated
+//! bodies.
 
 #![allow(clippy::unwrap_used)]
 
+mod fuzz;
 mod multi_item;
 mod sdk;
 
@@ -11,9 +16,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use dynomodel::Backend;
-use dynomodel_mem::server::{wire, Server, ServerHandle, MAX_BODY_BYTES};
+use dynomodel_mem::server::{Server, ServerHandle, MAX_BODY_BYTES};
 use dynomodel_mem::MemBackend;
-use proptest::prelude::*;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -381,115 +385,4 @@ async fn shutdown_releases_the_port() {
     let addr = server.local_addr();
     server.shutdown().await;
     assert!(TcpStream::connect(addr).await.is_err());
-}
-
-/// Arbitrary JSON, with object keys drawn mostly from DynamoDB's member names and type descriptors so
-/// that generated bodies get past the first checks and reach deep into the decoders.
-fn json_value() -> impl Strategy<Value = Value> {
-    let key = prop_oneof![
-        3 => prop::sample::select(vec![
-            "TableName", "Item", "Key", "S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M",
-            "KeySchema", "AttributeDefinitions", "AttributeName", "AttributeType", "KeyType",
-            "BillingMode", "ProvisionedThroughput", "ReadCapacityUnits", "WriteCapacityUnits",
-            "LocalSecondaryIndexes", "GlobalSecondaryIndexes", "IndexName", "Projection",
-            "ProjectionType", "NonKeyAttributes", "Limit", "ExclusiveStartKey", "Select",
-            "ReturnValues", "ConditionExpression", "ExpressionAttributeValues",
-            "ExpressionAttributeNames", "Segment", "TotalSegments", "t", "pk",
-            "RequestItems", "Keys", "ConsistentRead", "ProjectionExpression", "AttributesToGet",
-            "PutRequest", "DeleteRequest", "TransactItems", "Get", "Put", "Update", "Delete",
-            "ConditionCheck", "UpdateExpression", "ClientRequestToken", "tbl",
-            "ReturnConsumedCapacity", "ReturnItemCollectionMetrics",
-            "ReturnValuesOnConditionCheckFailure",
-        ]).prop_map(str::to_owned),
-        1 => "[a-zA-Z]{0,4}",
-    ];
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>().prop_map(|f| json!(f)),
-        prop::sample::select(vec![
-            "tbl",
-            "pk",
-            "S",
-            "1",
-            "1E400",
-            "AQID",
-            "HASH",
-            "ALL",
-            "PAY_PER_REQUEST",
-            ""
-        ])
-        .prop_map(|s| Value::String(s.to_owned())),
-        "\\PC{0,8}".prop_map(Value::String),
-    ];
-    leaf.prop_recursive(6, 64, 6, move |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((key.clone(), inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
-}
-
-fn operation() -> impl Strategy<Value = String> {
-    prop_oneof![
-        8 => prop::sample::select(wire::OPERATIONS.to_vec()).prop_map(str::to_owned),
-        1 => "[A-Za-z]{0,12}",
-    ]
-}
-
-proptest! {
-    // 2,000 cases straight into the wire layer (fast), over a table that exists.
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
-    #[test]
-    fn wire_layer_never_panics(op in operation(), body in json_value()) {
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
-        runtime.block_on(async {
-            let backend = MemBackend::new();
-            create_via_wire(&backend).await;
-            let result = wire::call(&backend, &op, body.to_string().as_bytes()).await;
-            if let Err(fault) = result {
-                let (status, body) = wire::error_response(&fault);
-                prop_assert_eq!(status, 400, "{}", body);
-                prop_assert!(body["__type"].is_string());
-            }
-            Ok(())
-        })?;
-    }
-}
-
-async fn create_via_wire(backend: &MemBackend) {
-    let body = json!({
-        "TableName": "tbl",
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "BillingMode": "PAY_PER_REQUEST"
-    });
-    wire::call(backend, "CreateTable", body.to_string().as_bytes())
-        .await
-        .unwrap();
-}
-
-proptest! {
-    // 300 cases through a live server (each a real HTTP exchange): never a 500, always DynamoDB's headers.
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-    #[test]
-    fn live_server_never_answers_500(op in operation(), body in json_value(), garbage in any::<bool>()) {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(async {
-            let backend: Arc<dyn Backend> = Arc::new(MemBackend::new());
-            let server = Server::bind_shared("127.0.0.1:0", backend).await.unwrap();
-            let target = format!("DynamoDB_20120810.{op}");
-            let mut bytes = body.to_string().into_bytes();
-            if garbage {
-                bytes.truncate(bytes.len() / 2);
-            }
-            let reply = raw(server.local_addr(), Some(&target), &bytes).await;
-            prop_assert!(reply.status == 200 || reply.status == 400, "{}", reply.status);
-            prop_assert!(reply.header("x-amz-crc32").is_some());
-            server.shutdown().await;
-            Ok(())
-        })?;
-    }
 }

@@ -12,7 +12,7 @@ use dynomodel::{
 };
 use serde_json::{json, Map, Value};
 
-use super::types::{map, string};
+use super::types::string;
 use super::value::{item_to_json, parse_item};
 use super::{Decoder, Members, WireResult};
 
@@ -64,17 +64,12 @@ pub(super) fn reject_legacy(m: &Members<'_>, names: &[&str], d: &mut Decoder) {
     }
 }
 
-/// A required item-shaped member (`Item`, `Key`); `path` is its constraint path.
-pub(super) fn required_item(
-    m: &Members<'_>,
-    name: &str,
-    path: &str,
-    d: &mut Decoder,
-) -> WireResult<Item> {
+/// A required item-shaped member (`Item`, `Key`): an absent one is recorded as null at its path.
+pub(super) fn required_item(m: &Members<'_>, name: &str, d: &mut Decoder) -> WireResult<Item> {
     match m.get(name) {
         Some(v) => Ok(parse_item(v, d)?.unwrap_or_default()),
         None => {
-            d.null(path);
+            d.null(&m.path_of(name));
             Ok(Item::new())
         }
     }
@@ -94,12 +89,7 @@ pub(super) fn optional_item(
 
 /// `ExpressionAttributeNames`: a map of strings (`null` entries are absent).
 pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNames>> {
-    let Some(fields) = m
-        .get("ExpressionAttributeNames")
-        .map(map)
-        .transpose()?
-        .flatten()
-    else {
+    let Some(fields) = m.map("ExpressionAttributeNames")? else {
         return Ok(None);
     };
     let mut out = ExpressionAttributeNames::new();
@@ -128,7 +118,7 @@ pub(super) async fn put_item(
     common(&m, &mut d)?;
     let input = PutItemInput {
         table_name: m.required_string("TableName", &mut d)?,
-        item: required_item(&m, "Item", "item", &mut d)?,
+        item: required_item(&m, "Item", &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
@@ -152,7 +142,7 @@ pub(super) async fn get_item(
     common(&m, &mut d)?;
     let input = GetItemInput {
         table_name: m.required_string("TableName", &mut d)?,
-        key: required_item(&m, "Key", "key", &mut d)?,
+        key: required_item(&m, "Key", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(&m)?,
@@ -173,7 +163,7 @@ pub(super) async fn delete_item(
     common(&m, &mut d)?;
     let input = DeleteItemInput {
         table_name: m.required_string("TableName", &mut d)?,
-        key: required_item(&m, "Key", "key", &mut d)?,
+        key: required_item(&m, "Key", &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
@@ -197,7 +187,7 @@ pub(super) async fn update_item(
     common(&m, &mut d)?;
     let input = UpdateItemInput {
         table_name: m.required_string("TableName", &mut d)?,
-        key: required_item(&m, "Key", "key", &mut d)?,
+        key: required_item(&m, "Key", &mut d)?,
         update_expression: m.string("UpdateExpression")?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,

@@ -25,10 +25,10 @@
 
 mod batch;
 mod error;
-#[cfg(test)]
-mod fake;
 mod item;
 mod table;
+#[cfg(test)]
+mod tests;
 mod transact;
 mod types;
 mod value;
@@ -152,23 +152,38 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
 /// at most 10 listed), then the first operation-specific message (e.g. about attribute values).
 #[derive(Debug, Default)]
 pub struct Decoder {
+    /// The first [`LISTED`] constraint messages. Only these are kept: a 16 MB body of `null` list
+    /// elements breaks millions of constraints, whose messages would take hundreds of megabytes.
     constraints: Vec<String>,
+    /// How many constraints were broken, listed or not.
+    broken: usize,
     custom: Option<String>,
 }
+
+/// How many constraint messages a `ValidationException` lists, at most (the rest are only counted).
+const LISTED: usize = 10;
 
 impl Decoder {
     /// A required member is absent (or JSON `null`).
     pub fn null(&mut self, path: &str) {
-        self.constraints.push(format!(
-            "Value null at '{path}' failed to satisfy constraint: Member must not be null"
-        ));
+        self.record(|| {
+            format!("Value null at '{path}' failed to satisfy constraint: Member must not be null")
+        });
     }
 
     /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
     pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
-        self.constraints.push(format!(
-            "Value '{value}' at '{path}' failed to satisfy constraint: {message}"
-        ));
+        self.record(|| {
+            format!("Value '{value}' at '{path}' failed to satisfy constraint: {message}")
+        });
+    }
+
+    /// Counts a broken constraint, and keeps its message while fewer than [`LISTED`] are kept.
+    fn record(&mut self, message: impl FnOnce() -> String) {
+        self.broken += 1;
+        if self.constraints.len() < LISTED {
+            self.constraints.push(message());
+        }
     }
 
     /// An operation-specific validation message; only the first one is reported.
@@ -180,14 +195,9 @@ impl Decoder {
 
     /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
     pub fn finish<T>(self, value: T) -> WireResult<T> {
-        let n = self.constraints.len();
+        let n = self.broken;
         if n > 0 {
-            let listed = self
-                .constraints
-                .into_iter()
-                .take(10)
-                .collect::<Vec<_>>()
-                .join("; ");
+            let listed = self.constraints.join("; ");
             let plural = if n == 1 { "" } else { "s" };
             return Err(Error::validation(format!(
                 "{n} validation error{plural} detected: {listed}"
@@ -201,14 +211,35 @@ impl Decoder {
     }
 }
 
-/// A request's members, with the type checks of DynamoDB's deserialiser.
+/// The members of the request, or of a structure nested in it, with the type checks of DynamoDB's
+/// deserialiser and the structure's constraint path, from which each member's path in a message is made.
 pub(crate) struct Members<'a> {
     map: &'a Map<String, Value>,
+    /// Empty for the request itself; else e.g. `transactItems.1.member.put` or
+    /// `requestItems.users.member`.
+    path: String,
 }
 
 impl<'a> Members<'a> {
+    /// The request's own members.
     pub(crate) fn new(map: &'a Map<String, Value>) -> Self {
-        Members { map }
+        Members::at(map, String::new())
+    }
+
+    /// The members of a nested structure whose constraint path is `path`.
+    pub(crate) fn at(map: &'a Map<String, Value>, path: String) -> Self {
+        Members { map, path }
+    }
+
+    /// The constraint path of the member `name`: DynamoDB names members in lower camel case, after the
+    /// path of the structure that holds them (`tableName`, `transactItems.1.member.put.tableName`).
+    pub(crate) fn path_of(&self, name: &str) -> String {
+        let member = types::lower_first(name);
+        if self.path.is_empty() {
+            member
+        } else {
+            format!("{}.{member}", self.path)
+        }
     }
 
     /// A member; JSON `null` counts as absent (as in DynamoDB).
@@ -223,21 +254,10 @@ impl<'a> Members<'a> {
 
     /// A required string member: a placeholder `""` is returned after recording the null constraint.
     pub(crate) fn required_string(&self, name: &str, d: &mut Decoder) -> WireResult<String> {
-        self.required_string_at(name, &types::lower_first(name), d)
-    }
-
-    /// [`Members::required_string`] of a nested structure, whose constraint path is `path`
-    /// (e.g. `transactItems.1.member.put.tableName`).
-    pub(crate) fn required_string_at(
-        &self,
-        name: &str,
-        path: &str,
-        d: &mut Decoder,
-    ) -> WireResult<String> {
         match self.string(name)? {
             Some(s) => Ok(s),
             None => {
-                d.null(path);
+                d.null(&self.path_of(name));
                 Ok(String::new())
             }
         }
@@ -260,20 +280,74 @@ impl<'a> Members<'a> {
         allowed: &[(&str, T)],
         d: &mut Decoder,
     ) -> WireResult<Option<T>> {
-        self.enumeration_at(name, &types::lower_first(name), allowed, d)
-    }
-
-    /// [`Members::enumeration`] of a nested structure, whose constraint path is `path`.
-    pub(crate) fn enumeration_at<T: Copy>(
-        &self,
-        name: &str,
-        path: &str,
-        allowed: &[(&str, T)],
-        d: &mut Decoder,
-    ) -> WireResult<Option<T>> {
         let Some(text) = self.string(name)? else {
             return Ok(None);
         };
-        Ok(types::enum_value(&text, path, allowed, d))
+        Ok(types::enum_value(&text, &self.path_of(name), allowed, d))
     }
+
+    /// [`Members::enumeration`] of a required member: an absent one is recorded as null.
+    pub(crate) fn required_enumeration<T: Copy>(
+        &self,
+        name: &str,
+        allowed: &[(&str, T)],
+        d: &mut Decoder,
+    ) -> WireResult<Option<T>> {
+        if self.get(name).is_none() {
+            d.null(&self.path_of(name));
+        }
+        self.enumeration(name, allowed, d)
+    }
+
+    /// An optional list member.
+    pub(crate) fn list(&self, name: &str) -> WireResult<Option<&'a Vec<Value>>> {
+        Ok(self.get(name).map(types::list).transpose()?.flatten())
+    }
+
+    /// An optional map member (`Item`, `RequestItems`, …).
+    pub(crate) fn map(&self, name: &str) -> WireResult<Option<&'a Map<String, Value>>> {
+        Ok(self.get(name).map(types::map).transpose()?.flatten())
+    }
+
+    /// An optional structure member, with its own members at its path.
+    pub(crate) fn structure(&self, name: &str) -> WireResult<Option<Members<'a>>> {
+        let fields = self.get(name).map(types::structure).transpose()?.flatten();
+        Ok(fields.map(|fields| Members::at(fields, self.path_of(name))))
+    }
+
+    /// The elements of the list member `name`, each a structure decoded by `decode` (see
+    /// [`each_structure`]); `None` when the list is absent.
+    pub(crate) fn each<T>(
+        &self,
+        name: &str,
+        d: &mut Decoder,
+        decode: impl FnMut(Members<'a>, &mut Decoder) -> WireResult<T>,
+    ) -> WireResult<Option<Vec<T>>> {
+        let Some(elements) = self.list(name)? else {
+            return Ok(None);
+        };
+        each_structure(elements, &self.path_of(name), d, decode).map(Some)
+    }
+}
+
+/// The elements of the list at `list_path`, each a structure decoded by `decode` in list order (so that
+/// the first type error reported is the first in the body, as DynamoDB's deserialiser meets it and
+/// dynalite's `checkTypes` records it), with its path `<list_path>.<n>.member`, counting from 1 as
+/// DynamoDB's messages do. A JSON `null` element is recorded as a null constraint at its path and
+/// skipped.
+pub(crate) fn each_structure<'a, T>(
+    elements: &'a [Value],
+    list_path: &str,
+    d: &mut Decoder,
+    mut decode: impl FnMut(Members<'a>, &mut Decoder) -> WireResult<T>,
+) -> WireResult<Vec<T>> {
+    let mut out = Vec::with_capacity(elements.len());
+    for (i, element) in elements.iter().enumerate() {
+        let path = format!("{list_path}.{}.member", i + 1);
+        match types::structure(element)? {
+            Some(fields) => out.push(decode(Members::at(fields, path), d)?),
+            None => d.null(&path),
+        }
+    }
+    Ok(out)
 }

@@ -13,7 +13,7 @@ use dynomodel::{
 };
 use serde_json::{json, Map, Value};
 
-use super::types::{self, list, structure};
+use super::types;
 use super::{Decoder, Members, WireResult};
 
 const ATTRIBUTE_TYPES: &[(&str, ScalarAttributeType)] = &[
@@ -32,62 +32,10 @@ const PROJECTION_TYPES: &[(&str, ProjectionType)] = &[
     ("KEYS_ONLY", ProjectionType::KeysOnly),
 ];
 
-/// The elements of a list member, each decoded by `each` with its path (`keySchema.1.member`, 1-based as
-/// in DynamoDB's messages).
-fn each<'a, T>(
-    m: &Members<'a>,
-    name: &str,
-    path: &str,
-    d: &mut Decoder,
-    mut each: impl FnMut(Members<'a>, &str, &mut Decoder) -> WireResult<T>,
-) -> WireResult<Option<Vec<T>>> {
-    let Some(elements) = m.get(name).map(list).transpose()?.flatten() else {
-        return Ok(None);
-    };
-    let mut out = Vec::with_capacity(elements.len());
-    for (i, element) in elements.iter().enumerate() {
-        let element_path = format!("{path}.{}.member", i + 1);
-        match structure(element)? {
-            Some(fields) => out.push(each(Members::new(fields), &element_path, d)?),
-            None => d.null(&element_path),
-        }
-    }
-    Ok(Some(out))
-}
-
-/// A required string member of a nested structure; records `path.member` as null when absent.
-fn nested_string(m: &Members<'_>, name: &str, path: &str, d: &mut Decoder) -> WireResult<String> {
-    match m.string(name)? {
-        Some(s) => Ok(s),
-        None => {
-            d.null(&format!("{path}.{}", types::lower_first(name)));
-            Ok(String::new())
-        }
-    }
-}
-
-/// A required enum member of a nested structure.
-fn nested_enum<T: Copy>(
-    m: &Members<'_>,
-    name: &str,
-    path: &str,
-    allowed: &[(&str, T)],
-    d: &mut Decoder,
-) -> WireResult<Option<T>> {
-    let member_path = format!("{path}.{}", types::lower_first(name));
-    match m.string(name)? {
-        Some(s) => Ok(types::enum_value(&s, &member_path, allowed, d)),
-        None => {
-            d.null(&member_path);
-            Ok(None)
-        }
-    }
-}
-
-fn key_schema(m: &Members<'_>, path: &str, d: &mut Decoder) -> WireResult<Vec<KeySchemaElement>> {
-    let elements = each(m, "KeySchema", path, d, |e, p, d| {
-        let attribute_name = nested_string(&e, "AttributeName", p, d)?;
-        let key_type = nested_enum(&e, "KeyType", p, KEY_TYPES, d)?;
+fn key_schema(m: &Members<'_>, d: &mut Decoder) -> WireResult<Vec<KeySchemaElement>> {
+    let elements = m.each("KeySchema", d, |e, d| {
+        let attribute_name = e.required_string("AttributeName", d)?;
+        let key_type = e.required_enumeration("KeyType", KEY_TYPES, d)?;
         Ok(key_type.map(|key_type| KeySchemaElement {
             attribute_name,
             key_type,
@@ -96,26 +44,21 @@ fn key_schema(m: &Members<'_>, path: &str, d: &mut Decoder) -> WireResult<Vec<Ke
     match elements {
         Some(elements) => Ok(elements.into_iter().flatten().collect()),
         None => {
-            d.null(path);
+            d.null(&m.path_of("KeySchema"));
             Ok(Vec::new())
         }
     }
 }
 
-fn throughput(
-    value: Option<&Value>,
-    path: &str,
-    d: &mut Decoder,
-) -> WireResult<Option<ProvisionedThroughput>> {
-    let Some(fields) = value.map(structure).transpose()?.flatten() else {
+fn throughput(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<ProvisionedThroughput>> {
+    let Some(t) = m.structure("ProvisionedThroughput")? else {
         return Ok(None);
     };
-    let m = Members::new(fields);
     let units = |name: &str, d: &mut Decoder| -> WireResult<i64> {
-        match m.get(name) {
+        match t.get(name) {
             Some(v) => types::long(v, "an Long"),
             None => {
-                d.null(&format!("{path}.{}", types::lower_first(name)));
+                d.null(&t.path_of(name));
                 Ok(0)
             }
         }
@@ -129,32 +72,23 @@ fn throughput(
     }))
 }
 
-fn projection(m: &Members<'_>, path: &str, d: &mut Decoder) -> WireResult<Projection> {
-    let path = format!("{path}.projection");
-    let Some(fields) = m.get("Projection").map(structure).transpose()?.flatten() else {
-        d.null(&path);
+fn projection(m: &Members<'_>, d: &mut Decoder) -> WireResult<Projection> {
+    let Some(p) = m.structure("Projection")? else {
+        d.null(&m.path_of("Projection"));
         return Ok(Projection {
             projection_type: ProjectionType::All,
             non_key_attributes: Vec::new(),
         });
     };
-    let p = Members::new(fields);
-    let projection_type = match p.string("ProjectionType")? {
-        Some(s) => types::enum_value(&s, &format!("{path}.projectionType"), PROJECTION_TYPES, d),
+    let projection_type = match p.get("ProjectionType") {
+        Some(_) => p.enumeration("ProjectionType", PROJECTION_TYPES, d)?,
         None => {
             d.custom("One or more parameter values were invalid: Unknown ProjectionType: null");
             None
         }
     };
     let mut non_key_attributes = Vec::new();
-    for v in p
-        .get("NonKeyAttributes")
-        .map(list)
-        .transpose()?
-        .flatten()
-        .into_iter()
-        .flatten()
-    {
+    for v in p.list("NonKeyAttributes")?.into_iter().flatten() {
         non_key_attributes.push(types::string(v)?);
     }
     Ok(Projection {
@@ -169,20 +103,14 @@ pub(super) async fn create_table(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    let attribute_definitions = each(
-        &m,
-        "AttributeDefinitions",
-        "attributeDefinitions",
-        &mut d,
-        |e, p, d| {
-            let attribute_name = nested_string(&e, "AttributeName", p, d)?;
-            let ty = nested_enum(&e, "AttributeType", p, ATTRIBUTE_TYPES, d)?;
-            Ok(ty.map(|attribute_type| AttributeDefinition {
-                attribute_name,
-                attribute_type,
-            }))
-        },
-    )?;
+    let attribute_definitions = m.each("AttributeDefinitions", &mut d, |e, d| {
+        let attribute_name = e.required_string("AttributeName", d)?;
+        let ty = e.required_enumeration("AttributeType", ATTRIBUTE_TYPES, d)?;
+        Ok(ty.map(|attribute_type| AttributeDefinition {
+            attribute_name,
+            attribute_type,
+        }))
+    })?;
     let attribute_definitions = match attribute_definitions {
         Some(defs) => defs.into_iter().flatten().collect(),
         None => {
@@ -191,46 +119,28 @@ pub(super) async fn create_table(
         }
     };
     let table_name = m.required_string("TableName", &mut d)?;
-    let table_key_schema = key_schema(&m, "keySchema", &mut d)?;
+    let table_key_schema = key_schema(&m, &mut d)?;
     let billing_mode = m.enumeration("BillingMode", BILLING_MODES, &mut d)?;
-    let provisioned_throughput = throughput(
-        m.get("ProvisionedThroughput"),
-        "provisionedThroughput",
-        &mut d,
-    )?;
-    let local_secondary_indexes = each(
-        &m,
-        "LocalSecondaryIndexes",
-        "localSecondaryIndexes",
-        &mut d,
-        |e, p, d| {
+    let provisioned_throughput = throughput(&m, &mut d)?;
+    let local_secondary_indexes = m
+        .each("LocalSecondaryIndexes", &mut d, |e, d| {
             Ok(LocalSecondaryIndex {
-                index_name: nested_string(&e, "IndexName", p, d)?,
-                key_schema: key_schema(&e, &format!("{p}.keySchema"), d)?,
-                projection: projection(&e, p, d)?,
+                index_name: e.required_string("IndexName", d)?,
+                key_schema: key_schema(&e, d)?,
+                projection: projection(&e, d)?,
             })
-        },
-    )?
-    .unwrap_or_default();
-    let global_secondary_indexes = each(
-        &m,
-        "GlobalSecondaryIndexes",
-        "globalSecondaryIndexes",
-        &mut d,
-        |e, p, d| {
+        })?
+        .unwrap_or_default();
+    let global_secondary_indexes = m
+        .each("GlobalSecondaryIndexes", &mut d, |e, d| {
             Ok(GlobalSecondaryIndex {
-                index_name: nested_string(&e, "IndexName", p, d)?,
-                key_schema: key_schema(&e, &format!("{p}.keySchema"), d)?,
-                projection: projection(&e, p, d)?,
-                provisioned_throughput: throughput(
-                    e.get("ProvisionedThroughput"),
-                    &format!("{p}.provisionedThroughput"),
-                    d,
-                )?,
+                index_name: e.required_string("IndexName", d)?,
+                key_schema: key_schema(&e, d)?,
+                projection: projection(&e, d)?,
+                provisioned_throughput: throughput(&e, d)?,
             })
-        },
-    )?
-    .unwrap_or_default();
+        })?
+        .unwrap_or_default();
     let input = d.finish(CreateTableInput {
         table_name,
         attribute_definitions,

@@ -1,8 +1,6 @@
-//! A [`Backend`] for the wire layer's unit tests: it records the typed request of the multi-item
+//! A [`Backend`] for the wire layer's request-level tests: it records the typed request of the multi-item
 //! operations and answers with a canned response or error, so that decoding and encoding are tested on
 //! their own, whatever the engine does.
-
-#![allow(clippy::unwrap_used)]
 
 use std::sync::Mutex;
 
@@ -16,7 +14,7 @@ use dynomodel::{
 };
 use serde_json::Value;
 
-use super::{call, Fault, WireResult};
+use crate::server::wire::{call, Fault, WireResult};
 
 /// The typed request the wire layer handed over.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,11 +28,15 @@ pub enum Seen {
 /// Canned answers (defaults: empty responses) and the requests seen.
 #[derive(Debug, Default)]
 pub struct Fake {
+    /// BatchGetItem's answer.
     pub batch_get: BatchGetItemOutput,
+    /// BatchWriteItem's answer.
     pub batch_write: BatchWriteItemOutput,
+    /// TransactGetItems' answer (TransactWriteItems always answers `{}`).
     pub transact_get: TransactGetItemsOutput,
     /// Returned by every operation instead of its response, when set.
     pub error: Option<Error>,
+    /// The typed requests received, in order.
     pub seen: Mutex<Vec<Seen>>,
 }
 

@@ -1,0 +1,48 @@
+//! Request-level tests of the wire layer: each body goes through [`call`](super::call), as the server
+//! hands it over, to a [`fake::Fake`] backend that records the typed request and answers what it is
+//! told, so that decoding, encoding and the order of errors are tested apart from the engine (the
+//! multi-item operations, and CreateTable's nested paths).
+//!
+//! The unit tests of attribute values (`value.rs`) and of error bodies (`error.rs`) stay beside their
+//! code; these need the fake backend and are long enough to deserve files of their own.
+
+#![allow(clippy::unwrap_used)]
+
+mod batch;
+mod fake;
+mod table;
+mod transact;
+
+use dynomodel::{AttributeValue, Item};
+
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.into())
+}
+
+/// A key (or a small item) of the tests' tables, whose hash key is `pk`.
+fn key(pk: &str) -> Item {
+    [("pk".to_owned(), s(pk))].into()
+}
+
+/// DynamoDB's constraint message for a missing member at `path`.
+fn null_at(path: &str) -> String {
+    format!("Value null at '{path}' failed to satisfy constraint: Member must not be null")
+}
+
+/// DynamoDB's constraint message for `value` outside the enum `set` at `path`.
+fn enum_at(value: &str, path: &str, set: &str) -> String {
+    format!(
+        "Value '{value}' at '{path}' failed to satisfy constraint: Member must satisfy enum value \
+         set: [{set}]"
+    )
+}
+
+/// The `ValidationException` message listing `list`: "N validation error(s) detected: a; b; …".
+fn errors(list: &[String]) -> String {
+    let plural = if list.len() == 1 { "" } else { "s" };
+    format!(
+        "{} validation error{plural} detected: {}",
+        list.len(),
+        list.join("; ")
+    )
+}
