@@ -1,7 +1,7 @@
 //! [`BatchGet`]: reading items of several models by key, in chunks of 100, with retries.
 
 use std::any::{Any, TypeId};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{HashMap, HashSet};
 use std::future::IntoFuture;
 
 use futures::{StreamExt, TryStreamExt};
@@ -82,7 +82,7 @@ struct ModelRead {
     table: ReadTable,
     /// The distinct keys, in the order given.
     keys: Vec<(KeyId, crate::value::Item)>,
-    seen: BTreeSet<KeyId>,
+    seen: HashSet<KeyId>,
     /// The same keys as the model's own key type (`Vec<M::Key>`), for [`BatchItems::missing`].
     typed: Box<dyn Any + Send + Sync>,
 }
@@ -225,7 +225,7 @@ impl<'a> BatchGet<'a> {
             type_id,
             table: ReadTable::of::<M>(self.db),
             keys: Vec::new(),
-            seen: BTreeSet::new(),
+            seen: HashSet::new(),
             typed: Box::new(Vec::<M::Key>::new()),
         });
         self.models.len() - 1
@@ -265,8 +265,7 @@ impl<'a> BatchGet<'a> {
             .try_collect()
             .await?;
 
-        let mut found: Vec<BTreeMap<KeyId, crate::value::Item>> =
-            vec![BTreeMap::new(); tables.len()];
+        let mut found: Vec<HashMap<KeyId, crate::value::Item>> = vec![HashMap::new(); tables.len()];
         let mut left = Vec::new();
         let mut attempts = 0;
         for read in reads {

@@ -1,7 +1,7 @@
 //! [`BatchItems`]: what a [`BatchGet`](crate::BatchGet) read, handed out per model.
 
 use std::any::{Any, TypeId};
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::db::batch::errors::ItemDecode;
@@ -58,7 +58,7 @@ pub(crate) struct ModelItems {
     /// The same keys as `Vec<M::Key>`.
     typed: Box<dyn Any + Send + Sync>,
     /// The items read and not yet taken.
-    found: BTreeMap<KeyId, Item>,
+    found: HashMap<KeyId, Item>,
     /// Positions in `order` of the keys that had no item.
     missing: Vec<usize>,
 }
@@ -69,10 +69,10 @@ impl ModelItems {
         table: ReadTable,
         order: Vec<KeyId>,
         typed: Box<dyn Any + Send + Sync>,
-        mut found: BTreeMap<KeyId, Item>,
+        mut found: HashMap<KeyId, Item>,
     ) -> Self {
         // Only answers to keys asked for count (a backend has no business sending others).
-        let asked: std::collections::BTreeSet<&KeyId> = order.iter().collect();
+        let asked: HashSet<&KeyId> = order.iter().collect();
         found.retain(|id, _| asked.contains(id));
         let missing = order
             .iter()
@@ -118,7 +118,7 @@ impl BatchItems {
         let mut items = Vec::with_capacity(model.found.len());
         for id in &model.order {
             if let Some(item) = model.found.remove(id) {
-                items.push(decode::<M>(&model.table, item)?);
+                items.push(decode::<M>(&model.table, id, item)?);
             }
         }
         Ok(items)
@@ -148,7 +148,7 @@ impl BatchItems {
         };
         let id = KeyId::of(&key.into().to_key_item()?);
         match model.found.get(&id) {
-            Some(item) => decode::<M>(&model.table, item.clone()).map(Some),
+            Some(item) => decode::<M>(&model.table, &id, item.clone()).map(Some),
             None => Ok(None),
         }
     }
@@ -175,14 +175,10 @@ impl BatchItems {
     }
 }
 
-/// Decodes an item of `table`, naming its model and key when it does not fit.
-pub(crate) fn decode<M: Model>(table: &ReadTable, item: Item) -> Result<M> {
-    let key: Item = table
-        .key_names
-        .iter()
-        .filter_map(|name| item.get(name).map(|v| (name.clone(), v.clone())))
-        .collect();
-    M::from_item(item).map_err(|e| ItemDecode::error(table.model, &table.table, key, e))
+/// Decodes the item of `table` with key `id`, naming its model and key when it does not fit (the key
+/// is rebuilt only then: most items decode).
+pub(crate) fn decode<M: Model>(table: &ReadTable, id: &KeyId, item: Item) -> Result<M> {
+    M::from_item(item).map_err(|e| ItemDecode::error(table.model, &table.table, id.to_item(), e))
 }
 
 impl fmt::Debug for BatchItems {

@@ -42,6 +42,24 @@ impl KeyId {
     }
 }
 
+impl KeyId {
+    /// The key as an item again: for naming the key in an error, off the normal path. A value that
+    /// was not a key type comes back as its wire form, a string.
+    pub(crate) fn to_item(&self) -> Item {
+        self.0
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    Scalar::S(s) | Scalar::Other(s) => AttributeValue::S(s.clone()),
+                    Scalar::N(n) => AttributeValue::N(*n),
+                    Scalar::B(b) => AttributeValue::B(b.clone()),
+                };
+                (name.clone(), value)
+            })
+            .collect()
+    }
+}
+
 impl Scalar {
     fn of(value: &AttributeValue) -> Scalar {
         match value {

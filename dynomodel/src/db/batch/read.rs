@@ -1,7 +1,7 @@
 //! Reading one chunk of keys (≤ 100) with `BatchGetItem`, retrying its unprocessed keys: shared by
 //! [`BatchGet`](crate::BatchGet) and [`BatchGetStream`](crate::BatchGetStream).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::backend::{Backend, BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
 use crate::db::batch::errors::BatchUnprocessed;
@@ -80,17 +80,24 @@ pub(crate) async fn read_chunk(
                 found.extend(items.into_iter().map(|item| (table, item)));
             }
         }
-        let unprocessed: BTreeSet<(&str, KeyId)> = output
+        let unprocessed: HashMap<&str, HashSet<KeyId>> = output
             .unprocessed_keys
             .iter()
-            .flat_map(|(table, keys)| keys.keys.iter().map(|key| (table.as_str(), KeyId::of(key))))
+            .map(|(table, keys)| (table.as_str(), keys.keys.iter().map(KeyId::of).collect()))
             .collect();
         // Rebuilt from what was sent rather than resent as returned, so that a retry carries this
         // batch's per-table settings whatever the backend echoes.
-        let left = entries
-            .into_iter()
-            .filter(|e| unprocessed.contains(&(tables[e.table].table.as_str(), e.id.clone())))
-            .collect();
+        let left = match unprocessed.is_empty() {
+            true => Vec::new(),
+            false => entries
+                .into_iter()
+                .filter(|e| {
+                    unprocessed
+                        .get(tables[e.table].table.as_str())
+                        .is_some_and(|ids| ids.contains(&e.id))
+                })
+                .collect(),
+        };
         Ok((found, left))
     })
     .await

@@ -1,7 +1,7 @@
 //! [`BatchGetStream`]: the items of one model for a large set of keys, read chunk by chunk as the
 //! stream is polled.
 
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -111,7 +111,7 @@ fn distinct_keys<M: Model>(
     table: &ReadTable,
     keys: impl IntoIterator<Item = impl Into<M::Key>>,
 ) -> Result<Vec<(KeyId, Item)>> {
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = HashSet::new();
     let mut distinct = Vec::new();
     for key in keys {
         let item = key.into().to_key_item()?;
@@ -215,7 +215,7 @@ async fn read_in_order<M: Model>(
     let order: Vec<KeyId> = chunk.iter().map(|e| e.id.clone()).collect();
     let read = read_chunk(backend, tables, chunk, options).await?;
     let table = &tables[0];
-    let mut found: BTreeMap<KeyId, Item> = read
+    let mut found: HashMap<KeyId, Item> = read
         .answers
         .into_iter()
         .flatten()
@@ -223,8 +223,8 @@ async fn read_in_order<M: Model>(
         .collect();
     let items = order
         .iter()
-        .filter_map(|id| found.remove(id))
-        .map(|item| decode::<M>(table, item))
+        .filter_map(|id| Some((id, found.remove(id)?)))
+        .map(|(id, item)| decode::<M>(table, id, item))
         .collect();
     let left = (!read.left.is_empty()).then(|| Unfinished {
         entries: read.left,
