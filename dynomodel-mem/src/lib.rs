@@ -62,6 +62,7 @@
 
 mod batch;
 mod clock;
+mod config;
 mod create;
 mod expr;
 mod index;
@@ -75,7 +76,10 @@ mod request;
 mod scan;
 mod state;
 mod table;
+mod tags;
 mod transact;
+mod ttl;
+mod update_table;
 mod validate;
 
 #[cfg(feature = "server")]
@@ -89,13 +93,19 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use dynomodel::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, GetItemInput, GetItemOutput,
-    ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, QueryInput, QueryOutput,
-    Result, ScanInput, ScanOutput, TransactGetItemsInput, TransactGetItemsOutput,
-    TransactWriteItemsInput, TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput,
+    DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
+    DescribeLimitsOutput, DescribeTableInput, DescribeTableOutput, DescribeTimeToLiveInput,
+    DescribeTimeToLiveOutput, GetItemInput, GetItemOutput, ListTablesInput, ListTablesOutput,
+    ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
+    QueryOutput, Result, ScanInput, ScanOutput, TagResourceInput, TagResourceOutput,
+    TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
+    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
+    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
+    UpdateTimeToLiveOutput,
 };
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::MemBackendBuilder;
 pub use key::KeyValue;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
@@ -135,11 +145,27 @@ impl MemBackend {
     /// `CreationDateTime` today). [`Clock`]'s example builds an engine on a clock of its own;
     /// [`ManualClock`]'s moves time through a token's window.
     pub fn with_clock(clock: impl Clock + 'static) -> MemBackend {
+        MemBackend::builder().clock(clock).build()
+    }
+
+    /// An engine with settings other than the defaults: clock, ARN region and account, how long
+    /// tables and indexes take to become `ACTIVE`.
+    pub fn builder() -> MemBackendBuilder {
+        MemBackendBuilder::default()
+    }
+
+    fn from_parts(clock: clock::EngineClock, config: config::EngineConfig) -> MemBackend {
         MemBackend {
-            state: Arc::new(RwLock::new(State::with_clock(clock::EngineClock::new(
-                clock,
-            )))),
+            state: Arc::new(RwLock::new(State::new(clock, config))),
         }
+    }
+
+    /// Deletes every item whose Time to Live has passed (by the engine's clock), from the table and
+    /// its indexes, and returns how many it deleted. DynamoDB deletes expired items in the background,
+    /// typically within a few days; until a sweep runs they are still read, as on DynamoDB. The server
+    /// runs a sweep periodically; embedded users and tests call this when they choose.
+    pub fn sweep_expired(&self) -> usize {
+        self.write().sweep_expired()
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -220,6 +246,50 @@ impl Backend for MemBackend {
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
         self.write().transact_write_items(&input)
+    }
+
+    async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+        self.write().update_table(input)
+    }
+
+    async fn update_time_to_live(
+        &self,
+        input: UpdateTimeToLiveInput,
+    ) -> Result<UpdateTimeToLiveOutput> {
+        self.write().update_time_to_live(&input)
+    }
+
+    async fn describe_time_to_live(
+        &self,
+        input: DescribeTimeToLiveInput,
+    ) -> Result<DescribeTimeToLiveOutput> {
+        self.read().describe_time_to_live(&input)
+    }
+
+    async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
+        self.write().tag_resource(input)
+    }
+
+    async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
+        self.write().untag_resource(&input)
+    }
+
+    async fn list_tags_of_resource(
+        &self,
+        input: ListTagsOfResourceInput,
+    ) -> Result<ListTagsOfResourceOutput> {
+        self.read().list_tags_of_resource(&input)
+    }
+
+    async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+        self.read().describe_limits(&input)
+    }
+
+    async fn describe_endpoints(
+        &self,
+        input: DescribeEndpointsInput,
+    ) -> Result<DescribeEndpointsOutput> {
+        self.read().describe_endpoints(&input)
     }
 }
 

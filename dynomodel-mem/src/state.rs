@@ -11,6 +11,7 @@ use dynomodel::{
 };
 
 use crate::clock::EngineClock;
+use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::transact::tokens::Tokens;
 use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
@@ -42,15 +43,23 @@ pub struct State {
     clock: EngineClock,
     /// The `ClientRequestToken`s of the transactions of the last 10 minutes.
     tokens: Tokens,
+    /// ARN region and account, transition times.
+    config: EngineConfig,
 }
 
 impl State {
     /// An engine with no tables that reads the time from `clock`.
-    pub(crate) fn with_clock(clock: EngineClock) -> State {
+    pub(crate) fn new(clock: EngineClock, config: EngineConfig) -> State {
         State {
             clock,
+            config,
             ..State::default()
         }
+    }
+
+    /// The engine's settings.
+    pub(crate) fn config(&self) -> &EngineConfig {
+        &self.config
     }
 
     /// The expression parse cache.
@@ -97,6 +106,10 @@ impl State {
             provisioned_throughput: input.provisioned_throughput,
             local_secondary_indexes: input.local_secondary_indexes,
             global_secondary_indexes: input.global_secondary_indexes,
+            stream_specification: input.stream_specification,
+            table_class: input.table_class,
+            deletion_protection_enabled: input.deletion_protection_enabled.unwrap_or(false),
+            arn: self.config.table_arn(&input.table_name),
             created: self.clock.now(),
         };
         let table = Table::new(schema);

@@ -13,15 +13,11 @@ use dynomodel::{
     item_size, AttributeDefinition, BillingMode, GlobalSecondaryIndex,
     GlobalSecondaryIndexDescription, Item, KeySchemaElement, LocalSecondaryIndex,
     LocalSecondaryIndexDescription, ProvisionedThroughput, ProvisionedThroughputDescription,
-    ScalarAttributeType, TableDescription, TableStatus,
+    ScalarAttributeType, StreamSpecification, TableClass, TableDescription, TableStatus,
 };
 
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
-
-/// The region and account DynamoDB Local puts in its ARNs; the engine uses the same so that ARNs compare
-/// equal in the dual-backend suite.
-pub(crate) const ARN_PREFIX: &str = "arn:aws:dynamodb:ddblocal:000000000000:table/";
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
@@ -44,6 +40,14 @@ pub struct TableSchema {
     pub created: DateTime<Utc>,
     /// A unique id in UUID form.
     pub table_id: String,
+    /// `arn:aws:dynamodb:<region>:<account>:table/<name>`.
+    pub arn: String,
+    /// The stream settings, as last set.
+    pub stream_specification: Option<StreamSpecification>,
+    /// The storage class, as requested.
+    pub table_class: Option<TableClass>,
+    /// Whether DeleteTable is refused.
+    pub deletion_protection_enabled: bool,
 }
 
 impl TableSchema {
@@ -64,10 +68,6 @@ impl TableSchema {
             .map_or(ScalarAttributeType::S, |d| d.attribute_type)
     }
 
-    fn arn(&self) -> String {
-        format!("{ARN_PREFIX}{}", self.name)
-    }
-
     fn is_on_demand(&self) -> bool {
         self.billing_mode == Some(BillingMode::PayPerRequest)
     }
@@ -77,7 +77,7 @@ fn throughput(t: Option<ProvisionedThroughput>) -> ProvisionedThroughputDescript
     t.map_or_else(Default::default, |t| ProvisionedThroughputDescription {
         read_capacity_units: t.read_capacity_units,
         write_capacity_units: t.write_capacity_units,
-        number_of_decreases_today: 0,
+        ..Default::default()
     })
 }
 
@@ -194,7 +194,7 @@ impl Table {
     /// DescribeTable's view of the table.
     pub fn describe(&self, status: TableStatus) -> TableDescription {
         let s = &self.schema;
-        let arn = s.arn();
+        let arn = s.arn.clone();
         let on_demand = s.is_on_demand();
         TableDescription {
             table_name: s.name.clone(),
@@ -228,6 +228,7 @@ impl Table {
                     key_schema: i.key_schema.clone(),
                     projection: i.projection.clone(),
                     index_status: TableStatus::Active,
+                    backfilling: None,
                     provisioned_throughput: Some(if on_demand {
                         ProvisionedThroughputDescription::default()
                     } else {
@@ -238,6 +239,12 @@ impl Table {
                     index_arn: format!("{arn}/index/{}", i.index_name),
                 })
                 .collect(),
+            stream_specification: s.stream_specification,
+            latest_stream_arn: None,
+            latest_stream_label: None,
+            last_update_to_pay_per_request_date_time: None,
+            table_class: s.table_class,
+            deletion_protection_enabled: s.deletion_protection_enabled,
         }
     }
 }
@@ -267,6 +274,10 @@ mod tests {
             global_secondary_indexes: vec![],
             created: Utc::now(),
             table_id: "id".into(),
+            arn: "arn:aws:dynamodb:ddblocal:000000000000:table/things".into(),
+            stream_specification: None,
+            table_class: None,
+            deletion_protection_enabled: false,
         }
     }
 

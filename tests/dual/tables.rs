@@ -40,6 +40,7 @@ dual_test!(create_describe_delete, |t| {
             },
             provisioned_throughput: Some(throughput),
         }],
+        ..Default::default()
     };
     let before = chrono::Utc::now() - chrono::Duration::seconds(60);
     let created = t.backend().create_table(input.clone()).await.unwrap();

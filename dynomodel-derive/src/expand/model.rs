@@ -186,6 +186,8 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
             #indexes
+            // SCAFFOLD: the mapper helper adds tags and the stream specification.
+            ..::core::default::Default::default()
         }
     }
 }

@@ -77,7 +77,7 @@ use dynomodel::{CancellationReason, Error, Item, Result};
 
 use crate::key::{KeyValue, PrimaryKey};
 use crate::state::{missing_table, State};
-use crate::table::{Table, ARN_PREFIX};
+use crate::table::Table;
 use crate::validate::{self, Constraints};
 
 /// Most actions in one transaction.
@@ -93,16 +93,6 @@ const MAX_TOKEN: usize = 36;
 /// Longest table name or ARN (the model's `TableArn`).
 const MAX_TABLE_ARN: usize = 1024;
 
-/// The table an action names: `name`, or the table of an ARN of this engine's account and region.
-/// `None` for an ARN of another account or region, which no table here can match.
-pub(crate) fn table_name_of(name: &str) -> Option<&str> {
-    if name.starts_with("arn:") {
-        name.strip_prefix(ARN_PREFIX)
-    } else {
-        Some(name)
-    }
-}
-
 /// The request-only check of a table name: a plain name as GetItem checks it; an ARN is looked up.
 pub(crate) fn check_table_name(name: &str) -> Result<()> {
     if name.starts_with("arn:") {
@@ -114,12 +104,21 @@ pub(crate) fn check_table_name(name: &str) -> Result<()> {
 /// The table an action names, or `ResourceNotFoundException` ("Requested resource not found", the
 /// conformance suite's capture of both operations).
 pub(crate) fn lookup<'s>(state: &'s State, name: &str) -> Result<&'s Table> {
-    state.table(table_name_of(name).ok_or_else(missing_table)?)
+    state.table(
+        state
+            .config()
+            .table_name_of(name)
+            .ok_or_else(missing_table)?,
+    )
 }
 
 /// [`lookup`], for writing.
 pub(crate) fn lookup_mut<'s>(state: &'s mut State, name: &str) -> Result<&'s mut Table> {
-    state.table_mut(table_name_of(name).ok_or_else(missing_table)?)
+    let name = state
+        .config()
+        .table_name_of(name)
+        .ok_or_else(missing_table)?;
+    state.table_mut(name)
 }
 
 /// The member constraints of a transaction (step 1 of the module docs). `tables` are the actions'
@@ -238,15 +237,7 @@ mod tests {
 
     #[test]
     fn table_names_and_arns() {
-        assert_eq!(table_name_of("users"), Some("users"));
-        assert_eq!(
-            table_name_of("arn:aws:dynamodb:ddblocal:000000000000:table/users"),
-            Some("users")
-        );
-        assert_eq!(
-            table_name_of("arn:aws:dynamodb:us-east-1:123456789012:table/users"),
-            None
-        );
+        // Which ARNs name a table here: `config.rs`.
         assert!(check_table_name("arn:aws:dynamodb:us-east-1:1:table/x").is_ok());
         assert!(check_table_name("ab").is_err());
     }

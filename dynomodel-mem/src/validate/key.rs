@@ -298,6 +298,10 @@ mod tests {
             global_secondary_indexes: vec![],
             created: chrono::DateTime::UNIX_EPOCH,
             table_id: String::new(),
+            arn: String::new(),
+            stream_specification: None,
+            table_class: None,
+            deletion_protection_enabled: false,
         }
     }
 

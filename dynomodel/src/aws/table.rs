@@ -146,6 +146,8 @@ fn throughput_from(t: &sdk::ProvisionedThroughputDescription) -> ProvisionedThro
         read_capacity_units: t.read_capacity_units().unwrap_or(0),
         write_capacity_units: t.write_capacity_units().unwrap_or(0),
         number_of_decreases_today: t.number_of_decreases_today().unwrap_or(0),
+        last_increase_date_time: t.last_increase_date_time().map(|t| time_from(Some(t))),
+        last_decrease_date_time: t.last_decrease_date_time().map(|t| time_from(Some(t))),
     }
 }
 
@@ -199,6 +201,22 @@ pub(crate) fn description_from(t: sdk::TableDescription) -> Result<TableDescript
         Some(sdk::BillingMode::PayPerRequest) => Some(BillingMode::PayPerRequest),
         Some(other) => return Err(unexpected("a billing mode", other.as_str())),
     };
+    let last_update_to_pay_per_request_date_time = t
+        .billing_mode_summary()
+        .and_then(|s| s.last_update_to_pay_per_request_date_time())
+        .map(|t| time_from(Some(t)));
+    let table_class = match t.table_class_summary().and_then(|s| s.table_class()) {
+        None => None,
+        Some(sdk::TableClass::Standard) => Some(TableClass::Standard),
+        Some(sdk::TableClass::StandardInfrequentAccess) => {
+            Some(TableClass::StandardInfrequentAccess)
+        }
+        Some(other) => return Err(unexpected("a table class", other.as_str())),
+    };
+    let stream_specification = t
+        .stream_specification()
+        .map(stream_specification_from)
+        .transpose()?;
     let local_secondary_indexes = t
         .local_secondary_indexes()
         .iter()
@@ -226,6 +244,7 @@ pub(crate) fn description_from(t: sdk::TableDescription) -> Result<TableDescript
                         .ok_or_else(|| unexpected("an index status", "nothing"))?
                         .as_str(),
                 )?,
+                backfilling: i.backfilling(),
                 provisioned_throughput: i.provisioned_throughput().map(throughput_from),
                 item_count: i.item_count().unwrap_or(0),
                 index_size_bytes: i.index_size_bytes().unwrap_or(0),
@@ -250,7 +269,49 @@ pub(crate) fn description_from(t: sdk::TableDescription) -> Result<TableDescript
         table_id: t.table_id().unwrap_or_default().to_owned(),
         local_secondary_indexes,
         global_secondary_indexes,
+        stream_specification,
+        latest_stream_arn: t.latest_stream_arn,
+        latest_stream_label: t.latest_stream_label,
+        last_update_to_pay_per_request_date_time,
+        table_class,
+        deletion_protection_enabled: t.deletion_protection_enabled.unwrap_or(false),
     })
+}
+
+/// Converts a stream specification from DynamoDB.
+pub(crate) fn stream_specification_from(
+    s: &sdk::StreamSpecification,
+) -> Result<StreamSpecification> {
+    let stream_view_type = match s.stream_view_type() {
+        None => None,
+        Some(sdk::StreamViewType::KeysOnly) => Some(StreamViewType::KeysOnly),
+        Some(sdk::StreamViewType::NewImage) => Some(StreamViewType::NewImage),
+        Some(sdk::StreamViewType::OldImage) => Some(StreamViewType::OldImage),
+        Some(sdk::StreamViewType::NewAndOldImages) => Some(StreamViewType::NewAndOldImages),
+        Some(other) => return Err(unexpected("a stream view type", other.as_str())),
+    };
+    Ok(StreamSpecification {
+        stream_enabled: s.stream_enabled(),
+        stream_view_type,
+    })
+}
+
+/// A stream specification for DynamoDB.
+pub(crate) fn stream_specification(s: &StreamSpecification) -> Result<sdk::StreamSpecification> {
+    built(
+        sdk::StreamSpecification::builder()
+            .stream_enabled(s.stream_enabled)
+            .set_stream_view_type(
+                s.stream_view_type
+                    .map(|v| sdk::StreamViewType::from(v.as_str())),
+            )
+            .build(),
+    )
+}
+
+/// A tag for DynamoDB.
+pub(crate) fn tag(t: &Tag) -> Result<sdk::Tag> {
+    built(sdk::Tag::builder().key(&t.key).value(&t.value).build())
 }
 
 /// Converts a description that DynamoDB always sends in this response.

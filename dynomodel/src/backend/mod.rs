@@ -2,21 +2,41 @@
 //! shaped like DynamoDB's API. `dynomodel-mem` implements it in memory; [`crate::AwsBackend`] (feature
 //! `aws`) implements it over `aws-sdk-dynamodb`.
 
+mod account;
 mod batch;
 mod item;
 mod query;
 mod table;
+mod tags;
 mod transact;
+mod ttl;
+mod update_table;
 
+pub use account::*;
 pub use batch::*;
 pub use item::*;
 pub use query::*;
 pub use table::*;
+pub use tags::*;
 pub use transact::*;
+pub use ttl::*;
+pub use update_table::*;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// The answer of an operation a backend does not implement.
+fn unsupported(operation: &str) -> Error {
+    Error::Service {
+        code: "UnknownOperationException".into(),
+        message: format!("this backend does not implement {operation}"),
+    }
+}
 
 /// A DynamoDB implementation.
+///
+/// Every operation has a default implementation that answers `UnknownOperationException` (what
+/// DynamoDB answers for an operation it does not know), so a test double implements only the
+/// operations it is about; [`crate::AwsBackend`] and `dynomodel_mem::MemBackend` implement all of them.
 ///
 /// The trait is object-safe so that [`crate::Db`] holds an `Arc<dyn Backend>` and is one type whichever
 /// backend it wraps. Each method takes DynamoDB's request (expression strings and name/value maps, not
@@ -24,37 +44,131 @@ use crate::error::Result;
 #[async_trait::async_trait]
 pub trait Backend: Send + Sync + std::fmt::Debug {
     /// `CreateTable`.
-    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput>;
+    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        let _ = input;
+        Err(unsupported("CreateTable"))
+    }
     /// `DescribeTable`.
-    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput>;
+    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
+        let _ = input;
+        Err(unsupported("DescribeTable"))
+    }
     /// `ListTables`.
-    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput>;
+    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
+        let _ = input;
+        Err(unsupported("ListTables"))
+    }
     /// `DeleteTable`.
-    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput>;
+    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
+        let _ = input;
+        Err(unsupported("DeleteTable"))
+    }
     /// `PutItem`.
-    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput>;
+    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        let _ = input;
+        Err(unsupported("PutItem"))
+    }
     /// `GetItem`.
-    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput>;
+    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
+        let _ = input;
+        Err(unsupported("GetItem"))
+    }
     /// `DeleteItem`.
-    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput>;
+    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+        let _ = input;
+        Err(unsupported("DeleteItem"))
+    }
     /// `UpdateItem`.
-    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput>;
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        let _ = input;
+        Err(unsupported("UpdateItem"))
+    }
     /// `Query`.
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput>;
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        let _ = input;
+        Err(unsupported("Query"))
+    }
     /// `Scan`.
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput>;
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        let _ = input;
+        Err(unsupported("Scan"))
+    }
     /// `BatchGetItem`.
-    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput>;
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let _ = input;
+        Err(unsupported("BatchGetItem"))
+    }
     /// `BatchWriteItem`.
-    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput>;
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        let _ = input;
+        Err(unsupported("BatchWriteItem"))
+    }
     /// `TransactGetItems`.
     async fn transact_get_items(
         &self,
         input: TransactGetItemsInput,
-    ) -> Result<TransactGetItemsOutput>;
+    ) -> Result<TransactGetItemsOutput> {
+        let _ = input;
+        Err(unsupported("TransactGetItems"))
+    }
     /// `TransactWriteItems`.
     async fn transact_write_items(
         &self,
         input: TransactWriteItemsInput,
-    ) -> Result<TransactWriteItemsOutput>;
+    ) -> Result<TransactWriteItemsOutput> {
+        let _ = input;
+        Err(unsupported("TransactWriteItems"))
+    }
+    /// `UpdateTable`.
+    async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+        let _ = input;
+        Err(unsupported("UpdateTable"))
+    }
+    /// `UpdateTimeToLive`.
+    async fn update_time_to_live(
+        &self,
+        input: UpdateTimeToLiveInput,
+    ) -> Result<UpdateTimeToLiveOutput> {
+        let _ = input;
+        Err(unsupported("UpdateTimeToLive"))
+    }
+    /// `DescribeTimeToLive`.
+    async fn describe_time_to_live(
+        &self,
+        input: DescribeTimeToLiveInput,
+    ) -> Result<DescribeTimeToLiveOutput> {
+        let _ = input;
+        Err(unsupported("DescribeTimeToLive"))
+    }
+    /// `TagResource`.
+    async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
+        let _ = input;
+        Err(unsupported("TagResource"))
+    }
+    /// `UntagResource`.
+    async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
+        let _ = input;
+        Err(unsupported("UntagResource"))
+    }
+    /// `ListTagsOfResource`.
+    async fn list_tags_of_resource(
+        &self,
+        input: ListTagsOfResourceInput,
+    ) -> Result<ListTagsOfResourceOutput> {
+        let _ = input;
+        Err(unsupported("ListTagsOfResource"))
+    }
+    /// `DescribeLimits`.
+    async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+        let _ = input;
+        Err(unsupported("DescribeLimits"))
+    }
+    /// `DescribeEndpoints`.
+    async fn describe_endpoints(
+        &self,
+        input: DescribeEndpointsInput,
+    ) -> Result<DescribeEndpointsOutput> {
+        let _ = input;
+        Err(unsupported("DescribeEndpoints"))
+    }
 }

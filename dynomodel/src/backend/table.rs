@@ -2,6 +2,8 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::backend::{StreamSpecification, TableClass, Tag};
+
 /// The type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScalarAttributeType {
@@ -179,6 +181,14 @@ pub struct CreateTableInput {
     pub local_secondary_indexes: Vec<LocalSecondaryIndex>,
     /// Global secondary indexes (at most 20).
     pub global_secondary_indexes: Vec<GlobalSecondaryIndex>,
+    /// DynamoDB Streams for the table (off when `None`).
+    pub stream_specification: Option<StreamSpecification>,
+    /// The storage class; DynamoDB's default is `STANDARD`.
+    pub table_class: Option<TableClass>,
+    /// Whether DeleteTable is refused; DynamoDB's default is `false`.
+    pub deletion_protection_enabled: Option<bool>,
+    /// Tags for the new table (at most 50).
+    pub tags: Vec<Tag>,
 }
 
 /// `CreateTable`'s response.
@@ -222,6 +232,10 @@ pub struct ProvisionedThroughputDescription {
     pub write_capacity_units: i64,
     /// Decreases so far today.
     pub number_of_decreases_today: i64,
+    /// When the capacity was last increased.
+    pub last_increase_date_time: Option<DateTime<Utc>>,
+    /// When the capacity was last decreased.
+    pub last_decrease_date_time: Option<DateTime<Utc>>,
 }
 
 /// A local secondary index as described by DynamoDB.
@@ -252,6 +266,8 @@ pub struct GlobalSecondaryIndexDescription {
     pub projection: Projection,
     /// Its state.
     pub index_status: TableStatus,
+    /// While `CREATING`: whether existing items are still being copied into it.
+    pub backfilling: Option<bool>,
     /// Its capacity.
     pub provisioned_throughput: Option<ProvisionedThroughputDescription>,
     /// Entries in the index.
@@ -277,8 +293,10 @@ pub struct TableDescription {
     pub creation_date_time: DateTime<Utc>,
     /// Its capacity.
     pub provisioned_throughput: ProvisionedThroughputDescription,
-    /// Billing mode, when DynamoDB reports it.
+    /// Billing mode, when DynamoDB reports it (`BillingModeSummary.BillingMode`).
     pub billing_mode: Option<BillingMode>,
+    /// When the table last switched to on-demand (`BillingModeSummary.LastUpdateToPayPerRequestDateTime`).
+    pub last_update_to_pay_per_request_date_time: Option<DateTime<Utc>>,
     /// Number of items (DynamoDB refreshes this about every six hours; the engine keeps it exact).
     pub item_count: i64,
     /// Total size of the items, in bytes.
@@ -291,6 +309,16 @@ pub struct TableDescription {
     pub local_secondary_indexes: Vec<LocalSecondaryIndexDescription>,
     /// Global secondary indexes.
     pub global_secondary_indexes: Vec<GlobalSecondaryIndexDescription>,
+    /// The stream settings, when a stream is or was enabled.
+    pub stream_specification: Option<StreamSpecification>,
+    /// The ARN of the table's latest stream.
+    pub latest_stream_arn: Option<String>,
+    /// The label (a timestamp) of the table's latest stream.
+    pub latest_stream_label: Option<String>,
+    /// The storage class, when DynamoDB reports it (`TableClassSummary.TableClass`).
+    pub table_class: Option<TableClass>,
+    /// Whether DeleteTable is refused.
+    pub deletion_protection_enabled: bool,
 }
 
 /// `DescribeTable`.

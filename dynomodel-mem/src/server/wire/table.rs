@@ -149,6 +149,9 @@ pub(super) async fn create_table(
         provisioned_throughput,
         local_secondary_indexes,
         global_secondary_indexes,
+        // SCAFFOLD: the wire helper decodes StreamSpecification, TableClass,
+        // DeletionProtectionEnabled and Tags.
+        ..Default::default()
     })?;
     let out = backend.create_table(input).await?;
     Ok(json!({ "TableDescription": table_description(&out.table_description) }))

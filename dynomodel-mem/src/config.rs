@@ -1,0 +1,138 @@
+//! How an engine is set up: [`MemBackend::builder`](crate::MemBackend::builder).
+
+use std::time::Duration;
+
+use crate::clock::{Clock, EngineClock};
+use crate::MemBackend;
+
+/// The settings an engine keeps for its lifetime.
+#[derive(Debug, Clone)]
+pub(crate) struct EngineConfig {
+    /// The region in ARNs.
+    pub region: String,
+    /// The account id in ARNs.
+    pub account: String,
+    /// How long a table or index stays `CREATING`, `UPDATING` or `DELETING` (by the engine's clock).
+    pub transition: Duration,
+}
+
+impl Default for EngineConfig {
+    /// DynamoDB Local's region and account (so ARNs compare equal in the dual-backend suite), and
+    /// transitions that finish at once, as on DynamoDB Local.
+    fn default() -> EngineConfig {
+        EngineConfig {
+            region: "ddblocal".into(),
+            account: "000000000000".into(),
+            transition: Duration::ZERO,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// The ARN of table `name`: `arn:aws:dynamodb:<region>:<account>:table/<name>`.
+    pub(crate) fn table_arn(&self, name: &str) -> String {
+        format!(
+            "arn:aws:dynamodb:{}:{}:table/{name}",
+            self.region, self.account
+        )
+    }
+
+    /// The table a request names: `name`, or the table of an ARN of this engine's region and account.
+    /// `None` for an ARN of another account or region (or of something other than a table), which no
+    /// table here can match.
+    pub(crate) fn table_name_of<'a>(&self, name: &'a str) -> Option<&'a str> {
+        if !name.starts_with("arn:") {
+            return Some(name);
+        }
+        let rest = name.strip_prefix("arn:aws:dynamodb:")?;
+        let rest = rest.strip_prefix(self.region.as_str())?.strip_prefix(':')?;
+        let rest = rest.strip_prefix(self.account.as_str())?;
+        rest.strip_prefix(":table/")
+            .filter(|table| !table.is_empty() && !table.contains('/'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arns_name_tables_of_this_region_and_account_only() {
+        let config = EngineConfig::default();
+        assert_eq!(config.table_name_of("users"), Some("users"));
+        let arn = config.table_arn("users");
+        assert_eq!(arn, "arn:aws:dynamodb:ddblocal:000000000000:table/users");
+        assert_eq!(config.table_name_of(&arn), Some("users"));
+        for other in [
+            "arn:aws:dynamodb:us-east-1:123456789012:table/users",
+            "arn:aws:dynamodb:ddblocal:000000000000:table/users/index/gsi",
+            "arn:aws:dynamodb:ddblocal:000000000000:table/",
+            "arn:aws:s3:::bucket",
+        ] {
+            assert_eq!(config.table_name_of(other), None, "{other}");
+        }
+        let mine = EngineConfig {
+            region: "eu-west-1".into(),
+            account: "123456789012".into(),
+            ..EngineConfig::default()
+        };
+        assert_eq!(
+            mine.table_name_of("arn:aws:dynamodb:eu-west-1:123456789012:table/t1"),
+            Some("t1")
+        );
+    }
+}
+
+/// Builds a [`MemBackend`] with settings other than the defaults.
+///
+/// ```
+/// use std::time::Duration;
+/// use dynomodel_mem::{ManualClock, MemBackend};
+///
+/// let clock = ManualClock::default();
+/// let backend = MemBackend::builder()
+///     .clock(clock.clone())
+///     .region("eu-west-1")
+///     .account("123456789012")
+///     .transition_time(Duration::from_secs(30))
+///     .build();
+/// # let _ = backend;
+/// ```
+#[derive(Debug, Default)]
+pub struct MemBackendBuilder {
+    clock: Option<EngineClock>,
+    config: EngineConfig,
+}
+
+impl MemBackendBuilder {
+    /// Where "now" comes from (default: [`SystemClock`](crate::SystemClock)).
+    pub fn clock(mut self, clock: impl Clock + 'static) -> Self {
+        self.clock = Some(EngineClock::new(clock));
+        self
+    }
+
+    /// The region in table ARNs (default: `ddblocal`, as DynamoDB Local).
+    pub fn region(mut self, region: impl Into<String>) -> Self {
+        self.config.region = region.into();
+        self
+    }
+
+    /// The account id in table ARNs (default: `000000000000`, as DynamoDB Local).
+    pub fn account(mut self, account: impl Into<String>) -> Self {
+        self.config.account = account.into();
+        self
+    }
+
+    /// How long tables and indexes stay `CREATING`, `UPDATING` or `DELETING`, measured on the
+    /// engine's clock (default: zero, so every change is `ACTIVE` at once, as on DynamoDB Local). A
+    /// test that waits for `ACTIVE` sets a duration and advances a [`ManualClock`](crate::ManualClock).
+    pub fn transition_time(mut self, transition: Duration) -> Self {
+        self.config.transition = transition;
+        self
+    }
+
+    /// The engine.
+    pub fn build(self) -> MemBackend {
+        MemBackend::from_parts(self.clock.unwrap_or_default(), self.config)
+    }
+}
