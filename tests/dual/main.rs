@@ -26,7 +26,9 @@ mod query;
 mod requests;
 mod scan;
 mod tables;
+mod tags;
 mod transactions;
+mod ttl;
 mod updates;
 mod values;
 
