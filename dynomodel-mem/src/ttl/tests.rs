@@ -315,3 +315,51 @@ fn nothing_is_swept_unless_ttl_is_enabled() {
     assert_eq!(state.sweep_expired(), 0, "DISABLING");
     assert_eq!(item_counts(&state).0, 2);
 }
+
+/// The costs the expiry index is for, on 100,000 items (run with `cargo test --release -p
+/// dynomodel-mem --lib -- --ignored --nocapture sweep_cost`): puts with TTL off and on, a sweep that
+/// finds nothing, a sweep that deletes 1,000 items.
+#[test]
+#[ignore = "a measurement: run it in release mode and read the numbers"]
+fn sweep_cost_on_100k_items() {
+    use std::time::Instant;
+    const ITEMS: usize = 100_000;
+    let fill = |state: &mut State, clock: &ManualClock| {
+        let started = Instant::now();
+        for i in 0..ITEMS {
+            // 1% expire within 10 seconds, the rest in a day.
+            let offset = if i % 100 == 0 { 5 } else { 86_400 };
+            put(state, &format!("item-{i:06}"), Some(at(offset, clock)));
+        }
+        started.elapsed()
+    };
+    let (mut off, clock_off) = engine(Duration::ZERO);
+    let puts_off = fill(&mut off, &clock_off);
+    println!(
+        "{ITEMS} puts, TTL off: {puts_off:?} ({:?}/put)",
+        puts_off / ITEMS as u32
+    );
+    let (mut on, clock) = engine(Duration::ZERO);
+    update(&mut on, true, "ttl").expect("enable");
+    let puts_on = fill(&mut on, &clock);
+
+    let started = Instant::now();
+    let none = on.sweep_expired();
+    let sweep_nothing = started.elapsed();
+    clock.advance(Duration::from_secs(10));
+    let started = Instant::now();
+    let some = on.sweep_expired();
+    let sweep_some = started.elapsed();
+    assert_eq!((none, some), (0, ITEMS / 100));
+
+    // Enabling TTL on a full table indexes every item once.
+    let started = Instant::now();
+    update(&mut off, true, "ttl").expect("enable");
+    let enable = started.elapsed();
+    println!(
+        "{ITEMS} puts, TTL on: {puts_on:?} ({:?}/put)\n\
+         sweep, nothing expired: {sweep_nothing:?}; sweep deleting {some}: {sweep_some:?}\n\
+         UpdateTimeToLive(enable) on {ITEMS} items: {enable:?}",
+        puts_on / ITEMS as u32,
+    );
+}
