@@ -93,7 +93,7 @@ impl TtlState {
     pub fn insert(&mut self, key: &PrimaryKey, item: &Item) {
         if let Some(expiry) = self.expiry_of(item) {
             self.by_expiry
-                .entry(expiry.clone())
+                .entry(*expiry)
                 .or_default()
                 .insert(key.clone());
         }

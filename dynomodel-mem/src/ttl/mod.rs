@@ -153,14 +153,13 @@ fn check_change(table: &Table, enable: bool, attribute: &str, now: DateTime<Utc>
     } else if !enable {
         return Err(Error::validation("TimeToLive is already disabled"));
     }
-    if let Some(changed) = ttl.changed_at() {
-        if now
-            < changed
-                .checked_add_signed(CHANGE_WINDOW)
-                .unwrap_or(DateTime::<Utc>::MAX_UTC)
-        {
-            return Err(Error::validation(MODIFIED_TOO_OFTEN));
-        }
+    let window_ends = ttl.changed_at().map(|changed| {
+        changed
+            .checked_add_signed(CHANGE_WINDOW)
+            .unwrap_or(DateTime::<Utc>::MAX_UTC)
+    });
+    if window_ends.is_some_and(|end| now < end) {
+        return Err(Error::validation(MODIFIED_TOO_OFTEN));
     }
     Ok(())
 }
