@@ -139,7 +139,13 @@ async fn serve(
         // delayed-ACK stalls of up to 40 ms to every request.
         let _ = stream.set_nodelay(true);
         let backend = backend.clone();
-        let service = service_fn(move |request| http::handle(backend.clone(), request));
+        // DescribeEndpoints answers the address this connection reached (the listening address, with
+        // the interface's own IP when bound to 0.0.0.0), so that SDKs with endpoint discovery stay here.
+        let context = Arc::new(wire::Context {
+            endpoint: stream.local_addr().ok().map(|a| a.to_string()),
+        });
+        let service =
+            service_fn(move |request| http::handle(backend.clone(), context.clone(), request));
         let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {
