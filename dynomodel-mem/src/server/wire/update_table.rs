@@ -88,21 +88,20 @@ fn create_action(c: Members<'_>, d: &mut Decoder) -> WireResult<GlobalSecondaryI
         );
     }
     let projection = projection(&c, d)?;
-    if let Some(p) = c.structure("Projection")? {
-        if p.get("NonKeyAttributes").is_some() {
-            let names = &projection.non_key_attributes;
-            let path = p.path_of("NonKeyAttributes");
-            if names.is_empty() {
-                let message = "Member must have length greater than or equal to 1";
-                d.constraint(&java_list(names), &path, message);
-            }
-            if names.len() > 20 {
-                let message = "Member must have length less than or equal to 20";
-                d.constraint(&java_list(names), &path, message);
-            }
-            for (i, name) in names.iter().enumerate() {
-                d.length(name, &format!("{path}.{}.member", i + 1), 1, 255);
-            }
+    let projection_members = c.structure("Projection")?;
+    if let Some(p) = projection_members.filter(|p| p.get("NonKeyAttributes").is_some()) {
+        let names = &projection.non_key_attributes;
+        let path = p.path_of("NonKeyAttributes");
+        if names.is_empty() {
+            let message = "Member must have length greater than or equal to 1";
+            d.constraint(&java_list(names), &path, message);
+        }
+        if names.len() > 20 {
+            let message = "Member must have length less than or equal to 20";
+            d.constraint(&java_list(names), &path, message);
+        }
+        for (i, name) in names.iter().enumerate() {
+            d.length(name, &format!("{path}.{}.member", i + 1), 1, 255);
         }
     }
     Ok(GlobalSecondaryIndex {
