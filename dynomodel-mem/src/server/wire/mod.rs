@@ -22,6 +22,13 @@
 //! consequence: a request that breaks both a constraint checked here (a missing member, an enum) and one
 //! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
 //! DynamoDB lists both in one message; once that is fixed, the backend's.
+//!
+//! The schema-lifecycle operations (UpdateTable, UpdateTimeToLive, DescribeTimeToLive, the tag
+//! operations) and CreateTable's tags go further: every member constraint of botocore's model is
+//! checked here (lengths of names, ARNs, tag keys and values, list lengths, capacity minimums, enums),
+//! so that such a request gets DynamoDB's single list of violations; the backend keeps the checks that
+//! need a table or say more than the model (a table name's 3–255 characters and pattern, tag
+//! characters, limits, states).
 
 mod account;
 mod batch;
