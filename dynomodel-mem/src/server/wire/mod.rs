@@ -23,12 +23,12 @@
 //! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
 //! DynamoDB lists both in one message; once that is fixed, the backend's.
 //!
-//! The schema-lifecycle operations (UpdateTable, UpdateTimeToLive, DescribeTimeToLive, the tag
-//! operations) and CreateTable's tags go further: every member constraint of botocore's model is
-//! checked here (lengths of names, ARNs, tag keys and values, list lengths, capacity minimums, enums),
-//! so that such a request gets DynamoDB's single list of violations; the backend keeps the checks that
-//! need a table or say more than the model (a table name's 3–255 characters and pattern, tag
-//! characters, limits, states).
+//! UpdateTable, UpdateTimeToLive and DescribeTimeToLive go further: every member constraint of
+//! botocore's model is checked here (lengths of names and ARNs, list lengths, capacity minimums,
+//! enums), so that such a request gets DynamoDB's single list of violations; the backend keeps the
+//! checks that need a table or say more than the model (a table name's 3–255 characters and pattern,
+//! limits, states). The tag operations are the exception: the service answers their keys and values
+//! in its own words, which are the backend's (see `tags.rs`).
 
 mod account;
 mod batch;

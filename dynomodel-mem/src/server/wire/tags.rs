@@ -4,10 +4,10 @@
 //! `ValidationException`, recorded in dynalite's `test/tagResource.js`, `untagResource.js` and
 //! `listTagsOfResource.js`), not with a null constraint, and an empty one with an IAM
 //! `AccessDeniedException` rather than the model's length constraint: so `ResourceArn` gets no
-//! constraint check here, and whether an ARN names a table is the backend's question. Each tag's key
-//! (1–128 characters) and value (0–256) are checked in the smithy form (see [`tag`]); `Tags` and
-//! `TagKeys` missing are null constraints (after the ARN's absence). The characters, the `aws:` prefix and the 50-tag limit are
-//! the backend's.
+//! constraint check here, and whether an ARN names a table is the backend's question. `Tags` and
+//! `TagKeys` missing, and a tag without `Key` or `Value`, are null constraints (after the ARN's
+//! absence); the keys' and values' lengths and characters, the `aws:` prefix and the 50-tag limit are
+//! the backend's checks (see [`tag`]).
 
 use dynomodel::{Backend, Error, ListTagsOfResourceInput, TagResourceInput, UntagResourceInput};
 use serde_json::{json, Map, Value};
@@ -72,9 +72,7 @@ pub(super) async fn untag_resource(
                     d.null(&at);
                     continue;
                 }
-                let key = types::string(key)?;
-                d.length(&key, &at, 1, 128);
-                out.push(key);
+                out.push(types::string(key)?);
             }
             out
         }
