@@ -19,6 +19,8 @@ use dynomodel::{
 };
 
 pub(crate) use busy::delete_table as check_delete_table;
+#[cfg(test)]
+pub(crate) use request::NOTHING_TO_UPDATE;
 use lifecycle::{stream_label, DeletingIndex, IndexChange, TableChange, Transition, View};
 
 use crate::index::Index;
