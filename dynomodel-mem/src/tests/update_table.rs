@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use dynomodel::{
     Backend, BillingMode, DeleteTableInput, DescribeTableInput, Error, GlobalSecondaryIndex,
-    GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType, ProvisionedThroughput,
-    PutItemInput, QueryInput, ScalarAttributeType::S, StreamSpecification, StreamViewType,
-    TableDescription, TableStatus, UpdateGlobalSecondaryIndexAction, UpdateTableInput,
+    GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType,
+    ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType::S, StreamSpecification,
+    StreamViewType, TableDescription, TableStatus, UpdateGlobalSecondaryIndexAction,
+    UpdateTableInput,
 };
 
 use super::{assert_validation, def, item, n, s, table_input, values};
@@ -94,26 +95,41 @@ async fn query_g(backend: &MemBackend, index: &str) -> Result<usize, Error> {
 #[tokio::test]
 async fn a_new_index_is_backfilled_and_skips_mistyped_items() {
     let (backend, _) = populated(Duration::ZERO).await;
-    let out = backend.update_table(create_gsi("by-g", "g")).await.expect("update");
+    let out = backend
+        .update_table(create_gsi("by-g", "g"))
+        .await
+        .expect("update");
     // The response shows the change in progress even with a zero transition time.
     let d = out.table_description;
     assert_eq!(d.table_status, TableStatus::Updating);
-    assert_eq!(d.global_secondary_indexes[0].index_status, TableStatus::Creating);
+    assert_eq!(
+        d.global_secondary_indexes[0].index_status,
+        TableStatus::Creating
+    );
     assert_eq!(d.global_secondary_indexes[0].backfilling, Some(false));
     let d = describe(&backend).await;
     assert_eq!(d.table_status, TableStatus::Active);
     let index = &d.global_secondary_indexes[0];
-    assert_eq!((index.index_status, index.backfilling), (TableStatus::Active, None));
+    assert_eq!(
+        (index.index_status, index.backfilling),
+        (TableStatus::Active, None)
+    );
     // The item whose g is a number is not in the index.
     assert_eq!(index.item_count, 2);
     assert_eq!(query_g(&backend, "by-g").await, Ok(2));
-    assert!(d.attribute_definitions.iter().any(|a| a.attribute_name == "g"));
+    assert!(d
+        .attribute_definitions
+        .iter()
+        .any(|a| a.attribute_name == "g"));
 }
 
 #[tokio::test]
 async fn transitions_follow_the_clock() {
     let (backend, clock) = populated(Duration::from_secs(10)).await;
-    backend.update_table(create_gsi("by-g", "g")).await.expect("update");
+    backend
+        .update_table(create_gsi("by-g", "g"))
+        .await
+        .expect("update");
     // Allocation: the table UPDATING, the index CREATING without backfilling.
     let d = describe(&backend).await;
     assert_eq!(d.table_status, TableStatus::Updating);
@@ -148,18 +164,30 @@ async fn transitions_follow_the_clock() {
     let d = describe(&backend).await;
     assert_eq!(d.table_status, TableStatus::Active);
     let index = &d.global_secondary_indexes[0];
-    assert_eq!((index.index_status, index.backfilling), (TableStatus::Creating, Some(true)));
+    assert_eq!(
+        (index.index_status, index.backfilling),
+        (TableStatus::Creating, Some(true))
+    );
     clock.advance(Duration::from_secs(5));
     let d = describe(&backend).await;
-    assert_eq!(d.global_secondary_indexes[0].index_status, TableStatus::Active);
+    assert_eq!(
+        d.global_secondary_indexes[0].index_status,
+        TableStatus::Active
+    );
     assert_eq!(query_g(&backend, "by-g").await, Ok(2));
-    backend.delete_table(delete).await.expect("delete once active");
+    backend
+        .delete_table(delete)
+        .await
+        .expect("delete once active");
 }
 
 #[tokio::test]
 async fn a_deleted_index_is_deleting_then_gone_with_its_attribute() {
     let (backend, clock) = populated(Duration::from_secs(4)).await;
-    backend.update_table(create_gsi("by-g", "g")).await.expect("create");
+    backend
+        .update_table(create_gsi("by-g", "g"))
+        .await
+        .expect("create");
     clock.advance(Duration::from_secs(4));
     let delete = UpdateTableInput {
         table_name: TABLE.into(),
@@ -168,8 +196,15 @@ async fn a_deleted_index_is_deleting_then_gone_with_its_attribute() {
         }],
         ..Default::default()
     };
-    let d = backend.update_table(delete.clone()).await.expect("delete").table_description;
-    assert_eq!(d.global_secondary_indexes[0].index_status, TableStatus::Deleting);
+    let d = backend
+        .update_table(delete.clone())
+        .await
+        .expect("delete")
+        .table_description;
+    assert_eq!(
+        d.global_secondary_indexes[0].index_status,
+        TableStatus::Deleting
+    );
     // Queries see it gone at once.
     assert_validation(
         query_g(&backend, "by-g").await,
@@ -177,7 +212,10 @@ async fn a_deleted_index_is_deleting_then_gone_with_its_attribute() {
     );
     let d = describe(&backend).await;
     assert_eq!(d.table_status, TableStatus::Updating);
-    assert!(d.attribute_definitions.iter().any(|a| a.attribute_name == "g"));
+    assert!(d
+        .attribute_definitions
+        .iter()
+        .any(|a| a.attribute_name == "g"));
     clock.advance(Duration::from_secs(4));
     let d = describe(&backend).await;
     assert_eq!(d.table_status, TableStatus::Active);
@@ -194,7 +232,10 @@ async fn a_deleted_index_is_deleting_then_gone_with_its_attribute() {
         .expect("put");
     match backend.update_table(delete).await {
         Err(Error::ResourceNotFound { message }) => {
-            assert_eq!(message, "Requested resource not found: Index by-g for table things")
+            assert_eq!(
+                message,
+                "Requested resource not found: Index by-g for table things"
+            )
         }
         other => panic!("expected ResourceNotFound, got {other:?}"),
     }
@@ -224,7 +265,11 @@ async fn throughput_history_and_billing_switches() {
         other => panic!("expected ResourceInUse, got {other:?}"),
     }
     clock.advance(Duration::from_secs(2));
-    let d = backend.update_table(busy).await.expect("increase").table_description;
+    let d = backend
+        .update_table(busy)
+        .await
+        .expect("increase")
+        .table_description;
     // The response shows the old capacity while UPDATING.
     assert_eq!(d.provisioned_throughput.read_capacity_units, 5);
     assert!(d.provisioned_throughput.last_increase_date_time.is_some());
@@ -289,7 +334,10 @@ async fn streams_deletion_protection_and_empty_updates() {
         stream_specification: Some(StreamSpecification::disabled()),
         ..Default::default()
     };
-    backend.update_table(disable.clone()).await.expect("disable");
+    backend
+        .update_table(disable.clone())
+        .await
+        .expect("disable");
     assert_validation(
         backend.update_table(disable).await,
         "Table has no stream to disable: TableName: things",
@@ -313,7 +361,10 @@ async fn streams_deletion_protection_and_empty_updates() {
         "Resource cannot be deleted as it is currently protected against deletion. Disable \
          deletion protection first.",
     );
-    backend.update_table(protect(false)).await.expect("unprotect");
+    backend
+        .update_table(protect(false))
+        .await
+        .expect("unprotect");
     backend.delete_table(delete).await.expect("delete");
 
     let nothing = UpdateTableInput {
@@ -335,16 +386,18 @@ async fn refused_requests_change_nothing() {
         .push(GlobalSecondaryIndexUpdate::Create(gsi("by-h", "h")));
     two.attribute_definitions.push(def("h", S));
     assert_eq!(
-        backend.update_table(two).await.map_err(|e| e.code().to_owned()),
+        backend
+            .update_table(two)
+            .await
+            .map_err(|e| e.code().to_owned()),
         Err("LimitExceededException".to_owned())
     );
     let mut with_throughput = create_gsi("by-g", "g");
-    with_throughput.global_secondary_index_updates = vec![GlobalSecondaryIndexUpdate::Create(
-        GlobalSecondaryIndex {
+    with_throughput.global_secondary_index_updates =
+        vec![GlobalSecondaryIndexUpdate::Create(GlobalSecondaryIndex {
             provisioned_throughput: Some(pt(1, 1)),
             ..gsi("by-g", "g")
-        },
-    )];
+        })];
     assert_validation(
         backend.update_table(with_throughput).await,
         "One or more parameter values were invalid: Neither ReadCapacityUnits nor \
@@ -397,6 +450,9 @@ async fn limits_and_endpoints() {
         .await
         .expect("endpoints");
     assert_eq!(endpoints.endpoints.len(), 1);
-    assert_eq!(endpoints.endpoints[0].address, "dynamodb.eu-west-1.amazonaws.com");
+    assert_eq!(
+        endpoints.endpoints[0].address,
+        "dynamodb.eu-west-1.amazonaws.com"
+    );
     assert_eq!(endpoints.endpoints[0].cache_period_in_minutes, 1440);
 }

@@ -19,9 +19,9 @@ use dynomodel::{
 };
 
 pub(crate) use busy::delete_table as check_delete_table;
+use lifecycle::{stream_label, DeletingIndex, IndexChange, TableChange, Transition, View};
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
-use lifecycle::{stream_label, DeletingIndex, IndexChange, TableChange, Transition, View};
 
 use crate::index::Index;
 use crate::state::State;
