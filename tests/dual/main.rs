@@ -29,6 +29,7 @@ mod tables;
 mod tags;
 mod transactions;
 mod ttl;
+mod update_table;
 mod updates;
 mod values;
 
