@@ -116,14 +116,10 @@ impl State {
             created: self.clock.now(),
         };
         let mut table = Table::new(schema);
-<<<<<<< HEAD
         crate::tags::store_create_tags(&mut table, &input.tags);
-        let table_description = table.describe(TableStatus::Active);
-=======
         let now = self.clock.now();
         crate::update_table::created_stream(&mut table, now);
         let table_description = table.describe(&View::at(now));
->>>>>>> main
         self.tables.insert(input.table_name, table);
         Ok(CreateTableOutput { table_description })
     }

@@ -18,11 +18,8 @@ use dynomodel::{
 
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
-<<<<<<< HEAD
 use crate::ttl::expiry::TtlState;
-=======
 use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, View};
->>>>>>> main
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
@@ -112,15 +109,12 @@ pub struct Table {
     indexes: Vec<Index>,
     item_count: usize,
     total_size: usize,
-<<<<<<< HEAD
     /// Time to Live: the setting and the index of expiry times (`ttl/expiry.rs`).
     ttl: TtlState,
     /// The table's tags by key (`tags.rs`).
     tags: BTreeMap<String, String>,
-=======
     /// Changes in progress and capacity history (UpdateTable).
     pub lifecycle: Lifecycle,
->>>>>>> main
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
@@ -135,12 +129,9 @@ impl Table {
             partitions: BTreeMap::new(),
             item_count: 0,
             total_size: 0,
-<<<<<<< HEAD
             ttl: TtlState::default(),
             tags: BTreeMap::new(),
-=======
             lifecycle: Lifecycle::default(),
->>>>>>> main
         }
     }
 
