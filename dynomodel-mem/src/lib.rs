@@ -150,6 +150,55 @@ impl MemBackend {
 
     /// An engine with settings other than the defaults: clock, ARN region and account, how long
     /// tables and indexes take to become `ACTIVE`.
+    ///
+    /// Region and account make the tables' ARNs, by which the tag operations name a table:
+    ///
+    /// ```
+    /// use dynomodel::{
+    ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
+    ///     ListTagsOfResourceInput, ScalarAttributeType, Tag, TagResourceInput,
+    /// };
+    /// use dynomodel_mem::MemBackend;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let backend = MemBackend::builder().region("eu-west-1").account("123456789012").build();
+    /// let created = backend
+    ///     .create_table(CreateTableInput {
+    ///         table_name: "orders".into(),
+    ///         attribute_definitions: vec![AttributeDefinition {
+    ///             attribute_name: "id".into(),
+    ///             attribute_type: ScalarAttributeType::S,
+    ///         }],
+    ///         key_schema: vec![KeySchemaElement::hash("id")],
+    ///         billing_mode: Some(BillingMode::PayPerRequest),
+    ///         tags: vec![Tag::new("team", "payments")],
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// let arn = created.table_description.table_arn;
+    /// assert_eq!(arn, "arn:aws:dynamodb:eu-west-1:123456789012:table/orders");
+    ///
+    /// backend
+    ///     .tag_resource(TagResourceInput {
+    ///         resource_arn: arn.clone(),
+    ///         tags: vec![Tag::new("env", "prod")],
+    ///     })
+    ///     .await?;
+    /// let listed = backend
+    ///     .list_tags_of_resource(ListTagsOfResourceInput { resource_arn: arn.clone(), next_token: None })
+    ///     .await?;
+    /// // In key order.
+    /// assert_eq!(listed.tags, vec![Tag::new("env", "prod"), Tag::new("team", "payments")]);
+    ///
+    /// // DynamoDB's validation: `aws:` is reserved, at most 50 tags, and more.
+    /// let err = backend
+    ///     .tag_resource(TagResourceInput { resource_arn: arn, tags: vec![Tag::new("aws:x", "v")] })
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.message(), "Tag Key cannot be prefixed with aws:, Key: aws:x");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn builder() -> MemBackendBuilder {
         MemBackendBuilder::default()
     }
@@ -164,6 +213,92 @@ impl MemBackend {
     /// its indexes, and returns how many it deleted. DynamoDB deletes expired items in the background,
     /// typically within a few days; until a sweep runs they are still read, as on DynamoDB. The server
     /// runs a sweep periodically; embedded users and tests call this when they choose.
+    ///
+    /// An item expires when its TTL attribute (see `UpdateTimeToLive`) is a Number of epoch seconds
+    /// not after now and not more than five years before it; strings, sets and other types never
+    /// expire. Only tables whose TTL is `ENABLED` are swept.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel::{
+    ///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,
+    ///     GlobalSecondaryIndex, Item, KeySchemaElement, Number, Projection, ProjectionType,
+    ///     PutItemInput, QueryInput, ScalarAttributeType, TimeToLiveSpecification,
+    ///     UpdateTimeToLiveInput,
+    /// };
+    /// use dynomodel_mem::{Clock, ManualClock, MemBackend};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let clock = ManualClock::default();
+    /// let backend = MemBackend::builder().clock(clock.clone()).build();
+    /// let def = |name: &str| AttributeDefinition {
+    ///     attribute_name: name.into(),
+    ///     attribute_type: ScalarAttributeType::S,
+    /// };
+    /// backend
+    ///     .create_table(CreateTableInput {
+    ///         table_name: "sessions".into(),
+    ///         attribute_definitions: vec![def("id"), def("user")],
+    ///         key_schema: vec![KeySchemaElement::hash("id")],
+    ///         billing_mode: Some(BillingMode::PayPerRequest),
+    ///         global_secondary_indexes: vec![GlobalSecondaryIndex {
+    ///             index_name: "by-user".into(),
+    ///             key_schema: vec![KeySchemaElement::hash("user")],
+    ///             projection: Projection {
+    ///                 projection_type: ProjectionType::All,
+    ///                 non_key_attributes: vec![],
+    ///             },
+    ///             provisioned_throughput: None,
+    ///         }],
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// backend
+    ///     .update_time_to_live(UpdateTimeToLiveInput {
+    ///         table_name: "sessions".into(),
+    ///         time_to_live_specification: TimeToLiveSpecification {
+    ///             enabled: true,
+    ///             attribute_name: "expires".into(),
+    ///         },
+    ///     })
+    ///     .await?;
+    ///
+    /// // A session that expires in a minute.
+    /// let in_a_minute = clock.now().timestamp() + 60;
+    /// let item = Item::from([
+    ///     ("id".to_owned(), AttributeValue::S("s1".into())),
+    ///     ("user".to_owned(), AttributeValue::S("ada".into())),
+    ///     ("expires".to_owned(), AttributeValue::N(Number::from(in_a_minute))),
+    /// ]);
+    /// backend
+    ///     .put_item(PutItemInput { table_name: "sessions".into(), item, ..Default::default() })
+    ///     .await?;
+    /// let get = GetItemInput {
+    ///     table_name: "sessions".into(),
+    ///     key: Item::from([("id".to_owned(), AttributeValue::S("s1".into()))]),
+    ///     ..Default::default()
+    /// };
+    /// let by_user = QueryInput {
+    ///     table_name: "sessions".into(),
+    ///     index_name: Some("by-user".into()),
+    ///     key_condition_expression: Some("#u = :u".into()),
+    ///     expression_attribute_names: Some([("#u".to_owned(), "user".to_owned())].into()),
+    ///     expression_attribute_values: Some(
+    ///         [(":u".to_owned(), AttributeValue::S("ada".into()))].into(),
+    ///     ),
+    ///     ..Default::default()
+    /// };
+    ///
+    /// // Two minutes later it has expired, and is still read until a sweep deletes it...
+    /// clock.advance(Duration::from_secs(120));
+    /// assert!(backend.get_item(get.clone()).await?.item.is_some());
+    /// assert_eq!(backend.sweep_expired(), 1);
+    /// // ... from the table and from its indexes.
+    /// assert!(backend.get_item(get).await?.item.is_none());
+    /// assert_eq!(backend.query(by_user).await?.count, 0);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn sweep_expired(&self) -> usize {
         self.write().sweep_expired()
     }

@@ -91,6 +91,8 @@ impl State {
     /// `CreateTable`. Tables are ACTIVE at once, as on DynamoDB Local.
     pub fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
         crate::create::create_table(&input)?;
+        // Tags are checked with the rest of the request: an invalid tag creates no table.
+        crate::tags::validate_create_tags(&input.tags)?;
         if self.tables.contains_key(&input.table_name) {
             // Real DynamoDB; DynamoDB Local 3.3 says "Cannot create preexisting table".
             return Err(Error::ResourceInUse {
@@ -114,6 +116,7 @@ impl State {
             created: self.clock.now(),
         };
         let mut table = Table::new(schema);
+        crate::tags::store_create_tags(&mut table, &input.tags);
         let now = self.clock.now();
         crate::update_table::created_stream(&mut table, now);
         let table_description = table.describe(&View::at(now));
@@ -198,7 +201,7 @@ impl State {
 }
 
 /// Real DynamoDB's message for DescribeTable/DeleteTable on a missing table (dynalite's recording).
-fn table_not_found(name: &str) -> Error {
+pub(crate) fn table_not_found(name: &str) -> Error {
     Error::resource_not_found(format!("{NOT_FOUND}: Table: {name} not found"))
 }
 
@@ -214,6 +217,14 @@ fn table_id(name: &str, serial: u64) -> String {
         b >> 52,
         b & 0xffff_ffff_ffff
     )
+}
+
+/// Every table, for the TTL sweep (`ttl/`).
+impl State {
+    /// The tables, for writing.
+    pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
+        self.tables.values_mut()
+    }
 }
 
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).

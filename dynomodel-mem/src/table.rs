@@ -18,6 +18,7 @@ use dynomodel::{
 
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::ttl::expiry::TtlState;
 use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, View};
 
 /// Everything CreateTable fixed about a table.
@@ -108,6 +109,10 @@ pub struct Table {
     indexes: Vec<Index>,
     item_count: usize,
     total_size: usize,
+    /// Time to Live: the setting and the index of expiry times (`ttl/expiry.rs`).
+    ttl: TtlState,
+    /// The table's tags by key (`tags.rs`).
+    tags: BTreeMap<String, String>,
     /// Changes in progress and capacity history (UpdateTable).
     pub lifecycle: Lifecycle,
 }
@@ -124,6 +129,8 @@ impl Table {
             partitions: BTreeMap::new(),
             item_count: 0,
             total_size: 0,
+            ttl: TtlState::default(),
+            tags: BTreeMap::new(),
             lifecycle: Lifecycle::default(),
         }
     }
@@ -168,10 +175,12 @@ impl Table {
             for index in &mut self.indexes {
                 index.remove(&key, old);
             }
+            self.ttl.remove(&key, old);
         }
         for index in &mut self.indexes {
             index.insert(&key, &item);
         }
+        self.ttl.insert(&key, &item);
         let old = partition.insert(key.range, item);
         self.total_size += size;
         match &old {
@@ -194,6 +203,7 @@ impl Table {
         for index in &mut self.indexes {
             index.remove(key, &old);
         }
+        self.ttl.remove(key, &old);
         Some(old)
     }
 
@@ -347,6 +357,43 @@ impl Table {
             index_size_bytes: self.index_totals(&i.index_name).1,
             index_arn: format!("{}/index/{}", self.schema.arn, i.index_name),
         }
+    }
+}
+
+/// Time to Live and tags: the table's side of `ttl/` and `tags.rs`.
+impl Table {
+    /// The TTL setting.
+    pub fn ttl(&self) -> &TtlState {
+        &self.ttl
+    }
+
+    /// Turns TTL on for `attribute` and indexes the expiry times of the stored items.
+    pub fn enable_ttl(&mut self, attribute: &str, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
+        let items = self.partitions.iter().flat_map(|((_, hash), items)| {
+            items.iter().map(move |(range, item)| {
+                let key = PrimaryKey {
+                    hash: hash.clone(),
+                    range: range.clone(),
+                };
+                (key, item)
+            })
+        });
+        self.ttl.enable(attribute, now, settles_at, items);
+    }
+
+    /// Turns TTL off.
+    pub fn disable_ttl(&mut self, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
+        self.ttl.disable(now, settles_at);
+    }
+
+    /// The tags, in key order.
+    pub fn tags(&self) -> &BTreeMap<String, String> {
+        &self.tags
+    }
+
+    /// The tags, for TagResource and UntagResource.
+    pub fn tags_mut(&mut self) -> &mut BTreeMap<String, String> {
+        &mut self.tags
     }
 }
 

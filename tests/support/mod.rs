@@ -37,7 +37,12 @@ pub const SKIP_VAR: &str = "DYNOMODEL_SKIP_DYNAMODB_LOCAL";
 ///
 /// The one place that constructs the engine for tests.
 pub fn mem_backend() -> Arc<dyn Backend> {
-    Arc::new(dynomodel_mem::MemBackend::new())
+    Arc::new(mem_engine())
+}
+
+/// The in-memory engine itself, for scenarios that call its own methods (`sweep_expired`).
+pub fn mem_engine() -> dynomodel_mem::MemBackend {
+    dynomodel_mem::MemBackend::new()
 }
 
 /// Which backend a scenario runs on.
@@ -64,6 +69,8 @@ pub struct Dual {
     tables: Arc<Mutex<Vec<String>>>,
     /// The HTTP server of [`Target::Server`]; it stops when the last clone is dropped.
     server: Option<Arc<dynomodel_mem::server::ServerHandle>>,
+    /// The engine behind [`Target::Mem`] and [`Target::Server`] (clones share its state).
+    engine: Option<dynomodel_mem::MemBackend>,
 }
 
 impl Dual {
@@ -72,9 +79,14 @@ impl Dual {
     /// Panics (failing the test) when `DYNAMODB_ENDPOINT` is unset, unless `DYNOMODEL_SKIP_DYNAMODB_LOCAL=1`:
     /// a suite that silently passes without its oracle would prove nothing.
     pub fn new(target: Target, test_name: &str) -> Option<Dual> {
+        let mut engine = None;
         let (db, aws) = match target {
             Target::Server => panic!("Target::Server needs a runtime: use Dual::server"),
-            Target::Mem => (Db::from_arc(mem_backend()), None),
+            Target::Mem => {
+                let mem = mem_engine();
+                engine = Some(mem.clone());
+                (Db::new(mem), None)
+            }
             Target::DynamoDbLocal => match std::env::var(ENDPOINT_VAR) {
                 Ok(endpoint) if !endpoint.is_empty() => {
                     let aws = AwsBackend::local(endpoint);
@@ -101,16 +113,17 @@ impl Dual {
             counter: Arc::new(AtomicUsize::new(0)),
             tables: Arc::new(Mutex::new(Vec::new())),
             server: None,
+            engine,
         })
     }
 
     /// The context for [`Target::Server`]: a fresh engine behind its own server on a free loopback port
     /// (startup is cheap), reached through the AWS backend.
     pub async fn server(test_name: &str) -> Dual {
-        let server =
-            dynomodel_mem::server::Server::bind("127.0.0.1:0", dynomodel_mem::MemBackend::new())
-                .await
-                .expect("binding the dynomodel-mem server");
+        let engine = mem_engine();
+        let server = dynomodel_mem::server::Server::bind("127.0.0.1:0", engine.clone())
+            .await
+            .expect("binding the dynomodel-mem server");
         let aws = AwsBackend::local(server.url());
         Dual {
             db: Db::new(aws),
@@ -120,7 +133,14 @@ impl Dual {
             counter: Arc::new(AtomicUsize::new(0)),
             tables: Arc::new(Mutex::new(Vec::new())),
             server: Some(Arc::new(server)),
+            engine: Some(engine),
         }
+    }
+
+    /// The in-memory engine behind this scenario (also behind the server), `None` on DynamoDB Local:
+    /// for what only the engine has, such as `sweep_expired`.
+    pub fn engine(&self) -> Option<&dynomodel_mem::MemBackend> {
+        self.engine.as_ref()
     }
 
     /// The database.
