@@ -31,6 +31,13 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
             quote_spanned!(span=> from_epoch_seconds),
             quote_spanned!(span=> epoch_seconds_missing),
         ),
+        Conversion::Ttl => (
+            quote_spanned!(span=> ::dynomodel::convert::ttl),
+            quote_spanned!(span=> TtlAttribute),
+            quote_spanned!(span=> to_ttl),
+            quote_spanned!(span=> from_ttl),
+            quote_spanned!(span=> ttl_missing),
+        ),
         Conversion::Binary => (
             quote_spanned!(span=> ::dynomodel::convert::binary),
             quote_spanned!(span=> BinaryField),

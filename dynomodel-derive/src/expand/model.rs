@@ -63,6 +63,10 @@ fn model_impl(
     };
     let hash_value = fields::to_attribute(hash, quote!(hash));
     let version = container.version().map(version_items);
+    let ttl = container.ttl().map(|field| {
+        let name = &field.name;
+        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
+    });
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -102,6 +106,7 @@ fn model_impl(
             }
 
             #version
+            #ttl
         }
     }
 }
@@ -152,6 +157,7 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
     });
     let definitions = definitions.chain(index::attribute_definitions(container));
     let indexes = index::schema_fields(container);
+    let table_options = table_options(container);
     let hash_name = &hash.name;
     let range_element = range.map(|range| {
         let name = &range.name;
@@ -186,10 +192,42 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
             #indexes
-            // SCAFFOLD: the mapper helper adds tags and the stream specification.
+            #table_options
             ..::core::default::Default::default()
         }
     }
+}
+
+/// The `CreateTableInput` members of the table options: tags, stream, table class, deletion
+/// protection (each only when set, so the defaults stay DynamoDB's).
+fn table_options(container: &Container<'_>) -> TokenStream {
+    let attrs = &container.attrs;
+    let mut out = TokenStream::new();
+    if let Some(tags) = &attrs.tags {
+        let tags = tags.tags.iter().map(|tag| {
+            let (key, value) = (&tag.key.value, &tag.value.value);
+            quote!(::dynomodel::Tag::new(#key, #value))
+        });
+        out.extend(quote!(tags: ::dynomodel::__private::Vec::from([#(#tags,)*]),));
+    }
+    if let Some(stream) = &attrs.stream {
+        let view = syn::Ident::new(stream.value.variant(), proc_macro2::Span::call_site());
+        out.extend(quote! {
+            stream_specification: ::core::option::Option::Some(
+                ::dynomodel::StreamSpecification::enabled(::dynomodel::StreamViewType::#view),
+            ),
+        });
+    }
+    if let Some(class) = &attrs.table_class {
+        let class = syn::Ident::new(class.value.variant(), proc_macro2::Span::call_site());
+        out.extend(
+            quote!(table_class: ::core::option::Option::Some(::dynomodel::TableClass::#class),),
+        );
+    }
+    if attrs.deletion_protection.is_some() {
+        out.extend(quote!(deletion_protection_enabled: ::core::option::Option::Some(true),));
+    }
+    out
 }
 
 // Typed field handles: `Tweet::likes()` returns a `Field<Tweet, i64>` naming the attribute.

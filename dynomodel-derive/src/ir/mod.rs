@@ -61,6 +61,8 @@ pub enum Conversion {
     EpochSeconds,
     /// Through `dynomodel::convert::binary`: the field's type is literally `Vec<u8>` or `Option<Vec<u8>>`.
     Binary,
+    /// Through `dynomodel::convert::ttl` (`#[ttl]`): whole epoch seconds.
+    Ttl,
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -181,7 +183,11 @@ impl<'a> Container<'a> {
                         value: Some(path), ..
                     }) => FieldDefault::Path(path.clone()),
                 };
-                let conversion = if field_attrs.epoch_seconds.is_some() {
+                // `#[ttl]` has its own conversion; combined with `epoch_seconds` it is reported by
+                // the checks.
+                let conversion = if field_attrs.ttl.is_some() {
+                    Conversion::Ttl
+                } else if field_attrs.epoch_seconds.is_some() {
                     Conversion::EpochSeconds
                 } else if is_bytes(&field.ty) {
                     Conversion::Binary
@@ -235,6 +241,11 @@ impl<'a> Container<'a> {
     /// The `#[version]` field, if any (the first one; duplicates are reported by the checks).
     pub fn version(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.version.is_some())
+    }
+
+    /// The `#[ttl]` field, if any (the first one; duplicates are reported by the checks).
+    pub fn ttl(&self) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.attrs.ttl.is_some())
     }
 }
 

@@ -81,7 +81,10 @@ fn date_time_to_number(t: &DateTime<Utc>) -> Result<Number, ConversionError> {
         .map_err(|e| ConversionError::new("epoch seconds", e.to_string()))
 }
 
-fn number_to_date_time(n: &Number, expected: &str) -> Result<DateTime<Utc>, ConversionError> {
+pub(super) fn number_to_date_time(
+    n: &Number,
+    expected: &str,
+) -> Result<DateTime<Utc>, ConversionError> {
     let error = || ConversionError::new(expected, format!("N {n}"));
     let text = n.abs().to_string();
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
@@ -104,7 +107,10 @@ fn number_to_date_time(n: &Number, expected: &str) -> Result<DateTime<Utc>, Conv
     DateTime::from_timestamp(seconds, subsec).ok_or_else(error)
 }
 
-fn number_from(value: AttributeValue, expected: &str) -> Result<Number, ConversionError> {
+pub(super) fn number_from(
+    value: AttributeValue,
+    expected: &str,
+) -> Result<Number, ConversionError> {
     match value {
         AttributeValue::N(n) => Ok(n),
         other => Err(ConversionError::new(expected, other.type_name())),
