@@ -141,11 +141,15 @@ impl Plan {
     /// Runs the plan with `options`.
     pub async fn apply_with(&self, db: &Db, options: ApplyOptions) -> Result<()> {
         if self.is_blocked() {
-            return Err(MigrationError::new(MigrationErrorKind::Blocked(self.blockers.clone())).into());
+            return Err(
+                MigrationError::new(MigrationErrorKind::Blocked(self.blockers.clone())).into(),
+            );
         }
         let drops: Vec<Step> = self.destructive_steps().cloned().collect();
         if !drops.is_empty() && !options.allow_index_drops {
-            return Err(MigrationError::new(MigrationErrorKind::IndexDropsNotAllowed(drops)).into());
+            return Err(
+                MigrationError::new(MigrationErrorKind::IndexDropsNotAllowed(drops)).into(),
+            );
         }
         let backend = db.backend().as_ref();
         let total = self.steps.len();

@@ -31,8 +31,10 @@ pub(crate) fn diff(definition: &Definition, live: Option<&LiveTable>) -> TableDi
     let table = schema.table_name.as_str();
     let mut out = TableDiff::default();
     let Some(live) = live else {
-        out.steps
-            .push(Step::new(table, Action::CreateTable(Box::new(schema.clone()))));
+        out.steps.push(Step::new(
+            table,
+            Action::CreateTable(Box::new(schema.clone())),
+        ));
         if let Some(attribute) = &definition.ttl_attribute {
             out.steps.push(Step::new(
                 table,
@@ -249,7 +251,12 @@ fn types(definitions: &[AttributeDefinition]) -> BTreeMap<&str, ScalarAttributeT
 }
 
 fn same_projection(a: &Projection, b: &Projection) -> bool {
-    let set = |p: &Projection| p.non_key_attributes.iter().cloned().collect::<BTreeSet<_>>();
+    let set = |p: &Projection| {
+        p.non_key_attributes
+            .iter()
+            .cloned()
+            .collect::<BTreeSet<_>>()
+    };
     a.projection_type == b.projection_type && set(a) == set(b)
 }
 
@@ -289,7 +296,8 @@ fn local_indexes(definition: &Definition, live: &LiveTable, out: &mut TableDiff)
         .iter()
         .map(|i| (i.index_name.as_str(), (&i.key_schema, &i.projection)))
         .collect();
-    let why = "DynamoDB creates local indexes with the table only: create a new table and copy the items";
+    let why =
+        "DynamoDB creates local indexes with the table only: create a new table and copy the items";
     for (name, (keys, projection)) in &want {
         let reason = match have.get(name) {
             None => format!("LSI {name} is in the model but not on the table; {why}"),
@@ -443,7 +451,12 @@ fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
         ));
     }
     if !add.is_empty() {
-        out.steps
-            .push(Step::new(table, Action::Tag { resource_arn, tags: add }));
+        out.steps.push(Step::new(
+            table,
+            Action::Tag {
+                resource_arn,
+                tags: add,
+            },
+        ));
     }
 }

@@ -60,9 +60,9 @@ impl MigrationError {
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
-            MigrationErrorKind::Timeout { table, waited } => format!(
-                "table {table} was not ACTIVE with all its indexes after {waited:?}"
-            ),
+            MigrationErrorKind::Timeout { table, waited } => {
+                format!("table {table} was not ACTIVE with all its indexes after {waited:?}")
+            }
             MigrationErrorKind::StepFailed { step, source } => {
                 format!("step `{step}` failed: {source}")
             }

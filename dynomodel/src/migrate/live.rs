@@ -26,7 +26,10 @@ fn unsupported(error: &Error) -> bool {
 }
 
 /// DescribeTable, or `None` when the table does not exist.
-pub(crate) async fn describe(backend: &dyn Backend, table: &str) -> Result<Option<TableDescription>> {
+pub(crate) async fn describe(
+    backend: &dyn Backend,
+    table: &str,
+) -> Result<Option<TableDescription>> {
     match backend
         .describe_table(DescribeTableInput {
             table_name: table.to_owned(),

@@ -255,7 +255,10 @@ impl fmt::Display for Step {
                 write!(f, ") on {table}")
             }
             Action::DeleteIndex { index_name } => {
-                write!(f, "- delete GSI {index_name} on {table} (destructive: its queries fail)")
+                write!(
+                    f,
+                    "- delete GSI {index_name} on {table} (destructive: its queries fail)"
+                )
             }
             Action::SetBillingMode {
                 from,
@@ -273,7 +276,12 @@ impl fmt::Display for Step {
                 write!(f, " on {table}")
             }
             Action::SetThroughput { from, to } => {
-                write!(f, "~ throughput {} -> {} on {table}", Capacity(*from), Capacity(*to))
+                write!(
+                    f,
+                    "~ throughput {} -> {} on {table}",
+                    Capacity(*from),
+                    Capacity(*to)
+                )
             }
             Action::SetIndexThroughput {
                 index_name,
@@ -286,10 +294,20 @@ impl fmt::Display for Step {
                 Capacity(*to)
             ),
             Action::SetStream { from, to } => {
-                write!(f, "~ stream {} -> {} on {table}", stream(*from), stream(*to))
+                write!(
+                    f,
+                    "~ stream {} -> {} on {table}",
+                    stream(*from),
+                    stream(*to)
+                )
             }
             Action::SetTableClass { from, to } => {
-                write!(f, "~ table class {} -> {} on {table}", from.as_str(), to.as_str())
+                write!(
+                    f,
+                    "~ table class {} -> {} on {table}",
+                    from.as_str(),
+                    to.as_str()
+                )
             }
             Action::SetDeletionProtection { enabled } => write!(
                 f,
