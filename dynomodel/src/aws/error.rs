@@ -96,6 +96,14 @@ impl ErrorDetails for op::query::QueryError {}
 impl ErrorDetails for op::scan::ScanError {}
 impl ErrorDetails for op::batch_get_item::BatchGetItemError {}
 impl ErrorDetails for op::batch_write_item::BatchWriteItemError {}
+impl ErrorDetails for op::update_table::UpdateTableError {}
+impl ErrorDetails for op::update_time_to_live::UpdateTimeToLiveError {}
+impl ErrorDetails for op::describe_time_to_live::DescribeTimeToLiveError {}
+impl ErrorDetails for op::tag_resource::TagResourceError {}
+impl ErrorDetails for op::untag_resource::UntagResourceError {}
+impl ErrorDetails for op::list_tags_of_resource::ListTagsOfResourceError {}
+impl ErrorDetails for op::describe_limits::DescribeLimitsError {}
+impl ErrorDetails for op::describe_endpoints::DescribeEndpointsError {}
 
 /// Maps any SDK operation error onto [`Error`].
 pub(crate) fn map_sdk_error<E, R>(err: SdkError<E, R>) -> Error

@@ -10,6 +10,7 @@ mod batch;
 mod error;
 mod item;
 mod query;
+mod schema;
 mod table;
 mod transact;
 mod value;
@@ -24,7 +25,7 @@ use self::table::{
 };
 use crate::backend::*;
 use crate::db::Db;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The [`Backend`] that sends every request to DynamoDB through an `aws-sdk-dynamodb` [`Client`].
 ///
@@ -245,48 +246,47 @@ impl Backend for AwsBackend {
         transact::transact_write_items(&self.client, input).await
     }
 
-    // SCAFFOLD: the lead replaces these with the SDK calls.
-    async fn update_table(&self, _input: UpdateTableInput) -> Result<UpdateTableOutput> {
-        Err(Error::validation("SCAFFOLD"))
+    async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+        schema::update_table(&self.client, input).await
     }
 
     async fn update_time_to_live(
         &self,
-        _input: UpdateTimeToLiveInput,
+        input: UpdateTimeToLiveInput,
     ) -> Result<UpdateTimeToLiveOutput> {
-        Err(Error::validation("SCAFFOLD"))
+        schema::update_time_to_live(&self.client, input).await
     }
 
     async fn describe_time_to_live(
         &self,
-        _input: DescribeTimeToLiveInput,
+        input: DescribeTimeToLiveInput,
     ) -> Result<DescribeTimeToLiveOutput> {
-        Err(Error::validation("SCAFFOLD"))
+        schema::describe_time_to_live(&self.client, input).await
     }
 
-    async fn tag_resource(&self, _input: TagResourceInput) -> Result<TagResourceOutput> {
-        Err(Error::validation("SCAFFOLD"))
+    async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
+        schema::tag_resource(&self.client, input).await
     }
 
-    async fn untag_resource(&self, _input: UntagResourceInput) -> Result<UntagResourceOutput> {
-        Err(Error::validation("SCAFFOLD"))
+    async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
+        schema::untag_resource(&self.client, input).await
     }
 
     async fn list_tags_of_resource(
         &self,
-        _input: ListTagsOfResourceInput,
+        input: ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
-        Err(Error::validation("SCAFFOLD"))
+        schema::list_tags_of_resource(&self.client, input).await
     }
 
-    async fn describe_limits(&self, _input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
-        Err(Error::validation("SCAFFOLD"))
+    async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+        schema::describe_limits(&self.client, input).await
     }
 
     async fn describe_endpoints(
         &self,
-        _input: DescribeEndpointsInput,
+        input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
-        Err(Error::validation("SCAFFOLD"))
+        schema::describe_endpoints(&self.client, input).await
     }
 }

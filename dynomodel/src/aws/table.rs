@@ -87,6 +87,25 @@ pub(crate) fn global_index(i: &GlobalSecondaryIndex) -> Result<sdk::GlobalSecond
     )
 }
 
+/// A new global secondary index, as UpdateTable's `CreateGlobalSecondaryIndexAction`.
+pub(crate) fn global_index_action(
+    i: &GlobalSecondaryIndex,
+) -> Result<sdk::CreateGlobalSecondaryIndexAction> {
+    built(
+        sdk::CreateGlobalSecondaryIndexAction::builder()
+            .index_name(&i.index_name)
+            .set_key_schema(Some(key_schema(&i.key_schema)?))
+            .projection(projection(&i.projection))
+            .set_provisioned_throughput(
+                i.provisioned_throughput
+                    .as_ref()
+                    .map(throughput)
+                    .transpose()?,
+            )
+            .build(),
+    )
+}
+
 pub(crate) fn billing_mode(m: BillingMode) -> sdk::BillingMode {
     sdk::BillingMode::from(m.as_str())
 }

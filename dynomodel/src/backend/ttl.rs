@@ -1,7 +1,7 @@
 //! Time to Live: `UpdateTimeToLive` and `DescribeTimeToLive`.
 
 /// TTL settings of a table: which attribute holds each item's expiry time (epoch seconds).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct TimeToLiveSpecification {
     /// Whether expiry is on.
     pub enabled: bool,
@@ -16,15 +16,6 @@ pub struct UpdateTimeToLiveInput {
     pub table_name: String,
     /// The new settings.
     pub time_to_live_specification: TimeToLiveSpecification,
-}
-
-impl Default for TimeToLiveSpecification {
-    fn default() -> Self {
-        TimeToLiveSpecification {
-            enabled: false,
-            attribute_name: String::new(),
-        }
-    }
 }
 
 /// `UpdateTimeToLive`'s response: the settings as requested.
