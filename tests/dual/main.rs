@@ -20,6 +20,7 @@ mod expressions_invalid;
 mod indexes;
 mod items;
 mod keys;
+mod migrate;
 mod numbers_raw;
 mod projections;
 mod query;
