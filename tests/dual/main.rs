@@ -21,6 +21,7 @@ mod indexes;
 mod items;
 mod keys;
 mod migrate;
+mod migrate_waiting;
 mod numbers_raw;
 mod projections;
 mod query;
