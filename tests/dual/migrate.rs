@@ -302,7 +302,7 @@ dual_test!(migrate_reports_blocking_differences, |t| {
     assert!(reasons[1].starts_with("LSI by-city-local is in the model but not on the table"));
     assert!(
         plan.to_string()
-            .starts_with(&format!("! blocked: the key schema differs")),
+            .starts_with("! blocked: the key schema differs"),
         "{plan}"
     );
     assert!(plan.blockers().iter().all(|b| b.table == table));

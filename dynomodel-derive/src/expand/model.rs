@@ -86,6 +86,9 @@ fn model_impl(
                 }
             }
 
+            // `..Default::default()` fills what the options leave out; with every option set it
+            // fills nothing.
+            #[allow(clippy::needless_update)]
             fn schema() -> ::dynomodel::CreateTableInput {
                 #schema
             }

@@ -260,8 +260,8 @@ fn same_projection(a: &Projection, b: &Projection) -> bool {
     a.projection_type == b.projection_type && set(a) == set(b)
 }
 
-fn key_types<'a>(
-    keys: &'a [KeySchemaElement],
+fn key_types(
+    keys: &[KeySchemaElement],
     types: &BTreeMap<&str, ScalarAttributeType>,
 ) -> Vec<Option<ScalarAttributeType>> {
     keys.iter()
