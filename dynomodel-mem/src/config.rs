@@ -126,6 +126,92 @@ impl MemBackendBuilder {
     /// How long tables and indexes stay `CREATING`, `UPDATING` or `DELETING`, measured on the
     /// engine's clock (default: zero, so every change is `ACTIVE` at once, as on DynamoDB Local). A
     /// test that waits for `ACTIVE` sets a duration and advances a [`ManualClock`](crate::ManualClock).
+    ///
+    /// Adding an index to a populated table: the index is backfilled from the items already there,
+    /// `CREATING` until the transition time has passed, and queryable once `ACTIVE`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel::{
+    ///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
+    ///     DescribeTableInput, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement,
+    ///     Projection, ProjectionType, PutItemInput, QueryInput, ScalarAttributeType, TableStatus,
+    ///     UpdateTableInput,
+    /// };
+    /// use dynomodel_mem::{ManualClock, MemBackend};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let clock = ManualClock::default();
+    /// let backend = MemBackend::builder()
+    ///     .clock(clock.clone())
+    ///     .transition_time(Duration::from_secs(60))
+    ///     .build();
+    /// let def = |name: &str| AttributeDefinition {
+    ///     attribute_name: name.into(),
+    ///     attribute_type: ScalarAttributeType::S,
+    /// };
+    /// backend
+    ///     .create_table(CreateTableInput {
+    ///         table_name: "users".into(),
+    ///         attribute_definitions: vec![def("id")],
+    ///         key_schema: vec![KeySchemaElement::hash("id")],
+    ///         billing_mode: Some(BillingMode::PayPerRequest),
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// let s = |v: &str| AttributeValue::S(v.into());
+    /// backend
+    ///     .put_item(PutItemInput {
+    ///         table_name: "users".into(),
+    ///         item: [("id".to_owned(), s("u1")), ("email".to_owned(), s("a@example.com"))].into(),
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    ///
+    /// // Add an index on `email`.
+    /// let update = backend
+    ///     .update_table(UpdateTableInput {
+    ///         table_name: "users".into(),
+    ///         attribute_definitions: vec![def("email")],
+    ///         global_secondary_index_updates: vec![GlobalSecondaryIndexUpdate::Create(
+    ///             GlobalSecondaryIndex {
+    ///                 index_name: "by-email".into(),
+    ///                 key_schema: vec![KeySchemaElement::hash("email")],
+    ///                 projection: Projection {
+    ///                     projection_type: ProjectionType::All,
+    ///                     non_key_attributes: vec![],
+    ///                 },
+    ///                 provisioned_throughput: None,
+    ///             },
+    ///         )],
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// assert_eq!(
+    ///     update.table_description.global_secondary_indexes[0].index_status,
+    ///     TableStatus::Creating
+    /// );
+    /// let query = QueryInput {
+    ///     table_name: "users".into(),
+    ///     index_name: Some("by-email".into()),
+    ///     key_condition_expression: Some("email = :e".into()),
+    ///     expression_attribute_values: Some([(":e".to_owned(), s("a@example.com"))].into()),
+    ///     ..Default::default()
+    /// };
+    /// // While it is backfilled, DynamoDB refuses to read it.
+    /// assert!(backend.query(query.clone()).await.is_err());
+    ///
+    /// // A minute later it is ACTIVE and holds the item written before it existed.
+    /// clock.advance(Duration::from_secs(60));
+    /// let table = backend
+    ///     .describe_table(DescribeTableInput { table_name: "users".into() })
+    ///     .await?
+    ///     .table;
+    /// assert_eq!(table.global_secondary_indexes[0].index_status, TableStatus::Active);
+    /// assert_eq!(backend.query(query).await?.count, 1);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
     pub fn transition_time(mut self, transition: Duration) -> Self {
         self.config.transition = transition;
         self

@@ -29,6 +29,7 @@ mod requests;
 mod scan;
 mod tables;
 mod transactions;
+mod update_table;
 mod updates;
 mod values;
 

@@ -90,6 +90,7 @@ mod requests;
 mod scan;
 mod tables;
 mod transactions;
+mod update_table;
 mod updates;
 
 use dynomodel::{
