@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::{attribute_impl, fields, index, key};
-use crate::ir::{Container, Conversion, Field};
+use crate::ir::{Container, Field};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
@@ -246,17 +246,8 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let vis = container.vis;
     let functions = container.fields.iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
-        // A `Vec<u8>` field is stored as binary, so its operands are `Binary`, not lists of numbers.
-        let ty = match field.conversion {
-            Conversion::Binary if crate::ir::is_option(field.ty) => {
-                quote!(::core::option::Option<::dynomodel::Binary>)
-            }
-            Conversion::Binary => quote!(::dynomodel::Binary),
-            _ => {
-                let ty = field.ty;
-                quote!(#ty)
-            }
-        };
+        // Operands must encode like the stored field: adapted fields get a wrapper type.
+        let ty = fields::handle_type(field);
         let name = &field.name;
         let doc = format!(
             "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."

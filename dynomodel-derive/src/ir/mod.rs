@@ -290,7 +290,15 @@ pub fn is_bytes(ty: &Type) -> bool {
 
 /// Whether the type is literally `Option<...>` (any path prefix).
 pub fn is_option(ty: &Type) -> bool {
-    matches!(last_segment(ty), Some((ident, args)) if ident == "Option" && args.len() == 1)
+    option_inner(ty).is_some()
+}
+
+/// The `T` of a type that is literally `Option<T>` (any path prefix).
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    match last_segment(ty) {
+        Some((ident, args)) if ident == "Option" && args.len() == 1 => Some(args[0]),
+        _ => None,
+    }
 }
 
 /// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.

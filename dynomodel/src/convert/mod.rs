@@ -49,12 +49,14 @@ mod collections;
 mod decimal;
 pub mod epoch_seconds;
 mod scalars;
+mod seconds;
 mod sets;
 mod time;
 pub mod ttl;
 mod version;
 
 pub use binary_type::{binary, Binary};
+pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 
 use crate::backend::ScalarAttributeType;
