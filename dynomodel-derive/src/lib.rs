@@ -20,12 +20,13 @@ use crate::ir::{Container, Derive};
 
 /// Derives `dynomodel::Model`, `dynomodel::Attribute`, a `<Struct>Key` type and typed field handles.
 ///
-/// The options (`table`, `throughput`, `on_demand`, `rename_all`; on fields `#[hash_key]`,
-/// `#[range_key]`, `#[version]`, `rename`, `skip`, `default`, `epoch_seconds`) are documented, with
+/// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
+/// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`, `rename`,
+/// `skip`, `default`, `epoch_seconds`) are documented, with
 /// examples, on the `dynomodel::Model` trait.
 #[proc_macro_derive(
     Model,
-    attributes(dynomodel, hash_key, range_key, version, index, global_index)
+    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Model)
@@ -34,11 +35,11 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 /// Derives `dynomodel::Attribute` for a struct stored as a map (M) inside an item, with the same field
 /// options as `#[derive(Model)]` (`rename`, `skip`, `default`, `epoch_seconds`) and no keys.
 ///
-/// `hash_key`, `range_key`, `version`, `index` and `global_index` are registered only to report a
+/// `hash_key`, `range_key`, `version`, `ttl`, `index` and `global_index` are registered only to report a
 /// clear error.
 #[proc_macro_derive(
     Document,
-    attributes(dynomodel, hash_key, range_key, version, index, global_index)
+    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
 )]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Document)

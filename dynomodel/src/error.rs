@@ -130,6 +130,12 @@ pub enum Error {
     /// table and key.
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
+
+    // Migrations (`Plan::apply`).
+    /// A migration was refused (blocking differences, index drops not allowed) or stopped (a step
+    /// failed, a table did not become ACTIVE in time); see [`crate::migrate::MigrationError`].
+    #[error("MigrationError: {}", .0.message)]
+    Migration(Box<crate::migrate::MigrationError>),
 }
 
 impl Error {
@@ -174,6 +180,8 @@ impl Error {
             // Batches.
             Error::BatchUnprocessed(_) => "BatchUnprocessed",
             Error::ItemDecode(_) => "ItemDecode",
+            // Migrations.
+            Error::Migration(_) => "MigrationError",
         }
     }
 
@@ -193,6 +201,8 @@ impl Error {
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
             // Batches.
             Error::BatchUnprocessed(_) | Error::ItemDecode(_) => self.to_string(),
+            // Migrations.
+            Error::Migration(e) => e.message.clone(),
         }
     }
 }

@@ -65,6 +65,7 @@ pub mod convert;
 mod db;
 mod error;
 mod expression;
+pub mod migrate;
 mod model;
 mod query;
 mod value;

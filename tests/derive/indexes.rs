@@ -143,8 +143,9 @@ fn on_demand_indexes_have_no_throughput() {
 
 #[test]
 fn index_handles_know_names_keys_and_item_types() {
-    use dynomodel::{Index, Projected, ProjectionType};
-    let ts: Index<ITweet, String, DateTime<Utc>, ITweet> = ITweet::ts_index();
+    use dynomodel::{convert::EpochSeconds, Index, Projected, ProjectionType};
+    // The sort key is an `epoch_seconds` date: its handle type encodes it as N, like the field.
+    let ts: Index<ITweet, String, EpochSeconds<DateTime<Utc>>, ITweet> = ITweet::ts_index();
     assert_eq!(
         (ts.name(), ts.hash_key(), ts.range_key()),
         ("ts-index", "city", Some("ts"))

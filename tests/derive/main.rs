@@ -12,6 +12,7 @@ pub mod indexes;
 mod items;
 mod keys;
 mod schema;
+mod table_options;
 mod versions;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};

@@ -20,6 +20,8 @@ mod expressions_invalid;
 mod indexes;
 mod items;
 mod keys;
+mod migrate;
+mod migrate_waiting;
 mod numbers_raw;
 mod projections;
 mod query;

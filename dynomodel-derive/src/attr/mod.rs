@@ -1,5 +1,5 @@
 //! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
-//! `#[range_key]`, `#[version]`, and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
+//! `#[range_key]`, `#[version]`, `#[ttl]`, the table options of [`crate::attr::table`], and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
 //! on the struct (global); their syntax is parsed in [`crate::attr::index`].
 //!
 //! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
@@ -14,8 +14,10 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 use crate::case::RenameRule;
 
 pub mod index;
+pub mod table;
 
 pub use index::{IndexAttr, ProjectionKind};
+pub use table::{StreamView, TableClassAttr, TagsAttr};
 
 /// Every error found so far, combined into one `syn::Error` (which renders as several
 /// `compile_error!`s, each with its own span).
@@ -63,6 +65,14 @@ pub struct ContainerAttrs {
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `#[global_index(...)]`, in declaration order.
     pub global_indexes: Vec<IndexAttr>,
+    /// `tags(key = "value", ...)`.
+    pub tags: Option<TagsAttr>,
+    /// `stream = "new_and_old_images"`.
+    pub stream: Option<Spanned<StreamView>>,
+    /// `table_class = "standard_infrequent_access"`.
+    pub table_class: Option<Spanned<TableClassAttr>>,
+    /// `deletion_protection`.
+    pub deletion_protection: Option<Span>,
 }
 
 /// The options on a field.
@@ -84,6 +94,8 @@ pub struct FieldAttrs {
     pub local_indexes: Vec<IndexAttr>,
     /// `#[version]`: the optimistic-locking version counter.
     pub version: Option<Span>,
+    /// `#[ttl]`: the time-to-live attribute.
+    pub ttl: Option<Span>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
@@ -159,11 +171,25 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
                         format!("unknown rename_all rule {:?}; expected one of {}", lit.value(), RenameRule::NAMES),
                     ),
                 }
+            } else if meta.path.is_ident("tags") {
+                let value = table::tags(&meta, span)?;
+                set_once(&mut out.tags, value, span, "tags", errors);
+            } else if meta.path.is_ident("stream") {
+                if let Some(value) = table::stream(&meta, errors)? {
+                    set_once(&mut out.stream, value, span, "stream", errors);
+                }
+            } else if meta.path.is_ident("table_class") {
+                if let Some(value) = table::table_class(&meta, errors)? {
+                    set_once(&mut out.table_class, value, span, "table_class", errors);
+                }
+            } else if meta.path.is_ident("deletion_protection") {
+                set_once(&mut out.deletion_protection, span, span, "deletion_protection", errors);
             } else {
                 errors.at(
                     span,
                     format!(
-                        "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand` or `rename_all`",
+                        "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
+                         `tags`, `stream`, `table_class` or `deletion_protection`",
                         option_name(&meta)
                     ),
                 );
@@ -249,6 +275,14 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 errors.at(span, "duplicate `#[version]`");
             }
             out.version = Some(span);
+        } else if path.is_ident("ttl") {
+            if let Err(e) = attr.meta.require_path_only() {
+                errors.push(e);
+            }
+            if out.ttl.is_some() {
+                errors.at(span, "duplicate `#[ttl]`");
+            }
+            out.ttl = Some(span);
         } else if path.is_ident("index") {
             if let Some(index) = index::local(attr, errors) {
                 out.local_indexes.push(index);

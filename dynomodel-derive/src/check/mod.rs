@@ -7,6 +7,8 @@ use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
 mod index;
+mod tags;
+mod ttl;
 mod version;
 
 /// Runs every rule.
@@ -22,6 +24,8 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     table_name_valid(container, errors);
     index::check(container, errors);
     version::check(container, errors);
+    ttl::check(container, errors);
+    tags::check(container, errors);
 }
 
 /// A model needs a partition key.
@@ -86,7 +90,8 @@ fn keys_only_on_models(container: &Container<'_>, errors: &mut Errors) {
     }
 }
 
-/// `table`, `throughput` and `on_demand` describe a table, which a document is not.
+/// `table`, `throughput`, `on_demand` and the other table options describe a table, which a document
+/// is not.
 fn table_options_only_on_models(container: &Container<'_>, errors: &mut Errors) {
     if container.derive != Derive::Document {
         return;
@@ -96,6 +101,10 @@ fn table_options_only_on_models(container: &Container<'_>, errors: &mut Errors) 
         attrs.table.as_ref().map(|t| t.span),
         attrs.throughput.as_ref().map(|t| t.span),
         attrs.on_demand,
+        attrs.tags.as_ref().map(|t| t.span),
+        attrs.stream.as_ref().map(|s| s.span),
+        attrs.table_class.as_ref().map(|c| c.span),
+        attrs.deletion_protection,
     ];
     for span in spans.into_iter().flatten() {
         errors.at(

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ir::{Conversion, Field, FieldDefault};
+use crate::ir::{self, Conversion, Field, FieldDefault};
 
 /// An adapter: its module, its field trait and the trait's three methods (write, read, missing).
 struct Adapter {
@@ -26,10 +26,17 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
         Conversion::Attribute => return None,
         Conversion::EpochSeconds => (
             quote_spanned!(span=> ::dynomodel::convert::epoch_seconds),
-            quote_spanned!(span=> EpochSeconds),
+            quote_spanned!(span=> EpochSecondsField),
             quote_spanned!(span=> to_epoch_seconds),
             quote_spanned!(span=> from_epoch_seconds),
             quote_spanned!(span=> epoch_seconds_missing),
+        ),
+        Conversion::Ttl => (
+            quote_spanned!(span=> ::dynomodel::convert::ttl),
+            quote_spanned!(span=> TtlAttribute),
+            quote_spanned!(span=> to_ttl),
+            quote_spanned!(span=> from_ttl),
+            quote_spanned!(span=> ttl_missing),
         ),
         Conversion::Binary => (
             quote_spanned!(span=> ::dynomodel::convert::binary),
@@ -110,6 +117,33 @@ pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
     match adapter(field) {
         Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
         None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::IndexKeyAttribute>::SCALAR_TYPE),
+    }
+}
+
+/// The value type of the field's typed handle (`Field<M, _>`): a type that converts to an attribute
+/// exactly as the field is stored, so that operands render like the stored values.
+///
+/// It is the field's type, except for fields stored through an adapter: a `Vec<u8>` is `Binary` (B,
+/// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>` and a `#[ttl]` time is
+/// `Ttl<_>` (N, not the date's own S string). An `Option` field keeps its `Option` around the wrapper,
+/// so that `set(field, None)` still removes it and conditions take the inner value.
+pub fn handle_type(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    let wrapper = match field.conversion {
+        Conversion::Attribute => return quote!(#ty),
+        Conversion::Binary => {
+            return if ir::is_option(ty) {
+                quote!(::core::option::Option<::dynomodel::Binary>)
+            } else {
+                quote!(::dynomodel::Binary)
+            };
+        }
+        Conversion::EpochSeconds => quote!(::dynomodel::convert::EpochSeconds),
+        Conversion::Ttl => quote!(::dynomodel::convert::Ttl),
+    };
+    match ir::option_inner(ty) {
+        Some(inner) => quote!(::core::option::Option<#wrapper<#inner>>),
+        None => quote!(#wrapper<#ty>),
     }
 }
 

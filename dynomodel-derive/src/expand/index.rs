@@ -199,8 +199,10 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
         let hash_name = &hash.name;
         let (range_ty, range_name) = match index.range {
             Some((p, _)) => {
-                let (ty, name) = (container.fields[p].ty, &container.fields[p].name);
-                (quote!(#ty), quote!(::core::option::Option::Some(#name)))
+                // The sort key's handle type, as `Tweet::ts()` has: `range_field()` builds conditions.
+                let ty = fields::handle_type(&container.fields[p]);
+                let name = &container.fields[p].name;
+                (ty, quote!(::core::option::Option::Some(#name)))
             }
             None => (quote!(()), quote!(::core::option::Option::None)),
         };

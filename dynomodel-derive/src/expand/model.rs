@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::{attribute_impl, fields, index, key};
-use crate::ir::{Container, Conversion, Field};
+use crate::ir::{Container, Field};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
@@ -63,6 +63,10 @@ fn model_impl(
     };
     let hash_value = fields::to_attribute(hash, quote!(hash));
     let version = container.version().map(version_items);
+    let ttl = container.ttl().map(|field| {
+        let name = &field.name;
+        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
+    });
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -82,6 +86,9 @@ fn model_impl(
                 }
             }
 
+            // `..Default::default()` fills what the options leave out; with every option set it
+            // fills nothing.
+            #[allow(clippy::needless_update)]
             fn schema() -> ::dynomodel::CreateTableInput {
                 #schema
             }
@@ -102,6 +109,7 @@ fn model_impl(
             }
 
             #version
+            #ttl
         }
     }
 }
@@ -152,6 +160,7 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
     });
     let definitions = definitions.chain(index::attribute_definitions(container));
     let indexes = index::schema_fields(container);
+    let table_options = table_options(container);
     let hash_name = &hash.name;
     let range_element = range.map(|range| {
         let name = &range.name;
@@ -186,10 +195,42 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
             #indexes
-            // SCAFFOLD: the mapper helper adds tags and the stream specification.
+            #table_options
             ..::core::default::Default::default()
         }
     }
+}
+
+/// The `CreateTableInput` members of the table options: tags, stream, table class, deletion
+/// protection (each only when set, so the defaults stay DynamoDB's).
+fn table_options(container: &Container<'_>) -> TokenStream {
+    let attrs = &container.attrs;
+    let mut out = TokenStream::new();
+    if let Some(tags) = &attrs.tags {
+        let tags = tags.tags.iter().map(|tag| {
+            let (key, value) = (&tag.key.value, &tag.value.value);
+            quote!(::dynomodel::Tag::new(#key, #value))
+        });
+        out.extend(quote!(tags: ::dynomodel::__private::Vec::from([#(#tags,)*]),));
+    }
+    if let Some(stream) = &attrs.stream {
+        let view = syn::Ident::new(stream.value.variant(), proc_macro2::Span::call_site());
+        out.extend(quote! {
+            stream_specification: ::core::option::Option::Some(
+                ::dynomodel::StreamSpecification::enabled(::dynomodel::StreamViewType::#view),
+            ),
+        });
+    }
+    if let Some(class) = &attrs.table_class {
+        let class = syn::Ident::new(class.value.variant(), proc_macro2::Span::call_site());
+        out.extend(
+            quote!(table_class: ::core::option::Option::Some(::dynomodel::TableClass::#class),),
+        );
+    }
+    if attrs.deletion_protection.is_some() {
+        out.extend(quote!(deletion_protection_enabled: ::core::option::Option::Some(true),));
+    }
+    out
 }
 
 // Typed field handles: `Tweet::likes()` returns a `Field<Tweet, i64>` naming the attribute.
@@ -205,17 +246,8 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let vis = container.vis;
     let functions = container.fields.iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
-        // A `Vec<u8>` field is stored as binary, so its operands are `Binary`, not lists of numbers.
-        let ty = match field.conversion {
-            Conversion::Binary if crate::ir::is_option(field.ty) => {
-                quote!(::core::option::Option<::dynomodel::Binary>)
-            }
-            Conversion::Binary => quote!(::dynomodel::Binary),
-            _ => {
-                let ty = field.ty;
-                quote!(#ty)
-            }
-        };
+        // Operands must encode like the stored field: adapted fields get a wrapper type.
+        let ty = fields::handle_type(field);
         let name = &field.name;
         let doc = format!(
             "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."

@@ -61,6 +61,8 @@ pub enum Conversion {
     EpochSeconds,
     /// Through `dynomodel::convert::binary`: the field's type is literally `Vec<u8>` or `Option<Vec<u8>>`.
     Binary,
+    /// Through `dynomodel::convert::ttl` (`#[ttl]`): whole epoch seconds.
+    Ttl,
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -181,7 +183,11 @@ impl<'a> Container<'a> {
                         value: Some(path), ..
                     }) => FieldDefault::Path(path.clone()),
                 };
-                let conversion = if field_attrs.epoch_seconds.is_some() {
+                // `#[ttl]` has its own conversion; combined with `epoch_seconds` it is reported by
+                // the checks.
+                let conversion = if field_attrs.ttl.is_some() {
+                    Conversion::Ttl
+                } else if field_attrs.epoch_seconds.is_some() {
                     Conversion::EpochSeconds
                 } else if is_bytes(&field.ty) {
                     Conversion::Binary
@@ -236,6 +242,11 @@ impl<'a> Container<'a> {
     pub fn version(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.version.is_some())
     }
+
+    /// The `#[ttl]` field, if any (the first one; duplicates are reported by the checks).
+    pub fn ttl(&self) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.attrs.ttl.is_some())
+    }
 }
 
 /// The last path segment's identifier and its generic type arguments, e.g. `Option` and `[Vec<u8>]`.
@@ -279,7 +290,15 @@ pub fn is_bytes(ty: &Type) -> bool {
 
 /// Whether the type is literally `Option<...>` (any path prefix).
 pub fn is_option(ty: &Type) -> bool {
-    matches!(last_segment(ty), Some((ident, args)) if ident == "Option" && args.len() == 1)
+    option_inner(ty).is_some()
+}
+
+/// The `T` of a type that is literally `Option<T>` (any path prefix).
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    match last_segment(ty) {
+        Some((ident, args)) if ident == "Option" && args.len() == 1 => Some(args[0]),
+        _ => None,
+    }
 }
 
 /// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.

@@ -30,7 +30,7 @@ const NANOS_PER_SECOND: i128 = 1_000_000_000;
     label = "`#[dynomodel(epoch_seconds)]` needs a date or time",
     note = "epoch_seconds works on DateTime<Utc>, NaiveDate and an Option of either"
 )]
-pub trait EpochSeconds: Sized {
+pub trait EpochSecondsField: Sized {
     /// The value as epoch seconds, or `None` for no attribute.
     fn to_epoch_seconds(&self) -> Result<Option<AttributeValue>, ConversionError>;
     /// The value from epoch seconds.
@@ -47,20 +47,20 @@ pub trait EpochSeconds: Sized {
     label = "key attributes are always present",
     note = "an epoch_seconds key is a DateTime<Utc> or a NaiveDate, not an Option"
 )]
-pub trait EpochSecondsKey: EpochSeconds {}
+pub trait EpochSecondsKey: EpochSecondsField {}
 
 /// Writes a field as epoch seconds.
-pub fn to_attribute<T: EpochSeconds>(value: &T) -> Result<Option<AttributeValue>, ConversionError> {
+pub fn to_attribute<T: EpochSecondsField>(value: &T) -> Result<Option<AttributeValue>, ConversionError> {
     value.to_epoch_seconds()
 }
 
 /// Reads a field from epoch seconds.
-pub fn from_attribute<T: EpochSeconds>(value: AttributeValue) -> Result<T, ConversionError> {
+pub fn from_attribute<T: EpochSecondsField>(value: AttributeValue) -> Result<T, ConversionError> {
     T::from_epoch_seconds(value)
 }
 
 /// Reads an absent field: `None` for an `Option`, an error otherwise.
-pub fn from_missing<T: EpochSeconds>() -> Result<T, ConversionError> {
+pub fn from_missing<T: EpochSecondsField>() -> Result<T, ConversionError> {
     T::epoch_seconds_missing()
 }
 
@@ -81,7 +81,10 @@ fn date_time_to_number(t: &DateTime<Utc>) -> Result<Number, ConversionError> {
         .map_err(|e| ConversionError::new("epoch seconds", e.to_string()))
 }
 
-fn number_to_date_time(n: &Number, expected: &str) -> Result<DateTime<Utc>, ConversionError> {
+pub(super) fn number_to_date_time(
+    n: &Number,
+    expected: &str,
+) -> Result<DateTime<Utc>, ConversionError> {
     let error = || ConversionError::new(expected, format!("N {n}"));
     let text = n.abs().to_string();
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
@@ -104,14 +107,17 @@ fn number_to_date_time(n: &Number, expected: &str) -> Result<DateTime<Utc>, Conv
     DateTime::from_timestamp(seconds, subsec).ok_or_else(error)
 }
 
-fn number_from(value: AttributeValue, expected: &str) -> Result<Number, ConversionError> {
+pub(super) fn number_from(
+    value: AttributeValue,
+    expected: &str,
+) -> Result<Number, ConversionError> {
     match value {
         AttributeValue::N(n) => Ok(n),
         other => Err(ConversionError::new(expected, other.type_name())),
     }
 }
 
-impl EpochSeconds for DateTime<Utc> {
+impl EpochSecondsField for DateTime<Utc> {
     fn to_epoch_seconds(&self) -> Result<Option<AttributeValue>, ConversionError> {
         date_time_to_number(self).map(|n| Some(AttributeValue::N(n)))
     }
@@ -132,7 +138,7 @@ impl EpochSeconds for DateTime<Utc> {
 
 impl EpochSecondsKey for DateTime<Utc> {}
 
-impl EpochSeconds for NaiveDate {
+impl EpochSecondsField for NaiveDate {
     fn to_epoch_seconds(&self) -> Result<Option<AttributeValue>, ConversionError> {
         self.and_time(NaiveTime::MIN).and_utc().to_epoch_seconds()
     }
@@ -159,7 +165,7 @@ impl EpochSeconds for NaiveDate {
 impl EpochSecondsKey for NaiveDate {}
 
 /// `None` is no attribute; an absent attribute or `NULL` reads as `None`.
-impl<T: EpochSeconds> EpochSeconds for Option<T> {
+impl<T: EpochSecondsField> EpochSecondsField for Option<T> {
     fn to_epoch_seconds(&self) -> Result<Option<AttributeValue>, ConversionError> {
         match self {
             Some(value) => value.to_epoch_seconds(),

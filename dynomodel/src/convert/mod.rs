@@ -36,7 +36,8 @@
 //! conditions on a sort key would silently miss items. Reading accepts any RFC 3339 text (any fraction,
 //! any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
 //! `NaiveDate` is written as `2026-11-21`. The field option `#[dynomodel(epoch_seconds)]` stores either
-//! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]).
+//! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]). A `#[ttl]` field (a
+//! `DateTime<Utc>`, `SystemTime` or integer) is stored as whole epoch seconds (see [`ttl`]).
 //!
 //! # Errors
 //!
@@ -48,11 +49,14 @@ mod collections;
 mod decimal;
 pub mod epoch_seconds;
 mod scalars;
+mod seconds;
 mod sets;
 mod time;
+pub mod ttl;
 mod version;
 
 pub use binary_type::{binary, Binary};
+pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 
 use crate::backend::ScalarAttributeType;

@@ -174,6 +174,11 @@ impl Db {
         &self.backend
     }
 
+    /// The namespace prefixed to every table name (`""` without one).
+    pub(crate) fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
     /// The name of `M`'s table in this database (namespace included).
     pub fn table_name<M: Model>(&self) -> String {
         format!("{}{}", self.namespace, M::TABLE_NAME)
@@ -181,7 +186,9 @@ impl Db {
 
     /// Creates `M`'s table if it does not exist. Returns whether it created it.
     ///
-    /// Idempotent: running it against an existing table changes nothing.
+    /// Idempotent: running it against an existing table changes nothing. It runs the creation
+    /// steps of [`Db::plan`] (CreateTable with the indexes, stream and tags, then the time to live
+    /// of a `#[ttl]` field) and waits until the table is ACTIVE; it never migrates an existing table.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -196,26 +203,23 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub async fn create_schema<M: Model>(&self) -> Result<bool> {
-        let table_name = self.table_name::<M>();
-        match self
-            .backend
-            .describe_table(DescribeTableInput {
-                table_name: table_name.clone(),
-            })
-            .await
-        {
-            Ok(_) => return Ok(false),
-            Err(Error::ResourceNotFound { .. }) => {}
-            Err(e) => return Err(e),
-        }
-        let input = CreateTableInput {
-            table_name,
-            ..M::schema()
+        // Only the creation steps: an existing table is left as it is (`plan` + `apply` migrate it).
+        let definition = crate::migrate::Definition::of::<M>();
+        let Some(plan) = crate::migrate::Plan::creation(self, &definition).await? else {
+            return Ok(false);
         };
-        match self.backend.create_table(input).await {
-            Ok(_) => Ok(true),
+        match plan.apply(self).await {
+            Ok(()) => Ok(true),
             // Created concurrently by someone else: the table exists, which is what was asked.
-            Err(Error::ResourceInUse { .. }) => Ok(false),
+            Err(Error::Migration(e))
+                if matches!(
+                    &e.kind,
+                    crate::migrate::MigrationErrorKind::StepFailed { source, .. }
+                        if matches!(**source, Error::ResourceInUse { .. })
+                ) =>
+            {
+                Ok(false)
+            }
             Err(e) => Err(e),
         }
     }

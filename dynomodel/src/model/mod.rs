@@ -61,6 +61,10 @@ pub use index::{Index, Projected};
 /// | `throughput(read = 10, write = 2)` | provisioned billing |
 /// | `on_demand` | `PAY_PER_REQUEST` billing, also the default |
 /// | `rename_all = "camelCase"` | attribute names from field names: `camelCase`, `snake_case`, `PascalCase`, `SCREAMING_SNAKE_CASE`, `kebab-case`, `lowercase`, `UPPERCASE` |
+/// | `tags(team = "payments", "cost-center" = "42")` | the table's tags; a key is an identifier or a string, a value a string; checked at compile time against DynamoDB's rules (at most 50, unique keys, key 1–128 and value 0–256 characters of letters, digits, white space and `+ - = . _ : /`, no `aws:` prefix) |
+/// | `stream = "new_and_old_images"` | a stream with that view: `keys_only`, `new_image`, `old_image`, `new_and_old_images` (default: no stream) |
+/// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
+/// | `deletion_protection` | DeleteTable is refused until it is turned off |
 ///
 /// Field options:
 ///
@@ -72,6 +76,7 @@ pub use index::{Index, Projected};
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
+/// | `#[ttl]` | the table's time-to-live attribute: a `DateTime<Utc>`, `SystemTime`, integer or `Option` of one, stored as whole epoch seconds (see [below](Model#time-to-live-ttl)) |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
 /// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why.
@@ -214,6 +219,38 @@ pub use index::{Index, Projected};
 /// # }).unwrap();
 /// ```
 ///
+/// # Time to live (`#[ttl]`)
+///
+/// DynamoDB deletes an item some time after the epoch second stored in the table's time-to-live
+/// attribute has passed (typically within a few days; until then the item is still read, queried and
+/// scanned). `#[ttl]` marks that attribute: the field is stored as whole seconds since the Unix epoch
+/// through [`convert::ttl`](crate::convert::ttl) (a time's sub-second part is dropped; an integer is
+/// stored as it is; `None` stores nothing, so the item never expires), and
+/// [`Model::TTL_ATTRIBUTE`] names it, so that [`Db::plan`](crate::Db::plan) enables time to live on
+/// that attribute. A model has at most one; it is not a key, not skipped and not the `#[version]`.
+///
+/// The table options above are part of [`Model::schema`] and, like the indexes, of what
+/// [`Db::plan`](crate::Db::plan) compares with the live table.
+///
+/// ```
+/// use chrono::{DateTime, Utc};
+/// use dynomodel::{Model, StreamViewType, Tag};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "sessions", tags(team = "auth", "cost-center" = "42"), stream = "keys_only")]
+/// struct Session {
+///     #[hash_key]
+///     id: String,
+///     #[ttl]
+///     expires_at: DateTime<Utc>,
+/// }
+///
+/// assert_eq!(Session::TTL_ATTRIBUTE, Some("expires_at"));
+/// let schema = Session::schema();
+/// assert_eq!(schema.tags, [Tag::new("team", "auth"), Tag::new("cost-center", "42")]);
+/// assert_eq!(schema.stream_specification.and_then(|s| s.stream_view_type), Some(StreamViewType::KeysOnly));
+/// ```
+///
 /// `#[derive(Document)]` implements only [`Attribute`](crate::Attribute) (stored as a map) for a
 /// struct nested in items, with the same field options and no keys:
 ///
@@ -286,6 +323,10 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The attribute name of the `#[version]` field, if the model has one (see
     /// [optimistic locking](Model#optimistic-locking-version)).
     const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The attribute name of the `#[ttl]` field, if the model has one: the table's time-to-live
+    /// attribute, which [`Db::plan`](crate::Db::plan) enables (see [time to live](Model#time-to-live-ttl)).
+    const TTL_ATTRIBUTE: Option<&'static str> = None;
 
     /// The version this value holds: `None` when it was never saved (a version of `0` or `None`), or
     /// when the model has no `#[version]` field.

@@ -1,0 +1,186 @@
+//! Parsing of the table-level options that describe more than keys and billing:
+//!
+//! ```text
+//! #[dynomodel(tags(team = "payments", "cost-center" = "42"))]   resource tags
+//! #[dynomodel(stream = "new_and_old_images")]                    keys_only, new_image, old_image
+//! #[dynomodel(table_class = "standard_infrequent_access")]       or "standard"
+//! #[dynomodel(deletion_protection)]
+//! ```
+//!
+//! A tag key is an identifier or a string, so keys that are not Rust identifiers (`"cost-center"`,
+//! `"user:team"`) can be written; values are strings. The values are validated by `check::tags`.
+
+use proc_macro2::Span;
+use syn::ext::IdentExt as _;
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::{Ident, LitStr, Token};
+
+use crate::attr::{Errors, Spanned};
+
+/// One `key = "value"` of `tags(...)`, each half with its span.
+pub struct TagAttr {
+    pub key: Spanned<String>,
+    pub value: Spanned<String>,
+}
+
+/// `tags(...)`: the tags in declaration order and the span of the `tags` keyword.
+pub struct TagsAttr {
+    pub tags: Vec<TagAttr>,
+    pub span: Span,
+}
+
+/// The view a `stream = "..."` option selects (DynamoDB's `StreamViewType`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StreamView {
+    KeysOnly,
+    NewImage,
+    OldImage,
+    NewAndOldImages,
+}
+
+impl StreamView {
+    const NAMES: &'static str =
+        "\"keys_only\", \"new_image\", \"old_image\" or \"new_and_old_images\"";
+
+    fn parse(text: &str) -> Option<StreamView> {
+        match text {
+            "keys_only" => Some(StreamView::KeysOnly),
+            "new_image" => Some(StreamView::NewImage),
+            "old_image" => Some(StreamView::OldImage),
+            "new_and_old_images" => Some(StreamView::NewAndOldImages),
+            _ => None,
+        }
+    }
+
+    /// The variant of `dynomodel::StreamViewType`.
+    pub fn variant(self) -> &'static str {
+        match self {
+            StreamView::KeysOnly => "KeysOnly",
+            StreamView::NewImage => "NewImage",
+            StreamView::OldImage => "OldImage",
+            StreamView::NewAndOldImages => "NewAndOldImages",
+        }
+    }
+}
+
+/// The storage class a `table_class = "..."` option selects (DynamoDB's `TableClass`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TableClassAttr {
+    Standard,
+    StandardInfrequentAccess,
+}
+
+impl TableClassAttr {
+    const NAMES: &'static str = "\"standard\" or \"standard_infrequent_access\"";
+
+    fn parse(text: &str) -> Option<TableClassAttr> {
+        match text {
+            "standard" => Some(TableClassAttr::Standard),
+            "standard_infrequent_access" => Some(TableClassAttr::StandardInfrequentAccess),
+            _ => None,
+        }
+    }
+
+    /// The variant of `dynomodel::TableClass`.
+    pub fn variant(self) -> &'static str {
+        match self {
+            TableClassAttr::Standard => "Standard",
+            TableClassAttr::StandardInfrequentAccess => "StandardInfrequentAccess",
+        }
+    }
+}
+
+/// Parses `tags(key = "value", "key" = "value", ...)`.
+pub fn tags(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<TagsAttr> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let mut tags = Vec::new();
+    while !content.is_empty() {
+        tags.push(tag(&content)?);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(TagsAttr { tags, span })
+}
+
+fn tag(input: ParseStream<'_>) -> syn::Result<TagAttr> {
+    let key = if input.peek(LitStr) {
+        let lit: LitStr = input.parse()?;
+        Spanned {
+            value: lit.value(),
+            span: lit.span(),
+        }
+    } else if input.peek(Ident::peek_any) {
+        let ident = Ident::parse_any(input)?;
+        Spanned {
+            value: ident.unraw().to_string(),
+            span: ident.span(),
+        }
+    } else {
+        return Err(input.error(
+            "expected a tag key: an identifier or a string, as in `tags(team = \"payments\", \"cost-center\" = \"42\")`",
+        ));
+    };
+    input.parse::<Token![=]>()?;
+    let lit: LitStr = input.parse()?;
+    Ok(TagAttr {
+        key,
+        value: Spanned {
+            value: lit.value(),
+            span: lit.span(),
+        },
+    })
+}
+
+/// Parses `stream = "view"`; an unknown view is recorded and gives `None`.
+pub fn stream(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<Spanned<StreamView>>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(match StreamView::parse(&lit.value()) {
+        Some(view) => Some(Spanned {
+            value: view,
+            span: lit.span(),
+        }),
+        None => {
+            errors.at(
+                lit.span(),
+                format!(
+                    "unknown stream view {:?}; expected {}",
+                    lit.value(),
+                    StreamView::NAMES
+                ),
+            );
+            None
+        }
+    })
+}
+
+/// Parses `table_class = "class"`; an unknown class is recorded and gives `None`.
+pub fn table_class(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<Spanned<TableClassAttr>>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(match TableClassAttr::parse(&lit.value()) {
+        Some(class) => Some(Spanned {
+            value: class,
+            span: lit.span(),
+        }),
+        None => {
+            errors.at(
+                lit.span(),
+                format!(
+                    "unknown table class {:?}; expected {}",
+                    lit.value(),
+                    TableClassAttr::NAMES
+                ),
+            );
+            None
+        }
+    })
+}

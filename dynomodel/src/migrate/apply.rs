@@ -1,0 +1,340 @@
+//! Running a [`Plan`]: one request per step, in order, waiting between table changes until the table
+//! and all its indexes are ACTIVE again (DynamoDB refuses an UpdateTable while anything is
+//! CREATING, UPDATING or DELETING), with a timeout and progress reports.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::backend::{
+    Backend, GlobalSecondaryIndexUpdate, StreamSpecification, TableStatus, TagResourceInput,
+    TimeToLiveSpecification, UntagResourceInput, UpdateGlobalSecondaryIndexAction,
+    UpdateTableInput, UpdateTimeToLiveInput,
+};
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::migrate::error::{MigrationError, MigrationErrorKind};
+use crate::migrate::live;
+use crate::migrate::plan::Plan;
+use crate::migrate::step::{Action, Step};
+
+/// A report [`ApplyOptions::on_progress`] receives.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// Step `index` (from 0) of `total` is being sent.
+    Started {
+        /// Its position.
+        index: usize,
+        /// The number of steps.
+        total: usize,
+        /// The step.
+        step: &'a Step,
+    },
+    /// The table is not ready yet (it or an index is not ACTIVE); apply polls again.
+    Waiting {
+        /// The table.
+        table: &'a str,
+        /// How long apply has waited for it so far.
+        waited: Duration,
+    },
+    /// Step `index` is done (and, for a table change, the table is ACTIVE again).
+    Done {
+        /// Its position.
+        index: usize,
+        /// The number of steps.
+        total: usize,
+        /// The step.
+        step: &'a Step,
+    },
+}
+
+type ProgressFn = Arc<dyn Fn(Progress<'_>) + Send + Sync>;
+
+/// How [`Plan::apply_with`] runs.
+///
+/// ```
+/// use std::time::Duration;
+/// use dynomodel::migrate::ApplyOptions;
+///
+/// let options = ApplyOptions::default()
+///     .timeout(Duration::from_secs(600))
+///     .poll_interval(Duration::from_secs(5))
+///     .on_progress(|progress| eprintln!("{progress:?}"));
+/// ```
+#[derive(Clone)]
+pub struct ApplyOptions {
+    timeout: Duration,
+    poll_interval: Duration,
+    allow_index_drops: bool,
+    progress: Option<ProgressFn>,
+}
+
+impl Default for ApplyOptions {
+    /// A 30-minute timeout per wait (backfilling a large index takes a while), polls every 2 s,
+    /// index drops refused, no progress reports.
+    fn default() -> Self {
+        ApplyOptions {
+            timeout: Duration::from_secs(30 * 60),
+            poll_interval: Duration::from_secs(2),
+            allow_index_drops: false,
+            progress: None,
+        }
+    }
+}
+
+impl fmt::Debug for ApplyOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApplyOptions")
+            .field("timeout", &self.timeout)
+            .field("poll_interval", &self.poll_interval)
+            .field("allow_index_drops", &self.allow_index_drops)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl ApplyOptions {
+    /// The longest apply waits for a table to be ACTIVE again after one step (measured on tokio's
+    /// clock).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The pause between two DescribeTable polls while waiting.
+    pub fn poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
+
+    /// Runs steps that delete global indexes. Without it, a plan holding one is refused before
+    /// anything is sent: a dropped index breaks every query on it, so it takes an explicit yes.
+    pub fn allow_index_drops(mut self) -> Self {
+        self.allow_index_drops = true;
+        self
+    }
+
+    /// Calls `report` as steps start and finish, and while apply waits.
+    pub fn on_progress(mut self, report: impl Fn(Progress<'_>) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(report));
+        self
+    }
+
+    fn report(&self, progress: Progress<'_>) {
+        if let Some(report) = &self.progress {
+            report(progress);
+        }
+    }
+}
+
+impl Plan {
+    /// Runs the plan with the default [`ApplyOptions`].
+    ///
+    /// Refused before anything is sent (an [`Error::Migration`]) when the plan has blockers or,
+    /// without [`ApplyOptions::allow_index_drops`], deletes an index. A step that fails stops the
+    /// run with an error naming it; the steps before it stay applied, and planning again gives what
+    /// is left.
+    pub async fn apply(&self, db: &Db) -> Result<()> {
+        self.apply_with(db, ApplyOptions::default()).await
+    }
+
+    /// Runs the plan with `options`.
+    pub async fn apply_with(&self, db: &Db, options: ApplyOptions) -> Result<()> {
+        if self.is_blocked() {
+            return Err(
+                MigrationError::new(MigrationErrorKind::Blocked(self.blockers.clone())).into(),
+            );
+        }
+        let drops: Vec<Step> = self.destructive_steps().cloned().collect();
+        if !drops.is_empty() && !options.allow_index_drops {
+            return Err(
+                MigrationError::new(MigrationErrorKind::IndexDropsNotAllowed(drops)).into(),
+            );
+        }
+        let backend = db.backend().as_ref();
+        let total = self.steps.len();
+        for (index, step) in self.steps.iter().enumerate() {
+            let creates = matches!(step.action, Action::CreateTable(_));
+            if !creates {
+                wait_ready(backend, &step.table, &options).await?;
+            }
+            options.report(Progress::Started { index, total, step });
+            run(backend, step).await.map_err(|source| {
+                Error::from(MigrationError::new(MigrationErrorKind::StepFailed {
+                    step: Box::new(step.clone()),
+                    source: Box::new(source),
+                }))
+            })?;
+            if step.changes_table() {
+                wait_ready(backend, &step.table, &options).await?;
+            }
+            options.report(Progress::Done { index, total, step });
+        }
+        Ok(())
+    }
+}
+
+/// Polls DescribeTable until the table and every global index are ACTIVE (a deleted index is gone).
+async fn wait_ready(backend: &dyn Backend, table: &str, options: &ApplyOptions) -> Result<()> {
+    let start = tokio::time::Instant::now();
+    loop {
+        if let Some(description) = live::describe(backend, table).await?
+            && description.table_status == TableStatus::Active
+            && description
+                .global_secondary_indexes
+                .iter()
+                .all(|index| index.index_status == TableStatus::Active)
+        {
+            return Ok(());
+        }
+        let waited = start.elapsed();
+        if waited >= options.timeout {
+            return Err(MigrationError::new(MigrationErrorKind::Timeout {
+                table: table.to_owned(),
+                waited,
+            })
+            .into());
+        }
+        options.report(Progress::Waiting { table, waited });
+        tokio::time::sleep(options.poll_interval.min(options.timeout - waited)).await;
+    }
+}
+
+/// The one request of a step.
+async fn run(backend: &dyn Backend, step: &Step) -> Result<()> {
+    let table_name = step.table.clone();
+    let update = |input: UpdateTableInput| UpdateTableInput {
+        table_name: table_name.clone(),
+        ..input
+    };
+    match &step.action {
+        Action::CreateTable(input) => {
+            backend.create_table((**input).clone()).await?;
+        }
+        Action::CreateIndex {
+            index,
+            attribute_definitions,
+        } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    attribute_definitions: attribute_definitions.clone(),
+                    global_secondary_index_updates: vec![GlobalSecondaryIndexUpdate::Create(
+                        index.clone(),
+                    )],
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::DeleteIndex { index_name } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    global_secondary_index_updates: vec![GlobalSecondaryIndexUpdate::Delete {
+                        index_name: index_name.clone(),
+                    }],
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetBillingMode {
+            to,
+            throughput,
+            index_throughput,
+            ..
+        } => {
+            let updates = index_throughput
+                .iter()
+                .map(|(index_name, throughput)| {
+                    GlobalSecondaryIndexUpdate::Update(UpdateGlobalSecondaryIndexAction {
+                        index_name: index_name.clone(),
+                        provisioned_throughput: *throughput,
+                    })
+                })
+                .collect();
+            backend
+                .update_table(update(UpdateTableInput {
+                    billing_mode: Some(*to),
+                    provisioned_throughput: *throughput,
+                    global_secondary_index_updates: updates,
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetThroughput { to, .. } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    provisioned_throughput: Some(*to),
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetIndexThroughput { index_name, to, .. } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    global_secondary_index_updates: vec![GlobalSecondaryIndexUpdate::Update(
+                        UpdateGlobalSecondaryIndexAction {
+                            index_name: index_name.clone(),
+                            provisioned_throughput: *to,
+                        },
+                    )],
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetStream { to, .. } => {
+            let spec = match to {
+                Some(view) => StreamSpecification::enabled(*view),
+                None => StreamSpecification::disabled(),
+            };
+            backend
+                .update_table(update(UpdateTableInput {
+                    stream_specification: Some(spec),
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetTableClass { to, .. } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    table_class: Some(*to),
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::SetDeletionProtection { enabled } => {
+            backend
+                .update_table(update(UpdateTableInput {
+                    deletion_protection_enabled: Some(*enabled),
+                    ..Default::default()
+                }))
+                .await?;
+        }
+        Action::EnableTtl { attribute_name } | Action::DisableTtl { attribute_name } => {
+            backend
+                .update_time_to_live(UpdateTimeToLiveInput {
+                    table_name: table_name.clone(),
+                    time_to_live_specification: TimeToLiveSpecification {
+                        enabled: matches!(step.action, Action::EnableTtl { .. }),
+                        attribute_name: attribute_name.clone(),
+                    },
+                })
+                .await?;
+        }
+        Action::Tag { resource_arn, tags } => {
+            backend
+                .tag_resource(TagResourceInput {
+                    resource_arn: resource_arn.clone(),
+                    tags: tags.clone(),
+                })
+                .await?;
+        }
+        Action::Untag { resource_arn, keys } => {
+            backend
+                .untag_resource(UntagResourceInput {
+                    resource_arn: resource_arn.clone(),
+                    tag_keys: keys.clone(),
+                })
+                .await?;
+        }
+    }
+    Ok(())
+}
