@@ -56,6 +56,7 @@ async fn populated(transition: Duration) -> (MemBackend, ManualClock) {
         .create_table(table_input(TABLE, S, None))
         .await
         .expect("create");
+    clock.advance(transition);
     for (pk, g) in [("a", s("G")), ("b", s("G")), ("c", n("1"))] {
         backend
             .put_item(PutItemInput {
