@@ -5,12 +5,17 @@ Usage: python3 tests/python/smoke.py http://127.0.0.1:PORT
 Drives the server the way a Python application would: a table with a local and a global secondary index,
 put/get/update with expressions, a paginated query, batches (boto3's `batch_writer`, `batch_get_item`
 following `UnprocessedKeys`), transactions (a cancelled one with its `CancellationReasons`, a successful
-one, an idempotent replay), and DynamoDB's error shapes as botocore parses them.
+one, an idempotent replay), DynamoDB's error shapes as botocore parses them, and the schema's lifecycle:
+UpdateTable adding a global secondary index to a table with items (waited for with a describe loop, then
+queried), UpdateTimeToLive / DescribeTimeToLive, the three tag operations, DescribeLimits and
+DescribeEndpoints.
 Every check runs; the script exits non-zero if any failed. Every operation used here is implemented, so
 an UnknownOperationException (an operation the server stopped dispatching) is a failure like any other.
 """
 
 import sys
+import time
+from urllib.parse import urlparse
 
 import boto3
 from botocore.exceptions import ClientError
@@ -234,13 +239,91 @@ def errors(ddb):
     expect_error("ResourceInUseException", create_table, ddb=ddb)
 
 
+def wait_for_indexes(ddb, table, timeout=30.0):
+    """DescribeTable until the table and every global secondary index are ACTIVE (no waiter covers
+    indexes); returns the last description."""
+    deadline = time.monotonic() + timeout
+    while True:
+        desc = ddb.describe_table(TableName=table)["Table"]
+        statuses = [i["IndexStatus"] for i in desc.get("GlobalSecondaryIndexes", [])]
+        if desc["TableStatus"] == "ACTIVE" and all(s == "ACTIVE" for s in statuses):
+            return desc
+        assert time.monotonic() < deadline, f"still not ACTIVE: {desc}"
+        time.sleep(0.1)
+
+
+def add_index(ddb):
+    ddb.create_table(
+        TableName="members",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    ddb.get_waiter("table_exists").wait(TableName="members", WaiterConfig={"Delay": 1})
+    for i, team in enumerate(["red", "blue", "red", "green"]):
+        ddb.put_item(TableName="members", Item={"id": {"S": f"m{i}"}, "team": {"S": team}})
+    ddb.put_item(TableName="members", Item={"id": {"S": "loner"}})
+    out = ddb.update_table(
+        TableName="members",
+        AttributeDefinitions=[{"AttributeName": "team", "AttributeType": "S"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {
+            "IndexName": "by-team",
+            "KeySchema": [{"AttributeName": "team", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"},
+        }}],
+    )["TableDescription"]
+    assert [i["IndexName"] for i in out["GlobalSecondaryIndexes"]] == ["by-team"], out
+    desc = wait_for_indexes(ddb, "members")
+    assert desc["GlobalSecondaryIndexes"][0]["IndexStatus"] == "ACTIVE", desc
+    assert "Backfilling" not in desc["GlobalSecondaryIndexes"][0], desc
+    found = ddb.query(TableName="members", IndexName="by-team", KeyConditionExpression="team = :t",
+                      ExpressionAttributeValues={":t": {"S": "red"}})["Items"]
+    assert sorted(i["id"]["S"] for i in found) == ["m0", "m2"], found
+
+
+def time_to_live(ddb):
+    before = ddb.describe_time_to_live(TableName="members")["TimeToLiveDescription"]
+    assert before == {"TimeToLiveStatus": "DISABLED"}, before
+    spec = {"Enabled": True, "AttributeName": "expires"}
+    out = ddb.update_time_to_live(TableName="members", TimeToLiveSpecification=spec)
+    assert out["TimeToLiveSpecification"] == spec, out
+    after = ddb.describe_time_to_live(TableName="members")["TimeToLiveDescription"]
+    assert after == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}, after
+    err = expect_error("ValidationException", ddb.update_time_to_live, TableName="members",
+                       TimeToLiveSpecification=spec)
+    assert err["Error"]["Message"], err
+
+
+def tags(ddb):
+    arn = ddb.describe_table(TableName="members")["Table"]["TableArn"]
+    assert ddb.list_tags_of_resource(ResourceArn=arn)["Tags"] == []
+    ddb.tag_resource(ResourceArn=arn, Tags=[{"Key": "team", "Value": "core"}, {"Key": "env", "Value": ""}])
+    got = ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+    assert sorted((t["Key"], t["Value"]) for t in got) == [("env", ""), ("team", "core")], got
+    ddb.untag_resource(ResourceArn=arn, TagKeys=["env"])
+    got = ddb.list_tags_of_resource(ResourceArn=arn)["Tags"]
+    assert got == [{"Key": "team", "Value": "core"}], got
+
+
+def account(ddb, endpoint):
+    limits = ddb.describe_limits()
+    for name in ["AccountMaxReadCapacityUnits", "AccountMaxWriteCapacityUnits",
+                 "TableMaxReadCapacityUnits", "TableMaxWriteCapacityUnits"]:
+        assert limits[name] > 0, limits
+    endpoints = ddb.describe_endpoints()["Endpoints"]
+    assert [e["Address"] for e in endpoints] == [urlparse(endpoint).netloc], endpoints
+    assert endpoints[0]["CachePeriodInMinutes"] > 0, endpoints
+
+
 def main():
     endpoint = sys.argv[1]
     ddb = client(endpoint)
     table = resource(endpoint).Table("tweets")
     checks = [("create table with LSI and GSI", create_table), ("put/get/update", items),
               ("paginated query", query_pages), ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
-              ("transactions", transactions), ("error shapes", errors)]
+              ("transactions", transactions), ("error shapes", errors),
+              ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
+              ("tags", tags), ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]
     failed = 0
     for name, check in checks:
         try:

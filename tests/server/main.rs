@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod fuzz;
+mod lifecycle;
 mod multi_item;
 mod sdk;
 

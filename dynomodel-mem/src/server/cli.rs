@@ -6,6 +6,7 @@ use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::Server;
 use crate::MemBackend;
@@ -13,12 +14,25 @@ use crate::MemBackend;
 /// The `--help` text.
 pub const USAGE: &str = "\
 usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVEL]
+                           [--region REGION] [--account ID] [--transition-time SECONDS]
+                           [--ttl-sweep-interval SECONDS]
 
-  --host HOST   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to the network)
-  --port PORT   port to bind (default 8000; 0 picks a free one)
-  --threads N   worker threads (default: one per core)
-  --log LEVEL   error, warn, info, debug (one line per request) or trace; default: $RUST_LOG or warn
+  --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
+                                the network)
+  --port PORT                   port to bind (default 8000; 0 picks a free one)
+  --threads N                   worker threads (default: one per core)
+  --log LEVEL                   error, warn, info, debug (one line per request) or trace; default:
+                                $RUST_LOG or warn
+  --region REGION               the region in table ARNs (default ddblocal, as DynamoDB Local)
+  --account ID                  the account id in table ARNs (default 000000000000)
+  --transition-time SECONDS     how long tables and indexes stay CREATING, UPDATING or DELETING and
+                                TTL ENABLING or DISABLING (default 0: at once, as DynamoDB Local)
+  --ttl-sweep-interval SECONDS  how often expired items (TTL) are deleted in the background
+                                (default 60; 0 never)
 ";
+
+/// How often the server deletes expired items unless told otherwise.
+const DEFAULT_TTL_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 
 /// The options of `serve`.
 #[derive(Debug, PartialEq)]
@@ -28,6 +42,21 @@ struct Options {
     /// `None`: one per core (Tokio's default).
     threads: Option<NonZeroUsize>,
     log: log::LevelFilter,
+    /// `None`: the engine's default.
+    region: Option<String>,
+    /// `None`: the engine's default.
+    account: Option<String>,
+    transition_time: Duration,
+    /// Zero: no sweeper.
+    ttl_sweep_interval: Duration,
+}
+
+/// A duration in seconds, whole or fractional (`0.5`), not negative.
+fn parse_seconds(flag: &str, text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("invalid {flag} {text:?}: expected seconds"))
 }
 
 fn parse_level(text: &str) -> Result<log::LevelFilter, String> {
@@ -47,6 +76,10 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
         port: 8000,
         threads: None,
         log: rust_log.map_or(Ok(log::LevelFilter::Warn), parse_level)?,
+        region: None,
+        account: None,
+        transition_time: Duration::ZERO,
+        ttl_sweep_interval: DEFAULT_TTL_SWEEP_INTERVAL,
     };
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -68,6 +101,14 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
                 options.threads = Some(threads);
             }
             "--log" => options.log = parse_level(&value()?)?,
+            "--region" => options.region = Some(value()?),
+            "--account" => options.account = Some(value()?),
+            "--transition-time" => {
+                options.transition_time = parse_seconds(flag, &value()?)?;
+            }
+            "--ttl-sweep-interval" => {
+                options.ttl_sweep_interval = parse_seconds(flag, &value()?)?;
+            }
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -116,11 +157,25 @@ async fn terminated() {
     }
 }
 
+/// The engine the options describe.
+fn backend(options: &Options) -> MemBackend {
+    let mut builder = MemBackend::builder().transition_time(options.transition_time);
+    if let Some(region) = &options.region {
+        builder = builder.region(region.clone());
+    }
+    if let Some(account) = &options.account {
+        builder = builder.account(account.clone());
+    }
+    builder.build()
+}
+
 async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
-    let server = Server::bind_shared(addr, Arc::new(MemBackend::new()))
+    let backend = backend(options);
+    let server = Server::bind_shared(addr, Arc::new(backend.clone()))
         .await
-        .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?;
+        .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
+        .with_ttl_sweeper(backend, options.ttl_sweep_interval);
     let mut stdout = std::io::stdout().lock();
     // Flushed at once: a test harness or script waits for this line to learn the port.
     writeln!(stdout, "listening on {}", server.url())
@@ -189,12 +244,19 @@ mod tests {
         assert_eq!(options.port, 8000);
         assert_eq!(options.threads, None);
         assert_eq!(options.log, log::LevelFilter::Warn);
+        assert_eq!(options.region, None);
+        assert_eq!(options.account, None);
+        assert_eq!(options.transition_time, Duration::ZERO);
+        assert_eq!(options.ttl_sweep_interval, Duration::from_secs(60));
     }
 
     #[test]
     fn every_option() {
         let options = parse(
-            &args("serve --host 0.0.0.0 --port 0 --threads 3 --log debug"),
+            &args(
+                "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
+                 --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0",
+            ),
             Some("error"),
         )
         .unwrap();
@@ -205,12 +267,67 @@ mod tests {
                 port: 0,
                 threads: NonZeroUsize::new(3),
                 log: log::LevelFilter::Debug,
+                region: Some("eu-west-1".into()),
+                account: Some("123456789012".into()),
+                transition_time: Duration::from_millis(2500),
+                ttl_sweep_interval: Duration::ZERO,
             }
         );
         assert_eq!(
             parse(&args("serve"), Some("info")).unwrap().log,
             log::LevelFilter::Info
         );
+    }
+
+    #[test]
+    fn the_backend_gets_region_account_and_transition_time() {
+        use dynomodel::{
+            AttributeDefinition, Backend, CreateTableInput, KeySchemaElement, KeyType,
+            ScalarAttributeType,
+        };
+        let options = parse(
+            &args("serve --region eu-west-1 --account 123456789012"),
+            None,
+        )
+        .unwrap();
+        let backend = backend(&options);
+        let create = CreateTableInput {
+            table_name: "users".into(),
+            attribute_definitions: vec![AttributeDefinition {
+                attribute_name: "id".into(),
+                attribute_type: ScalarAttributeType::S,
+            }],
+            key_schema: vec![KeySchemaElement {
+                attribute_name: "id".into(),
+                key_type: KeyType::Hash,
+            }],
+            billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+            ..Default::default()
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let out = runtime.block_on(backend.create_table(create)).unwrap();
+        assert_eq!(
+            out.table_description.table_arn,
+            "arn:aws:dynamodb:eu-west-1:123456789012:table/users"
+        );
+    }
+
+    #[test]
+    fn the_help_documents_every_option() {
+        for flag in [
+            "--host",
+            "--port",
+            "--threads",
+            "--log",
+            "--region",
+            "--account",
+            "--transition-time",
+            "--ttl-sweep-interval",
+        ] {
+            assert_eq!(USAGE.matches(flag).count(), 2, "{flag}");
+        }
     }
 
     #[test]
@@ -223,6 +340,15 @@ mod tests {
             ("serve --threads 0", "invalid thread count \"0\""),
             ("serve --log loud", "unknown log level \"loud\""),
             ("serve --verbose", "unknown option \"--verbose\""),
+            ("serve --region", "--region needs a value"),
+            (
+                "serve --transition-time soon",
+                "invalid --transition-time \"soon\": expected seconds",
+            ),
+            (
+                "serve --ttl-sweep-interval -1",
+                "invalid --ttl-sweep-interval \"-1\": expected seconds",
+            ),
         ] {
             assert_eq!(parse(&args(line), None).unwrap_err(), error, "{line}");
         }

@@ -35,6 +35,7 @@ const JSON_1_0: &str = "application/x-amz-json-1.0";
 /// Handles one request; never fails (every problem is a DynamoDB-shaped response).
 pub(crate) async fn handle(
     backend: Arc<dyn Backend>,
+    context: Arc<wire::Context>,
     request: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
@@ -45,7 +46,7 @@ pub(crate) async fn handle(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
-    let (status, body) = respond(backend, request).await;
+    let (status, body) = respond(backend, &context, request).await;
     log::debug!(
         "{request_id} {target} -> {status} ({} bytes, {:?})",
         body.len(),
@@ -54,7 +55,11 @@ pub(crate) async fn handle(
     Ok(finish(status, body, &request_id))
 }
 
-async fn respond(backend: Arc<dyn Backend>, request: Request<Incoming>) -> (u16, Vec<u8>) {
+async fn respond(
+    backend: Arc<dyn Backend>,
+    context: &wire::Context,
+    request: Request<Incoming>,
+) -> (u16, Vec<u8>) {
     if request.method() == Method::GET && request.uri().path() == "/" {
         return (200, b"healthy: dynomodel-mem".to_vec());
     }
@@ -90,7 +95,7 @@ async fn respond(backend: Arc<dyn Backend>, request: Request<Incoming>) -> (u16,
     // A panic in the backend (a bug: the engine never panics on input) costs this request a 500, not
     // the connection or the server. Caught on this task rather than by spawning one per request, which
     // would add a hand-off between worker threads to every request.
-    let call = std::panic::AssertUnwindSafe(wire::call(&*backend, &operation, &body));
+    let call = std::panic::AssertUnwindSafe(wire::call_in(context, &*backend, &operation, &body));
     match futures::FutureExt::catch_unwind(call).await {
         Ok(Ok(value)) => (200, encode(&value)),
         Ok(Err(f)) => fault(&f),

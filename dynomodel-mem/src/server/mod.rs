@@ -23,6 +23,7 @@
 
 pub mod cli;
 mod http;
+mod sweeper;
 pub mod wire;
 
 use std::io;
@@ -40,6 +41,9 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub use http::MAX_BODY_BYTES;
+pub use sweeper::TtlSweeper;
+
+use crate::MemBackend;
 
 /// How long [`ServerHandle::shutdown`] lets in-flight requests finish before closing their connections.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -71,6 +75,7 @@ impl Server {
             local_addr,
             stop,
             task: Some(task),
+            sweeper: None,
         })
     }
 }
@@ -82,9 +87,33 @@ pub struct ServerHandle {
     local_addr: SocketAddr,
     stop: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
+    /// The TTL sweeper that stops with the server, if one was attached.
+    sweeper: Option<TtlSweeper>,
 }
 
 impl ServerHandle {
+    /// Runs a [`TtlSweeper`] on `backend` (normally the one served) every `interval`, stopped with
+    /// the server; a zero interval runs none. Expired items are then deleted in the background, as
+    /// DynamoDB does:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel_mem::{server::Server, MemBackend};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let backend = MemBackend::new();
+    /// let server = Server::bind("127.0.0.1:0", backend.clone())
+    ///     .await?
+    ///     .with_ttl_sweeper(backend, Duration::from_secs(60));
+    /// server.shutdown().await; // stops the sweeper too
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn with_ttl_sweeper(mut self, backend: MemBackend, interval: Duration) -> ServerHandle {
+        self.sweeper = TtlSweeper::spawn(backend, interval);
+        self
+    }
+
     /// The address the server listens on (with the actual port when bound to port 0).
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
@@ -98,6 +127,9 @@ impl ServerHandle {
     /// Stops accepting connections, lets in-flight requests finish (at most 5 s), closes idle
     /// keep-alive connections, and returns when the server is gone.
     pub async fn shutdown(mut self) {
+        if let Some(sweeper) = self.sweeper.take() {
+            sweeper.stop().await;
+        }
         let _ = self.stop.send(true);
         if let Some(task) = self.task.take() {
             let _ = task.await;
@@ -139,7 +171,13 @@ async fn serve(
         // delayed-ACK stalls of up to 40 ms to every request.
         let _ = stream.set_nodelay(true);
         let backend = backend.clone();
-        let service = service_fn(move |request| http::handle(backend.clone(), request));
+        // DescribeEndpoints answers the address this connection reached (the listening address, with
+        // the interface's own IP when bound to 0.0.0.0), so that SDKs with endpoint discovery stay here.
+        let context = Arc::new(wire::Context {
+            endpoint: stream.local_addr().ok().map(|a| a.to_string()),
+        });
+        let service =
+            service_fn(move |request| http::handle(backend.clone(), context.clone(), request));
         let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {

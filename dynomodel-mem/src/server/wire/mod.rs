@@ -22,20 +22,33 @@
 //! consequence: a request that breaks both a constraint checked here (a missing member, an enum) and one
 //! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
 //! DynamoDB lists both in one message; once that is fixed, the backend's.
+//!
+//! UpdateTable, UpdateTimeToLive and DescribeTimeToLive go further: every member constraint of
+//! botocore's model is checked here (lengths of names and ARNs, list lengths, capacity minimums,
+//! enums), so that such a request gets DynamoDB's single list of violations; the backend keeps the
+//! checks that need a table or say more than the model (a table name's 3–255 characters and pattern,
+//! limits, states). The tag operations are the exception: the service answers their keys and values
+//! in its own words, which are the backend's (see `tags.rs`).
 
+mod account;
 mod batch;
+mod description;
 mod error;
 mod item;
 mod table;
+mod tags;
 #[cfg(test)]
 mod tests;
 mod transact;
+mod ttl;
 mod types;
+mod update_table;
 mod value;
 
 use dynomodel::{Backend, Error};
 use serde_json::{Map, Value};
 
+pub use description::table_description;
 pub use error::error_response;
 pub use value::{attribute_value_to_json, item_to_json, parse_attribute_value};
 
@@ -76,7 +89,23 @@ pub const OPERATIONS: &[&str] = &[
     "BatchWriteItem",
     "TransactGetItems",
     "TransactWriteItems",
+    "UpdateTable",
+    "UpdateTimeToLive",
+    "DescribeTimeToLive",
+    "TagResource",
+    "UntagResource",
+    "ListTagsOfResource",
+    "DescribeLimits",
+    "DescribeEndpoints",
 ];
+
+/// What the server knows about a request beyond its body.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The server's own address (`host:port`), answered by DescribeEndpoints in place of the
+    /// backend's AWS endpoint; `None` keeps the backend's answer.
+    pub endpoint: Option<String>,
+}
 
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
@@ -116,6 +145,16 @@ pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 /// # }).unwrap();
 /// ```
 pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireResult<Value> {
+    call_in(&Context::default(), backend, operation, body).await
+}
+
+/// [`call`] with what the server knows about the request (its own address, for DescribeEndpoints).
+pub async fn call_in(
+    context: &Context,
+    backend: &dyn Backend,
+    operation: &str,
+    body: &[u8],
+) -> WireResult<Value> {
     if !OPERATIONS.contains(&operation) {
         return Err(Fault::UnknownOperation);
     }
@@ -142,6 +181,14 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
         "BatchWriteItem" => batch::batch_write_item(backend, request).await,
         "TransactGetItems" => transact::transact_get_items(backend, request).await,
         "TransactWriteItems" => transact::transact_write_items(backend, request).await,
+        "UpdateTable" => update_table::update_table(backend, request).await,
+        "UpdateTimeToLive" => ttl::update_time_to_live(backend, request).await,
+        "DescribeTimeToLive" => ttl::describe_time_to_live(backend, request).await,
+        "TagResource" => tags::tag_resource(backend, request).await,
+        "UntagResource" => tags::untag_resource(backend, request).await,
+        "ListTagsOfResource" => tags::list_tags_of_resource(backend, request).await,
+        "DescribeLimits" => account::describe_limits(backend, request).await,
+        "DescribeEndpoints" => account::describe_endpoints(context, backend, request).await,
         _ => Err(Fault::UnknownOperation),
     }
 }
@@ -176,6 +223,46 @@ impl Decoder {
         self.record(|| {
             format!("Value '{value}' at '{path}' failed to satisfy constraint: {message}")
         });
+    }
+
+    /// smithy's length constraint on a string member: `min..=max` characters (Unicode scalar values, as
+    /// smithy counts them).
+    pub fn length(&mut self, value: &str, path: &str, min: usize, max: usize) {
+        let chars = value.chars().count();
+        if chars < min {
+            let message = format!("Member must have length greater than or equal to {min}");
+            self.constraint(value, path, &message);
+        }
+        if chars > max {
+            let message = format!("Member must have length less than or equal to {max}");
+            self.constraint(value, path, &message);
+        }
+    }
+
+    /// An index name's constraints in the model (`IndexName`: pattern `[a-zA-Z0-9_.-]+`, 3–255
+    /// characters), in the order DynamoDB lists them (dynalite's `test/updateTable.js`, recorded
+    /// against the service: the pattern, then the length).
+    pub fn index_name(&mut self, value: &str, path: &str) {
+        let valid = !value.is_empty()
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+        if !valid {
+            self.constraint(
+                value,
+                path,
+                "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+            );
+        }
+        self.length(value, path, 3, 255);
+    }
+
+    /// smithy's range constraint `value >= min` on a number member.
+    pub fn at_least(&mut self, value: i64, path: &str, min: i64) {
+        if value < min {
+            let message = format!("Member must have value greater than or equal to {min}");
+            self.constraint(&value.to_string(), path, &message);
+        }
     }
 
     /// Counts a broken constraint, and keeps its message while fewer than [`LISTED`] are kept.

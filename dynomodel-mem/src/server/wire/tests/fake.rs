@@ -1,5 +1,6 @@
 //! A [`Backend`] for the wire layer's request-level tests: it records the typed request of the multi-item
-//! operations and answers with a canned response or error, so that decoding and encoding are tested on
+//! operations, CreateTable and the schema-lifecycle operations, and answers with a canned response or
+//! error, so that decoding and encoding are tested on
 //! their own, whatever the engine does.
 
 use std::sync::Mutex;
@@ -7,10 +8,16 @@ use std::sync::Mutex;
 use dynomodel::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeTableInput, DescribeTableOutput, Error, GetItemInput, GetItemOutput,
-    ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, QueryInput, QueryOutput,
-    Result, ScanInput, ScanOutput, TransactGetItemsInput, TransactGetItemsOutput,
-    TransactWriteItemsInput, TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput,
+    DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
+    DescribeLimitsOutput, DescribeTableInput, DescribeTableOutput, DescribeTimeToLiveInput,
+    DescribeTimeToLiveOutput, Error, GetItemInput, GetItemOutput, ListTablesInput,
+    ListTablesOutput, ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput,
+    PutItemOutput, QueryInput, QueryOutput, Result, ScanInput, ScanOutput, TableDescription,
+    TagResourceInput, TagResourceOutput, TimeToLiveDescription, TimeToLiveStatus,
+    TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
+    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
+    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
+    UpdateTimeToLiveOutput,
 };
 use serde_json::Value;
 
@@ -23,6 +30,15 @@ pub enum Seen {
     BatchWrite(BatchWriteItemInput),
     TransactGet(TransactGetItemsInput),
     TransactWrite(TransactWriteItemsInput),
+    CreateTable(CreateTableInput),
+    UpdateTable(UpdateTableInput),
+    UpdateTtl(UpdateTimeToLiveInput),
+    DescribeTtl(DescribeTimeToLiveInput),
+    Tag(TagResourceInput),
+    Untag(UntagResourceInput),
+    ListTags(ListTagsOfResourceInput),
+    Limits,
+    Endpoints,
 }
 
 /// Canned answers (defaults: empty responses) and the requests seen.
@@ -34,6 +50,17 @@ pub struct Fake {
     pub batch_write: BatchWriteItemOutput,
     /// TransactGetItems' answer (TransactWriteItems always answers `{}`).
     pub transact_get: TransactGetItemsOutput,
+    /// CreateTable's and UpdateTable's description (without one they answer an error, after
+    /// recording the request).
+    pub table: Option<TableDescription>,
+    /// DescribeTimeToLive's answer (default: `DISABLED`, no attribute).
+    pub ttl: Option<TimeToLiveDescription>,
+    /// ListTagsOfResource's answer.
+    pub tags: ListTagsOfResourceOutput,
+    /// DescribeLimits' answer.
+    pub limits: DescribeLimitsOutput,
+    /// DescribeEndpoints' answer.
+    pub endpoints: DescribeEndpointsOutput,
     /// Returned by every operation instead of its response, when set.
     pub error: Option<Error>,
     /// The typed requests received, in order.
@@ -87,10 +114,74 @@ fn not_here() -> Error {
     Error::validation("not answered by the fake backend")
 }
 
+impl Fake {
+    /// The canned description, or the fake's refusal.
+    fn description(&self) -> Result<TableDescription> {
+        self.table.clone().ok_or_else(not_here)
+    }
+}
+
 #[async_trait::async_trait]
 impl Backend for Fake {
-    async fn create_table(&self, _: CreateTableInput) -> Result<CreateTableOutput> {
-        Err(not_here())
+    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        self.answer(Seen::CreateTable(input), ())?;
+        Ok(CreateTableOutput {
+            table_description: self.description()?,
+        })
+    }
+    async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+        self.answer(Seen::UpdateTable(input), ())?;
+        Ok(UpdateTableOutput {
+            table_description: self.description()?,
+        })
+    }
+    async fn update_time_to_live(
+        &self,
+        input: UpdateTimeToLiveInput,
+    ) -> Result<UpdateTimeToLiveOutput> {
+        let spec = input.time_to_live_specification.clone();
+        self.answer(
+            Seen::UpdateTtl(input),
+            UpdateTimeToLiveOutput {
+                time_to_live_specification: spec,
+            },
+        )
+    }
+    async fn describe_time_to_live(
+        &self,
+        input: DescribeTimeToLiveInput,
+    ) -> Result<DescribeTimeToLiveOutput> {
+        let description = self.ttl.clone().unwrap_or(TimeToLiveDescription {
+            time_to_live_status: TimeToLiveStatus::Disabled,
+            attribute_name: None,
+        });
+        self.answer(
+            Seen::DescribeTtl(input),
+            DescribeTimeToLiveOutput {
+                time_to_live_description: description,
+            },
+        )
+    }
+    async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
+        self.answer(Seen::Tag(input), TagResourceOutput {})
+    }
+    async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
+        self.answer(Seen::Untag(input), UntagResourceOutput {})
+    }
+    async fn list_tags_of_resource(
+        &self,
+        input: ListTagsOfResourceInput,
+    ) -> Result<ListTagsOfResourceOutput> {
+        self.answer(Seen::ListTags(input), self.tags.clone())
+    }
+    async fn describe_limits(&self, _: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+        self.answer(Seen::Limits, self.limits.clone())
+    }
+    async fn describe_endpoints(
+        &self,
+        _: DescribeEndpointsInput,
+    ) -> Result<DescribeEndpointsOutput> {
+        self.answer(Seen::Endpoints, self.endpoints.clone())
     }
     async fn describe_table(&self, _: DescribeTableInput) -> Result<DescribeTableOutput> {
         Err(not_here())

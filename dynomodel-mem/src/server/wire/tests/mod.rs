@@ -1,7 +1,8 @@
 //! Request-level tests of the wire layer: each body goes through [`call`](super::call), as the server
 //! hands it over, to a [`fake::Fake`] backend that records the typed request and answers what it is
 //! told, so that decoding, encoding and the order of errors are tested apart from the engine (the
-//! multi-item operations, and CreateTable's nested paths).
+//! multi-item operations, CreateTable's nested paths, UpdateTable, TTL, tags and the account
+//! operations).
 //!
 //! The unit tests of attribute values (`value.rs`) and of error bodies (`error.rs`) stay beside their
 //! code; these need the fake backend and are long enough to deserve files of their own.
@@ -10,8 +11,10 @@
 
 mod batch;
 mod fake;
+mod lifecycle;
 mod table;
 mod transact;
+mod update_table;
 
 use dynomodel::{AttributeValue, Item};
 

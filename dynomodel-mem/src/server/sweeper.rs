@@ -1,0 +1,64 @@
+//! The server's background TTL sweeper: every interval, [`MemBackend::sweep_expired`] deletes the items
+//! whose TTL has passed, as DynamoDB's background process does (FACTS §13: expired items stay readable
+//! until then). The engine itself never deletes on its own, so that tests decide when a sweep happens;
+//! the server, which stands in for the service, runs one.
+
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tokio::time::MissedTickBehavior;
+
+use crate::MemBackend;
+
+/// A running sweeper; it stops when [`TtlSweeper::stop`] is called or it is dropped.
+#[derive(Debug)]
+pub struct TtlSweeper {
+    stop: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl TtlSweeper {
+    /// Starts sweeping `backend` every `interval` (the first sweep one interval from now) on the
+    /// current Tokio runtime. `None` for a zero interval, which disables sweeping.
+    pub fn spawn(backend: MemBackend, interval: Duration) -> Option<TtlSweeper> {
+        if interval.is_zero() {
+            return None;
+        }
+        let (stop, mut stopped) = watch::channel(false);
+        let task = tokio::spawn(async move {
+            let start = tokio::time::Instant::now() + interval;
+            let mut ticks = tokio::time::interval_at(start, interval);
+            // A sweep that overran (a huge expiry) is not followed by a burst of catch-up sweeps.
+            ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = stopped.wait_for(|stop| *stop) => break,
+                    _ = ticks.tick() => {}
+                }
+                let swept = backend.sweep_expired();
+                if swept > 0 {
+                    log::debug!("TTL sweep deleted {swept} expired items");
+                }
+            }
+        });
+        Some(TtlSweeper {
+            stop,
+            task: Some(task),
+        })
+    }
+
+    /// Stops the sweeper and waits for it (a sweep in progress finishes first).
+    pub async fn stop(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for TtlSweeper {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
