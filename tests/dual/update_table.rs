@@ -478,9 +478,9 @@ dual_test!(describe_limits_and_endpoints, |t| {
     }
 });
 
-/// A deleted table: gone once its deletion is over (at once on the engine by default, a moment later on
-/// DynamoDB Local), item operations and UpdateTable find no table, and its name can be used again
-/// for a new, empty table.
+// A deleted table: gone once its deletion is over (at once on the engine by default, a moment later on
+// DynamoDB Local), item operations and UpdateTable find no table, and its name can be used again
+// for a new, empty table.
 dual_test!(a_deleted_table_is_gone_and_its_name_free, |t| {
     let name = t.create_table("gone", ("pk", S), None).await;
     let key: Item = [("pk".to_owned(), AttributeValue::S("a".into()))].into();
