@@ -124,7 +124,9 @@ impl MemBackendBuilder {
     }
 
     /// How long tables and indexes stay `CREATING`, `UPDATING` or `DELETING`, measured on the
-    /// engine's clock (default: zero, so every change is `ACTIVE` at once, as on DynamoDB Local). A
+    /// engine's clock (default: zero, so every change is over by the next request, as on DynamoDB
+    /// Local; the responses of CreateTable, UpdateTable and DeleteTable still say `CREATING`,
+    /// `UPDATING` or `DELETING`, as DynamoDB's do). A
     /// test that waits for `ACTIVE` sets a duration and advances a [`ManualClock`](crate::ManualClock).
     ///
     /// Adding an index to a populated table: the index is backfilled from the items already there,
@@ -159,6 +161,8 @@ impl MemBackendBuilder {
     ///         ..Default::default()
     ///     })
     ///     .await?;
+    /// // The new table is CREATING (item operations find no table) until the transition has passed.
+    /// clock.advance(Duration::from_secs(60));
     /// let s = |v: &str| AttributeValue::S(v.into());
     /// backend
     ///     .put_item(PutItemInput {

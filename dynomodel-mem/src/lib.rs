@@ -9,8 +9,9 @@
 //! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
 //! validated as a whole before the first write), and the transactions TransactGetItems and
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
-//! `ClientRequestToken`s). Tables are `ACTIVE` as soon as they are created (as on DynamoDB Local). Time
-//! comes from an injectable [`Clock`] ([`MemBackend::with_clock`]).
+//! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
+//! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
+//! injectable [`Clock`] ([`MemBackend::with_clock`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -128,6 +129,82 @@ use state::State;
 /// let page = backend.list_tables(ListTablesInput::default()).await.unwrap();
 /// assert!(page.table_names.is_empty());
 /// # });
+/// ```
+///
+/// `UpdateTable` adds a global secondary index to a table that already holds items: the index is
+/// backfilled from them. Its response shows the index `CREATING`, as DynamoDB's does; with the default
+/// (zero) transition time it is `ACTIVE` and queryable by the next request
+/// ([`MemBackendBuilder::transition_time`] makes it last).
+///
+/// ```
+/// use dynomodel::{
+///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
+///     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, Projection,
+///     ProjectionType, PutItemInput, QueryInput, ScalarAttributeType, TableStatus, UpdateTableInput,
+/// };
+/// use dynomodel_mem::MemBackend;
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let backend = MemBackend::new();
+/// let string = |name: &str| AttributeDefinition {
+///     attribute_name: name.into(),
+///     attribute_type: ScalarAttributeType::S,
+/// };
+/// backend
+///     .create_table(CreateTableInput {
+///         table_name: "orders".into(),
+///         attribute_definitions: vec![string("id")],
+///         key_schema: vec![KeySchemaElement::hash("id")],
+///         billing_mode: Some(BillingMode::PayPerRequest),
+///         ..Default::default()
+///     })
+///     .await?;
+/// let s = |v: &str| AttributeValue::S(v.into());
+/// for (id, customer) in [("o1", "ann"), ("o2", "bob"), ("o3", "ann")] {
+///     backend
+///         .put_item(PutItemInput {
+///             table_name: "orders".into(),
+///             item: [("id".to_owned(), s(id)), ("customer".to_owned(), s(customer))].into(),
+///             ..Default::default()
+///         })
+///         .await?;
+/// }
+///
+/// // One new index per UpdateTable; only its new key attribute needs a definition.
+/// let updated = backend
+///     .update_table(UpdateTableInput {
+///         table_name: "orders".into(),
+///         attribute_definitions: vec![string("customer")],
+///         global_secondary_index_updates: vec![GlobalSecondaryIndexUpdate::Create(
+///             GlobalSecondaryIndex {
+///                 index_name: "by-customer".into(),
+///                 key_schema: vec![KeySchemaElement::hash("customer")],
+///                 projection: Projection {
+///                     projection_type: ProjectionType::All,
+///                     non_key_attributes: vec![],
+///                 },
+///                 provisioned_throughput: None,
+///             },
+///         )],
+///         ..Default::default()
+///     })
+///     .await?;
+/// let index = &updated.table_description.global_secondary_indexes[0];
+/// assert_eq!(index.index_status, TableStatus::Creating);
+///
+/// // The items written before the index existed are in it.
+/// let anns = backend
+///     .query(QueryInput {
+///         table_name: "orders".into(),
+///         index_name: Some("by-customer".into()),
+///         key_condition_expression: Some("customer = :c".into()),
+///         expression_attribute_values: Some([(":c".to_owned(), s("ann"))].into()),
+///         ..Default::default()
+///     })
+///     .await?;
+/// assert_eq!(anns.count, 2);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct MemBackend {

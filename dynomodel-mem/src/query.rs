@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+use chrono::{DateTime, Utc};
 use dynomodel::{Error, Item, QueryInput, QueryOutput, Result, ScalarAttributeType};
 
 use crate::expr::keycond::{key_condition, KeyOp};
@@ -210,6 +211,7 @@ fn walk<'a, P: Position>(
 /// `Query` against the tables `table_of` looks up.
 pub fn query<'t>(
     input: &QueryInput,
+    now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
 ) -> Result<QueryOutput> {
     validate::table_name(&input.table_name)?;
@@ -260,7 +262,7 @@ pub fn query<'t>(
     )?;
 
     let table = table_of(&input.table_name)?;
-    let source = Source::find(table, input.index_name.as_deref())?;
+    let source = Source::find(table, input.index_name.as_deref(), now)?;
     let consistent = input.consistent_read == Some(true);
     if matches!(source, Source::Index(_, i) if i.global) && consistent {
         return Err(Error::validation(

@@ -7,6 +7,7 @@
 //! an `ExclusiveStartKey` resumes inside its own segment. The walk starts with a range look-up: resuming
 //! costs O(log n), not a re-scan.
 
+use chrono::{DateTime, Utc};
 use dynomodel::{Error, Item, QueryOutput, Result, ScanInput, ScanOutput, Select};
 
 use crate::expr::eval::evaluate;
@@ -87,6 +88,7 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
 /// `Scan` against the tables `table_of` looks up.
 pub fn scan<'t>(
     input: &ScanInput,
+    now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
 ) -> Result<ScanOutput> {
     validate::table_name(&input.table_name)?;
@@ -150,12 +152,14 @@ pub fn scan<'t>(
 
     let table = table_of(&input.table_name)?;
     // dynalite's recording: an unknown index with a start key is reported as a bad start key.
-    let source = match Source::find(table, input.index_name.as_deref()) {
-        Err(_) if input.exclusive_start_key.is_some() => {
-            return Err(Error::validation("The provided starting key is invalid"))
-        }
-        other => other?,
-    };
+    let unknown_index = input
+        .index_name
+        .as_deref()
+        .is_some_and(|name| table.index(name).is_none());
+    if unknown_index && input.exclusive_start_key.is_some() {
+        return Err(Error::validation("The provided starting key is invalid"));
+    }
+    let source = Source::find(table, input.index_name.as_deref(), now)?;
     let consistent = input.consistent_read == Some(true);
     if matches!(source, Source::Index(_, i) if i.global) && consistent {
         return Err(Error::validation(

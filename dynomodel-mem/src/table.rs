@@ -260,7 +260,11 @@ impl Table {
         // A table is UPDATING while its own settings change, while a new index is being allocated and
         // while an index is being deleted (the ack-api-quirks lab's recordings of the live service,
         // DDB-TABLE-148); a GSI's throughput update leaves it ACTIVE.
-        let status = if table_change.is_some() || allocating || index_deleting {
+        let status = if life.deleting_table() {
+            TableStatus::Deleting
+        } else if life.creating_table(view) {
+            TableStatus::Creating
+        } else if table_change.is_some() || allocating || index_deleting {
             TableStatus::Updating
         } else {
             TableStatus::Active
@@ -336,6 +340,9 @@ impl Table {
     ) -> GlobalSecondaryIndexDescription {
         let change = self.lifecycle.index_change(&i.index_name, view);
         let (index_status, backfilling) = match change {
+            // The indexes of a table being created are CREATING with it, without `Backfilling` (there
+            // is nothing to backfill; dynalite's recording of CreateTable's response).
+            _ if self.lifecycle.creating_table(view) => (TableStatus::Creating, None),
             Some((IndexChange::Creating, t)) => (TableStatus::Creating, Some(!view.allocating(&t))),
             Some((IndexChange::Updating, _)) => (TableStatus::Updating, None),
             None => (TableStatus::Active, None),

@@ -477,3 +477,86 @@ dual_test!(describe_limits_and_endpoints, |t| {
         Target::Server => assert_eq!(endpoints.unwrap().endpoints.len(), 1),
     }
 });
+
+// A deleted table: gone once its deletion is over (at once on the engine by default, a moment later on
+// DynamoDB Local), item operations and UpdateTable find no table, and its name can be used again
+// for a new, empty table.
+dual_test!(a_deleted_table_is_gone_and_its_name_free, |t| {
+    let name = t.create_table("gone", ("pk", S), None).await;
+    let key: Item = [("pk".to_owned(), AttributeValue::S("a".into()))].into();
+    t.backend()
+        .put_item(PutItemInput {
+            table_name: name.clone(),
+            item: key.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let delete = DeleteTableInput {
+        table_name: name.clone(),
+    };
+    t.backend().delete_table(delete.clone()).await.unwrap();
+    let mut gone = false;
+    for _ in 0..200 {
+        let d = t
+            .backend()
+            .describe_table(DescribeTableInput {
+                table_name: name.clone(),
+            })
+            .await;
+        match d {
+            Err(Error::ResourceNotFound { .. }) => {
+                gone = true;
+                break;
+            }
+            Ok(d) => assert_eq!(d.table.table_status, TableStatus::Deleting),
+            Err(e) => panic!("{e:?}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(gone, "{name} is still there");
+    let listed = t
+        .backend()
+        .list_tables(ListTablesInput::default())
+        .await
+        .unwrap()
+        .table_names;
+    assert!(!listed.contains(&name));
+    let get = GetItemInput {
+        table_name: name.clone(),
+        key: key.clone(),
+        ..Default::default()
+    };
+    // KNOWN DIFFERENCE: DynamoDB Local's message for every operation on a missing table.
+    t.expect_error_differs(
+        t.backend().get_item(get.clone()).await,
+        "ResourceNotFoundException",
+        "Requested resource not found",
+        "Cannot do operations on a non-existent table",
+    );
+    // KNOWN DIFFERENCE: DynamoDB Local does not name the table.
+    t.expect_error_differs(
+        t.backend()
+            .update_table(UpdateTableInput {
+                deletion_protection_enabled: Some(true),
+                ..update(&name)
+            })
+            .await,
+        "ResourceNotFoundException",
+        &format!("Requested resource not found: Table: {name} not found"),
+        "Cannot do operations on a non-existent table",
+    );
+    // The name is free again, for a new table without the old items.
+    t.backend()
+        .create_table(CreateTableInput {
+            table_name: name.clone(),
+            attribute_definitions: vec![def("pk", S)],
+            key_schema: vec![KeySchemaElement::hash("pk")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    wait_active(&t, &name).await;
+    assert!(t.backend().get_item(get).await.unwrap().item.is_none());
+});

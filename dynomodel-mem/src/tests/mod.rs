@@ -88,6 +88,7 @@ mod nesting;
 mod query;
 mod requests;
 mod scan;
+mod table_status;
 mod tables;
 mod transactions;
 mod update_table;

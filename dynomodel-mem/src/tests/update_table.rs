@@ -6,9 +6,9 @@ use std::time::Duration;
 use dynomodel::{
     Backend, BillingMode, DeleteTableInput, DescribeTableInput, Error, GlobalSecondaryIndex,
     GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType,
-    ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType::S, StreamSpecification,
-    StreamViewType, TableDescription, TableStatus, UpdateGlobalSecondaryIndexAction,
-    UpdateTableInput,
+    ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType::S, ScanInput,
+    StreamSpecification, StreamViewType, TableDescription, TableStatus,
+    UpdateGlobalSecondaryIndexAction, UpdateTableInput,
 };
 
 use super::{assert_validation, def, item, n, s, table_input, values};
@@ -56,6 +56,7 @@ async fn populated(transition: Duration) -> (MemBackend, ManualClock) {
         .create_table(table_input(TABLE, S, None))
         .await
         .expect("create");
+    clock.advance(transition);
     for (pk, g) in [("a", s("G")), ("b", s("G")), ("c", n("1"))] {
         backend
             .put_item(PutItemInput {
@@ -455,4 +456,54 @@ async fn limits_and_endpoints() {
         "dynamodb.eu-west-1.amazonaws.com"
     );
     assert_eq!(endpoints.endpoints[0].cache_period_in_minutes, 1440);
+}
+
+/// The backfilling index is refused as soon as it is looked up: before the key condition, the start
+/// key or the consistency is checked against it. An unknown index keeps its own errors.
+#[tokio::test]
+async fn a_backfilling_index_is_refused_before_the_request_is_checked_against_it() {
+    let (backend, clock) = populated(Duration::from_secs(10)).await;
+    backend
+        .update_table(create_gsi("by-g", "g"))
+        .await
+        .expect("update");
+    let wrong_key = QueryInput {
+        table_name: TABLE.into(),
+        index_name: Some("by-g".into()),
+        key_condition_expression: Some("pk = :g".into()),
+        expression_attribute_values: values(&[(":g", s("G"))]),
+        ..Default::default()
+    };
+    let consistent_scan = ScanInput {
+        table_name: TABLE.into(),
+        index_name: Some("by-g".into()),
+        consistent_read: Some(true),
+        exclusive_start_key: Some(item(&[("nope", s("x"))])),
+        ..Default::default()
+    };
+    let refused = "Cannot read from backfilling global secondary index: by-g";
+    assert_validation(backend.query(wrong_key.clone()).await, refused);
+    assert_validation(backend.scan(consistent_scan.clone()).await, refused);
+    assert_validation(
+        backend
+            .scan(ScanInput {
+                index_name: Some("nope".into()),
+                ..consistent_scan.clone()
+            })
+            .await,
+        "The provided starting key is invalid",
+    );
+    // Once ACTIVE, the same requests get the errors of their own problems.
+    clock.advance(Duration::from_secs(10));
+    let query_error = backend.query(wrong_key).await.expect_err("wrong key");
+    assert!(
+        query_error
+            .message()
+            .starts_with("Query condition missed key schema element"),
+        "{query_error:?}"
+    );
+    assert_validation(
+        backend.scan(consistent_scan).await,
+        "Consistent reads are not supported on global secondary indexes",
+    );
 }

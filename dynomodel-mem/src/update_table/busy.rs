@@ -48,6 +48,7 @@ fn changes_iops(table: &Table, input: &UpdateTableInput) -> bool {
 pub fn update_table(table: &Table, input: &UpdateTableInput, view: &View) -> Result<()> {
     let name = &table.schema.name;
     let life = &table.lifecycle;
+    table_status(table, view)?;
     let online: Vec<&GlobalSecondaryIndexUpdate> = input
         .global_secondary_index_updates
         .iter()
@@ -163,9 +164,24 @@ pub fn update_table(table: &Table, input: &UpdateTableInput, view: &View) -> Res
     Ok(())
 }
 
-/// DeleteTable's refusals: deletion protection (a ValidationException, the same text on DynamoDB
-/// Local 3.3 and in the catalogue DDB-TABLE-442), then changes in progress.
+/// UpdateTable's and DeleteTable's refusal of a table that is being created or deleted: "Table is being
+/// created: <name>" (dynalite's recording of DeleteTable; the catalogue DDB-TABLE-444 for both
+/// operations) and "Table is being deleted: <name>" (DDB-TABLE-444).
+fn table_status(table: &Table, view: &View) -> Result<()> {
+    let name = &table.schema.name;
+    if table.lifecycle.deleting_table() {
+        return Err(in_use(format!("Table is being deleted: {name}")));
+    }
+    if table.lifecycle.creating_table(view) {
+        return Err(in_use(format!("Table is being created: {name}")));
+    }
+    Ok(())
+}
+
+/// DeleteTable's refusals: a table being created, deletion protection (a ValidationException, the
+/// same text on DynamoDB Local 3.3 and in the catalogue DDB-TABLE-442), then changes in progress.
 pub fn delete_table(table: &Table, view: &View) -> Result<()> {
+    table_status(table, view)?;
     if table.schema.deletion_protection_enabled {
         return Err(Error::validation(
             "Resource cannot be deleted as it is currently protected against deletion. Disable \

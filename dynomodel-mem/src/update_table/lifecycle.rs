@@ -183,9 +183,39 @@ pub struct Lifecycle {
     pub last_update_to_pay_per_request: Option<DateTime<Utc>>,
     /// `LatestStreamArn` and `LatestStreamLabel`.
     pub latest_stream: Option<(String, String)>,
+    /// CreateTable's transition: the table and its indexes are CREATING until it is over.
+    pub created: Option<Transition>,
+    /// DeleteTable's transition: the table is DELETING until it is over, and gone after it.
+    pub deleted: Option<Transition>,
 }
 
 impl Lifecycle {
+    /// Whether the table is still being created in `view`.
+    pub fn creating_table(&self, view: &View) -> bool {
+        self.created.as_ref().is_some_and(|t| view.pending(t))
+    }
+
+    /// Whether DeleteTable was called on the table (it is DELETING until it is gone).
+    pub fn deleting_table(&self) -> bool {
+        self.deleted.is_some()
+    }
+
+    /// Whether the table's deletion is over at `now`: it no longer exists.
+    pub fn gone(&self, now: DateTime<Utc>) -> bool {
+        self.deleted
+            .as_ref()
+            .is_some_and(|t| !View::at(now).pending(t))
+    }
+
+    /// Whether item operations, Query and Scan may use the table at `now`: not while it is being created
+    /// (DynamoDB answers as for a missing table), and not once it is gone. A DELETING table still
+    /// serves them: "DynamoDB might continue to accept data read and write operations, such as GetItem
+    /// and PutItem, on a table in the DELETING state until the table deletion is complete" (the
+    /// DeleteTable API reference).
+    pub fn serves_items(&self, now: DateTime<Utc>) -> bool {
+        !self.creating_table(&View::at(now)) && !self.gone(now)
+    }
+
     /// The table change in progress in `view`.
     pub fn table_change(&self, view: &View) -> Option<&TableChange> {
         self.table

@@ -43,7 +43,7 @@ impl State {
         request::check(&input)?;
         let now = self.clock().now();
         let transition = self.config().transition;
-        let table = self.table_mut(&input.table_name).map_err(|_| {
+        let table = self.existing_table_mut(&input.table_name).ok_or_else(|| {
             dynomodel::Error::resource_not_found(format!(
                 "Requested resource not found: Table: {} not found",
                 input.table_name
