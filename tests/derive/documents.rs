@@ -98,7 +98,9 @@ fn handles_into_documents_encode_like_the_stored_field() {
     let _: Field<Member, Option<dynomodel::convert::EpochSeconds<DateTime<Utc>>>> = Member::left();
     let condition = Member::profile().then(Profile::joined()).ge(time(60))
         & Member::left().lt(time(120))
-        & Member::profile().then(Profile::avatar()).eq(dynomodel::Binary::from(vec![1]));
+        & Member::profile()
+            .then(Profile::avatar())
+            .eq(dynomodel::Binary::from(vec![1]));
     let mut ctx = ExpressionContext::new();
     assert_eq!(
         ctx.condition(&condition).unwrap(),

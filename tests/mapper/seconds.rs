@@ -216,11 +216,14 @@ async fn updates_store_seconds_as_numbers() {
     assert_eq!(stored.item()["expires"], n("1700086400"));
     assert_eq!(stored.item()["seen"], n("1700086400.25"));
     assert_eq!(
-        stored.get(Session::expires()).unwrap().map(|t| t.into_inner()),
+        stored
+            .get(Session::expires())
+            .unwrap()
+            .map(|t| t.into_inner()),
         Some(at(86_400))
     );
 
-    // `None` removes an optional field; `Some` and a reference store it.
+    // `None` removes an optional field; `Some` stores it.
     db.update::<Session>("a2")
         .set(Session::seen(), None::<DateTime<Utc>>)
         .await
@@ -228,7 +231,7 @@ async fn updates_store_seconds_as_numbers() {
     let seen = db.get::<Session>("a2").await.unwrap().unwrap().seen;
     assert_eq!(seen, None);
     db.update::<Session>("a2")
-        .set(Session::seen(), &Some(at(1)))
+        .set(Session::seen(), Some(at(1)))
         .await
         .unwrap();
     let item = db.get::<Session>("a2").project(Session::seen()).await;

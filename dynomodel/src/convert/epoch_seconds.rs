@@ -52,7 +52,9 @@ pub trait EpochSecondsField: Sized {
 pub trait EpochSecondsKey: EpochSecondsField {}
 
 /// Writes a field as epoch seconds.
-pub fn to_attribute<T: EpochSecondsField>(value: &T) -> Result<Option<AttributeValue>, ConversionError> {
+pub fn to_attribute<T: EpochSecondsField>(
+    value: &T,
+) -> Result<Option<AttributeValue>, ConversionError> {
     value.to_epoch_seconds()
 }
 
