@@ -406,3 +406,6 @@ mod every_builder_expression_parses {
         assert_eq!(partial.get(E::count()), Ok(None));
     }
 }
+
+#[path = "mapper/seconds.rs"]
+mod seconds;

@@ -79,3 +79,35 @@ fn documents_support_the_field_options() {
         "attribute `Joined`: expected epoch seconds (DateTime<Utc>), found nothing (the attribute is missing)"
     );
 }
+
+/// A handle into a document reaches an adapted field with the field's encoding: `Joined` is stored as
+/// epoch seconds, so a comparison with it renders N, not the date's string.
+#[test]
+fn handles_into_documents_encode_like_the_stored_field() {
+    use dynomodel::{ExpressionContext, Field};
+
+    #[derive(Model, Debug, Clone, PartialEq)]
+    struct Member {
+        #[hash_key]
+        id: String,
+        profile: Profile,
+        #[dynomodel(epoch_seconds)]
+        left: Option<DateTime<Utc>>,
+    }
+
+    let _: Field<Member, Option<dynomodel::convert::EpochSeconds<DateTime<Utc>>>> = Member::left();
+    let condition = Member::profile().then(Profile::joined()).ge(time(60))
+        & Member::left().lt(time(120))
+        & Member::profile()
+            .then(Profile::avatar())
+            .eq(dynomodel::Binary::from(vec![1]));
+    let mut ctx = ExpressionContext::new();
+    assert_eq!(
+        ctx.condition(&condition).unwrap(),
+        "#n0.#n1 >= :v0 AND #n2 < :v1 AND #n0.#n3 = :v2"
+    );
+    let (_, values) = ctx.finish();
+    assert_eq!(values[":v0"], n(60));
+    assert_eq!(values[":v1"], n(120));
+    assert_eq!(values[":v2"], AttributeValue::B(vec![1]));
+}

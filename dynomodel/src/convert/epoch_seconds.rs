@@ -6,7 +6,9 @@
 //! fraction (`1700000000.25`); whole-second times are integers. A `NaiveDate` is midnight UTC of that
 //! day, and reading a number that is not a midnight is an error rather than a silent truncation.
 //! AWS documents TTL values as whole epoch seconds; for a TTL attribute, store whole-second times
-//! (e.g. `t.with_nanosecond(0)`) so the number is an integer.
+//! (e.g. `t.with_nanosecond(0)`) so the number is an integer. The field's typed handle is a
+//! `Field<M, EpochSeconds<T>>` ([`EpochSeconds`](super::EpochSeconds)), so that its operands are
+//! epoch seconds too.
 //!
 //! ```
 //! use chrono::{TimeZone, Utc};
@@ -50,7 +52,9 @@ pub trait EpochSecondsField: Sized {
 pub trait EpochSecondsKey: EpochSecondsField {}
 
 /// Writes a field as epoch seconds.
-pub fn to_attribute<T: EpochSecondsField>(value: &T) -> Result<Option<AttributeValue>, ConversionError> {
+pub fn to_attribute<T: EpochSecondsField>(
+    value: &T,
+) -> Result<Option<AttributeValue>, ConversionError> {
     value.to_epoch_seconds()
 }
 

@@ -11,6 +11,8 @@
 //! | `f32`, `f64` | N (finite only) | no |
 //! | [`Number`](crate::Number), `rust_decimal::Decimal` | N (exact) | yes |
 //! | [`Binary`] | B | yes |
+//! | [`EpochSeconds<T>`] of a `DateTime<Utc>` or `NaiveDate` | N (epoch seconds, fractions kept) | yes |
+//! | [`Ttl<T>`] of a `DateTime<Utc>`, `SystemTime` or integer | N (whole epoch seconds) | no |
 //! | `chrono::DateTime<Utc>`, `chrono::NaiveDate` | S (ISO 8601, see [`time`](self#dates-and-times)) | yes |
 //! | `Option<T>` | as `T`; `None` is no attribute at all | no |
 //! | `Vec<T>` | L | no |
@@ -37,7 +39,9 @@
 //! any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
 //! `NaiveDate` is written as `2026-11-21`. The field option `#[dynomodel(epoch_seconds)]` stores either
 //! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]). A `#[ttl]` field (a
-//! `DateTime<Utc>`, `SystemTime` or integer) is stored as whole epoch seconds (see [`ttl`]).
+//! `DateTime<Utc>`, `SystemTime` or integer) is stored as whole epoch seconds (see [`ttl`]). The
+//! typed handles of such fields are typed [`EpochSeconds<T>`] and [`Ttl<T>`], which encode like the
+//! field, so that `Session::expires().lt(now)` compares numbers.
 //!
 //! # Errors
 //!

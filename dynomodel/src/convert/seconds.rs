@@ -209,9 +209,15 @@ mod tests {
         let t = Utc.with_ymd_and_hms(2023, 11, 14, 22, 13, 20).unwrap()
             + chrono::Duration::milliseconds(250);
         // epoch_seconds keeps the fraction; ttl rounds down to whole seconds.
-        assert_eq!(EpochSeconds(t).to_attribute().unwrap(), Some(n("1700000000.25")));
+        assert_eq!(
+            EpochSeconds(t).to_attribute().unwrap(),
+            Some(n("1700000000.25"))
+        );
         assert_eq!(Ttl(t).to_attribute().unwrap(), Some(n("1700000000")));
-        assert_eq!(Ttl(1_700_000_000u64).to_attribute().unwrap(), Some(n("1700000000")));
+        assert_eq!(
+            Ttl(1_700_000_000u64).to_attribute().unwrap(),
+            Some(n("1700000000"))
+        );
         assert_eq!(
             EpochSeconds::<DateTime<Utc>>::from_attribute(n("1700000000.25")).unwrap(),
             EpochSeconds(t)
@@ -238,6 +244,8 @@ mod tests {
     }
 
     #[test]
+    // The borrows are what is under test: the `&T` and `&Option<T>` impls.
+    #[allow(clippy::needless_borrows_for_generic_args)]
     fn plain_values_are_accepted_where_a_wrapper_is_expected() {
         let t = Utc.with_ymd_and_hms(2023, 11, 14, 22, 13, 20).unwrap();
         let wrapped: EpochSeconds<DateTime<Utc>> = take(t);

@@ -7,6 +7,8 @@
 //! they are: they already are epoch seconds. Times are stored as whole seconds, rounded down: the
 //! sub-second part is dropped on write, so a time read back has none (DynamoDB deletes expired items
 //! within days, so a second more or less never matters). Reading accepts any N, fractions included.
+//! The field's typed handle is a `Field<M, Ttl<T>>` ([`Ttl`](super::Ttl)), whose operands are
+//! rounded down alike: `expires().lt(now)` compares whole seconds.
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};

@@ -42,8 +42,9 @@ impl Projected for Item {
 /// The phantom types of an [`Index`] (`fn() -> …` so the handle is `Send + Sync` and covariant).
 type Types<M, R, T> = PhantomData<fn() -> (M, R, T)>;
 
-/// A typed handle on a secondary index of model `M`: partition key of type `H`, sort key of type `R`
-/// (`()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
+/// A typed handle on a secondary index of model `M`: partition key of type `H` (the field's type), sort
+/// key of type `R` (the sort key's field handle type, e.g. `EpochSeconds<DateTime<Utc>>` for an
+/// `epoch_seconds` field; `()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
 /// generated `<Model><Index>Item`).
 ///
 /// `#[derive(Model)]` generates one associated function per index, named after it in snake_case

@@ -52,6 +52,9 @@ pub use index::{Index, Projected};
 ///   the same name is a "duplicate definitions" compile error pointing at the field: loud, never a
 ///   silent shadowing. Trait items stay reachable as `<Tweet as Model>::key`, and method calls
 ///   (`tweet.key()`) never resolve to a handle since handles take no `self`.
+///   The handle's value type encodes like the stored field, so that operands are rendered as the
+///   attribute is stored: it is the field's type, except for fields stored through an adapter (see
+///   [below](Model#handles-of-fields-stored-through-an-adapter)).
 ///
 /// Struct options, `#[dynomodel(...)]`:
 ///
@@ -81,6 +84,52 @@ pub use index::{Index, Projected};
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
 /// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why.
 ///
+/// # Handles of fields stored through an adapter
+///
+/// A `DateTime<Utc>` on its own is an S string, but an `epoch_seconds` or `#[ttl]` one is an N; a
+/// `Vec<u8>` on its own would be a list, but a field of that type is a B. A handle typed by the field's
+/// own type would render a comparison's operand in the wrong type, and the comparison would silently
+/// match nothing. These handles are typed by a wrapper that encodes like the field instead:
+///
+/// | field | handle |
+/// |---|---|
+/// | `#[dynomodel(epoch_seconds)] at: DateTime<Utc>` (or `NaiveDate`) | `Field<M, EpochSeconds<DateTime<Utc>>>` ([`EpochSeconds`](crate::convert::EpochSeconds)) |
+/// | `#[ttl] expires: T` (`DateTime<Utc>`, `SystemTime`, an integer) | `Field<M, Ttl<T>>` ([`Ttl`](crate::convert::Ttl)) |
+/// | `data: Vec<u8>` | `Field<M, Binary>` ([`Binary`](crate::Binary)) |
+/// | any of these in an `Option` | `Field<M, Option<wrapper>>` |
+///
+/// `EpochSeconds` and `Ttl` take the plain value wherever an operand is expected, so conditions,
+/// key conditions and updates are written with the field's own type (`expires().lt(now)`,
+/// `set(expires, now)`); [`Partial::get`](crate::Partial::get) returns the wrapper (`.0` or
+/// `into_inner()` is the value). An index sorted by such a field has the same type as its sort key
+/// (`Index<M, H, EpochSeconds<DateTime<Utc>>, T>`), so its `range_field()` renders alike.
+///
+/// ```
+/// use chrono::{DateTime, TimeZone, Utc};
+/// use dynomodel::{ExpressionContext, Model, Update};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Session {
+///     #[hash_key]
+///     id: String,
+///     #[ttl]
+///     expires: DateTime<Utc>,
+///     #[dynomodel(epoch_seconds)]
+///     seen: Option<DateTime<Utc>>,
+/// }
+///
+/// let now = Utc.with_ymd_and_hms(2023, 11, 14, 22, 13, 20).unwrap();
+/// let mut ctx = ExpressionContext::new();
+/// assert_eq!(ctx.condition(&Session::expires().lt(now))?, "#n0 < :v0");
+/// let update = Update::new().set(Session::seen(), now);
+/// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n1 = :v1"));
+/// let (_, values) = ctx.finish();
+/// // Epoch seconds, as the attributes are stored (a DateTime on its own would be an S string).
+/// assert_eq!(values[":v0"].to_string(), r#"{"N":"1700000000"}"#);
+/// assert_eq!(values[":v1"].to_string(), r#"{"N":"1700000000"}"#);
+/// # Ok::<(), dynomodel::Error>(())
+/// ```
+///
 /// # Secondary indexes
 ///
 /// flywheel's three projections, as attributes. A local index (same partition key, another sort key;
@@ -102,7 +151,7 @@ pub use index::{Index, Projected};
 /// key types ([`KeyAttribute`](crate::KeyAttribute)); all of this is checked at compile time.
 ///
 /// Each index gets a handle named after it in snake_case, `Tweet::rt_index() -> Index<Tweet, String,
-/// i64, TweetRtIndexItem>` (an index whose handle would take a field handle's name is a compile
+/// i64, TweetRtIndexItem>` (the sort key's type is its field handle's; an index whose handle would take a field handle's name is a compile
 /// error). Queries on an `ALL` index return the model; on a `KEYS_ONLY` or `INCLUDE` index they return
 /// a generated `<Model><Index>Item` struct (same visibility as the model, `Debug + Clone + PartialEq`,
 /// implementing [`Projected`]) with exactly the table keys, the index keys and the included fields,
@@ -370,7 +419,10 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// A typed handle on one attribute of model `M`, holding values of type `T`.
 ///
 /// `#[derive(Model)]` generates one associated function per field returning its handle, e.g.
-/// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time.
+/// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time. `T`
+/// converts to an attribute exactly as the field is stored: the field's type, or for a field stored
+/// through an adapter a wrapper such as [`EpochSeconds`](crate::convert::EpochSeconds) (see
+/// [`Model`](Model#handles-of-fields-stored-through-an-adapter)).
 ///
 /// A handle builds conditions (`eq`, `between`, `begins_with`, `size`...) and navigates into maps,
 /// lists and embedded documents (`key`, `index`, `then`), giving a [`Path`](crate::Path) with the
