@@ -239,11 +239,40 @@ dual_test!(migrate_removes_an_index_only_when_allowed, |t| {
     assert!(matches!(&e.kind, MigrationErrorKind::IndexDropsNotAllowed(steps) if steps.len() == 1));
     assert_eq!(db.plan::<v1::Post>().await.unwrap(), plan);
 
-    plan.apply_with(&db, ApplyOptions::default().allow_index_drops())
-        .await
-        .unwrap();
-    assert_eq!(ttl_of(&db, &table).await.0, TimeToLiveStatus::Disabled);
-    assert_settled::<v1::Post>(&db).await;
+    let applied = plan
+        .apply_with(&db, ApplyOptions::default().allow_index_drops())
+        .await;
+    if t.target() == Target::DynamoDbLocal {
+        applied.unwrap();
+        assert_eq!(ttl_of(&db, &table).await.0, TimeToLiveStatus::Disabled);
+        assert_settled::<v1::Post>(&db).await;
+        return;
+    }
+    // KNOWN DIFFERENCE: DynamoDB refuses a second TTL change within an hour of the first (the v2 apply
+    // above enabled it); DynamoDB Local has no such window. The steps before it were applied, and the
+    // next plan holds what is left.
+    let err = applied.unwrap_err();
+    let Error::Migration(e) = &err else {
+        panic!("{err:?}")
+    };
+    match &e.kind {
+        MigrationErrorKind::StepFailed { step, source } => {
+            assert!(matches!(step.action, Action::DisableTtl { .. }), "{step}");
+            assert_eq!(
+                source.message(),
+                "Time to live has been modified multiple times within a fixed interval"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        lines(&db.plan::<v1::Post>().await.unwrap()),
+        [
+            format!("- disable TTL on expires of {table}"),
+            format!("- untag team on {table}"),
+        ]
+    );
+    assert_eq!(ttl_of(&db, &table).await.0, TimeToLiveStatus::Enabled);
 });
 
 dual_test!(migrate_switches_billing_and_capacity, |t| {

@@ -1,5 +1,5 @@
 //! Issue 11: how `Plan::apply` waits, on the engine only: `MemBackend::builder().transition_time(..)`
-//! keeps a new index CREATING for that long on the engine's clock (tables are ACTIVE at once), and a
+//! keeps a new table or index CREATING for that long on the engine's clock, and a
 //! `ManualClock` moved by a task makes the waiting deterministic; tokio's paused time runs the polls
 //! without real sleeping.
 
@@ -98,7 +98,9 @@ async fn apply_times_out_when_the_index_stays_busy() {
     // The engine's clock never moves: the new index stays CREATING.
     let clock = ManualClock::new(DateTime::UNIX_EPOCH);
     let db = slow_db(&clock);
-    assert!(db.create_schema::<V1>().await.unwrap());
+    // The table itself is CREATING for the transition time: created without waiting, then moved past it.
+    db.backend().create_table(V1::schema()).await.unwrap();
+    clock.advance(Duration::from_secs(30));
     let options = ApplyOptions::default()
         .poll_interval(Duration::from_secs(2))
         .timeout(Duration::from_secs(10));

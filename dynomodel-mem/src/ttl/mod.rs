@@ -13,6 +13,10 @@
 //!   UpdateTimeToLive calls for the same table during this one hour duration result in a
 //!   ValidationException"); the lab measured about 31 minutes on one table. The engine keeps the
 //!   documented hour: code that waits for it works on the service too.
+//! - While a table is being created, UpdateTimeToLive is a ResourceInUseException and
+//!   DescribeTimeToLive a ValidationException naming the state; while it is being deleted,
+//!   UpdateTimeToLive still succeeds and DescribeTimeToLive is refused the same way (the lab's
+//!   DDB-TABLE-115 and its DELETING-table capture, 2026-10).
 //! - Expired items stay readable until a sweep deletes them ([`State::sweep_expired`]), through
 //!   `Table::delete`, so every index follows.
 
@@ -26,6 +30,7 @@ use dynomodel::{
 
 use crate::state::{table_not_found, State};
 use crate::table::Table;
+use crate::update_table::lifecycle::View;
 use crate::validate::{self, Constraints};
 
 /// How long after a successful UpdateTimeToLive another change is refused (API reference: one hour).
@@ -72,8 +77,17 @@ impl State {
             )
             .unwrap_or(DateTime::<Utc>::MAX_UTC);
         let table = self
-            .table_mut(&name)
-            .map_err(|_| table_not_found(&input.table_name))?;
+            .existing_table_mut(&name)
+            .ok_or_else(|| table_not_found(&input.table_name))?;
+        if table.lifecycle.creating_table(&View::at(now)) {
+            // The lab's capture (DDB-TABLE-115): the service first answers "not found" for a few
+            // seconds, then this until the table is ACTIVE; the engine answers this throughout.
+            return Err(Error::ResourceInUse {
+                message: format!(
+                    "Attempt to change a resource which is still in use: Table {name} is being created"
+                ),
+            });
+        }
         check_change(table, spec.enabled, &spec.attribute_name, now)?;
         if spec.enabled {
             table.enable_ttl(&spec.attribute_name, now, settles_at);
@@ -93,9 +107,23 @@ impl State {
     ) -> Result<DescribeTimeToLiveOutput> {
         let name = self.ttl_table_name(&input.table_name)?;
         let table = self
-            .table(&name)
-            .map_err(|_| table_not_found(&input.table_name))?;
+            .existing_table(&name)
+            .ok_or_else(|| table_not_found(&input.table_name))?;
         let now = self.clock().now();
+        let state = if table.lifecycle.creating_table(&View::at(now)) {
+            Some("CREATING")
+        } else if table.lifecycle.deleting_table() {
+            Some("DELETING")
+        } else {
+            None
+        };
+        if let Some(state) = state {
+            // The lab's captures (DDB-TABLE-115 and the DELETING-table one, 2026-10).
+            return Err(Error::validation(format!(
+                "Cannot describe time to live while table is in {state} state: Current table state \
+                 is {state}"
+            )));
+        }
         let ttl = table.ttl();
         Ok(DescribeTimeToLiveOutput {
             time_to_live_description: TimeToLiveDescription {

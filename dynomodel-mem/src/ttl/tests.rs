@@ -48,7 +48,65 @@ fn engine(transition: Duration) -> (State, ManualClock) {
             ..Default::default()
         })
         .expect("create");
+    // The table is CREATING for the transition time (see `ttl_waits_while_the_table_is_created`).
+    clock.advance(transition);
     (state, clock)
+}
+
+#[test]
+fn ttl_waits_while_the_table_is_created_and_describe_refuses_while_deleting() {
+    let clock = ManualClock::default();
+    let config = EngineConfig {
+        transition: Duration::from_secs(10),
+        ..EngineConfig::default()
+    };
+    let mut state = State::new(EngineClock::new(clock.clone()), config);
+    state
+        .create_table(CreateTableInput {
+            table_name: "events".into(),
+            attribute_definitions: vec![AttributeDefinition {
+                attribute_name: "pk".into(),
+                attribute_type: ScalarAttributeType::S,
+            }],
+            key_schema: vec![KeySchemaElement::hash("pk")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .expect("create");
+    let err = update(&mut state, true, "ttl").unwrap_err();
+    assert_eq!(err.code(), "ResourceInUseException");
+    assert_eq!(
+        err.message(),
+        "Attempt to change a resource which is still in use: Table events is being created"
+    );
+    let describe_err = |state: &State| {
+        state
+            .describe_time_to_live(&DescribeTimeToLiveInput {
+                table_name: "events".into(),
+            })
+            .unwrap_err()
+    };
+    let err = describe_err(&state);
+    assert_eq!(err.code(), "ValidationException");
+    assert_eq!(
+        err.message(),
+        "Cannot describe time to live while table is in CREATING state: Current table state is CREATING"
+    );
+    clock.advance(Duration::from_secs(10));
+    update(&mut state, true, "ttl").expect("enable once ACTIVE");
+    assert_eq!(
+        describe(&state),
+        (TimeToLiveStatus::Enabling, Some("ttl".into()))
+    );
+    state
+        .delete_table(&dynomodel::DeleteTableInput {
+            table_name: "events".into(),
+        })
+        .expect("delete");
+    assert_eq!(
+        describe_err(&state).message(),
+        "Cannot describe time to live while table is in DELETING state: Current table state is DELETING"
+    );
 }
 
 fn update(state: &mut State, enabled: bool, attribute: &str) -> dynomodel::Result<()> {
