@@ -1,5 +1,5 @@
 //! A DynamoDB-compatible HTTP server (feature `server`): DynamoDB's JSON 1.0 protocol over any
-//! [`Backend`], usually the in-memory [`MemBackend`](crate::MemBackend).
+//! [`Backend`], usually the in-memory [`MemBackend`].
 //!
 //! Any AWS SDK, the AWS CLI or boto3 can talk to it: `POST /` with `X-Amz-Target:
 //! DynamoDB_20120810.<Operation>`, credentials accepted unchecked. Responses carry DynamoDB's headers

@@ -26,7 +26,7 @@
 //!
 //! # What is compared
 //!
-//! A [`Definition`] is a model's [`Model::schema`](crate::Model::schema) plus its `#[ttl]`
+//! A [`Definition`] is a model's [`Model::schema`] plus its `#[ttl]`
 //! attribute; the live side is DescribeTable, DescribeTimeToLive and ListTagsOfResource. The model
 //! is the truth: what it does not declare is DynamoDB's default (no stream, class STANDARD, no
 //! deletion protection, no time to live, no tags besides the `aws:` ones AWS assigns, which are never
