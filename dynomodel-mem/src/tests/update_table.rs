@@ -312,6 +312,58 @@ async fn throughput_history_and_billing_switches() {
 }
 
 #[tokio::test]
+async fn four_switches_to_on_demand_in_a_rolling_day() {
+    let (backend, clock) = populated(Duration::ZERO).await;
+    let switch = |mode| UpdateTableInput {
+        table_name: TABLE.into(),
+        billing_mode: Some(mode),
+        provisioned_throughput: (mode == BillingMode::Provisioned).then(|| pt(5, 5)),
+        ..Default::default()
+    };
+    // The table starts on-demand; four round trips, an hour apart.
+    for _ in 0..4 {
+        backend
+            .update_table(switch(BillingMode::Provisioned))
+            .await
+            .expect("provisioned");
+        backend
+            .update_table(switch(BillingMode::PayPerRequest))
+            .await
+            .expect("on demand");
+        clock.advance(Duration::from_secs(3600));
+    }
+    // Back to provisioned is always allowed; a fifth switch to on-demand within 24 hours is not.
+    backend
+        .update_table(switch(BillingMode::Provisioned))
+        .await
+        .expect("provisioned");
+    match backend
+        .update_table(switch(BillingMode::PayPerRequest))
+        .await
+    {
+        Err(Error::Service { code, message }) => {
+            assert_eq!(code, "LimitExceededException");
+            assert_eq!(
+                message,
+                "Subscriber limit exceeded: Update to PayPerRequest mode are limited to 4 times in \
+                 1 day(s)."
+            );
+        }
+        other => panic!("expected LimitExceededException, got {other:?}"),
+    }
+    assert_eq!(
+        describe(&backend).await.billing_mode,
+        Some(BillingMode::Provisioned)
+    );
+    // 24 hours after the first switch, one slot is free again.
+    clock.advance(Duration::from_secs(20 * 3600));
+    backend
+        .update_table(switch(BillingMode::PayPerRequest))
+        .await
+        .expect("on demand again");
+}
+
+#[tokio::test]
 async fn streams_deletion_protection_and_empty_updates() {
     let (backend, clock) = populated(Duration::ZERO).await;
     let enable = UpdateTableInput {

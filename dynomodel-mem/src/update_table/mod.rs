@@ -53,6 +53,7 @@ impl State {
         let view = View::at(now);
         busy::update_table(table, &input, &view)?;
         rules::check(table, &input)?;
+        rules::billing_switch_window(table, &input, now)?;
 
         let generation = table.lifecycle.next_generation();
         let change = Transition::new(now, transition, generation);
@@ -104,6 +105,9 @@ fn apply(
         if mode == BillingMode::PayPerRequest && !was_on_demand {
             // Capacity goes to zero on the table and its indexes.
             table.lifecycle.last_update_to_pay_per_request = Some(now);
+            let switches = &mut table.lifecycle.switches_to_pay_per_request;
+            switches.retain(|at| now - *at < rules::SWITCH_WINDOW);
+            switches.push(now);
             table.schema.provisioned_throughput = None;
             for gsi in &mut table.schema.global_secondary_indexes {
                 gsi.provisioned_throughput = None;
