@@ -20,8 +20,8 @@ use aws_sdk_dynamodb::Client;
 
 use self::error::map_sdk_error;
 use self::table::{
-    attribute_definition, billing_mode, global_index, key_schema, local_index,
-    required_description, stream_specification, tag, throughput,
+    attribute_definition, billing_mode, global_index, key_schema, list, local_index, optional,
+    required_description, stream_specification, table_class, tag, throughput,
 };
 use crate::backend::*;
 use crate::db::Db;
@@ -92,12 +92,6 @@ impl Db {
     }
 }
 
-/// Lists are sent only when non-empty: DynamoDB rejects an empty index list, and dynomodel's request types
-/// use an empty `Vec` for "none".
-fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
-    (!v.is_empty()).then_some(v)
-}
-
 #[async_trait::async_trait]
 impl Backend for AwsBackend {
     async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
@@ -106,51 +100,17 @@ impl Backend for AwsBackend {
             .create_table()
             .table_name(input.table_name)
             .set_attribute_definitions(Some(
-                input
-                    .attribute_definitions
-                    .iter()
-                    .map(attribute_definition)
-                    .collect::<Result<_>>()?,
+                list(&input.attribute_definitions, attribute_definition)?.unwrap_or_default(),
             ))
             .set_key_schema(Some(key_schema(&input.key_schema)?))
             .set_billing_mode(input.billing_mode.map(billing_mode))
-            .set_provisioned_throughput(
-                input
-                    .provisioned_throughput
-                    .as_ref()
-                    .map(throughput)
-                    .transpose()?,
-            )
-            .set_local_secondary_indexes(non_empty(
-                input
-                    .local_secondary_indexes
-                    .iter()
-                    .map(local_index)
-                    .collect::<Result<_>>()?,
-            ))
-            .set_global_secondary_indexes(non_empty(
-                input
-                    .global_secondary_indexes
-                    .iter()
-                    .map(global_index)
-                    .collect::<Result<_>>()?,
-            ))
-            .set_stream_specification(
-                input
-                    .stream_specification
-                    .as_ref()
-                    .map(stream_specification)
-                    .transpose()?,
-            )
-            .set_table_class(
-                input
-                    .table_class
-                    .map(|c| aws_sdk_dynamodb::types::TableClass::from(c.as_str())),
-            )
+            .set_provisioned_throughput(optional(&input.provisioned_throughput, throughput)?)
+            .set_local_secondary_indexes(list(&input.local_secondary_indexes, local_index)?)
+            .set_global_secondary_indexes(list(&input.global_secondary_indexes, global_index)?)
+            .set_stream_specification(optional(&input.stream_specification, stream_specification)?)
+            .set_table_class(input.table_class.map(table_class))
             .set_deletion_protection_enabled(input.deletion_protection_enabled)
-            .set_tags(non_empty(
-                input.tags.iter().map(tag).collect::<Result<_>>()?,
-            ))
+            .set_tags(list(&input.tags, tag)?)
             .send()
             .await
             .map_err(map_sdk_error)?;

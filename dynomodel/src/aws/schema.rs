@@ -7,8 +7,8 @@ use aws_sdk_dynamodb::Client;
 
 use super::error::map_sdk_error;
 use super::table::{
-    attribute_definition, billing_mode, built, global_index_action, required_description,
-    stream_specification, tag, throughput,
+    attribute_definition, billing_mode, built, global_index_action, list, optional,
+    required_description, stream_specification, table_class, tag, throughput,
 };
 use crate::backend::*;
 use crate::error::{ConversionError, Error, Result};
@@ -32,11 +32,6 @@ fn index_update(update: &GlobalSecondaryIndexUpdate) -> Result<sdk::GlobalSecond
     .build())
 }
 
-/// An empty list is sent as absent, as DynamoDB's SDKs do.
-fn non_empty<T>(v: Vec<T>) -> Option<Vec<T>> {
-    (!v.is_empty()).then_some(v)
-}
-
 pub(crate) async fn update_table(
     client: &Client,
     input: UpdateTableInput,
@@ -44,36 +39,15 @@ pub(crate) async fn update_table(
     let output = client
         .update_table()
         .table_name(input.table_name)
-        .set_attribute_definitions(non_empty(
-            input
-                .attribute_definitions
-                .iter()
-                .map(attribute_definition)
-                .collect::<Result<_>>()?,
-        ))
+        .set_attribute_definitions(list(&input.attribute_definitions, attribute_definition)?)
         .set_billing_mode(input.billing_mode.map(billing_mode))
-        .set_provisioned_throughput(
-            input
-                .provisioned_throughput
-                .as_ref()
-                .map(throughput)
-                .transpose()?,
-        )
-        .set_global_secondary_index_updates(non_empty(
-            input
-                .global_secondary_index_updates
-                .iter()
-                .map(index_update)
-                .collect::<Result<_>>()?,
-        ))
-        .set_stream_specification(
-            input
-                .stream_specification
-                .as_ref()
-                .map(stream_specification)
-                .transpose()?,
-        )
-        .set_table_class(input.table_class.map(|c| sdk::TableClass::from(c.as_str())))
+        .set_provisioned_throughput(optional(&input.provisioned_throughput, throughput)?)
+        .set_global_secondary_index_updates(list(
+            &input.global_secondary_index_updates,
+            index_update,
+        )?)
+        .set_stream_specification(optional(&input.stream_specification, stream_specification)?)
+        .set_table_class(input.table_class.map(table_class))
         .set_deletion_protection_enabled(input.deletion_protection_enabled)
         .send()
         .await

@@ -19,6 +19,27 @@ pub(crate) fn built<T>(
     result.map_err(|e| Error::Transport(format!("building the request failed: {e}")))
 }
 
+/// Converts each element; an empty list is sent as absent (DynamoDB rejects empty lists such as
+/// `Tags: []` or `GlobalSecondaryIndexUpdates: []`, and the SDKs omit them).
+pub(crate) fn list<T, U>(items: &[T], convert: impl Fn(&T) -> Result<U>) -> Result<Option<Vec<U>>> {
+    if items.is_empty() {
+        return Ok(None);
+    }
+    items.iter().map(convert).collect::<Result<_>>().map(Some)
+}
+
+/// Converts an optional member.
+pub(crate) fn optional<T, U>(
+    item: &Option<T>,
+    convert: impl Fn(&T) -> Result<U>,
+) -> Result<Option<U>> {
+    item.as_ref().map(convert).transpose()
+}
+
+pub(crate) fn table_class(c: TableClass) -> sdk::TableClass {
+    sdk::TableClass::from(c.as_str())
+}
+
 pub(crate) fn attribute_definition(d: &AttributeDefinition) -> Result<sdk::AttributeDefinition> {
     built(
         sdk::AttributeDefinition::builder()
