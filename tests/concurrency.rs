@@ -102,6 +102,7 @@ fn transfer(table: &str, from: usize, to: usize, amount: i64) -> TransactWriteIt
             }),
         ],
         client_request_token: None,
+        ..Default::default()
     }
 }
 
@@ -116,6 +117,7 @@ async fn snapshot(backend: &dyn Backend, table: &str) -> Vec<i64> {
                     ..Default::default()
                 })
                 .collect(),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -126,6 +126,7 @@ fn writes(c: &mut Criterion) {
                 .collect();
             let input = BatchWriteItemInput {
                 request_items: BTreeMap::from([(TABLE.to_owned(), requests)]),
+                ..Default::default()
             };
             rt.block_on(backend.batch_write_item(input)).unwrap()
         })
@@ -163,6 +164,7 @@ fn reads(c: &mut Criterion) {
                         ..Default::default()
                     },
                 )]),
+                ..Default::default()
             };
             let out = rt.block_on(backend.batch_get_item(input)).unwrap();
             assert_eq!(out.responses[TABLE].len(), 100);
@@ -210,6 +212,7 @@ fn transfers(c: &mut Criterion) {
             let input = TransactWriteItemsInput {
                 transact_items,
                 client_request_token: None,
+                ..Default::default()
             };
             rt.block_on(backend.transact_write_items(input)).unwrap()
         })

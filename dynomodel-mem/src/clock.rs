@@ -111,6 +111,7 @@ impl Clock for SystemClock {
 ///         ..Default::default()
 ///     })],
 ///     client_request_token: Some("order-1".into()),
+///     ..Default::default()
 /// };
 /// backend.transact_write_items(put("o1")).await?;
 ///

@@ -258,6 +258,7 @@ impl State {
         let old = table.put(key, input.item);
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
+            ..Default::default()
         })
     }
 
@@ -276,7 +277,10 @@ impl State {
         )?;
         let table = self.table(&input.table_name)?;
         let item = read_item(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
-        Ok(GetItemOutput { item })
+        Ok(GetItemOutput {
+            item,
+            ..Default::default()
+        })
     }
 
     /// `DeleteItem`.
@@ -298,6 +302,7 @@ impl State {
         let old = table.delete(&key);
         Ok(DeleteItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
+            ..Default::default()
         })
     }
 
@@ -328,7 +333,10 @@ impl State {
             ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
         table.put(plan.key, plan.updated.item);
-        Ok(UpdateItemOutput { attributes })
+        Ok(UpdateItemOutput {
+            attributes,
+            ..Default::default()
+        })
     }
 }
 

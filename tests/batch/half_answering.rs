@@ -113,6 +113,7 @@ impl Backend for HalfAnswering {
             .engine
             .batch_get_item(BatchGetItemInput {
                 request_items: with_settings(now),
+                ..Default::default()
             })
             .await?;
         output.unprocessed_keys.extend(with_settings(later));
@@ -140,6 +141,7 @@ impl Backend for HalfAnswering {
                 .engine
                 .batch_write_item(BatchWriteItemInput {
                     request_items: group(now),
+                    ..Default::default()
                 })
                 .await?;
         }

@@ -63,6 +63,7 @@ async fn write(t: &Dual, tables: Vec<(&str, Vec<WriteRequest>)>) -> Result<Batch
                 .into_iter()
                 .map(|(name, w)| (name.to_owned(), w))
                 .collect(),
+            ..Default::default()
         })
         .await
 }
@@ -74,6 +75,7 @@ async fn get(t: &Dual, tables: Vec<(&str, KeysAndAttributes)>) -> Result<BatchGe
                 .into_iter()
                 .map(|(name, k)| (name.to_owned(), k))
                 .collect(),
+            ..Default::default()
         })
         .await
 }

@@ -80,6 +80,7 @@ impl Bank {
             .transact_write_items(TransactWriteItemsInput {
                 transact_items: actions,
                 client_request_token: token.map(str::to_owned),
+                ..Default::default()
             })
             .await
             .map(|_| ())

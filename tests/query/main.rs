@@ -92,7 +92,10 @@ impl Backend for Recorder {
         self.gets.lock().unwrap().push(input.key.clone());
         let mut item = tweet("abc", "x", 1).to_item().unwrap();
         item.extend(input.key);
-        Ok(dynomodel::GetItemOutput { item: Some(item) })
+        Ok(dynomodel::GetItemOutput {
+            item: Some(item),
+            ..Default::default()
+        })
     }
     async fn delete_item(
         &self,
@@ -168,6 +171,7 @@ fn page(items: Vec<Tweet>, next: Option<Item>) -> QueryOutput {
         count,
         scanned_count: count,
         last_evaluated_key: next,
+        ..Default::default()
     }
 }
 

@@ -40,6 +40,7 @@ async fn table_query_renders_key_filter_order_limit_and_consistency() {
             limit: Some(10),
             exclusive_start_key: None,
             consistent_read: Some(true),
+            ..Default::default()
         }
     );
 }
@@ -166,6 +167,7 @@ async fn keys_only_index_returns_its_item_type_and_fetch_full_reads_items() {
         count: 1,
         scanned_count: 1,
         last_evaluated_key: None,
+        ..Default::default()
     };
     let (rec, db) = recorder(vec![canned.clone(), canned]);
     let top: Option<TweetRtIndexItem> = db
@@ -203,6 +205,7 @@ async fn count_one_page_and_projection() {
         count: c,
         scanned_count: c,
         last_evaluated_key: next,
+        ..Default::default()
     };
     let (rec, db) = recorder(vec![
         counted(2, Some(key("abc", "2"))),

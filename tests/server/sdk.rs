@@ -111,7 +111,10 @@ impl Backend for Canned {
         &self,
         input: TransactWriteItemsInput,
     ) -> dynomodel::Result<TransactWriteItemsOutput> {
-        self.answer(Seen::TransactWrite(input), TransactWriteItemsOutput {})
+        self.answer(
+            Seen::TransactWrite(input),
+            TransactWriteItemsOutput::default(),
+        )
     }
 }
 
@@ -187,6 +190,7 @@ async fn batch_get_item_round_trips() {
                 },
             ),
         ]),
+        ..Default::default()
     };
     let output = BatchGetItemOutput {
         responses: BTreeMap::from([
@@ -202,6 +206,7 @@ async fn batch_get_item_round_trips() {
                 expression_attribute_names: names(),
             },
         )]),
+        ..Default::default()
     };
     let canned = Canned {
         batch_get: output.clone(),
@@ -229,6 +234,7 @@ async fn batch_write_item_round_trips() {
                 vec![WriteRequest::Delete { key: key("t") }],
             ),
         ]),
+        ..Default::default()
     };
     let output = BatchWriteItemOutput {
         unprocessed_items: BTreeMap::from([(
@@ -238,6 +244,7 @@ async fn batch_write_item_round_trips() {
                 WriteRequest::Delete { key: key("b") },
             ],
         )]),
+        ..Default::default()
     };
     let canned = Canned {
         batch_write: output.clone(),
@@ -265,9 +272,11 @@ async fn transact_get_items_round_trips() {
                 ..Default::default()
             },
         ],
+        ..Default::default()
     };
     let output = TransactGetItemsOutput {
         responses: vec![Some(item("a")), None],
+        ..Default::default()
     };
     let canned = Canned {
         transact_get: output.clone(),
@@ -317,6 +326,7 @@ fn every_action() -> TransactWriteItemsInput {
             }),
         ],
         client_request_token: Some("token-1".into()),
+        ..Default::default()
     }
 }
 
@@ -329,7 +339,7 @@ async fn transact_write_items_round_trips() {
     })
     .await;
     assert_eq!(seen, Seen::TransactWrite(input));
-    assert_eq!(got.unwrap(), TransactWriteItemsOutput {});
+    assert_eq!(got.unwrap(), TransactWriteItemsOutput::default());
 }
 
 #[tokio::test]

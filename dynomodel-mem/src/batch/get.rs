@@ -204,5 +204,6 @@ fn read_within_limit(reads: &[TableRead<'_, '_>]) -> BatchGetItemOutput {
     BatchGetItemOutput {
         responses,
         unprocessed_keys,
+        ..Default::default()
     }
 }

@@ -56,6 +56,7 @@ async fn write(
 ) -> Result<dynomodel::BatchWriteItemOutput, Error> {
     b.batch_write_item(BatchWriteItemInput {
         request_items: tables.into_iter().map(|(t, w)| (t.to_owned(), w)).collect(),
+        ..Default::default()
     })
     .await
 }
@@ -73,6 +74,7 @@ async fn get(
 ) -> Result<BatchGetItemOutput, Error> {
     b.batch_get_item(BatchGetItemInput {
         request_items: tables.into_iter().map(|(t, k)| (t.to_owned(), k)).collect(),
+        ..Default::default()
     })
     .await
 }

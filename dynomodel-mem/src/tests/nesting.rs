@@ -38,6 +38,7 @@ async fn transact_write_items_refuses_deep_values_anywhere() {
         b.transact_write_items(TransactWriteItemsInput {
             transact_items: vec![action],
             client_request_token: None,
+            ..Default::default()
         })
     };
     let put = TransactWriteItem::Put(TransactPut {
@@ -75,6 +76,7 @@ async fn the_other_multi_item_operations_refuse_deep_values() {
                 key: key_with(Some("d")),
                 ..Default::default()
             }],
+            ..Default::default()
         })
         .await;
     assert_validation(get, NESTING);
@@ -89,6 +91,7 @@ async fn the_other_multi_item_operations_refuse_deep_values() {
         let write = b
             .batch_write_item(BatchWriteItemInput {
                 request_items: [("tbl".to_owned(), vec![request])].into(),
+                ..Default::default()
             })
             .await;
         assert_validation(write, NESTING);
@@ -103,6 +106,7 @@ async fn the_other_multi_item_operations_refuse_deep_values() {
                 },
             )]
             .into(),
+            ..Default::default()
         })
         .await;
     assert_validation(batch_get, NESTING);

@@ -149,6 +149,7 @@ async fn a_new_table_is_creating_until_the_transition_has_passed() {
                     }],
                 )]
                 .into(),
+                ..Default::default()
             })
             .await,
     );

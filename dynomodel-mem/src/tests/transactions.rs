@@ -180,6 +180,7 @@ async fn write_with(
     b.transact_write_items(TransactWriteItemsInput {
         transact_items: actions,
         client_request_token: token.map(str::to_owned),
+        ..Default::default()
     })
     .await
     .map(|_| ())

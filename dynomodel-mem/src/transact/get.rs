@@ -96,7 +96,10 @@ impl State {
                 "Payload in response is too large.{size}"
             )));
         }
-        Ok(TransactGetItemsOutput { responses })
+        Ok(TransactGetItemsOutput {
+            responses,
+            ..Default::default()
+        })
     }
 }
 

@@ -124,7 +124,7 @@ impl State {
         if let Some(token) = token {
             let now = self.clock().now();
             match self.tokens_mut().check(token, actions, now) {
-                Seen::Replay => return Ok(TransactWriteItemsOutput {}),
+                Seen::Replay => return Ok(TransactWriteItemsOutput::default()),
                 Seen::Mismatch => return Err(tokens::mismatch()),
                 Seen::New => {}
             }
@@ -148,7 +148,7 @@ impl State {
             let now = self.clock().now();
             self.tokens_mut().record(token, actions, now);
         }
-        Ok(TransactWriteItemsOutput {})
+        Ok(TransactWriteItemsOutput::default())
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.

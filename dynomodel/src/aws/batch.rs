@@ -6,6 +6,10 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
+use super::capacity::{
+    all_consumed_capacity, all_item_collection_metrics, return_consumed_capacity,
+    return_item_collection_metrics,
+};
 use super::error::map_sdk_error;
 use super::item::names;
 use super::table::built;
@@ -96,10 +100,12 @@ pub(crate) async fn batch_get_item(
     let output = client
         .batch_get_item()
         .set_request_items(Some(request_items))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(BatchGetItemOutput {
+        consumed_capacity: all_consumed_capacity(output.consumed_capacity()),
         responses: output
             .responses
             .unwrap_or_default()
@@ -130,10 +136,16 @@ pub(crate) async fn batch_write_item(
     let output = client
         .batch_write_item()
         .set_request_items(Some(request_items))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
+        .set_return_item_collection_metrics(return_item_collection_metrics(
+            input.return_item_collection_metrics,
+        ))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(BatchWriteItemOutput {
+        consumed_capacity: all_consumed_capacity(output.consumed_capacity()),
+        item_collection_metrics: all_item_collection_metrics(output.item_collection_metrics())?,
         unprocessed_items: output
             .unprocessed_items
             .unwrap_or_default()

@@ -9,6 +9,10 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
+use super::capacity::{
+    one_consumed_capacity, one_item_collection_metrics, return_consumed_capacity,
+    return_item_collection_metrics,
+};
 use super::error::map_sdk_error;
 use super::value::{from_sdk_opt_item, to_sdk_item, SdkItem};
 use crate::backend::*;
@@ -46,10 +50,16 @@ pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<Put
         .set_return_values_on_condition_check_failure(on_failure(
             input.return_values_on_condition_check_failure,
         ))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
+        .set_return_item_collection_metrics(return_item_collection_metrics(
+            input.return_item_collection_metrics,
+        ))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(PutItemOutput {
+        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
         attributes: from_sdk_opt_item(output.attributes)?,
     })
 }
@@ -62,10 +72,12 @@ pub(crate) async fn get_item(client: &Client, input: GetItemInput) -> Result<Get
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
         .set_expression_attribute_names(names(input.expression_attribute_names))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(GetItemOutput {
+        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
         item: from_sdk_opt_item(output.item)?,
     })
 }
@@ -85,10 +97,16 @@ pub(crate) async fn delete_item(
         .set_return_values_on_condition_check_failure(on_failure(
             input.return_values_on_condition_check_failure,
         ))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
+        .set_return_item_collection_metrics(return_item_collection_metrics(
+            input.return_item_collection_metrics,
+        ))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(DeleteItemOutput {
+        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
         attributes: from_sdk_opt_item(output.attributes)?,
     })
 }
@@ -109,10 +127,16 @@ pub(crate) async fn update_item(
         .set_return_values_on_condition_check_failure(on_failure(
             input.return_values_on_condition_check_failure,
         ))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
+        .set_return_item_collection_metrics(return_item_collection_metrics(
+            input.return_item_collection_metrics,
+        ))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(UpdateItemOutput {
+        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
         attributes: from_sdk_opt_item(output.attributes)?,
     })
 }

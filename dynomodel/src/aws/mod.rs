@@ -7,6 +7,7 @@
 //! (see [`Error`](crate::Error)).
 
 mod batch;
+mod capacity;
 mod error;
 mod item;
 mod query;

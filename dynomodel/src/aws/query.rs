@@ -7,6 +7,7 @@
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
+use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::error::map_sdk_error;
 use super::item::{names, values};
 use super::value::{from_sdk_item, from_sdk_opt_item, to_sdk_item, SdkItem};
@@ -24,6 +25,7 @@ fn output(
     count: i32,
     scanned_count: i32,
     last_evaluated_key: Option<SdkItem>,
+    consumed_capacity: Option<&sdk::ConsumedCapacity>,
 ) -> Result<QueryOutput> {
     let items = items
         .map(|items| {
@@ -38,6 +40,7 @@ fn output(
         count,
         scanned_count,
         last_evaluated_key: from_sdk_opt_item(last_evaluated_key)?,
+        consumed_capacity: one_consumed_capacity(consumed_capacity),
     })
 }
 
@@ -56,14 +59,17 @@ pub(crate) async fn query(client: &Client, input: QueryInput) -> Result<QueryOut
         .set_limit(input.limit)
         .set_exclusive_start_key(input.exclusive_start_key.as_ref().map(to_sdk_item))
         .set_consistent_read(input.consistent_read)
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
         .await
         .map_err(map_sdk_error)?;
+    let consumed_capacity = out.consumed_capacity.clone();
     output(
         out.items,
         out.count,
         out.scanned_count,
         out.last_evaluated_key,
+        consumed_capacity.as_ref(),
     )
 }
 
@@ -82,14 +88,17 @@ pub(crate) async fn scan(client: &Client, input: ScanInput) -> Result<ScanOutput
         .set_consistent_read(input.consistent_read)
         .set_segment(input.segment)
         .set_total_segments(input.total_segments)
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
         .await
         .map_err(map_sdk_error)?;
+    let consumed_capacity = out.consumed_capacity.clone();
     output(
         out.items,
         out.count,
         out.scanned_count,
         out.last_evaluated_key,
+        consumed_capacity.as_ref(),
     )
 }
 
@@ -103,12 +112,12 @@ mod tests {
     #[test]
     fn count_only_pages_keep_items_absent_and_the_last_key() {
         let key: SdkItem = [("pk".to_owned(), SdkValue::S("a".into()))].into();
-        let out = output(None, 3, 5, Some(key)).unwrap();
+        let out = output(None, 3, 5, Some(key), None).unwrap();
         assert_eq!(out.items, None);
         assert_eq!((out.count, out.scanned_count), (3, 5));
         assert_eq!(out.last_evaluated_key.unwrap()["pk"].as_s(), Some("a"));
         // An empty page is not the same as no page: it stays `Some(vec![])`.
-        let empty = output(Some(vec![]), 0, 1, None).unwrap();
+        let empty = output(Some(vec![]), 0, 1, None, None).unwrap();
         assert_eq!(empty.items, Some(vec![]));
         assert_eq!(empty.last_evaluated_key, None);
     }

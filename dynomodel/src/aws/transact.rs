@@ -4,6 +4,10 @@
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
+use super::capacity::{
+    all_consumed_capacity, all_item_collection_metrics, return_consumed_capacity,
+    return_item_collection_metrics,
+};
 use super::error::map_sdk_error;
 use super::item::{names, on_failure, values};
 use super::table::built;
@@ -91,10 +95,12 @@ pub(crate) async fn transact_get_items(
     let output = client
         .transact_get_items()
         .set_transact_items(Some(items))
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
         .await
         .map_err(map_sdk_error)?;
     Ok(TransactGetItemsOutput {
+        consumed_capacity: all_consumed_capacity(output.consumed_capacity()),
         responses: output
             .responses
             .unwrap_or_default()
@@ -113,14 +119,21 @@ pub(crate) async fn transact_write_items(
         .into_iter()
         .map(write_item)
         .collect::<Result<Vec<_>>>()?;
-    client
+    let output = client
         .transact_write_items()
         .set_transact_items(Some(items))
         .set_client_request_token(input.client_request_token)
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
+        .set_return_item_collection_metrics(return_item_collection_metrics(
+            input.return_item_collection_metrics,
+        ))
         .send()
         .await
         .map_err(map_sdk_error)?;
-    Ok(TransactWriteItemsOutput {})
+    Ok(TransactWriteItemsOutput {
+        consumed_capacity: all_consumed_capacity(output.consumed_capacity()),
+        item_collection_metrics: all_item_collection_metrics(output.item_collection_metrics())?,
+    })
 }
 
 #[cfg(test)]

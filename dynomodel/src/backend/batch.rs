@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::backend::capacity::{
+    ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+};
 use crate::backend::item::ExpressionAttributeNames;
 use crate::value::Item;
 
@@ -34,6 +37,7 @@ pub struct KeysAndAttributes {
 ///         "users".to_owned(),
 ///         KeysAndAttributes { keys: vec![key], ..Default::default() },
 ///     )]),
+///     ..Default::default()
 /// };
 /// assert_eq!(input.request_items["users"].keys.len(), 1);
 /// ```
@@ -41,6 +45,8 @@ pub struct KeysAndAttributes {
 pub struct BatchGetItemInput {
     /// Table name → what to read from it.
     pub request_items: BTreeMap<String, KeysAndAttributes>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// `BatchGetItem`'s response.
@@ -51,6 +57,8 @@ pub struct BatchGetItemOutput {
     /// What was not read this time (the response would have exceeded 16 MB, or the request was
     /// throttled): send it again as the next request's `request_items`.
     pub unprocessed_keys: BTreeMap<String, KeysAndAttributes>,
+    /// The capacity consumed per table, when asked for.
+    pub consumed_capacity: Vec<ConsumedCapacity>,
 }
 
 /// One write of a `BatchWriteItem`: put a whole item, or delete one by key. No conditions, no return
@@ -82,6 +90,7 @@ pub enum WriteRequest {
 ///         "users".to_owned(),
 ///         vec![WriteRequest::Put { item: item.clone() }, WriteRequest::Delete { key: item }],
 ///     )]),
+///     ..Default::default()
 /// };
 /// assert_eq!(input.request_items["users"].len(), 2);
 /// ```
@@ -89,6 +98,10 @@ pub enum WriteRequest {
 pub struct BatchWriteItemInput {
     /// Table name → the writes on it (1 to 25 across the whole request, at most one per item).
     pub request_items: BTreeMap<String, Vec<WriteRequest>>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Report the size of the item collection written (`NONE` when absent).
+    pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
 }
 
 /// `BatchWriteItem`'s response.
@@ -97,4 +110,8 @@ pub struct BatchWriteItemOutput {
     /// The writes that were not made (throttling, or internal limits): send them again as the next
     /// request's `request_items`. Empty when every write was made.
     pub unprocessed_items: BTreeMap<String, Vec<WriteRequest>>,
+    /// The capacity consumed per table, when asked for.
+    pub consumed_capacity: Vec<ConsumedCapacity>,
+    /// The sizes of the item collections written, per table, when asked for.
+    pub item_collection_metrics: BTreeMap<String, Vec<ItemCollectionMetrics>>,
 }

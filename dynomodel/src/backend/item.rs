@@ -2,6 +2,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::backend::capacity::{
+    ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+};
 use crate::value::Item;
 
 /// `ExpressionAttributeNames`: `#placeholder` → attribute name.
@@ -76,6 +79,10 @@ pub struct PutItemInput {
     pub return_values: Option<ReturnValue>,
     /// Put the existing item into the error when the condition fails.
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Report the size of the item collection written (`NONE` when absent).
+    pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
 }
 
 /// `PutItem`'s response.
@@ -83,6 +90,10 @@ pub struct PutItemInput {
 pub struct PutItemOutput {
     /// The replaced item, with `ReturnValues=ALL_OLD` when there was one.
     pub attributes: Option<Item>,
+    /// The capacity consumed, when asked for.
+    pub consumed_capacity: Option<ConsumedCapacity>,
+    /// The item collection's size, when asked for (tables with local secondary indexes).
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
 /// `GetItem`: read one item by its key.
@@ -98,6 +109,8 @@ pub struct GetItemInput {
     pub projection_expression: Option<String>,
     /// Names used in the projection.
     pub expression_attribute_names: Option<ExpressionAttributeNames>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// `GetItem`'s response.
@@ -105,6 +118,8 @@ pub struct GetItemInput {
 pub struct GetItemOutput {
     /// The item, if it exists.
     pub item: Option<Item>,
+    /// The capacity consumed, when asked for.
+    pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
 /// `DeleteItem`: delete one item by its key.
@@ -124,6 +139,10 @@ pub struct DeleteItemInput {
     pub return_values: Option<ReturnValue>,
     /// Put the existing item into the error when the condition fails.
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Report the size of the item collection written (`NONE` when absent).
+    pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
 }
 
 /// `DeleteItem`'s response.
@@ -131,6 +150,10 @@ pub struct DeleteItemInput {
 pub struct DeleteItemOutput {
     /// The deleted item, with `ReturnValues=ALL_OLD` when there was one.
     pub attributes: Option<Item>,
+    /// The capacity consumed, when asked for.
+    pub consumed_capacity: Option<ConsumedCapacity>,
+    /// The item collection's size, when asked for (tables with local secondary indexes).
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }
 
 /// `UpdateItem`: change some attributes of an item, creating it when absent.
@@ -152,6 +175,10 @@ pub struct UpdateItemInput {
     pub return_values: Option<ReturnValue>,
     /// Put the existing item into the error when the condition fails.
     pub return_values_on_condition_check_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Report the size of the item collection written (`NONE` when absent).
+    pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
 }
 
 /// `UpdateItem`'s response.
@@ -159,4 +186,8 @@ pub struct UpdateItemInput {
 pub struct UpdateItemOutput {
     /// What `ReturnValues` asked for.
     pub attributes: Option<Item>,
+    /// The capacity consumed, when asked for.
+    pub consumed_capacity: Option<ConsumedCapacity>,
+    /// The item collection's size, when asked for (tables with local secondary indexes).
+    pub item_collection_metrics: Option<ItemCollectionMetrics>,
 }

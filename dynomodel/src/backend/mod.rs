@@ -4,6 +4,7 @@
 
 mod account;
 mod batch;
+mod capacity;
 mod item;
 mod query;
 mod table;
@@ -14,6 +15,7 @@ mod update_table;
 
 pub use account::*;
 pub use batch::*;
+pub use capacity::*;
 pub use item::*;
 pub use query::*;
 pub use table::*;

@@ -1,5 +1,6 @@
 //! Requests and responses of Query and Scan, shaped like DynamoDB's API.
 
+use crate::backend::capacity::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::backend::item::{ExpressionAttributeNames, ExpressionAttributeValues};
 use crate::value::Item;
 
@@ -55,6 +56,8 @@ pub struct QueryInput {
     pub exclusive_start_key: Option<Item>,
     /// Strongly consistent read (not on global secondary indexes).
     pub consistent_read: Option<bool>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// `Scan`: every item of a table or index, a page at a time, optionally one segment of several.
@@ -84,6 +87,8 @@ pub struct ScanInput {
     pub segment: Option<i32>,
     /// The number of segments of a parallel scan (1 to 1,000,000).
     pub total_segments: Option<i32>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// The response of `Query` and `Scan`.
@@ -98,6 +103,8 @@ pub struct QueryOutput {
     /// Present when more items may follow: pass it as the next request's `exclusive_start_key`.
     /// Only its absence marks the end; a page may be empty and still carry one.
     pub last_evaluated_key: Option<Item>,
+    /// The capacity consumed, when asked for.
+    pub consumed_capacity: Option<ConsumedCapacity>,
 }
 
 /// `Scan`'s response has the same shape as `Query`'s.

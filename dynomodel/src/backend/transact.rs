@@ -6,6 +6,11 @@
 use crate::backend::item::{
     ExpressionAttributeNames, ExpressionAttributeValues, ReturnValuesOnConditionCheckFailure,
 };
+use std::collections::BTreeMap;
+
+use crate::backend::capacity::{
+    ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+};
 use crate::value::Item;
 
 /// One read of a `TransactGetItems`.
@@ -30,6 +35,7 @@ pub struct TransactGet {
 /// let key: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
 /// let input = TransactGetItemsInput {
 ///     transact_items: vec![TransactGet { table_name: "users".into(), key, ..Default::default() }],
+///     ..Default::default()
 /// };
 /// assert_eq!(input.transact_items.len(), 1);
 /// ```
@@ -37,6 +43,8 @@ pub struct TransactGet {
 pub struct TransactGetItemsInput {
     /// The reads, 1 to 100, at most one per item.
     pub transact_items: Vec<TransactGet>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
 }
 
 /// `TransactGetItems`' response.
@@ -45,6 +53,8 @@ pub struct TransactGetItemsOutput {
     /// One entry per read, in request order: `None` when there is no item with that key, and an
     /// empty item when the item exists but holds none of the projected attributes.
     pub responses: Vec<Option<Item>>,
+    /// The capacity consumed per table, when asked for.
+    pub consumed_capacity: Vec<ConsumedCapacity>,
 }
 
 /// A `ConditionCheck` action: a condition on an item that the transaction does not otherwise touch.
@@ -180,6 +190,7 @@ impl TransactWriteItem {
 ///         }),
 ///     ],
 ///     client_request_token: Some("signup-u1".into()),
+///     ..Default::default()
 /// };
 /// assert_eq!(input.transact_items[1].kind(), "ConditionCheck");
 /// ```
@@ -191,8 +202,17 @@ pub struct TransactWriteItemsInput {
     /// does nothing and succeeds; with other actions it fails with
     /// `IdempotentParameterMismatchException`. 1 to 36 characters.
     pub client_request_token: Option<String>,
+    /// Report the capacity consumed (`NONE` when absent).
+    pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Report the size of the item collection written (`NONE` when absent).
+    pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
 }
 
 /// `TransactWriteItems`' response.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct TransactWriteItemsOutput {}
+pub struct TransactWriteItemsOutput {
+    /// The capacity consumed per table, when asked for.
+    pub consumed_capacity: Vec<ConsumedCapacity>,
+    /// The sizes of the item collections written, per table, when asked for.
+    pub item_collection_metrics: BTreeMap<String, Vec<ItemCollectionMetrics>>,
+}

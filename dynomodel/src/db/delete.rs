@@ -358,6 +358,7 @@ pub(crate) fn input(write: Write, return_values: ReturnValue) -> DeleteItemInput
         expression_attribute_values: write.expression_attribute_values,
         return_values: (return_values != ReturnValue::None).then_some(return_values),
         return_values_on_condition_check_failure: write.on_failure,
+        ..Default::default()
     }
 }
 

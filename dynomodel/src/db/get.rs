@@ -117,6 +117,7 @@ impl<'a, M: Model> Get<'a, M> {
             consistent_read: self.consistent.then_some(true),
             projection_expression,
             expression_attribute_names,
+            ..Default::default()
         })
     }
 }

@@ -143,6 +143,7 @@ impl PutWrite {
             expression_attribute_values: write.expression_attribute_values,
             return_values: (return_values != ReturnValue::None).then_some(return_values),
             return_values_on_condition_check_failure: write.on_failure,
+            ..Default::default()
         }
     }
 

@@ -216,19 +216,31 @@ impl Backend for Recorder {
     }
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
         let attributes = self.item(Request::Put(input))?;
-        Ok(PutItemOutput { attributes })
+        Ok(PutItemOutput {
+            attributes,
+            ..Default::default()
+        })
     }
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
         let item = self.item(Request::Get(input))?;
-        Ok(GetItemOutput { item })
+        Ok(GetItemOutput {
+            item,
+            ..Default::default()
+        })
     }
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
         let attributes = self.item(Request::Delete(input))?;
-        Ok(DeleteItemOutput { attributes })
+        Ok(DeleteItemOutput {
+            attributes,
+            ..Default::default()
+        })
     }
     async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
         let attributes = self.item(Request::Update(input))?;
-        Ok(UpdateItemOutput { attributes })
+        Ok(UpdateItemOutput {
+            attributes,
+            ..Default::default()
+        })
     }
     async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
         Err(Error::validation("not recorded"))
@@ -251,13 +263,16 @@ impl Backend for Recorder {
             Reply::Items(responses) => responses,
             Reply::Item(_) => vec![None; count],
         };
-        Ok(TransactGetItemsOutput { responses })
+        Ok(TransactGetItemsOutput {
+            responses,
+            ..Default::default()
+        })
     }
     async fn transact_write_items(
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
         self.record(Request::Write(input))?;
-        Ok(TransactWriteItemsOutput {})
+        Ok(TransactWriteItemsOutput::default())
     }
 }

@@ -52,6 +52,7 @@ async fn projections_render_names_and_decode_into_partials() {
         consistent_read: Some(true),
         projection_expression: Some("#n0, #n1, #n2[2]".into()),
         expression_attribute_names: names(&[("#n0", "text"), ("#n1", "likes"), ("#n2", "history")]),
+        ..Default::default()
     };
     assert_eq!(rec.only(), Request::Get(expected));
 
@@ -258,6 +259,7 @@ async fn delete_key_returns_the_old_item_unless_told_not_to() {
         expression_attribute_values: values(&[(":v0", n(3))]),
         return_values: Some(ReturnValue::AllOld),
         return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
+        ..Default::default()
     };
     assert_eq!(rec.only(), Request::Delete(expected));
 

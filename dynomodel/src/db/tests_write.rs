@@ -234,6 +234,7 @@ async fn incr_adds_on_condition_of_existence_and_refreshes_the_value() {
         expression_attribute_values: values(&[(":v0", n(2))]),
         return_values: Some(ReturnValue::AllNew),
         return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
+        ..Default::default()
     };
     assert_eq!(rec.only(), Request::Update(expected));
 

@@ -172,6 +172,7 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                     expression_attribute_values: exprs.values.clone(),
                     return_values: *return_values,
                     return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                    ..Default::default()
                 })
                 .await
                 .map(|o| o.attributes),
@@ -189,6 +190,7 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                     consistent_read: Some(*consistent),
                     projection_expression: exprs.projection.clone(),
                     expression_attribute_names: exprs.names.clone(),
+                    ..Default::default()
                 })
                 .await
                 .map(|o| o.item),
@@ -209,6 +211,7 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                     expression_attribute_values: exprs.values.clone(),
                     return_values: *return_values,
                     return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                    ..Default::default()
                 })
                 .await
                 .map(|o| o.attributes),
@@ -230,6 +233,7 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                     expression_attribute_values: exprs.values.clone(),
                     return_values: *return_values,
                     return_values_on_condition_check_failure: on_failure(*old_on_failure),
+                    ..Default::default()
                 })
                 .await
                 .map(|o| o.attributes),
@@ -256,6 +260,7 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
                 limit: *limit,
                 exclusive_start_key: None,
                 consistent_read: *consistent,
+                ..Default::default()
             };
             let first = match backend.query(input.clone()).await {
                 Ok(page) => page,

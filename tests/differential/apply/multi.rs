@@ -27,7 +27,10 @@ pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) 
         })
         .collect();
     match backend
-        .batch_get_item(BatchGetItemInput { request_items })
+        .batch_get_item(BatchGetItemInput {
+            request_items,
+            ..Default::default()
+        })
         .await
     {
         Ok(out) => Answer::Batch {
@@ -62,7 +65,10 @@ pub async fn batch_write(
         })
         .collect();
     match backend
-        .batch_write_item(BatchWriteItemInput { request_items })
+        .batch_write_item(BatchWriteItemInput {
+            request_items,
+            ..Default::default()
+        })
         .await
     {
         Ok(out) => Answer::Batch {
@@ -84,7 +90,10 @@ pub async fn transact_get(backend: &dyn Backend, names: &[String], gets: &[Get])
         })
         .collect();
     match backend
-        .transact_get_items(TransactGetItemsInput { transact_items })
+        .transact_get_items(TransactGetItemsInput {
+            transact_items,
+            ..Default::default()
+        })
         .await
     {
         Ok(out) => Answer::Items(out.responses),
@@ -149,6 +158,7 @@ pub async fn transact_write(
     let input = TransactWriteItemsInput {
         transact_items: actions.iter().map(|a| action(names, a)).collect(),
         client_request_token,
+        ..Default::default()
     };
     match backend.transact_write_items(input).await {
         Ok(_) => Answer::Ok(None),

@@ -54,6 +54,7 @@ dual_test!(batch_get_returns_at_most_16_mb_and_continues, |t| {
         .backend()
         .batch_get_item(BatchGetItemInput {
             request_items: out.unprocessed_keys.clone(),
+            ..Default::default()
         })
         .await
         .unwrap();

@@ -25,6 +25,7 @@ impl Bank {
             .backend()
             .transact_get_items(TransactGetItemsInput {
                 transact_items: gets,
+                ..Default::default()
             })
             .await
             .map(|o| o.responses)

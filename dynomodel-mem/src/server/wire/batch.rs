@@ -117,7 +117,10 @@ pub(super) async fn batch_get_item(
             None => d.null(&path),
         }
     }
-    let input = d.finish(BatchGetItemInput { request_items })?;
+    let input = d.finish(BatchGetItemInput {
+        request_items,
+        ..Default::default()
+    })?;
     let out = backend.batch_get_item(input).await?;
     Ok(batch_get_response(&out))
 }
@@ -209,7 +212,10 @@ pub(super) async fn batch_write_item(
             None => d.null(&path),
         }
     }
-    let input = d.finish(BatchWriteItemInput { request_items })?;
+    let input = d.finish(BatchWriteItemInput {
+        request_items,
+        ..Default::default()
+    })?;
     let out = backend.batch_write_item(input).await?;
     Ok(json!({ "UnprocessedItems": unprocessed_items_json(&out.unprocessed_items) }))
 }

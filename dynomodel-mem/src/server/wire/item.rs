@@ -128,6 +128,7 @@ pub(super) async fn put_item(
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(attributes(backend.put_item(input).await?.attributes))
@@ -146,6 +147,7 @@ pub(super) async fn get_item(
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(&m)?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(match backend.get_item(input).await?.item {
@@ -173,6 +175,7 @@ pub(super) async fn delete_item(
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(attributes(backend.delete_item(input).await?.attributes))
@@ -198,6 +201,7 @@ pub(super) async fn update_item(
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(attributes(backend.update_item(input).await?.attributes))
@@ -241,6 +245,7 @@ pub(super) async fn query(
         limit: m.integer("Limit")?,
         exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(page(backend.query(input).await?))
@@ -263,6 +268,7 @@ pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) ->
         consistent_read: m.boolean("ConsistentRead")?,
         segment: m.integer("Segment")?,
         total_segments: m.integer("TotalSegments")?,
+        ..Default::default()
     };
     let input = d.finish(input)?;
     Ok(page(backend.scan(input).await?))

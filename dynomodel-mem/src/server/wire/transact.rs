@@ -97,7 +97,10 @@ pub(super) async fn transact_get_items(
             expression_attribute_names: names(&get)?,
         }))
     })?;
-    let input = d.finish(TransactGetItemsInput { transact_items })?;
+    let input = d.finish(TransactGetItemsInput {
+        transact_items,
+        ..Default::default()
+    })?;
     let out = backend.transact_get_items(input).await?;
     Ok(json!({ "Responses": responses_json(&out.responses) }))
 }
@@ -246,6 +249,7 @@ pub(super) async fn transact_write_items(
     let input = d.finish(TransactWriteItemsInput {
         transact_items,
         client_request_token,
+        ..Default::default()
     })?;
     backend.transact_write_items(input).await?;
     Ok(json!({}))

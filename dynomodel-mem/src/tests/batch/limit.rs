@@ -83,6 +83,7 @@ async fn the_aws_example_returns_52_of_100_items_of_300_kb_and_continues() {
     let next = b
         .batch_get_item(BatchGetItemInput {
             request_items: out.unprocessed_keys.clone(),
+            ..Default::default()
         })
         .await
         .unwrap();

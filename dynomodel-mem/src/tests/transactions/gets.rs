@@ -28,6 +28,7 @@ fn projected(table: &str, key: Item, projection: &str, pairs: &[(&str, &str)]) -
 async fn read(b: &MemBackend, gets: Vec<TransactGet>) -> Result<Vec<Option<Item>>, Error> {
     b.transact_get_items(TransactGetItemsInput {
         transact_items: gets,
+        ..Default::default()
     })
     .await
     .map(|o| o.responses)

@@ -119,7 +119,10 @@ fn request(tables: &[ReadTable], entries: &[ReadEntry]) -> BatchGetItemInput {
             .keys
             .push(entry.key.clone());
     }
-    BatchGetItemInput { request_items }
+    BatchGetItemInput {
+        request_items,
+        ..Default::default()
+    }
 }
 
 /// The error for keys still unprocessed after the last attempt, in the order they were given.

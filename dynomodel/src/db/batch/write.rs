@@ -349,7 +349,10 @@ async fn write_chunk(
             }
         }
         let output = backend
-            .batch_write_item(BatchWriteItemInput { request_items })
+            .batch_write_item(BatchWriteItemInput {
+                request_items,
+                ..Default::default()
+            })
             .await?;
         // Table → key → the write, as the answer gives it back.
         let mut unprocessed: BTreeMap<String, BTreeMap<KeyId, WriteRequest>> = BTreeMap::new();

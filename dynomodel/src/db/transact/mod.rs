@@ -470,6 +470,7 @@ impl<'a> IntoFuture for Transaction<'a> {
             let input = TransactWriteItemsInput {
                 transact_items: self.requests,
                 client_request_token: self.client_request_token,
+                ..Default::default()
             };
             match self.db.backend.transact_write_items(input).await {
                 Ok(_) => self.after_commit.into_iter().try_for_each(|bump| bump()),

@@ -164,6 +164,7 @@ impl<'a> IntoFuture for ReadTransaction<'a> {
             }
             let input = TransactGetItemsInput {
                 transact_items: self.requests,
+                ..Default::default()
             };
             match self.db.backend.transact_get_items(input).await {
                 Ok(output) => Ok(Reads {

@@ -57,6 +57,7 @@ async fn batch_get_decodes_every_member() {
                 },
             ),
         ]),
+        ..Default::default()
     };
     assert_eq!(seen, Seen::BatchGet(expected));
 }
@@ -99,6 +100,7 @@ async fn batch_get_response_always_has_both_members() {
                     },
                 ),
             ]),
+            ..Default::default()
         },
         ..Fake::default()
     };
@@ -134,6 +136,7 @@ async fn batch_write_decodes_puts_and_deletes_and_encodes_unprocessed_items() {
                     WriteRequest::Put { item: key("c") },
                 ],
             )]),
+            ..Default::default()
         },
         ..Fake::default()
     };
@@ -161,6 +164,7 @@ async fn batch_write_decodes_puts_and_deletes_and_encodes_unprocessed_items() {
                 WriteRequest::Delete { key: key("b") },
             ],
         )]),
+        ..Default::default()
     };
     assert_eq!(seen, Some(Seen::BatchWrite(expected)));
     assert_eq!(

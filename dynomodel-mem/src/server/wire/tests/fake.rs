@@ -226,6 +226,9 @@ impl Backend for Fake {
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        self.answer(Seen::TransactWrite(input), TransactWriteItemsOutput {})
+        self.answer(
+            Seen::TransactWrite(input),
+            TransactWriteItemsOutput::default(),
+        )
     }
 }

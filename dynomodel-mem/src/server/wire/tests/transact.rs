@@ -21,6 +21,7 @@ async fn transact_get_decodes_and_encodes_responses_in_order() {
     let fake = Fake {
         transact_get: dynomodel::TransactGetItemsOutput {
             responses: vec![Some(key("a")), None, Some(Item::new())],
+            ..Default::default()
         },
         ..Fake::default()
     };
@@ -45,6 +46,7 @@ async fn transact_get_decodes_and_encodes_responses_in_order() {
         Some(BTreeMap::from([("#n".to_owned(), "name".to_owned())]));
     let expected = TransactGetItemsInput {
         transact_items: vec![get("users", "a"), projected, get("teams", "c")],
+        ..Default::default()
     };
     assert_eq!(seen, Some(Seen::TransactGet(expected)));
     assert_eq!(
@@ -116,6 +118,7 @@ async fn transact_write_decodes_every_action() {
             }),
         ],
         client_request_token: Some("tok-1".into()),
+        ..Default::default()
     };
     assert_eq!(seen, Some(Seen::TransactWrite(expected)));
 }
