@@ -62,6 +62,7 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod capacity;
 mod clock;
 mod config;
 mod create;

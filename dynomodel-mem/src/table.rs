@@ -217,6 +217,11 @@ impl Table {
         self.indexes.iter().find(|i| i.name == name)
     }
 
+    /// The table's secondary indexes (LSIs, then GSIs).
+    pub fn indexes(&self) -> &[Index] {
+        &self.indexes
+    }
+
     /// Whether `name` is a key attribute of one of the indexes.
     pub fn is_index_key(&self, name: &str) -> bool {
         self.indexes
