@@ -23,6 +23,7 @@ use dynomodel::{
 };
 
 use crate::capacity::{self, Consistency};
+use crate::collection;
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
@@ -254,17 +255,24 @@ impl State {
             on_failure: input.return_values_on_condition_check_failure,
         };
         let prepared = check_put(self.cache(), &action, input.return_values)?;
+        let limit = self.config().item_collection_size_limit;
         let table = self.table_mut(&input.table_name)?;
         let key = plan_put(table, &action, &prepared, KeyContext::SingleItem)?;
+        collection::check_limit(table, &key, Some(&input.item), limit)?;
         let mode = input.return_consumed_capacity;
         let consumed = capacity::wanted(mode).then(|| {
             capacity::item_write(table, table.get(&key), Some(&input.item))
                 .report(&table.schema.name, mode)
         });
-        let old = table.put(key, input.item);
+        let old = table.put(key.clone(), input.item);
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
             consumed_capacity: consumed.flatten(),
+            item_collection_metrics: collection::metrics(
+                table,
+                &key,
+                input.return_item_collection_metrics,
+            ),
             ..Default::default()
         })
     }
@@ -324,6 +332,11 @@ impl State {
         Ok(DeleteItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
             consumed_capacity: consumed.flatten(),
+            item_collection_metrics: collection::metrics(
+                table,
+                &key,
+                input.return_item_collection_metrics,
+            ),
             ..Default::default()
         })
     }
@@ -343,8 +356,10 @@ impl State {
             on_failure: input.return_values_on_condition_check_failure,
         };
         let prepared = check_update(self.cache(), &action)?;
+        let limit = self.config().item_collection_size_limit;
         let table = self.table_mut(&input.table_name)?;
         let plan = plan_update(table, &action, &prepared, KeyContext::SingleItem)?;
+        collection::check_limit(table, &plan.key, Some(&plan.updated.item), limit)?;
         let old = table.get(&plan.key);
         let updated = &plan.updated;
         let attributes = match input.return_values.unwrap_or_default() {
@@ -358,10 +373,16 @@ impl State {
         let consumed = capacity::wanted(mode).then(|| {
             capacity::item_write(table, old, Some(&updated.item)).report(&table.schema.name, mode)
         });
-        table.put(plan.key, plan.updated.item);
+        let key = plan.key;
+        table.put(key.clone(), plan.updated.item);
         Ok(UpdateItemOutput {
             attributes,
             consumed_capacity: consumed.flatten(),
+            item_collection_metrics: collection::metrics(
+                table,
+                &key,
+                input.return_item_collection_metrics,
+            ),
             ..Default::default()
         })
     }

@@ -64,6 +64,7 @@
 mod batch;
 mod capacity;
 mod clock;
+mod collection;
 mod config;
 mod create;
 mod expr;
