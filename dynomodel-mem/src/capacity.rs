@@ -16,7 +16,9 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{attribute_size, item_size, Capacity, ConsumedCapacity, Item, ReturnConsumedCapacity};
+use dynomodel::{
+    attribute_size, item_size, Capacity, ConsumedCapacity, Item, ReturnConsumedCapacity,
+};
 
 use crate::index::Index;
 use crate::table::Table;
@@ -289,11 +291,19 @@ mod tests {
         let total = c.report("t", Some(ReturnConsumedCapacity::Total)).unwrap();
         assert_eq!(total.capacity_units, Some(6.0));
         assert!(total.table.is_none() && total.global_secondary_indexes.is_empty());
-        let indexes = c.report("t", Some(ReturnConsumedCapacity::Indexes)).unwrap();
+        let indexes = c
+            .report("t", Some(ReturnConsumedCapacity::Indexes))
+            .unwrap();
         assert_eq!(indexes.capacity_units, Some(6.0));
         assert_eq!(indexes.table.unwrap().capacity_units, Some(2.0));
-        assert_eq!(indexes.local_secondary_indexes["lsi"].capacity_units, Some(1.0));
-        assert_eq!(indexes.global_secondary_indexes["gsi"].capacity_units, Some(3.0));
+        assert_eq!(
+            indexes.local_secondary_indexes["lsi"].capacity_units,
+            Some(1.0)
+        );
+        assert_eq!(
+            indexes.global_secondary_indexes["gsi"].capacity_units,
+            Some(3.0)
+        );
         assert_eq!(c.clone().scaled(2.0).total(), 12.0);
     }
 
@@ -304,7 +314,10 @@ mod tests {
         p.add("a", &Consumed::table(2.0));
         p.add("b", &Consumed::table(0.5));
         let r = p.report(Some(ReturnConsumedCapacity::Total));
-        let names: Vec<_> = r.iter().map(|c| (c.table_name.as_str(), c.capacity_units)).collect();
+        let names: Vec<_> = r
+            .iter()
+            .map(|c| (c.table_name.as_str(), c.capacity_units))
+            .collect();
         assert_eq!(names, [("b", Some(1.5)), ("a", Some(2.0))]);
         assert!(p.report(None).is_empty());
     }

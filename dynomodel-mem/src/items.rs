@@ -264,15 +264,14 @@ impl State {
             capacity::item_write(table, table.get(&key), Some(&input.item))
                 .report(&table.schema.name, mode)
         });
-        let old = table.put(key.clone(), input.item);
+        // The key outlives the put only when metrics were asked for (no clone on the plain path).
+        let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
+        let old = table.put(key, input.item);
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
             consumed_capacity: consumed.flatten(),
-            item_collection_metrics: collection::metrics(
-                table,
-                &key,
-                input.return_item_collection_metrics,
-            ),
+            item_collection_metrics: metrics_key
+                .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
             ..Default::default()
         })
     }
@@ -373,16 +372,15 @@ impl State {
         let consumed = capacity::wanted(mode).then(|| {
             capacity::item_write(table, old, Some(&updated.item)).report(&table.schema.name, mode)
         });
-        let key = plan.key;
-        table.put(key.clone(), plan.updated.item);
+        let metrics_key = input
+            .return_item_collection_metrics
+            .map(|_| plan.key.clone());
+        table.put(plan.key, plan.updated.item);
         Ok(UpdateItemOutput {
             attributes,
             consumed_capacity: consumed.flatten(),
-            item_collection_metrics: collection::metrics(
-                table,
-                &key,
-                input.return_item_collection_metrics,
-            ),
+            item_collection_metrics: metrics_key
+                .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
             ..Default::default()
         })
     }

@@ -86,9 +86,10 @@ pub fn page<'a>(
     let (mut out, read) = read_page(entries, &rules);
     if wanted {
         let consumed = match source {
-            Source::Table(_) => {
-                Consumed::table(capacity::read_units(read, Consistency::of(cost.consistent_read)))
-            }
+            Source::Table(_) => Consumed::table(capacity::read_units(
+                read,
+                Consistency::of(cost.consistent_read),
+            )),
             Source::Index(_, index) => {
                 // A GSI read is always eventually consistent; an LSI's follows ConsistentRead.
                 let consistency = if index.global {
@@ -253,5 +254,13 @@ pub fn scan<'t>(
         mode: input.return_consumed_capacity,
         consistent_read: input.consistent_read,
     };
-    Ok(page(entries, &source, select, &exprs, &p, input.limit, cost))
+    Ok(page(
+        entries,
+        &source,
+        select,
+        &exprs,
+        &p,
+        input.limit,
+        cost,
+    ))
 }

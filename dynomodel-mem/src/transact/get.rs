@@ -24,10 +24,10 @@ use dynomodel::{
 };
 
 use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
+use crate::capacity::{self, Consistency, PerTable};
 use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::request::Maps;
 use crate::state::State;
-use crate::capacity::{self, Consistency, PerTable};
 use crate::validate::{self, KeyContext};
 
 impl State {

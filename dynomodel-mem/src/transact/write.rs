@@ -340,10 +340,8 @@ fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failur
         }),
         Target::Delete(a) => plan_key_condition(table, a, prepared, context)
             .map(|key| Write::Delete { table: name, key }),
-        Target::ConditionCheck(a) => {
-            plan_key_condition(table, a, prepared, context)
-                .map(|key| Write::Check { table: name, key })
-        }
+        Target::ConditionCheck(a) => plan_key_condition(table, a, prepared, context)
+            .map(|key| Write::Check { table: name, key }),
     };
     planned.map_err(|e| failure(&action.target, e))
 }
