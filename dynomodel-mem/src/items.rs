@@ -272,7 +272,6 @@ impl State {
             consumed_capacity: consumed.flatten(),
             item_collection_metrics: metrics_key
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
-            ..Default::default()
         })
     }
 
@@ -303,7 +302,6 @@ impl State {
         Ok(GetItemOutput {
             item,
             consumed_capacity: consumed,
-            ..Default::default()
         })
     }
 
@@ -336,7 +334,6 @@ impl State {
                 &key,
                 input.return_item_collection_metrics,
             ),
-            ..Default::default()
         })
     }
 
@@ -381,7 +378,6 @@ impl State {
             consumed_capacity: consumed.flatten(),
             item_collection_metrics: metrics_key
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
-            ..Default::default()
         })
     }
 }
