@@ -178,7 +178,6 @@ impl State {
         Ok(TransactWriteItemsOutput {
             consumed_capacity: consumed.report(mode),
             item_collection_metrics: collection::metrics_by_table(written),
-            ..Default::default()
         })
     }
 
