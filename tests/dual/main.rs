@@ -15,6 +15,7 @@ use dynomodel::{AttributeValue, Item, Number};
 use dynomodel_tests::{dual_test, Dual, Target};
 
 mod batch;
+mod capacity;
 mod conditions;
 mod expressions_invalid;
 mod indexes;

@@ -13,10 +13,14 @@
 
 use std::collections::HashSet;
 
-use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, Error, Result, WriteRequest};
+use dynomodel::{
+    BatchWriteItemInput, BatchWriteItemOutput, Error, Result, ReturnItemCollectionMetrics,
+    WriteRequest,
+};
 
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, PerTable};
+use crate::collection;
 use crate::key::PrimaryKey;
 use crate::state::State;
 use crate::table::Table;
@@ -75,6 +79,43 @@ impl State {
         for (name, requests) in &input.request_items {
             plans.push(plan_table(self.table(name)?, requests)?);
         }
+        // The item-collection limit over the whole batch, before the first write (API
+        // `BatchWriteItem` lists `ItemCollectionSizeLimitExceededException` among its errors).
+        // Only tables with LSIs have collections; the plain path skips this.
+        let limit = self.config().item_collection_size_limit;
+        let mut writes = Vec::new();
+        for ((name, requests), keys) in input.request_items.iter().zip(&plans) {
+            let table = self.table(name)?;
+            if table.schema.local_secondary_indexes.is_empty() {
+                continue;
+            }
+            for (request, key) in requests.iter().zip(keys) {
+                let new = match request {
+                    WriteRequest::Put { item } => Some(item),
+                    WriteRequest::Delete { .. } => None,
+                };
+                writes.push((table, key, new));
+            }
+        }
+        if collection::check_writes(writes, limit).is_err() {
+            return Err(collection::limit_exceeded());
+        }
+        // The collections to report on, kept only when asked for (their tables have LSIs).
+        let metrics_keys: Vec<(String, PrimaryKey)> =
+            if input.return_item_collection_metrics == Some(ReturnItemCollectionMetrics::Size) {
+                input
+                    .request_items
+                    .keys()
+                    .zip(&plans)
+                    .filter(|(name, _)| {
+                        self.table(name)
+                            .is_ok_and(|t| !t.schema.local_secondary_indexes.is_empty())
+                    })
+                    .flat_map(|(name, keys)| keys.iter().map(move |k| (name.clone(), k.clone())))
+                    .collect()
+            } else {
+                Vec::new()
+            };
         // Everything is valid: write. Every table exists (checked above, under this same lock).
         let mode = input.return_consumed_capacity;
         let mut consumed = PerTable::default();
@@ -100,8 +141,13 @@ impl State {
                 }
             }
         }
+        let mut written = Vec::with_capacity(metrics_keys.len());
+        for (name, key) in &metrics_keys {
+            written.push((self.table(name)?, key));
+        }
         Ok(BatchWriteItemOutput {
             consumed_capacity: consumed.report(mode),
+            item_collection_metrics: collection::metrics_by_table(written),
             ..Default::default()
         })
     }

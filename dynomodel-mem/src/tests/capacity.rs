@@ -13,7 +13,7 @@ use super::{def, item, s, table_input, values};
 use crate::MemBackend;
 
 /// Table `cap` (pk S, sk S), LSI `lsi` (pk, lk) KEYS_ONLY, GSI `gsi` (gk) ALL.
-fn schema() -> CreateTableInput {
+pub(super) fn schema() -> CreateTableInput {
     let mut input = table_input("cap", ScalarAttributeType::S, Some(ScalarAttributeType::S));
     input.attribute_definitions.extend([
         def("lk", ScalarAttributeType::S),

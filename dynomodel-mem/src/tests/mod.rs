@@ -82,6 +82,7 @@
 
 mod batch;
 mod capacity;
+mod capacity_multi;
 mod conditions;
 mod indexes;
 mod items;

@@ -21,12 +21,14 @@
 
 use dynomodel::{
     attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
-    Result, TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput,
+    Result, ReturnItemCollectionMetrics, TransactWriteItem, TransactWriteItemsInput,
+    TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
 use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, PerTable};
+use crate::collection;
 use crate::expr::update;
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
@@ -135,6 +137,21 @@ impl State {
         // below fails and no transaction is written in part.
         let mode = input.return_consumed_capacity;
         let mut consumed = PerTable::default();
+        // The collections written (not those only checked), kept only when metrics were asked for.
+        let metrics_keys: Vec<(&str, PrimaryKey)> =
+            if input.return_item_collection_metrics == Some(ReturnItemCollectionMetrics::Size) {
+                writes
+                    .iter()
+                    .filter_map(|w| match w {
+                        Write::Put { table, key, .. } | Write::Delete { table, key } => {
+                            Some((*table, key.clone()))
+                        }
+                        Write::Check { .. } => None,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
         for write in writes {
             if capacity::wanted(mode) {
                 self.charge(&write, &mut consumed)?;
@@ -154,9 +171,13 @@ impl State {
             let now = self.clock().now();
             self.tokens_mut().record(token, actions, now);
         }
+        let mut written = Vec::with_capacity(metrics_keys.len());
+        for (name, key) in &metrics_keys {
+            written.push((lookup(self, name)?, key));
+        }
         Ok(TransactWriteItemsOutput {
             consumed_capacity: consumed.report(mode),
-            ..Default::default()
+            item_collection_metrics: collection::metrics_by_table(written),
         })
     }
 
@@ -213,7 +234,48 @@ impl State {
         if cancel {
             return Err(cancelled(reasons));
         }
+        self.check_collections(&writes, &mut reasons)?;
         Ok(writes)
+    }
+
+    /// The item-collection limit over every write of the transaction together: a write that would grow
+    /// its collection past the limit cancels the transaction with the `ItemCollectionSizeLimitExceeded`
+    /// reason at its position (API `TransactWriteItems` / `TransactionCanceledException`: "Item
+    /// collection size limit exceeded", Code `ItemCollectionSizeLimitExceeded`, Message "Collection
+    /// size exceeded"). `reasons` holds a `None` for every action.
+    fn check_collections(
+        &self,
+        writes: &[Write<'_>],
+        reasons: &mut [CancellationReason],
+    ) -> Result<()> {
+        // Lazily, so that a transaction on tables without LSIs allocates nothing here. Every table was
+        // looked up under this same lock, so no lookup fails and the positions stay aligned.
+        let changes = writes.iter().filter_map(|write| {
+            let (name, key) = match write {
+                Write::Put { table, key, .. }
+                | Write::Delete { table, key }
+                | Write::Check { table, key } => (*table, key),
+            };
+            let table = lookup(self, name).ok()?;
+            let new = match write {
+                Write::Put { item, .. } => Some(item),
+                Write::Delete { .. } => None,
+                // A ConditionCheck leaves its item as it is.
+                Write::Check { .. } => table.get(key),
+            };
+            Some((table, key, new))
+        });
+        let limit = self.config().item_collection_size_limit;
+        if let Err(i) = collection::check_writes(changes, limit) {
+            if let Some(reason) = reasons.get_mut(i) {
+                *reason = CancellationReason::new(
+                    collection::LIMIT_REASON,
+                    collection::LIMIT_REASON_MESSAGE,
+                );
+            }
+            return Err(cancelled(reasons.to_vec()));
+        }
+        Ok(())
     }
 
     /// The request-only checks of one action (step 3 of the module docs).
