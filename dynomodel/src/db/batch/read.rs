@@ -3,7 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::backend::{Backend, BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
+use crate::db::Calls;
+use crate::backend::{BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
 use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::options::BatchOptions;
@@ -66,7 +67,7 @@ pub(crate) type ChunkRead = Retried<Vec<(usize, Item)>, ReadEntry>;
 
 /// Reads `entries` (1 to 100 keys), retrying what comes back unprocessed.
 pub(crate) async fn read_chunk(
-    backend: &dyn Backend,
+    backend: &Calls,
     tables: &[ReadTable],
     entries: Vec<ReadEntry>,
     options: &BatchOptions,
