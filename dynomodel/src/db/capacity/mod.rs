@@ -13,3 +13,10 @@ pub(crate) use calls::Calls;
 pub use consumed::Consumed;
 pub use meter::Meter;
 pub use scope::{CapacityExt, CapacityStream, StreamCapacityExt, WithCapacity};
+
+#[cfg(test)]
+mod fake;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_tracing;
