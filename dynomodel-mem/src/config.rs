@@ -14,6 +14,9 @@ pub(crate) struct EngineConfig {
     pub account: String,
     /// How long a table or index stays `CREATING`, `UPDATING` or `DELETING` (by the engine's clock).
     pub transition: Duration,
+    /// The largest item collection (table items plus LSI entries of one partition key) of a table
+    /// with local secondary indexes, in bytes.
+    pub item_collection_size_limit: usize,
 }
 
 impl Default for EngineConfig {
@@ -24,6 +27,7 @@ impl Default for EngineConfig {
             region: "ddblocal".into(),
             account: "000000000000".into(),
             transition: Duration::ZERO,
+            item_collection_size_limit: crate::collection::DEFAULT_LIMIT,
         }
     }
 }
@@ -218,6 +222,21 @@ impl MemBackendBuilder {
     /// ```
     pub fn transition_time(mut self, transition: Duration) -> Self {
         self.config.transition = transition;
+        self
+    }
+
+    /// The largest item collection of a table with local secondary indexes, in bytes (default: 10 GB,
+    /// DynamoDB's limit): a write that would grow a collection past it fails with
+    /// `ItemCollectionSizeLimitExceededException`. Lower it to test that path.
+    ///
+    /// ```
+    /// let backend = dynomodel_mem::MemBackend::builder()
+    ///     .item_collection_size_limit(64 * 1024)
+    ///     .build();
+    /// # let _ = backend;
+    /// ```
+    pub fn item_collection_size_limit(mut self, bytes: usize) -> Self {
+        self.config.item_collection_size_limit = bytes;
         self
     }
 

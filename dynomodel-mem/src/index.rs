@@ -134,6 +134,33 @@ impl Index {
 
     /// Where `item` (stored under table key `key`) sits in this index; `None` when it lacks an index key
     /// attribute (sparse index) or holds one of the wrong type (validation rejects those writes).
+    /// Whether `item` has an entry in this index: it holds the index key attributes with the key types
+    /// (a sparse index leaves the others out).
+    pub fn holds(&self, item: &Item) -> bool {
+        let typed = |(name, ty): &(String, ScalarAttributeType)| {
+            item.get(name)
+                .and_then(|v| KeyValue::from_attribute(v, *ty))
+                .is_some()
+        };
+        typed(&self.hash) && self.range.as_ref().is_none_or(typed)
+    }
+
+    /// Whether two items have the same index key (both held by the index).
+    pub fn same_key(&self, a: &Item, b: &Item) -> bool {
+        std::iter::once(&self.hash.0)
+            .chain(self.range.as_ref().map(|r| &r.0))
+            .all(|name| a.get(name) == b.get(name))
+    }
+
+    /// Whether two items have the same entry in this index: equal projected attributes.
+    pub fn same_entry(&self, a: &Item, b: &Item) -> bool {
+        let count = |item: &Item| item.keys().filter(|n| self.projects(n)).count();
+        count(a) == count(b)
+            && a.iter()
+                .filter(|(n, _)| self.projects(n))
+                .all(|(n, v)| b.get(n) == Some(v))
+    }
+
     fn position(&self, key: &PrimaryKey, item: &Item) -> Option<(PartitionSlot, IndexPosition)> {
         let hash = KeyValue::from_attribute(item.get(&self.hash.0)?, self.hash.1)?;
         let range = match &self.range {

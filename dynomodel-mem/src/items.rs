@@ -22,6 +22,8 @@ use dynomodel::{
     UpdateItemOutput, MAX_ITEM_SIZE,
 };
 
+use crate::capacity::{self, Consistency};
+use crate::collection;
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
@@ -253,12 +255,23 @@ impl State {
             on_failure: input.return_values_on_condition_check_failure,
         };
         let prepared = check_put(self.cache(), &action, input.return_values)?;
+        let limit = self.config().item_collection_size_limit;
         let table = self.table_mut(&input.table_name)?;
         let key = plan_put(table, &action, &prepared, KeyContext::SingleItem)?;
+        collection::check_limit(table, &key, Some(&input.item), limit)?;
+        let mode = input.return_consumed_capacity;
+        let consumed = capacity::wanted(mode).then(|| {
+            capacity::item_write(table, table.get(&key), Some(&input.item))
+                .report(&table.schema.name, mode)
+        });
+        // The key outlives the put only when metrics were asked for (no clone on the plain path).
+        let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
         let old = table.put(key, input.item);
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
-            ..Default::default()
+            consumed_capacity: consumed.flatten(),
+            item_collection_metrics: metrics_key
+                .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
         })
     }
 
@@ -276,10 +289,19 @@ impl State {
             input.projection_expression.as_deref(),
         )?;
         let table = self.table(&input.table_name)?;
-        let item = read_item(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
+        let mode = input.return_consumed_capacity;
+        let (item, consumed) = if capacity::wanted(mode) {
+            let (item, stored) =
+                read_item_sized(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
+            let consumed = capacity::item_read(stored, Consistency::of(input.consistent_read));
+            (item, consumed.report(&table.schema.name, mode))
+        } else {
+            let item = read_item(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
+            (item, None)
+        };
         Ok(GetItemOutput {
             item,
-            ..Default::default()
+            consumed_capacity: consumed,
         })
     }
 
@@ -299,10 +321,19 @@ impl State {
         let prepared = check_delete(self.cache(), &action, input.return_values)?;
         let table = self.table_mut(&input.table_name)?;
         let key = plan_key_condition(table, &action, &prepared, KeyContext::SingleItem)?;
+        let mode = input.return_consumed_capacity;
+        let consumed = capacity::wanted(mode).then(|| {
+            capacity::item_write(table, table.get(&key), None).report(&table.schema.name, mode)
+        });
         let old = table.delete(&key);
         Ok(DeleteItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
-            ..Default::default()
+            consumed_capacity: consumed.flatten(),
+            item_collection_metrics: collection::metrics(
+                table,
+                &key,
+                input.return_item_collection_metrics,
+            ),
         })
     }
 
@@ -321,8 +352,10 @@ impl State {
             on_failure: input.return_values_on_condition_check_failure,
         };
         let prepared = check_update(self.cache(), &action)?;
+        let limit = self.config().item_collection_size_limit;
         let table = self.table_mut(&input.table_name)?;
         let plan = plan_update(table, &action, &prepared, KeyContext::SingleItem)?;
+        collection::check_limit(table, &plan.key, Some(&plan.updated.item), limit)?;
         let old = table.get(&plan.key);
         let updated = &plan.updated;
         let attributes = match input.return_values.unwrap_or_default() {
@@ -332,10 +365,19 @@ impl State {
             ReturnValue::UpdatedOld => old.and_then(|old| non_empty(updated.updated_old(old))),
             ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
+        let mode = input.return_consumed_capacity;
+        let consumed = capacity::wanted(mode).then(|| {
+            capacity::item_write(table, old, Some(&updated.item)).report(&table.schema.name, mode)
+        });
+        let metrics_key = input
+            .return_item_collection_metrics
+            .map(|_| plan.key.clone());
         table.put(plan.key, plan.updated.item);
         Ok(UpdateItemOutput {
             attributes,
-            ..Default::default()
+            consumed_capacity: consumed.flatten(),
+            item_collection_metrics: metrics_key
+                .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
         })
     }
 }
@@ -363,14 +405,28 @@ pub(crate) fn read_item(
     maps: Maps<'_>,
     context: KeyContext,
 ) -> Result<Option<Item>> {
+    read_item_sized(table, key, prepared, maps, context).map(|(item, _)| item)
+}
+
+/// [`read_item`], with the stored item too (what the read costs: the whole item, whatever the
+/// projection).
+pub(crate) fn read_item_sized<'t>(
+    table: &'t Table,
+    key: &Item,
+    prepared: &Prepared,
+    maps: Maps<'_>,
+    context: KeyContext,
+) -> Result<(Option<Item>, Option<&'t Item>)> {
     projection_keys(table, prepared, maps)?;
     let key = validate::request_key(key, &table.schema, context)?;
-    Ok(table.get(&key).map(|item| match prepared.projection() {
+    let stored = table.get(&key);
+    let item = stored.map(|item| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
             projection::project(item, &read::projection_steps(&p.tree.paths, ph))
         }),
         None => item.clone(),
-    }))
+    });
+    Ok((item, stored))
 }
 
 /// A projection may not look inside a key attribute either (`pk[0]`, `sk.x`).

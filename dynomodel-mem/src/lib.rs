@@ -62,7 +62,9 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod capacity;
 mod clock;
+mod collection;
 mod config;
 mod create;
 mod expr;

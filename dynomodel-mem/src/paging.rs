@@ -192,10 +192,12 @@ pub struct PageRules<'r> {
 /// it: DynamoDB Local and dynalite both return 27 items of 40 KB), before the filter and projection.
 /// Either stop yields a `LastEvaluatedKey` (even when nothing follows, as DynamoDB Local does: only its
 /// absence ends the results).
+///
+/// Returns the page and the bytes read (every entry evaluated: what the page costs).
 pub fn read_page<'a>(
     entries: impl Iterator<Item = &'a Item>,
     rules: &PageRules<'_>,
-) -> QueryOutput {
+) -> (QueryOutput, usize) {
     let mut out = QueryOutput {
         items: rules.output.map(|_| Vec::new()),
         ..QueryOutput::default()
@@ -217,7 +219,7 @@ pub fn read_page<'a>(
         }
     }
     out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
-    out
+    (out, read)
 }
 
 #[cfg(test)]

@@ -335,5 +335,9 @@ pub fn query<'t>(
         &exprs,
         &p,
         input.limit,
+        crate::scan::PageCost {
+            mode: input.return_consumed_capacity,
+            consistent_read: input.consistent_read,
+        },
     ))
 }

@@ -8,7 +8,14 @@
 //! costs O(log n), not a re-scan.
 
 use chrono::{DateTime, Utc};
-use dynomodel::{Error, Item, QueryOutput, Result, ScanInput, ScanOutput, Select};
+use std::cell::Cell;
+
+use dynomodel::{
+    item_size, Error, Item, QueryOutput, Result, ReturnConsumedCapacity, ScanInput, ScanOutput,
+    Select,
+};
+
+use crate::capacity::{self, Consistency, Consumed};
 
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
@@ -21,7 +28,17 @@ use crate::validate::{self, Constraints};
 /// The most segments of a parallel scan.
 pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
 
-/// Builds one page from `entries` (table items or index entries, in read order).
+/// What a page's capacity report needs: the requested mode and `ConsistentRead`.
+#[derive(Debug, Clone, Copy)]
+pub struct PageCost {
+    /// `ReturnConsumedCapacity`.
+    pub mode: Option<ReturnConsumedCapacity>,
+    /// `ConsistentRead`.
+    pub consistent_read: Option<bool>,
+}
+
+/// Builds one page from `entries` (table items or index entries, in read order), with its capacity
+/// report when `cost` asks for one.
 pub fn page<'a>(
     entries: impl Iterator<Item = &'a Item>,
     source: &Source<'_>,
@@ -29,8 +46,12 @@ pub fn page<'a>(
     exprs: &ReadExpressions,
     p: &Placeholders<'_>,
     limit: Option<i32>,
+    cost: PageCost,
 ) -> QueryOutput {
     let fetch = read::fetches_from_table(source, select, exprs, p);
+    let wanted = capacity::wanted(cost.mode);
+    // The bytes of the table items an LSI read fetched (counted only for a report).
+    let fetched = Cell::new(0usize);
     let table = match source {
         Source::Table(t) | Source::Index(t, _) => *t,
     };
@@ -42,7 +63,11 @@ pub fn page<'a>(
     let output = |entry: &Item| -> Item {
         // For an LSI that lacks requested attributes, the caller sees the table item.
         let item = if fetch {
-            read::table_item(table, entry).unwrap_or(entry)
+            let item = read::table_item(table, entry).unwrap_or(entry);
+            if wanted {
+                fetched.set(fetched.get() + item_size(item));
+            }
+            item
         } else {
             entry
         };
@@ -58,7 +83,36 @@ pub fn page<'a>(
         output: (select != Select::Count).then_some(&output as &dyn Fn(&Item) -> Item),
         key_of: &key_of,
     };
-    read_page(entries, &rules)
+    let (mut out, read) = read_page(entries, &rules);
+    if wanted {
+        let consumed = match source {
+            Source::Table(_) => Consumed::table(capacity::read_units(
+                read,
+                Consistency::of(cost.consistent_read),
+            )),
+            Source::Index(_, index) => {
+                // A GSI read is always eventually consistent; an LSI's follows ConsistentRead.
+                let consistency = if index.global {
+                    Consistency::Eventual
+                } else {
+                    Consistency::of(cost.consistent_read)
+                };
+                // The entries read, summed and rounded once; an LSI read of unprojected attributes
+                // also reads the table items it fetched, charged on the table (DG `LSI.html`;
+                // DynamoDB Local 3.3 reports the same split).
+                let on_table = if fetch {
+                    capacity::read_units(fetched.get(), consistency)
+                } else {
+                    0.0
+                };
+                let mut consumed = Consumed::table(on_table);
+                consumed.add_index(index, capacity::read_units(read, consistency));
+                consumed
+            }
+        };
+        out.consumed_capacity = consumed.report(&table.schema.name, cost.mode);
+    }
+    out
 }
 
 /// The request-level checks of Segment and TotalSegments (after the parameter constraints).
@@ -196,5 +250,17 @@ pub fn scan<'t>(
         }
         (Source::Index(_, i), _) => Box::new(scan_entries(i.partitions(), from, to, None)),
     };
-    Ok(page(entries, &source, select, &exprs, &p, input.limit))
+    let cost = PageCost {
+        mode: input.return_consumed_capacity,
+        consistent_read: input.consistent_read,
+    };
+    Ok(page(
+        entries,
+        &source,
+        select,
+        &exprs,
+        &p,
+        input.limit,
+        cost,
+    ))
 }

@@ -6,7 +6,7 @@
 //! through [`Table::put`] and [`Table::delete`], which keep the indexes in step, so that batches,
 //! transactions and TTL expiry maintain the indexes by construction.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
 use dynomodel::{
@@ -16,6 +16,7 @@ use dynomodel::{
     ScalarAttributeType, StreamSpecification, TableClass, TableDescription, TableStatus,
 };
 
+use crate::collection;
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::ttl::expiry::TtlState;
@@ -115,6 +116,8 @@ pub struct Table {
     tags: BTreeMap<String, String>,
     /// Changes in progress and capacity history (UpdateTable).
     pub lifecycle: Lifecycle,
+    /// The size of each item collection (tables with LSIs only): items plus LSI entries.
+    collections: HashMap<KeyValue, usize>,
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
@@ -132,6 +135,7 @@ impl Table {
             ttl: TtlState::default(),
             tags: BTreeMap::new(),
             lifecycle: Lifecycle::default(),
+            collections: HashMap::new(),
         }
     }
 
@@ -181,6 +185,13 @@ impl Table {
             index.insert(&key, &item);
         }
         self.ttl.insert(&key, &item);
+        if !self.schema.local_secondary_indexes.is_empty() {
+            let old = partition.get(&key.range);
+            let share = collection::share(&self.indexes, Some(&item));
+            let old_share = collection::share(&self.indexes, old);
+            let size = self.collections.entry(key.hash.clone()).or_default();
+            *size = (*size + share).saturating_sub(old_share);
+        }
         let old = partition.insert(key.range, item);
         self.total_size += size;
         match &old {
@@ -195,6 +206,12 @@ impl Table {
         let slot = partition_slot(key.hash.clone());
         let partition = self.partitions.get_mut(&slot)?;
         let old = partition.remove(&key.range)?;
+        if let Some(size) = self.collections.get_mut(&key.hash) {
+            *size = size.saturating_sub(collection::share(&self.indexes, Some(&old)));
+            if *size == 0 {
+                self.collections.remove(&key.hash);
+            }
+        }
         if partition.is_empty() {
             self.partitions.remove(&slot);
         }
@@ -215,6 +232,16 @@ impl Table {
     /// The secondary index called `name`.
     pub fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// The size of the item collection of partition key `hash` (0 without LSIs).
+    pub fn collection_size(&self, hash: &KeyValue) -> usize {
+        self.collections.get(hash).copied().unwrap_or(0)
+    }
+
+    /// The table's secondary indexes (LSIs, then GSIs).
+    pub fn indexes(&self) -> &[Index] {
+        &self.indexes
     }
 
     /// Whether `name` is a key attribute of one of the indexes.

@@ -3,7 +3,7 @@
 Usage: python3 tests/python/smoke.py http://127.0.0.1:PORT
 
 Drives the server the way a Python application would: a table with a local and a global secondary index,
-put/get/update with expressions, a paginated query, batches (boto3's `batch_writer`, `batch_get_item`
+put/get/update with expressions, a paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
 following `UnprocessedKeys`), transactions (a cancelled one with its `CancellationReasons`, a successful
 one, an idempotent replay), DynamoDB's error shapes as botocore parses them, and the schema's lifecycle:
 UpdateTable adding a global secondary index to a table with items (waited for with a describe loop, then
@@ -153,6 +153,36 @@ def query_pages(ddb):
         ExpressionAttributeValues={":c": {"S": "Oslo"}}, ScanIndexForward=False,
         PaginationConfig={"PageSize": 3}) for it in p["Items"]]
     assert by_city == ["7", "6", "5", "4", "3", "2", "1"], by_city
+
+
+def consumed_capacity(ddb, table="tweets"):
+    """A Query's ConsumedCapacity (DYNAMODB-FACTS §11): the items read, before the filter, summed and
+    rounded up to 4 KB once; half a unit per 4 KB eventually consistent, one strongly consistent."""
+    # Each item is 3,016 bytes (names and values: userid+cap 9, id+n 3, body+3,000 characters 3,004),
+    # so the three are 9,048 bytes: 3 × 4 KB.
+    for i in range(3):
+        ddb.put_item(TableName=table, Item={
+            "userid": {"S": "cap"}, "id": {"S": str(i)}, "body": {"S": "x" * 3000}})
+    query = dict(TableName=table, KeyConditionExpression="userid = :u",
+                 ExpressionAttributeValues={":u": {"S": "cap"}})
+    # The filter keeps nothing; what was read is still paid for.
+    nothing = {"FilterExpression": "body = :none",
+               "ExpressionAttributeValues": {":u": {"S": "cap"}, ":none": {"S": "none"}}}
+    for extra, units in [({}, 1.5), ({"ConsistentRead": True}, 3.0), (nothing, 1.5)]:
+        page = ddb.query(ReturnConsumedCapacity="TOTAL", **{**query, **extra})
+        consumed = page["ConsumedCapacity"]
+        assert consumed["TableName"] == table, consumed
+        assert consumed["CapacityUnits"] == units, (extra, consumed)
+        assert consumed.get("ReadCapacityUnits", units) == units, (extra, consumed)
+        assert page["ScannedCount"] == 3, page
+    assert "ConsumedCapacity" not in ddb.query(**query), "reported without being asked for"
+    assert "ConsumedCapacity" not in ddb.query(ReturnConsumedCapacity="NONE", **query)
+    err = expect_error("ValidationException", ddb.query, ReturnConsumedCapacity="ALL", **query)
+    assert err["Error"]["Message"] == (
+        "1 validation error detected: Value 'ALL' at 'returnConsumedCapacity' failed to satisfy "
+        "constraint: Member must satisfy enum value set: [INDEXES, TOTAL, NONE]"), err
+    for i in range(3):
+        ddb.delete_item(TableName=table, Key={"userid": {"S": "cap"}, "id": {"S": str(i)}})
 
 
 def batches(ddb, table):
@@ -320,7 +350,8 @@ def main():
     ddb = client(endpoint)
     table = resource(endpoint).Table("tweets")
     checks = [("create table with LSI and GSI", create_table), ("put/get/update", items),
-              ("paginated query", query_pages), ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
+              ("paginated query", query_pages), ("consumed capacity of a query", consumed_capacity),
+              ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
               ("transactions", transactions), ("error shapes", errors),
               ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
               ("tags", tags), ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]

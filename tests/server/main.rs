@@ -3,11 +3,12 @@
 //! no SDK would send.
 //!
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
-//! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `fuzz.rs` generated
-//! bodies.
+//! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `capacity.rs`
+//! consumed capacity and item collection metrics through the AWS SDK, `fuzz.rs` generated bodies.
 
 #![allow(clippy::unwrap_used)]
 
+mod capacity;
 mod fuzz;
 mod lifecycle;
 mod multi_item;

@@ -30,6 +30,7 @@ use dynomodel::{
 };
 
 use super::{constraints, DUPLICATES};
+use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::eval::Step;
 use crate::expr::{projection, ExprKind};
 use crate::items::projection_keys;
@@ -171,12 +172,17 @@ impl State {
                 projection,
             });
         }
-        Ok(read_within_limit(&reads))
+        Ok(read_within_limit(&reads, input.return_consumed_capacity))
     }
 }
 
 /// Reads the validated keys until the next item would take the response past [`MAX_RESPONSE_BYTES`].
-fn read_within_limit(reads: &[TableRead<'_, '_>]) -> BatchGetItemOutput {
+fn read_within_limit(
+    reads: &[TableRead<'_, '_>],
+    mode: Option<dynomodel::ReturnConsumedCapacity>,
+) -> BatchGetItemOutput {
+    let wanted = capacity::wanted(mode);
+    let mut consumed = PerTable::default();
     let mut responses = BTreeMap::new();
     let mut unprocessed_keys = BTreeMap::new();
     let mut returned_bytes = 0usize;
@@ -187,8 +193,16 @@ fn read_within_limit(reads: &[TableRead<'_, '_>]) -> BatchGetItemOutput {
             unprocessed_keys.insert(read.name.to_owned(), read.unprocessed(0));
             continue;
         }
+        let consistency = Consistency::of(read.request.consistent_read);
         for (position, key) in read.keys.iter().enumerate() {
-            let Some(item) = read.table.get(key) else {
+            let stored = read.table.get(key);
+            if wanted {
+                // Each item rounded by itself, then summed per table; a missing item still costs
+                // the minimum (FACTS §11; DynamoDB Local 3.3 alike).
+                let cost = capacity::item_read(stored, consistency);
+                consumed.add(&read.table.schema.name, &cost);
+            }
+            let Some(item) = stored else {
                 continue;
             };
             let size = item_size(item);
@@ -204,6 +218,6 @@ fn read_within_limit(reads: &[TableRead<'_, '_>]) -> BatchGetItemOutput {
     BatchGetItemOutput {
         responses,
         unprocessed_keys,
-        ..Default::default()
+        consumed_capacity: consumed.report(mode),
     }
 }

@@ -16,6 +16,7 @@ use std::collections::HashSet;
 use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, Error, Result, WriteRequest};
 
 use super::{constraints, DUPLICATES};
+use crate::capacity::{self, PerTable};
 use crate::key::PrimaryKey;
 use crate::state::State;
 use crate::table::Table;
@@ -75,9 +76,20 @@ impl State {
             plans.push(plan_table(self.table(name)?, requests)?);
         }
         // Everything is valid: write. Every table exists (checked above, under this same lock).
+        let mode = input.return_consumed_capacity;
+        let mut consumed = PerTable::default();
         for ((name, requests), keys) in input.request_items.into_iter().zip(plans) {
             let table = self.table_mut(&name)?;
             for (request, key) in requests.into_iter().zip(keys) {
+                if capacity::wanted(mode) {
+                    // Each item rounded by itself, then summed per table.
+                    let new = match &request {
+                        WriteRequest::Put { item } => Some(item),
+                        WriteRequest::Delete { .. } => None,
+                    };
+                    let cost = capacity::item_write(table, table.get(&key), new);
+                    consumed.add(&table.schema.name, &cost);
+                }
                 match request {
                     WriteRequest::Put { item } => {
                         table.put(key, item);
@@ -88,6 +100,9 @@ impl State {
                 }
             }
         }
-        Ok(BatchWriteItemOutput::default())
+        Ok(BatchWriteItemOutput {
+            consumed_capacity: consumed.report(mode),
+            ..Default::default()
+        })
     }
 }

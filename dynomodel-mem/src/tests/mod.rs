@@ -81,6 +81,7 @@
 //!   nothing recursive walks an unbounded value.
 
 mod batch;
+mod capacity;
 mod conditions;
 mod indexes;
 mod items;

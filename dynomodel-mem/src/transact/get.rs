@@ -24,7 +24,8 @@ use dynomodel::{
 };
 
 use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
-use crate::items::{check_get, projection_keys, read_item};
+use crate::capacity::{self, Consistency, PerTable};
+use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::request::Maps;
 use crate::state::State;
 use crate::validate::{self, KeyContext};
@@ -64,15 +65,22 @@ impl State {
         let mut responses = Vec::with_capacity(gets.len());
         let mut reasons = Vec::with_capacity(gets.len());
         let mut cancel = false;
+        let mode = input.return_consumed_capacity;
+        let mut consumed = PerTable::default();
         for ((get, prepared), table) in gets.iter().zip(&prepared).zip(tables) {
-            match read_item(
+            match read_item_sized(
                 table,
                 &get.key,
                 prepared,
                 maps_of(get),
                 KeyContext::Transaction,
             ) {
-                Ok(item) => {
+                Ok((item, stored)) => {
+                    if capacity::wanted(mode) {
+                        // Each item by itself, twice a strongly consistent read.
+                        let cost = capacity::item_read(stored, Consistency::Transactional);
+                        consumed.add(&table.schema.name, &cost);
+                    }
                     responses.push(item);
                     reasons.push(CancellationReason::none());
                 }
@@ -98,7 +106,7 @@ impl State {
         }
         Ok(TransactGetItemsOutput {
             responses,
-            ..Default::default()
+            consumed_capacity: consumed.report(mode),
         })
     }
 }

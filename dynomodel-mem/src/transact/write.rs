@@ -26,6 +26,7 @@ use dynomodel::{
 
 use super::tokens::{self, Seen};
 use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
+use crate::capacity::{self, PerTable};
 use crate::expr::update;
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
@@ -87,8 +88,8 @@ enum Write<'a> {
     },
     /// Remove the item with `key`.
     Delete { table: &'a str, key: PrimaryKey },
-    /// Nothing (a ConditionCheck).
-    Nothing,
+    /// Nothing: a ConditionCheck of the item with `key`.
+    Check { table: &'a str, key: PrimaryKey },
 }
 
 /// Why an action did not pass.
@@ -132,7 +133,12 @@ impl State {
         let writes = self.plan_writes(&checked)?;
         // Every action passed: write. Each table was looked up under this same lock, so no lookup
         // below fails and no transaction is written in part.
+        let mode = input.return_consumed_capacity;
+        let mut consumed = PerTable::default();
         for write in writes {
+            if capacity::wanted(mode) {
+                self.charge(&write, &mut consumed)?;
+            }
             match write {
                 Write::Put { table, key, item } => {
                     lookup_mut(self, table)?.put(key, item);
@@ -140,7 +146,7 @@ impl State {
                 Write::Delete { table, key } => {
                     lookup_mut(self, table)?.delete(&key);
                 }
-                Write::Nothing => {}
+                Write::Check { .. } => {}
             }
         }
         if let Some(token) = token {
@@ -148,7 +154,34 @@ impl State {
             let now = self.clock().now();
             self.tokens_mut().record(token, actions, now);
         }
-        Ok(TransactWriteItemsOutput::default())
+        Ok(TransactWriteItemsOutput {
+            consumed_capacity: consumed.report(mode),
+            ..Default::default()
+        })
+    }
+
+    /// Adds what `write` costs to `consumed`, before it is made: twice the write units of the same
+    /// single-item write, on the table and on every index it changes (DG `transaction-apis.html`,
+    /// "Capacity management for transactions"). A ConditionCheck is charged as a transactional write
+    /// of the item it reads, which leaves the indexes alone.
+    fn charge(&self, write: &Write<'_>, consumed: &mut PerTable) -> Result<()> {
+        let (name, cost) = match write {
+            Write::Put { table, key, item } => {
+                let t = lookup(self, table)?;
+                (t, capacity::item_write(t, t.get(key), Some(item)))
+            }
+            Write::Delete { table, key } => {
+                let t = lookup(self, table)?;
+                (t, capacity::item_write(t, t.get(key), None))
+            }
+            Write::Check { table, key } => {
+                let t = lookup(self, table)?;
+                let size = t.get(key).map_or(0, dynomodel::item_size);
+                (t, capacity::Consumed::table(capacity::write_units(size)))
+            }
+        };
+        consumed.add(&name.schema.name, &cost.scaled(2.0));
+        Ok(())
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.
@@ -307,9 +340,8 @@ fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failur
         }),
         Target::Delete(a) => plan_key_condition(table, a, prepared, context)
             .map(|key| Write::Delete { table: name, key }),
-        Target::ConditionCheck(a) => {
-            plan_key_condition(table, a, prepared, context).map(|_| Write::Nothing)
-        }
+        Target::ConditionCheck(a) => plan_key_condition(table, a, prepared, context)
+            .map(|key| Write::Check { table: name, key }),
     };
     planned.map_err(|e| failure(&action.target, e))
 }

@@ -10,6 +10,8 @@
 //! - BatchWriteItem: `{"UnprocessedItems": {}}` when every write was made (dynalite's
 //!   `test/batchWriteItem.js`; DynamoDB Local), else `{table: [{"PutRequest": {"Item": …}} |
 //!   {"DeleteRequest": {"Key": …}}]}`.
+//! - Both: `ConsumedCapacity` (a list, one entry per table) and, on BatchWriteItem,
+//!   `ItemCollectionMetrics` (table → list) when the backend reported them (see `capacity.rs`).
 //!
 //! What is checked here, in DynamoDB's order (see [`super::Decoder`]):
 //!
@@ -51,14 +53,16 @@
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, KeysAndAttributes,
-    WriteRequest,
+    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
+    KeysAndAttributes, WriteRequest,
 };
 use serde_json::{json, Map, Value};
 
-use super::item::{
-    names, reject_legacy, required_item, RETURN_CONSUMED_CAPACITY, RETURN_ITEM_COLLECTION_METRICS,
+use super::capacity::{
+    insert_consumed_list, insert_metrics_per_table, return_consumed_capacity,
+    return_item_collection_metrics,
 };
+use super::item::{names, reject_legacy, required_item};
 use super::types::{list, string, structure};
 use super::value::{item_to_json, parse_item, SEVERAL_TYPES};
 use super::{each_structure, Decoder, Members, WireResult};
@@ -100,7 +104,7 @@ pub(super) async fn batch_get_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
+    let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let Some(tables) = m.map("RequestItems")? else {
         // Answered as an empty map is, before any member constraint (see the module docs).
         let out = backend.batch_get_item(BatchGetItemInput::default()).await?;
@@ -119,13 +123,14 @@ pub(super) async fn batch_get_item(
     }
     let input = d.finish(BatchGetItemInput {
         request_items,
-        ..Default::default()
+        return_consumed_capacity,
     })?;
     let out = backend.batch_get_item(input).await?;
     Ok(batch_get_response(&out))
 }
 
-/// BatchGetItem's response: both members, always.
+/// BatchGetItem's response: `Responses` and `UnprocessedKeys` always, `ConsumedCapacity` when
+/// reported.
 pub(super) fn batch_get_response(out: &BatchGetItemOutput) -> Value {
     let responses: Map<String, Value> = out
         .responses
@@ -135,10 +140,14 @@ pub(super) fn batch_get_response(out: &BatchGetItemOutput) -> Value {
             (table.clone(), Value::Array(items))
         })
         .collect();
-    json!({
-        "Responses": responses,
-        "UnprocessedKeys": unprocessed_keys_json(&out.unprocessed_keys),
-    })
+    let mut body = Map::new();
+    body.insert("Responses".into(), Value::Object(responses));
+    body.insert(
+        "UnprocessedKeys".into(),
+        unprocessed_keys_json(&out.unprocessed_keys),
+    );
+    insert_consumed_list(&mut body, &out.consumed_capacity);
+    Value::Object(body)
 }
 
 /// Whether a `WriteRequest` sets exactly one of its two members (a JSON `null` is not set).
@@ -188,18 +197,14 @@ pub(super) async fn batch_write_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
-    m.enumeration(
-        "ReturnItemCollectionMetrics",
-        RETURN_ITEM_COLLECTION_METRICS,
-        &mut d,
-    )?;
+    let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
+    let return_item_collection_metrics = return_item_collection_metrics(&m, &mut d)?;
     let Some(tables) = m.map("RequestItems")? else {
         // Answered as an empty map is, before any member constraint (see the module docs).
         let out = backend
             .batch_write_item(BatchWriteItemInput::default())
             .await?;
-        return Ok(json!({ "UnprocessedItems": unprocessed_items_json(&out.unprocessed_items) }));
+        return Ok(batch_write_response(&out));
     };
     let mut request_items = BTreeMap::new();
     for (table, value) in tables {
@@ -214,10 +219,24 @@ pub(super) async fn batch_write_item(
     }
     let input = d.finish(BatchWriteItemInput {
         request_items,
-        ..Default::default()
+        return_consumed_capacity,
+        return_item_collection_metrics,
     })?;
     let out = backend.batch_write_item(input).await?;
-    Ok(json!({ "UnprocessedItems": unprocessed_items_json(&out.unprocessed_items) }))
+    Ok(batch_write_response(&out))
+}
+
+/// BatchWriteItem's response: `UnprocessedItems` always, `ConsumedCapacity` and
+/// `ItemCollectionMetrics` when reported.
+pub(super) fn batch_write_response(out: &BatchWriteItemOutput) -> Value {
+    let mut body = Map::new();
+    body.insert(
+        "UnprocessedItems".into(),
+        unprocessed_items_json(&out.unprocessed_items),
+    );
+    insert_consumed_list(&mut body, &out.consumed_capacity);
+    insert_metrics_per_table(&mut body, &out.item_collection_metrics);
+    Value::Object(body)
 }
 
 /// `UnprocessedKeys` as DynamoDB sends it: the request's `KeysAndAttributes` for each table, `{}` when

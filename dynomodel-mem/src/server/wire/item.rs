@@ -1,17 +1,26 @@
 //! PutItem, GetItem, DeleteItem, UpdateItem, Query and Scan on the wire.
 //!
-//! `ReturnConsumedCapacity` and `ReturnItemCollectionMetrics` are accepted and ignored (the backend
-//! reports no capacity yet). DynamoDB's *legacy* parameters (`Expected`, `AttributesToGet`,
+//! `ReturnConsumedCapacity` and `ReturnItemCollectionMetrics` are handed to the backend, and what it
+//! reports is encoded by `capacity.rs`. Member constraints are recorded in the order DynamoDB lists them
+//! (dynalite's `test/putItem.js` and `test/deleteItem.js`, recorded against the service):
+//! `returnConsumedCapacity` first; then PutItem's `tableName`, `item`, `returnValues`,
+//! `returnItemCollectionMetrics`; DeleteItem's `tableName`, `returnValues`,
+//! `returnItemCollectionMetrics`, `key`. UpdateItem, whose request has the same members as DeleteItem's
+//! but for the update, is given DeleteItem's order (dynalite's later `test/updateItem.js` lists the same
+//! five messages without fixing their order). DynamoDB's *legacy* parameters (`Expected`, `AttributesToGet`,
 //! `KeyConditions`, …) are rejected with a `ValidationException` rather than ignored: ignoring `Expected`
 //! would turn a conditional write into an unconditional one, silently.
 
 use dynomodel::{
-    Backend, DeleteItemInput, ExpressionAttributeNames, GetItemInput, Item, PutItemInput,
-    QueryInput, QueryOutput, ReturnValue, ReturnValuesOnConditionCheckFailure, ScanInput, Select,
-    UpdateItemInput,
+    Backend, ConsumedCapacity, DeleteItemInput, ExpressionAttributeNames, GetItemInput, Item,
+    ItemCollectionMetrics, PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity,
+    ReturnValue, ReturnValuesOnConditionCheckFailure, ScanInput, Select, UpdateItemInput,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
+use super::capacity::{
+    insert_consumed, insert_metrics, return_consumed_capacity, return_item_collection_metrics,
+};
 use super::types::string;
 use super::value::{item_to_json, parse_item};
 use super::{Decoder, Members, WireResult};
@@ -33,9 +42,6 @@ const SELECT: &[(&str, Select)] = &[
     ("ALL_ATTRIBUTES", Select::AllAttributes),
     ("ALL_PROJECTED_ATTRIBUTES", Select::AllProjectedAttributes),
 ];
-pub(super) const RETURN_CONSUMED_CAPACITY: &[(&str, ())] =
-    &[("INDEXES", ()), ("TOTAL", ()), ("NONE", ())];
-pub(super) const RETURN_ITEM_COLLECTION_METRICS: &[(&str, ())] = &[("SIZE", ()), ("NONE", ())];
 const LEGACY: &[&str] = &[
     "Expected",
     "ConditionalOperator",
@@ -46,11 +52,12 @@ const LEGACY: &[&str] = &[
     "ScanFilter",
 ];
 
-/// Members shared by every item operation: legacy parameters and `ReturnConsumedCapacity`.
-fn common(m: &Members<'_>, d: &mut Decoder) -> WireResult<()> {
-    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, d)?;
+/// Members shared by every item operation: `ReturnConsumedCapacity` (the first constraint DynamoDB
+/// lists) and the legacy parameters.
+fn common(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<ReturnConsumedCapacity>> {
+    let return_consumed_capacity = return_consumed_capacity(m, d)?;
     reject_legacy(m, LEGACY, d);
-    Ok(())
+    Ok(return_consumed_capacity)
 }
 
 /// Records a validation error for each of the legacy parameters `names` that is present.
@@ -101,12 +108,21 @@ pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNam
     Ok(Some(out))
 }
 
-/// `{"Attributes": …}` when there are any, else `{}`, as DynamoDB answers writes.
-fn attributes(item: Option<Item>) -> Value {
-    match item {
-        Some(item) => json!({ "Attributes": item_to_json(&item) }),
-        None => json!({}),
+/// A single-item operation's response: `Attributes` (or GetItem's `Item`) when there is one,
+/// `ConsumedCapacity` and `ItemCollectionMetrics` when reported, else `{}`.
+fn single_item(
+    member: &str,
+    item: Option<&Item>,
+    consumed: Option<&ConsumedCapacity>,
+    metrics: Option<&ItemCollectionMetrics>,
+) -> Value {
+    let mut body = Map::new();
+    if let Some(item) = item {
+        body.insert(member.into(), item_to_json(item));
     }
+    insert_consumed(&mut body, consumed);
+    insert_metrics(&mut body, metrics);
+    Value::Object(body)
 }
 
 pub(super) async fn put_item(
@@ -115,23 +131,30 @@ pub(super) async fn put_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = PutItemInput {
         table_name: m.required_string("TableName", &mut d)?,
         item: required_item(&m, "Item", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_item_collection_metrics: return_item_collection_metrics(&m, &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
-        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
-    Ok(attributes(backend.put_item(input).await?.attributes))
+    let out = backend.put_item(input).await?;
+    Ok(single_item(
+        "Attributes",
+        out.attributes.as_ref(),
+        out.consumed_capacity.as_ref(),
+        out.item_collection_metrics.as_ref(),
+    ))
 }
 
 pub(super) async fn get_item(
@@ -140,20 +163,23 @@ pub(super) async fn get_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = GetItemInput {
         table_name: m.required_string("TableName", &mut d)?,
         key: required_item(&m, "Key", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(&m)?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
-    Ok(match backend.get_item(input).await?.item {
-        Some(item) => json!({ "Item": item_to_json(&item) }),
-        None => json!({}),
-    })
+    let out = backend.get_item(input).await?;
+    Ok(single_item(
+        "Item",
+        out.item.as_ref(),
+        out.consumed_capacity.as_ref(),
+        None,
+    ))
 }
 
 pub(super) async fn delete_item(
@@ -162,23 +188,30 @@ pub(super) async fn delete_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = DeleteItemInput {
         table_name: m.required_string("TableName", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_item_collection_metrics: return_item_collection_metrics(&m, &mut d)?,
         key: required_item(&m, "Key", &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
-        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
-    Ok(attributes(backend.delete_item(input).await?.attributes))
+    let out = backend.delete_item(input).await?;
+    Ok(single_item(
+        "Attributes",
+        out.attributes.as_ref(),
+        out.consumed_capacity.as_ref(),
+        out.item_collection_metrics.as_ref(),
+    ))
 }
 
 pub(super) async fn update_item(
@@ -187,28 +220,35 @@ pub(super) async fn update_item(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = UpdateItemInput {
         table_name: m.required_string("TableName", &mut d)?,
+        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
+        return_item_collection_metrics: return_item_collection_metrics(&m, &mut d)?,
         key: required_item(&m, "Key", &mut d)?,
         update_expression: m.string("UpdateExpression")?,
         condition_expression: m.string("ConditionExpression")?,
         expression_attribute_names: names(&m)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
-        return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
             ON_CONDITION_FAILURE,
             &mut d,
         )?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
-    Ok(attributes(backend.update_item(input).await?.attributes))
+    let out = backend.update_item(input).await?;
+    Ok(single_item(
+        "Attributes",
+        out.attributes.as_ref(),
+        out.consumed_capacity.as_ref(),
+        out.item_collection_metrics.as_ref(),
+    ))
 }
 
 /// Query's and Scan's response: `Items` (absent with `Select=COUNT`), `Count`, `ScannedCount`,
-/// `LastEvaluatedKey` when more may follow.
+/// `LastEvaluatedKey` when more may follow, `ConsumedCapacity` when reported.
 fn page(out: QueryOutput) -> Value {
     let mut body = Map::new();
     if let Some(items) = out.items {
@@ -217,11 +257,12 @@ fn page(out: QueryOutput) -> Value {
             Value::Array(items.iter().map(item_to_json).collect()),
         );
     }
-    body.insert("Count".into(), json!(out.count));
-    body.insert("ScannedCount".into(), json!(out.scanned_count));
+    body.insert("Count".into(), Value::from(out.count));
+    body.insert("ScannedCount".into(), Value::from(out.scanned_count));
     if let Some(key) = out.last_evaluated_key {
         body.insert("LastEvaluatedKey".into(), item_to_json(&key));
     }
+    insert_consumed(&mut body, out.consumed_capacity.as_ref());
     Value::Object(body)
 }
 
@@ -231,7 +272,7 @@ pub(super) async fn query(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = QueryInput {
         table_name: m.required_string("TableName", &mut d)?,
         index_name: m.string("IndexName")?,
@@ -245,7 +286,7 @@ pub(super) async fn query(
         limit: m.integer("Limit")?,
         exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
     Ok(page(backend.query(input).await?))
@@ -254,7 +295,7 @@ pub(super) async fn query(
 pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    common(&m, &mut d)?;
+    let return_consumed_capacity = common(&m, &mut d)?;
     let input = ScanInput {
         table_name: m.required_string("TableName", &mut d)?,
         index_name: m.string("IndexName")?,
@@ -268,7 +309,7 @@ pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) ->
         consistent_read: m.boolean("ConsistentRead")?,
         segment: m.integer("Segment")?,
         total_segments: m.integer("TotalSegments")?,
-        ..Default::default()
+        return_consumed_capacity,
     };
     let input = d.finish(input)?;
     Ok(page(backend.scan(input).await?))

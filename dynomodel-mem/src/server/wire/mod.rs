@@ -32,6 +32,7 @@
 
 mod account;
 mod batch;
+mod capacity;
 mod description;
 mod error;
 mod item;

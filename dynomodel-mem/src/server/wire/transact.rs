@@ -6,6 +6,8 @@
 //!   `{}` for a key without an item (API reference, `ItemResponse`; DynamoDB Local 3.3.1 answers the
 //!   same).
 //! - TransactWriteItems: `{}`.
+//! - Both: `ConsumedCapacity` (a list, one entry per table) and, on TransactWriteItems,
+//!   `ItemCollectionMetrics` (table → list) when the backend reported them (see `capacity.rs`).
 //! - A cancelled transaction is `TransactionCanceledException` with `CancellationReasons` (encoded in
 //!   `error.rs`).
 //!
@@ -43,14 +45,16 @@
 
 use dynomodel::{
     Backend, TransactConditionCheck, TransactDelete, TransactGet, TransactGetItemsInput,
-    TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
+    TransactGetItemsOutput, TransactPut, TransactUpdate, TransactWriteItem,
+    TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 use serde_json::{json, Map, Value};
 
-use super::item::{
-    names, optional_item, required_item, ON_CONDITION_FAILURE, RETURN_CONSUMED_CAPACITY,
-    RETURN_ITEM_COLLECTION_METRICS,
+use super::capacity::{
+    insert_consumed_list, insert_metrics_per_table, return_consumed_capacity,
+    return_item_collection_metrics,
 };
+use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
 use super::value::item_to_json;
 use super::{Decoder, Members, WireResult};
 
@@ -84,7 +88,7 @@ pub(super) async fn transact_get_items(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
+    let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let transact_items = transact_items(&m, &mut d, |element, d| {
         let Some(get) = element.structure("Get")? else {
             d.null(&element.path_of("Get"));
@@ -99,10 +103,18 @@ pub(super) async fn transact_get_items(
     })?;
     let input = d.finish(TransactGetItemsInput {
         transact_items,
-        ..Default::default()
+        return_consumed_capacity,
     })?;
     let out = backend.transact_get_items(input).await?;
-    Ok(json!({ "Responses": responses_json(&out.responses) }))
+    Ok(transact_get_response(&out))
+}
+
+/// TransactGetItems' response: `Responses` always, `ConsumedCapacity` when reported.
+pub(super) fn transact_get_response(out: &TransactGetItemsOutput) -> Value {
+    let mut body = Map::new();
+    body.insert("Responses".into(), responses_json(&out.responses));
+    insert_consumed_list(&mut body, &out.consumed_capacity);
+    Value::Object(body)
 }
 
 /// `Responses` of TransactGetItems: `{"Item": …}` per item found, `{}` per key without one.
@@ -216,12 +228,8 @@ pub(super) async fn transact_write_items(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    m.enumeration("ReturnConsumedCapacity", RETURN_CONSUMED_CAPACITY, &mut d)?;
-    m.enumeration(
-        "ReturnItemCollectionMetrics",
-        RETURN_ITEM_COLLECTION_METRICS,
-        &mut d,
-    )?;
+    let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
+    let return_item_collection_metrics = return_item_collection_metrics(&m, &mut d)?;
     let client_request_token = m.string("ClientRequestToken")?;
     let transact_items = transact_items(&m, &mut d, |element, d| {
         // The element's shape before the values in it, like a BatchWriteItem's `WriteRequest`.
@@ -249,8 +257,18 @@ pub(super) async fn transact_write_items(
     let input = d.finish(TransactWriteItemsInput {
         transact_items,
         client_request_token,
-        ..Default::default()
+        return_consumed_capacity,
+        return_item_collection_metrics,
     })?;
-    backend.transact_write_items(input).await?;
-    Ok(json!({}))
+    let out = backend.transact_write_items(input).await?;
+    Ok(transact_write_response(&out))
+}
+
+/// TransactWriteItems' response: `{}`, with `ConsumedCapacity` and `ItemCollectionMetrics` when
+/// reported.
+pub(super) fn transact_write_response(out: &TransactWriteItemsOutput) -> Value {
+    let mut body = Map::new();
+    insert_consumed_list(&mut body, &out.consumed_capacity);
+    insert_metrics_per_table(&mut body, &out.item_collection_metrics);
+    Value::Object(body)
 }

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use dynomodel::{
     AttributeValue, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
-    BatchWriteItemOutput, Item, KeysAndAttributes, WriteRequest,
+    BatchWriteItemOutput, Item, KeysAndAttributes, ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics, WriteRequest,
 };
 use serde_json::json;
 
@@ -57,7 +58,7 @@ async fn batch_get_decodes_every_member() {
                 },
             ),
         ]),
-        ..Default::default()
+        return_consumed_capacity: Some(ReturnConsumedCapacity::Total),
     };
     assert_eq!(seen, Seen::BatchGet(expected));
 }
@@ -164,7 +165,8 @@ async fn batch_write_decodes_puts_and_deletes_and_encodes_unprocessed_items() {
                 WriteRequest::Delete { key: key("b") },
             ],
         )]),
-        ..Default::default()
+        return_consumed_capacity: Some(ReturnConsumedCapacity::Indexes),
+        return_item_collection_metrics: Some(ReturnItemCollectionMetrics::Size),
     };
     assert_eq!(seen, Some(Seen::BatchWrite(expected)));
     assert_eq!(

@@ -1,7 +1,6 @@
-//! A [`Backend`] for the wire layer's request-level tests: it records the typed request of the multi-item
+//! A [`Backend`] for the wire layer's request-level tests: it records the typed request of the item
 //! operations, CreateTable and the schema-lifecycle operations, and answers with a canned response or
-//! error, so that decoding and encoding are tested on
-//! their own, whatever the engine does.
+//! error, so that decoding and encoding are tested on their own, whatever the engine does.
 
 use std::sync::Mutex;
 
@@ -26,6 +25,12 @@ use crate::server::wire::{call, Fault, WireResult};
 /// The typed request the wire layer handed over.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Seen {
+    Put(PutItemInput),
+    Get(GetItemInput),
+    Delete(DeleteItemInput),
+    Update(UpdateItemInput),
+    Query(QueryInput),
+    Scan(ScanInput),
     BatchGet(BatchGetItemInput),
     BatchWrite(BatchWriteItemInput),
     TransactGet(TransactGetItemsInput),
@@ -44,12 +49,24 @@ pub enum Seen {
 /// Canned answers (defaults: empty responses) and the requests seen.
 #[derive(Debug, Default)]
 pub struct Fake {
+    /// PutItem's answer.
+    pub put: PutItemOutput,
+    /// GetItem's answer.
+    pub get: GetItemOutput,
+    /// DeleteItem's answer.
+    pub delete: DeleteItemOutput,
+    /// UpdateItem's answer.
+    pub update: UpdateItemOutput,
+    /// Query's and Scan's answer.
+    pub page: QueryOutput,
     /// BatchGetItem's answer.
     pub batch_get: BatchGetItemOutput,
     /// BatchWriteItem's answer.
     pub batch_write: BatchWriteItemOutput,
-    /// TransactGetItems' answer (TransactWriteItems always answers `{}`).
+    /// TransactGetItems' answer.
     pub transact_get: TransactGetItemsOutput,
+    /// TransactWriteItems' answer.
+    pub transact_write: TransactWriteItemsOutput,
     /// CreateTable's and UpdateTable's description (without one they answer an error, after
     /// recording the request).
     pub table: Option<TableDescription>,
@@ -192,23 +209,23 @@ impl Backend for Fake {
     async fn delete_table(&self, _: DeleteTableInput) -> Result<DeleteTableOutput> {
         Err(not_here())
     }
-    async fn put_item(&self, _: PutItemInput) -> Result<PutItemOutput> {
-        Err(not_here())
+    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        self.answer(Seen::Put(input), self.put.clone())
     }
-    async fn get_item(&self, _: GetItemInput) -> Result<GetItemOutput> {
-        Err(not_here())
+    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
+        self.answer(Seen::Get(input), self.get.clone())
     }
-    async fn delete_item(&self, _: DeleteItemInput) -> Result<DeleteItemOutput> {
-        Err(not_here())
+    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+        self.answer(Seen::Delete(input), self.delete.clone())
     }
-    async fn update_item(&self, _: UpdateItemInput) -> Result<UpdateItemOutput> {
-        Err(not_here())
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        self.answer(Seen::Update(input), self.update.clone())
     }
-    async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
-        Err(not_here())
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        self.answer(Seen::Query(input), self.page.clone())
     }
-    async fn scan(&self, _: ScanInput) -> Result<ScanOutput> {
-        Err(not_here())
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        self.answer(Seen::Scan(input), self.page.clone())
     }
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
         self.answer(Seen::BatchGet(input), self.batch_get.clone())
@@ -226,9 +243,6 @@ impl Backend for Fake {
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        self.answer(
-            Seen::TransactWrite(input),
-            TransactWriteItemsOutput::default(),
-        )
+        self.answer(Seen::TransactWrite(input), self.transact_write.clone())
     }
 }

@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod batch;
+mod capacity;
 mod fake;
 mod lifecycle;
 mod table;

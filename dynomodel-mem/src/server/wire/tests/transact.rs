@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    AttributeValue, Item, ReturnValuesOnConditionCheckFailure, TransactConditionCheck,
-    TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
-    TransactWriteItem, TransactWriteItemsInput,
+    AttributeValue, Item, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
+    ReturnValuesOnConditionCheckFailure, TransactConditionCheck, TransactDelete, TransactGet,
+    TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
 use serde_json::{json, Value};
 
@@ -46,7 +46,7 @@ async fn transact_get_decodes_and_encodes_responses_in_order() {
         Some(BTreeMap::from([("#n".to_owned(), "name".to_owned())]));
     let expected = TransactGetItemsInput {
         transact_items: vec![get("users", "a"), projected, get("teams", "c")],
-        ..Default::default()
+        return_consumed_capacity: Some(ReturnConsumedCapacity::None),
     };
     assert_eq!(seen, Some(Seen::TransactGet(expected)));
     assert_eq!(
@@ -118,7 +118,8 @@ async fn transact_write_decodes_every_action() {
             }),
         ],
         client_request_token: Some("tok-1".into()),
-        ..Default::default()
+        return_consumed_capacity: Some(ReturnConsumedCapacity::Total),
+        return_item_collection_metrics: Some(ReturnItemCollectionMetrics::None),
     };
     assert_eq!(seen, Some(Seen::TransactWrite(expected)));
 }
