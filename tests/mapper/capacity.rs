@@ -49,12 +49,24 @@ async fn single_item_requests_cost_per_4kb_read_and_1kb_written() {
     let posts = put.table(&table(&db)).cloned().unwrap();
     assert_eq!(posts.capacity_units, Some(2.0));
     assert_eq!(posts.table.and_then(|t| t.capacity_units), Some(1.0));
-    assert_eq!(posts.global_secondary_indexes["by-city"].capacity_units, Some(1.0));
+    assert_eq!(
+        posts.global_secondary_indexes["by-city"].capacity_units,
+        Some(1.0)
+    );
     assert_eq!(put.write_units(), 2.0);
 
-    let (_, get) = db.get::<Post>(("ada", "001")).with_capacity().await.unwrap();
+    let (_, get) = db
+        .get::<Post>(("ada", "001"))
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!((get.read_units(), get.write_units()), (0.5, 0.0));
-    let (_, get) = db.get::<Post>(("ada", "001")).consistent().with_capacity().await.unwrap();
+    let (_, get) = db
+        .get::<Post>(("ada", "001"))
+        .consistent()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(get.read_units(), 1.0);
 
     // A 5,000-byte body: ceil(5,0xx / 4,096) = 2 read units strongly consistent, 1 eventually.
@@ -62,10 +74,23 @@ async fn single_item_requests_cost_per_4kb_read_and_1kb_written() {
     let size = dynomodel::item_size(&big.to_item().unwrap());
     assert!((5001..=5120).contains(&size), "{size}");
     let ((), put) = db.put(&big).with_capacity().await.unwrap();
-    assert_eq!(put.write_units(), 5.0 + 5.0, "5 KB on the table and 5 KB on the ALL index");
-    let (_, get) = db.get::<Post>(("ada", "002")).with_capacity().await.unwrap();
+    assert_eq!(
+        put.write_units(),
+        5.0 + 5.0,
+        "5 KB on the table and 5 KB on the ALL index"
+    );
+    let (_, get) = db
+        .get::<Post>(("ada", "002"))
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(get.read_units(), 1.0);
-    let (_, get) = db.get::<Post>(("ada", "002")).consistent().with_capacity().await.unwrap();
+    let (_, get) = db
+        .get::<Post>(("ada", "002"))
+        .consistent()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(get.read_units(), 2.0);
 
     // Update charges the larger image; delete the deleted item (and its index entries).
@@ -77,7 +102,11 @@ async fn single_item_requests_cost_per_4kb_read_and_1kb_written() {
         .await
         .unwrap();
     assert_eq!(update.write_units(), 5.0 + 5.0);
-    let (_, delete) = db.delete_key::<Post>(("ada", "001")).with_capacity().await.unwrap();
+    let (_, delete) = db
+        .delete_key::<Post>(("ada", "001"))
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(delete.write_units(), 2.0);
 }
 
@@ -85,15 +114,33 @@ async fn single_item_requests_cost_per_4kb_read_and_1kb_written() {
 async fn a_query_rounds_once_per_page_and_sums_its_pages() {
     let db = db_with((0..25).map(|i| post(i, 20))).await;
     // 20 small items read in one page: far below 4 KB, so 0.5 RCU eventually consistent.
-    let (page, c) = db.query::<Post>("ada").limit(20).page(None).with_capacity().await.unwrap();
+    let (page, c) = db
+        .query::<Post>("ada")
+        .limit(20)
+        .page(None)
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(page.items.len(), 20);
     assert_eq!((c.read_units(), c.requests()), (0.5, 1));
 
     // Pages of 10: three requests, each costing the minimum.
-    let (all, c) = db.query::<Post>("ada").page_size(10).all().with_capacity().await.unwrap();
+    let (all, c) = db
+        .query::<Post>("ada")
+        .page_size(10)
+        .all()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(all.len(), 25);
     assert_eq!((c.read_units(), c.requests()), (1.5, 3));
-    let (_, c) = db.query::<Post>("ada").consistent().all().with_capacity().await.unwrap();
+    let (_, c) = db
+        .query::<Post>("ada")
+        .consistent()
+        .all()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(c.read_units(), 1.0);
 
     let mut scan = db.scan::<Post>().page_size(10).stream().with_capacity();
@@ -108,12 +155,25 @@ async fn a_query_rounds_once_per_page_and_sums_its_pages() {
 async fn batches_round_each_item_and_sum_their_chunks() {
     let db = db_with([]).await;
     let posts: Vec<Post> = (0..30).map(|i| post(i, 20)).collect();
-    let ((), c) = db.batch_write().put_all(&posts).with_capacity().await.unwrap();
+    let ((), c) = db
+        .batch_write()
+        .put_all(&posts)
+        .with_capacity()
+        .await
+        .unwrap();
     // 30 items, in two requests (25 + 5): 1 WCU each on the table, 1 on the index.
     assert_eq!((c.write_units(), c.requests()), (60.0, 2));
 
-    let keys: Vec<(String, String)> = posts.iter().map(|p| (p.user.clone(), p.id.clone())).collect();
-    let (_, c) = db.batch_get().keys::<Post>(keys).with_capacity().await.unwrap();
+    let keys: Vec<(String, String)> = posts
+        .iter()
+        .map(|p| (p.user.clone(), p.id.clone()))
+        .collect();
+    let (_, c) = db
+        .batch_get()
+        .keys::<Post>(keys)
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(c.read_units(), 15.0, "0.5 per item, rounded per item");
 }
 
@@ -141,10 +201,21 @@ async fn the_meter_says_what_a_page_view_costs() {
 
     // The page view under test: the newest post, then the first page of 20.
     db.get::<Post>(("ada", "024")).await.unwrap();
-    db.query::<Post>("ada").desc().limit(20).page(None).await.unwrap();
+    db.query::<Post>("ada")
+        .desc()
+        .limit(20)
+        .page(None)
+        .await
+        .unwrap();
     let cost = db.meter().take();
-    assert!(cost.read_units() <= 3.0, "this page view costs at most 3 RCU");
-    assert_eq!((cost.read_units(), cost.write_units(), cost.requests()), (1.0, 0.0, 2));
+    assert!(
+        cost.read_units() <= 3.0,
+        "this page view costs at most 3 RCU"
+    );
+    assert_eq!(
+        (cost.read_units(), cost.write_units(), cost.requests()),
+        (1.0, 0.0, 2)
+    );
     let posts = cost.table(&table(&db)).cloned().unwrap();
     assert_eq!(posts.read_capacity_units, Some(1.0));
 

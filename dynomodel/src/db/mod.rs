@@ -169,10 +169,11 @@ impl Db {
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// let db = Db::memory().with_meter();
     /// # db.create_schema::<Tweet>().await?;
-    /// db.query::<Tweet>("ada").all().await?;
-    /// let table = db.table_name::<Tweet>();
-    /// let reads = db.meter().table(&table).and_then(|t| t.read_capacity_units).unwrap_or(0.0);
-    /// assert!(reads <= 0.5);
+    /// db.put(&Tweet { userid: "ada".into(), id: "1".into() }).await?; // 1 WCU
+    /// db.query::<Tweet>("ada").all().await?; // 0.5 RCU: one page of small items
+    /// let tweets = db.meter().table(&db.table_name::<Tweet>()).unwrap_or_default();
+    /// assert_eq!(tweets.read_capacity_units, Some(0.5));
+    /// assert_eq!(tweets.write_capacity_units, Some(1.0));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```

@@ -7,11 +7,10 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
 
-
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
-use crate::db::Calls;
 use crate::backend::{GetItemInput, QueryInput, QueryOutput, ScanInput, Select};
+use crate::db::Calls;
 use crate::error::{ConversionError, Result};
 use crate::query::cursor::Cursor;
 use crate::value::Item;

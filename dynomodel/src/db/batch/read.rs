@@ -3,13 +3,13 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::db::Calls;
 use crate::backend::{BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
 use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{with_retries, Retried};
 use crate::db::names::model_name;
+use crate::db::Calls;
 use crate::db::Db;
 use crate::error::ItemAction;
 use crate::error::{Error, Result};

@@ -9,12 +9,12 @@ use std::task::{Context, Poll};
 use futures::stream::{self, BoxStream};
 use futures::{Stream, StreamExt};
 
-use crate::db::Calls;
 use crate::db::batch::items::decode;
 use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
+use crate::db::Calls;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};

@@ -6,13 +6,13 @@ use std::future::IntoFuture;
 
 use futures::{StreamExt, TryStreamExt};
 
-use crate::db::Calls;
 use crate::backend::{BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::{check_item_size, check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
 use crate::db::names::model_name;
+use crate::db::Calls;
 use crate::db::{Db, DbFuture};
 use crate::error::ItemAction;
 use crate::error::{Error, Result};

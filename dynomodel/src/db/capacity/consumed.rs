@@ -55,7 +55,10 @@ impl Consumed {
 
     /// All read units on every table.
     pub fn read_units(&self) -> f64 {
-        self.tables.iter().filter_map(|c| c.read_capacity_units).sum()
+        self.tables
+            .iter()
+            .filter_map(|c| c.read_capacity_units)
+            .sum()
     }
 
     /// All write units on every table.
@@ -113,8 +116,16 @@ fn add_table(total: &mut ConsumedCapacity, kind: Kind, c: &ConsumedCapacity) {
         let into = total.table.get_or_insert_with(Capacity::default);
         add_capacity(into, kind, table);
     }
-    add_indexes(&mut total.global_secondary_indexes, kind, &c.global_secondary_indexes);
-    add_indexes(&mut total.local_secondary_indexes, kind, &c.local_secondary_indexes);
+    add_indexes(
+        &mut total.global_secondary_indexes,
+        kind,
+        &c.global_secondary_indexes,
+    );
+    add_indexes(
+        &mut total.local_secondary_indexes,
+        kind,
+        &c.local_secondary_indexes,
+    );
 }
 
 fn add_indexes(
@@ -186,7 +197,10 @@ mod tests {
         assert_eq!(b.capacity_units, Some(3.0));
         assert_eq!(b.read_capacity_units, Some(2.0));
         assert_eq!(b.write_capacity_units, Some(1.0));
-        assert_eq!((c.read_units(), c.write_units(), c.capacity_units()), (2.0, 3.0, 5.0));
+        assert_eq!(
+            (c.read_units(), c.write_units(), c.capacity_units()),
+            (2.0, 3.0, 5.0)
+        );
     }
 
     #[test]
@@ -208,13 +222,19 @@ mod tests {
             ..Default::default()
         };
         let mut c = Consumed::default();
-        c.add(Kind::Write, &[report.clone()]);
+        c.add(Kind::Write, std::slice::from_ref(&report));
         c.add(Kind::Write, &[report]);
         let t = c.table("t").cloned().unwrap_or_default();
         assert_eq!(t.write_capacity_units, Some(6.0));
         assert_eq!(t.read_capacity_units, None);
         let table = t.table.unwrap_or_default();
-        assert_eq!((table.capacity_units, table.write_capacity_units), (Some(4.0), Some(4.0)));
-        assert_eq!(t.global_secondary_indexes["g"].write_capacity_units, Some(2.0));
+        assert_eq!(
+            (table.capacity_units, table.write_capacity_units),
+            (Some(4.0), Some(4.0))
+        );
+        assert_eq!(
+            t.global_secondary_indexes["g"].write_capacity_units,
+            Some(2.0)
+        );
     }
 }

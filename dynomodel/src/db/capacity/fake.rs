@@ -125,7 +125,12 @@ impl Backend for Costly {
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
         self.ask("PutItem", input.return_consumed_capacity)?;
         Ok(PutItemOutput {
-            consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 1.0, false),
+            consumed_capacity: report(
+                input.return_consumed_capacity,
+                &input.table_name,
+                1.0,
+                false,
+            ),
             ..Default::default()
         })
     }
@@ -133,26 +138,44 @@ impl Backend for Costly {
         self.ask("UpdateItem", input.return_consumed_capacity)?;
         Ok(UpdateItemOutput {
             attributes: Some(input.key),
-            consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 1.0, false),
+            consumed_capacity: report(
+                input.return_consumed_capacity,
+                &input.table_name,
+                1.0,
+                false,
+            ),
             ..Default::default()
         })
     }
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
         self.ask("DeleteItem", input.return_consumed_capacity)?;
         Ok(DeleteItemOutput {
-            consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 1.0, false),
+            consumed_capacity: report(
+                input.return_consumed_capacity,
+                &input.table_name,
+                1.0,
+                false,
+            ),
             ..Default::default()
         })
     }
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
         self.ask("Query", input.return_consumed_capacity)?;
         let ask = input.return_consumed_capacity;
-        Ok(page(ask, &input.table_name, input.exclusive_start_key.is_none()))
+        Ok(page(
+            ask,
+            &input.table_name,
+            input.exclusive_start_key.is_none(),
+        ))
     }
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
         self.ask("Scan", input.return_consumed_capacity)?;
         let ask = input.return_consumed_capacity;
-        Ok(page(ask, &input.table_name, input.exclusive_start_key.is_none()))
+        Ok(page(
+            ask,
+            &input.table_name,
+            input.exclusive_start_key.is_none(),
+        ))
     }
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
         self.ask("BatchGetItem", input.return_consumed_capacity)?;
@@ -199,7 +222,10 @@ impl Backend for Costly {
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
         self.ask("TransactWriteItems", input.return_consumed_capacity)?;
-        let tables = input.transact_items.iter().map(TransactWriteItem::table_name);
+        let tables = input
+            .transact_items
+            .iter()
+            .map(TransactWriteItem::table_name);
         Ok(TransactWriteItemsOutput {
             consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, false),
             ..Default::default()

@@ -70,7 +70,10 @@ impl Scope {
 
     pub(crate) fn record(&self, kind: Kind, reported: &[ConsumedCapacity]) {
         for tally in &self.0 {
-            let mut consumed = tally.consumed.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut consumed = tally
+                .consumed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             consumed.add(kind, reported);
         }
     }
@@ -153,9 +156,9 @@ where
 /// let ((), put) = db.put(&User { id: "u1".into(), name: "Ada".into() }).with_capacity().await?;
 /// let (user, get) = db.get::<User>("u1").with_capacity().await?;
 /// assert_eq!(user.map(|u| u.name), Some("Ada".to_owned()));
-/// // `put.write_units()`, `get.read_units()`: what DynamoDB charged (the in-memory engine
-/// // reports its figures once it computes capacity; until then `Consumed` is empty).
-/// assert!(put.read_units() == 0.0 && get.write_units() == 0.0);
+/// assert_eq!(put.write_units(), 1.0); // a small item: 1 KB or less
+/// assert_eq!(get.read_units(), 0.5); // 4 KB or less, eventually consistent
+/// assert_eq!(put.table(&db.table_name::<User>()).and_then(|t| t.capacity_units), Some(1.0));
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
@@ -226,12 +229,19 @@ impl<S: Stream> Stream for CapacityStream<S> {
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let db = Db::memory();
 /// db.create_schema::<Tweet>().await?;
-/// let mut tweets = db.query::<Tweet>("ada").page_size(10).stream().with_capacity();
-/// while let Some(tweet) = tweets.try_next().await? {
-///     let _so_far = tweets.consumed();
-///     # let _ = tweet;
+/// for i in 0..15 {
+///     db.put(&Tweet { userid: "ada".into(), id: format!("{i:02}") }).await?;
 /// }
-/// let _all_pages = tweets.consumed();
+/// let mut tweets = db.query::<Tweet>("ada").page_size(10).stream().with_capacity();
+/// let mut read = 0;
+/// while tweets.try_next().await?.is_some() {
+///     read += 1;
+///     if read == 1 {
+///         assert_eq!(tweets.consumed().read_units(), 0.5); // the first page so far
+///     }
+/// }
+/// assert_eq!(tweets.consumed().read_units(), 1.0); // two pages of small items, 0.5 each
+/// assert_eq!(tweets.consumed().requests(), 2);
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```

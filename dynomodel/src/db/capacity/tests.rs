@@ -27,7 +27,10 @@ fn the_plain_path_asks_for_nothing_and_meters_nothing() {
         db.get::<Thing>("a").await?;
         db.put(&thing("a")).await?;
         db.put(&thing("a")).returning_old().await?;
-        db.update::<Thing>("a").allow_no_actions().returning_new().await?;
+        db.update::<Thing>("a")
+            .allow_no_actions()
+            .returning_new()
+            .await?;
         db.delete(&thing("a")).await?;
         db.query::<Thing>("a").all().await?;
         db.scan::<Thing>().count().await?;
@@ -51,24 +54,37 @@ fn single_item_requests_report_their_capacity() {
     let (db, fake) = db();
     let (found, get) = run(db.get::<Thing>("a").consistent().with_capacity()).expect("get");
     assert_eq!(found, Some(thing("a")));
-    assert_eq!((get.read_units(), get.write_units(), get.requests()), (0.5, 0.0, 1));
+    assert_eq!(
+        (get.read_units(), get.write_units(), get.requests()),
+        (0.5, 0.0, 1)
+    );
     let things = get.table("things").cloned().unwrap_or_default();
     assert_eq!(things.capacity_units, Some(0.5));
 
     let ((), put) = run(db.put(&thing("a")).with_capacity()).expect("put");
     let (old, put_old) = run(db.put(&thing("a")).returning_old().with_capacity()).expect("put");
     assert_eq!(old, None);
-    let (new, update) =
-        run(db.update::<Thing>("a").allow_no_actions().returning_new().with_capacity()).expect("update");
+    let (new, update) = run(db
+        .update::<Thing>("a")
+        .allow_no_actions()
+        .returning_new()
+        .with_capacity())
+    .expect("update");
     assert_eq!(new, thing("a"));
     let ((), delete) = run(db.delete(&thing("a")).with_capacity()).expect("delete");
     let (_, delete_key) = run(db.delete_key::<Thing>("a").with_capacity()).expect("delete");
     for c in [&put, &put_old, &update, &delete, &delete_key] {
-        assert_eq!((c.write_units(), c.read_units(), c.requests()), (1.0, 0.0, 1));
+        assert_eq!(
+            (c.write_units(), c.read_units(), c.requests()),
+            (1.0, 0.0, 1)
+        );
     }
     let asked = fake.asked();
     assert_eq!(asked.len(), 6);
-    assert!(asked.iter().all(|(_, ask)| *ask == Some(Total)), "{asked:?}");
+    assert!(
+        asked.iter().all(|(_, ask)| *ask == Some(Total)),
+        "{asked:?}"
+    );
 }
 
 #[test]
@@ -79,7 +95,10 @@ fn by_index_asks_indexes_and_keeps_each_share() {
     let things = c.table("things").cloned().unwrap_or_default();
     assert_eq!(things.capacity_units, Some(2.0));
     assert_eq!(things.table.and_then(|t| t.write_capacity_units), Some(1.0));
-    assert_eq!(things.global_secondary_indexes["g"].write_capacity_units, Some(1.0));
+    assert_eq!(
+        things.global_secondary_indexes["g"].write_capacity_units,
+        Some(1.0)
+    );
 }
 
 #[test]
@@ -104,7 +123,10 @@ fn queries_and_scans_report_per_page_and_summed_over_pages() {
     assert_eq!(stream.consumed().read_units(), 0.5); // one page so far
     let rest: Vec<Thing> = run(stream.by_ref().try_collect()).expect("rest");
     assert_eq!(rest, [thing("b")]);
-    assert_eq!((stream.consumed().read_units(), stream.consumed().requests()), (1.0, 2));
+    assert_eq!(
+        (stream.consumed().read_units(), stream.consumed().requests()),
+        (1.0, 2)
+    );
     assert!(fake.asked().iter().all(|(_, ask)| *ask == Some(Total)));
 }
 
@@ -120,18 +142,35 @@ fn batches_sum_over_their_chunks_per_table() {
     let asked = fake.asked();
     assert_eq!(asked.len(), 2, "100 keys per request: {asked:?}");
     assert_eq!(c.requests(), 2);
-    assert_eq!(c.table("things").and_then(|t| t.read_capacity_units), Some(75.0));
-    assert_eq!(c.table("others").and_then(|t| t.read_capacity_units), Some(1.0));
+    assert_eq!(
+        c.table("things").and_then(|t| t.read_capacity_units),
+        Some(75.0)
+    );
+    assert_eq!(
+        c.table("others").and_then(|t| t.read_capacity_units),
+        Some(1.0)
+    );
 
     let things: Vec<Thing> = (0..30).map(|i| thing(&format!("k{i}"))).collect();
-    let write = db.batch_write().put_all(&things).put(&Other { id: "o".into() });
+    let write = db
+        .batch_write()
+        .put_all(&things)
+        .put(&Other { id: "o".into() });
     let ((), c) = run(write.with_capacity()).expect("batch write");
     assert_eq!(fake.asked().len(), 2, "25 writes per request");
-    assert_eq!(c.table("things").and_then(|t| t.write_capacity_units), Some(30.0));
-    assert_eq!(c.table("others").and_then(|t| t.write_capacity_units), Some(1.0));
+    assert_eq!(
+        c.table("things").and_then(|t| t.write_capacity_units),
+        Some(30.0)
+    );
+    assert_eq!(
+        c.table("others").and_then(|t| t.write_capacity_units),
+        Some(1.0)
+    );
     assert_eq!(c.write_units(), 31.0);
 
-    let mut stream = db.batch_get_stream::<Thing>(["a", "b", "c"]).with_capacity();
+    let mut stream = db
+        .batch_get_stream::<Thing>(["a", "b", "c"])
+        .with_capacity();
     let read: Vec<Thing> = run(stream.by_ref().try_collect()).expect("stream");
     assert_eq!(read.len(), 3);
     assert_eq!(stream.consumed().read_units(), 1.5);
@@ -146,8 +185,14 @@ fn transactions_report_each_table() {
         .put(&thing("b"))
         .delete(&Other { id: "o".into() });
     let ((), c) = run(tx.with_capacity()).expect("transact");
-    assert_eq!(c.table("things").and_then(|t| t.write_capacity_units), Some(4.0));
-    assert_eq!(c.table("others").and_then(|t| t.write_capacity_units), Some(2.0));
+    assert_eq!(
+        c.table("things").and_then(|t| t.write_capacity_units),
+        Some(4.0)
+    );
+    assert_eq!(
+        c.table("others").and_then(|t| t.write_capacity_units),
+        Some(2.0)
+    );
 
     let mut read = db.transact_get();
     read.get::<Thing>("a");
@@ -169,7 +214,9 @@ fn an_enclosing_tally_counts_what_inner_ones_do() {
     assert_eq!(outer.requests(), 2);
     // The inner request asked INDEXES (the stronger), which both see: 0.5 on the table, 1 on `g`.
     assert_eq!((inner.read_units(), outer.read_units()), (1.5, 1.5));
-    assert!(outer.table("things").is_some_and(|t| t.global_secondary_indexes.contains_key("g")));
+    assert!(outer
+        .table("things")
+        .is_some_and(|t| t.global_secondary_indexes.contains_key("g")));
     assert_eq!(outer.write_units(), 1.0);
 }
 
@@ -194,12 +241,18 @@ fn the_meter_keeps_running_totals() {
     run(metered.put(&thing("a"))).expect("put");
     run(metered.query::<Thing>("a").all()).expect("query");
     let asked: Vec<_> = fake.asked().into_iter().map(|(_, a)| a).collect();
-    assert_eq!(asked, [None, Some(Total), Some(Total), Some(Total), Some(Total)]);
+    assert_eq!(
+        asked,
+        [None, Some(Total), Some(Total), Some(Total), Some(Total)]
+    );
     // Clones share one meter.
     assert_eq!(db.meter().read_units(), 1.5);
     assert_eq!(metered.meter().write_units(), 1.0);
     let things = metered.meter().table("things").unwrap_or_default();
-    assert_eq!((things.read_capacity_units, things.write_capacity_units), (Some(1.5), Some(1.0)));
+    assert_eq!(
+        (things.read_capacity_units, things.write_capacity_units),
+        (Some(1.5), Some(1.0))
+    );
     assert_eq!(metered.meter().consumed().requests(), 4);
 
     let taken = metered.meter().take();
@@ -211,7 +264,13 @@ fn the_meter_keeps_running_totals() {
 
     let by_index = db.with_meter_by_index();
     run(by_index.put(&thing("a"))).expect("put");
-    assert_eq!(fake.asked(), [("GetItem", Some(Total)), ("PutItem", Some(Indexes))]);
+    assert_eq!(
+        fake.asked(),
+        [("GetItem", Some(Total)), ("PutItem", Some(Indexes))]
+    );
     let things = by_index.meter().table("things").unwrap_or_default();
-    assert_eq!(things.global_secondary_indexes["g"].write_capacity_units, Some(1.0));
+    assert_eq!(
+        things.global_secondary_indexes["g"].write_capacity_units,
+        Some(1.0)
+    );
 }

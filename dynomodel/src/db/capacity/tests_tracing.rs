@@ -96,8 +96,20 @@ fn every_request_runs_in_a_debug_span_naming_operation_and_table() {
             )
         })
         .collect();
-    let put = (Some("dynamodb"), Some("DEBUG"), Some("PutItem"), Some("things"), Some("1.0"));
-    let page = (Some("dynamodb"), Some("DEBUG"), Some("Query"), Some("things"), Some("0.5"));
+    let put = (
+        Some("dynamodb"),
+        Some("DEBUG"),
+        Some("PutItem"),
+        Some("things"),
+        Some("1.0"),
+    );
+    let page = (
+        Some("dynamodb"),
+        Some("DEBUG"),
+        Some("Query"),
+        Some("things"),
+        Some("0.5"),
+    );
     let tx = (
         Some("dynamodb"),
         Some("DEBUG"),
