@@ -286,7 +286,6 @@ impl Db {
         let table_name = self.table_name::<M>();
         match self
             .calls
-            .backend
             .delete_table(DeleteTableInput { table_name })
             .await
         {

@@ -104,3 +104,43 @@ calls! {
     transact_write_items(input: TransactWriteItemsInput) -> TransactWriteItemsOutput, "TransactWriteItems", Kind::Write,
         join(input.transact_items.iter().map(TransactWriteItem::table_name));
 }
+
+/// One method per control-plane operation the mapper sends (schema and migrations): a span, no
+/// capacity (DynamoDB reports none for them). The span's `table` is the table, or the resource ARN.
+macro_rules! control {
+    ($($method:ident($input:ident: $In:ty) -> $Out:ty, $op:literal, $table:expr;)*) => {
+        impl Calls {
+            $(
+                pub(crate) async fn $method(&self, $input: $In) -> Result<$Out> {
+                    let span = tracing::debug_span!(
+                        "dynamodb",
+                        operation = $op,
+                        table = %$table,
+                        error = Empty,
+                    );
+                    let result = self.backend.$method($input).instrument(span.clone()).await;
+                    if let Err(e) = &result {
+                        span.record("error", e.code());
+                    }
+                    result
+                }
+            )*
+        }
+    };
+}
+
+control! {
+    create_table(input: CreateTableInput) -> CreateTableOutput, "CreateTable", input.table_name;
+    describe_table(input: DescribeTableInput) -> DescribeTableOutput, "DescribeTable", input.table_name;
+    delete_table(input: DeleteTableInput) -> DeleteTableOutput, "DeleteTable", input.table_name;
+    update_table(input: UpdateTableInput) -> UpdateTableOutput, "UpdateTable", input.table_name;
+    update_time_to_live(input: UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput, "UpdateTimeToLive",
+        input.table_name;
+    describe_time_to_live(input: DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput,
+        "DescribeTimeToLive", input.table_name;
+    tag_resource(input: TagResourceInput) -> TagResourceOutput, "TagResource", input.resource_arn;
+    untag_resource(input: UntagResourceInput) -> UntagResourceOutput, "UntagResource",
+        input.resource_arn;
+    list_tags_of_resource(input: ListTagsOfResourceInput) -> ListTagsOfResourceOutput,
+        "ListTagsOfResource", input.resource_arn;
+}

@@ -139,3 +139,15 @@ fn without_a_subscriber_nothing_is_recorded_and_requests_still_run() {
     let found = futures::executor::block_on(db.get::<Thing>("a").into_future()).expect("get");
     assert_eq!(found, Some(thing("a")));
 }
+
+#[test]
+fn schema_requests_run_in_spans_too() {
+    // The fake implements no table operation: DescribeTable answers UnknownOperationException.
+    let db = Db::new(Costly::default()).with_namespace("test-");
+    let (result, spans) = traced(db.create_schema::<Thing>());
+    assert!(result.is_err());
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    assert_eq!(field(&spans[0], "operation"), Some("DescribeTable"));
+    assert_eq!(field(&spans[0], "table"), Some("test-things"));
+    assert_eq!(field(&spans[0], "error"), Some("UnknownOperationException"));
+}
