@@ -237,27 +237,61 @@ dynomodel_tests::dual_test!(capacity_figures_on_every_backend, |t| {
     let ((), put) = db.put(&post(1, 10)).with_capacity_by_index().await.unwrap();
     let posts = put.table(&table(&db)).cloned().unwrap();
     assert_eq!(posts.capacity_units, Some(2.0), "{posts:?}");
-    assert_eq!(posts.global_secondary_indexes["by-city"].capacity_units, Some(1.0));
-    let (_, get) = db.get::<Post>(("ada", "001")).with_capacity().await.unwrap();
+    assert_eq!(
+        posts.global_secondary_indexes["by-city"].capacity_units,
+        Some(1.0)
+    );
+    let (_, get) = db
+        .get::<Post>(("ada", "001"))
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(get.read_units(), 0.5);
     let ((), put) = db.put(&post(2, 5000)).with_capacity().await.unwrap();
     assert_eq!(put.write_units(), 10.0);
-    let (_, get) = db.get::<Post>(("ada", "002")).consistent().with_capacity().await.unwrap();
+    let (_, get) = db
+        .get::<Post>(("ada", "002"))
+        .consistent()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(get.read_units(), 2.0);
 
     let posts: Vec<Post> = (3..28).map(|i| post(i, 20)).collect();
-    let ((), c) = db.batch_write().put_all(&posts).with_capacity().await.unwrap();
+    let ((), c) = db
+        .batch_write()
+        .put_all(&posts)
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!((c.write_units(), c.requests()), (50.0, 1));
-    let keys: Vec<(String, String)> = posts.iter().map(|p| (p.user.clone(), p.id.clone())).collect();
-    let (_, c) = db.batch_get().keys::<Post>(keys).with_capacity().await.unwrap();
+    let keys: Vec<(String, String)> = posts
+        .iter()
+        .map(|p| (p.user.clone(), p.id.clone()))
+        .collect();
+    let (_, c) = db
+        .batch_get()
+        .keys::<Post>(keys)
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(c.read_units(), 12.5);
 
     // 27 items, one of 5 KB: pages of 10 are each well under 4 KB except the first (about 5.6 KB).
-    let (all, c) = db.query::<Post>("ada").page_size(10).all().with_capacity().await.unwrap();
+    let (all, c) = db
+        .query::<Post>("ada")
+        .page_size(10)
+        .all()
+        .with_capacity()
+        .await
+        .unwrap();
     assert_eq!(all.len(), 27);
     assert_eq!((c.read_units(), c.requests()), (1.0 + 0.5 + 0.5, 3));
 
-    let tx = db.transact().put(&post(30, 20)).delete_key::<Post>(("ada", "001"));
+    let tx = db
+        .transact()
+        .put(&post(30, 20))
+        .delete_key::<Post>(("ada", "001"));
     let ((), c) = tx.with_capacity().await.unwrap();
     // KNOWN DIFFERENCE: DynamoDB Local reports one action's units for a TransactWriteItems with
     // several actions on one table (probed: two small puts on a table with a GSI → 4.0, one alone →
