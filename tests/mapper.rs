@@ -409,3 +409,6 @@ mod every_builder_expression_parses {
 
 #[path = "mapper/seconds.rs"]
 mod seconds;
+
+#[path = "mapper/capacity.rs"]
+mod capacity;

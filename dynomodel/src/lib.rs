@@ -50,6 +50,12 @@
 //!   [`Db::save`] keeping your copy current and [`Error::VersionConflict`] when someone else wrote
 //!   first; see [`Model`'s section on it](Model#optimistic-locking-version).
 //!
+//! - **What it costs**: `.with_capacity()` ([`CapacityExt`], [`StreamCapacityExt`]) on any request
+//!   gives what it consumed ([`Consumed`]: a query's pages, a batch's chunks summed per table), and
+//!   [`Db::meter`] keeps running totals (every request asks, with [`Db::with_meter`]); a plain request
+//!   asks for nothing. Every backend request runs in a `tracing` span at debug level
+//!   (`dynamodb`: `operation`, `table`, `consumed`, `error`), silent without a subscriber.
+//!
 //! Every error is one [`Error`], matched the same way whichever backend answered.
 
 #![forbid(unsafe_code)]
@@ -77,6 +83,7 @@ pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAtt
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
 };
+pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
     Slot, Transaction, UpdateItem,

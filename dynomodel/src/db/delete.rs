@@ -365,7 +365,7 @@ pub(crate) fn input(write: Write, return_values: ReturnValue) -> DeleteItemInput
 /// Sends a rendered delete, reporting a failed version check as a version conflict.
 async fn send<M: Model>(db: &Db, write: Write, return_values: ReturnValue) -> Result<Option<Item>> {
     let failure = write.failure();
-    let output = db.backend.delete_item(input(write, return_values)).await;
+    let output = db.calls.delete_item(input(write, return_values)).await;
     output
         .map(|o| o.attributes)
         .map_err(|e| failure.read::<M>(e))

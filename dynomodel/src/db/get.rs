@@ -129,7 +129,7 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let input = self.input(None)?;
-            let output = self.db.backend.get_item(input).await?;
+            let output = self.db.calls.get_item(input).await?;
             Ok(output.item.map(M::from_item).transpose()?)
         })
     }
@@ -179,7 +179,7 @@ impl<'a, M: Model> IntoFuture for GetPartial<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let input = self.get.input(Some(&self.projection))?;
-            let output = self.get.db.backend.get_item(input).await?;
+            let output = self.get.db.calls.get_item(input).await?;
             Ok(output.item.map(Partial::new))
         })
     }

@@ -13,6 +13,7 @@
 //! because the request might have asked for nothing.
 
 mod batch;
+mod capacity;
 mod delete;
 mod flywheel;
 mod get;
@@ -47,6 +48,8 @@ use crate::value::{AttributeValue, Item};
 pub use batch::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
 };
+pub(crate) use capacity::Calls;
+pub use capacity::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
 pub use partial::Partial;
@@ -106,7 +109,7 @@ pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 /// can share one account.
 #[derive(Clone)]
 pub struct Db {
-    backend: Arc<dyn Backend>,
+    pub(crate) calls: Calls,
     namespace: Arc<str>,
     batch_options: BatchOptions,
 }
@@ -114,7 +117,9 @@ pub struct Db {
 impl fmt::Debug for Db {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Db")
-            .field("backend", &self.backend)
+            .field("backend", &self.calls.backend)
+            .field("meter", &self.calls.meter)
+            .field("ask", &self.calls.ask)
             .field("namespace", &self.namespace)
             .field("batch_options", &self.batch_options)
             .finish()
@@ -130,7 +135,7 @@ impl Db {
     /// A database served by a shared backend.
     pub fn from_arc(backend: Arc<dyn Backend>) -> Db {
         Db {
-            backend,
+            calls: Calls::new(backend),
             namespace: Arc::from(""),
             batch_options: BatchOptions::default(),
         }
@@ -152,6 +157,44 @@ impl Db {
         self
     }
 
+    /// The same database, asking for `ReturnConsumedCapacity=TOTAL` on every request, so that its
+    /// [`meter`](Db::meter) counts everything: for tests of what an operation costs. (A plain `Db`
+    /// sends no `ReturnConsumedCapacity`; its meter counts only `.with_capacity()` requests.)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = Db::memory().with_meter();
+    /// # db.create_schema::<Tweet>().await?;
+    /// db.put(&Tweet { userid: "ada".into(), id: "1".into() }).await?; // 1 WCU
+    /// db.query::<Tweet>("ada").all().await?; // 0.5 RCU: one page of small items
+    /// let tweets = db.meter().table(&db.table_name::<Tweet>()).unwrap_or_default();
+    /// assert_eq!(tweets.read_capacity_units, Some(0.5));
+    /// assert_eq!(tweets.write_capacity_units, Some(1.0));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn with_meter(mut self) -> Db {
+        self.calls.ask = ReturnConsumedCapacity::Total;
+        self
+    }
+
+    /// Like [`with_meter`](Db::with_meter), asking for `INDEXES`: the meter also keeps each
+    /// table's and each index's share.
+    pub fn with_meter_by_index(mut self) -> Db {
+        self.calls.ask = ReturnConsumedCapacity::Indexes;
+        self
+    }
+
+    /// The running totals of the capacity this database's requests consumed (shared by its
+    /// clones); see [`Meter`].
+    pub fn meter(&self) -> &Meter {
+        &self.calls.meter
+    }
+
     /// The backend, for raw DynamoDB requests.
     ///
     /// ```
@@ -171,7 +214,7 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub fn backend(&self) -> &Arc<dyn Backend> {
-        &self.backend
+        &self.calls.backend
     }
 
     /// The namespace prefixed to every table name (`""` without one).
@@ -242,7 +285,7 @@ impl Db {
     pub async fn delete_schema<M: Model>(&self) -> Result<bool> {
         let table_name = self.table_name::<M>();
         match self
-            .backend
+            .calls
             .delete_table(DeleteTableInput { table_name })
             .await
         {

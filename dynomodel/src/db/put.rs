@@ -154,7 +154,7 @@ impl PutWrite {
         return_values: ReturnValue,
     ) -> Result<Option<Item>> {
         let failure = self.write.failure();
-        let output = db.backend.put_item(self.input(return_values)).await;
+        let output = db.calls.put_item(self.input(return_values)).await;
         output
             .map(|o| o.attributes)
             .map_err(|e| failure.read::<M>(e))

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::backend::{
-    Backend, GlobalSecondaryIndexUpdate, StreamSpecification, TableStatus, TagResourceInput,
+    GlobalSecondaryIndexUpdate, StreamSpecification, TableStatus, TagResourceInput,
     TimeToLiveSpecification, UntagResourceInput, UpdateGlobalSecondaryIndexAction,
     UpdateTableInput, UpdateTimeToLiveInput,
 };
-use crate::db::Db;
+use crate::db::{Calls, Db};
 use crate::error::{Error, Result};
 use crate::migrate::error::{MigrationError, MigrationErrorKind};
 use crate::migrate::live;
@@ -151,7 +151,7 @@ impl Plan {
                 MigrationError::new(MigrationErrorKind::IndexDropsNotAllowed(drops)).into(),
             );
         }
-        let backend = db.backend().as_ref();
+        let backend = &db.calls;
         let total = self.steps.len();
         for (index, step) in self.steps.iter().enumerate() {
             let creates = matches!(step.action, Action::CreateTable(_));
@@ -175,7 +175,7 @@ impl Plan {
 }
 
 /// Polls DescribeTable until the table and every global index are ACTIVE (a deleted index is gone).
-async fn wait_ready(backend: &dyn Backend, table: &str, options: &ApplyOptions) -> Result<()> {
+async fn wait_ready(backend: &Calls, table: &str, options: &ApplyOptions) -> Result<()> {
     let start = tokio::time::Instant::now();
     loop {
         if let Some(description) = live::describe(backend, table).await?
@@ -201,7 +201,7 @@ async fn wait_ready(backend: &dyn Backend, table: &str, options: &ApplyOptions) 
 }
 
 /// The one request of a step.
-async fn run(backend: &dyn Backend, step: &Step) -> Result<()> {
+async fn run(backend: &Calls, step: &Step) -> Result<()> {
     let table_name = step.table.clone();
     let update = |input: UpdateTableInput| UpdateTableInput {
         table_name: table_name.clone(),

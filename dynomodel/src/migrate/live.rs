@@ -2,9 +2,10 @@
 //! ListTagsOfResource — gathered for the planner.
 
 use crate::backend::{
-    Backend, DescribeTableInput, DescribeTimeToLiveInput, ListTagsOfResourceInput,
-    TableDescription, Tag, TimeToLiveDescription,
+    DescribeTableInput, DescribeTimeToLiveInput, ListTagsOfResourceInput, TableDescription, Tag,
+    TimeToLiveDescription,
 };
+use crate::db::Calls;
 use crate::error::{Error, Result};
 
 /// A table as the database describes it.
@@ -26,10 +27,7 @@ fn unsupported(error: &Error) -> bool {
 }
 
 /// DescribeTable, or `None` when the table does not exist.
-pub(crate) async fn describe(
-    backend: &dyn Backend,
-    table: &str,
-) -> Result<Option<TableDescription>> {
+pub(crate) async fn describe(backend: &Calls, table: &str) -> Result<Option<TableDescription>> {
     match backend
         .describe_table(DescribeTableInput {
             table_name: table.to_owned(),
@@ -43,7 +41,7 @@ pub(crate) async fn describe(
 }
 
 /// Everything the planner compares, or `None` when the table does not exist.
-pub(crate) async fn fetch(backend: &dyn Backend, table: &str) -> Result<Option<LiveTable>> {
+pub(crate) async fn fetch(backend: &Calls, table: &str) -> Result<Option<LiveTable>> {
     let Some(description) = describe(backend, table).await? else {
         return Ok(None);
     };
@@ -65,7 +63,7 @@ pub(crate) async fn fetch(backend: &dyn Backend, table: &str) -> Result<Option<L
     }))
 }
 
-async fn list_tags(backend: &dyn Backend, arn: &str) -> Result<Option<Vec<Tag>>> {
+async fn list_tags(backend: &Calls, arn: &str) -> Result<Option<Vec<Tag>>> {
     let mut tags = Vec::new();
     let mut next_token = None;
     loop {

@@ -60,7 +60,7 @@ impl Plan {
     /// what [`Db::create_schema`](crate::Db::create_schema) runs. Only DescribeTable is asked.
     pub(crate) async fn creation(db: &Db, definition: &Definition) -> Result<Option<Plan>> {
         let definition = definition.namespaced(db.namespace());
-        if live::describe(db.backend().as_ref(), definition.table_name())
+        if live::describe(&db.calls, definition.table_name())
             .await?
             .is_some()
         {
@@ -99,7 +99,7 @@ impl Plan {
                 });
                 continue;
             }
-            let live = live::fetch(db.backend().as_ref(), &table).await?;
+            let live = live::fetch(&db.calls, &table).await?;
             plan.push(diff(first, live.as_ref()));
         }
         Ok(plan)

@@ -609,7 +609,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
         });
         Ok(Pager {
-            backend: self.db.backend().clone(),
+            calls: self.db.calls.clone(),
             request: Request::Query(self.build()?),
             decode: self.decode,
             full,

@@ -7,11 +7,10 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
 
-use std::sync::Arc;
-
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
-use crate::backend::{Backend, GetItemInput, QueryInput, QueryOutput, ScanInput, Select};
+use crate::backend::{GetItemInput, QueryInput, QueryOutput, ScanInput, Select};
+use crate::db::Calls;
 use crate::error::{ConversionError, Result};
 use crate::query::cursor::Cursor;
 use crate::value::Item;
@@ -91,7 +90,7 @@ impl Request {
         }
     }
 
-    async fn send(self, backend: &dyn Backend) -> Result<QueryOutput> {
+    async fn send(self, backend: &Calls) -> Result<QueryOutput> {
         match self {
             Request::Query(q) => backend.query(q).await,
             Request::Scan(s) => backend.scan(s).await,
@@ -108,7 +107,7 @@ pub(crate) struct FullItems {
 
 /// A read ready to run.
 pub(crate) struct Pager<T> {
-    pub(crate) backend: Arc<dyn Backend>,
+    pub(crate) calls: Calls,
     pub(crate) request: Request,
     pub(crate) decode: fn(Item) -> std::result::Result<T, ConversionError>,
     pub(crate) full: Option<FullItems>,
@@ -135,7 +134,7 @@ impl<T: Send + 'static> Pager<T> {
     ) -> Result<(Vec<T>, Option<Item>)> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
-        let output = request.send(self.backend.as_ref()).await?;
+        let output = request.send(&self.calls).await?;
         let mut items = Vec::new();
         for item in output.items.unwrap_or_default() {
             let item = match &self.full {
@@ -164,7 +163,7 @@ impl<T: Send + 'static> Pager<T> {
             key,
             ..Default::default()
         };
-        Ok(self.backend.get_item(input).await?.item)
+        Ok(self.calls.get_item(input).await?.item)
     }
 
     /// One page, starting after `cursor`.
@@ -220,7 +219,7 @@ impl<T: Send + 'static> Pager<T> {
         loop {
             let mut request = self.request.clone();
             request.set_page(start, self.page_size);
-            let output = request.send(self.backend.as_ref()).await?;
+            let output = request.send(&self.calls).await?;
             total += usize::try_from(output.count).unwrap_or(0);
             match output.last_evaluated_key {
                 Some(key) => start = Some(key),

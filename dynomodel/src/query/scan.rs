@@ -244,7 +244,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                     input.total_segments = Some(total as i32);
                 }
                 Pager {
-                    backend: self.db.backend().clone(),
+                    calls: self.db.calls.clone(),
                     request: Request::Scan(input),
                     decode: self.decode,
                     full: None,

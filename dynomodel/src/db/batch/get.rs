@@ -258,7 +258,7 @@ impl<'a> BatchGet<'a> {
             .collect();
         let total = entries.len();
         let chunks = chunked(entries, MAX_GET_KEYS);
-        let backend = self.db.backend.as_ref();
+        let backend = &self.db.calls;
         let reads: Vec<_> = futures::stream::iter(chunks)
             .map(|chunk| read_chunk(backend, &tables, chunk, &options))
             .buffer_unordered(options.concurrency)

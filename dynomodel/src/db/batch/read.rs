@@ -3,12 +3,13 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::backend::{Backend, BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
+use crate::backend::{BatchGetItemInput, ExpressionAttributeNames, KeysAndAttributes};
 use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{with_retries, Retried};
 use crate::db::names::model_name;
+use crate::db::Calls;
 use crate::db::Db;
 use crate::error::ItemAction;
 use crate::error::{Error, Result};
@@ -66,7 +67,7 @@ pub(crate) type ChunkRead = Retried<Vec<(usize, Item)>, ReadEntry>;
 
 /// Reads `entries` (1 to 100 keys), retrying what comes back unprocessed.
 pub(crate) async fn read_chunk(
-    backend: &dyn Backend,
+    backend: &Calls,
     tables: &[ReadTable],
     entries: Vec<ReadEntry>,
     options: &BatchOptions,

@@ -9,12 +9,12 @@ use std::task::{Context, Poll};
 use futures::stream::{self, BoxStream};
 use futures::{Stream, StreamExt};
 
-use crate::backend::Backend;
 use crate::db::batch::items::decode;
 use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::read::{read_chunk, unprocessed_error, ReadEntry, ReadTable, MAX_GET_KEYS};
 use crate::db::batch::retry::chunked;
+use crate::db::Calls;
 use crate::db::Db;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};
@@ -68,7 +68,7 @@ pub struct BatchGetStream<M> {
 
 /// What the stream will read, and how.
 struct Pending {
-    backend: Arc<dyn Backend>,
+    backend: Calls,
     table: ReadTable,
     keys: Result<Vec<(KeyId, Item)>>,
     options: BatchOptions,
@@ -80,7 +80,7 @@ impl<M: Model> BatchGetStream<M> {
         let keys = distinct_keys::<M>(&table, keys);
         BatchGetStream {
             pending: Some(Box::new(Pending {
-                backend: db.backend.clone(),
+                backend: db.calls.clone(),
                 table,
                 keys,
                 options: db.batch_options,
@@ -152,7 +152,7 @@ fn start<M: Model>(pending: Pending) -> BoxStream<'static, Result<M>> {
     let items = stream::iter(chunks)
         .map(move |chunk| {
             let (backend, tables) = (backend.clone(), tables.clone());
-            async move { read_in_order::<M>(backend.as_ref(), &tables, chunk, &options).await }
+            async move { read_in_order::<M>(&backend, &tables, chunk, &options).await }
         })
         .buffered(options.concurrency)
         // Counts the keys of the chunks read so far, for the error of a chunk whose retries ran out.
@@ -207,7 +207,7 @@ struct Unfinished {
 }
 
 async fn read_in_order<M: Model>(
-    backend: &dyn Backend,
+    backend: &Calls,
     tables: &Arc<[ReadTable]>,
     chunk: Vec<ReadEntry>,
     options: &BatchOptions,

@@ -6,12 +6,13 @@ use std::future::IntoFuture;
 
 use futures::{StreamExt, TryStreamExt};
 
-use crate::backend::{Backend, BatchWriteItemInput, WriteRequest};
+use crate::backend::{BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::BatchUnprocessed;
 use crate::db::batch::key::{check_item_size, check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
 use crate::db::names::model_name;
+use crate::db::Calls;
 use crate::db::{Db, DbFuture};
 use crate::error::ItemAction;
 use crate::error::{Error, Result};
@@ -282,7 +283,7 @@ impl<'a> BatchWrite<'a> {
         let options = self.options.unwrap_or(self.db.batch_options);
         let total = self.writes.len();
         let chunks = chunked(self.writes, MAX_WRITES);
-        let backend = self.db.backend.as_ref();
+        let backend = &self.db.calls;
         let writes: Vec<_> = futures::stream::iter(chunks)
             .map(|chunk| write_chunk(backend, chunk, &options))
             .buffer_unordered(options.concurrency)
@@ -334,7 +335,7 @@ fn check_duplicates(writes: &[WriteEntry]) -> Result<()> {
 /// back into their entries (DynamoDB returns them as sent, `UnprocessedItems` having the form of
 /// `RequestItems`), so a retry resends them without the batch keeping a copy of every item.
 async fn write_chunk(
-    backend: &dyn Backend,
+    backend: &Calls,
     entries: Vec<WriteEntry>,
     options: &BatchOptions,
 ) -> Result<Retried<(), WriteEntry>> {

@@ -472,7 +472,7 @@ impl<'a> IntoFuture for Transaction<'a> {
                 client_request_token: self.client_request_token,
                 ..Default::default()
             };
-            match self.db.backend.transact_write_items(input).await {
+            match self.db.calls.transact_write_items(input).await {
                 Ok(_) => self.after_commit.into_iter().try_for_each(|bump| bump()),
                 Err(error) => Err(cancel::describe(error, &self.actions)),
             }

@@ -166,7 +166,7 @@ impl<'a> IntoFuture for ReadTransaction<'a> {
                 transact_items: self.requests,
                 ..Default::default()
             };
-            match self.db.backend.transact_get_items(input).await {
+            match self.db.calls.transact_get_items(input).await {
                 Ok(output) => Ok(Reads {
                     transaction: self.id,
                     items: output.responses,

@@ -357,7 +357,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         let db = self.db;
         let write = self.render()?;
         let failure = write.failure();
-        let output = db.backend.update_item(input(write, return_values)).await;
+        let output = db.calls.update_item(input(write, return_values)).await;
         output.map_err(|e| failure.read::<M>(e))
     }
 

@@ -1,0 +1,146 @@
+//! [`Calls`]: the one place where the mapper's requests reach the [`Backend`]. Each data-plane
+//! request goes through here to ask for the capacity the `Db`'s meter or an enclosing
+//! `.with_capacity()` wants, to run inside a `tracing` span, and to report what it consumed.
+//!
+//! Inherent `async fn`s awaited inside the builders' futures, not a `Backend` decorator: a decorator
+//! would box one more future per request (`async_trait`), which the plain path must not pay.
+
+use std::sync::Arc;
+
+use tracing::field::Empty;
+use tracing::Instrument;
+
+use super::consumed::Kind;
+use super::meter::Meter;
+use super::scope::{strongest, Scope};
+use crate::backend::*;
+use crate::error::Result;
+
+/// The backend, with the meter every response's capacity goes to and what every request asks for.
+#[derive(Clone)]
+pub(crate) struct Calls {
+    pub(crate) backend: Arc<dyn Backend>,
+    pub(crate) meter: Arc<Meter>,
+    /// `ReturnConsumedCapacity` for every request (`Db::with_meter`); `None` sends nothing new.
+    pub(crate) ask: ReturnConsumedCapacity,
+}
+
+impl Calls {
+    pub(crate) fn new(backend: Arc<dyn Backend>) -> Calls {
+        Calls {
+            backend,
+            meter: Arc::new(Meter::default()),
+            ask: ReturnConsumedCapacity::None,
+        }
+    }
+}
+
+/// Comma-separated names, deduplicated in order.
+fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out.join(",")
+}
+
+/// One method per data-plane operation: `$tables` renders the span's `table` field from `input`.
+macro_rules! calls {
+    ($($method:ident($input:ident: $In:ty) -> $Out:ty, $op:literal, $kind:expr, $tables:expr;)*) => {
+        impl Calls {
+            $(
+                pub(crate) async fn $method(&self, mut $input: $In) -> Result<$Out> {
+                    let scope = Scope::current();
+                    let ask = strongest(self.ask, scope.ask());
+                    if ask != ReturnConsumedCapacity::None {
+                        let asked = $input.return_consumed_capacity.unwrap_or_default();
+                        $input.return_consumed_capacity = Some(strongest(asked, ask));
+                    }
+                    let span = tracing::debug_span!(
+                        "dynamodb",
+                        operation = $op,
+                        table = %$tables,
+                        consumed = Empty,
+                        error = Empty,
+                    );
+                    let result = self.backend.$method($input).instrument(span.clone()).await;
+                    match &result {
+                        Ok(output) => {
+                            let reported = output.consumed_capacity.as_slice();
+                            if !reported.is_empty() {
+                                self.meter.record($kind, reported);
+                                scope.record($kind, reported);
+                                let units: f64 =
+                                    reported.iter().filter_map(|c| c.capacity_units).sum();
+                                span.record("consumed", units);
+                            }
+                        }
+                        Err(e) => {
+                            span.record("error", e.code());
+                        }
+                    }
+                    result
+                }
+            )*
+        }
+    };
+}
+
+calls! {
+    get_item(input: GetItemInput) -> GetItemOutput, "GetItem", Kind::Read, input.table_name;
+    put_item(input: PutItemInput) -> PutItemOutput, "PutItem", Kind::Write, input.table_name;
+    update_item(input: UpdateItemInput) -> UpdateItemOutput, "UpdateItem", Kind::Write, input.table_name;
+    delete_item(input: DeleteItemInput) -> DeleteItemOutput, "DeleteItem", Kind::Write, input.table_name;
+    query(input: QueryInput) -> QueryOutput, "Query", Kind::Read, input.table_name;
+    scan(input: ScanInput) -> QueryOutput, "Scan", Kind::Read, input.table_name;
+    batch_get_item(input: BatchGetItemInput) -> BatchGetItemOutput, "BatchGetItem", Kind::Read,
+        join(input.request_items.keys().map(String::as_str));
+    batch_write_item(input: BatchWriteItemInput) -> BatchWriteItemOutput, "BatchWriteItem", Kind::Write,
+        join(input.request_items.keys().map(String::as_str));
+    transact_get_items(input: TransactGetItemsInput) -> TransactGetItemsOutput, "TransactGetItems", Kind::Read,
+        join(input.transact_items.iter().map(|g| g.table_name.as_str()));
+    transact_write_items(input: TransactWriteItemsInput) -> TransactWriteItemsOutput, "TransactWriteItems", Kind::Write,
+        join(input.transact_items.iter().map(TransactWriteItem::table_name));
+}
+
+/// One method per control-plane operation the mapper sends (schema and migrations): a span, no
+/// capacity (DynamoDB reports none for them). The span's `table` is the table, or the resource ARN.
+macro_rules! control {
+    ($($method:ident($input:ident: $In:ty) -> $Out:ty, $op:literal, $table:expr;)*) => {
+        impl Calls {
+            $(
+                pub(crate) async fn $method(&self, $input: $In) -> Result<$Out> {
+                    let span = tracing::debug_span!(
+                        "dynamodb",
+                        operation = $op,
+                        table = %$table,
+                        error = Empty,
+                    );
+                    let result = self.backend.$method($input).instrument(span.clone()).await;
+                    if let Err(e) = &result {
+                        span.record("error", e.code());
+                    }
+                    result
+                }
+            )*
+        }
+    };
+}
+
+control! {
+    create_table(input: CreateTableInput) -> CreateTableOutput, "CreateTable", input.table_name;
+    describe_table(input: DescribeTableInput) -> DescribeTableOutput, "DescribeTable", input.table_name;
+    delete_table(input: DeleteTableInput) -> DeleteTableOutput, "DeleteTable", input.table_name;
+    update_table(input: UpdateTableInput) -> UpdateTableOutput, "UpdateTable", input.table_name;
+    update_time_to_live(input: UpdateTimeToLiveInput) -> UpdateTimeToLiveOutput, "UpdateTimeToLive",
+        input.table_name;
+    describe_time_to_live(input: DescribeTimeToLiveInput) -> DescribeTimeToLiveOutput,
+        "DescribeTimeToLive", input.table_name;
+    tag_resource(input: TagResourceInput) -> TagResourceOutput, "TagResource", input.resource_arn;
+    untag_resource(input: UntagResourceInput) -> UntagResourceOutput, "UntagResource",
+        input.resource_arn;
+    list_tags_of_resource(input: ListTagsOfResourceInput) -> ListTagsOfResourceOutput,
+        "ListTagsOfResource", input.resource_arn;
+}
