@@ -195,7 +195,7 @@ fn transfers(c: &mut Criterion) {
     group.bench_function("transact_write_items", |b| {
         b.iter(|| {
             next = (next + 2) % ITEMS;
-            let transact_items = [(next, -1), (next + 1, 1)]
+            let transact_items = [(next, -1), ((next + 1) % ITEMS, 1)]
                 .into_iter()
                 .map(|(i, delta)| {
                     let (key, update, condition, values) = adjust(i, delta);
@@ -220,7 +220,7 @@ fn transfers(c: &mut Criterion) {
     group.bench_function("update_item_x2", |b| {
         b.iter(|| {
             next = (next + 2) % ITEMS;
-            for (i, delta) in [(next, -1), (next + 1, 1)] {
+            for (i, delta) in [(next, -1), ((next + 1) % ITEMS, 1)] {
                 let (key, update, condition, values) = adjust(i, delta);
                 let input = UpdateItemInput {
                     table_name: TABLE.into(),
@@ -280,7 +280,7 @@ fn mapper(c: &mut Criterion) {
     group.bench_function("transact_transfer", |b| {
         b.iter(|| {
             next = (next + 2) % ITEMS;
-            let (from, to) = (format!("user{next}"), format!("user{}", next + 1));
+            let (from, to) = (format!("user{next}"), format!("user{}", (next + 1) % ITEMS));
             block(
                 &rt,
                 db.transact()
@@ -296,7 +296,7 @@ fn mapper(c: &mut Criterion) {
     group.bench_function("update_x2", |b| {
         b.iter(|| {
             next = (next + 2) % ITEMS;
-            let (from, to) = (format!("user{next}"), format!("user{}", next + 1));
+            let (from, to) = (format!("user{next}"), format!("user{}", (next + 1) % ITEMS));
             block(
                 &rt,
                 db.update::<Account>(from)
