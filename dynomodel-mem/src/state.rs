@@ -71,20 +71,27 @@ impl State {
     /// A table by name for item operations, Query and Scan, or DynamoDB's ResourceNotFoundException:
     /// a table still being created answers as a missing one ("Requested resource not found", dynalite's
     /// recording; the ack-api-quirks lab's catalogue DDB-TABLE-446: the bare text on the data plane).
+    ///
+    /// The clock is read only for a table whose creation or deletion takes time: the lookup is on every
+    /// item operation's path.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
-        let now = self.clock.now();
+        let clock = &self.clock;
         self.tables
             .get(name)
-            .filter(|t| t.lifecycle.serves_items(now))
+            .filter(|t| {
+                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
+            })
             .ok_or_else(missing_table)
     }
 
     /// A table by name, for writing (see [`State::table`]).
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
-        let now = self.clock.now();
+        let clock = &self.clock;
         self.tables
             .get_mut(name)
-            .filter(|t| t.lifecycle.serves_items(now))
+            .filter(|t| {
+                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
+            })
             .ok_or_else(missing_table)
     }
 

@@ -219,6 +219,13 @@ impl Lifecycle {
         !self.creating_table(&View::at(now)) && !self.gone(now)
     }
 
+    /// Whether the table serves item operations whatever the time: it was created without a
+    /// transition and is not being deleted. The item operations ask this first, so that the common
+    /// case reads no clock.
+    pub fn serves_items_at_any_time(&self) -> bool {
+        self.deleted.is_none() && self.created.is_none_or(|t| t.until <= t.started)
+    }
+
     /// The table change in progress in `view`.
     pub fn table_change(&self, view: &View) -> Option<&TableChange> {
         self.table
