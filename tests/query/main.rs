@@ -61,33 +61,6 @@ struct Recorder {
 
 #[async_trait::async_trait]
 impl Backend for Recorder {
-    async fn create_table(
-        &self,
-        _: dynomodel::CreateTableInput,
-    ) -> Result<dynomodel::CreateTableOutput> {
-        unimplemented!()
-    }
-    async fn describe_table(
-        &self,
-        _: dynomodel::DescribeTableInput,
-    ) -> Result<dynomodel::DescribeTableOutput> {
-        unimplemented!()
-    }
-    async fn list_tables(
-        &self,
-        _: dynomodel::ListTablesInput,
-    ) -> Result<dynomodel::ListTablesOutput> {
-        unimplemented!()
-    }
-    async fn delete_table(
-        &self,
-        _: dynomodel::DeleteTableInput,
-    ) -> Result<dynomodel::DeleteTableOutput> {
-        unimplemented!()
-    }
-    async fn put_item(&self, _: dynomodel::PutItemInput) -> Result<dynomodel::PutItemOutput> {
-        unimplemented!()
-    }
     async fn get_item(&self, input: dynomodel::GetItemInput) -> Result<dynomodel::GetItemOutput> {
         self.gets.lock().unwrap().push(input.key.clone());
         let mut item = tweet("abc", "x", 1).to_item().unwrap();
@@ -97,18 +70,6 @@ impl Backend for Recorder {
             ..Default::default()
         })
     }
-    async fn delete_item(
-        &self,
-        _: dynomodel::DeleteItemInput,
-    ) -> Result<dynomodel::DeleteItemOutput> {
-        unimplemented!()
-    }
-    async fn update_item(
-        &self,
-        _: dynomodel::UpdateItemInput,
-    ) -> Result<dynomodel::UpdateItemOutput> {
-        unimplemented!()
-    }
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
         self.queries.lock().unwrap().push(input);
         Ok(self.pages.lock().unwrap().pop_front().unwrap_or_default())
@@ -116,30 +77,6 @@ impl Backend for Recorder {
     async fn scan(&self, input: ScanInput) -> Result<QueryOutput> {
         self.scans.lock().unwrap().push(input);
         Ok(self.pages.lock().unwrap().pop_front().unwrap_or_default())
-    }
-    async fn batch_get_item(
-        &self,
-        _: dynomodel::BatchGetItemInput,
-    ) -> Result<dynomodel::BatchGetItemOutput> {
-        unimplemented!()
-    }
-    async fn batch_write_item(
-        &self,
-        _: dynomodel::BatchWriteItemInput,
-    ) -> Result<dynomodel::BatchWriteItemOutput> {
-        unimplemented!()
-    }
-    async fn transact_get_items(
-        &self,
-        _: dynomodel::TransactGetItemsInput,
-    ) -> Result<dynomodel::TransactGetItemsOutput> {
-        unimplemented!()
-    }
-    async fn transact_write_items(
-        &self,
-        _: dynomodel::TransactWriteItemsInput,
-    ) -> Result<dynomodel::TransactWriteItemsOutput> {
-        unimplemented!()
     }
 }
 

@@ -202,18 +202,6 @@ pub(crate) fn conditional_failure(item: Option<Item>) -> Error {
 
 #[async_trait::async_trait]
 impl Backend for Recorder {
-    async fn create_table(&self, _: CreateTableInput) -> Result<CreateTableOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn describe_table(&self, _: DescribeTableInput) -> Result<DescribeTableOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn list_tables(&self, _: ListTablesInput) -> Result<ListTablesOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn delete_table(&self, _: DeleteTableInput) -> Result<DeleteTableOutput> {
-        Err(Error::validation("not recorded"))
-    }
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
         let attributes = self.item(Request::Put(input))?;
         Ok(PutItemOutput {
@@ -241,18 +229,6 @@ impl Backend for Recorder {
             attributes,
             ..Default::default()
         })
-    }
-    async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn scan(&self, _: ScanInput) -> Result<ScanOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn batch_get_item(&self, _: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        Err(Error::validation("not recorded"))
-    }
-    async fn batch_write_item(&self, _: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        Err(Error::validation("not recorded"))
     }
     async fn transact_get_items(
         &self,

@@ -6,16 +6,14 @@ use std::sync::Mutex;
 
 use dynomodel::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
-    CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, DescribeTableInput, DescribeTableOutput, DescribeTimeToLiveInput,
-    DescribeTimeToLiveOutput, Error, GetItemInput, GetItemOutput, ListTablesInput,
-    ListTablesOutput, ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput,
-    PutItemOutput, QueryInput, QueryOutput, Result, ScanInput, ScanOutput, TableDescription,
-    TagResourceInput, TagResourceOutput, TimeToLiveDescription, TimeToLiveStatus,
-    TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
-    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
-    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
+    CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DescribeEndpointsInput,
+    DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput, DescribeTimeToLiveInput,
+    DescribeTimeToLiveOutput, Error, GetItemInput, GetItemOutput, ListTagsOfResourceInput,
+    ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput, QueryOutput, Result,
+    ScanInput, ScanOutput, TableDescription, TagResourceInput, TagResourceOutput,
+    TimeToLiveDescription, TimeToLiveStatus, TransactGetItemsInput, TransactGetItemsOutput,
+    TransactWriteItemsInput, TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput,
+    UpdateItemInput, UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
     UpdateTimeToLiveOutput,
 };
 use serde_json::Value;
@@ -199,15 +197,6 @@ impl Backend for Fake {
         _: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
         self.answer(Seen::Endpoints, self.endpoints.clone())
-    }
-    async fn describe_table(&self, _: DescribeTableInput) -> Result<DescribeTableOutput> {
-        Err(not_here())
-    }
-    async fn list_tables(&self, _: ListTablesInput) -> Result<ListTablesOutput> {
-        Err(not_here())
-    }
-    async fn delete_table(&self, _: DeleteTableInput) -> Result<DeleteTableOutput> {
-        Err(not_here())
     }
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
         self.answer(Seen::Put(input), self.put.clone())
