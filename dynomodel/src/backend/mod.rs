@@ -7,6 +7,7 @@ mod batch;
 mod capacity;
 mod item;
 mod query;
+mod streams;
 mod table;
 mod tags;
 mod transact;
@@ -18,6 +19,7 @@ pub use batch::*;
 pub use capacity::*;
 pub use item::*;
 pub use query::*;
+pub use streams::*;
 pub use table::*;
 pub use tags::*;
 pub use transact::*;
@@ -172,5 +174,29 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     ) -> Result<DescribeEndpointsOutput> {
         let _ = input;
         Err(unsupported("DescribeEndpoints"))
+    }
+
+    /// `ListStreams` (DynamoDB Streams).
+    async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
+        let _ = input;
+        Err(unsupported("ListStreams"))
+    }
+    /// `DescribeStream` (DynamoDB Streams).
+    async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
+        let _ = input;
+        Err(unsupported("DescribeStream"))
+    }
+    /// `GetShardIterator` (DynamoDB Streams).
+    async fn get_shard_iterator(
+        &self,
+        input: GetShardIteratorInput,
+    ) -> Result<GetShardIteratorOutput> {
+        let _ = input;
+        Err(unsupported("GetShardIterator"))
+    }
+    /// `GetRecords` (DynamoDB Streams).
+    async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
+        let _ = input;
+        Err(unsupported("GetRecords"))
     }
 }
