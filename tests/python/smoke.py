@@ -345,6 +345,52 @@ def account(ddb, endpoint):
     assert endpoints[0]["CachePeriodInMinutes"] > 0, endpoints
 
 
+def streams(ddb, endpoint):
+    """A stream read through the `dynamodbstreams` client on the same endpoint (DYNAMODB-FACTS §14):
+    one record per change, in order, no record for a write that changes nothing."""
+    desc = ddb.create_table(
+        TableName="events",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        BillingMode="PAY_PER_REQUEST",
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+    )["TableDescription"]
+    arn = desc["LatestStreamArn"]
+    assert arn.startswith(desc["TableArn"] + "/stream/"), desc
+    ddb.put_item(TableName="events", Item={"id": {"S": "e1"}, "n": {"N": "1"}})
+    ddb.put_item(TableName="events", Item={"id": {"S": "e1"}, "n": {"N": "1"}})  # changes nothing
+    ddb.update_item(TableName="events", Key={"id": {"S": "e1"}}, UpdateExpression="SET n = n + :one",
+                    ExpressionAttributeValues={":one": {"N": "1"}})
+    ddb.delete_item(TableName="events", Key={"id": {"S": "e1"}})
+
+    streams = boto3.client("dynamodbstreams", endpoint_url=endpoint, region_name="us-east-1",
+                           aws_access_key_id="anything", aws_secret_access_key="anything")
+    listed = streams.list_streams(TableName="events")["Streams"]
+    assert [s["StreamArn"] for s in listed] == [arn], listed
+    described = streams.describe_stream(StreamArn=arn)["StreamDescription"]
+    assert described["StreamStatus"] == "ENABLED", described
+    assert described["StreamViewType"] == "NEW_AND_OLD_IMAGES", described
+    shard = described["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                          ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    records = []
+    for _ in range(10):
+        page = streams.get_records(ShardIterator=iterator, Limit=2)
+        records += page["Records"]
+        iterator = page.get("NextShardIterator")
+        if len(records) >= 3 or not iterator:
+            break
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY", "REMOVE"], records
+    modify = records[1]["dynamodb"]
+    assert modify["Keys"] == {"id": {"S": "e1"}}, modify
+    assert modify["OldImage"]["n"] == {"N": "1"} and modify["NewImage"]["n"] == {"N": "2"}, modify
+    assert "NewImage" not in records[2]["dynamodb"], records[2]
+    numbers = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
+    assert numbers == sorted(numbers), numbers
+    assert all(r["eventSource"] == "aws:dynamodb" for r in records), records
+    expect_error("ResourceNotFoundException", streams.describe_stream, StreamArn=arn + "x")
+
+
 def main():
     endpoint = sys.argv[1]
     ddb = client(endpoint)
@@ -354,7 +400,8 @@ def main():
               ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
               ("transactions", transactions), ("error shapes", errors),
               ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
-              ("tags", tags), ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]
+              ("tags", tags), ("streams", lambda ddb: streams(ddb, endpoint)),
+              ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]
     failed = 0
     for name, check in checks:
         try:
