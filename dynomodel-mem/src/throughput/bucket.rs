@@ -41,6 +41,7 @@ impl Bucket {
     }
 
     /// The units available.
+    #[cfg(test)]
     pub(crate) fn balance(&self) -> f64 {
         self.balance
     }

@@ -362,28 +362,6 @@ impl Throughput {
             }
         });
     }
-
-    /// The balance of a bucket (the table's when `index` is `None`), for tests.
-    #[cfg(test)]
-    pub(crate) fn balance(
-        &self,
-        table: &Table,
-        index: Option<&str>,
-        kind: Kind,
-        now: DateTime<Utc>,
-    ) -> Option<f64> {
-        self.with(table, now, |b| {
-            let pair = match index {
-                Some(name) => b.indexes.get(name)?,
-                None => &b.table,
-            };
-            Some(match kind {
-                Kind::Read => pair.read.balance(),
-                Kind::Write => pair.write.balance(),
-            })
-        })
-        .flatten()
-    }
 }
 
 /// Enforcement at one instant: what a request admits and charges through. Only made when

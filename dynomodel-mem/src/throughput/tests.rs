@@ -332,3 +332,143 @@ async fn a_table_created_again_starts_afresh() {
     be.create_table(provisioned(1, 1, 1, 1)).await.unwrap();
     be.get_item(get("a")).await.unwrap();
 }
+
+#[tokio::test]
+async fn batches_return_throttled_items_unprocessed_and_fail_only_when_nothing_was_done() {
+    use dynomodel::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
+    let (be, clock) = enforced(provisioned(1, 2, 5, 5)).await;
+    let writes = |ids: &[&str]| BatchWriteItemInput {
+        request_items: [(
+            "tbl".to_owned(),
+            ids.iter()
+                .map(|id| WriteRequest::Put {
+                    item: item(&[("pk", s(id))]),
+                })
+                .collect(),
+        )]
+        .into(),
+        ..Default::default()
+    };
+    // 2 WCU: two of four writes are made, two come back.
+    let out = be
+        .batch_write_item(writes(&["a", "b", "c", "d"]))
+        .await
+        .unwrap();
+    assert_eq!(out.unprocessed_items["tbl"].len(), 2);
+    // Nothing can be written now: the whole request is refused.
+    assert_throttled(
+        be.batch_write_item(writes(&["c", "d"])).await,
+        TABLE_EXCEEDED,
+    );
+    clock.advance(SECOND);
+    let retry = BatchWriteItemInput {
+        request_items: out.unprocessed_items,
+        ..Default::default()
+    };
+    let out = be.batch_write_item(retry).await.unwrap();
+    assert!(out.unprocessed_items.is_empty());
+
+    // Reads: 1 RCU, two seconds' worth saved; strongly consistent reads of small items cost 1 each.
+    let keys = KeysAndAttributes {
+        keys: ["a", "b", "c", "d"].iter().map(|id| key(id)).collect(),
+        consistent_read: Some(true),
+        ..Default::default()
+    };
+    let gets = BatchGetItemInput {
+        request_items: [("tbl".to_owned(), keys)].into(),
+        ..Default::default()
+    };
+    let out = be.batch_get_item(gets.clone()).await.unwrap();
+    assert_eq!(out.responses["tbl"].len(), 2);
+    assert_eq!(out.unprocessed_keys["tbl"].keys.len(), 2);
+    assert_throttled(be.batch_get_item(gets).await, TABLE_EXCEEDED);
+}
+
+#[tokio::test]
+async fn a_batch_write_throttled_by_a_gsi_answers_the_gsi_message() {
+    use dynomodel::{BatchWriteItemInput, WriteRequest};
+    let (be, _clock) = enforced(provisioned(5, 10, 5, 1)).await;
+    be.put_item(put("a", &[("g", "x")])).await.unwrap();
+    let batch = BatchWriteItemInput {
+        request_items: [(
+            "tbl".to_owned(),
+            vec![WriteRequest::Put {
+                item: item(&[("pk", s("b")), ("g", s("y"))]),
+            }],
+        )]
+        .into(),
+        ..Default::default()
+    };
+    assert_throttled(be.batch_write_item(batch).await, INDEX_EXCEEDED);
+}
+
+#[tokio::test]
+async fn transactions_are_cancelled_with_the_throttled_actions_reasons() {
+    use dynomodel::TransactWriteItemsInput;
+    use dynomodel::{TransactGet, TransactGetItemsInput, TransactPut, TransactWriteItem};
+    let (be, clock) = enforced(provisioned(2, 2, 5, 1)).await;
+    let tx_put = |id: &str, g: Option<&str>| {
+        let mut attrs = vec![("pk", s(id))];
+        if let Some(g) = g {
+            attrs.push(("g", s(g)));
+        }
+        TransactWriteItem::Put(TransactPut {
+            table_name: "tbl".into(),
+            item: item(&attrs),
+            ..Default::default()
+        })
+    };
+    let tx = |items| TransactWriteItemsInput {
+        transact_items: items,
+        ..Default::default()
+    };
+    // A transactional write costs 2 WCU: the first spends the table's two, and the GSI's one
+    // (2 units: the bucket goes to -1).
+    be.transact_write_items(tx(vec![tx_put("a", Some("x"))]))
+        .await
+        .unwrap();
+    clock.advance(SECOND);
+    // One second later the table has 2 WCU again but the GSI is at 0: the action that reaches the
+    // GSI is throttled, the other is not.
+    let err = be
+        .transact_write_items(tx(vec![tx_put("b", None), tx_put("c", Some("y"))]))
+        .await
+        .unwrap_err();
+    let Error::TransactionCanceled { reasons, .. } = err else {
+        panic!("expected a cancellation, got {err:?}");
+    };
+    assert_eq!(reasons[0].code, "None");
+    assert_eq!(reasons[1].code, "ProvisionedThroughputExceeded");
+    assert_eq!(reasons[1].message.as_deref(), Some(INDEX_EXCEEDED));
+    // Nothing was written.
+    let got = be
+        .get_item(GetItemInput {
+            consistent_read: None,
+            ..get("b")
+        })
+        .await
+        .unwrap();
+    assert_eq!(got.item, None);
+
+    let read = TransactGetItemsInput {
+        transact_items: vec![TransactGet {
+            table_name: "tbl".into(),
+            key: key("a"),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    // Transactional reads cost 2 RCU per item. The read bucket has saved 3 seconds of 2 RCU, less
+    // the 0.5 of the GetItem above: 5.5, enough for three.
+    clock.advance(SECOND);
+    for _ in 0..2 {
+        be.transact_get_items(read.clone()).await.unwrap();
+    }
+    be.transact_get_items(read.clone()).await.unwrap();
+    let err = be.transact_get_items(read).await.unwrap_err();
+    let Error::TransactionCanceled { reasons, .. } = err else {
+        panic!("expected a cancellation, got {err:?}");
+    };
+    assert_eq!(reasons[0].code, "ProvisionedThroughputExceeded");
+    assert_eq!(reasons[0].message.as_deref(), Some(TABLE_EXCEEDED));
+}
