@@ -213,8 +213,11 @@ pub(crate) struct Throughput {
     buckets: Mutex<HashMap<String, TableBuckets>>,
 }
 
+/// Read and write units per second.
+type Rate = (f64, f64);
+
 /// The provisioned rates of a table (`None` when it is on demand): table, then GSIs by name.
-fn rates(table: &Table) -> Option<((f64, f64), Vec<(&str, (f64, f64))>)> {
+fn rates(table: &Table) -> Option<(Rate, Vec<(&str, Rate)>)> {
     let schema = &table.schema;
     if schema.is_on_demand() {
         return None;
