@@ -17,6 +17,8 @@ pub(crate) struct EngineConfig {
     /// The largest item collection (table items plus LSI entries of one partition key) of a table
     /// with local secondary indexes, in bytes.
     pub item_collection_size_limit: usize,
+    /// Provisioned throughput enforcement (`None`: off, the default).
+    pub throughput: Option<crate::ThroughputEnforcement>,
 }
 
 impl Default for EngineConfig {
@@ -28,6 +30,7 @@ impl Default for EngineConfig {
             account: "000000000000".into(),
             transition: Duration::ZERO,
             item_collection_size_limit: crate::collection::DEFAULT_LIMIT,
+            throughput: None,
         }
     }
 }
@@ -237,6 +240,83 @@ impl MemBackendBuilder {
     /// ```
     pub fn item_collection_size_limit(mut self, bytes: usize) -> Self {
         self.config.item_collection_size_limit = bytes;
+        self
+    }
+
+    /// Enforces the provisioned throughput of PROVISIONED tables and their global secondary indexes
+    /// (default: off): a request that finds its table's or index's capacity spent fails with
+    /// `ProvisionedThroughputExceededException`, batches return what was throttled as unprocessed,
+    /// and transactions are cancelled with the reason `ProvisionedThroughputExceeded`, so that an
+    /// application's retry paths can be tested. Capacity refills at the provisioned rate by the
+    /// engine's clock, with DynamoDB's five-minute burst; a new table starts with one second of
+    /// capacity ([`ThroughputEnforcement`](crate::ThroughputEnforcement) changes both). On-demand
+    /// tables are never throttled. When off, requests pay one branch for it.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel::{
+    ///     AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput, Item,
+    ///     KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
+    /// };
+    /// use dynomodel_mem::{ManualClock, MemBackend};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let clock = ManualClock::default();
+    /// let backend = MemBackend::builder()
+    ///     .clock(clock.clone())
+    ///     .enforce_provisioned_throughput(true)
+    ///     .build();
+    /// backend
+    ///     .create_table(CreateTableInput {
+    ///         table_name: "users".into(),
+    ///         attribute_definitions: vec![AttributeDefinition {
+    ///             attribute_name: "id".into(),
+    ///             attribute_type: ScalarAttributeType::S,
+    ///         }],
+    ///         key_schema: vec![KeySchemaElement::hash("id")],
+    ///         provisioned_throughput: Some(ProvisionedThroughput {
+    ///             read_capacity_units: 1,
+    ///             write_capacity_units: 1,
+    ///         }),
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// let get = GetItemInput {
+    ///     table_name: "users".into(),
+    ///     key: Item::from([("id".to_owned(), AttributeValue::S("u1".into()))]),
+    ///     consistent_read: Some(true),
+    ///     ..Default::default()
+    /// };
+    /// // One strongly consistent read per second: the first passes, the second is throttled...
+    /// backend.get_item(get.clone()).await?;
+    /// let err = backend.get_item(get.clone()).await.unwrap_err();
+    /// assert_eq!(err.code(), "ProvisionedThroughputExceededException");
+    /// // ... until the capacity has refilled.
+    /// clock.advance(Duration::from_secs(1));
+    /// backend.get_item(get).await?;
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn enforce_provisioned_throughput(mut self, enforce: bool) -> Self {
+        self.config.throughput = enforce.then(crate::ThroughputEnforcement::default);
+        self
+    }
+
+    /// Enforces provisioned throughput with other settings than DynamoDB's (see
+    /// [`MemBackendBuilder::enforce_provisioned_throughput`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel_mem::{MemBackend, ThroughputEnforcement};
+    ///
+    /// // No burst: every second's capacity is used in that second or lost.
+    /// let backend = MemBackend::builder()
+    ///     .throughput_enforcement(ThroughputEnforcement::default().burst_window(Duration::ZERO))
+    ///     .build();
+    /// # let _ = backend;
+    /// ```
+    pub fn throughput_enforcement(mut self, settings: crate::ThroughputEnforcement) -> Self {
+        self.config.throughput = Some(settings);
         self
     }
 

@@ -33,6 +33,7 @@ use crate::read;
 use crate::request::{self, Maps, Param, Prepared};
 use crate::state::State;
 use crate::table::{Table, TableSchema};
+use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
 
 /// The text of every ConditionalCheckFailedException on a single-item write (real DynamoDB and DynamoDB
@@ -256,20 +257,24 @@ impl State {
         };
         let prepared = check_put(self.cache(), &action, input.return_values)?;
         let limit = self.config().item_collection_size_limit;
-        let table = self.table_mut(&input.table_name)?;
+        let (table, meter) = self.table_mut_metered(&input.table_name)?;
+        admit_table_write(meter, table)?;
         let key = plan_put(table, &action, &prepared, KeyContext::SingleItem)?;
         collection::check_limit(table, &key, Some(&input.item), limit)?;
         let mode = input.return_consumed_capacity;
-        let consumed = capacity::wanted(mode).then(|| {
-            capacity::item_write(table, table.get(&key), Some(&input.item))
-                .report(&table.schema.name, mode)
-        });
+        let cost = (capacity::wanted(mode) || meter.is_some())
+            .then(|| capacity::item_write(table, table.get(&key), Some(&input.item)));
+        admit_index_writes(meter, table, cost.as_ref())?;
+        let consumed = cost
+            .as_ref()
+            .and_then(|c| c.report(&table.schema.name, mode));
         // The key outlives the put only when metrics were asked for (no clone on the plain path).
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
         let old = table.put(key, input.item);
+        debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
-            consumed_capacity: consumed.flatten(),
+            consumed_capacity: consumed,
             item_collection_metrics: metrics_key
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
         })
@@ -289,11 +294,18 @@ impl State {
             input.projection_expression.as_deref(),
         )?;
         let table = self.table(&input.table_name)?;
+        let meter = self.meter();
+        if let Some(meter) = meter {
+            meter.admit(table, Kind::Read, true, [])?;
+        }
         let mode = input.return_consumed_capacity;
-        let (item, consumed) = if capacity::wanted(mode) {
+        let (item, consumed) = if capacity::wanted(mode) || meter.is_some() {
             let (item, stored) =
                 read_item_sized(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
             let consumed = capacity::item_read(stored, Consistency::of(input.consistent_read));
+            if let Some(meter) = meter {
+                meter.debit(table, Kind::Read, &consumed);
+            }
             (item, consumed.report(&table.schema.name, mode))
         } else {
             let item = read_item(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
@@ -319,16 +331,21 @@ impl State {
             on_failure: input.return_values_on_condition_check_failure,
         };
         let prepared = check_delete(self.cache(), &action, input.return_values)?;
-        let table = self.table_mut(&input.table_name)?;
+        let (table, meter) = self.table_mut_metered(&input.table_name)?;
+        admit_table_write(meter, table)?;
         let key = plan_key_condition(table, &action, &prepared, KeyContext::SingleItem)?;
         let mode = input.return_consumed_capacity;
-        let consumed = capacity::wanted(mode).then(|| {
-            capacity::item_write(table, table.get(&key), None).report(&table.schema.name, mode)
-        });
+        let cost = (capacity::wanted(mode) || meter.is_some())
+            .then(|| capacity::item_write(table, table.get(&key), None));
+        admit_index_writes(meter, table, cost.as_ref())?;
+        let consumed = cost
+            .as_ref()
+            .and_then(|c| c.report(&table.schema.name, mode));
         let old = table.delete(&key);
+        debit_write(meter, table, cost.as_ref());
         Ok(DeleteItemOutput {
             attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
-            consumed_capacity: consumed.flatten(),
+            consumed_capacity: consumed,
             item_collection_metrics: collection::metrics(
                 table,
                 &key,
@@ -353,7 +370,8 @@ impl State {
         };
         let prepared = check_update(self.cache(), &action)?;
         let limit = self.config().item_collection_size_limit;
-        let table = self.table_mut(&input.table_name)?;
+        let (table, meter) = self.table_mut_metered(&input.table_name)?;
+        admit_table_write(meter, table)?;
         let plan = plan_update(table, &action, &prepared, KeyContext::SingleItem)?;
         collection::check_limit(table, &plan.key, Some(&plan.updated.item), limit)?;
         let old = table.get(&plan.key);
@@ -366,19 +384,51 @@ impl State {
             ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
         let mode = input.return_consumed_capacity;
-        let consumed = capacity::wanted(mode).then(|| {
-            capacity::item_write(table, old, Some(&updated.item)).report(&table.schema.name, mode)
-        });
+        let cost = (capacity::wanted(mode) || meter.is_some())
+            .then(|| capacity::item_write(table, old, Some(&updated.item)));
+        admit_index_writes(meter, table, cost.as_ref())?;
+        let consumed = cost
+            .as_ref()
+            .and_then(|c| c.report(&table.schema.name, mode));
         let metrics_key = input
             .return_item_collection_metrics
             .map(|_| plan.key.clone());
         table.put(plan.key, plan.updated.item);
+        debit_write(meter, table, cost.as_ref());
         Ok(UpdateItemOutput {
             attributes,
-            consumed_capacity: consumed.flatten(),
+            consumed_capacity: consumed,
             item_collection_metrics: metrics_key
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
         })
+    }
+}
+
+/// Refuses a write to a table whose write capacity is spent, before anything is planned.
+fn admit_table_write(meter: Option<Meter<'_>>, table: &Table) -> Result<()> {
+    match meter {
+        Some(meter) => meter.admit(table, Kind::Write, true, []),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a planned write (of cost `cost`) when a GSI it writes to has spent its write capacity,
+/// before anything is written.
+fn admit_index_writes(
+    meter: Option<Meter<'_>>,
+    table: &Table,
+    cost: Option<&capacity::Consumed>,
+) -> Result<()> {
+    match (meter, cost) {
+        (Some(meter), Some(cost)) => meter.admit_write(table, cost).map_err(Throttled::error),
+        _ => Ok(()),
+    }
+}
+
+/// Charges a write that was made.
+fn debit_write(meter: Option<Meter<'_>>, table: &Table, cost: Option<&capacity::Consumed>) {
+    if let (Some(meter), Some(cost)) = (meter, cost) {
+        meter.debit(table, Kind::Write, cost);
     }
 }
 

@@ -80,6 +80,7 @@ mod scan;
 mod state;
 mod table;
 mod tags;
+mod throughput;
 mod transact;
 mod ttl;
 mod update_table;
@@ -110,6 +111,7 @@ use dynomodel::{
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
 pub use key::KeyValue;
+pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
 use state::State;

@@ -213,6 +213,7 @@ pub fn query<'t>(
     input: &QueryInput,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
+    meter: Option<crate::throughput::Meter<'_>>,
 ) -> Result<QueryOutput> {
     validate::table_name(&input.table_name)?;
     let mut c = Constraints::default();
@@ -310,6 +311,7 @@ pub fn query<'t>(
         }
     }
     read::check_read(&source, select, consistent, &exprs, &p)?;
+    crate::scan::admit_read(meter, &source)?;
 
     let forward = input.scan_index_forward != Some(false);
     let entries = match (&source, start) {
@@ -328,7 +330,7 @@ pub fn query<'t>(
             walk(i.partitions().get(&slot), sort.as_ref(), start, forward)
         }
     };
-    Ok(crate::scan::page(
+    let page = crate::scan::page(
         entries,
         &source,
         select,
@@ -338,6 +340,8 @@ pub fn query<'t>(
         crate::scan::PageCost {
             mode: input.return_consumed_capacity,
             consistent_read: input.consistent_read,
+            metered: meter.is_some(),
         },
-    ))
+    );
+    Ok(crate::scan::debit_read(meter, &source, page))
 }

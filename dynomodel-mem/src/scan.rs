@@ -23,6 +23,7 @@ use crate::expr::{check_unused, Placeholders, Usage};
 use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules};
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::table::Table;
+use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
 
 /// The most segments of a parallel scan.
@@ -35,10 +36,12 @@ pub struct PageCost {
     pub mode: Option<ReturnConsumedCapacity>,
     /// `ConsistentRead`.
     pub consistent_read: Option<bool>,
+    /// Whether throughput is enforced: the page's cost is computed even without a report.
+    pub metered: bool,
 }
 
 /// Builds one page from `entries` (table items or index entries, in read order), with its capacity
-/// report when `cost` asks for one.
+/// report when `cost` asks for one, and what it consumed when asked for or metered.
 pub fn page<'a>(
     entries: impl Iterator<Item = &'a Item>,
     source: &Source<'_>,
@@ -47,9 +50,9 @@ pub fn page<'a>(
     p: &Placeholders<'_>,
     limit: Option<i32>,
     cost: PageCost,
-) -> QueryOutput {
+) -> (QueryOutput, Option<Consumed>) {
     let fetch = read::fetches_from_table(source, select, exprs, p);
-    let wanted = capacity::wanted(cost.mode);
+    let wanted = capacity::wanted(cost.mode) || cost.metered;
     // The bytes of the table items an LSI read fetched (counted only for a report).
     let fetched = Cell::new(0usize);
     let table = match source {
@@ -111,6 +114,35 @@ pub fn page<'a>(
             }
         };
         out.consumed_capacity = consumed.report(&table.schema.name, cost.mode);
+        return (out, Some(consumed));
+    }
+    (out, None)
+}
+
+/// Refuses a read of `source` whose bucket is empty: a GSI's own, or the table's (for the table and
+/// its LSIs, which share its capacity).
+pub(crate) fn admit_read(meter: Option<Meter<'_>>, source: &Source<'_>) -> Result<()> {
+    let Some(meter) = meter else {
+        return Ok(());
+    };
+    match source {
+        Source::Index(table, index) if index.global => {
+            meter.admit(table, Kind::Read, false, [index.name.as_str()])
+        }
+        Source::Table(table) | Source::Index(table, _) => meter.admit(table, Kind::Read, true, []),
+    }
+}
+
+/// Charges the read a page made.
+pub(crate) fn debit_read(
+    meter: Option<Meter<'_>>,
+    source: &Source<'_>,
+    page: (QueryOutput, Option<Consumed>),
+) -> QueryOutput {
+    let (out, consumed) = page;
+    if let (Some(meter), Some(consumed)) = (meter, consumed) {
+        let (Source::Table(table) | Source::Index(table, _)) = source;
+        meter.debit(table, Kind::Read, &consumed);
     }
     out
 }
@@ -144,6 +176,7 @@ pub fn scan<'t>(
     input: &ScanInput,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
+    meter: Option<Meter<'_>>,
 ) -> Result<ScanOutput> {
     validate::table_name(&input.table_name)?;
     let mut c = Constraints::default();
@@ -226,6 +259,7 @@ pub fn scan<'t>(
         .map(|esk| read::start_key(esk, &source, matches!(source, Source::Table(_))))
         .transpose()?;
     read::check_read(&source, select, consistent, &exprs, &p)?;
+    admit_read(meter, &source)?;
     let (segment, total) = segment.unwrap_or((0, 1));
     let start_hash = start.as_ref().map(|s| match s {
         StartKey::Table((h, _), _) | StartKey::Index((h, _), _) => *h,
@@ -253,14 +287,8 @@ pub fn scan<'t>(
     let cost = PageCost {
         mode: input.return_consumed_capacity,
         consistent_read: input.consistent_read,
+        metered: meter.is_some(),
     };
-    Ok(page(
-        entries,
-        &source,
-        select,
-        &exprs,
-        &p,
-        input.limit,
-        cost,
-    ))
+    let out = page(entries, &source, select, &exprs, &p, input.limit, cost);
+    Ok(debit_read(meter, &source, out))
 }

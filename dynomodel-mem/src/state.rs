@@ -13,6 +13,7 @@ use dynomodel::{
 use crate::clock::EngineClock;
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
+use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
 
@@ -46,6 +47,8 @@ pub struct State {
     tokens: Tokens,
     /// ARN region and account, transition times.
     config: EngineConfig,
+    /// Provisioned throughput enforcement (off unless configured).
+    throughput: Throughput,
 }
 
 impl State {
@@ -53,6 +56,7 @@ impl State {
     pub(crate) fn new(clock: EngineClock, config: EngineConfig) -> State {
         State {
             clock,
+            throughput: Throughput::new(config.throughput),
             config,
             ..State::default()
         }
@@ -61,6 +65,34 @@ impl State {
     /// The engine's settings.
     pub(crate) fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// Provisioned throughput enforcement.
+    pub(crate) fn throughput(&self) -> &Throughput {
+        &self.throughput
+    }
+
+    /// The throughput meter at the engine's clock, or `None` (without reading the clock) when
+    /// enforcement is off.
+    pub(crate) fn meter(&self) -> Option<Meter<'_>> {
+        self.throughput.meter(&self.clock)
+    }
+
+    /// [`State::table_mut`] with the throughput meter beside it.
+    pub(crate) fn table_mut_metered(
+        &mut self,
+        name: &str,
+    ) -> Result<(&mut Table, Option<Meter<'_>>)> {
+        let clock = &self.clock;
+        let meter = self.throughput.meter(clock);
+        let table = self
+            .tables
+            .get_mut(name)
+            .filter(|t| {
+                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
+            })
+            .ok_or_else(missing_table)?;
+        Ok((table, meter))
     }
 
     /// The expression parse cache.
@@ -157,6 +189,8 @@ impl State {
         let generation = table.lifecycle.next_generation();
         table.lifecycle.created = Some(Transition::new(now, self.config.transition, generation));
         let table_description = table.describe(&View::fresh(now, generation));
+        // Its buckets start now (and fill while it is idle), not at its first request.
+        self.throughput.settle(&table, now);
         self.tables.insert(input.table_name, table);
         Ok(CreateTableOutput { table_description })
     }
@@ -279,12 +313,22 @@ impl State {
 impl State {
     /// `Query`.
     pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
-        crate::query::query(input, self.clock.now(), |name| self.table(name))
+        crate::query::query(
+            input,
+            self.clock.now(),
+            |name| self.table(name),
+            self.meter(),
+        )
     }
 
     /// `Scan`.
     pub fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
-        crate::scan::scan(input, self.clock.now(), |name| self.table(name))
+        crate::scan::scan(
+            input,
+            self.clock.now(),
+            |name| self.table(name),
+            self.meter(),
+        )
     }
 }
 

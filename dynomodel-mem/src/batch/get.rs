@@ -39,6 +39,7 @@ use crate::read;
 use crate::request::{self, Maps, Param};
 use crate::state::State;
 use crate::table::Table;
+use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).
@@ -172,16 +173,26 @@ impl State {
                 projection,
             });
         }
-        Ok(read_within_limit(&reads, input.return_consumed_capacity))
+        read_within_limit(&reads, input.return_consumed_capacity, self.meter())
     }
 }
 
 /// Reads the validated keys until the next item would take the response past [`MAX_RESPONSE_BYTES`].
+///
+/// With throughput enforced, a key whose table has spent its read capacity is returned unprocessed
+/// with the rest of that table's keys (its bucket does not refill within one request), and a request
+/// none of whose keys could be read fails with `ProvisionedThroughputExceededException` (API
+/// `BatchGetItem`: "If none of the items can be processed due to insufficient provisioned throughput
+/// on all of the tables in the request, then BatchGetItem returns a
+/// ProvisionedThroughputExceededException").
 fn read_within_limit(
     reads: &[TableRead<'_, '_>],
     mode: Option<dynomodel::ReturnConsumedCapacity>,
-) -> BatchGetItemOutput {
-    let wanted = capacity::wanted(mode);
+    meter: Option<Meter<'_>>,
+) -> Result<BatchGetItemOutput> {
+    let wanted = capacity::wanted(mode) || meter.is_some();
+    let mut throttled = false;
+    let mut processed = 0usize;
     let mut consumed = PerTable::default();
     let mut responses = BTreeMap::new();
     let mut unprocessed_keys = BTreeMap::new();
@@ -195,11 +206,22 @@ fn read_within_limit(
         }
         let consistency = Consistency::of(read.request.consistent_read);
         for (position, key) in read.keys.iter().enumerate() {
+            if let Some(meter) = meter
+                && meter.admit(read.table, Kind::Read, true, []).is_err()
+            {
+                throttled = true;
+                unprocessed_keys.insert(read.name.to_owned(), read.unprocessed(position));
+                break;
+            }
+            processed += 1;
             let stored = read.table.get(key);
             if wanted {
                 // Each item rounded by itself, then summed per table; a missing item still costs
                 // the minimum (FACTS §11; DynamoDB Local 3.3 alike).
                 let cost = capacity::item_read(stored, consistency);
+                if let Some(meter) = meter {
+                    meter.debit(read.table, Kind::Read, &cost);
+                }
                 consumed.add(&read.table.schema.name, &cost);
             }
             let Some(item) = stored else {
@@ -215,9 +237,12 @@ fn read_within_limit(
             found.push(read.project(item));
         }
     }
-    BatchGetItemOutput {
+    if throttled && processed == 0 {
+        return Err(Throttled::Table.error());
+    }
+    Ok(BatchGetItemOutput {
         responses,
         unprocessed_keys,
         consumed_capacity: consumed.report(mode),
-    }
+    })
 }

@@ -11,7 +11,7 @@
 //! put and a delete of one key (dynalite's recordings, put first and delete first). The same key in two
 //! tables is two items.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{
     BatchWriteItemInput, BatchWriteItemOutput, Error, Result, ReturnItemCollectionMetrics,
@@ -24,6 +24,7 @@ use crate::collection;
 use crate::key::PrimaryKey;
 use crate::state::State;
 use crate::table::Table;
+use crate::throughput::Kind;
 use crate::validate::{self, KeyContext};
 
 /// The checks that need no table: attribute values, then the item size of a put (per write, in order).
@@ -117,19 +118,40 @@ impl State {
                 Vec::new()
             };
         // Everything is valid: write. Every table exists (checked above, under this same lock).
+        // With throughput enforced, a write whose table or GSI has spent its write capacity is
+        // returned in UnprocessedItems, and a batch none of whose writes could be made fails with
+        // `ProvisionedThroughputExceededException` (API `BatchWriteItem`: "If none of the items can
+        // be processed due to insufficient provisioned throughput on all of the tables in the
+        // request, then BatchWriteItem returns a ProvisionedThroughputExceededException").
         let mode = input.return_consumed_capacity;
         let mut consumed = PerTable::default();
+        let mut unprocessed_items: BTreeMap<String, Vec<WriteRequest>> = BTreeMap::new();
+        let mut throttled = None;
+        let mut made = 0usize;
         for ((name, requests), keys) in input.request_items.into_iter().zip(plans) {
-            let table = self.table_mut(&name)?;
+            let (table, meter) = self.table_mut_metered(&name)?;
             for (request, key) in requests.into_iter().zip(keys) {
-                if capacity::wanted(mode) {
+                let cost = (capacity::wanted(mode) || meter.is_some()).then(|| {
                     // Each item rounded by itself, then summed per table.
                     let new = match &request {
                         WriteRequest::Put { item } => Some(item),
                         WriteRequest::Delete { .. } => None,
                     };
-                    let cost = capacity::item_write(table, table.get(&key), new);
-                    consumed.add(&table.schema.name, &cost);
+                    capacity::item_write(table, table.get(&key), new)
+                });
+                if let (Some(meter), Some(cost)) = (meter, &cost)
+                    && let Err(why) = meter.admit_write(table, cost)
+                {
+                    throttled.get_or_insert(why);
+                    unprocessed_items
+                        .entry(name.clone())
+                        .or_default()
+                        .push(request);
+                    continue;
+                }
+                made += 1;
+                if let Some(cost) = &cost {
+                    consumed.add(&table.schema.name, cost);
                 }
                 match request {
                     WriteRequest::Put { item } => {
@@ -139,7 +161,15 @@ impl State {
                         table.delete(&key);
                     }
                 }
+                if let (Some(meter), Some(cost)) = (meter, &cost) {
+                    meter.debit(table, Kind::Write, cost);
+                }
             }
+        }
+        if let Some(why) = throttled
+            && made == 0
+        {
+            return Err(why.error());
         }
         let mut written = Vec::with_capacity(metrics_keys.len());
         for (name, key) in &metrics_keys {
@@ -148,7 +178,7 @@ impl State {
         Ok(BatchWriteItemOutput {
             consumed_capacity: consumed.report(mode),
             item_collection_metrics: collection::metrics_by_table(written),
-            ..Default::default()
+            unprocessed_items,
         })
     }
 }

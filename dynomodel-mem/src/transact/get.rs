@@ -28,6 +28,7 @@ use crate::capacity::{self, Consistency, PerTable};
 use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::request::Maps;
 use crate::state::State;
+use crate::throughput::{Kind, Throttled};
 use crate::validate::{self, KeyContext};
 
 impl State {
@@ -67,7 +68,19 @@ impl State {
         let mut cancel = false;
         let mode = input.return_consumed_capacity;
         let mut consumed = PerTable::default();
+        // With throughput enforced, a Get whose table has spent its read capacity cancels the
+        // transaction with the reason `ProvisionedThroughputExceeded` at its position; the reads are
+        // charged only when the transaction succeeds.
+        let meter = self.meter();
+        let mut costs = Vec::new();
         for ((get, prepared), table) in gets.iter().zip(&prepared).zip(tables) {
+            if let Some(meter) = meter
+                && meter.admit(table, Kind::Read, true, []).is_err()
+            {
+                cancel = true;
+                reasons.push(Throttled::Table.reason());
+                continue;
+            }
             match read_item_sized(
                 table,
                 &get.key,
@@ -76,10 +89,13 @@ impl State {
                 KeyContext::Transaction,
             ) {
                 Ok((item, stored)) => {
-                    if capacity::wanted(mode) {
+                    if capacity::wanted(mode) || meter.is_some() {
                         // Each item by itself, twice a strongly consistent read.
                         let cost = capacity::item_read(stored, Consistency::Transactional);
                         consumed.add(&table.schema.name, &cost);
+                        if meter.is_some() {
+                            costs.push((table, cost));
+                        }
                     }
                     responses.push(item);
                     reasons.push(CancellationReason::none());
@@ -93,6 +109,11 @@ impl State {
         }
         if cancel {
             return Err(cancelled(reasons));
+        }
+        if let Some(meter) = meter {
+            for (table, cost) in &costs {
+                meter.debit(table, Kind::Read, cost);
+            }
         }
         let size: usize = responses
             .iter()

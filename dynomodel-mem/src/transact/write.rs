@@ -27,7 +27,7 @@ use dynomodel::{
 
 use super::tokens::{self, Seen};
 use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
-use crate::capacity::{self, PerTable};
+use crate::capacity::{self, Consumed, PerTable};
 use crate::collection;
 use crate::expr::update;
 use crate::items::{
@@ -38,6 +38,7 @@ use crate::key::PrimaryKey;
 use crate::request::{self, Maps, Prepared};
 use crate::state::State;
 use crate::table::Table;
+use crate::throughput::Kind;
 use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
 
 /// The message of a failed ConditionCheck (DynamoDB Local 3.3.1 adds the period for this action
@@ -92,6 +93,17 @@ enum Write<'a> {
     Delete { table: &'a str, key: PrimaryKey },
     /// Nothing: a ConditionCheck of the item with `key`.
     Check { table: &'a str, key: PrimaryKey },
+}
+
+impl Write<'_> {
+    /// The table written.
+    fn table(&self) -> &str {
+        match self {
+            Write::Put { table, .. } | Write::Delete { table, .. } | Write::Check { table, .. } => {
+                table
+            }
+        }
+    }
 }
 
 /// Why an action did not pass.
@@ -152,10 +164,20 @@ impl State {
             } else {
                 Vec::new()
             };
-        for write in writes {
-            if capacity::wanted(mode) {
-                self.charge(&write, &mut consumed)?;
+        let metered = self.throughput().on();
+        if capacity::wanted(mode) || metered {
+            let costs = writes
+                .iter()
+                .map(|w| self.cost(w))
+                .collect::<Result<Vec<_>>>()?;
+            if metered {
+                self.admit_and_debit(&writes, &costs)?;
             }
+            for (table, cost) in &costs {
+                consumed.add(table, cost);
+            }
+        }
+        for write in writes {
             match write {
                 Write::Put { table, key, item } => {
                     lookup_mut(self, table)?.put(key, item);
@@ -181,11 +203,41 @@ impl State {
         })
     }
 
-    /// Adds what `write` costs to `consumed`, before it is made: twice the write units of the same
-    /// single-item write, on the table and on every index it changes (DG `transaction-apis.html`,
-    /// "Capacity management for transactions"). A ConditionCheck is charged as a transactional write
-    /// of the item it reads, which leaves the indexes alone.
-    fn charge(&self, write: &Write<'_>, consumed: &mut PerTable) -> Result<()> {
+    /// With throughput enforced: cancels the transaction when an action's table or a GSI it writes to
+    /// has spent its write capacity, with the reason `ProvisionedThroughputExceeded` at that action
+    /// (`None` at the others; the API reference's `TransactionCanceledException`), or charges every
+    /// action's cost. The charge comes before the writes, under the same lock: nothing can fail
+    /// between them, so it is the same as charging after.
+    fn admit_and_debit(&self, writes: &[Write<'_>], costs: &[(String, Consumed)]) -> Result<()> {
+        let Some(meter) = self.meter() else {
+            return Ok(());
+        };
+        let mut reasons = Vec::with_capacity(writes.len());
+        let mut cancel = false;
+        for (write, (_, cost)) in writes.iter().zip(costs) {
+            let table = lookup(self, write.table())?;
+            match meter.admit_write(table, cost) {
+                Ok(()) => reasons.push(CancellationReason::none()),
+                Err(why) => {
+                    cancel = true;
+                    reasons.push(why.reason());
+                }
+            }
+        }
+        if cancel {
+            return Err(cancelled(reasons));
+        }
+        for (write, (_, cost)) in writes.iter().zip(costs) {
+            meter.debit(lookup(self, write.table())?, Kind::Write, cost);
+        }
+        Ok(())
+    }
+
+    /// What `write` costs, before it is made, and its table's name: twice the write units of the
+    /// same single-item write, on the table and on every index it changes (DG
+    /// `transaction-apis.html`, "Capacity management for transactions"). A ConditionCheck is charged
+    /// as a transactional write of the item it reads, which leaves the indexes alone.
+    fn cost(&self, write: &Write<'_>) -> Result<(String, Consumed)> {
         let (name, cost) = match write {
             Write::Put { table, key, item } => {
                 let t = lookup(self, table)?;
@@ -201,8 +253,7 @@ impl State {
                 (t, capacity::Consumed::table(capacity::write_units(size)))
             }
         };
-        consumed.add(&name.schema.name, &cost.scaled(2.0));
-        Ok(())
+        Ok((name.schema.name.clone(), cost.scaled(2.0)))
     }
 
     /// Every check of every action, without writing: the writes to make, or why there are none.

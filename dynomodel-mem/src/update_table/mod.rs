@@ -43,6 +43,12 @@ impl State {
         request::check(&input)?;
         let now = self.clock().now();
         let transition = self.config().transition;
+        if self.throughput().on()
+            && let Some(table) = self.existing_table(&input.table_name)
+        {
+            // The time before the change is refilled at the old rates.
+            self.throughput().settle(table, now);
+        }
         let table = self.existing_table_mut(&input.table_name).ok_or_else(|| {
             dynomodel::Error::resource_not_found(format!(
                 "Requested resource not found: Table: {} not found",
@@ -58,9 +64,15 @@ impl State {
         let generation = table.lifecycle.next_generation();
         let change = Transition::new(now, transition, generation);
         apply(table, &input, now, change)?;
-        Ok(UpdateTableOutput {
-            table_description: table.describe(&View::fresh(now, generation)),
-        })
+        let table_description = table.describe(&View::fresh(now, generation));
+        if self.throughput().on()
+            && let Some(table) = self.existing_table(&input.table_name)
+        {
+            // Buckets for what became provisioned (the table, a new index) start now; those of what
+            // became on demand are dropped.
+            self.throughput().settle(table, now);
+        }
+        Ok(UpdateTableOutput { table_description })
     }
 
     /// `DescribeLimits`.
