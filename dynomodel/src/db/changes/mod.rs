@@ -37,30 +37,47 @@ impl Db {
     /// The table needs a stream (`#[dynomodel(stream = "new_and_old_images")]` on the model, or any
     /// other view type); which images a [`Change`] carries depends on the view type.
     ///
-    /// ```no_run
+    /// ```
     /// # use dynomodel::{Change, Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// use std::time::Duration;
     /// use futures::TryStreamExt;
     ///
     /// #[derive(Model, Debug, Clone, PartialEq)]
     /// #[dynomodel(table = "users", stream = "new_and_old_images")]
     /// struct User { #[hash_key] id: String, name: String }
     ///
-    /// # async fn run(db: Db) -> dynomodel::Result<()> {
-    /// let mut changes = db.changes::<User>();
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// db.create_schema::<User>().await?;
+    /// let mut ada = User { id: "u1".into(), name: "Ada".into() };
+    /// db.put(&ada).await?;
+    /// ada.name = "Ada L.".into();
+    /// db.put(&ada).await?;
+    /// db.delete(&ada).await?;
+    ///
+    /// let mut changes = db.changes::<User>().poll_interval(Duration::from_millis(10));
+    /// let mut seen = Vec::new();
+    /// let mut checkpoint = String::new();
     /// while let Some(record) = changes.try_next().await? {
-    ///     match record.change {
-    ///         Change::Insert { new: Some(user), .. } => println!("welcome {}", user.name),
+    ///     seen.push(match record.change {
+    ///         Change::Insert { new: Some(user), .. } => format!("welcome {}", user.name),
     ///         Change::Modify { old: Some(old), new: Some(new), .. } => {
-    ///             println!("{} is now {}", old.name, new.name)
+    ///             format!("{} is now {}", old.name, new.name)
     ///         }
-    ///         Change::Remove { key, .. } => println!("{key:?} left"),
-    ///         _ => {}
+    ///         Change::Remove { old: Some(user), .. } => format!("{} left", user.name),
+    ///         other => format!("{other:?}"), // images absent: another view type
+    ///     });
+    ///     // Where to resume after a restart: db.changes::<User>().after(checkpoint).
+    ///     checkpoint = record.sequence_number;
+    ///     if seen.len() == 3 {
+    ///         break; // an enabled stream never ends: it waits for more changes
     ///     }
-    ///     // Where to resume after a restart: db.changes::<User>().after(sequence_number).
-    ///     let _checkpoint = record.sequence_number;
     /// }
-    /// # Ok(())
-    /// # }
+    /// assert_eq!(seen, ["welcome Ada", "Ada is now Ada L.", "Ada L. left"]);
+    /// # assert!(!checkpoint.is_empty());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
     /// ```
     pub fn changes<M: Model>(&self) -> Changes<M> {
         Changes {
