@@ -207,3 +207,45 @@ dual_test!(a_table_without_a_stream_is_an_error, |t| {
     );
     assert!(changes.next().await.is_none());
 });
+
+changes_test!(a_disabled_stream_ends_once_read, disabled_stream_ends);
+
+/// Disabling the stream closes its shards: the consumer reads what was written, then the stream
+/// ends instead of waiting for more.
+async fn disabled_stream_ends(t: Dual) {
+    use dynomodel::{StreamSpecification, UpdateTableInput};
+    use futures::TryStreamExt;
+
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Counter>());
+    db.create_schema::<Counter>().await.unwrap();
+    for n in 0..3 {
+        db.put(&Counter { id: "a".into(), n }).await.unwrap();
+    }
+    let disable = UpdateTableInput {
+        table_name: db.table_name::<Counter>(),
+        stream_specification: Some(StreamSpecification {
+            stream_enabled: false,
+            stream_view_type: None,
+        }),
+        ..Default::default()
+    };
+    db.backend().update_table(disable).await.unwrap();
+
+    let changes = db
+        .changes::<Counter>()
+        .poll_interval(Duration::from_millis(20));
+    let records: Vec<_> = tokio::time::timeout(Duration::from_secs(30), changes.try_collect())
+        .await
+        .expect("a disabled stream ends")
+        .unwrap();
+    let seen: Vec<_> = records.iter().map(summary).collect();
+    assert_eq!(
+        seen,
+        [
+            ("INSERT", None, Some(0)),
+            ("MODIFY", Some(0), Some(1)),
+            ("MODIFY", Some(1), Some(2))
+        ]
+    );
+}
