@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use dynomodel::{ChangeRecord, Db, Model};
-use dynomodel_tests::{dual_test, run_scenario, Dual, Target};
+use dynomodel_tests::{dual_test, Dual, Target};
 use futures::StreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -22,36 +22,6 @@ struct Counter {
 struct Plain {
     #[hash_key]
     id: String,
-}
-
-/// `dual_test!` for these scenarios, with the server variant ignored: the server answers
-/// `UnknownOperationException` to the Streams API until its `DynamoDBStreams_20120810` target
-/// (branch `engine-streams`) is merged.
-// TODO(merge engine-streams' server target): drop the `#[ignore]` below (or use `dual_test!`).
-macro_rules! changes_test {
-    ($name:ident, $scenario:ident) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn mem() {
-                run_scenario(Target::Mem, concat!(stringify!($name), "-mem"), $scenario).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn dynamodb_local() {
-                let name = concat!(stringify!($name), "-local");
-                run_scenario(Target::DynamoDbLocal, name, $scenario).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[ignore = "needs the server's DynamoDBStreams_20120810 target (branch engine-streams)"]
-            async fn server() {
-                let name = concat!(stringify!($name), "-server");
-                run_scenario(Target::Server, name, $scenario).await;
-            }
-        }
-    };
 }
 
 /// Writer tasks, items per writer, modifications per item.
@@ -90,10 +60,9 @@ fn expected_life() -> Vec<(&'static str, Option<i64>, Option<i64>)> {
     life
 }
 
-changes_test!(
-    a_consumer_sees_every_change_once_in_order_per_item,
-    every_change_once
-);
+dual_test!(a_consumer_sees_every_change_once_in_order_per_item, |t| {
+    every_change_once(t).await
+});
 
 async fn every_change_once(t: Dual) {
     let db = t.namespaced_db();
@@ -158,9 +127,9 @@ async fn every_change_once(t: Dual) {
     assert!(extra.is_err(), "nothing after the last change: {extra:?}");
 }
 
-changes_test!(
+dual_test!(
     resuming_after_a_sequence_number_reads_only_what_follows,
-    resume
+    |t| { resume(t).await }
 );
 
 async fn resume(t: Dual) {
@@ -192,7 +161,6 @@ async fn resume(t: Dual) {
     }
 }
 
-// Only DescribeTable: every target runs this one now.
 dual_test!(a_table_without_a_stream_is_an_error, |t| {
     let db = t.namespaced_db();
     t.register_table(&db.table_name::<Plain>());
@@ -208,7 +176,9 @@ dual_test!(a_table_without_a_stream_is_an_error, |t| {
     assert!(changes.next().await.is_none());
 });
 
-changes_test!(a_disabled_stream_ends_once_read, disabled_stream_ends);
+dual_test!(a_disabled_stream_ends_once_read, |t| {
+    disabled_stream_ends(t).await
+});
 
 /// Disabling the stream closes its shards: the consumer reads what was written, then the stream
 /// ends instead of waiting for more.
