@@ -412,3 +412,6 @@ mod seconds;
 
 #[path = "mapper/capacity.rs"]
 mod capacity;
+
+#[path = "mapper/changes.rs"]
+mod changes;

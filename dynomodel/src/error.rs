@@ -131,6 +131,26 @@ pub enum Error {
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
 
+    // Change streams (`Db::changes`).
+    /// [`Db::changes`](crate::Db::changes) found no stream on the table: its `LatestStreamArn` is
+    /// absent (a model declares one with `#[dynomodel(stream = "...")]`).
+    #[error("NoStream: table `{table}` has no stream")]
+    NoStream {
+        /// The table (namespace included).
+        table: String,
+    },
+    /// [`Changes::after`](crate::Changes::after) was given a sequence number that no shard of the
+    /// stream holds (its records are trimmed, after 24 hours, or it is from another stream).
+    #[error(
+        "SequenceNumberNotFound: no shard of stream `{stream_arn}` holds sequence number {sequence_number}"
+    )]
+    SequenceNumberNotFound {
+        /// The sequence number to resume after.
+        sequence_number: String,
+        /// The stream.
+        stream_arn: String,
+    },
+
     // Migrations (`Plan::apply`).
     /// A migration was refused (blocking differences, index drops not allowed) or stopped (a step
     /// failed, a table did not become ACTIVE in time); see [`crate::migrate::MigrationError`].
@@ -180,6 +200,9 @@ impl Error {
             // Batches.
             Error::BatchUnprocessed(_) => "BatchUnprocessed",
             Error::ItemDecode(_) => "ItemDecode",
+            // Change streams.
+            Error::NoStream { .. } => "NoStream",
+            Error::SequenceNumberNotFound { .. } => "SequenceNumberNotFound",
             // Migrations.
             Error::Migration(_) => "MigrationError",
         }
@@ -201,6 +224,14 @@ impl Error {
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
             // Batches.
             Error::BatchUnprocessed(_) | Error::ItemDecode(_) => self.to_string(),
+            // Change streams.
+            Error::NoStream { table } => format!("table `{table}` has no stream"),
+            Error::SequenceNumberNotFound {
+                sequence_number,
+                stream_arn,
+            } => {
+                format!("no shard of stream `{stream_arn}` holds sequence number {sequence_number}")
+            }
             // Migrations.
             Error::Migration(e) => e.message.clone(),
         }

@@ -84,6 +84,7 @@ pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
 };
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
+pub use db::{Change, ChangeRecord, Changes};
 pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
     Slot, Transaction, UpdateItem,

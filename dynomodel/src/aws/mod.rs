@@ -1,6 +1,9 @@
 //! [`AwsBackend`]: the [`Backend`] for Amazon DynamoDB (and DynamoDB-compatible servers such as DynamoDB
 //! Local, ScyllaDB Alternator or LocalStack) over `aws-sdk-dynamodb`. Feature `aws`.
 //!
+//! The DynamoDB Streams API (`ListStreams`, `DescribeStream`, `GetShardIterator`, `GetRecords`) goes
+//! through a second client, `aws-sdk-dynamodbstreams`, because DynamoDB serves it on its own endpoint.
+//!
 //! Every request and response is converted field by field and without loss: numbers travel as DynamoDB's
 //! exact decimal text, binaries as bytes, sets as the sequences the caller built (duplicates included, so
 //! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
@@ -12,12 +15,15 @@ mod error;
 mod item;
 mod query;
 mod schema;
+mod streams;
+mod streams_client;
 mod table;
 mod transact;
 mod value;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
 use self::error::map_sdk_error;
 use self::table::{
@@ -28,7 +34,8 @@ use crate::backend::*;
 use crate::db::Db;
 use crate::error::Result;
 
-/// The [`Backend`] that sends every request to DynamoDB through an `aws-sdk-dynamodb` [`Client`].
+/// The [`Backend`] that sends every request to DynamoDB through an `aws-sdk-dynamodb` [`Client`], and the
+/// DynamoDB Streams API through an `aws-sdk-dynamodbstreams` client.
 ///
 /// ```no_run
 /// # async fn demo() -> dynomodel::Result<()> {
@@ -42,38 +49,92 @@ use crate::error::Result;
 #[derive(Debug, Clone)]
 pub struct AwsBackend {
     client: Client,
+    streams: StreamsClient,
 }
 
 impl AwsBackend {
-    /// A backend over an already configured client.
+    /// A backend over an already configured client; the DynamoDB Streams client is derived from it.
+    ///
+    /// The streams client copies what the SDK lets a program read back from the DynamoDB client's
+    /// config: region, HTTP client, sleep and time source, timeouts, retry configuration, identity
+    /// cache, and the endpoint URL when one was set explicitly (DynamoDB-compatible servers serve both
+    /// APIs on one endpoint; real AWS resolves `streams.dynamodb.<region>.amazonaws.com` itself).
+    /// The SDK does not expose a client's credentials provider, so the streams client takes its
+    /// credentials from the default chain (environment, profile, SSO, container or instance metadata);
+    /// a client built with other credentials should come with its own streams client through
+    /// [`AwsBackend::with_streams_client`].
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use dynomodel::AwsBackend;
+    /// let shared = aws_config::load_from_env().await;
+    /// let backend = AwsBackend::new(aws_sdk_dynamodb::Client::new(&shared));
+    /// # let _ = backend;
+    /// # }
+    /// ```
     pub fn new(client: Client) -> AwsBackend {
-        AwsBackend { client }
+        let streams = streams_client::derive(client.config());
+        AwsBackend { client, streams }
+    }
+
+    /// A backend over two already configured clients: DynamoDB's and DynamoDB Streams'.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use dynomodel::{AwsBackend, Db};
+    /// let shared = aws_config::load_from_env().await;
+    /// let db = Db::new(AwsBackend::with_streams_client(
+    ///     aws_sdk_dynamodb::Client::new(&shared),
+    ///     aws_sdk_dynamodbstreams::Client::new(&shared),
+    /// ));
+    /// # let _ = db;
+    /// # }
+    /// ```
+    pub fn with_streams_client(client: Client, streams: StreamsClient) -> AwsBackend {
+        AwsBackend { client, streams }
     }
 
     /// A backend for a local DynamoDB-compatible server at `endpoint_url` (e.g. `http://127.0.0.1:8000`),
-    /// with static dummy credentials and region `us-east-1`.
+    /// with static dummy credentials and region `us-east-1`; the Streams API goes to the same endpoint.
     ///
     /// DynamoDB Local keeps a separate database per access key and region (unless started with
     /// `-sharedDb`); the fixed credentials and region make every `local` backend see the same tables.
+    ///
+    /// ```no_run
+    /// use dynomodel::{AwsBackend, Db};
+    /// let db = Db::new(AwsBackend::local("http://127.0.0.1:8000"));
+    /// # let _ = db;
+    /// ```
     pub fn local(endpoint_url: impl Into<String>) -> AwsBackend {
+        let endpoint_url = endpoint_url.into();
         let credentials = Credentials::new("dynomodel", "dynomodel", None, None, "dynomodel-local");
+        let region = Region::new("us-east-1");
         let config = aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
-            .region(Region::new("us-east-1"))
-            .credentials_provider(credentials)
-            .endpoint_url(endpoint_url)
+            .region(region.clone())
+            .credentials_provider(credentials.clone())
+            .endpoint_url(endpoint_url.clone())
             .build();
-        AwsBackend::new(Client::from_conf(config))
+        AwsBackend::with_streams_client(
+            Client::from_conf(config),
+            streams_client::local(credentials, region, endpoint_url),
+        )
     }
 
     /// The underlying SDK client, for operations dynomodel does not wrap.
     pub fn client(&self) -> &Client {
         &self.client
     }
+
+    /// The underlying DynamoDB Streams SDK client.
+    pub fn streams_client(&self) -> &StreamsClient {
+        &self.streams
+    }
 }
 
 impl Db {
-    /// A database on Amazon DynamoDB through an already configured SDK client.
+    /// A database on Amazon DynamoDB through an already configured SDK client (the DynamoDB Streams
+    /// client is derived from it as [`AwsBackend::new`] describes).
     pub fn aws(client: Client) -> Db {
         Db::new(AwsBackend::new(client))
     }
@@ -83,13 +144,17 @@ impl Db {
     ///
     /// The endpoint can be overridden with `AWS_ENDPOINT_URL_DYNAMODB` (or `AWS_ENDPOINT_URL` for every
     /// service), or `endpoint_url` in the profile — the SDK honours these natively — which points the
-    /// same code at DynamoDB Local, ScyllaDB Alternator or LocalStack.
+    /// same code at DynamoDB Local, ScyllaDB Alternator or LocalStack. The DynamoDB Streams client is
+    /// built from the same configuration; it honours `AWS_ENDPOINT_URL_DYNAMODB_STREAMS`, and otherwise
+    /// follows an explicit DynamoDB endpoint (compatible servers serve both APIs on one endpoint).
     ///
     /// It returns a `Result` so that configuration checks can be added without an API change; today
     /// loading never fails (missing credentials surface on the first request, as [`Error::Transport`](crate::Error::Transport)).
     pub async fn from_env() -> Result<Db> {
         let config = aws_config::load_defaults(BehaviorVersion::latest()).await;
-        Ok(Db::aws(Client::new(&config)))
+        let client = Client::new(&config);
+        let streams = streams_client::from_shared(&config, client.config());
+        Ok(Db::new(AwsBackend::with_streams_client(client, streams)))
     }
 }
 
@@ -249,5 +314,24 @@ impl Backend for AwsBackend {
         input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
         schema::describe_endpoints(&self.client, input).await
+    }
+
+    async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
+        streams::list_streams(&self.streams, input).await
+    }
+
+    async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
+        streams::describe_stream(&self.streams, input).await
+    }
+
+    async fn get_shard_iterator(
+        &self,
+        input: GetShardIteratorInput,
+    ) -> Result<GetShardIteratorOutput> {
+        streams::get_shard_iterator(&self.streams, input).await
+    }
+
+    async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
+        streams::get_records(&self.streams, input).await
     }
 }

@@ -132,7 +132,7 @@ pub(crate) fn billing_mode(m: BillingMode) -> sdk::BillingMode {
 }
 
 /// A field DynamoDB always sends was missing or held a value this crate has no variant for.
-fn unexpected(expected: &str, found: impl Into<String>) -> Error {
+pub(crate) fn unexpected(expected: &str, found: impl Into<String>) -> Error {
     Error::Conversion(ConversionError::new(expected, found))
 }
 

@@ -39,51 +39,68 @@ pub(crate) fn to_sdk_item(item: &Item) -> SdkItem {
     item.iter().map(|(k, v)| (k.clone(), to_sdk(v))).collect()
 }
 
-/// Converts one value from the SDK's type.
+/// Defines the conversion of one SDK attribute-value type (and of its items) into dynomodel's.
 ///
-/// Fails only on values DynamoDB itself never sends: a number string that is not a valid DynamoDB number
-/// and a type this SDK version does not know (`Unknown`, from a future service model).
-pub(crate) fn from_sdk(value: SdkValue) -> Result<AttributeValue, ConversionError> {
-    Ok(match value {
-        SdkValue::S(s) => AttributeValue::S(s),
-        SdkValue::N(n) => AttributeValue::N(number(&n)?),
-        SdkValue::B(b) => AttributeValue::B(b.into_inner()),
-        SdkValue::Bool(b) => AttributeValue::Bool(b),
-        // DynamoDB only ever sends `{"NULL": true}`; there is no "non-null NULL" to preserve.
-        SdkValue::Null(_) => AttributeValue::Null,
-        SdkValue::Ss(v) => AttributeValue::Ss(v),
-        SdkValue::Ns(v) => AttributeValue::Ns(
-            v.iter()
-                .enumerate()
-                .map(|(i, n)| number(n).map_err(|e| e.at_index(i)))
-                .collect::<Result<_, _>>()?,
-        ),
-        SdkValue::Bs(v) => AttributeValue::Bs(v.into_iter().map(Blob::into_inner).collect()),
-        SdkValue::L(v) => AttributeValue::L(
-            v.into_iter()
-                .enumerate()
-                .map(|(i, v)| from_sdk(v).map_err(|e| e.at_index(i)))
-                .collect::<Result<_, _>>()?,
-        ),
-        SdkValue::M(m) => AttributeValue::M(from_sdk_item(m)?),
-        other => {
-            return Err(ConversionError::new(
-                "a DynamoDB attribute value",
-                format!("a type unknown to this SDK version: {other:?}"),
-            ))
+/// `aws-sdk-dynamodb` and `aws-sdk-dynamodbstreams` each generate their own `AttributeValue` enum with the
+/// same variants; one definition serves both so that a stream image converts exactly as a `GetItem`
+/// result does.
+macro_rules! from_sdk_value {
+    ($value_fn:ident, $item_fn:ident, $sdk:ty) => {
+        /// Converts one value from the SDK's type.
+        ///
+        /// Fails only on values DynamoDB itself never sends: a number string that is not a valid DynamoDB
+        /// number and a type this SDK version does not know (`Unknown`, from a future service model).
+        pub(crate) fn $value_fn(value: $sdk) -> Result<AttributeValue, ConversionError> {
+            type Sdk = $sdk;
+            Ok(match value {
+                Sdk::S(s) => AttributeValue::S(s),
+                Sdk::N(n) => AttributeValue::N(number(&n)?),
+                Sdk::B(b) => AttributeValue::B(b.into_inner()),
+                Sdk::Bool(b) => AttributeValue::Bool(b),
+                // DynamoDB only ever sends `{"NULL": true}`; there is no "non-null NULL" to preserve.
+                Sdk::Null(_) => AttributeValue::Null,
+                Sdk::Ss(v) => AttributeValue::Ss(v),
+                Sdk::Ns(v) => AttributeValue::Ns(
+                    v.iter()
+                        .enumerate()
+                        .map(|(i, n)| number(n).map_err(|e| e.at_index(i)))
+                        .collect::<Result<_, _>>()?,
+                ),
+                Sdk::Bs(v) => AttributeValue::Bs(v.into_iter().map(Blob::into_inner).collect()),
+                Sdk::L(v) => AttributeValue::L(
+                    v.into_iter()
+                        .enumerate()
+                        .map(|(i, v)| $value_fn(v).map_err(|e| e.at_index(i)))
+                        .collect::<Result<_, _>>()?,
+                ),
+                Sdk::M(m) => AttributeValue::M($item_fn(m)?),
+                other => {
+                    return Err(ConversionError::new(
+                        "a DynamoDB attribute value",
+                        format!("a type unknown to this SDK version: {other:?}"),
+                    ))
+                }
+            })
         }
-    })
+
+        /// Converts an item from the SDK's type; a bad value is reported with its attribute path.
+        pub(crate) fn $item_fn(item: HashMap<String, $sdk>) -> Result<Item, ConversionError> {
+            item.into_iter()
+                .map(|(k, v)| match $value_fn(v) {
+                    Ok(v) => Ok((k, v)),
+                    Err(e) => Err(e.at(&k)),
+                })
+                .collect::<Result<BTreeMap<_, _>, _>>()
+        }
+    };
 }
 
-/// Converts an item from the SDK's type; a bad value is reported with its attribute path.
-pub(crate) fn from_sdk_item(item: SdkItem) -> Result<Item, ConversionError> {
-    item.into_iter()
-        .map(|(k, v)| match from_sdk(v) {
-            Ok(v) => Ok((k, v)),
-            Err(e) => Err(e.at(&k)),
-        })
-        .collect::<Result<BTreeMap<_, _>, _>>()
-}
+from_sdk_value!(from_sdk, from_sdk_item, SdkValue);
+from_sdk_value!(
+    from_streams_sdk,
+    from_streams_sdk_item,
+    aws_sdk_dynamodbstreams::types::AttributeValue
+);
 
 /// Converts an optional item from an SDK response.
 pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {

@@ -14,6 +14,7 @@
 
 mod batch;
 mod capacity;
+mod changes;
 mod delete;
 mod flywheel;
 mod get;
@@ -50,6 +51,7 @@ pub use batch::{
 };
 pub(crate) use capacity::Calls;
 pub use capacity::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
+pub use changes::{Change, ChangeRecord, Changes};
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
 pub use partial::Partial;

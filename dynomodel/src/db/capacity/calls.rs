@@ -144,3 +144,15 @@ control! {
     list_tags_of_resource(input: ListTagsOfResourceInput) -> ListTagsOfResourceOutput,
         "ListTagsOfResource", input.resource_arn;
 }
+
+// The Streams API `Db::changes` reads (no capacity: DynamoDB reports none for it). The span's
+// `table` is the stream ARN (which holds the table's ARN), and empty for GetRecords, whose opaque
+// iterator names no table. (ListStreams is not here: the mapper finds a table's stream through
+// DescribeTable's `LatestStreamArn`.)
+control! {
+    describe_stream(input: DescribeStreamInput) -> DescribeStreamOutput, "DescribeStream",
+        input.stream_arn;
+    get_shard_iterator(input: GetShardIteratorInput) -> GetShardIteratorOutput, "GetShardIterator",
+        input.stream_arn;
+    get_records(input: GetRecordsInput) -> GetRecordsOutput, "GetRecords", "";
+}
