@@ -415,3 +415,6 @@ mod capacity;
 
 #[path = "mapper/changes.rs"]
 mod changes;
+
+#[path = "mapper/throughput.rs"]
+mod throughput;
