@@ -28,6 +28,8 @@ mod projections;
 mod query;
 mod requests;
 mod scan;
+mod streams;
+mod streams_api;
 mod tables;
 mod tags;
 mod transactions;
