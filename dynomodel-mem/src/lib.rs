@@ -78,6 +78,7 @@ mod read;
 mod request;
 mod scan;
 mod state;
+mod streams;
 mod table;
 mod tags;
 mod transact;
@@ -97,8 +98,10 @@ use dynomodel::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
     DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, DescribeTableInput, DescribeTableOutput, DescribeTimeToLiveInput,
-    DescribeTimeToLiveOutput, GetItemInput, GetItemOutput, ListTablesInput, ListTablesOutput,
+    DescribeLimitsOutput, DescribeStreamInput, DescribeStreamOutput, DescribeTableInput,
+    DescribeTableOutput, DescribeTimeToLiveInput, DescribeTimeToLiveOutput, GetItemInput,
+    GetItemOutput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
+    GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, ListTablesInput, ListTablesOutput,
     ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
     QueryOutput, Result, ScanInput, ScanOutput, TagResourceInput, TagResourceOutput,
     TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
@@ -504,6 +507,28 @@ impl Backend for MemBackend {
         input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
         self.read().describe_endpoints(&input)
+    }
+
+    // The Streams API takes the write lock: reading a stream trims its aged records and rolls its
+    // shard (lazily, by the engine's clock).
+
+    async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
+        self.write().list_streams(&input)
+    }
+
+    async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
+        self.write().describe_stream(&input)
+    }
+
+    async fn get_shard_iterator(
+        &self,
+        input: GetShardIteratorInput,
+    ) -> Result<GetShardIteratorOutput> {
+        self.write().get_shard_iterator(&input)
+    }
+
+    async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
+        self.write().get_records(&input)
     }
 }
 

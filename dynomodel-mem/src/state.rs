@@ -46,6 +46,10 @@ pub struct State {
     tokens: Tokens,
     /// ARN region and account, transition times.
     config: EngineConfig,
+    /// The engine's stream sequence numbers (one counter for all streams).
+    sequence: crate::streams::Sequence,
+    /// The streams of deleted tables, readable until their records age out.
+    retired_streams: Vec<crate::streams::Stream>,
 }
 
 impl State {
@@ -126,8 +130,17 @@ impl State {
         // Tags are checked with the rest of the request: an invalid tag creates no table.
         crate::tags::validate_create_tags(&input.tags)?;
         let now = self.clock.now();
-        // Tables whose deletion is over are forgotten here, the one place a name is taken again.
-        self.tables.retain(|_, t| !t.lifecycle.gone(now));
+        // Tables whose deletion is over are forgotten here, the one place a name is taken again; their
+        // streams stay readable until they age out.
+        let gone: Vec<String> = self
+            .tables
+            .iter()
+            .filter(|(_, t)| t.lifecycle.gone(now))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in gone {
+            self.forget_table(&name);
+        }
         if self.tables.contains_key(&input.table_name) {
             // Real DynamoDB, for an ACTIVE, CREATING or DELETING table alike (the ack-api-quirks lab's
             // catalogue, DDB-TABLE-444); DynamoDB Local 3.3 says "Cannot create preexisting table".
@@ -153,9 +166,10 @@ impl State {
         };
         let mut table = Table::new(schema);
         crate::tags::store_create_tags(&mut table, &input.tags);
-        crate::update_table::created_stream(&mut table, now);
         let generation = table.lifecycle.next_generation();
-        table.lifecycle.created = Some(Transition::new(now, self.config.transition, generation));
+        let created = Transition::new(now, self.config.transition, generation);
+        crate::update_table::created_stream(&mut table, created, self.stream_context());
+        table.lifecycle.created = Some(created);
         let table_description = table.describe(&View::fresh(now, generation));
         self.tables.insert(input.table_name, table);
         Ok(CreateTableOutput { table_description })
@@ -193,10 +207,13 @@ impl State {
         }
         crate::update_table::check_delete_table(table, &view)?;
         let generation = table.lifecycle.next_generation();
-        table.lifecycle.deleted = Some(Transition::new(now, transition, generation));
+        let deleted = Transition::new(now, transition, generation);
+        table.lifecycle.deleted = Some(deleted);
+        // Deleting a table disables its stream; the records stay readable for 24 hours.
+        table.disable_stream(deleted);
         let table_description = table.describe(&View::fresh(now, generation));
         if transition.is_zero() {
-            self.tables.remove(&input.table_name);
+            self.forget_table(&input.table_name);
         }
         Ok(DeleteTableOutput { table_description })
     }
@@ -267,8 +284,35 @@ fn table_id(name: &str, serial: u64) -> String {
     )
 }
 
-/// Every table, for the TTL sweep (`ttl/`).
+/// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`streams/`).
 impl State {
+    /// What a new stream needs from the engine.
+    pub(crate) fn stream_context(&self) -> crate::streams::StreamContext {
+        crate::streams::StreamContext {
+            clock: self.clock.clone(),
+            sequence: self.sequence.clone(),
+            region: self.config.region.clone(),
+        }
+    }
+
+    /// Every stream: those of the tables (deleted ones included until forgotten), then those of
+    /// forgotten tables. Streams of forgotten tables with nothing left are dropped first.
+    pub(crate) fn streams_mut(&mut self) -> impl Iterator<Item = &mut crate::streams::Stream> + '_ {
+        let now = self.clock.now();
+        self.retired_streams.retain(|s| !s.gone(now));
+        self.tables
+            .values_mut()
+            .flat_map(Table::streams_mut)
+            .chain(self.retired_streams.iter_mut())
+    }
+
+    /// Removes table `name`, keeping its streams.
+    fn forget_table(&mut self, name: &str) {
+        if let Some(mut table) = self.tables.remove(name) {
+            self.retired_streams.extend(table.take_streams());
+        }
+    }
+
     /// The tables, for writing.
     pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
         self.tables.values_mut()

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, Utc};
 use dynomodel::{
     item_size, AttributeDefinition, BillingMode, GlobalSecondaryIndex,
-    GlobalSecondaryIndexDescription, Item, KeySchemaElement, LocalSecondaryIndex,
+    GlobalSecondaryIndexDescription, Identity, Item, KeySchemaElement, LocalSecondaryIndex,
     LocalSecondaryIndexDescription, ProvisionedThroughput, ProvisionedThroughputDescription,
     ScalarAttributeType, StreamSpecification, TableClass, TableDescription, TableStatus,
 };
@@ -19,8 +19,9 @@ use dynomodel::{
 use crate::collection;
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::streams::Stream;
 use crate::ttl::expiry::TtlState;
-use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, View};
+use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
@@ -118,6 +119,8 @@ pub struct Table {
     pub lifecycle: Lifecycle,
     /// The size of each item collection (tables with LSIs only): items plus LSI entries.
     collections: HashMap<KeyValue, usize>,
+    /// The table's streams, oldest first; only the last can be recording (`streams/`).
+    streams: Vec<Stream>,
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
@@ -136,6 +139,7 @@ impl Table {
             tags: BTreeMap::new(),
             lifecycle: Lifecycle::default(),
             collections: HashMap::new(),
+            streams: Vec::new(),
         }
     }
 
@@ -192,6 +196,9 @@ impl Table {
             let size = self.collections.entry(key.hash.clone()).or_default();
             *size = (*size + share).saturating_sub(old_share);
         }
+        if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
+            stream.record(partition.get(&key.range), Some(&item), None);
+        }
         let old = partition.insert(key.range, item);
         self.total_size += size;
         match &old {
@@ -203,6 +210,17 @@ impl Table {
 
     /// Removes the item with this key, returning it.
     pub fn delete(&mut self, key: &PrimaryKey) -> Option<Item> {
+        self.delete_by(key, None)
+    }
+
+    /// Removes the item with this key as the service itself (a Time to Live deletion): its stream
+    /// record names the service ([`Identity::time_to_live`]).
+    pub fn delete_as_service(&mut self, key: &PrimaryKey) -> Option<Item> {
+        self.delete_by(key, Some(Identity::time_to_live()))
+    }
+
+    /// Removes the item with this key on behalf of `identity` (`None`: the application).
+    fn delete_by(&mut self, key: &PrimaryKey, identity: Option<Identity>) -> Option<Item> {
         let slot = partition_slot(key.hash.clone());
         let partition = self.partitions.get_mut(&slot)?;
         let old = partition.remove(&key.range)?;
@@ -221,7 +239,32 @@ impl Table {
             index.remove(key, &old);
         }
         self.ttl.remove(key, &old);
+        if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
+            stream.record(Some(&old), None, identity);
+        }
         Some(old)
+    }
+
+    /// Starts recording to a new stream (the previous one, if any, is already disabled).
+    pub(crate) fn start_stream(&mut self, stream: Stream) {
+        self.streams.push(stream);
+    }
+
+    /// Disables the recording stream, if any: its shard closes, its records stay readable.
+    pub(crate) fn disable_stream(&mut self, change: Transition) {
+        if let Some(stream) = self.streams.last_mut() {
+            stream.disable(change);
+        }
+    }
+
+    /// The table's streams.
+    pub(crate) fn streams_mut(&mut self) -> std::slice::IterMut<'_, Stream> {
+        self.streams.iter_mut()
+    }
+
+    /// Takes the table's streams (the table is being forgotten; its streams outlive it).
+    pub(crate) fn take_streams(&mut self) -> Vec<Stream> {
+        std::mem::take(&mut self.streams)
     }
 
     /// The items, for Query and Scan.

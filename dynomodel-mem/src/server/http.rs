@@ -78,7 +78,7 @@ async fn respond(
         .headers()
         .get("x-amz-target")
         .and_then(|v| v.to_str().ok())
-        .and_then(|t| t.strip_prefix(wire::TARGET_PREFIX))
+        .and_then(wire::operation_of)
         .map(str::to_owned);
     let body = match Limited::new(request.into_body(), MAX_BODY_BYTES)
         .collect()

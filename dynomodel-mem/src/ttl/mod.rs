@@ -24,7 +24,7 @@ pub(crate) mod expiry;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use dynomodel::{
-    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, Error, Item, Result, TimeToLiveDescription,
+    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, Error, Result, TimeToLiveDescription,
     UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
 };
 
@@ -140,9 +140,9 @@ impl State {
         let mut deleted = 0;
         for table in self.tables_mut() {
             for key in table.ttl().expired(now) {
-                if let Some(old) = table.delete(&key) {
+                // As the service: the stream records a REMOVE with the service's identity.
+                if table.delete_as_service(&key).is_some() {
                     deleted += 1;
-                    expired_item_deleted(table, &old);
                 }
             }
         }
@@ -191,12 +191,6 @@ fn check_change(table: &Table, enable: bool, attribute: &str, now: DateTime<Utc>
     }
     Ok(())
 }
-
-/// Called for each item the sweep deleted, after the delete.
-///
-/// Issue 12 (streams) emits the service's REMOVE record here: `eventName: REMOVE`, the old image, and
-/// `userIdentity { type: "Service", principalId: "dynamodb.amazonaws.com" }` (FACTS §14).
-fn expired_item_deleted(_table: &Table, _old: &Item) {}
 
 #[cfg(test)]
 mod tests;

@@ -25,6 +25,7 @@ pub(crate) use request::NOTHING_TO_UPDATE;
 
 use crate::index::Index;
 use crate::state::State;
+use crate::streams::{Stream, StreamContext, StreamOrigin};
 use crate::table::Table;
 
 /// DescribeLimits' answer: the default quotas of an AWS account per region ("Service, account, and
@@ -42,6 +43,7 @@ impl State {
     pub fn update_table(&mut self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
         request::check(&input)?;
         let now = self.clock().now();
+        let streams = self.stream_context();
         let transition = self.config().transition;
         let table = self.existing_table_mut(&input.table_name).ok_or_else(|| {
             dynomodel::Error::resource_not_found(format!(
@@ -58,6 +60,13 @@ impl State {
         let generation = table.lifecycle.next_generation();
         let change = Transition::new(now, transition, generation);
         apply(table, &input, now, change)?;
+        if let Some(spec) = input.stream_specification {
+            // Disabling closes the stream's shard; enabling starts a new stream (a new ARN).
+            table.disable_stream(change);
+            if spec.stream_enabled {
+                start_stream(table, change, streams);
+            }
+        }
         Ok(UpdateTableOutput {
             table_description: table.describe(&View::fresh(now, generation)),
         })
@@ -272,17 +281,39 @@ fn next_stream_label(table: &Table, now: DateTime<Utc>) -> String {
     }
 }
 
-/// The stream ARN and label of a table created with a stream.
-pub(crate) fn created_stream(table: &mut Table, now: DateTime<Utc>) {
+/// The stream ARN and label of a table created with a stream, and the stream itself.
+pub(crate) fn created_stream(table: &mut Table, created: Transition, streams: StreamContext) {
     if table
         .schema
         .stream_specification
         .is_some_and(|s| s.stream_enabled)
     {
-        let label = stream_label(now);
+        let label = stream_label(created.started);
         let arn = format!("{}/stream/{label}", table.schema.arn);
         table.lifecycle.latest_stream = Some((arn, label));
+        start_stream(table, created, streams);
     } else {
         table.schema.stream_specification = None;
     }
+}
+
+/// Starts the stream that `latest_stream` names, with the table's view type.
+fn start_stream(table: &mut Table, change: Transition, streams: StreamContext) {
+    let (Some((arn, label)), Some(view_type)) = (
+        table.lifecycle.latest_stream.clone(),
+        table
+            .schema
+            .stream_specification
+            .and_then(|s| s.stream_view_type),
+    ) else {
+        return;
+    };
+    let origin = StreamOrigin {
+        arn,
+        label,
+        table_name: table.schema.name.clone(),
+        key_schema: table.schema.key_schema.clone(),
+        view_type,
+    };
+    table.start_stream(Stream::new(origin, change, streams));
 }

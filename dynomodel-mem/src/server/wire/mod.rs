@@ -36,6 +36,7 @@ mod capacity;
 mod description;
 mod error;
 mod item;
+mod streams;
 mod table;
 mod tags;
 #[cfg(test)]
@@ -51,6 +52,7 @@ use serde_json::{Map, Value};
 
 pub use description::table_description;
 pub use error::error_response;
+pub use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
 pub use value::{attribute_value_to_json, item_to_json, parse_attribute_value};
 
 /// Why a request produced no result.
@@ -111,6 +113,25 @@ pub struct Context {
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
 pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
+/// The operation an `X-Amz-Target` names, as [`call`] takes it: DynamoDB's own without the prefix
+/// (`PutItem`), a DynamoDB Streams one whole (`DynamoDBStreams_20120810.GetRecords`, see
+/// [`STREAM_OPERATIONS`]); `None` for another service's target.
+///
+/// ```
+/// use dynomodel_mem::server::wire::operation_of;
+///
+/// assert_eq!(operation_of("DynamoDB_20120810.PutItem"), Some("PutItem"));
+/// let streams = "DynamoDBStreams_20120810.GetRecords";
+/// assert_eq!(operation_of(streams), Some(streams));
+/// assert_eq!(operation_of("Kinesis_20131202.GetRecords"), None);
+/// ```
+pub fn operation_of(target: &str) -> Option<&str> {
+    match target.strip_prefix(TARGET_PREFIX) {
+        Some(operation) => Some(operation),
+        None => target.starts_with(STREAMS_TARGET_PREFIX).then_some(target),
+    }
+}
+
 /// Runs one request: `operation` is the target's suffix (e.g. `PutItem`), `body` the raw request body.
 /// Returns the response body as JSON, or the fault to report ([`error_response`] turns it into
 /// DynamoDB's status and error body). The server's whole protocol, without HTTP:
@@ -156,7 +177,7 @@ pub async fn call_in(
     operation: &str,
     body: &[u8],
 ) -> WireResult<Value> {
-    if !OPERATIONS.contains(&operation) {
+    if !OPERATIONS.contains(&operation) && !STREAM_OPERATIONS.contains(&operation) {
         return Err(Fault::UnknownOperation);
     }
     // DynamoDB parses before it validates: malformed JSON (or an empty body) is a bare
@@ -167,6 +188,9 @@ pub async fn call_in(
         Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
         _ => return Err(Fault::Serialization(None)),
     };
+    if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
+        return streams::call(backend, streams_operation, request).await;
+    }
     match operation {
         "CreateTable" => table::create_table(backend, request).await,
         "DescribeTable" => table::describe_table(backend, request).await,

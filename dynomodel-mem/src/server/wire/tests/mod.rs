@@ -13,6 +13,7 @@ mod batch;
 mod capacity;
 mod fake;
 mod lifecycle;
+mod streams;
 mod table;
 mod transact;
 mod update_table;
