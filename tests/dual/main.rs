@@ -30,6 +30,7 @@ mod requests;
 mod scan;
 mod streams;
 mod streams_api;
+mod streams_retention;
 mod tables;
 mod tags;
 mod transactions;
