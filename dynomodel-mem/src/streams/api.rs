@@ -1,7 +1,7 @@
 //! `ListStreams`, `DescribeStream`, `GetShardIterator` and `GetRecords` on the engine's state.
 //!
 //! Error texts and where they come from:
-//! - A missing stream: "Requested resource not found: Stream: <arn> not found" (a live capture against
+//! - A missing stream: `Requested resource not found: Stream: <arn> not found` (a live capture against
 //!   eu-west-1 in a published test suite; DynamoDB Local 3.3 says the same for DescribeStream and
 //!   "Stream does not exist" for GetShardIterator).
 //! - A missing shard: "Requested resource not found: Shard does not exist" (the text the DynamoDB Streams
