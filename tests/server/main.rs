@@ -3,7 +3,7 @@
 //! no SDK would send.
 //!
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
-//! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `capacity.rs`
+//! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `throughput.rs` throttling, `capacity.rs`
 //! consumed capacity and item collection metrics through the AWS SDK, `fuzz.rs` generated bodies.
 
 #![allow(clippy::unwrap_used)]
@@ -13,6 +13,7 @@ mod fuzz;
 mod lifecycle;
 mod multi_item;
 mod sdk;
+mod throughput;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
