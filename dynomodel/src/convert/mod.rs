@@ -20,6 +20,12 @@
 //! | `HashSet<T>`, `BTreeSet<T>` of a key type | SS, NS or BS by the element's key type | no |
 //! | `Box<T>` | as `T` | as `T` |
 //! | [`AttributeValue`] | itself | no |
+//! | `serde_json::Value` | M, L, S, N, BOOL or NULL by its kind (see [below](self#json)) | no |
+//! | `uuid::Uuid` (feature `uuid`) | S (hyphenated, lowercase) | yes |
+//! | a `#[derive(Attribute)]` newtype | as its field | as its field |
+//! | a `#[derive(Attribute)]` enum of unit variants | S (the variant's name) | yes |
+//! | a `#[derive(Attribute)]` enum with data | S or M of one entry (the variant's name → content) | no |
+//! | any serde type, field option `serde` / `json` | its serde shape ([`Serde<T>`]) / a JSON string ([`Json<T>`]) | no |
 //!
 //! # Binary data and `Vec<u8>`
 //!
@@ -43,6 +49,15 @@
 //! typed handles of such fields are typed [`EpochSeconds<T>`] and [`Ttl<T>`], which encode like the
 //! field, so that `Session::expires().lt(now)` compares numbers.
 //!
+//! # JSON
+//!
+//! `serde_json::Value` is a document: an object is stored as M, an array as L, a string as S, a number
+//! as N, a boolean as BOOL and null as NULL. Numbers are exact both ways: integers as written, floats
+//! as their shortest round-tripping decimal, and a stored number JSON cannot hold exactly is an error,
+//! not a rounding. The field option `#[dynomodel(serde)]` stores any `Serialize + DeserializeOwned`
+//! type through this conversion (see [`serde`]); `#[dynomodel(json)]` stores it as one JSON string
+//! instead (see [`json`]).
+//!
 //! # Errors
 //!
 //! Every failure is a [`ConversionError`] naming what was expected and the DynamoDB type found; nested
@@ -52,14 +67,23 @@ mod binary_type;
 mod collections;
 mod decimal;
 pub mod epoch_seconds;
+mod escape;
+pub mod json;
+mod json_value;
 mod scalars;
 mod seconds;
+pub mod serde;
 mod sets;
 mod time;
 pub mod ttl;
+#[cfg(feature = "uuid")]
+mod uuid;
+#[doc(hidden)]
+pub mod variant;
 mod version;
 
 pub use binary_type::{binary, Binary};
+pub use escape::{Json, Serde};
 pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 
