@@ -133,7 +133,8 @@ impl<'a> Container<'a> {
                 errors.at(
                     data.enum_token.span(),
                     format!(
-                        "{} supports only structs with named fields, not enums",
+                        "{} supports only structs with named fields, not enums; \
+                         `#[derive(Attribute)]` stores an enum as one attribute",
                         derive.name()
                     ),
                 );
