@@ -48,7 +48,8 @@ pub fn derive_document(input: TokenStream) -> TokenStream {
 /// Derives `dynomodel::Attribute` for a type stored as one attribute value: a newtype struct
 /// (`struct UserId(String)`, stored as its field), a unit-only enum (stored as its variant's name, S,
 /// usable as a key) or an enum with data (externally tagged, as serde: a unit variant as its name, any
-/// other as a map of one entry, name → content). Options: `rename_all` on the enum, `rename` and
+/// other as a map of one entry, name → content; with `tag = "type"`, internally tagged: a map holding
+/// the name under `type`). Options: `rename_all` and `tag` on the enum, `rename` and
 /// `rename_all` (for a struct variant's fields) on variants, the `#[derive(Document)]` field options on
 /// struct variants' fields. Documented, with examples, on the `dynomodel::Attribute` trait.
 #[proc_macro_derive(Attribute, attributes(dynomodel))]

@@ -305,3 +305,60 @@ fn newtypes_are_transparent() {
         "attribute `<value>`: expected a string, found S".replace("found S", "found N")
     );
 }
+
+#[derive(Attribute, Debug, Clone, PartialEq)]
+#[dynomodel(tag = "type", rename_all = "snake_case")]
+enum Event {
+    Created,
+    Paid(Card),
+    Shipped {
+        carrier: String,
+        #[dynomodel(rename = "at", epoch_seconds)]
+        when: DateTime<Utc>,
+    },
+    Note(String),
+}
+
+#[test]
+fn internally_tagged_enums_hold_their_name_in_the_tag_attribute() {
+    let cases = [
+        (Event::Created, map(&[("type", s("created"))])),
+        (
+            Event::Paid(Card {
+                last4: "4242".into(),
+            }),
+            map(&[("type", s("paid")), ("last4", s("4242"))]),
+        ),
+        (
+            Event::Shipped {
+                carrier: "ups".into(),
+                when: time(60),
+            },
+            map(&[("type", s("shipped")), ("carrier", s("ups")), ("at", n(60))]),
+        ),
+    ];
+    for (event, stored) in cases {
+        assert_eq!(event.to_attribute().unwrap(), Some(stored.clone()));
+        assert_eq!(Event::from_attribute(stored).unwrap(), event);
+    }
+    assert_eq!(
+        Event::expected(),
+        r#"a Event: a map whose "type" is one of "created", "paid", "shipped", "note""#
+    );
+
+    let err = Event::from_attribute(map(&[("type", s("lost"))])).unwrap_err();
+    assert_eq!(
+        (err.path.as_str(), err.found.as_str()),
+        ("type", r#"unknown variant "lost""#)
+    );
+    let err = Event::from_attribute(map(&[("carrier", s("ups"))])).unwrap_err();
+    assert_eq!(err.found, r#"a map without "type""#);
+    let err = Event::from_attribute(map(&[("type", n(1))])).unwrap_err();
+    assert_eq!((err.path.as_str(), err.found.as_str()), ("type", "N"));
+    let err =
+        Event::from_attribute(map(&[("type", s("shipped")), ("carrier", s("ups"))])).unwrap_err();
+    assert_eq!(err.path, "at");
+    // A newtype variant's content must be a map to hold the tag.
+    let err = Event::Note("x".into()).to_attribute().unwrap_err();
+    assert_eq!(err.found, "S");
+}

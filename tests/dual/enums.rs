@@ -38,6 +38,15 @@ enum Payment {
     },
 }
 
+/// Internally tagged: the variant's name sits beside its fields.
+#[derive(Attribute, Debug, Clone, PartialEq)]
+#[dynomodel(tag = "type", rename_all = "kebab-case")]
+enum Event {
+    Placed,
+    Shipped { carrier: String, parcels: u8 },
+    CardCharged(Card),
+}
+
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 enum Channel {
     Web { session: u64 },
@@ -64,6 +73,7 @@ struct Order {
     total: Cents,
     payment: Payment,
     history: Vec<Payment>,
+    events: Vec<Event>,
     #[dynomodel(serde)]
     meta: Meta,
     #[dynomodel(json)]
@@ -88,6 +98,16 @@ fn order(n: u128, status: Status, total: i64, payment: Payment) -> Order {
             Payment::Cash,
             Payment::Split(Cents(1), None),
             Payment::Card(Card {
+                last4: "4242".into(),
+            }),
+        ],
+        events: vec![
+            Event::Placed,
+            Event::Shipped {
+                carrier: "ups".into(),
+                parcels: 2,
+            },
+            Event::CardCharged(Card {
                 last4: "4242".into(),
             }),
         ],
@@ -147,6 +167,10 @@ dual_test!(enums_and_newtypes_round_trip_in_their_shapes, |t| {
     assert_eq!(
         raw["history"].to_string(),
         r#"{"L":[{"S":"Cash"},{"M":{"Split":{"L":[{"N":"1"},{"NULL":true}]}}},{"M":{"Card":{"M":{"last4":{"S":"4242"}}}}}]}"#
+    );
+    assert_eq!(
+        raw["events"].to_string(),
+        r#"{"L":[{"M":{"type":{"S":"placed"}}},{"M":{"carrier":{"S":"ups"},"parcels":{"N":"2"},"type":{"S":"shipped"}}},{"M":{"last4":{"S":"4242"},"type":{"S":"card-charged"}}}]}"#
     );
     // `Number` displays positionally; the text of 1e-100 and 1e125 is long.
     let text = |n: &str| n.parse::<dynomodel::Number>().unwrap().to_string();

@@ -1,4 +1,4 @@
-//! Parsing of `#[derive(Attribute)]`'s options: `#[dynomodel(rename_all = "...")]` on the enum and
+//! Parsing of `#[derive(Attribute)]`'s options: `#[dynomodel(rename_all = "...", tag = "...")]` on the enum and
 //! `#[dynomodel(rename = "...", rename_all = "...")]` on a variant (`rename_all` on a variant names the
 //! fields of a struct variant). Fields of struct variants take the field options of
 //! [`crate::attr::field`].
@@ -15,6 +15,8 @@ use crate::case::RenameRule;
 pub struct EnumAttrs {
     /// `rename_all = "snake_case"`: how variant names become tags.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// `tag = "type"`: internally tagged, the variant's name stored in this attribute of its map.
+    pub tag: Option<Spanned<String>>,
 }
 
 /// The options on a variant.
@@ -36,11 +38,15 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> EnumAttrs {
                 if let Some(rule) = rename_rule(&meta, errors)? {
                     set_once(&mut out.rename_all, rule, span, "rename_all", errors);
                 }
+            } else if meta.path.is_ident("tag") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let value = Spanned { value: lit.value(), span: lit.span() };
+                set_once(&mut out.tag, value, span, "tag", errors);
             } else {
                 errors.at(
                     span,
                     format!(
-                        "unknown dynomodel option `{}` for #[derive(Attribute)]; expected `rename_all`",
+                        "unknown dynomodel option `{}` for #[derive(Attribute)]; expected `rename_all` or `tag`",
                         option_name(&meta)
                     ),
                 );

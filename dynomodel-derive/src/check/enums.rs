@@ -9,6 +9,7 @@ use crate::ir::enums::{AttrContainer, Kind, Shape};
 
 /// Runs every rule.
 pub fn check(container: &AttrContainer<'_>, errors: &mut Errors) {
+    tag(container, errors);
     let Kind::Enum(variants) = &container.kind else {
         return;
     };
@@ -61,6 +62,52 @@ fn field_names(fields: &[crate::ir::Field<'_>], errors: &mut Errors) {
                     field.ident, field.name
                 ),
             );
+        }
+    }
+}
+
+/// `tag = "type"` stores every variant as a map holding its name under that attribute: a newtype has
+/// no variants, a tuple variant's list has no room for it, and a struct variant's field cannot be
+/// stored under the same name.
+fn tag(container: &AttrContainer<'_>, errors: &mut Errors) {
+    let Some(tag) = &container.tag else {
+        return;
+    };
+    if tag.value.is_empty() {
+        errors.at(tag.span, "the tag attribute's name cannot be empty");
+    }
+    let variants = match &container.kind {
+        Kind::Enum(variants) => variants,
+        Kind::Newtype(_) => {
+            errors.at(
+                tag.span,
+                "`tag` applies to enums; a newtype is stored exactly as its field",
+            );
+            return;
+        }
+    };
+    for variant in variants {
+        match &variant.shape {
+            Shape::Tuple(_) => errors.at(
+                variant.ident.span(),
+                format!(
+                    "tuple variant `{}` cannot be internally tagged (`tag = {:?}`): a list has no attribute to hold its name; \
+                     use a struct variant, or drop `tag` for the externally tagged form",
+                    variant.ident, tag.value
+                ),
+            ),
+            Shape::Struct(fields) => {
+                for field in fields.iter().filter(|f| f.stored() && f.name == tag.value) {
+                    errors.at(
+                        field.name_span,
+                        format!(
+                            "field `{}` is stored as {:?}, the enum's tag attribute, which holds the variant's name",
+                            field.ident, tag.value
+                        ),
+                    );
+                }
+            }
+            Shape::Unit | Shape::Newtype(_) => {}
         }
     }
 }

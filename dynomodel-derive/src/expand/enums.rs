@@ -1,7 +1,8 @@
 //! `#[derive(Attribute)]`: a newtype stored as its inner value, a unit-only enum stored as its tag (S),
 //! and any other enum stored in serde's externally tagged form: a unit variant as its tag (S), a
 //! variant with data as a map of one entry, tag → content (newtype: the value; tuple: a list; struct:
-//! a map of its fields).
+//! a map of its fields). With `tag = "type"`, every variant is a map holding its name under that
+//! attribute (serde's "internally tagged" form, [`internal`]).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -13,6 +14,8 @@ use crate::check;
 use crate::expand::fields;
 use crate::ir::enums::{AttrContainer, Kind, Shape, Variant};
 use crate::ir::Field;
+
+mod internal;
 
 /// The whole derive: parse, check, then generate (or the errors plus a stub).
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -39,7 +42,10 @@ fn generate(container: &AttrContainer<'_>) -> TokenStream {
     let body = match &container.kind {
         Kind::Newtype(ty) => newtype(ident, ty),
         Kind::Enum(variants) if container.is_unit_enum() => unit_enum(ident, variants),
-        Kind::Enum(variants) => data_enum(ident, variants),
+        Kind::Enum(variants) => match &container.tag {
+            Some(tag) => internal::internally_tagged(ident, variants, &tag.value),
+            None => data_enum(ident, variants),
+        },
     };
     quote! {
         const _: () = {
@@ -54,7 +60,7 @@ fn generate(container: &AttrContainer<'_>) -> TokenStream {
 }
 
 /// The `Attribute` impl around the given bodies.
-fn attribute_impl(
+pub(super) fn attribute_impl(
     ident: &Ident,
     to: TokenStream,
     from: TokenStream,
@@ -124,7 +130,7 @@ fn newtype(ident: &Ident, ty: &Type) -> TokenStream {
 }
 
 /// What a unit-only enum expects: its tags.
-fn quoted(tags: &[&str]) -> String {
+pub(super) fn quoted(tags: &[&str]) -> String {
     tags.iter()
         .map(|t| format!("{t:?}"))
         .collect::<Vec<_>>()
@@ -265,17 +271,7 @@ fn write_variant(variant: &Variant<'_>) -> TokenStream {
         Shape::Struct(fields) => {
             let stored: Vec<&Field<'_>> = fields.iter().filter(|f| f.stored()).collect();
             let names = stored.iter().map(|f| f.ident);
-            let writes = stored.iter().map(|field| {
-                let (binding, name) = (field.ident, &field.name);
-                let value = fields::to_attribute(field, quote!(#binding));
-                quote! {
-                    if let ::core::option::Option::Some(__value) =
-                        #value.map_err(|__e| __e.at(#name).at(#tag))?
-                    {
-                        __item.insert(::dynomodel::__private::String::from(#name), __value);
-                    }
-                }
-            });
+            let writes = write_fields(fields, Some(tag));
             quote! {
                 Self::#ident { #(#names,)* .. } => {
                     #[allow(unused_mut)]
@@ -286,6 +282,52 @@ fn write_variant(variant: &Variant<'_>) -> TokenStream {
             }
         }
     }
+}
+
+/// `field: value` for each field of a struct variant, read from `__item`; errors located at the field
+/// (prefixed by `at`, the variant's name, in the externally tagged form).
+pub(super) fn read_fields(fields: &[Field<'_>], at: Option<&str>) -> Vec<TokenStream> {
+    let prefix = at.map(|tag| quote!(.at(#tag)));
+    fields
+        .iter()
+        .map(|field| {
+            let binding = field.ident;
+            if !field.stored() {
+                let value = fields::default_value(field);
+                return quote!(#binding: #value);
+            }
+            let name = &field.name;
+            let present = fields::from_attribute(field, quote!(__value));
+            let missing = fields::from_missing(field);
+            quote! {
+                #binding: match __item.remove(#name) {
+                    ::core::option::Option::Some(__value) => #present,
+                    ::core::option::Option::None => #missing,
+                }
+                .map_err(|__e| __e.at(#name)#prefix)?
+            }
+        })
+        .collect()
+}
+
+/// Statements inserting a struct variant's stored fields (bound by name) into `__item`.
+pub(super) fn write_fields(fields: &[Field<'_>], at: Option<&str>) -> Vec<TokenStream> {
+    let prefix = at.map(|tag| quote!(.at(#tag)));
+    fields
+        .iter()
+        .filter(|f| f.stored())
+        .map(|field| {
+            let (binding, name) = (field.ident, &field.name);
+            let value = fields::to_attribute(field, quote!(#binding));
+            quote! {
+                if let ::core::option::Option::Some(__value) =
+                    #value.map_err(|__e| __e.at(#name)#prefix)?
+                {
+                    __item.insert(::dynomodel::__private::String::from(#name), __value);
+                }
+            }
+        })
+        .collect()
 }
 
 /// One arm of `from_attribute`'s match on `(tag, content)`.
@@ -319,23 +361,7 @@ fn read_variant(variant: &Variant<'_>) -> TokenStream {
             }
         }
         Shape::Struct(fields) => {
-            let inits = fields.iter().map(|field| {
-                let binding = field.ident;
-                if !field.stored() {
-                    let value = fields::default_value(field);
-                    return quote!(#binding: #value);
-                }
-                let name = &field.name;
-                let present = fields::from_attribute(field, quote!(__value));
-                let missing = fields::from_missing(field);
-                quote! {
-                    #binding: match __item.remove(#name) {
-                        ::core::option::Option::Some(__value) => #present,
-                        ::core::option::Option::None => #missing,
-                    }
-                    .map_err(|__e| __e.at(#name).at(#tag))?
-                }
-            });
+            let inits = read_fields(fields, Some(tag));
             quote! {
                 (#tag, ::core::option::Option::Some(__content)) => {
                     #[allow(unused_mut, unused_variables)]

@@ -3,17 +3,19 @@
 
 use proc_macro2::Span;
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
+use syn::spanned::Spanned as _;
 use syn::{DeriveInput, Ident, Type};
 
 use crate::attr::enums as enum_attr;
-use crate::attr::{self, Errors};
+use crate::attr::{self, Errors, Spanned};
 use crate::case::RenameRule;
 use crate::ir::{conversion, Field, FieldDefault};
 
 /// The type deriving `Attribute`.
 pub struct AttrContainer<'a> {
     pub ident: &'a Ident,
+    /// `tag = "type"`: internally tagged (the variant's name in that attribute of a map).
+    pub tag: Option<Spanned<String>>,
     pub kind: Kind<'a>,
 }
 
@@ -84,12 +86,17 @@ impl<'a> AttrContainer<'a> {
         };
         Some(AttrContainer {
             ident: &input.ident,
+            tag: attrs.tag,
             kind,
         })
     }
 
-    /// Whether every variant is a unit variant: the enum is stored as a string (S) and may be a key.
+    /// Whether every variant is a unit variant and no `tag` is set: the enum is stored as a string (S)
+    /// and may be a key.
     pub fn is_unit_enum(&self) -> bool {
+        if self.tag.is_some() {
+            return false;
+        }
         match &self.kind {
             Kind::Enum(variants) => variants.iter().all(|v| matches!(v.shape, Shape::Unit)),
             Kind::Newtype(_) => false,

@@ -113,6 +113,7 @@ use crate::value::AttributeValue;
 /// | a newtype, `struct UserId(String)` | its field, exactly | when its field is (also `Ordered`, `Prefix`, `Numeric` like it) |
 /// | an enum of unit variants | S: the variant's name | yes (S) |
 /// | an enum with data | a unit variant as S, its name; any other variant as a map of one entry, name → content | no |
+/// | an enum with `tag = "type"` | a map with the variant's name under `type`, beside its fields | no |
 ///
 /// Enums with data use serde's default, *externally tagged*, representation, the only one that holds
 /// every kind of variant: a newtype variant's content is its value, a tuple variant's a list (L), a
@@ -120,6 +121,12 @@ use crate::value::AttributeValue;
 /// `skip`, `default`, `epoch_seconds`, `serde`, `json`; a `Vec<u8>` is B). `Payment::Card { last4 }`
 /// is `{"Card": {"last4": "4242"}}`; `Payment::Cash` is `"Cash"`. Reading a name that is no variant's
 /// is a [`ConversionError`] that names the attribute and lists the names expected.
+///
+/// With `#[dynomodel(tag = "type")]` on the enum, the *internally tagged* form is used instead: every
+/// variant is a map holding its name under that attribute, beside a struct variant's fields or inside
+/// a newtype variant's content (which must then be stored as a map, e.g. a `Document`):
+/// `{"type": "Card", "last4": "4242"}`, `{"type": "Cash"}`. Conditions can then reach the name
+/// (`payment.type`), at the price of tuple variants, which are a compile error under `tag`.
 ///
 /// Options: `#[dynomodel(rename_all = "...")]` on the enum names the variants as serde does
 /// (`snake_case`: `InProgress` → `in_progress`; also `SCREAMING_SNAKE_CASE`, `kebab-case`,
@@ -174,6 +181,15 @@ use crate::value::AttributeValue;
 /// assert_eq!(Order::from_item(item)?, order);
 ///
 /// // Enum operands in conditions render as stored.
+/// #[derive(Attribute, Debug, Clone, PartialEq)]
+/// #[dynomodel(tag = "type", rename_all = "snake_case")]
+/// enum Event {
+///     Placed,
+///     Shipped { carrier: String },
+/// }
+/// let shipped = Event::Shipped { carrier: "ups".into() }.to_attribute()?.unwrap();
+/// assert_eq!(shipped.to_string(), r#"{"M":{"carrier":{"S":"ups"},"type":{"S":"shipped"}}}"#);
+///
 /// let mut ctx = ExpressionContext::new();
 /// ctx.condition(&Order::status().is_in([Status::Active, Status::OnHold]))?;
 /// assert_eq!(ctx.finish().1[":v0"].to_string(), r#"{"S":"active"}"#);

@@ -90,3 +90,54 @@ pub fn tagged(tag: &str, content: AttributeValue) -> AttributeValue {
     map.insert(tag.to_owned(), content);
     AttributeValue::M(map)
 }
+
+/// The tag and the rest of an internally tagged value (`tag = "type"`): a map whose `key` attribute
+/// is a string naming the variant.
+pub fn split_internal(
+    value: AttributeValue,
+    key: &str,
+    expected: impl FnOnce() -> String,
+) -> Result<(String, Item), ConversionError> {
+    match value {
+        AttributeValue::M(mut map) => match map.remove(key) {
+            Some(AttributeValue::S(tag)) => Ok((tag, map)),
+            Some(other) => {
+                Err(ConversionError::new("a string naming the variant", other.type_name()).at(key))
+            }
+            None => Err(ConversionError::new(
+                expected(),
+                format!("a map without {key:?}"),
+            )),
+        },
+        other => Err(ConversionError::new(expected(), other.type_name())),
+    }
+}
+
+/// A map with the variant's name under `key`: how a struct or unit variant of an internally tagged
+/// enum is stored.
+pub fn with_tag(key: &str, tag: &str, mut map: Item) -> AttributeValue {
+    map.insert(key.to_owned(), AttributeValue::S(tag.to_owned()));
+    AttributeValue::M(map)
+}
+
+/// A newtype variant's content with the variant's name under `key`: the content must be a map
+/// without that attribute.
+pub fn content_with_tag(
+    key: &str,
+    tag: &str,
+    content: AttributeValue,
+) -> Result<AttributeValue, ConversionError> {
+    match content {
+        AttributeValue::M(map) if map.contains_key(key) => Err(ConversionError::new(
+            format!("a map without {key:?}, which holds the variant's name {tag:?}"),
+            format!("a map with {key:?}"),
+        )),
+        AttributeValue::M(map) => Ok(with_tag(key, tag, map)),
+        other => Err(ConversionError::new(
+            format!(
+                "a map (variant {tag:?} is internally tagged: its name is stored in its content)"
+            ),
+            other.type_name(),
+        )),
+    }
+}
