@@ -21,7 +21,7 @@ struct UserId(String);
 #[derive(Attribute, Debug, Clone, Copy, PartialEq)]
 struct Cents(i64);
 
-#[derive(Attribute, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Attribute, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[dynomodel(rename_all = "SCREAMING_SNAKE_CASE")]
 enum Status {
     Active,
@@ -361,4 +361,23 @@ fn internally_tagged_enums_hold_their_name_in_the_tag_attribute() {
     // A newtype variant's content must be a map to hold the tag.
     let err = Event::Note("x".into()).to_attribute().unwrap_err();
     assert_eq!(err.found, "S");
+}
+
+#[test]
+fn sets_of_unit_enums_and_newtypes_are_string_and_number_sets() {
+    use std::collections::{BTreeSet, HashSet};
+    let statuses = BTreeSet::from([Status::Active, Status::Deleted]);
+    let stored = statuses.to_attribute().unwrap().unwrap();
+    assert_eq!(
+        stored,
+        AttributeValue::Ss(vec!["ACTIVE".into(), "gone".into()])
+    );
+    assert_eq!(
+        BTreeSet::<Status>::from_attribute(stored).unwrap(),
+        statuses
+    );
+    let ids = HashSet::from([UserId("a".into())]);
+    let stored = ids.to_attribute().unwrap().unwrap();
+    assert_eq!(stored, AttributeValue::Ss(vec!["a".into()]));
+    assert_eq!(HashSet::<UserId>::from_attribute(stored).unwrap(), ids);
 }
