@@ -1,6 +1,9 @@
 //! `#[derive(Attribute)]`: newtypes, unit enums (as keys and in conditions), enums with data in their
 //! tagged form, the `serde` and `json` field options, `uuid::Uuid` and `serde_json::Value`.
 
+// The generated code must not trip lints users commonly deny.
+#![deny(unused_lifetimes, single_use_lifetimes)]
+
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};

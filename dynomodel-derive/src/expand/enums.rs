@@ -115,12 +115,14 @@ fn newtype(ident: &Ident, ty: &Type) -> TokenStream {
     .map(|marker| {
         quote! {
             #[automatically_derived]
+            #[allow(unused_lifetimes)]
             impl #marker for #ident where for<'__a> #ty: #marker {}
         }
     });
     quote! {
         #attribute
         #[automatically_derived]
+        #[allow(unused_lifetimes)]
         impl ::dynomodel::KeyAttribute for #ident where for<'__a> #ty: ::dynomodel::KeyAttribute {
             const SCALAR_TYPE: ::dynomodel::ScalarAttributeType =
                 <#ty as ::dynomodel::KeyAttribute>::SCALAR_TYPE;
