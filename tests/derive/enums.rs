@@ -384,3 +384,36 @@ fn sets_of_unit_enums_and_newtypes_are_string_and_number_sets() {
     assert_eq!(stored, AttributeValue::Ss(vec!["a".into()]));
     assert_eq!(HashSet::<UserId>::from_attribute(stored).unwrap(), ids);
 }
+
+#[derive(Document, Debug, Clone, PartialEq)]
+struct Wide {
+    #[dynomodel(serde)]
+    n: u128,
+    #[dynomodel(serde)]
+    list: Vec<Option<i64>>,
+}
+
+#[test]
+fn serde_numbers_are_exact_or_errors() {
+    let fits = Wide {
+        n: u128::from(u64::MAX),
+        list: vec![Some(i64::MIN), None],
+    };
+    let stored = fits.to_attribute().unwrap().unwrap();
+    assert_eq!(
+        stored.to_string(),
+        r#"{"M":{"list":{"L":[{"N":"-9223372036854775808"},{"NULL":true}]},"n":{"N":"18446744073709551615"}}}"#
+    );
+    assert_eq!(Wide::from_attribute(stored).unwrap(), fits);
+    // Beyond what serde_json holds exactly: an error naming the field, never a rounding.
+    let wide = Wide {
+        n: u128::MAX,
+        list: vec![],
+    };
+    assert_eq!(wide.to_attribute().unwrap_err().path, "n");
+    let stored = map(&[
+        ("n", AttributeValue::N("1e30".parse().unwrap())),
+        ("list", AttributeValue::L(vec![])),
+    ]);
+    assert_eq!(Wide::from_attribute(stored).unwrap_err().path, "n");
+}
