@@ -45,6 +45,18 @@ pub fn derive_document(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Document)
 }
 
+/// Derives `dynomodel::Attribute` for a type stored as one attribute value: a newtype struct
+/// (`struct UserId(String)`, stored as its field), a unit-only enum (stored as its variant's name, S,
+/// usable as a key) or an enum with data (externally tagged, as serde: a unit variant as its name, any
+/// other as a map of one entry, name → content; with `tag = "type"`, internally tagged: a map holding
+/// the name under `type`). Options: `rename_all` and `tag` on the enum, `rename` and
+/// `rename_all` (for a struct variant's fields) on variants, the `#[derive(Document)]` field options on
+/// struct variants' fields. Documented, with examples, on the `dynomodel::Attribute` trait.
+#[proc_macro_derive(Attribute, attributes(dynomodel))]
+pub fn derive_attribute(input: TokenStream) -> TokenStream {
+    expand::enums::derive(&parse_macro_input!(input as DeriveInput)).into()
+}
+
 fn derive(input: DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
     let container = Container::from_ast(&input, derive, &mut errors);

@@ -89,7 +89,7 @@ pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
     Slot, Transaction, UpdateItem,
 };
-pub use dynomodel_derive::{Document, Model};
+pub use dynomodel_derive::{Attribute, Document, Model};
 pub use error::{
     CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
 };

@@ -5,6 +5,7 @@
 //! values, are defined here at the crate root, where every topic module can see them.
 
 mod documents;
+mod enums;
 mod field_options;
 // Public because `ITweet` in it is, like `Tweet` below: `missing_docs` checks only what the crate
 // exports, and these two are there to check the docs the derive generates.

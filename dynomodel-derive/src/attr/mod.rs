@@ -13,6 +13,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 
 use crate::case::RenameRule;
 
+pub mod enums;
 pub mod index;
 pub mod table;
 
@@ -96,6 +97,10 @@ pub struct FieldAttrs {
     pub version: Option<Span>,
     /// `#[ttl]`: the time-to-live attribute.
     pub ttl: Option<Span>,
+    /// `serde`: stored through the type's `Serialize`/`Deserialize` as a DynamoDB value.
+    pub serde: Option<Span>,
+    /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
+    pub json: Option<Span>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
@@ -318,6 +323,10 @@ fn field_option(
         set_once(&mut out.skip, span, span, "skip", errors);
     } else if meta.path.is_ident("epoch_seconds") {
         set_once(&mut out.epoch_seconds, span, span, "epoch_seconds", errors);
+    } else if meta.path.is_ident("serde") {
+        set_once(&mut out.serde, span, span, "serde", errors);
+    } else if meta.path.is_ident("json") {
+        set_once(&mut out.json, span, span, "json", errors);
     } else if meta.path.is_ident("default") {
         let path = if meta.input.peek(syn::Token![=]) {
             let lit: LitStr = meta.value()?.parse()?;
@@ -344,7 +353,7 @@ fn field_option(
         errors.at(
             span,
             format!(
-                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default` or `epoch_seconds`",
+                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, `serde` or `json`",
                 option_name(meta)
             ),
         );

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
+pub mod enums;
+mod escape;
 mod index;
 mod tags;
 mod ttl;
@@ -26,6 +28,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     version::check(container, errors);
     ttl::check(container, errors);
     tags::check(container, errors);
+    escape::check(container, errors);
 }
 
 /// A model needs a partition key.

@@ -45,6 +45,20 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
             quote_spanned!(span=> from_binary),
             quote_spanned!(span=> binary_missing),
         ),
+        Conversion::Serde => (
+            quote_spanned!(span=> ::dynomodel::convert::serde),
+            quote_spanned!(span=> SerdeField),
+            quote_spanned!(span=> to_serde),
+            quote_spanned!(span=> from_serde),
+            quote_spanned!(span=> serde_missing),
+        ),
+        Conversion::Json => (
+            quote_spanned!(span=> ::dynomodel::convert::json),
+            quote_spanned!(span=> JsonField),
+            quote_spanned!(span=> to_json),
+            quote_spanned!(span=> from_json),
+            quote_spanned!(span=> json_missing),
+        ),
     };
     Some(Adapter {
         to: quote_spanned!(span=> <#ty as #module::#field_trait>::#to),
@@ -64,7 +78,7 @@ pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
 }
 
 /// `Result<T, ConversionError>` from `value` (an `AttributeValue`).
-fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
+pub fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
         Some(Adapter { from, .. }) => quote_spanned!(ty.span()=> #from(#value)),
@@ -84,7 +98,7 @@ pub fn default_value(field: &Field<'_>) -> TokenStream {
 }
 
 /// `Result<T, ConversionError>` for an absent attribute.
-fn from_missing(field: &Field<'_>) -> TokenStream {
+pub fn from_missing(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match (&field.default, adapter(field)) {
         (FieldDefault::Trait | FieldDefault::Path(_), _) => {
@@ -140,6 +154,8 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
         }
         Conversion::EpochSeconds => quote!(::dynomodel::convert::EpochSeconds),
         Conversion::Ttl => quote!(::dynomodel::convert::Ttl),
+        Conversion::Serde => quote!(::dynomodel::convert::Serde),
+        Conversion::Json => quote!(::dynomodel::convert::Json),
     };
     match ir::option_inner(ty) {
         Some(inner) => quote!(::core::option::Option<#wrapper<#inner>>),

@@ -9,6 +9,7 @@ use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, Errors};
 
+pub mod enums;
 mod index;
 
 pub use index::Index;
@@ -63,6 +64,10 @@ pub enum Conversion {
     Binary,
     /// Through `dynomodel::convert::ttl` (`#[ttl]`): whole epoch seconds.
     Ttl,
+    /// Through `dynomodel::convert::serde` (`#[dynomodel(serde)]`): any serde type as a value.
+    Serde,
+    /// Through `dynomodel::convert::json` (`#[dynomodel(json)]`): any serde type as a JSON string.
+    Json,
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -128,7 +133,8 @@ impl<'a> Container<'a> {
                 errors.at(
                     data.enum_token.span(),
                     format!(
-                        "{} supports only structs with named fields, not enums",
+                        "{} supports only structs with named fields, not enums; \
+                         `#[derive(Attribute)]` stores an enum as one attribute",
                         derive.name()
                     ),
                 );
@@ -183,17 +189,7 @@ impl<'a> Container<'a> {
                         value: Some(path), ..
                     }) => FieldDefault::Path(path.clone()),
                 };
-                // `#[ttl]` has its own conversion; combined with `epoch_seconds` it is reported by
-                // the checks.
-                let conversion = if field_attrs.ttl.is_some() {
-                    Conversion::Ttl
-                } else if field_attrs.epoch_seconds.is_some() {
-                    Conversion::EpochSeconds
-                } else if is_bytes(&field.ty) {
-                    Conversion::Binary
-                } else {
-                    Conversion::Attribute
-                };
+                let conversion = conversion(&field_attrs, &field.ty);
                 Some(Field {
                     ident,
                     ty: &field.ty,
@@ -246,6 +242,24 @@ impl<'a> Container<'a> {
     /// The `#[ttl]` field, if any (the first one; duplicates are reported by the checks).
     pub fn ttl(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.ttl.is_some())
+    }
+}
+
+/// How a field is converted: `#[ttl]`, then the field options, then the type's spelling. Conflicting
+/// options (`ttl` with `epoch_seconds`, `serde` with `json`, ...) are reported by the checks.
+pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type) -> Conversion {
+    if attrs.ttl.is_some() {
+        Conversion::Ttl
+    } else if attrs.epoch_seconds.is_some() {
+        Conversion::EpochSeconds
+    } else if attrs.serde.is_some() {
+        Conversion::Serde
+    } else if attrs.json.is_some() {
+        Conversion::Json
+    } else if is_bytes(ty) {
+        Conversion::Binary
+    } else {
+        Conversion::Attribute
     }
 }
 

@@ -20,6 +20,12 @@
 //! | `HashSet<T>`, `BTreeSet<T>` of a key type | SS, NS or BS by the element's key type | no |
 //! | `Box<T>` | as `T` | as `T` |
 //! | [`AttributeValue`] | itself | no |
+//! | `serde_json::Value` | M, L, S, N, BOOL or NULL by its kind (see [below](self#json)) | no |
+//! | `uuid::Uuid` (feature `uuid`) | S (hyphenated, lowercase) | yes |
+//! | a `#[derive(Attribute)]` newtype | as its field | as its field |
+//! | a `#[derive(Attribute)]` enum of unit variants | S (the variant's name) | yes |
+//! | a `#[derive(Attribute)]` enum with data | S or M of one entry (the variant's name → content) | no |
+//! | any serde type, field option `serde` / `json` | its serde shape ([`Serde<T>`]) / a JSON string ([`Json<T>`]) | no |
 //!
 //! # Binary data and `Vec<u8>`
 //!
@@ -43,6 +49,15 @@
 //! typed handles of such fields are typed [`EpochSeconds<T>`] and [`Ttl<T>`], which encode like the
 //! field, so that `Session::expires().lt(now)` compares numbers.
 //!
+//! # JSON
+//!
+//! `serde_json::Value` is a document: an object is stored as M, an array as L, a string as S, a number
+//! as N, a boolean as BOOL and null as NULL. Numbers are exact both ways: integers as written, floats
+//! as their shortest round-tripping decimal, and a stored number JSON cannot hold exactly is an error,
+//! not a rounding. The field option `#[dynomodel(serde)]` stores any `Serialize + DeserializeOwned`
+//! type through this conversion (see [`serde`]); `#[dynomodel(json)]` stores it as one JSON string
+//! instead (see [`json`]).
+//!
 //! # Errors
 //!
 //! Every failure is a [`ConversionError`] naming what was expected and the DynamoDB type found; nested
@@ -52,14 +67,23 @@ mod binary_type;
 mod collections;
 mod decimal;
 pub mod epoch_seconds;
+mod escape;
+pub mod json;
+mod json_value;
 mod scalars;
 mod seconds;
+pub mod serde;
 mod sets;
 mod time;
 pub mod ttl;
+#[cfg(feature = "uuid")]
+mod uuid;
+#[doc(hidden)]
+pub mod variant;
 mod version;
 
 pub use binary_type::{binary, Binary};
+pub use escape::{Json, Serde};
 pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 
@@ -78,10 +102,111 @@ use crate::value::AttributeValue;
 /// assert_eq!(Option::<u8>::from_missing().unwrap(), None);
 /// assert!(u8::from_attribute(AttributeValue::N(300.into())).is_err());
 /// ```
+///
+/// # `#[derive(Attribute)]`: enums and newtypes
+///
+/// The derive implements `Attribute` for a type stored as one attribute value (structs stored as maps
+/// derive [`Document`](crate::Document) instead):
+///
+/// | type | stored as | key? |
+/// |---|---|---|
+/// | a newtype, `struct UserId(String)` | its field, exactly | when its field is (also `Ordered`, `Prefix`, `Numeric` like it) |
+/// | an enum of unit variants | S: the variant's name | yes (S) |
+/// | an enum with data | a unit variant as S, its name; any other variant as a map of one entry, name → content | no |
+/// | an enum with `tag = "type"` | a map with the variant's name under `type`, beside its fields | no |
+///
+/// Enums with data use serde's default, *externally tagged*, representation, the only one that holds
+/// every kind of variant: a newtype variant's content is its value, a tuple variant's a list (L), a
+/// struct variant's a map (M) of its fields, which take the field options of `Document` (`rename`,
+/// `skip`, `default`, `epoch_seconds`, `serde`, `json`; a `Vec<u8>` is B). `Payment::Card { last4 }`
+/// is `{"Card": {"last4": "4242"}}`; `Payment::Cash` is `"Cash"`. Reading a name that is no variant's
+/// is a [`ConversionError`] that names the attribute and lists the names expected.
+///
+/// With `#[dynomodel(tag = "type")]` on the enum, the *internally tagged* form is used instead: every
+/// variant is a map holding its name under that attribute, beside a struct variant's fields or inside
+/// a newtype variant's content (which must then be stored as a map, e.g. a `Document`):
+/// `{"type": "Card", "last4": "4242"}`, `{"type": "Cash"}`. Conditions can then reach the name
+/// (`payment.type`), at the price of tuple variants, which are a compile error under `tag`.
+///
+/// Options: `#[dynomodel(rename_all = "...")]` on the enum names the variants as serde does
+/// (`snake_case`: `InProgress` → `in_progress`; also `SCREAMING_SNAKE_CASE`, `kebab-case`,
+/// `camelCase`, `PascalCase`, `lowercase`, `UPPERCASE`); on a variant, `rename = "name"` names it and
+/// `rename_all` names a struct variant's fields. Two variants stored under one name, a generic type,
+/// a struct with named fields and options the derive does not know are compile errors.
+///
+/// ```
+/// use dynomodel::{Attribute, AttributeValue, Document, ExpressionContext, Model};
+///
+/// #[derive(Attribute, Debug, Clone, PartialEq)]
+/// struct UserId(String);
+///
+/// #[derive(Attribute, Debug, Clone, Copy, PartialEq)]
+/// #[dynomodel(rename_all = "snake_case")]
+/// enum Status {
+///     Active,
+///     OnHold,
+///     #[dynomodel(rename = "closed")]
+///     Shipped,
+/// }
+///
+/// #[derive(Attribute, Debug, Clone, PartialEq)]
+/// enum Payment {
+///     Cash,
+///     Card { last4: String },
+///     Split(u32, u32),
+/// }
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[global_index(all("by-status", hash = status))]
+/// struct Order {
+///     #[hash_key]
+///     user: UserId,
+///     #[range_key]
+///     id: u64,
+///     status: Status,
+///     payment: Payment,
+/// }
+///
+/// let order = Order {
+///     user: UserId("ada".into()),
+///     id: 1,
+///     status: Status::OnHold,
+///     payment: Payment::Card { last4: "4242".into() },
+/// };
+/// let item = order.to_item()?;
+/// assert_eq!(item["user"], AttributeValue::S("ada".into()));
+/// assert_eq!(item["status"], AttributeValue::S("on_hold".into()));
+/// assert_eq!(item["payment"].to_string(), r#"{"M":{"Card":{"M":{"last4":{"S":"4242"}}}}}"#);
+/// assert_eq!(Payment::Split(1, 2).to_attribute()?.unwrap().to_string(), r#"{"M":{"Split":{"L":[{"N":"1"},{"N":"2"}]}}}"#);
+/// assert_eq!(Order::from_item(item)?, order);
+///
+/// // Enum operands in conditions render as stored.
+/// #[derive(Attribute, Debug, Clone, PartialEq)]
+/// #[dynomodel(tag = "type", rename_all = "snake_case")]
+/// enum Event {
+///     Placed,
+///     Shipped { carrier: String },
+/// }
+/// let shipped = Event::Shipped { carrier: "ups".into() }.to_attribute()?.unwrap();
+/// assert_eq!(shipped.to_string(), r#"{"M":{"carrier":{"S":"ups"},"type":{"S":"shipped"}}}"#);
+///
+/// let mut ctx = ExpressionContext::new();
+/// ctx.condition(&Order::status().is_in([Status::Active, Status::OnHold]))?;
+/// assert_eq!(ctx.finish().1[":v0"].to_string(), r#"{"S":"active"}"#);
+///
+/// // An unknown name is an error naming the attribute and the names expected.
+/// let mut item = order.to_item()?;
+/// item.insert("status".into(), AttributeValue::S("lost".into()));
+/// assert_eq!(
+///     Order::from_item(item).unwrap_err().to_string(),
+///     r#"attribute `status`: expected one of the strings "active", "on_hold", "closed" (Status), found unknown variant "lost""#,
+/// );
+/// # Ok::<(), dynomodel::Error>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be stored as a DynamoDB attribute",
     label = "does not implement `dynomodel::Attribute`",
-    note = "derive `Document` for a struct stored as a map, or use a type listed in `dynomodel::convert`"
+    note = "derive `Document` for a struct stored as a map, `Attribute` for an enum or a newtype, or use a type listed in `dynomodel::convert`"
 )]
 pub trait Attribute: Sized {
     /// Converts to an attribute value, or `None` to store no attribute at all.

@@ -78,11 +78,15 @@ pub use index::{Index, Projected};
 /// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
+/// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
+/// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
 /// | `#[ttl]` | the table's time-to-live attribute: a `DateTime<Utc>`, `SystemTime`, integer or `Option` of one, stored as whole epoch seconds (see [below](Model#time-to-live-ttl)) |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
-/// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why.
+/// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why. Enums and newtypes derive
+/// [`Attribute`](trait@crate::Attribute) (see there): a unit-only enum or a newtype of a key type
+/// may be a key.
 ///
 /// # Handles of fields stored through an adapter
 ///
@@ -96,6 +100,8 @@ pub use index::{Index, Projected};
 /// | `#[dynomodel(epoch_seconds)] at: DateTime<Utc>` (or `NaiveDate`) | `Field<M, EpochSeconds<DateTime<Utc>>>` ([`EpochSeconds`](crate::convert::EpochSeconds)) |
 /// | `#[ttl] expires: T` (`DateTime<Utc>`, `SystemTime`, an integer) | `Field<M, Ttl<T>>` ([`Ttl`](crate::convert::Ttl)) |
 /// | `data: Vec<u8>` | `Field<M, Binary>` ([`Binary`](crate::Binary)) |
+/// | `#[dynomodel(serde)] meta: T` | `Field<M, Serde<T>>` ([`Serde`](crate::convert::Serde)) |
+/// | `#[dynomodel(json)] meta: T` | `Field<M, Json<T>>` ([`Json`](crate::convert::Json)) |
 /// | any of these in an `Option` | `Field<M, Option<wrapper>>` |
 ///
 /// `EpochSeconds` and `Ttl` take the plain value wherever an operand is expected, so conditions,
