@@ -26,7 +26,16 @@ use crate::ir::{Container, Derive};
 /// examples, on the `dynomodel::Model` trait.
 #[proc_macro_derive(
     Model,
-    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
+    attributes(
+        dynomodel,
+        hash_key,
+        range_key,
+        version,
+        ttl,
+        index,
+        global_index,
+        composite
+    )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Model)
@@ -39,7 +48,16 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 /// clear error.
 #[proc_macro_derive(
     Document,
-    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
+    attributes(
+        dynomodel,
+        hash_key,
+        range_key,
+        version,
+        ttl,
+        index,
+        global_index,
+        composite
+    )
 )]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Document)

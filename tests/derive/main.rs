@@ -4,6 +4,7 @@
 //! One binary, a file per topic. The models most topics share, and the helpers that build their
 //! values, are defined here at the crate root, where every topic module can see them.
 
+mod composite;
 mod documents;
 mod field_options;
 // Public because `ITweet` in it is, like `Tweet` below: `missing_docs` checks only what the crate

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
+mod composite;
 mod index;
 mod tags;
 mod ttl;
@@ -26,11 +27,15 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     version::check(container, errors);
     ttl::check(container, errors);
     tags::check(container, errors);
+    composite::check(container, errors);
 }
 
 /// A model needs a partition key.
 fn hash_key_present(container: &Container<'_>, errors: &mut Errors) {
-    if container.derive == Derive::Model && container.hash_key().is_none() {
+    if container.derive == Derive::Model
+        && container.hash_key().is_none()
+        && container.composite_key(KeyRole::Hash).is_none()
+    {
         errors.at(
             container.ident.span(),
             format!(

@@ -148,8 +148,8 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
 }
 
 /// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
-pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
-    let writes = fields.iter().filter(|f| f.stored()).map(|field| {
+pub fn write_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
+    let writes = fields.into_iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
         let name = &field.name;
         let value = to_attribute(field, quote!(&self.#ident));
@@ -165,22 +165,30 @@ pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
 /// An expression building `Self` from `__item` (a mutable `Item`), returning a
 /// `Result<Self, ConversionError>`; errors are located at the attribute's name.
 pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
-    let inits = fields.into_iter().map(|field| {
-        let ident = field.ident;
-        if !field.stored() {
-            let value = default_value(field);
-            return quote!(#ident: #value);
-        }
-        let name = &field.name;
-        let present = from_attribute(field, quote!(__value));
-        let missing = from_missing(field);
-        quote! {
-            #ident: match __item.remove(#name) {
-                ::core::option::Option::Some(__value) => #present,
-                ::core::option::Option::None => #missing,
-            }
-            .map_err(|__e| __e.at(#name))?
-        }
-    });
+    let inits = read_inits(fields);
     quote!(::core::result::Result::Ok(Self { #(#inits,)* }))
+}
+
+/// The `field: value` initializers of [`read_item`], one per field, reading from `__item`.
+pub fn read_inits<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> Vec<TokenStream> {
+    fields
+        .into_iter()
+        .map(|field| {
+            let ident = field.ident;
+            if !field.stored() {
+                let value = default_value(field);
+                return quote!(#ident: #value);
+            }
+            let name = &field.name;
+            let present = from_attribute(field, quote!(__value));
+            let missing = from_missing(field);
+            quote! {
+                #ident: match __item.remove(#name) {
+                    ::core::option::Option::Some(__value) => #present,
+                    ::core::option::Option::None => #missing,
+                }
+                .map_err(|__e| __e.at(#name))?
+            }
+        })
+        .collect()
 }

@@ -2,6 +2,7 @@
 //! so helper items never leak into the user's namespace, and every path is fully qualified
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
+mod composite;
 mod fields;
 mod index;
 mod key;

@@ -9,8 +9,10 @@ use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, Errors};
 
+mod composite;
 mod index;
 
+pub use composite::Composite;
 pub use index::Index;
 
 /// Which derive is running.
@@ -43,6 +45,8 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// Secondary indexes: the local ones (in field order), then the global ones.
     pub indexes: Vec<Index>,
+    /// `#[composite(...)]` attributes, in declaration order.
+    pub composites: Vec<Composite>,
 }
 
 /// Whether a field is part of the primary key.
@@ -212,6 +216,7 @@ impl<'a> Container<'a> {
             None => (input.ident.unraw().to_string(), input.ident.span()),
         };
         let indexes = index::resolve(&attrs, &fields, errors);
+        let composites = composite::resolve(&attrs, &fields, errors);
         Some(Container {
             derive,
             ident: &input.ident,
@@ -221,7 +226,20 @@ impl<'a> Container<'a> {
             attrs,
             fields,
             indexes,
+            composites,
         })
+    }
+
+    /// The composite that is the key of `role`, if any.
+    pub fn composite_key(&self, role: KeyRole) -> Option<&Composite> {
+        self.composites
+            .iter()
+            .find(|c| matches!(c.role, Some((r, _)) if r == role))
+    }
+
+    /// Whether the field (by index) is a part of a composite, and so not stored on its own.
+    pub fn is_part(&self, index: usize) -> bool {
+        self.composites.iter().any(|c| c.parts.contains(&index))
     }
 
     /// The hash key field, if any (the first one; duplicates are reported by the checks).

@@ -8,8 +8,10 @@ use crate::backend::CreateTableInput;
 use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
+mod composite;
 mod index;
 
+pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
 pub use index::{Index, Projected};
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.

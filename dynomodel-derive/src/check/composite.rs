@@ -1,0 +1,181 @@
+//! The rules of `#[composite(...)]`, one function each.
+
+use std::collections::HashMap;
+
+use syn::ext::IdentExt as _;
+
+use crate::attr::Errors;
+use crate::ir::{self, Container, Derive, KeyRole};
+
+/// The most parts a composite has: the tuple traits of `dynomodel::CompositeParts` go that far.
+const MAX_PARTS: usize = 6;
+
+pub fn check(container: &Container<'_>, errors: &mut Errors) {
+    only_on_models(container, errors);
+    are_keys(container, errors);
+    one_key_of_each_role(container, errors);
+    names_distinct(container, errors);
+    parts_are_plain(container, errors);
+    part_count(container, errors);
+    no_indexes(container, errors);
+}
+
+fn only_on_models(container: &Container<'_>, errors: &mut Errors) {
+    if container.derive != Derive::Model {
+        for composite in &container.composites {
+            errors.at(
+                composite.ident.span(),
+                "a composite is a key: `#[composite(...)]` belongs on a `#[derive(Model)]` struct",
+            );
+        }
+    }
+}
+
+/// A composite is the table's hash or range key (stored composites that are not keys are not
+/// supported yet: their parts would need updates to rewrite them).
+fn are_keys(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        if composite.role.is_none() && container.derive == Derive::Model {
+            errors.at(
+                composite.ident.span(),
+                format!(
+                    "composite `{}` is not a key: mark it `hash_key` or `range_key` (composites that are not the \
+                     table's keys are not supported)",
+                    composite.name
+                ),
+            );
+        }
+    }
+}
+
+/// A table has one hash key and one range key: a composite and a field cannot both be one.
+fn one_key_of_each_role(container: &Container<'_>, errors: &mut Errors) {
+    for role in [KeyRole::Hash, KeyRole::Range] {
+        let what = if role == KeyRole::Hash {
+            "hash key"
+        } else {
+            "range key"
+        };
+        let field = container
+            .fields
+            .iter()
+            .find(|f| matches!(f.key, Some((r, _)) if r == role))
+            .map(|f| f.ident.to_string());
+        let mut first = field;
+        for composite in &container.composites {
+            let Some((r, span)) = composite.role else {
+                continue;
+            };
+            if r != role {
+                continue;
+            }
+            match &first {
+                Some(first) => errors.at(
+                    span,
+                    format!("a table has one {what}, and `{first}` is already the {what}"),
+                ),
+                None => first = Some(composite.name.clone()),
+            }
+        }
+    }
+}
+
+/// A composite's name is its attribute's and its handle's: it cannot be a field's too.
+fn names_distinct(container: &Container<'_>, errors: &mut Errors) {
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for (i, field) in container.fields.iter().enumerate() {
+        seen.insert(
+            field.ident.unraw().to_string(),
+            format!("field `{}`", field.ident),
+        );
+        if field.stored() && !container.is_part(i) {
+            seen.insert(
+                field.name.clone(),
+                format!("field `{}`'s attribute", field.ident),
+            );
+        }
+    }
+    for composite in &container.composites {
+        if let Some(other) = seen.insert(
+            composite.name.clone(),
+            format!("composite `{}`", composite.name),
+        ) {
+            errors.at(
+                composite.ident.span(),
+                format!(
+                    "composite `{}` has the name of {other}: it names both an attribute and a handle, so choose \
+                     another name",
+                    composite.name
+                ),
+            );
+        }
+    }
+}
+
+/// A part is a plain, always-present field: not an `Option` (a key has every part), not a key, not
+/// skipped (it is stored inside the composite), not a version or a time to live.
+fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        for (&index, &span) in composite.parts.iter().zip(&composite.part_spans) {
+            let Some(field) = container.fields.get(index) else {
+                continue;
+            };
+            let ident = field.ident;
+            let attrs = &field.attrs;
+            let problem = if ir::is_option(field.ty) {
+                Some("is an Option, and a composite key has every part")
+            } else if attrs.hash_key.is_some() || attrs.range_key.is_some() {
+                Some("is a key field; the composite is the key")
+            } else if attrs.skip.is_some() {
+                Some("is skipped, but a part is stored inside the composite")
+            } else if attrs.version.is_some() || attrs.ttl.is_some() {
+                Some("is the version or time to live, which are attributes of their own")
+            } else if !attrs.local_indexes.is_empty()
+                || attrs.epoch_seconds.is_some()
+                || attrs.rename.is_some()
+            {
+                Some("has a storage option (`index`, `epoch_seconds`, `rename`), but a part is stored only inside the composite")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                errors.at(
+                    span,
+                    format!(
+                        "field `{ident}` cannot be a part of composite `{}`: it {problem}",
+                        composite.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn part_count(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        if composite.parts.len() > MAX_PARTS {
+            errors.at(
+                composite.list_span,
+                format!(
+                    "composite `{}` has {} parts; at most {MAX_PARTS} are supported",
+                    composite.name,
+                    composite.parts.len()
+                ),
+            );
+        }
+    }
+}
+
+/// Secondary indexes of a model with composite keys are not supported yet (their entries hold the
+/// table keys, which the index item types would have to decode).
+fn no_indexes(container: &Container<'_>, errors: &mut Errors) {
+    if container.composites.is_empty() {
+        return;
+    }
+    if let Some(index) = container.indexes.first() {
+        errors.at(
+            index.span,
+            "secondary indexes on a model with composite keys are not supported yet",
+        );
+    }
+}

@@ -1,0 +1,516 @@
+//! `#[derive(Model)]` of a struct with composite keys: the same items as [`crate::expand::model`]
+//! (key struct, `Model`, `Attribute`, field handles) plus one `Composite` handle per composite.
+//!
+//! Each key is a [`Slot`]: a plain field, or a composite whose parts are fields. The parts are not
+//! stored on their own: `to_item` writes the composite, `from_item` splits it and decodes each part
+//! (a malformed value is a `ConversionError` naming the attribute and its shape).
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
+
+use crate::expand::{attribute_impl, fields, model};
+use crate::ir::{self, Composite, Container, Field, KeyRole};
+
+/// One key of the table.
+enum Slot<'c, 'a> {
+    Field(&'c Field<'a>),
+    Composite(&'c Composite, Vec<&'c Field<'a>>),
+}
+
+impl<'c, 'a> Slot<'c, 'a> {
+    fn of(container: &'c Container<'a>, role: KeyRole) -> Option<Self> {
+        if let Some(composite) = container.composite_key(role) {
+            let parts = composite
+                .parts
+                .iter()
+                .filter_map(|&i| container.fields.get(i))
+                .collect();
+            return Some(Slot::Composite(composite, parts));
+        }
+        let field = match role {
+            KeyRole::Hash => container.hash_key(),
+            KeyRole::Range => container.range_key(),
+        };
+        field.map(Slot::Field)
+    }
+
+    fn name(&self) -> &str {
+        match self {
+            Slot::Field(field) => &field.name,
+            Slot::Composite(composite, _) => &composite.name,
+        }
+    }
+
+    /// The fields the key struct holds for this key.
+    fn fields(&self) -> Vec<&'c Field<'a>> {
+        match self {
+            Slot::Field(field) => vec![*field],
+            Slot::Composite(_, parts) => parts.clone(),
+        }
+    }
+
+    /// The type a query or key conversion takes: the field's, the only part's, or a tuple of the
+    /// parts'.
+    fn value_type(&self) -> TokenStream {
+        match self {
+            Slot::Field(field) => {
+                let ty = field.ty;
+                quote!(#ty)
+            }
+            Slot::Composite(_, parts) if parts.len() == 1 => {
+                let ty = parts[0].ty;
+                quote!(#ty)
+            }
+            Slot::Composite(_, parts) => {
+                let tys = parts.iter().map(|f| f.ty);
+                quote!((#(#tys,)*))
+            }
+        }
+    }
+
+    /// `Result<AttributeValue, ConversionError>` of the key from its fields' values, given as
+    /// expressions of type `&T` (one per field of [`Slot::fields`]). `model` names the model (the
+    /// composite handles are its inherent functions).
+    fn attribute(&self, model: &TokenStream, values: &[TokenStream]) -> TokenStream {
+        match self {
+            Slot::Field(field) => {
+                let name = &field.name;
+                let value = fields::to_attribute(field, values[0].clone());
+                quote! {
+                    #value.map_err(|__e| __e.at(#name)).and_then(|__value| match __value {
+                        ::core::option::Option::Some(__value) => ::core::result::Result::Ok(__value),
+                        ::core::option::Option::None => ::core::result::Result::Err(
+                            ::dynomodel::ConversionError::new("a key value", "nothing").at(#name),
+                        ),
+                    })
+                }
+            }
+            Slot::Composite(composite, parts) => {
+                let handle = &composite.ident;
+                let parts = parts.iter().zip(values).map(|(field, value)| {
+                    let ty = field.ty;
+                    quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::to_part(#value))
+                });
+                quote!(#model::#handle().attribute(&[#(#parts),*]))
+            }
+        }
+    }
+
+    /// The values of [`Slot::fields`] from a value of [`Slot::value_type`] named `value` (owned).
+    fn destructure(&self, value: &Ident) -> Vec<TokenStream> {
+        match self {
+            Slot::Composite(_, parts) if parts.len() > 1 => (0..parts.len())
+                .map(syn::Index::from)
+                .map(|i| quote!(#value.#i))
+                .collect(),
+            _ => vec![quote!(#value)],
+        }
+    }
+}
+
+/// All the code for a model with composite keys.
+pub fn generate(container: &Container<'_>) -> TokenStream {
+    let Some(hash) = Slot::of(container, KeyRole::Hash) else {
+        return TokenStream::new();
+    };
+    let range = Slot::of(container, KeyRole::Range);
+    let key = format_ident!("{}Key", container.ident);
+    let key_struct = key_struct(container, &key, &hash, range.as_ref());
+    let key_impls = key_impls(container, &key, &hash, range.as_ref());
+    let model_impl = model_impl(container, &key, &hash, range.as_ref());
+    let attribute = attribute_impl(container);
+    let handles = model::handles(container);
+    let composite_handles = composite_handles(container);
+    quote! {
+        #key_struct
+        const _: () = {
+            #key_impls
+            #model_impl
+            #attribute
+            #handles
+            #composite_handles
+        };
+    }
+}
+
+/// `Order::sk() -> Composite<Order, (NaiveDate, u32)>`, one per composite. The part types are spanned
+/// at the fields, so a type that cannot be a part is reported there.
+fn composite_handles(container: &Container<'_>) -> TokenStream {
+    let model = container.ident;
+    let vis = container.vis;
+    let functions = container.composites.iter().map(|composite| {
+        let ident = &composite.ident;
+        let name = &composite.name;
+        let prefix = &composite.prefix;
+        let separator = &composite.separator;
+        let parts: Vec<&Field<'_>> =
+            composite.parts.iter().filter_map(|&i| container.fields.get(i)).collect();
+        let names = parts.iter().map(|f| f.ident.to_string());
+        let tys = parts.iter().map(|f| {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=> #ty)
+        });
+        let doc = format!(
+            "A typed handle on composite attribute `{name}`, `{}`: its key conditions and its text.",
+            shape(composite, &parts)
+        );
+        quote_spanned! {ident.span()=>
+            #[doc = #doc]
+            #[inline]
+            #vis const fn #ident() -> ::dynomodel::Composite<#model, (#(#tys,)*)> {
+                ::dynomodel::Composite::new(#name, #prefix, #separator, &[#(#names),*])
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #model {
+            #(#functions)*
+        }
+    }
+}
+
+fn shape(composite: &Composite, parts: &[&Field<'_>]) -> String {
+    let mut pieces: Vec<String> = Vec::new();
+    if !composite.prefix.is_empty() {
+        pieces.push(composite.prefix.clone());
+    }
+    pieces.extend(parts.iter().map(|f| format!("{{{}}}", f.ident)));
+    pieces.join(&composite.separator)
+}
+
+fn key_struct(
+    container: &Container<'_>,
+    key: &Ident,
+    hash: &Slot<'_, '_>,
+    range: Option<&Slot<'_, '_>>,
+) -> TokenStream {
+    let model = container.ident;
+    let vis = container.vis;
+    let doc = match range {
+        Some(range) => format!(
+            "The primary key of [`{model}`]: the fields of hash key `{}` and range key `{}`. Generated by `#[derive(Model)]`.",
+            hash.name(),
+            range.name()
+        ),
+        None => format!(
+            "The primary key of [`{model}`]: the fields of hash key `{}`. Generated by `#[derive(Model)]`.",
+            hash.name()
+        ),
+    };
+    let key_fields = std::iter::once(hash).chain(range).flat_map(|slot| {
+        let name = slot.name().to_owned();
+        slot.fields().into_iter().map(move |field| {
+            let ident = field.ident;
+            let ty = field.ty;
+            let doc = format!("Part of key attribute `{name}`.");
+            quote!(#[doc = #doc] pub #ident: #ty)
+        })
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
+        #vis struct #key {
+            #(#key_fields,)*
+        }
+    }
+}
+
+/// `PrimaryKey` and the conversions: from `(hash, range)` values (a tuple of parts for a composite of
+/// several) or from the hash value alone.
+fn key_impls(
+    container: &Container<'_>,
+    key: &Ident,
+    hash: &Slot<'_, '_>,
+    range: Option<&Slot<'_, '_>>,
+) -> TokenStream {
+    let model = container.ident;
+    let writes = std::iter::once(hash).chain(range).map(|slot| {
+        let name = slot.name();
+        let values: Vec<TokenStream> = slot
+            .fields()
+            .iter()
+            .map(|f| {
+                let ident = f.ident;
+                quote!(&self.#ident)
+            })
+            .collect();
+        let value = slot.attribute(&quote!(#model), &values);
+        quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);)
+    });
+    let (hash_var, range_var) = (format_ident!("__hash"), format_ident!("__range"));
+    let hash_ty = hash.value_type();
+    let mut inits: Vec<TokenStream> = field_inits(hash, &hash_var);
+    let conversions = match range {
+        Some(range) => {
+            inits.extend(field_inits(range, &range_var));
+            let range_ty = range.value_type();
+            quote! {
+                #[automatically_derived]
+                impl<__H, __R> ::core::convert::From<(__H, __R)> for #key
+                where
+                    __H: ::core::convert::Into<#hash_ty>,
+                    __R: ::core::convert::Into<#range_ty>,
+                {
+                    fn from((__h, __r): (__H, __R)) -> Self {
+                        let #hash_var: #hash_ty = ::core::convert::Into::into(__h);
+                        let #range_var: #range_ty = ::core::convert::Into::into(__r);
+                        #key { #(#inits,)* }
+                    }
+                }
+            }
+        }
+        None => {
+            let strings = hash_is_string(hash).then(|| {
+                quote! {
+                    #[automatically_derived]
+                    impl ::core::convert::From<&str> for #key {
+                        fn from(__h: &str) -> Self {
+                            ::core::convert::From::from(::dynomodel::__private::String::from(__h))
+                        }
+                    }
+                    #[automatically_derived]
+                    impl ::core::convert::From<&::dynomodel::__private::String> for #key {
+                        fn from(__h: &::dynomodel::__private::String) -> Self {
+                            ::core::convert::From::from(::core::clone::Clone::clone(__h))
+                        }
+                    }
+                }
+            });
+            quote! {
+                #[automatically_derived]
+                impl ::core::convert::From<#hash_ty> for #key {
+                    fn from(#hash_var: #hash_ty) -> Self {
+                        #key { #(#inits,)* }
+                    }
+                }
+                #strings
+            }
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::PrimaryKey for #key {
+            fn to_key_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #(#writes)*
+                ::core::result::Result::Ok(__item)
+            }
+        }
+        #conversions
+    }
+}
+
+/// `field: <value>` for each field of a slot, from its value named `var`.
+fn field_inits(slot: &Slot<'_, '_>, var: &Ident) -> Vec<TokenStream> {
+    slot.fields()
+        .iter()
+        .zip(slot.destructure(var))
+        .map(|(field, value)| {
+            let ident = field.ident;
+            quote!(#ident: #value)
+        })
+        .collect()
+}
+
+fn hash_is_string(slot: &Slot<'_, '_>) -> bool {
+    match slot {
+        Slot::Field(field) => ir::is_string(field.ty),
+        Slot::Composite(_, parts) => parts.len() == 1 && ir::is_string(parts[0].ty),
+    }
+}
+
+fn model_impl(
+    container: &Container<'_>,
+    key: &Ident,
+    hash: &Slot<'_, '_>,
+    range: Option<&Slot<'_, '_>>,
+) -> TokenStream {
+    let ident = container.ident;
+    let table = &container.table_name;
+    let hash_ty = hash.value_type();
+    let hash_name = hash.name();
+    let range_name = match range {
+        Some(range) => {
+            let name = range.name();
+            quote!(::core::option::Option::Some(#name))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let hash_var = format_ident!("hash");
+    let hash_refs: Vec<TokenStream> = hash
+        .destructure(&hash_var)
+        .into_iter()
+        .map(|v| quote!(&#v))
+        .collect();
+    let hash_value = hash.attribute(&quote!(Self), &hash_refs);
+    let schema = schema(container, hash, range);
+    // Composites first, then the fields that are not parts.
+    let composite_writes = std::iter::once(hash).chain(range).filter_map(|slot| {
+        let Slot::Composite(composite, parts) = slot else {
+            return None;
+        };
+        let name = &composite.name;
+        let values: Vec<TokenStream> = parts
+            .iter()
+            .map(|f| {
+                let ident = f.ident;
+                quote!(&self.#ident)
+            })
+            .collect();
+        let value = slot.attribute(&quote!(Self), &values);
+        Some(quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);))
+    });
+    let plain = container
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !container.is_part(i))
+        .map(|(_, f)| f);
+    let write = fields::write_item(plain.clone());
+    let splits = container
+        .composites
+        .iter()
+        .enumerate()
+        .map(|(n, composite)| {
+            let handle = &composite.ident;
+            let name = &composite.name;
+            let pieces = format_ident!("__pieces{n}");
+            quote!(let #pieces = Self::#handle().split(__item.remove(#name))?;)
+        });
+    let part_inits = container
+        .composites
+        .iter()
+        .enumerate()
+        .flat_map(|(n, composite)| {
+            let handle = &composite.ident;
+            let pieces = format_ident!("__pieces{n}");
+            composite
+                .parts
+                .iter()
+                .enumerate()
+                .filter_map(move |(k, &i)| {
+                    let field = container.fields.get(i)?;
+                    let ident = field.ident;
+                    let ty = field.ty;
+                    let part =
+                        quote_spanned!(ty.span()=> Self::#handle().part::<#ty>(&#pieces, #k));
+                    Some(quote!(#ident: #part?))
+                })
+        });
+    let plain_inits = fields::read_inits(plain);
+    let key_fields = std::iter::once(hash)
+        .chain(range)
+        .flat_map(|slot| slot.fields())
+        .map(|field| {
+            let ident = field.ident;
+            quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
+        });
+    let version = container.version().map(model::version_items);
+    let ttl = container.ttl().map(|field| {
+        let name = &field.name;
+        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::Model for #ident {
+            type Key = #key;
+            type Hash = #hash_ty;
+
+            const TABLE_NAME: &'static str = #table;
+            const HASH_KEY: &'static str = #hash_name;
+            const RANGE_KEY: ::core::option::Option<&'static str> = #range_name;
+
+            fn hash_key_value(hash: &#hash_ty) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
+                #hash_value
+            }
+
+            #[allow(clippy::needless_update)]
+            fn schema() -> ::dynomodel::CreateTableInput {
+                #schema
+            }
+
+            fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #(#composite_writes)*
+                #write
+                ::core::result::Result::Ok(__item)
+            }
+
+            fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
+                let mut __item = item;
+                #(#splits)*
+                ::core::result::Result::Ok(Self { #(#part_inits,)* #(#plain_inits,)* })
+            }
+
+            fn key(&self) -> #key {
+                #key { #(#key_fields,)* }
+            }
+
+            #version
+            #ttl
+        }
+    }
+}
+
+/// The `CreateTableInput`: a composite key is an S; no secondary indexes (the checks refuse them).
+fn schema(
+    container: &Container<'_>,
+    hash: &Slot<'_, '_>,
+    range: Option<&Slot<'_, '_>>,
+) -> TokenStream {
+    let table = &container.table_name;
+    let definitions = std::iter::once(hash).chain(range).map(|slot| {
+        let name = slot.name();
+        let scalar_type = match slot {
+            Slot::Field(field) => fields::key_scalar_type(field),
+            Slot::Composite(..) => quote!(::dynomodel::ScalarAttributeType::S),
+        };
+        quote! {
+            ::dynomodel::AttributeDefinition {
+                attribute_name: ::dynomodel::__private::String::from(#name),
+                attribute_type: #scalar_type,
+            }
+        }
+    });
+    let hash_name = hash.name();
+    let range_element = range.map(|range| {
+        let name = range.name();
+        quote!(::dynomodel::KeySchemaElement::range(#name),)
+    });
+    let (billing_mode, throughput) = match &container.attrs.throughput {
+        Some(throughput) => {
+            let (read, write) = throughput.value;
+            (
+                quote!(::dynomodel::BillingMode::Provisioned),
+                quote! {
+                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput {
+                        read_capacity_units: #read,
+                        write_capacity_units: #write,
+                    })
+                },
+            )
+        }
+        None => (
+            quote!(::dynomodel::BillingMode::PayPerRequest),
+            quote!(::core::option::Option::None),
+        ),
+    };
+    let table_options = model::table_options(container);
+    quote! {
+        ::dynomodel::CreateTableInput {
+            table_name: ::dynomodel::__private::String::from(#table),
+            attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
+            key_schema: ::dynomodel::__private::Vec::from([
+                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                #range_element
+            ]),
+            billing_mode: ::core::option::Option::Some(#billing_mode),
+            provisioned_throughput: #throughput,
+            #table_options
+            ..::core::default::Default::default()
+        }
+    }
+}
