@@ -16,6 +16,7 @@ use dynomodel_tests::{dual_test, Dual, Target};
 
 mod batch;
 mod capacity;
+mod composite;
 mod conditions;
 mod expressions_invalid;
 mod indexes;

@@ -1,0 +1,169 @@
+//! Issue 13, composite keys through the mapper on every target: round trips of `pk = USER#{userid}`,
+//! `sk = ORDER#{date}#{id}`, updates and deletes by the parts, and typed queries on leading parts.
+
+use chrono::NaiveDate;
+use dynomodel::{Db, Error, Model, PutItemInput};
+
+use super::*;
+
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "orders")]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("ORDER", date, id), range_key)]
+struct Order {
+    userid: String,
+    date: NaiveDate,
+    id: u32,
+    total: u64,
+}
+
+fn day(d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 1, d).unwrap()
+}
+
+fn order(userid: &str, d: u32, id: u32) -> Order {
+    Order {
+        userid: userid.into(),
+        date: day(d),
+        id,
+        total: u64::from(d * 100 + id),
+    }
+}
+
+/// A namespaced database holding orders of two users over three days, written in no particular order.
+async fn orders_db(t: &Dual) -> Db {
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Order>());
+    db.create_schema::<Order>().await.unwrap();
+    for (userid, d, id) in [
+        ("u1", 2, 10),
+        ("u1", 1, 9),
+        ("u1", 10, 1),
+        ("u1", 2, 9),
+        ("u1", 1, 100),
+        ("u2", 1, 1),
+    ] {
+        db.put(&order(userid, d, id)).await.unwrap();
+    }
+    db
+}
+
+fn ids(orders: &[Order]) -> Vec<(u32, u32)> {
+    use chrono::Datelike as _;
+    orders.iter().map(|o| (o.date.day(), o.id)).collect()
+}
+
+dual_test!(composite_keys_round_trip, |t| {
+    let db = orders_db(&t).await;
+    assert_eq!(
+        db.get::<Order>(("u1", (day(2), 9))).await.unwrap(),
+        Some(order("u1", 2, 9))
+    );
+    assert_eq!(db.get::<Order>(("u1", (day(2), 8))).await.unwrap(), None);
+
+    // Stored as the composites and the other fields only.
+    let raw = db
+        .backend()
+        .get_item(dynomodel::GetItemInput {
+            table_name: db.table_name::<Order>(),
+            key: item([
+                ("pk", s("USER#u1")),
+                ("sk", s("ORDER#2026-01-02#0000000009")),
+            ]),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert_eq!(
+        raw,
+        item([
+            ("pk", s("USER#u1")),
+            ("sk", s("ORDER#2026-01-02#0000000009")),
+            ("total", num("209"))
+        ])
+    );
+
+    db.update::<Order>(("u1", (day(2), 9)))
+        .set(Order::total(), 5u64)
+        .await
+        .unwrap();
+    assert_eq!(
+        db.get::<Order>(("u1", (day(2), 9)))
+            .await
+            .unwrap()
+            .map(|o| o.total),
+        Some(5)
+    );
+    db.delete_key::<Order>(("u1", (day(2), 9))).await.unwrap();
+    assert_eq!(db.get::<Order>(("u1", (day(2), 9))).await.unwrap(), None);
+
+    // A part holding the separator is refused before anything is sent.
+    let err = db.put(&order("a#b", 1, 1)).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Conversion(e) if e.path == "pk"),
+        "{err:?}"
+    );
+
+    // A stored composite of another shape is a conversion error naming the attribute and shape.
+    db.backend()
+        .put_item(PutItemInput {
+            table_name: db.table_name::<Order>(),
+            item: item([
+                ("pk", s("USER#u3")),
+                ("sk", s("ORDER#yesterday")),
+                ("total", num("1")),
+            ]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let err = db.query::<Order>("u3").all().await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Conversion(e) if e.path == "sk" && e.expected.contains("ORDER#{date}#{id}")),
+        "{err:?}"
+    );
+});
+
+dual_test!(composite_keys_query_by_leading_parts, |t| {
+    let db = orders_db(&t).await;
+    // A user's partition, sorted by date then id (zero-padded: 9 before 10 before 100).
+    let all: Vec<Order> = db.query::<Order>("u1").all().await.unwrap();
+    assert_eq!(ids(&all), [(1, 9), (1, 100), (2, 9), (2, 10), (10, 1)]);
+    let all: Vec<Order> = db
+        .query::<Order>("u1")
+        .range(Order::sk().prefix(()))
+        .desc()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&all), [(10, 1), (2, 10), (2, 9), (1, 100), (1, 9)]);
+
+    let db = &db;
+    let q = |range| async move { ids(&db.query::<Order>("u1").range(range).all().await.unwrap()) };
+    assert_eq!(q(Order::sk().prefix((day(1),))).await, [(1, 9), (1, 100)]);
+    assert_eq!(q(Order::sk().prefix((day(1), 100))).await, [(1, 100)]);
+    assert_eq!(
+        q(Order::sk().between((), day(1), day(2))).await,
+        [(1, 9), (1, 100), (2, 9), (2, 10)]
+    );
+    assert_eq!(
+        q(Order::sk().ge((), day(2))).await,
+        [(2, 9), (2, 10), (10, 1)]
+    );
+    assert_eq!(q(Order::sk().gt((), day(2))).await, [(10, 1)]);
+    assert_eq!(
+        q(Order::sk().le((), day(2))).await,
+        [(1, 9), (1, 100), (2, 9), (2, 10)]
+    );
+    assert_eq!(q(Order::sk().ge((day(1),), 10)).await, [(1, 100)]);
+    assert_eq!(q(Order::sk().gt((day(2),), 9)).await, [(2, 10)]);
+    assert_eq!(q(Order::sk().le((day(2),), 9)).await, [(2, 9)]);
+    assert_eq!(
+        q(Order::sk().between((day(1),), 10, 1000)).await,
+        [(1, 100)]
+    );
+    // Nothing leaks from the other user's partition.
+    assert_eq!(ids(&db.query::<Order>("u2").all().await.unwrap()), [(1, 1)]);
+});
