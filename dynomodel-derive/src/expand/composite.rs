@@ -395,8 +395,11 @@ fn model_impl(
                     let field = container.fields.get(i)?;
                     let ident = field.ident;
                     let ty = field.ty;
-                    let part =
-                        quote_spanned!(ty.span()=> Self::#handle().part::<#ty>(&#pieces, #k));
+                    let from =
+                        quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part);
+                    let part = quote!(
+                        Self::#handle().decoded(#k, #from(Self::#handle().piece(&#pieces, #k)))
+                    );
                     Some(quote!(#ident: #part?))
                 })
         });

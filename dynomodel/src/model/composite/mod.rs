@@ -198,17 +198,23 @@ impl<M, P> Composite<M, P> {
         Ok(pieces)
     }
 
-    /// Decodes part `index` of `pieces` (from [`split`](Composite::split)); an error names the
-    /// attribute, the part and the shape.
+    /// The text of part `index` of `pieces` (from [`split`](Composite::split)).
     #[doc(hidden)]
-    pub fn part<T: CompositePart>(
+    pub fn piece<'p>(&self, pieces: &'p [String], index: usize) -> &'p str {
+        pieces.get(index).map_or("", String::as_str)
+    }
+
+    /// Locates the error of decoding part `index`: it names the attribute, the part and the shape.
+    /// (The generated code decodes through `<T as CompositePart>::from_part`, spanned at the field's
+    /// type, so a type that is not a part is one error there.)
+    #[doc(hidden)]
+    pub fn decoded<T>(
         &self,
-        pieces: &[String],
         index: usize,
+        part: Result<T, ConversionError>,
     ) -> Result<T, ConversionError> {
         let name = self.parts.get(index).copied().unwrap_or("?");
-        let piece = pieces.get(index).map_or("", String::as_str);
-        T::from_part(piece).map_err(|e| self.part_error(name, e))
+        part.map_err(|e| self.part_error(name, e))
     }
 }
 
