@@ -22,7 +22,7 @@ use crate::ir::{Container, Derive};
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
 /// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`, `rename`,
-/// `skip`, `default`, `epoch_seconds`) are documented, with
+/// `skip`, `default`, `epoch_seconds`; `#[composite(...)]` keys on the struct) are documented, with
 /// examples, on the `dynomodel::Model` trait.
 #[proc_macro_derive(
     Model,
