@@ -235,3 +235,81 @@ fn typed_conditions_on_leading_parts() {
     assert_eq!(values[":v1"], s("ORDER#2026-01-01#0000000002"));
     assert_eq!(values[":v2"], s("ORDER#2026-01-01#0000000005"));
 }
+
+/// Single-table style: the table keys, a global index keyed by two more composites over the same
+/// fields, and one keyed by a plain field and the table's sort key.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "shipments")]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("SHIP", date, id), range_key)]
+#[composite(gpk = ("DAY", date))]
+#[composite(gsk = ("USER", userid, id))]
+#[global_index(all("by-day", hash = gpk, range = gsk))]
+#[global_index(all("by-status", hash = status, range = sk))]
+pub struct Shipment {
+    /// The customer.
+    pub userid: String,
+    /// The day shipped.
+    pub date: NaiveDate,
+    /// The shipment's number.
+    pub id: u32,
+    /// Where it is.
+    pub status: String,
+}
+
+#[test]
+fn global_indexes_name_composites() {
+    let schema = Shipment::schema();
+    let mut definitions: Vec<&str> = schema
+        .attribute_definitions
+        .iter()
+        .map(|d| d.attribute_name.as_str())
+        .collect();
+    definitions.sort_unstable();
+    assert_eq!(definitions, ["gpk", "gsk", "pk", "sk", "status"]);
+    let keys: Vec<(&str, Vec<KeySchemaElement>)> = schema
+        .global_secondary_indexes
+        .iter()
+        .map(|i| (i.index_name.as_str(), i.key_schema.clone()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            (
+                "by-day",
+                vec![
+                    KeySchemaElement::hash("gpk"),
+                    KeySchemaElement::range("gsk")
+                ]
+            ),
+            (
+                "by-status",
+                vec![
+                    KeySchemaElement::hash("status"),
+                    KeySchemaElement::range("sk")
+                ]
+            ),
+        ]
+    );
+    assert_eq!(Shipment::by_day().hash_key(), "gpk");
+    assert_eq!(Shipment::by_status().range_key(), Some("sk"));
+
+    let shipment = Shipment {
+        userid: "u1".into(),
+        date: day(3),
+        id: 4,
+        status: "sent".into(),
+    };
+    let item = shipment.to_item().expect("converts");
+    assert_eq!(item["gpk"], s("DAY#2026-01-03"));
+    assert_eq!(item["gsk"], s("USER#u1#0000000004"));
+    assert_eq!(
+        Shipment::from_item(item.clone()).expect("decodes"),
+        shipment
+    );
+    // The parts are read from the table keys: the index composites are written, never needed.
+    let mut keys_only = item;
+    keys_only.remove("gpk");
+    keys_only.remove("gsk");
+    assert_eq!(Shipment::from_item(keys_only).expect("decodes"), shipment);
+}

@@ -167,3 +167,71 @@ dual_test!(composite_keys_query_by_leading_parts, |t| {
     // Nothing leaks from the other user's partition.
     assert_eq!(ids(&db.query::<Order>("u2").all().await.unwrap()), [(1, 1)]);
 });
+
+/// The same orders with a global index keyed by composites over the same fields: a day's orders,
+/// sorted by customer then number.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "shipments")]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("SHIP", date, id), range_key)]
+#[composite(gpk = ("DAY", date))]
+#[composite(gsk = ("USER", userid, id))]
+#[global_index(all("by-day", hash = gpk, range = gsk))]
+struct Shipment {
+    userid: String,
+    date: NaiveDate,
+    id: u32,
+}
+
+dual_test!(composite_keys_of_a_global_index, |t| {
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Shipment>());
+    db.create_schema::<Shipment>().await.unwrap();
+    for (userid, d, id) in [
+        ("u2", 1, 3),
+        ("u1", 1, 20),
+        ("u1", 2, 1),
+        ("u1", 1, 3),
+        ("u10", 1, 1),
+    ] {
+        db.put(&Shipment {
+            userid: userid.into(),
+            date: day(d),
+            id,
+        })
+        .await
+        .unwrap();
+    }
+    let on = |shipments: Vec<Shipment>| -> Vec<(String, u32)> {
+        shipments.into_iter().map(|s| (s.userid, s.id)).collect()
+    };
+    let first_day = db
+        .query_index(Shipment::by_day(), day(1))
+        .all()
+        .await
+        .unwrap();
+    // "USER#u1#…" < "USER#u10#…" < "USER#u2#…": the separator sorts below the digits.
+    assert_eq!(
+        on(first_day),
+        [
+            ("u1".into(), 3),
+            ("u1".into(), 20),
+            ("u10".into(), 1),
+            ("u2".into(), 3)
+        ]
+    );
+    let u1 = db
+        .query_index(Shipment::by_day(), day(1))
+        .range(Shipment::gsk().prefix(("u1".to_owned(),)))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(on(u1), [("u1".into(), 3), ("u1".into(), 20)]);
+    let later = db
+        .query_index(Shipment::by_day(), day(1))
+        .range(Shipment::gsk().gt(("u1".to_owned(),), 3))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(on(later), [("u1".into(), 20)]);
+});

@@ -12,12 +12,12 @@ const MAX_PARTS: usize = 6;
 
 pub fn check(container: &Container<'_>, errors: &mut Errors) {
     only_on_models(container, errors);
-    are_keys(container, errors);
     one_key_of_each_role(container, errors);
     names_distinct(container, errors);
     parts_are_plain(container, errors);
     part_count(container, errors);
-    no_indexes(container, errors);
+    no_local_indexes(container, errors);
+    super::composite_index::check(container, errors);
 }
 
 fn only_on_models(container: &Container<'_>, errors: &mut Errors) {
@@ -25,24 +25,7 @@ fn only_on_models(container: &Container<'_>, errors: &mut Errors) {
         for composite in &container.composites {
             errors.at(
                 composite.ident.span(),
-                "a composite is a key: `#[composite(...)]` belongs on a `#[derive(Model)]` struct",
-            );
-        }
-    }
-}
-
-/// A composite is the table's hash or range key (stored composites that are not keys are not
-/// supported yet: their parts would need updates to rewrite them).
-fn are_keys(container: &Container<'_>, errors: &mut Errors) {
-    for composite in &container.composites {
-        if composite.role.is_none() && container.derive == Derive::Model {
-            errors.at(
-                composite.ident.span(),
-                format!(
-                    "composite `{}` is not a key: mark it `hash_key` or `range_key` (composites that are not the \
-                     table's keys are not supported)",
-                    composite.name
-                ),
+                "`#[composite(...)]` belongs on a `#[derive(Model)]` struct: composites are keys of a table or of its indexes",
             );
         }
     }
@@ -166,16 +149,17 @@ fn part_count(container: &Container<'_>, errors: &mut Errors) {
     }
 }
 
-/// Secondary indexes of a model with composite keys are not supported yet (their entries hold the
-/// table keys, which the index item types would have to decode).
-fn no_indexes(container: &Container<'_>, errors: &mut Errors) {
+/// Local indexes of a model with composites are not supported yet (their sort key would be a
+/// composite, which `#[index]` on a field cannot name).
+fn no_local_indexes(container: &Container<'_>, errors: &mut Errors) {
     if container.composites.is_empty() {
         return;
     }
     if let Some(index) = container.indexes.first() {
         errors.at(
             index.span,
-            "secondary indexes on a model with composite keys are not supported yet",
+            "local secondary indexes on a model with composites are not supported yet; a global index may \
+             name composites as its keys",
         );
     }
 }

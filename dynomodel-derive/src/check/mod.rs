@@ -7,6 +7,7 @@ use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
+mod composite_index;
 mod index;
 mod tags;
 mod ttl;

@@ -9,17 +9,36 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 
-use crate::expand::{attribute_impl, fields, model};
-use crate::ir::{self, Composite, Container, Field, KeyRole};
+use crate::expand::{attribute_impl, composite_index, fields, model};
+use crate::ir::{self, Composite, Container, Field, KeyRef, KeyRole};
 
-/// One key of the table.
-enum Slot<'c, 'a> {
+/// One key of the table or of a global index.
+pub(crate) enum Slot<'c, 'a> {
     Field(&'c Field<'a>),
     Composite(&'c Composite, Vec<&'c Field<'a>>),
 }
 
 impl<'c, 'a> Slot<'c, 'a> {
-    fn of(container: &'c Container<'a>, role: KeyRole) -> Option<Self> {
+    pub(crate) fn composite(container: &'c Container<'a>, composite: &'c Composite) -> Self {
+        let parts = composite
+            .parts
+            .iter()
+            .filter_map(|&i| container.fields.get(i))
+            .collect();
+        Slot::Composite(composite, parts)
+    }
+
+    pub(crate) fn of_ref(container: &'c Container<'a>, key: KeyRef) -> Option<Self> {
+        match key {
+            KeyRef::Field(i) => container.fields.get(i).map(Slot::Field),
+            KeyRef::Composite(i) => container
+                .composites
+                .get(i)
+                .map(|c| Slot::composite(container, c)),
+        }
+    }
+
+    pub(crate) fn of(container: &'c Container<'a>, role: KeyRole) -> Option<Self> {
         if let Some(composite) = container.composite_key(role) {
             let parts = composite
                 .parts
@@ -35,7 +54,7 @@ impl<'c, 'a> Slot<'c, 'a> {
         field.map(Slot::Field)
     }
 
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             Slot::Field(field) => &field.name,
             Slot::Composite(composite, _) => &composite.name,
@@ -43,7 +62,7 @@ impl<'c, 'a> Slot<'c, 'a> {
     }
 
     /// The fields the key struct holds for this key.
-    fn fields(&self) -> Vec<&'c Field<'a>> {
+    pub(crate) fn fields(&self) -> Vec<&'c Field<'a>> {
         match self {
             Slot::Field(field) => vec![*field],
             Slot::Composite(_, parts) => parts.clone(),
@@ -52,7 +71,7 @@ impl<'c, 'a> Slot<'c, 'a> {
 
     /// The type a query or key conversion takes: the field's, the only part's, or a tuple of the
     /// parts'.
-    fn value_type(&self) -> TokenStream {
+    pub(crate) fn value_type(&self) -> TokenStream {
         match self {
             Slot::Field(field) => {
                 let ty = field.ty;
@@ -72,7 +91,7 @@ impl<'c, 'a> Slot<'c, 'a> {
     /// `Result<AttributeValue, ConversionError>` of the key from its fields' values, given as
     /// expressions of type `&T` (one per field of [`Slot::fields`]). `model` names the model (the
     /// composite handles are its inherent functions).
-    fn attribute(&self, model: &TokenStream, values: &[TokenStream]) -> TokenStream {
+    pub(crate) fn attribute(&self, model: &TokenStream, values: &[TokenStream]) -> TokenStream {
         match self {
             Slot::Field(field) => {
                 let name = &field.name;
@@ -98,7 +117,7 @@ impl<'c, 'a> Slot<'c, 'a> {
     }
 
     /// The values of [`Slot::fields`] from a value of [`Slot::value_type`] named `value` (owned).
-    fn destructure(&self, value: &Ident) -> Vec<TokenStream> {
+    pub(crate) fn destructure(&self, value: &Ident) -> Vec<TokenStream> {
         match self {
             Slot::Composite(_, parts) if parts.len() > 1 => (0..parts.len())
                 .map(syn::Index::from)
@@ -122,6 +141,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let attribute = attribute_impl(container);
     let handles = model::handles(container);
     let composite_handles = composite_handles(container);
+    let index_handles = composite_index::handles(container);
     quote! {
         #key_struct
         const _: () = {
@@ -130,6 +150,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
             #attribute
             #handles
             #composite_handles
+            #index_handles
         };
     }
 }
@@ -347,13 +368,12 @@ fn model_impl(
         .collect();
     let hash_value = hash.attribute(&quote!(Self), &hash_refs);
     let schema = schema(container, hash, range);
-    // Composites first, then the fields that are not parts.
-    let composite_writes = std::iter::once(hash).chain(range).filter_map(|slot| {
-        let Slot::Composite(composite, parts) = slot else {
-            return None;
-        };
+    // Every composite (keys and others), then the fields that are not parts.
+    let composite_writes = container.composites.iter().map(|composite| {
+        let slot = Slot::composite(container, composite);
         let name = &composite.name;
-        let values: Vec<TokenStream> = parts
+        let values: Vec<TokenStream> = slot
+            .fields()
             .iter()
             .map(|f| {
                 let ident = f.ident;
@@ -361,7 +381,7 @@ fn model_impl(
             })
             .collect();
         let value = slot.attribute(&quote!(Self), &values);
-        Some(quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);))
+        quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);)
     });
     let plain = container
         .fields
@@ -370,39 +390,32 @@ fn model_impl(
         .filter(|&(i, _)| !container.is_part(i))
         .map(|(_, f)| f);
     let write = fields::write_item(plain.clone());
+    // Each part is read from one composite (`part_source`); only those composites are split, so a
+    // composite that no part is read from need not be there.
+    let sources: Vec<(usize, usize, usize)> = (0..container.fields.len())
+        .filter_map(|i| container.part_source(i).map(|(n, k)| (i, n, k)))
+        .collect();
     let splits = container
         .composites
         .iter()
         .enumerate()
+        .filter(|(n, _)| sources.iter().any(|s| s.1 == *n))
         .map(|(n, composite)| {
             let handle = &composite.ident;
             let name = &composite.name;
             let pieces = format_ident!("__pieces{n}");
             quote!(let #pieces = Self::#handle().split(__item.remove(#name))?;)
         });
-    let part_inits = container
-        .composites
-        .iter()
-        .enumerate()
-        .flat_map(|(n, composite)| {
-            let handle = &composite.ident;
-            let pieces = format_ident!("__pieces{n}");
-            composite
-                .parts
-                .iter()
-                .enumerate()
-                .filter_map(move |(k, &i)| {
-                    let field = container.fields.get(i)?;
-                    let ident = field.ident;
-                    let ty = field.ty;
-                    let from =
-                        quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part);
-                    let part = quote!(
-                        Self::#handle().decoded(#k, #from(Self::#handle().piece(&#pieces, #k)))
-                    );
-                    Some(quote!(#ident: #part?))
-                })
-        });
+    let part_inits = sources.iter().filter_map(|&(i, n, k)| {
+        let composite = container.composites.get(n)?;
+        let field = container.fields.get(i)?;
+        let handle = &composite.ident;
+        let pieces = format_ident!("__pieces{n}");
+        let ident = field.ident;
+        let ty = field.ty;
+        let from = quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part);
+        Some(quote!(#ident: Self::#handle().decoded(#k, #from(Self::#handle().piece(&#pieces, #k)))?))
+    });
     let plain_inits = fields::read_inits(plain);
     let key_fields = std::iter::once(hash)
         .chain(range)
@@ -458,26 +471,19 @@ fn model_impl(
     }
 }
 
-/// The `CreateTableInput`: a composite key is an S; no secondary indexes (the checks refuse them).
+/// The `CreateTableInput`: a composite key is an S; global indexes from `composite_index` (the
+/// checks refuse local ones).
 fn schema(
     container: &Container<'_>,
     hash: &Slot<'_, '_>,
     range: Option<&Slot<'_, '_>>,
 ) -> TokenStream {
     let table = &container.table_name;
-    let definitions = std::iter::once(hash).chain(range).map(|slot| {
-        let name = slot.name();
-        let scalar_type = match slot {
-            Slot::Field(field) => fields::key_scalar_type(field),
-            Slot::Composite(..) => quote!(::dynomodel::ScalarAttributeType::S),
-        };
-        quote! {
-            ::dynomodel::AttributeDefinition {
-                attribute_name: ::dynomodel::__private::String::from(#name),
-                attribute_type: #scalar_type,
-            }
-        }
-    });
+    let table_keys: Vec<&str> = std::iter::once(hash).chain(range).map(Slot::name).collect();
+    let definitions = std::iter::once(hash).chain(range).map(definition).chain(
+        composite_index::attribute_definitions(container, &table_keys),
+    );
+    let globals = composite_index::schema(container);
     let hash_name = hash.name();
     let range_element = range.map(|range| {
         let name = range.name();
@@ -512,8 +518,24 @@ fn schema(
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
+            global_secondary_indexes: ::dynomodel::__private::Vec::from([#(#globals,)*]),
             #table_options
             ..::core::default::Default::default()
+        }
+    }
+}
+
+/// The `AttributeDefinition` of a key: a composite is an S, a field has its key type's.
+pub(crate) fn definition(slot: &Slot<'_, '_>) -> TokenStream {
+    let name = slot.name();
+    let scalar_type = match slot {
+        Slot::Field(field) => fields::key_scalar_type(field),
+        Slot::Composite(..) => quote!(::dynomodel::ScalarAttributeType::S),
+    };
+    quote! {
+        ::dynomodel::AttributeDefinition {
+            attribute_name: ::dynomodel::__private::String::from(#name),
+            attribute_type: #scalar_type,
         }
     }
 }

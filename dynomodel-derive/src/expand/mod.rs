@@ -3,6 +3,7 @@
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
 mod composite;
+mod composite_index;
 mod fields;
 mod index;
 mod key;

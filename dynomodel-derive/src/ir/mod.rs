@@ -12,7 +12,7 @@ use crate::attr::{self, ContainerAttrs, Errors};
 mod composite;
 mod index;
 
-pub use composite::Composite;
+pub use composite::{Composite, CompositeIndex, KeyRef};
 pub use index::Index;
 
 /// Which derive is running.
@@ -47,6 +47,8 @@ pub struct Container<'a> {
     pub indexes: Vec<Index>,
     /// `#[composite(...)]` attributes, in declaration order.
     pub composites: Vec<Composite>,
+    /// The global indexes of a model with composites (then `indexes` holds only local ones).
+    pub composite_indexes: Vec<CompositeIndex>,
 }
 
 /// Whether a field is part of the primary key.
@@ -217,6 +219,7 @@ impl<'a> Container<'a> {
         };
         let indexes = index::resolve(&attrs, &fields, errors);
         let composites = composite::resolve(&attrs, &fields, errors);
+        let composite_indexes = composite::resolve_indexes(&attrs, &fields, &composites, errors);
         Some(Container {
             derive,
             ident: &input.ident,
@@ -227,6 +230,7 @@ impl<'a> Container<'a> {
             fields,
             indexes,
             composites,
+            composite_indexes,
         })
     }
 
@@ -235,6 +239,17 @@ impl<'a> Container<'a> {
         self.composites
             .iter()
             .find(|c| matches!(c.role, Some((r, _)) if r == role))
+    }
+
+    /// The composite a part is read from: the first key composite holding it, else the first one.
+    pub fn part_source(&self, index: usize) -> Option<(usize, usize)> {
+        let holding = |key: bool| {
+            self.composites.iter().enumerate().find_map(|(n, c)| {
+                let k = c.parts.iter().position(|&p| p == index)?;
+                (c.role.is_some() == key).then_some((n, k))
+            })
+        };
+        holding(true).or_else(|| holding(false))
     }
 
     /// Whether the field (by index) is a part of a composite, and so not stored on its own.

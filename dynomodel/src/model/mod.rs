@@ -197,9 +197,13 @@ pub use index::{Index, Projected};
 /// The identifier before `=` is the attribute's name; the list is an optional literal prefix, then
 /// the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
 /// field is reported at that very name (a span cannot point inside a string literal on stable Rust).
-/// The composite is the table's `hash_key` or `range_key` (the other key may be a composite or a
-/// plain `#[hash_key]`/`#[range_key]` field); composites that are not keys, and secondary indexes on
-/// a model with composite keys, are not supported yet.
+/// A composite marked `hash_key` or `range_key` is a table key (the other key may be a composite or
+/// a plain `#[hash_key]`/`#[range_key]` field). Any composite may key a global index:
+/// `#[global_index(all("by-day", hash = gpk, range = gsk))]` names composites or stored fields;
+/// on a model with composites, global indexes project `all` and local indexes are not supported
+/// yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
+/// `gpk = ("DAY", date)`); every composite is written on each put, and a part is read from the first
+/// key composite holding it.
 ///
 /// - **Storage.** The composite is an S attribute; its parts are *not* stored on their own (one copy,
 ///   which cannot disagree with the key), and are decoded from it on read. A stored value of another
@@ -207,7 +211,7 @@ pub use index::{Index, Projected};
 /// - **Parts** are [`CompositePart`](crate::CompositePart)s, written as text that sorts like the value:
 ///   `String` as is, `u8`–`u64` zero-padded to full width, `NaiveDate` and `DateTime<Utc>` as
 ///   fixed-width ISO-8601. A part that is an `Option`, a key, skipped, the version or the TTL is a
-///   compile error; so is a field in two composites.
+///   compile error.
 /// - **Separators.** A part holding the separator is refused with a [`ConversionError`] (no write is
 ///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. There is no escaping, so
 ///   prefix queries stay plain `begins_with`.

@@ -1,7 +1,7 @@
 use dynomodel::Model;
 
-// A composite is a key, and a table has one hash key: the composite `pk` or the field `userid`.
-// Its name names an attribute and a handle, so it cannot be a field's.
+// A table has one hash key: the composite `pk` or the field `userid`. A composite's name names an
+// attribute and a handle, so it cannot be a field's. A Document has no keys, so no composites.
 #[derive(Model)]
 #[composite(pk = ("USER", id), hash_key)]
 #[composite(total = ("T", day))]
