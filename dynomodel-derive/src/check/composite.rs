@@ -17,6 +17,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     parts_are_plain(container, errors);
     part_count(container, errors);
     no_local_indexes(container, errors);
+    keys_share_no_part(container, errors);
     super::composite_index::check(container, errors);
 }
 
@@ -161,5 +162,29 @@ fn no_local_indexes(container: &Container<'_>, errors: &mut Errors) {
             "local secondary indexes on a model with composites are not supported yet; a global index may \
              name composites as its keys",
         );
+    }
+}
+
+/// The key struct holds each key field once, so the two table keys cannot share a part.
+fn keys_share_no_part(container: &Container<'_>, errors: &mut Errors) {
+    let (Some(hash), Some(range)) = (
+        container.composite_key(KeyRole::Hash),
+        container.composite_key(KeyRole::Range),
+    ) else {
+        return;
+    };
+    let hash_field = |i: usize| hash.parts.contains(&i);
+    for (&index, &span) in range.parts.iter().zip(&range.part_spans) {
+        if hash_field(index)
+            && let Some(field) = container.fields.get(index)
+        {
+            errors.at(
+                span,
+                format!(
+                    "field `{}` is a part of both table keys, `{}` and `{}`; a key holds each field once",
+                    field.ident, hash.name, range.name
+                ),
+            );
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use crate::expand::{attribute_impl, composite_index, fields, model};
@@ -140,7 +141,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let model_impl = model_impl(container, &key, &hash, range.as_ref());
     let attribute = attribute_impl(container);
     let handles = model::handles(container);
-    let composite_handles = composite_handles(container);
+    let composite_handles = composite_handles(container, |_| true);
     let index_handles = composite_index::handles(container);
     quote! {
         #key_struct
@@ -155,12 +156,49 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     }
 }
 
+/// After a compile error: the key struct, its conversions and every handle, for real (only the
+/// `Model` body is a stub), so that uses of `OrderKey` or `Order::sk()` do not add errors of their
+/// own. `None` when there is no hash key to build them from.
+pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream, TokenStream)> {
+    let hash = Slot::of(container, KeyRole::Hash)?;
+    let range = Slot::of(container, KeyRole::Range);
+    // Keys sharing a field would declare it twice in the key struct: fall back to the plain stub.
+    let hash_fields: Vec<&Ident> = hash.fields().iter().map(|f| f.ident).collect();
+    if range
+        .as_ref()
+        .is_some_and(|r| r.fields().iter().any(|f| hash_fields.contains(&f.ident)))
+    {
+        return None;
+    }
+    let key = format_ident!("{}Key", container.ident);
+    let key_struct = key_struct(container, &key, &hash, range.as_ref());
+    let conversions = key_conversions(&key, &hash, range.as_ref());
+    let handles = model::handles(container);
+    // A composite named like a field (an error already) would add a duplicate definition.
+    let composite_handles = composite_handles(container, |c| {
+        !container.fields.iter().any(|f| f.ident.unraw() == c.name)
+    });
+    // No part is converted here: the error may be that a part's type does not convert.
+    let helpers = quote! {
+        #conversions
+        #handles
+        #composite_handles
+        #[automatically_derived]
+        impl ::dynomodel::PrimaryKey for #key {
+            fn to_key_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                ::core::unimplemented!("#[derive(Model)] failed")
+            }
+        }
+    };
+    Some((key_struct, quote!(#key), helpers))
+}
+
 /// `Order::sk() -> Composite<Order, (NaiveDate, u32)>`, one per composite. The part types are spanned
 /// at the fields, so a type that cannot be a part is reported there.
-fn composite_handles(container: &Container<'_>) -> TokenStream {
+fn composite_handles(container: &Container<'_>, only: impl Fn(&Composite) -> bool) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
-    let functions = container.composites.iter().map(|composite| {
+    let functions = container.composites.iter().filter(|c| only(c)).map(|composite| {
         let ident = &composite.ident;
         let name = &composite.name;
         let prefix = &composite.prefix;
@@ -239,8 +277,7 @@ fn key_struct(
     }
 }
 
-/// `PrimaryKey` and the conversions: from `(hash, range)` values (a tuple of parts for a composite of
-/// several) or from the hash value alone.
+/// `PrimaryKey` and the conversions of the key struct.
 fn key_impls(
     container: &Container<'_>,
     key: &Ident,
@@ -261,10 +298,28 @@ fn key_impls(
         let value = slot.attribute(&quote!(#model), &values);
         quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);)
     });
+    let conversions = key_conversions(key, hash, range);
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::PrimaryKey for #key {
+            fn to_key_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #(#writes)*
+                ::core::result::Result::Ok(__item)
+            }
+        }
+        #conversions
+    }
+}
+
+/// The key struct's conversions: from `(hash, range)` values (a tuple of parts for a composite of
+/// several) or from the hash value alone. They only move values, so they compile whatever the parts'
+/// types (the stub relies on it).
+fn key_conversions(key: &Ident, hash: &Slot<'_, '_>, range: Option<&Slot<'_, '_>>) -> TokenStream {
     let (hash_var, range_var) = (format_ident!("__hash"), format_ident!("__range"));
     let hash_ty = hash.value_type();
     let mut inits: Vec<TokenStream> = field_inits(hash, &hash_var);
-    let conversions = match range {
+    match range {
         Some(range) => {
             inits.extend(field_inits(range, &range_var));
             let range_ty = range.value_type();
@@ -310,17 +365,6 @@ fn key_impls(
                 #strings
             }
         }
-    };
-    quote! {
-        #[automatically_derived]
-        impl ::dynomodel::PrimaryKey for #key {
-            fn to_key_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
-                let mut __item = ::dynomodel::Item::new();
-                #(#writes)*
-                ::core::result::Result::Ok(__item)
-            }
-        }
-        #conversions
     }
 }
 
