@@ -4,6 +4,7 @@
 
 mod composite;
 mod composite_index;
+mod composite_key;
 mod fields;
 mod index;
 mod key;
