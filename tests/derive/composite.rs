@@ -313,3 +313,37 @@ fn global_indexes_name_composites() {
     keys_only.remove("gsk");
     assert_eq!(Shipment::from_item(keys_only).expect("decodes"), shipment);
 }
+
+/// A plain table key and a composite that keys only an index: its parts are read back from it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[composite(by_kind = ("K", kind, rank))]
+#[global_index(all("kind-index", hash = by_kind))]
+struct Ticket {
+    #[hash_key]
+    id: String,
+    kind: String,
+    rank: u8,
+}
+
+#[test]
+fn parts_of_an_index_composite_are_read_from_it() {
+    let ticket = Ticket {
+        id: "t1".into(),
+        kind: "bug".into(),
+        rank: 2,
+    };
+    let item = ticket.to_item().expect("converts");
+    let mut names: Vec<&str> = item.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["by_kind", "id"]);
+    assert_eq!(item["by_kind"], s("K#bug#002"));
+    assert_eq!(Ticket::from_item(item.clone()).expect("decodes"), ticket);
+    let mut missing = item;
+    missing.remove("by_kind");
+    assert_eq!(
+        Ticket::from_item(missing).expect_err("no parts").path,
+        "by_kind"
+    );
+    assert_eq!(TicketKey::from("t1").id, "t1");
+    assert_eq!(Ticket::kind_index().hash_key(), "by_kind");
+}

@@ -235,3 +235,70 @@ dual_test!(composite_keys_of_a_global_index, |t| {
         .unwrap();
     assert_eq!(on(later), [("u1".into(), 20)]);
 });
+
+/// A hash-only composite of two parts (no prefix, another separator), with optimistic locking.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "events")]
+#[composite(key = (tenant, at), hash_key, separator = "|")]
+struct Event {
+    tenant: String,
+    at: chrono::DateTime<chrono::Utc>,
+    kind: String,
+    #[version]
+    version: u64,
+}
+
+dual_test!(composite_keys_in_saves_batches_and_transactions, |t| {
+    use chrono::{TimeZone, Utc};
+
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Event>());
+    db.create_schema::<Event>().await.unwrap();
+    let at = |s| Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, s).unwrap();
+    let mut login = Event {
+        tenant: "acme".into(),
+        at: at(1),
+        kind: "login".into(),
+        version: 0,
+    };
+    db.save(&mut login).await.unwrap();
+    assert_eq!(login.version, 1);
+    // The version check names the composite hash key: a second first save is refused.
+    let mut again = Event {
+        version: 0,
+        ..login.clone()
+    };
+    assert!(db.save(&mut again).await.unwrap_err().is_version_conflict());
+
+    let key = ("acme".to_owned(), at(1));
+    assert_eq!(
+        db.get::<Event>((key.0.clone(), key.1)).await.unwrap(),
+        Some(login.clone())
+    );
+    let queried: Vec<Event> = db.query::<Event>(key.clone()).all().await.unwrap();
+    assert_eq!(queried, [login.clone()]);
+
+    let logout = Event {
+        tenant: "acme".into(),
+        at: at(2),
+        kind: "logout".into(),
+        version: 0,
+    };
+    db.transact().put(&logout).await.unwrap();
+    let mut read = db
+        .batch_get()
+        .keys::<Event>([
+            ("acme".to_owned(), at(1)),
+            ("acme".to_owned(), at(2)),
+            ("acme".to_owned(), at(3)),
+        ])
+        .await
+        .unwrap();
+    let mut events = read.take::<Event>().unwrap();
+    events.sort_by_key(|e| e.at);
+    assert_eq!(
+        events.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
+        ["login", "logout"]
+    );
+    assert_eq!(read.missing::<Event>().len(), 1);
+});
