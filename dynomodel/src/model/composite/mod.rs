@@ -271,8 +271,10 @@ impl<M, P: CompositeParts> Composite<M, P> {
     }
 
     /// The values whose first parts are `leading` and whose next part is between `low` and `high`
-    /// (inclusive). With [`ge`](Composite::ge), [`gt`](Composite::gt) and [`le`](Composite::le), a
-    /// `BETWEEN` that stays inside `leading` (a bare `sk > :v` would reach the next prefix).
+    /// (inclusive). Like [`ge`](Composite::ge), [`gt`](Composite::gt) and [`le`](Composite::le), it is
+    /// a `BETWEEN` that stays inside `leading` (a bare `sk > :v` would reach the next prefix's
+    /// values); only a composite without a literal prefix, bounded on its first part, renders a
+    /// single `>=` or `<=`.
     ///
     /// A strict upper bound (`lt`) has no exact `BETWEEN` form, since `BETWEEN` is inclusive and no
     /// text is "just below" another: bound with `le` of the previous value instead.
@@ -283,7 +285,7 @@ impl<M, P: CompositeParts> Composite<M, P> {
     {
         let low = self.bound(&leading, &low, false);
         let high = self.bound(&leading, &high, true);
-        self.between_values(low, high)
+        self.range(low, Some(high))
     }
 
     /// The values whose first parts are `leading` and whose next part is at least `low`.
@@ -294,7 +296,7 @@ impl<M, P: CompositeParts> Composite<M, P> {
     {
         let low = self.bound(&leading, &low, false);
         let high = self.leading_end(&leading);
-        self.between_values(low, high)
+        self.range(low, high)
     }
 
     /// The values whose first parts are `leading` and whose next part is greater than `low`.
@@ -309,7 +311,7 @@ impl<M, P: CompositeParts> Composite<M, P> {
             .part_text(&leading, &low)
             .map(|t| format!("{t}{}", successor(self.separator)));
         let high = self.leading_end(&leading);
-        self.between_values(low, high)
+        self.range(low, high)
     }
 
     /// The values whose first parts are `leading` and whose next part is at most `high`.
@@ -320,7 +322,7 @@ impl<M, P: CompositeParts> Composite<M, P> {
     {
         let low = self.leading_text(&leading);
         let high = self.bound(&leading, &high, true);
-        self.between_values(low, high)
+        self.range(low, Some(high))
     }
 
     /// `<leading><part>`: the text of the first `k + 1` parts.
@@ -353,28 +355,41 @@ impl<M, P: CompositeParts> Composite<M, P> {
 
     /// Above every value starting with `leading`: its text with the final separator replaced by the
     /// next character. Never a whole value (one separator short), so an inclusive bound is exact.
-    fn leading_end<Q: CompositeParts>(&self, leading: &Q) -> Result<String, ConversionError> {
-        let text = self.leading_text(leading)?;
-        match text.strip_suffix(self.separator) {
-            Some(stem) => Ok(format!("{stem}{}", successor(self.separator))),
-            // No prefix and no leading part: every value qualifies; the highest character bounds all.
-            None => Ok(char::MAX.to_string().repeat(4)),
+    /// `None` without a prefix and leading parts: then nothing bounds the values from above.
+    fn leading_end<Q: CompositeParts>(
+        &self,
+        leading: &Q,
+    ) -> Option<Result<String, ConversionError>> {
+        match self.leading_text(leading) {
+            Ok(text) => text
+                .strip_suffix(self.separator)
+                .map(|stem| Ok(format!("{stem}{}", successor(self.separator)))),
+            Err(e) => Some(Err(e)),
         }
     }
 
-    fn between_values(
+    /// The values from `low` to `high`, both inclusive, both texts: `BETWEEN`, or a single `>=` or
+    /// `<=` when a side is unbounded (an empty low bound is no bound).
+    fn range(
         &self,
         low: Result<String, ConversionError>,
-        high: Result<String, ConversionError>,
+        high: Option<Result<String, ConversionError>>,
     ) -> Condition<M> {
         let operand = |v: Result<String, ConversionError>| {
             Operand::Value(v.map(AttributeValue::S).map_err(Into::into))
         };
-        Condition::from_node(Node::Between(
-            Operand::Path(vec![PathElement::Name(self.name.to_owned())]),
-            operand(low),
-            operand(high),
-        ))
+        let path = || Operand::Path(vec![PathElement::Name(self.name.to_owned())]);
+        match (low, high) {
+            (Ok(low), Some(high)) if low.is_empty() => {
+                Condition::from_node(Node::Compare(path(), Comparator::Le, operand(high)))
+            }
+            (low, Some(high)) => {
+                Condition::from_node(Node::Between(path(), operand(low), operand(high)))
+            }
+            (low, None) => {
+                Condition::from_node(Node::Compare(path(), Comparator::Ge, operand(low)))
+            }
+        }
     }
 
     fn compare(&self, op: Comparator, value: Result<String, ConversionError>) -> Condition<M> {

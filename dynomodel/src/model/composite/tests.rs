@@ -147,3 +147,28 @@ fn conditions_on_leading_parts() {
         ["ORDER#2026-01-01$", "ORDER$"]
     );
 }
+
+#[test]
+fn without_a_prefix_the_first_part_is_bounded_on_one_side() {
+    const KEY: Composite<Order, (u32, u32)> = Composite::new("key", "", "#", &["a", "b"]);
+    assert_eq!(
+        rendered(&KEY.ge((), 5)),
+        ("#n0 >= :v0".into(), vec!["0000000005".into()])
+    );
+    assert_eq!(
+        rendered(&KEY.le((), 5)),
+        ("#n0 <= :v0".into(), vec!["0000000005$".into()])
+    );
+    assert_eq!(
+        rendered(&KEY.between((), 1, 2)).1,
+        ["0000000001", "0000000002$"]
+    );
+    assert_eq!(
+        rendered(&KEY.ge((1,), 5)).1,
+        ["0000000001#0000000005", "0000000001$"]
+    );
+    assert_eq!(
+        rendered(&KEY.prefix(())),
+        ("begins_with(#n0, :v0)".into(), vec![String::new()])
+    );
+}
