@@ -170,25 +170,24 @@ pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) ->
 }
 
 /// The `field: value` initializers of [`read_item`], one per field, reading from `__item`.
-pub fn read_inits<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> Vec<TokenStream> {
-    fields
-        .into_iter()
-        .map(|field| {
-            let ident = field.ident;
-            if !field.stored() {
-                let value = default_value(field);
-                return quote!(#ident: #value);
+pub fn read_inits<'f, 'a: 'f>(
+    fields: impl IntoIterator<Item = &'f Field<'a>>,
+) -> impl Iterator<Item = TokenStream> {
+    fields.into_iter().map(|field| {
+        let ident = field.ident;
+        if !field.stored() {
+            let value = default_value(field);
+            return quote!(#ident: #value);
+        }
+        let name = &field.name;
+        let present = from_attribute(field, quote!(__value));
+        let missing = from_missing(field);
+        quote! {
+            #ident: match __item.remove(#name) {
+                ::core::option::Option::Some(__value) => #present,
+                ::core::option::Option::None => #missing,
             }
-            let name = &field.name;
-            let present = from_attribute(field, quote!(__value));
-            let missing = from_missing(field);
-            quote! {
-                #ident: match __item.remove(#name) {
-                    ::core::option::Option::Some(__value) => #present,
-                    ::core::option::Option::None => #missing,
-                }
-                .map_err(|__e| __e.at(#name))?
-            }
-        })
-        .collect()
+            .map_err(|__e| __e.at(#name))?
+        }
+    })
 }

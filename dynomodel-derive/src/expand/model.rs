@@ -248,28 +248,24 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     // A composite's parts are stored only inside it: no handle, so no filter or update can name them.
-    let functions = container
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|&(i, f)| f.stored() && !container.is_part(i))
-        .map(|(_, field)| {
-            let ident = field.ident;
-            // Operands must encode like the stored field: adapted fields get a wrapper type.
-            let ty = fields::handle_type(field);
-            let name = &field.name;
-            let doc = format!(
+    let stored = |f: &&Field<'_>| f.stored() && !container.is_part_field(f);
+    let functions = container.fields.iter().filter(stored).map(|field| {
+        let ident = field.ident;
+        // Operands must encode like the stored field: adapted fields get a wrapper type.
+        let ty = fields::handle_type(field);
+        let name = &field.name;
+        let doc = format!(
             "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."
         );
-            // Spanned at the field, so a clash with a user method points at the field, not at the derive.
-            quote_spanned! {ident.span()=>
-                #[doc = #doc]
-                #[inline]
-                #vis const fn #ident() -> ::dynomodel::Field<#model, #ty> {
-                    ::dynomodel::Field::new(#name)
-                }
+        // Spanned at the field, so a clash with a user method points at the field, not at the derive.
+        quote_spanned! {ident.span()=>
+            #[doc = #doc]
+            #[inline]
+            #vis const fn #ident() -> ::dynomodel::Field<#model, #ty> {
+                ::dynomodel::Field::new(#name)
             }
-        });
+        }
+    });
     // Handles are spanned at user fields, so without the allow every unused handle of a private model
     // would warn.
     quote! {

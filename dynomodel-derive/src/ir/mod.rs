@@ -252,6 +252,14 @@ impl<'a> Container<'a> {
         holding(true).or_else(|| holding(false))
     }
 
+    /// Whether the field is a part of a composite, and so not stored on its own.
+    pub fn is_part_field(&self, field: &Field<'_>) -> bool {
+        self.fields
+            .iter()
+            .position(|f| f.ident == field.ident)
+            .is_some_and(|i| self.is_part(i))
+    }
+
     /// Whether the field (by index) is a part of a composite, and so not stored on its own.
     pub fn is_part(&self, index: usize) -> bool {
         self.composites.iter().any(|c| c.parts.contains(&index))
