@@ -22,11 +22,20 @@ use crate::ir::{Container, Derive};
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
 /// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`, `rename`,
-/// `skip`, `default`, `epoch_seconds`) are documented, with
+/// `skip`, `default`, `epoch_seconds`; `#[composite(...)]` keys on the struct) are documented, with
 /// examples, on the `dynomodel::Model` trait.
 #[proc_macro_derive(
     Model,
-    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
+    attributes(
+        dynomodel,
+        hash_key,
+        range_key,
+        version,
+        ttl,
+        index,
+        global_index,
+        composite
+    )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Model)
@@ -39,7 +48,16 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 /// clear error.
 #[proc_macro_derive(
     Document,
-    attributes(dynomodel, hash_key, range_key, version, ttl, index, global_index)
+    attributes(
+        dynomodel,
+        hash_key,
+        range_key,
+        version,
+        ttl,
+        index,
+        global_index,
+        composite
+    )
 )]
 pub fn derive_document(input: TokenStream) -> TokenStream {
     derive(parse_macro_input!(input as DeriveInput), Derive::Document)

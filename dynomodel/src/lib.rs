@@ -98,7 +98,10 @@ pub use expression::{
     IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
     ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
-pub use model::{Field, Index, Model, PrimaryKey, Projected};
+pub use model::{
+    Composite, CompositePart, CompositeParts, Field, FollowingPart, Index, LeadingParts, Model,
+    PrimaryKey, Projected,
+};
 pub use query::{Cursor, Page, Query, Scan};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,

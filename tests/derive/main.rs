@@ -4,6 +4,7 @@
 //! One binary, a file per topic. The models most topics share, and the helpers that build their
 //! values, are defined here at the crate root, where every topic module can see them.
 
+mod composite;
 mod documents;
 mod enums;
 mod field_options;

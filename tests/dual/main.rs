@@ -16,6 +16,7 @@ use dynomodel_tests::{dual_test, Dual, Target};
 
 mod batch;
 mod capacity;
+mod composite;
 mod conditions;
 mod enums;
 mod expressions_invalid;

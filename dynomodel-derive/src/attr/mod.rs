@@ -13,6 +13,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 
 use crate::case::RenameRule;
 
+pub mod composite;
 pub mod enums;
 pub mod index;
 pub mod table;
@@ -74,6 +75,8 @@ pub struct ContainerAttrs {
     pub table_class: Option<Spanned<TableClassAttr>>,
     /// `deletion_protection`.
     pub deletion_protection: Option<Span>,
+    /// `#[composite(...)]`, in declaration order.
+    pub composites: Vec<composite::CompositeAttr>,
 }
 
 /// The options on a field.
@@ -140,6 +143,10 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
             if let Some(index) = index::global(attr, errors) {
                 out.global_indexes.push(index);
             }
+            continue;
+        }
+        if attr.path().is_ident("composite") {
+            out.composites.extend(composite::parse(attr, errors));
             continue;
         }
         if attr.path().is_ident("index") {
@@ -296,6 +303,11 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             errors.at(
                 span,
                 "`#[global_index(...)]` belongs on the struct; on a field, `#[index(...)]` declares a local index",
+            );
+        } else if path.is_ident("composite") {
+            errors.at(
+                span,
+                "`#[composite(...)]` belongs on the struct: it names its fields as its parts",
             );
         } else if path.is_ident("dynomodel")
             && let Err(e) = attr.parse_nested_meta(|meta| field_option(&meta, &mut out, errors))

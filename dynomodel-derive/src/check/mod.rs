@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::attr::Errors;
 use crate::ir::{Container, Derive, KeyRole};
 
+mod composite;
+mod composite_index;
 pub mod enums;
 mod escape;
 mod index;
@@ -29,11 +31,15 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     ttl::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
+    composite::check(container, errors);
 }
 
 /// A model needs a partition key.
 fn hash_key_present(container: &Container<'_>, errors: &mut Errors) {
-    if container.derive == Derive::Model && container.hash_key().is_none() {
+    if container.derive == Derive::Model
+        && container.hash_key().is_none()
+        && container.composite_key(KeyRole::Hash).is_none()
+    {
         errors.at(
             container.ident.span(),
             format!(

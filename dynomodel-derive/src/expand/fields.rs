@@ -164,8 +164,8 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
 }
 
 /// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
-pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
-    let writes = fields.iter().filter(|f| f.stored()).map(|field| {
+pub fn write_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
+    let writes = fields.into_iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
         let name = &field.name;
         let value = to_attribute(field, quote!(&self.#ident));
@@ -181,7 +181,15 @@ pub fn write_item(fields: &[Field<'_>]) -> TokenStream {
 /// An expression building `Self` from `__item` (a mutable `Item`), returning a
 /// `Result<Self, ConversionError>`; errors are located at the attribute's name.
 pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
-    let inits = fields.into_iter().map(|field| {
+    let inits = read_inits(fields);
+    quote!(::core::result::Result::Ok(Self { #(#inits,)* }))
+}
+
+/// The `field: value` initializers of [`read_item`], one per field, reading from `__item`.
+pub fn read_inits<'f, 'a: 'f>(
+    fields: impl IntoIterator<Item = &'f Field<'a>>,
+) -> impl Iterator<Item = TokenStream> {
+    fields.into_iter().map(|field| {
         let ident = field.ident;
         if !field.stored() {
             let value = default_value(field);
@@ -197,6 +205,5 @@ pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) ->
             }
             .map_err(|__e| __e.at(#name))?
         }
-    });
-    quote!(::core::result::Result::Ok(Self { #(#inits,)* }))
+    })
 }

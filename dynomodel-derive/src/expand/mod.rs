@@ -2,6 +2,9 @@
 //! so helper items never leak into the user's namespace, and every path is fully qualified
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
+mod composite;
+mod composite_index;
+mod composite_key;
 pub mod enums;
 mod fields;
 mod index;

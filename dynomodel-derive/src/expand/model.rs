@@ -5,11 +5,14 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, fields, index, key};
+use crate::expand::{attribute_impl, composite, fields, index, key};
 use crate::ir::{Container, Field};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
+    if !container.composites.is_empty() {
+        return composite::generate(container);
+    }
     // The checks guarantee a hash key; without one there is nothing sensible to generate.
     let Some(hash) = container.hash_key() else {
         return TokenStream::new();
@@ -117,7 +120,7 @@ fn model_impl(
 /// The `#[version]` items of the `Model` impl (the trait's defaults say "no version" otherwise). The
 /// trait path is spanned at the field's type, so a type that is not an integer is reported there
 /// through `VersionAttribute`'s `on_unimplemented` message.
-fn version_items(field: &Field<'_>) -> TokenStream {
+pub(crate) fn version_items(field: &Field<'_>) -> TokenStream {
     let ident = field.ident;
     let name = &field.name;
     let ty = field.ty;
@@ -203,7 +206,7 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
 
 /// The `CreateTableInput` members of the table options: tags, stream, table class, deletion
 /// protection (each only when set, so the defaults stay DynamoDB's).
-fn table_options(container: &Container<'_>) -> TokenStream {
+pub(crate) fn table_options(container: &Container<'_>) -> TokenStream {
     let attrs = &container.attrs;
     let mut out = TokenStream::new();
     if let Some(tags) = &attrs.tags {
@@ -244,7 +247,9 @@ fn table_options(container: &Container<'_>) -> TokenStream {
 pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
-    let functions = container.fields.iter().filter(|f| f.stored()).map(|field| {
+    // A composite's parts are stored only inside it: no handle, so no filter or update can name them.
+    let stored = |f: &&Field<'_>| f.stored() && !container.is_part_field(f);
+    let functions = container.fields.iter().filter(stored).map(|field| {
         let ident = field.ident;
         // Operands must encode like the stored field: adapted fields get a wrapper type.
         let ty = fields::handle_type(field);

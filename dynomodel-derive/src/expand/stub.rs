@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use crate::expand::{key, model};
+use crate::expand::{composite, key, model};
 use crate::ir::{Container, Derive};
 
 /// The stub items for a struct whose derive failed.
@@ -48,6 +48,11 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
             },
         ),
     };
+    // A model with composites: its key struct and handles come from the composite expansion.
+    let (key_items, key_type, helpers) = container
+        .filter(|c| !c.composites.is_empty())
+        .and_then(composite::stub_items)
+        .unwrap_or((key_items, key_type, helpers));
     quote! {
         #key_items
         const _: () = {

@@ -64,7 +64,7 @@ fn find(
     position.map(|p| (p, ident.span()))
 }
 
-fn handle_ident(name: &str, span: Span) -> Ident {
+pub(crate) fn handle_ident(name: &str, span: Span) -> Ident {
     let snake = case::index_handle_name(name);
     // An index name that is a keyword (`type`) becomes a raw identifier; anything else unparsable
     // cannot happen after `index_handle_name` for valid index names (validity is checked separately).
@@ -128,6 +128,10 @@ pub fn resolve(attrs: &ContainerAttrs, fields: &[Field<'_>], errors: &mut Errors
         }
     }
     for attr in &attrs.global_indexes {
+        // A model with composites may key its global indexes by them: `ir::composite` resolves those.
+        if !attrs.composites.is_empty() {
+            continue;
+        }
         let name = &attr.name.value;
         let hash = attr
             .hash

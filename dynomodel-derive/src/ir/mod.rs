@@ -9,9 +9,11 @@ use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
 
 use crate::attr::{self, ContainerAttrs, Errors};
 
+mod composite;
 pub mod enums;
 mod index;
 
+pub use composite::{Composite, CompositeIndex, KeyRef};
 pub use index::Index;
 
 /// Which derive is running.
@@ -44,6 +46,10 @@ pub struct Container<'a> {
     pub fields: Vec<Field<'a>>,
     /// Secondary indexes: the local ones (in field order), then the global ones.
     pub indexes: Vec<Index>,
+    /// `#[composite(...)]` attributes, in declaration order.
+    pub composites: Vec<Composite>,
+    /// The global indexes of a model with composites (then `indexes` holds only local ones).
+    pub composite_indexes: Vec<CompositeIndex>,
 }
 
 /// Whether a field is part of the primary key.
@@ -208,6 +214,8 @@ impl<'a> Container<'a> {
             None => (input.ident.unraw().to_string(), input.ident.span()),
         };
         let indexes = index::resolve(&attrs, &fields, errors);
+        let composites = composite::resolve(&attrs, &fields, errors);
+        let composite_indexes = composite::resolve_indexes(&attrs, &fields, &composites, errors);
         Some(Container {
             derive,
             ident: &input.ident,
@@ -217,7 +225,40 @@ impl<'a> Container<'a> {
             attrs,
             fields,
             indexes,
+            composites,
+            composite_indexes,
         })
+    }
+
+    /// The composite that is the key of `role`, if any.
+    pub fn composite_key(&self, role: KeyRole) -> Option<&Composite> {
+        self.composites
+            .iter()
+            .find(|c| matches!(c.role, Some((r, _)) if r == role))
+    }
+
+    /// The composite a part is read from: the first key composite holding it, else the first one.
+    pub fn part_source(&self, index: usize) -> Option<(usize, usize)> {
+        let holding = |key: bool| {
+            self.composites.iter().enumerate().find_map(|(n, c)| {
+                let k = c.parts.iter().position(|&p| p == index)?;
+                (c.role.is_some() == key).then_some((n, k))
+            })
+        };
+        holding(true).or_else(|| holding(false))
+    }
+
+    /// Whether the field is a part of a composite, and so not stored on its own.
+    pub fn is_part_field(&self, field: &Field<'_>) -> bool {
+        self.fields
+            .iter()
+            .position(|f| f.ident == field.ident)
+            .is_some_and(|i| self.is_part(i))
+    }
+
+    /// Whether the field (by index) is a part of a composite, and so not stored on its own.
+    pub fn is_part(&self, index: usize) -> bool {
+        self.composites.iter().any(|c| c.parts.contains(&index))
     }
 
     /// The hash key field, if any (the first one; duplicates are reported by the checks).

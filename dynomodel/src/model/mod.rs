@@ -8,8 +8,10 @@ use crate::backend::CreateTableInput;
 use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
+mod composite;
 mod index;
 
+pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
 pub use index::{Index, Projected};
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
@@ -185,6 +187,83 @@ pub use index::{Index, Projected};
 /// // The KEYS_ONLY index's entries: table keys and index keys, nothing else.
 /// let entry = TweetRtIndexItem { userid: "abc".into(), id: "1".into(), city: "Paris".into(), retweets: 3 };
 /// assert_eq!(entry.key(), TweetKey::from(("abc", "1")));
+/// ```
+///
+/// # Composite keys (`#[composite(...)]`)
+///
+/// A key built from several fields, as single-table designs do (`pk = "USER#u1"`,
+/// `sk = "ORDER#2026-01-01#0000000007"`). On the struct, one attribute per composite:
+///
+/// | attribute | stored |
+/// |---|---|
+/// | `#[composite(pk = ("USER", userid), hash_key)]` | `pk`: `USER#<userid>` |
+/// | `#[composite(sk = ("ORDER", date, id), range_key)]` | `sk`: `ORDER#<date>#<id>` |
+/// | `#[composite(key = (tenant, at), hash_key, separator = "\|")]` | `key`: `<tenant>\|<at>` (no prefix, another separator) |
+///
+/// The identifier before `=` is the attribute's name; the list is an optional literal prefix, then
+/// the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
+/// field is reported at that very name (a span cannot point inside a string literal on stable Rust).
+/// A composite marked `hash_key` or `range_key` is a table key (the other key may be a composite or
+/// a plain `#[hash_key]`/`#[range_key]` field). Any composite may key a global index:
+/// `#[global_index(all("by-day", hash = gpk, range = gsk))]` names composites or stored fields;
+/// on a model with composites, global indexes project `all` and local indexes are not supported
+/// yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
+/// `gpk = ("DAY", date)`); every composite is written on each put, and a part is read from the first
+/// key composite holding it.
+///
+/// - **Storage.** The composite is an S attribute; its parts are *not* stored on their own (one copy,
+///   which cannot disagree with the key), and are decoded from it on read. A stored value of another
+///   shape is a [`ConversionError`] naming the attribute and the shape (`ORDER#{date}#{id}`).
+/// - **Parts** are [`CompositePart`](crate::CompositePart)s, written as text that sorts like the value:
+///   `String` as is, `u8`–`u64` zero-padded to full width, `NaiveDate` and `DateTime<Utc>` as
+///   fixed-width ISO-8601. A part that is an `Option`, a key, skipped, the version or the TTL is a
+///   compile error.
+/// - **Separators.** A part holding the separator is refused with a [`ConversionError`] (no write is
+///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. There is no escaping, so
+///   prefix queries stay plain `begins_with`.
+/// - **Updates.** Parts have no field handles, so no update or filter can name them: a part changes
+///   only with its key (a new item), never half-way.
+/// - **Keys and queries.** `<Struct>Key` holds the parts; it converts from `(hash, range)` where each
+///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`), and
+///   [`Db::query`](crate::Db::query) takes the hash composite's parts the same way. Each composite
+///   has a [`Composite`](crate::Composite) handle named after it (`Order::sk()`) whose
+///   conditions on the leading parts are checked at compile time: `prefix((date,))`, and
+///   `between`, `ge`, `gt`, `le` on the part after the given ones.
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "orders")]
+/// #[composite(pk = ("USER", userid), hash_key)]
+/// #[composite(sk = ("ORDER", date, id), range_key)]
+/// struct Order {
+///     userid: String,
+///     date: NaiveDate,
+///     id: u32,
+///     total: u64,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Order>().await?;
+/// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
+/// for (d, id) in [(1, 10), (1, 9), (2, 1)] {
+///     db.put(&Order { userid: "u1".into(), date: day(d), id, total: 100 }).await?;
+/// }
+/// let item = Order { userid: "u1".into(), date: day(1), id: 9, total: 100 }.to_item()?;
+/// assert_eq!(item["sk"], dynomodel::AttributeValue::S("ORDER#2026-01-01#0000000009".into()));
+/// assert!(!item.contains_key("date")); // stored only inside `sk`
+///
+/// assert!(db.get::<Order>(("u1", (day(1), 9))).await?.is_some());
+/// let first_day: Vec<Order> = db.query::<Order>("u1").range(Order::sk().prefix((day(1),))).all().await?;
+/// assert_eq!(first_day.iter().map(|o| o.id).collect::<Vec<_>>(), [9, 10]); // 9 sorts before 10
+/// let later: Vec<Order> = db.query::<Order>("u1").range(Order::sk().gt((), day(1))).all().await?;
+/// assert_eq!(later.len(), 1);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
 /// ```
 ///
 /// # Optimistic locking (`#[version]`)

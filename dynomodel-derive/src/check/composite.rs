@@ -1,0 +1,190 @@
+//! The rules of `#[composite(...)]`, one function each.
+
+use std::collections::HashMap;
+
+use syn::ext::IdentExt as _;
+
+use crate::attr::Errors;
+use crate::ir::{self, Container, Derive, KeyRole};
+
+/// The most parts a composite has: the tuple traits of `dynomodel::CompositeParts` go that far.
+const MAX_PARTS: usize = 6;
+
+pub fn check(container: &Container<'_>, errors: &mut Errors) {
+    only_on_models(container, errors);
+    one_key_of_each_role(container, errors);
+    names_distinct(container, errors);
+    parts_are_plain(container, errors);
+    part_count(container, errors);
+    no_local_indexes(container, errors);
+    keys_share_no_part(container, errors);
+    super::composite_index::check(container, errors);
+}
+
+fn only_on_models(container: &Container<'_>, errors: &mut Errors) {
+    if container.derive != Derive::Model {
+        for composite in &container.composites {
+            errors.at(
+                composite.ident.span(),
+                "`#[composite(...)]` belongs on a `#[derive(Model)]` struct: composites are keys of a table or of its indexes",
+            );
+        }
+    }
+}
+
+/// A table has one hash key and one range key: a composite and a field cannot both be one.
+fn one_key_of_each_role(container: &Container<'_>, errors: &mut Errors) {
+    for role in [KeyRole::Hash, KeyRole::Range] {
+        let what = if role == KeyRole::Hash {
+            "hash key"
+        } else {
+            "range key"
+        };
+        let field = container
+            .fields
+            .iter()
+            .find(|f| matches!(f.key, Some((r, _)) if r == role))
+            .map(|f| f.ident.to_string());
+        let mut first = field;
+        for composite in &container.composites {
+            let Some((r, span)) = composite.role else {
+                continue;
+            };
+            if r != role {
+                continue;
+            }
+            match &first {
+                Some(first) => errors.at(
+                    span,
+                    format!("a table has one {what}, and `{first}` is already the {what}"),
+                ),
+                None => first = Some(composite.name.clone()),
+            }
+        }
+    }
+}
+
+/// A composite's name is its attribute's and its handle's: it cannot be a field's too.
+fn names_distinct(container: &Container<'_>, errors: &mut Errors) {
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for (i, field) in container.fields.iter().enumerate() {
+        seen.insert(
+            field.ident.unraw().to_string(),
+            format!("field `{}`", field.ident),
+        );
+        if field.stored() && !container.is_part(i) {
+            seen.insert(
+                field.name.clone(),
+                format!("field `{}`'s attribute", field.ident),
+            );
+        }
+    }
+    for composite in &container.composites {
+        if let Some(other) = seen.insert(
+            composite.name.clone(),
+            format!("composite `{}`", composite.name),
+        ) {
+            errors.at(
+                composite.ident.span(),
+                format!(
+                    "composite `{}` has the name of {other}: it names both an attribute and a handle, so choose \
+                     another name",
+                    composite.name
+                ),
+            );
+        }
+    }
+}
+
+/// A part is a plain, always-present field: not an `Option` (a key has every part), not a key, not
+/// skipped (it is stored inside the composite), not a version or a time to live.
+fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        for (&index, &span) in composite.parts.iter().zip(&composite.part_spans) {
+            let Some(field) = container.fields.get(index) else {
+                continue;
+            };
+            let ident = field.ident;
+            let attrs = &field.attrs;
+            let problem = if ir::is_option(field.ty) {
+                Some("is an Option, and a composite key has every part")
+            } else if attrs.hash_key.is_some() || attrs.range_key.is_some() {
+                Some("is a key field; the composite is the key")
+            } else if attrs.skip.is_some() {
+                Some("is skipped, but a part is stored inside the composite")
+            } else if attrs.version.is_some() || attrs.ttl.is_some() {
+                Some("is the version or time to live, which are attributes of their own")
+            } else if !attrs.local_indexes.is_empty()
+                || attrs.epoch_seconds.is_some()
+                || attrs.rename.is_some()
+            {
+                Some("has a storage option (`index`, `epoch_seconds`, `rename`), but a part is stored only inside the composite")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                errors.at(
+                    span,
+                    format!(
+                        "field `{ident}` cannot be a part of composite `{}`: it {problem}",
+                        composite.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn part_count(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        if composite.parts.len() > MAX_PARTS {
+            errors.at(
+                composite.list_span,
+                format!(
+                    "composite `{}` has {} parts; at most {MAX_PARTS} are supported",
+                    composite.name,
+                    composite.parts.len()
+                ),
+            );
+        }
+    }
+}
+
+/// Local indexes of a model with composites are not supported yet (their sort key would be a
+/// composite, which `#[index]` on a field cannot name).
+fn no_local_indexes(container: &Container<'_>, errors: &mut Errors) {
+    if container.composites.is_empty() {
+        return;
+    }
+    if let Some(index) = container.indexes.first() {
+        errors.at(
+            index.span,
+            "local secondary indexes on a model with composites are not supported yet; a global index may \
+             name composites as its keys",
+        );
+    }
+}
+
+/// The key struct holds each key field once, so the two table keys cannot share a part.
+fn keys_share_no_part(container: &Container<'_>, errors: &mut Errors) {
+    let (Some(hash), Some(range)) = (
+        container.composite_key(KeyRole::Hash),
+        container.composite_key(KeyRole::Range),
+    ) else {
+        return;
+    };
+    let hash_field = |i: usize| hash.parts.contains(&i);
+    for (&index, &span) in range.parts.iter().zip(&range.part_spans) {
+        if hash_field(index)
+            && let Some(field) = container.fields.get(index)
+        {
+            errors.at(
+                span,
+                format!(
+                    "field `{}` is a part of both table keys, `{}` and `{}`; a key holds each field once",
+                    field.ident, hash.name, range.name
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! The global indexes of a model with composites: their schema and their `Index` handles. A key is a
+//! field or a composite ([`Slot`]); entries decode as the model (the checks allow only `all`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::expand::composite::{definition, Slot};
+use crate::ir::Container;
+
+/// The keys of each index that resolve.
+fn keys<'c, 'a>(container: &'c Container<'a>) -> Vec<(usize, Slot<'c, 'a>, Option<Slot<'c, 'a>>)> {
+    container
+        .composite_indexes
+        .iter()
+        .enumerate()
+        .filter_map(|(n, index)| {
+            let hash = Slot::of_ref(container, index.hash)?;
+            let range = match index.range {
+                Some(key) => Some(Slot::of_ref(container, key)?),
+                None => None,
+            };
+            Some((n, hash, range))
+        })
+        .collect()
+}
+
+/// The `AttributeDefinition`s of the index keys that are not table keys (once per name).
+pub fn attribute_definitions(container: &Container<'_>, table_keys: &[&str]) -> Vec<TokenStream> {
+    let mut seen: Vec<String> = table_keys.iter().map(|k| (*k).to_owned()).collect();
+    let mut out = Vec::new();
+    for (_, hash, range) in keys(container) {
+        for slot in std::iter::once(&hash).chain(range.as_ref()) {
+            if seen.iter().any(|s| s == slot.name()) {
+                continue;
+            }
+            seen.push(slot.name().to_owned());
+            out.push(definition(slot));
+        }
+    }
+    out
+}
+
+/// The `GlobalSecondaryIndex`es. As for other models, an index without its own throughput takes a
+/// provisioned table's, and an on-demand table's indexes have none.
+pub fn schema(container: &Container<'_>) -> Vec<TokenStream> {
+    let table_throughput = container.attrs.throughput.as_ref().map(|t| t.value);
+    keys(container)
+        .into_iter()
+        .filter_map(|(n, hash, range)| {
+            let index = container.composite_indexes.get(n)?;
+            let name = &index.name;
+            let hash_name = hash.name();
+            let range_element = range.as_ref().map(|r| {
+                let name = r.name();
+                quote!(::dynomodel::KeySchemaElement::range(#name),)
+            });
+            let throughput = match index.throughput.or(table_throughput) {
+                Some((read, write)) if table_throughput.is_some() => quote! {
+                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
+                },
+                _ => quote!(::core::option::Option::None),
+            };
+            Some(quote! {
+                ::dynomodel::GlobalSecondaryIndex {
+                    index_name: ::dynomodel::__private::String::from(#name),
+                    key_schema: ::dynomodel::__private::Vec::from([
+                        ::dynomodel::KeySchemaElement::hash(#hash_name),
+                        #range_element
+                    ]),
+                    projection: ::dynomodel::Projection {
+                        projection_type: ::dynomodel::ProjectionType::All,
+                        non_key_attributes: ::dynomodel::__private::Vec::new(),
+                    },
+                    provisioned_throughput: #throughput,
+                }
+            })
+        })
+        .collect()
+}
+
+/// `Order::by_day() -> Index<Order, Hash, Range, Order>`: the hash type is the key's parts (one value
+/// or a tuple), the range type a field's handle type, or `String` for a composite (whose conditions
+/// come from its `Composite` handle).
+pub fn handles(container: &Container<'_>) -> TokenStream {
+    let model = container.ident;
+    let vis = container.vis;
+    let functions = keys(container).into_iter().filter_map(|(n, hash, range)| {
+        let index = container.composite_indexes.get(n)?;
+        let hash_ty = hash.value_type();
+        let hash_name = hash.name();
+        let (range_ty, range_name) = match &range {
+            Some(Slot::Field(field)) => {
+                let ty = crate::expand::fields::handle_type(field);
+                let name = &field.name;
+                (ty, quote!(::core::option::Option::Some(#name)))
+            }
+            Some(slot @ Slot::Composite(..)) => {
+                let name = slot.name();
+                (quote!(::dynomodel::__private::String), quote!(::core::option::Option::Some(#name)))
+            }
+            None => (quote!(()), quote!(::core::option::Option::None)),
+        };
+        let value = format_ident!("__value");
+        let refs: Vec<TokenStream> =
+            hash.destructure(&value).into_iter().map(|v| quote!(&#v)).collect();
+        let convert = hash.attribute(&quote!(#model), &refs);
+        let name = &index.name;
+        let handle = &index.handle;
+        let doc = format!("A typed handle on global index {name:?}, for `Db::query_index`; queries return `{model}`.");
+        Some(quote_spanned! {index.name_span=>
+            #[doc = #doc]
+            #vis fn #handle() -> ::dynomodel::Index<#model, #hash_ty, #range_ty, #model> {
+                ::dynomodel::Index::new(
+                    #name,
+                    false,
+                    #hash_name,
+                    #range_name,
+                    ::dynomodel::ProjectionType::All,
+                    |#value: &#hash_ty| (#convert).map(::core::option::Option::Some),
+                )
+            }
+        })
+    });
+    quote! {
+        #[automatically_derived]
+        #[allow(dead_code)]
+        impl #model {
+            #(#functions)*
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Composites resolved against the fields: each part is a field index; unknown fields and fields used
+//! twice in one composite are reported here, at the part's identifier. Also the global indexes of a
+//! model with composites, whose keys may be composites or fields.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::ext::IdentExt as _;
+use syn::Ident;
+
+use crate::attr::{ContainerAttrs, Errors, ProjectionKind, Spanned};
+use crate::ir::{Field, KeyRole};
+
+/// One composite attribute.
+pub struct Composite {
+    /// The attribute's name (also the handle's name).
+    pub name: String,
+    pub ident: Ident,
+    /// The literal prefix, `""` for none.
+    pub prefix: String,
+    pub separator: String,
+    /// The parts: indexes into the container's fields, in order.
+    pub parts: Vec<usize>,
+    /// The span of each part's identifier in the attribute.
+    pub part_spans: Vec<Span>,
+    pub role: Option<(KeyRole, Span)>,
+    /// The span of the list, for errors about the whole composite.
+    pub list_span: Span,
+}
+
+/// The default separator, as in flywheel and in most single-table designs (`USER#42`).
+pub const DEFAULT_SEPARATOR: &str = "#";
+
+/// Resolves the `#[composite(...)]` attributes.
+pub fn resolve(
+    attrs: &ContainerAttrs,
+    fields: &[Field<'_>],
+    errors: &mut Errors,
+) -> Vec<Composite> {
+    let by_name: HashMap<String, usize> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.ident.unraw().to_string(), i))
+        .collect();
+    let mut out = Vec::new();
+    for attr in &attrs.composites {
+        let name = attr.name.unraw().to_string();
+        let mut parts = Vec::new();
+        let mut part_spans = Vec::new();
+        for ident in &attr.parts {
+            let Some(&index) = by_name.get(&ident.unraw().to_string()) else {
+                errors.at(
+                    ident.span(),
+                    format!("composite `{name}`: no field named `{ident}`"),
+                );
+                continue;
+            };
+            if parts.contains(&index) {
+                errors.at(
+                    ident.span(),
+                    format!("field `{ident}` is already a part of composite `{name}`"),
+                );
+                continue;
+            }
+            parts.push(index);
+            part_spans.push(ident.span());
+        }
+        out.push(Composite {
+            name,
+            ident: attr.name.clone(),
+            prefix: attr.prefix.as_ref().map(|l| l.value()).unwrap_or_default(),
+            separator: attr
+                .separator
+                .as_ref()
+                .map_or_else(|| DEFAULT_SEPARATOR.to_owned(), |l| l.value()),
+            parts,
+            part_spans,
+            role: attr.role,
+            list_span: attr.list_span,
+        });
+    }
+    out
+}
+
+/// A key of a global index of a model with composites: a field or a composite.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum KeyRef {
+    /// A field, by position.
+    Field(usize),
+    /// A composite, by position in `Container::composites`.
+    Composite(usize),
+}
+
+/// A global index of a model with composites.
+pub struct CompositeIndex {
+    pub name: String,
+    pub name_span: Span,
+    pub projection: Spanned<ProjectionKind>,
+    /// The span of `includes`, if given (not supported: only `all` projections).
+    pub includes_span: Option<Span>,
+    pub hash: KeyRef,
+    pub range: Option<KeyRef>,
+    pub throughput: Option<(i64, i64)>,
+    /// The `#[global_index]` path.
+    pub span: Span,
+    /// The generated associated function, as for other indexes: `by_day`.
+    pub handle: Ident,
+}
+
+/// Resolves the global indexes of a model with composites (the others are resolved by
+/// `ir::index`); a key naming neither a field nor a composite is reported at the name.
+pub fn resolve_indexes(
+    attrs: &ContainerAttrs,
+    fields: &[Field<'_>],
+    composites: &[Composite],
+    errors: &mut Errors,
+) -> Vec<CompositeIndex> {
+    if composites.is_empty() {
+        return Vec::new();
+    }
+    let find = |ident: &Ident, index: &str, errors: &mut Errors| {
+        let name = ident.unraw().to_string();
+        if let Some(i) = composites.iter().position(|c| c.name == name) {
+            return Some(KeyRef::Composite(i));
+        }
+        if let Some(i) = fields.iter().position(|f| f.ident.unraw() == name) {
+            return Some(KeyRef::Field(i));
+        }
+        errors.at(
+            ident.span(),
+            format!("index {index:?} names `{ident}`, which is neither a field nor a composite of this struct"),
+        );
+        None
+    };
+    let mut out = Vec::new();
+    for attr in &attrs.global_indexes {
+        let name = &attr.name.value;
+        let hash = attr.hash.as_ref().and_then(|h| find(h, name, errors));
+        let range = attr.range.as_ref().map(|r| find(r, name, errors));
+        let (Some(hash), None | Some(Some(_))) = (hash, range) else {
+            continue;
+        };
+        out.push(CompositeIndex {
+            name: name.clone(),
+            name_span: attr.name.span,
+            projection: Spanned {
+                value: attr.projection.value,
+                span: attr.projection.span,
+            },
+            includes_span: attr.includes.as_ref().map(|i| i.span),
+            hash,
+            range: range.flatten(),
+            throughput: attr.throughput.as_ref().map(|t| t.value),
+            span: attr.span,
+            handle: crate::ir::index::handle_ident(name, attr.name.span),
+        });
+    }
+    out
+}
