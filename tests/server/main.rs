@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod capacity;
+mod faults;
 mod fuzz;
 mod lifecycle;
 mod multi_item;
