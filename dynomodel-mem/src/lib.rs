@@ -11,7 +11,8 @@
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
 //! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
 //! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
-//! injectable [`Clock`] ([`MemBackend::with_clock`]).
+//! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly
+//! where they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
 //!
 //! ```
 //! use dynomodel::{
