@@ -418,3 +418,6 @@ mod changes;
 
 #[path = "mapper/throughput.rs"]
 mod throughput;
+
+#[path = "mapper/faults.rs"]
+mod faults;

@@ -109,6 +109,7 @@ mod tests {
 pub struct MemBackendBuilder {
     clock: Option<EngineClock>,
     config: EngineConfig,
+    faults: crate::faults::Faults,
 }
 
 impl MemBackendBuilder {
@@ -320,8 +321,25 @@ impl MemBackendBuilder {
         self
     }
 
+    /// Fault rules armed from the start (default: none); more can be armed while the engine runs
+    /// with [`MemBackend::faults`]. See [`faults`](crate::faults).
+    ///
+    /// ```
+    /// use dynomodel_mem::faults::{FaultError, Operation, Rule};
+    /// use dynomodel_mem::MemBackend;
+    ///
+    /// let backend = MemBackend::builder()
+    ///     .faults(Rule::on(Operation::PutItem).table("tweets").nth(3).fail(FaultError::Throttling).into())
+    ///     .build();
+    /// assert_eq!(backend.faults().len(), 1);
+    /// ```
+    pub fn faults(mut self, faults: crate::faults::Faults) -> Self {
+        self.faults = faults;
+        self
+    }
+
     /// The engine.
     pub fn build(self) -> MemBackend {
-        MemBackend::from_parts(self.clock.unwrap_or_default(), self.config)
+        MemBackend::from_parts(self.clock.unwrap_or_default(), self.config, self.faults)
     }
 }

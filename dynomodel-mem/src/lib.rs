@@ -11,7 +11,8 @@
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
 //! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
 //! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
-//! injectable [`Clock`] ([`MemBackend::with_clock`]).
+//! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly
+//! where they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -68,6 +69,7 @@ mod collection;
 mod config;
 mod create;
 mod expr;
+pub mod faults;
 mod index;
 mod items;
 mod java_order;
@@ -216,6 +218,7 @@ use state::State;
 #[derive(Clone, Debug, Default)]
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
+    faults: faults::FaultHandle,
 }
 
 impl MemBackend {
@@ -287,10 +290,32 @@ impl MemBackend {
         MemBackendBuilder::default()
     }
 
-    fn from_parts(clock: clock::EngineClock, config: config::EngineConfig) -> MemBackend {
+    fn from_parts(
+        clock: clock::EngineClock,
+        config: config::EngineConfig,
+        faults: faults::Faults,
+    ) -> MemBackend {
         MemBackend {
             state: Arc::new(RwLock::new(State::new(clock, config))),
+            faults: faults::FaultHandle::with(faults),
         }
+    }
+
+    /// The fault rules armed on this engine (shared by its clones): add or clear rules while it
+    /// runs, e.g. to fail one request in the middle of a test. See [`faults`].
+    ///
+    /// ```
+    /// use dynomodel_mem::faults::{FaultError, Operation, Rule};
+    /// use dynomodel_mem::MemBackend;
+    ///
+    /// let backend = MemBackend::new();
+    /// let id = backend.faults().add(Rule::on(Operation::PutItem).times(1).fail(FaultError::Throttling));
+    /// assert_eq!(backend.faults().fired(id), 0);
+    /// backend.faults().clear();
+    /// assert!(backend.faults().is_empty());
+    /// ```
+    pub fn faults(&self) -> &faults::FaultHandle {
+        &self.faults
     }
 
     /// Deletes every item whose Time to Live has passed (by the engine's clock), from the table and
@@ -422,49 +447,163 @@ impl Backend for MemBackend {
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        self.write().put_item(input)
+        let hit = self
+            .faults
+            .check(faults::Operation::PutItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.item,
+            });
+        match hit {
+            None => self.write().put_item(input),
+            Some(hit) => hit.run(|| self.write().put_item(input)).await,
+        }
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        self.read().get_item(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::GetItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.read().get_item(&input),
+            Some(hit) => hit.run(|| self.read().get_item(&input)).await,
+        }
     }
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        self.write().delete_item(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::DeleteItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.write().delete_item(&input),
+            Some(hit) => hit.run(|| self.write().delete_item(&input)).await,
+        }
     }
 
     async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        self.write().update_item(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::UpdateItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.write().update_item(&input),
+            Some(hit) => hit.run(|| self.write().update_item(&input)).await,
+        }
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        self.read().query(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::Query, || faults::Target::Table {
+                table: &input.table_name,
+            });
+        match hit {
+            None => self.read().query(&input),
+            Some(hit) => hit.run(|| self.read().query(&input)).await,
+        }
     }
 
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        self.read().scan(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::Scan, || faults::Target::Table {
+                table: &input.table_name,
+            });
+        match hit {
+            None => self.read().scan(&input),
+            Some(hit) => hit.run(|| self.read().scan(&input)).await,
+        }
     }
 
-    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        self.read().batch_get_item(&input)
+    async fn batch_get_item(&self, mut input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let hit = self.faults.check(faults::Operation::BatchGetItem, || {
+            faults::Target::batch_get(&input)
+        });
+        let Some(mut hit) = hit else {
+            return self.read().batch_get_item(&input);
+        };
+        let held = hit
+            .take_unprocessed()
+            .map(|portion| faults::hold_back_keys(&mut input, portion));
+        let mut output = hit
+            .run(|| match input.request_items.is_empty() {
+                true => Ok(BatchGetItemOutput::default()),
+                false => self.read().batch_get_item(&input),
+            })
+            .await?;
+        for (table, keys) in held.into_iter().flatten() {
+            match output.unprocessed_keys.get_mut(&table) {
+                Some(left) => left.keys.extend(keys.keys),
+                None => {
+                    output.unprocessed_keys.insert(table, keys);
+                }
+            }
+        }
+        Ok(output)
     }
 
-    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        self.write().batch_write_item(input)
+    async fn batch_write_item(
+        &self,
+        mut input: BatchWriteItemInput,
+    ) -> Result<BatchWriteItemOutput> {
+        let hit = self.faults.check(faults::Operation::BatchWriteItem, || {
+            faults::Target::batch_write(&input)
+        });
+        let Some(mut hit) = hit else {
+            return self.write().batch_write_item(input);
+        };
+        let held = hit
+            .take_unprocessed()
+            .map(|portion| faults::hold_back_writes(&mut input, portion));
+        let mut output = hit
+            .run(|| match input.request_items.is_empty() {
+                true => Ok(BatchWriteItemOutput::default()),
+                false => self.write().batch_write_item(input),
+            })
+            .await?;
+        for (table, requests) in held.into_iter().flatten() {
+            output
+                .unprocessed_items
+                .entry(table)
+                .or_default()
+                .extend(requests);
+        }
+        Ok(output)
     }
 
     async fn transact_get_items(
         &self,
         input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        self.read().transact_get_items(&input)
+        let hit = self.faults.check(faults::Operation::TransactGetItems, || {
+            faults::Target::transact_get(&input)
+        });
+        match hit {
+            None => self.read().transact_get_items(&input),
+            Some(hit) => hit.run(|| self.read().transact_get_items(&input)).await,
+        }
     }
 
     async fn transact_write_items(
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        self.write().transact_write_items(&input)
+        let hit = self
+            .faults
+            .check(faults::Operation::TransactWriteItems, || {
+                faults::Target::transact_write(&input)
+            });
+        match hit {
+            None => self.write().transact_write_items(&input),
+            Some(hit) => hit.run(|| self.write().transact_write_items(&input)).await,
+        }
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {

@@ -5,17 +5,17 @@
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::Server;
-use crate::MemBackend;
+use crate::{ManualClock, MemBackend};
 
 /// The `--help` text.
 pub const USAGE: &str = "\
 usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVEL]
                            [--region REGION] [--account ID] [--transition-time SECONDS]
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
+                           [--manual-clock]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
                                 the network)
@@ -33,6 +33,21 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 GSIs (five-minute burst; a new table starts with one second of
                                 capacity): ProvisionedThroughputExceededException, unprocessed batch
                                 items, cancelled transactions (default: off, as DynamoDB Local)
+  --manual-clock                run the engine on a clock that moves only when told to (starting at
+                                the current time): POST /_dynomodel/clock/advance {\"seconds\": N}
+                                moves TTL expiry, stream retention, token windows, throughput
+                                refills and CreationDateTime together
+
+Admin endpoints (same port, never on DynamoDB's POST /; JSON bodies and answers):
+  POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
+                                    \"table\": \"tweets\", \"nth\": 3, \"error\":
+                                    \"ProvisionedThroughputExceededException\", \"timing\":
+                                    \"after\"}; answers {\"id\": N}
+  GET    /_dynomodel/faults/N       {\"id\": N, \"fired\": how many requests it fired on}
+  DELETE /_dynomodel/faults/N       disarm rule N
+  DELETE /_dynomodel/faults         disarm every rule
+  GET    /_dynomodel/clock          {\"now\": \"...\"}, the engine's time
+  POST   /_dynomodel/clock/advance  {\"seconds\": N} (on the manual clock only)
 ";
 
 /// How often the server deletes expired items unless told otherwise.
@@ -55,6 +70,8 @@ struct Options {
     ttl_sweep_interval: Duration,
     /// `--enforce-throughput`.
     enforce_throughput: bool,
+    /// `--manual-clock`.
+    manual_clock: bool,
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
@@ -87,6 +104,7 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
         transition_time: Duration::ZERO,
         ttl_sweep_interval: DEFAULT_TTL_SWEEP_INTERVAL,
         enforce_throughput: false,
+        manual_clock: false,
     };
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -117,6 +135,7 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
                 options.ttl_sweep_interval = parse_seconds(flag, &value()?)?;
             }
             "--enforce-throughput" => options.enforce_throughput = true,
+            "--manual-clock" => options.manual_clock = true,
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -165,8 +184,11 @@ async fn terminated() {
     }
 }
 
-/// The engine the options describe.
-fn backend(options: &Options) -> MemBackend {
+/// The engine the options describe, and its manual clock if it has one.
+fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
+    let clock = options
+        .manual_clock
+        .then(|| ManualClock::new(chrono::Utc::now()));
     let mut builder = MemBackend::builder()
         .transition_time(options.transition_time)
         .enforce_provisioned_throughput(options.enforce_throughput);
@@ -176,13 +198,16 @@ fn backend(options: &Options) -> MemBackend {
     if let Some(account) = &options.account {
         builder = builder.account(account.clone());
     }
-    builder.build()
+    if let Some(clock) = &clock {
+        builder = builder.clock(clock.clone());
+    }
+    (builder.build(), clock)
 }
 
 async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
-    let backend = backend(options);
-    let server = Server::bind_shared(addr, Arc::new(backend.clone()))
+    let (backend, clock) = backend(options);
+    let server = Server::bind_mem(addr, backend.clone(), clock)
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
         .with_ttl_sweeper(backend, options.ttl_sweep_interval);
@@ -266,7 +291,7 @@ mod tests {
             &args(
                 "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
                  --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
-                 --enforce-throughput",
+                 --enforce-throughput --manual-clock",
             ),
             Some("error"),
         )
@@ -283,6 +308,7 @@ mod tests {
                 transition_time: Duration::from_millis(2500),
                 ttl_sweep_interval: Duration::ZERO,
                 enforce_throughput: true,
+                manual_clock: true,
             }
         );
         assert_eq!(
@@ -297,7 +323,7 @@ mod tests {
             AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput,
             KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
         };
-        let backend = backend(&parse(&args("serve --enforce-throughput"), None).unwrap());
+        let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap());
         backend
             .create_table(CreateTableInput {
                 table_name: "users".into(),
@@ -345,7 +371,8 @@ mod tests {
             None,
         )
         .unwrap();
-        let backend = backend(&options);
+        let (backend, clock) = backend(&options);
+        assert!(clock.is_none(), "the system clock unless --manual-clock");
         let create = CreateTableInput {
             table_name: "users".into(),
             attribute_definitions: vec![AttributeDefinition {
@@ -381,6 +408,7 @@ mod tests {
             "--transition-time",
             "--ttl-sweep-interval",
             "--enforce-throughput",
+            "--manual-clock",
         ] {
             assert_eq!(USAGE.matches(flag).count(), 2, "{flag}");
         }

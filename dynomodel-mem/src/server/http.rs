@@ -24,6 +24,7 @@ use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{json, Value};
 
+use super::admin::{self, Admin};
 use super::wire::{self, Fault};
 
 /// The largest request body served: DynamoDB's 16 MB request limit.
@@ -36,6 +37,7 @@ const JSON_1_0: &str = "application/x-amz-json-1.0";
 pub(crate) async fn handle(
     backend: Arc<dyn Backend>,
     context: Arc<wire::Context>,
+    admin: Option<Arc<Admin>>,
     request: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let started = Instant::now();
@@ -46,7 +48,10 @@ pub(crate) async fn handle(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
-    let (status, body) = respond(backend, &context, request).await;
+    let (status, body) = match request.uri().path().starts_with(admin::PREFIX) {
+        true => administer(admin.as_deref(), request).await,
+        false => respond(backend, &context, request).await,
+    };
     log::debug!(
         "{request_id} {target} -> {status} ({} bytes, {:?})",
         body.len(),
@@ -108,6 +113,32 @@ async fn respond(
             (500, encode(&body))
         }
     }
+}
+
+/// The largest admin request body: a rule is a few hundred bytes.
+const MAX_ADMIN_BODY_BYTES: usize = 64 * 1024;
+
+/// An admin request (`/_dynomodel/…`, never DynamoDB's `POST /`); 404 when the server was not
+/// started with them.
+async fn administer(admin: Option<&Admin>, request: Request<Incoming>) -> (u16, Vec<u8>) {
+    let Some(admin) = admin else {
+        let body = json!({ "message": "admin endpoints are not enabled on this server" });
+        return (404, encode(&body));
+    };
+    let method = request.method().as_str().to_owned();
+    let path = request.uri().path().to_owned();
+    let body = match Limited::new(request.into_body(), MAX_ADMIN_BODY_BYTES)
+        .collect()
+        .await
+    {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => {
+            let body = json!({ "message": "unreadable or oversized body" });
+            return (400, encode(&body));
+        }
+    };
+    let (status, value) = admin::handle(admin, &method, &path, &body);
+    (status, encode(&value))
 }
 
 fn encode(value: &Value) -> Vec<u8> {

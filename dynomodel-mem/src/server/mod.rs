@@ -21,6 +21,7 @@
 //! Safe by default: the binary binds 127.0.0.1 unless told otherwise, bodies are capped at 16 MB,
 //! connections that send no complete header within 30 s are closed, no input can panic it or get a 500.
 
+mod admin;
 pub mod cli;
 mod http;
 mod sweeper;
@@ -43,7 +44,7 @@ use tokio::task::JoinHandle;
 pub use http::MAX_BODY_BYTES;
 pub use sweeper::TtlSweeper;
 
-use crate::MemBackend;
+use crate::{ManualClock, MemBackend};
 
 /// How long [`ServerHandle::shutdown`] lets in-flight requests finish before closing their connections.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
@@ -67,10 +68,47 @@ impl Server {
         addr: impl ToSocketAddrs,
         backend: Arc<dyn Backend>,
     ) -> io::Result<ServerHandle> {
+        Server::start(addr, backend, None).await
+    }
+
+    /// [`Server::bind`] for the in-memory engine, with the admin endpoints under `/_dynomodel/`
+    /// (same port, never DynamoDB's `POST /`): arm and clear `backend`'s fault rules
+    /// ([`faults`](crate::faults)), and, when `clock` is the [`ManualClock`] `backend` was built
+    /// on, read and advance it. See the README's "Testing failure paths" for the rule format.
+    ///
+    /// ```
+    /// use dynomodel_mem::{server::Server, ManualClock, MemBackend};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let clock = ManualClock::default();
+    /// let backend = MemBackend::builder().clock(clock.clone()).build();
+    /// let server = Server::bind_mem("127.0.0.1:0", backend, Some(clock)).await?;
+    /// // POST {server.url()}/_dynomodel/faults {"operation": "PutItem", "nth": 3} …
+    /// server.shutdown().await;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn bind_mem(
+        addr: impl ToSocketAddrs,
+        backend: MemBackend,
+        clock: Option<ManualClock>,
+    ) -> io::Result<ServerHandle> {
+        let admin = admin::Admin {
+            faults: backend.faults().clone(),
+            clock,
+        };
+        Server::start(addr, Arc::new(backend), Some(Arc::new(admin))).await
+    }
+
+    async fn start(
+        addr: impl ToSocketAddrs,
+        backend: Arc<dyn Backend>,
+        admin: Option<Arc<admin::Admin>>,
+    ) -> io::Result<ServerHandle> {
         let listener = TcpListener::bind(addr).await?;
         let local_addr = listener.local_addr()?;
         let (stop, stopped) = watch::channel(false);
-        let task = tokio::spawn(serve(listener, backend, stopped));
+        let task = tokio::spawn(serve(listener, backend, admin, stopped));
         Ok(ServerHandle {
             local_addr,
             stop,
@@ -147,6 +185,7 @@ impl Drop for ServerHandle {
 async fn serve(
     listener: TcpListener,
     backend: Arc<dyn Backend>,
+    admin: Option<Arc<admin::Admin>>,
     mut stopped: watch::Receiver<bool>,
 ) {
     let graceful = GracefulShutdown::new();
@@ -176,8 +215,10 @@ async fn serve(
         let context = Arc::new(wire::Context {
             endpoint: stream.local_addr().ok().map(|a| a.to_string()),
         });
-        let service =
-            service_fn(move |request| http::handle(backend.clone(), context.clone(), request));
+        let admin = admin.clone();
+        let service = service_fn(move |request| {
+            http::handle(backend.clone(), context.clone(), admin.clone(), request)
+        });
         let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {

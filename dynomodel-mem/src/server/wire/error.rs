@@ -75,6 +75,9 @@ fn backend_error(e: &Error) -> (u16, Value) {
             );
             500
         }
+        // An `InternalServerError` a backend answers (the engine's fault injection): DynamoDB's
+        // status for it, which SDKs treat as retryable.
+        Error::Service { code, .. } if code == "InternalServerError" => 500,
         _ => 400,
     };
     (status, Value::Object(body))

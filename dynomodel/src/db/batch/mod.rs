@@ -47,8 +47,10 @@ impl Db {
     /// - **Retries.** Keys and writes an answer reports unprocessed (throttling, or a read past
     ///   the 16 MB response limit) are sent again after a pause that grows exponentially with full
     ///   jitter, up to `max_attempts` requests per chunk (10 by default); see [`BatchOptions`].
-    ///   Whole requests refused for throughput (`ProvisionedThroughputExceededException`) are
-    ///   retried by the backend's client (the AWS SDK's retry policy), not here.
+    ///   A whole request refused for throughput ([`Error::Throughput`](crate::Error::Throughput):
+    ///   `ProvisionedThroughputExceededException`, `ThrottlingException`, `RequestLimitExceeded`)
+    ///   is retried the same way, as if every key or write in it had come back unprocessed (on
+    ///   DynamoDB after the AWS SDK's own retries of it; on other backends nothing else retries it).
     /// - **Duplicates.** DynamoDB rejects a request naming one item twice. A key read twice is
     ///   read once; two writes to one item are an error naming it, before anything is sent.
     /// - **Errors name what failed.** When a chunk's retries run out, the other chunks still run,

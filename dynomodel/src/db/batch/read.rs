@@ -73,7 +73,13 @@ pub(crate) async fn read_chunk(
     options: &BatchOptions,
 ) -> Result<ChunkRead> {
     with_retries(options, entries, |entries| async move {
-        let output = backend.batch_get_item(request(tables, &entries)).await?;
+        // A whole request refused for throughput is retried like keys left unprocessed: the request
+        // is rebuilt from the entries on every attempt anyway, so this costs nothing on success.
+        let output = match backend.batch_get_item(request(tables, &entries)).await {
+            Ok(output) => output,
+            Err(Error::Throughput { .. }) => return Ok((Vec::new(), entries)),
+            Err(e) => return Err(e),
+        };
         let mut found = Vec::new();
         for (table_name, items) in output.responses {
             // A table the request did not name cannot answer any of its keys: ignored.

@@ -219,19 +219,72 @@ async fn exhausted_reads_name_their_keys() {
 #[tokio::test(start_paused = true)]
 async fn an_error_during_retries_ends_the_call_with_it() {
     let (db, fake) = Fake::db();
-    let throttled = Error::Throughput {
-        code: "ProvisionedThroughputExceededException".into(),
-        message: "The level of configured provisioned throughput for the table was exceeded".into(),
+    let internal = Error::Service {
+        code: "InternalServerError".into(),
+        message: "Internal server error".into(),
     };
-    fake.script([Script::Leave(5), Script::Fail(throttled.clone())]);
+    fake.script([Script::Leave(5), Script::Fail(internal.clone())]);
     let err = db
         .batch_write()
         .put_all(&tweets(25))
         .options(exact())
         .await
         .expect_err("fails");
-    assert_eq!(err, throttled);
+    assert_eq!(err, internal);
     assert_eq!(fake.sizes(), [25, 5]);
+}
+
+fn throttled() -> Error {
+    Error::Throughput {
+        code: "ProvisionedThroughputExceededException".into(),
+        message: "The level of configured provisioned throughput for the table was exceeded".into(),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_refused_for_throughput_is_sent_again_whole_with_the_same_backoff() {
+    let (db, fake) = Fake::db();
+    fake.script([
+        Script::Fail(throttled()),
+        Script::Leave(5),
+        Script::Fail(throttled()),
+    ]);
+    let start = tokio::time::Instant::now();
+    db.batch_write()
+        .put_all(&tweets(25))
+        .options(exact())
+        .await
+        .expect("written in the end");
+    assert_eq!(fake.sizes(), [25, 25, 5, 5]);
+    // The same writes, resent as they were.
+    assert_eq!(
+        fake.calls()[0].write().request_items,
+        fake.calls()[1].write().request_items
+    );
+    assert_eq!(
+        start.elapsed(),
+        ms(50 + 100 + 200),
+        "the backoff of unprocessed items"
+    );
+
+    // Reads too; and when the attempts run out, every key of the chunk is reported.
+    let (db, fake) = Fake::db();
+    fake.script([Script::Fail(throttled()), Script::Fail(throttled())]);
+    let keys = tweets(3).iter().map(Model::key).collect::<Vec<_>>();
+    let err = db
+        .batch_get()
+        .keys::<Tweet>(keys)
+        .options(exact().max_attempts(2))
+        .await
+        .expect_err("still throttled");
+    assert_eq!(fake.sizes(), [3, 3]);
+    let Error::BatchUnprocessed(left) = err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(
+        (left.actions.len(), left.attempts, left.processed),
+        (3, 2, 0)
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -1,0 +1,107 @@
+//! What a request touches, as a rule matches it: its tables and keys, per entry for batches and
+//! transactions. Built only when rules are armed.
+
+use dynomodel::{
+    BatchGetItemInput, BatchWriteItemInput, Item, TransactGetItemsInput, TransactWriteItem,
+    TransactWriteItemsInput, WriteRequest,
+};
+
+/// The tables and keys of one request.
+#[derive(Debug)]
+pub(crate) enum Target<'a> {
+    /// A single-item operation: the table and the key (or, for a put, the whole item).
+    Item { table: &'a str, key: &'a Item },
+    /// Query or Scan: a table, no key.
+    Table { table: &'a str },
+    /// A batch or a transaction: one `(table, key or item)` per entry, in request order.
+    Entries(Vec<(&'a str, &'a Item)>),
+}
+
+impl<'a> Target<'a> {
+    pub(crate) fn batch_write(input: &'a BatchWriteItemInput) -> Target<'a> {
+        Target::Entries(
+            input
+                .request_items
+                .iter()
+                .flat_map(|(table, requests)| {
+                    requests.iter().map(move |r| match r {
+                        WriteRequest::Put { item } => (table.as_str(), item),
+                        WriteRequest::Delete { key } => (table.as_str(), key),
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    pub(crate) fn batch_get(input: &'a BatchGetItemInput) -> Target<'a> {
+        Target::Entries(
+            input
+                .request_items
+                .iter()
+                .flat_map(|(table, k)| k.keys.iter().map(move |key| (table.as_str(), key)))
+                .collect(),
+        )
+    }
+
+    pub(crate) fn transact_get(input: &'a TransactGetItemsInput) -> Target<'a> {
+        Target::Entries(
+            input
+                .transact_items
+                .iter()
+                .map(|g| (g.table_name.as_str(), &g.key))
+                .collect(),
+        )
+    }
+
+    pub(crate) fn transact_write(input: &'a TransactWriteItemsInput) -> Target<'a> {
+        Target::Entries(
+            input
+                .transact_items
+                .iter()
+                .map(|action| match action {
+                    TransactWriteItem::ConditionCheck(a) => (a.table_name.as_str(), &a.key),
+                    TransactWriteItem::Put(a) => (a.table_name.as_str(), &a.item),
+                    TransactWriteItem::Delete(a) => (a.table_name.as_str(), &a.key),
+                    TransactWriteItem::Update(a) => (a.table_name.as_str(), &a.key),
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether a rule naming `table` and `key` matches, and at which entry first (0 for a
+    /// single-item request or a rule with neither).
+    pub(crate) fn first_match(&self, table: Option<&str>, key: Option<&Item>) -> Option<usize> {
+        let entry = |t: &str, k: &Item| {
+            table.is_none_or(|want| same_table(want, t)) && key.is_none_or(|want| has_key(k, want))
+        };
+        match self {
+            Target::Item { table, key } => entry(table, key).then_some(0),
+            Target::Table { table: t } => {
+                (key.is_none() && table.is_none_or(|want| same_table(want, t))).then_some(0)
+            }
+            Target::Entries(entries) => entries.iter().position(|(t, k)| entry(t, k)),
+        }
+    }
+
+    /// How many entries (1 for a single-item request).
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Target::Entries(entries) => entries.len(),
+            _ => 1,
+        }
+    }
+}
+
+/// A rule's table is a name; a request may name the table by ARN.
+fn same_table(rule: &str, request: &str) -> bool {
+    rule == request
+        || request
+            .rsplit_once(":table/")
+            .is_some_and(|(_, name)| name == rule)
+}
+
+/// Every attribute of `want` is in `key` with an equal value.
+fn has_key(key: &Item, want: &Item) -> bool {
+    want.iter()
+        .all(|(name, value)| key.get(name) == Some(value))
+}
