@@ -2,7 +2,7 @@
 //! composite's parts, which are its leading parts, and which part follows them. Written out for up to
 //! six parts (a composite of more is a compile error naming [`CompositeParts`]).
 //!
-//! Written out mechanically, one impl per pair of lengths: a change to one impl belongs in all of them.
+//! The impls come from two macros, one per trait family, instantiated for each length.
 
 use crate::error::ConversionError;
 use crate::model::composite::CompositePart;
@@ -62,450 +62,46 @@ impl CompositeParts for () {
     }
 }
 
-impl<A: CompositePart> CompositeParts for (A,) {
-    const LEN: usize = 1;
+/// `CompositeParts` for the tuple of `$T`s, whose fields are `$i`.
+macro_rules! composite_parts {
+    ($len:literal; $($T:ident $i:tt),+) => {
+        impl<$($T: CompositePart),+> CompositeParts for ($($T,)+) {
+            const LEN: usize = $len;
 
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![self.0.to_part()]
-    }
+            fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
+                vec![$(self.$i.to_part()),+]
+            }
 
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,))
-    }
+            fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
+                Ok(($($T::from_part(piece(pieces, $i)).map_err(|e| ($i, e))?,)+))
+            }
+        }
+
+        leading_parts!([$($T)+] [] [$($T)+]);
+    };
 }
 
-impl<A: CompositePart> LeadingParts<()> for (A,) {}
+/// `LeadingParts<P>` and `FollowingPart<P>` of the tuple of `$All` for each prefix `P`: walks the
+/// parts, moving one from `$Rest` to the prefix at each step.
+macro_rules! leading_parts {
+    ([$($All:ident)+] [$($P:ident)*] []) => {
+        impl<$($All: CompositePart),+> LeadingParts<($($P,)*)> for ($($All,)+) {}
+    };
+    ([$($All:ident)+] [$($P:ident)*] [$Next:ident $($Rest:ident)*]) => {
+        impl<$($All: CompositePart),+> LeadingParts<($($P,)*)> for ($($All,)+) {}
 
-impl<A: CompositePart> LeadingParts<(A,)> for (A,) {}
+        impl<$($All: CompositePart),+> FollowingPart<($($P,)*)> for ($($All,)+) {
+            type Next = $Next;
+            const LAST: bool = <[&str]>::is_empty(&[$(stringify!($Rest)),*]);
+        }
 
-impl<A: CompositePart> FollowingPart<()> for (A,) {
-    type Next = A;
-    const LAST: bool = true;
+        leading_parts!([$($All)+] [$($P)* $Next] [$($Rest)*]);
+    };
 }
 
-impl<A: CompositePart, B: CompositePart> CompositeParts for (A, B) {
-    const LEN: usize = 2;
-
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![self.0.to_part(), self.1.to_part()]
-    }
-
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((
-            A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,
-            B::from_part(piece(pieces, 1)).map_err(|e| (1, e))?,
-        ))
-    }
-}
-
-impl<A: CompositePart, B: CompositePart> LeadingParts<()> for (A, B) {}
-
-impl<A: CompositePart, B: CompositePart> LeadingParts<(A,)> for (A, B) {}
-
-impl<A: CompositePart, B: CompositePart> LeadingParts<(A, B)> for (A, B) {}
-
-impl<A: CompositePart, B: CompositePart> FollowingPart<()> for (A, B) {
-    type Next = A;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart> FollowingPart<(A,)> for (A, B) {
-    type Next = B;
-    const LAST: bool = true;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> CompositeParts for (A, B, C) {
-    const LEN: usize = 3;
-
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![self.0.to_part(), self.1.to_part(), self.2.to_part()]
-    }
-
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((
-            A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,
-            B::from_part(piece(pieces, 1)).map_err(|e| (1, e))?,
-            C::from_part(piece(pieces, 2)).map_err(|e| (2, e))?,
-        ))
-    }
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> LeadingParts<()> for (A, B, C) {}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> LeadingParts<(A,)> for (A, B, C) {}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> LeadingParts<(A, B)> for (A, B, C) {}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> LeadingParts<(A, B, C)> for (A, B, C) {}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> FollowingPart<()> for (A, B, C) {
-    type Next = A;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> FollowingPart<(A,)> for (A, B, C) {
-    type Next = B;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart> FollowingPart<(A, B)> for (A, B, C) {
-    type Next = C;
-    const LAST: bool = true;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> CompositeParts
-    for (A, B, C, D)
-{
-    const LEN: usize = 4;
-
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![
-            self.0.to_part(),
-            self.1.to_part(),
-            self.2.to_part(),
-            self.3.to_part(),
-        ]
-    }
-
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((
-            A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,
-            B::from_part(piece(pieces, 1)).map_err(|e| (1, e))?,
-            C::from_part(piece(pieces, 2)).map_err(|e| (2, e))?,
-            D::from_part(piece(pieces, 3)).map_err(|e| (3, e))?,
-        ))
-    }
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> LeadingParts<()>
-    for (A, B, C, D)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> LeadingParts<(A,)>
-    for (A, B, C, D)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> LeadingParts<(A, B)>
-    for (A, B, C, D)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> LeadingParts<(A, B, C)>
-    for (A, B, C, D)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart>
-    LeadingParts<(A, B, C, D)> for (A, B, C, D)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> FollowingPart<()>
-    for (A, B, C, D)
-{
-    type Next = A;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> FollowingPart<(A,)>
-    for (A, B, C, D)
-{
-    type Next = B;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart> FollowingPart<(A, B)>
-    for (A, B, C, D)
-{
-    type Next = C;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart>
-    FollowingPart<(A, B, C)> for (A, B, C, D)
-{
-    type Next = D;
-    const LAST: bool = true;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    CompositeParts for (A, B, C, D, E)
-{
-    const LEN: usize = 5;
-
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![
-            self.0.to_part(),
-            self.1.to_part(),
-            self.2.to_part(),
-            self.3.to_part(),
-            self.4.to_part(),
-        ]
-    }
-
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((
-            A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,
-            B::from_part(piece(pieces, 1)).map_err(|e| (1, e))?,
-            C::from_part(piece(pieces, 2)).map_err(|e| (2, e))?,
-            D::from_part(piece(pieces, 3)).map_err(|e| (3, e))?,
-            E::from_part(piece(pieces, 4)).map_err(|e| (4, e))?,
-        ))
-    }
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<()> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<(A,)> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<(A, B)> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<(A, B, C)> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<(A, B, C, D)> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    LeadingParts<(A, B, C, D, E)> for (A, B, C, D, E)
-{
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    FollowingPart<()> for (A, B, C, D, E)
-{
-    type Next = A;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    FollowingPart<(A,)> for (A, B, C, D, E)
-{
-    type Next = B;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    FollowingPart<(A, B)> for (A, B, C, D, E)
-{
-    type Next = C;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    FollowingPart<(A, B, C)> for (A, B, C, D, E)
-{
-    type Next = D;
-    const LAST: bool = false;
-}
-
-impl<A: CompositePart, B: CompositePart, C: CompositePart, D: CompositePart, E: CompositePart>
-    FollowingPart<(A, B, C, D)> for (A, B, C, D, E)
-{
-    type Next = E;
-    const LAST: bool = true;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > CompositeParts for (A, B, C, D, E, F)
-{
-    const LEN: usize = 6;
-
-    fn to_parts(&self) -> Vec<Result<String, ConversionError>> {
-        vec![
-            self.0.to_part(),
-            self.1.to_part(),
-            self.2.to_part(),
-            self.3.to_part(),
-            self.4.to_part(),
-            self.5.to_part(),
-        ]
-    }
-
-    fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)> {
-        Ok((
-            A::from_part(piece(pieces, 0)).map_err(|e| (0, e))?,
-            B::from_part(piece(pieces, 1)).map_err(|e| (1, e))?,
-            C::from_part(piece(pieces, 2)).map_err(|e| (2, e))?,
-            D::from_part(piece(pieces, 3)).map_err(|e| (3, e))?,
-            E::from_part(piece(pieces, 4)).map_err(|e| (4, e))?,
-            F::from_part(piece(pieces, 5)).map_err(|e| (5, e))?,
-        ))
-    }
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<()> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A,)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A, B)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A, B, C)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A, B, C, D)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A, B, C, D, E)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > LeadingParts<(A, B, C, D, E, F)> for (A, B, C, D, E, F)
-{
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<()> for (A, B, C, D, E, F)
-{
-    type Next = A;
-    const LAST: bool = false;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<(A,)> for (A, B, C, D, E, F)
-{
-    type Next = B;
-    const LAST: bool = false;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<(A, B)> for (A, B, C, D, E, F)
-{
-    type Next = C;
-    const LAST: bool = false;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<(A, B, C)> for (A, B, C, D, E, F)
-{
-    type Next = D;
-    const LAST: bool = false;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<(A, B, C, D)> for (A, B, C, D, E, F)
-{
-    type Next = E;
-    const LAST: bool = false;
-}
-
-impl<
-        A: CompositePart,
-        B: CompositePart,
-        C: CompositePart,
-        D: CompositePart,
-        E: CompositePart,
-        F: CompositePart,
-    > FollowingPart<(A, B, C, D, E)> for (A, B, C, D, E, F)
-{
-    type Next = F;
-    const LAST: bool = true;
-}
+composite_parts!(1; A 0);
+composite_parts!(2; A 0, B 1);
+composite_parts!(3; A 0, B 1, C 2);
+composite_parts!(4; A 0, B 1, C 2, D 3);
+composite_parts!(5; A 0, B 1, C 2, D 3, E 4);
+composite_parts!(6; A 0, B 1, C 2, D 3, E 4, F 5);
