@@ -73,56 +73,16 @@ impl<T: Serialize + DeserializeOwned> Attribute for Json<T> {
     }
 }
 
-/// The plain value wherever a wrapper is expected (as for `EpochSeconds`; no overlap with the blanket
-/// impls of [`IntoValue`]: `T` is never `Wrapper<T>`).
-macro_rules! wrapper_values {
-    ($($wrapper:ident),*) => {$(
-        impl<T> FieldValue for $wrapper<T> {
-            type Value = $wrapper<T>;
-        }
+impl<T> From<T> for Serde<T> {
+    fn from(value: T) -> Self {
+        Serde(value)
+    }
+}
 
-        impl<T> IntoValue<$wrapper<T>> for T {
-            fn into_value(self) -> $wrapper<T> {
-                $wrapper(self)
-            }
-        }
-
-        impl<T: Clone> IntoValue<$wrapper<T>> for &T {
-            fn into_value(self) -> $wrapper<T> {
-                $wrapper(self.clone())
-            }
-        }
-
-        impl<T> IntoValue<Option<$wrapper<T>>> for T {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                Some($wrapper(self))
-            }
-        }
-
-        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &T {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                Some($wrapper(self.clone()))
-            }
-        }
-
-        impl<T> IntoValue<Option<$wrapper<T>>> for Option<T> {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                self.map($wrapper)
-            }
-        }
-
-        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &Option<T> {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                self.clone().map($wrapper)
-            }
-        }
-
-        impl<T> From<T> for $wrapper<T> {
-            fn from(value: T) -> Self {
-                $wrapper(value)
-            }
-        }
-    )*};
+impl<T> From<T> for Json<T> {
+    fn from(value: T) -> Self {
+        Json(value)
+    }
 }
 
 wrapper_values!(Serde, Json);

@@ -63,6 +63,55 @@
 //! Every failure is a [`ConversionError`] naming what was expected and the DynamoDB type found; nested
 //! containers prefix the location (`tags[2]`, `address.city`).
 
+/// The plain value wherever a wrapper field type (`EpochSeconds<T>`, `Ttl<T>`, `Serde<T>`, `Json<T>`)
+/// is expected, so that conditions and updates are written with the field's own type (`T`, `&T`, and
+/// `Option<T>` for an `Option` field, where `None` removes the attribute). None of these overlaps the
+/// blanket impls of `IntoValue`: `T` is never `Wrapper<T>`. The wrapper's module imports `FieldValue`
+/// and `IntoValue`.
+macro_rules! wrapper_values {
+    ($($wrapper:ident),*) => {$(
+        impl<T> FieldValue for $wrapper<T> {
+            type Value = $wrapper<T>;
+        }
+
+        impl<T> IntoValue<$wrapper<T>> for T {
+            fn into_value(self) -> $wrapper<T> {
+                $wrapper(self)
+            }
+        }
+
+        impl<T: Clone> IntoValue<$wrapper<T>> for &T {
+            fn into_value(self) -> $wrapper<T> {
+                $wrapper(self.clone())
+            }
+        }
+
+        impl<T> IntoValue<Option<$wrapper<T>>> for T {
+            fn into_value(self) -> Option<$wrapper<T>> {
+                Some($wrapper(self))
+            }
+        }
+
+        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &T {
+            fn into_value(self) -> Option<$wrapper<T>> {
+                Some($wrapper(self.clone()))
+            }
+        }
+
+        impl<T> IntoValue<Option<$wrapper<T>>> for Option<T> {
+            fn into_value(self) -> Option<$wrapper<T>> {
+                self.map($wrapper)
+            }
+        }
+
+        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &Option<T> {
+            fn into_value(self) -> Option<$wrapper<T>> {
+                self.clone().map($wrapper)
+            }
+        }
+    )*};
+}
+
 mod binary_type;
 mod collections;
 mod decimal;

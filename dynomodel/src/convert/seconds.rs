@@ -125,56 +125,11 @@ impl<T: TtlAttribute> Attribute for Ttl<T> {
     }
 }
 
-/// The plain value wherever a wrapper is expected, so that `expires().lt(now)` and
-/// `set(expires, now)` are written with the field's own type (and `&T`, `Option<T>` as elsewhere).
-/// None of these overlaps the blanket impls of [`IntoValue`]: `T` is never `Wrapper<T>`.
-macro_rules! wrapper_values {
-    ($($wrapper:ident),*) => {$(
-        impl<T> FieldValue for $wrapper<T> {
-            type Value = $wrapper<T>;
-        }
+/// Numbers, whichever the wrapped type: ordered as the times they stand for.
+impl<T> Ordered for EpochSeconds<T> {}
 
-        /// Numbers, whichever the wrapped type: ordered as the times they stand for.
-        impl<T> Ordered for $wrapper<T> {}
-
-        impl<T> IntoValue<$wrapper<T>> for T {
-            fn into_value(self) -> $wrapper<T> {
-                $wrapper(self)
-            }
-        }
-
-        impl<T: Clone> IntoValue<$wrapper<T>> for &T {
-            fn into_value(self) -> $wrapper<T> {
-                $wrapper(self.clone())
-            }
-        }
-
-        impl<T> IntoValue<Option<$wrapper<T>>> for T {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                Some($wrapper(self))
-            }
-        }
-
-        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &T {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                Some($wrapper(self.clone()))
-            }
-        }
-
-        /// `set(expires, maybe)` with an `Option` field: `None` removes the attribute.
-        impl<T> IntoValue<Option<$wrapper<T>>> for Option<T> {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                self.map($wrapper)
-            }
-        }
-
-        impl<T: Clone> IntoValue<Option<$wrapper<T>>> for &Option<T> {
-            fn into_value(self) -> Option<$wrapper<T>> {
-                self.clone().map($wrapper)
-            }
-        }
-    )*};
-}
+/// Numbers, whichever the wrapped type: ordered as the times they stand for.
+impl<T> Ordered for Ttl<T> {}
 
 wrapper_values!(EpochSeconds, Ttl);
 
