@@ -9,10 +9,16 @@ use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
 mod composite;
+mod entity;
 mod index;
+mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
+#[doc(hidden)]
+pub use entity::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
+pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use union::schema_union;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
@@ -438,6 +444,14 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// The range key's attribute name, if the table has one.
     const RANGE_KEY: Option<&'static str>;
+
+    /// The entity type of `#[dynomodel(entity = "...")]`: written into [`Model::ENTITY_ATTRIBUTE`] by
+    /// [`Model::to_item`] and checked by [`Model::from_item`] (see "Single-table entities").
+    const ENTITY_TYPE: Option<&'static str> = None;
+
+    /// The attribute holding the entity type (`entity_attribute = "..."`, by default
+    /// [`DEFAULT_ENTITY_ATTRIBUTE`], `_et`).
+    const ENTITY_ATTRIBUTE: &'static str = DEFAULT_ENTITY_ATTRIBUTE;
 
     /// A hash key value as stored (through the field's conversion, e.g. `epoch_seconds`).
     fn hash_key_value(hash: &Self::Hash) -> Result<AttributeValue, ConversionError>;
