@@ -265,3 +265,16 @@ fn single_table_schema_is_the_union() {
     names.sort_unstable();
     assert_eq!(names, ["gpk", "pk", "sk"]);
 }
+
+dual_test!(single_table_update_writes_the_entity_type, |t| {
+    let db = app_db(&t).await;
+    // An update creating the item (an upsert) stores the entity type too, so the item reads back.
+    db.update::<User>(("u9", day(1)))
+        .set(User::name(), "upserted")
+        .await
+        .unwrap();
+    let upserted = db.get::<User>(("u9", day(1))).await.unwrap().unwrap();
+    assert_eq!(upserted.name, "upserted");
+    let u9 = db.collection::<UserData>("u9").all().await.unwrap();
+    assert_eq!(u9, [UserData::User(upserted)]);
+});
