@@ -57,8 +57,8 @@ fn parse<'a>(input: &'a DeriveInput, errors: &mut Errors) -> (Vec<Member<'a>>, O
                 errors.at(
                     variant.ident.span(),
                     format!(
-                        "variant `{}` must hold exactly one model, as in `{}({})`",
-                        variant.ident, variant.ident, variant.ident
+                        "variant `{}` must hold exactly one model, as in `{}(MyModel)`",
+                        variant.ident, variant.ident
                     ),
                 );
                 continue;
