@@ -22,6 +22,8 @@ pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
 /// without it, the read fails with a [`ConversionError`] naming the entity type and the known ones,
 /// so no item is ever silently dropped.
 ///
+/// The "Single-table entities" section of [`Model`] has a runnable example.
+///
 /// The table's schema is the union of the members' ([`Collection::schema`], [`schema_union`](crate::schema_union)).
 pub trait Collection: Sized + Send + 'static {
     /// The first member: its table, hash key type and key names are the collection's.
