@@ -278,3 +278,26 @@ dual_test!(single_table_update_writes_the_entity_type, |t| {
     let u9 = db.collection::<UserData>("u9").all().await.unwrap();
     assert_eq!(u9, [UserData::User(upserted)]);
 });
+
+dual_test!(single_table_scan_and_migration_plan, |t| {
+    let db = app_db(&t).await;
+    // A scan of the shared table, each item decoded into its own type.
+    let everything = db
+        .scan::<User>()
+        .collection::<UserData>()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(everything.len(), 7);
+    let users = everything
+        .iter()
+        .filter(|e| matches!(e, UserData::User(_)))
+        .count();
+    assert_eq!(users, 2);
+    // The union is what migrations compare the live table with: nothing to do.
+    let plan = db
+        .plan_all(&[UserData::definition().unwrap()])
+        .await
+        .unwrap();
+    assert!(plan.is_empty(), "{plan:?}");
+});
