@@ -22,6 +22,11 @@ pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
 /// without it, the read fails with a [`ConversionError`] naming the entity type and the known ones,
 /// so no item is ever silently dropped.
 ///
+/// The partition key value of [`Db::collection`](crate::Db::collection) is encoded by the first
+/// member ([`Collection::Root`]); the derive checks that the members name the same key attributes,
+/// but cannot see their composites' prefixes, so give every member the same hash composite
+/// (`pk = ("USER", userid)`) for its items to land in the partition the collection reads.
+///
 /// The "Single-table entities" section of [`Model`] has a runnable example.
 ///
 /// The table's schema is the union of the members' ([`Collection::schema`], [`schema_union`](crate::schema_union)).
