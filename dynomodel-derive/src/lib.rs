@@ -75,6 +75,16 @@ pub fn derive_attribute(input: TokenStream) -> TokenStream {
     expand::enums::derive(&parse_macro_input!(input as DeriveInput)).into()
 }
 
+/// Derives `dynomodel::Collection` for an enum of the models sharing one table (single-table
+/// design): one tuple variant per model (`User(User)`), each model declaring
+/// `#[dynomodel(entity = "...")]`, and optionally one `#[dynomodel(unknown)]` variant holding a
+/// `dynomodel::Item` for items of entity types no member declares. Documented, with an example, on
+/// the `dynomodel::Collection` trait.
+#[proc_macro_derive(Collection, attributes(dynomodel))]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    expand::collection::derive(&parse_macro_input!(input as DeriveInput)).into()
+}
+
 fn derive(input: DeriveInput, derive: Derive) -> TokenStream {
     let mut errors = Errors::default();
     let container = Container::from_ast(&input, derive, &mut errors);

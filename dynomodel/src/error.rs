@@ -156,6 +156,16 @@ pub enum Error {
     /// failed, a table did not become ACTIVE in time); see [`crate::migrate::MigrationError`].
     #[error("MigrationError: {}", .0.message)]
     Migration(Box<crate::migrate::MigrationError>),
+
+    // Single-table collections.
+    /// The models of a [`Collection`](crate::Collection) declare the shared table differently (a key
+    /// attribute typed differently, an index of the same name with other keys, other billing or
+    /// stream settings); the message names the models and the difference. Nothing was sent.
+    #[error("SchemaConflict: {message}")]
+    SchemaConflict {
+        /// Which models disagree, and on what.
+        message: String,
+    },
 }
 
 impl Error {
@@ -205,6 +215,7 @@ impl Error {
             Error::SequenceNumberNotFound { .. } => "SequenceNumberNotFound",
             // Migrations.
             Error::Migration(_) => "MigrationError",
+            Error::SchemaConflict { .. } => "SchemaConflict",
         }
     }
 
@@ -234,6 +245,7 @@ impl Error {
             }
             // Migrations.
             Error::Migration(e) => e.message.clone(),
+            Error::SchemaConflict { message } => message.clone(),
         }
     }
 }

@@ -89,7 +89,7 @@ pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
     Slot, Transaction, UpdateItem,
 };
-pub use dynomodel_derive::{Attribute, Document, Model};
+pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
     CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
 };
@@ -99,8 +99,8 @@ pub use expression::{
     ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
 pub use model::{
-    Composite, CompositePart, CompositeParts, Field, FollowingPart, Index, LeadingParts, Model,
-    PrimaryKey, Projected,
+    entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
+    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Page, Query, Scan};
 pub use value::{
@@ -112,4 +112,6 @@ pub use value::{
 pub mod __private {
     pub use std::string::String;
     pub use std::vec::Vec;
+
+    pub use crate::model::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
 }

@@ -6,6 +6,7 @@
 
 mod composite;
 mod documents;
+mod entities;
 mod enums;
 mod field_options;
 // Public because `ITweet` in it is, like `Tweet` below: `missing_docs` checks only what the crate

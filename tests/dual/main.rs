@@ -30,6 +30,7 @@ mod projections;
 mod query;
 mod requests;
 mod scan;
+mod single_table;
 mod streams;
 mod streams_api;
 mod streams_retention;

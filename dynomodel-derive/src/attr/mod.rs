@@ -77,6 +77,10 @@ pub struct ContainerAttrs {
     pub deletion_protection: Option<Span>,
     /// `#[composite(...)]`, in declaration order.
     pub composites: Vec<composite::CompositeAttr>,
+    /// `entity = "Order"`: the single-table entity type.
+    pub entity: Option<Spanned<String>>,
+    /// `entity_attribute = "_et"`: the attribute holding it.
+    pub entity_attribute: Option<Spanned<String>>,
 }
 
 /// The options on a field.
@@ -196,12 +200,20 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
                 }
             } else if meta.path.is_ident("deletion_protection") {
                 set_once(&mut out.deletion_protection, span, span, "deletion_protection", errors);
+            } else if meta.path.is_ident("entity") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let value = Spanned { value: lit.value(), span: lit.span() };
+                set_once(&mut out.entity, value, span, "entity", errors);
+            } else if meta.path.is_ident("entity_attribute") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let value = Spanned { value: lit.value(), span: lit.span() };
+                set_once(&mut out.entity_attribute, value, span, "entity_attribute", errors);
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class` or `deletion_protection`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity` or `entity_attribute`",
                         option_name(&meta)
                     ),
                 );

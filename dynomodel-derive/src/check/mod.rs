@@ -8,6 +8,7 @@ use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
 mod composite_index;
+mod entity;
 pub mod enums;
 mod escape;
 mod index;
@@ -32,6 +33,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     tags::check(container, errors);
     escape::check(container, errors);
     composite::check(container, errors);
+    entity::check(container, errors);
 }
 
 /// A model needs a partition key.

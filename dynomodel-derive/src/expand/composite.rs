@@ -11,7 +11,7 @@ use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
-use crate::expand::{attribute_impl, composite_index, fields, model};
+use crate::expand::{attribute_impl, composite_index, entity, fields, model};
 use crate::ir::{Composite, Container, Field, KeyRef, KeyRole};
 
 /// One key of the table or of a global index.
@@ -327,6 +327,9 @@ fn model_impl(
         let name = &field.name;
         quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
     });
+    let entity_check = entity::check(container);
+    let entity_write = entity::write(container);
+    let entity_consts = entity::consts(container);
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -350,11 +353,13 @@ fn model_impl(
                 let mut __item = ::dynomodel::Item::new();
                 #(#composite_writes)*
                 #write
+                #entity_write
                 ::core::result::Result::Ok(__item)
             }
 
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let mut __item = item;
+                #entity_check
                 #(#splits)*
                 ::core::result::Result::Ok(Self { #(#part_inits,)* #(#plain_inits,)* })
             }
@@ -365,6 +370,7 @@ fn model_impl(
 
             #version
             #ttl
+            #entity_consts
         }
     }
 }

@@ -2,9 +2,11 @@
 //! so helper items never leak into the user's namespace, and every path is fully qualified
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
+pub mod collection;
 mod composite;
 mod composite_index;
 mod composite_key;
+pub mod entity;
 pub mod enums;
 mod fields;
 mod index;

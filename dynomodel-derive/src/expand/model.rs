@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, fields, index, key};
+use crate::expand::{attribute_impl, composite, entity, fields, index, key};
 use crate::ir::{Container, Field};
 
 /// All the code for a model.
@@ -70,6 +70,9 @@ fn model_impl(
         let name = &field.name;
         quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
     });
+    let entity_check = entity::check(container);
+    let entity_write = entity::write(container);
+    let entity_consts = entity::consts(container);
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -99,11 +102,13 @@ fn model_impl(
             fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
                 let mut __item = ::dynomodel::Item::new();
                 #write
+                #entity_write
                 ::core::result::Result::Ok(__item)
             }
 
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let mut __item = item;
+                #entity_check
                 #read
             }
 
@@ -113,6 +118,7 @@ fn model_impl(
 
             #version
             #ttl
+            #entity_consts
         }
     }
 }

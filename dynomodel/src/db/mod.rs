@@ -248,9 +248,17 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub async fn create_schema<M: Model>(&self) -> Result<bool> {
+        self.create_definition(&crate::migrate::Definition::of::<M>())
+            .await
+    }
+
+    /// Creates the table of `definition` if it does not exist; returns whether it created it.
+    pub(crate) async fn create_definition(
+        &self,
+        definition: &crate::migrate::Definition,
+    ) -> Result<bool> {
         // Only the creation steps: an existing table is left as it is (`plan` + `apply` migrate it).
-        let definition = crate::migrate::Definition::of::<M>();
-        let Some(plan) = crate::migrate::Plan::creation(self, &definition).await? else {
+        let Some(plan) = crate::migrate::Plan::creation(self, definition).await? else {
             return Ok(false);
         };
         match plan.apply(self).await {

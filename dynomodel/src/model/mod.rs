@@ -9,10 +9,16 @@ use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
 mod composite;
+mod entity;
 mod index;
+mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
+#[doc(hidden)]
+pub use entity::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
+pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use union::schema_union;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
@@ -266,6 +272,67 @@ pub use index::{Index, Projected};
 /// # }).unwrap();
 /// ```
 ///
+/// # Single-table entities (`entity = "..."`, [`Collection`])
+///
+/// Several models may share one table (`table = "app"` on each), usually with composite keys so
+/// that a user and their orders live in one partition (`pk = USER#u1`). Each declares its entity
+/// type, `#[dynomodel(entity = "Order")]`:
+///
+/// - **Written** on every put, transaction, batch write and update (an update may create the item)
+///   into the attribute `_et` ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names
+///   another, which must not be a field's or composite's attribute).
+/// - **Checked** on every read: [`Model::from_item`] of an item of another entity type (or without
+///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode.
+/// - **Collections.** `#[derive(Collection)]` on an enum of the models (`User(User)`, ...) reads one
+///   partition in one typed query, [`Db::collection`](crate::Db::collection), each item decoded as
+///   the member its `_et` names. Items of entity types no member declares go to a
+///   `#[dynomodel(unknown)]` variant holding the [`Item`], or fail the read with a
+///   [`ConversionError`] listing the known types: they are never dropped. A member's own query
+///   (`db.query::<Order>(..).range(..)`) or an index query (`db.query_index(..)`) becomes a
+///   collection query with `.collection::<C>()`.
+/// - **Schema.** [`Db::create_collection_schema`](crate::Db::create_collection_schema) creates the
+///   table from the union of the members' schemas (every member's key attributes and indexes); the
+///   union for [`Db::plan_all`](crate::Db::plan_all) migrations is [`Collection::definition`].
+///   Members in different tables, with different key attribute names or entity attributes, without
+///   an entity type, or sharing one are compile errors; what only exists at run time (an attribute
+///   typed differently, an index of one name declared twice differently, other billing or stream
+///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
+///
+/// ```
+/// use dynomodel::{Collection, Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, PartialEq)]
+/// #[dynomodel(table = "app", entity = "User")]
+/// #[composite(pk = ("USER", userid), hash_key)]
+/// #[composite(sk = ("PROFILE", userid2), range_key)]
+/// struct User { userid: String, userid2: String, name: String }
+///
+/// #[derive(Model, Debug, PartialEq)]
+/// #[dynomodel(table = "app", entity = "Order")]
+/// #[composite(pk = ("USER", userid), hash_key)]
+/// #[composite(sk = ("ORDER", id), range_key)]
+/// struct Order { userid: String, id: u32, total: u64 }
+///
+/// #[derive(Collection, Debug, PartialEq)]
+/// enum UserData { User(User), Order(Order) }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_collection_schema::<UserData>().await?;
+/// db.put(&User { userid: "u1".into(), userid2: "u1".into(), name: "Ada".into() }).await?;
+/// db.put(&Order { userid: "u1".into(), id: 7, total: 70 }).await?;
+///
+/// let all = db.collection::<UserData>("u1").all().await?;
+/// assert!(matches!(&all[..], [UserData::Order(o), UserData::User(u)] if o.id == 7 && u.name == "Ada"));
+///
+/// // An order is not a user.
+/// let order = Order { userid: "u1".into(), id: 7, total: 70 }.to_item()?;
+/// assert!(User::from_item(order).unwrap_err().to_string().contains(r#"entity type "Order""#));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
 /// # Optimistic locking (`#[version]`)
 ///
 /// A field marked `#[version]` counts the writes of an item, so that a copy read before someone
@@ -438,6 +505,14 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// The range key's attribute name, if the table has one.
     const RANGE_KEY: Option<&'static str>;
+
+    /// The entity type of `#[dynomodel(entity = "...")]`: written into [`Model::ENTITY_ATTRIBUTE`] by
+    /// [`Model::to_item`] and checked by [`Model::from_item`] (see "Single-table entities").
+    const ENTITY_TYPE: Option<&'static str> = None;
+
+    /// The attribute holding the entity type (`entity_attribute = "..."`, by default
+    /// [`DEFAULT_ENTITY_ATTRIBUTE`], `_et`).
+    const ENTITY_ATTRIBUTE: &'static str = DEFAULT_ENTITY_ATTRIBUTE;
 
     /// A hash key value as stored (through the field's conversion, e.g. `epoch_seconds`).
     fn hash_key_value(hash: &Self::Hash) -> Result<AttributeValue, ConversionError>;

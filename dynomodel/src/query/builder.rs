@@ -539,7 +539,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         query
     }
 
-    fn retype<U>(
+    pub(crate) fn retype<U>(
         self,
         decode: fn(Item) -> std::result::Result<U, ConversionError>,
     ) -> Query<'a, M, U> {

@@ -61,6 +61,7 @@
 //! ```
 
 mod builder;
+mod collection;
 mod cursor;
 mod key;
 mod pager;

@@ -201,6 +201,24 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         }
     }
 
+    /// Decodes the results as collection `C`, each item as the member its entity attribute names
+    /// (a table shared by several models): `db.scan::<User>().collection::<UserData>()`. `M` must
+    /// be one of `C`'s members; a projection is dropped, since decoding needs whole items.
+    pub fn collection<C: crate::Collection>(self) -> Scan<'a, M, C> {
+        Scan {
+            db: self.db,
+            index: self.index,
+            filter: self.filter,
+            projection: None,
+            limit: self.limit,
+            page_size: self.page_size,
+            consistent: self.consistent,
+            segments: self.segments,
+            decode: C::from_item,
+            _model: PhantomData,
+        }
+    }
+
     pub(crate) fn build(&self) -> Result<ScanInput> {
         if !(1..=MAX_SEGMENTS).contains(&self.segments) {
             return Err(Error::validation(format!(

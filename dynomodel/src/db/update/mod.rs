@@ -11,7 +11,7 @@ use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
 use crate::db::{decode_required, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, Update};
+use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::{Model, PrimaryKey};
 
 /// A pending [`Db::update`]: the actions of an [`Update<M>`] as builder methods, an optional
@@ -376,6 +376,15 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         let update = match self.versioning.bumps::<M>() && !self.update.is_empty() {
             true => version::bump(self.update),
             false => self.update,
+        };
+        // An update may create the item (an upsert): it carries the entity type like a put.
+        let update = match M::ENTITY_TYPE {
+            Some(entity) => {
+                let path: Path<M, String> =
+                    Path::from_elements(vec![PathElement::Name(M::ENTITY_ATTRIBUTE.to_owned())]);
+                update.set(path, entity)
+            }
+            None => update,
         };
         let parts = Parts {
             update: Some(&update),

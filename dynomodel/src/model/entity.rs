@@ -1,0 +1,174 @@
+//! Single-table entities: the entity-type attribute a model with `#[dynomodel(entity = "...")]`
+//! writes and checks, and the [`Collection`] trait of `#[derive(Collection)]` enums that decode
+//! every entity of one partition into its own type.
+
+use crate::error::ConversionError;
+use crate::model::Model;
+use crate::value::{AttributeValue, Item};
+
+/// The attribute holding the entity type when `entity_attribute = "..."` does not name another.
+///
+/// Short (it is stored on every item) and underscored so it does not collide with a field's name.
+pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
+
+/// An enum of the models sharing one table, each variant holding one model:
+/// `#[derive(Collection)] enum UserData { User(User), Order(Order) }`.
+///
+/// Every member declares `#[dynomodel(entity = "...")]`; the derive checks at compile time that
+/// they share the table, the key attribute names and the entity attribute, and that their entity
+/// types differ. [`Db::collection`](crate::Db::collection) reads one partition of the table and
+/// decodes each item as the member its entity attribute names. An item whose entity type no member
+/// declares goes to the variant marked `#[dynomodel(unknown)]` (holding an [`Item`]) if there is one;
+/// without it, the read fails with a [`ConversionError`] naming the entity type and the known ones,
+/// so no item is ever silently dropped.
+///
+/// The partition key value of [`Db::collection`](crate::Db::collection) is encoded by the first
+/// member ([`Collection::Root`]); the derive checks that the members name the same key attributes,
+/// but cannot see their composites' prefixes, so give every member the same hash composite
+/// (`pk = ("USER", userid)`) for its items to land in the partition the collection reads.
+///
+/// The "Single-table entities" section of [`Model`] has a runnable example.
+///
+/// The table's schema is the union of the members' ([`Collection::schema`], [`schema_union`](crate::schema_union)).
+pub trait Collection: Sized + Send + 'static {
+    /// The first member: its table, hash key type and key names are the collection's.
+    type Root: Model;
+
+    /// The name of the enum, for messages.
+    const NAME: &'static str;
+
+    /// Each member's model name and its table definition, in declaration order.
+    fn members() -> Vec<(&'static str, crate::migrate::Definition)>;
+
+    /// Decodes one item as the member its entity attribute names.
+    ///
+    /// Errors: no entity attribute, an entity type no member declares (without an unknown variant),
+    /// or the member's own decoding error.
+    fn from_item(item: Item) -> Result<Self, ConversionError>;
+
+    /// The shared table: the union of the members' schemas (see [`schema_union`](crate::schema_union)).
+    ///
+    /// Errors: a conflict between members (a key attribute typed differently, an index of the same
+    /// name with other keys or projection, other billing, stream or table options), naming them.
+    fn schema() -> crate::Result<crate::CreateTableInput> {
+        Ok(Self::definition()?.schema)
+    }
+
+    /// The shared table's definition for [`Db::plan_all`](crate::Db::plan_all): the union of the
+    /// schemas and the members' time-to-live attribute (which must agree too).
+    fn definition() -> crate::Result<crate::migrate::Definition> {
+        let members = Self::members();
+        let schemas: Vec<_> = members
+            .iter()
+            .map(|(name, definition)| (*name, definition.schema.clone()))
+            .collect();
+        let schema = crate::schema_union(Self::NAME, &schemas)?;
+        let mut ttl: Option<(&str, &String)> = None;
+        for (name, definition) in &members {
+            match (&ttl, &definition.ttl_attribute) {
+                (_, None) => {}
+                (None, Some(attribute)) => ttl = Some((name, attribute)),
+                (Some((_, known)), Some(attribute)) if *known == attribute => {}
+                (Some((first, _)), Some(_)) => {
+                    return Err(crate::Error::SchemaConflict {
+                        message: format!(
+                            "{}: `{first}` and `{name}` declare the time to live attribute of table `{}` differently",
+                            Self::NAME,
+                            schema.table_name
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(crate::migrate::Definition {
+            schema,
+            ttl_attribute: ttl.map(|(_, attribute)| attribute.clone()),
+        })
+    }
+}
+
+/// Writes the entity type into an item (generated `to_item` code).
+#[doc(hidden)]
+pub fn write_entity(item: &mut Item, attribute: &str, entity: &str) {
+    item.insert(attribute.to_owned(), AttributeValue::S(entity.to_owned()));
+}
+
+/// The entity type stored in `item`, if the attribute is a string.
+pub fn entity_of<'i>(item: &'i Item, attribute: &str) -> Option<&'i str> {
+    match item.get(attribute) {
+        Some(AttributeValue::S(entity)) => Some(entity),
+        _ => None,
+    }
+}
+
+/// Checks that `item` holds an item of entity type `entity` (generated `from_item` code): an item of
+/// another entity type, or one without the attribute, is a [`ConversionError`] at the attribute
+/// naming what was expected and what was found.
+#[doc(hidden)]
+pub fn check_entity(item: &Item, attribute: &str, entity: &str) -> Result<(), ConversionError> {
+    match item.get(attribute) {
+        Some(AttributeValue::S(found)) if found == entity => Ok(()),
+        Some(AttributeValue::S(found)) => Err(ConversionError::new(
+            format!("an item of entity type {entity:?}"),
+            format!("an item of entity type {found:?}"),
+        )
+        .at(attribute)),
+        Some(other) => Err(ConversionError::new(
+            format!("the entity type {entity:?} (a string)"),
+            other.type_name(),
+        )
+        .at(attribute)),
+        None => Err(ConversionError::new(
+            format!("the entity type {entity:?}"),
+            "no entity attribute",
+        )
+        .at(attribute)),
+    }
+}
+
+/// The error of a collection reading an item whose entity type none of its members declares.
+#[doc(hidden)]
+pub fn unknown_entity(
+    item: &Item,
+    attribute: &str,
+    collection: &str,
+    known: &[&str],
+) -> ConversionError {
+    let found = match item.get(attribute) {
+        Some(AttributeValue::S(found)) => format!("an item of entity type {found:?}"),
+        Some(other) => other.type_name().to_owned(),
+        None => "no entity attribute".to_owned(),
+    };
+    ConversionError::new(
+        format!("an entity type of {collection} ({})", known.join(", ")),
+        found,
+    )
+    .at(attribute)
+}
+
+/// `a == b` in a const context (the derive's compile-time checks compare model constants).
+#[doc(hidden)]
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `a == b` for optional strings in a const context.
+#[doc(hidden)]
+pub const fn opt_str_eq(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => str_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
