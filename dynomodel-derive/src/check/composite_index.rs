@@ -45,17 +45,40 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
                 ),
             );
         }
-        if index.projection.value != ProjectionKind::All {
-            errors.at(
+        match (index.projection.value, index.includes_span) {
+            (ProjectionKind::Include, None) => errors.at(
                 index.projection.span,
-                "on a model with composites, a global index projects `all` (its entries decode as the model)",
-            );
-        }
-        if let Some(span) = index.includes_span {
-            errors.at(
+                format!("index {name:?} projects `include` but names nothing to include: add `includes = [field, ...]`"),
+            ),
+            (ProjectionKind::All | ProjectionKind::Keys, Some(span)) => errors.at(
                 span,
-                "`includes` belongs to an `include` projection, which needs `all` here",
-            );
+                format!("`includes` applies to `include` projections; index {name:?} projects another way (use `include = ...` to project chosen attributes)"),
+            ),
+            _ => {}
+        }
+        for (key, span) in &index.includes {
+            let KeyRef::Field(p) = *key else { continue };
+            let Some(field) = container.fields.get(p) else {
+                continue;
+            };
+            if container.is_part(p) {
+                errors.at(
+                    *span,
+                    format!(
+                        "index {name:?} includes `{}`, a composite's part, which is not stored on its own: \
+                         include a composite holding the field",
+                        field.ident
+                    ),
+                );
+            } else if field.skip.is_some() {
+                errors.at(
+                    *span,
+                    format!(
+                        "index {name:?} includes `{}`, which is `skip`ped and never stored",
+                        field.ident
+                    ),
+                );
+            }
         }
         for key in std::iter::once(index.hash).chain(index.range) {
             if let KeyRef::Field(p) = key

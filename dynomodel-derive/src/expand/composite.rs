@@ -11,7 +11,7 @@ use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
-use crate::expand::{attribute_impl, composite_index, entity, fields, model};
+use crate::expand::{attribute_impl, composite_index, composite_projection, entity, fields, model};
 use crate::ir::{Composite, Container, Field, KeyRef, KeyRole};
 
 /// One key of the table or of a global index.
@@ -144,9 +144,13 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let handles = model::handles(container);
     let composite_handles = composite_handles(container, |_| true);
     let index_handles = composite_index::handles(container);
+    let item_structs = composite_projection::item_structs(container);
+    let item_impls = composite_projection::item_impls(container);
     quote! {
         #key_struct
+        #item_structs
         const _: () = {
+            #item_impls
             #key_impls
             #model_impl
             #attribute

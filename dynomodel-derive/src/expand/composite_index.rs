@@ -1,11 +1,21 @@
 //! The global indexes of a model with composites: their schema and their `Index` handles. A key is a
-//! field or a composite ([`Slot`]); entries decode as the model (the checks allow only `all`).
+//! field or a composite ([`Slot`]); entries decode as the model for an `all` projection, else as the
+//! item struct of `composite_projection`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
+use crate::attr::ProjectionKind;
 use crate::expand::composite::{definition, Slot};
-use crate::ir::Container;
+use crate::ir::{CompositeIndex, Container};
+
+fn projection_type(index: &CompositeIndex) -> TokenStream {
+    match index.projection.value {
+        ProjectionKind::All => quote!(::dynomodel::ProjectionType::All),
+        ProjectionKind::Keys => quote!(::dynomodel::ProjectionType::KeysOnly),
+        ProjectionKind::Include => quote!(::dynomodel::ProjectionType::Include),
+    }
+}
 
 /// The keys of each index that resolve.
 fn keys<'c, 'a>(container: &'c Container<'a>) -> Vec<(usize, Slot<'c, 'a>, Option<Slot<'c, 'a>>)> {
@@ -60,6 +70,12 @@ pub fn schema(container: &Container<'_>) -> Vec<TokenStream> {
                 },
                 _ => quote!(::core::option::Option::None),
             };
+            let projection_type = projection_type(index);
+            let includes = index
+                .includes
+                .iter()
+                .filter_map(|(key, _)| Slot::of_ref(container, *key))
+                .map(|slot| slot.name().to_owned());
             Some(quote! {
                 ::dynomodel::GlobalSecondaryIndex {
                     index_name: ::dynomodel::__private::String::from(#name),
@@ -68,8 +84,8 @@ pub fn schema(container: &Container<'_>) -> Vec<TokenStream> {
                         #range_element
                     ]),
                     projection: ::dynomodel::Projection {
-                        projection_type: ::dynomodel::ProjectionType::All,
-                        non_key_attributes: ::dynomodel::__private::Vec::new(),
+                        projection_type: #projection_type,
+                        non_key_attributes: ::dynomodel::__private::Vec::from([#(::dynomodel::__private::String::from(#includes),)*]),
                     },
                     provisioned_throughput: #throughput,
                 }
@@ -106,16 +122,24 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
         let convert = hash.attribute(&quote!(#model), &refs);
         let name = &index.name;
         let handle = &index.handle;
-        let doc = format!("A typed handle on global index {name:?}, for `Db::query_index`; queries return `{model}`.");
+        let item = match index.projection.value {
+            ProjectionKind::All => quote!(#model),
+            _ => {
+                let item = index.item_ident(model);
+                quote!(#item)
+            }
+        };
+        let projection = projection_type(index);
+        let doc = format!("A typed handle on global index {name:?}, for `Db::query_index`; queries return `{item}`.");
         Some(quote_spanned! {index.name_span=>
             #[doc = #doc]
-            #vis fn #handle() -> ::dynomodel::Index<#model, #hash_ty, #range_ty, #model> {
+            #vis fn #handle() -> ::dynomodel::Index<#model, #hash_ty, #range_ty, #item> {
                 ::dynomodel::Index::new(
                     #name,
                     false,
                     #hash_name,
                     #range_name,
-                    ::dynomodel::ProjectionType::All,
+                    #projection,
                     |#value: &#hash_ty| (#convert).map(::core::option::Option::Some),
                 )
             }

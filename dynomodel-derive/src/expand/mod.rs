@@ -6,6 +6,7 @@ pub mod collection;
 mod composite;
 mod composite_index;
 mod composite_key;
+mod composite_projection;
 pub mod entity;
 pub mod enums;
 mod fields;

@@ -96,8 +96,10 @@ pub struct CompositeIndex {
     pub name: String,
     pub name_span: Span,
     pub projection: Spanned<ProjectionKind>,
-    /// The span of `includes`, if given (not supported: only `all` projections).
+    /// The span of `includes`, if given.
     pub includes_span: Option<Span>,
+    /// The included attributes (fields or composites), resolved, with the span of each name.
+    pub includes: Vec<(KeyRef, Span)>,
     pub hash: KeyRef,
     pub range: Option<KeyRef>,
     pub throughput: Option<(i64, i64)>,
@@ -105,6 +107,17 @@ pub struct CompositeIndex {
     pub span: Span,
     /// The generated associated function, as for other indexes: `by_day`.
     pub handle: Ident,
+}
+
+impl CompositeIndex {
+    /// The generated item struct of a KEYS_ONLY or INCLUDE index, named as for other models.
+    pub fn item_ident(&self, model: &Ident) -> Ident {
+        quote::format_ident!(
+            "{}{}Item",
+            model,
+            crate::case::pascal(&self.handle.to_string())
+        )
+    }
 }
 
 /// Resolves the global indexes of a model with composites (the others are resolved by
@@ -137,6 +150,12 @@ pub fn resolve_indexes(
         let name = &attr.name.value;
         let hash = attr.hash.as_ref().and_then(|h| find(h, name, errors));
         let range = attr.range.as_ref().map(|r| find(r, name, errors));
+        let includes = attr
+            .includes
+            .iter()
+            .flat_map(|list| &list.value)
+            .filter_map(|ident| find(ident, name, errors).map(|key| (key, ident.span())))
+            .collect();
         let (Some(hash), None | Some(Some(_))) = (hash, range) else {
             continue;
         };
@@ -148,6 +167,7 @@ pub fn resolve_indexes(
                 span: attr.projection.span,
             },
             includes_span: attr.includes.as_ref().map(|i| i.span),
+            includes,
             hash,
             range: range.flatten(),
             throughput: attr.throughput.as_ref().map(|t| t.value),

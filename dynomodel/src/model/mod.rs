@@ -211,9 +211,12 @@ pub use union::schema_union;
 /// field is reported at that very name (a span cannot point inside a string literal on stable Rust).
 /// A composite marked `hash_key` or `range_key` is a table key (the other key may be a composite or
 /// a plain `#[hash_key]`/`#[range_key]` field). Any composite may key a global index:
-/// `#[global_index(all("by-day", hash = gpk, range = gsk))]` names composites or stored fields;
-/// on a model with composites, global indexes project `all` and local indexes are not supported
-/// yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
+/// `#[global_index(all("by-day", hash = gpk, range = gsk))]` names composites or stored fields,
+/// and so do `includes = [...]` of an `include` projection (a part is not stored on its own: include
+/// a composite holding it). A `keys` or `include` global index returns `<Struct><Index>Item` as for
+/// other models, its parts decoded from the composites the index projects (the table's and the
+/// index's keys, the included ones); `fetch_full()` reads the whole items. Local indexes on a model
+/// with composites are not supported yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
 /// `gpk = ("DAY", date)`); every composite is written on each put, and a part is read from the first
 /// key composite holding it.
 ///

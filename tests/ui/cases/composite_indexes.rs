@@ -1,13 +1,14 @@
 use dynomodel::Model;
 
-// On a model with composites, a global index is keyed by composites or stored fields and projects
-// `all`; local indexes are not supported.
+// On a model with composites, a global index is keyed by composites or stored fields, and includes
+// composites or stored fields (never a part); local indexes are not supported.
 #[derive(Model)]
 #[composite(pk = ("USER", userid), hash_key)]
 #[composite(sk = ("ORDER", day, id), range_key)]
 #[global_index(keys("by-day", hash = day, range = sk))]
 #[global_index(all("by-status", hash = state))]
-#[global_index(include("x", hash = status, includes = [total]))]
+#[global_index(include("x", hash = status, includes = [total, userid]))]
+#[global_index(keys("keys-extra", hash = status, includes = [total]))]
 #[global_index(all("pk", hash = status))]
 struct Order {
     userid: String,
