@@ -397,24 +397,7 @@ fn schema(
         let name = range.name();
         quote!(::dynomodel::KeySchemaElement::range(#name),)
     });
-    let (billing_mode, throughput) = match &container.attrs.throughput {
-        Some(throughput) => {
-            let (read, write) = throughput.value;
-            (
-                quote!(::dynomodel::BillingMode::Provisioned),
-                quote! {
-                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput {
-                        read_capacity_units: #read,
-                        write_capacity_units: #write,
-                    })
-                },
-            )
-        }
-        None => (
-            quote!(::dynomodel::BillingMode::PayPerRequest),
-            quote!(::core::option::Option::None),
-        ),
-    };
+    let (billing_mode, throughput) = model::billing(container);
     let table_options = model::table_options(container);
     quote! {
         ::dynomodel::CreateTableInput {

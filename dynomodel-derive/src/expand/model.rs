@@ -175,7 +175,28 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
         let name = &range.name;
         quote!(::dynomodel::KeySchemaElement::range(#name),)
     });
-    let (billing_mode, throughput) = match &container.attrs.throughput {
+    let (billing_mode, throughput) = billing(container);
+    quote! {
+        ::dynomodel::CreateTableInput {
+            table_name: ::dynomodel::__private::String::from(#table),
+            attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
+            key_schema: ::dynomodel::__private::Vec::from([
+                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                #range_element
+            ]),
+            billing_mode: ::core::option::Option::Some(#billing_mode),
+            provisioned_throughput: #throughput,
+            #indexes
+            #table_options
+            ..::core::default::Default::default()
+        }
+    }
+}
+
+/// The `BillingMode` and `ProvisionedThroughput` of the table's `CreateTableInput`: provisioned with
+/// `throughput(read, write)`, on demand otherwise.
+pub(crate) fn billing(container: &Container<'_>) -> (TokenStream, TokenStream) {
+    match &container.attrs.throughput {
         Some(throughput) => {
             let (read, write) = throughput.value;
             (
@@ -192,21 +213,6 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
             quote!(::dynomodel::BillingMode::PayPerRequest),
             quote!(::core::option::Option::None),
         ),
-    };
-    quote! {
-        ::dynomodel::CreateTableInput {
-            table_name: ::dynomodel::__private::String::from(#table),
-            attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
-            key_schema: ::dynomodel::__private::Vec::from([
-                ::dynomodel::KeySchemaElement::hash(#hash_name),
-                #range_element
-            ]),
-            billing_mode: ::core::option::Option::Some(#billing_mode),
-            provisioned_throughput: #throughput,
-            #indexes
-            #table_options
-            ..::core::default::Default::default()
-        }
     }
 }
 
