@@ -378,29 +378,10 @@ fn read_variant(variant: &Variant<'_>) -> TokenStream {
 /// After a compile error: `Attribute` with bodies that never run, so uses of the type do not add
 /// follow-on errors.
 fn stub(ident: &Ident) -> TokenStream {
+    let attribute = super::stub::attribute_stub(ident);
     quote! {
         const _: () = {
-            #[automatically_derived]
-            impl ::dynomodel::FieldValue for #ident {
-                type Value = Self;
-            }
-
-            #[automatically_derived]
-            impl ::dynomodel::Attribute for #ident {
-                fn to_attribute(
-                    &self,
-                ) -> ::core::result::Result<::core::option::Option<::dynomodel::AttributeValue>, ::dynomodel::ConversionError> {
-                    ::core::unimplemented!("#[derive(Attribute)] failed")
-                }
-                fn from_attribute(
-                    _: ::dynomodel::AttributeValue,
-                ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
-                    ::core::unimplemented!("#[derive(Attribute)] failed")
-                }
-                fn expected() -> ::dynomodel::__private::String {
-                    ::core::unimplemented!("#[derive(Attribute)] failed")
-                }
-            }
+            #attribute
         };
     }
 }

@@ -89,7 +89,8 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
     }
 }
 
-fn attribute_stub(ident: &syn::Ident) -> TokenStream {
+/// `FieldValue` and `Attribute` with bodies that never run (shared by the derives' stubs).
+pub(super) fn attribute_stub(ident: &syn::Ident) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl ::dynomodel::FieldValue for #ident {
