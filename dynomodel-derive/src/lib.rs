@@ -34,6 +34,7 @@ use crate::ir::{Container, Derive};
         ttl,
         index,
         global_index,
+        local_index,
         composite
     )
 )]
@@ -56,6 +57,7 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
         ttl,
         index,
         global_index,
+        local_index,
         composite
     )
 )]

@@ -379,8 +379,7 @@ fn model_impl(
     }
 }
 
-/// The `CreateTableInput`: a composite key is an S; global indexes from `composite_index` (the
-/// checks refuse local ones).
+/// The `CreateTableInput`: a composite key is an S; local and global indexes from `composite_index`.
 fn schema(
     container: &Container<'_>,
     hash: &Slot<'_, '_>,
@@ -391,7 +390,7 @@ fn schema(
     let definitions = std::iter::once(hash).chain(range).map(definition).chain(
         composite_index::attribute_definitions(container, &table_keys),
     );
-    let globals = composite_index::schema(container);
+    let (locals, globals) = composite_index::schema(container);
     let hash_name = hash.name();
     let range_element = range.map(|range| {
         let name = range.name();
@@ -409,6 +408,7 @@ fn schema(
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
+            local_secondary_indexes: ::dynomodel::__private::Vec::from([#(#locals,)*]),
             global_secondary_indexes: ::dynomodel::__private::Vec::from([#(#globals,)*]),
             #table_options
             ..::core::default::Default::default()

@@ -215,8 +215,12 @@ pub use union::schema_union;
 /// and so do `includes = [...]` of an `include` projection (a part is not stored on its own: include
 /// a composite holding it). A `keys` or `include` global index returns `<Struct><Index>Item` as for
 /// other models, its parts decoded from the composites the index projects (the table's and the
-/// index's keys, the included ones); `fetch_full()` reads the whole items. Local indexes on a model
-/// with composites are not supported yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
+/// index's keys, the included ones); `fetch_full()` reads the whole items. A local index is declared
+/// on the struct too, as `#[local_index(all("by-status", range = ssk))]` (also `keys(...)` and
+/// `include(..., includes = [...])`): no `hash` (the table's hash key partitions it) and no
+/// `throughput` (it shares the table's); its `range` names a composite or a stored field other than
+/// the table's keys, the table needs a range key, and there are at most 5 (a field's `#[index]` is
+/// for models without composites). A field may be a part of several composites (`sk = ("ORDER", date, id)` and
 /// `gpk = ("DAY", date)`); every composite is written on each put, and a part is read from the first
 /// key composite holding it.
 ///
@@ -271,6 +275,40 @@ pub use union::schema_union;
 /// assert_eq!(first_day.iter().map(|o| o.id).collect::<Vec<_>>(), [9, 10]); // 9 sorts before 10
 /// let later: Vec<Order> = db.query::<Order>("u1").range(Order::sk().gt((), day(1))).all().await?;
 /// assert_eq!(later.len(), 1);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// A local index sorts each user's orders by status and day; its `keys` projection returns the parts
+/// of the keys it holds:
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "orders")]
+/// #[composite(pk = ("USER", userid), hash_key)]
+/// #[composite(sk = ("ORDER", id), range_key)]
+/// #[composite(ssk = ("STATUS", status, date))]
+/// #[local_index(keys("by-status", range = ssk))]
+/// struct Order { userid: String, id: u32, status: String, date: NaiveDate }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Order>().await?;
+/// assert_eq!(Order::schema().local_secondary_indexes[0].index_name, "by-status");
+/// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
+/// for (id, status, d) in [(1, "open", 2), (2, "shipped", 1), (3, "open", 1)] {
+///     db.put(&Order { userid: "u1".into(), id, status: status.into(), date: day(d) }).await?;
+/// }
+/// let open: Vec<OrderByStatusItem> = db
+///     .query_index(Order::by_status(), "u1".to_owned())
+///     .range(Order::ssk().prefix(("open".to_owned(),)))
+///     .all()
+///     .await?;
+/// assert_eq!(open.iter().map(|o| (o.id, o.date)).collect::<Vec<_>>(), [(3, day(1)), (1, day(2))]);
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
