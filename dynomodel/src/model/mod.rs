@@ -331,6 +331,11 @@ pub use union::schema_union;
 ///   [`ConversionError`] listing the known types: they are never dropped. A member's own query
 ///   (`db.query::<Order>(..).range(..)`) or an index query (`db.query_index(..)`) becomes a
 ///   collection query with `.collection::<C>()`.
+/// - **Changes.** [`Db::changes::<Order>()`](crate::Db::changes) of the shared table's stream
+///   yields only the orders' records (the other entity types' are skipped, except in a `KEYS_ONLY`
+///   stream, whose records carry no entity type);
+///   [`Db::collection_changes::<C>()`](crate::Db::collection_changes) yields every record decoded
+///   into `C`, an unknown entity type handled as by the collection query.
 /// - **Schema.** [`Db::create_collection_schema`](crate::Db::create_collection_schema) creates the
 ///   table from the union of the members' schemas (every member's key attributes and indexes); the
 ///   union for [`Db::plan_all`](crate::Db::plan_all) migrations is [`Collection::definition`].
