@@ -245,6 +245,17 @@ fn shape(composite: &Composite, parts: &[&Field<'_>]) -> String {
     pieces.join(&composite.separator)
 }
 
+/// How a key composite is written, without its parts' names (`USER#{}`): two models writing the
+/// same shape from the same part types write the same text for the same values.
+fn key_shape(composite: &Composite, parts: usize) -> String {
+    let mut pieces: Vec<&str> = Vec::new();
+    if !composite.prefix.is_empty() {
+        pieces.push(&composite.prefix);
+    }
+    pieces.extend(std::iter::repeat_n("{}", parts));
+    pieces.join(&composite.separator)
+}
+
 fn model_impl(
     container: &Container<'_>,
     key: &Ident,
@@ -334,6 +345,13 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let hash_shape = match hash {
+        Slot::Composite(composite, parts) => {
+            let shape = key_shape(composite, parts.len());
+            Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))
+        }
+        Slot::Field(field) => model::hash_field_shape(field),
+    };
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -343,6 +361,7 @@ fn model_impl(
             const TABLE_NAME: &'static str = #table;
             const HASH_KEY: &'static str = #hash_name;
             const RANGE_KEY: ::core::option::Option<&'static str> = #range_name;
+            #hash_shape
 
             fn hash_key_value(hash: &#hash_ty) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
                 #hash_value

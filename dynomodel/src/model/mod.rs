@@ -15,7 +15,9 @@ mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
 #[doc(hidden)]
-pub use entity::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
+pub use entity::{
+    check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
+};
 pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use union::schema_union;
@@ -339,8 +341,9 @@ pub use union::schema_union;
 /// - **Schema.** [`Db::create_collection_schema`](crate::Db::create_collection_schema) creates the
 ///   table from the union of the members' schemas (every member's key attributes and indexes); the
 ///   union for [`Db::plan_all`](crate::Db::plan_all) migrations is [`Collection::definition`].
-///   Members in different tables, with different key attribute names or entity attributes, without
-///   an entity type, or sharing one are compile errors; what only exists at run time (an attribute
+///   Members in different tables, with different key attribute names or entity attributes, hash
+///   keys written differently (another composite prefix or part type: the partition a collection
+///   reads would miss their items), without an entity type, or sharing one are compile errors; what only exists at run time (an attribute
 ///   typed differently, an index of one name declared twice differently, other billing or stream
 ///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
 ///
@@ -559,6 +562,13 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The attribute holding the entity type (`entity_attribute = "..."`, by default
     /// [`DEFAULT_ENTITY_ATTRIBUTE`], `_et`).
     const ENTITY_ATTRIBUTE: &'static str = DEFAULT_ENTITY_ATTRIBUTE;
+
+    /// How the hash key attribute is written from [`Model::Hash`]: `{}` for a field (the default),
+    /// the composite's text with `{}` for each part otherwise (`USER#{}` for `pk = ("USER",
+    /// userid)`). The members of a [`Collection`] must agree on it (and on `Hash`), so that the
+    /// partition a collection query reads holds every member's items; the derive checks this at
+    /// compile time.
+    const HASH_KEY_SHAPE: &'static str = "{}";
 
     /// A hash key value as stored (through the field's conversion, e.g. `epoch_seconds`).
     fn hash_key_value(hash: &Self::Hash) -> Result<AttributeValue, ConversionError>;
