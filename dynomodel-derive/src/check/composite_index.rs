@@ -93,15 +93,24 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
             }
         }
         for key in std::iter::once(index.hash).chain(index.range) {
-            if let KeyRef::Field(p) = key
-                && container.is_part(p)
-                && let Some(field) = container.fields.get(p)
-            {
+            let KeyRef::Field(p) = key else { continue };
+            let Some(field) = container.fields.get(p) else {
+                continue;
+            };
+            if container.is_part(p) {
                 errors.at(
                     index.name_span,
                     format!(
                         "index {name:?} is keyed by `{}`, a composite's part, which is not stored on its own: \
                          key it by a composite holding the field",
+                        field.ident
+                    ),
+                );
+            } else if field.skip.is_some() {
+                errors.at(
+                    index.name_span,
+                    format!(
+                        "index {name:?} is keyed by `{}`, which is `skip`ped and never stored",
                         field.ident
                     ),
                 );

@@ -24,6 +24,18 @@ struct Order {
     total: u64,
 }
 
+// A key is stored: not a skipped field.
+#[derive(Model)]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("ORDER", id), range_key)]
+#[local_index(all("by-cache", range = cached))]
+struct Cached {
+    userid: String,
+    id: u32,
+    #[dynomodel(skip)]
+    cached: String,
+}
+
 // A local index needs the table to have a range key.
 #[derive(Model)]
 #[composite(pk = ("USER", userid), hash_key)]
