@@ -416,6 +416,9 @@ mod capacity;
 #[path = "mapper/changes.rs"]
 mod changes;
 
+#[path = "mapper/collection_changes.rs"]
+mod collection_changes;
+
 #[path = "mapper/throughput.rs"]
 mod throughput;
 

@@ -22,8 +22,9 @@ use crate::ir::{Container, Derive};
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
 /// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`, `rename`,
-/// `skip`, `default`, `epoch_seconds`; `#[composite(...)]` keys on the struct) are documented, with
-/// examples, on the `dynomodel::Model` trait.
+/// `skip`, `default`, `epoch_seconds`, `#[index(...)]`; on the struct `#[global_index(...)]`, and
+/// `#[composite(...)]` keys with their `#[local_index(...)]`es) are documented, with examples, on
+/// the `dynomodel::Model` trait.
 #[proc_macro_derive(
     Model,
     attributes(
@@ -34,6 +35,7 @@ use crate::ir::{Container, Derive};
         ttl,
         index,
         global_index,
+        local_index,
         composite
     )
 )]
@@ -56,6 +58,7 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
         ttl,
         index,
         global_index,
+        local_index,
         composite
     )
 )]

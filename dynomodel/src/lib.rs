@@ -113,5 +113,7 @@ pub mod __private {
     pub use std::string::String;
     pub use std::vec::Vec;
 
-    pub use crate::model::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
+    pub use crate::model::{
+        check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
+    };
 }

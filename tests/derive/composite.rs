@@ -347,3 +347,11 @@ fn parts_of_an_index_composite_are_read_from_it() {
     assert_eq!(TicketKey::from("t1").id, "t1");
     assert_eq!(Ticket::kind_index().hash_key(), "by_kind");
 }
+
+#[test]
+fn a_hash_composite_s_shape_has_no_part_names() {
+    // What a collection compares between its members: `pk = ("USER", owner)` agrees with this.
+    assert_eq!(Order::HASH_KEY_SHAPE, "USER#{}");
+    assert_eq!(Event::HASH_KEY_SHAPE, "{}|{}");
+    assert_eq!(Reading::HASH_KEY_SHAPE, "{}");
+}

@@ -135,3 +135,18 @@ fn schema_is_the_union_and_conflicts_name_the_models() {
         }
     );
 }
+
+/// A hash key whose field is written through `epoch_seconds`: a number, not the type's text.
+#[derive(Model, Debug, Clone, PartialEq)]
+struct Sample {
+    #[hash_key]
+    #[dynomodel(epoch_seconds)]
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+#[test]
+fn hash_key_shapes_say_how_the_hash_key_is_written() {
+    // What a collection compares between its members (with `Model::Hash`).
+    assert_eq!(User::HASH_KEY_SHAPE, "{}");
+    assert_eq!(Sample::HASH_KEY_SHAPE, "{epoch_seconds}");
+}

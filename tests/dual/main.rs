@@ -17,6 +17,7 @@ use dynomodel_tests::{dual_test, Dual, Target};
 mod batch;
 mod capacity;
 mod composite;
+mod composite_local_indexes;
 mod composite_projections;
 mod conditions;
 mod enums;

@@ -7,6 +7,8 @@
 //! #[global_index(all("ts-index", hash = city, range = ts), throughput(read = 10, write = 2))]
 //! #[global_index(keys("rt-index", hash = city))]           on the struct; `range` is optional
 //! #[global_index(include("like-index", hash = city, range = likes, includes = [text]))]
+//! #[local_index(keys("by-status", range = status_sk))]      on the struct of a model with composites:
+//!                                                          the table's hash key, another sort key
 //! ```
 //!
 //! Fields are named by their Rust identifiers; the IR resolves them to fields (and attribute names).
@@ -52,7 +54,7 @@ pub struct IndexAttr {
     pub name: Spanned<String>,
     /// `hash = field` (global indexes only).
     pub hash: Option<Ident>,
-    /// `range = field` (global indexes only; a local index's range key is its field).
+    /// `range = field` (struct-level indexes; a field's `#[index]` is sorted by that field).
     pub range: Option<Ident>,
     /// `includes = [field, ...]` and the span of the `includes` keyword.
     pub includes: Option<Spanned<Vec<Ident>>>,
@@ -122,6 +124,34 @@ pub fn local(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
 
 /// `#[global_index(all("name", hash = f, range = f), throughput(read = N, write = N))]`.
 pub fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
+    struct_level(attr, Level::Global, errors)
+}
+
+/// `#[local_index(all("name", range = f))]`: the struct-level local index of a model with
+/// composites, whose sort key may be a composite (which no field can carry an `#[index]` for).
+pub fn local_on_struct(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
+    struct_level(attr, Level::Local, errors)
+}
+
+/// Which struct-level attribute is parsed: the two share their syntax, but a local index takes the
+/// table's partition key and capacity, so `hash` and `throughput` are refused on it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Global,
+    Local,
+}
+
+impl Level {
+    fn attr(self) -> &'static str {
+        match self {
+            Level::Global => "global_index",
+            Level::Local => "local_index",
+        }
+    }
+}
+
+fn struct_level(attr: &Attribute, level: Level, errors: &mut Errors) -> Option<IndexAttr> {
+    let what = level.attr();
     let mut index: Option<IndexAttr> = None;
     let mut throughput_value = None;
     let parsed = attr.parse_nested_meta(|meta| {
@@ -129,15 +159,22 @@ pub fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
         if let Some(kind) = ProjectionKind::parse(&meta.path) {
             let content;
             syn::parenthesized!(content in meta.input);
-            let parsed = global_body(&content, kind, span, attr.path().span(), errors)?;
+            let parsed = index_body(&content, kind, span, attr.path().span(), level, errors)?;
             if index.is_some() {
-                errors.at(span, "a `#[global_index]` declares one index; add another `#[global_index(...)]` for a second");
+                errors.at(span, format!("a `#[{what}]` declares one index; add another `#[{what}(...)]` for a second"));
             } else {
                 index = Some(parsed);
             }
         } else if meta.path.is_ident("throughput") {
             let value = throughput(&meta, errors)?;
-            set_once(&mut throughput_value, value, span, "throughput", errors);
+            if level == Level::Local {
+                errors.at(span, "a local index has no throughput of its own: it shares the table's capacity");
+            } else {
+                set_once(&mut throughput_value, value, span, "throughput", errors);
+            }
+        } else if level == Level::Local {
+            errors.at(span, format!("unknown local_index option `{}`; {PROJECTIONS}", option_name(&meta)));
+            skip_value(&meta)?;
         } else {
             errors.at(span, format!("unknown global_index option `{}`; {PROJECTIONS} or `throughput`", option_name(&meta)));
             skip_value(&meta)?;
@@ -149,9 +186,13 @@ pub fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
         return None;
     }
     let Some(mut index) = index else {
+        let example = match level {
+            Level::Global => "#[global_index(all(\"ts-index\", hash = city, range = ts))]",
+            Level::Local => "#[local_index(all(\"by-status\", range = status_sk))]",
+        };
         errors.at(
             attr.path().span(),
-            format!("`#[global_index]` needs a projection, e.g. `#[global_index(all(\"ts-index\", hash = city, range = ts))]`; {PROJECTIONS}"),
+            format!("`#[{what}]` needs a projection, e.g. `{example}`; {PROJECTIONS}"),
         );
         return None;
     };
@@ -160,11 +201,12 @@ pub fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
 }
 
 /// The inside of `all(...)`: the name, then `hash = f`, `range = f`, `includes = [...]` in any order.
-fn global_body(
+fn index_body(
     input: ParseStream<'_>,
     kind: ProjectionKind,
     kind_span: Span,
     span: Span,
+    level: Level,
     errors: &mut Errors,
 ) -> syn::Result<IndexAttr> {
     let lit: LitStr = input.parse()?;
@@ -191,6 +233,17 @@ fn global_body(
         let key: Ident = input.parse()?;
         input.parse::<Token![=]>()?;
         match key.to_string().as_str() {
+            "hash" if level == Level::Local => {
+                input.parse::<Ident>()?;
+                errors.at(
+                    key.span(),
+                    format!(
+                        "local index {:?} is partitioned by the table's hash key: remove `hash = ...` \
+                         (or declare a `#[global_index]` for another partition key)",
+                        lit.value()
+                    ),
+                );
+            }
             "hash" => {
                 let field: Ident = input.parse()?;
                 set_once(&mut index.hash, field, key.span(), "hash", errors);
@@ -208,12 +261,32 @@ fn global_body(
                 set_once(&mut index.includes, value, key.span(), "includes", errors);
             }
             other => {
-                errors.at(key.span(), format!("unknown global_index key `{other}`; expected `hash`, `range` or `includes`"));
+                let expected = match level {
+                    Level::Global => "`hash`, `range` or `includes`",
+                    Level::Local => "`range` or `includes`",
+                };
+                errors.at(
+                    key.span(),
+                    format!(
+                        "unknown {} key `{other}`; expected {expected}",
+                        level.attr()
+                    ),
+                );
                 input.parse::<syn::Expr>()?;
             }
         }
     }
-    if index.hash.is_none() {
+    if level == Level::Local {
+        if index.range.is_none() {
+            errors.at(
+                lit.span(),
+                format!(
+                    "local index {:?} needs a sort key: `range = composite` (or a stored field)",
+                    lit.value()
+                ),
+            );
+        }
+    } else if index.hash.is_none() {
         errors.at(
             lit.span(),
             format!(
@@ -264,6 +337,26 @@ mod tests {
         let attr: Attribute = parse_quote!(#[global_index(keys("rt-index", range = likes))]);
         let (_, result) = parse_global(&attr);
         assert!(result.is_err());
+    }
+
+    #[test]
+    fn local_index_on_the_struct_refuses_hash_and_throughput() {
+        let attr: Attribute = parse_quote!(#[local_index(keys("by-status", range = ssk))]);
+        let mut errors = Errors::default();
+        let index = local_on_struct(&attr, &mut errors).expect("parsed");
+        assert!(errors.finish().is_ok());
+        assert_eq!(index.range.expect("range").to_string(), "ssk");
+        assert!(index.hash.is_none());
+        for attr in [
+            parse_quote!(#[local_index(keys("by-status", hash = pk, range = ssk))]),
+            parse_quote!(#[local_index(keys("by-status", range = ssk), throughput(read = 1, write = 1))]),
+            parse_quote!(#[local_index(keys("by-status"))]),
+        ] {
+            let attr: Attribute = attr;
+            let mut errors = Errors::default();
+            local_on_struct(&attr, &mut errors);
+            assert!(errors.finish().is_err());
+        }
     }
 
     #[test]

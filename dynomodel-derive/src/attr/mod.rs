@@ -1,6 +1,6 @@
 //! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
-//! `#[range_key]`, `#[version]`, `#[ttl]`, the table options of [`crate::attr::table`], and the secondary indexes: `#[index(...)]` on fields (local) and `#[global_index(...)]`
-//! on the struct (global); their syntax is parsed in [`crate::attr::index`].
+//! `#[range_key]`, `#[version]`, `#[ttl]`, the table options of [`crate::attr::table`], and the secondary indexes: `#[index(...)]` on fields (local), `#[global_index(...)]`
+//! on the struct (global) and `#[local_index(...)]` on the struct of a model with composites; their syntax is parsed in [`crate::attr::index`].
 //!
 //! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
 //! offending token and parsing goes on, so one compile shows every mistake (serde_derive's approach).
@@ -67,6 +67,8 @@ pub struct ContainerAttrs {
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `#[global_index(...)]`, in declaration order.
     pub global_indexes: Vec<IndexAttr>,
+    /// `#[local_index(...)]` on the struct (models with composites), in declaration order.
+    pub struct_local_indexes: Vec<IndexAttr>,
     /// `tags(key = "value", ...)`.
     pub tags: Option<TagsAttr>,
     /// `stream = "new_and_old_images"`.
@@ -146,6 +148,12 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
         if attr.path().is_ident("global_index") {
             if let Some(index) = index::global(attr, errors) {
                 out.global_indexes.push(index);
+            }
+            continue;
+        }
+        if attr.path().is_ident("local_index") {
+            if let Some(index) = index::local_on_struct(attr, errors) {
+                out.struct_local_indexes.push(index);
             }
             continue;
         }
@@ -315,6 +323,11 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             errors.at(
                 span,
                 "`#[global_index(...)]` belongs on the struct; on a field, `#[index(...)]` declares a local index",
+            );
+        } else if path.is_ident("local_index") {
+            errors.at(
+                span,
+                "`#[local_index(...)]` belongs on the struct (and names its sort key with `range = ...`); on a field, `#[index(...)]` declares a local index",
             );
         } else if path.is_ident("composite") {
             errors.at(

@@ -16,7 +16,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     names_distinct(container, errors);
     parts_are_plain(container, errors);
     part_count(container, errors);
-    no_local_indexes(container, errors);
+    local_indexes_on_the_struct(container, errors);
     keys_share_no_part(container, errors);
     super::composite_index::check(container, errors);
 }
@@ -150,17 +150,35 @@ fn part_count(container: &Container<'_>, errors: &mut Errors) {
     }
 }
 
-/// Local indexes of a model with composites are not supported yet (their sort key would be a
-/// composite, which `#[index]` on a field cannot name).
-fn no_local_indexes(container: &Container<'_>, errors: &mut Errors) {
+/// A model with composites declares its local indexes on the struct, `#[local_index(...)]`, whose
+/// sort key may be a composite (which no field's `#[index]` can name); other models declare them on
+/// the field that sorts them. One way each keeps the two expansions apart.
+fn local_indexes_on_the_struct(container: &Container<'_>, errors: &mut Errors) {
     if container.composites.is_empty() {
+        for index in &container.attrs.struct_local_indexes {
+            errors.at(
+                index.span,
+                format!(
+                    "`#[local_index]` is for models with composites; on this model declare local index {:?} \
+                     on the field that sorts it: `#[index(all = {:?})]`",
+                    index.name.value, index.name.value
+                ),
+            );
+        }
         return;
     }
-    if let Some(index) = container.indexes.first() {
+    for index in &container.indexes {
+        let range = index
+            .range
+            .and_then(|(p, _)| container.fields.get(p))
+            .map_or_else(|| "field".to_owned(), |f| f.ident.unraw().to_string());
         errors.at(
             index.span,
-            "local secondary indexes on a model with composites are not supported yet; a global index may \
-             name composites as its keys",
+            format!(
+                "on a model with composites, local index {:?} is declared on the struct: \
+                 `#[local_index(all({:?}, range = {range}))]` (its sort key may be a composite)",
+                index.name, index.name
+            ),
         );
     }
 }

@@ -34,7 +34,8 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
 
 /// A local index re-sorts the table's partitions, so the table must be sorted (have a range key).
 fn local_indexes_need_range_key(container: &Container<'_>, errors: &mut Errors) {
-    if container.range_key().is_some() {
+    // A model with composites declares its local indexes on the struct (`check::composite` says so).
+    if container.range_key().is_some() || !container.composites.is_empty() {
         return;
     }
     for index in container.indexes.iter().filter(|i| i.local) {

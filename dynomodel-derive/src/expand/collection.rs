@@ -7,7 +7,8 @@
 //! attribute, or two members with one entity type, are compile errors naming the models.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use crate::attr::Errors;
@@ -202,11 +203,23 @@ fn assertions(collection: &str, members: &[Member<'_>]) -> Vec<TokenStream> {
             same("range key attributes"),
             same("entity attributes"),
         );
+        let shape = format!(
+            "`{root_label}` and `{label}` in collection `{collection}` write their hash keys differently (another \
+             composite prefix, separator or number of parts, or a composite and a field): a collection reads one \
+             partition, so every member needs the same hash key"
+        );
+        let (root_ty, ty) = (root.ty, member.ty);
+        // The value a collection query takes is encoded by the first member: another member whose
+        // hash key takes another type would write another text for "the same" value.
+        out.push(quote_spanned! {ty.span()=>
+            ::dynomodel::__private::same_hash::<<#ty as ::dynomodel::Model>::Hash, <#root_ty as ::dynomodel::Model>::Hash>();
+        });
         out.push(quote! {
             ::core::assert!(::dynomodel::__private::str_eq(#root_model::TABLE_NAME, #this::TABLE_NAME), #table);
             ::core::assert!(::dynomodel::__private::str_eq(#root_model::HASH_KEY, #this::HASH_KEY), #hash);
             ::core::assert!(::dynomodel::__private::opt_str_eq(#root_model::RANGE_KEY, #this::RANGE_KEY), #range);
             ::core::assert!(::dynomodel::__private::str_eq(#root_model::ENTITY_ATTRIBUTE, #this::ENTITY_ATTRIBUTE), #attribute);
+            ::core::assert!(::dynomodel::__private::str_eq(#root_model::HASH_KEY_SHAPE, #this::HASH_KEY_SHAPE), #shape);
         });
     }
     for (i, a) in members.iter().enumerate() {

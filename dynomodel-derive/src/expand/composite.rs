@@ -245,6 +245,17 @@ fn shape(composite: &Composite, parts: &[&Field<'_>]) -> String {
     pieces.join(&composite.separator)
 }
 
+/// How a key composite is written, without its parts' names (`USER#{}`): two models writing the
+/// same shape from the same part types write the same text for the same values.
+fn key_shape(composite: &Composite, parts: usize) -> String {
+    let mut pieces: Vec<&str> = Vec::new();
+    if !composite.prefix.is_empty() {
+        pieces.push(&composite.prefix);
+    }
+    pieces.extend(std::iter::repeat_n("{}", parts));
+    pieces.join(&composite.separator)
+}
+
 fn model_impl(
     container: &Container<'_>,
     key: &Ident,
@@ -334,6 +345,13 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let hash_shape = match hash {
+        Slot::Composite(composite, parts) => {
+            let shape = key_shape(composite, parts.len());
+            Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))
+        }
+        Slot::Field(field) => model::hash_field_shape(field),
+    };
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -343,6 +361,7 @@ fn model_impl(
             const TABLE_NAME: &'static str = #table;
             const HASH_KEY: &'static str = #hash_name;
             const RANGE_KEY: ::core::option::Option<&'static str> = #range_name;
+            #hash_shape
 
             fn hash_key_value(hash: &#hash_ty) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
                 #hash_value
@@ -379,8 +398,7 @@ fn model_impl(
     }
 }
 
-/// The `CreateTableInput`: a composite key is an S; global indexes from `composite_index` (the
-/// checks refuse local ones).
+/// The `CreateTableInput`: a composite key is an S; local and global indexes from `composite_index`.
 fn schema(
     container: &Container<'_>,
     hash: &Slot<'_, '_>,
@@ -391,7 +409,7 @@ fn schema(
     let definitions = std::iter::once(hash).chain(range).map(definition).chain(
         composite_index::attribute_definitions(container, &table_keys),
     );
-    let globals = composite_index::schema(container);
+    let (locals, globals) = composite_index::schema(container);
     let hash_name = hash.name();
     let range_element = range.map(|range| {
         let name = range.name();
@@ -409,6 +427,7 @@ fn schema(
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
             provisioned_throughput: #throughput,
+            local_secondary_indexes: ::dynomodel::__private::Vec::from([#(#locals,)*]),
             global_secondary_indexes: ::dynomodel::__private::Vec::from([#(#globals,)*]),
             #table_options
             ..::core::default::Default::default()

@@ -1,6 +1,6 @@
-//! The global indexes of a model with composites: their schema and their `Index` handles. A key is a
-//! field or a composite ([`Slot`]); entries decode as the model for an `all` projection, else as the
-//! item struct of `composite_projection`.
+//! The secondary indexes of a model with composites (global, and local ones declared on the struct):
+//! their schema and their `Index` handles. A key is a field or a composite ([`Slot`]); entries decode
+//! as the model for an `all` projection, else as the item struct of `composite_projection`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -50,48 +50,53 @@ pub fn attribute_definitions(container: &Container<'_>, table_keys: &[&str]) -> 
     out
 }
 
-/// The `GlobalSecondaryIndex`es. As for other models, an index without its own throughput takes a
-/// provisioned table's, and an on-demand table's indexes have none.
-pub fn schema(container: &Container<'_>) -> Vec<TokenStream> {
+/// The `(local_secondary_indexes, global_secondary_indexes)` of the schema. As for other models, a
+/// global index without its own throughput takes a provisioned table's, an on-demand table's
+/// indexes have none, and a local index shares the table's capacity.
+pub fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let table_throughput = container.attrs.throughput.as_ref().map(|t| t.value);
-    keys(container)
-        .into_iter()
-        .filter_map(|(n, hash, range)| {
-            let index = container.composite_indexes.get(n)?;
-            let name = &index.name;
-            let hash_name = hash.name();
-            let range_element = range.as_ref().map(|r| {
-                let name = r.name();
-                quote!(::dynomodel::KeySchemaElement::range(#name),)
-            });
-            let throughput = match index.throughput.or(table_throughput) {
-                Some((read, write)) if table_throughput.is_some() => quote! {
-                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
-                },
-                _ => quote!(::core::option::Option::None),
-            };
-            let projection_type = projection_type(index);
-            let includes = index
-                .includes
-                .iter()
-                .filter_map(|(key, _)| Slot::of_ref(container, *key))
-                .map(|slot| slot.name().to_owned());
-            Some(quote! {
-                ::dynomodel::GlobalSecondaryIndex {
-                    index_name: ::dynomodel::__private::String::from(#name),
-                    key_schema: ::dynomodel::__private::Vec::from([
-                        ::dynomodel::KeySchemaElement::hash(#hash_name),
-                        #range_element
-                    ]),
-                    projection: ::dynomodel::Projection {
-                        projection_type: #projection_type,
-                        non_key_attributes: ::dynomodel::__private::Vec::from([#(::dynomodel::__private::String::from(#includes),)*]),
-                    },
-                    provisioned_throughput: #throughput,
-                }
-            })
-        })
-        .collect()
+    let mut locals = Vec::new();
+    let mut globals = Vec::new();
+    for (n, hash, range) in keys(container) {
+        let Some(index) = container.composite_indexes.get(n) else {
+            continue;
+        };
+        let name = &index.name;
+        let hash_name = hash.name();
+        let range_element = range.as_ref().map(|r| {
+            let name = r.name();
+            quote!(::dynomodel::KeySchemaElement::range(#name),)
+        });
+        let throughput = match index.throughput.or(table_throughput) {
+            Some((read, write)) if table_throughput.is_some() => quote! {
+                ::core::option::Option::Some(::dynomodel::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
+            },
+            _ => quote!(::core::option::Option::None),
+        };
+        let projection_type = projection_type(index);
+        let includes = index
+            .includes
+            .iter()
+            .filter_map(|(key, _)| Slot::of_ref(container, *key))
+            .map(|slot| slot.name().to_owned());
+        let common = quote! {
+            index_name: ::dynomodel::__private::String::from(#name),
+            key_schema: ::dynomodel::__private::Vec::from([
+                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                #range_element
+            ]),
+            projection: ::dynomodel::Projection {
+                projection_type: #projection_type,
+                non_key_attributes: ::dynomodel::__private::Vec::from([#(::dynomodel::__private::String::from(#includes),)*]),
+            },
+        };
+        if index.local {
+            locals.push(quote!(::dynomodel::LocalSecondaryIndex { #common }));
+        } else {
+            globals.push(quote!(::dynomodel::GlobalSecondaryIndex { #common provisioned_throughput: #throughput }));
+        }
+    }
+    (locals, globals)
 }
 
 /// `Order::by_day() -> Index<Order, Hash, Range, Order>`: the hash type is the key's parts (one value
@@ -112,13 +117,19 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
             }
             Some(slot @ Slot::Composite(..)) => {
                 let name = slot.name();
-                (quote!(::dynomodel::__private::String), quote!(::core::option::Option::Some(#name)))
+                (
+                    quote!(::dynomodel::__private::String),
+                    quote!(::core::option::Option::Some(#name)),
+                )
             }
             None => (quote!(()), quote!(::core::option::Option::None)),
         };
         let value = format_ident!("__value");
-        let refs: Vec<TokenStream> =
-            hash.destructure(&value).into_iter().map(|v| quote!(&#v)).collect();
+        let refs: Vec<TokenStream> = hash
+            .destructure(&value)
+            .into_iter()
+            .map(|v| quote!(&#v))
+            .collect();
         let convert = hash.attribute(&quote!(#model), &refs);
         let name = &index.name;
         let handle = &index.handle;
@@ -130,13 +141,17 @@ pub fn handles(container: &Container<'_>) -> TokenStream {
             }
         };
         let projection = projection_type(index);
-        let doc = format!("A typed handle on global index {name:?}, for `Db::query_index`; queries return `{item}`.");
+        let local = index.local;
+        let doc = format!(
+            "A typed handle on {} index {name:?}, for `Db::query_index`; queries return `{item}`.",
+            if local { "local" } else { "global" }
+        );
         Some(quote_spanned! {index.name_span=>
             #[doc = #doc]
             #vis fn #handle() -> ::dynomodel::Index<#model, #hash_ty, #range_ty, #item> {
                 ::dynomodel::Index::new(
                     #name,
-                    false,
+                    #local,
                     #hash_name,
                     #range_name,
                     #projection,

@@ -1,4 +1,4 @@
-//! The KEYS_ONLY and INCLUDE global indexes of a model with composites: the generated item struct a
+//! The KEYS_ONLY and INCLUDE indexes (global or local) of a model with composites: the generated item struct a
 //! query on such an index returns (`OrderByStatusItem`), holding exactly the fields the index projects.
 //!
 //! An index always projects the table keys and its own keys; an INCLUDE one also its `includes`. Each

@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::{attribute_impl, composite, entity, fields, index, key};
-use crate::ir::{Container, Field};
+use crate::ir::{Container, Conversion, Field};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
@@ -40,6 +40,17 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     }
 }
 
+/// `Model::HASH_KEY_SHAPE` of a hash key field: the trait's default `{}`, except for a field
+/// written through another conversion than its type's (`epoch_seconds` writes a `DateTime` as a
+/// number, not as text), which a collection must not mix with the default.
+pub(crate) fn hash_field_shape(hash: &Field<'_>) -> Option<TokenStream> {
+    let shape = match hash.conversion {
+        Conversion::EpochSeconds => "{epoch_seconds}",
+        _ => return None,
+    };
+    Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))
+}
+
 fn model_impl(
     container: &Container<'_>,
     hash: &Field<'_>,
@@ -65,6 +76,7 @@ fn model_impl(
         None => quote!(::core::option::Option::None),
     };
     let hash_value = fields::to_attribute(hash, quote!(hash));
+    let hash_shape = hash_field_shape(hash);
     let version = container.version().map(version_items);
     let ttl = container.ttl().map(|field| {
         let name = &field.name;
@@ -82,6 +94,7 @@ fn model_impl(
             const TABLE_NAME: &'static str = #table;
             const HASH_KEY: &'static str = #hash_name;
             const RANGE_KEY: ::core::option::Option<&'static str> = #range_name;
+            #hash_shape
 
             fn hash_key_value(hash: &#hash_ty) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
                 match #hash_value.map_err(|__e| __e.at(#hash_name))? {

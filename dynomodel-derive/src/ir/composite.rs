@@ -1,6 +1,7 @@
 //! Composites resolved against the fields: each part is a field index; unknown fields and fields used
-//! twice in one composite are reported here, at the part's identifier. Also the global indexes of a
-//! model with composites, whose keys may be composites or fields.
+//! twice in one composite are reported here, at the part's identifier. Also the secondary indexes of a
+//! model with composites (`#[global_index]`, and `#[local_index]` on the struct), whose keys may be
+//! composites or fields.
 
 use std::collections::HashMap;
 
@@ -91,8 +92,10 @@ pub enum KeyRef {
     Composite(usize),
 }
 
-/// A global index of a model with composites.
+/// A secondary index of a model with composites.
 pub struct CompositeIndex {
+    /// A `#[local_index]`: partitioned by the table's hash key, created with the table.
+    pub local: bool,
     pub name: String,
     pub name_span: Span,
     pub projection: Spanned<ProjectionKind>,
@@ -100,8 +103,11 @@ pub struct CompositeIndex {
     pub includes_span: Option<Span>,
     /// The included attributes (fields or composites), resolved, with the span of each name.
     pub includes: Vec<(KeyRef, Span)>,
+    /// The partition key: for a local index, the table's.
     pub hash: KeyRef,
     pub range: Option<KeyRef>,
+    /// The span of the `range = ...` name, if given.
+    pub range_span: Option<Span>,
     pub throughput: Option<(i64, i64)>,
     /// The `#[global_index]` path.
     pub span: Span,
@@ -120,8 +126,9 @@ impl CompositeIndex {
     }
 }
 
-/// Resolves the global indexes of a model with composites (the others are resolved by
-/// `ir::index`); a key naming neither a field nor a composite is reported at the name.
+/// Resolves the indexes of a model with composites, global ones first (the indexes of other models
+/// are resolved by `ir::index`); a key naming neither a field nor a composite is reported at the
+/// name. A local index takes the table's hash key (a composite or a `#[hash_key]` field).
 pub fn resolve_indexes(
     attrs: &ContainerAttrs,
     fields: &[Field<'_>],
@@ -145,10 +152,29 @@ pub fn resolve_indexes(
         );
         None
     };
+    let table_hash = composites
+        .iter()
+        .position(|c| matches!(c.role, Some((KeyRole::Hash, _))))
+        .map(KeyRef::Composite)
+        .or_else(|| {
+            fields
+                .iter()
+                .position(|f| matches!(f.key, Some((KeyRole::Hash, _))))
+                .map(KeyRef::Field)
+        });
+    let declared = attrs
+        .global_indexes
+        .iter()
+        .map(|attr| (attr, false))
+        .chain(attrs.struct_local_indexes.iter().map(|attr| (attr, true)));
     let mut out = Vec::new();
-    for attr in &attrs.global_indexes {
+    for (attr, local) in declared {
         let name = &attr.name.value;
-        let hash = attr.hash.as_ref().and_then(|h| find(h, name, errors));
+        let hash = if local {
+            table_hash
+        } else {
+            attr.hash.as_ref().and_then(|h| find(h, name, errors))
+        };
         let range = attr.range.as_ref().map(|r| find(r, name, errors));
         let includes = attr
             .includes
@@ -159,7 +185,12 @@ pub fn resolve_indexes(
         let (Some(hash), None | Some(Some(_))) = (hash, range) else {
             continue;
         };
+        // A local index without a sort key was reported by the parser; nothing sensible expands.
+        if local && range.is_none() {
+            continue;
+        }
         out.push(CompositeIndex {
+            local,
             name: name.clone(),
             name_span: attr.name.span,
             projection: Spanned {
@@ -170,6 +201,7 @@ pub fn resolve_indexes(
             includes,
             hash,
             range: range.flatten(),
+            range_span: attr.range.as_ref().map(Ident::span),
             throughput: attr.throughput.as_ref().map(|t| t.value),
             span: attr.span,
             handle: crate::ir::index::handle_ident(name, attr.name.span),

@@ -48,7 +48,8 @@ pub struct Container<'a> {
     pub indexes: Vec<Index>,
     /// `#[composite(...)]` attributes, in declaration order.
     pub composites: Vec<Composite>,
-    /// The global indexes of a model with composites (then `indexes` holds only local ones).
+    /// The indexes of a model with composites, global then local (`#[local_index]`); then `indexes`
+    /// holds only fields' `#[index]`es, which `check::composite` refuses.
     pub composite_indexes: Vec<CompositeIndex>,
 }
 

@@ -23,9 +23,12 @@ pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
 /// so no item is ever silently dropped.
 ///
 /// The partition key value of [`Db::collection`](crate::Db::collection) is encoded by the first
-/// member ([`Collection::Root`]); the derive checks that the members name the same key attributes,
-/// but cannot see their composites' prefixes, so give every member the same hash composite
-/// (`pk = ("USER", userid)`) for its items to land in the partition the collection reads.
+/// member ([`Collection::Root`]). So that every member's items land in the partition it reads, the
+/// derive checks at compile time that the members name the same key attributes and write their
+/// hash keys the same way from the same type ([`Model::HASH_KEY_SHAPE`] and [`Model::Hash`]): the
+/// same composite prefix, separator and part types (`pk = ("USER", userid)` in one and
+/// `pk = ("USER", owner)` in another agree; `pk = ("ACCOUNT", userid)` does not), or the same
+/// plain field type and conversion. What a hand-written `Model` encodes is its own business.
 ///
 /// The "Single-table entities" section of [`Model`] has a runnable example.
 ///
@@ -162,6 +165,22 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// Implemented only for `T` itself: the derive's compile-time check that a collection's members take
+/// the same hash key value as its first member (which encodes the value a collection query reads).
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "a collection's members take different hash key values: `{Self}` and `{T}`",
+    label = "this member's hash key takes a `{Self}`, the first member's a `{T}`",
+    note = "a collection reads one partition, encoded by its first member: every member's hash key must take the same type and be written the same way"
+)]
+pub trait SameHash<T: ?Sized> {}
+
+impl<T: ?Sized> SameHash<T> for T {}
+
+/// Compiles only when `A` and `B` are one type (see [`SameHash`]).
+#[doc(hidden)]
+pub const fn same_hash<A: SameHash<B> + ?Sized, B: ?Sized>() {}
 
 /// `a == b` for optional strings in a const context.
 #[doc(hidden)]

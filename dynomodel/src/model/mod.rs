@@ -15,7 +15,9 @@ mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
 #[doc(hidden)]
-pub use entity::{check_entity, opt_str_eq, str_eq, unknown_entity, write_entity};
+pub use entity::{
+    check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
+};
 pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use union::schema_union;
@@ -215,8 +217,12 @@ pub use union::schema_union;
 /// and so do `includes = [...]` of an `include` projection (a part is not stored on its own: include
 /// a composite holding it). A `keys` or `include` global index returns `<Struct><Index>Item` as for
 /// other models, its parts decoded from the composites the index projects (the table's and the
-/// index's keys, the included ones); `fetch_full()` reads the whole items. Local indexes on a model
-/// with composites are not supported yet. A field may be a part of several composites (`sk = ("ORDER", date, id)` and
+/// index's keys, the included ones); `fetch_full()` reads the whole items. A local index is declared
+/// on the struct too, as `#[local_index(all("by-status", range = ssk))]` (also `keys(...)` and
+/// `include(..., includes = [...])`): no `hash` (the table's hash key partitions it) and no
+/// `throughput` (it shares the table's); its `range` names a composite or a stored field other than
+/// the table's keys, the table needs a range key, and there are at most 5 (a field's `#[index]` is
+/// for models without composites). A field may be a part of several composites (`sk = ("ORDER", date, id)` and
 /// `gpk = ("DAY", date)`); every composite is written on each put, and a part is read from the first
 /// key composite holding it.
 ///
@@ -275,6 +281,40 @@ pub use union::schema_union;
 /// # }).unwrap();
 /// ```
 ///
+/// A local index sorts each user's orders by status and day; its `keys` projection returns the parts
+/// of the keys it holds:
+///
+/// ```
+/// use chrono::NaiveDate;
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "orders")]
+/// #[composite(pk = ("USER", userid), hash_key)]
+/// #[composite(sk = ("ORDER", id), range_key)]
+/// #[composite(ssk = ("STATUS", status, date))]
+/// #[local_index(keys("by-status", range = ssk))]
+/// struct Order { userid: String, id: u32, status: String, date: NaiveDate }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Order>().await?;
+/// assert_eq!(Order::schema().local_secondary_indexes[0].index_name, "by-status");
+/// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
+/// for (id, status, d) in [(1, "open", 2), (2, "shipped", 1), (3, "open", 1)] {
+///     db.put(&Order { userid: "u1".into(), id, status: status.into(), date: day(d) }).await?;
+/// }
+/// let open: Vec<OrderByStatusItem> = db
+///     .query_index(Order::by_status(), "u1".to_owned())
+///     .range(Order::ssk().prefix(("open".to_owned(),)))
+///     .all()
+///     .await?;
+/// assert_eq!(open.iter().map(|o| (o.id, o.date)).collect::<Vec<_>>(), [(3, day(1)), (1, day(2))]);
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
 /// # Single-table entities (`entity = "..."`, [`Collection`])
 ///
 /// Several models may share one table (`table = "app"` on each), usually with composite keys so
@@ -293,11 +333,17 @@ pub use union::schema_union;
 ///   [`ConversionError`] listing the known types: they are never dropped. A member's own query
 ///   (`db.query::<Order>(..).range(..)`) or an index query (`db.query_index(..)`) becomes a
 ///   collection query with `.collection::<C>()`.
+/// - **Changes.** [`Db::changes::<Order>()`](crate::Db::changes) of the shared table's stream
+///   yields only the orders' records (the other entity types' are skipped, except in a `KEYS_ONLY`
+///   stream, whose records carry no entity type);
+///   [`Db::collection_changes::<C>()`](crate::Db::collection_changes) yields every record decoded
+///   into `C`, an unknown entity type handled as by the collection query.
 /// - **Schema.** [`Db::create_collection_schema`](crate::Db::create_collection_schema) creates the
 ///   table from the union of the members' schemas (every member's key attributes and indexes); the
 ///   union for [`Db::plan_all`](crate::Db::plan_all) migrations is [`Collection::definition`].
-///   Members in different tables, with different key attribute names or entity attributes, without
-///   an entity type, or sharing one are compile errors; what only exists at run time (an attribute
+///   Members in different tables, with different key attribute names or entity attributes, hash
+///   keys written differently (another composite prefix or part type: the partition a collection
+///   reads would miss their items), without an entity type, or sharing one are compile errors; what only exists at run time (an attribute
 ///   typed differently, an index of one name declared twice differently, other billing or stream
 ///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
 ///
@@ -516,6 +562,13 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The attribute holding the entity type (`entity_attribute = "..."`, by default
     /// [`DEFAULT_ENTITY_ATTRIBUTE`], `_et`).
     const ENTITY_ATTRIBUTE: &'static str = DEFAULT_ENTITY_ATTRIBUTE;
+
+    /// How the hash key attribute is written from [`Model::Hash`]: `{}` for a field (the default),
+    /// the composite's text with `{}` for each part otherwise (`USER#{}` for `pk = ("USER",
+    /// userid)`). The members of a [`Collection`] must agree on it (and on `Hash`), so that the
+    /// partition a collection query reads holds every member's items; the derive checks this at
+    /// compile time.
+    const HASH_KEY_SHAPE: &'static str = "{}";
 
     /// A hash key value as stored (through the field's conversion, e.g. `epoch_seconds`).
     fn hash_key_value(hash: &Self::Hash) -> Result<AttributeValue, ConversionError>;

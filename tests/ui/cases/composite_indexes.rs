@@ -1,7 +1,7 @@
 use dynomodel::Model;
 
 // On a model with composites, a global index is keyed by composites or stored fields, and includes
-// composites or stored fields (never a part); local indexes are not supported.
+// composites or stored fields (never a part); its local indexes are declared on the struct.
 #[derive(Model)]
 #[composite(pk = ("USER", userid), hash_key)]
 #[composite(sk = ("ORDER", day, id), range_key)]

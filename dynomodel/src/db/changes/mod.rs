@@ -1,6 +1,7 @@
 //! [`Db::changes`]: a model's table's DynamoDB stream as a typed [`Stream`] of [`ChangeRecord`]s,
-//! following the shards, resumable after a sequence number. `record` decodes one record, `shards`
-//! keeps the lineage (which shard may be read when), `reader` makes the requests.
+//! following the shards, resumable after a sequence number; [`Db::collection_changes`] the same for
+//! a single-table [`Collection`]. `record` decodes one record, `shards` keeps the lineage (which
+//! shard may be read when), `reader` makes the requests.
 
 mod reader;
 mod record;
@@ -20,8 +21,9 @@ pub use record::{Change, ChangeRecord};
 
 use crate::db::{Calls, Db};
 use crate::error::Result;
-use crate::model::Model;
+use crate::model::{Collection, Model};
 use reader::Reader;
+use record::Decoder;
 use shards::Start;
 
 /// How long [`Changes`] waits, by default, after every open shard answered an empty page.
@@ -36,6 +38,11 @@ impl Db {
     ///
     /// The table needs a stream (`#[dynomodel(stream = "new_and_old_images")]` on the model, or any
     /// other view type); which images a [`Change`] carries depends on the view type.
+    ///
+    /// In a table shared by several entity types (`#[dynomodel(entity = "...")]`), the records of
+    /// the other types are not `M`'s changes and are skipped; [`Db::collection_changes`] reads them
+    /// all. A record without images (a `KEYS_ONLY` stream) does not say its entity type and is
+    /// kept.
     ///
     /// ```
     /// # use dynomodel::{Change, Db, Model};
@@ -80,10 +87,66 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub fn changes<M: Model>(&self) -> Changes<M> {
+        self.change_stream(self.table_name::<M>(), Decoder::<M>::model())
+    }
+
+    /// The changes to the table shared by collection `C`'s members: every record, each image
+    /// decoded as the member its entity attribute names, as [`Db::collection`] decodes a
+    /// partition. An image of an entity type no member declares goes to the
+    /// `#[dynomodel(unknown)]` variant, or is an [`Error::ItemDecode`](crate::Error::ItemDecode)
+    /// naming the collection, table and key (and reading goes on): never silently dropped.
+    /// Everything else is as for [`Db::changes`].
+    ///
+    /// ```
+    /// # use dynomodel::{Change, Collection, Db, Item, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// use std::time::Duration;
+    /// use futures::TryStreamExt;
+    ///
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// #[dynomodel(table = "app", entity = "User", stream = "new_image")]
+    /// #[composite(pk = ("USER", id), hash_key)]
+    /// #[composite(sk = ("PROFILE", id2), range_key)]
+    /// struct User { id: String, id2: String, name: String }
+    ///
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// #[dynomodel(table = "app", entity = "Order", stream = "new_image")]
+    /// #[composite(pk = ("USER", id), hash_key)]
+    /// #[composite(sk = ("ORDER", no), range_key)]
+    /// struct Order { id: String, no: u32 }
+    ///
+    /// #[derive(Collection, Debug, Clone, PartialEq)]
+    /// enum UserData { User(User), Order(Order), #[dynomodel(unknown)] Other(Item) }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// db.create_collection_schema::<UserData>().await?;
+    /// db.put(&User { id: "u1".into(), id2: "u1".into(), name: "Ada".into() }).await?;
+    /// db.put(&Order { id: "u1".into(), no: 7 }).await?;
+    ///
+    /// let mut changes = db.collection_changes::<UserData>().poll_interval(Duration::from_millis(10));
+    /// let first = changes.try_next().await?.expect("a record");
+    /// assert!(matches!(first.change.new_image(), Some(UserData::User(u)) if u.name == "Ada"));
+    /// let second = changes.try_next().await?.expect("a record");
+    /// assert!(matches!(second.change.new_image(), Some(UserData::Order(o)) if o.no == 7));
+    ///
+    /// // The model's own stream skips the other entity types' records.
+    /// let mut orders = db.changes::<Order>().poll_interval(Duration::from_millis(10));
+    /// let only = orders.try_next().await?.expect("a record");
+    /// assert_eq!(only.change.new_image().map(|o| o.no), Some(7));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn collection_changes<C: Collection>(&self) -> Changes<C> {
+        self.change_stream(self.table_name::<C::Root>(), Decoder::<C>::collection())
+    }
+
+    fn change_stream<T>(&self, table: String, decoder: Decoder<T>) -> Changes<T> {
         Changes {
             pending: Some(Pending {
                 calls: self.calls.clone(),
-                table: self.table_name::<M>(),
+                decoder,
+                table,
                 start: Start::TrimHorizon,
                 poll_interval: DEFAULT_POLL_INTERVAL,
             }),
@@ -92,8 +155,8 @@ impl Db {
     }
 }
 
-/// The stream of [`Db::changes`]: the changes to `M`'s table, decoded, as a [`Stream`] of
-/// `Result<ChangeRecord<M>>`.
+/// The stream of [`Db::changes`] (and [`Db::collection_changes`]): the changes to `M`'s table,
+/// decoded, as a [`Stream`] of `Result<ChangeRecord<M>>`.
 ///
 /// Nothing is requested before the first poll. Then it finds the table's stream (DescribeTable's
 /// `LatestStreamArn`; none is [`Error::NoStream`](crate::Error::NoStream)), lists its shards
@@ -112,6 +175,8 @@ impl Db {
 ///   replaced by a new one after the last record seen, so a slow consumer loses nothing.
 /// - **The end**: once the stream is disabled and every shard is read, the stream ends (`None`).
 ///   An enabled stream never ends: it waits for new changes.
+/// - **Entity types**: [`Db::changes`] of a model with an entity type skips the records of the
+///   other entity types sharing its table; [`Db::collection_changes`] yields them all.
 /// - **Errors**: a record whose image does not decode as `M` is an
 ///   [`Error::ItemDecode`](crate::Error::ItemDecode) naming the model, table and key, and reading
 ///   goes on with the next record. Any other error (from the backend) is the stream's last item: to
@@ -121,13 +186,14 @@ impl Db {
 #[must_use = "a stream does nothing until polled"]
 pub struct Changes<M> {
     /// The configuration, until the first poll starts reading.
-    pending: Option<Pending>,
+    pending: Option<Pending<M>>,
     running: Option<BoxStream<'static, Result<ChangeRecord<M>>>>,
 }
 
 /// What the stream will read, and how.
-struct Pending {
+struct Pending<M> {
     calls: Calls,
+    decoder: Decoder<M>,
     table: String,
     start: Start,
     poll_interval: Duration,
@@ -145,7 +211,7 @@ impl<M> fmt::Debug for Changes<M> {
     }
 }
 
-impl<M: Model> Changes<M> {
+impl<M> Changes<M> {
     /// Only the changes made from the first poll on (`LATEST` in every open shard).
     pub fn latest(mut self) -> Self {
         if let Some(pending) = &mut self.pending {
@@ -180,14 +246,15 @@ impl<M: Model> Changes<M> {
     }
 }
 
-impl<M: Model> Stream for Changes<M> {
+impl<M: Send + 'static> Stream for Changes<M> {
     type Item = Result<ChangeRecord<M>>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
         if let Some(pending) = this.pending.take() {
-            let reader = Reader::<M>::new(
+            let reader = Reader::new(
                 pending.calls,
+                pending.decoder,
                 pending.table,
                 pending.start,
                 pending.poll_interval,

@@ -3,23 +3,22 @@
 //! open ones.
 
 use std::collections::VecDeque;
-use std::marker::PhantomData;
 use std::time::Duration;
 
-use super::record::{decode, ChangeRecord};
+use super::record::{ChangeRecord, Decoder};
 use super::shards::{Position, Shards, Start, State};
 use crate::backend::*;
 use crate::db::Calls;
 use crate::error::{Error, Result};
-use crate::model::Model;
 
 /// How many times in a row a shard's iterator may expire before the error is given up to the
 /// consumer: a fresh iterator expiring at once means something else is wrong.
 const MAX_EXPIRED_IN_A_ROW: usize = 3;
 
 /// The state of one [`Changes`](super::Changes) stream once polled.
-pub(super) struct Reader<M> {
+pub(super) struct Reader<T> {
     calls: Calls,
+    decoder: Decoder<T>,
     table: String,
     start: Start,
     poll_interval: Duration,
@@ -27,18 +26,24 @@ pub(super) struct Reader<M> {
     stream: Option<(String, Shards)>,
     status: StreamStatus,
     /// Decoded records (or decode errors) not yet yielded.
-    buffer: VecDeque<Result<ChangeRecord<M>>>,
+    buffer: VecDeque<Result<ChangeRecord<T>>>,
     /// Empty reads of open shards in a row: when every shard being read came back empty, wait.
     idle: usize,
     expired: usize,
     finished: bool,
-    model: PhantomData<fn() -> M>,
 }
 
-impl<M: Model> Reader<M> {
-    pub(super) fn new(calls: Calls, table: String, start: Start, poll_interval: Duration) -> Self {
+impl<T> Reader<T> {
+    pub(super) fn new(
+        calls: Calls,
+        decoder: Decoder<T>,
+        table: String,
+        start: Start,
+        poll_interval: Duration,
+    ) -> Self {
         Reader {
             calls,
+            decoder,
             table,
             start,
             poll_interval,
@@ -48,13 +53,12 @@ impl<M: Model> Reader<M> {
             idle: 0,
             expired: 0,
             finished: false,
-            model: PhantomData,
         }
     }
 
     /// The next change; `None` once the stream is disabled and read to its end, or after an error
     /// from the backend (a record that does not decode is an error too, but reading goes on).
-    pub(super) async fn next(&mut self) -> Option<Result<ChangeRecord<M>>> {
+    pub(super) async fn next(&mut self) -> Option<Result<ChangeRecord<T>>> {
         loop {
             if let Some(change) = self.buffer.pop_front() {
                 return Some(change);
@@ -204,8 +208,11 @@ impl<M: Model> Reader<M> {
         let empty = output.records.is_empty();
         for record in output.records {
             position = Position::After(record.dynamodb.sequence_number.clone());
-            self.buffer
-                .push_back(decode(record, &shard_id, &self.table));
+            // Another entity type's change is read past (the position moves on) but not yielded.
+            if !self.decoder.skips(&record) {
+                let change = self.decoder.decode(record, &shard_id, &self.table);
+                self.buffer.push_back(change);
+            }
         }
         match output.next_shard_iterator {
             Some(next) => self.set_state(
