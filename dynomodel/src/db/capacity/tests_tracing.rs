@@ -60,6 +60,9 @@ impl Subscriber for Capture {
 fn traced<F: std::future::IntoFuture>(f: F) -> (F::Output, Vec<Fields>) {
     let capture = Capture::default();
     let out = tracing::subscriber::with_default(capture.clone(), || {
+        // Another test thread may have registered a callsite while no subscriber was interested,
+        // caching "never" for it globally; recompute now that this one is installed.
+        tracing::callsite::rebuild_interest_cache();
         futures::executor::block_on(f.into_future())
     });
     let spans = std::mem::take(&mut *capture.0.lock().expect("not poisoned"));
