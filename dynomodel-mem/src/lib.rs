@@ -74,6 +74,7 @@ mod index;
 mod items;
 mod java_order;
 mod key;
+mod legacy;
 mod paging;
 mod query;
 mod read;

@@ -24,6 +24,7 @@ fn keys_and_attributes(k: KeysAndAttributes) -> Result<sdk::KeysAndAttributes> {
             .set_keys(Some(k.keys.iter().map(to_sdk_item).collect()))
             .set_consistent_read(k.consistent_read)
             .set_projection_expression(k.projection_expression)
+            .set_attributes_to_get(k.attributes_to_get)
             .set_expression_attribute_names(names(k.expression_attribute_names))
             .build(),
     )
@@ -38,6 +39,7 @@ fn keys_and_attributes_from(k: sdk::KeysAndAttributes) -> Result<KeysAndAttribut
             .collect::<Result<_, _>>()?,
         consistent_read: k.consistent_read,
         projection_expression: k.projection_expression,
+        attributes_to_get: k.attributes_to_get,
         expression_attribute_names: k
             .expression_attribute_names
             .map(|n| n.into_iter().collect()),
