@@ -176,6 +176,7 @@ mod tests {
     #[test]
     fn keys_and_attributes_round_trip() {
         let k = KeysAndAttributes {
+            attributes_to_get: None,
             keys: vec![key("a"), key("b")],
             consistent_read: Some(true),
             projection_expression: Some("#n".into()),

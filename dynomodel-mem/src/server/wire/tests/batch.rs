@@ -41,6 +41,7 @@ async fn batch_get_decodes_every_member() {
             (
                 "users".to_owned(),
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: vec![key("a"), key("b")],
                     consistent_read: Some(true),
                     projection_expression: Some("#n".into()),
@@ -84,6 +85,7 @@ async fn batch_get_response_always_has_both_members() {
                 (
                     "teams".to_owned(),
                     KeysAndAttributes {
+                        attributes_to_get: None,
                         keys: vec![key("t1"), key("t2")],
                         consistent_read: Some(false),
                         projection_expression: Some("#n, pk".into()),
