@@ -47,17 +47,16 @@ pub(crate) async fn holds(
     op: Option<ConditionalOperator>,
 ) -> Result<bool> {
     let stored = f.get(pk).await.unwrap_or_else(|| Fixture::key(pk));
-    let result = f
-        .t
-        .backend()
-        .put_item(PutItemInput {
-            table_name: f.table.clone(),
-            item: stored,
-            expected: Some(expected),
-            conditional_operator: op,
-            ..Default::default()
-        })
-        .await;
+    let result =
+        f.t.backend()
+            .put_item(PutItemInput {
+                table_name: f.table.clone(),
+                item: stored,
+                expected: Some(expected),
+                conditional_operator: op,
+                ..Default::default()
+            })
+            .await;
     match result {
         Ok(_) => Ok(true),
         Err(Error::ConditionalCheckFailed { .. }) => Ok(false),
@@ -196,12 +195,8 @@ dual_test!(legacy_expected_exists_and_conditional_operator, |t| {
         holds(&f, "a", Expected::new(), None).await,
         Ok(true),
     );
-    let one_true_one_false = || {
-        entries([
-            ("n", value(num("4"), None)),
-            ("s", value(s("hello"), None)),
-        ])
-    };
+    let one_true_one_false =
+        || entries([("n", value(num("4"), None)), ("s", value(s("hello"), None))]);
     c.eq(
         "AND (the default)",
         holds(&f, "a", one_true_one_false(), None).await,
@@ -209,7 +204,13 @@ dual_test!(legacy_expected_exists_and_conditional_operator, |t| {
     );
     c.eq(
         "AND",
-        holds(&f, "a", one_true_one_false(), Some(ConditionalOperator::And)).await,
+        holds(
+            &f,
+            "a",
+            one_true_one_false(),
+            Some(ConditionalOperator::And),
+        )
+        .await,
         Ok(false),
     );
     c.eq(
@@ -246,17 +247,16 @@ dual_test!(legacy_expected_exists_and_conditional_operator, |t| {
 
 /// UpdateItem with `updates` on item `pk`, returning the item after it.
 async fn update(f: &Fixture, pk: &str, updates: AttributeUpdates) -> Result<Item> {
-    let out = f
-        .t
-        .backend()
-        .update_item(UpdateItemInput {
-            table_name: f.table.clone(),
-            key: Fixture::key(pk),
-            attribute_updates: Some(updates),
-            return_values: Some(ReturnValue::AllNew),
-            ..Default::default()
-        })
-        .await?;
+    let out =
+        f.t.backend()
+            .update_item(UpdateItemInput {
+                table_name: f.table.clone(),
+                key: Fixture::key(pk),
+                attribute_updates: Some(updates),
+                return_values: Some(ReturnValue::AllNew),
+                ..Default::default()
+            })
+            .await?;
     Ok(out.attributes.unwrap_or_default())
 }
 
@@ -438,7 +438,10 @@ dual_test!(legacy_attributes_to_get, |t| {
     c.eq(
         "BatchGetItem",
         got,
-        Ok(Some(vec![item([("pk", s("a")), ("t", AttributeValue::Bool(true))])])),
+        Ok(Some(vec![item([
+            ("pk", s("a")),
+            ("t", AttributeValue::Bool(true)),
+        ])])),
     );
     c.finish();
 });
@@ -498,14 +501,29 @@ dual_test!(legacy_key_conditions_and_filters, |t| {
         ("LE", cond(Le, args([num("3")])), vec!["1", "2", "3"]),
         ("GT", cond(Gt, args([num("3")])), vec!["4", "5"]),
         ("GE", cond(Ge, args([num("4")])), vec!["4", "5"]),
-        ("BETWEEN", cond(Between, args([num("2"), num("4")])), vec!["2", "3", "4"]),
+        (
+            "BETWEEN",
+            cond(Between, args([num("2"), num("4")])),
+            vec!["2", "3", "4"],
+        ),
     ];
     for (what, range, want) in rows {
-        let got = sort_keys(t.backend().query(query(entries([hash(), ("sk", range)]))).await);
+        let got = sort_keys(
+            t.backend()
+                .query(query(entries([hash(), ("sk", range)])))
+                .await,
+        );
         c.eq(what, got, Ok(want.into_iter().map(str::to_owned).collect()));
     }
     let got = sort_keys(t.backend().query(query(entries([hash()]))).await);
-    c.eq("hash only", got, Ok(vec!["1", "2", "3", "4", "5"].into_iter().map(str::to_owned).collect()));
+    c.eq(
+        "hash only",
+        got,
+        Ok(vec!["1", "2", "3", "4", "5"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect()),
+    );
     // QueryFilter, with AND and OR.
     let filtered = |filter: Conditions, op: Option<ConditionalOperator>| QueryInput {
         query_filter: Some(filter),
@@ -528,7 +546,10 @@ dual_test!(legacy_key_conditions_and_filters, |t| {
     c.eq(
         "QueryFilter OR",
         got,
-        Ok(vec!["1", "3", "4", "5"].into_iter().map(str::to_owned).collect()),
+        Ok(vec!["1", "3", "4", "5"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect()),
     );
     // KeyConditions may come with a FilterExpression (the one mix DynamoDB allows).
     let mixed = QueryInput {
@@ -551,10 +572,17 @@ dual_test!(legacy_key_conditions_and_filters, |t| {
     };
     let got = sort_keys(
         t.backend()
-            .scan(scan(entries([("v", cond(In, args([num("10"), num("50")])))]), None))
+            .scan(scan(
+                entries([("v", cond(In, args([num("10"), num("50")])))]),
+                None,
+            ))
             .await,
     );
-    c.eq("ScanFilter IN", got, Ok(vec!["1".to_owned(), "5".to_owned()]));
+    c.eq(
+        "ScanFilter IN",
+        got,
+        Ok(vec!["1".to_owned(), "5".to_owned()]),
+    );
     let got = sort_keys(
         t.backend()
             .scan(scan(

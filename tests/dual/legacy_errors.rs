@@ -66,9 +66,20 @@ dual_test!(legacy_expected_errors, |t| {
             op.as_str(),
             value.type_name()
         );
-        c.error(&format!("{op:?} on {}", value.type_name()), got, VE, &message);
+        c.error(
+            &format!("{op:?} on {}", value.type_name()),
+            got,
+            VE,
+            &message,
+        );
     }
-    let mixed = holds(&f, "a", entries([("n", compare(In, args([s("a"), num("1")])))]), None).await;
+    let mixed = holds(
+        &f,
+        "a",
+        entries([("n", compare(In, args([s("a"), num("1")])))]),
+        None,
+    )
+    .await;
     c.error(
         "IN of two types",
         mixed,
@@ -248,10 +259,7 @@ dual_test!(legacy_mixed_with_expressions, |t| {
         .backend()
         .scan(ScanInput {
             table_name: f.table.clone(),
-            scan_filter: Some(entries([(
-                "n",
-                cond(ComparisonOperator::NotNull, None),
-            )])),
+            scan_filter: Some(entries([("n", cond(ComparisonOperator::NotNull, None))])),
             attributes_to_get: Some(vec!["n".into()]),
             filter_expression: Some("attribute_exists(n)".into()),
             ..Default::default()
@@ -307,8 +315,13 @@ dual_test!(legacy_mixed_with_expressions, |t| {
 dual_test!(legacy_attribute_updates_errors, |t| {
     use AttributeAction::*;
     let f = Fixture::new(&t, "upderr").await;
-    f.put(item([("pk", s("a")), ("n", num("1")), ("s", s("x")), ("ss", ss(["a"]))]))
-        .await;
+    f.put(item([
+        ("pk", s("a")),
+        ("n", num("1")),
+        ("s", s("x")),
+        ("ss", ss(["a"])),
+    ]))
+    .await;
     let mut c = Checks::new(&t);
     let update = |name: &str, action: Option<AttributeAction>, value: Option<AttributeValue>| {
         t.backend().update_item(UpdateItemInput {
@@ -318,33 +331,117 @@ dual_test!(legacy_attribute_updates_errors, |t| {
             ..Default::default()
         })
     };
-    let no_value = format!("{INVALID}Only DELETE action is allowed when no attribute value is specified");
-    c.error("PUT without a value", update("x", Some(Put), None).await, VE, &no_value);
-    c.error("ADD without a value", update("x", Some(Add), None).await, VE, &no_value);
-    c.error("no action, no value", update("x", None, None).await, VE, &no_value);
+    let no_value =
+        format!("{INVALID}Only DELETE action is allowed when no attribute value is specified");
+    c.error(
+        "PUT without a value",
+        update("x", Some(Put), None).await,
+        VE,
+        &no_value,
+    );
+    c.error(
+        "ADD without a value",
+        update("x", Some(Add), None).await,
+        VE,
+        &no_value,
+    );
+    c.error(
+        "no action, no value",
+        update("x", None, None).await,
+        VE,
+        &no_value,
+    );
     let rows: Vec<(AttributeAction, AttributeValue, &str)> = vec![
-        (Add, s("x"), "ADD action is not supported for the type STRING"),
+        (
+            Add,
+            s("x"),
+            "ADD action is not supported for the type STRING",
+        ),
         (Add, map([]), "ADD action is not supported for the type MAP"),
-        (Add, AttributeValue::Bool(true), "ADD action is not supported for the type BOOLEAN"),
-        (Add, AttributeValue::Null, "ADD action is not supported for the type NULL"),
-        (Add, bin(&[1]), "ADD action is not supported for the type BINARY"),
-        (Delete, num("1"), "DELETE action with value is not supported for the type NUMBER"),
-        (Delete, s("x"), "DELETE action with value is not supported for the type STRING"),
-        (Delete, list([]), "DELETE action with value is not supported for the type LIST"),
+        (
+            Add,
+            AttributeValue::Bool(true),
+            "ADD action is not supported for the type BOOLEAN",
+        ),
+        (
+            Add,
+            AttributeValue::Null,
+            "ADD action is not supported for the type NULL",
+        ),
+        (
+            Add,
+            bin(&[1]),
+            "ADD action is not supported for the type BINARY",
+        ),
+        (
+            Delete,
+            num("1"),
+            "DELETE action with value is not supported for the type NUMBER",
+        ),
+        (
+            Delete,
+            s("x"),
+            "DELETE action with value is not supported for the type STRING",
+        ),
+        (
+            Delete,
+            list([]),
+            "DELETE action with value is not supported for the type LIST",
+        ),
     ];
     for (a, v, message) in rows {
         let got = update("x", Some(a), Some(v.clone())).await;
-        c.error(&format!("{a:?} {v:?}"), got, VE, &format!("{INVALID}{message}"));
+        c.error(
+            &format!("{a:?} {v:?}"),
+            got,
+            VE,
+            &format!("{INVALID}{message}"),
+        );
     }
     let mismatch = "Type mismatch for attribute to update";
-    c.error("ADD a set to a number", update("n", Some(Add), Some(ss(["a"]))).await, VE, mismatch);
-    c.error("ADD a number to a string", update("s", Some(Add), Some(num("1"))).await, VE, mismatch);
-    c.error("ADD NS to SS", update("ss", Some(Add), Some(ns(["1"]))).await, VE, mismatch);
-    c.error("DELETE NS from SS", update("ss", Some(Delete), Some(ns(["1"]))).await, VE, mismatch);
-    c.error("ADD a list to a string", update("s", Some(Add), Some(list([num("1")]))).await, VE, mismatch);
+    c.error(
+        "ADD a set to a number",
+        update("n", Some(Add), Some(ss(["a"]))).await,
+        VE,
+        mismatch,
+    );
+    c.error(
+        "ADD a number to a string",
+        update("s", Some(Add), Some(num("1"))).await,
+        VE,
+        mismatch,
+    );
+    c.error(
+        "ADD NS to SS",
+        update("ss", Some(Add), Some(ns(["1"]))).await,
+        VE,
+        mismatch,
+    );
+    c.error(
+        "DELETE NS from SS",
+        update("ss", Some(Delete), Some(ns(["1"]))).await,
+        VE,
+        mismatch,
+    );
+    c.error(
+        "ADD a list to a string",
+        update("s", Some(Add), Some(list([num("1")]))).await,
+        VE,
+        mismatch,
+    );
     let key = format!("{INVALID}Cannot update attribute pk. This attribute is part of the key");
-    c.error("PUT of the key", update("pk", Some(Put), Some(s("b"))).await, VE, &key);
-    c.error("DELETE of the key", update("pk", Some(Delete), None).await, VE, &key);
+    c.error(
+        "PUT of the key",
+        update("pk", Some(Put), Some(s("b"))).await,
+        VE,
+        &key,
+    );
+    c.error(
+        "DELETE of the key",
+        update("pk", Some(Delete), None).await,
+        VE,
+        &key,
+    );
     c.error(
         "an empty set",
         update("x", Some(Put), Some(AttributeValue::Ss(Vec::new()))).await,
@@ -367,8 +464,18 @@ dual_test!(legacy_read_errors, |t| {
         })
     };
     let not_supported = "Query key condition not supported";
-    c.error("hash NE", query(entries([("pk", cond(Ne, args([s("p")])))])).await, VE, not_supported);
-    c.error("hash GT", query(entries([("pk", cond(Gt, args([s("p")])))])).await, VE, not_supported);
+    c.error(
+        "hash NE",
+        query(entries([("pk", cond(Ne, args([s("p")])))])).await,
+        VE,
+        not_supported,
+    );
+    c.error(
+        "hash GT",
+        query(entries([("pk", cond(Gt, args([s("p")])))])).await,
+        VE,
+        not_supported,
+    );
     c.error(
         "hash BEGINS_WITH",
         query(entries([("pk", cond(BeginsWith, args([s("p")])))])).await,
@@ -376,7 +483,12 @@ dual_test!(legacy_read_errors, |t| {
         not_supported,
     );
     let not_indexable = "Attempted conditional constraint is not an indexable operation";
-    c.error("range IN", query(entries([hash(), ("sk", cond(In, args([num("1")])))])).await, VE, not_indexable);
+    c.error(
+        "range IN",
+        query(entries([hash(), ("sk", cond(In, args([num("1")])))])).await,
+        VE,
+        not_indexable,
+    );
     c.error(
         "range CONTAINS",
         query(entries([hash(), ("sk", cond(Contains, args([num("1")])))])).await,
@@ -390,7 +502,12 @@ dual_test!(legacy_read_errors, |t| {
         "Only scalar types can be used as Range Key values",
     );
     let missed = "Query condition missed key schema element";
-    c.error("no hash", query(entries([("sk", cond(Eq, args([num("1")])))])).await, VE, missed);
+    c.error(
+        "no hash",
+        query(entries([("sk", cond(Eq, args([num("1")])))])).await,
+        VE,
+        missed,
+    );
     c.error(
         "not a key",
         query(entries([hash(), ("v", cond(Eq, args([num("1")])))])).await,
@@ -444,16 +561,17 @@ dual_test!(legacy_read_errors, |t| {
         VE,
         "QueryFilter can only contain non-primary key attributes: Primary key attribute: sk",
     );
-    let scan = |filter: Option<Conditions>, op: Option<ConditionalOperator>, select: Option<Select>| {
-        t.backend().scan(ScanInput {
-            table_name: table.clone(),
-            scan_filter: filter,
-            conditional_operator: op,
-            select,
-            attributes_to_get: select.map(|_| vec!["v".to_owned()]),
-            ..Default::default()
-        })
-    };
+    let scan =
+        |filter: Option<Conditions>, op: Option<ConditionalOperator>, select: Option<Select>| {
+            t.backend().scan(ScanInput {
+                table_name: table.clone(),
+                scan_filter: filter,
+                conditional_operator: op,
+                select,
+                attributes_to_get: select.map(|_| vec!["v".to_owned()]),
+                ..Default::default()
+            })
+        };
     c.error(
         "ScanFilter argument count",
         scan(Some(entries([("v", cond(In, None))])), None, None).await,
@@ -462,13 +580,23 @@ dual_test!(legacy_read_errors, |t| {
     );
     c.error(
         "ScanFilter type",
-        scan(Some(entries([("v", cond(Lt, args([ss(["a"])])))])), None, None).await,
+        scan(
+            Some(entries([("v", cond(Lt, args([ss(["a"])])))])),
+            None,
+            None,
+        )
+        .await,
         VE,
         &format!("{INVALID}ComparisonOperator LT is not valid for SS AttributeValue type"),
     );
     c.error(
         "ConditionalOperator with one filter",
-        scan(Some(entries([("v", cond(Null, None))])), Some(ConditionalOperator::Or), None).await,
+        scan(
+            Some(entries([("v", cond(Null, None))])),
+            Some(ConditionalOperator::Or),
+            None,
+        )
+        .await,
         VE,
         "ConditionalOperator can only be used when Filter or Expected has two or more elements",
     );

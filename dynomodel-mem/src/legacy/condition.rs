@@ -125,7 +125,11 @@ pub(crate) fn condition(name: &str, c: &LegacyCondition, p: &mut Placeholders) -
 }
 
 /// Checks one `Expected` entry and returns its expression.
-pub(crate) fn expected(name: &str, e: &ExpectedAttributeValue, p: &mut Placeholders) -> Result<String> {
+pub(crate) fn expected(
+    name: &str,
+    e: &ExpectedAttributeValue,
+    p: &mut Placeholders,
+) -> Result<String> {
     if e.value.is_some() && e.attribute_value_list.is_some() {
         return Err(Error::validation(format!(
             "{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}"

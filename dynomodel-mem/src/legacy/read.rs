@@ -54,7 +54,10 @@ fn filter(
 pub(crate) fn get_item(input: &GetItemInput) -> Result<Option<GetItemInput>> {
     mixing(
         &[("AttributesToGet", input.attributes_to_get.is_some())],
-        &[("ProjectionExpression", input.projection_expression.is_some())],
+        &[(
+            "ProjectionExpression",
+            input.projection_expression.is_some(),
+        )],
     )?;
     let Some(attributes) = &input.attributes_to_get else {
         return Ok(None);
@@ -84,7 +87,10 @@ pub(crate) fn scan(input: &ScanInput) -> Result<Option<ScanInput>> {
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
-            ("ProjectionExpression", input.projection_expression.is_some()),
+            (
+                "ProjectionExpression",
+                input.projection_expression.is_some(),
+            ),
             ("FilterExpression", input.filter_expression.is_some()),
         ],
     )?;
@@ -144,7 +150,10 @@ pub(crate) fn query(
             ("KeyConditions", key_conditions_clash),
         ],
         &[
-            ("ProjectionExpression", input.projection_expression.is_some()),
+            (
+                "ProjectionExpression",
+                input.projection_expression.is_some(),
+            ),
             ("FilterExpression", input.filter_expression.is_some()),
             (
                 "KeyConditionExpression",

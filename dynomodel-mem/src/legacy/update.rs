@@ -35,8 +35,12 @@ fn is_set(v: &AttributeValue) -> bool {
 }
 
 /// The UpdateExpression for `updates` (`None` when there are none, as for an empty map).
-pub(crate) fn expression(updates: &AttributeUpdates, p: &mut Placeholders) -> Result<Option<String>> {
-    let (mut set, mut remove, mut add, mut delete) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+pub(crate) fn expression(
+    updates: &AttributeUpdates,
+    p: &mut Placeholders,
+) -> Result<Option<String>> {
+    let (mut set, mut remove, mut add, mut delete) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (name, update) in updates {
         let action = update.action.unwrap_or_default();
         let Some(value) = &update.value else {
@@ -59,7 +63,9 @@ pub(crate) fn expression(updates: &AttributeUpdates, p: &mut Placeholders) -> Re
                 let n = p.name(name);
                 let empty = p.value(AttributeValue::L(Vec::new()));
                 let v = p.value(value.clone());
-                set.push(format!("{n} = list_append(if_not_exists({n}, {empty}), {v})"));
+                set.push(format!(
+                    "{n} = list_append(if_not_exists({n}, {empty}), {v})"
+                ));
             }
             AttributeAction::Add if is_set(value) || matches!(value, AttributeValue::N(_)) => {
                 let (n, v) = (p.name(name), p.value(value.clone()));

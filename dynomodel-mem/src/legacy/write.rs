@@ -81,11 +81,8 @@ pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<DeleteItemIn
         &[ExprKind::Condition],
     )?;
     let mut p = Placeholders::default();
-    let condition_expression = expected_condition(
-        input.expected.as_ref(),
-        input.conditional_operator,
-        &mut p,
-    )?;
+    let condition_expression =
+        expected_condition(input.expected.as_ref(), input.conditional_operator, &mut p)?;
     let (names, values) = p.merge(None, None);
     Ok(Some(DeleteItemInput {
         condition_expression,
@@ -127,11 +124,8 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<UpdateItemIn
         Some(updates) => update::expression(updates, &mut p)?,
         None => None,
     };
-    let condition_expression = expected_condition(
-        input.expected.as_ref(),
-        input.conditional_operator,
-        &mut p,
-    )?;
+    let condition_expression =
+        expected_condition(input.expected.as_ref(), input.conditional_operator, &mut p)?;
     let (names, values) = p.merge(None, None);
     Ok(Some(UpdateItemInput {
         update_expression,

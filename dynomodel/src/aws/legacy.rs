@@ -102,7 +102,10 @@ mod tests {
         .unwrap_or_default();
         let a = &e["a"];
         assert_eq!(a.exists, Some(true));
-        assert_eq!(a.comparison_operator, Some(sdk::ComparisonOperator::BeginsWith));
+        assert_eq!(
+            a.comparison_operator,
+            Some(sdk::ComparisonOperator::BeginsWith)
+        );
         assert_eq!(a.attribute_value_list.as_ref().map(Vec::len), Some(1));
         let u = attribute_updates(Some(AttributeUpdates::from([(
             "b".to_owned(),

@@ -9,8 +9,8 @@ use aws_sdk_dynamodb::Client;
 
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::error::map_sdk_error;
-use super::legacy::{conditional_operator, conditions};
 use super::item::{names, values};
+use super::legacy::{conditional_operator, conditions};
 use super::value::{from_sdk_item, from_sdk_opt_item, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
