@@ -77,7 +77,8 @@ fn check(c: &Comparison<'_>) -> Result<()> {
         && compare_values(lo, hi) == Some(Ordering::Greater)
     {
         return Err(Error::validation(
-            "The BETWEEN condition was provided a range where the lower bound is greater than the upper bound",
+            "The BETWEEN condition was provided a range where the lower bound is greater than the \
+             upper bound",
         ));
     }
     Ok(())
