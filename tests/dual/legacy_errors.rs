@@ -155,6 +155,24 @@ dual_test!(legacy_expected_errors, |t| {
         let got = holds(&f, "a", entries([("n", e)]), None).await;
         c.error(what, got, VE, &message);
     }
+    // The item and ReturnValues are checked before Expected (dynalite's putItem.js; the text is the
+    // engine's and DynamoDB Local's).
+    let order = t
+        .backend()
+        .put_item(PutItemInput {
+            table_name: f.table.clone(),
+            item: Fixture::key("a"),
+            return_values: Some(ReturnValue::AllNew),
+            expected: Some(entries([("n", ExpectedAttributeValue::default())])),
+            ..Default::default()
+        })
+        .await;
+    c.error(
+        "ReturnValues before Expected",
+        order,
+        VE,
+        "Return values set to invalid value",
+    );
     // ConditionalOperator needs two conditions.
     let one = entries([("n", compare(NotNull, None))]);
     c.error(

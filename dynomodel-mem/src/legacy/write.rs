@@ -9,6 +9,7 @@ use dynomodel::{
 use super::{condition, mixing, update, Placeholders};
 use crate::expr::ExprKind;
 use crate::request::{self, Maps};
+use crate::validate;
 
 /// What the writes' legacy members come to: the ConditionExpression of `Expected`.
 fn expected_condition(
@@ -51,6 +52,11 @@ pub(crate) fn put_item(mut input: PutItemInput) -> Result<PutItemInput> {
         input.expression_attribute_values.take(),
     );
     maps_without_expressions(names.as_ref(), values.as_ref(), &[ExprKind::Condition])?;
+    // DynamoDB checks the item and ReturnValues before `Expected` (dynalite's putItem.js); the
+    // engine's own checks repeat these on the translated request, cheaply.
+    validate::attribute_values(&input.item)?;
+    validate::return_values_none_or_all_old(input.return_values)?;
+    validate::item_size_limit(&input.item)?;
     let mut p = Placeholders::default();
     let expected = input.expected.take();
     input.condition_expression =
@@ -80,6 +86,9 @@ pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<DeleteItemIn
         input.expression_attribute_values.as_ref(),
         &[ExprKind::Condition],
     )?;
+    // The key and ReturnValues come before `Expected`, as in PutItem.
+    validate::attribute_values(&input.key)?;
+    validate::return_values_none_or_all_old(input.return_values)?;
     let mut p = Placeholders::default();
     let condition_expression =
         expected_condition(input.expected.as_ref(), input.conditional_operator, &mut p)?;
@@ -119,6 +128,8 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<UpdateItemIn
         input.expression_attribute_values.as_ref(),
         &[ExprKind::Update, ExprKind::Condition],
     )?;
+    // The key first, then AttributeUpdates, then Expected (dynalite's updateItem.js).
+    validate::attribute_values(&input.key)?;
     let mut p = Placeholders::default();
     let update_expression = match &input.attribute_updates {
         Some(updates) => update::expression(updates, &mut p)?,
