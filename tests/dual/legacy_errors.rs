@@ -73,6 +73,31 @@ dual_test!(legacy_expected_errors, |t| {
             &message,
         );
     }
+    // KNOWN DIFFERENCE: the API reference allows CONTAINS and NOT_CONTAINS "only one AttributeValue
+    // element of type String, Number, or Binary"; DynamoDB Local also takes BOOL and NULL.
+    for (op, value) in [
+        (Contains, AttributeValue::Bool(true)),
+        (NotContains, AttributeValue::Null),
+    ] {
+        let got = holds(
+            &f,
+            "a",
+            entries([("n", compare(op, Some(vec![value.clone()])))]),
+            None,
+        )
+        .await;
+        let what = format!("{op:?} on {}", value.type_name());
+        if t.target() == Target::DynamoDbLocal {
+            c.eq(&what, got, Ok(op == NotContains));
+        } else {
+            let message = format!(
+                "{INVALID}ComparisonOperator {} is not valid for {} AttributeValue type",
+                op.as_str(),
+                value.type_name()
+            );
+            c.error(&what, got, VE, &message);
+        }
+    }
     let mixed = holds(
         &f,
         "a",

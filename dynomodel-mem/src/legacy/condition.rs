@@ -2,9 +2,10 @@
 //! of each one, with its legacy texts, and its translation into ConditionExpression syntax.
 //!
 //! Texts and order: dynalite's `validateAttributeConditions` and `validateConditions` (recorded against
-//! DynamoDB), confirmed against DynamoDB Local 3.3. Allowed operand types are DynamoDB Local's (EQ and
-//! NE take any type, CONTAINS and NOT_CONTAINS any scalar, the ordering operators, IN and BETWEEN S, N
-//! or B, BEGINS_WITH S or B).
+//! DynamoDB), confirmed against DynamoDB Local 3.3. Allowed operand types are the API reference's
+//! (`Condition`: EQ and NE "supported for all data types, including lists and maps"; CONTAINS,
+//! NOT_CONTAINS, the ordering operators, IN and BETWEEN S, N or B; BEGINS_WITH S or B). DynamoDB Local
+//! also lets CONTAINS and NOT_CONTAINS take BOOL and NULL (tests/dual/deviations.md).
 
 use std::cmp::Ordering;
 
@@ -41,8 +42,9 @@ fn type_ok(op: ComparisonOperator, v: &AttributeValue) -> bool {
     use ComparisonOperator::*;
     match op {
         Eq | Ne | Null | NotNull => true,
-        Contains | NotContains => !matches!(v, V::Ss(_) | V::Ns(_) | V::Bs(_) | V::L(_) | V::M(_)),
-        Le | Lt | Ge | Gt | In | Between => matches!(v, V::S(_) | V::N(_) | V::B(_)),
+        Contains | NotContains | Le | Lt | Ge | Gt | In | Between => {
+            matches!(v, V::S(_) | V::N(_) | V::B(_))
+        }
         BeginsWith => matches!(v, V::S(_) | V::B(_)),
     }
 }
