@@ -9,7 +9,10 @@
 //! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
 //! validated as a whole before the first write), and the transactions TransactGetItems and
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
-//! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
+//! `ClientRequestToken`s). DynamoDB's legacy parameters (`Expected`, `AttributeUpdates`,
+//! `AttributesToGet`, `KeyConditions`, `QueryFilter`, `ScanFilter`, `ConditionalOperator`) are accepted
+//! too, checked with DynamoDB's legacy messages and translated into the equivalent expressions. Tables
+//! are usable as soon as they are created (as on DynamoDB Local), unless
 //! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly
 //! where they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
@@ -74,6 +77,7 @@ mod index;
 mod items;
 mod java_order;
 mod key;
+mod legacy;
 mod paging;
 mod query;
 mod read;

@@ -25,6 +25,8 @@ mod expressions_invalid;
 mod indexes;
 mod items;
 mod keys;
+mod legacy;
+mod legacy_errors;
 mod migrate;
 mod migrate_waiting;
 mod numbers_raw;

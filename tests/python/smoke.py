@@ -3,7 +3,8 @@
 Usage: python3 tests/python/smoke.py http://127.0.0.1:PORT
 
 Drives the server the way a Python application would: a table with a local and a global secondary index,
-put/get/update with expressions, a paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
+put/get/update with expressions and in the legacy form (Expected, AttributeUpdates, AttributesToGet), a
+paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
 following `UnprocessedKeys`), transactions (a cancelled one with its `CancellationReasons`, a successful
 one, an idempotent replay), DynamoDB's error shapes as botocore parses them, and the schema's lifecycle:
 UpdateTable adding a global secondary index to a table with items (waited for with a describe loop, then
@@ -125,6 +126,32 @@ def items(ddb):
     )["Attributes"]
     assert updated["likes"] == {"N": "2.5"} and updated["text"] == {"S": "hello"}, updated
     assert "raw" not in updated, updated
+
+
+def legacy(ddb):
+    """The pre-expression parameters older code still sends: Expected, AttributeUpdates, AttributesToGet."""
+    key = {"userid": {"S": "grace"}, "id": {"S": "1"}}
+    # Create-only put in the legacy form, then a put that needs the stored value.
+    ddb.put_item(TableName="tweets", Item=dict(key, n={"N": "1"}),
+                 Expected={"userid": {"Exists": False}})
+    expect_error("ConditionalCheckFailedException", ddb.put_item, TableName="tweets",
+                 Item=dict(key, n={"N": "1"}), Expected={"userid": {"Exists": False}})
+    ddb.put_item(TableName="tweets", Item=dict(key, n={"N": "1"}, tags={"SS": ["a"]}),
+                 Expected={"n": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "1"}]}})
+    updated = ddb.update_item(
+        TableName="tweets", Key=key,
+        AttributeUpdates={"n": {"Action": "ADD", "Value": {"N": "2"}},
+                          "tags": {"Action": "ADD", "Value": {"SS": ["b"]}},
+                          "note": {"Action": "PUT", "Value": {"S": "hi"}}},
+        Expected={"n": {"Value": {"N": "1"}}},
+        ReturnValues="ALL_NEW",
+    )["Attributes"]
+    assert updated["n"] == {"N": "3"} and sorted(updated["tags"]["SS"]) == ["a", "b"], updated
+    got = ddb.get_item(TableName="tweets", Key=key, AttributesToGet=["note", "n"])["Item"]
+    assert got == {"note": {"S": "hi"}, "n": {"N": "3"}}, got
+    err = expect_error("ValidationException", ddb.put_item, TableName="tweets", Item=key,
+                       Expected={"n": {"Exists": False}}, ConditionExpression="attribute_exists(n)")
+    assert err["Error"]["Message"].startswith("Can not use both expression and non-expression"), err
 
 
 def query_pages(ddb):
@@ -396,6 +423,7 @@ def main():
     ddb = client(endpoint)
     table = resource(endpoint).Table("tweets")
     checks = [("create table with LSI and GSI", create_table), ("put/get/update", items),
+              ("legacy Expected, AttributeUpdates, AttributesToGet", legacy),
               ("paginated query", query_pages), ("consumed capacity of a query", consumed_capacity),
               ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
               ("transactions", transactions), ("error shapes", errors),

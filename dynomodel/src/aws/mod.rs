@@ -13,6 +13,7 @@ mod batch;
 mod capacity;
 mod error;
 mod item;
+mod legacy;
 mod query;
 mod schema;
 mod streams;

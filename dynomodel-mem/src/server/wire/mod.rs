@@ -36,6 +36,7 @@ mod capacity;
 mod description;
 mod error;
 mod item;
+mod legacy;
 mod streams;
 mod table;
 mod tags;
