@@ -36,6 +36,7 @@ mod capacity;
 mod description;
 mod error;
 mod item;
+mod model;
 mod streams;
 mod table;
 mod tags;
@@ -188,6 +189,9 @@ pub async fn call_in(
         Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
         _ => return Err(Fault::Serialization(None)),
     };
+    // The service model's member constraints, all reported at once, before any check of the
+    // operation's own (see `model`).
+    model::check(operation, request)?;
     if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
         return streams::call(backend, streams_operation, request).await;
     }
