@@ -120,10 +120,11 @@ fn nested_list_and_map_paths() {
         message("CreateTable", create),
         Some("2 validation errors detected: Value 'X' at 'attributeDefinitions.1.member.attributeType' failed to satisfy constraint: Member must satisfy enum value set: [B, N, S]; Value null at 'keySchema.1.member.keyType' failed to satisfy constraint: Member must not be null".to_owned())
     );
-    let batch = json!({"RequestItems": {"users": {"Keys": []}}});
+    let batch =
+        json!({"RequestItems": {"users": {"Keys": [{"id": {"S": "1"}}], "AttributesToGet": []}}});
     assert_eq!(
         message("BatchGetItem", batch),
-        one("Value '[]' at 'requestItems.users.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1")
+        one("Value '[]' at 'requestItems.users.member.attributesToGet' failed to satisfy constraint: Member must have length greater than or equal to 1")
     );
     let write = json!({"RequestItems": {"aa;": [{"PutRequest": {}, "DeleteRequest": {}}]}});
     assert_eq!(
