@@ -161,7 +161,8 @@ mod tests {
         assert_eq!(transact.skip("transactItems.2.member.put.item"), None);
         let batch = of("BatchGetItem");
         assert_eq!(batch.skip("requestItems"), Some(Skip::Own));
-        assert_eq!(batch.skip("requestItems.t.member.keys"), None);
+        assert_eq!(batch.skip("requestItems.t.member.keys"), Some(Skip::Own));
+        assert_eq!(batch.skip("requestItems.t.member.keys.1.member"), None);
         assert_eq!(
             of("TagResource").skip("tags.1.member.key"),
             Some(Skip::Constraints)
