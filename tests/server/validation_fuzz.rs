@@ -305,10 +305,8 @@ fn mutated_valid_requests_get_dynamodb_errors() {
             let with = typed_replacement(at(&body, path), kind);
             mutate(&mut body, path, with);
         }
-        if unknown {
-            if let Value::Object(map) = &mut body {
-                map.insert("NotAMember".to_owned(), json!({"x": [1]}));
-            }
+        if let (true, Value::Object(map)) = (unknown, &mut body) {
+            map.insert("NotAMember".to_owned(), json!({"x": [1]}));
         }
         runtime.block_on(async {
             let backend = MemBackend::new();

@@ -5,8 +5,11 @@
 //! and `\p{Print}` is ASCII's printable range. A test checks that every pattern of the generated
 //! tables is one of these.
 
+/// A pattern's text and its matcher.
+type Matcher = (&'static str, fn(&str) -> bool);
+
 /// The patterns [`matches`] knows, with their matchers.
-const PATTERNS: &[(&str, fn(&str) -> bool)] = &[
+const PATTERNS: &[Matcher] = &[
     ("[a-zA-Z0-9_.-]+", name),
     (r"^[^\$]+$", no_dollar),
     (r"^[a-z0-9A-Z]+[\.\-\w]*[a-z0-9A-Z]+$", bucket),
@@ -78,7 +81,7 @@ fn csv_header(value: &str) -> bool {
 /// `([0-9a-f]{16})+`: blocks of sixteen lower-case hex digits.
 fn hex_blocks(value: &str) -> bool {
     !value.is_empty()
-        && value.len() % 16 == 0
+        && value.len().is_multiple_of(16)
         && value
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))

@@ -303,12 +303,10 @@ fn string_violations(
             values.join(", ")
         ));
     }
-    if let Some(p) = pattern {
-        if matches(p, s) == Some(false) {
-            out.push(format!(
-                "Member must satisfy regular expression pattern: {p}"
-            ));
-        }
+    if let Some(p) = pattern.filter(|p| matches(p, s) == Some(false)) {
+        out.push(format!(
+            "Member must satisfy regular expression pattern: {p}"
+        ));
     }
     let chars = s.chars().count() as i64;
     if length.min.is_some_and(|min| chars < min) {
