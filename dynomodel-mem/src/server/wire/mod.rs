@@ -51,6 +51,8 @@ mod value;
 use dynomodel::{Backend, Error};
 use serde_json::{Map, Value};
 
+use crate::validate::{violation, LISTED};
+
 pub use description::table_description;
 pub use error::error_response;
 pub use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
@@ -236,22 +238,15 @@ pub struct Decoder {
     custom: Option<String>,
 }
 
-/// How many constraint messages a `ValidationException` lists, at most (the rest are only counted).
-const LISTED: usize = 10;
-
 impl Decoder {
     /// A required member is absent (or JSON `null`).
     pub fn null(&mut self, path: &str) {
-        self.record(|| {
-            format!("Value null at '{path}' failed to satisfy constraint: Member must not be null")
-        });
+        self.record(|| violation(Some("null"), path, "Member must not be null"));
     }
 
     /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
     pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
-        self.record(|| {
-            format!("Value '{value}' at '{path}' failed to satisfy constraint: {message}")
-        });
+        self.record(|| violation(Some(&format!("'{value}'")), path, message));
     }
 
     /// Counts a broken constraint, and keeps its message while fewer than [`LISTED`] are kept.
@@ -271,14 +266,9 @@ impl Decoder {
 
     /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
     pub fn finish<T>(self, value: T) -> WireResult<T> {
-        let n = self.broken;
-        if n > 0 {
-            let listed = self.constraints.join("; ");
-            let plural = if n == 1 { "" } else { "s" };
-            return Err(Error::validation(format!(
-                "{n} validation error{plural} detected: {listed}"
-            ))
-            .into());
+        if self.broken > 0 {
+            let message = crate::validate::detected(self.broken, &self.constraints);
+            return Err(Error::validation(message).into());
         }
         match self.custom {
             Some(message) => Err(Error::validation(message).into()),

@@ -250,9 +250,8 @@ impl Walk<'_> {
             if echo_too_many {
                 self.d.constraint(&rendered(), path, &message);
             } else {
-                self.d.record(|| {
-                    format!("Value at '{path}' failed to satisfy constraint: {message}")
-                });
+                self.d
+                    .record(|| crate::validate::violation(None, path, &message));
             }
         }
     }
