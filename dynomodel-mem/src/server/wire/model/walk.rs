@@ -37,20 +37,13 @@ pub(super) fn check(
         mismatch: false,
     };
     if let Kind::Structure(members) = &service.shapes[input].kind {
-        walk.structure(members, request, "", Mode::Validate);
+        walk.structure(members, request, "");
     }
     if walk.mismatch {
         // The operation's decoder reports the type error, which wins over every constraint.
         return Ok(());
     }
     walk.d.finish(())
-}
-
-/// Whether constraints are recorded, or only JSON types checked.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Validate,
-    TypesOnly,
 }
 
 struct Walk<'s> {
@@ -62,45 +55,78 @@ struct Walk<'s> {
 }
 
 impl Walk<'_> {
-    fn structure(&mut self, members: &[Member], map: &Map<String, Value>, path: &str, mode: Mode) {
+    fn structure(&mut self, members: &[Member], map: &Map<String, Value>, path: &str) {
         for member in members {
+            let present = map.get(member.name).filter(|v| !v.is_null());
+            // Paths are built only where something is checked (most members are absent).
+            if present.is_none() && !member.required {
+                continue;
+            }
             let name = lower_first(member.name);
             let at = if path.is_empty() {
                 name
             } else {
                 format!("{path}.{name}")
             };
-            match map.get(member.name).filter(|v| !v.is_null()) {
-                Some(v) => self.value(member.shape, v, &at, mode, true),
-                None if member.required && self.checks_null(&at, mode) => self.d.null(&at),
+            match present {
+                Some(v) => self.value(member.shape, v, &at, true),
+                None if self.checks_null(&at) => self.d.null(&at),
                 None => {}
             }
         }
     }
 
-    fn checks_null(&self, path: &str, mode: Mode) -> bool {
-        mode == Mode::Validate && self.quirks.skip(path) != Some(Skip::All)
+    /// Whether `v` has the JSON types of `shape` all the way down, without paths or constraints: the
+    /// walk of attribute values, which are the bulk of a large request.
+    fn types_match(&self, shape: usize, v: &Value) -> bool {
+        match (&self.service.shapes[shape].kind, v) {
+            (_, Value::Null) => true,
+            // The fields present (usually one, of an attribute value's ten members); unknown ones
+            // are ignored, as DynamoDB ignores them.
+            (Kind::Structure(members), Value::Object(map)) => map.iter().all(|(name, field)| {
+                members
+                    .iter()
+                    .find(|m| m.name == name)
+                    .is_none_or(|m| self.types_match(m.shape, field))
+            }),
+            (Kind::List { member, .. }, Value::Array(elements)) => {
+                elements.iter().all(|e| self.types_match(*member, e))
+            }
+            (Kind::Map { value, .. }, Value::Object(entries)) => {
+                entries.values().all(|e| self.types_match(*value, e))
+            }
+            (Kind::String { .. }, Value::String(_)) => true,
+            (Kind::Integer(_), _) => types::integer(v).is_ok(),
+            (Kind::Long(_), _) => types::long(v, "an Long").is_ok(),
+            (Kind::Boolean, _) => types::boolean(v).is_ok(),
+            (Kind::Blob, _) => types::blob(v).is_ok(),
+            (Kind::Double | Kind::Timestamp, _) => v.is_number(),
+            _ => false,
+        }
+    }
+
+    fn checks_null(&self, path: &str) -> bool {
+        self.quirks.skip(path) != Some(Skip::All)
     }
 
     /// Whether the constraints of the node at `path` itself (not `null`) are checked.
-    fn checks_constraints(&self, path: &str, mode: Mode) -> bool {
-        mode == Mode::Validate && self.quirks.skip(path).is_none()
+    fn checks_constraints(&self, path: &str) -> bool {
+        self.quirks.skip(path).is_none()
     }
 
     /// A present (non-`null`) value of shape `shape` at `path`. `own`: check the shape's own
     /// constraints (false where a map reported them for all its values at once).
-    fn value(&mut self, shape: usize, v: &Value, path: &str, mode: Mode, own: bool) {
+    fn value(&mut self, shape: usize, v: &Value, path: &str, own: bool) {
         let service = self.service;
         let shape_def = &service.shapes[shape];
-        let mode = if shape_def.name == ATTRIBUTE_VALUE {
-            Mode::TypesOnly
-        } else {
-            mode
-        };
-        let check = own && self.checks_constraints(path, mode);
+        if shape_def.name == ATTRIBUTE_VALUE {
+            self.mismatch |= !self.types_match(shape, v);
+            return;
+        }
+        let check = own && self.checks_constraints(path);
         match &shape_def.kind {
             Kind::Structure(members) => match v {
-                Value::Object(map) => self.structure(members, map, path, mode),
+                Value::Object(map) => self.structure(members, map, path),
                 _ => self.mismatch = true,
             },
             Kind::List { member, length } => {
@@ -116,14 +142,18 @@ impl Walk<'_> {
                     let rendered = || render(service, shape, v);
                     self.length(rendered, elements.len(), *length, path, scalars);
                 }
+                if service.shapes[*member].name == ATTRIBUTE_VALUE {
+                    self.mismatch |= !elements.iter().all(|e| self.types_match(*member, e));
+                    return;
+                }
                 for (i, element) in elements.iter().enumerate() {
                     let at = format!("{path}.{}.member", i + 1);
                     if element.is_null() {
-                        if self.checks_null(&at, mode) {
+                        if self.checks_null(&at) {
                             self.d.null(&at);
                         }
                     } else {
-                        self.value(*member, element, &at, mode, true);
+                        self.value(*member, element, &at, true);
                     }
                 }
             }
@@ -132,7 +162,7 @@ impl Walk<'_> {
                     self.mismatch = true;
                     return;
                 };
-                self.map(entries, *key, *value, *length, path, mode, check);
+                self.map(entries, *key, *value, *length, path, check);
             }
             Kind::String {
                 length,
@@ -173,7 +203,6 @@ impl Walk<'_> {
         value: usize,
         length: Bounds,
         path: &str,
-        mode: Mode,
         check: bool,
     ) {
         let service = self.service;
@@ -214,14 +243,19 @@ impl Walk<'_> {
             value_kind,
             Kind::Structure(_) | Kind::List { .. } | Kind::Map { .. }
         ) && service.shapes[value].name != ATTRIBUTE_VALUE;
+        if service.shapes[value].name == ATTRIBUTE_VALUE {
+            // An item, a key, expression values: only their types (no path is needed).
+            self.mismatch |= !entries.values().all(|v| self.types_match(value, v));
+            return;
+        }
         for (k, v) in entries {
             let at = format!("{path}.{k}.member");
             if v.is_null() {
-                if nested && self.checks_null(&at, mode) {
+                if nested && self.checks_null(&at) {
                     self.d.null(&at);
                 }
             } else {
-                self.value(value, v, &at, mode, !direct);
+                self.value(value, v, &at, !direct);
             }
         }
     }
