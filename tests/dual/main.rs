@@ -44,6 +44,7 @@ mod transactions;
 mod ttl;
 mod update_table;
 mod updates;
+mod validation;
 mod values;
 
 /// A number from its text (panics on invalid text: test data only).

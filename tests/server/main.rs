@@ -16,6 +16,7 @@ mod lifecycle;
 mod multi_item;
 mod sdk;
 mod throughput;
+mod validation_fuzz;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
