@@ -75,6 +75,7 @@ mod items;
 mod java_order;
 mod key;
 mod paging;
+mod partiql;
 mod query;
 mod read;
 mod request;
@@ -98,11 +99,13 @@ mod tests;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
-    CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, DescribeStreamInput, DescribeStreamOutput, DescribeTableInput,
-    DescribeTableOutput, DescribeTimeToLiveInput, DescribeTimeToLiveOutput, GetItemInput,
+    Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchGetItemInput,
+    BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput, CreateTableInput,
+    CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput, DeleteTableOutput,
+    DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput,
+    DescribeStreamInput, DescribeStreamOutput, DescribeTableInput, DescribeTableOutput,
+    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, ExecuteStatementInput,
+    ExecuteStatementOutput, ExecuteTransactionInput, ExecuteTransactionOutput, GetItemInput,
     GetItemOutput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
     GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, ListTablesInput, ListTablesOutput,
     ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
@@ -604,6 +607,27 @@ impl Backend for MemBackend {
             None => self.write().transact_write_items(&input),
             Some(hit) => hit.run(|| self.write().transact_write_items(&input)).await,
         }
+    }
+
+    async fn execute_statement(
+        &self,
+        input: ExecuteStatementInput,
+    ) -> Result<ExecuteStatementOutput> {
+        partiql::execute_statement(self, input).await
+    }
+
+    async fn batch_execute_statement(
+        &self,
+        input: BatchExecuteStatementInput,
+    ) -> Result<BatchExecuteStatementOutput> {
+        partiql::batch_execute_statement(self, input).await
+    }
+
+    async fn execute_transaction(
+        &self,
+        input: ExecuteTransactionInput,
+    ) -> Result<ExecuteTransactionOutput> {
+        partiql::execute_transaction(self, input).await
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
