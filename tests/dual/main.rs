@@ -27,6 +27,8 @@ mod keys;
 mod migrate;
 mod migrate_waiting;
 mod numbers_raw;
+mod partiql;
+mod partiql_errors;
 mod projections;
 mod query;
 mod requests;

@@ -275,9 +275,13 @@ async fn errors() {
         code_message(run(&b, "SELEC * FROM tbl", &[]).await),
         Err((_, m)) if m.starts_with(super::errors::MALFORMED)
     ));
-    run(&b, "INSERT INTO tbl VALUE {'pk': 'a', 'sk': 1, 'q': 1}", &[])
-        .await
-        .unwrap();
+    run(
+        &b,
+        "INSERT INTO tbl VALUE {'pk': 'a', 'sk': 1, 'q': 1}",
+        &[],
+    )
+    .await
+    .unwrap();
     let failed = b
         .execute_statement(ExecuteStatementInput {
             statement: "DELETE FROM tbl WHERE pk = 'a' AND sk = 1 AND q = 2".into(),

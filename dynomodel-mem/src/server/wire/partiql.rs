@@ -70,7 +70,13 @@ pub(super) async fn execute_statement(
     let mut body = Map::new();
     body.insert(
         "Items".into(),
-        Value::Array(out.items.unwrap_or_default().iter().map(item_to_json).collect()),
+        Value::Array(
+            out.items
+                .unwrap_or_default()
+                .iter()
+                .map(item_to_json)
+                .collect(),
+        ),
     );
     if let Some(token) = out.next_token {
         body.insert("NextToken".into(), Value::String(token));

@@ -1,0 +1,223 @@
+//! Issue 14 §2: PartiQL's errors on the engine, DynamoDB Local and the server (texts measured on
+//! DynamoDB Local 3.3.1; see `dynomodel-mem/src/partiql/errors.rs` for their sources).
+
+use dynomodel::*;
+
+use super::partiql::{exec, table};
+use super::*;
+
+const MALFORMED: &str = "Statement wasn't well formed, can't be processed: ";
+
+dual_test!(partiql_statement_errors, |t| {
+    let tb = table(&t).await;
+    // KNOWN DIFFERENCE: after the common prefix, DynamoDB Local echoes the statement, where the service
+    // names the parser's complaint ("Expected data manipulation", …), as the engine does.
+    for statement in [
+        "SELEC * FROM x".to_owned(),
+        format!("SELECT * FROM \"{tb}\" WHERE"),
+    ] {
+        let e = exec(&t, &statement, &[]).await.unwrap_err();
+        assert_eq!(e.code(), "ValidationException", "{statement}");
+        let message = e.message();
+        let detail = message
+            .strip_prefix(MALFORMED)
+            .unwrap_or_else(|| panic!("{message}"));
+        match t.target() {
+            Target::DynamoDbLocal => assert_eq!(detail, statement),
+            _ => assert!(!detail.is_empty()),
+        }
+    }
+    t.expect_error(
+        exec(&t, &format!("SELECT * FROM \"{tb}\" WHERE pk = ?"), &[]).await,
+        "ValidationException",
+        "Number of parameters in request and statement don't match.",
+    );
+    // KNOWN DIFFERENCE: DynamoDB Local ignores extra parameters; the engine refuses any mismatch, as the
+    // message says.
+    let extra = exec(
+        &t,
+        &format!("SELECT * FROM \"{tb}\" WHERE pk = ?"),
+        &[s("a"), s("b")],
+    )
+    .await;
+    if t.target() == Target::DynamoDbLocal {
+        assert_eq!(extra.unwrap(), vec![]);
+    } else {
+        t.expect_error(
+            extra,
+            "ValidationException",
+            "Number of parameters in request and statement don't match.",
+        );
+    }
+    for statement in [
+        format!("UPDATE \"{tb}\" SET v = 1 WHERE pk = 'a'"),
+        format!("DELETE FROM \"{tb}\" WHERE pk = 'a'"),
+        format!("DELETE FROM \"{tb}\" WHERE pk = 'a' OR sk = 1"),
+    ] {
+        t.expect_error(
+            exec(&t, &statement, &[]).await,
+            "ValidationException",
+            "Where clause does not contain a mandatory equality on all key attributes",
+        );
+    }
+    t.expect_error(
+        exec(
+            &t,
+            &format!("SELECT * FROM \"{tb}\" WHERE pk = ?"),
+            &[num("1")],
+        )
+        .await,
+        "ValidationException",
+        "Key attribute's data type should match its data type in table's schema: Key pk",
+    );
+    t.expect_error(
+        exec(
+            &t,
+            &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a'}}"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "Key attribute should be present in the item: Key sk",
+    );
+    t.expect_error(
+        exec(&t, &format!("SELECT * FROM \"{tb}\".\"nope\""), &[]).await,
+        "ValidationException",
+        "The table does not have the specified index: nope",
+    );
+    t.expect_error(
+        exec(&t, &format!("SELECT * FROM \"{tb}\" WHERE foo(pk)"), &[]).await,
+        "ValidationException",
+        "Unrecognized function: foo",
+    );
+    // KNOWN DIFFERENCE: DynamoDB Local's text for a missing table; the engine answers as its item
+    // operations do (real DynamoDB's "Requested resource not found").
+    let missing = t.table_name("missing");
+    t.expect_error_differs(
+        exec(&t, &format!("SELECT * FROM \"{missing}\""), &[]).await,
+        "ResourceNotFoundException",
+        "Requested resource not found",
+        "Cannot do operations on a non-existent table",
+    );
+    t.expect_error(
+        t.backend()
+            .execute_statement(ExecuteStatementInput {
+                statement: format!("SELECT * FROM \"{tb}\""),
+                next_token: Some("garbage".into()),
+                ..Default::default()
+            })
+            .await,
+        "ValidationException",
+        "Invalid NextToken",
+    );
+});
+
+dual_test!(partiql_batch_and_transaction_errors, |t| {
+    let tb = table(&t).await;
+    let stmt = |text: String| BatchStatementRequest {
+        statement: text,
+        ..Default::default()
+    };
+    let batch = |statements: Vec<BatchStatementRequest>| BatchExecuteStatementInput {
+        statements,
+        ..Default::default()
+    };
+    t.expect_error(
+        t.backend()
+            .batch_execute_statement(batch(vec![
+                stmt(format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1}}")),
+                stmt(format!("SELECT * FROM \"{tb}\" WHERE pk = 'a' AND sk = 1")),
+            ]))
+            .await,
+        "ValidationException",
+        "Read and write requests together in the same batch is not supported.",
+    );
+    t.expect_error(
+        t.backend()
+            .batch_execute_statement(batch(vec![
+                stmt(format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1}}")),
+                stmt(format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND sk = 1")),
+            ]))
+            .await,
+        "ValidationException",
+        "Provided list of item keys contains duplicates",
+    );
+    let too_many = (0..26)
+        .map(|i| {
+            stmt(format!(
+                "INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': {i}}}"
+            ))
+        })
+        .collect();
+    let e = t
+        .backend()
+        .batch_execute_statement(batch(too_many))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "ValidationException");
+
+    let tx = |texts: Vec<String>| ExecuteTransactionInput {
+        transact_statements: texts
+            .into_iter()
+            .map(|statement| ParameterizedStatement {
+                statement,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    t.expect_error(
+        t.backend()
+            .execute_transaction(tx(vec![
+                format!("SELECT * FROM \"{tb}\" WHERE pk = 'a' AND sk = 1"),
+                format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND sk = 1"),
+            ]))
+            .await,
+        "ValidationException",
+        "ExecuteTransaction API does not support both read and write operations in the same request.",
+    );
+    t.expect_error(
+        t.backend()
+            .execute_transaction(tx(vec![format!("SELECT * FROM \"{tb}\" WHERE pk = 'a'")]))
+            .await,
+        "ValidationException",
+        "Validation failed in TransactStatements[0]: Select statements within ExecuteTransaction must specify the primary key in the where clause.",
+    );
+    t.expect_error(
+        t.backend()
+            .execute_transaction(tx(vec![
+                format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1}}"),
+                format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND sk = 1"),
+            ]))
+            .await,
+        "ValidationException",
+        "Transaction request cannot include multiple operations on one item",
+    );
+    // An INSERT of an existing key cancels the transaction; its reason is a ValidationError with the
+    // duplicate-key text (DynamoDB Local 3.3.1).
+    exec(
+        &t,
+        &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1}}"),
+        &[],
+    )
+    .await
+    .unwrap();
+    let cancelled = t
+        .backend()
+        .execute_transaction(tx(vec![
+            format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1}}"),
+            format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'b', 'sk': 1}}"),
+        ]))
+        .await;
+    let Err(Error::TransactionCanceled { message, reasons }) = cancelled else {
+        panic!("[{:?}] {cancelled:?}", t.target());
+    };
+    assert_eq!(
+        message,
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [ValidationError, None]"
+    );
+    assert_eq!(
+        reasons[0].message.as_deref(),
+        Some("Duplicate primary key exists in table")
+    );
+});
