@@ -191,12 +191,9 @@ impl Parser {
                     }
                 }
             } else if self.eat_word("REMOVE") {
-                loop {
-                    assignments.push(Assignment::Remove(self.path()?));
-                    if !self.eat_punct(",") {
-                        break;
-                    }
-                }
+                // One path per REMOVE (`REMOVE a REMOVE b`): DynamoDB refuses `REMOVE a, b` as malformed,
+                // where `SET a = 1, b = 2` is accepted (measured on DynamoDB Local 3.3.1).
+                assignments.push(Assignment::Remove(self.path()?));
             } else {
                 break;
             }

@@ -94,6 +94,7 @@ fn malformed_statements() {
         ("SELECT * FROM t WHERE a = 'open", "Unexpected token"),
         ("UPDATE t WHERE a = 1", "Unexpected token"),
         ("INSERT INTO t VALUES {'a': 1}", "Unexpected token"),
+        ("UPDATE t REMOVE a, b WHERE pk = 1", "Unexpected token"),
         (
             "SELECT * FROM t WHERE a[99999999999] = 1",
             "Invalid list index",
