@@ -9,10 +9,13 @@
 //! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
 //! validated as a whole before the first write), and the transactions TransactGetItems and
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
-//! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
-//! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
-//! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly
-//! where they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
+//! `ClientRequestToken`s), and PartiQL (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction:
+//! `SELECT`/`INSERT`/`UPDATE`/`DELETE` with `?` parameters, translated onto the operations above so they
+//! share their semantics, capacity and stream records). Tables are usable as soon as they are created
+//! (as on DynamoDB Local), unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a
+//! while. Time comes from an injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail
+//! on purpose, exactly where they say, with deterministic fault rules ([`faults`],
+//! [`MemBackend::faults`]).
 //!
 //! ```
 //! use dynomodel::{
