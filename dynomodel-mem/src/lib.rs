@@ -62,6 +62,54 @@
 //! # Ok::<(), dynomodel::Error>(())
 //! # }).unwrap();
 //! ```
+//!
+//! The same through PartiQL:
+//!
+//! ```
+//! use dynomodel::{
+//!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
+//!     ExecuteStatementInput, KeySchemaElement, ScalarAttributeType,
+//! };
+//! use dynomodel_mem::MemBackend;
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let backend = MemBackend::new();
+//! backend
+//!     .create_table(CreateTableInput {
+//!         table_name: "users".into(),
+//!         attribute_definitions: vec![AttributeDefinition {
+//!             attribute_name: "id".into(),
+//!             attribute_type: ScalarAttributeType::S,
+//!         }],
+//!         key_schema: vec![KeySchemaElement::hash("id")],
+//!         billing_mode: Some(BillingMode::PayPerRequest),
+//!         ..Default::default()
+//!     })
+//!     .await?;
+//! let run = |statement: &str, parameters: Vec<AttributeValue>| ExecuteStatementInput {
+//!     statement: statement.into(),
+//!     parameters: Some(parameters),
+//!     ..Default::default()
+//! };
+//! let u1 = AttributeValue::S("u1".into());
+//! backend
+//!     .execute_statement(run(r#"INSERT INTO "users" VALUE {'id': ?, 'name': 'Ada'}"#, vec![u1.clone()]))
+//!     .await?;
+//! let found = backend
+//!     .execute_statement(run(r#"SELECT name FROM "users" WHERE id = ?"#, vec![u1.clone()]))
+//!     .await?;
+//! let items = found.items.unwrap_or_default();
+//! assert_eq!(items[0]["name"], AttributeValue::S("Ada".into()));
+//!
+//! // A second INSERT of the same key is DynamoDB's DuplicateItemException.
+//! let err = backend
+//!     .execute_statement(run(r#"INSERT INTO "users" VALUE {'id': ?}"#, vec![u1]))
+//!     .await
+//!     .unwrap_err();
+//! assert_eq!(err.code(), "DuplicateItemException");
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
+//! ```
 
 #![forbid(unsafe_code)]
 
