@@ -380,3 +380,84 @@ pub(crate) fn and_all(ph: &mut Gen<'_>, terms: &[&Expr]) -> Result<Option<String
         .collect::<Result<Vec<_>>>()?;
     Ok((!parts.is_empty()).then(|| parts.join(" AND ")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::partiql::ast::Statement;
+    use crate::partiql::parser::parse;
+
+    fn filter_of(text: &str) -> Expr {
+        match parse(text) {
+            Ok((
+                Statement::Select {
+                    filter: Some(f), ..
+                },
+                _,
+            )) => f,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn conditions_become_expressions_with_placeholders() {
+        let params = [AttributeValue::S("p".into())];
+        let mut ph = Gen::new(&params);
+        let f =
+            filter_of("SELECT * FROM t WHERE a.b[1] = ? AND NOT (c IN [1, 'x']) OR d IS MISSING");
+        assert_eq!(
+            ph.condition(&f).ok().as_deref(),
+            Some(
+                "((#n0.#n1[1] = :v0) AND (NOT (#n2 IN (:v1, :v2)))) OR (attribute_not_exists(#n3))"
+            )
+        );
+        assert_eq!(
+            ph.names().map(|n| n.into_values().collect::<Vec<_>>()),
+            Some(vec!["a".into(), "b".into(), "c".into(), "d".into()])
+        );
+        assert_eq!(ph.values.get(":v0"), Some(&AttributeValue::S("p".into())));
+        // A name is one placeholder however often it is used.
+        let mut ph = Gen::new(&[]);
+        let f = filter_of("SELECT * FROM t WHERE a = 1 AND size(a) > 2 AND begins_with(a, 'x')");
+        assert_eq!(
+            ph.condition(&f).ok().as_deref(),
+            Some("((#n0 = :v0) AND (size(#n0) > :v1)) AND (begins_with(#n0, :v2))")
+        );
+        let unknown = ph.condition(&filter_of("SELECT * FROM t WHERE foo(a)"));
+        assert_eq!(
+            unknown.map_err(|e| e.message()),
+            Err("Unrecognized function: foo".into())
+        );
+    }
+
+    #[test]
+    fn full_keys_come_from_equalities_either_way_round() {
+        let keys = KeyNames {
+            hash: "pk".into(),
+            range: Some("sk".into()),
+        };
+        let ph = Gen::new(&[]);
+        let f = filter_of("SELECT * FROM t WHERE 1 = sk AND x = 2 AND pk = 'a'");
+        let (key, rest) = full_key(&ph, &keys, &f).ok().flatten().unwrap_or_default();
+        assert_eq!(key.len(), 2);
+        assert_eq!(rest.len(), 1);
+        let f = filter_of("SELECT * FROM t WHERE pk = 'a' OR sk = 1");
+        assert!(matches!(full_key(&ph, &keys, &f), Ok(None)));
+        let f = filter_of("SELECT * FROM t WHERE pk = sk AND sk = 1");
+        assert!(matches!(full_key(&ph, &keys, &f), Ok(None)));
+    }
+
+    #[test]
+    fn assignments_become_update_clauses() {
+        let Ok((Statement::Update { assignments, .. }, _)) = parse(
+            "UPDATE t SET a = a + 1 REMOVE b SET c = set_add(c, <<'x'>>), d = list_append(d, [1]) SET e = set_delete(e, <<1>>) WHERE pk = 1",
+        ) else {
+            panic!("no update");
+        };
+        let mut ph = Gen::new(&[]);
+        assert_eq!(
+            ph.update(&assignments).ok().as_deref(),
+            Some("SET #n0 = #n0 + :v0, #n3 = list_append(#n3, :v2) REMOVE #n1 ADD #n2 :v1 DELETE #n4 :v3")
+        );
+    }
+}
