@@ -640,3 +640,60 @@ dual_test!(partiql_consumed_capacity, |t| {
         }
     }
 });
+
+dual_test!(partiql_returning, |t| {
+    let tb = table(&t).await;
+    exec(
+        &t,
+        &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1, 'n': 1, 'o': 'x'}}"),
+        &[],
+    )
+    .await
+    .unwrap();
+    let whole = |n: &str| {
+        item([
+            ("pk", s("a")),
+            ("sk", num("1")),
+            ("n", num(n)),
+            ("o", s("x")),
+        ])
+    };
+    let update = |n: u8, returning: &str| {
+        format!("UPDATE \"{tb}\" SET n = {n} WHERE pk = 'a' AND sk = 1 RETURNING {returning}")
+    };
+    assert_eq!(
+        exec(&t, &update(2, "ALL OLD *"), &[]).await.unwrap(),
+        vec![whole("1")]
+    );
+    assert_eq!(
+        exec(&t, &update(3, "MODIFIED NEW *"), &[]).await.unwrap(),
+        vec![item([("n", num("3"))])]
+    );
+    assert_eq!(
+        exec(&t, &update(4, "ALL NEW *"), &[]).await.unwrap(),
+        vec![whole("4")]
+    );
+    assert_eq!(
+        exec(&t, &update(5, "MODIFIED OLD *"), &[]).await.unwrap(),
+        vec![item([("n", num("4"))])]
+    );
+    t.expect_error(
+        exec(&t, &format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *"), &[]).await,
+        "ValidationException",
+        "Invalid returning clause: RETURNING ALL NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.",
+    );
+    t.expect_error(
+        exec(
+            &t,
+            &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'b', 'sk': 1}} RETURNING ALL OLD *"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "RETURNING is not supported in INSERT",
+    );
+    let deleted = format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *");
+    assert_eq!(exec(&t, &deleted, &[]).await.unwrap(), vec![whole("5")]);
+    // Nothing to return: no item.
+    assert_eq!(exec(&t, &deleted, &[]).await.unwrap(), vec![]);
+});

@@ -62,7 +62,7 @@ const VALID: [&str; 6] = [
     "SELECT * FROM \"tbl\" WHERE pk = ? AND sk BETWEEN 1 AND 3",
     "SELECT x.y[1], pk FROM tbl WHERE pk = 'a' OR begins_with(x, 'q')",
     "INSERT INTO \"tbl\" VALUE {'pk': ?, 'sk': 2, 'l': [1, 'x', <<1, 2>>], 'm': {'n': NULL}}",
-    "UPDATE \"tbl\" SET x = x + 1, l = list_append(l, [2]) REMOVE y WHERE pk = 'a' AND sk = 1",
+    "UPDATE \"tbl\" SET x = x + 1, l = list_append(l, [2]) REMOVE y WHERE pk = 'a' AND sk = 1 RETURNING ALL NEW *",
     "DELETE FROM \"tbl\" WHERE pk = 'a' AND sk = 1 AND x IS NOT MISSING",
     "SELECT * FROM \"tbl\" WHERE NOT (sk IN [1, 2]) AND size(pk) >= 1",
 ];

@@ -116,6 +116,26 @@ pub(crate) enum Assignment {
     Remove(Path),
 }
 
+/// `RETURNING {ALL | MODIFIED} {OLD | NEW} *` of a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Returning {
+    /// `ALL` (the whole item) rather than `MODIFIED` (the updated attributes).
+    pub(crate) all: bool,
+    /// `NEW` (after the write) rather than `OLD` (before).
+    pub(crate) new: bool,
+}
+
+impl Returning {
+    /// The clause as DynamoDB quotes it in its messages.
+    pub(crate) fn text(self) -> String {
+        format!(
+            "RETURNING {} {} *",
+            if self.all { "ALL" } else { "MODIFIED" },
+            if self.new { "NEW" } else { "OLD" }
+        )
+    }
+}
+
 /// A statement.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Statement {
@@ -136,6 +156,8 @@ pub(crate) enum Statement {
         table: String,
         /// The item (a map literal, possibly with parameters).
         value: Expr,
+        /// A `RETURNING` clause (which INSERT refuses).
+        returning: Option<Returning>,
     },
     /// `UPDATE "table" SET … REMOVE … WHERE …`
     Update {
@@ -145,6 +167,8 @@ pub(crate) enum Statement {
         assignments: Vec<Assignment>,
         /// The key equalities and any further conditions.
         filter: Expr,
+        /// What to return of the item.
+        returning: Option<Returning>,
     },
     /// `DELETE FROM "table" WHERE …`
     Delete {
@@ -152,6 +176,8 @@ pub(crate) enum Statement {
         table: String,
         /// The key equalities and any further conditions.
         filter: Expr,
+        /// What to return of the item.
+        returning: Option<Returning>,
     },
 }
 

@@ -208,7 +208,7 @@ pub(crate) async fn batch_execute_statement(
                 .run(backend, (names, values), on_failure, consumed)
                 .await
             {
-                Ok(c) => {
+                Ok((c, _)) => {
                     add_capacity(&mut capacity, c);
                     responses.push(BatchStatementResponse {
                         table_name: Some(table),
@@ -303,6 +303,7 @@ pub(crate) async fn execute_transaction(
                 key,
                 update,
                 condition,
+                ..
             } => TransactWriteItem::Update(TransactUpdate {
                 table_name: table,
                 key,
@@ -316,6 +317,7 @@ pub(crate) async fn execute_transaction(
                 table,
                 key,
                 condition,
+                ..
             } => TransactWriteItem::Delete(TransactDelete {
                 table_name: table,
                 key,

@@ -42,6 +42,16 @@ pub(crate) const SET_TYPES: &str = "Set values must all be strings, numbers or b
 pub(crate) const VALUE_NOT_TUPLE: &str = "Unsupported format in item expression. Please use struct format {...} to express item values for insert statement.";
 /// Keys repeated in a batch (BatchGetItem's / BatchWriteItem's text).
 pub(crate) const DUPLICATE_KEYS: &str = "Provided list of item keys contains duplicates";
+/// `INSERT … RETURNING …` (DynamoDB Local's text).
+pub(crate) const INSERT_RETURNING: &str = "RETURNING is not supported in INSERT";
+
+/// A `DELETE` returning anything but the old item (DynamoDB Local's text).
+pub(crate) fn delete_returning(clause: &str) -> Error {
+    Error::validation(format!(
+        "Invalid returning clause: {clause}. Only RETURNING ALL OLD * is allowed in DELETE statements."
+    ))
+}
+
 /// A batch of more than 25 statements.
 pub(crate) const BATCH_TOO_LARGE: &str =
     "1 validation error detected: Value at 'statements' failed to satisfy constraint: Member must have length less than or equal to 25";

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use dynomodel::{
     AttributeValue, Backend, DeleteItemInput, DescribeTableInput, Error, ExecuteStatementInput,
     ExecuteStatementOutput, Item, PutItemInput, QueryInput, Result, ReturnConsumedCapacity,
-    ReturnValuesOnConditionCheckFailure, ScalarAttributeType, ScanInput, UpdateItemInput,
+    ReturnValue, ReturnValuesOnConditionCheckFailure, ScalarAttributeType, ScanInput,
+    UpdateItemInput,
 };
 
 use super::ast::{CmpOp, Expr, Path, Projection, Statement, Step};
@@ -123,11 +124,11 @@ pub(crate) async fn execute_statement(
     let consumed = input.return_consumed_capacity;
     let write = Write::plan(&schema, &mut ph, &statement)?;
     let placeholders = (ph.names(), ph.values());
-    let consumed_capacity = write
+    let (consumed_capacity, attributes) = write
         .run(backend, placeholders, on_failure, consumed)
         .await?;
     Ok(ExecuteStatementOutput {
-        items: Some(Vec::new()),
+        items: Some(attributes.into_iter().collect()),
         consumed_capacity,
         ..Default::default()
     })
@@ -158,6 +159,8 @@ pub(crate) enum Write {
         update: String,
         /// `attribute_exists(<hash key>) AND …`.
         condition: String,
+        /// What `RETURNING` asks for.
+        return_values: Option<ReturnValue>,
     },
     /// `DELETE`: a delete, on the statement's conditions if any.
     Delete {
@@ -167,6 +170,8 @@ pub(crate) enum Write {
         key: Item,
         /// The conditions beyond the key.
         condition: Option<String>,
+        /// `ALL_OLD` for `RETURNING ALL OLD *`.
+        return_values: Option<ReturnValue>,
     },
 }
 
@@ -175,6 +180,9 @@ impl Write {
     pub(crate) fn plan(schema: &Schema, ph: &mut Gen<'_>, statement: &Statement) -> Result<Write> {
         let table = schema.table.clone();
         match statement {
+            Statement::Insert {
+                returning: Some(_), ..
+            } => Err(Error::validation(errors::INSERT_RETURNING)),
             Statement::Insert { value, .. } => {
                 let AttributeValue::M(item) = ph.resolve(value).map_err(|e| match value {
                     Expr::Map(_) => e,
@@ -202,6 +210,7 @@ impl Write {
             Statement::Update {
                 assignments,
                 filter,
+                returning,
                 ..
             } => {
                 let (key, rest) = schema.key(ph, filter)?;
@@ -211,20 +220,35 @@ impl Write {
                 if let Some(more) = and_all(ph, &rest)? {
                     condition = format!("{condition} AND {more}");
                 }
+                let return_values = returning.map(|r| match (r.all, r.new) {
+                    (true, false) => ReturnValue::AllOld,
+                    (false, false) => ReturnValue::UpdatedOld,
+                    (true, true) => ReturnValue::AllNew,
+                    (false, true) => ReturnValue::UpdatedNew,
+                });
                 Ok(Write::Update {
                     table,
                     key,
                     update,
                     condition,
+                    return_values,
                 })
             }
-            Statement::Delete { filter, .. } => {
+            Statement::Delete {
+                filter, returning, ..
+            } => {
+                let return_values = match returning {
+                    None => None,
+                    Some(r) if r.all && !r.new => Some(ReturnValue::AllOld),
+                    Some(r) => return Err(errors::delete_returning(&r.text())),
+                };
                 let (key, rest) = schema.key(ph, filter)?;
                 let condition = and_all(ph, &rest)?;
                 Ok(Write::Delete {
                     table,
                     key,
                     condition,
+                    return_values,
                 })
             }
             Statement::Select { .. } => Err(Error::validation(errors::MIXED_BATCH)),
@@ -241,14 +265,14 @@ impl Write {
         }
     }
 
-    /// Runs it; returns the capacity consumed when asked for.
+    /// Runs it; returns the capacity consumed when asked for, and the item `RETURNING` asked for.
     pub(crate) async fn run(
         self,
         backend: &dyn Backend,
         placeholders: Placeholders,
         on_failure: Option<ReturnValuesOnConditionCheckFailure>,
         consumed: Option<ReturnConsumedCapacity>,
-    ) -> Result<Option<dynomodel::ConsumedCapacity>> {
+    ) -> Result<(Option<dynomodel::ConsumedCapacity>, Option<Item>)> {
         let (names, values) = placeholders;
         match self {
             Write::Insert {
@@ -266,7 +290,7 @@ impl Write {
                     ..Default::default()
                 })
                 .await
-                .map(|o| o.consumed_capacity)
+                .map(|o| (o.consumed_capacity, None))
                 .map_err(|e| match e {
                     Error::ConditionalCheckFailed { .. } => errors::duplicate(),
                     other => other,
@@ -276,12 +300,14 @@ impl Write {
                 key,
                 update,
                 condition,
+                return_values,
             } => backend
                 .update_item(UpdateItemInput {
                     table_name: table,
                     key,
                     update_expression: Some(update),
                     condition_expression: Some(condition),
+                    return_values,
                     expression_attribute_names: names,
                     expression_attribute_values: values,
                     return_values_on_condition_check_failure: on_failure,
@@ -289,16 +315,18 @@ impl Write {
                     ..Default::default()
                 })
                 .await
-                .map(|o| o.consumed_capacity),
+                .map(|o| (o.consumed_capacity, o.attributes)),
             Write::Delete {
                 table,
                 key,
                 condition,
+                return_values,
             } => backend
                 .delete_item(DeleteItemInput {
                     table_name: table,
                     key,
                     condition_expression: condition,
+                    return_values,
                     expression_attribute_names: names,
                     expression_attribute_values: values,
                     return_values_on_condition_check_failure: on_failure,
@@ -306,7 +334,7 @@ impl Write {
                     ..Default::default()
                 })
                 .await
-                .map(|o| o.consumed_capacity),
+                .map(|o| (o.consumed_capacity, o.attributes)),
         }
     }
 }

@@ -7,7 +7,7 @@
 //! is an error rather than a stack overflow. The parser checks syntax only; the planner checks names
 //! against the table and values against the parameters.
 
-use super::ast::{Assignment, CmpOp, Expr, Path, Projection, Statement, Step};
+use super::ast::{Assignment, CmpOp, Expr, Path, Projection, Returning, Statement, Step};
 use super::lexer::{tokenize, Tok, Token};
 
 /// Maximum nesting of parentheses, `NOT`s, calls and literals. DynamoDB documents no limit; this is far
@@ -133,7 +133,12 @@ impl Parser {
             let table = self.name()?;
             self.expect_word("VALUE")?;
             let value = self.expr(0)?;
-            Ok(Statement::Insert { table, value })
+            let returning = self.returning()?;
+            Ok(Statement::Insert {
+                table,
+                value,
+                returning,
+            })
         } else if self.eat_word("UPDATE") {
             self.update()
         } else if self.eat_word("DELETE") {
@@ -141,7 +146,12 @@ impl Parser {
             let table = self.name()?;
             self.expect_word("WHERE")?;
             let filter = self.expr(0)?;
-            Ok(Statement::Delete { table, filter })
+            let returning = self.returning()?;
+            Ok(Statement::Delete {
+                table,
+                filter,
+                returning,
+            })
         } else {
             Err(ParseError("Expected data manipulation".into()))
         }
@@ -203,11 +213,34 @@ impl Parser {
         }
         self.expect_word("WHERE")?;
         let filter = self.expr(0)?;
+        let returning = self.returning()?;
         Ok(Statement::Update {
             table,
             assignments,
             filter,
+            returning,
         })
+    }
+
+    /// An optional `RETURNING {ALL | MODIFIED} {OLD | NEW} *`.
+    fn returning(&mut self) -> PResult<Option<Returning>> {
+        if !self.eat_word("RETURNING") {
+            return Ok(None);
+        }
+        let all = if self.eat_word("ALL") {
+            true
+        } else {
+            self.expect_word("MODIFIED")?;
+            false
+        };
+        let new = if self.eat_word("NEW") {
+            true
+        } else {
+            self.expect_word("OLD")?;
+            false
+        };
+        self.expect_punct("*")?;
+        Ok(Some(Returning { all, new }))
     }
 
     /// A table, index or attribute name: quoted, or an unquoted word that is not a keyword.
