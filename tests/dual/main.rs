@@ -29,6 +29,7 @@ mod migrate_waiting;
 mod numbers_raw;
 mod partiql;
 mod partiql_errors;
+mod partiql_multi;
 mod projections;
 mod query;
 mod requests;
