@@ -529,3 +529,70 @@ dual_test!(partiql_returning, |t| {
     // Nothing to return: no item.
     assert_eq!(exec(&t, &deleted, &[]).await.unwrap(), vec![]);
 });
+
+dual_test!(partiql_nested_projections_and_key_filters, |t| {
+    let tb = table(&t).await;
+    exec(
+        &t,
+        &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1, 'n': 1, 'l': [1, 2, {{'m': 3}}], 'm': {{'k': 'v', 'z': [5]}}}}"),
+        &[],
+    )
+    .await
+    .unwrap();
+    exec(
+        &t,
+        &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 2}}"),
+        &[],
+    )
+    .await
+    .unwrap();
+    // PartiQL unwraps the top-level attribute of a nested path one level.
+    let cases = [
+        ("m.k", item([("k", s("v"))])),
+        ("m.z[0], n", item([("z[0]", num("5")), ("n", num("1"))])),
+        ("m.z", item([("z", AttributeValue::L(vec![num("5")]))])),
+        (
+            "l[2].m, l[0]",
+            item([
+                (
+                    "l[2]",
+                    AttributeValue::M([("m".to_owned(), num("3"))].into()),
+                ),
+                ("l[0]", num("1")),
+            ]),
+        ),
+        ("m.nope", item([])),
+    ];
+    for (projection, want) in cases {
+        let got = exec(
+            &t,
+            &format!("SELECT {projection} FROM \"{tb}\" WHERE pk = 'a' AND sk = 1"),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(got, vec![want], "[{:?}] {projection}", t.target());
+    }
+    // Key attributes may appear in the WHERE beyond the key condition (a Query's filter may not
+    // name them; the statement is planned as a Scan then).
+    for (condition, want) in [
+        ("pk = 'a' AND size(sk) > 2", vec![]),
+        (
+            "pk = 'a' AND sk > 0 AND pk <> 'b'",
+            vec![("a".to_owned(), "1".to_owned()), ("a".into(), "2".into())],
+        ),
+        (
+            "pk = 'a' AND (sk = 2 OR n = 1)",
+            vec![("a".into(), "1".into()), ("a".into(), "2".into())],
+        ),
+    ] {
+        let got = exec(
+            &t,
+            &format!("SELECT * FROM \"{tb}\" WHERE {condition}"),
+            &[],
+        )
+        .await
+        .unwrap();
+        assert_eq!(keys(&got), want, "[{:?}] {condition}", t.target());
+    }
+});

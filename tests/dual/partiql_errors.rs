@@ -90,6 +90,36 @@ dual_test!(partiql_statement_errors, |t| {
         "ValidationException",
         "Unrecognized function: foo",
     );
+    // Values compared with key attributes must have their type: in the key condition, the key text;
+    // elsewhere, Query's and Scan's.
+    t.expect_error(
+        exec(
+            &t,
+            &format!("SELECT * FROM \"{tb}\" WHERE pk = 'a' AND sk <= 'x'"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "Key attribute's data type should match its data type in table's schema: Key sk",
+    );
+    for condition in ["contains(pk, 1)", "pk = 'a' AND pk < -3", "NOT pk = 2"] {
+        t.expect_error(
+            exec(&t, &format!("SELECT * FROM \"{tb}\" WHERE {condition}"), &[]).await,
+            "ValidationException",
+            "One or more parameter values were invalid: Condition parameter type does not match schema type",
+        );
+    }
+    // The expression errors of the underlying operations, without their `Invalid …Expression: ` prefix.
+    t.expect_error(
+        exec(&t, &format!("SELECT * FROM \"{tb}\" WHERE pk = 'a' AND n > null"), &[]).await,
+        "ValidationException",
+        "Incorrect operand type for operator or function; operator or function: >, operand type: NULL",
+    );
+    t.expect_error(
+        exec(&t, &format!("UPDATE \"{tb}\" SET n = 1 WHERE pk = 'a' AND sk = 1 AND n BETWEEN 2 AND 1"), &[]).await,
+        "ValidationException",
+        "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:2}, upper bound operand: AttributeValue: {N:1}",
+    );
     // KNOWN DIFFERENCE: DynamoDB Local's text for a missing table; the engine answers as its item
     // operations do (real DynamoDB's "Requested resource not found").
     let missing = t.table_name("missing");

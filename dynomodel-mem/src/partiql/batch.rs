@@ -177,7 +177,7 @@ pub(crate) async fn batch_execute_statement(
                         item: out.item.map(|i| reshape(&read.projection, i)),
                     }
                 }
-                Err(e) => failed(e, Some(read.table)),
+                Err(e) => failed(errors::unprefixed(e), Some(read.table)),
             });
         }
     } else {

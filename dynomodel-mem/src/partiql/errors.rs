@@ -28,6 +28,9 @@ pub(crate) const MIXED_TRANSACTION: &str =
 /// A transaction `SELECT` without the full key (after `Validation failed in TransactStatements[i]: `).
 pub(crate) const TRANSACTION_SELECT: &str =
     "Select statements within ExecuteTransaction must specify the primary key in the where clause.";
+/// A value of the wrong type compared with a key attribute (the Query/Scan text).
+pub(crate) const CONDITION_TYPE: &str =
+    "One or more parameter values were invalid: Condition parameter type does not match schema type";
 /// A `NextToken` this engine did not issue.
 pub(crate) const INVALID_NEXT_TOKEN: &str = "Invalid NextToken";
 /// A value form the statement cannot use here (e.g. a path inside `VALUE {…}`).
@@ -98,6 +101,29 @@ pub(crate) fn function_arguments(name: &str) -> Error {
 /// `ExecuteStatement` on a missing table, as the engine's item operations answer it.
 pub(crate) fn no_table() -> Error {
     Error::resource_not_found("Requested resource not found")
+}
+
+/// An error of an underlying operation without its `Invalid <Kind>Expression: ` prefix: a statement has
+/// no expression parameters, and DynamoDB's PartiQL texts name none (DynamoDB Local 3.3.1:
+/// `Incorrect operand type for operator or function; …` alone).
+pub(crate) fn unprefixed(e: Error) -> Error {
+    const KINDS: [&str; 5] = [
+        "Invalid ConditionExpression: ",
+        "Invalid FilterExpression: ",
+        "Invalid KeyConditionExpression: ",
+        "Invalid UpdateExpression: ",
+        "Invalid ProjectionExpression: ",
+    ];
+    match e {
+        Error::Validation { message } => {
+            let message = KINDS
+                .iter()
+                .find_map(|k| message.strip_prefix(k))
+                .map_or_else(|| message.clone(), str::to_owned);
+            Error::Validation { message }
+        }
+        other => other,
+    }
 }
 
 /// `DuplicateItemException`.

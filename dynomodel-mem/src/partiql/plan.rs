@@ -41,7 +41,7 @@ impl KeyNames {
 }
 
 /// Builds expression text with generated placeholders.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Gen<'p> {
     params: &'p [AttributeValue],
     /// `#nN` → attribute name.
@@ -334,6 +334,80 @@ pub(crate) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
             terms
         }
         other => vec![other],
+    }
+}
+
+/// The sub-expressions of `expr` (one level down).
+fn children(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Cmp(a, _, b) | Expr::Arith(a, _, b) => {
+            vec![a.as_ref(), b.as_ref()]
+        }
+        Expr::Not(a) | Expr::Missing(a, _) => vec![a.as_ref()],
+        Expr::Between(a, b, c) => vec![a.as_ref(), b.as_ref(), c.as_ref()],
+        Expr::In(a, items) => std::iter::once(a.as_ref()).chain(items).collect(),
+        Expr::Call(_, args) | Expr::List(args) | Expr::Bag(args) => args.iter().collect(),
+        Expr::Map(entries) => entries.iter().map(|(_, e)| e).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `expr` uses the attribute `name` (at the top of any path).
+pub(crate) fn mentions(expr: &Expr, name: &str) -> bool {
+    match expr {
+        Expr::Path(p) => p.root == name,
+        other => children(other).into_iter().any(|c| mentions(c, name)),
+    }
+}
+
+/// What the top-level attribute `name` is compared with anywhere in `expr`: `name op v`, `v op name`,
+/// `name BETWEEN v AND w`, `name IN [v, …]`, `begins_with(name, v)`, `contains(name, v)`.
+pub(crate) fn compared_with<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e Expr>) {
+    let is_key = |e: &Expr| matches!(e, Expr::Path(p) if p.is_attribute(name));
+    let is_value = |e: &Expr| !matches!(e, Expr::Path(_) | Expr::Call(..) | Expr::Arith(..));
+    match expr {
+        Expr::Cmp(a, _, b) => {
+            if is_key(a) && is_value(b) {
+                out.push(b);
+            } else if is_key(b) && is_value(a) {
+                out.push(a);
+            }
+        }
+        Expr::Between(a, low, high) if is_key(a) => out.extend(
+            [low.as_ref(), high.as_ref()]
+                .into_iter()
+                .filter(|e| is_value(e)),
+        ),
+        Expr::In(a, items) if is_key(a) => {
+            out.extend(items.iter().filter(|e| is_value(e)));
+        }
+        Expr::Call(f, args) => match (f.as_str(), args.as_slice()) {
+            ("begins_with" | "contains", [a, v]) if is_key(a) && is_value(v) => {
+                out.push(v);
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+    for child in children(expr) {
+        compared_with(child, name, out);
+    }
+}
+
+/// Whether `term` is a sort-key condition on `range`: `range op v` (not `<>`), `v op range`,
+/// `range BETWEEN v AND w`, `begins_with(range, v)`.
+pub(crate) fn range_form(term: &Expr, range: &str) -> bool {
+    let is_range = |e: &Expr| matches!(e, Expr::Path(p) if p.is_attribute(range));
+    let is_value = |e: &Expr| !matches!(e, Expr::Path(_) | Expr::Call(..) | Expr::Arith(..));
+    match term {
+        Expr::Cmp(a, op, b) => {
+            *op != CmpOp::Ne && ((is_range(a) && is_value(b)) || (is_range(b) && is_value(a)))
+        }
+        Expr::Between(a, low, high) => is_range(a) && is_value(low) && is_value(high),
+        Expr::Call(f, args) => {
+            f == "begins_with" && matches!(args.as_slice(), [a, v] if is_range(a) && is_value(v))
+        }
+        _ => false,
     }
 }
 

@@ -6,9 +6,9 @@ use dynomodel::{
     Result, ScanInput,
 };
 
-use super::ast::{CmpOp, Expr, Path, Projection, Step};
+use super::ast::{CmpOp, Expr, Projection, Step};
 use super::errors;
-use super::plan::{and_all, conjuncts, equality, Gen};
+use super::plan::{and_all, conjuncts, equality, mentions, Gen, KeyNames};
 use super::schema::Schema;
 use super::token;
 use super::write::attribute;
@@ -80,6 +80,39 @@ fn range_condition(ph: &mut Gen<'_>, term: &Expr, range: &str) -> Result<Option<
     })
 }
 
+/// The key condition and filter of a Query for `terms`, or `None` when it must be a Scan: no term fixes
+/// the partition key, or a term left for the filter uses a key attribute (which a Query's filter may
+/// not, where PartiQL's `WHERE` may).
+fn key_plan(
+    ph: &mut Gen<'_>,
+    keys: &KeyNames,
+    mut terms: Vec<&Expr>,
+) -> Result<Option<(String, Option<String>)>> {
+    let Some(i) = terms.iter().position(|t| equality(t, &keys.hash).is_some()) else {
+        return Ok(None);
+    };
+    let term = terms.remove(i);
+    let Some(value) = equality(term, &keys.hash) else {
+        return Ok(None);
+    };
+    let value = ph.resolve(value)?;
+    let hash = ph.path(&attribute(&keys.hash));
+    let mut key_condition = format!("{hash} = {}", ph.value(value));
+    if let Some(range) = &keys.range {
+        for j in 0..terms.len() {
+            if let Some(c) = range_condition(ph, terms[j], range)? {
+                key_condition = format!("{key_condition} AND {c}");
+                terms.remove(j);
+                break;
+            }
+        }
+    }
+    if terms.iter().any(|t| keys.all().any(|k| mentions(t, k))) {
+        return Ok(None);
+    }
+    Ok(Some((key_condition, and_all(ph, &terms)?)))
+}
+
 pub(crate) async fn select(
     backend: &dyn Backend,
     schema: &Schema,
@@ -98,61 +131,51 @@ pub(crate) async fn select(
     };
     let exclusive_start_key = input.next_token.as_deref().map(token::decode).transpose()?;
     let projection_expression = projection_expression(ph, projection);
-    let mut terms = filter.map(conjuncts).unwrap_or_default();
-    let hash_term = terms.iter().position(|t| equality(t, &keys.hash).is_some());
-    let page = if let Some(i) = hash_term {
-        let term = terms.remove(i);
-        let value = equality(term, &keys.hash)
-            .map(|v| ph.resolve(v))
-            .transpose()?;
-        let value = value.unwrap_or(AttributeValue::Null);
-        schema.check_types(&Item::from([(keys.hash.clone(), value.clone())]))?;
-        let hash = ph.path(&attribute(&keys.hash));
-        let mut key_condition = format!("{hash} = {}", ph.value(value));
-        if let Some(range) = &keys.range {
-            for j in 0..terms.len() {
-                if let Some(c) = range_condition(ph, terms[j], range)? {
-                    key_condition = format!("{key_condition} AND {c}");
-                    terms.remove(j);
-                    break;
-                }
-            }
+    let terms = filter.map(conjuncts).unwrap_or_default();
+    if let Some(filter) = filter {
+        schema.check_filter(ph, filter, keys)?;
+    }
+    let mut trial = ph.clone();
+    let page = match key_plan(&mut trial, keys, terms.clone())? {
+        Some((key_condition, filter_expression)) => {
+            *ph = trial;
+            backend
+                .query(QueryInput {
+                    table_name: schema.table.clone(),
+                    index_name: index.map(str::to_owned),
+                    key_condition_expression: Some(key_condition),
+                    filter_expression,
+                    projection_expression,
+                    expression_attribute_names: ph.names(),
+                    expression_attribute_values: ph.values(),
+                    limit: input.limit,
+                    exclusive_start_key,
+                    consistent_read: input.consistent_read,
+                    return_consumed_capacity: input.return_consumed_capacity,
+                    ..Default::default()
+                })
+                .await
         }
-        let filter_expression = and_all(ph, &terms)?;
-        backend
-            .query(QueryInput {
-                table_name: schema.table.clone(),
-                index_name: index.map(str::to_owned),
-                key_condition_expression: Some(key_condition),
-                filter_expression,
-                projection_expression,
-                expression_attribute_names: ph.names(),
-                expression_attribute_values: ph.values(),
-                limit: input.limit,
-                exclusive_start_key,
-                consistent_read: input.consistent_read,
-                return_consumed_capacity: input.return_consumed_capacity,
-                ..Default::default()
-            })
-            .await?
-    } else {
-        let filter_expression = and_all(ph, &terms)?;
-        backend
-            .scan(ScanInput {
-                table_name: schema.table.clone(),
-                index_name: index.map(str::to_owned),
-                filter_expression,
-                projection_expression,
-                expression_attribute_names: ph.names(),
-                expression_attribute_values: ph.values(),
-                limit: input.limit,
-                exclusive_start_key,
-                consistent_read: input.consistent_read,
-                return_consumed_capacity: input.return_consumed_capacity,
-                ..Default::default()
-            })
-            .await?
-    };
+        None => {
+            let filter_expression = and_all(ph, &terms)?;
+            backend
+                .scan(ScanInput {
+                    table_name: schema.table.clone(),
+                    index_name: index.map(str::to_owned),
+                    filter_expression,
+                    projection_expression,
+                    expression_attribute_names: ph.names(),
+                    expression_attribute_values: ph.values(),
+                    limit: input.limit,
+                    exclusive_start_key,
+                    consistent_read: input.consistent_read,
+                    return_consumed_capacity: input.return_consumed_capacity,
+                    ..Default::default()
+                })
+                .await
+        }
+    }
+    .map_err(errors::unprefixed)?;
     let items = page
         .items
         .unwrap_or_default()
@@ -167,8 +190,11 @@ pub(crate) async fn select(
     })
 }
 
-/// PartiQL names a projected nested path by its last step (`SELECT x.y[1]` gives `"y[1]"`, measured
-/// on DynamoDB Local), where the expression API keeps the nesting: re-key the projected item.
+/// How PartiQL names a projected nested path, where the expression API keeps the nesting (measured on
+/// DynamoDB Local 3.3.1): the top-level attribute is unwrapped one level. The result is named by the
+/// first step below it (with any list indexes right after: `m.z[0]` gives `"z[0]"`, `x.y` gives `"y"`),
+/// or, when the attribute is a list, by the attribute and its indexes (`l[2].m` gives `"l[2]"`); its
+/// value is what lies there, projected to the rest of the path (`l[2].m` gives `{"m": …}`).
 pub(crate) fn reshape(projection: &Projection, item: Item) -> Item {
     let Projection::Paths(paths) = projection else {
         return item;
@@ -178,41 +204,64 @@ pub(crate) fn reshape(projection: &Projection, item: Item) -> Item {
     }
     let mut out = Item::new();
     for path in paths {
-        let Some(value) = lookup(&item, path) else {
+        let Some(top) = item.get(&path.root) else {
             continue;
         };
-        out.insert(label(path), value.clone());
+        // The head: an optional first field, then the indexes that follow it.
+        let (mut label, mut value, mut rest) = match path.steps.split_first() {
+            Some((Step::Field(f), rest)) => match top {
+                AttributeValue::M(m) => match m.get(f) {
+                    Some(v) => (f.clone(), v, rest),
+                    None => continue,
+                },
+                _ => continue,
+            },
+            _ => (path.root.clone(), top, &path.steps[..]),
+        };
+        while let Some((Step::Index(i), tail)) = rest.split_first() {
+            let element = match value {
+                AttributeValue::L(l) => usize::try_from(*i).ok().and_then(|i| l.get(i)),
+                _ => None,
+            };
+            let Some(element) = element else {
+                break;
+            };
+            label.push_str(&format!("[{i}]"));
+            value = element;
+            rest = tail;
+        }
+        if let Some(projected) = project(value, rest) {
+            merge(&mut out, label, projected);
+        }
     }
     out
 }
 
-/// The value at `path` in `item`.
-fn lookup<'i>(item: &'i Item, path: &Path) -> Option<&'i AttributeValue> {
-    let mut value = item.get(&path.root)?;
-    for step in &path.steps {
-        value = match (step, value) {
-            (Step::Field(f), AttributeValue::M(m)) => m.get(f)?,
-            (Step::Index(i), AttributeValue::L(l)) => l.get(usize::try_from(*i).ok()?)?,
-            _ => return None,
-        };
+/// `value` reduced to the path `steps`, keeping its structure as a ProjectionExpression does (a list
+/// keeps only the projected elements).
+fn project(value: &AttributeValue, steps: &[Step]) -> Option<AttributeValue> {
+    let Some((step, rest)) = steps.split_first() else {
+        return Some(value.clone());
+    };
+    match (step, value) {
+        (Step::Field(f), AttributeValue::M(m)) => {
+            let inner = project(m.get(f)?, rest)?;
+            Some(AttributeValue::M([(f.clone(), inner)].into()))
+        }
+        (Step::Index(i), AttributeValue::L(l)) => {
+            let inner = project(l.get(usize::try_from(*i).ok()?)?, rest)?;
+            Some(AttributeValue::L(vec![inner]))
+        }
+        _ => None,
     }
-    Some(value)
 }
 
-/// The name of a projected path's result: its last field and the indexes after it.
-fn label(path: &Path) -> String {
-    let last_field = path.steps.iter().rposition(|s| matches!(s, Step::Field(_)));
-    let (mut text, rest) = match last_field {
-        Some(i) => match path.steps.get(i) {
-            Some(Step::Field(f)) => (f.clone(), path.steps.get(i + 1..).unwrap_or(&[])),
-            _ => (path.root.clone(), &path.steps[..]),
-        },
-        None => (path.root.clone(), &path.steps[..]),
-    };
-    for step in rest {
-        if let Step::Index(i) = step {
-            text.push_str(&format!("[{i}]"));
+/// Adds a projected value under `label`, merging maps projected from the same attribute.
+fn merge(out: &mut Item, label: String, value: AttributeValue) {
+    match (out.get_mut(&label), value) {
+        (Some(AttributeValue::M(existing)), AttributeValue::M(more)) => existing.extend(more),
+        (_, value) => {
+            out.insert(label, value);
         }
     }
-    text
 }

@@ -54,7 +54,8 @@ pub(crate) async fn execute_transaction(
                 transact_items: gets,
                 return_consumed_capacity: input.return_consumed_capacity,
             })
-            .await?;
+            .await
+            .map_err(errors::unprefixed)?;
         let responses = out
             .responses
             .into_iter()
@@ -155,6 +156,6 @@ pub(crate) async fn execute_transaction(
                 reasons,
             })
         }
-        Err(e) => Err(e),
+        Err(e) => Err(errors::unprefixed(e)),
     }
 }

@@ -172,7 +172,7 @@ impl Write {
                 .map(|o| (o.consumed_capacity, None))
                 .map_err(|e| match e {
                     Error::ConditionalCheckFailed { .. } => errors::duplicate(),
-                    other => other,
+                    other => errors::unprefixed(other),
                 }),
             Write::Update {
                 table,
@@ -194,7 +194,8 @@ impl Write {
                     ..Default::default()
                 })
                 .await
-                .map(|o| (o.consumed_capacity, o.attributes)),
+                .map(|o| (o.consumed_capacity, o.attributes))
+                .map_err(errors::unprefixed),
             Write::Delete {
                 table,
                 key,
@@ -213,7 +214,8 @@ impl Write {
                     ..Default::default()
                 })
                 .await
-                .map(|o| (o.consumed_capacity, o.attributes)),
+                .map(|o| (o.consumed_capacity, o.attributes))
+                .map_err(errors::unprefixed),
         }
     }
 }
