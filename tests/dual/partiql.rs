@@ -147,14 +147,13 @@ dual_test!(partiql_insert_select_update_delete, |t| {
         "ConditionalCheckFailedException",
         "The conditional request failed",
     );
-    // DELETE of a missing item succeeds; with a condition it fails.
-    exec(
-        &t,
-        &format!("DELETE FROM \"{tb}\" WHERE pk = 'nope' AND sk = 1"),
-        &[],
-    )
-    .await
-    .unwrap();
+    // DELETE of a missing item succeeds, whatever its conditions; of an existing one, only if they hold.
+    for statement in [
+        format!("DELETE FROM \"{tb}\" WHERE pk = 'nope' AND sk = 1"),
+        format!("DELETE FROM \"{tb}\" WHERE pk = 'nope' AND sk = 1 AND z = 'q'"),
+    ] {
+        exec(&t, &statement, &[]).await.unwrap();
+    }
     t.expect_error(
         exec(
             &t,

@@ -120,6 +120,40 @@ dual_test!(partiql_statement_errors, |t| {
         "ValidationException",
         "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {N:2}, upper bound operand: AttributeValue: {N:1}",
     );
+    // Statement-level checks come before the key checks: empty bags, set_add's operand, the update's
+    // operand types.
+    let statement = format!("UPDATE \"{tb}\" SET a = <<>> WHERE pk = 'a'");
+    let column = statement.find("<<").unwrap() + 1;
+    t.expect_error(
+        exec(&t, &statement, &[]).await,
+        "ValidationException",
+        &format!("Empty bags are not supported at 1:{column}:2"),
+    );
+    t.expect_error(
+        exec(
+            &t,
+            &format!("UPDATE \"{tb}\" SET a.b = set_add(a.b, 1) WHERE pk = 'a'"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "The second argument to SET_ADD must be a value with type SET",
+    );
+    t.expect_error(
+        exec(&t, &format!("UPDATE \"{tb}\" SET n = list_append(n, 1) WHERE pk = 1"), &[]).await,
+        "ValidationException",
+        "Incorrect operand type for operator or function; operator or function: list_append, operand type: N",
+    );
+    t.expect_error(
+        exec(
+            &t,
+            &format!("UPDATE \"{tb}\" SET n = 1 WHERE pk = 'a' AND sk = 1 AND pk = 'b'"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "Multiple conditions on same key pk. Only single item Update/Insert/Delete are supported",
+    );
     // KNOWN DIFFERENCE: DynamoDB Local's text for a missing table; the engine answers as its item
     // operations do (real DynamoDB's "Requested resource not found").
     let missing = t.table_name("missing");

@@ -86,6 +86,13 @@ pub(crate) fn key_type(name: &str) -> Error {
     ))
 }
 
+/// An `UPDATE` or `DELETE` whose `WHERE` fixes a key attribute to two values (DynamoDB Local's text).
+pub(crate) fn several_keys(name: &str) -> Error {
+    Error::validation(format!(
+        "Multiple conditions on same key {name}. Only single item Update/Insert/Delete are supported"
+    ))
+}
+
 /// A `SELECT` on an index the table does not have (DynamoDB Local's text).
 pub(crate) fn no_index(name: &str) -> Error {
     Error::validation(format!(

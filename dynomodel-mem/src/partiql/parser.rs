@@ -15,9 +15,16 @@ use super::lexer::{tokenize, Tok, Token};
 pub(crate) const MAX_DEPTH: usize = 100;
 
 /// Why a statement does not parse: the detail after "Statement wasn't well formed, can't be
-/// processed: ".
+/// processed: ", or (when the flag is set) a whole message of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ParseError(pub(crate) String);
+pub(crate) struct ParseError(pub(crate) String, pub(crate) bool);
+
+impl ParseError {
+    /// A malformed statement, with this detail.
+    fn syntax(detail: String) -> ParseError {
+        ParseError(detail, false)
+    }
+}
 
 type PResult<T> = Result<T, ParseError>;
 
@@ -31,7 +38,10 @@ fn is_keyword(word: &str) -> bool {
     KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(word))
 }
 
-struct Parser {
+struct Parser<'s> {
+    source: &'s str,
+    /// Where the last `<<>>` is, if any (line and column).
+    empty_bag: Option<(usize, usize)>,
     tokens: Vec<Token>,
     pos: usize,
     depth: usize,
@@ -41,6 +51,8 @@ struct Parser {
 /// Parses one statement; also returns how many `?` it has.
 pub(crate) fn parse(source: &str) -> PResult<(Statement, usize)> {
     let mut p = Parser {
+        source,
+        empty_bag: None,
         tokens: tokenize(source),
         pos: 0,
         depth: 0,
@@ -50,12 +62,20 @@ pub(crate) fn parse(source: &str) -> PResult<(Statement, usize)> {
     // One trailing `;` is allowed, as in SQL.
     p.eat_punct(";");
     if p.peek() != &Tok::Eof {
-        return Err(ParseError("Unexpected token after expression".into()));
+        return Err(ParseError::syntax(
+            "Unexpected token after expression".into(),
+        ));
+    }
+    if let Some((line, column)) = p.empty_bag {
+        return Err(ParseError(
+            format!("Empty bags are not supported at {line}:{column}:2"),
+            true,
+        ));
     }
     Ok((statement, p.params))
 }
 
-impl Parser {
+impl Parser<'_> {
     fn peek(&self) -> &Tok {
         self.tokens.get(self.pos).map_or(&Tok::Eof, |t| &t.tok)
     }
@@ -69,7 +89,7 @@ impl Parser {
     }
 
     fn unexpected<T>(&self) -> PResult<T> {
-        Err(ParseError(match self.peek() {
+        Err(ParseError::syntax(match self.peek() {
             Tok::Eof => "Unexpected end of statement".into(),
             _ => "Unexpected token".into(),
         }))
@@ -114,7 +134,7 @@ impl Parser {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(ParseError("Statement is nested too deeply".into()));
+            return Err(ParseError::syntax("Statement is nested too deeply".into()));
         }
         Ok(())
     }
@@ -153,7 +173,7 @@ impl Parser {
                 returning,
             })
         } else {
-            Err(ParseError("Expected data manipulation".into()))
+            Err(ParseError::syntax("Expected data manipulation".into()))
         }
     }
 
@@ -273,7 +293,7 @@ impl Parser {
                 match self.bump() {
                     Tok::Number(n) => match n.parse::<u32>() {
                         Ok(i) => steps.push(Step::Index(i)),
-                        Err(_) => return Err(ParseError("Invalid list index".into())),
+                        Err(_) => return Err(ParseError::syntax("Invalid list index".into())),
                     },
                     Tok::Str(s) => steps.push(Step::Field(s)),
                     _ => return self.unexpected(),
@@ -431,10 +451,24 @@ impl Parser {
                 Ok(inner)
             }
             Tok::Punct("[") => Ok(Expr::List(self.items("]")?)),
-            Tok::Punct("<<") => Ok(Expr::Bag(self.items(">>")?)),
+            Tok::Punct("<<") => {
+                if self.peek() == &Tok::Punct(">>") {
+                    // Refused once the statement is read, with the position of the last one
+                    // (DynamoDB Local 3.3.1's text: line, column and the length of `<<`).
+                    let start = self
+                        .tokens
+                        .get(self.pos.saturating_sub(1))
+                        .map_or(0, |t| t.start);
+                    let before = self.source.get(..start).unwrap_or("");
+                    let line = before.matches('\n').count() + 1;
+                    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                    self.empty_bag = Some((line, column));
+                }
+                Ok(Expr::Bag(self.items(">>")?))
+            }
             Tok::Punct("{") => self.map(),
-            Tok::Eof => Err(ParseError("Unexpected end of statement".into())),
-            _ => Err(ParseError("Unexpected token".into())),
+            Tok::Eof => Err(ParseError::syntax("Unexpected end of statement".into())),
+            _ => Err(ParseError::syntax("Unexpected token".into())),
         }
     }
 

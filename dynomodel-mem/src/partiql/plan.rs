@@ -257,7 +257,19 @@ impl<'p> Gen<'p> {
                     if target != path {
                         return Err(errors::function_arguments(f));
                     }
-                    let clause = format!("{} {}", self.path(path), self.operand(v)?);
+                    let value = self.resolve(v)?;
+                    if !matches!(
+                        value,
+                        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+                    ) {
+                        // DynamoDB Local 3.3.1 appends the first argument's position when it is a
+                        // bare name; the engine's tree keeps no positions, so it never does.
+                        return Err(Error::validation(format!(
+                            "The second argument to {} must be a value with type SET",
+                            f.to_ascii_uppercase()
+                        )));
+                    }
+                    let clause = format!("{} {}", self.path(path), self.value(value));
                     if f == "set_add" {
                         &mut add
                     } else {

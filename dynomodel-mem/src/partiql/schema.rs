@@ -7,10 +7,10 @@ use dynomodel::{
     AttributeValue, Backend, DescribeTableInput, Error, Item, Result, ScalarAttributeType,
 };
 
-use super::ast::{Expr, Statement};
+use super::ast::{Assignment, Expr, Statement};
 use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
-use crate::expr::validate::validate_condition;
+use crate::expr::validate::{validate_condition, validate_update};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
 
 /// What the planner needs of a table: its keys, its indexes' keys, its key attributes' types.
@@ -83,21 +83,7 @@ impl Schema {
         filter: &Expr,
         queried: &KeyNames,
     ) -> Result<()> {
-        let mut scratch = ph.clone();
-        let text = scratch.condition(filter)?;
-        if let Ok(Expression::Condition(parsed)) = expr::parse(ExprKind::Filter, &text) {
-            let placeholders = Placeholders {
-                names: &scratch.names,
-                values: &scratch.values,
-            };
-            validate_condition(
-                ExprKind::Filter,
-                &parsed,
-                placeholders,
-                &mut Usage::default(),
-            )
-            .map_err(errors::unprefixed)?;
-        }
+        prevalidate_condition(ph, filter)?;
         // The terms that become the key condition: the first top-level equality (or IN) on the
         // partition key, then the first sort-key term of a key-condition form.
         let terms = conjuncts(filter);
@@ -149,9 +135,57 @@ impl Schema {
     pub(crate) fn key<'e>(&self, ph: &Gen<'_>, filter: &'e Expr) -> Result<(Item, Vec<&'e Expr>)> {
         let (key, rest) = full_key(ph, &self.keys, filter)?
             .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
+        // A second equality on a key attribute, to another value, names another item.
+        for (name, value) in &key {
+            for term in &rest {
+                if let Some(other) = equality(term, name) {
+                    if ph.resolve(other)? != *value {
+                        return Err(errors::several_keys(name));
+                    }
+                }
+            }
+        }
         self.check_types(&key)?;
         Ok((key, rest))
     }
+}
+
+/// Validates `filter` as the expression API would a condition (operand types, functions, limits),
+/// without running anything, so that its errors come before the statement's own checks of the key
+/// (DynamoDB Local 3.3.1's order). Errors lose their `Invalid …Expression: ` prefix.
+pub(crate) fn prevalidate_condition(ph: &Gen<'_>, filter: &Expr) -> Result<()> {
+    let mut scratch = ph.clone();
+    let text = scratch.condition(filter)?;
+    if let Ok(Expression::Condition(parsed)) = expr::parse(ExprKind::Filter, &text) {
+        let placeholders = Placeholders {
+            names: &scratch.names,
+            values: &scratch.values,
+        };
+        validate_condition(
+            ExprKind::Filter,
+            &parsed,
+            placeholders,
+            &mut Usage::default(),
+        )
+        .map_err(errors::unprefixed)?;
+    }
+    Ok(())
+}
+
+/// [`prevalidate_condition`] for the `SET`/`REMOVE` list of an `UPDATE` (path overlaps, operand
+/// types of `+`, `-`, `list_append`).
+pub(crate) fn prevalidate_update(ph: &Gen<'_>, assignments: &[Assignment]) -> Result<()> {
+    let mut scratch = ph.clone();
+    let text = scratch.update(assignments)?;
+    if let Ok(Expression::Update(parsed)) = expr::parse(ExprKind::Update, &text) {
+        let placeholders = Placeholders {
+            names: &scratch.names,
+            values: &scratch.values,
+        };
+        validate_update(&parsed, placeholders, &mut Usage::default())
+            .map_err(errors::unprefixed)?;
+    }
+    Ok(())
 }
 
 /// The type descriptor of a key attribute type.
@@ -165,7 +199,10 @@ fn scalar_name(t: ScalarAttributeType) -> &'static str {
 
 /// Parses `source` and checks its `?` count against `params`.
 pub(crate) fn parse(source: &str, params: &[AttributeValue]) -> Result<Statement> {
-    let (statement, count) = super::parser::parse(source).map_err(|e| errors::malformed(&e.0))?;
+    let (statement, count) = super::parser::parse(source).map_err(|e| match e.1 {
+        true => Error::validation(e.0),
+        false => errors::malformed(&e.0),
+    })?;
     if count != params.len() {
         return Err(Error::validation(errors::PARAMETER_COUNT));
     }

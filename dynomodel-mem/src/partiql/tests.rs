@@ -437,3 +437,14 @@ async fn batch_and_transaction() {
         Some(super::errors::MIXED_TRANSACTION)
     );
 }
+
+#[test]
+fn empty_bags_are_refused_with_the_last_position() {
+    assert_eq!(
+        parse("INSERT INTO t VALUE {'a': <<>>,\n 'b': <<>>}"),
+        Err(super::parser::ParseError(
+            "Empty bags are not supported at 2:7:2".into(),
+            true
+        ))
+    );
+}

@@ -11,7 +11,7 @@ use dynomodel::{
 use super::ast::{Expr, Path, Statement};
 use super::errors;
 use super::plan::{and_all, Gen};
-use super::schema::Schema;
+use super::schema::{prevalidate_condition, prevalidate_update, Schema};
 
 /// The generated `ExpressionAttributeNames` and `ExpressionAttributeValues` of a plan.
 pub(crate) type Placeholders = (Option<BTreeMap<String, String>>, Option<Item>);
@@ -92,6 +92,8 @@ impl Write {
                 returning,
                 ..
             } => {
+                prevalidate_update(ph, assignments)?;
+                prevalidate_condition(ph, filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
                 let update = ph.update(assignments)?;
                 let hash = ph.path(&attribute(&schema.keys.hash));
@@ -121,8 +123,19 @@ impl Write {
                     Some(r) if r.all && !r.new => Some(ReturnValue::AllOld),
                     Some(r) => return Err(errors::delete_returning(&r.text())),
                 };
+                prevalidate_condition(ph, filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
-                let condition = and_all(ph, &rest)?;
+                // Deleting a missing item succeeds whatever the conditions say (DynamoDB Local
+                // 3.3.1), so they apply only to an item that exists.
+                let condition = match and_all(ph, &rest)? {
+                    Some(more) => {
+                        let hash = ph.path(&attribute(&schema.keys.hash));
+                        // `(a) AND (b)` binds tighter than OR: no parentheses (DynamoDB refuses
+                        // redundant ones).
+                        Some(format!("attribute_not_exists({hash}) OR {more}"))
+                    }
+                    None => None,
+                };
                 Ok(Write::Delete {
                     table,
                     key,
