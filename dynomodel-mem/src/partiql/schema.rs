@@ -138,10 +138,10 @@ impl Schema {
         // A second equality on a key attribute, to another value, names another item.
         for (name, value) in &key {
             for term in &rest {
-                if let Some(other) = equality(term, name) {
-                    if ph.resolve(other)? != *value {
-                        return Err(errors::several_keys(name));
-                    }
+                if let Some(other) = equality(term, name)
+                    && ph.resolve(other)? != *value
+                {
+                    return Err(errors::several_keys(name));
                 }
             }
         }
