@@ -174,3 +174,42 @@ dual_test!(partiql_execute_transaction, |t| {
     );
     assert_eq!(out.responses[1], None);
 });
+
+dual_test!(partiql_returning_in_batches_and_transactions, |t| {
+    let tb = table(&t).await;
+    exec(
+        &t,
+        &format!("INSERT INTO \"{tb}\" VALUE {{'pk': 'a', 'sk': 1, 'n': 1}}"),
+        &[],
+    )
+    .await
+    .unwrap();
+    let update = format!("UPDATE \"{tb}\" SET n = 2 WHERE pk = 'a' AND sk = 1 RETURNING ALL OLD *");
+    // In a batch, the response carries what RETURNING asked for.
+    let out = t
+        .backend()
+        .batch_execute_statement(BatchExecuteStatementInput {
+            statements: vec![BatchStatementRequest {
+                statement: update.clone(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        out.responses[0].item,
+        Some(item([("pk", s("a")), ("sk", num("1")), ("n", num("1"))]))
+    );
+    // A transaction refuses it.
+    t.expect_error(
+        t.backend()
+            .execute_transaction(ExecuteTransactionInput {
+                transact_statements: vec![ParameterizedStatement { statement: update, ..Default::default() }],
+                ..Default::default()
+            })
+            .await,
+        "ValidationException",
+        "Validation failed in TransactStatements[0]: RETURNING clause is not supported in ExecuteTransaction.",
+    );
+});

@@ -213,11 +213,13 @@ pub(crate) async fn batch_execute_statement(
                 .run(backend, (names, values), on_failure, consumed)
                 .await
             {
-                Ok((c, _)) => {
+                Ok((c, returned)) => {
                     add_capacity(&mut capacity, c);
+                    // What a RETURNING clause asked for (DynamoDB Local 3.3.1 answers it here).
                     responses.push(BatchStatementResponse {
                         table_name: Some(table),
-                        ..Default::default()
+                        item: returned,
+                        error: None,
                     });
                 }
                 Err(e) => responses.push(failed(e, Some(table))),

@@ -31,6 +31,9 @@ pub(crate) const TRANSACTION_SELECT: &str =
 /// A value of the wrong type compared with a key attribute (the Query/Scan text).
 pub(crate) const CONDITION_TYPE: &str =
     "One or more parameter values were invalid: Condition parameter type does not match schema type";
+/// `RETURNING` in a transaction (after `Validation failed in TransactStatements[i]: `).
+pub(crate) const TRANSACTION_RETURNING: &str =
+    "RETURNING clause is not supported in ExecuteTransaction.";
 /// A `NextToken` this engine did not issue.
 pub(crate) const INVALID_NEXT_TOKEN: &str = "Invalid NextToken";
 /// A value form the statement cannot use here (e.g. a path inside `VALUE {…}`).

@@ -8,6 +8,7 @@ use dynomodel::{
     TransactWriteItemsInput,
 };
 
+use super::ast::Statement;
 use super::batch::plan_read;
 use super::errors;
 use super::plan::Gen;
@@ -69,7 +70,21 @@ pub(crate) async fn execute_transaction(
     }
     let mut actions = Vec::new();
     let mut inserts = Vec::new();
-    for ((statement, params), request) in parsed.iter().zip(&input.transact_statements) {
+    for (i, ((statement, params), request)) in
+        parsed.iter().zip(&input.transact_statements).enumerate()
+    {
+        if let Statement::Update {
+            returning: Some(_), ..
+        }
+        | Statement::Delete {
+            returning: Some(_), ..
+        } = statement
+        {
+            return Err(Error::validation(format!(
+                "Validation failed in TransactStatements[{i}]: {}",
+                errors::TRANSACTION_RETURNING
+            )));
+        }
         let schema = Schema::load(backend, statement.table()).await?;
         let mut ph = Gen::new(params);
         let write = Write::plan(&schema, &mut ph, statement)?;
