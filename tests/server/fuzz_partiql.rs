@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 /// Fragments of statements over the table `tbl` (`pk` S, `sk` N), valid and not.
-const FRAGMENTS: [&str; 44] = [
+const FRAGMENTS: [&str; 49] = [
     "SELECT",
     "*",
     "FROM",
@@ -55,6 +55,11 @@ const FRAGMENTS: [&str; 44] = [
     ",",
     "<<'a'>>",
     "list_append(x, [1])",
+    "RETURNING ALL OLD *",
+    "RETURNING MODIFIED NEW *",
+    "<<>>",
+    "set_add(x, <<1>>)",
+    "pk IN ['a', ?]",
 ];
 
 /// Valid statements the mutations start from.
