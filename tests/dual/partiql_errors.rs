@@ -102,7 +102,12 @@ dual_test!(partiql_statement_errors, |t| {
         "ValidationException",
         "Key attribute's data type should match its data type in table's schema: Key sk",
     );
-    for condition in ["contains(pk, 1)", "pk = 'a' AND pk < -3", "NOT pk = 2"] {
+    for condition in [
+        "contains(pk, 1)",
+        "pk = 'a' AND pk < -3",
+        "NOT pk = 2",
+        "attribute_type(sk, 'S')",
+    ] {
         t.expect_error(
             exec(&t, &format!("SELECT * FROM \"{tb}\" WHERE {condition}"), &[]).await,
             "ValidationException",
@@ -148,6 +153,17 @@ dual_test!(partiql_statement_errors, |t| {
         exec(
             &t,
             &format!("UPDATE \"{tb}\" SET n = 1 WHERE pk = 'a' AND sk = 1 AND pk = 'b'"),
+            &[],
+        )
+        .await,
+        "ValidationException",
+        "Multiple conditions on same key pk. Only single item Update/Insert/Delete are supported",
+    );
+    // Even before the missing sort key is noticed.
+    t.expect_error(
+        exec(
+            &t,
+            &format!("DELETE FROM \"{tb}\" WHERE pk = 'a' AND pk = 'b'"),
             &[],
         )
         .await,

@@ -40,8 +40,12 @@ fn is_keyword(word: &str) -> bool {
 
 struct Parser<'s> {
     source: &'s str,
-    /// Where the last `<<>>` is, if any (line and column).
+    /// Where the first `<<>>` is, if any (line and column).
     empty_bag: Option<(usize, usize)>,
+    /// Where the first `<<>>` of the WHERE clause is.
+    where_bag: Option<(usize, usize)>,
+    /// Whether the WHERE clause is being read.
+    in_where: bool,
     tokens: Vec<Token>,
     pos: usize,
     depth: usize,
@@ -53,6 +57,8 @@ pub(crate) fn parse(source: &str) -> PResult<(Statement, usize)> {
     let mut p = Parser {
         source,
         empty_bag: None,
+        where_bag: None,
+        in_where: false,
         tokens: tokenize(source),
         pos: 0,
         depth: 0,
@@ -66,7 +72,7 @@ pub(crate) fn parse(source: &str) -> PResult<(Statement, usize)> {
             "Unexpected token after expression".into(),
         ));
     }
-    if let Some((line, column)) = p.empty_bag {
+    if let Some((line, column)) = p.where_bag.or(p.empty_bag) {
         return Err(ParseError(
             format!("Empty bags are not supported at {line}:{column}:2"),
             true,
@@ -109,6 +115,20 @@ impl Parser<'_> {
 
     fn expect_word(&mut self, word: &str) -> PResult<()> {
         if self.eat_word(word) {
+            Ok(())
+        } else {
+            self.unexpected()
+        }
+    }
+
+    /// `WHERE`, noting that the clause has begun.
+    fn eat_where(&mut self) -> bool {
+        self.in_where = self.eat_word("WHERE");
+        self.in_where
+    }
+
+    fn expect_where(&mut self) -> PResult<()> {
+        if self.eat_where() {
             Ok(())
         } else {
             self.unexpected()
@@ -164,7 +184,7 @@ impl Parser<'_> {
         } else if self.eat_word("DELETE") {
             self.expect_word("FROM")?;
             let table = self.name()?;
-            self.expect_word("WHERE")?;
+            self.expect_where()?;
             let filter = self.expr(0)?;
             let returning = self.returning()?;
             Ok(Statement::Delete {
@@ -194,7 +214,7 @@ impl Parser<'_> {
         } else {
             None
         };
-        let filter = if self.eat_word("WHERE") {
+        let filter = if self.eat_where() {
             Some(self.expr(0)?)
         } else {
             None
@@ -231,7 +251,7 @@ impl Parser<'_> {
         if assignments.is_empty() {
             return self.unexpected();
         }
-        self.expect_word("WHERE")?;
+        self.expect_where()?;
         let filter = self.expr(0)?;
         let returning = self.returning()?;
         Ok(Statement::Update {
@@ -453,8 +473,8 @@ impl Parser<'_> {
             Tok::Punct("[") => Ok(Expr::List(self.items("]")?)),
             Tok::Punct("<<") => {
                 if self.peek() == &Tok::Punct(">>") {
-                    // Refused once the statement is read, with the position of the last one
-                    // (DynamoDB Local 3.3.1's text: line, column and the length of `<<`).
+                    // Refused once the statement is read (DynamoDB Local 3.3.1's text: line,
+                    // column and the length of `<<`).
                     let start = self
                         .tokens
                         .get(self.pos.saturating_sub(1))
@@ -462,7 +482,11 @@ impl Parser<'_> {
                     let before = self.source.get(..start).unwrap_or("");
                     let line = before.matches('\n').count() + 1;
                     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-                    self.empty_bag = Some((line, column));
+                    // DynamoDB Local 3.3.1 reports the first in the WHERE clause, else the first.
+                    if self.in_where && self.where_bag.is_none() {
+                        self.where_bag = Some((line, column));
+                    }
+                    self.empty_bag = self.empty_bag.or(Some((line, column)));
                 }
                 Ok(Expr::Bag(self.items(">>")?))
             }

@@ -406,6 +406,20 @@ pub(crate) fn compared_with<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e Ex
     }
 }
 
+/// The types `attribute_type(name, 'T')` asks about anywhere in `expr`.
+pub(crate) fn attribute_types<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e str>) {
+    if let Expr::Call(f, args) = expr
+        && let [Expr::Path(p), Expr::Str(t)] = args.as_slice()
+        && f == "attribute_type"
+        && p.is_attribute(name)
+    {
+        out.push(t);
+    }
+    for child in children(expr) {
+        attribute_types(child, name, out);
+    }
+}
+
 /// Whether `term` is a sort-key condition on `range`: `range op v` (not `<>`), `v op range`,
 /// `range BETWEEN v AND w`, `begins_with(range, v)`.
 pub(crate) fn range_form(term: &Expr, range: &str) -> bool {

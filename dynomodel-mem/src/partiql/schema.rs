@@ -100,6 +100,17 @@ impl Schema {
                 self.check_compared(ph, term, name, true)?;
             }
         }
+        // DynamoDB Local 3.3.1 also refuses `attribute_type(sk, 'T')` naming another type than the
+        // table's sort key has (not so for the partition key).
+        if let Some(range) = &self.keys.range
+            && let Some(expected) = self.types.get(range)
+        {
+            let mut asked = Vec::new();
+            super::plan::attribute_types(filter, range, &mut asked);
+            if asked.iter().any(|t| *t != scalar_name(*expected)) {
+                return Err(Error::validation(errors::CONDITION_TYPE));
+            }
+        }
         for term in terms
             .iter()
             .filter(|t| !key_terms.iter().any(|k| std::ptr::eq(*k, **t)))
@@ -133,18 +144,22 @@ impl Schema {
 
     /// The full primary key fixed by `filter`, and the other terms; the key-equality error otherwise.
     pub(crate) fn key<'e>(&self, ph: &Gen<'_>, filter: &'e Expr) -> Result<(Item, Vec<&'e Expr>)> {
-        let (key, rest) = full_key(ph, &self.keys, filter)?
-            .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
-        // A second equality on a key attribute, to another value, names another item.
-        for (name, value) in &key {
-            for term in &rest {
-                if let Some(other) = equality(term, name)
-                    && ph.resolve(other)? != *value
-                {
-                    return Err(errors::several_keys(name));
+        // A second equality on a key attribute, to another value, names another item (checked
+        // before the equalities' completeness, as DynamoDB Local 3.3.1 does).
+        let terms = conjuncts(filter);
+        for name in self.keys.all() {
+            let mut fixed: Option<AttributeValue> = None;
+            for value in terms.iter().filter_map(|t| equality(t, name)) {
+                let value = ph.resolve(value)?;
+                match &fixed {
+                    Some(first) if *first != value => return Err(errors::several_keys(name)),
+                    Some(_) => {}
+                    None => fixed = Some(value),
                 }
             }
         }
+        let (key, rest) = full_key(ph, &self.keys, filter)?
+            .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
         self.check_types(&key)?;
         Ok((key, rest))
     }

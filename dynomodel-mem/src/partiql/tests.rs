@@ -439,12 +439,15 @@ async fn batch_and_transaction() {
 }
 
 #[test]
-fn empty_bags_are_refused_with_the_last_position() {
+fn empty_bags_are_refused_with_a_position() {
+    let refused = |text: &str| parse(text).err().filter(|e| e.1).map(|e| e.0);
     assert_eq!(
-        parse("INSERT INTO t VALUE {'a': <<>>,\n 'b': <<>>}"),
-        Err(super::parser::ParseError(
-            "Empty bags are not supported at 2:7:2".into(),
-            true
-        ))
+        refused("INSERT INTO t VALUE {'a': <<>>,\n 'b': <<>>}").as_deref(),
+        Some("Empty bags are not supported at 1:27:2")
+    );
+    // The WHERE clause's first, if it has one.
+    assert_eq!(
+        refused("UPDATE t SET a = <<>> WHERE pk = 1 AND\n  b = <<>>").as_deref(),
+        Some("Empty bags are not supported at 2:7:2")
     );
 }
