@@ -6,7 +6,8 @@ Drives the server the way a Python application would: a table with a local and a
 put/get/update with expressions and in the legacy form (Expected, AttributeUpdates, AttributesToGet), a
 paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
 following `UnprocessedKeys`), transactions (a cancelled one with its `CancellationReasons`, a successful
-one, an idempotent replay), DynamoDB's error shapes as botocore parses them, and the schema's lifecycle:
+one, an idempotent replay), DynamoDB's error shapes as botocore parses them, a PartiQL
+execute_statement round trip (INSERT with parameters, then SELECT), and the schema's lifecycle:
 UpdateTable adding a global secondary index to a table with items (waited for with a describe loop, then
 queried), UpdateTimeToLive / DescribeTimeToLive, the three tag operations, DescribeLimits and
 DescribeEndpoints.
@@ -296,6 +297,17 @@ def errors(ddb):
     expect_error("ResourceInUseException", create_table, ddb=ddb)
 
 
+def partiql(ddb):
+    """ExecuteStatement round trip: INSERT with parameters, SELECT it back, the duplicate-key error."""
+    insert = "INSERT INTO \"tweets\" VALUE {'userid': ?, 'id': ?, 'text': 'via PartiQL'}"
+    params = [{"S": "dora"}, {"S": "p1"}]
+    assert ddb.execute_statement(Statement=insert, Parameters=params)["Items"] == []
+    got = ddb.execute_statement(Statement="SELECT id, text FROM \"tweets\" WHERE userid = ?",
+                                Parameters=[{"S": "dora"}])
+    assert got["Items"] == [{"id": {"S": "p1"}, "text": {"S": "via PartiQL"}}], got["Items"]
+    expect_error("DuplicateItemException", ddb.execute_statement, Statement=insert, Parameters=params)
+
+
 def wait_for_indexes(ddb, table, timeout=30.0):
     """DescribeTable until the table and every global secondary index are ACTIVE (no waiter covers
     indexes); returns the last description."""
@@ -427,6 +439,7 @@ def main():
               ("paginated query", query_pages), ("consumed capacity of a query", consumed_capacity),
               ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
               ("transactions", transactions), ("error shapes", errors),
+              ("execute_statement INSERT then SELECT", partiql),
               ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
               ("tags", tags), ("streams", lambda ddb: streams(ddb, endpoint)),
               ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]

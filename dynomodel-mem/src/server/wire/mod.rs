@@ -38,6 +38,7 @@ mod error;
 mod item;
 mod legacy;
 mod model;
+mod partiql;
 mod streams;
 mod table;
 mod tags;
@@ -104,6 +105,9 @@ pub const OPERATIONS: &[&str] = &[
     "ListTagsOfResource",
     "DescribeLimits",
     "DescribeEndpoints",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
 ];
 
 /// What the server knows about a request beyond its body.
@@ -221,6 +225,9 @@ pub async fn call_in(
         "ListTagsOfResource" => tags::list_tags_of_resource(backend, request).await,
         "DescribeLimits" => account::describe_limits(backend, request).await,
         "DescribeEndpoints" => account::describe_endpoints(context, backend, request).await,
+        "ExecuteStatement" => partiql::execute_statement(backend, request).await,
+        "BatchExecuteStatement" => partiql::batch_execute_statement(backend, request).await,
+        "ExecuteTransaction" => partiql::execute_transaction(backend, request).await,
         _ => Err(Fault::UnknownOperation),
     }
 }
