@@ -32,9 +32,10 @@ const COMPARISON_OPERATORS: &[(&str, ComparisonOperator)] = &[
     ("GE", ComparisonOperator::Ge),
     ("CONTAINS", ComparisonOperator::Contains),
 ];
+/// DynamoDB's order again (`[OR, AND]`, as the generated service model lists it).
 const CONDITIONAL_OPERATORS: &[(&str, ConditionalOperator)] = &[
-    ("AND", ConditionalOperator::And),
     ("OR", ConditionalOperator::Or),
+    ("AND", ConditionalOperator::And),
 ];
 const ATTRIBUTE_ACTIONS: &[(&str, AttributeAction)] = &[
     ("ADD", AttributeAction::Add),

@@ -81,7 +81,7 @@ async fn reads_decode_their_legacy_members() {
                 "TableName": "users",
                 "KeyConditions": {"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}},
                 "QueryFilter": {"x": {"ComparisonOperator": "NOT_NULL"}},
-                "AttributesToGet": ["x", null, "y"],
+                "AttributesToGet": ["x", "y"],
                 "ConditionalOperator": "AND"
             }),
         )
@@ -122,6 +122,19 @@ async fn reads_decode_their_legacy_members() {
         panic!("{seen:?}");
     };
     assert_eq!(get.attributes_to_get, Some(vec!["x".into()]));
+    // The service model's lists are dense (Smithy lists without @sparse): a null entry is refused
+    // where it stands, not skipped.
+    let message = fake
+        .validation(
+            "GetItem",
+            json!({"TableName": "users", "Key": {"pk": {"S": "a"}}, "AttributesToGet": ["x", null]}),
+        )
+        .await;
+    assert_eq!(
+        message,
+        "1 validation error detected: Value null at 'attributesToGet.2.member' failed to satisfy \
+         constraint: Member must not be null"
+    );
 }
 
 #[tokio::test]
@@ -142,7 +155,7 @@ async fn legacy_member_constraints_are_validation_errors() {
         message,
         errors(&[
             enum_at("FOO", "expected.a.member.comparisonOperator", OPERATORS),
-            enum_at("XOR", "conditionalOperator", "AND, OR"),
+            enum_at("XOR", "conditionalOperator", "OR, AND"),
         ])
     );
     let message = fake
