@@ -145,6 +145,8 @@ mod update_table;
 mod validate;
 
 #[cfg(feature = "server")]
+pub mod dump;
+#[cfg(feature = "server")]
 pub mod server;
 
 #[cfg(test)]
@@ -172,6 +174,8 @@ use dynomodel::{
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
+#[cfg(feature = "server")]
+pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
