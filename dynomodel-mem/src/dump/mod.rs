@@ -79,6 +79,7 @@ mod write;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
+use dynomodel::{Backend, BatchWriteItemInput, Item, WriteRequest};
 use serde_json::{json, Value};
 
 use crate::server::wire;
@@ -165,6 +166,27 @@ pub trait Target: Send + Sync {
     /// Sends one request: `operation` is the `X-Amz-Target` suffix (`"Scan"`), `request` its JSON
     /// body; answers the JSON response or the DynamoDB error.
     async fn call(&self, operation: &str, request: Value) -> Result<Value, DumpError>;
+
+    /// Puts `items` (DynamoDB JSON items, at most 25, no two with one key) into `table` with one
+    /// BatchWriteItem; answers the items it left unprocessed. The default sends the request through
+    /// [`Target::call`]; the engine decodes the items straight into its own types, which loads
+    /// about twice as fast, with the same checks and errors.
+    async fn put_batch(&self, table: &str, items: &[&Value]) -> Result<Vec<Value>, DumpError> {
+        let requests: Vec<Value> = items
+            .iter()
+            .map(|item| json!({ "PutRequest": { "Item": item } }))
+            .collect();
+        let request = json!({ "RequestItems": { table: requests } });
+        let mut answer = self.call("BatchWriteItem", request).await?;
+        let left = match answer["UnprocessedItems"][table].take() {
+            Value::Array(left) => left,
+            _ => Vec::new(),
+        };
+        Ok(left
+            .into_iter()
+            .map(|mut request| request["PutRequest"]["Item"].take())
+            .collect())
+    }
 }
 
 #[async_trait::async_trait]
@@ -174,8 +196,48 @@ impl Target for MemBackend {
             .map_err(|e| DumpError::Connection(format!("encoding a request: {e}")))?;
         wire::call(self, operation, &body)
             .await
-            .map_err(|fault| service_error(&wire::error_response(&fault).1))
+            .map_err(|fault| fault_error(&fault))
     }
+
+    async fn put_batch(&self, table: &str, items: &[&Value]) -> Result<Vec<Value>, DumpError> {
+        // What the wire layer's BatchWriteItem decoding does for these items (type errors first,
+        // then attribute-value validation), without encoding and parsing the request again.
+        let mut decoder = wire::Decoder::default();
+        let mut requests = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(fields) = item.as_object() else {
+                return Err(DumpError::Connection("an item is not a JSON object".into()));
+            };
+            let mut parsed = Item::new();
+            for (name, value) in fields {
+                let value = wire::parse_attribute_value(value, &mut decoder)
+                    .map_err(|fault| fault_error(&fault))?;
+                parsed.insert(name.clone(), value);
+            }
+            requests.push(WriteRequest::Put { item: parsed });
+        }
+        decoder.finish(()).map_err(|fault| fault_error(&fault))?;
+        let input = BatchWriteItemInput {
+            request_items: [(table.to_owned(), requests)].into(),
+            ..Default::default()
+        };
+        let output = self
+            .batch_write_item(input)
+            .await
+            .map_err(|e| fault_error(&wire::Fault::Backend(e)))?;
+        let left = output.unprocessed_items.into_values().flatten();
+        Ok(left
+            .filter_map(|request| match request {
+                WriteRequest::Put { item } => Some(wire::item_to_json(&item)),
+                WriteRequest::Delete { .. } => None,
+            })
+            .collect())
+    }
+}
+
+/// A wire-layer fault as the DynamoDB error a client would read.
+fn fault_error(fault: &wire::Fault) -> DumpError {
+    service_error(&wire::error_response(fault).1)
 }
 
 /// A DynamoDB error body (`{"__type": "…#Code", "message": …}`) as a [`DumpError::Service`].

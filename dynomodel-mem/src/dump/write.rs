@@ -150,39 +150,36 @@ pub(crate) async fn put_all(
     Ok(items.len() as u64)
 }
 
-/// One BatchWriteItem, with its unprocessed items retried.
+/// One BatchWriteItem, with throttling and its unprocessed items retried.
 async fn send(
     target: &dyn Target,
     table: &str,
     batch: &[&Line],
     pinpoint: bool,
 ) -> Result<(), DumpError> {
-    let requests: Vec<Value> = batch
-        .iter()
-        .map(|(_, item)| json!({ "PutRequest": { "Item": item } }))
-        .collect();
-    let mut request = json!({ "RequestItems": { table: requests } });
+    let mut left: Option<Vec<Value>> = None;
     let mut attempt = 0;
     loop {
-        let answer = match call_retrying(target, "BatchWriteItem", &request).await {
-            Ok(answer) => answer,
+        let items: Vec<&Value> = match &left {
+            None => batch.iter().map(|(_, item)| item).collect(),
+            Some(left) => left.iter().collect(),
+        };
+        match target.put_batch(table, &items).await {
+            Ok(unprocessed) if unprocessed.is_empty() => return Ok(()),
+            Ok(unprocessed) => left = Some(unprocessed),
+            Err(e) if retryable(&e) => {}
             Err(e) if pinpoint && e.code().is_some() => {
                 return Err(culprit(target, table, batch, e).await)
             }
             Err(e) => return Err(e),
-        };
-        let unprocessed = &answer["UnprocessedItems"][table];
-        if unprocessed.as_array().is_none_or(Vec::is_empty) {
-            return Ok(());
         }
-        if attempt + 1 >= ATTEMPTS {
+        attempt += 1;
+        if attempt >= ATTEMPTS {
             return Err(DumpError::Connection(format!(
-                "{table}: items still unprocessed after {ATTEMPTS} attempts"
+                "{table}: items still unprocessed or throttled after {ATTEMPTS} attempts"
             )));
         }
-        tokio::time::sleep(backoff(attempt)).await;
-        attempt += 1;
-        request = json!({ "RequestItems": { table: unprocessed.clone() } });
+        tokio::time::sleep(backoff(attempt - 1)).await;
     }
 }
 
