@@ -328,3 +328,40 @@ fn http_targets_take_plain_http_urls() {
         assert!(HttpTarget::new(url).is_err(), "{url}");
     }
 }
+
+#[test]
+fn seeded_tables_are_active_at_once_whatever_the_transition_time() {
+    block_on(async {
+        let dump = dump_bytes(&fixture().await).await;
+        let clock = crate::ManualClock::default();
+        let backend = MemBackend::builder()
+            .clock(clock)
+            .transition_time(std::time::Duration::from_secs(60))
+            .build();
+        seed(&backend, &mut dump.as_slice()).await.unwrap();
+        let described = call(&backend, "DescribeTable", json!({"TableName": "orders"})).await;
+        assert_eq!(described["Table"]["TableStatus"], json!("ACTIVE"));
+        let ttl = call(
+            &backend,
+            "DescribeTimeToLive",
+            json!({"TableName": "orders"}),
+        )
+        .await;
+        assert_eq!(
+            ttl["TimeToLiveDescription"]["TimeToLiveStatus"],
+            json!("ENABLED")
+        );
+        // Tables created afterwards take the transition time again.
+        let created = call(
+            &backend,
+            "CreateTable",
+            json!({"TableName": "later", "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+                   "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}], "BillingMode": "PAY_PER_REQUEST"}),
+        )
+        .await;
+        assert_eq!(
+            created["TableDescription"]["TableStatus"],
+            json!("CREATING")
+        );
+    });
+}

@@ -58,8 +58,9 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 moves TTL expiry, stream retention, token windows, throughput
                                 refills and CreationDateTime together
   --seed FILE                   load a full dump (as `dynomodel-mem export` writes without --table)
-                                before accepting requests: its tables, TTL settings, tags and
-                                items; a bad line stops the server with its line number
+                                before accepting requests: its tables (ACTIVE at once, whatever
+                                the transition time), TTL settings, tags and items; a bad line
+                                stops the server with its line number
 
 On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
 http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
