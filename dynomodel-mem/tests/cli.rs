@@ -298,6 +298,15 @@ fn a_seeded_server_exports_its_seed_byte_for_byte_and_imports_it_elsewhere() {
     );
     assert_eq!(missing.get("Item"), None);
 
+    // No server there: a clear error, exit status 1.
+    let nobody = run(&["export", "--endpoint", "http://127.0.0.1:1"]);
+    assert_eq!(nobody.status.code(), Some(1));
+    let stderr = String::from_utf8(nobody.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot reach http://127.0.0.1:1"),
+        "{stderr}"
+    );
+
     // A server that cannot load its seed does not start.
     let broken = temp_file("broken.jsonl");
     std::fs::write(&broken, &bytes[..bytes.len() - 40]).unwrap();
@@ -318,14 +327,27 @@ fn sigterm_lets_a_request_in_flight_finish_then_exits_0() {
     dynamodb(&addr, "CreateTable", users_table());
     // Every PutItem takes 1.5 s: one will be in flight when SIGTERM arrives.
     let rule = json!({"operation": "PutItem", "latency_ms": 1500}).to_string();
-    let (status, _) = http(&addr, "POST", "/_dynomodel/faults", None, &rule);
+    let (status, armed) = http(&addr, "POST", "/_dynomodel/faults", None, &rule);
     assert_eq!(status, 200);
+    let id = serde_json::from_str::<Value>(&armed).unwrap()["id"].clone();
     let put = json!({"TableName": "users", "Item": {"id": {"S": "slow"}}}).to_string();
     let in_flight = {
         let addr = addr.clone();
         std::thread::spawn(move || http(&addr, "POST", "/", Some("PutItem"), &put))
     };
-    std::thread::sleep(Duration::from_millis(400));
+    // Signalled once the request is in the server (its latency rule fired), however slow the machine.
+    let fired = Instant::now();
+    loop {
+        let (_, rule) = http(&addr, "GET", &format!("/_dynomodel/faults/{id}"), None, "");
+        if serde_json::from_str::<Value>(&rule).unwrap()["fired"] == json!(1) {
+            break;
+        }
+        assert!(
+            fired.elapsed() < Duration::from_secs(10),
+            "the PutItem never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let signalled = Instant::now();
     served.terminate();
     let (status, body) = in_flight.join().unwrap();

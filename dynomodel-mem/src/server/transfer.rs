@@ -148,15 +148,23 @@ async fn run(options: &Options) -> Result<String, String> {
             None => Box::new(std::io::stdout().lock()),
         };
         let mut out = BufWriter::new(&mut out);
-        match &options.table {
-            Some(table) => {
-                let items = dump::export_table(&target, table, &mut out).await;
-                ("exported", 1, items.map_err(|e| e.to_string())?)
-            }
-            None => {
-                let summary = dump::dump_all(&target, &mut out).await;
-                let summary = summary.map_err(|e| e.to_string())?;
-                ("exported", summary.tables, summary.items)
+        let exported = match &options.table {
+            Some(table) => dump::export_table(&target, table, &mut out)
+                .await
+                .map(|items| (1, items)),
+            None => dump::dump_all(&target, &mut out)
+                .await
+                .map(|summary| (summary.tables, summary.items)),
+        };
+        drop(out);
+        match exported {
+            Ok((tables, items)) => ("exported", tables, items),
+            Err(e) => {
+                // A partial file would pass for an export: remove it.
+                if let Some(path) = &options.file {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(e.to_string());
             }
         }
     } else {
