@@ -304,7 +304,8 @@ async fn serve(options: &Options) -> Result<(), String> {
     drop(stdout);
     terminated().await;
     log::info!("shutting down: finishing the requests in flight");
-    // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`).
+    // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`); only
+    // then is the engine's data final (what a durable mode syncs before exiting).
     server.shutdown().await;
     Ok(())
 }
