@@ -169,8 +169,8 @@ pub trait Target: Send + Sync {
 
     /// Puts `items` (DynamoDB JSON items, at most 25, no two with one key) into `table` with one
     /// BatchWriteItem; answers the items it left unprocessed. The default sends the request through
-    /// [`Target::call`]; the engine decodes the items straight into its own types, which loads
-    /// about twice as fast, with the same checks and errors.
+    /// [`Target::call`]; the engine decodes the items straight into its own types (no request to
+    /// encode and parse again), with the same checks and errors.
     async fn put_batch(&self, table: &str, items: &[&Value]) -> Result<Vec<Value>, DumpError> {
         let requests: Vec<Value> = items
             .iter()
