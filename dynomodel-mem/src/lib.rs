@@ -17,7 +17,9 @@
 //! capacity and stream records). Tables are usable as soon as they are created (as on DynamoDB Local),
 //! unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
-//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
+//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). With the `server`
+//! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
+//! one dump file (what `dynomodel-mem serve --seed` loads).
 //!
 //! ```
 //! use dynomodel::{
@@ -145,6 +147,8 @@ mod update_table;
 mod validate;
 
 #[cfg(feature = "server")]
+pub mod dump;
+#[cfg(feature = "server")]
 pub mod server;
 
 #[cfg(test)]
@@ -172,6 +176,8 @@ use dynomodel::{
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
+#[cfg(feature = "server")]
+pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};

@@ -384,6 +384,17 @@ impl State {
     }
 }
 
+/// Seeding (`dump::seed`): a fixture's tables are `ACTIVE` at once, whatever the transition time.
+impl State {
+    /// Sets the transition time of what is created from now on; answers the previous one.
+    pub(crate) fn replace_transition(
+        &mut self,
+        transition: std::time::Duration,
+    ) -> std::time::Duration {
+        std::mem::replace(&mut self.config.transition, transition)
+    }
+}
+
 #[cfg(test)]
 impl State {
     /// How many `ClientRequestToken`s the engine remembers.

@@ -4,12 +4,13 @@
 //!
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
 //! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `throughput.rs` throttling, `capacity.rs`
-//! consumed capacity and item collection metrics through the AWS SDK, `faults.rs` the admin endpoints
+//! consumed capacity and item collection metrics through the AWS SDK, `dump.rs` seed and export over HTTP, `faults.rs` the admin endpoints
 //! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements.
 
 #![allow(clippy::unwrap_used)]
 
 mod capacity;
+mod dump;
 mod faults;
 mod fuzz;
 mod fuzz_partiql;

@@ -1,12 +1,15 @@
-//! `dynomodel-mem serve [--host H] [--port P] [--threads N] [--log LEVEL]`: the in-memory DynamoDB engine
-//! as an HTTP server that any AWS SDK, the AWS CLI or boto3 can use (endpoint `http://H:P`, any
-//! credentials).
+//! `dynomodel-mem serve [--host H] [--port P] [--seed FILE] …`: the in-memory DynamoDB engine as an
+//! HTTP server that any AWS SDK, the AWS CLI or boto3 can use (endpoint `http://H:P`, any
+//! credentials); `dynomodel-mem export` / `import`: tables between a running server and a file
+//! (DynamoDB JSON lines, or a full dump that `serve --seed` loads).
 //!
 //! Binds 127.0.0.1:8000 by default (DynamoDB Local's port; loopback only, so nothing is exposed unless
-//! `--host` says so). `--port 0` picks a free port. Once listening it prints `listening on http://H:P`
-//! on stdout (flushed, so a parent process can read the port), then serves until SIGINT or SIGTERM and
-//! shuts down gracefully. `--log debug` (or `RUST_LOG=debug`) logs one line per request on stderr.
-//! The command line itself is [`dynomodel_mem::server::cli`].
+//! `--host` says so). `--port 0` picks a free port. Once listening it prints where the data lives and
+//! `listening on http://H:P` on stdout (flushed, so a parent process can read the port), then serves
+//! until SIGINT or SIGTERM and shuts down gracefully (requests in flight finish). `--log debug` (or
+//! `RUST_LOG=debug`) logs one line per request on stderr. `dynomodel-mem --help` and
+//! `dynomodel-mem COMMAND --help` document every flag. The command line itself is
+//! [`dynomodel_mem::server::cli`].
 
 fn main() -> std::process::ExitCode {
     dynomodel_mem::server::cli::main(std::env::args().skip(1).collect())

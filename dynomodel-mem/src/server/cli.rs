@@ -1,21 +1,41 @@
-//! The `dynomodel-mem serve` command line, in the library so that the `dynomodel-mem` binary and the
-//! `server-bench` binary (which starts the server as a child process of itself, the way DynamoDB Local
-//! runs in its own JVM) run the very same server.
+//! The `dynomodel-mem` command line (`serve`, `export`, `import`), in the library so that the
+//! `dynomodel-mem` binary and the `server-bench` binary (which starts the server as a child process of
+//! itself, the way DynamoDB Local runs in its own JVM) run the very same server.
+//!
+//! Every command's flags are listed once ([`SERVE_FLAGS`], [`EXPORT_FLAGS`], [`IMPORT_FLAGS`]): the
+//! parsers refuse any other, and a test checks that each is documented in its command's `--help`.
 
 use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use super::transfer;
 use super::Server;
 use crate::{ManualClock, MemBackend};
 
-/// The `--help` text.
+/// `dynomodel-mem --help`: the commands.
 pub const USAGE: &str = "\
+usage: dynomodel-mem COMMAND [OPTIONS]
+
+An in-memory Amazon DynamoDB engine and its DynamoDB-compatible HTTP server.
+
+Commands:
+  serve    run the server (any AWS SDK, the AWS CLI or boto3 can use it)
+  export   write a running server's tables to a file: one table's items as DynamoDB JSON lines
+           (the format of DynamoDB's export to S3), or a full dump of every table's definition and
+           items
+  import   put DynamoDB JSON lines into a running server's table, or load a full dump into it
+
+`dynomodel-mem COMMAND --help` lists a command's options.
+";
+
+/// `dynomodel-mem serve --help`.
+pub const SERVE_USAGE: &str = "\
 usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVEL]
                            [--region REGION] [--account ID] [--transition-time SECONDS]
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
-                           [--manual-clock]
+                           [--manual-clock] [--seed FILE]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
                                 the network)
@@ -37,8 +57,17 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 the current time): POST /_dynomodel/clock/advance {\"seconds\": N}
                                 moves TTL expiry, stream retention, token windows, throughput
                                 refills and CreationDateTime together
+  --seed FILE                   load a full dump (as `dynomodel-mem export` writes without --table)
+                                before accepting requests: its tables (ACTIVE at once, whatever
+                                the transition time), TTL settings, tags and items; a bad line
+                                stops the server with its line number
 
-Admin endpoints (same port, never on DynamoDB's POST /; JSON bodies and answers):
+On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
+http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
+accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
+
+HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies and answers):
+  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors
   POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
                                     \"table\": \"tweets\", \"nth\": 3, \"error\":
                                     \"ProvisionedThroughputExceededException\", \"timing\":
@@ -49,6 +78,23 @@ Admin endpoints (same port, never on DynamoDB's POST /; JSON bodies and answers)
   GET    /_dynomodel/clock          {\"now\": \"...\"}, the engine's time
   POST   /_dynomodel/clock/advance  {\"seconds\": N} (on the manual clock only)
 ";
+
+/// The flags `serve` takes.
+pub const SERVE_FLAGS: &[&str] = &[
+    "--host",
+    "--port",
+    "--threads",
+    "--log",
+    "--region",
+    "--account",
+    "--transition-time",
+    "--ttl-sweep-interval",
+    "--enforce-throughput",
+    "--manual-clock",
+    "--seed",
+];
+
+pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
 
 /// How often the server deletes expired items unless told otherwise.
 const DEFAULT_TTL_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -72,6 +118,8 @@ struct Options {
     enforce_throughput: bool,
     /// `--manual-clock`.
     manual_clock: bool,
+    /// `--seed FILE`.
+    seed: Option<String>,
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
@@ -105,8 +153,12 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
         ttl_sweep_interval: DEFAULT_TTL_SWEEP_INTERVAL,
         enforce_throughput: false,
         manual_clock: false,
+        seed: None,
     };
     while let Some(flag) = args.next() {
+        if !SERVE_FLAGS.contains(&flag.as_str()) {
+            return Err(format!("unknown option {flag:?}"));
+        }
         let mut value = || {
             args.next()
                 .cloned()
@@ -136,6 +188,7 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
             }
             "--enforce-throughput" => options.enforce_throughput = true,
             "--manual-clock" => options.manual_clock = true,
+            "--seed" => options.seed = Some(value()?),
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -204,28 +257,65 @@ fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
     (builder.build(), clock)
 }
 
+/// Where the served data lives, as the startup banner says it. The durable mode (`--data-dir`)
+/// extends this with its directory.
+fn data_location(_options: &Options) -> String {
+    "data: in memory (lost at exit)".to_owned()
+}
+
+/// Loads `--seed FILE` into the fresh `backend`; answers the line to print.
+async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
+    let started = Instant::now();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open --seed {path}: {e}"))?;
+    let mut input = std::io::BufReader::new(file);
+    let loaded = crate::dump::seed(backend, &mut input)
+        .await
+        .map_err(|e| format!("cannot seed from {path}: {e}"))?;
+    Ok(format!(
+        "seeded {} tables, {} items from {path} in {}",
+        loaded.tables,
+        loaded.items,
+        transfer::rate(loaded.items, started.elapsed())
+    ))
+}
+
 async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
     let (backend, clock) = backend(options);
+    // Seeded before the socket is bound: no request ever sees a half-loaded engine.
+    let seeded = match &options.seed {
+        Some(path) => Some(seed(&backend, path).await?),
+        None => None,
+    };
     let server = Server::bind_mem(addr, backend.clone(), clock)
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
         .with_ttl_sweeper(backend, options.ttl_sweep_interval);
     let mut stdout = std::io::stdout().lock();
-    // Flushed at once: a test harness or script waits for this line to learn the port.
-    writeln!(stdout, "listening on {}", server.url())
+    let mut banner = seeded.into_iter().collect::<Vec<_>>();
+    banner.push(data_location(options));
+    // The last line, flushed at once: a test harness or script waits for it to learn the port.
+    banner.push(format!("listening on {}", server.url()));
+    banner
+        .iter()
+        .try_for_each(|line| writeln!(stdout, "{line}"))
         .and_then(|()| stdout.flush())
         .map_err(|e| format!("writing to stdout: {e}"))?;
     drop(stdout);
     terminated().await;
-    log::info!("shutting down");
+    log::info!("shutting down: finishing the requests in flight");
+    // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`); only
+    // then is the engine's data final (what a durable mode syncs before exiting).
     server.shutdown().await;
     Ok(())
 }
 
-/// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`: binds,
-/// prints `listening on http://HOST:PORT` on stdout (flushed, so a parent process can read the port),
-/// serves until SIGINT or SIGTERM, shuts down gracefully. Usage errors exit with status 2.
+/// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.
+///
+/// `serve` binds, prints `listening on http://HOST:PORT` on stdout (flushed, so a parent process can
+/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `export` and `import` move
+/// tables between a running server and a file ([`crate::dump`]). `--help` anywhere prints the
+/// command's help. Usage errors exit with status 2, failures with 1.
 ///
 /// ```no_run
 /// fn main() -> std::process::ExitCode {
@@ -233,14 +323,24 @@ async fn serve(options: &Options) -> Result<(), String> {
 /// }
 /// ```
 pub fn main(args: Vec<String>) -> ExitCode {
+    let command = args.first().map(String::as_str);
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
+        print!("{}", usage(command));
         return ExitCode::SUCCESS;
+    }
+    match command {
+        Some("export" | "import") => return transfer::main(&args),
+        Some("serve") => {}
+        _ => {
+            let error = parse(&args, None).err().unwrap_or_default();
+            eprintln!("dynomodel-mem: {error}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
     }
     let options = match parse(&args, std::env::var("RUST_LOG").ok().as_deref()) {
         Ok(options) => options,
         Err(e) => {
-            eprintln!("dynomodel-mem: {e}\n\n{USAGE}");
+            eprintln!("dynomodel-mem: {e}\n\n{SERVE_USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -261,6 +361,16 @@ pub fn main(args: Vec<String>) -> ExitCode {
             eprintln!("dynomodel-mem: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The help of `command` (the overview for none or an unknown one).
+fn usage(command: Option<&str>) -> &'static str {
+    match command {
+        Some("serve") => SERVE_USAGE,
+        Some("export") => EXPORT_USAGE,
+        Some("import") => IMPORT_USAGE,
+        _ => USAGE,
     }
 }
 
@@ -291,7 +401,7 @@ mod tests {
             &args(
                 "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
                  --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
-                 --enforce-throughput --manual-clock",
+                 --enforce-throughput --manual-clock --seed fixture.jsonl",
             ),
             Some("error"),
         )
@@ -309,6 +419,7 @@ mod tests {
                 ttl_sweep_interval: Duration::ZERO,
                 enforce_throughput: true,
                 manual_clock: true,
+                seed: Some("fixture.jsonl".into()),
             }
         );
         assert_eq!(
@@ -396,22 +507,30 @@ mod tests {
         );
     }
 
+    /// A value each flag that takes one accepts.
+    fn sample_value(flag: &str) -> Option<&'static str> {
+        match flag {
+            "--enforce-throughput" | "--manual-clock" => None,
+            "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
+            "--log" => Some("info"),
+            _ => Some("x"),
+        }
+    }
+
     #[test]
     fn the_help_documents_every_option() {
-        for flag in [
-            "--host",
-            "--port",
-            "--threads",
-            "--log",
-            "--region",
-            "--account",
-            "--transition-time",
-            "--ttl-sweep-interval",
-            "--enforce-throughput",
-            "--manual-clock",
-        ] {
-            assert_eq!(USAGE.matches(flag).count(), 2, "{flag}");
+        // Each flag the parser takes (it refuses any not listed) is in the synopsis and described.
+        for flag in SERVE_FLAGS {
+            assert_eq!(SERVE_USAGE.matches(flag).count(), 2, "{flag}");
+            let mut line = vec!["serve".to_owned(), (*flag).to_owned()];
+            line.extend(sample_value(flag).map(str::to_owned));
+            assert!(parse(&line, None).is_ok(), "{line:?}");
         }
+        for command in ["serve", "export", "import"] {
+            assert!(USAGE.contains(&format!("  {command} ")), "{command}");
+            assert!(usage(Some(command)).starts_with(&format!("usage: dynomodel-mem {command} ")));
+        }
+        assert_eq!(usage(None), USAGE);
     }
 
     #[test]

@@ -7,8 +7,9 @@
 //!   over the limit is refused before a byte of the body is read; a chunked body is cut off at the limit.
 //! - The `Content-Type` is not checked, nor the SigV4 signature: any client that speaks the protocol is
 //!   served, whatever its credentials.
-//! - `GET /` answers `200 healthy: dynomodel-mem`, a cheap readiness probe; any other non-POST request is
-//!   an `UnknownOperationException`.
+//! - `GET /health` answers `200 {"status":"ok"}` for process supervisors (never on DynamoDB's `POST /`);
+//!   `GET /` answers `200 healthy: dynomodel-mem`, as before; any other non-POST request is an
+//!   `UnknownOperationException`.
 //! - The backend runs in its own task, so that even a bug that panics it costs one request a 500
 //!   (`InternalServerError`), not the connection or the server.
 
@@ -29,6 +30,9 @@ use super::wire::{self, Fault};
 
 /// The largest request body served: DynamoDB's 16 MB request limit.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+
+/// The health check's path, for process supervisors.
+const HEALTH: &str = "/health";
 
 /// The response content type of DynamoDB's JSON 1.0 protocol.
 const JSON_1_0: &str = "application/x-amz-json-1.0";
@@ -67,6 +71,9 @@ async fn respond(
 ) -> (u16, Vec<u8>) {
     if request.method() == Method::GET && request.uri().path() == "/" {
         return (200, b"healthy: dynomodel-mem".to_vec());
+    }
+    if request.method() == Method::GET && request.uri().path() == HEALTH {
+        return (200, encode(&json!({ "status": "ok" })));
     }
     if request.method() != Method::POST {
         return fault(&Fault::UnknownOperation);

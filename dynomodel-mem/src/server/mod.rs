@@ -25,6 +25,7 @@ mod admin;
 pub mod cli;
 mod http;
 mod sweeper;
+mod transfer;
 pub mod wire;
 
 use std::io;
