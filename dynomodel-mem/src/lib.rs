@@ -121,6 +121,7 @@ mod clock;
 mod collection;
 mod config;
 mod create;
+pub mod durable;
 mod expr;
 pub mod faults;
 mod index;
@@ -172,6 +173,8 @@ use dynomodel::{
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
+#[cfg(feature = "durable")]
+pub use durable::{OpenError, RecoveryReport, SyncPolicy};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
@@ -276,6 +279,9 @@ use state::State;
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
     faults: faults::FaultHandle,
+    /// The data directory, in durable mode.
+    #[cfg(feature = "durable")]
+    durable: Option<Arc<durable::Durable>>,
 }
 
 impl MemBackend {
@@ -355,6 +361,8 @@ impl MemBackend {
         MemBackend {
             state: Arc::new(RwLock::new(State::new(clock, config))),
             faults: faults::FaultHandle::with(faults),
+            #[cfg(feature = "durable")]
+            durable: None,
         }
     }
 
@@ -466,7 +474,52 @@ impl MemBackend {
     /// # }).unwrap();
     /// ```
     pub fn sweep_expired(&self) -> usize {
-        self.write().sweep_expired()
+        self.mutate(|s| Ok(s.sweep_expired())).unwrap_or(0)
+    }
+
+    /// What is inconsistent in the engine, one line per problem; empty when every secondary index
+    /// equals an index rebuilt from its table's items and every table's item count its items. For
+    /// tests (the crash test checks a recovered engine with it); it reads every item.
+    ///
+    /// ```
+    /// let backend = dynomodel_mem::MemBackend::new();
+    /// assert!(backend.consistency_problems().is_empty());
+    /// ```
+    pub fn consistency_problems(&self) -> Vec<String> {
+        self.read().consistency_problems()
+    }
+
+    /// Runs the write `op` under the write lock; in durable mode, logs what it did before returning.
+    fn mutate<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
+        self.mutate_logged(Default::default(), op)
+    }
+
+    /// The request of table operation `command`, encoded for the log when in durable mode.
+    fn logged(&self, command: durable::Command<'_>) -> durable::Logged {
+        #[cfg(feature = "durable")]
+        {
+            self.durable.as_ref().map(|_| command.encode())
+        }
+        #[cfg(not(feature = "durable"))]
+        {
+            let _ = command;
+            durable::Logged
+        }
+    }
+
+    /// [`MemBackend::mutate`] for a table operation, whose request `command` is logged.
+    fn mutate_logged<T>(
+        &self,
+        command: durable::Logged,
+        op: impl FnOnce(&mut State) -> Result<T>,
+    ) -> Result<T> {
+        let mut state = self.write();
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            return durable.run(&mut state, command, op);
+        }
+        let _ = command;
+        op(&mut state)
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -488,7 +541,8 @@ impl MemBackend {
 #[async_trait::async_trait]
 impl Backend for MemBackend {
     async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
-        self.write().create_table(input)
+        let logged = self.logged(durable::Command::CreateTable(&input));
+        self.mutate_logged(logged, |s| s.create_table(input))
     }
 
     async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
@@ -500,7 +554,8 @@ impl Backend for MemBackend {
     }
 
     async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
-        self.write().delete_table(&input)
+        let logged = self.logged(durable::Command::DeleteTable(&input));
+        self.mutate_logged(logged, |s| s.delete_table(&input))
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
@@ -511,8 +566,8 @@ impl Backend for MemBackend {
                 key: &input.item,
             });
         match hit {
-            None => self.write().put_item(input),
-            Some(hit) => hit.run(|| self.write().put_item(input)).await,
+            None => self.mutate(|s| s.put_item(input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.put_item(input))).await,
         }
     }
 
@@ -537,8 +592,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.write().delete_item(&input),
-            Some(hit) => hit.run(|| self.write().delete_item(&input)).await,
+            None => self.mutate(|s| s.delete_item(&input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.delete_item(&input))).await,
         }
     }
 
@@ -550,8 +605,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.write().update_item(&input),
-            Some(hit) => hit.run(|| self.write().update_item(&input)).await,
+            None => self.mutate(|s| s.update_item(&input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.update_item(&input))).await,
         }
     }
 
@@ -614,7 +669,7 @@ impl Backend for MemBackend {
             faults::Target::batch_write(&input)
         });
         let Some(mut hit) = hit else {
-            return self.write().batch_write_item(input);
+            return self.mutate(|s| s.batch_write_item(input));
         };
         let held = hit
             .take_unprocessed()
@@ -622,7 +677,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchWriteItemOutput::default()),
-                false => self.write().batch_write_item(input),
+                false => self.mutate(|s| s.batch_write_item(input)),
             })
             .await?;
         for (table, requests) in held.into_iter().flatten() {
@@ -658,8 +713,11 @@ impl Backend for MemBackend {
                 faults::Target::transact_write(&input)
             });
         match hit {
-            None => self.write().transact_write_items(&input),
-            Some(hit) => hit.run(|| self.write().transact_write_items(&input)).await,
+            None => self.mutate(|s| s.transact_write_items(&input)),
+            Some(hit) => {
+                hit.run(|| self.mutate(|s| s.transact_write_items(&input)))
+                    .await
+            }
         }
     }
 
@@ -685,14 +743,16 @@ impl Backend for MemBackend {
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
-        self.write().update_table(input)
+        let logged = self.logged(durable::Command::UpdateTable(&input));
+        self.mutate_logged(logged, |s| s.update_table(input))
     }
 
     async fn update_time_to_live(
         &self,
         input: UpdateTimeToLiveInput,
     ) -> Result<UpdateTimeToLiveOutput> {
-        self.write().update_time_to_live(&input)
+        let logged = self.logged(durable::Command::UpdateTimeToLive(&input));
+        self.mutate_logged(logged, |s| s.update_time_to_live(&input))
     }
 
     async fn describe_time_to_live(
@@ -703,11 +763,13 @@ impl Backend for MemBackend {
     }
 
     async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
-        self.write().tag_resource(input)
+        let logged = self.logged(durable::Command::TagResource(&input));
+        self.mutate_logged(logged, |s| s.tag_resource(input))
     }
 
     async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
-        self.write().untag_resource(&input)
+        let logged = self.logged(durable::Command::UntagResource(&input));
+        self.mutate_logged(logged, |s| s.untag_resource(&input))
     }
 
     async fn list_tags_of_resource(

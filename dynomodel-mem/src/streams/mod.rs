@@ -60,6 +60,12 @@ impl Sequence {
     pub(crate) fn last(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// Continues numbering after `last` (durable mode, restoring a snapshot).
+    #[cfg(feature = "durable")]
+    pub(crate) fn set_last(&self, last: u64) {
+        self.0.store(last, Ordering::Relaxed);
+    }
 }
 
 /// A sequence number as DynamoDB writes it: a string of digits (21, zero-padded, as DynamoDB Local

@@ -1,0 +1,92 @@
+//! The write-ahead log's current segment: appended to by each acknowledged write, fsynced as the sync
+//! policy says, rotated when a snapshot starts.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use super::dir::{self, Kind};
+use super::frame;
+
+/// The segment being appended to.
+#[derive(Debug)]
+pub(crate) struct Log {
+    dir: PathBuf,
+    file: File,
+    generation: u64,
+    len: u64,
+    /// Written since the last fsync.
+    dirty: bool,
+}
+
+impl Log {
+    /// A new, empty segment of `generation` (its directory entry made durable).
+    pub(crate) fn create(dir: &Path, generation: u64) -> io::Result<Log> {
+        let path = dir.join(dir::file_name(Kind::Log, generation));
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .open(&path)?;
+        file.sync_all()?;
+        dir::sync_dir(dir)?;
+        Ok(Log {
+            dir: dir.to_path_buf(),
+            file,
+            generation,
+            len: 0,
+            dirty: false,
+        })
+    }
+
+    /// The existing segment at `path`, cut to its first `good` bytes (what recovery could read) and
+    /// appended to from there.
+    pub(crate) fn reopen(dir: &Path, path: &Path, generation: u64, good: u64) -> io::Result<Log> {
+        let mut file = OpenOptions::new().write(true).open(path)?;
+        if file.metadata()?.len() != good {
+            file.set_len(good)?;
+            file.sync_all()?;
+        }
+        file.seek(SeekFrom::Start(good))?;
+        Ok(Log {
+            dir: dir.to_path_buf(),
+            file,
+            generation,
+            len: good,
+            dirty: false,
+        })
+    }
+
+    /// Appends one record; with `sync`, fsyncs it before returning.
+    pub(crate) fn append(&mut self, payload: &[u8], sync: bool) -> io::Result<()> {
+        let written = frame::write(&mut self.file, payload)?;
+        self.len += written as u64;
+        self.dirty = true;
+        if sync {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Fsyncs what was written since the last fsync.
+    pub(crate) fn sync(&mut self) -> io::Result<()> {
+        if self.dirty {
+            self.file.sync_data()?;
+            self.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// Bytes in the segment.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Fsyncs this segment and starts the next; returns the new generation.
+    pub(crate) fn rotate(&mut self) -> io::Result<u64> {
+        self.sync()?;
+        let next = Log::create(&self.dir, self.generation + 1)?;
+        *self = next;
+        Ok(self.generation)
+    }
+}

@@ -1,0 +1,296 @@
+//! Snapshots: the engine's state written out whole, so that recovery replays only the log written
+//! since, and the log can be dropped.
+//!
+//! A snapshot is a sequence of frames ([`super::frame`]) of JSON: a header, then per table its
+//! definition (as the `CreateTable` request that recreates it, plus what `CreateTable` cannot say: its
+//! table id, TTL setting and stream), then its items in chunks, then the transactions' tokens, then an
+//! end frame with the totals. A snapshot without its end frame is not a snapshot.
+//!
+//! What a snapshot keeps: table definitions (current indexes, billing, class, deletion protection),
+//! table ids and ARNs, tags, TTL settings, items (indexes and item-collection sizes are rebuilt from
+//! them), the latest stream's ARN and label (a stream that was recording keeps recording under the
+//! same ARN), the stream sequence counter and the transactions' tokens. What it does not keep (format
+//! 1): the stream records written before the snapshot, capacity-change history (`NumberOfDecreasesToday`)
+//! and changes still in progress (a table, index or TTL change that had not settled counts as settled),
+//! and tables being deleted.
+
+use std::io::{self, BufWriter, Write};
+
+use chrono::{DateTime, Utc};
+use dynomodel::{CreateTableInput, Tag};
+use serde_json::{json, Value};
+
+use super::clock::Pin;
+use super::frame::{self, Damage, Frames};
+use super::record::{key_from, key_json, time_from, time_to};
+use super::{dir::FORMAT_VERSION, SnapshotError};
+use crate::server::wire::item_to_json;
+use crate::server::wire::records as codec;
+use crate::state::State;
+use crate::streams::StreamContext;
+use crate::MemBackend;
+
+/// Items per frame.
+const CHUNK: usize = 1000;
+
+/// Totals of a snapshot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Totals {
+    pub tables: u64,
+    pub items: u64,
+}
+
+fn put(w: &mut impl Write, v: &Value) -> io::Result<()> {
+    let payload = serde_json::to_vec(v).map_err(io::Error::other)?;
+    frame::write(w, &payload).map(|_| ())
+}
+
+/// Writes `state` to `w` as a snapshot taken at `at`.
+pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Result<Totals> {
+    let mut w = BufWriter::with_capacity(1 << 20, w);
+    put(
+        &mut w,
+        &json!({"snapshot": {
+            "format": FORMAT_VERSION,
+            "at": time_to(&at),
+            "created": state.created_count(),
+            "sequence": state.last_sequence(),
+        }}),
+    )?;
+    let mut totals = Totals::default();
+    for table in state.all_tables() {
+        if table.lifecycle.deleted.is_some() {
+            continue;
+        }
+        let s = &table.schema;
+        let create = CreateTableInput {
+            table_name: s.name.clone(),
+            attribute_definitions: s.attribute_definitions.clone(),
+            key_schema: s.key_schema.clone(),
+            billing_mode: s.billing_mode,
+            provisioned_throughput: s.provisioned_throughput,
+            local_secondary_indexes: s.local_secondary_indexes.clone(),
+            global_secondary_indexes: s.global_secondary_indexes.clone(),
+            stream_specification: None,
+            table_class: s.table_class,
+            deletion_protection_enabled: Some(s.deletion_protection_enabled),
+            tags: table.tags().iter().map(|(k, v)| Tag::new(k, v)).collect(),
+        };
+        let ttl = match (table.ttl().enabled_attribute(), table.ttl().changed_at()) {
+            (Some(attribute), Some(changed)) => json!([attribute, time_to(&changed)]),
+            _ => Value::Null,
+        };
+        let stream = s
+            .stream_specification
+            .filter(|spec| spec.stream_enabled)
+            .and_then(|spec| spec.stream_view_type)
+            .map_or(Value::Null, |v| json!(v.as_str()));
+        let latest = table
+            .lifecycle
+            .latest_stream
+            .as_ref()
+            .map_or(Value::Null, |(arn, label)| json!([arn, label]));
+        put(
+            &mut w,
+            &json!({"table": {
+                "create": codec::create_table_json(&create),
+                "created": time_to(&s.created),
+                "id": s.table_id,
+                "ttl": ttl,
+                "stream": stream,
+                "latest": latest,
+            }}),
+        )?;
+        totals.tables += 1;
+        let mut chunk = Vec::with_capacity(CHUNK);
+        for ((_, hash), partition) in table.partitions() {
+            for (range, item) in partition {
+                let key = crate::key::PrimaryKey {
+                    hash: hash.clone(),
+                    range: range.clone(),
+                };
+                chunk.push(json!([key_json(&key), item_to_json(item)]));
+                if chunk.len() == CHUNK {
+                    totals.items += CHUNK as u64;
+                    put(
+                        &mut w,
+                        &json!({"items": [s.name, std::mem::take(&mut chunk)]}),
+                    )?;
+                }
+            }
+        }
+        if !chunk.is_empty() {
+            totals.items += chunk.len() as u64;
+            put(&mut w, &json!({"items": [s.name, chunk]}))?;
+        }
+    }
+    let mut tokens: Vec<_> = state.tokens().entries().collect();
+    tokens.sort_by_key(|(_, _, at)| *at);
+    for (token, actions, recorded) in tokens {
+        put(
+            &mut w,
+            &json!({"token": [token, codec::write_actions_json(actions), time_to(&recorded)]}),
+        )?;
+    }
+    put(
+        &mut w,
+        &json!({"end": {"tables": totals.tables, "items": totals.items}}),
+    )?;
+    w.flush()?;
+    Ok(totals)
+}
+
+/// Loads the snapshot in `bytes` into the empty engine `backend`, whose clock `pin` pins.
+pub(crate) fn restore(
+    backend: &MemBackend,
+    pin: &Pin,
+    bytes: &[u8],
+) -> Result<Totals, SnapshotError> {
+    let mut frames = Frames::new(bytes);
+    let mut totals = Totals::default();
+    let mut header: Option<(u64, u64)> = None;
+    let mut ended = false;
+    let mut streams = Vec::new();
+    let bad = |offset: usize, damage: Damage| SnapshotError {
+        offset: offset as u64,
+        damage,
+    };
+    loop {
+        let offset = frames.offset();
+        let Some(payload) = frames.next() else {
+            if let Some(damage) = frames.damage() {
+                return Err(bad(frames.offset(), damage));
+            }
+            break;
+        };
+        if ended {
+            return Err(bad(offset, Damage::Undecodable));
+        }
+        let v: Value =
+            serde_json::from_slice(payload).map_err(|_| bad(offset, Damage::Undecodable))?;
+        let applied = match v.as_object().and_then(|o| o.iter().next()) {
+            Some((tag, body)) if tag == "snapshot" && header.is_none() => {
+                let format = body.get("format").and_then(Value::as_u64);
+                let created = body.get("created").and_then(Value::as_u64);
+                let sequence = body.get("sequence").and_then(Value::as_u64);
+                match (format, created, sequence) {
+                    (Some(1), Some(c), Some(s)) => {
+                        header = Some((c, s));
+                        Some(())
+                    }
+                    _ => None,
+                }
+            }
+            Some((tag, body)) if tag == "table" && header.is_some() => {
+                totals.tables += 1;
+                restore_table(backend, pin, body, &mut streams)
+            }
+            Some((tag, body)) if tag == "items" && header.is_some() => {
+                restore_items(backend, body, &mut totals)
+            }
+            Some((tag, body)) if tag == "token" && header.is_some() => restore_token(backend, body),
+            Some((tag, body)) if tag == "end" && header.is_some() => {
+                ended = true;
+                let tables = body.get("tables").and_then(Value::as_u64);
+                let items = body.get("items").and_then(Value::as_u64);
+                (tables == Some(totals.tables) && items == Some(totals.items)).then_some(())
+            }
+            _ => None,
+        };
+        applied.ok_or_else(|| bad(offset, Damage::Undecodable))?;
+    }
+    let (Some((created, sequence)), true) = (header, ended) else {
+        return Err(bad(frames.offset(), Damage::Truncated));
+    };
+    let mut state = backend.write();
+    state.set_created_count(created);
+    state.set_last_sequence(sequence);
+    let at = state.clock().now();
+    for (name, context) in streams {
+        if let Some(table) = state.table_for_replay(&name) {
+            crate::update_table::restart_stream(table, at, context);
+        }
+    }
+    Ok(totals)
+}
+
+/// Recreates one table (without its items); a table whose stream was recording is added to `streams`.
+fn restore_table(
+    backend: &MemBackend,
+    pin: &Pin,
+    body: &Value,
+    streams: &mut Vec<(String, StreamContext)>,
+) -> Option<()> {
+    let create = body.get("create")?;
+    let name = create.get("TableName")?.as_str()?.to_owned();
+    let created = time_from(body.get("created")?)?;
+    let id = body.get("id")?.as_str()?.to_owned();
+    pin.set(created);
+    let request = serde_json::to_vec(create).ok()?;
+    let ran = super::open::ready(crate::server::wire::call(backend, "CreateTable", &request));
+    pin.clear();
+    ran.ok()?;
+    if let Some(ttl) = body.get("ttl").and_then(Value::as_array) {
+        let attribute = ttl.first()?.as_str()?;
+        pin.set(time_from(ttl.get(1)?)?);
+        let request = json!({
+            "TableName": name,
+            "TimeToLiveSpecification": {"Enabled": true, "AttributeName": attribute},
+        });
+        let request = serde_json::to_vec(&request).ok()?;
+        let ran = super::open::ready(crate::server::wire::call(
+            backend,
+            "UpdateTimeToLive",
+            &request,
+        ));
+        pin.clear();
+        ran.ok()?;
+    }
+    let mut state = backend.write();
+    let context = state.stream_context();
+    let table = state.table_for_replay(&name)?;
+    table.schema.table_id = id;
+    if let Some(latest) = body.get("latest").and_then(Value::as_array) {
+        let arn = latest.first()?.as_str()?.to_owned();
+        let label = latest.get(1)?.as_str()?.to_owned();
+        table.lifecycle.latest_stream = Some((arn, label));
+    }
+    if let Some(view) = body.get("stream").and_then(Value::as_str) {
+        let view = [
+            dynomodel::StreamViewType::KeysOnly,
+            dynomodel::StreamViewType::NewImage,
+            dynomodel::StreamViewType::OldImage,
+            dynomodel::StreamViewType::NewAndOldImages,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == view)?;
+        table.schema.stream_specification = Some(dynomodel::StreamSpecification::enabled(view));
+        // The stream restarts under its ARN once the items are in (loading them records nothing).
+        streams.push((name, context));
+    }
+    Some(())
+}
+
+fn restore_items(backend: &MemBackend, body: &Value, totals: &mut Totals) -> Option<()> {
+    let body = body.as_array()?;
+    let name = body.first()?.as_str()?;
+    let mut state = backend.write();
+    let table = state.table_for_replay(name)?;
+    for entry in body.get(1)?.as_array()? {
+        let entry = entry.as_array()?;
+        let key = key_from(entry.first()?)?;
+        let item = codec::item_from_json(entry.get(1)?)?;
+        table.put(key, item);
+        totals.items += 1;
+    }
+    Some(())
+}
+
+fn restore_token(backend: &MemBackend, body: &Value) -> Option<()> {
+    let body = body.as_array()?;
+    let token = body.first()?.as_str()?;
+    let actions = codec::decode_write_actions(body.get(1)?)?;
+    let at = time_from(body.get(2)?)?;
+    backend.write().tokens_mut().record(token, &actions, at);
+    Some(())
+}
