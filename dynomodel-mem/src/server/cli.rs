@@ -16,6 +16,7 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                            [--region REGION] [--account ID] [--transition-time SECONDS]
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
                            [--manual-clock]
+                           [--data-dir DIR [--sync always|Nms] [--compact-after BYTES]]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
                                 the network)
@@ -37,6 +38,15 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 the current time): POST /_dynomodel/clock/advance {\"seconds\": N}
                                 moves TTL expiry, stream retention, token windows, throughput
                                 refills and CreationDateTime together
+  --data-dir DIR                keep the data in DIR (created if missing) across restarts and
+                                crashes: a write-ahead log plus snapshots; one server per DIR
+                                (default: in memory only, lost when the server stops)
+  --sync always|Nms             with --data-dir, when a write reaches the disk: `always` (default)
+                                fsyncs before answering, so nothing acknowledged is lost even on a
+                                power cut; e.g. `10ms` writes before answering and fsyncs every 10
+                                ms: a killed server loses nothing, a power cut the last 10 ms
+  --compact-after BYTES         with --data-dir, write a snapshot (in the background) and drop the
+                                log once the log is this long (default 67108864, 64 MiB)
 
 Admin endpoints (same port, never on DynamoDB's POST /; JSON bodies and answers):
   POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
@@ -72,6 +82,12 @@ struct Options {
     enforce_throughput: bool,
     /// `--manual-clock`.
     manual_clock: bool,
+    /// `--data-dir`: durable mode.
+    data_dir: Option<std::path::PathBuf>,
+    /// `--sync`.
+    sync: Option<crate::SyncPolicy>,
+    /// `--compact-after`.
+    compact_after: Option<u64>,
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
@@ -105,6 +121,9 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
         ttl_sweep_interval: DEFAULT_TTL_SWEEP_INTERVAL,
         enforce_throughput: false,
         manual_clock: false,
+        data_dir: None,
+        sync: None,
+        compact_after: None,
     };
     while let Some(flag) = args.next() {
         let mut value = || {
@@ -136,7 +155,22 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
             }
             "--enforce-throughput" => options.enforce_throughput = true,
             "--manual-clock" => options.manual_clock = true,
+            "--data-dir" => options.data_dir = Some(value()?.into()),
+            "--sync" => options.sync = Some(value()?.parse()?),
+            "--compact-after" => {
+                let v = value()?;
+                let bytes = v.parse().map_err(|_| format!("invalid byte count {v:?}"))?;
+                options.compact_after = Some(bytes);
+            }
             other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    if options.data_dir.is_none() {
+        if options.sync.is_some() {
+            return Err("--sync needs --data-dir".into());
+        }
+        if options.compact_after.is_some() {
+            return Err("--compact-after needs --data-dir".into());
         }
     }
     Ok(options)
@@ -184,8 +218,9 @@ async fn terminated() {
     }
 }
 
-/// The engine the options describe, and its manual clock if it has one.
-fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
+/// The engine the options describe, and its manual clock if it has one; with `--data-dir`, recovered
+/// from the directory.
+fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClock>), String> {
     let clock = options
         .manual_clock
         .then(|| ManualClock::new(chrono::Utc::now()));
@@ -201,12 +236,27 @@ fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
     if let Some(clock) = &clock {
         builder = builder.clock(clock.clone());
     }
-    (builder.build(), clock)
+    let Some(dir) = &options.data_dir else {
+        return Ok((builder.build(), clock));
+    };
+    builder = builder.sync(options.sync.unwrap_or_default());
+    if let Some(bytes) = options.compact_after {
+        builder = builder.compact_after(bytes);
+    }
+    let backend = builder.open(dir).map_err(|e| e.to_string())?;
+    if let Some(report) = backend.recovery_report() {
+        match report.torn_tail.is_some() || !report.warnings.is_empty() {
+            true => log::warn!("{report}"),
+            false => log::info!("{report}"),
+        }
+    }
+    Ok((backend, clock))
 }
 
 async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
-    let (backend, clock) = backend(options);
+    let (backend, clock) = backend(options)?;
+    let engine = backend.clone();
     let server = Server::bind_mem(addr, backend.clone(), clock)
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
@@ -220,6 +270,10 @@ async fn serve(options: &Options) -> Result<(), String> {
     terminated().await;
     log::info!("shutting down");
     server.shutdown().await;
+    // Under `--sync Nms`, what the last interval wrote.
+    engine
+        .sync()
+        .map_err(|e| format!("syncing the data directory: {e}"))?;
     Ok(())
 }
 
@@ -291,7 +345,7 @@ mod tests {
             &args(
                 "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
                  --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
-                 --enforce-throughput --manual-clock",
+                 --enforce-throughput --manual-clock --data-dir /tmp/d --sync 10ms --compact-after 1000",
             ),
             Some("error"),
         )
@@ -309,8 +363,18 @@ mod tests {
                 ttl_sweep_interval: Duration::ZERO,
                 enforce_throughput: true,
                 manual_clock: true,
+                data_dir: Some("/tmp/d".into()),
+                sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
+                compact_after: Some(1000),
             }
         );
+        assert_eq!(
+            parse(&args("serve --sync always"), None).unwrap_err(),
+            "--sync needs --data-dir"
+        );
+        assert!(parse(&args("serve --data-dir d --sync often"), None)
+            .unwrap_err()
+            .contains("invalid sync policy"));
         assert_eq!(
             parse(&args("serve"), Some("info")).unwrap().log,
             log::LevelFilter::Info
@@ -323,7 +387,8 @@ mod tests {
             AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput,
             KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
         };
-        let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap());
+        let (backend, _) =
+            backend(&parse(&args("serve --enforce-throughput"), None).unwrap()).unwrap();
         backend
             .create_table(CreateTableInput {
                 table_name: "users".into(),
@@ -371,7 +436,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let (backend, clock) = backend(&options);
+        let (backend, clock) = backend(&options).unwrap();
         assert!(clock.is_none(), "the system clock unless --manual-clock");
         let create = CreateTableInput {
             table_name: "users".into(),
