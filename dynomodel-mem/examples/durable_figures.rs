@@ -23,7 +23,10 @@ fn item(i: u64) -> Item {
     [
         ("pk".to_owned(), AttributeValue::S(format!("user#{i:08}"))),
         ("name".to_owned(), AttributeValue::S(format!("name {i}"))),
-        ("email".to_owned(), AttributeValue::S(format!("u{i}@example.com"))),
+        (
+            "email".to_owned(),
+            AttributeValue::S(format!("u{i}@example.com")),
+        ),
         ("n".to_owned(), AttributeValue::N(i.into())),
         ("active".to_owned(), AttributeValue::Bool(i % 2 == 0)),
     ]
@@ -96,8 +99,18 @@ async fn main() {
     println!("\nPutItem throughput (embedded engine, ~110-byte items):");
     for (label, policy, single, eight) in [
         ("in memory", None, 200_000, 25_000),
-        ("durable, --sync 10ms", Some(SyncPolicy::Every(Duration::from_millis(10))), 200_000, 25_000),
-        ("durable, --sync always", Some(SyncPolicy::Always), 5_000, 1_000),
+        (
+            "durable, --sync 10ms",
+            Some(SyncPolicy::Every(Duration::from_millis(10))),
+            200_000,
+            25_000,
+        ),
+        (
+            "durable, --sync always",
+            Some(SyncPolicy::Always),
+            5_000,
+            1_000,
+        ),
     ] {
         let dir = fresh(&root, "throughput");
         let open = || match policy {
@@ -151,7 +164,10 @@ async fn main() {
     );
     let started = Instant::now();
     let b = MemBackend::open(&dir).expect("reopen");
-    println!("recovery from the log alone (40k records, 1M items): {:.2?}", started.elapsed());
+    println!(
+        "recovery from the log alone (40k records, 1M items): {:.2?}",
+        started.elapsed()
+    );
     let started = Instant::now();
     b.compact().expect("compact");
     println!(
@@ -162,7 +178,10 @@ async fn main() {
     drop(b);
     let started = Instant::now();
     let b = MemBackend::open(&dir).expect("reopen");
-    println!("recovery from the snapshot (1M items): {:.2?}", started.elapsed());
+    println!(
+        "recovery from the snapshot (1M items): {:.2?}",
+        started.elapsed()
+    );
     drop(b);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -396,6 +396,29 @@ impl Drop for TempDir {
     }
 }
 
+#[test]
+fn a_second_server_on_the_directory_fails_clearly() {
+    let dir = TempDir(std::env::temp_dir().join(format!("dynomodel-lock-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&dir.0);
+    let mut first = start(&dir.0, "always");
+    let second = Command::new(std::env::current_exe().unwrap())
+        .args(["crash::serve_child", "--exact", "--ignored", "--nocapture"])
+        .env(DIR_VAR, &dir.0)
+        .env(SYNC_VAR, "always")
+        .output()
+        .unwrap();
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    assert!(!second.status.success());
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    let expected = format!(
+        "dynomodel-mem: data directory {} is in use by another dynomodel-mem process (pid {})",
+        dir.0.display(),
+        first.child.id()
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn killed_again_and_again() {
     let dir = TempDir(std::env::temp_dir().join(format!("dynomodel-crash-{}", std::process::id())));

@@ -320,6 +320,28 @@ pub(crate) struct Durable {
     _lock: DirLock,
 }
 
+/// A write being run: the clock pinned and the journal collecting, both undone when it ends, even by
+/// a panic (which would otherwise leave the clock stopped).
+struct Running<'a> {
+    pin: &'a Pin,
+}
+
+impl<'a> Running<'a> {
+    fn start(pin: &'a Pin, at: chrono::DateTime<chrono::Utc>) -> Running<'a> {
+        pin.set(at);
+        journal::begin();
+        Running { pin }
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.pin.clear();
+        // Empty unless the write panicked.
+        drop(journal::take());
+    }
+}
+
 fn internal(message: impl Into<String>) -> Error {
     Error::Service {
         code: "InternalServerError".into(),
@@ -342,11 +364,10 @@ impl Durable {
             ));
         }
         let at = self.real.now();
-        self.pin.set(at);
-        journal::begin();
+        let running = Running::start(&self.pin, at);
         let result = op(state);
         let effects = journal::take();
-        self.pin.clear();
+        drop(running);
         let command = command.filter(|_| result.is_ok());
         if command.is_none() && effects.is_empty() {
             return result;
