@@ -391,6 +391,16 @@ impl State {
     pub(crate) fn tokens(&self) -> &Tokens {
         &self.tokens
     }
+
+    /// The streams of tables deleted and forgotten, readable until their records age out.
+    pub(crate) fn retired_streams(&self) -> &[crate::streams::Stream] {
+        &self.retired_streams
+    }
+
+    /// Restores a stream of a forgotten table.
+    pub(crate) fn retire_stream(&mut self, stream: crate::streams::Stream) {
+        self.retired_streams.push(stream);
+    }
 }
 
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).

@@ -49,10 +49,11 @@
 //!
 //! # What comes back
 //!
-//! Tables (definitions, indexes, status, ids, ARNs), items, TTL settings, tags, streams and their
-//! retained records, transactions' `ClientRequestToken`s (for their 10 minutes). A snapshot does not
-//! carry stream records written before it nor capacity-change history (see `snapshot.rs`): after a
-//! compaction, a stream goes on under its ARN with the records written since.
+//! Tables (definitions, indexes, status, ids, ARNs), items, TTL settings, tags, streams (of live and
+//! of deleted tables) with their shards and retained records, the stream sequence counter, and
+//! transactions' `ClientRequestToken`s (for their 10 minutes). A snapshot does not carry a table's
+//! capacity-change history (`NumberOfDecreasesToday`) nor changes still in progress, which count as
+//! settled after it (see `snapshot.rs`); the log alone carries both.
 
 pub(crate) mod journal;
 
@@ -73,6 +74,8 @@ mod open;
 pub(crate) mod record;
 #[cfg(feature = "durable")]
 mod snapshot;
+#[cfg(feature = "durable")]
+mod streams;
 #[cfg(all(test, feature = "durable"))]
 mod tests;
 

@@ -3,16 +3,17 @@
 //!
 //! A snapshot is a sequence of frames ([`super::frame`]) of JSON: a header, then per table its
 //! definition (as the `CreateTable` request that recreates it, plus what `CreateTable` cannot say: its
-//! table id, TTL setting and stream), then its items in chunks, then the transactions' tokens, then an
-//! end frame with the totals. A snapshot without its end frame is not a snapshot.
+//! table id, TTL setting, stream settings and streams), then its items in chunks, then the streams of
+//! deleted tables, the transactions' tokens, and an end frame with the totals. A snapshot without its
+//! end frame is not a snapshot.
 //!
 //! What a snapshot keeps: table definitions (current indexes, billing, class, deletion protection),
 //! table ids and ARNs, tags, TTL settings, items (indexes and item-collection sizes are rebuilt from
-//! them), the latest stream's ARN and label (a stream that was recording keeps recording under the
-//! same ARN), the stream sequence counter and the transactions' tokens. What it does not keep (format
-//! 1): the stream records written before the snapshot, capacity-change history (`NumberOfDecreasesToday`)
-//! and changes still in progress (a table, index or TTL change that had not settled counts as settled),
-//! and tables being deleted.
+//! them), every stream with its shards and retained records (`streams.rs`; those of deleted tables
+//! too), the stream sequence counter and the transactions' tokens. What it does not keep (format 1):
+//! capacity-change history (`NumberOfDecreasesToday`), changes still in progress (a table, index or TTL
+//! change that had not settled counts as settled), and tables still being deleted (their streams go
+//! on as deleted tables' streams).
 
 use std::io::{self, BufWriter, Write};
 
@@ -23,11 +24,12 @@ use serde_json::{json, Value};
 use super::clock::Pin;
 use super::frame::{self, Damage, Frames};
 use super::record::{key_from, key_json, time_from, time_to};
+use super::streams;
 use super::{dir::FORMAT_VERSION, SnapshotError};
 use crate::server::wire::item_to_json;
 use crate::server::wire::records as codec;
 use crate::state::State;
-use crate::streams::StreamContext;
+use crate::streams::Stream;
 use crate::MemBackend;
 
 /// Items per frame.
@@ -60,6 +62,10 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
     let mut totals = Totals::default();
     for table in state.all_tables() {
         if table.lifecycle.deleted.is_some() {
+            // Being deleted: gone after the snapshot, its streams kept as a deleted table's.
+            for stream in table.streams() {
+                put(&mut w, &json!({"retired": streams::stream_json(stream)}))?;
+            }
             continue;
         }
         let s = &table.schema;
@@ -80,11 +86,13 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
             (Some(attribute), Some(changed)) => json!([attribute, time_to(&changed)]),
             _ => Value::Null,
         };
-        let stream = s
-            .stream_specification
-            .filter(|spec| spec.stream_enabled)
-            .and_then(|spec| spec.stream_view_type)
-            .map_or(Value::Null, |v| json!(v.as_str()));
+        let spec = s.stream_specification.map_or(Value::Null, |spec| {
+            json!([
+                spec.stream_enabled,
+                spec.stream_view_type.map(|v| v.as_str())
+            ])
+        });
+        let streams: Vec<Value> = table.streams().iter().map(streams::stream_json).collect();
         let latest = table
             .lifecycle
             .latest_stream
@@ -97,8 +105,9 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
                 "created": time_to(&s.created),
                 "id": s.table_id,
                 "ttl": ttl,
-                "stream": stream,
+                "streamSpecification": spec,
                 "latest": latest,
+                "streams": streams,
             }}),
         )?;
         totals.tables += 1;
@@ -123,6 +132,9 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
             totals.items += chunk.len() as u64;
             put(&mut w, &json!({"items": [s.name, chunk]}))?;
         }
+    }
+    for stream in state.retired_streams() {
+        put(&mut w, &json!({"retired": streams::stream_json(stream)}))?;
     }
     let mut tokens: Vec<_> = state.tokens().entries().collect();
     tokens.sort_by_key(|(_, _, at)| *at);
@@ -150,7 +162,7 @@ pub(crate) fn restore(
     let mut totals = Totals::default();
     let mut header: Option<(u64, u64)> = None;
     let mut ended = false;
-    let mut streams = Vec::new();
+    let mut pending = Vec::new();
     let bad = |offset: usize, damage: Damage| SnapshotError {
         offset: offset as u64,
         damage,
@@ -183,12 +195,17 @@ pub(crate) fn restore(
             }
             Some((tag, body)) if tag == "table" && header.is_some() => {
                 totals.tables += 1;
-                restore_table(backend, pin, body, &mut streams)
+                restore_table(backend, pin, body, &mut pending)
             }
             Some((tag, body)) if tag == "items" && header.is_some() => {
                 restore_items(backend, body, &mut totals)
             }
             Some((tag, body)) if tag == "token" && header.is_some() => restore_token(backend, body),
+            Some((tag, body)) if tag == "retired" && header.is_some() => {
+                let mut state = backend.write();
+                let context = state.stream_context();
+                streams::stream_from(body, context).map(|s| state.retire_stream(s))
+            }
             Some((tag, body)) if tag == "end" && header.is_some() => {
                 ended = true;
                 let tables = body.get("tables").and_then(Value::as_u64);
@@ -205,21 +222,21 @@ pub(crate) fn restore(
     let mut state = backend.write();
     state.set_created_count(created);
     state.set_last_sequence(sequence);
-    let at = state.clock().now();
-    for (name, context) in streams {
+    // The streams join their tables once the items are in (loading them recorded nothing).
+    for (name, stream) in pending {
         if let Some(table) = state.table_for_replay(&name) {
-            crate::update_table::restart_stream(table, at, context);
+            table.start_stream(stream);
         }
     }
     Ok(totals)
 }
 
-/// Recreates one table (without its items); a table whose stream was recording is added to `streams`.
+/// Recreates one table (without its items); its streams are added to `pending`.
 fn restore_table(
     backend: &MemBackend,
     pin: &Pin,
     body: &Value,
-    streams: &mut Vec<(String, StreamContext)>,
+    pending: &mut Vec<(String, Stream)>,
 ) -> Option<()> {
     let create = body.get("create")?;
     let name = create.get("TableName")?.as_str()?.to_owned();
@@ -255,18 +272,28 @@ fn restore_table(
         let label = latest.get(1)?.as_str()?.to_owned();
         table.lifecycle.latest_stream = Some((arn, label));
     }
-    if let Some(view) = body.get("stream").and_then(Value::as_str) {
-        let view = [
-            dynomodel::StreamViewType::KeysOnly,
-            dynomodel::StreamViewType::NewImage,
-            dynomodel::StreamViewType::OldImage,
-            dynomodel::StreamViewType::NewAndOldImages,
-        ]
-        .into_iter()
-        .find(|v| v.as_str() == view)?;
-        table.schema.stream_specification = Some(dynomodel::StreamSpecification::enabled(view));
-        // The stream restarts under its ARN once the items are in (loading them records nothing).
-        streams.push((name, context));
+    if let Some(spec) = body.get("streamSpecification").and_then(Value::as_array) {
+        let enabled = spec.first()?.as_bool()?;
+        let view = match spec.get(1)? {
+            Value::Null => None,
+            v => Some(
+                [
+                    dynomodel::StreamViewType::KeysOnly,
+                    dynomodel::StreamViewType::NewImage,
+                    dynomodel::StreamViewType::OldImage,
+                    dynomodel::StreamViewType::NewAndOldImages,
+                ]
+                .into_iter()
+                .find(|t| Some(t.as_str()) == v.as_str())?,
+            ),
+        };
+        table.schema.stream_specification = Some(dynomodel::StreamSpecification {
+            stream_enabled: enabled,
+            stream_view_type: view,
+        });
+    }
+    for stream in body.get("streams")?.as_array()? {
+        pending.push((name.clone(), streams::stream_from(stream, context.clone())?));
     }
     Some(())
 }

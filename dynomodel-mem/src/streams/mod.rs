@@ -127,6 +127,24 @@ impl Stream {
         }
     }
 
+    /// A stream as a snapshot kept it (durable mode).
+    #[cfg(feature = "durable")]
+    pub(crate) fn restored(
+        origin: StreamOrigin,
+        enabled: Transition,
+        disabled: Option<Transition>,
+        shards: Vec<Shard>,
+        context: StreamContext,
+    ) -> Stream {
+        Stream {
+            origin,
+            enabled,
+            disabled,
+            shards,
+            context,
+        }
+    }
+
     /// Whether it records changes (it has not been disabled).
     pub(crate) fn recording(&self) -> bool {
         self.disabled.is_none()

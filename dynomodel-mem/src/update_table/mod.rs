@@ -309,18 +309,6 @@ pub(crate) fn created_stream(table: &mut Table, created: Transition, streams: St
     }
 }
 
-/// Durable mode, restoring a snapshot: starts again, at `at`, the stream that `latest_stream` names.
-#[cfg(feature = "durable")]
-pub(crate) fn restart_stream(
-    table: &mut Table,
-    at: chrono::DateTime<chrono::Utc>,
-    streams: StreamContext,
-) {
-    let generation = table.lifecycle.next_generation();
-    let change = Transition::new(at, std::time::Duration::ZERO, generation);
-    start_stream(table, change, streams);
-}
-
 /// Starts the stream that `latest_stream` names, with the table's view type.
 fn start_stream(table: &mut Table, change: Transition, streams: StreamContext) {
     let (Some((arn, label)), Some(view_type)) = (

@@ -332,6 +332,70 @@ pub fn item_from_json(value: &Value) -> Option<dynomodel::Item> {
     d.finish(item).ok()
 }
 
+/// A stream record as GetRecords writes it (durable mode's snapshots keep records so).
+pub fn stream_record_json(r: &dynomodel::Record) -> Value {
+    super::streams::record_json(r)
+}
+
+/// [`stream_record_json`]'s output read back, or `None` if it is not that.
+pub fn stream_record_from_json(v: &Value) -> Option<dynomodel::Record> {
+    use dynomodel::{Identity, OperationType, Record, StreamRecord, StreamViewType};
+    let text = |v: &Value, name: &str| v.get(name).and_then(Value::as_str).map(str::to_owned);
+    let d = v.get("dynamodb")?;
+    let image = |name: &str| match d.get(name) {
+        None => Some(None),
+        Some(i) => item_from_json(i).map(Some),
+    };
+    let approximate_creation_date_time = match d.get("ApproximateCreationDateTime") {
+        None => None,
+        Some(t) => {
+            let millis = (t.as_f64()? * 1000.0).round() as i64;
+            Some(chrono::DateTime::from_timestamp_millis(millis)?)
+        }
+    };
+    let view = text(d, "StreamViewType")?;
+    let stream_view_type = [
+        StreamViewType::KeysOnly,
+        StreamViewType::NewImage,
+        StreamViewType::OldImage,
+        StreamViewType::NewAndOldImages,
+    ]
+    .into_iter()
+    .find(|t| t.as_str() == view)?;
+    let name = text(v, "eventName")?;
+    let event_name = [
+        OperationType::Insert,
+        OperationType::Modify,
+        OperationType::Remove,
+    ]
+    .into_iter()
+    .find(|o| o.as_str() == name)?;
+    let user_identity = match v.get("userIdentity") {
+        None => None,
+        Some(who) => Some(Identity {
+            principal_id: text(who, "PrincipalId")?,
+            type_: text(who, "Type")?,
+        }),
+    };
+    Some(Record {
+        event_id: text(v, "eventID")?,
+        event_name,
+        event_version: text(v, "eventVersion")?,
+        event_source: text(v, "eventSource")?,
+        aws_region: text(v, "awsRegion")?,
+        dynamodb: StreamRecord {
+            approximate_creation_date_time,
+            keys: item_from_json(d.get("Keys")?)?,
+            new_image: image("NewImage")?,
+            old_image: image("OldImage")?,
+            sequence_number: text(d, "SequenceNumber")?,
+            size_bytes: d.get("SizeBytes")?.as_i64()?,
+            stream_view_type,
+        },
+        user_identity,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
