@@ -28,7 +28,10 @@ fn item(i: u64) -> Item {
             AttributeValue::S(format!("u{i}@example.com")),
         ),
         ("n".to_owned(), AttributeValue::N(i.into())),
-        ("active".to_owned(), AttributeValue::Bool(i.is_multiple_of(2))),
+        (
+            "active".to_owned(),
+            AttributeValue::Bool(i.is_multiple_of(2)),
+        ),
     ]
     .into()
 }

@@ -73,20 +73,32 @@ mod open;
 #[cfg(feature = "durable")]
 pub(crate) mod record;
 #[cfg(feature = "durable")]
+mod report;
+#[cfg(feature = "durable")]
+mod settings;
+#[cfg(feature = "durable")]
 mod snapshot;
 #[cfg(feature = "durable")]
 mod streams;
 #[cfg(all(test, feature = "durable"))]
 mod tests;
+#[cfg(feature = "durable")]
+mod writer;
 
 #[cfg(feature = "durable")]
 pub use dir::FORMAT_VERSION;
 #[cfg(feature = "durable")]
 pub use frame::Damage;
 #[cfg(feature = "durable")]
-pub(crate) use open::{open, Durable, Options};
+pub(crate) use open::open;
 #[cfg(feature = "durable")]
-pub use open::{OpenError, RecoveryReport, SnapshotError, SyncPolicy, TornTail};
+pub use report::{OpenError, RecoveryReport, SnapshotError, TornTail};
+#[cfg(feature = "durable")]
+pub(crate) use settings::Options;
+#[cfg(feature = "durable")]
+pub use settings::SyncPolicy;
+#[cfg(feature = "durable")]
+pub(crate) use writer::Durable;
 
 use dynomodel::{
     CreateTableInput, DeleteTableInput, TagResourceInput, UntagResourceInput, UpdateTableInput,
