@@ -1,26 +1,25 @@
 //! One log record: what one acknowledged write request did, and when.
 //!
-//! A record is JSON (the DynamoDB JSON of items and keys, the server's own codec), framed and
-//! checksummed by [`super::frame`]:
+//! A record is binary (framed and checksummed by [`super::frame`]); items and keys in the encoding of
+//! [`super::codec`]:
 //!
 //! ```text
-//! {"t": [secs, nanos],                       the engine's time when the request ran
-//!  "c": ["CreateTable", {…request…}],        a table operation, replayed through the server's decoder
-//!  "e": [{"p": [table, key, item]},          effects on items, in the order they were applied:
-//!        {"d": [table, key]},                  put, delete, TTL deletion (as the service),
-//!        {"x": [table, key]},
-//!        {"k": [token, TransactItems]}]}      a transaction's ClientRequestToken
+//! secs: i64, nanos: u32                      the engine's time when the request ran (replay pins it)
+//! command: 0 | 1 name request                a table operation: its name and its DynamoDB JSON request,
+//!                                            replayed through the server's decoder
+//! effects: count, then each:                 effects on items, in the order they were applied:
+//!   0 table key item                           put
+//!   1 table key                                delete
+//!   2 table key                                TTL deletion (as the service)
+//!   3 token TransactItems                      a transaction's ClientRequestToken (its actions as JSON)
 //! ```
-//!
-//! A key is `[hash, range]` (attribute values, `range` null for a hash-only table).
 
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 
+use super::codec::{Reader, Writer};
 use crate::durable::journal::Effect;
-use crate::key::{KeyValue, PrimaryKey};
 use crate::server::wire::records as codec;
-use crate::server::wire::{attribute_value_to_json, item_to_json};
 
 /// What one request did.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,72 +49,60 @@ pub(crate) fn time_to(t: &DateTime<Utc>) -> Value {
     time_json(t)
 }
 
-/// A key as JSON.
-pub(crate) fn key_json(key: &PrimaryKey) -> Value {
-    let range = key
-        .range
-        .as_ref()
-        .map_or(Value::Null, |r| attribute_value_to_json(&r.to_attribute()));
-    json!([attribute_value_to_json(&key.hash.to_attribute()), range])
-}
+const PUT: u8 = 0;
+const DELETE: u8 = 1;
+const EXPIRE: u8 = 2;
+const TOKEN: u8 = 3;
 
-fn key_value(v: &Value) -> Option<KeyValue> {
-    use dynomodel::AttributeValue as A;
-    match codec::attribute_value_from_json(v)? {
-        A::S(s) => Some(KeyValue::S(s)),
-        A::N(n) => Some(KeyValue::N(n)),
-        A::B(b) => Some(KeyValue::B(b)),
-        _ => None,
-    }
-}
-
-/// A key written by [`key_json`].
-pub(crate) fn key_from(v: &Value) -> Option<PrimaryKey> {
-    let a = v.as_array()?;
-    let hash = key_value(a.first()?)?;
-    let range = match a.get(1)? {
-        Value::Null => None,
-        r => Some(key_value(r)?),
-    };
-    Some(PrimaryKey { hash, range })
-}
-
-fn effect_json(e: &Effect) -> Value {
+fn write_effect(w: &mut Writer<'_>, e: &Effect) {
     match e {
         Effect::Put { table, key, item } => {
-            json!({"p": [table, key_json(key), item_to_json(item)]})
+            w.u8(PUT);
+            w.str(table);
+            w.key(key);
+            w.item(item);
         }
-        Effect::Delete { table, key } => json!({"d": [table, key_json(key)]}),
-        Effect::Expire { table, key } => json!({"x": [table, key_json(key)]}),
+        Effect::Delete { table, key } | Effect::Expire { table, key } => {
+            w.u8(if matches!(e, Effect::Delete { .. }) {
+                DELETE
+            } else {
+                EXPIRE
+            });
+            w.str(table);
+            w.key(key);
+        }
         Effect::Token { token, actions } => {
-            json!({"k": [token, codec::write_actions_json(actions)]})
+            w.u8(TOKEN);
+            w.str(token);
+            let json = serde_json::to_vec(&codec::write_actions_json(actions)).unwrap_or_default();
+            w.bytes(&json);
         }
     }
 }
 
-fn effect_from(v: &Value) -> Option<Effect> {
-    let (tag, body) = v.as_object()?.iter().next()?;
-    let a = body.as_array()?;
-    let table = || a.first().and_then(Value::as_str).map(str::to_owned);
-    let key = || a.get(1).and_then(key_from);
-    Some(match tag.as_str() {
-        "p" => Effect::Put {
-            table: table()?,
-            key: key()?,
-            item: codec::item_from_json(a.get(2)?)?,
+fn read_effect(r: &mut Reader<'_>) -> Option<Effect> {
+    Some(match r.u8()? {
+        PUT => Effect::Put {
+            table: r.string()?,
+            key: r.key()?,
+            item: r.item()?,
         },
-        "d" => Effect::Delete {
-            table: table()?,
-            key: key()?,
+        DELETE => Effect::Delete {
+            table: r.string()?,
+            key: r.key()?,
         },
-        "x" => Effect::Expire {
-            table: table()?,
-            key: key()?,
+        EXPIRE => Effect::Expire {
+            table: r.string()?,
+            key: r.key()?,
         },
-        "k" => Effect::Token {
-            token: table()?,
-            actions: codec::decode_write_actions(a.get(1)?)?,
-        },
+        TOKEN => {
+            let token = r.string()?;
+            let json: Value = serde_json::from_slice(r.bytes()?).ok()?;
+            Effect::Token {
+                token,
+                actions: codec::decode_write_actions(&json)?,
+            }
+        }
         _ => return None,
     })
 }
@@ -123,38 +110,45 @@ fn effect_from(v: &Value) -> Option<Effect> {
 impl Record {
     /// The record as the log stores it (before framing).
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        let mut m = serde_json::Map::new();
-        m.insert("t".into(), time_json(&self.at));
-        if let Some((op, body)) = &self.command {
-            m.insert("c".into(), json!([op, body]));
+        let mut out = Vec::with_capacity(128);
+        let mut w = Writer(&mut out);
+        w.i64(self.at.timestamp());
+        w.u32(self.at.timestamp_subsec_nanos() as usize);
+        match &self.command {
+            Some((op, body)) => {
+                w.u8(1);
+                w.str(op);
+                w.bytes(&serde_json::to_vec(body).unwrap_or_default());
+            }
+            None => w.u8(0),
         }
-        if !self.effects.is_empty() {
-            let effects = self.effects.iter().map(effect_json).collect();
-            m.insert("e".into(), Value::Array(effects));
+        w.u32(self.effects.len());
+        for e in &self.effects {
+            write_effect(&mut w, e);
         }
-        serde_json::to_vec(&Value::Object(m)).unwrap_or_default()
+        out
     }
 
     /// A record written by [`Record::to_bytes`], or `None` for anything else.
     pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Record> {
-        let v: Value = serde_json::from_slice(bytes).ok()?;
-        let at = time_from(v.get("t")?)?;
-        let command = match v.get("c") {
-            None => None,
-            Some(c) => {
-                let c = c.as_array()?;
-                Some((c.first()?.as_str()?.to_owned(), c.get(1)?.clone()))
+        let mut r = Reader::new(bytes);
+        let secs = r.i64()?;
+        let nanos = u32::try_from(r.u32()?).ok()?;
+        let at = DateTime::from_timestamp(secs, nanos)?;
+        let command = match r.u8()? {
+            0 => None,
+            1 => {
+                let op = r.string()?;
+                Some((op, serde_json::from_slice(r.bytes()?).ok()?))
             }
+            _ => return None,
         };
-        let effects = match v.get("e") {
-            None => Vec::new(),
-            Some(e) => e
-                .as_array()?
-                .iter()
-                .map(effect_from)
-                .collect::<Option<_>>()?,
-        };
-        Some(Record {
+        let count = r.u32()?;
+        let mut effects = Vec::with_capacity(count.min(bytes.len()));
+        for _ in 0..count {
+            effects.push(read_effect(&mut r)?);
+        }
+        r.is_empty().then_some(Record {
             at,
             command,
             effects,
@@ -165,6 +159,7 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::{KeyValue, PrimaryKey};
     use dynomodel::{AttributeValue, TransactDelete, TransactWriteItem};
 
     #[test]
@@ -216,8 +211,11 @@ mod tests {
                 },
             ],
         };
-        assert_eq!(Record::from_bytes(&record.to_bytes()), Some(record));
-        assert_eq!(Record::from_bytes(b"{}"), None);
-        assert_eq!(Record::from_bytes(b"not json"), None);
+        let bytes = record.to_bytes();
+        assert_eq!(Record::from_bytes(&bytes), Some(record));
+        for cut in 0..bytes.len() {
+            assert_eq!(Record::from_bytes(&bytes[..cut]), None, "cut at {cut}");
+        }
+        assert_eq!(Record::from_bytes(b"not a record"), None);
     }
 }

@@ -22,11 +22,11 @@ use dynomodel::{CreateTableInput, Tag};
 use serde_json::{json, Value};
 
 use super::clock::Pin;
+use super::codec::{Reader, Writer};
 use super::frame::{self, Damage, Frames};
-use super::record::{key_from, key_json, time_from, time_to};
+use super::record::{time_from, time_to};
 use super::streams;
 use super::{dir::FORMAT_VERSION, SnapshotError};
-use crate::server::wire::item_to_json;
 use crate::server::wire::records as codec;
 use crate::state::State;
 use crate::streams::Stream;
@@ -34,6 +34,9 @@ use crate::MemBackend;
 
 /// Items per frame.
 const CHUNK: usize = 1000;
+
+/// The first byte of an items frame.
+const ITEMS: u8 = 0;
 
 /// Totals of a snapshot.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -111,26 +114,39 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
             }}),
         )?;
         totals.tables += 1;
-        let mut chunk = Vec::with_capacity(CHUNK);
+        // Items in binary frames (`codec.rs`): a zero byte (JSON frames start with `{`), the
+        // table's name, a count, then keys and items.
+        let mut frame = Vec::new();
+        let mut in_frame = 0;
+        let flush = |w: &mut BufWriter<_>, frame: &mut Vec<u8>, in_frame: &mut usize| {
+            let mut payload = Vec::with_capacity(frame.len() + s.name.len() + 9);
+            let mut p = Writer(&mut payload);
+            p.u8(ITEMS);
+            p.str(&s.name);
+            p.u32(*in_frame);
+            payload.extend_from_slice(frame);
+            frame.clear();
+            *in_frame = 0;
+            frame::write(w, &payload).map(|_| ())
+        };
         for ((_, hash), partition) in table.partitions() {
             for (range, item) in partition {
                 let key = crate::key::PrimaryKey {
                     hash: hash.clone(),
                     range: range.clone(),
                 };
-                chunk.push(json!([key_json(&key), item_to_json(item)]));
-                if chunk.len() == CHUNK {
-                    totals.items += CHUNK as u64;
-                    put(
-                        &mut w,
-                        &json!({"items": [s.name, std::mem::take(&mut chunk)]}),
-                    )?;
+                let mut f = Writer(&mut frame);
+                f.key(&key);
+                f.item(item);
+                in_frame += 1;
+                totals.items += 1;
+                if in_frame == CHUNK {
+                    flush(&mut w, &mut frame, &mut in_frame)?;
                 }
             }
         }
-        if !chunk.is_empty() {
-            totals.items += chunk.len() as u64;
-            put(&mut w, &json!({"items": [s.name, chunk]}))?;
+        if in_frame > 0 {
+            flush(&mut w, &mut frame, &mut in_frame)?;
         }
     }
     for stream in state.retired_streams() {
@@ -178,6 +194,11 @@ pub(crate) fn restore(
         if ended {
             return Err(bad(offset, Damage::Undecodable));
         }
+        if payload.first() == Some(&ITEMS) && header.is_some() {
+            restore_items(backend, payload, &mut totals)
+                .ok_or_else(|| bad(offset, Damage::Undecodable))?;
+            continue;
+        }
         let v: Value =
             serde_json::from_slice(payload).map_err(|_| bad(offset, Damage::Undecodable))?;
         let applied = match v.as_object().and_then(|o| o.iter().next()) {
@@ -196,9 +217,6 @@ pub(crate) fn restore(
             Some((tag, body)) if tag == "table" && header.is_some() => {
                 totals.tables += 1;
                 restore_table(backend, pin, body, &mut pending)
-            }
-            Some((tag, body)) if tag == "items" && header.is_some() => {
-                restore_items(backend, body, &mut totals)
             }
             Some((tag, body)) if tag == "token" && header.is_some() => restore_token(backend, body),
             Some((tag, body)) if tag == "retired" && header.is_some() => {
@@ -298,19 +316,23 @@ fn restore_table(
     Some(())
 }
 
-fn restore_items(backend: &MemBackend, body: &Value, totals: &mut Totals) -> Option<()> {
-    let body = body.as_array()?;
-    let name = body.first()?.as_str()?;
+/// Loads a binary items frame (see [`write`]).
+fn restore_items(backend: &MemBackend, payload: &[u8], totals: &mut Totals) -> Option<()> {
+    let mut r = Reader::new(payload);
+    if r.u8()? != ITEMS {
+        return None;
+    }
+    let name = r.string()?;
+    let count = r.u32()?;
     let mut state = backend.write();
-    let table = state.table_for_replay(name)?;
-    for entry in body.get(1)?.as_array()? {
-        let entry = entry.as_array()?;
-        let key = key_from(entry.first()?)?;
-        let item = codec::item_from_json(entry.get(1)?)?;
+    let table = state.table_for_replay(&name)?;
+    for _ in 0..count {
+        let key = r.key()?;
+        let item = r.item()?;
         table.put(key, item);
         totals.items += 1;
     }
-    Some(())
+    r.is_empty().then_some(())
 }
 
 fn restore_token(backend: &MemBackend, body: &Value) -> Option<()> {

@@ -318,13 +318,6 @@ pub fn decode_write_actions(items: &Value) -> Option<Vec<TransactWriteItem>> {
     d.finish(decoded).ok()
 }
 
-/// An attribute value written by [`super::attribute_value_to_json`], read back.
-pub fn attribute_value_from_json(value: &Value) -> Option<dynomodel::AttributeValue> {
-    let mut d = Decoder::default();
-    let v = super::value::parse_attribute_value(value, &mut d).ok()?;
-    d.finish(v).ok()
-}
-
 /// An item written by [`item_to_json`], read back.
 pub fn item_from_json(value: &Value) -> Option<dynomodel::Item> {
     let mut d = Decoder::default();
