@@ -268,7 +268,7 @@ async fn verify(addr: SocketAddr, model: &mut Model, round: u64) {
         lost.is_empty(),
         "round {round}: acknowledged transfers lost: {lost:?}"
     );
-    let mut expected = vec![START_BALANCE; ACCOUNTS];
+    let mut expected = [START_BALANCE; ACCOUNTS];
     for id in &present {
         let (from, to) = model.tried[id];
         expected[from] -= 1;
