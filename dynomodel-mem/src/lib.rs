@@ -516,10 +516,41 @@ impl MemBackend {
         let mut state = self.write();
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            return durable.run(&mut state, command, op);
+            let (result, position) = durable.run(&mut state, command, op);
+            // The fsync waits outside the lock, so that writers arriving meanwhile share it.
+            drop(state);
+            return durable.settle(position).and(result);
         }
         let _ = command;
         op(&mut state)
+    }
+
+    /// Runs the read `op` under the read lock; in durable mode (`--sync always`), answers only once
+    /// every write it may have seen is on disk.
+    fn reading<T>(&self, op: impl FnOnce(&State) -> Result<T>) -> Result<T> {
+        let state = self.read();
+        let result = op(&state);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
+    }
+
+    /// [`MemBackend::reading`] for the Streams API, which takes the write lock (reading a stream
+    /// trims it) but writes nothing to the log.
+    fn reading_streams<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
+        let mut state = self.write();
+        let result = op(&mut state);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -546,11 +577,11 @@ impl Backend for MemBackend {
     }
 
     async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
-        self.read().describe_table(&input)
+        self.reading(|s| s.describe_table(&input))
     }
 
     async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
-        self.read().list_tables(&input)
+        self.reading(|s| s.list_tables(&input))
     }
 
     async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
@@ -579,8 +610,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.read().get_item(&input),
-            Some(hit) => hit.run(|| self.read().get_item(&input)).await,
+            None => self.reading(|s| s.get_item(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.get_item(&input))).await,
         }
     }
 
@@ -617,8 +648,8 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.read().query(&input),
-            Some(hit) => hit.run(|| self.read().query(&input)).await,
+            None => self.reading(|s| s.query(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.query(&input))).await,
         }
     }
 
@@ -629,8 +660,8 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.read().scan(&input),
-            Some(hit) => hit.run(|| self.read().scan(&input)).await,
+            None => self.reading(|s| s.scan(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.scan(&input))).await,
         }
     }
 
@@ -639,7 +670,7 @@ impl Backend for MemBackend {
             faults::Target::batch_get(&input)
         });
         let Some(mut hit) = hit else {
-            return self.read().batch_get_item(&input);
+            return self.reading(|s| s.batch_get_item(&input));
         };
         let held = hit
             .take_unprocessed()
@@ -647,7 +678,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchGetItemOutput::default()),
-                false => self.read().batch_get_item(&input),
+                false => self.reading(|s| s.batch_get_item(&input)),
             })
             .await?;
         for (table, keys) in held.into_iter().flatten() {
@@ -698,8 +729,11 @@ impl Backend for MemBackend {
             faults::Target::transact_get(&input)
         });
         match hit {
-            None => self.read().transact_get_items(&input),
-            Some(hit) => hit.run(|| self.read().transact_get_items(&input)).await,
+            None => self.reading(|s| s.transact_get_items(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading(|s| s.transact_get_items(&input)))
+                    .await
+            }
         }
     }
 
@@ -759,7 +793,7 @@ impl Backend for MemBackend {
         &self,
         input: DescribeTimeToLiveInput,
     ) -> Result<DescribeTimeToLiveOutput> {
-        self.read().describe_time_to_live(&input)
+        self.reading(|s| s.describe_time_to_live(&input))
     }
 
     async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
@@ -776,40 +810,40 @@ impl Backend for MemBackend {
         &self,
         input: ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
-        self.read().list_tags_of_resource(&input)
+        self.reading(|s| s.list_tags_of_resource(&input))
     }
 
     async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
-        self.read().describe_limits(&input)
+        self.reading(|s| s.describe_limits(&input))
     }
 
     async fn describe_endpoints(
         &self,
         input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
-        self.read().describe_endpoints(&input)
+        self.reading(|s| s.describe_endpoints(&input))
     }
 
     // The Streams API takes the write lock: reading a stream trims its aged records and rolls its
     // shard (lazily, by the engine's clock).
 
     async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
-        self.write().list_streams(&input)
+        self.reading_streams(|s| s.list_streams(&input))
     }
 
     async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
-        self.write().describe_stream(&input)
+        self.reading_streams(|s| s.describe_stream(&input))
     }
 
     async fn get_shard_iterator(
         &self,
         input: GetShardIteratorInput,
     ) -> Result<GetShardIteratorOutput> {
-        self.write().get_shard_iterator(&input)
+        self.reading_streams(|s| s.get_shard_iterator(&input))
     }
 
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
-        self.write().get_records(&input)
+        self.reading_streams(|s| s.get_records(&input))
     }
 }
 

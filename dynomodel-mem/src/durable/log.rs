@@ -4,6 +4,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::dir::{self, Kind};
 use super::frame;
@@ -12,7 +13,7 @@ use super::frame;
 #[derive(Debug)]
 pub(crate) struct Log {
     dir: PathBuf,
-    file: File,
+    file: Arc<File>,
     generation: u64,
     len: u64,
     /// Written since the last fsync.
@@ -32,7 +33,7 @@ impl Log {
         dir::sync_dir(dir)?;
         Ok(Log {
             dir: dir.to_path_buf(),
-            file,
+            file: Arc::new(file),
             generation,
             len: 0,
             dirty: false,
@@ -50,22 +51,24 @@ impl Log {
         file.seek(SeekFrom::Start(good))?;
         Ok(Log {
             dir: dir.to_path_buf(),
-            file,
+            file: Arc::new(file),
             generation,
             len: good,
             dirty: false,
         })
     }
 
-    /// Appends one record; with `sync`, fsyncs it before returning.
-    pub(crate) fn append(&mut self, payload: &[u8], sync: bool) -> io::Result<()> {
-        let written = frame::write(&mut self.file, payload)?;
-        self.len += written as u64;
+    /// Appends one record (written, not fsynced); returns the bytes written.
+    pub(crate) fn append(&mut self, payload: &[u8]) -> io::Result<u64> {
+        let written = frame::write(&mut &*self.file, payload)? as u64;
+        self.len += written;
         self.dirty = true;
-        if sync {
-            self.sync()?;
-        }
-        Ok(())
+        Ok(written)
+    }
+
+    /// The segment's file, to fsync without holding the log (group commit).
+    pub(crate) fn sync_handle(&self) -> Arc<File> {
+        Arc::clone(&self.file)
     }
 
     /// Fsyncs what was written since the last fsync.

@@ -7,38 +7,42 @@
 //! The engine stays what it is, an in-memory engine with one lock; durability is a log beside it.
 //! Every write request, while it still holds the write lock, appends one record of what it *did* (its
 //! effects: items put, items deleted, items expired by TTL, a transaction's token; for a table
-//! operation, its request) and, under `--sync always`, fsyncs it, before it answers. Log order is
-//! therefore apply order, and no reader sees a write before it is in the log. Records are binary
-//! (`record.rs`, items in `codec.rs`), framed by length and CRC-32 ([`frame`]). Recovery loads the latest snapshot and replays the log written
-//! since: item effects through the same `Table::put`/`delete` as live writes (so indexes, TTL indexes,
-//! item-collection sizes and stream records are rebuilt by the code that builds them live), table
-//! operations through the server's own request decoder and the engine's operation, each at the
-//! instant it first ran (the clock is pinned per write, see `clock.rs`), which makes replay
-//! deterministic: table ids, stream ARNs, sequence numbers and transition times come back exactly.
-//! When the log grows past a threshold a background thread writes a snapshot (under the read lock:
-//! readers go on, writers wait), renames it into place and drops the logs it covers.
+//! operation, its request), and answers only once the record is where the sync policy wants it. Log
+//! order is therefore apply order, and no reader sees a write before it is in the log (nor, under
+//! `always`, is answered before it is on disk). Records are binary (`record.rs`, items in
+//! `codec.rs`), framed by length and CRC-32 ([`frame`]). Recovery loads the latest snapshot and
+//! replays the log written since: item effects through the same `Table::put`/`delete` as live writes
+//! (so indexes, TTL indexes, item-collection sizes and stream records are rebuilt by the code that
+//! builds them live), table operations through the server's own request decoder and the engine's
+//! operation, each at the instant it first ran (the clock is pinned per write, see `clock.rs`), which
+//! makes replay deterministic: table ids, stream ARNs, sequence numbers and transition times come
+//! back exactly. When the log grows past a threshold a background thread writes a snapshot (under the
+//! read lock: readers go on, writers wait), renames it into place and drops the logs it covers.
 //!
 //! Why this rather than an embedded store (redb 4.6, fjall 3.1 on crates.io: both well kept, both
-//! crash-safe, both needing Rust 1.90): the
-//! engine's data already lives in memory in the shape its operations need (ordered partitions,
-//! indexes, streams, lifecycle), so a store would be a second copy kept in step, not the primary
-//! one; what is needed is only "redo what was acknowledged", which an append-only log does with
-//! one `write` (plus one `fdatasync` under `always`) per request, no read path, and about 1,500 lines
-//! with no new dependency (crc32fast and serde_json are the server's already). A store would add a
-//! B-tree's write amplification to every put, its own compaction, a dependency tree to the server,
-//! and still need a mapping of streams, tokens and lifecycle onto keys. The cost of the choice:
-//! recovery time grows with the data (a snapshot is loaded whole: 1M small items in about 1.3 s, see
-//! the README's figures), and the whole data set must fit in memory, which it already must. Under
-//! `always` each write pays its own fsync while holding the lock (no group commit yet), so durable
-//! writes are bounded by the disk's fsync rate; `Nms` costs a `write` per request.
+//! crash-safe, both needing Rust 1.90): the engine's data already lives in memory in the shape its
+//! operations need (ordered partitions, indexes, streams, lifecycle), so a store would be a second
+//! copy kept in step, not the primary one; what is needed is only "redo what was acknowledged", which
+//! an append-only log does with one `write` (plus a shared `fdatasync` under `always`) per request,
+//! no read path, and about 1,500 lines with no new dependency (crc32fast and serde_json are the
+//! server's already). A store would add a B-tree's or an LSM tree's write amplification to every put,
+//! its own compaction, a dependency tree to the server, and still need a mapping of streams, tokens
+//! and lifecycle onto keys. The cost of the choice: recovery time grows with the data (a snapshot is
+//! loaded whole: 1M small items in about 1.3 s, see the README's figures), and the whole data set
+//! must fit in memory, which it already must. Under `always` durable writes are bounded by the disk's
+//! fsync rate per writer (concurrent writers share fsyncs); `Nms` costs a `write` per request.
 //!
 //! # Sync policies: what a crash can lose
 //!
-//! - `always` (the default): the record is fsynced (`fdatasync`) before the response. Neither `kill -9`
-//!   nor a power cut loses an acknowledged write. Each write pays one fsync, under the lock.
+//! - `always` (the default): a write is answered only once its record is fsynced (`fdatasync`).
+//!   Neither `kill -9` nor a power cut loses an acknowledged write. The fsync happens after the
+//!   engine's lock is released, and writers waiting together share one (group commit: the first
+//!   fsyncs everything written so far); a read is answered only once every write it may have seen is
+//!   on disk, so no client sees a write that a crash could take back.
 //! - `Nms` (e.g. `10ms`): the record is written to the file (one `write` system call) before the
 //!   response and a background thread fsyncs every N ms. `kill -9` loses nothing (the kernel has the
-//!   data); a power cut or kernel crash loses at most the writes of the last N ms.
+//!   data); a power cut or kernel crash loses at most the writes of the last N ms (which a client
+//!   may have read).
 //!
 //! A crash can tear the last record (a power cut mid-write). Recovery reads records up to the first
 //! one that is short or fails its checksum, reports it ([`RecoveryReport::torn_tail`], and a warning in

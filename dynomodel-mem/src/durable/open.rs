@@ -2,7 +2,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
@@ -182,6 +182,9 @@ pub(crate) fn open(
         failed: AtomicBool::new(false),
         compactor: tx,
         compacting: Mutex::new(()),
+        appended: AtomicU64::new(0),
+        synced: AtomicU64::new(0),
+        syncing: Mutex::new(()),
         report,
         _lock: lock,
     });

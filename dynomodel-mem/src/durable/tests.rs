@@ -609,3 +609,35 @@ fn streams_of_deleted_tables_survive_a_snapshot() {
     let b = open(&dir.0, &clock);
     assert_eq!(records(&b), before);
 }
+
+#[test]
+fn concurrent_writers_share_fsyncs_and_lose_nothing() {
+    let dir = TempDir::new("group");
+    let clock = ManualClock::default();
+    {
+        let b = open(&dir.0, &clock);
+        block_on(create(&b));
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let b = b.clone();
+                std::thread::spawn(move || {
+                    for i in 0..25 {
+                        block_on(b.put_item(put(&format!("t{t}-{i}"), "g"))).expect("put");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("writer");
+        }
+        let durable = b.durable.as_ref().expect("durable");
+        // Every acknowledged write was fsynced before its answer.
+        assert_eq!(
+            durable.position(),
+            durable.synced.load(std::sync::atomic::Ordering::Acquire)
+        );
+    }
+    let b = open(&dir.0, &clock);
+    assert_eq!(item_count(&b), 200);
+    assert!(b.consistency_problems().is_empty());
+}

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Mutex, PoisonError, RwLock, Weak};
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,12 @@ pub(crate) struct Durable {
     pub(super) compactor: mpsc::Sender<()>,
     /// Held while a snapshot is written (one at a time).
     pub(super) compacting: Mutex<()>,
+    /// Log bytes written by this process (across segments): a write's position, to wait for.
+    pub(super) appended: AtomicU64,
+    /// Log bytes known to be on disk (`always`): everything up to here was fsynced.
+    pub(super) synced: AtomicU64,
+    /// Held by the one thread fsyncing for everyone (group commit).
+    pub(super) syncing: Mutex<()>,
     pub(super) report: RecoveryReport,
     pub(super) _lock: DirLock,
 }
@@ -71,17 +77,17 @@ pub(super) fn internal(message: impl Into<String>) -> Error {
 
 impl Durable {
     /// Runs the write `op` on `state` (held under the write lock by the caller), logging what it
-    /// did; `command` is the request of a table operation.
+    /// did; `command` is the request of a table operation. Returns the result and the log position
+    /// to [`Durable::settle`] once the lock is released, before the result is answered.
     pub(crate) fn run<T>(
         &self,
         state: &mut State,
         command: Logged,
         op: impl FnOnce(&mut State) -> Result<T>,
-    ) -> Result<T> {
+    ) -> (Result<T>, u64) {
         if self.failed.load(Ordering::Acquire) {
-            return Err(internal(
-                "the data directory could not be written; the server refuses writes",
-            ));
+            let refused = "the data directory could not be written; the server refuses writes";
+            return (Err(internal(refused)), 0);
         }
         let at = self.real.now();
         let running = Running::start(&self.pin, at);
@@ -90,7 +96,7 @@ impl Durable {
         drop(running);
         let command = command.filter(|_| result.is_ok());
         if command.is_none() && effects.is_empty() {
-            return result;
+            return (result, 0);
         }
         let record = Record {
             at,
@@ -98,20 +104,71 @@ impl Durable {
             effects,
         };
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        let appended = log.append(&record.to_bytes(), self.options.sync == SyncPolicy::Always);
-        if let Err(e) = appended {
-            self.failed.store(true, Ordering::Release);
-            log::error!(
-                "durable log {}: {e}; refusing writes from now on",
-                self.dir.display()
-            );
-            return Err(internal(format!("could not write the data directory: {e}")));
-        }
+        let written = match log.append(&record.to_bytes()) {
+            Ok(written) => written,
+            Err(e) => return (Err(self.fail("write", &e)), 0),
+        };
+        // Under the log's lock, so that a position read under it covers what the file holds.
+        let position = self.appended.fetch_add(written, Ordering::AcqRel) + written;
         if log.len() > self.options.compact_after {
             // The thread may be busy with the last request; requests pile up as one.
             let _ = self.compactor.send(());
         }
-        result
+        (result, position)
+    }
+
+    /// The log position a response read at (under the engine's lock) must wait for.
+    pub(crate) fn position(&self) -> u64 {
+        self.appended.load(Ordering::Acquire)
+    }
+
+    /// Under `always`, returns once the log is on disk up to `position`: a write is answered only
+    /// then, and so is a read that may have seen it, so no client ever sees what a crash can take
+    /// back. Writers that wait together share one fsync (group commit): the first to get here
+    /// fsyncs everything written so far, the others find their position covered. A no-op under
+    /// `Nms`.
+    pub(crate) fn settle(&self, position: u64) -> Result<()> {
+        if self.options.sync != SyncPolicy::Always
+            || self.synced.load(Ordering::Acquire) >= position
+        {
+            return Ok(());
+        }
+        let wait = || {
+            let _leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+            if self.synced.load(Ordering::Acquire) >= position {
+                return Ok(());
+            }
+            let (file, target) = {
+                let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+                // Earlier segments were fsynced whole when they were rotated out.
+                (log.sync_handle(), self.appended.load(Ordering::Acquire))
+            };
+            match file.sync_data() {
+                Ok(()) => {
+                    self.synced.fetch_max(target, Ordering::AcqRel);
+                    Ok(())
+                }
+                Err(e) => Err(self.fail("fsync", &e)),
+            }
+        };
+        // On a multi-threaded Tokio runtime (the server's), the worker hands its other tasks over
+        // while it waits, so that more writers reach the fsync and share it; elsewhere it just waits.
+        match tokio::runtime::Handle::try_current() {
+            Ok(h) if h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(wait)
+            }
+            _ => wait(),
+        }
+    }
+
+    /// Refuses writes from now on (the memory holds what the disk may not), and says why.
+    fn fail(&self, what: &str, e: &std::io::Error) -> Error {
+        self.failed.store(true, Ordering::Release);
+        log::error!(
+            "durable log {}: {what}: {e}; refusing writes from now on",
+            self.dir.display()
+        );
+        internal(format!("could not {what} the data directory's log: {e}"))
     }
 
     /// Fsyncs what the log holds.
