@@ -80,6 +80,12 @@ impl Log {
         Ok(())
     }
 
+    /// Whether anything was written since the last call (or fsync), forgetting it: the caller
+    /// fsyncs [`Log::sync_handle`] outside the lock.
+    pub(crate) fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
     /// Bytes in the segment.
     pub(crate) fn len(&self) -> u64 {
         self.len

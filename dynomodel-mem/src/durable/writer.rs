@@ -173,10 +173,24 @@ impl Durable {
 
     /// Fsyncs what the log holds.
     pub(crate) fn sync(&self) -> std::io::Result<()> {
-        self.log
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .sync()
+        let (file, target) = {
+            let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+            if !log.take_dirty() {
+                return Ok(());
+            }
+            (log.sync_handle(), self.appended.load(Ordering::Acquire))
+        };
+        // Outside the log's lock: writers go on appending meanwhile.
+        match file.sync_data() {
+            Ok(()) => {
+                self.synced.fetch_max(target, Ordering::AcqRel);
+                Ok(())
+            }
+            Err(e) => {
+                let _ = self.fail("fsync", &e);
+                Err(e)
+            }
+        }
     }
 
     /// What recovery did.
