@@ -110,6 +110,8 @@ pub struct MemBackendBuilder {
     clock: Option<EngineClock>,
     config: EngineConfig,
     faults: crate::faults::Faults,
+    #[cfg(feature = "durable")]
+    durable: crate::durable::Options,
 }
 
 impl MemBackendBuilder {
@@ -341,5 +343,34 @@ impl MemBackendBuilder {
     /// The engine.
     pub fn build(self) -> MemBackend {
         MemBackend::from_parts(self.clock.unwrap_or_default(), self.config, self.faults)
+    }
+}
+
+/// Durable mode's settings (see [`crate::durable`]).
+#[cfg(feature = "durable")]
+impl MemBackendBuilder {
+    /// When a write's log record reaches the disk (default: [`SyncPolicy::Always`](crate::SyncPolicy)).
+    pub fn sync(mut self, policy: crate::SyncPolicy) -> Self {
+        self.durable.sync = policy;
+        self
+    }
+
+    /// Log bytes after which a snapshot is written in the background and the log dropped (default
+    /// 64 MiB).
+    pub fn compact_after(mut self, bytes: u64) -> Self {
+        self.durable.compact_after = bytes;
+        self
+    }
+
+    /// The engine, durable in `dir` (created if missing): its state recovered from the directory,
+    /// every acknowledged write logged there. See [`MemBackend::open`].
+    pub fn open(self, dir: impl AsRef<std::path::Path>) -> Result<MemBackend, crate::OpenError> {
+        crate::durable::open(
+            dir.as_ref(),
+            self.durable,
+            self.clock.unwrap_or_default(),
+            self.config,
+            self.faults,
+        )
     }
 }

@@ -271,6 +271,7 @@ impl State {
             .and_then(|c| c.report(&table.schema.name, mode));
         // The key outlives the put only when metrics were asked for (no clone on the plain path).
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
+        crate::durable::journal::put(&table.schema.name, &key, &input.item);
         let old = table.put(key, input.item);
         debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
@@ -346,6 +347,7 @@ impl State {
         let consumed = cost
             .as_ref()
             .and_then(|c| c.report(&table.schema.name, mode));
+        crate::durable::journal::delete(&table.schema.name, &key);
         let old = table.delete(&key);
         debit_write(meter, table, cost.as_ref());
         Ok(DeleteItemOutput {
@@ -408,6 +410,7 @@ impl State {
         let metrics_key = input
             .return_item_collection_metrics
             .map(|_| plan.key.clone());
+        crate::durable::journal::put(&table.schema.name, &plan.key, &plan.updated.item);
         table.put(plan.key, plan.updated.item);
         debit_write(meter, table, cost.as_ref());
         Ok(UpdateItemOutput {

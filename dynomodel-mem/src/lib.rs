@@ -123,6 +123,7 @@ mod clock;
 mod collection;
 mod config;
 mod create;
+pub mod durable;
 mod expr;
 pub mod faults;
 mod index;
@@ -178,6 +179,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
+#[cfg(feature = "durable")]
+pub use durable::{OpenError, RecoveryReport, SyncPolicy};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
@@ -282,6 +285,9 @@ use state::State;
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
     faults: faults::FaultHandle,
+    /// The data directory, in durable mode.
+    #[cfg(feature = "durable")]
+    durable: Option<Arc<durable::Durable>>,
 }
 
 impl MemBackend {
@@ -361,6 +367,8 @@ impl MemBackend {
         MemBackend {
             state: Arc::new(RwLock::new(State::new(clock, config))),
             faults: faults::FaultHandle::with(faults),
+            #[cfg(feature = "durable")]
+            durable: None,
         }
     }
 
@@ -472,7 +480,83 @@ impl MemBackend {
     /// # }).unwrap();
     /// ```
     pub fn sweep_expired(&self) -> usize {
-        self.write().sweep_expired()
+        self.mutate(|s| Ok(s.sweep_expired())).unwrap_or(0)
+    }
+
+    /// What is inconsistent in the engine, one line per problem; empty when every secondary index
+    /// equals an index rebuilt from its table's items and every table's item count its items. For
+    /// tests (the crash test checks a recovered engine with it); it reads every item.
+    ///
+    /// ```
+    /// let backend = dynomodel_mem::MemBackend::new();
+    /// assert!(backend.consistency_problems().is_empty());
+    /// ```
+    pub fn consistency_problems(&self) -> Vec<String> {
+        self.read().consistency_problems()
+    }
+
+    /// Runs the write `op` under the write lock; in durable mode, logs what it did before returning.
+    fn mutate<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
+        self.mutate_logged(Default::default(), op)
+    }
+
+    /// The request of table operation `command`, encoded for the log when in durable mode.
+    fn logged(&self, command: durable::Command<'_>) -> durable::Logged {
+        #[cfg(feature = "durable")]
+        {
+            self.durable.as_ref().map(|_| command.encode())
+        }
+        #[cfg(not(feature = "durable"))]
+        {
+            let _ = command;
+            durable::Logged
+        }
+    }
+
+    /// [`MemBackend::mutate`] for a table operation, whose request `command` is logged.
+    fn mutate_logged<T>(
+        &self,
+        command: durable::Logged,
+        op: impl FnOnce(&mut State) -> Result<T>,
+    ) -> Result<T> {
+        let mut state = self.write();
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let (result, position) = durable.run(&mut state, command, op);
+            // The fsync waits outside the lock, so that writers arriving meanwhile share it.
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        let _ = command;
+        op(&mut state)
+    }
+
+    /// Runs the read `op` under the read lock; in durable mode (`--sync always`), answers only once
+    /// every write it may have seen is on disk.
+    fn reading<T>(&self, op: impl FnOnce(&State) -> Result<T>) -> Result<T> {
+        let state = self.read();
+        let result = op(&state);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
+    }
+
+    /// [`MemBackend::reading`] for the Streams API, which takes the write lock (reading a stream
+    /// trims it) but writes nothing to the log.
+    fn reading_streams<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
+        let mut state = self.write();
+        let result = op(&mut state);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
     }
 
     /// A read lock. A panic in another thread while it held the lock cannot leave the state half
@@ -494,19 +578,21 @@ impl MemBackend {
 #[async_trait::async_trait]
 impl Backend for MemBackend {
     async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
-        self.write().create_table(input)
+        let logged = self.logged(durable::Command::CreateTable(&input));
+        self.mutate_logged(logged, |s| s.create_table(input))
     }
 
     async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
-        self.read().describe_table(&input)
+        self.reading(|s| s.describe_table(&input))
     }
 
     async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
-        self.read().list_tables(&input)
+        self.reading(|s| s.list_tables(&input))
     }
 
     async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
-        self.write().delete_table(&input)
+        let logged = self.logged(durable::Command::DeleteTable(&input));
+        self.mutate_logged(logged, |s| s.delete_table(&input))
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
@@ -517,8 +603,8 @@ impl Backend for MemBackend {
                 key: &input.item,
             });
         match hit {
-            None => self.write().put_item(input),
-            Some(hit) => hit.run(|| self.write().put_item(input)).await,
+            None => self.mutate(|s| s.put_item(input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.put_item(input))).await,
         }
     }
 
@@ -530,8 +616,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.read().get_item(&input),
-            Some(hit) => hit.run(|| self.read().get_item(&input)).await,
+            None => self.reading(|s| s.get_item(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.get_item(&input))).await,
         }
     }
 
@@ -543,8 +629,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.write().delete_item(&input),
-            Some(hit) => hit.run(|| self.write().delete_item(&input)).await,
+            None => self.mutate(|s| s.delete_item(&input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.delete_item(&input))).await,
         }
     }
 
@@ -556,8 +642,8 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.write().update_item(&input),
-            Some(hit) => hit.run(|| self.write().update_item(&input)).await,
+            None => self.mutate(|s| s.update_item(&input)),
+            Some(hit) => hit.run(|| self.mutate(|s| s.update_item(&input))).await,
         }
     }
 
@@ -568,8 +654,8 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.read().query(&input),
-            Some(hit) => hit.run(|| self.read().query(&input)).await,
+            None => self.reading(|s| s.query(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.query(&input))).await,
         }
     }
 
@@ -580,8 +666,8 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.read().scan(&input),
-            Some(hit) => hit.run(|| self.read().scan(&input)).await,
+            None => self.reading(|s| s.scan(&input)),
+            Some(hit) => hit.run(|| self.reading(|s| s.scan(&input))).await,
         }
     }
 
@@ -590,7 +676,7 @@ impl Backend for MemBackend {
             faults::Target::batch_get(&input)
         });
         let Some(mut hit) = hit else {
-            return self.read().batch_get_item(&input);
+            return self.reading(|s| s.batch_get_item(&input));
         };
         let held = hit
             .take_unprocessed()
@@ -598,7 +684,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchGetItemOutput::default()),
-                false => self.read().batch_get_item(&input),
+                false => self.reading(|s| s.batch_get_item(&input)),
             })
             .await?;
         for (table, keys) in held.into_iter().flatten() {
@@ -620,7 +706,7 @@ impl Backend for MemBackend {
             faults::Target::batch_write(&input)
         });
         let Some(mut hit) = hit else {
-            return self.write().batch_write_item(input);
+            return self.mutate(|s| s.batch_write_item(input));
         };
         let held = hit
             .take_unprocessed()
@@ -628,7 +714,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchWriteItemOutput::default()),
-                false => self.write().batch_write_item(input),
+                false => self.mutate(|s| s.batch_write_item(input)),
             })
             .await?;
         for (table, requests) in held.into_iter().flatten() {
@@ -649,8 +735,11 @@ impl Backend for MemBackend {
             faults::Target::transact_get(&input)
         });
         match hit {
-            None => self.read().transact_get_items(&input),
-            Some(hit) => hit.run(|| self.read().transact_get_items(&input)).await,
+            None => self.reading(|s| s.transact_get_items(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading(|s| s.transact_get_items(&input)))
+                    .await
+            }
         }
     }
 
@@ -664,8 +753,11 @@ impl Backend for MemBackend {
                 faults::Target::transact_write(&input)
             });
         match hit {
-            None => self.write().transact_write_items(&input),
-            Some(hit) => hit.run(|| self.write().transact_write_items(&input)).await,
+            None => self.mutate(|s| s.transact_write_items(&input)),
+            Some(hit) => {
+                hit.run(|| self.mutate(|s| s.transact_write_items(&input)))
+                    .await
+            }
         }
     }
 
@@ -691,69 +783,73 @@ impl Backend for MemBackend {
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
-        self.write().update_table(input)
+        let logged = self.logged(durable::Command::UpdateTable(&input));
+        self.mutate_logged(logged, |s| s.update_table(input))
     }
 
     async fn update_time_to_live(
         &self,
         input: UpdateTimeToLiveInput,
     ) -> Result<UpdateTimeToLiveOutput> {
-        self.write().update_time_to_live(&input)
+        let logged = self.logged(durable::Command::UpdateTimeToLive(&input));
+        self.mutate_logged(logged, |s| s.update_time_to_live(&input))
     }
 
     async fn describe_time_to_live(
         &self,
         input: DescribeTimeToLiveInput,
     ) -> Result<DescribeTimeToLiveOutput> {
-        self.read().describe_time_to_live(&input)
+        self.reading(|s| s.describe_time_to_live(&input))
     }
 
     async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
-        self.write().tag_resource(input)
+        let logged = self.logged(durable::Command::TagResource(&input));
+        self.mutate_logged(logged, |s| s.tag_resource(input))
     }
 
     async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
-        self.write().untag_resource(&input)
+        let logged = self.logged(durable::Command::UntagResource(&input));
+        self.mutate_logged(logged, |s| s.untag_resource(&input))
     }
 
     async fn list_tags_of_resource(
         &self,
         input: ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
-        self.read().list_tags_of_resource(&input)
+        self.reading(|s| s.list_tags_of_resource(&input))
     }
 
     async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
-        self.read().describe_limits(&input)
+        self.reading(|s| s.describe_limits(&input))
     }
 
     async fn describe_endpoints(
         &self,
         input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
-        self.read().describe_endpoints(&input)
+        self.reading(|s| s.describe_endpoints(&input))
     }
 
     // The Streams API takes the write lock: reading a stream trims its aged records and rolls its
     // shard (lazily, by the engine's clock).
 
     async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
-        self.write().list_streams(&input)
+        self.reading_streams(|s| s.list_streams(&input))
     }
 
     async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
-        self.write().describe_stream(&input)
+        self.reading_streams(|s| s.describe_stream(&input))
     }
 
     async fn get_shard_iterator(
         &self,
         input: GetShardIteratorInput,
     ) -> Result<GetShardIteratorOutput> {
-        self.write().get_shard_iterator(&input)
+        self.reading_streams(|s| s.get_shard_iterator(&input))
     }
 
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
-        self.write().get_records(&input)
+        self.reading_streams(|s| s.get_records(&input))
     }
 }
 

@@ -352,6 +352,55 @@ impl State {
     pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
         self.tables.values_mut()
     }
+
+    /// Every table held, whatever its status (the consistency checker's and snapshots').
+    pub(crate) fn all_tables(&self) -> impl Iterator<Item = &Table> + '_ {
+        self.tables.values()
+    }
+}
+
+/// What durable mode reads and restores beyond the tables' own operations.
+#[cfg(feature = "durable")]
+impl State {
+    /// The table called `name`, whatever its status, for replaying a logged write.
+    pub(crate) fn table_for_replay(&mut self, name: &str) -> Option<&mut Table> {
+        self.tables.get_mut(name)
+    }
+
+    /// Tables created so far (table ids are derived from it).
+    pub(crate) fn created_count(&self) -> u64 {
+        self.created
+    }
+
+    /// Restores [`State::created_count`] from a snapshot.
+    pub(crate) fn set_created_count(&mut self, created: u64) {
+        self.created = created;
+    }
+
+    /// The last stream sequence number handed out.
+    pub(crate) fn last_sequence(&self) -> u64 {
+        self.sequence.last()
+    }
+
+    /// Restores [`State::last_sequence`] from a snapshot.
+    pub(crate) fn set_last_sequence(&mut self, last: u64) {
+        self.sequence.set_last(last);
+    }
+
+    /// The remembered transaction tokens.
+    pub(crate) fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
+    /// The streams of tables deleted and forgotten, readable until their records age out.
+    pub(crate) fn retired_streams(&self) -> &[crate::streams::Stream] {
+        &self.retired_streams
+    }
+
+    /// Restores a stream of a forgotten table.
+    pub(crate) fn retire_stream(&mut self, stream: crate::streams::Stream) {
+        self.retired_streams.push(stream);
+    }
 }
 
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).

@@ -257,6 +257,12 @@ impl Table {
         }
     }
 
+    /// The table's streams, oldest first (durable mode's snapshots read them).
+    #[cfg(feature = "durable")]
+    pub(crate) fn streams(&self) -> &[Stream] {
+        &self.streams
+    }
+
     /// The table's streams.
     pub(crate) fn streams_mut(&mut self) -> std::slice::IterMut<'_, Stream> {
         self.streams.iter_mut()

@@ -26,19 +26,30 @@ if ! python3 -c 'import boto3' 2>/dev/null; then
 fi
 
 cargo build --quiet -p dynomodel-mem --features server --bin dynomodel-mem
+# In memory, then durable (`--data-dir`, a fresh directory): the same script against both.
+data_dir="$(mktemp -d)"
 log="$(mktemp)"
-"${target_dir}/debug/dynomodel-mem" serve --port 0 >"${log}" &
-server_pid=$!
-trap 'kill "${server_pid}" 2>/dev/null || true; wait "${server_pid}" 2>/dev/null || true; rm -f "${log}"' EXIT
+server_pid=""
+trap 'if [[ -n "${server_pid}" ]]; then kill "${server_pid}" 2>/dev/null || true; wait "${server_pid}" 2>/dev/null || true; fi; rm -rf "${log}" "${data_dir}"' EXIT
 
-endpoint=""
-for _ in $(seq 1 100); do
-    endpoint="$(sed -n 's/^listening on //p' "${log}")"
-    [[ -n "${endpoint}" ]] && break
-    kill -0 "${server_pid}" 2>/dev/null || { echo "boto3 smoke test: the server exited" >&2; exit 1; }
-    sleep 0.05
-done
-[[ -n "${endpoint}" ]] || { echo "boto3 smoke test: the server did not start" >&2; exit 1; }
+smoke() {
+    : >"${log}"
+    "${target_dir}/debug/dynomodel-mem" serve --port 0 "$@" >"${log}" &
+    server_pid=$!
+    endpoint=""
+    for _ in $(seq 1 100); do
+        endpoint="$(sed -n 's/^listening on //p' "${log}")"
+        [[ -n "${endpoint}" ]] && break
+        kill -0 "${server_pid}" 2>/dev/null || { echo "boto3 smoke test: the server exited" >&2; exit 1; }
+        sleep 0.05
+    done
+    [[ -n "${endpoint}" ]] || { echo "boto3 smoke test: the server did not start" >&2; exit 1; }
+    echo "boto3 smoke test against ${endpoint} ${*}"
+    "${python}" tests/python/smoke.py "${endpoint}"
+    kill "${server_pid}"
+    wait "${server_pid}" 2>/dev/null || true
+    server_pid=""
+}
 
-echo "boto3 smoke test against ${endpoint}"
-"${python}" tests/python/smoke.py "${endpoint}"
+smoke
+smoke --data-dir "${data_dir}"

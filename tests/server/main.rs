@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod capacity;
+mod crash;
 mod dump;
 mod faults;
 mod fuzz;

@@ -71,6 +71,19 @@ pub struct Dual {
     server: Option<Arc<dynomodel_mem::server::ServerHandle>>,
     /// The engine behind [`Target::Mem`] and [`Target::Server`] (clones share its state).
     engine: Option<dynomodel_mem::MemBackend>,
+    /// The data directory of the server's engine (durable mode), held only to be removed after the
+    /// scenario.
+    _data_dir: Option<Arc<DataDir>>,
+}
+
+/// A scenario's data directory, removed when the last clone of its [`Dual`] is dropped.
+#[derive(Debug)]
+struct DataDir(std::path::PathBuf);
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 impl Dual {
@@ -114,13 +127,27 @@ impl Dual {
             tables: Arc::new(Mutex::new(Vec::new())),
             server: None,
             engine,
+            _data_dir: None,
         })
     }
 
     /// The context for [`Target::Server`]: a fresh engine behind its own server on a free loopback port
-    /// (startup is cheap), reached through the AWS backend.
+    /// (startup is cheap), reached through the AWS backend. The engine runs in durable mode (as
+    /// `serve --data-dir DIR --sync 10ms`) in a fresh directory, so that every scenario also goes
+    /// through the write-ahead log.
     pub async fn server(test_name: &str) -> Dual {
-        let engine = mem_engine();
+        let dir = std::env::temp_dir().join(format!(
+            "dm-durable-{}-{}",
+            test_name.replace("::", "."),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let engine = dynomodel_mem::MemBackend::builder()
+            .sync(dynomodel_mem::SyncPolicy::Every(
+                std::time::Duration::from_millis(10),
+            ))
+            .open(&dir)
+            .expect("opening the server's data directory");
         let server = dynomodel_mem::server::Server::bind("127.0.0.1:0", engine.clone())
             .await
             .expect("binding the dynomodel-mem server");
@@ -134,6 +161,7 @@ impl Dual {
             tables: Arc::new(Mutex::new(Vec::new())),
             server: Some(Arc::new(server)),
             engine: Some(engine),
+            _data_dir: Some(Arc::new(DataDir(dir))),
         }
     }
 

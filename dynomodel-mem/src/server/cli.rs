@@ -36,6 +36,7 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                            [--region REGION] [--account ID] [--transition-time SECONDS]
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
                            [--manual-clock] [--seed FILE]
+                           [--data-dir DIR [--sync always|Nms] [--compact-after BYTES]]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
                                 the network)
@@ -60,7 +61,17 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
   --seed FILE                   load a full dump (as `dynomodel-mem export` writes without --table)
                                 before accepting requests: its tables (ACTIVE at once, whatever
                                 the transition time), TTL settings, tags and items; a bad line
-                                stops the server with its line number
+                                stops the server with its line number; with --data-dir, only
+                                into a directory that holds no tables yet
+  --data-dir DIR                keep the data in DIR (created if missing) across restarts and
+                                crashes: a write-ahead log plus snapshots; one server per DIR
+                                (default: in memory only, lost when the server stops)
+  --sync always|Nms             with --data-dir, when a write reaches the disk: `always` (default)
+                                fsyncs before answering, so nothing acknowledged is lost even on a
+                                power cut; e.g. `10ms` writes before answering and fsyncs every 10
+                                ms: a killed server loses nothing, a power cut the last 10 ms
+  --compact-after BYTES         with --data-dir, write a snapshot (in the background) and drop the
+                                log once the log is this long (default 67108864, 64 MiB)
 
 On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
 http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
@@ -92,6 +103,9 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--enforce-throughput",
     "--manual-clock",
     "--seed",
+    "--data-dir",
+    "--sync",
+    "--compact-after",
 ];
 
 pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
@@ -120,6 +134,12 @@ struct Options {
     manual_clock: bool,
     /// `--seed FILE`.
     seed: Option<String>,
+    /// `--data-dir`: durable mode.
+    data_dir: Option<std::path::PathBuf>,
+    /// `--sync`.
+    sync: Option<crate::SyncPolicy>,
+    /// `--compact-after`.
+    compact_after: Option<u64>,
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
@@ -154,6 +174,9 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
         enforce_throughput: false,
         manual_clock: false,
         seed: None,
+        data_dir: None,
+        sync: None,
+        compact_after: None,
     };
     while let Some(flag) = args.next() {
         if !SERVE_FLAGS.contains(&flag.as_str()) {
@@ -189,7 +212,22 @@ fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, String> {
             "--enforce-throughput" => options.enforce_throughput = true,
             "--manual-clock" => options.manual_clock = true,
             "--seed" => options.seed = Some(value()?),
+            "--data-dir" => options.data_dir = Some(value()?.into()),
+            "--sync" => options.sync = Some(value()?.parse()?),
+            "--compact-after" => {
+                let v = value()?;
+                let bytes = v.parse().map_err(|_| format!("invalid byte count {v:?}"))?;
+                options.compact_after = Some(bytes);
+            }
             other => return Err(format!("unknown option {other:?}")),
+        }
+    }
+    if options.data_dir.is_none() {
+        if options.sync.is_some() {
+            return Err("--sync needs --data-dir".into());
+        }
+        if options.compact_after.is_some() {
+            return Err("--compact-after needs --data-dir".into());
         }
     }
     Ok(options)
@@ -237,8 +275,9 @@ async fn terminated() {
     }
 }
 
-/// The engine the options describe, and its manual clock if it has one.
-fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
+/// The engine the options describe, and its manual clock if it has one; with `--data-dir`, recovered
+/// from the directory.
+fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClock>), String> {
     let clock = options
         .manual_clock
         .then(|| ManualClock::new(chrono::Utc::now()));
@@ -254,13 +293,33 @@ fn backend(options: &Options) -> (MemBackend, Option<ManualClock>) {
     if let Some(clock) = &clock {
         builder = builder.clock(clock.clone());
     }
-    (builder.build(), clock)
+    let Some(dir) = &options.data_dir else {
+        return Ok((builder.build(), clock));
+    };
+    builder = builder.sync(options.sync.unwrap_or_default());
+    if let Some(bytes) = options.compact_after {
+        builder = builder.compact_after(bytes);
+    }
+    let backend = builder.open(dir).map_err(|e| e.to_string())?;
+    if let Some(report) = backend.recovery_report() {
+        match report.torn_tail.is_some() || !report.warnings.is_empty() {
+            true => log::warn!("{report}"),
+            false => log::info!("{report}"),
+        }
+    }
+    Ok((backend, clock))
 }
 
-/// Where the served data lives, as the startup banner says it. The durable mode (`--data-dir`)
-/// extends this with its directory.
-fn data_location(_options: &Options) -> String {
-    "data: in memory (lost at exit)".to_owned()
+/// Where the served data lives, as the startup banner says it.
+fn data_location(options: &Options) -> String {
+    match &options.data_dir {
+        Some(dir) => format!(
+            "data: {} (sync {})",
+            dir.display(),
+            options.sync.unwrap_or_default()
+        ),
+        None => "data: in memory (lost at exit)".to_owned(),
+    }
 }
 
 /// Loads `--seed FILE` into the fresh `backend`; answers the line to print.
@@ -279,11 +338,27 @@ async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
     ))
 }
 
+/// Whether `backend` has any table (a recovered data directory).
+async fn holds_tables(backend: &MemBackend) -> bool {
+    use dynomodel::Backend;
+    let first = backend.list_tables(dynomodel::ListTablesInput {
+        limit: Some(1),
+        ..Default::default()
+    });
+    first.await.is_ok_and(|page| !page.table_names.is_empty())
+}
+
 async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
-    let (backend, clock) = backend(options);
-    // Seeded before the socket is bound: no request ever sees a half-loaded engine.
+    let (backend, clock) = backend(options)?;
+    let engine = backend.clone();
+    // Seeded before the socket is bound: no request ever sees a half-loaded engine. A data directory
+    // that already holds tables was seeded on its first start (or filled since): a fixture is not
+    // loaded over it.
     let seeded = match &options.seed {
+        Some(path) if holds_tables(&backend).await => Some(format!(
+            "not seeding from {path}: the data directory already holds tables"
+        )),
         Some(path) => Some(seed(&backend, path).await?),
         None => None,
     };
@@ -307,6 +382,10 @@ async fn serve(options: &Options) -> Result<(), String> {
     // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`); only
     // then is the engine's data final (what a durable mode syncs before exiting).
     server.shutdown().await;
+    // Under `--sync Nms`, what the last interval wrote.
+    engine
+        .sync()
+        .map_err(|e| format!("syncing the data directory: {e}"))?;
     Ok(())
 }
 
@@ -401,7 +480,8 @@ mod tests {
             &args(
                 "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
                  --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
-                 --enforce-throughput --manual-clock --seed fixture.jsonl",
+                 --enforce-throughput --manual-clock --seed fixture.jsonl --data-dir /tmp/d \
+                 --sync 10ms --compact-after 1000",
             ),
             Some("error"),
         )
@@ -420,8 +500,18 @@ mod tests {
                 enforce_throughput: true,
                 manual_clock: true,
                 seed: Some("fixture.jsonl".into()),
+                data_dir: Some("/tmp/d".into()),
+                sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
+                compact_after: Some(1000),
             }
         );
+        assert_eq!(
+            parse(&args("serve --sync always"), None).unwrap_err(),
+            "--sync needs --data-dir"
+        );
+        assert!(parse(&args("serve --data-dir d --sync often"), None)
+            .unwrap_err()
+            .contains("invalid sync policy"));
         assert_eq!(
             parse(&args("serve"), Some("info")).unwrap().log,
             log::LevelFilter::Info
@@ -434,7 +524,8 @@ mod tests {
             AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput,
             KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
         };
-        let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap());
+        let (backend, _) =
+            backend(&parse(&args("serve --enforce-throughput"), None).unwrap()).unwrap();
         backend
             .create_table(CreateTableInput {
                 table_name: "users".into(),
@@ -482,7 +573,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let (backend, clock) = backend(&options);
+        let (backend, clock) = backend(&options).unwrap();
         assert!(clock.is_none(), "the system clock unless --manual-clock");
         let create = CreateTableInput {
             table_name: "users".into(),
@@ -512,6 +603,8 @@ mod tests {
         match flag {
             "--enforce-throughput" | "--manual-clock" => None,
             "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
+            "--compact-after" => Some("1000"),
+            "--sync" => Some("10ms"),
             "--log" => Some("info"),
             _ => Some("x"),
         }
@@ -521,9 +614,20 @@ mod tests {
     fn the_help_documents_every_option() {
         // Each flag the parser takes (it refuses any not listed) is in the synopsis and described.
         for flag in SERVE_FLAGS {
-            assert_eq!(SERVE_USAGE.matches(flag).count(), 2, "{flag}");
+            assert!(
+                SERVE_USAGE.contains(&format!("[{flag}")),
+                "{flag} in the synopsis"
+            );
+            assert_eq!(
+                SERVE_USAGE.matches(&format!("\n  {flag} ")).count(),
+                1,
+                "{flag} described once"
+            );
             let mut line = vec!["serve".to_owned(), (*flag).to_owned()];
             line.extend(sample_value(flag).map(str::to_owned));
+            if ["--sync", "--compact-after"].contains(flag) {
+                line.extend(["--data-dir".to_owned(), "d".to_owned()]);
+            }
             assert!(parse(&line, None).is_ok(), "{line:?}");
         }
         for command in ["serve", "export", "import"] {

@@ -60,6 +60,12 @@ impl Sequence {
     pub(crate) fn last(&self) -> u64 {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// Continues numbering after `last` (durable mode, restoring a snapshot).
+    #[cfg(feature = "durable")]
+    pub(crate) fn set_last(&self, last: u64) {
+        self.0.store(last, Ordering::Relaxed);
+    }
 }
 
 /// A sequence number as DynamoDB writes it: a string of digits (21, zero-padded, as DynamoDB Local
@@ -117,6 +123,24 @@ impl Stream {
             enabled,
             disabled: None,
             shards: vec![first],
+            context,
+        }
+    }
+
+    /// A stream as a snapshot kept it (durable mode).
+    #[cfg(feature = "durable")]
+    pub(crate) fn restored(
+        origin: StreamOrigin,
+        enabled: Transition,
+        disabled: Option<Transition>,
+        shards: Vec<Shard>,
+        context: StreamContext,
+    ) -> Stream {
+        Stream {
+            origin,
+            enabled,
+            disabled,
+            shards,
             context,
         }
     }

@@ -65,6 +65,18 @@ impl Shard {
         }
     }
 
+    /// The sequence number of its last record, trimmed or not (durable mode's snapshots).
+    #[cfg(feature = "durable")]
+    pub(crate) fn last_record(&self) -> Option<u64> {
+        self.last_record
+    }
+
+    /// Restores what [`Shard::last_record`] said (durable mode).
+    #[cfg(feature = "durable")]
+    pub(crate) fn set_last_record(&mut self, last: Option<u64>) {
+        self.last_record = last;
+    }
+
     /// Whether it is closed.
     pub(crate) fn is_closed(&self) -> bool {
         self.end.is_some()

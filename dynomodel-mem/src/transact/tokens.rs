@@ -114,6 +114,20 @@ impl Tokens {
         }
     }
 
+    /// Every remembered token with its actions and when it was recorded (durable mode's snapshots).
+    #[cfg(feature = "durable")]
+    pub(crate) fn entries(
+        &self,
+    ) -> impl Iterator<Item = (&str, &[TransactWriteItem], DateTime<Utc>)> {
+        self.by_token.iter().map(|(token, r)| {
+            let recorded = r
+                .expires
+                .checked_sub_signed(TOKEN_WINDOW)
+                .unwrap_or(r.expires);
+            (token.as_str(), r.actions.as_slice(), recorded)
+        })
+    }
+
     /// How many tokens are remembered.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {

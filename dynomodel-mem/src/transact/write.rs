@@ -180,10 +180,14 @@ impl State {
         for write in writes {
             match write {
                 Write::Put { table, key, item } => {
-                    lookup_mut(self, table)?.put(key, item);
+                    let table = lookup_mut(self, table)?;
+                    crate::durable::journal::put(&table.schema.name, &key, &item);
+                    table.put(key, item);
                 }
                 Write::Delete { table, key } => {
-                    lookup_mut(self, table)?.delete(&key);
+                    let table = lookup_mut(self, table)?;
+                    crate::durable::journal::delete(&table.schema.name, &key);
+                    table.delete(&key);
                 }
                 Write::Check { .. } => {}
             }
@@ -191,6 +195,7 @@ impl State {
         if let Some(token) = token {
             // The window starts when the first call completes.
             let now = self.clock().now();
+            crate::durable::journal::token(token, actions);
             self.tokens_mut().record(token, actions, now);
         }
         let mut written = Vec::with_capacity(metrics_keys.len());

@@ -39,6 +39,8 @@ mod item;
 mod legacy;
 mod model;
 mod partiql;
+#[cfg(feature = "durable")]
+pub(crate) mod records;
 mod streams;
 mod table;
 mod tags;

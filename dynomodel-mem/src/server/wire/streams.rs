@@ -206,7 +206,7 @@ async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> Wir
 }
 
 /// One record as the service writes it.
-fn record_json(r: &Record) -> Value {
+pub(super) fn record_json(r: &Record) -> Value {
     let s = &r.dynamodb;
     let mut change = Map::new();
     if let Some(at) = &s.approximate_creation_date_time {

@@ -231,7 +231,23 @@ pub(super) async fn transact_write_items(
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let return_item_collection_metrics = return_item_collection_metrics(&m, &mut d)?;
     let client_request_token = m.string("ClientRequestToken")?;
-    let transact_items = transact_items(&m, &mut d, |element, d| {
+    let transact_items = decode_transact_items(&m, &mut d)?;
+    let input = d.finish(TransactWriteItemsInput {
+        transact_items,
+        client_request_token,
+        return_consumed_capacity,
+        return_item_collection_metrics,
+    })?;
+    let out = backend.transact_write_items(input).await?;
+    Ok(transact_write_response(&out))
+}
+
+/// TransactWriteItems' `TransactItems`, decoded.
+pub(super) fn decode_transact_items(
+    m: &Members<'_>,
+    d: &mut Decoder,
+) -> WireResult<Vec<TransactWriteItem>> {
+    transact_items(m, d, |element, d| {
         // The element's shape before the values in it, like a BatchWriteItem's `WriteRequest`.
         let set = Action::ALL
             .iter()
@@ -253,15 +269,7 @@ pub(super) async fn transact_write_items(
             }
         }
         Ok(decoded)
-    })?;
-    let input = d.finish(TransactWriteItemsInput {
-        transact_items,
-        client_request_token,
-        return_consumed_capacity,
-        return_item_collection_metrics,
-    })?;
-    let out = backend.transact_write_items(input).await?;
-    Ok(transact_write_response(&out))
+    })
 }
 
 /// TransactWriteItems' response: `{}`, with `ConsumedCapacity` and `ItemCollectionMetrics` when
