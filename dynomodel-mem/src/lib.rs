@@ -80,6 +80,7 @@ mod read;
 mod request;
 mod scan;
 mod state;
+mod stored;
 mod streams;
 mod table;
 mod tags;

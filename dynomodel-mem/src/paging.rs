@@ -8,7 +8,11 @@
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+use std::borrow::Cow;
+
 use dynomodel::{item_size, Item, QueryOutput};
+
+use crate::stored::StoredItem;
 
 use crate::index::{IndexPosition, Tie};
 use crate::key::{KeyValue, PartitionSlot};
@@ -148,19 +152,41 @@ pub fn segment_of(hash: u64, total: u32) -> u32 {
     u32::try_from((u128::from(hash) * u128::from(total)) >> 64).unwrap_or(u32::MAX)
 }
 
+/// An entry a Query or Scan reads: the item (decoded from a table, borrowed from an index) and its size.
+pub type Entry<'a> = (Cow<'a, Item>, usize);
+
+/// What a Query or Scan reads: a table's items or an index's entries.
+pub trait Readable {
+    /// The entry as a read sees it.
+    fn entry(&self) -> Entry<'_>;
+}
+
+impl Readable for Item {
+    fn entry(&self) -> Entry<'_> {
+        (Cow::Borrowed(self), item_size(self))
+    }
+}
+
+impl Readable for StoredItem {
+    fn entry(&self) -> Entry<'_> {
+        // The size was computed when the item was written.
+        (Cow::Owned(self.decode()), self.size())
+    }
+}
+
 /// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
 /// `ExclusiveStartKey`: its slot and position).
-pub fn scan_entries<'a, P: Position>(
-    partitions: &'a BTreeMap<PartitionSlot, BTreeMap<P, Item>>,
+pub fn scan_entries<'a, P: Position, V: Readable>(
+    partitions: &'a BTreeMap<PartitionSlot, BTreeMap<P, V>>,
     from: u64,
     to: Option<u64>,
     start: Option<(PartitionSlot, P)>,
-) -> impl Iterator<Item = &'a Item> + 'a {
+) -> impl Iterator<Item = Entry<'a>> + 'a {
     // The empty string is the least `KeyValue` (variant S first, then ""), so `(h, S(""))` is the first
     // slot with hash h.
     let slot_bound = |h: u64| (h, KeyValue::S(String::new()));
     let hi = to.map_or(Bound::Unbounded, |h| Bound::Excluded(slot_bound(h)));
-    let (head, lo): (Box<dyn Iterator<Item = &'a Item> + 'a>, _) = match start {
+    let (head, lo): (Box<dyn Iterator<Item = &'a V> + 'a>, _) = match start {
         Some((slot, pos)) => {
             let rest = partitions.get(&slot).into_iter().flat_map(move |p| {
                 checked_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
@@ -173,7 +199,7 @@ pub fn scan_entries<'a, P: Position>(
         ),
     };
     let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.values());
-    head.chain(tail)
+    head.chain(tail).map(V::entry)
 }
 
 /// What a page returns of each item read, and when it stops.
@@ -182,8 +208,9 @@ pub struct PageRules<'r> {
     pub limit: Option<usize>,
     /// Whether an item read counts (the filter).
     pub keep: &'r dyn Fn(&Item) -> bool,
-    /// The item returned for a kept entry (`None`: Select=COUNT).
-    pub output: Option<&'r dyn Fn(&Item) -> Item>,
+    /// The item returned for a kept entry (`None`: Select=COUNT); it takes the entry, so a decoded
+    /// table item is moved out rather than copied.
+    pub output: Option<&'r dyn Fn(Cow<'_, Item>) -> Item>,
     /// The `LastEvaluatedKey` of an entry.
     pub key_of: &'r dyn Fn(&Item) -> Item,
 }
@@ -195,7 +222,7 @@ pub struct PageRules<'r> {
 ///
 /// Returns the page and the bytes read (every entry evaluated: what the page costs).
 pub fn read_page<'a>(
-    entries: impl Iterator<Item = &'a Item>,
+    entries: impl Iterator<Item = Entry<'a>>,
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
     let mut out = QueryOutput {
@@ -204,17 +231,21 @@ pub fn read_page<'a>(
     };
     let mut read = 0usize;
     let mut scanned = 0usize;
-    for entry in entries {
+    for (entry, size) in entries {
         scanned += 1;
-        read += item_size(entry);
-        if (rules.keep)(entry) {
+        read += size;
+        let last = rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES;
+        if last {
+            // Before the entry moves into the page.
+            out.last_evaluated_key = Some((rules.key_of)(&entry));
+        }
+        if (rules.keep)(&entry) {
             out.count += 1;
             if let (Some(items), Some(output)) = (out.items.as_mut(), rules.output) {
                 items.push(output(entry));
             }
         }
-        if rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES {
-            out.last_evaluated_key = Some((rules.key_of)(entry));
+        if last {
             break;
         }
     }

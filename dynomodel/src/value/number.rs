@@ -80,7 +80,7 @@ impl Number {
             return Ok(Number::ZERO);
         }
         let mut exponent = exponent;
-        while coefficient.is_multiple_of(10) {
+        while ends_in_zero(coefficient) {
             coefficient /= 10;
             exponent += 1;
         }
@@ -90,6 +90,37 @@ impl Number {
             coefficient,
             exponent: exponent as i32,
         })
+    }
+
+    /// The sign, coefficient and exponent: the number is `(-1)^negative × coefficient × 10^exponent`,
+    /// with no trailing zero digit in `coefficient` (zero is `(false, 0, 0)`). A compact form for
+    /// storage; [`Number::try_from_parts`] is the inverse.
+    ///
+    /// ```
+    /// use dynomodel::Number;
+    /// let n: Number = "-1.50".parse().unwrap();
+    /// assert_eq!(n.parts(), (true, 15, -1));
+    /// let (negative, coefficient, exponent) = n.parts();
+    /// assert_eq!(Number::try_from_parts(negative, coefficient, exponent), Ok(n));
+    /// ```
+    pub fn parts(&self) -> (bool, u128, i32) {
+        (self.negative, self.coefficient, self.exponent)
+    }
+
+    /// The number `(-1)^negative × coefficient × 10^exponent`, normalised; errors when it is beyond
+    /// DynamoDB's limits (38 significant digits, magnitudes from 1E-130 to below 1E126).
+    ///
+    /// ```
+    /// use dynomodel::{Number, NumberError};
+    /// assert_eq!(Number::try_from_parts(false, 1200, -2).unwrap().to_string(), "12");
+    /// assert_eq!(Number::try_from_parts(false, 1, 126), Err(NumberError::Overflow));
+    /// ```
+    pub fn try_from_parts(
+        negative: bool,
+        coefficient: u128,
+        exponent: i32,
+    ) -> Result<Number, NumberError> {
+        Number::from_parts(negative, coefficient, i64::from(exponent))
     }
 
     /// Parses DynamoDB's number grammar: `[+-]digits[.digits][(e|E)[+-]digits]`, where either the integer
@@ -299,13 +330,18 @@ fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
     }
 }
 
-fn digit_count(mut n: u128) -> u32 {
-    let mut count = 1;
-    while n >= 10 {
-        n /= 10;
-        count += 1;
+fn digit_count(n: u128) -> u32 {
+    // A logarithm rather than a loop of u128 divisions (each a library call): decoding a stored
+    // number runs this on every read.
+    n.checked_ilog10().map_or(1, |log| log + 1)
+}
+
+/// Whether `n` ends in a zero digit; u64 arithmetic when it fits (a u128 remainder is a library call).
+fn ends_in_zero(n: u128) -> bool {
+    match u64::try_from(n) {
+        Ok(small) => small.is_multiple_of(10),
+        Err(_) => n.is_multiple_of(10),
     }
-    count
 }
 
 impl std::ops::Neg for Number {
