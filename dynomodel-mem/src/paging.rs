@@ -202,15 +202,18 @@ pub fn scan_entries<'a, P: Position, V: Readable>(
     head.chain(tail).map(V::entry)
 }
 
+/// What a page returns of a kept entry: the entry goes in, so a decoded table item is moved out rather
+/// than copied.
+pub type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
+
 /// What a page returns of each item read, and when it stops.
 pub struct PageRules<'r> {
     /// At most this many items evaluated.
     pub limit: Option<usize>,
     /// Whether an item read counts (the filter).
     pub keep: &'r dyn Fn(&Item) -> bool,
-    /// The item returned for a kept entry (`None`: Select=COUNT); it takes the entry, so a decoded
-    /// table item is moved out rather than copied.
-    pub output: Option<&'r dyn Fn(Cow<'_, Item>) -> Item>,
+    /// The item returned for a kept entry (`None`: Select=COUNT).
+    pub output: Option<Output<'r>>,
     /// The `LastEvaluatedKey` of an entry.
     pub key_of: &'r dyn Fn(&Item) -> Item,
 }
