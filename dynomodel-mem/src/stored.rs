@@ -42,21 +42,15 @@ const L: u8 = 9;
 const M: u8 = 10;
 
 impl StoredItem {
-    /// Encodes `item`.
+    /// Encodes `item`: one allocation of exactly the encoded length (the two parts are written into
+    /// this thread's scratch buffers first, then copied).
     pub fn encode(item: &Item) -> StoredItem {
         let size = item_size(item);
-        let mut w = Writer {
-            // The text is most of the item's size; the structure a few bytes per attribute.
-            structure: Vec::with_capacity(4 * item.len() + 4),
-            text: String::with_capacity(size),
-        };
-        w.map(item);
-        let mut out = Vec::with_capacity(w.structure.len() + w.text.len() + 8);
-        varint(&mut out, size);
-        varint(&mut out, w.structure.len());
-        out.extend_from_slice(&w.structure);
-        out.extend_from_slice(w.text.as_bytes());
-        StoredItem(out.into_boxed_slice())
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut w) => w.finish(item, size),
+            // Only a re-entrant encode could find the scratch taken; it gets buffers of its own.
+            Err(_) => Writer::default().finish(item, size),
+        })
     }
 
     /// The item's size by DynamoDB's rule.
@@ -90,14 +84,50 @@ fn varint(out: &mut Vec<u8>, mut n: usize) {
     out.push(n as u8);
 }
 
+fn varint_len(mut n: usize) -> usize {
+    let mut len = 1;
+    while n >= 0x80 {
+        n >>= 7;
+        len += 1;
+    }
+    len
+}
+
+thread_local! {
+    /// The encoder's buffers, kept between writes so that a write allocates only its result.
+    static SCRATCH: std::cell::RefCell<Writer> = std::cell::RefCell::default();
+}
+
 /// The encoder: the structure (tags, lengths, counts, numbers, binaries) and, apart, the text of every
 /// name and string, so that a decode validates the UTF-8 of an item once instead of once per string.
+#[derive(Default)]
 struct Writer {
     structure: Vec<u8>,
     text: String,
 }
 
 impl Writer {
+    /// Encodes `item` (of DynamoDB size `size`), leaving the buffers empty for the next one.
+    fn finish(&mut self, item: &Item, size: usize) -> StoredItem {
+        self.structure.clear();
+        self.text.clear();
+        self.map(item);
+        let len = varint_len(size)
+            + varint_len(self.structure.len())
+            + self.structure.len()
+            + self.text.len();
+        let mut out = Vec::with_capacity(len);
+        varint(&mut out, size);
+        varint(&mut out, self.structure.len());
+        out.extend_from_slice(&self.structure);
+        out.extend_from_slice(self.text.as_bytes());
+        // A scratch buffer grown by one huge item is not kept.
+        if self.text.capacity() > 64 * 1024 {
+            *self = Writer::default();
+        }
+        StoredItem(out.into_boxed_slice())
+    }
+
     fn string(&mut self, s: &str) {
         varint(&mut self.structure, s.len());
         self.text.push_str(s);
