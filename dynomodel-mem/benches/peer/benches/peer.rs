@@ -8,16 +8,16 @@ use std::collections::HashMap;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dynoxide::actions::{
-    get_item::GetItemRequest, put_item::PutItemRequest, query::QueryRequest,
-    scan::ScanRequest, update_item::UpdateItemRequest,
+    get_item::GetItemRequest, put_item::PutItemRequest, query::QueryRequest, scan::ScanRequest,
+    update_item::UpdateItemRequest,
 };
 use dynoxide::types::AttributeValue as Dx;
 use dynoxide::Database;
 
+mod convert;
 #[path = "../../support/workload.rs"]
 #[allow(dead_code)]
 mod workload;
-mod convert;
 
 use workload::{item, key, ITEMS, PARTITION, TABLE};
 

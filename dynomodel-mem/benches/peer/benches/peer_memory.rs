@@ -6,10 +6,10 @@
 use dynoxide::actions::put_item::PutItemRequest;
 use dynoxide::Database;
 
+mod convert;
 #[path = "../../support/workload.rs"]
 #[allow(dead_code)]
 mod workload;
-mod convert;
 
 fn resident() -> Option<usize> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
@@ -46,6 +46,9 @@ fn main() {
             loaded += 1;
         }
         let grown = resident().unwrap().saturating_sub(base);
-        println!("dynoxide memory/{target}: {:.0} bytes per item", grown as f64 / target as f64);
+        println!(
+            "dynoxide memory/{target}: {:.0} bytes per item",
+            grown as f64 / target as f64
+        );
     }
 }
