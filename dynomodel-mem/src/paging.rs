@@ -229,7 +229,11 @@ pub fn read_page<'a>(
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
     let mut out = QueryOutput {
-        items: rules.output.map(|_| Vec::new()),
+        // Sized by `Limit` when there is one: growing a page of large items by doubling costs a
+        // reallocation and a copy per step.
+        items: rules
+            .output
+            .map(|_| Vec::with_capacity(rules.limit.unwrap_or(0).min(1024))),
         ..QueryOutput::default()
     };
     let mut read = 0usize;

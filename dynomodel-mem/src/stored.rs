@@ -311,22 +311,12 @@ impl<'a> Reader<'a> {
     /// Decodes a map's attributes into `into`, stopping at the first damaged one.
     fn map_into(&mut self, into: &mut Item) -> Option<()> {
         let count = self.varint()?;
-        // Collected first: the names were written in order, so the map is built in one bulk pass
-        // instead of a search per insert (a third of a decode, measured on the 8-attribute items).
-        let mut attributes = Vec::with_capacity(count.min(self.structure.len()));
-        let mut damaged = false;
         for _ in 0..count {
-            let attribute = self.string().and_then(|name| Some((name, self.value()?)));
-            match attribute {
-                Some(attribute) => attributes.push(attribute),
-                None => {
-                    damaged = true;
-                    break;
-                }
-            }
+            let name = self.string()?;
+            let v = self.value()?;
+            into.insert(name, v);
         }
-        *into = attributes.into_iter().collect();
-        (!damaged).then_some(())
+        Some(())
     }
 
     fn value(&mut self) -> Option<AttributeValue> {
