@@ -10,7 +10,7 @@
 //! where they used to deep-copy the stored one (every read hands out an owned item anyway), and Query
 //! and Scan move the decoded item into the page; the page-size rule reads the stored size instead of
 //! walking the item again. Decoding costs more than the copy did (`benches/datapath.rs`, same run: a
-//! GetItem +3%, a Query of 20 +30%, a Scan page of 100 +50%; writes +12–16%, which encode the item and
+//! GetItem +3%, a Query of 20 +24%, a Scan page of 100 +47%; writes +10–15%, which encode the item and
 //! free the request's): the price of a 4.5× smaller table, which is what decides whether a developer's
 //! million-item fixture fits in memory.
 //!
