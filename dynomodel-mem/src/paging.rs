@@ -152,7 +152,7 @@ pub fn segment_of(hash: u64, total: u32) -> u32 {
     u32::try_from((u128::from(hash) * u128::from(total)) >> 64).unwrap_or(u32::MAX)
 }
 
-/// An entry a Query or Scan reads: the item (decoded from a table, borrowed from an index) and its size.
+/// An entry a Query or Scan reads: the item (decoded from a table or an index) and its size.
 pub type Entry<'a> = (Cow<'a, Item>, usize);
 
 /// What a Query or Scan reads: a table's items or an index's entries.
