@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use dynomodel::{Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType};
 
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::partition::Partition;
 use crate::stored::StoredItem;
 use crate::table::TableSchema;
 
@@ -32,7 +33,7 @@ pub enum Tie {
 pub type IndexPosition = (Option<KeyValue>, Tie);
 
 /// Partitions of an index, in Scan order.
-pub type IndexPartitions = BTreeMap<PartitionSlot, BTreeMap<IndexPosition, StoredItem>>;
+pub type IndexPartitions = BTreeMap<PartitionSlot, Partition<IndexPosition, StoredItem>>;
 
 /// One secondary index: its definition and its entries.
 #[derive(Debug)]

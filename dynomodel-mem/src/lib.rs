@@ -75,6 +75,7 @@ mod items;
 mod java_order;
 mod key;
 mod paging;
+mod partition;
 mod query;
 mod read;
 mod request;

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 
 use dynomodel::{item_size, Item, QueryOutput};
 
+use crate::partition::{self, Partition};
 use crate::stored::StoredItem;
 
 use crate::index::{IndexPosition, Tie};
@@ -62,6 +63,19 @@ fn non_empty<K: Ord>(lo: &Bound<K>, hi: &Bound<K>) -> bool {
         (Bound::Included(a), Bound::Included(b)) => a <= b,
         (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a < b,
         _ => true,
+    }
+}
+
+/// [`checked_range`] within one partition.
+pub fn partition_range<K: Ord, V>(
+    partition: &Partition<K, V>,
+    lo: Bound<K>,
+    hi: Bound<K>,
+) -> partition::Iter<'_, K, V> {
+    if non_empty(&lo, &hi) {
+        partition.range(lo, hi)
+    } else {
+        partition::Iter::One(None)
     }
 }
 
@@ -177,7 +191,7 @@ impl Readable for StoredItem {
 /// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
 /// `ExclusiveStartKey`: its slot and position).
 pub fn scan_entries<'a, P: Position, V: Readable>(
-    partitions: &'a BTreeMap<PartitionSlot, BTreeMap<P, V>>,
+    partitions: &'a BTreeMap<PartitionSlot, Partition<P, V>>,
     from: u64,
     to: Option<u64>,
     start: Option<(PartitionSlot, P)>,
@@ -189,7 +203,7 @@ pub fn scan_entries<'a, P: Position, V: Readable>(
     let (head, lo): (Box<dyn Iterator<Item = &'a V> + 'a>, _) = match start {
         Some((slot, pos)) => {
             let rest = partitions.get(&slot).into_iter().flat_map(move |p| {
-                checked_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
+                partition_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
             });
             (Box::new(rest), Bound::Excluded(slot))
         }
@@ -198,7 +212,7 @@ pub fn scan_entries<'a, P: Position, V: Readable>(
             Bound::Included(slot_bound(from)),
         ),
     };
-    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.values());
+    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.iter().map(|(_, v)| v));
     head.chain(tail).map(V::entry)
 }
 

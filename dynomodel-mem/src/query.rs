@@ -6,7 +6,6 @@
 //! request-level rules, then the index, `ExclusiveStartKey`, the key condition against the key schema,
 //! the start key against the condition, the filter, and the index's projection.
 
-use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use chrono::{DateTime, Utc};
@@ -16,9 +15,10 @@ use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
-    bytes_successor, checked_range, max_lower, min_upper, string_successor, Entry, Position,
+    bytes_successor, max_lower, min_upper, partition_range, string_successor, Entry, Position,
     Readable,
 };
+use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
 use crate::table::Table;
 use crate::validate::{self, Constraints};
@@ -185,7 +185,7 @@ fn resolve_keys(
 
 /// The items of one partition within the sort condition, in the requested direction, after `start`.
 fn walk<'a, P: Position, V: Readable>(
-    partition: Option<&'a BTreeMap<P, V>>,
+    partition: Option<&'a Partition<P, V>>,
     sort: Option<&SortCondition>,
     start: Option<P>,
     forward: bool,
@@ -201,7 +201,7 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = checked_range(partition, lo, hi).map(|(_, v)| v.entry());
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
     if forward {
         Box::new(range)
     } else {

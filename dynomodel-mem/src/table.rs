@@ -20,6 +20,7 @@ use dynomodel::{
 use crate::collection;
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::partition::Partition;
 use crate::stored::StoredItem;
 use crate::streams::Stream;
 use crate::ttl::expiry::TtlState;
@@ -126,7 +127,7 @@ pub struct Table {
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
-pub type TablePartitions = BTreeMap<PartitionSlot, BTreeMap<Option<KeyValue>, StoredItem>>;
+pub type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.
@@ -333,8 +334,7 @@ impl Table {
     pub fn items(&self) -> impl Iterator<Item = Item> + '_ {
         self.partitions
             .values()
-            .flat_map(BTreeMap::values)
-            .map(StoredItem::decode)
+            .flat_map(|p| p.iter().map(|(_, item)| item.decode()))
     }
 
     /// DescribeTable's view of the table at `view`: the table and index statuses follow the changes in
