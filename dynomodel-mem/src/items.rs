@@ -253,6 +253,7 @@ impl State {
     /// `PutItem`.
     pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::table_name(&input.table_name)?;
+        let input = crate::legacy::put_item(input)?;
         let action = PutAction {
             item: &input.item,
             condition: input.condition_expression.as_deref(),
@@ -292,6 +293,8 @@ impl State {
     /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
     pub fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
         validate::table_name(&input.table_name)?;
+        let legacy = crate::legacy::get_item(input)?;
+        let input = legacy.as_ref().unwrap_or(input);
         let maps = Maps {
             names: input.expression_attribute_names.as_ref(),
             values: None,
@@ -329,6 +332,8 @@ impl State {
     /// `DeleteItem`.
     pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::table_name(&input.table_name)?;
+        let legacy = crate::legacy::delete_item(input)?;
+        let input = legacy.as_ref().unwrap_or(input);
         let action = KeyAction {
             key: &input.key,
             condition: input.condition_expression.as_deref(),
@@ -367,6 +372,16 @@ impl State {
     /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item).
     pub fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::table_name(&input.table_name)?;
+        match crate::legacy::update_item(input)? {
+            None => self.update_item_expressions(input),
+            Some(translated) => self
+                .update_item_expressions(&translated)
+                .map_err(crate::legacy::update_error),
+        }
+    }
+
+    /// `UpdateItem` in its expression form.
+    fn update_item_expressions(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         let action = KeyAction {
             key: &input.key,
             condition: input.condition_expression.as_deref(),

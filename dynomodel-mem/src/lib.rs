@@ -9,10 +9,15 @@
 //! of items per call, the rest in `UnprocessedKeys`) and BatchWriteItem (up to 25 puts and deletes,
 //! validated as a whole before the first write), and the transactions TransactGetItems and
 //! TransactWriteItems (all-or-nothing across tables, isolated, with cancellation reasons and idempotent
-//! `ClientRequestToken`s). Tables are usable as soon as they are created (as on DynamoDB Local), unless
-//! [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
-//! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly
-//! where they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
+//! `ClientRequestToken`s). DynamoDB's legacy parameters (`Expected`, `AttributeUpdates`,
+//! `AttributesToGet`, `KeyConditions`, `QueryFilter`, `ScanFilter`, `ConditionalOperator`) are accepted
+//! too, checked with DynamoDB's legacy messages and translated into the equivalent expressions, and so
+//! is PartiQL (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction: `SELECT`/`INSERT`/`UPDATE`/
+//! `DELETE` with `?` parameters, translated onto the operations above so they share their semantics,
+//! capacity and stream records). Tables are usable as soon as they are created (as on DynamoDB Local),
+//! unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
+//! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
+//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]).
 //!
 //! ```
 //! use dynomodel::{
@@ -59,6 +64,54 @@
 //! # Ok::<(), dynomodel::Error>(())
 //! # }).unwrap();
 //! ```
+//!
+//! The same through PartiQL:
+//!
+//! ```
+//! use dynomodel::{
+//!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
+//!     ExecuteStatementInput, KeySchemaElement, ScalarAttributeType,
+//! };
+//! use dynomodel_mem::MemBackend;
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let backend = MemBackend::new();
+//! backend
+//!     .create_table(CreateTableInput {
+//!         table_name: "users".into(),
+//!         attribute_definitions: vec![AttributeDefinition {
+//!             attribute_name: "id".into(),
+//!             attribute_type: ScalarAttributeType::S,
+//!         }],
+//!         key_schema: vec![KeySchemaElement::hash("id")],
+//!         billing_mode: Some(BillingMode::PayPerRequest),
+//!         ..Default::default()
+//!     })
+//!     .await?;
+//! let run = |statement: &str, parameters: Vec<AttributeValue>| ExecuteStatementInput {
+//!     statement: statement.into(),
+//!     parameters: Some(parameters),
+//!     ..Default::default()
+//! };
+//! let u1 = AttributeValue::S("u1".into());
+//! backend
+//!     .execute_statement(run(r#"INSERT INTO "users" VALUE {'id': ?, 'name': 'Ada'}"#, vec![u1.clone()]))
+//!     .await?;
+//! let found = backend
+//!     .execute_statement(run(r#"SELECT name FROM "users" WHERE id = ?"#, vec![u1.clone()]))
+//!     .await?;
+//! let items = found.items.unwrap_or_default();
+//! assert_eq!(items[0]["name"], AttributeValue::S("Ada".into()));
+//!
+//! // A second INSERT of the same key is DynamoDB's DuplicateItemException.
+//! let err = backend
+//!     .execute_statement(run(r#"INSERT INTO "users" VALUE {'id': ?}"#, vec![u1]))
+//!     .await
+//!     .unwrap_err();
+//! assert_eq!(err.code(), "DuplicateItemException");
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
+//! ```
 
 #![forbid(unsafe_code)]
 
@@ -74,7 +127,9 @@ mod index;
 mod items;
 mod java_order;
 mod key;
+mod legacy;
 mod paging;
+mod partiql;
 mod partition;
 mod query;
 mod read;
@@ -100,11 +155,13 @@ mod tests;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
-    CreateTableInput, CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput,
-    DeleteTableOutput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, DescribeStreamInput, DescribeStreamOutput, DescribeTableInput,
-    DescribeTableOutput, DescribeTimeToLiveInput, DescribeTimeToLiveOutput, GetItemInput,
+    Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchGetItemInput,
+    BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput, CreateTableInput,
+    CreateTableOutput, Db, DeleteItemInput, DeleteItemOutput, DeleteTableInput, DeleteTableOutput,
+    DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput,
+    DescribeStreamInput, DescribeStreamOutput, DescribeTableInput, DescribeTableOutput,
+    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, ExecuteStatementInput,
+    ExecuteStatementOutput, ExecuteTransactionInput, ExecuteTransactionOutput, GetItemInput,
     GetItemOutput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
     GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, ListTablesInput, ListTablesOutput,
     ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
@@ -606,6 +663,27 @@ impl Backend for MemBackend {
             None => self.write().transact_write_items(&input),
             Some(hit) => hit.run(|| self.write().transact_write_items(&input)).await,
         }
+    }
+
+    async fn execute_statement(
+        &self,
+        input: ExecuteStatementInput,
+    ) -> Result<ExecuteStatementOutput> {
+        partiql::execute_statement(self, input).await
+    }
+
+    async fn batch_execute_statement(
+        &self,
+        input: BatchExecuteStatementInput,
+    ) -> Result<BatchExecuteStatementOutput> {
+        partiql::batch_execute_statement(self, input).await
+    }
+
+    async fn execute_transaction(
+        &self,
+        input: ExecuteTransactionInput,
+    ) -> Result<ExecuteTransactionOutput> {
+        partiql::execute_transaction(self, input).await
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {

@@ -17,6 +17,7 @@ use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
 
+use crate::read::Source;
 use crate::table::{Table, TableSchema};
 use crate::update_table::lifecycle::{Transition, View};
 use crate::validate::{self, Constraints};
@@ -357,18 +358,25 @@ impl State {
 impl State {
     /// `Query`.
     pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+        let legacy = crate::legacy::query(input, || {
+            let table = self.table(&input.table_name).ok()?;
+            let source = Source::find(table, input.index_name.as_deref(), self.clock.now()).ok()?;
+            Some(source.key_schema())
+        })?;
         crate::query::query(
-            input,
+            legacy.as_ref().unwrap_or(input),
             self.clock.now(),
             |name| self.table(name),
             self.meter(),
         )
+        .map_err(|e| crate::legacy::query_error(input, e))
     }
 
     /// `Scan`.
     pub fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
+        let legacy = crate::legacy::scan(input)?;
         crate::scan::scan(
-            input,
+            legacy.as_ref().unwrap_or(input),
             self.clock.now(),
             |name| self.table(name),
             self.meter(),

@@ -30,7 +30,30 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn engine_agrees_with_dynamodb_local() {
-    let Some(local) = Dual::new(Target::DynamoDbLocal, "differential") else {
+    compare(
+        "differential",
+        generator::operations,
+        OPS_PER_SEED,
+        DEFAULT_SEEDS,
+    )
+    .await;
+}
+
+/// The legacy forms (issue 14 §1) of the requests: Expected, AttributeUpdates, AttributesToGet,
+/// KeyConditions, QueryFilter, ScanFilter and ConditionalOperator, in sequences of their own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_forms_agree_with_dynamodb_local() {
+    compare("differential-legacy", generator::legacy::operations, 200, 8).await;
+}
+
+/// Runs the seeds of one generator against the engine and DynamoDB Local.
+async fn compare(
+    label: &str,
+    generate: fn(&mut rng::Rng, &[generator::TableSpec], usize) -> Vec<generator::Op>,
+    ops_per_seed: usize,
+    default_seeds: u64,
+) {
+    let Some(local) = Dual::new(Target::DynamoDbLocal, label) else {
         return;
     };
     let mem = dynomodel_tests::mem_backend();
@@ -43,15 +66,15 @@ async fn engine_agrees_with_dynamodb_local() {
         backend: local.backend().as_ref(),
     };
     let first = env_u64("DYNOMODEL_DIFF_FIRST_SEED", 1);
-    let seeds = env_u64("DYNOMODEL_DIFF_SEEDS", DEFAULT_SEEDS);
+    let seeds = env_u64("DYNOMODEL_DIFF_SEEDS", default_seeds);
     let run_id = std::process::id();
     let started = std::time::Instant::now();
     let mut counts = runner::Counts::new();
     for seed in first..first + seeds {
         let mut rng = rng::Rng::new(seed);
         let tables = generator::tables(&mut rng);
-        let ops = generator::operations(&mut rng, &tables, OPS_PER_SEED);
-        let prefix = format!("diff{run_id}_{seed}");
+        let ops = generate(&mut rng, &tables, ops_per_seed);
+        let prefix = format!("diff{run_id}_{}_{seed}", label.len());
         if let Err(divergence) = runner::run(
             &prefix,
             &tables,
@@ -79,7 +102,7 @@ async fn engine_agrees_with_dynamodb_local() {
     let total: usize = counts.values().sum();
     let kinds: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     println!(
-        "differential: {seeds} seeds ({first}..{}), {total} operations ({}), 0 divergences, {:.1} s",
+        "{label}: {seeds} seeds ({first}..{}), {total} operations ({}), 0 divergences, {:.1} s",
         first + seeds,
         kinds.join(", "),
         started.elapsed().as_secs_f64()

@@ -25,9 +25,14 @@ mod expressions_invalid;
 mod indexes;
 mod items;
 mod keys;
+mod legacy;
+mod legacy_errors;
 mod migrate;
 mod migrate_waiting;
 mod numbers_raw;
+mod partiql;
+mod partiql_errors;
+mod partiql_multi;
 mod projections;
 mod query;
 mod requests;
@@ -42,6 +47,7 @@ mod transactions;
 mod ttl;
 mod update_table;
 mod updates;
+mod validation;
 mod values;
 
 /// A number from its text (panics on invalid text: test data only).

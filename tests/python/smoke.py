@@ -3,9 +3,11 @@
 Usage: python3 tests/python/smoke.py http://127.0.0.1:PORT
 
 Drives the server the way a Python application would: a table with a local and a global secondary index,
-put/get/update with expressions, a paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
+put/get/update with expressions and in the legacy form (Expected, AttributeUpdates, AttributesToGet), a
+paginated query, a query's consumed capacity, batches (boto3's `batch_writer`, `batch_get_item`
 following `UnprocessedKeys`), transactions (a cancelled one with its `CancellationReasons`, a successful
-one, an idempotent replay), DynamoDB's error shapes as botocore parses them, and the schema's lifecycle:
+one, an idempotent replay), DynamoDB's error shapes as botocore parses them, a PartiQL
+execute_statement round trip (INSERT with parameters, then SELECT), and the schema's lifecycle:
 UpdateTable adding a global secondary index to a table with items (waited for with a describe loop, then
 queried), UpdateTimeToLive / DescribeTimeToLive, the three tag operations, DescribeLimits and
 DescribeEndpoints.
@@ -125,6 +127,32 @@ def items(ddb):
     )["Attributes"]
     assert updated["likes"] == {"N": "2.5"} and updated["text"] == {"S": "hello"}, updated
     assert "raw" not in updated, updated
+
+
+def legacy(ddb):
+    """The pre-expression parameters older code still sends: Expected, AttributeUpdates, AttributesToGet."""
+    key = {"userid": {"S": "grace"}, "id": {"S": "1"}}
+    # Create-only put in the legacy form, then a put that needs the stored value.
+    ddb.put_item(TableName="tweets", Item=dict(key, n={"N": "1"}),
+                 Expected={"userid": {"Exists": False}})
+    expect_error("ConditionalCheckFailedException", ddb.put_item, TableName="tweets",
+                 Item=dict(key, n={"N": "1"}), Expected={"userid": {"Exists": False}})
+    ddb.put_item(TableName="tweets", Item=dict(key, n={"N": "1"}, tags={"SS": ["a"]}),
+                 Expected={"n": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "1"}]}})
+    updated = ddb.update_item(
+        TableName="tweets", Key=key,
+        AttributeUpdates={"n": {"Action": "ADD", "Value": {"N": "2"}},
+                          "tags": {"Action": "ADD", "Value": {"SS": ["b"]}},
+                          "note": {"Action": "PUT", "Value": {"S": "hi"}}},
+        Expected={"n": {"Value": {"N": "1"}}},
+        ReturnValues="ALL_NEW",
+    )["Attributes"]
+    assert updated["n"] == {"N": "3"} and sorted(updated["tags"]["SS"]) == ["a", "b"], updated
+    got = ddb.get_item(TableName="tweets", Key=key, AttributesToGet=["note", "n"])["Item"]
+    assert got == {"note": {"S": "hi"}, "n": {"N": "3"}}, got
+    err = expect_error("ValidationException", ddb.put_item, TableName="tweets", Item=key,
+                       Expected={"n": {"Exists": False}}, ConditionExpression="attribute_exists(n)")
+    assert err["Error"]["Message"].startswith("Can not use both expression and non-expression"), err
 
 
 def query_pages(ddb):
@@ -269,6 +297,17 @@ def errors(ddb):
     expect_error("ResourceInUseException", create_table, ddb=ddb)
 
 
+def partiql(ddb):
+    """ExecuteStatement round trip: INSERT with parameters, SELECT it back, the duplicate-key error."""
+    insert = "INSERT INTO \"tweets\" VALUE {'userid': ?, 'id': ?, 'text': 'via PartiQL'}"
+    params = [{"S": "dora"}, {"S": "p1"}]
+    assert ddb.execute_statement(Statement=insert, Parameters=params)["Items"] == []
+    got = ddb.execute_statement(Statement="SELECT id, text FROM \"tweets\" WHERE userid = ?",
+                                Parameters=[{"S": "dora"}])
+    assert got["Items"] == [{"id": {"S": "p1"}, "text": {"S": "via PartiQL"}}], got["Items"]
+    expect_error("DuplicateItemException", ddb.execute_statement, Statement=insert, Parameters=params)
+
+
 def wait_for_indexes(ddb, table, timeout=30.0):
     """DescribeTable until the table and every global secondary index are ACTIVE (no waiter covers
     indexes); returns the last description."""
@@ -396,9 +435,11 @@ def main():
     ddb = client(endpoint)
     table = resource(endpoint).Table("tweets")
     checks = [("create table with LSI and GSI", create_table), ("put/get/update", items),
+              ("legacy Expected, AttributeUpdates, AttributesToGet", legacy),
               ("paginated query", query_pages), ("consumed capacity of a query", consumed_capacity),
               ("batch_writer and batch_get_item", lambda ddb: batches(ddb, table)),
               ("transactions", transactions), ("error shapes", errors),
+              ("execute_statement INSERT then SELECT", partiql),
               ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
               ("tags", tags), ("streams", lambda ddb: streams(ddb, endpoint)),
               ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]

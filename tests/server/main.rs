@@ -5,17 +5,19 @@
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
 //! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `throughput.rs` throttling, `capacity.rs`
 //! consumed capacity and item collection metrics through the AWS SDK, `faults.rs` the admin endpoints
-//! (fault rules, the manual clock), `fuzz.rs` generated bodies.
+//! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements.
 
 #![allow(clippy::unwrap_used)]
 
 mod capacity;
 mod faults;
 mod fuzz;
+mod fuzz_partiql;
 mod lifecycle;
 mod multi_item;
 mod sdk;
 mod throughput;
+mod validation_fuzz;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -107,10 +107,8 @@ async fn validation_errors_of_the_wire_layer() {
         ),
         (
             "BatchGetItem",
-            json!({"RequestItems": {"abc": {"Keys": [{"a": {"S": "x"}}], "AttributesToGet": ["a"]}}}),
-            "dynomodel-mem does not support the legacy parameter AttributesToGet; use expressions \
-             instead"
-                .into(),
+            json!({"RequestItems": {"abc": {"Keys": [{"a": {"S": "x"}}], "AttributesToGet": ["a", "a"]}}}),
+            "Cannot have two attributes with the same name".into(),
         ),
         (
             "TransactWriteItems",

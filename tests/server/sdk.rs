@@ -135,6 +135,7 @@ async fn batch_get_item_round_trips() {
             (
                 "users".to_owned(),
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: vec![key("a"), key("b")],
                     consistent_read: Some(true),
                     projection_expression: Some("pk, #n".into()),
@@ -159,6 +160,7 @@ async fn batch_get_item_round_trips() {
         unprocessed_keys: BTreeMap::from([(
             "users".to_owned(),
             KeysAndAttributes {
+                attributes_to_get: None,
                 keys: vec![key("b")],
                 consistent_read: Some(true),
                 projection_expression: Some("pk, #n".into()),

@@ -130,6 +130,7 @@ impl TableRead<'_, '_> {
             consistent_read: self.request.consistent_read,
             projection_expression: self.request.projection_expression.clone(),
             expression_attribute_names: self.request.expression_attribute_names.clone(),
+            attributes_to_get: self.request.attributes_to_get.clone(),
         }
     }
 }
@@ -137,6 +138,16 @@ impl TableRead<'_, '_> {
 impl State {
     /// `BatchGetItem`.
     pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let Some(translated) = crate::legacy::batch_get_item(input)? else {
+            return self.batch_get_expressions(input);
+        };
+        let mut output = self.batch_get_expressions(&translated)?;
+        crate::legacy::restore_unprocessed(input, &mut output);
+        Ok(output)
+    }
+
+    /// `BatchGetItem` in its expression form.
+    fn batch_get_expressions(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         constraints::get_request(input)?;
         let requests = &input.request_items;
         for ka in requests.values() {

@@ -328,6 +328,7 @@ mod tests {
         let full = BTreeMap::from([(
             "abc".to_owned(),
             KeysAndAttributes {
+                attributes_to_get: None,
                 keys: vec![],
                 consistent_read: Some(true),
                 projection_expression: Some("#a".into()),

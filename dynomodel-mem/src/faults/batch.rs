@@ -59,6 +59,7 @@ pub(crate) fn hold_back_keys(
                     consistent_read: keys.consistent_read,
                     projection_expression: keys.projection_expression.clone(),
                     expression_attribute_names: keys.expression_attribute_names.clone(),
+                    attributes_to_get: keys.attributes_to_get.clone(),
                 },
             );
         }

@@ -379,6 +379,7 @@ async fn half_of_a_batch_get_comes_back_unprocessed_with_its_settings() {
             request_items: [(
                 "tweets".to_owned(),
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: ["a", "b", "c", "d"]
                         .iter()
                         .map(|id| item(&[("id", s(id))]))

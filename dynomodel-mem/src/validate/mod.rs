@@ -35,31 +35,57 @@ pub const TABLE_NAME_LENGTH: &str =
 /// The smithy-style pattern of table and index names.
 pub const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
 
+/// How many violations a `ValidationException` lists, at most (the rest are only counted).
+pub const LISTED: usize = 10;
+
+/// One violation in the service model's form: "Value 'x' at 'tableName' failed to satisfy
+/// constraint: …". `value` is already rendered (`'x'`, `null`), or `None` for the newer form that
+/// names the member without echoing its value ("Value at 'TransactItems' …").
+pub fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
+    match value {
+        Some(value) => {
+            format!("Value {value} at '{path}' failed to satisfy constraint: {constraint}")
+        }
+        None => format!("Value at '{path}' failed to satisfy constraint: {constraint}"),
+    }
+}
+
+/// The message of `broken` violations of which `listed` are shown: "1 validation error detected:
+/// …" or "N validation errors detected: …; …". Shared by the engine's checks ([`Constraints`]) and the
+/// server's wire layer, so that both word them alike.
+pub fn detected(broken: usize, listed: &[String]) -> String {
+    let plural = if broken == 1 { "" } else { "s" };
+    format!(
+        "{broken} validation error{plural} detected: {}",
+        listed.join("; ")
+    )
+}
+
 /// Collects parameter-constraint violations and reports them the way DynamoDB's request layer does:
 /// "1 validation error detected: Value 'x' at 'tableName' failed to satisfy constraint: ..." and
-/// "N validation errors detected: ...; ..." (at most 10 are listed).
+/// "N validation errors detected: ...; ..." (at most [`LISTED`] are listed, all are counted).
 #[derive(Debug, Default)]
 pub struct Constraints {
     errors: Vec<String>,
+    broken: usize,
 }
 
 impl Constraints {
     /// Records one violation. `value` is already rendered (`'x'`, or `null`).
     pub fn fail(&mut self, value: String, path: &str, constraint: &str) {
-        if self.errors.len() < 10 {
-            self.errors.push(format!(
-                "Value {value} at '{path}' failed to satisfy constraint: {constraint}"
-            ));
-        }
+        self.record(violation(Some(&value), path, constraint));
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
     /// "Value at 'TransactItems' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
     pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
-        if self.errors.len() < 10 {
-            self.errors.push(format!(
-                "Value at '{path}' failed to satisfy constraint: {constraint}"
-            ));
+        self.record(violation(None, path, constraint));
+    }
+
+    fn record(&mut self, message: String) {
+        self.broken += 1;
+        if self.errors.len() < LISTED {
+            self.errors.push(message);
         }
     }
 
@@ -102,16 +128,9 @@ impl Constraints {
 
     /// The error, if anything was recorded.
     pub fn finish(self) -> Result<()> {
-        match self.errors.len() {
+        match self.broken {
             0 => Ok(()),
-            1 => Err(Error::validation(format!(
-                "1 validation error detected: {}",
-                self.errors.join("; ")
-            ))),
-            n => Err(Error::validation(format!(
-                "{n} validation errors detected: {}",
-                self.errors.join("; ")
-            ))),
+            n => Err(Error::validation(detected(n, &self.errors))),
         }
     }
 }
@@ -402,6 +421,29 @@ mod tests {
         assert_eq!(
             message(item_size_limit(&item)),
             "Item size has exceeded the maximum allowed size"
+        );
+    }
+
+    #[test]
+    fn constraints_list_ten_and_count_all() {
+        let mut c = Constraints::default();
+        for i in 0..12 {
+            c.fail("null".into(), &format!("x.{i}"), "Member must not be null");
+        }
+        let text = message(c.finish());
+        assert!(
+            text.starts_with("12 validation errors detected: "),
+            "{text}"
+        );
+        assert_eq!(text.matches("Member must not be null").count(), LISTED);
+        assert_eq!(
+            violation(
+                None,
+                "TransactItems",
+                "Member must have length less than or equal to 100"
+            ),
+            "Value at 'TransactItems' failed to satisfy constraint: Member must have length less \
+             than or equal to 100"
         );
     }
 }

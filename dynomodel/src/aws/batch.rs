@@ -24,6 +24,7 @@ fn keys_and_attributes(k: KeysAndAttributes) -> Result<sdk::KeysAndAttributes> {
             .set_keys(Some(k.keys.iter().map(to_sdk_item).collect()))
             .set_consistent_read(k.consistent_read)
             .set_projection_expression(k.projection_expression)
+            .set_attributes_to_get(k.attributes_to_get)
             .set_expression_attribute_names(names(k.expression_attribute_names))
             .build(),
     )
@@ -38,6 +39,7 @@ fn keys_and_attributes_from(k: sdk::KeysAndAttributes) -> Result<KeysAndAttribut
             .collect::<Result<_, _>>()?,
         consistent_read: k.consistent_read,
         projection_expression: k.projection_expression,
+        attributes_to_get: k.attributes_to_get,
         expression_attribute_names: k
             .expression_attribute_names
             .map(|n| n.into_iter().collect()),
@@ -174,6 +176,7 @@ mod tests {
     #[test]
     fn keys_and_attributes_round_trip() {
         let k = KeysAndAttributes {
+            attributes_to_get: None,
             keys: vec![key("a"), key("b")],
             consistent_read: Some(true),
             projection_expression: Some("#n".into()),

@@ -67,6 +67,7 @@ conditional_item!(
     op::put_item::PutItemError,
     op::delete_item::DeleteItemError,
     op::update_item::UpdateItemError,
+    op::execute_statement::ExecuteStatementError,
 );
 
 impl ErrorDetails for op::transact_write_items::TransactWriteItemsError {
@@ -87,6 +88,16 @@ impl ErrorDetails for op::transact_get_items::TransactGetItemsError {
     }
 }
 
+impl ErrorDetails for op::execute_transaction::ExecuteTransactionError {
+    fn cancellation_reasons(&self) -> Vec<CancellationReason> {
+        match self {
+            Self::TransactionCanceledException(e) => reasons_of(e.cancellation_reasons()),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl ErrorDetails for op::batch_execute_statement::BatchExecuteStatementError {}
 impl ErrorDetails for op::create_table::CreateTableError {}
 impl ErrorDetails for op::describe_table::DescribeTableError {}
 impl ErrorDetails for op::list_tables::ListTablesError {}

@@ -14,6 +14,7 @@ use super::capacity::{
     return_item_collection_metrics,
 };
 use super::error::map_sdk_error;
+use super::legacy::{attribute_updates, conditional_operator, expected};
 use super::value::{from_sdk_opt_item, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
@@ -44,6 +45,8 @@ pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<Put
         .table_name(input.table_name)
         .set_item(Some(to_sdk_item(&input.item)))
         .set_condition_expression(input.condition_expression)
+        .set_expected(expected(input.expected))
+        .set_conditional_operator(conditional_operator(input.conditional_operator))
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_expression_attribute_values(values(input.expression_attribute_values))
         .set_return_values(return_value(input.return_values))
@@ -71,6 +74,7 @@ pub(crate) async fn get_item(client: &Client, input: GetItemInput) -> Result<Get
         .set_key(Some(to_sdk_item(&input.key)))
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
+        .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .send()
@@ -91,6 +95,8 @@ pub(crate) async fn delete_item(
         .table_name(input.table_name)
         .set_key(Some(to_sdk_item(&input.key)))
         .set_condition_expression(input.condition_expression)
+        .set_expected(expected(input.expected))
+        .set_conditional_operator(conditional_operator(input.conditional_operator))
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_expression_attribute_values(values(input.expression_attribute_values))
         .set_return_values(return_value(input.return_values))
@@ -121,6 +127,9 @@ pub(crate) async fn update_item(
         .set_key(Some(to_sdk_item(&input.key)))
         .set_update_expression(input.update_expression)
         .set_condition_expression(input.condition_expression)
+        .set_expected(expected(input.expected))
+        .set_conditional_operator(conditional_operator(input.conditional_operator))
+        .set_attribute_updates(attribute_updates(input.attribute_updates))
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_expression_attribute_values(values(input.expression_attribute_values))
         .set_return_values(return_value(input.return_values))

@@ -13,6 +13,8 @@ mod batch;
 mod capacity;
 mod error;
 mod item;
+mod legacy;
+mod partiql;
 mod query;
 mod schema;
 mod streams;
@@ -270,6 +272,27 @@ impl Backend for AwsBackend {
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
         transact::transact_write_items(&self.client, input).await
+    }
+
+    async fn execute_statement(
+        &self,
+        input: ExecuteStatementInput,
+    ) -> Result<ExecuteStatementOutput> {
+        partiql::execute_statement(&self.client, input).await
+    }
+
+    async fn batch_execute_statement(
+        &self,
+        input: BatchExecuteStatementInput,
+    ) -> Result<BatchExecuteStatementOutput> {
+        partiql::batch_execute_statement(&self.client, input).await
+    }
+
+    async fn execute_transaction(
+        &self,
+        input: ExecuteTransactionInput,
+    ) -> Result<ExecuteTransactionOutput> {
+        partiql::execute_transaction(&self.client, input).await
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {

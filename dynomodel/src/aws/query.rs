@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::Client;
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::error::map_sdk_error;
 use super::item::{names, values};
+use super::legacy::{conditional_operator, conditions};
 use super::value::{from_sdk_item, from_sdk_opt_item, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
@@ -52,6 +53,10 @@ pub(crate) async fn query(client: &Client, input: QueryInput) -> Result<QueryOut
         .set_key_condition_expression(input.key_condition_expression)
         .set_filter_expression(input.filter_expression)
         .set_projection_expression(input.projection_expression)
+        .set_attributes_to_get(input.attributes_to_get)
+        .set_key_conditions(conditions(input.key_conditions)?)
+        .set_query_filter(conditions(input.query_filter)?)
+        .set_conditional_operator(conditional_operator(input.conditional_operator))
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_expression_attribute_values(values(input.expression_attribute_values))
         .set_select(select(input.select))
@@ -80,6 +85,9 @@ pub(crate) async fn scan(client: &Client, input: ScanInput) -> Result<ScanOutput
         .set_index_name(input.index_name)
         .set_filter_expression(input.filter_expression)
         .set_projection_expression(input.projection_expression)
+        .set_attributes_to_get(input.attributes_to_get)
+        .set_scan_filter(conditions(input.scan_filter)?)
+        .set_conditional_operator(conditional_operator(input.conditional_operator))
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_expression_attribute_values(values(input.expression_attribute_values))
         .set_select(select(input.select))

@@ -23,6 +23,9 @@ pub struct KeysAndAttributes {
     pub projection_expression: Option<String>,
     /// Names used in the projection.
     pub expression_attribute_names: Option<ExpressionAttributeNames>,
+    /// Legacy `AttributesToGet`: the top-level attributes to return (instead of
+    /// `projection_expression`).
+    pub attributes_to_get: Option<Vec<String>>,
 }
 
 /// `BatchGetItem`: up to 100 items by key, from one or more tables.

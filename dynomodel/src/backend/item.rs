@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use crate::backend::capacity::{
     ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
 };
+use crate::backend::legacy::{AttributeUpdates, ConditionalOperator, Expected};
 use crate::value::Item;
 
 /// `ExpressionAttributeNames`: `#placeholder` → attribute name.
@@ -83,6 +84,10 @@ pub struct PutItemInput {
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     /// Report the size of the item collection written (`NONE` when absent).
     pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
+    /// Legacy `Expected`: conditions on the existing item (instead of `condition_expression`).
+    pub expected: Option<Expected>,
+    /// Legacy `ConditionalOperator`: how the `expected` conditions combine (`AND` when absent).
+    pub conditional_operator: Option<ConditionalOperator>,
 }
 
 /// `PutItem`'s response.
@@ -111,6 +116,9 @@ pub struct GetItemInput {
     pub expression_attribute_names: Option<ExpressionAttributeNames>,
     /// Report the capacity consumed (`NONE` when absent).
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy `AttributesToGet`: the top-level attributes to return (instead of
+    /// `projection_expression`).
+    pub attributes_to_get: Option<Vec<String>>,
 }
 
 /// `GetItem`'s response.
@@ -143,6 +151,10 @@ pub struct DeleteItemInput {
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     /// Report the size of the item collection written (`NONE` when absent).
     pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
+    /// Legacy `Expected`: conditions on the existing item (instead of `condition_expression`).
+    pub expected: Option<Expected>,
+    /// Legacy `ConditionalOperator`: how the `expected` conditions combine (`AND` when absent).
+    pub conditional_operator: Option<ConditionalOperator>,
 }
 
 /// `DeleteItem`'s response.
@@ -179,6 +191,12 @@ pub struct UpdateItemInput {
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
     /// Report the size of the item collection written (`NONE` when absent).
     pub return_item_collection_metrics: Option<ReturnItemCollectionMetrics>,
+    /// Legacy `AttributeUpdates`: the changes to make (instead of `update_expression`).
+    pub attribute_updates: Option<AttributeUpdates>,
+    /// Legacy `Expected`: conditions on the existing item (instead of `condition_expression`).
+    pub expected: Option<Expected>,
+    /// Legacy `ConditionalOperator`: how the `expected` conditions combine (`AND` when absent).
+    pub conditional_operator: Option<ConditionalOperator>,
 }
 
 /// `UpdateItem`'s response.

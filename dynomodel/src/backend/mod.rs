@@ -6,6 +6,8 @@ mod account;
 mod batch;
 mod capacity;
 mod item;
+mod legacy;
+mod partiql;
 mod query;
 mod streams;
 mod table;
@@ -18,6 +20,8 @@ pub use account::*;
 pub use batch::*;
 pub use capacity::*;
 pub use item::*;
+pub use legacy::*;
+pub use partiql::*;
 pub use query::*;
 pub use streams::*;
 pub use table::*;
@@ -174,6 +178,31 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     ) -> Result<DescribeEndpointsOutput> {
         let _ = input;
         Err(unsupported("DescribeEndpoints"))
+    }
+
+    /// `ExecuteStatement` (PartiQL).
+    async fn execute_statement(
+        &self,
+        input: ExecuteStatementInput,
+    ) -> Result<ExecuteStatementOutput> {
+        let _ = input;
+        Err(unsupported("ExecuteStatement"))
+    }
+    /// `BatchExecuteStatement` (PartiQL).
+    async fn batch_execute_statement(
+        &self,
+        input: BatchExecuteStatementInput,
+    ) -> Result<BatchExecuteStatementOutput> {
+        let _ = input;
+        Err(unsupported("BatchExecuteStatement"))
+    }
+    /// `ExecuteTransaction` (PartiQL).
+    async fn execute_transaction(
+        &self,
+        input: ExecuteTransactionInput,
+    ) -> Result<ExecuteTransactionOutput> {
+        let _ = input;
+        Err(unsupported("ExecuteTransaction"))
     }
 
     /// `ListStreams` (DynamoDB Streams).

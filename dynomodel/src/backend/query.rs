@@ -2,6 +2,7 @@
 
 use crate::backend::capacity::{ConsumedCapacity, ReturnConsumedCapacity};
 use crate::backend::item::{ExpressionAttributeNames, ExpressionAttributeValues};
+use crate::backend::legacy::{ConditionalOperator, Conditions};
 use crate::value::Item;
 
 /// What a Query or Scan returns of each item.
@@ -58,6 +59,15 @@ pub struct QueryInput {
     pub consistent_read: Option<bool>,
     /// Report the capacity consumed (`NONE` when absent).
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy `AttributesToGet`: the top-level attributes to return (instead of
+    /// `projection_expression`).
+    pub attributes_to_get: Option<Vec<String>>,
+    /// Legacy `KeyConditions`: the key conditions (instead of `key_condition_expression`).
+    pub key_conditions: Option<Conditions>,
+    /// Legacy `QueryFilter`: conditions on the items read (instead of `filter_expression`).
+    pub query_filter: Option<Conditions>,
+    /// Legacy `ConditionalOperator`: how the `query_filter` conditions combine (`AND` when absent).
+    pub conditional_operator: Option<ConditionalOperator>,
 }
 
 /// `Scan`: every item of a table or index, a page at a time, optionally one segment of several.
@@ -89,6 +99,13 @@ pub struct ScanInput {
     pub total_segments: Option<i32>,
     /// Report the capacity consumed (`NONE` when absent).
     pub return_consumed_capacity: Option<ReturnConsumedCapacity>,
+    /// Legacy `AttributesToGet`: the top-level attributes to return (instead of
+    /// `projection_expression`).
+    pub attributes_to_get: Option<Vec<String>>,
+    /// Legacy `ScanFilter`: conditions on the items read (instead of `filter_expression`).
+    pub scan_filter: Option<Conditions>,
+    /// Legacy `ConditionalOperator`: how the `scan_filter` conditions combine (`AND` when absent).
+    pub conditional_operator: Option<ConditionalOperator>,
 }
 
 /// The response of `Query` and `Scan`.

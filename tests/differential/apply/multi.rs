@@ -18,6 +18,7 @@ pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) 
         .iter()
         .map(|r| {
             let read = KeysAndAttributes {
+                attributes_to_get: None,
                 keys: r.keys.clone(),
                 consistent_read: r.consistent,
                 projection_expression: r.exprs.projection.clone(),

@@ -5,6 +5,7 @@
 
 mod expressions;
 mod items;
+pub mod legacy;
 mod multi;
 mod queries;
 mod tables;
@@ -51,6 +52,8 @@ pub struct Exprs {
     pub projection: Option<String>,
     pub names: Option<BTreeMap<String, String>>,
     pub values: Option<Item>,
+    /// The request's legacy members, in place of the expressions (`generator/legacy.rs`).
+    pub legacy: legacy::Legacy,
 }
 
 /// Scan segmentation: none, every segment of a parallel scan walked in turn, or raw (invalid) values.

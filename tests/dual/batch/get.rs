@@ -70,6 +70,7 @@ dual_test!(batch_get_found_items_per_table, |t| {
             (
                 hash.as_str(),
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: vec![h("a"), h("b")],
                     projection_expression: Some("#m.z, x".into()),
                     expression_attribute_names: Some(BTreeMap::from([("#m".into(), "m".into())])),

@@ -24,6 +24,7 @@ dual_test!(batch_get_returns_at_most_16_mb_and_continues, |t| {
         write(&t, vec![(hash.as_str(), writes)]).await.unwrap();
     }
     let request = KeysAndAttributes {
+        attributes_to_get: None,
         keys: all_keys(100),
         consistent_read: Some(true),
         projection_expression: Some("#p".into()),

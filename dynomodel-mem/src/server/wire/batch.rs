@@ -6,7 +6,7 @@
 //!   Both members are always there, `UnprocessedKeys` as `{}` when everything was read (dynalite's
 //!   `test/batchGetItem.js`, recorded against the service; DynamoDB Local 3.3.1 answers the same). An
 //!   unprocessed table echoes what the request asked of it: `Keys`, and `ConsistentRead`,
-//!   `ProjectionExpression`, `ExpressionAttributeNames` when they were given.
+//!   `ProjectionExpression`, `ExpressionAttributeNames`, `AttributesToGet` when they were given.
 //! - BatchWriteItem: `{"UnprocessedItems": {}}` when every write was made (dynalite's
 //!   `test/batchWriteItem.js`; DynamoDB Local), else `{table: [{"PutRequest": {"Item": …}} |
 //!   {"DeleteRequest": {"Key": …}}]}`.
@@ -62,8 +62,9 @@ use super::capacity::{
     insert_consumed_list, insert_metrics_per_table, return_consumed_capacity,
     return_item_collection_metrics,
 };
-use super::item::{names, reject_legacy, required_item};
-use super::types::{list, string, structure};
+use super::item::{names, required_item};
+use super::legacy::attributes_to_get;
+use super::types::{list, structure};
 use super::value::{item_to_json, parse_item, SEVERAL_TYPES};
 use super::{each_structure, Decoder, Members, WireResult};
 
@@ -82,19 +83,12 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
             }
         }
     }
-    // Type-checked as DynamoDB does (a list of strings), then refused: ignoring it would return whole
-    // items where the caller asked for some attributes.
-    for name in m.list("AttributesToGet")?.into_iter().flatten() {
-        if !name.is_null() {
-            string(name)?;
-        }
-    }
-    reject_legacy(m, &["AttributesToGet"], d);
     Ok(KeysAndAttributes {
         keys,
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(m)?,
+        attributes_to_get: attributes_to_get(m)?,
     })
 }
 
@@ -267,6 +261,9 @@ fn keys_and_attributes_json(wanted: &KeysAndAttributes) -> Value {
     }
     if let Some(names) = &wanted.expression_attribute_names {
         out.insert("ExpressionAttributeNames".into(), json!(names));
+    }
+    if let Some(attributes) = &wanted.attributes_to_get {
+        out.insert("AttributesToGet".into(), json!(attributes));
     }
     Value::Object(out)
 }

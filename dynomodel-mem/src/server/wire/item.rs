@@ -8,8 +8,7 @@
 //! `returnItemCollectionMetrics`, `key`. UpdateItem, whose request has the same members as DeleteItem's
 //! but for the update, is given DeleteItem's order (dynalite's later `test/updateItem.js` lists the same
 //! five messages without fixing their order). DynamoDB's *legacy* parameters (`Expected`, `AttributesToGet`,
-//! `KeyConditions`, …) are rejected with a `ValidationException` rather than ignored: ignoring `Expected`
-//! would turn a conditional write into an unconditional one, silently.
+//! `KeyConditions`, …) are decoded by `legacy.rs` and translated by the engine.
 
 use dynomodel::{
     Backend, ConsumedCapacity, DeleteItemInput, ExpressionAttributeNames, GetItemInput, Item,
@@ -20,6 +19,9 @@ use serde_json::{Map, Value};
 
 use super::capacity::{
     insert_consumed, insert_metrics, return_consumed_capacity, return_item_collection_metrics,
+};
+use super::legacy::{
+    attribute_updates, attributes_to_get, conditional_operator, conditions, expected,
 };
 use super::types::string;
 use super::value::{item_to_json, parse_item};
@@ -42,33 +44,10 @@ const SELECT: &[(&str, Select)] = &[
     ("ALL_ATTRIBUTES", Select::AllAttributes),
     ("ALL_PROJECTED_ATTRIBUTES", Select::AllProjectedAttributes),
 ];
-const LEGACY: &[&str] = &[
-    "Expected",
-    "ConditionalOperator",
-    "AttributesToGet",
-    "AttributeUpdates",
-    "KeyConditions",
-    "QueryFilter",
-    "ScanFilter",
-];
-
-/// Members shared by every item operation: `ReturnConsumedCapacity` (the first constraint DynamoDB
-/// lists) and the legacy parameters.
+/// Members shared by every item operation: `ReturnConsumedCapacity`, the first constraint DynamoDB
+/// lists.
 fn common(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<ReturnConsumedCapacity>> {
-    let return_consumed_capacity = return_consumed_capacity(m, d)?;
-    reject_legacy(m, LEGACY, d);
-    Ok(return_consumed_capacity)
-}
-
-/// Records a validation error for each of the legacy parameters `names` that is present.
-pub(super) fn reject_legacy(m: &Members<'_>, names: &[&str], d: &mut Decoder) {
-    for name in names {
-        if m.get(name).is_some() {
-            d.custom(format!(
-                "dynomodel-mem does not support the legacy parameter {name}; use expressions instead"
-            ));
-        }
-    }
+    return_consumed_capacity(m, d)
 }
 
 /// A required item-shaped member (`Item`, `Key`): an absent one is recorded as null at its path.
@@ -146,6 +125,8 @@ pub(super) async fn put_item(
             &mut d,
         )?,
         return_consumed_capacity,
+        expected: expected(&m, &mut d)?,
+        conditional_operator: conditional_operator(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     let out = backend.put_item(input).await?;
@@ -171,6 +152,7 @@ pub(super) async fn get_item(
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(&m)?,
         return_consumed_capacity,
+        attributes_to_get: attributes_to_get(&m)?,
     };
     let input = d.finish(input)?;
     let out = backend.get_item(input).await?;
@@ -203,6 +185,8 @@ pub(super) async fn delete_item(
             &mut d,
         )?,
         return_consumed_capacity,
+        expected: expected(&m, &mut d)?,
+        conditional_operator: conditional_operator(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     let out = backend.delete_item(input).await?;
@@ -236,6 +220,9 @@ pub(super) async fn update_item(
             &mut d,
         )?,
         return_consumed_capacity,
+        attribute_updates: attribute_updates(&m, &mut d)?,
+        expected: expected(&m, &mut d)?,
+        conditional_operator: conditional_operator(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     let out = backend.update_item(input).await?;
@@ -287,6 +274,10 @@ pub(super) async fn query(
         exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
         return_consumed_capacity,
+        attributes_to_get: attributes_to_get(&m)?,
+        key_conditions: conditions(&m, "KeyConditions", &mut d)?,
+        query_filter: conditions(&m, "QueryFilter", &mut d)?,
+        conditional_operator: conditional_operator(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     Ok(page(backend.query(input).await?))
@@ -310,6 +301,9 @@ pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) ->
         segment: m.integer("Segment")?,
         total_segments: m.integer("TotalSegments")?,
         return_consumed_capacity,
+        attributes_to_get: attributes_to_get(&m)?,
+        scan_filter: conditions(&m, "ScanFilter", &mut d)?,
+        conditional_operator: conditional_operator(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     Ok(page(backend.scan(input).await?))

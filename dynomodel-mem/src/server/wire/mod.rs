@@ -14,21 +14,21 @@
 //!   value outside its set, an attribute value with no or several types, an `N` that is not a number
 //!   ([`dynomodel::NumberError`]'s text, the engine's own).
 //!
-//! Every serialization error anywhere in the request wins over every validation error (DynamoDB type-checks
-//! the whole request before validating it), so decoding returns type errors at once and only *records*
-//! validation errors in a [`Decoder`], which reports them after the whole request was read. Everything
-//! else (table names, key schemas, item rules, the limits of batches and transactions) is left to the
-//! backend, which has DynamoDB's messages, so that Rust users of the engine get the same checks. One
-//! consequence: a request that breaks both a constraint checked here (a missing member, an enum) and one
-//! the backend checks (a table name's pattern, a list's length) gets this layer's list first, where
-//! DynamoDB lists both in one message; once that is fixed, the backend's.
+//! Before any operation's own decoding, every request is checked against botocore's service model
+//! (see `model`, generated from the model by `scripts/gen-service-model.py`): all member constraints
+//! (required members, lengths, ranges, patterns, enums, at any depth) are reported at once, in
+//! DynamoDB's "N validation errors detected: …" form, unless the request has a member of the wrong
+//! JSON type, which its decoder then reports.
 //!
-//! UpdateTable, UpdateTimeToLive and DescribeTimeToLive go further: every member constraint of
-//! botocore's model is checked here (lengths of names and ARNs, list lengths, capacity minimums,
-//! enums), so that such a request gets DynamoDB's single list of violations; the backend keeps the
-//! checks that need a table or say more than the model (a table name's 3–255 characters and pattern,
-//! limits, states). The tag operations are the exception: the service answers their keys and values
-//! in its own words, which are the backend's (see `tags.rs`).
+//! Every serialization error anywhere in the request wins over every validation error (DynamoDB
+//! type-checks the whole request before validating it), so decoding returns type errors at once and
+//! only *records* validation errors in a [`Decoder`], which reports them after the whole request was
+//! read: the operation-specific ones (attribute values, actions), and member constraints where the
+//! model check leaves a member to the decoder (the service's per-operation quirks, `model/quirks.rs`).
+//! Everything else (table names' own message, key schemas, item rules, the limits of batches and
+//! transactions) is left to the backend, which has DynamoDB's messages, so that Rust users of the
+//! engine get the same checks. The tag operations answer their keys and values in the service's own
+//! words, which are the backend's (see `tags.rs`).
 
 mod account;
 mod batch;
@@ -36,6 +36,9 @@ mod capacity;
 mod description;
 mod error;
 mod item;
+mod legacy;
+mod model;
+mod partiql;
 mod streams;
 mod table;
 mod tags;
@@ -49,6 +52,8 @@ mod value;
 
 use dynomodel::{Backend, Error};
 use serde_json::{Map, Value};
+
+use crate::validate::{violation, LISTED};
 
 pub use description::table_description;
 pub use error::error_response;
@@ -100,6 +105,9 @@ pub const OPERATIONS: &[&str] = &[
     "ListTagsOfResource",
     "DescribeLimits",
     "DescribeEndpoints",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
 ];
 
 /// What the server knows about a request beyond its body.
@@ -188,6 +196,9 @@ pub async fn call_in(
         Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
         _ => return Err(Fault::Serialization(None)),
     };
+    // The service model's member constraints, all reported at once, before any check of the
+    // operation's own (see `model`).
+    model::check(operation, request)?;
     if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
         return streams::call(backend, streams_operation, request).await;
     }
@@ -214,6 +225,9 @@ pub async fn call_in(
         "ListTagsOfResource" => tags::list_tags_of_resource(backend, request).await,
         "DescribeLimits" => account::describe_limits(backend, request).await,
         "DescribeEndpoints" => account::describe_endpoints(context, backend, request).await,
+        "ExecuteStatement" => partiql::execute_statement(backend, request).await,
+        "BatchExecuteStatement" => partiql::batch_execute_statement(backend, request).await,
+        "ExecuteTransaction" => partiql::execute_transaction(backend, request).await,
         _ => Err(Fault::UnknownOperation),
     }
 }
@@ -232,62 +246,15 @@ pub struct Decoder {
     custom: Option<String>,
 }
 
-/// How many constraint messages a `ValidationException` lists, at most (the rest are only counted).
-const LISTED: usize = 10;
-
 impl Decoder {
     /// A required member is absent (or JSON `null`).
     pub fn null(&mut self, path: &str) {
-        self.record(|| {
-            format!("Value null at '{path}' failed to satisfy constraint: Member must not be null")
-        });
+        self.record(|| violation(Some("null"), path, "Member must not be null"));
     }
 
     /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
     pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
-        self.record(|| {
-            format!("Value '{value}' at '{path}' failed to satisfy constraint: {message}")
-        });
-    }
-
-    /// smithy's length constraint on a string member: `min..=max` characters (Unicode scalar values, as
-    /// smithy counts them).
-    pub fn length(&mut self, value: &str, path: &str, min: usize, max: usize) {
-        let chars = value.chars().count();
-        if chars < min {
-            let message = format!("Member must have length greater than or equal to {min}");
-            self.constraint(value, path, &message);
-        }
-        if chars > max {
-            let message = format!("Member must have length less than or equal to {max}");
-            self.constraint(value, path, &message);
-        }
-    }
-
-    /// An index name's constraints in the model (`IndexName`: pattern `[a-zA-Z0-9_.-]+`, 3–255
-    /// characters), in the order DynamoDB lists them (dynalite's `test/updateTable.js`, recorded
-    /// against the service: the pattern, then the length).
-    pub fn index_name(&mut self, value: &str, path: &str) {
-        let valid = !value.is_empty()
-            && value
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
-        if !valid {
-            self.constraint(
-                value,
-                path,
-                "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
-            );
-        }
-        self.length(value, path, 3, 255);
-    }
-
-    /// smithy's range constraint `value >= min` on a number member.
-    pub fn at_least(&mut self, value: i64, path: &str, min: i64) {
-        if value < min {
-            let message = format!("Member must have value greater than or equal to {min}");
-            self.constraint(&value.to_string(), path, &message);
-        }
+        self.record(|| violation(Some(&format!("'{value}'")), path, message));
     }
 
     /// Counts a broken constraint, and keeps its message while fewer than [`LISTED`] are kept.
@@ -307,14 +274,9 @@ impl Decoder {
 
     /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
     pub fn finish<T>(self, value: T) -> WireResult<T> {
-        let n = self.broken;
-        if n > 0 {
-            let listed = self.constraints.join("; ");
-            let plural = if n == 1 { "" } else { "s" };
-            return Err(Error::validation(format!(
-                "{n} validation error{plural} detected: {listed}"
-            ))
-            .into());
+        if self.broken > 0 {
+            let message = crate::validate::detected(self.broken, &self.constraints);
+            return Err(Error::validation(message).into());
         }
         match self.custom {
             Some(message) => Err(Error::validation(message).into()),

@@ -2,10 +2,10 @@
 //! port as DynamoDB's own target, as DynamoDB Local serves it (so an SDK's streams client and its
 //! DynamoDB client can share one endpoint).
 //!
-//! The members' constraints are botocore's `dynamodbstreams` model: `StreamArn` 37–1024 characters,
-//! `ShardId` 28–65, `SequenceNumber` 21–40, `ShardIterator` 1–2048, every `Limit` at least 1, the
-//! `ShardIteratorType` and `ShardFilter.Type` enums (the model has no `AT_TIMESTAMP`, so it gets the
-//! enum constraint error), and the required members. Errors have DynamoDB's JSON shape and namespaces
+//! The members' constraints are botocore's `dynamodbstreams` model, checked before decoding by
+//! `model`: `StreamArn` 37–1024 characters, `ShardId` 28–65, `SequenceNumber` 21–40, `ShardIterator`
+//! 1–2048, every `Limit` at least 1, the `ShardIteratorType` and `ShardFilter.Type` enums (the model
+//! has no `AT_TIMESTAMP`, so it gets the enum constraint error), and the required members. Errors have DynamoDB's JSON shape and namespaces
 //! (DynamoDB Local 3.3 answers a streams request with `com.amazon.coral.validate#ValidationException`
 //! and `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`, probed). Dates are epoch seconds.
 
@@ -55,51 +55,21 @@ pub(super) async fn call(
     }
 }
 
-/// An optional string member with a length constraint.
-fn sized(
-    m: &Members<'_>,
-    name: &str,
-    (min, max): (usize, usize),
-    d: &mut Decoder,
-) -> WireResult<Option<String>> {
-    let value = m.string(name)?;
-    if let Some(v) = &value {
-        d.length(v, &m.path_of(name), min, max);
-    }
-    Ok(value)
-}
-
-/// A required string member with a length constraint.
-fn required(
-    m: &Members<'_>,
-    name: &str,
-    bounds: (usize, usize),
-    d: &mut Decoder,
-) -> WireResult<String> {
+/// A required string member. Its length, and every other constraint of the streams model, was checked
+/// before decoding (see `model`).
+fn required(m: &Members<'_>, name: &str, d: &mut Decoder) -> WireResult<String> {
     if m.get(name).is_none() {
         d.null(&m.path_of(name));
     }
-    Ok(sized(m, name, bounds, d)?.unwrap_or_default())
+    Ok(m.string(name)?.unwrap_or_default())
 }
-
-/// The `Limit` member (at least 1).
-fn limit(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<i32>> {
-    let limit = m.integer("Limit")?;
-    if let Some(l) = limit {
-        d.at_least(i64::from(l), &m.path_of("Limit"), 1);
-    }
-    Ok(limit)
-}
-
-const ARN: (usize, usize) = (37, 1024);
-const SHARD_ID: (usize, usize) = (28, 65);
 
 async fn list_streams(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
-    let table_name = sized(&m, "TableName", (3, 255), &mut d)?;
-    let limit = limit(&m, &mut d)?;
-    let exclusive_start_stream_arn = sized(&m, "ExclusiveStartStreamArn", ARN, &mut d)?;
+    let d = Decoder::default();
+    let table_name = m.string("TableName")?;
+    let limit = m.integer("Limit")?;
+    let exclusive_start_stream_arn = m.string("ExclusiveStartStreamArn")?;
     let input = d.finish(ListStreamsInput {
         table_name,
         limit,
@@ -128,13 +98,13 @@ async fn list_streams(backend: &dyn Backend, request: &Map<String, Value>) -> Wi
 async fn describe_stream(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    let stream_arn = required(&m, "StreamArn", ARN, &mut d)?;
-    let limit = limit(&m, &mut d)?;
-    let exclusive_start_shard_id = sized(&m, "ExclusiveStartShardId", SHARD_ID, &mut d)?;
+    let stream_arn = required(&m, "StreamArn", &mut d)?;
+    let limit = m.integer("Limit")?;
+    let exclusive_start_shard_id = m.string("ExclusiveStartShardId")?;
     let shard_filter = match m.structure("ShardFilter")? {
         Some(f) => {
             let kind = f.required_enumeration("Type", &[("CHILD_SHARDS", ())], &mut d)?;
-            let shard_id = required(&f, "ShardId", SHARD_ID, &mut d)?;
+            let shard_id = required(&f, "ShardId", &mut d)?;
             kind.map(|()| ShardFilter { shard_id })
         }
         None => None,
@@ -196,10 +166,10 @@ async fn get_shard_iterator(
 ) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    let stream_arn = required(&m, "StreamArn", ARN, &mut d)?;
-    let shard_id = required(&m, "ShardId", SHARD_ID, &mut d)?;
+    let stream_arn = required(&m, "StreamArn", &mut d)?;
+    let shard_id = required(&m, "ShardId", &mut d)?;
     let kind = m.required_enumeration("ShardIteratorType", ITERATOR_TYPES, &mut d)?;
-    let sequence_number = sized(&m, "SequenceNumber", (21, 40), &mut d)?;
+    let sequence_number = m.string("SequenceNumber")?;
     let input = d.finish(GetShardIteratorInput {
         stream_arn,
         shard_id,
@@ -217,8 +187,8 @@ async fn get_shard_iterator(
 async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
     let m = Members::new(request);
     let mut d = Decoder::default();
-    let shard_iterator = required(&m, "ShardIterator", (1, 2048), &mut d)?;
-    let limit = limit(&m, &mut d)?;
+    let shard_iterator = required(&m, "ShardIterator", &mut d)?;
+    let limit = m.integer("Limit")?;
     let input = d.finish(GetRecordsInput {
         shard_iterator,
         limit,

@@ -47,19 +47,10 @@ pub(super) const TABLE_CLASSES: &[(&str, TableClass)] = &[
     ),
 ];
 
-/// The `KeySchema` member. `check_names`: also check the model's 1–255 characters of each attribute
-/// name (for UpdateTable, whose every constraint this layer checks; CreateTable leaves names to the
-/// backend).
-pub(super) fn key_schema(
-    m: &Members<'_>,
-    d: &mut Decoder,
-    check_names: bool,
-) -> WireResult<Vec<KeySchemaElement>> {
+/// The `KeySchema` member.
+pub(super) fn key_schema(m: &Members<'_>, d: &mut Decoder) -> WireResult<Vec<KeySchemaElement>> {
     let elements = m.each("KeySchema", d, |e, d| {
         let attribute_name = e.required_string("AttributeName", d)?;
-        if check_names && e.get("AttributeName").is_some() {
-            d.length(&attribute_name, &e.path_of("AttributeName"), 1, 255);
-        }
         let key_type = e.required_enumeration("KeyType", KEY_TYPES, d)?;
         Ok(key_type.map(|key_type| KeySchemaElement {
             attribute_name,
@@ -75,26 +66,18 @@ pub(super) fn key_schema(
     }
 }
 
-/// The `ProvisionedThroughput` member. `minimum`: the model's `PositiveLongObject` bound, checked here
-/// for the operations whose every constraint this layer checks (UpdateTable); CreateTable's bounds are
-/// the backend's.
+/// The `ProvisionedThroughput` member (its bounds: `model` for UpdateTable, the backend for
+/// CreateTable).
 pub(super) fn throughput(
     m: &Members<'_>,
     d: &mut Decoder,
-    minimum: Option<i64>,
 ) -> WireResult<Option<ProvisionedThroughput>> {
     let Some(t) = m.structure("ProvisionedThroughput")? else {
         return Ok(None);
     };
     let units = |name: &str, d: &mut Decoder| -> WireResult<i64> {
         match t.get(name) {
-            Some(v) => {
-                let units = types::long(v, "an Long")?;
-                if let Some(min) = minimum {
-                    d.at_least(units, &t.path_of(name), min);
-                }
-                Ok(units)
-            }
+            Some(v) => types::long(v, "an Long"),
             None => {
                 d.null(&t.path_of(name));
                 Ok(0)
@@ -190,14 +173,14 @@ pub(super) async fn create_table(
         }
     };
     let table_name = m.required_string("TableName", &mut d)?;
-    let table_key_schema = key_schema(&m, &mut d, false)?;
+    let table_key_schema = key_schema(&m, &mut d)?;
     let billing_mode = m.enumeration("BillingMode", BILLING_MODES, &mut d)?;
-    let provisioned_throughput = throughput(&m, &mut d, None)?;
+    let provisioned_throughput = throughput(&m, &mut d)?;
     let local_secondary_indexes = m
         .each("LocalSecondaryIndexes", &mut d, |e, d| {
             Ok(LocalSecondaryIndex {
                 index_name: e.required_string("IndexName", d)?,
-                key_schema: key_schema(&e, d, false)?,
+                key_schema: key_schema(&e, d)?,
                 projection: projection(&e, d)?,
             })
         })?
@@ -206,9 +189,9 @@ pub(super) async fn create_table(
         .each("GlobalSecondaryIndexes", &mut d, |e, d| {
             Ok(GlobalSecondaryIndex {
                 index_name: e.required_string("IndexName", d)?,
-                key_schema: key_schema(&e, d, false)?,
+                key_schema: key_schema(&e, d)?,
                 projection: projection(&e, d)?,
-                provisioned_throughput: throughput(&e, d, None)?,
+                provisioned_throughput: throughput(&e, d)?,
             })
         })?
         .unwrap_or_default();

@@ -1,6 +1,6 @@
 //! UpdateTimeToLive and DescribeTimeToLive on the wire.
 //!
-//! The model's constraints: `TableName` (`TableArn`, 1–1024 characters), `TimeToLiveSpecification`
+//! The model's constraints (checked before decoding, by `model`): `TableName` (`TableArn`, 1–1024 characters), `TimeToLiveSpecification`
 //! with `Enabled` and `AttributeName` (1–255 characters), all required. Member paths as recorded in
 //! dynalite's `test/updateTimeToLive.js` ("Value null at 'timeToLiveSpecification.enabled'"). The
 //! responses' shapes are DynamoDB's: `{"TimeToLiveSpecification": {"Enabled", "AttributeName"}}` and
@@ -28,9 +28,6 @@ pub(super) async fn update_time_to_live(
                 None => d.null(&s.path_of("Enabled")),
             }
             spec.attribute_name = s.required_string("AttributeName", &mut d)?;
-            if s.get("AttributeName").is_some() {
-                d.length(&spec.attribute_name, &s.path_of("AttributeName"), 1, 255);
-            }
         }
         None => d.null(&m.path_of("TimeToLiveSpecification")),
     }

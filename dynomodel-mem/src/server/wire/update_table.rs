@@ -1,10 +1,10 @@
 //! UpdateTable on the wire.
 //!
-//! Every member constraint of botocore's model is checked here (names' patterns and lengths, required
-//! members, enums, `PositiveLongObject` capacities, list lengths), in the smithy form and at the paths
-//! DynamoDB uses, as recorded against the service in dynalite's `test/updateTable.js` (e.g. "Value 'a'
-//! at 'globalSecondaryIndexUpdates.1.member.update.indexName' failed to satisfy constraint: Member must
-//! have length greater than or equal to 3"). Everything that needs the table (one index change per
+//! Every member constraint of botocore's model (names' patterns and lengths, required members, enums,
+//! `PositiveLongObject` capacities, list lengths) is checked before decoding, by `model`, in the smithy
+//! form and at the paths DynamoDB uses, as recorded against the service in dynalite's
+//! `test/updateTable.js` (e.g. "Value 'a' at 'globalSecondaryIndexUpdates.1.member.update.indexName'
+//! failed to satisfy constraint: Member must have length greater than or equal to 3"). Everything that needs the table (one index change per
 //! request, attribute definitions, no-op updates, throughput bounds and billing rules, states) is the
 //! backend's.
 //!
@@ -34,81 +34,36 @@ use super::table::{
 };
 use super::{Decoder, Members, WireResult};
 
-/// The model's `PositiveLongObject` lower bound for capacity units.
-const MIN_UNITS: Option<i64> = Some(1);
-
 /// DynamoDB's message for a `GlobalSecondaryIndexUpdates` element with none of its three actions.
 pub(super) const NO_ACTION: &str = "One or more parameter values were invalid: One of \
      GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, \
      GlobalSecondaryIndexUpdate.Delete must not be null";
 
-/// `TableName` of the operations whose `TableName` is the model's `TableArn`: required, 1–1024
-/// characters.
+/// `TableName` of the operations whose `TableName` is the model's `TableArn` (required; its 1–1024
+/// characters were checked before decoding, by `model`).
 pub(super) fn table_arn(m: &Members<'_>, d: &mut Decoder) -> WireResult<String> {
-    let name = m.required_string("TableName", d)?;
-    if m.get("TableName").is_some() {
-        d.length(&name, &m.path_of("TableName"), 1, 1024);
-    }
-    Ok(name)
+    m.required_string("TableName", d)
 }
 
-/// A required `IndexName` with its pattern and length.
+/// A required `IndexName` (its pattern and length: `model`).
 fn index_name(m: &Members<'_>, d: &mut Decoder) -> WireResult<String> {
-    let name = m.required_string("IndexName", d)?;
-    if m.get("IndexName").is_some() {
-        d.index_name(&name, &m.path_of("IndexName"));
-    }
-    Ok(name)
+    m.required_string("IndexName", d)
 }
 
-/// A required attribute name (`KeySchemaAttributeName`, `NonKeyAttributeName`: 1–255 characters).
+/// A required attribute name (its 1–255 characters: `model`).
 fn attribute_name(m: &Members<'_>, d: &mut Decoder) -> WireResult<String> {
-    let name = m.required_string("AttributeName", d)?;
-    if m.get("AttributeName").is_some() {
-        d.length(&name, &m.path_of("AttributeName"), 1, 255);
-    }
-    Ok(name)
-}
-
-/// `[a, b]`: how DynamoDB's Java request layer renders a list of strings in a constraint message.
-fn java_list(items: &[String]) -> String {
-    format!("[{}]", items.join(", "))
+    m.required_string("AttributeName", d)
 }
 
 fn create_action(c: Members<'_>, d: &mut Decoder) -> WireResult<GlobalSecondaryIndex> {
     let index_name = index_name(&c, d)?;
-    let keys = key_schema(&c, d, true)?;
-    // The model's `KeySchema` has a minimum length of 1 (its maximum of 2 is the backend's check, as
-    // for CreateTable). An empty list is rendered as DynamoDB renders it: '[]'.
-    if c.list("KeySchema")?.is_some_and(|list| list.is_empty()) {
-        d.constraint(
-            "[]",
-            &c.path_of("KeySchema"),
-            "Member must have length greater than or equal to 1",
-        );
-    }
+    let keys = key_schema(&c, d)?;
     let projection = projection(&c, d)?;
-    let projection_members = c.structure("Projection")?;
-    if let Some(p) = projection_members.filter(|p| p.get("NonKeyAttributes").is_some()) {
-        let names = &projection.non_key_attributes;
-        let path = p.path_of("NonKeyAttributes");
-        if names.is_empty() {
-            let message = "Member must have length greater than or equal to 1";
-            d.constraint(&java_list(names), &path, message);
-        }
-        if names.len() > 20 {
-            let message = "Member must have length less than or equal to 20";
-            d.constraint(&java_list(names), &path, message);
-        }
-        for (i, name) in names.iter().enumerate() {
-            d.length(name, &format!("{path}.{}.member", i + 1), 1, 255);
-        }
-    }
     Ok(GlobalSecondaryIndex {
         index_name,
         key_schema: keys,
         projection,
-        provisioned_throughput: throughput(&c, d, MIN_UNITS)?,
+        provisioned_throughput: throughput(&c, d)?,
     })
 }
 
@@ -116,7 +71,7 @@ fn update_action(u: Members<'_>, d: &mut Decoder) -> WireResult<UpdateGlobalSeco
     let index_name = index_name(&u, d)?;
     // Required in the backend's type; the service reports it missing as a null constraint (dynalite's
     // recording: "Value null at 'globalSecondaryIndexUpdates.1.member.update.provisionedThroughput'").
-    let provisioned_throughput = match throughput(&u, d, MIN_UNITS)? {
+    let provisioned_throughput = match throughput(&u, d)? {
         Some(t) => t,
         None => {
             d.null(&u.path_of("ProvisionedThroughput"));
@@ -173,7 +128,7 @@ pub(super) async fn update_table(
         .collect();
     let table_name = table_arn(&m, &mut d)?;
     let billing_mode = m.enumeration("BillingMode", BILLING_MODES, &mut d)?;
-    let provisioned_throughput = throughput(&m, &mut d, MIN_UNITS)?;
+    let provisioned_throughput = throughput(&m, &mut d)?;
     let global_secondary_index_updates = m
         .each("GlobalSecondaryIndexUpdates", &mut d, index_updates)?
         .unwrap_or_default()

@@ -81,6 +81,7 @@ async fn projections_per_table() {
             (
                 "hash",
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: vec![h("a"), h("b")],
                     projection_expression: Some("#m.z, x".into()),
                     expression_attribute_names: names(&[("#m", "m")]),

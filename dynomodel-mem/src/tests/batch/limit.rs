@@ -63,6 +63,7 @@ async fn the_aws_example_returns_52_of_100_items_of_300_kb_and_continues() {
     let b = two_tables().await;
     store(&b, "hash", (0..100).map(|i| sized(i, 307_200)).collect()).await;
     let request = KeysAndAttributes {
+        attributes_to_get: None,
         keys: all_keys(100),
         consistent_read: Some(true),
         projection_expression: Some("#p".into()),

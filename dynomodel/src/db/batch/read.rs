@@ -122,6 +122,7 @@ fn request(tables: &[ReadTable], entries: &[ReadEntry]) -> BatchGetItemInput {
                 consistent_read: table.consistent.then_some(true),
                 projection_expression: table.projection.clone(),
                 expression_attribute_names: table.names.clone(),
+                attributes_to_get: None,
             })
             .keys
             .push(entry.key.clone());

@@ -41,6 +41,7 @@ async fn batch_get_decodes_every_member() {
             (
                 "users".to_owned(),
                 KeysAndAttributes {
+                    attributes_to_get: None,
                     keys: vec![key("a"), key("b")],
                     consistent_read: Some(true),
                     projection_expression: Some("#n".into()),
@@ -84,6 +85,7 @@ async fn batch_get_response_always_has_both_members() {
                 (
                     "teams".to_owned(),
                     KeysAndAttributes {
+                        attributes_to_get: None,
                         keys: vec![key("t1"), key("t2")],
                         consistent_read: Some(false),
                         projection_expression: Some("#n, pk".into()),
@@ -423,13 +425,16 @@ async fn write_request_shape_and_custom_messages() {
         fake.validation("BatchGetItem", bad_key).await,
         SEVERAL_TYPES
     );
-    // The legacy AttributesToGet is refused, not ignored.
+    // The legacy AttributesToGet is decoded (the engine turns it into a projection).
     let legacy =
         json!({"RequestItems": {"abc": {"Keys": [{"a": {"S": "x"}}], "AttributesToGet": ["a"]}}});
-    assert_eq!(
-        fake.validation("BatchGetItem", legacy).await,
-        "dynomodel-mem does not support the legacy parameter AttributesToGet; use expressions instead"
-    );
+    match fake.decoded("BatchGetItem", legacy).await {
+        Seen::BatchGet(input) => assert_eq!(
+            input.request_items["abc"].attributes_to_get,
+            Some(vec!["a".to_owned()])
+        ),
+        other => panic!("{other:?}"),
+    }
     // Member constraints come before custom messages.
     let both_kinds = json!({
         "ReturnConsumedCapacity": "hi",

@@ -12,6 +12,7 @@
 mod batch;
 mod capacity;
 mod fake;
+mod legacy;
 mod lifecycle;
 mod streams;
 mod table;

@@ -71,6 +71,7 @@ async fn each_table_gets_its_namespaced_name_consistency_and_projection() {
         (
             "test-tweets".to_owned(),
             KeysAndAttributes {
+                attributes_to_get: None,
                 keys: vec![
                     key(&[("userid", "abc"), ("id", "0000")]),
                     key(&[("userid", "abc"), ("id", "0001")]),

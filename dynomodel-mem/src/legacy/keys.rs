@@ -1,0 +1,101 @@
+//! `KeyConditions`: its own argument-count text, the key schema rules (the partition key by EQ, the sort
+//! key by EQ, LE, LT, GE, GT, BEGINS_WITH or BETWEEN), and the KeyConditionExpression it stands for.
+//!
+//! Texts: "The attempted filter operation is not supported for the provided filter argument count" and
+//! the length checks are dynalite's recordings of DynamoDB (`test/query.js`); the schema texts are
+//! DynamoDB Local 3.3's, the only evidence found.
+
+use dynomodel::{
+    ComparisonOperator, Conditions, Error, LegacyCondition, Result, ScalarAttributeType,
+};
+
+use super::condition::{self, INVALID};
+use super::Placeholders;
+use crate::read::scalar_type;
+
+/// KeyConditions' argument-count rule; its message is not the filters' one.
+fn arity(c: &LegacyCondition) -> Result<()> {
+    use ComparisonOperator::*;
+    let n = c.attribute_value_list.as_ref().map_or(0, Vec::len);
+    let ok = match c.comparison_operator {
+        Null | NotNull => n == 0,
+        In => n >= 1,
+        Between => n == 2,
+        _ => n == 1,
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(Error::validation(
+        "The attempted filter operation is not supported for the provided filter argument count",
+    ))
+}
+
+fn missed() -> Error {
+    Error::validation("Query condition missed key schema element")
+}
+
+/// The rules for the condition on one key attribute of type `ty`.
+fn check_key(c: &LegacyCondition, hash: bool, ty: ScalarAttributeType) -> Result<()> {
+    use ComparisonOperator::*;
+    let role = if hash { "Hash" } else { "Range" };
+    match c.comparison_operator {
+        Null | NotNull => {
+            return Err(Error::validation(format!(
+                "Only scalar types can be used as {role} Key values"
+            )));
+        }
+        Eq => {}
+        _ if hash => return Err(Error::validation("Query key condition not supported")),
+        Le | Lt | Ge | Gt | BeginsWith | Between => {}
+        Ne | In | Contains | NotContains => {
+            return Err(Error::validation(
+                "Attempted conditional constraint is not an indexable operation",
+            ));
+        }
+    }
+    let mistyped = c
+        .attribute_value_list
+        .iter()
+        .flatten()
+        .any(|v| scalar_type(v) != Some(ty));
+    if mistyped {
+        return Err(Error::validation(format!(
+            "{INVALID}Condition parameter type does not match schema type"
+        )));
+    }
+    Ok(())
+}
+
+/// The KeyConditionExpression for `conditions` against the key schema `key_schema` gives (hash first).
+pub(crate) fn key_condition(
+    conditions: &Conditions,
+    key_schema: impl FnOnce() -> Option<Vec<(String, ScalarAttributeType)>>,
+    p: &mut Placeholders,
+) -> Result<String> {
+    conditions.values().try_for_each(arity)?;
+    if conditions.is_empty() {
+        return Err(Error::validation("Conditions must be at least length 1"));
+    }
+    if conditions.len() > 2 {
+        return Err(Error::validation("Conditions can be of length 1 or 2 only"));
+    }
+    let mut ordered: Vec<(&String, &LegacyCondition)> = conditions.iter().collect();
+    if let Some(schema) = key_schema() {
+        let role = |name: &str| schema.iter().position(|(k, _)| k == name);
+        let hash = schema.first().ok_or_else(missed)?;
+        if !conditions.contains_key(&hash.0) {
+            return Err(missed());
+        }
+        for (name, c) in conditions {
+            let i = role(name).ok_or_else(missed)?;
+            check_key(c, i == 0, schema[i].1)?;
+        }
+        ordered.sort_by_key(|(name, _)| role(name));
+    }
+    let mut parts = Vec::new();
+    for (name, c) in ordered {
+        parts.push(condition::condition(name, c, p)?);
+    }
+    Ok(parts.join(" AND "))
+}

@@ -1,0 +1,50 @@
+//! `ExecuteStatement`: a parsed statement planned onto Query, Scan, PutItem, UpdateItem or DeleteItem
+//! and run through the backend's own operations (so faults, capacity and streams apply as usual).
+
+use dynomodel::{Backend, ExecuteStatementInput, ExecuteStatementOutput, Result};
+
+use super::ast::Statement;
+use super::plan::Gen;
+use super::schema::{parse, Schema};
+use super::select::select;
+use super::write::Write;
+
+pub(crate) async fn execute_statement(
+    backend: &dyn Backend,
+    input: ExecuteStatementInput,
+) -> Result<ExecuteStatementOutput> {
+    let params = input.parameters.clone().unwrap_or_default();
+    let statement = parse(&input.statement, &params)?;
+    let schema = Schema::load(backend, statement.table()).await?;
+    let mut ph = Gen::new(&params);
+    if let Statement::Select {
+        projection,
+        index,
+        filter,
+        ..
+    } = &statement
+    {
+        return select(
+            backend,
+            &schema,
+            &mut ph,
+            projection,
+            index.as_deref(),
+            filter.as_ref(),
+            &input,
+        )
+        .await;
+    }
+    let on_failure = input.return_values_on_condition_check_failure;
+    let consumed = input.return_consumed_capacity;
+    let write = Write::plan(&schema, &mut ph, &statement)?;
+    let placeholders = (ph.names(), ph.values());
+    let (consumed_capacity, attributes) = write
+        .run(backend, placeholders, on_failure, consumed)
+        .await?;
+    Ok(ExecuteStatementOutput {
+        items: Some(attributes.into_iter().collect()),
+        consumed_capacity,
+        ..Default::default()
+    })
+}

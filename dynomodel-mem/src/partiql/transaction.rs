@@ -1,0 +1,176 @@
+//! `ExecuteTransaction`: up to 100 statements planned onto one TransactGetItems (all single-item
+//! reads) or one TransactWriteItems (all writes), so isolation, cancellation reasons and
+//! `ClientRequestToken` idempotency are the transaction machinery's.
+
+use dynomodel::{
+    Backend, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result, TransactDelete,
+    TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem,
+    TransactWriteItemsInput,
+};
+
+use super::ast::Statement;
+use super::batch::plan_read;
+use super::errors;
+use super::plan::Gen;
+use super::schema::{parse, Schema};
+use super::select::reshape;
+use super::write::Write;
+
+pub(crate) async fn execute_transaction(
+    backend: &dyn Backend,
+    input: ExecuteTransactionInput,
+) -> Result<ExecuteTransactionOutput> {
+    if input.transact_statements.is_empty() || input.transact_statements.len() > 100 {
+        return Err(Error::validation(errors::TRANSACTION_TOO_LARGE));
+    }
+    let mut parsed = Vec::new();
+    for s in &input.transact_statements {
+        let params = s.parameters.clone().unwrap_or_default();
+        let statement = parse(&s.statement, &params)?;
+        parsed.push((statement, params));
+    }
+    let reads = parsed.iter().filter(|(s, _)| s.is_read()).count();
+    if reads > 0 && reads < parsed.len() {
+        return Err(Error::validation(errors::MIXED_TRANSACTION));
+    }
+    if reads > 0 {
+        let mut gets = Vec::new();
+        let mut projections = Vec::new();
+        for (i, (statement, params)) in parsed.iter().enumerate() {
+            let message = format!(
+                "Validation failed in TransactStatements[{i}]: {}",
+                errors::TRANSACTION_SELECT
+            );
+            let read = plan_read(backend, statement, params, &message).await?;
+            projections.push(read.projection);
+            gets.push(TransactGet {
+                table_name: read.table,
+                key: read.key,
+                projection_expression: read.projection_expression,
+                expression_attribute_names: read.names,
+            });
+        }
+        let out = backend
+            .transact_get_items(TransactGetItemsInput {
+                transact_items: gets,
+                return_consumed_capacity: input.return_consumed_capacity,
+            })
+            .await
+            .map_err(errors::unprefixed)?;
+        let responses = out
+            .responses
+            .into_iter()
+            .zip(&projections)
+            .map(|(item, p)| item.map(|i| reshape(p, i)))
+            .collect();
+        return Ok(ExecuteTransactionOutput {
+            responses,
+            consumed_capacity: out.consumed_capacity,
+        });
+    }
+    let mut actions = Vec::new();
+    let mut inserts = Vec::new();
+    for (i, ((statement, params), request)) in
+        parsed.iter().zip(&input.transact_statements).enumerate()
+    {
+        if let Statement::Update {
+            returning: Some(_), ..
+        }
+        | Statement::Delete {
+            returning: Some(_), ..
+        } = statement
+        {
+            return Err(Error::validation(format!(
+                "Validation failed in TransactStatements[{i}]: {}",
+                errors::TRANSACTION_RETURNING
+            )));
+        }
+        let schema = Schema::load(backend, statement.table()).await?;
+        let mut ph = Gen::new(params);
+        let write = Write::plan(&schema, &mut ph, statement)?;
+        let on_failure = request.return_values_on_condition_check_failure;
+        let (names, values) = (ph.names(), ph.values());
+        inserts.push(matches!(write, Write::Insert { .. }));
+        actions.push(match write {
+            Write::Insert {
+                table,
+                item,
+                condition,
+            } => TransactWriteItem::Put(TransactPut {
+                table_name: table,
+                item,
+                condition_expression: Some(condition),
+                expression_attribute_names: names,
+                expression_attribute_values: values,
+                return_values_on_condition_check_failure: on_failure,
+            }),
+            Write::Update {
+                table,
+                key,
+                update,
+                condition,
+                ..
+            } => TransactWriteItem::Update(TransactUpdate {
+                table_name: table,
+                key,
+                update_expression: update,
+                condition_expression: Some(condition),
+                expression_attribute_names: names,
+                expression_attribute_values: values,
+                return_values_on_condition_check_failure: on_failure,
+            }),
+            Write::Delete {
+                table,
+                key,
+                condition,
+                ..
+            } => TransactWriteItem::Delete(TransactDelete {
+                table_name: table,
+                key,
+                condition_expression: condition,
+                expression_attribute_names: names,
+                expression_attribute_values: values,
+                return_values_on_condition_check_failure: on_failure,
+            }),
+        });
+    }
+    let result = backend
+        .transact_write_items(TransactWriteItemsInput {
+            transact_items: actions,
+            client_request_token: input.client_request_token,
+            return_consumed_capacity: input.return_consumed_capacity,
+            ..Default::default()
+        })
+        .await;
+    match result {
+        Ok(out) => Ok(ExecuteTransactionOutput {
+            responses: Vec::new(),
+            consumed_capacity: out.consumed_capacity,
+        }),
+        Err(Error::TransactionCanceled { reasons, .. }) => {
+            // An INSERT's failed "key is new" condition is a duplicate key (DynamoDB Local 3.3.1
+            // reports it as `ValidationError` with the duplicate-key text).
+            let reasons: Vec<_> = reasons
+                .into_iter()
+                .zip(&inserts)
+                .map(|(mut r, insert)| {
+                    if *insert && r.code == "ConditionalCheckFailed" {
+                        r.code = "ValidationError".into();
+                        r.message = Some(errors::DUPLICATE.into());
+                        r.item = None;
+                    }
+                    r
+                })
+                .collect();
+            let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+            Err(Error::TransactionCanceled {
+                message: format!(
+                    "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                    codes.join(", ")
+                ),
+                reasons,
+            })
+        }
+        Err(e) => Err(errors::unprefixed(e)),
+    }
+}
