@@ -71,6 +71,7 @@ impl Number {
 
     /// Builds a number from sign, coefficient and exponent (`coefficient × 10^exponent`), normalising it
     /// and checking DynamoDB's digit and range limits.
+    #[inline]
     fn from_parts(
         negative: bool,
         mut coefficient: u128,
@@ -115,6 +116,9 @@ impl Number {
     /// assert_eq!(Number::try_from_parts(false, 1200, -2).unwrap().to_string(), "12");
     /// assert_eq!(Number::try_from_parts(false, 1, 126), Err(NumberError::Overflow));
     /// ```
+    // Inlinable across crates: the engine decodes every stored number with it, and its `Result`
+    // returned through memory cost more than the checks (a tenth of a Scan page).
+    #[inline]
     pub fn try_from_parts(
         negative: bool,
         coefficient: u128,
@@ -317,6 +321,7 @@ impl Number {
 
 /// DynamoDB's limits for `digits` significant digits whose last one has decimal exponent `exponent`.
 /// Range is checked before precision, as DynamoDB does.
+#[inline]
 fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
     let adjusted = exponent + digits - 1;
     if adjusted > MAX_ADJUSTED_EXPONENT {
@@ -330,6 +335,7 @@ fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
     }
 }
 
+#[inline]
 fn digit_count(n: u128) -> u32 {
     // A logarithm rather than a loop of u128 divisions (each a library call): decoding a stored
     // number runs this on every read.
@@ -337,6 +343,7 @@ fn digit_count(n: u128) -> u32 {
 }
 
 /// Whether `n` ends in a zero digit; u64 arithmetic when it fits (a u128 remainder is a library call).
+#[inline]
 fn ends_in_zero(n: u128) -> bool {
     match u64::try_from(n) {
         Ok(small) => small.is_multiple_of(10),
