@@ -384,19 +384,42 @@ impl Ord for Number {
         if self.is_zero() {
             return Ordering::Equal;
         }
-        // Same sign: compare magnitudes by leading-digit exponent, then by the digits left-aligned to
-        // 38 places (10^38 fits in a u128).
-        let key = |n: &Number| {
-            let digits = digit_count(n.coefficient);
-            let adjusted = n.exponent + digits as i32 - 1;
-            (adjusted, n.coefficient * 10u128.pow(MAX_DIGITS - digits))
-        };
-        let magnitude = key(self).cmp(&key(other));
+        let magnitude = self.magnitude_cmp(other);
         if self.negative {
             magnitude.reverse()
         } else {
             magnitude
         }
+    }
+}
+
+impl Number {
+    /// Compares the magnitudes of two non-zero numbers.
+    fn magnitude_cmp(&self, other: &Number) -> Ordering {
+        // Fast paths, for the sort keys a B-tree compares on every lookup: the same scale, or two
+        // integers below 2^64 × 10^19 (which fit a u128).
+        if self.exponent == other.exponent {
+            return self.coefficient.cmp(&other.coefficient);
+        }
+        let integer = |n: &Number| {
+            let small = n.coefficient < 1 << 64 && (0..=19).contains(&n.exponent);
+            small.then(|| n.coefficient * 10u128.pow(n.exponent as u32))
+        };
+        if let (Some(a), Some(b)) = (integer(self), integer(other)) {
+            return a.cmp(&b);
+        }
+        self.magnitude_cmp_general(other)
+    }
+
+    /// [`Number::magnitude_cmp`] for any two: by leading-digit exponent, then by the digits
+    /// left-aligned to 38 places (10^38 fits in a u128).
+    fn magnitude_cmp_general(&self, other: &Number) -> Ordering {
+        let key = |n: &Number| {
+            let digits = digit_count(n.coefficient);
+            let adjusted = n.exponent + digits as i32 - 1;
+            (adjusted, n.coefficient * 10u128.pow(MAX_DIGITS - digits))
+        };
+        key(self).cmp(&key(other))
     }
 }
 
