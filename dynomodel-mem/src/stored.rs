@@ -10,25 +10,29 @@
 //! the stored size instead of walking the item again.
 //!
 //! Reads hand out an owned `Item` (the `Backend` API returns them), so where the engine used to
-//! deep-copy the stored map, it now builds one. Building a `BTreeMap` attribute by attribute (an
-//! insert, a search each) made a Scan page of 100 ~65% slower than the copy; the cheapest way to
-//! build a map is `Clone`, so a decode clones a *skeleton* of the item's shape — its names, each with
-//! a placeholder — from a small per-thread cache ([`shapes`]) and writes the values into its slots.
-//! What remains is the decoding of the values themselves: CPU time per operation (the uncommitted
-//! fixed-iteration probe described in the README, the old and new engines interleaved in one run, on
-//! a shared 2-core VM; "before" is the engine that stored `Item`s):
+//! deep-copy the stored map, it now builds one. Building a `BTreeMap` from the decoded attributes
+//! (by insert, or by its sorted bulk build) made a Scan page of 100 ~70% slower than the copy; the
+//! cheapest way to build a map is `Clone`, so a decode clones a *skeleton* of the item's shape — its
+//! names, each with a placeholder — from a small per-thread cache ([`shapes`]) and writes the values
+//! into its slots.
+//! What remains is the decoding of the values themselves. CPU time per operation
+//! (`benches/datapath_cpu.rs`, best of three runs alternating with the engine that stored `Item`s,
+//! "before", on a shared 2-core VM, 2026-11-26):
 //!
-//! | operation | before | bulk-built maps | skeleton clone (this) |
-//! |---|---|---|---|
-//! | GetItem | 1.62–1.77 µs | 1.55–1.72 µs | 1.40–1.55 µs |
-//! | Query of 20 | 10.5–12.0 µs | 16.1–16.3 µs | 12.6–12.9 µs |
-//! | Scan page of 100 | 35.5–37.7 µs | 60.7–61.4 µs | 45.1–45.7 µs |
+//! | operation | before | built from the attributes | skeleton clone (this) | this / before |
+//! |---|---|---|---|---|
+//! | PutItem | 2.38 µs | | 1.96 µs | 0.82 |
+//! | GetItem | 1.36 µs | 1.55 µs | 0.98 µs | 0.72 |
+//! | Query of 20 | 10.7 µs | 16.1 µs | 12.2 µs | 1.14 |
+//! | Scan page of 100 | 35.2 µs | 60.7 µs | 45.0 µs | 1.28 |
+//! | UpdateItem with a condition | 4.51 µs | | 3.23 µs | 0.72 |
 //!
-//! so a Query of 20 stays ~10–20% and a Scan page ~22% slower than the deep copy was (the price of a
-//! 4.5× smaller table, which decides whether a developer's million-item fixture fits in memory),
-//! while a GetItem and a conditional UpdateItem are faster (they no longer recompute the item's size).
-//! A cache of decoded items would close the gap only for items read again and again (the Scan bench
-//! reads one page), at the memory this form saves, so it was not done.
+//! Single-item operations are faster than before (among other things, no item size is recomputed), but a Query of 20 stays ~14% and a Scan page ~28% slower than the deep copy was: about
+//! 80 ns per item returned, the decoding of its values (varints, numbers from their parts, a string
+//! allocated per string value, as the copy did). That is the price of a 4.4× smaller table, which
+//! decides whether a developer's million-item fixture fits in memory. A cache of decoded items would
+//! close the gap only for items read again and again (the Scan bench reads the same page), at the
+//! memory this form saves, so it was not done.
 //!
 //! The encoding (lengths and counts as LEB128 varints): the item's size; the block of its top-level
 //! names (their count, then each name's length and UTF-8), which is also the key of its shape; then

@@ -238,7 +238,7 @@ async fn bench(settings: &Settings, ours: &ChildServer) -> Result<(), String> {
             let table = format!("bench-{}", std::process::id());
             servers.push(Server::create("DynamoDB Local", &endpoint, table, pid).await?);
         }
-        _ => eprintln!("DYNAMODB_ENDPOINT unset: measuring dynomodel-mem only"),
+        _ => eprintln!("DYNAMODB_ENDPOINT unset: DynamoDB Local is not measured"),
     }
     // Another DynamoDB-compatible server started by the caller (e.g. `dynoxide serve`; see the
     // module docs): its endpoint, name and process id (for its CPU time).
