@@ -194,9 +194,10 @@ impl PerTable {
 }
 
 /// The read cost of one item by key (GetItem, a key of BatchGetItem, a Get of a transaction): the
-/// whole item, whatever the projection; a missing item costs the minimum.
-pub(crate) fn item_read(item: Option<&Item>, consistency: Consistency) -> Consumed {
-    Consumed::table(read_units(item.map_or(0, item_size), consistency))
+/// whole item (of `size` bytes, 0 when missing), whatever the projection; a missing item costs the
+/// minimum.
+pub(crate) fn item_read(size: usize, consistency: Consistency) -> Consumed {
+    Consumed::table(read_units(size, consistency))
 }
 
 /// The write cost of replacing `old` by `new` in `table` (a Put or an Update: both present or `old`
@@ -276,7 +277,7 @@ mod tests {
         item.insert("d".into(), dynomodel::AttributeValue::S("€".repeat(1365)));
         assert_eq!(item_size(&item), 4096);
         assert_eq!(
-            item_read(Some(&item), Consistency::Strong),
+            item_read(item_size(&item), Consistency::Strong),
             Consumed::table(1.0)
         );
     }

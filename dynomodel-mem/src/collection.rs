@@ -5,6 +5,7 @@
 //! projected into all of the local secondary indexes" (API `ItemCollectionMetrics`); a table without LSIs
 //! has none, and reports no metrics.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use dynomodel::{
@@ -63,7 +64,7 @@ pub(crate) fn check_limit(
         return Ok(());
     }
     let current = table.collection_size(&key.hash);
-    let old = share(table.indexes(), table.get(key));
+    let old = share(table.indexes(), table.get(key).as_ref());
     let new = share(table.indexes(), new);
     if new > old && (current + new).saturating_sub(old) > limit {
         return Err(limit_exceeded());
@@ -85,7 +86,7 @@ pub(crate) fn limit_exceeded() -> Error {
 /// `limit`; nothing is written by the check. Each key appears once per table (the batch and the
 /// transaction refuse duplicates before this), so every write replaces the stored item.
 pub(crate) fn check_writes<'a>(
-    writes: impl IntoIterator<Item = (&'a Table, &'a PrimaryKey, Option<&'a Item>)>,
+    writes: impl IntoIterator<Item = (&'a Table, &'a PrimaryKey, Option<Cow<'a, Item>>)>,
     limit: usize,
 ) -> std::result::Result<(), usize> {
     // (table name, partition key) → running size; a batch holds at most 25 writes, a transaction 100.
@@ -105,8 +106,8 @@ pub(crate) fn check_writes<'a>(
                 running.len() - 1
             }
         };
-        let old = share(table.indexes(), table.get(key));
-        let new = share(table.indexes(), new);
+        let old = share(table.indexes(), table.get(key).as_ref());
+        let new = share(table.indexes(), new.as_deref());
         let size = &mut running[slot].2;
         *size = (*size + new).saturating_sub(old);
         if new > old && *size > limit {

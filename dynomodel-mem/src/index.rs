@@ -10,11 +10,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dynomodel::{
-    item_size, Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType,
-};
+use dynomodel::{Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType};
 
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::partition::Partition;
+use crate::stored::StoredItem;
 use crate::table::TableSchema;
 
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
@@ -33,7 +33,7 @@ pub enum Tie {
 pub type IndexPosition = (Option<KeyValue>, Tie);
 
 /// Partitions of an index, in Scan order.
-pub type IndexPartitions = BTreeMap<PartitionSlot, BTreeMap<IndexPosition, Item>>;
+pub type IndexPartitions = BTreeMap<PartitionSlot, Partition<IndexPosition, StoredItem>>;
 
 /// One secondary index: its definition and its entries.
 #[derive(Debug)]
@@ -187,11 +187,16 @@ impl Index {
         let Some((slot, pos)) = self.position(key, item) else {
             return;
         };
-        let entry = self.entry(item);
-        self.size += item_size(&entry);
+        // Entries are stored compactly too (see `stored.rs`): an entry costs its projected size plus
+        // a few bytes, not a map node.
+        let entry = match &self.projected {
+            None => StoredItem::encode(item),
+            Some(_) => StoredItem::encode(&self.entry(item)),
+        };
+        self.size += entry.size();
         let old = self.entries.entry(slot).or_default().insert(pos, entry);
         match old {
-            Some(old) => self.size = self.size.saturating_sub(item_size(&old)),
+            Some(old) => self.size = self.size.saturating_sub(old.size()),
             None => self.count += 1,
         }
     }
@@ -206,7 +211,7 @@ impl Index {
         };
         if let Some(old) = partition.remove(&pos) {
             self.count = self.count.saturating_sub(1);
-            self.size = self.size.saturating_sub(item_size(&old));
+            self.size = self.size.saturating_sub(old.size());
         }
         if partition.is_empty() {
             self.entries.remove(&slot);

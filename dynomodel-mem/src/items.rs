@@ -32,6 +32,7 @@ use crate::key::{KeyValue, PrimaryKey};
 use crate::read;
 use crate::request::{self, Maps, Param, Prepared};
 use crate::state::State;
+use crate::stored::StoredItem;
 use crate::table::{Table, TableSchema};
 use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
@@ -186,7 +187,7 @@ pub(crate) fn plan_put(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key),
+        table.get(&key).as_ref(),
         action.maps,
         action.on_failure,
     )?;
@@ -204,7 +205,7 @@ pub(crate) fn plan_key_condition(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key),
+        table.get(&key).as_ref(),
         action.maps,
         action.on_failure,
     )?;
@@ -227,9 +228,15 @@ pub(crate) fn plan_update(
     let old = table.get(&key);
     // The condition comes first: DynamoDB Local 3.3 answers ConditionalCheckFailed for a request
     // that also updates a key attribute (dynalite checks the key first, but without a recording).
-    check_condition(prepared.condition(), old, action.maps, action.on_failure)?;
-    // The one copy of the stored item an update makes: it becomes the new item in place.
-    let base = old.cloned().unwrap_or_else(|| action.key.clone());
+    check_condition(
+        prepared.condition(),
+        old.as_ref(),
+        action.maps,
+        action.on_failure,
+    )?;
+    let existed = old.is_some();
+    // The stored item, decoded: it becomes the new item in place.
+    let base = old.unwrap_or_else(|| action.key.clone());
     let updated = match prepared.update() {
         Some(u) => request::with_placeholders(action.maps, |ph| {
             update::check_key_attributes(&u.tree, ph, &key_names)?;
@@ -238,7 +245,7 @@ pub(crate) fn plan_update(
         })?,
         None => update::Updated::unchanged(base),
     };
-    check_updated_item(&updated, old, &index_keys, &table.schema, context)?;
+    check_updated_item(&updated, existed, &index_keys, &table.schema, context)?;
     Ok(UpdatePlan { key, updated })
 }
 
@@ -264,7 +271,7 @@ impl State {
         collection::check_limit(table, &key, Some(&input.item), limit)?;
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())
-            .then(|| capacity::item_write(table, table.get(&key), Some(&input.item)));
+            .then(|| capacity::item_write(table, table.get(&key).as_ref(), Some(&input.item)));
         admit_index_writes(meter, table, cost.as_ref())?;
         let consumed = cost
             .as_ref()
@@ -275,7 +282,9 @@ impl State {
         let old = table.put(key, input.item);
         debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
-            attributes: old.filter(|_| input.return_values == Some(ReturnValue::AllOld)),
+            attributes: old
+                .filter(|_| input.return_values == Some(ReturnValue::AllOld))
+                .map(|old| old.decode()),
             consumed_capacity: consumed,
             item_collection_metrics: metrics_key
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
@@ -342,7 +351,7 @@ impl State {
         let key = plan_key_condition(table, &action, &prepared, KeyContext::SingleItem)?;
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())
-            .then(|| capacity::item_write(table, table.get(&key), None));
+            .then(|| capacity::item_write(table, table.get(&key).as_ref(), None));
         admit_index_writes(meter, table, cost.as_ref())?;
         let consumed = cost
             .as_ref()
@@ -395,14 +404,16 @@ impl State {
         let updated = &plan.updated;
         let attributes = match input.return_values.unwrap_or_default() {
             ReturnValue::None => None,
-            ReturnValue::AllOld => old.cloned(),
+            ReturnValue::AllOld => old.clone(),
             ReturnValue::AllNew => Some(updated.item.clone()),
-            ReturnValue::UpdatedOld => old.and_then(|old| non_empty(updated.updated_old(old))),
+            ReturnValue::UpdatedOld => old
+                .as_ref()
+                .and_then(|old| non_empty(updated.updated_old(old))),
             ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())
-            .then(|| capacity::item_write(table, old, Some(&updated.item)));
+            .then(|| capacity::item_write(table, old.as_ref(), Some(&updated.item)));
         admit_index_writes(meter, table, cost.as_ref())?;
         let consumed = cost
             .as_ref()
@@ -476,25 +487,25 @@ pub(crate) fn read_item(
     read_item_sized(table, key, prepared, maps, context).map(|(item, _)| item)
 }
 
-/// [`read_item`], with the stored item too (what the read costs: the whole item, whatever the
-/// projection).
-pub(crate) fn read_item_sized<'t>(
-    table: &'t Table,
+/// [`read_item`], with the stored item's size too (what the read costs: the whole item, whatever the
+/// projection; 0 when there is none).
+pub(crate) fn read_item_sized(
+    table: &Table,
     key: &Item,
     prepared: &Prepared,
     maps: Maps<'_>,
     context: KeyContext,
-) -> Result<(Option<Item>, Option<&'t Item>)> {
+) -> Result<(Option<Item>, usize)> {
     projection_keys(table, prepared, maps)?;
     let key = validate::request_key(key, &table.schema, context)?;
-    let stored = table.get(&key);
-    let item = stored.map(|item| match prepared.projection() {
+    let stored = table.stored(&key);
+    let item = stored.map(|stored| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
-            projection::project(item, &read::projection_steps(&p.tree.paths, ph))
+            projection::project(&stored.decode(), &read::projection_steps(&p.tree.paths, ph))
         }),
-        None => item.clone(),
+        None => stored.decode(),
     });
-    Ok((item, stored))
+    Ok((item, stored.map_or(0, StoredItem::size)))
 }
 
 /// A projection may not look inside a key attribute either (`pk[0]`, `sk.x`).
@@ -511,7 +522,7 @@ pub(crate) fn projection_keys(table: &Table, prepared: &Prepared, maps: Maps<'_>
 /// index key.
 fn check_updated_item(
     updated: &update::Updated,
-    old: Option<&Item>,
+    existed: bool,
     index_keys: &[&str],
     schema: &TableSchema,
     context: KeyContext,
@@ -539,7 +550,7 @@ fn check_updated_item(
                  empty {kind} value."
             )));
         }
-        if key.is_none() && old.is_some() {
+        if key.is_none() && existed {
             // Real DynamoDB's text for an existing item (dynalite's recorded "should return
             // ValidationException if trying to update existing index"); a new item gets the
             // PutItem text from `validate::index_keys` below (dynalite's recorded "trying to

@@ -8,7 +8,12 @@
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+use std::borrow::Cow;
+
 use dynomodel::{item_size, Item, QueryOutput};
+
+use crate::partition::{self, Partition};
+use crate::stored::StoredItem;
 
 use crate::index::{IndexPosition, Tie};
 use crate::key::{KeyValue, PartitionSlot};
@@ -58,6 +63,19 @@ fn non_empty<K: Ord>(lo: &Bound<K>, hi: &Bound<K>) -> bool {
         (Bound::Included(a), Bound::Included(b)) => a <= b,
         (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a < b,
         _ => true,
+    }
+}
+
+/// [`checked_range`] within one partition.
+pub fn partition_range<K: Ord, V>(
+    partition: &Partition<K, V>,
+    lo: Bound<K>,
+    hi: Bound<K>,
+) -> partition::Iter<'_, K, V> {
+    if non_empty(&lo, &hi) {
+        partition.range(lo, hi)
+    } else {
+        partition::Iter::One(None)
     }
 }
 
@@ -148,22 +166,44 @@ pub fn segment_of(hash: u64, total: u32) -> u32 {
     u32::try_from((u128::from(hash) * u128::from(total)) >> 64).unwrap_or(u32::MAX)
 }
 
+/// An entry a Query or Scan reads: the item (decoded from a table or an index) and its size.
+pub type Entry<'a> = (Cow<'a, Item>, usize);
+
+/// What a Query or Scan reads: a table's items or an index's entries.
+pub trait Readable {
+    /// The entry as a read sees it.
+    fn entry(&self) -> Entry<'_>;
+}
+
+impl Readable for Item {
+    fn entry(&self) -> Entry<'_> {
+        (Cow::Borrowed(self), item_size(self))
+    }
+}
+
+impl Readable for StoredItem {
+    fn entry(&self) -> Entry<'_> {
+        // The size was computed when the item was written.
+        (Cow::Owned(self.decode()), self.size())
+    }
+}
+
 /// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
 /// `ExclusiveStartKey`: its slot and position).
-pub fn scan_entries<'a, P: Position>(
-    partitions: &'a BTreeMap<PartitionSlot, BTreeMap<P, Item>>,
+pub fn scan_entries<'a, P: Position, V: Readable>(
+    partitions: &'a BTreeMap<PartitionSlot, Partition<P, V>>,
     from: u64,
     to: Option<u64>,
     start: Option<(PartitionSlot, P)>,
-) -> impl Iterator<Item = &'a Item> + 'a {
+) -> impl Iterator<Item = Entry<'a>> + 'a {
     // The empty string is the least `KeyValue` (variant S first, then ""), so `(h, S(""))` is the first
     // slot with hash h.
     let slot_bound = |h: u64| (h, KeyValue::S(String::new()));
     let hi = to.map_or(Bound::Unbounded, |h| Bound::Excluded(slot_bound(h)));
-    let (head, lo): (Box<dyn Iterator<Item = &'a Item> + 'a>, _) = match start {
+    let (head, lo): (Box<dyn Iterator<Item = &'a V> + 'a>, _) = match start {
         Some((slot, pos)) => {
             let rest = partitions.get(&slot).into_iter().flat_map(move |p| {
-                checked_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
+                partition_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
             });
             (Box::new(rest), Bound::Excluded(slot))
         }
@@ -172,9 +212,13 @@ pub fn scan_entries<'a, P: Position>(
             Bound::Included(slot_bound(from)),
         ),
     };
-    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.values());
-    head.chain(tail)
+    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.iter().map(|(_, v)| v));
+    head.chain(tail).map(V::entry)
 }
+
+/// What a page returns of a kept entry: the entry goes in, so a decoded table item is moved out rather
+/// than copied.
+pub type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
 
 /// What a page returns of each item read, and when it stops.
 pub struct PageRules<'r> {
@@ -183,7 +227,7 @@ pub struct PageRules<'r> {
     /// Whether an item read counts (the filter).
     pub keep: &'r dyn Fn(&Item) -> bool,
     /// The item returned for a kept entry (`None`: Select=COUNT).
-    pub output: Option<&'r dyn Fn(&Item) -> Item>,
+    pub output: Option<Output<'r>>,
     /// The `LastEvaluatedKey` of an entry.
     pub key_of: &'r dyn Fn(&Item) -> Item,
 }
@@ -195,26 +239,34 @@ pub struct PageRules<'r> {
 ///
 /// Returns the page and the bytes read (every entry evaluated: what the page costs).
 pub fn read_page<'a>(
-    entries: impl Iterator<Item = &'a Item>,
+    entries: impl Iterator<Item = Entry<'a>>,
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
     let mut out = QueryOutput {
-        items: rules.output.map(|_| Vec::new()),
+        // Sized by `Limit` when there is one: growing a page of large items by doubling costs a
+        // reallocation and a copy per step.
+        items: rules
+            .output
+            .map(|_| Vec::with_capacity(rules.limit.unwrap_or(0).min(1024))),
         ..QueryOutput::default()
     };
     let mut read = 0usize;
     let mut scanned = 0usize;
-    for entry in entries {
+    for (entry, size) in entries {
         scanned += 1;
-        read += item_size(entry);
-        if (rules.keep)(entry) {
+        read += size;
+        let last = rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES;
+        if last {
+            // Before the entry moves into the page.
+            out.last_evaluated_key = Some((rules.key_of)(&entry));
+        }
+        if (rules.keep)(&entry) {
             out.count += 1;
             if let (Some(items), Some(output)) = (out.items.as_mut(), rules.output) {
                 items.push(output(entry));
             }
         }
-        if rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES {
-            out.last_evaluated_key = Some((rules.key_of)(entry));
+        if last {
             break;
         }
     }

@@ -6,18 +6,19 @@
 //! request-level rules, then the index, `ExclusiveStartKey`, the key condition against the key schema,
 //! the start key against the condition, the filter, and the index's projection.
 
-use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{Error, Item, QueryInput, QueryOutput, Result, ScalarAttributeType};
+use dynomodel::{Error, QueryInput, QueryOutput, Result, ScalarAttributeType};
 
 use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
-    bytes_successor, checked_range, max_lower, min_upper, string_successor, Position,
+    bytes_successor, max_lower, min_upper, partition_range, string_successor, Entry, Position,
+    Readable,
 };
+use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
 use crate::table::Table;
 use crate::validate::{self, Constraints};
@@ -183,12 +184,12 @@ fn resolve_keys(
 }
 
 /// The items of one partition within the sort condition, in the requested direction, after `start`.
-fn walk<'a, P: Position>(
-    partition: Option<&'a BTreeMap<P, Item>>,
+fn walk<'a, P: Position, V: Readable>(
+    partition: Option<&'a Partition<P, V>>,
     sort: Option<&SortCondition>,
     start: Option<P>,
     forward: bool,
-) -> Box<dyn Iterator<Item = &'a Item> + 'a> {
+) -> Box<dyn Iterator<Item = Entry<'a>> + 'a> {
     let Some(partition) = partition else {
         return Box::new(std::iter::empty());
     };
@@ -200,7 +201,7 @@ fn walk<'a, P: Position>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = checked_range(partition, lo, hi).map(|(_, v)| v);
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
     if forward {
         Box::new(range)
     } else {

@@ -472,7 +472,7 @@ pub fn fetches_from_table(
 }
 
 /// The table item an index entry stands for.
-pub fn table_item<'t>(table: &'t Table, entry: &Item) -> Option<&'t Item> {
+pub fn table_item(table: &Table, entry: &Item) -> Option<Item> {
     let mut key = table.schema.key_attributes().map(|(name, ty)| {
         entry
             .get(name)

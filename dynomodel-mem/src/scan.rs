@@ -8,6 +8,7 @@
 //! costs O(log n), not a re-scan.
 
 use chrono::{DateTime, Utc};
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use dynomodel::{
@@ -20,7 +21,7 @@ use crate::capacity::{self, Consistency, Consumed};
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules};
+use crate::paging::{read_page, scan_entries, segment_of, segment_start, Entry, PageRules};
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
@@ -43,7 +44,7 @@ pub struct PageCost {
 /// Builds one page from `entries` (table items or index entries, in read order), with its capacity
 /// report when `cost` asks for one, and what it consumed when asked for or metered.
 pub fn page<'a>(
-    entries: impl Iterator<Item = &'a Item>,
+    entries: impl Iterator<Item = Entry<'a>>,
     source: &Source<'_>,
     select: Select,
     exprs: &ReadExpressions,
@@ -63,27 +64,28 @@ pub fn page<'a>(
         .as_ref()
         .map(|paths| read::projection_steps(paths, p));
     let keep = |entry: &Item| exprs.filter.as_ref().is_none_or(|f| evaluate(f, entry, p));
-    let output = |entry: &Item| -> Item {
+    let output = |entry: Cow<'_, Item>| -> Item {
         // For an LSI that lacks requested attributes, the caller sees the table item.
         let item = if fetch {
-            let item = read::table_item(table, entry).unwrap_or(entry);
+            let item = read::table_item(table, &entry).map_or(entry, Cow::Owned);
             if wanted {
-                fetched.set(fetched.get() + item_size(item));
+                fetched.set(fetched.get() + item_size(&item));
             }
             item
         } else {
             entry
         };
         match &steps {
-            Some(steps) => project(item, steps),
-            None => item.clone(),
+            Some(steps) => project(&item, steps),
+            // A table item was decoded for this read: it moves into the page without a copy.
+            None => item.into_owned(),
         }
     };
     let key_of = |entry: &Item| source.lek_of(entry);
     let rules = PageRules {
         limit: limit.and_then(|l| usize::try_from(l).ok()),
         keep: &keep,
-        output: (select != Select::Count).then_some(&output as &dyn Fn(&Item) -> Item),
+        output: (select != Select::Count).then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
         key_of: &key_of,
     };
     let (mut out, read) = read_page(entries, &rules);
@@ -274,7 +276,7 @@ pub fn scan<'t>(
     }
     let from = segment_start(segment, total);
     let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));
-    let entries: Box<dyn Iterator<Item = &Item>> = match (&source, start) {
+    let entries: Box<dyn Iterator<Item = Entry<'_>>> = match (&source, start) {
         (Source::Table(t), Some(StartKey::Table(slot, pos))) => {
             Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
         }

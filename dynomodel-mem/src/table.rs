@@ -1,7 +1,8 @@
 //! One table: its schema and its items.
 //!
 //! Items live in a two-level ordered map: partitions by `(stable_hash(pk), pk)` (the Scan order), then
-//! items by sort key (the Query order). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
+//! items by sort key (the Query order), each in the compact form of [`StoredItem`] (see `stored.rs` for
+//! why). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
 //! The secondary indexes sit beside `partitions` (TTL and stream state will join them); every write goes
 //! through [`Table::put`] and [`Table::delete`], which keep the indexes in step, so that batches,
 //! transactions and TTL expiry maintain the indexes by construction.
@@ -10,15 +11,17 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
 use dynomodel::{
-    item_size, AttributeDefinition, BillingMode, GlobalSecondaryIndex,
-    GlobalSecondaryIndexDescription, Identity, Item, KeySchemaElement, LocalSecondaryIndex,
-    LocalSecondaryIndexDescription, ProvisionedThroughput, ProvisionedThroughputDescription,
-    ScalarAttributeType, StreamSpecification, TableClass, TableDescription, TableStatus,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexDescription,
+    Identity, Item, KeySchemaElement, LocalSecondaryIndex, LocalSecondaryIndexDescription,
+    ProvisionedThroughput, ProvisionedThroughputDescription, ScalarAttributeType,
+    StreamSpecification, TableClass, TableDescription, TableStatus,
 };
 
 use crate::collection;
 use crate::index::{indexes_of, Index};
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::partition::Partition;
+use crate::stored::StoredItem;
 use crate::streams::Stream;
 use crate::ttl::expiry::TtlState;
 use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
@@ -124,7 +127,7 @@ pub struct Table {
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
-pub type TablePartitions = BTreeMap<PartitionSlot, BTreeMap<Option<KeyValue>, Item>>;
+pub type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.
@@ -153,7 +156,7 @@ impl Table {
                     hash: hash.clone(),
                     range: range.clone(),
                 };
-                index.insert(&key, item);
+                index.insert(&key, &item.decode());
             }
         }
         self.indexes.push(index);
@@ -164,45 +167,63 @@ impl Table {
         self.indexes.retain(|i| i.name != name);
     }
 
-    /// The item with this key.
-    pub fn get(&self, key: &PrimaryKey) -> Option<&Item> {
+    /// The item with this key (decoded: an owned copy).
+    pub fn get(&self, key: &PrimaryKey) -> Option<Item> {
+        self.stored(key).map(StoredItem::decode)
+    }
+
+    /// The item with this key, as stored.
+    pub fn stored(&self, key: &PrimaryKey) -> Option<&StoredItem> {
         self.partitions
             .get(&partition_slot(key.hash.clone()))?
             .get(&key.range)
     }
 
-    /// Stores `item` under `key`, returning the item it replaced.
-    pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<Item> {
-        let size = item_size(&item);
+    /// Whether the old item must be decoded on a write: something beside the items follows them.
+    fn tracks_items(&self) -> bool {
+        !self.indexes.is_empty()
+            || self.ttl.enabled_attribute().is_some()
+            || self.streams.last().is_some_and(Stream::recording)
+    }
+
+    /// Stores `item` under `key`, returning the item it replaced (as stored: decoding it is left to the
+    /// callers that return it).
+    pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
+        let stored = StoredItem::encode(&item);
+        let size = stored.size();
+        let tracks = self.tracks_items();
         let partition = self
             .partitions
             .entry(partition_slot(key.hash.clone()))
             .or_default();
-        // The old entries go before the new ones come in: the index key may have changed (or vanished).
-        if let Some(old) = partition.get(&key.range) {
-            for index in &mut self.indexes {
-                index.remove(&key, old);
+        if tracks {
+            let old = partition.get(&key.range).map(StoredItem::decode);
+            // The old entries go before the new ones come in: the index key may have changed (or
+            // vanished).
+            if let Some(old) = &old {
+                for index in &mut self.indexes {
+                    index.remove(&key, old);
+                }
+                self.ttl.remove(&key, old);
             }
-            self.ttl.remove(&key, old);
+            for index in &mut self.indexes {
+                index.insert(&key, &item);
+            }
+            self.ttl.insert(&key, &item);
+            if !self.schema.local_secondary_indexes.is_empty() {
+                let share = collection::share(&self.indexes, Some(&item));
+                let old_share = collection::share(&self.indexes, old.as_ref());
+                let size = self.collections.entry(key.hash.clone()).or_default();
+                *size = (*size + share).saturating_sub(old_share);
+            }
+            if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
+                stream.record(old.as_ref(), Some(&item), None);
+            }
         }
-        for index in &mut self.indexes {
-            index.insert(&key, &item);
-        }
-        self.ttl.insert(&key, &item);
-        if !self.schema.local_secondary_indexes.is_empty() {
-            let old = partition.get(&key.range);
-            let share = collection::share(&self.indexes, Some(&item));
-            let old_share = collection::share(&self.indexes, old);
-            let size = self.collections.entry(key.hash.clone()).or_default();
-            *size = (*size + share).saturating_sub(old_share);
-        }
-        if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
-            stream.record(partition.get(&key.range), Some(&item), None);
-        }
-        let old = partition.insert(key.range, item);
+        let old = partition.insert(key.range, stored);
         self.total_size += size;
         match &old {
-            Some(old) => self.total_size = self.total_size.saturating_sub(item_size(old)),
+            Some(old) => self.total_size = self.total_size.saturating_sub(old.size()),
             None => self.item_count += 1,
         }
         old
@@ -223,7 +244,8 @@ impl Table {
     fn delete_by(&mut self, key: &PrimaryKey, identity: Option<Identity>) -> Option<Item> {
         let slot = partition_slot(key.hash.clone());
         let partition = self.partitions.get_mut(&slot)?;
-        let old = partition.remove(&key.range)?;
+        let stored = partition.remove(&key.range)?;
+        let old = stored.decode();
         if let Some(size) = self.collections.get_mut(&key.hash) {
             *size = size.saturating_sub(collection::share(&self.indexes, Some(&old)));
             if *size == 0 {
@@ -234,7 +256,7 @@ impl Table {
             self.partitions.remove(&slot);
         }
         self.item_count = self.item_count.saturating_sub(1);
-        self.total_size = self.total_size.saturating_sub(item_size(&old));
+        self.total_size = self.total_size.saturating_sub(stored.size());
         for index in &mut self.indexes {
             index.remove(key, &old);
         }
@@ -315,8 +337,10 @@ impl Table {
 
     /// All items in Scan order: partitions by key hash, then by sort key.
     #[cfg(test)]
-    pub fn items(&self) -> impl Iterator<Item = &Item> + '_ {
-        self.partitions.values().flat_map(BTreeMap::values)
+    pub fn items(&self) -> impl Iterator<Item = Item> + '_ {
+        self.partitions
+            .values()
+            .flat_map(|p| p.iter().map(|(_, item)| item.decode()))
     }
 
     /// DescribeTable's view of the table at `view`: the table and index statuses follow the changes in
@@ -458,7 +482,7 @@ impl Table {
                     hash: hash.clone(),
                     range: range.clone(),
                 };
-                (key, item)
+                (key, item.decode())
             })
         });
         self.ttl.enable(attribute, now, settles_at, items);
@@ -483,7 +507,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::AttributeValue;
+    use dynomodel::{item_size, AttributeValue};
 
     fn schema() -> TableSchema {
         TableSchema {
@@ -534,7 +558,7 @@ mod tests {
         let size_one = item_size(&item("a", 1, "xx"));
         assert_eq!((t.item_count(), t.total_size), (1, size_one));
         let old = t.put(key("a", 1), item("a", 1, "yyyy"));
-        assert_eq!(old, Some(item("a", 1, "xx")));
+        assert_eq!(old.map(|o| o.decode()), Some(item("a", 1, "xx")));
         assert_eq!((t.item_count(), t.total_size), (1, size_one + 2));
         t.put(key("b", 1), item("b", 1, ""));
         assert_eq!(t.item_count(), 2);

@@ -180,9 +180,63 @@ pub fn write_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -
 
 /// An expression building `Self` from `__item` (a mutable `Item`), returning a
 /// `Result<Self, ConversionError>`; errors are located at the attribute's name.
+///
+/// One pass over the item, moving each attribute a field stores into that field's slot, then the
+/// conversions in field order (so the first failing field is the one reported, as before): a
+/// `BTreeMap::remove` per field searched the map and shifted its node each time, most of what decoding
+/// a struct from an in-memory backend's item cost. Attributes no field stores are dropped; were two
+/// fields to store the same name, the first would get the value and the second none.
 pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
-    let inits = read_inits(fields);
-    quote!(::core::result::Result::Ok(Self { #(#inits,)* }))
+    let fields: Vec<&Field<'_>> = fields.into_iter().collect();
+    let stored: Vec<&Field<'_>> = fields.iter().copied().filter(|f| f.stored()).collect();
+    if stored.is_empty() {
+        let inits = read_inits(fields);
+        return quote!(::core::result::Result::Ok(Self { #(#inits,)* }));
+    }
+    let slot = |i: usize| quote::format_ident!("__dynomodel_slot_{}", i);
+    let declare = (0..stored.len()).map(|i| {
+        let slot = slot(i);
+        quote!(let mut #slot: ::core::option::Option<::dynomodel::AttributeValue> = ::core::option::Option::None;)
+    });
+    let fill = stored.iter().enumerate().map(|(i, field)| {
+        let slot = slot(i);
+        let name = &field.name;
+        quote! {
+            if __name == #name {
+                #slot = ::core::option::Option::Some(__value);
+                continue;
+            }
+        }
+    });
+    let mut next = 0;
+    let inits = fields.iter().map(|field| {
+        let ident = field.ident;
+        if !field.stored() {
+            let value = default_value(field);
+            return quote!(#ident: #value);
+        }
+        let slot = slot(next);
+        next += 1;
+        let name = &field.name;
+        let present = from_attribute(field, quote!(__value));
+        let missing = from_missing(field);
+        quote! {
+            #ident: match #slot {
+                ::core::option::Option::Some(__value) => #present,
+                ::core::option::Option::None => #missing,
+            }
+            .map_err(|__e| __e.at(#name))?
+        }
+    });
+    // Collected before `quote!` uses them: `inits` counts the slots as it goes.
+    let inits: Vec<TokenStream> = inits.collect();
+    quote!({
+        #(#declare)*
+        for (__name, __value) in __item {
+            #(#fill)*
+        }
+        ::core::result::Result::Ok(Self { #(#inits,)* })
+    })
 }
 
 /// The `field: value` initializers of [`read_item`], one per field, reading from `__item`.

@@ -25,8 +25,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{
-    item_size, AttributeValue, BatchGetItemInput, BatchGetItemOutput, Error, Item,
-    KeysAndAttributes, Number, Result,
+    AttributeValue, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Number,
+    Result,
 };
 
 use super::{constraints, DUPLICATES};
@@ -38,6 +38,7 @@ use crate::key::PrimaryKey;
 use crate::read;
 use crate::request::{self, Maps, Param};
 use crate::state::State;
+use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
@@ -115,10 +116,10 @@ struct TableRead<'s, 'r> {
 
 impl TableRead<'_, '_> {
     /// What the response holds for `item`.
-    fn project(&self, item: &Item) -> Item {
+    fn project(&self, item: &StoredItem) -> Item {
         match &self.projection {
-            Some(steps) => projection::project(item, steps),
-            None => item.clone(),
+            Some(steps) => projection::project(&item.decode(), steps),
+            None => item.decode(),
         }
     }
 
@@ -225,11 +226,11 @@ fn read_within_limit(
                 break;
             }
             processed += 1;
-            let stored = read.table.get(key);
+            let stored = read.table.stored(key);
             if wanted {
                 // Each item rounded by itself, then summed per table; a missing item still costs
                 // the minimum (FACTS §11; DynamoDB Local 3.3 alike).
-                let cost = capacity::item_read(stored, consistency);
+                let cost = capacity::item_read(stored.map_or(0, StoredItem::size), consistency);
                 if let Some(meter) = meter {
                     meter.debit(read.table, Kind::Read, &cost);
                 }
@@ -238,7 +239,7 @@ fn read_within_limit(
             let Some(item) = stored else {
                 continue;
             };
-            let size = item_size(item);
+            let size = item.size();
             if returned_bytes.saturating_add(size) > MAX_RESPONSE_BYTES {
                 full = true;
                 unprocessed_keys.insert(read.name.to_owned(), read.unprocessed(position));

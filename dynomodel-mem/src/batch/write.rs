@@ -92,7 +92,7 @@ impl State {
             }
             for (request, key) in requests.iter().zip(keys) {
                 let new = match request {
-                    WriteRequest::Put { item } => Some(item),
+                    WriteRequest::Put { item } => Some(std::borrow::Cow::Borrowed(item)),
                     WriteRequest::Delete { .. } => None,
                 };
                 writes.push((table, key, new));
@@ -137,7 +137,7 @@ impl State {
                         WriteRequest::Put { item } => Some(item),
                         WriteRequest::Delete { .. } => None,
                     };
-                    capacity::item_write(table, table.get(&key), new)
+                    capacity::item_write(table, table.get(&key).as_ref(), new)
                 });
                 if let (Some(meter), Some(cost)) = (meter, &cost)
                     && let Err(why) = meter.admit_write(table, cost)

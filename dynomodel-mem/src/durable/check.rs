@@ -25,8 +25,9 @@ impl State {
                         hash: hash.clone(),
                         range: range.clone(),
                     };
+                    let item = item.decode();
                     for index in &mut rebuilt {
-                        index.insert(&key, item);
+                        index.insert(&key, &item);
                     }
                 }
             }

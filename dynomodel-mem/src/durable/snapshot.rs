@@ -137,7 +137,7 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
                 };
                 let mut f = Writer(&mut frame);
                 f.key(&key);
-                f.item(item);
+                f.item(&item.decode());
                 in_frame += 1;
                 totals.items += 1;
                 if in_frame == CHUNK {

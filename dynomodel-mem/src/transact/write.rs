@@ -37,6 +37,7 @@ use crate::items::{
 use crate::key::PrimaryKey;
 use crate::request::{self, Maps, Prepared};
 use crate::state::State;
+use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::Kind;
 use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
@@ -246,15 +247,15 @@ impl State {
         let (name, cost) = match write {
             Write::Put { table, key, item } => {
                 let t = lookup(self, table)?;
-                (t, capacity::item_write(t, t.get(key), Some(item)))
+                (t, capacity::item_write(t, t.get(key).as_ref(), Some(item)))
             }
             Write::Delete { table, key } => {
                 let t = lookup(self, table)?;
-                (t, capacity::item_write(t, t.get(key), None))
+                (t, capacity::item_write(t, t.get(key).as_ref(), None))
             }
             Write::Check { table, key } => {
                 let t = lookup(self, table)?;
-                let size = t.get(key).map_or(0, dynomodel::item_size);
+                let size = t.stored(key).map_or(0, StoredItem::size);
                 (t, capacity::Consumed::table(capacity::write_units(size)))
             }
         };
@@ -314,10 +315,10 @@ impl State {
             };
             let table = lookup(self, name).ok()?;
             let new = match write {
-                Write::Put { item, .. } => Some(item),
+                Write::Put { item, .. } => Some(std::borrow::Cow::Borrowed(item)),
                 Write::Delete { .. } => None,
                 // A ConditionCheck leaves its item as it is.
-                Write::Check { .. } => table.get(key),
+                Write::Check { .. } => table.get(key).map(std::borrow::Cow::Owned),
             };
             Some((table, key, new))
         });

@@ -64,12 +64,12 @@ impl TtlState {
     }
 
     /// Turns TTL on for `attribute`, indexing `items`; the change settles after `transition`.
-    pub fn enable<'a>(
+    pub fn enable(
         &mut self,
         attribute: &str,
         now: DateTime<Utc>,
         settles_at: DateTime<Utc>,
-        items: impl Iterator<Item = (PrimaryKey, &'a Item)>,
+        items: impl Iterator<Item = (PrimaryKey, Item)>,
     ) {
         self.attribute = Some(attribute.to_owned());
         self.enabled = true;
@@ -77,7 +77,7 @@ impl TtlState {
         self.settles_at = Some(settles_at);
         self.by_expiry.clear();
         for (key, item) in items {
-            self.insert(&key, item);
+            self.insert(&key, &item);
         }
     }
 
@@ -202,7 +202,7 @@ mod tests {
             "ttl",
             at(NOW - 10),
             at(NOW - 10),
-            items.iter().map(|(k, i)| (key(*k), i)),
+            items.iter().map(|(k, i)| (key(*k), i.clone())),
         );
         state
     }
@@ -241,7 +241,7 @@ mod tests {
             "ttl",
             at(NOW),
             at(NOW + 60),
-            items.iter().map(|(k, i)| (key(*k), i)),
+            items.iter().map(|(k, i)| (key(*k), i.clone())),
         );
         assert_eq!(state.status(at(NOW + 59)), TimeToLiveStatus::Enabling);
         assert!(state.expired(at(NOW + 59)).is_empty());

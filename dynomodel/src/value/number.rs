@@ -71,6 +71,7 @@ impl Number {
 
     /// Builds a number from sign, coefficient and exponent (`coefficient × 10^exponent`), normalising it
     /// and checking DynamoDB's digit and range limits.
+    #[inline]
     fn from_parts(
         negative: bool,
         mut coefficient: u128,
@@ -80,7 +81,7 @@ impl Number {
             return Ok(Number::ZERO);
         }
         let mut exponent = exponent;
-        while coefficient.is_multiple_of(10) {
+        while ends_in_zero(coefficient) {
             coefficient /= 10;
             exponent += 1;
         }
@@ -90,6 +91,40 @@ impl Number {
             coefficient,
             exponent: exponent as i32,
         })
+    }
+
+    /// The sign, coefficient and exponent: the number is `(-1)^negative × coefficient × 10^exponent`,
+    /// with no trailing zero digit in `coefficient` (zero is `(false, 0, 0)`). A compact form for
+    /// storage; [`Number::try_from_parts`] is the inverse.
+    ///
+    /// ```
+    /// use dynomodel::Number;
+    /// let n: Number = "-1.50".parse().unwrap();
+    /// assert_eq!(n.parts(), (true, 15, -1));
+    /// let (negative, coefficient, exponent) = n.parts();
+    /// assert_eq!(Number::try_from_parts(negative, coefficient, exponent), Ok(n));
+    /// ```
+    pub fn parts(&self) -> (bool, u128, i32) {
+        (self.negative, self.coefficient, self.exponent)
+    }
+
+    /// The number `(-1)^negative × coefficient × 10^exponent`, normalised; errors when it is beyond
+    /// DynamoDB's limits (38 significant digits, magnitudes from 1E-130 to below 1E126).
+    ///
+    /// ```
+    /// use dynomodel::{Number, NumberError};
+    /// assert_eq!(Number::try_from_parts(false, 1200, -2).unwrap().to_string(), "12");
+    /// assert_eq!(Number::try_from_parts(false, 1, 126), Err(NumberError::Overflow));
+    /// ```
+    // Inlinable across crates: the engine decodes every stored number with it, and its `Result`
+    // returned through memory cost more than the checks (a tenth of a Scan page).
+    #[inline]
+    pub fn try_from_parts(
+        negative: bool,
+        coefficient: u128,
+        exponent: i32,
+    ) -> Result<Number, NumberError> {
+        Number::from_parts(negative, coefficient, i64::from(exponent))
     }
 
     /// Parses DynamoDB's number grammar: `[+-]digits[.digits][(e|E)[+-]digits]`, where either the integer
@@ -286,6 +321,7 @@ impl Number {
 
 /// DynamoDB's limits for `digits` significant digits whose last one has decimal exponent `exponent`.
 /// Range is checked before precision, as DynamoDB does.
+#[inline]
 fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
     let adjusted = exponent + digits - 1;
     if adjusted > MAX_ADJUSTED_EXPONENT {
@@ -299,13 +335,20 @@ fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
     }
 }
 
-fn digit_count(mut n: u128) -> u32 {
-    let mut count = 1;
-    while n >= 10 {
-        n /= 10;
-        count += 1;
+#[inline]
+fn digit_count(n: u128) -> u32 {
+    // A logarithm rather than a loop of u128 divisions (each a library call): decoding a stored
+    // number runs this on every read.
+    n.checked_ilog10().map_or(1, |log| log + 1)
+}
+
+/// Whether `n` ends in a zero digit; u64 arithmetic when it fits (a u128 remainder is a library call).
+#[inline]
+fn ends_in_zero(n: u128) -> bool {
+    match u64::try_from(n) {
+        Ok(small) => small.is_multiple_of(10),
+        Err(_) => n.is_multiple_of(10),
     }
-    count
 }
 
 impl std::ops::Neg for Number {
@@ -341,19 +384,42 @@ impl Ord for Number {
         if self.is_zero() {
             return Ordering::Equal;
         }
-        // Same sign: compare magnitudes by leading-digit exponent, then by the digits left-aligned to
-        // 38 places (10^38 fits in a u128).
-        let key = |n: &Number| {
-            let digits = digit_count(n.coefficient);
-            let adjusted = n.exponent + digits as i32 - 1;
-            (adjusted, n.coefficient * 10u128.pow(MAX_DIGITS - digits))
-        };
-        let magnitude = key(self).cmp(&key(other));
+        let magnitude = self.magnitude_cmp(other);
         if self.negative {
             magnitude.reverse()
         } else {
             magnitude
         }
+    }
+}
+
+impl Number {
+    /// Compares the magnitudes of two non-zero numbers.
+    fn magnitude_cmp(&self, other: &Number) -> Ordering {
+        // Fast paths, for the sort keys a B-tree compares on every lookup: the same scale, or two
+        // integers below 2^64 × 10^19 (which fit a u128).
+        if self.exponent == other.exponent {
+            return self.coefficient.cmp(&other.coefficient);
+        }
+        let integer = |n: &Number| {
+            let small = n.coefficient < 1 << 64 && (0..=19).contains(&n.exponent);
+            small.then(|| n.coefficient * 10u128.pow(n.exponent as u32))
+        };
+        if let (Some(a), Some(b)) = (integer(self), integer(other)) {
+            return a.cmp(&b);
+        }
+        self.magnitude_cmp_general(other)
+    }
+
+    /// [`Number::magnitude_cmp`] for any two: by leading-digit exponent, then by the digits
+    /// left-aligned to 38 places (10^38 fits in a u128).
+    fn magnitude_cmp_general(&self, other: &Number) -> Ordering {
+        let key = |n: &Number| {
+            let digits = digit_count(n.coefficient);
+            let adjusted = n.exponent + digits as i32 - 1;
+            (adjusted, n.coefficient * 10u128.pow(MAX_DIGITS - digits))
+        };
+        key(self).cmp(&key(other))
     }
 }
 

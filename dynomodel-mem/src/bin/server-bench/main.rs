@@ -6,6 +6,18 @@
 //!     cargo run --release -p dynomodel-mem --features bench --bin server-bench
 //! ```
 //!
+//! A third server, any DynamoDB-compatible one started beforehand, joins the run through
+//! `PEER_ENDPOINT` (its URL), `PEER_NAME` (the column's name) and `PEER_PID` (its process, for its CPU
+//! time); e.g. Dynoxide (issue 15), whose CLI the opt-in peer crate does not build:
+//!
+//! ```text
+//! cargo install dynoxide-rs@3.2.0 --no-default-features --features native-sqlite,http-server,cli \
+//!     --root /tmp/dynoxide
+//! /tmp/dynoxide/bin/dynoxide serve --port 8765 & export PEER_PID=$!
+//! PEER_ENDPOINT=http://127.0.0.1:8765 PEER_NAME=Dynoxide \
+//!     cargo run --release -p dynomodel-mem --features bench --bin server-bench
+//! ```
+//!
 //! Options: `--seconds S` per phase (default 1), `--runs R` (default 3), `--warmup S` per server
 //! (default 4), `--threads N` for the server (default: `dynomodel-mem serve`'s).
 //!
@@ -148,7 +160,7 @@ impl Client {
 
 /// A server under test: its table through both clients, and its process for CPU accounting.
 struct Server {
-    name: &'static str,
+    name: String,
     sdk: Target,
     raw: RawTarget,
     pid: Option<u32>,
@@ -156,13 +168,13 @@ struct Server {
 
 impl Server {
     async fn create(
-        name: &'static str,
+        name: &str,
         endpoint: &str,
         table: String,
         pid: Option<u32>,
     ) -> Result<Server, String> {
         Ok(Server {
-            name,
+            name: name.to_owned(),
             raw: RawTarget::new(endpoint, &table)?,
             sdk: Target::create(endpoint, table)
                 .await
@@ -226,7 +238,17 @@ async fn bench(settings: &Settings, ours: &ChildServer) -> Result<(), String> {
             let table = format!("bench-{}", std::process::id());
             servers.push(Server::create("DynamoDB Local", &endpoint, table, pid).await?);
         }
-        _ => eprintln!("DYNAMODB_ENDPOINT unset: measuring dynomodel-mem only"),
+        _ => eprintln!("DYNAMODB_ENDPOINT unset: DynamoDB Local is not measured"),
+    }
+    // Another DynamoDB-compatible server started by the caller (e.g. `dynoxide serve`; see the
+    // module docs): its endpoint, name and process id (for its CPU time).
+    if let Ok(endpoint) = std::env::var("PEER_ENDPOINT")
+        && !endpoint.is_empty()
+    {
+        let name = std::env::var("PEER_NAME").unwrap_or_else(|_| "peer".into());
+        let pid = std::env::var("PEER_PID").ok().and_then(|p| p.parse().ok());
+        let table = format!("bench-{}", std::process::id());
+        servers.push(Server::create(&name, &endpoint, table, pid).await?);
     }
     // The warm-up, whose SDK phases are also reported: what a test suite sees of a fresh server.
     let mut cold = Vec::new();
@@ -258,7 +280,7 @@ async fn bench(settings: &Settings, ours: &ChildServer) -> Result<(), String> {
          current-thread runtime",
         settings.runs, settings.phase, settings.warmup
     );
-    let names: Vec<&str> = servers.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
     let cold_title = format!(
         "{}, fresh server: the first {:?} of each phase",
         Client::Sdk.title(),

@@ -35,8 +35,8 @@ pub fn median(mut runs: Vec<Measurement>) -> Measurement {
     }
 }
 
-/// `results[server][phase]`: ops/s and server CPU per request, with the ratios dynomodel-mem :
-/// DynamoDB Local (for CPU the inverse: how many times less it needs).
+/// `results[server][phase]`: ops/s and server CPU per request, with the ratios of dynomodel-mem (the
+/// first server) to each other server (for CPU the inverse: how many times less it needs).
 pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
     println!("\n{title}");
     let mut header = format!("{:<24}", "");
@@ -46,9 +46,10 @@ pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
             header += &format!("{what:>16}");
             sub += &format!("{name:>16}");
         }
-        if names.len() == 2 {
-            header += &format!("{:>7}", "");
-            sub += &format!("{:>7}", "ratio");
+        // One ratio column per other server: dynomodel-mem (the first) against it.
+        for name in names.iter().skip(1) {
+            header += &format!("{:>9}", "ratio to");
+            sub += &format!("{:>9}", name.chars().take(8).collect::<String>());
         }
     }
     println!("{header}\n{sub}");
@@ -58,8 +59,8 @@ pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
         for v in &ops {
             line += &format!("{v:>16.0}");
         }
-        if let [ours, theirs] = ops[..] {
-            line += &format!("{:>6.1}x", ours / theirs);
+        for theirs in ops.iter().skip(1) {
+            line += &format!("{:>8.1}x", ops[0] / theirs);
         }
         let cpu: Vec<Option<f64>> = results
             .iter()
@@ -68,8 +69,11 @@ pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
         for c in &cpu {
             line += &c.map_or(format!("{:>16}", "n/a"), |c| format!("{c:>16.0}"));
         }
-        if let [Some(ours), Some(theirs)] = cpu[..] {
-            line += &format!("{:>6.1}x", theirs / ours);
+        for theirs in cpu.iter().skip(1) {
+            line += &match (cpu[0], theirs) {
+                (Some(ours), Some(theirs)) => format!("{:>8.1}x", theirs / ours),
+                _ => format!("{:>9}", "n/a"),
+            };
         }
         println!("{line}");
     }

@@ -207,3 +207,20 @@ proptest::proptest! {
         let _ = Number::parse(&s);
     }
 }
+
+proptest::proptest! {
+    /// The fast paths of the magnitude comparison agree with the general one, around their edges
+    /// (coefficients near 2^64, exponents 0..=19 and beyond).
+    #[test]
+    fn magnitude_fast_paths_agree(
+        a in 1u128..10u128.pow(38), ea in -5i64..25, b in 1u128..10u128.pow(38), eb in -5i64..25,
+        near in 0u128..3, pick in 0u8..3,
+    ) {
+        let edge = |c: u128| match pick { 0 => c, 1 => (1u128 << 64) - 1 + near, _ => c % 100_000 };
+        if let (Ok(x), Ok(y)) = (Number::from_parts(false, edge(a), ea), Number::from_parts(false, b, eb)) {
+            proptest::prop_assert_eq!(x.magnitude_cmp(&y), x.magnitude_cmp_general(&y));
+            proptest::prop_assert_eq!(y.magnitude_cmp(&x), y.magnitude_cmp_general(&x));
+            proptest::prop_assert_eq!(x.magnitude_cmp(&x), std::cmp::Ordering::Equal);
+        }
+    }
+}

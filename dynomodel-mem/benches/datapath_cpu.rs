@@ -1,0 +1,160 @@
+//! The `datapath` workload's engine operations, each run a fixed number of times, reporting the CPU
+//! time this thread used per operation (`/proc/thread-self/schedstat`, nanoseconds; Linux only) beside
+//! the wall time. On a machine shared with other builds, wall-clock medians (criterion's) move by ±30%
+//! between runs, while the CPU time a single-threaded loop uses moves by a few percent: the figure to
+//! compare two builds with, run alternately (the README's "Performance" section shows how).
+//!
+//! `cargo bench -p dynomodel-mem --bench datapath_cpu [-- OP...] [-- --iterations N]`, OP among `put`,
+//! `get`, `query_20`, `scan_page_100`, `update_conditional` (all by default).
+
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use dynomodel::{
+    AttributeValue, Backend, GetItemInput, Item, Number, PutItemInput, QueryInput, ScanInput,
+    UpdateItemInput,
+};
+use dynomodel_mem::MemBackend;
+
+#[path = "support/workload.rs"]
+#[allow(dead_code)] // each bench uses part of the shared workload
+mod workload;
+use workload::{item, key, populate, ITEMS, PARTITION, TABLE};
+
+const OPS: [&str; 5] = [
+    "put",
+    "get",
+    "query_20",
+    "scan_page_100",
+    "update_conditional",
+];
+
+/// CPU time this thread has used (`None` off Linux).
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+fn query_20(partition: usize) -> QueryInput {
+    let names = BTreeMap::from([
+        ("#p".to_string(), "pk".to_string()),
+        ("#s".to_string(), "sk".to_string()),
+    ]);
+    let values = Item::from([
+        (
+            ":p".to_string(),
+            AttributeValue::S(format!("user{partition:04}")),
+        ),
+        (":lo".to_string(), AttributeValue::N(Number::from(10))),
+        (":hi".to_string(), AttributeValue::N(Number::from(29))),
+    ]);
+    QueryInput {
+        table_name: TABLE.into(),
+        key_condition_expression: Some("#p = :p AND #s BETWEEN :lo AND :hi".into()),
+        expression_attribute_names: Some(names),
+        expression_attribute_values: Some(values),
+        ..Default::default()
+    }
+}
+
+fn update(i: usize) -> UpdateItemInput {
+    UpdateItemInput {
+        table_name: TABLE.into(),
+        key: key(i),
+        update_expression: Some("SET score = score + :d".into()),
+        condition_expression: Some("active = :t".into()),
+        expression_attribute_values: Some(Item::from([
+            (":d".to_string(), AttributeValue::N(Number::from(1))),
+            (":t".to_string(), AttributeValue::Bool(true)),
+        ])),
+        ..Default::default()
+    }
+}
+
+/// One operation on item (or partition) `i`.
+async fn run(backend: &MemBackend, op: &str, i: usize) {
+    match op {
+        "put" => {
+            let input = PutItemInput {
+                table_name: TABLE.into(),
+                item: item(i),
+                ..Default::default()
+            };
+            backend.put_item(input).await.unwrap();
+        }
+        "get" => {
+            let input = GetItemInput {
+                table_name: TABLE.into(),
+                key: key(i),
+                ..Default::default()
+            };
+            assert!(backend.get_item(input).await.unwrap().item.is_some());
+        }
+        "query_20" => {
+            let out = backend.query(query_20(i / PARTITION)).await.unwrap();
+            assert_eq!(out.count, 20);
+        }
+        "scan_page_100" => {
+            let input = ScanInput {
+                table_name: TABLE.into(),
+                limit: Some(100),
+                ..Default::default()
+            };
+            assert_eq!(backend.scan(input).await.unwrap().count, 100);
+        }
+        "update_conditional" => {
+            backend.update_item(update(i)).await.unwrap();
+        }
+        other => panic!("unknown operation {other}"),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut iterations = 20_000;
+    let mut ops = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--iterations" => iterations = args.next().unwrap().parse().unwrap(),
+            // What `cargo bench` passes to every bench.
+            "--bench" => {}
+            op if OPS.contains(&op) => ops.push(op.to_owned()),
+            // A filter meant for another bench.
+            _ => return,
+        }
+    }
+    if ops.is_empty() {
+        ops = OPS.iter().map(|op| op.to_string()).collect();
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let backend = rt.block_on(populate(ITEMS));
+    for op in ops {
+        // The same walk as `datapath`: a stride coprime to the item count.
+        let mut next = 0;
+        let started = (Instant::now(), thread_cpu());
+        for _ in 0..iterations {
+            next = (next + 7919) % ITEMS;
+            rt.block_on(run(&backend, &op, next));
+        }
+        let wall = started.0.elapsed() / iterations;
+        let cpu = started
+            .1
+            .zip(thread_cpu())
+            .map(|(before, after)| (after - before) / iterations);
+        let micros = |d: Duration| d.as_secs_f64() * 1e6;
+        match cpu {
+            Some(cpu) => println!(
+                "engine/{op:<20} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
+                micros(cpu),
+                micros(wall)
+            ),
+            None => println!("engine/{op:<20} wall {:>8.3} µs/op", micros(wall)),
+        }
+    }
+}

@@ -1,0 +1,88 @@
+//! The workload of issue 15, shared by the `datapath` and `memory` benches: items of 8 attributes,
+//! 149 bytes by DynamoDB's size rule, 100 to a partition (so a Query of 20 reads one partition).
+
+use dynomodel::{
+    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
+    KeySchemaElement, Number, PutItemInput, ScalarAttributeType,
+};
+use dynomodel_mem::MemBackend;
+
+/// The table.
+pub const TABLE: &str = "bench";
+/// Items in the speed benches' table.
+pub const ITEMS: usize = 10_000;
+/// Items per partition.
+pub const PARTITION: usize = 100;
+
+/// The key of item `i`.
+pub fn key(i: usize) -> Item {
+    Item::from([
+        (
+            "pk".to_string(),
+            AttributeValue::S(format!("user{:04}", i / PARTITION)),
+        ),
+        (
+            "sk".to_string(),
+            AttributeValue::N(Number::from((i % PARTITION) as i64)),
+        ),
+    ])
+}
+
+/// Item `i`: its key and six attributes of the usual kinds (149 bytes for two-digit sort keys).
+pub fn item(i: usize) -> Item {
+    let mut item = key(i);
+    let s = |v: String| AttributeValue::S(v);
+    let n = |v: i64| AttributeValue::N(Number::from(v));
+    item.insert("name".into(), s(format!("Customer {:011}", i)));
+    item.insert("email".into(), s(format!("customer{:08}@example.com", i)));
+    item.insert("age".into(), n(20 + (i % 60) as i64));
+    item.insert("active".into(), AttributeValue::Bool(true));
+    item.insert("score".into(), n(100 + (i % 900) as i64));
+    item.insert("bio".into(), s(format!("{:0>55}", i)));
+    item
+}
+
+/// A backend holding one table of `items` items.
+pub async fn populate(items: usize) -> MemBackend {
+    let backend = MemBackend::new();
+    create(&backend).await;
+    for i in 0..items {
+        put(&backend, i).await;
+    }
+    backend
+}
+
+/// Creates the table.
+pub async fn create(backend: &MemBackend) {
+    backend
+        .create_table(CreateTableInput {
+            table_name: TABLE.into(),
+            attribute_definitions: vec![
+                AttributeDefinition {
+                    attribute_name: "pk".into(),
+                    attribute_type: ScalarAttributeType::S,
+                },
+                AttributeDefinition {
+                    attribute_name: "sk".into(),
+                    attribute_type: ScalarAttributeType::N,
+                },
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+}
+
+/// Writes item `i`.
+pub async fn put(backend: &MemBackend, i: usize) {
+    backend
+        .put_item(PutItemInput {
+            table_name: TABLE.into(),
+            item: item(i),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+}
