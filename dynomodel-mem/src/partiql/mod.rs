@@ -25,6 +25,8 @@ mod write;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_differential;
 
 pub(crate) use batch::batch_execute_statement;
 pub(crate) use execute::execute_statement;

@@ -350,7 +350,7 @@ pub(crate) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
 }
 
 /// The sub-expressions of `expr` (one level down).
-fn children(expr: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::And(a, b) | Expr::Or(a, b) | Expr::Cmp(a, _, b) | Expr::Arith(a, _, b) => {
             vec![a.as_ref(), b.as_ref()]

@@ -7,10 +7,10 @@ use dynomodel::{
     AttributeValue, Backend, DescribeTableInput, Error, Item, Result, ScalarAttributeType,
 };
 
-use super::ast::{Assignment, Expr, Statement};
+use super::ast::{Assignment, Expr, Path, Projection, Statement, Step};
 use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
-use crate::expr::validate::{validate_condition, validate_update};
+use crate::expr::validate::{validate_condition, validate_projection, validate_update};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
 
 /// What the planner needs of a table: its keys, its indexes' keys, its key attributes' types.
@@ -84,6 +84,7 @@ impl Schema {
         queried: &KeyNames,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
+        self.check_nested_keys(filter)?;
         // The terms that become the key condition: the first top-level equality (or IN) on the
         // partition key, then the first sort-key term of a key-condition form.
         let terms = conjuncts(filter);
@@ -95,8 +96,10 @@ impl Schema {
         if let (Some(_), Some(range)) = (key_terms.first(), &queried.range) {
             key_terms.extend(terms.iter().copied().find(|t| range_form(t, range)));
         }
-        for term in &key_terms {
-            for name in queried.all() {
+        // The sort key's type first (DynamoDB Local 3.3.1, whatever the order of the terms).
+        let sort_first: Vec<&String> = queried.range.iter().chain([&queried.hash]).collect();
+        for name in sort_first {
+            for term in &key_terms {
                 self.check_compared(ph, term, name, true)?;
             }
         }
@@ -142,6 +145,76 @@ impl Schema {
         Ok(())
     }
 
+    /// An `UPDATE`'s or `DELETE`'s `WHERE` reading into a key attribute (`sk.x = 1`): PartiQL's own
+    /// check of the key terms, before the key equalities are looked for, sees a top-level term that
+    /// compares the nested path with values only (`sk.x = 1`, `1 = sk.x`, `sk.x BETWEEN 1 AND 2`,
+    /// `sk.x IN […]`, `begins_with(sk.x, 'a')`); anything else (`sk.x = a`, `size(sk.x) > 1`,
+    /// `NOT sk.x = 1`, `sk.x IS MISSING`) is left to the condition, whose text differs by a colon
+    /// (`Key: sk`). Both measured on DynamoDB Local 3.3.1, whose PartiQL front end is the service's.
+    pub(crate) fn check_nested_key_paths(&self, filter: &Expr) -> Result<()> {
+        let is_value = |e: &Expr| !matches!(e, Expr::Path(_) | Expr::Call(..) | Expr::Arith(..));
+        for term in conjuncts(filter) {
+            let operand = match term {
+                Expr::Cmp(a, _, b) if is_value(b) => Some(a.as_ref()),
+                Expr::Cmp(a, _, b) if is_value(a) => Some(b.as_ref()),
+                Expr::Between(a, lo, hi) if is_value(lo) && is_value(hi) => Some(a.as_ref()),
+                Expr::In(a, _) => Some(a.as_ref()),
+                Expr::Call(name, args) if name != "size" => match args.split_first() {
+                    Some((first, rest)) if rest.iter().all(is_value) => Some(first),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(Expr::Path(path)) = operand
+                && !path.steps.is_empty()
+                && self.keys.all().any(|k| *k == path.root)
+            {
+                return Err(errors::nested_key(&path.root));
+            }
+        }
+        Ok(())
+    }
+
+    /// A `SELECT`'s `WHERE` reading into a key attribute (`sk.x`, `ia[0]`): the Query or Scan's
+    /// check of its filter, but before the key values' types are checked (DynamoDB Local 3.3.1:
+    /// `contains(pk, 1.5) OR ic[1] IN […]` is the `IndexKey: ic` error). Table keys first, in
+    /// key-schema order, then index keys in the order of the paths.
+    fn check_nested_keys(&self, filter: &Expr) -> Result<()> {
+        let mut nested = Vec::new();
+        nested_paths(filter, &mut nested);
+        self.check_nested_paths(&nested)
+    }
+
+    /// [`Schema::check_nested_keys`] for a list of nested paths.
+    fn check_nested_paths(&self, nested: &[&Path]) -> Result<()> {
+        if let Some(key) = self.keys.all().find(|k| nested.iter().any(|p| p.root == **k)) {
+            return Err(Error::validation(format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: {key}"
+            )));
+        }
+        let index_key = |name: &str| self.indexes.values().any(|i| i.all().any(|k| k == name));
+        if let Some(path) = nested.iter().find(|p| index_key(&p.root)) {
+            return Err(Error::validation(format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: {}",
+                path.root
+            )));
+        }
+        Ok(())
+    }
+
+    /// A `SELECT` list with nested paths is not sent as a ProjectionExpression (see
+    /// `select::projection_expression`), so its paths into a table key attribute (`Key: sk`, in
+    /// key-schema order), then into an index key attribute (`IndexKey: ia`), are checked here as the
+    /// Query or Scan would (DynamoDB Local 3.3.1; not for the single-item reads of batches and
+    /// transactions, which read whole items).
+    pub(crate) fn check_projection_keys(&self, projection: &Projection) -> Result<()> {
+        let Projection::Paths(paths) = projection else {
+            return Ok(());
+        };
+        let nested: Vec<&Path> = paths.iter().rev().filter(|p| !p.steps.is_empty()).collect();
+        self.check_nested_paths(&nested)
+    }
+
     /// The full primary key fixed by `filter`, and the other terms; the key-equality error otherwise.
     pub(crate) fn key<'e>(&self, ph: &Gen<'_>, filter: &'e Expr) -> Result<(Item, Vec<&'e Expr>)> {
         // A second equality on a key attribute, to another value, names another item (checked
@@ -160,7 +233,12 @@ impl Schema {
         }
         let (key, rest) = full_key(ph, &self.keys, filter)?
             .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
-        self.check_types(&key)?;
+        // The sort key's type first, as for a SELECT.
+        for name in self.keys.range.iter().chain([&self.keys.hash]) {
+            if let Some(value) = key.get(name) {
+                self.check_types(&Item::from([(name.clone(), value.clone())]))?;
+            }
+        }
         Ok((key, rest))
     }
 }
@@ -214,12 +292,112 @@ fn scalar_name(t: ScalarAttributeType) -> &'static str {
 
 /// Parses `source` and checks its `?` count against `params`.
 pub(crate) fn parse(source: &str, params: &[AttributeValue]) -> Result<Statement> {
-    let (statement, count) = super::parser::parse(source).map_err(|e| match e.1 {
+    let (statement, count) = parse_syntax(source)?;
+    check_parsed(&statement, count, params)?;
+    Ok(statement)
+}
+
+/// The syntax alone: the statement and its number of `?` placeholders.
+pub(crate) fn parse_syntax(source: &str) -> Result<(Statement, usize)> {
+    super::parser::parse(source).map_err(|e| match e.1 {
         true => Error::validation(e.0),
         false => errors::malformed(&e.0),
-    })?;
+    })
+}
+
+/// The checks of a parsed statement that need no table: duplicate result names, then the number of
+/// parameters.
+pub(crate) fn check_parsed(
+    statement: &Statement,
+    count: usize,
+    params: &[AttributeValue],
+) -> Result<()> {
+    if let Statement::Select {
+        projection: Projection::Paths(paths),
+        ..
+    } = statement
+    {
+        check_identifiers(paths)?;
+        check_overlaps(paths)?;
+    }
     if count != params.len() {
         return Err(Error::validation(errors::PARAMETER_COUNT));
     }
-    Ok(statement)
+    Ok(())
+}
+
+/// A `SELECT` list's paths checked as a ProjectionExpression's are (overlaps), before the table is
+/// looked up. DynamoDB's PartiQL front end lists them last first (measured: `SELECT x[1], x` reports
+/// the overlap of `[x]` with `[x, [1]]`, where `ProjectionExpression: x[1], x` names them the other way
+/// round).
+fn check_overlaps(paths: &[Path]) -> Result<()> {
+    if paths.iter().all(|p| p.steps.is_empty()) {
+        return Ok(());
+    }
+    let mut scratch = Gen::new(&[]);
+    let text = paths
+        .iter()
+        .rev()
+        .map(|p| scratch.path(p))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Ok(Expression::Projection(parsed)) = expr::parse(ExprKind::Projection, &text) {
+        let placeholders = Placeholders {
+            names: &scratch.names,
+            values: &scratch.values,
+        };
+        validate_projection(&parsed, placeholders, &mut Usage::default())
+            .map_err(errors::unprefixed)?;
+    }
+    Ok(())
+}
+
+/// The paths of `expr` that reach inside an attribute, in statement order.
+fn nested_paths<'e>(expr: &'e Expr, out: &mut Vec<&'e Path>) {
+    match expr {
+        Expr::Path(p) if !p.steps.is_empty() => out.push(p),
+        other => super::plan::children(other)
+            .into_iter()
+            .for_each(|c| nested_paths(c, out)),
+    }
+}
+
+/// The name a projected path has in the result, as PartiQL's duplicate check sees it: the last field
+/// (the attribute itself when there is none) with the list indexes after it (`x.y[0]` is `y[0]`,
+/// `x[0].y` is `y`, `x[1]` is `x[1]`).
+fn identifier(path: &Path) -> String {
+    let last_field = path
+        .steps
+        .iter()
+        .rposition(|s| matches!(s, Step::Field(_)));
+    let (mut name, rest) = match last_field {
+        Some(at) => match &path.steps[at] {
+            Step::Field(f) => (f.clone(), &path.steps[at + 1..]),
+            Step::Index(_) => (path.root.clone(), &path.steps[..]),
+        },
+        None => (path.root.clone(), &path.steps[..]),
+    };
+    for step in rest {
+        if let Step::Index(i) = step {
+            name.push_str(&format!("[{i}]"));
+        }
+    }
+    name
+}
+
+/// Two projected paths with the same result name (`SELECT a, a`, `SELECT x.y, y`): DynamoDB refuses
+/// the statement, naming the first repeated one, before it looks at the table or the parameters
+/// (measured on DynamoDB Local 3.3.1; `DUPLICATE_NAMES_IN_SELECT_CLAUSE` of its PartiQL front end).
+fn check_identifiers(paths: &[Path]) -> Result<()> {
+    let mut seen: Vec<String> = Vec::new();
+    for path in paths {
+        let name = identifier(path);
+        if seen.contains(&name) {
+            return Err(Error::validation(format!(
+                "Duplicate identifiers in select clause: {name}"
+            )));
+        }
+        seen.push(name);
+    }
+    Ok(())
 }

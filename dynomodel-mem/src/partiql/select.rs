@@ -176,6 +176,9 @@ pub(crate) async fn select(
         }
     }
     .map_err(errors::unprefixed)?;
+    // After the read's own checks (a consistent read of a GSI, the filter), as the Query or Scan
+    // would check a ProjectionExpression.
+    schema.check_projection_keys(projection)?;
     let items = page
         .items
         .unwrap_or_default()

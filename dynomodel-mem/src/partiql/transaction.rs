@@ -12,9 +12,17 @@ use super::ast::Statement;
 use super::batch::plan_read;
 use super::errors;
 use super::plan::Gen;
-use super::schema::{parse, Schema};
+use super::schema::{check_parsed, parse_syntax, Schema};
 use super::select::reshape;
 use super::write::Write;
+
+/// A statement's validation error as a transaction reports it.
+fn in_statement(i: usize, e: &Error) -> Error {
+    Error::validation(format!(
+        "Validation failed in TransactStatements[{i}]: {}",
+        e.message()
+    ))
+}
 
 pub(crate) async fn execute_transaction(
     backend: &dyn Backend,
@@ -23,10 +31,18 @@ pub(crate) async fn execute_transaction(
     if input.transact_statements.is_empty() || input.transact_statements.len() > 100 {
         return Err(Error::validation(errors::TRANSACTION_TOO_LARGE));
     }
-    let mut parsed = Vec::new();
+    // Every statement's syntax first; then each one's own checks, which name the statement
+    // (DynamoDB Local 3.3.1: a malformed second statement is reported before a first one with
+    // duplicate result names; those and a wrong parameter count come as
+    // `Validation failed in TransactStatements[i]: …`).
+    let mut syntax = Vec::new();
     for s in &input.transact_statements {
+        syntax.push(parse_syntax(&s.statement)?);
+    }
+    let mut parsed = Vec::new();
+    for (i, ((statement, count), s)) in syntax.into_iter().zip(&input.transact_statements).enumerate() {
         let params = s.parameters.clone().unwrap_or_default();
-        let statement = parse(&s.statement, &params)?;
+        check_parsed(&statement, count, &params).map_err(|e| in_statement(i, &e))?;
         parsed.push((statement, params));
     }
     let reads = parsed.iter().filter(|(s, _)| s.is_read()).count();

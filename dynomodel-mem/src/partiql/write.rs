@@ -94,6 +94,7 @@ impl Write {
             } => {
                 prevalidate_update(ph, assignments)?;
                 prevalidate_condition(ph, filter)?;
+                schema.check_nested_key_paths(filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
                 let update = ph.update(assignments)?;
                 let hash = ph.path(&attribute(&schema.keys.hash));
@@ -124,6 +125,7 @@ impl Write {
                     Some(r) => return Err(errors::delete_returning(&r.text())),
                 };
                 prevalidate_condition(ph, filter)?;
+                schema.check_nested_key_paths(filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
                 // Deleting a missing item succeeds whatever the conditions say (DynamoDB Local
                 // 3.3.1), so they apply only to an item that exists.

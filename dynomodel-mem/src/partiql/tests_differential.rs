@@ -1,0 +1,245 @@
+//! Divergences from DynamoDB found by the differential generator (tests/differential, PartiQL forms),
+//! each pinned here with the text DynamoDB answers.
+
+use dynomodel::{Backend, ExecuteStatementInput, ScalarAttributeType};
+
+use crate::tests::{backend_with, table_input};
+use crate::MemBackend;
+
+async fn table() -> MemBackend {
+    backend_with(table_input(
+        "tbl",
+        ScalarAttributeType::S,
+        Some(ScalarAttributeType::N),
+    ))
+    .await
+}
+
+async fn error_of(b: &MemBackend, statement: &str) -> (String, String) {
+    match b
+        .execute_statement(ExecuteStatementInput {
+            statement: statement.into(),
+            ..Default::default()
+        })
+        .await
+    {
+        Ok(out) => panic!("{statement}: succeeded with {out:?}"),
+        Err(e) => (e.code().to_owned(), e.message()),
+    }
+}
+
+fn validation(message: &str) -> (String, String) {
+    ("ValidationException".into(), message.into())
+}
+
+/// A nested path into a key attribute in a write's extra conditions: PartiQL's text, `Key pk`.
+#[tokio::test]
+async fn nested_key_path_in_a_condition() {
+    let b = table().await;
+    assert_eq!(
+        error_of(&b, "DELETE FROM tbl WHERE pk = 'a' AND sk = 1 AND begins_with(pk[1].x, 'a')").await,
+        validation(
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key pk"
+        )
+    );
+}
+
+/// A nested key path compared with values only in a top-level term is PartiQL's `Key sk`; elsewhere
+/// (inside `size`, against another path, under `NOT`) the condition's `Key: sk`.
+#[tokio::test]
+async fn nested_key_path_forms() {
+    let b = table().await;
+    const PARTIQL: &str =
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key sk";
+    const CONDITION: &str =
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk";
+    for (term, want) in [
+        ("sk.x = 1", PARTIQL),
+        ("1 = sk.x", PARTIQL),
+        ("sk[1] IN [1, a]", PARTIQL),
+        ("sk.x BETWEEN 1 AND 2", PARTIQL),
+        ("contains(sk.x, 1)", PARTIQL),
+        ("size(sk[2]) >= 0", CONDITION),
+        ("sk.x = a", CONDITION),
+        ("NOT (sk.x = 1 OR a = 2)", CONDITION),
+        ("sk.x IS MISSING", CONDITION),
+    ] {
+        for write in [
+            format!("DELETE FROM tbl WHERE pk = 'a' AND sk = 1 AND {term}"),
+            format!("UPDATE tbl SET q = 1 WHERE pk = 'a' AND sk = 1 AND {term}"),
+        ] {
+            assert_eq!(error_of(&b, &write).await, validation(want), "{write}");
+        }
+    }
+    // Before the key equalities are looked for; a SELECT's filter has the condition's text.
+    assert_eq!(
+        error_of(&b, "DELETE FROM tbl WHERE pk = 'a' AND sk.x = 1").await,
+        validation(PARTIQL)
+    );
+    assert_eq!(
+        error_of(&b, "SELECT * FROM tbl WHERE pk = 'a' AND sk.x = 1").await,
+        validation(CONDITION)
+    );
+}
+
+/// Projected paths with the same result name: refused before the table is looked up.
+#[tokio::test]
+async fn duplicate_identifiers_in_a_projection() {
+    let b = table().await;
+    for (projection, name) in [
+        ("a, a", Some("a")),
+        ("x.y, y", Some("y")),
+        ("x.y.z, w.z", Some("z")),
+        ("x.y[0], w.y[0]", Some("y[0]")),
+        ("x[0].y, y", Some("y")),
+        ("b, a, b, a", Some("b")),
+        ("\"count\".\"a\".\"é\", \"é\"", Some("é")),
+        ("x.y[1], y", None),
+        ("a.b, a.c", None),
+        ("x[0], x[1]", None),
+        ("x.y[0], y[1]", None),
+    ] {
+        for table in ["tbl", "nosuch"] {
+            let statement = format!("SELECT {projection} FROM {table} WHERE pk = 'zz'");
+            let result = b
+                .execute_statement(ExecuteStatementInput {
+                    statement: statement.clone(),
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| e.message());
+            match name {
+                Some(name) => assert_eq!(
+                    result,
+                    Err(format!("Duplicate identifiers in select clause: {name}")),
+                    "{statement}"
+                ),
+                None if table == "tbl" => assert!(result.is_ok(), "{statement}: {result:?}"),
+                None => {}
+            }
+        }
+    }
+}
+
+/// A projection list with nested paths is checked as a ProjectionExpression would be, though it is
+/// not sent as one: overlaps, paths into table keys, then into index keys.
+#[tokio::test]
+async fn nested_projection_is_validated() {
+    let mut input = table_input("idx", ScalarAttributeType::S, Some(ScalarAttributeType::N));
+    input.attribute_definitions.push(dynomodel::AttributeDefinition {
+        attribute_name: "g".into(),
+        attribute_type: ScalarAttributeType::S,
+    });
+    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
+        index_name: "by-g".into(),
+        key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
+        projection: dynomodel::Projection {
+            projection_type: dynomodel::ProjectionType::All,
+            non_key_attributes: vec![],
+        },
+        provisioned_throughput: None,
+    });
+    let b = backend_with(input).await;
+    const NESTED: &str =
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
+    for (projection, want) in [
+        ("g[0].x", format!("{NESTED}IndexKey: g")),
+        ("a, g.x, sk.y", format!("{NESTED}Key: sk")),
+        (
+            "x[1], x",
+            "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x, [1]]".to_owned(),
+        ),
+    ] {
+        for from in ["idx", "idx.\"by-g\""] {
+            let statement = format!("SELECT {projection} FROM {from}");
+            assert_eq!(error_of(&b, &statement).await, validation(&want), "{statement}");
+        }
+    }
+    // The overlap is found before the table is looked up or the parameters counted.
+    assert_eq!(
+        error_of(&b, "SELECT x[1], x FROM nosuch WHERE pk = ?").await.1,
+        "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x, [1]]"
+    );
+    // A batch's single-item read reads the whole item: no key-path check.
+    let out = b
+        .batch_execute_statement(dynomodel::BatchExecuteStatementInput {
+            statements: vec![dynomodel::BatchStatementRequest {
+                statement: "SELECT g.x, sk.y FROM idx WHERE pk = 'a' AND sk = 1".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(out.responses[0].error, None);
+}
+
+/// In a transaction, every statement's syntax is checked first; the checks that need no table then
+/// name the statement.
+#[tokio::test]
+async fn transaction_statement_checks() {
+    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    let b = table().await;
+    let run = |texts: [&str; 2]| {
+        let input = ExecuteTransactionInput {
+            transact_statements: texts
+                .iter()
+                .map(|t| ParameterizedStatement {
+                    statement: (*t).into(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let b = &b;
+        async move { b.execute_transaction(input).await.map_err(|e| e.message()) }
+    };
+    let ok = "SELECT a FROM tbl WHERE pk = 'a' AND sk = 1";
+    assert_eq!(
+        run([ok, "SELECT a, a FROM tbl WHERE pk = 'a' AND sk = 1"]).await,
+        Err("Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: a".into())
+    );
+    assert_eq!(
+        run([ok, "SELECT x[1], x FROM tbl WHERE pk = 'a' AND sk = 1"]).await,
+        Err("Validation failed in TransactStatements[1]: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [x], path two: [x, [1]]".into())
+    );
+    assert_eq!(
+        run([ok, "SELECT a FROM tbl WHERE pk = ? AND sk = 1"]).await,
+        Err("Validation failed in TransactStatements[1]: Number of parameters in request and statement don't match.".into())
+    );
+    let malformed = run(["SELECT a, a FROM tbl WHERE pk = 'a' AND sk = 1", "SELEC a FROM tbl"]).await;
+    assert!(
+        matches!(&malformed, Err(m) if m.starts_with(super::errors::MALFORMED)),
+        "{malformed:?}"
+    );
+}
+
+/// A SELECT's filter reading into a key attribute: before the key values' types are checked.
+#[tokio::test]
+async fn nested_key_in_a_filter_before_key_types() {
+    let b = table().await;
+    assert_eq!(
+        error_of(&b, "SELECT * FROM tbl WHERE contains(pk, 1.5) OR sk[1] IN [1, 2]").await,
+        validation(
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk"
+        )
+    );
+}
+
+/// Both key values of the wrong type: the sort key is reported, whatever the order of the terms.
+#[tokio::test]
+async fn sort_key_type_reported_first() {
+    let b = table().await;
+    for statement in [
+        "SELECT * FROM tbl WHERE pk = 1 AND sk = 'x'",
+        "SELECT * FROM tbl WHERE begins_with(sk, 'x') AND pk = 1",
+        "DELETE FROM tbl WHERE pk = 1 AND sk = 'x'",
+        "UPDATE tbl SET a = 1 WHERE pk = 1 AND sk = 'x'",
+    ] {
+        assert_eq!(
+            error_of(&b, statement).await,
+            validation("Key attribute's data type should match its data type in table's schema: Key sk"),
+            "{statement}"
+        );
+    }
+}
