@@ -10,6 +10,7 @@ use dynomodel::{
 use super::ast::{Assignment, Expr, Path, Projection, Statement, Step};
 use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
+use crate::java_order::java_hash_set_order;
 use crate::expr::validate::{validate_condition, validate_projection, validate_update};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
 
@@ -22,6 +23,8 @@ pub(crate) struct Schema {
     pub(crate) keys: KeyNames,
     /// Each index's key, by name.
     pub(crate) indexes: BTreeMap<String, KeyNames>,
+    /// The names of the global secondary indexes.
+    pub(crate) global: Vec<String>,
     /// The declared type of each key attribute.
     types: BTreeMap<String, ScalarAttributeType>,
 }
@@ -47,6 +50,11 @@ impl Schema {
             indexes.insert(l.index_name.clone(), KeyNames::of(&l.key_schema));
         }
         Ok(Schema {
+            global: t
+                .global_secondary_indexes
+                .iter()
+                .map(|g| g.index_name.clone())
+                .collect(),
             table: t.table_name,
             keys: KeyNames::of(&t.key_schema),
             indexes,
@@ -96,22 +104,11 @@ impl Schema {
         if let (Some(_), Some(range)) = (key_terms.first(), &queried.range) {
             key_terms.extend(terms.iter().copied().find(|t| range_form(t, range)));
         }
-        // The sort key's type first (DynamoDB Local 3.3.1, whatever the order of the terms).
-        let sort_first: Vec<&String> = queried.range.iter().chain([&queried.hash]).collect();
-        for name in sort_first {
+        // The key attributes in `java.util.HashSet` order, whatever the order of the terms (DynamoDB
+        // Local 3.3.1: `sk` before `pk`, `ia` before `ib`, an index's `sk` before `ib`).
+        for name in java_hash_set_order(queried.all().map(String::as_str)) {
             for term in &key_terms {
                 self.check_compared(ph, term, name, true)?;
-            }
-        }
-        // DynamoDB Local 3.3.1 also refuses `attribute_type(sk, 'T')` naming another type than the
-        // table's sort key has (not so for the partition key).
-        if let Some(range) = &self.keys.range
-            && let Some(expected) = self.types.get(range)
-        {
-            let mut asked = Vec::new();
-            super::plan::attribute_types(filter, range, &mut asked);
-            if asked.iter().any(|t| *t != scalar_name(*expected)) {
-                return Err(Error::validation(errors::CONDITION_TYPE));
             }
         }
         for term in terms
@@ -233,10 +230,10 @@ impl Schema {
         }
         let (key, rest) = full_key(ph, &self.keys, filter)?
             .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
-        // The sort key's type first, as for a SELECT.
-        for name in self.keys.range.iter().chain([&self.keys.hash]) {
+        // In `java.util.HashSet` order, as for a SELECT.
+        for name in java_hash_set_order(self.keys.all().map(String::as_str)) {
             if let Some(value) = key.get(name) {
-                self.check_types(&Item::from([(name.clone(), value.clone())]))?;
+                self.check_types(&Item::from([(name.to_owned(), value.clone())]))?;
             }
         }
         Ok((key, rest))

@@ -2,7 +2,7 @@
 //! key condition, the rest is a filter) or Scan, with `Limit`, `NextToken` and `ConsistentRead`.
 
 use dynomodel::{
-    AttributeValue, Backend, ExecuteStatementInput, ExecuteStatementOutput, Item, QueryInput,
+    AttributeValue, Backend, Error, ExecuteStatementInput, ExecuteStatementOutput, Item, QueryInput,
     Result, ScanInput,
 };
 
@@ -129,6 +129,16 @@ pub(crate) async fn select(
             .ok_or_else(|| errors::no_index(name))?,
         None => &schema.keys,
     };
+    // Before anything in the statement is checked against the keys (DynamoDB Local 3.3.1); the
+    // Query or Scan would find it only after them.
+    if let Some(name) = index
+        && input.consistent_read == Some(true)
+        && schema.global.iter().any(|g| g == name)
+    {
+        return Err(Error::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    }
     let exclusive_start_key = input.next_token.as_deref().map(token::decode).transpose()?;
     let projection_expression = projection_expression(ph, projection);
     let terms = filter.map(conjuncts).unwrap_or_default();

@@ -226,7 +226,8 @@ async fn nested_key_in_a_filter_before_key_types() {
     );
 }
 
-/// Both key values of the wrong type: the sort key is reported, whatever the order of the terms.
+/// Both key values of the wrong type: the first key attribute in `java.util.HashSet` order is
+/// reported (`sk` before `pk`), whatever the order of the terms.
 #[tokio::test]
 async fn sort_key_type_reported_first() {
     let b = table().await;
@@ -241,5 +242,70 @@ async fn sort_key_type_reported_first() {
             validation("Key attribute's data type should match its data type in table's schema: Key sk"),
             "{statement}"
         );
+    }
+}
+
+/// A consistent read of a GSI is refused before the statement's key values are checked.
+#[tokio::test]
+async fn consistent_read_of_a_gsi_first() {
+    let mut input = table_input("gtab", ScalarAttributeType::S, None);
+    input.attribute_definitions.push(dynomodel::AttributeDefinition {
+        attribute_name: "g".into(),
+        attribute_type: ScalarAttributeType::S,
+    });
+    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
+        index_name: "by-g".into(),
+        key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
+        projection: dynomodel::Projection {
+            projection_type: dynomodel::ProjectionType::All,
+            non_key_attributes: vec![],
+        },
+        provisioned_throughput: None,
+    });
+    let b = backend_with(input).await;
+    let out = b
+        .execute_statement(ExecuteStatementInput {
+            statement: "SELECT * FROM gtab.\"by-g\" WHERE g = 1".into(),
+            consistent_read: Some(true),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| e.message());
+    assert_eq!(
+        out,
+        Err("Consistent reads are not supported on global secondary indexes".into())
+    );
+}
+
+/// `attribute_type(key, 'T')`: the type name is a string value compared with the key's declared
+/// type, for the table's keys and the queried index's: refused for a key of type N, any name
+/// accepted for a key of type S.
+#[tokio::test]
+async fn attribute_type_of_a_key() {
+    let b = table().await;
+    for (condition, refused) in [
+        ("attribute_type(sk, 'M')", true),
+        ("attribute_type(sk, 'N')", true),
+        ("pk = 'a' AND attribute_type(sk, 'S')", true),
+        ("attribute_type(pk, 'M')", false),
+        ("attribute_type(pk, 'N')", false),
+    ] {
+        let statement = format!("SELECT * FROM tbl WHERE {condition}");
+        let out = b
+            .execute_statement(ExecuteStatementInput {
+                statement: statement.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| e.message());
+        if refused {
+            assert_eq!(
+                out,
+                Err("One or more parameter values were invalid: Condition parameter type does not match schema type".into()),
+                "{statement}"
+            );
+        } else {
+            assert!(out.is_ok(), "{statement}: {out:?}");
+        }
     }
 }
