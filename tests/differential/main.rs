@@ -51,7 +51,13 @@ async fn legacy_forms_agree_with_dynamodb_local() {
 /// own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partiql_forms_agree_with_dynamodb_local() {
-    compare("differential-partiql", generator::partiql::operations, 200, 8).await;
+    compare(
+        "differential-partiql",
+        generator::partiql::operations,
+        200,
+        8,
+    )
+    .await;
 }
 
 /// Runs the seeds of one generator against the engine and DynamoDB Local.

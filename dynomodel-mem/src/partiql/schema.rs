@@ -10,9 +10,9 @@ use dynomodel::{
 use super::ast::{Assignment, Expr, Path, Projection, Statement, Step};
 use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
-use crate::java_order::java_hash_set_order;
 use crate::expr::validate::{validate_condition, validate_projection, validate_update};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
+use crate::java_order::java_hash_set_order;
 
 /// What the planner needs of a table: its keys, its indexes' keys, its key attributes' types.
 #[derive(Debug, Clone)]
@@ -90,9 +90,9 @@ impl Schema {
         ph: &Gen<'_>,
         filter: &Expr,
         queried: &KeyNames,
+        consistent_gsi: bool,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
-        self.check_nested_keys(filter)?;
         // The terms that become the key condition: the first top-level equality (or IN) on the
         // partition key, then the first sort-key term of a key-condition form.
         let terms = conjuncts(filter);
@@ -111,6 +111,14 @@ impl Schema {
                 self.check_compared(ph, term, name, true)?;
             }
         }
+        // Then what the Query or Scan checks (DynamoDB Local 3.3.1's order): a consistent read of a
+        // GSI, paths into key attributes, values compared with key attributes.
+        if consistent_gsi {
+            return Err(Error::validation(
+                "Consistent reads are not supported on global secondary indexes",
+            ));
+        }
+        self.check_nested_keys(filter)?;
         for term in terms
             .iter()
             .filter(|t| !key_terms.iter().any(|k| std::ptr::eq(*k, **t)))
@@ -184,7 +192,11 @@ impl Schema {
 
     /// [`Schema::check_nested_keys`] for a list of nested paths.
     fn check_nested_paths(&self, nested: &[&Path]) -> Result<()> {
-        if let Some(key) = self.keys.all().find(|k| nested.iter().any(|p| p.root == **k)) {
+        if let Some(key) = self
+            .keys
+            .all()
+            .find(|k| nested.iter().any(|p| p.root == **k))
+        {
             return Err(Error::validation(format!(
                 "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: {key}"
             )));
@@ -230,7 +242,22 @@ impl Schema {
         }
         let (key, rest) = full_key(ph, &self.keys, filter)?
             .ok_or_else(|| Error::validation(errors::KEY_EQUALITY))?;
-        // In `java.util.HashSet` order, as for a SELECT.
+        // A value that cannot be a key at all first (DynamoDB's PartiQL `INVALID_KEY_TYPE`, measured
+        // on DynamoDB Local 3.3.1: `pk = 1 AND sk = TRUE` is about `sk`), then the declared types, in
+        // `java.util.HashSet` order as for a SELECT.
+        for name in java_hash_set_order(self.keys.all().map(String::as_str)) {
+            if let Some(value) = key.get(name)
+                && !matches!(
+                    value,
+                    AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+                )
+            {
+                return Err(Error::validation(format!(
+                    "Key value must be of type S, N, or B. Key name: {name}, Key type: {}",
+                    value.type_name()
+                )));
+            }
+        }
         for name in java_hash_set_order(self.keys.all().map(String::as_str)) {
             if let Some(value) = key.get(name) {
                 self.check_types(&Item::from([(name.to_owned(), value.clone())]))?;
@@ -363,10 +390,7 @@ fn nested_paths<'e>(expr: &'e Expr, out: &mut Vec<&'e Path>) {
 /// (the attribute itself when there is none) with the list indexes after it (`x.y[0]` is `y[0]`,
 /// `x[0].y` is `y`, `x[1]` is `x[1]`).
 fn identifier(path: &Path) -> String {
-    let last_field = path
-        .steps
-        .iter()
-        .rposition(|s| matches!(s, Step::Field(_)));
+    let last_field = path.steps.iter().rposition(|s| matches!(s, Step::Field(_)));
     let (mut name, rest) = match last_field {
         Some(at) => match &path.steps[at] {
             Step::Field(f) => (f.clone(), &path.steps[at + 1..]),

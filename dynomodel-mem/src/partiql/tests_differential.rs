@@ -1,7 +1,7 @@
 //! Divergences from DynamoDB found by the differential generator (tests/differential, PartiQL forms),
 //! each pinned here with the text DynamoDB answers.
 
-use dynomodel::{Backend, ExecuteStatementInput, ScalarAttributeType};
+use dynomodel::{Backend, Error, ExecuteStatementInput, ScalarAttributeType};
 
 use crate::tests::{backend_with, table_input};
 use crate::MemBackend;
@@ -126,19 +126,23 @@ async fn duplicate_identifiers_in_a_projection() {
 #[tokio::test]
 async fn nested_projection_is_validated() {
     let mut input = table_input("idx", ScalarAttributeType::S, Some(ScalarAttributeType::N));
-    input.attribute_definitions.push(dynomodel::AttributeDefinition {
-        attribute_name: "g".into(),
-        attribute_type: ScalarAttributeType::S,
-    });
-    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
-        index_name: "by-g".into(),
-        key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
-        projection: dynomodel::Projection {
-            projection_type: dynomodel::ProjectionType::All,
-            non_key_attributes: vec![],
-        },
-        provisioned_throughput: None,
-    });
+    input
+        .attribute_definitions
+        .push(dynomodel::AttributeDefinition {
+            attribute_name: "g".into(),
+            attribute_type: ScalarAttributeType::S,
+        });
+    input
+        .global_secondary_indexes
+        .push(dynomodel::GlobalSecondaryIndex {
+            index_name: "by-g".into(),
+            key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
+            projection: dynomodel::Projection {
+                projection_type: dynomodel::ProjectionType::All,
+                non_key_attributes: vec![],
+            },
+            provisioned_throughput: None,
+        });
     let b = backend_with(input).await;
     const NESTED: &str =
         "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
@@ -197,7 +201,10 @@ async fn transaction_statement_checks() {
     let ok = "SELECT a FROM tbl WHERE pk = 'a' AND sk = 1";
     assert_eq!(
         run([ok, "SELECT a, a FROM tbl WHERE pk = 'a' AND sk = 1"]).await,
-        Err("Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: a".into())
+        Err(
+            "Validation failed in TransactStatements[1]: Duplicate identifiers in select clause: a"
+                .into()
+        )
     );
     assert_eq!(
         run([ok, "SELECT x[1], x FROM tbl WHERE pk = 'a' AND sk = 1"]).await,
@@ -207,7 +214,11 @@ async fn transaction_statement_checks() {
         run([ok, "SELECT a FROM tbl WHERE pk = ? AND sk = 1"]).await,
         Err("Validation failed in TransactStatements[1]: Number of parameters in request and statement don't match.".into())
     );
-    let malformed = run(["SELECT a, a FROM tbl WHERE pk = 'a' AND sk = 1", "SELEC a FROM tbl"]).await;
+    let malformed = run([
+        "SELECT a, a FROM tbl WHERE pk = 'a' AND sk = 1",
+        "SELEC a FROM tbl",
+    ])
+    .await;
     assert!(
         matches!(&malformed, Err(m) if m.starts_with(super::errors::MALFORMED)),
         "{malformed:?}"
@@ -239,42 +250,12 @@ async fn sort_key_type_reported_first() {
     ] {
         assert_eq!(
             error_of(&b, statement).await,
-            validation("Key attribute's data type should match its data type in table's schema: Key sk"),
+            validation(
+                "Key attribute's data type should match its data type in table's schema: Key sk"
+            ),
             "{statement}"
         );
     }
-}
-
-/// A consistent read of a GSI is refused before the statement's key values are checked.
-#[tokio::test]
-async fn consistent_read_of_a_gsi_first() {
-    let mut input = table_input("gtab", ScalarAttributeType::S, None);
-    input.attribute_definitions.push(dynomodel::AttributeDefinition {
-        attribute_name: "g".into(),
-        attribute_type: ScalarAttributeType::S,
-    });
-    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
-        index_name: "by-g".into(),
-        key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
-        projection: dynomodel::Projection {
-            projection_type: dynomodel::ProjectionType::All,
-            non_key_attributes: vec![],
-        },
-        provisioned_throughput: None,
-    });
-    let b = backend_with(input).await;
-    let out = b
-        .execute_statement(ExecuteStatementInput {
-            statement: "SELECT * FROM gtab.\"by-g\" WHERE g = 1".into(),
-            consistent_read: Some(true),
-            ..Default::default()
-        })
-        .await
-        .map_err(|e| e.message());
-    assert_eq!(
-        out,
-        Err("Consistent reads are not supported on global secondary indexes".into())
-    );
 }
 
 /// `attribute_type(key, 'T')`: the type name is a string value compared with the key's declared
@@ -307,5 +288,163 @@ async fn attribute_type_of_a_key() {
         } else {
             assert!(out.is_ok(), "{statement}: {out:?}");
         }
+    }
+}
+
+/// A transaction's write statements: checks of the statement are named by index, keys that do not
+/// fit cancel the transaction with a `ValidationError` reason.
+#[tokio::test]
+async fn transaction_write_statement_errors() {
+    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    let b = table().await;
+    let run = |second: &str| {
+        let input = ExecuteTransactionInput {
+            transact_statements: ["DELETE FROM tbl WHERE pk = 'zz' AND sk = 1", second]
+                .iter()
+                .map(|t| ParameterizedStatement {
+                    statement: (*t).into(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let b = &b;
+        async move { b.execute_transaction(input).await }
+    };
+    let named = run("UPDATE tbl SET a = a + 'x' WHERE pk = 'b' AND sk = 1").await;
+    assert_eq!(
+        named.map_err(|e| e.message()),
+        Err("Validation failed in TransactStatements[1]: Incorrect operand type for operator or function; operator or function: +, operand type: S".into())
+    );
+    for (second, message) in [
+        (
+            "INSERT INTO tbl VALUE {'pk': 'a'}",
+            "Key attribute should be present in the item: Key sk",
+        ),
+        (
+            "DELETE FROM tbl WHERE pk = 1 AND sk = 1",
+            "Key attribute's data type should match its data type in table's schema: Key pk",
+        ),
+    ] {
+        match run(second).await {
+            Err(Error::TransactionCanceled { reasons, .. }) => {
+                let codes: Vec<(&str, Option<&str>)> = reasons
+                    .iter()
+                    .map(|r| (r.code.as_str(), r.message.as_deref()))
+                    .collect();
+                assert_eq!(
+                    codes,
+                    vec![("None", None), ("ValidationError", Some(message))],
+                    "{second}"
+                );
+            }
+            other => panic!("{second}: {other:?}"),
+        }
+    }
+}
+
+/// An INSERT and an UPDATE of the same item in one batch: the request's keys repeat.
+#[tokio::test]
+async fn batch_insert_and_update_of_one_item() {
+    use dynomodel::{BatchExecuteStatementInput, BatchStatementRequest};
+    let b = table().await;
+    let out = b
+        .batch_execute_statement(BatchExecuteStatementInput {
+            statements: [
+                "INSERT INTO tbl VALUE {'pk': 'a', 'sk': 1, 'x': 1}",
+                "UPDATE tbl SET y = 2 WHERE pk = 'a' AND sk = 1",
+            ]
+            .iter()
+            .map(|t| BatchStatementRequest {
+                statement: (*t).into(),
+                ..Default::default()
+            })
+            .collect(),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| e.message());
+    assert_eq!(
+        out.map(|_| ()),
+        Err("Provided list of item keys contains duplicates".into())
+    );
+}
+
+/// The order of a SELECT's checks: the key terms' value types, then a consistent read of a GSI, then
+/// the other terms' value types.
+#[tokio::test]
+async fn select_check_order() {
+    let mut input = table_input("gtab", ScalarAttributeType::S, None);
+    input
+        .attribute_definitions
+        .push(dynomodel::AttributeDefinition {
+            attribute_name: "g".into(),
+            attribute_type: ScalarAttributeType::S,
+        });
+    input
+        .global_secondary_indexes
+        .push(dynomodel::GlobalSecondaryIndex {
+            index_name: "by-g".into(),
+            key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
+            projection: dynomodel::Projection {
+                projection_type: dynomodel::ProjectionType::All,
+                non_key_attributes: vec![],
+            },
+            provisioned_throughput: None,
+        });
+    let b = backend_with(input).await;
+    for (condition, want) in [
+        (
+            "g = 1",
+            "Key attribute's data type should match its data type in table's schema: Key g",
+        ),
+        (
+            "g = 'a' AND contains(pk, 1)",
+            "Consistent reads are not supported on global secondary indexes",
+        ),
+        (
+            "contains(g, 1)",
+            "Consistent reads are not supported on global secondary indexes",
+        ),
+    ] {
+        let out = b
+            .execute_statement(ExecuteStatementInput {
+                statement: format!("SELECT * FROM gtab.\"by-g\" WHERE {condition}"),
+                consistent_read: Some(true),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| e.message());
+        assert_eq!(out, Err(want.to_owned()), "{condition}");
+    }
+}
+
+/// An UPDATE's or DELETE's key value that is no scalar: PartiQL's own text, before the types.
+#[tokio::test]
+async fn key_value_of_no_key_type() {
+    let b = table().await;
+    for (statement, want) in [
+        (
+            "DELETE FROM tbl WHERE pk = 'a' AND sk = TRUE",
+            "Key name: sk, Key type: BOOL",
+        ),
+        (
+            "DELETE FROM tbl WHERE pk = 1 AND sk = NULL",
+            "Key name: sk, Key type: NULL",
+        ),
+        (
+            "UPDATE tbl SET a = 1 WHERE pk = <<'a'>> AND sk = 1",
+            "Key name: pk, Key type: SS",
+        ),
+        (
+            "DELETE FROM tbl WHERE pk = {'a': 1} AND sk = 1",
+            "Key name: pk, Key type: M",
+        ),
+    ] {
+        assert_eq!(
+            error_of(&b, statement).await,
+            validation(&format!("Key value must be of type S, N, or B. {want}")),
+            "{statement}"
+        );
     }
 }

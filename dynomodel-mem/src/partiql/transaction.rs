@@ -3,9 +3,9 @@
 //! `ClientRequestToken` idempotency are the transaction machinery's.
 
 use dynomodel::{
-    Backend, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result, TransactDelete,
-    TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput,
+    Backend, CancellationReason, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result,
+    TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput,
 };
 
 use super::ast::Statement;
@@ -15,6 +15,55 @@ use super::plan::Gen;
 use super::schema::{check_parsed, parse_syntax, Schema};
 use super::select::reshape;
 use super::write::Write;
+
+/// How a transaction reports a write statement's planning error (DynamoDB Local 3.3.1, probed).
+enum StatementError {
+    /// A key of the wrong type, or a key attribute missing from an INSERT: the transaction is
+    /// cancelled with a `ValidationError` reason for the statement (as TransactWriteItems reports an
+    /// action's key that does not fit its table).
+    Reason,
+    /// A check of the statement itself (operand types, path overlaps, nested key paths, values):
+    /// `Validation failed in TransactStatements[i]: …`.
+    Named,
+    /// Anything else (the key equalities: see tests/dual/deviations.md) as ExecuteStatement reports
+    /// it.
+    AsIs,
+}
+
+fn statement_error(e: &Error) -> StatementError {
+    let Error::Validation { message } = e else {
+        return StatementError::AsIs;
+    };
+    if message.starts_with("Key attribute's data type should match")
+        || message.starts_with("Key attribute should be present in the item")
+    {
+        StatementError::Reason
+    } else if message.starts_with(errors::KEY_EQUALITY)
+        || message.starts_with("Multiple conditions on same key")
+    {
+        StatementError::AsIs
+    } else {
+        StatementError::Named
+    }
+}
+
+/// The cancellation for statements whose keys do not fit: `None` for the others.
+fn cancelled_by_invalid_keys(count: usize, invalid: &[(usize, String)]) -> Error {
+    let reasons: Vec<CancellationReason> = (0..count)
+        .map(|i| match invalid.iter().find(|(at, _)| *at == i) {
+            Some((_, message)) => CancellationReason::new("ValidationError", message),
+            None => CancellationReason::none(),
+        })
+        .collect();
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+    Error::TransactionCanceled {
+        message: format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+        reasons,
+    }
+}
 
 /// A statement's validation error as a transaction reports it.
 fn in_statement(i: usize, e: &Error) -> Error {
@@ -40,7 +89,11 @@ pub(crate) async fn execute_transaction(
         syntax.push(parse_syntax(&s.statement)?);
     }
     let mut parsed = Vec::new();
-    for (i, ((statement, count), s)) in syntax.into_iter().zip(&input.transact_statements).enumerate() {
+    for (i, ((statement, count), s)) in syntax
+        .into_iter()
+        .zip(&input.transact_statements)
+        .enumerate()
+    {
         let params = s.parameters.clone().unwrap_or_default();
         check_parsed(&statement, count, &params).map_err(|e| in_statement(i, &e))?;
         parsed.push((statement, params));
@@ -86,6 +139,8 @@ pub(crate) async fn execute_transaction(
     }
     let mut actions = Vec::new();
     let mut inserts = Vec::new();
+    // Statements whose key does not fit the table: (index, message).
+    let mut invalid: Vec<(usize, String)> = Vec::new();
     for (i, ((statement, params), request)) in
         parsed.iter().zip(&input.transact_statements).enumerate()
     {
@@ -103,7 +158,17 @@ pub(crate) async fn execute_transaction(
         }
         let schema = Schema::load(backend, statement.table()).await?;
         let mut ph = Gen::new(params);
-        let write = Write::plan(&schema, &mut ph, statement)?;
+        let write = match Write::plan(&schema, &mut ph, statement) {
+            Ok(write) => write,
+            Err(e) => match statement_error(&e) {
+                StatementError::Reason => {
+                    invalid.push((i, e.message()));
+                    continue;
+                }
+                StatementError::Named => return Err(in_statement(i, &e)),
+                StatementError::AsIs => return Err(e),
+            },
+        };
         let on_failure = request.return_values_on_condition_check_failure;
         let (names, values) = (ph.names(), ph.values());
         inserts.push(matches!(write, Write::Insert { .. }));
@@ -112,6 +177,7 @@ pub(crate) async fn execute_transaction(
                 table,
                 item,
                 condition,
+                ..
             } => TransactWriteItem::Put(TransactPut {
                 table_name: table,
                 item,
@@ -149,6 +215,9 @@ pub(crate) async fn execute_transaction(
                 return_values_on_condition_check_failure: on_failure,
             }),
         });
+    }
+    if !invalid.is_empty() {
+        return Err(cancelled_by_invalid_keys(parsed.len(), &invalid));
     }
     let result = backend
         .transact_write_items(TransactWriteItemsInput {

@@ -8,8 +8,8 @@ mod partiql;
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    Backend, BatchStatementResponse, DeleteItemInput, Error, GetItemInput, Item, PutItemInput, QueryInput, QueryOutput,
-    ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
+    Backend, BatchStatementResponse, DeleteItemInput, Error, GetItemInput, Item, PutItemInput,
+    QueryInput, QueryOutput, ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
 };
 
 use crate::generator::{Op, Segments, TableRef};
@@ -313,10 +313,10 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
         Op::Statement { statement, limit } => {
             partiql::execute(backend, names, statement, *limit).await
         }
-        Op::BatchStatements { statements } => {
-            (partiql::batch(backend, names, statements).await, 1)
+        Op::BatchStatements { statements } => (partiql::batch(backend, names, statements).await, 1),
+        Op::Transaction { statements } => {
+            (partiql::transaction(backend, names, statements).await, 1)
         }
-        Op::Transaction { statements } => (partiql::transaction(backend, names, statements).await, 1),
         Op::TransactWrite { actions, token } => (
             multi::transact_write(backend, names, actions, token.as_ref()).await,
             1,

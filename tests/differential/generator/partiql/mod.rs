@@ -101,9 +101,7 @@ fn statement(rng: &mut Rng, tables: &[TableSpec], defect: Defect) -> (Statement,
         50..=64 => (delete(rng, spec, &mut t, defect), None, None, false),
         _ => {
             let (text, consistent, unordered) = select(rng, spec, &mut t);
-            let limit = rng
-                .chance(50)
-                .then(|| *rng.pick(&[1, 2, 3, 5, 10, 100]));
+            let limit = rng.chance(50).then(|| *rng.pick(&[1, 2, 3, 5, 10, 100]));
             (text, consistent, limit, unordered)
         }
     };
@@ -163,9 +161,11 @@ fn batch(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Statement> {
             }
         };
         break_text(rng, defect, &mut text, &mut t);
-        // Two statements on one item make the whole request invalid: now and then only.
+        // Two statements on one item make the whole request invalid: now and then only, and in reads
+        // only (DynamoDB Local runs a batch's writes and then reports the duplicate keys, where
+        // DynamoDB writes nothing: tests/dual/deviations.md).
         let key = (table, t.key.clone());
-        if keys.contains(&key) && !rng.chance(10) {
+        if keys.contains(&key) && (!reads || !rng.chance(10)) {
             continue;
         }
         keys.push(key);
@@ -184,7 +184,8 @@ fn batch(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Statement> {
 /// `"pk" = v AND "sk" = v` (in either order) for a random key; with `Defect::Key`, one attribute is
 /// left out (on a table with a sort key, or the statement fails anyway) or of the wrong type.
 fn key_where(rng: &mut Rng, spec: &TableSpec, t: &mut Text, defect: Defect) -> String {
-    let mut terms: Vec<(String, AttributeValue)> = vec![(spec.hash.0.clone(), key_value(rng, spec.hash.1))];
+    let mut terms: Vec<(String, AttributeValue)> =
+        vec![(spec.hash.0.clone(), key_value(rng, spec.hash.1))];
     if let Some((n, ty)) = &spec.range {
         terms.push((n.clone(), key_value(rng, *ty)));
     }
@@ -193,14 +194,20 @@ fn key_where(rng: &mut Rng, spec: &TableSpec, t: &mut Text, defect: Defect) -> S
         if rng.chance(50) {
             terms.remove(at);
         } else {
-            let ty = if at == 0 { spec.hash.1 } else { spec.range.as_ref().map_or(spec.hash.1, |r| r.1) };
+            let ty = if at == 0 {
+                spec.hash.1
+            } else {
+                spec.range.as_ref().map_or(spec.hash.1, |r| r.1)
+            };
             terms[at].1 = wrong_type(rng, ty);
         }
     }
     if rng.chance(50) {
         terms.reverse();
     }
-    t.key = format!("{terms:?}");
+    let mut key = terms.clone();
+    key.sort_by(|a, b| a.0.cmp(&b.0));
+    t.key = format!("{key:?}");
     let parts: Vec<String> = terms
         .iter()
         .map(|(n, v)| format!("{} = {}", name(rng, n), t.value(rng, v)))
@@ -215,14 +222,21 @@ fn table_name() -> String {
 /// `INSERT INTO "t" VALUE {…}` of a random item (keys from the small pools, so existing keys often).
 fn insert(rng: &mut Rng, spec: &TableSpec, t: &mut Text) -> String {
     let item = random_item(rng, spec, false);
-    let mut key: Vec<(String, Option<AttributeValue>)> = vec![(spec.hash.0.clone(), item.get(&spec.hash.0).cloned())];
-    key.extend(spec.range.iter().map(|(n, _)| (n.clone(), item.get(n).cloned())));
+    let key: Vec<(String, AttributeValue)> = item
+        .iter()
+        .filter(|(k, _)| **k == spec.hash.0 || spec.range.as_ref().is_some_and(|r| r.0 == **k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     t.key = format!("{key:?}");
     let fields: Vec<String> = item
         .iter()
         .map(|(k, v)| format!("'{}': {}", k.replace('\'', "''"), t.value(rng, v)))
         .collect();
-    format!("INSERT INTO {} VALUE {{{}}}", table_name(), fields.join(", "))
+    format!(
+        "INSERT INTO {} VALUE {{{}}}",
+        table_name(),
+        fields.join(", ")
+    )
 }
 
 /// Extra conditions after the key equality, half of the time.
@@ -257,9 +271,16 @@ fn update(rng: &mut Rng, spec: &TableSpec, t: &mut Text, defect: Defect) -> Stri
                 format!("SET {target} = {}", t.value(rng, &v))
             }
             (None, 0 | 1) => format!("REMOVE {target}"),
-            (None, 2) => format!("SET {target} = {target} + {}", t.value(rng, &AttributeValue::N(super::items::number("1")))),
+            (None, 2) => format!(
+                "SET {target} = {target} + {}",
+                t.value(rng, &AttributeValue::N(super::items::number("1")))
+            ),
             (None, 3) => {
-                let nested = if rng.chance(50) { "[0]".to_owned() } else { format!(".{}", name(rng, "a")) };
+                let nested = if rng.chance(50) {
+                    "[0]".to_owned()
+                } else {
+                    format!(".{}", name(rng, "a"))
+                };
                 let v = random_value(rng, 1);
                 format!("SET {target}{nested} = {}", t.value(rng, &v))
             }
@@ -275,7 +296,11 @@ fn update(rng: &mut Rng, spec: &TableSpec, t: &mut Text, defect: Defect) -> Stri
     }
     let keys = key_where(rng, spec, t, defect);
     let extra = extra_conditions(rng, spec, t);
-    format!("UPDATE {} {} WHERE {keys}{extra}", table_name(), clauses.join(" "))
+    format!(
+        "UPDATE {} {} WHERE {keys}{extra}",
+        table_name(),
+        clauses.join(" ")
+    )
 }
 
 /// `DELETE FROM "t" WHERE <key> [AND …]`.
@@ -319,7 +344,8 @@ fn visible(spec: &TableSpec, index: &IndexSpec) -> Vec<String> {
 /// A `SELECT` from the table or one of its indexes: with the partition key fixed by equality (a
 /// Query, with a sort-key condition now and then) or not (a Scan), and a filter half of the time.
 fn select(rng: &mut Rng, spec: &TableSpec, t: &mut Text) -> (String, Option<bool>, bool) {
-    let index = (!spec.indexes.is_empty() && rng.chance(30)).then(|| rng.pick(&spec.indexes).clone());
+    let index =
+        (!spec.indexes.is_empty() && rng.chance(30)).then(|| rng.pick(&spec.indexes).clone());
     let (from, hash, range, pool) = match &index {
         Some(i) => (
             format!("{}.\"{}\"", table_name(), i.name),
@@ -327,7 +353,12 @@ fn select(rng: &mut Rng, spec: &TableSpec, t: &mut Text) -> (String, Option<bool
             i.range.clone(),
             visible(spec, i),
         ),
-        None => (table_name(), spec.hash.clone(), spec.range.clone(), pool(&spec.key_names())),
+        None => (
+            table_name(),
+            spec.hash.clone(),
+            spec.range.clone(),
+            pool(&spec.key_names()),
+        ),
     };
     let projection = projection(rng, &pool);
     let mut terms: Vec<String> = Vec::new();
@@ -367,7 +398,11 @@ fn sort_key_condition(rng: &mut Rng, t: &mut Text, n: &str, ty: ScalarAttributeT
     match rng.below(5) {
         0 => {
             let (lo, hi) = super::expressions::bounds(rng, ty, false);
-            format!("{target} BETWEEN {} AND {}", t.value(rng, &lo), t.value(rng, &hi))
+            format!(
+                "{target} BETWEEN {} AND {}",
+                t.value(rng, &lo),
+                t.value(rng, &hi)
+            )
         }
         1 if ty != ScalarAttributeType::N => {
             let v = key_value(rng, ty);
@@ -391,8 +426,10 @@ fn break_syntax(rng: &mut Rng, text: &mut String) {
         ("VALUE {", "VALUES {"),
         ("SELECT ", "SELECT , "),
     ];
-    let applicable: Vec<&(&str, &str)> =
-        replacements.iter().filter(|(from, _)| text.contains(from)).collect();
+    let applicable: Vec<&(&str, &str)> = replacements
+        .iter()
+        .filter(|(from, _)| text.contains(from))
+        .collect();
     if applicable.is_empty() || rng.chance(20) {
         text.push_str(*rng.pick(&[" WHERE", " AND", ")", " ,"]));
         return;

@@ -39,7 +39,10 @@ impl Text {
 /// lists and `{'k': …}` maps. `None` for binaries and long strings.
 pub fn literal(value: &AttributeValue) -> Option<String> {
     let join = |items: Vec<Option<String>>| -> Option<String> {
-        items.into_iter().collect::<Option<Vec<_>>>().map(|v| v.join(", "))
+        items
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.join(", "))
     };
     Some(match value {
         AttributeValue::S(s) => string(s)?,
@@ -49,7 +52,10 @@ pub fn literal(value: &AttributeValue) -> Option<String> {
         AttributeValue::Ss(v) => format!("<<{}>>", join(v.iter().map(|s| string(s)).collect())?),
         AttributeValue::Ns(v) => format!(
             "<<{}>>",
-            v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         AttributeValue::L(v) => format!("[{}]", join(v.iter().map(literal).collect())?),
         AttributeValue::M(m) => format!(
@@ -131,7 +137,11 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
         3 => {
             let ty = *rng.pick(&super::super::items::SCALARS);
             let (lo, hi) = bounds(rng, ty, false);
-            format!("{p} BETWEEN {} AND {}", t.value(rng, &lo), t.value(rng, &hi))
+            format!(
+                "{p} BETWEEN {} AND {}",
+                t.value(rng, &lo),
+                t.value(rng, &hi)
+            )
         }
         4 => {
             let values: Vec<String> = (0..=rng.below(3))
@@ -163,7 +173,9 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
         }
         _ => {
             let op = rng.pick(&COMPARISONS);
-            let n = AttributeValue::N(super::super::items::number(rng.pick::<&str>(&["0", "1", "2", "5"])));
+            let n = AttributeValue::N(super::super::items::number(
+                rng.pick::<&str>(&["0", "1", "2", "5"]),
+            ));
             format!("size({p}) {op} {}", t.value(rng, &n))
         }
     }
