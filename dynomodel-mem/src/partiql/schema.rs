@@ -89,6 +89,7 @@ impl Schema {
         &self,
         ph: &Gen<'_>,
         filter: &Expr,
+        projection: &Projection,
         queried: &KeyNames,
         consistent_gsi: bool,
     ) -> Result<()> {
@@ -118,15 +119,27 @@ impl Schema {
                 "Consistent reads are not supported on global secondary indexes",
             ));
         }
-        self.check_nested_keys(filter)?;
+        let mut nested = Vec::new();
+        nested_paths(filter, &mut nested);
+        self.check_nested_paths(&nested)?;
         for term in terms
             .iter()
             .filter(|t| !key_terms.iter().any(|k| std::ptr::eq(*k, **t)))
         {
+            // An index's partition key fixed by equality (a Query of the index) is not checked in
+            // the other terms (DynamoDB Local 3.3.1: `contains(ia, 'M') AND ia = 1` on an index
+            // keyed by a number `ia` succeeds; its sort key, and the table's keys, are checked).
+            let index_query = !key_terms.is_empty() && queried.hash != self.keys.hash;
             for name in self.keys.all().chain(queried.all()) {
+                if index_query && *name == queried.hash && !self.keys.all().any(|k| k == name) {
+                    continue;
+                }
                 self.check_compared(ph, term, name, false)?;
             }
         }
+        // The projection's paths last (DynamoDB Local 3.3.1: `SELECT ia.x … WHERE contains(pk, 1)`
+        // is the value's type error).
+        self.check_projection_keys(projection)?;
         Ok(())
     }
 
@@ -180,17 +193,11 @@ impl Schema {
         Ok(())
     }
 
-    /// A `SELECT`'s `WHERE` reading into a key attribute (`sk.x`, `ia[0]`): the Query or Scan's
-    /// check of its filter, but before the key values' types are checked (DynamoDB Local 3.3.1:
-    /// `contains(pk, 1.5) OR ic[1] IN […]` is the `IndexKey: ic` error). Table keys first, in
-    /// key-schema order, then index keys in the order of the paths.
-    fn check_nested_keys(&self, filter: &Expr) -> Result<()> {
-        let mut nested = Vec::new();
-        nested_paths(filter, &mut nested);
-        self.check_nested_paths(&nested)
-    }
-
-    /// [`Schema::check_nested_keys`] for a list of nested paths.
+    /// A `SELECT` reading into a key attribute (`sk.x`, `ia[0]`) in its `WHERE` or its projection:
+    /// what the Query or Scan checks, after the key values' types and a consistent read of a GSI, but
+    /// before the other values compared with keys (DynamoDB Local 3.3.1: `contains(pk, 1.5) OR ic[1]
+    /// IN […]` is the `IndexKey: ic` error). Table keys first, in key-schema order, then index keys in
+    /// the order of the paths.
     fn check_nested_paths(&self, nested: &[&Path]) -> Result<()> {
         if let Some(key) = self
             .keys
@@ -211,17 +218,10 @@ impl Schema {
         Ok(())
     }
 
-    /// A `SELECT` list with nested paths is not sent as a ProjectionExpression (see
-    /// `select::projection_expression`), so its paths into a table key attribute (`Key: sk`, in
-    /// key-schema order), then into an index key attribute (`IndexKey: ia`), are checked here as the
-    /// Query or Scan would (DynamoDB Local 3.3.1; not for the single-item reads of batches and
-    /// transactions, which read whole items).
+    /// A `SELECT` without `WHERE`: its projection's paths into key attributes (a list with nested
+    /// paths is not sent as a ProjectionExpression: see `select::projection_expression`).
     pub(crate) fn check_projection_keys(&self, projection: &Projection) -> Result<()> {
-        let Projection::Paths(paths) = projection else {
-            return Ok(());
-        };
-        let nested: Vec<&Path> = paths.iter().rev().filter(|p| !p.steps.is_empty()).collect();
-        self.check_nested_paths(&nested)
+        self.check_nested_paths(&projection_nested(projection))
     }
 
     /// The full primary key fixed by `filter`, and the other terms; the key-equality error otherwise.
@@ -374,6 +374,15 @@ fn check_overlaps(paths: &[Path]) -> Result<()> {
             .map_err(errors::unprefixed)?;
     }
     Ok(())
+}
+
+/// The paths of a projection list that reach inside an attribute, last first (as DynamoDB's PartiQL
+/// front end lists them: see `check_overlaps`).
+fn projection_nested(projection: &Projection) -> Vec<&Path> {
+    match projection {
+        Projection::All => Vec::new(),
+        Projection::Paths(paths) => paths.iter().rev().filter(|p| !p.steps.is_empty()).collect(),
+    }
 }
 
 /// The paths of `expr` that reach inside an attribute, in statement order.

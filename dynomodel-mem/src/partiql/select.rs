@@ -135,11 +135,13 @@ pub(crate) async fn select(
     let projection_expression = projection_expression(ph, projection);
     let terms = filter.map(conjuncts).unwrap_or_default();
     if let Some(filter) = filter {
-        schema.check_filter(ph, filter, keys, consistent_gsi)?;
+        schema.check_filter(ph, filter, projection, keys, consistent_gsi)?;
     } else if consistent_gsi {
         return Err(Error::validation(
             "Consistent reads are not supported on global secondary indexes",
         ));
+    } else {
+        schema.check_projection_keys(projection)?;
     }
     let mut trial = ph.clone();
     let page = match key_plan(&mut trial, keys, terms.clone())? {
@@ -182,9 +184,6 @@ pub(crate) async fn select(
         }
     }
     .map_err(errors::unprefixed)?;
-    // After the read's own checks (a consistent read of a GSI, the filter), as the Query or Scan
-    // would check a ProjectionExpression.
-    schema.check_projection_keys(projection)?;
     let items = page
         .items
         .unwrap_or_default()

@@ -448,3 +448,50 @@ async fn key_value_of_no_key_type() {
         );
     }
 }
+
+/// The order of a SELECT's later checks: paths into keys in the filter, then values compared with
+/// keys in the other terms (not the partition key of a queried index), then the projection's paths.
+#[tokio::test]
+async fn filter_and_projection_check_order() {
+    let mut input = table_input("ntab", ScalarAttributeType::N, Some(ScalarAttributeType::B));
+    for (name, ty) in [("ia", ScalarAttributeType::N), ("ib", ScalarAttributeType::B)] {
+        input.attribute_definitions.push(dynomodel::AttributeDefinition {
+            attribute_name: name.into(),
+            attribute_type: ty,
+        });
+    }
+    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
+        index_name: "gg4".into(),
+        key_schema: vec![
+            dynomodel::KeySchemaElement::hash("ia"),
+            dynomodel::KeySchemaElement::range("ib"),
+        ],
+        projection: dynomodel::Projection {
+            projection_type: dynomodel::ProjectionType::All,
+            non_key_attributes: vec![],
+        },
+        provisioned_throughput: None,
+    });
+    let b = backend_with(input).await;
+    const NESTED: &str =
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
+    const TYPES: &str =
+        "One or more parameter values were invalid: Condition parameter type does not match schema type";
+    for (statement, want) in [
+        ("SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M') AND ia = 1", format!("{NESTED}Key: pk")),
+        ("SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M')", TYPES.to_owned()),
+        ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(ib, 'M')", TYPES.to_owned()),
+        ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(pk, 'M')", TYPES.to_owned()),
+        ("SELECT sk.x FROM ntab WHERE contains(pk, 'M')", TYPES.to_owned()),
+        ("SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1", format!("{NESTED}Key: sk")),
+    ] {
+        assert_eq!(error_of(&b, statement).await, validation(&want), "{statement}");
+    }
+    let ok = b
+        .execute_statement(ExecuteStatementInput {
+            statement: "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1".into(),
+            ..Default::default()
+        })
+        .await;
+    assert!(ok.is_ok(), "{ok:?}");
+}

@@ -372,8 +372,12 @@ fn select(rng: &mut Rng, spec: &TableSpec, t: &mut Text) -> (String, Option<bool
             terms.push(sort_key_condition(rng, t, n, *ty));
         }
     }
+    // A filter naming a key attribute makes the statement a Scan (the key condition cannot hold it).
+    let mut scanned = !query;
     if rng.chance(50) {
-        terms.push(condition(rng, t, &pool, 2));
+        let filter = condition(rng, t, &pool, 2);
+        scanned |= filter.contains("pk") || filter.contains("sk");
+        terms.push(filter);
     }
     if rng.chance(50) {
         terms.reverse();
@@ -388,7 +392,7 @@ fn select(rng: &mut Rng, spec: &TableSpec, t: &mut Text) -> (String, Option<bool
         0 => None,
         _ => Some(rng.chance(50)),
     };
-    (text, consistent, index.is_some() || !query)
+    (text, consistent, index.is_some() || scanned)
 }
 
 /// A condition on the sort key that a Query can use: a comparison (attribute first: DynamoDB Local
