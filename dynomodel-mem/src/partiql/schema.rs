@@ -122,18 +122,19 @@ impl Schema {
         let mut nested = Vec::new();
         nested_paths(filter, &mut nested);
         self.check_nested_paths(&nested)?;
+        // In a Query, the terms before the partition key's equality are not checked (DynamoDB Local
+        // 3.3.1: `contains(pk, 1) AND pk = 'a'` and `pk < -3 AND pk = 'a'` run, and evaluate their
+        // terms; `pk = 'a' AND contains(pk, 1)` is refused). A Scan checks every term.
+        let first_checked = key_terms
+            .first()
+            .and_then(|hash| terms.iter().position(|t| std::ptr::eq(*t, *hash)))
+            .unwrap_or(0);
         for term in terms
             .iter()
+            .skip(first_checked)
             .filter(|t| !key_terms.iter().any(|k| std::ptr::eq(*k, **t)))
         {
-            // An index's partition key fixed by equality (a Query of the index) is not checked in
-            // the other terms (DynamoDB Local 3.3.1: `contains(ia, 'M') AND ia = 1` on an index
-            // keyed by a number `ia` succeeds; its sort key, and the table's keys, are checked).
-            let index_query = !key_terms.is_empty() && queried.hash != self.keys.hash;
             for name in self.keys.all().chain(queried.all()) {
-                if index_query && *name == queried.hash && !self.keys.all().any(|k| k == name) {
-                    continue;
-                }
                 self.check_compared(ph, term, name, false)?;
             }
         }

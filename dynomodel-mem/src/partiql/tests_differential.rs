@@ -450,7 +450,8 @@ async fn key_value_of_no_key_type() {
 }
 
 /// The order of a SELECT's later checks: paths into keys in the filter, then values compared with
-/// keys in the other terms (not the partition key of a queried index), then the projection's paths.
+/// keys in the other terms (in a Query, only those after the partition key's equality), then the
+/// projection's paths.
 #[tokio::test]
 async fn filter_and_projection_check_order() {
     let mut input = table_input("ntab", ScalarAttributeType::N, Some(ScalarAttributeType::B));
@@ -484,14 +485,21 @@ async fn filter_and_projection_check_order() {
         ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT sk.x FROM ntab WHERE contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1", format!("{NESTED}Key: sk")),
+        ("SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'M')", TYPES.to_owned()),
     ] {
         assert_eq!(error_of(&b, statement).await, validation(&want), "{statement}");
     }
-    let ok = b
-        .execute_statement(ExecuteStatementInput {
-            statement: "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1".into(),
-            ..Default::default()
-        })
-        .await;
-    assert!(ok.is_ok(), "{ok:?}");
+    for statement in [
+        "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1",
+        "SELECT a FROM ntab WHERE contains(pk, 'M') AND pk = 1",
+        "SELECT a FROM ntab WHERE pk < 'x' AND pk = 1",
+    ] {
+        let ok = b
+            .execute_statement(ExecuteStatementInput {
+                statement: statement.into(),
+                ..Default::default()
+            })
+            .await;
+        assert!(ok.is_ok(), "{statement}: {ok:?}");
+    }
 }
