@@ -290,6 +290,28 @@ pub(crate) fn prevalidate_condition(ph: &Gen<'_>, filter: &Expr) -> Result<()> {
     Ok(())
 }
 
+/// The checks of [`prevalidate_condition`] and [`prevalidate_update`] for a whole statement: they need
+/// no table, and DynamoDB makes them before it looks the table up (DynamoDB Local 3.3.1: an operand
+/// of the wrong type in a statement on a missing table is the operand's error).
+pub(crate) fn prevalidate(ph: &Gen<'_>, statement: &Statement) -> Result<()> {
+    match statement {
+        Statement::Select {
+            filter: Some(filter),
+            ..
+        }
+        | Statement::Delete { filter, .. } => prevalidate_condition(ph, filter),
+        Statement::Update {
+            assignments,
+            filter,
+            ..
+        } => {
+            prevalidate_update(ph, assignments)?;
+            prevalidate_condition(ph, filter)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// [`prevalidate_condition`] for the `SET`/`REMOVE` list of an `UPDATE` (path overlaps, operand
 /// types of `+`, `-`, `list_append`).
 pub(crate) fn prevalidate_update(ph: &Gen<'_>, assignments: &[Assignment]) -> Result<()> {

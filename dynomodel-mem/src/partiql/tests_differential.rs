@@ -503,3 +503,22 @@ async fn filter_and_projection_check_order() {
         assert!(ok.is_ok(), "{statement}: {ok:?}");
     }
 }
+
+/// An operand of the wrong type is found before the table is looked up.
+#[tokio::test]
+async fn operand_types_before_the_table() {
+    let b = table().await;
+    for (statement, want) in [
+        ("DELETE FROM nosuch WHERE pk = 'a' AND begins_with(a, 1)", "begins_with, operand type: N"),
+        ("UPDATE nosuch SET a = a + 'x' WHERE pk = 'a'", "+, operand type: S"),
+        ("SELECT * FROM nosuch WHERE begins_with(a, 1)", "begins_with, operand type: N"),
+    ] {
+        assert_eq!(
+            error_of(&b, statement).await,
+            validation(&format!(
+                "Incorrect operand type for operator or function; operator or function: {want}"
+            )),
+            "{statement}"
+        );
+    }
+}
