@@ -94,17 +94,36 @@ impl Schema {
         consistent_gsi: bool,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
-        // The terms that become the key condition: the first top-level equality (or IN) on the
-        // partition key, then the first sort-key term of a key-condition form.
+        // The terms checked as the key condition: the last top-level equality (or IN) on the
+        // partition key; then the sort key's last equality, or else its first term of a
+        // key-condition form. A simple term on a key attribute before that attribute's key term is
+        // not checked at all (DynamoDB Local 3.3.1, whose planner keeps one term per key attribute:
+        // `contains(pk, 1) AND pk = 'a'`, `pk < -3 AND pk = 'a'`, `sk = 'x' AND sk = 1` run, and
+        // the statement still evaluates every term; `pk = 'a' AND contains(pk, 1)` and
+        // `(contains(pk, 1) OR a = 1) AND pk = 'a'` are refused). A Scan checks every term.
         let terms = conjuncts(filter);
         let on_hash = |t: &&Expr| {
             equality(t, &queried.hash).is_some()
                 || matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)))
         };
-        let mut key_terms: Vec<&Expr> = terms.iter().copied().find(on_hash).into_iter().collect();
-        if let (Some(_), Some(range)) = (key_terms.first(), &queried.range) {
-            key_terms.extend(terms.iter().copied().find(|t| range_form(t, range)));
+        let mut key_at: Vec<(&String, usize)> = Vec::new();
+        if let Some(h) = terms.iter().rposition(on_hash) {
+            key_at.push((&queried.hash, h));
+            if let Some(range) = &queried.range {
+                let at = terms
+                    .iter()
+                    .rposition(|t| equality(t, range).is_some())
+                    .or_else(|| terms.iter().position(|t| range_form(t, range)));
+                key_at.extend(at.map(|r| (range, r)));
+            }
         }
+        let key_terms: Vec<&Expr> = key_at.iter().map(|(_, i)| terms[*i]).collect();
+        let keys: Vec<&String> = self.keys.all().chain(queried.all()).collect();
+        let skipped = |i: usize, t: &Expr| {
+            key_at
+                .iter()
+                .any(|(k, at)| i < *at && simple_on(t, k, &keys))
+        };
         // The key attributes in `java.util.HashSet` order, whatever the order of the terms (DynamoDB
         // Local 3.3.1: `sk` before `pk`, `ia` before `ib`, an index's `sk` before `ib`).
         for name in java_hash_set_order(queried.all().map(String::as_str)) {
@@ -122,18 +141,10 @@ impl Schema {
         let mut nested = Vec::new();
         nested_paths(filter, &mut nested);
         self.check_nested_paths(&nested)?;
-        // In a Query, the terms before the partition key's equality are not checked (DynamoDB Local
-        // 3.3.1: `contains(pk, 1) AND pk = 'a'` and `pk < -3 AND pk = 'a'` run, and evaluate their
-        // terms; `pk = 'a' AND contains(pk, 1)` is refused). A Scan checks every term.
-        let first_checked = key_terms
-            .first()
-            .and_then(|hash| terms.iter().position(|t| std::ptr::eq(*t, *hash)))
-            .unwrap_or(0);
-        for term in terms
-            .iter()
-            .skip(first_checked)
-            .filter(|t| !key_terms.iter().any(|k| std::ptr::eq(*k, **t)))
-        {
+        for (i, term) in terms.iter().enumerate() {
+            if skipped(i, term) || key_terms.iter().any(|k| std::ptr::eq(*k, *term)) {
+                continue;
+            }
             for name in self.keys.all().chain(queried.all()) {
                 self.check_compared(ph, term, name, false)?;
             }
@@ -406,6 +417,22 @@ fn projection_nested(projection: &Projection) -> Vec<&Path> {
         Projection::All => Vec::new(),
         Projection::Paths(paths) => paths.iter().rev().filter(|p| !p.steps.is_empty()).collect(),
     }
+}
+
+/// Whether `term` (under any NOTs) is one comparison, function, BETWEEN, IN or IS on the key
+/// attribute `key`, and names no other of `keys`.
+fn simple_on(term: &Expr, key: &str, keys: &[&String]) -> bool {
+    let mut inner = term;
+    while let Expr::Not(t) = inner {
+        inner = t;
+    }
+    matches!(
+        inner,
+        Expr::Cmp(..) | Expr::Between(..) | Expr::In(..) | Expr::Call(..) | Expr::Missing(..)
+    ) && super::plan::mentions(inner, key)
+        && keys
+            .iter()
+            .all(|k| k.as_str() == key || !super::plan::mentions(inner, k))
 }
 
 /// The paths of `expr` that reach inside an attribute, in statement order.

@@ -450,8 +450,8 @@ async fn key_value_of_no_key_type() {
 }
 
 /// The order of a SELECT's later checks: paths into keys in the filter, then values compared with
-/// keys in the other terms (in a Query, only those after the partition key's equality), then the
-/// projection's paths.
+/// keys in the other terms (in a Query, not the simple terms on a key attribute before its key
+/// term), then the projection's paths.
 #[tokio::test]
 async fn filter_and_projection_check_order() {
     let mut input = table_input("ntab", ScalarAttributeType::N, Some(ScalarAttributeType::B));
@@ -486,6 +486,7 @@ async fn filter_and_projection_check_order() {
         ("SELECT sk.x FROM ntab WHERE contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1", format!("{NESTED}Key: sk")),
         ("SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'M')", TYPES.to_owned()),
+        ("SELECT a FROM ntab WHERE (contains(pk, 'M') OR a = 1) AND pk = 1", TYPES.to_owned()),
     ] {
         assert_eq!(error_of(&b, statement).await, validation(&want), "{statement}");
     }
@@ -493,6 +494,8 @@ async fn filter_and_projection_check_order() {
         "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1",
         "SELECT a FROM ntab WHERE contains(pk, 'M') AND pk = 1",
         "SELECT a FROM ntab WHERE pk < 'x' AND pk = 1",
+        "SELECT a FROM ntab WHERE NOT contains(pk, 'M') AND pk = 1",
+        "SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'x') AND pk = 1",
     ] {
         let ok = b
             .execute_statement(ExecuteStatementInput {
@@ -502,6 +505,19 @@ async fn filter_and_projection_check_order() {
             .await;
         assert!(ok.is_ok(), "{statement}: {ok:?}");
     }
+    // The sort key's key term is its last equality.
+    let t = table().await;
+    assert_eq!(
+        error_of(&t, "SELECT a FROM tbl WHERE pk = 'a' AND sk = 1 AND sk < 'x'").await,
+        validation(TYPES)
+    );
+    let ok = t
+        .execute_statement(ExecuteStatementInput {
+            statement: "SELECT a FROM tbl WHERE a = 1 AND pk = 'a' AND sk = 'x' AND sk = 1".into(),
+            ..Default::default()
+        })
+        .await;
+    assert!(ok.is_ok(), "{ok:?}");
 }
 
 /// An operand of the wrong type is found before the table is looked up.
