@@ -94,20 +94,23 @@ impl Schema {
         consistent_gsi: bool,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
-        // The terms checked as the key condition: the last top-level equality (or IN) on the
-        // partition key; then the sort key's last equality, or else its first term of a
+        // The terms checked as the key condition: the last top-level equality on the partition key
+        // (or else its last IN); then the sort key's last equality, or else its first term of a
         // key-condition form. A simple term on a key attribute before that attribute's key term is
         // not checked at all (DynamoDB Local 3.3.1, whose planner keeps one term per key attribute:
         // `contains(pk, 1) AND pk = 'a'`, `pk < -3 AND pk = 'a'`, `sk = 'x' AND sk = 1` run, and
         // the statement still evaluates every term; `pk = 'a' AND contains(pk, 1)` and
         // `(contains(pk, 1) OR a = 1) AND pk = 'a'` are refused). A Scan checks every term.
         let terms = conjuncts(filter);
-        let on_hash = |t: &&Expr| {
-            equality(t, &queried.hash).is_some()
-                || matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)))
+        let in_on_hash = |t: &&Expr| {
+            matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)))
         };
         let mut key_at: Vec<(&String, usize)> = Vec::new();
-        if let Some(h) = terms.iter().rposition(on_hash) {
+        let hash_at = terms
+            .iter()
+            .rposition(|t| equality(t, &queried.hash).is_some())
+            .or_else(|| terms.iter().rposition(in_on_hash));
+        if let Some(h) = hash_at {
             key_at.push((&queried.hash, h));
             if let Some(range) = &queried.range {
                 let at = terms
