@@ -94,6 +94,11 @@ impl Schema {
         consistent_gsi: bool,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
+        // Paths into key attributes first (DynamoDB Local 3.3.1: `pk.m > 'a' AND ia <= <bytes> AND
+        // pk = 0` is the `Key: pk` error).
+        let mut nested = Vec::new();
+        nested_paths(filter, &mut nested);
+        self.check_nested_paths(&nested)?;
         // The terms checked as the key condition: the last top-level equality on the partition key
         // (or else its last IN); then the sort key's last equality, or else its first term of a
         // key-condition form. A simple term on a key attribute before that attribute's key term is
@@ -135,15 +140,12 @@ impl Schema {
             }
         }
         // Then what the Query or Scan checks (DynamoDB Local 3.3.1's order): a consistent read of a
-        // GSI, paths into key attributes, values compared with key attributes.
+        // GSI, values compared with key attributes.
         if consistent_gsi {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
             ));
         }
-        let mut nested = Vec::new();
-        nested_paths(filter, &mut nested);
-        self.check_nested_paths(&nested)?;
         for (i, term) in terms.iter().enumerate() {
             if skipped(i, term) || key_terms.iter().any(|k| std::ptr::eq(*k, *term)) {
                 continue;
