@@ -94,11 +94,24 @@ impl Schema {
         consistent_gsi: bool,
     ) -> Result<()> {
         prevalidate_condition(ph, filter)?;
-        // Paths into key attributes first (DynamoDB Local 3.3.1: `pk.m > 'a' AND ia <= <bytes> AND
-        // pk = 0` is the `Key: pk` error).
-        let mut nested = Vec::new();
-        nested_paths(filter, &mut nested);
-        self.check_nested_paths(&nested)?;
+        // A top-level term reading into a queried key attribute first (DynamoDB Local 3.3.1:
+        // `pk.m > 'a' AND ia <= <bytes> AND pk = 0` is the `Key: pk` error); other paths into keys
+        // after a consistent read of a GSI (`NOT size(sk.x) = 5` on a GSI is the consistent read's).
+        let direct: Vec<&Path> = conjuncts(filter)
+            .into_iter()
+            .filter_map(|t| match t {
+                Expr::Cmp(a, _, _) | Expr::Between(a, _, _) | Expr::In(a, _) => Some(a.as_ref()),
+                Expr::Call(_, args) => args.first(),
+                _ => None,
+            })
+            .filter_map(|e| match e {
+                Expr::Path(p) if !p.steps.is_empty() && queried.all().any(|k| *k == p.root) => {
+                    Some(p)
+                }
+                _ => None,
+            })
+            .collect();
+        self.check_nested_paths(&direct)?;
         // The terms checked as the key condition: the last top-level equality on the partition key
         // (or else its last IN); then the sort key's last equality, or else its first term of a
         // key-condition form. A simple term on a key attribute before that attribute's key term is
@@ -140,12 +153,15 @@ impl Schema {
             }
         }
         // Then what the Query or Scan checks (DynamoDB Local 3.3.1's order): a consistent read of a
-        // GSI, values compared with key attributes.
+        // GSI, paths into key attributes, values compared with key attributes.
         if consistent_gsi {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
             ));
         }
+        let mut nested = Vec::new();
+        nested_paths(filter, &mut nested);
+        self.check_nested_paths(&nested)?;
         for (i, term) in terms.iter().enumerate() {
             if skipped(i, term) || key_terms.iter().any(|k| std::ptr::eq(*k, *term)) {
                 continue;
