@@ -485,7 +485,7 @@ async fn filter_and_projection_check_order() {
         ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT sk.x FROM ntab WHERE contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1", format!("{NESTED}Key: sk")),
-        ("SELECT a FROM ntab.gg4 WHERE pk.m > 'a' AND ib <= 1 AND ia = 1", format!("{NESTED}Key: pk")),
+        ("SELECT a FROM ntab WHERE pk.m > 'a' AND sk <= 1 AND pk = 1", format!("{NESTED}Key: pk")),
         ("SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'M')", TYPES.to_owned()),
         ("SELECT a FROM ntab WHERE (contains(pk, 'M') OR a = 1) AND pk = 1", TYPES.to_owned()),
     ] {
