@@ -541,3 +541,64 @@ async fn operand_types_before_the_table() {
         );
     }
 }
+
+/// A batch's or a transaction's SELECT projects as the expression API does (nested, lists
+/// compacted), unlike ExecuteStatement's.
+#[tokio::test]
+async fn batch_and_transaction_projections_keep_the_nesting() {
+    use dynomodel::{
+        AttributeValue, BatchExecuteStatementInput, BatchStatementRequest, ExecuteTransactionInput,
+        ParameterizedStatement,
+    };
+    let b = table().await;
+    b.execute_statement(ExecuteStatementInput {
+        statement: "INSERT INTO tbl VALUE {'pk': 'p', 'sk': 1, 'l': [1, 2, {'m': 3}], 'x': {'y': [5, 6], 'z': 1}}".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let select = "SELECT l[2].m, x.y[1], l[0], x.z FROM tbl WHERE pk = 'p' AND sk = 1";
+    let n = |v: &str| AttributeValue::N(v.parse().unwrap());
+    let want: dynomodel::Item = [
+        (
+            "x".to_owned(),
+            AttributeValue::M(
+                [
+                    ("y".to_owned(), AttributeValue::L(vec![n("6")])),
+                    ("z".to_owned(), n("1")),
+                ]
+                .into(),
+            ),
+        ),
+        (
+            "l".to_owned(),
+            AttributeValue::L(vec![
+                n("1"),
+                AttributeValue::M([("m".to_owned(), n("3"))].into()),
+            ]),
+        ),
+    ]
+    .into();
+    let batch = b
+        .batch_execute_statement(BatchExecuteStatementInput {
+            statements: vec![BatchStatementRequest {
+                statement: select.into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(batch.responses[0].item.as_ref(), Some(&want));
+    let tx = b
+        .execute_transaction(ExecuteTransactionInput {
+            transact_statements: vec![ParameterizedStatement {
+                statement: select.into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(tx.responses, vec![Some(want)]);
+}

@@ -9,11 +9,10 @@ use dynomodel::{
 };
 
 use super::ast::Statement;
-use super::batch::plan_read;
+use super::batch::{plan_read, projected};
 use super::errors;
 use super::plan::Gen;
 use super::schema::{check_parsed, parse_syntax, Schema};
-use super::select::reshape;
 use super::write::Write;
 
 /// How a transaction reports a write statement's planning error (DynamoDB Local 3.3.1, probed).
@@ -115,8 +114,8 @@ pub(crate) async fn execute_transaction(
             gets.push(TransactGet {
                 table_name: read.table,
                 key: read.key,
-                projection_expression: read.projection_expression,
-                expression_attribute_names: read.names,
+                projection_expression: None,
+                expression_attribute_names: None,
             });
         }
         let out = backend
@@ -130,7 +129,7 @@ pub(crate) async fn execute_transaction(
             .responses
             .into_iter()
             .zip(&projections)
-            .map(|(item, p)| item.map(|i| reshape(p, i)))
+            .map(|(item, p)| item.map(|i| projected(i, p.as_ref())))
             .collect();
         return Ok(ExecuteTransactionOutput {
             responses,

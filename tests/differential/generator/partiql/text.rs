@@ -11,6 +11,9 @@ use crate::rng::Rng;
 #[derive(Debug, Default)]
 pub struct Text {
     pub params: Vec<AttributeValue>,
+    /// The key attributes of the table and its indexes, with their types: conditions compare them
+    /// with values of their type most of the time (another type, or a path into a key, is a defect).
+    pub keys: Vec<(String, ScalarAttributeType)>,
     /// The key of the item a single-item statement names (to keep batches on distinct items).
     pub key: String,
 }
@@ -85,11 +88,18 @@ pub fn name(rng: &mut Rng, name: &str) -> String {
     }
 }
 
-/// A path into an item: a top-level attribute of `pool`, or now and then a nested one.
-pub fn path(rng: &mut Rng, pool: &[String]) -> String {
+/// A path into an item: a top-level attribute of `pool`, or now and then a nested one (rarely below
+/// one of `keys`: that is a defect); with its top-level attribute and whether it goes below it.
+pub fn path_with_root(
+    rng: &mut Rng,
+    pool: &[String],
+    keys: &[(String, ScalarAttributeType)],
+) -> (String, String, bool) {
     let root = rng.pick(pool).clone();
     let mut text = name(rng, &root);
-    if rng.chance(25) {
+    let is_key = keys.iter().any(|(k, _)| *k == root);
+    let nested = rng.chance(25) && (!is_key || rng.chance(15));
+    if nested {
         for _ in 0..=rng.below(2) {
             if rng.chance(50) {
                 text.push_str(&format!("[{}]", rng.below(3)));
@@ -100,7 +110,7 @@ pub fn path(rng: &mut Rng, pool: &[String]) -> String {
             }
         }
     }
-    text
+    (root, text, nested)
 }
 
 /// The non-key attributes items carry, and the given key attributes.
@@ -123,11 +133,28 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
             _ => format!("NOT ({left})"),
         };
     }
-    let p = path(rng, pool);
+    let (root, p, nested) = path_with_root(rng, pool, &t.keys);
+    // A key attribute itself is compared with values of its type, except now and then (a defect).
+    let key_type = if nested {
+        None
+    } else {
+        t.keys.iter().find(|(k, _)| *k == root).map(|(_, ty)| *ty)
+    };
+    let well_typed = key_type.filter(|_| !rng.chance(10));
+    let scalar = |rng: &mut Rng| match well_typed {
+        Some(ty) => key_value(rng, ty),
+        None => scalar(rng),
+    };
     match rng.below(10) {
+        // Functions of strings on a key of another type would be a defect too.
+        5 | 7 if well_typed.is_some_and(|ty| ty != ScalarAttributeType::S) => {
+            let op = rng.pick(&COMPARISONS);
+            let v = scalar(rng);
+            format!("{p} {op} {}", t.value(rng, &v))
+        }
         0..=2 => {
             let op = rng.pick(&COMPARISONS);
-            let v = if rng.chance(15) {
+            let v = if well_typed.is_none() && rng.chance(15) {
                 super::super::items::random_value(rng, 1)
             } else {
                 scalar(rng)
@@ -135,7 +162,7 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
             format!("{p} {op} {}", t.value(rng, &v))
         }
         3 => {
-            let ty = *rng.pick(&super::super::items::SCALARS);
+            let ty = well_typed.unwrap_or_else(|| *rng.pick(&super::super::items::SCALARS));
             let (lo, hi) = bounds(rng, ty, false);
             format!(
                 "{p} BETWEEN {} AND {}",
@@ -154,7 +181,10 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
             format!("{p} {not}IN [{}]", values.join(", "))
         }
         5 => {
-            let ty = *rng.pick(&[ScalarAttributeType::S, ScalarAttributeType::B]);
+            let ty = match well_typed {
+                Some(ty) => ty,
+                None => *rng.pick(&[ScalarAttributeType::S, ScalarAttributeType::B]),
+            };
             let v = key_value(rng, ty);
             format!("begins_with({p}, {})", t.value(rng, &v))
         }
