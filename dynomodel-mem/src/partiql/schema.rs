@@ -123,11 +123,21 @@ impl Schema {
         let in_on_hash = |t: &&Expr| {
             matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)))
         };
+        // A term naming a queried key attribute in another way (`size(sk) = 1`, `(contains(pk, 1) OR
+        // a = 1)`) leaves no key condition: every term is checked as a Scan's filter (DynamoDB Local
+        // 3.3.1: `size(sk) = 1 AND sk >= 'x' AND pk = 'a'` on a numeric `sk` is the filter's error).
+        let keys: Vec<&String> = self.keys.all().chain(queried.all()).collect();
+        let mixed = terms.iter().any(|t| {
+            queried
+                .all()
+                .any(|k| super::plan::mentions(t, k) && !simple_on(t, k, &keys))
+        });
         let mut key_at: Vec<(&String, usize)> = Vec::new();
         let hash_at = terms
             .iter()
             .rposition(|t| equality(t, &queried.hash).is_some())
-            .or_else(|| terms.iter().rposition(in_on_hash));
+            .or_else(|| terms.iter().rposition(in_on_hash))
+            .filter(|_| !mixed);
         if let Some(h) = hash_at {
             key_at.push((&queried.hash, h));
             if let Some(range) = &queried.range {
@@ -139,7 +149,6 @@ impl Schema {
             }
         }
         let key_terms: Vec<&Expr> = key_at.iter().map(|(_, i)| terms[*i]).collect();
-        let keys: Vec<&String> = self.keys.all().chain(queried.all()).collect();
         let skipped = |i: usize, t: &Expr| {
             key_at
                 .iter()
@@ -440,17 +449,27 @@ fn projection_nested(projection: &Projection) -> Vec<&Path> {
     }
 }
 
-/// Whether `term` (under any NOTs) is one comparison, function, BETWEEN, IN or IS on the key
-/// attribute `key`, and names no other of `keys`.
+/// Whether `term` (under any NOTs) is one comparison, function, BETWEEN, IN or IS whose operand is
+/// the key attribute `key` itself, with values only, and names no other of `keys`.
 fn simple_on(term: &Expr, key: &str, keys: &[&String]) -> bool {
     let mut inner = term;
     while let Expr::Not(t) = inner {
         inner = t;
     }
-    matches!(
-        inner,
-        Expr::Cmp(..) | Expr::Between(..) | Expr::In(..) | Expr::Call(..) | Expr::Missing(..)
-    ) && super::plan::mentions(inner, key)
+    let is_key = |e: &Expr| matches!(e, Expr::Path(p) if p.is_attribute(key));
+    let is_value = |e: &Expr| !matches!(e, Expr::Path(_) | Expr::Call(..) | Expr::Arith(..));
+    let direct = match inner {
+        Expr::Cmp(a, _, b) => (is_key(a) && is_value(b)) || (is_value(a) && is_key(b)),
+        Expr::Between(a, lo, hi) => is_key(a) && is_value(lo) && is_value(hi),
+        Expr::In(a, items) => is_key(a) && items.iter().all(is_value),
+        Expr::Call(_, args) => match args.split_first() {
+            Some((first, rest)) => is_key(first) && rest.iter().all(is_value),
+            None => false,
+        },
+        Expr::Missing(a, _) => is_key(a),
+        _ => false,
+    };
+    direct
         && keys
             .iter()
             .all(|k| k.as_str() == key || !super::plan::mentions(inner, k))

@@ -511,6 +511,7 @@ async fn filter_and_projection_check_order() {
     for statement in [
         "SELECT a FROM tbl WHERE pk = 'a' AND sk = 1 AND sk < 'x'",
         "SELECT a FROM tbl WHERE pk = 'a' AND (pk IN [1] AND b = 1)",
+        "SELECT a FROM tbl WHERE size(sk) = 1 AND sk >= 'x' AND pk = 'a'",
     ] {
         assert_eq!(error_of(&t, statement).await, validation(TYPES), "{statement}");
     }
