@@ -603,3 +603,29 @@ async fn batch_and_transaction_projections_keep_the_nesting() {
         .unwrap();
     assert_eq!(tx.responses, vec![Some(want)]);
 }
+
+/// A transaction's read with a key of the wrong type: a `ValidationError` reason, as for writes.
+#[tokio::test]
+async fn transaction_read_key_type_is_a_reason() {
+    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    let b = table().await;
+    let out = b
+        .execute_transaction(ExecuteTransactionInput {
+            transact_statements: vec![ParameterizedStatement {
+                statement: "SELECT * FROM tbl WHERE pk = 1 AND sk = 1".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await;
+    match out {
+        Err(Error::TransactionCanceled { reasons, .. }) => assert_eq!(
+            (reasons[0].code.as_str(), reasons[0].message.as_deref()),
+            (
+                "ValidationError",
+                Some("Key attribute's data type should match its data type in table's schema: Key pk")
+            )
+        ),
+        other => panic!("{other:?}"),
+    }
+}

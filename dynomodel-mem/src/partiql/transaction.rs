@@ -104,12 +104,23 @@ pub(crate) async fn execute_transaction(
     if reads > 0 {
         let mut gets = Vec::new();
         let mut projections = Vec::new();
+        // Statements whose key does not fit the table: (index, message).
+        let mut invalid: Vec<(usize, String)> = Vec::new();
         for (i, (statement, params)) in parsed.iter().enumerate() {
             let message = format!(
                 "Validation failed in TransactStatements[{i}]: {}",
                 errors::TRANSACTION_SELECT
             );
-            let read = plan_read(backend, statement, params, &message).await?;
+            let read = match plan_read(backend, statement, params, &message).await {
+                Ok(read) => read,
+                Err(e) => match statement_error(&e) {
+                    StatementError::Reason => {
+                        invalid.push((i, e.message()));
+                        continue;
+                    }
+                    StatementError::Named | StatementError::AsIs => return Err(e),
+                },
+            };
             projections.push(read.projection);
             gets.push(TransactGet {
                 table_name: read.table,
@@ -117,6 +128,9 @@ pub(crate) async fn execute_transaction(
                 projection_expression: None,
                 expression_attribute_names: None,
             });
+        }
+        if !invalid.is_empty() {
+            return Err(cancelled_by_invalid_keys(parsed.len(), &invalid));
         }
         let out = backend
             .transact_get_items(TransactGetItemsInput {
