@@ -49,7 +49,15 @@ pub(crate) async fn plan_read(
     let ph = Gen::new(params);
     let key = match (index, filter) {
         (None, Some(filter)) => match super::plan::full_key(&ph, &schema.keys, filter)? {
-            Some((key, rest)) if rest.is_empty() => key,
+            // A value that can be no key (`pk = TRUE`) names no single item (DynamoDB Local 3.3.1).
+            Some((key, rest))
+                if rest.is_empty()
+                    && key.values().all(|v| {
+                        matches!(v, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_))
+                    }) =>
+            {
+                key
+            }
             _ => return Err(Error::validation(not_single)),
         },
         _ => return Err(Error::validation(not_single)),

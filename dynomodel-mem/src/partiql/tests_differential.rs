@@ -629,3 +629,24 @@ async fn transaction_read_key_type_is_a_reason() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A batch's SELECT with a key value that can be no key names no single item.
+#[tokio::test]
+async fn batch_select_of_a_boolean_key() {
+    use dynomodel::{BatchExecuteStatementInput, BatchStatementRequest};
+    let b = table().await;
+    let out = b
+        .batch_execute_statement(BatchExecuteStatementInput {
+            statements: vec![BatchStatementRequest {
+                statement: "SELECT a FROM tbl WHERE pk = TRUE AND sk = -1".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        out.responses[0].error.as_ref().and_then(|e| e.message.as_deref()),
+        Some("Only single item select is supported")
+    );
+}
