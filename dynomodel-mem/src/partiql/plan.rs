@@ -390,8 +390,10 @@ pub(crate) fn compared_with<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e Ex
                 .into_iter()
                 .filter(|e| is_value(e)),
         ),
+        // Only the first value of an IN is checked (DynamoDB Local 3.3.1: `sk IN [1, 'x']` on a
+        // numeric `sk` runs, `sk IN ['x', 1]` is refused).
         Expr::In(a, items) if is_key(a) => {
-            out.extend(items.iter().filter(|e| is_value(e)));
+            out.extend(items.first().filter(|e| is_value(e)));
         }
         Expr::Call(f, args) => match (f.as_str(), args.as_slice()) {
             // `attribute_type(sk, 'N')` too: its type name is a string value, compared with the

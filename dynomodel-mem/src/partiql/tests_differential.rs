@@ -650,3 +650,20 @@ async fn batch_select_of_a_boolean_key() {
         Some("Only single item select is supported")
     );
 }
+
+/// Only the first value of an IN on a key attribute is checked against the key's type.
+#[tokio::test]
+async fn first_in_value_is_type_checked() {
+    let b = table().await;
+    assert_eq!(
+        error_of(&b, "SELECT * FROM tbl WHERE sk IN ['x', 1]").await,
+        validation("One or more parameter values were invalid: Condition parameter type does not match schema type")
+    );
+    let ok = b
+        .execute_statement(ExecuteStatementInput {
+            statement: "SELECT * FROM tbl WHERE NOT (sk IN [1, 'x'])".into(),
+            ..Default::default()
+        })
+        .await;
+    assert!(ok.is_ok(), "{ok:?}");
+}

@@ -152,13 +152,16 @@ pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> 
             let v = scalar(rng);
             format!("{p} {op} {}", t.value(rng, &v))
         }
+        // Any value can be tested for (in)equality; order comparisons take scalars (anything else is an
+        // operand-type defect, which the generator does not add on top of another).
+        0..=2 if well_typed.is_none() && rng.chance(15) => {
+            let op = rng.pick(&["=", "<>", "!="]);
+            let v = super::super::items::random_value(rng, 1);
+            format!("{p} {op} {}", t.value(rng, &v))
+        }
         0..=2 => {
             let op = rng.pick(&COMPARISONS);
-            let v = if well_typed.is_none() && rng.chance(15) {
-                super::super::items::random_value(rng, 1)
-            } else {
-                scalar(rng)
-            };
+            let v = scalar(rng);
             format!("{p} {op} {}", t.value(rng, &v))
         }
         3 => {
