@@ -183,15 +183,15 @@ fn key_equality_as_cancellation(engine: &Answer, local: &Answer) -> bool {
         && n == format!("ValidationError {m}")
 }
 
-/// deviations.md, "an item holding an empty map inside a list, in an error": DynamoDB Local writes
-/// that map as `{}` without its type (`{"L":[{}]}`; measured in a cancellation reason's item), which
-/// no SDK can read ("Union did not contain a valid variant"). Accepted only when the engine's error
-/// carries such an item.
+/// deviations.md, "an item holding a nested empty map, in an error": DynamoDB Local writes a map
+/// that is empty and inside another value as `{}` without its type (`{"L":[{}]}`; measured in a
+/// cancellation reason's item), which no SDK can read ("Union did not contain a valid variant").
+/// Accepted only when the engine's error carries such an item.
 fn empty_map_in_a_list_unreadable(engine: &Answer, local: &Answer) -> bool {
-    fn in_list(v: &AttributeValue, inside_list: bool) -> bool {
+    fn in_list(v: &AttributeValue, nested: bool) -> bool {
         match v {
-            AttributeValue::M(m) if m.is_empty() => inside_list,
-            AttributeValue::M(m) => m.values().any(|v| in_list(v, false)),
+            AttributeValue::M(m) if m.is_empty() => nested,
+            AttributeValue::M(m) => m.values().any(|v| in_list(v, true)),
             AttributeValue::L(l) => l.iter().any(|v| in_list(v, true)),
             _ => false,
         }
@@ -202,6 +202,9 @@ fn empty_map_in_a_list_unreadable(engine: &Answer, local: &Answer) -> bool {
     };
     let engine_has = match engine {
         Answer::Err { item, reasons, .. } => has(item) || reasons.iter().any(|r| has(&r.2)),
+        Answer::BatchStatements(responses) => responses
+            .iter()
+            .any(|r| r.error.as_ref().is_some_and(|e| has(&e.item))),
         _ => false,
     };
     engine_has
