@@ -1,7 +1,6 @@
 //! `BatchExecuteStatement`: up to 25 statements, all reads (each a GetItem) or all writes (each its
 //! item operation), run one by one, each failing on its own with a `BatchStatementError`.
 
-
 use dynomodel::{
     AttributeValue, Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput,
     BatchStatementError, BatchStatementResponse, ConsumedCapacity, Error, GetItemInput, Item,
@@ -9,10 +8,10 @@ use dynomodel::{
 };
 
 use super::ast::{Projection, Statement};
-use crate::expr::eval::Step;
 use super::errors;
 use super::plan::Gen;
 use super::schema::{parse, Schema};
+use crate::expr::eval::Step;
 
 use super::write::Write;
 
@@ -53,7 +52,10 @@ pub(crate) async fn plan_read(
             Some((key, rest))
                 if rest.is_empty()
                     && key.values().all(|v| {
-                        matches!(v, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_))
+                        matches!(
+                            v,
+                            AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+                        )
                     }) =>
             {
                 key

@@ -120,9 +120,7 @@ impl Schema {
         // the statement still evaluates every term; `pk = 'a' AND contains(pk, 1)` and
         // `(contains(pk, 1) OR a = 1) AND pk = 'a'` are refused). A Scan checks every term.
         let terms = conjuncts(filter);
-        let in_on_hash = |t: &&Expr| {
-            matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)))
-        };
+        let in_on_hash = |t: &&Expr| matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)));
         // A term naming a queried key attribute in another way (`size(sk) = 1`, `(contains(pk, 1) OR
         // a = 1)`) leaves no key condition: every term is checked as a Scan's filter (DynamoDB Local
         // 3.3.1: `size(sk) = 1 AND sk >= 'x' AND pk = 'a'` on a numeric `sk` is the filter's error).

@@ -455,41 +455,79 @@ async fn key_value_of_no_key_type() {
 #[tokio::test]
 async fn filter_and_projection_check_order() {
     let mut input = table_input("ntab", ScalarAttributeType::N, Some(ScalarAttributeType::B));
-    for (name, ty) in [("ia", ScalarAttributeType::N), ("ib", ScalarAttributeType::B)] {
-        input.attribute_definitions.push(dynomodel::AttributeDefinition {
-            attribute_name: name.into(),
-            attribute_type: ty,
-        });
+    for (name, ty) in [
+        ("ia", ScalarAttributeType::N),
+        ("ib", ScalarAttributeType::B),
+    ] {
+        input
+            .attribute_definitions
+            .push(dynomodel::AttributeDefinition {
+                attribute_name: name.into(),
+                attribute_type: ty,
+            });
     }
-    input.global_secondary_indexes.push(dynomodel::GlobalSecondaryIndex {
-        index_name: "gg4".into(),
-        key_schema: vec![
-            dynomodel::KeySchemaElement::hash("ia"),
-            dynomodel::KeySchemaElement::range("ib"),
-        ],
-        projection: dynomodel::Projection {
-            projection_type: dynomodel::ProjectionType::All,
-            non_key_attributes: vec![],
-        },
-        provisioned_throughput: None,
-    });
+    input
+        .global_secondary_indexes
+        .push(dynomodel::GlobalSecondaryIndex {
+            index_name: "gg4".into(),
+            key_schema: vec![
+                dynomodel::KeySchemaElement::hash("ia"),
+                dynomodel::KeySchemaElement::range("ib"),
+            ],
+            projection: dynomodel::Projection {
+                projection_type: dynomodel::ProjectionType::All,
+                non_key_attributes: vec![],
+            },
+            provisioned_throughput: None,
+        });
     let b = backend_with(input).await;
     const NESTED: &str =
         "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: ";
     const TYPES: &str =
         "One or more parameter values were invalid: Condition parameter type does not match schema type";
     for (statement, want) in [
-        ("SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M') AND ia = 1", format!("{NESTED}Key: pk")),
-        ("SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M')", TYPES.to_owned()),
-        ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(ib, 'M')", TYPES.to_owned()),
-        ("SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(pk, 'M')", TYPES.to_owned()),
-        ("SELECT sk.x FROM ntab WHERE contains(pk, 'M')", TYPES.to_owned()),
-        ("SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1", format!("{NESTED}Key: sk")),
-        ("SELECT a FROM ntab WHERE pk.m > 'a' AND sk <= 1 AND pk = 1", format!("{NESTED}Key: pk")),
-        ("SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'M')", TYPES.to_owned()),
-        ("SELECT a FROM ntab WHERE (contains(pk, 'M') OR a = 1) AND pk = 1", TYPES.to_owned()),
+        (
+            "SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M') AND ia = 1",
+            format!("{NESTED}Key: pk"),
+        ),
+        (
+            "SELECT pk.x FROM ntab.gg4 WHERE attribute_type(ia, 'M')",
+            TYPES.to_owned(),
+        ),
+        (
+            "SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(ib, 'M')",
+            TYPES.to_owned(),
+        ),
+        (
+            "SELECT a FROM ntab.gg4 WHERE ia = 1 AND contains(pk, 'M')",
+            TYPES.to_owned(),
+        ),
+        (
+            "SELECT sk.x FROM ntab WHERE contains(pk, 'M')",
+            TYPES.to_owned(),
+        ),
+        (
+            "SELECT a FROM ntab WHERE attribute_type(pk, 'M') AND sk.x = 1",
+            format!("{NESTED}Key: sk"),
+        ),
+        (
+            "SELECT a FROM ntab WHERE pk.m > 'a' AND sk <= 1 AND pk = 1",
+            format!("{NESTED}Key: pk"),
+        ),
+        (
+            "SELECT a FROM ntab WHERE pk = 1 AND contains(pk, 'M')",
+            TYPES.to_owned(),
+        ),
+        (
+            "SELECT a FROM ntab WHERE (contains(pk, 'M') OR a = 1) AND pk = 1",
+            TYPES.to_owned(),
+        ),
     ] {
-        assert_eq!(error_of(&b, statement).await, validation(&want), "{statement}");
+        assert_eq!(
+            error_of(&b, statement).await,
+            validation(&want),
+            "{statement}"
+        );
     }
     for statement in [
         "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1",
@@ -513,7 +551,11 @@ async fn filter_and_projection_check_order() {
         "SELECT a FROM tbl WHERE pk = 'a' AND (pk IN [1] AND b = 1)",
         "SELECT a FROM tbl WHERE size(sk) = 1 AND sk >= 'x' AND pk = 'a'",
     ] {
-        assert_eq!(error_of(&t, statement).await, validation(TYPES), "{statement}");
+        assert_eq!(
+            error_of(&t, statement).await,
+            validation(TYPES),
+            "{statement}"
+        );
     }
     let ok = t
         .execute_statement(ExecuteStatementInput {
@@ -529,9 +571,18 @@ async fn filter_and_projection_check_order() {
 async fn operand_types_before_the_table() {
     let b = table().await;
     for (statement, want) in [
-        ("DELETE FROM nosuch WHERE pk = 'a' AND begins_with(a, 1)", "begins_with, operand type: N"),
-        ("UPDATE nosuch SET a = a + 'x' WHERE pk = 'a'", "+, operand type: S"),
-        ("SELECT * FROM nosuch WHERE begins_with(a, 1)", "begins_with, operand type: N"),
+        (
+            "DELETE FROM nosuch WHERE pk = 'a' AND begins_with(a, 1)",
+            "begins_with, operand type: N",
+        ),
+        (
+            "UPDATE nosuch SET a = a + 'x' WHERE pk = 'a'",
+            "+, operand type: S",
+        ),
+        (
+            "SELECT * FROM nosuch WHERE begins_with(a, 1)",
+            "begins_with, operand type: N",
+        ),
     ] {
         assert_eq!(
             error_of(&b, statement).await,
@@ -646,7 +697,10 @@ async fn batch_select_of_a_boolean_key() {
         .await
         .unwrap();
     assert_eq!(
-        out.responses[0].error.as_ref().and_then(|e| e.message.as_deref()),
+        out.responses[0]
+            .error
+            .as_ref()
+            .and_then(|e| e.message.as_deref()),
         Some("Only single item select is supported")
     );
 }
