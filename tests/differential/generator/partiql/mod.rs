@@ -471,7 +471,7 @@ fn break_syntax(rng: &mut Rng, text: &mut String) {
         .filter(|(from, _)| text.contains(from))
         .collect();
     if applicable.is_empty() || rng.chance(20) {
-        text.push_str(*rng.pick(&[" WHERE", " AND", ")", " ,"]));
+        text.push_str(rng.pick::<&str>(&[" WHERE", " AND", ")", " ,"]));
         return;
     }
     let (from, to) = rng.pick(&applicable);
