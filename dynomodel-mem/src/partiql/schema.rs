@@ -112,45 +112,49 @@ impl Schema {
             })
             .collect();
         self.check_nested_paths(&direct)?;
-        // The terms checked as the key condition: the last top-level equality on the partition key
-        // (or else its last IN); then the sort key's last equality, or else its first term of a
-        // key-condition form. A simple term on a key attribute before that attribute's key term is
-        // not checked at all (DynamoDB Local 3.3.1, whose planner keeps one term per key attribute:
-        // `contains(pk, 1) AND pk = 'a'`, `pk < -3 AND pk = 'a'`, `sk = 'x' AND sk = 1` run, and
-        // the statement still evaluates every term; `pk = 'a' AND contains(pk, 1)` and
-        // `(contains(pk, 1) OR a = 1) AND pk = 'a'` are refused). A Scan checks every term.
+        // The terms checked as the key condition: the first top-level equality on the partition key
+        // (or else its first IN); then the sort key's last equality, or else its first term of a
+        // key-condition form. Of the other simple terms on one key attribute only the last is
+        // checked (DynamoDB Local 3.3.1, whose planner keeps one term per key attribute:
+        // `contains(pk, 1) AND pk = 'a'`, `pk < -3 AND pk = 'a'`, `sk = 'x' AND sk = 1`,
+        // `pk <> <bytes> AND NOT pk IN ['a']` run, and the statement still evaluates every term;
+        // `pk = 'a' AND contains(pk, 1)`, `pk = 'a' AND pk = 1` and `(contains(pk, 1) OR a = 1) AND
+        // pk = 'a'` are refused).
         let terms = conjuncts(filter);
-        let in_on_hash = |t: &&Expr| matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)));
         // A term naming a queried key attribute in another way (`size(sk) = 1`, `(contains(pk, 1) OR
-        // a = 1)`) leaves no key condition: every term is checked as a Scan's filter (DynamoDB Local
-        // 3.3.1: `size(sk) = 1 AND sk >= 'x' AND pk = 'a'` on a numeric `sk` is the filter's error).
+        // a = 1)`) leaves no key condition (DynamoDB Local 3.3.1: `size(sk) = 1 AND sk >= 'x' AND
+        // pk = 'a'` on a numeric `sk` is the filter's error).
         let keys: Vec<&String> = self.keys.all().chain(queried.all()).collect();
         let mixed = terms.iter().any(|t| {
             queried
                 .all()
                 .any(|k| super::plan::mentions(t, k) && !simple_on(t, k, &keys))
         });
-        let mut key_at: Vec<(&String, usize)> = Vec::new();
+        let in_on_hash = |t: &&Expr| matches!(t, Expr::In(a, _) if matches!(a.as_ref(), Expr::Path(p) if p.is_attribute(&queried.hash)));
+        let mut key_at: Vec<usize> = Vec::new();
         let hash_at = terms
             .iter()
-            .rposition(|t| equality(t, &queried.hash).is_some())
-            .or_else(|| terms.iter().rposition(in_on_hash))
+            .position(|t| equality(t, &queried.hash).is_some())
+            .or_else(|| terms.iter().position(in_on_hash))
             .filter(|_| !mixed);
         if let Some(h) = hash_at {
-            key_at.push((&queried.hash, h));
+            key_at.push(h);
             if let Some(range) = &queried.range {
                 let at = terms
                     .iter()
                     .rposition(|t| equality(t, range).is_some())
                     .or_else(|| terms.iter().position(|t| range_form(t, range)));
-                key_at.extend(at.map(|r| (range, r)));
+                key_at.extend(at);
             }
         }
-        let key_terms: Vec<&Expr> = key_at.iter().map(|(_, i)| terms[*i]).collect();
+        let key_terms: Vec<&Expr> = key_at.iter().map(|i| terms[*i]).collect();
         let skipped = |i: usize, t: &Expr| {
-            key_at
-                .iter()
-                .any(|(k, at)| i < *at && simple_on(t, k, &keys))
+            keys.iter().any(|k| {
+                simple_on(t, k, &keys)
+                    && terms[i + 1..]
+                        .iter()
+                        .any(|later| simple_on(later, k, &keys))
+            })
         };
         // The key attributes in `java.util.HashSet` order, whatever the order of the terms (DynamoDB
         // Local 3.3.1: `sk` before `pk`, `ia` before `ib`, an index's `sk` before `ib`).

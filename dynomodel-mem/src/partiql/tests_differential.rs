@@ -324,8 +324,8 @@ async fn key_value_of_no_key_type() {
 }
 
 /// The order of a SELECT's checks: paths into keys in the filter (before the key terms), values compared with
-/// keys in the other terms (in a Query, not the simple terms on a key attribute before its key
-/// term), then the projection's paths.
+/// keys in the other terms (of several simple terms on one key attribute, only the last), then the
+/// projection's paths.
 #[tokio::test]
 async fn filter_and_projection_check_order() {
     let mut input = table_input("ntab", ScalarAttributeType::N, Some(ScalarAttributeType::B));
@@ -404,7 +404,8 @@ async fn filter_and_projection_check_order() {
         );
     }
     for statement in [
-        "SELECT a FROM ntab.gg4 WHERE contains(ia, 'M') AND ia = 1",
+        "SELECT a FROM ntab.gg4 WHERE (pk = 'x' AND pk = 1) AND ia = 1",
+        "SELECT a FROM ntab WHERE pk <> 'x' AND NOT pk IN [1]",
         "SELECT a FROM ntab WHERE contains(pk, 'M') AND pk = 1",
         "SELECT a FROM ntab WHERE pk < 'x' AND pk = 1",
         "SELECT a FROM ntab WHERE NOT contains(pk, 'M') AND pk = 1",
@@ -424,6 +425,7 @@ async fn filter_and_projection_check_order() {
         "SELECT a FROM tbl WHERE pk = 'a' AND sk = 1 AND sk < 'x'",
         "SELECT a FROM tbl WHERE pk = 'a' AND (pk IN [1] AND b = 1)",
         "SELECT a FROM tbl WHERE size(sk) = 1 AND sk >= 'x' AND pk = 'a'",
+        "SELECT a FROM tbl WHERE pk = 'a' AND pk = 1",
     ] {
         assert_eq!(
             error_of(&t, statement).await,

@@ -101,17 +101,21 @@ fn extra_parameter_ignored(op: &Op, engine: &Answer, local: &Answer) -> bool {
 }
 
 /// deviations.md, "`SELECT … WHERE sk IS NOT MISSING`": a Scan-path SELECT (of a table or an index)
-/// whose WHERE has a top-level `IS [NOT] MISSING` on a key attribute of the table or of an index
-/// makes DynamoDB Local fail with `InternalFailure` (a 500; probed: `WHERE pk IS MISSING`,
-/// `WHERE a = 1 AND sk IS NOT MISSING`; with the partition key fixed, or under NOT, it answers). A
-/// service error is never DynamoDB's documented answer; the engine evaluates the condition.
+/// whose WHERE has a top-level `IS [NOT] MISSING` on a key attribute of the table or of an index, or
+/// an `IN`/`NOT IN` on one with values of mixed types, makes DynamoDB Local fail with
+/// `InternalFailure` (a 500; probed: `WHERE pk IS MISSING`, `WHERE a = 1 AND sk IS NOT MISSING`,
+/// `WHERE pk IN ['a', 1]`, `WHERE pk NOT IN ['x', <bytes>]`; with the partition key fixed, or under
+/// NOT, it answers). A service error is never DynamoDB's documented answer; the engine evaluates the
+/// condition.
 fn internal_failure_on_missing_key(op: &Op, local: &Answer) -> bool {
     let Op::Statement { statement, .. } = op else {
         return false;
     };
     let on_key = ["pk", "sk", "ia", "ib", "ic"].iter().any(|k| {
-        statement.text.contains(&format!("{k} IS "))
-            || statement.text.contains(&format!("{k}\" IS "))
+        [" IS ", " IN ", " NOT IN "].iter().any(|form| {
+            statement.text.contains(&format!("{k}{form}"))
+                || statement.text.contains(&format!("{k}\"{form}"))
+        })
     });
     statement.text.starts_with("SELECT")
         && on_key
