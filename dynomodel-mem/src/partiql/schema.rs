@@ -114,7 +114,7 @@ impl Schema {
         self.check_nested_paths(&direct)?;
         // The terms checked as the key condition: the first top-level equality on the partition key
         // (or else its first IN); then the sort key's last equality, or else its first term of a
-        // key-condition form. Of the other simple terms on one key attribute only the last is
+        // key-condition form. A simple term on a key attribute that a later term also names is not
         // checked (DynamoDB Local 3.3.1, whose planner keeps one term per key attribute:
         // `contains(pk, 1) AND pk = 'a'`, `pk < -3 AND pk = 'a'`, `sk = 'x' AND sk = 1`,
         // `pk <> <bytes> AND NOT pk IN ['a']` run, and the statement still evaluates every term;
@@ -153,7 +153,7 @@ impl Schema {
                 simple_on(t, k, &keys)
                     && terms[i + 1..]
                         .iter()
-                        .any(|later| simple_on(later, k, &keys))
+                        .any(|later| super::plan::mentions(later, k))
             })
         };
         // The key attributes in `java.util.HashSet` order, whatever the order of the terms (DynamoDB

@@ -324,7 +324,7 @@ async fn key_value_of_no_key_type() {
 }
 
 /// The order of a SELECT's checks: paths into keys in the filter (before the key terms), values compared with
-/// keys in the other terms (of several simple terms on one key attribute, only the last), then the
+/// keys in the other terms (not a simple term on a key attribute that a later term names), then the
 /// projection's paths.
 #[tokio::test]
 async fn filter_and_projection_check_order() {
@@ -406,6 +406,7 @@ async fn filter_and_projection_check_order() {
     for statement in [
         "SELECT a FROM ntab.gg4 WHERE (pk = 'x' AND pk = 1) AND ia = 1",
         "SELECT a FROM ntab WHERE pk <> 'x' AND NOT pk IN [1]",
+        "SELECT a FROM ntab.gg4 WHERE ia = 1 AND NOT (pk = 'x') AND (contains(pk, 1) OR a = 1)",
         "SELECT a FROM ntab WHERE contains(pk, 'M') AND pk = 1",
         "SELECT a FROM ntab WHERE pk < 'x' AND pk = 1",
         "SELECT a FROM ntab WHERE NOT contains(pk, 'M') AND pk = 1",
