@@ -1,8 +1,6 @@
 //! `BatchExecuteStatement`: up to 25 statements, all reads (each a GetItem) or all writes (each its
 //! item operation), run one by one, each failing on its own with a `BatchStatementError`.
 
-use std::collections::BTreeMap;
-
 use dynomodel::{
     AttributeValue, Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput,
     BatchStatementError, BatchStatementResponse, ConsumedCapacity, Error, GetItemInput, Item,
@@ -13,21 +11,21 @@ use super::ast::{Projection, Statement};
 use super::errors;
 use super::plan::Gen;
 use super::schema::{parse, Schema};
-use super::select::{projection_expression, reshape};
+use crate::expr::eval::Step;
+
 use super::write::Write;
 
-/// A single-item read: the statement's table, key and projection.
+/// A single-item read: the statement's table, key and projection. Unlike ExecuteStatement's SELECT,
+/// the projection has the expression API's shape (DynamoDB Local 3.3.1: `SELECT l[0], x.y[1]` in a
+/// batch or a transaction returns `{"l": [..], "x": {"y": [..]}}`, not `{"l[0]": .., "y[1]": ..}`).
 pub(crate) struct Read {
     /// The table.
     pub(crate) table: String,
     /// The item's key.
     pub(crate) key: Item,
     /// What the statement selects (to re-key nested paths).
-    pub(crate) projection: Projection,
-    /// The projection in the expression language.
-    pub(crate) projection_expression: Option<String>,
-    /// The names it uses.
-    pub(crate) names: Option<BTreeMap<String, String>>,
+    /// The projected paths (`None` for `*`).
+    pub(crate) projection: Option<Vec<Vec<Step>>>,
 }
 
 /// Plans a `SELECT` that names one item by its full key and nothing else.
@@ -47,23 +45,55 @@ pub(crate) async fn plan_read(
         return Err(Error::validation(errors::MIXED_BATCH));
     };
     let schema = Schema::load(backend, table).await?;
-    let mut ph = Gen::new(params);
+    let ph = Gen::new(params);
     let key = match (index, filter) {
         (None, Some(filter)) => match super::plan::full_key(&ph, &schema.keys, filter)? {
-            Some((key, rest)) if rest.is_empty() => key,
+            // A value that can be no key (`pk = TRUE`) names no single item (DynamoDB Local 3.3.1).
+            Some((key, rest))
+                if rest.is_empty()
+                    && key.values().all(|v| {
+                        matches!(
+                            v,
+                            AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)
+                        )
+                    }) =>
+            {
+                key
+            }
             _ => return Err(Error::validation(not_single)),
         },
         _ => return Err(Error::validation(not_single)),
     };
     schema.check_types(&key)?;
-    let projection_expression = projection_expression(&mut ph, projection);
+    // The whole item is read and projected here: a batch's or a transaction's read does not check
+    // paths into key attributes as a ProjectionExpression would (DynamoDB Local 3.3.1).
+    let projection = match projection {
+        Projection::All => None,
+        Projection::Paths(paths) => Some(paths.iter().map(steps).collect()),
+    };
     Ok(Read {
         table: schema.table,
         key,
-        projection: projection.clone(),
-        projection_expression,
-        names: ph.names(),
+        projection,
     })
+}
+
+/// A path as the expression API's projection walks it.
+fn steps(path: &super::ast::Path) -> Vec<Step> {
+    std::iter::once(Step::Key(path.root.clone()))
+        .chain(path.steps.iter().map(|s| match s {
+            super::ast::Step::Field(f) => Step::Key(f.clone()),
+            super::ast::Step::Index(i) => Step::Index(*i as usize),
+        }))
+        .collect()
+}
+
+/// A read item projected to the statement's paths.
+pub(crate) fn projected(item: Item, projection: Option<&Vec<Vec<Step>>>) -> Item {
+    match projection {
+        Some(paths) => crate::expr::projection::project(&item, paths),
+        None => item,
+    }
 }
 
 /// Adds `c` into the per-table totals.
@@ -163,8 +193,8 @@ pub(crate) async fn batch_execute_statement(
                     table_name: read.table.clone(),
                     key: read.key,
                     consistent_read: request.consistent_read,
-                    projection_expression: read.projection_expression,
-                    expression_attribute_names: read.names,
+                    projection_expression: None,
+                    expression_attribute_names: None,
                     return_consumed_capacity: consumed,
                     ..Default::default()
                 })
@@ -175,7 +205,7 @@ pub(crate) async fn batch_execute_statement(
                     BatchStatementResponse {
                         error: None,
                         table_name: Some(read.table),
-                        item: out.item.map(|i| reshape(&read.projection, i)),
+                        item: out.item.map(|i| projected(i, read.projection.as_ref())),
                     }
                 }
                 Err(e) => failed(errors::unprefixed(e), Some(read.table)),

@@ -82,6 +82,14 @@ pub(crate) fn unsupported_function(name: &str) -> Error {
     Error::validation(format!("Unrecognized function: {name}"))
 }
 
+/// A nested path into a key attribute in a write's key terms (DynamoDB's PartiQL text,
+/// `KEY_ATTRIBUTE_NESTED_PATH_FOUND`: no colon after `Key`, unlike the expression API's).
+pub(crate) fn nested_key(name: &str) -> Error {
+    Error::validation(format!(
+        "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key {name}"
+    ))
+}
+
 /// A key value of the wrong type (DynamoDB Local's text).
 pub(crate) fn key_type(name: &str) -> Error {
     Error::validation(format!(

@@ -5,7 +5,7 @@ use dynomodel::{Backend, ExecuteStatementInput, ExecuteStatementOutput, Result};
 
 use super::ast::Statement;
 use super::plan::Gen;
-use super::schema::{parse, Schema};
+use super::schema::{parse, prevalidate, Schema};
 use super::select::select;
 use super::write::Write;
 
@@ -15,8 +15,9 @@ pub(crate) async fn execute_statement(
 ) -> Result<ExecuteStatementOutput> {
     let params = input.parameters.clone().unwrap_or_default();
     let statement = parse(&input.statement, &params)?;
-    let schema = Schema::load(backend, statement.table()).await?;
     let mut ph = Gen::new(&params);
+    prevalidate(&ph, &statement)?;
+    let schema = Schema::load(backend, statement.table()).await?;
     if let Statement::Select {
         projection,
         index,

@@ -25,6 +25,10 @@ mod write;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_differential;
+#[cfg(test)]
+mod tests_differential_multi;
 
 pub(crate) use batch::batch_execute_statement;
 pub(crate) use execute::execute_statement;

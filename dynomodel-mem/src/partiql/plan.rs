@@ -350,7 +350,7 @@ pub(crate) fn conjuncts(expr: &Expr) -> Vec<&Expr> {
 }
 
 /// The sub-expressions of `expr` (one level down).
-fn children(expr: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(expr: &Expr) -> Vec<&Expr> {
     match expr {
         Expr::And(a, b) | Expr::Or(a, b) | Expr::Cmp(a, _, b) | Expr::Arith(a, _, b) => {
             vec![a.as_ref(), b.as_ref()]
@@ -390,11 +390,16 @@ pub(crate) fn compared_with<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e Ex
                 .into_iter()
                 .filter(|e| is_value(e)),
         ),
+        // Only the first value of an IN is checked (DynamoDB Local 3.3.1: `sk IN [1, 'x']` on a
+        // numeric `sk` runs, `sk IN ['x', 1]` is refused).
         Expr::In(a, items) if is_key(a) => {
-            out.extend(items.iter().filter(|e| is_value(e)));
+            out.extend(items.first().filter(|e| is_value(e)));
         }
         Expr::Call(f, args) => match (f.as_str(), args.as_slice()) {
-            ("begins_with" | "contains", [a, v]) if is_key(a) && is_value(v) => {
+            // `attribute_type(sk, 'N')` too: its type name is a string value, compared with the
+            // key's declared type like any other (DynamoDB Local 3.3.1 refuses it for a key of type
+            // N or B, and accepts any name for a key of type S).
+            ("begins_with" | "contains" | "attribute_type", [a, v]) if is_key(a) && is_value(v) => {
                 out.push(v);
             }
             _ => {}
@@ -403,20 +408,6 @@ pub(crate) fn compared_with<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e Ex
     }
     for child in children(expr) {
         compared_with(child, name, out);
-    }
-}
-
-/// The types `attribute_type(name, 'T')` asks about anywhere in `expr`.
-pub(crate) fn attribute_types<'e>(expr: &'e Expr, name: &str, out: &mut Vec<&'e str>) {
-    if let Expr::Call(f, args) = expr
-        && let [Expr::Path(p), Expr::Str(t)] = args.as_slice()
-        && f == "attribute_type"
-        && p.is_attribute(name)
-    {
-        out.push(t);
-    }
-    for child in children(expr) {
-        attribute_types(child, name, out);
     }
 }
 

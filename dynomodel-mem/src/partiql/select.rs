@@ -2,8 +2,8 @@
 //! key condition, the rest is a filter) or Scan, with `Limit`, `NextToken` and `ConsistentRead`.
 
 use dynomodel::{
-    AttributeValue, Backend, ExecuteStatementInput, ExecuteStatementOutput, Item, QueryInput,
-    Result, ScanInput,
+    AttributeValue, Backend, Error, ExecuteStatementInput, ExecuteStatementOutput, Item,
+    QueryInput, Result, ScanInput,
 };
 
 use super::ast::{CmpOp, Expr, Projection, Step};
@@ -129,11 +129,19 @@ pub(crate) async fn select(
             .ok_or_else(|| errors::no_index(name))?,
         None => &schema.keys,
     };
+    let consistent_gsi = input.consistent_read == Some(true)
+        && index.is_some_and(|name| schema.global.iter().any(|g| g == name));
     let exclusive_start_key = input.next_token.as_deref().map(token::decode).transpose()?;
     let projection_expression = projection_expression(ph, projection);
     let terms = filter.map(conjuncts).unwrap_or_default();
     if let Some(filter) = filter {
-        schema.check_filter(ph, filter, keys)?;
+        schema.check_filter(ph, filter, projection, keys, consistent_gsi)?;
+    } else if consistent_gsi {
+        return Err(Error::validation(
+            "Consistent reads are not supported on global secondary indexes",
+        ));
+    } else {
+        schema.check_projection_keys(projection)?;
     }
     let mut trial = ph.clone();
     let page = match key_plan(&mut trial, keys, terms.clone())? {

@@ -3,18 +3,74 @@
 //! `ClientRequestToken` idempotency are the transaction machinery's.
 
 use dynomodel::{
-    Backend, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result, TransactDelete,
-    TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput,
+    Backend, CancellationReason, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result,
+    TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput,
 };
 
 use super::ast::Statement;
-use super::batch::plan_read;
+use super::batch::{plan_read, projected};
 use super::errors;
 use super::plan::Gen;
-use super::schema::{parse, Schema};
-use super::select::reshape;
+use super::schema::{check_parsed, parse_syntax, Schema};
 use super::write::Write;
+
+/// How a transaction reports a write statement's planning error (DynamoDB Local 3.3.1, probed).
+enum StatementError {
+    /// A key of the wrong type, or a key attribute missing from an INSERT: the transaction is
+    /// cancelled with a `ValidationError` reason for the statement (as TransactWriteItems reports an
+    /// action's key that does not fit its table).
+    Reason,
+    /// A check of the statement itself (operand types, path overlaps, nested key paths, values):
+    /// `Validation failed in TransactStatements[i]: …`.
+    Named,
+    /// Anything else (the key equalities: see tests/dual/deviations.md) as ExecuteStatement reports
+    /// it.
+    AsIs,
+}
+
+fn statement_error(e: &Error) -> StatementError {
+    let Error::Validation { message } = e else {
+        return StatementError::AsIs;
+    };
+    if message.starts_with("Key attribute's data type should match")
+        || message.starts_with("Key attribute should be present in the item")
+    {
+        StatementError::Reason
+    } else if message.starts_with(errors::KEY_EQUALITY)
+        || message.starts_with("Multiple conditions on same key")
+    {
+        StatementError::AsIs
+    } else {
+        StatementError::Named
+    }
+}
+
+/// The cancellation for statements whose keys do not fit: `None` for the others.
+fn cancelled_by_invalid_keys(count: usize, invalid: &[(usize, String)]) -> Error {
+    let reasons: Vec<CancellationReason> = (0..count)
+        .map(|i| match invalid.iter().find(|(at, _)| *at == i) {
+            Some((_, message)) => CancellationReason::new("ValidationError", message),
+            None => CancellationReason::none(),
+        })
+        .collect();
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+    Error::TransactionCanceled {
+        message: format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+        reasons,
+    }
+}
+
+/// A statement's validation error as a transaction reports it.
+fn in_statement(i: usize, e: &Error) -> Error {
+    Error::validation(format!(
+        "Validation failed in TransactStatements[{i}]: {}",
+        e.message()
+    ))
+}
 
 pub(crate) async fn execute_transaction(
     backend: &dyn Backend,
@@ -23,10 +79,22 @@ pub(crate) async fn execute_transaction(
     if input.transact_statements.is_empty() || input.transact_statements.len() > 100 {
         return Err(Error::validation(errors::TRANSACTION_TOO_LARGE));
     }
-    let mut parsed = Vec::new();
+    // Every statement's syntax first; then each one's own checks, which name the statement
+    // (DynamoDB Local 3.3.1: a malformed second statement is reported before a first one with
+    // duplicate result names; those and a wrong parameter count come as
+    // `Validation failed in TransactStatements[i]: …`).
+    let mut syntax = Vec::new();
     for s in &input.transact_statements {
+        syntax.push(parse_syntax(&s.statement)?);
+    }
+    let mut parsed = Vec::new();
+    for (i, ((statement, count), s)) in syntax
+        .into_iter()
+        .zip(&input.transact_statements)
+        .enumerate()
+    {
         let params = s.parameters.clone().unwrap_or_default();
-        let statement = parse(&s.statement, &params)?;
+        check_parsed(&statement, count, &params).map_err(|e| in_statement(i, &e))?;
         parsed.push((statement, params));
     }
     let reads = parsed.iter().filter(|(s, _)| s.is_read()).count();
@@ -36,19 +104,33 @@ pub(crate) async fn execute_transaction(
     if reads > 0 {
         let mut gets = Vec::new();
         let mut projections = Vec::new();
+        // Statements whose key does not fit the table: (index, message).
+        let mut invalid: Vec<(usize, String)> = Vec::new();
         for (i, (statement, params)) in parsed.iter().enumerate() {
             let message = format!(
                 "Validation failed in TransactStatements[{i}]: {}",
                 errors::TRANSACTION_SELECT
             );
-            let read = plan_read(backend, statement, params, &message).await?;
+            let read = match plan_read(backend, statement, params, &message).await {
+                Ok(read) => read,
+                Err(e) => match statement_error(&e) {
+                    StatementError::Reason => {
+                        invalid.push((i, e.message()));
+                        continue;
+                    }
+                    StatementError::Named | StatementError::AsIs => return Err(e),
+                },
+            };
             projections.push(read.projection);
             gets.push(TransactGet {
                 table_name: read.table,
                 key: read.key,
-                projection_expression: read.projection_expression,
-                expression_attribute_names: read.names,
+                projection_expression: None,
+                expression_attribute_names: None,
             });
+        }
+        if !invalid.is_empty() {
+            return Err(cancelled_by_invalid_keys(parsed.len(), &invalid));
         }
         let out = backend
             .transact_get_items(TransactGetItemsInput {
@@ -61,7 +143,7 @@ pub(crate) async fn execute_transaction(
             .responses
             .into_iter()
             .zip(&projections)
-            .map(|(item, p)| item.map(|i| reshape(p, i)))
+            .map(|(item, p)| item.map(|i| projected(i, p.as_ref())))
             .collect();
         return Ok(ExecuteTransactionOutput {
             responses,
@@ -70,6 +152,8 @@ pub(crate) async fn execute_transaction(
     }
     let mut actions = Vec::new();
     let mut inserts = Vec::new();
+    // Statements whose key does not fit the table: (index, message).
+    let mut invalid: Vec<(usize, String)> = Vec::new();
     for (i, ((statement, params), request)) in
         parsed.iter().zip(&input.transact_statements).enumerate()
     {
@@ -87,7 +171,17 @@ pub(crate) async fn execute_transaction(
         }
         let schema = Schema::load(backend, statement.table()).await?;
         let mut ph = Gen::new(params);
-        let write = Write::plan(&schema, &mut ph, statement)?;
+        let write = match Write::plan(&schema, &mut ph, statement) {
+            Ok(write) => write,
+            Err(e) => match statement_error(&e) {
+                StatementError::Reason => {
+                    invalid.push((i, e.message()));
+                    continue;
+                }
+                StatementError::Named => return Err(in_statement(i, &e)),
+                StatementError::AsIs => return Err(e),
+            },
+        };
         let on_failure = request.return_values_on_condition_check_failure;
         let (names, values) = (ph.names(), ph.values());
         inserts.push(matches!(write, Write::Insert { .. }));
@@ -96,6 +190,7 @@ pub(crate) async fn execute_transaction(
                 table,
                 item,
                 condition,
+                ..
             } => TransactWriteItem::Put(TransactPut {
                 table_name: table,
                 item,
@@ -133,6 +228,9 @@ pub(crate) async fn execute_transaction(
                 return_values_on_condition_check_failure: on_failure,
             }),
         });
+    }
+    if !invalid.is_empty() {
+        return Err(cancelled_by_invalid_keys(parsed.len(), &invalid));
     }
     let result = backend
         .transact_write_items(TransactWriteItemsInput {

@@ -25,6 +25,8 @@ pub(crate) enum Write {
         table: String,
         /// The item.
         item: Item,
+        /// Its key (for duplicate checks).
+        key: Item,
         /// `attribute_not_exists(<hash key>)`.
         condition: String,
     },
@@ -83,6 +85,7 @@ impl Write {
                 Ok(Write::Insert {
                     table,
                     item,
+                    key,
                     condition: format!("attribute_not_exists({hash})"),
                 })
             }
@@ -94,6 +97,7 @@ impl Write {
             } => {
                 prevalidate_update(ph, assignments)?;
                 prevalidate_condition(ph, filter)?;
+                schema.check_nested_key_paths(filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
                 let update = ph.update(assignments)?;
                 let hash = ph.path(&attribute(&schema.keys.hash));
@@ -124,6 +128,7 @@ impl Write {
                     Some(r) => return Err(errors::delete_returning(&r.text())),
                 };
                 prevalidate_condition(ph, filter)?;
+                schema.check_nested_key_paths(filter)?;
                 let (key, rest) = schema.key(ph, filter)?;
                 // Deleting a missing item succeeds whatever the conditions say (DynamoDB Local
                 // 3.3.1), so they apply only to an item that exists.
@@ -150,10 +155,10 @@ impl Write {
     /// The table and key written (for duplicate checks).
     pub(crate) fn target(&self) -> (String, Item) {
         match self {
-            Write::Insert { table, item, .. } => (table.clone(), item.clone()),
-            Write::Update { table, key, .. } | Write::Delete { table, key, .. } => {
-                (table.clone(), key.clone())
-            }
+            // An INSERT's key, so that it clashes with an UPDATE or DELETE of the same item.
+            Write::Insert { table, key, .. }
+            | Write::Update { table, key, .. }
+            | Write::Delete { table, key, .. } => (table.clone(), key.clone()),
         }
     }
 
@@ -171,6 +176,7 @@ impl Write {
                 table,
                 item,
                 condition,
+                ..
             } => backend
                 .put_item(PutItemInput {
                     table_name: table,

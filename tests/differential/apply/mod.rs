@@ -3,18 +3,19 @@
 //! operations are in `multi.rs`.
 
 mod multi;
+mod partiql;
 
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    Backend, DeleteItemInput, Error, GetItemInput, Item, PutItemInput, QueryInput, QueryOutput,
-    ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
+    Backend, BatchStatementResponse, DeleteItemInput, Error, GetItemInput, Item, PutItemInput,
+    QueryInput, QueryOutput, ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
 };
 
 use crate::generator::{Op, Segments, TableRef};
 
 /// The most pages a walk follows (81 items at Limit 1 is the worst case the generator makes).
-const MAX_PAGES: usize = 200;
+pub(crate) const MAX_PAGES: usize = 200;
 
 /// What a backend answered, reduced to what must agree.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +52,24 @@ pub enum Answer {
         scanned: i64,
         error: Option<(String, String)>,
     },
+    /// An ExecuteStatement: every page of a SELECT (a write's answer is one page), compared page by
+    /// page; an index SELECT's walk is compared as a multiset instead, like an index Query's.
+    Statements {
+        pages: Vec<StatementPage>,
+        /// An error on a later page.
+        error: Option<(String, String)>,
+    },
+    /// A BatchExecuteStatement: one response per statement, in order.
+    BatchStatements(Vec<BatchStatementResponse>),
+}
+
+/// One page of an ExecuteStatement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatementPage {
+    pub items: Vec<Item>,
+    /// Whether a `NextToken` came back (tokens are opaque and differ).
+    pub more: bool,
+    pub last_key: Option<Item>,
 }
 
 /// One page of a Query.
@@ -291,6 +310,13 @@ pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer,
         Op::BatchGet { reads } => (multi::batch_get(backend, names, reads).await, 1),
         Op::BatchWrite { writes } => (multi::batch_write(backend, names, writes).await, 1),
         Op::TransactGet { gets } => (multi::transact_get(backend, names, gets).await, 1),
+        Op::Statement { statement, limit } => {
+            partiql::execute(backend, names, statement, *limit).await
+        }
+        Op::BatchStatements { statements } => (partiql::batch(backend, names, statements).await, 1),
+        Op::Transaction { statements } => {
+            (partiql::transaction(backend, names, statements).await, 1)
+        }
         Op::TransactWrite { actions, token } => (
             multi::transact_write(backend, names, actions, token.as_ref()).await,
             1,

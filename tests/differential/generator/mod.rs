@@ -7,6 +7,7 @@ mod expressions;
 mod items;
 pub mod legacy;
 mod multi;
+pub mod partiql;
 mod queries;
 mod tables;
 
@@ -129,6 +130,17 @@ pub enum Op {
         actions: Vec<Action>,
         token: Option<Token>,
     },
+    /// ExecuteStatement; a SELECT is walked page by page with `NextToken`.
+    Statement {
+        statement: partiql::Statement,
+        limit: Option<i32>,
+    },
+    BatchStatements {
+        statements: Vec<partiql::Statement>,
+    },
+    Transaction {
+        statements: Vec<partiql::Statement>,
+    },
 }
 
 impl Op {
@@ -140,6 +152,10 @@ impl Op {
             | Op::Update { table, .. }
             | Op::Query { table, .. }
             | Op::Scan { table, .. } => *table,
+            Op::Statement { statement, .. } => statement.table,
+            Op::BatchStatements { statements } | Op::Transaction { statements } => {
+                missing_if(statements.iter().map(|s| s.table))
+            }
             // A multi-item request "targets" the missing table when any of its tables is missing.
             Op::BatchGet { reads } => missing_if(reads.iter().map(|r| r.table)),
             Op::BatchWrite { writes } => missing_if(writes.iter().map(|w| w.0)),
@@ -161,6 +177,9 @@ impl Op {
             Op::BatchWrite { .. } => "BatchWriteItem",
             Op::TransactGet { .. } => "TransactGetItems",
             Op::TransactWrite { .. } => "TransactWriteItems",
+            Op::Statement { .. } => "ExecuteStatement",
+            Op::BatchStatements { .. } => "BatchExecuteStatement",
+            Op::Transaction { .. } => "ExecuteTransaction",
         }
     }
 }

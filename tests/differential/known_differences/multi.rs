@@ -117,7 +117,7 @@ fn validated_before_any_action(engine: &Answer) -> bool {
 /// cancels the transaction with a `ValidationError` reason for that action (the API reference's list of
 /// reasons); DynamoDB Local answers the whole request with a `ValidationException` (or a
 /// `TransactionCanceledException` carrying the key error as its message, without reasons).
-fn action_error_as_reason(engine: &Answer, local: &Answer) -> bool {
+pub(super) fn action_error_as_reason(engine: &Answer, local: &Answer) -> bool {
     let Answer::Err { code, reasons, .. } = engine else {
         return false;
     };
@@ -144,7 +144,7 @@ fn action_error_as_reason(engine: &Answer, local: &Answer) -> bool {
 
 /// Both cancel with the same reason codes, and each reason's message agrees or differs by a listed
 /// wording deviation (DynamoDB Local cuts "Type mismatch for key" and "… for Index Key" short).
-fn reasons_worded_differently(engine: &Answer, local: &Answer) -> bool {
+pub(super) fn reasons_worded_differently(engine: &Answer, local: &Answer) -> bool {
     let (
         Answer::Err {
             code: a,
@@ -182,7 +182,7 @@ fn reasons_worded_differently(engine: &Answer, local: &Answer) -> bool {
 /// A transaction naming a missing table in one action and failing at run time in another: DynamoDB
 /// looks every table up before it runs an action (`Requested resource not found`); DynamoDB Local runs
 /// the actions in order and reports the update error it meets first.
-fn missing_table_before_running(op: &Op, engine: &Answer, local: &Answer) -> bool {
+pub(super) fn missing_table_before_running(op: &Op, engine: &Answer, local: &Answer) -> bool {
     let Some(((a, _), (b, n))) = both_errors(engine, local) else {
         return false;
     };
@@ -195,7 +195,7 @@ fn missing_table_before_running(op: &Op, engine: &Answer, local: &Answer) -> boo
 /// An Update of a key attribute: DynamoDB Local cancels with that action's reason alone (one reason
 /// for several actions), where DynamoDB lists one reason per action. Local's one reason must be one of
 /// the engine's.
-fn first_reason_only(engine: &Answer, local: &Answer) -> bool {
+pub(super) fn first_reason_only(engine: &Answer, local: &Answer) -> bool {
     let (
         Answer::Err {
             code: a,
