@@ -10,7 +10,7 @@
 //! operation, its request), and answers only once the record is where the sync policy wants it. Log
 //! order is therefore apply order, and no reader sees a write before it is in the log (nor, under
 //! `always`, is answered before it is on disk). Records are binary (`record.rs`, items in
-//! `codec.rs`), framed by length and CRC-32 ([`frame`]). Recovery loads the latest snapshot and
+//! `codec.rs`), framed by length and CRC-32 (`frame.rs`). Recovery loads the latest snapshot and
 //! replays the log written since: item effects through the same `Table::put`/`delete` as live writes
 //! (so indexes, TTL indexes, item-collection sizes and stream records are rebuilt by the code that
 //! builds them live), table operations through the server's own request decoder and the engine's
