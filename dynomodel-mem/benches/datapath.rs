@@ -8,19 +8,15 @@
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::future::IntoFuture;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dynomodel::{
-    AttributeValue, Backend, Db, GetItemInput, Item, Model, Number, PutItemInput, QueryInput,
-    ScanInput, UpdateItemInput,
-};
+use dynomodel::{Backend, Db, GetItemInput, Model, PutItemInput, ScanInput};
 
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
-use workload::{item, key, populate, ITEMS, PARTITION, TABLE};
+use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
 /// The mapper's view of the benchmark table (the attributes of [`workload::item`]).
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -57,42 +53,6 @@ fn block<F: IntoFuture>(rt: &tokio::runtime::Runtime, request: F) -> F::Output {
 fn step(next: &mut usize, modulo: usize) -> usize {
     *next = (*next + 7919) % modulo;
     *next
-}
-
-fn query_20(partition: usize) -> QueryInput {
-    let names = BTreeMap::from([
-        ("#p".to_string(), "pk".to_string()),
-        ("#s".to_string(), "sk".to_string()),
-    ]);
-    let values = Item::from([
-        (
-            ":p".to_string(),
-            AttributeValue::S(format!("user{partition:04}")),
-        ),
-        (":lo".to_string(), AttributeValue::N(Number::from(10))),
-        (":hi".to_string(), AttributeValue::N(Number::from(29))),
-    ]);
-    QueryInput {
-        table_name: TABLE.into(),
-        key_condition_expression: Some("#p = :p AND #s BETWEEN :lo AND :hi".into()),
-        expression_attribute_names: Some(names),
-        expression_attribute_values: Some(values),
-        ..Default::default()
-    }
-}
-
-fn update(i: usize) -> UpdateItemInput {
-    UpdateItemInput {
-        table_name: TABLE.into(),
-        key: key(i),
-        update_expression: Some("SET score = score + :d".into()),
-        condition_expression: Some("active = :t".into()),
-        expression_attribute_values: Some(Item::from([
-            (":d".to_string(), AttributeValue::N(Number::from(1))),
-            (":t".to_string(), AttributeValue::Bool(true)),
-        ])),
-        ..Default::default()
-    }
 }
 
 fn engine(c: &mut Criterion) {

@@ -9,19 +9,15 @@
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use dynomodel::{
-    AttributeValue, Backend, GetItemInput, Item, Number, PutItemInput, QueryInput, ScanInput,
-    UpdateItemInput,
-};
+use dynomodel::{Backend, GetItemInput, PutItemInput, ScanInput};
 use dynomodel_mem::MemBackend;
 
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
-use workload::{item, key, populate, ITEMS, PARTITION, TABLE};
+use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
 const OPS: [&str; 5] = [
     "put",
@@ -36,42 +32,6 @@ fn thread_cpu() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
-}
-
-fn query_20(partition: usize) -> QueryInput {
-    let names = BTreeMap::from([
-        ("#p".to_string(), "pk".to_string()),
-        ("#s".to_string(), "sk".to_string()),
-    ]);
-    let values = Item::from([
-        (
-            ":p".to_string(),
-            AttributeValue::S(format!("user{partition:04}")),
-        ),
-        (":lo".to_string(), AttributeValue::N(Number::from(10))),
-        (":hi".to_string(), AttributeValue::N(Number::from(29))),
-    ]);
-    QueryInput {
-        table_name: TABLE.into(),
-        key_condition_expression: Some("#p = :p AND #s BETWEEN :lo AND :hi".into()),
-        expression_attribute_names: Some(names),
-        expression_attribute_values: Some(values),
-        ..Default::default()
-    }
-}
-
-fn update(i: usize) -> UpdateItemInput {
-    UpdateItemInput {
-        table_name: TABLE.into(),
-        key: key(i),
-        update_expression: Some("SET score = score + :d".into()),
-        condition_expression: Some("active = :t".into()),
-        expression_attribute_values: Some(Item::from([
-            (":d".to_string(), AttributeValue::N(Number::from(1))),
-            (":t".to_string(), AttributeValue::Bool(true)),
-        ])),
-        ..Default::default()
-    }
 }
 
 /// One operation on item (or partition) `i`.

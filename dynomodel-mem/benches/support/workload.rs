@@ -1,9 +1,11 @@
 //! The workload of issue 15, shared by the `datapath` and `memory` benches: items of 8 attributes,
 //! 149 bytes by DynamoDB's size rule, 100 to a partition (so a Query of 20 reads one partition).
 
+use std::collections::BTreeMap;
+
 use dynomodel::{
     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
-    KeySchemaElement, Number, PutItemInput, ScalarAttributeType,
+    KeySchemaElement, Number, PutItemInput, QueryInput, ScalarAttributeType, UpdateItemInput,
 };
 use dynomodel_mem::MemBackend;
 
@@ -85,4 +87,42 @@ pub async fn put(backend: &MemBackend, i: usize) {
         })
         .await
         .unwrap();
+}
+
+/// A Query of the 20 items 10..=29 of `partition`.
+pub fn query_20(partition: usize) -> QueryInput {
+    let names = BTreeMap::from([
+        ("#p".to_string(), "pk".to_string()),
+        ("#s".to_string(), "sk".to_string()),
+    ]);
+    let values = Item::from([
+        (
+            ":p".to_string(),
+            AttributeValue::S(format!("user{partition:04}")),
+        ),
+        (":lo".to_string(), AttributeValue::N(Number::from(10))),
+        (":hi".to_string(), AttributeValue::N(Number::from(29))),
+    ]);
+    QueryInput {
+        table_name: TABLE.into(),
+        key_condition_expression: Some("#p = :p AND #s BETWEEN :lo AND :hi".into()),
+        expression_attribute_names: Some(names),
+        expression_attribute_values: Some(values),
+        ..Default::default()
+    }
+}
+
+/// A conditional update of item `i` (its condition holds).
+pub fn update(i: usize) -> UpdateItemInput {
+    UpdateItemInput {
+        table_name: TABLE.into(),
+        key: key(i),
+        update_expression: Some("SET score = score + :d".into()),
+        condition_expression: Some("active = :t".into()),
+        expression_attribute_values: Some(Item::from([
+            (":d".to_string(), AttributeValue::N(Number::from(1))),
+            (":t".to_string(), AttributeValue::Bool(true)),
+        ])),
+        ..Default::default()
+    }
 }
