@@ -131,6 +131,7 @@ mod items;
 mod java_order;
 mod key;
 mod legacy;
+mod lock;
 mod paging;
 mod partiql;
 mod query;
@@ -495,7 +496,8 @@ impl MemBackend {
         self.read().consistency_problems()
     }
 
-    /// Runs the write `op` under the write lock; in durable mode, logs what it did before returning.
+    /// Runs the engine-wide write `op` under the catalog's write lock (every table to itself); in
+    /// durable mode, logs what it did before returning.
     fn mutate<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
         self.mutate_logged(Default::default(), op)
     }
@@ -522,13 +524,54 @@ impl MemBackend {
         let mut state = self.write();
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, position) = durable.run(&mut state, command, op);
+            let (result, position) = durable.run(&mut *state, command, op);
             // The fsync waits outside the lock, so that writers arriving meanwhile share it.
             drop(state);
             return durable.settle(position).and(result);
         }
         let _ = command;
         op(&mut state)
+    }
+
+    /// Runs the item write `op` with the tables `tables` locked for writing (and the catalog for
+    /// reading: requests on other tables go on meanwhile); in durable mode, logs what it did before
+    /// the locks are released, so the log holds each table's writes in the order they were applied.
+    fn writing<'n, T>(
+        &self,
+        tables: impl IntoIterator<Item = &'n str>,
+        op: impl FnOnce(&mut lock::Locked<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let state = self.read();
+        let mut locked = state.lock(tables, lock::Mode::Write);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let (result, position) = durable.run(&mut locked, None, op);
+            // The fsync waits outside the locks, so that writers arriving meanwhile share it.
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        op(&mut locked)
+    }
+
+    /// Runs the item read `op` with the tables `tables` locked for reading; in durable mode
+    /// (`--sync always`), answers only once every write it may have seen is on disk.
+    fn reading_tables<'n, T>(
+        &self,
+        tables: impl IntoIterator<Item = &'n str>,
+        op: impl FnOnce(&lock::Locked<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let state = self.read();
+        let locked = state.lock(tables, lock::Mode::Read);
+        let result = op(&locked);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
     }
 
     /// Runs the read `op` under the read lock; in durable mode (`--sync always`), answers only once
@@ -559,7 +602,22 @@ impl MemBackend {
         result
     }
 
-    /// A read lock. A panic in another thread while it held the lock cannot leave the state half
+    /// `PutItem` with its table locked (the input moves into the operation).
+    fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        let name = input.table_name.clone();
+        self.writing([name.as_str()], |s| s.put_item(input))
+    }
+
+    /// `BatchWriteItem` with its tables locked (the input moves into the operation: the names are
+    /// copied first).
+    fn write_batch(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        let names: Vec<String> = input.request_items.keys().cloned().collect();
+        self.writing(names.iter().map(String::as_str), |s| {
+            s.batch_write_item(input)
+        })
+    }
+
+    /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the state half
     /// written (each operation validates before it mutates), so a poisoned lock is recovered.
     fn read(&self) -> RwLockReadGuard<'_, State> {
         self.state
@@ -603,8 +661,8 @@ impl Backend for MemBackend {
                 key: &input.item,
             });
         match hit {
-            None => self.mutate(|s| s.put_item(input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.put_item(input))).await,
+            None => self.put(input),
+            Some(hit) => hit.run(|| self.put(input)).await,
         }
     }
 
@@ -616,8 +674,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.reading(|s| s.get_item(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.get_item(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -629,8 +690,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.mutate(|s| s.delete_item(&input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.delete_item(&input))).await,
+            None => self.writing([input.table_name.as_str()], |s| s.delete_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.delete_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -642,8 +706,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.mutate(|s| s.update_item(&input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.update_item(&input))).await,
+            None => self.writing([input.table_name.as_str()], |s| s.update_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.update_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -654,8 +721,11 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.reading(|s| s.query(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.query(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.query(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.query(&input)))
+                    .await
+            }
         }
     }
 
@@ -666,8 +736,11 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.reading(|s| s.scan(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.scan(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)))
+                    .await
+            }
         }
     }
 
@@ -676,7 +749,9 @@ impl Backend for MemBackend {
             faults::Target::batch_get(&input)
         });
         let Some(mut hit) = hit else {
-            return self.reading(|s| s.batch_get_item(&input));
+            return self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                s.batch_get_item(&input)
+            });
         };
         let held = hit
             .take_unprocessed()
@@ -684,7 +759,9 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchGetItemOutput::default()),
-                false => self.reading(|s| s.batch_get_item(&input)),
+                false => self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                    s.batch_get_item(&input)
+                }),
             })
             .await?;
         for (table, keys) in held.into_iter().flatten() {
@@ -706,7 +783,7 @@ impl Backend for MemBackend {
             faults::Target::batch_write(&input)
         });
         let Some(mut hit) = hit else {
-            return self.mutate(|s| s.batch_write_item(input));
+            return self.write_batch(input);
         };
         let held = hit
             .take_unprocessed()
@@ -714,7 +791,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchWriteItemOutput::default()),
-                false => self.mutate(|s| s.batch_write_item(input)),
+                false => self.write_batch(input),
             })
             .await?;
         for (table, requests) in held.into_iter().flatten() {
@@ -735,10 +812,16 @@ impl Backend for MemBackend {
             faults::Target::transact_get(&input)
         });
         match hit {
-            None => self.reading(|s| s.transact_get_items(&input)),
+            None => self.reading_tables(transact::get_tables(&input), |s| {
+                s.transact_get_items(&input)
+            }),
             Some(hit) => {
-                hit.run(|| self.reading(|s| s.transact_get_items(&input)))
-                    .await
+                hit.run(|| {
+                    self.reading_tables(transact::get_tables(&input), |s| {
+                        s.transact_get_items(&input)
+                    })
+                })
+                .await
             }
         }
     }
@@ -753,10 +836,16 @@ impl Backend for MemBackend {
                 faults::Target::transact_write(&input)
             });
         match hit {
-            None => self.mutate(|s| s.transact_write_items(&input)),
+            None => self.writing(transact::write_tables(&input), |s| {
+                s.transact_write_items(&input)
+            }),
             Some(hit) => {
-                hit.run(|| self.mutate(|s| s.transact_write_items(&input)))
-                    .await
+                hit.run(|| {
+                    self.writing(transact::write_tables(&input), |s| {
+                        s.transact_write_items(&input)
+                    })
+                })
+                .await
             }
         }
     }

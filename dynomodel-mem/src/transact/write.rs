@@ -35,8 +35,8 @@ use crate::items::{
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
 };
 use crate::key::PrimaryKey;
+use crate::lock::Locked;
 use crate::request::{self, Maps, Prepared};
-use crate::state::State;
 use crate::table::Table;
 use crate::throughput::Kind;
 use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
@@ -114,7 +114,7 @@ enum Failure {
     Reason(Box<CancellationReason>),
 }
 
-impl State {
+impl Locked<'_> {
     /// `TransactWriteItems`, under one acquisition of the write lock.
     pub fn transact_write_items(
         &mut self,
