@@ -190,11 +190,15 @@ use state::State;
 
 /// The in-memory DynamoDB engine.
 ///
-/// Cheap to clone: clones share the same tables. `Send + Sync`; every request runs under one lock
-/// acquisition and is atomic: a TransactWriteItems takes the write lock once for all its actions, and a
-/// TransactGetItems the read lock once for all its reads, which is what makes transactions isolated
-/// (no reader ever sees half of one, and no write slips between a transaction's checks and its
-/// writes). A request never panics, whatever it contains.
+/// Cheap to clone: clones share the same tables. `Send + Sync`, with a lock per table: requests on
+/// different tables never wait for each other, reads of one table run in parallel, and writes to one
+/// table are serialised by that table's lock alone. Every request is atomic: it locks all the tables
+/// it names at once (in name order, so that no two requests deadlock) before it runs, for writing if
+/// it writes: a TransactWriteItems holds all its tables from its first check to its last write, and a
+/// TransactGetItems all its tables together, which is what makes transactions isolated (no reader
+/// ever sees half of one, and no write slips between a transaction's checks and its writes). Table
+/// operations (CreateTable, DeleteTable, UpdateTable, …) and the Streams API have the engine to
+/// themselves. A request never panics, whatever it contains.
 ///
 /// ```
 /// use dynomodel::{Backend, ListTablesInput};
@@ -617,15 +621,16 @@ impl MemBackend {
         })
     }
 
-    /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the state half
-    /// written (each operation validates before it mutates), so a poisoned lock is recovered.
+    /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the
+    /// state half written (each operation validates before it mutates), so a poisoned lock is
+    /// recovered.
     fn read(&self) -> RwLockReadGuard<'_, State> {
         self.state
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A write lock, recovering from poisoning as [`MemBackend::read`] does.
+    /// The catalog's write lock, recovering from poisoning as [`MemBackend::read`] does.
     fn write(&self) -> RwLockWriteGuard<'_, State> {
         self.state
             .write()
