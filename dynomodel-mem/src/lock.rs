@@ -39,7 +39,6 @@
 //!   and then every table's read lock in the fixed order before it cuts the log
 //!   ([`State::read_all`]), so it holds exactly the writes logged before the cut.
 
-use std::collections::BTreeSet;
 use std::sync::{MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{Error, Result};
@@ -99,13 +98,16 @@ impl State {
         names: impl IntoIterator<Item = &'n str>,
         mode: Mode,
     ) -> Locked<'a> {
-        let wanted: BTreeSet<&str> = names
+        let mut cells: Vec<(&'a str, &'a RwLock<Table>)> = names
             .into_iter()
             .filter_map(|n| self.config().table_name_of(n))
-            .collect();
-        let tables = wanted
-            .into_iter()
             .filter_map(|name| self.cell(name))
+            .collect();
+        // The fixed order: by name, each table once.
+        cells.sort_unstable_by_key(|(name, _)| *name);
+        cells.dedup_by_key(|(name, _)| *name);
+        let tables = cells
+            .into_iter()
             .map(|(name, cell)| {
                 let held = match mode {
                     Mode::Read => Held::Read(read(cell)),
