@@ -71,7 +71,29 @@ enum Held<'a> {
 pub(crate) struct Locked<'a> {
     state: &'a State,
     /// Sorted by name (the order they were locked in).
-    tables: Vec<(&'a str, Held<'a>)>,
+    tables: Tables<'a>,
+}
+
+/// The tables held: most requests name one, which then costs no allocation.
+enum Tables<'a> {
+    One(Option<(&'a str, Held<'a>)>),
+    Many(Vec<(&'a str, Held<'a>)>),
+}
+
+impl<'a> Tables<'a> {
+    fn as_slice(&self) -> &[(&'a str, Held<'a>)] {
+        match self {
+            Tables::One(one) => one.as_slice(),
+            Tables::Many(many) => many,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [(&'a str, Held<'a>)] {
+        match self {
+            Tables::One(one) => one.as_mut_slice(),
+            Tables::Many(many) => many,
+        }
+    }
 }
 
 /// A table's read lock; a panic in another thread that held a table cannot leave it half written
@@ -98,24 +120,29 @@ impl State {
         names: impl IntoIterator<Item = &'n str>,
         mode: Mode,
     ) -> Locked<'a> {
-        let mut cells: Vec<(&'a str, &'a RwLock<Table>)> = names
+        let hold = |(name, cell): (&'a str, &'a RwLock<Table>)| {
+            let held = match mode {
+                Mode::Read => Held::Read(read(cell)),
+                Mode::Write => Held::Write(write(cell)),
+            };
+            (name, held)
+        };
+        let mut cells = names
             .into_iter()
             .filter_map(|n| self.config().table_name_of(n))
-            .filter_map(|name| self.cell(name))
-            .collect();
-        // The fixed order: by name, each table once.
-        cells.sort_unstable_by_key(|(name, _)| *name);
-        cells.dedup_by_key(|(name, _)| *name);
-        let tables = cells
-            .into_iter()
-            .map(|(name, cell)| {
-                let held = match mode {
-                    Mode::Read => Held::Read(read(cell)),
-                    Mode::Write => Held::Write(write(cell)),
-                };
-                (name, held)
-            })
-            .collect();
+            .filter_map(|name| self.cell(name));
+        let tables = match (cells.next(), cells.next()) {
+            (first, None) => Tables::One(first.map(hold)),
+            (Some(first), Some(second)) => {
+                let mut all: Vec<_> = [first, second].into_iter().chain(cells).collect();
+                // The fixed order: by name, each table once.
+                all.sort_unstable_by_key(|(name, _)| *name);
+                all.dedup_by_key(|(name, _)| *name);
+                Tables::Many(all.into_iter().map(hold).collect())
+            }
+            // A fused iterator: nothing after the end.
+            (None, Some(_)) => Tables::One(None),
+        };
         Locked {
             state: self,
             tables,
@@ -130,8 +157,9 @@ impl State {
 
 impl<'a> Locked<'a> {
     fn held(&self, name: &str) -> Option<&Table> {
-        let i = self.tables.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
-        Some(match &self.tables[i].1 {
+        let tables = self.tables.as_slice();
+        let i = tables.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
+        Some(match &tables[i].1 {
             Held::Read(t) => t,
             Held::Write(t) => t,
         })
@@ -151,11 +179,11 @@ impl<'a> Locked<'a> {
     /// A table by name, for writing (see [`Locked::table`]).
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         let clock = self.state.clock();
-        let i = self
-            .tables
+        let tables = self.tables.as_mut_slice();
+        let i = tables
             .binary_search_by(|(n, _)| (*n).cmp(name))
             .map_err(|_| missing_table())?;
-        let table = match &mut self.tables[i].1 {
+        let table = match &mut tables[i].1 {
             Held::Write(t) => &mut **t,
             // A write through a read lock is the engine's bug, never the request's: refuse it.
             Held::Read(_) => return Err(not_locked_for_writing(name)),

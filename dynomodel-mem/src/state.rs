@@ -145,7 +145,9 @@ impl State {
         &self.clock
     }
 
-    /// The `ClientRequestToken`s of recent transactions.
+    /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write
+    /// lock; requests use [`Locked::tokens_mut`]).
+    #[cfg(feature = "durable")]
     pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
         self.tokens
             .get_mut()

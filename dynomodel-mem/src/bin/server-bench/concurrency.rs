@@ -10,7 +10,8 @@
 //! [`CLIENTS`] clients, each one keep-alive connection sending its requests one after another, all on
 //! one current-thread runtime with the raw HTTP client (cheap, so the servers' throughput shows): in
 //! the "8 tables" phases client `i` works on table `i`, in the "1 table" phases all of them on the same
-//! table. GetItem reads items that exist; PutItem writes new ones. The servers' runs alternate, phase
+//! table. GetItem reads items that exist; PutItem writes new ones. In the last phase one client sends
+//! BatchWriteItem (long writes) to table 0 while the other seven read tables 1 to 7. The servers' runs alternate, phase
 //! by phase, so that drift on a shared machine hits them alike; the median run is reported.
 
 use std::time::{Duration, Instant};
@@ -25,34 +26,42 @@ pub const CLIENTS: usize = 8;
 /// Items per table, for GetItem to read.
 const ITEMS: usize = 100;
 
+/// Items per BatchWriteItem of the mixed phase, and their payload.
+const BATCH: usize = 25;
+const BATCH_PAYLOAD: usize = 4000;
+
 /// One measured kind of traffic.
 #[derive(Debug, Clone, Copy)]
 struct Phase {
     put: bool,
     one_table: bool,
+    /// Client 0 sends BatchWriteItem (25 items of 4 KB) to its table instead, and is not counted:
+    /// how much a long write on one table slows the reads of the others.
+    batch_writer: bool,
+}
+
+/// A phase: PutItem or GetItem, on one table or on eight, with or without the batch writer.
+const fn phase(put: bool, one_table: bool, batch_writer: bool) -> Phase {
+    Phase {
+        put,
+        one_table,
+        batch_writer,
+    }
 }
 
 impl Phase {
-    const ALL: [Phase; 4] = [
-        Phase {
-            put: false,
-            one_table: false,
-        },
-        Phase {
-            put: false,
-            one_table: true,
-        },
-        Phase {
-            put: true,
-            one_table: false,
-        },
-        Phase {
-            put: true,
-            one_table: true,
-        },
+    const ALL: [Phase; 5] = [
+        phase(false, false, false),
+        phase(false, true, false),
+        phase(true, false, false),
+        phase(true, true, false),
+        phase(false, false, true),
     ];
 
     fn label(self) -> String {
+        if self.batch_writer {
+            return format!("GetItem, {} clients + 1 batch writer", CLIENTS - 1);
+        }
         let operation = if self.put { "PutItem" } else { "GetItem" };
         let tables = if self.one_table {
             "1 table"
@@ -61,6 +70,19 @@ impl Phase {
         };
         format!("{operation}, {CLIENTS} clients, {tables}")
     }
+}
+
+/// A BatchWriteItem of [`BATCH`] new items of [`BATCH_PAYLOAD`] bytes into `table`.
+fn batch_body(table: &str, round: usize, n: usize) -> String {
+    let payload = "y".repeat(BATCH_PAYLOAD);
+    let puts: Vec<String> = (0..BATCH)
+        .map(|i| {
+            format!(
+                r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"batch-{round}-{n}-{i}"}},"payload":{{"S":"{payload}"}}}}}}}}"#
+            )
+        })
+        .collect();
+    format!(r#"{{"RequestItems":{{"{table}":[{}]}}}}"#, puts.join(","))
 }
 
 fn request(addr: &str, operation: &str, body: &str) -> Vec<u8> {
@@ -139,7 +161,18 @@ async fn run(addr: &str, phase: Phase, duration: Duration, round: usize) -> Resu
                     }
                 })
                 .collect();
-            let expected = if phase.put { "{" } else { r#""Item""# };
+            let writer = phase.batch_writer && client == 0;
+            let requests = match writer {
+                true => (0..ITEMS)
+                    .map(|i| request(addr, "BatchWriteItem", &batch_body(&name, round, i)))
+                    .collect(),
+                false => requests,
+            };
+            let expected = if phase.put || writer {
+                "{"
+            } else {
+                r#""Item""#
+            };
             let addr = addr.to_owned();
             tokio::spawn(async move {
                 let mut stream = connect(&addr).await?;
@@ -150,7 +183,8 @@ async fn run(addr: &str, phase: Phase, duration: Duration, round: usize) -> Resu
                     exchange(&mut stream, request, expected, &mut buffer).await?;
                     made += 1;
                 }
-                Ok::<usize, String>(made)
+                // The batch writer is load, not a measured client.
+                Ok::<usize, String>(if writer { 0 } else { made })
             })
         })
         .collect();
