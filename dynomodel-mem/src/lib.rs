@@ -621,6 +621,36 @@ impl MemBackend {
         })
     }
 
+    /// A stream operation on the stream `arn`: under the write lock of its table alone when the
+    /// table holds it, else (a deleted table's stream, or no such stream) as
+    /// [`MemBackend::reading_streams`], which finds it, or answers its error, as before.
+    fn reading_stream<T>(
+        &self,
+        arn: Option<&str>,
+        op: impl FnOnce(&mut dyn streams::api::StreamSource) -> Result<T>,
+    ) -> Result<T> {
+        use streams::api::StreamSource;
+        if let Some(arn) = arn
+            && let Some(table) = streams::api::stream_table(arn)
+        {
+            let state = self.read();
+            let mut locked = state.lock([table], lock::Mode::Write);
+            let now = locked.now();
+            if locked.find_stream(arn, now).is_some() {
+                let result = op(&mut locked);
+                #[cfg(feature = "durable")]
+                if let Some(durable) = &self.durable {
+                    let position = durable.position();
+                    drop(locked);
+                    drop(state);
+                    return durable.settle(position).and(result);
+                }
+                return result;
+            }
+        }
+        self.reading_streams(|s| op(s))
+    }
+
     /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the
     /// state half written (each operation validates before it mutates), so a poisoned lock is
     /// recovered.
@@ -924,26 +954,28 @@ impl Backend for MemBackend {
         self.reading(|s| s.describe_endpoints(&input))
     }
 
-    // The Streams API takes the write lock: reading a stream trims its aged records and rolls its
-    // shard (lazily, by the engine's clock).
+    // Reading a stream writes to it: it trims its aged records and rolls its shard (lazily, by the
+    // engine's clock). ListStreams takes the catalog's write lock; the others the write lock of the
+    // stream's table only (a deleted table's stream: the catalog's).
 
     async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
         self.reading_streams(|s| s.list_streams(&input))
     }
 
     async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
-        self.reading_streams(|s| s.describe_stream(&input))
+        self.reading_stream(Some(&input.stream_arn), |s| s.describe_stream(&input))
     }
 
     async fn get_shard_iterator(
         &self,
         input: GetShardIteratorInput,
     ) -> Result<GetShardIteratorOutput> {
-        self.reading_streams(|s| s.get_shard_iterator(&input))
+        self.reading_stream(Some(&input.stream_arn), |s| s.get_shard_iterator(&input))
     }
 
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
-        self.reading_streams(|s| s.get_records(&input))
+        let arn = streams::api::iterator_stream(&input.shard_iterator);
+        self.reading_stream(arn.as_deref(), |s| s.get_records(&input))
     }
 }
 

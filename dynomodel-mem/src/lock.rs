@@ -47,6 +47,7 @@ use crate::clock::EngineClock;
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::state::{missing_table, State};
+use crate::streams::Stream;
 use crate::table::Table;
 use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
@@ -227,6 +228,18 @@ impl<'a> Locked<'a> {
     /// The engine's clock.
     pub(crate) fn clock(&self) -> &'a EngineClock {
         self.state.clock()
+    }
+
+    /// The streams of the tables held for writing.
+    pub(crate) fn streams_mut(&mut self) -> impl Iterator<Item = &mut Stream> + '_ {
+        self.tables
+            .as_mut_slice()
+            .iter_mut()
+            .filter_map(|(_, held)| match held {
+                Held::Write(t) => Some(&mut **t),
+                Held::Read(_) => None,
+            })
+            .flat_map(Table::streams_mut)
     }
 
     /// The `ClientRequestToken`s of recent transactions, locked (innermost: take no lock while

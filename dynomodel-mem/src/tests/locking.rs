@@ -238,3 +238,58 @@ fn cross_table_transactions_in_opposite_orders_finish_and_never_tear() {
         assert_eq!(counter(&got.item), total);
     }
 }
+
+#[test]
+fn a_stream_is_read_while_another_table_is_held_for_writing() {
+    let backend = engine();
+    let mut with_stream = table_input("ccc", T::S, None);
+    with_stream.stream_specification = Some(dynomodel::StreamSpecification::enabled(
+        dynomodel::StreamViewType::NewImage,
+    ));
+    let created = block_on(backend.create_table(with_stream)).expect("create");
+    let arn = created
+        .table_description
+        .latest_stream_arn
+        .expect("stream arn");
+    block_on(backend.put_item(PutItemInput {
+        table_name: "ccc".into(),
+        item: key(),
+        ..Default::default()
+    }))
+    .expect("put");
+    let state = backend.read();
+    let _held = state.lock([A], Mode::Write);
+    let reader = backend.clone();
+    let records = completes(move || {
+        block_on(async {
+            let described = reader
+                .describe_stream(dynomodel::DescribeStreamInput {
+                    stream_arn: arn.clone(),
+                    ..Default::default()
+                })
+                .await
+                .expect("describe");
+            let shard = described.stream_description.shards[0].shard_id.clone();
+            let iterator = reader
+                .get_shard_iterator(dynomodel::GetShardIteratorInput {
+                    stream_arn: arn,
+                    shard_id: shard,
+                    shard_iterator_type: dynomodel::ShardIteratorType::TrimHorizon,
+                    sequence_number: None,
+                })
+                .await
+                .expect("iterator");
+            let iterator = iterator.shard_iterator.expect("an open shard");
+            reader
+                .get_records(dynomodel::GetRecordsInput {
+                    shard_iterator: iterator,
+                    limit: None,
+                })
+                .await
+                .expect("records")
+                .records
+                .len()
+        })
+    });
+    assert_eq!(records, 1);
+}
