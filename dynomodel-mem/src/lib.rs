@@ -197,7 +197,7 @@ use state::State;
 /// it writes: a TransactWriteItems holds all its tables from its first check to its last write, and a
 /// TransactGetItems all its tables together, which is what makes transactions isolated (no reader
 /// ever sees half of one, and no write slips between a transaction's checks and its writes). Table
-/// operations (CreateTable, DeleteTable, UpdateTable, …) and the Streams API have the engine to
+/// operations (CreateTable, DeleteTable, UpdateTable, …) and ListStreams have the engine to
 /// themselves. A request never panics, whatever it contains.
 ///
 /// ```

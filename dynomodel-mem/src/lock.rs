@@ -6,13 +6,15 @@
 //!    request (GetItem … TransactWriteItems, Query, Scan, and PartiQL, which goes through them) for its
 //!    whole run, and by the read-only table operations; it only keeps the set of tables (and their
 //!    metadata) still. Its *write* side is taken by what changes or walks the whole engine:
-//!    CreateTable, DeleteTable, UpdateTable, UpdateTimeToLive, the tag operations, the Streams API
-//!    (reading a stream trims it), the TTL sweep, seeding and recovery. Under it every table is reached
+//!    CreateTable, DeleteTable, UpdateTable, UpdateTimeToLive, the tag operations, ListStreams and
+//!    the reads of a deleted table's stream (reading a stream trims it), the TTL sweep, seeding and
+//!    recovery. Under it every table is reached
 //!    through `RwLock::get_mut`, without taking the table's lock (no one else can hold it).
 //! 2. **The table locks**: one `RwLock<Table>` per table, inside the catalog. An item request locks
 //!    the tables it names ([`State::lock`]): for reading (GetItem, Query, Scan, BatchGetItem,
 //!    TransactGetItems: readers of one table run in parallel) or for writing (the writes: a table's
-//!    writes are serialised by its lock alone).
+//!    writes are serialised by its lock alone; and DescribeStream, GetShardIterator and GetRecords
+//!    on a table's stream, which trim it).
 //! 3. **Small engine-wide locks**, always innermost and never held while waiting for another lock:
 //!    the transaction tokens' `Mutex`, the expression cache's, the throughput buckets', and the durable
 //!    log's; counters (stream sequence numbers) are atomics.
