@@ -72,6 +72,9 @@ fn setup() -> MemBackend {
     backend
 }
 
+/// What thread `t` does, and on which table.
+type Assign = dyn Fn(usize) -> (Work, usize);
+
 #[derive(Clone, Copy)]
 enum Work {
     Get,
@@ -146,7 +149,7 @@ fn main() {
     let length = Duration::from_secs_f64(args.first().copied().unwrap_or(1.0));
     let runs = args.get(1).copied().unwrap_or(3.0) as usize;
     let backend = setup();
-    let phases: [(&str, Box<dyn Fn(usize) -> (Work, usize)>); 5] = [
+    let phases: [(&str, Box<Assign>); 5] = [
         ("GetItem, 8 threads, 8 tables", Box::new(|t| (Work::Get, t))),
         ("GetItem, 8 threads, 1 table", Box::new(|_| (Work::Get, 0))),
         ("PutItem, 8 threads, 8 tables", Box::new(|t| (Work::Put, t))),
