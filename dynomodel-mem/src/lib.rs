@@ -606,10 +606,19 @@ impl MemBackend {
         result
     }
 
-    /// `PutItem` with its table locked (the input moves into the operation).
+    /// `PutItem` with its table locked: [`MemBackend::writing`] spelt out, because the input moves
+    /// into the operation once its table is locked (no copy of the name on the hottest write path).
     fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        let name = input.table_name.clone();
-        self.writing([name.as_str()], |s| s.put_item(input))
+        let state = self.read();
+        let mut locked = state.lock([input.table_name.as_str()], lock::Mode::Write);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let (result, position) = durable.run(&mut locked, None, |s| s.put_item(input));
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        locked.put_item(input)
     }
 
     /// `BatchWriteItem` with its tables locked (the input moves into the operation: the names are
