@@ -29,9 +29,9 @@ use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
 use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::key::{KeyValue, PrimaryKey};
+use crate::lock::Locked;
 use crate::read;
 use crate::request::{self, Maps, Param, Prepared};
-use crate::state::State;
 use crate::stored::StoredItem;
 use crate::table::{Table, TableSchema};
 use crate::throughput::{Kind, Meter, Throttled};
@@ -249,7 +249,7 @@ pub(crate) fn plan_update(
     Ok(UpdatePlan { key, updated })
 }
 
-impl State {
+impl Locked<'_> {
     /// `PutItem`.
     pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::table_name(&input.table_name)?;

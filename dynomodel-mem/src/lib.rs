@@ -131,6 +131,7 @@ mod items;
 mod java_order;
 mod key;
 mod legacy;
+mod lock;
 mod paging;
 mod partiql;
 mod partition;
@@ -191,11 +192,15 @@ use state::State;
 
 /// The in-memory DynamoDB engine.
 ///
-/// Cheap to clone: clones share the same tables. `Send + Sync`; every request runs under one lock
-/// acquisition and is atomic: a TransactWriteItems takes the write lock once for all its actions, and a
-/// TransactGetItems the read lock once for all its reads, which is what makes transactions isolated
-/// (no reader ever sees half of one, and no write slips between a transaction's checks and its
-/// writes). A request never panics, whatever it contains.
+/// Cheap to clone: clones share the same tables. `Send + Sync`, with a lock per table: requests on
+/// different tables never wait for each other, reads of one table run in parallel, and writes to one
+/// table are serialised by that table's lock alone. Every request is atomic: it locks all the tables
+/// it names at once (in name order, so that no two requests deadlock) before it runs, for writing if
+/// it writes: a TransactWriteItems holds all its tables from its first check to its last write, and a
+/// TransactGetItems all its tables together, which is what makes transactions isolated (no reader
+/// ever sees half of one, and no write slips between a transaction's checks and its writes). Table
+/// operations (CreateTable, DeleteTable, UpdateTable, …) and ListStreams have the engine to
+/// themselves. A request never panics, whatever it contains.
 ///
 /// ```
 /// use dynomodel::{Backend, ListTablesInput};
@@ -497,7 +502,8 @@ impl MemBackend {
         self.read().consistency_problems()
     }
 
-    /// Runs the write `op` under the write lock; in durable mode, logs what it did before returning.
+    /// Runs the engine-wide write `op` under the catalog's write lock (every table to itself); in
+    /// durable mode, logs what it did before returning.
     fn mutate<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
         self.mutate_logged(Default::default(), op)
     }
@@ -524,13 +530,54 @@ impl MemBackend {
         let mut state = self.write();
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, position) = durable.run(&mut state, command, op);
+            let (result, position) = durable.run(&mut *state, command, op);
             // The fsync waits outside the lock, so that writers arriving meanwhile share it.
             drop(state);
             return durable.settle(position).and(result);
         }
         let _ = command;
         op(&mut state)
+    }
+
+    /// Runs the item write `op` with the tables `tables` locked for writing (and the catalog for
+    /// reading: requests on other tables go on meanwhile); in durable mode, logs what it did before
+    /// the locks are released, so the log holds each table's writes in the order they were applied.
+    fn writing<'n, T>(
+        &self,
+        tables: impl IntoIterator<Item = &'n str>,
+        op: impl FnOnce(&mut lock::Locked<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let state = self.read();
+        let mut locked = state.lock(tables, lock::Mode::Write);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let (result, position) = durable.run(&mut locked, None, op);
+            // The fsync waits outside the locks, so that writers arriving meanwhile share it.
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        op(&mut locked)
+    }
+
+    /// Runs the item read `op` with the tables `tables` locked for reading; in durable mode
+    /// (`--sync always`), answers only once every write it may have seen is on disk.
+    fn reading_tables<'n, T>(
+        &self,
+        tables: impl IntoIterator<Item = &'n str>,
+        op: impl FnOnce(&lock::Locked<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let state = self.read();
+        let locked = state.lock(tables, lock::Mode::Read);
+        let result = op(&locked);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let position = durable.position();
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        result
     }
 
     /// Runs the read `op` under the read lock; in durable mode (`--sync always`), answers only once
@@ -561,15 +608,70 @@ impl MemBackend {
         result
     }
 
-    /// A read lock. A panic in another thread while it held the lock cannot leave the state half
-    /// written (each operation validates before it mutates), so a poisoned lock is recovered.
+    /// `PutItem` with its table locked: [`MemBackend::writing`] spelt out, because the input moves
+    /// into the operation once its table is locked (no copy of the name on the hottest write path).
+    fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        let state = self.read();
+        let mut locked = state.lock([input.table_name.as_str()], lock::Mode::Write);
+        #[cfg(feature = "durable")]
+        if let Some(durable) = &self.durable {
+            let (result, position) = durable.run(&mut locked, None, |s| s.put_item(input));
+            drop(locked);
+            drop(state);
+            return durable.settle(position).and(result);
+        }
+        locked.put_item(input)
+    }
+
+    /// `BatchWriteItem` with its tables locked (the input moves into the operation: the names are
+    /// copied first).
+    fn write_batch(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        let names: Vec<String> = input.request_items.keys().cloned().collect();
+        self.writing(names.iter().map(String::as_str), |s| {
+            s.batch_write_item(input)
+        })
+    }
+
+    /// A stream operation on the stream `arn`: under the write lock of its table alone when the
+    /// table holds it, else (a deleted table's stream, or no such stream) as
+    /// [`MemBackend::reading_streams`], which finds it, or answers its error, as before.
+    fn reading_stream<T>(
+        &self,
+        arn: Option<&str>,
+        op: impl FnOnce(&mut dyn streams::api::StreamSource) -> Result<T>,
+    ) -> Result<T> {
+        use streams::api::StreamSource;
+        if let Some(arn) = arn
+            && let Some(table) = streams::api::stream_table(arn)
+        {
+            let state = self.read();
+            let mut locked = state.lock([table], lock::Mode::Write);
+            let now = locked.now();
+            if locked.find_stream(arn, now).is_some() {
+                let result = op(&mut locked);
+                #[cfg(feature = "durable")]
+                if let Some(durable) = &self.durable {
+                    let position = durable.position();
+                    drop(locked);
+                    drop(state);
+                    return durable.settle(position).and(result);
+                }
+                return result;
+            }
+        }
+        self.reading_streams(|s| op(s))
+    }
+
+    /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the
+    /// state half written (each operation validates before it mutates), so a poisoned lock is
+    /// recovered.
     fn read(&self) -> RwLockReadGuard<'_, State> {
         self.state
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// A write lock, recovering from poisoning as [`MemBackend::read`] does.
+    /// The catalog's write lock, recovering from poisoning as [`MemBackend::read`] does.
     fn write(&self) -> RwLockWriteGuard<'_, State> {
         self.state
             .write()
@@ -605,8 +707,8 @@ impl Backend for MemBackend {
                 key: &input.item,
             });
         match hit {
-            None => self.mutate(|s| s.put_item(input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.put_item(input))).await,
+            None => self.put(input),
+            Some(hit) => hit.run(|| self.put(input)).await,
         }
     }
 
@@ -618,8 +720,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.reading(|s| s.get_item(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.get_item(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -631,8 +736,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.mutate(|s| s.delete_item(&input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.delete_item(&input))).await,
+            None => self.writing([input.table_name.as_str()], |s| s.delete_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.delete_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -644,8 +752,11 @@ impl Backend for MemBackend {
                 key: &input.key,
             });
         match hit {
-            None => self.mutate(|s| s.update_item(&input)),
-            Some(hit) => hit.run(|| self.mutate(|s| s.update_item(&input))).await,
+            None => self.writing([input.table_name.as_str()], |s| s.update_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.update_item(&input)))
+                    .await
+            }
         }
     }
 
@@ -656,8 +767,11 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.reading(|s| s.query(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.query(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.query(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.query(&input)))
+                    .await
+            }
         }
     }
 
@@ -668,8 +782,11 @@ impl Backend for MemBackend {
                 table: &input.table_name,
             });
         match hit {
-            None => self.reading(|s| s.scan(&input)),
-            Some(hit) => hit.run(|| self.reading(|s| s.scan(&input))).await,
+            None => self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)))
+                    .await
+            }
         }
     }
 
@@ -678,7 +795,9 @@ impl Backend for MemBackend {
             faults::Target::batch_get(&input)
         });
         let Some(mut hit) = hit else {
-            return self.reading(|s| s.batch_get_item(&input));
+            return self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                s.batch_get_item(&input)
+            });
         };
         let held = hit
             .take_unprocessed()
@@ -686,7 +805,9 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchGetItemOutput::default()),
-                false => self.reading(|s| s.batch_get_item(&input)),
+                false => self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                    s.batch_get_item(&input)
+                }),
             })
             .await?;
         for (table, keys) in held.into_iter().flatten() {
@@ -708,7 +829,7 @@ impl Backend for MemBackend {
             faults::Target::batch_write(&input)
         });
         let Some(mut hit) = hit else {
-            return self.mutate(|s| s.batch_write_item(input));
+            return self.write_batch(input);
         };
         let held = hit
             .take_unprocessed()
@@ -716,7 +837,7 @@ impl Backend for MemBackend {
         let mut output = hit
             .run(|| match input.request_items.is_empty() {
                 true => Ok(BatchWriteItemOutput::default()),
-                false => self.mutate(|s| s.batch_write_item(input)),
+                false => self.write_batch(input),
             })
             .await?;
         for (table, requests) in held.into_iter().flatten() {
@@ -737,10 +858,16 @@ impl Backend for MemBackend {
             faults::Target::transact_get(&input)
         });
         match hit {
-            None => self.reading(|s| s.transact_get_items(&input)),
+            None => self.reading_tables(transact::get_tables(&input), |s| {
+                s.transact_get_items(&input)
+            }),
             Some(hit) => {
-                hit.run(|| self.reading(|s| s.transact_get_items(&input)))
-                    .await
+                hit.run(|| {
+                    self.reading_tables(transact::get_tables(&input), |s| {
+                        s.transact_get_items(&input)
+                    })
+                })
+                .await
             }
         }
     }
@@ -755,10 +882,16 @@ impl Backend for MemBackend {
                 faults::Target::transact_write(&input)
             });
         match hit {
-            None => self.mutate(|s| s.transact_write_items(&input)),
+            None => self.writing(transact::write_tables(&input), |s| {
+                s.transact_write_items(&input)
+            }),
             Some(hit) => {
-                hit.run(|| self.mutate(|s| s.transact_write_items(&input)))
-                    .await
+                hit.run(|| {
+                    self.writing(transact::write_tables(&input), |s| {
+                        s.transact_write_items(&input)
+                    })
+                })
+                .await
             }
         }
     }
@@ -832,26 +965,28 @@ impl Backend for MemBackend {
         self.reading(|s| s.describe_endpoints(&input))
     }
 
-    // The Streams API takes the write lock: reading a stream trims its aged records and rolls its
-    // shard (lazily, by the engine's clock).
+    // Reading a stream writes to it: it trims its aged records and rolls its shard (lazily, by the
+    // engine's clock). ListStreams takes the catalog's write lock; the others the write lock of the
+    // stream's table only (a deleted table's stream: the catalog's).
 
     async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
         self.reading_streams(|s| s.list_streams(&input))
     }
 
     async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
-        self.reading_streams(|s| s.describe_stream(&input))
+        self.reading_stream(Some(&input.stream_arn), |s| s.describe_stream(&input))
     }
 
     async fn get_shard_iterator(
         &self,
         input: GetShardIteratorInput,
     ) -> Result<GetShardIteratorOutput> {
-        self.reading_streams(|s| s.get_shard_iterator(&input))
+        self.reading_stream(Some(&input.stream_arn), |s| s.get_shard_iterator(&input))
     }
 
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
-        self.reading_streams(|s| s.get_records(&input))
+        let arn = streams::api::iterator_stream(&input.shard_iterator);
+        self.reading_stream(arn.as_deref(), |s| s.get_records(&input))
     }
 }
 

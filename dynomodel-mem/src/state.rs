@@ -1,9 +1,10 @@
 //! The database: tables by name, the expression parse cache, the clock and the transactions'
 //! `ClientRequestToken`s, and the table operations (the item operations are in `items.rs`, the batches
-//! in `batch/`, the transactions in `transact/`). Each operation runs under one lock acquisition (a
-//! read lock for reads, a write lock for writes), which makes every request atomic.
+//! in `batch/`, the transactions in `transact/`). Each table sits behind a lock of its own; what holds
+//! which lock, and in which order, is in `lock.rs`.
 
 use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use dynomodel::{
     CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
@@ -17,6 +18,7 @@ use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
 
+use crate::lock::{owned, read, Locked};
 use crate::read::Source;
 use crate::table::{Table, TableSchema};
 use crate::update_table::lifecycle::{Transition, View};
@@ -37,7 +39,8 @@ pub(crate) fn missing_table() -> Error {
 /// All tables.
 #[derive(Debug, Default)]
 pub struct State {
-    tables: BTreeMap<String, Table>,
+    /// Each table behind its own lock (see `lock.rs`).
+    tables: BTreeMap<String, RwLock<Table>>,
     /// Tables created so far, for unique table ids.
     created: u64,
     /// Parsed expressions, shared by all requests (it locks itself, so readers can fill it).
@@ -45,7 +48,7 @@ pub struct State {
     /// Where "now" comes from.
     clock: EngineClock,
     /// The `ClientRequestToken`s of the transactions of the last 10 minutes.
-    tokens: Tokens,
+    tokens: Mutex<Tokens>,
     /// ARN region and account, transition times.
     config: EngineConfig,
     /// Provisioned throughput enforcement (off unless configured).
@@ -83,49 +86,36 @@ impl State {
         self.throughput.meter(&self.clock)
     }
 
-    /// [`State::table_mut`] with the throughput meter beside it.
-    pub(crate) fn table_mut_metered(
-        &mut self,
-        name: &str,
-    ) -> Result<(&mut Table, Option<Meter<'_>>)> {
-        let clock = &self.clock;
-        let meter = self.throughput.meter(clock);
-        let table = self
-            .tables
-            .get_mut(name)
-            .filter(|t| {
-                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
-            })
-            .ok_or_else(missing_table)?;
-        Ok((table, meter))
-    }
-
     /// The expression parse cache.
     pub(crate) fn cache(&self) -> &ExpressionCache {
         &self.cache
     }
 
-    /// A table by name for item operations, Query and Scan, or DynamoDB's ResourceNotFoundException:
-    /// a table still being created answers as a missing one ("Requested resource not found", dynalite's
-    /// recording; the ack-api-quirks lab's catalogue DDB-TABLE-446: the bare text on the data plane).
+    /// A table by name for writing under the catalog's write lock, or DynamoDB's
+    /// ResourceNotFoundException: a table still being created answers as a missing one ("Requested
+    /// resource not found", dynalite's recording; the ack-api-quirks lab's catalogue DDB-TABLE-446: the
+    /// bare text on the data plane). Item requests look tables up in their [`crate::lock::Locked`].
     ///
     /// The clock is read only for a table whose creation or deletion takes time: the lookup is on every
     /// item operation's path.
-    pub(crate) fn table(&self, name: &str) -> Result<&Table> {
+    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         let clock = &self.clock;
         self.tables
-            .get(name)
+            .get_mut(name)
+            .map(owned)
             .filter(|t| {
                 t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
             })
             .ok_or_else(missing_table)
     }
 
-    /// A table by name, for writing (see [`State::table`]).
-    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+    /// A table serving items, read-locked, for the table operations that read under the catalog's
+    /// read lock (see [`State::table_mut`]).
+    pub(crate) fn table(&self, name: &str) -> Result<RwLockReadGuard<'_, Table>> {
         let clock = &self.clock;
         self.tables
-            .get_mut(name)
+            .get(name)
+            .map(read)
             .filter(|t| {
                 t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
             })
@@ -133,15 +123,21 @@ impl State {
     }
 
     /// A table that exists at the engine's clock, whatever its status (the table operations').
-    pub(crate) fn existing_table(&self, name: &str) -> Option<&Table> {
+    pub(crate) fn existing_table(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
         let now = self.clock.now();
-        self.tables.get(name).filter(|t| !t.lifecycle.gone(now))
+        self.tables
+            .get(name)
+            .map(read)
+            .filter(|t| !t.lifecycle.gone(now))
     }
 
     /// A table that exists at the engine's clock, for writing.
     pub(crate) fn existing_table_mut(&mut self, name: &str) -> Option<&mut Table> {
         let now = self.clock.now();
-        self.tables.get_mut(name).filter(|t| !t.lifecycle.gone(now))
+        self.tables
+            .get_mut(name)
+            .map(owned)
+            .filter(|t| !t.lifecycle.gone(now))
     }
 
     /// The engine's clock.
@@ -149,9 +145,31 @@ impl State {
         &self.clock
     }
 
-    /// The `ClientRequestToken`s of recent transactions.
+    /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write
+    /// lock; requests use [`Locked::tokens_mut`]).
+    #[cfg(feature = "durable")]
     pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
-        &mut self.tokens
+        self.tokens
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The `ClientRequestToken`s of recent transactions, locked, for a request holding only the
+    /// catalog's read lock.
+    pub(crate) fn tokens_locked(&self) -> MutexGuard<'_, Tokens> {
+        self.tokens.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A table's lock and the map's own copy of its name.
+    pub(crate) fn cell(&self, name: &str) -> Option<(&str, &RwLock<Table>)> {
+        self.tables
+            .get_key_value(name)
+            .map(|(name, cell)| (name.as_str(), cell))
+    }
+
+    /// Every table's lock, in name order (the locking order).
+    pub(crate) fn cells(&self) -> impl Iterator<Item = &RwLock<Table>> + '_ {
+        self.tables.values()
     }
 
     /// `CreateTable`. The table and its indexes are CREATING for the engine's transition time; the
@@ -167,9 +185,8 @@ impl State {
         // streams stay readable until they age out.
         let gone: Vec<String> = self
             .tables
-            .iter()
-            .filter(|(_, t)| t.lifecycle.gone(now))
-            .map(|(name, _)| name.clone())
+            .iter_mut()
+            .filter_map(|(name, t)| owned(t).lifecycle.gone(now).then(|| name.clone()))
             .collect();
         for name in gone {
             self.forget_table(&name);
@@ -206,7 +223,7 @@ impl State {
         let table_description = table.describe(&View::fresh(now, generation));
         // Its buckets start now (and fill while it is idle), not at its first request.
         self.throughput.settle(&table, now);
-        self.tables.insert(input.table_name, table);
+        self.tables.insert(input.table_name, RwLock::new(table));
         Ok(CreateTableOutput { table_description })
     }
 
@@ -282,7 +299,7 @@ impl State {
         let mut names = self
             .tables
             .range::<str, _>((from, std::ops::Bound::Unbounded))
-            .filter(|(_, t)| !t.lifecycle.gone(now))
+            .filter(|(_, t)| !read(t).lifecycle.gone(now))
             .map(|(name, _)| name.clone())
             .peekable();
         let table_names: Vec<String> = names.by_ref().take(limit).collect();
@@ -337,25 +354,22 @@ impl State {
         self.retired_streams.retain(|s| !s.gone(now));
         self.tables
             .values_mut()
+            .map(owned)
             .flat_map(Table::streams_mut)
             .chain(self.retired_streams.iter_mut())
     }
 
     /// Removes table `name`, keeping its streams.
     fn forget_table(&mut self, name: &str) {
-        if let Some(mut table) = self.tables.remove(name) {
+        if let Some(table) = self.tables.remove(name) {
+            let mut table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
             self.retired_streams.extend(table.take_streams());
         }
     }
 
     /// The tables, for writing.
     pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
-        self.tables.values_mut()
-    }
-
-    /// Every table held, whatever its status (the consistency checker's and snapshots').
-    pub(crate) fn all_tables(&self) -> impl Iterator<Item = &Table> + '_ {
-        self.tables.values()
+        self.tables.values_mut().map(owned)
     }
 }
 
@@ -364,7 +378,7 @@ impl State {
 impl State {
     /// The table called `name`, whatever its status, for replaying a logged write.
     pub(crate) fn table_for_replay(&mut self, name: &str) -> Option<&mut Table> {
-        self.tables.get_mut(name)
+        self.tables.get_mut(name).map(owned)
     }
 
     /// Tables created so far (table ids are derived from it).
@@ -388,8 +402,8 @@ impl State {
     }
 
     /// The remembered transaction tokens.
-    pub(crate) fn tokens(&self) -> &Tokens {
-        &self.tokens
+    pub(crate) fn tokens(&self) -> MutexGuard<'_, Tokens> {
+        self.tokens_locked()
     }
 
     /// The streams of tables deleted and forgotten, readable until their records age out.
@@ -404,17 +418,18 @@ impl State {
 }
 
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).
-impl State {
+impl Locked<'_> {
     /// `Query`.
     pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
         let legacy = crate::legacy::query(input, || {
             let table = self.table(&input.table_name).ok()?;
-            let source = Source::find(table, input.index_name.as_deref(), self.clock.now()).ok()?;
+            let source =
+                Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
             Some(source.key_schema())
         })?;
         crate::query::query(
             legacy.as_ref().unwrap_or(input),
-            self.clock.now(),
+            self.clock().now(),
             |name| self.table(name),
             self.meter(),
         )
@@ -426,7 +441,7 @@ impl State {
         let legacy = crate::legacy::scan(input)?;
         crate::scan::scan(
             legacy.as_ref().unwrap_or(input),
-            self.clock.now(),
+            self.clock().now(),
             |name| self.table(name),
             self.meter(),
         )
@@ -444,15 +459,75 @@ impl State {
     }
 }
 
+/// The item operations on the whole engine, for unit tests that drive a `State` directly: every
+/// table locked for writing.
+#[cfg(test)]
+impl State {
+    /// `PutItem`.
+    pub fn put_item(&mut self, input: dynomodel::PutItemInput) -> Result<dynomodel::PutItemOutput> {
+        self.everything().put_item(input)
+    }
+
+    /// `GetItem`.
+    pub fn get_item(&self, input: &dynomodel::GetItemInput) -> Result<dynomodel::GetItemOutput> {
+        self.everything().get_item(input)
+    }
+
+    /// `DeleteItem`.
+    pub fn delete_item(
+        &mut self,
+        input: &dynomodel::DeleteItemInput,
+    ) -> Result<dynomodel::DeleteItemOutput> {
+        self.everything().delete_item(input)
+    }
+
+    /// `UpdateItem`.
+    pub fn update_item(
+        &mut self,
+        input: &dynomodel::UpdateItemInput,
+    ) -> Result<dynomodel::UpdateItemOutput> {
+        self.everything().update_item(input)
+    }
+
+    /// `Query`.
+    pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+        self.everything().query(input)
+    }
+
+    /// `BatchWriteItem`.
+    pub fn batch_write_item(
+        &mut self,
+        input: dynomodel::BatchWriteItemInput,
+    ) -> Result<dynomodel::BatchWriteItemOutput> {
+        self.everything().batch_write_item(input)
+    }
+
+    /// `TransactWriteItems`.
+    pub fn transact_write_items(
+        &mut self,
+        input: &dynomodel::TransactWriteItemsInput,
+    ) -> Result<dynomodel::TransactWriteItemsOutput> {
+        self.everything().transact_write_items(input)
+    }
+
+    /// Every table locked for writing.
+    fn everything(&self) -> Locked<'_> {
+        self.lock(
+            self.tables.keys().map(String::as_str),
+            crate::lock::Mode::Write,
+        )
+    }
+}
+
 #[cfg(test)]
 impl State {
     /// How many `ClientRequestToken`s the engine remembers.
     pub fn tokens_len(&self) -> usize {
-        self.tokens.len()
+        self.tokens_locked().len()
     }
 
     /// A table, for tests that look inside.
-    pub fn tables_for_test(&self, name: &str) -> Option<&Table> {
-        self.tables.get(name)
+    pub fn tables_for_test(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
+        self.tables.get(name).map(read)
     }
 }

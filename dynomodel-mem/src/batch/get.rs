@@ -35,9 +35,9 @@ use crate::expr::eval::Step;
 use crate::expr::{projection, ExprKind};
 use crate::items::projection_keys;
 use crate::key::PrimaryKey;
+use crate::lock::Locked;
 use crate::read;
 use crate::request::{self, Maps, Param};
-use crate::state::State;
 use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter, Throttled};
@@ -135,7 +135,7 @@ impl TableRead<'_, '_> {
     }
 }
 
-impl State {
+impl Locked<'_> {
     /// `BatchGetItem`.
     pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let Some(translated) = crate::legacy::batch_get_item(input)? else {

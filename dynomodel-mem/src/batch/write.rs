@@ -22,7 +22,7 @@ use super::{constraints, DUPLICATES};
 use crate::capacity::{self, PerTable};
 use crate::collection;
 use crate::key::PrimaryKey;
-use crate::state::State;
+use crate::lock::Locked;
 use crate::table::Table;
 use crate::throughput::Kind;
 use crate::validate::{self, KeyContext};
@@ -66,7 +66,7 @@ fn plan_table(table: &Table, requests: &[WriteRequest]) -> Result<Vec<PrimaryKey
     Ok(keys)
 }
 
-impl State {
+impl Locked<'_> {
     /// `BatchWriteItem`.
     pub fn batch_write_item(&mut self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
         constraints::write_request(&input)?;

@@ -13,7 +13,7 @@ impl State {
     pub(crate) fn consistency_problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         let now = self.clock().now();
-        for table in self.all_tables() {
+        for table in self.read_all() {
             let name = &table.schema.name;
             let mut rebuilt = indexes_of(&table.schema);
             // Indexes being deleted are gone from the schema but may linger: compare by name.

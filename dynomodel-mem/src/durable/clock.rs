@@ -2,41 +2,51 @@
 //! record keeps; replay pins the clock to that same instant. Everything a write derives from the time
 //! (stream records' times and labels, TTL and table transitions, a token's window) therefore comes
 //! out of replay exactly as it was, and a request reads one consistent "now" however often it asks.
+//!
+//! The pin is the running thread's: writes to different tables run at once on different threads (see
+//! `lock.rs`), each pinned at its own instant, and a reader on another thread never sees either.
 
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::cell::Cell;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
 use crate::clock::{Clock, EngineClock};
 
-/// No instant pinned.
-const UNPINNED: i64 = i64::MIN;
+thread_local! {
+    /// The instant this thread's running write is pinned at, and the pin (engine) it belongs to.
+    static PINNED: Cell<Option<(usize, i64)>> = const { Cell::new(None) };
+}
 
-/// The pin shared by the clock and durable mode.
+/// The pin shared by the clock and durable mode; an engine's identity for the thread-local pin.
 #[derive(Debug, Clone)]
-pub(crate) struct Pin(Arc<AtomicI64>);
+pub(crate) struct Pin(Arc<u8>);
 
 impl Pin {
     fn new() -> Pin {
-        Pin(Arc::new(AtomicI64::new(UNPINNED)))
+        Pin(Arc::new(0))
     }
 
-    /// Pins the clock at `at`. Only under the engine's write lock, so no reader sees a pinned time.
+    /// Which engine's pin this is.
+    fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+
+    /// Pins this engine's clock at `at`, for the calling thread only (the write it runs).
     pub(crate) fn set(&self, at: DateTime<Utc>) {
-        let nanos = at.timestamp_nanos_opt().unwrap_or(UNPINNED + 1);
-        self.0.store(nanos, Ordering::Release);
+        let nanos = at.timestamp_nanos_opt().unwrap_or(i64::MIN);
+        PINNED.set(Some((self.id(), nanos)));
     }
 
     /// Lets the clock run again.
     pub(crate) fn clear(&self) {
-        self.0.store(UNPINNED, Ordering::Release);
+        PINNED.set(None);
     }
 
     fn get(&self) -> Option<DateTime<Utc>> {
-        match self.0.load(Ordering::Acquire) {
-            UNPINNED => None,
-            nanos => Some(DateTime::from_timestamp_nanos(nanos)),
+        match PINNED.get() {
+            Some((id, nanos)) if id == self.id() => Some(DateTime::from_timestamp_nanos(nanos)),
+            _ => None,
         }
     }
 }

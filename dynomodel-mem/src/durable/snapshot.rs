@@ -16,6 +16,7 @@
 //! on as deleted tables' streams).
 
 use std::io::{self, BufWriter, Write};
+use std::sync::RwLockReadGuard;
 
 use chrono::{DateTime, Utc};
 use dynomodel::{CreateTableInput, Tag};
@@ -30,6 +31,7 @@ use super::{dir::FORMAT_VERSION, SnapshotError};
 use crate::server::wire::records as codec;
 use crate::state::State;
 use crate::streams::Stream;
+use crate::table::Table;
 use crate::MemBackend;
 
 /// Items per frame.
@@ -50,8 +52,14 @@ fn put(w: &mut impl Write, v: &Value) -> io::Result<()> {
     frame::write(w, &payload).map(|_| ())
 }
 
-/// Writes `state` to `w` as a snapshot taken at `at`.
-pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Result<Totals> {
+/// Writes `state`, whose every table is held in `tables` ([`State::read_all`]), to `w` as a snapshot
+/// taken at `at`.
+pub(crate) fn write(
+    state: &State,
+    tables: &[RwLockReadGuard<'_, Table>],
+    at: DateTime<Utc>,
+    w: impl Write,
+) -> io::Result<Totals> {
     let mut w = BufWriter::with_capacity(1 << 20, w);
     put(
         &mut w,
@@ -63,7 +71,7 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
         }}),
     )?;
     let mut totals = Totals::default();
-    for table in state.all_tables() {
+    for table in tables {
         if table.lifecycle.deleted.is_some() {
             // Being deleted: gone after the snapshot, its streams kept as a deleted table's.
             for stream in table.streams() {
@@ -152,7 +160,8 @@ pub(crate) fn write(state: &State, at: DateTime<Utc>, w: impl Write) -> io::Resu
     for stream in state.retired_streams() {
         put(&mut w, &json!({"retired": streams::stream_json(stream)}))?;
     }
-    let mut tokens: Vec<_> = state.tokens().entries().collect();
+    let held = state.tokens();
+    let mut tokens: Vec<_> = held.entries().collect();
     tokens.sort_by_key(|(_, _, at)| *at);
     for (token, actions, recorded) in tokens {
         put(

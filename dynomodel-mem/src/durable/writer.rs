@@ -76,14 +76,15 @@ pub(super) fn internal(message: impl Into<String>) -> Error {
 }
 
 impl Durable {
-    /// Runs the write `op` on `state` (held under the write lock by the caller), logging what it
+    /// Runs the write `op` on `state` (the engine, or the tables of an item write, held locked by the
+    /// caller until the record is appended), logging what it
     /// did; `command` is the request of a table operation. Returns the result and the log position
     /// to [`Durable::settle`] once the lock is released, before the result is answered.
-    pub(crate) fn run<T>(
+    pub(crate) fn run<S, T>(
         &self,
-        state: &mut State,
+        state: &mut S,
         command: Logged,
-        op: impl FnOnce(&mut State) -> Result<T>,
+        op: impl FnOnce(&mut S) -> Result<T>,
     ) -> (Result<T>, u64) {
         if self.failed.load(Ordering::Acquire) {
             let refused = "the data directory could not be written; the server refuses writes";
@@ -206,8 +207,10 @@ impl Durable {
             .unwrap_or_else(PoisonError::into_inner);
         let started = Instant::now();
         let guard = state.read().unwrap_or_else(PoisonError::into_inner);
-        // No write runs while the read lock is held, so the snapshot is exactly the state after the
-        // last record of the segment that ends here.
+        // Every table's read lock, in the locking order, before the log is cut: no write runs while
+        // they are held (a write appends its record before releasing its tables), so the snapshot is
+        // exactly the state after the last record of the segment that ends here.
+        let tables = guard.read_all();
         let generation = self
             .log
             .lock()
@@ -216,7 +219,8 @@ impl Durable {
         let name = dir::file_name(Kind::Snapshot, generation);
         let tmp = self.dir.join(format!("{name}.tmp"));
         let file = fs::File::create(&tmp)?;
-        let totals = snapshot::write(&guard, self.real.now(), &file)?;
+        let totals = snapshot::write(&guard, &tables, self.real.now(), &file)?;
+        drop(tables);
         drop(guard);
         file.sync_all()?;
         drop(file);

@@ -29,6 +29,7 @@ use dynomodel::{
 
 use super::iterator::{Iterator, HORIZON};
 use super::{Stream, ITERATOR_LIFETIME};
+use crate::lock::Locked;
 use crate::state::State;
 use crate::validate::{self, Constraints};
 
@@ -174,9 +175,20 @@ impl State {
             last_evaluated_stream_arn,
         })
     }
+}
+
+/// Where DescribeStream, GetShardIterator and GetRecords find a stream: the whole engine (under the
+/// catalog's write lock) or the one table its ARN names (under that table's lock, see `lock.rs`), so
+/// that a stream's readers do not stop the other tables.
+pub(crate) trait StreamSource {
+    /// The engine's "now".
+    fn now(&self) -> DateTime<Utc>;
+
+    /// The stream `arn`, unless it is gone at `now`.
+    fn find_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Option<&mut Stream>;
 
     /// `DescribeStream`.
-    pub fn describe_stream(&mut self, input: &DescribeStreamInput) -> Result<DescribeStreamOutput> {
+    fn describe_stream(&mut self, input: &DescribeStreamInput) -> Result<DescribeStreamOutput> {
         let mut c = Constraints::default();
         check_length(&mut c, &input.stream_arn, "streamArn", 37, 1024);
         if let Some(id) = &input.exclusive_start_shard_id {
@@ -187,7 +199,7 @@ impl State {
         }
         c.finish()?;
         let limit = check_limit(input.limit, MAX_PAGE, DESCRIBE_LIMIT_TOO_HIGH)?;
-        let now = self.clock().now();
+        let now = self.now();
         let stream = self.live_stream(&input.stream_arn, now)?;
         let mut shards: Vec<&super::shard::Shard> = stream
             .shards
@@ -224,7 +236,7 @@ impl State {
     }
 
     /// `GetShardIterator`.
-    pub fn get_shard_iterator(
+    fn get_shard_iterator(
         &mut self,
         input: &GetShardIteratorInput,
     ) -> Result<GetShardIteratorOutput> {
@@ -249,7 +261,7 @@ impl State {
             (Some(n), true) => Some(n.parse::<u64>().unwrap_or(u64::MAX)),
             (None, false) => None,
         };
-        let now = self.clock().now();
+        let now = self.now();
         let stream = self.live_stream(&input.stream_arn, now)?;
         let next = stream.next_sequence();
         let shard = stream.shard(&input.shard_id).ok_or_else(shard_not_found)?;
@@ -283,13 +295,13 @@ impl State {
     }
 
     /// `GetRecords`.
-    pub fn get_records(&mut self, input: &GetRecordsInput) -> Result<GetRecordsOutput> {
+    fn get_records(&mut self, input: &GetRecordsInput) -> Result<GetRecordsOutput> {
         let mut c = Constraints::default();
         check_length(&mut c, &input.shard_iterator, "shardIterator", 1, 2048);
         c.finish()?;
         let limit = check_limit(input.limit, MAX_RECORDS, RECORDS_LIMIT_TOO_HIGH)?;
         let iterator = Iterator::decode(&input.shard_iterator)?;
-        let now = self.clock().now();
+        let now = self.now();
         if now - iterator.issued > ITERATOR_LIFETIME {
             return Err(expired(iterator.issued, now));
         }
@@ -337,10 +349,44 @@ impl State {
     /// The stream `arn` with its records trimmed at `now`, unless nothing is left of it.
     fn live_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Result<&Stream> {
         let stream = self
-            .streams_mut()
-            .find(|s| s.origin.arn == arn && !s.gone(now))
+            .find_stream(arn, now)
             .ok_or_else(|| stream_not_found(arn))?;
         stream.trim(now);
         Ok(stream)
     }
+}
+
+impl StreamSource for State {
+    fn now(&self) -> DateTime<Utc> {
+        self.clock().now()
+    }
+
+    fn find_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Option<&mut Stream> {
+        self.streams_mut()
+            .find(|s| s.origin.arn == arn && !s.gone(now))
+    }
+}
+
+impl StreamSource for Locked<'_> {
+    fn now(&self) -> DateTime<Utc> {
+        self.clock().now()
+    }
+
+    fn find_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Option<&mut Stream> {
+        self.streams_mut()
+            .find(|s| s.origin.arn == arn && !s.gone(now))
+    }
+}
+
+/// The table whose stream `arn` is (`arn:aws:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL`).
+pub(crate) fn stream_table(arn: &str) -> Option<&str> {
+    arn.split_once(":table/")?
+        .1
+        .split_once("/stream/")
+        .map(|(table, _)| table)
+}
+
+/// The stream a shard iterator reads, if it is one the engine issued.
+pub(crate) fn iterator_stream(iterator: &str) -> Option<String> {
+    Iterator::decode(iterator).ok().map(|i| i.arn)
 }

@@ -16,6 +16,7 @@ use dynomodel::{
 use crate::clock::{Clock, EngineClock, ManualClock};
 use crate::config::EngineConfig;
 use crate::state::State;
+use crate::streams::api::StreamSource;
 
 fn engine() -> (State, ManualClock) {
     let clock = ManualClock::default();

@@ -86,6 +86,7 @@ mod capacity_multi;
 mod conditions;
 mod indexes;
 mod items;
+mod locking;
 mod nesting;
 mod query;
 mod requests;

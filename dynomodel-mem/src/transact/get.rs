@@ -26,12 +26,12 @@ use dynomodel::{
 use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consistency, PerTable};
 use crate::items::{check_get, projection_keys, read_item_sized};
+use crate::lock::Locked;
 use crate::request::Maps;
-use crate::state::State;
 use crate::throughput::{Kind, Throttled};
 use crate::validate::{self, KeyContext};
 
-impl State {
+impl Locked<'_> {
     /// `TransactGetItems`, under one acquisition of the read lock.
     pub fn transact_get_items(
         &self,

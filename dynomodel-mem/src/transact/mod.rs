@@ -76,7 +76,8 @@ use std::collections::HashSet;
 use dynomodel::{CancellationReason, Error, Item, Result};
 
 use crate::key::{KeyValue, PrimaryKey};
-use crate::state::{missing_table, State};
+use crate::lock::Locked;
+use crate::state::missing_table;
 use crate::table::Table;
 use crate::validate::{self, Constraints};
 
@@ -103,7 +104,7 @@ pub(crate) fn check_table_name(name: &str) -> Result<()> {
 
 /// The table an action names, or `ResourceNotFoundException` ("Requested resource not found", the
 /// conformance suite's capture of both operations).
-pub(crate) fn lookup<'s>(state: &'s State, name: &str) -> Result<&'s Table> {
+pub(crate) fn lookup<'s>(state: &'s Locked<'_>, name: &str) -> Result<&'s Table> {
     state.table(
         state
             .config()
@@ -112,8 +113,22 @@ pub(crate) fn lookup<'s>(state: &'s State, name: &str) -> Result<&'s Table> {
     )
 }
 
+/// The tables a TransactGetItems reads (names or ARNs), to lock before it runs.
+pub(crate) fn get_tables(
+    input: &dynomodel::TransactGetItemsInput,
+) -> impl Iterator<Item = &str> + '_ {
+    input.transact_items.iter().map(|g| g.table_name.as_str())
+}
+
+/// The tables a TransactWriteItems checks or writes (names or ARNs), to lock before it runs.
+pub(crate) fn write_tables(
+    input: &dynomodel::TransactWriteItemsInput,
+) -> impl Iterator<Item = &str> + '_ {
+    input.transact_items.iter().map(|a| a.table_name())
+}
+
 /// [`lookup`], for writing.
-pub(crate) fn lookup_mut<'s>(state: &'s mut State, name: &str) -> Result<&'s mut Table> {
+pub(crate) fn lookup_mut<'s>(state: &'s mut Locked<'_>, name: &str) -> Result<&'s mut Table> {
     let name = state
         .config()
         .table_name_of(name)

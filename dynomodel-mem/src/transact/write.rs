@@ -35,8 +35,8 @@ use crate::items::{
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
 };
 use crate::key::PrimaryKey;
+use crate::lock::Locked;
 use crate::request::{self, Maps, Prepared};
-use crate::state::State;
 use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::Kind;
@@ -115,7 +115,7 @@ enum Failure {
     Reason(Box<CancellationReason>),
 }
 
-impl State {
+impl Locked<'_> {
     /// `TransactWriteItems`, under one acquisition of the write lock.
     pub fn transact_write_items(
         &mut self,

@@ -49,7 +49,7 @@ impl State {
             && let Some(table) = self.existing_table(&input.table_name)
         {
             // The time before the change is refilled at the old rates.
-            self.throughput().settle(table, now);
+            self.throughput().settle(&table, now);
         }
         let table = self.existing_table_mut(&input.table_name).ok_or_else(|| {
             dynomodel::Error::resource_not_found(format!(
@@ -79,7 +79,7 @@ impl State {
         {
             // Buckets for what became provisioned (the table, a new index) start now; those of what
             // became on demand are dropped.
-            self.throughput().settle(table, now);
+            self.throughput().settle(&table, now);
         }
         Ok(UpdateTableOutput { table_description })
     }

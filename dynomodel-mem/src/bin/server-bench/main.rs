@@ -19,7 +19,9 @@
 //! ```
 //!
 //! Options: `--seconds S` per phase (default 1), `--runs R` (default 3), `--warmup S` per server
-//! (default 4), `--threads N` for the server (default: `dynomodel-mem serve`'s).
+//! (default 4), `--threads N` for the server (default: `dynomodel-mem serve`'s). `--concurrency`
+//! measures instead 8 clients at once on 8 tables and on one ([`concurrency`]), against this build's
+//! server and, with `--baseline PATH`, against the `dynomodel-mem` binary at PATH.
 //!
 //! How it measures, so that the ratio is about the servers:
 //! - Both servers run in their own process: DynamoDB Local in its JVM (`scripts/dynamodb-local.sh run`
@@ -37,6 +39,7 @@
 //!   CPU time each server process used per request (what a server costs when its clients are elsewhere)
 //!   and the client's own.
 
+mod concurrency;
 mod cpu;
 mod raw;
 mod report;
@@ -56,6 +59,10 @@ struct Settings {
     runs: usize,
     warmup: Duration,
     threads: Option<String>,
+    /// `--concurrency`: the many-clients benchmark instead.
+    concurrency: bool,
+    /// `--baseline PATH`: another `dynomodel-mem` binary to compare with (`--concurrency`).
+    baseline: Option<String>,
 }
 
 fn parse(args: &[String]) -> Result<Settings, String> {
@@ -64,9 +71,15 @@ fn parse(args: &[String]) -> Result<Settings, String> {
         runs: 3,
         warmup: Duration::from_secs(4),
         threads: None,
+        concurrency: false,
+        baseline: None,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
+        if flag == "--concurrency" {
+            settings.concurrency = true;
+            continue;
+        }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let seconds = || {
             value
@@ -87,6 +100,7 @@ fn parse(args: &[String]) -> Result<Settings, String> {
                     .ok_or_else(|| format!("invalid run count {value:?}"))?;
             }
             "--threads" => settings.threads = Some(value.clone()),
+            "--baseline" => settings.baseline = Some(value.clone()),
             other => return Err(format!("unknown option {other:?}")),
         }
     }
@@ -102,6 +116,11 @@ struct ChildServer {
 impl ChildServer {
     fn start(threads: Option<&str>) -> Result<ChildServer, String> {
         let exe = std::env::current_exe().map_err(|e| format!("own path: {e}"))?;
+        ChildServer::start_exe(exe, threads)
+    }
+
+    /// The server of the `dynomodel-mem` binary `exe` (this one, or `--baseline`'s).
+    fn start_exe(exe: std::path::PathBuf, threads: Option<&str>) -> Result<ChildServer, String> {
         let mut command = Command::new(exe);
         command.args(["serve", "--port", "0"]);
         if let Some(threads) = threads {
@@ -114,7 +133,15 @@ impl ChildServer {
             .map_err(|e| format!("starting the server: {e}"))?;
         let mut line = String::new();
         if let Some(stdout) = child.stdout.take() {
-            let _ = BufReader::new(stdout).read_line(&mut line);
+            // The banner's other lines (where the data lives) come first.
+            let mut stdout = BufReader::new(stdout);
+            for _ in 0..8 {
+                line.clear();
+                let _ = stdout.read_line(&mut line);
+                if line.starts_with("listening on ") || line.is_empty() {
+                    break;
+                }
+            }
         }
         let mut server = ChildServer {
             child,
@@ -300,6 +327,23 @@ async fn bench(settings: &Settings, ours: &ChildServer) -> Result<(), String> {
     Ok(())
 }
 
+/// `--concurrency`: this build's server, and `--baseline`'s.
+fn concurrency_bench(settings: &Settings) -> Result<(), String> {
+    let threads = settings.threads.as_deref();
+    let mut servers = vec![("this build".to_owned(), ChildServer::start(threads)?)];
+    if let Some(path) = &settings.baseline {
+        servers.push((
+            "baseline".to_owned(),
+            ChildServer::start_exe(path.into(), threads)?,
+        ));
+    }
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?
+        .block_on(concurrency::bench(&servers, settings.phase, settings.runs))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("serve") {
@@ -307,6 +351,9 @@ fn main() -> ExitCode {
         return dynomodel_mem::server::cli::main(args);
     }
     let result = parse(&args).and_then(|settings| {
+        if settings.concurrency {
+            return concurrency_bench(&settings);
+        }
         let ours = ChildServer::start(settings.threads.as_deref())?;
         let client = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -20,7 +20,7 @@ pub struct RawTarget {
 
 /// A fixed, syntactically valid SigV4 header for the access key `AwsBackend::local` uses, so that
 /// DynamoDB Local (which keeps one database per access key and region) serves the same table.
-const AUTHORIZATION: &str = "AWS4-HMAC-SHA256 \
+pub(crate) const AUTHORIZATION: &str = "AWS4-HMAC-SHA256 \
     Credential=dynomodel/20260101/us-east-1/dynamodb/aws4_request, \
     SignedHeaders=content-type;host;x-amz-date;x-amz-target, \
     Signature=0000000000000000000000000000000000000000000000000000000000000000";
@@ -117,7 +117,7 @@ impl RawTarget {
 
 /// Sends `request` and reads one response, which must be a 200 with a `Content-Length` and a body that
 /// contains `expected`.
-async fn exchange(
+pub(crate) async fn exchange(
     stream: &mut TcpStream,
     request: &[u8],
     expected: &str,
