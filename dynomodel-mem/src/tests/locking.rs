@@ -293,3 +293,41 @@ fn a_stream_is_read_while_another_table_is_held_for_writing() {
     });
     assert_eq!(records, 1);
 }
+
+#[test]
+fn one_token_used_at_once_on_disjoint_tables_runs_one_transaction() {
+    // Two calls with the same ClientRequestToken but different actions, on different tables (so
+    // their table locks do not order them): whichever comes second must see the first's token,
+    // whatever the interleaving — one commits, the other is a parameter mismatch.
+    const ROUNDS: usize = 200;
+    let backend = engine();
+    for round in 0..ROUNDS {
+        let token = format!("token-{round}");
+        let calls: Vec<_> = [A, B]
+            .into_iter()
+            .map(|table| {
+                let (backend, token) = (backend.clone(), token.clone());
+                thread::spawn(move || {
+                    block_on(backend.transact_write_items(TransactWriteItemsInput {
+                        transact_items: vec![add(table, 1)],
+                        client_request_token: Some(token),
+                        ..Default::default()
+                    }))
+                })
+            })
+            .collect();
+        let answers: Vec<_> = calls
+            .into_iter()
+            .map(|call| call.join().expect("thread"))
+            .collect();
+        let committed = answers.iter().filter(|a| a.is_ok()).count();
+        assert_eq!(committed, 1, "round {round}: {answers:?}");
+        assert!(
+            answers
+                .iter()
+                .filter_map(|a| a.as_ref().err())
+                .all(|e| e.to_string().contains("IdempotentParameterMismatch")),
+            "round {round}: {answers:?}"
+        );
+    }
+}

@@ -137,12 +137,17 @@ impl Locked<'_> {
         // did; a mismatched request that is also malformed gets the malformation, as DynamoDB Local
         // answers) and before anything that depends on the tables, so that a replay answers as the
         // first call did whatever happened to the tables since.
+        // The tokens stay locked until this call's token is recorded: a concurrent call with the same
+        // token on other tables (which their locks do not serialise with this one) then sees this
+        // call's outcome, not a free token. Tokens are the innermost lock (taken after the tables').
+        let mut held_tokens = None;
         if let Some(token) = token {
             let now = self.clock().now();
-            match self.tokens_mut().check(token, actions, now) {
+            let mut tokens = self.tokens_mut();
+            match tokens.check(token, actions, now) {
                 Seen::Replay => return Ok(TransactWriteItemsOutput::default()),
                 Seen::Mismatch => return Err(tokens::mismatch()),
-                Seen::New => {}
+                Seen::New => held_tokens = Some(tokens),
             }
         }
         let writes = self.plan_writes(&checked)?;
@@ -193,11 +198,11 @@ impl Locked<'_> {
                 Write::Check { .. } => {}
             }
         }
-        if let Some(token) = token {
+        if let (Some(token), Some(mut tokens)) = (token, held_tokens) {
             // The window starts when the first call completes.
             let now = self.clock().now();
             crate::durable::journal::token(token, actions);
-            self.tokens_mut().record(token, actions, now);
+            tokens.record(token, actions, now);
         }
         let mut written = Vec::with_capacity(metrics_keys.len());
         for (name, key) in &metrics_keys {
