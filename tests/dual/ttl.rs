@@ -267,9 +267,23 @@ dual_test!(expired_items_are_readable_until_swept, |t| {
             .unwrap();
     }
     let everything = vec!["ancient", "expired", "living", "none", "string"];
-    // Expired items are read, queried and scanned like any other until they are deleted.
+    // Expired items are read, queried and scanned like any other until they are deleted. Only the
+    // engine says when that is (a sweep); DynamoDB Local, like DynamoDB, may delete one at any time
+    // (its background deletion once took "expired" before these reads), so there it may be missing.
+    let engine_sweeps = t.engine().is_some();
+    let present = |mut keys: Vec<String>| {
+        if !engine_sweeps {
+            keys.retain(|k| k != "expired");
+        }
+        keys
+    };
+    let expected = present(everything.iter().map(|k| k.to_string()).collect());
     for index in [None, Some("by-g"), Some("by-l")] {
-        assert_eq!(sort_keys(&t, &table, index).await, everything, "{index:?}");
+        assert_eq!(
+            present(sort_keys(&t, &table, index).await),
+            expected,
+            "{index:?}"
+        );
     }
     let got = t
         .backend()
@@ -280,7 +294,7 @@ dual_test!(expired_items_are_readable_until_swept, |t| {
         })
         .await
         .unwrap();
-    assert!(got.item.is_some());
+    assert!(got.item.is_some() || !engine_sweeps);
     let scanned = t
         .backend()
         .scan(ScanInput {
@@ -289,7 +303,7 @@ dual_test!(expired_items_are_readable_until_swept, |t| {
         })
         .await
         .unwrap();
-    assert_eq!(scanned.count, 5);
+    assert!(scanned.count == 5 || (!engine_sweeps && scanned.count == 4));
 
     // DynamoDB Local deletes nothing on a test's timescale; the engine deletes when swept.
     let Some(engine) = t.engine() else { return };
