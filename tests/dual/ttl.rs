@@ -266,7 +266,7 @@ dual_test!(expired_items_are_readable_until_swept, |t| {
             .await
             .unwrap();
     }
-    let everything = vec!["ancient", "expired", "living", "none", "string"];
+    let everything = ["ancient", "expired", "living", "none", "string"];
     // Expired items are read, queried and scanned like any other until they are deleted. Only the
     // engine says when that is (a sweep); DynamoDB Local, like DynamoDB, may delete one at any time
     // (its background deletion once took "expired" before these reads), so there it may be missing.
