@@ -449,6 +449,7 @@ impl Locked<'_> {
 }
 
 /// Seeding (`dump::seed`): a fixture's tables are `ACTIVE` at once, whatever the transition time.
+#[cfg(feature = "server")]
 impl State {
     /// Sets the transition time of what is created from now on; answers the previous one.
     pub(crate) fn replace_transition(

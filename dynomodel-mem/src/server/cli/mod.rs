@@ -1,0 +1,176 @@
+//! The `dynomodel-mem` command line (`serve`, `export`, `import`), in the library so that the
+//! `dynomodel-mem` binary and the `server-bench` binary (which starts the server as a child process of
+//! itself, the way DynamoDB Local runs in its own JVM) run the very same server.
+//!
+//! Every command's flags are listed once ([`SERVE_FLAGS`], [`EXPORT_FLAGS`], [`IMPORT_FLAGS`]): the
+//! parsers refuse any other, and a test checks that each is documented in its command's `--help`.
+
+mod options;
+mod serve;
+#[cfg(test)]
+mod tests;
+
+use std::process::ExitCode;
+
+use super::transfer;
+use options::parse;
+
+/// `dynomodel-mem --help`: the commands.
+pub const USAGE: &str = "\
+usage: dynomodel-mem COMMAND [OPTIONS]
+
+An in-memory Amazon DynamoDB engine and its DynamoDB-compatible HTTP server.
+
+Commands:
+  serve    run the server (any AWS SDK, the AWS CLI or boto3 can use it)
+  export   write a running server's tables to a file: one table's items as DynamoDB JSON lines
+           (the format of DynamoDB's export to S3), or a full dump of every table's definition and
+           items
+  import   put DynamoDB JSON lines into a running server's table, or load a full dump into it
+
+`dynomodel-mem COMMAND --help` lists a command's options.
+";
+
+/// `dynomodel-mem serve --help`.
+pub const SERVE_USAGE: &str = "\
+usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVEL]
+                           [--region REGION] [--account ID] [--transition-time SECONDS]
+                           [--ttl-sweep-interval SECONDS] [--enforce-throughput]
+                           [--manual-clock] [--seed FILE]
+                           [--data-dir DIR [--sync always|Nms] [--compact-after BYTES]]
+
+  --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
+                                the network)
+  --port PORT                   port to bind (default 8000; 0 picks a free one)
+  --threads N                   worker threads (default: one per core)
+  --log LEVEL                   error, warn, info, debug (one line per request) or trace; default:
+                                $RUST_LOG or warn
+  --region REGION               the region in table ARNs (default ddblocal, as DynamoDB Local)
+  --account ID                  the account id in table ARNs (default 000000000000)
+  --transition-time SECONDS     how long tables and indexes stay CREATING, UPDATING or DELETING and
+                                TTL ENABLING or DISABLING (default 0: at once, as DynamoDB Local)
+  --ttl-sweep-interval SECONDS  how often expired items (TTL) are deleted in the background
+                                (default 60; 0 never)
+  --enforce-throughput          enforce the provisioned RCU/WCU of PROVISIONED tables and their
+                                GSIs (five-minute burst; a new table starts with one second of
+                                capacity): ProvisionedThroughputExceededException, unprocessed batch
+                                items, cancelled transactions (default: off, as DynamoDB Local)
+  --manual-clock                run the engine on a clock that moves only when told to (starting at
+                                the current time): POST /_dynomodel/clock/advance {\"seconds\": N}
+                                moves TTL expiry, stream retention, token windows, throughput
+                                refills and CreationDateTime together
+  --seed FILE                   load a full dump (as `dynomodel-mem export` writes without --table)
+                                before accepting requests: its tables (ACTIVE at once, whatever
+                                the transition time), TTL settings, tags and items; a bad line
+                                stops the server with its line number; with --data-dir, only
+                                into a directory that holds no tables yet
+  --data-dir DIR                keep the data in DIR (created if missing) across restarts and
+                                crashes: a write-ahead log plus snapshots; one server per DIR
+                                (default: in memory only, lost when the server stops)
+  --sync always|Nms             with --data-dir, when a write reaches the disk: `always` (default)
+                                fsyncs before answering, so nothing acknowledged is lost even on a
+                                power cut; e.g. `10ms` writes before answering and fsyncs every 10
+                                ms: a killed server loses nothing, a power cut the last 10 ms
+  --compact-after BYTES         with --data-dir, write a snapshot (in the background) and drop the
+                                log once the log is this long (default 67108864, 64 MiB)
+
+On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
+http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
+accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
+
+HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies and answers):
+  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors
+  POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
+                                    \"table\": \"tweets\", \"nth\": 3, \"error\":
+                                    \"ProvisionedThroughputExceededException\", \"timing\":
+                                    \"after\"}; answers {\"id\": N}
+  GET    /_dynomodel/faults/N       {\"id\": N, \"fired\": how many requests it fired on}
+  DELETE /_dynomodel/faults/N       disarm rule N
+  DELETE /_dynomodel/faults         disarm every rule
+  GET    /_dynomodel/clock          {\"now\": \"...\"}, the engine's time
+  POST   /_dynomodel/clock/advance  {\"seconds\": N} (on the manual clock only)
+";
+
+/// The flags `serve` takes.
+pub const SERVE_FLAGS: &[&str] = &[
+    "--host",
+    "--port",
+    "--threads",
+    "--log",
+    "--region",
+    "--account",
+    "--transition-time",
+    "--ttl-sweep-interval",
+    "--enforce-throughput",
+    "--manual-clock",
+    "--seed",
+    "--data-dir",
+    "--sync",
+    "--compact-after",
+];
+
+pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
+
+/// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.
+///
+/// `serve` binds, prints `listening on http://HOST:PORT` on stdout (flushed, so a parent process can
+/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `export` and `import` move
+/// tables between a running server and a file ([`crate::dump`]). `--help` anywhere prints the
+/// command's help. Usage errors exit with status 2, failures with 1.
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     dynomodel_mem::server::cli::main(std::env::args().skip(1).collect())
+/// }
+/// ```
+pub fn main(args: Vec<String>) -> ExitCode {
+    let command = args.first().map(String::as_str);
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{}", usage(command));
+        return ExitCode::SUCCESS;
+    }
+    match command {
+        Some("export" | "import") => return transfer::main(&args),
+        Some("serve") => {}
+        _ => {
+            let error = parse(&args, None).err().unwrap_or_default();
+            eprintln!("dynomodel-mem: {error}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let options = match parse(&args, std::env::var("RUST_LOG").ok().as_deref()) {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("dynomodel-mem: {e}\n\n{SERVE_USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let _ = log::set_logger(&serve::LOGGER);
+    log::set_max_level(options.log);
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = options.threads {
+        runtime.worker_threads(threads.get());
+    }
+    let runtime = runtime.thread_name("dynomodel-mem").enable_all().build();
+    let result = match runtime {
+        Ok(runtime) => runtime.block_on(serve::serve(&options)),
+        Err(e) => Err(format!("cannot start the runtime: {e}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dynomodel-mem: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The help of `command` (the overview for none or an unknown one).
+fn usage(command: Option<&str>) -> &'static str {
+    match command {
+        Some("serve") => SERVE_USAGE,
+        Some("export") => EXPORT_USAGE,
+        Some("import") => IMPORT_USAGE,
+        _ => USAGE,
+    }
+}

@@ -1,0 +1,164 @@
+//! `serve`: the engine the options describe, an optional seed, the server, and a graceful stop.
+
+use std::io::Write;
+use std::time::Instant;
+
+use super::options::Options;
+use crate::server::{transfer, Server};
+use crate::{ManualClock, MemBackend};
+
+/// A minimal stderr logger: the binary needs one line per request, not a logging framework.
+pub(super) struct StderrLogger;
+
+impl log::Log for StderrLogger {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::max_level()
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if self.enabled(record.metadata()) {
+            eprintln!("[{} {}] {}", record.level(), record.target(), record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+pub(super) static LOGGER: StderrLogger = StderrLogger;
+
+/// Resolves when SIGINT (Ctrl-C) or, on Unix, SIGTERM arrives.
+async fn terminated() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The engine the options describe, and its manual clock if it has one; with `--data-dir`, recovered
+/// from the directory.
+pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClock>), String> {
+    let clock = options
+        .manual_clock
+        .then(|| ManualClock::new(chrono::Utc::now()));
+    let mut builder = MemBackend::builder()
+        .transition_time(options.transition_time)
+        .enforce_provisioned_throughput(options.enforce_throughput);
+    if let Some(region) = &options.region {
+        builder = builder.region(region.clone());
+    }
+    if let Some(account) = &options.account {
+        builder = builder.account(account.clone());
+    }
+    if let Some(clock) = &clock {
+        builder = builder.clock(clock.clone());
+    }
+    let Some(dir) = &options.data_dir else {
+        return Ok((builder.build(), clock));
+    };
+    builder = builder.sync(options.sync.unwrap_or_default());
+    if let Some(bytes) = options.compact_after {
+        builder = builder.compact_after(bytes);
+    }
+    let backend = builder.open(dir).map_err(|e| e.to_string())?;
+    if let Some(report) = backend.recovery_report() {
+        match report.torn_tail.is_some() || !report.warnings.is_empty() {
+            true => log::warn!("{report}"),
+            false => log::info!("{report}"),
+        }
+    }
+    Ok((backend, clock))
+}
+
+/// Where the served data lives, as the startup banner says it.
+fn data_location(options: &Options) -> String {
+    match &options.data_dir {
+        Some(dir) => format!(
+            "data: {} (sync {})",
+            dir.display(),
+            options.sync.unwrap_or_default()
+        ),
+        None => "data: in memory (lost at exit)".to_owned(),
+    }
+}
+
+/// Loads `--seed FILE` into the fresh `backend`; answers the line to print.
+async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
+    let started = Instant::now();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot open --seed {path}: {e}"))?;
+    let mut input = std::io::BufReader::new(file);
+    let loaded = crate::dump::seed(backend, &mut input)
+        .await
+        .map_err(|e| format!("cannot seed from {path}: {e}"))?;
+    Ok(format!(
+        "seeded {} tables, {} items from {path} in {}",
+        loaded.tables,
+        loaded.items,
+        transfer::rate(loaded.items, started.elapsed())
+    ))
+}
+
+/// Whether `backend` has any table (a recovered data directory).
+async fn holds_tables(backend: &MemBackend) -> bool {
+    use dynomodel::Backend;
+    let first = backend.list_tables(dynomodel::ListTablesInput {
+        limit: Some(1),
+        ..Default::default()
+    });
+    first.await.is_ok_and(|page| !page.table_names.is_empty())
+}
+
+pub(super) async fn serve(options: &Options) -> Result<(), String> {
+    let addr = (options.host.as_str(), options.port);
+    let (backend, clock) = backend(options)?;
+    let engine = backend.clone();
+    // Seeded before the socket is bound: no request ever sees a half-loaded engine. A data directory
+    // that already holds tables was seeded on its first start (or filled since): a fixture is not
+    // loaded over it.
+    let seeded = match &options.seed {
+        Some(path) if holds_tables(&backend).await => Some(format!(
+            "not seeding from {path}: the data directory already holds tables"
+        )),
+        Some(path) => Some(seed(&backend, path).await?),
+        None => None,
+    };
+    let server = Server::bind_mem(addr, backend.clone(), clock)
+        .await
+        .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
+        .with_ttl_sweeper(backend, options.ttl_sweep_interval);
+    let mut stdout = std::io::stdout().lock();
+    let mut banner = seeded.into_iter().collect::<Vec<_>>();
+    banner.push(data_location(options));
+    // The last line, flushed at once: a test harness or script waits for it to learn the port.
+    banner.push(format!("listening on {}", server.url()));
+    banner
+        .iter()
+        .try_for_each(|line| writeln!(stdout, "{line}"))
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("writing to stdout: {e}"))?;
+    drop(stdout);
+    terminated().await;
+    log::info!("shutting down: finishing the requests in flight");
+    // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`); only
+    // then is the engine's data final (what a durable mode syncs before exiting).
+    server.shutdown().await;
+    // Under `--sync Nms`, what the last interval wrote.
+    engine
+        .sync()
+        .map_err(|e| format!("syncing the data directory: {e}"))?;
+    Ok(())
+}

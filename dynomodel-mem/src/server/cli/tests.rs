@@ -1,0 +1,215 @@
+//! The command line's parsing and help.
+
+use std::num::NonZeroUsize;
+use std::time::Duration;
+
+use super::options::{parse, Options};
+use super::serve::backend;
+use super::*;
+
+fn args(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn defaults_are_loopback_port_8000() {
+    let options = parse(&args("serve"), None).unwrap();
+    assert_eq!(options.host, "127.0.0.1");
+    assert_eq!(options.port, 8000);
+    assert_eq!(options.threads, None);
+    assert_eq!(options.log, log::LevelFilter::Warn);
+    assert_eq!(options.region, None);
+    assert_eq!(options.account, None);
+    assert_eq!(options.transition_time, Duration::ZERO);
+    assert_eq!(options.ttl_sweep_interval, Duration::from_secs(60));
+}
+
+#[test]
+fn every_option() {
+    let options = parse(
+        &args(
+            "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
+             --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
+             --enforce-throughput --manual-clock --seed fixture.jsonl --data-dir /tmp/d \
+             --sync 10ms --compact-after 1000",
+        ),
+        Some("error"),
+    )
+    .unwrap();
+    assert_eq!(
+        options,
+        Options {
+            host: "0.0.0.0".into(),
+            port: 0,
+            threads: NonZeroUsize::new(3),
+            log: log::LevelFilter::Debug,
+            region: Some("eu-west-1".into()),
+            account: Some("123456789012".into()),
+            transition_time: Duration::from_millis(2500),
+            ttl_sweep_interval: Duration::ZERO,
+            enforce_throughput: true,
+            manual_clock: true,
+            seed: Some("fixture.jsonl".into()),
+            data_dir: Some("/tmp/d".into()),
+            sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
+            compact_after: Some(1000),
+        }
+    );
+    assert_eq!(
+        parse(&args("serve --sync always"), None).unwrap_err(),
+        "--sync needs --data-dir"
+    );
+    assert!(parse(&args("serve --data-dir d --sync often"), None)
+        .unwrap_err()
+        .contains("invalid sync policy"));
+    assert_eq!(
+        parse(&args("serve"), Some("info")).unwrap().log,
+        log::LevelFilter::Info
+    );
+}
+
+#[tokio::test]
+async fn enforce_throughput_makes_provisioned_tables_throttle() {
+    use dynomodel::{
+        AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput,
+        KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
+    };
+    let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap()).unwrap();
+    backend
+        .create_table(CreateTableInput {
+            table_name: "users".into(),
+            attribute_definitions: vec![AttributeDefinition {
+                attribute_name: "id".into(),
+                attribute_type: ScalarAttributeType::S,
+            }],
+            key_schema: vec![KeySchemaElement::hash("id")],
+            provisioned_throughput: Some(ProvisionedThroughput {
+                read_capacity_units: 1,
+                write_capacity_units: 1,
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let get = GetItemInput {
+        table_name: "users".into(),
+        key: [("id".to_owned(), AttributeValue::S("u1".into()))].into(),
+        consistent_read: Some(true),
+        ..Default::default()
+    };
+    // One second of 1 RCU: on the system clock the bucket refills continuously, so the read
+    // after the one that emptied it may find a sliver and pass (taking the balance to about
+    // -1); the one after that is refused.
+    let mut refused = None;
+    for _ in 0..3 {
+        if let Err(e) = backend.get_item(get.clone()).await {
+            refused = Some(e);
+            break;
+        }
+    }
+    let err = refused.expect("a throttle within three reads");
+    assert_eq!(err.code(), "ProvisionedThroughputExceededException");
+}
+
+#[test]
+fn the_backend_gets_region_account_and_transition_time() {
+    use dynomodel::{
+        AttributeDefinition, Backend, CreateTableInput, KeySchemaElement, KeyType,
+        ScalarAttributeType,
+    };
+    let options = parse(
+        &args("serve --region eu-west-1 --account 123456789012"),
+        None,
+    )
+    .unwrap();
+    let (backend, clock) = backend(&options).unwrap();
+    assert!(clock.is_none(), "the system clock unless --manual-clock");
+    let create = CreateTableInput {
+        table_name: "users".into(),
+        attribute_definitions: vec![AttributeDefinition {
+            attribute_name: "id".into(),
+            attribute_type: ScalarAttributeType::S,
+        }],
+        key_schema: vec![KeySchemaElement {
+            attribute_name: "id".into(),
+            key_type: KeyType::Hash,
+        }],
+        billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+        ..Default::default()
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let out = runtime.block_on(backend.create_table(create)).unwrap();
+    assert_eq!(
+        out.table_description.table_arn,
+        "arn:aws:dynamodb:eu-west-1:123456789012:table/users"
+    );
+}
+
+/// A value each flag that takes one accepts.
+fn sample_value(flag: &str) -> Option<&'static str> {
+    match flag {
+        "--enforce-throughput" | "--manual-clock" => None,
+        "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
+        "--compact-after" => Some("1000"),
+        "--sync" => Some("10ms"),
+        "--log" => Some("info"),
+        _ => Some("x"),
+    }
+}
+
+#[test]
+fn the_help_documents_every_option() {
+    // Each flag the parser takes (it refuses any not listed) is in the synopsis and described.
+    for flag in SERVE_FLAGS {
+        assert!(
+            SERVE_USAGE.contains(&format!("[{flag}")),
+            "{flag} in the synopsis"
+        );
+        assert_eq!(
+            SERVE_USAGE.matches(&format!("\n  {flag} ")).count(),
+            1,
+            "{flag} described once"
+        );
+        let mut line = vec!["serve".to_owned(), (*flag).to_owned()];
+        line.extend(sample_value(flag).map(str::to_owned));
+        if ["--sync", "--compact-after"].contains(flag) {
+            line.extend(["--data-dir".to_owned(), "d".to_owned()]);
+        }
+        assert!(parse(&line, None).is_ok(), "{line:?}");
+    }
+    for command in ["serve", "export", "import"] {
+        assert!(USAGE.contains(&format!("  {command} ")), "{command}");
+        assert!(usage(Some(command)).starts_with(&format!("usage: dynomodel-mem {command} ")));
+    }
+    assert_eq!(usage(None), USAGE);
+}
+
+#[test]
+fn usage_errors() {
+    for (line, error) in [
+        ("", "missing command"),
+        ("start", "unknown command \"start\""),
+        ("serve --port", "--port needs a value"),
+        ("serve --port 70000", "invalid port \"70000\""),
+        ("serve --threads 0", "invalid thread count \"0\""),
+        ("serve --log loud", "unknown log level \"loud\""),
+        ("serve --verbose", "unknown option \"--verbose\""),
+        ("serve --region", "--region needs a value"),
+        (
+            "serve --transition-time soon",
+            "invalid --transition-time \"soon\": expected seconds",
+        ),
+        (
+            "serve --ttl-sweep-interval -1",
+            "invalid --ttl-sweep-interval \"-1\": expected seconds",
+        ),
+    ] {
+        assert_eq!(parse(&args(line), None).unwrap_err(), error, "{line}");
+    }
+    assert_eq!(
+        parse(&args("serve"), Some("chatty")).unwrap_err(),
+        "unknown log level \"chatty\""
+    );
+}
