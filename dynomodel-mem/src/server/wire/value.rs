@@ -12,6 +12,7 @@ use base64::Engine as _;
 use dynomodel::{AttributeValue, Item, Number};
 use serde_json::{Map, Value};
 
+use super::json::{self, Array, Object};
 use super::types::{blob, boolean, list, map, string, structure};
 use super::{Decoder, WireResult};
 
@@ -174,6 +175,95 @@ pub fn item_to_json(item: &Item) -> Value {
             .map(|(k, v)| (k.clone(), attribute_value_to_json(v)))
             .collect(),
     )
+}
+
+/// Appends `bytes` in base64, as a JSON string (base64 needs no escaping).
+fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.push(b'"');
+    let start = out.len();
+    // `None` only for a length beyond `usize`, which no slice in memory has.
+    let len = base64::encoded_len(bytes.len(), true).unwrap_or(0);
+    out.resize(start + len, 0);
+    let written = base64::engine::general_purpose::STANDARD
+        .encode_slice(bytes, &mut out[start..])
+        .unwrap_or(0);
+    out.truncate(start + written);
+    out.push(b'"');
+}
+
+/// Appends a number's canonical text as a JSON string (digits, `-` and `.` need no escaping).
+fn write_number(out: &mut Vec<u8>, n: &Number) {
+    use std::io::Write as _;
+    out.push(b'"');
+    // Writing to a `Vec` cannot fail.
+    let _ = write!(out, "{n}");
+    out.push(b'"');
+}
+
+/// Appends one attribute value in DynamoDB's JSON, byte for byte what [`attribute_value_to_json`]
+/// prints as, without building it (see `json.rs`).
+pub(super) fn write_attribute_value(out: &mut Vec<u8>, value: &AttributeValue) {
+    // Each value is an object of one member, so no ordering question arises.
+    let ty: &[u8] = match value {
+        AttributeValue::S(_) => br#"{"S":"#,
+        AttributeValue::N(_) => br#"{"N":"#,
+        AttributeValue::B(_) => br#"{"B":"#,
+        AttributeValue::Bool(_) => br#"{"BOOL":"#,
+        AttributeValue::Null => br#"{"NULL":"#,
+        AttributeValue::Ss(_) => br#"{"SS":"#,
+        AttributeValue::Ns(_) => br#"{"NS":"#,
+        AttributeValue::Bs(_) => br#"{"BS":"#,
+        AttributeValue::L(_) => br#"{"L":"#,
+        AttributeValue::M(_) => br#"{"M":"#,
+    };
+    out.extend_from_slice(ty);
+    match value {
+        AttributeValue::S(s) => json::string(out, s),
+        AttributeValue::N(n) => write_number(out, n),
+        AttributeValue::B(b) => write_base64(out, b),
+        AttributeValue::Bool(b) => json::boolean(out, *b),
+        AttributeValue::Null => json::boolean(out, true),
+        AttributeValue::Ss(v) => {
+            let mut list = Array::begin(out);
+            for s in v {
+                json::string(list.element(), s);
+            }
+            list.end();
+        }
+        AttributeValue::Ns(v) => {
+            let mut list = Array::begin(out);
+            for n in v {
+                write_number(list.element(), n);
+            }
+            list.end();
+        }
+        AttributeValue::Bs(v) => {
+            let mut list = Array::begin(out);
+            for b in v {
+                write_base64(list.element(), b);
+            }
+            list.end();
+        }
+        AttributeValue::L(v) => {
+            let mut list = Array::begin(out);
+            for element in v {
+                write_attribute_value(list.element(), element);
+            }
+            list.end();
+        }
+        AttributeValue::M(m) => write_item(out, m),
+    }
+    out.push(b'}');
+}
+
+/// Appends an item (or key) as a JSON object of attribute values, byte for byte what
+/// [`item_to_json`] prints as. An [`Item`] is a `BTreeMap`, so its names come in serde_json's order.
+pub(super) fn write_item(out: &mut Vec<u8>, item: &Item) {
+    let mut object = Object::begin(out);
+    for (name, value) in item {
+        write_attribute_value(object.member(name), value);
+    }
+    object.end();
 }
 
 #[cfg(test)]
