@@ -24,33 +24,66 @@ use serde_json::Value;
 pub(super) fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
-    // Copy runs of bytes that need no escape in one go: most strings have none.
+    // Copy the runs between bytes that need an escape in one go: most strings have none.
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            0x09 => b"\\t",
-            0x0a => b"\\n",
-            0x0c => b"\\f",
-            0x0d => b"\\r",
-            0x00..=0x1f => b"",
-            _ => continue,
-        };
+    while let Some(i) = next_escape(bytes, start) {
         out.extend_from_slice(&bytes[start..i]);
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 0xf)]);
-        } else {
-            out.extend_from_slice(escape);
+        let b = bytes[i];
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x09 => out.extend_from_slice(b"\\t"),
+            0x0a => out.extend_from_slice(b"\\n"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            0x0d => out.extend_from_slice(b"\\r"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xf)]);
+            }
         }
         start = i + 1;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Whether `b` needs an escape: a control character, `"` or `\`.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The index of the first byte at or after `from` that needs an escape. Eight bytes at a time (the
+/// strings of items are mostly clean, and this is the writer's hottest loop): a word has such a byte
+/// iff one of its bytes is below 0x20 or equals `"` or `\`, found with the classic bit tricks
+/// ("has a byte less than n", "has a zero byte" of the word XORed with the character), which are
+/// exact as yes/no answers; the byte itself is then found one by one within that word.
+fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let rest = &bytes[from..];
+    let mut chunks = rest.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        let hits = (x.wrapping_sub(ONES * 0x20) & !x)
+            | (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash);
+        if hits & HIGH != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    rest[offset..]
+        .iter()
+        .position(|&b| needs_escape(b))
+        .map(|i| from + offset + i)
 }
 
 /// Appends `value` as a JSON number, printed as serde_json prints an `f64`; a non-finite value, which
@@ -196,6 +229,19 @@ mod tests {
         // Every ASCII character, alone and between others, and some beyond ASCII.
         let mut samples: Vec<String> = (0u8..=0x7f).map(|b| char::from(b).to_string()).collect();
         samples.extend((0u8..=0x7f).map(|b| format!("a{}b", char::from(b))));
+        // Every ASCII character at every position of strings longer than the eight-byte words the
+        // scan reads, next to multi-byte characters, and two at once.
+        for b in 0u8..=0x7f {
+            for at in 0..20 {
+                let mut s: Vec<char> = "xxxxxxxxxxxxxxxxxxxx".chars().collect();
+                s[at] = char::from(b);
+                samples.push(s.iter().collect());
+                s[(at + 9) % 20] = 'é';
+                samples.push(s.iter().collect());
+                s[(at + 3) % 20] = '"';
+                samples.push(s.iter().collect());
+            }
+        }
         samples.extend(
             [
                 "",

@@ -191,13 +191,56 @@ fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
 }
 
-/// Appends a number's canonical text as a JSON string (digits, `-` and `.` need no escaping).
+/// Appends a number's canonical text (its `Display`) as a JSON string (digits, `-` and `.` need no
+/// escaping). Written from [`Number::parts`] rather than through `Display`, whose formatter machinery
+/// and digit string cost more than the rest of an attribute's writing; `write_number_matches_display`
+/// holds the two together.
 fn write_number(out: &mut Vec<u8>, n: &Number) {
-    use std::io::Write as _;
+    let (negative, coefficient, exponent) = n.parts();
     out.push(b'"');
-    // Writing to a `Vec` cannot fail.
-    let _ = write!(out, "{n}");
+    if negative {
+        out.push(b'-');
+    }
+    let mut buffer = [0u8; 40];
+    let digits = decimal(coefficient, &mut buffer);
+    if exponent >= 0 {
+        out.extend_from_slice(digits);
+        out.resize(out.len() + exponent.unsigned_abs() as usize, b'0');
+    } else {
+        let point = digits.len() as i64 + i64::from(exponent);
+        if point > 0 {
+            let (int, frac) = digits.split_at(point as usize);
+            out.extend_from_slice(int);
+            out.push(b'.');
+            out.extend_from_slice(frac);
+        } else {
+            out.extend_from_slice(b"0.");
+            out.resize(out.len() + point.unsigned_abs() as usize, b'0');
+            out.extend_from_slice(digits);
+        }
+    }
     out.push(b'"');
+}
+
+/// The decimal digits of `value`, written at the end of `buffer` (a `u128` has at most 39).
+fn decimal(mut value: u128, buffer: &mut [u8; 40]) -> &[u8] {
+    let mut at = buffer.len();
+    // Divisions of a `u128` are slow: only the digits above `u64::MAX` take them.
+    while value > u128::from(u64::MAX) {
+        at -= 1;
+        buffer[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+    }
+    let mut small = value as u64;
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (small % 10) as u8;
+        small /= 10;
+        if small == 0 {
+            break;
+        }
+    }
+    &buffer[at..]
 }
 
 /// Appends one attribute value in DynamoDB's JSON, byte for byte what [`attribute_value_to_json`]
@@ -312,6 +355,48 @@ mod tests {
                 "z": {"NULL": true}, "ss": {"SS": ["a", "b"]}, "ns": {"NS": ["1", "2"]},
                 "bs": {"BS": ["AQ=="]}, "l": {"L": [{"S": "y"}, {"N": "-0"}]}
             }})
+        }
+    }
+
+    #[test]
+    fn write_number_matches_display() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "1",
+            "-1",
+            "10",
+            "100",
+            "1.5",
+            "-0.001",
+            "0.1",
+            "123.456",
+            "12345678901234567890123456789012345678",
+            "-1234567890123456789.0123456789012345678",
+            "9.9999999999999999999999999999999999999E+125",
+            "1E-130",
+            "-1E+125",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0.000018446744073709551617",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for e in -140..130 {
+            texts.push(format!("7E{e}"));
+            texts.push(format!("-12345678901234567890123E{e}"));
+        }
+        for text in texts {
+            let Ok(n) = Number::parse(&text) else {
+                continue;
+            };
+            let mut out = Vec::new();
+            write_number(&mut out, &n);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("\"{n}\""),
+                "{text}"
+            );
         }
     }
 
