@@ -218,16 +218,17 @@ pub async fn call_in(
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let backend = MemBackend::new();
-/// let create = br#"{"TableName": "t", "BillingMode": "PAY_PER_REQUEST",
+/// let create = br#"{"TableName": "todo", "BillingMode": "PAY_PER_REQUEST",
 ///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
 ///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}"#;
 /// let context = Context::default();
 /// wire::respond(&context, &backend, "CreateTable", create).await?;
-/// let put = br#"{"TableName": "t", "Item": {"id": {"S": "é\n"}, "n": {"N": "1.50"}}}"#;
-/// wire::respond(&context, &backend, "PutItem", put).await?;
-/// let get = br#"{"TableName": "t", "Key": {"id": {"S": "é\n"}}}"#;
-/// let text = wire::respond(&context, &backend, "GetItem", get).await?;
-/// assert_eq!(text, br#"{"Item":{"id":{"S":"é\n"},"n":{"N":"1.5"}}}"#.as_slice());
+/// let put = r#"{"TableName": "todo", "Item": {"id": {"S": "é\n"}, "n": {"N": "1.50"}}}"#;
+/// wire::respond(&context, &backend, "PutItem", put.as_bytes()).await?;
+/// let get = r#"{"TableName": "todo", "Key": {"id": {"S": "é\n"}}}"#;
+/// let text = wire::respond(&context, &backend, "GetItem", get.as_bytes()).await?;
+/// // Canonical numbers, member names in order, serde_json's escapes, no whitespace.
+/// assert_eq!(text, r#"{"Item":{"id":{"S":"é\n"},"n":{"N":"1.5"}}}"#.as_bytes());
 /// # Ok::<(), wire::Fault>(())
 /// # }).unwrap();
 /// ```
