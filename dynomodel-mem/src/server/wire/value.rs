@@ -47,6 +47,17 @@ pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<Attri
         d.custom(EMPTY_VALUE);
         return Ok(AttributeValue::Null);
     };
+    // The usual value has one member: decode it alone, which is what the loop below does for it,
+    // without looking up the nine other types (a tenth of a PutItem's decoding).
+    if fields.len() == 1 {
+        if let Some((ty, v)) = fields.iter().next() {
+            if let Some(ty) = TYPES.into_iter().find(|t| t == ty) {
+                if !v.is_null() {
+                    return typed(ty, v, d);
+                }
+            }
+        }
+    }
     let mut found: Option<AttributeValue> = None;
     let mut count = 0;
     for ty in TYPES {
@@ -54,32 +65,7 @@ pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<Attri
         let Some(v) = fields.get(ty).filter(|v| !v.is_null()) else {
             continue;
         };
-        let parsed = match ty {
-            "S" => AttributeValue::S(string(v)?),
-            "N" => AttributeValue::N(number(&string(v)?, d)),
-            "B" => AttributeValue::B(blob(v)?),
-            "BOOL" => AttributeValue::Bool(boolean(v)?),
-            "NULL" => {
-                if !boolean(v)? {
-                    d.custom(NULL_NOT_TRUE);
-                }
-                AttributeValue::Null
-            }
-            "SS" => AttributeValue::Ss(elements(v, string)?),
-            "NS" => {
-                let texts = elements(v, string)?;
-                AttributeValue::Ns(texts.iter().map(|t| number(t, d)).collect())
-            }
-            "BS" => AttributeValue::Bs(elements(v, blob)?),
-            "L" => {
-                let mut out = Vec::new();
-                for element in list(v)?.into_iter().flatten() {
-                    out.push(parse_attribute_value(element, d)?);
-                }
-                AttributeValue::L(out)
-            }
-            _ => AttributeValue::M(parse_item(v, d)?.unwrap_or_default()),
-        };
+        let parsed = typed(ty, v, d)?;
         count += 1;
         found.get_or_insert(parsed);
     }
@@ -94,6 +80,41 @@ pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<Attri
             Ok(v)
         }
     }
+}
+
+/// Decodes the member `ty` (one of [`TYPES`]) of an attribute value.
+fn typed(ty: &str, v: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
+    Ok(match ty {
+        "S" => AttributeValue::S(string(v)?),
+        "N" => match v {
+            // Parsed where it lies, without the copy `string` makes.
+            Value::String(text) => AttributeValue::N(number(text, d)),
+            // `string`'s type error.
+            other => AttributeValue::N(number(&string(other)?, d)),
+        },
+        "B" => AttributeValue::B(blob(v)?),
+        "BOOL" => AttributeValue::Bool(boolean(v)?),
+        "NULL" => {
+            if !boolean(v)? {
+                d.custom(NULL_NOT_TRUE);
+            }
+            AttributeValue::Null
+        }
+        "SS" => AttributeValue::Ss(elements(v, string)?),
+        "NS" => {
+            let texts = elements(v, string)?;
+            AttributeValue::Ns(texts.iter().map(|t| number(t, d)).collect())
+        }
+        "BS" => AttributeValue::Bs(elements(v, blob)?),
+        "L" => {
+            let mut out = Vec::new();
+            for element in list(v)?.into_iter().flatten() {
+                out.push(parse_attribute_value(element, d)?);
+            }
+            AttributeValue::L(out)
+        }
+        _ => AttributeValue::M(parse_item(v, d)?.unwrap_or_default()),
+    })
 }
 
 /// The elements of a set: a list of strings (or base64 strings); `null` elements are skipped.
