@@ -49,14 +49,12 @@ pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<Attri
     };
     // The usual value has one member: decode it alone, which is what the loop below does for it,
     // without looking up the nine other types (a tenth of a PutItem's decoding).
-    if fields.len() == 1 {
-        if let Some((ty, v)) = fields.iter().next() {
-            if let Some(ty) = TYPES.into_iter().find(|t| t == ty) {
-                if !v.is_null() {
-                    return typed(ty, v, d);
-                }
-            }
-        }
+    if fields.len() == 1
+        && let Some((ty, v)) = fields.iter().next()
+        && let Some(ty) = TYPES.into_iter().find(|t| t == ty)
+        && !v.is_null()
+    {
+        return typed(ty, v, d);
     }
     let mut found: Option<AttributeValue> = None;
     let mut count = 0;
