@@ -107,9 +107,9 @@ async fn respond(
     // A panic in the backend (a bug: the engine never panics on input) costs this request a 500, not
     // the connection or the server. Caught on this task rather than by spawning one per request, which
     // would add a hand-off between worker threads to every request.
-    let call = std::panic::AssertUnwindSafe(wire::call_in(context, &*backend, &operation, &body));
+    let call = std::panic::AssertUnwindSafe(wire::respond(context, &*backend, &operation, &body));
     match futures::FutureExt::catch_unwind(call).await {
-        Ok(Ok(value)) => (200, encode(&value)),
+        Ok(Ok(body)) => (200, body),
         Ok(Err(f)) => fault(&f),
         Err(_) => {
             log::error!("the backend panicked while answering {operation}");

@@ -56,16 +56,17 @@ use dynomodel::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     KeysAndAttributes, WriteRequest,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::capacity::{
-    insert_consumed_list, insert_metrics_per_table, return_consumed_capacity,
+    consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
 use super::item::{names, required_item};
+use super::json::{self, Array, Object};
 use super::legacy::attributes_to_get;
 use super::types::{list, structure};
-use super::value::{item_to_json, parse_item, SEVERAL_TYPES};
+use super::value::{parse_item, write_item, SEVERAL_TYPES};
 use super::{each_structure, Decoder, Members, WireResult};
 
 /// One table's `KeysAndAttributes`, at `requestItems.<table>.member`.
@@ -95,7 +96,7 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
 pub(super) async fn batch_get_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
@@ -124,24 +125,24 @@ pub(super) async fn batch_get_item(
 }
 
 /// BatchGetItem's response: `Responses` and `UnprocessedKeys` always, `ConsumedCapacity` when
-/// reported.
-pub(super) fn batch_get_response(out: &BatchGetItemOutput) -> Value {
-    let responses: Map<String, Value> = out
-        .responses
-        .iter()
-        .map(|(table, items)| {
-            let items = items.iter().map(item_to_json).collect();
-            (table.clone(), Value::Array(items))
-        })
-        .collect();
-    let mut body = Map::new();
-    body.insert("Responses".into(), Value::Object(responses));
-    body.insert(
-        "UnprocessedKeys".into(),
-        unprocessed_keys_json(&out.unprocessed_keys),
-    );
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    Value::Object(body)
+/// reported (in serde_json's order of keys, see `json.rs`).
+pub(super) fn batch_get_response(out: &BatchGetItemOutput) -> Vec<u8> {
+    let items: usize = out.responses.values().map(Vec::len).sum();
+    let mut bytes = Vec::with_capacity(128 + items * 256);
+    let mut body = Object::begin(&mut bytes);
+    consumed_list_member(&mut body, &out.consumed_capacity);
+    let mut responses = Object::begin(body.member("Responses"));
+    for (table, items) in &out.responses {
+        let mut list = Array::begin(responses.member(table));
+        for item in items {
+            write_item(list.element(), item);
+        }
+        list.end();
+    }
+    responses.end();
+    write_unprocessed_keys(body.member("UnprocessedKeys"), &out.unprocessed_keys);
+    body.end();
+    bytes
 }
 
 /// Whether a `WriteRequest` sets exactly one of its two members (a JSON `null` is not set).
@@ -188,7 +189,7 @@ fn write_requests(
 pub(super) async fn batch_write_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
@@ -221,69 +222,78 @@ pub(super) async fn batch_write_item(
 }
 
 /// BatchWriteItem's response: `UnprocessedItems` always, `ConsumedCapacity` and
-/// `ItemCollectionMetrics` when reported.
-pub(super) fn batch_write_response(out: &BatchWriteItemOutput) -> Value {
-    let mut body = Map::new();
-    body.insert(
-        "UnprocessedItems".into(),
-        unprocessed_items_json(&out.unprocessed_items),
-    );
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    insert_metrics_per_table(&mut body, &out.item_collection_metrics);
-    Value::Object(body)
+/// `ItemCollectionMetrics` when reported (in serde_json's order of keys).
+pub(super) fn batch_write_response(out: &BatchWriteItemOutput) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(64);
+    let mut body = Object::begin(&mut bytes);
+    consumed_list_member(&mut body, &out.consumed_capacity);
+    metrics_per_table_member(&mut body, &out.item_collection_metrics);
+    write_unprocessed_items(body.member("UnprocessedItems"), &out.unprocessed_items);
+    body.end();
+    bytes
 }
 
 /// `UnprocessedKeys` as DynamoDB sends it: the request's `KeysAndAttributes` for each table, `{}` when
 /// there are none.
-pub(super) fn unprocessed_keys_json(unprocessed: &BTreeMap<String, KeysAndAttributes>) -> Value {
-    Value::Object(
-        unprocessed
-            .iter()
-            .map(|(table, wanted)| (table.clone(), keys_and_attributes_json(wanted)))
-            .collect(),
-    )
+fn write_unprocessed_keys(out: &mut Vec<u8>, unprocessed: &BTreeMap<String, KeysAndAttributes>) {
+    let mut tables = Object::begin(out);
+    for (table, wanted) in unprocessed {
+        write_keys_and_attributes(tables.member(table), wanted);
+    }
+    tables.end();
 }
 
-fn keys_and_attributes_json(wanted: &KeysAndAttributes) -> Value {
-    let mut out = Map::new();
-    out.insert(
-        "Keys".into(),
-        Value::Array(wanted.keys.iter().map(item_to_json).collect()),
-    );
-    if let Some(consistent) = wanted.consistent_read {
-        out.insert("ConsistentRead".into(), Value::Bool(consistent));
+fn write_keys_and_attributes(out: &mut Vec<u8>, wanted: &KeysAndAttributes) {
+    let mut object = Object::begin(out);
+    if let Some(attributes) = &wanted.attributes_to_get {
+        let mut list = Array::begin(object.member("AttributesToGet"));
+        for name in attributes {
+            json::string(list.element(), name);
+        }
+        list.end();
     }
-    if let Some(projection) = &wanted.projection_expression {
-        out.insert(
-            "ProjectionExpression".into(),
-            Value::String(projection.clone()),
-        );
+    if let Some(consistent) = wanted.consistent_read {
+        json::boolean(object.member("ConsistentRead"), consistent);
     }
     if let Some(names) = &wanted.expression_attribute_names {
-        out.insert("ExpressionAttributeNames".into(), json!(names));
+        let mut map = Object::begin(object.member("ExpressionAttributeNames"));
+        for (placeholder, name) in names {
+            json::string(map.member(placeholder), name);
+        }
+        map.end();
     }
-    if let Some(attributes) = &wanted.attributes_to_get {
-        out.insert("AttributesToGet".into(), json!(attributes));
+    let mut keys = Array::begin(object.member("Keys"));
+    for key in &wanted.keys {
+        write_item(keys.element(), key);
     }
-    Value::Object(out)
+    keys.end();
+    if let Some(projection) = &wanted.projection_expression {
+        json::string(object.member("ProjectionExpression"), projection);
+    }
+    object.end();
 }
 
 /// `UnprocessedItems` as DynamoDB sends it, `{}` when there are none.
-pub(super) fn unprocessed_items_json(unprocessed: &BTreeMap<String, Vec<WriteRequest>>) -> Value {
-    Value::Object(
-        unprocessed
-            .iter()
-            .map(|(table, writes)| {
-                let writes = writes.iter().map(write_request_json).collect();
-                (table.clone(), Value::Array(writes))
-            })
-            .collect(),
-    )
+fn write_unprocessed_items(out: &mut Vec<u8>, unprocessed: &BTreeMap<String, Vec<WriteRequest>>) {
+    let mut tables = Object::begin(out);
+    for (table, writes) in unprocessed {
+        let mut list = Array::begin(tables.member(table));
+        for write in writes {
+            write_write_request(list.element(), write);
+        }
+        list.end();
+    }
+    tables.end();
 }
 
-fn write_request_json(write: &WriteRequest) -> Value {
-    match write {
-        WriteRequest::Put { item } => json!({ "PutRequest": { "Item": item_to_json(item) } }),
-        WriteRequest::Delete { key } => json!({ "DeleteRequest": { "Key": item_to_json(key) } }),
-    }
+fn write_write_request(out: &mut Vec<u8>, write: &WriteRequest) {
+    let (request, member, item) = match write {
+        WriteRequest::Put { item } => ("PutRequest", "Item", item),
+        WriteRequest::Delete { key } => ("DeleteRequest", "Key", key),
+    };
+    let mut outer = Object::begin(out);
+    let mut inner = Object::begin(outer.member(request));
+    write_item(inner.member(member), item);
+    inner.end();
+    outer.end();
 }

@@ -25,14 +25,13 @@
 
 use std::collections::BTreeMap;
 
+use super::json::{self, Array, Object};
+use super::value::write_item;
+use super::{Decoder, Members, WireResult};
 use dynomodel::{
     Capacity, ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity,
     ReturnItemCollectionMetrics,
 };
-use serde_json::{Map, Value};
-
-use super::value::item_to_json;
-use super::{Decoder, Members, WireResult};
 
 /// The model's `ReturnConsumedCapacity` values, in its order.
 const RETURN_CONSUMED_CAPACITY: &[(&str, ReturnConsumedCapacity)] = &[
@@ -67,126 +66,123 @@ pub(super) fn return_item_collection_metrics(
     )
 }
 
-/// `value` as a JSON number; a unit count is always finite, but a non-finite one (which JSON cannot
-/// hold) is written as `0.0` rather than as `null`, which no SDK would accept for a double.
-fn units(value: f64) -> Value {
-    serde_json::Number::from_f64(value)
-        .or_else(|| serde_json::Number::from_f64(0.0))
-        .map_or(Value::Null, Value::Number)
+/// Appends `value` as a JSON number written as a double; a unit count is always finite, but a
+/// non-finite one (which JSON cannot hold) is written as `0.0` rather than as `null`, which no SDK would
+/// accept for a double.
+pub(super) fn write_units(out: &mut Vec<u8>, value: f64) {
+    json::double(out, if value.is_finite() { value } else { 0.0 });
 }
 
-/// Inserts `name: value` when the backend reported the value.
-fn insert_units(out: &mut Map<String, Value>, name: &str, value: Option<f64>) {
-    if let Some(value) = value {
-        out.insert(name.into(), units(value));
+/// One table's or index's `Capacity` (members in serde_json's order, see `json.rs`).
+fn write_capacity(out: &mut Vec<u8>, c: &Capacity) {
+    let mut object = Object::begin(out);
+    if let Some(units) = c.capacity_units {
+        write_units(object.member("CapacityUnits"), units);
     }
-}
-
-/// One table's or index's `Capacity`.
-fn capacity_json(c: &Capacity) -> Value {
-    let mut out = Map::new();
-    insert_units(&mut out, "ReadCapacityUnits", c.read_capacity_units);
-    insert_units(&mut out, "WriteCapacityUnits", c.write_capacity_units);
-    insert_units(&mut out, "CapacityUnits", c.capacity_units);
-    Value::Object(out)
+    if let Some(units) = c.read_capacity_units {
+        write_units(object.member("ReadCapacityUnits"), units);
+    }
+    if let Some(units) = c.write_capacity_units {
+        write_units(object.member("WriteCapacityUnits"), units);
+    }
+    object.end();
 }
 
 /// `LocalSecondaryIndexes` / `GlobalSecondaryIndexes`: index name → `Capacity`.
-fn indexes_json(indexes: &BTreeMap<String, Capacity>) -> Value {
-    Value::Object(
-        indexes
-            .iter()
-            .map(|(name, c)| (name.clone(), capacity_json(c)))
-            .collect(),
-    )
+fn write_indexes(out: &mut Vec<u8>, indexes: &BTreeMap<String, Capacity>) {
+    let mut object = Object::begin(out);
+    for (name, c) in indexes {
+        write_capacity(object.member(name), c);
+    }
+    object.end();
 }
 
 /// One `ConsumedCapacity` structure.
-pub fn consumed_capacity_json(c: &ConsumedCapacity) -> Value {
-    let mut out = Map::new();
-    out.insert("TableName".into(), Value::String(c.table_name.clone()));
-    insert_units(&mut out, "CapacityUnits", c.capacity_units);
-    insert_units(&mut out, "ReadCapacityUnits", c.read_capacity_units);
-    insert_units(&mut out, "WriteCapacityUnits", c.write_capacity_units);
-    if let Some(table) = &c.table {
-        out.insert("Table".into(), capacity_json(table));
-    }
-    if !c.local_secondary_indexes.is_empty() {
-        out.insert(
-            "LocalSecondaryIndexes".into(),
-            indexes_json(&c.local_secondary_indexes),
-        );
+pub(super) fn write_consumed_capacity(out: &mut Vec<u8>, c: &ConsumedCapacity) {
+    let mut object = Object::begin(out);
+    if let Some(units) = c.capacity_units {
+        write_units(object.member("CapacityUnits"), units);
     }
     if !c.global_secondary_indexes.is_empty() {
-        out.insert(
-            "GlobalSecondaryIndexes".into(),
-            indexes_json(&c.global_secondary_indexes),
+        write_indexes(
+            object.member("GlobalSecondaryIndexes"),
+            &c.global_secondary_indexes,
         );
     }
-    Value::Object(out)
+    if !c.local_secondary_indexes.is_empty() {
+        write_indexes(
+            object.member("LocalSecondaryIndexes"),
+            &c.local_secondary_indexes,
+        );
+    }
+    if let Some(units) = c.read_capacity_units {
+        write_units(object.member("ReadCapacityUnits"), units);
+    }
+    if let Some(table) = &c.table {
+        write_capacity(object.member("Table"), table);
+    }
+    json::string(object.member("TableName"), &c.table_name);
+    if let Some(units) = c.write_capacity_units {
+        write_units(object.member("WriteCapacityUnits"), units);
+    }
+    object.end();
 }
 
 /// One `ItemCollectionMetrics` structure: `ItemCollectionKey` (an attribute map) and
 /// `SizeEstimateRangeGB` (a list of doubles).
-pub fn item_collection_metrics_json(m: &ItemCollectionMetrics) -> Value {
-    let mut out = Map::new();
-    out.insert(
-        "ItemCollectionKey".into(),
-        item_to_json(&m.item_collection_key),
-    );
-    out.insert(
-        "SizeEstimateRangeGB".into(),
-        Value::Array(
-            m.size_estimate_range_gb
-                .iter()
-                .map(|&gb| units(gb))
-                .collect(),
-        ),
-    );
-    Value::Object(out)
+pub(super) fn write_item_collection_metrics(out: &mut Vec<u8>, m: &ItemCollectionMetrics) {
+    let mut object = Object::begin(out);
+    write_item(object.member("ItemCollectionKey"), &m.item_collection_key);
+    let mut range = Array::begin(object.member("SizeEstimateRangeGB"));
+    for &gb in &m.size_estimate_range_gb {
+        write_units(range.element(), gb);
+    }
+    range.end();
+    object.end();
 }
 
-/// Adds a single-table operation's `ConsumedCapacity` to its response body, when there is one.
-pub(super) fn insert_consumed(body: &mut Map<String, Value>, c: Option<&ConsumedCapacity>) {
+/// A single-table operation's `ConsumedCapacity` member, when the backend reported one.
+pub(super) fn consumed_member(body: &mut Object<'_>, c: Option<&ConsumedCapacity>) {
     if let Some(c) = c {
-        body.insert("ConsumedCapacity".into(), consumed_capacity_json(c));
+        write_consumed_capacity(body.member("ConsumedCapacity"), c);
     }
 }
 
-/// Adds a batch's or a transaction's `ConsumedCapacity` (one entry per table) to its response body,
-/// when there is any.
-pub(super) fn insert_consumed_list(body: &mut Map<String, Value>, list: &[ConsumedCapacity]) {
-    if !list.is_empty() {
-        let list = list.iter().map(consumed_capacity_json).collect();
-        body.insert("ConsumedCapacity".into(), Value::Array(list));
+/// A batch's or a transaction's `ConsumedCapacity` member (one entry per table), when there is any.
+pub(super) fn consumed_list_member(body: &mut Object<'_>, list: &[ConsumedCapacity]) {
+    if list.is_empty() {
+        return;
     }
+    let mut out = Array::begin(body.member("ConsumedCapacity"));
+    for c in list {
+        write_consumed_capacity(out.element(), c);
+    }
+    out.end();
 }
 
-/// Adds a single-item write's `ItemCollectionMetrics` to its response body, when there is one.
-pub(super) fn insert_metrics(body: &mut Map<String, Value>, m: Option<&ItemCollectionMetrics>) {
+/// A single-item write's `ItemCollectionMetrics` member, when the backend reported one.
+pub(super) fn metrics_member(body: &mut Object<'_>, m: Option<&ItemCollectionMetrics>) {
     if let Some(m) = m {
-        body.insert(
-            "ItemCollectionMetrics".into(),
-            item_collection_metrics_json(m),
-        );
+        write_item_collection_metrics(body.member("ItemCollectionMetrics"), m);
     }
 }
 
-/// Adds BatchWriteItem's or TransactWriteItems' `ItemCollectionMetrics` (table → list) to its response
-/// body, when there are any.
-pub(super) fn insert_metrics_per_table(
-    body: &mut Map<String, Value>,
+/// BatchWriteItem's or TransactWriteItems' `ItemCollectionMetrics` member (table → list), when there
+/// are any.
+pub(super) fn metrics_per_table_member(
+    body: &mut Object<'_>,
     per_table: &BTreeMap<String, Vec<ItemCollectionMetrics>>,
 ) {
     if per_table.is_empty() {
         return;
     }
-    let per_table = per_table
-        .iter()
-        .map(|(table, list)| {
-            let list = list.iter().map(item_collection_metrics_json).collect();
-            (table.clone(), Value::Array(list))
-        })
-        .collect();
-    body.insert("ItemCollectionMetrics".into(), Value::Object(per_table));
+    let mut tables = Object::begin(body.member("ItemCollectionMetrics"));
+    for (table, list) in per_table {
+        let mut out = Array::begin(tables.member(table));
+        for m in list {
+            write_item_collection_metrics(out.element(), m);
+        }
+        out.end();
+    }
+    tables.end();
 }

@@ -18,13 +18,14 @@ use dynomodel::{
 use serde_json::{Map, Value};
 
 use super::capacity::{
-    insert_consumed, insert_metrics, return_consumed_capacity, return_item_collection_metrics,
+    consumed_member, metrics_member, return_consumed_capacity, return_item_collection_metrics,
 };
+use super::json::{self, Array, Object};
 use super::legacy::{
     attribute_updates, attributes_to_get, conditional_operator, conditions, expected,
 };
 use super::types::string;
-use super::value::{item_to_json, parse_item};
+use super::value::{parse_item, write_item};
 use super::{Decoder, Members, WireResult};
 
 const RETURN_VALUES: &[(&str, ReturnValue)] = &[
@@ -88,26 +89,40 @@ pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNam
 }
 
 /// A single-item operation's response: `Attributes` (or GetItem's `Item`) when there is one,
-/// `ConsumedCapacity` and `ItemCollectionMetrics` when reported, else `{}`.
-fn single_item(
+/// `ConsumedCapacity` and `ItemCollectionMetrics` when reported, else `{}`. Written in serde_json's
+/// order of keys, where `ConsumedCapacity` comes before `Item` but after `Attributes`.
+pub(super) fn single_item(
     member: &str,
     item: Option<&Item>,
     consumed: Option<&ConsumedCapacity>,
     metrics: Option<&ItemCollectionMetrics>,
-) -> Value {
-    let mut body = Map::new();
-    if let Some(item) = item {
-        body.insert(member.into(), item_to_json(item));
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(item.map_or(64, |_| 512));
+    let mut body = Object::begin(&mut out);
+    let item_first = member < "ConsumedCapacity";
+    if item_first {
+        item_member(&mut body, member, item);
     }
-    insert_consumed(&mut body, consumed);
-    insert_metrics(&mut body, metrics);
-    Value::Object(body)
+    consumed_member(&mut body, consumed);
+    if !item_first {
+        item_member(&mut body, member, item);
+    }
+    metrics_member(&mut body, metrics);
+    body.end();
+    out
+}
+
+/// The member `name` holding `item`, when there is one.
+fn item_member(body: &mut Object<'_>, name: &str, item: Option<&Item>) {
+    if let Some(item) = item {
+        write_item(body.member(name), item);
+    }
 }
 
 pub(super) async fn put_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;
@@ -141,7 +156,7 @@ pub(super) async fn put_item(
 pub(super) async fn get_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;
@@ -167,7 +182,7 @@ pub(super) async fn get_item(
 pub(super) async fn delete_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;
@@ -201,7 +216,7 @@ pub(super) async fn delete_item(
 pub(super) async fn update_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;
@@ -235,28 +250,34 @@ pub(super) async fn update_item(
 }
 
 /// Query's and Scan's response: `Items` (absent with `Select=COUNT`), `Count`, `ScannedCount`,
-/// `LastEvaluatedKey` when more may follow, `ConsumedCapacity` when reported.
-fn page(out: QueryOutput) -> Value {
-    let mut body = Map::new();
-    if let Some(items) = out.items {
-        body.insert(
-            "Items".into(),
-            Value::Array(items.iter().map(item_to_json).collect()),
-        );
+/// `LastEvaluatedKey` when more may follow, `ConsumedCapacity` when reported; in serde_json's order of
+/// keys.
+pub(super) fn page(out: QueryOutput) -> Vec<u8> {
+    // Room for items of a few hundred bytes, so that a page seldom grows its buffer more than once.
+    let items = out.items.as_ref().map_or(0, Vec::len);
+    let mut bytes = Vec::with_capacity(128 + items * 256);
+    let mut body = Object::begin(&mut bytes);
+    consumed_member(&mut body, out.consumed_capacity.as_ref());
+    json::integer(body.member("Count"), i64::from(out.count));
+    if let Some(items) = &out.items {
+        let mut list = Array::begin(body.member("Items"));
+        for item in items {
+            write_item(list.element(), item);
+        }
+        list.end();
     }
-    body.insert("Count".into(), Value::from(out.count));
-    body.insert("ScannedCount".into(), Value::from(out.scanned_count));
-    if let Some(key) = out.last_evaluated_key {
-        body.insert("LastEvaluatedKey".into(), item_to_json(&key));
+    if let Some(key) = &out.last_evaluated_key {
+        write_item(body.member("LastEvaluatedKey"), key);
     }
-    insert_consumed(&mut body, out.consumed_capacity.as_ref());
-    Value::Object(body)
+    json::integer(body.member("ScannedCount"), i64::from(out.scanned_count));
+    body.end();
+    bytes
 }
 
 pub(super) async fn query(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;
@@ -283,7 +304,10 @@ pub(super) async fn query(
     Ok(page(backend.query(input).await?))
 }
 
-pub(super) async fn scan(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
+pub(super) async fn scan(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = common(&m, &mut d)?;

@@ -19,15 +19,17 @@
 //! statements themselves, and the 25/100 limits, are the backend's.
 
 use dynomodel::{
-    AttributeValue, Backend, BatchExecuteStatementInput, BatchStatementRequest,
-    ExecuteStatementInput, ExecuteTransactionInput, ParameterizedStatement,
+    AttributeValue, Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput,
+    BatchStatementRequest, ExecuteStatementInput, ExecuteStatementOutput, ExecuteTransactionInput,
+    ParameterizedStatement,
 };
 use serde_json::{Map, Value};
 
-use super::capacity::{insert_consumed, insert_consumed_list, return_consumed_capacity};
+use super::capacity::{consumed_list_member, consumed_member, return_consumed_capacity};
 use super::item::ON_CONDITION_FAILURE;
-use super::transact::responses_json;
-use super::value::{item_to_json, parse_attribute_value};
+use super::json::{self, Array, Object};
+use super::transact::responses_body;
+use super::value::{parse_attribute_value, write_item};
 use super::{Decoder, Members, WireResult};
 
 /// `Parameters`: a list of attribute values (`None` when absent).
@@ -49,7 +51,7 @@ fn parameters(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<Vec<Attribu
 pub(super) async fn execute_statement(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let input = ExecuteStatementInput {
@@ -67,31 +69,36 @@ pub(super) async fn execute_statement(
     };
     let input = d.finish(input)?;
     let out = backend.execute_statement(input).await?;
-    let mut body = Map::new();
-    body.insert(
-        "Items".into(),
-        Value::Array(
-            out.items
-                .unwrap_or_default()
-                .iter()
-                .map(item_to_json)
-                .collect(),
-        ),
-    );
-    if let Some(token) = out.next_token {
-        body.insert("NextToken".into(), Value::String(token));
+    Ok(execute_statement_response(&out))
+}
+
+/// ExecuteStatement's response: `Items` always (empty for writes), `NextToken` and
+/// `LastEvaluatedKey` when more may follow, `ConsumedCapacity` when reported; in serde_json's order of
+/// keys (see `json.rs`).
+pub(super) fn execute_statement_response(out: &ExecuteStatementOutput) -> Vec<u8> {
+    let items = out.items.as_deref().unwrap_or_default();
+    let mut bytes = Vec::with_capacity(128 + items.len() * 256);
+    let mut body = Object::begin(&mut bytes);
+    consumed_member(&mut body, out.consumed_capacity.as_ref());
+    let mut list = Array::begin(body.member("Items"));
+    for item in items {
+        write_item(list.element(), item);
     }
+    list.end();
     if let Some(key) = &out.last_evaluated_key {
-        body.insert("LastEvaluatedKey".into(), item_to_json(key));
+        write_item(body.member("LastEvaluatedKey"), key);
     }
-    insert_consumed(&mut body, out.consumed_capacity.as_ref());
-    Ok(Value::Object(body))
+    if let Some(token) = &out.next_token {
+        json::string(body.member("NextToken"), token);
+    }
+    body.end();
+    bytes
 }
 
 pub(super) async fn batch_execute_statement(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let statements = m.each("Statements", &mut d, |s, d| {
@@ -115,41 +122,46 @@ pub(super) async fn batch_execute_statement(
     };
     let input = d.finish(input)?;
     let out = backend.batch_execute_statement(input).await?;
-    let responses = out
-        .responses
-        .iter()
-        .map(|r| {
-            let mut entry = Map::new();
-            if let Some(e) = &r.error {
-                let mut error = Map::new();
-                error.insert("Code".into(), Value::String(e.code.clone()));
-                if let Some(message) = &e.message {
-                    error.insert("Message".into(), Value::String(message.clone()));
-                }
-                if let Some(item) = &e.item {
-                    error.insert("Item".into(), item_to_json(item));
-                }
-                entry.insert("Error".into(), Value::Object(error));
+    Ok(batch_execute_statement_response(&out))
+}
+
+/// BatchExecuteStatement's response: `Responses` (one per statement, in request order), and
+/// `ConsumedCapacity` when reported; in serde_json's order of keys.
+pub(super) fn batch_execute_statement_response(out: &BatchExecuteStatementOutput) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(64 + out.responses.len() * 256);
+    let mut body = Object::begin(&mut bytes);
+    consumed_list_member(&mut body, &out.consumed_capacity);
+    let mut responses = Array::begin(body.member("Responses"));
+    for r in &out.responses {
+        let mut entry = Object::begin(responses.element());
+        if let Some(e) = &r.error {
+            let mut error = Object::begin(entry.member("Error"));
+            json::string(error.member("Code"), &e.code);
+            if let Some(item) = &e.item {
+                write_item(error.member("Item"), item);
             }
-            if let Some(table) = &r.table_name {
-                entry.insert("TableName".into(), Value::String(table.clone()));
+            if let Some(message) = &e.message {
+                json::string(error.member("Message"), message);
             }
-            if let Some(item) = &r.item {
-                entry.insert("Item".into(), item_to_json(item));
-            }
-            Value::Object(entry)
-        })
-        .collect();
-    let mut body = Map::new();
-    body.insert("Responses".into(), Value::Array(responses));
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    Ok(Value::Object(body))
+            error.end();
+        }
+        if let Some(item) = &r.item {
+            write_item(entry.member("Item"), item);
+        }
+        if let Some(table) = &r.table_name {
+            json::string(entry.member("TableName"), table);
+        }
+        entry.end();
+    }
+    responses.end();
+    body.end();
+    bytes
 }
 
 pub(super) async fn execute_transaction(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let statements = m.each("TransactStatements", &mut d, |s, d| {
@@ -173,8 +185,5 @@ pub(super) async fn execute_transaction(
     };
     let input = d.finish(input)?;
     let out = backend.execute_transaction(input).await?;
-    let mut body = Map::new();
-    body.insert("Responses".into(), responses_json(&out.responses));
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    Ok(Value::Object(body))
+    Ok(responses_body(&out.responses, &out.consumed_capacity))
 }

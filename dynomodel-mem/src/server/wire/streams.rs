@@ -10,14 +10,15 @@
 //! and `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`, probed). Dates are epoch seconds.
 
 use dynomodel::{
-    Backend, DescribeStreamInput, GetRecordsInput, GetShardIteratorInput, ListStreamsInput, Record,
-    ShardFilter, ShardIteratorType,
+    Backend, DescribeStreamInput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
+    ListStreamsInput, Record, ShardFilter, ShardIteratorType,
 };
 use serde_json::{json, Map, Value};
 
 use super::description::epoch_seconds;
-use super::value::item_to_json;
-use super::{Decoder, Members, WireResult};
+use super::json::{self, Array, Object};
+use super::value::{item_to_json, write_item};
+use super::{encode, Decoder, Members, WireResult};
 
 /// The `X-Amz-Target` prefix of the DynamoDB Streams API.
 pub const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
@@ -45,11 +46,13 @@ pub(super) async fn call(
     backend: &dyn Backend,
     operation: &str,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     match operation {
-        "ListStreams" => list_streams(backend, request).await,
-        "DescribeStream" => describe_stream(backend, request).await,
-        "GetShardIterator" => get_shard_iterator(backend, request).await,
+        "ListStreams" => list_streams(backend, request).await.map(|v| encode(&v)),
+        "DescribeStream" => describe_stream(backend, request).await.map(|v| encode(&v)),
+        "GetShardIterator" => get_shard_iterator(backend, request)
+            .await
+            .map(|v| encode(&v)),
         "GetRecords" => get_records(backend, request).await,
         _ => Err(super::Fault::UnknownOperation),
     }
@@ -184,7 +187,7 @@ async fn get_shard_iterator(
     Ok(Value::Object(body))
 }
 
-async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Value> {
+async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let shard_iterator = required(&m, "ShardIterator", &mut d)?;
@@ -194,18 +197,64 @@ async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> Wir
         limit,
     })?;
     let out = backend.get_records(input).await?;
-    let mut body = Map::new();
-    body.insert(
-        "Records".into(),
-        Value::Array(out.records.iter().map(record_json).collect()),
-    );
-    if let Some(it) = out.next_shard_iterator {
-        body.insert("NextShardIterator".into(), Value::String(it));
-    }
-    Ok(Value::Object(body))
+    Ok(get_records_response(&out))
 }
 
-/// One record as the service writes it.
+/// GetRecords' response: `Records` always, `NextShardIterator` while the shard is open; in
+/// serde_json's order of keys (see `json.rs`).
+pub(super) fn get_records_response(out: &GetRecordsOutput) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(128 + out.records.len() * 512);
+    let mut body = Object::begin(&mut bytes);
+    if let Some(it) = &out.next_shard_iterator {
+        json::string(body.member("NextShardIterator"), it);
+    }
+    let mut records = Array::begin(body.member("Records"));
+    for r in &out.records {
+        write_record(records.element(), r);
+    }
+    records.end();
+    body.end();
+    bytes
+}
+
+/// One record as the service writes it: byte for byte what [`record_json`] prints as.
+fn write_record(out: &mut Vec<u8>, r: &Record) {
+    let mut object = Object::begin(out);
+    json::string(object.member("awsRegion"), &r.aws_region);
+    let s = &r.dynamodb;
+    let mut change = Object::begin(object.member("dynamodb"));
+    if let Some(at) = &s.approximate_creation_date_time {
+        json::double(
+            change.member("ApproximateCreationDateTime"),
+            at.timestamp_millis() as f64 / 1000.0,
+        );
+    }
+    write_item(change.member("Keys"), &s.keys);
+    if let Some(new) = &s.new_image {
+        write_item(change.member("NewImage"), new);
+    }
+    if let Some(old) = &s.old_image {
+        write_item(change.member("OldImage"), old);
+    }
+    json::string(change.member("SequenceNumber"), &s.sequence_number);
+    json::integer(change.member("SizeBytes"), s.size_bytes);
+    json::string(change.member("StreamViewType"), s.stream_view_type.as_str());
+    change.end();
+    json::string(object.member("eventID"), &r.event_id);
+    json::string(object.member("eventName"), r.event_name.as_str());
+    json::string(object.member("eventSource"), &r.event_source);
+    json::string(object.member("eventVersion"), &r.event_version);
+    if let Some(who) = &r.user_identity {
+        let mut identity = Object::begin(object.member("userIdentity"));
+        json::string(identity.member("PrincipalId"), &who.principal_id);
+        json::string(identity.member("Type"), &who.type_);
+        identity.end();
+    }
+    object.end();
+}
+
+/// One record as the service writes it, as a `Value`: the durable log's stream records
+/// (`records.rs`); responses use [`write_record`], which writes the same bytes.
 pub(super) fn record_json(r: &Record) -> Value {
     let s = &r.dynamodb;
     let mut change = Map::new();

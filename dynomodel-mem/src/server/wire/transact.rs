@@ -44,18 +44,19 @@
 //! backend's job, so that Rust users of [`dynomodel_mem::MemBackend`](crate::MemBackend) get it too.
 
 use dynomodel::{
-    Backend, TransactConditionCheck, TransactDelete, TransactGet, TransactGetItemsInput,
-    TransactGetItemsOutput, TransactPut, TransactUpdate, TransactWriteItem,
+    Backend, ConsumedCapacity, TransactConditionCheck, TransactDelete, TransactGet,
+    TransactGetItemsInput, TransactGetItemsOutput, TransactPut, TransactUpdate, TransactWriteItem,
     TransactWriteItemsInput, TransactWriteItemsOutput,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::capacity::{
-    insert_consumed_list, insert_metrics_per_table, return_consumed_capacity,
+    consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
 use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
-use super::value::item_to_json;
+use super::json::{Array, Object};
+use super::value::write_item;
 use super::{Decoder, Members, WireResult};
 
 /// A `TransactWriteItem` that sets none of its actions (DynamoDB Local 3.3.1's text).
@@ -85,7 +86,7 @@ fn transact_items<'a, T>(
 pub(super) async fn transact_get_items(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
@@ -109,25 +110,36 @@ pub(super) async fn transact_get_items(
     Ok(transact_get_response(&out))
 }
 
-/// TransactGetItems' response: `Responses` always, `ConsumedCapacity` when reported.
-pub(super) fn transact_get_response(out: &TransactGetItemsOutput) -> Value {
-    let mut body = Map::new();
-    body.insert("Responses".into(), responses_json(&out.responses));
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    Value::Object(body)
+/// TransactGetItems' response: `Responses` always, `ConsumedCapacity` when reported (in serde_json's
+/// order of keys, see `json.rs`).
+pub(super) fn transact_get_response(out: &TransactGetItemsOutput) -> Vec<u8> {
+    responses_body(&out.responses, &out.consumed_capacity)
+}
+
+/// TransactGetItems' and ExecuteTransaction's body: `ConsumedCapacity` when reported, `Responses`.
+pub(super) fn responses_body(
+    responses: &[Option<dynomodel::Item>],
+    consumed: &[ConsumedCapacity],
+) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(64 + responses.len() * 256);
+    let mut body = Object::begin(&mut bytes);
+    consumed_list_member(&mut body, consumed);
+    write_responses(body.member("Responses"), responses);
+    body.end();
+    bytes
 }
 
 /// `Responses` of TransactGetItems: `{"Item": …}` per item found, `{}` per key without one.
-pub(super) fn responses_json(responses: &[Option<dynomodel::Item>]) -> Value {
-    Value::Array(
-        responses
-            .iter()
-            .map(|found| match found {
-                Some(item) => json!({ "Item": item_to_json(item) }),
-                None => json!({}),
-            })
-            .collect(),
-    )
+fn write_responses(out: &mut Vec<u8>, responses: &[Option<dynomodel::Item>]) {
+    let mut list = Array::begin(out);
+    for found in responses {
+        let mut entry = Object::begin(list.element());
+        if let Some(item) = found {
+            write_item(entry.member("Item"), item);
+        }
+        entry.end();
+    }
+    list.end();
 }
 
 /// The four actions of a `TransactWriteItem`.
@@ -225,7 +237,7 @@ fn write_action(action: Action, a: &Members<'_>, d: &mut Decoder) -> WireResult<
 pub(super) async fn transact_write_items(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
@@ -274,9 +286,11 @@ pub(super) fn decode_transact_items(
 
 /// TransactWriteItems' response: `{}`, with `ConsumedCapacity` and `ItemCollectionMetrics` when
 /// reported.
-pub(super) fn transact_write_response(out: &TransactWriteItemsOutput) -> Value {
-    let mut body = Map::new();
-    insert_consumed_list(&mut body, &out.consumed_capacity);
-    insert_metrics_per_table(&mut body, &out.item_collection_metrics);
-    Value::Object(body)
+pub(super) fn transact_write_response(out: &TransactWriteItemsOutput) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(64);
+    let mut body = Object::begin(&mut bytes);
+    consumed_list_member(&mut body, &out.consumed_capacity);
+    metrics_per_table_member(&mut body, &out.item_collection_metrics);
+    body.end();
+    bytes
 }

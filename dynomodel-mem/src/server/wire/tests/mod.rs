@@ -11,9 +11,11 @@
 
 mod batch;
 mod capacity;
+mod direct;
 mod fake;
 mod legacy;
 mod lifecycle;
+mod oracle;
 mod streams;
 mod table;
 mod transact;
