@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use dynomodel::{item_size, Item, QueryOutput};
 
 use crate::partition::{self, Partition};
-use crate::stored::StoredItem;
+use crate::stored::{Decoder, StoredItem};
 
 use crate::index::{IndexPosition, Tie};
 use crate::key::{KeyValue, PartitionSlot};
@@ -171,20 +171,21 @@ pub type Entry<'a> = (Cow<'a, Item>, usize);
 
 /// What a Query or Scan reads: a table's items or an index's entries.
 pub trait Readable {
-    /// The entry as a read sees it.
-    fn entry(&self) -> Entry<'_>;
+    /// The entry as a read sees it; `decoder` is the read's, kept from entry to entry.
+    fn entry(&self, decoder: &mut Decoder) -> Entry<'_>;
 }
 
 impl Readable for Item {
-    fn entry(&self) -> Entry<'_> {
+    fn entry(&self, _: &mut Decoder) -> Entry<'_> {
         (Cow::Borrowed(self), item_size(self))
     }
 }
 
 impl Readable for StoredItem {
-    fn entry(&self) -> Entry<'_> {
+    fn entry(&self, decoder: &mut Decoder) -> Entry<'_> {
         // The size was computed when the item was written.
-        (Cow::Owned(self.decode()), self.size())
+        let (item, size) = decoder.decode(self);
+        (Cow::Owned(item), size)
     }
 }
 
@@ -213,7 +214,8 @@ pub fn scan_entries<'a, P: Position, V: Readable>(
         ),
     };
     let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.iter().map(|(_, v)| v));
-    head.chain(tail).map(V::entry)
+    let mut decoder = Decoder::default();
+    head.chain(tail).map(move |v| v.entry(&mut decoder))
 }
 
 /// What a page returns of a kept entry: the entry goes in, so a decoded table item is moved out rather

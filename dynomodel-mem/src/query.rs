@@ -20,6 +20,7 @@ use crate::paging::{
 };
 use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
+use crate::stored::Decoder;
 use crate::table::Table;
 use crate::validate::{self, Constraints};
 
@@ -201,7 +202,8 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
+    let mut decoder = Decoder::default();
+    let range = partition_range(partition, lo, hi).map(move |(_, v)| v.entry(&mut decoder));
     if forward {
         Box::new(range)
     } else {

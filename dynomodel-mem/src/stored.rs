@@ -42,9 +42,13 @@
 //! a decode validates the item's UTF-8 once rather than once per string. It is private to this
 //! module and never leaves the process.
 
+use std::rc::Rc;
+
 use dynomodel::{item_size, AttributeValue, Item, Number};
 
 mod shapes;
+
+use shapes::Skeleton;
 
 /// One stored item: its encoded attributes and its DynamoDB size.
 #[derive(Clone, PartialEq, Eq)]
@@ -88,30 +92,13 @@ impl StoredItem {
     /// The item. Only ever given bytes [`StoredItem::encode`] wrote, so decoding cannot fail; were the
     /// bytes damaged, the attributes decoded up to the damage would be returned.
     pub fn decode(&self) -> Item {
-        // Damaged bytes (never written by the encoder) give what decodes up to the damage.
-        self.try_decode().unwrap_or_else(|| self.decode_partial())
-    }
-
-    /// The item, as a clone of its shape's skeleton (see [`shapes`]) with the values filled in, or
-    /// built from its names and values for a shape not cached; `None` when the bytes are damaged.
-    fn try_decode(&self) -> Option<Item> {
-        let (names, mut values) = Reader::body(&self.0)?;
-        if let Some(mut item) = shapes::skeleton(names, parse_names) {
-            // The skeleton's names are the item's, and a map iterates in the order they were encoded.
-            for v in item.values_mut() {
-                values.value_into(v)?;
-            }
-            return Some(item);
-        }
-        let mut names = Reader::new(names);
-        let count = names.varint()?;
-        collect_map(count, || Some((names.name()?, values.value()?)))
+        Decoder::default().decode(self).0
     }
 
     /// The attributes that decode, up to the first damaged one.
     fn decode_partial(&self) -> Item {
         let mut item = Item::new();
-        if let Some((names, mut values)) = Reader::body(&self.0) {
+        if let Some((_, names, mut values)) = Reader::body(&self.0) {
             let mut names = Reader::new(names);
             let count = names.varint().unwrap_or(0);
             for _ in 0..count {
@@ -128,6 +115,44 @@ impl StoredItem {
     #[cfg(test)]
     fn encoded_len(&self) -> usize {
         self.0.len()
+    }
+}
+
+/// Decodes items one after the other, keeping the shape of the last one (see [`shapes`]): the items
+/// of a page mostly share one, so a page looks it up in the per-thread cache once rather than per
+/// item.
+#[derive(Default)]
+pub struct Decoder {
+    shape: Option<Rc<Skeleton>>,
+}
+
+impl Decoder {
+    /// The item and its size by DynamoDB's rule (see [`StoredItem::decode`]).
+    pub fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
+        // Damaged bytes (never written by the encoder) give what decodes up to the damage.
+        self.try_decode(&item.0)
+            .unwrap_or_else(|| (item.decode_partial(), item.size()))
+    }
+
+    /// The item, as a clone of its shape's skeleton with the values filled in, or built from its
+    /// names and values for a shape not cached; `None` when the bytes are damaged.
+    fn try_decode(&mut self, bytes: &[u8]) -> Option<(Item, usize)> {
+        let (size, names, mut values) = Reader::body(bytes)?;
+        if !self.shape.as_ref().is_some_and(|s| s.is_of(names)) {
+            self.shape = shapes::skeleton(names, parse_names);
+        }
+        if let Some(shape) = &self.shape {
+            let mut item = shape.item();
+            // The skeleton's names are the item's, and a map iterates in the order they were encoded.
+            for v in item.values_mut() {
+                values.value_into(v)?;
+            }
+            return Some((item, size));
+        }
+        let mut names = Reader::new(names);
+        let count = names.varint()?;
+        let item = collect_map(count, || Some((names.name()?, values.value()?)))?;
+        Some((item, size))
     }
 }
 
@@ -326,6 +351,17 @@ fn collect_map(
     by_count!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
+/// Writes a decoded value into its slot, written where it is built, in each branch of the decode (a
+/// value built in one common place went through a stack copy that stalled on store forwarding).
+/// Every slot given holds a placeholder `Null` (a skeleton's, or [`Reader::value`]'s): there is
+/// nothing to drop, and forgetting it saves a call to the value's drop glue per value.
+#[inline(always)]
+fn fill(slot: &mut AttributeValue, value: AttributeValue) {
+    let placeholder = std::mem::replace(slot, value);
+    debug_assert!(matches!(placeholder, AttributeValue::Null));
+    std::mem::forget(placeholder);
+}
+
 /// A cursor over an encoded item's structure and its text; every read is `None` past the end.
 struct Reader<'a> {
     structure: &'a [u8],
@@ -340,11 +376,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// An item's names block and the reader of its values: past the size, the names, then the
+    /// An item's size, its names block and the reader of its values: the size, the names, then the
     /// values' structure and their text (validated here, once).
-    fn body(bytes: &'a [u8]) -> Option<(&'a [u8], Reader<'a>)> {
+    fn body(bytes: &'a [u8]) -> Option<(usize, &'a [u8], Reader<'a>)> {
         let mut header = Reader::new(bytes);
-        header.varint()?;
+        let size = header.varint()?;
         let names = header.bytes()?;
         let len = header.varint()?;
         let (structure, text) = header.structure.split_at_checked(len)?;
@@ -352,7 +388,7 @@ impl<'a> Reader<'a> {
             structure,
             text: std::str::from_utf8(text).ok()?,
         };
-        Some((names, values))
+        Some((size, names, values))
     }
 
     /// A name of a names block: its length and its UTF-8.
@@ -367,7 +403,21 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
+    /// A varint: inline for one byte (the lengths, counts and small numbers of most items), out of
+    /// line beyond.
+    #[inline]
     fn varint(&mut self) -> Option<usize> {
+        match self.structure.split_first() {
+            Some((&b, rest)) if b < 0x80 => {
+                self.structure = rest;
+                Some(usize::from(b))
+            }
+            _ => self.long_varint(),
+        }
+    }
+
+    #[inline(never)]
+    fn long_varint(&mut self) -> Option<usize> {
         let mut n = 0usize;
         let mut shift = 0;
         loop {
@@ -387,6 +437,7 @@ impl<'a> Reader<'a> {
         Some(head)
     }
 
+    #[inline]
     fn string(&mut self) -> Option<String> {
         let len = self.varint()?;
         let (head, rest) = self.text.split_at_checked(len)?;
@@ -394,6 +445,7 @@ impl<'a> Reader<'a> {
         Some(head.to_owned())
     }
 
+    #[inline]
     fn number(&mut self) -> Option<Number> {
         let head = self.varint()?;
         let negative = head & 1 == 1;
@@ -468,23 +520,34 @@ impl<'a> Reader<'a> {
 
     /// Decodes a value into `slot`. Written in place rather than returned: an `Option` of a value
     /// returned through memory and then copied into a map's slot stalled on store forwarding,
-    /// ~10% of a Scan page.
+    /// ~10% of a Scan page. The scalars most items are made of are decoded here, inline in the
+    /// loop over an item's values; the rest ([`Reader::compound`]) out of line, so that this stays
+    /// small (its frame had held the nested maps' arrays, saved and restored per value).
+    #[inline]
     fn value_into(&mut self, slot: &mut AttributeValue) -> Option<()> {
-        *slot = match self.byte()? {
-            S => AttributeValue::S(self.string()?),
-            N => AttributeValue::N(self.number()?),
+        match self.byte()? {
+            S => fill(slot, AttributeValue::S(self.string()?)),
+            N => fill(slot, AttributeValue::N(self.number()?)),
+            FALSE => fill(slot, AttributeValue::Bool(false)),
+            TRUE => fill(slot, AttributeValue::Bool(true)),
+            NULL => {}
+            tag => fill(slot, self.compound(tag)?),
+        }
+        Some(())
+    }
+
+    /// A value of a type other than S, N, BOOL and NULL, past its tag.
+    #[inline(never)]
+    fn compound(&mut self, tag: u8) -> Option<AttributeValue> {
+        Some(match tag {
             B => AttributeValue::B(self.bytes()?.to_vec()),
-            FALSE => AttributeValue::Bool(false),
-            TRUE => AttributeValue::Bool(true),
-            NULL => AttributeValue::Null,
             SS => AttributeValue::Ss(self.list(Self::string)?),
             NS => AttributeValue::Ns(self.list(Self::number)?),
             BS => AttributeValue::Bs(self.list(|r| r.bytes().map(<[u8]>::to_vec))?),
             L => AttributeValue::L(self.list(Self::value)?),
             M => AttributeValue::M(self.map()?),
             _ => return None,
-        };
-        Some(())
+        })
     }
 }
 
