@@ -437,7 +437,9 @@ impl<'a> Reader<'a> {
         Some(head)
     }
 
-    #[inline]
+    // Inline in `value_into`: an `Option<String>` or `Option<Number>` returned through memory and
+    // copied into the slot stalled on store forwarding.
+    #[inline(always)]
     fn string(&mut self) -> Option<String> {
         let len = self.varint()?;
         let (head, rest) = self.text.split_at_checked(len)?;
@@ -445,7 +447,7 @@ impl<'a> Reader<'a> {
         Some(head.to_owned())
     }
 
-    #[inline]
+    #[inline(always)]
     fn number(&mut self) -> Option<Number> {
         let head = self.varint()?;
         let negative = head & 1 == 1;
@@ -523,7 +525,7 @@ impl<'a> Reader<'a> {
     /// ~10% of a Scan page. The scalars most items are made of are decoded here, inline in the
     /// loop over an item's values; the rest ([`Reader::compound`]) out of line, so that this stays
     /// small (its frame had held the nested maps' arrays, saved and restored per value).
-    #[inline]
+    #[inline(always)]
     fn value_into(&mut self, slot: &mut AttributeValue) -> Option<()> {
         match self.byte()? {
             S => fill(slot, AttributeValue::S(self.string()?)),
