@@ -15,12 +15,11 @@ use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
-    bytes_successor, max_lower, min_upper, partition_range, string_successor, Entry, Position,
+    bytes_successor, max_lower, min_upper, partition_range, string_successor, Position,
     Readable,
 };
 use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
-use crate::stored::Decoder;
 use crate::table::Table;
 use crate::validate::{self, Constraints};
 
@@ -190,7 +189,7 @@ fn walk<'a, P: Position, V: Readable>(
     sort: Option<&SortCondition>,
     start: Option<P>,
     forward: bool,
-) -> Box<dyn Iterator<Item = Entry<'a>> + 'a> {
+) -> Box<dyn Iterator<Item = &'a V> + 'a> {
     let Some(partition) = partition else {
         return Box::new(std::iter::empty());
     };
@@ -202,8 +201,7 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let mut decoder = Decoder::default();
-    let range = partition_range(partition, lo, hi).map(move |(_, v)| v.entry(&mut decoder));
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v);
     if forward {
         Box::new(range)
     } else {

@@ -21,7 +21,8 @@ use crate::capacity::{self, Consistency, Consumed};
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{read_page, scan_entries, segment_of, segment_start, Entry, PageRules};
+use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules, Readable};
+use crate::stored::StoredItem;
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
@@ -43,8 +44,8 @@ pub struct PageCost {
 
 /// Builds one page from `entries` (table items or index entries, in read order), with its capacity
 /// report when `cost` asks for one, and what it consumed when asked for or metered.
-pub fn page<'a>(
-    entries: impl Iterator<Item = Entry<'a>>,
+pub fn page<'a, V: Readable + 'a>(
+    entries: impl Iterator<Item = &'a V>,
     source: &Source<'_>,
     select: Select,
     exprs: &ReadExpressions,
@@ -276,7 +277,7 @@ pub fn scan<'t>(
     }
     let from = segment_start(segment, total);
     let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));
-    let entries: Box<dyn Iterator<Item = Entry<'_>>> = match (&source, start) {
+    let entries: Box<dyn Iterator<Item = &StoredItem>> = match (&source, start) {
         (Source::Table(t), Some(StartKey::Table(slot, pos))) => {
             Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
         }
