@@ -15,8 +15,7 @@ use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
-    bytes_successor, max_lower, min_upper, partition_range, string_successor, Position,
-    Readable,
+    bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
 };
 use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
