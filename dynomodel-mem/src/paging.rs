@@ -226,9 +226,11 @@ pub type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
 pub struct PageRules<'r> {
     /// At most this many items evaluated.
     pub limit: Option<usize>,
-    /// Whether an item read counts (the filter).
-    pub keep: &'r dyn Fn(&Item) -> bool,
-    /// The item returned for a kept entry (`None`: Select=COUNT).
+    /// Whether an item read counts (the filter; `None`: every item).
+    pub keep: Option<&'r dyn Fn(&Item) -> bool>,
+    /// Whether the page holds items (`false`: Select=COUNT).
+    pub items: bool,
+    /// The item returned for a kept entry (`None`: the entry itself, moved into the page).
     pub output: Option<Output<'r>>,
     /// The `LastEvaluatedKey` of an entry.
     pub key_of: &'r dyn Fn(&Item) -> Item,
@@ -252,8 +254,8 @@ pub fn read_page<'a, V: Readable + 'a>(
         // Sized by `Limit` when there is one: growing a page of large items by doubling costs a
         // reallocation and a copy per step.
         items: rules
-            .output
-            .map(|_| Vec::with_capacity(rules.limit.unwrap_or(0).min(1024))),
+            .items
+            .then(|| Vec::with_capacity(rules.limit.unwrap_or(0).min(1024))),
         ..QueryOutput::default()
     };
     let mut read = 0usize;
@@ -268,10 +270,15 @@ pub fn read_page<'a, V: Readable + 'a>(
             // Before the entry moves into the page.
             out.last_evaluated_key = Some((rules.key_of)(&entry));
         }
-        if (rules.keep)(&entry) {
+        if rules.keep.is_none_or(|keep| keep(&entry)) {
             out.count += 1;
-            if let (Some(items), Some(output)) = (out.items.as_mut(), rules.output) {
-                items.push(output(entry));
+            if let Some(items) = out.items.as_mut() {
+                // Most reads return what they read: no call through `output` then, whose result
+                // came back through memory and stalled the copy into the page.
+                items.push(match rules.output {
+                    Some(output) => output(entry),
+                    None => entry.into_owned(),
+                });
             }
         }
         if last {

@@ -128,6 +128,7 @@ pub struct Decoder {
 
 impl Decoder {
     /// The item and its size by DynamoDB's rule (see [`StoredItem::decode`]).
+    #[inline]
     pub fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
         // Damaged bytes (never written by the encoder) give what decodes up to the damage.
         self.try_decode(&item.0)
