@@ -379,6 +379,8 @@ impl<'a> Reader<'a> {
 
     /// An item's size, its names block and the reader of its values: the size, the names, then the
     /// values' structure and their text (validated here, once).
+    // Inline: its seven words returned through memory stalled the decode that read them.
+    #[inline(always)]
     fn body(bytes: &'a [u8]) -> Option<(usize, &'a [u8], Reader<'a>)> {
         let mut header = Reader::new(bytes);
         let size = header.varint()?;
