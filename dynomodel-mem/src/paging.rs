@@ -250,14 +250,8 @@ pub fn read_page<'a, V: Readable + 'a>(
     entries: impl Iterator<Item = &'a V>,
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
-    let mut out = QueryOutput {
-        // Sized by `Limit` when there is one: growing a page of large items by doubling costs a
-        // reallocation and a copy per step.
-        items: rules
-            .items
-            .then(|| Vec::with_capacity(rules.limit.unwrap_or(0).min(1024))),
-        ..QueryOutput::default()
-    };
+    let mut out = QueryOutput::default();
+    let mut items = rules.items.then(|| Gather::new(rules.limit));
     let mut read = 0usize;
     let mut scanned = 0usize;
     let mut decoder = Decoder::default();
@@ -272,7 +266,7 @@ pub fn read_page<'a, V: Readable + 'a>(
         }
         if rules.keep.is_none_or(|keep| keep(&entry)) {
             out.count += 1;
-            if let Some(items) = out.items.as_mut() {
+            if let Some(items) = items.as_mut() {
                 // Most reads return what they read: no call through `output` then, whose result
                 // came back through memory and stalled the copy into the page.
                 items.push(match rules.output {
@@ -285,13 +279,83 @@ pub fn read_page<'a, V: Readable + 'a>(
             break;
         }
     }
+    out.items = items.map(Gather::finish);
     out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
     (out, read)
+}
+
+/// Items per run of [`Gather`]: 40 items of 24 bytes stay below glibc's large-chunk size (1,024
+/// bytes with the chunk's header).
+const RUN: usize = 40;
+
+/// A page's items, gathered in runs of [`RUN`] and put into one vector at the end, so that the
+/// page's one large allocation comes after its items' small ones. glibc's `malloc` consolidates
+/// its fast bins (the small chunks the previous page freed) on every large request: a page vector
+/// reserved up front for a `Limit` of 100 (2,400 bytes) merged them, and each of the 1,300 small
+/// allocations of the items that followed then split a chunk instead of reusing one. Gathering
+/// them first took a Scan page of 100 from ~760,000 instructions to ~686,000 (the vector reserved
+/// up front: ~45 µs of CPU before this change, ~35 µs after; see `stored.rs`).
+struct Gather {
+    runs: Vec<Vec<Item>>,
+    run: Vec<Item>,
+}
+
+impl Gather {
+    /// For a page of at most `limit` items: the first run sized for them when they are fewer.
+    fn new(limit: Option<usize>) -> Gather {
+        Gather {
+            runs: Vec::new(),
+            run: Vec::with_capacity(limit.unwrap_or(RUN).min(RUN)),
+        }
+    }
+
+    fn push(&mut self, item: Item) {
+        if self.run.len() == RUN {
+            let full = std::mem::replace(&mut self.run, Vec::with_capacity(RUN));
+            self.runs.push(full);
+        }
+        self.run.push(item);
+    }
+
+    fn finish(self) -> Vec<Item> {
+        if self.runs.is_empty() {
+            return self.run;
+        }
+        let mut all = Vec::with_capacity(self.runs.len() * RUN + self.run.len());
+        self.runs.into_iter().for_each(|run| all.extend(run));
+        all.extend(self.run);
+        all
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gathered_items_keep_their_order_across_runs() {
+        let item = |i: usize| {
+            Item::from([(
+                "i".to_string(),
+                dynomodel::AttributeValue::N(dynomodel::Number::from(i)),
+            )])
+        };
+        for (limit, count) in [
+            (None, 0),
+            (None, 1),
+            (Some(5), 5),
+            (None, RUN),
+            (None, RUN + 1),
+            (Some(100), 100),
+            (None, 3 * RUN + 7),
+        ] {
+            let mut gather = Gather::new(limit);
+            (0..count).for_each(|i| gather.push(item(i)));
+            let all = gather.finish();
+            assert_eq!(all, (0..count).map(item).collect::<Vec<_>>(), "{count}");
+            assert!(all.capacity() <= count.max(RUN), "{count}");
+        }
+    }
 
     #[test]
     fn successors_bound_prefixes_exactly() {

@@ -85,11 +85,13 @@ pub fn page<'a, V: Readable + 'a>(
     let key_of = |entry: &Item| source.lek_of(entry);
     let rules = PageRules {
         limit: limit.and_then(|l| usize::try_from(l).ok()),
-        keep: exprs.filter.is_some().then_some(&keep as &dyn Fn(&Item) -> bool),
+        keep: exprs
+            .filter
+            .is_some()
+            .then_some(&keep as &dyn Fn(&Item) -> bool),
         items: select != Select::Count,
         // The entry itself when it is what the page returns (no projection, no fetch from the table).
-        output: (fetch || steps.is_some())
-            .then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
+        output: (fetch || steps.is_some()).then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
         key_of: &key_of,
     };
     let (mut out, read) = read_page(entries, &rules);
