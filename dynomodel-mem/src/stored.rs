@@ -2,37 +2,62 @@
 //! DynamoDB size computed once, when it is written.
 //!
 //! Why this form (issue 15, measured with `benches/memory.rs` on 149-byte items of 8 attributes): an
-//! [`Item`] is a `BTreeMap<String, AttributeValue>`, whose one leaf node is ~800 bytes whatever the item
-//! holds (11 slots of a 24-byte name and a 48-byte value), plus one allocation per name and per string
-//! value: 1,442 resident bytes per item, 9.7× its size. Interning the names or sharing items behind an
-//! `Arc` leaves that node in place; encoding the item into one allocation removes it, and the names with
-//! it, at ~323 bytes (2.2×; Dynoxide's SQLite holds 480). The page-size rule of Query and Scan reads
-//! the stored size instead of walking the item again.
+//! [`Item`] is a `BTreeMap<String, AttributeValue>`, whose one leaf node was ~800 bytes whatever the
+//! item holds (11 slots of a 24-byte name and a 48-byte value; 32 since `Number` is 24 bytes), plus
+//! one allocation per name and per string value: 1,442 resident bytes per item, 9.7× its size.
+//! Interning the names or sharing items behind an `Arc` leaves that node in place; encoding the item
+//! into one allocation removes it, and the names with it, at ~293 bytes (2.0×; Dynoxide's SQLite
+//! holds 480). The page-size rule of Query and Scan reads the stored size instead of walking the item
+//! again.
 //!
 //! Reads hand out an owned `Item` (the `Backend` API returns them), so where the engine used to
 //! deep-copy the stored map, it now builds one. Building a `BTreeMap` from the decoded attributes
 //! (by insert, or by its sorted bulk build) made a Scan page of 100 ~70% slower than the copy; the
 //! cheapest way to build a map is `Clone`, so a decode clones a *skeleton* of the item's shape — its
 //! names, each with a placeholder — from a small per-thread cache ([`shapes`]) and writes the values
-//! into its slots.
-//! What remains is the decoding of the values themselves. CPU time per operation
-//! (`benches/datapath_cpu.rs`, best of three runs alternating with the engine that stored `Item`s,
-//! "before", on a shared 2-core VM, 2026-11-26):
+//! into its slots. A [`Decoder`] keeps the last shape, so the items of a page (which mostly share
+//! one) look it up once.
 //!
-//! | operation | before | built from the attributes | skeleton clone (this) | this / before |
-//! |---|---|---|---|---|
-//! | PutItem | 2.38 µs | | 1.96 µs | 0.82 |
-//! | GetItem | 1.36 µs | 1.55 µs | 0.98 µs | 0.72 |
-//! | Query of 20 | 10.7 µs | 16.1 µs | 12.2 µs | 1.14 |
-//! | Scan page of 100 | 35.2 µs | 60.7 µs | 45.0 µs | 1.28 |
-//! | UpdateItem with a condition | 4.51 µs | | 3.23 µs | 0.72 |
+//! What the read path does per item, and why (each measured with callgrind on the `datapath_cpu`
+//! bench, a Scan page of 100, instructions per page; the first decoder cost 880,000, the deep copy
+//! before compact storage 748,000):
+//! - `Number` holds its `u128` coefficient as two `u64`s: 16-byte alignment had made it 32 bytes
+//!   and every `AttributeValue` 48 (now 24 and 32), so every map node, value move and stored key is
+//!   smaller; numbers without a trailing zero that fit a `u64` are built without a digit count
+//!   (855,000 with both).
+//! - Varints of one byte are read inline (842,000).
+//! - A value is decoded straight into its slot, inline in the loop over the item's values: the
+//!   placeholder is forgotten rather than dropped (a call per value), and nothing is returned
+//!   through memory — an `Option<Number>` or a value built in one common place and then copied
+//!   into the slot stalled on store forwarding, the hottest instructions of the decode under
+//!   `perf` (842,000 to 766,000, with the page's `Decoder`).
+//! - Paging decodes entries from references in its own loop and moves them into the page unless a
+//!   projection or an LSI fetch asks for another item (760,000), and gathers a page's items in runs
+//!   before its one vector (548,000; see `paging.rs`: glibc's consolidation of its fast bins, which
+//!   the vector reserved up front for `Limit` triggered before the items' 1,300 small allocations,
+//!   was a fifth of the page).
 //!
-//! Single-item operations are faster than before (among other things, no item size is recomputed), but a Query of 20 stays ~14% and a Scan page ~28% slower than the deep copy was: about
-//! 80 ns per item returned, the decoding of its values (varints, numbers from their parts, a string
-//! allocated per string value, as the copy did). That is the price of a 4.4× smaller table, which
-//! decides whether a developer's million-item fixture fits in memory. A cache of decoded items would
-//! close the gap only for items read again and again (the Scan bench reads the same page), at the
-//! memory this form saves, so it was not done.
+//! CPU time per operation (`benches/datapath_cpu.rs`, best of three runs alternating "before" — the
+//! engine that stored `Item`s —, "main" — the first compact decoder — and this; a shared 2-core VM,
+//! 2026-11-26; instructions per operation by callgrind, which other work on the machine does not
+//! move):
+//!
+//! | operation | before | main | this | this / before | instructions: before | main | this |
+//! |---|---|---|---|---|---|---|---|
+//! | PutItem | 2.47 µs | 2.20 µs | 1.96 µs | 0.79 | 30,491 | 30,436 | 28,962 |
+//! | GetItem | 1.43 µs | 0.98 µs | 0.84 µs | 0.59 | 14,025 | 13,989 | 12,837 |
+//! | Query of 20 | 10.98 µs | 12.09 µs | 10.20 µs | 0.93 | 191,926 | 214,220 | 185,877 |
+//! | Scan page of 100 | 34.4 µs | 44.5 µs | 25.3 µs | 0.73 | 747,581 | 880,259 | 547,964 |
+//! | UpdateItem with a condition | 4.40 µs | 3.14 µs | 3.18 µs | 0.72 | 48,694 | 47,362 | 45,000 |
+//!
+//! Without the gathering of a page's items (which the "before" engine would have gained from too),
+//! the decode alone came to 760,000 instructions and ~36.7 µs for the Scan page (1.02× and ~1.07×
+//! before) and 190,600 and ~10.2 µs for the Query. What is left of the decode is mostly the
+//! allocation of each name and string value (as the copy did), the clone of the skeleton's node,
+//! and the item's one UTF-8 validation. Tried and not kept: reading two-byte varints inline too
+//! (the item's size; 3,000 instructions more per page, the one-byte path got slower). Not tried:
+//! a cache of decoded items (it would give back the memory this form saves), skipping the UTF-8
+//! validation (it needs `unsafe`).
 //!
 //! The encoding (lengths and counts as LEB128 varints): the item's size; the block of its top-level
 //! names (their count, then each name's length and UTF-8), which is also the key of its shape; then
