@@ -293,8 +293,12 @@ const RUN: usize = 40;
 /// its fast bins (the small chunks the previous page freed) on every large request: a page vector
 /// reserved up front for a `Limit` of 100 (2,400 bytes) merged them, and each of the 1,300 small
 /// allocations of the items that followed then split a chunk instead of reusing one. Gathering
-/// them first took a Scan page of 100 from ~760,000 instructions to ~686,000 (the vector reserved
-/// up front: ~45 µs of CPU before this change, ~35 µs after; see `stored.rs`).
+/// them first took the `datapath_cpu` bench's Scan page of 100 from ~760,000 instructions and
+/// ~36.7 µs of CPU to ~548,000 and ~25.3 µs (its Query of 20, which never reserved a large vector,
+/// from ~190,600 to ~185,900 instructions: one vector of 40 instead of growing one four times);
+/// see `stored.rs` for the rest of the read path. A large request still consolidates, at the end,
+/// when the items have taken what the fast bins held. Runs cost a copy of 24 bytes per item of a
+/// page beyond the first run.
 struct Gather {
     runs: Vec<Vec<Item>>,
     run: Vec<Item>,

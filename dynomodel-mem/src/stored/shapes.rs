@@ -9,6 +9,9 @@
 //! hold items of a handful of shapes (a model's fields, less the optional ones that are absent), so a
 //! small per-thread cache keyed by the encoded names catches nearly every read.
 //!
+//! Skeletons are shared (`Rc`): a [`super::Decoder`] reading a page keeps the last one while the
+//! items' names blocks equal it, and comes here only when they change.
+//!
 //! A shape is cached at its second sighting (a table of one-off shapes pays a name comparison and a
 //! copy of the names, not a skeleton per item), at most [`CAPACITY`] per thread, the most recently used
 //! first; shapes of long names are never cached.
