@@ -15,8 +15,7 @@ use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
-    bytes_successor, max_lower, min_upper, partition_range, string_successor, Entry, Position,
-    Readable,
+    bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
 };
 use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
@@ -189,7 +188,7 @@ fn walk<'a, P: Position, V: Readable>(
     sort: Option<&SortCondition>,
     start: Option<P>,
     forward: bool,
-) -> Box<dyn Iterator<Item = Entry<'a>> + 'a> {
+) -> Box<dyn Iterator<Item = &'a V> + 'a> {
     let Some(partition) = partition else {
         return Box::new(std::iter::empty());
     };
@@ -201,7 +200,7 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v);
     if forward {
         Box::new(range)
     } else {

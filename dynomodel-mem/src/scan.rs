@@ -21,8 +21,9 @@ use crate::capacity::{self, Consistency, Consumed};
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{read_page, scan_entries, segment_of, segment_start, Entry, PageRules};
+use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules, Readable};
 use crate::read::{self, ReadExpressions, Source, StartKey};
+use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
@@ -43,8 +44,8 @@ pub struct PageCost {
 
 /// Builds one page from `entries` (table items or index entries, in read order), with its capacity
 /// report when `cost` asks for one, and what it consumed when asked for or metered.
-pub fn page<'a>(
-    entries: impl Iterator<Item = Entry<'a>>,
+pub fn page<'a, V: Readable + 'a>(
+    entries: impl Iterator<Item = &'a V>,
     source: &Source<'_>,
     select: Select,
     exprs: &ReadExpressions,
@@ -84,8 +85,13 @@ pub fn page<'a>(
     let key_of = |entry: &Item| source.lek_of(entry);
     let rules = PageRules {
         limit: limit.and_then(|l| usize::try_from(l).ok()),
-        keep: &keep,
-        output: (select != Select::Count).then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
+        keep: exprs
+            .filter
+            .is_some()
+            .then_some(&keep as &dyn Fn(&Item) -> bool),
+        items: select != Select::Count,
+        // The entry itself when it is what the page returns (no projection, no fetch from the table).
+        output: (fetch || steps.is_some()).then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
         key_of: &key_of,
     };
     let (mut out, read) = read_page(entries, &rules);
@@ -276,7 +282,7 @@ pub fn scan<'t>(
     }
     let from = segment_start(segment, total);
     let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));
-    let entries: Box<dyn Iterator<Item = Entry<'_>>> = match (&source, start) {
+    let entries: Box<dyn Iterator<Item = &StoredItem>> = match (&source, start) {
         (Source::Table(t), Some(StartKey::Table(slot, pos))) => {
             Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
         }

@@ -2,37 +2,62 @@
 //! DynamoDB size computed once, when it is written.
 //!
 //! Why this form (issue 15, measured with `benches/memory.rs` on 149-byte items of 8 attributes): an
-//! [`Item`] is a `BTreeMap<String, AttributeValue>`, whose one leaf node is ~800 bytes whatever the item
-//! holds (11 slots of a 24-byte name and a 48-byte value), plus one allocation per name and per string
-//! value: 1,442 resident bytes per item, 9.7× its size. Interning the names or sharing items behind an
-//! `Arc` leaves that node in place; encoding the item into one allocation removes it, and the names with
-//! it, at ~323 bytes (2.2×; Dynoxide's SQLite holds 480). The page-size rule of Query and Scan reads
-//! the stored size instead of walking the item again.
+//! [`Item`] is a `BTreeMap<String, AttributeValue>`, whose one leaf node was ~800 bytes whatever the
+//! item holds (11 slots of a 24-byte name and a 48-byte value; 32 since `Number` is 24 bytes), plus
+//! one allocation per name and per string value: 1,442 resident bytes per item, 9.7× its size.
+//! Interning the names or sharing items behind an `Arc` leaves that node in place; encoding the item
+//! into one allocation removes it, and the names with it, at ~293 bytes (2.0×; Dynoxide's SQLite
+//! holds 480). The page-size rule of Query and Scan reads the stored size instead of walking the item
+//! again.
 //!
 //! Reads hand out an owned `Item` (the `Backend` API returns them), so where the engine used to
 //! deep-copy the stored map, it now builds one. Building a `BTreeMap` from the decoded attributes
 //! (by insert, or by its sorted bulk build) made a Scan page of 100 ~70% slower than the copy; the
 //! cheapest way to build a map is `Clone`, so a decode clones a *skeleton* of the item's shape — its
 //! names, each with a placeholder — from a small per-thread cache ([`shapes`]) and writes the values
-//! into its slots.
-//! What remains is the decoding of the values themselves. CPU time per operation
-//! (`benches/datapath_cpu.rs`, best of three runs alternating with the engine that stored `Item`s,
-//! "before", on a shared 2-core VM, 2026-11-26):
+//! into its slots. A [`Decoder`] keeps the last shape, so the items of a page (which mostly share
+//! one) look it up once.
 //!
-//! | operation | before | built from the attributes | skeleton clone (this) | this / before |
-//! |---|---|---|---|---|
-//! | PutItem | 2.38 µs | | 1.96 µs | 0.82 |
-//! | GetItem | 1.36 µs | 1.55 µs | 0.98 µs | 0.72 |
-//! | Query of 20 | 10.7 µs | 16.1 µs | 12.2 µs | 1.14 |
-//! | Scan page of 100 | 35.2 µs | 60.7 µs | 45.0 µs | 1.28 |
-//! | UpdateItem with a condition | 4.51 µs | | 3.23 µs | 0.72 |
+//! What the read path does per item, and why (each measured with callgrind on the `datapath_cpu`
+//! bench, a Scan page of 100, instructions per page; the first decoder cost 880,000, the deep copy
+//! before compact storage 748,000):
+//! - `Number` holds its `u128` coefficient as two `u64`s: 16-byte alignment had made it 32 bytes
+//!   and every `AttributeValue` 48 (now 24 and 32), so every map node, value move and stored key is
+//!   smaller; numbers without a trailing zero that fit a `u64` are built without a digit count
+//!   (855,000 with both).
+//! - Varints of one byte are read inline (842,000).
+//! - A value is decoded straight into its slot, inline in the loop over the item's values: the
+//!   placeholder is forgotten rather than dropped (a call per value), and nothing is returned
+//!   through memory — an `Option<Number>` or a value built in one common place and then copied
+//!   into the slot stalled on store forwarding, the hottest instructions of the decode under
+//!   `perf` (842,000 to 766,000, with the page's `Decoder`).
+//! - Paging decodes entries from references in its own loop and moves them into the page unless a
+//!   projection or an LSI fetch asks for another item (760,000), and gathers a page's items in runs
+//!   before its one vector (548,000; see `paging.rs`: glibc's consolidation of its fast bins, which
+//!   the vector reserved up front for `Limit` triggered before the items' 1,300 small allocations,
+//!   was a fifth of the page).
 //!
-//! Single-item operations are faster than before (among other things, no item size is recomputed), but a Query of 20 stays ~14% and a Scan page ~28% slower than the deep copy was: about
-//! 80 ns per item returned, the decoding of its values (varints, numbers from their parts, a string
-//! allocated per string value, as the copy did). That is the price of a 4.4× smaller table, which
-//! decides whether a developer's million-item fixture fits in memory. A cache of decoded items would
-//! close the gap only for items read again and again (the Scan bench reads the same page), at the
-//! memory this form saves, so it was not done.
+//! CPU time per operation (`benches/datapath_cpu.rs`, best of three runs alternating "before" — the
+//! engine that stored `Item`s —, "main" — the first compact decoder — and this; a shared 2-core VM,
+//! 2026-11-26; instructions per operation by callgrind, which other work on the machine does not
+//! move):
+//!
+//! | operation | before | main | this | this / before | instructions: before | main | this |
+//! |---|---|---|---|---|---|---|---|
+//! | PutItem | 2.47 µs | 2.20 µs | 1.96 µs | 0.79 | 30,491 | 30,436 | 28,962 |
+//! | GetItem | 1.43 µs | 0.98 µs | 0.84 µs | 0.59 | 14,025 | 13,989 | 12,837 |
+//! | Query of 20 | 10.98 µs | 12.09 µs | 10.20 µs | 0.93 | 191,926 | 214,220 | 185,877 |
+//! | Scan page of 100 | 34.4 µs | 44.5 µs | 25.3 µs | 0.73 | 747,581 | 880,259 | 547,964 |
+//! | UpdateItem with a condition | 4.40 µs | 3.14 µs | 3.18 µs | 0.72 | 48,694 | 47,362 | 45,000 |
+//!
+//! Without the gathering of a page's items (which the "before" engine would have gained from too),
+//! the decode alone came to 760,000 instructions and ~36.7 µs for the Scan page (1.02× and ~1.07×
+//! before) and 190,600 and ~10.2 µs for the Query. What is left of the decode is mostly the
+//! allocation of each name and string value (as the copy did), the clone of the skeleton's node,
+//! and the item's one UTF-8 validation. Tried and not kept: reading two-byte varints inline too
+//! (the item's size; 3,000 instructions more per page, the one-byte path got slower). Not tried:
+//! a cache of decoded items (it would give back the memory this form saves), skipping the UTF-8
+//! validation (it needs `unsafe`).
 //!
 //! The encoding (lengths and counts as LEB128 varints): the item's size; the block of its top-level
 //! names (their count, then each name's length and UTF-8), which is also the key of its shape; then
@@ -42,9 +67,13 @@
 //! a decode validates the item's UTF-8 once rather than once per string. It is private to this
 //! module and never leaves the process.
 
+use std::rc::Rc;
+
 use dynomodel::{item_size, AttributeValue, Item, Number};
 
 mod shapes;
+
+use shapes::Skeleton;
 
 /// One stored item: its encoded attributes and its DynamoDB size.
 #[derive(Clone, PartialEq, Eq)]
@@ -88,30 +117,13 @@ impl StoredItem {
     /// The item. Only ever given bytes [`StoredItem::encode`] wrote, so decoding cannot fail; were the
     /// bytes damaged, the attributes decoded up to the damage would be returned.
     pub fn decode(&self) -> Item {
-        // Damaged bytes (never written by the encoder) give what decodes up to the damage.
-        self.try_decode().unwrap_or_else(|| self.decode_partial())
-    }
-
-    /// The item, as a clone of its shape's skeleton (see [`shapes`]) with the values filled in, or
-    /// built from its names and values for a shape not cached; `None` when the bytes are damaged.
-    fn try_decode(&self) -> Option<Item> {
-        let (names, mut values) = Reader::body(&self.0)?;
-        if let Some(mut item) = shapes::skeleton(names, parse_names) {
-            // The skeleton's names are the item's, and a map iterates in the order they were encoded.
-            for v in item.values_mut() {
-                values.value_into(v)?;
-            }
-            return Some(item);
-        }
-        let mut names = Reader::new(names);
-        let count = names.varint()?;
-        collect_map(count, || Some((names.name()?, values.value()?)))
+        Decoder::default().decode(self).0
     }
 
     /// The attributes that decode, up to the first damaged one.
     fn decode_partial(&self) -> Item {
         let mut item = Item::new();
-        if let Some((names, mut values)) = Reader::body(&self.0) {
+        if let Some((_, names, mut values)) = Reader::body(&self.0) {
             let mut names = Reader::new(names);
             let count = names.varint().unwrap_or(0);
             for _ in 0..count {
@@ -128,6 +140,45 @@ impl StoredItem {
     #[cfg(test)]
     fn encoded_len(&self) -> usize {
         self.0.len()
+    }
+}
+
+/// Decodes items one after the other, keeping the shape of the last one (see [`shapes`]): the items
+/// of a page mostly share one, so a page looks it up in the per-thread cache once rather than per
+/// item.
+#[derive(Default)]
+pub struct Decoder {
+    shape: Option<Rc<Skeleton>>,
+}
+
+impl Decoder {
+    /// The item and its size by DynamoDB's rule (see [`StoredItem::decode`]).
+    #[inline]
+    pub fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
+        // Damaged bytes (never written by the encoder) give what decodes up to the damage.
+        self.try_decode(&item.0)
+            .unwrap_or_else(|| (item.decode_partial(), item.size()))
+    }
+
+    /// The item, as a clone of its shape's skeleton with the values filled in, or built from its
+    /// names and values for a shape not cached; `None` when the bytes are damaged.
+    fn try_decode(&mut self, bytes: &[u8]) -> Option<(Item, usize)> {
+        let (size, names, mut values) = Reader::body(bytes)?;
+        if !self.shape.as_ref().is_some_and(|s| s.is_of(names)) {
+            self.shape = shapes::skeleton(names, parse_names);
+        }
+        if let Some(shape) = &self.shape {
+            let mut item = shape.item();
+            // The skeleton's names are the item's, and a map iterates in the order they were encoded.
+            for v in item.values_mut() {
+                values.value_into(v)?;
+            }
+            return Some((item, size));
+        }
+        let mut names = Reader::new(names);
+        let count = names.varint()?;
+        let item = collect_map(count, || Some((names.name()?, values.value()?)))?;
+        Some((item, size))
     }
 }
 
@@ -326,6 +377,17 @@ fn collect_map(
     by_count!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
+/// Writes a decoded value into its slot, written where it is built, in each branch of the decode (a
+/// value built in one common place went through a stack copy that stalled on store forwarding).
+/// Every slot given holds a placeholder `Null` (a skeleton's, or [`Reader::value`]'s): there is
+/// nothing to drop, and forgetting it saves a call to the value's drop glue per value.
+#[inline(always)]
+fn fill(slot: &mut AttributeValue, value: AttributeValue) {
+    let placeholder = std::mem::replace(slot, value);
+    debug_assert!(matches!(placeholder, AttributeValue::Null));
+    std::mem::forget(placeholder);
+}
+
 /// A cursor over an encoded item's structure and its text; every read is `None` past the end.
 struct Reader<'a> {
     structure: &'a [u8],
@@ -340,11 +402,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// An item's names block and the reader of its values: past the size, the names, then the
+    /// An item's size, its names block and the reader of its values: the size, the names, then the
     /// values' structure and their text (validated here, once).
-    fn body(bytes: &'a [u8]) -> Option<(&'a [u8], Reader<'a>)> {
+    // Inline: its seven words returned through memory stalled the decode that read them.
+    #[inline(always)]
+    fn body(bytes: &'a [u8]) -> Option<(usize, &'a [u8], Reader<'a>)> {
         let mut header = Reader::new(bytes);
-        header.varint()?;
+        let size = header.varint()?;
         let names = header.bytes()?;
         let len = header.varint()?;
         let (structure, text) = header.structure.split_at_checked(len)?;
@@ -352,7 +416,7 @@ impl<'a> Reader<'a> {
             structure,
             text: std::str::from_utf8(text).ok()?,
         };
-        Some((names, values))
+        Some((size, names, values))
     }
 
     /// A name of a names block: its length and its UTF-8.
@@ -367,7 +431,21 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
+    /// A varint: inline for one byte (the lengths, counts and small numbers of most items), out of
+    /// line beyond.
+    #[inline]
     fn varint(&mut self) -> Option<usize> {
+        match self.structure.split_first() {
+            Some((&b, rest)) if b < 0x80 => {
+                self.structure = rest;
+                Some(usize::from(b))
+            }
+            _ => self.long_varint(),
+        }
+    }
+
+    #[inline(never)]
+    fn long_varint(&mut self) -> Option<usize> {
         let mut n = 0usize;
         let mut shift = 0;
         loop {
@@ -387,6 +465,9 @@ impl<'a> Reader<'a> {
         Some(head)
     }
 
+    // Inline in `value_into`: an `Option<String>` or `Option<Number>` returned through memory and
+    // copied into the slot stalled on store forwarding.
+    #[inline(always)]
     fn string(&mut self) -> Option<String> {
         let len = self.varint()?;
         let (head, rest) = self.text.split_at_checked(len)?;
@@ -394,6 +475,7 @@ impl<'a> Reader<'a> {
         Some(head.to_owned())
     }
 
+    #[inline(always)]
     fn number(&mut self) -> Option<Number> {
         let head = self.varint()?;
         let negative = head & 1 == 1;
@@ -468,23 +550,34 @@ impl<'a> Reader<'a> {
 
     /// Decodes a value into `slot`. Written in place rather than returned: an `Option` of a value
     /// returned through memory and then copied into a map's slot stalled on store forwarding,
-    /// ~10% of a Scan page.
+    /// ~10% of a Scan page. The scalars most items are made of are decoded here, inline in the
+    /// loop over an item's values; the rest ([`Reader::compound`]) out of line, so that this stays
+    /// small (its frame had held the nested maps' arrays, saved and restored per value).
+    #[inline(always)]
     fn value_into(&mut self, slot: &mut AttributeValue) -> Option<()> {
-        *slot = match self.byte()? {
-            S => AttributeValue::S(self.string()?),
-            N => AttributeValue::N(self.number()?),
+        match self.byte()? {
+            S => fill(slot, AttributeValue::S(self.string()?)),
+            N => fill(slot, AttributeValue::N(self.number()?)),
+            FALSE => fill(slot, AttributeValue::Bool(false)),
+            TRUE => fill(slot, AttributeValue::Bool(true)),
+            NULL => {}
+            tag => fill(slot, self.compound(tag)?),
+        }
+        Some(())
+    }
+
+    /// A value of a type other than S, N, BOOL and NULL, past its tag.
+    #[inline(never)]
+    fn compound(&mut self, tag: u8) -> Option<AttributeValue> {
+        Some(match tag {
             B => AttributeValue::B(self.bytes()?.to_vec()),
-            FALSE => AttributeValue::Bool(false),
-            TRUE => AttributeValue::Bool(true),
-            NULL => AttributeValue::Null,
             SS => AttributeValue::Ss(self.list(Self::string)?),
             NS => AttributeValue::Ns(self.list(Self::number)?),
             BS => AttributeValue::Bs(self.list(|r| r.bytes().map(<[u8]>::to_vec))?),
             L => AttributeValue::L(self.list(Self::value)?),
             M => AttributeValue::M(self.map()?),
             _ => return None,
-        };
-        Some(())
+        })
     }
 }
 
@@ -567,6 +660,37 @@ mod tests {
             "{}",
             stored.encoded_len()
         );
+    }
+
+    #[test]
+    fn one_decoder_reads_items_of_changing_shapes() {
+        let a = |i: i64| {
+            Item::from([
+                ("pk".to_string(), AttributeValue::S(format!("p{i}"))),
+                ("n".to_string(), AttributeValue::N(Number::from(i))),
+            ])
+        };
+        let b = |i: i64| {
+            Item::from([
+                ("pk".to_string(), AttributeValue::S(format!("q{i}"))),
+                ("flag".to_string(), AttributeValue::Bool(i % 2 == 0)),
+                ("m".to_string(), AttributeValue::M(a(i))),
+            ])
+        };
+        // Runs of one shape, switches, a shape seen once, and a damaged item in between: each comes
+        // back whole (the damaged one as far as it decodes), with its size.
+        let mut items: Vec<Item> = (0..4).map(a).chain((0..3).map(b)).collect();
+        items.extend([a(9), b(9), Item::new(), a(10)]);
+        let mut decoder = Decoder::default();
+        for _round in 0..2 {
+            for item in &items {
+                let stored = StoredItem::encode(item);
+                assert_eq!(decoder.decode(&stored), (item.clone(), item_size(item)));
+            }
+            let stored = StoredItem::encode(&items[0]);
+            let damaged = StoredItem(stored.0[..stored.0.len() - 1].into());
+            assert!(decoder.decode(&damaged).0.len() < 2);
+        }
     }
 
     #[test]

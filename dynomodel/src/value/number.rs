@@ -2,7 +2,7 @@
 //!
 //! DynamoDB numbers have up to 38 significant digits and a magnitude between 1E-130 and
 //! 9.99…E+125. `rust_decimal` holds only 28 digits and `f64` is inexact, so the crate has its own type:
-//! a `u128` coefficient (10^38 < 2^127) with a decimal exponent, kept in one canonical form so that
+//! a `u128` coefficient (10^38 < 2^127, kept as two `u64` halves) with a decimal exponent, kept in one canonical form so that
 //! equality, ordering and hashing are by numeric value (`1.50 == 1.5`, `1E2 == 100`, `-0 == 0`).
 
 mod convert;
@@ -38,7 +38,10 @@ pub struct Number {
     // Invariants: `coefficient` has no trailing zero digit and at most 38 digits; zero is
     // `{ negative: false, coefficient: 0, exponent: 0 }`; the magnitude is within DynamoDB's range.
     negative: bool,
-    coefficient: u128,
+    // The `u128` coefficient as its low and high halves: a `u128` is 16-byte aligned, which made a
+    // `Number` 32 bytes and every `AttributeValue` 48; two `u64`s make them 24 and 32 (see
+    // `Number::coefficient`).
+    coefficient: [u64; 2],
     exponent: i32,
 }
 
@@ -65,7 +68,7 @@ impl Number {
     /// Zero.
     pub const ZERO: Number = Number {
         negative: false,
-        coefficient: 0,
+        coefficient: [0, 0],
         exponent: 0,
     };
 
@@ -77,6 +80,20 @@ impl Number {
         mut coefficient: u128,
         exponent: i64,
     ) -> Result<Number, NumberError> {
+        // The common case, and every stored number the engine decodes: a coefficient of at most 20
+        // digits (it fits a u64) with no trailing zero, at an exponent that keeps any such coefficient
+        // within range (the leading digit's exponent is at most `exponent + 19`). No digit count, no
+        // u128 arithmetic.
+        if let Ok(small) = u64::try_from(coefficient)
+            && !small.is_multiple_of(10)
+            && (MIN_ADJUSTED_EXPONENT..=MAX_ADJUSTED_EXPONENT - 19).contains(&exponent)
+        {
+            return Ok(Number {
+                negative,
+                coefficient: [small, 0],
+                exponent: exponent as i32,
+            });
+        }
         if coefficient == 0 {
             return Ok(Number::ZERO);
         }
@@ -88,7 +105,7 @@ impl Number {
         check_limits(i64::from(digit_count(coefficient)), exponent)?;
         Ok(Number {
             negative,
-            coefficient,
+            coefficient: halves(coefficient),
             exponent: exponent as i32,
         })
     }
@@ -105,7 +122,7 @@ impl Number {
     /// assert_eq!(Number::try_from_parts(negative, coefficient, exponent), Ok(n));
     /// ```
     pub fn parts(&self) -> (bool, u128, i32) {
-        (self.negative, self.coefficient, self.exponent)
+        (self.negative, self.coefficient(), self.exponent)
     }
 
     /// The number `(-1)^negative × coefficient × 10^exponent`, normalised; errors when it is beyond
@@ -230,9 +247,15 @@ impl Number {
         Number::from_parts(negative, coefficient, exponent)
     }
 
+    /// The coefficient, from its two halves.
+    #[inline]
+    fn coefficient(&self) -> u128 {
+        u128::from(self.coefficient[0]) | u128::from(self.coefficient[1]) << 64
+    }
+
     /// Whether this is zero.
     pub fn is_zero(&self) -> bool {
-        self.coefficient == 0
+        self.coefficient == [0, 0]
     }
 
     /// Whether this is below zero.
@@ -242,10 +265,10 @@ impl Number {
 
     /// The number of significant digits (0 for zero).
     pub fn significant_digits(&self) -> u32 {
-        if self.coefficient == 0 {
+        if self.coefficient() == 0 {
             0
         } else {
-            digit_count(self.coefficient)
+            digit_count(self.coefficient())
         }
     }
 
@@ -286,7 +309,7 @@ impl Number {
         let align = |n: &Number| {
             10u128
                 .checked_pow((n.exponent - exponent) as u32)
-                .and_then(|scale| n.coefficient.checked_mul(scale))
+                .and_then(|scale| n.coefficient().checked_mul(scale))
                 .ok_or(NumberError::TooManyDigits)
         };
         let (a, b) = (align(self)?, align(other)?);
@@ -317,6 +340,13 @@ impl Number {
     pub fn checked_sub(&self, other: &Number) -> Result<Number, NumberError> {
         self.checked_add(&-*other)
     }
+}
+
+/// A coefficient as its low and high halves (the field's layout).
+#[inline]
+fn halves(coefficient: u128) -> [u64; 2] {
+    // Truncation intended: the low 64 bits, then the high.
+    [coefficient as u64, (coefficient >> 64) as u64]
 }
 
 /// DynamoDB's limits for `digits` significant digits whose last one has decimal exponent `exponent`.
@@ -399,11 +429,11 @@ impl Number {
         // Fast paths, for the sort keys a B-tree compares on every lookup: the same scale, or two
         // integers below 2^64 × 10^19 (which fit a u128).
         if self.exponent == other.exponent {
-            return self.coefficient.cmp(&other.coefficient);
+            return self.coefficient().cmp(&other.coefficient());
         }
         let integer = |n: &Number| {
-            let small = n.coefficient < 1 << 64 && (0..=19).contains(&n.exponent);
-            small.then(|| n.coefficient * 10u128.pow(n.exponent as u32))
+            let small = n.coefficient() < 1 << 64 && (0..=19).contains(&n.exponent);
+            small.then(|| n.coefficient() * 10u128.pow(n.exponent as u32))
         };
         if let (Some(a), Some(b)) = (integer(self), integer(other)) {
             return a.cmp(&b);
@@ -415,9 +445,9 @@ impl Number {
     /// left-aligned to 38 places (10^38 fits in a u128).
     fn magnitude_cmp_general(&self, other: &Number) -> Ordering {
         let key = |n: &Number| {
-            let digits = digit_count(n.coefficient);
+            let digits = digit_count(n.coefficient());
             let adjusted = n.exponent + digits as i32 - 1;
-            (adjusted, n.coefficient * 10u128.pow(MAX_DIGITS - digits))
+            (adjusted, n.coefficient() * 10u128.pow(MAX_DIGITS - digits))
         };
         key(self).cmp(&key(other))
     }
@@ -443,7 +473,7 @@ impl fmt::Display for Number {
         if self.negative {
             f.write_str("-")?;
         }
-        let digits = self.coefficient.to_string();
+        let digits = self.coefficient().to_string();
         if self.exponent >= 0 {
             f.write_str(&digits)?;
             for _ in 0..self.exponent {

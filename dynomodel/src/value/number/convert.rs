@@ -20,7 +20,7 @@ impl Number {
         }
         let magnitude = 10i128
             .checked_pow(self.exponent as u32)?
-            .checked_mul(i128::try_from(self.coefficient).ok()?)?;
+            .checked_mul(i128::try_from(self.coefficient()).ok()?)?;
         Some(if self.negative { -magnitude } else { magnitude })
     }
 
@@ -31,14 +31,14 @@ impl Number {
         }
         10u128
             .checked_pow(self.exponent as u32)?
-            .checked_mul(self.coefficient)
+            .checked_mul(self.coefficient())
     }
 
     /// The nearest `f64` (numbers beyond `f64`'s range become infinite; tiny ones become zero).
     pub fn to_f64(&self) -> f64 {
         let sign = if self.negative { "-" } else { "" };
         // Scientific text is short and `f64::from_str` rounds it correctly.
-        format!("{sign}{}e{}", self.coefficient, self.exponent)
+        format!("{sign}{}e{}", self.coefficient(), self.exponent)
             .parse()
             .unwrap_or(f64::NAN)
     }

@@ -224,3 +224,41 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_number_is_24_bytes_and_a_value_32() {
+    // A `u128` field (16-byte aligned) made them 32 and 48: every item's map node, copy and move
+    // carried the difference (see the `coefficient` field).
+    assert_eq!(std::mem::size_of::<Number>(), 24);
+    assert_eq!(std::mem::align_of::<Number>(), 8);
+    assert_eq!(std::mem::size_of::<crate::AttributeValue>(), 32);
+}
+
+#[test]
+fn the_small_coefficient_fast_path_keeps_the_limits() {
+    // 20 digits, the most a u64 holds: its leading digit's exponent is the exponent + 19.
+    let widest = u128::from(u64::MAX - 5); // 18446744073709551610 ends in zero; this one does not
+    assert_eq!(widest % 10, 0);
+    let widest = widest + 1;
+    assert!(Number::from_parts(false, widest, 106).is_ok());
+    assert_eq!(
+        Number::from_parts(false, widest, 107),
+        Err(NumberError::Overflow)
+    );
+    assert!(Number::from_parts(true, 1, -130).is_ok());
+    assert_eq!(
+        Number::from_parts(true, 1, -131),
+        Err(NumberError::Underflow)
+    );
+    assert_eq!(
+        Number::from_parts(false, 11, -131).unwrap().to_string(),
+        format!("0.{}11", "0".repeat(129))
+    );
+    // A trailing zero still goes through the normalising path.
+    assert_eq!(Number::from_parts(false, 120, 0), Ok(Number::from(120)));
+    assert_eq!(
+        Number::from_parts(false, 120, 0).unwrap().parts(),
+        (false, 12, 1)
+    );
+    assert_eq!(Number::from_parts(true, 0, 5), Ok(Number::ZERO));
+}
