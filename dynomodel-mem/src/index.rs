@@ -1,19 +1,24 @@
 //! Secondary indexes (LSI and GSI): their stores and their maintenance.
 //!
-//! An index is laid out like a table: partitions by `(stable_hash(index pk), index pk)` (the Scan order),
+//! An index is ordered like a table: partitions by `(stable_hash(index pk), index pk)` (the Scan order),
 //! then entries by index sort key. Index keys need not be unique, so the position of an entry is the
 //! index sort key *then the table key* ([`Tie`]), which is also the order DynamoDB returns ties in and
 //! what makes an index `LastEvaluatedKey` (index keys plus table keys) resume at exactly one place.
 //!
+//! FIGURES
+//!
 //! Every write of the table goes through [`Index::insert`] / [`Index::remove`] (called by `Table::put`
-//! and `Table::delete`), two `BTreeMap` operations: O(log n).
+//! and `Table::delete`), one `BTreeMap` operation each: O(log n).
+
+mod position;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 use dynomodel::{Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType};
 
-use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
-use crate::partition::Partition;
+use crate::key::{KeyRef, KeyValue, PrimaryKey};
+use crate::paging::bytes_successor;
 use crate::stored::StoredItem;
 use crate::table::TableSchema;
 
@@ -29,11 +34,12 @@ pub enum Tie {
     Max,
 }
 
-/// The position of an entry inside one index partition.
+/// The position of an entry inside one index partition, as a read names it (from a key condition or
+/// an `ExclusiveStartKey`); the index stores it encoded (see the module docs).
 pub type IndexPosition = (Option<KeyValue>, Tie);
 
-/// Partitions of an index, in Scan order.
-pub type IndexPartitions = BTreeMap<PartitionSlot, Partition<IndexPosition, StoredItem>>;
+/// The entries of an index in Scan order, by their encoded positions (see the module docs).
+pub type IndexEntries = BTreeMap<Box<[u8]>, StoredItem>;
 
 /// One secondary index: its definition and its entries.
 #[derive(Debug)]
@@ -50,7 +56,10 @@ pub struct Index {
     projected: Option<BTreeSet<String>>,
     /// The table key attribute names, partition key first.
     table_keys: Vec<String>,
-    entries: IndexPartitions,
+    /// Which parts of the table key (partition key, sort key) a position holds: not those that are
+    /// also an index key attribute, which are equal wherever the index keys are.
+    tie: (bool, bool),
+    entries: IndexEntries,
     count: usize,
     size: usize,
 }
@@ -92,6 +101,11 @@ impl Index {
                 Some(names)
             }
         };
+        let index_key = |n: &String| *n == hash.0 || range.as_ref().is_some_and(|r| r.0 == *n);
+        let tie = (
+            table_keys.first().is_some_and(|n| !index_key(n)),
+            table_keys.get(1).is_some_and(|n| !index_key(n)),
+        );
         Index {
             name: name.to_owned(),
             global,
@@ -99,6 +113,7 @@ impl Index {
             range,
             projected,
             table_keys,
+            tie,
             entries: BTreeMap::new(),
             count: 0,
             size: 0,
@@ -127,13 +142,11 @@ impl Index {
         self.projected.is_none()
     }
 
-    /// The entries, for Query and Scan.
-    pub fn partitions(&self) -> &IndexPartitions {
+    /// The entries (for comparing an index with its rebuild).
+    pub fn entries(&self) -> &IndexEntries {
         &self.entries
     }
 
-    /// Where `item` (stored under table key `key`) sits in this index; `None` when it lacks an index key
-    /// attribute (sparse index) or holds one of the wrong type (validation rejects those writes).
     /// Whether `item` has an entry in this index: it holds the index key attributes with the key types
     /// (a sparse index leaves the others out).
     pub fn holds(&self, item: &Item) -> bool {
@@ -161,13 +174,135 @@ impl Index {
                 .all(|(n, v)| b.get(n) == Some(v))
     }
 
-    fn position(&self, key: &PrimaryKey, item: &Item) -> Option<(PartitionSlot, IndexPosition)> {
-        let hash = KeyValue::from_attribute(item.get(&self.hash.0)?, self.hash.1)?;
+    /// Where `item` (stored under table key `key`) sits in this index; `None` when it lacks an index key
+    /// attribute (sparse index) or holds one of the wrong type (validation rejects those writes).
+    fn position(&self, key: &PrimaryKey, item: &Item) -> Option<Vec<u8>> {
+        let hash = KeyRef::from_attribute(item.get(&self.hash.0)?, self.hash.1)?;
         let range = match &self.range {
-            Some((name, ty)) => Some(KeyValue::from_attribute(item.get(name)?, *ty)?),
+            Some((name, ty)) => Some(KeyRef::from_attribute(item.get(name)?, *ty)?),
             None => None,
         };
-        Some((partition_slot(hash), (range, Tie::Key(key.clone()))))
+        let mut out = self.prefix(hash);
+        if let Some(range) = range {
+            position::push_key(&mut out, range);
+        }
+        self.push_tie(&mut out, key);
+        Some(out)
+    }
+
+    /// The encoded start of partition `hash`: its stable hash (big-endian, so bytes order as the
+    /// numbers do), then the key.
+    fn prefix(&self, hash: KeyRef<'_>) -> Vec<u8> {
+        // Room for the sort key and the table key of most entries, so that they do not reallocate.
+        let mut out = Vec::with_capacity(96);
+        out.extend_from_slice(&hash.stable_hash().to_be_bytes());
+        position::push_key(&mut out, hash);
+        out
+    }
+
+    /// Appends the parts of table key `key` that a position holds (see [`Index::tie`]).
+    fn push_tie(&self, out: &mut Vec<u8>, key: &PrimaryKey) {
+        if self.tie.0 {
+            position::push_key(out, key.hash.as_key_ref());
+        }
+        if let (true, Some(range)) = (self.tie.1, &key.range) {
+            position::push_key(out, range.as_key_ref());
+        }
+    }
+
+    /// The byte bound of position bound `bound` in the partition that starts with `prefix`, as the
+    /// lower (`lower`) or upper end of a range; `None` when nothing can follow it.
+    fn byte_bound(
+        &self,
+        prefix: &[u8],
+        bound: Bound<IndexPosition>,
+        lower: bool,
+    ) -> Option<Bound<Vec<u8>>> {
+        let (included, (range, tie)) = match bound {
+            Bound::Unbounded if lower => return Some(Bound::Included(prefix.to_vec())),
+            Bound::Unbounded => return Some(after(prefix.to_vec())),
+            Bound::Included(p) => (true, p),
+            Bound::Excluded(p) => (false, p),
+        };
+        let mut at = prefix.to_vec();
+        if let Some(range) = &range {
+            position::push_key(&mut at, range.as_key_ref());
+        }
+        Some(match tie {
+            Tie::Key(key) => {
+                self.push_tie(&mut at, &key);
+                if included {
+                    Bound::Included(at)
+                } else {
+                    Bound::Excluded(at)
+                }
+            }
+            // Before every entry that extends `at`: they are all greater than it.
+            Tie::Min if lower => Bound::Included(at),
+            Tie::Min => Bound::Excluded(at),
+            // After every entry that extends `at`.
+            Tie::Max if lower => Bound::Included(bytes_successor(&at)?),
+            Tie::Max => after(at),
+        })
+    }
+
+    /// The entries of partition `hash` between position bounds `lo` and `hi`, in order (a Query).
+    pub fn range(
+        &self,
+        hash: &KeyValue,
+        lo: Bound<IndexPosition>,
+        hi: Bound<IndexPosition>,
+    ) -> impl DoubleEndedIterator<Item = &StoredItem> + use<'_> {
+        let prefix = self.prefix(hash.as_key_ref());
+        let lo = self.byte_bound(&prefix, lo, true);
+        let hi = self.byte_bound(&prefix, hi, false);
+        lo.zip(hi)
+            .and_then(|(lo, hi)| self.checked_range(lo, hi))
+            .into_iter()
+            .flatten()
+    }
+
+    /// The entries of the partitions whose hashes are in `[from, to)`, in Scan order, after `start`
+    /// when given (an `ExclusiveStartKey`: index partition key and position).
+    pub fn scan(
+        &self,
+        from: u64,
+        to: Option<u64>,
+        start: Option<(KeyValue, IndexPosition)>,
+    ) -> impl Iterator<Item = &StoredItem> + use<'_> {
+        let lo = match start {
+            Some((hash, position)) => {
+                let prefix = self.prefix(hash.as_key_ref());
+                self.byte_bound(&prefix, Bound::Excluded(position), true)
+            }
+            None => Some(Bound::Included(from.to_be_bytes().to_vec())),
+        };
+        // A hash alone sorts before every position with that hash.
+        let hi = to.map_or(Bound::Unbounded, |to| Bound::Excluded(to.to_be_bytes().to_vec()));
+        lo.and_then(|lo| self.checked_range(lo, hi))
+            .into_iter()
+            .flatten()
+    }
+
+    /// `entries.range((lo, hi))`, or `None` where `BTreeMap::range` would panic (inverted bounds, or
+    /// equal ones not both included) or could find nothing.
+    fn checked_range(
+        &self,
+        lo: Bound<Vec<u8>>,
+        hi: Bound<Vec<u8>>,
+    ) -> Option<impl DoubleEndedIterator<Item = &StoredItem> + use<'_>> {
+        let holds = match (&lo, &hi) {
+            (Bound::Included(a), Bound::Included(b)) => a <= b,
+            (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => {
+                a < b
+            }
+            _ => true,
+        };
+        holds.then(|| {
+            self.entries
+                .range::<[u8], _>((as_slice(&lo), as_slice(&hi)))
+                .map(|(_, v)| v)
+        })
     }
 
     /// The entry of `item`: the projected attributes only.
@@ -184,7 +319,7 @@ impl Index {
 
     /// Adds the entry of `item` (stored under `key`), if it belongs in the index.
     pub fn insert(&mut self, key: &PrimaryKey, item: &Item) {
-        let Some((slot, pos)) = self.position(key, item) else {
+        let Some(pos) = self.position(key, item) else {
             return;
         };
         // Entries are stored compactly too (see `stored.rs`): an entry costs its projected size plus
@@ -194,7 +329,7 @@ impl Index {
             Some(_) => StoredItem::encode(&self.entry(item)),
         };
         self.size += entry.size();
-        let old = self.entries.entry(slot).or_default().insert(pos, entry);
+        let old = self.entries.insert(pos.into_boxed_slice(), entry);
         match old {
             Some(old) => self.size = self.size.saturating_sub(old.size()),
             None => self.count += 1,
@@ -203,18 +338,12 @@ impl Index {
 
     /// Removes the entry of `item` (stored under `key`), if it had one.
     pub fn remove(&mut self, key: &PrimaryKey, item: &Item) {
-        let Some((slot, pos)) = self.position(key, item) else {
+        let Some(pos) = self.position(key, item) else {
             return;
         };
-        let Some(partition) = self.entries.get_mut(&slot) else {
-            return;
-        };
-        if let Some(old) = partition.remove(&pos) {
+        if let Some(old) = self.entries.remove(pos.as_slice()) {
             self.count = self.count.saturating_sub(1);
             self.size = self.size.saturating_sub(old.size());
-        }
-        if partition.is_empty() {
-            self.entries.remove(&slot);
         }
     }
 
@@ -226,6 +355,20 @@ impl Index {
     /// DescribeTable's `IndexSizeBytes`: the sum of the entries' sizes.
     pub fn size_bytes(&self) -> i64 {
         i64::try_from(self.size).unwrap_or(i64::MAX)
+    }
+}
+
+/// The upper bound "before anything that starts with `bytes`" (positions never end in a run of 0xFF
+/// bytes alone, so the successor exists; were it missing, the bound would be the end).
+fn after(bytes: Vec<u8>) -> Bound<Vec<u8>> {
+    bytes_successor(&bytes).map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+fn as_slice(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+    match bound {
+        Bound::Included(b) => Bound::Included(b.as_slice()),
+        Bound::Excluded(b) => Bound::Excluded(b.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
     }
 }
 

@@ -193,6 +193,22 @@ fn walk<'a, P: Position, V: Readable>(
     let Some(partition) = partition else {
         return Box::new(std::iter::empty());
     };
+    let (lo, hi) = bounds(sort, start, forward);
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
+    if forward {
+        Box::new(range)
+    } else {
+        Box::new(range.rev())
+    }
+}
+
+/// The position bounds of the sort condition, narrowed to what follows `start` in the direction of
+/// the read.
+fn bounds<P: Position>(
+    sort: Option<&SortCondition>,
+    start: Option<P>,
+    forward: bool,
+) -> (Bound<P>, Bound<P>) {
     let (mut lo, mut hi) = sort.map_or((Bound::Unbounded, Bound::Unbounded), SortCondition::bounds);
     if let Some(start) = start {
         if forward {
@@ -201,12 +217,7 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = partition_range(partition, lo, hi).map(|(_, v)| v.entry());
-    if forward {
-        Box::new(range)
-    } else {
-        Box::new(range.rev())
-    }
+    (lo, hi)
 }
 
 /// `Query` against the tables `table_of` looks up.
@@ -328,7 +339,15 @@ pub fn query<'t>(
                 Some(StartKey::Index(_, pos)) => Some(pos),
                 _ => None,
             };
-            walk(i.partitions().get(&slot), sort.as_ref(), start, forward)
+            // An index stores its positions encoded: it maps the bounds itself.
+            let (lo, hi) = bounds(sort.as_ref(), start, forward);
+            let range = i.range(&slot.1, lo, hi).map(Readable::entry);
+            let entries: Box<dyn Iterator<Item = Entry<'_>>> = if forward {
+                Box::new(range)
+            } else {
+                Box::new(range.rev())
+            };
+            entries
         }
     };
     let page = crate::scan::page(

@@ -21,7 +21,9 @@ use crate::capacity::{self, Consistency, Consumed};
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{read_page, scan_entries, segment_of, segment_start, Entry, PageRules};
+use crate::paging::{
+    read_page, scan_entries, segment_of, segment_start, Entry, PageRules, Readable,
+};
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
@@ -281,10 +283,10 @@ pub fn scan<'t>(
             Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
         }
         (Source::Table(t), _) => Box::new(scan_entries(t.partitions(), from, to, None)),
-        (Source::Index(_, i), Some(StartKey::Index(slot, pos))) => {
-            Box::new(scan_entries(i.partitions(), from, to, Some((slot, pos))))
+        (Source::Index(_, i), Some(StartKey::Index((_, hash), pos))) => {
+            Box::new(i.scan(from, to, Some((hash, pos))).map(Readable::entry))
         }
-        (Source::Index(_, i), _) => Box::new(scan_entries(i.partitions(), from, to, None)),
+        (Source::Index(_, i), _) => Box::new(i.scan(from, to, None).map(Readable::entry)),
     };
     let cost = PageCost {
         mode: input.return_consumed_capacity,
