@@ -10,15 +10,19 @@
 //! Every write of the table goes through [`Index::insert`] / [`Index::remove`] (called by `Table::put`
 //! and `Table::delete`), one `BTreeMap` operation each: O(log n).
 
+mod entry;
 mod position;
+#[cfg(test)]
+mod tests;
 
-use std::collections::{BTreeMap, BTreeSet};
+pub use entry::IndexEntry;
+
+use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use dynomodel::{Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType};
 
 use crate::key::{KeyRef, KeyValue, PrimaryKey};
-use crate::paging::bytes_successor;
 use crate::stored::StoredItem;
 use crate::table::TableSchema;
 
@@ -38,8 +42,8 @@ pub enum Tie {
 /// an `ExclusiveStartKey`); the index stores it encoded (see the module docs).
 pub type IndexPosition = (Option<KeyValue>, Tie);
 
-/// The entries of an index in Scan order, by their encoded positions (see the module docs).
-pub type IndexEntries = BTreeMap<Box<[u8]>, StoredItem>;
+/// The entries of an index in Scan order (by their encoded positions: see the module docs).
+pub type IndexEntries = BTreeSet<IndexEntry>;
 
 /// One secondary index: its definition and its entries.
 #[derive(Debug)]
@@ -114,7 +118,7 @@ impl Index {
             projected,
             table_keys,
             tie,
-            entries: BTreeMap::new(),
+            entries: BTreeSet::new(),
             count: 0,
             size: 0,
         }
@@ -142,9 +146,14 @@ impl Index {
         self.projected.is_none()
     }
 
-    /// The entries (for comparing an index with its rebuild).
-    pub fn entries(&self) -> &IndexEntries {
-        &self.entries
+    /// Whether both hold the same entries (positions and items): an index against its rebuild.
+    pub fn same_entries(&self, other: &Index) -> bool {
+        self.entries.len() == other.entries.len()
+            && self
+                .entries
+                .iter()
+                .zip(&other.entries)
+                .all(|(a, b)| a.same(b))
     }
 
     /// Whether `item` has an entry in this index: it holds the index key attributes with the key types
@@ -174,40 +183,55 @@ impl Index {
                 .all(|(n, v)| b.get(n) == Some(v))
     }
 
-    /// Where `item` (stored under table key `key`) sits in this index; `None` when it lacks an index key
-    /// attribute (sparse index) or holds one of the wrong type (validation rejects those writes).
-    fn position(&self, key: &PrimaryKey, item: &Item) -> Option<Vec<u8>> {
-        let hash = KeyRef::from_attribute(item.get(&self.hash.0)?, self.hash.1)?;
-        let range = match &self.range {
+    /// Calls `f` with the position of `item` (stored under table key `key`) in this index; `None` when
+    /// it lacks an index key attribute (sparse index) or holds one of the wrong type (validation
+    /// rejects those writes). The position is written into this thread's scratch buffer: a look-up
+    /// allocates nothing, and a stored position is one allocation of exactly its length.
+    /// (An associated function, so that a caller can hold the entries mutably meanwhile.)
+    fn with_position<R>(
+        (hash, range, tie): (&KeyAttribute, Option<&KeyAttribute>, (bool, bool)),
+        key: &PrimaryKey,
+        item: &Item,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Option<R> {
+        let hash = KeyRef::from_attribute(item.get(&hash.0)?, hash.1)?;
+        let range = match range {
             Some((name, ty)) => Some(KeyRef::from_attribute(item.get(name)?, *ty)?),
             None => None,
         };
-        let mut out = self.prefix(hash);
-        if let Some(range) = range {
-            position::push_key(&mut out, range);
-        }
-        self.push_tie(&mut out, key);
-        Some(out)
+        let write = |out: &mut Vec<u8>| {
+            out.clear();
+            push_prefix(out, hash);
+            if let Some(range) = range {
+                position::push_key(out, range);
+            }
+            push_tie(out, tie, key);
+        };
+        Some(SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut out) => {
+                write(&mut out);
+                f(&out)
+            }
+            // Only a re-entrant call could find the scratch taken; it gets a buffer of its own.
+            Err(_) => {
+                let mut out = Vec::new();
+                write(&mut out);
+                f(&out)
+            }
+        }))
     }
 
-    /// The encoded start of partition `hash`: its stable hash (big-endian, so bytes order as the
-    /// numbers do), then the key.
+    /// The index key attributes and the tie: what [`Index::with_position`] reads.
+    fn keys(&self) -> (&KeyAttribute, Option<&KeyAttribute>, (bool, bool)) {
+        (&self.hash, self.range.as_ref(), self.tie)
+    }
+
+    /// The encoded start of partition `hash` (see [`push_prefix`]).
     fn prefix(&self, hash: KeyRef<'_>) -> Vec<u8> {
-        // Room for the sort key and the table key of most entries, so that they do not reallocate.
+        // Room for the sort key and the table key of most bounds, so that they do not reallocate.
         let mut out = Vec::with_capacity(96);
-        out.extend_from_slice(&hash.stable_hash().to_be_bytes());
-        position::push_key(&mut out, hash);
+        push_prefix(&mut out, hash);
         out
-    }
-
-    /// Appends the parts of table key `key` that a position holds (see [`Index::tie`]).
-    fn push_tie(&self, out: &mut Vec<u8>, key: &PrimaryKey) {
-        if self.tie.0 {
-            position::push_key(out, key.hash.as_key_ref());
-        }
-        if let (true, Some(range)) = (self.tie.1, &key.range) {
-            position::push_key(out, range.as_key_ref());
-        }
     }
 
     /// The byte bound of position bound `bound` in the partition that starts with `prefix`, as the
@@ -230,7 +254,7 @@ impl Index {
         }
         Some(match tie {
             Tie::Key(key) => {
-                self.push_tie(&mut at, &key);
+                push_tie(&mut at, self.tie, &key);
                 if included {
                     Bound::Included(at)
                 } else {
@@ -241,25 +265,40 @@ impl Index {
             Tie::Min if lower => Bound::Included(at),
             Tie::Min => Bound::Excluded(at),
             // After every entry that extends `at`.
-            Tie::Max if lower => Bound::Included(bytes_successor(&at)?),
+            Tie::Max if lower => Bound::Included(successor(at)?),
             Tie::Max => after(at),
         })
     }
 
-    /// The entries of partition `hash` between position bounds `lo` and `hi`, in order (a Query).
+    /// The entries of partition `hash` between position bounds `lo` and `hi`, in the direction of
+    /// the read (a Query). The tree is descended once, to the end the read starts from; the other end
+    /// is checked on each entry read, which costs less than a second descent for the few entries of a
+    /// partition a Query page reads.
     pub fn range(
         &self,
         hash: &KeyValue,
         lo: Bound<IndexPosition>,
         hi: Bound<IndexPosition>,
-    ) -> impl DoubleEndedIterator<Item = &StoredItem> + use<'_> {
+        forward: bool,
+    ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
         let prefix = self.prefix(hash.as_key_ref());
-        let lo = self.byte_bound(&prefix, lo, true);
-        let hi = self.byte_bound(&prefix, hi, false);
-        lo.zip(hi)
-            .and_then(|(lo, hi)| self.checked_range(lo, hi))
-            .into_iter()
-            .flatten()
+        let (Some(lo), Some(hi)) = (
+            self.byte_bound(&prefix, lo, true),
+            self.byte_bound(&prefix, hi, false),
+        ) else {
+            return Directed::Nothing;
+        };
+        if forward {
+            let entries = self
+                .entries
+                .range::<[u8], _>((as_slice(&lo), Bound::Unbounded));
+            Directed::Forward(entries.take_while(move |e| below(&hi, e.position())))
+        } else {
+            let entries = self
+                .entries
+                .range::<[u8], _>((Bound::Unbounded, as_slice(&hi)));
+            Directed::Backward(entries.rev().take_while(move |e| above(&lo, e.position())))
+        }
     }
 
     /// The entries of the partitions whose hashes are in `[from, to)`, in Scan order, after `start`
@@ -269,7 +308,7 @@ impl Index {
         from: u64,
         to: Option<u64>,
         start: Option<(KeyValue, IndexPosition)>,
-    ) -> impl Iterator<Item = &StoredItem> + use<'_> {
+    ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
         let lo = match start {
             Some((hash, position)) => {
                 let prefix = self.prefix(hash.as_key_ref());
@@ -278,7 +317,9 @@ impl Index {
             None => Some(Bound::Included(from.to_be_bytes().to_vec())),
         };
         // A hash alone sorts before every position with that hash.
-        let hi = to.map_or(Bound::Unbounded, |to| Bound::Excluded(to.to_be_bytes().to_vec()));
+        let hi = to.map_or(Bound::Unbounded, |to| {
+            Bound::Excluded(to.to_be_bytes().to_vec())
+        });
         lo.and_then(|lo| self.checked_range(lo, hi))
             .into_iter()
             .flatten()
@@ -290,7 +331,7 @@ impl Index {
         &self,
         lo: Bound<Vec<u8>>,
         hi: Bound<Vec<u8>>,
-    ) -> Option<impl DoubleEndedIterator<Item = &StoredItem> + use<'_>> {
+    ) -> Option<impl Iterator<Item = &IndexEntry> + use<'_>> {
         let holds = match (&lo, &hi) {
             (Bound::Included(a), Bound::Included(b)) => a <= b,
             (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => {
@@ -301,7 +342,6 @@ impl Index {
         holds.then(|| {
             self.entries
                 .range::<[u8], _>((as_slice(&lo), as_slice(&hi)))
-                .map(|(_, v)| v)
         })
     }
 
@@ -319,18 +359,18 @@ impl Index {
 
     /// Adds the entry of `item` (stored under `key`), if it belongs in the index.
     pub fn insert(&mut self, key: &PrimaryKey, item: &Item) {
-        let Some(pos) = self.position(key, item) else {
-            return;
-        };
-        // Entries are stored compactly too (see `stored.rs`): an entry costs its projected size plus
-        // a few bytes, not a map node.
-        let entry = match &self.projected {
+        // Entries are stored compactly too (see `stored.rs`), behind their positions.
+        let stored = || match &self.projected {
             None => StoredItem::encode(item),
             Some(_) => StoredItem::encode(&self.entry(item)),
         };
+        let Some(entry) = Self::with_position(self.keys(), key, item, |pos| {
+            IndexEntry::new(pos, &stored())
+        }) else {
+            return;
+        };
         self.size += entry.size();
-        let old = self.entries.insert(pos.into_boxed_slice(), entry);
-        match old {
+        match self.entries.replace(entry) {
             Some(old) => self.size = self.size.saturating_sub(old.size()),
             None => self.count += 1,
         }
@@ -338,13 +378,13 @@ impl Index {
 
     /// Removes the entry of `item` (stored under `key`), if it had one.
     pub fn remove(&mut self, key: &PrimaryKey, item: &Item) {
-        let Some(pos) = self.position(key, item) else {
+        let entries = &mut self.entries;
+        let keys = (&self.hash, self.range.as_ref(), self.tie);
+        let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.take(pos)) else {
             return;
         };
-        if let Some(old) = self.entries.remove(pos.as_slice()) {
-            self.count = self.count.saturating_sub(1);
-            self.size = self.size.saturating_sub(old.size());
-        }
+        self.count = self.count.saturating_sub(1);
+        self.size = self.size.saturating_sub(old.size());
     }
 
     /// DescribeTable's `ItemCount`.
@@ -358,10 +398,65 @@ impl Index {
     }
 }
 
+/// An index key attribute: its name and declared type.
+type KeyAttribute = (String, ScalarAttributeType);
+
+/// Appends the encoded start of partition `hash`: its stable hash (big-endian, so that bytes order as
+/// the numbers do), then the key.
+fn push_prefix(out: &mut Vec<u8>, hash: KeyRef<'_>) {
+    out.extend_from_slice(&hash.stable_hash().to_be_bytes());
+    position::push_key(out, hash);
+}
+
+/// Appends the parts of table key `key` that a position holds (`tie`: see [`Index::tie`]).
+fn push_tie(out: &mut Vec<u8>, tie: (bool, bool), key: &PrimaryKey) {
+    if tie.0 {
+        position::push_key(out, key.hash.as_key_ref());
+    }
+    if let (true, Some(range)) = (tie.1, &key.range) {
+        position::push_key(out, range.as_key_ref());
+    }
+}
+
+thread_local! {
+    /// The buffer positions are written into.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The upper bound "before anything that starts with `bytes`" (positions never end in a run of 0xFF
 /// bytes alone, so the successor exists; were it missing, the bound would be the end).
 fn after(bytes: Vec<u8>) -> Bound<Vec<u8>> {
-    bytes_successor(&bytes).map_or(Bound::Unbounded, Bound::Excluded)
+    successor(bytes).map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// The least byte string greater than every string that starts with `bytes` (`None`: there is none),
+/// made from `bytes` in place.
+fn successor(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
+    while let Some(last) = bytes.pop() {
+        if last < u8::MAX {
+            bytes.push(last + 1);
+            return Some(bytes);
+        }
+    }
+    None
+}
+
+/// Whether `position` is within upper bound `hi`.
+fn below(hi: &Bound<Vec<u8>>, position: &[u8]) -> bool {
+    match hi {
+        Bound::Included(h) => position <= h.as_slice(),
+        Bound::Excluded(h) => position < h.as_slice(),
+        Bound::Unbounded => true,
+    }
+}
+
+/// Whether `position` is within lower bound `lo`.
+fn above(lo: &Bound<Vec<u8>>, position: &[u8]) -> bool {
+    match lo {
+        Bound::Included(l) => position >= l.as_slice(),
+        Bound::Excluded(l) => position > l.as_slice(),
+        Bound::Unbounded => true,
+    }
 }
 
 fn as_slice(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
@@ -369,6 +464,29 @@ fn as_slice(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
         Bound::Included(b) => Bound::Included(b.as_slice()),
         Bound::Excluded(b) => Bound::Excluded(b.as_slice()),
         Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// The entries a Query reads: forward, backward, or none.
+enum Directed<F, B> {
+    Forward(F),
+    Backward(B),
+    Nothing,
+}
+
+impl<'a, F, B> Iterator for Directed<F, B>
+where
+    F: Iterator<Item = &'a IndexEntry>,
+    B: Iterator<Item = &'a IndexEntry>,
+{
+    type Item = &'a IndexEntry;
+
+    fn next(&mut self) -> Option<&'a IndexEntry> {
+        match self {
+            Directed::Forward(f) => f.next(),
+            Directed::Backward(b) => b.next(),
+            Directed::Nothing => None,
+        }
     }
 }
 

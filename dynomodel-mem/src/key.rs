@@ -86,7 +86,10 @@ pub enum KeyRef<'a> {
 impl<'a> KeyRef<'a> {
     /// The key value held by `value` when it has the type `expected`, else `None`
     /// (as [`KeyValue::from_attribute`]).
-    pub fn from_attribute(value: &'a AttributeValue, expected: ScalarAttributeType) -> Option<Self> {
+    pub fn from_attribute(
+        value: &'a AttributeValue,
+        expected: ScalarAttributeType,
+    ) -> Option<Self> {
         match (value, expected) {
             (AttributeValue::S(s), ScalarAttributeType::S) => Some(KeyRef::S(s)),
             (AttributeValue::N(n), ScalarAttributeType::N) => Some(KeyRef::N(n)),
@@ -106,7 +109,8 @@ impl<'a> KeyRef<'a> {
             }
             KeyRef::N(n) => {
                 hash.write(b"N");
-                hash.write(n.to_string().as_bytes());
+                // The text formatted straight into the hash (no string allocated): the same bytes.
+                let _ = std::fmt::write(&mut hash, format_args!("{n}"));
             }
             KeyRef::B(b) => {
                 hash.write(b"B");
@@ -158,6 +162,13 @@ impl Fnv1a {
     }
 }
 
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.write(s.as_bytes());
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +193,9 @@ mod tests {
     fn hash_is_stable_and_canonical_for_numbers() {
         assert_eq!(n("1.0").stable_hash(), n("1").stable_hash());
         assert_eq!(n("1E2").stable_hash(), n("100").stable_hash());
+        let mut h = Fnv1a::new();
+        h.write(b"N-12.5");
+        assert_eq!(n("-1.25E1").stable_hash(), h.finish());
         assert_ne!(
             KeyValue::S("1".into()).stable_hash(),
             n("1").stable_hash(),

@@ -341,13 +341,7 @@ pub fn query<'t>(
             };
             // An index stores its positions encoded: it maps the bounds itself.
             let (lo, hi) = bounds(sort.as_ref(), start, forward);
-            let range = i.range(&slot.1, lo, hi).map(Readable::entry);
-            let entries: Box<dyn Iterator<Item = Entry<'_>>> = if forward {
-                Box::new(range)
-            } else {
-                Box::new(range.rev())
-            };
-            entries
+            Box::new(i.range(&slot.1, lo, hi, forward).map(Readable::entry))
         }
     };
     let page = crate::scan::page(

@@ -82,20 +82,37 @@ impl StoredItem {
 
     /// The item's size by DynamoDB's rule.
     pub fn size(&self) -> usize {
-        Reader::new(&self.0).varint().unwrap_or(0)
+        Self::size_of_bytes(&self.0)
     }
 
     /// The item. Only ever given bytes [`StoredItem::encode`] wrote, so decoding cannot fail; were the
     /// bytes damaged, the attributes decoded up to the damage would be returned.
     pub fn decode(&self) -> Item {
+        Self::decode_bytes(&self.0)
+    }
+
+    /// The encoded bytes, for a holder that keeps them inside an allocation of its own (an index
+    /// entry keeps them behind its position: `index/entry.rs`) and reads them with
+    /// [`StoredItem::size_of_bytes`] and [`StoredItem::decode_bytes`].
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// [`StoredItem::size`] of bytes [`StoredItem::as_bytes`] gave.
+    pub fn size_of_bytes(bytes: &[u8]) -> usize {
+        Reader::new(bytes).varint().unwrap_or(0)
+    }
+
+    /// [`StoredItem::decode`] of bytes [`StoredItem::as_bytes`] gave.
+    pub fn decode_bytes(bytes: &[u8]) -> Item {
         // Damaged bytes (never written by the encoder) give what decodes up to the damage.
-        self.try_decode().unwrap_or_else(|| self.decode_partial())
+        Self::try_decode(bytes).unwrap_or_else(|| Self::decode_partial(bytes))
     }
 
     /// The item, as a clone of its shape's skeleton (see [`shapes`]) with the values filled in, or
     /// built from its names and values for a shape not cached; `None` when the bytes are damaged.
-    fn try_decode(&self) -> Option<Item> {
-        let (names, mut values) = Reader::body(&self.0)?;
+    fn try_decode(bytes: &[u8]) -> Option<Item> {
+        let (names, mut values) = Reader::body(bytes)?;
         if let Some(mut item) = shapes::skeleton(names, parse_names) {
             // The skeleton's names are the item's, and a map iterates in the order they were encoded.
             for v in item.values_mut() {
@@ -109,9 +126,9 @@ impl StoredItem {
     }
 
     /// The attributes that decode, up to the first damaged one.
-    fn decode_partial(&self) -> Item {
+    fn decode_partial(bytes: &[u8]) -> Item {
         let mut item = Item::new();
-        if let Some((names, mut values)) = Reader::body(&self.0) {
+        if let Some((names, mut values)) = Reader::body(bytes) {
             let mut names = Reader::new(names);
             let count = names.varint().unwrap_or(0);
             for _ in 0..count {

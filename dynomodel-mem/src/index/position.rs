@@ -62,12 +62,24 @@ fn push_number(out: &mut Vec<u8>, n: &Number) {
     // The coefficient's digits, most significant first (at most 38; a u128 has at most 39).
     let mut digits = [0u8; 40];
     let mut len = 0;
-    let mut rest = coefficient;
-    while rest > 0 && len < digits.len() {
-        // Truncation intended: a remainder below 10.
-        digits[len] = (rest % 10) as u8;
-        rest /= 10;
-        len += 1;
+    match u64::try_from(coefficient) {
+        // Most keys: u64 division is several times cheaper than u128's.
+        Ok(mut rest) => {
+            while rest > 0 && len < digits.len() {
+                // Truncation intended: a remainder below 10.
+                digits[len] = (rest % 10) as u8;
+                rest /= 10;
+                len += 1;
+            }
+        }
+        Err(_) => {
+            let mut rest = coefficient;
+            while rest > 0 && len < digits.len() {
+                digits[len] = (rest % 10) as u8;
+                rest /= 10;
+                len += 1;
+            }
+        }
     }
     digits[..len].reverse();
     // `len` ≤ 40, so the cast is exact.
@@ -159,16 +171,34 @@ mod tests {
 
     #[test]
     fn strings_and_binaries_with_zero_bytes() {
-        let keys: Vec<KeyValue> = ["", "a", "a\0", "a\0\0", "a\u{1}", "ab", "b", "é", "\u{1F600}"]
-            .iter()
-            .map(|s| KeyValue::S((*s).to_owned()))
-            .collect();
+        let keys: Vec<KeyValue> = [
+            "",
+            "a",
+            "a\0",
+            "a\0\0",
+            "a\u{1}",
+            "ab",
+            "b",
+            "é",
+            "\u{1F600}",
+        ]
+        .iter()
+        .map(|s| KeyValue::S((*s).to_owned()))
+        .collect();
         assert_order(&keys);
         assert_prefix_free(&keys);
-        let bins: Vec<KeyValue> = [&[][..], &[0], &[0, 0], &[0, 0xFF], &[0xFF], &[0xFF, 0], &[1]]
-            .iter()
-            .map(|b| KeyValue::B(b.to_vec()))
-            .collect();
+        let bins: Vec<KeyValue> = [
+            &[][..],
+            &[0],
+            &[0, 0],
+            &[0, 0xFF],
+            &[0xFF],
+            &[0xFF, 0],
+            &[1],
+        ]
+        .iter()
+        .map(|b| KeyValue::B(b.to_vec()))
+        .collect();
         assert_order(&bins);
         assert_prefix_free(&bins);
         assert_eq!(enc(&KeyValue::B(vec![1, 0, 2])), [1, 0, 0xFF, 2, 0, 0]);
