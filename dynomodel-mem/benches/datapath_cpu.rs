@@ -7,7 +7,8 @@
 //! `cargo bench -p dynomodel-mem --bench datapath_cpu [-- OP...] [-- --iterations N]`, OP among `put`,
 //! `get`, `query_20`, `scan_page_100`, `update_conditional`, and on a second table with a GSI,
 //! `index_put` (a put that replaces an item: its index entry removed and written again) and
-//! `index_query_20` (a Query of 20 entries of the GSI) (all by default).
+//! `index_query_20` (a Query of 20 entries of the GSI), `index_scan_page_100` (a Scan page of 100 of
+//! the GSI) (all by default).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -21,7 +22,7 @@ use dynomodel_mem::MemBackend;
 mod workload;
 use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
-const OPS: [&str; 7] = [
+const OPS: [&str; 8] = [
     "put",
     "get",
     "query_20",
@@ -29,6 +30,7 @@ const OPS: [&str; 7] = [
     "update_conditional",
     "index_put",
     "index_query_20",
+    "index_scan_page_100",
 ];
 
 /// CPU time this thread has used (`None` off Linux).
@@ -83,6 +85,15 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
         "index_query_20" => {
             let out = backend.query(index_query_20(i)).await.unwrap();
             assert_eq!(out.count, 20);
+        }
+        "index_scan_page_100" => {
+            let input = ScanInput {
+                table_name: GSI_TABLE.into(),
+                index_name: Some("by-age".into()),
+                limit: Some(100),
+                ..Default::default()
+            };
+            assert_eq!(backend.scan(input).await.unwrap().count, 100);
         }
         other => panic!("unknown operation {other}"),
     }
