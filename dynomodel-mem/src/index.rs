@@ -226,46 +226,39 @@ impl Index {
         (&self.hash, self.range.as_ref(), self.tie)
     }
 
-    /// The encoded start of partition `hash` (see [`push_prefix`]).
-    fn prefix(&self, hash: KeyRef<'_>) -> Vec<u8> {
-        // Room for the sort key and the table key of most bounds, so that they do not reallocate.
-        let mut out = Vec::with_capacity(96);
-        push_prefix(&mut out, hash);
-        out
-    }
-
-    /// The byte bound of position bound `bound` in the partition that starts with `prefix`, as the
-    /// lower (`lower`) or upper end of a range; `None` when nothing can follow it.
-    fn byte_bound(
+    /// Writes the byte bound of position bound `bound` into `at`, which holds the start of its
+    /// partition (see [`push_prefix`]), as the lower (`lower`) or upper end of a range; returns
+    /// which kind of bound the bytes are (`Unbounded`: none, and `at` is to be ignored), or `None`
+    /// when nothing can follow a lower bound.
+    fn write_bound(
         &self,
-        prefix: &[u8],
+        at: &mut Vec<u8>,
         bound: Bound<IndexPosition>,
         lower: bool,
-    ) -> Option<Bound<Vec<u8>>> {
+    ) -> Option<Bound<()>> {
         let (included, (range, tie)) = match bound {
-            Bound::Unbounded if lower => return Some(Bound::Included(prefix.to_vec())),
-            Bound::Unbounded => return Some(after(prefix.to_vec())),
+            Bound::Unbounded if lower => return Some(Bound::Included(())),
+            Bound::Unbounded => return Some(after(at)),
             Bound::Included(p) => (true, p),
             Bound::Excluded(p) => (false, p),
         };
-        let mut at = prefix.to_vec();
         if let Some(range) = &range {
-            position::push_key(&mut at, range.as_key_ref());
+            position::push_key(at, range.as_key_ref());
         }
         Some(match tie {
             Tie::Key(key) => {
-                push_tie(&mut at, self.tie, &key);
+                push_tie(at, self.tie, &key);
                 if included {
-                    Bound::Included(at)
+                    Bound::Included(())
                 } else {
-                    Bound::Excluded(at)
+                    Bound::Excluded(())
                 }
             }
             // Before every entry that extends `at`: they are all greater than it.
-            Tie::Min if lower => Bound::Included(at),
-            Tie::Min => Bound::Excluded(at),
+            Tie::Min if lower => Bound::Included(()),
+            Tie::Min => Bound::Excluded(()),
             // After every entry that extends `at`.
-            Tie::Max if lower => Bound::Included(successor(at)?),
+            Tie::Max if lower => successor(at).then_some(Bound::Included(()))?,
             Tie::Max => after(at),
         })
     }
@@ -273,7 +266,8 @@ impl Index {
     /// The entries of partition `hash` between position bounds `lo` and `hi`, in the direction of
     /// the read (a Query). The tree is descended once, to the end the read starts from; the other end
     /// is checked on each entry read, which costs less than a second descent for the few entries of a
-    /// partition a Query page reads.
+    /// partition a Query page reads. The near end is written into this thread's scratch buffer, the
+    /// far end (kept by the iterator) into the one allocation a Query makes here.
     pub fn range(
         &self,
         hash: &KeyValue,
@@ -281,23 +275,47 @@ impl Index {
         hi: Bound<IndexPosition>,
         forward: bool,
     ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
-        let prefix = self.prefix(hash.as_key_ref());
-        let (Some(lo), Some(hi)) = (
-            self.byte_bound(&prefix, lo, true),
-            self.byte_bound(&prefix, hi, false),
-        ) else {
+        let (near, far) = if forward { (lo, hi) } else { (hi, lo) };
+        let mut far_bytes = Vec::with_capacity(96);
+        push_prefix(&mut far_bytes, hash.as_key_ref());
+        let with_near = |scratch: &mut Vec<u8>| {
+            scratch.clear();
+            scratch.extend_from_slice(&far_bytes);
+            let kind = self.write_bound(scratch, near, forward)?;
+            let near = with_bytes(kind, scratch.as_slice());
+            Some(if forward {
+                Directed::Forward(self.entries.range::<[u8], _>((near, Bound::Unbounded)))
+            } else {
+                Directed::Backward(
+                    self.entries
+                        .range::<[u8], _>((Bound::Unbounded, near))
+                        .rev(),
+                )
+            })
+        };
+        let entries = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => with_near(&mut scratch),
+            // Only a re-entrant call could find the scratch taken; it gets a buffer of its own.
+            Err(_) => with_near(&mut Vec::new()),
+        });
+        let far_kind = self.write_bound(&mut far_bytes, far, !forward);
+        let (Some(entries), Some(far_kind)) = (entries, far_kind) else {
             return Directed::Nothing;
         };
-        if forward {
-            let entries = self
-                .entries
-                .range::<[u8], _>((as_slice(&lo), Bound::Unbounded));
-            Directed::Forward(entries.take_while(move |e| below(&hi, e.position())))
-        } else {
-            let entries = self
-                .entries
-                .range::<[u8], _>((Bound::Unbounded, as_slice(&hi)));
-            Directed::Backward(entries.rev().take_while(move |e| above(&lo, e.position())))
+        let within = move |e: &&IndexEntry| {
+            let position = e.position();
+            match with_bytes(far_kind, far_bytes.as_slice()) {
+                Bound::Included(far) if forward => position <= far,
+                Bound::Excluded(far) if forward => position < far,
+                Bound::Included(far) => position >= far,
+                Bound::Excluded(far) => position > far,
+                Bound::Unbounded => true,
+            }
+        };
+        match entries {
+            Directed::Forward(f) => Directed::Forward(f.take_while(within)),
+            Directed::Backward(b) => Directed::Backward(b.take_while(within)),
+            Directed::Nothing => Directed::Nothing,
         }
     }
 
@@ -311,8 +329,10 @@ impl Index {
     ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
         let lo = match start {
             Some((hash, position)) => {
-                let prefix = self.prefix(hash.as_key_ref());
-                self.byte_bound(&prefix, Bound::Excluded(position), true)
+                let mut at = Vec::with_capacity(96);
+                push_prefix(&mut at, hash.as_key_ref());
+                self.write_bound(&mut at, Bound::Excluded(position), true)
+                    .map(|kind| with_bytes(kind, at))
             }
             None => Some(Bound::Included(from.to_be_bytes().to_vec())),
         };
@@ -423,40 +443,31 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The upper bound "before anything that starts with `bytes`" (positions never end in a run of 0xFF
-/// bytes alone, so the successor exists; were it missing, the bound would be the end).
-fn after(bytes: Vec<u8>) -> Bound<Vec<u8>> {
-    successor(bytes).map_or(Bound::Unbounded, Bound::Excluded)
+/// Makes `bytes` the upper bound "before anything that starts with `bytes`" (positions never end in
+/// a run of 0xFF bytes alone, so the successor exists; were it missing, the bound would be the end).
+fn after(bytes: &mut Vec<u8>) -> Bound<()> {
+    if successor(bytes) {
+        Bound::Excluded(())
+    } else {
+        Bound::Unbounded
+    }
 }
 
-/// The least byte string greater than every string that starts with `bytes` (`None`: there is none),
-/// made from `bytes` in place.
-fn successor(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
+/// Makes `bytes` the least byte string greater than every string that starts with them; `false`
+/// when there is none.
+fn successor(bytes: &mut Vec<u8>) -> bool {
     while let Some(last) = bytes.pop() {
         if last < u8::MAX {
             bytes.push(last + 1);
-            return Some(bytes);
+            return true;
         }
     }
-    None
+    false
 }
 
-/// Whether `position` is within upper bound `hi`.
-fn below(hi: &Bound<Vec<u8>>, position: &[u8]) -> bool {
-    match hi {
-        Bound::Included(h) => position <= h.as_slice(),
-        Bound::Excluded(h) => position < h.as_slice(),
-        Bound::Unbounded => true,
-    }
-}
-
-/// Whether `position` is within lower bound `lo`.
-fn above(lo: &Bound<Vec<u8>>, position: &[u8]) -> bool {
-    match lo {
-        Bound::Included(l) => position >= l.as_slice(),
-        Bound::Excluded(l) => position > l.as_slice(),
-        Bound::Unbounded => true,
-    }
+/// A bound of kind `kind` on `bytes`.
+fn with_bytes<T>(kind: Bound<()>, bytes: T) -> Bound<T> {
+    kind.map(|()| bytes)
 }
 
 fn as_slice(bound: &Bound<Vec<u8>>) -> Bound<&[u8]> {
