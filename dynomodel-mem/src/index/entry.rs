@@ -141,6 +141,7 @@ impl Borrow<[u8]> for IndexEntry {
 }
 
 impl Readable for IndexEntry {
+    #[inline]
     fn entry(&self) -> Entry<'_> {
         let item = self.parts().1;
         (
