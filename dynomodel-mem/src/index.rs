@@ -225,7 +225,7 @@ impl Index {
     /// Calls `f` with the position of `item` (stored under table key `key`) in this index; `None` when
     /// it lacks an index key attribute (sparse index) or holds one of the wrong type (validation
     /// rejects those writes). The position is written into this thread's scratch buffer: a look-up
-    /// allocates nothing, and a stored position is one allocation of exactly its length.
+    /// allocates nothing, and an entry copies it into its own allocation.
     /// (An associated function, so that a caller can hold the entries mutably meanwhile.)
     fn with_position<R>(
         (hash, range, tie): (&KeyAttribute, Option<&KeyAttribute>, (bool, bool)),
