@@ -80,14 +80,20 @@ impl IndexEntry {
         self.parts().0
     }
 
+    /// The projected item's bytes, as [`StoredItem::as_bytes`] gives them.
+    #[inline]
+    pub fn item_bytes(&self) -> &[u8] {
+        self.parts().1
+    }
+
     /// The projected item's size by DynamoDB's rule.
     pub fn size(&self) -> usize {
-        StoredItem::size_of_bytes(self.parts().1)
+        StoredItem::size_of_bytes(self.item_bytes())
     }
 
     /// The projected item.
     pub fn decode(&self) -> Item {
-        StoredItem::decode_bytes(self.parts().1)
+        StoredItem::decode_bytes(self.item_bytes())
     }
 
     /// Whether both hold the same position and the same item (`==` compares positions only).
@@ -143,7 +149,7 @@ impl Borrow<[u8]> for IndexEntry {
 impl Readable for IndexEntry {
     #[inline]
     fn entry(&self) -> Entry<'_> {
-        let item = self.parts().1;
+        let item = self.item_bytes();
         (
             Cow::Owned(StoredItem::decode_bytes(item)),
             StoredItem::size_of_bytes(item),
