@@ -5,7 +5,10 @@
 //! compare two builds with, run alternately (the README's "Performance" section shows how).
 //!
 //! `cargo bench -p dynomodel-mem --bench datapath_cpu [-- OP...] [-- --iterations N]`, OP among `put`,
-//! `get`, `query_20`, `scan_page_100`, `update_conditional` (all by default).
+//! `get`, `query_20`, `scan_page_100`, `update_conditional`, and on a second table with a GSI,
+//! `index_put` (a put that replaces an item: its index entry removed and written again) and
+//! `index_query_20` (a Query of 20 entries of the GSI), `index_scan_page_100` (a Scan page of 100 of
+//! the GSI) (all by default).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -19,12 +22,15 @@ use dynomodel_mem::MemBackend;
 mod workload;
 use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
-const OPS: [&str; 5] = [
+const OPS: [&str; 8] = [
     "put",
     "get",
     "query_20",
     "scan_page_100",
     "update_conditional",
+    "index_put",
+    "index_query_20",
+    "index_scan_page_100",
 ];
 
 /// CPU time this thread has used (`None` off Linux).
@@ -68,6 +74,27 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
         "update_conditional" => {
             backend.update_item(update(i)).await.unwrap();
         }
+        "index_put" => {
+            let input = PutItemInput {
+                table_name: GSI_TABLE.into(),
+                item: item(i),
+                ..Default::default()
+            };
+            backend.put_item(input).await.unwrap();
+        }
+        "index_query_20" => {
+            let out = backend.query(index_query_20(i)).await.unwrap();
+            assert_eq!(out.count, 20);
+        }
+        "index_scan_page_100" => {
+            let input = ScanInput {
+                table_name: GSI_TABLE.into(),
+                index_name: Some("by-age".into()),
+                limit: Some(100),
+                ..Default::default()
+            };
+            assert_eq!(backend.scan(input).await.unwrap().count, 100);
+        }
         other => panic!("unknown operation {other}"),
     }
 }
@@ -94,6 +121,9 @@ fn main() {
         .build()
         .unwrap();
     let backend = rt.block_on(populate(ITEMS));
+    if ops.iter().any(|op| op.starts_with("index_")) {
+        rt.block_on(populate_gsi(&backend));
+    }
     for op in ops {
         // The same walk as `datapath`: a stride coprime to the item count.
         let mut next = 0;
@@ -116,5 +146,69 @@ fn main() {
             ),
             None => println!("engine/{op:<20} wall {:>8.3} µs/op", micros(wall)),
         }
+    }
+}
+
+/// The table of the index operations: the workload's items, with a GSI (projection ALL) keyed by
+/// `age` (60 values, ~167 entries each) and `email`.
+const GSI_TABLE: &str = "bench_gsi";
+
+/// Creates and fills [`GSI_TABLE`] in `backend`.
+async fn populate_gsi(backend: &MemBackend) {
+    use dynomodel::{
+        AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
+        Projection, ProjectionType, ScalarAttributeType,
+    };
+    let def = |name: &str, ty| AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type: ty,
+    };
+    backend
+        .create_table(CreateTableInput {
+            table_name: GSI_TABLE.into(),
+            attribute_definitions: vec![
+                def("pk", ScalarAttributeType::S),
+                def("sk", ScalarAttributeType::N),
+                def("age", ScalarAttributeType::N),
+                def("email", ScalarAttributeType::S),
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            global_secondary_indexes: vec![GlobalSecondaryIndex {
+                index_name: "by-age".into(),
+                key_schema: vec![
+                    KeySchemaElement::hash("age"),
+                    KeySchemaElement::range("email"),
+                ],
+                projection: Projection {
+                    projection_type: ProjectionType::All,
+                    non_key_attributes: vec![],
+                },
+                provisioned_throughput: None,
+            }],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    for i in 0..ITEMS {
+        let input = PutItemInput {
+            table_name: GSI_TABLE.into(),
+            item: item(i),
+            ..Default::default()
+        };
+        backend.put_item(input).await.unwrap();
+    }
+}
+
+/// A Query of 20 entries of the GSI (`Limit` 20): the first of the partition of item `i`'s age.
+fn index_query_20(i: usize) -> dynomodel::QueryInput {
+    let age = item(i).get("age").cloned().unwrap();
+    dynomodel::QueryInput {
+        table_name: GSI_TABLE.into(),
+        index_name: Some("by-age".into()),
+        key_condition_expression: Some("age = :a".into()),
+        expression_attribute_values: Some(dynomodel::Item::from([(":a".to_string(), age)])),
+        limit: Some(20),
+        ..Default::default()
     }
 }

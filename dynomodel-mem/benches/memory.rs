@@ -12,6 +12,8 @@
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
 
+use dynomodel::ProjectionType;
+
 /// The resident set in bytes (`None` off Linux).
 fn resident() -> Option<usize> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
@@ -27,8 +29,8 @@ fn main() {
     {
         return;
     }
-    if std::env::var_os(GSI).is_some() {
-        return gsi();
+    if let Ok(variant) = std::env::var(GSI) {
+        return gsi(&variant);
     }
     let size = dynomodel::item_size(&workload::item(4242));
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -53,43 +55,126 @@ fn main() {
             per_item / size as f64
         );
     }
-    // In a process of its own: freed memory stays resident and would be reused.
+    // Each index variant in a process of its own: freed memory stays resident and would be reused.
     if let Ok(exe) = std::env::current_exe() {
-        let _ = std::process::Command::new(exe).env(GSI, "1").status();
+        for variant in VARIANTS {
+            let _ = std::process::Command::new(&exe)
+                .env(GSI, variant.0)
+                .status();
+        }
     }
 }
 
-/// Set in the child process that measures the table with a GSI.
+/// Set in the child process that measures a table with an index: the variant's name.
 const GSI: &str = "DATAPATH_MEMORY_GSI";
 
-/// 100k items in a table with a GSI of projection ALL on `email` (every item has an entry): the growth
-/// beyond the plain table's is what an index entry costs.
-fn gsi() {
-    let items = 100_000usize;
+/// The index variants: name, what it reports, global, projection type.
+const VARIANTS: [(&str, &str, bool, ProjectionType); 4] = [
+    ("gsi-all", "a GSI (ALL) on email", true, ProjectionType::All),
+    (
+        "gsi-include",
+        "a GSI (INCLUDE name) on email",
+        true,
+        ProjectionType::Include,
+    ),
+    (
+        "gsi-keys",
+        "a GSI (KEYS_ONLY) on email",
+        true,
+        ProjectionType::KeysOnly,
+    ),
+    (
+        "lsi-all",
+        "an LSI (ALL) on email",
+        false,
+        ProjectionType::All,
+    ),
+];
+
+/// Items in a table with index variant `name` (its key attribute `email` is unique, so every item
+/// has an entry, and a GSI partition holds one entry): the growth beyond the plain table's is what
+/// an index entry costs. Reports the entries' encoded size beside it (`IndexSizeBytes`).
+fn gsi(name: &str) {
+    let Some(&(_, what, global, projection)) = VARIANTS.iter().find(|v| v.0 == name) else {
+        return;
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
     let backend = dynomodel_mem::MemBackend::new();
-    rt.block_on(create_with_gsi(&backend));
+    rt.block_on(create_with_gsi(&backend, global, projection));
     let Some(base) = resident() else { return };
-    for i in 0..items {
-        rt.block_on(workload::put(&backend, i));
+    let mut loaded = 0;
+    for target in [100_000usize, 1_000_000] {
+        while loaded < target {
+            rt.block_on(workload::put(&backend, loaded));
+            loaded += 1;
+        }
+        let grown = resident().unwrap_or(base).saturating_sub(base);
+        let entries = rt.block_on(index_size(&backend));
+        println!(
+            "memory/{target} with {what}: {:.0} bytes per item and its entry (entry {:.0} bytes by DynamoDB's rule)",
+            grown as f64 / target as f64,
+            entries as f64 / target as f64,
+        );
     }
-    let grown = resident().unwrap_or(base).saturating_sub(base);
-    println!(
-        "memory/{items} with a GSI (ALL): {:.0} bytes per item and its entry",
-        grown as f64 / items as f64
-    );
 }
 
-async fn create_with_gsi(backend: &dynomodel_mem::MemBackend) {
+/// The index's `IndexSizeBytes`.
+async fn index_size(backend: &dynomodel_mem::MemBackend) -> i64 {
+    use dynomodel::{Backend, DescribeTableInput};
+    let out = backend
+        .describe_table(DescribeTableInput {
+            table_name: workload::TABLE.into(),
+        })
+        .await
+        .unwrap();
+    let gsi = out.table.global_secondary_indexes.iter();
+    let lsi = out.table.local_secondary_indexes.iter();
+    gsi.map(|i| i.index_size_bytes)
+        .chain(lsi.map(|i| i.index_size_bytes))
+        .sum()
+}
+
+async fn create_with_gsi(
+    backend: &dynomodel_mem::MemBackend,
+    global: bool,
+    projection_type: ProjectionType,
+) {
     use dynomodel::{
         AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex,
-        KeySchemaElement, Projection, ProjectionType, ScalarAttributeType,
+        KeySchemaElement, LocalSecondaryIndex, Projection, ScalarAttributeType,
     };
     let s = |name: &str| AttributeDefinition {
         attribute_name: name.into(),
         attribute_type: ScalarAttributeType::S,
+    };
+    let non_key_attributes = match projection_type {
+        ProjectionType::Include => vec!["name".to_string()],
+        _ => vec![],
+    };
+    let projection = Projection {
+        projection_type,
+        non_key_attributes,
+    };
+    let (global_secondary_indexes, local_secondary_indexes) = if global {
+        let gsi = GlobalSecondaryIndex {
+            index_name: "by-email".into(),
+            key_schema: vec![KeySchemaElement::hash("email")],
+            projection,
+            provisioned_throughput: None,
+        };
+        (vec![gsi], vec![])
+    } else {
+        let lsi = LocalSecondaryIndex {
+            index_name: "by-email".into(),
+            key_schema: vec![
+                KeySchemaElement::hash("pk"),
+                KeySchemaElement::range("email"),
+            ],
+            projection,
+        };
+        (vec![], vec![lsi])
     };
     backend
         .create_table(CreateTableInput {
@@ -103,15 +188,8 @@ async fn create_with_gsi(backend: &dynomodel_mem::MemBackend) {
                 s("email"),
             ],
             key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
-            global_secondary_indexes: vec![GlobalSecondaryIndex {
-                index_name: "by-email".into(),
-                key_schema: vec![KeySchemaElement::hash("email")],
-                projection: Projection {
-                    projection_type: ProjectionType::All,
-                    non_key_attributes: vec![],
-                },
-                provisioned_throughput: None,
-            }],
+            global_secondary_indexes,
+            local_secondary_indexes,
             billing_mode: Some(BillingMode::PayPerRequest),
             ..Default::default()
         })

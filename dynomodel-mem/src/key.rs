@@ -56,20 +56,63 @@ impl KeyValue {
         }
     }
 
+    /// FNV-1a-64 over a canonical encoding (see [`KeyRef::stable_hash`]).
+    pub fn stable_hash(&self) -> u64 {
+        self.as_key_ref().stable_hash()
+    }
+
+    /// The value, borrowed.
+    pub fn as_key_ref(&self) -> KeyRef<'_> {
+        match self {
+            KeyValue::S(s) => KeyRef::S(s),
+            KeyValue::N(n) => KeyRef::N(n),
+            KeyValue::B(b) => KeyRef::B(b),
+        }
+    }
+}
+
+/// A key value borrowed from an attribute value or a [`KeyValue`]: what hashing and the index
+/// positions read, without copying a string out of the item first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRef<'a> {
+    /// A string key.
+    S(&'a str),
+    /// A number key.
+    N(&'a Number),
+    /// A binary key.
+    B(&'a [u8]),
+}
+
+impl<'a> KeyRef<'a> {
+    /// The key value held by `value` when it has the type `expected`, else `None`
+    /// (as [`KeyValue::from_attribute`]).
+    pub fn from_attribute(
+        value: &'a AttributeValue,
+        expected: ScalarAttributeType,
+    ) -> Option<Self> {
+        match (value, expected) {
+            (AttributeValue::S(s), ScalarAttributeType::S) => Some(KeyRef::S(s)),
+            (AttributeValue::N(n), ScalarAttributeType::N) => Some(KeyRef::N(n)),
+            (AttributeValue::B(b), ScalarAttributeType::B) => Some(KeyRef::B(b)),
+            _ => None,
+        }
+    }
+
     /// FNV-1a-64 over a canonical encoding: a type tag, then the UTF-8 bytes of a string, the canonical
     /// decimal text of a number (equal numbers print alike: "1.0" and "1" are both "1"), or the raw bytes.
-    pub fn stable_hash(&self) -> u64 {
+    pub fn stable_hash(self) -> u64 {
         let mut hash = Fnv1a::new();
         match self {
-            KeyValue::S(s) => {
+            KeyRef::S(s) => {
                 hash.write(b"S");
                 hash.write(s.as_bytes());
             }
-            KeyValue::N(n) => {
+            KeyRef::N(n) => {
                 hash.write(b"N");
-                hash.write(n.to_string().as_bytes());
+                // The text formatted straight into the hash (no string allocated): the same bytes.
+                let _ = std::fmt::write(&mut hash, format_args!("{n}"));
             }
-            KeyValue::B(b) => {
+            KeyRef::B(b) => {
                 hash.write(b"B");
                 hash.write(b);
             }
@@ -119,6 +162,13 @@ impl Fnv1a {
     }
 }
 
+impl std::fmt::Write for Fnv1a {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.write(s.as_bytes());
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +193,9 @@ mod tests {
     fn hash_is_stable_and_canonical_for_numbers() {
         assert_eq!(n("1.0").stable_hash(), n("1").stable_hash());
         assert_eq!(n("1E2").stable_hash(), n("100").stable_hash());
+        let mut h = Fnv1a::new();
+        h.write(b"N-12.5");
+        assert_eq!(n("-1.25E1").stable_hash(), h.finish());
         assert_ne!(
             KeyValue::S("1".into()).stable_hash(),
             n("1").stable_hash(),

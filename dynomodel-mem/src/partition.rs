@@ -1,10 +1,11 @@
-//! The entries of one partition (of a table or an index), ordered by position.
+//! The items of one partition of a table, ordered by sort key. (An index keeps all its entries in
+//! one set instead: `index.rs`.)
 //!
 //! A `BTreeMap` allocates a leaf of eleven slots for its first entry, which is most of the memory of a
-//! partition that holds one item: every item of a table with a partition key only, and every entry of
-//! an index whose keys are unique (`benches/memory.rs`: ~2,500 bytes per item and entry with a GSI on a
-//! unique attribute). A partition of one entry therefore holds it inline, and becomes a map at its
-//! second.
+//! partition that holds one item: every item of a table with a partition key only (and every entry of
+//! an index on a unique attribute, when indexes had partitions too: `benches/memory.rs` measured
+//! ~2,500 bytes per item and entry with such a GSI). A partition of one entry therefore holds it
+//! inline, and becomes a map at its second.
 
 use std::collections::{btree_map, BTreeMap};
 use std::ops::{Bound, RangeBounds};

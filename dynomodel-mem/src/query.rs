@@ -192,6 +192,22 @@ fn walk<'a, P: Position, V: Readable>(
     let Some(partition) = partition else {
         return Box::new(std::iter::empty());
     };
+    let (lo, hi) = bounds(sort, start, forward);
+    let range = partition_range(partition, lo, hi).map(|(_, v)| v);
+    if forward {
+        Box::new(range)
+    } else {
+        Box::new(range.rev())
+    }
+}
+
+/// The position bounds of the sort condition, narrowed to what follows `start` in the direction of
+/// the read.
+fn bounds<P: Position>(
+    sort: Option<&SortCondition>,
+    start: Option<P>,
+    forward: bool,
+) -> (Bound<P>, Bound<P>) {
     let (mut lo, mut hi) = sort.map_or((Bound::Unbounded, Bound::Unbounded), SortCondition::bounds);
     if let Some(start) = start {
         if forward {
@@ -200,12 +216,7 @@ fn walk<'a, P: Position, V: Readable>(
             hi = min_upper(hi, Bound::Excluded(start));
         }
     }
-    let range = partition_range(partition, lo, hi).map(|(_, v)| v);
-    if forward {
-        Box::new(range)
-    } else {
-        Box::new(range.rev())
-    }
+    (lo, hi)
 }
 
 /// `Query` against the tables `table_of` looks up.
@@ -314,34 +325,32 @@ pub fn query<'t>(
     crate::scan::admit_read(meter, &source)?;
 
     let forward = input.scan_index_forward != Some(false);
-    let entries = match (&source, start) {
+    let cost = crate::scan::PageCost {
+        mode: input.return_consumed_capacity,
+        consistent_read: input.consistent_read,
+        metered: meter.is_some(),
+    };
+    let limit = input.limit;
+    // A table's items and an index's entries are different types: one `page` call per source.
+    let page = match (&source, start) {
         (Source::Table(t), start) => {
             let start = match start {
                 Some(StartKey::Table(_, r)) => Some(r),
                 _ => None,
             };
-            walk(t.partitions().get(&slot), sort.as_ref(), start, forward)
+            let entries = walk(t.partitions().get(&slot), sort.as_ref(), start, forward);
+            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost)
         }
         (Source::Index(_, i), start) => {
             let start = match start {
                 Some(StartKey::Index(_, pos)) => Some(pos),
                 _ => None,
             };
-            walk(i.partitions().get(&slot), sort.as_ref(), start, forward)
+            // An index stores its positions encoded: it maps the bounds itself.
+            let (lo, hi) = bounds(sort.as_ref(), start, forward);
+            let entries = i.range(&slot.1, lo, hi, forward);
+            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost)
         }
     };
-    let page = crate::scan::page(
-        entries,
-        &source,
-        select,
-        &exprs,
-        &p,
-        input.limit,
-        crate::scan::PageCost {
-            mode: input.return_consumed_capacity,
-            consistent_read: input.consistent_read,
-            metered: meter.is_some(),
-        },
-    );
     Ok(crate::scan::debit_read(meter, &source, page))
 }

@@ -23,7 +23,6 @@ use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
 use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules, Readable};
 use crate::read::{self, ReadExpressions, Source, StartKey};
-use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
@@ -282,21 +281,29 @@ pub fn scan<'t>(
     }
     let from = segment_start(segment, total);
     let to = (segment + 1 < total).then(|| segment_start(segment + 1, total));
-    let entries: Box<dyn Iterator<Item = &StoredItem>> = match (&source, start) {
-        (Source::Table(t), Some(StartKey::Table(slot, pos))) => {
-            Box::new(scan_entries(t.partitions(), from, to, Some((slot, pos))))
-        }
-        (Source::Table(t), _) => Box::new(scan_entries(t.partitions(), from, to, None)),
-        (Source::Index(_, i), Some(StartKey::Index(slot, pos))) => {
-            Box::new(scan_entries(i.partitions(), from, to, Some((slot, pos))))
-        }
-        (Source::Index(_, i), _) => Box::new(scan_entries(i.partitions(), from, to, None)),
-    };
     let cost = PageCost {
         mode: input.return_consumed_capacity,
         consistent_read: input.consistent_read,
         metered: meter.is_some(),
     };
-    let out = page(entries, &source, select, &exprs, &p, input.limit, cost);
+    // A table's items and an index's entries are different types: one `page` call per source.
+    let out = match (&source, start) {
+        (Source::Table(t), start) => {
+            let start = match start {
+                Some(StartKey::Table(slot, pos)) => Some((slot, pos)),
+                _ => None,
+            };
+            let entries = scan_entries(t.partitions(), from, to, start);
+            page(entries, &source, select, &exprs, &p, input.limit, cost)
+        }
+        (Source::Index(_, i), start) => {
+            let start = match start {
+                Some(StartKey::Index((_, hash), pos)) => Some((hash, pos)),
+                _ => None,
+            };
+            let entries = i.scan(from, to, start);
+            page(entries, &source, select, &exprs, &p, input.limit, cost)
+        }
+    };
     Ok(debit_read(meter, &source, out))
 }

@@ -111,7 +111,7 @@ impl StoredItem {
 
     /// The item's size by DynamoDB's rule.
     pub fn size(&self) -> usize {
-        Reader::new(&self.0).varint().unwrap_or(0)
+        Self::size_of_bytes(&self.0)
     }
 
     /// The item. Only ever given bytes [`StoredItem::encode`] wrote, so decoding cannot fail; were the
@@ -120,10 +120,22 @@ impl StoredItem {
         Decoder::default().decode(self).0
     }
 
+    /// The encoded bytes, for a holder that keeps them inside an allocation of its own (an index
+    /// entry keeps them behind its position: `index/entry.rs`) and reads them with
+    /// [`StoredItem::size_of_bytes`] and [`Decoder::decode_bytes`].
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// [`StoredItem::size`] of bytes [`StoredItem::as_bytes`] gave.
+    pub fn size_of_bytes(bytes: &[u8]) -> usize {
+        Reader::new(bytes).varint().unwrap_or(0)
+    }
+
     /// The attributes that decode, up to the first damaged one.
-    fn decode_partial(&self) -> Item {
+    fn decode_partial(bytes: &[u8]) -> Item {
         let mut item = Item::new();
-        if let Some((_, names, mut values)) = Reader::body(&self.0) {
+        if let Some((_, names, mut values)) = Reader::body(bytes) {
             let mut names = Reader::new(names);
             let count = names.varint().unwrap_or(0);
             for _ in 0..count {
@@ -155,9 +167,19 @@ impl Decoder {
     /// The item and its size by DynamoDB's rule (see [`StoredItem::decode`]).
     #[inline]
     pub fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
+        self.decode_bytes(&item.0)
+    }
+
+    /// [`Decoder::decode`] of bytes [`StoredItem::as_bytes`] gave.
+    #[inline]
+    pub fn decode_bytes(&mut self, bytes: &[u8]) -> (Item, usize) {
         // Damaged bytes (never written by the encoder) give what decodes up to the damage.
-        self.try_decode(&item.0)
-            .unwrap_or_else(|| (item.decode_partial(), item.size()))
+        self.try_decode(bytes).unwrap_or_else(|| {
+            (
+                StoredItem::decode_partial(bytes),
+                StoredItem::size_of_bytes(bytes),
+            )
+        })
     }
 
     /// The item, as a clone of its shape's skeleton with the values filled in, or built from its

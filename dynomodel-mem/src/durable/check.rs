@@ -42,7 +42,7 @@ impl State {
                     problems.push(format!("table {name}: index {} missing", fresh.name));
                     continue;
                 };
-                if live.partitions() != fresh.partitions() {
+                if !live.same_entries(fresh) {
                     problems.push(format!(
                         "table {name}: index {} differs from its rebuild",
                         fresh.name
