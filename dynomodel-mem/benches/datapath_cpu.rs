@@ -144,6 +144,13 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
     }
 }
 
+/// One operation, to completion. Never inlined, so that callgrind's `--toggle-collect` finds it by
+/// name (`'*datapath_cpu::run*'`) whatever the compiler does with `run`'s future.
+#[inline(never)]
+fn run_blocking(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, i: usize) {
+    rt.block_on(run(backend, op, i));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut iterations = 20_000;
@@ -177,7 +184,7 @@ fn main() {
         let started = (Instant::now(), thread_cpu());
         for _ in 0..iterations {
             next = (next + 7919) % ITEMS;
-            rt.block_on(run(&backend, &op, next));
+            run_blocking(&rt, &backend, &op, next);
         }
         let wall = started.0.elapsed() / iterations;
         let cpu = started

@@ -101,7 +101,11 @@ impl<M: Model> PutOptions<M> {
 
     /// The put of `value`: with a `#[version]` field, the item stores the next version and the
     /// condition checks the one `value` holds (create-only for a value never saved).
-    pub(crate) fn render(&self, db: &Db, value: &M) -> Result<PutWrite> {
+    ///
+    /// A `PutItem` sends no key: the write's `key` is only built when something will name it
+    /// (`with_key`: a transaction's cancellation reasons) or a version conflict may (a model with a
+    /// `#[version]` field), and is empty otherwise.
+    pub(crate) fn render(&self, db: &Db, value: &M, with_key: bool) -> Result<PutWrite> {
         let mut item = value.to_item()?;
         let expected = self.versioning.expected(Some(value))?;
         let version = match (expected, M::VERSION_ATTRIBUTE) {
@@ -122,7 +126,11 @@ impl<M: Model> PutOptions<M> {
             check: key_check,
             ..Parts::default()
         };
-        let write = Write::render(db, value.key().to_key_item()?, &self.conditional, parts)?;
+        let key = match with_key || M::VERSION_ATTRIBUTE.is_some() {
+            true => value.key().to_key_item()?,
+            false => Item::new(),
+        };
+        let write = Write::render(db, key, &self.conditional, parts)?;
         Ok(PutWrite {
             write,
             item,
@@ -291,7 +299,7 @@ impl<'a, M: Model> Put<'a, M> {
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
-            let put = self.options.render(self.db, self.item)?;
+            let put = self.options.render(self.db, self.item, false)?;
             let old = put.send::<M>(self.db, ReturnValue::AllOld).await?;
             Ok(old.map(M::from_item).transpose()?)
         })
@@ -304,7 +312,7 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let put = self.options.render(self.db, self.item)?;
+            let put = self.options.render(self.db, self.item, false)?;
             put.send::<M>(self.db, ReturnValue::None).await.map(drop)
         })
     }

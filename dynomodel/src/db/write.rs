@@ -115,21 +115,23 @@ impl Write {
             Some(update) => ctx.update(update)?,
             None => None,
         };
-        let user = conditional.condition.clone();
+        let user = conditional.condition.as_ref();
         let others = parts.check.is_some() || user.is_some();
         let version_check = parts.version.map(version::check::<M>).transpose()?;
-        let condition = [version_check, parts.check, user]
-            .into_iter()
-            .flatten()
-            .reduce(|all, one| all & one);
-        let (condition_expression, on_failure) = match &condition {
-            None => (None, None),
-            Some(condition) => (
-                Some(ctx.condition(condition)?),
-                conditional
-                    .item_on_failure
-                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld),
-            ),
+        // Rendered as `a AND b AND c` from references: the user's condition is not copied.
+        let conditions = [version_check.as_ref(), parts.check.as_ref(), user];
+        let (condition_expression, on_failure) = match conditions.iter().flatten().count() {
+            0 => (None, None),
+            count => {
+                let mut all = Vec::with_capacity(count);
+                all.extend(conditions.into_iter().flatten());
+                (
+                    Some(ctx.conditions(&all)?),
+                    conditional
+                        .item_on_failure
+                        .then_some(ReturnValuesOnConditionCheckFailure::AllOld),
+                )
+            }
         };
         let guard = match (M::VERSION_ATTRIBUTE, parts.version) {
             (Some(attribute), Some(expected)) => Some(VersionGuard {
