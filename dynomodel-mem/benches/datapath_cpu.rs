@@ -144,8 +144,10 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
     }
 }
 
-/// One operation, to completion. Never inlined, so that callgrind's `--toggle-collect` finds it by
-/// name (`'*datapath_cpu::run*'`) whatever the compiler does with `run`'s future.
+/// One operation, to completion. Never inlined, so that callgrind finds it by name whatever the
+/// compiler does with `run`'s future: `valgrind --tool=callgrind
+/// --toggle-collect='*datapath_cpu::run_blocking*' <binary> --bench OP --iterations N` counts the
+/// instructions of N operations (a pattern also matching `run`'s future would toggle twice).
 #[inline(never)]
 fn run_blocking(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, i: usize) {
     rt.block_on(run(backend, op, i));
