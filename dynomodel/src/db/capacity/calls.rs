@@ -118,6 +118,53 @@ calls! {
         join(input.transact_items.iter().map(TransactWriteItem::table_name));
 }
 
+impl Calls {
+    /// [`Backend::get_item_into`], with what the `GetItem` of `calls!` does around it (capacity,
+    /// span): the typed read of `db.get`.
+    pub(crate) fn get_item_into<'c>(
+        &'c self,
+        input: GetItemInput,
+        sink: &'c mut dyn ItemSink,
+    ) -> impl std::future::Future<Output = Result<GetItemOutput>> + Send + 'c {
+        let mut input = Box::new(input);
+        async move {
+            let scope = Scope::current();
+            let ask = strongest(self.ask, scope.ask());
+            if ask != ReturnConsumedCapacity::None {
+                let asked = input.return_consumed_capacity.unwrap_or_default();
+                input.return_consumed_capacity = Some(strongest(asked, ask));
+            }
+            let span = tracing::debug_span!(
+                "dynamodb",
+                operation = "GetItem",
+                table = %input.table_name,
+                consumed = Empty,
+                error = Empty,
+            );
+            let result = self
+                .backend
+                .get_item_into(*input, sink)
+                .instrument(span.clone())
+                .await;
+            match &result {
+                Ok(output) => {
+                    let reported = output.consumed_capacity.as_slice();
+                    if !reported.is_empty() {
+                        self.meter.record(Kind::Read, reported);
+                        scope.record(Kind::Read, reported);
+                        let units: f64 = reported.iter().filter_map(|c| c.capacity_units).sum();
+                        span.record("consumed", units);
+                    }
+                }
+                Err(e) => {
+                    span.record("error", e.code());
+                }
+            }
+            result
+        }
+    }
+}
+
 /// One method per control-plane operation the mapper sends (schema and migrations): a span, no
 /// capacity (DynamoDB reports none for them). The span's `table` is the table, or the resource ARN.
 macro_rules! control {
