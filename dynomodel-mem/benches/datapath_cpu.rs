@@ -52,7 +52,10 @@ struct Profile {
     bio: String,
 }
 
-/// The `mapper/*` operations' database (over the engine's backend) and every item as a model value.
+/// The `mapper/*` operations' database (over the engine's backend) and every item as a model value
+/// (taken from this vector as `datapath` does: its random access costs the mapper's operations a few
+/// cache misses that the engine's, formatting their keys, do not pay; callgrind's instruction
+/// counts do not see them).
 struct Mapper {
     db: Db,
     profiles: Vec<Profile>,
