@@ -46,7 +46,8 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
     out.join(",")
 }
 
-/// One method per data-plane operation: `$tables` renders the span's `table` field from `input`.
+/// One method per data-plane operation: `$tables` renders the span's `table` field from `input`; an
+/// operation may take one more argument, passed on to the backend (the sink of a typed read).
 ///
 /// Each method boxes its input and returns an `async` block holding the box: an `async fn` keeps its
 /// arguments in its future for as long as it lives, and the builders' futures nest this one, so a
@@ -55,45 +56,51 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
 /// consolidating its free lists first: ~6,000 instructions per request). The box is one small
 /// allocation. Nothing runs before the first poll: the capacity scope is read there.
 macro_rules! calls {
-    ($($method:ident($input:ident: $In:ty) -> $Out:ty, $op:literal, $kind:expr, $tables:expr;)*) => {
+    ($($method:ident($input:ident: $In:ty $(, $extra:ident: $Extra:ty)?) -> $Out:ty, $op:literal,
+        $kind:expr, $tables:expr;)*) => {
         impl Calls {
             $(
                 pub(crate) fn $method(
                     &self,
                     $input: $In,
-                ) -> impl std::future::Future<Output = Result<$Out>> + Send + '_ {
+                    $($extra: $Extra,)?
+                ) -> impl std::future::Future<Output = Result<$Out>> + Send {
                     let mut $input = Box::new($input);
                     async move {
-                    let scope = Scope::current();
-                    let ask = strongest(self.ask, scope.ask());
-                    if ask != ReturnConsumedCapacity::None {
-                        let asked = $input.return_consumed_capacity.unwrap_or_default();
-                        $input.return_consumed_capacity = Some(strongest(asked, ask));
-                    }
-                    let span = tracing::debug_span!(
-                        "dynamodb",
-                        operation = $op,
-                        table = %$tables,
-                        consumed = Empty,
-                        error = Empty,
-                    );
-                    let result = self.backend.$method(*$input).instrument(span.clone()).await;
-                    match &result {
-                        Ok(output) => {
-                            let reported = output.consumed_capacity.as_slice();
-                            if !reported.is_empty() {
-                                self.meter.record($kind, reported);
-                                scope.record($kind, reported);
-                                let units: f64 =
-                                    reported.iter().filter_map(|c| c.capacity_units).sum();
-                                span.record("consumed", units);
+                        let scope = Scope::current();
+                        let ask = strongest(self.ask, scope.ask());
+                        if ask != ReturnConsumedCapacity::None {
+                            let asked = $input.return_consumed_capacity.unwrap_or_default();
+                            $input.return_consumed_capacity = Some(strongest(asked, ask));
+                        }
+                        let span = tracing::debug_span!(
+                            "dynamodb",
+                            operation = $op,
+                            table = %$tables,
+                            consumed = Empty,
+                            error = Empty,
+                        );
+                        let result = self
+                            .backend
+                            .$method(*$input $(, $extra)?)
+                            .instrument(span.clone())
+                            .await;
+                        match &result {
+                            Ok(output) => {
+                                let reported = output.consumed_capacity.as_slice();
+                                if !reported.is_empty() {
+                                    self.meter.record($kind, reported);
+                                    scope.record($kind, reported);
+                                    let units: f64 =
+                                        reported.iter().filter_map(|c| c.capacity_units).sum();
+                                    span.record("consumed", units);
+                                }
+                            }
+                            Err(e) => {
+                                span.record("error", e.code());
                             }
                         }
-                        Err(e) => {
-                            span.record("error", e.code());
-                        }
-                    }
-                    result
+                        result
                     }
                 }
             )*
@@ -103,6 +110,9 @@ macro_rules! calls {
 
 calls! {
     get_item(input: GetItemInput) -> GetItemOutput, "GetItem", Kind::Read, input.table_name;
+    // The typed read of `db.get`: the item goes to `sink`.
+    get_item_into(input: GetItemInput, sink: &mut dyn ItemSink) -> GetItemOutput, "GetItem",
+        Kind::Read, input.table_name;
     put_item(input: PutItemInput) -> PutItemOutput, "PutItem", Kind::Write, input.table_name;
     update_item(input: UpdateItemInput) -> UpdateItemOutput, "UpdateItem", Kind::Write, input.table_name;
     delete_item(input: DeleteItemInput) -> DeleteItemOutput, "DeleteItem", Kind::Write, input.table_name;
@@ -116,53 +126,6 @@ calls! {
         join(input.transact_items.iter().map(|g| g.table_name.as_str()));
     transact_write_items(input: TransactWriteItemsInput) -> TransactWriteItemsOutput, "TransactWriteItems", Kind::Write,
         join(input.transact_items.iter().map(TransactWriteItem::table_name));
-}
-
-impl Calls {
-    /// [`Backend::get_item_into`], with what the `GetItem` of `calls!` does around it (capacity,
-    /// span): the typed read of `db.get`.
-    pub(crate) fn get_item_into<'c>(
-        &'c self,
-        input: GetItemInput,
-        sink: &'c mut dyn ItemSink,
-    ) -> impl std::future::Future<Output = Result<GetItemOutput>> + Send + 'c {
-        let mut input = Box::new(input);
-        async move {
-            let scope = Scope::current();
-            let ask = strongest(self.ask, scope.ask());
-            if ask != ReturnConsumedCapacity::None {
-                let asked = input.return_consumed_capacity.unwrap_or_default();
-                input.return_consumed_capacity = Some(strongest(asked, ask));
-            }
-            let span = tracing::debug_span!(
-                "dynamodb",
-                operation = "GetItem",
-                table = %input.table_name,
-                consumed = Empty,
-                error = Empty,
-            );
-            let result = self
-                .backend
-                .get_item_into(*input, sink)
-                .instrument(span.clone())
-                .await;
-            match &result {
-                Ok(output) => {
-                    let reported = output.consumed_capacity.as_slice();
-                    if !reported.is_empty() {
-                        self.meter.record(Kind::Read, reported);
-                        scope.record(Kind::Read, reported);
-                        let units: f64 = reported.iter().filter_map(|c| c.capacity_units).sum();
-                        span.record("consumed", units);
-                    }
-                }
-                Err(e) => {
-                    span.record("error", e.code());
-                }
-            }
-            result
-        }
-    }
 }
 
 /// One method per control-plane operation the mapper sends (schema and migrations): a span, no
