@@ -120,18 +120,15 @@ impl Write {
         let version_check = parts.version.map(version::check::<M>).transpose()?;
         // Rendered as `a AND b AND c` from references: the user's condition is not copied.
         let conditions = [version_check.as_ref(), parts.check.as_ref(), user];
-        let (condition_expression, on_failure) = match conditions.iter().flatten().count() {
-            0 => (None, None),
-            count => {
-                let mut all = Vec::with_capacity(count);
-                all.extend(conditions.into_iter().flatten());
-                (
-                    Some(ctx.conditions(&all)?),
-                    conditional
-                        .item_on_failure
-                        .then_some(ReturnValuesOnConditionCheckFailure::AllOld),
-                )
-            }
+        let present = conditions.into_iter().flatten();
+        let (condition_expression, on_failure) = match present.clone().next() {
+            None => (None, None),
+            Some(_) => (
+                Some(ctx.conditions(present)?),
+                conditional
+                    .item_on_failure
+                    .then_some(ReturnValuesOnConditionCheckFailure::AllOld),
+            ),
         };
         let guard = match (M::VERSION_ATTRIBUTE, parts.version) {
             (Some(attribute), Some(expected)) => Some(VersionGuard {

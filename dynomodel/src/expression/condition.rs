@@ -319,15 +319,16 @@ fn render_operand(operand: &Operand, out: &mut String, p: &mut Placeholders) -> 
 }
 
 /// Writes `conditions` joined by `AND`: the text `c1 & c2 & ...` would render to.
-pub(crate) fn render_and<M>(
-    conditions: &[&Condition<M>],
+pub(crate) fn render_and<'c, M: 'c>(
+    conditions: impl Iterator<Item = &'c Condition<M>> + Clone,
     out: &mut String,
     p: &mut Placeholders,
 ) -> Result<()> {
-    if let [one] = conditions {
+    let mut first_two = conditions.clone();
+    if let (Some(one), None) = (first_two.next(), first_two.next()) {
         return render_node(&one.node, out, p);
     }
-    for (i, condition) in conditions.iter().enumerate() {
+    for (i, condition) in conditions.enumerate() {
         if i > 0 {
             out.push_str(" AND ");
         }

@@ -119,13 +119,16 @@ impl ExpressionContext {
     pub(crate) fn key_conditions<M>(&mut self, conditions: &[&Condition<M>]) -> Result<String> {
         crate::expression::condition::check_key_conditions(conditions)?;
         self.render("KeyConditionExpression", |out, p| {
-            crate::expression::condition::render_and(conditions, out, p)
+            crate::expression::condition::render_and(conditions.iter().copied(), out, p)
         })
     }
 
     /// Renders `conditions` joined by `AND` as one `ConditionExpression`, as if they had been
     /// combined with `&` first (the same text), without building the combined tree.
-    pub(crate) fn conditions<M>(&mut self, conditions: &[&Condition<M>]) -> Result<String> {
+    pub(crate) fn conditions<'c, M: 'c>(
+        &mut self,
+        conditions: impl Iterator<Item = &'c Condition<M>> + Clone,
+    ) -> Result<String> {
         self.render("ConditionExpression", |out, p| {
             crate::expression::condition::render_and(conditions, out, p)
         })

@@ -340,8 +340,11 @@ impl<M> Update<M> {
 
     /// Writes the expression: `SET a = :v0, b = :v1 REMOVE c ADD d :v2 DELETE e :v3`.
     pub(crate) fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
-        let targets: Vec<&[PathElement]> = self.actions.iter().map(Action::path).collect();
-        check_overlaps("UpdateExpression", &targets)?;
+        // One action cannot overlap another (and needs no vector of its path to tell).
+        if self.actions.len() > 1 {
+            let targets: Vec<&[PathElement]> = self.actions.iter().map(Action::path).collect();
+            check_overlaps("UpdateExpression", &targets)?;
+        }
         let clauses = [("SET", 0), ("REMOVE", 1), ("ADD", 2), ("DELETE", 3)];
         for (keyword, clause) in clauses {
             let mut first = true;
