@@ -85,9 +85,9 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     }
     /// `GetItem`, handing the item found (if any) to `sink` attribute by attribute instead of
     /// returning it: the output's `item` is `None` either way. The mapper's `db.get` reads through
-    /// it, so that a backend keeping items in another form than an [`Item`] can let it decode its
-    /// struct without building a map first. Everything else (errors, consumed capacity) is
-    /// `get_item`'s.
+    /// it, so that a backend keeping items in another form than an [`Item`](crate::Item) can let it
+    /// decode its struct without building a map first. Everything else (errors, consumed capacity)
+    /// is `get_item`'s.
     ///
     /// The default sends [`get_item`](Backend::get_item) and hands over the item it returns, so a
     /// backend implements it only to save that copy (the in-memory engine does).
