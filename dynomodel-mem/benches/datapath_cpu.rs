@@ -5,16 +5,20 @@
 //! compare two builds with, run alternately (the README's "Performance" section shows how).
 //!
 //! `cargo bench -p dynomodel-mem --bench datapath_cpu [-- OP...] [-- --iterations N]`, OP among `put`,
-//! `get`, `query_20`, `scan_page_100`, `update_conditional`, and on a second table with a GSI,
-//! `index_put` (a put that replaces an item: its index entry removed and written again) and
-//! `index_query_20` (a Query of 20 entries of the GSI), `index_scan_page_100` (a Scan page of 100 of
-//! the GSI) (all by default).
+//! `get`, `query_20`, `scan_page_100`, `update_conditional`; on a second table with a GSI,
+//! `index_put` (a put that replaces an item: its index entry removed and written again),
+//! `index_query_20` (a Query of 20 entries of the GSI) and `index_scan_page_100` (a Scan page of 100 of
+//! the GSI); and the first five through the mapper (`mapper/put`, ..., the requests of `datapath`'s
+//! mapper group: a `Db` over the same backend with the derived `Profile` model), so the mapper's
+//! overhead over the raw engine is measured in CPU time and, under callgrind, in instructions (all by
+//! default).
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use dynomodel::{Backend, GetItemInput, PutItemInput, ScanInput};
+use dynomodel::{Backend, Db, GetItemInput, Model, PutItemInput, ScanInput};
 use dynomodel_mem::MemBackend;
 
 #[path = "support/workload.rs"]
@@ -22,7 +26,7 @@ use dynomodel_mem::MemBackend;
 mod workload;
 use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
-const OPS: [&str; 8] = [
+const OPS: [&str; 13] = [
     "put",
     "get",
     "query_20",
@@ -31,7 +35,40 @@ const OPS: [&str; 8] = [
     "index_put",
     "index_query_20",
     "index_scan_page_100",
+    "mapper/put",
+    "mapper/get",
+    "mapper/query_20",
+    "mapper/scan_page_100",
+    "mapper/update_conditional",
 ];
+
+/// The mapper's view of the benchmark table (as in `datapath`).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "bench")]
+struct Profile {
+    #[hash_key]
+    pk: String,
+    #[range_key]
+    sk: i64,
+    name: String,
+    email: String,
+    age: i64,
+    active: bool,
+    score: i64,
+    bio: String,
+}
+
+/// The `mapper/*` operations' database (over the engine's backend) and every item as a model value
+/// (taken from this vector as `datapath` does: its random access costs the mapper's operations a few
+/// cache misses that the engine's, formatting their keys, do not pay; callgrind's instruction
+/// counts do not see them).
+struct Mapper {
+    db: Db,
+    profiles: Vec<Profile>,
+}
+
+/// Set once by `main` (a static, so `run` keeps its signature).
+static MAPPER: OnceLock<Mapper> = OnceLock::new();
 
 /// CPU time this thread has used (`None` off Linux).
 fn thread_cpu() -> Option<Duration> {
@@ -95,8 +132,55 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
             };
             assert_eq!(backend.scan(input).await.unwrap().count, 100);
         }
+        mapper if mapper.starts_with("mapper/") => {
+            let Mapper { db, profiles } = MAPPER.get().unwrap();
+            match &mapper["mapper/".len()..] {
+                "put" => {
+                    // The raw op builds its item inside the loop too: a clone is the same work.
+                    let p = profiles[i].clone();
+                    db.put(&p).await.unwrap();
+                }
+                "get" => {
+                    let p = &profiles[i];
+                    let got = db.get::<Profile>((p.pk.clone(), p.sk)).await.unwrap();
+                    assert!(got.is_some());
+                }
+                "query_20" => {
+                    let p = i / PARTITION;
+                    let rows = db
+                        .query::<Profile>(format!("user{p:04}"))
+                        .range(Profile::sk().between(10, 29))
+                        .all()
+                        .await
+                        .unwrap();
+                    assert_eq!(rows.len(), 20);
+                }
+                "scan_page_100" => {
+                    let page = db.scan::<Profile>().limit(100).page(None).await.unwrap();
+                    assert_eq!(page.items.len(), 100);
+                }
+                "update_conditional" => {
+                    let p = &profiles[i];
+                    db.update::<Profile>((p.pk.clone(), p.sk))
+                        .incr(Profile::score(), 1)
+                        .condition(Profile::active().eq(true))
+                        .await
+                        .unwrap();
+                }
+                other => panic!("unknown operation {other}"),
+            }
+        }
         other => panic!("unknown operation {other}"),
     }
+}
+
+/// One operation, to completion. Never inlined, so that callgrind finds it by name whatever the
+/// compiler does with `run`'s future: `valgrind --tool=callgrind
+/// --toggle-collect='*datapath_cpu::run_blocking*' <binary> --bench OP --iterations N` counts the
+/// instructions of N operations (a pattern also matching `run`'s future would toggle twice).
+#[inline(never)]
+fn run_blocking(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, i: usize) {
+    rt.block_on(run(backend, op, i));
 }
 
 fn main() {
@@ -124,13 +208,18 @@ fn main() {
     if ops.iter().any(|op| op.starts_with("index_")) {
         rt.block_on(populate_gsi(&backend));
     }
+    let profiles = (0..ITEMS)
+        .map(|i| Profile::from_item(item(i)).unwrap())
+        .collect();
+    let db = Db::new(backend.clone());
+    assert!(MAPPER.set(Mapper { db, profiles }).is_ok());
     for op in ops {
         // The same walk as `datapath`: a stride coprime to the item count.
         let mut next = 0;
         let started = (Instant::now(), thread_cpu());
         for _ in 0..iterations {
             next = (next + 7919) % ITEMS;
-            rt.block_on(run(&backend, &op, next));
+            run_blocking(&rt, &backend, &op, next);
         }
         let wall = started.0.elapsed() / iterations;
         let cpu = started
@@ -138,13 +227,17 @@ fn main() {
             .zip(thread_cpu())
             .map(|(before, after)| (after - before) / iterations);
         let micros = |d: Duration| d.as_secs_f64() * 1e6;
+        let op = match op.starts_with("mapper/") {
+            true => op,
+            false => format!("engine/{op}"),
+        };
         match cpu {
             Some(cpu) => println!(
-                "engine/{op:<20} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
+                "{op:<27} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
                 micros(cpu),
                 micros(wall)
             ),
-            None => println!("engine/{op:<20} wall {:>8.3} µs/op", micros(wall)),
+            None => println!("{op:<27} wall {:>8.3} µs/op", micros(wall)),
         }
     }
 }

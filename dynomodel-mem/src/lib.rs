@@ -147,6 +147,7 @@ mod tags;
 mod throughput;
 mod transact;
 mod ttl;
+mod typed_read;
 mod update_table;
 mod validate;
 
@@ -758,6 +759,15 @@ impl Backend for MemBackend {
                     .await
             }
         }
+    }
+
+    async fn get_item_into(
+        &self,
+        input: GetItemInput,
+        sink: &mut dyn dynomodel::ItemSink,
+    ) -> Result<GetItemOutput> {
+        // The item goes to the sink straight from its stored form (typed_read.rs).
+        typed_read::get_item_into(self, input, sink).await
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {

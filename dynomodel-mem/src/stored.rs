@@ -132,6 +132,27 @@ impl StoredItem {
         Reader::new(bytes).varint().unwrap_or(0)
     }
 
+    /// The item's attributes one by one, each name borrowed from the encoding and each value decoded:
+    /// for a reader that builds its own value from them rather than an `Item` (the mapper's typed
+    /// reads, `typed_read.rs`), which saves the map and a copy of every name. Yields what
+    /// [`StoredItem::decode`] would hold, in the same order; damaged bytes end it where
+    /// `decode_partial` stops.
+    pub fn attributes(&self) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {
+        let (mut names, mut values, mut count) = match Reader::body(&self.0) {
+            Some((_, names, values)) => {
+                let mut names = Reader::new(names);
+                let count = names.varint().unwrap_or(0);
+                (names, values, count)
+            }
+            None => (Reader::new(&[]), Reader::new(&[]), 0),
+        };
+        std::iter::from_fn(move || {
+            count = count.checked_sub(1)?;
+            let name = std::str::from_utf8(names.bytes()?).ok()?;
+            Some((name, values.value()?))
+        })
+    }
+
     /// The attributes that decode, up to the first damaged one.
     fn decode_partial(bytes: &[u8]) -> Item {
         let mut item = Item::new();

@@ -110,6 +110,7 @@ pub use value::{
 /// Items the generated code names; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use std::borrow::Cow;
     pub use std::string::String;
     pub use std::vec::Vec;
 

@@ -11,6 +11,7 @@ mod documents;
 mod entities;
 mod enums;
 mod field_options;
+mod from_attributes;
 // Public because `ITweet` in it is, like `Tweet` below: `missing_docs` checks only what the crate
 // exports, and these two are there to check the docs the derive generates.
 pub mod indexes;

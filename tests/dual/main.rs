@@ -45,6 +45,7 @@ mod tables;
 mod tags;
 mod transactions;
 mod ttl;
+mod typed_reads;
 mod update_table;
 mod updates;
 mod validation;

@@ -83,6 +83,20 @@ fn model_impl(
         quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
     });
     let entity_check = entity::check(container);
+    // Decoding from attributes given one by one is the same pass as `from_item`'s (its loop takes
+    // any iterator of names and values). A model with an entity type checks the whole item first, so
+    // it keeps the trait's default (collect, then `from_item`).
+    let from_attributes = match container.attrs.entity {
+        Some(_) => TokenStream::new(),
+        None => quote! {
+            fn from_attributes(
+                attributes: &mut dyn ::core::iter::Iterator<Item = (::dynomodel::__private::Cow<'_, str>, ::dynomodel::AttributeValue)>,
+            ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
+                let __item = attributes;
+                #read
+            }
+        },
+    };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
     quote! {
@@ -124,6 +138,8 @@ fn model_impl(
                 #entity_check
                 #read
             }
+
+            #from_attributes
 
             fn key(&self) -> #key {
                 #key { #(#key_fields,)* }

@@ -9,6 +9,7 @@ mod item;
 mod legacy;
 mod partiql;
 mod query;
+mod sink;
 mod streams;
 mod table;
 mod tags;
@@ -23,6 +24,7 @@ pub use item::*;
 pub use legacy::*;
 pub use partiql::*;
 pub use query::*;
+pub use sink::*;
 pub use streams::*;
 pub use table::*;
 pub use tags::*;
@@ -80,6 +82,25 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
         let _ = input;
         Err(unsupported("GetItem"))
+    }
+    /// `GetItem`, handing the item found (if any) to `sink` attribute by attribute instead of
+    /// returning it: the output's `item` is `None` either way. The mapper's `db.get` reads through
+    /// it, so that a backend keeping items in another form than an [`Item`](crate::Item) can let it
+    /// decode its struct without building a map first. Everything else (errors, consumed capacity)
+    /// is `get_item`'s.
+    ///
+    /// The default sends [`get_item`](Backend::get_item) and hands over the item it returns, so a
+    /// backend implements it only to save that copy (the in-memory engine does).
+    async fn get_item_into(
+        &self,
+        input: GetItemInput,
+        sink: &mut dyn ItemSink,
+    ) -> Result<GetItemOutput> {
+        let mut output = self.get_item(input).await?;
+        if let Some(item) = output.item.take() {
+            sink.owned_item(item);
+        }
+        Ok(output)
     }
     /// `DeleteItem`.
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {

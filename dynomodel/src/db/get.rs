@@ -1,12 +1,14 @@
 //! [`Get`] and [`GetPartial`]: `GetItem` of a whole model value or of some of its attributes.
 
+use std::borrow::Cow;
 use std::future::IntoFuture;
 
-use crate::backend::GetItemInput;
+use crate::backend::{GetItemInput, ItemSink};
 use crate::db::{finish, Db, DbFuture, Partial};
-use crate::error::Result;
+use crate::error::{ConversionError, Result};
 use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Model, PrimaryKey};
+use crate::value::AttributeValue;
 
 /// A pending [`Db::get`]; `.await` it for an `Option<M>`, or [`project`](Get::project) some
 /// attributes for a [`Partial<M>`].
@@ -129,9 +131,21 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let input = self.input(None)?;
-            let output = self.db.calls.get_item(input).await?;
-            Ok(output.item.map(M::from_item).transpose()?)
+            // A typed read: the backend hands over the item's attributes and `M` is decoded from
+            // them, with no `Item` in between where the backend can avoid one.
+            let mut decoded = Decoded::<M>(None);
+            self.db.calls.get_item_into(input, &mut decoded).await?;
+            Ok(decoded.0.transpose()?)
         })
+    }
+}
+
+/// The item of a typed read, decoded as `M` (`None`: no item).
+struct Decoded<M>(Option<std::result::Result<M, ConversionError>>);
+
+impl<M: Model> ItemSink for Decoded<M> {
+    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+        self.0 = Some(M::from_attributes(attributes));
     }
 }
 

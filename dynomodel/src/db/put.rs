@@ -2,10 +2,12 @@
 
 use std::future::IntoFuture;
 
+use futures::FutureExt;
+
 use crate::backend::{PutItemInput, ReturnValue};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
-use crate::db::{Db, DbFuture};
+use crate::db::{sent, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -101,7 +103,11 @@ impl<M: Model> PutOptions<M> {
 
     /// The put of `value`: with a `#[version]` field, the item stores the next version and the
     /// condition checks the one `value` holds (create-only for a value never saved).
-    pub(crate) fn render(&self, db: &Db, value: &M) -> Result<PutWrite> {
+    ///
+    /// A `PutItem` sends no key: the write's `key` is only built when something will name it
+    /// (`with_key`: a transaction's cancellation reasons) or a version conflict may (a model with a
+    /// `#[version]` field), and is empty otherwise.
+    pub(crate) fn render(&self, db: &Db, value: &M, with_key: bool) -> Result<PutWrite> {
         let mut item = value.to_item()?;
         let expected = self.versioning.expected(Some(value))?;
         let version = match (expected, M::VERSION_ATTRIBUTE) {
@@ -122,7 +128,11 @@ impl<M: Model> PutOptions<M> {
             check: key_check,
             ..Parts::default()
         };
-        let write = Write::render(db, value.key().to_key_item()?, &self.conditional, parts)?;
+        let key = match with_key || M::VERSION_ATTRIBUTE.is_some() {
+            true => value.key().to_key_item()?,
+            false => Item::new(),
+        };
+        let write = Write::render(db, key, &self.conditional, parts)?;
         Ok(PutWrite {
             write,
             item,
@@ -147,17 +157,21 @@ impl PutWrite {
         }
     }
 
-    /// Sends it as a `PutItem`, reporting a failed version check as a version conflict.
-    pub(crate) async fn send<M: Model>(
+    /// Sends it as a `PutItem` when polled, reporting a failed version check as a version conflict.
+    /// Not an `async fn`, which would keep this write in the future beside the request made of it
+    /// (see `Calls` on future sizes).
+    pub(crate) fn send<'d, M: Model>(
         self,
-        db: &Db,
+        db: &'d Db,
         return_values: ReturnValue,
-    ) -> Result<Option<Item>> {
+    ) -> impl std::future::Future<Output = Result<Option<Item>>> + Send + 'd {
         let failure = self.write.failure();
-        let output = db.calls.put_item(self.input(return_values)).await;
-        output
-            .map(|o| o.attributes)
-            .map_err(|e| failure.read::<M>(e))
+        let call = db.calls.put_item(self.input(return_values));
+        call.map(move |output| {
+            output
+                .map(|o| o.attributes)
+                .map_err(|e| failure.read::<M>(e))
+        })
     }
 }
 
@@ -290,11 +304,13 @@ impl<'a, M: Model> Put<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
-        Box::pin(async move {
-            let put = self.options.render(self.db, self.item)?;
-            let old = put.send::<M>(self.db, ReturnValue::AllOld).await?;
-            Ok(old.map(M::from_item).transpose()?)
-        })
+        // Rendered now, so that the future holds the request only (see `PutWrite::send`).
+        let db = self.db;
+        let send = self
+            .options
+            .render(db, self.item, false)
+            .map(|put| put.send::<M>(db, ReturnValue::AllOld));
+        Box::pin(sent(send).map(|old| Ok(old?.map(M::from_item).transpose()?)))
     }
 }
 
@@ -303,9 +319,12 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
     type IntoFuture = DbFuture<'a, ()>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move {
-            let put = self.options.render(self.db, self.item)?;
-            put.send::<M>(self.db, ReturnValue::None).await.map(drop)
-        })
+        // Rendered now, so that the future holds the request only (see `PutWrite::send`).
+        let db = self.db;
+        let send = self
+            .options
+            .render(db, self.item, false)
+            .map(|put| put.send::<M>(db, ReturnValue::None));
+        Box::pin(sent(send).map(|sent| sent.map(drop)))
     }
 }

@@ -116,7 +116,7 @@ impl<'a, M: Model> IntoFuture for Save<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let put = self.options.render(self.db, self.item)?;
+            let put = self.options.render(self.db, self.item, false)?;
             let version = put.version;
             put.send::<M>(self.db, ReturnValue::None).await?;
             // The stored version fits the field: rendering the item converted it through it.

@@ -115,17 +115,16 @@ impl Write {
             Some(update) => ctx.update(update)?,
             None => None,
         };
-        let user = conditional.condition.clone();
+        let user = conditional.condition.as_ref();
         let others = parts.check.is_some() || user.is_some();
         let version_check = parts.version.map(version::check::<M>).transpose()?;
-        let condition = [version_check, parts.check, user]
-            .into_iter()
-            .flatten()
-            .reduce(|all, one| all & one);
-        let (condition_expression, on_failure) = match &condition {
+        // Rendered as `a AND b AND c` from references: the user's condition is not copied.
+        let conditions = [version_check.as_ref(), parts.check.as_ref(), user];
+        let present = conditions.into_iter().flatten();
+        let (condition_expression, on_failure) = match present.clone().next() {
             None => (None, None),
-            Some(condition) => (
-                Some(ctx.condition(condition)?),
+            Some(_) => (
+                Some(ctx.conditions(present)?),
                 conditional
                     .item_on_failure
                     .then_some(ReturnValuesOnConditionCheckFailure::AllOld),

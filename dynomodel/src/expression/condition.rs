@@ -170,38 +170,43 @@ impl<M> Condition<M> {
     /// `AND`, each `=`, `<`, `<=`, `>`, `>=`, `BETWEEN` or `begins_with` on a path. (Which attributes
     /// they name, the table's keys, is for the query builder that knows the schema.)
     pub(crate) fn check_key_condition(&self) -> Result<()> {
-        let mut atoms = Vec::new();
-        flatten_and(&self.node, &mut atoms);
-        if atoms.len() > 2 {
-            return Err(Error::validation(
-                "Invalid KeyConditionExpression: Conditions can be of length 1 or 2 only",
-            ));
-        }
-        for atom in atoms {
-            let operator = match atom {
-                Node::Compare(Operand::Path(_), Comparator::Ne, _) => "<>",
-                Node::Compare(Operand::Path(_), ..) | Node::Between(Operand::Path(_), ..) => {
-                    continue
-                }
-                Node::Function("begins_with", ..) => continue,
-                Node::Function(name, ..) => name,
-                Node::Compare(..) | Node::Between(..) => "size",
-                Node::In(..) => "IN",
-                Node::Or(..) => "OR",
-                Node::Not(..) => "NOT",
-                Node::And(..) => "AND",
-            };
-            return Err(Error::validation(format!(
-                "Invalid operator used in KeyConditionExpression: {operator}"
-            )));
-        }
-        Ok(())
+        check_key_conditions(&[self])
     }
 
     /// Writes the expression, allocating placeholders.
     pub(crate) fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
         render_node(&self.node, out, p)
     }
+}
+
+/// [`Condition::check_key_condition`] of `conditions` joined by `AND`.
+pub(crate) fn check_key_conditions<M>(conditions: &[&Condition<M>]) -> Result<()> {
+    let mut atoms = Vec::new();
+    for condition in conditions {
+        flatten_and(&condition.node, &mut atoms);
+    }
+    if atoms.len() > 2 {
+        return Err(Error::validation(
+            "Invalid KeyConditionExpression: Conditions can be of length 1 or 2 only",
+        ));
+    }
+    for atom in atoms {
+        let operator = match atom {
+            Node::Compare(Operand::Path(_), Comparator::Ne, _) => "<>",
+            Node::Compare(Operand::Path(_), ..) | Node::Between(Operand::Path(_), ..) => continue,
+            Node::Function("begins_with", ..) => continue,
+            Node::Function(name, ..) => name,
+            Node::Compare(..) | Node::Between(..) => "size",
+            Node::In(..) => "IN",
+            Node::Or(..) => "OR",
+            Node::Not(..) => "NOT",
+            Node::And(..) => "AND",
+        };
+        return Err(Error::validation(format!(
+            "Invalid operator used in KeyConditionExpression: {operator}"
+        )));
+    }
+    Ok(())
 }
 
 /// Collects the operands of a tree of `AND`s, left to right.
@@ -308,7 +313,26 @@ fn render_operand(operand: &Operand, out: &mut String, p: &mut Placeholders) -> 
             p.path(out, path);
             out.push(')');
         }
-        Operand::Value(value) => out.push_str(&p.value(value.clone()?)),
+        Operand::Value(value) => p.value(out, value.clone()?),
+    }
+    Ok(())
+}
+
+/// Writes `conditions` joined by `AND`: the text `c1 & c2 & ...` would render to.
+pub(crate) fn render_and<'c, M: 'c>(
+    conditions: impl Iterator<Item = &'c Condition<M>> + Clone,
+    out: &mut String,
+    p: &mut Placeholders,
+) -> Result<()> {
+    let mut first_two = conditions.clone();
+    if let (Some(one), None) = (first_two.next(), first_two.next()) {
+        return render_node(&one.node, out, p);
+    }
+    for (i, condition) in conditions.enumerate() {
+        if i > 0 {
+            out.push_str(" AND ");
+        }
+        render_child(&condition.node, AND, out, p)?;
     }
     Ok(())
 }

@@ -111,7 +111,27 @@ impl ExpressionContext {
     /// The request's `ExpressionAttributeNames` (placeholder → name) and `ExpressionAttributeValues`
     /// (placeholder → value). Both are empty when nothing was rendered; DynamoDB wants them omitted then.
     pub fn finish(self) -> (BTreeMap<String, String>, Item) {
-        (self.placeholders.names, self.placeholders.values)
+        self.placeholders.finish()
+    }
+
+    /// Renders `conditions` joined by `AND` as one `KeyConditionExpression`, checking the grammar of
+    /// the whole as [`key_condition`](ExpressionContext::key_condition) does.
+    pub(crate) fn key_conditions<M>(&mut self, conditions: &[&Condition<M>]) -> Result<String> {
+        crate::expression::condition::check_key_conditions(conditions)?;
+        self.render("KeyConditionExpression", |out, p| {
+            crate::expression::condition::render_and(conditions.iter().copied(), out, p)
+        })
+    }
+
+    /// Renders `conditions` joined by `AND` as one `ConditionExpression`, as if they had been
+    /// combined with `&` first (the same text), without building the combined tree.
+    pub(crate) fn conditions<'c, M: 'c>(
+        &mut self,
+        conditions: impl Iterator<Item = &'c Condition<M>> + Clone,
+    ) -> Result<String> {
+        self.render("ConditionExpression", |out, p| {
+            crate::expression::condition::render_and(conditions, out, p)
+        })
     }
 
     /// Runs one renderer transactionally and enforces the size limit.
@@ -120,8 +140,10 @@ impl ExpressionContext {
         kind: &str,
         render: impl FnOnce(&mut String, &mut Placeholders) -> Result<()>,
     ) -> Result<String> {
-        let before = self.placeholders.clone();
-        let mut out = String::new();
+        // Placeholders are only ever appended, so undoing a failed expression is truncating them
+        // back to this mark: no copy of the maps per expression.
+        let mark = self.placeholders.mark();
+        let mut out = String::with_capacity(32);
         let result = render(&mut out, &mut self.placeholders).and_then(|()| {
             if out.len() > MAX_EXPRESSION_SIZE {
                 Err(Error::validation(format!(
@@ -137,38 +159,63 @@ impl ExpressionContext {
             Ok(()) => Ok(out),
             Err(e) => {
                 // Placeholders allocated by a failed expression would be "unused" in the request.
-                self.placeholders = before;
+                self.placeholders.rollback(mark);
                 Err(e)
             }
         }
     }
 }
 
+/// Above this many names, finding a name's placeholder goes through a hash index rather than a scan.
+const SCAN_NAMES: usize = 16;
+
 /// The allocator: names are deduplicated, values are not (equal values in two places are two uses).
+///
+/// Placeholder `#n<i>` is `names[i]` and `:v<i>` is `values[i]`: placeholders are written straight
+/// into the expression text and the request's maps are built once, by `finish`, so rendering
+/// allocates no placeholder strings of its own. (A request names a handful of attributes, which a
+/// scan finds faster than a hash; `index` only exists for the rare request naming many.)
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Placeholders {
-    names: BTreeMap<String, String>,
-    by_name: HashMap<String, String>,
-    values: Item,
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    values: Vec<AttributeValue>,
+}
+
+/// How many placeholders there were: what [`Placeholders::rollback`] returns to.
+#[derive(Clone, Copy)]
+pub(crate) struct Mark {
+    names: usize,
+    values: usize,
 }
 
 impl Placeholders {
-    /// The placeholder for an attribute name or map key, reused if the name was seen before.
-    pub(crate) fn name(&mut self, name: &str) -> String {
-        if let Some(placeholder) = self.by_name.get(name) {
-            return placeholder.clone();
-        }
-        let placeholder = format!("#n{}", self.by_name.len());
-        self.by_name.insert(name.to_owned(), placeholder.clone());
-        self.names.insert(placeholder.clone(), name.to_owned());
-        placeholder
+    /// Writes the placeholder of an attribute name or map key, reusing it if the name was seen.
+    pub(crate) fn name(&mut self, out: &mut String, name: &str) {
+        let found = match self.names.len() > SCAN_NAMES {
+            true => self.index.get(name).copied(),
+            false => self.names.iter().position(|n| n == name),
+        };
+        let i = found.unwrap_or_else(|| {
+            let i = self.names.len();
+            self.names.push(name.to_owned());
+            if self.names.len() > SCAN_NAMES {
+                if self.index.is_empty() {
+                    let all = self.names.iter().enumerate();
+                    self.index = all.map(|(i, n)| (n.clone(), i)).collect();
+                } else {
+                    self.index.insert(name.to_owned(), i);
+                }
+            }
+            i
+        });
+        push_placeholder(out, "#n", i);
     }
 
-    /// A new placeholder holding `value`.
-    pub(crate) fn value(&mut self, value: AttributeValue) -> String {
-        let placeholder = format!(":v{}", self.values.len());
-        self.values.insert(placeholder.clone(), value);
-        placeholder
+    /// Writes a new placeholder holding `value`.
+    pub(crate) fn value(&mut self, out: &mut String, value: AttributeValue) {
+        push_placeholder(out, ":v", self.values.len());
+        self.values.push(value);
     }
 
     /// Writes a document path: `#n0.#n1[2]`.
@@ -179,16 +226,66 @@ impl Placeholders {
                     if i > 0 {
                         out.push('.');
                     }
-                    out.push_str(&self.name(name));
+                    self.name(out, name);
                 }
                 PathElement::Index(index) => {
                     out.push('[');
-                    out.push_str(&index.to_string());
+                    push_decimal(out, *index);
                     out.push(']');
                 }
             }
         }
     }
+
+    fn mark(&self) -> Mark {
+        Mark {
+            names: self.names.len(),
+            values: self.values.len(),
+        }
+    }
+
+    fn rollback(&mut self, mark: Mark) {
+        self.names.truncate(mark.names);
+        self.values.truncate(mark.values);
+        match self.names.len() > SCAN_NAMES {
+            true => self.index.retain(|_, i| *i < mark.names),
+            false => self.index.clear(),
+        }
+    }
+
+    /// The request's maps. Built by insertion: `collect` into a `BTreeMap` sorts a vector first,
+    /// which for the few placeholders of a request costs more than the inserts.
+    fn finish(self) -> (BTreeMap<String, String>, Item) {
+        let mut names = BTreeMap::new();
+        for (i, name) in self.names.into_iter().enumerate() {
+            names.insert(placeholder("#n", i), name);
+        }
+        let mut values = Item::new();
+        for (i, value) in self.values.into_iter().enumerate() {
+            values.insert(placeholder(":v", i), value);
+        }
+        (names, values)
+    }
+}
+
+/// `#n3`, `:v12`.
+fn placeholder(prefix: &str, i: usize) -> String {
+    let mut out = String::with_capacity(prefix.len() + 4);
+    push_placeholder(&mut out, prefix, i);
+    out
+}
+
+fn push_placeholder(out: &mut String, prefix: &str, i: usize) {
+    out.push_str(prefix);
+    push_decimal(out, i);
+}
+
+/// Writes `n` in decimal without going through `fmt` (placeholders are written many times a request).
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Two paths overlap when one is a prefix of the other (`a` and `a.b`, or the same path twice);
@@ -238,9 +335,45 @@ mod tests {
         out.push(' ');
         p.path(&mut out, &[name("b"), PathElement::Index(0), name("a")]);
         assert_eq!(out, "#n0.#n1[2] #n1[0].#n0");
-        assert_eq!(p.value(AttributeValue::Bool(true)), ":v0");
-        assert_eq!(p.value(AttributeValue::Bool(true)), ":v1");
+        out.clear();
+        p.value(&mut out, AttributeValue::Bool(true));
+        p.value(&mut out, AttributeValue::Bool(true));
+        assert_eq!(out, ":v0:v1");
         assert_eq!(p.names.len(), 2);
+    }
+
+    #[test]
+    fn many_names_are_indexed_and_rolled_back() {
+        let mut p = Placeholders::default();
+        let mut out = String::new();
+        for i in 0..40 {
+            p.name(&mut out, &format!("a{i}"));
+        }
+        let mark = p.mark();
+        out.clear();
+        p.name(&mut out, "a7");
+        p.name(&mut out, "a39");
+        p.name(&mut out, "new");
+        assert_eq!(out, "#n7#n39#n40");
+        p.rollback(mark);
+        out.clear();
+        p.name(&mut out, "other");
+        p.name(&mut out, "a12");
+        assert_eq!(out, "#n40#n12");
+        let (names, values) = p.finish();
+        assert_eq!((names.len(), values.len()), (41, 0));
+        assert_eq!(names["#n40"], "other");
+        assert_eq!(names["#n9"], "a9");
+    }
+
+    #[test]
+    fn decimals() {
+        let mut out = String::new();
+        for n in [0, 7, 10, 99, 100, 4096] {
+            push_decimal(&mut out, n);
+            out.push(' ');
+        }
+        assert_eq!(out, "0 7 10 99 100 4096 ");
     }
 
     #[test]

@@ -340,8 +340,11 @@ impl<M> Update<M> {
 
     /// Writes the expression: `SET a = :v0, b = :v1 REMOVE c ADD d :v2 DELETE e :v3`.
     pub(crate) fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
-        let targets: Vec<&[PathElement]> = self.actions.iter().map(Action::path).collect();
-        check_overlaps("UpdateExpression", &targets)?;
+        // One action cannot overlap another (and needs no vector of its path to tell).
+        if self.actions.len() > 1 {
+            let targets: Vec<&[PathElement]> = self.actions.iter().map(Action::path).collect();
+            check_overlaps("UpdateExpression", &targets)?;
+        }
         let clauses = [("SET", 0), ("REMOVE", 1), ("ADD", 2), ("DELETE", 3)];
         for (keyword, clause) in clauses {
             let mut first = true;
@@ -390,38 +393,54 @@ impl Action {
     }
 
     fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
-        let mut target = String::new();
-        p.path(&mut target, self.path());
-        out.push_str(&target);
+        let target = self.path();
+        p.path(out, target);
         match self {
             Action::Remove(_) => {}
             Action::Add(_, value) | Action::Delete(_, value) => {
                 out.push(' ');
-                out.push_str(&p.value(value.clone()?));
+                p.value(out, value.clone()?);
             }
             Action::Set(_, rhs) => {
                 out.push_str(" = ");
+                // The target written again reuses its placeholders (names are deduplicated).
                 match rhs {
-                    SetValue_::Value(v) => out.push_str(&p.value(v.clone()?)),
+                    SetValue_::Value(v) => p.value(out, v.clone()?),
                     SetValue_::IfNotExists(v) => {
-                        let v = p.value(v.clone()?);
-                        out.push_str(&format!("if_not_exists({target}, {v})"));
+                        let v = v.clone()?;
+                        out.push_str("if_not_exists(");
+                        p.path(out, target);
+                        out.push_str(", ");
+                        p.value(out, v);
+                        out.push(')');
                     }
                     SetValue_::Arithmetic(plus, v) => {
-                        let v = p.value(v.clone()?);
-                        let op = if *plus { '+' } else { '-' };
-                        out.push_str(&format!("{target} {op} {v}"));
+                        let v = v.clone()?;
+                        p.path(out, target);
+                        out.push_str(if *plus { " + " } else { " - " });
+                        p.value(out, v);
                     }
                     SetValue_::Append { prepend, list } => {
-                        let list = p.value(list.clone()?);
-                        let empty = p.value(AttributeValue::L(Vec::new()));
-                        let existing = format!("if_not_exists({target}, {empty})");
-                        let (first, second) = if *prepend {
-                            (list, existing)
-                        } else {
-                            (existing, list)
+                        let list = list.clone()?;
+                        // Placeholders number in the order they were allocated before: the list,
+                        // then the empty list.
+                        out.push_str("list_append(");
+                        let mut existing = String::new();
+                        let mut appended = String::new();
+                        p.value(&mut appended, list);
+                        existing.push_str("if_not_exists(");
+                        p.path(&mut existing, target);
+                        existing.push_str(", ");
+                        p.value(&mut existing, AttributeValue::L(Vec::new()));
+                        existing.push(')');
+                        let (first, second) = match prepend {
+                            true => (appended, existing),
+                            false => (existing, appended),
                         };
-                        out.push_str(&format!("list_append({first}, {second})"));
+                        out.push_str(&first);
+                        out.push_str(", ");
+                        out.push_str(&second);
+                        out.push(')');
                     }
                 }
             }

@@ -582,6 +582,20 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// Converts from a DynamoDB item; errors name the attribute and the expected type.
     fn from_item(item: Item) -> Result<Self, ConversionError>;
 
+    /// Converts from an item's attributes given one by one (each name once, in any order), as a
+    /// typed read hands them over (see [`ItemSink`](crate::ItemSink)): the same result and errors
+    /// as [`from_item`](Model::from_item). The derive decodes them directly; the default collects
+    /// them into an [`Item`] first.
+    fn from_attributes(
+        attributes: &mut dyn Iterator<Item = (std::borrow::Cow<'_, str>, AttributeValue)>,
+    ) -> Result<Self, ConversionError> {
+        Self::from_item(
+            attributes
+                .map(|(name, value)| (name.into_owned(), value))
+                .collect(),
+        )
+    }
+
     /// This value's primary key.
     fn key(&self) -> Self::Key;
 

@@ -567,12 +567,14 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let target = match (&self.source, &self.range) {
             (Source::Index(target), _) => target.clone(),
             (Source::Auto, None) => Target::table(M::RANGE_KEY),
-            (Source::Auto, Some(range)) => key::auto_select(
-                &M::schema(),
-                M::HASH_KEY,
-                M::RANGE_KEY,
-                key::range_attribute(range)?,
-            )?,
+            (Source::Auto, Some(range)) => {
+                let attribute = key::range_attribute(range)?;
+                match M::RANGE_KEY == Some(attribute) {
+                    // The table's own sort key: no need to build the schema to look at indexes.
+                    true => Target::table(M::RANGE_KEY),
+                    false => key::auto_select(&M::schema(), M::HASH_KEY, M::RANGE_KEY, attribute)?,
+                }
+            }
         };
         if self.consistent && target.index.is_some() && !target.local {
             return Err(Error::validation(
@@ -652,7 +654,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        futures::TryStreamExt::try_collect(self.stream()).await
+        self.pager(self.limit)?.all().await
     }
 
     /// The first result, if any (pages until one matches the filter).

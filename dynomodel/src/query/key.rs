@@ -138,22 +138,28 @@ pub(crate) fn render<M>(
         return ctx.key_condition(&hash_condition);
     };
     let attribute = range_attribute(range)?;
-    let read = target
-        .index
-        .as_deref()
-        .map_or_else(|| "the table".to_owned(), |i| format!("index `{i}`"));
+    let read = || {
+        target
+            .index
+            .as_deref()
+            .map_or_else(|| "the table".to_owned(), |i| format!("index `{i}`"))
+    };
     match target.range.as_deref() {
         Some(sort_key) if sort_key == attribute => {}
         Some(sort_key) => {
             return Err(Error::validation(format!(
-                "the range condition is on `{attribute}`, but {read} is sorted by `{sort_key}`"
+                "the range condition is on `{attribute}`, but {} is sorted by `{sort_key}`",
+                read()
             )))
         }
         None => {
             return Err(Error::validation(format!(
-                "{read} has no sort key: a query on it takes no range condition"
+                "{} has no sort key: a query on it takes no range condition",
+                read()
             )))
         }
     }
-    ctx.key_condition(&hash_condition.and(range.clone()))
+    // Both halves are key conditions of the allowed shapes (`range_attribute` checked the range),
+    // so they are rendered as `hash AND range` from references, without copying the range.
+    ctx.key_conditions(&[&hash_condition, range])
 }

@@ -135,8 +135,9 @@ impl<T: Send + 'static> Pager<T> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
         let output = request.send(&self.calls).await?;
-        let mut items = Vec::new();
-        for item in output.items.unwrap_or_default() {
+        let items_read = output.items.unwrap_or_default();
+        let mut items = Vec::with_capacity(items_read.len());
+        for item in items_read {
             let item = match &self.full {
                 None => item,
                 Some(full) => match self.read_full(full, &item).await? {
@@ -173,6 +174,30 @@ impl<T: Send + 'static> Pager<T> {
             items,
             next: next.map(Cursor::from_key),
         })
+    }
+
+    /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it
+    /// is (no stream in between, and no vector grown item by item).
+    pub(crate) async fn all(self) -> Result<Vec<T>> {
+        let mut all: Vec<T> = Vec::new();
+        let mut start = None;
+        let mut remaining = self.limit;
+        while remaining != Some(0) {
+            let (mut items, next) = self.fetch(start.take(), remaining).await?;
+            if let Some(remaining) = &mut remaining {
+                items.truncate(*remaining);
+                *remaining -= items.len();
+            }
+            match all.is_empty() {
+                true => all = items,
+                false => all.append(&mut items),
+            }
+            match next {
+                Some(next) => start = Some(next),
+                None => break,
+            }
+        }
+        Ok(all)
     }
 
     /// Every result, fetched a page at a time as the stream is polled.

@@ -218,7 +218,7 @@ impl<'a> Transaction<'a> {
         'a: 'i,
     {
         let (item, options) = options(Put::new(self.db, item)).into_parts();
-        let put = options.render(self.db, item);
+        let put = options.render(self.db, item, true);
         self.push_put::<M>(put)
     }
 
@@ -256,7 +256,7 @@ impl<'a> Transaction<'a> {
         options: impl FnOnce(Save<'a, M>) -> Save<'a, M>,
     ) -> Self {
         let (item, options) = options(Save::new(self.db, item)).into_parts();
-        let put = options.render(self.db, item);
+        let put = options.render(self.db, item, true);
         if let Ok(PutWrite {
             version: Some(version),
             ..

@@ -5,11 +5,13 @@ mod actions;
 
 use std::future::IntoFuture;
 
+use futures::FutureExt;
+
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::{decode_required, Db, DbFuture, Partial};
+use crate::db::{decode_required, sent, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::{Model, PrimaryKey};
@@ -247,10 +249,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_new(self) -> DbFuture<'a, M> {
-        Box::pin(async move {
-            let output = self.send(ReturnValue::AllNew).await?;
-            decode_required(output.attributes, "the updated item")
-        })
+        let send = self.send(ReturnValue::AllNew);
+        Box::pin(send.map(|output| decode_required(output?.attributes, "the updated item")))
     }
 
     /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
@@ -279,10 +279,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
-        Box::pin(async move {
-            let output = self.send(ReturnValue::AllOld).await?;
-            Ok(output.attributes.map(M::from_item).transpose()?)
-        })
+        let send = self.send(ReturnValue::AllOld);
+        Box::pin(send.map(|output| Ok(output?.attributes.map(M::from_item).transpose()?)))
     }
 
     /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
@@ -347,18 +345,22 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     fn partial(self, return_values: ReturnValue) -> DbFuture<'a, Partial<M>> {
-        Box::pin(async move {
-            let output = self.send(return_values).await?;
-            Ok(Partial::new(output.attributes.unwrap_or_default()))
-        })
+        let send = self.send(return_values);
+        Box::pin(send.map(|output| Ok(Partial::new(output?.attributes.unwrap_or_default()))))
     }
 
-    async fn send(self, return_values: ReturnValue) -> Result<UpdateItemOutput> {
+    /// Renders the request now and sends it when polled. Not an `async fn`: that would keep the
+    /// builder in the future beside the request rendered from it (see `Calls` on future sizes).
+    fn send(
+        self,
+        return_values: ReturnValue,
+    ) -> impl std::future::Future<Output = Result<UpdateItemOutput>> + Send + 'a {
         let db = self.db;
-        let write = self.render()?;
-        let failure = write.failure();
-        let output = db.calls.update_item(input(write, return_values)).await;
-        output.map_err(|e| failure.read::<M>(e))
+        sent(self.render().map(|write| {
+            let failure = write.failure();
+            let call = db.calls.update_item(input(write, return_values));
+            call.map(move |output| output.map_err(|e| failure.read::<M>(e)))
+        }))
     }
 
     /// The update: the user's actions, plus the version bump of a versioned model; the version
@@ -415,6 +417,6 @@ impl<'a, M: Model> IntoFuture for UpdateItem<'a, M> {
     type IntoFuture = DbFuture<'a, ()>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(async move { self.send(ReturnValue::None).await.map(drop) })
+        Box::pin(self.send(ReturnValue::None).map(|sent| sent.map(drop)))
     }
 }

@@ -1,0 +1,42 @@
+//! [`ItemSink`]: where a typed read hands each item it returns, attribute by attribute, so that a
+//! backend holding its items in another form than an [`Item`] (the in-memory engine keeps one compact
+//! byte string per item) lets the mapper build its struct without an intermediate map.
+
+use std::borrow::Cow;
+
+use crate::value::{AttributeValue, Item};
+
+/// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into)),
+/// each as an iterator over its attributes: every name once, in any order, borrowed from the
+/// backend's storage where it can be and owned otherwise; the values owned.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use dynomodel::{AttributeValue, Item, ItemSink};
+///
+/// /// Counts the attributes of the items it is given.
+/// #[derive(Default)]
+/// struct Count(usize);
+/// impl ItemSink for Count {
+///     fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+///         self.0 += attributes.count();
+///     }
+/// }
+///
+/// let mut count = Count::default();
+/// count.owned_item(Item::from([("id".to_owned(), AttributeValue::S("u1".into()))]));
+/// assert_eq!(count.0, 1);
+/// ```
+pub trait ItemSink: Send {
+    /// One item returned by the read.
+    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>);
+
+    /// One item returned as an [`Item`] (what the default implementations of the typed reads pass on).
+    fn owned_item(&mut self, item: Item) {
+        self.item(
+            &mut item
+                .into_iter()
+                .map(|(name, value)| (Cow::Owned(name), value)),
+        );
+    }
+}
