@@ -56,7 +56,7 @@ impl KeyValue {
         }
     }
 
-    /// FNV-1a-64 over a canonical encoding (see [`KeyRef::stable_hash`]).
+    /// FNV-1a-64 over a canonical encoding (see `KeyRef::stable_hash`).
     pub fn stable_hash(&self) -> u64 {
         self.as_key_ref().stable_hash()
     }

@@ -1,0 +1,342 @@
+//! [`Backend`] on the engine: one method per DynamoDB operation, each taking the locks of what it
+//! names (`access.rs`) and handing the request to the engine's code for that operation.
+
+use dynomodel::{
+    Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchGetItemInput,
+    BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput, CreateTableInput,
+    CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput, DeleteTableOutput,
+    DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput,
+    DescribeStreamInput, DescribeStreamOutput, DescribeTableInput, DescribeTableOutput,
+    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, ExecuteStatementInput,
+    ExecuteStatementOutput, ExecuteTransactionInput, ExecuteTransactionOutput, GetItemInput,
+    GetItemOutput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
+    GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, ListTablesInput, ListTablesOutput,
+    ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
+    QueryOutput, Result, ScanInput, ScanOutput, TagResourceInput, TagResourceOutput,
+    TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
+    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
+    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
+    UpdateTimeToLiveOutput,
+};
+
+use crate::{durable, faults, partiql, streams, transact, typed_read, MemBackend};
+
+#[async_trait::async_trait]
+impl Backend for MemBackend {
+    async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
+        let logged = self.logged(durable::Command::CreateTable(&input));
+        self.mutate_logged(logged, |s| s.create_table(input))
+    }
+
+    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
+        self.reading(|s| s.describe_table(&input))
+    }
+
+    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
+        self.reading(|s| s.list_tables(&input))
+    }
+
+    async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
+        let logged = self.logged(durable::Command::DeleteTable(&input));
+        self.mutate_logged(logged, |s| s.delete_table(&input))
+    }
+
+    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::PutItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.item,
+            });
+        match hit {
+            None => self.put(input),
+            Some(hit) => hit.run(|| self.put(input)).await,
+        }
+    }
+
+    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::GetItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)))
+                    .await
+            }
+        }
+    }
+
+    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::DeleteItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.writing([input.table_name.as_str()], |s| s.delete_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.delete_item(&input)))
+                    .await
+            }
+        }
+    }
+
+    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::UpdateItem, || faults::Target::Item {
+                table: &input.table_name,
+                key: &input.key,
+            });
+        match hit {
+            None => self.writing([input.table_name.as_str()], |s| s.update_item(&input)),
+            Some(hit) => {
+                hit.run(|| self.writing([input.table_name.as_str()], |s| s.update_item(&input)))
+                    .await
+            }
+        }
+    }
+
+    async fn get_item_into(
+        &self,
+        input: GetItemInput,
+        sink: &mut dyn dynomodel::ItemSink,
+    ) -> Result<GetItemOutput> {
+        // The item goes to the sink straight from its stored form (typed_read.rs).
+        typed_read::get_item_into(self, input, sink).await
+    }
+
+    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::Query, || faults::Target::Table {
+                table: &input.table_name,
+            });
+        match hit {
+            None => self.reading_tables([input.table_name.as_str()], |s| s.query(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.query(&input)))
+                    .await
+            }
+        }
+    }
+
+    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::Scan, || faults::Target::Table {
+                table: &input.table_name,
+            });
+        match hit {
+            None => self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)),
+            Some(hit) => {
+                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)))
+                    .await
+            }
+        }
+    }
+
+    async fn batch_get_item(&self, mut input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let hit = self.faults.check(faults::Operation::BatchGetItem, || {
+            faults::Target::batch_get(&input)
+        });
+        let Some(mut hit) = hit else {
+            return self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                s.batch_get_item(&input)
+            });
+        };
+        let held = hit
+            .take_unprocessed()
+            .map(|portion| faults::hold_back_keys(&mut input, portion));
+        let mut output = hit
+            .run(|| match input.request_items.is_empty() {
+                true => Ok(BatchGetItemOutput::default()),
+                false => self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                    s.batch_get_item(&input)
+                }),
+            })
+            .await?;
+        for (table, keys) in held.into_iter().flatten() {
+            match output.unprocessed_keys.get_mut(&table) {
+                Some(left) => left.keys.extend(keys.keys),
+                None => {
+                    output.unprocessed_keys.insert(table, keys);
+                }
+            }
+        }
+        Ok(output)
+    }
+
+    async fn batch_write_item(
+        &self,
+        mut input: BatchWriteItemInput,
+    ) -> Result<BatchWriteItemOutput> {
+        let hit = self.faults.check(faults::Operation::BatchWriteItem, || {
+            faults::Target::batch_write(&input)
+        });
+        let Some(mut hit) = hit else {
+            return self.write_batch(input);
+        };
+        let held = hit
+            .take_unprocessed()
+            .map(|portion| faults::hold_back_writes(&mut input, portion));
+        let mut output = hit
+            .run(|| match input.request_items.is_empty() {
+                true => Ok(BatchWriteItemOutput::default()),
+                false => self.write_batch(input),
+            })
+            .await?;
+        for (table, requests) in held.into_iter().flatten() {
+            output
+                .unprocessed_items
+                .entry(table)
+                .or_default()
+                .extend(requests);
+        }
+        Ok(output)
+    }
+
+    async fn transact_get_items(
+        &self,
+        input: TransactGetItemsInput,
+    ) -> Result<TransactGetItemsOutput> {
+        let hit = self.faults.check(faults::Operation::TransactGetItems, || {
+            faults::Target::transact_get(&input)
+        });
+        match hit {
+            None => self.reading_tables(transact::get_tables(&input), |s| {
+                s.transact_get_items(&input)
+            }),
+            Some(hit) => {
+                hit.run(|| {
+                    self.reading_tables(transact::get_tables(&input), |s| {
+                        s.transact_get_items(&input)
+                    })
+                })
+                .await
+            }
+        }
+    }
+
+    async fn transact_write_items(
+        &self,
+        input: TransactWriteItemsInput,
+    ) -> Result<TransactWriteItemsOutput> {
+        let hit = self
+            .faults
+            .check(faults::Operation::TransactWriteItems, || {
+                faults::Target::transact_write(&input)
+            });
+        match hit {
+            None => self.writing(transact::write_tables(&input), |s| {
+                s.transact_write_items(&input)
+            }),
+            Some(hit) => {
+                hit.run(|| {
+                    self.writing(transact::write_tables(&input), |s| {
+                        s.transact_write_items(&input)
+                    })
+                })
+                .await
+            }
+        }
+    }
+
+    async fn execute_statement(
+        &self,
+        input: ExecuteStatementInput,
+    ) -> Result<ExecuteStatementOutput> {
+        partiql::execute_statement(self, input).await
+    }
+
+    async fn batch_execute_statement(
+        &self,
+        input: BatchExecuteStatementInput,
+    ) -> Result<BatchExecuteStatementOutput> {
+        partiql::batch_execute_statement(self, input).await
+    }
+
+    async fn execute_transaction(
+        &self,
+        input: ExecuteTransactionInput,
+    ) -> Result<ExecuteTransactionOutput> {
+        partiql::execute_transaction(self, input).await
+    }
+
+    async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+        let logged = self.logged(durable::Command::UpdateTable(&input));
+        self.mutate_logged(logged, |s| s.update_table(input))
+    }
+
+    async fn update_time_to_live(
+        &self,
+        input: UpdateTimeToLiveInput,
+    ) -> Result<UpdateTimeToLiveOutput> {
+        let logged = self.logged(durable::Command::UpdateTimeToLive(&input));
+        self.mutate_logged(logged, |s| s.update_time_to_live(&input))
+    }
+
+    async fn describe_time_to_live(
+        &self,
+        input: DescribeTimeToLiveInput,
+    ) -> Result<DescribeTimeToLiveOutput> {
+        self.reading(|s| s.describe_time_to_live(&input))
+    }
+
+    async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
+        let logged = self.logged(durable::Command::TagResource(&input));
+        self.mutate_logged(logged, |s| s.tag_resource(input))
+    }
+
+    async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
+        let logged = self.logged(durable::Command::UntagResource(&input));
+        self.mutate_logged(logged, |s| s.untag_resource(&input))
+    }
+
+    async fn list_tags_of_resource(
+        &self,
+        input: ListTagsOfResourceInput,
+    ) -> Result<ListTagsOfResourceOutput> {
+        self.reading(|s| s.list_tags_of_resource(&input))
+    }
+
+    async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+        self.reading(|s| s.describe_limits(&input))
+    }
+
+    async fn describe_endpoints(
+        &self,
+        input: DescribeEndpointsInput,
+    ) -> Result<DescribeEndpointsOutput> {
+        self.reading(|s| s.describe_endpoints(&input))
+    }
+
+    // Reading a stream writes to it: it trims its aged records and rolls its shard (lazily, by the
+    // engine's clock). ListStreams takes the catalog's write lock; the others the write lock of the
+    // stream's table only (a deleted table's stream: the catalog's).
+
+    async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {
+        self.reading_streams(|s| s.list_streams(&input))
+    }
+
+    async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
+        self.reading_stream(Some(&input.stream_arn), |s| s.describe_stream(&input))
+    }
+
+    async fn get_shard_iterator(
+        &self,
+        input: GetShardIteratorInput,
+    ) -> Result<GetShardIteratorOutput> {
+        self.reading_stream(Some(&input.stream_arn), |s| s.get_shard_iterator(&input))
+    }
+
+    async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
+        let arn = streams::api::iterator_stream(&input.shard_iterator);
+        self.reading_stream(arn.as_deref(), |s| s.get_records(&input))
+    }
+}
