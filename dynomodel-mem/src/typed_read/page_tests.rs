@@ -173,9 +173,8 @@ async fn query_pages(backend: &MemBackend, mut input: QueryInput) -> Option<bool
         let plain = backend.query(input.clone()).await;
         let mut sink = Collect::default();
         let typed = backend.query_into(input.clone(), &mut sink).await;
-        let Some((next, borrowed)) = same_page(&what, plain, typed, sink) else {
-            return None;
-        };
+        // An error: no items.
+        let (next, borrowed) = same_page(&what, plain, typed, sink)?;
         from_stored = from_stored.or(borrowed);
         assert!(borrowed.is_none() || borrowed == from_stored, "{what}");
         match next {
@@ -193,9 +192,8 @@ async fn scan_pages(backend: &MemBackend, mut input: ScanInput) -> Option<bool> 
         let plain = backend.scan(input.clone()).await;
         let mut sink = Collect::default();
         let typed = backend.scan_into(input.clone(), &mut sink).await;
-        let Some((next, borrowed)) = same_page(&what, plain, typed, sink) else {
-            return None;
-        };
+        // An error: no items.
+        let (next, borrowed) = same_page(&what, plain, typed, sink)?;
         from_stored = from_stored.or(borrowed);
         assert!(borrowed.is_none() || borrowed == from_stored, "{what}");
         match next {
