@@ -491,3 +491,34 @@ async fn typed_scans_are_scans() {
         assert_eq!(scan_pages(&backend, input.clone()).await, None, "{input:?}");
     }
 }
+
+/// An armed fault rule applies to the typed reads as to the plain ones.
+#[tokio::test]
+async fn fault_rules_apply_to_typed_pages() {
+    use crate::faults::{FaultError, Operation, Rule};
+    let backend = backend().await;
+    for operation in [Operation::Query, Operation::Scan] {
+        backend
+            .faults()
+            .add(Rule::on(operation).times(1).fail(FaultError::Throttling));
+    }
+    let mut sink = Collect::default();
+    let err = backend.query_into(query("b"), &mut sink).await.unwrap_err();
+    assert_eq!(err.code(), "ThrottlingException");
+    let scan = ScanInput {
+        table_name: "pages".into(),
+        ..Default::default()
+    };
+    let err = backend.scan_into(scan, &mut sink).await.unwrap_err();
+    assert_eq!(err.code(), "ThrottlingException");
+    assert!(sink.items.is_empty());
+    // While a rule is armed, the plain read's items are handed over; without, the stored ones.
+    backend.faults().add(
+        Rule::on(Operation::Query)
+            .table("other")
+            .fail(FaultError::Throttling),
+    );
+    assert_eq!(query_pages(&backend, query("b")).await, Some(false));
+    backend.faults().clear();
+    assert_eq!(query_pages(&backend, query("b")).await, Some(true));
+}
