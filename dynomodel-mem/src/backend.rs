@@ -141,6 +141,23 @@ impl Backend for MemBackend {
         }
     }
 
+    async fn query_into(
+        &self,
+        input: QueryInput,
+        sink: &mut dyn dynomodel::ItemSink,
+    ) -> Result<QueryOutput> {
+        // The page's items go to the sink straight from their stored form (typed_read.rs).
+        typed_read::query_into(self, input, sink).await
+    }
+
+    async fn scan_into(
+        &self,
+        input: ScanInput,
+        sink: &mut dyn dynomodel::ItemSink,
+    ) -> Result<ScanOutput> {
+        typed_read::scan_into(self, input, sink).await
+    }
+
     async fn batch_get_item(&self, mut input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let hit = self.faults.check(faults::Operation::BatchGetItem, || {
             faults::Target::batch_get(&input)

@@ -293,6 +293,22 @@ impl Locked<'_> {
 
     /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
     pub fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
+        let (item, output) = self.get_stored(input, |stored, project| match project {
+            Some(project) => project(&stored.decode()),
+            None => stored.decode(),
+        })?;
+        Ok(GetItemOutput { item, ..output })
+    }
+
+    /// `GetItem` up to the stored item, which `read` turns into what the caller wants (given the
+    /// request's projection, if any, to apply to the decoded item): `get_item` decodes it, the typed
+    /// read (`typed_read.rs`) hands its attributes to a sink. One path for both, so that their
+    /// checks, errors and capacity are the same. The output's `item` is `None`.
+    pub(crate) fn get_stored<T>(
+        &self,
+        input: &GetItemInput,
+        read: impl FnOnce(&StoredItem, Option<&dyn Fn(&Item) -> Item>) -> T,
+    ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
         let legacy = crate::legacy::get_item(input)?;
         let input = legacy.as_ref().unwrap_or(input);
@@ -311,23 +327,36 @@ impl Locked<'_> {
         if let Some(meter) = meter {
             meter.admit(table, Kind::Read, true, [])?;
         }
+        projection_keys(table, &prepared, maps)?;
+        let key = validate::request_key(&input.key, &table.schema, KeyContext::SingleItem)?;
+        let stored = table.stored(&key);
+        let item = stored.map(|stored| match prepared.projection() {
+            Some(p) => request::with_placeholders(maps, |ph| {
+                let steps = read::projection_steps(&p.tree.paths, ph);
+                read(
+                    stored,
+                    Some(&|item: &Item| projection::project(item, &steps)),
+                )
+            }),
+            None => read(stored, None),
+        });
         let mode = input.return_consumed_capacity;
-        let (item, consumed) = if capacity::wanted(mode) || meter.is_some() {
-            let (item, stored) =
-                read_item_sized(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
-            let consumed = capacity::item_read(stored, Consistency::of(input.consistent_read));
+        // The whole item's size, whatever the projection (0 when there is none).
+        let consumed = if capacity::wanted(mode) || meter.is_some() {
+            let size = stored.map_or(0, StoredItem::size);
+            let consumed = capacity::item_read(size, Consistency::of(input.consistent_read));
             if let Some(meter) = meter {
                 meter.debit(table, Kind::Read, &consumed);
             }
-            (item, consumed.report(&table.schema.name, mode))
+            consumed.report(&table.schema.name, mode)
         } else {
-            let item = read_item(table, &input.key, &prepared, maps, KeyContext::SingleItem)?;
-            (item, None)
+            None
         };
-        Ok(GetItemOutput {
-            item,
+        let output = GetItemOutput {
+            item: None,
             consumed_capacity: consumed,
-        })
+        };
+        Ok((item, output))
     }
 
     /// `DeleteItem`.
@@ -475,20 +504,10 @@ pub(crate) fn check_get(
     request::prepare(cache, maps, &params)
 }
 
-/// Reads the item with this key from `table`, projected: `None` when there is none, and an empty item
-/// when it exists but holds none of the projected attributes.
-pub(crate) fn read_item(
-    table: &Table,
-    key: &Item,
-    prepared: &Prepared,
-    maps: Maps<'_>,
-    context: KeyContext,
-) -> Result<Option<Item>> {
-    read_item_sized(table, key, prepared, maps, context).map(|(item, _)| item)
-}
-
-/// [`read_item`], with the stored item's size too (what the read costs: the whole item, whatever the
-/// projection; 0 when there is none).
+/// Reads the item with this key from `table`, projected (`None` when there is none, and an empty
+/// item when it exists but holds none of the projected attributes), with the stored item's size (what
+/// the read costs: the whole item, whatever the projection; 0 when there is none). A transaction's Get
+/// reads through it; `GetItem` through [`Locked::get_stored`], which does the same in its own order.
 pub(crate) fn read_item_sized(
     table: &Table,
     key: &Item,

@@ -10,7 +10,7 @@ use std::ops::Bound;
 
 use std::borrow::Cow;
 
-use dynomodel::{item_size, Item, QueryOutput};
+use dynomodel::{Item, ItemSink, QueryOutput};
 
 use crate::partition::{self, Partition};
 use crate::stored::{Decoder, StoredItem};
@@ -173,12 +173,8 @@ pub type Entry<'a> = (Cow<'a, Item>, usize);
 pub trait Readable {
     /// The entry as a read sees it; `decoder` is the read's, kept from entry to entry.
     fn entry(&self, decoder: &mut Decoder) -> Entry<'_>;
-}
-
-impl Readable for Item {
-    fn entry(&self, _: &mut Decoder) -> Entry<'_> {
-        (Cow::Borrowed(self), item_size(self))
-    }
+    /// The entry's item as [`StoredItem::as_bytes`] gives it (a typed read hands it over from these).
+    fn stored(&self) -> &[u8];
 }
 
 impl Readable for StoredItem {
@@ -187,6 +183,11 @@ impl Readable for StoredItem {
         // The size was computed when the item was written.
         let (item, size) = decoder.decode(self);
         (Cow::Owned(item), size)
+    }
+
+    #[inline]
+    fn stored(&self) -> &[u8] {
+        self.as_bytes()
     }
 }
 
@@ -218,11 +219,70 @@ pub fn scan_entries<'a, P: Position, V>(
     head.chain(tail)
 }
 
+/// What a page does with the entries it reads: [`read_page`] is one loop (`Limit`, the 1 MB rule,
+/// `Count`, `ScannedCount`, `LastEvaluatedKey`), whether the page decodes its entries into `Item`s
+/// ([`Decoded`]) or hands them to a typed read's sink from their stored form ([`Handed`]).
+pub trait Visit<'a, V: 'a> {
+    /// An entry as the visitor works with it.
+    type Entry;
+    /// The entry `v` holds, and its size (what reading it costs).
+    fn read(&mut self, v: &'a V) -> (Self::Entry, usize);
+    /// The `LastEvaluatedKey` of an entry.
+    fn key_of(&self, entry: &Self::Entry) -> Item;
+    /// Whether an entry read counts (the filter).
+    fn keep(&self, entry: &Self::Entry) -> bool;
+    /// Takes a kept entry into the page (only when the page holds items).
+    fn take(&mut self, entry: Self::Entry);
+}
+
+/// Reads `entries` until `Limit` items were evaluated or 1 MB was read (counting the item that crosses
+/// it: DynamoDB Local and dynalite both return 27 items of 40 KB), before the filter and projection.
+/// Either stop yields a `LastEvaluatedKey` (even when nothing follows, as DynamoDB Local does: only its
+/// absence ends the results). Kept entries go to `visit` when `items` (`false`: Select=COUNT).
+///
+/// Returns the page without its items (the visitor has them) and the bytes read (every entry
+/// evaluated: what the page costs).
+///
+/// The entries come in as references and are read here: an iterator of decoded entries (behind a
+/// `dyn Iterator`) returned each through memory, which the loop then copied and stalled on (store
+/// forwarding), a few percent of a Scan page.
+pub fn read_page<'a, V: 'a, W: Visit<'a, V>>(
+    entries: impl Iterator<Item = &'a V>,
+    limit: Option<usize>,
+    items: bool,
+    visit: &mut W,
+) -> (QueryOutput, usize) {
+    let mut out = QueryOutput::default();
+    let mut read = 0usize;
+    let mut scanned = 0usize;
+    for v in entries {
+        let (entry, size) = visit.read(v);
+        scanned += 1;
+        read += size;
+        let last = limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES;
+        if last {
+            // Before the entry moves into the page.
+            out.last_evaluated_key = Some(visit.key_of(&entry));
+        }
+        if visit.keep(&entry) {
+            out.count += 1;
+            if items {
+                visit.take(entry);
+            }
+        }
+        if last {
+            break;
+        }
+    }
+    out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
+    (out, read)
+}
+
 /// What a page returns of a kept entry: the entry goes in, so a decoded table item is moved out rather
 /// than copied.
 pub type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
 
-/// What a page returns of each item read, and when it stops.
+/// What a page of `Item`s returns of each item read, and when it stops.
 pub struct PageRules<'r> {
     /// At most this many items evaluated.
     pub limit: Option<usize>,
@@ -236,52 +296,98 @@ pub struct PageRules<'r> {
     pub key_of: &'r dyn Fn(&Item) -> Item,
 }
 
-/// Reads `entries` until `Limit` items were evaluated or 1 MB was read (counting the item that crosses
-/// it: DynamoDB Local and dynalite both return 27 items of 40 KB), before the filter and projection.
-/// Either stop yields a `LastEvaluatedKey` (even when nothing follows, as DynamoDB Local does: only its
-/// absence ends the results).
+/// [`read_page`] into `Item`s, by `rules`: the page with its items.
 ///
-/// Returns the page and the bytes read (every entry evaluated: what the page costs).
-///
-/// The entries come in as references and are decoded here, by one [`Decoder`] for the page: an
-/// iterator of decoded entries (behind a `dyn Iterator`) returned each through memory, which the
-/// loop then copied and stalled on (store forwarding), a few percent of a Scan page.
-pub fn read_page<'a, V: Readable + 'a>(
+/// The entries are decoded by one [`Decoder`] for the page.
+pub fn read_items<'a, V: Readable + 'a>(
     entries: impl Iterator<Item = &'a V>,
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
-    let mut out = QueryOutput::default();
-    let mut items = rules.items.then(|| Gather::new(rules.limit));
-    let mut read = 0usize;
-    let mut scanned = 0usize;
-    let mut decoder = Decoder::default();
-    for v in entries {
-        let (entry, size) = v.entry(&mut decoder);
-        scanned += 1;
-        read += size;
-        let last = rules.limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES;
-        if last {
-            // Before the entry moves into the page.
-            out.last_evaluated_key = Some((rules.key_of)(&entry));
-        }
-        if rules.keep.is_none_or(|keep| keep(&entry)) {
-            out.count += 1;
-            if let Some(items) = items.as_mut() {
-                // Most reads return what they read: no call through `output` then, whose result
-                // came back through memory and stalled the copy into the page.
-                items.push(match rules.output {
-                    Some(output) => output(entry),
-                    None => entry.into_owned(),
-                });
-            }
-        }
-        if last {
-            break;
+    let mut decoded = Decoded {
+        rules,
+        decoder: Decoder::default(),
+        items: rules.items.then(|| Gather::new(rules.limit)),
+    };
+    let (mut out, read) = read_page(entries, rules.limit, rules.items, &mut decoded);
+    out.items = decoded.items.map(Gather::finish);
+    (out, read)
+}
+
+/// The [`Visit`] of a page of `Item`s: each entry decoded, filtered by the rules, and returned as
+/// they say.
+pub struct Decoded<'r> {
+    rules: &'r PageRules<'r>,
+    decoder: Decoder,
+    items: Option<Gather>,
+}
+
+impl<'a, V: Readable + 'a> Visit<'a, V> for Decoded<'_> {
+    type Entry = Cow<'a, Item>;
+
+    #[inline]
+    fn read(&mut self, v: &'a V) -> (Cow<'a, Item>, usize) {
+        v.entry(&mut self.decoder)
+    }
+
+    fn key_of(&self, entry: &Cow<'a, Item>) -> Item {
+        (self.rules.key_of)(entry)
+    }
+
+    #[inline]
+    fn keep(&self, entry: &Cow<'a, Item>) -> bool {
+        self.rules.keep.is_none_or(|keep| keep(entry))
+    }
+
+    #[inline]
+    fn take(&mut self, entry: Cow<'a, Item>) {
+        if let Some(items) = self.items.as_mut() {
+            // Most reads return what they read: no call through `output` then, whose result came
+            // back through memory and stalled the copy into the page.
+            items.push(match self.rules.output {
+                Some(output) => output(entry),
+                None => entry.into_owned(),
+            });
         }
     }
-    out.items = items.map(Gather::finish);
-    out.scanned_count = i32::try_from(scanned).unwrap_or(i32::MAX);
-    (out, read)
+}
+
+/// The [`Visit`] of a typed read's page that needs no decoded item (no filter, no projection, no
+/// fetch from the table): each entry is handed to the sink from its stored form, its size read
+/// from its bytes, and the `LastEvaluatedKey` decoded from its key attributes alone (the values
+/// up to the last of them).
+pub struct Handed<'s, 'k> {
+    /// Where the entries go.
+    pub sink: &'s mut dyn ItemSink,
+    /// The attributes of a `LastEvaluatedKey` ([`Source::lek_names`](crate::read::Source::lek_names)).
+    pub key_names: &'k [String],
+}
+
+impl<'a, V: Readable + 'a> Visit<'a, V> for Handed<'_, '_> {
+    type Entry = &'a [u8];
+
+    #[inline]
+    fn read(&mut self, v: &'a V) -> (&'a [u8], usize) {
+        let bytes = v.stored();
+        (bytes, StoredItem::size_of_bytes(bytes))
+    }
+
+    fn key_of(&self, entry: &&'a [u8]) -> Item {
+        StoredItem::attributes_of(entry)
+            .filter(|(name, _)| self.key_names.iter().any(|k| k == name))
+            .take(self.key_names.len())
+            .map(|(name, value)| (name.to_owned(), value))
+            .collect()
+    }
+
+    #[inline]
+    fn keep(&self, _: &&'a [u8]) -> bool {
+        true
+    }
+
+    #[inline]
+    fn take(&mut self, entry: &'a [u8]) {
+        crate::typed_read::hand_over(self.sink, entry);
+    }
 }
 
 /// Items per run of [`Gather`]: 40 items of 24 bytes stay below glibc's large-chunk size (1,024

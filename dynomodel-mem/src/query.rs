@@ -9,7 +9,7 @@
 use std::ops::Bound;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{Error, QueryInput, QueryOutput, Result, ScalarAttributeType};
+use dynomodel::{Error, ItemSink, QueryInput, QueryOutput, Result, ScalarAttributeType};
 
 use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
@@ -219,12 +219,14 @@ fn bounds<P: Position>(
     (lo, hi)
 }
 
-/// `Query` against the tables `table_of` looks up.
+/// `Query` against the tables `table_of` looks up; with a `sink`, its items go there (see
+/// [`page`](crate::scan::page)).
 pub fn query<'t>(
     input: &QueryInput,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<crate::throughput::Meter<'_>>,
+    sink: Option<&mut dyn ItemSink>,
 ) -> Result<QueryOutput> {
     validate::table_name(&input.table_name)?;
     let mut c = Constraints::default();
@@ -339,7 +341,7 @@ pub fn query<'t>(
                 _ => None,
             };
             let entries = walk(t.partitions().get(&slot), sort.as_ref(), start, forward);
-            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost)
+            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
         (Source::Index(_, i), start) => {
             let start = match start {
@@ -349,7 +351,7 @@ pub fn query<'t>(
             // An index stores its positions encoded: it maps the bounds itself.
             let (lo, hi) = bounds(sort.as_ref(), start, forward);
             let entries = i.range(&slot.1, lo, hi, forward);
-            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost)
+            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
     };
     Ok(crate::scan::debit_read(meter, &source, page))

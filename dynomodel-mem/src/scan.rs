@@ -12,8 +12,8 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use dynomodel::{
-    item_size, Error, Item, QueryOutput, Result, ReturnConsumedCapacity, ScanInput, ScanOutput,
-    Select,
+    item_size, Error, Item, ItemSink, QueryOutput, Result, ReturnConsumedCapacity, ScanInput,
+    ScanOutput, Select,
 };
 
 use crate::capacity::{self, Consistency, Consumed};
@@ -21,7 +21,9 @@ use crate::capacity::{self, Consistency, Consumed};
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{read_page, scan_entries, segment_of, segment_start, PageRules, Readable};
+use crate::paging::{
+    read_items, read_page, scan_entries, segment_of, segment_start, Handed, PageRules, Readable,
+};
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::table::Table;
 use crate::throughput::{Kind, Meter};
@@ -43,6 +45,11 @@ pub struct PageCost {
 
 /// Builds one page from `entries` (table items or index entries, in read order), with its capacity
 /// report when `cost` asks for one, and what it consumed when asked for or metered.
+///
+/// With a `sink` (a typed read), the page's items go to it and the output's `items` is `None`:
+/// straight from their stored form when nothing needs the decoded item (no filter, no projection,
+/// no fetch from the table), else decoded as without a sink and then handed over.
+#[allow(clippy::too_many_arguments)]
 pub fn page<'a, V: Readable + 'a>(
     entries: impl Iterator<Item = &'a V>,
     source: &Source<'_>,
@@ -51,6 +58,7 @@ pub fn page<'a, V: Readable + 'a>(
     p: &Placeholders<'_>,
     limit: Option<i32>,
     cost: PageCost,
+    sink: Option<&mut dyn ItemSink>,
 ) -> (QueryOutput, Option<Consumed>) {
     let fetch = read::fetches_from_table(source, select, exprs, p);
     let wanted = capacity::wanted(cost.mode) || cost.metered;
@@ -93,7 +101,25 @@ pub fn page<'a, V: Readable + 'a>(
         output: (fetch || steps.is_some()).then_some(&output as &dyn Fn(Cow<'_, Item>) -> Item),
         key_of: &key_of,
     };
-    let (mut out, read) = read_page(entries, &rules);
+    let plain = exprs.filter.is_none() && steps.is_none() && !fetch;
+    let (mut out, read) = match sink {
+        Some(sink) if plain => {
+            let key_names = source.lek_names();
+            let mut handed = Handed {
+                sink,
+                key_names: &key_names,
+            };
+            read_page(entries, rules.limit, rules.items, &mut handed)
+        }
+        sink => {
+            let (mut out, read) = read_items(entries, &rules);
+            if let Some(sink) = sink {
+                let items = out.items.take().into_iter().flatten();
+                items.for_each(|item| sink.owned_item(item));
+            }
+            (out, read)
+        }
+    };
     if wanted {
         let consumed = match source {
             Source::Table(_) => Consumed::table(capacity::read_units(
@@ -178,12 +204,13 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
     }
 }
 
-/// `Scan` against the tables `table_of` looks up.
+/// `Scan` against the tables `table_of` looks up; with a `sink`, its items go there (see [`page`]).
 pub fn scan<'t>(
     input: &ScanInput,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<Meter<'_>>,
+    sink: Option<&mut dyn ItemSink>,
 ) -> Result<ScanOutput> {
     validate::table_name(&input.table_name)?;
     let mut c = Constraints::default();
@@ -294,7 +321,16 @@ pub fn scan<'t>(
                 _ => None,
             };
             let entries = scan_entries(t.partitions(), from, to, start);
-            page(entries, &source, select, &exprs, &p, input.limit, cost)
+            page(
+                entries,
+                &source,
+                select,
+                &exprs,
+                &p,
+                input.limit,
+                cost,
+                sink,
+            )
         }
         (Source::Index(_, i), start) => {
             let start = match start {
@@ -302,7 +338,16 @@ pub fn scan<'t>(
                 _ => None,
             };
             let entries = i.scan(from, to, start);
-            page(entries, &source, select, &exprs, &p, input.limit, cost)
+            page(
+                entries,
+                &source,
+                select,
+                &exprs,
+                &p,
+                input.limit,
+                cost,
+                sink,
+            )
         }
     };
     Ok(debit_read(meter, &source, out))

@@ -16,7 +16,7 @@ use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
-use dynomodel::{QueryInput, QueryOutput, ScanInput, ScanOutput};
+use dynomodel::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 
 use crate::lock::{owned, read, Locked};
 use crate::read::Source;
@@ -421,6 +421,15 @@ impl State {
 impl Locked<'_> {
     /// `Query`.
     pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+        self.query_to(input, None)
+    }
+
+    /// `Query`, its items handed to `sink` when there is one (`typed_read.rs`).
+    pub(crate) fn query_to(
+        &self,
+        input: &QueryInput,
+        sink: Option<&mut dyn ItemSink>,
+    ) -> Result<QueryOutput> {
         let legacy = crate::legacy::query(input, || {
             let table = self.table(&input.table_name).ok()?;
             let source =
@@ -432,18 +441,29 @@ impl Locked<'_> {
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
+            sink,
         )
         .map_err(|e| crate::legacy::query_error(input, e))
     }
 
     /// `Scan`.
     pub fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
+        self.scan_to(input, None)
+    }
+
+    /// `Scan`, its items handed to `sink` when there is one (`typed_read.rs`).
+    pub(crate) fn scan_to(
+        &self,
+        input: &ScanInput,
+        sink: Option<&mut dyn ItemSink>,
+    ) -> Result<ScanOutput> {
         let legacy = crate::legacy::scan(input)?;
         crate::scan::scan(
             legacy.as_ref().unwrap_or(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
+            sink,
         )
     }
 }

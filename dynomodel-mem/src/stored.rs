@@ -132,13 +132,14 @@ impl StoredItem {
         Reader::new(bytes).varint().unwrap_or(0)
     }
 
-    /// The item's attributes one by one, each name borrowed from the encoding and each value decoded:
+    /// The attributes of the item whose bytes [`StoredItem::as_bytes`] gave (a table item's or an
+    /// index entry's) one by one, each name borrowed from the encoding and each value decoded:
     /// for a reader that builds its own value from them rather than an `Item` (the mapper's typed
     /// reads, `typed_read.rs`), which saves the map and a copy of every name. Yields what
     /// [`StoredItem::decode`] would hold, in the same order; damaged bytes end it where
     /// `decode_partial` stops.
-    pub fn attributes(&self) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {
-        let (mut names, mut values, mut count) = match Reader::body(&self.0) {
+    pub fn attributes_of(bytes: &[u8]) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {
+        let (mut names, mut values, mut count) = match Reader::body(bytes) {
             Some((_, names, values)) => {
                 let mut names = Reader::new(names);
                 let count = names.varint().unwrap_or(0);

@@ -1,92 +1,105 @@
-//! The engine's side of the mapper's typed reads ([`Backend::get_item_into`]): a `GetItem` whose
-//! item goes to the caller's [`ItemSink`] straight from its stored form ([`StoredItem::attributes`]),
-//! names borrowed and values decoded, instead of being built into an [`Item`] that the mapper would
-//! then take apart. What that saves is the item's map and a copy of each of its names (issue 15: the
-//! mapper's `db.get` at no more than 1.2× the engine's `get_item`).
+//! The engine's side of the mapper's typed reads ([`Backend::get_item_into`],
+//! [`Backend::query_into`], [`Backend::scan_into`]): items that go to the caller's [`ItemSink`]
+//! straight from their stored form ([`StoredItem::attributes_of`]), names borrowed and values decoded,
+//! instead of being built into an [`Item`] that the mapper would then take apart. What that saves is
+//! each item's map and a copy of each of its names (issue 15: the mapper's `db.get`, `db.query` and
+//! `db.scan` at no more than 1.2× the engine's reads).
 //!
-//! Only a plain read takes this path: no projection (`ProjectionExpression` or legacy
-//! `AttributesToGet`, which need the whole item to cut it down) and no armed fault rule (whose
-//! delays and failures `get_item` applies). Anything else is `get_item` itself, its item handed over
-//! whole. On this path every check, error and capacity figure is `get_item`'s, in the same order:
-//! `Locked::get_item` in `items.rs` is what it mirrors (the tests below compare the two).
+//! Each is the plain operation with a sink: `GetItem` reads through `Locked::get_stored`
+//! (`items.rs`), which `get_item` uses too, and Query and Scan through the same page loop as their
+//! plain forms (`paging.rs`), so every check, error, limit and capacity figure is the same, in the
+//! same order (the tests below compare them). What needs the decoded item takes it: a projection
+//! (the projected item is handed over whole), and for Query and Scan a filter or an LSI read of
+//! unprojected attributes (the page is built as the plain read builds it, then handed over). An
+//! armed fault rule, whose delays and failures the plain operations apply, sends the plain
+//! operation and hands its items over.
 //!
-//! Query and Scan keep the default (their items handed over whole): their pages decode each item
-//! as they read it, to filter it and to take the `LastEvaluatedKey` from it (`paging.rs`).
+//! [`Backend::get_item_into`]: dynomodel::Backend::get_item_into
+//! [`Backend::query_into`]: dynomodel::Backend::query_into
+//! [`Backend::scan_into`]: dynomodel::Backend::scan_into
 
-use dynomodel::{GetItemInput, GetItemOutput, ItemSink, Result};
+use std::borrow::Cow;
 
-use crate::capacity::{self, Consistency};
-use crate::items::check_get;
-use crate::lock::Locked;
-use crate::request::Maps;
+use dynomodel::{
+    Backend, GetItemInput, GetItemOutput, ItemSink, QueryInput, QueryOutput, Result, ScanInput,
+};
+
 use crate::stored::StoredItem;
-use crate::throughput::Kind;
-use crate::validate::{self, KeyContext};
 use crate::MemBackend;
 
-/// [`Backend::get_item_into`](dynomodel::Backend::get_item_into) on the engine.
+/// Hands a stored item to `sink`: its attributes, names borrowed.
+pub(crate) fn hand_over(sink: &mut dyn ItemSink, stored: &[u8]) {
+    let mut attributes =
+        StoredItem::attributes_of(stored).map(|(name, value)| (Cow::Borrowed(name), value));
+    sink.item(&mut attributes);
+}
+
+/// [`Backend::get_item_into`] on the engine.
 pub(crate) async fn get_item_into(
     backend: &MemBackend,
     input: GetItemInput,
     sink: &mut dyn ItemSink,
 ) -> Result<GetItemOutput> {
-    let plain = input.projection_expression.is_none()
-        && input.attributes_to_get.is_none()
-        && backend.faults().is_empty();
-    if !plain {
-        let mut output = dynomodel::Backend::get_item(backend, input).await?;
+    if !backend.faults().is_empty() {
+        let mut output = backend.get_item(input).await?;
         if let Some(item) = output.item.take() {
             sink.owned_item(item);
         }
         return Ok(output);
     }
     backend.reading_tables([input.table_name.as_str()], |locked| {
-        let (stored, output) = locked.get_stored(&input)?;
-        if let Some(stored) = stored {
-            let mut attributes = stored
-                .attributes()
-                .map(|(name, value)| (std::borrow::Cow::Borrowed(name), value));
-            sink.item(&mut attributes);
-        }
+        let (_, output) = locked.get_stored(&input, |stored, project| match project {
+            None => hand_over(sink, stored.as_bytes()),
+            Some(project) => sink.owned_item(project(&stored.decode())),
+        })?;
         Ok(output)
     })
 }
 
-impl<'a> Locked<'a> {
-    /// `get_item` of a request without a projection, up to the stored item: that item (if any) and
-    /// the output without it.
-    fn get_stored(&self, input: &GetItemInput) -> Result<(Option<&StoredItem>, GetItemOutput)> {
-        validate::table_name(&input.table_name)?;
-        let maps = Maps {
-            names: input.expression_attribute_names.as_ref(),
-            values: None,
-        };
-        check_get(self.cache(), &input.key, maps, None)?;
-        let table = self.table(&input.table_name)?;
-        let meter = self.meter();
-        if let Some(meter) = meter {
-            meter.admit(table, Kind::Read, true, [])?;
-        }
-        let key = validate::request_key(&input.key, &table.schema, KeyContext::SingleItem)?;
-        let stored = table.stored(&key);
-        let mode = input.return_consumed_capacity;
-        let consumed = if capacity::wanted(mode) || meter.is_some() {
-            let size = stored.map_or(0, StoredItem::size);
-            let consumed = capacity::item_read(size, Consistency::of(input.consistent_read));
-            if let Some(meter) = meter {
-                meter.debit(table, Kind::Read, &consumed);
-            }
-            consumed.report(&table.schema.name, mode)
-        } else {
-            None
-        };
-        let output = GetItemOutput {
-            item: None,
-            consumed_capacity: consumed,
-        };
-        Ok((stored, output))
+/// [`Backend::query_into`] on the engine.
+pub(crate) async fn query_into(
+    backend: &MemBackend,
+    input: QueryInput,
+    sink: &mut dyn ItemSink,
+) -> Result<QueryOutput> {
+    if !backend.faults().is_empty() {
+        let mut output = backend.query(input).await?;
+        output
+            .items
+            .take()
+            .into_iter()
+            .flatten()
+            .for_each(|item| sink.owned_item(item));
+        return Ok(output);
     }
+    backend.reading_tables([input.table_name.as_str()], |locked| {
+        locked.query_to(&input, Some(sink))
+    })
 }
+
+/// [`Backend::scan_into`] on the engine.
+pub(crate) async fn scan_into(
+    backend: &MemBackend,
+    input: ScanInput,
+    sink: &mut dyn ItemSink,
+) -> Result<QueryOutput> {
+    if !backend.faults().is_empty() {
+        let mut output = backend.scan(input).await?;
+        output
+            .items
+            .take()
+            .into_iter()
+            .flatten()
+            .for_each(|item| sink.owned_item(item));
+        return Ok(output);
+    }
+    backend.reading_tables([input.table_name.as_str()], |locked| {
+        locked.scan_to(&input, Some(sink))
+    })
+}
+
+#[cfg(test)]
+mod page_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1,13 +1,14 @@
-//! The mapper's typed reads on every target: `db.get` decodes its model from the attributes the
-//! backend hands over (`Backend::get_item_into`: from the stored form on the engine, from the
-//! returned item through `AwsBackend`'s default), with exactly `get_item`'s results: the same item,
-//! missing items, conversion errors naming the attribute, consumed capacity, other errors.
+//! The mapper's typed reads on every target: `db.get`, `db.query` and `db.scan` decode their models
+//! from the attributes the backend hands over (`Backend::get_item_into`, `query_into`, `scan_into`:
+//! from the stored form on the engine, from the returned items through `AwsBackend`'s defaults),
+//! with exactly the plain operations' results: the same items, pages, missing items, conversion
+//! errors naming the attribute, consumed capacity, other errors.
 
 use std::borrow::Cow;
 
 use dynomodel::{
     AttributeValue, CapacityExt, Db, Error, GetItemInput, Item, ItemSink, Model, PrimaryKey,
-    PutItemInput, ReturnConsumedCapacity,
+    PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity, ScanInput, Select,
 };
 
 use super::*;
@@ -135,7 +136,7 @@ dual_test!(get_item_into_hands_over_get_item_s_item, |t| {
             consistent_read: Some(true),
             ..Default::default()
         },
-        // A projection takes the plain path on the engine: the item handed over is the projected one.
+        // A projection: the item handed over is the projected one.
         GetItemInput {
             table_name: db.table_name::<Profile>(),
             key: key(2).to_key_item().unwrap(),
@@ -177,3 +178,170 @@ dual_test!(get_item_into_hands_over_get_item_s_item, |t| {
         .unwrap_err();
     assert_eq!(plain.to_string(), typed.to_string());
 });
+
+dual_test!(
+    typed_queries_and_scans_decode_what_query_and_scan_return,
+    |t| {
+        let db = profiles_db(&t).await;
+        for sk in 0..12 {
+            db.put(&profile(sk)).await.unwrap();
+        }
+        let all: Vec<Profile> = (0..12).map(profile).collect();
+        let query = || db.query::<Profile>("user").consistent();
+        assert_eq!(query().all().await.unwrap(), all);
+        assert_eq!(query().page_size(5).all().await.unwrap(), all);
+        let reversed: Vec<Profile> = all.iter().rev().cloned().collect();
+        assert_eq!(query().desc().page_size(4).all().await.unwrap(), reversed);
+        assert_eq!(query().limit(3).all().await.unwrap(), all[..3]);
+        let page = query().page_size(5).page(None).await.unwrap();
+        assert_eq!(page.items, all[..5]);
+        let next = query().page_size(5).page(page.next).await.unwrap();
+        assert_eq!(next.items, all[5..10]);
+        let streamed: Vec<Profile> =
+            futures::TryStreamExt::try_collect(query().page_size(7).stream())
+                .await
+                .unwrap();
+        assert_eq!(streamed, all);
+        // A filter: the backend builds the items, the sink decodes them as they come.
+        let filtered = query()
+            .filter(Profile::score().gt(105))
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(filtered, all[6..]);
+        let mut scanned = db.scan::<Profile>().page_size(5).all().await.unwrap();
+        scanned.sort_by_key(|p| p.sk);
+        assert_eq!(scanned, all);
+
+        // The capacity of a typed query is reported as a plain one's.
+        let table = db.table_name::<Profile>();
+        let (read, consumed) = query().all().with_capacity().await.unwrap();
+        assert_eq!(read, all);
+        let units = consumed
+            .table(&table)
+            .and_then(|c| c.read_capacity_units.or(c.capacity_units));
+        assert_eq!(units, Some(1.0));
+
+        // A stored attribute of the wrong type is a conversion error naming it, as before.
+        let mut item = profile(20).to_item().unwrap();
+        item.insert("score".into(), AttributeValue::S("many".into()));
+        t.backend()
+            .put_item(PutItemInput {
+                table_name: table.clone(),
+                item,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        for err in [
+            query().all().await.unwrap_err(),
+            db.scan::<Profile>().all().await.unwrap_err(),
+        ] {
+            assert!(
+                matches!(&err, Error::Conversion(e) if e.path == "score"),
+                "{err:?}"
+            );
+        }
+    }
+);
+
+/// One page of `query_into` against `query` (or `scan_into` against `scan`): the same items
+/// through the sink and the same output otherwise.
+fn same_page(
+    plain: dynomodel::Result<QueryOutput>,
+    typed: dynomodel::Result<QueryOutput>,
+    sink: Collect,
+) {
+    match (plain, typed) {
+        (Ok(mut plain), Ok(typed)) => {
+            assert_eq!(sink.0, plain.items.take().unwrap_or_default());
+            assert_eq!(typed.items, None);
+            assert_eq!(typed.count, plain.count);
+            assert_eq!(typed.scanned_count, plain.scanned_count);
+            assert_eq!(typed.last_evaluated_key, plain.last_evaluated_key);
+            assert_eq!(typed.consumed_capacity, plain.consumed_capacity);
+        }
+        (Err(plain), Err(typed)) => assert_eq!(plain.to_string(), typed.to_string()),
+        (plain, typed) => panic!("{plain:?} against {typed:?}"),
+    }
+}
+
+dual_test!(
+    query_into_and_scan_into_hand_over_query_and_scan_s_items,
+    |t| {
+        let db = profiles_db(&t).await;
+        for sk in 0..9 {
+            db.put(&profile(sk)).await.unwrap();
+        }
+        let table = db.table_name::<Profile>();
+        let query = |f: &dyn Fn(&mut QueryInput)| {
+            let mut input = QueryInput {
+                table_name: table.clone(),
+                key_condition_expression: Some("pk = :pk".into()),
+                expression_attribute_values: Some(
+                    [(":pk".to_string(), AttributeValue::S("user".into()))].into(),
+                ),
+                consistent_read: Some(true),
+                ..Default::default()
+            };
+            f(&mut input);
+            input
+        };
+        let after_4 = ProfileKey {
+            pk: "user".into(),
+            sk: 4,
+        }
+        .to_key_item()
+        .unwrap();
+        let queries = [
+            query(&|_| {}),
+            query(&|q| q.limit = Some(4)),
+            query(&|q| {
+                q.scan_index_forward = Some(false);
+                q.exclusive_start_key = Some(after_4.clone());
+                q.limit = Some(3);
+                q.return_consumed_capacity = Some(ReturnConsumedCapacity::Total);
+            }),
+            query(&|q| q.select = Some(Select::Count)),
+            query(&|q| {
+                q.filter_expression = Some("score > :s".into());
+                q.expression_attribute_values
+                    .get_or_insert_with(Default::default)
+                    .insert(":s".into(), AttributeValue::N(104.into()));
+            }),
+            query(&|q| q.projection_expression = Some("sk, score".into())),
+            query(&|q| q.table_name = "no-such-table".into()),
+        ];
+        for input in queries {
+            let plain = t.backend().query(input.clone()).await;
+            let mut sink = Collect::default();
+            let typed = t.backend().query_into(input, &mut sink).await;
+            same_page(plain, typed, sink);
+        }
+        let scan = |f: &dyn Fn(&mut ScanInput)| {
+            let mut input = ScanInput {
+                table_name: table.clone(),
+                consistent_read: Some(true),
+                ..Default::default()
+            };
+            f(&mut input);
+            input
+        };
+        let scans = [
+            scan(&|_| {}),
+            scan(&|s| {
+                s.limit = Some(5);
+                s.return_consumed_capacity = Some(ReturnConsumedCapacity::Total);
+            }),
+            scan(&|s| s.select = Some(Select::Count)),
+            scan(&|s| s.projection_expression = Some("pk, sk".into())),
+            scan(&|s| s.segment = Some(1)),
+        ];
+        for input in scans {
+            let plain = t.backend().scan(input.clone()).await;
+            let mut sink = Collect::default();
+            let typed = t.backend().scan_into(input, &mut sink).await;
+            same_page(plain, typed, sink);
+        }
+    }
+);

@@ -152,6 +152,11 @@ impl Readable for IndexEntry {
         let (item, size) = decoder.decode_bytes(self.item_bytes());
         (Cow::Owned(item), size)
     }
+
+    #[inline]
+    fn stored(&self) -> &[u8] {
+        self.item_bytes()
+    }
 }
 
 #[cfg(test)]

@@ -101,6 +101,11 @@ impl Placeholders {
 /// A request that names both forms: "Can not use both expression and non-expression parameters in the
 /// same request", listing each side's members present, in DynamoDB's order.
 fn mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<()> {
+    // Every request of the data path comes here: nothing is built unless both kinds are present.
+    let any = |members: &[(&str, bool)]| members.iter().any(|(_, here)| *here);
+    if !any(legacy) || !any(expressions) {
+        return Ok(());
+    }
     let present = |members: &[(&str, bool)]| -> Vec<String> {
         members
             .iter()
@@ -109,9 +114,6 @@ fn mixing(legacy: &[(&str, bool)], expressions: &[(&str, bool)]) -> Result<()> {
             .collect()
     };
     let (legacy, expressions) = (present(legacy), present(expressions));
-    if legacy.is_empty() || expressions.is_empty() {
-        return Ok(());
-    }
     Err(Error::validation(format!(
         "Can not use both expression and non-expression parameters in the same request: \
          Non-expression parameters: {{{}}} Expression parameters: {{{}}}",

@@ -122,6 +122,36 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         let _ = input;
         Err(unsupported("Scan"))
     }
+    /// `Query`, handing each item of the page to `sink` attribute by attribute, in the page's order,
+    /// instead of returning it: the output's `items` is `None`, everything else (`Count`,
+    /// `ScannedCount`, `LastEvaluatedKey`, consumed capacity, errors) is `query`'s. The mapper's
+    /// `db.query` reads through it, like [`get_item_into`](Backend::get_item_into).
+    ///
+    /// The default sends [`query`](Backend::query) and hands over the items it returns.
+    async fn query_into(&self, input: QueryInput, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
+        let mut output = self.query(input).await?;
+        output
+            .items
+            .take()
+            .into_iter()
+            .flatten()
+            .for_each(|item| sink.owned_item(item));
+        Ok(output)
+    }
+    /// `Scan`, handing each item of the page to `sink` (see [`query_into`](Backend::query_into)):
+    /// the output's `items` is `None`.
+    ///
+    /// The default sends [`scan`](Backend::scan) and hands over the items it returns.
+    async fn scan_into(&self, input: ScanInput, sink: &mut dyn ItemSink) -> Result<ScanOutput> {
+        let mut output = self.scan(input).await?;
+        output
+            .items
+            .take()
+            .into_iter()
+            .flatten()
+            .for_each(|item| sink.owned_item(item));
+        Ok(output)
+    }
     /// `BatchGetItem`.
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let _ = input;

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use crate::value::{AttributeValue, Item};
 
-/// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into)),
+/// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into),
+/// [`query_into`](crate::Backend::query_into), [`scan_into`](crate::Backend::scan_into)),
 /// each as an iterator over its attributes: every name once, in any order, borrowed from the
 /// backend's storage where it can be and owned otherwise; the values owned.
 ///

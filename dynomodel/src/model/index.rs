@@ -25,11 +25,33 @@ use crate::value::{AttributeValue, Item};
 pub trait Projected: Sized + Send + 'static {
     /// Decodes one returned item; errors name the attribute.
     fn from_projection(item: Item) -> Result<Self, ConversionError>;
+
+    /// A decoder from an item's attributes handed over one by one (a typed read, see
+    /// [`ItemSink`](crate::ItemSink)), giving what [`from_projection`](Projected::from_projection)
+    /// gives; `None` (the default) when the type has none better than collecting them into an
+    /// [`Item`] first: its reads then ask the backend for `Item`s. A [`Model`] has one
+    /// ([`Model::from_attributes`]).
+    #[allow(clippy::type_complexity)]
+    fn attributes_decoder() -> Option<
+        fn(
+            &mut dyn Iterator<Item = (std::borrow::Cow<'_, str>, AttributeValue)>,
+        ) -> Result<Self, ConversionError>,
+    > {
+        None
+    }
 }
 
 impl<M: Model> Projected for M {
     fn from_projection(item: Item) -> Result<Self, ConversionError> {
         M::from_item(item)
+    }
+
+    fn attributes_decoder() -> Option<
+        fn(
+            &mut dyn Iterator<Item = (std::borrow::Cow<'_, str>, AttributeValue)>,
+        ) -> Result<Self, ConversionError>,
+    > {
+        Some(M::from_attributes)
     }
 }
 

@@ -7,13 +7,13 @@ use futures::Stream;
 
 use crate::backend::{QueryInput, Select};
 use crate::db::{Db, Partial};
-use crate::error::{ConversionError, Error, Result};
+use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
-use crate::query::pager::{FullItems, Page, Pager, Request};
-use crate::value::{AttributeValue, Item};
+use crate::query::pager::{Decode, FullItems, Page, Pager, Request};
+use crate::value::AttributeValue;
 
 /// Which table or index a query reads.
 #[derive(Debug, Clone)]
@@ -88,7 +88,7 @@ pub struct Query<'a, M: Model, T = M> {
     forward: bool,
     consistent: bool,
     full: bool,
-    decode: fn(Item) -> std::result::Result<T, ConversionError>,
+    decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
@@ -107,7 +107,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             forward: true,
             consistent: false,
             full: false,
-            decode: M::from_item,
+            decode: Decode::projected(),
             _model: PhantomData,
         }
     }
@@ -188,7 +188,7 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
             forward: true,
             consistent: false,
             full: false,
-            decode: T::from_projection,
+            decode: Decode::projected(),
             _model: PhantomData,
         }
     }
@@ -490,7 +490,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub fn project(self, paths: impl IntoProjection<M>) -> Query<'a, M, Partial<M>> {
-        let mut query = self.retype(|item| Ok(Partial::new(item)));
+        let mut query = self.retype(Decode::items(|item| Ok(Partial::new(item))));
         query.projection = Some(paths.into_projection());
         query.full = false;
         query
@@ -533,16 +533,13 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub fn fetch_full(self) -> Query<'a, M, M> {
-        let mut query = self.retype(M::from_item);
+        let mut query = self.retype(Decode::projected());
         query.projection = None;
         query.full = true;
         query
     }
 
-    pub(crate) fn retype<U>(
-        self,
-        decode: fn(Item) -> std::result::Result<U, ConversionError>,
-    ) -> Query<'a, M, U> {
+    pub(crate) fn retype<U>(self, decode: Decode<U>) -> Query<'a, M, U> {
         Query {
             db: self.db,
             hash_name: self.hash_name,

@@ -39,6 +39,6 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// `db.query_index(Order::by_status(), "open").collection::<UserData>()`. `M` must be one of
     /// `C`'s members (same table). The index must project the entity attribute (`ALL` does).
     pub fn collection<C: Collection>(self) -> Query<'a, M, C> {
-        self.retype(C::from_item)
+        self.retype(crate::query::pager::Decode::items(C::from_item))
     }
 }

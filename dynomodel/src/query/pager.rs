@@ -7,13 +7,16 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
 
+use std::borrow::Cow;
+
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
-use crate::backend::{GetItemInput, QueryInput, QueryOutput, ScanInput, Select};
+use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
 use crate::db::Calls;
 use crate::error::{ConversionError, Result};
+use crate::model::Projected;
 use crate::query::cursor::Cursor;
-use crate::value::Item;
+use crate::value::{AttributeValue, Item};
 
 /// One page of results and where the next one starts (`None`: this was the last).
 ///
@@ -96,6 +99,14 @@ impl Request {
             Request::Scan(s) => backend.scan(s).await,
         }
     }
+
+    /// [`Request::send`] as a typed read: the items go to `sink`.
+    async fn send_into(self, backend: &Calls, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
+        match self {
+            Request::Query(q) => backend.query_into(q, sink).await,
+            Request::Scan(s) => backend.scan_into(s, sink).await,
+        }
+    }
 }
 
 /// `fetch_full()`: where the full items are read from.
@@ -105,11 +116,86 @@ pub(crate) struct FullItems {
     pub(crate) key_names: Vec<&'static str>,
 }
 
+/// Decodes one item handed over attribute by attribute.
+type FromAttributes<T> = fn(
+    &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+) -> std::result::Result<T, ConversionError>;
+
+/// How a read's items become its results: from an [`Item`], and, where the result type has a
+/// better way, from the attributes a typed read hands over (`Backend::query_into`/`scan_into`),
+/// which lets a backend that stores items in another form skip building the `Item`.
+pub(crate) struct Decode<T> {
+    pub(crate) item: fn(Item) -> std::result::Result<T, ConversionError>,
+    pub(crate) attributes: Option<FromAttributes<T>>,
+}
+
+impl<T> Clone for Decode<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Decode<T> {}
+
+impl<T> Decode<T> {
+    /// From `Item`s only.
+    pub(crate) fn items(item: fn(Item) -> std::result::Result<T, ConversionError>) -> Self {
+        Decode {
+            item,
+            attributes: None,
+        }
+    }
+}
+
+impl<T: Projected> Decode<T> {
+    /// A [`Projected`] type's decoding (a model's: from attributes too).
+    pub(crate) fn projected() -> Self {
+        Decode {
+            item: T::from_projection,
+            attributes: T::attributes_decoder(),
+        }
+    }
+}
+
+/// The sink of a typed read: each item decoded as it comes; the first failure kept (and the items
+/// after it skipped), to be returned as the read's error once the backend answered, as the
+/// decoding of a returned page would have.
+struct Results<T> {
+    decode: Decode<T>,
+    attributes: FromAttributes<T>,
+    items: Vec<T>,
+    error: Option<ConversionError>,
+}
+
+impl<T: Send> ItemSink for Results<T> {
+    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+        if self.error.is_none() {
+            self.push((self.attributes)(attributes));
+        }
+    }
+
+    // An item the backend built anyway (a filtered or projected read): decoded from it directly.
+    fn owned_item(&mut self, item: Item) {
+        if self.error.is_none() {
+            self.push((self.decode.item)(item));
+        }
+    }
+}
+
+impl<T> Results<T> {
+    fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
+        match decoded {
+            Ok(item) => self.items.push(item),
+            Err(e) => self.error = Some(e),
+        }
+    }
+}
+
 /// A read ready to run.
 pub(crate) struct Pager<T> {
     pub(crate) calls: Calls,
     pub(crate) request: Request,
-    pub(crate) decode: fn(Item) -> std::result::Result<T, ConversionError>,
+    pub(crate) decode: Decode<T>,
     pub(crate) full: Option<FullItems>,
     /// Results wanted in all (`.limit(n)`).
     pub(crate) limit: Option<usize>,
@@ -134,6 +220,20 @@ impl<T: Send + 'static> Pager<T> {
     ) -> Result<(Vec<T>, Option<Item>)> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
+        if let (None, Some(attributes)) = (&self.full, self.decode.attributes) {
+            // A typed read: each item decoded from what the backend hands over.
+            let mut results = Results {
+                decode: self.decode,
+                attributes,
+                items: Vec::new(),
+                error: None,
+            };
+            let output = request.send_into(&self.calls, &mut results).await?;
+            if let Some(e) = results.error {
+                return Err(e.into());
+            }
+            return Ok((results.items, output.last_evaluated_key));
+        }
         let output = request.send(&self.calls).await?;
         let items_read = output.items.unwrap_or_default();
         let mut items = Vec::with_capacity(items_read.len());
@@ -146,7 +246,7 @@ impl<T: Send + 'static> Pager<T> {
                     None => continue,
                 },
             };
-            items.push((self.decode)(item)?);
+            items.push((self.decode.item)(item)?);
         }
         Ok((items, output.last_evaluated_key))
     }

@@ -7,12 +7,11 @@ use futures::Stream;
 
 use crate::backend::ScanInput;
 use crate::db::{Db, Partial};
-use crate::error::{ConversionError, Error, Result};
+use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
-use crate::query::pager::{Page, Pager, Request};
-use crate::value::Item;
+use crate::query::pager::{Decode, Page, Pager, Request};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -68,7 +67,7 @@ pub struct Scan<'a, M: Model, T = M> {
     page_size: Option<i32>,
     consistent: bool,
     segments: u32,
-    decode: fn(Item) -> std::result::Result<T, ConversionError>,
+    decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
@@ -83,7 +82,7 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
             page_size: None,
             consistent: false,
             segments: 1,
-            decode: T::from_projection,
+            decode: Decode::projected(),
             _model: PhantomData,
         }
     }
@@ -196,7 +195,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
-            decode: |item| Ok(Partial::new(item)),
+            decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
         }
     }
@@ -214,7 +213,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
-            decode: C::from_item,
+            decode: Decode::items(C::from_item),
             _model: PhantomData,
         }
     }

@@ -118,6 +118,11 @@ calls! {
     delete_item(input: DeleteItemInput) -> DeleteItemOutput, "DeleteItem", Kind::Write, input.table_name;
     query(input: QueryInput) -> QueryOutput, "Query", Kind::Read, input.table_name;
     scan(input: ScanInput) -> QueryOutput, "Scan", Kind::Read, input.table_name;
+    // The typed reads of `db.query` and `db.scan`: the items go to `sink`.
+    query_into(input: QueryInput, sink: &mut dyn ItemSink) -> QueryOutput, "Query", Kind::Read,
+        input.table_name;
+    scan_into(input: ScanInput, sink: &mut dyn ItemSink) -> QueryOutput, "Scan", Kind::Read,
+        input.table_name;
     batch_get_item(input: BatchGetItemInput) -> BatchGetItemOutput, "BatchGetItem", Kind::Read,
         join(input.request_items.keys().map(String::as_str));
     batch_write_item(input: BatchWriteItemInput) -> BatchWriteItemOutput, "BatchWriteItem", Kind::Write,
