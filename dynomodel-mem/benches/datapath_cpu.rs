@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 use dynomodel::{Backend, Db, GetItemInput, Model, PutItemInput, ScanInput};
 use dynomodel_mem::MemBackend;
 
+#[path = "support/cpu.rs"]
+mod cpu;
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
@@ -69,13 +71,6 @@ struct Mapper {
 
 /// Set once by `main` (a static, so `run` keeps its signature).
 static MAPPER: OnceLock<Mapper> = OnceLock::new();
-
-/// CPU time this thread has used (`None` off Linux).
-fn thread_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
-}
 
 /// One operation on item (or partition) `i`.
 async fn run(backend: &MemBackend, op: &str, i: usize) {
@@ -184,23 +179,9 @@ fn run_blocking(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, i:
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut iterations = 20_000;
-    let mut ops = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--iterations" => iterations = args.next().unwrap().parse().unwrap(),
-            // What `cargo bench` passes to every bench.
-            "--bench" => {}
-            op if OPS.contains(&op) => ops.push(op.to_owned()),
-            // A filter meant for another bench.
-            _ => return,
-        }
-    }
-    if ops.is_empty() {
-        ops = OPS.iter().map(|op| op.to_string()).collect();
-    }
+    let Some((ops, iterations)) = cpu::parse_args(&OPS) else {
+        return;
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -216,7 +197,7 @@ fn main() {
     for op in ops {
         // The same walk as `datapath`: a stride coprime to the item count.
         let mut next = 0;
-        let started = (Instant::now(), thread_cpu());
+        let started = (Instant::now(), cpu::thread_cpu());
         for _ in 0..iterations {
             next = (next + 7919) % ITEMS;
             run_blocking(&rt, &backend, &op, next);
@@ -224,7 +205,7 @@ fn main() {
         let wall = started.0.elapsed() / iterations;
         let cpu = started
             .1
-            .zip(thread_cpu())
+            .zip(cpu::thread_cpu())
             .map(|(before, after)| (after - before) / iterations);
         let micros = |d: Duration| d.as_secs_f64() * 1e6;
         let op = match op.starts_with("mapper/") {

@@ -14,19 +14,14 @@ use std::time::{Duration, Instant};
 use dynomodel_mem::server::wire;
 use dynomodel_mem::MemBackend;
 
+#[path = "support/cpu.rs"]
+mod cpu;
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
 use workload::{item, key, populate, ITEMS, PARTITION, TABLE};
 
 const OPS: [&str; 4] = ["get", "put", "query_20", "scan_100"];
-
-/// CPU time this thread has used (`None` off Linux).
-fn thread_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
-}
 
 /// The operation's name and request body for item (or partition) `i`.
 fn request(op: &str, i: usize) -> (&'static str, Vec<u8>) {
@@ -67,23 +62,9 @@ fn run(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut iterations: usize = 20_000;
-    let mut ops = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--iterations" => iterations = args.next().unwrap().parse().unwrap(),
-            // What `cargo bench` passes to every bench.
-            "--bench" => {}
-            op if OPS.contains(&op) => ops.push(op.to_owned()),
-            // A filter meant for another bench.
-            _ => return,
-        }
-    }
-    if ops.is_empty() {
-        ops = OPS.iter().map(|op| op.to_string()).collect();
-    }
+    let Some((ops, iterations)) = cpu::parse_args(&OPS) else {
+        return;
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -98,15 +79,14 @@ fn main() {
             })
             .collect();
         let mut bytes = 0;
-        let started = (Instant::now(), thread_cpu());
+        let started = (Instant::now(), cpu::thread_cpu());
         for (operation, body) in &requests {
             bytes += run(&rt, &backend, operation, body).len();
         }
-        let iterations = iterations as u32;
         let wall = started.0.elapsed() / iterations;
         let cpu = started
             .1
-            .zip(thread_cpu())
+            .zip(cpu::thread_cpu())
             .map(|(before, after)| (after - before) / iterations);
         let micros = |d: Duration| d.as_secs_f64() * 1e6;
         let size = bytes / iterations as usize;
