@@ -42,6 +42,14 @@ fn unsupported(operation: &str) -> Error {
     }
 }
 
+/// What the default typed reads do with the items of a page: each handed to `sink` whole.
+fn hand_over(items: Option<Vec<crate::value::Item>>, sink: &mut dyn ItemSink) {
+    items
+        .into_iter()
+        .flatten()
+        .for_each(|item| sink.owned_item(item));
+}
+
 /// A DynamoDB implementation.
 ///
 /// Every operation has a default implementation that answers `UnknownOperationException` (what
@@ -130,12 +138,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// The default sends [`query`](Backend::query) and hands over the items it returns.
     async fn query_into(&self, input: QueryInput, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
         let mut output = self.query(input).await?;
-        output
-            .items
-            .take()
-            .into_iter()
-            .flatten()
-            .for_each(|item| sink.owned_item(item));
+        hand_over(output.items.take(), sink);
         Ok(output)
     }
     /// `Scan`, handing each item of the page to `sink` (see [`query_into`](Backend::query_into)):
@@ -144,12 +147,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// The default sends [`scan`](Backend::scan) and hands over the items it returns.
     async fn scan_into(&self, input: ScanInput, sink: &mut dyn ItemSink) -> Result<ScanOutput> {
         let mut output = self.scan(input).await?;
-        output
-            .items
-            .take()
-            .into_iter()
-            .flatten()
-            .for_each(|item| sink.owned_item(item));
+        hand_over(output.items.take(), sink);
         Ok(output)
     }
     /// `BatchGetItem`.
