@@ -114,8 +114,7 @@ pub fn page<'a, V: Readable + 'a>(
         sink => {
             let (mut out, read) = read_items(entries, &rules);
             if let Some(sink) = sink {
-                let items = out.items.take().into_iter().flatten();
-                items.for_each(|item| sink.owned_item(item));
+                sink.owned_items(out.items.take());
             }
             (out, read)
         }

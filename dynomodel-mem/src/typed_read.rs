@@ -64,12 +64,7 @@ pub(crate) async fn query_into(
 ) -> Result<QueryOutput> {
     if !backend.faults().is_empty() {
         let mut output = backend.query(input).await?;
-        output
-            .items
-            .take()
-            .into_iter()
-            .flatten()
-            .for_each(|item| sink.owned_item(item));
+        sink.owned_items(output.items.take());
         return Ok(output);
     }
     backend.reading_tables([input.table_name.as_str()], |locked| {
@@ -85,12 +80,7 @@ pub(crate) async fn scan_into(
 ) -> Result<QueryOutput> {
     if !backend.faults().is_empty() {
         let mut output = backend.scan(input).await?;
-        output
-            .items
-            .take()
-            .into_iter()
-            .flatten()
-            .for_each(|item| sink.owned_item(item));
+        sink.owned_items(output.items.take());
         return Ok(output);
     }
     backend.reading_tables([input.table_name.as_str()], |locked| {

@@ -15,7 +15,7 @@ use super::capacity::{
 };
 use super::error::map_sdk_error;
 use super::legacy::{attribute_updates, conditional_operator, expected};
-use super::value::{from_sdk_opt_item, to_sdk_item, SdkItem};
+use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
 
@@ -67,7 +67,12 @@ pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<Put
     })
 }
 
-pub(crate) async fn get_item(client: &Client, input: GetItemInput) -> Result<GetItemOutput> {
+/// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`.
+pub(crate) async fn get_item(
+    client: &Client,
+    input: GetItemInput,
+    sink: Option<&mut dyn ItemSink>,
+) -> Result<GetItemOutput> {
     let output = client
         .get_item()
         .table_name(input.table_name)
@@ -80,9 +85,17 @@ pub(crate) async fn get_item(client: &Client, input: GetItemInput) -> Result<Get
         .send()
         .await
         .map_err(map_sdk_error)?;
+    let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
+    let item = match (output.item, sink) {
+        (Some(item), Some(sink)) => {
+            hand_over(vec![item], sink)?;
+            None
+        }
+        (item, _) => from_sdk_opt_item(item)?,
+    };
     Ok(GetItemOutput {
-        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
-        item: from_sdk_opt_item(output.item)?,
+        consumed_capacity,
+        item,
     })
 }
 

@@ -233,7 +233,16 @@ impl Backend for AwsBackend {
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        item::get_item(&self.client, input).await
+        item::get_item(&self.client, input, None).await
+    }
+
+    /// The item converted attribute by attribute from the SDK's map, without building an `Item`.
+    async fn get_item_into(
+        &self,
+        input: GetItemInput,
+        sink: &mut dyn ItemSink,
+    ) -> Result<GetItemOutput> {
+        item::get_item(&self.client, input, Some(sink)).await
     }
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
@@ -245,11 +254,21 @@ impl Backend for AwsBackend {
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        query::query(&self.client, input).await
+        query::query(&self.client, input, None).await
+    }
+
+    /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
+    async fn query_into(&self, input: QueryInput, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
+        query::query(&self.client, input, Some(sink)).await
     }
 
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        query::scan(&self.client, input).await
+        query::scan(&self.client, input, None).await
+    }
+
+    /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
+    async fn scan_into(&self, input: ScanInput, sink: &mut dyn ItemSink) -> Result<ScanOutput> {
+        query::scan(&self.client, input, Some(sink)).await
     }
 
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {

@@ -11,7 +11,7 @@ use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::error::map_sdk_error;
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
-use super::value::{from_sdk_item, from_sdk_opt_item, to_sdk_item, SdkItem};
+use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
 
@@ -20,22 +20,29 @@ fn select(s: Option<Select>) -> Option<sdk::Select> {
 }
 
 /// Builds the common response from the SDK's fields (Query and Scan outputs are distinct SDK types with
-/// the same four fields).
+/// the same four fields); with a `sink` (the typed reads), the items go to it and `items` is `None`.
 fn output(
     items: Option<Vec<SdkItem>>,
     count: i32,
     scanned_count: i32,
     last_evaluated_key: Option<SdkItem>,
     consumed_capacity: Option<&sdk::ConsumedCapacity>,
+    sink: Option<&mut dyn ItemSink>,
 ) -> Result<QueryOutput> {
-    let items = items
-        .map(|items| {
-            items
-                .into_iter()
-                .map(from_sdk_item)
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .transpose()?;
+    let items = match (items, sink) {
+        (Some(items), Some(sink)) => {
+            hand_over(items, sink)?;
+            None
+        }
+        (items, _) => items
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(from_sdk_item)
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?,
+    };
     Ok(QueryOutput {
         items,
         count,
@@ -45,7 +52,12 @@ fn output(
     })
 }
 
-pub(crate) async fn query(client: &Client, input: QueryInput) -> Result<QueryOutput> {
+/// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
+pub(crate) async fn query(
+    client: &Client,
+    input: QueryInput,
+    sink: Option<&mut dyn ItemSink>,
+) -> Result<QueryOutput> {
     let out = client
         .query()
         .table_name(input.table_name)
@@ -75,10 +87,16 @@ pub(crate) async fn query(client: &Client, input: QueryInput) -> Result<QueryOut
         out.scanned_count,
         out.last_evaluated_key,
         consumed_capacity.as_ref(),
+        sink,
     )
 }
 
-pub(crate) async fn scan(client: &Client, input: ScanInput) -> Result<ScanOutput> {
+/// `Scan`; with a `sink`, its items are handed to it ([`Backend::scan_into`]).
+pub(crate) async fn scan(
+    client: &Client,
+    input: ScanInput,
+    sink: Option<&mut dyn ItemSink>,
+) -> Result<ScanOutput> {
     let out = client
         .scan()
         .table_name(input.table_name)
@@ -107,6 +125,7 @@ pub(crate) async fn scan(client: &Client, input: ScanInput) -> Result<ScanOutput
         out.scanned_count,
         out.last_evaluated_key,
         consumed_capacity.as_ref(),
+        sink,
     )
 }
 
@@ -120,12 +139,12 @@ mod tests {
     #[test]
     fn count_only_pages_keep_items_absent_and_the_last_key() {
         let key: SdkItem = [("pk".to_owned(), SdkValue::S("a".into()))].into();
-        let out = output(None, 3, 5, Some(key), None).unwrap();
+        let out = output(None, 3, 5, Some(key), None, None).unwrap();
         assert_eq!(out.items, None);
         assert_eq!((out.count, out.scanned_count), (3, 5));
         assert_eq!(out.last_evaluated_key.unwrap()["pk"].as_s(), Some("a"));
         // An empty page is not the same as no page: it stays `Some(vec![])`.
-        let empty = output(Some(vec![]), 0, 1, None, None).unwrap();
+        let empty = output(Some(vec![]), 0, 1, None, None, None).unwrap();
         assert_eq!(empty.items, Some(vec![]));
         assert_eq!(empty.last_evaluated_key, None);
     }

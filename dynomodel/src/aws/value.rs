@@ -6,11 +6,13 @@
 //! their original order *with* any duplicates, so that DynamoDB (not this module) decides what is valid and
 //! answers with its own error message.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 use aws_smithy_types::Blob;
 
+use crate::backend::ItemSink;
 use crate::error::{ConversionError, Result};
 use crate::value::{AttributeValue, Item, Number};
 
@@ -107,6 +109,27 @@ pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {
     Ok(item.map(from_sdk_item).transpose()?)
 }
 
+/// Read items for an [`ItemSink`] (the typed reads): each converted to its attributes, names moved and
+/// no map built, then handed to `sink` in order, once all of them converted (a response converts, or
+/// fails, whole, as [`from_sdk_item`] makes it for the `Item` path).
+pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<()> {
+    let items = items
+        .into_iter()
+        .map(|item| {
+            item.into_iter()
+                .map(|(k, v)| match from_sdk(v) {
+                    Ok(v) => Ok((k, v)),
+                    Err(e) => Err(e.at(&k)),
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    for attributes in items {
+        sink.item(&mut attributes.into_iter().map(|(k, v)| (Cow::Owned(k), v)));
+    }
+    Ok(())
+}
+
 fn number(text: &str) -> Result<Number, ConversionError> {
     Number::parse(text)
         .map_err(|e| ConversionError::new("a DynamoDB number", format!("N {text:?} ({e})")))
@@ -175,5 +198,43 @@ mod tests {
         let err = from_sdk_item(m).unwrap_err();
         assert_eq!(err.path, "a[1]");
         assert!(err.found.contains("NaN"), "{err}");
+    }
+
+    /// Collects what a typed read hands over.
+    #[derive(Default)]
+    struct Collect(Vec<Item>);
+
+    impl ItemSink for Collect {
+        fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+            self.0
+                .push(attributes.map(|(k, v)| (k.into_owned(), v)).collect());
+        }
+    }
+
+    #[test]
+    fn handed_items_are_the_converted_items_and_a_bad_one_hands_nothing() {
+        let item = |pk: &str, n: &str| -> SdkItem {
+            [
+                ("pk".to_owned(), SdkValue::S(pk.into())),
+                ("n".to_owned(), SdkValue::N(n.into())),
+            ]
+            .into()
+        };
+        let page = vec![item("a", "1"), item("b", "2.50")];
+        let mut sink = Collect::default();
+        hand_over(page.clone(), &mut sink).unwrap();
+        let expected: Vec<Item> = page
+            .into_iter()
+            .map(|i| from_sdk_item(i).unwrap())
+            .collect();
+        assert_eq!(sink.0, expected);
+
+        let mut sink = Collect::default();
+        let err = hand_over(vec![item("a", "1"), item("b", "NaN")], &mut sink).unwrap_err();
+        assert!(err.to_string().contains("NaN"), "{err}");
+        assert!(
+            sink.0.is_empty(),
+            "nothing handed before the whole page converted"
+        );
     }
 }

@@ -42,14 +42,6 @@ fn unsupported(operation: &str) -> Error {
     }
 }
 
-/// What the default typed reads do with the items of a page: each handed to `sink` whole.
-fn hand_over(items: Option<Vec<crate::value::Item>>, sink: &mut dyn ItemSink) {
-    items
-        .into_iter()
-        .flatten()
-        .for_each(|item| sink.owned_item(item));
-}
-
 /// A DynamoDB implementation.
 ///
 /// Every operation has a default implementation that answers `UnknownOperationException` (what
@@ -98,7 +90,12 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// is `get_item`'s.
     ///
     /// The default sends [`get_item`](Backend::get_item) and hands over the item it returns, so a
-    /// backend implements it only to save that copy (the in-memory engine does).
+    /// backend implements it only to save that copy: the in-memory engine hands over its stored
+    /// items, [`AwsBackend`](crate::AwsBackend) the SDK's maps converted attribute by attribute.
+    ///
+    /// This and [`query_into`](Backend::query_into) / [`scan_into`](Backend::scan_into) are
+    /// in-process forms of `GetItem`, `Query` and `Scan`, not operations of DynamoDB's API: on the
+    /// wire (the engine's server included) they are those operations.
     async fn get_item_into(
         &self,
         input: GetItemInput,
@@ -138,7 +135,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// The default sends [`query`](Backend::query) and hands over the items it returns.
     async fn query_into(&self, input: QueryInput, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
         let mut output = self.query(input).await?;
-        hand_over(output.items.take(), sink);
+        sink.owned_items(output.items.take());
         Ok(output)
     }
     /// `Scan`, handing each item of the page to `sink` (see [`query_into`](Backend::query_into)):
@@ -147,7 +144,7 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     /// The default sends [`scan`](Backend::scan) and hands over the items it returns.
     async fn scan_into(&self, input: ScanInput, sink: &mut dyn ItemSink) -> Result<ScanOutput> {
         let mut output = self.scan(input).await?;
-        hand_over(output.items.take(), sink);
+        sink.owned_items(output.items.take());
         Ok(output)
     }
     /// `BatchGetItem`.

@@ -40,4 +40,13 @@ pub trait ItemSink: Send {
                 .map(|(name, value)| (Cow::Owned(name), value)),
         );
     }
+
+    /// The items of a page returned as `Item`s (`None`: a page without items, `Select=COUNT`), each
+    /// passed to [`owned_item`](ItemSink::owned_item) in order.
+    fn owned_items(&mut self, items: Option<Vec<Item>>) {
+        items
+            .into_iter()
+            .flatten()
+            .for_each(|item| self.owned_item(item));
+    }
 }
