@@ -11,33 +11,15 @@
 use std::future::IntoFuture;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dynomodel::{Backend, Db, GetItemInput, Model, PutItemInput, ScanInput};
+use dynomodel::{Backend, Db, GetItemInput, PutItemInput, ScanInput};
 
+#[path = "support/profile.rs"]
+mod profile;
+use profile::{profile, Profile};
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
 use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
-
-/// The mapper's view of the benchmark table (the attributes of [`workload::item`]).
-#[derive(Model, Debug, Clone, PartialEq)]
-#[dynomodel(table = "bench")]
-struct Profile {
-    #[hash_key]
-    pk: String,
-    #[range_key]
-    sk: i64,
-    name: String,
-    email: String,
-    age: i64,
-    active: bool,
-    score: i64,
-    bio: String,
-}
-
-fn profile(i: usize) -> Profile {
-    let item = item(i);
-    Profile::from_item(item).unwrap()
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

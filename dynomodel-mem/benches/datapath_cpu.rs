@@ -18,11 +18,14 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use dynomodel::{Backend, Db, GetItemInput, Model, PutItemInput, ScanInput};
+use dynomodel::{Backend, Db, GetItemInput, PutItemInput, ScanInput};
 use dynomodel_mem::MemBackend;
 
 #[path = "support/cpu.rs"]
 mod cpu;
+#[path = "support/profile.rs"]
+mod profile;
+use profile::{profile, Profile};
 #[path = "support/workload.rs"]
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
@@ -43,22 +46,6 @@ const OPS: [&str; 13] = [
     "mapper/scan_page_100",
     "mapper/update_conditional",
 ];
-
-/// The mapper's view of the benchmark table (as in `datapath`).
-#[derive(Model, Debug, Clone, PartialEq)]
-#[dynomodel(table = "bench")]
-struct Profile {
-    #[hash_key]
-    pk: String,
-    #[range_key]
-    sk: i64,
-    name: String,
-    email: String,
-    age: i64,
-    active: bool,
-    score: i64,
-    bio: String,
-}
 
 /// The `mapper/*` operations' database (over the engine's backend) and every item as a model value
 /// (taken from this vector as `datapath` does: its random access costs the mapper's operations a few
@@ -189,9 +176,7 @@ fn main() {
     if ops.iter().any(|op| op.starts_with("index_")) {
         rt.block_on(populate_gsi(&backend));
     }
-    let profiles = (0..ITEMS)
-        .map(|i| Profile::from_item(item(i)).unwrap())
-        .collect();
+    let profiles = (0..ITEMS).map(profile).collect();
     let db = Db::new(backend.clone());
     assert!(MAPPER.set(Mapper { db, profiles }).is_ok());
     for op in ops {
