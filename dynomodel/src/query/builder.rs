@@ -12,7 +12,8 @@ use crate::expression::{Condition, ExpressionContext, IntoProjection, Projection
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Page, Pager, Request};
+use crate::db::decode::TableKey;
+use crate::query::pager::{Decode, FullItems, Page, Pager, Request, Strict};
 use crate::value::AttributeValue;
 
 /// Which table or index a query reads.
@@ -602,15 +603,16 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
-    fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
+    pub(crate) fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
-            key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
+            entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
             request: Request::Query(self.build()?),
             decode: self.decode,
+            key: TableKey::of::<M>(),
             full,
             limit,
             page_size: self.page_size,
@@ -651,7 +653,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        self.pager(self.limit)?.all().await
+        self.pager(self.limit)?.all::<Strict>().await
     }
 
     /// The first result, if any (pages until one matches the filter).
@@ -819,7 +821,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.pager(self.limit)?.page(cursor).await
+        self.pager(self.limit)?.page::<Strict>(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.
@@ -863,7 +865,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         match self.pager(self.limit) {
-            Ok(pager) => pager.stream(),
+            Ok(pager) => pager.stream::<Strict>(),
             Err(e) => Box::pin(futures::stream::once(async move { Err(e) })),
         }
     }

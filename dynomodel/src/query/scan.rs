@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use futures::stream::{self, StreamExt};
+use futures::stream::{self, BoxStream, StreamExt};
 use futures::Stream;
 
 use crate::backend::ScanInput;
@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
 use crate::query::cursor::Cursor;
-use crate::query::pager::{Decode, Page, Pager, Request};
+use crate::db::decode::TableKey;
+use crate::query::pager::{Decode, Mode, Page, Pager, Request, Strict};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -264,6 +265,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                     calls: self.db.calls.clone(),
                     request: Request::Scan(input),
                     decode: self.decode,
+                    key: TableKey::of::<M>(),
                     full: None,
                     limit,
                     page_size: self.page_size,
@@ -354,13 +356,18 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.page_in::<Strict>(cursor).await
+    }
+
+    /// [`page`](Scan::page) in either mode.
+    pub(crate) async fn page_in<Md: Mode<T>>(self, cursor: Option<Cursor>) -> Result<Page<Md::Out>> {
         if self.segments != 1 {
             return Err(Error::validation(
                 "page() reads one segment; a parallel scan is read with stream() or all()",
             ));
         }
         let mut pagers = self.pagers(self.limit)?;
-        pagers.remove(0).page(cursor).await
+        pagers.remove(0).page::<Md>(cursor).await
     }
 
     /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each
@@ -401,13 +408,16 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
+        self.stream_in::<Strict>()
+    }
+
+    /// [`stream`](Scan::stream) in either mode.
+    pub(crate) fn stream_in<Md: Mode<T>>(self) -> BoxStream<'static, Result<Md::Out>> {
         let limit = self.limit;
         match self.pagers(limit) {
-            Ok(pagers) if pagers.len() == 1 => {
-                pagers.into_iter().next().expect("one pager").stream()
-            }
+            Ok(mut pagers) if pagers.len() == 1 => pagers.remove(0).stream::<Md>(),
             // Each segment is capped at `limit` too; the merged stream takes `limit` in all.
-            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream))
+            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream::<Md>))
                 .take(limit.unwrap_or(usize::MAX))
                 .boxed(),
             Err(e) => Box::pin(stream::once(async move { Err(e) })),
