@@ -101,7 +101,10 @@ impl From<ItemDecode> for Error {
 /// Decodes an item of `M`'s table given whole (a write's return value, a failed condition's item),
 /// naming its key when it does not decode. `table` gives the table with its namespace, as far as
 /// known (called only then).
-pub(crate) fn decode_item<M: Model>(item: Item, table: impl FnOnce() -> String) -> Result<M, Error> {
+pub(crate) fn decode_item<M: Model>(
+    item: Item,
+    table: impl FnOnce() -> String,
+) -> Result<M, Error> {
     let mut watch = KeyWatch::new(TableKey::of::<M>());
     watch.see_item(&item);
     M::from_item(item).map_err(|e| ItemDecode::error(model_name::<M>(), &table(), watch.take(), e))
@@ -249,7 +252,10 @@ mod tests {
             .unwrap();
         assert_eq!(count, 4);
         let key = watch.take();
-        assert_eq!(key, Item::from([("pk".into(), s("a")), ("sk".into(), s("b"))]));
+        assert_eq!(
+            key,
+            Item::from([("pk".into(), s("a")), ("sk".into(), s("b"))])
+        );
         assert!(watch.take().is_empty(), "taken once");
     }
 

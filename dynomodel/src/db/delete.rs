@@ -4,9 +4,9 @@ use std::future::IntoFuture;
 
 use crate::backend::{DeleteItemInput, ReturnValue};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
 use crate::db::version::Versioning;
 use crate::db::write::{unchanged, Conditional, Parts, Write};
-use crate::db::decode::decode_returned;
 use crate::db::{Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;

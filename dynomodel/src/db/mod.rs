@@ -19,6 +19,7 @@ pub(crate) mod decode;
 mod delete;
 mod flywheel;
 mod get;
+mod get_collection;
 pub(crate) mod names;
 mod partial;
 mod put;
@@ -47,15 +48,14 @@ use crate::expression::{ExpressionContext, Path, PathElement};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
-pub use batch::{
-    BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite,
-};
-pub use decode::ItemDecode;
+pub use batch::{BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite};
 pub(crate) use capacity::Calls;
 pub use capacity::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use changes::{Change, ChangeRecord, Changes};
+pub use decode::ItemDecode;
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
+pub use get_collection::GetCollection;
 pub use partial::Partial;
 pub use put::Put;
 pub use save::Save;
@@ -549,7 +549,10 @@ pub(crate) fn decode_required<M: Model>(
     what: &str,
 ) -> Result<M> {
     let item = attributes.ok_or_else(|| {
-        ConversionError::missing(format!("{what} of `{}` in the response", db.table_name::<M>()))
+        ConversionError::missing(format!(
+            "{what} of `{}` in the response",
+            db.table_name::<M>()
+        ))
     })?;
     decode::decode_returned(db, item)
 }
@@ -601,7 +604,9 @@ impl Error {
         match self {
             Error::ConditionalCheckFailed {
                 item: Some(item), ..
-            } => Ok(Some(decode::decode_item(item.clone(), || M::TABLE_NAME.to_owned())?)),
+            } => Ok(Some(decode::decode_item(item.clone(), || {
+                M::TABLE_NAME.to_owned()
+            })?)),
             Error::VersionConflict(conflict) => conflict
                 .item
                 .clone()

@@ -5,9 +5,9 @@ use std::future::IntoFuture;
 use futures::FutureExt;
 
 use crate::backend::{PutItemInput, ReturnValue};
+use crate::db::decode::decode_returned;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
-use crate::db::decode::decode_returned;
 use crate::db::{sent, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;

@@ -18,7 +18,8 @@ pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, Lea
 pub use entity::{
     check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
 };
-pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
+pub(crate) use entity::{entity_filter, index_entity_filter};
+pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use union::schema_union;
 

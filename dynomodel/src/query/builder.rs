@@ -6,13 +6,13 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::backend::{QueryInput, Select};
+use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
-use crate::db::decode::TableKey;
 use crate::query::pager::{Decode, FullItems, Page, Pager, Request, Strict};
 use crate::value::AttributeValue;
 
@@ -89,6 +89,8 @@ pub struct Query<'a, M: Model, T = M> {
     forward: bool,
     consistent: bool,
     full: bool,
+    /// A single-table member's entity filter, `(attribute, entity type)` (see [`entity_filter`]).
+    pub(super) entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
@@ -108,6 +110,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             forward: true,
             consistent: false,
             full: false,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -156,6 +159,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             range: info.range.map(str::to_owned),
             select_all: false,
         });
+        self.entity = index_entity_filter::<M>(info.local, index.projection());
         if index.hash_key() != M::HASH_KEY {
             self.hash = Err(Error::validation(format!(
                 "index `{}` is partitioned by `{}`, not by the table's hash key `{}`: query it with db.query_index(...)",
@@ -189,6 +193,7 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
             forward: true,
             consistent: false,
             full: false,
+            entity: index_entity_filter::<M>(info.local, index.projection()),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -554,6 +559,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             forward: self.forward,
             consistent: self.consistent,
             full: self.full,
+            entity: self.entity,
             decode,
             _model: PhantomData,
         }
@@ -582,7 +588,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let mut ctx = ExpressionContext::new();
         let key_condition =
             key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -603,7 +609,12 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
-    pub(crate) fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
+    /// The pager of `all`, `page` and `stream` (up to `limit`).
+    pub(crate) fn limited_pager(&self) -> Result<Pager<T>> {
+        self.pager(self.limit)
+    }
+
+    fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
             entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),

@@ -176,12 +176,14 @@ impl<T: Projected> Decode<T> {
 }
 
 /// How a read hands over its items: [`Strict`] (an item that does not decode fails the read) or
-/// [`Lenient`] (each item a `Result`, the read going on).
+/// [`PerItem`] (each item a `Result`, the read going on).
 pub(crate) trait Mode<T>: Send + 'static {
     /// What each item of the read is.
     type Out: Send + 'static;
     /// The item, or the error that ends a strict read.
-    fn out(decoded: std::result::Result<T, ItemDecode>) -> std::result::Result<Self::Out, ItemDecode>;
+    fn out(
+        decoded: std::result::Result<T, ItemDecode>,
+    ) -> std::result::Result<Self::Out, ItemDecode>;
 }
 
 /// The first item that does not decode fails the read, as [`Error::ItemDecode`](crate::Error::ItemDecode).
@@ -196,9 +198,9 @@ impl<T: Send + 'static> Mode<T> for Strict {
 }
 
 /// Every item is returned, decoded or not.
-pub(crate) struct Lenient;
+pub(crate) struct PerItem;
 
-impl<T: Send + 'static> Mode<T> for Lenient {
+impl<T: Send + 'static> Mode<T> for PerItem {
     type Out = std::result::Result<T, ItemDecode>;
     #[inline]
     fn out(

@@ -6,12 +6,12 @@ use futures::stream::{self, BoxStream, StreamExt};
 use futures::Stream;
 
 use crate::backend::ScanInput;
+use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
-use crate::db::decode::TableKey;
 use crate::query::pager::{Decode, Mode, Page, Pager, Request, Strict};
 
 /// DynamoDB's bound on `TotalSegments`.
@@ -68,28 +68,35 @@ pub struct Scan<'a, M: Model, T = M> {
     page_size: Option<i32>,
     consistent: bool,
     segments: u32,
+    /// A single-table member's entity filter, `(attribute, entity type)`.
+    entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
 impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
-    pub(crate) fn new(db: &'a Db, index: Option<(&'static str, bool)>) -> Self {
+    pub(crate) fn new(db: &'a Db) -> Self {
         Scan {
             db,
-            index,
+            index: None,
             filter: None,
             projection: None,
             limit: None,
             page_size: None,
             consistent: false,
             segments: 1,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
     }
 
     pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
-        Scan::new(db, Some((index.name(), index.is_local())))
+        Scan {
+            index: Some((index.name(), index.is_local())),
+            entity: index_entity_filter::<M>(index.is_local(), index.projection()),
+            ..Scan::new(db)
+        }
     }
 }
 
@@ -196,6 +203,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            entity: self.entity,
             decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
         }
@@ -214,6 +222,8 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            // Every member's items: the scan is no longer `M`'s alone.
+            entity: None,
             decode: Decode::items(C::from_item),
             _model: PhantomData,
         }
@@ -232,7 +242,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             ));
         }
         let mut ctx = ExpressionContext::new();
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -360,7 +370,10 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     }
 
     /// [`page`](Scan::page) in either mode.
-    pub(crate) async fn page_in<Md: Mode<T>>(self, cursor: Option<Cursor>) -> Result<Page<Md::Out>> {
+    pub(crate) async fn page_in<Md: Mode<T>>(
+        self,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         if self.segments != 1 {
             return Err(Error::validation(
                 "page() reads one segment; a parallel scan is read with stream() or all()",

@@ -9,9 +9,9 @@ use futures::FutureExt;
 
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::decode::decode_returned;
 use crate::db::{decode_required, sent, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, Path, PathElement, Update};
@@ -252,7 +252,9 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     pub fn returning_new(self) -> DbFuture<'a, M> {
         let db = self.db;
         let send = self.send(ReturnValue::AllNew);
-        Box::pin(send.map(move |output| decode_required(db, output?.attributes, "the updated item")))
+        Box::pin(
+            send.map(move |output| decode_required(db, output?.attributes, "the updated item")),
+        )
     }
 
     /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
