@@ -18,7 +18,8 @@ pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
 /// Every member declares `#[dynomodel(entity = "...")]`; the derive checks at compile time that
 /// they share the table, the key attribute names and the entity attribute, and that their entity
 /// types differ. [`Db::collection`](crate::Db::collection) reads one partition of the table and
-/// decodes each item as the member its entity attribute names. An item whose entity type no member
+/// decodes each item as the member its entity attribute names;
+/// [`Db::get_collection`](crate::Db::get_collection) reads one item by the key of any member. An item whose entity type no member
 /// declares goes to the variant marked `#[dynomodel(unknown)]` (holding an [`Item`]) if there is one;
 /// without it, the read fails with a [`ConversionError`] naming the entity type and the known ones,
 /// so no item is ever silently dropped.

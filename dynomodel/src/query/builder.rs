@@ -31,6 +31,16 @@ enum Source {
 /// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
 /// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
 ///
+/// An item that does not decode as `T` fails the read with [`Error::ItemDecode`], naming the table,
+/// the index, the item's key and the attribute; [`lenient`](Query::lenient) returns such items as
+/// `Err`s beside the good ones instead.
+///
+/// A model sharing its table with others (a single-table member, `entity = "..."`) reads only its
+/// own items: the entity check is ANDed to the `FilterExpression`, so `count` and `limit` are of this
+/// entity, but the other entities' items of the partition are still read and paid for (and counted
+/// in `ScannedCount`), and one page may hold fewer items than asked. See "Single-table entities" on
+/// [`Model`](crate::Model) (`.collection::<C>()` reads every member).
+///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
 /// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
 /// (sorted by `ts`, projecting `ALL`) and the global `KEYS_ONLY` index `rt-index` (partition `city`,

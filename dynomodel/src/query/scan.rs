@@ -23,7 +23,10 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 ///
 /// [`filter`](Scan::filter), [`limit`](Scan::limit), [`page_size`](Scan::page_size),
 /// [`consistent`](Scan::consistent) and [`project`](Scan::project) work as on a [`Query`](crate::Query),
-/// whose documentation lists the tweets these examples read.
+/// whose documentation lists the tweets these examples read. As there, an item that does not decode
+/// is an [`Error::ItemDecode`] naming it ([`lenient`](Scan::lenient) returns it beside the good ones),
+/// and a single-table member's scan returns (and counts) only its own items, while every item of
+/// the table is read and paid for.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
