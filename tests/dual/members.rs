@@ -294,7 +294,7 @@ dual_test!(members_lenient_reads_return_good_and_bad_items, |t| {
         error,
         index,
         ..
-    } = books[3].as_ref().unwrap_err();
+    } = &**books[3].as_ref().unwrap_err();
     assert_eq!(
         (*model, index.as_deref(), error.path.as_str()),
         ("Book", None, "title")

@@ -92,12 +92,6 @@ impl ItemDecode {
     }
 }
 
-impl From<ItemDecode> for Error {
-    fn from(decode: ItemDecode) -> Error {
-        Error::ItemDecode(Box::new(decode))
-    }
-}
-
 /// Decodes an item of `M`'s table given whole (a write's return value, a failed condition's item),
 /// naming its key when it does not decode. `table` gives the table with its namespace, as far as
 /// known (called only then).
@@ -114,6 +108,10 @@ pub(crate) fn decode_item<M: Model>(
 pub(crate) fn decode_returned<M: Model>(db: &Db, item: Item) -> Result<M, Error> {
     decode_item(item, || db.table_name::<M>())
 }
+
+/// Decodes one item handed over attribute by attribute (see [`ItemSink`](crate::ItemSink)).
+pub(crate) type FromAttributes<T> =
+    fn(&mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) -> Result<T, ConversionError>;
 
 /// The key attribute names of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,9 +197,7 @@ impl KeyWatch {
     pub(crate) fn decode<T>(
         &mut self,
         attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-        decode: fn(
-            &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-        ) -> Result<T, ConversionError>,
+        decode: FromAttributes<T>,
     ) -> Result<T, ConversionError> {
         self.clear();
         let mut watched = attributes.inspect(|(name, value)| self.see(name, value));
@@ -220,14 +216,14 @@ pub(crate) struct Source<'a> {
 
 impl Source<'_> {
     /// The error of the item with `key` of this source.
-    pub(crate) fn error(&self, key: Item, error: ConversionError) -> ItemDecode {
-        ItemDecode {
+    pub(crate) fn error(&self, key: Item, error: ConversionError) -> Box<ItemDecode> {
+        Box::new(ItemDecode {
             model: self.model,
             table: self.table.to_owned(),
             index: self.index.map(str::to_owned),
             key,
             error,
-        }
+        })
     }
 }
 

@@ -11,8 +11,9 @@ use crate::query::pager::{Page, PerItem};
 use crate::query::{Query, Scan};
 
 /// One item of a lenient read: the decoded item, or what is wrong with it (naming its table, key
-/// and attribute).
-pub type Decoded<T> = std::result::Result<T, ItemDecode>;
+/// and attribute; boxed, as in [`Error::ItemDecode`](crate::Error::ItemDecode), so that the good
+/// items stay small).
+pub type Decoded<T> = std::result::Result<T, Box<ItemDecode>>;
 
 /// A [`Query`] or [`Scan`] that returns every item it reads, each as a [`Decoded<T>`]: one item that
 /// does not decode as `T` never hides the others. Made by [`Query::lenient`] or [`Scan::lenient`],

@@ -12,12 +12,13 @@ use std::borrow::Cow;
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
 use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
-use crate::db::decode::{ItemDecode, KeyWatch, Source, TableKey};
+use crate::db::decode::{FromAttributes, ItemDecode, KeyWatch, Source, TableKey};
 use crate::db::names::model_name;
 use crate::db::Calls;
-use crate::error::{ConversionError, Result};
+use crate::error::{ConversionError, Error, Result};
 use crate::model::{entity_of, Projected};
 use crate::query::cursor::Cursor;
+use crate::query::lenient::Decoded;
 use crate::value::{AttributeValue, Item};
 
 /// One page of results and where the next one starts (`None`: this was the last).
@@ -134,11 +135,6 @@ pub(crate) struct FullItems {
     pub(crate) entity: Option<(&'static str, &'static str)>,
 }
 
-/// Decodes one item handed over attribute by attribute.
-type FromAttributes<T> = fn(
-    &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-) -> std::result::Result<T, ConversionError>;
-
 /// How a read's items become its results: from an [`Item`], and, where the result type has a
 /// better way, from the attributes a typed read hands over (`Backend::query_into`/`scan_into`),
 /// which lets a backend that stores items in another form skip building the `Item`.
@@ -181,9 +177,7 @@ pub(crate) trait Mode<T>: Send + 'static {
     /// What each item of the read is.
     type Out: Send + 'static;
     /// The item, or the error that ends a strict read.
-    fn out(
-        decoded: std::result::Result<T, ItemDecode>,
-    ) -> std::result::Result<Self::Out, ItemDecode>;
+    fn out(decoded: Decoded<T>) -> Decoded<Self::Out>;
 }
 
 /// The first item that does not decode fails the read, as [`Error::ItemDecode`](crate::Error::ItemDecode).
@@ -192,7 +186,7 @@ pub(crate) struct Strict;
 impl<T: Send + 'static> Mode<T> for Strict {
     type Out = T;
     #[inline]
-    fn out(decoded: std::result::Result<T, ItemDecode>) -> std::result::Result<T, ItemDecode> {
+    fn out(decoded: Decoded<T>) -> Decoded<T> {
         decoded
     }
 }
@@ -201,11 +195,9 @@ impl<T: Send + 'static> Mode<T> for Strict {
 pub(crate) struct PerItem;
 
 impl<T: Send + 'static> Mode<T> for PerItem {
-    type Out = std::result::Result<T, ItemDecode>;
+    type Out = Decoded<T>;
     #[inline]
-    fn out(
-        decoded: std::result::Result<T, ItemDecode>,
-    ) -> std::result::Result<Self::Out, ItemDecode> {
+    fn out(decoded: Decoded<T>) -> Decoded<Self::Out> {
         Ok(decoded)
     }
 }
@@ -217,7 +209,7 @@ struct Items<'r, T, Md: Mode<T>> {
     watch: KeyWatch,
     items: Vec<Md::Out>,
     /// A strict read's failure: the items after it are skipped.
-    error: Option<ItemDecode>,
+    error: Option<Box<ItemDecode>>,
 }
 
 impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
@@ -250,7 +242,7 @@ impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
     /// The items, or the failure of a strict read.
     fn finish(self) -> Result<Vec<Md::Out>> {
         match self.error {
-            Some(e) => Err(e.into()),
+            Some(e) => Err(Error::ItemDecode(e)),
             None => Ok(self.items),
         }
     }
