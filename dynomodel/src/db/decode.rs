@@ -20,7 +20,7 @@ use crate::value::{AttributeValue, Item};
 ///
 /// It names the type (a model, an index's entry type or a collection), the table (namespace
 /// included) and, for an index read, the index; the item's key (the table's key attributes, as
-/// found in the item); and, in [`error`](ItemDecode::error), the attribute path and what was
+/// found in the item); and, in [`error`](ItemDecode#structfield.error), the attribute path and what was
 /// expected there.
 ///
 /// ```

@@ -18,7 +18,7 @@ impl Db {
     /// found may be of another member than the key's model (members share the table's key space).
     ///
     /// An item of an entity type no member declares goes to the `#[dynomodel(unknown)]` variant,
-    /// or is an [`Error::ItemDecode`] naming its entity type, as in a collection query
+    /// or is an [`Error::ItemDecode`](crate::Error::ItemDecode) naming its entity type, as in a collection query
     /// ([`Db::collection`]).
     ///
     /// ```
