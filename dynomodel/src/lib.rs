@@ -86,8 +86,8 @@ pub use db::{
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{Change, ChangeRecord, Changes};
 pub use db::{
-    Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
-    Slot, Transaction, UpdateItem,
+    Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
+    Reads, Save, Slot, Transaction, UpdateItem,
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
@@ -99,10 +99,11 @@ pub use expression::{
     ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
 pub use model::{
-    entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
+    entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
+    Field, FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected,
+    DEFAULT_ENTITY_ATTRIBUTE,
 };
-pub use query::{Cursor, Page, Query, Scan};
+pub use query::{Cursor, Decoded, Lenient, Page, Query, Scan};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };

@@ -121,7 +121,9 @@ dual_test!(composite_keys_round_trip, |t| {
         .unwrap();
     let err = db.query::<Order>("u3").all().await.unwrap_err();
     assert!(
-        matches!(&err, Error::Conversion(e) if e.path == "sk" && e.expected.contains("ORDER#{date}#{id}")),
+        matches!(&err, Error::ItemDecode(d) if d.error.path == "sk"
+            && d.error.expected.contains("ORDER#{date}#{id}")
+            && d.key["sk"] == s("ORDER#yesterday")),
         "{err:?}"
     );
 });

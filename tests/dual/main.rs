@@ -27,6 +27,7 @@ mod items;
 mod keys;
 mod legacy;
 mod legacy_errors;
+mod members;
 mod migrate;
 mod migrate_waiting;
 mod numbers_raw;

@@ -134,6 +134,30 @@ impl ExpressionContext {
         })
     }
 
+    /// Renders a read's `FilterExpression`: the user's `filter` (if any) `AND` the single-table
+    /// member's entity check `attribute = entity` (if any); `None` when there is neither.
+    pub(crate) fn filter<M>(
+        &mut self,
+        filter: Option<&Condition<M>>,
+        entity: Option<(&str, &str)>,
+    ) -> Result<Option<String>> {
+        let Some((attribute, entity)) = entity else {
+            return filter.map(|f| self.condition(f)).transpose();
+        };
+        self.render("FilterExpression", |out, p| {
+            if let Some(filter) = filter {
+                out.push('(');
+                filter.render(out, p)?;
+                out.push_str(") AND ");
+            }
+            p.name(out, attribute);
+            out.push_str(" = ");
+            p.value(out, AttributeValue::S(entity.to_owned()));
+            Ok(())
+        })
+        .map(Some)
+    }
+
     /// Runs one renderer transactionally and enforces the size limit.
     fn render(
         &mut self,

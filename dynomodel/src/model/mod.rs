@@ -18,7 +18,8 @@ pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, Lea
 pub use entity::{
     check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
 };
-pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
+pub(crate) use entity::{entity_filter, index_entity_filter};
+pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use union::schema_union;
 
@@ -325,14 +326,27 @@ pub use union::schema_union;
 ///   into the attribute `_et` ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names
 ///   another, which must not be a field's or composite's attribute).
 /// - **Checked** on every read: [`Model::from_item`] of an item of another entity type (or without
-///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode.
+///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode (a read of the
+///   mapper reports it as [`Error::ItemDecode`](crate::Error::ItemDecode), with the table and key).
+/// - **Filtered** on every scan, query and count of one member: `db.scan::<Order>()`,
+///   `db.query::<Order>(..)` and `.count()` return only orders. The mapper adds `_et = "Order"` to
+///   the request's `FilterExpression` (ANDed with the query's own filter), so DynamoDB counts
+///   correctly (`Count` is after the filter) and `limit(n)` means n orders. The capacity is not
+///   filtered: the other entities' items in the partition (or table) are still read and paid for,
+///   and a page's `ScannedCount` includes them; a one-request [`page`](crate::Query::page) may
+///   hold fewer orders than its limit, even none, with a cursor to go on. An index query is
+///   filtered where the index entries hold `_et`: a local index, or a global index projecting
+///   `ALL`; a global `KEYS_ONLY` or `INCLUDE` index cannot tell the entity types apart and returns
+///   every entry that decodes as its entry type (`fetch_full()` then leaves out the full items of
+///   other types).
 /// - **Collections.** `#[derive(Collection)]` on an enum of the models (`User(User)`, ...) reads one
 ///   partition in one typed query, [`Db::collection`](crate::Db::collection), each item decoded as
-///   the member its `_et` names. Items of entity types no member declares go to a
-///   `#[dynomodel(unknown)]` variant holding the [`Item`], or fail the read with a
-///   [`ConversionError`] listing the known types: they are never dropped. A member's own query
-///   (`db.query::<Order>(..).range(..)`) or an index query (`db.query_index(..)`) becomes a
-///   collection query with `.collection::<C>()`.
+///   the member its `_et` names, and one item by the key of any member,
+///   [`Db::get_collection`](crate::Db::get_collection). Items of entity types no member declares go
+///   to a `#[dynomodel(unknown)]` variant holding the [`Item`], or fail the read with an error
+///   listing the known types: they are never dropped. A member's own query
+///   (`db.query::<Order>(..).range(..)`), scan or index query (`db.query_index(..)`) becomes a
+///   collection query with `.collection::<C>()`, which returns every member's items.
 /// - **Changes.** [`Db::changes::<Order>()`](crate::Db::changes) of the shared table's stream
 ///   yields only the orders' records (the other entity types' are skipped, except in a `KEYS_ONLY`
 ///   stream, whose records carry no entity type);
@@ -374,6 +388,11 @@ pub use union::schema_union;
 ///
 /// let all = db.collection::<UserData>("u1").all().await?;
 /// assert!(matches!(&all[..], [UserData::Order(o), UserData::User(u)] if o.id == 7 && u.name == "Ada"));
+/// // A member's own reads see only its items.
+/// assert_eq!(db.scan::<Order>().count().await?, 1);
+/// assert_eq!(db.query::<User>("u1").all().await?.len(), 1);
+/// let order = db.get_collection::<UserData>(OrderKey::from(("u1", 7_u32))).await?;
+/// assert!(matches!(order, Some(UserData::Order(o)) if o.total == 70));
 ///
 /// // An order is not a user.
 /// let order = Order { userid: "u1".into(), id: 7, total: 70 }.to_item()?;

@@ -6,13 +6,14 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::backend::{QueryInput, Select};
+use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Page, Pager, Request};
+use crate::query::pager::{Decode, FullItems, Page, Pager, Request, Strict};
 use crate::value::AttributeValue;
 
 /// Which table or index a query reads.
@@ -29,6 +30,16 @@ enum Source {
 /// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page) or
 /// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
 /// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
+///
+/// An item that does not decode as `T` fails the read with [`Error::ItemDecode`], naming the table,
+/// the index, the item's key and the attribute; [`lenient`](Query::lenient) returns such items as
+/// `Err`s beside the good ones instead.
+///
+/// A model sharing its table with others (a single-table member, `entity = "..."`) reads only its
+/// own items: the entity check is ANDed to the `FilterExpression`, so `count` and `limit` are of this
+/// entity, but the other entities' items of the partition are still read and paid for (and counted
+/// in `ScannedCount`), and one page may hold fewer items than asked. See "Single-table entities" on
+/// [`Model`](crate::Model) (`.collection::<C>()` reads every member).
 ///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
 /// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
@@ -88,6 +99,8 @@ pub struct Query<'a, M: Model, T = M> {
     forward: bool,
     consistent: bool,
     full: bool,
+    /// A single-table member's entity filter, `(attribute, entity type)` (see [`entity_filter`]).
+    pub(super) entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
@@ -107,6 +120,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             forward: true,
             consistent: false,
             full: false,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -155,6 +169,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             range: info.range.map(str::to_owned),
             select_all: false,
         });
+        self.entity = index_entity_filter::<M>(info.local, index.projection());
         if index.hash_key() != M::HASH_KEY {
             self.hash = Err(Error::validation(format!(
                 "index `{}` is partitioned by `{}`, not by the table's hash key `{}`: query it with db.query_index(...)",
@@ -188,6 +203,7 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
             forward: true,
             consistent: false,
             full: false,
+            entity: index_entity_filter::<M>(info.local, index.projection()),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -553,6 +569,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             forward: self.forward,
             consistent: self.consistent,
             full: self.full,
+            entity: self.entity,
             decode,
             _model: PhantomData,
         }
@@ -581,7 +598,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let mut ctx = ExpressionContext::new();
         let key_condition =
             key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -602,15 +619,21 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
+    /// The pager of `all`, `page` and `stream` (up to `limit`).
+    pub(crate) fn limited_pager(&self) -> Result<Pager<T>> {
+        self.pager(self.limit)
+    }
+
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
-            key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
+            entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
             request: Request::Query(self.build()?),
             decode: self.decode,
+            key: TableKey::of::<M>(),
             full,
             limit,
             page_size: self.page_size,
@@ -651,7 +674,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        self.pager(self.limit)?.all().await
+        self.pager(self.limit)?.all::<Strict>().await
     }
 
     /// The first result, if any (pages until one matches the filter).
@@ -819,7 +842,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.pager(self.limit)?.page(cursor).await
+        self.pager(self.limit)?.page::<Strict>(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.
@@ -863,7 +886,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         match self.pager(self.limit) {
-            Ok(pager) => pager.stream(),
+            Ok(pager) => pager.stream::<Strict>(),
             Err(e) => Box::pin(futures::stream::once(async move { Err(e) })),
         }
     }

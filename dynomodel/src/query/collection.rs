@@ -39,6 +39,9 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// `db.query_index(Order::by_status(), "open").collection::<UserData>()`. `M` must be one of
     /// `C`'s members (same table). The index must project the entity attribute (`ALL` does).
     pub fn collection<C: Collection>(self) -> Query<'a, M, C> {
-        self.retype(crate::query::pager::Decode::items(C::from_item))
+        let mut query = self.retype(crate::query::pager::Decode::items(C::from_item));
+        // Every member's items: the query is no longer `M`'s alone.
+        query.entity = None;
+        query
     }
 }

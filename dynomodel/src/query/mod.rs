@@ -64,11 +64,13 @@ mod builder;
 mod collection;
 mod cursor;
 mod key;
+mod lenient;
 mod pager;
 mod scan;
 
 pub use builder::Query;
 pub use cursor::Cursor;
+pub use lenient::{Decoded, Lenient};
 pub use pager::Page;
 pub use scan::Scan;
 
@@ -208,7 +210,7 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub fn scan<M: Model>(&self) -> Scan<'_, M> {
-        Scan::new(self, None)
+        Scan::new(self)
     }
 
     /// A Scan of one of `M`'s secondary indexes, returning its entries.

@@ -9,6 +9,7 @@ use futures::FutureExt;
 
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
 use crate::db::{decode_required, sent, Db, DbFuture, Partial};
@@ -249,8 +250,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_new(self) -> DbFuture<'a, M> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllNew);
-        Box::pin(send.map(|output| decode_required(output?.attributes, "the updated item")))
+        Box::pin(
+            send.map(move |output| decode_required(db, output?.attributes, "the updated item")),
+        )
     }
 
     /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
@@ -279,8 +283,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllOld);
-        Box::pin(send.map(|output| Ok(output?.attributes.map(M::from_item).transpose()?)))
+        Box::pin(send.map(move |output| {
+            (output?.attributes)
+                .map(|item| decode_returned(db, item))
+                .transpose()
+        }))
     }
 
     /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
