@@ -140,6 +140,13 @@ impl TableKey {
     pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> {
         std::iter::once(self.hash).chain(self.range)
     }
+
+    /// The key attributes of an item that `find` looks up by name (those it has).
+    pub(crate) fn key_from(&self, find: &dyn Fn(&str) -> Option<AttributeValue>) -> Item {
+        self.names()
+            .filter_map(|name| find(name).map(|v| (name.to_owned(), v)))
+            .collect()
+    }
 }
 
 /// The table key of the item being decoded, kept aside as its attributes go by (see the module
@@ -173,6 +180,11 @@ impl KeyWatch {
     pub(crate) fn see_item(&mut self, item: &Item) {
         self.hash = item.get(self.names.hash).cloned();
         self.range = self.names.range.and_then(|r| item.get(r)).cloned();
+    }
+
+    /// The key attribute names watched.
+    pub(crate) fn key(&self) -> TableKey {
+        self.names
     }
 
     /// Forgets the item seen (before the next one).

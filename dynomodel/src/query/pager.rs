@@ -225,6 +225,11 @@ impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
 
     fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
         let decoded = decoded.map_err(|e| self.source.error(self.watch.take(), e));
+        self.output(decoded);
+    }
+
+    /// One decoded item, or the failure naming it.
+    fn output(&mut self, decoded: Decoded<T>) {
         match Md::out(decoded) {
             Ok(item) => self.items.push(item),
             Err(e) => self.error = Some(e),
@@ -260,6 +265,21 @@ impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
         if items.error.is_none() {
             let decoded = items.watch.decode(attributes, self.attributes);
             items.push(decoded);
+        }
+    }
+
+    // The engine's stored items: the key is looked up again only for an item that fails, so a
+    // page that decodes costs nothing for naming the ones that would not.
+    fn stored_item(
+        &mut self,
+        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+        find: &dyn Fn(&str) -> Option<AttributeValue>,
+    ) {
+        let items = &mut self.items;
+        if items.error.is_none() {
+            let decoded = (self.attributes)(attributes)
+                .map_err(|e| items.source.error(items.watch.key().key_from(find), e));
+            items.output(decoded);
         }
     }
 
