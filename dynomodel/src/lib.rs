@@ -100,7 +100,8 @@ pub use expression::{
 };
 pub use model::{
     entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
+    FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
+    DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Page, Query, Scan};
 pub use value::{

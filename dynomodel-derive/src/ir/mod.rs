@@ -357,11 +357,6 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.
-pub fn is_string(ty: &Type) -> bool {
-    matches!(last_segment(ty), Some((ident, args)) if ident == "String" && args.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,14 +371,6 @@ mod tests {
         assert!(!is_bytes(&parse_quote!(Vec<Vec<u8>>)));
         assert!(!is_bytes(&parse_quote!(Option<Option<Vec<u8>>>)));
         assert!(!is_bytes(&parse_quote!(Bytes)));
-    }
-
-    #[test]
-    fn strings_are_detected_by_spelling() {
-        assert!(is_string(&parse_quote!(String)));
-        assert!(is_string(&parse_quote!(std::string::String)));
-        assert!(!is_string(&parse_quote!(&str)));
-        assert!(!is_string(&parse_quote!(Option<String>)));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use crate::value::{AttributeValue, Item};
 mod composite;
 mod entity;
 mod index;
+mod into_key;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -20,6 +21,7 @@ pub use entity::{
 };
 pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use into_key::IntoKey;
 pub use union::schema_union;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.

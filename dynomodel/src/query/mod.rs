@@ -73,8 +73,7 @@ pub use pager::Page;
 pub use scan::Scan;
 
 use crate::db::Db;
-use crate::expression::IntoValue;
-use crate::model::{Index, Model, Projected};
+use crate::model::{Index, IntoKey, Model, Projected};
 
 impl Db {
     /// A Query on `M`'s partition `hash` (typed as `M`'s hash key: `db.query::<Tweet>("abc")`).
@@ -122,8 +121,8 @@ impl Db {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn query<M: Model>(&self, hash: impl IntoValue<M::Hash>) -> Query<'_, M> {
-        let hash = M::hash_key_value(&hash.into_value()).map_err(Into::into);
+    pub fn query<M: Model>(&self, hash: impl IntoKey<M::Hash>) -> Query<'_, M> {
+        let hash = M::hash_key_value(&hash.into_key()).map_err(Into::into);
         Query::table(self, hash)
     }
 
@@ -167,9 +166,9 @@ impl Db {
     pub fn query_index<M: Model, H, R, T: Projected>(
         &self,
         index: Index<M, H, R, T>,
-        hash: impl IntoValue<H>,
+        hash: impl IntoKey<H>,
     ) -> Query<'_, M, T> {
-        Query::on_index(self, index, &hash.into_value())
+        Query::on_index(self, index, &hash.into_key())
     }
 
     /// A Scan of `M`'s table.
