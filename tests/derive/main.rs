@@ -8,6 +8,7 @@ mod composite;
 mod composite_names;
 mod composite_local_indexes;
 mod composite_projections;
+mod datetime;
 mod documents;
 mod entities;
 mod enums;

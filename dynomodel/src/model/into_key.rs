@@ -1,6 +1,9 @@
 //! [`IntoKey`]: what may be given where a key value is taken (a get's or an update's key, a query's
 //! partition, a composite's parts in a key condition), borrowed strings included.
 
+use chrono::{DateTime, Utc};
+
+use crate::convert::datetime::Rfc3339;
 use crate::convert::KeyAttribute;
 
 /// A value that can be given where a key value of type `T` is expected: the hash value of
@@ -87,6 +90,19 @@ impl IntoKey<Vec<u8>> for &[u8] {
 impl<T, X: IntoKey<T>> IntoKey<Option<T>> for X {
     fn into_key(self) -> Option<T> {
         Some(self.into_key())
+    }
+}
+
+/// A composite's part stored at another width (`datetime = "millis"`) is given as a `DateTime<Utc>`.
+impl<W> IntoKey<Rfc3339<W>> for DateTime<Utc> {
+    fn into_key(self) -> Rfc3339<W> {
+        Rfc3339::new(self)
+    }
+}
+
+impl<W> IntoKey<Rfc3339<W>> for &DateTime<Utc> {
+    fn into_key(self) -> Rfc3339<W> {
+        Rfc3339::new(*self)
     }
 }
 

@@ -36,7 +36,9 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// types: [`prefix`](Composite::prefix) takes a tuple of the first `k` parts (`()`, `(date,)`,
 /// `(date, id)`), and [`between`](Composite::between), [`ge`](Composite::ge),
 /// [`gt`](Composite::gt) and [`le`](Composite::le) take the first `k` parts and bound part `k + 1`.
-/// A tuple of the wrong types, or too long, does not compile.
+/// A tuple of the wrong types, or too long, does not compile. Each value is an
+/// [`IntoKey`](crate::IntoKey) of its part: `("u1",)` for a `String` part, a `DateTime<Utc>` for a
+/// part stored at another width (`Rfc3339<Millis>`).
 ///
 /// ```
 /// use chrono::NaiveDate;
