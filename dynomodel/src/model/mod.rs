@@ -259,8 +259,7 @@ pub use union::schema_union;
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -274,7 +273,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
 /// for (d, id) in [(1, 10), (1, 9), (2, 1)] {
@@ -299,8 +298,7 @@ pub use union::schema_union;
 ///
 /// ```
 /// use chrono::{DateTime, TimeZone, Utc};
-/// use dynomodel::{AttributeValue, Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{AttributeValue, Model};
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
@@ -314,7 +312,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Reply>().await?;
 /// let at = Utc.with_ymd_and_hms(2015, 9, 15, 19, 58, 22).unwrap();
 /// let (forum, subject) = ("Amazon DynamoDB", "C# or Rust?");
@@ -334,8 +332,7 @@ pub use union::schema_union;
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -346,7 +343,7 @@ pub use union::schema_union;
 /// struct Order { userid: String, id: u32, status: String, date: NaiveDate }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// assert_eq!(Order::schema().local_secondary_indexes[0].index_name, "by-status");
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
@@ -396,8 +393,7 @@ pub use union::schema_union;
 ///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
 ///
 /// ```
-/// use dynomodel::{Collection, Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Collection, Model};
 ///
 /// #[derive(Model, Debug, PartialEq)]
 /// #[dynomodel(table = "app", entity = "User")]
@@ -415,7 +411,7 @@ pub use union::schema_union;
 /// enum UserData { User(User), Order(Order) }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_collection_schema::<UserData>().await?;
 /// db.put(&User { userid: "u1".into(), userid2: "u1".into(), name: "Ada".into() }).await?;
 /// db.put(&Order { userid: "u1".into(), id: 7, total: 70 }).await?;
@@ -483,8 +479,7 @@ pub use union::schema_union;
 /// anything is sent (an update's `ADD` cannot check it: prefer `u64`).
 ///
 /// ```
-/// use dynomodel::{Db, Error, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Error, Model};
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Account {
@@ -496,7 +491,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Account>().await?;
 /// let mut account = Account { id: "a1".into(), balance: 100, version: 0 };
 /// db.save(&mut account).await?; // create only; now version 1
