@@ -125,7 +125,7 @@ fn prefix_without_separator(container: &Container<'_>, errors: &mut Errors) {
                 span,
                 format!(
                     "the prefix of composite `{}` holds its separator {:?}, so it would read as parts; \
-                     choose another separator (`separator = \"|\"`) or a prefix without it",
+                     choose another separator (`separator = \"...\"`) or a prefix without it",
                     composite.ident, composite.separator
                 ),
             );

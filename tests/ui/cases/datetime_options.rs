@@ -9,10 +9,17 @@ struct Reply {
     id: String,
     #[dynomodel(datetime = "millis", epoch_seconds)]
     at: DateTime<Utc>,
-    #[dynomodel(datetime = "millis")]
-    name: String,
     #[dynomodel(datetime = "millis", datetime = "seconds")]
     seen: Option<DateTime<Utc>>,
+}
+
+// The width is for date-times: the compiler says so at the field's type.
+#[derive(Model)]
+struct Note {
+    #[hash_key]
+    id: String,
+    #[dynomodel(datetime = "millis")]
+    name: String,
 }
 
 // A key is always present.
