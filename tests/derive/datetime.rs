@@ -144,8 +144,12 @@ fn operands_built_from_the_handle_have_the_width() {
     let mut ctx = ExpressionContext::new();
     ctx.condition(&(Reply::reply_date_time().gt(at()) & Reply::edited().le(at())))
         .expect("renders");
-    ctx.condition(&Reply::posted_by_message_index().range_field().between(at(), at()))
-        .expect("renders");
+    ctx.condition(
+        &Reply::posted_by_message_index()
+            .range_field()
+            .between(at(), at()),
+    )
+    .expect("renders");
     let update = Update::new()
         .set(Reply::edited(), at())
         .set(Reply::received(), at());
@@ -187,14 +191,15 @@ fn composite_parts_are_written_at_the_width() {
         s("AT#2015-09-15T19:58:22.947Z#0000000007")
     );
     let mut ctx = ExpressionContext::new();
-    ctx.condition(&Event::sk().prefix((at(),))).expect("renders");
-    assert_eq!(
-        ctx.finish().1[":v0"],
-        s("AT#2015-09-15T19:58:22.947Z#")
-    );
+    ctx.condition(&Event::sk().prefix((at(),)))
+        .expect("renders");
+    assert_eq!(ctx.finish().1[":v0"], s("AT#2015-09-15T19:58:22.947Z#"));
     // A part is read at its declared width.
     let mut item = event.to_item().expect("converts");
-    item.insert("sk".into(), s("AT#2015-09-15T19:58:22.947123456Z#0000000007"));
+    item.insert(
+        "sk".into(),
+        s("AT#2015-09-15T19:58:22.947123456Z#0000000007"),
+    );
     let err = Event::from_item(item).expect_err("another width");
     assert_eq!(err.path, "sk");
     assert!(

@@ -5,8 +5,8 @@
 //! values, are defined here at the crate root, where every topic module can see them.
 
 mod composite;
-mod composite_names;
 mod composite_local_indexes;
+mod composite_names;
 mod composite_projections;
 mod datetime;
 mod documents;

@@ -115,7 +115,12 @@ dual_test!(composite_reply_table_keeps_the_samples_shape, |t| {
 
 /// A member of a forum collection: threads and replies share `Id`.
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynomodel(table = "Forum", entity = "Thread", rename_all = "PascalCase", datetime = "millis")]
+#[dynomodel(
+    table = "Forum",
+    entity = "Thread",
+    rename_all = "PascalCase",
+    datetime = "millis"
+)]
 #[composite(id = (forum_name, subject), hash_key, rename = "Id")]
 #[composite(sk = ("THREAD", created), range_key)]
 struct ThreadItem {
@@ -125,7 +130,12 @@ struct ThreadItem {
 }
 
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynomodel(table = "Forum", entity = "Reply", rename_all = "PascalCase", datetime = "millis")]
+#[dynomodel(
+    table = "Forum",
+    entity = "Reply",
+    rename_all = "PascalCase",
+    datetime = "millis"
+)]
 #[composite(id = (forum_name, subject), hash_key, rename = "Id")]
 #[composite(sk = ("REPLY", at), range_key)]
 struct ReplyItem {
@@ -173,7 +183,9 @@ dual_test!(composite_borrowed_parts_in_every_key_taking_call, |t| {
         .set(Reply::message(), "edited")
         .await
         .unwrap();
-    db.delete_key::<Reply>(((FORUM, RUST), at(2))).await.unwrap();
+    db.delete_key::<Reply>(((FORUM, RUST), at(2)))
+        .await
+        .unwrap();
     assert_eq!(
         db.query::<Reply>((FORUM, RUST))
             .all()
@@ -215,13 +227,22 @@ dual_test!(composite_borrowed_parts_in_every_key_taking_call, |t| {
         .delete_key::<Reply>(((FORUM, &subject), at(0)))
         .await
         .unwrap();
-    assert!(db.query::<Reply>((FORUM, RUST)).all().await.unwrap().is_empty());
+    assert!(db
+        .query::<Reply>((FORUM, RUST))
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
 
     // An index partition of two parts, and a collection's partition.
     let posts = t.namespaced_db();
     t.register_table(&posts.table_name::<Post>());
     posts.create_schema::<Post>().await.unwrap();
-    for (id, author, lang) in [("1", "ada", "rust"), ("2", "ada", "c#"), ("3", "bob", "rust")] {
+    for (id, author, lang) in [
+        ("1", "ada", "rust"),
+        ("2", "ada", "c#"),
+        ("3", "bob", "rust"),
+    ] {
         posts
             .put(&Post {
                 id: id.into(),
@@ -262,78 +283,97 @@ dual_test!(composite_borrowed_parts_in_every_key_taking_call, |t| {
         })
         .await
         .unwrap();
-    let thread = forum.collection::<ForumData>((FORUM, RUST)).all().await.unwrap();
+    let thread = forum
+        .collection::<ForumData>((FORUM, RUST))
+        .all()
+        .await
+        .unwrap();
     assert!(
         matches!(&thread[..], [ForumData::Reply(r), ForumData::Thread(_)] if r.text == "Both"),
         "{thread:?}"
     );
 });
 
-dual_test!(composite_millis_dates_sort_with_items_other_code_wrote, |t| {
-    let db = reply_db(&t).await;
-    let table = db.table_name::<Reply>();
-    // The sample's own items, written by other code with the millisecond width (days 1 and 3).
-    for (days, text) in [(1, "2015-09-16T19:58:22.947Z"), (3, "2015-09-18T19:58:22.947Z")] {
-        db.backend()
-            .put_item(PutItemInput {
-                table_name: table.clone(),
-                item: item([
-                    ("Id", s("Amazon DynamoDB#DynamoDB Thread 1")),
-                    ("ReplyDateTime", s(text)),
-                    ("Message", s(&format!("raw reply on day {days}"))),
-                    ("PostedBy", s("User A")),
-                ]),
-                ..Default::default()
-            })
+dual_test!(
+    composite_millis_dates_sort_with_items_other_code_wrote,
+    |t| {
+        let db = reply_db(&t).await;
+        let table = db.table_name::<Reply>();
+        // The sample's own items, written by other code with the millisecond width (days 1 and 3).
+        for (days, text) in [
+            (1, "2015-09-16T19:58:22.947Z"),
+            (3, "2015-09-18T19:58:22.947Z"),
+        ] {
+            db.backend()
+                .put_item(PutItemInput {
+                    table_name: table.clone(),
+                    item: item([
+                        ("Id", s("Amazon DynamoDB#DynamoDB Thread 1")),
+                        ("ReplyDateTime", s(text)),
+                        ("Message", s(&format!("raw reply on day {days}"))),
+                        ("PostedBy", s("User A")),
+                    ]),
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+        }
+        // The mapper's, on days 0, 2 and 4; the one on day 2 has sub-millisecond digits, truncated.
+        for days in [0, 2, 4] {
+            let mut r = reply("DynamoDB Thread 1", days, "User B");
+            if days == 2 {
+                r.reply_date_time += Duration::nanoseconds(999_999);
+            }
+            db.put(&r).await.unwrap();
+        }
+        let thread = (FORUM, "DynamoDB Thread 1");
+        let all: Vec<Reply> = db.query::<Reply>(thread).all().await.unwrap();
+        assert_eq!(days(&all), [0, 1, 2, 3, 4]);
+        assert_eq!(all[2].reply_date_time, at(2)); // stored truncated to the millisecond
+
+        // Key conditions and filters built from the field's handle compare at the stored width.
+        let db = &db;
+        let range = |condition| async move {
+            days(
+                &db.query::<Reply>(thread)
+                    .range(condition)
+                    .all()
+                    .await
+                    .unwrap(),
+            )
+        };
+        assert_eq!(range(Reply::reply_date_time().gt(at(1))).await, [2, 3, 4]);
+        assert_eq!(
+            range(Reply::reply_date_time().ge(at(1))).await,
+            [1, 2, 3, 4]
+        );
+        assert_eq!(
+            range(Reply::reply_date_time().between(at(1), at(3))).await,
+            [1, 2, 3]
+        );
+        // A time past the stored millisecond compares as its millisecond.
+        assert_eq!(
+            range(Reply::reply_date_time().le(at(2) + Duration::microseconds(500))).await,
+            [0, 1, 2]
+        );
+        let by_a: Vec<Reply> = db
+            .query_index(Reply::posted_by_message_index(), "User A")
+            .filter(Reply::reply_date_time().lt(at(3)))
+            .all()
             .await
             .unwrap();
+        assert_eq!(days(&by_a), [1]);
+        let desc: Vec<Reply> = db
+            .query::<Reply>(thread)
+            .range(Reply::reply_date_time().lt(at(4)))
+            .desc()
+            .limit(2)
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(days(&desc), [3, 2]);
     }
-    // The mapper's, on days 0, 2 and 4; the one on day 2 has sub-millisecond digits, truncated.
-    for days in [0, 2, 4] {
-        let mut r = reply("DynamoDB Thread 1", days, "User B");
-        if days == 2 {
-            r.reply_date_time += Duration::nanoseconds(999_999);
-        }
-        db.put(&r).await.unwrap();
-    }
-    let thread = (FORUM, "DynamoDB Thread 1");
-    let all: Vec<Reply> = db.query::<Reply>(thread).all().await.unwrap();
-    assert_eq!(days(&all), [0, 1, 2, 3, 4]);
-    assert_eq!(all[2].reply_date_time, at(2)); // stored truncated to the millisecond
-
-    // Key conditions and filters built from the field's handle compare at the stored width.
-    let db = &db;
-    let range = |condition| async move {
-        days(&db.query::<Reply>(thread).range(condition).all().await.unwrap())
-    };
-    assert_eq!(range(Reply::reply_date_time().gt(at(1))).await, [2, 3, 4]);
-    assert_eq!(range(Reply::reply_date_time().ge(at(1))).await, [1, 2, 3, 4]);
-    assert_eq!(
-        range(Reply::reply_date_time().between(at(1), at(3))).await,
-        [1, 2, 3]
-    );
-    // A time past the stored millisecond compares as its millisecond.
-    assert_eq!(
-        range(Reply::reply_date_time().le(at(2) + Duration::microseconds(500))).await,
-        [0, 1, 2]
-    );
-    let by_a: Vec<Reply> = db
-        .query_index(Reply::posted_by_message_index(), "User A")
-        .filter(Reply::reply_date_time().lt(at(3)))
-        .all()
-        .await
-        .unwrap();
-    assert_eq!(days(&by_a), [1]);
-    let desc: Vec<Reply> = db
-        .query::<Reply>(thread)
-        .range(Reply::reply_date_time().lt(at(4)))
-        .desc()
-        .limit(2)
-        .all()
-        .await
-        .unwrap();
-    assert_eq!(days(&desc), [3, 2]);
-});
+);
 
 /// A composite sort key whose last part holds the separator: range conditions on it.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -346,53 +386,62 @@ struct Tag {
     name: String,
 }
 
-dual_test!(composite_last_part_with_separators_in_range_conditions, |t| {
-    let db = t.namespaced_db();
-    t.register_table(&db.table_name::<Tag>());
-    db.create_schema::<Tag>().await.unwrap();
-    for (kind, name) in [
-        ("lang", "C"),
-        ("lang", "C#"),
-        ("lang", "C# or Rust?"),
-        ("lang", "C!"),
-        ("lang", "C++"),
-        ("lang", "D"),
-        ("langs", "A"),
-        ("other", "C#"),
-    ] {
-        db.put(&Tag {
-            owner: "o".into(),
-            kind: kind.into(),
-            name: name.into(),
-        })
-        .await
-        .unwrap();
-    }
-    let db = &db;
-    let names = |condition| async move {
-        db.query::<Tag>("o")
-            .range(condition)
-            .all()
+dual_test!(
+    composite_last_part_with_separators_in_range_conditions,
+    |t| {
+        let db = t.namespaced_db();
+        t.register_table(&db.table_name::<Tag>());
+        db.create_schema::<Tag>().await.unwrap();
+        for (kind, name) in [
+            ("lang", "C"),
+            ("lang", "C#"),
+            ("lang", "C# or Rust?"),
+            ("lang", "C!"),
+            ("lang", "C++"),
+            ("lang", "D"),
+            ("langs", "A"),
+            ("other", "C#"),
+        ] {
+            db.put(&Tag {
+                owner: "o".into(),
+                kind: kind.into(),
+                name: name.into(),
+            })
             .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(
-        names(Tag::sk().prefix(("lang",))).await,
-        ["C", "C!", "C#", "C# or Rust?", "C++", "D"]
-    );
-    // Every name above "C", those starting with "C" and a character below the separator included.
-    assert_eq!(
-        names(Tag::sk().gt(("lang",), "C")).await,
-        ["C!", "C#", "C# or Rust?", "C++", "D"]
-    );
-    assert_eq!(names(Tag::sk().gt(("lang",), "C#")).await, ["C# or Rust?", "C++", "D"]);
-    assert_eq!(names(Tag::sk().le(("lang",), "C#")).await, ["C", "C!", "C#"]);
-    assert_eq!(
-        names(Tag::sk().between(("lang",), "C#", "C++")).await,
-        ["C#", "C# or Rust?", "C++"]
-    );
-    assert_eq!(names(Tag::sk().prefix(("lang", "C#"))).await, ["C#"]);
-});
+            .unwrap();
+        }
+        let db = &db;
+        let names = |condition| async move {
+            db.query::<Tag>("o")
+                .range(condition)
+                .all()
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|t| t.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(Tag::sk().prefix(("lang",))).await,
+            ["C", "C!", "C#", "C# or Rust?", "C++", "D"]
+        );
+        // Every name above "C", those starting with "C" and a character below the separator included.
+        assert_eq!(
+            names(Tag::sk().gt(("lang",), "C")).await,
+            ["C!", "C#", "C# or Rust?", "C++", "D"]
+        );
+        assert_eq!(
+            names(Tag::sk().gt(("lang",), "C#")).await,
+            ["C# or Rust?", "C++", "D"]
+        );
+        assert_eq!(
+            names(Tag::sk().le(("lang",), "C#")).await,
+            ["C", "C!", "C#"]
+        );
+        assert_eq!(
+            names(Tag::sk().between(("lang",), "C#", "C++")).await,
+            ["C#", "C# or Rust?", "C++"]
+        );
+        assert_eq!(names(Tag::sk().prefix(("lang", "C#"))).await, ["C#"]);
+    }
+);

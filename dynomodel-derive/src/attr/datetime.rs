@@ -51,7 +51,10 @@ impl Width {
 }
 
 /// Parses `datetime = "width"`; an unknown width is recorded and gives `None`.
-pub fn width(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Spanned<Width>>> {
+pub fn width(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<Spanned<Width>>> {
     let lit: LitStr = meta.value()?.parse()?;
     Ok(match Width::parse(&lit.value()) {
         Some(width) => Some(Spanned {

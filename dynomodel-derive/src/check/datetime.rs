@@ -20,7 +20,10 @@ fn one_way(field: &Field<'_>, errors: &mut Errors) {
     };
     let attrs = &field.attrs;
     let others = [
-        (attrs.epoch_seconds, "`epoch_seconds` stores it as a number of seconds"),
+        (
+            attrs.epoch_seconds,
+            "`epoch_seconds` stores it as a number of seconds",
+        ),
         (attrs.ttl, "`#[ttl]` stores it as whole epoch seconds"),
         (attrs.serde, "`serde` stores it in its serde shape"),
         (attrs.json, "`json` stores it as a JSON string"),

@@ -180,7 +180,10 @@ pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream
     let handles = model::handles(container);
     // A composite named like a field (an error already) would add a duplicate definition.
     let composite_handles = composite_handles(container, |c| {
-        !container.fields.iter().any(|f| f.ident.unraw() == c.ident.unraw())
+        !container
+            .fields
+            .iter()
+            .any(|f| f.ident.unraw() == c.ident.unraw())
     });
     // No part is converted here: the error may be that a part's type does not convert.
     let helpers = quote! {

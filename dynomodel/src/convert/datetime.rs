@@ -113,7 +113,10 @@ pub fn to_text<W: Width>(t: &DateTime<Utc>) -> Result<String, ConversionError> {
 
 /// What a date-time of width `W` expects, for error messages.
 fn expected<W: Width>() -> String {
-    format!("an RFC 3339 date-time (DateTime<Utc>, stored in {})", W::NAME)
+    format!(
+        "an RFC 3339 date-time (DateTime<Utc>, stored in {})",
+        W::NAME
+    )
 }
 
 /// The length of every text of width `W`: `YYYY-MM-DDTHH:MM:SS`, the fraction, `Z`.

@@ -586,7 +586,8 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The primary key: a generated `<Model>Key` struct holding the hash key and, if any, the range key.
     type Key: PrimaryKey;
 
-    /// The hash key field's type: what [`Db::query`](crate::Db::query) takes.
+    /// The hash key field's type (a tuple of the parts for a composite of several): what
+    /// [`Db::query`](crate::Db::query) takes, as an [`IntoKey`] of it.
     type Hash: Send + 'static;
 
     /// The table's name (before any [`crate::Db`] namespace prefix).

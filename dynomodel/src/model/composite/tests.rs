@@ -68,11 +68,15 @@ fn a_part_holding_the_separator_is_refused_unless_it_is_the_last() {
     assert_eq!(err.path, "Id");
     assert!(
         err.expected.contains("without the separator \"#\"")
-            && err.expected.contains("only the last part, `subject`, may hold it"),
+            && err
+                .expected
+                .contains("only the last part, `subject`, may hold it"),
         "{err}"
     );
     let parts = ("Amazon DynamoDB".to_owned(), "C# or Rust? #2".to_owned());
-    let text = ID.encode(&parts).expect("the last part may hold the separator");
+    let text = ID
+        .encode(&parts)
+        .expect("the last part may hold the separator");
     assert_eq!(text, "Amazon DynamoDB#C# or Rust? #2");
     assert_eq!(ID.decode(&text).expect("decodes"), parts);
     // A one-part composite's only part is its last.
