@@ -9,7 +9,6 @@
 use std::time::{Duration, SystemTime};
 
 use dynomodel::migrate::{ApplyOptions, Progress};
-use dynomodel::Db;
 
 /// The first version: sessions by user, nothing else.
 mod v1 {

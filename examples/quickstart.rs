@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::{Db, Model};
+use dynomodel::Model;
 use futures::TryStreamExt;
 
 /// A tweet, keyed by author and id, with flywheel's six indexes.

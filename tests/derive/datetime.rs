@@ -13,6 +13,7 @@ use dynomodel::{
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
 #[global_index(keys("PostedBy-Message-Index", hash = posted_by, range = reply_date_time))]
+#[global_index(keys("by-edit", hash = posted_by, range = edited))]
 struct Reply {
     #[hash_key]
     id: String,
@@ -127,6 +128,12 @@ fn keys_and_index_keys_are_written_at_the_width() {
         .attribute_definitions
         .iter()
         .all(|d| d.attribute_type == ScalarAttributeType::S));
+    // An `Option` makes a sparse index, as for other key types.
+    let _: Index<Reply, String, Option<Rfc3339<Millis>>, ReplyByEditItem> = Reply::by_edit();
+    assert!(schema
+        .attribute_definitions
+        .iter()
+        .any(|d| d.attribute_name == "Edited"));
     let _: Index<Reply, String, Rfc3339<Millis>, ReplyPostedByMessageIndexItem> =
         Reply::posted_by_message_index();
     let entry = <ReplyPostedByMessageIndexItem as Projected>::from_projection(

@@ -76,7 +76,9 @@ use crate::db::Db;
 use crate::model::{Index, IntoKey, Model, Projected};
 
 impl Db {
-    /// A Query on `M`'s partition `hash` (typed as `M`'s hash key: `db.query::<Tweet>("abc")`).
+    /// A Query on `M`'s partition `hash` (typed as `M`'s hash key: `db.query::<Tweet>("abc")`; any
+    /// [`IntoKey`] of it, so a `&str` for a `String` and a tuple of borrowed parts for a composite,
+    /// `db.query::<Reply>(("Amazon DynamoDB", "Thread 1"))`).
     ///
     /// Index auto-selection (flywheel's): if [`range`](Query::range) constrains an attribute that is
     /// not the table's sort key, the query reads the one index partitioned by the table's hash key and
