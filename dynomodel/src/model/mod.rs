@@ -93,7 +93,7 @@ pub use union::schema_union;
 /// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
-/// | `#[dynomodel(datetime = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 with that many fractional digits, `2015-09-15T19:58:22.947Z` (`seconds`, `millis`, `micros`, `nanos`; default `nanos`), truncated on write; in keys, index keys, composite parts and the handle's operands too (see [`datetime`](crate::convert::datetime)) |
+/// | `#[dynomodel(datetime = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 with that many fractional digits, `2015-09-15T19:58:22.947Z` (`seconds`, `millis`, `micros`, `nanos`; default `nanos`), truncated on write; in keys, index keys, composite parts and the handle's operands too; any RFC 3339 width reads, but two widths do not sort together, so match the table's data (see [`datetime`](crate::convert::datetime)) |
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
