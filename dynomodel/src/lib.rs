@@ -7,8 +7,7 @@
 //! [`Binary`], or a `Vec<u8>` field of a derived struct; dates are fixed-width RFC 3339 strings).
 //!
 //! ```
-//! use dynomodel::{Db, Model};
-//! use dynomodel_mem::MemoryDb; // in tests; in production `Db::from_env().await?` (feature `aws`)
+//! use dynomodel::Model;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[dynomodel(table = "tweets")]
@@ -22,7 +21,7 @@
 //! }
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! let db = Db::memory();
+//! let db = dynomodel_mem::memory(); // in tests; in production `Db::from_env().await?` (feature `aws`)
 //! db.create_schema::<Tweet>().await?;
 //!
 //! let tweet = Tweet { userid: "ada".into(), id: "1".into(), text: "hello".into(), likes: 0 };
@@ -100,7 +99,7 @@ pub use expression::{
 };
 pub use model::{
     entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
-    Field, FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected,
+    Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
     DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Decoded, Lenient, Page, Query, Scan};

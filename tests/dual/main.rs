@@ -19,6 +19,7 @@ mod capacity;
 mod composite;
 mod composite_local_indexes;
 mod composite_projections;
+mod composite_reply;
 mod conditions;
 mod enums;
 mod expressions_invalid;

@@ -42,10 +42,12 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
 
 /// `Model::HASH_KEY_SHAPE` of a hash key field: the trait's default `{}`, except for a field
 /// written through another conversion than its type's (`epoch_seconds` writes a `DateTime` as a
-/// number, not as text), which a collection must not mix with the default.
+/// number, not as text; `datetime = "millis"` as shorter text), which a collection must not mix
+/// with the default.
 pub(crate) fn hash_field_shape(hash: &Field<'_>) -> Option<TokenStream> {
     let shape = match hash.conversion {
-        Conversion::EpochSeconds => "{epoch_seconds}",
+        Conversion::EpochSeconds => "{epoch_seconds}".to_owned(),
+        Conversion::DateTime(width) => format!("{{datetime={}}}", width.name()),
         _ => return None,
     };
     Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))

@@ -87,9 +87,9 @@ pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 /// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
 ///
 /// Cheap to clone (an `Arc`), `Send + Sync`. The same code runs against Amazon DynamoDB or the
-/// in-memory engine; only the construction differs: `Db::new(dynomodel_mem::MemBackend::new())` (or
-/// `Db::memory()`, with `dynomodel_mem::MemoryDb` in scope) in tests, `Db::from_env().await?` in
-/// production (feature `aws`).
+/// in-memory engine; only the construction differs: `dynomodel_mem::memory()` (or
+/// `Db::new(dynomodel_mem::MemBackend::new())`, or `Db::memory()` with `dynomodel_mem::MemoryDb` in
+/// scope) in tests, `Db::from_env().await?` in production (feature `aws`).
 ///
 /// ```
 /// use dynomodel::{Db, Model};

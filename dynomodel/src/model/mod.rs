@@ -11,6 +11,7 @@ use crate::value::{AttributeValue, Item};
 mod composite;
 mod entity;
 mod index;
+mod into_key;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -21,6 +22,7 @@ pub use entity::{
 pub(crate) use entity::{entity_filter, index_entity_filter};
 pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use into_key::IntoKey;
 pub use union::schema_union;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
@@ -55,9 +57,11 @@ pub use union::schema_union;
 /// - `impl Attribute`, stored as a map, so a model can be embedded in another item.
 /// - A key struct `<Struct>Key` with the struct's visibility, one `pub` field per key field (same name
 ///   and type), `Debug + Clone + PartialEq`, [`PrimaryKey`], and conversions: from a pair `(A, B)`
-///   where `A: Into<Hash>, B: Into<Range>` for a hash-and-range key (`("abc", "1")`); from the hash
-///   key's type for a hash-only key, plus `&str` and `&String` when that type is `String`. (A generic
-///   `From<A: Into<Hash>>` would overlap core's `From<T> for T`.)
+///   where `A: IntoKey<Hash>, B: IntoKey<Range>` for a hash-and-range key (`("abc", "1")`), from any
+///   `A: IntoKey<Hash>` for a hash-only key. [`IntoKey`] takes the value, a reference to it, and a
+///   `&str` or `&String` for a `String` (in a composite's tuple of parts too); every method taking a
+///   key or a partition (`get`, `delete_key`, `update`, `query`, `query_index`, `collection`,
+///   batches, transactions) goes through these.
 /// - Typed field handles: for every stored field an associated function named after the Rust field,
 ///   `Tweet::likes() -> Field<Tweet, i64>`, carrying the attribute's DynamoDB name. A user method of
 ///   the same name is a "duplicate definitions" compile error pointing at the field: loud, never a
@@ -79,6 +83,7 @@ pub use union::schema_union;
 /// | `stream = "new_and_old_images"` | a stream with that view: `keys_only`, `new_image`, `old_image`, `new_and_old_images` (default: no stream) |
 /// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
 /// | `deletion_protection` | DeleteTable is refused until it is turned off |
+/// | `datetime = "millis"` | the width of every `DateTime<Utc>` field (spelled so, or `Option` of one) without a width of its own: `seconds`, `millis`, `micros`, `nanos` (the default); see the field option |
 ///
 /// Field options:
 ///
@@ -89,6 +94,7 @@ pub use union::schema_union;
 /// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
+/// | `#[dynomodel(datetime = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 with that many fractional digits, `2015-09-15T19:58:22.947Z` (`seconds`, `millis`, `micros`, `nanos`; default `nanos`), truncated on write; in keys, index keys, composite parts and the handle's operands too; any RFC 3339 width reads, but two widths do not sort together, so match the table's data (see [`datetime`](crate::convert::datetime)) |
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
@@ -109,13 +115,14 @@ pub use union::schema_union;
 /// | field | handle |
 /// |---|---|
 /// | `#[dynomodel(epoch_seconds)] at: DateTime<Utc>` (or `NaiveDate`) | `Field<M, EpochSeconds<DateTime<Utc>>>` ([`EpochSeconds`](crate::convert::EpochSeconds)) |
+/// | `#[dynomodel(datetime = "millis")] at: DateTime<Utc>` | `Field<M, Rfc3339<Millis>>` ([`Rfc3339`](crate::convert::datetime::Rfc3339)) |
 /// | `#[ttl] expires: T` (`DateTime<Utc>`, `SystemTime`, an integer) | `Field<M, Ttl<T>>` ([`Ttl`](crate::convert::Ttl)) |
 /// | `data: Vec<u8>` | `Field<M, Binary>` ([`Binary`](crate::Binary)) |
 /// | `#[dynomodel(serde)] meta: T` | `Field<M, Serde<T>>` ([`Serde`](crate::convert::Serde)) |
 /// | `#[dynomodel(json)] meta: T` | `Field<M, Json<T>>` ([`Json`](crate::convert::Json)) |
 /// | any of these in an `Option` | `Field<M, Option<wrapper>>` |
 ///
-/// `EpochSeconds` and `Ttl` take the plain value wherever an operand is expected, so conditions,
+/// `EpochSeconds`, `Ttl` and `Rfc3339` take the plain value wherever an operand is expected, so conditions,
 /// key conditions and updates are written with the field's own type (`expires().lt(now)`,
 /// `set(expires, now)`); [`Partial::get`](crate::Partial::get) returns the wrapper (`.0` or
 /// `into_inner()` is the value). An index sorted by such a field has the same type as its sort key
@@ -208,9 +215,11 @@ pub use union::schema_union;
 /// | `#[composite(pk = ("USER", userid), hash_key)]` | `pk`: `USER#<userid>` |
 /// | `#[composite(sk = ("ORDER", date, id), range_key)]` | `sk`: `ORDER#<date>#<id>` |
 /// | `#[composite(key = (tenant, at), hash_key, separator = "\|")]` | `key`: `<tenant>\|<at>` (no prefix, another separator) |
+/// | `#[composite(id = (forum_name, subject), hash_key, rename = "Id")]` | `Id`: `<forum_name>#<subject>` (handle `Reply::id()`) |
 ///
-/// The identifier before `=` is the attribute's name; the list is an optional literal prefix, then
-/// the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
+/// The identifier before `=` names the composite's handle (`Order::sk()`) and, unless `rename =
+/// "..."` names it otherwise, its attribute, which the struct's `rename_all` applies to as to a
+/// field's; the list is an optional literal prefix, then the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
 /// field is reported at that very name (a span cannot point inside a string literal on stable Rust).
 /// A composite marked `hash_key` or `range_key` is a table key (the other key may be a composite or
 /// a plain `#[hash_key]`/`#[range_key]` field). Any composite may key a global index:
@@ -232,24 +241,26 @@ pub use union::schema_union;
 ///   shape is a [`ConversionError`] naming the attribute and the shape (`ORDER#{date}#{id}`).
 /// - **Parts** are [`CompositePart`](crate::CompositePart)s, written as text that sorts like the value:
 ///   `String` as is, `u8`–`u64` zero-padded to full width, `NaiveDate` and `DateTime<Utc>` as
-///   fixed-width ISO-8601. A part that is an `Option`, a key, skipped, the version or the TTL is a
-///   compile error.
+///   fixed-width ISO-8601 (a `DateTime<Utc>` at its `datetime` width). A part that is an `Option`, a
+///   key, skipped, the version or the TTL is a compile error.
 /// - **Separators.** A part holding the separator is refused with a [`ConversionError`] (no write is
-///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. There is no escaping, so
-///   prefix queries stay plain `begins_with`.
+///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. The last part is the
+///   exception: a stored value is split on the first separators only, so `("Amazon DynamoDB", "C# or
+///   Rust?")` is `Amazon DynamoDB#C# or Rust?`, unambiguously. A prefix holding the separator is a
+///   compile error. There is no escaping, so prefix queries stay plain `begins_with`.
 /// - **Updates.** Parts have no field handles, so no update or filter can name them: a part changes
 ///   only with its key (a new item), never half-way.
 /// - **Keys and queries.** `<Struct>Key` holds the parts; it converts from `(hash, range)` where each
-///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`), and
-///   [`Db::query`](crate::Db::query) takes the hash composite's parts the same way. Each composite
-///   has a [`Composite`](crate::Composite) handle named after it (`Order::sk()`) whose
-///   conditions on the leading parts are checked at compile time: `prefix((date,))`, and
-///   `between`, `ge`, `gt`, `le` on the part after the given ones.
+///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`, borrowed strings
+///   included: `(("Amazon DynamoDB", "Thread 1"), at)`), and [`Db::query`](crate::Db::query) takes
+///   the hash composite's parts the same way. Each composite has a [`Composite`](crate::Composite)
+///   handle named after it (`Order::sk()`) whose conditions on the leading parts are checked at
+///   compile time: `prefix((date,))`, and `between`, `ge`, `gt`, `le` on the part after the given
+///   ones.
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -263,7 +274,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
 /// for (d, id) in [(1, 10), (1, 9), (2, 1)] {
@@ -282,13 +293,47 @@ pub use union::schema_union;
 /// # }).unwrap();
 /// ```
 ///
+/// The Developer Guide's Reply table keys a reply by `Id`, `<forum>#<subject>`, and sorts it by
+/// `ReplyDateTime` in milliseconds: `rename` keeps the attribute's name beside a snake_case handle,
+/// the subject may hold `#` (it is the last part), and the parts are given borrowed:
+///
+/// ```
+/// use chrono::{DateTime, TimeZone, Utc};
+/// use dynomodel::{AttributeValue, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
+/// #[composite(id = (forum_name, subject), hash_key, rename = "Id")]
+/// struct Reply {
+///     forum_name: String,
+///     subject: String,
+///     #[range_key]
+///     reply_date_time: DateTime<Utc>,
+///     message: String,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = dynomodel_mem::memory();
+/// db.create_schema::<Reply>().await?;
+/// let at = Utc.with_ymd_and_hms(2015, 9, 15, 19, 58, 22).unwrap();
+/// let (forum, subject) = ("Amazon DynamoDB", "C# or Rust?");
+/// let reply = Reply { forum_name: forum.into(), subject: subject.into(), reply_date_time: at, message: "Both".into() };
+/// db.put(&reply).await?;
+/// let item = reply.to_item()?;
+/// assert_eq!(item["Id"], AttributeValue::S("Amazon DynamoDB#C# or Rust?".into()));
+/// assert_eq!(item["ReplyDateTime"], AttributeValue::S("2015-09-15T19:58:22.000Z".into()));
+/// assert_eq!(db.query::<Reply>((forum, subject)).all().await?, [reply.clone()]);
+/// assert_eq!(db.get::<Reply>(((forum, subject), at)).await?, Some(reply));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
 /// A local index sorts each user's orders by status and day; its `keys` projection returns the parts
 /// of the keys it holds:
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -299,7 +344,7 @@ pub use union::schema_union;
 /// struct Order { userid: String, id: u32, status: String, date: NaiveDate }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// assert_eq!(Order::schema().local_secondary_indexes[0].index_name, "by-status");
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
@@ -307,8 +352,8 @@ pub use union::schema_union;
 ///     db.put(&Order { userid: "u1".into(), id, status: status.into(), date: day(d) }).await?;
 /// }
 /// let open: Vec<OrderByStatusItem> = db
-///     .query_index(Order::by_status(), "u1".to_owned())
-///     .range(Order::ssk().prefix(("open".to_owned(),)))
+///     .query_index(Order::by_status(), "u1")
+///     .range(Order::ssk().prefix(("open",)))
 ///     .all()
 ///     .await?;
 /// assert_eq!(open.iter().map(|o| (o.id, o.date)).collect::<Vec<_>>(), [(3, day(1)), (1, day(2))]);
@@ -362,8 +407,7 @@ pub use union::schema_union;
 ///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
 ///
 /// ```
-/// use dynomodel::{Collection, Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Collection, Model};
 ///
 /// #[derive(Model, Debug, PartialEq)]
 /// #[dynomodel(table = "app", entity = "User")]
@@ -381,7 +425,7 @@ pub use union::schema_union;
 /// enum UserData { User(User), Order(Order) }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_collection_schema::<UserData>().await?;
 /// db.put(&User { userid: "u1".into(), userid2: "u1".into(), name: "Ada".into() }).await?;
 /// db.put(&Order { userid: "u1".into(), id: 7, total: 70 }).await?;
@@ -454,8 +498,7 @@ pub use union::schema_union;
 /// anything is sent (an update's `ADD` cannot check it: prefer `u64`).
 ///
 /// ```
-/// use dynomodel::{Db, Error, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Error, Model};
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Account {
@@ -467,7 +510,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Account>().await?;
 /// let mut account = Account { id: "a1".into(), balance: 100, version: 0 };
 /// db.save(&mut account).await?; // create only; now version 1
@@ -562,7 +605,8 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The primary key: a generated `<Model>Key` struct holding the hash key and, if any, the range key.
     type Key: PrimaryKey;
 
-    /// The hash key field's type: what [`Db::query`](crate::Db::query) takes.
+    /// The hash key field's type (a tuple of the parts for a composite of several): what
+    /// [`Db::query`](crate::Db::query) takes, as an [`IntoKey`] of it.
     type Hash: Send + 'static;
 
     /// The table's name (before any [`crate::Db`] namespace prefix).

@@ -3,8 +3,7 @@
 
 use crate::db::Db;
 use crate::error::Result;
-use crate::expression::IntoValue;
-use crate::model::{Collection, Model};
+use crate::model::{Collection, IntoKey, Model};
 use crate::query::Query;
 
 impl Db {
@@ -18,7 +17,7 @@ impl Db {
     /// `#[dynomodel(unknown)]` variant): never silently dropped. See [`Collection`] for an example.
     pub fn collection<C: Collection>(
         &self,
-        hash: impl IntoValue<<C::Root as Model>::Hash>,
+        hash: impl IntoKey<<C::Root as Model>::Hash>,
     ) -> Query<'_, C::Root, C> {
         self.query::<C::Root>(hash).collection::<C>()
     }
