@@ -95,9 +95,11 @@ pub use error::{
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
-    ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+    IntoProjection, IntoSortKeyCondition, IntoValue, ListValue, MapValue, Numeric, Ordered, Path,
+    PathElement, Prefix, ProjectionExpression, SetValue, Size, SortKeyCondition, Update,
+    UpdateTarget, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
+pub use model::role;
 pub use model::{
     entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
     FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,

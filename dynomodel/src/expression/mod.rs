@@ -79,6 +79,7 @@ mod context;
 mod ops;
 pub(crate) mod path;
 mod projection;
+mod sort_key;
 mod update;
 mod value;
 
@@ -87,7 +88,8 @@ mod tests;
 
 pub use condition::{AttributeType, Condition, Size, MAX_IN_OPERANDS};
 pub use context::{ExpressionContext, MAX_EXPRESSION_SIZE};
-pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
+pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement, UpdateTarget};
 pub use projection::{IntoProjection, ProjectionExpression};
+pub use sort_key::{IntoSortKeyCondition, SortKeyCondition};
 pub use update::{Addable, Update};
 pub use value::{Contains, FieldValue, IntoValue, Numeric, Ordered, Prefix, SetValue};

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use crate::backend::ProjectionType;
 use crate::error::ConversionError;
+use crate::model::role::KeySort;
 use crate::model::{Field, Model};
 use crate::value::{AttributeValue, Item};
 
@@ -148,7 +149,12 @@ impl<M, H, R, T> Index<M, H, R, T> {
         self.projection
     }
 
-    /// A field handle on the index's sort key, for `.range(...)` conditions.
+    /// A field handle on the index's sort key, for `.range(...)` conditions: its
+    /// [role](crate::role) is [`KeySort`](crate::role::KeySort), so its comparisons are
+    /// [`SortKeyCondition`](crate::SortKeyCondition)s and no update takes it (update the
+    /// attribute through the field's own handle, if it is no table key). The same as the field's
+    /// handle when the sort key is a field; for a composite, [`Composite`](crate::Composite)'s
+    /// handle has the typed conditions.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -183,7 +189,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn range_field(&self) -> Field<M, R> {
+    pub fn range_field(&self) -> Field<M, R, KeySort> {
         Field::new(self.range.unwrap_or(""))
     }
 

@@ -11,6 +11,7 @@ use crate::value::{AttributeValue, Item};
 mod composite;
 mod entity;
 mod index;
+pub mod role;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -646,7 +647,8 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
     fn to_key_item(&self) -> Result<Item, ConversionError>;
 }
 
-/// A typed handle on one attribute of model `M`, holding values of type `T`.
+/// A typed handle on one attribute of model `M`, holding values of type `T`, with the
+/// [role](role) `R` the attribute plays in the table's keys.
 ///
 /// `#[derive(Model)]` generates one associated function per field returning its handle, e.g.
 /// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time. `T`
@@ -657,6 +659,33 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// A handle builds conditions (`eq`, `between`, `begins_with`, `size`...) and navigates into maps,
 /// lists and embedded documents (`key`, `index`, `then`), giving a [`Path`](crate::Path) with the
 /// same operations; see [`Condition`](crate::Condition) and [`Update`](crate::Update).
+///
+/// # Roles: keys are checked at compile time
+///
+/// The role says what the key schema allows, so that two mistakes DynamoDB would only report at
+/// run time do not compile:
+///
+/// - **Updating a key.** The table's hash and range keys get the roles [`role::Key`] or
+///   [`role::KeySort`], which update actions (`set`, `remove`, `add`, `delete`, `incr`, ...)
+///   refuse: they take an [`UpdateTarget`](crate::UpdateTarget), and only a handle whose role is
+///   [`role::Updatable`] is one. Conditions on keys are unaffected (`Tweet::userid().exists()`).
+/// - **A range condition on an attribute that sorts nothing.** The table's range key and every
+///   field an index is sorted by get the roles [`role::KeySort`] or [`role::Sort`], whose
+///   comparisons (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give a
+///   [`SortKeyCondition`](crate::SortKeyCondition), the only thing
+///   [`Query::range`](crate::Query::range) takes. Other handles' comparisons give a
+///   [`Condition`](crate::Condition); so do the sort key's other operations (`ne`, `exists`...)
+///   and paths. A [`SortKeyCondition`](crate::SortKeyCondition) converts into a
+///   [`Condition`](crate::Condition) wherever one is taken.
+///
+/// Every other field is [`role::Attr`], the default, so a hand-written `Field<M, T>` is an
+/// ordinary attribute. The two properties are independent (a table's hash key may also sort an
+/// index: [`role::KeySort`]); the [`role`] module has the table.
+///
+/// What the types do not say is *which* table or index an attribute sorts: `.range(..)` with the
+/// sort key of another index than the one queried still compiles, and fails when the query runs,
+/// before anything is sent (a validation error naming both). On `db.query::<M>(..)`, the range
+/// condition's attribute chooses the index (see [`Db::query`](crate::Db::query)).
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -673,12 +702,38 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// assert_eq!(ctx.condition(&condition)?, "#n0 >= :v0 AND #n1.#n2[0] = :v1");
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Field<M, T> {
+///
+/// An update of a key does not compile:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, views: u64 }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.update::<Thread>(("Amazon DynamoDB", "Thread 1")).set(Thread::forum_name(), "S3").await?;
+/// # Ok(()) }
+/// ```
+///
+/// Nor does a range condition on an attribute that sorts neither the table nor an index:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, message: String }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.query::<Thread>("Amazon DynamoDB").range(Thread::message().gt("m")).all().await?;
+/// # Ok(()) }
+/// ```
+pub struct Field<M, T, R = role::Attr> {
     name: &'static str,
-    _marker: PhantomData<fn() -> (M, T)>,
+    _marker: PhantomData<fn() -> (M, T, R)>,
 }
 
-impl<M, T> Field<M, T> {
+impl<M, T, R> Field<M, T, R> {
     /// A handle on the attribute `name`.
     pub const fn new(name: &'static str) -> Self {
         Field {
@@ -693,15 +748,15 @@ impl<M, T> Field<M, T> {
     }
 }
 
-impl<M, T> Clone for Field<M, T> {
+impl<M, T, R> Clone for Field<M, T, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, T> Copy for Field<M, T> {}
+impl<M, T, R> Copy for Field<M, T, R> {}
 
-impl<M, T> fmt::Debug for Field<M, T> {
+impl<M, T, R> fmt::Debug for Field<M, T, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Field({})", self.name)
     }

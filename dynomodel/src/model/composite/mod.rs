@@ -18,6 +18,7 @@ use crate::error::ConversionError;
 use crate::expression::condition::{Comparator, Node, Operand};
 use crate::expression::path::PathElement;
 use crate::expression::Condition;
+use crate::model::role::{Attr, Role};
 use crate::value::AttributeValue;
 
 mod parts;
@@ -34,6 +35,13 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// `(date, id)`), and [`between`](Composite::between), [`ge`](Composite::ge),
 /// [`gt`](Composite::gt) and [`le`](Composite::le) take the first `k` parts and bound part `k + 1`.
 /// A tuple of the wrong types, or too long, does not compile.
+///
+/// `R` is the composite's [role](crate::role), as for a [`Field`](crate::Field): the conditions
+/// of a composite that sorts the table or an index ([`Sort`](crate::role::Sort),
+/// [`KeySort`](crate::role::KeySort)) are [`SortKeyCondition`](crate::SortKeyCondition)s, which
+/// [`Query::range`](crate::Query::range) takes; those of another composite are plain
+/// [`Condition`]s, for filters and write conditions. (A composite has no update actions at all:
+/// its parts change only with the item's key.)
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -58,29 +66,29 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// assert_eq!(values[":v0"], dynomodel::AttributeValue::S("ORDER#2026-01-01#".into()));
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Composite<M, P> {
+pub struct Composite<M, P, R = Attr> {
     name: &'static str,
     prefix: &'static str,
     separator: &'static str,
     parts: &'static [&'static str],
-    _marker: PhantomData<fn() -> (M, P)>,
+    _marker: PhantomData<fn() -> (M, P, R)>,
 }
 
-impl<M, P> Clone for Composite<M, P> {
+impl<M, P, R> Clone for Composite<M, P, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, P> Copy for Composite<M, P> {}
+impl<M, P, R> Copy for Composite<M, P, R> {}
 
-impl<M, P> fmt::Debug for Composite<M, P> {
+impl<M, P, R> fmt::Debug for Composite<M, P, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Composite({} = {})", self.name, self.shape())
     }
 }
 
-impl<M, P> Composite<M, P> {
+impl<M, P, R> Composite<M, P, R> {
     /// A handle on attribute `name`: the literal `prefix` (`""` for none), then the parts named
     /// `parts`, joined by `separator`. Called by the generated code.
     #[doc(hidden)]
@@ -218,7 +226,7 @@ impl<M, P> Composite<M, P> {
     }
 }
 
-impl<M, P: CompositeParts> Composite<M, P> {
+impl<M, P: CompositeParts, R: Role> Composite<M, P, R> {
     /// The stored text of these parts, e.g. `"ORDER#2026-01-01#0000000007"`.
     ///
     /// Errors: a part holds the separator, or cannot be written (a year after 9999).
@@ -250,24 +258,24 @@ impl<M, P: CompositeParts> Composite<M, P> {
     ///
     /// `Order::sk().prefix((day,))` compiles; `prefix((7,))` (a number where a date goes) and a tuple
     /// longer than the parts do not.
-    pub fn prefix<Q>(&self, leading: Q) -> Condition<M>
+    pub fn prefix<Q>(&self, leading: Q) -> R::Comparison<M>
     where
         P: LeadingParts<Q>,
         Q: CompositeParts,
     {
         if Q::LEN == self.parts.len() {
             let value = self.join(&leading.to_parts());
-            return self.compare(Comparator::Eq, value);
+            return R::comparison(self.compare(Comparator::Eq, value));
         }
         let value = self
             .leading_text(&leading)
             .map_err(Into::into)
             .map(AttributeValue::S);
-        Condition::from_node(Node::Function(
+        R::comparison(Condition::from_node(Node::Function(
             "begins_with",
             vec![PathElement::Name(self.name.to_owned())],
             Some(Operand::Value(value)),
-        ))
+        )))
     }
 
     /// The values whose first parts are `leading` and whose next part is between `low` and `high`
@@ -278,29 +286,29 @@ impl<M, P: CompositeParts> Composite<M, P> {
     ///
     /// A strict upper bound (`lt`) has no exact `BETWEEN` form, since `BETWEEN` is inclusive and no
     /// text is "just below" another: bound with `le` of the previous value instead.
-    pub fn between<Q>(&self, leading: Q, low: P::Next, high: P::Next) -> Condition<M>
+    pub fn between<Q>(&self, leading: Q, low: P::Next, high: P::Next) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
         Q: CompositeParts,
     {
         let low = self.bound(&leading, &low, false);
         let high = self.bound(&leading, &high, true);
-        self.range(low, Some(high))
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// The values whose first parts are `leading` and whose next part is at least `low`.
-    pub fn ge<Q>(&self, leading: Q, low: P::Next) -> Condition<M>
+    pub fn ge<Q>(&self, leading: Q, low: P::Next) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
         Q: CompositeParts,
     {
         let low = self.bound(&leading, &low, false);
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is greater than `low`.
-    pub fn gt<Q>(&self, leading: Q, low: P::Next) -> Condition<M>
+    pub fn gt<Q>(&self, leading: Q, low: P::Next) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
         Q: CompositeParts,
@@ -311,18 +319,18 @@ impl<M, P: CompositeParts> Composite<M, P> {
             .part_text(&leading, &low)
             .map(|t| format!("{t}{}", successor(self.separator)));
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is at most `high`.
-    pub fn le<Q>(&self, leading: Q, high: P::Next) -> Condition<M>
+    pub fn le<Q>(&self, leading: Q, high: P::Next) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
         Q: CompositeParts,
     {
         let low = self.leading_text(&leading);
         let high = self.bound(&leading, &high, true);
-        self.range(low, Some(high))
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// `<leading><part>`: the text of the first `k + 1` parts.
