@@ -339,6 +339,14 @@ pub(crate) fn render_and<'c, M: 'c>(
     Ok(())
 }
 
+/// Lets [`ExpressionContext`](crate::ExpressionContext) render a [`Condition`] and a
+/// [`SortKeyCondition`](crate::SortKeyCondition) alike.
+impl<M> AsRef<Condition<M>> for Condition<M> {
+    fn as_ref(&self) -> &Condition<M> {
+        self
+    }
+}
+
 impl<M> Clone for Condition<M> {
     fn clone(&self) -> Self {
         Condition::from_node(self.node.clone())

@@ -33,7 +33,7 @@ use crate::expression::Condition;
 /// // Also a filter or a write condition, alone or combined.
 /// let popular: Condition<Tweet> = Tweet::likes().gt(10) & Tweet::text().contains("rust");
 /// let mut ctx = ExpressionContext::new();
-/// assert_eq!(ctx.condition(&recent.into())?, "#n0 >= :v0");
+/// assert_eq!(ctx.condition(&recent)?, "#n0 >= :v0");
 /// assert_eq!(ctx.condition(&popular)?, "#n1 > :v1 AND contains(#n2, :v2)");
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
@@ -94,6 +94,12 @@ impl<M> SortKeyCondition<M> {
 impl<M> From<SortKeyCondition<M>> for Condition<M> {
     fn from(condition: SortKeyCondition<M>) -> Self {
         condition.condition
+    }
+}
+
+impl<M> AsRef<Condition<M>> for SortKeyCondition<M> {
+    fn as_ref(&self) -> &Condition<M> {
+        &self.condition
     }
 }
 

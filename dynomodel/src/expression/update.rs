@@ -129,7 +129,11 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = :v0 REMOVE #n1"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn set<T: Attribute>(self, path: impl UpdateTarget<M, T>, value: impl IntoValue<T>) -> Self {
+    pub fn set<T: Attribute>(
+        self,
+        path: impl UpdateTarget<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
         let path = path.into_path().into_elements();
         match convert(&value.into_value(), &path).transpose() {
             None => self.push(Action::Remove(path)),

@@ -42,7 +42,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn set<T: Attribute>(self, path: impl UpdateTarget<M, T>, value: impl IntoValue<T>) -> Self {
+    pub fn set<T: Attribute>(
+        self,
+        path: impl UpdateTarget<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
         self.map(|u| u.set(path, value))
     }
 
