@@ -312,7 +312,7 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
                 #[doc = #doc]
                 #[inline]
                 #vis const fn #ident() -> ::dynomodel::Field<#model, #ty, #role> {
-                    ::dynomodel::Field::new(#name)
+                    ::dynomodel::Field::with_role(#name)
                 }
             }
         });

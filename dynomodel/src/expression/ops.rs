@@ -33,7 +33,7 @@ fn function<M>(name: &'static str, path: Vec<PathElement>, arg: Option<Operand>)
 
 /// `$comparison` is what the sort-key comparisons give (`$typed` makes one from a [`Condition`]):
 /// the role's choice on a [`Field`], always a [`Condition`] on a [`Path`] (a key condition names a
-/// top-level attribute).
+/// top-level attribute, and paths are also how a key is named deliberately).
 macro_rules! path_operations {
     (impl<$($generic:ident $(: $bound:path)?),+> $handle:ty, $comparison:ty, $typed:expr) => {
         impl<$($generic $(: $bound)?),+> $handle {

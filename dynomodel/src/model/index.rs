@@ -190,7 +190,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
     /// # }).unwrap();
     /// ```
     pub fn range_field(&self) -> Field<M, R, KeySort> {
-        Field::new(self.range.unwrap_or(""))
+        Field::with_role(self.range.unwrap_or(""))
     }
 
     /// Converts a partition key value as stored.

@@ -733,9 +733,27 @@ pub struct Field<M, T, R = role::Attr> {
     _marker: PhantomData<fn() -> (M, T, R)>,
 }
 
-impl<M, T, R> Field<M, T, R> {
-    /// A handle on the attribute `name`.
+impl<M, T> Field<M, T> {
+    /// A handle on the attribute `name`, of role [`role::Attr`]: an ordinary attribute.
     pub const fn new(name: &'static str) -> Self {
+        Field::with_role(name)
+    }
+}
+
+impl<M, T, R> Field<M, T, R> {
+    /// A handle on the attribute `name` with the role `R`: what `#[derive(Model)]` generates for
+    /// keys and sort keys, and what a hand-written model uses for its own.
+    ///
+    /// ```
+    /// use dynomodel::{role, Field, SortKeyCondition};
+    ///
+    /// struct Tweet;
+    /// impl Tweet {
+    ///     fn id() -> Field<Tweet, String, role::KeySort> { Field::with_role("id") }
+    /// }
+    /// let _: SortKeyCondition<Tweet> = Tweet::id().begins_with("2026-");
+    /// ```
+    pub const fn with_role(name: &'static str) -> Self {
         Field {
             name,
             _marker: PhantomData,

@@ -104,8 +104,7 @@ pub struct KeySort;
 #[diagnostic::on_unimplemented(
     message = "an update cannot change a key attribute of the table",
     label = "this handle names the table's hash or range key",
-    note = "DynamoDB refuses to update a key: to change it, put the item under its new key and delete the old one (in one transaction)",
-    note = "to test the key, use a condition instead: `.condition(M::key_field().exists())`"
+    note = "DynamoDB refuses to update a key: to change it, put the item under its new key and delete the old one (in one transaction)"
 )]
 pub trait Updatable: Role {}
 
