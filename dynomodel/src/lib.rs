@@ -39,7 +39,9 @@
 //! ```
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
-//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`]. Field handles know the key
+//! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
+//! that sorts neither the table nor an index, does not compile.
 //!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).

@@ -84,7 +84,7 @@ mod update;
 mod value;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use condition::{AttributeType, Condition, Size, MAX_IN_OPERANDS};
 pub use context::{ExpressionContext, MAX_EXPRESSION_SIZE};

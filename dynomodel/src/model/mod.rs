@@ -66,6 +66,12 @@ pub use union::schema_union;
 ///   The handle's value type encodes like the stored field, so that operands are rendered as the
 ///   attribute is stored: it is the field's type, except for fields stored through an adapter (see
 ///   [below](Model#handles-of-fields-stored-through-an-adapter)).
+///   The handle's third type parameter is its [role](role) in the key schema: the table's keys
+///   ([`role::Key`], or [`role::KeySort`] when they sort the table or an index) are refused by
+///   update actions, and sort keys ([`role::KeySort`], and [`role::Sort`] for a field an index is
+///   sorted by) make the sort-key conditions `.range(..)` takes; other fields are [`role::Attr`],
+///   the default (`Tweet::text() -> Field<Tweet, String>`). Both mistakes are compile errors
+///   (see [`Field`](Field#roles-keys-are-checked-at-compile-time)).
 ///
 /// Struct options, `#[dynomodel(...)]`:
 ///
@@ -244,7 +250,9 @@ pub use union::schema_union;
 ///   [`Db::query`](crate::Db::query) takes the hash composite's parts the same way. Each composite
 ///   has a [`Composite`](crate::Composite) handle named after it (`Order::sk()`) whose
 ///   conditions on the leading parts are checked at compile time: `prefix((date,))`, and
-///   `between`, `ge`, `gt`, `le` on the part after the given ones.
+///   `between`, `ge`, `gt`, `le` on the part after the given ones. Like a field's handle it has a
+///   [role](role): the conditions of a composite that sorts the table or an index are the
+///   sort-key conditions `.range(..)` takes, those of another composite (the hash key) are filters.
 ///
 /// ```
 /// use chrono::NaiveDate;
