@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use crate::backend::ProjectionType;
 use crate::error::ConversionError;
 use crate::model::role::KeySort;
-use crate::model::{Field, Model};
+use crate::model::{Field, Marker, Model};
 use crate::value::{AttributeValue, Item};
 
 /// A type a Query or Scan result decodes into: a [`Model`] (whole items), the generated item struct of
@@ -62,9 +62,6 @@ impl Projected for Item {
     }
 }
 
-/// The phantom types of an [`Index`] (`fn() -> …` so the handle is `Send + Sync` and covariant).
-type Types<M, R, T> = PhantomData<fn() -> (M, R, T)>;
-
 /// A typed handle on a secondary index of model `M`: partition key of type `H` (the field's type), sort
 /// key of type `R` (the sort key's field handle type, e.g. `EpochSeconds<DateTime<Utc>>` for an
 /// `epoch_seconds` field; `()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
@@ -100,7 +97,7 @@ pub struct Index<M, H, R, T> {
     projection: ProjectionType,
     /// The hash key field's conversion (adapters such as `epoch_seconds` included).
     hash_value: fn(&H) -> Result<Option<AttributeValue>, ConversionError>,
-    _marker: Types<M, R, T>,
+    _marker: Marker<M, R, T>,
 }
 
 impl<M, H, R, T> Index<M, H, R, T> {

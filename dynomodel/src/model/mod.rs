@@ -23,6 +23,10 @@ pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use union::schema_union;
 
+/// The phantom types of a handle ([`Field`], [`Index`], [`Composite`]): `fn() -> …`, so that the
+/// handle is `Send + Sync` and covariant whatever the types are, holding none of them.
+pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
+
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
 /// ```
@@ -738,7 +742,7 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// ```
 pub struct Field<M, T, R = role::Attr> {
     name: &'static str,
-    _marker: PhantomData<fn() -> (M, T, R)>,
+    _marker: Marker<M, T, R>,
 }
 
 impl<M, T> Field<M, T> {

@@ -10,6 +10,7 @@ use dynomodel::{role, Condition, Db, Field, Model, Path, SortKeyCondition, Updat
 #[derive(Model, Debug, Clone, PartialEq)]
 #[global_index(all("by-category", hash = category, range = forum_name))]
 #[global_index(all("by-views", hash = category, range = views))]
+#[global_index(all("by-replies", hash = forum_name, range = replies))]
 struct Thread {
     #[hash_key]
     forum_name: String,
@@ -20,6 +21,7 @@ struct Thread {
     category: String,
     message: String,
     views: u64,
+    replies: u64,
     tags: BTreeSet<String>,
 }
 
@@ -40,8 +42,9 @@ async fn queries(db: &Db) -> dynomodel::Result<()> {
     // The table's sort key, and a local index's (chosen from the condition).
     db.query::<Thread>("Amazon DynamoDB").range(Thread::subject().begins_with("How")).all().await?;
     db.query::<Thread>("Amazon DynamoDB").range(Thread::last_post().ge("2026-01")).all().await?;
-    // A global index's sort key on db.query compiles; that no index partitioned by `forum_name`
-    // is sorted by it is found when the query runs.
+    // A global index's sort key on db.query: "by-replies" is partitioned by the table's hash key.
+    db.query::<Thread>("Amazon DynamoDB").range(Thread::replies().ge(3)).all().await?;
+    // "by-views" is not: this compiles, and fails when the query runs, unsent.
     let _ = db.query::<Thread>("Amazon DynamoDB").range(Thread::views().gt(10));
     // The table's hash key sorts "by-category".
     db.query_index(Thread::by_category(), "db".to_owned())
@@ -101,6 +104,7 @@ fn main() {
     let _: Field<Thread, String, role::KeySort> = Thread::subject();
     let _: Field<Thread, String, role::Sort> = Thread::last_post();
     let _: Field<Thread, u64, role::Sort> = Thread::views();
+    let _: Field<Thread, u64, role::Sort> = Thread::replies();
     let _: Field<Thread, String> = Thread::category();
     let _: Field<Thread, String, role::Attr> = Thread::message();
     let _ = (queries, updates, reads);

@@ -19,6 +19,7 @@ use crate::expression::condition::{Comparator, Node, Operand};
 use crate::expression::path::PathElement;
 use crate::expression::Condition;
 use crate::model::role::{Attr, Role};
+use crate::model::Marker;
 use crate::value::AttributeValue;
 
 mod parts;
@@ -71,7 +72,7 @@ pub struct Composite<M, P, R = Attr> {
     prefix: &'static str,
     separator: &'static str,
     parts: &'static [&'static str],
-    _marker: PhantomData<fn() -> (M, P, R)>,
+    _marker: Marker<M, P, R>,
 }
 
 impl<M, P, R> Clone for Composite<M, P, R> {
