@@ -38,7 +38,9 @@
 //! ```
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
-//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`]. Field handles know the key
+//! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
+//! that sorts neither the table nor an index, does not compile.
 //!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
@@ -94,9 +96,11 @@ pub use error::{
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
-    ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+    IntoProjection, IntoSortKeyCondition, IntoValue, ListValue, MapValue, Numeric, Ordered, Path,
+    PathElement, Prefix, ProjectionExpression, SetValue, Size, SortKeyCondition, Update,
+    UpdateTarget, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
+pub use model::role;
 pub use model::{
     entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,

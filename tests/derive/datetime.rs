@@ -145,8 +145,8 @@ fn keys_and_index_keys_are_written_at_the_width() {
 
 #[test]
 fn operands_built_from_the_handle_have_the_width() {
-    let _: Field<Reply, Rfc3339<Millis>> = Reply::reply_date_time();
-    let _: Field<Reply, Option<Rfc3339<Millis>>> = Reply::edited();
+    let _: Field<Reply, Rfc3339<Millis>, _> = Reply::reply_date_time();
+    let _: Field<Reply, Option<Rfc3339<Millis>>, _> = Reply::edited();
     let _: Field<Reply, Rfc3339<Nanos>> = Reply::received();
     let mut ctx = ExpressionContext::new();
     ctx.condition(&(Reply::reply_date_time().gt(at()) & Reply::edited().le(at())))
@@ -191,7 +191,7 @@ fn composite_parts_are_written_at_the_width() {
     let item = event.to_item().expect("converts");
     assert_eq!(item["sk"], s("AT#2015-09-15T19:58:22.947Z#0000000007"));
     assert_eq!(Event::from_item(item).expect("decodes").at, millis());
-    let _: Composite<Event, (Rfc3339<Millis>, u32)> = Event::sk();
+    let _: Composite<Event, (Rfc3339<Millis>, u32), _> = Event::sk();
     let key = EventKey::from(("acme", (at(), 7)));
     assert_eq!(
         key.to_key_item().expect("converts")["sk"],
@@ -226,5 +226,5 @@ fn a_hash_key_written_at_another_width_has_another_shape() {
     }
     assert_eq!(Day::HASH_KEY_SHAPE, "{datetime=seconds}");
     assert_eq!(Event::HASH_KEY_SHAPE, "TENANT#{}");
-    let _: Field<Day, Rfc3339<Seconds>> = Day::at();
+    let _: Field<Day, Rfc3339<Seconds>, _> = Day::at();
 }

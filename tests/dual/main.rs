@@ -25,6 +25,7 @@ mod enums;
 mod expressions_invalid;
 mod indexes;
 mod items;
+mod key_roles;
 mod keys;
 mod legacy;
 mod legacy_errors;

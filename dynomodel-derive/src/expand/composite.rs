@@ -200,12 +200,12 @@ pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream
     Some((key_struct, quote!(#key), helpers))
 }
 
-/// `Order::sk() -> Composite<Order, (NaiveDate, u32)>`, one per composite. The part types are spanned
+/// `Order::sk() -> Composite<Order, (NaiveDate, u32), role::KeySort>`, one per composite. The part types are spanned
 /// at the fields, so a type that cannot be a part is reported there.
 fn composite_handles(container: &Container<'_>, only: impl Fn(&Composite) -> bool) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
-    let functions = container.composites.iter().filter(|c| only(c)).map(|composite| {
+    let functions = container.composites.iter().enumerate().filter(|(_, c)| only(c)).map(|(position, composite)| {
         let ident = &composite.ident;
         let name = &composite.name;
         let prefix = &composite.prefix;
@@ -214,14 +214,17 @@ fn composite_handles(container: &Container<'_>, only: impl Fn(&Composite) -> boo
             composite.parts.iter().filter_map(|&i| container.fields.get(i)).collect();
         let names = parts.iter().map(|f| f.ident.to_string());
         let tys = parts.iter().map(|f| fields::part_type(f));
+        let role = container.composite_role(position);
         let doc = format!(
-            "A typed handle on composite attribute `{name}`, `{}`: its key conditions and its text.",
-            shape(composite, &parts)
+            "A typed handle on composite attribute `{name}`, `{}`: its key conditions and its text{}.",
+            shape(composite, &parts),
+            if role.sorts { " (it sorts the table or an index: `.range(..)` takes them)" } else { "" }
         );
+        let role = model::role_type(role);
         quote_spanned! {ident.span()=>
             #[doc = #doc]
             #[inline]
-            #vis const fn #ident() -> ::dynomodel::Composite<#model, (#(#tys,)*)> {
+            #vis const fn #ident() -> ::dynomodel::Composite<#model, (#(#tys,)*), #role> {
                 ::dynomodel::Composite::new(#name, #prefix, #separator, &[#(#names),*])
             }
         }

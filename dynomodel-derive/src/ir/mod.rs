@@ -13,9 +13,11 @@ use crate::attr::{self, ContainerAttrs, Errors};
 mod composite;
 pub mod enums;
 mod index;
+mod role;
 
 pub use composite::{Composite, CompositeIndex, KeyRef};
 pub use index::Index;
+pub use role::HandleRole;
 
 /// Which derive is running.
 #[derive(Clone, Copy, PartialEq, Eq)]

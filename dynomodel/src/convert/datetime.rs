@@ -38,7 +38,7 @@
 //! let item = Reply { id: "r".into(), at }.to_item()?;
 //! assert_eq!(item["at"], AttributeValue::S("2015-09-15T19:58:22.947Z".into()));
 //!
-//! let _: Field<Reply, Rfc3339<Millis>> = Reply::at();
+//! let _: Field<Reply, Rfc3339<Millis>, _> = Reply::at();
 //! let mut ctx = ExpressionContext::new();
 //! ctx.condition(&Reply::at().gt(at))?;
 //! assert_eq!(ctx.finish().1[":v0"], AttributeValue::S("2015-09-15T19:58:22.947Z".into()));

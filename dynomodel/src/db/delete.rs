@@ -82,8 +82,8 @@ impl<'a, M: Model> Delete<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 
@@ -265,8 +265,8 @@ impl<'a, M: Model> DeleteKey<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 

@@ -53,11 +53,13 @@ impl ExpressionContext {
         Self::default()
     }
 
-    /// Renders a `ConditionExpression` (or a `FilterExpression`: the grammar is the same).
+    /// Renders a `ConditionExpression` (or a `FilterExpression`: the grammar is the same) from a
+    /// [`Condition`] or a [`SortKeyCondition`](crate::SortKeyCondition).
     ///
     /// Errors: a value that failed to convert, an empty or over-long `IN` list, an expression longer
     /// than 4 KB.
-    pub fn condition<M>(&mut self, condition: &Condition<M>) -> Result<String> {
+    pub fn condition<M>(&mut self, condition: &impl AsRef<Condition<M>>) -> Result<String> {
+        let condition = condition.as_ref();
         self.render("ConditionExpression", |out, p| condition.render(out, p))
     }
 
@@ -77,7 +79,8 @@ impl ExpressionContext {
     /// assert!(ctx.key_condition(&(Tweet::userid().eq("a") | Tweet::userid().eq("b"))).is_err());
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn key_condition<M>(&mut self, condition: &Condition<M>) -> Result<String> {
+    pub fn key_condition<M>(&mut self, condition: &impl AsRef<Condition<M>>) -> Result<String> {
+        let condition = condition.as_ref();
         condition.check_key_condition()?;
         self.render("KeyConditionExpression", |out, p| condition.render(out, p))
     }

@@ -12,6 +12,7 @@ mod composite;
 mod entity;
 mod index;
 mod into_key;
+pub mod role;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -24,6 +25,10 @@ pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE}
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
 pub use union::schema_union;
+
+/// The phantom types of a handle ([`Field`], [`Index`], [`Composite`]): `fn() -> …`, so that the
+/// handle is `Send + Sync` and covariant whatever the types are, holding none of them.
+pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
@@ -70,6 +75,12 @@ pub use union::schema_union;
 ///   The handle's value type encodes like the stored field, so that operands are rendered as the
 ///   attribute is stored: it is the field's type, except for fields stored through an adapter (see
 ///   [below](Model#handles-of-fields-stored-through-an-adapter)).
+///   The handle's third type parameter is its [role](role) in the key schema: the table's keys
+///   ([`role::Key`], or [`role::KeySort`] when they sort the table or an index) are refused by
+///   update actions, and sort keys ([`role::KeySort`], and [`role::Sort`] for a field an index is
+///   sorted by) make the sort-key conditions `.range(..)` takes; other fields are [`role::Attr`],
+///   the default (`Tweet::text() -> Field<Tweet, String>`). Both mistakes are compile errors
+///   (see [`Field`](Field#roles-keys-are-checked-at-compile-time)).
 ///
 /// Struct options, `#[dynomodel(...)]`:
 ///
@@ -256,7 +267,9 @@ pub use union::schema_union;
 ///   the hash composite's parts the same way. Each composite has a [`Composite`](crate::Composite)
 ///   handle named after it (`Order::sk()`) whose conditions on the leading parts are checked at
 ///   compile time: `prefix((date,))`, and `between`, `ge`, `gt`, `le` on the part after the given
-///   ones.
+///   ones. Like a field's handle it has a [role](role): the conditions of a composite that sorts
+///   the table or an index are the sort-key conditions `.range(..)` takes, those of another
+///   composite (the hash key) are filters.
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -709,7 +722,8 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
     fn to_key_item(&self) -> Result<Item, ConversionError>;
 }
 
-/// A typed handle on one attribute of model `M`, holding values of type `T`.
+/// A typed handle on one attribute of model `M`, holding values of type `T`, with the
+/// [role](role) `R` the attribute plays in the table's keys.
 ///
 /// `#[derive(Model)]` generates one associated function per field returning its handle, e.g.
 /// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time. `T`
@@ -720,6 +734,33 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// A handle builds conditions (`eq`, `between`, `begins_with`, `size`...) and navigates into maps,
 /// lists and embedded documents (`key`, `index`, `then`), giving a [`Path`](crate::Path) with the
 /// same operations; see [`Condition`](crate::Condition) and [`Update`](crate::Update).
+///
+/// # Roles: keys are checked at compile time
+///
+/// The role says what the key schema allows, so that two mistakes DynamoDB would only report at
+/// run time do not compile:
+///
+/// - **Updating a key.** The table's hash and range keys get the roles [`role::Key`] or
+///   [`role::KeySort`], which update actions (`set`, `remove`, `add`, `delete`, `incr`, ...)
+///   refuse: they take an [`UpdateTarget`](crate::UpdateTarget), and only a handle whose role is
+///   [`role::Updatable`] is one. Conditions on keys are unaffected (`Tweet::userid().exists()`).
+/// - **A range condition on an attribute that sorts nothing.** The table's range key and every
+///   field an index is sorted by get the roles [`role::KeySort`] or [`role::Sort`], whose
+///   comparisons (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give a
+///   [`SortKeyCondition`](crate::SortKeyCondition), the only thing
+///   [`Query::range`](crate::Query::range) takes. Other handles' comparisons give a
+///   [`Condition`](crate::Condition); so do the sort key's other operations (`ne`, `exists`...)
+///   and paths. A [`SortKeyCondition`](crate::SortKeyCondition) converts into a
+///   [`Condition`](crate::Condition) wherever one is taken.
+///
+/// Every other field is [`role::Attr`], the default, so a hand-written `Field<M, T>` is an
+/// ordinary attribute. The two properties are independent (a table's hash key may also sort an
+/// index: [`role::KeySort`]); the [`role`] module has the table.
+///
+/// What the types do not say is *which* table or index an attribute sorts: `.range(..)` with the
+/// sort key of another index than the one queried still compiles, and fails when the query runs,
+/// before anything is sent (a validation error naming both). On `db.query::<M>(..)`, the range
+/// condition's attribute chooses the index (see [`Db::query`](crate::Db::query)).
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -736,14 +777,58 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// assert_eq!(ctx.condition(&condition)?, "#n0 >= :v0 AND #n1.#n2[0] = :v1");
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Field<M, T> {
+///
+/// An update of a key does not compile:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, views: u64 }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.update::<Thread>(("Amazon DynamoDB", "Thread 1")).set(Thread::forum_name(), "S3").await?;
+/// # Ok(()) }
+/// ```
+///
+/// Nor does a range condition on an attribute that sorts neither the table nor an index:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, message: String }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.query::<Thread>("Amazon DynamoDB").range(Thread::message().gt("m")).all().await?;
+/// # Ok(()) }
+/// ```
+pub struct Field<M, T, R = role::Attr> {
     name: &'static str,
-    _marker: PhantomData<fn() -> (M, T)>,
+    _marker: Marker<M, T, R>,
 }
 
 impl<M, T> Field<M, T> {
-    /// A handle on the attribute `name`.
+    /// A handle on the attribute `name`, of role [`role::Attr`]: an ordinary attribute.
     pub const fn new(name: &'static str) -> Self {
+        Field::with_role(name)
+    }
+}
+
+impl<M, T, R> Field<M, T, R> {
+    /// A handle on the attribute `name` with the role `R`: what `#[derive(Model)]` generates for
+    /// keys and sort keys, and what a hand-written model uses for its own.
+    ///
+    /// ```
+    /// use dynomodel::{role, Field, SortKeyCondition};
+    ///
+    /// struct Tweet;
+    /// impl Tweet {
+    ///     fn id() -> Field<Tweet, String, role::KeySort> { Field::with_role("id") }
+    /// }
+    /// let _: SortKeyCondition<Tweet> = Tweet::id().begins_with("2026-");
+    /// ```
+    pub const fn with_role(name: &'static str) -> Self {
         Field {
             name,
             _marker: PhantomData,
@@ -756,15 +841,15 @@ impl<M, T> Field<M, T> {
     }
 }
 
-impl<M, T> Clone for Field<M, T> {
+impl<M, T, R> Clone for Field<M, T, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, T> Copy for Field<M, T> {}
+impl<M, T, R> Copy for Field<M, T, R> {}
 
-impl<M, T> fmt::Debug for Field<M, T> {
+impl<M, T, R> fmt::Debug for Field<M, T, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Field({})", self.name)
     }

@@ -9,7 +9,9 @@ use crate::backend::{QueryInput, Select};
 use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
+use crate::expression::{
+    Condition, ExpressionContext, IntoProjection, IntoSortKeyCondition, ProjectionExpression,
+};
 use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
@@ -211,10 +213,17 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
 }
 
 impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
-    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`. One of
-    /// `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`; anything else, or another attribute,
-    /// fails when the query runs. On `db.query::<M>`, a condition on an attribute that is not the
-    /// table's sort key selects the index sorted by it (see [`Db::query`]).
+    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`, one
+    /// of `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with` (a [`SortKeyCondition`](crate::SortKeyCondition)). Checked
+    /// at compile time: a comparison of an attribute that sorts neither the table nor an index,
+    /// another operator, or a combination (`&`, `|`) is a plain [`Condition`] and does not compile
+    /// here (see [roles](crate::role)); filter with [`filter`](Query::filter) instead.
+    ///
+    /// Which table or index the attribute sorts is checked when the query runs, before anything
+    /// is sent. On `db.query::<M>`, a condition on an attribute that is not the table's sort key
+    /// selects the index sorted by it (see [`Db::query`]), and it is an error when no such index
+    /// can return whole items; on [`Db::query_index`] or after [`index`](Query::index), a
+    /// condition on another index's sort key is an error naming both.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -244,14 +253,15 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }
     /// let early = db.query::<Tweet>("abc").range(Tweet::id().between("1", "2")).all().await?;
     /// assert_eq!(early.len(), 2);
-    /// // Not a sort-key condition: an error, before anything is sent.
-    /// let wrong = db.query::<Tweet>("abc").range(Tweet::id().ne("1")).all().await;
+    /// // `retweets` sorts "rt-index", which is partitioned by `city`, not by `userid`: an error,
+    /// // before anything is sent.
+    /// let wrong = db.query::<Tweet>("abc").range(Tweet::retweets().ge(5)).all().await;
     /// assert!(wrong.is_err_and(|e| e.code() == "ValidationException"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn range(mut self, condition: Condition<M>) -> Self {
-        self.range = Some(condition);
+    pub fn range(mut self, condition: impl IntoSortKeyCondition<M>) -> Self {
+        self.range = Some(condition.into_sort_key_condition().into_condition());
         self
     }
 
@@ -295,7 +305,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,

@@ -105,7 +105,8 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
 
 impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// A `FilterExpression`; several calls are combined with `AND`.
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,

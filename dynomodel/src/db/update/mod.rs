@@ -37,8 +37,9 @@ use crate::model::{Model, PrimaryKey};
 /// DynamoDB's own meaning for it, "create the item with only its key if it is missing", is opt-in
 /// with [`allow_no_actions`](UpdateItem::allow_no_actions).
 ///
-/// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
-/// validation errors.
+/// An action on a key attribute does not compile: the handles of the table's keys are not
+/// [`UpdateTarget`](crate::UpdateTarget)s (see [roles](crate::role)); DynamoDB would refuse it.
+/// Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
 /// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
@@ -126,8 +127,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 

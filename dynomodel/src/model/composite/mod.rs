@@ -20,7 +20,8 @@ use crate::error::ConversionError;
 use crate::expression::condition::{Comparator, Node, Operand};
 use crate::expression::path::PathElement;
 use crate::expression::Condition;
-use crate::model::IntoKey;
+use crate::model::role::{Attr, Role};
+use crate::model::{IntoKey, Marker};
 use crate::value::AttributeValue;
 
 mod parts;
@@ -39,6 +40,13 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// A tuple of the wrong types, or too long, does not compile. Each value is an
 /// [`IntoKey`](crate::IntoKey) of its part: `("u1",)` for a `String` part, a `DateTime<Utc>` for a
 /// part stored at another width (`Rfc3339<Millis>`).
+///
+/// `R` is the composite's [role](crate::role), as for a [`Field`](crate::Field): the conditions
+/// of a composite that sorts the table or an index ([`Sort`](crate::role::Sort),
+/// [`KeySort`](crate::role::KeySort)) are [`SortKeyCondition`](crate::SortKeyCondition)s, which
+/// [`Query::range`](crate::Query::range) takes; those of another composite are plain
+/// [`Condition`]s, for filters and write conditions. (A composite has no update actions at all:
+/// its parts change only with the item's key.)
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -63,29 +71,29 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// assert_eq!(values[":v0"], dynomodel::AttributeValue::S("ORDER#2026-01-01#".into()));
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Composite<M, P> {
+pub struct Composite<M, P, R = Attr> {
     name: &'static str,
     prefix: &'static str,
     separator: &'static str,
     parts: &'static [&'static str],
-    _marker: PhantomData<fn() -> (M, P)>,
+    _marker: Marker<M, P, R>,
 }
 
-impl<M, P> Clone for Composite<M, P> {
+impl<M, P, R> Clone for Composite<M, P, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, P> Copy for Composite<M, P> {}
+impl<M, P, R> Copy for Composite<M, P, R> {}
 
-impl<M, P> fmt::Debug for Composite<M, P> {
+impl<M, P, R> fmt::Debug for Composite<M, P, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Composite({} = {})", self.name, self.shape())
     }
 }
 
-impl<M, P> Composite<M, P> {
+impl<M, P, R> Composite<M, P, R> {
     /// A handle on attribute `name`: the literal `prefix` (`""` for none), then the parts named
     /// `parts`, joined by `separator`. Called by the generated code.
     #[doc(hidden)]
@@ -231,7 +239,7 @@ impl<M, P> Composite<M, P> {
     }
 }
 
-impl<M, P: CompositeParts> Composite<M, P> {
+impl<M, P: CompositeParts, R: Role> Composite<M, P, R> {
     /// The stored text of these parts, e.g. `"ORDER#2026-01-01#0000000007"`.
     ///
     /// Errors: a part holds the separator, or cannot be written (a year after 9999).
@@ -263,24 +271,24 @@ impl<M, P: CompositeParts> Composite<M, P> {
     ///
     /// `Order::sk().prefix((day,))` compiles; `prefix((7,))` (a number where a date goes) and a tuple
     /// longer than the parts do not.
-    pub fn prefix<Q>(&self, leading: Q) -> Condition<M>
+    pub fn prefix<Q>(&self, leading: Q) -> R::Comparison<M>
     where
         P: LeadingParts<Q>,
     {
         let leading = P::leading(leading);
         if <P::Leading as CompositeParts>::LEN == self.parts.len() {
             let value = self.join(&leading.to_parts());
-            return self.compare(Comparator::Eq, value);
+            return R::comparison(self.compare(Comparator::Eq, value));
         }
         let value = self
             .leading_text(&leading)
             .map_err(Into::into)
             .map(AttributeValue::S);
-        Condition::from_node(Node::Function(
+        R::comparison(Condition::from_node(Node::Function(
             "begins_with",
             vec![PathElement::Name(self.name.to_owned())],
             Some(Operand::Value(value)),
-        ))
+        )))
     }
 
     /// The values whose first parts are `leading` and whose next part is between `low` and `high`
@@ -296,29 +304,29 @@ impl<M, P: CompositeParts> Composite<M, P> {
         leading: Q,
         low: impl IntoKey<P::Next>,
         high: impl IntoKey<P::Next>,
-    ) -> Condition<M>
+    ) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
     {
         let leading = P::leading(leading);
         let low = self.bound::<Q>(&leading, &low.into_key(), false);
         let high = self.bound::<Q>(&leading, &high.into_key(), true);
-        self.range(low, Some(high))
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// The values whose first parts are `leading` and whose next part is at least `low`.
-    pub fn ge<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> Condition<M>
+    pub fn ge<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
     {
         let leading = P::leading(leading);
         let low = self.bound::<Q>(&leading, &low.into_key(), false);
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is greater than `low`.
-    pub fn gt<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> Condition<M>
+    pub fn gt<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
     {
@@ -335,18 +343,18 @@ impl<M, P: CompositeParts> Composite<M, P> {
             }
         });
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is at most `high`.
-    pub fn le<Q>(&self, leading: Q, high: impl IntoKey<P::Next>) -> Condition<M>
+    pub fn le<Q>(&self, leading: Q, high: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
     {
         let leading = P::leading(leading);
         let low = self.leading_text(&leading);
         let high = self.bound::<Q>(&leading, &high.into_key(), true);
-        self.range(low, Some(high))
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// `<leading><part>`: the text of the first `k + 1` parts.
