@@ -70,23 +70,37 @@ mod check;
 #[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]
-mod codec;
+pub(crate) mod codec;
 #[cfg(feature = "durable")]
 mod dir;
 #[cfg(feature = "durable")]
+mod failure;
+#[cfg(feature = "durable")]
 pub(crate) mod frame;
 #[cfg(feature = "durable")]
+mod legacy;
+#[cfg(feature = "durable")]
 mod log;
+#[cfg(feature = "durable")]
+mod manifest;
 #[cfg(feature = "durable")]
 mod open;
 #[cfg(feature = "durable")]
 pub(crate) mod record;
 #[cfg(feature = "durable")]
+mod recover;
+#[cfg(feature = "durable")]
+mod repair;
+#[cfg(feature = "durable")]
 mod report;
 #[cfg(feature = "durable")]
 mod settings;
+#[cfg(all(test, feature = "durable"))]
+mod sim;
 #[cfg(feature = "durable")]
 mod snapshot;
+#[cfg(feature = "durable")]
+pub(crate) mod storage;
 #[cfg(feature = "durable")]
 mod streams;
 #[cfg(all(test, feature = "durable"))]
@@ -97,11 +111,11 @@ mod writer;
 #[cfg(feature = "durable")]
 pub use dir::FORMAT_VERSION;
 #[cfg(feature = "durable")]
-pub use frame::Damage;
+pub use failure::Health;
 #[cfg(feature = "durable")]
 pub(crate) use open::open;
 #[cfg(feature = "durable")]
-pub use report::{OpenError, RecoveryReport, SnapshotError, TornTail};
+pub use report::{Damage, DamageReport, OpenError, Readable, RecoveryReport, Repair, TornTail};
 #[cfg(feature = "durable")]
 pub(crate) use settings::Options;
 #[cfg(feature = "durable")]
@@ -114,7 +128,10 @@ use dynomodel::{
     UpdateTimeToLiveInput,
 };
 
-/// A table operation, as durable mode logs it (its request).
+/// A write to the engine as a whole (under the catalog's write lock), as durable mode logs it: a
+/// table operation by its request; the TTL sweep by nothing but its effects, which the tables
+/// capture (`journal.rs`). Every engine-wide write names one (`access.rs`), so that a new operation
+/// cannot run unlogged.
 #[cfg_attr(not(feature = "durable"), allow(dead_code))]
 pub(crate) enum Command<'a> {
     /// `CreateTable`.
@@ -129,11 +146,14 @@ pub(crate) enum Command<'a> {
     TagResource(&'a TagResourceInput),
     /// `UntagResource`.
     UntagResource(&'a UntagResourceInput),
+    /// The Time to Live sweep: its deletions are its record.
+    SweepExpired,
 }
 
-/// A command's request encoded for the log, when durable mode is on.
+/// A command's name and request (DynamoDB JSON) encoded for the log, when durable mode is on and
+/// the command has a request.
 #[cfg(feature = "durable")]
-pub(crate) type Logged = Option<(String, serde_json::Value)>;
+pub(crate) type Logged = Option<(&'static str, Vec<u8>)>;
 /// A command's request encoded for the log: nothing without the `durable` feature.
 #[cfg(not(feature = "durable"))]
 #[derive(Debug, Default)]
@@ -141,8 +161,8 @@ pub(crate) struct Logged;
 
 #[cfg(feature = "durable")]
 impl Command<'_> {
-    /// The operation's name and its request in DynamoDB's JSON.
-    pub(crate) fn encode(&self) -> (String, serde_json::Value) {
+    /// The operation's name and its request in DynamoDB's JSON (`None` for the TTL sweep).
+    pub(crate) fn encode(&self) -> Logged {
         use crate::server::wire::records as r;
         let (name, body) = match self {
             Command::CreateTable(i) => ("CreateTable", r::create_table_json(i)),
@@ -151,7 +171,8 @@ impl Command<'_> {
             Command::UpdateTimeToLive(i) => ("UpdateTimeToLive", r::update_time_to_live_json(i)),
             Command::TagResource(i) => ("TagResource", r::tag_resource_json(i)),
             Command::UntagResource(i) => ("UntagResource", r::untag_resource_json(i)),
+            Command::SweepExpired => return None,
         };
-        (name.to_owned(), body)
+        Some((name, serde_json::to_vec(&body).unwrap_or_default()))
     }
 }
