@@ -218,11 +218,11 @@ impl Log {
         self.next - 1
     }
 
-    /// Closes this segment (fsynced whole) and starts the next, recorded in the manifest; returns
-    /// the new generation. A failure leaves the log as it was (the new segment removed).
+    /// Closes this segment (which the caller fsynced whole: [`Log::synced`]) and starts the next,
+    /// recorded in the manifest; returns the new generation. A failure leaves the log as it was
+    /// (the new segment removed).
     pub(crate) fn rotate(&mut self) -> io::Result<u64> {
-        self.file.sync_data()?;
-        self.synced_len = self.len;
+        debug_assert_eq!(self.synced_len, self.len, "rotating a segment not fsynced whole");
         self.dirty = false;
         let generation = self.generation + 1;
         let (file, len) = Log::create_segment(&self.storage, &self.dir, generation, self.next)?;

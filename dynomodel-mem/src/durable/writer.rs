@@ -283,14 +283,24 @@ impl Durable {
         // they are held (a write appends its record before releasing its tables), so the snapshot is
         // exactly the state after the last record of the segment that ends here.
         let tables = guard.read_all();
-        let (generation, last) = {
-            let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-            let generation = log.rotate()?;
-            // The closed segment was fsynced whole: everything appended is on disk.
-            self.synced
-                .fetch_max(self.appended.load(Ordering::Acquire), Ordering::AcqRel);
-            (generation, log.last())
-        };
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        // The segment being closed, fsynced whole. A failure here is the log's own: what it held
+        // beyond the last good fsync is lost, as for a write's fsync.
+        let (file, current, len) = log.sync_target();
+        if let Err(e) = file.sync_data() {
+            drop(log);
+            drop(tables);
+            drop(guard);
+            self.fsync_failed(&e);
+            self.roll_back();
+            return Err(e);
+        }
+        log.synced(current, len);
+        self.synced
+            .fetch_max(self.appended.load(Ordering::Acquire), Ordering::AcqRel);
+        let generation = log.rotate()?;
+        let last = log.last();
+        drop(log);
         let path = dir::path(&self.dir, Kind::Snapshot, generation);
         let tmp = path.with_extension("dyno.tmp");
         let file = self.storage.create(&tmp);
