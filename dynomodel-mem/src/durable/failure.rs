@@ -43,10 +43,11 @@ use super::writer::{internal, Durable};
 const PROBE_BYTES: usize = 64 << 10;
 
 /// The health of an engine's data directory ([`MemBackend::health`](crate::MemBackend::health)).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Health {
     /// Reads and writes are served (always so in memory).
+    #[default]
     Ok,
     /// The data directory could not be written: writes are refused, reads served; writes resume by
     /// themselves once the directory can be written again.
@@ -95,12 +96,6 @@ pub(crate) struct Faulted {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-impl Default for Health {
-    fn default() -> Health {
-        Health::Ok
-    }
 }
 
 impl Faulted {

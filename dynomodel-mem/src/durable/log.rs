@@ -222,7 +222,10 @@ impl Log {
     /// recorded in the manifest; returns the new generation. A failure leaves the log as it was
     /// (the new segment removed).
     pub(crate) fn rotate(&mut self) -> io::Result<u64> {
-        debug_assert_eq!(self.synced_len, self.len, "rotating a segment not fsynced whole");
+        debug_assert_eq!(
+            self.synced_len, self.len,
+            "rotating a segment not fsynced whole"
+        );
         self.dirty = false;
         let generation = self.generation + 1;
         let (file, len) = Log::create_segment(&self.storage, &self.dir, generation, self.next)?;

@@ -131,7 +131,9 @@ fn health(admin: Option<&Admin>) -> (u16, Vec<u8>) {
     match admin.map_or(crate::Health::Ok, |a| a.engine.health()) {
         crate::Health::Degraded { reason } => (
             503,
-            encode(&json!({"status": "degraded", "reason": reason, "reads": true, "writes": false})),
+            encode(
+                &json!({"status": "degraded", "reason": reason, "reads": true, "writes": false}),
+            ),
         ),
         crate::Health::Failed { reason } => (
             503,

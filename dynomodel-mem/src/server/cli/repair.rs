@@ -33,9 +33,7 @@ fn parse(args: &[String]) -> Result<PathBuf, String> {
         if !REPAIR_FLAGS.contains(&flag.as_str()) {
             return Err(format!("unknown option {flag:?}"));
         }
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         dir = Some(PathBuf::from(value));
     }
     dir.ok_or_else(|| "missing --data-dir".to_owned())
