@@ -88,6 +88,8 @@ pub(crate) struct Faulted {
     health: Mutex<Health>,
     /// Held while rolling back (one at a time).
     rolling: Mutex<()>,
+    /// Failures so far (a probe resumes writes only if none came since it started).
+    failures: AtomicU64,
     /// Whether a probe thread runs.
     probing: AtomicBool,
     /// How often the probe tries.
@@ -136,9 +138,23 @@ impl Faulted {
         })
     }
 
+    /// Why a read is refused now, if it is: the engine failed for good, or its memory may hold a
+    /// write that did not reach the disk (being undone).
+    pub(crate) fn read_refusal(&self) -> Option<Error> {
+        if !self.poisoned() {
+            return None;
+        }
+        match self.health() {
+            Health::Failed { .. } => self.refusal(),
+            _ => Some(self.lost_error()),
+        }
+    }
+
     /// A failure: from now on (the caller still holds the locks under which the failed write ran)
     /// nothing answers from the engine's memory, and writes are refused.
     pub(crate) fn poison(&self, dir: &Path, cause: &Cause) {
+        let mut health = lock(&self.health);
+        self.failures.fetch_add(1, Ordering::AcqRel);
         self.poisoned.store(true, Ordering::Release);
         self.refusing.store(true, Ordering::Release);
         let reason = match cause {
@@ -151,9 +167,10 @@ impl Faulted {
         };
         let since = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         log::error!("data directory {}: {reason}; writes refused", dir.display());
-        *lock(&self.health) = Health::Degraded {
+        *health = Health::Degraded {
             reason: format!("{reason} (since {since})"),
         };
+        drop(health);
         // A failed fsync outweighs a failed append: more is rolled back.
         let mut pending = lock(&self.cause);
         if !matches!(*pending, Some(Cause::Fsync { .. })) {
@@ -209,10 +226,20 @@ impl Faulted {
                 .any(|(from, to)| *from < position && position <= *to)
     }
 
-    /// Writes resume.
-    fn resume(&self) {
-        *lock(&self.health) = Health::Ok;
+    /// Writes resume, unless a failure came after `seen` failures or is being rolled back; whether
+    /// they did (the probe thread then ends).
+    fn resume(&self, seen: u64) -> bool {
+        let mut health = lock(&self.health);
+        if self.failures.load(Ordering::Acquire) != seen
+            || self.poisoned()
+            || !matches!(*health, Health::Degraded { .. })
+        {
+            return false;
+        }
+        *health = Health::Ok;
         self.refusing.store(false, Ordering::Release);
+        self.probing.store(false, Ordering::Release);
+        true
     }
 }
 
@@ -310,7 +337,8 @@ impl Durable {
         self.storage.sync_dir(&self.dir)
     }
 
-    /// Starts the thread that resumes writes once the directory can be written (one at a time).
+    /// Starts the thread that resumes writes once the directory can be written (one at a time: it
+    /// goes on until it resumes them, through later failures).
     fn spawn_prober(&self) {
         let Some(me) = self.me.get().cloned() else {
             return;
@@ -328,12 +356,10 @@ impl Durable {
                 };
                 let faulted = &durable.faulted;
                 if matches!(faulted.health(), Health::Failed { .. }) {
-                    faulted.probing.store(false, Ordering::Release);
                     return;
                 }
-                if durable.probe().is_ok() {
-                    faulted.resume();
-                    faulted.probing.store(false, Ordering::Release);
+                let seen = faulted.failures.load(Ordering::Acquire);
+                if durable.probe().is_ok() && faulted.resume(seen) {
                     log::warn!(
                         "data directory {}: it can be written again; writes resume",
                         durable.dir.display()

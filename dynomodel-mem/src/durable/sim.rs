@@ -252,13 +252,16 @@ impl Storage for Sim {
     }
 
     fn names(&self, dir: &Path) -> io::Result<Vec<String>> {
-        Ok(self
+        // Files, and the directories that files are under (directories exist through them).
+        let mut names: Vec<String> = self
             .fs()
             .names
             .keys()
-            .filter(|p| p.parent() == Some(dir))
-            .filter_map(|p| Some(p.file_name()?.to_str()?.to_owned()))
-            .collect())
+            .filter_map(|p| p.strip_prefix(dir).ok()?.components().next())
+            .filter_map(|c| c.as_os_str().to_str().map(str::to_owned))
+            .collect();
+        names.dedup();
+        Ok(names)
     }
 
     fn create(&self, path: &Path) -> io::Result<Arc<dyn StorageFile>> {

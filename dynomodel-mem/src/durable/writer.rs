@@ -73,6 +73,16 @@ pub(crate) enum Ticket {
     Refuse(Error),
 }
 
+/// What an fsync of the log came to.
+enum Synced {
+    /// Everything appended before it is on disk.
+    Done,
+    /// A failure is being rolled back: nothing was fsynced (the rollback fsyncs what it keeps).
+    Poisoned,
+    /// It failed: what it covered is lost (and was rolled back).
+    Failed(std::io::Error),
+}
+
 /// A write being run: the clock pinned and its record being captured, both undone when it ends,
 /// even by a panic (which would otherwise leave the clock stopped).
 struct Running<'a> {
@@ -155,8 +165,8 @@ impl Durable {
     /// What a read that ran under its locks must settle: wait for what it may have seen (`always`),
     /// or refuse its answer if it may have seen a write that did not reach the disk.
     pub(crate) fn read_ticket(&self) -> Ticket {
-        if self.faulted.poisoned() {
-            return Ticket::Refuse(self.faulted.lost_error());
+        if let Some(refused) = self.faulted.read_refusal() {
+            return Ticket::Refuse(refused);
         }
         match self.options.sync {
             SyncPolicy::Always => Ticket::Wait(self.appended.load(Ordering::Acquire)),
@@ -183,15 +193,27 @@ impl Durable {
         if self.options.sync != SyncPolicy::Always || self.is_synced(position) {
             return Ok(());
         }
-        let wait = || {
-            let _leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+        let wait = || loop {
+            let leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
             if self.faulted.is_lost(position) {
                 return Err(self.faulted.lost_error());
             }
             if self.synced.load(Ordering::Acquire) >= position {
                 return Ok(());
             }
-            self.sync_now().map_err(|_| self.faulted.lost_error())
+            match self.sync_now() {
+                Synced::Done => return Ok(()),
+                Synced::Failed(_) => return Err(self.faulted.lost_error()),
+                Synced::Poisoned => {
+                    // Another write failed: once the engine is put back, this position is either
+                    // lost or kept, and fsynced (the rollback cuts the log and fsyncs it).
+                    drop(leader);
+                    self.roll_back();
+                    if let Some(refused) = self.faulted.read_refusal() {
+                        return Err(refused);
+                    }
+                }
+            }
         };
         // On a multi-threaded Tokio runtime (the server's), the worker hands its other tasks over
         // while it waits, so that more writers reach the fsync and share it; elsewhere it just waits.
@@ -213,11 +235,11 @@ impl Durable {
 
     /// Fsyncs what the log holds; on a failure, the records not known to be on disk are lost: the
     /// engine is put back to what the log holds without them.
-    fn sync_now(&self) -> std::io::Result<()> {
+    fn sync_now(&self) -> Synced {
         let (file, generation, len, target) = {
             let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
             if self.faulted.poisoned() {
-                return Err(std::io::Error::other("a failure is being rolled back"));
+                return Synced::Poisoned;
             }
             log.take_dirty();
             let (file, generation, len) = log.sync_target();
@@ -231,12 +253,12 @@ impl Durable {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .synced(generation, len);
-                Ok(())
+                Synced::Done
             }
             Err(e) => {
                 self.fsync_failed(&e);
                 self.roll_back();
-                Err(e)
+                Synced::Failed(e)
             }
         }
     }
@@ -253,7 +275,13 @@ impl Durable {
         if !dirty {
             return Ok(());
         }
-        self.sync_now()
+        match self.sync_now() {
+            Synced::Done => Ok(()),
+            Synced::Failed(e) => Err(e),
+            Synced::Poisoned => Err(std::io::Error::other(
+                "a failed write is being undone; the log is fsynced as part of it",
+            )),
+        }
     }
 
     /// What recovery did.

@@ -374,3 +374,84 @@ fn the_server_reports_itself_degraded_and_recovers() {
     });
     check_restart(&sim.after_power_cut(), &clock, &["a1", "a3"], &["a2"]);
 }
+
+/// When the engine cannot even be put back (here: the log cannot be cut after a short write), it
+/// refuses every request until a restart, which finds the torn record and cuts it.
+#[test]
+fn an_engine_that_cannot_be_put_back_refuses_everything_until_a_restart() {
+    let clock = ManualClock::default();
+    let (sim, b) = started(&clock);
+    sim.arm(Op::Append, "log-", 0, 1, Fault::Short(11));
+    sim.arm(Op::SetLen, "log-", 0, 2, Fault::Io);
+    assert!(block_on(b.put_item(put("a2", "g"))).is_err());
+    let Health::Failed { reason } = b.health() else {
+        panic!("{:?}", b.health());
+    };
+    assert!(reason.contains("could not be put back"), "{reason}");
+    for refused in [
+        get(&b, "a1").unwrap_err(),
+        block_on(b.put_item(put("a3", "g"))).unwrap_err(),
+    ] {
+        assert_eq!(refused.code(), "ServiceUnavailable");
+        assert!(refused.message().contains("restart it"), "{refused}");
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(
+        matches!(b.health(), Health::Failed { .. }),
+        "no probe resumes it"
+    );
+    let restarted = sim_open(&sim.after_kill(), &clock);
+    let report = restarted.recovery_report().expect("report");
+    assert_eq!(report.torn_tail.as_ref().map(|t| t.dropped), Some(11));
+    assert!(get(&restarted, "a1").expect("get").is_some());
+    assert!(get(&restarted, "a2").expect("get").is_none());
+}
+
+/// A write whose record was appended, waiting for its fsync while another table's write fails:
+/// the rollback keeps its record (and fsyncs it), so it is acknowledged, not told "not applied".
+#[test]
+fn a_write_waiting_for_its_fsync_survives_another_writes_failure() {
+    let clock = ManualClock::default();
+    let (sim, b) = started(&clock);
+    block_on(b.create_table(dynomodel::CreateTableInput {
+        table_name: "other".into(),
+        attribute_definitions: vec![dynomodel::AttributeDefinition {
+            attribute_name: "pk".into(),
+            attribute_type: dynomodel::ScalarAttributeType::S,
+        }],
+        key_schema: vec![dynomodel::KeySchemaElement::hash("pk")],
+        billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+        ..Default::default()
+    }))
+    .expect("create other");
+    let durable = Arc::clone(b.durable.as_ref().expect("durable"));
+    // The waiting writer: appended, then held at the fsync.
+    let leader = durable.syncing.lock().expect("syncing");
+    let waiting = {
+        let b = b.clone();
+        std::thread::spawn(move || block_on(b.put_item(put("w1", "g"))))
+    };
+    while durable.appended.load(Ordering::Acquire) < 5 {
+        std::thread::yield_now();
+    }
+    // The failing writer, on the other table; its rollback waits for this read lock.
+    let engine = b.read();
+    sim.arm(Op::Append, "log-", 0, 1, Fault::NoSpace);
+    let failing = {
+        let b = b.clone();
+        std::thread::spawn(move || {
+            let mut input = put("w2", "g");
+            input.table_name = "other".into();
+            block_on(b.put_item(input))
+        })
+    };
+    while !durable.faulted.poisoned() {
+        std::thread::yield_now();
+    }
+    drop(leader);
+    std::thread::sleep(Duration::from_millis(50));
+    drop(engine);
+    assert!(failing.join().expect("failing").is_err());
+    waiting.join().expect("waiting").expect("acknowledged");
+    check_restart(&sim.after_power_cut(), &clock, &["a1", "w1"], &[]);
+}
