@@ -155,11 +155,15 @@ pub(crate) struct Recovered {
     pub loaded: Option<SnapshotEntry>,
 }
 
-/// Records readable in `bytes` from `from` on, numbered after `after` (format 2), and their last.
-fn readable_in(bytes: &[u8], from: usize, after: u64) -> (u64, Option<u64>) {
-    // A plausible record starts with a sequence number after `after` (and not absurdly far).
+/// The fewest bytes a framed record takes: a frame header, a sequence number, a time, one entry tag.
+const MIN_RECORD: u64 = (HEADER + 8 + 8 + 4 + 1) as u64;
+
+/// Records readable in `bytes` from `from` on, numbered after `after` and at most `upto` (format 2),
+/// and their last. A frame counts only if its number is in that range (checked before its checksum,
+/// which keeps scanning damaged bytes linear).
+fn readable_in(bytes: &[u8], from: usize, after: u64, upto: u64) -> (u64, Option<u64>) {
     let plausible = |payload: &[u8]| {
-        seq_of(payload).is_some_and(|s| s > after && s - after <= 1 << 40) && payload.len() > 20
+        payload.len() > 20 && seq_of(payload).is_some_and(|s| s > after && s <= upto)
     };
     let (mut count, mut last) = (0, None);
     let mut at = from;
@@ -182,16 +186,22 @@ fn readable_after(
     after: u64,
     later: &[LogEntry],
 ) -> Readable {
-    let (mut records, mut last) = readable_in(bytes, from.min(bytes.len()), after);
-    let mut total = (bytes.len() - from.min(bytes.len())) as u64;
-    for entry in later {
-        let path = dir::path(source.dir, Kind::Log, entry.generation);
-        if let Ok(Some(bytes)) = source.read(&path) {
-            let (n, l) = readable_in(&bytes, 0, after);
-            records += n;
-            last = last.max(l);
-            total += bytes.len() as u64;
-        }
+    let from = from.min(bytes.len());
+    let files: Vec<Vec<u8>> = later
+        .iter()
+        .filter_map(|entry| {
+            let path = dir::path(source.dir, Kind::Log, entry.generation);
+            source.read(&path).ok().flatten()
+        })
+        .collect();
+    let mut total = (bytes.len() - from) as u64;
+    total += files.iter().map(|f| f.len() as u64).sum::<u64>();
+    let upto = after + total / MIN_RECORD + 1;
+    let (mut records, mut last) = readable_in(bytes, from, after, upto);
+    for file in &files {
+        let (n, l) = readable_in(file, 0, after, upto);
+        records += n;
+        last = last.max(l);
     }
     Readable {
         records,
@@ -361,7 +371,8 @@ pub(crate) fn recover(source: &Source<'_>, scope: Scope) -> Result<Recovered, Op
         report.log_files += 1;
         let current = later.is_empty() && entry.end.is_none();
         if let Some(damage) = frames.damage() {
-            let (after, _) = readable_in(&bytes, good + 1, last);
+            let upto = last + bytes.len() as u64 / MIN_RECORD + 1;
+            let (after, _) = readable_in(&bytes, good + 1, last, upto);
             if !current || after > 0 || scope != Scope::All {
                 return Err(bad(good, damage, last));
             }
@@ -398,7 +409,8 @@ pub(crate) fn recover(source: &Source<'_>, scope: Scope) -> Result<Recovered, Op
         let bytes = source.read(&path)?.unwrap_or_default();
         let mut frames = Frames::new(&bytes);
         let header_only = frames.next().and_then(parse_header).is_some() && frames.next().is_none();
-        if !header_only && readable_in(&bytes, 0, 0).0 > 0 {
+        let upto = last + bytes.len() as u64 / MIN_RECORD + 1;
+        if !header_only && readable_in(&bytes, 0, 0, upto).0 > 0 {
             let after = readable_after(source, &bytes, 0, last, &[]);
             return Err(damaged(path, 0, Damage::Unexpected, last, after, true));
         }

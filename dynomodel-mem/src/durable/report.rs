@@ -101,31 +101,50 @@ pub struct DamageReport {
 
 impl fmt::Display for DamageReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} is damaged at offset {} ({}); ",
-            self.file.display(),
-            self.offset,
-            self.damage
-        )?;
-        if self.damage == Damage::Missing {
-            write!(f, "after it: {}", self.after)?;
-        } else {
-            write!(f, "from there: {}", self.after)?;
+        let file = self.file.display();
+        let manifest = self.file.file_name() == Some(std::ffi::OsStr::new(super::manifest::FILE));
+        match self.damage {
+            Damage::Missing if manifest => write!(f, "{file} is missing")?,
+            Damage::Missing => write!(
+                f,
+                "{file} is missing (the manifest names it); after it: {}",
+                self.after
+            )?,
+            _ if manifest => write!(f, "{file} is unreadable")?,
+            _ if !self.repairable => write!(
+                f,
+                "{file} is damaged at offset {} ({}); the {} bytes from there hold state that \
+                 every later record builds on",
+                self.offset, self.damage, self.after.bytes
+            )?,
+            _ => write!(
+                f,
+                "{file} is damaged at offset {} ({}); from there: {}",
+                self.offset, self.damage, self.after
+            )?,
         }
         f.write_str("; refusing to start with acknowledged writes missing. ")?;
         let dir = self.file.parent().unwrap_or(Path::new("."));
-        if self.repairable {
-            write!(
+        let aside = dir.join(super::dir::ASIDE);
+        match (self.repairable, manifest) {
+            (true, true) => write!(
+                f,
+                "`dynomodel-mem repair --data-dir {}` rebuilds it from the log segments (keeping \
+                 the old one in {})",
+                dir.display(),
+                aside.display()
+            ),
+            (true, false) => write!(
                 f,
                 "Keep a copy of the directory, then `dynomodel-mem repair --data-dir {}` cuts the \
                  log after record {} (the files it changes are kept in {})",
                 dir.display(),
                 self.last_good,
-                dir.join(super::dir::ASIDE).display()
-            )
-        } else {
-            f.write_str("It cannot be repaired in place: restore the directory from a backup")
+                aside.display()
+            ),
+            (false, _) => {
+                f.write_str("It cannot be repaired in place: restore the directory from a backup")
+            }
         }
     }
 }

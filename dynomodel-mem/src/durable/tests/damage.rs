@@ -136,8 +136,10 @@ fn a_deleted_emptied_or_overwritten_log_is_refused() {
     let d = damage(open(&image, &clock));
     assert_eq!((d.file.clone(), d.damage), (log.clone(), Damage::Missing));
     assert!(
-        d.to_string()
-            .contains("missing file, which the manifest names"),
+        d.to_string().contains(&format!(
+            "{} is missing (the manifest names it); after it: 0 bytes with no readable record",
+            log.display()
+        )),
         "{d}"
     );
     let image = sim.after_kill();
@@ -262,4 +264,46 @@ fn a_repair_cuts_at_the_last_good_record_and_reports_what_it_dropped() {
     let b = open(&sim.after_kill(), &clock).expect("whole again");
     assert!(b.recovery_report().expect("report").repairs.is_empty());
     holds(&b, 4);
+}
+
+/// Telling damage from a torn tail scans what follows the damage: linear, so a large log is
+/// judged as fast as it is read.
+#[test]
+fn a_large_damaged_log_is_judged_quickly() {
+    let clock = ManualClock::default();
+    let sim = Sim::new();
+    let b = sim_open(&sim, &clock);
+    block_on(create(&b));
+    let big = "x".repeat(2000);
+    for batch in 0..100 {
+        let requests = (0..25)
+            .map(|i| dynomodel::WriteRequest::Put {
+                item: super::item(&[
+                    ("pk", super::s(&format!("b{batch}-{i}"))),
+                    ("v", super::s(&big)),
+                ]),
+            })
+            .collect();
+        block_on(b.batch_write_item(dynomodel::BatchWriteItemInput {
+            request_items: [("tab".to_owned(), requests)].into(),
+            ..Default::default()
+        }))
+        .expect("batch");
+    }
+    drop(b);
+    let image = sim.after_kill();
+    let log = sim_log(&image);
+    let mut bytes = image.bytes(&log);
+    assert!(bytes.len() > 5_000_000, "{}", bytes.len());
+    let at = bytes.len() / 100;
+    bytes[at] ^= 0x01;
+    image.set_bytes(&log, &bytes);
+    let started = std::time::Instant::now();
+    let d = damage(open(&image, &clock));
+    assert_eq!(d.after.last, Some(102), "{d}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
 }
