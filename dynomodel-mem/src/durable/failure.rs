@@ -13,7 +13,8 @@
 //!    log up to the last fsync that worked (the segment is cut there and fsynced: PostgreSQL's
 //!    lesson, "fsyncgate" 2018: after a failed fsync the kernel may have dropped the dirty pages and
 //!    a retried fsync succeeds without writing them, so they are never trusted; what was not known
-//!    to be on disk is dropped). Under `always` none of the dropped writes was acknowledged; under
+//!    to be on disk is dropped, its bytes kept in `DIR/aside/` as far as the disk lets them be).
+//!    Under `always` none of the dropped writes was acknowledged; under
 //!    `Nms` a failed fsync drops the writes since the last fsync that worked, exactly as a power cut
 //!    then would.
 //! 4. The server is then *degraded*: [`Health::Degraded`] (`/health` answers 503 with the reason),
@@ -279,6 +280,9 @@ impl Durable {
             Cause::Append { .. } => log.end(),
             Cause::Fsync { .. } => log.durable_end(),
         };
+        if log.end().1 > len {
+            self.keep_dropped(generation, len);
+        }
         let source = Source {
             storage: &*self.storage,
             dir: &self.dir,
@@ -321,6 +325,41 @@ impl Durable {
                 log::error!("data directory {}: {reason}", self.dir.display());
                 *lock(&self.faulted.health) = Health::Failed { reason };
             }
+        }
+    }
+
+    /// Keeps, as far as the failing disk lets it, the bytes of segment `generation` from `len` on,
+    /// which the rollback is about to cut: records whose fsync failed (under `Nms`, acknowledged
+    /// ones), as evidence for the operator.
+    fn keep_dropped(&self, generation: u64, len: u64) {
+        let path = dir::path(&self.dir, Kind::Log, generation);
+        let offset = usize::try_from(len).unwrap_or(usize::MAX);
+        let kept = (|| {
+            let bytes = self.storage.read(&path)?;
+            let dropped = bytes.get(offset..).unwrap_or_default();
+            let aside = dir::aside_path(
+                &*self.storage,
+                &self.dir,
+                &path,
+                &format!("undone-at-{offset}"),
+            )?;
+            let file = self.storage.create(&aside)?;
+            file.append(dropped)?;
+            file.sync_all()?;
+            Ok::<_, std::io::Error>((aside, dropped.len()))
+        })();
+        match kept {
+            Ok((aside, bytes)) => log::warn!(
+                "{}: the {bytes} bytes after offset {offset}, whose fsync failed, are cut; they \
+                 are kept in {}",
+                path.display(),
+                aside.display()
+            ),
+            Err(e) => log::warn!(
+                "{}: the bytes after offset {offset}, whose fsync failed, are cut; they could \
+                 not be kept: {e}",
+                path.display()
+            ),
         }
     }
 

@@ -201,8 +201,18 @@ fn a_failed_fsync_under_nms_goes_back_to_the_last_good_fsync() {
     b.sync().expect("sync");
     block_on(b.put_item(put("a2", "g"))).expect("acknowledged, not yet fsynced");
     sim.arm(Op::Sync, "log-", 0, 1, Fault::Io);
+    let log = sim_log(&sim);
+    let tail = sim.bytes(&log)[sim.bytes(&log).len() - 40..].to_vec();
     assert!(b.sync().is_err());
     assert_eq!(get(&b, "a2").expect("get"), None, "as after a power cut");
+    // The cut record is kept for the operator.
+    let kept: Vec<_> = sim
+        .paths(&Path::new(SIM_DIR).join("aside"))
+        .into_iter()
+        .filter(|p| p.to_string_lossy().contains(".undone-at-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(sim.bytes(&kept[0]).ends_with(&tail));
     assert!(get(&b, "a1").expect("get").is_some());
     wait_healthy(&b);
     block_on(b.put_item(put("a3", "g"))).expect("put after");
