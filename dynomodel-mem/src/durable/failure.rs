@@ -26,8 +26,13 @@
 //!    request refused, until an operator restarts the server (whose recovery then reads what the
 //!    disk holds).
 //!
-//! Rebuilding reads the whole directory (the time of a restart's recovery, on the failure path
-//! only): no undo information is kept on the write path, which stays as cheap as it was.
+//! Why not fail-stop, as PostgreSQL does after a failed fsync: it panics so that crash recovery
+//! rebuilds its state from the write-ahead log, since the dirty pages of its data files may be gone.
+//! This engine's state is in memory and is rebuilt from its log the same way, without a restart, so
+//! reads go on and writes come back by themselves when the disk does. Rebuilding reads the whole
+//! directory (the time of a restart's recovery, and memory for a second copy of the data while it
+//! runs, on the failure path only): no undo information is kept on the write path, which stays as
+//! cheap as it was.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
