@@ -12,7 +12,11 @@
 //!   refusal says where, and what starting there would lose.
 //!
 //! A last segment cut exactly at a record boundary is the one loss no check can see: only a record
-//! of its length written with every write could, which would cost an fsync per write.
+//! of its length written with every write could, which would cost an fsync per write. The rule's
+//! price in the other direction: a power cut that wrote a later unsynced record but tore an earlier
+//! one (a disk writing pages out of order) is refused as damage, and needs `repair`, which then
+//! drops only records no fsync had covered (under `always`, none acknowledged); nothing on disk
+//! says which records were fsynced, so recovery cannot tell this from damage by itself.
 
 use std::path::{Path, PathBuf};
 
