@@ -171,7 +171,9 @@ pub use config::MemBackendBuilder;
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 #[cfg(feature = "durable")]
-pub use durable::{OpenError, RecoveryReport, SyncPolicy};
+pub use durable::{
+    Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
+};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
@@ -475,7 +477,9 @@ impl MemBackend {
     /// # }).unwrap();
     /// ```
     pub fn sweep_expired(&self) -> usize {
-        self.mutate(|s| Ok(s.sweep_expired())).unwrap_or(0)
+        let logged = self.logged(durable::Command::SweepExpired);
+        self.mutate_logged(logged, |s| Ok(s.sweep_expired()))
+            .unwrap_or(0)
     }
 
     /// What is inconsistent in the engine, one line per problem; empty when every secondary index
