@@ -89,7 +89,8 @@ impl Drop for Served {
 fn http(addr: &str, method: &str, path: &str, target: Option<&str>, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     if let Some(target) = target {
@@ -189,6 +190,34 @@ fn health_answers_ok_and_the_banner_says_where_data_lives() {
     // Not on DynamoDB's POST /: a POST to /health is still DynamoDB's API (and no operation).
     let (status, _) = http(served.addr(), "POST", "/health", None, "{}");
     assert_eq!(status, 400);
+}
+
+#[test]
+fn beyond_loopback_it_warns_that_the_api_is_unauthenticated() {
+    let mut served = Served::start(&["--host", "0.0.0.0"]);
+    let stderr = BufReader::new(served.child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    for line in stderr.lines() {
+        lines.push(line.unwrap());
+        if lines.len() == 2 {
+            break;
+        }
+    }
+    let port = served.url.rsplit(':').next().unwrap();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "[WARN dynomodel_mem::server] listening on 0.0.0.0:{port}, beyond loopback: the \
+                 DynamoDB API is unauthenticated, anyone who can reach this address can read and \
+                 write every table"
+            ),
+            "[WARN dynomodel_mem::server] the admin endpoints (/_dynomodel/) are disabled: a \
+             server listening beyond loopback serves them only with an admin token \
+             (--admin-token)"
+                .to_owned(),
+        ]
+    );
 }
 
 #[test]
