@@ -16,6 +16,8 @@ use crate::{ManualClock, MemBackend};
 /// `Host` names it accepts beyond loopback's own. From [`Server::builder`]; every setting has a
 /// default.
 ///
+/// Timeouts longer than a year count as a year.
+///
 /// [`Server::builder`]: super::Server::builder
 #[derive(Debug, Clone, Default)]
 pub struct ServerBuilder {
@@ -31,7 +33,7 @@ impl ServerBuilder {
     ///
     /// [`DEFAULT_HEADER_TIMEOUT`]: super::DEFAULT_HEADER_TIMEOUT
     pub fn header_timeout(mut self, timeout: Duration) -> ServerBuilder {
-        self.limits.header_timeout = timeout;
+        self.limits.header_timeout = timeout.min(limits::MAX_TIMEOUT);
         self
     }
 
@@ -41,7 +43,7 @@ impl ServerBuilder {
     ///
     /// [`DEFAULT_BODY_TIMEOUT`]: super::DEFAULT_BODY_TIMEOUT
     pub fn body_timeout(mut self, timeout: Duration) -> ServerBuilder {
-        self.limits.body_timeout = timeout;
+        self.limits.body_timeout = timeout.min(limits::MAX_TIMEOUT);
         self
     }
 
@@ -50,7 +52,7 @@ impl ServerBuilder {
     ///
     /// [`DEFAULT_WRITE_TIMEOUT`]: super::DEFAULT_WRITE_TIMEOUT
     pub fn write_timeout(mut self, timeout: Duration) -> ServerBuilder {
-        self.limits.write_timeout = timeout;
+        self.limits.write_timeout = timeout.min(limits::MAX_TIMEOUT);
         self
     }
 
@@ -70,7 +72,7 @@ impl ServerBuilder {
     ///
     /// [`default_max_connections`]: super::default_max_connections
     pub fn max_connections(mut self, connections: usize) -> ServerBuilder {
-        self.limits.max_connections = connections.max(1);
+        self.limits.max_connections = connections.clamp(1, limits::MAX_CONNECTIONS);
         self
     }
 

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::time::{Instant, Sleep};
+use tokio::time::Sleep;
 
 /// `S` with a deadline on writing each response.
 #[derive(Debug)]
@@ -36,9 +36,9 @@ impl<S> WriteDeadline<S> {
     /// Starts the clock if it is not running.
     fn arm(&mut self) {
         if self.deadline.is_none() {
-            self.deadline = Some(Box::pin(tokio::time::sleep_until(
-                Instant::now() + self.timeout,
-            )));
+            // The builder keeps timeouts to a year, so the deadline is representable; were it not,
+            // `sleep` takes the farthest instant it can.
+            self.deadline = Some(Box::pin(tokio::time::sleep(self.timeout)));
         }
     }
 

@@ -37,6 +37,10 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default cap on request body bytes in flight: 128 MiB, eight requests of the largest size.
 pub const DEFAULT_MAX_BODY_MEMORY: usize = 128 * 1024 * 1024;
+/// The longest timeout: longer ones are taken as this (a deadline must stay a representable instant).
+pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(365 * 24 * 60 * 60);
+/// The most connections a server can be told to take (its cap is a semaphore's permits).
+pub(crate) const MAX_CONNECTIONS: usize = Semaphore::MAX_PERMITS;
 /// File descriptors kept for the process itself (the listener, the data directory's files, the
 /// runtime's own) when the connection cap is derived from the descriptor limit.
 const RESERVED_DESCRIPTORS: usize = 64;
