@@ -204,20 +204,23 @@ fn beyond_loopback_it_warns_that_the_api_is_unauthenticated() {
         }
     }
     let port = served.url.rsplit(':').next().unwrap();
-    assert_eq!(
-        lines,
-        [
-            format!(
-                "[WARN dynomodel_mem::server] listening on 0.0.0.0:{port}, beyond loopback: the \
-                 DynamoDB API is unauthenticated, anyone who can reach this address can read and \
-                 write every table"
-            ),
-            "[WARN dynomodel_mem::server] the admin endpoints (/_dynomodel/) are disabled: a \
-             server listening beyond loopback serves them only with an admin token \
-             (--admin-token)"
-                .to_owned(),
-        ]
-    );
+    let expected = [
+        format!(
+            "listening on 0.0.0.0:{port}, beyond loopback: the DynamoDB API is unauthenticated, \
+             anyone who can reach this address can read and write every table"
+        ),
+        "the admin endpoints (/_dynomodel/) are disabled: a server listening beyond loopback \
+         serves them only with an admin token (--admin-token)"
+            .to_owned(),
+    ];
+    assert_eq!(lines.len(), expected.len(), "{lines:?}");
+    for (line, message) in lines.iter().zip(&expected) {
+        // `[WARN target] message`: the target is the module that logs, not what is checked here.
+        assert!(
+            line.starts_with("[WARN ") && line.ends_with(message.as_str()),
+            "{line}"
+        );
+    }
 }
 
 #[test]
