@@ -59,9 +59,15 @@ impl Default for Limits {
     }
 }
 
-/// The default connection cap: the process's open-file limit less [`RESERVED_DESCRIPTORS`], at most
-/// [`MAX_DEFAULT_CONNECTIONS`]. The limit is read from `/proc/self/limits` (Linux); elsewhere it is taken
-/// to be 256, macOS's default soft limit, the lowest in common use.
+/// The default connection cap: the process's open-file limit less 64 (kept for the listener, the data
+/// directory's files and the runtime's own), at most 10,000, at least 16. The limit is read from
+/// `/proc/self/limits` (Linux); elsewhere it is taken to be 256, macOS's default soft limit, the
+/// lowest in common use.
+///
+/// ```
+/// let cap = dynomodel_mem::server::default_max_connections();
+/// assert!((16..=10_000).contains(&cap));
+/// ```
 pub fn default_max_connections() -> usize {
     let limit = std::fs::read_to_string("/proc/self/limits")
         .ok()
