@@ -262,15 +262,24 @@ pub fn partiql(data: &[u8]) {
 
 /// `log_record`: a log segment's bytes through the frame reader and the record decoder, then each of
 /// `data`'s chunks (split at `0xFF 0xFF`) framed with its checksum, so that the decoder sees payloads
-/// that pass it. A record that decodes encodes back to bytes that decode to it.
+/// that pass it. A record that decodes encodes back to bytes that decode to the same record, except
+/// that a JSON number with a fraction in a table operation's request may come back one unit in the
+/// last place off: serde_json (without its `float_roundtrip` feature) does not parse every decimal to
+/// the nearest double. The server logs no such number (the requests it logs hold integers only).
 pub fn log_record(data: &[u8]) {
     let decode = |payload: &[u8]| {
         if let Some(record) = Record::from_bytes(payload) {
             let again = Record::from_bytes(&record.to_bytes());
-            assert!(
-                again.as_ref() == Some(&record),
-                "{record:?} re-decoded as {again:?}"
-            );
+            let same = again.as_ref().is_some_and(|again| {
+                again.at == record.at
+                    && again.effects == record.effects
+                    && match (&again.command, &record.command) {
+                        (Some((a, x)), Some((b, y))) => a == b && same_json(x, y),
+                        (None, None) => true,
+                        _ => false,
+                    }
+            });
+            assert!(same, "{record:?} re-decoded as {again:?}");
         }
     };
     let mut frames = Frames::new(data);
@@ -280,6 +289,29 @@ pub fn log_record(data: &[u8]) {
     let _ = frames.damage();
     for chunk in chunks(data) {
         decode(chunk);
+    }
+}
+
+/// Equal JSON, doubles within a relative 1e-15 of each other (see [`log_record`]).
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-15 * x.abs().max(y.abs()),
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k, x), (l, y))| k == l && same_json(x, y))
+        }
+        _ => a == b,
     }
 }
 
