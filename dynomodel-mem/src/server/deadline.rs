@@ -20,8 +20,11 @@ use tokio::time::Sleep;
 pub(crate) struct WriteDeadline<S> {
     inner: S,
     timeout: Duration,
-    /// Set from the first write after a flush until the next flush completes.
+    /// The timer, kept from one response to the next (one allocation per connection, not per
+    /// response); it counts only while `armed`.
     deadline: Option<Pin<Box<Sleep>>>,
+    /// From the first write after a flush until the next flush completes.
+    armed: bool,
 }
 
 impl<S> WriteDeadline<S> {
@@ -30,22 +33,34 @@ impl<S> WriteDeadline<S> {
             inner,
             timeout,
             deadline: None,
+            armed: false,
         }
     }
 
-    /// Starts the clock if it is not running.
+    /// Starts the clock if it is not running. (The builder keeps timeouts to a year, so the deadline
+    /// is a representable instant.)
     fn arm(&mut self) {
-        if self.deadline.is_none() {
-            // The builder keeps timeouts to a year, so the deadline is representable; were it not,
-            // `sleep` takes the farthest instant it can.
-            self.deadline = Some(Box::pin(tokio::time::sleep(self.timeout)));
+        if self.armed {
+            return;
+        }
+        self.armed = true;
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        match &mut self.deadline {
+            Some(sleep) => sleep.as_mut().reset(deadline),
+            None => self.deadline = Some(Box::pin(tokio::time::sleep_until(deadline))),
         }
     }
 
     /// What a write or flush that is still waiting answers: still waiting, or `TimedOut` once the
     /// deadline has passed (polling the timer also wakes the connection when it passes).
     fn waiting<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
-        match self.deadline.as_mut().map(|d| d.as_mut().poll(cx)) {
+        let armed = self.armed;
+        match self
+            .deadline
+            .as_mut()
+            .filter(|_| armed)
+            .map(|d| d.as_mut().poll(cx))
+        {
             Some(Poll::Ready(())) => Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 format!(
@@ -101,7 +116,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for WriteDeadline<S> {
         match Pin::new(&mut self.inner).poll_flush(cx) {
             Poll::Pending => self.waiting(cx),
             Poll::Ready(Ok(())) => {
-                self.deadline = None;
+                self.armed = false;
                 Poll::Ready(Ok(()))
             }
             failed => failed,
