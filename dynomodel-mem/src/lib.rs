@@ -129,6 +129,9 @@ mod create;
 pub mod durable;
 mod expr;
 pub mod faults;
+#[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
+#[doc(hidden)]
+pub mod fuzzing;
 mod index;
 mod items;
 mod java_order;

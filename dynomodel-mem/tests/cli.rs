@@ -89,7 +89,8 @@ impl Drop for Served {
 fn http(addr: &str, method: &str, path: &str, target: Option<&str>, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     if let Some(target) = target {
@@ -248,6 +249,37 @@ fn a_damaged_data_directory_is_refused_then_repaired() {
     assert!(count > 0 && count < 20, "{count}");
     drop(served);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn beyond_loopback_it_warns_that_the_api_is_unauthenticated() {
+    let mut served = Served::start(&["--host", "0.0.0.0"]);
+    let stderr = BufReader::new(served.child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    for line in stderr.lines() {
+        lines.push(line.unwrap());
+        if lines.len() == 2 {
+            break;
+        }
+    }
+    let port = served.url.rsplit(':').next().unwrap();
+    let expected = [
+        format!(
+            "listening on 0.0.0.0:{port}, beyond loopback: the DynamoDB API is unauthenticated, \
+             anyone who can reach this address can read and write every table"
+        ),
+        "the admin endpoints (/_dynomodel/) are disabled: a server listening beyond loopback \
+         serves them only with an admin token (--admin-token)"
+            .to_owned(),
+    ];
+    assert_eq!(lines.len(), expected.len(), "{lines:?}");
+    for (line, message) in lines.iter().zip(&expected) {
+        // `[WARN target] message`: the target is the module that logs, not what is checked here.
+        assert!(
+            line.starts_with("[WARN ") && line.ends_with(message.as_str()),
+            "{line}"
+        );
+    }
 }
 
 #[test]

@@ -40,9 +40,14 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
                            [--manual-clock] [--seed FILE]
                            [--data-dir DIR [--sync always|Nms] [--compact-after BYTES]]
+                           [--header-timeout SECONDS] [--body-timeout SECONDS]
+                           [--write-timeout SECONDS] [--max-connections N]
+                           [--max-body-memory BYTES] [--admin-token TOKEN] [--allow-host NAME]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
-                                the network)
+                                the network, where its DynamoDB API is unauthenticated: it warns
+                                so at startup, and serves the admin endpoints only with
+                                --admin-token)
   --port PORT                   port to bind (default 8000; 0 picks a free one)
   --threads N                   worker threads (default: one per core)
   --log LEVEL                   error, warn, info, debug (one line per request) or trace; default:
@@ -77,12 +82,29 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 ms: a killed server loses nothing, a power cut the last 10 ms
   --compact-after BYTES         with --data-dir, write a snapshot (in the background) and drop the
                                 log once the log is this long (default 67108864, 64 MiB)
+  --header-timeout SECONDS      close a connection that sends no complete request head within this,
+                                idle keep-alive connections included (default 30)
+  --body-timeout SECONDS        answer 408 and close a connection whose request body has not all
+                                arrived within this after its head (default 30)
+  --write-timeout SECONDS       close a connection whose client has not taken a whole response
+                                within this (default 30)
+  --max-connections N           connections open at once; more wait in the listen queue until one
+                                closes, and a warning says so (default: the open-file limit less 64,
+                                at most 10000)
+  --max-body-memory BYTES       request body bytes held at once over all connections; a request
+                                waits for room within its body timeout (default 134217728, 128 MiB)
+  --admin-token TOKEN           admin requests must carry `Authorization: Bearer TOKEN`; needed for
+                                the admin endpoints when --host is beyond loopback
+  --allow-host NAME             also accept NAME in the Host of requests that arrive on loopback
+                                (repeatable); by default they must name localhost or an IP address,
+                                which defeats DNS rebinding from web pages
 
 On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
 http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
 accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
 
-HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies and answers):
+HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies, sent with Content-Type:
+application/json, and answers):
   GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors; 503
                                     with {\"status\": \"degraded\", \"reason\": ...} while the
                                     data directory cannot be written (writes refused, reads
@@ -115,6 +137,13 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--data-dir",
     "--sync",
     "--compact-after",
+    "--header-timeout",
+    "--body-timeout",
+    "--write-timeout",
+    "--max-connections",
+    "--max-body-memory",
+    "--admin-token",
+    "--allow-host",
 ];
 
 pub use repair::{REPAIR_FLAGS, REPAIR_USAGE};
@@ -164,7 +193,12 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     let runtime = runtime.thread_name("dynomodel-mem").enable_all().build();
     let result = match runtime {
-        Ok(runtime) => runtime.block_on(serve::serve(&options)),
+        Ok(runtime) => {
+            let result = runtime.block_on(serve::serve(&options));
+            // Whatever still runs (a connection past the drain) is not waited for.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            result
+        }
         Err(e) => Err(format!("cannot start the runtime: {e}")),
     };
     match result {
