@@ -6,6 +6,10 @@ use crate::db::names::ItemName;
 use crate::db::{BatchUnprocessed, ItemDecode};
 use crate::value::{Item, NumberError};
 
+mod code;
+
+pub use code::CancellationCode;
+
 /// A `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -256,20 +260,21 @@ impl From<NumberError> for Error {
     }
 }
 
-/// Why one action of a transaction failed (or `"None"` when it did not).
+/// Why one action of a transaction failed (or [`CancellationCode::None`] when it did not).
 ///
 /// ```
-/// use dynomodel::CancellationReason;
+/// use dynomodel::{CancellationCode, CancellationReason};
 ///
 /// let ok = CancellationReason::none();
-/// assert_eq!((ok.code.as_str(), ok.message), ("None", None));
-/// let failed = CancellationReason::new("ConditionalCheckFailed", "The conditional request failed");
+/// assert_eq!((&ok.code, &ok.message), (&CancellationCode::None, &None));
+/// let failed = CancellationReason::new(CancellationCode::ConditionalCheckFailed, "The conditional request failed");
 /// assert!(!failed.is_none());
+/// assert!(failed.is_conditional_check_failed());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancellationReason {
-    /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`, …
-    pub code: String,
+    /// What happened to the action: [`CancellationCode::None`] if it did not fail.
+    pub code: CancellationCode,
     /// The reason's message, absent for `None`.
     pub message: Option<String>,
     /// The item, for a failed condition with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
@@ -280,18 +285,21 @@ pub struct CancellationReason {
 }
 
 impl CancellationReason {
-    /// The reason of an action that did not fail: code `"None"`, no message.
+    /// The reason of an action that did not fail: code `None`, no message.
     pub fn none() -> CancellationReason {
         CancellationReason {
-            code: "None".into(),
+            code: CancellationCode::None,
             message: None,
             item: None,
             action: None,
         }
     }
 
-    /// A failure with DynamoDB's code and message.
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> CancellationReason {
+    /// A failure with DynamoDB's code (a [`CancellationCode`], or its text) and message.
+    pub fn new(
+        code: impl Into<CancellationCode>,
+        message: impl Into<String>,
+    ) -> CancellationReason {
         CancellationReason {
             code: code.into(),
             message: Some(message.into()),
@@ -306,9 +314,28 @@ impl CancellationReason {
         self
     }
 
-    /// Whether the action did not fail (code `"None"`).
+    /// Whether the action did not fail (code `None`).
     pub fn is_none(&self) -> bool {
-        self.code == "None"
+        self.code == CancellationCode::None
+    }
+
+    /// Whether a condition of the action failed (code `ConditionalCheckFailed`): the user's, a
+    /// `#[version]` check ([`is_version_conflict`](CancellationReason::is_version_conflict) tells)
+    /// or an update's existence check ([`is_item_not_found`](CancellationReason::is_item_not_found)
+    /// tells).
+    pub fn is_conditional_check_failed(&self) -> bool {
+        self.code == CancellationCode::ConditionalCheckFailed
+    }
+
+    /// The model of the action the reason is about (its Rust type name), when the mapper built the
+    /// transaction.
+    pub fn model(&self) -> Option<&'static str> {
+        self.action.as_ref().map(|action| action.model)
+    }
+
+    /// The key of the item the action is about, when the mapper built the transaction.
+    pub fn key(&self) -> Option<&Item> {
+        self.action.as_ref().map(|action| &action.key)
     }
 }
 

@@ -91,7 +91,8 @@ pub use db::{
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
-    CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
+    CancellationCode, CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck,
+    VersionConflict,
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,

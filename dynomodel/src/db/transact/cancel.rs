@@ -13,9 +13,6 @@ pub(crate) struct About {
     pub(crate) guard: Option<VersionGuard>,
 }
 
-/// The code DynamoDB gives a reason whose condition failed.
-const CONDITIONAL_CHECK_FAILED: &str = "ConditionalCheckFailed";
-
 /// Fills in [`CancellationReason::action`] of a `TransactionCanceledException` from the actions
 /// sent, in order (DynamoDB gives one reason per action); any other error passes through unchanged.
 pub(crate) fn describe(error: Error, actions: &[About]) -> Error {
@@ -32,7 +29,7 @@ pub(crate) fn describe(error: Error, actions: &[About]) -> Error {
             let check = guard.judge(reason.item.as_ref());
             VersionCheck {
                 // Only a failed condition can be a failed version check.
-                failed: check.failed && reason.code == CONDITIONAL_CHECK_FAILED,
+                failed: check.failed && reason.is_conditional_check_failed(),
                 ..check
             }
         });
@@ -50,7 +47,7 @@ impl CancellationReason {
     /// names it), or the item does not decode as `M`.
     ///
     /// ```
-    /// # use dynomodel::{Db, Error, Model};
+    /// # use dynomodel::{CancellationCode, Db, Error, Model};
     /// # use dynomodel_mem::MemoryDb;
     /// #[derive(Model, Debug, Clone, PartialEq)]
     /// struct Account { #[hash_key] id: String, balance: i64 }
@@ -67,7 +64,7 @@ impl CancellationReason {
     ///     .await
     ///     .unwrap_err();
     /// let reasons = err.cancellation_reasons();
-    /// assert_eq!(reasons[0].code, "ConditionalCheckFailed");
+    /// assert_eq!(reasons[0].code, CancellationCode::ConditionalCheckFailed);
     /// assert_eq!(reasons[0].item_as::<Account>()?, Some(Account { id: "a".into(), balance: 10 }));
     /// assert!(reasons[1].is_none()); // the other action was fine
     /// # Ok::<(), dynomodel::Error>(())

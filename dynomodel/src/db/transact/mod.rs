@@ -205,7 +205,7 @@ impl<'a> Transaction<'a> {
     /// let (a, b) = (Account { id: "a".into(), balance: 1 }, Account { id: "b".into(), balance: 2 });
     /// db.transact().put_with(&a, |p| p.if_not_exists()).put_with(&b, |p| p.if_not_exists()).await?;
     /// let again = db.transact().put_with(&a, |p| p.if_not_exists()).await;
-    /// assert!(again.is_err_and(|e| e.cancellation_reasons()[0].code == "ConditionalCheckFailed"));
+    /// assert!(again.is_err_and(|e| e.cancellation_reasons()[0].is_conditional_check_failed()));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
