@@ -7,8 +7,10 @@ use crate::db::{BatchUnprocessed, ItemDecode};
 use crate::value::{Item, NumberError};
 
 mod code;
+mod not_found;
 
 pub use code::CancellationCode;
+pub use not_found::{ExistenceCheck, ItemNotFound};
 
 /// A `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -21,9 +23,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
 /// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
 /// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
-/// [`BatchUnprocessed`] and [`ItemDecode`] (batches). Rather than matching, the common questions
+/// [`ItemNotFound`] (an update of a missing item), [`BatchUnprocessed`] and [`ItemDecode`]
+/// (batches). Rather than matching, the common questions
 /// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
-/// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
+/// [`is_version_conflict`](Error::is_version_conflict) and
+/// [`is_item_not_found`](Error::is_item_not_found) (also inside a canceled transaction),
 /// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
 /// [`cancellation_reasons`](Error::cancellation_reasons).
 ///
@@ -75,6 +79,14 @@ pub enum Error {
     /// Boxed, to keep every `Result` small.
     #[error("VersionConflict: {}", .0.message)]
     VersionConflict(Box<VersionConflict>),
+    /// An update found no item of its model under its key, and changed nothing: updates are
+    /// conditional on the item existing unless they are an [`upsert`](crate::UpdateItem::upsert)
+    /// (see [`UpdateItem`](crate::UpdateItem)). Not a DynamoDB error type: the mapper reports a
+    /// `ConditionalCheckFailedException` as this one when the stored item (or its absence) shows
+    /// that the existence check is the condition that failed. Names the model, table and key; in a
+    /// shared table, also the entity type found instead. Boxed, to keep every `Result` small.
+    #[error("ItemNotFound: {}", .0.message)]
+    ItemNotFound(Box<ItemNotFound>),
     /// `TransactionCanceledException`: a transaction was rejected as a whole.
     #[error("TransactionCanceledException: {message}")]
     TransactionCanceled {
@@ -203,6 +215,7 @@ impl Error {
             Error::Validation { .. } => "ValidationException",
             Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
             Error::VersionConflict(_) => "VersionConflict",
+            Error::ItemNotFound(_) => "ItemNotFound",
             Error::TransactionCanceled { .. } => "TransactionCanceledException",
             Error::ResourceNotFound { .. } => "ResourceNotFoundException",
             Error::ResourceInUse { .. } => "ResourceInUseException",
@@ -234,6 +247,7 @@ impl Error {
             | Error::Throughput { message, .. }
             | Error::Service { message, .. } => message.clone(),
             Error::VersionConflict(conflict) => conflict.message.clone(),
+            Error::ItemNotFound(not_found) => not_found.message.clone(),
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
@@ -352,6 +366,7 @@ impl CancellationReason {
 ///     table: "test-tweets".into(),
 ///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
 ///     version: None,
+///     existence: None,
 /// };
 /// assert_eq!(action.to_string(), r#"Put Tweet {userid: "abc"} in `test-tweets`"#);
 /// ```
@@ -368,6 +383,10 @@ pub struct ItemAction {
     /// A transaction action's `#[version]` check, if it made one, and whether it is what failed
     /// (batches make none: `BatchWriteItem` takes no condition).
     pub version: Option<VersionCheck>,
+    /// A transaction update's existence check (an update changes only an item of its model that
+    /// exists; see [`UpdateItem`](crate::UpdateItem)), if it made one, and whether it is what
+    /// failed.
+    pub existence: Option<ExistenceCheck>,
 }
 
 /// ``Update Account {id: "alice"} in `accounts` ``: how messages and logs name an action.

@@ -91,8 +91,8 @@ pub use db::{
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
-    CancellationCode, CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck,
-    VersionConflict,
+    CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
+    ItemNotFound, Result, VersionCheck, VersionConflict,
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
@@ -101,7 +101,8 @@ pub use expression::{
 };
 pub use model::{
     entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
+    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, RequiredAttribute,
+    DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Page, Query, Scan};
 pub use value::{
@@ -113,6 +114,7 @@ pub use value::{
 pub mod __private {
     pub use std::borrow::Cow;
     pub use std::string::String;
+    pub use std::sync::OnceLock;
     pub use std::vec::Vec;
 
     pub use crate::model::{

@@ -16,6 +16,7 @@ mod batch;
 mod capacity;
 mod changes;
 mod delete;
+mod existence;
 mod flywheel;
 mod get;
 pub(crate) mod names;
@@ -24,6 +25,8 @@ mod put;
 mod save;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_existence;
 #[cfg(test)]
 mod tests_read;
 #[cfg(test)]
@@ -74,8 +77,9 @@ pub use update::UpdateItem;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// # let db = Db::memory();
 /// # db.create_schema::<Tweet>().await?;
+/// db.put(&Tweet { userid: "abc".into(), id: "1".into(), likes: 0 }).await?;
 ///
-/// let tweet = like(&db, "abc").await?; // ADD creates the item if it is missing
+/// let tweet = like(&db, "abc").await?;
 /// assert_eq!(tweet, Tweet { userid: "abc".into(), id: "1".into(), likes: 1 });
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();

@@ -149,10 +149,11 @@ impl<'a> Transaction<'a> {
             Ok(write) => write,
             Err(error) => return self.fail(error),
         };
-        let (table, key, guard) = (
+        let (table, key, guard, existence) = (
             write.table_name.clone(),
             write.key.clone(),
             write.guard.clone(),
+            write.existence.clone(),
         );
         let request = request(write);
         self.actions.push(About {
@@ -162,8 +163,10 @@ impl<'a> Transaction<'a> {
                 table,
                 key,
                 version: None,
+                existence: None,
             },
             guard,
+            existence,
         });
         self.requests.push(request);
         self
@@ -300,7 +303,7 @@ impl<'a> Transaction<'a> {
         let update = actions(UpdateItem::new(self.db, key.into()));
         let write = update
             .render()
-            .and_then(|write| match write.update_expression {
+            .and_then(|(write, _)| match write.update_expression {
                 Some(_) => Ok(write),
                 None => Err(Error::validation(format!(
                     "a transaction's update of `{}` needs at least one action",
