@@ -341,11 +341,12 @@ async fn updates_bump_and_check_when_asked() {
         .if_version(after.version)
         .await
         .unwrap();
-    // An update that creates an item starts its version at 1.
+    // An upsert that creates an item starts its version at 1.
     let carol = db
         .update::<Account>("carol")
         .set(Account::owner(), "C")
         .set(Account::balance(), 0)
+        .upsert()
         .returning_new()
         .await
         .unwrap();

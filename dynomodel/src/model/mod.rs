@@ -647,8 +647,8 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// The attributes [`from_item`](Model::from_item) fails without, besides the table's key
     /// attributes (which every stored item has), in field order: the stored fields whose type has
-    /// no "nothing" to read a missing attribute as (a `String`, a number, a `Vec`, a document; not
-    /// an `Option`, a set or a map, nor a field with `#[dynomodel(default)]`), then the composites
+    /// no "nothing" to read a missing attribute as (a `String`, a number, a list, a map, a
+    /// document; not an `Option` or a set, nor a field with `#[dynomodel(default)]`), then the composites
     /// that key no table key and that a part is read from, then the entity attribute of a
     /// single-table model (`_et`).
     ///

@@ -66,9 +66,12 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// **Errors.** A rejected transaction is [`Error::TransactionCanceled`] with one
 /// [`CancellationReason`](crate::CancellationReason) per action, in order, whose
 /// [`action`](crate::CancellationReason::action) names the action (kind, model, table, key and
-/// version check); [`item_as`](crate::CancellationReason::item_as) decodes the item a failed
-/// condition found and [`is_version_conflict`](crate::CancellationReason::is_version_conflict) says
-/// whether it was the version check. Other errors (`ValidationException` for two actions on one item
+/// version check); its [`code`](crate::CancellationReason::code) is a
+/// [`CancellationCode`](crate::CancellationCode); [`item_as`](crate::CancellationReason::item_as)
+/// decodes the item a failed condition found, and
+/// [`is_version_conflict`](crate::CancellationReason::is_version_conflict) and
+/// [`is_item_not_found`](crate::CancellationReason::is_item_not_found) say whether it was the
+/// version check or an update's existence check. Other errors (`ValidationException` for two actions on one item
 /// or over 100 actions, `IdempotentParameterMismatchException` for a reused token) pass through.
 ///
 /// **Nothing to do.** A transaction without actions (one built in a loop over no changes, say)
@@ -273,8 +276,12 @@ impl<'a> Transaction<'a> {
     }
 
     /// Updates the item with this key, as [`Db::update`]: the closure gets the [`UpdateItem`]
-    /// builder and adds the actions (`set`, `add`, `incr`, ...), conditions, `if_version`, ... An
-    /// update of a `#[version]` model bumps its version. An update needs at least one action.
+    /// builder and adds the actions (`set`, `add`, `incr`, ...), conditions, `if_version`,
+    /// `upsert`, ... An update of a `#[version]` model bumps its version. An update needs at least
+    /// one action. Like a single-item update it changes only an item that exists (of its model):
+    /// a missing one cancels the transaction, with a reason that
+    /// [`is_item_not_found`](crate::CancellationReason::is_item_not_found), unless the update is an
+    /// [`upsert`](UpdateItem::upsert).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -440,6 +447,7 @@ impl<'a> Transaction<'a> {
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// # let db = Db::memory();
     /// # db.create_schema::<Account>().await?;
+    /// db.put(&Account { id: "a".into(), balance: 0 }).await?;
     /// let deposit = || {
     ///     db.transact()
     ///         .update::<Account>("a", |u| u.add(Account::balance(), 10))

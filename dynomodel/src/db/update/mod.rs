@@ -207,7 +207,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # let db = Db::memory();
     /// # db.create_schema::<Doc>().await?;
     /// let doc = db.update::<Doc>("d1").set(Doc::text(), "imported").set(Doc::version(), 40)
-    ///     .ignore_version().returning_new().await?;
+    ///     .ignore_version().upsert().returning_new().await?;
     /// assert_eq!(doc.version, 40);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
