@@ -14,7 +14,7 @@ use super::{everything, time, Everything, Tweet, User};
 /// fields can store (so that the list is tested against real values, not against absent ones).
 #[track_caller]
 fn required_is_exactly_what_from_item_needs<M: Model>(value: &M) {
-    let full = value.to_item().unwrap();
+    let full = value.to_item().expect("the value converts");
     let required = M::required_attributes();
     let keys = [Some(M::HASH_KEY), M::RANGE_KEY];
     let minimal: Item = full
@@ -92,7 +92,7 @@ fn options() -> Options {
         },
         maybe_meta: Some(Meta { source: "x".into() }),
         json: BTreeMap::from([("a".to_owned(), 1)]),
-        seen: NaiveDate::from_ymd_opt(2026, 1, 2).unwrap(),
+        seen: NaiveDate::from_ymd_opt(2026, 1, 2).expect("a date"),
         retries: 2,
         cache: vec![1],
     }
@@ -120,7 +120,7 @@ struct Order {
 fn order() -> Order {
     Order {
         user: "u1".into(),
-        day: NaiveDate::from_ymd_opt(2026, 1, 1).unwrap(),
+        day: NaiveDate::from_ymd_opt(2026, 1, 1).expect("a date"),
         id: 7,
         status: "open".into(),
         total: 70,

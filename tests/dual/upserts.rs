@@ -387,23 +387,31 @@ dual_test!(cancellation_reasons_have_typed_codes, |t| {
     assert_eq!(reason.code, CancellationCode::ConditionalCheckFailed);
     assert!(reason.is_version_conflict() && !reason.is_item_not_found());
 
-    // A validation error of one action: arithmetic on an attribute the item does not have.
-    let mut raw = hello.to_item().unwrap();
-    raw.remove("Views");
+    // A validation error of one action: an update making the item too large (a reason on every
+    // target; DynamoDB Local refuses most other update-time errors as a whole request, see
+    // `transactions/reasons.rs`). The padding is an attribute the model ignores.
+    let mut padded = hello.to_item().unwrap();
+    padded.insert("Padding".into(), s(&"p".repeat(300_000)));
     db.backend()
         .put_item(dynomodel::PutItemInput {
             table_name: db.table_name::<Thread>(),
-            item: raw,
+            item: padded,
             ..Default::default()
         })
         .await
         .unwrap();
     let err = db
         .transact()
-        .update::<Thread>((FORUM, "hello"), |u| u.incr(Thread::views(), 1))
+        .update::<Thread>((FORUM, "hello"), |u| {
+            u.set(Thread::message(), "m".repeat(200_000))
+        })
         .await
         .unwrap_err();
     let reason = &err.cancellation_reasons()[0];
     assert_eq!(reason.code, CancellationCode::ValidationError, "{reason:?}");
+    assert_eq!(
+        reason.message.as_deref(),
+        Some("Item size to update has exceeded the maximum allowed size")
+    );
     assert!(!reason.is_conditional_check_failed() && !reason.is_item_not_found());
 });

@@ -406,8 +406,10 @@ impl Db {
         DeleteKey::new(self, key.into())
     }
 
-    /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
-    /// does); see [`UpdateItem`] for the actions and return values.
+    /// Changes some attributes of the item with this key, which must exist: a missing item is
+    /// [`Error::ItemNotFound`] and nothing is written, unless the update is an
+    /// [`upsert`](UpdateItem::upsert) that sets everything the model needs to read the item back.
+    /// See [`UpdateItem`] for the actions, conditions and return values.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -553,7 +555,9 @@ pub(crate) fn decode_required<M: Model>(attributes: Option<Item>, what: &str) ->
 }
 
 impl Error {
-    /// Whether this is a `ConditionalCheckFailedException`.
+    /// Whether this is a `ConditionalCheckFailedException`: a condition of yours failed. The
+    /// mapper's own checks are reported apart when the stored item shows they failed:
+    /// [`Error::VersionConflict`] and [`Error::ItemNotFound`], for which this is `false`.
     ///
     /// ```
     /// use dynomodel::Error;

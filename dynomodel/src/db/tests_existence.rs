@@ -1,7 +1,6 @@
 //! An update only updates: the existence check it renders (plain and single-table models, with
 //! `upsert`), how its failure is told from the others', and what an upsert must set.
 
-use crate::backend::*;
 use crate::db::testing::*;
 use crate::error::Error;
 use crate::value::Item;

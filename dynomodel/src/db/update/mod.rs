@@ -39,8 +39,8 @@ use crate::model::{Model, PrimaryKey};
 /// the version check and your conditions; the stored item that a failure brings back
 /// ([`item_on_failure`](UpdateItem::item_on_failure), on by default) tells which one failed. With
 /// `item_on_failure(false)` the mapper cannot tell a missing item from a failed condition of
-/// yours, so the error is then `ItemNotFound` only when the existence check was the one condition,
-/// and [`Error::ConditionalCheckFailed`] otherwise.
+/// yours or a failed version check, so the error is then `ItemNotFound` only when the existence
+/// check was the one condition, and [`Error::ConditionalCheckFailed`] otherwise.
 ///
 /// **[`upsert`](UpdateItem::upsert) creates a missing item**, and so must give it everything the
 /// model needs to read it back: every attribute of [`Model::required_attributes`], set at the top
@@ -160,8 +160,10 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Updates only if the stored item has this `#[version]` (a value of the field's type, usually
-    /// the one of the copy the update is based on; `0` or `None`: no item with the key). A mismatch
-    /// is [`Error::VersionConflict`](crate::Error::VersionConflict).
+    /// the one of the copy the update is based on; `0` or `None`: no item with the key, which only
+    /// an [`upsert`](UpdateItem::upsert) may expect, and is refused before sending otherwise). A
+    /// mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict); a missing item, as
+    /// for any update, [`Error::ItemNotFound`].
     ///
     /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this:
     /// any copy read before becomes stale, so a later whole-item write from it fails instead of
