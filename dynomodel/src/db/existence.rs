@@ -114,11 +114,14 @@ impl ExistenceGuard {
             }
             (None, _) if self.asked_item => return "no such item".to_owned(),
             (None, _) if self.entity.is_none() => return "no such item".to_owned(),
-            (None, _) => format!(
-                "the key holds no item{} of this entity type (the stored item was not returned: \
-                 item_on_failure(false))",
-                if self.upsert { " or one" } else { "" }
-            ),
+            // Not returned: a single-table check alone failed, on no item or another entity's
+            // (only the latter fails an upsert's).
+            (None, _) if self.upsert => "the key holds an item of another entity type (the \
+                                         stored item was not returned: item_on_failure(false))"
+                .to_owned(),
+            (None, _) => "the key holds no item of this entity type (the stored item was not \
+                          returned: item_on_failure(false))"
+                .to_owned(),
         };
         match self.upsert {
             true => format!("{instead}, which an upsert does not overwrite"),

@@ -188,6 +188,22 @@ async fn without_the_stored_item_the_check_is_blamed_only_when_alone() {
         ),
         "{err}"
     );
+    // An upsert's lone check fails only on another entity's item.
+    rec.fail(conditional_failure(None));
+    let err = db
+        .update::<Bicycle>(101u32)
+        .set(Bicycle::title(), "Bike")
+        .upsert()
+        .item_on_failure(false)
+        .await
+        .expect_err("another entity");
+    assert!(
+        err.message().ends_with(
+            "the key holds an item of another entity type (the stored item was not returned: \
+             item_on_failure(false)), which an upsert does not overwrite"
+        ),
+        "{err}"
+    );
 }
 
 #[tokio::test]
