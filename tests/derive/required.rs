@@ -185,3 +185,46 @@ fn composites_and_the_entity_type_are_listed_as_what_they_are() {
     );
     required_is_exactly_what_from_item_needs(&order());
 }
+
+/// The Developer Guide's Reply table with struct-wide names, a renamed composite table key (`Id`),
+/// a global index on a renamed composite of a non-key part (`GSI1PK`), and times stored in millis
+/// (the model's width) or seconds (a field's).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
+#[composite(id = (forum_name, subject), hash_key, rename = "Id")]
+#[composite(by_poster = ("POSTER", posted_by), rename = "GSI1PK")]
+#[global_index(keys("GSI1", hash = by_poster, range = reply_date_time))]
+struct Reply {
+    forum_name: String,
+    subject: String,
+    #[range_key]
+    reply_date_time: DateTime<Utc>,
+    message: String,
+    posted_by: String,
+    #[dynomodel(datetime = "seconds")]
+    edited: DateTime<Utc>,
+    read: Option<DateTime<Utc>>,
+}
+
+#[test]
+fn renamed_composites_and_datetime_widths_are_listed_by_their_stored_names() {
+    // The key composite (`Id`) is every item's; `posted_by` is read from `GSI1PK`, so that is what
+    // is required (by its stored name), not the part; a time is required whatever its width.
+    assert_eq!(
+        Reply::required_attributes(),
+        [
+            RequiredAttribute::field("Message"),
+            RequiredAttribute::field("Edited"),
+            RequiredAttribute::composite("GSI1PK"),
+        ]
+    );
+    required_is_exactly_what_from_item_needs(&Reply {
+        forum_name: "Amazon DynamoDB".into(),
+        subject: "C# or Rust?".into(),
+        reply_date_time: time(1_442_347_102),
+        message: "hello".into(),
+        posted_by: "User A".into(),
+        edited: time(1_442_347_200),
+        read: Some(time(1_442_347_300)),
+    });
+}

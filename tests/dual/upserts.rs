@@ -5,7 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{CancellationCode, Collection, Db, Error, Model};
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use dynomodel::{CancellationCode, Collection, Db, Error, Model, PutItemInput};
 
 use super::*;
 
@@ -415,3 +416,123 @@ dual_test!(cancellation_reasons_have_typed_codes, |t| {
     );
     assert!(!reason.is_conditional_check_failed() && !reason.is_item_not_found());
 });
+
+/// The Developer Guide's Reply table: a renamed composite hash key (`Id` = forum#subject, the
+/// subject holding the separator) and a time stored in millis as the range key.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
+#[composite(id = (forum_name, subject), hash_key, rename = "Id")]
+struct Reply {
+    forum_name: String,
+    subject: String,
+    #[range_key]
+    reply_date_time: DateTime<Utc>,
+    message: String,
+    posted_by: String,
+}
+
+const RUST: &str = "C# or Rust?";
+
+/// 2015-09-15T19:58:22.947Z, the sample's first reply, plus `nanos` below the millisecond.
+fn reply_time(nanos: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2015, 9, 15, 19, 58, 22).unwrap()
+        + Duration::milliseconds(947)
+        + Duration::nanoseconds(nanos)
+}
+
+dual_test!(
+    an_update_of_a_composite_keyed_item_names_it_as_reads_do,
+    |t| {
+        let db = t.namespaced_db();
+        t.register_table(&db.table_name::<Reply>());
+        db.create_schema::<Reply>().await.unwrap();
+        let key = ((FORUM, RUST), reply_time(123_456));
+        let stored_key = item([
+            ("Id", s("Amazon DynamoDB#C# or Rust?")),
+            ("ReplyDateTime", s("2015-09-15T19:58:22.947Z")),
+        ]);
+        // As `ItemDecode` names an item: the model, the stored key (the composite's name, the
+        // time at its width) and the table with its namespace.
+        let named = format!(
+            r#"Reply {{Id: "{FORUM}#{RUST}", ReplyDateTime: "2015-09-15T19:58:22.947Z"}} in `{}`"#,
+            db.table_name::<Reply>()
+        );
+
+        let err = db
+            .update::<Reply>(key)
+            .set(Reply::message(), "edited")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("ItemNotFound: Update {named}: no such item")
+        );
+        let Error::ItemNotFound(not_found) = &err else {
+            unreachable!()
+        };
+        assert_eq!(not_found.key, stored_key);
+
+        // An upsert must set the attributes by their stored names.
+        let err = db
+            .update::<Reply>(key)
+            .set(Reply::message(), "hello")
+            .upsert()
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "ValidationException: Upsert {named}: an upsert may create the item, so it must set \
+                 every attribute `Reply` needs to read it back; missing `PostedBy` (set them with \
+                 set, set_if_not_exists or add)"
+            )
+        );
+        let created = db
+            .update::<Reply>(key)
+            .set(Reply::message(), "hello")
+            .set(Reply::posted_by(), "User A")
+            .upsert()
+            .returning_new()
+            .await
+            .unwrap();
+        let expected = Reply {
+            forum_name: FORUM.into(),
+            subject: RUST.into(),
+            reply_date_time: reply_time(0),
+            message: "hello".into(),
+            posted_by: "User A".into(),
+        };
+        assert_eq!(created, expected);
+        assert_eq!(
+            db.query::<Reply>((FORUM, RUST)).all().await.unwrap(),
+            [expected]
+        );
+
+        // An item stored under the key that the model cannot read (written around the mapper):
+        // the update applies (the item exists), and the item it returns is an `ItemDecode`
+        // naming the same item.
+        let mut broken = stored_key.clone();
+        broken.insert("Message".into(), s("hello"));
+        db.backend()
+            .put_item(PutItemInput {
+                table_name: db.table_name::<Reply>(),
+                item: broken,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let err = db
+            .update::<Reply>(key)
+            .set(Reply::message(), "edited")
+            .returning_new()
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "the item of {named} does not decode: attribute `PostedBy`: expected a string, \
+                 found nothing (the attribute is missing)"
+            )
+        );
+    }
+);
