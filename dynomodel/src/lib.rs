@@ -92,7 +92,8 @@ pub use db::{
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
-    CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
+    CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
+    ItemNotFound, Result, VersionCheck, VersionConflict,
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
@@ -104,7 +105,7 @@ pub use model::role;
 pub use model::{
     entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
-    DEFAULT_ENTITY_ATTRIBUTE,
+    RequiredAttribute, DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Decoded, Lenient, Page, Query, Scan};
 pub use value::{
@@ -116,6 +117,7 @@ pub use value::{
 pub mod __private {
     pub use std::borrow::Cow;
     pub use std::string::String;
+    pub use std::sync::OnceLock;
     pub use std::vec::Vec;
 
     pub use crate::model::{

@@ -51,6 +51,7 @@ mod ttl;
 mod typed_reads;
 mod update_table;
 mod updates;
+mod upserts;
 mod validation;
 mod values;
 

@@ -275,9 +275,16 @@ fn single_table_schema_is_the_union() {
 
 dual_test!(single_table_update_writes_the_entity_type, |t| {
     let db = app_db(&t).await;
-    // An update creating the item (an upsert) stores the entity type too, so the item reads back.
+    // An update of a missing item creates nothing; an upsert stores the entity type too, so the
+    // item reads back.
+    let missing = db
+        .update::<User>(("u9", day(1)))
+        .set(User::name(), "upserted")
+        .await;
+    assert!(missing.is_err_and(|e| e.is_item_not_found()));
     db.update::<User>(("u9", day(1)))
         .set(User::name(), "upserted")
+        .upsert()
         .await
         .unwrap();
     let upserted = db.get::<User>(("u9", day(1))).await.unwrap().unwrap();

@@ -10,7 +10,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
-use crate::expand::{attribute_impl, composite_index, composite_projection, entity, fields, model};
+use crate::expand::{
+    attribute_impl, composite_index, composite_projection, entity, fields, model, required,
+};
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
 /// One key of the table or of a global index.
@@ -350,6 +352,7 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
             let shape = key_shape(composite, parts);
@@ -396,6 +399,7 @@ fn model_impl(
                 #key { #(#key_fields,)* }
             }
 
+            #required
             #version
             #ttl
             #entity_consts

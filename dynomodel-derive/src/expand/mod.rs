@@ -13,6 +13,7 @@ mod fields;
 mod index;
 mod key;
 mod model;
+mod required;
 mod stub;
 
 pub use stub::stub;

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key};
+use crate::expand::{attribute_impl, composite, entity, fields, index, key, required};
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
@@ -101,6 +101,7 @@ fn model_impl(
     };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -147,6 +148,7 @@ fn model_impl(
                 #key { #(#key_fields,)* }
             }
 
+            #required
             #version
             #ttl
             #entity_consts

@@ -20,9 +20,9 @@
 //! (see `payload`).
 
 use dynomodel::{
-    attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
-    Result, ReturnItemCollectionMetrics, TransactWriteItem, TransactWriteItemsInput,
-    TransactWriteItemsOutput,
+    attribute_size, AttributeValue, CancellationCode, CancellationReason, Error,
+    ExpressionAttributeNames, Item, Result, ReturnItemCollectionMetrics, TransactWriteItem,
+    TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
@@ -477,14 +477,15 @@ fn failure(target: &Target<'_>, e: Error) -> Failure {
                 _ => CONDITION_FAILED,
             };
             Failure::Reason(Box::new(
-                CancellationReason::new("ConditionalCheckFailed", message).with_item(item),
+                CancellationReason::new(CancellationCode::ConditionalCheckFailed, message)
+                    .with_item(item),
             ))
         }
         Error::Validation { message } if message.starts_with(EMPTY_INDEX_KEY_UPDATE) => {
             Failure::Request(Error::Validation { message })
         }
         Error::Validation { message } => Failure::Reason(Box::new(CancellationReason::new(
-            "ValidationError",
+            CancellationCode::ValidationError,
             message,
         ))),
         other => Failure::Request(other),

@@ -1,7 +1,6 @@
 //! flywheel's conveniences on a value you hold: `refresh`, `incr` and `sync`.
 
 use crate::convert::Attribute;
-use crate::db::write::key_exists;
 use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, FieldValue, IntoValue, Numeric, Update, UpdateTarget};
@@ -44,9 +43,9 @@ impl Db {
     /// Atomically adds `by` to a number field of the stored item (`ADD`, so concurrent increments
     /// never lose one) and refreshes `item` with the whole stored item as it is afterwards.
     ///
-    /// The item must exist (`attribute_exists(<hash key>)`): an increment is not a way to create
-    /// a half-filled item. Otherwise the error is
-    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
+    /// The item must exist, as for every update that is not an upsert: an increment is not a way to
+    /// create a half-filled item. Otherwise the error is [`ItemNotFound`](Error::ItemNotFound),
+    /// nothing is written and `item` is unchanged.
     ///
     /// With a `#[version]` field, the increment bumps the version like any update (and `item`,
     /// refreshed, holds the new one); it checks none, since an `ADD` is right whatever else changed.
@@ -67,7 +66,8 @@ impl Db {
     ///
     /// let mut unsaved = Tweet { userid: "abc".into(), id: "2".into(), likes: 0 };
     /// let err = db.incr(&mut unsaved, Tweet::likes(), 1).await.unwrap_err();
-    /// assert!(err.is_conditional_check_failed());
+    /// assert!(err.is_item_not_found());
+    /// assert_eq!(db.get::<Tweet>(("abc", "2")).await?, None);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
@@ -82,11 +82,11 @@ impl Db {
         T: FieldValue,
         T::Value: Attribute + Numeric,
     {
-        let request = self
+        *item = self
             .update::<M>(item.key())
             .add(field, by)
-            .condition(key_exists::<M>(true));
-        *item = request.returning_new().await?;
+            .returning_new()
+            .await?;
         Ok(())
     }
 
@@ -103,6 +103,9 @@ impl Db {
     /// [`VersionConflict`](Error::VersionConflict)) and bumps it; edits of the version field itself are
     /// not written. `after` is then one version behind: [`refresh`](Db::refresh) it before another
     /// versioned write.
+    ///
+    /// The item must still exist (as for every update that is not an upsert): one deleted since
+    /// `before` was read is [`ItemNotFound`](Error::ItemNotFound), never re-created half-filled.
     ///
     /// Errors: the two values have different keys.
     ///
@@ -133,7 +136,8 @@ impl Db {
 
     /// [`sync`](Db::sync), on condition that each written attribute still holds its value from
     /// `before` (or is still absent): a concurrent change to the same attributes fails with
-    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten.
+    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten (and
+    /// a deleted item with [`ItemNotFound`](Error::ItemNotFound)).
     /// flywheel's `sync(atomic=True)`.
     ///
     /// ```
@@ -203,11 +207,13 @@ impl Db {
             return Ok(false);
         }
         // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
-        // update bumps it). Without one, `if_version` changes nothing.
-        let mut request = self
-            .update::<M>(key)
-            .actions(update)
-            .if_version(before.version()?);
+        // update bumps it). Without one, `if_version` changes nothing. A `before` that holds no
+        // version (an item stored before the field existed) checks none: the item must exist, and
+        // the bump starts its count.
+        let mut request = self.update::<M>(key).actions(update);
+        if let Some(version) = before.version()? {
+            request = request.if_version(version);
+        }
         if let (true, Some(guard)) = (atomic, guard) {
             request = request.condition(guard);
         }

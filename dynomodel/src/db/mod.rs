@@ -17,6 +17,7 @@ mod capacity;
 mod changes;
 pub(crate) mod decode;
 mod delete;
+mod existence;
 mod flywheel;
 mod get;
 mod get_collection;
@@ -26,6 +27,8 @@ mod put;
 mod save;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_existence;
 #[cfg(test)]
 mod tests_read;
 #[cfg(test)]
@@ -76,8 +79,9 @@ pub use update::UpdateItem;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// # let db = Db::memory();
 /// # db.create_schema::<Tweet>().await?;
+/// db.put(&Tweet { userid: "abc".into(), id: "1".into(), likes: 0 }).await?;
 ///
-/// let tweet = like(&db, "abc").await?; // ADD creates the item if it is missing
+/// let tweet = like(&db, "abc").await?;
 /// assert_eq!(tweet, Tweet { userid: "abc".into(), id: "1".into(), likes: 1 });
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
@@ -404,8 +408,10 @@ impl Db {
         DeleteKey::new(self, key.into())
     }
 
-    /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
-    /// does); see [`UpdateItem`] for the actions and return values.
+    /// Changes some attributes of the item with this key, which must exist: a missing item is
+    /// [`Error::ItemNotFound`] and nothing is written, unless the update is an
+    /// [`upsert`](UpdateItem::upsert) that sets everything the model needs to read the item back.
+    /// See [`UpdateItem`] for the actions, conditions and return values.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -558,7 +564,9 @@ pub(crate) fn decode_required<M: Model>(
 }
 
 impl Error {
-    /// Whether this is a `ConditionalCheckFailedException`.
+    /// Whether this is a `ConditionalCheckFailedException`: a condition of yours failed. The
+    /// mapper's own checks are reported apart when the stored item shows they failed:
+    /// [`Error::VersionConflict`] and [`Error::ItemNotFound`], for which this is `false`.
     ///
     /// ```
     /// use dynomodel::Error;

@@ -342,6 +342,19 @@ impl<M> Update<M> {
         self.push(Action::Set(path, SetValue_::Append { prepend, list }))
     }
 
+    /// Whether an action writes the top-level attribute `name` itself (not a path inside it) with
+    /// `SET` (any form: a value, `if_not_exists`, arithmetic, `list_append`) or `ADD`: the actions
+    /// that leave the attribute on an item that did not have it, or fail (arithmetic on a missing
+    /// attribute), rather than leave it missing. What an upsert must do for each required attribute.
+    pub(crate) fn assigns(&self, name: &str) -> bool {
+        self.actions.iter().any(|action| match action {
+            Action::Set(path, _) | Action::Add(path, _) => {
+                matches!(path.as_slice(), [PathElement::Name(top)] if top == name)
+            }
+            Action::Remove(_) | Action::Delete(..) => false,
+        })
+    }
+
     /// Writes the expression: `SET a = :v0, b = :v1 REMOVE c ADD d :v2 DELETE e :v3`.
     pub(crate) fn render(&self, out: &mut String, p: &mut Placeholders) -> Result<()> {
         // One action cannot overlap another (and needs no vector of its path to tell).
@@ -648,6 +661,28 @@ mod tests {
             .expect_err("infinity is not a number");
         assert!(matches!(err, Error::Conversion(_)), "{err:?}");
         assert_eq!(ctx.finish(), (Default::default(), Item::new()));
+    }
+
+    #[test]
+    fn assigned_attributes_are_top_level_sets_and_adds() {
+        let update = Update::new()
+            .set(Tweet::text(), "t")
+            .set_if_not_exists(Tweet::likes(), 0)
+            .incr(Tweet::views(), 1)
+            .append(Tweet::history(), vec!["a".to_owned()])
+            .add(Tweet::lucky(), BTreeSet::from([1]))
+            .set(Tweet::meta().key("a").index(0), 1)
+            .remove(Tweet::nick())
+            .delete(Tweet::tags(), set_of(&["x"]));
+        for name in ["text", "likes", "views", "history", "lucky"] {
+            assert!(update.assigns(name), "{name}");
+        }
+        // Inside a map, removed, or only had elements deleted: not given a value.
+        for name in ["meta", "nick", "tags", "flag"] {
+            assert!(!update.assigns(name), "{name}");
+        }
+        // Setting nothing removes, so assigns nothing.
+        assert!(!Update::new().set(Tweet::nick(), None).assigns("nick"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod composite;
 mod entity;
 mod index;
 mod into_key;
+mod required;
 pub mod role;
 mod union;
 
@@ -24,6 +25,7 @@ pub(crate) use entity::{entity_filter, index_entity_filter};
 pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
+pub use required::RequiredAttribute;
 pub use union::schema_union;
 
 /// The phantom types of a handle ([`Field`], [`Index`], [`Composite`]): `fn() -> …`, so that the
@@ -380,9 +382,14 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// that a user and their orders live in one partition (`pk = USER#u1`). Each declares its entity
 /// type, `#[dynomodel(entity = "Order")]`:
 ///
-/// - **Written** on every put, transaction, batch write and update (an update may create the item)
-///   into the attribute `_et` ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names
-///   another, which must not be a field's or composite's attribute).
+/// - **Written** on every put, transaction, batch write and update (an
+///   [`upsert`](crate::UpdateItem::upsert) may create the item) into the attribute `_et`
+///   ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names another, which must not be a
+///   field's or composite's attribute).
+/// - **Required by updates**: an update (and `incr`, `sync`, a transaction's update) is on
+///   condition `_et = :entity`, so an update through one model never changes another entity's item
+///   under the same key ([`Error::ItemNotFound`](crate::Error::ItemNotFound) names the entity found);
+///   an upsert creates a missing item but does not overwrite another entity's.
 /// - **Checked** on every read: [`Model::from_item`] of an item of another entity type (or without
 ///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode (a read of the
 ///   mapper reports it as [`Error::ItemDecode`](crate::Error::ItemDecode), with the table and key).
@@ -458,6 +465,44 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// # }).unwrap();
 /// ```
 ///
+/// # Writes of a missing item
+///
+/// The mapper never writes an item its model could not read back. A put writes the whole value;
+/// an update names only some attributes, so on a missing key it would create an item holding just
+/// those (DynamoDB's own `UpdateItem` does), and every later read of it, or of a query over its
+/// partition, would fail. So:
+///
+/// | write | on a missing item (or, in a shared table, another entity's) |
+/// |---|---|
+/// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save`, [`batch_write`](crate::Db::batch_write) | creates it from the whole value |
+/// | [`update`](crate::Db::update) (every finisher), [`incr`](crate::Db::incr), [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | writes nothing: [`Error::ItemNotFound`](crate::Error::ItemNotFound), naming the model, table and key |
+/// | a transaction's `update` | cancels the transaction with a reason that [`is_item_not_found`](crate::CancellationReason::is_item_not_found) |
+/// | [`update(..).upsert()`](crate::UpdateItem::upsert) | creates it, if the update sets every attribute of [`Model::required_attributes`] (checked before sending; refused otherwise, naming what is missing) |
+///
+/// ```
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum: String, #[range_key] subject: String, message: String, views: u64 }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Thread>().await?;
+/// let err = db.update::<Thread>(("rust", "ghost")).add(Thread::views(), 1).await.unwrap_err();
+/// assert!(err.is_item_not_found());
+/// assert!(db.query::<Thread>("rust").all().await?.is_empty()); // nothing was written
+///
+/// db.update::<Thread>(("rust", "hello"))
+///     .set(Thread::message(), "hello")
+///     .add(Thread::views(), 1)
+///     .upsert()
+///     .await?;
+/// assert_eq!(db.query::<Thread>("rust").all().await?.len(), 1); // created, and readable
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
 /// # Optimistic locking (`#[version]`)
 ///
 /// A field marked `#[version]` counts the writes of an item, so that a copy read before someone
@@ -470,16 +515,17 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `0`, or `None` | not saved yet: no item with this key may exist |
 /// | `n`, or `Some(n)` | read or saved at version `n`: the stored item must still have `n` |
 ///
-/// How each write treats it:
+/// How each write treats it (every update, whatever its version check, also requires the item to
+/// exist unless it is an [`upsert`](crate::UpdateItem::upsert): see [`UpdateItem`](crate::UpdateItem)):
 ///
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
-/// | [`update`](crate::Db::update), a transaction's `update` | only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1` |
+/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1` |
 /// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
-/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
-/// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
+/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the item exists, and has the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
+/// | [`incr`](crate::Db::incr) | the item exists; no version (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
 /// | [`batch_write`](crate::Db::batch_write)'s `put`, `delete` of a value | cannot (`BatchWriteItem` takes no condition): refused unless [`ignore_version`](crate::BatchWrite::ignore_version) | the value as it is |
 /// | [`batch_write`](crate::Db::batch_write)'s `delete_key` | nothing, as `delete_key` | — |
 ///
@@ -674,6 +720,20 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// This value's primary key.
     fn key(&self) -> Self::Key;
+
+    /// The attributes [`from_item`](Model::from_item) fails without, besides the table's key
+    /// attributes (which every stored item has), in field order: the stored fields whose type has
+    /// no "nothing" to read a missing attribute as (a `String`, a number, a list, a map, a
+    /// document; not an `Option` or a set, nor a field with `#[dynomodel(default)]`), then the composites
+    /// that key no table key and that a part is read from, then the entity attribute of a
+    /// single-table model (`_et`).
+    ///
+    /// This is what an update allowed to create its item
+    /// ([`UpdateItem::upsert`](crate::UpdateItem::upsert)) must set, so that the item it creates can
+    /// be read back; the mapper checks it before sending. Generated by `#[derive(Model)]` (computed
+    /// once per model from each field type's [`Attribute::from_missing`](crate::Attribute::from_missing),
+    /// which is what `from_item` calls for a missing attribute).
+    fn required_attributes() -> &'static [RequiredAttribute];
 
     /// The attribute name of the `#[version]` field, if the model has one (see
     /// [optimistic locking](Model#optimistic-locking-version)).

@@ -105,7 +105,7 @@ fn message_member(code: &str) -> &'static str {
 /// erlcloud PR 607 and aws-sdk-net issue 1292; DynamoDB Local 3.3.1 sends the same).
 fn reason(r: &CancellationReason) -> Value {
     let mut out = Map::new();
-    out.insert("Code".into(), Value::String(r.code.clone()));
+    out.insert("Code".into(), Value::String(r.code.as_str().to_owned()));
     if let Some(message) = &r.message {
         out.insert("Message".into(), Value::String(message.clone()));
     }

@@ -26,6 +26,7 @@ const LISTED: usize = 10;
 ///     table: "users".into(),
 ///     key: [("id".to_owned(), AttributeValue::S("u7".into()))].into(),
 ///     version: None,
+///     existence: None,
 /// };
 /// let error = Error::BatchUnprocessed(Box::new(BatchUnprocessed {
 ///     operation: "BatchWriteItem",

@@ -140,7 +140,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// let tweet = db.update::<Tweet>(("abc", "1")).incr(Tweet::likes(), 3).returning_new().await?;
     /// assert_eq!(tweet.likes, 15);
     /// // `decr` is the same with `-`. On an item without `likes`, both fail where `add` would not:
-    /// let missing = db.update::<Tweet>(("abc", "2")).incr(Tweet::likes(), 1).await;
+    /// let missing = db
+    ///     .update::<Tweet>(("abc", "2"))
+    ///     .set(Tweet::text(), "new")
+    ///     .incr(Tweet::likes(), 1)
+    ///     .append(Tweet::history(), Vec::new())
+    ///     .upsert()
+    ///     .await;
     /// assert!(missing.is_err_and(|e| e.code() == "ValidationException"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
