@@ -102,7 +102,7 @@ pub use model::{
     entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
     FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
 };
-pub use query::{Cursor, Page, Query, Scan};
+pub use query::{Cursor, InvalidCursor, InvalidCursorReason, KeyAttributes, Page, Query, Scan};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };

@@ -200,6 +200,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
         IndexInfo {
             name: self.name,
             local: self.local,
+            hash: self.hash,
             range: self.range,
         }
     }
@@ -210,6 +211,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
 pub(crate) struct IndexInfo {
     pub(crate) name: &'static str,
     pub(crate) local: bool,
+    pub(crate) hash: &'static str,
     pub(crate) range: Option<&'static str>,
 }
 

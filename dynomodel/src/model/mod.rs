@@ -19,6 +19,7 @@ pub use entity::{
     check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
 };
 pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
+pub(crate) use index::IndexInfo;
 pub use index::{Index, Projected};
 pub use union::schema_union;
 

@@ -5,15 +5,15 @@ use std::marker::PhantomData;
 
 use futures::Stream;
 
-use crate::backend::{QueryInput, Select};
-use crate::db::{Db, Partial};
+use crate::backend::{KeyType, QueryInput, Select};
+use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Index, Model, Projected};
-use crate::query::cursor::Cursor;
+use crate::query::cursor::{Cursor, InvalidCursorReason, Operation, Scope};
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Page, Pager, Request};
-use crate::value::AttributeValue;
+use crate::query::pager::{Decode, FullItems, Pager, Request};
+use crate::value::{AttributeValue, Item};
 
 /// Which table or index a query reads.
 #[derive(Debug, Clone)]
@@ -80,10 +80,10 @@ pub struct Query<'a, M: Model, T = M> {
     hash_name: &'static str,
     hash: Result<AttributeValue>,
     source: Source,
-    range: Option<Condition<M>>,
+    pub(super) range: Option<Condition<M>>,
     filter: Option<Condition<M>>,
     projection: Option<ProjectionExpression<M>>,
-    limit: Option<usize>,
+    pub(super) limit: Option<usize>,
     page_size: Option<i32>,
     forward: bool,
     consistent: bool,
@@ -558,10 +558,10 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         }
     }
 
-    /// Renders the request (no paging fields yet).
-    pub(crate) fn build(&self) -> Result<QueryInput> {
-        let hash = self.hash.clone()?;
-        let target = match (&self.source, &self.range) {
+    /// Where the query reads: the table, or the index chosen (`.index`, `query_index`) or implied
+    /// by the range condition.
+    pub(super) fn target(&self) -> Result<Target> {
+        Ok(match (&self.source, &self.range) {
             (Source::Index(target), _) => target.clone(),
             (Source::Auto, None) => Target::table(M::RANGE_KEY),
             (Source::Auto, Some(range)) => {
@@ -572,7 +572,12 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
                     false => key::auto_select(&M::schema(), M::HASH_KEY, M::RANGE_KEY, attribute)?,
                 }
             }
-        };
+        })
+    }
+
+    /// Renders the request on `target` (no paging fields yet).
+    fn render(&self, target: &Target) -> Result<QueryInput> {
+        let hash = self.hash.clone()?;
         if self.consistent && target.index.is_some() && !target.local {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
@@ -580,7 +585,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         }
         let mut ctx = ExpressionContext::new();
         let key_condition =
-            key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
+            key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), target)?;
         let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
@@ -589,7 +594,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let (names, values) = ctx.finish();
         Ok(QueryInput {
             table_name: self.db.table_name::<M>(),
-            index_name: target.index,
+            index_name: target.index.clone(),
             key_condition_expression: Some(key_condition),
             filter_expression: filter,
             projection_expression: projection,
@@ -602,14 +607,75 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
+    /// What the query positions on `target`: its cursors hold the table's keys, on an index the
+    /// index's too, in the partition read.
+    pub(super) fn scope(&self, target: &Target) -> Result<Scope> {
+        let hash = self.hash.clone()?;
+        let mut scope = Scope::new(
+            Operation::Query,
+            self.db.table_name::<M>(),
+            target.index.clone(),
+            self.db.cursor_key().cloned(),
+        )
+        .key(M::HASH_KEY, KeyType::Hash);
+        if let Some(range) = M::RANGE_KEY {
+            scope = scope.key(range, KeyType::Range);
+        }
+        if target.index.is_some() {
+            scope = scope.key(self.hash_name, KeyType::Hash);
+            if let Some(range) = &target.range {
+                scope = scope.key(range, KeyType::Range);
+            }
+        }
+        Ok(scope.partition(self.hash_name, hash))
+    }
+
+    /// A cursor given to the query, checked against `scope` and against the range condition: the
+    /// key to start after.
+    pub(super) fn start(
+        &self,
+        scope: &Scope,
+        target: &Target,
+        cursor: Option<Cursor>,
+    ) -> Result<Option<Item>> {
+        let Some(cursor) = cursor else {
+            return Ok(None);
+        };
+        let start = scope.start(cursor, &M::schema())?;
+        if let (Some(range), Some(attribute)) = (&self.range, target.range.as_deref()) {
+            if !key::admits(range, start.get(attribute)) {
+                return Err(scope.refuse(InvalidCursorReason::OutsideRange {
+                    attribute: attribute.to_owned(),
+                }));
+            }
+        }
+        Ok(Some(start))
+    }
+
+    /// The same query, its projection (if any) also returning `names`: a page's cursor is made
+    /// from its last item's keys.
+    pub(super) fn projecting_keys(mut self, names: &[&str]) -> Self {
+        self.projection = self.projection.take().map(|projection| {
+            names.iter().fold(projection, |projection, name| {
+                projection.with(attribute::<M>(name))
+            })
+        });
+        self
+    }
+
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
+        self.pager_on(&self.target()?, limit)
+    }
+
+    /// The pager reading `target`, with `limit` results in all.
+    pub(super) fn pager_on(&self, target: &Target, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
             key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
-            request: Request::Query(self.build()?),
+            request: Request::Query(self.render(target)?),
             decode: self.decode,
             full,
             limit,
@@ -775,51 +841,6 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub async fn count(self) -> Result<usize> {
         self.pager(None)?.count().await
-    }
-
-    /// One page starting after `cursor` (`None`: from the start), of at most `limit` results.
-    ///
-    /// ```
-    /// # use dynomodel::{Db, Model};
-    /// # use dynomodel_mem::MemoryDb;
-    /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # #[dynomodel(table = "tweets")]
-    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
-    /// # pub struct Tweet {
-    /// #     #[hash_key] pub userid: String,
-    /// #     #[range_key] pub id: String,
-    /// #     pub city: String,
-    /// #     #[index(all = "ts-local")] pub ts: i64,
-    /// #     pub retweets: i64,
-    /// #     pub text: String,
-    /// # }
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// # let db = Db::memory();
-    /// # db.create_schema::<Tweet>().await?;
-    /// # for (userid, id, city, ts, retweets, text) in [
-    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
-    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
-    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
-    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
-    /// # ] {
-    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
-    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
-    /// # }
-    /// use dynomodel::Cursor;
-    ///
-    /// let first = db.query::<Tweet>("abc").limit(2).page(None).await?;
-    /// assert_eq!(first.items.len(), 2);
-    /// // The cursor travels as a string, e.g. to a web client and back.
-    /// let token: Option<String> = first.next.map(|c| c.to_string());
-    /// let cursor: Option<Cursor> = token.map(|t| t.parse()).transpose()?;
-    /// let second = db.query::<Tweet>("abc").limit(2).page(cursor).await?;
-    /// assert_eq!(second.items[0].id, "3");
-    /// assert!(second.next.is_none()); // the last page
-    /// # Ok::<(), dynomodel::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.pager(self.limit)?.page(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.

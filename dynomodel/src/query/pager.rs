@@ -18,7 +18,15 @@ use crate::model::Projected;
 use crate::query::cursor::Cursor;
 use crate::value::{AttributeValue, Item};
 
-/// One page of results and where the next one starts (`None`: this was the last).
+/// One page of results and where the next one starts.
+///
+/// [`Query::page`](crate::Query::page) and [`Scan::page`](crate::Scan::page) give up to `n`
+/// matching items, reading as many DynamoDB requests as it takes, with `next` positioned right
+/// after the last item returned, and no `next` once nothing follows.
+/// [`Query::dynamodb_page`](crate::Query::dynamodb_page) and
+/// [`Scan::dynamodb_page`](crate::Scan::dynamodb_page) give one DynamoDB response as it is: with a
+/// filter it may be short or empty, and its `next` (DynamoDB's `LastEvaluatedKey`) may lead to an
+/// empty page.
 ///
 /// Reading a whole table page by page (the tweets of [`Query`](crate::Query)'s documentation):
 ///
@@ -49,24 +57,24 @@ use crate::value::{AttributeValue, Item};
 /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
 /// # }
 /// let mut cursor = None;
-/// let mut pages = 0;
+/// let mut sizes = Vec::new();
 /// loop {
-///     let page = db.scan::<Tweet>().limit(3).page(cursor).await?;
-///     pages += 1;
+///     let page = db.scan::<Tweet>().page(2, cursor).await?;
+///     sizes.push(page.items.len());
 ///     match page.next {
 ///         Some(next) => cursor = Some(next),
 ///         None => break,
 ///     }
 /// }
-/// assert_eq!(pages, 2);
+/// assert_eq!(sizes, [2, 2]); // no third, empty page
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
-    /// The page's items (possibly empty even when more follow: DynamoDB's `Limit` counts items read).
+    /// The page's items.
     pub items: Vec<T>,
-    /// The cursor for the next page, absent after the last.
+    /// Where the next page starts; absent when the read is complete.
     pub next: Option<Cursor>,
 }
 
@@ -82,6 +90,14 @@ impl Request {
         match self {
             Request::Query(q) => (q.exclusive_start_key, q.limit) = (start, limit),
             Request::Scan(s) => (s.exclusive_start_key, s.limit) = (start, limit),
+        }
+    }
+
+    /// Whether a filter drops some of the items read.
+    fn filtered(&self) -> bool {
+        match self {
+            Request::Query(q) => q.filter_expression.is_some(),
+            Request::Scan(s) => s.filter_expression.is_some(),
         }
     }
 
@@ -267,13 +283,43 @@ impl<T: Send + 'static> Pager<T> {
         Ok(self.calls.get_item(input).await?.item)
     }
 
-    /// One page, starting after `cursor`.
-    pub(crate) async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        let (items, next) = self.fetch(cursor.map(Cursor::into_key), self.limit).await?;
-        Ok(Page {
-            items,
-            next: next.map(Cursor::from_key),
-        })
+    /// One request after `start`: its items and its `LastEvaluatedKey`.
+    pub(crate) async fn once(self, start: Option<Item>) -> Result<(Vec<T>, Option<Item>)> {
+        self.fetch(start, self.limit).await
+    }
+
+    /// Up to `n` results after `start`, reading as many requests as it takes, and whether more
+    /// follow. It reads one result more than it returns to know (so that a page never ends with a
+    /// cursor leading to an empty one); a read that ends without a `LastEvaluatedKey` is complete.
+    ///
+    /// Without a filter each request asks for the results still missing, as `all()` does. With one,
+    /// DynamoDB's `Limit` counts items evaluated, so matches are sparse: each request asks for the
+    /// whole page (plus one) again rather than for the few missing, which would cost a request per
+    /// item evaluated near the end; the results read beyond the page are dropped.
+    pub(crate) async fn fill(self, n: usize, start: Option<Item>) -> Result<(Vec<T>, bool)> {
+        let want = n.saturating_add(1);
+        let filtered = self.request.filtered();
+        let mut results: Vec<T> = Vec::new();
+        let mut start = start;
+        loop {
+            let ask = match filtered {
+                true => want,
+                false => want - results.len(),
+            };
+            let (mut items, next) = self.fetch(start.take(), Some(ask)).await?;
+            match results.is_empty() {
+                true => results = items,
+                false => results.append(&mut items),
+            }
+            if results.len() >= want {
+                results.truncate(n);
+                return Ok((results, true));
+            }
+            match next {
+                Some(next) => start = Some(next),
+                None => return Ok((results, false)),
+            }
+        }
     }
 
     /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it

@@ -5,13 +5,13 @@ use std::marker::PhantomData;
 use futures::stream::{self, StreamExt};
 use futures::Stream;
 
-use crate::backend::ScanInput;
-use crate::db::{Db, Partial};
+use crate::backend::{KeyType, ScanInput};
+use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
-use crate::query::cursor::Cursor;
-use crate::query::pager::{Decode, Page, Pager, Request};
+use crate::model::{Index, IndexInfo, Model, Projected};
+use crate::query::cursor::{Operation, Scope};
+use crate::query::pager::{Decode, Pager, Request};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -60,19 +60,21 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 #[must_use = "a scan does nothing until finished with all(), count(), page() or stream()"]
 pub struct Scan<'a, M: Model, T = M> {
     db: &'a Db,
-    index: Option<(&'static str, bool)>,
+    index: Option<IndexInfo>,
     filter: Option<Condition<M>>,
     projection: Option<ProjectionExpression<M>>,
-    limit: Option<usize>,
+    pub(super) limit: Option<usize>,
     page_size: Option<i32>,
     consistent: bool,
     segments: u32,
+    /// `.segment(n, total)`: only segment `n` of `segments`.
+    only: Option<u32>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
 impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
-    pub(crate) fn new(db: &'a Db, index: Option<(&'static str, bool)>) -> Self {
+    pub(crate) fn new(db: &'a Db, index: Option<IndexInfo>) -> Self {
         Scan {
             db,
             index,
@@ -82,13 +84,14 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
             page_size: None,
             consistent: false,
             segments: 1,
+            only: None,
             decode: Decode::projected(),
             _model: PhantomData,
         }
     }
 
     pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
-        Scan::new(db, Some((index.name(), index.is_local())))
+        Scan::new(db, Some(index.info()))
     }
 }
 
@@ -164,6 +167,49 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// ```
     pub fn segments(mut self, n: u32) -> Self {
         self.segments = n;
+        self.only = None;
+        self
+    }
+
+    /// Reads only segment `segment` of a parallel scan in `total` segments (0-based, as
+    /// DynamoDB's `Segment` and `TotalSegments`): one worker's share when the workers are separate
+    /// processes or requests. `all`, `stream`, `count` and `page` read that segment alone, and its
+    /// pages' cursors carry the segment: given to another segment (or to a whole scan) they are an
+    /// [`Error::InvalidCursor`], since DynamoDB resumes a segment only from its own keys.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for userid in ["a", "b", "c", "d", "e", "f"] {
+    /// #     db.put(&Tweet { userid: userid.into(), id: "1".into() }).await?;
+    /// # }
+    /// let mut seen = 0;
+    /// for segment in 0..3 {
+    ///     let mut cursor = None;
+    ///     loop {
+    ///         let page = db.scan::<Tweet>().segment(segment, 3).page(1, cursor).await?;
+    ///         seen += page.items.len();
+    ///         match page.next {
+    ///             Some(next) => {
+    ///                 assert_eq!(next.segment(), Some((segment, 3)));
+    ///                 cursor = Some(next);
+    ///             }
+    ///             None => break,
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(seen, 6);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn segment(mut self, segment: u32, total: u32) -> Self {
+        self.segments = total;
+        self.only = Some(segment);
         self
     }
 
@@ -195,6 +241,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            only: self.only,
             decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
         }
@@ -213,6 +260,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            only: self.only,
             decode: Decode::items(C::from_item),
             _model: PhantomData,
         }
@@ -225,7 +273,13 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                 self.segments
             )));
         }
-        if self.consistent && matches!(self.index, Some((_, false))) {
+        if let Some(segment) = self.only.filter(|segment| *segment >= self.segments) {
+            return Err(Error::validation(format!(
+                "segment {segment} of a parallel scan in {} segments: segments are numbered from 0",
+                self.segments
+            )));
+        }
+        if self.consistent && self.index.is_some_and(|index| !index.local) {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
             ));
@@ -239,7 +293,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         let (names, values) = ctx.finish();
         Ok(ScanInput {
             table_name: self.db.table_name::<M>(),
-            index_name: self.index.map(|(name, _)| name.to_owned()),
+            index_name: self.index.map(|index| index.name.to_owned()),
             filter_expression: filter,
             projection_expression: projection,
             expression_attribute_names: (!names.is_empty()).then_some(names),
@@ -249,11 +303,61 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         })
     }
 
-    /// One pager per segment.
-    fn pagers(&self, limit: Option<usize>) -> Result<Vec<Pager<T>>> {
+    /// What the scan positions: its cursors hold the table's keys, on an index the index's too,
+    /// and with [`segment`](Scan::segment) the segment.
+    pub(super) fn scope(&self) -> Scope {
+        let mut scope = Scope::new(
+            Operation::Scan,
+            self.db.table_name::<M>(),
+            self.index.map(|index| index.name.to_owned()),
+            self.db.cursor_key().cloned(),
+        )
+        .segment(self.only.map(|segment| (segment, self.segments)))
+        .key(M::HASH_KEY, KeyType::Hash);
+        if let Some(range) = M::RANGE_KEY {
+            scope = scope.key(range, KeyType::Range);
+        }
+        if let Some(index) = self.index {
+            scope = scope.key(index.hash, KeyType::Hash);
+            if let Some(range) = index.range {
+                scope = scope.key(range, KeyType::Range);
+            }
+        }
+        scope
+    }
+
+    /// Whether one position says where the scan goes on: not for `segments(n)` with n > 1, which
+    /// reads n segments at once.
+    pub(super) fn one_position(&self) -> Result<()> {
+        match self.segments == 1 || self.only.is_some() {
+            true => Ok(()),
+            false => Err(Error::validation(
+                "a page reads one segment: a parallel scan is read with stream() or all(), or one segment of it \
+                 with .segment(n, total)",
+            )),
+        }
+    }
+
+    /// The same scan, its projection (if any) also returning `names` (see
+    /// [`Query::projecting_keys`](crate::Query)).
+    pub(super) fn projecting_keys(mut self, names: &[&str]) -> Self {
+        self.projection = self.projection.take().map(|projection| {
+            names.iter().fold(projection, |projection, name| {
+                projection.with(attribute::<M>(name))
+            })
+        });
+        self
+    }
+
+    /// One pager per segment read.
+    pub(super) fn pagers(&self, limit: Option<usize>) -> Result<Vec<Pager<T>>> {
         let input = self.build()?;
         let total = self.segments;
-        Ok((0..total)
+        let segments = match self.only {
+            Some(segment) => segment..segment + 1,
+            None => 0..total,
+        };
+        Ok(segments
             .map(|segment| {
                 let mut input = input.clone();
                 if total > 1 {
@@ -314,53 +418,6 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         let counts =
             futures::future::try_join_all(self.pagers(None)?.into_iter().map(Pager::count)).await?;
         Ok(counts.into_iter().sum())
-    }
-
-    /// One page after `cursor`. A parallel scan has one position per segment, which one cursor cannot
-    /// hold: paging needs `segments(1)` (use `stream()` for parallel reads).
-    ///
-    /// ```
-    /// # use dynomodel::{Db, Model};
-    /// # use dynomodel_mem::MemoryDb;
-    /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # #[dynomodel(table = "tweets")]
-    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
-    /// # pub struct Tweet {
-    /// #     #[hash_key] pub userid: String,
-    /// #     #[range_key] pub id: String,
-    /// #     pub city: String,
-    /// #     #[index(all = "ts-local")] pub ts: i64,
-    /// #     pub retweets: i64,
-    /// #     pub text: String,
-    /// # }
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// # let db = Db::memory();
-    /// # db.create_schema::<Tweet>().await?;
-    /// # for (userid, id, city, ts, retweets, text) in [
-    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
-    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
-    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
-    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
-    /// # ] {
-    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
-    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
-    /// # }
-    /// let page = db.scan::<Tweet>().limit(3).page(None).await?;
-    /// assert_eq!(page.items.len(), 3);
-    /// let rest = db.scan::<Tweet>().limit(3).page(page.next).await?;
-    /// assert_eq!(rest.items.len(), 1);
-    /// assert!(db.scan::<Tweet>().segments(2).page(None).await.is_err());
-    /// # Ok::<(), dynomodel::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        if self.segments != 1 {
-            return Err(Error::validation(
-                "page() reads one segment; a parallel scan is read with stream() or all()",
-            ));
-        }
-        let mut pagers = self.pagers(self.limit)?;
-        pagers.remove(0).page(cursor).await
     }
 
     /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each

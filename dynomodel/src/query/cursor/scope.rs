@@ -1,0 +1,252 @@
+//! [`Scope`]: what one read positions. A cursor given to the read is checked against it before
+//! anything is sent; the read's cursors (after its last item, or at a `LastEvaluatedKey`) are made
+//! from it.
+
+use std::sync::Arc;
+
+use crate::backend::{CreateTableInput, KeyType, ScalarAttributeType};
+use crate::error::{Error, Result};
+use crate::query::cursor::{
+    Cursor, CursorKey, InvalidCursor, InvalidCursorReason, KeyAttributes, Operation, Position,
+};
+use crate::value::{AttributeValue, Item};
+
+/// DynamoDB's bounds on key values (bytes): a partition key holds up to 2048, a sort key 1024.
+const MAX_HASH_VALUE: usize = 2048;
+const MAX_RANGE_VALUE: usize = 1024;
+
+/// One key attribute of a read's positions.
+#[derive(Debug, Clone)]
+struct KeySlot {
+    name: String,
+    /// The largest value DynamoDB takes for it (the smaller one when it keys both the table and
+    /// the index in different roles).
+    max: usize,
+}
+
+/// What a read positions: operation, table, index, segment, key attributes, and for a Query the
+/// partition.
+#[derive(Debug, Clone)]
+pub(crate) struct Scope {
+    operation: Operation,
+    table: String,
+    index: Option<String>,
+    segment: Option<(u32, u32)>,
+    keys: Vec<KeySlot>,
+    partition: Option<(String, AttributeValue)>,
+    signer: Option<Arc<CursorKey>>,
+}
+
+impl Scope {
+    /// A read of `table` (or of its `index`), whose cursors `signer` signs.
+    pub(crate) fn new(
+        operation: Operation,
+        table: String,
+        index: Option<String>,
+        signer: Option<Arc<CursorKey>>,
+    ) -> Scope {
+        Scope {
+            operation,
+            table,
+            index,
+            segment: None,
+            keys: Vec::with_capacity(4),
+            partition: None,
+            signer,
+        }
+    }
+
+    /// Adds a key attribute (the table's first, then the index's; a repeated name is kept once).
+    pub(crate) fn key(mut self, name: &str, role: KeyType) -> Scope {
+        let max = match role {
+            KeyType::Hash => MAX_HASH_VALUE,
+            KeyType::Range => MAX_RANGE_VALUE,
+        };
+        match self.keys.iter_mut().find(|slot| slot.name == name) {
+            Some(slot) => slot.max = slot.max.min(max),
+            None => self.keys.push(KeySlot {
+                name: name.to_owned(),
+                max,
+            }),
+        }
+        self
+    }
+
+    /// A Query's partition: the attribute and its value.
+    pub(crate) fn partition(mut self, name: &str, value: AttributeValue) -> Scope {
+        self.partition = Some((name.to_owned(), value));
+        self
+    }
+
+    /// One segment of a parallel scan.
+    pub(crate) fn segment(mut self, segment: Option<(u32, u32)>) -> Scope {
+        self.segment = segment;
+        self
+    }
+
+    /// The key attributes a position holds.
+    pub(crate) fn key_names(&self) -> Vec<&str> {
+        self.keys.iter().map(|slot| slot.name.as_str()).collect()
+    }
+
+    /// The read in words: ``a Query of index `i` of table `t` ``.
+    fn describe(&self) -> String {
+        let mut read = format!("a {} of ", self.operation.name());
+        if let Some(index) = &self.index {
+            read.push_str(&format!("index `{index}` of "));
+        }
+        read.push_str(&format!("table `{}`", self.table));
+        if let Some((segment, total)) = self.segment {
+            read.push_str(&format!(" (segment {segment} of {total})"));
+        }
+        read
+    }
+
+    /// The error refusing a cursor given to this read.
+    pub(crate) fn refuse(&self, reason: InvalidCursorReason) -> Error {
+        Error::InvalidCursor(Box::new(InvalidCursor::refused(
+            reason,
+            &self.describe(),
+            &self.table,
+            self.index.as_deref(),
+        )))
+    }
+
+    /// Checks a cursor given to this read (signature, then what it positions, with the key
+    /// attributes' types from `schema`) and gives the key to start after.
+    pub(crate) fn start(&self, cursor: Cursor, schema: &CreateTableInput) -> Result<Item> {
+        cursor
+            .verify(self.signer.as_deref())
+            .and_then(|()| self.fits(cursor.position(), Some(schema)))
+            .map_err(|reason| self.refuse(reason))?;
+        Ok(cursor.into_key())
+    }
+
+    /// The cursor at a `LastEvaluatedKey` of this read.
+    pub(crate) fn at(&self, key: Item) -> Cursor {
+        Cursor::issued(self.position(key), self.signer.clone())
+    }
+
+    /// The cursor after `item`, an item this read returns.
+    ///
+    /// Errors: the item lacks a key attribute of the read (a projection without it, an item of
+    /// another index), or is of another partition: a [`Error::Validation`] naming it (the
+    /// application's mistake, not a client's).
+    pub(crate) fn after<T: KeyAttributes + ?Sized>(&self, item: &T) -> Result<Cursor> {
+        let key = item.key_attributes(&self.key_names())?;
+        let position = self.position(key);
+        self.fits(&position, None).map_err(|reason| {
+            Error::validation(format!(
+                "no cursor can be made after this item for {}: {reason}",
+                self.describe()
+            ))
+        })?;
+        Ok(Cursor::issued(position, self.signer.clone()))
+    }
+
+    fn position(&self, key: Item) -> Position {
+        Position {
+            operation: self.operation,
+            table: self.table.clone(),
+            index: self.index.clone(),
+            segment: self.segment,
+            key,
+        }
+    }
+
+    /// Whether `position` is one of this read's: same operation, table, index and segment, exactly
+    /// its key attributes, of the schema's types (when given) and DynamoDB's sizes, and in its
+    /// partition.
+    fn fits(
+        &self,
+        position: &Position,
+        schema: Option<&CreateTableInput>,
+    ) -> std::result::Result<(), InvalidCursorReason> {
+        if position.operation != self.operation {
+            return Err(InvalidCursorReason::OtherOperation {
+                found: position.operation.name(),
+            });
+        }
+        if position.table != self.table {
+            return Err(InvalidCursorReason::OtherTable {
+                found: position.table.clone(),
+            });
+        }
+        if position.index != self.index {
+            return Err(InvalidCursorReason::OtherIndex {
+                found: position.index.clone(),
+            });
+        }
+        if position.segment != self.segment {
+            return Err(InvalidCursorReason::OtherSegment {
+                found: position.segment,
+            });
+        }
+        for slot in &self.keys {
+            let Some(value) = position.key.get(&slot.name) else {
+                return Err(InvalidCursorReason::MissingAttribute {
+                    attribute: slot.name.clone(),
+                });
+            };
+            check_value(&slot.name, value, slot.max, schema)?;
+        }
+        if let Some(extra) = position
+            .key
+            .keys()
+            .find(|name| !self.keys.iter().any(|slot| &slot.name == *name))
+        {
+            return Err(InvalidCursorReason::ExtraAttribute {
+                attribute: extra.clone(),
+            });
+        }
+        match &self.partition {
+            Some((name, value)) if position.key.get(name) != Some(value) => {
+                Err(InvalidCursorReason::OtherPartition {
+                    attribute: name.clone(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A key value: S, N or B, of the schema's type, and of a size DynamoDB takes.
+fn check_value(
+    name: &str,
+    value: &AttributeValue,
+    max: usize,
+    schema: Option<&CreateTableInput>,
+) -> std::result::Result<(), InvalidCursorReason> {
+    let (found, size) = match value {
+        AttributeValue::S(s) => (ScalarAttributeType::S, Some(s.len())),
+        AttributeValue::N(_) => (ScalarAttributeType::N, None),
+        AttributeValue::B(b) => (ScalarAttributeType::B, Some(b.len())),
+        _ => {
+            return Err(InvalidCursorReason::Malformed {
+                detail: "a key attribute that is not S, N or B",
+            })
+        }
+    };
+    let expected = schema.and_then(|schema| {
+        schema
+            .attribute_definitions
+            .iter()
+            .find(|definition| definition.attribute_name == name)
+            .map(|definition| definition.attribute_type)
+    });
+    if let Some(expected) = expected.filter(|expected| *expected != found) {
+        return Err(InvalidCursorReason::AttributeType {
+            attribute: name.to_owned(),
+            expected,
+            found,
+        });
+    }
+    match size {
+        Some(size) if size == 0 || size > max => Err(InvalidCursorReason::KeyValueSize {
+            attribute: name.to_owned(),
+            size,
+            max,
+        }),
+        _ => Ok(()),
+    }
+}
