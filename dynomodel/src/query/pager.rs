@@ -292,21 +292,24 @@ impl<T: Send + 'static> Pager<T> {
     /// follow. It reads one result more than it returns to know (so that a page never ends with a
     /// cursor leading to an empty one); a read that ends without a `LastEvaluatedKey` is complete.
     ///
-    /// Without a filter each request asks for the results still missing, as `all()` does. With one,
-    /// DynamoDB's `Limit` counts items evaluated, so matches are sparse: each request asks for the
-    /// whole page (plus one) again rather than for the few missing, which would cost a request per
-    /// item evaluated near the end; the results read beyond the page are dropped.
+    /// Without a filter each request asks for the results still missing (at most `page_size`), as
+    /// `all()` does. With one, DynamoDB's `Limit` counts items evaluated, so matches are sparse:
+    /// each request evaluates `page_size` items, or by default the whole page (plus one) again
+    /// rather than the few missing, which would cost a request per item evaluated near the end; the
+    /// results read beyond the page are dropped.
     pub(crate) async fn fill(self, n: usize, start: Option<Item>) -> Result<(Vec<T>, bool)> {
         let want = n.saturating_add(1);
         let filtered = self.request.filtered();
         let mut results: Vec<T> = Vec::new();
         let mut start = start;
         loop {
-            let ask = match filtered {
-                true => want,
-                false => want - results.len(),
+            // `None`: `page_size` alone sets the request's `Limit`.
+            let remaining = match (filtered, self.page_size) {
+                (true, Some(_)) => None,
+                (true, None) => Some(want),
+                (false, _) => Some(want - results.len()),
             };
-            let (mut items, next) = self.fetch(start.take(), Some(ask)).await?;
+            let (mut items, next) = self.fetch(start.take(), remaining).await?;
             match results.is_empty() {
                 true => results = items,
                 false => results.append(&mut items),

@@ -21,8 +21,10 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Query<'a, M, T> {
     /// follow. `next` is positioned right after the last item returned (from its key attributes:
     /// the table's, and on an index the index's), and is `None` when nothing follows, so a client
     /// never gets a token leading to an empty page. `.limit(..)` does not apply (`n` is the
-    /// page's size); `.page_size(k)` caps each request's `Limit`. A projection also returns the key
-    /// attributes, which the cursor is made from.
+    /// page's size). Each request's `Limit` is the number of items still missing (plus one) without
+    /// a filter, capped by `.page_size(k)`; with a filter it is `k`, or by default `n + 1` (matches
+    /// being sparse, asking for the few missing would cost a request per item near the end). A
+    /// projection also returns the key attributes, which the cursor is made from.
     ///
     /// The cursor is checked before anything is sent: one of another table, index, partition or
     /// operation, with other key attributes, outside the range condition, or unsigned or wrongly
