@@ -625,3 +625,61 @@ dual_test!(cursors_of_scan_segments_carry_their_segment, |t| {
         "{parallel}"
     );
 });
+
+/// Composite keys: the cursor holds the composites, rebuilt from the parts an entry holds.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "Post")]
+#[composite(pk = ("FORUM", forum), hash_key)]
+#[composite(sk = ("POST", day, id), range_key)]
+#[composite(gpk = ("AUTHOR", author))]
+#[composite(gsk = ("DAY", day, id))]
+#[global_index(keys("by-author", hash = gpk, range = gsk))]
+struct Post {
+    forum: String,
+    day: u32,
+    id: u32,
+    author: String,
+    text: String,
+}
+
+dual_test!(cursors_of_composite_keys_and_their_index_entries, |t| {
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Post>());
+    db.create_schema::<Post>().await.unwrap();
+    for id in 0..7 {
+        let author = if id % 2 == 0 { "ada" } else { "bob" };
+        let post = Post {
+            forum: "rust".into(),
+            day: 10 + id % 3,
+            id,
+            author: author.into(),
+            text: format!("post {id}"),
+        };
+        db.put(&post).await.unwrap();
+    }
+    let rust = || db.query::<Post>("rust".to_owned());
+    let posts = rust().all().await.unwrap();
+    let read = pages(3, |cursor| rust().page_size(2).page(3, cursor)).await;
+    assert_eq!(read.concat(), posts);
+    let cursor = rust().cursor_after(&posts[2]).unwrap();
+    assert_eq!(
+        cursor.key()["sk"],
+        s(&format!("POST#{:010}#{:010}", posts[2].day, posts[2].id))
+    );
+    assert_eq!(
+        rust().page(10, Some(cursor)).await.unwrap().items,
+        posts[3..]
+    );
+
+    let by_ada = || db.query_index(Post::by_author(), "ada".to_owned());
+    let entries = by_ada().all().await.unwrap();
+    assert_eq!(entries.len(), 4);
+    let read = pages(3, |cursor| by_ada().page(3, cursor)).await;
+    assert_eq!(read.concat(), entries);
+    let cursor = by_ada().cursor_after(&entries[0]).unwrap();
+    assert_eq!(cursor.key().len(), 4, "pk, sk, gpk, gsk");
+    assert_eq!(
+        by_ada().page(10, Some(cursor)).await.unwrap().items,
+        entries[1..]
+    );
+});
