@@ -41,6 +41,12 @@
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
 //! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
 //!
+//! - **Paging for web APIs**: [`Query::page`] gives `n` matching items and a [`Cursor`] after the
+//!   last one (none once the read is complete), printed as a URL-safe token. A token given back is
+//!   checked against the read before anything is sent: one of another table, index, partition or
+//!   segment, malformed, or unsigned when [`Db::with_cursor_key`] signs them, is an
+//!   [`Error::InvalidCursor`] — a 400 for a web handler, never a backend error.
+//!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
 //! - **All or nothing**: [`Db::transact`] (puts, updates, deletes and condition checks on items of

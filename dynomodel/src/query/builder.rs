@@ -26,8 +26,9 @@ enum Source {
 
 /// A Query on model `M`'s table or one of its indexes, returning `T`s. Build it with
 /// [`Db::query`] or [`Db::query_index`], refine it, then finish with [`all`](Query::all),
-/// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page) or
-/// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
+/// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page)
+/// (pages of n items for web APIs, with a [`Cursor`](crate::Cursor)),
+/// [`dynamodb_page`](Query::dynamodb_page) or [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
 /// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
 ///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
@@ -287,7 +288,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         self
     }
 
-    /// At most `n` results in all (`all`, `stream`, `page`); requests ask for no more than remain.
+    /// At most `n` results in all (`all`, `stream`, `dynamodb_page`); requests ask for no more than
+    /// remain. A [`page`](Query::page) takes its size as an argument instead.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -576,7 +578,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     /// Renders the request on `target` (no paging fields yet).
-    fn render(&self, target: &Target) -> Result<QueryInput> {
+    fn render(&self, target: Target) -> Result<QueryInput> {
         let hash = self.hash.clone()?;
         if self.consistent && target.index.is_some() && !target.local {
             return Err(Error::validation(
@@ -585,7 +587,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         }
         let mut ctx = ExpressionContext::new();
         let key_condition =
-            key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), target)?;
+            key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
         let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
@@ -594,7 +596,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let (names, values) = ctx.finish();
         Ok(QueryInput {
             table_name: self.db.table_name::<M>(),
-            index_name: target.index.clone(),
+            index_name: target.index,
             key_condition_expression: Some(key_condition),
             filter_expression: filter,
             projection_expression: projection,
@@ -624,7 +626,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         if target.index.is_some() {
             scope = scope.key(self.hash_name, KeyType::Hash);
             if let Some(range) = &target.range {
-                scope = scope.key(range, KeyType::Range);
+                scope = scope.key(range.clone(), KeyType::Range);
             }
         }
         Ok(scope.partition(self.hash_name, hash))
@@ -664,11 +666,11 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     }
 
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
-        self.pager_on(&self.target()?, limit)
+        self.pager_on(self.target()?, limit)
     }
 
     /// The pager reading `target`, with `limit` results in all.
-    pub(super) fn pager_on(&self, target: &Target, limit: Option<usize>) -> Result<Pager<T>> {
+    pub(super) fn pager_on(&self, target: Target, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
             key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),

@@ -79,9 +79,9 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Query<'a, M, T> {
         let target = self.target()?;
         let scope = self.scope(&target)?;
         let query = self.projecting_keys(&scope.key_names());
-        let pager = query.pager_on(&target, None)?;
+        let pager = query.pager_on(target.clone(), None)?;
         let start = query.start(&scope, &target, cursor)?;
-        fill(pager, &scope, n, start).await
+        fill(pager, scope, n, start).await
     }
 
     /// The cursor right after `item`, an item this query returns (a model, an index's
@@ -181,7 +181,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     pub async fn dynamodb_page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
         let target = self.target()?;
         let scope = self.scope(&target)?;
-        let pager = self.pager_on(&target, self.limit)?;
+        let pager = self.pager_on(target.clone(), self.limit)?;
         let start = self.start(&scope, &target, cursor)?;
         let (items, next) = pager.once(start).await?;
         Ok(Page {
@@ -249,7 +249,7 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Scan<'a, M, T> {
         let start = cursor
             .map(|cursor| scope.start(cursor, &M::schema()))
             .transpose()?;
-        fill(pager, &scope, n, start).await
+        fill(pager, scope, n, start).await
     }
 
     /// The cursor right after `item`, an item this scan returns (see [`Query::cursor_after`]).
@@ -300,7 +300,7 @@ fn one<T>(mut pagers: Vec<Pager<T>>) -> Result<Pager<T>> {
 /// A page of up to `n` results after `start`, its cursor after the last one when more follow.
 async fn fill<T: KeyAttributes + Send + 'static>(
     pager: Pager<T>,
-    scope: &Scope,
+    scope: Scope,
     n: usize,
     start: Option<Item>,
 ) -> Result<Page<T>> {

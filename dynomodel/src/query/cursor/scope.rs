@@ -2,6 +2,7 @@
 //! anything is sent; the read's cursors (after its last item, or at a `LastEvaluatedKey`) are made
 //! from it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::backend::{CreateTableInput, KeyType, ScalarAttributeType};
@@ -18,7 +19,8 @@ const MAX_RANGE_VALUE: usize = 1024;
 /// One key attribute of a read's positions.
 #[derive(Debug, Clone)]
 struct KeySlot {
-    name: String,
+    /// Borrowed from the model's constants where it can be (a read builds its scope each time).
+    name: Cow<'static, str>,
     /// The largest value DynamoDB takes for it (the smaller one when it keys both the table and
     /// the index in different roles).
     max: usize,
@@ -33,7 +35,7 @@ pub(crate) struct Scope {
     index: Option<String>,
     segment: Option<(u32, u32)>,
     keys: Vec<KeySlot>,
-    partition: Option<(String, AttributeValue)>,
+    partition: Option<(&'static str, AttributeValue)>,
     signer: Option<Arc<CursorKey>>,
 }
 
@@ -57,24 +59,22 @@ impl Scope {
     }
 
     /// Adds a key attribute (the table's first, then the index's; a repeated name is kept once).
-    pub(crate) fn key(mut self, name: &str, role: KeyType) -> Scope {
+    pub(crate) fn key(mut self, name: impl Into<Cow<'static, str>>, role: KeyType) -> Scope {
+        let name = name.into();
         let max = match role {
             KeyType::Hash => MAX_HASH_VALUE,
             KeyType::Range => MAX_RANGE_VALUE,
         };
         match self.keys.iter_mut().find(|slot| slot.name == name) {
             Some(slot) => slot.max = slot.max.min(max),
-            None => self.keys.push(KeySlot {
-                name: name.to_owned(),
-                max,
-            }),
+            None => self.keys.push(KeySlot { name, max }),
         }
         self
     }
 
     /// A Query's partition: the attribute and its value.
-    pub(crate) fn partition(mut self, name: &str, value: AttributeValue) -> Scope {
-        self.partition = Some((name.to_owned(), value));
+    pub(crate) fn partition(mut self, name: &'static str, value: AttributeValue) -> Scope {
+        self.partition = Some((name, value));
         self
     }
 
@@ -86,7 +86,7 @@ impl Scope {
 
     /// The key attributes a position holds.
     pub(crate) fn key_names(&self) -> Vec<&str> {
-        self.keys.iter().map(|slot| slot.name.as_str()).collect()
+        self.keys.iter().map(|slot| &*slot.name).collect()
     }
 
     /// The read in words: ``a Query of index `i` of table `t` ``.
@@ -117,14 +117,15 @@ impl Scope {
     pub(crate) fn start(&self, cursor: Cursor, schema: &CreateTableInput) -> Result<Item> {
         cursor
             .verify(self.signer.as_deref())
-            .and_then(|()| self.fits(cursor.position(), Some(schema)))
+            .and_then(|()| self.fits(cursor.position(), schema))
             .map_err(|reason| self.refuse(reason))?;
         Ok(cursor.into_key())
     }
 
     /// The cursor at a `LastEvaluatedKey` of this read.
-    pub(crate) fn at(&self, key: Item) -> Cursor {
-        Cursor::issued(self.position(key), self.signer.clone())
+    pub(crate) fn at(self, key: Item) -> Cursor {
+        let signer = self.signer.clone();
+        Cursor::issued(self.into_position(key), signer)
     }
 
     /// The cursor after `item`, an item this read returns.
@@ -132,35 +133,35 @@ impl Scope {
     /// Errors: the item lacks a key attribute of the read (a projection without it, an item of
     /// another index), or is of another partition: a [`Error::Validation`] naming it (the
     /// application's mistake, not a client's).
-    pub(crate) fn after<T: KeyAttributes + ?Sized>(&self, item: &T) -> Result<Cursor> {
+    pub(crate) fn after<T: KeyAttributes + ?Sized>(self, item: &T) -> Result<Cursor> {
         let key = item.key_attributes(&self.key_names())?;
-        let position = self.position(key);
-        self.fits(&position, None).map_err(|reason| {
+        self.fits_key(&key, None).map_err(|reason| {
             Error::validation(format!(
                 "no cursor can be made after this item for {}: {reason}",
                 self.describe()
             ))
         })?;
-        Ok(Cursor::issued(position, self.signer.clone()))
+        let signer = self.signer.clone();
+        Ok(Cursor::issued(self.into_position(key), signer))
     }
 
-    fn position(&self, key: Item) -> Position {
+    /// A position of this read (taking its table and index names, rather than copying them).
+    fn into_position(self, key: Item) -> Position {
         Position {
             operation: self.operation,
-            table: self.table.clone(),
-            index: self.index.clone(),
+            table: self.table,
+            index: self.index,
             segment: self.segment,
             key,
         }
     }
 
-    /// Whether `position` is one of this read's: same operation, table, index and segment, exactly
-    /// its key attributes, of the schema's types (when given) and DynamoDB's sizes, and in its
-    /// partition.
+    /// Whether `position` is one of this read's: same operation, table, index and segment, and a
+    /// key that [fits](Scope::fits_key).
     fn fits(
         &self,
         position: &Position,
-        schema: Option<&CreateTableInput>,
+        schema: &CreateTableInput,
     ) -> std::result::Result<(), InvalidCursorReason> {
         if position.operation != self.operation {
             return Err(InvalidCursorReason::OtherOperation {
@@ -182,27 +183,36 @@ impl Scope {
                 found: position.segment,
             });
         }
+        self.fits_key(&position.key, Some(schema))
+    }
+
+    /// Whether `key` holds exactly the read's key attributes, of the schema's types (when given)
+    /// and DynamoDB's sizes, in its partition.
+    fn fits_key(
+        &self,
+        key: &Item,
+        schema: Option<&CreateTableInput>,
+    ) -> std::result::Result<(), InvalidCursorReason> {
         for slot in &self.keys {
-            let Some(value) = position.key.get(&slot.name) else {
+            let Some(value) = key.get(&*slot.name) else {
                 return Err(InvalidCursorReason::MissingAttribute {
-                    attribute: slot.name.clone(),
+                    attribute: slot.name.to_string(),
                 });
             };
             check_value(&slot.name, value, slot.max, schema)?;
         }
-        if let Some(extra) = position
-            .key
+        if let Some(extra) = key
             .keys()
-            .find(|name| !self.keys.iter().any(|slot| &slot.name == *name))
+            .find(|name| !self.keys.iter().any(|slot| slot.name == name.as_str()))
         {
             return Err(InvalidCursorReason::ExtraAttribute {
                 attribute: extra.clone(),
             });
         }
         match &self.partition {
-            Some((name, value)) if position.key.get(name) != Some(value) => {
+            Some((name, value)) if key.get(*name) != Some(value) => {
                 Err(InvalidCursorReason::OtherPartition {
-                    attribute: name.clone(),
+                    attribute: (*name).to_owned(),
                 })
             }
             _ => Ok(()),
