@@ -171,8 +171,9 @@ pub use union::schema_union;
 /// i64, TweetRtIndexItem>` (the sort key's type is its field handle's; an index whose handle would take a field handle's name is a compile
 /// error). Queries on an `ALL` index return the model; on a `KEYS_ONLY` or `INCLUDE` index they return
 /// a generated `<Model><Index>Item` struct (same visibility as the model, `Debug + Clone + PartialEq`,
-/// implementing [`Projected`]) with exactly the table keys, the index keys and the included fields,
-/// and a `key()` method giving the table key. See [`Db::query_index`](crate::Db::query_index).
+/// implementing [`Projected`] and [`KeyAttributes`](crate::KeyAttributes), so that a cursor can be
+/// made after one) with exactly the table keys, the index keys and the included fields, and a `key()`
+/// method giving the table key. See [`Db::query_index`](crate::Db::query_index).
 ///
 /// ```
 /// use dynomodel::{Model, ProjectionType};

@@ -81,7 +81,7 @@ pub struct Query<'a, M: Model, T = M> {
     hash_name: &'static str,
     hash: Result<AttributeValue>,
     source: Source,
-    pub(super) range: Option<Condition<M>>,
+    range: Option<Condition<M>>,
     filter: Option<Condition<M>>,
     projection: Option<ProjectionExpression<M>>,
     pub(super) limit: Option<usize>,
@@ -644,14 +644,20 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             return Ok(None);
         };
         let start = scope.start(cursor, &M::schema())?;
-        if let (Some(range), Some(attribute)) = (&self.range, target.range.as_deref()) {
-            if !key::admits(range, start.get(attribute)) {
-                return Err(scope.refuse(InvalidCursorReason::OutsideRange {
-                    attribute: attribute.to_owned(),
-                }));
-            }
+        if let Some(attribute) = self.outside_range(target, &start) {
+            return Err(scope.refuse(InvalidCursorReason::OutsideRange {
+                attribute: attribute.to_owned(),
+            }));
         }
         Ok(Some(start))
+    }
+
+    /// The sort key attribute of `key`, if its value does not satisfy the range condition (which
+    /// DynamoDB refuses in an `ExclusiveStartKey`).
+    pub(super) fn outside_range<'t>(&self, target: &'t Target, key: &Item) -> Option<&'t str> {
+        let range = self.range.as_ref()?;
+        let attribute = target.range.as_deref()?;
+        (!key::admits(range, key.get(attribute))).then_some(attribute)
     }
 
     /// The same query, its projection (if any) also returning `names`: a page's cursor is made

@@ -8,7 +8,6 @@
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::query::cursor::{Cursor, KeyAttributes, Scope};
-use crate::query::key;
 use crate::query::pager::{Page, Pager};
 use crate::query::{Query, Scan};
 use crate::value::Item;
@@ -136,16 +135,14 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Query<'a, M, T> {
         let target = self.target()?;
         let scope = self.scope(&target)?;
         let cursor = scope.after(item)?;
-        if let (Some(range), Some(attribute)) = (&self.range, target.range.as_deref()) {
-            if !key::admits(range, cursor.key().get(attribute)) {
-                return Err(Error::validation(format!(
-                    "no cursor can be made after this item for a Query of table `{}`: its sort key `{attribute}` is \
-                     outside the query's range condition",
-                    cursor.table()
-                )));
-            }
+        match self.outside_range(&target, cursor.key()) {
+            None => Ok(cursor),
+            Some(attribute) => Err(Error::validation(format!(
+                "no cursor can be made after this item for a Query of table `{}`: its sort key `{attribute}` is \
+                 outside the query's range condition",
+                cursor.table()
+            ))),
         }
-        Ok(cursor)
     }
 }
 

@@ -43,7 +43,7 @@ fn reason(token: &str) -> InvalidCursorReason {
     }
 }
 
-fn key(bytes: u8) -> Arc<CursorKey> {
+fn cursor_key(bytes: u8) -> Arc<CursorKey> {
     let db = crate::Db::new(NoBackend)
         .with_cursor_key([bytes; 32])
         .expect("a key");
@@ -79,7 +79,7 @@ fn every_shape_round_trips() {
         },
     ];
     for position in positions {
-        for signer in [None, Some(key(1))] {
+        for signer in [None, Some(cursor_key(1))] {
             let cursor = Cursor::issued(position.clone(), signer.clone());
             let text = cursor.to_string();
             assert!(text
@@ -177,13 +177,13 @@ fn a_number_that_does_not_parse_and_a_repeated_attribute_are_malformed() {
 
 #[test]
 fn signatures_are_checked_against_the_reading_key() {
-    let signer = key(1);
+    let signer = cursor_key(1);
     let signed = Cursor::issued(thread_key(), Some(signer.clone())).to_string();
     let unsigned = Cursor::issued(thread_key(), None).to_string();
     let parse = |text: &str| text.parse::<Cursor>().expect("parses");
     assert_eq!(parse(&signed).verify(Some(&signer)), Ok(()));
     assert_eq!(
-        parse(&signed).verify(Some(&key(2))),
+        parse(&signed).verify(Some(&cursor_key(2))),
         Err(InvalidCursorReason::BadSignature)
     );
     assert_eq!(
@@ -407,14 +407,10 @@ proptest! {
             segment,
             key,
         };
-        let signer = signed.then(|| key_for_proptest());
+        let signer = signed.then(|| cursor_key(9));
         let cursor = Cursor::issued(position, signer.clone());
         let parsed: Cursor = cursor.to_string().parse().expect("parses");
         prop_assert_eq!(&parsed, &cursor);
         prop_assert_eq!(parsed.verify(signer.as_deref()), Ok(()));
     }
-}
-
-fn key_for_proptest() -> Arc<CursorKey> {
-    key(9)
 }
