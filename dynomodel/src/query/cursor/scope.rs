@@ -124,8 +124,7 @@ impl Scope {
 
     /// The cursor at a `LastEvaluatedKey` of this read.
     pub(crate) fn at(self, key: Item) -> Cursor {
-        let signer = self.signer.clone();
-        Cursor::issued(self.into_position(key), signer)
+        self.into_cursor(key)
     }
 
     /// The cursor after `item`, an item this read returns.
@@ -141,19 +140,28 @@ impl Scope {
                 self.describe()
             ))
         })?;
-        let signer = self.signer.clone();
-        Ok(Cursor::issued(self.into_position(key), signer))
+        Ok(self.into_cursor(key))
     }
 
-    /// A position of this read (taking its table and index names, rather than copying them).
-    fn into_position(self, key: Item) -> Position {
-        Position {
-            operation: self.operation,
-            table: self.table,
-            index: self.index,
-            segment: self.segment,
+    /// A cursor of this read at `key`, taking the read's table and index names rather than copying
+    /// them.
+    fn into_cursor(self, key: Item) -> Cursor {
+        let Scope {
+            operation,
+            table,
+            index,
+            segment,
+            signer,
+            ..
+        } = self;
+        let position = Position {
+            operation,
+            table,
+            index,
+            segment,
             key,
-        }
+        };
+        Cursor::issued(position, signer)
     }
 
     /// Whether `position` is one of this read's: same operation, table, index and segment, and a
