@@ -18,7 +18,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
 /// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
 /// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
-/// [`BatchUnprocessed`] and [`ItemDecode`] (batches). Rather than matching, the common questions
+/// [`BatchUnprocessed`] (batches) and [`ItemDecode`] (an item any read returned that does not
+/// decode: it names the table, the key and the attribute). Rather than matching, the common questions
 /// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
 /// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
 /// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
@@ -109,7 +110,9 @@ pub enum Error {
         /// DynamoDB's message.
         message: String,
     },
-    /// A value read from or written to DynamoDB does not fit the Rust type.
+    /// A value does not fit the Rust type: a value written (or a key given) that does not convert,
+    /// or a pure conversion such as [`Partial::get`](crate::Partial::get) (an item a read returned
+    /// that does not decode is [`Error::ItemDecode`], which names it).
     #[error(transparent)]
     Conversion(#[from] ConversionError),
     /// The request never got an answer from the service (network, credentials, timeouts).
@@ -127,8 +130,11 @@ pub enum Error {
     /// other one was read or written).
     #[error(transparent)]
     BatchUnprocessed(Box<BatchUnprocessed>),
-    /// An item a batch or a read transaction read does not decode as its model; names the model,
-    /// table and key.
+    /// An item a read returned does not decode as the type asked for (a get, query, scan, collection
+    /// read, batch get, read transaction, change stream, a write's returned item or
+    /// [`conditional_item`](Error::conditional_item)); names the type, the table (and index), the
+    /// item's key and, in its [`ConversionError`], the attribute. [`Query::lenient`](crate::Query::lenient)
+    /// returns such items beside the good ones instead.
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
 

@@ -7,8 +7,7 @@
 //! [`Binary`], or a `Vec<u8>` field of a derived struct; dates are fixed-width RFC 3339 strings).
 //!
 //! ```
-//! use dynomodel::{Db, Model};
-//! use dynomodel_mem::MemoryDb; // in tests; in production `Db::from_env().await?` (feature `aws`)
+//! use dynomodel::Model;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[dynomodel(table = "tweets")]
@@ -22,7 +21,7 @@
 //! }
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! let db = Db::memory();
+//! let db = dynomodel_mem::memory(); // in tests; in production `Db::from_env().await?` (feature `aws`)
 //! db.create_schema::<Tweet>().await?;
 //!
 //! let tweet = Tweet { userid: "ada".into(), id: "1".into(), text: "hello".into(), likes: 0 };
@@ -39,13 +38,17 @@
 //! ```
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
-//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`]. Field handles know the key
+//! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
+//! that sorts neither the table nor an index, does not compile.
 //!
 //! - **Paging for web APIs**: [`Query::page`] gives `n` matching items and a [`Cursor`] after the
 //!   last one (none once the read is complete), printed as a URL-safe token. A token given back is
 //!   checked against the read before anything is sent: one of another table, index, partition or
 //!   segment, malformed, or unsigned when [`Db::with_cursor_key`] signs them, is an
-//!   [`Error::InvalidCursor`] — a 400 for a web handler, never a backend error.
+//!   [`Error::InvalidCursor`] — a 400 for a web handler, never a backend error. A
+//!   [lenient](Query::lenient) read pages the same way, counting good and bad items alike;
+//!   [`Query::dynamodb_page`] is one DynamoDB request as it comes.
 //!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
@@ -92,8 +95,8 @@ pub use db::{
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{Change, ChangeRecord, Changes};
 pub use db::{
-    Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
-    Slot, Transaction, UpdateItem,
+    Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
+    Reads, Save, Slot, Transaction, UpdateItem,
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
@@ -101,14 +104,19 @@ pub use error::{
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
-    ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+    IntoProjection, IntoSortKeyCondition, IntoValue, ListValue, MapValue, Numeric, Ordered, Path,
+    PathElement, Prefix, ProjectionExpression, SetValue, Size, SortKeyCondition, Update,
+    UpdateTarget, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
+pub use model::role;
 pub use model::{
-    entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
+    entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
+    Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
+    DEFAULT_ENTITY_ATTRIBUTE,
 };
-pub use query::{Cursor, InvalidCursor, InvalidCursorReason, KeyAttributes, Page, Query, Scan};
+pub use query::{
+    Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
+};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };

@@ -6,7 +6,9 @@
 
 mod composite;
 mod composite_local_indexes;
+mod composite_names;
 mod composite_projections;
+mod datetime;
 mod documents;
 mod entities;
 mod enums;

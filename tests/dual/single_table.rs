@@ -205,13 +205,16 @@ dual_test!(single_table_entity_attribute_written_and_checked, |t| {
         .await
         .unwrap();
     let err = db.get::<User>(("u3", day(1))).await.unwrap_err();
-    let Error::Conversion(conversion) = &err else {
+    let Error::ItemDecode(decode) = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(conversion.path, "_et");
+    assert_eq!(decode.error.path, "_et");
     assert_eq!(
         err.to_string(),
-        "attribute `_et`: expected an item of entity type \"User\", found an item of entity type \"Order\""
+        format!(
+            "the item of User {{pk: \"USER#u3\", sk: \"PROFILE#2026-01-01\"}} in `{table_name}` does not decode: \
+             attribute `_et`: expected an item of entity type \"User\", found an item of entity type \"Order\""
+        )
     );
 });
 
@@ -233,7 +236,11 @@ dual_test!(single_table_unknown_entities_reported, |t| {
     let err = db.collection::<UserData>("u1").all().await.unwrap_err();
     assert_eq!(
         err.to_string(),
-        "attribute `_et`: expected an entity type of UserData (User, Order, OrderLine), found an item of entity type \"Coupon\""
+        format!(
+            "the item of UserData {{pk: \"USER#u1\", sk: \"COUPON#1\"}} in `{}` does not decode: \
+             attribute `_et`: expected an entity type of UserData (User, Order, OrderLine), found an item of entity type \"Coupon\"",
+            db.table_name::<User>()
+        )
     );
     // With one, the item is returned as it is stored.
     let u1 = db

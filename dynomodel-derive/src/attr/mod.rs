@@ -14,6 +14,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 use crate::case::RenameRule;
 
 pub mod composite;
+pub mod datetime;
 pub mod enums;
 pub mod index;
 pub mod table;
@@ -83,6 +84,8 @@ pub struct ContainerAttrs {
     pub entity: Option<Spanned<String>>,
     /// `entity_attribute = "_et"`: the attribute holding it.
     pub entity_attribute: Option<Spanned<String>>,
+    /// `datetime = "millis"`: the width of the `DateTime<Utc>` fields without one of their own.
+    pub datetime: Option<Spanned<datetime::Width>>,
 }
 
 /// The options on a field.
@@ -100,6 +103,8 @@ pub struct FieldAttrs {
     pub default: Option<Spanned<Option<ExprPath>>>,
     /// `epoch_seconds`.
     pub epoch_seconds: Option<Span>,
+    /// `datetime = "millis"`: the width a `DateTime<Utc>` is stored at.
+    pub datetime: Option<Spanned<datetime::Width>>,
     /// `#[index(...)]`: local secondary indexes sorted by this field, in declaration order.
     pub local_indexes: Vec<IndexAttr>,
     /// `#[version]`: the optimistic-locking version counter.
@@ -216,12 +221,17 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
                 let lit: LitStr = meta.value()?.parse()?;
                 let value = Spanned { value: lit.value(), span: lit.span() };
                 set_once(&mut out.entity_attribute, value, span, "entity_attribute", errors);
+            } else if meta.path.is_ident("datetime") {
+                if let Some(value) = datetime::width(&meta, errors)? {
+                    set_once(&mut out.datetime, value, span, "datetime", errors);
+                }
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity` or `entity_attribute`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or \
+                         `datetime`",
                         option_name(&meta)
                     ),
                 );
@@ -360,6 +370,10 @@ fn field_option(
         set_once(&mut out.skip, span, span, "skip", errors);
     } else if meta.path.is_ident("epoch_seconds") {
         set_once(&mut out.epoch_seconds, span, span, "epoch_seconds", errors);
+    } else if meta.path.is_ident("datetime") {
+        if let Some(value) = datetime::width(meta, errors)? {
+            set_once(&mut out.datetime, value, span, "datetime", errors);
+        }
     } else if meta.path.is_ident("serde") {
         set_once(&mut out.serde, span, span, "serde", errors);
     } else if meta.path.is_ident("json") {
@@ -390,7 +404,8 @@ fn field_option(
         errors.at(
             span,
             format!(
-                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, `serde` or `json`",
+                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, \
+                 `datetime`, `serde` or `json`",
                 option_name(meta)
             ),
         );

@@ -8,6 +8,7 @@ use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
 mod composite_index;
+pub mod datetime;
 mod entity;
 pub mod enums;
 mod escape;
@@ -32,6 +33,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     ttl::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
+    datetime::fields(&container.fields, errors);
     composite::check(container, errors);
     entity::check(container, errors);
 }

@@ -38,6 +38,8 @@ use crate::{Clock, ManualClock};
 #[derive(Debug, Clone)]
 pub(crate) struct Admin {
     pub(crate) faults: FaultHandle,
+    /// The engine served, for `/health`.
+    pub(crate) engine: crate::MemBackend,
     /// `Some` when the engine runs on this manual clock (else on the system clock).
     pub(crate) clock: Option<ManualClock>,
 }

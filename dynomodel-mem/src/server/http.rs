@@ -7,7 +7,9 @@
 //!   over the limit is refused before a byte of the body is read; a chunked body is cut off at the limit.
 //! - The `Content-Type` is not checked, nor the SigV4 signature: any client that speaks the protocol is
 //!   served, whatever its credentials.
-//! - `GET /health` answers `200 {"status":"ok"}` for process supervisors (never on DynamoDB's `POST /`);
+//! - `GET /health` answers `200 {"status":"ok"}` for process supervisors (never on DynamoDB's `POST /`),
+//!   and `503 {"status":"degraded"|"failed","reason":…}` while the engine's data directory cannot be
+//!   written ([`MemBackend::health`](crate::MemBackend::health));
 //!   `GET /` answers `200 healthy: dynomodel-mem`, as before; any other non-POST request is an
 //!   `UnknownOperationException`.
 //! - The backend runs in its own task, so that even a bug that panics it costs one request a 500
@@ -52,9 +54,13 @@ pub(crate) async fn handle(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_owned();
-    let (status, body) = match request.uri().path().starts_with(admin::PREFIX) {
-        true => administer(admin.as_deref(), request).await,
-        false => respond(backend, &context, request).await,
+    let path = request.uri().path();
+    let (status, body) = if request.method() == Method::GET && path == HEALTH {
+        health(admin.as_deref())
+    } else if path.starts_with(admin::PREFIX) {
+        administer(admin.as_deref(), request).await
+    } else {
+        respond(backend, &context, request).await
     };
     log::debug!(
         "{request_id} {target} -> {status} ({} bytes, {:?})",
@@ -71,9 +77,6 @@ async fn respond(
 ) -> (u16, Vec<u8>) {
     if request.method() == Method::GET && request.uri().path() == "/" {
         return (200, b"healthy: dynomodel-mem".to_vec());
-    }
-    if request.method() == Method::GET && request.uri().path() == HEALTH {
-        return (200, encode(&json!({ "status": "ok" })));
     }
     if request.method() != Method::POST {
         return fault(&Fault::UnknownOperation);
@@ -119,6 +122,24 @@ async fn respond(
             });
             (500, encode(&body))
         }
+    }
+}
+
+/// `GET /health`: 200 while the engine serves reads and writes, 503 with the reason when its data
+/// directory failed (a server over another backend is always ok).
+fn health(admin: Option<&Admin>) -> (u16, Vec<u8>) {
+    match admin.map_or(crate::Health::Ok, |a| a.engine.health()) {
+        crate::Health::Degraded { reason } => (
+            503,
+            encode(
+                &json!({"status": "degraded", "reason": reason, "reads": true, "writes": false}),
+            ),
+        ),
+        crate::Health::Failed { reason } => (
+            503,
+            encode(&json!({"status": "failed", "reason": reason, "reads": false, "writes": false})),
+        ),
+        _ => (200, encode(&json!({ "status": "ok" }))),
     }
 }
 

@@ -96,6 +96,7 @@ impl Server {
     ) -> io::Result<ServerHandle> {
         let admin = admin::Admin {
             faults: backend.faults().clone(),
+            engine: backend.clone(),
             clock,
         };
         Server::start(addr, Arc::new(backend), Some(Arc::new(admin))).await

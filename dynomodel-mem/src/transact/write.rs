@@ -187,12 +187,10 @@ impl Locked<'_> {
             match write {
                 Write::Put { table, key, item } => {
                     let table = lookup_mut(self, table)?;
-                    crate::durable::journal::put(&table.schema.name, &key, &item);
                     table.put(key, item);
                 }
                 Write::Delete { table, key } => {
                     let table = lookup_mut(self, table)?;
-                    crate::durable::journal::delete(&table.schema.name, &key);
                     table.delete(&key);
                 }
                 Write::Check { .. } => {}
@@ -201,7 +199,6 @@ impl Locked<'_> {
         if let (Some(token), Some(mut tokens)) = (token, held_tokens) {
             // The window starts when the first call completes.
             let now = self.clock().now();
-            crate::durable::journal::token(token, actions);
             tokens.record(token, actions, now);
         }
         let mut written = Vec::with_capacity(metrics_keys.len());

@@ -14,6 +14,7 @@
 //! | [`EpochSeconds<T>`] of a `DateTime<Utc>` or `NaiveDate` | N (epoch seconds, fractions kept) | yes |
 //! | [`Ttl<T>`] of a `DateTime<Utc>`, `SystemTime` or integer | N (whole epoch seconds) | no |
 //! | `chrono::DateTime<Utc>`, `chrono::NaiveDate` | S (ISO 8601, see [`time`](self#dates-and-times)) | yes |
+//! | [`Rfc3339<W>`](datetime::Rfc3339) of a `DateTime<Utc>`, the `datetime = "millis"` option | S (RFC 3339 at a chosen width) | yes |
 //! | `Option<T>` | as `T`; `None` is no attribute at all | no |
 //! | `Vec<T>` | L | no |
 //! | `HashMap<String, T>`, `BTreeMap<String, T>` | M | no |
@@ -43,6 +44,13 @@
 //! with a variable fraction, `10:00:00.5Z` would sort *before* `10:00:00Z` (`.` < `Z`), and range
 //! conditions on a sort key would silently miss items. Reading accepts any RFC 3339 text (any fraction,
 //! any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
+//!
+//! Another width is chosen with `#[dynomodel(datetime = "millis")]` on a field, or on the struct for
+//! all its `DateTime<Utc>` fields (`seconds`, `millis`, `micros`, `nanos`; see [`datetime`]): the
+//! Developer Guide's samples, and much code in other languages, write `2015-09-15T19:58:22.947Z`.
+//! Two widths do not sort together (`…22.947Z` sorts *after* `…22.947000000Z`), so the items of a
+//! table, whoever writes them, should share one: match the model to the data. Writes truncate to the
+//! width; the field's handle renders operands at the width too.
 //! `NaiveDate` is written as `2026-11-21`. The field option `#[dynomodel(epoch_seconds)]` stores either
 //! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]). A `#[ttl]` field (a
 //! `DateTime<Utc>`, `SystemTime` or integer) is stored as whole epoch seconds (see [`ttl`]). The
@@ -114,6 +122,7 @@ macro_rules! wrapper_values {
 
 mod binary_type;
 mod collections;
+pub mod datetime;
 mod decimal;
 pub mod epoch_seconds;
 mod escape;

@@ -4,6 +4,7 @@
 //! a fixed width is what makes byte order (DynamoDB's order for S) equal time order, which sort-key
 //! range conditions depend on. A variable fraction would put `…00.5Z` before `…00Z`, since `.` < `Z`.
 //! Reading accepts any RFC 3339 text, e.g. `2026-11-21T10:00:00Z` or `2026-11-21T12:00:00+02:00`.
+//! Other widths are written through the `datetime` option ([`datetime`](super::datetime)).
 //! `NaiveDate` is written `YYYY-MM-DD`. Years outside 0000–9999 would break the fixed width (chrono
 //! writes `+10000-…`), so they are rejected on write.
 

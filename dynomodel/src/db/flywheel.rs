@@ -4,7 +4,7 @@ use crate::convert::Attribute;
 use crate::db::write::key_exists;
 use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, FieldValue, IntoPath, IntoValue, Numeric, Update};
+use crate::expression::{Condition, FieldValue, IntoValue, Numeric, Update, UpdateTarget};
 use crate::model::{Model, PrimaryKey};
 use crate::value::AttributeValue;
 
@@ -74,7 +74,7 @@ impl Db {
     pub async fn incr<M, T>(
         &self,
         item: &mut M,
-        field: impl IntoPath<M, T>,
+        field: impl UpdateTarget<M, T>,
         by: impl IntoValue<T::Value>,
     ) -> Result<()>
     where

@@ -15,9 +15,11 @@
 mod batch;
 mod capacity;
 mod changes;
+pub(crate) mod decode;
 mod delete;
 mod flywheel;
 mod get;
+mod get_collection;
 pub(crate) mod names;
 mod partial;
 mod put;
@@ -46,14 +48,14 @@ use crate::expression::{ExpressionContext, Path, PathElement};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
-pub use batch::{
-    BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
-};
+pub use batch::{BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite};
 pub(crate) use capacity::Calls;
 pub use capacity::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use changes::{Change, ChangeRecord, Changes};
+pub use decode::ItemDecode;
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
+pub use get_collection::GetCollection;
 pub use partial::Partial;
 pub use put::Put;
 pub use save::Save;
@@ -85,9 +87,9 @@ pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 /// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
 ///
 /// Cheap to clone (an `Arc`), `Send + Sync`. The same code runs against Amazon DynamoDB or the
-/// in-memory engine; only the construction differs: `Db::new(dynomodel_mem::MemBackend::new())` (or
-/// `Db::memory()`, with `dynomodel_mem::MemoryDb` in scope) in tests, `Db::from_env().await?` in
-/// production (feature `aws`).
+/// in-memory engine; only the construction differs: `dynomodel_mem::memory()` (or
+/// `Db::new(dynomodel_mem::MemBackend::new())`, or `Db::memory()` with `dynomodel_mem::MemoryDb` in
+/// scope) in tests, `Db::from_env().await?` in production (feature `aws`).
 ///
 /// ```
 /// use dynomodel::{Db, Model};
@@ -544,12 +546,19 @@ pub(crate) fn attribute<M>(name: &str) -> Path<M, AttributeValue> {
     Path::from_elements(vec![PathElement::Name(name.to_owned())])
 }
 
-/// Decodes a returned item into `M`, naming the operation when the item is missing.
-pub(crate) fn decode_required<M: Model>(attributes: Option<Item>, what: &str) -> Result<M> {
+/// Decodes an item `db` returned into `M`, naming the operation when the item is missing.
+pub(crate) fn decode_required<M: Model>(
+    db: &Db,
+    attributes: Option<Item>,
+    what: &str,
+) -> Result<M> {
     let item = attributes.ok_or_else(|| {
-        ConversionError::missing(format!("{what} of `{}` in the response", M::TABLE_NAME))
+        ConversionError::missing(format!(
+            "{what} of `{}` in the response",
+            db.table_name::<M>()
+        ))
     })?;
-    Ok(M::from_item(item)?)
+    decode::decode_returned(db, item)
 }
 
 impl Error {
@@ -569,26 +578,44 @@ impl Error {
     /// is another error or the failure carries no item (it did not exist, or the request did not ask
     /// for it; the builders of [`Db`] ask by default).
     ///
+    /// Errors: [`Error::ItemDecode`] when the item does not decode as `M`, naming its key and
+    /// attribute, and `M`'s table as the model declares it (the failure does not say which
+    /// [namespace](Db::with_namespace) the request was sent with).
+    ///
     /// ```
     /// use dynomodel::{AttributeValue, Error, Model};
     ///
     /// #[derive(Model, Debug, PartialEq)]
-    /// struct User { #[hash_key] id: String }
+    /// struct User { #[hash_key] id: String, name: String }
     ///
-    /// let item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
-    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(item) };
-    /// assert_eq!(e.conditional_item::<User>()?, Some(User { id: "u1".into() }));
+    /// let item = [
+    ///     ("id".to_owned(), AttributeValue::S("u1".into())),
+    ///     ("name".to_owned(), AttributeValue::S("Ada".into())),
+    /// ];
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(item.into()) };
+    /// assert_eq!(e.conditional_item::<User>()?, Some(User { id: "u1".into(), name: "Ada".into() }));
     /// assert_eq!(Error::validation("x").conditional_item::<User>()?, None);
+    ///
+    /// let nameless = [("id".to_owned(), AttributeValue::S("u2".into()))].into();
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(nameless) };
+    /// assert_eq!(
+    ///     e.conditional_item::<User>().unwrap_err().to_string(),
+    ///     r#"the item of User {id: "u2"} in `User` does not decode: attribute `name`: expected a string, found nothing (the attribute is missing)"#
+    /// );
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
     pub fn conditional_item<M: Model>(&self) -> Result<Option<M>> {
         match self {
             Error::ConditionalCheckFailed {
                 item: Some(item), ..
-            } => Ok(Some(M::from_item(item.clone())?)),
-            Error::VersionConflict(conflict) => {
-                Ok(conflict.item.clone().map(M::from_item).transpose()?)
-            }
+            } => Ok(Some(decode::decode_item(item.clone(), || {
+                M::TABLE_NAME.to_owned()
+            })?)),
+            Error::VersionConflict(conflict) => conflict
+                .item
+                .clone()
+                .map(|item| decode::decode_item(item, || M::TABLE_NAME.to_owned()))
+                .transpose(),
             _ => Ok(None),
         }
     }

@@ -5,6 +5,7 @@ use std::future::IntoFuture;
 use futures::FutureExt;
 
 use crate::backend::{PutItemInput, ReturnValue};
+use crate::db::decode::decode_returned;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
 use crate::db::{sent, Db, DbFuture};
@@ -211,8 +212,8 @@ impl<'a, M: Model> Put<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.options.condition(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.options.condition(condition.into());
         self
     }
 
@@ -310,7 +311,7 @@ impl<'a, M: Model> Put<'a, M> {
             .options
             .render(db, self.item, false)
             .map(|put| put.send::<M>(db, ReturnValue::AllOld));
-        Box::pin(sent(send).map(|old| Ok(old?.map(M::from_item).transpose()?)))
+        Box::pin(sent(send).map(move |old| old?.map(|item| decode_returned(db, item)).transpose()))
     }
 }
 

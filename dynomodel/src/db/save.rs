@@ -83,8 +83,8 @@ impl<'a, M: Model> Save<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.options.condition(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.options.condition(condition.into());
         self
     }
 

@@ -6,13 +6,17 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::backend::{KeyType, QueryInput, Select};
+use crate::db::decode::TableKey;
 use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::expression::{
+    Condition, ExpressionContext, IntoProjection, IntoSortKeyCondition, ProjectionExpression,
+};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::{Cursor, InvalidCursorReason, Operation, Scope};
+use crate::query::decoding::{Decode, Strict};
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Pager, Request};
+use crate::query::pager::{FullItems, Pager, Request};
 use crate::value::{AttributeValue, Item};
 
 /// Which table or index a query reads.
@@ -28,8 +32,20 @@ enum Source {
 /// [`Db::query`] or [`Db::query_index`], refine it, then finish with [`all`](Query::all),
 /// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page)
 /// (pages of n items for web APIs, with a [`Cursor`](crate::Cursor)),
-/// [`dynamodb_page`](Query::dynamodb_page) or [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
-/// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
+/// [`dynamodb_page`](Query::dynamodb_page) (one DynamoDB request) or [`stream`](Query::stream).
+/// Nothing is sent before a finisher runs; a malformed query (a range condition DynamoDB cannot
+/// use, a consistent read on a global index) or a cursor that does not fit it fails there, unsent.
+///
+/// An item that does not decode as `T` fails the read with [`Error::ItemDecode`], naming the table,
+/// the index, the item's key and the attribute; [`lenient`](Query::lenient) returns such items as
+/// `Err`s beside the good ones instead (with the same finishers, pages included).
+///
+/// A model sharing its table with others (a single-table member, `entity = "..."`) reads only its
+/// own items: the entity check is ANDed to the `FilterExpression`, so `count`, `limit` and
+/// `page(n, ..)` are of this entity, but the other entities' items of the partition are still read
+/// and paid for (and counted in `ScannedCount`), and a `dynamodb_page` may hold fewer items than
+/// asked, even none. See "Single-table entities" on [`Model`](crate::Model) (`.collection::<C>()`
+/// reads every member).
 ///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
 /// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
@@ -75,7 +91,7 @@ enum Source {
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
-#[must_use = "a query does nothing until finished with all(), first(), one(), count(), page() or stream()"]
+#[must_use = "a query does nothing until finished with all(), first(), one(), count(), page(), dynamodb_page() or stream()"]
 pub struct Query<'a, M: Model, T = M> {
     db: &'a Db,
     hash_name: &'static str,
@@ -89,6 +105,8 @@ pub struct Query<'a, M: Model, T = M> {
     forward: bool,
     consistent: bool,
     full: bool,
+    /// A single-table member's entity filter, `(attribute, entity type)` (see [`entity_filter`]).
+    pub(super) entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
@@ -108,6 +126,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             forward: true,
             consistent: false,
             full: false,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -156,6 +175,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             range: info.range.map(str::to_owned),
             select_all: false,
         });
+        self.entity = index_entity_filter::<M>(info.local, index.projection());
         if index.hash_key() != M::HASH_KEY {
             self.hash = Err(Error::validation(format!(
                 "index `{}` is partitioned by `{}`, not by the table's hash key `{}`: query it with db.query_index(...)",
@@ -189,6 +209,7 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
             forward: true,
             consistent: false,
             full: false,
+            entity: index_entity_filter::<M>(info.local, index.projection()),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -196,10 +217,17 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
 }
 
 impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
-    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`. One of
-    /// `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`; anything else, or another attribute,
-    /// fails when the query runs. On `db.query::<M>`, a condition on an attribute that is not the
-    /// table's sort key selects the index sorted by it (see [`Db::query`]).
+    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`, one
+    /// of `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with` (a [`SortKeyCondition`](crate::SortKeyCondition)). Checked
+    /// at compile time: a comparison of an attribute that sorts neither the table nor an index,
+    /// another operator, or a combination (`&`, `|`) is a plain [`Condition`] and does not compile
+    /// here (see [roles](crate::role)); filter with [`filter`](Query::filter) instead.
+    ///
+    /// Which table or index the attribute sorts is checked when the query runs, before anything
+    /// is sent. On `db.query::<M>`, a condition on an attribute that is not the table's sort key
+    /// selects the index sorted by it (see [`Db::query`]), and it is an error when no such index
+    /// can return whole items; on [`Db::query_index`] or after [`index`](Query::index), a
+    /// condition on another index's sort key is an error naming both.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -229,14 +257,15 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }
     /// let early = db.query::<Tweet>("abc").range(Tweet::id().between("1", "2")).all().await?;
     /// assert_eq!(early.len(), 2);
-    /// // Not a sort-key condition: an error, before anything is sent.
-    /// let wrong = db.query::<Tweet>("abc").range(Tweet::id().ne("1")).all().await;
+    /// // `retweets` sorts "rt-index", which is partitioned by `city`, not by `userid`: an error,
+    /// // before anything is sent.
+    /// let wrong = db.query::<Tweet>("abc").range(Tweet::retweets().ge(5)).all().await;
     /// assert!(wrong.is_err_and(|e| e.code() == "ValidationException"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn range(mut self, condition: Condition<M>) -> Self {
-        self.range = Some(condition);
+    pub fn range(mut self, condition: impl IntoSortKeyCondition<M>) -> Self {
+        self.range = Some(condition.into_sort_key_condition().into_condition());
         self
     }
 
@@ -280,7 +309,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,
@@ -555,6 +585,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             forward: self.forward,
             consistent: self.consistent,
             full: self.full,
+            entity: self.entity,
             decode,
             _model: PhantomData,
         }
@@ -588,7 +619,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let mut ctx = ExpressionContext::new();
         let key_condition =
             key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -671,6 +702,11 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         self
     }
 
+    /// The pager of `all` and `stream` (up to `limit`).
+    pub(crate) fn limited_pager(&self) -> Result<Pager<T>> {
+        self.pager(self.limit)
+    }
+
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
         self.pager_on(self.target()?, limit)
     }
@@ -679,12 +715,13 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     pub(super) fn pager_on(&self, target: Target, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
-            key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
+            entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
             request: Request::Query(self.render(target)?),
             decode: self.decode,
+            key: TableKey::of::<M>(),
             full,
             limit,
             page_size: self.page_size,
@@ -725,7 +762,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        self.pager(self.limit)?.all().await
+        self.pager(self.limit)?.all::<Strict>().await
     }
 
     /// The first result, if any (pages until one matches the filter).
@@ -892,7 +929,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         match self.pager(self.limit) {
-            Ok(pager) => pager.stream(),
+            Ok(pager) => pager.stream::<Strict>(),
             Err(e) => Box::pin(futures::stream::once(async move { Err(e) })),
         }
     }

@@ -7,16 +7,17 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
 
-use std::borrow::Cow;
-
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
 use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
+use crate::db::decode::{Source, TableKey};
+use crate::db::names::model_name;
 use crate::db::Calls;
-use crate::error::{ConversionError, Result};
-use crate::model::Projected;
+use crate::error::Result;
+use crate::model::entity_of;
 use crate::query::cursor::Cursor;
-use crate::value::{AttributeValue, Item};
+use crate::query::decoding::{Decode, Items, Mode, Positions, Results};
+use crate::value::Item;
 
 /// One page of results and where the next one starts.
 ///
@@ -109,6 +110,19 @@ impl Request {
         }
     }
 
+    /// Where the items come from, for the error of one that does not decode as `T`.
+    fn source<T>(&self) -> Source<'_> {
+        let (table, index) = match self {
+            Request::Query(q) => (&q.table_name, &q.index_name),
+            Request::Scan(s) => (&s.table_name, &s.index_name),
+        };
+        Source {
+            model: model_name::<T>(),
+            table,
+            index: index.as_deref(),
+        }
+    }
+
     async fn send(self, backend: &Calls) -> Result<QueryOutput> {
         match self {
             Request::Query(q) => backend.query(q).await,
@@ -125,86 +139,49 @@ impl Request {
     }
 }
 
-/// `fetch_full()`: where the full items are read from.
+/// `fetch_full()`: where the full items are read from, and (for a single-table member) the entity
+/// type they must have: an index that does not project the entity attribute cannot be filtered on
+/// the server, so the full items of other entity types are left out here.
 #[derive(Debug, Clone)]
 pub(crate) struct FullItems {
     pub(crate) table_name: String,
-    pub(crate) key_names: Vec<&'static str>,
+    /// `(attribute, entity type)`.
+    pub(crate) entity: Option<(&'static str, &'static str)>,
 }
 
-/// Decodes one item handed over attribute by attribute.
-type FromAttributes<T> = fn(
-    &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-) -> std::result::Result<T, ConversionError>;
-
-/// How a read's items become its results: from an [`Item`], and, where the result type has a
-/// better way, from the attributes a typed read hands over (`Backend::query_into`/`scan_into`),
-/// which lets a backend that stores items in another form skip building the `Item`.
-pub(crate) struct Decode<T> {
-    pub(crate) item: fn(Item) -> std::result::Result<T, ConversionError>,
-    pub(crate) attributes: Option<FromAttributes<T>>,
+/// What one request gave.
+struct Fetched<Out> {
+    /// The results decoded (up to the cap).
+    items: Vec<Out>,
+    /// The `LastEvaluatedKey`.
+    next: Option<Item>,
+    /// Whether results came beyond the cap.
+    beyond: bool,
+    /// For a lenient page, the items that did not decode: index among `items`, key attributes.
+    failed: Vec<(usize, Item)>,
 }
 
-impl<T> Clone for Decode<T> {
-    fn clone(&self) -> Self {
-        *self
+impl<Out> Fetched<Out> {
+    fn of<T, Md: Mode<T, Out = Out>>(items: Items<'_, T, Md>, next: Option<Item>) -> Result<Self> {
+        let beyond = items.beyond;
+        let (items, failed) = items.finish()?;
+        Ok(Fetched {
+            items,
+            next,
+            beyond,
+            failed,
+        })
     }
 }
 
-impl<T> Copy for Decode<T> {}
-
-impl<T> Decode<T> {
-    /// From `Item`s only.
-    pub(crate) fn items(item: fn(Item) -> std::result::Result<T, ConversionError>) -> Self {
-        Decode {
-            item,
-            attributes: None,
-        }
-    }
-}
-
-impl<T: Projected> Decode<T> {
-    /// A [`Projected`] type's decoding (a model's: from attributes too).
-    pub(crate) fn projected() -> Self {
-        Decode {
-            item: T::from_projection,
-            attributes: T::attributes_decoder(),
-        }
-    }
-}
-
-/// The sink of a typed read: each item decoded as it comes; the first failure kept (and the items
-/// after it skipped), to be returned as the read's error once the backend answered, as the
-/// decoding of a returned page would have.
-struct Results<T> {
-    decode: Decode<T>,
-    attributes: FromAttributes<T>,
-    items: Vec<T>,
-    error: Option<ConversionError>,
-}
-
-impl<T: Send> ItemSink for Results<T> {
-    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
-        if self.error.is_none() {
-            self.push((self.attributes)(attributes));
-        }
-    }
-
-    // An item the backend built anyway (a filtered or projected read): decoded from it directly.
-    fn owned_item(&mut self, item: Item) {
-        if self.error.is_none() {
-            self.push((self.decode.item)(item));
-        }
-    }
-}
-
-impl<T> Results<T> {
-    fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
-        match decoded {
-            Ok(item) => self.items.push(item),
-            Err(e) => self.error = Some(e),
-        }
-    }
+/// A page of up to `n` results ([`Pager::fill`]).
+pub(crate) struct Filled<Out> {
+    pub(crate) items: Vec<Out>,
+    /// Whether results follow the page.
+    pub(crate) more: bool,
+    /// When results follow and the page's last item did not decode (a lenient page): the read's
+    /// key attributes found in it, which the cursor after it holds.
+    pub(crate) last_failed: Option<Item>,
 }
 
 /// A read ready to run.
@@ -212,6 +189,8 @@ pub(crate) struct Pager<T> {
     pub(crate) calls: Calls,
     pub(crate) request: Request,
     pub(crate) decode: Decode<T>,
+    /// The table's key attributes, which an item that does not decode is named by.
+    pub(crate) key: TableKey,
     pub(crate) full: Option<FullItems>,
     /// Results wanted in all (`.limit(n)`).
     pub(crate) limit: Option<usize>,
@@ -228,113 +207,148 @@ impl<T: Send + 'static> Pager<T> {
         }
     }
 
-    /// One request: the decoded items and the `LastEvaluatedKey`.
-    async fn fetch(
-        &self,
+    /// One request after `start`, its `Limit` set for `remaining` results: the first `cap` results
+    /// decoded, and with `positions` the positions of those that did not decode (a lenient page).
+    async fn fetch<'r, Md: Mode<T>>(
+        &'r self,
         start: Option<Item>,
         remaining: Option<usize>,
-    ) -> Result<(Vec<T>, Option<Item>)> {
+        cap: Option<usize>,
+        positions: Option<Positions<'r>>,
+    ) -> Result<Fetched<Md::Out>> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
+        let source = self.request.source::<T>();
+        let mut items = Items::<T, Md>::new(self.decode, source, self.key, cap, positions);
         if let (None, Some(attributes)) = (&self.full, self.decode.attributes) {
             // A typed read: each item decoded from what the backend hands over.
-            let mut results = Results {
-                decode: self.decode,
-                attributes,
-                items: Vec::new(),
-                error: None,
-            };
+            let mut results = Results { items, attributes };
             let output = request.send_into(&self.calls, &mut results).await?;
-            if let Some(e) = results.error {
-                return Err(e.into());
-            }
-            return Ok((results.items, output.last_evaluated_key));
+            return Fetched::of(results.items, output.last_evaluated_key);
         }
         let output = request.send(&self.calls).await?;
         let items_read = output.items.unwrap_or_default();
-        let mut items = Vec::with_capacity(items_read.len());
+        items.reserve(items_read.len());
         for item in items_read {
             let item = match &self.full {
                 None => item,
                 Some(full) => match self.read_full(full, &item).await? {
                     Some(item) => item,
-                    // Deleted since the index was read: there is no full item to return.
+                    // Deleted since the index was read, or another entity type's item: there is
+                    // no full item of this model to return.
                     None => continue,
                 },
             };
-            items.push((self.decode.item)(item)?);
+            // Past the cap, the first full item found tells that more follow.
+            items.item(item);
+            if items.done() {
+                break;
+            }
         }
-        Ok((items, output.last_evaluated_key))
+        Fetched::of(items, output.last_evaluated_key)
     }
 
-    /// The table item an index entry stands for: a GetItem on the table key every index projects.
+    /// The table item an index entry stands for: a GetItem on the table key every index projects
+    /// (`None`: deleted meanwhile, or of another entity type than the model's).
     /// (Sequential GetItems: BatchGetItem is not available yet.)
     async fn read_full(&self, full: &FullItems, entry: &Item) -> Result<Option<Item>> {
-        let key = full
-            .key_names
-            .iter()
-            .filter_map(|name| entry.get(*name).map(|v| ((*name).to_owned(), v.clone())))
-            .collect();
         let input = GetItemInput {
             table_name: full.table_name.clone(),
-            key,
+            key: self.key.key_of(entry),
             ..Default::default()
         };
-        Ok(self.calls.get_item(input).await?.item)
+        let item = self.calls.get_item(input).await?.item;
+        Ok(item.filter(|item| match full.entity {
+            Some((attribute, entity)) => entity_of(item, attribute) == Some(entity),
+            None => true,
+        }))
     }
 
-    /// One request after `start`: its items and its `LastEvaluatedKey`.
-    pub(crate) async fn once(self, start: Option<Item>) -> Result<(Vec<T>, Option<Item>)> {
-        self.fetch(start, self.limit).await
+    /// One request after `start` (`limit` results at most): its items and its `LastEvaluatedKey`.
+    pub(crate) async fn once<Md: Mode<T>>(
+        self,
+        start: Option<Item>,
+    ) -> Result<(Vec<Md::Out>, Option<Item>)> {
+        let fetched = self
+            .fetch::<Md>(start, self.limit, self.limit, None)
+            .await?;
+        Ok((fetched.items, fetched.next))
     }
 
     /// Up to `n` results after `start`, reading as many requests as it takes, and whether more
-    /// follow. It reads one result more than it returns to know (so that a page never ends with a
-    /// cursor leading to an empty one); a read that ends without a `LastEvaluatedKey` is complete.
+    /// follow: it reads one result more than it returns to know (so that a page never ends with a
+    /// cursor leading to an empty one), and decodes only the `n` it returns; a read that ends
+    /// without a `LastEvaluatedKey` is complete. `names` are the read's key attributes, kept for
+    /// the last result if it did not decode (a lenient page), to position the cursor after it.
     ///
-    /// Without a filter each request asks for the results still missing (at most `page_size`), as
-    /// `all()` does. With one, DynamoDB's `Limit` counts items evaluated, so matches are sparse:
-    /// each request evaluates `page_size` items, or by default the whole page (plus one) again
-    /// rather than the few missing, which would cost a request per item evaluated near the end; the
-    /// results read beyond the page are dropped.
-    pub(crate) async fn fill(self, n: usize, start: Option<Item>) -> Result<(Vec<T>, bool)> {
-        let want = n.saturating_add(1);
+    /// Without a filter each request asks for the results still missing plus one (at most
+    /// `page_size`), as `all()` does. With one, DynamoDB's `Limit` counts items evaluated, so
+    /// matches are sparse: each request evaluates `page_size` items, or by default the whole page
+    /// (plus one) again rather than the few missing, which would cost a request per item evaluated
+    /// near the end; the results read beyond the page are dropped undecoded.
+    pub(crate) async fn fill<Md: Mode<T>>(
+        self,
+        n: usize,
+        start: Option<Item>,
+        names: &[&str],
+    ) -> Result<Filled<Md::Out>> {
         let filtered = self.request.filtered();
-        let mut results: Vec<T> = Vec::new();
+        let mut results: Vec<Md::Out> = Vec::new();
+        let mut failed: Vec<(usize, Item)> = Vec::new();
         let mut start = start;
         loop {
+            let missing = n.saturating_sub(results.len());
             // `None`: `page_size` alone sets the request's `Limit`.
-            let remaining = match (filtered, self.page_size) {
+            let limit = match (filtered, self.page_size) {
                 (true, Some(_)) => None,
-                (true, None) => Some(want),
-                (false, _) => Some(want - results.len()),
+                (true, None) => Some(n.saturating_add(1)),
+                (false, _) => Some(missing.saturating_add(1)),
             };
-            let (mut items, next) = self.fetch(start.take(), remaining).await?;
+            // Only a lenient page returns items that did not decode.
+            let positions = Md::KEEPS_FAILURES.then(|| Positions::new(names));
+            let fetched = self
+                .fetch::<Md>(start.take(), limit, Some(missing), positions)
+                .await?;
+            let offset = results.len();
+            failed.extend(fetched.failed.into_iter().map(|(i, key)| (offset + i, key)));
+            let mut items = fetched.items;
             match results.is_empty() {
                 true => results = items,
                 false => results.append(&mut items),
             }
-            if results.len() >= want {
-                results.truncate(n);
-                return Ok((results, true));
-            }
-            match next {
-                Some(next) => start = Some(next),
-                None => return Ok((results, false)),
-            }
+            let more = match (fetched.beyond, fetched.next) {
+                (true, _) => true,
+                (false, None) => false,
+                (false, Some(next)) => {
+                    start = Some(next);
+                    continue;
+                }
+            };
+            // The failures' positions are kept until the page ends: only its last item's counts.
+            let last = results.len().checked_sub(1);
+            let last_failed = failed
+                .into_iter()
+                .find_map(|(i, key)| (more && Some(i) == last).then_some(key));
+            return Ok(Filled {
+                items: results,
+                more,
+                last_failed,
+            });
         }
     }
 
     /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it
     /// is (no stream in between, and no vector grown item by item).
-    pub(crate) async fn all(self) -> Result<Vec<T>> {
-        let mut all: Vec<T> = Vec::new();
+    pub(crate) async fn all<Md: Mode<T>>(self) -> Result<Vec<Md::Out>> {
+        let mut all: Vec<Md::Out> = Vec::new();
         let mut start = None;
         let mut remaining = self.limit;
         while remaining != Some(0) {
-            let (mut items, next) = self.fetch(start.take(), remaining).await?;
+            let fetched = self
+                .fetch::<Md>(start.take(), remaining, remaining, None)
+                .await?;
+            let (mut items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut remaining {
-                items.truncate(*remaining);
                 *remaining -= items.len();
             }
             match all.is_empty() {
@@ -350,7 +364,7 @@ impl<T: Send + 'static> Pager<T> {
     }
 
     /// Every result, fetched a page at a time as the stream is polled.
-    pub(crate) fn stream(self) -> BoxStream<'static, Result<T>> {
+    pub(crate) fn stream<Md: Mode<T>>(self) -> BoxStream<'static, Result<Md::Out>> {
         struct State<T> {
             pager: Pager<T>,
             start: Option<Item>,
@@ -368,12 +382,13 @@ impl<T: Send + 'static> Pager<T> {
             if state.done {
                 return Ok::<_, crate::error::Error>(None);
             }
-            let (mut items, next) = state
+            let remaining = state.remaining;
+            let fetched = state
                 .pager
-                .fetch(state.start.take(), state.remaining)
+                .fetch::<Md>(state.start.take(), remaining, remaining, None)
                 .await?;
+            let (items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut state.remaining {
-                items.truncate(*remaining);
                 *remaining -= items.len();
                 state.done = *remaining == 0;
             }

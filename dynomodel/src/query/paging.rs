@@ -8,6 +8,7 @@
 use crate::error::{Error, Result};
 use crate::model::Model;
 use crate::query::cursor::{Cursor, KeyAttributes, Scope};
+use crate::query::decoding::{Mode, Strict};
 use crate::query::pager::{Page, Pager};
 use crate::query::{Query, Scan};
 use crate::value::Item;
@@ -74,13 +75,22 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, n: usize, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.page_in::<Strict>(n, cursor).await
+    }
+
+    /// [`page`](Query::page) in either mode.
+    pub(crate) async fn page_in<Md: Mode<T>>(
+        self,
+        n: usize,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         check_size(n)?;
         let target = self.target()?;
         let scope = self.scope(&target)?;
         let query = self.projecting_keys(&scope.key_names());
         let pager = query.pager_on(target.clone(), None)?;
         let start = query.start(&scope, &target, cursor)?;
-        fill(pager, scope, n, start).await
+        fill::<T, Md>(pager, scope, n, start).await
     }
 
     /// The cursor right after `item`, an item this query returns (a model, an index's
@@ -176,11 +186,19 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn dynamodb_page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.dynamodb_page_in::<Strict>(cursor).await
+    }
+
+    /// [`dynamodb_page`](Query::dynamodb_page) in either mode.
+    pub(crate) async fn dynamodb_page_in<Md: Mode<T>>(
+        self,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         let target = self.target()?;
         let scope = self.scope(&target)?;
         let pager = self.pager_on(target.clone(), self.limit)?;
         let start = self.start(&scope, &target, cursor)?;
-        let (items, next) = pager.once(start).await?;
+        let (items, next) = pager.once::<Md>(start).await?;
         Ok(Page {
             items,
             next: next.map(|key| scope.at(key)),
@@ -238,6 +256,15 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, n: usize, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.page_in::<Strict>(n, cursor).await
+    }
+
+    /// [`page`](Scan::page) in either mode.
+    pub(crate) async fn page_in<Md: Mode<T>>(
+        self,
+        n: usize,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         check_size(n)?;
         self.one_position()?;
         let scope = self.scope();
@@ -246,7 +273,7 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Scan<'a, M, T> {
         let start = cursor
             .map(|cursor| scope.start(cursor, &M::schema()))
             .transpose()?;
-        fill(pager, scope, n, start).await
+        fill::<T, Md>(pager, scope, n, start).await
     }
 
     /// The cursor right after `item`, an item this scan returns (see [`Query::cursor_after`]).
@@ -263,13 +290,21 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// One DynamoDB Scan request after `cursor`, as DynamoDB answers it (see
     /// [`Query::dynamodb_page`]).
     pub async fn dynamodb_page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.dynamodb_page_in::<Strict>(cursor).await
+    }
+
+    /// [`dynamodb_page`](Scan::dynamodb_page) in either mode.
+    pub(crate) async fn dynamodb_page_in<Md: Mode<T>>(
+        self,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         self.one_position()?;
         let scope = self.scope();
         let pager = one(self.pagers(self.limit)?)?;
         let start = cursor
             .map(|cursor| scope.start(cursor, &M::schema()))
             .transpose()?;
-        let (items, next) = pager.once(start).await?;
+        let (items, next) = pager.once::<Md>(start).await?;
         Ok(Page {
             items,
             next: next.map(|key| scope.at(key)),
@@ -294,17 +329,28 @@ fn one<T>(mut pagers: Vec<Pager<T>>) -> Result<Pager<T>> {
     }
 }
 
-/// A page of up to `n` results after `start`, its cursor after the last one when more follow.
-async fn fill<T: KeyAttributes + Send + 'static>(
+/// A page of up to `n` results after `start`, its cursor after the last one when more follow (made
+/// from the item, or for a lenient page's item that did not decode, from the key attributes found
+/// in it).
+async fn fill<T: KeyAttributes + Send + 'static, Md: Mode<T>>(
     pager: Pager<T>,
     scope: Scope,
     n: usize,
     start: Option<Item>,
-) -> Result<Page<T>> {
-    let (items, more) = pager.fill(n, start).await?;
-    let next = match (more, items.last()) {
-        (true, Some(last)) => Some(scope.after(last)?),
+) -> Result<Page<Md::Out>> {
+    let names = scope.key_names();
+    let filled = pager.fill::<Md>(n, start, &names).await?;
+    let next = match (filled.more, filled.items.last()) {
+        (true, Some(last)) => Some(match (Md::decoded(last), filled.last_failed) {
+            (Some(item), _) => scope.after(item)?,
+            // An item that did not decode; without its keys (never: the read projects them), the
+            // error says which is missing.
+            (None, key) => scope.after(&key.unwrap_or_default())?,
+        }),
         _ => None,
     };
-    Ok(Page { items, next })
+    Ok(Page {
+        items: filled.items,
+        next,
+    })
 }

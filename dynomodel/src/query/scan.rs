@@ -2,27 +2,33 @@
 
 use std::marker::PhantomData;
 
-use futures::stream::{self, StreamExt};
+use futures::stream::{self, BoxStream, StreamExt};
 use futures::Stream;
 
 use crate::backend::{KeyType, ScanInput};
+use crate::db::decode::TableKey;
 use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, IndexInfo, Model, Projected};
+use crate::model::{entity_filter, index_entity_filter, Index, IndexInfo, Model, Projected};
 use crate::query::cursor::{Operation, Scope};
-use crate::query::pager::{Decode, Pager, Request};
+use crate::query::decoding::{Decode, Mode, Strict};
+use crate::query::pager::{Pager, Request};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
 
 /// A Scan of model `M`'s table or one of its indexes, returning `T`s. Build it with [`Db::scan`] or
 /// [`Db::scan_index`]; finish with [`all`](Scan::all), [`count`](Scan::count), [`page`](Scan::page)
-/// or [`stream`](Scan::stream).
+/// (n items and a [`Cursor`](crate::Cursor)), [`dynamodb_page`](Scan::dynamodb_page) (one DynamoDB
+/// request) or [`stream`](Scan::stream).
 ///
 /// [`filter`](Scan::filter), [`limit`](Scan::limit), [`page_size`](Scan::page_size),
 /// [`consistent`](Scan::consistent) and [`project`](Scan::project) work as on a [`Query`](crate::Query),
-/// whose documentation lists the tweets these examples read.
+/// whose documentation lists the tweets these examples read. As there, an item that does not decode
+/// is an [`Error::ItemDecode`] naming it ([`lenient`](Scan::lenient) returns it beside the good ones),
+/// and a single-table member's scan returns (and counts, and pages by n) only its own items, while
+/// every item of the table is read and paid for.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -57,7 +63,7 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
-#[must_use = "a scan does nothing until finished with all(), count(), page() or stream()"]
+#[must_use = "a scan does nothing until finished with all(), count(), page(), dynamodb_page() or stream()"]
 pub struct Scan<'a, M: Model, T = M> {
     db: &'a Db,
     index: Option<IndexInfo>,
@@ -69,15 +75,17 @@ pub struct Scan<'a, M: Model, T = M> {
     segments: u32,
     /// `.segment(n, total)`: only segment `n` of `segments`.
     only: Option<u32>,
+    /// A single-table member's entity filter, `(attribute, entity type)`.
+    entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
 impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
-    pub(crate) fn new(db: &'a Db, index: Option<IndexInfo>) -> Self {
+    pub(crate) fn new(db: &'a Db) -> Self {
         Scan {
             db,
-            index,
+            index: None,
             filter: None,
             projection: None,
             limit: None,
@@ -85,19 +93,25 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
             consistent: false,
             segments: 1,
             only: None,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
     }
 
     pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
-        Scan::new(db, Some(index.info()))
+        Scan {
+            index: Some(index.info()),
+            entity: index_entity_filter::<M>(index.is_local(), index.projection()),
+            ..Scan::new(db)
+        }
     }
 }
 
 impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// A `FilterExpression`; several calls are combined with `AND`.
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,
@@ -242,6 +256,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             consistent: self.consistent,
             segments: self.segments,
             only: self.only,
+            entity: self.entity,
             decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
         }
@@ -261,6 +276,8 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             consistent: self.consistent,
             segments: self.segments,
             only: self.only,
+            // Every member's items: the scan is no longer `M`'s alone.
+            entity: None,
             decode: Decode::items(C::from_item),
             _model: PhantomData,
         }
@@ -285,7 +302,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             ));
         }
         let mut ctx = ExpressionContext::new();
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -368,6 +385,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                     calls: self.db.calls.clone(),
                     request: Request::Scan(input),
                     decode: self.decode,
+                    key: TableKey::of::<M>(),
                     full: None,
                     limit,
                     page_size: self.page_size,
@@ -458,13 +476,16 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
+        self.stream_in::<Strict>()
+    }
+
+    /// [`stream`](Scan::stream) in either mode.
+    pub(crate) fn stream_in<Md: Mode<T>>(self) -> BoxStream<'static, Result<Md::Out>> {
         let limit = self.limit;
         match self.pagers(limit) {
-            Ok(pagers) if pagers.len() == 1 => {
-                pagers.into_iter().next().expect("one pager").stream()
-            }
+            Ok(mut pagers) if pagers.len() == 1 => pagers.remove(0).stream::<Md>(),
             // Each segment is capped at `limit` too; the merged stream takes `limit` in all.
-            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream))
+            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream::<Md>))
                 .take(limit.unwrap_or(usize::MAX))
                 .boxed(),
             Err(e) => Box::pin(stream::once(async move { Err(e) })),

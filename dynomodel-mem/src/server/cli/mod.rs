@@ -6,6 +6,7 @@
 //! parsers refuse any other, and a test checks that each is documented in its command's `--help`.
 
 mod options;
+mod repair;
 mod serve;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ Commands:
            (the format of DynamoDB's export to S3), or a full dump of every table's definition and
            items
   import   put DynamoDB JSON lines into a running server's table, or load a full dump into it
+  repair   cut a damaged data directory's log at its last good record, keeping the originals
 
 `dynomodel-mem COMMAND --help` lists a command's options.
 ";
@@ -66,7 +68,9 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 into a directory that holds no tables yet
   --data-dir DIR                keep the data in DIR (created if missing) across restarts and
                                 crashes: a write-ahead log plus snapshots; one server per DIR
-                                (default: in memory only, lost when the server stops)
+                                (default: in memory only, lost when the server stops). A
+                                damaged DIR is refused, naming the file, the offset and what
+                                would be lost: see `dynomodel-mem repair`
   --sync always|Nms             with --data-dir, when a write reaches the disk: `always` (default)
                                 fsyncs before answering, so nothing acknowledged is lost even on a
                                 power cut; e.g. `10ms` writes before answering and fsyncs every 10
@@ -79,7 +83,11 @@ http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or S
 accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
 
 HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies and answers):
-  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors
+  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors; 503
+                                    with {\"status\": \"degraded\", \"reason\": ...} while the
+                                    data directory cannot be written (writes refused, reads
+                                    served), {\"status\": \"failed\"} when every request is
+                                    refused until a restart
   POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
                                     \"table\": \"tweets\", \"nth\": 3, \"error\":
                                     \"ProvisionedThroughputExceededException\", \"timing\":
@@ -109,12 +117,14 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--compact-after",
 ];
 
+pub use repair::{REPAIR_FLAGS, REPAIR_USAGE};
 pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
 
 /// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.
 ///
 /// `serve` binds, prints `listening on http://HOST:PORT` on stdout (flushed, so a parent process can
-/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `export` and `import` move
+/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `repair` repairs a damaged
+/// data directory ([`MemBackendBuilder::repair`](crate::MemBackendBuilder::repair)). `export` and `import` move
 /// tables between a running server and a file ([`crate::dump`]). `--help` anywhere prints the
 /// command's help. Usage errors exit with status 2, failures with 1.
 ///
@@ -131,6 +141,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     match command {
         Some("export" | "import") => return transfer::main(&args),
+        Some("repair") => return repair::main(&args),
         Some("serve") => {}
         _ => {
             let error = parse(&args, None).err().unwrap_or_default();
@@ -171,6 +182,7 @@ fn usage(command: Option<&str>) -> &'static str {
         Some("serve") => SERVE_USAGE,
         Some("export") => EXPORT_USAGE,
         Some("import") => IMPORT_USAGE,
+        Some("repair") => REPAIR_USAGE,
         _ => USAGE,
     }
 }

@@ -76,7 +76,11 @@ pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClo
     }
     let backend = builder.open(dir).map_err(|e| e.to_string())?;
     if let Some(report) = backend.recovery_report() {
-        match report.torn_tail.is_some() || !report.warnings.is_empty() {
+        let notable = report.torn_tail.is_some()
+            || !report.repairs.is_empty()
+            || report.converted_from.is_some()
+            || !report.warnings.is_empty();
+        match notable {
             true => log::warn!("{report}"),
             false => log::info!("{report}"),
         }

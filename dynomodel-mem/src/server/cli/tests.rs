@@ -179,7 +179,7 @@ fn the_help_documents_every_option() {
         }
         assert!(parse(&line, None).is_ok(), "{line:?}");
     }
-    for command in ["serve", "export", "import"] {
+    for command in ["serve", "export", "import", "repair"] {
         assert!(USAGE.contains(&format!("  {command} ")), "{command}");
         assert!(usage(Some(command)).starts_with(&format!("usage: dynomodel-mem {command} ")));
     }

@@ -78,6 +78,9 @@ fn backend_error(e: &Error) -> (u16, Value) {
         // An `InternalServerError` a backend answers (the engine's fault injection): DynamoDB's
         // status for it, which SDKs treat as retryable.
         Error::Service { code, .. } if code == "InternalServerError" => 500,
+        // A durable engine whose data directory cannot be written refuses writes so: DynamoDB's
+        // "currently unavailable (this should be a temporary state)", which SDKs retry.
+        Error::Service { code, .. } if code == "ServiceUnavailable" => 503,
         _ => 400,
     };
     (status, Value::Object(body))

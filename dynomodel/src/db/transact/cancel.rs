@@ -1,6 +1,7 @@
 //! A canceled transaction, told in the mapper's terms: each [`CancellationReason`] names its action
 //! (kind, model, table, key, version check), and its old item decodes as the model.
 
+use crate::db::decode::decode_item;
 use crate::db::names::model_name;
 use crate::db::version::VersionGuard;
 use crate::error::{CancellationReason, Error, ItemAction, Result, VersionCheck};
@@ -86,7 +87,11 @@ impl CancellationReason {
                 model_name::<M>()
             )));
         }
-        Ok(Some(M::from_item(item.clone())?))
+        let table = || match &self.action {
+            Some(action) => action.table.clone(),
+            None => M::TABLE_NAME.to_owned(),
+        };
+        decode_item(item.clone(), table).map(Some)
     }
 
     /// Whether the action failed its `#[version]` check: the item was written by someone else

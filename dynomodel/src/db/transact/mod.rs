@@ -412,10 +412,10 @@ impl<'a> Transaction<'a> {
     pub fn condition_check<M: Model>(
         self,
         key: impl Into<M::Key>,
-        condition: Condition<M>,
+        condition: impl Into<Condition<M>>,
     ) -> Self {
         let mut conditional = Conditional::new();
-        conditional.and(condition);
+        conditional.and(condition.into());
         let key: M::Key = key.into();
         let write = key
             .to_key_item()

@@ -5,7 +5,7 @@
 use crate::convert::Attribute;
 use crate::db::UpdateItem;
 use crate::expression::{
-    Addable, FieldValue, IntoPath, IntoValue, ListValue, Numeric, SetValue, Update,
+    Addable, FieldValue, IntoValue, ListValue, Numeric, SetValue, Update, UpdateTarget,
 };
 use crate::model::Model;
 
@@ -42,7 +42,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
+    pub fn set<T: Attribute>(
+        self,
+        path: impl UpdateTarget<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
         self.map(|u| u.set(path, value))
     }
 
@@ -74,7 +78,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// ```
     pub fn set_if_not_exists<T: Attribute>(
         self,
-        path: impl IntoPath<M, T>,
+        path: impl UpdateTarget<M, T>,
         value: impl IntoValue<T>,
     ) -> Self {
         self.map(|u| u.set_if_not_exists(path, value))
@@ -108,7 +112,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
+    pub fn add<T>(self, path: impl UpdateTarget<M, T>, value: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Addable,
@@ -141,7 +145,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn incr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -150,7 +154,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `SET path = path - n` (see [`Update::decr`]).
-    pub fn decr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn decr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -180,7 +184,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
+    pub fn remove<T>(self, path: impl UpdateTarget<M, T>) -> Self {
         self.map(|u| u.remove(path))
     }
 
@@ -210,7 +214,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
+    pub fn delete<T>(self, path: impl UpdateTarget<M, T>, subset: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + SetValue,
@@ -242,7 +246,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn append<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,
@@ -251,7 +255,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Inserts at the front of a list (see [`Update::prepend`]).
-    pub fn prepend<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn prepend<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,

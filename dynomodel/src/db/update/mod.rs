@@ -9,6 +9,7 @@ use futures::FutureExt;
 
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
 use crate::db::{decode_required, sent, Db, DbFuture, Partial};
@@ -36,8 +37,9 @@ use crate::model::{Model, PrimaryKey};
 /// DynamoDB's own meaning for it, "create the item with only its key if it is missing", is opt-in
 /// with [`allow_no_actions`](UpdateItem::allow_no_actions).
 ///
-/// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
-/// validation errors.
+/// An action on a key attribute does not compile: the handles of the table's keys are not
+/// [`UpdateTarget`](crate::UpdateTarget)s (see [roles](crate::role)); DynamoDB would refuse it.
+/// Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
 /// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
@@ -125,8 +127,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 
@@ -249,8 +251,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_new(self) -> DbFuture<'a, M> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllNew);
-        Box::pin(send.map(|output| decode_required(output?.attributes, "the updated item")))
+        Box::pin(
+            send.map(move |output| decode_required(db, output?.attributes, "the updated item")),
+        )
     }
 
     /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
@@ -279,8 +284,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllOld);
-        Box::pin(send.map(|output| Ok(output?.attributes.map(M::from_item).transpose()?)))
+        Box::pin(send.map(move |output| {
+            (output?.attributes)
+                .map(|item| decode_returned(db, item))
+                .transpose()
+        }))
     }
 
     /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
