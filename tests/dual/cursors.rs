@@ -140,7 +140,7 @@ fn rust() -> dynomodel::Condition<Thread> {
 }
 
 /// Reads every page of `n` with `page`, asserting each is full but the last: the pages' items.
-async fn pages<T, F, Fut>(n: usize, page: F) -> Vec<Vec<T>>
+pub(super) async fn pages<T, F, Fut>(n: usize, page: F) -> Vec<Vec<T>>
 where
     F: Fn(Option<Cursor>) -> Fut,
     Fut: std::future::Future<Output = Result<Page<T>>>,

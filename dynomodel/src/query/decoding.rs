@@ -301,3 +301,144 @@ impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
         self.items.item(item);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Each way a backend hands items over (whole, attribute by attribute, stored with a look-up)
+    //! keeps a lenient page's failures' positions, and a read decodes only up to its cap.
+
+    use super::*;
+
+    fn s(v: &str) -> AttributeValue {
+        AttributeValue::S(v.into())
+    }
+
+    /// Post `id` of partition "p" on topic "t"; without `text` when `bad`.
+    fn post(id: &str, bad: bool) -> Item {
+        let mut item = Item::from([
+            ("pk".to_owned(), s("p")),
+            ("sk".to_owned(), s(id)),
+            ("topic".to_owned(), s("t")),
+        ]);
+        if !bad {
+            item.insert("text".to_owned(), s("hello"));
+        }
+        item
+    }
+
+    fn text(item: Item) -> std::result::Result<String, ConversionError> {
+        match item.get("text") {
+            Some(AttributeValue::S(text)) => Ok(text.clone()),
+            _ => Err(ConversionError::missing("a string").at("text")),
+        }
+    }
+
+    fn text_of(
+        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+    ) -> std::result::Result<String, ConversionError> {
+        text(attributes.map(|(n, v)| (n.into_owned(), v)).collect())
+    }
+
+    const NAMES: &[&str] = &["pk", "sk", "topic"];
+
+    fn items(cap: Option<usize>) -> Items<'static, String, PerItem> {
+        let source = Source {
+            model: "Post",
+            table: "posts",
+            index: Some("by-topic"),
+        };
+        let key = TableKey {
+            hash: "pk",
+            range: Some("sk"),
+        };
+        let positions = Some(Positions::new(NAMES));
+        Items::new(Decode::items(text), source, key, cap, positions)
+    }
+
+    /// The ids of the results (`!id` for a failure) and the failures' positions' ids.
+    fn outcome(items: Items<'_, String, PerItem>) -> (Vec<String>, Vec<(usize, Item)>, bool) {
+        let beyond = items.beyond;
+        let (out, failed) = items.finish().expect("lenient");
+        let out = out
+            .into_iter()
+            .map(|r| match r {
+                Ok(text) => text,
+                Err(bad) => format!("!{}", bad.key["sk"]),
+            })
+            .collect();
+        (out, failed, beyond)
+    }
+
+    fn position(id: &str) -> Item {
+        Item::from([
+            ("pk".to_owned(), s("p")),
+            ("sk".to_owned(), s(id)),
+            ("topic".to_owned(), s("t")),
+        ])
+    }
+
+    #[test]
+    fn whole_items_keep_the_failures_positions_up_to_the_cap() {
+        let mut items = items(Some(2));
+        for (id, bad) in [("1", false), ("2", true), ("3", true)] {
+            items.item(post(id, bad));
+        }
+        let (out, failed, beyond) = outcome(items);
+        assert_eq!(out, ["hello", r#"!{"S":"2"}"#]);
+        assert_eq!(failed, [(1, position("2"))], "item 3 is beyond the cap");
+        assert!(beyond);
+    }
+
+    #[test]
+    fn attributes_keep_the_failures_positions() {
+        let mut results = Results {
+            items: items(None),
+            attributes: text_of,
+        };
+        for (id, bad) in [("1", true), ("2", false), ("3", true)] {
+            let mut attributes = post(id, bad).into_iter().map(|(n, v)| (Cow::Owned(n), v));
+            results.item(&mut attributes);
+        }
+        let (out, failed, beyond) = outcome(results.items);
+        assert_eq!(out.len(), 3);
+        assert_eq!(failed, [(0, position("1")), (2, position("3"))]);
+        assert!(!beyond);
+    }
+
+    #[test]
+    fn stored_items_look_the_failures_positions_up() {
+        let mut results = Results {
+            items: items(Some(1)),
+            attributes: text_of,
+        };
+        for id in ["1", "2"] {
+            let stored = post(id, true);
+            let find = |name: &str| stored.get(name).cloned();
+            // The decoder consumes nothing here: the look-up alone names the item.
+            results.stored_item(&mut std::iter::empty(), &find);
+        }
+        let (out, failed, beyond) = outcome(results.items);
+        assert_eq!(out, [r#"!{"S":"1"}"#]);
+        assert_eq!(failed, [(0, position("1"))]);
+        assert!(beyond);
+    }
+
+    #[test]
+    fn a_strict_read_keeps_no_positions_and_stops_at_the_first_failure() {
+        let source = Source {
+            model: "Post",
+            table: "posts",
+            index: None,
+        };
+        let key = TableKey {
+            hash: "pk",
+            range: Some("sk"),
+        };
+        let mut items = Items::<String, Strict>::new(Decode::items(text), source, key, None, None);
+        items.item(post("1", true));
+        assert!(items.done());
+        items.item(post("2", false));
+        let err = items.finish().expect_err("strict");
+        assert!(err.to_string().contains(r#"sk: "1""#), "{err}");
+    }
+}
