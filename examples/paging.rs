@@ -9,10 +9,12 @@
 //! - a token is checked before anything is sent: one from another forum, a forged or altered one,
 //!   or garbage is an `Error::InvalidCursor`, which the handler answers with a 400;
 //! - `Db::with_cursor_key` signs the tokens (HMAC-SHA256), so clients cannot make up positions;
-//!   signing does not hide the key values a token holds.
+//!   signing does not hide the key values a token holds;
+//! - the read is `lenient()`: a thread another program wrote that does not decode is shown as
+//!   unreadable (and logged with its key and attribute) instead of failing the whole listing; it
+//!   counts in the page's size, and the next token follows it like any other.
 
-use dynomodel::{Cursor, Db, Error, Model};
-use dynomodel_mem::MemoryDb;
+use dynomodel::{AttributeValue, Cursor, Db, Error, Model, PutItemInput};
 use serde_json::{json, Value};
 
 /// A thread of the AWS Developer Guide's sample forum.
@@ -67,16 +69,25 @@ pub async fn list_unanswered(db: &Db, request: ListRequest) -> Response {
     let page = db
         .query::<Thread>(request.forum)
         .filter(Thread::replies().eq(0))
+        .lenient()
         .page(size, cursor)
         .await;
     match page {
         Ok(page) => Response {
             status: 200,
             body: json!({
-                "items": page.items.iter().map(|t| json!({
-                    "subject": t.subject,
-                    "views": t.views,
-                })).collect::<Vec<_>>(),
+                "items": page.items.iter().map(|thread| match thread {
+                    Ok(t) => json!({ "subject": t.subject, "views": t.views }),
+                    Err(bad) => {
+                        // The error names the table, the key and the attribute: for the logs.
+                        eprintln!("unreadable thread: {bad}");
+                        let subject = match bad.key.get("Subject") {
+                            Some(AttributeValue::S(subject)) => Some(subject.as_str()),
+                            _ => None,
+                        };
+                        json!({ "subject": subject, "error": "unreadable" })
+                    }
+                }).collect::<Vec<_>>(),
                 "next": page.next.map(|cursor| cursor.to_string()),
             }),
         },
@@ -127,7 +138,7 @@ fn request(forum: &str, token: Option<&str>, size: usize) -> ListRequest {
 async fn walkthrough() -> Result<(), Box<dyn std::error::Error>> {
     // In production the key comes from a secret store; at least 32 random bytes.
     let key = b"example key: use 32 random bytes";
-    let db = Db::memory().with_cursor_key(key)?;
+    let db = dynomodel_mem::memory().with_cursor_key(key)?;
     seed(&db).await?;
 
     // A client pages through the 15 unanswered threads, 4 at a time.
@@ -172,7 +183,7 @@ async fn walkthrough() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // A token made up by a client (the same position, unsigned): refused.
-    let unsigned = Db::memory();
+    let unsigned = dynomodel_mem::memory();
     seed(&unsigned).await?;
     let made_up = list_unanswered(&unsigned, request("Amazon DynamoDB", None, 5)).await;
     let made_up = made_up.body["next"].as_str().map(str::to_owned);
@@ -183,6 +194,34 @@ async fn walkthrough() -> Result<(), Box<dyn std::error::Error>> {
         forged.body["detail"],
         "it carries no signature, and this database signs its cursors"
     );
+
+    // Another program writes an unanswered thread whose views are text: the listing goes on.
+    let stray = [
+        ("ForumName", AttributeValue::S("Amazon DynamoDB".into())),
+        ("Subject", AttributeValue::S("Thread 004b".into())),
+        ("Replies", AttributeValue::N(0.into())),
+        ("Views", AttributeValue::S("many".into())),
+    ];
+    let item = stray.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+    let table_name = db.table_name::<Thread>();
+    db.backend()
+        .put_item(PutItemInput {
+            table_name,
+            item,
+            ..Default::default()
+        })
+        .await?;
+    let first = list_unanswered(&db, request("Amazon DynamoDB", None, 3)).await;
+    println!("with an unreadable thread: {} {}", first.status, first.body);
+    assert_eq!(first.status, 200);
+    assert_eq!(
+        first.body["items"][2],
+        json!({ "subject": "Thread 004b", "error": "unreadable" })
+    );
+    // The token follows the unreadable thread.
+    let next = first.body["next"].as_str().map(str::to_owned);
+    let second = list_unanswered(&db, request("Amazon DynamoDB", next.as_deref(), 3)).await;
+    assert_eq!(second.body["items"][0]["subject"], "Thread 008");
     Ok(())
 }
 

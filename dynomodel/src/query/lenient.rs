@@ -185,7 +185,8 @@ impl<'a, M: Model, T: Send + 'static> Lenient<Scan<'a, M, T>> {
 
 impl<'a, M: Model, T: KeyAttributes + Send + 'static> Lenient<Scan<'a, M, T>> {
     /// Up to `n` items after `cursor` (one segment), good or bad, with the cursor of the next
-    /// page; see [`Scan::page`] and [`Lenient::page`](Lenient#method.page).
+    /// page: as [`Scan::page`], each item a [`Decoded<T>`], `next` following the page's last item
+    /// even if it did not decode.
     pub async fn page(self, n: usize, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
         self.read.page_in::<PerItem>(n, cursor).await
     }
