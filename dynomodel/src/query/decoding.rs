@@ -94,6 +94,10 @@ impl<T: Send + 'static> Mode<T> for PerItem {
     }
 }
 
+/// The items of a lenient page that did not decode: each one's index among the results, and its
+/// key attributes (the read's: the table's, and an index's).
+pub(crate) type Failures = Vec<(usize, Item)>;
+
 /// Where the items of a lenient page that do not decode are: the read's key attributes (the
 /// table's, and an index's) of each, which a cursor after it holds. The decoder consumes an item,
 /// so the values are kept aside as it goes by (reused from item to item); only a failure builds
@@ -102,8 +106,7 @@ pub(crate) struct Positions<'r> {
     names: &'r [&'r str],
     /// The current item's value of each name.
     seen: Vec<Option<AttributeValue>>,
-    /// Each failure: its index among the results, and its key attributes.
-    pub(crate) failed: Vec<(usize, Item)>,
+    pub(crate) failed: Failures,
 }
 
 impl<'r> Positions<'r> {
@@ -244,7 +247,7 @@ impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
     }
 
     /// The items and the failures' positions, or the failure of a strict read.
-    pub(crate) fn finish(self) -> Result<(Vec<Md::Out>, Vec<(usize, Item)>)> {
+    pub(crate) fn finish(self) -> Result<(Vec<Md::Out>, Failures)> {
         match self.error {
             Some(e) => Err(Error::ItemDecode(e)),
             None => Ok((
@@ -356,7 +359,7 @@ mod tests {
     }
 
     /// The ids of the results (`!id` for a failure) and the failures' positions' ids.
-    fn outcome(items: Items<'_, String, PerItem>) -> (Vec<String>, Vec<(usize, Item)>, bool) {
+    fn outcome(items: Items<'_, String, PerItem>) -> (Vec<String>, Failures, bool) {
         let beyond = items.beyond;
         let (out, failed) = items.finish().expect("lenient");
         let out = out

@@ -16,7 +16,7 @@ use crate::db::Calls;
 use crate::error::Result;
 use crate::model::entity_of;
 use crate::query::cursor::Cursor;
-use crate::query::decoding::{Decode, Items, Mode, Positions, Results};
+use crate::query::decoding::{Decode, Failures, Items, Mode, Positions, Results};
 use crate::value::Item;
 
 /// One page of results and where the next one starts.
@@ -157,8 +157,8 @@ struct Fetched<Out> {
     next: Option<Item>,
     /// Whether results came beyond the cap.
     beyond: bool,
-    /// For a lenient page, the items that did not decode: index among `items`, key attributes.
-    failed: Vec<(usize, Item)>,
+    /// For a lenient page, the items that did not decode.
+    failed: Failures,
 }
 
 impl<Out> Fetched<Out> {
@@ -294,7 +294,7 @@ impl<T: Send + 'static> Pager<T> {
     ) -> Result<Filled<Md::Out>> {
         let filtered = self.request.filtered();
         let mut results: Vec<Md::Out> = Vec::new();
-        let mut failed: Vec<(usize, Item)> = Vec::new();
+        let mut failed: Failures = Vec::new();
         let mut start = start;
         loop {
             let missing = n.saturating_sub(results.len());
