@@ -27,7 +27,8 @@ use crate::value::Item;
 /// [`Query::dynamodb_page`](crate::Query::dynamodb_page) and
 /// [`Scan::dynamodb_page`](crate::Scan::dynamodb_page) give one DynamoDB response as it is: with a
 /// filter it may be short or empty, and its `next` (DynamoDB's `LastEvaluatedKey`) may lead to an
-/// empty page.
+/// empty page. A [lenient](crate::Query::lenient) read's pages are the same, each item a
+/// [`Decoded<T>`](crate::Decoded), good and bad items counting alike.
 ///
 /// Reading a whole table page by page (the tweets of [`Query`](crate::Query)'s documentation):
 ///
