@@ -21,6 +21,8 @@ mod composite_local_indexes;
 mod composite_projections;
 mod composite_reply;
 mod conditions;
+mod cursor_reads;
+mod cursors;
 mod enums;
 mod expressions_invalid;
 mod indexes;
