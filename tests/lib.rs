@@ -2,7 +2,8 @@
 //!
 //! The dual-backend harness lives in [`support`]: a scenario is written once with [`dual_test!`] and runs
 //! as two tests, `<name>::mem` (the in-memory engine) and `<name>::dynamodb_local` (the AWS backend against
-//! Amazon DynamoDB Local at `DYNAMODB_ENDPOINT`; start one with `scripts/dynamodb-local.sh run -- …`).
+//! Amazon DynamoDB Local at `DYNAMODB_ENDPOINT`, skipped when it is unset unless
+//! `DYNOMODEL_REQUIRE_DYNAMODB_LOCAL=1`; `scripts/test` starts one and requires it).
 
 #![allow(clippy::unwrap_used)]
 

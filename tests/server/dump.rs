@@ -92,12 +92,9 @@ async fn a_dump_through_the_server_is_the_engines_byte_for_byte() {
 
 #[tokio::test]
 async fn dynamodb_local_imports_and_exports_the_same_lines() {
-    let Ok(endpoint) = std::env::var("DYNAMODB_ENDPOINT") else {
-        assert_eq!(
-            std::env::var("DYNOMODEL_SKIP_DYNAMODB_LOCAL").as_deref(),
-            Ok("1"),
-            "DYNAMODB_ENDPOINT is not set"
-        );
+    let Some(endpoint) = dynomodel_tests::support::dynamodb_local_endpoint(
+        "dynamodb_local_imports_and_exports_the_same_lines",
+    ) else {
         return;
     };
     let name = format!("dm-dump-{}", std::process::id());
