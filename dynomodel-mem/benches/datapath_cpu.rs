@@ -2,7 +2,7 @@
 //! time this thread used per operation (`/proc/thread-self/schedstat`, nanoseconds; Linux only) beside
 //! the wall time. On a machine shared with other builds, wall-clock medians (criterion's) move by ±30%
 //! between runs, while the CPU time a single-threaded loop uses moves by a few percent: the figure to
-//! compare two builds with, run alternately (the README's "Performance" section shows how).
+//! compare two builds with, run alternately (`docs/performance.md` shows how).
 //!
 //! `cargo bench -p dynomodel-mem --bench datapath_cpu [-- OP...] [-- --iterations N]`, OP among `put`,
 //! `get`, `query_20`, `scan_page_100`, `update_conditional`; on a second table with a GSI,

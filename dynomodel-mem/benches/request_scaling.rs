@@ -7,8 +7,8 @@
 //!
 //! `cargo bench -p dynomodel-mem --features server --bench request_scaling [-- DIMENSION...]
 //! [-- --full]`: without `--full`, each dimension stops four doublings after its smallest size (a
-//! sanity check in seconds); with it, at its largest (most reach a 16 MB body: minutes). The README's
-//! figures are from `--full`. Not run in CI.
+//! sanity check in seconds); with it, at its largest (most reach a 16 MB body: minutes). Figures for
+//! `docs/performance.md` come from `--full`. Not run in CI.
 
 #![allow(missing_docs, clippy::unwrap_used)]
 

@@ -2,7 +2,7 @@
 //! bytes, as the server answers it, without HTTP): GetItem, PutItem, a Query of 20 items and a Scan page
 //! of 100, each run a fixed number of times, reporting the CPU time this thread used per request
 //! (`/proc/thread-self/schedstat`; Linux only) beside the wall time. For instruction counts, run it
-//! under callgrind with `--toggle-collect='*wire_cpu::run*'` (the README's "Performance" section).
+//! under callgrind with `--toggle-collect='*wire_cpu::run*'` (`docs/performance.md`).
 //!
 //! `cargo bench -p dynomodel-mem --features server --bench wire_cpu [-- OP...] [-- --iterations N]`,
 //! OP among `get`, `put`, `query_20`, `scan_100` (all by default).

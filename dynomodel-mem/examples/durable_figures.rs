@@ -1,4 +1,4 @@
-//! The durable-mode figures in the README, measured in one run:
+//! The durable-mode figures of `docs/performance.md`, measured in one run:
 //!
 //! ```text
 //! cargo run --release -p dynomodel-mem --features server --example durable_figures [DIR]

@@ -22,6 +22,12 @@
 //! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
 //! one dump file (what `dynomodel-mem serve --seed` loads).
 //!
+//! The guide's chapters [testing with the engine] (throttling, fault injection, the manual clock)
+//! and [the server] (its limits, durability with `--data-dir`, seed and export) show them at work.
+//!
+//! [testing with the engine]: https://github.com/dynomodel/dynomodel/blob/main/docs/guide/testing.md
+//! [the server]: https://github.com/dynomodel/dynomodel/blob/main/docs/guide/server.md
+//!
 //! ```
 //! use dynomodel::{
 //!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,

@@ -454,7 +454,7 @@ fn sigterm_lets_a_request_in_flight_finish_then_exits_0() {
     assert!(TcpStream::connect(&addr).is_err());
 }
 
-/// The figures of the README: items/s loaded through `--seed` and through `import` (over HTTP,
+/// The figures of `docs/performance.md`: items/s loaded through `--seed` and through `import` (over HTTP,
 /// validated on a scratch engine first). Run once, in release:
 /// `cargo test --release -p dynomodel-mem --features server --test cli -- --ignored --nocapture`.
 #[test]

@@ -66,6 +66,10 @@
 //!   (`dynamodb`: `operation`, `table`, `consumed`, `error`), silent without a subscriber.
 //!
 //! Every error is one [`Error`], matched the same way whichever backend answered.
+//!
+//! The [guide](https://github.com/dynomodel/dynomodel/blob/main/docs/guide/README.md) walks through
+//! models and values, queries and indexes, updates and conditions, batches and transactions, schema
+//! and migrations, capacity and streams, single-table design and testing, with examples that run.
 
 #![forbid(unsafe_code)]
 

@@ -87,7 +87,7 @@ async fn a_cross_site_simple_post_cannot_arm_a_rule() {
     assert_eq!(no_type.status, 415);
     // Nothing was armed.
     assert_eq!(call(addr, "GetItem", get()).await.status, 200);
-    // JSON, as the README's clients send it, is served.
+    // JSON, as the guide's clients send it, is served.
     let headers = [
         ("Host", host.as_str()),
         ("Content-Type", "application/json"),

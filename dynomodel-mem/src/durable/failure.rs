@@ -1,7 +1,7 @@
 //! When the disk fails: a write whose record cannot be appended, or whose fsync fails, is visible to
 //! no one, now or after a restart, and the server stays up for reads.
 //!
-//! The policy (the README's durability section states it for users):
+//! The policy (the guide's durability section, `docs/guide/server.md`, states it for users):
 //! 1. The request is answered `InternalServerError` (HTTP 500, DynamoDB's own answer for a fault of
 //!    the service, which SDKs retry), its message saying that the write was *not* applied and why.
 //! 2. Until the engine is put back, its memory may hold that write (it was applied before its

@@ -34,7 +34,7 @@
 //! server's already). A store would add a B-tree's or an LSM tree's write amplification to every put,
 //! its own compaction, a dependency tree to the server, and still need a mapping of streams, tokens
 //! and lifecycle onto keys. The cost of the choice: recovery time grows with the data (a snapshot is
-//! loaded whole: 1M small items in about 1.3 s, see the README's figures), and the whole data set
+//! loaded whole: 1M small items in about 1.3 s, see `docs/performance.md`), and the whole data set
 //! must fit in memory, which it already must. Under `always` durable writes are bounded by the disk's
 //! fsync rate per writer (concurrent writers share fsyncs); `Nms` costs a `write` per request.
 //!

@@ -85,7 +85,7 @@ impl ServerBuilder {
 
     /// Accepts `name` in the `Host` of requests that reach the server on loopback, besides
     /// `localhost`, `*.localhost` and IP addresses (for an `/etc/hosts` alias of 127.0.0.1; see the
-    /// DNS-rebinding defence in the README).
+    /// DNS-rebinding defence in the guide's server chapter, `docs/guide/server.md`).
     pub fn allow_host(mut self, name: &str) -> ServerBuilder {
         self.hosts.allow(name);
         self

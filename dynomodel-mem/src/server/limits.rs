@@ -1,6 +1,7 @@
 //! What one client may hold of the server: time (the header, body and write timeouts), memory (request
 //! bodies in flight) and connections. Every limit is a [`ServerBuilder`](super::ServerBuilder) setting
-//! and a `serve` flag; the defaults are here, in the README and in `serve --help`.
+//! and a `serve` flag; the defaults are here, in the guide (`docs/guide/server.md`) and in
+//! `serve --help`.
 //!
 //! Why each exists (issue 25): a client that sends headers and then stalls its body held its connection
 //! and the body read so far forever; a client that never reads its answers held them; and clients that

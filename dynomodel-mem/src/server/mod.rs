@@ -90,8 +90,10 @@ impl Server {
     /// [`Server::bind`] for the in-memory engine, with the admin endpoints under `/_dynomodel/`
     /// (same port, never DynamoDB's `POST /`): arm and clear `backend`'s fault rules
     /// ([`faults`](crate::faults)), and, when `clock` is the [`ManualClock`] `backend` was built
-    /// on, read and advance it. See the README's "Testing failure paths" for the rule format. A server
-    /// bound beyond loopback serves them only with an [admin token](ServerBuilder::admin_token).
+    /// on, read and advance it. The rule format is in the guide's [testing chapter]. A server bound
+    /// beyond loopback serves them only with an [admin token](ServerBuilder::admin_token).
+    ///
+    /// [testing chapter]: https://github.com/dynomodel/dynomodel/blob/main/docs/guide/testing.md#faults-and-the-clock-from-other-languages
     ///
     /// ```
     /// use dynomodel_mem::{server::Server, ManualClock, MemBackend};

@@ -2,7 +2,7 @@
 //!
 //! Building a `Value` per response costs a `String` key and a `Value` per attribute and a map per item,
 //! all freed right after printing; on a Query of 20 items that was two thirds of the server's own CPU
-//! (README § Performance). The writer appends to one `Vec<u8>` instead.
+//! (`docs/performance.md`). The writer appends to one `Vec<u8>` instead.
 //!
 //! The bytes are exactly those `serde_json::to_vec` printed for the `Value` the server built before
 //! (tests in `tests/direct.rs` hold the old builders as oracles), so nothing changes on the wire:
