@@ -11,7 +11,9 @@ use syn::ext::IdentExt as _;
 use syn::spanned::Spanned as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
-use crate::expand::{attribute_impl, composite_index, composite_projection, entity, fields, model};
+use crate::expand::{
+    attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
+};
 use crate::ir::{Composite, Container, Field, KeyRef, KeyRole};
 
 /// One key of the table or of a global index.
@@ -146,6 +148,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let index_handles = composite_index::handles(container);
     let item_structs = composite_projection::item_structs(container);
     let item_impls = composite_projection::item_impls(container);
+    let assertions = lifecycle::assertions(container);
     quote! {
         #key_struct
         #item_structs
@@ -153,6 +156,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
             #item_impls
             #key_impls
             #model_impl
+            #assertions
             #attribute
             #handles
             #composite_handles
@@ -337,11 +341,7 @@ fn model_impl(
             let ident = field.ident;
             quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
         });
-    let version = container.version().map(model::version_items);
-    let ttl = container.ttl().map(|field| {
-        let name = &field.name;
-        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
-    });
+    let lifecycle = lifecycle::items(container);
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
@@ -391,8 +391,7 @@ fn model_impl(
                 #key { #(#key_fields,)* }
             }
 
-            #version
-            #ttl
+            #lifecycle
             #entity_consts
         }
     }
