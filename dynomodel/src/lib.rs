@@ -100,7 +100,8 @@ pub use expression::{
 };
 pub use model::{
     entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, DEFAULT_ENTITY_ATTRIBUTE,
+    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, Timestamp,
+    DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{Cursor, Page, Query, Scan};
 pub use value::{
@@ -113,6 +114,12 @@ pub mod __private {
     pub use std::borrow::Cow;
     pub use std::string::String;
     pub use std::vec::Vec;
+
+    pub use chrono::{DateTime, Utc};
+
+    /// Compiles only for a type a `#[dynomodel(counter)]` field may have (the derive calls it at
+    /// the field's type).
+    pub fn assert_counter<T: crate::convert::CounterAttribute>() {}
 
     pub use crate::model::{
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,

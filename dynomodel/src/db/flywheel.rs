@@ -1,6 +1,8 @@
 //! flywheel's conveniences on a value you hold: `refresh`, `incr` and `sync`.
 
 use crate::convert::Attribute;
+use crate::db::counters::sync_counter;
+use crate::db::names::{model_name, ItemName};
 use crate::db::write::key_exists;
 use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
@@ -173,18 +175,32 @@ impl Db {
         }
         let mut update = Update::<M>::new();
         let mut guard: Option<Condition<M>> = None;
+        let mut counters_only = true;
         let names = old
             .keys()
             .chain(new.keys().filter(|n| !old.contains_key(*n)));
         for name in names {
-            // The version is the mapper's to check and bump, not part of the edit.
-            if Some(name.as_str()) == M::VERSION_ATTRIBUTE {
+            // The version and the timestamps are the mapper's to write, not part of the edit.
+            let name = name.as_str();
+            if [M::VERSION_ATTRIBUTE, M::CREATED_AT, M::UPDATED_AT].contains(&Some(name)) {
                 continue;
             }
             let (was, is) = (old.get(name), new.get(name));
             if was == is {
                 continue;
             }
+            if M::COUNTERS.contains(&name) {
+                // By its difference, which is right whatever others added since: no guard.
+                let item = ItemName {
+                    model: model_name::<M>(),
+                    key: &key.to_key_item()?,
+                    table: &self.table_name::<M>(),
+                }
+                .to_string();
+                update = sync_counter(update, name, was, is, &item)?;
+                continue;
+            }
+            counters_only = false;
             let path = attribute::<M>(name);
             update = match is {
                 Some(value) => update.set(path.clone(), value.clone()),
@@ -203,11 +219,12 @@ impl Db {
             return Ok(false);
         }
         // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
-        // update bumps it). Without one, `if_version` changes nothing.
-        let mut request = self
-            .update::<M>(key)
-            .actions(update)
-            .if_version(before.version()?);
+        // update bumps it), unless only counters changed, which conflict with nothing. Without
+        // one, `if_version` changes nothing.
+        let mut request = self.update::<M>(key).actions(update);
+        if !counters_only {
+            request = request.if_version(before.version()?);
+        }
         if let (true, Some(guard)) = (atomic, guard) {
             request = request.condition(guard);
         }

@@ -15,6 +15,7 @@
 mod batch;
 mod capacity;
 mod changes;
+mod counters;
 mod delete;
 mod flywheel;
 mod get;
@@ -22,6 +23,7 @@ pub(crate) mod names;
 mod partial;
 mod put;
 mod save;
+mod stamps;
 #[cfg(test)]
 mod testing;
 #[cfg(test)]
@@ -33,6 +35,7 @@ mod tests_write;
 mod transact;
 mod update;
 mod version;
+mod whole;
 mod write;
 
 use std::fmt;

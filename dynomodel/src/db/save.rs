@@ -4,7 +4,7 @@ use std::future::IntoFuture;
 
 use crate::backend::ReturnValue;
 use crate::db::put::PutOptions;
-use crate::db::{Db, DbFuture};
+use crate::db::{decode_required, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::Model;
@@ -117,11 +117,20 @@ impl<'a, M: Model> IntoFuture for Save<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let put = self.options.render(self.db, self.item, false)?;
-            let version = put.version;
+            let (version, stamped) = (put.version, put.stamped);
+            if put.is_update() {
+                // Counters were left as stored: the value takes the whole stored item back.
+                let stored = put.send::<M>(self.db, ReturnValue::AllNew).await?;
+                *self.item = decode_required(stored, "the saved item")?;
+                return Ok(());
+            }
             put.send::<M>(self.db, ReturnValue::None).await?;
             // The stored version fits the field: rendering the item converted it through it.
             if let Some(version) = version {
                 self.item.set_version(Some(version))?;
+            }
+            if let Some(stamped) = stamped {
+                stamped.apply(self.item)?;
             }
             Ok(())
         })

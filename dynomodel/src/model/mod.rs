@@ -11,6 +11,7 @@ use crate::value::{AttributeValue, Item};
 mod composite;
 mod entity;
 mod index;
+mod timestamp;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -20,6 +21,7 @@ pub use entity::{
 };
 pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use timestamp::Timestamp;
 pub use union::schema_union;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
@@ -624,6 +626,56 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// Errors: the version does not fit the field's type (`256` in a `u8`).
     fn version_value(version: u64) -> Result<AttributeValue, ConversionError> {
         Ok(AttributeValue::N(version.into()))
+    }
+
+    /// The attribute names of the `#[dynomodel(counter)]` fields: changed only by atomic updates,
+    /// exempt from the version bump, and left as stored by whole-item writes of a stored version
+    /// (see [counters](Model#counters-dynomodelcounter)).
+    const COUNTERS: &'static [&'static str] = &[];
+
+    /// Every top-level attribute the model stores (keys, fields, composites, the entity attribute),
+    /// in field order: a whole-item write of a model with [counters](Model::COUNTERS), sent as an
+    /// `UpdateItem`, removes those of them the value stores nothing in. Attributes no model field
+    /// names are left alone.
+    const ATTRIBUTES: &'static [&'static str] = &[];
+
+    /// The attribute name of the `#[created_at]` field, if any (see
+    /// [timestamps](Model#timestamps-created_at-updated_at)).
+    const CREATED_AT: Option<&'static str> = None;
+
+    /// The attribute name of the `#[updated_at]` field, if any.
+    const UPDATED_AT: Option<&'static str> = None;
+
+    /// The time a `#[created_at]` or `#[updated_at]` field holds: `None` when the model has no such
+    /// field or it was not stamped yet (`None`, or the Unix epoch: see
+    /// [`TimestampAttribute`](crate::convert::TimestampAttribute)).
+    fn timestamp(&self, which: Timestamp) -> Option<chrono::DateTime<chrono::Utc>> {
+        let _ = which;
+        None
+    }
+
+    /// Sets a `#[created_at]` or `#[updated_at]` field to `at` as it reads back once stored (so at
+    /// the stored width: a field stored as whole seconds holds whole seconds); does nothing
+    /// without one.
+    fn set_timestamp(
+        &mut self,
+        which: Timestamp,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), ConversionError> {
+        let _ = (which, at);
+        Ok(())
+    }
+
+    /// How `at` is stored in a `#[created_at]` or `#[updated_at]` attribute (through the field's
+    /// conversion); `None` without such a field.
+    ///
+    /// Errors: the time cannot be stored (a year outside 0000–9999 as text).
+    fn timestamp_value(
+        which: Timestamp,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<AttributeValue>, ConversionError> {
+        let _ = (which, at);
+        Ok(None)
     }
 }
 

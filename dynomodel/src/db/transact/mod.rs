@@ -171,9 +171,15 @@ impl<'a> Transaction<'a> {
 
     fn push_put<M: Model>(self, put: Result<PutWrite>) -> Self {
         match put {
-            Ok(PutWrite { write, item, .. }) => {
-                self.push::<M>(Ok(write), |write| put_request(write, item))
-            }
+            Ok(PutWrite {
+                write,
+                item: Some(item),
+                ..
+            }) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+            // A model with counters over a stored version: an update leaving them as stored.
+            Ok(PutWrite {
+                write, item: None, ..
+            }) => self.push::<M>(Ok(write), update_request),
             Err(error) => self.fail(error),
         }
     }
@@ -258,13 +264,20 @@ impl<'a> Transaction<'a> {
         let (item, options) = options(Save::new(self.db, item)).into_parts();
         let put = options.render(self.db, item, true);
         if let Ok(PutWrite {
-            version: Some(version),
-            ..
+            version, stamped, ..
         }) = &put
+            && (version.is_some() || stamped.is_some())
         {
-            let version = *version;
-            self.after_commit
-                .push(Box::new(move || Ok(item.set_version(Some(version))?)));
+            let (version, stamped) = (*version, *stamped);
+            self.after_commit.push(Box::new(move || {
+                if let Some(version) = version {
+                    item.set_version(Some(version))?;
+                }
+                if let Some(stamped) = stamped {
+                    stamped.apply(item)?;
+                }
+                Ok(())
+            }));
         }
         self.push_put::<M>(put)
     }

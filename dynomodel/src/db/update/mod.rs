@@ -11,7 +11,7 @@ use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::{decode_required, sent, Db, DbFuture, Partial};
+use crate::db::{decode_required, sent, stamps, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::{Model, PrimaryKey};
@@ -80,6 +80,7 @@ pub struct UpdateItem<'a, M: Model> {
     conditional: Conditional<M>,
     allow_no_actions: bool,
     versioning: Versioning,
+    skip_version_bump: bool,
 }
 
 impl<'a, M: Model> UpdateItem<'a, M> {
@@ -91,6 +92,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             conditional: Conditional::new(),
             allow_no_actions: false,
             versioning: Versioning::Default,
+            skip_version_bump: false,
         }
     }
 
@@ -192,6 +194,48 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// ```
     pub fn ignore_version(mut self) -> Self {
         self.versioning = Versioning::Ignore;
+        self
+    }
+
+    /// States that this update must not bump the `#[version]`, and refuses it (a validation error
+    /// naming the item and the attribute, before anything is sent) if it changes anything but
+    /// [counters](crate::Model#counters-dynomodelcounter).
+    ///
+    /// An update of counters only bumps nothing anyway: this makes that explicit at a call site
+    /// that relies on it (an open edit must not conflict with it), so that an action added to the
+    /// chain later fails loudly instead of silently making edits conflict again. It cannot exempt
+    /// another field: a copy read before the update and saved afterwards would pass its version
+    /// check and overwrite that field unnoticed, since only counters are left as stored by
+    /// whole-item writes. A `.if_version(v)` check still applies. On a model without a version it
+    /// does nothing. (`.ignore_version()` sends neither check nor bump, for any field: it is for
+    /// repairs and migrations.)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Thread {
+    ///     #[hash_key] subject: String,
+    ///     message: String,
+    ///     #[dynomodel(counter)] views: u64,
+    ///     #[version] version: u64,
+    /// }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Thread>().await?;
+    /// let mut thread = Thread { subject: "Rust?".into(), message: "Yes".into(), views: 0, version: 0 };
+    /// db.save(&mut thread).await?; // version 1
+    /// db.update::<Thread>("Rust?").add(Thread::views(), 1).skip_version_bump().await?;
+    ///
+    /// let edit = db.update::<Thread>("Rust?").add(Thread::views(), 1).set(Thread::message(), "No");
+    /// let err = edit.skip_version_bump().await.unwrap_err(); // `message` is no counter
+    /// assert!(err.message().contains("`message` is not a #[dynomodel(counter)] field"));
+    /// assert_eq!(db.get::<Thread>("Rust?").await?.map(|t| (t.views, t.version)), Some((1, 1)));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn skip_version_bump(mut self) -> Self {
+        self.skip_version_bump = true;
         self
     }
 
@@ -363,9 +407,10 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         }))
     }
 
-    /// The update: the user's actions, plus the version bump of a versioned model; the version
-    /// check (`if_version`) before the user's conditions. Consumes the builder, so that the actions
-    /// (and the values they carry) are rendered without a copy.
+    /// The update: the user's actions, plus the version bump of a versioned model (unless they
+    /// change counters only) and the timestamps; the version check (`if_version`) before the user's
+    /// conditions. Consumes the builder, so that the actions (and the values they carry) are
+    /// rendered without a copy.
     pub(crate) fn render(self) -> Result<Write> {
         if self.update.is_empty() && !self.allow_no_actions {
             return Err(Error::validation(format!(
@@ -374,10 +419,18 @@ impl<'a, M: Model> UpdateItem<'a, M> {
                 M::TABLE_NAME
             )));
         }
-        // An update without actions changes nothing, so it bumps nothing.
-        let update = match self.versioning.bumps::<M>() && !self.update.is_empty() {
+        let key = self.key.to_key_item()?;
+        if self.skip_version_bump {
+            version::check_skip::<M>(&self.update, &self.db.table_name::<M>(), &key)?;
+        }
+        let update = match !self.skip_version_bump && self.versioning.bumps::<M>(&self.update) {
             true => version::bump(self.update),
             false => self.update,
+        };
+        // Only an update with actions writes anything to stamp.
+        let update = match update.is_empty() {
+            true => update,
+            false => stamps::stamp_update(self.db, update)?,
         };
         // An update may create the item (an upsert): it carries the entity type like a put.
         let update = match M::ENTITY_TYPE {
@@ -393,7 +446,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             version: self.versioning.expected::<M>(None)?,
             ..Parts::default()
         };
-        Write::render(self.db, self.key.to_key_item()?, &self.conditional, parts)
+        Write::render(self.db, key, &self.conditional, parts)
     }
 }
 
