@@ -20,6 +20,7 @@ mod composite;
 mod composite_local_indexes;
 mod composite_projections;
 mod conditions;
+mod counters;
 mod enums;
 mod expressions_invalid;
 mod indexes;
