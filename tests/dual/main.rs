@@ -44,6 +44,7 @@ mod streams_api;
 mod streams_retention;
 mod tables;
 mod tags;
+mod timestamps;
 mod transactions;
 mod ttl;
 mod typed_reads;
