@@ -115,7 +115,9 @@ pub mod __private {
     pub use std::string::String;
     pub use std::vec::Vec;
 
-    pub use chrono::{DateTime, Utc};
+    /// The time of a timestamp. An alias, not a re-export of chrono's types: a re-export would
+    /// change how the compiler names `DateTime<Utc>` in every diagnostic.
+    pub type DateTimeUtc = chrono::DateTime<chrono::Utc>;
 
     /// Compiles only for a type a `#[dynomodel(counter)]` field may have (the derive calls it at
     /// the field's type).

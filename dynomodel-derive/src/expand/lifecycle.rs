@@ -90,7 +90,7 @@ fn timestamps(container: &Container<'_>) -> TokenStream {
         value_arm,
         quote!(::core::result::Result::Ok(::core::option::Option::None)),
     );
-    let time = quote!(::dynomodel::__private::DateTime<::dynomodel::__private::Utc>);
+    let time = quote!(::dynomodel::__private::DateTimeUtc);
     quote! {
         const CREATED_AT: ::core::option::Option<&'static str> = #created_name;
         const UPDATED_AT: ::core::option::Option<&'static str> = #updated_name;
