@@ -21,16 +21,17 @@ pub(crate) fn sync_counter<M>(
     item: &dyn std::fmt::Display,
 ) -> Result<Update<M>> {
     use AttributeValue::{Bs, Ns, Ss, N};
-    let refused = |why: String| {
-        Error::validation(format!("sync of {item}: counter `{name}` {why}"))
-    };
+    let refused =
+        |why: String| Error::validation(format!("sync of {item}: counter `{name}` {why}"));
     let (gained, lost) = match (was, is) {
         (_, None) => return Ok(update.remove_attribute(name)),
         (None, Some(is)) => (Some(is.clone()), None),
         (Some(N(a)), Some(N(b))) if a == b => (None, None),
         (Some(N(a)), Some(N(b))) => {
             let delta = b.checked_sub(a).map_err(|e| {
-                refused(format!("changed from {a} to {b}, a difference that is no number: {e}"))
+                refused(format!(
+                    "changed from {a} to {b}, a difference that is no number: {e}"
+                ))
             })?;
             (Some(N(delta)), None)
         }
@@ -82,7 +83,13 @@ mod tests {
         was: Option<AttributeValue>,
         is: Option<AttributeValue>,
     ) -> Result<(Option<String>, Vec<AttributeValue>)> {
-        let update = sync_counter::<()>(Update::new(), "c", was.as_ref(), is.as_ref(), &"Doc {id: 1}")?;
+        let update = sync_counter::<()>(
+            Update::new(),
+            "c",
+            was.as_ref(),
+            is.as_ref(),
+            &"Doc {id: 1}",
+        )?;
         let mut ctx = ExpressionContext::new();
         let text = ctx.update(&update)?;
         Ok((text, ctx.finish().1.into_values().collect()))

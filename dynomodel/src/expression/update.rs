@@ -346,7 +346,10 @@ impl<M> Update<M> {
 
     /// `SET name = if_not_exists(name, value)` on a top-level attribute.
     pub(crate) fn set_attribute_if_not_exists(self, name: &str, value: AttributeValue) -> Self {
-        self.push(Action::Set(top_level(name), SetValue_::IfNotExists(Ok(value))))
+        self.push(Action::Set(
+            top_level(name),
+            SetValue_::IfNotExists(Ok(value)),
+        ))
     }
 
     /// `REMOVE name` on a top-level attribute.
