@@ -90,7 +90,12 @@ dual_test!(counter_increments_do_not_conflict_with_an_open_edit, |t| {
     let after = stored(&db, "Thread 1").await;
     assert_eq!(after, edit);
     assert_eq!(
-        (after.views, &after.tags, after.version, &after.last_posted_by),
+        (
+            after.views,
+            &after.tags,
+            after.version,
+            &after.last_posted_by
+        ),
         (2, &tags(&["howto", "index"]), 2, &None)
     );
 
@@ -224,11 +229,7 @@ dual_test!(transactions_leave_counters_as_stored, |t| {
     edit.message = "edited in a transaction".into();
     let mut behind = other.clone();
     behind.message = "also edited".into();
-    db.transact()
-        .save(&mut edit)
-        .put(&behind)
-        .await
-        .unwrap();
+    db.transact().save(&mut edit).put(&behind).await.unwrap();
     assert_eq!(edit.version, 2); // the counters in a saved value are not refreshed by a transaction
     let (four, five) = (stored(&db, "Thread 4").await, stored(&db, "Thread 5").await);
     assert_eq!(
@@ -288,6 +289,10 @@ dual_test!(sync_writes_the_difference_of_counters, |t| {
     let mut both = now.clone();
     both.tags = tags(&["index", "new"]);
     let err = db.sync(&now, &both).await.unwrap_err();
-    assert!(err.message().contains("counter `Tags` both gained and lost elements"), "{err}");
+    assert!(
+        err.message()
+            .contains("counter `Tags` both gained and lost elements"),
+        "{err}"
+    );
     assert_eq!(stored(&db, "Thread 6").await, now);
 });

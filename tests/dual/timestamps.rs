@@ -107,7 +107,9 @@ impl Clocked {
     }
 
     fn now(&self) -> DateTime<Utc> {
-        self.clock.as_ref().map_or_else(Utc::now, |c| dynomodel_mem::Clock::now(c))
+        self.clock
+            .as_ref()
+            .map_or_else(Utc::now, |c| dynomodel_mem::Clock::now(c))
     }
 
     /// Time passes: an hour on the engine's clock, a few milliseconds elsewhere.
@@ -239,7 +241,9 @@ dual_test!(saves_incr_and_sync_leave_the_value_as_stored, |t| {
     let mut after = mine.clone();
     after.body = "synced".into();
     after.created = Utc.with_ymd_and_hms(1999, 1, 1, 0, 0, 0).unwrap(); // not written
-    let (synced, at) = c.during(async { db.sync(&mine, &after).await.unwrap() }).await;
+    let (synced, at) = c
+        .during(async { db.sync(&mine, &after).await.unwrap() })
+        .await;
     assert!(synced);
     let stored = db.get::<Post>("p1").await.unwrap().unwrap();
     at.holds(stored.updated.unwrap());

@@ -80,7 +80,9 @@ fn not_another_role(container: &Container<'_>, errors: &mut Errors) {
 fn stored(container: &Container<'_>, errors: &mut Errors) {
     for field in container.counters().filter(|f| f.skip.is_some()) {
         at(field, errors, |ident| {
-            format!("counter `{ident}` cannot be skipped: it is stored and changed where it is stored")
+            format!(
+                "counter `{ident}` cannot be skipped: it is stored and changed where it is stored"
+            )
         });
     }
 }

@@ -80,7 +80,10 @@ fn one_role(container: &Container<'_>, errors: &mut Errors) {
         };
         errors.at(
             span,
-            format!("field `{}` cannot be `#[{name}]`: it is also {other}", field.ident),
+            format!(
+                "field `{}` cannot be `#[{name}]`: it is also {other}",
+                field.ident
+            ),
         );
     }
 }
