@@ -21,6 +21,7 @@ mod composite_local_indexes;
 mod composite_projections;
 mod conditions;
 mod counters;
+mod dates;
 mod enums;
 mod expressions_invalid;
 mod indexes;

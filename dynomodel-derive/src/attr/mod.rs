@@ -83,6 +83,8 @@ pub struct ContainerAttrs {
     pub entity: Option<Spanned<String>>,
     /// `entity_attribute = "_et"`: the attribute holding it.
     pub entity_attribute: Option<Spanned<String>>,
+    /// `time_precision = "millis"`: the fractional digits of every `DateTime<Utc>` field.
+    pub time_precision: Option<Spanned<u8>>,
 }
 
 /// The options on a field.
@@ -112,6 +114,8 @@ pub struct FieldAttrs {
     pub created_at: Option<Span>,
     /// `#[updated_at]`: stamped by every write.
     pub updated_at: Option<Span>,
+    /// `time_precision = "millis"`: the fractional digits of this `DateTime<Utc>` field.
+    pub time_precision: Option<Spanned<u8>>,
     /// `serde`: stored through the type's `Serialize`/`Deserialize` as a DynamoDB value.
     pub serde: Option<Span>,
     /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
@@ -222,12 +226,16 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
                 let lit: LitStr = meta.value()?.parse()?;
                 let value = Spanned { value: lit.value(), span: lit.span() };
                 set_once(&mut out.entity_attribute, value, span, "entity_attribute", errors);
+            } else if meta.path.is_ident("time_precision") {
+                if let Some(value) = time_precision(&meta, errors)? {
+                    set_once(&mut out.time_precision, value, span, "time_precision", errors);
+                }
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity` or `entity_attribute`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or `time_precision`",
                         option_name(&meta)
                     ),
                 );
@@ -341,6 +349,35 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     out
 }
 
+/// Parses `time_precision = "millis"` into its number of fractional digits: `seconds` 0, `millis`
+/// 3, `micros` 6, `nanos` 9 (`None`, with the error recorded, for another word).
+pub(crate) fn time_precision(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Option<Spanned<u8>>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let digits = match lit.value().as_str() {
+        "seconds" => 0,
+        "millis" => 3,
+        "micros" => 6,
+        "nanos" => 9,
+        other => {
+            errors.at(
+                lit.span(),
+                format!(
+                    "unknown time_precision {other:?}; expected \"seconds\", \"millis\", \"micros\" \
+                     or \"nanos\" (the stored fractional digits: 0, 3, 6 or 9)"
+                ),
+            );
+            return Ok(None);
+        }
+    };
+    Ok(Some(Spanned {
+        value: digits,
+        span: lit.span(),
+    }))
+}
+
 /// A field attribute without arguments (`#[ttl]`): recorded once, at its span.
 fn marker(attr: &Attribute, slot: &mut Option<Span>, name: &str, errors: &mut Errors) {
     if let Err(e) = attr.meta.require_path_only() {
@@ -376,6 +413,16 @@ fn field_option(
         set_once(&mut out.json, span, span, "json", errors);
     } else if meta.path.is_ident("counter") {
         set_once(&mut out.counter, span, span, "counter", errors);
+    } else if meta.path.is_ident("time_precision") {
+        if let Some(value) = time_precision(meta, errors)? {
+            set_once(
+                &mut out.time_precision,
+                value,
+                span,
+                "time_precision",
+                errors,
+            );
+        }
     } else if meta.path.is_ident("default") {
         let path = if meta.input.peek(syn::Token![=]) {
             let lit: LitStr = meta.value()?.parse()?;
@@ -402,7 +449,7 @@ fn field_option(
         errors.at(
             span,
             format!(
-                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, `serde`, `json` or `counter`",
+                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, `time_precision`, `serde`, `json` or `counter`",
                 option_name(meta)
             ),
         );

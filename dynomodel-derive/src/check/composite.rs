@@ -122,9 +122,10 @@ fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
                 Some("is a counter or a timestamp, which the mapper writes on its own")
             } else if !attrs.local_indexes.is_empty()
                 || attrs.epoch_seconds.is_some()
+                || attrs.time_precision.is_some()
                 || attrs.rename.is_some()
             {
-                Some("has a storage option (`index`, `epoch_seconds`, `rename`), but a part is stored only inside the composite")
+                Some("has a storage option (`index`, `epoch_seconds`, `time_precision`, `rename`), but a part is stored only inside the composite")
             } else {
                 None
             };

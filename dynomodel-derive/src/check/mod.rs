@@ -14,6 +14,7 @@ pub mod enums;
 mod escape;
 mod index;
 mod tags;
+mod time_precision;
 mod timestamps;
 mod ttl;
 mod version;
@@ -34,6 +35,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     ttl::check(container, errors);
     counter::check(container, errors);
     timestamps::check(container, errors);
+    time_precision::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
     composite::check(container, errors);

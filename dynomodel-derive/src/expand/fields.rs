@@ -59,6 +59,13 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
             quote_spanned!(span=> from_json),
             quote_spanned!(span=> json_missing),
         ),
+        Conversion::TimeText(digits) => (
+            quote_spanned!(span=> ::dynomodel::convert::time_precision),
+            quote_spanned!(span=> TimeTextField<#digits>),
+            quote_spanned!(span=> to_time_text),
+            quote_spanned!(span=> from_time_text),
+            quote_spanned!(span=> time_text_missing),
+        ),
     };
     Some(Adapter {
         to: quote_spanned!(span=> <#ty as #module::#field_trait>::#to),
@@ -138,8 +145,9 @@ pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
 /// exactly as the field is stored, so that operands render like the stored values.
 ///
 /// It is the field's type, except for fields stored through an adapter: a `Vec<u8>` is `Binary` (B,
-/// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>` and a `#[ttl]` time is
-/// `Ttl<_>` (N, not the date's own S string). An `Option` field keeps its `Option` around the wrapper,
+/// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>`, a `#[ttl]` time is
+/// `Ttl<_>` (N, not the date's own S string) and a `time_precision` date is `Rfc3339<DIGITS>`
+/// (the stored width, not the default nine digits). An `Option` field keeps its `Option` around the wrapper,
 /// so that `set(field, None)` still removes it and conditions take the inner value.
 pub fn handle_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
@@ -156,6 +164,14 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
         Conversion::Ttl => quote!(::dynomodel::convert::Ttl),
         Conversion::Serde => quote!(::dynomodel::convert::Serde),
         Conversion::Json => quote!(::dynomodel::convert::Json),
+        // One wrapper type per width, not generic over the time: only a `DateTime<Utc>` has one.
+        Conversion::TimeText(digits) => {
+            let wrapper = quote!(::dynomodel::convert::Rfc3339<#digits>);
+            return match ir::option_inner(ty) {
+                Some(_) => quote!(::core::option::Option<#wrapper>),
+                None => wrapper,
+            };
+        }
     };
     match ir::option_inner(ty) {
         Some(inner) => quote!(::core::option::Option<#wrapper<#inner>>),

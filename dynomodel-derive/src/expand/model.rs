@@ -47,7 +47,8 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
 /// number, not as text), which a collection must not mix with the default.
 pub(crate) fn hash_field_shape(hash: &Field<'_>) -> Option<TokenStream> {
     let shape = match hash.conversion {
-        Conversion::EpochSeconds => "{epoch_seconds}",
+        Conversion::EpochSeconds => "{epoch_seconds}".to_owned(),
+        Conversion::TimeText(digits) => format!("{{rfc3339_{digits}}}"),
         _ => return None,
     };
     Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))

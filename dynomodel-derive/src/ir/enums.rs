@@ -224,7 +224,7 @@ fn field<'a>(
         key: None,
         skip: field_attrs.skip,
         default,
-        conversion: conversion(&field_attrs, &field.ty),
+        conversion: conversion(&field_attrs, &field.ty, None),
         attrs: field_attrs,
     })
 }

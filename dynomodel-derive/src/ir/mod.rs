@@ -75,6 +75,9 @@ pub enum Conversion {
     Serde,
     /// Through `dynomodel::convert::json` (`#[dynomodel(json)]`): any serde type as a JSON string.
     Json,
+    /// Through `dynomodel::convert::time_precision` (`time_precision = "..."` on the field, or on the
+    /// struct for a field spelled `DateTime<..>`): RFC 3339 text with this many fractional digits.
+    TimeText(u8),
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -196,7 +199,8 @@ impl<'a> Container<'a> {
                         value: Some(path), ..
                     }) => FieldDefault::Path(path.clone()),
                 };
-                let conversion = conversion(&field_attrs, &field.ty);
+                let model_precision = attrs.time_precision.as_ref().map(|p| p.value);
+                let conversion = conversion(&field_attrs, &field.ty, model_precision);
                 Some(Field {
                     ident,
                     ty: &field.ty,
@@ -302,9 +306,10 @@ impl<'a> Container<'a> {
     }
 }
 
-/// How a field is converted: `#[ttl]`, then the field options, then the type's spelling. Conflicting
-/// options (`ttl` with `epoch_seconds`, `serde` with `json`, ...) are reported by the checks.
-pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type) -> Conversion {
+/// How a field is converted: `#[ttl]`, then the field options, then the type's spelling (binary
+/// data; a date-time, with the struct's `time_precision`). Conflicting options (`ttl` with
+/// `epoch_seconds`, `serde` with `json`, ...) are reported by the checks.
+pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, model_precision: Option<u8>) -> Conversion {
     if attrs.ttl.is_some() {
         Conversion::Ttl
     } else if attrs.epoch_seconds.is_some() {
@@ -313,11 +318,22 @@ pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type) -> Conversion {
         Conversion::Serde
     } else if attrs.json.is_some() {
         Conversion::Json
+    } else if let Some(digits) = &attrs.time_precision {
+        Conversion::TimeText(digits.value)
     } else if is_bytes(ty) {
         Conversion::Binary
+    } else if let (Some(digits), true) = (model_precision, is_date_time(ty)) {
+        Conversion::TimeText(digits)
     } else {
         Conversion::Attribute
     }
+}
+
+/// Whether the type is literally `DateTime<..>` or `Option<DateTime<..>>` (any path prefix): a field
+/// the struct's `time_precision` applies to. The macro sees tokens only, so an alias is not detected.
+pub fn is_date_time(ty: &Type) -> bool {
+    let ty = option_inner(ty).unwrap_or(ty);
+    matches!(last_segment(ty), Some((ident, args)) if ident == "DateTime" && args.len() == 1)
 }
 
 /// The last path segment's identifier and its generic type arguments, e.g. `Option` and `[Vec<u8>]`.
@@ -391,6 +407,16 @@ mod tests {
         assert!(!is_bytes(&parse_quote!(Vec<Vec<u8>>)));
         assert!(!is_bytes(&parse_quote!(Option<Option<Vec<u8>>>)));
         assert!(!is_bytes(&parse_quote!(Bytes)));
+    }
+
+    #[test]
+    fn date_times_are_detected_by_spelling() {
+        assert!(is_date_time(&parse_quote!(DateTime<Utc>)));
+        assert!(is_date_time(&parse_quote!(chrono::DateTime<chrono::Utc>)));
+        assert!(is_date_time(&parse_quote!(Option<DateTime<Utc>>)));
+        assert!(!is_date_time(&parse_quote!(NaiveDate)));
+        assert!(!is_date_time(&parse_quote!(Vec<DateTime<Utc>>)));
+        assert!(!is_date_time(&parse_quote!(Option<Option<DateTime<Utc>>>)));
     }
 
     #[test]

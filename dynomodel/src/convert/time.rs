@@ -28,12 +28,25 @@ fn check_year<T: Attribute>(year: i32, shown: impl ToString) -> Result<(), Conve
     }
 }
 
+/// `t` as RFC 3339 text in UTC with exactly `digits` fractional digits (at most 9; none and no
+/// `.` for 0), truncated, never rounded: rounding could carry into the next second and write a
+/// later time. Errors: a year outside 0000–9999, whose text would not have the fixed width.
+pub(super) fn date_time_text(t: &DateTime<Utc>, digits: u8) -> Result<String, ConversionError> {
+    check_year::<DateTime<Utc>>(t.year(), t)?;
+    let mut text = t.format(DATE_TIME_FORMAT).to_string();
+    // `…:SS.fffffffffZ`: keep `digits` of the nine, and the `.` only with some.
+    let cut = match digits.min(9) {
+        0 => ".000000000Z".len(),
+        digits => 9 - usize::from(digits) + 1,
+    };
+    text.truncate(text.len() - cut);
+    text.push('Z');
+    Ok(text)
+}
+
 impl Attribute for DateTime<Utc> {
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
-        check_year::<Self>(self.year(), self)?;
-        Ok(Some(AttributeValue::S(
-            self.format(DATE_TIME_FORMAT).to_string(),
-        )))
+        Ok(Some(AttributeValue::S(date_time_text(self, 9)?)))
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
