@@ -49,6 +49,12 @@
 //! - **Optimistic locking**: a `#[version]` field that every write checks and bumps, with
 //!   [`Db::save`] keeping your copy current and [`Error::VersionConflict`] when someone else wrote
 //!   first; see [`Model`'s section on it](Model#optimistic-locking-version).
+//!   [Counters](Model#counters-dynomodelcounter) (`#[dynomodel(counter)]`) change without bumping
+//!   it, and no whole-item write loses their increments.
+//! - **Timestamps**: `#[created_at]` / `#[updated_at]` fields stamped by every write with the
+//!   backend's clock ([`Backend::now`]); see [`Model`](Model#timestamps-created_at-updated_at).
+//!   Dates are stored at a fixed width, nine fractional digits or one chosen with
+//!   `time_precision` ([`convert::time_precision`]).
 //!
 //! - **What it costs**: `.with_capacity()` ([`CapacityExt`], [`StreamCapacityExt`]) on any request
 //!   gives what it consumed ([`Consumed`]: a query's pages, a batch's chunks summed per table), and

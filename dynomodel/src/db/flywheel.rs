@@ -51,7 +51,9 @@ impl Db {
     /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
     ///
     /// With a `#[version]` field, the increment bumps the version like any update (and `item`,
-    /// refreshed, holds the new one); it checks none, since an `ADD` is right whatever else changed.
+    /// refreshed, holds the new one), unless the field is a
+    /// [counter](crate::Model#counters-dynomodelcounter); it checks none, since an `ADD` is right
+    /// whatever else changed. It sets the `#[updated_at]` timestamp, if any.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -104,9 +106,13 @@ impl Db {
     /// (a concurrent write of any attribute fails with
     /// [`VersionConflict`](Error::VersionConflict)) and bumps it; edits of the version field itself are
     /// not written. `after` is then one version behind: [`refresh`](Db::refresh) it before another
-    /// versioned write.
+    /// versioned write. A [counter](crate::Model#counters-dynomodelcounter) is written as its
+    /// difference (`ADD after - before`, or the elements a set gained or lost), which adds to what
+    /// others did meanwhile; when only counters changed, the version is neither checked nor bumped.
+    /// The `#[updated_at]` timestamp is set; edits of the timestamps are not written.
     ///
-    /// Errors: the two values have different keys.
+    /// Errors: the two values have different keys; a counter set both gained and lost elements
+    /// (one update cannot `ADD` to and `DELETE` from one attribute).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};

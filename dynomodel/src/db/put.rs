@@ -24,7 +24,10 @@ use crate::value::Item;
 /// With a `#[version]` field, the put also checks the version the value holds (create-only for a
 /// value not saved yet) and stores the next one, leaving the value one version behind:
 /// [`Db::save`](crate::Db::save) keeps it current. See
-/// [optimistic locking](crate::Model#optimistic-locking-version).
+/// [optimistic locking](crate::Model#optimistic-locking-version). A model with
+/// [counters](crate::Model#counters-dynomodelcounter) is put over a stored version as an
+/// `UpdateItem` that leaves them as stored, so that a copy behind on them loses no increment. The
+/// item stores the [timestamps](crate::Model#timestamps-created_at-updated_at) of the write.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};

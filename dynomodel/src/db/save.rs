@@ -10,7 +10,11 @@ use crate::expression::Condition;
 use crate::model::Model;
 
 /// A pending [`Db::save`]: a [`Put`](crate::Put) that, once it succeeds, sets the value's
-/// `#[version]` field to the version stored, so the value stays the current copy. `.await` it.
+/// `#[version]` field to the version stored and its
+/// [timestamps](crate::Model#timestamps-created_at-updated_at) to the times stored, so the value
+/// stays the current copy. `.await` it. A model with
+/// [counters](crate::Model#counters-dynomodelcounter), saved over a stored version, leaves them as
+/// stored and reads the item back (`ALL_NEW`): the value then is the stored item, counters included.
 ///
 /// The put checks the version the value holds: a value never saved (version `0` or `None`) is
 /// created only if no item has its key; a saved one is replaced only if the stored item still has

@@ -80,6 +80,7 @@ pub use union::schema_union;
 /// | `stream = "new_and_old_images"` | a stream with that view: `keys_only`, `new_image`, `old_image`, `new_and_old_images` (default: no stream) |
 /// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
 /// | `deletion_protection` | DeleteTable is refused until it is turned off |
+/// | `time_precision = "millis"` | the stored width of every field spelled `DateTime<Utc>` or `Option<DateTime<Utc>>`: `seconds`, `millis`, `micros` or `nanos` (the default); see [`time_precision`](crate::convert::time_precision) |
 ///
 /// Field options:
 ///
@@ -92,7 +93,10 @@ pub use union::schema_union;
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
+/// | `#[dynomodel(time_precision = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 text with 0, 3, 6 or 9 fractional digits (`seconds`, `millis`, `micros`, `nanos`), truncated; overrides the struct's (see [`time_precision`](crate::convert::time_precision)) |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
+/// | `#[dynomodel(counter)]` | a number or set changed only by atomic updates: exempt from the version bump, left as stored by whole-item writes (see [below](Model#counters-dynomodelcounter)) |
+/// | `#[created_at]`, `#[updated_at]` | a `DateTime<Utc>` (or `Option` of one) the mapper stamps on writes (see [below](Model#timestamps-created_at-updated_at)) |
 /// | `#[ttl]` | the table's time-to-live attribute: a `DateTime<Utc>`, `SystemTime`, integer or `Option` of one, stored as whole epoch seconds (see [below](Model#time-to-live-ttl)) |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
@@ -114,9 +118,10 @@ pub use union::schema_union;
 /// | `data: Vec<u8>` | `Field<M, Binary>` ([`Binary`](crate::Binary)) |
 /// | `#[dynomodel(serde)] meta: T` | `Field<M, Serde<T>>` ([`Serde`](crate::convert::Serde)) |
 /// | `#[dynomodel(json)] meta: T` | `Field<M, Json<T>>` ([`Json`](crate::convert::Json)) |
+/// | `#[dynomodel(time_precision = "millis")] at: DateTime<Utc>` | `Field<M, Rfc3339<3>>` ([`Rfc3339`](crate::convert::Rfc3339); 0, 6 or 9 for the other widths) |
 /// | any of these in an `Option` | `Field<M, Option<wrapper>>` |
 ///
-/// `EpochSeconds` and `Ttl` take the plain value wherever an operand is expected, so conditions,
+/// `EpochSeconds`, `Ttl` and `Rfc3339` take the plain value wherever an operand is expected, so conditions,
 /// key conditions and updates are written with the field's own type (`expires().lt(now)`,
 /// `set(expires, now)`); [`Partial::get`](crate::Partial::get) returns the wrapper (`.0` or
 /// `into_inner()` is the value). An index sorted by such a field has the same type as its sort key
@@ -401,18 +406,19 @@ pub use union::schema_union;
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
-/// | [`update`](crate::Db::update), a transaction's `update` | only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1` |
+/// | [`update`](crate::Db::update), a transaction's `update` | only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)) |
 /// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
-/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
-/// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
+/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` (nothing when only counters changed) | `ADD <version> 1` (edits of the version field itself are not written), unless only counters changed |
+/// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1` (nothing for a counter), and the value is refreshed |
 /// | [`batch_write`](crate::Db::batch_write)'s `put`, `delete` of a value | cannot (`BatchWriteItem` takes no condition): refused unless [`ignore_version`](crate::BatchWrite::ignore_version) | the value as it is |
 /// | [`batch_write`](crate::Db::batch_write)'s `delete_key` | nothing, as `delete_key` | — |
 ///
 /// An update bumps without checking unless asked because it names what it changes: counters and set
 /// additions are right whatever else changed, and requiring the version would force a read before
 /// each of them. The bump is what matters for safety: every copy read before it is stale, so a
-/// whole-item write from one fails instead of undoing the update.
+/// whole-item write from one fails instead of undoing the update. A field whose changes should not
+/// make open edits stale (a count of views) is a [counter](Model#counters-dynomodelcounter).
 ///
 /// A failed version check is [`Error::VersionConflict`](crate::Error::VersionConflict), naming the
 /// model, the key, the version expected and the one stored, with the stored item
@@ -430,7 +436,8 @@ pub use union::schema_union;
 /// `.ignore_version()` (on [`Put`](crate::Put::ignore_version), [`Save`](crate::Save::ignore_version),
 /// [`UpdateItem`](crate::UpdateItem::ignore_version), [`Delete`](crate::Delete::ignore_version), and
 /// a whole [`BatchWrite`](crate::BatchWrite::ignore_version)) sends a request as if the model had no version: no check, no bump, the item stored as it is in
-/// memory. It is for repairs, imports and migrations; it can move a version back. Items written
+/// memory (counters included; only the [timestamps](Model#timestamps-created_at-updated_at) are
+/// still stamped). It is for repairs, imports and migrations; it can move a version back. Items written
 /// before the field existed have no version attribute: read them with `#[dynomodel(default)]` (as
 /// not saved yet), then write them once with `.ignore_version()`, or update them (the update's `ADD`
 /// starts the count at 1). A version that does not fit the field's type is a conversion error before
@@ -467,6 +474,140 @@ pub use union::schema_union;
 /// two.balance -= 10;
 /// db.save(&mut two).await?; // version 3, balance 100
 /// assert_eq!(db.get::<Account>("a1").await?, Some(two));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Counters (`#[dynomodel(counter)]`)
+///
+/// A counter is a number or a set ([`CounterAttribute`](crate::convert::CounterAttribute): an
+/// integer, float, [`Number`](crate::Number), decimal, `HashSet`/`BTreeSet`, or an `Option` of one)
+/// whose changes are atomic (`ADD`, `DELETE`, `incr`) and never conflict with an edit of the rest
+/// of the item: a thread's views, a post's likes, a set of tags anyone may add to. It belongs on a
+/// model with a `#[version]` (that is what it is exempt from), as a stored, plain, top-level
+/// attribute: not a key, the version, the TTL, a timestamp, a composite part, skipped, or stored
+/// through `epoch_seconds`, `serde` or `json`; all of this is checked at compile time.
+///
+/// - **Updates of counters only do not bump the version** (nor check it, unless asked with
+///   [`if_version`](crate::UpdateItem::if_version)): a thread being viewed leaves every open edit
+///   current. An update that also changes anything else bumps as usual.
+///   [`skip_version_bump()`](crate::UpdateItem::skip_version_bump) states that an update must not
+///   bump, and refuses one that changes anything but counters.
+/// - **Whole-item writes never lose increments.** A copy read before some increments still holds
+///   the current version, so its put or save passes the version check; written as a `PutItem`, it
+///   would set the counters back. A [`put`](crate::Db::put), [`save`](crate::Db::save) or a
+///   transaction's `put`/`save` of a value at a stored version is therefore sent as an `UpdateItem`
+///   (same condition, `<version> = :held`) that `SET`s every other attribute, `REMOVE`s the model's
+///   attributes the value stores nothing in (`None`, an empty set) and leaves the counters as
+///   stored. Attributes the model does not know are kept too (a `PutItem` would drop them). A first
+///   save (version `0`/`None`, create-only) is a `PutItem` storing the value's counters, and an
+///   `.ignore_version()` write stores the value as it is, counters included.
+/// - **What the value holds afterwards.** `save` reads the stored item back (`ALL_NEW`, no read
+///   capacity) and takes it whole, so the value holds the counters as stored; `incr` and `refresh`
+///   also take the stored item. A transaction's `save` returns no item: it sets the version and
+///   the timestamps, and leaves the value's counters as they were ([`refresh`](crate::Db::refresh)
+///   to read them); `put` takes `&M` and changes nothing.
+/// - [`sync`](crate::Db::sync) writes a counter's change as its difference (`ADD after - before`;
+///   for a set, `ADD` of the elements it gained, `DELETE` of those it lost), which adds to what
+///   others did meanwhile, and checks no guard on it; a counter cleared in `after` is removed. A set
+///   that both gained and lost elements is refused (one update cannot `ADD` to and `DELETE` from one
+///   attribute).
+/// - A batch cannot check a version at all: its puts of a versioned model stay refused unless
+///   [`ignore_version`](crate::BatchWrite::ignore_version), which stores the counters as they are.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread {
+///     #[hash_key]
+///     subject: String,
+///     message: String,
+///     #[dynomodel(counter)]
+///     views: u64,
+///     #[dynomodel(counter)]
+///     tags: BTreeSet<String>,
+///     #[version]
+///     version: u64,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Thread>().await?;
+/// let mut thread = Thread { subject: "Rust?".into(), message: "Why?".into(), views: 0, tags: BTreeSet::new(), version: 0 };
+/// db.save(&mut thread).await?; // version 1
+///
+/// let mut edit = thread.clone(); // an edit form, open while the thread is read
+/// db.update::<Thread>("Rust?").add(Thread::views(), 1).await?; // still version 1
+/// db.update::<Thread>("Rust?").add(Thread::tags(), BTreeSet::from(["faq".to_owned()])).await?;
+///
+/// edit.message = "Why not?".into();
+/// db.save(&mut edit).await?; // no conflict, and the view and the tag are kept
+/// assert_eq!((edit.views, edit.tags.len(), edit.version), (1, 1, 2));
+/// assert_eq!(db.get::<Thread>("Rust?").await?, Some(edit));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Timestamps (`#[created_at]`, `#[updated_at]`)
+///
+/// Fields the mapper sets on writes, as the Java Enhanced Client's auto-generated timestamps: a
+/// `DateTime<Utc>` or `Option<DateTime<Utc>>` ([`TimestampAttribute`](crate::convert::TimestampAttribute)),
+/// stored like any such field (RFC 3339 text at the default or a chosen
+/// [`time_precision`](crate::convert::time_precision), or a number with `epoch_seconds`). A model has
+/// at most one of each, on a stored, plain, top-level attribute that is no key, version, TTL or
+/// counter (checked at compile time). "Not stamped yet" is `None`, or the Unix epoch (what
+/// `Default` gives a plain `DateTime<Utc>`).
+///
+/// | write | `#[updated_at]` | `#[created_at]` |
+/// |---|---|---|
+/// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save`, a [batch](crate::Db::batch_write)'s `put` | now | kept if the value holds one, else now (a save over a stored version with none: `if_not_exists(created_at, :now)`, the stored one kept) |
+/// | [`update`](crate::Db::update) with actions, a transaction's `update`, [`sync`](crate::Db::sync), [`incr`](crate::Db::incr) | `SET updated_at = :now` | `SET created_at = if_not_exists(created_at, :now)`: set only when the update creates the item (or it had none) |
+/// | [`delete`](crate::Db::delete), an update without actions | — | — |
+///
+/// An update whose own actions name a timestamp keeps its value (an import setting the times it
+/// read); `sync` never writes edits of them. `.ignore_version()` does not turn stamping off. `save`
+/// sets the value's fields to what it stored, so the value equals the stored item; `incr` and
+/// `refresh` read the stored item; `put` takes `&M` and leaves the value as it was.
+///
+/// **The clock** is the backend's, [`Backend::now`](crate::Backend::now), read once per write
+/// before the request is sent: the system's for Amazon DynamoDB, the engine's own for
+/// `dynomodel_mem::MemBackend` (`MemBackend::with_clock`), the one its time to live runs on, so a
+/// test that moves the engine's clock sees items stamped at exactly the times it set. The time is
+/// the writer's (DynamoDB stamps nothing): writers whose clocks disagree stamp times out of order.
+///
+/// ```
+/// use chrono::{DateTime, TimeZone, Utc};
+/// use dynomodel::{Db, Model};
+/// use dynomodel_mem::{ManualClock, MemBackend};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Note {
+///     #[hash_key]
+///     id: String,
+///     text: String,
+///     #[created_at]
+///     created: Option<DateTime<Utc>>,
+///     #[updated_at]
+///     #[dynomodel(time_precision = "millis")]
+///     updated: DateTime<Utc>,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let clock = ManualClock::new(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap());
+/// let db = Db::new(MemBackend::with_clock(clock.clone()));
+/// db.create_schema::<Note>().await?;
+///
+/// let mut note = Note { id: "n1".into(), text: "draft".into(), created: None, updated: DateTime::UNIX_EPOCH };
+/// db.save(&mut note).await?;
+/// assert_eq!(note.created, Some(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()));
+///
+/// clock.advance(std::time::Duration::from_secs(60));
+/// let note = db.update::<Note>("n1").set(Note::text(), "final").returning_new().await?;
+/// assert_eq!(note.updated, Utc.with_ymd_and_hms(2026, 3, 1, 9, 1, 0).unwrap());
+/// assert_eq!(note.created, Some(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap())); // kept
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```

@@ -129,7 +129,8 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Stores `item`, replacing any item with its key (a versioned model needs
-    /// [`ignore_version`](BatchWrite::ignore_version)).
+    /// [`ignore_version`](BatchWrite::ignore_version)), with the
+    /// [timestamps](crate::Model#timestamps-created_at-updated_at) of the write.
     pub fn put<M: Model>(self, item: &M) -> Self {
         self.put_all([item])
     }

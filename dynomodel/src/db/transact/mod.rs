@@ -60,8 +60,12 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// ```
 ///
 /// **Versions.** Actions on `#[version]` models check and bump the version as their single-item
-/// builders do. [`save`](Transaction::save) sets the value's version field once the transaction
-/// succeeded; a [`put`](Transaction::put) leaves its value one version behind.
+/// builders do, and stamp the same timestamps. [`save`](Transaction::save) sets the value's version
+/// and timestamp fields once the transaction succeeded; a [`put`](Transaction::put) leaves its
+/// value one version behind. A put or save of a model with
+/// [counters](crate::Model#counters-dynomodelcounter) over a stored version is an `Update` action
+/// leaving them as stored; a transaction returns no item, so a saved value's counters stay as they
+/// were.
 ///
 /// **Errors.** A rejected transaction is [`Error::TransactionCanceled`] with one
 /// [`CancellationReason`](crate::CancellationReason) per action, in order, whose

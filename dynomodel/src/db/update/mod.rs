@@ -40,8 +40,10 @@ use crate::model::{Model, PrimaryKey};
 /// validation errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
-/// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
-/// [optimistic locking](crate::Model#optimistic-locking-version).
+/// (`ADD <version> 1`), unless it changes [counters](crate::Model#counters-dynomodelcounter) only,
+/// and checks it when asked with [`if_version`](UpdateItem::if_version); see
+/// [optimistic locking](crate::Model#optimistic-locking-version). An update with actions also
+/// sets the [timestamps](crate::Model#timestamps-created_at-updated_at) its actions do not name.
 ///
 /// ```
 /// # use std::collections::BTreeSet;
@@ -143,9 +145,9 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// the one of the copy the update is based on; `0` or `None`: no item with the key). A mismatch
     /// is [`Error::VersionConflict`](crate::Error::VersionConflict).
     ///
-    /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this:
-    /// any copy read before becomes stale, so a later whole-item write from it fails instead of
-    /// undoing this update. Checking is opt-in because an update names the attributes it changes,
+    /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this
+    /// (except one of [counters](crate::Model#counters-dynomodelcounter) only): any copy read before
+    /// becomes stale, so a later whole-item write from it fails instead of undoing this update. Checking is opt-in because an update names the attributes it changes,
     /// and many updates (counters, `ADD` to sets) are right whatever else changed: see
     /// [optimistic locking](crate::Model#optimistic-locking-version).
     ///
@@ -176,7 +178,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Sends the update as if the model had no `#[version]` field: no check and no bump (so copies
-    /// read before stay current). To set the version yourself, e.g. in a migration.
+    /// read before stay current), whatever the actions. To set the version yourself, e.g. in a
+    /// migration. Timestamps are still set (name them in the actions to write your own).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
