@@ -12,17 +12,17 @@ use crate::value::AttributeValue;
 /// Adds the change of counter `name` from `was` to `is` to `update`: `ADD` of the difference of
 /// two numbers (of the new number when there was none), `ADD` of the elements a set gained and
 /// `DELETE` of those it lost, `REMOVE` when `is` stores nothing (the counter was cleared). `item`
-/// names the item in errors.
+/// names the item in errors (called only then).
 pub(crate) fn sync_counter<M>(
     update: Update<M>,
     name: &str,
     was: Option<&AttributeValue>,
     is: Option<&AttributeValue>,
-    item: &dyn std::fmt::Display,
+    item: impl Fn() -> String,
 ) -> Result<Update<M>> {
     use AttributeValue::{Bs, Ns, Ss, N};
     let refused =
-        |why: String| Error::validation(format!("sync of {item}: counter `{name}` {why}"));
+        |why: String| Error::validation(format!("sync of {}: counter `{name}` {why}", item()));
     let (gained, lost) = match (was, is) {
         (_, None) => return Ok(update.remove_attribute(name)),
         (None, Some(is)) => (Some(is.clone()), None),
@@ -83,13 +83,9 @@ mod tests {
         was: Option<AttributeValue>,
         is: Option<AttributeValue>,
     ) -> Result<(Option<String>, Vec<AttributeValue>)> {
-        let update = sync_counter::<()>(
-            Update::new(),
-            "c",
-            was.as_ref(),
-            is.as_ref(),
-            &"Doc {id: 1}",
-        )?;
+        let update = sync_counter::<()>(Update::new(), "c", was.as_ref(), is.as_ref(), || {
+            "Doc {id: 1}".to_owned()
+        })?;
         let mut ctx = ExpressionContext::new();
         let text = ctx.update(&update)?;
         Ok((text, ctx.finish().1.into_values().collect()))

@@ -197,13 +197,16 @@ impl Db {
             }
             if M::COUNTERS.contains(&name) {
                 // By its difference, which is right whatever others added since: no guard.
-                let item = ItemName {
-                    model: model_name::<M>(),
-                    key: &key.to_key_item()?,
-                    table: &self.table_name::<M>(),
-                }
-                .to_string();
-                update = sync_counter(update, name, was, is, &item)?;
+                let item = || match key.to_key_item() {
+                    Ok(key) => ItemName {
+                        model: model_name::<M>(),
+                        key: &key,
+                        table: &self.table_name::<M>(),
+                    }
+                    .to_string(),
+                    Err(_) => format!("`{}`", model_name::<M>()),
+                };
+                update = sync_counter(update, name, was, is, item)?;
                 continue;
             }
             counters_only = false;

@@ -423,7 +423,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             )));
         }
         let key = self.key.to_key_item()?;
-        if self.skip_version_bump {
+        // `ignore_version()` sends no version at all: nothing to skip.
+        if self.skip_version_bump && self.versioning != Versioning::Ignore {
             version::check_skip::<M>(&self.update, &self.db.table_name::<M>(), &key)?;
         }
         let update = match !self.skip_version_bump && self.versioning.bumps::<M>(&self.update) {
