@@ -109,7 +109,7 @@ impl Clocked {
     fn now(&self) -> DateTime<Utc> {
         self.clock
             .as_ref()
-            .map_or_else(Utc::now, |c| dynomodel_mem::Clock::now(c))
+            .map_or_else(Utc::now, dynomodel_mem::Clock::now)
     }
 
     /// Time passes: an hour on the engine's clock, a few milliseconds elsewhere.
