@@ -17,6 +17,7 @@ mod from_attributes;
 pub mod indexes;
 mod items;
 mod keys;
+mod lifecycle;
 mod schema;
 mod table_options;
 mod versions;

@@ -1,0 +1,127 @@
+//! `#[dynomodel(counter)]`, `#[created_at]` / `#[updated_at]` and `time_precision`: the `Model`
+//! items the derive generates for them (on plain and composite models), the stored widths, and the
+//! trait's defaults on models without them.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use dynomodel::convert::Rfc3339;
+use dynomodel::{AttributeValue, Document, Field, Model, Timestamp};
+
+use crate::{s, Tweet};
+
+/// A single-table member keyed by composites, with a counter set and both timestamps (`updated`
+/// as epoch seconds, `created` at the struct's width).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "app", entity = "Post", time_precision = "millis")]
+#[composite(pk = ("USER", user), hash_key)]
+#[composite(sk = ("POST", id), range_key)]
+struct Post {
+    user: String,
+    id: String,
+    body: Option<String>,
+    #[dynomodel(counter, rename = "Likes")]
+    likes: std::collections::BTreeSet<String>,
+    #[created_at]
+    created: DateTime<Utc>,
+    #[updated_at]
+    #[dynomodel(epoch_seconds)]
+    updated: Option<DateTime<Utc>>,
+    #[dynomodel(skip)]
+    cached: Option<String>,
+    #[version]
+    version: u64,
+}
+
+/// The struct's width applies to fields spelled `DateTime<..>`, in documents too; a field's own
+/// width wins.
+#[derive(Document, Debug, Clone, PartialEq)]
+#[dynomodel(time_precision = "seconds")]
+struct Visit {
+    at: DateTime<Utc>,
+    #[dynomodel(time_precision = "micros")]
+    precise: Option<DateTime<Utc>>,
+}
+
+fn at(nanos: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap() + Duration::nanoseconds(nanos)
+}
+
+fn post() -> Post {
+    Post {
+        user: "ada".into(),
+        id: "1".into(),
+        body: None,
+        likes: Default::default(),
+        created: at(123_456_789),
+        updated: None,
+        cached: None,
+        version: 0,
+    }
+}
+
+#[test]
+fn composite_models_list_their_counters_attributes_and_timestamps() {
+    assert_eq!(Post::COUNTERS, ["Likes"]);
+    // Composites, the stored fields that are no part of one, the entity attribute.
+    assert_eq!(
+        Post::ATTRIBUTES,
+        ["pk", "sk", "body", "Likes", "created", "updated", "version", "_et"]
+    );
+    assert_eq!(
+        (Post::CREATED_AT, Post::UPDATED_AT),
+        (Some("created"), Some("updated"))
+    );
+    // The defaults on a model without any of them.
+    assert_eq!(Tweet::COUNTERS, [] as [&str; 0]);
+    assert_eq!(Tweet::ATTRIBUTES, ["userid", "id", "text", "likes", "tags"]);
+    assert_eq!((Tweet::CREATED_AT, Tweet::UPDATED_AT), (None, None));
+    assert_eq!(Tweet::timestamp_value(Timestamp::Updated, at(0)), Ok(None));
+}
+
+#[test]
+fn timestamps_read_set_and_store_through_the_fields_conversion() {
+    let mut post = post();
+    assert_eq!(post.timestamp(Timestamp::Created), Some(at(123_456_789)));
+    assert_eq!(
+        post.timestamp(Timestamp::Updated),
+        None,
+        "None: not stamped yet"
+    );
+    post.created = DateTime::UNIX_EPOCH;
+    assert_eq!(
+        post.timestamp(Timestamp::Created),
+        None,
+        "the epoch: not stamped yet"
+    );
+
+    // Set as it reads back once stored: milliseconds for `created`, exact epoch seconds for `updated`.
+    post.set_timestamp(Timestamp::Created, at(123_456_789))
+        .unwrap();
+    post.set_timestamp(Timestamp::Updated, at(5)).unwrap();
+    assert_eq!((post.created, post.updated), (at(123_000_000), Some(at(5))));
+    assert_eq!(
+        Post::timestamp_value(Timestamp::Created, at(123_456_789)),
+        Ok(Some(s("2026-03-01T09:00:00.123Z")))
+    );
+    assert!(matches!(
+        Post::timestamp_value(Timestamp::Updated, at(0)),
+        Ok(Some(AttributeValue::N(_)))
+    ));
+    let item = post.to_item().unwrap();
+    assert_eq!(item["created"], s("2026-03-01T09:00:00.123Z"));
+    assert_eq!(Post::from_item(item).unwrap(), post);
+}
+
+#[test]
+fn widths_apply_per_struct_and_per_field() {
+    let _: Field<Post, Rfc3339<3>> = Post::created();
+    let visit = Visit {
+        at: at(987_654_321),
+        precise: Some(at(987_654_321)),
+    };
+    let AttributeValue::M(map) = dynomodel::Attribute::to_attribute(&visit).unwrap().unwrap()
+    else {
+        panic!("a document is a map");
+    };
+    assert_eq!(map["at"], s("2026-03-01T09:00:00Z"));
+    assert_eq!(map["precise"], s("2026-03-01T09:00:00.987654Z"));
+}
