@@ -296,3 +296,51 @@ dual_test!(sync_writes_the_difference_of_counters, |t| {
     );
     assert_eq!(stored(&db, "Thread 6").await, now);
 });
+
+dual_test!(whole_writes_keep_what_the_model_does_not_know, |t| {
+    let (db, read) = forum(&t, "Thread 7").await;
+    // Another application adds an attribute this model does not know, and a view.
+    db.backend()
+        .update_item(dynomodel::UpdateItemInput {
+            table_name: db.table_name::<Thread>(),
+            key: item([("ForumName", s(FORUM)), ("Subject", s("Thread 7"))]),
+            update_expression: Some("SET Answered = :yes ADD #views :one".into()),
+            expression_attribute_names: Some([("#views".to_owned(), "Views".to_owned())].into()),
+            expression_attribute_values: Some(item([
+                (":yes", AttributeValue::Bool(true)),
+                (":one", num("1")),
+            ])),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+
+    // A save over the stored version is an update: it keeps both (a PutItem would drop them).
+    let mut edit = read.clone();
+    edit.message = "edited".into();
+    db.save(&mut edit).await.unwrap();
+    let raw = db
+        .backend()
+        .get_item(dynomodel::GetItemInput {
+            table_name: db.table_name::<Thread>(),
+            key: item([("ForumName", s(FORUM)), ("Subject", s("Thread 7"))]),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert_eq!(
+        (&raw["Answered"], &raw["Views"], &raw["Version"]),
+        (&AttributeValue::Bool(true), &num("1"), &num("2"))
+    );
+
+    // `ignore_version()` stores the value as it is: a `PutItem`, counters included.
+    let restored = Thread {
+        views: 40,
+        version: 9,
+        ..edit.clone()
+    };
+    db.put(&restored).ignore_version().await.unwrap();
+    assert_eq!(stored(&db, "Thread 7").await, restored);
+});
