@@ -4,13 +4,12 @@
 //! with `transact_get`. Needs no service: `cargo run -p dynomodel-examples --example bank`.
 //!
 //! To run the same code against Amazon DynamoDB (or DynamoDB Local), build `dynomodel` with the `aws`
-//! feature and replace `Db::memory()` by `Db::from_env().await?`.
+//! feature and replace `dynomodel_mem::memory()` by `Db::from_env().await?`.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use dynomodel::{Db, Error, Model};
-use dynomodel_mem::MemoryDb;
 
 /// An account. `version` counts its writes: a copy read before someone else's write cannot be saved.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -151,7 +150,7 @@ fn refused(result: dynomodel::Result<()>, what: &str) -> Result<Error, String> {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = Db::memory();
+    let db = dynomodel_mem::memory();
     db.create_schema::<Account>().await?;
     db.create_schema::<Transfer>().await?;
     let ids = ["alice", "bob", "carol"];

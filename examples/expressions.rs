@@ -8,8 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{Db, Model};
-use dynomodel_mem::MemoryDb;
+use dynomodel::Model;
 
 /// A tweet, keyed by author and id.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -35,7 +34,7 @@ pub struct Tweet {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = Db::memory();
+    let db = dynomodel_mem::memory();
     db.create_schema::<Tweet>().await?;
 
     let tweet = Tweet {

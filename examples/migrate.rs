@@ -9,8 +9,6 @@
 use std::time::{Duration, SystemTime};
 
 use dynomodel::migrate::{ApplyOptions, Progress};
-use dynomodel::Db;
-use dynomodel_mem::MemoryDb;
 
 /// The first version: sessions by user, nothing else.
 mod v1 {
@@ -58,7 +56,7 @@ mod v2 {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = Db::memory();
+    let db = dynomodel_mem::memory();
 
     // Version 1: the table is created, and users log in.
     db.create_schema::<v1::Session>().await?;

@@ -3,13 +3,12 @@
 //! Needs no service: `cargo run -p dynomodel-examples --example quickstart`.
 //!
 //! To run the same code against Amazon DynamoDB (or DynamoDB Local), build `dynomodel` with the `aws`
-//! feature and replace `Db::memory()` by `Db::from_env().await?`.
+//! feature and replace `dynomodel_mem::memory()` by `Db::from_env().await?`.
 
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::{Db, Model};
-use dynomodel_mem::MemoryDb;
+use dynomodel::Model;
 use futures::TryStreamExt;
 
 /// A tweet, keyed by author and id, with flywheel's six indexes.
@@ -61,7 +60,7 @@ fn tweet(userid: &str, id: u32, city: &str, retweets: i64, text: &str, tags: &[&
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = Db::memory();
+    let db = dynomodel_mem::memory();
 
     let created = db.create_schema::<Tweet>().await?;
     let table = db

@@ -14,7 +14,6 @@
 
 use chrono::NaiveDate;
 use dynomodel::{AttributeValue, AwsBackend, Collection, Db, Item, Model, PutItemInput};
-use dynomodel_mem::MemoryDb;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "app", entity = "User")]
@@ -73,7 +72,7 @@ fn database() -> Db {
     match std::env::var("DYNAMODB_ENDPOINT") {
         Ok(endpoint) => Db::new(AwsBackend::local(endpoint))
             .with_namespace(format!("single-table-{}-", std::process::id())),
-        Err(_) => Db::memory(),
+        Err(_) => dynomodel_mem::memory(),
     }
 }
 

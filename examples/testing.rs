@@ -13,7 +13,7 @@
 use std::future::IntoFuture;
 use std::time::Duration;
 
-use dynomodel::{Db, Error, Model};
+use dynomodel::{CancellationCode, Db, Error, Model};
 use dynomodel_mem::faults::{FaultError, Operation, Portion, Rule};
 use dynomodel_mem::MemBackend;
 
@@ -61,7 +61,7 @@ fn retryable(e: &Error) -> bool {
         || e.code() == "InternalServerError"
         || e.cancellation_reasons()
             .iter()
-            .any(|r| r.code == "TransactionConflict")
+            .any(|r| r.code == CancellationCode::TransactionConflict)
 }
 
 /// Runs the request `call` builds until it succeeds, fails for good, or 5 attempts were made, with

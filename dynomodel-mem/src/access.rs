@@ -11,17 +11,12 @@ use crate::state::State;
 use crate::{durable, lock, streams, MemBackend};
 
 impl MemBackend {
-    /// Runs the engine-wide write `op` under the catalog's write lock (every table to itself); in
-    /// durable mode, logs what it did before returning.
-    pub(crate) fn mutate<T>(&self, op: impl FnOnce(&mut State) -> Result<T>) -> Result<T> {
-        self.mutate_logged(Default::default(), op)
-    }
-
-    /// The request of table operation `command`, encoded for the log when in durable mode.
+    /// The request of the engine-wide write `command`, encoded for the log when in durable mode
+    /// (before the operation takes its input).
     pub(crate) fn logged(&self, command: durable::Command<'_>) -> durable::Logged {
         #[cfg(feature = "durable")]
         {
-            self.durable.as_ref().map(|_| command.encode())
+            self.durable.as_ref().and_then(|_| command.encode())
         }
         #[cfg(not(feature = "durable"))]
         {
@@ -30,7 +25,9 @@ impl MemBackend {
         }
     }
 
-    /// [`MemBackend::mutate`] for a table operation, whose request `command` is logged.
+    /// Runs the engine-wide write `op` (a table operation, the TTL sweep) under the catalog's write
+    /// lock (every table to itself); in durable mode, logs what it did (its request `command`, from
+    /// [`MemBackend::logged`], and its effects on items) before returning.
     pub(crate) fn mutate_logged<T>(
         &self,
         command: durable::Logged,
@@ -39,10 +36,10 @@ impl MemBackend {
         let mut state = self.write();
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, position) = durable.run(&mut *state, command, op);
+            let (result, ticket) = durable.run(&mut *state, command, op);
             // The fsync waits outside the lock, so that writers arriving meanwhile share it.
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         let _ = command;
         op(&mut state)
@@ -60,17 +57,18 @@ impl MemBackend {
         let mut locked = state.lock(tables, lock::Mode::Write);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, position) = durable.run(&mut locked, None, op);
+            let (result, ticket) = durable.run(&mut locked, None, op);
             // The fsync waits outside the locks, so that writers arriving meanwhile share it.
             drop(locked);
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         op(&mut locked)
     }
 
     /// Runs the item read `op` with the tables `tables` locked for reading; in durable mode
-    /// (`--sync always`), answers only once every write it may have seen is on disk.
+    /// (`--sync always`), answers only once every write it may have seen is on disk, and never with
+    /// a write that failed to reach it.
     pub(crate) fn reading_tables<'n, T>(
         &self,
         tables: impl IntoIterator<Item = &'n str>,
@@ -81,10 +79,10 @@ impl MemBackend {
         let result = op(&locked);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let position = durable.position();
+            let ticket = durable.read_ticket();
             drop(locked);
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         result
     }
@@ -96,9 +94,9 @@ impl MemBackend {
         let result = op(&state);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let position = durable.position();
+            let ticket = durable.read_ticket();
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         result
     }
@@ -110,9 +108,9 @@ impl MemBackend {
         let result = op(&mut state);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let position = durable.position();
+            let ticket = durable.read_ticket();
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         result
     }
@@ -124,10 +122,10 @@ impl MemBackend {
         let mut locked = state.lock([input.table_name.as_str()], lock::Mode::Write);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, position) = durable.run(&mut locked, None, |s| s.put_item(input));
+            let (result, ticket) = durable.run(&mut locked, None, |s| s.put_item(input));
             drop(locked);
             drop(state);
-            return durable.settle(position).and(result);
+            return durable.settle(ticket).and(result);
         }
         locked.put_item(input)
     }
@@ -160,10 +158,10 @@ impl MemBackend {
                 let result = op(&mut locked);
                 #[cfg(feature = "durable")]
                 if let Some(durable) = &self.durable {
-                    let position = durable.position();
+                    let ticket = durable.read_ticket();
                     drop(locked);
                     drop(state);
-                    return durable.settle(position).and(result);
+                    return durable.settle(ticket).and(result);
                 }
                 return result;
             }

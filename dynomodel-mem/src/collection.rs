@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use dynomodel::{
-    item_size, Error, Item, ItemCollectionMetrics, Result, ReturnItemCollectionMetrics,
+    item_size, CancellationCode, Error, Item, ItemCollectionMetrics, Result,
+    ReturnItemCollectionMetrics,
 };
 
 use crate::capacity::entry_size;
@@ -29,7 +30,7 @@ pub(crate) const LIMIT_MESSAGE: &str = "Collection size exceeded.";
 
 /// The cancellation reason code of a transaction whose write would grow an item collection past the
 /// limit (API `TransactWriteItems`, "Item collection size limit exceeded").
-pub(crate) const LIMIT_REASON: &str = "ItemCollectionSizeLimitExceeded";
+pub(crate) const LIMIT_REASON: CancellationCode = CancellationCode::ItemCollectionSizeLimitExceeded;
 /// Its message, as the API reference gives it (no final period).
 pub(crate) const LIMIT_REASON_MESSAGE: &str = "Collection size exceeded";
 

@@ -278,7 +278,6 @@ impl Locked<'_> {
             .and_then(|c| c.report(&table.schema.name, mode));
         // The key outlives the put only when metrics were asked for (no clone on the plain path).
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
-        crate::durable::journal::put(&table.schema.name, &key, &input.item);
         let old = table.put(key, input.item);
         debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
@@ -385,7 +384,6 @@ impl Locked<'_> {
         let consumed = cost
             .as_ref()
             .and_then(|c| c.report(&table.schema.name, mode));
-        crate::durable::journal::delete(&table.schema.name, &key);
         let old = table.delete(&key);
         debit_write(meter, table, cost.as_ref());
         Ok(DeleteItemOutput {
@@ -450,7 +448,6 @@ impl Locked<'_> {
         let metrics_key = input
             .return_item_collection_metrics
             .map(|_| plan.key.clone());
-        crate::durable::journal::put(&table.schema.name, &plan.key, &plan.updated.item);
         table.put(plan.key, plan.updated.item);
         debit_write(meter, table, cost.as_ref());
         Ok(UpdateItemOutput {

@@ -1,7 +1,8 @@
 //! # dynomodel-mem
 //!
 //! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::Backend`]
-//! with DynamoDB's validation rules, limits, orderings and error messages.
+//! with DynamoDB's validation rules, limits, orderings and error messages. For the mapper,
+//! [`memory()`] is a `dynomodel::Db` over a fresh engine (no import needed).
 //!
 //! Operations so far: CreateTable, DescribeTable, ListTables, DeleteTable, PutItem, GetItem,
 //! DeleteItem, UpdateItem (with condition, update and projection expressions), Query and Scan
@@ -128,6 +129,9 @@ mod create;
 pub mod durable;
 mod expr;
 pub mod faults;
+#[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
+#[doc(hidden)]
+pub mod fuzzing;
 mod index;
 mod items;
 mod java_order;
@@ -170,7 +174,9 @@ pub use config::MemBackendBuilder;
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 #[cfg(feature = "durable")]
-pub use durable::{OpenError, RecoveryReport, SyncPolicy};
+pub use durable::{
+    Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
+};
 pub use key::KeyValue;
 pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
@@ -478,7 +484,9 @@ impl MemBackend {
     /// # }).unwrap();
     /// ```
     pub fn sweep_expired(&self) -> usize {
-        self.mutate(|s| Ok(s.sweep_expired())).unwrap_or(0)
+        let logged = self.logged(durable::Command::SweepExpired);
+        self.mutate_logged(logged, |s| Ok(s.sweep_expired()))
+            .unwrap_or(0)
     }
 
     /// What is inconsistent in the engine, one line per problem; empty when every secondary index
@@ -494,9 +502,41 @@ impl MemBackend {
     }
 }
 
-/// `Db::memory()`: a [`Db`] over a fresh in-memory engine.
+/// A [`Db`] over a fresh, empty in-memory engine ([`MemBackend`]): the quickest start, with nothing
+/// to import.
 ///
-/// An extension trait because `dynomodel` cannot depend on `dynomodel-mem` (that would be a cycle).
+/// `Db::memory()` is the same, through the [`MemoryDb`] extension trait, which must be in scope
+/// (`use dynomodel_mem::MemoryDb;`): `dynomodel` cannot have the function itself, since it cannot
+/// depend on this crate, and without the import rustc says only that `Db` has no `memory` (it
+/// suggests the import only once this crate is used elsewhere in the file's crate).
+///
+/// ```
+/// use dynomodel::Model;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct User {
+///     #[hash_key]
+///     id: String,
+///     name: String,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = dynomodel_mem::memory();
+/// db.create_schema::<User>().await?;
+/// let ada = User { id: "u1".into(), name: "Ada".into() };
+/// db.put(&ada).await?;
+/// assert_eq!(db.get::<User>("u1").await?, Some(ada));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+pub fn memory() -> Db {
+    Db::new(MemBackend::new())
+}
+
+/// `Db::memory()`: a [`Db`] over a fresh in-memory engine, as [`memory()`].
+///
+/// An extension trait because `dynomodel` cannot depend on `dynomodel-mem` (that would be a cycle),
+/// so it must be imported; [`memory()`] needs no import.
 ///
 /// ```
 /// use dynomodel::Db;
@@ -515,6 +555,6 @@ pub trait MemoryDb {
 
 impl MemoryDb for Db {
     fn memory() -> Db {
-        Db::new(MemBackend::new())
+        memory()
     }
 }

@@ -5,7 +5,8 @@
 //! why). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
 //! The secondary indexes sit beside `partitions` (TTL and stream state will join them); every write goes
 //! through [`Table::put`] and [`Table::delete`], which keep the indexes in step, so that batches,
-//! transactions and TTL expiry maintain the indexes by construction.
+//! transactions and TTL expiry maintain the indexes by construction, and which capture the write for
+//! durable mode's log, so that no write path can forget to log.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -187,8 +188,10 @@ impl Table {
     }
 
     /// Stores `item` under `key`, returning the item it replaced (as stored: decoding it is left to the
-    /// callers that return it).
+    /// callers that return it). In durable mode the put is captured for the request's log record
+    /// here, where every item write passes (`durable/journal.rs`).
     pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
+        crate::durable::journal::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode(&item);
         let size = stored.size();
         let tracks = self.tracks_items();
@@ -240,11 +243,17 @@ impl Table {
         self.delete_by(key, Some(Identity::time_to_live()))
     }
 
-    /// Removes the item with this key on behalf of `identity` (`None`: the application).
+    /// Removes the item with this key on behalf of `identity` (`None`: the application). A
+    /// deletion is captured for the request's log record here (`durable/journal.rs`); deleting a
+    /// missing item changes nothing and records nothing.
     fn delete_by(&mut self, key: &PrimaryKey, identity: Option<Identity>) -> Option<Item> {
         let slot = partition_slot(key.hash.clone());
         let partition = self.partitions.get_mut(&slot)?;
         let stored = partition.remove(&key.range)?;
+        match identity {
+            None => crate::durable::journal::delete(&self.schema.name, key),
+            Some(_) => crate::durable::journal::expire(&self.schema.name, key),
+        }
         let old = stored.decode();
         if let Some(size) = self.collections.get_mut(&key.hash) {
             *size = size.saturating_sub(collection::share(&self.indexes, Some(&old)));

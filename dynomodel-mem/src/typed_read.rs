@@ -27,11 +27,17 @@ use dynomodel::{
 use crate::stored::StoredItem;
 use crate::MemBackend;
 
-/// Hands a stored item to `sink`: its attributes, names borrowed.
+/// Hands a stored item to `sink`: its attributes, names borrowed, and a look-up of any one of them
+/// (a second pass over the stored bytes, only if the sink asks: for an item it could not decode).
 pub(crate) fn hand_over(sink: &mut dyn ItemSink, stored: &[u8]) {
     let mut attributes =
         StoredItem::attributes_of(stored).map(|(name, value)| (Cow::Borrowed(name), value));
-    sink.item(&mut attributes);
+    let find = |wanted: &str| {
+        StoredItem::attributes_of(stored)
+            .find(|(name, _)| *name == wanted)
+            .map(|(_, value)| value)
+    };
+    sink.stored_item(&mut attributes, &find);
 }
 
 /// [`Backend::get_item_into`] on the engine.

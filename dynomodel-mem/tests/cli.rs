@@ -1,6 +1,6 @@
 //! The `dynomodel-mem` binary as a user runs it: `--help`, the startup lines, `GET /health`,
-//! `serve --seed`, `export`/`import` against a running server, and SIGTERM's drain of a request in
-//! flight. Here rather than in `tests/server` because Cargo gives the path of a package's binary
+//! `serve --seed`, `export`/`import` against a running server, SIGTERM's drain of a request in
+//! flight, and a damaged data directory refused, then repaired. Here rather than in `tests/server` because Cargo gives the path of a package's binary
 //! (`CARGO_BIN_EXE_…`) only to that package's own integration tests.
 
 #![allow(clippy::unwrap_used)]
@@ -89,7 +89,8 @@ impl Drop for Served {
 fn http(addr: &str, method: &str, path: &str, target: Option<&str>, body: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     if let Some(target) = target {
@@ -160,7 +161,7 @@ fn help_lists_the_commands_and_each_command_its_flags() {
     let top = run(&["--help"]);
     assert!(top.status.success());
     let top = String::from_utf8(top.stdout).unwrap();
-    for command in ["serve", "export", "import"] {
+    for command in ["serve", "export", "import", "repair"] {
         assert!(top.contains(command), "{top}");
         let help = run(&[command, "--help"]);
         assert!(help.status.success());
@@ -189,6 +190,96 @@ fn health_answers_ok_and_the_banner_says_where_data_lives() {
     // Not on DynamoDB's POST /: a POST to /health is still DynamoDB's API (and no operation).
     let (status, _) = http(served.addr(), "POST", "/health", None, "{}");
     assert_eq!(status, 400);
+}
+
+/// Issue 25, finding 1: a flipped bit in the middle of the log is refused at startup, naming the
+/// file, the offset and what would be lost (before, the log was cut there silently); `repair` cuts
+/// it, says what it dropped and keeps the original; the server then starts.
+#[test]
+fn a_damaged_data_directory_is_refused_then_repaired() {
+    let dir = temp_file("data");
+    let served = Served::start(&["--data-dir", dir.to_str().unwrap()]);
+    dynamodb(served.addr(), "CreateTable", users_table());
+    for i in 0..20 {
+        let item = json!({"TableName": "users", "Item": {"id": {"S": format!("u{i:02}")}}});
+        dynamodb(served.addr(), "PutItem", item);
+    }
+    served.terminate();
+    let mut served = served;
+    assert!(served.child.wait().unwrap().success());
+    let log = dir.join("log-00000000000000000000.dyno");
+    let mut bytes = std::fs::read(&log).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x08;
+    std::fs::write(&log, &bytes).unwrap();
+    let refused = run(&["serve", "--port", "0", "--data-dir", dir.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    for expected in [
+        format!("{} is damaged at offset", log.display()),
+        "readable records (up to record 21)".to_owned(),
+        "refusing to start with acknowledged writes missing".to_owned(),
+        format!("dynomodel-mem repair --data-dir {}", dir.display()),
+    ] {
+        assert!(stderr.contains(&expected), "{expected:?} in {stderr}");
+    }
+    assert_eq!(std::fs::read(&log).unwrap(), bytes, "nothing was cut");
+    let repaired = run(&["repair", "--data-dir", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8(repaired.stdout).unwrap();
+    assert!(repaired.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("repaired: ") && stdout.contains(" at offset "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("readable records (up to record 21)"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("aside/repair-1/log-00000000000000000000.dyno")).unwrap(),
+        bytes
+    );
+    let again = run(&["repair", "--data-dir", dir.to_str().unwrap()]);
+    assert!(String::from_utf8(again.stdout)
+        .unwrap()
+        .contains("nothing to repair"));
+    let served = Served::start(&["--data-dir", dir.to_str().unwrap()]);
+    let scan = dynamodb(served.addr(), "Scan", json!({"TableName": "users"}));
+    let count = scan["Count"].as_u64().unwrap();
+    assert!(count > 0 && count < 20, "{count}");
+    drop(served);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn beyond_loopback_it_warns_that_the_api_is_unauthenticated() {
+    let mut served = Served::start(&["--host", "0.0.0.0"]);
+    let stderr = BufReader::new(served.child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    for line in stderr.lines() {
+        lines.push(line.unwrap());
+        if lines.len() == 2 {
+            break;
+        }
+    }
+    let port = served.url.rsplit(':').next().unwrap();
+    let expected = [
+        format!(
+            "listening on 0.0.0.0:{port}, beyond loopback: the DynamoDB API is unauthenticated, \
+             anyone who can reach this address can read and write every table"
+        ),
+        "the admin endpoints (/_dynomodel/) are disabled: a server listening beyond loopback \
+         serves them only with an admin token (--admin-token)"
+            .to_owned(),
+    ];
+    assert_eq!(lines.len(), expected.len(), "{lines:?}");
+    for (line, message) in lines.iter().zip(&expected) {
+        // `[WARN target] message`: the target is the module that logs, not what is checked here.
+        assert!(
+            line.starts_with("[WARN ") && line.ends_with(message.as_str()),
+            "{line}"
+        );
+    }
 }
 
 #[test]

@@ -6,6 +6,12 @@ use crate::db::names::ItemName;
 use crate::db::{BatchUnprocessed, ItemDecode};
 use crate::value::{Item, NumberError};
 
+mod code;
+mod not_found;
+
+pub use code::CancellationCode;
+pub use not_found::{ExistenceCheck, ItemNotFound};
+
 /// A `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -17,9 +23,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// DynamoDB's errors are struct variants carrying its message (`ConditionalCheckFailed { message,
 /// item }`, `TransactionCanceled { message, reasons }`, ...). The mapper's own errors about items
 /// carry a boxed struct naming the model, table and key: [`VersionConflict`] (optimistic locking),
-/// [`BatchUnprocessed`] and [`ItemDecode`] (batches). Rather than matching, the common questions
+/// [`ItemNotFound`] (an update of a missing item), [`BatchUnprocessed`] (batches) and
+/// [`ItemDecode`] (an item any read returned that does not decode: it names the table, the key
+/// and the attribute). Rather than matching, the common questions
 /// have methods: [`is_conditional_check_failed`](Error::is_conditional_check_failed),
-/// [`is_version_conflict`](Error::is_version_conflict) (also inside a canceled transaction),
+/// [`is_version_conflict`](Error::is_version_conflict) and
+/// [`is_item_not_found`](Error::is_item_not_found) (also inside a canceled transaction),
 /// [`conditional_item`](Error::conditional_item) (the stored item a failed condition found) and
 /// [`cancellation_reasons`](Error::cancellation_reasons).
 ///
@@ -71,6 +80,14 @@ pub enum Error {
     /// Boxed, to keep every `Result` small.
     #[error("VersionConflict: {}", .0.message)]
     VersionConflict(Box<VersionConflict>),
+    /// An update found no item of its model under its key, and changed nothing: updates are
+    /// conditional on the item existing unless they are an [`upsert`](crate::UpdateItem::upsert)
+    /// (see [`UpdateItem`](crate::UpdateItem)). Not a DynamoDB error type: the mapper reports a
+    /// `ConditionalCheckFailedException` as this one when the stored item (or its absence) shows
+    /// that the existence check is the condition that failed. Names the model, table and key; in a
+    /// shared table, also the entity type found instead. Boxed, to keep every `Result` small.
+    #[error("ItemNotFound: {}", .0.message)]
+    ItemNotFound(Box<ItemNotFound>),
     /// `TransactionCanceledException`: a transaction was rejected as a whole.
     #[error("TransactionCanceledException: {message}")]
     TransactionCanceled {
@@ -108,7 +125,9 @@ pub enum Error {
         /// DynamoDB's message.
         message: String,
     },
-    /// A value read from or written to DynamoDB does not fit the Rust type.
+    /// A value does not fit the Rust type: a value written (or a key given) that does not convert,
+    /// or a pure conversion such as [`Partial::get`](crate::Partial::get) (an item a read returned
+    /// that does not decode is [`Error::ItemDecode`], which names it).
     #[error(transparent)]
     Conversion(#[from] ConversionError),
     /// The request never got an answer from the service (network, credentials, timeouts).
@@ -126,8 +145,11 @@ pub enum Error {
     /// other one was read or written).
     #[error(transparent)]
     BatchUnprocessed(Box<BatchUnprocessed>),
-    /// An item a batch or a read transaction read does not decode as its model; names the model,
-    /// table and key.
+    /// An item a read returned does not decode as the type asked for (a get, query, scan, collection
+    /// read, batch get, read transaction, change stream, a write's returned item or
+    /// [`conditional_item`](Error::conditional_item)); names the type, the table (and index), the
+    /// item's key and, in its [`ConversionError`], the attribute. [`Query::lenient`](crate::Query::lenient)
+    /// returns such items beside the good ones instead.
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
 
@@ -199,6 +221,7 @@ impl Error {
             Error::Validation { .. } => "ValidationException",
             Error::ConditionalCheckFailed { .. } => "ConditionalCheckFailedException",
             Error::VersionConflict(_) => "VersionConflict",
+            Error::ItemNotFound(_) => "ItemNotFound",
             Error::TransactionCanceled { .. } => "TransactionCanceledException",
             Error::ResourceNotFound { .. } => "ResourceNotFoundException",
             Error::ResourceInUse { .. } => "ResourceInUseException",
@@ -230,6 +253,7 @@ impl Error {
             | Error::Throughput { message, .. }
             | Error::Service { message, .. } => message.clone(),
             Error::VersionConflict(conflict) => conflict.message.clone(),
+            Error::ItemNotFound(not_found) => not_found.message.clone(),
             Error::Conversion(e) => e.to_string(),
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
@@ -256,20 +280,21 @@ impl From<NumberError> for Error {
     }
 }
 
-/// Why one action of a transaction failed (or `"None"` when it did not).
+/// Why one action of a transaction failed (or [`CancellationCode::None`] when it did not).
 ///
 /// ```
-/// use dynomodel::CancellationReason;
+/// use dynomodel::{CancellationCode, CancellationReason};
 ///
 /// let ok = CancellationReason::none();
-/// assert_eq!((ok.code.as_str(), ok.message), ("None", None));
-/// let failed = CancellationReason::new("ConditionalCheckFailed", "The conditional request failed");
+/// assert_eq!((&ok.code, &ok.message), (&CancellationCode::None, &None));
+/// let failed = CancellationReason::new(CancellationCode::ConditionalCheckFailed, "The conditional request failed");
 /// assert!(!failed.is_none());
+/// assert!(failed.is_conditional_check_failed());
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancellationReason {
-    /// `None`, `ConditionalCheckFailed`, `TransactionConflict`, `ValidationError`, …
-    pub code: String,
+    /// What happened to the action: [`CancellationCode::None`] if it did not fail.
+    pub code: CancellationCode,
     /// The reason's message, absent for `None`.
     pub message: Option<String>,
     /// The item, for a failed condition with `ReturnValuesOnConditionCheckFailure=ALL_OLD`.
@@ -280,18 +305,21 @@ pub struct CancellationReason {
 }
 
 impl CancellationReason {
-    /// The reason of an action that did not fail: code `"None"`, no message.
+    /// The reason of an action that did not fail: code `None`, no message.
     pub fn none() -> CancellationReason {
         CancellationReason {
-            code: "None".into(),
+            code: CancellationCode::None,
             message: None,
             item: None,
             action: None,
         }
     }
 
-    /// A failure with DynamoDB's code and message.
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> CancellationReason {
+    /// A failure with DynamoDB's code (a [`CancellationCode`], or its text) and message.
+    pub fn new(
+        code: impl Into<CancellationCode>,
+        message: impl Into<String>,
+    ) -> CancellationReason {
         CancellationReason {
             code: code.into(),
             message: Some(message.into()),
@@ -306,9 +334,28 @@ impl CancellationReason {
         self
     }
 
-    /// Whether the action did not fail (code `"None"`).
+    /// Whether the action did not fail (code `None`).
     pub fn is_none(&self) -> bool {
-        self.code == "None"
+        self.code == CancellationCode::None
+    }
+
+    /// Whether a condition of the action failed (code `ConditionalCheckFailed`): the user's, a
+    /// `#[version]` check ([`is_version_conflict`](CancellationReason::is_version_conflict) tells)
+    /// or an update's existence check ([`is_item_not_found`](CancellationReason::is_item_not_found)
+    /// tells).
+    pub fn is_conditional_check_failed(&self) -> bool {
+        self.code == CancellationCode::ConditionalCheckFailed
+    }
+
+    /// The model of the action the reason is about (its Rust type name), when the mapper built the
+    /// transaction.
+    pub fn model(&self) -> Option<&'static str> {
+        self.action.as_ref().map(|action| action.model)
+    }
+
+    /// The key of the item the action is about, when the mapper built the transaction.
+    pub fn key(&self) -> Option<&Item> {
+        self.action.as_ref().map(|action| &action.key)
     }
 }
 
@@ -325,6 +372,7 @@ impl CancellationReason {
 ///     table: "test-tweets".into(),
 ///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
 ///     version: None,
+///     existence: None,
 /// };
 /// assert_eq!(action.to_string(), r#"Put Tweet {userid: "abc"} in `test-tweets`"#);
 /// ```
@@ -341,6 +389,10 @@ pub struct ItemAction {
     /// A transaction action's `#[version]` check, if it made one, and whether it is what failed
     /// (batches make none: `BatchWriteItem` takes no condition).
     pub version: Option<VersionCheck>,
+    /// A transaction update's existence check (an update changes only an item of its model that
+    /// exists; see [`UpdateItem`](crate::UpdateItem)), if it made one, and whether it is what
+    /// failed.
+    pub existence: Option<ExistenceCheck>,
 }
 
 /// ``Update Account {id: "alice"} in `accounts` ``: how messages and logs name an action.

@@ -7,8 +7,7 @@
 //! [`Binary`], or a `Vec<u8>` field of a derived struct; dates are fixed-width RFC 3339 strings).
 //!
 //! ```
-//! use dynomodel::{Db, Model};
-//! use dynomodel_mem::MemoryDb; // in tests; in production `Db::from_env().await?` (feature `aws`)
+//! use dynomodel::Model;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[dynomodel(table = "tweets")]
@@ -22,7 +21,7 @@
 //! }
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! let db = Db::memory();
+//! let db = dynomodel_mem::memory(); // in tests; in production `Db::from_env().await?` (feature `aws`)
 //! db.create_schema::<Tweet>().await?;
 //!
 //! let tweet = Tweet { userid: "ada".into(), id: "1".into(), text: "hello".into(), likes: 0 };
@@ -39,7 +38,9 @@
 //! ```
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
-//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`].
+//! [`Scan`]; conditions and updates on [`Condition`] and [`Update`]. Field handles know the key
+//! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
+//! that sorts neither the table nor an index, does not compile.
 //!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
@@ -53,8 +54,8 @@
 //!   it, and no whole-item write loses their increments.
 //! - **Timestamps**: `#[created_at]` / `#[updated_at]` fields stamped by every write with the
 //!   backend's clock ([`Backend::now`]); see [`Model`](Model#timestamps-created_at-updated_at).
-//!   Dates are stored at a fixed width, nine fractional digits or one chosen with
-//!   `time_precision` ([`convert::time_precision`]).
+//!   A timestamp is stored like any `DateTime<Utc>` field: at the field's (or the model's)
+//!   `datetime` width ([`convert::datetime`]), or as epoch seconds.
 //!
 //! - **What it costs**: `.with_capacity()` ([`CapacityExt`], [`StreamCapacityExt`]) on any request
 //!   gives what it consumed ([`Consumed`]: a query's pages, a batch's chunks summed per table), and
@@ -92,24 +93,27 @@ pub use db::{
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{Change, ChangeRecord, Changes};
 pub use db::{
-    Db, DbFuture, Delete, DeleteKey, Get, GetPartial, Partial, Put, ReadTransaction, Reads, Save,
-    Slot, Transaction, UpdateItem,
+    Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
+    Reads, Save, Slot, Transaction, UpdateItem,
 };
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
-    CancellationReason, ConversionError, Error, ItemAction, Result, VersionCheck, VersionConflict,
+    CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
+    ItemNotFound, Result, VersionCheck, VersionConflict,
 };
 pub use expression::{
     Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoProjection, IntoValue, ListValue, MapValue, Numeric, Ordered, Path, PathElement, Prefix,
-    ProjectionExpression, SetValue, Size, Update, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
+    IntoProjection, IntoSortKeyCondition, IntoValue, ListValue, MapValue, Numeric, Ordered, Path,
+    PathElement, Prefix, ProjectionExpression, SetValue, Size, SortKeyCondition, Update,
+    UpdateTarget, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
 };
+pub use model::role;
 pub use model::{
-    entity_of, schema_union, Collection, Composite, CompositePart, CompositeParts, Field,
-    FollowingPart, Index, LeadingParts, Model, PrimaryKey, Projected, Timestamp,
-    DEFAULT_ENTITY_ATTRIBUTE,
+    entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
+    Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
+    RequiredAttribute, Timestamp, DEFAULT_ENTITY_ATTRIBUTE,
 };
-pub use query::{Cursor, Page, Query, Scan};
+pub use query::{Cursor, Decoded, Lenient, Page, Query, Scan};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };
@@ -119,6 +123,7 @@ pub use value::{
 pub mod __private {
     pub use std::borrow::Cow;
     pub use std::string::String;
+    pub use std::sync::OnceLock;
     pub use std::vec::Vec;
 
     /// The time of a timestamp. An alias, not a re-export of chrono's types: a re-export would

@@ -241,6 +241,7 @@ async fn writes_whose_retries_run_out_are_named_and_the_rest_is_written() {
             table: "batch-users".into(),
             key: users[42].key().to_key_item().unwrap(),
             version: None,
+            existence: None,
         }]
     );
     assert_eq!(

@@ -150,14 +150,28 @@ fn key_structs_take_the_parts() {
 }
 
 #[test]
-fn a_part_holding_the_separator_is_an_error() {
-    let err = order("a#b", day(1), 1).to_item().expect_err("ambiguous");
-    assert_eq!(err.path, "pk");
+fn a_part_holding_the_separator_is_an_error_unless_it_is_the_last() {
+    let at = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let event = Event {
+        tenant: "a|b".into(),
+        at,
+        kind: "login".into(),
+    };
+    let err = event.to_item().expect_err("ambiguous");
+    assert_eq!(err.path, "key");
     assert!(
-        err.to_string().contains("without the separator \"#\""),
+        err.to_string().contains("without the separator \"|\""),
         "{err}"
     );
-    assert!(OrderKey::from(("a#b", (day(1), 1))).to_key_item().is_err());
+    assert!(EventKey::from(("a|b", at)).to_key_item().is_err());
+
+    // `userid` is the last (and only) part of `pk`: the text after the prefix is all of it.
+    let item = order("a#b", day(1), 1).to_item().expect("unambiguous");
+    assert_eq!(item["pk"], s("USER#a#b"));
+    assert_eq!(
+        Order::from_item(item).expect("decodes").userid,
+        "a#b".to_owned()
+    );
 }
 
 #[test]

@@ -1,17 +1,18 @@
-//! `#[dynomodel(counter)]`, `#[created_at]` / `#[updated_at]` and `time_precision`: the `Model`
-//! items the derive generates for them (on plain and composite models), the stored widths, and the
-//! trait's defaults on models without them.
+//! `#[dynomodel(counter)]`, `#[created_at]` / `#[updated_at]`: the `Model` items the derive
+//! generates for them (on plain and composite models), timestamps set and stored through the
+//! field's own conversion (its `datetime` width, `epoch_seconds`), and the trait's defaults on
+//! models without them.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::convert::Rfc3339;
-use dynomodel::{AttributeValue, Document, Field, Model, Timestamp};
+use dynomodel::convert::datetime::{Millis, Rfc3339};
+use dynomodel::{AttributeValue, Field, Model, Timestamp};
 
 use crate::{s, Tweet};
 
 /// A single-table member keyed by composites, with a counter set and both timestamps (`updated`
 /// as epoch seconds, `created` at the struct's width).
 #[derive(Model, Debug, Clone, PartialEq)]
-#[dynomodel(table = "app", entity = "Post", time_precision = "millis")]
+#[dynomodel(table = "app", entity = "Post", datetime = "millis")]
 #[composite(pk = ("USER", user), hash_key)]
 #[composite(sk = ("POST", id), range_key)]
 struct Post {
@@ -29,16 +30,6 @@ struct Post {
     cached: Option<String>,
     #[version]
     version: u64,
-}
-
-/// The struct's width applies to fields spelled `DateTime<..>`, in documents too; a field's own
-/// width wins.
-#[derive(Document, Debug, Clone, PartialEq)]
-#[dynomodel(time_precision = "seconds")]
-struct Visit {
-    at: DateTime<Utc>,
-    #[dynomodel(time_precision = "micros")]
-    precise: Option<DateTime<Utc>>,
 }
 
 fn at(nanos: i64) -> DateTime<Utc> {
@@ -93,6 +84,8 @@ fn timestamps_read_set_and_store_through_the_fields_conversion() {
         "the epoch: not stamped yet"
     );
 
+    // The handle of a timestamp has its width, as any date-time field's.
+    let _: Field<Post, Rfc3339<Millis>> = Post::created();
     // Set as it reads back once stored: milliseconds for `created`, exact epoch seconds for `updated`.
     post.set_timestamp(Timestamp::Created, at(123_456_789))
         .unwrap();
@@ -109,19 +102,4 @@ fn timestamps_read_set_and_store_through_the_fields_conversion() {
     let item = post.to_item().unwrap();
     assert_eq!(item["created"], s("2026-03-01T09:00:00.123Z"));
     assert_eq!(Post::from_item(item).unwrap(), post);
-}
-
-#[test]
-fn widths_apply_per_struct_and_per_field() {
-    let _: Field<Post, Rfc3339<3>> = Post::created();
-    let visit = Visit {
-        at: at(987_654_321),
-        precise: Some(at(987_654_321)),
-    };
-    let AttributeValue::M(map) = dynomodel::Attribute::to_attribute(&visit).unwrap().unwrap()
-    else {
-        panic!("a document is a map");
-    };
-    assert_eq!(map["at"], s("2026-03-01T09:00:00Z"));
-    assert_eq!(map["precise"], s("2026-03-01T09:00:00.987654Z"));
 }

@@ -6,7 +6,9 @@
 
 mod composite;
 mod composite_local_indexes;
+mod composite_names;
 mod composite_projections;
+mod datetime;
 mod documents;
 mod entities;
 mod enums;
@@ -18,6 +20,7 @@ pub mod indexes;
 mod items;
 mod keys;
 mod lifecycle;
+mod required;
 mod schema;
 mod table_options;
 mod versions;

@@ -206,13 +206,16 @@ dual_test!(single_table_entity_attribute_written_and_checked, |t| {
         .await
         .unwrap();
     let err = db.get::<User>(("u3", day(1))).await.unwrap_err();
-    let Error::Conversion(conversion) = &err else {
+    let Error::ItemDecode(decode) = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(conversion.path, "_et");
+    assert_eq!(decode.error.path, "_et");
     assert_eq!(
         err.to_string(),
-        "attribute `_et`: expected an item of entity type \"User\", found an item of entity type \"Order\""
+        format!(
+            "the item of User {{pk: \"USER#u3\", sk: \"PROFILE#2026-01-01\"}} in `{table_name}` does not decode: \
+             attribute `_et`: expected an item of entity type \"User\", found an item of entity type \"Order\""
+        )
     );
 });
 
@@ -234,7 +237,11 @@ dual_test!(single_table_unknown_entities_reported, |t| {
     let err = db.collection::<UserData>("u1").all().await.unwrap_err();
     assert_eq!(
         err.to_string(),
-        "attribute `_et`: expected an entity type of UserData (User, Order, OrderLine), found an item of entity type \"Coupon\""
+        format!(
+            "the item of UserData {{pk: \"USER#u1\", sk: \"COUPON#1\"}} in `{}` does not decode: \
+             attribute `_et`: expected an entity type of UserData (User, Order, OrderLine), found an item of entity type \"Coupon\"",
+            db.table_name::<User>()
+        )
     );
     // With one, the item is returned as it is stored.
     let u1 = db
@@ -268,9 +275,16 @@ fn single_table_schema_is_the_union() {
 
 dual_test!(single_table_update_writes_the_entity_type, |t| {
     let db = app_db(&t).await;
-    // An update creating the item (an upsert) stores the entity type too, so the item reads back.
+    // An update of a missing item creates nothing; an upsert stores the entity type too, so the
+    // item reads back.
+    let missing = db
+        .update::<User>(("u9", day(1)))
+        .set(User::name(), "upserted")
+        .await;
+    assert!(missing.is_err_and(|e| e.is_item_not_found()));
     db.update::<User>(("u9", day(1)))
         .set(User::name(), "upserted")
+        .upsert()
         .await
         .unwrap();
     let upserted = db.get::<User>(("u9", day(1))).await.unwrap().unwrap();

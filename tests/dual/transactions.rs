@@ -249,7 +249,7 @@ impl Options for TransactWriteItem {
 /// `(code, message, item)` of each cancellation reason, after checking that the error is a
 /// `TransactionCanceledException` whose message lists the codes.
 #[track_caller]
-fn reasons(t: &Dual, r: Result<()>) -> Vec<(String, Option<String>, Option<Item>)> {
+fn reasons(t: &Dual, r: Result<()>) -> Vec<(CancellationCode, Option<String>, Option<Item>)> {
     match r {
         Err(Error::TransactionCanceled { message, reasons }) => {
             let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
@@ -275,17 +275,17 @@ fn reasons(t: &Dual, r: Result<()>) -> Vec<(String, Option<String>, Option<Item>
 }
 
 /// A reason that did not fail.
-fn none() -> (String, Option<String>, Option<Item>) {
+fn none() -> (CancellationCode, Option<String>, Option<Item>) {
     ("None".into(), None, None)
 }
 
 /// A `ValidationError` reason.
-fn invalid(message: &str) -> (String, Option<String>, Option<Item>) {
+fn invalid(message: &str) -> (CancellationCode, Option<String>, Option<Item>) {
     ("ValidationError".into(), Some(message.into()), None)
 }
 
 /// A `ConditionalCheckFailed` reason of a Put, Update or Delete.
-fn failed(item: Option<Item>) -> (String, Option<String>, Option<Item>) {
+fn failed(item: Option<Item>) -> (CancellationCode, Option<String>, Option<Item>) {
     (
         "ConditionalCheckFailed".into(),
         Some("The conditional request failed".into()),

@@ -87,7 +87,7 @@ dual_test!(typed_gets_decode_what_get_item_returns, |t| {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Conversion(e) if e.path == "score"),
+        matches!(&err, Error::ItemDecode(e) if e.error.path == "score"),
         "{err:?}"
     );
 
@@ -222,7 +222,7 @@ dual_test!(
             .and_then(|c| c.read_capacity_units.or(c.capacity_units));
         assert_eq!(units, Some(1.0));
 
-        // A stored attribute of the wrong type is a conversion error naming it, as before.
+        // A stored attribute of the wrong type is an error naming it and the item, as before.
         let mut item = profile(20).to_item().unwrap();
         item.insert("score".into(), AttributeValue::S("many".into()));
         t.backend()
@@ -238,7 +238,7 @@ dual_test!(
             db.scan::<Profile>().all().await.unwrap_err(),
         ] {
             assert!(
-                matches!(&err, Error::Conversion(e) if e.path == "score"),
+                matches!(&err, Error::ItemDecode(e) if e.error.path == "score" && !e.key.is_empty()),
                 "{err:?}"
             );
         }

@@ -2,7 +2,7 @@
 //! retries of partial answers and of requests refused whole, a conflicting transaction surfacing
 //! with its reason, and an error answered after a successful write.
 
-use dynomodel::{AttributeValue, BatchOptions, Db, Error, Model};
+use dynomodel::{AttributeValue, BatchOptions, CancellationCode, Db, Error, Model};
 use dynomodel_mem::faults::{FaultError, Operation, Portion, Rule};
 use dynomodel_mem::MemBackend;
 
@@ -117,8 +117,14 @@ async fn a_transaction_conflict_surfaces_with_its_reason_and_writes_nothing() {
     let err = transaction().await.unwrap_err();
     assert!(matches!(err, Error::TransactionCanceled { .. }), "{err:?}");
     let reasons = err.cancellation_reasons();
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-    assert_eq!(codes, ["None", "TransactionConflict"]);
+    let codes: Vec<&CancellationCode> = reasons.iter().map(|r| &r.code).collect();
+    assert_eq!(
+        codes,
+        [
+            &CancellationCode::None,
+            &CancellationCode::TransactionConflict
+        ]
+    );
     let action = reasons[1].action.as_ref().unwrap();
     assert_eq!((action.kind, action.model), ("Put", "Order"));
     assert_eq!(db.get::<Order>("o001").await.unwrap().unwrap().total, 1);

@@ -11,7 +11,8 @@ async fn admin(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) 
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).await.unwrap();

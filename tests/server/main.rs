@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod admin_safety;
 mod capacity;
 mod crash;
 mod dump;
@@ -16,6 +17,7 @@ mod faults;
 mod fuzz;
 mod fuzz_partiql;
 mod lifecycle;
+mod limits;
 mod multi_item;
 mod sdk;
 mod throughput;
@@ -340,7 +342,7 @@ async fn bodies_over_16_mb_are_refused_with_413() {
     // Declared too large: refused before the body is read (only the head is sent).
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n\
+        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n",
         MAX_BODY_BYTES + 1
     );

@@ -5,7 +5,8 @@
 //! unknown field in a template could only underline the whole string. Here every part is its own
 //! token: `unknown field`, `is an Option` and `appears twice` point at exactly that identifier, and
 //! rust-analyzer renames and "go to definition" work on the field names. The separator is an option
-//! (`separator = "|"`, default `#`) instead of being repeated between the parts.
+//! (`separator = "|"`, default `#`) instead of being repeated between the parts. The identifier is the
+//! handle's name; `rename = "Id"` stores the attribute under another name (as a field's `rename`).
 
 use proc_macro2::Span;
 use syn::ext::IdentExt as _;
@@ -18,8 +19,10 @@ use crate::ir::KeyRole;
 
 /// One `#[composite(...)]`.
 pub struct CompositeAttr {
-    /// The attribute's name: the identifier before `=` (also the handle's name).
+    /// The identifier before `=`: the handle's name, and the attribute's unless renamed.
     pub name: Ident,
+    /// `rename = "..."`: the attribute's name.
+    pub rename: Option<LitStr>,
     /// The literal first element, if any.
     pub prefix: Option<LitStr>,
     /// The fields, in order.
@@ -38,10 +41,12 @@ enum Element {
     Field(Ident),
 }
 
-/// Parses `#[composite(name = ("PREFIX", field, ...), hash_key | range_key, separator = "#")]`.
+/// Parses `#[composite(name = ("PREFIX", field, ...), hash_key | range_key, separator = "#",
+/// rename = "Name")]`.
 pub fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
     let mut definition: Option<(Ident, Vec<Element>, Span)> = None;
     let mut separator = None;
+    let mut rename = None;
     let mut role: Option<(KeyRole, Span)> = None;
     let parsed = attr.parse_nested_meta(|meta| {
         let span = meta.path.span();
@@ -55,6 +60,9 @@ pub fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
         } else if meta.path.is_ident("separator") {
             let lit: LitStr = meta.value()?.parse()?;
             set_once(&mut separator, lit, span, "separator", errors);
+        } else if meta.path.is_ident("rename") {
+            let lit: LitStr = meta.value()?.parse()?;
+            set_once(&mut rename, lit, span, "rename", errors);
         } else if let Some(name) = meta.path.get_ident().filter(|_| meta.input.peek(Token![=])) {
             let name = name.clone();
             let stream = meta.value()?;
@@ -69,7 +77,7 @@ pub fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
                 span,
                 format!(
                     "unknown composite option `{}`; expected `name = (\"PREFIX\", field, ...)`, `hash_key`, \
-                     `range_key` or `separator = \"#\"`",
+                     `range_key`, `separator = \"#\"` or `rename = \"Name\"`",
                     option_name(&meta)
                 ),
             );
@@ -121,6 +129,7 @@ pub fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
     }
     Some(CompositeAttr {
         name,
+        rename,
         prefix,
         parts,
         separator,

@@ -14,6 +14,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 use crate::case::RenameRule;
 
 pub mod composite;
+pub mod datetime;
 pub mod enums;
 pub mod index;
 pub mod table;
@@ -83,8 +84,8 @@ pub struct ContainerAttrs {
     pub entity: Option<Spanned<String>>,
     /// `entity_attribute = "_et"`: the attribute holding it.
     pub entity_attribute: Option<Spanned<String>>,
-    /// `time_precision = "millis"`: the fractional digits of every `DateTime<Utc>` field.
-    pub time_precision: Option<Spanned<u8>>,
+    /// `datetime = "millis"`: the width of the `DateTime<Utc>` fields without one of their own.
+    pub datetime: Option<Spanned<datetime::Width>>,
 }
 
 /// The options on a field.
@@ -102,6 +103,8 @@ pub struct FieldAttrs {
     pub default: Option<Spanned<Option<ExprPath>>>,
     /// `epoch_seconds`.
     pub epoch_seconds: Option<Span>,
+    /// `datetime = "millis"`: the width a `DateTime<Utc>` is stored at.
+    pub datetime: Option<Spanned<datetime::Width>>,
     /// `#[index(...)]`: local secondary indexes sorted by this field, in declaration order.
     pub local_indexes: Vec<IndexAttr>,
     /// `#[version]`: the optimistic-locking version counter.
@@ -114,8 +117,6 @@ pub struct FieldAttrs {
     pub created_at: Option<Span>,
     /// `#[updated_at]`: stamped by every write.
     pub updated_at: Option<Span>,
-    /// `time_precision = "millis"`: the fractional digits of this `DateTime<Utc>` field.
-    pub time_precision: Option<Spanned<u8>>,
     /// `serde`: stored through the type's `Serialize`/`Deserialize` as a DynamoDB value.
     pub serde: Option<Span>,
     /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
@@ -226,16 +227,17 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
                 let lit: LitStr = meta.value()?.parse()?;
                 let value = Spanned { value: lit.value(), span: lit.span() };
                 set_once(&mut out.entity_attribute, value, span, "entity_attribute", errors);
-            } else if meta.path.is_ident("time_precision") {
-                if let Some(value) = time_precision(&meta, errors)? {
-                    set_once(&mut out.time_precision, value, span, "time_precision", errors);
+            } else if meta.path.is_ident("datetime") {
+                if let Some(value) = datetime::width(&meta, errors)? {
+                    set_once(&mut out.datetime, value, span, "datetime", errors);
                 }
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or `time_precision`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or \
+                         `datetime`",
                         option_name(&meta)
                     ),
                 );
@@ -349,35 +351,6 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     out
 }
 
-/// Parses `time_precision = "millis"` into its number of fractional digits: `seconds` 0, `millis`
-/// 3, `micros` 6, `nanos` 9 (`None`, with the error recorded, for another word).
-pub(crate) fn time_precision(
-    meta: &ParseNestedMeta<'_>,
-    errors: &mut Errors,
-) -> syn::Result<Option<Spanned<u8>>> {
-    let lit: LitStr = meta.value()?.parse()?;
-    let digits = match lit.value().as_str() {
-        "seconds" => 0,
-        "millis" => 3,
-        "micros" => 6,
-        "nanos" => 9,
-        other => {
-            errors.at(
-                lit.span(),
-                format!(
-                    "unknown time_precision {other:?}; expected \"seconds\", \"millis\", \"micros\" \
-                     or \"nanos\" (the stored fractional digits: 0, 3, 6 or 9)"
-                ),
-            );
-            return Ok(None);
-        }
-    };
-    Ok(Some(Spanned {
-        value: digits,
-        span: lit.span(),
-    }))
-}
-
 /// A field attribute without arguments (`#[ttl]`): recorded once, at its span.
 fn marker(attr: &Attribute, slot: &mut Option<Span>, name: &str, errors: &mut Errors) {
     if let Err(e) = attr.meta.require_path_only() {
@@ -407,22 +380,16 @@ fn field_option(
         set_once(&mut out.skip, span, span, "skip", errors);
     } else if meta.path.is_ident("epoch_seconds") {
         set_once(&mut out.epoch_seconds, span, span, "epoch_seconds", errors);
+    } else if meta.path.is_ident("datetime") {
+        if let Some(value) = datetime::width(meta, errors)? {
+            set_once(&mut out.datetime, value, span, "datetime", errors);
+        }
     } else if meta.path.is_ident("serde") {
         set_once(&mut out.serde, span, span, "serde", errors);
     } else if meta.path.is_ident("json") {
         set_once(&mut out.json, span, span, "json", errors);
     } else if meta.path.is_ident("counter") {
         set_once(&mut out.counter, span, span, "counter", errors);
-    } else if meta.path.is_ident("time_precision") {
-        if let Some(value) = time_precision(meta, errors)? {
-            set_once(
-                &mut out.time_precision,
-                value,
-                span,
-                "time_precision",
-                errors,
-            );
-        }
     } else if meta.path.is_ident("default") {
         let path = if meta.input.peek(syn::Token![=]) {
             let lit: LitStr = meta.value()?.parse()?;
@@ -449,7 +416,8 @@ fn field_option(
         errors.at(
             span,
             format!(
-                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, `time_precision`, `serde`, `json` or `counter`",
+                "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, \
+                 `datetime`, `serde`, `json` or `counter`",
                 option_name(meta)
             ),
         );

@@ -14,6 +14,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     only_on_models(container, errors);
     one_key_of_each_role(container, errors);
     names_distinct(container, errors);
+    prefix_without_separator(container, errors);
     parts_are_plain(container, errors);
     part_count(container, errors);
     local_indexes_on_the_struct(container, errors);
@@ -58,38 +59,74 @@ fn one_key_of_each_role(container: &Container<'_>, errors: &mut Errors) {
                     span,
                     format!("a table has one {what}, and `{first}` is already the {what}"),
                 ),
-                None => first = Some(composite.name.clone()),
+                None => first = Some(composite.ident.unraw().to_string()),
             }
         }
     }
 }
 
-/// A composite's name is its attribute's and its handle's: it cannot be a field's too.
+/// A composite's identifier names its handle (`Order::sk()`), which cannot be a field's handle or
+/// another composite's; its attribute name (`rename`, or the identifier) cannot be a stored field's
+/// attribute or another composite's.
 fn names_distinct(container: &Container<'_>, errors: &mut Errors) {
-    let mut seen: HashMap<String, String> = HashMap::new();
+    let mut handles: HashMap<String, String> = HashMap::new();
+    let mut attributes: HashMap<String, String> = HashMap::new();
     for (i, field) in container.fields.iter().enumerate() {
-        seen.insert(
+        handles.insert(
             field.ident.unraw().to_string(),
             format!("field `{}`", field.ident),
         );
         if field.stored() && !container.is_part(i) {
-            seen.insert(
+            attributes.insert(
                 field.name.clone(),
                 format!("field `{}`'s attribute", field.ident),
             );
         }
     }
     for composite in &container.composites {
-        if let Some(other) = seen.insert(
-            composite.name.clone(),
-            format!("composite `{}`", composite.name),
-        ) {
+        let ident = composite.ident.unraw().to_string();
+        if let Some(other) = handles.insert(ident.clone(), format!("composite `{ident}`")) {
             errors.at(
                 composite.ident.span(),
                 format!(
-                    "composite `{}` has the name of {other}: it names both an attribute and a handle, so choose \
-                     another name",
+                    "composite `{ident}` has the name of {other}: both would have the handle `{}::{ident}()`, \
+                     so choose another identifier (`rename = \"{}\"` keeps the attribute's name)",
+                    container.ident, composite.name
+                ),
+            );
+            continue;
+        }
+        if composite.name.is_empty() {
+            errors.at(composite.name_span, "attribute names cannot be empty");
+        } else if let Some(other) =
+            attributes.insert(composite.name.clone(), format!("composite `{ident}`"))
+        {
+            errors.at(
+                composite.name_span,
+                format!(
+                    "composite `{ident}` is stored as attribute `{}`, which is already {other}; \
+                     choose another name (or `rename = \"...\"`)",
                     composite.name
+                ),
+            );
+        }
+    }
+}
+
+/// The prefix is the composite's first element: holding the separator, it would read as a part
+/// (`"USER#ADMIN"` + `id` is `USER#ADMIN#{id}`, also `USER#{a}#{b}`'s shape).
+fn prefix_without_separator(container: &Container<'_>, errors: &mut Errors) {
+    for composite in &container.composites {
+        if let Some(span) = composite.prefix_span
+            && !composite.separator.is_empty()
+            && composite.prefix.contains(composite.separator.as_str())
+        {
+            errors.at(
+                span,
+                format!(
+                    "the prefix of composite `{}` holds its separator {:?}, so it would read as parts; \
+                     choose another separator (`separator = \"...\"`) or a prefix without it",
+                    composite.ident, composite.separator
                 ),
             );
         }
@@ -122,10 +159,9 @@ fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
                 Some("is a counter or a timestamp, which the mapper writes on its own")
             } else if !attrs.local_indexes.is_empty()
                 || attrs.epoch_seconds.is_some()
-                || attrs.time_precision.is_some()
                 || attrs.rename.is_some()
             {
-                Some("has a storage option (`index`, `epoch_seconds`, `time_precision`, `rename`), but a part is stored only inside the composite")
+                Some("has a storage option (`index`, `epoch_seconds`, `rename`), but a part is stored only inside the composite")
             } else {
                 None
             };
@@ -134,7 +170,7 @@ fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
                     span,
                     format!(
                         "field `{ident}` cannot be a part of composite `{}`: it {problem}",
-                        composite.name
+                        composite.ident
                     ),
                 );
             }
@@ -149,7 +185,7 @@ fn part_count(container: &Container<'_>, errors: &mut Errors) {
                 composite.list_span,
                 format!(
                     "composite `{}` has {} parts; at most {MAX_PARTS} are supported",
-                    composite.name,
+                    composite.ident,
                     composite.parts.len()
                 ),
             );
@@ -207,7 +243,7 @@ fn keys_share_no_part(container: &Container<'_>, errors: &mut Errors) {
                 span,
                 format!(
                     "field `{}` is a part of both table keys, `{}` and `{}`; a key holds each field once",
-                    field.ident, hash.name, range.name
+                    field.ident, hash.ident, range.ident
                 ),
             );
         }

@@ -19,7 +19,12 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
         .fields
         .iter()
         .map(|f| f.ident.unraw().to_string())
-        .chain(container.composites.iter().map(|c| c.name.clone()))
+        .chain(
+            container
+                .composites
+                .iter()
+                .map(|c| c.ident.unraw().to_string()),
+        )
         .collect();
     let (mut globals, mut locals) = (0, 0);
     for index in &container.composite_indexes {

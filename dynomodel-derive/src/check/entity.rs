@@ -56,7 +56,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
         .composites
         .iter()
         .find(|c| c.name == name)
-        .map(|c| format!("composite `{}`", c.name));
+        .map(|c| format!("composite `{}`", c.ident));
     if let Some(other) = field.or(composite) {
         errors.at(
             span,

@@ -30,6 +30,7 @@ pub fn check(container: &AttrContainer<'_>, errors: &mut Errors) {
         match &variant.shape {
             Shape::Struct(fields) => {
                 escape::fields(fields, errors);
+                super::datetime::fields(fields, errors);
                 field_names(fields, errors);
                 no_counters(fields, errors);
             }

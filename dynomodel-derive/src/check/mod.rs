@@ -9,12 +9,12 @@ use crate::ir::{Container, Derive, KeyRole};
 mod composite;
 mod composite_index;
 mod counter;
+pub mod datetime;
 mod entity;
 pub mod enums;
 mod escape;
 mod index;
 mod tags;
-mod time_precision;
 mod timestamps;
 mod ttl;
 mod version;
@@ -35,9 +35,9 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     ttl::check(container, errors);
     counter::check(container, errors);
     timestamps::check(container, errors);
-    time_precision::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
+    datetime::fields(&container.fields, errors);
     composite::check(container, errors);
     entity::check(container, errors);
 }

@@ -148,7 +148,17 @@ fn generate(input: &DeriveInput, members: &[Member<'_>], unknown: Option<&Ident>
         },
     };
     let asserts = assertions(&name, members);
+    // `Db::get_collection` takes the key of any member (and only of a member).
+    let keys = members.iter().map(|m| {
+        let ty = m.ty;
+        quote_spanned! {ty.span()=>
+            #[automatically_derived]
+            impl ::dynomodel::CollectionKey<#ident> for <#ty as ::dynomodel::Model>::Key {}
+        }
+    });
     quote! {
+        #(#keys)*
+
         #[automatically_derived]
         impl ::dynomodel::Collection for #ident {
             type Root = #root_ty;

@@ -8,13 +8,13 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt as _;
-use syn::spanned::Spanned as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
     attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
+    required,
 };
-use crate::ir::{Composite, Container, Field, KeyRef, KeyRole};
+use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
 /// One key of the table or of a global index.
 pub(crate) enum Slot<'c, 'a> {
@@ -111,10 +111,10 @@ impl<'c, 'a> Slot<'c, 'a> {
             }
             Slot::Composite(composite, parts) => {
                 let handle = &composite.ident;
-                let parts = parts.iter().zip(values).map(|(field, value)| {
-                    let ty = field.ty;
-                    quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::to_part(#value))
-                });
+                let parts = parts
+                    .iter()
+                    .zip(values)
+                    .map(|(field, value)| fields::to_part(field, value));
                 quote!(#model::#handle().attribute(&[#(#parts),*]))
             }
         }
@@ -185,7 +185,10 @@ pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream
     let handles = model::handles(container);
     // A composite named like a field (an error already) would add a duplicate definition.
     let composite_handles = composite_handles(container, |c| {
-        !container.fields.iter().any(|f| f.ident.unraw() == c.name)
+        !container
+            .fields
+            .iter()
+            .any(|f| f.ident.unraw() == c.ident.unraw())
     });
     // No part is converted here: the error may be that a part's type does not convert.
     let helpers = quote! {
@@ -202,12 +205,12 @@ pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream
     Some((key_struct, quote!(#key), helpers))
 }
 
-/// `Order::sk() -> Composite<Order, (NaiveDate, u32)>`, one per composite. The part types are spanned
+/// `Order::sk() -> Composite<Order, (NaiveDate, u32), role::KeySort>`, one per composite. The part types are spanned
 /// at the fields, so a type that cannot be a part is reported there.
 fn composite_handles(container: &Container<'_>, only: impl Fn(&Composite) -> bool) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
-    let functions = container.composites.iter().filter(|c| only(c)).map(|composite| {
+    let functions = container.composites.iter().enumerate().filter(|(_, c)| only(c)).map(|(position, composite)| {
         let ident = &composite.ident;
         let name = &composite.name;
         let prefix = &composite.prefix;
@@ -215,18 +218,18 @@ fn composite_handles(container: &Container<'_>, only: impl Fn(&Composite) -> boo
         let parts: Vec<&Field<'_>> =
             composite.parts.iter().filter_map(|&i| container.fields.get(i)).collect();
         let names = parts.iter().map(|f| f.ident.to_string());
-        let tys = parts.iter().map(|f| {
-            let ty = f.ty;
-            quote_spanned!(ty.span()=> #ty)
-        });
+        let tys = parts.iter().map(|f| fields::part_type(f));
+        let role = container.composite_role(position);
         let doc = format!(
-            "A typed handle on composite attribute `{name}`, `{}`: its key conditions and its text.",
-            shape(composite, &parts)
+            "A typed handle on composite attribute `{name}`, `{}`: its key conditions and its text{}.",
+            shape(composite, &parts),
+            if role.sorts { " (it sorts the table or an index: `.range(..)` takes them)" } else { "" }
         );
+        let role = model::role_type(role);
         quote_spanned! {ident.span()=>
             #[doc = #doc]
             #[inline]
-            #vis const fn #ident() -> ::dynomodel::Composite<#model, (#(#tys,)*)> {
+            #vis const fn #ident() -> ::dynomodel::Composite<#model, (#(#tys,)*), #role> {
                 ::dynomodel::Composite::new(#name, #prefix, #separator, &[#(#names),*])
             }
         }
@@ -250,13 +253,17 @@ fn shape(composite: &Composite, parts: &[&Field<'_>]) -> String {
 }
 
 /// How a key composite is written, without its parts' names (`USER#{}`): two models writing the
-/// same shape from the same part types write the same text for the same values.
-fn key_shape(composite: &Composite, parts: usize) -> String {
-    let mut pieces: Vec<&str> = Vec::new();
+/// same shape from the same part types write the same text for the same values. A part written at
+/// another width than its type's (`datetime = "millis"`) says so (`{datetime=millis}`).
+fn key_shape(composite: &Composite, parts: &[&Field<'_>]) -> String {
+    let mut pieces: Vec<String> = Vec::new();
     if !composite.prefix.is_empty() {
-        pieces.push(&composite.prefix);
+        pieces.push(composite.prefix.clone());
     }
-    pieces.extend(std::iter::repeat_n("{}", parts));
+    pieces.extend(parts.iter().map(|field| match field.conversion {
+        Conversion::DateTime(width) => format!("{{datetime={}}}", width.name()),
+        _ => "{}".to_owned(),
+    }));
     pieces.join(&composite.separator)
 }
 
@@ -329,8 +336,7 @@ fn model_impl(
         let handle = &composite.ident;
         let pieces = format_ident!("__pieces{n}");
         let ident = field.ident;
-        let ty = field.ty;
-        let from = quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part);
+        let from = fields::from_part(field);
         Some(quote!(#ident: Self::#handle().decoded(#k, #from(Self::#handle().piece(&#pieces, #k)))?))
     });
     let plain_inits = fields::read_inits(plain);
@@ -345,9 +351,10 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
-            let shape = key_shape(composite, parts.len());
+            let shape = key_shape(composite, parts);
             Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))
         }
         Slot::Field(field) => model::hash_field_shape(field),
@@ -391,6 +398,7 @@ fn model_impl(
                 #key { #(#key_fields,)* }
             }
 
+            #required
             #lifecycle
             #entity_consts
         }

@@ -6,7 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::expand::composite::Slot;
-use crate::ir::{self, Container};
+use crate::ir::Container;
 
 /// The key struct itself (outside the `const _` block, so users can name it).
 pub(crate) fn key_struct(
@@ -82,8 +82,8 @@ pub(crate) fn key_impls(
 }
 
 /// The key struct's conversions: from `(hash, range)` values (a tuple of parts for a composite of
-/// several) or from the hash value alone. They only move values, so they compile whatever the parts'
-/// types (the stub relies on it).
+/// several) or from the hash value alone, each through `IntoKey` (so `&str` parts are taken). They
+/// only move values, so they compile whatever the parts' types (the stub relies on it).
 pub(crate) fn key_conversions(
     key: &Ident,
     hash: &Slot<'_, '_>,
@@ -100,44 +100,26 @@ pub(crate) fn key_conversions(
                 #[automatically_derived]
                 impl<__H, __R> ::core::convert::From<(__H, __R)> for #key
                 where
-                    __H: ::core::convert::Into<#hash_ty>,
-                    __R: ::core::convert::Into<#range_ty>,
+                    __H: ::dynomodel::IntoKey<#hash_ty>,
+                    __R: ::dynomodel::IntoKey<#range_ty>,
                 {
                     fn from((__h, __r): (__H, __R)) -> Self {
-                        let #hash_var: #hash_ty = ::core::convert::Into::into(__h);
-                        let #range_var: #range_ty = ::core::convert::Into::into(__r);
+                        let #hash_var: #hash_ty = ::dynomodel::IntoKey::into_key(__h);
+                        let #range_var: #range_ty = ::dynomodel::IntoKey::into_key(__r);
                         #key { #(#inits,)* }
                     }
                 }
             }
         }
-        None => {
-            let strings = hash_is_string(hash).then(|| {
-                quote! {
-                    #[automatically_derived]
-                    impl ::core::convert::From<&str> for #key {
-                        fn from(__h: &str) -> Self {
-                            ::core::convert::From::from(::dynomodel::__private::String::from(__h))
-                        }
-                    }
-                    #[automatically_derived]
-                    impl ::core::convert::From<&::dynomodel::__private::String> for #key {
-                        fn from(__h: &::dynomodel::__private::String) -> Self {
-                            ::core::convert::From::from(::core::clone::Clone::clone(__h))
-                        }
-                    }
+        None => quote! {
+            #[automatically_derived]
+            impl<__H: ::dynomodel::IntoKey<#hash_ty>> ::core::convert::From<__H> for #key {
+                fn from(__h: __H) -> Self {
+                    let #hash_var: #hash_ty = ::dynomodel::IntoKey::into_key(__h);
+                    #key { #(#inits,)* }
                 }
-            });
-            quote! {
-                #[automatically_derived]
-                impl ::core::convert::From<#hash_ty> for #key {
-                    fn from(#hash_var: #hash_ty) -> Self {
-                        #key { #(#inits,)* }
-                    }
-                }
-                #strings
             }
-        }
+        },
     }
 }
 
@@ -151,11 +133,4 @@ fn field_inits(slot: &Slot<'_, '_>, var: &Ident) -> Vec<TokenStream> {
             quote!(#ident: #value)
         })
         .collect()
-}
-
-fn hash_is_string(slot: &Slot<'_, '_>) -> bool {
-    match slot {
-        Slot::Field(field) => ir::is_string(field.ty),
-        Slot::Composite(_, parts) => parts.len() == 1 && ir::is_string(parts[0].ty),
-    }
 }

@@ -6,8 +6,7 @@
 //! a part found in several projected composites is read from the first (table keys first).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned as _;
+use quote::{format_ident, quote};
 
 use crate::attr::ProjectionKind;
 use crate::expand::composite::Slot;
@@ -121,8 +120,7 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
             let handle = &composite.ident;
             let pieces = format_ident!("__pieces{n}");
             let ident = field.ident;
-            let ty = field.ty;
-            let from = quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part);
+            let from = fields::from_part(field);
             Some(quote!(#ident: #model::#handle().decoded(#k, #from(#model::#handle().piece(&#pieces, #k)))?))
         });
         let plain_inits = fields::read_inits(fields.iter().copied().filter(|f| source(f).is_none()));

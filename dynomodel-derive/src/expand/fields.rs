@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
+use crate::attr::datetime::Width;
 use crate::ir::{self, Conversion, Field, FieldDefault};
 
 /// An adapter: its module, its field trait and the trait's three methods (write, read, missing).
@@ -59,13 +60,16 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
             quote_spanned!(span=> from_json),
             quote_spanned!(span=> json_missing),
         ),
-        Conversion::TimeText(digits) => (
-            quote_spanned!(span=> ::dynomodel::convert::time_precision),
-            quote_spanned!(span=> TimeTextField<#digits>),
-            quote_spanned!(span=> to_time_text),
-            quote_spanned!(span=> from_time_text),
-            quote_spanned!(span=> time_text_missing),
-        ),
+        Conversion::DateTime(width) => {
+            let width = width_type(width, span);
+            (
+                quote_spanned!(span=> ::dynomodel::convert::datetime),
+                quote_spanned!(span=> DateTimeField),
+                quote_spanned!(span=> to_datetime::<#width>),
+                quote_spanned!(span=> from_datetime::<#width>),
+                quote_spanned!(span=> datetime_missing::<#width>),
+            )
+        }
     };
     Some(Adapter {
         to: quote_spanned!(span=> <#ty as #module::#field_trait>::#to),
@@ -73,6 +77,12 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
         missing: quote_spanned!(span=> <#ty as #module::#field_trait>::#missing),
         module,
     })
+}
+
+/// `::dynomodel::convert::datetime::Millis`, the marker type of a width.
+fn width_type(width: Width, span: proc_macro2::Span) -> TokenStream {
+    let marker = syn::Ident::new(width.marker(), span);
+    quote_spanned!(span=> ::dynomodel::convert::datetime::#marker)
 }
 
 /// `Result<Option<AttributeValue>, ConversionError>` for `value` (an expression of type `&T`).
@@ -135,6 +145,10 @@ pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
 /// (a sparse index), through `IndexKeyAttribute`.
 pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
+    if let Conversion::DateTime(_) = field.conversion {
+        // An `Option` of a date-time makes a sparse index, as an `Option` of a key type does.
+        return quote_spanned!(ty.span()=> ::dynomodel::convert::datetime::index_key_type::<#ty>());
+    }
     match adapter(field) {
         Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
         None => quote_spanned!(ty.span()=> <#ty as ::dynomodel::IndexKeyAttribute>::SCALAR_TYPE),
@@ -145,9 +159,8 @@ pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
 /// exactly as the field is stored, so that operands render like the stored values.
 ///
 /// It is the field's type, except for fields stored through an adapter: a `Vec<u8>` is `Binary` (B,
-/// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>`, a `#[ttl]` time is
-/// `Ttl<_>` (N, not the date's own S string) and a `time_precision` date is `Rfc3339<DIGITS>`
-/// (the stored width, not the default nine digits). An `Option` field keeps its `Option` around the wrapper,
+/// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>` and a `#[ttl]` time is
+/// `Ttl<_>` (N, not the date's own S string). An `Option` field keeps its `Option` around the wrapper,
 /// so that `set(field, None)` still removes it and conditions take the inner value.
 pub fn handle_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
@@ -164,18 +177,57 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
         Conversion::Ttl => quote!(::dynomodel::convert::Ttl),
         Conversion::Serde => quote!(::dynomodel::convert::Serde),
         Conversion::Json => quote!(::dynomodel::convert::Json),
-        // One wrapper type per width, not generic over the time: only a `DateTime<Utc>` has one.
-        Conversion::TimeText(digits) => {
-            let wrapper = quote!(::dynomodel::convert::Rfc3339<#digits>);
-            return match ir::option_inner(ty) {
-                Some(_) => quote!(::core::option::Option<#wrapper>),
-                None => wrapper,
+        Conversion::DateTime(width) => {
+            // The wrapper's type parameter is the width: it wraps a `DateTime<Utc>` only.
+            let width = width_type(width, ty.span());
+            let wrapper = quote!(::dynomodel::convert::datetime::Rfc3339<#width>);
+            return if ir::is_option(ty) {
+                quote!(::core::option::Option<#wrapper>)
+            } else {
+                wrapper
             };
         }
     };
     match ir::option_inner(ty) {
         Some(inner) => quote!(::core::option::Option<#wrapper<#inner>>),
         None => quote!(#wrapper<#ty>),
+    }
+}
+
+/// The type of the field's part in its composites' handles (`Composite<M, (String, _)>`): the
+/// field's own type, or for a `datetime` field the wrapper that writes its width.
+pub fn part_type(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    match field.conversion {
+        Conversion::DateTime(width) => {
+            let width = width_type(width, ty.span());
+            quote_spanned!(ty.span()=> ::dynomodel::convert::datetime::Rfc3339<#width>)
+        }
+        _ => quote_spanned!(ty.span()=> #ty),
+    }
+}
+
+/// `Result<String, ConversionError>`: the field's text inside a composite, from `value` (`&T`).
+pub fn to_part(field: &Field<'_>, value: &TokenStream) -> TokenStream {
+    let ty = field.ty;
+    match field.conversion {
+        Conversion::DateTime(width) => {
+            let width = width_type(width, ty.span());
+            quote_spanned!(ty.span()=> <#ty as ::dynomodel::convert::datetime::DateTimeKey>::to_part_at::<#width>(#value))
+        }
+        _ => quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::to_part(#value)),
+    }
+}
+
+/// The function reading the field from its text inside a composite (`fn(&str) -> Result<T, _>`).
+pub fn from_part(field: &Field<'_>) -> TokenStream {
+    let ty = field.ty;
+    match field.conversion {
+        Conversion::DateTime(width) => {
+            let width = width_type(width, ty.span());
+            quote_spanned!(ty.span()=> <#ty as ::dynomodel::convert::datetime::DateTimeKey>::from_part_at::<#width>)
+        }
+        _ => quote_spanned!(ty.span()=> <#ty as ::dynomodel::CompositePart>::from_part),
     }
 }
 

@@ -1,16 +1,17 @@
 //! The `<Model>Key` struct: the primary key as its own type, with `PrimaryKey` and the `From`
 //! conversions that let `db.get::<Tweet>(("abc", "1"))` and `db.get::<User>("u1")` compile.
 //!
-//! A hash-and-range key converts from any pair `(A, B)` with `A: Into<H>, B: Into<R>`. A hash-only key
-//! cannot have the generic `impl<A: Into<H>> From<A>`: with `A = UserKey` it overlaps core's
-//! `impl<T> From<T> for T`. It gets `From<H>` and, when `H` is literally `String`, `From<&str>` and
-//! `From<&String>` too.
+//! A hash-and-range key converts from any pair `(A, B)` with `A: IntoKey<H>, B: IntoKey<R>`
+//! ([`IntoKey`](dynomodel::IntoKey): the value, a reference to it, a `&str` for a `String`), and a
+//! hash-only key from any `A: IntoKey<H>`. (With `Into` instead, the hash-only impl would overlap
+//! core's `impl<T> From<T> for T`, since `UserKey: Into<UserKey>`; no key struct is an `IntoKey`, and
+//! an integer literal would not take the key's integer type.)
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::expand::fields;
-use crate::ir::{self, Container, Field};
+use crate::ir::{Container, Field};
 
 /// The key struct's name: `Tweet` → `TweetKey`.
 pub fn key_ident(container: &Container<'_>) -> Ident {
@@ -98,38 +99,24 @@ fn from_impls(key: &Ident, hash: &Field<'_>, range: Option<&Field<'_>>) -> Token
             #[automatically_derived]
             impl<__H, __R> ::core::convert::From<(__H, __R)> for #key
             where
-                __H: ::core::convert::Into<#h_ty>,
-                __R: ::core::convert::Into<#r_ty>,
+                __H: ::dynomodel::IntoKey<#h_ty>,
+                __R: ::dynomodel::IntoKey<#r_ty>,
             {
                 fn from((hash, range): (__H, __R)) -> Self {
-                    #key { #h: ::core::convert::Into::into(hash), #r: ::core::convert::Into::into(range) }
+                    #key {
+                        #h: ::dynomodel::IntoKey::into_key(hash),
+                        #r: ::dynomodel::IntoKey::into_key(range),
+                    }
                 }
             }
         };
     }
-    let strings = ir::is_string(h_ty).then(|| {
-        quote! {
-            #[automatically_derived]
-            impl ::core::convert::From<&str> for #key {
-                fn from(hash: &str) -> Self {
-                    #key { #h: ::dynomodel::__private::String::from(hash) }
-                }
-            }
-            #[automatically_derived]
-            impl ::core::convert::From<&::dynomodel::__private::String> for #key {
-                fn from(hash: &::dynomodel::__private::String) -> Self {
-                    #key { #h: ::core::clone::Clone::clone(hash) }
-                }
-            }
-        }
-    });
     quote! {
         #[automatically_derived]
-        impl ::core::convert::From<#h_ty> for #key {
-            fn from(hash: #h_ty) -> Self {
-                #key { #h: hash }
+        impl<__H: ::dynomodel::IntoKey<#h_ty>> ::core::convert::From<__H> for #key {
+            fn from(hash: __H) -> Self {
+                #key { #h: ::dynomodel::IntoKey::into_key(hash) }
             }
         }
-        #strings
     }
 }

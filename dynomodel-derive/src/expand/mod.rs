@@ -14,6 +14,7 @@ mod index;
 mod key;
 mod lifecycle;
 mod model;
+mod required;
 mod stub;
 
 pub use stub::stub;

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle};
-use crate::ir::{Container, Conversion, Field};
+use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle, required};
+use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
 pub fn generate(container: &Container<'_>) -> TokenStream {
@@ -44,11 +44,12 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
 
 /// `Model::HASH_KEY_SHAPE` of a hash key field: the trait's default `{}`, except for a field
 /// written through another conversion than its type's (`epoch_seconds` writes a `DateTime` as a
-/// number, not as text), which a collection must not mix with the default.
+/// number, not as text; `datetime = "millis"` as shorter text), which a collection must not mix
+/// with the default.
 pub(crate) fn hash_field_shape(hash: &Field<'_>) -> Option<TokenStream> {
     let shape = match hash.conversion {
         Conversion::EpochSeconds => "{epoch_seconds}".to_owned(),
-        Conversion::TimeText(digits) => format!("{{rfc3339_{digits}}}"),
+        Conversion::DateTime(width) => format!("{{datetime={}}}", width.name()),
         _ => return None,
     };
     Some(quote!(const HASH_KEY_SHAPE: &'static str = #shape;))
@@ -98,6 +99,7 @@ fn model_impl(
     };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
         impl ::dynomodel::Model for #ident {
@@ -144,6 +146,7 @@ fn model_impl(
                 #key { #(#key_fields,)* }
             }
 
+            #required
             #lifecycle
             #entity_consts
         }
@@ -287,24 +290,33 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     // A composite's parts are stored only inside it: no handle, so no filter or update can name them.
-    let stored = |f: &&Field<'_>| f.stored() && !container.is_part_field(f);
-    let functions = container.fields.iter().filter(stored).map(|field| {
-        let ident = field.ident;
-        // Operands must encode like the stored field: adapted fields get a wrapper type.
-        let ty = fields::handle_type(field);
-        let name = &field.name;
-        let doc = format!(
-            "A typed handle on attribute `{name}` (field `{ident}`), for expressions and updates."
-        );
-        // Spanned at the field, so a clash with a user method points at the field, not at the derive.
-        quote_spanned! {ident.span()=>
-            #[doc = #doc]
-            #[inline]
-            #vis const fn #ident() -> ::dynomodel::Field<#model, #ty> {
-                ::dynomodel::Field::new(#name)
+    let stored = |(_, f): &(usize, &Field<'_>)| f.stored() && !container.is_part_field(f);
+    let functions = container
+        .fields
+        .iter()
+        .enumerate()
+        .filter(stored)
+        .map(|(position, field)| {
+            let ident = field.ident;
+            // Operands must encode like the stored field: adapted fields get a wrapper type.
+            let ty = fields::handle_type(field);
+            // Keys refuse update actions and sort keys make `.range(..)` conditions, at compile time.
+            let role = container.field_role(position);
+            let name = &field.name;
+            let doc = format!(
+                "A typed handle on attribute `{name}` (field `{ident}`), {}.",
+                role_uses(role)
+            );
+            let role = role_type(role);
+            // Spanned at the field, so a clash with a user method points at the field, not at the derive.
+            quote_spanned! {ident.span()=>
+                #[doc = #doc]
+                #[inline]
+                #vis const fn #ident() -> ::dynomodel::Field<#model, #ty, #role> {
+                    ::dynomodel::Field::with_role(#name)
+                }
             }
-        }
-    });
+        });
     // Handles are spanned at user fields, so without the allow every unused handle of a private model
     // would warn.
     quote! {
@@ -314,4 +326,22 @@ pub(crate) fn handles(container: &Container<'_>) -> TokenStream {
             #(#functions)*
         }
     }
+}
+
+/// What a handle of this role is for, in its doc.
+pub(crate) fn role_uses(role: HandleRole) -> &'static str {
+    match (role.table_key, role.sorts) {
+        (false, false) => "for expressions and updates",
+        (false, true) => "for expressions, updates and `.range(..)` conditions (it sorts an index)",
+        (true, false) => "for expressions (a table key: no update action takes it)",
+        (true, true) => {
+            "for expressions and `.range(..)` conditions (a table key: no update action takes it)"
+        }
+    }
+}
+
+/// `::dynomodel::role::KeySort` and the like: a handle's role type.
+pub(crate) fn role_type(role: HandleRole) -> TokenStream {
+    let ident = quote::format_ident!("{}", role.type_name());
+    quote!(::dynomodel::role::#ident)
 }

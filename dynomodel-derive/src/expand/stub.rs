@@ -84,6 +84,9 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
                 fn key(&self) -> #key_type {
                     ::core::unimplemented!("#[derive(Model)] failed")
                 }
+                fn required_attributes() -> &'static [::dynomodel::RequiredAttribute] {
+                    ::core::unimplemented!("#[derive(Model)] failed")
+                }
             }
         };
     }

@@ -7,18 +7,24 @@ use std::collections::HashMap;
 
 use proc_macro2::Span;
 use syn::ext::IdentExt as _;
-use syn::Ident;
+use syn::{Ident, LitStr};
 
 use crate::attr::{ContainerAttrs, Errors, ProjectionKind, Spanned};
 use crate::ir::{Field, KeyRole};
 
 /// One composite attribute.
 pub struct Composite {
-    /// The attribute's name (also the handle's name).
+    /// The attribute's name: `rename`, else the identifier under the struct's `rename_all`.
     pub name: String,
+    /// Where the name comes from: the `rename` string or the identifier.
+    pub name_span: Span,
+    /// The identifier before `=`: the handle's name (`Reply::id()`), and how indexes and messages
+    /// refer to the composite.
     pub ident: Ident,
     /// The literal prefix, `""` for none.
     pub prefix: String,
+    /// The prefix literal's span, if there is one.
+    pub prefix_span: Option<Span>,
     pub separator: String,
     /// The parts: indexes into the container's fields, in order.
     pub parts: Vec<usize>,
@@ -43,6 +49,7 @@ pub fn resolve(
         .enumerate()
         .map(|(i, f)| (f.ident.unraw().to_string(), i))
         .collect();
+    let rename_all = attrs.rename_all.as_ref().map(|r| r.value);
     let mut out = Vec::new();
     for attr in &attrs.composites {
         let name = attr.name.unraw().to_string();
@@ -66,10 +73,19 @@ pub fn resolve(
             parts.push(index);
             part_spans.push(ident.span());
         }
+        let (attribute, name_span) = match &attr.rename {
+            Some(rename) => (rename.value(), rename.span()),
+            None => (
+                rename_all.map_or_else(|| name.clone(), |rule| rule.apply(&name)),
+                attr.name.span(),
+            ),
+        };
         out.push(Composite {
-            name,
+            name: attribute,
+            name_span,
             ident: attr.name.clone(),
             prefix: attr.prefix.as_ref().map(|l| l.value()).unwrap_or_default(),
+            prefix_span: attr.prefix.as_ref().map(LitStr::span),
             separator: attr
                 .separator
                 .as_ref()
@@ -140,7 +156,7 @@ pub fn resolve_indexes(
     }
     let find = |ident: &Ident, index: &str, errors: &mut Errors| {
         let name = ident.unraw().to_string();
-        if let Some(i) = composites.iter().position(|c| c.name == name) {
+        if let Some(i) = composites.iter().position(|c| c.ident.unraw() == name) {
             return Some(KeyRef::Composite(i));
         }
         if let Some(i) = fields.iter().position(|f| f.ident.unraw() == name) {

@@ -7,14 +7,17 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, ExprPath, Ident, Type, Visibility};
 
+use crate::attr::datetime::Width;
 use crate::attr::{self, ContainerAttrs, Errors};
 
 mod composite;
 pub mod enums;
 mod index;
+mod role;
 
 pub use composite::{Composite, CompositeIndex, KeyRef};
 pub use index::Index;
+pub use role::HandleRole;
 
 /// Which derive is running.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -75,9 +78,9 @@ pub enum Conversion {
     Serde,
     /// Through `dynomodel::convert::json` (`#[dynomodel(json)]`): any serde type as a JSON string.
     Json,
-    /// Through `dynomodel::convert::time_precision` (`time_precision = "..."` on the field, or on the
-    /// struct for a field spelled `DateTime<..>`): RFC 3339 text with this many fractional digits.
-    TimeText(u8),
+    /// Through `dynomodel::convert::datetime` (`datetime = "millis"` on the field, or on the struct
+    /// for a field spelled `DateTime<Utc>`): RFC 3339 text of that width.
+    DateTime(Width),
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -172,6 +175,7 @@ impl<'a> Container<'a> {
         }
         let named = named?;
         let rename_all = attrs.rename_all.as_ref().map(|r| r.value);
+        let datetime = attrs.datetime.as_ref().map(|w| w.value);
         let fields = named
             .named
             .iter()
@@ -199,8 +203,7 @@ impl<'a> Container<'a> {
                         value: Some(path), ..
                     }) => FieldDefault::Path(path.clone()),
                 };
-                let model_precision = attrs.time_precision.as_ref().map(|p| p.value);
-                let conversion = conversion(&field_attrs, &field.ty, model_precision);
+                let conversion = conversion(&field_attrs, &field.ty, datetime);
                 Some(Field {
                     ident,
                     ty: &field.ty,
@@ -306,11 +309,15 @@ impl<'a> Container<'a> {
     }
 }
 
-/// How a field is converted: `#[ttl]`, then the field options, then the type's spelling (binary
-/// data; a date-time, with the struct's `time_precision`). Conflicting options (`ttl` with
-/// `epoch_seconds`, `serde` with `json`, ...) are reported by the checks.
-pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, model_precision: Option<u8>) -> Conversion {
-    if attrs.ttl.is_some() {
+/// How a field is converted: `#[ttl]`, then the field options, then the type's spelling (a
+/// `Vec<u8>`, and a `DateTime<Utc>` under the struct's `datetime` width). Conflicting options (`ttl`
+/// with `epoch_seconds`, `serde` with `json`, ...) are reported by the checks. The width `nanos` is
+/// how a `DateTime<Utc>` is stored anyway: only a field's own option makes it an adapter (which
+/// checks the field's type).
+pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, datetime: Option<Width>) -> Conversion {
+    if let Some(width) = &attrs.datetime {
+        Conversion::DateTime(width.value)
+    } else if attrs.ttl.is_some() {
         Conversion::Ttl
     } else if attrs.epoch_seconds.is_some() {
         Conversion::EpochSeconds
@@ -318,22 +325,28 @@ pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, model_precision: Option<u
         Conversion::Serde
     } else if attrs.json.is_some() {
         Conversion::Json
-    } else if let Some(digits) = &attrs.time_precision {
-        Conversion::TimeText(digits.value)
     } else if is_bytes(ty) {
         Conversion::Binary
-    } else if let (Some(digits), true) = (model_precision, is_date_time(ty)) {
-        Conversion::TimeText(digits)
     } else {
-        Conversion::Attribute
+        match datetime {
+            Some(width) if width != Width::Nanos && is_date_time(ty) => Conversion::DateTime(width),
+            _ => Conversion::Attribute,
+        }
     }
 }
 
-/// Whether the type is literally `DateTime<..>` or `Option<DateTime<..>>` (any path prefix): a field
-/// the struct's `time_precision` applies to. The macro sees tokens only, so an alias is not detected.
+/// Whether the type is literally `DateTime<Utc>` or `Option<DateTime<Utc>>` (any path prefixes):
+/// the fields a struct's `datetime` width applies to.
 pub fn is_date_time(ty: &Type) -> bool {
-    let ty = option_inner(ty).unwrap_or(ty);
-    matches!(last_segment(ty), Some((ident, args)) if ident == "DateTime" && args.len() == 1)
+    fn utc(ty: &Type) -> bool {
+        match last_segment(ty) {
+            Some((ident, args)) if ident == "DateTime" && args.len() == 1 => {
+                matches!(last_segment(args[0]), Some((inner, inner_args)) if inner == "Utc" && inner_args.is_empty())
+            }
+            _ => false,
+        }
+    }
+    utc(option_inner(ty).unwrap_or(ty))
 }
 
 /// The last path segment's identifier and its generic type arguments, e.g. `Option` and `[Vec<u8>]`.
@@ -388,11 +401,6 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// Whether the type is literally `String` (any path prefix): such a key also converts from `&str`.
-pub fn is_string(ty: &Type) -> bool {
-    matches!(last_segment(ty), Some((ident, args)) if ident == "String" && args.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -414,17 +422,9 @@ mod tests {
         assert!(is_date_time(&parse_quote!(DateTime<Utc>)));
         assert!(is_date_time(&parse_quote!(chrono::DateTime<chrono::Utc>)));
         assert!(is_date_time(&parse_quote!(Option<DateTime<Utc>>)));
-        assert!(!is_date_time(&parse_quote!(NaiveDate)));
+        assert!(!is_date_time(&parse_quote!(DateTime<FixedOffset>)));
         assert!(!is_date_time(&parse_quote!(Vec<DateTime<Utc>>)));
-        assert!(!is_date_time(&parse_quote!(Option<Option<DateTime<Utc>>>)));
-    }
-
-    #[test]
-    fn strings_are_detected_by_spelling() {
-        assert!(is_string(&parse_quote!(String)));
-        assert!(is_string(&parse_quote!(std::string::String)));
-        assert!(!is_string(&parse_quote!(&str)));
-        assert!(!is_string(&parse_quote!(Option<String>)));
+        assert!(!is_date_time(&parse_quote!(NaiveDate)));
     }
 
     #[test]

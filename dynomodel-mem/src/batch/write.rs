@@ -155,11 +155,9 @@ impl Locked<'_> {
                 }
                 match request {
                     WriteRequest::Put { item } => {
-                        crate::durable::journal::put(&table.schema.name, &key, &item);
                         table.put(key, item);
                     }
                     WriteRequest::Delete { .. } => {
-                        crate::durable::journal::delete(&table.schema.name, &key);
                         table.delete(&key);
                     }
                 }

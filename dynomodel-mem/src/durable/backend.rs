@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::{Arc, RwLock, Weak};
 
-use super::{Durable, OpenError, RecoveryReport};
+use super::{Durable, Health, OpenError, RecoveryReport};
 use crate::state::State;
 use crate::MemBackend;
 
@@ -65,6 +65,20 @@ impl MemBackend {
     /// What recovery found when the data directory was opened (`None` for an in-memory engine).
     pub fn recovery_report(&self) -> Option<&RecoveryReport> {
         self.durable.as_deref().map(Durable::report)
+    }
+
+    /// Whether the engine serves reads and writes: [`Health::Ok`] unless its data directory failed
+    /// (a full disk, a failed fsync), in which case writes are refused until it can be written
+    /// again ([`Health::Degraded`]), or every request is refused until a restart
+    /// ([`Health::Failed`]). What the server's `GET /health` answers. Always `Ok` in memory.
+    ///
+    /// ```
+    /// use dynomodel_mem::{Health, MemBackend};
+    ///
+    /// assert_eq!(MemBackend::new().health(), Health::Ok);
+    /// ```
+    pub fn health(&self) -> Health {
+        self.durable.as_deref().map_or(Health::Ok, Durable::health)
     }
 
     /// Fsyncs the log (a no-op in memory). Under `--sync Nms`, what a clean shutdown calls so that

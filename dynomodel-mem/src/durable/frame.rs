@@ -1,9 +1,12 @@
 //! The framing of the log and snapshot files: each record is `length (u32 LE) | CRC-32 of the payload
 //! (u32 LE) | payload`. A reader stops at the first frame that is short (a write torn by a crash) or
 //! whose checksum does not match (a torn sector, a flipped bit), and says where: everything before that
-//! offset is good, nothing after it is trusted.
+//! offset is good. Whether what follows is a torn tail or damage is for [`next_parsing`] to tell: a
+//! crash leaves nothing readable after a torn frame, damage does.
 
 use std::io::{self, Write};
+
+use super::Damage;
 
 /// Bytes before each payload: its length and its checksum.
 pub(crate) const HEADER: usize = 8;
@@ -21,9 +24,18 @@ pub(crate) fn encode(payload: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(payload);
 }
 
-/// Writes `payload` framed to `w` in one `write_all` (one system call for an unbuffered file, so a
-/// process killed between requests never leaves half a record behind; a power cut still can, which
-/// the checksum catches).
+/// Fills in the header of `frame`, whose first [`HEADER`] bytes were reserved for it before its
+/// payload was written after them: the record is framed where it was encoded, without a copy.
+pub(crate) fn seal(frame: &mut [u8]) {
+    let Some((header, payload)) = frame.split_at_mut_checked(HEADER) else {
+        return;
+    };
+    let len = u32::try_from(payload.len()).unwrap_or(u32::MAX);
+    header[..4].copy_from_slice(&len.to_le_bytes());
+    header[4..].copy_from_slice(&crc32fast::hash(payload).to_le_bytes());
+}
+
+/// Writes `payload` framed to `w` (snapshots).
 pub(crate) fn write(w: &mut impl Write, payload: &[u8]) -> io::Result<usize> {
     let mut frame = Vec::with_capacity(HEADER + payload.len());
     encode(payload, &mut frame);
@@ -31,25 +43,33 @@ pub(crate) fn write(w: &mut impl Write, payload: &[u8]) -> io::Result<usize> {
     Ok(frame.len())
 }
 
-/// Why reading stopped before the end of the bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Damage {
-    /// Fewer bytes than a header, or than the payload the header declares: a write cut short.
-    Truncated,
-    /// The payload does not match its checksum (or declares an impossible length).
-    Checksum,
-    /// The payload passed its checksum but is not a record this version understands.
-    Undecodable,
+/// The first offset at or after `from` where a whole frame with a matching checksum starts whose
+/// payload `plausible` accepts (checked before the checksum, so that scanning damaged bytes stays
+/// cheap: a record's sequence number, say). What a crash leaves after a torn frame is never that;
+/// damage in the middle of a file is followed by the frames after it.
+pub(crate) fn next_parsing(
+    bytes: &[u8],
+    from: usize,
+    plausible: impl Fn(&[u8]) -> bool,
+) -> Option<usize> {
+    let last = bytes.len().checked_sub(HEADER)?;
+    (from..=last).find(|&at| {
+        let header = &bytes[at..at + HEADER];
+        let len = word(header, 0) as usize;
+        if len == 0 || len > MAX_PAYLOAD {
+            return false;
+        }
+        let Some(payload) = bytes.get(at + HEADER..at + HEADER + len) else {
+            return false;
+        };
+        plausible(payload) && crc32fast::hash(payload) == word(header, 4)
+    })
 }
 
-impl std::fmt::Display for Damage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Damage::Truncated => "truncated record",
-            Damage::Checksum => "checksum mismatch",
-            Damage::Undecodable => "undecodable record",
-        })
-    }
+fn word(header: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&header[at..at + 4]);
+    u32::from_le_bytes(b)
 }
 
 /// The frames of `bytes`, in order.
@@ -95,13 +115,10 @@ impl<'a> Iterator for Frames<'a> {
             self.damage = Some(Damage::Truncated);
             return None;
         };
-        let word = |at: usize| {
-            let mut b = [0u8; 4];
-            b.copy_from_slice(&header[at..at + 4]);
-            u32::from_le_bytes(b)
-        };
-        let len = usize::try_from(word(0)).unwrap_or(usize::MAX);
-        if len > MAX_PAYLOAD {
+        let len = usize::try_from(word(header, 0)).unwrap_or(usize::MAX);
+        // No frame is empty: zeros (a file extended by a crash before its data was written) are
+        // not a frame, although the CRC-32 of nothing is zero.
+        if len == 0 || len > MAX_PAYLOAD {
             self.damage = Some(Damage::Checksum);
             return None;
         }
@@ -109,7 +126,7 @@ impl<'a> Iterator for Frames<'a> {
             self.damage = Some(Damage::Truncated);
             return None;
         };
-        if crc32fast::hash(payload) != word(4) {
+        if crc32fast::hash(payload) != word(header, 4) {
             self.damage = Some(Damage::Checksum);
             return None;
         }
@@ -132,10 +149,10 @@ mod tests {
 
     #[test]
     fn frames_round_trip() {
-        let bytes = framed(&[b"one", b"", b"three"]);
+        let bytes = framed(&[b"one", b"two", b"three"]);
         let mut frames = Frames::new(&bytes);
         let got: Vec<&[u8]> = frames.by_ref().collect();
-        assert_eq!(got, [&b"one"[..], b"", b"three"]);
+        assert_eq!(got, [&b"one"[..], b"two", b"three"]);
         assert_eq!(frames.damage(), None);
         assert_eq!(frames.offset(), bytes.len());
     }

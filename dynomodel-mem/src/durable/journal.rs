@@ -1,13 +1,20 @@
-//! The write path's hooks: one call at each place where the engine changes a table's items or a
-//! transaction's token is remembered (`items.rs`, `batch/write.rs`, `transact/write.rs`, the TTL
-//! sweep). They collect the *effects* of the request being run, which durable mode then writes to its
-//! log before the request is acknowledged.
+//! Where writes are captured for the log: at the few places every change to the engine's state
+//! passes, not in each operation, so that an operation added tomorrow cannot forget to log.
 //!
-//! The effects go to a thread-local journal rather than through `State`: a request runs on one thread
-//! under the engine's write lock from start to finish, so the journal of the running thread holds
-//! exactly that request's effects, and no call site has to thread an extra borrow through code that
-//! already holds `&mut Table`. Nothing is recorded unless durable mode started a journal for the
-//! request ([`begin`]); without the `durable` feature every hook is an empty inline function.
+//! - Items: [`Table::put`](crate::table::Table::put) and `Table::delete`/`delete_as_service`, which
+//!   every item write goes through (put, update, delete, batches, transactions, PartiQL, TTL expiry):
+//!   [`put`], [`delete`], [`expire`].
+//! - Transactions' `ClientRequestToken`s: `Tokens::record`: [`token`].
+//! - Table operations (CreateTable, DeleteTable, UpdateTable, UpdateTimeToLive, tags, the TTL sweep):
+//!   the catalog's write path in `access.rs`, which takes a [`Command`](super::Command) naming the
+//!   operation, so that none runs without one.
+//!
+//! The effects are encoded straight into the record being built for the running request (a
+//! thread-local buffer: a request runs on one thread from start to finish, and its tables stay locked
+//! until its record is in the log), in the log's binary form and behind room for the frame's header,
+//! so the log numbers, seals and appends it where it was encoded: no copy of an item, no second
+//! encoding. Nothing is captured unless durable mode started a record for the request ([`begin`]);
+//! without the `durable` feature every hook is an empty inline function.
 
 #[cfg(feature = "durable")]
 pub(crate) use enabled::*;
@@ -15,105 +22,123 @@ pub(crate) use enabled::*;
 #[cfg(not(feature = "durable"))]
 pub(crate) use disabled::*;
 
-/// One change to the engine's state, as the log records it.
-#[cfg(feature = "durable")]
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Effect {
-    /// An item stored (created or replaced) by the application.
-    Put {
-        /// The table's name.
-        table: String,
-        /// The item's key.
-        key: crate::key::PrimaryKey,
-        /// The whole new item.
-        item: dynomodel::Item,
-    },
-    /// An item deleted by the application.
-    Delete {
-        /// The table's name.
-        table: String,
-        /// The deleted item's key.
-        key: crate::key::PrimaryKey,
-    },
-    /// An item deleted by the service (Time to Live): its stream record names the service.
-    Expire {
-        /// The table's name.
-        table: String,
-        /// The deleted item's key.
-        key: crate::key::PrimaryKey,
-    },
-    /// A transaction's `ClientRequestToken`, remembered with the actions it was used for.
-    Token {
-        /// The token.
-        token: String,
-        /// The transaction's actions (a retry with other actions is a mismatch).
-        actions: Vec<dynomodel::TransactWriteItem>,
-    },
-}
-
 #[cfg(feature = "durable")]
 mod enabled {
     use std::cell::RefCell;
 
+    use chrono::{DateTime, Utc};
     use dynomodel::{Item, TransactWriteItem};
 
-    use super::Effect;
+    use crate::durable::codec::Writer;
+    use crate::durable::frame::HEADER;
+    use crate::durable::record::{COMMAND, DELETE, EXPIRE, PUT, TOKEN};
     use crate::key::PrimaryKey;
+    use crate::server::wire::records as codec;
+
+    /// The record of the request running on this thread.
+    struct Capture {
+        /// Whether a request is being captured.
+        active: bool,
+        /// Room for the frame's header, then the record (`record.rs`).
+        frame: Vec<u8>,
+        /// Entries (effects and a command) captured.
+        entries: usize,
+    }
 
     thread_local! {
-        /// The effects of the request running on this thread, when durable mode asked for them.
-        static JOURNAL: RefCell<Option<Vec<Effect>>> = const { RefCell::new(None) };
+        static CAPTURE: RefCell<Capture> = const {
+            RefCell::new(Capture { active: false, frame: Vec::new(), entries: 0 })
+        };
     }
 
-    /// Starts collecting the effects of the request about to run on this thread.
-    pub(crate) fn begin() {
-        JOURNAL.with_borrow_mut(|j| *j = Some(Vec::new()));
+    /// A buffer grown past this by one large request is not kept for the next.
+    const KEEP: usize = 1 << 20;
+
+    /// Starts the record of the request about to run on this thread, at `at` (the engine's time
+    /// for it): the frame header and the sequence number are left for the log to fill in.
+    pub(crate) fn begin(at: DateTime<Utc>) {
+        CAPTURE.with_borrow_mut(|c| {
+            if c.frame.capacity() > KEEP {
+                c.frame = Vec::new();
+            }
+            c.frame.clear();
+            c.frame.resize(HEADER + 8, 0);
+            let mut w = Writer(&mut c.frame);
+            w.i64(at.timestamp());
+            w.u32(at.timestamp_subsec_nanos() as usize);
+            c.active = true;
+            c.entries = 0;
+        });
     }
 
-    /// Stops collecting and returns what the request did.
-    pub(crate) fn take() -> Vec<Effect> {
-        JOURNAL.with_borrow_mut(Option::take).unwrap_or_default()
-    }
-
-    fn push(effect: impl FnOnce() -> Effect) {
-        JOURNAL.with_borrow_mut(|j| {
-            if let Some(j) = j {
-                j.push(effect());
+    fn capture(write: impl FnOnce(&mut Writer<'_>)) {
+        CAPTURE.with_borrow_mut(|c| {
+            if c.active {
+                write(&mut Writer(&mut c.frame));
+                c.entries += 1;
             }
         });
     }
 
-    /// `item` is about to be stored under `key` in `table`.
+    /// `item` is being stored under `key` in `table`.
     pub(crate) fn put(table: &str, key: &PrimaryKey, item: &Item) {
-        push(|| Effect::Put {
-            table: table.to_owned(),
-            key: key.clone(),
-            item: item.clone(),
+        capture(|w| {
+            w.u8(PUT);
+            w.str(table);
+            w.key(key);
+            w.item(item);
         });
     }
 
-    /// The item under `key` in `table` is about to be deleted by the application.
+    /// The item under `key` in `table` is being deleted by the application.
     pub(crate) fn delete(table: &str, key: &PrimaryKey) {
-        push(|| Effect::Delete {
-            table: table.to_owned(),
-            key: key.clone(),
+        capture(|w| {
+            w.u8(DELETE);
+            w.str(table);
+            w.key(key);
         });
     }
 
-    /// The item under `key` in `table` is about to be deleted by Time to Live.
+    /// The item under `key` in `table` is being deleted by Time to Live.
     pub(crate) fn expire(table: &str, key: &PrimaryKey) {
-        push(|| Effect::Expire {
-            table: table.to_owned(),
-            key: key.clone(),
+        capture(|w| {
+            w.u8(EXPIRE);
+            w.str(table);
+            w.key(key);
         });
     }
 
     /// A transaction's token is being remembered for `actions`.
     pub(crate) fn token(token: &str, actions: &[TransactWriteItem]) {
-        push(|| Effect::Token {
-            token: token.to_owned(),
-            actions: actions.to_vec(),
+        capture(|w| {
+            w.u8(TOKEN);
+            w.str(token);
+            let json = serde_json::to_vec(&codec::write_actions_json(actions)).unwrap_or_default();
+            w.bytes(&json);
         });
+    }
+
+    /// The running request is the table operation `op` with this request (DynamoDB JSON).
+    pub(crate) fn command(op: &str, request: &[u8]) {
+        capture(|w| {
+            w.u8(COMMAND);
+            w.str(op);
+            w.bytes(request);
+        });
+    }
+
+    /// Stops capturing; whether the request changed anything (and so has a record to log).
+    pub(crate) fn end() -> bool {
+        CAPTURE.with_borrow_mut(|c| {
+            c.active = false;
+            c.entries > 0
+        })
+    }
+
+    /// Runs `f` on the record just captured on this thread ([`end`]ed): the frame, its header and
+    /// sequence number still to fill in.
+    pub(crate) fn with_frame<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+        CAPTURE.with_borrow_mut(|c| f(&mut c.frame))
     }
 }
 

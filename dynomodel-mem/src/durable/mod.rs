@@ -5,26 +5,32 @@
 //! # The storage: a write-ahead log of effects plus snapshots
 //!
 //! The engine stays what it is, an in-memory engine with one lock; durability is a log beside it.
-//! Every write request, while it still holds the write lock, appends one record of what it *did* (its
+//! Every write request, while it still holds its locks, appends one record of what it *did* (its
 //! effects: items put, items deleted, items expired by TTL, a transaction's token; for a table
 //! operation, its request), and answers only once the record is where the sync policy wants it. Log
 //! order is therefore apply order, and no reader sees a write before it is in the log (nor, under
-//! `always`, is answered before it is on disk). Records are binary (`record.rs`, items in
-//! `codec.rs`), framed by length and CRC-32 (`frame.rs`). Recovery loads the latest snapshot and
-//! replays the log written since: item effects through the same `Table::put`/`delete` as live writes
-//! (so indexes, TTL indexes, item-collection sizes and stream records are rebuilt by the code that
-//! builds them live), table operations through the server's own request decoder and the engine's
-//! operation, each at the instant it first ran (the clock is pinned per write, see `clock.rs`), which
-//! makes replay deterministic: table ids, stream ARNs, sequence numbers and transition times come
-//! back exactly. When the log grows past a threshold a background thread writes a snapshot (under the
-//! read lock: readers go on, writers wait), renames it into place and drops the logs it covers.
+//! `always`, is answered before it is on disk). The effects are captured where every write passes
+//! (`journal.rs`: the table's puts and deletes, the token store, the catalog's write path), encoded
+//! straight into the record (`record.rs`, items in `codec.rs`), numbered (a sequence number per
+//! record, consecutive across segments) and framed by length and CRC-32 (`frame.rs`) in place.
+//! Recovery (`recover.rs`) loads the latest snapshot and replays the log written since: item
+//! effects through the same `Table::put`/`delete` as live writes (so indexes, TTL indexes,
+//! item-collection sizes and stream records are rebuilt by the code that builds them live), table
+//! operations through the server's own request decoder and the engine's operation, each at the
+//! instant it first ran (the clock is pinned per write, see `clock.rs`), which makes replay
+//! deterministic: table ids, stream ARNs, sequence numbers and transition times come back exactly.
+//! When the log grows past a threshold a background thread writes a snapshot (under the read lock:
+//! readers go on, writers wait), renames it into place and drops the logs it covers. A manifest
+//! (`manifest.rs`), rewritten only when segments or snapshots come and go, records which files
+//! must exist. All of it goes through a small file-system interface (`storage.rs`), which tests
+//! replace with one that fails on purpose (`sim.rs`).
 //!
 //! Why this rather than an embedded store (redb 4.6, fjall 3.1 on crates.io: both well kept, both
 //! crash-safe, both needing Rust 1.90): the engine's data already lives in memory in the shape its
 //! operations need (ordered partitions, indexes, streams, lifecycle), so a store would be a second
 //! copy kept in step, not the primary one; what is needed is only "redo what was acknowledged", which
 //! an append-only log does with one `write` (plus a shared `fdatasync` under `always`) per request,
-//! no read path, and about 1,500 lines with no new dependency (crc32fast and serde_json are the
+//! no read path, and a few thousand lines with no new dependency (crc32fast and serde_json are the
 //! server's already). A store would add a B-tree's or an LSM tree's write amplification to every put,
 //! its own compaction, a dependency tree to the server, and still need a mapping of streams, tokens
 //! and lifecycle onto keys. The cost of the choice: recovery time grows with the data (a snapshot is
@@ -32,27 +38,56 @@
 //! must fit in memory, which it already must. Under `always` durable writes are bounded by the disk's
 //! fsync rate per writer (concurrent writers share fsyncs); `Nms` costs a `write` per request.
 //!
-//! # Sync policies: what a crash can lose
+//! # Sync policies: what is promised
 //!
-//! - `always` (the default): a write is answered only once its record is fsynced (`fdatasync`).
-//!   Neither `kill -9` nor a power cut loses an acknowledged write. The fsync happens after the
-//!   engine's lock is released, and writers waiting together share one (group commit: the first
-//!   fsyncs everything written so far); a read is answered only once every write it may have seen is
-//!   on disk, so no client sees a write that a crash could take back.
-//! - `Nms` (e.g. `10ms`): the record is written to the file (one `write` system call) before the
-//!   response and a background thread fsyncs every N ms. `kill -9` loses nothing (the kernel has the
-//!   data); a power cut or kernel crash loses at most the writes of the last N ms (which a client
-//!   may have read).
+//! - `always` (the default): a write is answered only once its record is fsynced (`fdatasync`);
+//!   a read only once every write it may have seen is. Neither `kill -9` nor a power cut loses an
+//!   acknowledged write, and no client ever sees a write that a crash could take back. The fsync
+//!   happens after the request's locks are released, and writers waiting together share one
+//!   (group commit: the first fsyncs everything written so far).
+//! - `Nms` (e.g. `10ms`): a write is answered once its record is written to the log file (one
+//!   `write` system call, into the kernel's cache); a background thread fsyncs every N ms. `kill -9`
+//!   loses nothing (the kernel has the data). A power cut or kernel crash loses the writes answered
+//!   since the last fsync that completed: at most N ms of writes plus the time one fsync takes, and
+//!   clients may have read them. A failed fsync is treated as that power cut (below).
 //!
-//! A crash can tear the last record (a power cut mid-write). Recovery reads records up to the first
-//! one that is short or fails its checksum, reports it ([`RecoveryReport::torn_tail`], and a warning in
-//! the server's log), cuts the file there and goes on: the torn record was never acknowledged (under
-//! `always`), or belongs to the window the policy allows to lose. Damage anywhere else (an older log
-//! segment, a snapshot) is not what a crash leaves behind; the directory is refused with
-//! [`OpenError::CorruptLog`] or [`OpenError::CorruptSnapshot`] rather than served with acknowledged
-//! writes missing. A directory written by a newer format is refused ([`OpenError::NewerFormat`]); one
-//! process at a time serves a directory ([`OpenError::InUse`], an OS file lock the kernel drops when
-//! the process dies).
+//! # When the disk fails (`failure.rs`)
+//!
+//! A write whose record cannot be appended (a full disk, an I/O error, a short write) or, under
+//! `always`, whose fsync fails, is answered `InternalServerError` saying it was not applied, and is
+//! visible to no one: not in memory (the engine is rebuilt from what the log holds for sure, and no
+//! request answers from the engine between the failure and the rebuild), not after a restart (the
+//! segment is cut back to before the record, or to the last fsync that worked; a failed fsync is
+//! never retried, as PostgreSQL learned in 2018). The engine is then degraded
+//! ([`Health::Degraded`], `/health` 503 with the reason): writes are refused with
+//! `ServiceUnavailable`, reads served, and writes resume by themselves once a probe can write and
+//! fsync the directory again. Under `Nms` a failed fsync puts the engine back to the last fsync
+//! that worked, losing what a power cut then would. If even that rebuild fails, every request is
+//! refused until a restart ([`Health::Failed`]). A failed snapshot leaves no temporary file; the
+//! log goes on, and another snapshot is tried later.
+//!
+//! # Damage is not a torn tail (`recover.rs`)
+//!
+//! A crash can tear only the end of the last log segment, with nothing readable after it: that torn
+//! record is cut (its bytes kept in `DIR/aside/`), reported ([`RecoveryReport::torn_tail`] and a
+//! warning naming the file, the offset and the bytes), and was never acknowledged under `always` (or
+//! belongs to the window `Nms` allows to lose). Anything else is damage, and the directory is refused
+//! with [`OpenError::Damaged`] naming the file, the offset and what starting would lose (the records
+//! still readable after it, their last sequence number, the bytes): a bad record followed by records
+//! that parse, damage anywhere but the end of the last segment, a record out of sequence, a file the
+//! manifest names that is missing (a deleted log, a deleted snapshot), a closed segment of another
+//! length than recorded, an emptied segment, a damaged snapshot or manifest. Nothing is cut or
+//! rewritten then. An explicit repair (`dynomodel-mem repair --data-dir DIR`, or
+//! [`MemBackendBuilder::repair`](crate::MemBackendBuilder::repair)) cuts the log at the last good
+//! record before the damage, moves the files it changes, unchanged, to `DIR/aside/repair-N/`, and
+//! reports what it dropped ([`RecoveryReport::repairs`]). A damaged snapshot cannot be repaired in
+//! place. The one loss no check sees: the last segment cut exactly at a record boundary (only a
+//! record of its length written with every write could tell, at the price of an fsync per write).
+//!
+//! A directory of format 1 (before sequence numbers and the manifest) is converted when opened,
+//! its files kept in `DIR/aside/format-1/`. A directory written by a newer format is refused
+//! ([`OpenError::NewerFormat`]); one process at a time serves a directory ([`OpenError::InUse`], an
+//! OS file lock the kernel drops when the process dies).
 //!
 //! # What comes back
 //!
@@ -70,23 +105,37 @@ mod check;
 #[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]
-mod codec;
+pub(crate) mod codec;
 #[cfg(feature = "durable")]
 mod dir;
 #[cfg(feature = "durable")]
+mod failure;
+#[cfg(feature = "durable")]
 pub(crate) mod frame;
 #[cfg(feature = "durable")]
+mod legacy;
+#[cfg(feature = "durable")]
 mod log;
+#[cfg(feature = "durable")]
+mod manifest;
 #[cfg(feature = "durable")]
 mod open;
 #[cfg(feature = "durable")]
 pub(crate) mod record;
 #[cfg(feature = "durable")]
+mod recover;
+#[cfg(feature = "durable")]
+mod repair;
+#[cfg(feature = "durable")]
 mod report;
 #[cfg(feature = "durable")]
 mod settings;
+#[cfg(all(test, feature = "durable"))]
+mod sim;
 #[cfg(feature = "durable")]
 mod snapshot;
+#[cfg(feature = "durable")]
+pub(crate) mod storage;
 #[cfg(feature = "durable")]
 mod streams;
 #[cfg(all(test, feature = "durable"))]
@@ -97,11 +146,11 @@ mod writer;
 #[cfg(feature = "durable")]
 pub use dir::FORMAT_VERSION;
 #[cfg(feature = "durable")]
-pub use frame::Damage;
+pub use failure::Health;
 #[cfg(feature = "durable")]
 pub(crate) use open::open;
 #[cfg(feature = "durable")]
-pub use report::{OpenError, RecoveryReport, SnapshotError, TornTail};
+pub use report::{Damage, DamageReport, OpenError, Readable, RecoveryReport, Repair, TornTail};
 #[cfg(feature = "durable")]
 pub(crate) use settings::Options;
 #[cfg(feature = "durable")]
@@ -114,7 +163,10 @@ use dynomodel::{
     UpdateTimeToLiveInput,
 };
 
-/// A table operation, as durable mode logs it (its request).
+/// A write to the engine as a whole (under the catalog's write lock), as durable mode logs it: a
+/// table operation by its request; the TTL sweep by nothing but its effects, which the tables
+/// capture (`journal.rs`). Every engine-wide write names one (`access.rs`), so that a new operation
+/// cannot run unlogged.
 #[cfg_attr(not(feature = "durable"), allow(dead_code))]
 pub(crate) enum Command<'a> {
     /// `CreateTable`.
@@ -129,11 +181,14 @@ pub(crate) enum Command<'a> {
     TagResource(&'a TagResourceInput),
     /// `UntagResource`.
     UntagResource(&'a UntagResourceInput),
+    /// The Time to Live sweep: its deletions are its record.
+    SweepExpired,
 }
 
-/// A command's request encoded for the log, when durable mode is on.
+/// A command's name and request (DynamoDB JSON) encoded for the log, when durable mode is on and
+/// the command has a request.
 #[cfg(feature = "durable")]
-pub(crate) type Logged = Option<(String, serde_json::Value)>;
+pub(crate) type Logged = Option<(&'static str, Vec<u8>)>;
 /// A command's request encoded for the log: nothing without the `durable` feature.
 #[cfg(not(feature = "durable"))]
 #[derive(Debug, Default)]
@@ -141,8 +196,8 @@ pub(crate) struct Logged;
 
 #[cfg(feature = "durable")]
 impl Command<'_> {
-    /// The operation's name and its request in DynamoDB's JSON.
-    pub(crate) fn encode(&self) -> (String, serde_json::Value) {
+    /// The operation's name and its request in DynamoDB's JSON (`None` for the TTL sweep).
+    pub(crate) fn encode(&self) -> Logged {
         use crate::server::wire::records as r;
         let (name, body) = match self {
             Command::CreateTable(i) => ("CreateTable", r::create_table_json(i)),
@@ -151,7 +206,8 @@ impl Command<'_> {
             Command::UpdateTimeToLive(i) => ("UpdateTimeToLive", r::update_time_to_live_json(i)),
             Command::TagResource(i) => ("TagResource", r::tag_resource_json(i)),
             Command::UntagResource(i) => ("UntagResource", r::untag_resource_json(i)),
+            Command::SweepExpired => return None,
         };
-        (name.to_owned(), body)
+        Some((name, serde_json::to_vec(&body).unwrap_or_default()))
     }
 }

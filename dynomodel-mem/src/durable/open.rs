@@ -1,195 +1,225 @@
-//! Opening a data directory: lock, format check, recovery (the latest snapshot, then the log since).
+//! Opening a data directory: lock, format (creating a new directory, converting an old one),
+//! recovery (`recover.rs`), an explicit repair when asked for (`repair.rs`), the torn tail cut with
+//! its bytes kept aside, then the engine logging its writes there.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{mpsc, Arc, Mutex};
+use std::path::Path;
+use std::sync::atomic::AtomicU64;
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use super::clock::{pinnable, Pin};
+use super::clock::pinnable;
 use super::dir::{self, Kind};
-use super::frame::{Damage, Frames};
-use super::journal::Effect;
-use super::log::Log;
-use super::record::Record;
-use super::report::{io_at, OpenError, RecoveryReport, TornTail};
+use super::failure::Faulted;
+use super::frame::Frames;
+use super::log::{parse_header, Log};
+use super::manifest::{self, Manifest};
+use super::recover::{recover, Recovered, Scope, Source, Torn};
+use super::report::{io_at, OpenError, TornTail};
 use super::settings::{Options, SyncPolicy};
-use super::snapshot;
-use super::writer::{internal, spawn_compactor, spawn_syncer, Durable};
+use super::storage::Storage;
+use super::writer::{spawn_compactor, spawn_syncer, Durable};
+use super::{legacy, repair};
 use crate::clock::EngineClock;
 use crate::MemBackend;
 
-/// The output of `future`, which must be ready at once: the engine's operations never wait (no
-/// fault rules are armed during recovery, and only they sleep). Polled by hand rather than with an
-/// executor so that recovery works inside any runtime, or none.
-pub(crate) fn ready<T>(
-    future: impl std::future::Future<Output = crate::server::wire::WireResult<T>>,
-) -> crate::server::wire::WireResult<T> {
-    let mut future = std::pin::pin!(future);
-    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    match future.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(out) => out,
-        std::task::Poll::Pending => Err(crate::server::wire::Fault::Backend(internal(
-            "a replayed request did not complete at once",
-        ))),
-    }
-}
+/// Repairs in one open, at most (each moves files aside, so each makes progress).
+const MAX_REPAIRS: usize = 8;
 
-/// Replays one record on the engine being recovered.
-fn replay(backend: &MemBackend, pin: &Pin, record: &Record, warnings: &mut Vec<String>) {
-    pin.set(record.at);
-    if let Some((op, body)) = &record.command {
-        let request = serde_json::to_vec(body).unwrap_or_default();
-        let ran = ready(crate::server::wire::call(backend, op, &request));
-        if let Err(e) = ran {
-            warnings.push(format!("{op} at {}: {e:?}", record.at));
+/// Removes what an interrupted atomic write or probe leaves: temporary files, never data.
+fn remove_temporaries(storage: &dyn Storage, dir: &Path) -> Result<(), OpenError> {
+    for name in storage.names(dir).map_err(io_at(dir))? {
+        if name.ends_with(".tmp") {
+            let _ = storage.remove(&dir.join(name));
         }
     }
-    if !record.effects.is_empty() {
-        let mut state = backend.write();
-        for effect in &record.effects {
-            let missing = |table: &str| format!("{} at {}: no table {table}", "write", record.at);
-            match effect {
-                Effect::Put { table, key, item } => match state.table_for_replay(table) {
-                    Some(t) => {
-                        t.put(key.clone(), item.clone());
-                    }
-                    None => warnings.push(missing(table)),
-                },
-                Effect::Delete { table, key } => match state.table_for_replay(table) {
-                    Some(t) => {
-                        t.delete(key);
-                    }
-                    None => warnings.push(missing(table)),
-                },
-                Effect::Expire { table, key } => match state.table_for_replay(table) {
-                    Some(t) => {
-                        t.delete_as_service(key);
-                    }
-                    None => warnings.push(missing(table)),
-                },
-                Effect::Token { token, actions } => {
-                    state.tokens_mut().record(token, actions, record.at);
-                }
-            }
-        }
-    }
-    pin.clear();
+    Ok(())
 }
 
-/// Opens (creating if needed) the data directory `dir`: locks it, recovers its state into a new
-/// engine with `clock`, `config` and `faults`, and logs the engine's writes there from then on.
+/// Whether `dir` holds no record at all: no snapshot, and no log segment with a record (what a
+/// directory whose creation was interrupted holds, before its `FORMAT` file is written last).
+fn holds_no_record(storage: &dyn Storage, dir: &Path) -> Result<bool, OpenError> {
+    if !dir::list(storage, dir, Kind::Snapshot)
+        .map_err(io_at(dir))?
+        .is_empty()
+    {
+        return Ok(false);
+    }
+    for (_, path) in dir::list(storage, dir, Kind::Log).map_err(io_at(dir))? {
+        let bytes = storage.read(&path).map_err(io_at(&path))?;
+        let mut frames = Frames::new(&bytes);
+        let header = frames.next().and_then(parse_header).is_some();
+        if !header && !bytes.is_empty() || frames.next().is_some() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Creates a new directory: its first segment, its manifest, then its `FORMAT` file (last: a
+/// directory without one holds nothing yet).
+fn create(storage: &Arc<dyn Storage>, dir: &Path) -> Result<(), OpenError> {
+    for (_, path) in dir::list(&**storage, dir, Kind::Log).map_err(io_at(dir))? {
+        storage.remove(&path).map_err(io_at(&path))?;
+    }
+    let _ = storage.remove(&dir.join(manifest::FILE));
+    Log::initial(Arc::clone(storage), dir, 0, Manifest::default()).map_err(io_at(dir))?;
+    dir::write_format(&**storage, dir)
+}
+
+/// Cuts the torn record at the end of the last segment, keeping its bytes in `DIR/aside`.
+fn cut_torn_tail(
+    storage: &dyn Storage,
+    dir: &Path,
+    generation: u64,
+    torn: Torn,
+) -> Result<TornTail, OpenError> {
+    let path = dir::path(dir, Kind::Log, generation);
+    let bytes = storage.read(&path).map_err(io_at(&path))?;
+    let offset = usize::try_from(torn.offset).unwrap_or(usize::MAX);
+    let dropped = bytes.get(offset..).unwrap_or_default();
+    let kept =
+        dir::aside_path(storage, dir, &path, &format!("torn-at-{offset}")).map_err(io_at(dir))?;
+    let saved = (|| {
+        let file = storage.create(&kept)?;
+        file.append(dropped)?;
+        file.sync_all()?;
+        storage.sync_dir(kept.parent().unwrap_or(dir))?;
+        let log = storage.open(&path)?;
+        log.set_len(torn.offset)?;
+        log.sync_all()
+    })();
+    saved.map_err(io_at(&path))?;
+    let tail = TornTail {
+        file: path,
+        offset: torn.offset,
+        dropped: dropped.len() as u64,
+        damage: torn.damage,
+        record: torn.record,
+        kept,
+    };
+    log::warn!(
+        "{}: torn last record ({}{}) at offset {}, which a crash during a write leaves: cut there; \
+         its {} bytes are kept in {}",
+        tail.file.display(),
+        tail.damage,
+        tail.record.map(|r| format!(", record {r}")).unwrap_or_default(),
+        tail.offset,
+        tail.dropped,
+        tail.kept.display()
+    );
+    Ok(tail)
+}
+
+/// Opens (creating if needed) the data directory `dir` on `storage`: locks it, recovers its state
+/// into a new engine with `clock`, `config` and `faults`, and logs the engine's writes there from
+/// then on.
 pub(crate) fn open(
     dir: &Path,
     options: Options,
     clock: EngineClock,
     config: crate::config::EngineConfig,
     faults: crate::faults::Faults,
-) -> std::result::Result<MemBackend, OpenError> {
+) -> Result<MemBackend, OpenError> {
     let started = Instant::now();
-    let lock = dir::lock(dir)?;
-    dir::check_format(dir)?;
-    // Leftovers of a snapshot interrupted before its rename.
-    for entry in fs::read_dir(dir).map_err(io_at(dir))?.flatten() {
-        if entry.file_name().to_string_lossy().ends_with(".dyno.tmp") {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
+    let storage = Arc::clone(&options.storage);
+    let lock = storage.lock(dir)?;
+    remove_temporaries(&*storage, dir)?;
     let (clock, pin, real) = pinnable(clock);
-    let backend = MemBackend::from_parts(clock, config, faults);
-    let mut report = RecoveryReport {
-        dir: dir.to_path_buf(),
-        ..RecoveryReport::default()
+    let source = Source {
+        storage: &*storage,
+        dir,
+        pin: &pin,
+        clock: &clock,
+        config: &config,
     };
-    let mut first_log = 0;
-    if let Some((generation, path)) = dir::list(dir, Kind::Snapshot).map_err(io_at(dir))?.pop() {
-        let bytes = fs::read(&path).map_err(io_at(&path))?;
-        let totals =
-            snapshot::restore(&backend, &pin, &bytes).map_err(|e| OpenError::CorruptSnapshot {
-                file: path.clone(),
-                offset: e.offset,
-                damage: e.damage,
-            })?;
-        report.snapshot = Some(path);
-        report.snapshot_tables = totals.tables;
-        report.snapshot_items = totals.items;
-        first_log = generation;
-    }
-    let logs: Vec<(u64, PathBuf)> = dir::list(dir, Kind::Log)
-        .map_err(io_at(dir))?
-        .into_iter()
-        .filter(|(g, _)| *g >= first_log)
-        .collect();
-    let mut current = None;
-    for (i, (generation, path)) in logs.iter().enumerate() {
-        let last = i + 1 == logs.len();
-        let bytes = fs::read(path).map_err(io_at(path))?;
-        let mut frames = Frames::new(&bytes);
-        let mut good = 0usize;
-        let mut damage = None;
-        while let Some(payload) = frames.next() {
-            let Some(record) = Record::from_bytes(payload) else {
-                damage = Some(Damage::Undecodable);
-                break;
-            };
-            replay(&backend, &pin, &record, &mut report.warnings);
-            report.records += 1;
-            good = frames.offset();
+    let mut converted_from = None;
+    match dir::format(&*storage, dir)? {
+        Some(dir::FORMAT_VERSION) => {}
+        Some(old) => {
+            legacy::convert(&source, &storage)?;
+            converted_from = Some(old);
         }
-        let damage = damage.or(frames.damage());
-        report.log_files += 1;
-        if let Some(damage) = damage {
-            if !last {
-                return Err(OpenError::CorruptLog {
-                    file: path.clone(),
-                    offset: good as u64,
-                    damage,
-                });
+        None if holds_no_record(&*storage, dir)? => create(&storage, dir)?,
+        None => {
+            return Err(OpenError::NotADataDir {
+                dir: dir.to_path_buf(),
+            })
+        }
+    }
+    let mut repairs = Vec::new();
+    let Recovered {
+        backend,
+        mut report,
+        mut manifest,
+        good_len,
+        torn,
+        leftovers,
+        loaded,
+    } = loop {
+        match recover(&source, Scope::All) {
+            Err(OpenError::Damaged(damage))
+                if options.repair && damage.repairable && repairs.len() < MAX_REPAIRS =>
+            {
+                repairs.push(repair::repair(&source, &damage)?);
             }
-            let tail = TornTail {
-                file: path.clone(),
-                offset: good as u64,
-                dropped: (bytes.len() - good) as u64,
-                damage,
-            };
-            log::warn!(
-                "{}: {damage} at offset {good}: the log is cut there ({} bytes dropped)",
-                path.display(),
-                tail.dropped
-            );
-            report.torn_tail = Some(tail);
+            recovered => break recovered?,
         }
-        if last {
-            current = Some((*generation, path.clone(), good as u64));
-        }
+    };
+    let current = manifest.current().map_or(0, |c| c.generation);
+    if let Some(torn) = torn {
+        report.torn_tail = Some(cut_torn_tail(&*storage, dir, current, torn)?);
     }
-    let log = match current {
-        Some((generation, path, good)) => Log::reopen(dir, &path, generation, good),
-        None => Log::create(dir, first_log),
+    // A snapshot newer than the manifest's (a compaction interrupted before recording it) becomes
+    // the manifest's, before the files it replaces go.
+    if let Some(loaded) = loaded
+        && manifest.snapshot != Some(loaded)
+    {
+        manifest.snapshot = Some(loaded);
+        manifest.logs.retain(|l| l.generation >= loaded.generation);
+        manifest.write(&*storage, dir).map_err(io_at(dir))?;
     }
-    .map_err(io_at(dir))?;
+    for path in &leftovers {
+        let _ = storage.remove(path);
+    }
+    let next = report.last_record + 1;
+    let log =
+        Log::reopen(Arc::clone(&storage), dir, manifest, good_len, next).map_err(io_at(dir))?;
+    // What the segment holds may still be in the kernel's cache only (a killed process's writes
+    // under `Nms`): make it durable, so that "synced" means what it says from here on.
+    log.sync_target().0.sync_data().map_err(io_at(dir))?;
     for warning in &report.warnings {
         log::warn!("recovery: {warning}");
     }
+    report.converted_from = converted_from;
+    report.repairs = repairs;
     report.duration = started.elapsed();
     let (tx, rx) = mpsc::channel();
     let durable = Arc::new(Durable {
+        storage,
         dir: dir.to_path_buf(),
         log: Mutex::new(log),
-        options: options.clone(),
         pin,
+        clock,
+        config,
         real,
-        failed: AtomicBool::new(false),
+        state: OnceLock::new(),
+        me: OnceLock::new(),
         compactor: tx,
-        compacting: Mutex::new(()),
+        compacting: Mutex::new(None),
         appended: AtomicU64::new(0),
         synced: AtomicU64::new(0),
         syncing: Mutex::new(()),
+        faulted: Faulted::new(options.probe_interval),
+        options: options.clone(),
         report,
         _lock: lock,
     });
+    let _ = durable.me.set(Arc::downgrade(&durable));
+    let mut backend = backend;
+    backend.faults = crate::faults::FaultHandle::with(faults);
     let backend = backend.with_durable(Arc::clone(&durable));
-    spawn_compactor(Arc::downgrade(&durable), backend.state_weak(), rx);
+    let _ = durable.state.set(backend.state_weak());
+    spawn_compactor(Arc::downgrade(&durable), rx);
     if let SyncPolicy::Every(interval) = options.sync {
         spawn_syncer(Arc::downgrade(&durable), interval);
     }

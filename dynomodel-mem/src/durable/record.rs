@@ -1,87 +1,115 @@
 //! One log record: what one acknowledged write request did, and when.
 //!
-//! A record is binary (framed and checksummed by [`super::frame`]); items and keys in the encoding of
-//! [`super::codec`]:
+//! A record is binary (framed and checksummed by [`super::frame`]; encoded where the write happens,
+//! by [`super::journal`]); items and keys in the encoding of [`super::codec`]:
 //!
 //! ```text
+//! seq: u64                                   its sequence number: 1, 2, 3, … across segments
 //! secs: i64, nanos: u32                      the engine's time when the request ran (replay pins it)
-//! command: 0 | 1 name request                a table operation: its name and its DynamoDB JSON request,
-//!                                            replayed through the server's decoder
-//! effects: count, then each:                 effects on items, in the order they were applied:
-//!   0 table key item                           put
-//!   1 table key                                delete
-//!   2 table key                                TTL deletion (as the service)
-//!   3 token TransactItems                      a transaction's ClientRequestToken (its actions as JSON)
+//! then entries to the end, each a tag and its data, in the order they happened:
+//!   0 table key item                           an item put
+//!   1 table key                                an item deleted
+//!   2 table key                                an item deleted by Time to Live (as the service)
+//!   3 token TransactItems                      a transaction's ClientRequestToken (its actions, JSON)
+//!   4 name request                             a table operation: its name and DynamoDB JSON request,
+//!                                              replayed through the server's decoder (before the rest)
 //! ```
+//!
+//! Format 1 (before sequence numbers) wrote `secs nanos (0 | 1 name request) count effects`;
+//! [`Record::from_v1`] reads it, to convert such a directory.
 
 use chrono::{DateTime, Utc};
-use serde_json::{json, Value};
 
-use super::codec::{Reader, Writer};
-use crate::durable::journal::Effect;
+use super::codec::Reader;
 use crate::server::wire::records as codec;
+
+/// An item put.
+pub(crate) const PUT: u8 = 0;
+/// An item deleted by the application.
+pub(crate) const DELETE: u8 = 1;
+/// An item deleted by Time to Live.
+pub(crate) const EXPIRE: u8 = 2;
+/// A transaction's token.
+pub(crate) const TOKEN: u8 = 3;
+/// A table operation's request.
+pub(crate) const COMMAND: u8 = 4;
+
+/// One change to the engine's state, as the log records it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Effect {
+    /// An item stored (created or replaced) by the application.
+    Put {
+        /// The table's name.
+        table: String,
+        /// The item's key.
+        key: crate::key::PrimaryKey,
+        /// The whole new item.
+        item: dynomodel::Item,
+    },
+    /// An item deleted by the application.
+    Delete {
+        /// The table's name.
+        table: String,
+        /// The deleted item's key.
+        key: crate::key::PrimaryKey,
+    },
+    /// An item deleted by the service (Time to Live): its stream record names the service.
+    Expire {
+        /// The table's name.
+        table: String,
+        /// The deleted item's key.
+        key: crate::key::PrimaryKey,
+    },
+    /// A transaction's `ClientRequestToken`, remembered with the actions it was used for.
+    Token {
+        /// The token.
+        token: String,
+        /// The transaction's actions (a retry with other actions is a mismatch).
+        actions: Vec<dynomodel::TransactWriteItem>,
+    },
+}
 
 /// What one request did.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Record {
+    /// Its sequence number (0 in format 1, which had none).
+    pub seq: u64,
     /// The engine's time while it ran (replay runs at the same time).
     pub at: DateTime<Utc>,
-    /// A table operation (its name and request), if it was one.
-    pub command: Option<(String, Value)>,
+    /// A table operation (its name and request, JSON), if it was one.
+    pub command: Option<(String, Vec<u8>)>,
     /// Its effects on items and tokens, in order.
     pub effects: Vec<Effect>,
 }
 
-fn time_json(t: &DateTime<Utc>) -> Value {
-    json!([t.timestamp(), t.timestamp_subsec_nanos()])
+/// A time as JSON (snapshots).
+pub(crate) fn time_to(t: &DateTime<Utc>) -> serde_json::Value {
+    serde_json::json!([t.timestamp(), t.timestamp_subsec_nanos()])
 }
 
-/// A time written by [`time_json`].
-pub(crate) fn time_from(v: &Value) -> Option<DateTime<Utc>> {
+/// A time written by [`time_to`].
+pub(crate) fn time_from(v: &serde_json::Value) -> Option<DateTime<Utc>> {
     let a = v.as_array()?;
     let secs = a.first()?.as_i64()?;
     let nanos = u32::try_from(a.get(1)?.as_u64()?).ok()?;
     DateTime::from_timestamp(secs, nanos)
 }
 
-/// A time as JSON (for snapshots too).
-pub(crate) fn time_to(t: &DateTime<Utc>) -> Value {
-    time_json(t)
+/// The sequence number a record's payload starts with (format 2), without decoding the rest.
+pub(crate) fn seq_of(payload: &[u8]) -> Option<u64> {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(payload.get(..8)?);
+    Some(u64::from_le_bytes(b))
 }
 
-const PUT: u8 = 0;
-const DELETE: u8 = 1;
-const EXPIRE: u8 = 2;
-const TOKEN: u8 = 3;
-
-fn write_effect(w: &mut Writer<'_>, e: &Effect) {
-    match e {
-        Effect::Put { table, key, item } => {
-            w.u8(PUT);
-            w.str(table);
-            w.key(key);
-            w.item(item);
-        }
-        Effect::Delete { table, key } | Effect::Expire { table, key } => {
-            w.u8(if matches!(e, Effect::Delete { .. }) {
-                DELETE
-            } else {
-                EXPIRE
-            });
-            w.str(table);
-            w.key(key);
-        }
-        Effect::Token { token, actions } => {
-            w.u8(TOKEN);
-            w.str(token);
-            let json = serde_json::to_vec(&codec::write_actions_json(actions)).unwrap_or_default();
-            w.bytes(&json);
-        }
-    }
+fn time(r: &mut Reader<'_>) -> Option<DateTime<Utc>> {
+    let secs = r.i64()?;
+    let nanos = u32::try_from(r.u32()?).ok()?;
+    DateTime::from_timestamp(secs, nanos)
 }
 
-fn read_effect(r: &mut Reader<'_>) -> Option<Effect> {
-    Some(match r.u8()? {
+fn effect(tag: u8, r: &mut Reader<'_>) -> Option<Effect> {
+    Some(match tag {
         PUT => Effect::Put {
             table: r.string()?,
             key: r.key()?,
@@ -97,7 +125,7 @@ fn read_effect(r: &mut Reader<'_>) -> Option<Effect> {
         },
         TOKEN => {
             let token = r.string()?;
-            let json: Value = serde_json::from_slice(r.bytes()?).ok()?;
+            let json: serde_json::Value = serde_json::from_slice(r.bytes()?).ok()?;
             Effect::Token {
                 token,
                 actions: codec::decode_write_actions(&json)?,
@@ -108,47 +136,46 @@ fn read_effect(r: &mut Reader<'_>) -> Option<Effect> {
 }
 
 impl Record {
-    /// The record as the log stores it (before framing).
-    pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(128);
-        let mut w = Writer(&mut out);
-        w.i64(self.at.timestamp());
-        w.u32(self.at.timestamp_subsec_nanos() as usize);
-        match &self.command {
-            Some((op, body)) => {
-                w.u8(1);
-                w.str(op);
-                w.bytes(&serde_json::to_vec(body).unwrap_or_default());
-            }
-            None => w.u8(0),
-        }
-        w.u32(self.effects.len());
-        for e in &self.effects {
-            write_effect(&mut w, e);
-        }
-        out
-    }
-
-    /// A record written by [`Record::to_bytes`], or `None` for anything else.
+    /// A record as `journal.rs` writes it (the payload of its frame), or `None` for anything else.
     pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Record> {
         let mut r = Reader::new(bytes);
-        let secs = r.i64()?;
-        let nanos = u32::try_from(r.u32()?).ok()?;
-        let at = DateTime::from_timestamp(secs, nanos)?;
+        let seq = u64::try_from(r.i64()?).ok()?;
+        let at = time(&mut r)?;
+        let mut command = None;
+        let mut effects = Vec::new();
+        while !r.is_empty() {
+            match r.u8()? {
+                COMMAND if command.is_none() => {
+                    command = Some((r.string()?, r.bytes()?.to_vec()));
+                }
+                tag => effects.push(effect(tag, &mut r)?),
+            }
+        }
+        (seq > 0 && (command.is_some() || !effects.is_empty())).then_some(Record {
+            seq,
+            at,
+            command,
+            effects,
+        })
+    }
+
+    /// A record of format 1, or `None` for anything else.
+    pub(crate) fn from_v1(bytes: &[u8]) -> Option<Record> {
+        let mut r = Reader::new(bytes);
+        let at = time(&mut r)?;
         let command = match r.u8()? {
             0 => None,
-            1 => {
-                let op = r.string()?;
-                Some((op, serde_json::from_slice(r.bytes()?).ok()?))
-            }
+            1 => Some((r.string()?, r.bytes()?.to_vec())),
             _ => return None,
         };
         let count = r.u32()?;
         let mut effects = Vec::with_capacity(count.min(bytes.len()));
         for _ in 0..count {
-            effects.push(read_effect(&mut r)?);
+            let tag = r.u8()?;
+            effects.push(effect(tag, &mut r)?);
         }
         r.is_empty().then_some(Record {
+            seq: 0,
             at,
             command,
             effects,
@@ -159,6 +186,8 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::durable::frame::HEADER;
+    use crate::durable::journal;
     use crate::key::{KeyValue, PrimaryKey};
     use dynomodel::{AttributeValue, TransactDelete, TransactWriteItem};
 
@@ -178,44 +207,62 @@ mod tests {
             ),
         ]
         .into();
+        let at = DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap_or_default();
+        let actions = vec![TransactWriteItem::Delete(TransactDelete {
+            table_name: "t".into(),
+            key: item.clone(),
+            condition_expression: None,
+            expression_attribute_names: None,
+            expression_attribute_values: None,
+            return_values_on_condition_check_failure: None,
+        })];
+        let expire = PrimaryKey {
+            hash: KeyValue::B(vec![1]),
+            range: None,
+        };
+        // Encoded as the write path captures it.
+        journal::begin(at);
+        journal::command("DeleteTable", br#"{"TableName":"x"}"#);
+        journal::put("t", &key, &item);
+        journal::delete("t", &key);
+        journal::expire("t", &expire);
+        journal::token("tok", &actions);
+        assert!(journal::end());
+        let payload = journal::with_frame(|frame| {
+            frame[HEADER..HEADER + 8].copy_from_slice(&42u64.to_le_bytes());
+            frame[HEADER..].to_vec()
+        });
         let record = Record {
-            at: DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap_or_default(),
-            command: Some(("DeleteTable".into(), json!({"TableName": "x"}))),
+            seq: 42,
+            at,
+            command: Some(("DeleteTable".into(), br#"{"TableName":"x"}"#.to_vec())),
             effects: vec![
                 Effect::Put {
                     table: "t".into(),
                     key: key.clone(),
-                    item: item.clone(),
+                    item,
                 },
                 Effect::Delete {
                     table: "t".into(),
-                    key: key.clone(),
+                    key,
                 },
                 Effect::Expire {
                     table: "t".into(),
-                    key: PrimaryKey {
-                        hash: KeyValue::B(vec![1]),
-                        range: None,
-                    },
+                    key: expire,
                 },
                 Effect::Token {
                     token: "tok".into(),
-                    actions: vec![TransactWriteItem::Delete(TransactDelete {
-                        table_name: "t".into(),
-                        key: item,
-                        condition_expression: None,
-                        expression_attribute_names: None,
-                        expression_attribute_values: None,
-                        return_values_on_condition_check_failure: None,
-                    })],
+                    actions,
                 },
             ],
         };
-        let bytes = record.to_bytes();
-        assert_eq!(Record::from_bytes(&bytes), Some(record));
-        for cut in 0..bytes.len() {
-            assert_eq!(Record::from_bytes(&bytes[..cut]), None, "cut at {cut}");
+        assert_eq!(seq_of(&payload), Some(42));
+        assert_eq!(Record::from_bytes(&payload), Some(record));
+        // Cut inside an entry, it is not a record (a frame's checksum catches cuts between them).
+        for cut in 0..24 {
+            assert_eq!(Record::from_bytes(&payload[..cut]), None, "cut at {cut}");
         }
+        assert_eq!(Record::from_bytes(&payload[..payload.len() - 1]), None);
         assert_eq!(Record::from_bytes(b"not a record"), None);
     }
 }

@@ -65,6 +65,12 @@ pub(crate) struct Options {
     pub sync: SyncPolicy,
     /// Log bytes after which a snapshot is taken in the background.
     pub compact_after: u64,
+    /// Whether opening may cut a damaged log at its last good record (files kept aside).
+    pub repair: bool,
+    /// How often a degraded directory is probed for whether it can be written again.
+    pub probe_interval: Duration,
+    /// The file system (the operating system's; tests use one that fails on purpose).
+    pub storage: std::sync::Arc<dyn super::storage::Storage>,
 }
 
 impl Default for Options {
@@ -72,6 +78,9 @@ impl Default for Options {
         Options {
             sync: SyncPolicy::Always,
             compact_after: 64 << 20,
+            repair: false,
+            probe_interval: Duration::from_secs(1),
+            storage: std::sync::Arc::new(super::storage::OsStorage),
         }
     }
 }

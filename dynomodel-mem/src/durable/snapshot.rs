@@ -1,7 +1,8 @@
 //! Snapshots: the engine's state written out whole, so that recovery replays only the log written
 //! since, and the log can be dropped.
 //!
-//! A snapshot is a sequence of frames ([`super::frame`]) of JSON: a header, then per table its
+//! A snapshot is a sequence of frames ([`super::frame`]) of JSON: a header (the format, and the
+//! sequence number of the last log record it holds), then per table its
 //! definition (as the `CreateTable` request that recreates it, plus what `CreateTable` cannot say: its
 //! table id, TTL setting, stream settings and streams), then its items in chunks, then the streams of
 //! deleted tables, the transactions' tokens, and an end frame with the totals. A snapshot without its
@@ -24,10 +25,11 @@ use serde_json::{json, Value};
 
 use super::clock::Pin;
 use super::codec::{Reader, Writer};
-use super::frame::{self, Damage, Frames};
+use super::frame::{self, Frames};
 use super::record::{time_from, time_to};
+use super::report::SnapshotError;
 use super::streams;
-use super::{dir::FORMAT_VERSION, SnapshotError};
+use super::{dir::FORMAT_VERSION, Damage};
 use crate::server::wire::records as codec;
 use crate::state::State;
 use crate::streams::Stream;
@@ -45,6 +47,8 @@ const ITEMS: u8 = 0;
 pub(crate) struct Totals {
     pub tables: u64,
     pub items: u64,
+    /// The sequence number of the last log record it holds (0 in format 1, which had none).
+    pub last: u64,
 }
 
 fn put(w: &mut impl Write, v: &Value) -> io::Result<()> {
@@ -53,11 +57,12 @@ fn put(w: &mut impl Write, v: &Value) -> io::Result<()> {
 }
 
 /// Writes `state`, whose every table is held in `tables` ([`State::read_all`]), to `w` as a snapshot
-/// taken at `at`.
+/// taken at `at`, holding every log record up to `last`.
 pub(crate) fn write(
     state: &State,
     tables: &[RwLockReadGuard<'_, Table>],
     at: DateTime<Utc>,
+    last: u64,
     w: impl Write,
 ) -> io::Result<Totals> {
     let mut w = BufWriter::with_capacity(1 << 20, w);
@@ -68,9 +73,13 @@ pub(crate) fn write(
             "at": time_to(&at),
             "created": state.created_count(),
             "sequence": state.last_sequence(),
+            "last": last,
         }}),
     )?;
-    let mut totals = Totals::default();
+    let mut totals = Totals {
+        last,
+        ..Totals::default()
+    };
     for table in tables {
         if table.lifecycle.deleted.is_some() {
             // Being deleted: gone after the snapshot, its streams kept as a deleted table's.
@@ -215,8 +224,10 @@ pub(crate) fn restore(
                 let format = body.get("format").and_then(Value::as_u64);
                 let created = body.get("created").and_then(Value::as_u64);
                 let sequence = body.get("sequence").and_then(Value::as_u64);
-                match (format, created, sequence) {
-                    (Some(1), Some(c), Some(s)) => {
+                let last = body.get("last").and_then(Value::as_u64);
+                match (format, created, sequence, last) {
+                    (Some(1), Some(c), Some(s), None) | (Some(2), Some(c), Some(s), Some(_)) => {
+                        totals.last = last.unwrap_or(0);
                         header = Some((c, s));
                         Some(())
                     }
@@ -271,7 +282,7 @@ fn restore_table(
     let id = body.get("id")?.as_str()?.to_owned();
     pin.set(created);
     let request = serde_json::to_vec(create).ok()?;
-    let ran = super::open::ready(crate::server::wire::call(backend, "CreateTable", &request));
+    let ran = super::recover::ready(crate::server::wire::call(backend, "CreateTable", &request));
     pin.clear();
     ran.ok()?;
     if let Some(ttl) = body.get("ttl").and_then(Value::as_array) {
@@ -282,7 +293,7 @@ fn restore_table(
             "TimeToLiveSpecification": {"Enabled": true, "AttributeName": attribute},
         });
         let request = serde_json::to_vec(&request).ok()?;
-        let ran = super::open::ready(crate::server::wire::call(
+        let ran = super::recover::ready(crate::server::wire::call(
             backend,
             "UpdateTimeToLive",
             &request,

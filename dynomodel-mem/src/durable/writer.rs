@@ -1,53 +1,90 @@
-//! Writes against an open data directory: each logged before it is acknowledged, snapshots in the
-//! background, the `Nms` policy's fsync thread.
+//! Writes against an open data directory: each logged before it is acknowledged (and, under
+//! `always`, fsynced, writers waiting together sharing one fsync), snapshots in the background, the
+//! `Nms` policy's fsync thread. What happens when the disk fails is in `failure.rs`.
 
-use std::fs;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Mutex, PoisonError, RwLock, Weak};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock, PoisonError, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use dynomodel::{Error, Result};
 
 use super::clock::Pin;
-use super::dir::{self, DirLock, Kind};
+use super::dir::{self, Kind};
+use super::failure::{Cause, Faulted};
 use super::journal;
 use super::log::Log;
-use super::record::Record;
 use super::report::RecoveryReport;
 use super::settings::{Options, SyncPolicy};
+use super::storage::{Appender, Storage};
 use super::{snapshot, Logged};
 use crate::clock::EngineClock;
+use crate::config::EngineConfig;
 use crate::state::State;
+
+/// How long the snapshot thread waits after a failed snapshot before it tries again.
+const SNAPSHOT_RETRY: Duration = Duration::from_secs(10);
 
 /// An engine's data directory, open.
 #[derive(Debug)]
 pub(crate) struct Durable {
+    pub(super) storage: Arc<dyn Storage>,
     pub(super) dir: PathBuf,
     pub(super) log: Mutex<Log>,
     pub(super) options: Options,
     pub(super) pin: Pin,
+    /// The engine's (pinned) clock and settings, to rebuild the engine from the directory.
+    pub(super) clock: EngineClock,
+    pub(super) config: EngineConfig,
     /// The clock under the pin (the time a write is pinned at).
     pub(super) real: EngineClock,
-    /// Set when the log could not be written: from then on writes are refused, since the memory
-    /// holds a write the disk does not.
-    pub(super) failed: AtomicBool,
+    /// The engine's state (set once the engine exists; weak: the engine owns this, not the reverse).
+    pub(super) state: OnceLock<Weak<RwLock<State>>>,
+    /// This value itself, for the threads it starts.
+    pub(super) me: OnceLock<Weak<Durable>>,
     /// Wakes the compaction thread.
     pub(super) compactor: mpsc::Sender<()>,
-    /// Held while a snapshot is written (one at a time).
-    pub(super) compacting: Mutex<()>,
-    /// Log bytes written by this process (across segments): a write's position, to wait for.
+    /// Held while a snapshot is written (one at a time); when the last one failed.
+    pub(super) compacting: Mutex<Option<Instant>>,
+    /// Records appended by this process: a write's position (to wait for) is its number here.
     pub(super) appended: AtomicU64,
-    /// Log bytes known to be on disk (`always`): everything up to here was fsynced.
+    /// Positions known to be on disk (`always`).
     pub(super) synced: AtomicU64,
     /// Held by the one thread fsyncing for everyone (group commit).
     pub(super) syncing: Mutex<()>,
+    /// Failures of the disk, and what they lost (`failure.rs`).
+    pub(super) faulted: Faulted,
     pub(super) report: RecoveryReport,
-    pub(super) _lock: DirLock,
+    pub(super) _lock: Box<dyn std::fmt::Debug + Send + Sync>,
 }
 
-/// A write being run: the clock pinned and the journal collecting, both undone when it ends, even by
-/// a panic (which would otherwise leave the clock stopped).
+/// What a request must do before it answers (returned under its locks, settled after them).
+#[derive(Debug)]
+pub(crate) enum Ticket {
+    /// Nothing: it wrote nothing, and read nothing that may not be on disk.
+    Done,
+    /// Wait until the log is on disk up to this position (`always`), or learn that it was lost.
+    Wait(u64),
+    /// Its record could not be logged: put the engine back to what the log holds, then answer the
+    /// request's error.
+    RollBack,
+    /// Answer this error instead of the request's result (it may have seen a write that did not
+    /// reach the disk).
+    Refuse(Error),
+}
+
+/// What an fsync of the log came to.
+enum Synced {
+    /// Everything appended before it is on disk.
+    Done,
+    /// A failure is being rolled back: nothing was fsynced (the rollback fsyncs what it keeps).
+    Poisoned,
+    /// It failed: what it covered is lost (and was rolled back).
+    Failed(std::io::Error),
+}
+
+/// A write being run: the clock pinned and its record being captured, both undone when it ends,
+/// even by a panic (which would otherwise leave the clock stopped).
 struct Running<'a> {
     pin: &'a Pin,
 }
@@ -55,7 +92,7 @@ struct Running<'a> {
 impl<'a> Running<'a> {
     fn start(pin: &'a Pin, at: chrono::DateTime<chrono::Utc>) -> Running<'a> {
         pin.set(at);
-        journal::begin();
+        journal::begin(at);
         Running { pin }
     }
 }
@@ -63,12 +100,12 @@ impl<'a> Running<'a> {
 impl Drop for Running<'_> {
     fn drop(&mut self) {
         self.pin.clear();
-        // Empty unless the write panicked.
-        drop(journal::take());
+        journal::end();
     }
 }
 
-pub(super) fn internal(message: impl Into<String>) -> Error {
+/// DynamoDB's answer for a fault of its own (500, which SDKs retry).
+pub(crate) fn internal(message: impl Into<String>) -> Error {
     Error::Service {
         code: "InternalServerError".into(),
         message: message.into(),
@@ -77,79 +114,105 @@ pub(super) fn internal(message: impl Into<String>) -> Error {
 
 impl Durable {
     /// Runs the write `op` on `state` (the engine, or the tables of an item write, held locked by the
-    /// caller until the record is appended), logging what it
-    /// did; `command` is the request of a table operation. Returns the result and the log position
-    /// to [`Durable::settle`] once the lock is released, before the result is answered.
+    /// caller until the record is appended), logging what it did; `command` is the request of a table
+    /// operation. Returns the result and what to [`Durable::settle`] once the locks are released.
     pub(crate) fn run<S, T>(
         &self,
         state: &mut S,
         command: Logged,
         op: impl FnOnce(&mut S) -> Result<T>,
-    ) -> (Result<T>, u64) {
-        if self.failed.load(Ordering::Acquire) {
-            let refused = "the data directory could not be written; the server refuses writes";
-            return (Err(internal(refused)), 0);
+    ) -> (Result<T>, Ticket) {
+        if let Some(refused) = self.faulted.refusal() {
+            return (Err(refused), Ticket::Done);
         }
         let at = self.real.now();
         let running = Running::start(&self.pin, at);
         let result = op(state);
-        let effects = journal::take();
+        if let (Some((name, request)), true) = (&command, result.is_ok()) {
+            journal::command(name, request);
+        }
+        let changed = journal::end();
         drop(running);
-        let command = command.filter(|_| result.is_ok());
-        if command.is_none() && effects.is_empty() {
-            return (result, 0);
+        if !changed {
+            return (result, Ticket::Done);
         }
-        let record = Record {
-            at,
-            command,
-            effects,
-        };
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        let written = match log.append(&record.to_bytes()) {
-            Ok(written) => written,
-            Err(e) => return (Err(self.fail("write", &e)), 0),
-        };
-        // Under the log's lock, so that a position read under it covers what the file holds.
-        let position = self.appended.fetch_add(written, Ordering::AcqRel) + written;
-        if log.len() > self.options.compact_after {
-            // The thread may be busy with the last request; requests pile up as one.
-            let _ = self.compactor.send(());
+        if self.faulted.poisoned() {
+            // A failure is being rolled back: this write goes with the rest.
+            return (Err(self.faulted.lost_error()), Ticket::RollBack);
         }
-        (result, position)
+        match journal::with_frame(|frame| log.append(frame)) {
+            Ok((_, _)) => {
+                // Under the log's lock, so that a position read under it covers what the file holds.
+                let position = self.appended.fetch_add(1, Ordering::AcqRel) + 1;
+                if log.len() > self.options.compact_after {
+                    // The thread may be busy with the last request; requests pile up as one.
+                    let _ = self.compactor.send(());
+                }
+                (result, Ticket::Wait(position))
+            }
+            Err(e) => {
+                // Still under the request's locks: whoever sees this write next refuses its answer.
+                let cause = Cause::Append {
+                    error: e.to_string(),
+                };
+                self.faulted.poison(&self.dir, &cause);
+                (Err(self.faulted.not_applied(&cause)), Ticket::RollBack)
+            }
+        }
     }
 
-    /// The log position a response read at (under the engine's lock) must wait for.
-    pub(crate) fn position(&self) -> u64 {
-        self.appended.load(Ordering::Acquire)
+    /// What a read that ran under its locks must settle: wait for what it may have seen (`always`),
+    /// or refuse its answer if it may have seen a write that did not reach the disk.
+    pub(crate) fn read_ticket(&self) -> Ticket {
+        if let Some(refused) = self.faulted.read_refusal() {
+            return Ticket::Refuse(refused);
+        }
+        match self.options.sync {
+            SyncPolicy::Always => Ticket::Wait(self.appended.load(Ordering::Acquire)),
+            SyncPolicy::Every(_) => Ticket::Done,
+        }
     }
 
-    /// Under `always`, returns once the log is on disk up to `position`: a write is answered only
-    /// then, and so is a read that may have seen it, so no client ever sees what a crash can take
-    /// back. Writers that wait together share one fsync (group commit): the first to get here
-    /// fsyncs everything written so far, the others find their position covered. A no-op under
-    /// `Nms`.
-    pub(crate) fn settle(&self, position: u64) -> Result<()> {
-        if self.options.sync != SyncPolicy::Always
-            || self.synced.load(Ordering::Acquire) >= position
-        {
+    /// Settles `ticket` once the request's locks are released, before it answers. Under `always`
+    /// returns once the log is on disk up to the position: a write is answered only then, and so is
+    /// a read that may have seen it, so no client ever sees what a crash can take back. Writers that
+    /// wait together share one fsync (group commit): the first to get here fsyncs everything
+    /// written so far, the others find their position covered.
+    pub(crate) fn settle(&self, ticket: Ticket) -> Result<()> {
+        let position = match ticket {
+            Ticket::Done => return Ok(()),
+            Ticket::Refuse(e) => return Err(e),
+            Ticket::RollBack => {
+                self.roll_back();
+                // The request answers its own error (that its write was not applied).
+                return Ok(());
+            }
+            Ticket::Wait(position) => position,
+        };
+        if self.options.sync != SyncPolicy::Always || self.is_synced(position) {
             return Ok(());
         }
-        let wait = || {
-            let _leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+        let wait = || loop {
+            let leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+            if self.faulted.is_lost(position) {
+                return Err(self.faulted.lost_error());
+            }
             if self.synced.load(Ordering::Acquire) >= position {
                 return Ok(());
             }
-            let (file, target) = {
-                let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-                // Earlier segments were fsynced whole when they were rotated out.
-                (log.sync_handle(), self.appended.load(Ordering::Acquire))
-            };
-            match file.sync_data() {
-                Ok(()) => {
-                    self.synced.fetch_max(target, Ordering::AcqRel);
-                    Ok(())
+            match self.sync_now() {
+                Synced::Done => return Ok(()),
+                Synced::Failed(_) => return Err(self.faulted.lost_error()),
+                Synced::Poisoned => {
+                    // Another write failed: once the engine is put back, this position is either
+                    // lost or kept, and fsynced (the rollback cuts the log and fsyncs it).
+                    drop(leader);
+                    self.roll_back();
+                    if let Some(refused) = self.faulted.read_refusal() {
+                        return Err(refused);
+                    }
                 }
-                Err(e) => Err(self.fail("fsync", &e)),
             }
         };
         // On a multi-threaded Tokio runtime (the server's), the worker hands its other tasks over
@@ -162,35 +225,62 @@ impl Durable {
         }
     }
 
-    /// Refuses writes from now on (the memory holds what the disk may not), and says why.
-    fn fail(&self, what: &str, e: &std::io::Error) -> Error {
-        self.failed.store(true, Ordering::Release);
-        log::error!(
-            "durable log {}: {what}: {e}; refusing writes from now on",
-            self.dir.display()
-        );
-        internal(format!("could not {what} the data directory's log: {e}"))
+    /// Whether `position` is certainly on disk: synced, and after every position a failed fsync
+    /// lost (`synced` is read before the loss mark, which is set before anything after it can be
+    /// synced). False may still be on disk: [`Durable::settle`] then looks closer.
+    fn is_synced(&self, position: u64) -> bool {
+        let synced = self.synced.load(Ordering::Acquire);
+        synced >= position && !self.faulted.may_be_lost(position)
     }
 
-    /// Fsyncs what the log holds.
-    pub(crate) fn sync(&self) -> std::io::Result<()> {
-        let (file, target) = {
+    /// Fsyncs what the log holds; on a failure, the records not known to be on disk are lost: the
+    /// engine is put back to what the log holds without them.
+    fn sync_now(&self) -> Synced {
+        let (file, generation, len, target) = {
             let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-            if !log.take_dirty() {
-                return Ok(());
+            if self.faulted.poisoned() {
+                return Synced::Poisoned;
             }
-            (log.sync_handle(), self.appended.load(Ordering::Acquire))
+            log.take_dirty();
+            let (file, generation, len) = log.sync_target();
+            (file, generation, len, self.appended.load(Ordering::Acquire))
         };
         // Outside the log's lock: writers go on appending meanwhile.
         match file.sync_data() {
             Ok(()) => {
                 self.synced.fetch_max(target, Ordering::AcqRel);
-                Ok(())
+                self.log
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .synced(generation, len);
+                Synced::Done
             }
             Err(e) => {
-                let _ = self.fail("fsync", &e);
-                Err(e)
+                self.fsync_failed(&e);
+                self.roll_back();
+                Synced::Failed(e)
             }
+        }
+    }
+
+    /// Fsyncs the log if anything was written since the last fsync (the `Nms` thread, a clean
+    /// shutdown).
+    pub(crate) fn sync(&self) -> std::io::Result<()> {
+        let _leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
+        let dirty = self
+            .log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take_dirty();
+        if !dirty {
+            return Ok(());
+        }
+        match self.sync_now() {
+            Synced::Done => Ok(()),
+            Synced::Failed(e) => Err(e),
+            Synced::Poisoned => Err(std::io::Error::other(
+                "a failed write is being undone; the log is fsynced as part of it",
+            )),
         }
     }
 
@@ -199,74 +289,133 @@ impl Durable {
         &self.report
     }
 
-    /// Writes a snapshot of `state` and drops the logs it covers.
+    /// Writes a snapshot of `state` and drops the logs it covers. A failure leaves no temporary file
+    /// and changes nothing else: the log goes on, in a new segment if the old one was closed.
     pub(crate) fn compact(&self, state: &RwLock<State>) -> std::io::Result<snapshot::Totals> {
-        let _one = self
+        let mut failed_at = self
             .compacting
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        let done = self.write_snapshot(state);
+        *failed_at = done.is_err().then(Instant::now);
+        done
+    }
+
+    fn write_snapshot(&self, state: &RwLock<State>) -> std::io::Result<snapshot::Totals> {
+        if let Some(refused) = self.faulted.refusal() {
+            return Err(std::io::Error::other(refused.message()));
+        }
         let started = Instant::now();
         let guard = state.read().unwrap_or_else(PoisonError::into_inner);
         // Every table's read lock, in the locking order, before the log is cut: no write runs while
         // they are held (a write appends its record before releasing its tables), so the snapshot is
         // exactly the state after the last record of the segment that ends here.
         let tables = guard.read_all();
-        let generation = self
-            .log
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .rotate()?;
-        let name = dir::file_name(Kind::Snapshot, generation);
-        let tmp = self.dir.join(format!("{name}.tmp"));
-        let file = fs::File::create(&tmp)?;
-        let totals = snapshot::write(&guard, &tables, self.real.now(), &file)?;
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        // The segment being closed, fsynced whole. A failure here is the log's own: what it held
+        // beyond the last good fsync is lost, as for a write's fsync.
+        let (file, current, len) = log.sync_target();
+        if let Err(e) = file.sync_data() {
+            drop(log);
+            drop(tables);
+            drop(guard);
+            self.fsync_failed(&e);
+            self.roll_back();
+            return Err(e);
+        }
+        log.synced(current, len);
+        self.synced
+            .fetch_max(self.appended.load(Ordering::Acquire), Ordering::AcqRel);
+        let generation = log.rotate()?;
+        let last = log.last();
+        drop(log);
+        let path = dir::path(&self.dir, Kind::Snapshot, generation);
+        let tmp = path.with_extension("dyno.tmp");
+        let file = self.storage.create(&tmp);
+        let written = file.and_then(|file| {
+            let totals = snapshot::write(&guard, &tables, self.real.now(), last, Appender(&*file))?;
+            Ok((file, totals))
+        });
+        // The engine goes on while the snapshot is made durable.
         drop(tables);
         drop(guard);
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, self.dir.join(&name))?;
-        dir::sync_dir(&self.dir)?;
+        let written = written.and_then(|(file, totals)| {
+            file.sync_all()?;
+            drop(file);
+            self.storage.rename(&tmp, &path)?;
+            self.storage.sync_dir(&self.dir)?;
+            Ok(totals)
+        });
+        let totals = match written {
+            Ok(totals) => totals,
+            Err(e) => {
+                let _ = self.storage.remove(&tmp);
+                return Err(e);
+            }
+        };
+        self.log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .snapshot_written(generation, last)?;
         for kind in [Kind::Log, Kind::Snapshot] {
-            for (g, path) in dir::list(&self.dir, kind)? {
+            for (g, path) in dir::list(&*self.storage, &self.dir, kind)? {
                 if g < generation {
-                    fs::remove_file(path)?;
+                    self.storage.remove(&path)?;
                 }
             }
         }
-        dir::sync_dir(&self.dir)?;
+        self.storage.sync_dir(&self.dir)?;
         log::info!(
-            "snapshot {name}: {} tables, {} items in {:.1?}",
+            "snapshot {}: {} tables, {} items in {:.1?}",
+            path.display(),
             totals.tables,
             totals.items,
             started.elapsed()
         );
         Ok(totals)
     }
+
+    /// Whether the snapshot thread should try now (not within [`SNAPSHOT_RETRY`] of a failure).
+    fn may_compact(&self) -> bool {
+        let failed_at = *self
+            .compacting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        failed_at.is_none_or(|at| at.elapsed() >= SNAPSHOT_RETRY)
+    }
 }
 
 impl Drop for Durable {
     fn drop(&mut self) {
-        let _ = self.sync();
+        if let Err(e) = self.sync() {
+            log::error!("final fsync of {}: {e}", self.dir.display());
+        }
     }
 }
 
 /// The thread that writes a snapshot when the log has grown past its threshold.
-pub(super) fn spawn_compactor(
-    durable: Weak<Durable>,
-    state: Weak<RwLock<State>>,
-    rx: mpsc::Receiver<()>,
-) {
+pub(super) fn spawn_compactor(durable: Weak<Durable>, rx: mpsc::Receiver<()>) {
     let spawned = std::thread::Builder::new()
         .name("dynomodel-compact".into())
         .spawn(move || {
             while rx.recv().is_ok() {
                 // Requests that piled up while a snapshot was written are one request.
                 while rx.try_recv().is_ok() {}
-                let (Some(durable), Some(state)) = (durable.upgrade(), state.upgrade()) else {
+                let Some(durable) = durable.upgrade() else {
                     return;
                 };
+                let Some(state) = durable.state.get().and_then(Weak::upgrade) else {
+                    return;
+                };
+                if !durable.may_compact() {
+                    continue;
+                }
                 if let Err(e) = durable.compact(&state) {
-                    log::error!("snapshot of {}: {e}", durable.dir.display());
+                    log::error!(
+                        "snapshot of {}: {e}; the log goes on, another snapshot is tried in {:?}",
+                        durable.dir.display(),
+                        SNAPSHOT_RETRY
+                    );
                 }
             }
         });

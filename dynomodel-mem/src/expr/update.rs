@@ -5,6 +5,9 @@
 //! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
 //! DynamoDB reports these during the write, not while parsing).
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
 use super::ast::{Clause, Operand, UpdateExpression};
@@ -193,12 +196,40 @@ fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
     }
 }
 
-fn union<T: PartialEq + Clone>(into: &mut Vec<T>, from: &[T]) {
-    for x in from {
-        if !into.contains(x) {
-            into.push(x.clone());
+/// Up to this many elements in the two sets of an ADD or DELETE together, a scan of one set per element
+/// of the other is cheaper than a hash set. Beyond, the scans would be quadratic: a set can hold tens
+/// of thousands of elements (one 400 KB item), and so can the operand.
+const SCAN_UP_TO: usize = 16;
+
+/// Adds to `into` the elements of `from` it lacks, in order.
+fn union<T: Eq + Hash + Clone>(into: &mut Vec<T>, from: &[T]) {
+    if into.len() + from.len() <= SCAN_UP_TO {
+        for x in from {
+            if !into.contains(x) {
+                into.push(x.clone());
+            }
         }
+        return;
     }
+    let mut present: HashSet<&T> = into.iter().collect();
+    let added: Vec<T> = from.iter().filter(|x| present.insert(x)).cloned().collect();
+    into.extend(added);
+}
+
+/// The elements of `from` that are not in `removed`, in order.
+fn difference<T: Eq + Hash + Clone>(from: &[T], removed: &[T]) -> Vec<T> {
+    if from.len() + removed.len() <= SCAN_UP_TO {
+        return from
+            .iter()
+            .filter(|x| !removed.contains(x))
+            .cloned()
+            .collect();
+    }
+    let removed: HashSet<&T> = removed.iter().collect();
+    from.iter()
+        .filter(|x| !removed.contains(x))
+        .cloned()
+        .collect()
 }
 
 fn add(existing: Option<&AttributeValue>, delta: &AttributeValue) -> Result<AttributeValue, Error> {
@@ -232,9 +263,9 @@ fn delete(
 ) -> Result<Option<AttributeValue>, Error> {
     use AttributeValue::*;
     let result = match (existing, delta) {
-        (Ss(a), Ss(b)) => Ss(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
-        (Ns(a), Ns(b)) => Ns(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
-        (Bs(a), Bs(b)) => Bs(a.iter().filter(|x| !b.contains(x)).cloned().collect()),
+        (Ss(a), Ss(b)) => Ss(difference(a, b)),
+        (Ns(a), Ns(b)) => Ns(difference(a, b)),
+        (Bs(a), Bs(b)) => Bs(difference(a, b)),
         _ => return Err(err(WRONG_TYPE)),
     };
     let empty = matches!(&result, Ss(v) if v.is_empty())

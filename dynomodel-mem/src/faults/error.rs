@@ -6,7 +6,7 @@
 //! reference ("Throughput exceeds the current throughput limit for your account. …");
 //! `ThrottlingException`'s as SDKs log it ("Rate of requests exceeds the allowed throughput.").
 
-use dynomodel::{CancellationReason, Error};
+use dynomodel::{CancellationCode, CancellationReason, Error};
 
 use super::rule::{FaultError, Operation};
 
@@ -38,7 +38,7 @@ pub(crate) fn render(fault: &FaultError, operation: Operation, at: usize, entrie
         FaultError::TransactionConflict if transaction => cancelled(
             at,
             entries,
-            CancellationReason::new("TransactionConflict", CONFLICT),
+            CancellationReason::new(CancellationCode::TransactionConflict, CONFLICT),
         ),
         FaultError::TransactionConflict => Error::Service {
             code: "TransactionConflictException".into(),
@@ -48,7 +48,7 @@ pub(crate) fn render(fault: &FaultError, operation: Operation, at: usize, entrie
             cancelled(
                 at,
                 entries,
-                CancellationReason::new("ConditionalCheckFailed", CONDITION),
+                CancellationReason::new(CancellationCode::ConditionalCheckFailed, CONDITION),
             )
         }
         FaultError::ConditionalCheckFailed => Error::ConditionalCheckFailed {

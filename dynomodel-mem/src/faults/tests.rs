@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use dynomodel::{
-    AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput, Error, GetItemInput,
-    KeysAndAttributes, PutItemInput, ScanInput, TransactPut, TransactWriteItem,
+    AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput, CancellationCode, Error,
+    GetItemInput, KeysAndAttributes, PutItemInput, ScanInput, TransactPut, TransactWriteItem,
     TransactWriteItemsInput, WriteRequest,
 };
 
@@ -284,12 +284,18 @@ async fn conflicts_and_conditions_on_single_items_and_transactions_after_commit(
         .transact_write_items(transfer(&["x", "y"]))
         .await
         .unwrap_err();
-    let codes: Vec<String> = err
+    let codes: Vec<CancellationCode> = err
         .cancellation_reasons()
         .iter()
         .map(|r| r.code.clone())
         .collect();
-    assert_eq!(codes, ["ConditionalCheckFailed", "None"]);
+    assert_eq!(
+        codes,
+        [
+            CancellationCode::ConditionalCheckFailed,
+            CancellationCode::None
+        ]
+    );
     assert_eq!(count(&backend, "users").await, 2);
 }
 

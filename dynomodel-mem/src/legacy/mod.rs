@@ -20,7 +20,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{AttributeValue, Error, ExpressionAttributeNames, Item, Result};
 
@@ -34,8 +34,10 @@ pub(crate) struct Placeholders {
     names: ExpressionAttributeNames,
     by_name: BTreeMap<String, String>,
     values: Item,
-    taken_names: Vec<String>,
-    taken_values: Vec<String>,
+    /// The request's own placeholders, which generated ones avoid: by hash, as a request can hold
+    /// hundreds of thousands, and they can be the very names generated (`#legacy0`, `#legacy1`, …).
+    taken_names: HashSet<String>,
+    taken_values: HashSet<String>,
     next: usize,
 }
 

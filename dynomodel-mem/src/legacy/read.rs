@@ -1,6 +1,8 @@
 //! The hooks of the reads: `AttributesToGet` (GetItem, Query, Scan, BatchGetItem), `KeyConditions`
 //! and `QueryFilter` (Query), `ScanFilter` (Scan), `ConditionalOperator` (Query, Scan).
 
+use std::collections::HashSet;
+
 use dynomodel::{
     BatchGetItemInput, BatchGetItemOutput, ConditionalOperator, Conditions, Error, GetItemInput,
     QueryInput, Result, ScalarAttributeType, ScanInput, Select,
@@ -12,12 +14,12 @@ use crate::read;
 /// `AttributesToGet` as a ProjectionExpression (`None` for an empty list, which DynamoDB Local answers
 /// with whole items; the service model's minimum length of 1 is the model validator's to enforce).
 fn projection(attributes: &[String], p: &mut Placeholders) -> Result<Option<String>> {
-    for (i, name) in attributes.iter().enumerate() {
-        if attributes[..i].contains(name) {
-            return Err(Error::validation(
-                "Cannot have two attributes with the same name",
-            ));
-        }
+    // By hash: the list has no maximum length, and a scan of the names before each was quadratic.
+    let mut seen = HashSet::with_capacity(attributes.len());
+    if !attributes.iter().all(|name| seen.insert(name.as_str())) {
+        return Err(Error::validation(
+            "Cannot have two attributes with the same name",
+        ));
     }
     let names: Vec<String> = attributes.iter().map(|a| p.name(a)).collect();
     Ok((!names.is_empty()).then(|| names.join(", ")))

@@ -1,7 +1,7 @@
 //! What the planner needs to know of a table, read through DescribeTable, and the statement parse with
 //! its parameter count check.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{
     AttributeValue, Backend, DescribeTableInput, Error, Item, Result, ScalarAttributeType,
@@ -511,7 +511,7 @@ fn identifier(path: &Path) -> String {
 /// the statement, naming the first repeated one, before it looks at the table or the parameters
 /// (measured on DynamoDB Local 3.3.1; `DUPLICATE_NAMES_IN_SELECT_CLAUSE` of its PartiQL front end).
 fn check_identifiers(paths: &[Path]) -> Result<()> {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = HashSet::with_capacity(paths.len());
     for path in paths {
         let name = identifier(path);
         if seen.contains(&name) {
@@ -519,7 +519,7 @@ fn check_identifiers(paths: &[Path]) -> Result<()> {
                 "Duplicate identifiers in select clause: {name}"
             )));
         }
-        seen.push(name);
+        seen.insert(name);
     }
     Ok(())
 }

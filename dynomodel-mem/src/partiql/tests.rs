@@ -2,8 +2,8 @@
 //! configuration per test name), and statements run end to end on the engine.
 
 use dynomodel::{
-    AttributeValue, Backend, BatchExecuteStatementInput, BatchStatementRequest, Error,
-    ExecuteStatementInput, ExecuteTransactionInput, Item, ParameterizedStatement,
+    AttributeValue, Backend, BatchExecuteStatementInput, BatchStatementRequest, CancellationCode,
+    Error, ExecuteStatementInput, ExecuteTransactionInput, Item, ParameterizedStatement,
     ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
 };
 use proptest::prelude::*;
@@ -410,8 +410,8 @@ async fn batch_and_transaction() {
     let Err(Error::TransactionCanceled { reasons, .. }) = cancelled else {
         panic!("{cancelled:?}");
     };
-    assert_eq!(reasons[0].code, "ValidationError");
-    assert_eq!(reasons[1].code, "None");
+    assert_eq!(reasons[0].code, CancellationCode::ValidationError);
+    assert_eq!(reasons[1].code, CancellationCode::None);
     b.execute_transaction(tx(&[
         "INSERT INTO tbl VALUE {'pk': 'c', 'sk': 1}",
         "DELETE FROM tbl WHERE pk = 'b' AND sk = 1",

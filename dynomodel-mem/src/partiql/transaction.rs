@@ -3,9 +3,9 @@
 //! `ClientRequestToken` idempotency are the transaction machinery's.
 
 use dynomodel::{
-    Backend, CancellationReason, Error, ExecuteTransactionInput, ExecuteTransactionOutput, Result,
-    TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
-    TransactWriteItem, TransactWriteItemsInput,
+    Backend, CancellationCode, CancellationReason, Error, ExecuteTransactionInput,
+    ExecuteTransactionOutput, Result, TransactDelete, TransactGet, TransactGetItemsInput,
+    TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
 
 use super::ast::Statement;
@@ -50,7 +50,9 @@ fn statement_error(e: &Error) -> StatementError {
 fn cancelled_by_invalid_keys(count: usize, invalid: &[(usize, String)]) -> Error {
     let reasons: Vec<CancellationReason> = (0..count)
         .map(|i| match invalid.iter().find(|(at, _)| *at == i) {
-            Some((_, message)) => CancellationReason::new("ValidationError", message),
+            Some((_, message)) => {
+                CancellationReason::new(CancellationCode::ValidationError, message)
+            }
             None => CancellationReason::none(),
         })
         .collect();
@@ -252,8 +254,8 @@ pub(crate) async fn execute_transaction(
                 .into_iter()
                 .zip(&inserts)
                 .map(|(mut r, insert)| {
-                    if *insert && r.code == "ConditionalCheckFailed" {
-                        r.code = "ValidationError".into();
+                    if *insert && r.is_conditional_check_failed() {
+                        r.code = CancellationCode::ValidationError;
                         r.message = Some(errors::DUPLICATE.into());
                         r.item = None;
                     }

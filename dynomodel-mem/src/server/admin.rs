@@ -25,14 +25,86 @@
 //! ```
 //!
 //! Errors are `400` (`404` for an unknown path) with `{"message": …}`.
+//!
+//! # Who may use them
+//! They change how the server answers everyone, so they are guarded against what a web page could
+//! make a browser send (see `access.rs` for the `Host` check that defeats DNS rebinding):
+//! - a `POST` must carry `Content-Type: application/json` (`415` otherwise): a page can send a
+//!   cross-site "simple" POST of `text/plain` without asking, but a JSON one only after a CORS
+//!   preflight, which this server never grants (it sends no CORS headers);
+//! - with an admin token ([`ServerBuilder::admin_token`](super::ServerBuilder::admin_token), `serve
+//!   --admin-token`), every request must carry `Authorization: Bearer TOKEN` (`401` otherwise); a server
+//!   bound beyond loopback serves the endpoints only with a token (`404` without one), since anyone on
+//!   the network could otherwise arm a rule that fails every request;
+//! - at most [`MAX_RULES`] rules are armed at once (`400` beyond), so that a client cannot grow the
+//!   list, which every request is matched against, without bound.
 
 use std::time::Duration;
 
 use chrono::SecondsFormat;
+use hyper::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE};
 use serde_json::{json, Map, Value};
 
+use super::access::{bearer_matches, is_json};
 use crate::faults::{FaultError, FaultHandle, Operation, Portion, Rule, RuleId};
 use crate::{Clock, ManualClock};
+
+/// The most fault rules armed at once through the admin endpoints.
+pub(crate) const MAX_RULES: usize = 256;
+
+/// A server's admin endpoints.
+#[derive(Debug)]
+pub(crate) enum Endpoints {
+    /// The server has none: it serves a backend other than the in-memory engine.
+    Absent,
+    /// Not served: the server listens beyond loopback and was given no token.
+    Disabled,
+    /// Served; with a token, only to requests that carry it.
+    Enabled(Admin, Option<String>),
+}
+
+impl Endpoints {
+    /// Whether a request with these headers may be served: `Err` with the status and message to answer.
+    pub(crate) fn admit(&self, method: &str, headers: &HeaderMap) -> Result<(), (u16, String)> {
+        let token =
+            match self {
+                Endpoints::Absent => {
+                    return Err((404, "admin endpoints are not enabled on this server".into()))
+                }
+                Endpoints::Disabled => return Err((
+                    404,
+                    "admin endpoints are disabled: this server listens beyond loopback, where it \
+                     serves them only with an admin token (--admin-token)"
+                        .into(),
+                )),
+                Endpoints::Enabled(_, token) => token,
+            };
+        if let Some(token) = token {
+            let given = headers.get(AUTHORIZATION).map(|v| v.as_bytes());
+            if !bearer_matches(given, token) {
+                let message = "admin requests to this server need the header \
+                               Authorization: Bearer TOKEN, with the server's admin token";
+                return Err((401, message.into()));
+            }
+        }
+        if method == "POST" && !is_json(headers.get(CONTENT_TYPE).map(|v| v.as_bytes())) {
+            let message = "admin requests send JSON: their Content-Type must be application/json";
+            return Err((415, message.into()));
+        }
+        Ok(())
+    }
+
+    /// Answers an admitted request.
+    pub(crate) fn handle(&self, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
+        match self {
+            Endpoints::Enabled(admin, _) => handle(admin, method, path, body),
+            _ => (
+                404,
+                json!({ "message": "admin endpoints are not enabled on this server" }),
+            ),
+        }
+    }
+}
 
 /// What the admin endpoints act on.
 #[derive(Debug, Clone)]
@@ -50,6 +122,10 @@ pub(crate) fn handle(admin: &Admin, method: &str, path: &str, body: &[u8]) -> (u
     let rest = path.strip_prefix(PREFIX).unwrap_or("");
     let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
     match (method, parts.as_slice()) {
+        ("POST", ["faults"]) if admin.faults.len() >= MAX_RULES => bad(format!(
+            "{MAX_RULES} fault rules are armed, the most this server holds: disarm some first \
+             (DELETE /_dynomodel/faults/N, or DELETE /_dynomodel/faults for all)"
+        )),
         ("POST", ["faults"]) => match parse_json(body).and_then(|v| rule(&v)) {
             Ok(rule) => (200, json!({ "id": admin.faults.add(rule).0 })),
             Err(message) => bad(message),

@@ -18,12 +18,19 @@
 //! # }).unwrap();
 //! ```
 //!
-//! Safe by default: the binary binds 127.0.0.1 unless told otherwise, bodies are capped at 16 MB,
-//! connections that send no complete header within 30 s are closed, no input can panic it or get a 500.
+//! Safe by default: the binary binds 127.0.0.1 unless told otherwise, bodies are capped at 16 MB, no
+//! input can panic it or get a 500, and no client can hold its resources without bound: a request's
+//! head, body and response each have a time limit, request bodies in flight share a memory budget,
+//! connections are capped below the process's file-descriptor limit, and requests that reach it on
+//! loopback must name loopback in `Host` (DNS rebinding). [`Server::builder`] sets each limit.
 
+mod access;
 mod admin;
+mod builder;
 pub mod cli;
+mod deadline;
 mod http;
+mod limits;
 mod sweeper;
 mod transfer;
 pub mod wire;
@@ -31,7 +38,7 @@ pub mod wire;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dynomodel::Backend;
 use hyper::server::conn::http1;
@@ -39,10 +46,15 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, ToSocketAddrs};
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinHandle;
 
+pub use builder::ServerBuilder;
 pub use http::MAX_BODY_BYTES;
+pub use limits::{
+    default_max_connections, DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_MEMORY,
+    DEFAULT_WRITE_TIMEOUT,
+};
 pub use sweeper::TtlSweeper;
 
 use crate::{ManualClock, MemBackend};
@@ -50,18 +62,21 @@ use crate::{ManualClock, MemBackend};
 /// How long [`ServerHandle::shutdown`] lets in-flight requests finish before closing their connections.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Entry point: [`Server::bind`].
+/// How often, at most, the server logs that it reached its connection cap.
+const CAP_LOG_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Entry point: [`Server::bind`], or [`Server::builder`] to set limits first.
 #[derive(Debug)]
 pub struct Server;
 
 impl Server {
     /// Binds `addr` (e.g. `"127.0.0.1:0"` for a free port) and serves `backend` on it in the background
-    /// of the current Tokio runtime. Returns once the socket is listening.
+    /// of the current Tokio runtime, with the default limits. Returns once the socket is listening.
     pub async fn bind<B: Backend + 'static>(
         addr: impl ToSocketAddrs,
         backend: B,
     ) -> io::Result<ServerHandle> {
-        Server::bind_shared(addr, Arc::new(backend)).await
+        Server::builder().bind(addr, backend).await
     }
 
     /// [`Server::bind`] for a backend that is already shared (e.g. with the code that fills it).
@@ -69,13 +84,14 @@ impl Server {
         addr: impl ToSocketAddrs,
         backend: Arc<dyn Backend>,
     ) -> io::Result<ServerHandle> {
-        Server::start(addr, backend, None).await
+        Server::builder().bind_shared(addr, backend).await
     }
 
     /// [`Server::bind`] for the in-memory engine, with the admin endpoints under `/_dynomodel/`
     /// (same port, never DynamoDB's `POST /`): arm and clear `backend`'s fault rules
     /// ([`faults`](crate::faults)), and, when `clock` is the [`ManualClock`] `backend` was built
-    /// on, read and advance it. See the README's "Testing failure paths" for the rule format.
+    /// on, read and advance it. See the README's "Testing failure paths" for the rule format. A server
+    /// bound beyond loopback serves them only with an [admin token](ServerBuilder::admin_token).
     ///
     /// ```
     /// use dynomodel_mem::{server::Server, ManualClock, MemBackend};
@@ -94,28 +110,28 @@ impl Server {
         backend: MemBackend,
         clock: Option<ManualClock>,
     ) -> io::Result<ServerHandle> {
-        let admin = admin::Admin {
-            faults: backend.faults().clone(),
-            clock,
-        };
-        Server::start(addr, Arc::new(backend), Some(Arc::new(admin))).await
+        Server::builder().bind_mem(addr, backend, clock).await
     }
 
-    async fn start(
-        addr: impl ToSocketAddrs,
-        backend: Arc<dyn Backend>,
-        admin: Option<Arc<admin::Admin>>,
-    ) -> io::Result<ServerHandle> {
-        let listener = TcpListener::bind(addr).await?;
-        let local_addr = listener.local_addr()?;
-        let (stop, stopped) = watch::channel(false);
-        let task = tokio::spawn(serve(listener, backend, admin, stopped));
-        Ok(ServerHandle {
-            local_addr,
-            stop,
-            task: Some(task),
-            sweeper: None,
-        })
+    /// A server with limits other than the defaults, an admin token or more `Host` names:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel_mem::{server::Server, MemBackend};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder()
+    ///     .body_timeout(Duration::from_secs(5))
+    ///     .max_connections(100)
+    ///     .admin_token("s3cret")
+    ///     .bind_mem("127.0.0.1:0", MemBackend::new(), None)
+    ///     .await?;
+    /// server.shutdown().await;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
     }
 }
 
@@ -185,15 +201,41 @@ impl Drop for ServerHandle {
 /// The accept loop, then the graceful drain.
 async fn serve(
     listener: TcpListener,
-    backend: Arc<dyn Backend>,
-    admin: Option<Arc<admin::Admin>>,
+    shared: Arc<http::Shared>,
     mut stopped: watch::Receiver<bool>,
 ) {
     let graceful = GracefulShutdown::new();
     let mut http = http1::Builder::new();
-    // The timer enables hyper's header read timeout (30 s), which closes slow-loris connections.
-    http.timer(TokioTimer::new()).keep_alive(true);
+    // The timer enables the header read timeout, which closes connections that send no request (and
+    // idle keep-alive ones) after it.
+    http.timer(TokioTimer::new())
+        .header_read_timeout(shared.limits.header_timeout)
+        .keep_alive(true);
+    let connections = Arc::new(Semaphore::new(shared.limits.max_connections));
+    let mut cap_logged: Option<Instant> = None;
     loop {
+        // A connection slot first: at the cap, new connections wait in the kernel's listen queue (and
+        // past it, their SYNs are retried by the client) until one closes.
+        let slot = match Arc::clone(&connections).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                if cap_logged.is_none_or(|at| at.elapsed() >= CAP_LOG_INTERVAL) {
+                    log::warn!(
+                        "{} connections open, the most this server takes (--max-connections): new \
+                         connections wait until one closes",
+                        shared.limits.max_connections
+                    );
+                    cap_logged = Some(Instant::now());
+                }
+                tokio::select! {
+                    _ = stopped.wait_for(|stop| *stop) => break,
+                    slot = Arc::clone(&connections).acquire_owned() => match slot {
+                        Ok(slot) => slot,
+                        Err(_) => break,
+                    },
+                }
+            }
+        };
         let accepted = tokio::select! {
             _ = stopped.wait_for(|stop| *stop) => break,
             accepted = listener.accept() => accepted,
@@ -210,21 +252,29 @@ async fn serve(
         // Small request/response exchanges on keep-alive connections: Nagle's algorithm would add
         // delayed-ACK stalls of up to 40 ms to every request.
         let _ = stream.set_nodelay(true);
-        let backend = backend.clone();
+        let local = stream.local_addr().ok();
         // DescribeEndpoints answers the address this connection reached (the listening address, with
         // the interface's own IP when bound to 0.0.0.0), so that SDKs with endpoint discovery stay here.
-        let context = Arc::new(wire::Context {
-            endpoint: stream.local_addr().ok().map(|a| a.to_string()),
+        let connection = Arc::new(http::Connection {
+            context: wire::Context {
+                endpoint: local.map(|a| a.to_string()),
+            },
+            on_loopback: local.is_some_and(|a| a.ip().is_loopback()),
         });
-        let admin = admin.clone();
+        let shared_here = Arc::clone(&shared);
         let service = service_fn(move |request| {
-            http::handle(backend.clone(), context.clone(), admin.clone(), request)
+            http::handle(Arc::clone(&shared_here), Arc::clone(&connection), request)
         });
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let io = TokioIo::new(deadline::WriteDeadline::new(
+            stream,
+            shared.limits.write_timeout,
+        ));
+        let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {
                 log::debug!("connection from {peer}: {e}");
             }
+            drop(slot);
         });
     }
     drop(listener);

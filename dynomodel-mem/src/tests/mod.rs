@@ -86,6 +86,7 @@ mod capacity_multi;
 mod conditions;
 mod indexes;
 mod items;
+mod linear_costs;
 mod locking;
 mod nesting;
 mod query;

@@ -40,7 +40,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{CancellationReason, Error};
+use dynomodel::{CancellationCode, CancellationReason, Error};
 
 use crate::capacity::Consumed;
 use crate::table::Table;
@@ -68,7 +68,7 @@ const CODE: &str = "ProvisionedThroughputExceededException";
 /// The cancellation reason code of a throttled transaction action (the API reference's
 /// `TransactionCanceledException`: "Provisioned Throughput Exceeded: Code:
 /// ProvisionedThroughputExceeded").
-const REASON: &str = "ProvisionedThroughputExceeded";
+const REASON: CancellationCode = CancellationCode::ProvisionedThroughputExceeded;
 
 /// How provisioned throughput is enforced (see [`MemBackendBuilder::throughput_enforcement`]).
 ///

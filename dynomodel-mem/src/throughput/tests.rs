@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use dynomodel::{
-    Backend, BillingMode, CreateTableInput, DeleteItemInput, Error, GetItemInput,
+    Backend, BillingMode, CancellationCode, CreateTableInput, DeleteItemInput, Error, GetItemInput,
     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, Item, KeySchemaElement, Projection,
     ProjectionType, ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType,
     ScanInput, UpdateGlobalSecondaryIndexAction, UpdateItemInput, UpdateTableInput,
@@ -437,8 +437,11 @@ async fn transactions_are_cancelled_with_the_throttled_actions_reasons() {
     let Error::TransactionCanceled { reasons, .. } = err else {
         panic!("expected a cancellation, got {err:?}");
     };
-    assert_eq!(reasons[0].code, "None");
-    assert_eq!(reasons[1].code, "ProvisionedThroughputExceeded");
+    assert_eq!(reasons[0].code, CancellationCode::None);
+    assert_eq!(
+        reasons[1].code,
+        CancellationCode::ProvisionedThroughputExceeded
+    );
     assert_eq!(reasons[1].message.as_deref(), Some(INDEX_EXCEEDED));
     // Nothing was written.
     let got = be
@@ -469,6 +472,9 @@ async fn transactions_are_cancelled_with_the_throttled_actions_reasons() {
     let Error::TransactionCanceled { reasons, .. } = err else {
         panic!("expected a cancellation, got {err:?}");
     };
-    assert_eq!(reasons[0].code, "ProvisionedThroughputExceeded");
+    assert_eq!(
+        reasons[0].code,
+        CancellationCode::ProvisionedThroughputExceeded
+    );
     assert_eq!(reasons[0].message.as_deref(), Some(TABLE_EXCEEDED));
 }

@@ -20,7 +20,8 @@
 //! returned, of each item's size plus 4 (the length of "Item").
 
 use dynomodel::{
-    item_size, CancellationReason, Error, Result, TransactGetItemsInput, TransactGetItemsOutput,
+    item_size, CancellationCode, CancellationReason, Error, Result, TransactGetItemsInput,
+    TransactGetItemsOutput,
 };
 
 use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
@@ -102,7 +103,10 @@ impl Locked<'_> {
                 }
                 Err(Error::Validation { message }) => {
                     cancel = true;
-                    reasons.push(CancellationReason::new("ValidationError", message));
+                    reasons.push(CancellationReason::new(
+                        CancellationCode::ValidationError,
+                        message,
+                    ));
                 }
                 Err(other) => return Err(other),
             }

@@ -249,6 +249,7 @@ impl<'s> Targets<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dynomodel::CancellationCode;
 
     #[test]
     fn table_names_and_arns() {
@@ -283,7 +284,10 @@ mod tests {
     fn cancellation_message_lists_every_code() {
         let e = cancelled(vec![
             CancellationReason::none(),
-            CancellationReason::new("ConditionalCheckFailed", "The conditional request failed"),
+            CancellationReason::new(
+                CancellationCode::ConditionalCheckFailed,
+                "The conditional request failed",
+            ),
         ]);
         assert_eq!(
             e.message(),

@@ -76,13 +76,15 @@ impl Tokens {
         }
     }
 
-    /// Remembers that a request with these actions succeeded under `token`, completing at `now`.
+    /// Remembers that a request with these actions succeeded under `token`, completing at `now`
+    /// (captured here for durable mode's log: `durable/journal.rs`).
     pub(crate) fn record(
         &mut self,
         token: &str,
         actions: &[TransactWriteItem],
         now: DateTime<Utc>,
     ) {
+        crate::durable::journal::token(token, actions);
         let expires = now.checked_add_signed(TOKEN_WINDOW).unwrap_or(now);
         self.by_token.insert(
             token.to_owned(),

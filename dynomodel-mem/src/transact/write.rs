@@ -20,9 +20,9 @@
 //! (see `payload`).
 
 use dynomodel::{
-    attribute_size, AttributeValue, CancellationReason, Error, ExpressionAttributeNames, Item,
-    Result, ReturnItemCollectionMetrics, TransactWriteItem, TransactWriteItemsInput,
-    TransactWriteItemsOutput,
+    attribute_size, AttributeValue, CancellationCode, CancellationReason, Error,
+    ExpressionAttributeNames, Item, Result, ReturnItemCollectionMetrics, TransactWriteItem,
+    TransactWriteItemsInput, TransactWriteItemsOutput,
 };
 
 use super::tokens::{self, Seen};
@@ -187,12 +187,10 @@ impl Locked<'_> {
             match write {
                 Write::Put { table, key, item } => {
                     let table = lookup_mut(self, table)?;
-                    crate::durable::journal::put(&table.schema.name, &key, &item);
                     table.put(key, item);
                 }
                 Write::Delete { table, key } => {
                     let table = lookup_mut(self, table)?;
-                    crate::durable::journal::delete(&table.schema.name, &key);
                     table.delete(&key);
                 }
                 Write::Check { .. } => {}
@@ -201,7 +199,6 @@ impl Locked<'_> {
         if let (Some(token), Some(mut tokens)) = (token, held_tokens) {
             // The window starts when the first call completes.
             let now = self.clock().now();
-            crate::durable::journal::token(token, actions);
             tokens.record(token, actions, now);
         }
         let mut written = Vec::with_capacity(metrics_keys.len());
@@ -480,14 +477,15 @@ fn failure(target: &Target<'_>, e: Error) -> Failure {
                 _ => CONDITION_FAILED,
             };
             Failure::Reason(Box::new(
-                CancellationReason::new("ConditionalCheckFailed", message).with_item(item),
+                CancellationReason::new(CancellationCode::ConditionalCheckFailed, message)
+                    .with_item(item),
             ))
         }
         Error::Validation { message } if message.starts_with(EMPTY_INDEX_KEY_UPDATE) => {
             Failure::Request(Error::Validation { message })
         }
         Error::Validation { message } => Failure::Reason(Box::new(CancellationReason::new(
-            "ValidationError",
+            CancellationCode::ValidationError,
             message,
         ))),
         other => Failure::Request(other),

@@ -141,7 +141,6 @@ impl State {
         for table in self.tables_mut() {
             for key in table.ttl().expired(now) {
                 // As the service: the stream records a REMOVE with the service's identity.
-                crate::durable::journal::expire(&table.schema.name, &key);
                 if table.delete_as_service(&key).is_some() {
                     deleted += 1;
                 }

@@ -42,7 +42,7 @@ fn reasons_of(reasons: &[sdk::CancellationReason]) -> Vec<CancellationReason> {
         .iter()
         .map(|r| CancellationReason {
             // DynamoDB sends the literal code "None" for actions that did not fail.
-            code: r.code().unwrap_or("None").to_owned(),
+            code: r.code().unwrap_or("None").into(),
             message: r.message().map(str::to_owned),
             item: r.item().and_then(|i| from_sdk_item(i.clone()).ok()),
             action: None,
@@ -170,6 +170,7 @@ pub(crate) fn from_code(code: &str, message: &str, details: &dyn ErrorDetails) -
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::error::CancellationCode;
     use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 
     struct NoDetails;
@@ -233,8 +234,8 @@ mod tests {
             panic!()
         };
         assert_eq!(reasons.len(), 2);
-        assert_eq!(reasons[0].code, "None");
+        assert_eq!(reasons[0].code, CancellationCode::None);
         assert_eq!(reasons[0].message, None);
-        assert_eq!(reasons[1].code, "ConditionalCheckFailed");
+        assert_eq!(reasons[1].code, CancellationCode::ConditionalCheckFailed);
     }
 }

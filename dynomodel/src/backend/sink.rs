@@ -32,6 +32,20 @@ pub trait ItemSink: Send {
     /// One item returned by the read.
     fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>);
 
+    /// One item returned by the read from a store that can look its attributes up again (the
+    /// in-memory engine's stored items): as [`item`](ItemSink::item), with `find` giving any
+    /// attribute of the item by name, whatever the iteration has consumed. A sink that must name an
+    /// item it fails to decode reads its key through `find` then, instead of keeping a copy of every
+    /// item's key on the way. The default ignores `find`.
+    fn stored_item(
+        &mut self,
+        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+        find: &dyn Fn(&str) -> Option<AttributeValue>,
+    ) {
+        let _ = find;
+        self.item(attributes);
+    }
+
     /// One item returned as an [`Item`] (what the default implementations of the typed reads pass on).
     fn owned_item(&mut self, item: Item) {
         self.item(

@@ -59,7 +59,7 @@ impl<E> CounterAttribute for Option<BTreeSet<E>> {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a timestamp: the mapper stamps a `DateTime<Utc>`",
     label = "`#[created_at]` and `#[updated_at]` need `DateTime<Utc>` or `Option<DateTime<Utc>>`",
-    note = "store it as epoch seconds with `#[dynomodel(epoch_seconds)]`, or as text of a chosen width with `time_precision`"
+    note = "store it as epoch seconds with `#[dynomodel(epoch_seconds)]`, or as text of a chosen width with `datetime = \"millis\"`"
 )]
 pub trait TimestampAttribute {
     /// The time this value holds: `None` when it was not stamped yet (`None`, or the Unix epoch).

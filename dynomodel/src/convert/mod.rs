@@ -14,7 +14,7 @@
 //! | [`EpochSeconds<T>`] of a `DateTime<Utc>` or `NaiveDate` | N (epoch seconds, fractions kept) | yes |
 //! | [`Ttl<T>`] of a `DateTime<Utc>`, `SystemTime` or integer | N (whole epoch seconds) | no |
 //! | `chrono::DateTime<Utc>`, `chrono::NaiveDate` | S (ISO 8601, see [`time`](self#dates-and-times)) | yes |
-//! | [`Rfc3339<DIGITS>`] of a `DateTime<Utc>` | S (RFC 3339 with `DIGITS` fractional digits) | yes |
+//! | [`Rfc3339<W>`](datetime::Rfc3339) of a `DateTime<Utc>`, the `datetime = "millis"` option | S (RFC 3339 at a chosen width) | yes |
 //! | `Option<T>` | as `T`; `None` is no attribute at all | no |
 //! | `Vec<T>` | L | no |
 //! | `HashMap<String, T>`, `BTreeMap<String, T>` | M | no |
@@ -42,10 +42,15 @@
 //! `DateTime<Utc>` is written as RFC 3339 in UTC with exactly nine fractional digits, e.g.
 //! `2026-11-21T10:00:00.000000000Z`. The fixed width is what makes the strings sort in time order:
 //! with a variable fraction, `10:00:00.5Z` would sort *before* `10:00:00Z` (`.` < `Z`), and range
-//! conditions on a sort key would silently miss items. Another width (seconds, milliseconds as the
-//! Developer Guide's samples use, microseconds) is chosen per field or per model with
-//! `time_precision` (see [`time_precision`]), to match items other code writes: strings of two widths
-//! do not sort together. Reading accepts any RFC 3339 text (any fraction, any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
+//! conditions on a sort key would silently miss items. Reading accepts any RFC 3339 text (any fraction,
+//! any offset, converted to UTC). Years outside 0000–9999 are rejected on write for the same reason.
+//!
+//! Another width is chosen with `#[dynomodel(datetime = "millis")]` on a field, or on the struct for
+//! all its `DateTime<Utc>` fields (`seconds`, `millis`, `micros`, `nanos`; see [`datetime`]): the
+//! Developer Guide's samples, and much code in other languages, write `2015-09-15T19:58:22.947Z`.
+//! Two widths do not sort together (`…22.947Z` sorts *after* `…22.947000000Z`), so the items of a
+//! table, whoever writes them, should share one: match the model to the data. Writes truncate to the
+//! width; the field's handle renders operands at the width too.
 //! `NaiveDate` is written as `2026-11-21`. The field option `#[dynomodel(epoch_seconds)]` stores either
 //! as a number of seconds since the Unix epoch instead (see [`epoch_seconds`]). A `#[ttl]` field (a
 //! `DateTime<Utc>`, `SystemTime` or integer) is stored as whole epoch seconds (see [`ttl`]). The
@@ -117,6 +122,7 @@ macro_rules! wrapper_values {
 
 mod binary_type;
 mod collections;
+pub mod datetime;
 mod decimal;
 pub mod epoch_seconds;
 mod escape;
@@ -128,7 +134,6 @@ mod seconds;
 pub mod serde;
 mod sets;
 mod time;
-pub mod time_precision;
 pub mod ttl;
 #[cfg(feature = "uuid")]
 mod uuid;
@@ -140,7 +145,6 @@ pub use binary_type::{binary, Binary};
 pub use escape::{Json, Serde};
 pub use lifecycle::{CounterAttribute, TimestampAttribute};
 pub use seconds::{EpochSeconds, Ttl};
-pub use time_precision::Rfc3339;
 pub use version::VersionAttribute;
 
 use crate::backend::ScalarAttributeType;

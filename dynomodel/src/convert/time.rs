@@ -4,6 +4,7 @@
 //! a fixed width is what makes byte order (DynamoDB's order for S) equal time order, which sort-key
 //! range conditions depend on. A variable fraction would put `…00.5Z` before `…00Z`, since `.` < `Z`.
 //! Reading accepts any RFC 3339 text, e.g. `2026-11-21T10:00:00Z` or `2026-11-21T12:00:00+02:00`.
+//! Other widths are written through the `datetime` option ([`datetime`](super::datetime)).
 //! `NaiveDate` is written `YYYY-MM-DD`. Years outside 0000–9999 would break the fixed width (chrono
 //! writes `+10000-…`), so they are rejected on write.
 
@@ -28,25 +29,12 @@ fn check_year<T: Attribute>(year: i32, shown: impl ToString) -> Result<(), Conve
     }
 }
 
-/// `t` as RFC 3339 text in UTC with exactly `digits` fractional digits (at most 9; none and no
-/// `.` for 0), truncated, never rounded: rounding could carry into the next second and write a
-/// later time. Errors: a year outside 0000–9999, whose text would not have the fixed width.
-pub(super) fn date_time_text(t: &DateTime<Utc>, digits: u8) -> Result<String, ConversionError> {
-    check_year::<DateTime<Utc>>(t.year(), t)?;
-    let mut text = t.format(DATE_TIME_FORMAT).to_string();
-    // `…:SS.fffffffffZ`: keep `digits` of the nine, and the `.` only with some.
-    let cut = match digits.min(9) {
-        0 => ".000000000Z".len(),
-        digits => 9 - usize::from(digits) + 1,
-    };
-    text.truncate(text.len() - cut);
-    text.push('Z');
-    Ok(text)
-}
-
 impl Attribute for DateTime<Utc> {
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
-        Ok(Some(AttributeValue::S(date_time_text(self, 9)?)))
+        check_year::<Self>(self.year(), self)?;
+        Ok(Some(AttributeValue::S(
+            self.format(DATE_TIME_FORMAT).to_string(),
+        )))
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {

@@ -4,6 +4,7 @@ use std::future::IntoFuture;
 
 use crate::backend::{DeleteItemInput, ReturnValue};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
 use crate::db::version::Versioning;
 use crate::db::write::{unchanged, Conditional, Parts, Write};
 use crate::db::{Db, DbFuture};
@@ -81,8 +82,8 @@ impl<'a, M: Model> Delete<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 
@@ -167,7 +168,7 @@ impl<'a, M: Model> Delete<'a, M> {
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         Box::pin(async move {
             let old = send::<M>(self.db, self.render()?, ReturnValue::AllOld).await?;
-            Ok(old.map(M::from_item).transpose()?)
+            old.map(|item| decode_returned(self.db, item)).transpose()
         })
     }
 
@@ -264,8 +265,8 @@ impl<'a, M: Model> DeleteKey<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 
@@ -343,7 +344,7 @@ impl<'a, M: Model> IntoFuture for DeleteKey<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let old = send::<M>(self.db, self.render()?, ReturnValue::AllOld).await?;
-            Ok(old.map(M::from_item).transpose()?)
+            old.map(|item| decode_returned(self.db, item)).transpose()
         })
     }
 }

@@ -3,10 +3,9 @@
 use crate::convert::Attribute;
 use crate::db::counters::sync_counter;
 use crate::db::names::{model_name, ItemName};
-use crate::db::write::key_exists;
 use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, FieldValue, IntoPath, IntoValue, Numeric, Update};
+use crate::expression::{Condition, FieldValue, IntoValue, Numeric, Update, UpdateTarget};
 use crate::model::{Model, PrimaryKey};
 use crate::value::AttributeValue;
 
@@ -46,9 +45,9 @@ impl Db {
     /// Atomically adds `by` to a number field of the stored item (`ADD`, so concurrent increments
     /// never lose one) and refreshes `item` with the whole stored item as it is afterwards.
     ///
-    /// The item must exist (`attribute_exists(<hash key>)`): an increment is not a way to create
-    /// a half-filled item. Otherwise the error is
-    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) and `item` is unchanged.
+    /// The item must exist, as for every update that is not an upsert: an increment is not a way to
+    /// create a half-filled item. Otherwise the error is [`ItemNotFound`](Error::ItemNotFound),
+    /// nothing is written and `item` is unchanged.
     ///
     /// With a `#[version]` field, the increment bumps the version like any update (and `item`,
     /// refreshed, holds the new one), unless the field is a
@@ -71,14 +70,15 @@ impl Db {
     ///
     /// let mut unsaved = Tweet { userid: "abc".into(), id: "2".into(), likes: 0 };
     /// let err = db.incr(&mut unsaved, Tweet::likes(), 1).await.unwrap_err();
-    /// assert!(err.is_conditional_check_failed());
+    /// assert!(err.is_item_not_found());
+    /// assert_eq!(db.get::<Tweet>(("abc", "2")).await?, None);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
     pub async fn incr<M, T>(
         &self,
         item: &mut M,
-        field: impl IntoPath<M, T>,
+        field: impl UpdateTarget<M, T>,
         by: impl IntoValue<T::Value>,
     ) -> Result<()>
     where
@@ -86,11 +86,11 @@ impl Db {
         T: FieldValue,
         T::Value: Attribute + Numeric,
     {
-        let request = self
+        *item = self
             .update::<M>(item.key())
             .add(field, by)
-            .condition(key_exists::<M>(true));
-        *item = request.returning_new().await?;
+            .returning_new()
+            .await?;
         Ok(())
     }
 
@@ -110,6 +110,10 @@ impl Db {
     /// difference (`ADD after - before`, or the elements a set gained or lost), which adds to what
     /// others did meanwhile; when only counters changed, the version is neither checked nor bumped.
     /// The `#[updated_at]` timestamp is set; edits of the timestamps are not written.
+    ///
+    /// The item must still exist (as for every update that is not an upsert): one deleted since
+    /// `before` was read is [`ItemNotFound`](Error::ItemNotFound), never re-created half-filled,
+    /// whatever changed (counters only included).
     ///
     /// Errors: the two values have different keys; a counter set both gained and lost elements
     /// (one update cannot `ADD` to and `DELETE` from one attribute).
@@ -141,7 +145,8 @@ impl Db {
 
     /// [`sync`](Db::sync), on condition that each written attribute still holds its value from
     /// `before` (or is still absent): a concurrent change to the same attributes fails with
-    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten.
+    /// [`ConditionalCheckFailed`](Error::ConditionalCheckFailed) instead of being overwritten (and
+    /// a deleted item with [`ItemNotFound`](Error::ItemNotFound)).
     /// flywheel's `sync(atomic=True)`.
     ///
     /// ```
@@ -229,10 +234,12 @@ impl Db {
         }
         // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
         // update bumps it), unless only counters changed, which conflict with nothing. Without
-        // one, `if_version` changes nothing.
+        // one, `if_version` changes nothing. A `before` that holds no version (an item stored
+        // before the field existed) checks none: the item must exist, and the bump starts its
+        // count.
         let mut request = self.update::<M>(key).actions(update);
-        if !counters_only {
-            request = request.if_version(before.version()?);
+        if let (false, Some(version)) = (counters_only, before.version()?) {
+            request = request.if_version(version);
         }
         if let (true, Some(guard)) = (atomic, guard) {
             request = request.condition(guard);

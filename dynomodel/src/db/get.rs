@@ -4,8 +4,9 @@ use std::borrow::Cow;
 use std::future::IntoFuture;
 
 use crate::backend::{GetItemInput, ItemSink};
-use crate::db::{finish, Db, DbFuture, Partial};
-use crate::error::{ConversionError, Result};
+use crate::db::names::model_name;
+use crate::db::{finish, Db, DbFuture, ItemDecode, Partial};
+use crate::error::{ConversionError, Error, Result};
 use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};
 use crate::model::{Model, PrimaryKey};
 use crate::value::AttributeValue;
@@ -101,6 +102,12 @@ impl<'a, M: Model> Get<'a, M> {
         }
     }
 
+    /// The error of the item read, which does not decode: it names the key asked for (the item's).
+    fn decode_error(&self, error: ConversionError) -> Error {
+        let key = self.key.to_key_item().unwrap_or_default();
+        ItemDecode::error(model_name::<M>(), &self.db.table_name::<M>(), key, error)
+    }
+
     /// The request; `projection` is rendered through the request's one context.
     pub(crate) fn input(
         &self,
@@ -135,7 +142,7 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
             // them, with no `Item` in between where the backend can avoid one.
             let mut decoded = Decoded::<M>(None);
             self.db.calls.get_item_into(input, &mut decoded).await?;
-            Ok(decoded.0.transpose()?)
+            decoded.0.transpose().map_err(|e| self.decode_error(e))
         })
     }
 }

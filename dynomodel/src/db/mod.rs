@@ -16,9 +16,12 @@ mod batch;
 mod capacity;
 mod changes;
 mod counters;
+pub(crate) mod decode;
 mod delete;
+mod existence;
 mod flywheel;
 mod get;
+mod get_collection;
 pub(crate) mod names;
 mod partial;
 mod put;
@@ -26,6 +29,8 @@ mod save;
 mod stamps;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod tests_existence;
 #[cfg(test)]
 mod tests_read;
 #[cfg(test)]
@@ -49,14 +54,14 @@ use crate::expression::{ExpressionContext, Path, PathElement};
 use crate::model::Model;
 use crate::value::{AttributeValue, Item};
 
-pub use batch::{
-    BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
-};
+pub use batch::{BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite};
 pub(crate) use capacity::Calls;
 pub use capacity::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use changes::{Change, ChangeRecord, Changes};
+pub use decode::ItemDecode;
 pub use delete::{Delete, DeleteKey};
 pub use get::{Get, GetPartial};
+pub use get_collection::GetCollection;
 pub use partial::Partial;
 pub use put::Put;
 pub use save::Save;
@@ -77,8 +82,9 @@ pub use update::UpdateItem;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// # let db = Db::memory();
 /// # db.create_schema::<Tweet>().await?;
+/// db.put(&Tweet { userid: "abc".into(), id: "1".into(), likes: 0 }).await?;
 ///
-/// let tweet = like(&db, "abc").await?; // ADD creates the item if it is missing
+/// let tweet = like(&db, "abc").await?;
 /// assert_eq!(tweet, Tweet { userid: "abc".into(), id: "1".into(), likes: 1 });
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
@@ -88,9 +94,9 @@ pub type DbFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T>> + Send + 'a>>;
 /// A handle on a DynamoDB database: typed requests for models, run by a [`Backend`].
 ///
 /// Cheap to clone (an `Arc`), `Send + Sync`. The same code runs against Amazon DynamoDB or the
-/// in-memory engine; only the construction differs: `Db::new(dynomodel_mem::MemBackend::new())` (or
-/// `Db::memory()`, with `dynomodel_mem::MemoryDb` in scope) in tests, `Db::from_env().await?` in
-/// production (feature `aws`).
+/// in-memory engine; only the construction differs: `dynomodel_mem::memory()` (or
+/// `Db::new(dynomodel_mem::MemBackend::new())`, or `Db::memory()` with `dynomodel_mem::MemoryDb` in
+/// scope) in tests, `Db::from_env().await?` in production (feature `aws`).
 ///
 /// ```
 /// use dynomodel::{Db, Model};
@@ -405,8 +411,10 @@ impl Db {
         DeleteKey::new(self, key.into())
     }
 
-    /// Changes some attributes of the item with this key (creating it if missing, as DynamoDB
-    /// does); see [`UpdateItem`] for the actions and return values.
+    /// Changes some attributes of the item with this key, which must exist: a missing item is
+    /// [`Error::ItemNotFound`] and nothing is written, unless the update is an
+    /// [`upsert`](UpdateItem::upsert) that sets everything the model needs to read the item back.
+    /// See [`UpdateItem`] for the actions, conditions and return values.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -543,16 +551,25 @@ pub(crate) fn attribute<M>(name: &str) -> Path<M, AttributeValue> {
     Path::from_elements(vec![PathElement::Name(name.to_owned())])
 }
 
-/// Decodes a returned item into `M`, naming the operation when the item is missing.
-pub(crate) fn decode_required<M: Model>(attributes: Option<Item>, what: &str) -> Result<M> {
+/// Decodes an item `db` returned into `M`, naming the operation when the item is missing.
+pub(crate) fn decode_required<M: Model>(
+    db: &Db,
+    attributes: Option<Item>,
+    what: &str,
+) -> Result<M> {
     let item = attributes.ok_or_else(|| {
-        ConversionError::missing(format!("{what} of `{}` in the response", M::TABLE_NAME))
+        ConversionError::missing(format!(
+            "{what} of `{}` in the response",
+            db.table_name::<M>()
+        ))
     })?;
-    Ok(M::from_item(item)?)
+    decode::decode_returned(db, item)
 }
 
 impl Error {
-    /// Whether this is a `ConditionalCheckFailedException`.
+    /// Whether this is a `ConditionalCheckFailedException`: a condition of yours failed. The
+    /// mapper's own checks are reported apart when the stored item shows they failed:
+    /// [`Error::VersionConflict`] and [`Error::ItemNotFound`], for which this is `false`.
     ///
     /// ```
     /// use dynomodel::Error;
@@ -568,26 +585,44 @@ impl Error {
     /// is another error or the failure carries no item (it did not exist, or the request did not ask
     /// for it; the builders of [`Db`] ask by default).
     ///
+    /// Errors: [`Error::ItemDecode`] when the item does not decode as `M`, naming its key and
+    /// attribute, and `M`'s table as the model declares it (the failure does not say which
+    /// [namespace](Db::with_namespace) the request was sent with).
+    ///
     /// ```
     /// use dynomodel::{AttributeValue, Error, Model};
     ///
     /// #[derive(Model, Debug, PartialEq)]
-    /// struct User { #[hash_key] id: String }
+    /// struct User { #[hash_key] id: String, name: String }
     ///
-    /// let item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
-    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(item) };
-    /// assert_eq!(e.conditional_item::<User>()?, Some(User { id: "u1".into() }));
+    /// let item = [
+    ///     ("id".to_owned(), AttributeValue::S("u1".into())),
+    ///     ("name".to_owned(), AttributeValue::S("Ada".into())),
+    /// ];
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(item.into()) };
+    /// assert_eq!(e.conditional_item::<User>()?, Some(User { id: "u1".into(), name: "Ada".into() }));
     /// assert_eq!(Error::validation("x").conditional_item::<User>()?, None);
+    ///
+    /// let nameless = [("id".to_owned(), AttributeValue::S("u2".into()))].into();
+    /// let e = Error::ConditionalCheckFailed { message: "The conditional request failed".into(), item: Some(nameless) };
+    /// assert_eq!(
+    ///     e.conditional_item::<User>().unwrap_err().to_string(),
+    ///     r#"the item of User {id: "u2"} in `User` does not decode: attribute `name`: expected a string, found nothing (the attribute is missing)"#
+    /// );
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
     pub fn conditional_item<M: Model>(&self) -> Result<Option<M>> {
         match self {
             Error::ConditionalCheckFailed {
                 item: Some(item), ..
-            } => Ok(Some(M::from_item(item.clone())?)),
-            Error::VersionConflict(conflict) => {
-                Ok(conflict.item.clone().map(M::from_item).transpose()?)
-            }
+            } => Ok(Some(decode::decode_item(item.clone(), || {
+                M::TABLE_NAME.to_owned()
+            })?)),
+            Error::VersionConflict(conflict) => conflict
+                .item
+                .clone()
+                .map(|item| decode::decode_item(item, || M::TABLE_NAME.to_owned()))
+                .transpose(),
             _ => Ok(None),
         }
     }

@@ -6,6 +6,7 @@ use futures::future::Either;
 use futures::{FutureExt, TryFutureExt};
 
 use crate::backend::{PutItemInput, ReturnValue};
+use crate::db::decode::decode_returned;
 use crate::db::stamps::{self, Stamped};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
@@ -147,9 +148,12 @@ impl<M: Model> PutOptions<M> {
             }
             false => (None, Some(item)),
         };
+        // No existence check of its own: the whole-item update of a model with counters checks
+        // a stored version (`<version> = :held`), which only an existing item passes.
         let parts = Parts {
             update: update.as_ref(),
             version: expected,
+            existence: None,
             check: key_check,
         };
         let write = Write::render(db, key, &self.conditional, parts)?;
@@ -244,8 +248,8 @@ impl<'a, M: Model> Put<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.options.condition(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.options.condition(condition.into());
         self
     }
 
@@ -343,7 +347,7 @@ impl<'a, M: Model> Put<'a, M> {
             .options
             .render(db, self.item, false)
             .map(|put| put.send::<M>(db, ReturnValue::AllOld));
-        Box::pin(sent(send).map(|old| Ok(old?.map(M::from_item).transpose()?)))
+        Box::pin(sent(send).map(move |old| old?.map(|item| decode_returned(db, item)).transpose()))
     }
 }
 

@@ -87,8 +87,8 @@ impl<'a, M: Model> Save<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.options.condition(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.options.condition(condition.into());
         self
     }
 
@@ -125,7 +125,7 @@ impl<'a, M: Model> IntoFuture for Save<'a, M> {
             if put.is_update() {
                 // Counters were left as stored: the value takes the whole stored item back.
                 let stored = put.send::<M>(self.db, ReturnValue::AllNew).await?;
-                *self.item = decode_required(stored, "the saved item")?;
+                *self.item = decode_required(self.db, stored, "the saved item")?;
                 return Ok(());
             }
             put.send::<M>(self.db, ReturnValue::None).await?;

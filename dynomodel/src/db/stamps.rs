@@ -6,6 +6,10 @@
 //!   and `created_at` = now when the value holds none (it keeps one it holds).
 //! - An update with actions sets `updated_at = :now` and `created_at = if_not_exists(created_at,
 //!   :now)`, each unless its own actions already name that attribute (an explicit value wins).
+//!   `if_not_exists` matters on plain updates too, which change only existing items: an item
+//!   stored without a creation time (before the field existed, or by other code) gets one, so
+//!   that a `created_at` that is no `Option` reads back. The stamps are added before an upsert's
+//!   check of the required attributes, so a timestamp field is never reported missing.
 
 use chrono::{DateTime, Utc};
 
@@ -65,8 +69,8 @@ pub(crate) fn stamp_item<M: Model>(
 }
 
 /// Adds the stamps to an update's actions: `SET updated_at = :now` and `SET created_at =
-/// if_not_exists(created_at, :now)` (the item may be created by it), each unless the update
-/// already names that attribute.
+/// if_not_exists(created_at, :now)` (an upsert may create the item, and a stored one may have
+/// none), each unless the update already names that attribute.
 pub(crate) fn stamp_update<M: Model>(db: &Db, update: Update<M>) -> Result<Update<M>> {
     if !stamps::<M>() {
         return Ok(update);

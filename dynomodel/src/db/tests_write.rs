@@ -32,8 +32,12 @@ async fn every_action_renders_in_clause_order_with_one_allocator() {
              REMOVE #n3 ADD #n4 :v4 DELETE #n5 :v5"
         )
     );
-    // The condition reuses `#n0` for `text`: names are shared across the request's expressions.
-    assert_eq!(input.condition_expression.as_deref(), Some("#n0 <> :v6"));
+    // The existence check, then the user's condition, which reuses `#n0` for `text`: names are
+    // shared across the request's expressions.
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n6) AND #n0 <> :v6")
+    );
     assert_eq!(
         input.expression_attribute_names,
         names(&[
@@ -43,6 +47,7 @@ async fn every_action_renders_in_clause_order_with_one_allocator() {
             ("#n3", "nick"),
             ("#n4", "retweets"),
             ("#n5", "tags"),
+            ("#n6", "userid"),
         ])
     );
     let sent = input.expression_attribute_values.expect("values");
@@ -81,8 +86,15 @@ async fn the_other_actions_render_too() {
              #n2 = #n2 - :v3 REMOVE #n3"
         )
     );
-    assert_eq!(input.condition_expression, None);
-    assert_eq!(input.return_values_on_condition_check_failure, None);
+    // An update only updates: on condition that the item exists (its hash key, `userid`).
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n4)")
+    );
+    assert_eq!(
+        input.return_values_on_condition_check_failure,
+        Some(ReturnValuesOnConditionCheckFailure::AllOld)
+    );
 }
 
 #[tokio::test]
@@ -110,12 +122,25 @@ async fn an_update_without_actions_is_an_error_unless_allowed() {
         .allow_no_actions()
         .await
         .expect("succeeds");
+    // A "touch": it checks that the item exists, and changes nothing.
     let expected = UpdateItemInput {
         table_name: "tweets".into(),
         key: key(),
+        condition_expression: Some("attribute_exists(#n0)".into()),
+        expression_attribute_names: names(&[("#n0", "userid")]),
+        return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
         ..Default::default()
     };
     assert_eq!(rec.only(), Request::Update(expected));
+    // An upsert without actions would create an item of the key alone, which a Tweet is not.
+    let err = db
+        .update::<Tweet>(("abc", "1"))
+        .allow_no_actions()
+        .upsert()
+        .await
+        .expect_err("a Tweet needs more than its key");
+    assert!(err.message().contains("missing `text`"), "{err}");
+    assert!(rec.take().is_empty(), "nothing was sent");
 }
 
 #[tokio::test]
@@ -152,7 +177,7 @@ async fn finishers_choose_return_values_and_decode_them() {
     rec.answer(Ok(Some(tweet().to_item().expect("converts"))));
     assert_eq!(update().returning_old().await, Ok(Some(tweet())));
     assert_eq!(rec.only_update().return_values, Some(ReturnValue::AllOld));
-    assert_eq!(update().returning_old().await, Ok(None), "created");
+    assert_eq!(update().returning_old().await, Ok(None), "no item returned");
     rec.take();
 
     rec.answer(Ok(Some(Item::from([("likes".to_owned(), n(4))]))));
@@ -210,7 +235,10 @@ async fn prebuilt_updates_and_failed_conditions() {
         input.update_expression.as_deref(),
         Some("SET #n0 = #n0 - :v0")
     );
-    assert_eq!(input.condition_expression.as_deref(), Some("#n0 > :v1"));
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n1) AND #n0 > :v1")
+    );
 }
 
 #[tokio::test]
@@ -241,7 +269,7 @@ async fn incr_adds_on_condition_of_existence_and_refreshes_the_value() {
     rec.answer(Err(conditional_failure(None)));
     let before = mine.clone();
     let err = db.incr(&mut mine, Tweet::likes(), 1).await;
-    assert!(err.is_err_and(|e| e.is_conditional_check_failed()));
+    assert!(err.is_err_and(|e| e.is_item_not_found()));
     assert_eq!(mine, before, "unchanged on failure");
 }
 
@@ -263,9 +291,18 @@ async fn sync_writes_only_the_differences() {
     );
     assert_eq!(
         input.expression_attribute_names,
-        names(&[("#n0", "text"), ("#n1", "nick"), ("#n2", "tags")])
+        names(&[
+            ("#n0", "text"),
+            ("#n1", "nick"),
+            ("#n2", "tags"),
+            ("#n3", "userid")
+        ])
     );
-    assert_eq!(input.condition_expression, None);
+    // A sync never re-creates an item deleted since `before` was read.
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n3)")
+    );
 
     assert_eq!(db.sync(&before, &before).await, Ok(false));
     assert!(rec.take().is_empty(), "nothing to write, nothing sent");
@@ -291,7 +328,7 @@ async fn atomic_sync_conditions_on_the_old_values() {
     );
     assert_eq!(
         input.condition_expression.as_deref(),
-        Some("#n0 = :v2 AND attribute_not_exists(#n1)")
+        Some("attribute_exists(#n2) AND #n0 = :v2 AND attribute_not_exists(#n1)")
     );
     assert_eq!(
         input.expression_attribute_values,

@@ -118,7 +118,8 @@ impl<M> Condition<M> {
     /// assert_eq!(ctx.condition(&popular_in_paris)?, "#n0 >= :v0 AND #n1 = :v1");
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn and(self, other: Condition<M>) -> Condition<M> {
+    pub fn and(self, other: impl Into<Condition<M>>) -> Condition<M> {
+        let other = other.into();
         Condition::from_node(Node::And(Box::new(self.node), Box::new(other.node)))
     }
 
@@ -139,7 +140,8 @@ impl<M> Condition<M> {
     /// assert_eq!(ctx.condition(&c)?, "(#n0 = :v0 OR #n1 >= :v1) AND attribute_exists(#n2)");
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn or(self, other: Condition<M>) -> Condition<M> {
+    pub fn or(self, other: impl Into<Condition<M>>) -> Condition<M> {
+        let other = other.into();
         Condition::from_node(Node::Or(Box::new(self.node), Box::new(other.node)))
     }
 
@@ -337,6 +339,14 @@ pub(crate) fn render_and<'c, M: 'c>(
     Ok(())
 }
 
+/// Lets [`ExpressionContext`](crate::ExpressionContext) render a [`Condition`] and a
+/// [`SortKeyCondition`](crate::SortKeyCondition) alike.
+impl<M> AsRef<Condition<M>> for Condition<M> {
+    fn as_ref(&self) -> &Condition<M> {
+        self
+    }
+}
+
 impl<M> Clone for Condition<M> {
     fn clone(&self) -> Self {
         Condition::from_node(self.node.clone())
@@ -349,18 +359,18 @@ impl<M> fmt::Debug for Condition<M> {
     }
 }
 
-impl<M> BitAnd for Condition<M> {
+impl<M, C: Into<Condition<M>>> BitAnd<C> for Condition<M> {
     type Output = Condition<M>;
 
-    fn bitand(self, other: Condition<M>) -> Condition<M> {
+    fn bitand(self, other: C) -> Condition<M> {
         self.and(other)
     }
 }
 
-impl<M> BitOr for Condition<M> {
+impl<M, C: Into<Condition<M>>> BitOr<C> for Condition<M> {
     type Output = Condition<M>;
 
-    fn bitor(self, other: Condition<M>) -> Condition<M> {
+    fn bitor(self, other: C) -> Condition<M> {
         self.or(other)
     }
 }

@@ -53,11 +53,13 @@ impl ExpressionContext {
         Self::default()
     }
 
-    /// Renders a `ConditionExpression` (or a `FilterExpression`: the grammar is the same).
+    /// Renders a `ConditionExpression` (or a `FilterExpression`: the grammar is the same) from a
+    /// [`Condition`] or a [`SortKeyCondition`](crate::SortKeyCondition).
     ///
     /// Errors: a value that failed to convert, an empty or over-long `IN` list, an expression longer
     /// than 4 KB.
-    pub fn condition<M>(&mut self, condition: &Condition<M>) -> Result<String> {
+    pub fn condition<M>(&mut self, condition: &impl AsRef<Condition<M>>) -> Result<String> {
+        let condition = condition.as_ref();
         self.render("ConditionExpression", |out, p| condition.render(out, p))
     }
 
@@ -77,7 +79,8 @@ impl ExpressionContext {
     /// assert!(ctx.key_condition(&(Tweet::userid().eq("a") | Tweet::userid().eq("b"))).is_err());
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn key_condition<M>(&mut self, condition: &Condition<M>) -> Result<String> {
+    pub fn key_condition<M>(&mut self, condition: &impl AsRef<Condition<M>>) -> Result<String> {
+        let condition = condition.as_ref();
         condition.check_key_condition()?;
         self.render("KeyConditionExpression", |out, p| condition.render(out, p))
     }
@@ -132,6 +135,30 @@ impl ExpressionContext {
         self.render("ConditionExpression", |out, p| {
             crate::expression::condition::render_and(conditions, out, p)
         })
+    }
+
+    /// Renders a read's `FilterExpression`: the user's `filter` (if any) `AND` the single-table
+    /// member's entity check `attribute = entity` (if any); `None` when there is neither.
+    pub(crate) fn filter<M>(
+        &mut self,
+        filter: Option<&Condition<M>>,
+        entity: Option<(&str, &str)>,
+    ) -> Result<Option<String>> {
+        let Some((attribute, entity)) = entity else {
+            return filter.map(|f| self.condition(f)).transpose();
+        };
+        self.render("FilterExpression", |out, p| {
+            if let Some(filter) = filter {
+                out.push('(');
+                filter.render(out, p)?;
+                out.push_str(") AND ");
+            }
+            p.name(out, attribute);
+            out.push_str(" = ");
+            p.value(out, AttributeValue::S(entity.to_owned()));
+            Ok(())
+        })
+        .map(Some)
     }
 
     /// Runs one renderer transactionally and enforces the size limit.

@@ -79,15 +79,17 @@ mod context;
 mod ops;
 pub(crate) mod path;
 mod projection;
+mod sort_key;
 mod update;
 mod value;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use condition::{AttributeType, Condition, Size, MAX_IN_OPERANDS};
 pub use context::{ExpressionContext, MAX_EXPRESSION_SIZE};
-pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
+pub use path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement, UpdateTarget};
 pub use projection::{IntoProjection, ProjectionExpression};
+pub use sort_key::{IntoSortKeyCondition, SortKeyCondition};
 pub use update::{Addable, Update};
 pub use value::{Contains, FieldValue, IntoValue, Numeric, Ordered, Prefix, SetValue};

@@ -5,11 +5,16 @@
 //! with nothing but the model in scope (no prelude import, and no clash with another trait's `eq` or
 //! `contains` in scope). One macro writes them for both types so the two cannot drift apart; generic
 //! code over "a field or a path" takes [`IntoPath`].
+//!
+//! The comparisons a sort key allows (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give
+//! what the handle's [role](crate::role) says: a [`SortKeyCondition`](crate::SortKeyCondition) on a
+//! sort key's [`Field`], else a [`Condition`] (always on a [`Path`]).
 
 use crate::convert::Attribute;
 use crate::expression::condition::{AttributeType, Comparator, Condition, Node, Operand, Size};
 use crate::expression::path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
 use crate::expression::value::{operand, Contains, FieldValue, IntoValue, Ordered, Prefix};
+use crate::model::role::Role;
 use crate::model::Field;
 
 /// Converts `value` into a comparison operand for `path` (errors are kept for the renderer).
@@ -26,9 +31,12 @@ fn function<M>(name: &'static str, path: Vec<PathElement>, arg: Option<Operand>)
     Condition::from_node(Node::Function(name, path, arg))
 }
 
+/// `$comparison` is what the sort-key comparisons give (`$typed` makes one from a [`Condition`]):
+/// the role's choice on a [`Field`], always a [`Condition`] on a [`Path`] (a key condition names a
+/// top-level attribute, and paths are also how a key is named deliberately).
 macro_rules! path_operations {
-    ($handle:ident) => {
-        impl<M, T> $handle<M, T> {
+    (impl<$($generic:ident $(: $bound:path)?),+> $handle:ty, $comparison:ty, $typed:expr) => {
+        impl<$($generic $(: $bound)?),+> $handle {
             /// The value under `key` in this map attribute: `path.key`.
             ///
             /// ```
@@ -106,6 +114,11 @@ macro_rules! path_operations {
 
             /// `path = value`.
             ///
+            /// On the handle of a sort key ([role](crate::role) `Sort` or `KeySort`), this and `lt`,
+            /// `le`, `gt`, `ge`, `between` and `begins_with` give a
+            /// [`SortKeyCondition`](crate::SortKeyCondition), which `.range(..)` takes; else a
+            /// [`Condition`].
+            ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
             /// # use dynomodel::{AttributeType, ExpressionContext, Field};
@@ -127,16 +140,16 @@ macro_rules! path_operations {
             /// assert_eq!(ctx.condition(&Tweet::nick().ne("ada"))?, "#n2 <> :v2");
             /// # Ok::<(), dynomodel::Error>(())
             /// ```
-            pub fn eq(self, value: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn eq(self, value: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute,
             {
-                compare(
+                $typed(compare(
                     self.into_path().into_elements(),
                     Comparator::Eq,
                     value.into_value(),
-                )
+                ))
             }
 
             /// `path <> value` (also true when the attribute is missing).
@@ -153,55 +166,55 @@ macro_rules! path_operations {
             }
 
             /// `path < value`.
-            pub fn lt(self, value: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn lt(self, value: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Ordered,
             {
-                compare(
+                $typed(compare(
                     self.into_path().into_elements(),
                     Comparator::Lt,
                     value.into_value(),
-                )
+                ))
             }
 
             /// `path <= value`.
-            pub fn le(self, value: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn le(self, value: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Ordered,
             {
-                compare(
+                $typed(compare(
                     self.into_path().into_elements(),
                     Comparator::Le,
                     value.into_value(),
-                )
+                ))
             }
 
             /// `path > value`.
-            pub fn gt(self, value: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn gt(self, value: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Ordered,
             {
-                compare(
+                $typed(compare(
                     self.into_path().into_elements(),
                     Comparator::Gt,
                     value.into_value(),
-                )
+                ))
             }
 
             /// `path >= value`.
-            pub fn ge(self, value: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn ge(self, value: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Ordered,
             {
-                compare(
+                $typed(compare(
                     self.into_path().into_elements(),
                     Comparator::Ge,
                     value.into_value(),
-                )
+                ))
             }
 
             /// `path BETWEEN low AND high` (inclusive).
@@ -226,7 +239,7 @@ macro_rules! path_operations {
                 self,
                 low: impl IntoValue<T::Value>,
                 high: impl IntoValue<T::Value>,
-            ) -> Condition<M>
+            ) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Ordered,
@@ -234,7 +247,7 @@ macro_rules! path_operations {
                 let path = self.into_path().into_elements();
                 let low = value_operand(low.into_value(), &path, "BETWEEN");
                 let high = value_operand(high.into_value(), &path, "BETWEEN");
-                Condition::from_node(Node::Between(Operand::Path(path), low, high))
+                $typed(Condition::from_node(Node::Between(Operand::Path(path), low, high)))
             }
 
             /// `path IN (v1, v2, ...)`. DynamoDB takes 1 to 100 operands; another count is an
@@ -347,14 +360,14 @@ macro_rules! path_operations {
             /// assert_eq!(ctx.condition(&Tweet::text().begins_with("RT "))?, "begins_with(#n0, :v0)");
             /// # Ok::<(), dynomodel::Error>(())
             /// ```
-            pub fn begins_with(self, prefix: impl IntoValue<T::Value>) -> Condition<M>
+            pub fn begins_with(self, prefix: impl IntoValue<T::Value>) -> $comparison
             where
                 T: FieldValue,
                 T::Value: Attribute + Prefix,
             {
                 let path = self.into_path().into_elements();
                 let prefix = value_operand(prefix.into_value(), &path, "begins_with");
-                function("begins_with", path, Some(prefix))
+                $typed(function("begins_with", path, Some(prefix)))
             }
 
             /// `contains(path, operand)`: a substring of a string, an element of a set or of a list.
@@ -416,5 +429,5 @@ macro_rules! path_operations {
     };
 }
 
-path_operations!(Field);
-path_operations!(Path);
+path_operations!(impl<M, T, R: Role> Field<M, T, R>, R::Comparison<M>, R::comparison);
+path_operations!(impl<M, T> Path<M, T>, Condition<M>, std::convert::identity);

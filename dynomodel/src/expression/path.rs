@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::model::role::Updatable;
 use crate::model::Field;
 
 /// One step of a document path.
@@ -109,8 +110,10 @@ impl<M, T> fmt::Display for Path<M, T> {
     }
 }
 
-impl<M, T> From<Field<M, T>> for Path<M, T> {
-    fn from(field: Field<M, T>) -> Self {
+/// A path from any handle, a key's included: the raw form that update actions take without
+/// looking at roles (see [`UpdateTarget`]), e.g. to send DynamoDB a request it will refuse.
+impl<M, T, R> From<Field<M, T, R>> for Path<M, T> {
+    fn from(field: Field<M, T, R>) -> Self {
         Path::from_elements(vec![PathElement::Name(field.name().to_owned())])
     }
 }
@@ -136,9 +139,11 @@ pub(crate) fn display_elements(elements: &[PathElement]) -> String {
     out
 }
 
-/// Anything that names a path of model `M` ending at a `T`: a [`Field`] or a [`Path`].
+/// Anything that names a path of model `M` ending at a `T`: a [`Field`] of any
+/// [role](crate::role) or a [`Path`].
 ///
-/// Builder methods take `impl IntoPath<M, T>` so either can be passed.
+/// What reads take (projections, [`Partial::get`](crate::Partial::get), `.then(..)`), so either
+/// can be passed; update actions take the narrower [`UpdateTarget`].
 ///
 /// ```
 /// use dynomodel::{Field, IntoPath};
@@ -150,7 +155,7 @@ pub trait IntoPath<M, T> {
     fn into_path(self) -> Path<M, T>;
 }
 
-impl<M, T> IntoPath<M, T> for Field<M, T> {
+impl<M, T, R> IntoPath<M, T> for Field<M, T, R> {
     fn into_path(self) -> Path<M, T> {
         self.into()
     }
@@ -167,6 +172,41 @@ impl<M, T> IntoPath<M, T> for &Path<M, T> {
         self.clone()
     }
 }
+
+/// A path an update action may write: a [`Field`] whose [role](crate::role) is
+/// [`Updatable`](crate::role::Updatable) (no table key), or a [`Path`].
+///
+/// The derive gives the table's key fields roles that are not updatable, so an update of a key,
+/// which DynamoDB refuses, does not compile. Paths navigate from handles into maps, lists and
+/// documents, which a key never is; a [`Path`] made from a key's handle with [`Path::from`] is
+/// the deliberate way to send such an update anyway (DynamoDB then answers with a
+/// `ValidationException`).
+///
+/// ```
+/// use dynomodel::{ExpressionContext, Model, Path, Update};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, views: u64 }
+///
+/// let update = Update::<Thread>::new().add(Thread::views(), 1);
+/// // Thread::subject() is a key: `.set(Thread::subject(), ..)` does not compile. A raw path does.
+/// let refused_by_dynamodb = Update::<Thread>::new().set(Path::from(Thread::subject()), "renamed");
+/// let mut ctx = ExpressionContext::new();
+/// assert_eq!(ctx.update(&update)?.as_deref(), Some("ADD #n0 :v0"));
+/// assert_eq!(ctx.update(&refused_by_dynamodb)?.as_deref(), Some("SET #n1 = :v1"));
+/// # Ok::<(), dynomodel::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a path an update may write",
+    label = "an update action takes an attribute's handle or a path"
+)]
+pub trait UpdateTarget<M, T>: IntoPath<M, T> {}
+
+impl<M, T, R: Updatable> UpdateTarget<M, T> for Field<M, T, R> {}
+
+impl<M, T> UpdateTarget<M, T> for Path<M, T> {}
+
+impl<M, T> UpdateTarget<M, T> for &Path<M, T> {}
 
 /// A type stored as a DynamoDB map with string keys: `.key(k)` reaches a `Self::Value`.
 ///

@@ -140,7 +140,7 @@ impl<M> IntoProjection<M> for ProjectionExpression<M> {
     }
 }
 
-impl<M, T> IntoProjection<M> for Field<M, T> {
+impl<M, T, R> IntoProjection<M> for Field<M, T, R> {
     fn into_projection(self) -> ProjectionExpression<M> {
         ProjectionExpression::new().with(self)
     }

@@ -359,3 +359,26 @@ fn expressions_over_four_kilobytes_are_rejected() {
         "{err}"
     );
 }
+
+#[test]
+fn a_members_entity_check_is_anded_with_the_read_filter() {
+    let mut ctx = ExpressionContext::new();
+    let filter = Tweet::likes().ge(10i64) | Tweet::text().eq("x");
+    let rendered = ctx.filter(Some(&filter), Some(("_et", "Tweet"))).unwrap();
+    // Parenthesized: AND binds tighter than OR.
+    assert_eq!(
+        rendered.as_deref(),
+        Some("(#n0 >= :v0 OR #n1 = :v1) AND #n2 = :v2")
+    );
+    let (names, values) = ctx.finish();
+    assert_eq!(names["#n2"], "_et");
+    assert_eq!(values[":v2"], AttributeValue::S("Tweet".into()));
+
+    let mut ctx = ExpressionContext::new();
+    let alone = ctx.filter::<Tweet>(None, Some(("type", "Tweet"))).unwrap();
+    assert_eq!(alone.as_deref(), Some("#n0 = :v0"));
+    let mut ctx = ExpressionContext::new();
+    assert_eq!(ctx.filter::<Tweet>(None, None).unwrap(), None);
+    let user_only = ctx.filter(Some(&Tweet::likes().ge(1i64)), None).unwrap();
+    assert_eq!(user_only.as_deref(), Some("#n0 >= :v0"));
+}

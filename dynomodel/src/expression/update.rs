@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use crate::convert::Attribute;
 use crate::error::Result;
 use crate::expression::context::{check_overlaps, Placeholders};
-use crate::expression::path::{IntoPath, ListValue, PathElement};
+use crate::expression::path::{ListValue, PathElement, UpdateTarget};
 use crate::expression::value::{convert, operand, FieldValue, IntoValue, Numeric, SetValue, Value};
 use crate::value::AttributeValue;
 
@@ -129,7 +129,11 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = :v0 REMOVE #n1"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
+    pub fn set<T: Attribute>(
+        self,
+        path: impl UpdateTarget<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
         let path = path.into_path().into_elements();
         match convert(&value.into_value(), &path).transpose() {
             None => self.push(Action::Remove(path)),
@@ -157,7 +161,7 @@ impl<M> Update<M> {
     /// ```
     pub fn set_if_not_exists<T: Attribute>(
         self,
-        path: impl IntoPath<M, T>,
+        path: impl UpdateTarget<M, T>,
         value: impl IntoValue<T>,
     ) -> Self {
         let path = path.into_path().into_elements();
@@ -188,7 +192,7 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("ADD #n0 :v0, #n1 :v1"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
+    pub fn add<T>(self, path: impl UpdateTarget<M, T>, value: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Addable,
@@ -219,7 +223,7 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("SET #n0 = #n0 + :v0"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn incr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -228,7 +232,7 @@ impl<M> Update<M> {
     }
 
     /// `SET path = path - n`; see [`incr`](Self::incr).
-    pub fn decr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn decr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -259,7 +263,7 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("REMOVE #n0, #n1[0]"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
+    pub fn remove<T>(self, path: impl UpdateTarget<M, T>) -> Self {
         self.push(Action::Remove(path.into_path().into_elements()))
     }
 
@@ -281,7 +285,7 @@ impl<M> Update<M> {
     /// assert_eq!(ctx.update(&update)?.as_deref(), Some("DELETE #n0 :v0"));
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
+    pub fn delete<T>(self, path: impl UpdateTarget<M, T>, subset: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + SetValue,
@@ -316,7 +320,7 @@ impl<M> Update<M> {
     /// );
     /// # Ok::<(), dynomodel::Error>(())
     /// ```
-    pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn append<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,
@@ -325,7 +329,7 @@ impl<M> Update<M> {
     }
 
     /// `SET path = list_append(list, if_not_exists(path, :empty))`: inserts at the front of a list.
-    pub fn prepend<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn prepend<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,
@@ -379,6 +383,19 @@ impl<M> Update<M> {
             .iter()
             .map(|action| action.attribute().unwrap_or(""))
             .find(|name| !names.contains(name))
+    }
+
+    /// Whether an action writes the top-level attribute `name` itself (not a path inside it) with
+    /// `SET` (any form: a value, `if_not_exists`, arithmetic, `list_append`) or `ADD`: the actions
+    /// that leave the attribute on an item that did not have it, or fail (arithmetic on a missing
+    /// attribute), rather than leave it missing. What an upsert must do for each required attribute.
+    pub(crate) fn assigns(&self, name: &str) -> bool {
+        self.actions.iter().any(|action| match action {
+            Action::Set(path, _) | Action::Add(path, _) => {
+                matches!(path.as_slice(), [PathElement::Name(top)] if top == name)
+            }
+            Action::Remove(_) | Action::Delete(..) => false,
+        })
     }
 
     /// Writes the expression: `SET a = :v0, b = :v1 REMOVE c ADD d :v2 DELETE e :v3`.
@@ -700,6 +717,28 @@ mod tests {
             .expect_err("infinity is not a number");
         assert!(matches!(err, Error::Conversion(_)), "{err:?}");
         assert_eq!(ctx.finish(), (Default::default(), Item::new()));
+    }
+
+    #[test]
+    fn assigned_attributes_are_top_level_sets_and_adds() {
+        let update = Update::new()
+            .set(Tweet::text(), "t")
+            .set_if_not_exists(Tweet::likes(), 0)
+            .incr(Tweet::views(), 1)
+            .append(Tweet::history(), vec!["a".to_owned()])
+            .add(Tweet::lucky(), BTreeSet::from([1]))
+            .set(Tweet::meta().key("a").index(0), 1)
+            .remove(Tweet::nick())
+            .delete(Tweet::tags(), set_of(&["x"]));
+        for name in ["text", "likes", "views", "history", "lucky"] {
+            assert!(update.assigns(name), "{name}");
+        }
+        // Inside a map, removed, or only had elements deleted: not given a value.
+        for name in ["meta", "nick", "tags", "flag"] {
+            assert!(!update.assigns(name), "{name}");
+        }
+        // Setting nothing removes, so assigns nothing.
+        assert!(!Update::new().set(Tweet::nick(), None).assigns("nick"));
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub trait FieldValue {
     message = "`{Self}` cannot be given where the field expects a `{T}`",
     label = "expected a value of type `{T}`",
     note = "an `Option<{T}>` field compares with a `{T}`; test absence with `exists()`/`not_exists()`",
-    note = "a field stored as seconds, `EpochSeconds<X>` or `Ttl<X>`, takes an `X`: the field's own type; one stored with a `time_precision`, `Rfc3339<DIGITS>`, takes a `DateTime<Utc>`"
+    note = "a field stored as seconds, `EpochSeconds<X>` or `Ttl<X>`, takes an `X`: the field's own type"
 )]
 pub trait IntoValue<T> {
     /// The value as a `T`.

@@ -2,8 +2,9 @@
 //! writes and checks, and the [`Collection`] trait of `#[derive(Collection)]` enums that decode
 //! every entity of one partition into its own type.
 
+use crate::backend::ProjectionType;
 use crate::error::ConversionError;
-use crate::model::Model;
+use crate::model::{Model, PrimaryKey};
 use crate::value::{AttributeValue, Item};
 
 /// The attribute holding the entity type when `entity_attribute = "..."` does not name another.
@@ -17,7 +18,8 @@ pub const DEFAULT_ENTITY_ATTRIBUTE: &str = "_et";
 /// Every member declares `#[dynomodel(entity = "...")]`; the derive checks at compile time that
 /// they share the table, the key attribute names and the entity attribute, and that their entity
 /// types differ. [`Db::collection`](crate::Db::collection) reads one partition of the table and
-/// decodes each item as the member its entity attribute names. An item whose entity type no member
+/// decodes each item as the member its entity attribute names;
+/// [`Db::get_collection`](crate::Db::get_collection) reads one item by the key of any member. An item whose entity type no member
 /// declares goes to the variant marked `#[dynomodel(unknown)]` (holding an [`Item`]) if there is one;
 /// without it, the read fails with a [`ConversionError`] naming the entity type and the known ones,
 /// so no item is ever silently dropped.
@@ -89,6 +91,53 @@ pub trait Collection: Sized + Send + 'static {
         })
     }
 }
+
+/// The filter a read of `M`'s table adds for a single-table member, `(attribute, entity type)`:
+/// only `M`'s items are returned (`None`: `M` declares no entity type).
+pub(crate) fn entity_filter<M: Model>() -> Option<(&'static str, &'static str)> {
+    M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity))
+}
+
+/// [`entity_filter`] for a read of one of `M`'s indexes: only where the index entries have the
+/// entity attribute to filter on, that is a local index (DynamoDB fetches an attribute it does not
+/// project from the table) or a global index projecting `ALL`. A global `KEYS_ONLY` or `INCLUDE`
+/// index cannot tell the entity types apart (the derive's `includes` name fields, never the entity
+/// attribute): its entries of every entity type are returned.
+pub(crate) fn index_entity_filter<M: Model>(
+    local: bool,
+    projection: ProjectionType,
+) -> Option<(&'static str, &'static str)> {
+    (local || projection == ProjectionType::All)
+        .then(entity_filter::<M>)
+        .flatten()
+}
+
+/// The key of an item of one of collection `C`'s members: what
+/// [`Db::get_collection`](crate::Db::get_collection) takes. `#[derive(Collection)]` implements it
+/// for the key type of each member (`UserKey`, `OrderKey`), so a key of a model outside the
+/// collection is a compile error, while members keep their own sort-key shapes.
+///
+/// ```compile_fail
+/// # use dynomodel::{Collection, Db, Model};
+/// # #[derive(Model)]
+/// # #[dynomodel(table = "app", entity = "User")]
+/// # struct User { #[hash_key] pk: String, #[range_key] sk: String }
+/// # #[derive(Collection)]
+/// # enum UserData { User(User) }
+/// #[derive(Model)]
+/// struct Stranger { #[hash_key] pk: String, #[range_key] sk: String }
+///
+/// # fn f(db: &Db) {
+/// // `StrangerKey` is not the key of a member of `UserData`.
+/// let _ = db.get_collection::<UserData>(StrangerKey::from(("u1", "x")));
+/// # }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the key of a member of collection `{C}`",
+    label = "expected the key type of one of `{C}`'s models",
+    note = "`#[derive(Collection)]` implements `CollectionKey<{C}>` for the key type of each of its models (e.g. `OrderKey::from((..))`)"
+)]
+pub trait CollectionKey<C: Collection>: PrimaryKey {}
 
 /// Writes the entity type into an item (generated `to_item` code).
 #[doc(hidden)]

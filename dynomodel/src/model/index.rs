@@ -6,7 +6,8 @@ use std::marker::PhantomData;
 
 use crate::backend::ProjectionType;
 use crate::error::ConversionError;
-use crate::model::{Field, Model};
+use crate::model::role::KeySort;
+use crate::model::{Field, Marker, Model};
 use crate::value::{AttributeValue, Item};
 
 /// A type a Query or Scan result decodes into: a [`Model`] (whole items), the generated item struct of
@@ -61,9 +62,6 @@ impl Projected for Item {
     }
 }
 
-/// The phantom types of an [`Index`] (`fn() -> …` so the handle is `Send + Sync` and covariant).
-type Types<M, R, T> = PhantomData<fn() -> (M, R, T)>;
-
 /// A typed handle on a secondary index of model `M`: partition key of type `H` (the field's type), sort
 /// key of type `R` (the sort key's field handle type, e.g. `EpochSeconds<DateTime<Utc>>` for an
 /// `epoch_seconds` field; `()` when it has none), entries decoded as `T` (the model for an `ALL` projection, else the
@@ -99,7 +97,7 @@ pub struct Index<M, H, R, T> {
     projection: ProjectionType,
     /// The hash key field's conversion (adapters such as `epoch_seconds` included).
     hash_value: fn(&H) -> Result<Option<AttributeValue>, ConversionError>,
-    _marker: Types<M, R, T>,
+    _marker: Marker<M, R, T>,
 }
 
 impl<M, H, R, T> Index<M, H, R, T> {
@@ -148,7 +146,12 @@ impl<M, H, R, T> Index<M, H, R, T> {
         self.projection
     }
 
-    /// A field handle on the index's sort key, for `.range(...)` conditions.
+    /// A field handle on the index's sort key, for `.range(...)` conditions: its
+    /// [role](crate::role) is [`KeySort`](crate::role::KeySort), so its comparisons are
+    /// [`SortKeyCondition`](crate::SortKeyCondition)s and no update takes it (update the
+    /// attribute through the field's own handle, if it is no table key). The same as the field's
+    /// handle when the sort key is a field; for a composite, [`Composite`](crate::Composite)'s
+    /// handle has the typed conditions.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -183,8 +186,8 @@ impl<M, H, R, T> Index<M, H, R, T> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn range_field(&self) -> Field<M, R> {
-        Field::new(self.range.unwrap_or(""))
+    pub fn range_field(&self) -> Field<M, R, KeySort> {
+        Field::with_role(self.range.unwrap_or(""))
     }
 
     /// Converts a partition key value as stored.

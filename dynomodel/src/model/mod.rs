@@ -11,6 +11,9 @@ use crate::value::{AttributeValue, Item};
 mod composite;
 mod entity;
 mod index;
+mod into_key;
+mod required;
+pub mod role;
 mod timestamp;
 mod union;
 
@@ -19,10 +22,17 @@ pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, Lea
 pub use entity::{
     check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
 };
-pub use entity::{entity_of, Collection, DEFAULT_ENTITY_ATTRIBUTE};
+pub(crate) use entity::{entity_filter, index_entity_filter};
+pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
 pub use index::{Index, Projected};
+pub use into_key::IntoKey;
+pub use required::RequiredAttribute;
 pub use timestamp::Timestamp;
 pub use union::schema_union;
+
+/// The phantom types of a handle ([`Field`], [`Index`], [`Composite`]): `fn() -> …`, so that the
+/// handle is `Send + Sync` and covariant whatever the types are, holding none of them.
+pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 
 /// A Rust type stored as the items of one DynamoDB table. Implemented by `#[derive(Model)]`.
 ///
@@ -56,9 +66,11 @@ pub use union::schema_union;
 /// - `impl Attribute`, stored as a map, so a model can be embedded in another item.
 /// - A key struct `<Struct>Key` with the struct's visibility, one `pub` field per key field (same name
 ///   and type), `Debug + Clone + PartialEq`, [`PrimaryKey`], and conversions: from a pair `(A, B)`
-///   where `A: Into<Hash>, B: Into<Range>` for a hash-and-range key (`("abc", "1")`); from the hash
-///   key's type for a hash-only key, plus `&str` and `&String` when that type is `String`. (A generic
-///   `From<A: Into<Hash>>` would overlap core's `From<T> for T`.)
+///   where `A: IntoKey<Hash>, B: IntoKey<Range>` for a hash-and-range key (`("abc", "1")`), from any
+///   `A: IntoKey<Hash>` for a hash-only key. [`IntoKey`] takes the value, a reference to it, and a
+///   `&str` or `&String` for a `String` (in a composite's tuple of parts too); every method taking a
+///   key or a partition (`get`, `delete_key`, `update`, `query`, `query_index`, `collection`,
+///   batches, transactions) goes through these.
 /// - Typed field handles: for every stored field an associated function named after the Rust field,
 ///   `Tweet::likes() -> Field<Tweet, i64>`, carrying the attribute's DynamoDB name. A user method of
 ///   the same name is a "duplicate definitions" compile error pointing at the field: loud, never a
@@ -67,6 +79,12 @@ pub use union::schema_union;
 ///   The handle's value type encodes like the stored field, so that operands are rendered as the
 ///   attribute is stored: it is the field's type, except for fields stored through an adapter (see
 ///   [below](Model#handles-of-fields-stored-through-an-adapter)).
+///   The handle's third type parameter is its [role](role) in the key schema: the table's keys
+///   ([`role::Key`], or [`role::KeySort`] when they sort the table or an index) are refused by
+///   update actions, and sort keys ([`role::KeySort`], and [`role::Sort`] for a field an index is
+///   sorted by) make the sort-key conditions `.range(..)` takes; other fields are [`role::Attr`],
+///   the default (`Tweet::text() -> Field<Tweet, String>`). Both mistakes are compile errors
+///   (see [`Field`](Field#roles-keys-are-checked-at-compile-time)).
 ///
 /// Struct options, `#[dynomodel(...)]`:
 ///
@@ -80,7 +98,7 @@ pub use union::schema_union;
 /// | `stream = "new_and_old_images"` | a stream with that view: `keys_only`, `new_image`, `old_image`, `new_and_old_images` (default: no stream) |
 /// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
 /// | `deletion_protection` | DeleteTable is refused until it is turned off |
-/// | `time_precision = "millis"` | the stored width of every field spelled `DateTime<Utc>` or `Option<DateTime<Utc>>`: `seconds`, `millis`, `micros` or `nanos` (the default); see [`time_precision`](crate::convert::time_precision) |
+/// | `datetime = "millis"` | the width of every `DateTime<Utc>` field (spelled so, or `Option` of one) without a width of its own: `seconds`, `millis`, `micros`, `nanos` (the default); see the field option |
 ///
 /// Field options:
 ///
@@ -91,9 +109,9 @@ pub use union::schema_union;
 /// | `#[dynomodel(skip)]` | not stored; read as `Default::default()` (or the `default` function) |
 /// | `#[dynomodel(default)]`, `#[dynomodel(default = "path::to::fn")]` | the value when the attribute is missing |
 /// | `#[dynomodel(epoch_seconds)]` | a `DateTime<Utc>`/`NaiveDate` (or `Option` of one) stored as N seconds since the epoch (see [`epoch_seconds`](crate::convert::epoch_seconds)); as a key, its type is N |
+/// | `#[dynomodel(datetime = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 with that many fractional digits, `2015-09-15T19:58:22.947Z` (`seconds`, `millis`, `micros`, `nanos`; default `nanos`), truncated on write; in keys, index keys, composite parts and the handle's operands too; any RFC 3339 width reads, but two widths do not sort together, so match the table's data (see [`datetime`](crate::convert::datetime)) |
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
-/// | `#[dynomodel(time_precision = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 text with 0, 3, 6 or 9 fractional digits (`seconds`, `millis`, `micros`, `nanos`), truncated; overrides the struct's (see [`time_precision`](crate::convert::time_precision)) |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
 /// | `#[dynomodel(counter)]` | a number or set changed only by atomic updates: exempt from the version bump, left as stored by whole-item writes (see [below](Model#counters-dynomodelcounter)) |
 /// | `#[created_at]`, `#[updated_at]` | a `DateTime<Utc>` (or `Option` of one) the mapper stamps on writes (see [below](Model#timestamps-created_at-updated_at)) |
@@ -114,11 +132,11 @@ pub use union::schema_union;
 /// | field | handle |
 /// |---|---|
 /// | `#[dynomodel(epoch_seconds)] at: DateTime<Utc>` (or `NaiveDate`) | `Field<M, EpochSeconds<DateTime<Utc>>>` ([`EpochSeconds`](crate::convert::EpochSeconds)) |
+/// | `#[dynomodel(datetime = "millis")] at: DateTime<Utc>` | `Field<M, Rfc3339<Millis>>` ([`Rfc3339`](crate::convert::datetime::Rfc3339)) |
 /// | `#[ttl] expires: T` (`DateTime<Utc>`, `SystemTime`, an integer) | `Field<M, Ttl<T>>` ([`Ttl`](crate::convert::Ttl)) |
 /// | `data: Vec<u8>` | `Field<M, Binary>` ([`Binary`](crate::Binary)) |
 /// | `#[dynomodel(serde)] meta: T` | `Field<M, Serde<T>>` ([`Serde`](crate::convert::Serde)) |
 /// | `#[dynomodel(json)] meta: T` | `Field<M, Json<T>>` ([`Json`](crate::convert::Json)) |
-/// | `#[dynomodel(time_precision = "millis")] at: DateTime<Utc>` | `Field<M, Rfc3339<3>>` ([`Rfc3339`](crate::convert::Rfc3339); 0, 6 or 9 for the other widths) |
 /// | any of these in an `Option` | `Field<M, Option<wrapper>>` |
 ///
 /// `EpochSeconds`, `Ttl` and `Rfc3339` take the plain value wherever an operand is expected, so conditions,
@@ -214,9 +232,11 @@ pub use union::schema_union;
 /// | `#[composite(pk = ("USER", userid), hash_key)]` | `pk`: `USER#<userid>` |
 /// | `#[composite(sk = ("ORDER", date, id), range_key)]` | `sk`: `ORDER#<date>#<id>` |
 /// | `#[composite(key = (tenant, at), hash_key, separator = "\|")]` | `key`: `<tenant>\|<at>` (no prefix, another separator) |
+/// | `#[composite(id = (forum_name, subject), hash_key, rename = "Id")]` | `Id`: `<forum_name>#<subject>` (handle `Reply::id()`) |
 ///
-/// The identifier before `=` is the attribute's name; the list is an optional literal prefix, then
-/// the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
+/// The identifier before `=` names the composite's handle (`Order::sk()`) and, unless `rename =
+/// "..."` names it otherwise, its attribute, which the struct's `rename_all` applies to as to a
+/// field's; the list is an optional literal prefix, then the fields (at most six). Parts are tokens, not a `"USER#{userid}"` template, so that a misspelt
 /// field is reported at that very name (a span cannot point inside a string literal on stable Rust).
 /// A composite marked `hash_key` or `range_key` is a table key (the other key may be a composite or
 /// a plain `#[hash_key]`/`#[range_key]` field). Any composite may key a global index:
@@ -238,24 +258,28 @@ pub use union::schema_union;
 ///   shape is a [`ConversionError`] naming the attribute and the shape (`ORDER#{date}#{id}`).
 /// - **Parts** are [`CompositePart`](crate::CompositePart)s, written as text that sorts like the value:
 ///   `String` as is, `u8`–`u64` zero-padded to full width, `NaiveDate` and `DateTime<Utc>` as
-///   fixed-width ISO-8601. A part that is an `Option`, a key, skipped, the version or the TTL is a
-///   compile error.
+///   fixed-width ISO-8601 (a `DateTime<Utc>` at its `datetime` width). A part that is an `Option`, a
+///   key, skipped, the version or the TTL is a compile error.
 /// - **Separators.** A part holding the separator is refused with a [`ConversionError`] (no write is
-///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. There is no escaping, so
-///   prefix queries stay plain `begins_with`.
+///   sent): `"a#b" + "c"` and `"a" + "b#c"` would otherwise be one key. The last part is the
+///   exception: a stored value is split on the first separators only, so `("Amazon DynamoDB", "C# or
+///   Rust?")` is `Amazon DynamoDB#C# or Rust?`, unambiguously. A prefix holding the separator is a
+///   compile error. There is no escaping, so prefix queries stay plain `begins_with`.
 /// - **Updates.** Parts have no field handles, so no update or filter can name them: a part changes
 ///   only with its key (a new item), never half-way.
 /// - **Keys and queries.** `<Struct>Key` holds the parts; it converts from `(hash, range)` where each
-///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`), and
-///   [`Db::query`](crate::Db::query) takes the hash composite's parts the same way. Each composite
-///   has a [`Composite`](crate::Composite) handle named after it (`Order::sk()`) whose
-///   conditions on the leading parts are checked at compile time: `prefix((date,))`, and
-///   `between`, `ge`, `gt`, `le` on the part after the given ones.
+///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`, borrowed strings
+///   included: `(("Amazon DynamoDB", "Thread 1"), at)`), and [`Db::query`](crate::Db::query) takes
+///   the hash composite's parts the same way. Each composite has a [`Composite`](crate::Composite)
+///   handle named after it (`Order::sk()`) whose conditions on the leading parts are checked at
+///   compile time: `prefix((date,))`, and `between`, `ge`, `gt`, `le` on the part after the given
+///   ones. Like a field's handle it has a [role](role): the conditions of a composite that sorts
+///   the table or an index are the sort-key conditions `.range(..)` takes, those of another
+///   composite (the hash key) are filters.
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -269,7 +293,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
 /// for (d, id) in [(1, 10), (1, 9), (2, 1)] {
@@ -288,13 +312,47 @@ pub use union::schema_union;
 /// # }).unwrap();
 /// ```
 ///
+/// The Developer Guide's Reply table keys a reply by `Id`, `<forum>#<subject>`, and sorts it by
+/// `ReplyDateTime` in milliseconds: `rename` keeps the attribute's name beside a snake_case handle,
+/// the subject may hold `#` (it is the last part), and the parts are given borrowed:
+///
+/// ```
+/// use chrono::{DateTime, TimeZone, Utc};
+/// use dynomodel::{AttributeValue, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "Reply", rename_all = "PascalCase", datetime = "millis")]
+/// #[composite(id = (forum_name, subject), hash_key, rename = "Id")]
+/// struct Reply {
+///     forum_name: String,
+///     subject: String,
+///     #[range_key]
+///     reply_date_time: DateTime<Utc>,
+///     message: String,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = dynomodel_mem::memory();
+/// db.create_schema::<Reply>().await?;
+/// let at = Utc.with_ymd_and_hms(2015, 9, 15, 19, 58, 22).unwrap();
+/// let (forum, subject) = ("Amazon DynamoDB", "C# or Rust?");
+/// let reply = Reply { forum_name: forum.into(), subject: subject.into(), reply_date_time: at, message: "Both".into() };
+/// db.put(&reply).await?;
+/// let item = reply.to_item()?;
+/// assert_eq!(item["Id"], AttributeValue::S("Amazon DynamoDB#C# or Rust?".into()));
+/// assert_eq!(item["ReplyDateTime"], AttributeValue::S("2015-09-15T19:58:22.000Z".into()));
+/// assert_eq!(db.query::<Reply>((forum, subject)).all().await?, [reply.clone()]);
+/// assert_eq!(db.get::<Reply>(((forum, subject), at)).await?, Some(reply));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
 /// A local index sorts each user's orders by status and day; its `keys` projection returns the parts
 /// of the keys it holds:
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::Model;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]
@@ -305,7 +363,7 @@ pub use union::schema_union;
 /// struct Order { userid: String, id: u32, status: String, date: NaiveDate }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Order>().await?;
 /// assert_eq!(Order::schema().local_secondary_indexes[0].index_name, "by-status");
 /// let day = |d| NaiveDate::from_ymd_opt(2026, 1, d).unwrap();
@@ -313,8 +371,8 @@ pub use union::schema_union;
 ///     db.put(&Order { userid: "u1".into(), id, status: status.into(), date: day(d) }).await?;
 /// }
 /// let open: Vec<OrderByStatusItem> = db
-///     .query_index(Order::by_status(), "u1".to_owned())
-///     .range(Order::ssk().prefix(("open".to_owned(),)))
+///     .query_index(Order::by_status(), "u1")
+///     .range(Order::ssk().prefix(("open",)))
 ///     .all()
 ///     .await?;
 /// assert_eq!(open.iter().map(|o| (o.id, o.date)).collect::<Vec<_>>(), [(3, day(1)), (1, day(2))]);
@@ -328,18 +386,36 @@ pub use union::schema_union;
 /// that a user and their orders live in one partition (`pk = USER#u1`). Each declares its entity
 /// type, `#[dynomodel(entity = "Order")]`:
 ///
-/// - **Written** on every put, transaction, batch write and update (an update may create the item)
-///   into the attribute `_et` ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names
-///   another, which must not be a field's or composite's attribute).
+/// - **Written** on every put, transaction, batch write and update (an
+///   [`upsert`](crate::UpdateItem::upsert) may create the item) into the attribute `_et`
+///   ([`DEFAULT_ENTITY_ATTRIBUTE`]; `entity_attribute = "type"` names another, which must not be a
+///   field's or composite's attribute).
+/// - **Required by updates**: an update (and `incr`, `sync`, a transaction's update) is on
+///   condition `_et = :entity`, so an update through one model never changes another entity's item
+///   under the same key ([`Error::ItemNotFound`](crate::Error::ItemNotFound) names the entity found);
+///   an upsert creates a missing item but does not overwrite another entity's.
 /// - **Checked** on every read: [`Model::from_item`] of an item of another entity type (or without
-///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode.
+///   one) is a [`ConversionError`] at `_et` naming both types, never a silent decode (a read of the
+///   mapper reports it as [`Error::ItemDecode`](crate::Error::ItemDecode), with the table and key).
+/// - **Filtered** on every scan, query and count of one member: `db.scan::<Order>()`,
+///   `db.query::<Order>(..)` and `.count()` return only orders. The mapper adds `_et = "Order"` to
+///   the request's `FilterExpression` (ANDed with the query's own filter), so DynamoDB counts
+///   correctly (`Count` is after the filter) and `limit(n)` means n orders. The capacity is not
+///   filtered: the other entities' items in the partition (or table) are still read and paid for,
+///   and a page's `ScannedCount` includes them; a one-request [`page`](crate::Query::page) may
+///   hold fewer orders than its limit, even none, with a cursor to go on. An index query is
+///   filtered where the index entries hold `_et`: a local index, or a global index projecting
+///   `ALL`; a global `KEYS_ONLY` or `INCLUDE` index cannot tell the entity types apart and returns
+///   every entry that decodes as its entry type (`fetch_full()` then leaves out the full items of
+///   other types).
 /// - **Collections.** `#[derive(Collection)]` on an enum of the models (`User(User)`, ...) reads one
 ///   partition in one typed query, [`Db::collection`](crate::Db::collection), each item decoded as
-///   the member its `_et` names. Items of entity types no member declares go to a
-///   `#[dynomodel(unknown)]` variant holding the [`Item`], or fail the read with a
-///   [`ConversionError`] listing the known types: they are never dropped. A member's own query
-///   (`db.query::<Order>(..).range(..)`) or an index query (`db.query_index(..)`) becomes a
-///   collection query with `.collection::<C>()`.
+///   the member its `_et` names, and one item by the key of any member,
+///   [`Db::get_collection`](crate::Db::get_collection). Items of entity types no member declares go
+///   to a `#[dynomodel(unknown)]` variant holding the [`Item`], or fail the read with an error
+///   listing the known types: they are never dropped. A member's own query
+///   (`db.query::<Order>(..).range(..)`), scan or index query (`db.query_index(..)`) becomes a
+///   collection query with `.collection::<C>()`, which returns every member's items.
 /// - **Changes.** [`Db::changes::<Order>()`](crate::Db::changes) of the shared table's stream
 ///   yields only the orders' records (the other entity types' are skipped, except in a `KEYS_ONLY`
 ///   stream, whose records carry no entity type);
@@ -355,8 +431,7 @@ pub use union::schema_union;
 ///   settings) is an [`Error::SchemaConflict`](crate::Error::SchemaConflict) naming the two models.
 ///
 /// ```
-/// use dynomodel::{Collection, Db, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Collection, Model};
 ///
 /// #[derive(Model, Debug, PartialEq)]
 /// #[dynomodel(table = "app", entity = "User")]
@@ -374,17 +449,60 @@ pub use union::schema_union;
 /// enum UserData { User(User), Order(Order) }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_collection_schema::<UserData>().await?;
 /// db.put(&User { userid: "u1".into(), userid2: "u1".into(), name: "Ada".into() }).await?;
 /// db.put(&Order { userid: "u1".into(), id: 7, total: 70 }).await?;
 ///
 /// let all = db.collection::<UserData>("u1").all().await?;
 /// assert!(matches!(&all[..], [UserData::Order(o), UserData::User(u)] if o.id == 7 && u.name == "Ada"));
+/// // A member's own reads see only its items.
+/// assert_eq!(db.scan::<Order>().count().await?, 1);
+/// assert_eq!(db.query::<User>("u1").all().await?.len(), 1);
+/// let order = db.get_collection::<UserData>(OrderKey::from(("u1", 7_u32))).await?;
+/// assert!(matches!(order, Some(UserData::Order(o)) if o.total == 70));
 ///
 /// // An order is not a user.
 /// let order = Order { userid: "u1".into(), id: 7, total: 70 }.to_item()?;
 /// assert!(User::from_item(order).unwrap_err().to_string().contains(r#"entity type "Order""#));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Writes of a missing item
+///
+/// The mapper never writes an item its model could not read back. A put writes the whole value;
+/// an update names only some attributes, so on a missing key it would create an item holding just
+/// those (DynamoDB's own `UpdateItem` does), and every later read of it, or of a query over its
+/// partition, would fail. So:
+///
+/// | write | on a missing item (or, in a shared table, another entity's) |
+/// |---|---|
+/// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save`, [`batch_write`](crate::Db::batch_write) | creates it from the whole value |
+/// | [`update`](crate::Db::update) (every finisher), [`incr`](crate::Db::incr), [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | writes nothing: [`Error::ItemNotFound`](crate::Error::ItemNotFound), naming the model, table and key |
+/// | a transaction's `update` | cancels the transaction with a reason that [`is_item_not_found`](crate::CancellationReason::is_item_not_found) |
+/// | [`update(..).upsert()`](crate::UpdateItem::upsert) | creates it, if the update sets every attribute of [`Model::required_attributes`] (checked before sending; refused otherwise, naming what is missing) |
+///
+/// ```
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum: String, #[range_key] subject: String, message: String, views: u64 }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Thread>().await?;
+/// let err = db.update::<Thread>(("rust", "ghost")).add(Thread::views(), 1).await.unwrap_err();
+/// assert!(err.is_item_not_found());
+/// assert!(db.query::<Thread>("rust").all().await?.is_empty()); // nothing was written
+///
+/// db.update::<Thread>(("rust", "hello"))
+///     .set(Thread::message(), "hello")
+///     .add(Thread::views(), 1)
+///     .upsert()
+///     .await?;
+/// assert_eq!(db.query::<Thread>("rust").all().await?.len(), 1); // created, and readable
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
@@ -401,16 +519,17 @@ pub use union::schema_union;
 /// | `0`, or `None` | not saved yet: no item with this key may exist |
 /// | `n`, or `Some(n)` | read or saved at version `n`: the stored item must still have `n` |
 ///
-/// How each write treats it:
+/// How each write treats it (every update, whatever its version check, also requires the item to
+/// exist unless it is an [`upsert`](crate::UpdateItem::upsert): see [`UpdateItem`](crate::UpdateItem)):
 ///
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
-/// | [`update`](crate::Db::update), a transaction's `update` | only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)) |
+/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)) |
 /// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
-/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the version of `before` (nothing when only counters changed) | `ADD <version> 1` (edits of the version field itself are not written), unless only counters changed |
-/// | [`incr`](crate::Db::incr) | nothing (an `ADD` is right whatever else changed) | `ADD <version> 1` (nothing for a counter), and the value is refreshed |
+/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the item exists, and has the version of `before` (no version when only counters changed) | `ADD <version> 1` (edits of the version field itself are not written), unless only counters changed |
+/// | [`incr`](crate::Db::incr) | the item exists; no version (an `ADD` is right whatever else changed) | `ADD <version> 1` (nothing for a counter), and the value is refreshed |
 /// | [`batch_write`](crate::Db::batch_write)'s `put`, `delete` of a value | cannot (`BatchWriteItem` takes no condition): refused unless [`ignore_version`](crate::BatchWrite::ignore_version) | the value as it is |
 /// | [`batch_write`](crate::Db::batch_write)'s `delete_key` | nothing, as `delete_key` | — |
 ///
@@ -444,8 +563,7 @@ pub use union::schema_union;
 /// anything is sent (an update's `ADD` cannot check it: prefer `u64`).
 ///
 /// ```
-/// use dynomodel::{Db, Error, Model};
-/// # use dynomodel_mem::MemoryDb;
+/// use dynomodel::{Error, Model};
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Account {
@@ -457,7 +575,7 @@ pub use union::schema_union;
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let db = Db::memory();
+/// let db = dynomodel_mem::memory();
 /// db.create_schema::<Account>().await?;
 /// let mut account = Account { id: "a1".into(), balance: 100, version: 0 };
 /// db.save(&mut account).await?; // create only; now version 1
@@ -492,16 +610,19 @@ pub use union::schema_union;
 ///   [`if_version`](crate::UpdateItem::if_version)): a thread being viewed leaves every open edit
 ///   current. An update that also changes anything else bumps as usual.
 ///   [`skip_version_bump()`](crate::UpdateItem::skip_version_bump) states that an update must not
-///   bump, and refuses one that changes anything but counters.
+///   bump, and refuses one that changes anything but counters. Like every update, one of counters
+///   only changes an existing item ([`Error::ItemNotFound`](crate::Error::ItemNotFound) otherwise).
 /// - **Whole-item writes never lose increments.** A copy read before some increments still holds
 ///   the current version, so its put or save passes the version check; written as a `PutItem`, it
 ///   would set the counters back. A [`put`](crate::Db::put), [`save`](crate::Db::save) or a
 ///   transaction's `put`/`save` of a value at a stored version is therefore sent as an `UpdateItem`
 ///   (same condition, `<version> = :held`) that `SET`s every other attribute, `REMOVE`s the model's
 ///   attributes the value stores nothing in (`None`, an empty set) and leaves the counters as
-///   stored. Attributes the model does not know are kept too (a `PutItem` would drop them). A first
-///   save (version `0`/`None`, create-only) is a `PutItem` storing the value's counters, and an
-///   `.ignore_version()` write stores the value as it is, counters included.
+///   stored. Attributes the model does not know are kept too (a `PutItem` would drop them). Its
+///   version condition holds only on a stored item, so it never creates one: an item deleted
+///   since the copy was read is a [`VersionConflict`](crate::Error::VersionConflict), as for a
+///   `PutItem`. A first save (version `0`/`None`, create-only) is a `PutItem` storing the value's
+///   counters, and an `.ignore_version()` write stores the value as it is, counters included.
 /// - **What the value holds afterwards.** `save` reads the stored item back (`ALL_NEW`, no read
 ///   capacity) and takes it whole, so the value holds the counters as stored; `incr` and `refresh`
 ///   also take the stored item. A transaction's `save` returns no item: it sets the version and
@@ -555,8 +676,9 @@ pub use union::schema_union;
 ///
 /// Fields the mapper sets on writes, as the Java Enhanced Client's auto-generated timestamps: a
 /// `DateTime<Utc>` or `Option<DateTime<Utc>>` ([`TimestampAttribute`](crate::convert::TimestampAttribute)),
-/// stored like any such field (RFC 3339 text at the default or a chosen
-/// [`time_precision`](crate::convert::time_precision), or a number with `epoch_seconds`). A model has
+/// stored like any such field, and stamped through the field's own conversion: RFC 3339 text at
+/// the field's or the model's [`datetime`](crate::convert::datetime) width (nine digits by
+/// default, truncated like any write), or a number with `epoch_seconds`. A model has
 /// at most one of each, on a stored, plain, top-level attribute that is no key, version, TTL or
 /// counter (checked at compile time). "Not stamped yet" is `None`, or the Unix epoch (what
 /// `Default` gives a plain `DateTime<Utc>`).
@@ -564,8 +686,15 @@ pub use union::schema_union;
 /// | write | `#[updated_at]` | `#[created_at]` |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save`, a [batch](crate::Db::batch_write)'s `put` | now | kept if the value holds one, else now (a save over a stored version with none: `if_not_exists(created_at, :now)`, the stored one kept) |
-/// | [`update`](crate::Db::update) with actions, a transaction's `update`, [`sync`](crate::Db::sync), [`incr`](crate::Db::incr) | `SET updated_at = :now` | `SET created_at = if_not_exists(created_at, :now)`: set only when the update creates the item (or it had none) |
+/// | [`update`](crate::Db::update) with actions, a transaction's `update`, [`sync`](crate::Db::sync), [`incr`](crate::Db::incr) | `SET updated_at = :now` | `SET created_at = if_not_exists(created_at, :now)`: set when an [`upsert`](crate::UpdateItem::upsert) creates the item, or on an item stored without one |
 /// | [`delete`](crate::Db::delete), an update without actions | — | — |
+///
+/// An update only updates an item that exists unless it is an upsert, yet it still writes
+/// `created_at` with `if_not_exists`: an item stored before the field existed (or by other code)
+/// has none, and a `created_at` field that is not an `Option` could not read it back; its first
+/// update gives it one, the earliest time the mapper saw it rather than its creation. The
+/// timestamps the mapper sets count as set for an upsert's
+/// [required attributes](Model::required_attributes).
 ///
 /// An update whose own actions name a timestamp keeps its value (an import setting the times it
 /// read); `sync` never writes edits of them. `.ignore_version()` does not turn stamping off. `save`
@@ -591,7 +720,7 @@ pub use union::schema_union;
 ///     #[created_at]
 ///     created: Option<DateTime<Utc>>,
 ///     #[updated_at]
-///     #[dynomodel(time_precision = "millis")]
+///     #[dynomodel(datetime = "millis")]
 ///     updated: DateTime<Utc>,
 /// }
 ///
@@ -686,7 +815,8 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The primary key: a generated `<Model>Key` struct holding the hash key and, if any, the range key.
     type Key: PrimaryKey;
 
-    /// The hash key field's type: what [`Db::query`](crate::Db::query) takes.
+    /// The hash key field's type (a tuple of the parts for a composite of several): what
+    /// [`Db::query`](crate::Db::query) takes, as an [`IntoKey`] of it.
     type Hash: Send + 'static;
 
     /// The table's name (before any [`crate::Db`] namespace prefix).
@@ -741,6 +871,20 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// This value's primary key.
     fn key(&self) -> Self::Key;
+
+    /// The attributes [`from_item`](Model::from_item) fails without, besides the table's key
+    /// attributes (which every stored item has), in field order: the stored fields whose type has
+    /// no "nothing" to read a missing attribute as (a `String`, a number, a list, a map, a
+    /// document; not an `Option` or a set, nor a field with `#[dynomodel(default)]`), then the composites
+    /// that key no table key and that a part is read from, then the entity attribute of a
+    /// single-table model (`_et`).
+    ///
+    /// This is what an update allowed to create its item
+    /// ([`UpdateItem::upsert`](crate::UpdateItem::upsert)) must set, so that the item it creates can
+    /// be read back; the mapper checks it before sending. Generated by `#[derive(Model)]` (computed
+    /// once per model from each field type's [`Attribute::from_missing`](crate::Attribute::from_missing),
+    /// which is what `from_item` calls for a missing attribute).
+    fn required_attributes() -> &'static [RequiredAttribute];
 
     /// The attribute name of the `#[version]` field, if the model has one (see
     /// [optimistic locking](Model#optimistic-locking-version)).
@@ -839,7 +983,8 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
     fn to_key_item(&self) -> Result<Item, ConversionError>;
 }
 
-/// A typed handle on one attribute of model `M`, holding values of type `T`.
+/// A typed handle on one attribute of model `M`, holding values of type `T`, with the
+/// [role](role) `R` the attribute plays in the table's keys.
 ///
 /// `#[derive(Model)]` generates one associated function per field returning its handle, e.g.
 /// `Tweet::likes()`; expressions built from handles are checked against `T` at compile time. `T`
@@ -850,6 +995,33 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// A handle builds conditions (`eq`, `between`, `begins_with`, `size`...) and navigates into maps,
 /// lists and embedded documents (`key`, `index`, `then`), giving a [`Path`](crate::Path) with the
 /// same operations; see [`Condition`](crate::Condition) and [`Update`](crate::Update).
+///
+/// # Roles: keys are checked at compile time
+///
+/// The role says what the key schema allows, so that two mistakes DynamoDB would only report at
+/// run time do not compile:
+///
+/// - **Updating a key.** The table's hash and range keys get the roles [`role::Key`] or
+///   [`role::KeySort`], which update actions (`set`, `remove`, `add`, `delete`, `incr`, ...)
+///   refuse: they take an [`UpdateTarget`](crate::UpdateTarget), and only a handle whose role is
+///   [`role::Updatable`] is one. Conditions on keys are unaffected (`Tweet::userid().exists()`).
+/// - **A range condition on an attribute that sorts nothing.** The table's range key and every
+///   field an index is sorted by get the roles [`role::KeySort`] or [`role::Sort`], whose
+///   comparisons (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give a
+///   [`SortKeyCondition`](crate::SortKeyCondition), the only thing
+///   [`Query::range`](crate::Query::range) takes. Other handles' comparisons give a
+///   [`Condition`](crate::Condition); so do the sort key's other operations (`ne`, `exists`...)
+///   and paths. A [`SortKeyCondition`](crate::SortKeyCondition) converts into a
+///   [`Condition`](crate::Condition) wherever one is taken.
+///
+/// Every other field is [`role::Attr`], the default, so a hand-written `Field<M, T>` is an
+/// ordinary attribute. The two properties are independent (a table's hash key may also sort an
+/// index: [`role::KeySort`]); the [`role`] module has the table.
+///
+/// What the types do not say is *which* table or index an attribute sorts: `.range(..)` with the
+/// sort key of another index than the one queried still compiles, and fails when the query runs,
+/// before anything is sent (a validation error naming both). On `db.query::<M>(..)`, the range
+/// condition's attribute chooses the index (see [`Db::query`](crate::Db::query)).
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -866,14 +1038,58 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 /// assert_eq!(ctx.condition(&condition)?, "#n0 >= :v0 AND #n1.#n2[0] = :v1");
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Field<M, T> {
+///
+/// An update of a key does not compile:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, views: u64 }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.update::<Thread>(("Amazon DynamoDB", "Thread 1")).set(Thread::forum_name(), "S3").await?;
+/// # Ok(()) }
+/// ```
+///
+/// Nor does a range condition on an attribute that sorts neither the table nor an index:
+///
+/// ```compile_fail,E0277
+/// use dynomodel::{Db, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, message: String }
+///
+/// # async fn run(db: Db) -> dynomodel::Result<()> {
+/// db.query::<Thread>("Amazon DynamoDB").range(Thread::message().gt("m")).all().await?;
+/// # Ok(()) }
+/// ```
+pub struct Field<M, T, R = role::Attr> {
     name: &'static str,
-    _marker: PhantomData<fn() -> (M, T)>,
+    _marker: Marker<M, T, R>,
 }
 
 impl<M, T> Field<M, T> {
-    /// A handle on the attribute `name`.
+    /// A handle on the attribute `name`, of role [`role::Attr`]: an ordinary attribute.
     pub const fn new(name: &'static str) -> Self {
+        Field::with_role(name)
+    }
+}
+
+impl<M, T, R> Field<M, T, R> {
+    /// A handle on the attribute `name` with the role `R`: what `#[derive(Model)]` generates for
+    /// keys and sort keys, and what a hand-written model uses for its own.
+    ///
+    /// ```
+    /// use dynomodel::{role, Field, SortKeyCondition};
+    ///
+    /// struct Tweet;
+    /// impl Tweet {
+    ///     fn id() -> Field<Tweet, String, role::KeySort> { Field::with_role("id") }
+    /// }
+    /// let _: SortKeyCondition<Tweet> = Tweet::id().begins_with("2026-");
+    /// ```
+    pub const fn with_role(name: &'static str) -> Self {
         Field {
             name,
             _marker: PhantomData,
@@ -886,15 +1102,15 @@ impl<M, T> Field<M, T> {
     }
 }
 
-impl<M, T> Clone for Field<M, T> {
+impl<M, T, R> Clone for Field<M, T, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, T> Copy for Field<M, T> {}
+impl<M, T, R> Copy for Field<M, T, R> {}
 
-impl<M, T> fmt::Debug for Field<M, T> {
+impl<M, T, R> fmt::Debug for Field<M, T, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Field({})", self.name)
     }

@@ -6,13 +6,16 @@ use std::marker::PhantomData;
 use futures::Stream;
 
 use crate::backend::{QueryInput, Select};
+use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
-use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::expression::{
+    Condition, ExpressionContext, IntoProjection, IntoSortKeyCondition, ProjectionExpression,
+};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Page, Pager, Request};
+use crate::query::pager::{Decode, FullItems, Page, Pager, Request, Strict};
 use crate::value::AttributeValue;
 
 /// Which table or index a query reads.
@@ -29,6 +32,16 @@ enum Source {
 /// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page) or
 /// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
 /// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
+///
+/// An item that does not decode as `T` fails the read with [`Error::ItemDecode`], naming the table,
+/// the index, the item's key and the attribute; [`lenient`](Query::lenient) returns such items as
+/// `Err`s beside the good ones instead.
+///
+/// A model sharing its table with others (a single-table member, `entity = "..."`) reads only its
+/// own items: the entity check is ANDed to the `FilterExpression`, so `count` and `limit` are of this
+/// entity, but the other entities' items of the partition are still read and paid for (and counted
+/// in `ScannedCount`), and one page may hold fewer items than asked. See "Single-table entities" on
+/// [`Model`](crate::Model) (`.collection::<C>()` reads every member).
 ///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
 /// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
@@ -88,6 +101,8 @@ pub struct Query<'a, M: Model, T = M> {
     forward: bool,
     consistent: bool,
     full: bool,
+    /// A single-table member's entity filter, `(attribute, entity type)` (see [`entity_filter`]).
+    pub(super) entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
@@ -107,6 +122,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             forward: true,
             consistent: false,
             full: false,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -155,6 +171,7 @@ impl<'a, M: Model> Query<'a, M, M> {
             range: info.range.map(str::to_owned),
             select_all: false,
         });
+        self.entity = index_entity_filter::<M>(info.local, index.projection());
         if index.hash_key() != M::HASH_KEY {
             self.hash = Err(Error::validation(format!(
                 "index `{}` is partitioned by `{}`, not by the table's hash key `{}`: query it with db.query_index(...)",
@@ -188,6 +205,7 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
             forward: true,
             consistent: false,
             full: false,
+            entity: index_entity_filter::<M>(info.local, index.projection()),
             decode: Decode::projected(),
             _model: PhantomData,
         }
@@ -195,10 +213,17 @@ impl<'a, M: Model, T: Projected> Query<'a, M, T> {
 }
 
 impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
-    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`. One of
-    /// `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`; anything else, or another attribute,
-    /// fails when the query runs. On `db.query::<M>`, a condition on an attribute that is not the
-    /// table's sort key selects the index sorted by it (see [`Db::query`]).
+    /// The sort-key condition, built from the sort key's handle: `Tweet::ts().gt(yesterday)`, one
+    /// of `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with` (a [`SortKeyCondition`](crate::SortKeyCondition)). Checked
+    /// at compile time: a comparison of an attribute that sorts neither the table nor an index,
+    /// another operator, or a combination (`&`, `|`) is a plain [`Condition`] and does not compile
+    /// here (see [roles](crate::role)); filter with [`filter`](Query::filter) instead.
+    ///
+    /// Which table or index the attribute sorts is checked when the query runs, before anything
+    /// is sent. On `db.query::<M>`, a condition on an attribute that is not the table's sort key
+    /// selects the index sorted by it (see [`Db::query`]), and it is an error when no such index
+    /// can return whole items; on [`Db::query_index`] or after [`index`](Query::index), a
+    /// condition on another index's sort key is an error naming both.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -228,14 +253,15 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }
     /// let early = db.query::<Tweet>("abc").range(Tweet::id().between("1", "2")).all().await?;
     /// assert_eq!(early.len(), 2);
-    /// // Not a sort-key condition: an error, before anything is sent.
-    /// let wrong = db.query::<Tweet>("abc").range(Tweet::id().ne("1")).all().await;
+    /// // `retweets` sorts "rt-index", which is partitioned by `city`, not by `userid`: an error,
+    /// // before anything is sent.
+    /// let wrong = db.query::<Tweet>("abc").range(Tweet::retweets().ge(5)).all().await;
     /// assert!(wrong.is_err_and(|e| e.code() == "ValidationException"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn range(mut self, condition: Condition<M>) -> Self {
-        self.range = Some(condition);
+    pub fn range(mut self, condition: impl IntoSortKeyCondition<M>) -> Self {
+        self.range = Some(condition.into_sort_key_condition().into_condition());
         self
     }
 
@@ -279,7 +305,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,
@@ -553,6 +580,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             forward: self.forward,
             consistent: self.consistent,
             full: self.full,
+            entity: self.entity,
             decode,
             _model: PhantomData,
         }
@@ -581,7 +609,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         let mut ctx = ExpressionContext::new();
         let key_condition =
             key::render(&mut ctx, self.hash_name, hash, self.range.as_ref(), &target)?;
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -602,15 +630,21 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
+    /// The pager of `all`, `page` and `stream` (up to `limit`).
+    pub(crate) fn limited_pager(&self) -> Result<Pager<T>> {
+        self.pager(self.limit)
+    }
+
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
-            key_names: std::iter::once(M::HASH_KEY).chain(M::RANGE_KEY).collect(),
+            entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
             request: Request::Query(self.build()?),
             decode: self.decode,
+            key: TableKey::of::<M>(),
             full,
             limit,
             page_size: self.page_size,
@@ -651,7 +685,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        self.pager(self.limit)?.all().await
+        self.pager(self.limit)?.all::<Strict>().await
     }
 
     /// The first result, if any (pages until one matches the filter).
@@ -819,7 +853,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.pager(self.limit)?.page(cursor).await
+        self.pager(self.limit)?.page::<Strict>(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.
@@ -863,7 +897,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
         match self.pager(self.limit) {
-            Ok(pager) => pager.stream(),
+            Ok(pager) => pager.stream::<Strict>(),
             Err(e) => Box::pin(futures::stream::once(async move { Err(e) })),
         }
     }

@@ -3,8 +3,7 @@
 
 use crate::db::Db;
 use crate::error::Result;
-use crate::expression::IntoValue;
-use crate::model::{Collection, Model};
+use crate::model::{Collection, IntoKey, Model};
 use crate::query::Query;
 
 impl Db {
@@ -18,7 +17,7 @@ impl Db {
     /// `#[dynomodel(unknown)]` variant): never silently dropped. See [`Collection`] for an example.
     pub fn collection<C: Collection>(
         &self,
-        hash: impl IntoValue<<C::Root as Model>::Hash>,
+        hash: impl IntoKey<<C::Root as Model>::Hash>,
     ) -> Query<'_, C::Root, C> {
         self.query::<C::Root>(hash).collection::<C>()
     }
@@ -39,6 +38,9 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// `db.query_index(Order::by_status(), "open").collection::<UserData>()`. `M` must be one of
     /// `C`'s members (same table). The index must project the entity attribute (`ALL` does).
     pub fn collection<C: Collection>(self) -> Query<'a, M, C> {
-        self.retype(crate::query::pager::Decode::items(C::from_item))
+        let mut query = self.retype(crate::query::pager::Decode::items(C::from_item));
+        // Every member's items: the query is no longer `M`'s alone.
+        query.entity = None;
+        query
     }
 }

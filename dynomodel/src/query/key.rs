@@ -1,14 +1,14 @@
 //! Key conditions: checking a `.range(...)` condition, choosing the index it implies, and rendering
 //! `hash = :v AND <range>`.
 //!
-//! Why a runtime check rather than a `KeyCondition` type: every field handle is the same
-//! [`Field`](crate::Field) type with the same methods, so `Tweet::ts().gt(x)` is a plain
-//! [`Condition`]. Making key conditions a separate type would need a second handle type for key fields,
-//! and a field is a sort key of some indexes and not of others, which is exactly what index
-//! auto-selection must see. The *value* is still typed at compile time (`ts().gt(..)` only takes the
-//! field's type); what is checked here, before any request is sent, is the shape (one `=`, `<`, `<=`,
-//! `>`, `>=`, `BETWEEN` or `begins_with` on a top-level attribute) and that the attribute is the sort
-//! key of the table or index read. Every failure is an `Error::Validation` saying what was expected.
+//! What the types check and what is left to run time: `.range(..)` takes a
+//! [`SortKeyCondition`](crate::SortKeyCondition), which only the sort-key comparisons (`=`, `<`,
+//! `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) of a handle whose [role](crate::role) sorts the table
+//! or some index make, typed by the field's value. *Which* table or index the attribute sorts is
+//! not in the types (a field may sort several indexes, and index auto-selection must see it), so
+//! it is checked here, before any request is sent: that the attribute is the sort key of the table
+//! or index read. The shape is checked again (cheaply) so that this module does not rely on how
+//! conditions were built. Every failure is an `Error::Validation` saying what was expected.
 
 use crate::backend::{CreateTableInput, ProjectionType};
 use crate::error::{Error, Result};
@@ -162,4 +162,96 @@ pub(crate) fn render<M>(
     // Both halves are key conditions of the allowed shapes (`range_attribute` checked the range),
     // so they are rendered as `hash AND range` from references, without copying the range.
     ctx.key_conditions(&[&hash_condition, range])
+}
+
+#[cfg(test)]
+mod tests {
+    //! The run-time checks behind `.range(..)`. The typed API only hands them sort-key comparisons
+    //! of top-level attributes; conditions of other shapes are built here directly, to keep the
+    //! checks honest on their own.
+
+    use super::*;
+    use crate::expression::tests::Tweet;
+    use crate::model::role::KeySort;
+    use crate::model::Field;
+
+    fn id() -> Field<Tweet, String, KeySort> {
+        Field::with_role("id")
+    }
+
+    #[test]
+    fn every_sort_key_comparison_names_its_attribute() {
+        let conditions: Vec<Condition<Tweet>> = vec![
+            id().eq("a").into(),
+            id().lt("a").into(),
+            id().le("a").into(),
+            id().gt("a").into(),
+            id().ge("a").into(),
+            id().between("a", "b").into(),
+            id().begins_with("a").into(),
+        ];
+        for condition in &conditions {
+            assert_eq!(range_attribute(condition).ok(), Some("id"), "{condition:?}");
+        }
+    }
+
+    #[test]
+    fn other_shapes_are_refused_before_sending() {
+        let refused: Vec<Condition<Tweet>> = vec![
+            id().ne("a"),
+            id().eq("a") | id().eq("b"),
+            id().ge("a") & id().le("b"),
+            !id().eq("a"),
+            id().exists(),
+            id().size().gt(1),
+            Tweet::meta().key("a").index(0).eq(1),
+        ];
+        for condition in &refused {
+            let err = range_attribute(condition).expect_err("not a sort-key condition");
+            assert!(
+                err.message()
+                    .starts_with("a range condition is one comparison of the sort key"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_range_condition_must_name_the_sort_key_of_what_is_read() {
+        let mut ctx = ExpressionContext::new();
+        let hash = || AttributeValue::S("u1".into());
+        let range: Condition<Tweet> = id().ge("a").into();
+        let index = |range: Option<&str>| Target {
+            index: Some("by-day".into()),
+            local: false,
+            range: range.map(str::to_owned),
+            select_all: false,
+        };
+        let err = render(
+            &mut ctx,
+            "userid",
+            hash(),
+            Some(&range),
+            &index(Some("day")),
+        )
+        .expect_err("another sort key");
+        assert_eq!(
+            err.message(),
+            "the range condition is on `id`, but index `by-day` is sorted by `day`"
+        );
+        let err = render(&mut ctx, "userid", hash(), Some(&range), &index(None))
+            .expect_err("no sort key");
+        assert_eq!(
+            err.message(),
+            "index `by-day` has no sort key: a query on it takes no range condition"
+        );
+        let text = render(
+            &mut ctx,
+            "userid",
+            hash(),
+            Some(&range),
+            &Target::table(Some("id")),
+        );
+        assert_eq!(text.ok().as_deref(), Some("#n0 = :v0 AND #n1 >= :v1"));
+    }
 }

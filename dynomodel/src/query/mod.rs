@@ -64,20 +64,23 @@ mod builder;
 mod collection;
 mod cursor;
 mod key;
+mod lenient;
 mod pager;
 mod scan;
 
 pub use builder::Query;
 pub use cursor::Cursor;
+pub use lenient::{Decoded, Lenient};
 pub use pager::Page;
 pub use scan::Scan;
 
 use crate::db::Db;
-use crate::expression::IntoValue;
-use crate::model::{Index, Model, Projected};
+use crate::model::{Index, IntoKey, Model, Projected};
 
 impl Db {
-    /// A Query on `M`'s partition `hash` (typed as `M`'s hash key: `db.query::<Tweet>("abc")`).
+    /// A Query on `M`'s partition `hash` (typed as `M`'s hash key: `db.query::<Tweet>("abc")`; any
+    /// [`IntoKey`] of it, so a `&str` for a `String` and a tuple of borrowed parts for a composite,
+    /// `db.query::<Reply>(("Amazon DynamoDB", "Thread 1"))`).
     ///
     /// Index auto-selection (flywheel's): if [`range`](Query::range) constrains an attribute that is
     /// not the table's sort key, the query reads the one index partitioned by the table's hash key and
@@ -122,8 +125,8 @@ impl Db {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn query<M: Model>(&self, hash: impl IntoValue<M::Hash>) -> Query<'_, M> {
-        let hash = M::hash_key_value(&hash.into_value()).map_err(Into::into);
+    pub fn query<M: Model>(&self, hash: impl IntoKey<M::Hash>) -> Query<'_, M> {
+        let hash = M::hash_key_value(&hash.into_key()).map_err(Into::into);
         Query::table(self, hash)
     }
 
@@ -167,9 +170,9 @@ impl Db {
     pub fn query_index<M: Model, H, R, T: Projected>(
         &self,
         index: Index<M, H, R, T>,
-        hash: impl IntoValue<H>,
+        hash: impl IntoKey<H>,
     ) -> Query<'_, M, T> {
-        Query::on_index(self, index, &hash.into_value())
+        Query::on_index(self, index, &hash.into_key())
     }
 
     /// A Scan of `M`'s table.
@@ -208,7 +211,7 @@ impl Db {
     /// # }).unwrap();
     /// ```
     pub fn scan<M: Model>(&self) -> Scan<'_, M> {
-        Scan::new(self, None)
+        Scan::new(self)
     }
 
     /// A Scan of one of `M`'s secondary indexes, returning its entries.

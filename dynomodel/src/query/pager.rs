@@ -12,10 +12,13 @@ use std::borrow::Cow;
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
 use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
+use crate::db::decode::{FromAttributes, ItemDecode, KeyWatch, Source, TableKey};
+use crate::db::names::model_name;
 use crate::db::Calls;
-use crate::error::{ConversionError, Result};
-use crate::model::Projected;
+use crate::error::{ConversionError, Error, Result};
+use crate::model::{entity_of, Projected};
 use crate::query::cursor::Cursor;
+use crate::query::lenient::Decoded;
 use crate::value::{AttributeValue, Item};
 
 /// One page of results and where the next one starts (`None`: this was the last).
@@ -93,6 +96,19 @@ impl Request {
         }
     }
 
+    /// Where the items come from, for the error of one that does not decode as `T`.
+    fn source<T>(&self) -> Source<'_> {
+        let (table, index) = match self {
+            Request::Query(q) => (&q.table_name, &q.index_name),
+            Request::Scan(s) => (&s.table_name, &s.index_name),
+        };
+        Source {
+            model: model_name::<T>(),
+            table,
+            index: index.as_deref(),
+        }
+    }
+
     async fn send(self, backend: &Calls) -> Result<QueryOutput> {
         match self {
             Request::Query(q) => backend.query(q).await,
@@ -109,17 +125,15 @@ impl Request {
     }
 }
 
-/// `fetch_full()`: where the full items are read from.
+/// `fetch_full()`: where the full items are read from, and (for a single-table member) the entity
+/// type they must have: an index that does not project the entity attribute cannot be filtered on
+/// the server, so the full items of other entity types are left out here.
 #[derive(Debug, Clone)]
 pub(crate) struct FullItems {
     pub(crate) table_name: String,
-    pub(crate) key_names: Vec<&'static str>,
+    /// `(attribute, entity type)`.
+    pub(crate) entity: Option<(&'static str, &'static str)>,
 }
-
-/// Decodes one item handed over attribute by attribute.
-type FromAttributes<T> = fn(
-    &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-) -> std::result::Result<T, ConversionError>;
 
 /// How a read's items become its results: from an [`Item`], and, where the result type has a
 /// better way, from the attributes a typed read hands over (`Backend::query_into`/`scan_into`),
@@ -157,37 +171,121 @@ impl<T: Projected> Decode<T> {
     }
 }
 
-/// The sink of a typed read: each item decoded as it comes; the first failure kept (and the items
-/// after it skipped), to be returned as the read's error once the backend answered, as the
-/// decoding of a returned page would have.
-struct Results<T> {
-    decode: Decode<T>,
-    attributes: FromAttributes<T>,
-    items: Vec<T>,
-    error: Option<ConversionError>,
+/// How a read hands over its items: [`Strict`] (an item that does not decode fails the read) or
+/// [`PerItem`] (each item a `Result`, the read going on).
+pub(crate) trait Mode<T>: Send + 'static {
+    /// What each item of the read is.
+    type Out: Send + 'static;
+    /// The item, or the error that ends a strict read.
+    fn out(decoded: Decoded<T>) -> Decoded<Self::Out>;
 }
 
-impl<T: Send> ItemSink for Results<T> {
-    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+/// The first item that does not decode fails the read, as [`Error::ItemDecode`](crate::Error::ItemDecode).
+pub(crate) struct Strict;
+
+impl<T: Send + 'static> Mode<T> for Strict {
+    type Out = T;
+    #[inline]
+    fn out(decoded: Decoded<T>) -> Decoded<T> {
+        decoded
+    }
+}
+
+/// Every item is returned, decoded or not.
+pub(crate) struct PerItem;
+
+impl<T: Send + 'static> Mode<T> for PerItem {
+    type Out = Decoded<T>;
+    #[inline]
+    fn out(decoded: Decoded<T>) -> Decoded<Self::Out> {
+        Ok(decoded)
+    }
+}
+
+/// Decodes the items of a page, naming the key of each that fails (see [`KeyWatch`]).
+struct Items<'r, T, Md: Mode<T>> {
+    decode: Decode<T>,
+    source: Source<'r>,
+    watch: KeyWatch,
+    items: Vec<Md::Out>,
+    /// A strict read's failure: the items after it are skipped.
+    error: Option<Box<ItemDecode>>,
+}
+
+impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
+    fn new(decode: Decode<T>, source: Source<'r>, key: TableKey, capacity: usize) -> Self {
+        Items {
+            decode,
+            source,
+            watch: KeyWatch::new(key),
+            items: Vec::with_capacity(capacity),
+            error: None,
+        }
+    }
+
+    fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
+        let decoded = decoded.map_err(|e| self.source.error(self.watch.take(), e));
+        self.output(decoded);
+    }
+
+    /// One decoded item, or the failure naming it.
+    fn output(&mut self, decoded: Decoded<T>) {
+        match Md::out(decoded) {
+            Ok(item) => self.items.push(item),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// An item given whole.
+    fn item(&mut self, item: Item) {
         if self.error.is_none() {
-            self.push((self.attributes)(attributes));
+            self.watch.see_item(&item);
+            self.push((self.decode.item)(item));
+        }
+    }
+
+    /// The items, or the failure of a strict read.
+    fn finish(self) -> Result<Vec<Md::Out>> {
+        match self.error {
+            Some(e) => Err(Error::ItemDecode(e)),
+            None => Ok(self.items),
+        }
+    }
+}
+
+/// The sink of a typed read: each item decoded as it comes, from its attributes.
+struct Results<'r, T, Md: Mode<T>> {
+    items: Items<'r, T, Md>,
+    attributes: FromAttributes<T>,
+}
+
+impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
+    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+        let items = &mut self.items;
+        if items.error.is_none() {
+            let decoded = items.watch.decode(attributes, self.attributes);
+            items.push(decoded);
+        }
+    }
+
+    // The engine's stored items: the key is looked up again only for an item that fails, so a
+    // page that decodes costs nothing for naming the ones that would not.
+    fn stored_item(
+        &mut self,
+        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+        find: &dyn Fn(&str) -> Option<AttributeValue>,
+    ) {
+        let items = &mut self.items;
+        if items.error.is_none() {
+            let decoded = (self.attributes)(attributes)
+                .map_err(|e| items.source.error(items.watch.key().key_from(find), e));
+            items.output(decoded);
         }
     }
 
     // An item the backend built anyway (a filtered or projected read): decoded from it directly.
     fn owned_item(&mut self, item: Item) {
-        if self.error.is_none() {
-            self.push((self.decode.item)(item));
-        }
-    }
-}
-
-impl<T> Results<T> {
-    fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
-        match decoded {
-            Ok(item) => self.items.push(item),
-            Err(e) => self.error = Some(e),
-        }
+        self.items.item(item);
     }
 }
 
@@ -196,6 +294,8 @@ pub(crate) struct Pager<T> {
     pub(crate) calls: Calls,
     pub(crate) request: Request,
     pub(crate) decode: Decode<T>,
+    /// The table's key attributes, which an item that does not decode is named by.
+    pub(crate) key: TableKey,
     pub(crate) full: Option<FullItems>,
     /// Results wanted in all (`.limit(n)`).
     pub(crate) limit: Option<usize>,
@@ -213,63 +313,65 @@ impl<T: Send + 'static> Pager<T> {
     }
 
     /// One request: the decoded items and the `LastEvaluatedKey`.
-    async fn fetch(
+    async fn fetch<Md: Mode<T>>(
         &self,
         start: Option<Item>,
         remaining: Option<usize>,
-    ) -> Result<(Vec<T>, Option<Item>)> {
+    ) -> Result<(Vec<Md::Out>, Option<Item>)> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
+        let source = self.request.source::<T>();
         if let (None, Some(attributes)) = (&self.full, self.decode.attributes) {
             // A typed read: each item decoded from what the backend hands over.
-            let mut results = Results {
-                decode: self.decode,
+            let mut results = Results::<T, Md> {
+                items: Items::new(self.decode, source, self.key, 0),
                 attributes,
-                items: Vec::new(),
-                error: None,
             };
             let output = request.send_into(&self.calls, &mut results).await?;
-            if let Some(e) = results.error {
-                return Err(e.into());
-            }
-            return Ok((results.items, output.last_evaluated_key));
+            return Ok((results.items.finish()?, output.last_evaluated_key));
         }
         let output = request.send(&self.calls).await?;
         let items_read = output.items.unwrap_or_default();
-        let mut items = Vec::with_capacity(items_read.len());
+        let mut items = Items::<T, Md>::new(self.decode, source, self.key, items_read.len());
         for item in items_read {
             let item = match &self.full {
                 None => item,
                 Some(full) => match self.read_full(full, &item).await? {
                     Some(item) => item,
-                    // Deleted since the index was read: there is no full item to return.
+                    // Deleted since the index was read, or another entity type's item: there is
+                    // no full item of this model to return.
                     None => continue,
                 },
             };
-            items.push((self.decode.item)(item)?);
+            items.item(item);
+            if items.error.is_some() {
+                break;
+            }
         }
-        Ok((items, output.last_evaluated_key))
+        Ok((items.finish()?, output.last_evaluated_key))
     }
 
-    /// The table item an index entry stands for: a GetItem on the table key every index projects.
+    /// The table item an index entry stands for: a GetItem on the table key every index projects
+    /// (`None`: deleted meanwhile, or of another entity type than the model's).
     /// (Sequential GetItems: BatchGetItem is not available yet.)
     async fn read_full(&self, full: &FullItems, entry: &Item) -> Result<Option<Item>> {
-        let key = full
-            .key_names
-            .iter()
-            .filter_map(|name| entry.get(*name).map(|v| ((*name).to_owned(), v.clone())))
-            .collect();
         let input = GetItemInput {
             table_name: full.table_name.clone(),
-            key,
+            key: self.key.key_of(entry),
             ..Default::default()
         };
-        Ok(self.calls.get_item(input).await?.item)
+        let item = self.calls.get_item(input).await?.item;
+        Ok(item.filter(|item| match full.entity {
+            Some((attribute, entity)) => entity_of(item, attribute) == Some(entity),
+            None => true,
+        }))
     }
 
     /// One page, starting after `cursor`.
-    pub(crate) async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        let (items, next) = self.fetch(cursor.map(Cursor::into_key), self.limit).await?;
+    pub(crate) async fn page<Md: Mode<T>>(self, cursor: Option<Cursor>) -> Result<Page<Md::Out>> {
+        let (items, next) = self
+            .fetch::<Md>(cursor.map(Cursor::into_key), self.limit)
+            .await?;
         Ok(Page {
             items,
             next: next.map(Cursor::from_key),
@@ -278,12 +380,12 @@ impl<T: Send + 'static> Pager<T> {
 
     /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it
     /// is (no stream in between, and no vector grown item by item).
-    pub(crate) async fn all(self) -> Result<Vec<T>> {
-        let mut all: Vec<T> = Vec::new();
+    pub(crate) async fn all<Md: Mode<T>>(self) -> Result<Vec<Md::Out>> {
+        let mut all: Vec<Md::Out> = Vec::new();
         let mut start = None;
         let mut remaining = self.limit;
         while remaining != Some(0) {
-            let (mut items, next) = self.fetch(start.take(), remaining).await?;
+            let (mut items, next) = self.fetch::<Md>(start.take(), remaining).await?;
             if let Some(remaining) = &mut remaining {
                 items.truncate(*remaining);
                 *remaining -= items.len();
@@ -301,7 +403,7 @@ impl<T: Send + 'static> Pager<T> {
     }
 
     /// Every result, fetched a page at a time as the stream is polled.
-    pub(crate) fn stream(self) -> BoxStream<'static, Result<T>> {
+    pub(crate) fn stream<Md: Mode<T>>(self) -> BoxStream<'static, Result<Md::Out>> {
         struct State<T> {
             pager: Pager<T>,
             start: Option<Item>,
@@ -321,7 +423,7 @@ impl<T: Send + 'static> Pager<T> {
             }
             let (mut items, next) = state
                 .pager
-                .fetch(state.start.take(), state.remaining)
+                .fetch::<Md>(state.start.take(), state.remaining)
                 .await?;
             if let Some(remaining) = &mut state.remaining {
                 items.truncate(*remaining);

@@ -2,16 +2,17 @@
 
 use std::marker::PhantomData;
 
-use futures::stream::{self, StreamExt};
+use futures::stream::{self, BoxStream, StreamExt};
 use futures::Stream;
 
 use crate::backend::ScanInput;
+use crate::db::decode::TableKey;
 use crate::db::{Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Index, Model, Projected};
+use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
 use crate::query::cursor::Cursor;
-use crate::query::pager::{Decode, Page, Pager, Request};
+use crate::query::pager::{Decode, Mode, Page, Pager, Request, Strict};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -22,7 +23,10 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 ///
 /// [`filter`](Scan::filter), [`limit`](Scan::limit), [`page_size`](Scan::page_size),
 /// [`consistent`](Scan::consistent) and [`project`](Scan::project) work as on a [`Query`](crate::Query),
-/// whose documentation lists the tweets these examples read.
+/// whose documentation lists the tweets these examples read. As there, an item that does not decode
+/// is an [`Error::ItemDecode`] naming it ([`lenient`](Scan::lenient) returns it beside the good ones),
+/// and a single-table member's scan returns (and counts) only its own items, while every item of
+/// the table is read and paid for.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -67,34 +71,42 @@ pub struct Scan<'a, M: Model, T = M> {
     page_size: Option<i32>,
     consistent: bool,
     segments: u32,
+    /// A single-table member's entity filter, `(attribute, entity type)`.
+    entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
     _model: PhantomData<fn() -> M>,
 }
 
 impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
-    pub(crate) fn new(db: &'a Db, index: Option<(&'static str, bool)>) -> Self {
+    pub(crate) fn new(db: &'a Db) -> Self {
         Scan {
             db,
-            index,
+            index: None,
             filter: None,
             projection: None,
             limit: None,
             page_size: None,
             consistent: false,
             segments: 1,
+            entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
         }
     }
 
     pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
-        Scan::new(db, Some((index.name(), index.is_local())))
+        Scan {
+            index: Some((index.name(), index.is_local())),
+            entity: index_entity_filter::<M>(index.is_local(), index.projection()),
+            ..Scan::new(db)
+        }
     }
 }
 
 impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// A `FilterExpression`; several calls are combined with `AND`.
-    pub fn filter(mut self, condition: Condition<M>) -> Self {
+    pub fn filter(mut self, condition: impl Into<Condition<M>>) -> Self {
+        let condition = condition.into();
         self.filter = Some(match self.filter.take() {
             Some(previous) => previous.and(condition),
             None => condition,
@@ -195,6 +207,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            entity: self.entity,
             decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
         }
@@ -213,6 +226,8 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            // Every member's items: the scan is no longer `M`'s alone.
+            entity: None,
             decode: Decode::items(C::from_item),
             _model: PhantomData,
         }
@@ -231,7 +246,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             ));
         }
         let mut ctx = ExpressionContext::new();
-        let filter = self.filter.as_ref().map(|f| ctx.condition(f)).transpose()?;
+        let filter = ctx.filter(self.filter.as_ref(), self.entity)?;
         let projection = match &self.projection {
             Some(p) => ctx.projection(p)?,
             None => None,
@@ -264,6 +279,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                     calls: self.db.calls.clone(),
                     request: Request::Scan(input),
                     decode: self.decode,
+                    key: TableKey::of::<M>(),
                     full: None,
                     limit,
                     page_size: self.page_size,
@@ -354,13 +370,21 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
+        self.page_in::<Strict>(cursor).await
+    }
+
+    /// [`page`](Scan::page) in either mode.
+    pub(crate) async fn page_in<Md: Mode<T>>(
+        self,
+        cursor: Option<Cursor>,
+    ) -> Result<Page<Md::Out>> {
         if self.segments != 1 {
             return Err(Error::validation(
                 "page() reads one segment; a parallel scan is read with stream() or all()",
             ));
         }
         let mut pagers = self.pagers(self.limit)?;
-        pagers.remove(0).page(cursor).await
+        pagers.remove(0).page::<Md>(cursor).await
     }
 
     /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each
@@ -401,13 +425,16 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub fn stream(self) -> impl Stream<Item = Result<T>> + Send + 'static {
+        self.stream_in::<Strict>()
+    }
+
+    /// [`stream`](Scan::stream) in either mode.
+    pub(crate) fn stream_in<Md: Mode<T>>(self) -> BoxStream<'static, Result<Md::Out>> {
         let limit = self.limit;
         match self.pagers(limit) {
-            Ok(pagers) if pagers.len() == 1 => {
-                pagers.into_iter().next().expect("one pager").stream()
-            }
+            Ok(mut pagers) if pagers.len() == 1 => pagers.remove(0).stream::<Md>(),
             // Each segment is capped at `limit` too; the merged stream takes `limit` in all.
-            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream))
+            Ok(pagers) => stream::select_all(pagers.into_iter().map(Pager::stream::<Md>))
                 .take(limit.unwrap_or(usize::MAX))
                 .boxed(),
             Err(e) => Box::pin(stream::once(async move { Err(e) })),

@@ -90,7 +90,7 @@ impl Answer {
         let reasons = match &e {
             Error::TransactionCanceled { reasons, .. } => reasons
                 .iter()
-                .map(|r| (r.code.clone(), r.message.clone(), r.item.clone()))
+                .map(|r| (r.code.to_string(), r.message.clone(), r.item.clone()))
                 .collect(),
             _ => Vec::new(),
         };

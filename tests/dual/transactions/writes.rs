@@ -65,10 +65,10 @@ dual_test!(transactions_write_nothing_when_one_action_fails, |t| {
             check(&b.acct, acct("c", []), "bal > :v").values([(":v", num("5"))]),
         ])
         .await;
-    let codes: Vec<String> = reasons(&t, r).into_iter().map(|r| r.0).collect();
+    let codes: Vec<CancellationCode> = reasons(&t, r).into_iter().map(|r| r.0).collect();
     assert_eq!(
         codes,
-        ["None", "None", "None", "None", "ConditionalCheckFailed"]
+        ["None", "None", "None", "None", "ConditionalCheckFailed"].map(CancellationCode::from)
     );
     assert_eq!(b.stored(&b.log, log("a", "1")).await, None);
     assert_eq!(b.stored(&b.acct, acct("b", [])).await, None);

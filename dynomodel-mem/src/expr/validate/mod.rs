@@ -101,7 +101,7 @@ struct Checker<'a, 'u> {
     errors: BTreeMap<Category, String>,
     operators: usize,
     /// Resolved target paths seen so far (updates, projections), for overlap checks.
-    paths: Vec<Vec<Step>>,
+    targets: targets::Targets,
 }
 
 impl Checker<'_, '_> {
@@ -146,7 +146,7 @@ fn checker<'a, 'u, T>(
         usage,
         errors: BTreeMap::new(),
         operators: 0,
-        paths: Vec::new(),
+        targets: targets::Targets::default(),
     };
     if parsed.redundant_parens {
         checker.report(

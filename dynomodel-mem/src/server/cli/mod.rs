@@ -6,6 +6,7 @@
 //! parsers refuse any other, and a test checks that each is documented in its command's `--help`.
 
 mod options;
+mod repair;
 mod serve;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ Commands:
            (the format of DynamoDB's export to S3), or a full dump of every table's definition and
            items
   import   put DynamoDB JSON lines into a running server's table, or load a full dump into it
+  repair   cut a damaged data directory's log at its last good record, keeping the originals
 
 `dynomodel-mem COMMAND --help` lists a command's options.
 ";
@@ -38,9 +40,14 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
                            [--manual-clock] [--seed FILE]
                            [--data-dir DIR [--sync always|Nms] [--compact-after BYTES]]
+                           [--header-timeout SECONDS] [--body-timeout SECONDS]
+                           [--write-timeout SECONDS] [--max-connections N]
+                           [--max-body-memory BYTES] [--admin-token TOKEN] [--allow-host NAME]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
-                                the network)
+                                the network, where its DynamoDB API is unauthenticated: it warns
+                                so at startup, and serves the admin endpoints only with
+                                --admin-token)
   --port PORT                   port to bind (default 8000; 0 picks a free one)
   --threads N                   worker threads (default: one per core)
   --log LEVEL                   error, warn, info, debug (one line per request) or trace; default:
@@ -66,20 +73,43 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 into a directory that holds no tables yet
   --data-dir DIR                keep the data in DIR (created if missing) across restarts and
                                 crashes: a write-ahead log plus snapshots; one server per DIR
-                                (default: in memory only, lost when the server stops)
+                                (default: in memory only, lost when the server stops). A
+                                damaged DIR is refused, naming the file, the offset and what
+                                would be lost: see `dynomodel-mem repair`
   --sync always|Nms             with --data-dir, when a write reaches the disk: `always` (default)
                                 fsyncs before answering, so nothing acknowledged is lost even on a
                                 power cut; e.g. `10ms` writes before answering and fsyncs every 10
                                 ms: a killed server loses nothing, a power cut the last 10 ms
   --compact-after BYTES         with --data-dir, write a snapshot (in the background) and drop the
                                 log once the log is this long (default 67108864, 64 MiB)
+  --header-timeout SECONDS      close a connection that sends no complete request head within this,
+                                idle keep-alive connections included (default 30)
+  --body-timeout SECONDS        answer 408 and close a connection whose request body has not all
+                                arrived within this after its head (default 30)
+  --write-timeout SECONDS       close a connection whose client has not taken a whole response
+                                within this (default 30)
+  --max-connections N           connections open at once; more wait in the listen queue until one
+                                closes, and a warning says so (default: the open-file limit less 64,
+                                at most 10000)
+  --max-body-memory BYTES       request body bytes held at once over all connections; a request
+                                waits for room within its body timeout (default 134217728, 128 MiB)
+  --admin-token TOKEN           admin requests must carry `Authorization: Bearer TOKEN`; needed for
+                                the admin endpoints when --host is beyond loopback
+  --allow-host NAME             also accept NAME in the Host of requests that arrive on loopback
+                                (repeatable); by default they must name localhost or an IP address,
+                                which defeats DNS rebinding from web pages
 
 On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
 http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
 accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
 
-HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies and answers):
-  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors
+HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies, sent with Content-Type:
+application/json, and answers):
+  GET    /health                    {\"status\": \"ok\"} with 200, for process supervisors; 503
+                                    with {\"status\": \"degraded\", \"reason\": ...} while the
+                                    data directory cannot be written (writes refused, reads
+                                    served), {\"status\": \"failed\"} when every request is
+                                    refused until a restart
   POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
                                     \"table\": \"tweets\", \"nth\": 3, \"error\":
                                     \"ProvisionedThroughputExceededException\", \"timing\":
@@ -107,14 +137,23 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--data-dir",
     "--sync",
     "--compact-after",
+    "--header-timeout",
+    "--body-timeout",
+    "--write-timeout",
+    "--max-connections",
+    "--max-body-memory",
+    "--admin-token",
+    "--allow-host",
 ];
 
+pub use repair::{REPAIR_FLAGS, REPAIR_USAGE};
 pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
 
 /// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.
 ///
 /// `serve` binds, prints `listening on http://HOST:PORT` on stdout (flushed, so a parent process can
-/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `export` and `import` move
+/// read the port), serves until SIGINT or SIGTERM, shuts down gracefully. `repair` repairs a damaged
+/// data directory ([`MemBackendBuilder::repair`](crate::MemBackendBuilder::repair)). `export` and `import` move
 /// tables between a running server and a file ([`crate::dump`]). `--help` anywhere prints the
 /// command's help. Usage errors exit with status 2, failures with 1.
 ///
@@ -131,6 +170,7 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     match command {
         Some("export" | "import") => return transfer::main(&args),
+        Some("repair") => return repair::main(&args),
         Some("serve") => {}
         _ => {
             let error = parse(&args, None).err().unwrap_or_default();
@@ -153,7 +193,12 @@ pub fn main(args: Vec<String>) -> ExitCode {
     }
     let runtime = runtime.thread_name("dynomodel-mem").enable_all().build();
     let result = match runtime {
-        Ok(runtime) => runtime.block_on(serve::serve(&options)),
+        Ok(runtime) => {
+            let result = runtime.block_on(serve::serve(&options));
+            // Whatever still runs (a connection past the drain) is not waited for.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            result
+        }
         Err(e) => Err(format!("cannot start the runtime: {e}")),
     };
     match result {
@@ -171,6 +216,7 @@ fn usage(command: Option<&str>) -> &'static str {
         Some("serve") => SERVE_USAGE,
         Some("export") => EXPORT_USAGE,
         Some("import") => IMPORT_USAGE,
+        Some("repair") => REPAIR_USAGE,
         _ => USAGE,
     }
 }

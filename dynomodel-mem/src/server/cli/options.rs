@@ -35,6 +35,22 @@ pub(super) struct Options {
     pub(super) sync: Option<crate::SyncPolicy>,
     /// `--compact-after`.
     pub(super) compact_after: Option<u64>,
+    /// The server's limits (`None`: the default).
+    pub(super) limits: LimitOptions,
+    /// `--admin-token`.
+    pub(super) admin_token: Option<String>,
+    /// `--allow-host`, each time it is given.
+    pub(super) allow_hosts: Vec<String>,
+}
+
+/// `--header-timeout`, `--body-timeout`, `--write-timeout`, `--max-connections`, `--max-body-memory`.
+#[derive(Debug, PartialEq, Default)]
+pub(super) struct LimitOptions {
+    pub(super) header_timeout: Option<Duration>,
+    pub(super) body_timeout: Option<Duration>,
+    pub(super) write_timeout: Option<Duration>,
+    pub(super) max_connections: Option<usize>,
+    pub(super) max_body_memory: Option<usize>,
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
@@ -43,6 +59,25 @@ fn parse_seconds(flag: &str, text: &str) -> Result<Duration, String> {
         .ok()
         .and_then(|s| Duration::try_from_secs_f64(s).ok())
         .ok_or_else(|| format!("invalid {flag} {text:?}: expected seconds"))
+}
+
+/// A timeout: seconds as [`parse_seconds`] takes them, but more than zero (a zero timeout would close
+/// every connection).
+fn parse_timeout(flag: &str, text: &str) -> Result<Duration, String> {
+    match parse_seconds(flag, text)? {
+        Duration::ZERO => Err(format!(
+            "invalid {flag} {text:?}: expected seconds, more than 0"
+        )),
+        timeout => Ok(timeout),
+    }
+}
+
+/// A count or size of at least 1.
+fn parse_positive(flag: &str, text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("invalid {flag} {text:?}: expected a whole number, at least 1"))
 }
 
 fn parse_level(text: &str) -> Result<log::LevelFilter, String> {
@@ -72,6 +107,9 @@ pub(super) fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, 
         data_dir: None,
         sync: None,
         compact_after: None,
+        limits: LimitOptions::default(),
+        admin_token: None,
+        allow_hosts: Vec::new(),
     };
     while let Some(flag) = args.next() {
         if !SERVE_FLAGS.contains(&flag.as_str()) {
@@ -114,6 +152,27 @@ pub(super) fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, 
                 let bytes = v.parse().map_err(|_| format!("invalid byte count {v:?}"))?;
                 options.compact_after = Some(bytes);
             }
+            "--header-timeout" => {
+                options.limits.header_timeout = Some(parse_timeout(flag, &value()?)?);
+            }
+            "--body-timeout" => options.limits.body_timeout = Some(parse_timeout(flag, &value()?)?),
+            "--write-timeout" => {
+                options.limits.write_timeout = Some(parse_timeout(flag, &value()?)?);
+            }
+            "--max-connections" => {
+                options.limits.max_connections = Some(parse_positive(flag, &value()?)?);
+            }
+            "--max-body-memory" => {
+                options.limits.max_body_memory = Some(parse_positive(flag, &value()?)?);
+            }
+            "--admin-token" => {
+                let token = value()?;
+                if token.is_empty() {
+                    return Err("--admin-token needs a non-empty token".into());
+                }
+                options.admin_token = Some(token);
+            }
+            "--allow-host" => options.allow_hosts.push(value()?),
             other => return Err(format!("unknown option {other:?}")),
         }
     }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::options::Options;
-use crate::server::{transfer, Server};
+use crate::server::{transfer, Server, ServerBuilder};
 use crate::{ManualClock, MemBackend};
 
 /// A minimal stderr logger: the binary needs one line per request, not a logging framework.
@@ -76,7 +76,11 @@ pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClo
     }
     let backend = builder.open(dir).map_err(|e| e.to_string())?;
     if let Some(report) = backend.recovery_report() {
-        match report.torn_tail.is_some() || !report.warnings.is_empty() {
+        let notable = report.torn_tail.is_some()
+            || !report.repairs.is_empty()
+            || report.converted_from.is_some()
+            || !report.warnings.is_empty();
+        match notable {
             true => log::warn!("{report}"),
             false => log::info!("{report}"),
         }
@@ -122,6 +126,34 @@ async fn holds_tables(backend: &MemBackend) -> bool {
     first.await.is_ok_and(|page| !page.table_names.is_empty())
 }
 
+/// The server's settings from the options: its limits, admin token and extra `Host` names.
+pub(super) fn server_builder(options: &Options) -> ServerBuilder {
+    let mut builder = Server::builder();
+    let limits = &options.limits;
+    if let Some(timeout) = limits.header_timeout {
+        builder = builder.header_timeout(timeout);
+    }
+    if let Some(timeout) = limits.body_timeout {
+        builder = builder.body_timeout(timeout);
+    }
+    if let Some(timeout) = limits.write_timeout {
+        builder = builder.write_timeout(timeout);
+    }
+    if let Some(n) = limits.max_connections {
+        builder = builder.max_connections(n);
+    }
+    if let Some(bytes) = limits.max_body_memory {
+        builder = builder.max_body_memory(bytes);
+    }
+    if let Some(token) = &options.admin_token {
+        builder = builder.admin_token(token.clone());
+    }
+    for name in &options.allow_hosts {
+        builder = builder.allow_host(name);
+    }
+    builder
+}
+
 pub(super) async fn serve(options: &Options) -> Result<(), String> {
     let addr = (options.host.as_str(), options.port);
     let (backend, clock) = backend(options)?;
@@ -136,7 +168,8 @@ pub(super) async fn serve(options: &Options) -> Result<(), String> {
         Some(path) => Some(seed(&backend, path).await?),
         None => None,
     };
-    let server = Server::bind_mem(addr, backend.clone(), clock)
+    let server = server_builder(options)
+        .bind_mem(addr, backend.clone(), clock)
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?
         .with_ttl_sweeper(backend, options.ttl_sweep_interval);

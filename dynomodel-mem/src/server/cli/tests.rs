@@ -3,7 +3,7 @@
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use super::options::{parse, Options};
+use super::options::{parse, LimitOptions, Options};
 use super::serve::backend;
 use super::*;
 
@@ -22,6 +22,47 @@ fn defaults_are_loopback_port_8000() {
     assert_eq!(options.account, None);
     assert_eq!(options.transition_time, Duration::ZERO);
     assert_eq!(options.ttl_sweep_interval, Duration::from_secs(60));
+    assert_eq!(options.limits, LimitOptions::default());
+    assert_eq!((options.admin_token, options.allow_hosts), (None, vec![]));
+}
+
+/// The description of `flag` in `serve --help`, on one line.
+fn help_of(flag: &str) -> String {
+    let start = SERVE_USAGE
+        .find(&format!("\n  {flag} "))
+        .expect("described");
+    let rest = &SERVE_USAGE[start + 1..];
+    let end = rest[2..].find("\n  -").map_or(rest.len(), |i| i + 2);
+    rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_help_states_the_servers_default_limits() {
+    use crate::server::{
+        DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_MEMORY,
+        DEFAULT_WRITE_TIMEOUT,
+    };
+    for (flag, default) in [
+        ("--header-timeout", DEFAULT_HEADER_TIMEOUT),
+        ("--body-timeout", DEFAULT_BODY_TIMEOUT),
+        ("--write-timeout", DEFAULT_WRITE_TIMEOUT),
+    ] {
+        let help = help_of(flag);
+        assert!(
+            help.contains(&format!("(default {})", default.as_secs())),
+            "{help}"
+        );
+    }
+    let help = help_of("--max-body-memory");
+    assert!(
+        help.contains(&format!("(default {DEFAULT_MAX_BODY_MEMORY}, 128 MiB)")),
+        "{help}"
+    );
+    let help = help_of("--max-connections");
+    assert!(
+        help.contains("the open-file limit less 64, at most 10000"),
+        "{help}"
+    );
 }
 
 #[test]
@@ -31,7 +72,9 @@ fn every_option() {
             "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
              --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
              --enforce-throughput --manual-clock --seed fixture.jsonl --data-dir /tmp/d \
-             --sync 10ms --compact-after 1000",
+             --sync 10ms --compact-after 1000 --header-timeout 5 --body-timeout 0.5 \
+             --write-timeout 7 --max-connections 100 --max-body-memory 1048576 \
+             --admin-token s3cret --allow-host a.test --allow-host b.test",
         ),
         Some("error"),
     )
@@ -53,6 +96,15 @@ fn every_option() {
             data_dir: Some("/tmp/d".into()),
             sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
             compact_after: Some(1000),
+            limits: LimitOptions {
+                header_timeout: Some(Duration::from_secs(5)),
+                body_timeout: Some(Duration::from_millis(500)),
+                write_timeout: Some(Duration::from_secs(7)),
+                max_connections: Some(100),
+                max_body_memory: Some(1_048_576),
+            },
+            admin_token: Some("s3cret".into()),
+            allow_hosts: vec!["a.test".into(), "b.test".into()],
         }
     );
     assert_eq!(
@@ -152,6 +204,10 @@ fn sample_value(flag: &str) -> Option<&'static str> {
     match flag {
         "--enforce-throughput" | "--manual-clock" => None,
         "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
+        "--header-timeout" | "--body-timeout" | "--write-timeout" | "--max-connections" => {
+            Some("1")
+        }
+        "--max-body-memory" => Some("1048576"),
         "--compact-after" => Some("1000"),
         "--sync" => Some("10ms"),
         "--log" => Some("info"),
@@ -179,7 +235,7 @@ fn the_help_documents_every_option() {
         }
         assert!(parse(&line, None).is_ok(), "{line:?}");
     }
-    for command in ["serve", "export", "import"] {
+    for command in ["serve", "export", "import", "repair"] {
         assert!(USAGE.contains(&format!("  {command} ")), "{command}");
         assert!(usage(Some(command)).starts_with(&format!("usage: dynomodel-mem {command} ")));
     }
@@ -204,6 +260,18 @@ fn usage_errors() {
         (
             "serve --ttl-sweep-interval -1",
             "invalid --ttl-sweep-interval \"-1\": expected seconds",
+        ),
+        (
+            "serve --body-timeout 0",
+            "invalid --body-timeout \"0\": expected seconds, more than 0",
+        ),
+        (
+            "serve --max-connections 0",
+            "invalid --max-connections \"0\": expected a whole number, at least 1",
+        ),
+        (
+            "serve --max-body-memory lots",
+            "invalid --max-body-memory \"lots\": expected a whole number, at least 1",
         ),
     ] {
         assert_eq!(parse(&args(line), None).unwrap_err(), error, "{line}");

@@ -78,6 +78,9 @@ fn backend_error(e: &Error) -> (u16, Value) {
         // An `InternalServerError` a backend answers (the engine's fault injection): DynamoDB's
         // status for it, which SDKs treat as retryable.
         Error::Service { code, .. } if code == "InternalServerError" => 500,
+        // A durable engine whose data directory cannot be written refuses writes so: DynamoDB's
+        // "currently unavailable (this should be a temporary state)", which SDKs retry.
+        Error::Service { code, .. } if code == "ServiceUnavailable" => 503,
         _ => 400,
     };
     (status, Value::Object(body))
@@ -102,7 +105,7 @@ fn message_member(code: &str) -> &'static str {
 /// erlcloud PR 607 and aws-sdk-net issue 1292; DynamoDB Local 3.3.1 sends the same).
 fn reason(r: &CancellationReason) -> Value {
     let mut out = Map::new();
-    out.insert("Code".into(), Value::String(r.code.clone()));
+    out.insert("Code".into(), Value::String(r.code.as_str().to_owned()));
     if let Some(message) = &r.message {
         out.insert("Message".into(), Value::String(message.clone()));
     }

@@ -1,12 +1,10 @@
-//! What the mapper's item errors say: the reads or writes a batch left unprocessed after the last
-//! retry ([`Error::BatchUnprocessed`]), and an item read by a batch or a read transaction that does
-//! not decode as its model ([`Error::ItemDecode`]).
+//! What a batch's own error says: the reads or writes it left unprocessed after the last retry
+//! ([`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed)). (An item that does not decode is
+//! [`ItemDecode`](crate::ItemDecode), as in every read.)
 
 use std::fmt;
 
-use crate::db::names::ItemName;
-use crate::error::{ConversionError, Error, ItemAction};
-use crate::value::Item;
+use crate::error::ItemAction;
 
 /// How many unprocessed actions an error message lists before summing up the rest (all of them
 /// are in [`BatchUnprocessed::actions`]).
@@ -14,7 +12,7 @@ const LISTED: usize = 10;
 
 /// A batch whose chunks still had unprocessed keys or writes after their last attempt
 /// ([`BatchOptions::max_attempts`](crate::BatchOptions::max_attempts)): the content of
-/// [`Error::BatchUnprocessed`].
+/// [`Error::BatchUnprocessed`](crate::Error::BatchUnprocessed).
 ///
 /// Every other read or write of the batch was made: for a write, the actions listed are exactly
 /// the ones not written, so sending them again (after the throttling passes) completes the batch.
@@ -28,6 +26,7 @@ const LISTED: usize = 10;
 ///     table: "users".into(),
 ///     key: [("id".to_owned(), AttributeValue::S("u7".into()))].into(),
 ///     version: None,
+///     existence: None,
 /// };
 /// let error = Error::BatchUnprocessed(Box::new(BatchUnprocessed {
 ///     operation: "BatchWriteItem",
@@ -81,66 +80,3 @@ impl fmt::Display for BatchUnprocessed {
 }
 
 impl std::error::Error for BatchUnprocessed {}
-
-/// An item read by a batch or a read transaction that does not decode as its model: the content of
-/// [`Error::ItemDecode`].
-///
-/// ```
-/// use dynomodel::{AttributeValue, ItemDecode, ConversionError, Error};
-///
-/// let error = Error::ItemDecode(Box::new(ItemDecode {
-///     model: "Tweet",
-///     table: "tweets".into(),
-///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
-///     error: ConversionError::new("a number (i64)", "S").at("likes"),
-/// }));
-/// assert_eq!(
-///     error.to_string(),
-///     r#"the item of Tweet {userid: "abc"} in `tweets` does not decode: attribute `likes`: expected a number (i64), found S"#
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct ItemDecode {
-    /// The model's Rust type name.
-    pub model: &'static str,
-    /// The table (namespace included).
-    pub table: String,
-    /// The item's key.
-    pub key: Item,
-    /// What does not fit the model, and where.
-    pub error: ConversionError,
-}
-
-impl fmt::Display for ItemDecode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let item = ItemName {
-            model: self.model,
-            key: &self.key,
-            table: &self.table,
-        };
-        write!(f, "the item of {item} does not decode: {}", self.error)
-    }
-}
-
-impl std::error::Error for ItemDecode {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-impl ItemDecode {
-    /// The error for an item of `model` that `error` says does not decode.
-    pub(crate) fn error(
-        model: &'static str,
-        table: &str,
-        key: Item,
-        error: ConversionError,
-    ) -> Error {
-        Error::ItemDecode(Box::new(ItemDecode {
-            model,
-            table: table.to_owned(),
-            key,
-            error,
-        }))
-    }
-}

@@ -4,9 +4,9 @@ use std::any::{Any, TypeId};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::db::batch::errors::ItemDecode;
 use crate::db::batch::key::KeyId;
 use crate::db::batch::read::ReadTable;
+use crate::db::decode::ItemDecode;
 use crate::db::Partial;
 use crate::error::Result;
 use crate::model::{Model, PrimaryKey};

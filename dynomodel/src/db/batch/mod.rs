@@ -21,7 +21,7 @@ mod stream;
 mod tests;
 mod write;
 
-pub use errors::{BatchUnprocessed, ItemDecode};
+pub use errors::BatchUnprocessed;
 pub use get::BatchGet;
 pub use items::BatchItems;
 pub use options::BatchOptions;

@@ -149,6 +149,7 @@ pub(crate) fn unprocessed_error(
             table: tables[e.table].table.clone(),
             key: e.key,
             version: None,
+            existence: None,
         })
         .collect();
     Error::BatchUnprocessed(Box::new(BatchUnprocessed {

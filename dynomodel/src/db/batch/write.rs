@@ -112,6 +112,7 @@ impl WriteEntry {
             table: self.table.clone(),
             key: self.key.clone(),
             version: None,
+            existence: None,
         }
     }
 }

@@ -195,9 +195,18 @@ async fn a_counter_update_does_not_bump_and_stamps() {
     );
     assert_eq!(
         input.expression_attribute_names,
-        names(&[("#n0", "updated"), ("#n1", "created"), ("#n2", "views")])
+        names(&[
+            ("#n0", "updated"),
+            ("#n1", "created"),
+            ("#n2", "views"),
+            ("#n3", "id")
+        ])
     );
-    assert_eq!(input.condition_expression, None);
+    // No version check, but an update of counters only still updates only an existing item.
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n3)")
+    );
 
     // Anything else bumps.
     db.update::<Thread>("t1")

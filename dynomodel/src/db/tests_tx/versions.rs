@@ -218,9 +218,12 @@ async fn every_update_bumps_and_checks_only_when_asked() {
     );
     assert_eq!(
         input.expression_attribute_names,
-        names(&[("#n0", "balance"), ("#n1", "v")])
+        names(&[("#n0", "balance"), ("#n1", "v"), ("#n2", "id")])
     );
-    assert_eq!(input.condition_expression.as_deref(), Some("#n0 >= :v2"));
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n2) AND #n0 >= :v2")
+    );
 
     db.update::<Account>("a")
         .set(Account::balance(), 1)
@@ -232,25 +235,38 @@ async fn every_update_bumps_and_checks_only_when_asked() {
         input.update_expression.as_deref(),
         Some("SET #n0 = :v0 ADD #n1 :v1")
     );
-    assert_eq!(input.condition_expression.as_deref(), Some("#n1 = :v2"));
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("#n1 = :v2 AND attribute_exists(#n2)")
+    );
     assert_eq!(
         input.expression_attribute_values.map(|v| v[":v2"].clone()),
         Some(n(6))
     );
 
-    // `if_version(0)`: no item may exist yet.
-    db.update::<Account>("a")
+    // `if_version(0)`: no item may exist yet, which only an upsert may create.
+    let err = db
+        .update::<Account>("a")
         .set(Account::balance(), 1)
         .if_version(0u64)
         .await
-        .expect("update");
+        .expect_err("an update needs an item");
+    assert!(err.message().contains("call upsert()"), "{err}");
+    assert!(rec.take().is_empty(), "nothing sent");
+    db.update::<Account>("a")
+        .set(Account::balance(), 1)
+        .if_version(0u64)
+        .upsert()
+        .await
+        .expect("upsert");
     let input = rec.only_update();
     assert_eq!(
         input.condition_expression.as_deref(),
         Some("attribute_not_exists(#n2)")
     );
 
-    // No actions: nothing changes, nothing is bumped. `ignore_version`: neither bump nor check.
+    // No actions: nothing changes, nothing is bumped. `ignore_version`: neither bump nor check
+    // (the existence check stays).
     db.update::<Account>("a")
         .allow_no_actions()
         .await
@@ -264,7 +280,10 @@ async fn every_update_bumps_and_checks_only_when_asked() {
         .expect("update");
     let input = rec.only_update();
     assert_eq!(input.update_expression.as_deref(), Some("SET #n0 = :v0"));
-    assert_eq!(input.condition_expression, None);
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n1)")
+    );
 }
 
 #[tokio::test]
@@ -349,9 +368,12 @@ async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
     );
     assert_eq!(
         input.expression_attribute_names,
-        names(&[("#n0", "balance"), ("#n1", "v")])
+        names(&[("#n0", "balance"), ("#n1", "v"), ("#n2", "id")])
     );
-    assert_eq!(input.condition_expression.as_deref(), Some("#n1 = :v2"));
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("#n1 = :v2 AND attribute_exists(#n2)")
+    );
     assert_eq!(
         input.expression_attribute_values.map(|v| v[":v2"].clone()),
         Some(n(3))
@@ -375,12 +397,24 @@ async fn sync_checks_before_and_bumps_without_writing_the_version_itself() {
     let input = rec.only_update();
     assert_eq!(
         input.condition_expression.as_deref(),
-        Some("#n1 = :v2 AND #n0 = :v3")
+        Some("#n1 = :v2 AND attribute_exists(#n2) AND #n0 = :v3")
     );
 
     rec.fail(conditional_failure(Some(stored("a", 5, 4))));
     let err = db.sync(&before, &after).await.expect_err("stale");
     assert_eq!(versions(&err), Some((Some(3), Some(4))));
+
+    // Deleted since `before` was read: not found, not re-created (and not a version conflict).
+    rec.fail(conditional_failure(None));
+    let err = db.sync(&before, &after).await.expect_err("deleted");
+    assert!(
+        err.is_item_not_found() && !err.is_version_conflict(),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"ItemNotFound: Update Account {id: "a"} in `accounts`: no such item"#
+    );
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 
 use crate::backend::*;
 use crate::db::tests_tx::*;
-use crate::error::{CancellationReason, Error, VersionCheck};
+use crate::error::{CancellationCode, CancellationReason, Error, ExistenceCheck, VersionCheck};
 
 fn put_of(action: &TransactWriteItem) -> &TransactPut {
     match action {
@@ -56,10 +56,14 @@ async fn each_action_renders_its_own_placeholders_like_the_single_item_builders(
     assert_eq!(update.table_name, "transfers");
     assert_eq!(update.key, item(&[("id", s("t0")), ("seq", n(9))]));
     assert_eq!(update.update_expression, "ADD #n0 :v0");
-    assert_eq!(update.condition_expression.as_deref(), Some("#n0 >= :v1"));
+    // The existence check (the hash key `id`), then the user's condition.
+    assert_eq!(
+        update.condition_expression.as_deref(),
+        Some("attribute_exists(#n1) AND #n0 >= :v1")
+    );
     assert_eq!(
         update.expression_attribute_names,
-        names(&[("#n0", "amount")])
+        names(&[("#n0", "amount"), ("#n1", "id")])
     );
     assert_eq!(
         update.expression_attribute_values,
@@ -227,7 +231,17 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
         second.to_string(),
         r#"Update Transfer {id: "t0", seq: 9} in `transfers`"#
     );
-    assert_eq!(reasons[1].code, "ConditionalCheckFailed");
+    assert!(reasons[1].is_conditional_check_failed());
+    // The stored item came back: the item exists, so the user's condition is what failed.
+    assert!(!reasons[1].is_item_not_found());
+    assert_eq!(
+        second.existence,
+        Some(ExistenceCheck {
+            failed: false,
+            stored_entity: None
+        })
+    );
+    assert_eq!(first.existence, None, "a put makes no existence check");
     assert_eq!(
         reasons[1].item_as::<Transfer>(),
         Ok(Some(Transfer {
@@ -312,15 +326,21 @@ async fn versioned_actions_check_and_bump_like_their_single_item_builders() {
     assert_eq!(bump.update_expression, "ADD #n0 :v0, #n1 :v1");
     assert_eq!(
         bump.expression_attribute_names,
-        names(&[("#n0", "balance"), ("#n1", "v")])
+        names(&[("#n0", "balance"), ("#n1", "v"), ("#n2", "id")])
     );
     assert_eq!(
         bump.expression_attribute_values,
         Some(item(&[(":v0", n(1)), (":v1", n(1))]))
     );
-    assert_eq!(bump.condition_expression, None);
+    assert_eq!(
+        bump.condition_expression.as_deref(),
+        Some("attribute_exists(#n2)")
+    );
     let checked = update_of(&input.transact_items[3]);
-    assert_eq!(checked.condition_expression.as_deref(), Some("#n1 = :v2"));
+    assert_eq!(
+        checked.condition_expression.as_deref(),
+        Some("#n1 = :v2 AND attribute_exists(#n2)")
+    );
     assert_eq!(
         checked
             .expression_attribute_values
@@ -456,11 +476,29 @@ async fn a_reason_is_a_version_conflict_only_when_the_stored_version_differs() {
         Ok(Some(account("b", 0, 1)))
     );
 
-    // Other codes are never version conflicts, even on a versioned action.
+    // A missing item fails the existence check first: not found, not a version conflict.
     rec.fail(canceled(vec![
-        CancellationReason::new("TransactionConflict", "Transaction is ongoing for the item"),
+        failed_condition(None),
+        CancellationReason::none(),
+    ]));
+    let err = guarded(&db).await.expect_err("canceled");
+    let reasons = err.cancellation_reasons();
+    assert!(reasons[0].is_item_not_found() && !reasons[0].is_version_conflict());
+    assert!(err.is_item_not_found() && !err.is_version_conflict());
+    assert!(
+        !reasons[1].is_item_not_found(),
+        "a put makes no existence check"
+    );
+
+    // Other codes are never version conflicts, nor missing items, even on a versioned update.
+    rec.fail(canceled(vec![
+        CancellationReason::new(
+            CancellationCode::TransactionConflict,
+            "Transaction is ongoing for the item",
+        ),
         CancellationReason::none(),
     ]));
     let err = guarded(&db).await.expect_err("canceled");
     assert!(!err.is_version_conflict());
+    assert!(!err.is_item_not_found());
 }

@@ -1,9 +1,11 @@
 //! A canceled transaction, told in the mapper's terms: each [`CancellationReason`] names its action
-//! (kind, model, table, key, version check), and its old item decodes as the model.
+//! (kind, model, table, key, version and existence checks), and its old item decodes as the model.
 
+use crate::db::decode::decode_item;
+use crate::db::existence::ExistenceGuard;
 use crate::db::names::model_name;
 use crate::db::version::VersionGuard;
-use crate::error::{CancellationReason, Error, ItemAction, Result, VersionCheck};
+use crate::error::{CancellationReason, Error, ExistenceCheck, ItemAction, Result, VersionCheck};
 use crate::model::Model;
 
 /// What the mapper knows of one action of a transaction it sent, to name it in the reasons.
@@ -11,10 +13,8 @@ use crate::model::Model;
 pub(crate) struct About {
     pub(crate) action: ItemAction,
     pub(crate) guard: Option<VersionGuard>,
+    pub(crate) existence: Option<ExistenceGuard>,
 }
-
-/// The code DynamoDB gives a reason whose condition failed.
-const CONDITIONAL_CHECK_FAILED: &str = "ConditionalCheckFailed";
 
 /// Fills in [`CancellationReason::action`] of a `TransactionCanceledException` from the actions
 /// sent, in order (DynamoDB gives one reason per action); any other error passes through unchanged.
@@ -28,11 +28,21 @@ pub(crate) fn describe(error: Error, actions: &[About]) -> Error {
     };
     for (reason, about) in reasons.iter_mut().zip(actions) {
         let mut action = about.action.clone();
+        // Only a failed condition can be a failed check; a missing item fails the existence check
+        // first (it would fail a version check too), as for a single-item update.
+        let condition_failed = reason.is_conditional_check_failed();
+        action.existence = about.existence.as_ref().map(|guard| {
+            let check = guard.judge(reason.item.as_ref());
+            ExistenceCheck {
+                failed: check.failed && condition_failed,
+                ..check
+            }
+        });
+        let not_found = action.existence.as_ref().is_some_and(|check| check.failed);
         action.version = about.guard.as_ref().map(|guard| {
             let check = guard.judge(reason.item.as_ref());
             VersionCheck {
-                // Only a failed condition can be a failed version check.
-                failed: check.failed && reason.code == CONDITIONAL_CHECK_FAILED,
+                failed: check.failed && condition_failed && !not_found,
                 ..check
             }
         });
@@ -50,7 +60,7 @@ impl CancellationReason {
     /// names it), or the item does not decode as `M`.
     ///
     /// ```
-    /// # use dynomodel::{Db, Error, Model};
+    /// # use dynomodel::{CancellationCode, Db, Error, Model};
     /// # use dynomodel_mem::MemoryDb;
     /// #[derive(Model, Debug, Clone, PartialEq)]
     /// struct Account { #[hash_key] id: String, balance: i64 }
@@ -67,7 +77,7 @@ impl CancellationReason {
     ///     .await
     ///     .unwrap_err();
     /// let reasons = err.cancellation_reasons();
-    /// assert_eq!(reasons[0].code, "ConditionalCheckFailed");
+    /// assert_eq!(reasons[0].code, CancellationCode::ConditionalCheckFailed);
     /// assert_eq!(reasons[0].item_as::<Account>()?, Some(Account { id: "a".into(), balance: 10 }));
     /// assert!(reasons[1].is_none()); // the other action was fine
     /// # Ok::<(), dynomodel::Error>(())
@@ -86,7 +96,11 @@ impl CancellationReason {
                 model_name::<M>()
             )));
         }
-        Ok(Some(M::from_item(item.clone())?))
+        let table = || match &self.action {
+            Some(action) => action.table.clone(),
+            None => M::TABLE_NAME.to_owned(),
+        };
+        decode_item(item.clone(), table).map(Some)
     }
 
     /// Whether the action failed its `#[version]` check: the item was written by someone else
@@ -118,6 +132,41 @@ impl CancellationReason {
         self.action
             .as_ref()
             .and_then(|action| action.version.as_ref())
+            .is_some_and(|check| check.failed)
+    }
+
+    /// Whether the action is an update that found no item of its model to update (its existence
+    /// check failed: see [`UpdateItem`](crate::UpdateItem)); with a single-table model, the
+    /// action's [`existence`](crate::ItemAction::existence) check names the entity type found
+    /// instead, if any. The code is `ConditionalCheckFailed`, as DynamoDB sent it.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Account { #[hash_key] id: String, balance: i64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Account>().await?;
+    /// db.put(&Account { id: "a".into(), balance: 10 }).await?;
+    /// let err = db
+    ///     .transact()
+    ///     .update::<Account>("a", |u| u.decr(Account::balance(), 5))
+    ///     .update::<Account>("nobody", |u| u.incr(Account::balance(), 5))
+    ///     .await
+    ///     .unwrap_err();
+    /// let reasons = err.cancellation_reasons();
+    /// assert!(reasons[0].is_none());
+    /// assert!(reasons[1].is_item_not_found() && !reasons[1].is_version_conflict());
+    /// assert_eq!(reasons[1].model(), Some("Account"));
+    /// assert!(err.is_item_not_found());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn is_item_not_found(&self) -> bool {
+        self.action
+            .as_ref()
+            .and_then(|action| action.existence.as_ref())
             .is_some_and(|check| check.failed)
     }
 }

@@ -70,9 +70,12 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// **Errors.** A rejected transaction is [`Error::TransactionCanceled`] with one
 /// [`CancellationReason`](crate::CancellationReason) per action, in order, whose
 /// [`action`](crate::CancellationReason::action) names the action (kind, model, table, key and
-/// version check); [`item_as`](crate::CancellationReason::item_as) decodes the item a failed
-/// condition found and [`is_version_conflict`](crate::CancellationReason::is_version_conflict) says
-/// whether it was the version check. Other errors (`ValidationException` for two actions on one item
+/// version check); its [`code`](crate::CancellationReason::code) is a
+/// [`CancellationCode`](crate::CancellationCode); [`item_as`](crate::CancellationReason::item_as)
+/// decodes the item a failed condition found, and
+/// [`is_version_conflict`](crate::CancellationReason::is_version_conflict) and
+/// [`is_item_not_found`](crate::CancellationReason::is_item_not_found) say whether it was the
+/// version check or an update's existence check. Other errors (`ValidationException` for two actions on one item
 /// or over 100 actions, `IdempotentParameterMismatchException` for a reused token) pass through.
 ///
 /// **Nothing to do.** A transaction without actions (one built in a loop over no changes, say)
@@ -153,10 +156,11 @@ impl<'a> Transaction<'a> {
             Ok(write) => write,
             Err(error) => return self.fail(error),
         };
-        let (table, key, guard) = (
+        let (table, key, guard, existence) = (
             write.table_name.clone(),
             write.key.clone(),
             write.guard.clone(),
+            write.existence.clone(),
         );
         let request = request(write);
         self.actions.push(About {
@@ -166,8 +170,10 @@ impl<'a> Transaction<'a> {
                 table,
                 key,
                 version: None,
+                existence: None,
             },
             guard,
+            existence,
         });
         self.requests.push(request);
         self
@@ -215,7 +221,7 @@ impl<'a> Transaction<'a> {
     /// let (a, b) = (Account { id: "a".into(), balance: 1 }, Account { id: "b".into(), balance: 2 });
     /// db.transact().put_with(&a, |p| p.if_not_exists()).put_with(&b, |p| p.if_not_exists()).await?;
     /// let again = db.transact().put_with(&a, |p| p.if_not_exists()).await;
-    /// assert!(again.is_err_and(|e| e.cancellation_reasons()[0].code == "ConditionalCheckFailed"));
+    /// assert!(again.is_err_and(|e| e.cancellation_reasons()[0].is_conditional_check_failed()));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
@@ -287,8 +293,13 @@ impl<'a> Transaction<'a> {
     }
 
     /// Updates the item with this key, as [`Db::update`]: the closure gets the [`UpdateItem`]
-    /// builder and adds the actions (`set`, `add`, `incr`, ...), conditions, `if_version`, ... An
-    /// update of a `#[version]` model bumps its version. An update needs at least one action.
+    /// builder and adds the actions (`set`, `add`, `incr`, ...), conditions, `if_version`,
+    /// `upsert`, `skip_version_bump`, ... An update of a `#[version]` model bumps its version
+    /// (unless it changes [counters](crate::Model#counters-dynomodelcounter) only). An update needs
+    /// at least one action. Like a single-item update it changes only an item that exists (of its model):
+    /// a missing one cancels the transaction, with a reason that
+    /// [`is_item_not_found`](crate::CancellationReason::is_item_not_found), unless the update is an
+    /// [`upsert`](UpdateItem::upsert).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -317,7 +328,7 @@ impl<'a> Transaction<'a> {
         let update = actions(UpdateItem::new(self.db, key.into()));
         let write = update
             .render()
-            .and_then(|write| match write.update_expression {
+            .and_then(|(write, _)| match write.update_expression {
                 Some(_) => Ok(write),
                 None => Err(Error::validation(format!(
                     "a transaction's update of `{}` needs at least one action",
@@ -429,10 +440,10 @@ impl<'a> Transaction<'a> {
     pub fn condition_check<M: Model>(
         self,
         key: impl Into<M::Key>,
-        condition: Condition<M>,
+        condition: impl Into<Condition<M>>,
     ) -> Self {
         let mut conditional = Conditional::new();
-        conditional.and(condition);
+        conditional.and(condition.into());
         let key: M::Key = key.into();
         let write = key
             .to_key_item()
@@ -454,6 +465,7 @@ impl<'a> Transaction<'a> {
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// # let db = Db::memory();
     /// # db.create_schema::<Account>().await?;
+    /// db.put(&Account { id: "a".into(), balance: 0 }).await?;
     /// let deposit = || {
     ///     db.transact()
     ///         .update::<Account>("a", |u| u.add(Account::balance(), 10))

@@ -119,8 +119,10 @@ impl<'a> ReadTransaction<'a> {
                 table: table_name.clone(),
                 key: key.clone(),
                 version: None,
+                existence: None,
             },
             guard: None,
+            existence: None,
         });
         self.requests.push(TransactGet {
             table_name,

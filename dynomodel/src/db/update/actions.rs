@@ -5,7 +5,7 @@
 use crate::convert::Attribute;
 use crate::db::UpdateItem;
 use crate::expression::{
-    Addable, FieldValue, IntoPath, IntoValue, ListValue, Numeric, SetValue, Update,
+    Addable, FieldValue, IntoValue, ListValue, Numeric, SetValue, Update, UpdateTarget,
 };
 use crate::model::Model;
 
@@ -42,7 +42,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn set<T: Attribute>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T>) -> Self {
+    pub fn set<T: Attribute>(
+        self,
+        path: impl UpdateTarget<M, T>,
+        value: impl IntoValue<T>,
+    ) -> Self {
         self.map(|u| u.set(path, value))
     }
 
@@ -74,7 +78,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// ```
     pub fn set_if_not_exists<T: Attribute>(
         self,
-        path: impl IntoPath<M, T>,
+        path: impl UpdateTarget<M, T>,
         value: impl IntoValue<T>,
     ) -> Self {
         self.map(|u| u.set_if_not_exists(path, value))
@@ -108,7 +112,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn add<T>(self, path: impl IntoPath<M, T>, value: impl IntoValue<T::Value>) -> Self
+    pub fn add<T>(self, path: impl UpdateTarget<M, T>, value: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Addable,
@@ -136,12 +140,18 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// let tweet = db.update::<Tweet>(("abc", "1")).incr(Tweet::likes(), 3).returning_new().await?;
     /// assert_eq!(tweet.likes, 15);
     /// // `decr` is the same with `-`. On an item without `likes`, both fail where `add` would not:
-    /// let missing = db.update::<Tweet>(("abc", "2")).incr(Tweet::likes(), 1).await;
+    /// let missing = db
+    ///     .update::<Tweet>(("abc", "2"))
+    ///     .set(Tweet::text(), "new")
+    ///     .incr(Tweet::likes(), 1)
+    ///     .append(Tweet::history(), Vec::new())
+    ///     .upsert()
+    ///     .await;
     /// assert!(missing.is_err_and(|e| e.code() == "ValidationException"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn incr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn incr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -150,7 +160,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// `SET path = path - n` (see [`Update::decr`]).
-    pub fn decr<T>(self, path: impl IntoPath<M, T>, n: impl IntoValue<T::Value>) -> Self
+    pub fn decr<T>(self, path: impl UpdateTarget<M, T>, n: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + Numeric,
@@ -180,7 +190,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn remove<T>(self, path: impl IntoPath<M, T>) -> Self {
+    pub fn remove<T>(self, path: impl UpdateTarget<M, T>) -> Self {
         self.map(|u| u.remove(path))
     }
 
@@ -210,7 +220,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn delete<T>(self, path: impl IntoPath<M, T>, subset: impl IntoValue<T::Value>) -> Self
+    pub fn delete<T>(self, path: impl UpdateTarget<M, T>, subset: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + SetValue,
@@ -242,7 +252,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn append<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn append<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,
@@ -251,7 +261,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Inserts at the front of a list (see [`Update::prepend`]).
-    pub fn prepend<T>(self, path: impl IntoPath<M, T>, list: impl IntoValue<T::Value>) -> Self
+    pub fn prepend<T>(self, path: impl UpdateTarget<M, T>, list: impl IntoValue<T::Value>) -> Self
     where
         T: FieldValue,
         T::Value: Attribute + ListValue,

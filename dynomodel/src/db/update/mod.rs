@@ -2,6 +2,7 @@
 //! the version check and a choice of return values.
 
 mod actions;
+mod upsert;
 
 use std::future::IntoFuture;
 
@@ -9,6 +10,8 @@ use futures::FutureExt;
 
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
+use crate::db::decode::decode_returned;
+use crate::db::names::{model_name, ItemName};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
 use crate::db::{decode_required, sent, stamps, Db, DbFuture, Partial};
@@ -23,21 +26,40 @@ use crate::model::{Model, PrimaryKey};
 /// |---|---|---|
 /// | `.await` | omitted | `()` |
 /// | [`returning_new`](UpdateItem::returning_new) | `ALL_NEW` | `M` |
-/// | [`returning_old`](UpdateItem::returning_old) | `ALL_OLD` | `Option<M>` (`None`: it was created) |
+/// | [`returning_old`](UpdateItem::returning_old) | `ALL_OLD` | `Option<M>` (`None`: an upsert created it) |
 /// | [`returning_updated_new`](UpdateItem::returning_updated_new) | `UPDATED_NEW` | [`Partial<M>`] |
 /// | [`returning_updated_old`](UpdateItem::returning_updated_old) | `UPDATED_OLD` | [`Partial<M>`] |
 ///
-/// Like DynamoDB, an update of a missing item creates it (with the key and the updated
-/// attributes); `.condition(Tweet::userid().exists())`, or any condition on a stored attribute,
-/// prevents that.
+/// **An update only updates.** Unlike a bare DynamoDB `UpdateItem`, which creates a missing item
+/// from its key and the updated attributes (an item the model usually cannot read back: a
+/// `Thread` without its `Message`), the request is conditional on the item existing:
+/// `attribute_exists(<hash key>)`, or for a single-table model (`entity = "..."`)
+/// `<entity attribute> = :entity`, which also refuses to update another entity's item through
+/// this model. A missing item (or another entity's) is [`Error::ItemNotFound`] naming the model,
+/// table and key (and the entity type found), and nothing is written. The check is `AND`ed with
+/// the version check and your conditions; the stored item that a failure brings back
+/// ([`item_on_failure`](UpdateItem::item_on_failure), on by default) tells which one failed. With
+/// `item_on_failure(false)` the mapper cannot tell a missing item from a failed condition of
+/// yours or a failed version check, so the error is then `ItemNotFound` only when the existence
+/// check was the one condition, and [`Error::ConditionalCheckFailed`] otherwise.
+///
+/// **[`upsert`](UpdateItem::upsert) creates a missing item**, and so must give it everything the
+/// model needs to read it back: every attribute of [`Model::required_attributes`], set at the top
+/// level by `set`, `set_if_not_exists` or `add` (the entity type, the `#[version]` and the
+/// [timestamps](crate::Model#timestamps-created_at-updated_at) are the mapper's). Otherwise it is
+/// refused before anything is sent, naming the missing attributes.
+///
+/// The extra condition costs a request one condition term and, for a single-table model, one
+/// value; no read.
 ///
 /// **An update without actions is an error** (a validation error naming the table, before any
 /// request is sent), because it is almost always a bug: a builder whose actions were all skipped.
-/// DynamoDB's own meaning for it, "create the item with only its key if it is missing", is opt-in
-/// with [`allow_no_actions`](UpdateItem::allow_no_actions).
+/// [`allow_no_actions`](UpdateItem::allow_no_actions) sends it anyway (DynamoDB then changes
+/// nothing, or with `upsert` creates the item from its key if the model needs nothing else).
 ///
-/// Actions on the key attributes, or on overlapping paths (`a` and `a.b`), are DynamoDB
-/// validation errors.
+/// An action on a key attribute does not compile: the handles of the table's keys are not
+/// [`UpdateTarget`](crate::UpdateTarget)s (see [roles](crate::role)); DynamoDB would refuse it.
+/// Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
 /// (`ADD <version> 1`), unless it changes [counters](crate::Model#counters-dynomodelcounter) only,
@@ -83,6 +105,7 @@ pub struct UpdateItem<'a, M: Model> {
     allow_no_actions: bool,
     versioning: Versioning,
     skip_version_bump: bool,
+    upsert: bool,
 }
 
 impl<'a, M: Model> UpdateItem<'a, M> {
@@ -95,11 +118,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             allow_no_actions: false,
             versioning: Versioning::Default,
             skip_version_bump: false,
+            upsert: false,
         }
     }
 
-    /// Updates only if `condition` holds on the stored item (on nothing, if there is none). Given
-    /// more than once, the conditions are joined with `AND`.
+    /// Updates only if `condition` holds on the stored item. Given more than once, the conditions
+    /// are joined with `AND` (and with the existence check: see [`UpdateItem`]). A failure is
+    /// [`Error::ConditionalCheckFailed`] carrying the stored item.
     ///
     /// ```
     /// # use std::collections::BTreeSet;
@@ -123,14 +148,14 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     ///     .await
     ///     .unwrap_err();
     /// assert_eq!(err.conditional_item::<Tweet>()?, Some(tweet)); // unchanged, and sent back
-    /// // Update only, never create: a condition on the key.
-    /// let create = db.update::<Tweet>(("abc", "2")).add(Tweet::likes(), 1).condition(Tweet::userid().exists());
-    /// assert!(create.await.is_err_and(|e| e.is_conditional_check_failed()));
+    /// // On a missing item, the existence check is what failed: not your condition.
+    /// let missing = db.update::<Tweet>(("abc", "2")).add(Tweet::likes(), 1).condition(Tweet::likes().ge(100));
+    /// assert!(missing.await.is_err_and(|e| e.is_item_not_found()));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
-    pub fn condition(mut self, condition: Condition<M>) -> Self {
-        self.conditional.and(condition);
+    pub fn condition(mut self, condition: impl Into<Condition<M>>) -> Self {
+        self.conditional.and(condition.into());
         self
     }
 
@@ -142,12 +167,15 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Updates only if the stored item has this `#[version]` (a value of the field's type, usually
-    /// the one of the copy the update is based on; `0` or `None`: no item with the key). A mismatch
-    /// is [`Error::VersionConflict`](crate::Error::VersionConflict).
+    /// the one of the copy the update is based on; `0` or `None`: no item with the key, which only
+    /// an [`upsert`](UpdateItem::upsert) may expect, and is refused before sending otherwise). A
+    /// mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict); a missing item, as
+    /// for any update, [`Error::ItemNotFound`].
     ///
     /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this
-    /// (except one of [counters](crate::Model#counters-dynomodelcounter) only): any copy read before
-    /// becomes stale, so a later whole-item write from it fails instead of undoing this update. Checking is opt-in because an update names the attributes it changes,
+    /// (except one of [counters](crate::Model#counters-dynomodelcounter) only): any copy read
+    /// before becomes stale, so a later whole-item write from it fails instead of undoing this
+    /// update. Checking is opt-in because an update names the attributes it changes,
     /// and many updates (counters, `ADD` to sets) are right whatever else changed: see
     /// [optimistic locking](crate::Model#optimistic-locking-version).
     ///
@@ -190,7 +218,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # let db = Db::memory();
     /// # db.create_schema::<Doc>().await?;
     /// let doc = db.update::<Doc>("d1").set(Doc::text(), "imported").set(Doc::version(), 40)
-    ///     .ignore_version().returning_new().await?;
+    ///     .ignore_version().upsert().returning_new().await?;
     /// assert_eq!(doc.version, 40);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
@@ -242,9 +270,11 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         self
     }
 
-    /// Sends the request even without actions: DynamoDB then creates the item with only its key if
-    /// it is missing and changes nothing otherwise. (An item holding only its key usually does not
-    /// decode as `M`; this is for models whose other fields all have defaults, or for raw reads.)
+    /// Sends the request even without actions: it changes nothing on an existing item (a "touch"
+    /// that checks the item exists, and its version with [`if_version`](UpdateItem::if_version)),
+    /// fails with [`Error::ItemNotFound`] on a missing one, and with [`upsert`](UpdateItem::upsert)
+    /// creates a missing item from its key alone (refused unless the model needs nothing else to
+    /// read it back, e.g. its other fields are `Option`s or have defaults).
     ///
     /// ```
     /// # use std::collections::BTreeSet;
@@ -265,11 +295,56 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// assert!(no_actions.is_err_and(|e| e.code() == "ValidationException"));
     /// db.update::<Tweet>(("abc", "1")).allow_no_actions().await?; // the item exists: no change
     /// assert_eq!(db.get::<Tweet>(("abc", "1")).await?, Some(tweet));
+    /// let missing = db.update::<Tweet>(("abc", "2")).allow_no_actions().await;
+    /// assert!(missing.is_err_and(|e| e.is_item_not_found()));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
     pub fn allow_no_actions(mut self) -> Self {
         self.allow_no_actions = true;
+        self
+    }
+
+    /// Creates the item if it is missing (DynamoDB's own `UpdateItem` behaviour), instead of
+    /// failing with [`Error::ItemNotFound`]. The item it creates holds the key, the attributes the
+    /// update sets and, for a single-table model, the entity type; so that the model can read it
+    /// back, the update must set every attribute of [`Model::required_attributes`] at the top level
+    /// (`set`, `set_if_not_exists`, or `add` for numbers and sets; a `#[version]` is set by the
+    /// update's own bump; the `#[created_at]` / `#[updated_at]` fields by their stamps). An upsert that does not is
+    /// refused before anything is sent, with a validation error naming the model, table, key and
+    /// the missing attributes; so is an upsert of a model that needs a composite that keys no
+    /// table key (no update can set one).
+    ///
+    /// For a single-table model, an upsert still refuses to overwrite another entity's item under
+    /// the same key (`attribute_not_exists(<hash key>) OR <entity attribute> = :entity`), which is
+    /// [`Error::ItemNotFound`] naming the entity type found.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Thread { #[hash_key] forum: String, #[range_key] subject: String, message: String, views: u64 }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Thread>().await?;
+    /// let view = || {
+    ///     db.update::<Thread>(("rust", "hello"))
+    ///         .add(Thread::views(), 1)
+    ///         .set_if_not_exists(Thread::message(), "(no message yet)")
+    ///         .upsert()
+    /// };
+    /// view().await?; // created
+    /// let thread = view().returning_new().await?; // updated
+    /// assert_eq!((thread.message.as_str(), thread.views), ("(no message yet)", 2));
+    ///
+    /// // Without `message`, the item it could create would not read back as a Thread.
+    /// let err = db.update::<Thread>(("rust", "other")).add(Thread::views(), 1).upsert().await.unwrap_err();
+    /// assert!(err.message().contains("missing `message`"), "{err}");
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn upsert(mut self) -> Self {
+        self.upsert = true;
         self
     }
 
@@ -296,12 +371,15 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # }).unwrap();
     /// ```
     pub fn returning_new(self) -> DbFuture<'a, M> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllNew);
-        Box::pin(send.map(|output| decode_required(output?.attributes, "the updated item")))
+        Box::pin(
+            send.map(move |output| decode_required(db, output?.attributes, "the updated item")),
+        )
     }
 
-    /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if the update
-    /// created it.
+    /// Finishes with `ReturnValues=ALL_OLD`: the whole item before the update, `None` if an
+    /// [`upsert`](UpdateItem::upsert) created it.
     ///
     /// ```
     /// # use std::collections::BTreeSet;
@@ -320,14 +398,26 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// # db.put(&tweet).await?;
     /// let old = db.update::<Tweet>(("abc", "1")).set(Tweet::text(), "edited").returning_old().await?;
     /// assert_eq!(old, Some(tweet));
-    /// let created = db.update::<Tweet>(("abc", "2")).add(Tweet::likes(), 1).returning_old().await?;
+    /// let created = db
+    ///     .update::<Tweet>(("abc", "2"))
+    ///     .set(Tweet::text(), "new")
+    ///     .add(Tweet::likes(), 1)
+    ///     .append(Tweet::history(), Vec::new())
+    ///     .upsert()
+    ///     .returning_old()
+    ///     .await?;
     /// assert_eq!(created, None);
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
     /// ```
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
+        let db = self.db;
         let send = self.send(ReturnValue::AllOld);
-        Box::pin(send.map(|output| Ok(output?.attributes.map(M::from_item).transpose()?)))
+        Box::pin(send.map(move |output| {
+            (output?.attributes)
+                .map(|item| decode_returned(db, item))
+                .transpose()
+        }))
     }
 
     /// Finishes with `ReturnValues=UPDATED_NEW`: the updated attributes as they are now (removed
@@ -403,22 +493,34 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         return_values: ReturnValue,
     ) -> impl std::future::Future<Output = Result<UpdateItemOutput>> + Send + 'a {
         let db = self.db;
-        sent(self.render().map(|write| {
-            let failure = write.failure();
+        sent(self.render().map(|(write, key)| {
+            // The table and key are named again only if a check failed: no copy per request.
+            let guards = write.guards();
             let call = db.calls.update_item(input(write, return_values));
-            call.map(move |output| output.map_err(|e| failure.read::<M>(e)))
+            call.map(move |output| {
+                output.map_err(|e| match e {
+                    Error::ConditionalCheckFailed { .. } if guards.any() => {
+                        let key = key.to_key_item().unwrap_or_default();
+                        guards.read::<M>(&db.table_name::<M>(), &key, e)
+                    }
+                    e => e,
+                })
+            })
         }))
     }
 
     /// The update: the user's actions, plus the version bump of a versioned model (unless they
-    /// change counters only) and the timestamps; the version check (`if_version`) before the user's
-    /// conditions. Consumes the builder, so that the actions (and the values they carry) are
-    /// rendered without a copy.
-    pub(crate) fn render(self) -> Result<Write> {
+    /// change counters only), the timestamps and the entity type of a single-table one; the
+    /// version check (`if_version`) and the existence check before the user's conditions.
+    /// Consumes the builder, so that the actions (and the values they carry) are rendered without
+    /// a copy; gives back the key, to name the item if it fails.
+    ///
+    /// The mapper's own actions come before the upsert check, which therefore sees every
+    /// attribute the request assigns: a timestamp the mapper sets is not missing.
+    pub(crate) fn render(self) -> Result<(Write, M::Key)> {
         if self.update.is_empty() && !self.allow_no_actions {
             return Err(Error::validation(format!(
-                "an update of `{}` has no actions; call allow_no_actions() to create the item \
-                 with only its key",
+                "an update of `{}` has no actions; call allow_no_actions() to send it anyway",
                 M::TABLE_NAME
             )));
         }
@@ -436,7 +538,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             true => update,
             false => stamps::stamp_update(self.db, update)?,
         };
-        // An update may create the item (an upsert): it carries the entity type like a put.
+        // An upsert may create the item: it carries the entity type like a put (and an update
+        // sets it again, which changes nothing: the existence check makes sure it is this one).
         let update = match M::ENTITY_TYPE {
             Some(entity) => {
                 let path: Path<M, String> =
@@ -445,12 +548,28 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             }
             None => update,
         };
+        let version = self.versioning.expected::<M>(None)?;
+        if self.upsert {
+            upsert::check::<M>(&update, &self.db.table_name::<M>(), &key)?;
+        } else if version == Some(None) {
+            return Err(Error::validation(format!(
+                "Update {}: if_version expects no stored item (a first save), but an update \
+                 changes only an item that exists; call upsert() to create it",
+                ItemName {
+                    model: model_name::<M>(),
+                    key: &key,
+                    table: &self.db.table_name::<M>(),
+                }
+            )));
+        }
         let parts = Parts {
             update: Some(&update),
-            version: self.versioning.expected::<M>(None)?,
+            version,
+            existence: Some(self.upsert),
             ..Parts::default()
         };
-        Write::render(self.db, key, &self.conditional, parts)
+        let write = Write::render(self.db, key, &self.conditional, parts)?;
+        Ok((write, self.key))
     }
 }
 

@@ -8,8 +8,10 @@
 //!
 //! Each part is written by [`CompositePart`] as text that sorts like the value: strings as they are,
 //! unsigned integers zero-padded to their type's full width, dates and times as fixed-width ISO-8601.
-//! A part that contains the separator is refused (a [`ConversionError`] before anything is sent):
-//! with it, `"a#b" + "c"` and `"a" + "b#c"` would be the same key.
+//! A part that contains the separator is refused (a [`ConversionError`] before anything is sent),
+//! except the last: with it, `"a#b" + "c"` and `"a" + "b#c"` would be the same key. The last part
+//! may hold it (`REPLY#C# or Rust?` is `("C# or Rust?",)` after the prefix), since a stored value is
+//! split on the first separators only and whatever follows the last but one is the last part.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -18,6 +20,8 @@ use crate::error::ConversionError;
 use crate::expression::condition::{Comparator, Node, Operand};
 use crate::expression::path::PathElement;
 use crate::expression::Condition;
+use crate::model::role::{Attr, Role};
+use crate::model::{IntoKey, Marker};
 use crate::value::AttributeValue;
 
 mod parts;
@@ -33,7 +37,16 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// types: [`prefix`](Composite::prefix) takes a tuple of the first `k` parts (`()`, `(date,)`,
 /// `(date, id)`), and [`between`](Composite::between), [`ge`](Composite::ge),
 /// [`gt`](Composite::gt) and [`le`](Composite::le) take the first `k` parts and bound part `k + 1`.
-/// A tuple of the wrong types, or too long, does not compile.
+/// A tuple of the wrong types, or too long, does not compile. Each value is an
+/// [`IntoKey`](crate::IntoKey) of its part: `("u1",)` for a `String` part, a `DateTime<Utc>` for a
+/// part stored at another width (`Rfc3339<Millis>`).
+///
+/// `R` is the composite's [role](crate::role), as for a [`Field`](crate::Field): the conditions
+/// of a composite that sorts the table or an index ([`Sort`](crate::role::Sort),
+/// [`KeySort`](crate::role::KeySort)) are [`SortKeyCondition`](crate::SortKeyCondition)s, which
+/// [`Query::range`](crate::Query::range) takes; those of another composite are plain
+/// [`Condition`]s, for filters and write conditions. (A composite has no update actions at all:
+/// its parts change only with the item's key.)
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -58,29 +71,29 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// assert_eq!(values[":v0"], dynomodel::AttributeValue::S("ORDER#2026-01-01#".into()));
 /// # Ok::<(), dynomodel::Error>(())
 /// ```
-pub struct Composite<M, P> {
+pub struct Composite<M, P, R = Attr> {
     name: &'static str,
     prefix: &'static str,
     separator: &'static str,
     parts: &'static [&'static str],
-    _marker: PhantomData<fn() -> (M, P)>,
+    _marker: Marker<M, P, R>,
 }
 
-impl<M, P> Clone for Composite<M, P> {
+impl<M, P, R> Clone for Composite<M, P, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<M, P> Copy for Composite<M, P> {}
+impl<M, P, R> Copy for Composite<M, P, R> {}
 
-impl<M, P> fmt::Debug for Composite<M, P> {
+impl<M, P, R> fmt::Debug for Composite<M, P, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Composite({} = {})", self.name, self.shape())
     }
 }
 
-impl<M, P> Composite<M, P> {
+impl<M, P, R> Composite<M, P, R> {
     /// A handle on attribute `name`: the literal `prefix` (`""` for none), then the parts named
     /// `parts`, joined by `separator`. Called by the generated code.
     #[doc(hidden)]
@@ -129,7 +142,9 @@ impl<M, P> Composite<M, P> {
     }
 
     /// Joins already-encoded parts (the first `parts.len()` of them), refusing a part that holds the
-    /// separator. Called by the generated code with every part.
+    /// separator, except the composite's last part: the text is split on the first separators only,
+    /// so whatever follows the last but one is the last part, separators and all. Called by the
+    /// generated code with every part.
     #[doc(hidden)]
     pub fn join(
         &self,
@@ -139,12 +154,14 @@ impl<M, P> Composite<M, P> {
         for (i, part) in parts.iter().enumerate() {
             let name = self.parts.get(i).copied().unwrap_or("?");
             let part = part.clone().map_err(|e| self.part_error(name, e))?;
-            if part.contains(self.separator) {
+            if i + 1 < self.parts.len() && part.contains(self.separator) {
                 return Err(ConversionError::new(
                     format!(
-                        "a part `{name}` without the separator {:?} (the attribute is {})",
+                        "a part `{name}` without the separator {:?} (the attribute is {}; only the last \
+                         part, `{}`, may hold it)",
                         self.separator,
-                        self.shape()
+                        self.shape(),
+                        self.parts.last().copied().unwrap_or("?"),
                     ),
                     format!("{part:?}"),
                 )
@@ -175,8 +192,9 @@ impl<M, P> Composite<M, P> {
         .at(self.name)
     }
 
-    /// Splits a stored value into its parts' texts. A value that is not an S, lacks the prefix or has
-    /// the wrong number of parts is an error naming the attribute and the expected shape.
+    /// Splits a stored value into its parts' texts, on the first `parts.len() - 1` separators (the
+    /// last part may hold more). A value that is not an S, lacks the prefix or has too few parts is
+    /// an error naming the attribute and the expected shape.
     #[doc(hidden)]
     pub fn split(&self, value: Option<AttributeValue>) -> Result<Vec<String>, ConversionError> {
         let expected = || format!("a string {}", self.shape());
@@ -191,7 +209,10 @@ impl<M, P> Composite<M, P> {
         let Some(rest) = text.strip_prefix(head.as_str()) else {
             return Err(ConversionError::new(expected(), format!("{text:?}")).at(self.name));
         };
-        let pieces: Vec<String> = rest.split(self.separator).map(str::to_owned).collect();
+        let pieces: Vec<String> = rest
+            .splitn(self.parts.len(), self.separator)
+            .map(str::to_owned)
+            .collect();
         if pieces.len() != self.parts.len() {
             return Err(ConversionError::new(expected(), format!("{text:?}")).at(self.name));
         }
@@ -218,7 +239,7 @@ impl<M, P> Composite<M, P> {
     }
 }
 
-impl<M, P: CompositeParts> Composite<M, P> {
+impl<M, P: CompositeParts, R: Role> Composite<M, P, R> {
     /// The stored text of these parts, e.g. `"ORDER#2026-01-01#0000000007"`.
     ///
     /// Errors: a part holds the separator, or cannot be written (a year after 9999).
@@ -250,24 +271,24 @@ impl<M, P: CompositeParts> Composite<M, P> {
     ///
     /// `Order::sk().prefix((day,))` compiles; `prefix((7,))` (a number where a date goes) and a tuple
     /// longer than the parts do not.
-    pub fn prefix<Q>(&self, leading: Q) -> Condition<M>
+    pub fn prefix<Q>(&self, leading: Q) -> R::Comparison<M>
     where
         P: LeadingParts<Q>,
-        Q: CompositeParts,
     {
-        if Q::LEN == self.parts.len() {
+        let leading = P::leading(leading);
+        if <P::Leading as CompositeParts>::LEN == self.parts.len() {
             let value = self.join(&leading.to_parts());
-            return self.compare(Comparator::Eq, value);
+            return R::comparison(self.compare(Comparator::Eq, value));
         }
         let value = self
             .leading_text(&leading)
             .map_err(Into::into)
             .map(AttributeValue::S);
-        Condition::from_node(Node::Function(
+        R::comparison(Condition::from_node(Node::Function(
             "begins_with",
             vec![PathElement::Name(self.name.to_owned())],
             Some(Operand::Value(value)),
-        ))
+        )))
     }
 
     /// The values whose first parts are `leading` and whose next part is between `low` and `high`
@@ -278,51 +299,62 @@ impl<M, P: CompositeParts> Composite<M, P> {
     ///
     /// A strict upper bound (`lt`) has no exact `BETWEEN` form, since `BETWEEN` is inclusive and no
     /// text is "just below" another: bound with `le` of the previous value instead.
-    pub fn between<Q>(&self, leading: Q, low: P::Next, high: P::Next) -> Condition<M>
+    pub fn between<Q>(
+        &self,
+        leading: Q,
+        low: impl IntoKey<P::Next>,
+        high: impl IntoKey<P::Next>,
+    ) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
-        Q: CompositeParts,
     {
-        let low = self.bound(&leading, &low, false);
-        let high = self.bound(&leading, &high, true);
-        self.range(low, Some(high))
+        let leading = P::leading(leading);
+        let low = self.bound::<Q>(&leading, &low.into_key(), false);
+        let high = self.bound::<Q>(&leading, &high.into_key(), true);
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// The values whose first parts are `leading` and whose next part is at least `low`.
-    pub fn ge<Q>(&self, leading: Q, low: P::Next) -> Condition<M>
+    pub fn ge<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
-        Q: CompositeParts,
     {
-        let low = self.bound(&leading, &low, false);
+        let leading = P::leading(leading);
+        let low = self.bound::<Q>(&leading, &low.into_key(), false);
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is greater than `low`.
-    pub fn gt<Q>(&self, leading: Q, low: P::Next) -> Condition<M>
+    pub fn gt<Q>(&self, leading: Q, low: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
-        Q: CompositeParts,
     {
-        // Every value whose next part is `low` starts with `<leading><low><sep>` (or is exactly
-        // `<leading><low>`), so all are below `<leading><low><sep + 1>`.
-        let low = self
-            .part_text(&leading, &low)
-            .map(|t| format!("{t}{}", successor(self.separator)));
+        let leading = P::leading(leading);
+        // Every value whose next part is `low` starts with `<leading><low><sep>`, so all are below
+        // `<leading><low><sep + 1>`. The last part has no separator after it and may hold more
+        // text (separators included): the values above `<leading><low>` start at the text followed
+        // by the smallest character, U+0000.
+        let low = self.part_text(&leading, &low.into_key()).map(|t| {
+            if P::LAST {
+                format!("{t}\u{0}")
+            } else {
+                format!("{t}{}", successor(self.separator))
+            }
+        });
         let high = self.leading_end(&leading);
-        self.range(low, high)
+        R::comparison(self.range(low, high))
     }
 
     /// The values whose first parts are `leading` and whose next part is at most `high`.
-    pub fn le<Q>(&self, leading: Q, high: P::Next) -> Condition<M>
+    pub fn le<Q>(&self, leading: Q, high: impl IntoKey<P::Next>) -> R::Comparison<M>
     where
         P: FollowingPart<Q>,
-        Q: CompositeParts,
     {
+        let leading = P::leading(leading);
         let low = self.leading_text(&leading);
-        let high = self.bound(&leading, &high, true);
-        self.range(low, Some(high))
+        let high = self.bound::<Q>(&leading, &high.into_key(), true);
+        R::comparison(self.range(low, Some(high)))
     }
 
     /// `<leading><part>`: the text of the first `k + 1` parts.
@@ -340,10 +372,14 @@ impl<M, P: CompositeParts> Composite<M, P> {
     /// part. A high bound must also take every value with that part and more parts after it:
     /// `<leading><part><sep + 1>`, which is never a whole value itself (it lacks a separator).
     /// When the part is the last, `<leading><part>` is the only value with it.
-    fn bound<Q>(&self, leading: &Q, part: &P::Next, high: bool) -> Result<String, ConversionError>
+    fn bound<Q>(
+        &self,
+        leading: &P::Leading,
+        part: &P::Next,
+        high: bool,
+    ) -> Result<String, ConversionError>
     where
         P: FollowingPart<Q>,
-        Q: CompositeParts,
     {
         let text = self.part_text(leading, part)?;
         if high && !P::LAST {

@@ -1,7 +1,8 @@
 //! [`CompositePart`]: how one field is written inside a composite key, as text that sorts like the value.
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
+use crate::convert::datetime::{self, Nanos, Rfc3339, Width};
 use crate::error::ConversionError;
 
 /// A type that can be one part of a composite key (`#[composite(sk = ("ORDER", date, id))]`).
@@ -15,13 +16,16 @@ use crate::error::ConversionError;
 /// | `u8`, `u16`, `u32`, `u64` | zero-padded to the type's full width (`u32` 7 → `0000000007`) | `"10" < "9"` as text; padded, `"0000000010" > "0000000009"` |
 /// | `NaiveDate` | `2026-01-01` (ISO-8601, years 0–9999) | fixed width, most significant first |
 /// | `DateTime<Utc>` | `2026-01-01T10:00:00.000000000Z` (always nine fractional digits) | a variable fraction would sort `…:00.5Z` before `…:00Z` |
+/// | [`Rfc3339<W>`](crate::convert::datetime::Rfc3339) (a `DateTime<Utc>` field with `datetime = "millis"`) | `2026-01-01T10:00:00.000Z` (the width's digits) | as above |
 ///
 /// Signed integers are not parts: a negative number has no fixed-width text that both reads as the
 /// number and sorts like it. Reading a part back is strict (the width must match), so a stored key
 /// written by another tool in another shape is a [`ConversionError`], not a wrong value.
 ///
-/// Order caveat: the composite sorts like its parts as long as the parts hold no character below the
-/// separator (`#` is U+0023, above only space, `!` and `"`); the texts above never do.
+/// Order caveat: the composite sorts like its parts as long as the parts before the last hold no
+/// character below the separator or the separator itself (`#` is U+0023, above only space, `!` and
+/// `"`); the texts above never do. The last part may hold anything: the values that share the
+/// leading parts compare as their last parts.
 ///
 /// ```
 /// use chrono::NaiveDate;
@@ -114,18 +118,21 @@ impl CompositePart for NaiveDate {
 
 impl CompositePart for DateTime<Utc> {
     fn to_part(&self) -> Result<String, ConversionError> {
-        use chrono::Datelike as _;
-        four_digit_year(self.year(), || self.to_string())?;
-        Ok(self.to_rfc3339_opts(SecondsFormat::Nanos, true))
+        datetime::to_text::<Nanos>(self)
     }
 
     fn from_part(text: &str) -> Result<Self, ConversionError> {
-        let expected = "an ISO-8601 UTC time YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ";
-        if text.len() != 30 || !text.ends_with('Z') {
-            return Err(ConversionError::new(expected, format!("{text:?}")));
-        }
-        DateTime::parse_from_rfc3339(text)
-            .map(|t| t.with_timezone(&Utc))
-            .map_err(|_| ConversionError::new(expected, format!("{text:?}")))
+        datetime::from_part_text::<Nanos>(text)
+    }
+}
+
+/// A `datetime = "..."` field's part: the text at width `W`, read back at that width only.
+impl<W: Width> CompositePart for Rfc3339<W> {
+    fn to_part(&self) -> Result<String, ConversionError> {
+        datetime::to_text::<W>(&self.0)
+    }
+
+    fn from_part(text: &str) -> Result<Self, ConversionError> {
+        datetime::from_part_text::<W>(text).map(Rfc3339::new)
     }
 }

@@ -57,14 +57,54 @@ fn malformed_texts_name_the_attribute_and_shape() {
     );
 }
 
+/// A reply's key in the Developer Guide's sample: the forum, then the subject, which may hold `#`.
+const ID: Composite<Order, (String, String)> = Composite::new("Id", "", "#", &["forum", "subject"]);
+
 #[test]
-fn a_part_holding_the_separator_is_refused() {
-    const PK: Composite<Order, (String,)> = Composite::new("pk", "USER", "#", &["userid"]);
-    let err = PK.encode(&("a#b".to_owned(),)).expect_err("ambiguous");
-    assert_eq!(err.path, "pk");
+fn a_part_holding_the_separator_is_refused_unless_it_is_the_last() {
+    let err = ID
+        .encode(&("a#b".to_owned(), "c".to_owned()))
+        .expect_err("ambiguous");
+    assert_eq!(err.path, "Id");
     assert!(
-        err.expected.contains("without the separator \"#\""),
+        err.expected.contains("without the separator \"#\"")
+            && err
+                .expected
+                .contains("only the last part, `subject`, may hold it"),
         "{err}"
+    );
+    let parts = ("Amazon DynamoDB".to_owned(), "C# or Rust? #2".to_owned());
+    let text = ID
+        .encode(&parts)
+        .expect("the last part may hold the separator");
+    assert_eq!(text, "Amazon DynamoDB#C# or Rust? #2");
+    assert_eq!(ID.decode(&text).expect("decodes"), parts);
+    // A one-part composite's only part is its last.
+    const PK: Composite<Order, (String,)> = Composite::new("pk", "USER", "#", &["userid"]);
+    assert_eq!(PK.decode("USER#a#b").expect("decodes"), ("a#b".to_owned(),));
+    // Leading parts are still refused in conditions.
+    let mut ctx = ExpressionContext::new();
+    let err = ctx
+        .condition(&ID.prefix(("a#b".to_owned(),)))
+        .expect_err("a leading part with the separator");
+    assert!(err.to_string().contains("without the separator"), "{err}");
+}
+
+#[test]
+fn conditions_on_a_last_part_holding_the_separator() {
+    let forum = || "F".to_owned();
+    // `gt` on the last part starts right after the given text: `C#` and `C# or Rust?` are above `C`.
+    assert_eq!(
+        rendered(&ID.gt((forum(),), "C".to_owned())).1,
+        ["F#C\u{0}", "F$"]
+    );
+    assert_eq!(
+        rendered(&ID.le((forum(),), "C#".to_owned())).1,
+        ["F#", "F#C#"]
+    );
+    assert_eq!(
+        rendered(&ID.prefix((forum(), "C# or Rust?".to_owned()))).1,
+        ["F#C# or Rust?"]
     );
 }
 
@@ -136,7 +176,7 @@ fn conditions_on_leading_parts() {
     );
     assert_eq!(
         rendered(&SK.gt((day(1),), 5)).1,
-        ["ORDER#2026-01-01#0000000005$", "ORDER#2026-01-01$"]
+        ["ORDER#2026-01-01#0000000005\u{0}", "ORDER#2026-01-01$"]
     );
     assert_eq!(
         rendered(&SK.le((day(1),), 5)).1,
@@ -171,4 +211,81 @@ fn without_a_prefix_the_first_part_is_bounded_on_one_side() {
         rendered(&KEY.prefix(())),
         ("begins_with(#n0, :v0)".into(), vec![String::new()])
     );
+}
+
+/// Whether `text` satisfies a rendered key condition on one attribute (the shapes `Composite`
+/// renders), comparing as DynamoDB does: by UTF-8 bytes.
+fn satisfies(rendered: &(String, Vec<String>), text: &str) -> bool {
+    let (expression, values) = rendered;
+    match (expression.as_str(), values.as_slice()) {
+        ("begins_with(#n0, :v0)", [prefix]) => text.starts_with(prefix.as_str()),
+        ("#n0 = :v0", [value]) => text == value,
+        ("#n0 BETWEEN :v0 AND :v1", [low, high]) => low.as_str() <= text && text <= high.as_str(),
+        ("#n0 >= :v0", [low]) => low.as_str() <= text,
+        ("#n0 <= :v0", [high]) => text <= high.as_str(),
+        other => panic!("an unexpected condition {other:?}"),
+    }
+}
+
+/// Texts for leading parts: characters above the separator, so that the composite sorts like its
+/// parts (the documented caveat).
+const LEADING: &str = "[ab$%]{0,3}";
+/// Texts for the last part: anything, the separator and characters below it included.
+const LAST: &str = "[ab# !$\\x{0}]{0,4}";
+
+type Parts = (String, String, String);
+const THREE: Composite<Order, Parts> = Composite::new("sk", "P", "#", &["a", "b", "c"]);
+
+proptest::proptest! {
+    #[test]
+    fn parts_round_trip(a in LEADING, b in LEADING, c in LAST) {
+        let parts = (a, b, c);
+        let text = THREE.encode(&parts).expect("encodes");
+        proptest::prop_assert_eq!(THREE.decode(&text).expect("decodes"), parts);
+    }
+
+    #[test]
+    fn texts_sort_like_parts(x in (LEADING, LEADING, LAST), y in (LEADING, LEADING, LAST)) {
+        let (tx, ty) = (THREE.encode(&x).expect("encodes"), THREE.encode(&y).expect("encodes"));
+        proptest::prop_assert_eq!(tx.cmp(&ty), x.cmp(&y));
+    }
+
+    /// Every condition on the leading parts selects exactly the values whose parts satisfy it.
+    #[test]
+    fn conditions_select_what_they_say(
+        values in proptest::collection::vec((LEADING, LEADING, LAST), 1..12),
+        a in LEADING,
+        b in LEADING,
+        c in LAST,
+        d in LAST,
+    ) {
+        let (low, high) = if c <= d { (c.clone(), d.clone()) } else { (d.clone(), c.clone()) };
+        type Check = Box<dyn Fn(&Parts) -> bool>;
+        let (a2, b2, c2, low2, high2) = (a.clone(), b.clone(), c.clone(), low.clone(), high.clone());
+        let cases: Vec<(Condition<Order>, Check)> = vec![
+            (THREE.prefix(()), Box::new(|_| true)),
+            (THREE.prefix((a.clone(),)), { let a = a.clone(); Box::new(move |p| p.0 == a) }),
+            (THREE.prefix((a.clone(), b.clone())), { let (a, b) = (a.clone(), b.clone()); Box::new(move |p| p.0 == a && p.1 == b) }),
+            (THREE.prefix((a.clone(), b.clone(), c.clone())), Box::new(move |p| *p == (a2.clone(), b2.clone(), c2.clone()))),
+            (THREE.gt((a.clone(), b.clone()), c.clone()), { let (a, b, c) = (a.clone(), b.clone(), c.clone()); Box::new(move |p| p.0 == a && p.1 == b && p.2 > c) }),
+            (THREE.ge((a.clone(), b.clone()), c.clone()), { let (a, b, c) = (a.clone(), b.clone(), c.clone()); Box::new(move |p| p.0 == a && p.1 == b && p.2 >= c) }),
+            (THREE.le((a.clone(), b.clone()), c.clone()), { let (a, b, c) = (a.clone(), b.clone(), c.clone()); Box::new(move |p| p.0 == a && p.1 == b && p.2 <= c) }),
+            (THREE.between((a.clone(), b.clone()), low.clone(), high.clone()), { let (a, b) = (a.clone(), b.clone()); Box::new(move |p| p.0 == a && p.1 == b && low2 <= p.2 && p.2 <= high2) }),
+            (THREE.gt((a.clone(),), b.clone()), { let (a, b) = (a.clone(), b.clone()); Box::new(move |p| p.0 == a && p.1 > b) }),
+            (THREE.le((a.clone(),), b.clone()), { let (a, b) = (a.clone(), b.clone()); Box::new(move |p| p.0 == a && p.1 <= b) }),
+            (THREE.ge((), a.clone()), { let a = a.clone(); Box::new(move |p| p.0 >= a) }),
+            (THREE.gt((), a.clone()), { let a = a.clone(); Box::new(move |p| p.0 > a) }),
+        ];
+        for (n, (condition, expected)) in cases.iter().enumerate() {
+            let rendered = rendered(condition);
+            for value in &values {
+                let text = THREE.encode(value).expect("encodes");
+                proptest::prop_assert_eq!(
+                    satisfies(&rendered, &text),
+                    expected(value),
+                    "case {} {:?} on {:?}", n, rendered, text
+                );
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 
 use crate::error::ConversionError;
 use crate::model::composite::CompositePart;
+use crate::model::IntoKey;
 
 /// A tuple of composite parts, `(NaiveDate, u32)`: the type parameter of a
 /// [`Composite`](super::Composite) handle. Implemented for tuples of up to six [`CompositePart`]s.
@@ -24,21 +25,28 @@ pub trait CompositeParts: Sized {
     fn from_parts(pieces: &[String]) -> Result<Self, (usize, ConversionError)>;
 }
 
-/// `Q` is a tuple of the first parts of `Self`, e.g. `()`, `(NaiveDate,)` and `(NaiveDate, u32)` of
-/// `(NaiveDate, u32)`: what [`Composite::prefix`](super::Composite::prefix) takes.
+/// `Q` gives the first parts of `Self`, e.g. `()`, `(NaiveDate,)` and `(NaiveDate, u32)` of
+/// `(NaiveDate, u32)`: what [`Composite::prefix`](super::Composite::prefix) takes. Each given value
+/// is an [`IntoKey`] of its part, so `("u1",)` gives a `String` part.
 #[diagnostic::on_unimplemented(
     message = "`{Q}` is not a tuple of the leading parts of a composite with parts `{Self}`",
     note = "pass the first parts in order, as a tuple: `()`, `(first,)`, `(first, second)`..."
 )]
-pub trait LeadingParts<Q> {}
+pub trait LeadingParts<Q> {
+    /// The leading parts' types, `(NaiveDate,)`.
+    type Leading: CompositeParts;
 
-/// `Q` is a tuple of the first parts of `Self` and `Next` the part after them: what the range
+    /// The given values as the parts.
+    fn leading(values: Q) -> Self::Leading;
+}
+
+/// `Q` gives the first parts of `Self` and `Next` is the part after them: what the range
 /// conditions of [`Composite`](super::Composite) take.
 #[diagnostic::on_unimplemented(
     message = "`{Q}` is not a tuple of the leading parts of a composite with parts `{Self}` followed by another part",
     note = "a range bounds the part after the given ones, so pass fewer parts than the composite has"
 )]
-pub trait FollowingPart<Q> {
+pub trait FollowingPart<Q>: LeadingParts<Q> {
     /// The part after `Q`.
     type Next: CompositePart;
     /// Whether `Next` is the last part.
@@ -62,9 +70,10 @@ impl CompositeParts for () {
     }
 }
 
-/// `CompositeParts` for the tuple of `$T`s, whose fields are `$i`.
+/// `CompositeParts` for the tuple of `$T`s, whose fields are `$i`; `$X` names the type given for
+/// each in conditions.
 macro_rules! composite_parts {
-    ($len:literal; $($T:ident $i:tt),+) => {
+    ($len:literal; $($T:ident $X:ident $i:tt),+) => {
         impl<$($T: CompositePart),+> CompositeParts for ($($T,)+) {
             const LEN: usize = $len;
 
@@ -77,31 +86,43 @@ macro_rules! composite_parts {
             }
         }
 
-        leading_parts!([$($T)+] [] [$($T)+]);
+        leading_parts!([$($T)+] [] [$($T $X $i)+]);
     };
 }
 
-/// `LeadingParts<P>` and `FollowingPart<P>` of the tuple of `$All` for each prefix `P`: walks the
-/// parts, moving one from `$Rest` to the prefix at each step.
+/// `LeadingParts<Q>` and `FollowingPart<Q>` of the tuple of `$All` for each prefix `Q` (given as
+/// `$X`s converting to the `$P`s): walks the parts, moving one from `$Rest` to the prefix at each
+/// step.
 macro_rules! leading_parts {
-    ([$($All:ident)+] [$($P:ident)*] []) => {
-        impl<$($All: CompositePart),+> LeadingParts<($($P,)*)> for ($($All,)+) {}
+    ([$($All:ident)+] [$($P:ident $X:ident $i:tt)*] []) => {
+        leading_parts!(@leading [$($All)+] [$($P $X $i)*]);
     };
-    ([$($All:ident)+] [$($P:ident)*] [$Next:ident $($Rest:ident)*]) => {
-        impl<$($All: CompositePart),+> LeadingParts<($($P,)*)> for ($($All,)+) {}
+    ([$($All:ident)+] [$($P:ident $X:ident $i:tt)*] [$Next:ident $NX:ident $ni:tt $($Rest:ident $RX:ident $ri:tt)*]) => {
+        leading_parts!(@leading [$($All)+] [$($P $X $i)*]);
 
-        impl<$($All: CompositePart),+> FollowingPart<($($P,)*)> for ($($All,)+) {
+        impl<$($All: CompositePart,)+ $($X: IntoKey<$P>,)*> FollowingPart<($($X,)*)> for ($($All,)+) {
             type Next = $Next;
             const LAST: bool = <[&str]>::is_empty(&[$(stringify!($Rest)),*]);
         }
 
-        leading_parts!([$($All)+] [$($P)* $Next] [$($Rest)*]);
+        leading_parts!([$($All)+] [$($P $X $i)* $Next $NX $ni] [$($Rest $RX $ri)*]);
+    };
+    (@leading [$($All:ident)+] [$($P:ident $X:ident $i:tt)*]) => {
+        impl<$($All: CompositePart,)+ $($X: IntoKey<$P>,)*> LeadingParts<($($X,)*)> for ($($All,)+) {
+            type Leading = ($($P,)*);
+
+            #[allow(clippy::unused_unit)]
+            fn leading(values: ($($X,)*)) -> Self::Leading {
+                let _ = &values;
+                ($(values.$i.into_key(),)*)
+            }
+        }
     };
 }
 
-composite_parts!(1; A 0);
-composite_parts!(2; A 0, B 1);
-composite_parts!(3; A 0, B 1, C 2);
-composite_parts!(4; A 0, B 1, C 2, D 3);
-composite_parts!(5; A 0, B 1, C 2, D 3, E 4);
-composite_parts!(6; A 0, B 1, C 2, D 3, E 4, F 5);
+composite_parts!(1; A X0 0);
+composite_parts!(2; A X0 0, B X1 1);
+composite_parts!(3; A X0 0, B X1 1, C X2 2);
+composite_parts!(4; A X0 0, B X1 1, C X2 2, D X3 3);
+composite_parts!(5; A X0 0, B X1 1, C X2 2, D X3 3, E X4 4);
+composite_parts!(6; A X0 0, B X1 1, C X2 2, D X3 3, E X4 4, F X5 5);

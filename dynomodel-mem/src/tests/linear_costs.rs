@@ -1,0 +1,241 @@
+//! Requests whose cost used to grow with the square of their size (issue 25, "one request stalls the
+//! server"): each is made large enough that the quadratic step took from seconds to minutes in a test
+//! build, and must now be answered well within its limit. Each runs on its own thread so that a
+//! regression fails at the limit rather than after the minutes it would take.
+//!
+//! `benches/request_scaling.rs` measures every size dimension of a request by doubling it.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use dynomodel::{
+    AttributeValue, Backend, ComparisonOperator, GetItemInput, LegacyCondition, PutItemInput,
+    QueryInput, ScalarAttributeType, UpdateItemInput,
+};
+
+use super::{backend_with, item, s, table_input, values};
+use crate::MemBackend;
+
+/// Runs `request` on a thread of its own; panics if it takes longer than `limit`.
+fn within<T: Send + 'static>(
+    limit: Duration,
+    what: &str,
+    request: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(request());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("{what} took longer than {limit:?}"))
+}
+
+/// A table `tbl` (hash key `pk`, a string) holding `items`.
+fn backend(items: Vec<dynomodel::Item>) -> MemBackend {
+    block_on(async {
+        let backend = backend_with(table_input("tbl", ScalarAttributeType::S, None)).await;
+        for item in items {
+            let put = PutItemInput {
+                table_name: "tbl".into(),
+                item,
+                ..Default::default()
+            };
+            backend.put_item(put).await.expect("put");
+        }
+        backend
+    })
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(future)
+}
+
+fn key() -> dynomodel::Item {
+    item(&[("pk", s("k"))])
+}
+
+#[test]
+fn hundreds_of_thousands_of_unused_placeholders_are_reported_at_once() {
+    // 200,000 names, all but one unused: removing duplicates from the unused ones by scanning those
+    // kept so far took 47.6 s for 100,000 in a release build (the issue's figures).
+    let backend = backend(vec![key()]);
+    let names: BTreeMap<String, String> = (0..200_000)
+        .map(|i| (format!("#n{i}"), format!("a{i}")))
+        .collect();
+    let get = GetItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        projection_expression: Some("#n0".into()),
+        expression_attribute_names: Some(names),
+        ..Default::default()
+    };
+    let error = within(Duration::from_secs(10), "200,000 unused names", move || {
+        block_on(backend.get_item(get)).unwrap_err()
+    });
+    let message = error.message();
+    assert!(
+        message.starts_with(
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {#n"
+        ),
+        "{}",
+        &message[..100]
+    );
+    assert_eq!(message.matches("#n").count(), 199_999);
+}
+
+#[test]
+fn a_long_attributes_to_get_is_checked_for_duplicates_in_linear_time() {
+    // 100,000 names, the last a duplicate: each was compared with all those before it.
+    let backend = backend(vec![key()]);
+    let mut attributes: Vec<String> = (0..100_000).map(|i| format!("a{i}")).collect();
+    attributes.push("a0".into());
+    let get = GetItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        attributes_to_get: Some(attributes),
+        ..Default::default()
+    };
+    let error = within(
+        Duration::from_secs(10),
+        "100,000 AttributesToGet",
+        move || block_on(backend.get_item(get)).unwrap_err(),
+    );
+    assert_eq!(
+        error.message(),
+        "Cannot have two attributes with the same name"
+    );
+}
+
+#[test]
+fn generated_placeholders_skip_the_requests_own_in_linear_time() {
+    // KeyConditions with a FilterExpression whose 100,000 placeholders are the very names the
+    // translation generates (#legacy0, #legacy1, …): each generated name was looked for by a scan.
+    let backend = backend(vec![key()]);
+    let names: BTreeMap<String, String> = (0..100_000)
+        .map(|i| (format!("#legacy{i}"), format!("a{i}")))
+        .collect();
+    let key_condition = LegacyCondition {
+        comparison_operator: ComparisonOperator::Eq,
+        attribute_value_list: Some(vec![s("k")]),
+    };
+    let query = QueryInput {
+        table_name: "tbl".into(),
+        key_conditions: Some([("pk".to_owned(), key_condition)].into()),
+        filter_expression: Some("attribute_exists(#legacy0)".into()),
+        expression_attribute_names: Some(names),
+        ..Default::default()
+    };
+    let error = within(
+        Duration::from_secs(10),
+        "100,000 request placeholders",
+        move || block_on(backend.query(query)).unwrap_err(),
+    );
+    assert!(
+        error
+            .message()
+            .starts_with("Value provided in ExpressionAttributeNames unused"),
+        "{}",
+        &error.message()[..100]
+    );
+}
+
+/// An update of item `k`'s string set `s`: `ADD` or `DELETE` of `elements`.
+fn set_update(action: &str, elements: Vec<String>) -> UpdateItemInput {
+    UpdateItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        update_expression: Some(format!("{action} s :s")),
+        expression_attribute_values: values(&[(":s", AttributeValue::Ss(elements))]),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn adding_to_and_deleting_from_large_sets_is_linear() {
+    // A set of 25,000 elements (one 400 KB item holds that many), and as many added, then deleted:
+    // each element of one set was looked for by a scan of the other.
+    let stored: Vec<String> = (0..25_000).map(|i| format!("e{i}")).collect();
+    let backend = backend(vec![item(&[
+        ("pk", s("k")),
+        ("s", AttributeValue::Ss(stored.clone())),
+    ])]);
+    let added: Vec<String> = (0..25_000).map(|i| format!("f{i}")).collect();
+    let after = within(
+        Duration::from_secs(10),
+        "ADD and DELETE of 25,000",
+        move || {
+            block_on(async {
+                backend
+                    .update_item(set_update("ADD", added.clone()))
+                    .await
+                    .expect("add");
+                backend
+                    .update_item(set_update("DELETE", added))
+                    .await
+                    .expect("delete");
+                let get = GetItemInput {
+                    table_name: "tbl".into(),
+                    key: key(),
+                    ..Default::default()
+                };
+                backend.get_item(get).await.expect("get").item
+            })
+        },
+    );
+    let set = after.and_then(|mut i| i.remove("s"));
+    assert_eq!(set, Some(AttributeValue::Ss(stored)));
+}
+
+#[test]
+fn contains_on_a_long_binary_is_linear() {
+    // A 390 KB binary of zeros searched for 195 KB of zeros ending in a one: the needle was compared
+    // at every offset, 38 billion byte comparisons (seconds even with `memcmp`; now milliseconds).
+    let haystack = vec![0u8; 390_000];
+    let mut needle = vec![0u8; 195_000];
+    needle.push(1);
+    let backend = backend(vec![item(&[
+        ("pk", s("k")),
+        ("b", AttributeValue::B(haystack)),
+    ])]);
+    let put = PutItemInput {
+        table_name: "tbl".into(),
+        item: key(),
+        condition_expression: Some("contains(b, :n)".into()),
+        expression_attribute_values: values(&[(":n", AttributeValue::B(needle))]),
+        ..Default::default()
+    };
+    let error = within(Duration::from_secs(1), "contains() on 390 KB", move || {
+        block_on(backend.put_item(put)).unwrap_err()
+    });
+    assert_eq!(error.code(), "ConditionalCheckFailedException");
+}
+
+#[test]
+fn a_projection_of_one_long_name_repeated_reports_one_overlap() {
+    // 680 paths (what fits in 4 KB) naming one 64 KB attribute: every pair overlaps, and a message
+    // quoting both 64 KB paths was formatted for each of the 230,000 pairs.
+    let backend = backend(vec![key()]);
+    let long = "x".repeat(64 * 1024);
+    let projection = vec!["#a"; 680].join(", ");
+    let get = GetItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        projection_expression: Some(projection),
+        expression_attribute_names: Some([("#a".to_owned(), long.clone())].into()),
+        ..Default::default()
+    };
+    let error = within(
+        Duration::from_secs(10),
+        "680 overlapping paths",
+        move || block_on(backend.get_item(get)).unwrap_err(),
+    );
+    let expected = format!(
+        "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or \
+         rewrite one of these paths; path one: [{long}], path two: [{long}]"
+    );
+    assert!(error.message() == expected, "{}", &error.message()[..120]);
+}

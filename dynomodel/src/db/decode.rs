@@ -1,0 +1,296 @@
+//! Naming an item that does not decode: [`ItemDecode`] (the content of [`Error::ItemDecode`]), which
+//! every read of the mapper returns for an item that does not fit its type, and [`KeyWatch`], which
+//! keeps the table key of the item being decoded so that the error can name it.
+//!
+//! A decoder consumes the item (its attributes are moved into the fields), so the key must be kept
+//! aside before: [`KeyWatch`] clones the one or two key attribute values of each item as they go by
+//! (no map is built, and nothing else is copied); the key `Item` is built only when a decode fails.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::db::names::{model_name, ItemName};
+use crate::db::Db;
+use crate::error::{ConversionError, Error};
+use crate::model::Model;
+use crate::value::{AttributeValue, Item};
+
+/// An item that does not decode as the type a read asked for: the content of [`Error::ItemDecode`],
+/// and the `Err` of each undecodable item of a [lenient](crate::Query::lenient) read.
+///
+/// It names the type (a model, an index's entry type or a collection), the table (namespace
+/// included) and, for an index read, the index; the item's key (the table's key attributes, as
+/// found in the item); and, in [`error`](ItemDecode#structfield.error), the attribute path and what was
+/// expected there.
+///
+/// ```
+/// use dynomodel::{AttributeValue, ItemDecode, ConversionError, Error};
+///
+/// let error = Error::ItemDecode(Box::new(ItemDecode {
+///     model: "Tweet",
+///     table: "tweets".into(),
+///     index: None,
+///     key: [("userid".to_owned(), AttributeValue::S("abc".into()))].into(),
+///     error: ConversionError::new("a number (i64)", "S").at("likes"),
+/// }));
+/// assert_eq!(
+///     error.to_string(),
+///     r#"the item of Tweet {userid: "abc"} in `tweets` does not decode: attribute `likes`: expected a number (i64), found S"#
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemDecode {
+    /// The Rust type name the item was decoded as (a model, an index entry type, a collection).
+    pub model: &'static str,
+    /// The table (namespace included).
+    pub table: String,
+    /// The index the item was read from, for an index query or scan.
+    pub index: Option<String>,
+    /// The item's key: the table's key attributes, as found in the item (an attribute missing from
+    /// the item is missing here too).
+    pub key: Item,
+    /// What does not fit the type, and where (the attribute path).
+    pub error: ConversionError,
+}
+
+impl fmt::Display for ItemDecode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let item = ItemName {
+            model: self.model,
+            key: &self.key,
+            table: &self.table,
+        };
+        write!(f, "the item of {item}")?;
+        if let Some(index) = &self.index {
+            write!(f, " (index `{index}`)")?;
+        }
+        write!(f, " does not decode: {}", self.error)
+    }
+}
+
+impl std::error::Error for ItemDecode {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl ItemDecode {
+    /// The error for an item of `model` in `table` that `error` says does not decode.
+    pub(crate) fn error(
+        model: &'static str,
+        table: &str,
+        key: Item,
+        error: ConversionError,
+    ) -> Error {
+        Error::ItemDecode(Box::new(ItemDecode {
+            model,
+            table: table.to_owned(),
+            index: None,
+            key,
+            error,
+        }))
+    }
+}
+
+/// Decodes an item of `M`'s table given whole (a write's return value, a failed condition's item),
+/// naming its key when it does not decode. `table` gives the table with its namespace, as far as
+/// known (called only then).
+pub(crate) fn decode_item<M: Model>(
+    item: Item,
+    table: impl FnOnce() -> String,
+) -> Result<M, Error> {
+    let mut watch = KeyWatch::new(TableKey::of::<M>());
+    watch.see_item(&item);
+    M::from_item(item).map_err(|e| ItemDecode::error(model_name::<M>(), &table(), watch.take(), e))
+}
+
+/// [`decode_item`] of an item `db` read or wrote.
+pub(crate) fn decode_returned<M: Model>(db: &Db, item: Item) -> Result<M, Error> {
+    decode_item(item, || db.table_name::<M>())
+}
+
+/// Decodes one item handed over attribute by attribute (see [`ItemSink`](crate::ItemSink)).
+pub(crate) type FromAttributes<T> =
+    fn(&mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) -> Result<T, ConversionError>;
+
+/// The key attribute names of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TableKey {
+    pub(crate) hash: &'static str,
+    pub(crate) range: Option<&'static str>,
+}
+
+impl TableKey {
+    /// `M`'s table key.
+    pub(crate) fn of<M: Model>() -> TableKey {
+        TableKey {
+            hash: M::HASH_KEY,
+            range: M::RANGE_KEY,
+        }
+    }
+
+    /// The key attributes of `item` (those it has).
+    pub(crate) fn key_of(&self, item: &Item) -> Item {
+        self.names()
+            .filter_map(|name| item.get(name).map(|v| (name.to_owned(), v.clone())))
+            .collect()
+    }
+
+    /// The key attribute names, hash first.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> {
+        std::iter::once(self.hash).chain(self.range)
+    }
+
+    /// The key attributes of an item that `find` looks up by name (those it has).
+    pub(crate) fn key_from(&self, find: &dyn Fn(&str) -> Option<AttributeValue>) -> Item {
+        self.names()
+            .filter_map(|name| find(name).map(|v| (name.to_owned(), v)))
+            .collect()
+    }
+}
+
+/// The table key of the item being decoded, kept aside as its attributes go by (see the module
+/// docs); reused from item to item.
+pub(crate) struct KeyWatch {
+    names: TableKey,
+    hash: Option<AttributeValue>,
+    range: Option<AttributeValue>,
+}
+
+impl KeyWatch {
+    pub(crate) fn new(names: TableKey) -> KeyWatch {
+        KeyWatch {
+            names,
+            hash: None,
+            range: None,
+        }
+    }
+
+    /// Notes one attribute of the item: kept if it is a key attribute.
+    #[inline]
+    pub(crate) fn see(&mut self, name: &str, value: &AttributeValue) {
+        if name == self.names.hash {
+            self.hash = Some(value.clone());
+        } else if Some(name) == self.names.range {
+            self.range = Some(value.clone());
+        }
+    }
+
+    /// Notes the key attributes of a whole item.
+    pub(crate) fn see_item(&mut self, item: &Item) {
+        self.hash = item.get(self.names.hash).cloned();
+        self.range = self.names.range.and_then(|r| item.get(r)).cloned();
+    }
+
+    /// The key attribute names watched.
+    pub(crate) fn key(&self) -> TableKey {
+        self.names
+    }
+
+    /// Forgets the item seen (before the next one).
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.hash = None;
+        self.range = None;
+    }
+
+    /// The key seen, as an `Item` (what the error names); forgets it.
+    pub(crate) fn take(&mut self) -> Item {
+        let hash = self.hash.take().map(|v| (self.names.hash.to_owned(), v));
+        let range = self
+            .range
+            .take()
+            .zip(self.names.range)
+            .map(|(v, name)| (name.to_owned(), v));
+        hash.into_iter().chain(range).collect()
+    }
+
+    /// Decodes an item given attribute by attribute with `decode`, noting its key as it goes by.
+    pub(crate) fn decode<T>(
+        &mut self,
+        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
+        decode: FromAttributes<T>,
+    ) -> Result<T, ConversionError> {
+        self.clear();
+        let mut watched = attributes.inspect(|(name, value)| self.see(name, value));
+        decode(&mut watched)
+    }
+}
+
+/// Where a read's items come from, for the [`ItemDecode`] of one that does not decode (borrowed
+/// from the request: nothing is copied unless an item fails).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub(crate) model: &'static str,
+    pub(crate) table: &'a str,
+    pub(crate) index: Option<&'a str>,
+}
+
+impl Source<'_> {
+    /// The error of the item with `key` of this source.
+    pub(crate) fn error(&self, key: Item, error: ConversionError) -> Box<ItemDecode> {
+        Box::new(ItemDecode {
+            model: self.model,
+            table: self.table.to_owned(),
+            index: self.index.map(str::to_owned),
+            key,
+            error,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> AttributeValue {
+        AttributeValue::S(v.into())
+    }
+
+    #[test]
+    fn a_watch_keeps_only_the_key_attributes() {
+        let mut watch = KeyWatch::new(TableKey {
+            hash: "pk",
+            range: Some("sk"),
+        });
+        let item = [("pk", "a"), ("x", "1"), ("sk", "b"), ("y", "2")];
+        let mut attributes = item.iter().map(|(n, v)| (Cow::Borrowed(*n), s(v)));
+        let count = watch
+            .decode(&mut attributes, |a| Ok::<_, ConversionError>(a.count()))
+            .unwrap();
+        assert_eq!(count, 4);
+        let key = watch.take();
+        assert_eq!(
+            key,
+            Item::from([("pk".into(), s("a")), ("sk".into(), s("b"))])
+        );
+        assert!(watch.take().is_empty(), "taken once");
+    }
+
+    #[test]
+    fn a_key_attribute_missing_from_the_item_is_missing_from_the_key() {
+        let mut watch = KeyWatch::new(TableKey {
+            hash: "pk",
+            range: Some("sk"),
+        });
+        watch.see_item(&Item::from([("pk".into(), s("a"))]));
+        assert_eq!(watch.take(), Item::from([("pk".into(), s("a"))]));
+    }
+
+    #[test]
+    fn an_index_decode_error_names_the_index() {
+        let source = Source {
+            model: "Entry",
+            table: "t",
+            index: Some("by-x"),
+        };
+        let error = source.error(
+            Item::from([("pk".into(), s("a"))]),
+            ConversionError::missing("a string").at("x"),
+        );
+        assert_eq!(
+            error.to_string(),
+            "the item of Entry {pk: \"a\"} in `t` (index `by-x`) does not decode: attribute `x`: expected a string, found nothing (the attribute is missing)"
+        );
+    }
+}
