@@ -344,3 +344,77 @@ dual_test!(whole_writes_keep_what_the_model_does_not_know, |t| {
     db.put(&restored).ignore_version().await.unwrap();
     assert_eq!(stored(&db, "Thread 7").await, restored);
 });
+
+/// A page whose only attributes besides its key are a counter and a version: an upsert of the
+/// counter alone may create it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "Page")]
+struct Page {
+    #[hash_key]
+    path: String,
+    #[dynomodel(counter)]
+    views: u64,
+    #[version]
+    version: u64,
+}
+
+dual_test!(
+    counter_updates_change_only_an_existing_item_unless_upserted,
+    |t| {
+        let (db, read) = forum(&t, "Thread 8").await;
+        let missing = (FORUM, "No such thread");
+
+        // An update of counters only checks no version, but still that the item exists: an increment
+        // never creates a thread without its message. `incr`, `skip_version_bump()` and a transaction
+        // alike.
+        let err = db
+            .update::<Thread>(missing)
+            .add(Thread::views(), 1)
+            .await
+            .unwrap_err();
+        assert!(err.is_item_not_found(), "{err:?}");
+        let err = db
+            .update::<Thread>(missing)
+            .add(Thread::views(), 1)
+            .skip_version_bump()
+            .await
+            .unwrap_err();
+        assert!(err.is_item_not_found(), "{err:?}");
+        let mut ghost = thread("No such thread");
+        let err = db.incr(&mut ghost, Thread::views(), 1).await.unwrap_err();
+        assert!(err.is_item_not_found(), "{err:?}");
+        let err = db
+            .transact()
+            .update::<Thread>(missing, |u| u.add(Thread::views(), 1))
+            .await
+            .unwrap_err();
+        assert!(err.cancellation_reasons()[0].is_item_not_found(), "{err:?}");
+        assert_eq!(db.get::<Thread>(missing).await.unwrap(), None);
+
+        // Deleted meanwhile: a sync of counters only is refused as missing, and a save of a copy fails
+        // its version check (which only a stored item passes) instead of re-creating it half-known.
+        db.delete(&read).await.unwrap();
+        let mut viewed = read.clone();
+        viewed.views = 3;
+        let err = db.sync(&read, &viewed).await.unwrap_err();
+        assert!(err.is_item_not_found(), "{err:?}");
+        let mut edit = read.clone();
+        edit.message = "edited after the delete".into();
+        let err = db.save(&mut edit).await.unwrap_err();
+        assert!(err.is_version_conflict(), "{err:?}");
+        assert_eq!(db.get::<Thread>((FORUM, "Thread 8")).await.unwrap(), None);
+
+        // An upsert of a counter alone creates the item with version 1 (as a bump would start it),
+        // and afterwards neither bumps nor conflicts with an open edit.
+        t.register_table(&db.table_name::<Page>());
+        db.create_schema::<Page>().await.unwrap();
+        let view = || db.update::<Page>("/").add(Page::views(), 1).upsert();
+        let created = view().returning_new().await.unwrap();
+        assert_eq!((created.views, created.version), (1, 1));
+        let mut open = created.clone();
+        let counted = view().returning_new().await.unwrap();
+        assert_eq!((counted.views, counted.version), (2, 1));
+        db.save(&mut open).await.unwrap();
+        assert_eq!((open.views, open.version), (2, 2));
+    }
+);

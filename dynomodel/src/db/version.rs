@@ -132,6 +132,19 @@ pub(crate) fn bump<M: Model>(update: Update<M>) -> Update<M> {
     }
 }
 
+/// `SET <version> = if_not_exists(<version>, :1)` on top of `update`: the version an upsert that
+/// does not bump (one of counters only) gives the item it creates, as a bump would have (1), while
+/// an existing item keeps its own.
+pub(crate) fn start<M: Model>(update: Update<M>) -> Update<M> {
+    match M::VERSION_ATTRIBUTE {
+        Some(name) => {
+            let path: Path<M, u64> = Path::from_elements(vec![PathElement::Name(name.to_owned())]);
+            update.set_if_not_exists(path, 1u64)
+        }
+        None => update,
+    }
+}
+
 /// A request's version check, kept beside the request to read its failure: whether a failed
 /// condition is this check's, and what was stored.
 #[derive(Debug, Clone, PartialEq)]

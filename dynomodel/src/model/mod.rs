@@ -525,7 +525,7 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
-/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)) |
+/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)); an upsert of counters only: `SET <version> = if_not_exists(<version>, 1)` |
 /// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
 /// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the item exists, and has the version of `before` (no version when only counters changed) | `ADD <version> 1` (edits of the version field itself are not written), unless only counters changed |
@@ -611,7 +611,9 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 ///   current. An update that also changes anything else bumps as usual.
 ///   [`skip_version_bump()`](crate::UpdateItem::skip_version_bump) states that an update must not
 ///   bump, and refuses one that changes anything but counters. Like every update, one of counters
-///   only changes an existing item ([`Error::ItemNotFound`](crate::Error::ItemNotFound) otherwise).
+///   only changes an existing item ([`Error::ItemNotFound`](crate::Error::ItemNotFound) otherwise);
+///   an [`upsert`](crate::UpdateItem::upsert) of counters only that creates the item gives it
+///   version 1 (`SET <version> = if_not_exists(<version>, 1)`), as a bump would.
 /// - **Whole-item writes never lose increments.** A copy read before some increments still holds
 ///   the current version, so its put or save passes the version check; written as a `PutItem`, it
 ///   would set the counters back. A [`put`](crate::Db::put), [`save`](crate::Db::save) or a

@@ -251,6 +251,92 @@ async fn an_explicit_timestamp_wins_over_the_stamp() {
     );
 }
 
+/// A versioned page whose only other attributes are a counter and two required timestamps: an
+/// upsert of its counter alone may create it.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "pages")]
+struct Page {
+    #[hash_key]
+    id: String,
+    #[dynomodel(counter)]
+    views: u64,
+    #[created_at]
+    created: DateTime<Utc>,
+    #[updated_at]
+    updated: DateTime<Utc>,
+    #[version]
+    version: u64,
+}
+
+#[tokio::test]
+async fn an_upsert_counts_the_stamps_as_set_and_starts_a_version_it_does_not_bump() {
+    assert_eq!(
+        Page::required_attributes()
+            .iter()
+            .map(|r| r.name)
+            .collect::<Vec<_>>(),
+        ["views", "created", "updated", "version"]
+    );
+    let (db, rec) = Recorder::db_at(now());
+    db.update::<Page>("p1")
+        .add(Page::views(), 1)
+        .upsert()
+        .await
+        .expect("the stamps and the version start are set by the mapper");
+    let input = rec.only_update();
+    // No bump (a counter), but an item it creates gets version 1; an existing one keeps its own.
+    assert_eq!(
+        input.update_expression.as_deref(),
+        Some("SET #n0 = if_not_exists(#n0, :v0), #n1 = :v1, #n2 = if_not_exists(#n2, :v2) ADD #n3 :v3")
+    );
+    assert_eq!(
+        input.expression_attribute_names,
+        names(&[
+            ("#n0", "version"),
+            ("#n1", "updated"),
+            ("#n2", "created"),
+            ("#n3", "views"),
+        ])
+    );
+    assert_eq!(
+        input.expression_attribute_values,
+        Some(item(&[
+            (":v0", n(1)),
+            (":v1", text(now())),
+            (":v2", text(now())),
+            (":v3", n(1)),
+        ]))
+    );
+    // A plain model's upsert checks nothing.
+    assert_eq!(input.condition_expression, None);
+
+    // Not an upsert: the existence check, and no version start (the item has one).
+    db.update::<Page>("p1")
+        .add(Page::views(), 1)
+        .await
+        .expect("update");
+    let input = rec.only_update();
+    assert_eq!(
+        input.update_expression.as_deref(),
+        Some("SET #n0 = :v0, #n1 = if_not_exists(#n1, :v1) ADD #n2 :v2")
+    );
+    assert_eq!(
+        input.condition_expression.as_deref(),
+        Some("attribute_exists(#n3)")
+    );
+
+    // `ignore_version()`: no version at all, so the upsert misses it.
+    let err = db
+        .update::<Page>("p1")
+        .add(Page::views(), 1)
+        .ignore_version()
+        .upsert()
+        .await
+        .expect_err("no version");
+    assert!(err.message().contains("missing `version`"), "{err}");
+    assert!(rec.take().is_empty());
+}
+
 #[tokio::test]
 async fn skip_version_bump_refuses_anything_but_counters() {
     let (db, rec) = Recorder::db_at(now());

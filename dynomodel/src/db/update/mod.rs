@@ -310,7 +310,9 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// update sets and, for a single-table model, the entity type; so that the model can read it
     /// back, the update must set every attribute of [`Model::required_attributes`] at the top level
     /// (`set`, `set_if_not_exists`, or `add` for numbers and sets; a `#[version]` is set by the
-    /// update's own bump; the `#[created_at]` / `#[updated_at]` fields by their stamps). An upsert that does not is
+    /// update's own bump, or for an upsert of [counters](crate::Model#counters-dynomodelcounter)
+    /// only, which bumps nothing, by `SET <version> = if_not_exists(<version>, 1)`; the
+    /// `#[created_at]` / `#[updated_at]` fields by their stamps). An upsert that does not is
     /// refused before anything is sent, with a validation error naming the model, table, key and
     /// the missing attributes; so is an upsert of a model that needs a composite that keys no
     /// table key (no update can set one).
@@ -529,9 +531,13 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         if self.skip_version_bump && self.versioning != Versioning::Ignore {
             version::check_skip::<M>(&self.update, &self.db.table_name::<M>(), &key)?;
         }
-        let update = match !self.skip_version_bump && self.versioning.bumps::<M>(&self.update) {
-            true => version::bump(self.update),
-            false => self.update,
+        let bumps = !self.skip_version_bump && self.versioning.bumps::<M>(&self.update);
+        let update = match (bumps, self.upsert && self.versioning != Versioning::Ignore) {
+            (true, _) => version::bump(self.update),
+            // An upsert of counters only bumps nothing, yet the item it may create needs a
+            // version: 1, as a bump would start it, and the stored one kept.
+            (false, true) if !self.update.is_empty() => version::start(self.update),
+            (false, _) => self.update,
         };
         // Only an update with actions writes anything to stamp.
         let update = match update.is_empty() {
