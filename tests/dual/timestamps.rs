@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::time::Duration;
 
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, TimeZone, Timelike, Utc};
 use dynomodel::{AttributeValue, Db, Model, PutItemInput};
 use dynomodel_mem::{ManualClock, MemBackend};
 
@@ -37,6 +37,24 @@ struct Post {
     views: u64,
     #[created_at]
     #[dynomodel(epoch_seconds)]
+    created: DateTime<Utc>,
+    #[updated_at]
+    updated: Option<DateTime<Utc>>,
+    #[version]
+    version: u64,
+}
+
+/// A page's visits: a counter, `created` at a width of its own (millis), `updated` at the model's
+/// (micros).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "visits", datetime = "micros")]
+struct Visit {
+    #[hash_key]
+    page: String,
+    #[dynomodel(counter)]
+    hits: u64,
+    #[created_at]
+    #[dynomodel(datetime = "millis")]
     created: DateTime<Utc>,
     #[updated_at]
     updated: Option<DateTime<Utc>>,
@@ -74,6 +92,24 @@ impl Window {
     fn holds(self, at: DateTime<Utc>) {
         assert!(self.0 <= at && at <= self.1, "{at} is not within {self:?}");
     }
+
+    /// Holds `at`, a time stored with `digits` fractional digits: the window's start truncated
+    /// to them (a stamp is truncated like any write), and `at` has no finer digit.
+    #[track_caller]
+    fn holds_at(self, digits: u32, at: DateTime<Utc>) {
+        assert_eq!(
+            at,
+            truncated(at, digits),
+            "{at} has more than {digits} digits"
+        );
+        Window(truncated(self.0, digits), self.1).holds(at);
+    }
+}
+
+/// `t` truncated to `digits` fractional digits of the second.
+fn truncated(t: DateTime<Utc>, digits: u32) -> DateTime<Utc> {
+    let unit = 10u32.pow(9 - digits);
+    t.with_nanosecond(t.nanosecond() / unit * unit).unwrap()
 }
 
 /// The scenario's database; on the engine, a fresh one on a clock the scenario moves.
@@ -91,11 +127,16 @@ impl Clocked {
             }
             _ => (t.namespaced_db(), None),
         };
-        for table in [db.table_name::<Note>(), db.table_name::<Post>()] {
+        for table in [
+            db.table_name::<Note>(),
+            db.table_name::<Post>(),
+            db.table_name::<Visit>(),
+        ] {
             t.register_table(&table);
         }
         db.create_schema::<Note>().await.unwrap();
         db.create_schema::<Post>().await.unwrap();
+        db.create_schema::<Visit>().await.unwrap();
         Clocked { db, clock }
     }
 
@@ -110,6 +151,13 @@ impl Clocked {
         self.clock
             .as_ref()
             .map_or_else(Utc::now, dynomodel_mem::Clock::now)
+    }
+
+    /// On the engine, moves its clock by `nanos` (elsewhere the system's has digits of its own).
+    fn tick(&self, nanos: u64) {
+        if let Some(clock) = &self.clock {
+            clock.advance(Duration::from_nanos(nanos));
+        }
     }
 
     /// Time passes: an hour on the engine's clock, a few milliseconds elsewhere.
@@ -297,4 +345,122 @@ dual_test!(batches_and_transactions_stamp_too, |t| {
     at.holds(saved.updated.unwrap());
     assert_eq!((saved.created, saved.version), (created, 2));
     assert_eq!(db.get::<Post>("t1").await.unwrap(), Some(saved));
+});
+
+/// The stored text of `attribute` of the visit to `page`.
+async fn stored_text(db: &Db, page: &str, attribute: &str) -> String {
+    let raw = db
+        .backend()
+        .get_item(dynomodel::GetItemInput {
+            table_name: db.table_name::<Visit>(),
+            key: item([("page", s(page))]),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    match &raw[attribute] {
+        AttributeValue::S(text) => text.clone(),
+        other => panic!("{attribute} is no string: {other:?}"),
+    }
+}
+
+dual_test!(stamps_are_stored_at_the_fields_width, |t| {
+    let c = Clocked::new(&t).await;
+    let db = &c.db;
+    // On the engine, a time with digits below the millisecond and the microsecond.
+    c.tick(123_456_789);
+
+    // An upsert of the counter alone creates the visit: the stamps (required fields) are the
+    // mapper's, and so is its first version; each stamp at its field's width.
+    let (first, at) = c
+        .during(async {
+            db.update::<Visit>("home")
+                .add(Visit::hits(), 1)
+                .upsert()
+                .returning_new()
+                .await
+                .unwrap()
+        })
+        .await;
+    at.holds_at(3, first.created); // the field's own width
+    at.holds_at(6, first.updated.unwrap()); // the model's
+    assert_eq!((first.hits, first.version), (1, 1));
+    if let Some(clock) = &c.clock {
+        let now = dynomodel_mem::Clock::now(clock);
+        assert_eq!(first.created, truncated(now, 3));
+        assert_eq!(first.updated, Some(truncated(now, 6)));
+        assert_eq!(
+            stored_text(db, "home", "created").await,
+            "2026-03-01T09:00:00.123Z"
+        );
+        assert_eq!(
+            stored_text(db, "home", "updated").await,
+            "2026-03-01T09:00:00.123456Z"
+        );
+    }
+    // `YYYY-MM-DDTHH:MM:SS.fffZ` and `….ffffffZ` on every target.
+    assert_eq!(stored_text(db, "home", "created").await.len(), 24);
+    assert_eq!(stored_text(db, "home", "updated").await.len(), 27);
+
+    // Again: counted, no bump, the creation time kept, `updated` later.
+    c.later().await;
+    c.tick(987_654_321);
+    let (second, at) = c
+        .during(async {
+            db.update::<Visit>("home")
+                .add(Visit::hits(), 1)
+                .upsert()
+                .returning_new()
+                .await
+                .unwrap()
+        })
+        .await;
+    at.holds_at(6, second.updated.unwrap());
+    assert_eq!(
+        (second.hits, second.version, second.created),
+        (2, 1, first.created)
+    );
+
+    // A save of the copy read first (still the stored version: the hits did not bump it) keeps
+    // the hits and the creation time, stamps `updated` at its width, and the value equals the
+    // stored item.
+    c.later().await;
+    let mut mine = first.clone();
+    let ((), at) = c.during(async { db.save(&mut mine).await.unwrap() }).await;
+    at.holds_at(6, mine.updated.unwrap());
+    assert_eq!(
+        (mine.hits, mine.version, mine.created),
+        (2, 2, first.created)
+    );
+    assert_eq!(db.get::<Visit>("home").await.unwrap(), Some(mine.clone()));
+
+    // A first save of a new value stamps both, at their widths, in the value as stored.
+    let mut about = Visit {
+        page: "about".into(),
+        hits: 0,
+        created: DateTime::UNIX_EPOCH,
+        updated: None,
+        version: 0,
+    };
+    let ((), at) = c.during(async { db.save(&mut about).await.unwrap() }).await;
+    at.holds_at(3, about.created);
+    at.holds_at(6, about.updated.unwrap());
+    assert_eq!(db.get::<Visit>("about").await.unwrap(), Some(about.clone()));
+    assert_eq!(stored_text(db, "about", "created").await.len(), 24);
+
+    // An upsert of a model whose required `updated` is a stamp: not refused as missing.
+    let (note, at) = c
+        .during(async {
+            db.update::<Note>("upserted")
+                .set(Note::text(), "created by an upsert")
+                .upsert()
+                .returning_new()
+                .await
+                .unwrap()
+        })
+        .await;
+    at.holds(note.updated);
+    assert_eq!(note.created, Some(note.updated));
 });
