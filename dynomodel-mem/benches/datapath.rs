@@ -134,7 +134,7 @@ fn mapper(c: &mut Criterion) {
     });
     group.bench_function("scan_page_100", |b| {
         b.iter(|| {
-            let page = block(&rt, db.scan::<Profile>().limit(100).page(None)).unwrap();
+            let page = block(&rt, db.scan::<Profile>().limit(100).dynamodb_page(None)).unwrap();
             assert_eq!(page.items.len(), 100);
             page
         })

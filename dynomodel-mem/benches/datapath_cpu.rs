@@ -138,7 +138,12 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
                     assert_eq!(rows.len(), 20);
                 }
                 "scan_page_100" => {
-                    let page = db.scan::<Profile>().limit(100).page(None).await.unwrap();
+                    let page = db
+                        .scan::<Profile>()
+                        .limit(100)
+                        .dynamodb_page(None)
+                        .await
+                        .unwrap();
                     assert_eq!(page.items.len(), 100);
                 }
                 "update_conditional" => {

@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::db::names::ItemName;
 use crate::db::{BatchUnprocessed, ItemDecode};
+use crate::query::InvalidCursor;
 use crate::value::{Item, NumberError};
 
 mod code;
@@ -153,6 +154,14 @@ pub enum Error {
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
 
+    // Paging.
+    /// A cursor token given to a read does not fit it (another table, index, partition or
+    /// segment; missing, extra or mistyped key attributes; a bad signature), or is no cursor at
+    /// all. Checked before anything is sent: the token came from a client, so a web handler
+    /// answers a 400 (see [`InvalidCursor`]).
+    #[error("InvalidCursor: {0}")]
+    InvalidCursor(Box<InvalidCursor>),
+
     // Change streams (`Db::changes`).
     /// [`Db::changes`](crate::Db::changes) found no stream on the table: its `LatestStreamArn` is
     /// absent (a model declares one with `#[dynomodel(stream = "...")]`).
@@ -233,6 +242,8 @@ impl Error {
             // Batches.
             Error::BatchUnprocessed(_) => "BatchUnprocessed",
             Error::ItemDecode(_) => "ItemDecode",
+            // Paging.
+            Error::InvalidCursor(_) => "InvalidCursor",
             // Change streams.
             Error::NoStream { .. } => "NoStream",
             Error::SequenceNumberNotFound { .. } => "SequenceNumberNotFound",
@@ -259,6 +270,8 @@ impl Error {
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
             // Batches.
             Error::BatchUnprocessed(_) | Error::ItemDecode(_) => self.to_string(),
+            // Paging.
+            Error::InvalidCursor(invalid) => invalid.message.clone(),
             // Change streams.
             Error::NoStream { table } => format!("table `{table}` has no stream"),
             Error::SequenceNumberNotFound {

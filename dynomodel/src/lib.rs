@@ -42,6 +42,14 @@
 //! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
 //! that sorts neither the table nor an index, does not compile.
 //!
+//! - **Paging for web APIs**: [`Query::page`] gives `n` matching items and a [`Cursor`] after the
+//!   last one (none once the read is complete), printed as a URL-safe token. A token given back is
+//!   checked against the read before anything is sent: one of another table, index, partition or
+//!   segment, malformed, or unsigned when [`Db::with_cursor_key`] signs them, is an
+//!   [`Error::InvalidCursor`] — a 400 for a web handler, never a backend error. A
+//!   [lenient](Query::lenient) read pages the same way, counting good and bad items alike;
+//!   [`Query::dynamodb_page`] is one DynamoDB request as it comes.
+//!
 //! - **Many items at once**: [`Db::batch_get`], [`Db::batch_write`] and [`Db::batch_get_stream`]
 //!   (chunked, concurrent, unprocessed items retried with backoff; errors name what was left).
 //! - **All or nothing**: [`Db::transact`] (puts, updates, deletes and condition checks on items of
@@ -113,7 +121,9 @@ pub use model::{
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
     RequiredAttribute, Timestamp, DEFAULT_ENTITY_ATTRIBUTE,
 };
-pub use query::{Cursor, Decoded, Lenient, Page, Query, Scan};
+pub use query::{
+    Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
+};
 pub use value::{
     attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
 };

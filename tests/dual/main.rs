@@ -22,6 +22,8 @@ mod composite_projections;
 mod composite_reply;
 mod conditions;
 mod counters;
+mod cursor_reads;
+mod cursors;
 mod enums;
 mod expressions_invalid;
 mod indexes;

@@ -134,11 +134,16 @@ dual_test!(members_scan_and_count_only_their_entity, |t| {
     // `limit(n)` is n of this entity, however many bicycles were read on the way.
     let two = db.scan::<Book>().limit(2).all().await.unwrap();
     assert_eq!(two.len(), 2);
-    // A page is one request: its `Limit` counts items evaluated, books included, so a page may
-    // hold no bicycle; paging on finds each bicycle once.
+    // A DynamoDB page is one request: its `Limit` counts items evaluated, books included, so a
+    // page may hold no bicycle; paging on finds each bicycle once.
     let (mut paged, mut cursor) = (Vec::new(), None);
     loop {
-        let page = db.scan::<Bicycle>().limit(1).page(cursor).await.unwrap();
+        let page = db
+            .scan::<Bicycle>()
+            .limit(1)
+            .dynamodb_page(cursor)
+            .await
+            .unwrap();
         assert!(page.items.len() <= 1);
         paged.extend(page.items.into_iter().map(|b| b.id));
         cursor = page.next;
@@ -307,7 +312,7 @@ dual_test!(members_lenient_reads_return_good_and_bad_items, |t| {
         .query::<Book>("s1")
         .desc()
         .lenient()
-        .page(None)
+        .page(10, None)
         .await
         .unwrap();
     assert_eq!(failed_ids(&page.items), [num("6")]);
@@ -384,7 +389,7 @@ dual_test!(members_decode_errors_name_table_key_and_attribute, |t| {
     let streamed: Result<Vec<Book>, Error> = db.query::<Book>("s1").stream().try_collect().await;
     assert_eq!(text(streamed.map(drop)), book_error);
     assert_eq!(
-        text(db.scan::<Book>().page(None).await.map(drop)),
+        text(db.scan::<Book>().page(10, None).await.map(drop)),
         book_error
     );
     assert_eq!(db.query::<Book>("s1").count().await.unwrap(), 4);
@@ -452,4 +457,65 @@ dual_test!(members_decode_errors_name_table_key_and_attribute, |t| {
         failed.conditional_item::<Book>().unwrap_err().to_string(),
         named("Book", "").replace(&table, "catalog")
     );
+});
+
+/// The pages of `n` a read gives, each page's items mapped by `id`.
+async fn paged_ids<T, F, Fut>(n: usize, page: F, id: impl Fn(&T) -> i64) -> Vec<Vec<i64>>
+where
+    F: Fn(Option<dynomodel::Cursor>) -> Fut,
+    Fut: std::future::Future<Output = dynomodel::Result<dynomodel::Page<T>>>,
+{
+    let pages = super::cursors::pages(n, page).await;
+    pages
+        .iter()
+        .map(|page| page.iter().map(&id).collect())
+        .collect()
+}
+
+dual_test!(members_pages_of_n_hold_n_of_the_member, |t| {
+    let db = catalog_db(&t).await;
+    let book = |b: &Book| i64::from(b.id);
+    let bicycle = |b: &Bicycle| i64::from(b.id);
+    // Store s1 holds books 1, 3, 5 between bicycles 2 and 4; one item evaluated per request, so
+    // most requests find no book, or no bicycle: each page still holds n of its member, and the
+    // last no token.
+    let books = || db.query::<Book>("s1").page_size(1);
+    let read = paged_ids(1, |c| books().page(1, c), book).await;
+    assert_eq!(read, [[1], [3], [5]]);
+    let read = paged_ids(2, |c| books().page(2, c), book).await;
+    assert_eq!(read, [vec![1, 3], vec![5]]);
+    let bicycles = || db.query::<Bicycle>("s1").page_size(1);
+    let read = paged_ids(1, |c| bicycles().page(1, c), bicycle).await;
+    assert_eq!(read, [[2], [4]]);
+    let read = paged_ids(1, |c| db.scan::<Bicycle>().page_size(1).page(1, c), bicycle).await;
+    assert_eq!(read, [[2], [4]]);
+    // With the user's filter too, and on an index filtered on the server (aisle A: books 1 and 3,
+    // bicycle 2 between them by price).
+    let dear = || books().filter(Book::price().ge(20));
+    let read = paged_ids(1, |c| dear().page(1, c), book).await;
+    assert_eq!(read, [[3], [5]]);
+    let aisle = || db.query_index(Book::by_aisle(), "A").page_size(1);
+    let read = paged_ids(1, |c| aisle().page(1, c), book).await;
+    assert_eq!(read, [[1], [3]]);
+    // A collection's pages hold every member.
+    let catalog = |c: &Catalog| match c {
+        Catalog::Book(b) => i64::from(b.id),
+        Catalog::Bicycle(b) => -i64::from(b.id),
+    };
+    let everything = || db.collection::<Catalog>("s1");
+    let read = paged_ids(2, |c| everything().page(2, c), catalog).await;
+    assert_eq!(read, [vec![1, -2], vec![3, -4], vec![5]]);
+
+    // A member's lenient pages: a bad book counts, and the cursor after it holds its key.
+    put_corrupt_book(&db).await;
+    let lenient = |b: &Decoded<Book>| match b {
+        Ok(b) => i64::from(b.id),
+        Err(bad) => match &bad.key["id"] {
+            AttributeValue::N(id) => -id.to_string().parse::<i64>().unwrap(),
+            other => panic!("an id {other:?}"),
+        },
+    };
+    let desc = || db.query::<Book>("s1").desc().page_size(1).lenient();
+    let read = paged_ids(1, |c| desc().page(1, c), lenient).await;
+    assert_eq!(read, [[-6], [5], [3], [1]]);
 });

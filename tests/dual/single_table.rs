@@ -131,8 +131,7 @@ dual_test!(single_table_collection_query, |t| {
         let page = db
             .collection::<UserData>("u1")
             .desc()
-            .page_size(1)
-            .page(cursor)
+            .page(1, cursor)
             .await
             .unwrap();
         seen.extend(page.items);

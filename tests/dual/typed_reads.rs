@@ -193,9 +193,9 @@ dual_test!(
         let reversed: Vec<Profile> = all.iter().rev().cloned().collect();
         assert_eq!(query().desc().page_size(4).all().await.unwrap(), reversed);
         assert_eq!(query().limit(3).all().await.unwrap(), all[..3]);
-        let page = query().page_size(5).page(None).await.unwrap();
+        let page = query().page_size(5).page(5, None).await.unwrap();
         assert_eq!(page.items, all[..5]);
-        let next = query().page_size(5).page(page.next).await.unwrap();
+        let next = query().page_size(5).page(5, page.next).await.unwrap();
         assert_eq!(next.items, all[5..10]);
         let streamed: Vec<Profile> =
             futures::TryStreamExt::try_collect(query().page_size(7).stream())

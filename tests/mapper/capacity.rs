@@ -116,8 +116,7 @@ async fn a_query_rounds_once_per_page_and_sums_its_pages() {
     // 20 small items read in one page: far below 4 KB, so 0.5 RCU eventually consistent.
     let (page, c) = db
         .query::<Post>("ada")
-        .limit(20)
-        .page(None)
+        .page(20, None)
         .with_capacity()
         .await
         .unwrap();
@@ -201,12 +200,7 @@ async fn the_meter_says_what_a_page_view_costs() {
 
     // The page view under test: the newest post, then the first page of 20.
     db.get::<Post>(("ada", "024")).await.unwrap();
-    db.query::<Post>("ada")
-        .desc()
-        .limit(20)
-        .page(None)
-        .await
-        .unwrap();
+    db.query::<Post>("ada").desc().page(20, None).await.unwrap();
     let cost = db.meter().take();
     assert!(
         cost.read_units() <= 3.0,

@@ -79,12 +79,7 @@ async fn paging_with_cursors_visits_everything_once() {
     let mut cursor = None;
     let mut seen = Vec::new();
     loop {
-        let page = db
-            .query::<Tweet>("abc")
-            .limit(2)
-            .page(cursor)
-            .await
-            .unwrap();
+        let page = db.query::<Tweet>("abc").page(2, cursor).await.unwrap();
         seen.extend(page.items.into_iter().map(|t| t.id));
         match page.next {
             Some(next) => cursor = Some(next.to_string().parse().unwrap()),

@@ -215,13 +215,18 @@ async fn count_one_page_and_projection() {
         err.to_string(),
         "one() expected exactly one result, found more than one"
     );
-    let first = db.query::<Tweet>("abc").limit(1).page(None).await.unwrap();
+    let first = db
+        .query::<Tweet>("abc")
+        .limit(1)
+        .dynamodb_page(None)
+        .await
+        .unwrap();
     assert_eq!(first.items.len(), 1);
     let cursor: Cursor = first.next.unwrap().to_string().parse().unwrap();
     let rest = db
         .query::<Tweet>("abc")
         .project(Tweet::text())
-        .page(Some(cursor))
+        .dynamodb_page(Some(cursor))
         .await
         .unwrap();
     assert_eq!((rest.items.len(), rest.next), (0, None));
@@ -296,8 +301,13 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
     assert_eq!(stream.try_next().await.unwrap().unwrap().userid, "b");
     assert!(stream.try_next().await.unwrap().is_none());
     assert_eq!(db.scan_index(Tweet::rt_index()).count().await.unwrap(), 7);
-    let err = db.scan::<Tweet>().segments(2).page(None).await.unwrap_err();
-    assert!(err.message().starts_with("page() reads one segment"));
+    let err = db
+        .scan::<Tweet>()
+        .segments(2)
+        .page(1, None)
+        .await
+        .unwrap_err();
+    assert!(err.message().starts_with("a page reads one segment"));
     let scans = rec.scans.lock().unwrap();
     assert_eq!(scans[1].limit, Some(1));
     assert_eq!(scans[1].exclusive_start_key, Some(key("a", "1")));

@@ -147,6 +147,11 @@ fn generate(input: &DeriveInput, members: &[Member<'_>], unknown: Option<&Ident>
             ))
         },
     };
+    let positions = members
+        .iter()
+        .map(|m| m.variant)
+        .chain(unknown)
+        .map(|variant| quote!(Self::#variant(__value) => ::dynomodel::KeyAttributes::key_attributes(__value, __names),));
     let asserts = assertions(&name, members);
     // `Db::get_collection` takes the key of any member (and only of a member).
     let keys = members.iter().map(|m| {
@@ -175,6 +180,18 @@ fn generate(input: &DeriveInput, members: &[Member<'_>], unknown: Option<&Ident>
                 match ::dynomodel::entity_of(&item, __attribute) {
                     #(#arms)*
                     _ => #fallback,
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl ::dynomodel::KeyAttributes for #ident {
+            fn key_attributes(
+                &self,
+                __names: &[&str],
+            ) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                match self {
+                    #(#positions)*
                 }
             }
         }

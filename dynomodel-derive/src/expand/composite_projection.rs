@@ -5,7 +5,7 @@
 //! projected composite is split back into its parts, so the struct holds fields, never raw composites;
 //! a part found in several projected composites is read from the first (table keys first).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::attr::ProjectionKind;
@@ -128,7 +128,10 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
             let ident = field.ident;
             quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
         });
+        let key_attributes = key_attributes_impl(container, index, &item);
         quote! {
+            #key_attributes
+
             #[automatically_derived]
             impl ::dynomodel::Projected for #item {
                 fn from_projection(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
@@ -150,4 +153,60 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
         }
     });
     quote!(#(#impls)*)
+}
+
+/// `KeyAttributes` for an item struct: the table's keys and the index's, composites rebuilt from
+/// their parts (a cursor after an entry holds them).
+fn key_attributes_impl(
+    container: &Container<'_>,
+    index: &CompositeIndex,
+    item: &Ident,
+) -> TokenStream {
+    let model = container.ident;
+    let model = quote!(#model);
+    let table = [KeyRole::Hash, KeyRole::Range]
+        .into_iter()
+        .filter_map(|role| Slot::of(container, role));
+    let keys = std::iter::once(index.hash)
+        .chain(index.range)
+        .filter_map(|key| Slot::of_ref(container, key));
+    let mut names: Vec<String> = Vec::new();
+    let writes: Vec<TokenStream> = table
+        .chain(keys)
+        .filter(|slot| {
+            let new = !names.iter().any(|name| name == slot.name());
+            names.push(slot.name().to_owned());
+            new
+        })
+        .map(|slot| {
+            let name = slot.name();
+            let values: Vec<TokenStream> = slot
+                .fields()
+                .iter()
+                .map(|field| {
+                    let ident = field.ident;
+                    quote!(&self.#ident)
+                })
+                .collect();
+            let value = slot.attribute(&model, &values);
+            quote! {
+                if __names.contains(&#name) {
+                    __item.insert(::dynomodel::__private::String::from(#name), #value?);
+                }
+            }
+        })
+        .collect();
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::KeyAttributes for #item {
+            fn key_attributes(
+                &self,
+                __names: &[&str],
+            ) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #(#writes)*
+                ::core::result::Result::Ok(__item)
+            }
+        }
+    }
 }

@@ -165,6 +165,7 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
             quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
         });
         let vis = container.vis;
+        let key_attributes = key_attributes_impl(container, index, &item);
         quote! {
             #[automatically_derived]
             impl ::dynomodel::Projected for #item {
@@ -174,6 +175,8 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
                     #read
                 }
             }
+
+            #key_attributes
 
             #[automatically_derived]
             #[allow(dead_code)]
@@ -186,6 +189,51 @@ pub fn item_impls(container: &Container<'_>) -> TokenStream {
         }
     });
     quote!(#(#impls)*)
+}
+
+/// `KeyAttributes` for an item struct: the table's keys and the index's, as stored (a cursor after
+/// an entry holds them).
+fn key_attributes_impl(container: &Container<'_>, index: &Index, item: &syn::Ident) -> TokenStream {
+    let table_keys = container
+        .hash_key()
+        .into_iter()
+        .chain(container.range_key());
+    let index_keys = index
+        .key_positions()
+        .filter_map(|p| container.fields.get(p));
+    let mut names: Vec<&str> = Vec::new();
+    let writes = table_keys.chain(index_keys).filter(|field| {
+        let new = !names.contains(&field.name.as_str());
+        names.push(&field.name);
+        new
+    });
+    let writes: Vec<TokenStream> = writes
+        .map(|field| {
+            let ident = field.ident;
+            let name = &field.name;
+            let value = fields::to_attribute(field, quote!(&self.#ident));
+            quote! {
+                if __names.contains(&#name) {
+                    if let ::core::option::Option::Some(__value) = #value.map_err(|__e| __e.at(#name))? {
+                        __item.insert(::dynomodel::__private::String::from(#name), __value);
+                    }
+                }
+            }
+        })
+        .collect();
+    quote! {
+        #[automatically_derived]
+        impl ::dynomodel::KeyAttributes for #item {
+            fn key_attributes(
+                &self,
+                __names: &[&str],
+            ) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
+                let mut __item = ::dynomodel::Item::new();
+                #(#writes)*
+                ::core::result::Result::Ok(__item)
+            }
+        }
+    }
 }
 
 /// The index handles, `Tweet::rt_index() -> Index<Tweet, Hash, Range, Item>`, in an inherent impl.

@@ -1,12 +1,10 @@
 //! Requests whose cost used to grow with the square of their size (issue 25, "one request stalls the
-//! server"): each is made large enough that the quadratic step took from seconds to minutes in a test
-//! build, and must now be answered well within its limit. Each runs on its own thread so that a
-//! regression fails at the limit rather than after the minutes it would take.
-//!
-//! `benches/request_scaling.rs` measures every size dimension of a request by doubling it.
+//! server"), at sizes where the quadratic step took from seconds to minutes in a test build: each must
+//! get DynamoDB's answer. Their cost is not timed here (a timed test fails on a busy machine, not on
+//! a slow build): `benches/request_scaling.rs` measures every size dimension of a request by doubling
+//! it, and a quadratic step coming back would show as these tests taking minutes.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use dynomodel::{
     AttributeValue, Backend, ComparisonOperator, GetItemInput, LegacyCondition, PutItemInput,
@@ -15,20 +13,6 @@ use dynomodel::{
 
 use super::{backend_with, item, s, table_input, values};
 use crate::MemBackend;
-
-/// Runs `request` on a thread of its own; panics if it takes longer than `limit`.
-fn within<T: Send + 'static>(
-    limit: Duration,
-    what: &str,
-    request: impl FnOnce() -> T + Send + 'static,
-) -> T {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(request());
-    });
-    rx.recv_timeout(limit)
-        .unwrap_or_else(|_| panic!("{what} took longer than {limit:?}"))
-}
 
 /// A table `tbl` (hash key `pk`, a string) holding `items`.
 fn backend(items: Vec<dynomodel::Item>) -> MemBackend {
@@ -73,9 +57,7 @@ fn hundreds_of_thousands_of_unused_placeholders_are_reported_at_once() {
         expression_attribute_names: Some(names),
         ..Default::default()
     };
-    let error = within(Duration::from_secs(10), "200,000 unused names", move || {
-        block_on(backend.get_item(get)).unwrap_err()
-    });
+    let error = block_on(backend.get_item(get)).unwrap_err();
     let message = error.message();
     assert!(
         message.starts_with(
@@ -99,11 +81,7 @@ fn a_long_attributes_to_get_is_checked_for_duplicates_in_linear_time() {
         attributes_to_get: Some(attributes),
         ..Default::default()
     };
-    let error = within(
-        Duration::from_secs(10),
-        "100,000 AttributesToGet",
-        move || block_on(backend.get_item(get)).unwrap_err(),
-    );
+    let error = block_on(backend.get_item(get)).unwrap_err();
     assert_eq!(
         error.message(),
         "Cannot have two attributes with the same name"
@@ -129,11 +107,7 @@ fn generated_placeholders_skip_the_requests_own_in_linear_time() {
         expression_attribute_names: Some(names),
         ..Default::default()
     };
-    let error = within(
-        Duration::from_secs(10),
-        "100,000 request placeholders",
-        move || block_on(backend.query(query)).unwrap_err(),
-    );
+    let error = block_on(backend.query(query)).unwrap_err();
     assert!(
         error
             .message()
@@ -164,28 +138,22 @@ fn adding_to_and_deleting_from_large_sets_is_linear() {
         ("s", AttributeValue::Ss(stored.clone())),
     ])]);
     let added: Vec<String> = (0..25_000).map(|i| format!("f{i}")).collect();
-    let after = within(
-        Duration::from_secs(10),
-        "ADD and DELETE of 25,000",
-        move || {
-            block_on(async {
-                backend
-                    .update_item(set_update("ADD", added.clone()))
-                    .await
-                    .expect("add");
-                backend
-                    .update_item(set_update("DELETE", added))
-                    .await
-                    .expect("delete");
-                let get = GetItemInput {
-                    table_name: "tbl".into(),
-                    key: key(),
-                    ..Default::default()
-                };
-                backend.get_item(get).await.expect("get").item
-            })
-        },
-    );
+    let after = block_on(async {
+        backend
+            .update_item(set_update("ADD", added.clone()))
+            .await
+            .expect("add");
+        backend
+            .update_item(set_update("DELETE", added))
+            .await
+            .expect("delete");
+        let get = GetItemInput {
+            table_name: "tbl".into(),
+            key: key(),
+            ..Default::default()
+        };
+        backend.get_item(get).await.expect("get").item
+    });
     let set = after.and_then(|mut i| i.remove("s"));
     assert_eq!(set, Some(AttributeValue::Ss(stored)));
 }
@@ -208,9 +176,7 @@ fn contains_on_a_long_binary_is_linear() {
         expression_attribute_values: values(&[(":n", AttributeValue::B(needle))]),
         ..Default::default()
     };
-    let error = within(Duration::from_secs(1), "contains() on 390 KB", move || {
-        block_on(backend.put_item(put)).unwrap_err()
-    });
+    let error = block_on(backend.put_item(put)).unwrap_err();
     assert_eq!(error.code(), "ConditionalCheckFailedException");
 }
 
@@ -228,11 +194,7 @@ fn a_projection_of_one_long_name_repeated_reports_one_overlap() {
         expression_attribute_names: Some([("#a".to_owned(), long.clone())].into()),
         ..Default::default()
     };
-    let error = within(
-        Duration::from_secs(10),
-        "680 overlapping paths",
-        move || block_on(backend.get_item(get)).unwrap_err(),
-    );
+    let error = block_on(backend.get_item(get)).unwrap_err();
     let expected = format!(
         "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or \
          rewrite one of these paths; path one: [{long}], path two: [{long}]"

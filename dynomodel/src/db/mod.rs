@@ -123,6 +123,8 @@ pub struct Db {
     pub(crate) calls: Calls,
     namespace: Arc<str>,
     batch_options: BatchOptions,
+    /// Signs and checks cursor tokens ([`Db::with_cursor_key`]).
+    pub(crate) cursor_key: Option<Arc<crate::query::CursorKey>>,
 }
 
 impl fmt::Debug for Db {
@@ -133,6 +135,7 @@ impl fmt::Debug for Db {
             .field("ask", &self.calls.ask)
             .field("namespace", &self.namespace)
             .field("batch_options", &self.batch_options)
+            .field("cursor_key", &self.cursor_key)
             .finish()
     }
 }
@@ -149,6 +152,7 @@ impl Db {
             calls: Calls::new(backend),
             namespace: Arc::from(""),
             batch_options: BatchOptions::default(),
+            cursor_key: None,
         }
     }
 

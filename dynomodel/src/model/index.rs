@@ -203,6 +203,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
         IndexInfo {
             name: self.name,
             local: self.local,
+            hash: self.hash,
             range: self.range,
         }
     }
@@ -213,6 +214,7 @@ impl<M, H, R, T> Index<M, H, R, T> {
 pub(crate) struct IndexInfo {
     pub(crate) name: &'static str,
     pub(crate) local: bool,
+    pub(crate) hash: &'static str,
     pub(crate) range: Option<&'static str>,
 }
 

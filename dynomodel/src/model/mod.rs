@@ -24,6 +24,7 @@ pub use entity::{
 };
 pub(crate) use entity::{entity_filter, index_entity_filter};
 pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE};
+pub(crate) use index::IndexInfo;
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
 pub use required::RequiredAttribute;
@@ -195,8 +196,9 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// i64, TweetRtIndexItem>` (the sort key's type is its field handle's; an index whose handle would take a field handle's name is a compile
 /// error). Queries on an `ALL` index return the model; on a `KEYS_ONLY` or `INCLUDE` index they return
 /// a generated `<Model><Index>Item` struct (same visibility as the model, `Debug + Clone + PartialEq`,
-/// implementing [`Projected`]) with exactly the table keys, the index keys and the included fields,
-/// and a `key()` method giving the table key. See [`Db::query_index`](crate::Db::query_index).
+/// implementing [`Projected`] and [`KeyAttributes`](crate::KeyAttributes), so that a cursor can be
+/// made after one) with exactly the table keys, the index keys and the included fields, and a `key()`
+/// method giving the table key. See [`Db::query_index`](crate::Db::query_index).
 ///
 /// ```
 /// use dynomodel::{Model, ProjectionType};
@@ -402,8 +404,9 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 ///   the request's `FilterExpression` (ANDed with the query's own filter), so DynamoDB counts
 ///   correctly (`Count` is after the filter) and `limit(n)` means n orders. The capacity is not
 ///   filtered: the other entities' items in the partition (or table) are still read and paid for,
-///   and a page's `ScannedCount` includes them; a one-request [`page`](crate::Query::page) may
-///   hold fewer orders than its limit, even none, with a cursor to go on. An index query is
+///   and a page's `ScannedCount` includes them; [`page(n, ..)`](crate::Query::page) fills n
+///   orders across requests, while a one-request [`dynamodb_page`](crate::Query::dynamodb_page)
+///   may hold fewer orders than its limit, even none, with a cursor to go on. An index query is
 ///   filtered where the index entries hold `_et`: a local index, or a global index projecting
 ///   `ALL`; a global `KEYS_ONLY` or `INCLUDE` index cannot tell the entity types apart and returns
 ///   every entry that decodes as its entry type (`fetch_full()` then leaves out the full items of

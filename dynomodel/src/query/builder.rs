@@ -5,18 +5,19 @@ use std::marker::PhantomData;
 
 use futures::Stream;
 
-use crate::backend::{QueryInput, Select};
+use crate::backend::{KeyType, QueryInput, Select};
 use crate::db::decode::TableKey;
-use crate::db::{Db, Partial};
+use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{
     Condition, ExpressionContext, IntoProjection, IntoSortKeyCondition, ProjectionExpression,
 };
 use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
-use crate::query::cursor::Cursor;
+use crate::query::cursor::{Cursor, InvalidCursorReason, Operation, Scope};
+use crate::query::decoding::{Decode, Strict};
 use crate::query::key::{self, Target};
-use crate::query::pager::{Decode, FullItems, Page, Pager, Request, Strict};
-use crate::value::AttributeValue;
+use crate::query::pager::{FullItems, Pager, Request};
+use crate::value::{AttributeValue, Item};
 
 /// Which table or index a query reads.
 #[derive(Debug, Clone)]
@@ -29,19 +30,22 @@ enum Source {
 
 /// A Query on model `M`'s table or one of its indexes, returning `T`s. Build it with
 /// [`Db::query`] or [`Db::query_index`], refine it, then finish with [`all`](Query::all),
-/// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page) or
-/// [`stream`](Query::stream). Nothing is sent before a finisher runs; a malformed query (a range
-/// condition DynamoDB cannot use, a consistent read on a global index) fails there, unsent.
+/// [`first`](Query::first), [`one`](Query::one), [`count`](Query::count), [`page`](Query::page)
+/// (pages of n items for web APIs, with a [`Cursor`](crate::Cursor)),
+/// [`dynamodb_page`](Query::dynamodb_page) (one DynamoDB request) or [`stream`](Query::stream).
+/// Nothing is sent before a finisher runs; a malformed query (a range condition DynamoDB cannot
+/// use, a consistent read on a global index) or a cursor that does not fit it fails there, unsent.
 ///
 /// An item that does not decode as `T` fails the read with [`Error::ItemDecode`], naming the table,
 /// the index, the item's key and the attribute; [`lenient`](Query::lenient) returns such items as
-/// `Err`s beside the good ones instead.
+/// `Err`s beside the good ones instead (with the same finishers, pages included).
 ///
 /// A model sharing its table with others (a single-table member, `entity = "..."`) reads only its
-/// own items: the entity check is ANDed to the `FilterExpression`, so `count` and `limit` are of this
-/// entity, but the other entities' items of the partition are still read and paid for (and counted
-/// in `ScannedCount`), and one page may hold fewer items than asked. See "Single-table entities" on
-/// [`Model`](crate::Model) (`.collection::<C>()` reads every member).
+/// own items: the entity check is ANDed to the `FilterExpression`, so `count`, `limit` and
+/// `page(n, ..)` are of this entity, but the other entities' items of the partition are still read
+/// and paid for (and counted in `ScannedCount`), and a `dynamodb_page` may hold fewer items than
+/// asked, even none. See "Single-table entities" on [`Model`](crate::Model) (`.collection::<C>()`
+/// reads every member).
 ///
 /// The examples of this page and of [`Scan`](crate::Scan) run on an in-memory database
 /// (`Db::memory()` of `dynomodel-mem`) holding four tweets. `Tweet` has the local index `ts-local`
@@ -87,7 +91,7 @@ enum Source {
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
-#[must_use = "a query does nothing until finished with all(), first(), one(), count(), page() or stream()"]
+#[must_use = "a query does nothing until finished with all(), first(), one(), count(), page(), dynamodb_page() or stream()"]
 pub struct Query<'a, M: Model, T = M> {
     db: &'a Db,
     hash_name: &'static str,
@@ -96,7 +100,7 @@ pub struct Query<'a, M: Model, T = M> {
     range: Option<Condition<M>>,
     filter: Option<Condition<M>>,
     projection: Option<ProjectionExpression<M>>,
-    limit: Option<usize>,
+    pub(super) limit: Option<usize>,
     page_size: Option<i32>,
     forward: bool,
     consistent: bool,
@@ -314,7 +318,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         self
     }
 
-    /// At most `n` results in all (`all`, `stream`, `page`); requests ask for no more than remain.
+    /// At most `n` results in all (`all`, `stream`, `dynamodb_page`); requests ask for no more than
+    /// remain. A [`page`](Query::page) takes its size as an argument instead.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -586,10 +591,10 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         }
     }
 
-    /// Renders the request (no paging fields yet).
-    pub(crate) fn build(&self) -> Result<QueryInput> {
-        let hash = self.hash.clone()?;
-        let target = match (&self.source, &self.range) {
+    /// Where the query reads: the table, or the index chosen (`.index`, `query_index`) or implied
+    /// by the range condition.
+    pub(super) fn target(&self) -> Result<Target> {
+        Ok(match (&self.source, &self.range) {
             (Source::Index(target), _) => target.clone(),
             (Source::Auto, None) => Target::table(M::RANGE_KEY),
             (Source::Auto, Some(range)) => {
@@ -600,7 +605,12 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
                     false => key::auto_select(&M::schema(), M::HASH_KEY, M::RANGE_KEY, attribute)?,
                 }
             }
-        };
+        })
+    }
+
+    /// Renders the request on `target` (no paging fields yet).
+    fn render(&self, target: Target) -> Result<QueryInput> {
+        let hash = self.hash.clone()?;
         if self.consistent && target.index.is_some() && !target.local {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
@@ -630,19 +640,86 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
-    /// The pager of `all`, `page` and `stream` (up to `limit`).
+    /// What the query positions on `target`: its cursors hold the table's keys, on an index the
+    /// index's too, in the partition read.
+    pub(super) fn scope(&self, target: &Target) -> Result<Scope> {
+        let hash = self.hash.clone()?;
+        let mut scope = Scope::new(
+            Operation::Query,
+            self.db.table_name::<M>(),
+            target.index.clone(),
+            self.db.cursor_key().cloned(),
+        )
+        .key(M::HASH_KEY, KeyType::Hash);
+        if let Some(range) = M::RANGE_KEY {
+            scope = scope.key(range, KeyType::Range);
+        }
+        if target.index.is_some() {
+            scope = scope.key(self.hash_name, KeyType::Hash);
+            if let Some(range) = &target.range {
+                scope = scope.key(range.clone(), KeyType::Range);
+            }
+        }
+        Ok(scope.partition(self.hash_name, hash))
+    }
+
+    /// A cursor given to the query, checked against `scope` and against the range condition: the
+    /// key to start after.
+    pub(super) fn start(
+        &self,
+        scope: &Scope,
+        target: &Target,
+        cursor: Option<Cursor>,
+    ) -> Result<Option<Item>> {
+        let Some(cursor) = cursor else {
+            return Ok(None);
+        };
+        let start = scope.start(cursor, &M::schema())?;
+        if let Some(attribute) = self.outside_range(target, &start) {
+            return Err(scope.refuse(InvalidCursorReason::OutsideRange {
+                attribute: attribute.to_owned(),
+            }));
+        }
+        Ok(Some(start))
+    }
+
+    /// The sort key attribute of `key`, if its value does not satisfy the range condition (which
+    /// DynamoDB refuses in an `ExclusiveStartKey`).
+    pub(super) fn outside_range<'t>(&self, target: &'t Target, key: &Item) -> Option<&'t str> {
+        let range = self.range.as_ref()?;
+        let attribute = target.range.as_deref()?;
+        (!key::admits(range, key.get(attribute))).then_some(attribute)
+    }
+
+    /// The same query, its projection (if any) also returning `names`: a page's cursor is made
+    /// from its last item's keys.
+    pub(super) fn projecting_keys(mut self, names: &[&str]) -> Self {
+        self.projection = self.projection.take().map(|projection| {
+            names.iter().fold(projection, |projection, name| {
+                projection.with(attribute::<M>(name))
+            })
+        });
+        self
+    }
+
+    /// The pager of `all` and `stream` (up to `limit`).
     pub(crate) fn limited_pager(&self) -> Result<Pager<T>> {
         self.pager(self.limit)
     }
 
     fn pager(&self, limit: Option<usize>) -> Result<Pager<T>> {
+        self.pager_on(self.target()?, limit)
+    }
+
+    /// The pager reading `target`, with `limit` results in all.
+    pub(super) fn pager_on(&self, target: Target, limit: Option<usize>) -> Result<Pager<T>> {
         let full = self.full.then(|| FullItems {
             table_name: self.db.table_name::<M>(),
             entity: M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity)),
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
-            request: Request::Query(self.build()?),
+            request: Request::Query(self.render(target)?),
             decode: self.decode,
             key: TableKey::of::<M>(),
             full,
@@ -809,51 +886,6 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// ```
     pub async fn count(self) -> Result<usize> {
         self.pager(None)?.count().await
-    }
-
-    /// One page starting after `cursor` (`None`: from the start), of at most `limit` results.
-    ///
-    /// ```
-    /// # use dynomodel::{Db, Model};
-    /// # use dynomodel_mem::MemoryDb;
-    /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # #[dynomodel(table = "tweets")]
-    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
-    /// # pub struct Tweet {
-    /// #     #[hash_key] pub userid: String,
-    /// #     #[range_key] pub id: String,
-    /// #     pub city: String,
-    /// #     #[index(all = "ts-local")] pub ts: i64,
-    /// #     pub retweets: i64,
-    /// #     pub text: String,
-    /// # }
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// # let db = Db::memory();
-    /// # db.create_schema::<Tweet>().await?;
-    /// # for (userid, id, city, ts, retweets, text) in [
-    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
-    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
-    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
-    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
-    /// # ] {
-    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
-    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
-    /// # }
-    /// use dynomodel::Cursor;
-    ///
-    /// let first = db.query::<Tweet>("abc").limit(2).page(None).await?;
-    /// assert_eq!(first.items.len(), 2);
-    /// // The cursor travels as a string, e.g. to a web client and back.
-    /// let token: Option<String> = first.next.map(|c| c.to_string());
-    /// let cursor: Option<Cursor> = token.map(|t| t.parse()).transpose()?;
-    /// let second = db.query::<Tweet>("abc").limit(2).page(cursor).await?;
-    /// assert_eq!(second.items[0].id, "3");
-    /// assert!(second.next.is_none()); // the last page
-    /// # Ok::<(), dynomodel::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.pager(self.limit)?.page::<Strict>(cursor).await
     }
 
     /// Every result as a stream, fetching a page when the previous one is consumed.

@@ -11,7 +11,7 @@ impl Db {
     /// attribute names: `db.collection::<UserData>("u1").all()` returns a `Vec<UserData>` holding
     /// the user and all their orders and lines, in sort-key order. The hash value is typed as the
     /// first member's hash key. Everything of [`Query`] applies: `range`, `filter`, `desc`,
-    /// `limit`, `page` (paging through the partition with a cursor), `stream`.
+    /// `limit`, `page(n, cursor)` (paging through the partition with a cursor), `stream`.
     ///
     /// An item of an entity type no member declares is an error naming it (or goes to the
     /// `#[dynomodel(unknown)]` variant): never silently dropped. See [`Collection`] for an example.
@@ -38,7 +38,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// `db.query_index(Order::by_status(), "open").collection::<UserData>()`. `M` must be one of
     /// `C`'s members (same table). The index must project the entity attribute (`ALL` does).
     pub fn collection<C: Collection>(self) -> Query<'a, M, C> {
-        let mut query = self.retype(crate::query::pager::Decode::items(C::from_item));
+        let mut query = self.retype(crate::query::decoding::Decode::items(C::from_item));
         // Every member's items: the query is no longer `M`'s alone.
         query.entity = None;
         query

@@ -164,6 +164,46 @@ pub(crate) fn render<M>(
     ctx.key_conditions(&[&hash_condition, range])
 }
 
+/// Whether a sort key value satisfies `range` (a condition [`range_attribute`] accepts), as
+/// DynamoDB checks an `ExclusiveStartKey` against the key condition: S and B compare as bytes, N
+/// by value; a missing value or another type never does.
+pub(crate) fn admits<M>(range: &Condition<M>, value: Option<&AttributeValue>) -> bool {
+    use std::cmp::Ordering;
+    let Some(value) = value else { return false };
+    let compare = |operand: &Operand| -> Option<Ordering> {
+        match (value, operand) {
+            (AttributeValue::S(a), Operand::Value(Ok(AttributeValue::S(b)))) => {
+                Some(a.as_bytes().cmp(b.as_bytes()))
+            }
+            (AttributeValue::N(a), Operand::Value(Ok(AttributeValue::N(b)))) => Some(a.cmp(b)),
+            (AttributeValue::B(a), Operand::Value(Ok(AttributeValue::B(b)))) => Some(a.cmp(b)),
+            _ => None,
+        }
+    };
+    match range.node() {
+        Node::Compare(_, op, operand) => compare(operand).is_some_and(|order| match op {
+            Comparator::Eq => order == Ordering::Equal,
+            Comparator::Lt => order == Ordering::Less,
+            Comparator::Le => order != Ordering::Greater,
+            Comparator::Gt => order == Ordering::Greater,
+            Comparator::Ge => order != Ordering::Less,
+            Comparator::Ne => order != Ordering::Equal,
+        }),
+        Node::Between(_, low, high) => {
+            compare(low).is_some_and(|o| o != Ordering::Less)
+                && compare(high).is_some_and(|o| o != Ordering::Greater)
+        }
+        Node::Function("begins_with", _, Some(Operand::Value(Ok(prefix)))) => {
+            match (value, prefix) {
+                (AttributeValue::S(s), AttributeValue::S(p)) => s.starts_with(p.as_str()),
+                (AttributeValue::B(b), AttributeValue::B(p)) => b.starts_with(p),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The run-time checks behind `.range(..)`. The typed API only hands them sort-key comparisons

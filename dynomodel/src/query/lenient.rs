@@ -6,8 +6,9 @@ use futures::Stream;
 use crate::db::ItemDecode;
 use crate::error::Result;
 use crate::model::Model;
-use crate::query::cursor::Cursor;
-use crate::query::pager::{Page, PerItem};
+use crate::query::cursor::{Cursor, KeyAttributes};
+use crate::query::decoding::PerItem;
+use crate::query::pager::Page;
 use crate::query::{Query, Scan};
 
 /// One item of a lenient read: the decoded item, or what is wrong with it (naming its table, key
@@ -17,11 +18,13 @@ pub type Decoded<T> = std::result::Result<T, Box<ItemDecode>>;
 
 /// A [`Query`] or [`Scan`] that returns every item it reads, each as a [`Decoded<T>`]: one item that
 /// does not decode as `T` never hides the others. Made by [`Query::lenient`] or [`Scan::lenient`],
-/// finished like the read it wraps (`all`, `first`, `page`, `stream`).
+/// finished like the read it wraps (`all`, `first`, `page`, `dynamodb_page`, `stream`).
 ///
 /// Only decoding is lenient: a request that fails (a validation error, throttling, a missing
-/// table) still fails the read. `limit(n)` counts every item returned, good or bad, and a page's
-/// cursor is positioned after both.
+/// table) still fails the read, and a cursor given to a page is checked as for the strict read
+/// ([`Error::InvalidCursor`](crate::Error::InvalidCursor)). `limit(n)` and `page(n, ..)` count
+/// every item returned, good or bad, and a page's cursor is positioned after its last item,
+/// good or bad (from the key attributes found in a bad one).
 ///
 /// ```
 /// use dynomodel::{AttributeValue, Db, Model, PutItemInput};
@@ -56,7 +59,7 @@ pub type Decoded<T> = std::result::Result<T, Box<ItemDecode>>;
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
-#[must_use = "a lenient read does nothing until finished with all(), first(), page() or stream()"]
+#[must_use = "a lenient read does nothing until finished with all(), first(), page(), dynamodb_page() or stream()"]
 pub struct Lenient<R> {
     read: R,
 }
@@ -82,7 +85,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// # let db = Db::memory();
     /// # db.create_schema::<Post>().await?;
     /// db.put(&Post { forum: "rust".into(), id: 1, text: "hello".into() }).await?;
-    /// let page = db.scan::<Post>().lenient().page(None).await?;
+    /// let page = db.scan::<Post>().lenient().page(10, None).await?;
     /// assert!(matches!(&page.items[..], [Ok(post)] if post.text == "hello"));
     /// # Ok::<(), dynomodel::Error>(())
     /// # }).unwrap();
@@ -103,9 +106,10 @@ impl<'a, M: Model, T: Send + 'static> Lenient<Query<'a, M, T>> {
         Ok(self.read.limit(1).lenient().all().await?.pop())
     }
 
-    /// One page after `cursor`, its items decoded or not.
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
-        self.read.limited_pager()?.page::<PerItem>(cursor).await
+    /// One DynamoDB request after `cursor`, its items decoded or not; see
+    /// [`Query::dynamodb_page`].
+    pub async fn dynamodb_page(self, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
+        self.read.dynamodb_page_in::<PerItem>(cursor).await
     }
 
     /// Every item as a stream, decoded or not.
@@ -117,19 +121,78 @@ impl<'a, M: Model, T: Send + 'static> Lenient<Query<'a, M, T>> {
     }
 }
 
+impl<'a, M: Model, T: KeyAttributes + Send + 'static> Lenient<Query<'a, M, T>> {
+    /// Up to `n` items after `cursor`, good or bad, with the cursor of the next page: as
+    /// [`Query::page`], each item a [`Decoded<T>`]. `next` follows the page's last item even if
+    /// it did not decode (made from the key attributes found in it), and is `None` once the read
+    /// is complete.
+    ///
+    /// ```
+    /// use dynomodel::{AttributeValue, Db, Model, PutItemInput};
+    /// # use dynomodel_mem::MemoryDb;
+    ///
+    /// #[derive(Model, Debug, PartialEq)]
+    /// struct Post { #[hash_key] forum: String, #[range_key] id: u32, text: String }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// db.create_schema::<Post>().await?;
+    /// for id in [1, 3] {
+    ///     db.put(&Post { forum: "rust".into(), id, text: "hello".into() }).await?;
+    /// }
+    /// // Another program wrote post 2 without `text`.
+    /// let stray = [("forum", AttributeValue::S("rust".into())), ("id", AttributeValue::N(2.into()))];
+    /// let item = stray.into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
+    /// let table_name = db.table_name::<Post>();
+    /// db.backend().put_item(PutItemInput { table_name, item, ..Default::default() }).await?;
+    ///
+    /// let first = db.query::<Post>("rust").lenient().page(2, None).await?;
+    /// assert!(matches!(&first.items[..], [Ok(_), Err(bad)] if bad.key["id"] == AttributeValue::N(2.into())));
+    /// // The cursor follows the bad item: the next page starts at post 3.
+    /// let second = db.query::<Post>("rust").lenient().page(2, first.next).await?;
+    /// assert!(matches!(&second.items[..], [Ok(post)] if post.id == 3));
+    /// assert!(second.next.is_none());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn page(self, n: usize, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
+        self.read.page_in::<PerItem>(n, cursor).await
+    }
+
+    /// The cursor right after `item`, a good item of this read (see [`Query::cursor_after`]).
+    pub fn cursor_after(&self, item: &T) -> Result<Cursor> {
+        self.read.cursor_after(item)
+    }
+}
+
 impl<'a, M: Model, T: Send + 'static> Lenient<Scan<'a, M, T>> {
     /// Every item (up to `limit`), decoded or not.
     pub async fn all(self) -> Result<Vec<Decoded<T>>> {
         futures::TryStreamExt::try_collect(self.stream()).await
     }
 
-    /// One page after `cursor` (one segment), its items decoded or not.
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
-        self.read.page_in::<PerItem>(cursor).await
+    /// One DynamoDB request after `cursor` (one segment), its items decoded or not; see
+    /// [`Scan::dynamodb_page`].
+    pub async fn dynamodb_page(self, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
+        self.read.dynamodb_page_in::<PerItem>(cursor).await
     }
 
     /// Every item as a stream (segments merged), decoded or not.
     pub fn stream(self) -> impl Stream<Item = Result<Decoded<T>>> + Send + 'static {
         self.read.stream_in::<PerItem>()
+    }
+}
+
+impl<'a, M: Model, T: KeyAttributes + Send + 'static> Lenient<Scan<'a, M, T>> {
+    /// Up to `n` items after `cursor` (one segment), good or bad, with the cursor of the next
+    /// page: as [`Scan::page`], each item a [`Decoded<T>`], `next` following the page's last item
+    /// even if it did not decode.
+    pub async fn page(self, n: usize, cursor: Option<Cursor>) -> Result<Page<Decoded<T>>> {
+        self.read.page_in::<PerItem>(n, cursor).await
+    }
+
+    /// The cursor right after `item`, a good item of this scan (see [`Scan::cursor_after`]).
+    pub fn cursor_after(&self, item: &T) -> Result<Cursor> {
+        self.read.cursor_after(item)
     }
 }

@@ -44,8 +44,8 @@
 //! let full: Vec<Tweet> = db.query_index(Tweet::rt_index(), "Paris").fetch_full().all().await?;
 //! assert_eq!(full.len(), 3);
 //!
-//! // Paging for web APIs: the cursor prints as a token.
-//! let page = db.query::<Tweet>("abc").limit(2).page(None).await?;
+//! // Paging for web APIs: pages of n matching items; the cursor prints as a token.
+//! let page = db.query::<Tweet>("abc").page(2, None).await?;
 //! let token: Option<String> = page.next.map(|c| c.to_string());
 //! assert!(token.is_some());
 //!
@@ -63,13 +63,16 @@
 mod builder;
 mod collection;
 mod cursor;
+mod decoding;
 mod key;
 mod lenient;
 mod pager;
+mod paging;
 mod scan;
 
 pub use builder::Query;
-pub use cursor::Cursor;
+pub(crate) use cursor::CursorKey;
+pub use cursor::{Cursor, InvalidCursor, InvalidCursorReason, KeyAttributes};
 pub use lenient::{Decoded, Lenient};
 pub use pager::Page;
 pub use scan::Scan;

@@ -7,21 +7,28 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
 
-use std::borrow::Cow;
-
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
 use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
-use crate::db::decode::{FromAttributes, ItemDecode, KeyWatch, Source, TableKey};
+use crate::db::decode::{Source, TableKey};
 use crate::db::names::model_name;
 use crate::db::Calls;
-use crate::error::{ConversionError, Error, Result};
-use crate::model::{entity_of, Projected};
+use crate::error::Result;
+use crate::model::entity_of;
 use crate::query::cursor::Cursor;
-use crate::query::lenient::Decoded;
-use crate::value::{AttributeValue, Item};
+use crate::query::decoding::{Decode, Failures, Items, Mode, Positions, Results};
+use crate::value::Item;
 
-/// One page of results and where the next one starts (`None`: this was the last).
+/// One page of results and where the next one starts.
+///
+/// [`Query::page`](crate::Query::page) and [`Scan::page`](crate::Scan::page) give up to `n`
+/// matching items, reading as many DynamoDB requests as it takes, with `next` positioned right
+/// after the last item returned, and no `next` once nothing follows.
+/// [`Query::dynamodb_page`](crate::Query::dynamodb_page) and
+/// [`Scan::dynamodb_page`](crate::Scan::dynamodb_page) give one DynamoDB response as it is: with a
+/// filter it may be short or empty, and its `next` (DynamoDB's `LastEvaluatedKey`) may lead to an
+/// empty page. A [lenient](crate::Query::lenient) read's pages are the same, each item a
+/// [`Decoded<T>`](crate::Decoded), good and bad items counting alike.
 ///
 /// Reading a whole table page by page (the tweets of [`Query`](crate::Query)'s documentation):
 ///
@@ -52,24 +59,24 @@ use crate::value::{AttributeValue, Item};
 /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
 /// # }
 /// let mut cursor = None;
-/// let mut pages = 0;
+/// let mut sizes = Vec::new();
 /// loop {
-///     let page = db.scan::<Tweet>().limit(3).page(cursor).await?;
-///     pages += 1;
+///     let page = db.scan::<Tweet>().page(2, cursor).await?;
+///     sizes.push(page.items.len());
 ///     match page.next {
 ///         Some(next) => cursor = Some(next),
 ///         None => break,
 ///     }
 /// }
-/// assert_eq!(pages, 2);
+/// assert_eq!(sizes, [2, 2]); // no third, empty page
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
-    /// The page's items (possibly empty even when more follow: DynamoDB's `Limit` counts items read).
+    /// The page's items.
     pub items: Vec<T>,
-    /// The cursor for the next page, absent after the last.
+    /// Where the next page starts; absent when the read is complete.
     pub next: Option<Cursor>,
 }
 
@@ -85,6 +92,14 @@ impl Request {
         match self {
             Request::Query(q) => (q.exclusive_start_key, q.limit) = (start, limit),
             Request::Scan(s) => (s.exclusive_start_key, s.limit) = (start, limit),
+        }
+    }
+
+    /// Whether a filter drops some of the items read.
+    fn filtered(&self) -> bool {
+        match self {
+            Request::Query(q) => q.filter_expression.is_some(),
+            Request::Scan(s) => s.filter_expression.is_some(),
         }
     }
 
@@ -135,158 +150,39 @@ pub(crate) struct FullItems {
     pub(crate) entity: Option<(&'static str, &'static str)>,
 }
 
-/// How a read's items become its results: from an [`Item`], and, where the result type has a
-/// better way, from the attributes a typed read hands over (`Backend::query_into`/`scan_into`),
-/// which lets a backend that stores items in another form skip building the `Item`.
-pub(crate) struct Decode<T> {
-    pub(crate) item: fn(Item) -> std::result::Result<T, ConversionError>,
-    pub(crate) attributes: Option<FromAttributes<T>>,
+/// What one request gave.
+struct Fetched<Out> {
+    /// The results decoded (up to the cap).
+    items: Vec<Out>,
+    /// The `LastEvaluatedKey`.
+    next: Option<Item>,
+    /// Whether results came beyond the cap.
+    beyond: bool,
+    /// For a lenient page, the items that did not decode.
+    failed: Failures,
 }
 
-impl<T> Clone for Decode<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Decode<T> {}
-
-impl<T> Decode<T> {
-    /// From `Item`s only.
-    pub(crate) fn items(item: fn(Item) -> std::result::Result<T, ConversionError>) -> Self {
-        Decode {
-            item,
-            attributes: None,
-        }
-    }
-}
-
-impl<T: Projected> Decode<T> {
-    /// A [`Projected`] type's decoding (a model's: from attributes too).
-    pub(crate) fn projected() -> Self {
-        Decode {
-            item: T::from_projection,
-            attributes: T::attributes_decoder(),
-        }
+impl<Out> Fetched<Out> {
+    fn of<T, Md: Mode<T, Out = Out>>(items: Items<'_, T, Md>, next: Option<Item>) -> Result<Self> {
+        let beyond = items.beyond;
+        let (items, failed) = items.finish()?;
+        Ok(Fetched {
+            items,
+            next,
+            beyond,
+            failed,
+        })
     }
 }
 
-/// How a read hands over its items: [`Strict`] (an item that does not decode fails the read) or
-/// [`PerItem`] (each item a `Result`, the read going on).
-pub(crate) trait Mode<T>: Send + 'static {
-    /// What each item of the read is.
-    type Out: Send + 'static;
-    /// The item, or the error that ends a strict read.
-    fn out(decoded: Decoded<T>) -> Decoded<Self::Out>;
-}
-
-/// The first item that does not decode fails the read, as [`Error::ItemDecode`](crate::Error::ItemDecode).
-pub(crate) struct Strict;
-
-impl<T: Send + 'static> Mode<T> for Strict {
-    type Out = T;
-    #[inline]
-    fn out(decoded: Decoded<T>) -> Decoded<T> {
-        decoded
-    }
-}
-
-/// Every item is returned, decoded or not.
-pub(crate) struct PerItem;
-
-impl<T: Send + 'static> Mode<T> for PerItem {
-    type Out = Decoded<T>;
-    #[inline]
-    fn out(decoded: Decoded<T>) -> Decoded<Self::Out> {
-        Ok(decoded)
-    }
-}
-
-/// Decodes the items of a page, naming the key of each that fails (see [`KeyWatch`]).
-struct Items<'r, T, Md: Mode<T>> {
-    decode: Decode<T>,
-    source: Source<'r>,
-    watch: KeyWatch,
-    items: Vec<Md::Out>,
-    /// A strict read's failure: the items after it are skipped.
-    error: Option<Box<ItemDecode>>,
-}
-
-impl<'r, T, Md: Mode<T>> Items<'r, T, Md> {
-    fn new(decode: Decode<T>, source: Source<'r>, key: TableKey, capacity: usize) -> Self {
-        Items {
-            decode,
-            source,
-            watch: KeyWatch::new(key),
-            items: Vec::with_capacity(capacity),
-            error: None,
-        }
-    }
-
-    fn push(&mut self, decoded: std::result::Result<T, ConversionError>) {
-        let decoded = decoded.map_err(|e| self.source.error(self.watch.take(), e));
-        self.output(decoded);
-    }
-
-    /// One decoded item, or the failure naming it.
-    fn output(&mut self, decoded: Decoded<T>) {
-        match Md::out(decoded) {
-            Ok(item) => self.items.push(item),
-            Err(e) => self.error = Some(e),
-        }
-    }
-
-    /// An item given whole.
-    fn item(&mut self, item: Item) {
-        if self.error.is_none() {
-            self.watch.see_item(&item);
-            self.push((self.decode.item)(item));
-        }
-    }
-
-    /// The items, or the failure of a strict read.
-    fn finish(self) -> Result<Vec<Md::Out>> {
-        match self.error {
-            Some(e) => Err(Error::ItemDecode(e)),
-            None => Ok(self.items),
-        }
-    }
-}
-
-/// The sink of a typed read: each item decoded as it comes, from its attributes.
-struct Results<'r, T, Md: Mode<T>> {
-    items: Items<'r, T, Md>,
-    attributes: FromAttributes<T>,
-}
-
-impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
-    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
-        let items = &mut self.items;
-        if items.error.is_none() {
-            let decoded = items.watch.decode(attributes, self.attributes);
-            items.push(decoded);
-        }
-    }
-
-    // The engine's stored items: the key is looked up again only for an item that fails, so a
-    // page that decodes costs nothing for naming the ones that would not.
-    fn stored_item(
-        &mut self,
-        attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>,
-        find: &dyn Fn(&str) -> Option<AttributeValue>,
-    ) {
-        let items = &mut self.items;
-        if items.error.is_none() {
-            let decoded = (self.attributes)(attributes)
-                .map_err(|e| items.source.error(items.watch.key().key_from(find), e));
-            items.output(decoded);
-        }
-    }
-
-    // An item the backend built anyway (a filtered or projected read): decoded from it directly.
-    fn owned_item(&mut self, item: Item) {
-        self.items.item(item);
-    }
+/// A page of up to `n` results ([`Pager::fill`]).
+pub(crate) struct Filled<Out> {
+    pub(crate) items: Vec<Out>,
+    /// Whether results follow the page.
+    pub(crate) more: bool,
+    /// When results follow and the page's last item did not decode (a lenient page): the read's
+    /// key attributes found in it, which the cursor after it holds.
+    pub(crate) last_failed: Option<Item>,
 }
 
 /// A read ready to run.
@@ -312,27 +208,28 @@ impl<T: Send + 'static> Pager<T> {
         }
     }
 
-    /// One request: the decoded items and the `LastEvaluatedKey`.
-    async fn fetch<Md: Mode<T>>(
-        &self,
+    /// One request after `start`, its `Limit` set for `remaining` results: the first `cap` results
+    /// decoded, and with `positions` the positions of those that did not decode (a lenient page).
+    async fn fetch<'r, Md: Mode<T>>(
+        &'r self,
         start: Option<Item>,
         remaining: Option<usize>,
-    ) -> Result<(Vec<Md::Out>, Option<Item>)> {
+        cap: Option<usize>,
+        positions: Option<Positions<'r>>,
+    ) -> Result<Fetched<Md::Out>> {
         let mut request = self.request.clone();
         request.set_page(start, self.request_limit(remaining));
         let source = self.request.source::<T>();
+        let mut items = Items::<T, Md>::new(self.decode, source, self.key, cap, positions);
         if let (None, Some(attributes)) = (&self.full, self.decode.attributes) {
             // A typed read: each item decoded from what the backend hands over.
-            let mut results = Results::<T, Md> {
-                items: Items::new(self.decode, source, self.key, 0),
-                attributes,
-            };
+            let mut results = Results { items, attributes };
             let output = request.send_into(&self.calls, &mut results).await?;
-            return Ok((results.items.finish()?, output.last_evaluated_key));
+            return Fetched::of(results.items, output.last_evaluated_key);
         }
         let output = request.send(&self.calls).await?;
         let items_read = output.items.unwrap_or_default();
-        let mut items = Items::<T, Md>::new(self.decode, source, self.key, items_read.len());
+        items.reserve(items_read.len());
         for item in items_read {
             let item = match &self.full {
                 None => item,
@@ -343,12 +240,13 @@ impl<T: Send + 'static> Pager<T> {
                     None => continue,
                 },
             };
+            // Past the cap, the first full item found tells that more follow.
             items.item(item);
-            if items.error.is_some() {
+            if items.done() {
                 break;
             }
         }
-        Ok((items.finish()?, output.last_evaluated_key))
+        Fetched::of(items, output.last_evaluated_key)
     }
 
     /// The table item an index entry stands for: a GetItem on the table key every index projects
@@ -367,15 +265,77 @@ impl<T: Send + 'static> Pager<T> {
         }))
     }
 
-    /// One page, starting after `cursor`.
-    pub(crate) async fn page<Md: Mode<T>>(self, cursor: Option<Cursor>) -> Result<Page<Md::Out>> {
-        let (items, next) = self
-            .fetch::<Md>(cursor.map(Cursor::into_key), self.limit)
+    /// One request after `start` (`limit` results at most): its items and its `LastEvaluatedKey`.
+    pub(crate) async fn once<Md: Mode<T>>(
+        self,
+        start: Option<Item>,
+    ) -> Result<(Vec<Md::Out>, Option<Item>)> {
+        let fetched = self
+            .fetch::<Md>(start, self.limit, self.limit, None)
             .await?;
-        Ok(Page {
-            items,
-            next: next.map(Cursor::from_key),
-        })
+        Ok((fetched.items, fetched.next))
+    }
+
+    /// Up to `n` results after `start`, reading as many requests as it takes, and whether more
+    /// follow: it reads one result more than it returns to know (so that a page never ends with a
+    /// cursor leading to an empty one), and decodes only the `n` it returns; a read that ends
+    /// without a `LastEvaluatedKey` is complete. `names` are the read's key attributes, kept for
+    /// the last result if it did not decode (a lenient page), to position the cursor after it.
+    ///
+    /// Without a filter each request asks for the results still missing plus one (at most
+    /// `page_size`), as `all()` does. With one, DynamoDB's `Limit` counts items evaluated, so
+    /// matches are sparse: each request evaluates `page_size` items, or by default the whole page
+    /// (plus one) again rather than the few missing, which would cost a request per item evaluated
+    /// near the end; the results read beyond the page are dropped undecoded.
+    pub(crate) async fn fill<Md: Mode<T>>(
+        self,
+        n: usize,
+        start: Option<Item>,
+        names: &[&str],
+    ) -> Result<Filled<Md::Out>> {
+        let filtered = self.request.filtered();
+        let mut results: Vec<Md::Out> = Vec::new();
+        let mut failed: Failures = Vec::new();
+        let mut start = start;
+        loop {
+            let missing = n.saturating_sub(results.len());
+            // `None`: `page_size` alone sets the request's `Limit`.
+            let limit = match (filtered, self.page_size) {
+                (true, Some(_)) => None,
+                (true, None) => Some(n.saturating_add(1)),
+                (false, _) => Some(missing.saturating_add(1)),
+            };
+            // Only a lenient page returns items that did not decode.
+            let positions = Md::KEEPS_FAILURES.then(|| Positions::new(names));
+            let fetched = self
+                .fetch::<Md>(start.take(), limit, Some(missing), positions)
+                .await?;
+            let offset = results.len();
+            failed.extend(fetched.failed.into_iter().map(|(i, key)| (offset + i, key)));
+            let mut items = fetched.items;
+            match results.is_empty() {
+                true => results = items,
+                false => results.append(&mut items),
+            }
+            let more = match (fetched.beyond, fetched.next) {
+                (true, _) => true,
+                (false, None) => false,
+                (false, Some(next)) => {
+                    start = Some(next);
+                    continue;
+                }
+            };
+            // The failures' positions are kept until the page ends: only its last item's counts.
+            let last = results.len().checked_sub(1);
+            let last_failed = failed
+                .into_iter()
+                .find_map(|(i, key)| (more && Some(i) == last).then_some(key));
+            return Ok(Filled {
+                items: results,
+                more,
+                last_failed,
+            });
+        }
     }
 
     /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it
@@ -385,9 +345,11 @@ impl<T: Send + 'static> Pager<T> {
         let mut start = None;
         let mut remaining = self.limit;
         while remaining != Some(0) {
-            let (mut items, next) = self.fetch::<Md>(start.take(), remaining).await?;
+            let fetched = self
+                .fetch::<Md>(start.take(), remaining, remaining, None)
+                .await?;
+            let (mut items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut remaining {
-                items.truncate(*remaining);
                 *remaining -= items.len();
             }
             match all.is_empty() {
@@ -421,12 +383,13 @@ impl<T: Send + 'static> Pager<T> {
             if state.done {
                 return Ok::<_, crate::error::Error>(None);
             }
-            let (mut items, next) = state
+            let remaining = state.remaining;
+            let fetched = state
                 .pager
-                .fetch::<Md>(state.start.take(), state.remaining)
+                .fetch::<Md>(state.start.take(), remaining, remaining, None)
                 .await?;
+            let (items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut state.remaining {
-                items.truncate(*remaining);
                 *remaining -= items.len();
                 state.done = *remaining == 0;
             }

@@ -5,28 +5,30 @@ use std::marker::PhantomData;
 use futures::stream::{self, BoxStream, StreamExt};
 use futures::Stream;
 
-use crate::backend::ScanInput;
+use crate::backend::{KeyType, ScanInput};
 use crate::db::decode::TableKey;
-use crate::db::{Db, Partial};
+use crate::db::{attribute, Db, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{entity_filter, index_entity_filter, Index, Model, Projected};
-use crate::query::cursor::Cursor;
-use crate::query::pager::{Decode, Mode, Page, Pager, Request, Strict};
+use crate::model::{entity_filter, index_entity_filter, Index, IndexInfo, Model, Projected};
+use crate::query::cursor::{Operation, Scope};
+use crate::query::decoding::{Decode, Mode, Strict};
+use crate::query::pager::{Pager, Request};
 
 /// DynamoDB's bound on `TotalSegments`.
 const MAX_SEGMENTS: u32 = 1_000_000;
 
 /// A Scan of model `M`'s table or one of its indexes, returning `T`s. Build it with [`Db::scan`] or
 /// [`Db::scan_index`]; finish with [`all`](Scan::all), [`count`](Scan::count), [`page`](Scan::page)
-/// or [`stream`](Scan::stream).
+/// (n items and a [`Cursor`](crate::Cursor)), [`dynamodb_page`](Scan::dynamodb_page) (one DynamoDB
+/// request) or [`stream`](Scan::stream).
 ///
 /// [`filter`](Scan::filter), [`limit`](Scan::limit), [`page_size`](Scan::page_size),
 /// [`consistent`](Scan::consistent) and [`project`](Scan::project) work as on a [`Query`](crate::Query),
 /// whose documentation lists the tweets these examples read. As there, an item that does not decode
 /// is an [`Error::ItemDecode`] naming it ([`lenient`](Scan::lenient) returns it beside the good ones),
-/// and a single-table member's scan returns (and counts) only its own items, while every item of
-/// the table is read and paid for.
+/// and a single-table member's scan returns (and counts, and pages by n) only its own items, while
+/// every item of the table is read and paid for.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -61,16 +63,18 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
-#[must_use = "a scan does nothing until finished with all(), count(), page() or stream()"]
+#[must_use = "a scan does nothing until finished with all(), count(), page(), dynamodb_page() or stream()"]
 pub struct Scan<'a, M: Model, T = M> {
     db: &'a Db,
-    index: Option<(&'static str, bool)>,
+    index: Option<IndexInfo>,
     filter: Option<Condition<M>>,
     projection: Option<ProjectionExpression<M>>,
-    limit: Option<usize>,
+    pub(super) limit: Option<usize>,
     page_size: Option<i32>,
     consistent: bool,
     segments: u32,
+    /// `.segment(n, total)`: only segment `n` of `segments`.
+    only: Option<u32>,
     /// A single-table member's entity filter, `(attribute, entity type)`.
     entity: Option<(&'static str, &'static str)>,
     decode: Decode<T>,
@@ -88,6 +92,7 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
             page_size: None,
             consistent: false,
             segments: 1,
+            only: None,
             entity: entity_filter::<M>(),
             decode: Decode::projected(),
             _model: PhantomData,
@@ -96,7 +101,7 @@ impl<'a, M: Model, T: Projected> Scan<'a, M, T> {
 
     pub(crate) fn on_index<H, R>(db: &'a Db, index: Index<M, H, R, T>) -> Self {
         Scan {
-            index: Some((index.name(), index.is_local())),
+            index: Some(index.info()),
             entity: index_entity_filter::<M>(index.is_local(), index.projection()),
             ..Scan::new(db)
         }
@@ -176,6 +181,49 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
     /// ```
     pub fn segments(mut self, n: u32) -> Self {
         self.segments = n;
+        self.only = None;
+        self
+    }
+
+    /// Reads only segment `segment` of a parallel scan in `total` segments (0-based, as
+    /// DynamoDB's `Segment` and `TotalSegments`): one worker's share when the workers are separate
+    /// processes or requests. `all`, `stream`, `count` and `page` read that segment alone, and its
+    /// pages' cursors carry the segment: given to another segment (or to a whole scan) they are an
+    /// [`Error::InvalidCursor`], since DynamoDB resumes a segment only from its own keys.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// # #[derive(Model, Debug, Clone, PartialEq)]
+    /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Tweet>().await?;
+    /// # for userid in ["a", "b", "c", "d", "e", "f"] {
+    /// #     db.put(&Tweet { userid: userid.into(), id: "1".into() }).await?;
+    /// # }
+    /// let mut seen = 0;
+    /// for segment in 0..3 {
+    ///     let mut cursor = None;
+    ///     loop {
+    ///         let page = db.scan::<Tweet>().segment(segment, 3).page(1, cursor).await?;
+    ///         seen += page.items.len();
+    ///         match page.next {
+    ///             Some(next) => {
+    ///                 assert_eq!(next.segment(), Some((segment, 3)));
+    ///                 cursor = Some(next);
+    ///             }
+    ///             None => break,
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(seen, 6);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn segment(mut self, segment: u32, total: u32) -> Self {
+        self.segments = total;
+        self.only = Some(segment);
         self
     }
 
@@ -207,6 +255,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            only: self.only,
             entity: self.entity,
             decode: Decode::items(|item| Ok(Partial::new(item))),
             _model: PhantomData,
@@ -226,6 +275,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
             page_size: self.page_size,
             consistent: self.consistent,
             segments: self.segments,
+            only: self.only,
             // Every member's items: the scan is no longer `M`'s alone.
             entity: None,
             decode: Decode::items(C::from_item),
@@ -240,7 +290,13 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
                 self.segments
             )));
         }
-        if self.consistent && matches!(self.index, Some((_, false))) {
+        if let Some(segment) = self.only.filter(|segment| *segment >= self.segments) {
+            return Err(Error::validation(format!(
+                "segment {segment} of a parallel scan in {} segments: segments are numbered from 0",
+                self.segments
+            )));
+        }
+        if self.consistent && self.index.is_some_and(|index| !index.local) {
             return Err(Error::validation(
                 "Consistent reads are not supported on global secondary indexes",
             ));
@@ -254,7 +310,7 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         let (names, values) = ctx.finish();
         Ok(ScanInput {
             table_name: self.db.table_name::<M>(),
-            index_name: self.index.map(|(name, _)| name.to_owned()),
+            index_name: self.index.map(|index| index.name.to_owned()),
             filter_expression: filter,
             projection_expression: projection,
             expression_attribute_names: (!names.is_empty()).then_some(names),
@@ -264,11 +320,61 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         })
     }
 
-    /// One pager per segment.
-    fn pagers(&self, limit: Option<usize>) -> Result<Vec<Pager<T>>> {
+    /// What the scan positions: its cursors hold the table's keys, on an index the index's too,
+    /// and with [`segment`](Scan::segment) the segment.
+    pub(super) fn scope(&self) -> Scope {
+        let mut scope = Scope::new(
+            Operation::Scan,
+            self.db.table_name::<M>(),
+            self.index.map(|index| index.name.to_owned()),
+            self.db.cursor_key().cloned(),
+        )
+        .segment(self.only.map(|segment| (segment, self.segments)))
+        .key(M::HASH_KEY, KeyType::Hash);
+        if let Some(range) = M::RANGE_KEY {
+            scope = scope.key(range, KeyType::Range);
+        }
+        if let Some(index) = self.index {
+            scope = scope.key(index.hash, KeyType::Hash);
+            if let Some(range) = index.range {
+                scope = scope.key(range, KeyType::Range);
+            }
+        }
+        scope
+    }
+
+    /// Whether one position says where the scan goes on: not for `segments(n)` with n > 1, which
+    /// reads n segments at once.
+    pub(super) fn one_position(&self) -> Result<()> {
+        match self.segments == 1 || self.only.is_some() {
+            true => Ok(()),
+            false => Err(Error::validation(
+                "a page reads one segment: a parallel scan is read with stream() or all(), or one segment of it \
+                 with .segment(n, total)",
+            )),
+        }
+    }
+
+    /// The same scan, its projection (if any) also returning `names` (see
+    /// [`Query::projecting_keys`](crate::Query)).
+    pub(super) fn projecting_keys(mut self, names: &[&str]) -> Self {
+        self.projection = self.projection.take().map(|projection| {
+            names.iter().fold(projection, |projection, name| {
+                projection.with(attribute::<M>(name))
+            })
+        });
+        self
+    }
+
+    /// One pager per segment read.
+    pub(super) fn pagers(&self, limit: Option<usize>) -> Result<Vec<Pager<T>>> {
         let input = self.build()?;
         let total = self.segments;
-        Ok((0..total)
+        let segments = match self.only {
+            Some(segment) => segment..segment + 1,
+            None => 0..total,
+        };
+        Ok(segments
             .map(|segment| {
                 let mut input = input.clone();
                 if total > 1 {
@@ -330,61 +436,6 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         let counts =
             futures::future::try_join_all(self.pagers(None)?.into_iter().map(Pager::count)).await?;
         Ok(counts.into_iter().sum())
-    }
-
-    /// One page after `cursor`. A parallel scan has one position per segment, which one cursor cannot
-    /// hold: paging needs `segments(1)` (use `stream()` for parallel reads).
-    ///
-    /// ```
-    /// # use dynomodel::{Db, Model};
-    /// # use dynomodel_mem::MemoryDb;
-    /// # #[derive(Model, Debug, Clone, PartialEq)]
-    /// # #[dynomodel(table = "tweets")]
-    /// # #[global_index(keys("rt-index", hash = city, range = retweets))]
-    /// # pub struct Tweet {
-    /// #     #[hash_key] pub userid: String,
-    /// #     #[range_key] pub id: String,
-    /// #     pub city: String,
-    /// #     #[index(all = "ts-local")] pub ts: i64,
-    /// #     pub retweets: i64,
-    /// #     pub text: String,
-    /// # }
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// # let db = Db::memory();
-    /// # db.create_schema::<Tweet>().await?;
-    /// # for (userid, id, city, ts, retweets, text) in [
-    /// #     ("abc", "1", "Paris", 100, 3, "hello rust"),
-    /// #     ("abc", "2", "Paris", 200, 12, "typed queries"),
-    /// #     ("abc", "3", "Lyon", 300, 0, "rust indexes"),
-    /// #     ("xyz", "1", "Paris", 150, 7, "bonjour"),
-    /// # ] {
-    /// #     let (userid, id, city, text) = (userid.into(), id.into(), city.into(), text.into());
-    /// #     db.put(&Tweet { userid, id, city, ts, retweets, text }).await?;
-    /// # }
-    /// let page = db.scan::<Tweet>().limit(3).page(None).await?;
-    /// assert_eq!(page.items.len(), 3);
-    /// let rest = db.scan::<Tweet>().limit(3).page(page.next).await?;
-    /// assert_eq!(rest.items.len(), 1);
-    /// assert!(db.scan::<Tweet>().segments(2).page(None).await.is_err());
-    /// # Ok::<(), dynomodel::Error>(())
-    /// # }).unwrap();
-    /// ```
-    pub async fn page(self, cursor: Option<Cursor>) -> Result<Page<T>> {
-        self.page_in::<Strict>(cursor).await
-    }
-
-    /// [`page`](Scan::page) in either mode.
-    pub(crate) async fn page_in<Md: Mode<T>>(
-        self,
-        cursor: Option<Cursor>,
-    ) -> Result<Page<Md::Out>> {
-        if self.segments != 1 {
-            return Err(Error::validation(
-                "page() reads one segment; a parallel scan is read with stream() or all()",
-            ));
-        }
-        let mut pagers = self.pagers(self.limit)?;
-        pagers.remove(0).page::<Md>(cursor).await
     }
 
     /// Every result as a stream; with `segments(n)`, the n segments are read concurrently (each

@@ -136,7 +136,7 @@ where
 
 /// `.with_capacity()` on any request of a [`Db`](crate::Db): a builder (`db.get::<M>(key)`,
 /// `db.put(&item)`, `db.batch_write()`, `db.transact()`, …), a finisher's future
-/// (`.returning_old()`), or a query's or scan's `.all()`, `.page(cursor)`, `.first()`, `.count()`.
+/// (`.returning_old()`), or a query's or scan's `.all()`, `.page(n, cursor)`, `.first()`, `.count()`.
 ///
 /// The request asks DynamoDB for `ReturnConsumedCapacity=TOTAL` (or `INDEXES`), and the output
 /// becomes `(value, Consumed)`: every request the operation sent, summed per table (a query's

@@ -104,10 +104,15 @@ fn by_index_asks_indexes_and_keeps_each_share() {
 #[test]
 fn queries_and_scans_report_per_page_and_summed_over_pages() {
     let (db, fake) = db();
-    let (page, first) = run(db.query::<Thing>("a").page(None).with_capacity()).expect("page");
+    let (page, first) =
+        run(db.query::<Thing>("a").dynamodb_page(None).with_capacity()).expect("page");
     assert!(page.next.is_some());
     assert_eq!((first.read_units(), first.requests()), (0.5, 1));
-    let (page, second) = run(db.query::<Thing>("a").page(page.next).with_capacity()).expect("page");
+    let (page, second) = run(db
+        .query::<Thing>("a")
+        .dynamodb_page(page.next)
+        .with_capacity())
+    .expect("page");
     assert!(page.next.is_none());
     assert_eq!(second.read_units(), 0.5);
 
