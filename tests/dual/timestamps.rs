@@ -464,3 +464,72 @@ dual_test!(stamps_are_stored_at_the_fields_width, |t| {
     at.holds(note.updated);
     assert_eq!(note.created, Some(note.updated));
 });
+
+/// A forum's topics listed by their last update: `#[updated_at]` (at millisecond width) sorts a
+/// global index, so that every write moves the topic to the end of the listing.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "topics")]
+#[global_index(all("by-update", hash = forum, range = updated))]
+struct Topic {
+    #[hash_key]
+    forum: String,
+    #[range_key]
+    id: String,
+    title: String,
+    #[updated_at]
+    #[dynomodel(datetime = "millis")]
+    updated: DateTime<Utc>,
+}
+
+dual_test!(an_updated_at_index_pages_by_the_last_write, |t| {
+    let c = Clocked::new(&t).await;
+    let db = &c.db;
+    t.register_table(&db.table_name::<Topic>());
+    db.create_schema::<Topic>().await.unwrap();
+    // Below the millisecond on the engine: the index holds the stamp at the field's width.
+    c.tick(456_789);
+    let mut topics = Vec::new();
+    for id in ["t0", "t1", "t2", "t3"] {
+        c.later().await;
+        let mut topic = Topic {
+            forum: "rust".into(),
+            id: id.into(),
+            title: format!("about {id}"),
+            updated: DateTime::UNIX_EPOCH,
+        };
+        db.save(&mut topic).await.unwrap();
+        topics.push(topic);
+    }
+    let recent = || db.query_index(Topic::by_update(), "rust");
+    let ids = |topics: &[Topic]| topics.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
+    // The saved values are the stored items, so the index returns them as they are.
+    assert_eq!(recent().all().await.unwrap(), topics);
+
+    // A first page of two, then an edit of the first topic, an update of the second: both move
+    // behind the rest, where the next page finds them.
+    let first = recent().page(2, None).await.unwrap();
+    assert_eq!(ids(&first.items), ["t0", "t1"]);
+    c.later().await;
+    let mut edited = topics[0].clone();
+    edited.title = "edited".into();
+    db.save(&mut edited).await.unwrap();
+    c.later().await;
+    db.update::<Topic>(("rust", "t1"))
+        .set(Topic::title(), "updated")
+        .await
+        .unwrap();
+    let rest = recent().page(10, first.next).await.unwrap();
+    assert_eq!(ids(&rest.items), ["t2", "t3", "t0", "t1"]);
+    assert_eq!(rest.next, None);
+    assert_eq!(rest.items[2], edited);
+
+    // A cursor after the value a save left is the one after the item as read: it positions at
+    // the stored stamp (on the engine, its millisecond, not the clock's finer digits).
+    let after_edit = recent().cursor_after(&edited).unwrap();
+    assert_eq!(after_edit, recent().cursor_after(&rest.items[2]).unwrap());
+    let last = recent().page(10, Some(after_edit)).await.unwrap();
+    assert_eq!(ids(&last.items), ["t1"]);
+    if c.clock.is_some() {
+        assert_eq!(edited.updated.nanosecond() % 1_000_000, 0);
+    }
+});

@@ -686,7 +686,9 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// default, truncated like any write), or a number with `epoch_seconds`. A model has
 /// at most one of each, on a stored, plain, top-level attribute that is no key, version, TTL or
 /// counter (checked at compile time). "Not stamped yet" is `None`, or the Unix epoch (what
-/// `Default` gives a plain `DateTime<Utc>`).
+/// `Default` gives a plain `DateTime<Utc>`). A timestamp may key an index: one sorted by
+/// `#[updated_at]` lists items by their last write, each write moving its item to the end, and
+/// [`cursor_after`](crate::Query::cursor_after) a saved value positions right after it.
 ///
 /// | write | `#[updated_at]` | `#[created_at]` |
 /// |---|---|---|
