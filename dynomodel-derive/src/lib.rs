@@ -21,8 +21,9 @@ use crate::ir::{Container, Derive};
 /// Derives `dynomodel::Model`, `dynomodel::Attribute`, a `<Struct>Key` type and typed field handles.
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
-/// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`, `rename`,
-/// `skip`, `default`, `epoch_seconds`, `#[index(...)]`; on the struct `#[global_index(...)]`, and
+/// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`,
+/// `#[created_at]`, `#[updated_at]`, `rename`, `skip`, `default`, `epoch_seconds`, `counter`,
+/// `#[index(...)]`; on the struct `#[global_index(...)]`, and
 /// `#[composite(...)]` keys with their `#[local_index(...)]`es) are documented, with examples, on
 /// the `dynomodel::Model` trait.
 #[proc_macro_derive(
@@ -33,6 +34,8 @@ use crate::ir::{Container, Derive};
         range_key,
         version,
         ttl,
+        created_at,
+        updated_at,
         index,
         global_index,
         local_index,
@@ -46,8 +49,8 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
 /// Derives `dynomodel::Attribute` for a struct stored as a map (M) inside an item, with the same field
 /// options as `#[derive(Model)]` (`rename`, `skip`, `default`, `epoch_seconds`) and no keys.
 ///
-/// `hash_key`, `range_key`, `version`, `ttl`, `index` and `global_index` are registered only to report a
-/// clear error.
+/// `hash_key`, `range_key`, `version`, `ttl`, `created_at`, `updated_at`, `index` and `global_index`
+/// are registered only to report a clear error.
 #[proc_macro_derive(
     Document,
     attributes(
@@ -56,6 +59,8 @@ pub fn derive_model(input: TokenStream) -> TokenStream {
         range_key,
         version,
         ttl,
+        created_at,
+        updated_at,
         index,
         global_index,
         local_index,

@@ -356,4 +356,10 @@ impl Backend for MemBackend {
         let arn = streams::api::iterator_stream(&input.shard_iterator);
         self.reading_stream(arn.as_deref(), |s| s.get_records(&input))
     }
+
+    /// The engine's clock ([`MemBackend::with_clock`], the system's by default): the mapper's
+    /// timestamps and the engine's time to live read the same time.
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.clock.now()
+    }
 }

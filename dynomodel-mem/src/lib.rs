@@ -290,6 +290,9 @@ use state::State;
 #[derive(Clone, Debug, Default)]
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
+    /// The state's clock, shared, so that [`Backend::now`](dynomodel::Backend::now) reads it without
+    /// taking the state's lock.
+    clock: clock::EngineClock,
     faults: faults::FaultHandle,
     /// The data directory, in durable mode.
     #[cfg(feature = "durable")]
@@ -371,7 +374,8 @@ impl MemBackend {
         faults: faults::Faults,
     ) -> MemBackend {
         MemBackend {
-            state: Arc::new(RwLock::new(State::new(clock, config))),
+            state: Arc::new(RwLock::new(State::new(clock.clone(), config))),
+            clock,
             faults: faults::FaultHandle::with(faults),
             #[cfg(feature = "durable")]
             durable: None,

@@ -58,6 +58,12 @@
 //! - **Optimistic locking**: a `#[version]` field that every write checks and bumps, with
 //!   [`Db::save`] keeping your copy current and [`Error::VersionConflict`] when someone else wrote
 //!   first; see [`Model`'s section on it](Model#optimistic-locking-version).
+//!   [Counters](Model#counters-dynomodelcounter) (`#[dynomodel(counter)]`) change without bumping
+//!   it, and no whole-item write loses their increments.
+//! - **Timestamps**: `#[created_at]` / `#[updated_at]` fields stamped by every write with the
+//!   backend's clock ([`Backend::now`]); see [`Model`](Model#timestamps-created_at-updated_at).
+//!   A timestamp is stored like any `DateTime<Utc>` field: at the field's (or the model's)
+//!   `datetime` width ([`convert::datetime`]), or as epoch seconds.
 //!
 //! - **What it costs**: `.with_capacity()` ([`CapacityExt`], [`StreamCapacityExt`]) on any request
 //!   gives what it consumed ([`Consumed`]: a query's pages, a batch's chunks summed per table), and
@@ -117,7 +123,7 @@ pub use model::role;
 pub use model::{
     entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
-    RequiredAttribute, DEFAULT_ENTITY_ATTRIBUTE,
+    RequiredAttribute, Timestamp, DEFAULT_ENTITY_ATTRIBUTE,
 };
 pub use query::{
     Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
@@ -133,6 +139,14 @@ pub mod __private {
     pub use std::string::String;
     pub use std::sync::OnceLock;
     pub use std::vec::Vec;
+
+    /// The time of a timestamp. An alias, not a re-export of chrono's types: a re-export would
+    /// change how the compiler names `DateTime<Utc>` in every diagnostic.
+    pub type DateTimeUtc = chrono::DateTime<chrono::Utc>;
+
+    /// Compiles only for a type a `#[dynomodel(counter)]` field may have (the derive calls it at
+    /// the field's type).
+    pub fn assert_counter<T: crate::convert::CounterAttribute>() {}
 
     pub use crate::model::{
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,

@@ -19,6 +19,7 @@ mod from_attributes;
 pub mod indexes;
 mod items;
 mod keys;
+mod lifecycle;
 mod required;
 mod schema;
 mod table_options;

@@ -1,5 +1,5 @@
 //! Parsing of the derive's attributes: `#[dynomodel(...)]` on the struct and on fields, `#[hash_key]`,
-//! `#[range_key]`, `#[version]`, `#[ttl]`, the table options of [`crate::attr::table`], and the secondary indexes: `#[index(...)]` on fields (local), `#[global_index(...)]`
+//! `#[range_key]`, `#[version]`, `#[ttl]`, `#[created_at]`, `#[updated_at]`, the table options of [`crate::attr::table`], and the secondary indexes: `#[index(...)]` on fields (local), `#[global_index(...)]`
 //! on the struct (global) and `#[local_index(...)]` on the struct of a model with composites; their syntax is parsed in [`crate::attr::index`].
 //!
 //! Parsing never stops at the first problem: every error is recorded in [`Errors`] with the span of the
@@ -111,6 +111,12 @@ pub struct FieldAttrs {
     pub version: Option<Span>,
     /// `#[ttl]`: the time-to-live attribute.
     pub ttl: Option<Span>,
+    /// `counter`: changed by atomic updates only, exempt from the version bump.
+    pub counter: Option<Span>,
+    /// `#[created_at]`: stamped when the item is created.
+    pub created_at: Option<Span>,
+    /// `#[updated_at]`: stamped by every write.
+    pub updated_at: Option<Span>,
     /// `serde`: stored through the type's `Serialize`/`Deserialize` as a DynamoDB value.
     pub serde: Option<Span>,
     /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
@@ -310,21 +316,13 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             }
             *slot = Some(span);
         } else if path.is_ident("version") {
-            if let Err(e) = attr.meta.require_path_only() {
-                errors.push(e);
-            }
-            if out.version.is_some() {
-                errors.at(span, "duplicate `#[version]`");
-            }
-            out.version = Some(span);
+            marker(attr, &mut out.version, "version", errors);
         } else if path.is_ident("ttl") {
-            if let Err(e) = attr.meta.require_path_only() {
-                errors.push(e);
-            }
-            if out.ttl.is_some() {
-                errors.at(span, "duplicate `#[ttl]`");
-            }
-            out.ttl = Some(span);
+            marker(attr, &mut out.ttl, "ttl", errors);
+        } else if path.is_ident("created_at") {
+            marker(attr, &mut out.created_at, "created_at", errors);
+        } else if path.is_ident("updated_at") {
+            marker(attr, &mut out.updated_at, "updated_at", errors);
         } else if path.is_ident("index") {
             if let Some(index) = index::local(attr, errors) {
                 out.local_indexes.push(index);
@@ -353,6 +351,18 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     out
 }
 
+/// A field attribute without arguments (`#[ttl]`): recorded once, at its span.
+fn marker(attr: &Attribute, slot: &mut Option<Span>, name: &str, errors: &mut Errors) {
+    if let Err(e) = attr.meta.require_path_only() {
+        errors.push(e);
+    }
+    let span = attr.path().span();
+    if slot.is_some() {
+        errors.at(span, format!("duplicate `#[{name}]`"));
+    }
+    *slot = Some(span);
+}
+
 fn field_option(
     meta: &ParseNestedMeta<'_>,
     out: &mut FieldAttrs,
@@ -378,6 +388,8 @@ fn field_option(
         set_once(&mut out.serde, span, span, "serde", errors);
     } else if meta.path.is_ident("json") {
         set_once(&mut out.json, span, span, "json", errors);
+    } else if meta.path.is_ident("counter") {
+        set_once(&mut out.counter, span, span, "counter", errors);
     } else if meta.path.is_ident("default") {
         let path = if meta.input.peek(syn::Token![=]) {
             let lit: LitStr = meta.value()?.parse()?;
@@ -405,7 +417,7 @@ fn field_option(
             span,
             format!(
                 "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, \
-                 `datetime`, `serde` or `json`",
+                 `datetime`, `serde`, `json` or `counter`",
                 option_name(meta)
             ),
         );

@@ -134,7 +134,8 @@ fn prefix_without_separator(container: &Container<'_>, errors: &mut Errors) {
 }
 
 /// A part is a plain, always-present field: not an `Option` (a key has every part), not a key, not
-/// skipped (it is stored inside the composite), not a version or a time to live.
+/// skipped (it is stored inside the composite), not a version, a time to live, a counter or a
+/// timestamp.
 fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
     for composite in &container.composites {
         for (&index, &span) in composite.parts.iter().zip(&composite.part_spans) {
@@ -151,6 +152,11 @@ fn parts_are_plain(container: &Container<'_>, errors: &mut Errors) {
                 Some("is skipped, but a part is stored inside the composite")
             } else if attrs.version.is_some() || attrs.ttl.is_some() {
                 Some("is the version or time to live, which are attributes of their own")
+            } else if attrs.counter.is_some()
+                || attrs.created_at.is_some()
+                || attrs.updated_at.is_some()
+            {
+                Some("is a counter or a timestamp, which the mapper writes on its own")
             } else if !attrs.local_indexes.is_empty()
                 || attrs.epoch_seconds.is_some()
                 || attrs.rename.is_some()

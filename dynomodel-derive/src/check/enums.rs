@@ -32,6 +32,7 @@ pub fn check(container: &AttrContainer<'_>, errors: &mut Errors) {
                 escape::fields(fields, errors);
                 super::datetime::fields(fields, errors);
                 field_names(fields, errors);
+                no_counters(fields, errors);
             }
             _ => {
                 if let Some(rule) = &variant.attrs.rename_all {
@@ -61,6 +62,23 @@ fn field_names(fields: &[crate::ir::Field<'_>], errors: &mut Errors) {
                 format!(
                     "fields `{first}` and `{}` are both stored as attribute `{}`",
                     field.ident, field.name
+                ),
+            );
+        }
+    }
+}
+
+/// A counter is a top-level attribute of a model, which whole-item writes leave as stored; a
+/// variant's field is written with its enum, whole.
+fn no_counters(fields: &[crate::ir::Field<'_>], errors: &mut Errors) {
+    for field in fields {
+        if let Some(span) = field.attrs.counter {
+            errors.at(
+                span,
+                format!(
+                    "field `{}` cannot be a counter: a variant's fields are written whole with it; \
+                     a counter belongs on a `#[derive(Model)]` struct, as a top-level attribute",
+                    field.ident
                 ),
             );
         }

@@ -8,12 +8,14 @@ use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
 mod composite_index;
+mod counter;
 pub mod datetime;
 mod entity;
 pub mod enums;
 mod escape;
 mod index;
 mod tags;
+mod timestamps;
 mod ttl;
 mod version;
 
@@ -31,6 +33,8 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
     index::check(container, errors);
     version::check(container, errors);
     ttl::check(container, errors);
+    counter::check(container, errors);
+    timestamps::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
     datetime::fields(&container.fields, errors);

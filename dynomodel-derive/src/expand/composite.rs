@@ -11,7 +11,8 @@ use syn::ext::IdentExt as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
-    attribute_impl, composite_index, composite_projection, entity, fields, model, required,
+    attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
+    required,
 };
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
@@ -147,6 +148,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let index_handles = composite_index::handles(container);
     let item_structs = composite_projection::item_structs(container);
     let item_impls = composite_projection::item_impls(container);
+    let assertions = lifecycle::assertions(container);
     quote! {
         #key_struct
         #item_structs
@@ -154,6 +156,7 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
             #item_impls
             #key_impls
             #model_impl
+            #assertions
             #attribute
             #handles
             #composite_handles
@@ -344,11 +347,7 @@ fn model_impl(
             let ident = field.ident;
             quote!(#ident: ::core::clone::Clone::clone(&self.#ident))
         });
-    let version = container.version().map(model::version_items);
-    let ttl = container.ttl().map(|field| {
-        let name = &field.name;
-        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
-    });
+    let lifecycle = lifecycle::items(container);
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
@@ -400,8 +399,7 @@ fn model_impl(
             }
 
             #required
-            #version
-            #ttl
+            #lifecycle
             #entity_consts
         }
     }

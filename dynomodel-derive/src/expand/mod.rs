@@ -12,6 +12,7 @@ pub mod enums;
 mod fields;
 mod index;
 mod key;
+mod lifecycle;
 mod model;
 mod required;
 mod stub;

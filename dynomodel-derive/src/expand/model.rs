@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key, required};
+use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle, required};
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
@@ -26,12 +26,14 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
     let index_structs = index::item_structs(container);
     let index_impls = index::item_impls(container);
     let index_handles = index::handles(container);
+    let assertions = lifecycle::assertions(container);
     quote! {
         #key_struct
         #index_structs
         const _: () = {
             #key_impls
             #model_impl
+            #assertions
             #attribute
             #handles
             #index_impls
@@ -79,11 +81,7 @@ fn model_impl(
     };
     let hash_value = fields::to_attribute(hash, quote!(hash));
     let hash_shape = hash_field_shape(hash);
-    let version = container.version().map(version_items);
-    let ttl = container.ttl().map(|field| {
-        let name = &field.name;
-        quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
-    });
+    let lifecycle = lifecycle::items(container);
     let entity_check = entity::check(container);
     // Decoding from attributes given one by one is the same pass as `from_item`'s (its loop takes
     // any iterator of names and values). A model with an entity type checks the whole item first, so
@@ -149,8 +147,7 @@ fn model_impl(
             }
 
             #required
-            #version
-            #ttl
+            #lifecycle
             #entity_consts
         }
     }

@@ -292,6 +292,21 @@ impl<'a> Container<'a> {
     pub fn ttl(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.ttl.is_some())
     }
+
+    /// The `#[created_at]` field, if any (the first one; duplicates are reported by the checks).
+    pub fn created_at(&self) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.attrs.created_at.is_some())
+    }
+
+    /// The `#[updated_at]` field, if any (the first one; duplicates are reported by the checks).
+    pub fn updated_at(&self) -> Option<&Field<'a>> {
+        self.fields.iter().find(|f| f.attrs.updated_at.is_some())
+    }
+
+    /// The `#[dynomodel(counter)]` fields.
+    pub fn counters(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.fields.iter().filter(|f| f.attrs.counter.is_some())
+    }
 }
 
 /// How a field is converted: `#[ttl]`, then the field options, then the type's spelling (a

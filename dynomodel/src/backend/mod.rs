@@ -274,4 +274,27 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         let _ = input;
         Err(unsupported("GetRecords"))
     }
+
+    /// The time now by this backend's clock: what the mapper stamps `#[created_at]` and
+    /// `#[updated_at]` fields with (see [timestamps](crate::Model#timestamps-created_at-updated_at)).
+    /// Not a DynamoDB operation: DynamoDB stamps nothing, so the time is the writer's.
+    ///
+    /// The default is the system's clock, as for [`AwsBackend`](crate::AwsBackend). The in-memory
+    /// engine answers with its own clock (`MemBackend::with_clock`), the one its time to live runs
+    /// on, so that a test moving that clock sees items stamped at the times it set. It is read
+    /// once per write, before the request is sent, and must be cheap.
+    ///
+    /// ```
+    /// use dynomodel::Backend;
+    ///
+    /// #[derive(Debug)]
+    /// struct Offline; // a test double implementing no operation
+    /// impl Backend for Offline {}
+    ///
+    /// let before = chrono::Utc::now();
+    /// assert!(Offline.now() >= before); // the system's clock
+    /// ```
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        chrono::Utc::now()
+    }
 }

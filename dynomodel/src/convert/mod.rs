@@ -128,6 +128,7 @@ pub mod epoch_seconds;
 mod escape;
 pub mod json;
 mod json_value;
+mod lifecycle;
 mod scalars;
 mod seconds;
 pub mod serde;
@@ -142,6 +143,7 @@ mod version;
 
 pub use binary_type::{binary, Binary};
 pub use escape::{Json, Serde};
+pub use lifecycle::{CounterAttribute, TimestampAttribute};
 pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 

@@ -1,6 +1,8 @@
 //! flywheel's conveniences on a value you hold: `refresh`, `incr` and `sync`.
 
 use crate::convert::Attribute;
+use crate::db::counters::sync_counter;
+use crate::db::names::{model_name, ItemName};
 use crate::db::{attribute, Db};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, FieldValue, IntoValue, Numeric, Update, UpdateTarget};
@@ -48,7 +50,9 @@ impl Db {
     /// nothing is written and `item` is unchanged.
     ///
     /// With a `#[version]` field, the increment bumps the version like any update (and `item`,
-    /// refreshed, holds the new one); it checks none, since an `ADD` is right whatever else changed.
+    /// refreshed, holds the new one), unless the field is a
+    /// [counter](crate::Model#counters-dynomodelcounter); it checks none, since an `ADD` is right
+    /// whatever else changed. It sets the `#[updated_at]` timestamp, if any.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -102,12 +106,17 @@ impl Db {
     /// (a concurrent write of any attribute fails with
     /// [`VersionConflict`](Error::VersionConflict)) and bumps it; edits of the version field itself are
     /// not written. `after` is then one version behind: [`refresh`](Db::refresh) it before another
-    /// versioned write.
+    /// versioned write. A [counter](crate::Model#counters-dynomodelcounter) is written as its
+    /// difference (`ADD after - before`, or the elements a set gained or lost), which adds to what
+    /// others did meanwhile; when only counters changed, the version is neither checked nor bumped.
+    /// The `#[updated_at]` timestamp is set; edits of the timestamps are not written.
     ///
     /// The item must still exist (as for every update that is not an upsert): one deleted since
-    /// `before` was read is [`ItemNotFound`](Error::ItemNotFound), never re-created half-filled.
+    /// `before` was read is [`ItemNotFound`](Error::ItemNotFound), never re-created half-filled,
+    /// whatever changed (counters only included).
     ///
-    /// Errors: the two values have different keys.
+    /// Errors: the two values have different keys; a counter set both gained and lost elements
+    /// (one update cannot `ADD` to and `DELETE` from one attribute).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -177,18 +186,35 @@ impl Db {
         }
         let mut update = Update::<M>::new();
         let mut guard: Option<Condition<M>> = None;
+        let mut counters_only = true;
         let names = old
             .keys()
             .chain(new.keys().filter(|n| !old.contains_key(*n)));
         for name in names {
-            // The version is the mapper's to check and bump, not part of the edit.
-            if Some(name.as_str()) == M::VERSION_ATTRIBUTE {
+            // The version and the timestamps are the mapper's to write, not part of the edit.
+            let name = name.as_str();
+            if [M::VERSION_ATTRIBUTE, M::CREATED_AT, M::UPDATED_AT].contains(&Some(name)) {
                 continue;
             }
             let (was, is) = (old.get(name), new.get(name));
             if was == is {
                 continue;
             }
+            if M::COUNTERS.contains(&name) {
+                // By its difference, which is right whatever others added since: no guard.
+                let item = || match key.to_key_item() {
+                    Ok(key) => ItemName {
+                        model: model_name::<M>(),
+                        key: &key,
+                        table: &self.table_name::<M>(),
+                    }
+                    .to_string(),
+                    Err(_) => format!("`{}`", model_name::<M>()),
+                };
+                update = sync_counter(update, name, was, is, item)?;
+                continue;
+            }
+            counters_only = false;
             let path = attribute::<M>(name);
             update = match is {
                 Some(value) => update.set(path.clone(), value.clone()),
@@ -207,11 +233,12 @@ impl Db {
             return Ok(false);
         }
         // With a `#[version]` field: on condition that nobody wrote since `before` was read (the
-        // update bumps it). Without one, `if_version` changes nothing. A `before` that holds no
-        // version (an item stored before the field existed) checks none: the item must exist, and
-        // the bump starts its count.
+        // update bumps it), unless only counters changed, which conflict with nothing. Without
+        // one, `if_version` changes nothing. A `before` that holds no version (an item stored
+        // before the field existed) checks none: the item must exist, and the bump starts its
+        // count.
         let mut request = self.update::<M>(key).actions(update);
-        if let Some(version) = before.version()? {
+        if let (false, Some(version)) = (counters_only, before.version()?) {
             request = request.if_version(version);
         }
         if let (true, Some(guard)) = (atomic, guard) {

@@ -15,6 +15,7 @@
 mod batch;
 mod capacity;
 mod changes;
+mod counters;
 pub(crate) mod decode;
 mod delete;
 mod existence;
@@ -25,6 +26,7 @@ pub(crate) mod names;
 mod partial;
 mod put;
 mod save;
+mod stamps;
 #[cfg(test)]
 mod testing;
 #[cfg(test)]
@@ -38,6 +40,7 @@ mod tests_write;
 mod transact;
 mod update;
 mod version;
+mod whole;
 mod write;
 
 use std::fmt;

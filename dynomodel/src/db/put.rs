@@ -2,13 +2,15 @@
 
 use std::future::IntoFuture;
 
-use futures::FutureExt;
+use futures::future::Either;
+use futures::{FutureExt, TryFutureExt};
 
 use crate::backend::{PutItemInput, ReturnValue};
 use crate::db::decode::decode_returned;
+use crate::db::stamps::{self, Stamped};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
-use crate::db::{sent, Db, DbFuture};
+use crate::db::{sent, update, whole, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -23,7 +25,10 @@ use crate::value::Item;
 /// With a `#[version]` field, the put also checks the version the value holds (create-only for a
 /// value not saved yet) and stores the next one, leaving the value one version behind:
 /// [`Db::save`](crate::Db::save) keeps it current. See
-/// [optimistic locking](crate::Model#optimistic-locking-version).
+/// [optimistic locking](crate::Model#optimistic-locking-version). A model with
+/// [counters](crate::Model#counters-dynomodelcounter) is put over a stored version as an
+/// `UpdateItem` that leaves them as stored, so that a copy behind on them loses no increment. The
+/// item stores the [timestamps](crate::Model#timestamps-created_at-updated_at) of the write.
 ///
 /// ```
 /// # use dynomodel::{Db, Model};
@@ -69,12 +74,17 @@ pub(crate) struct PutOptions<M> {
     versioning: Versioning,
 }
 
-/// A rendered put: the write, the item to store (version bumped), and the version it stores.
+/// A rendered put: the write, the item to store (version bumped, stamped), the version it stores
+/// and what it stamped.
 pub(crate) struct PutWrite {
     pub(crate) write: Write,
-    pub(crate) item: Item,
+    /// The item of a `PutItem`; `None` when the write is an `UpdateItem` whose actions store it (a
+    /// model with counters replacing a stored version: see `whole`).
+    pub(crate) item: Option<Item>,
     /// The version stored, when the model has a `#[version]` field and it was not ignored.
     pub(crate) version: Option<u64>,
+    /// The timestamps stored, when the model has any.
+    pub(crate) stamped: Option<Stamped>,
 }
 
 impl<M: Model> PutOptions<M> {
@@ -103,7 +113,9 @@ impl<M: Model> PutOptions<M> {
     }
 
     /// The put of `value`: with a `#[version]` field, the item stores the next version and the
-    /// condition checks the one `value` holds (create-only for a value never saved).
+    /// condition checks the one `value` holds (create-only for a value never saved); with
+    /// timestamps, the item is stamped. A model with counters replacing a stored version sends it
+    /// as an update that leaves the counters as stored (see `whole`).
     ///
     /// A `PutItem` sends no key: the write's `key` is only built when something will name it
     /// (`with_key`: a transaction's cancellation reasons) or a version conflict may (a model with a
@@ -119,60 +131,84 @@ impl<M: Model> PutOptions<M> {
             }
             _ => None,
         };
+        let stamped = stamps::stamp_item(db, value, &mut item)?;
         // A first save's version check is already `attribute_not_exists(<hash key>)`.
         let key_check = match self.if_not_exists && expected != Some(None) {
             true => Some(key_exists::<M>(false)),
             false => None,
         };
-        let parts = Parts {
-            version: expected,
-            check: key_check,
-            ..Parts::default()
-        };
         let key = match with_key || M::VERSION_ATTRIBUTE.is_some() {
             true => value.key().to_key_item()?,
             false => Item::new(),
+        };
+        let (update, item) = match whole::as_update::<M>(expected) {
+            true => {
+                let keep_created = stamped.is_some_and(|s| s.created);
+                (Some(whole::update_of::<M>(item, keep_created)), None)
+            }
+            false => (None, Some(item)),
+        };
+        // No existence check of its own: the whole-item update of a model with counters checks
+        // a stored version (`<version> = :held`), which only an existing item passes.
+        let parts = Parts {
+            update: update.as_ref(),
+            version: expected,
+            existence: None,
+            check: key_check,
         };
         let write = Write::render(db, key, &self.conditional, parts)?;
         Ok(PutWrite {
             write,
             item,
             version,
+            stamped,
         })
     }
 }
 
 impl PutWrite {
-    /// The `PutItem` request.
-    pub(crate) fn input(self, return_values: ReturnValue) -> PutItemInput {
-        let write = self.write;
-        PutItemInput {
-            table_name: write.table_name,
-            item: self.item,
-            condition_expression: write.condition_expression,
-            expression_attribute_names: write.expression_attribute_names,
-            expression_attribute_values: write.expression_attribute_values,
-            return_values: (return_values != ReturnValue::None).then_some(return_values),
-            return_values_on_condition_check_failure: write.on_failure,
-            ..Default::default()
-        }
+    /// Whether it is sent as an `UpdateItem` (a model with counters over a stored version).
+    pub(crate) fn is_update(&self) -> bool {
+        self.item.is_none()
     }
 
-    /// Sends it as a `PutItem` when polled, reporting a failed version check as a version conflict.
-    /// Not an `async fn`, which would keep this write in the future beside the request made of it
-    /// (see `Calls` on future sizes).
+    /// Sends it when polled, as a `PutItem` or (see [`is_update`](PutWrite::is_update)) an
+    /// `UpdateItem`, reporting a failed version check as a version conflict; returns the item
+    /// `return_values` asks for (`ALL_NEW` only for an update). Not an `async fn`, which would keep
+    /// this write in the future beside the request made of it (see `Calls` on future sizes).
     pub(crate) fn send<'d, M: Model>(
         self,
         db: &'d Db,
         return_values: ReturnValue,
     ) -> impl std::future::Future<Output = Result<Option<Item>>> + Send + 'd {
         let failure = self.write.failure();
-        let call = db.calls.put_item(self.input(return_values));
-        call.map(move |output| {
-            output
-                .map(|o| o.attributes)
-                .map_err(|e| failure.read::<M>(e))
-        })
+        let call = match self.item {
+            Some(item) => Either::Left(
+                db.calls
+                    .put_item(put_input(self.write, item, return_values))
+                    .map_ok(|o| o.attributes),
+            ),
+            None => Either::Right(
+                db.calls
+                    .update_item(update::input(self.write, return_values))
+                    .map_ok(|o| o.attributes),
+            ),
+        };
+        call.map_err(move |e| failure.read::<M>(e))
+    }
+}
+
+/// The `PutItem` request of a rendered put.
+fn put_input(write: Write, item: Item, return_values: ReturnValue) -> PutItemInput {
+    PutItemInput {
+        table_name: write.table_name,
+        item,
+        condition_expression: write.condition_expression,
+        expression_attribute_names: write.expression_attribute_names,
+        expression_attribute_values: write.expression_attribute_values,
+        return_values: (return_values != ReturnValue::None).then_some(return_values),
+        return_values_on_condition_check_failure: write.on_failure,
+        ..Default::default()
     }
 }
 

@@ -4,13 +4,17 @@ use std::future::IntoFuture;
 
 use crate::backend::ReturnValue;
 use crate::db::put::PutOptions;
-use crate::db::{Db, DbFuture};
+use crate::db::{decode_required, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::Model;
 
 /// A pending [`Db::save`]: a [`Put`](crate::Put) that, once it succeeds, sets the value's
-/// `#[version]` field to the version stored, so the value stays the current copy. `.await` it.
+/// `#[version]` field to the version stored and its
+/// [timestamps](crate::Model#timestamps-created_at-updated_at) to the times stored, so the value
+/// stays the current copy. `.await` it. A model with
+/// [counters](crate::Model#counters-dynomodelcounter), saved over a stored version, leaves them as
+/// stored and reads the item back (`ALL_NEW`): the value then is the stored item, counters included.
 ///
 /// The put checks the version the value holds: a value never saved (version `0` or `None`) is
 /// created only if no item has its key; a saved one is replaced only if the stored item still has
@@ -117,11 +121,20 @@ impl<'a, M: Model> IntoFuture for Save<'a, M> {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let put = self.options.render(self.db, self.item, false)?;
-            let version = put.version;
+            let (version, stamped) = (put.version, put.stamped);
+            if put.is_update() {
+                // Counters were left as stored: the value takes the whole stored item back.
+                let stored = put.send::<M>(self.db, ReturnValue::AllNew).await?;
+                *self.item = decode_required(self.db, stored, "the saved item")?;
+                return Ok(());
+            }
             put.send::<M>(self.db, ReturnValue::None).await?;
             // The stored version fits the field: rendering the item converted it through it.
             if let Some(version) = version {
                 self.item.set_version(Some(version))?;
+            }
+            if let Some(stamped) = stamped {
+                stamped.apply(self.item)?;
             }
             Ok(())
         })

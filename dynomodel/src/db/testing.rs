@@ -102,12 +102,23 @@ enum Reply {
 pub(crate) struct Recorder {
     requests: Mutex<Vec<Request>>,
     answers: Mutex<VecDeque<Result<Reply>>>,
+    /// What [`Backend::now`] answers (the system's time when unset).
+    now: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl Recorder {
     /// A database over a new recorder, and the recorder to inspect.
     pub(crate) fn db() -> (Db, Arc<Recorder>) {
         let recorder = Arc::new(Recorder::default());
+        (Db::from_arc(recorder.clone()), recorder)
+    }
+
+    /// [`Recorder::db`], with a clock stopped at `now`.
+    pub(crate) fn db_at(now: chrono::DateTime<chrono::Utc>) -> (Db, Arc<Recorder>) {
+        let recorder = Arc::new(Recorder {
+            now: Some(now),
+            ..Recorder::default()
+        });
         (Db::from_arc(recorder.clone()), recorder)
     }
 
@@ -250,5 +261,8 @@ impl Backend for Recorder {
     ) -> Result<TransactWriteItemsOutput> {
         self.record(Request::Write(input))?;
         Ok(TransactWriteItemsOutput::default())
+    }
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        self.now.unwrap_or_else(chrono::Utc::now)
     }
 }

@@ -56,10 +56,40 @@ impl Versioning {
         }
     }
 
-    /// Whether an update bumps the version: always for a versioned model, unless ignored.
-    pub(crate) fn bumps<M: Model>(&self) -> bool {
-        M::VERSION_ATTRIBUTE.is_some() && *self != Versioning::Ignore
+    /// Whether an update with these actions bumps the version: on a versioned model, unless
+    /// ignored, when it changes anything but [counters](Model::COUNTERS). (An update without
+    /// actions changes nothing, so it bumps nothing; one of counters only cannot be undone by a
+    /// whole-item write, which leaves counters as stored, so there is nothing to make stale.)
+    pub(crate) fn bumps<M: Model>(&self, update: &Update<M>) -> bool {
+        M::VERSION_ATTRIBUTE.is_some()
+            && *self != Versioning::Ignore
+            && update.first_outside(M::COUNTERS).is_some()
     }
+}
+
+/// What `.skip_version_bump()` allows: an update that changes [counters](Model::COUNTERS) only,
+/// which does not bump anyway. Anything else is refused, naming the attribute: without the bump, a
+/// copy read before the update and written whole afterwards would pass its version check and
+/// overwrite what the update wrote.
+pub(crate) fn check_skip<M: Model>(update: &Update<M>, table: &str, key: &Item) -> Result<()> {
+    if M::VERSION_ATTRIBUTE.is_none() {
+        return Ok(());
+    }
+    let Some(attribute) = update.first_outside(M::COUNTERS) else {
+        return Ok(());
+    };
+    let item = ItemName {
+        model: model_name::<M>(),
+        key,
+        table,
+    };
+    Err(Error::validation(format!(
+        "skip_version_bump() on an update of {item}: `{attribute}` is not a \
+         #[dynomodel(counter)] field. Without the bump, a copy read before this update and saved \
+         afterwards would pass its version check and overwrite `{attribute}` unnoticed; only \
+         counters, which whole-item writes leave as stored, may change without it (mark the field \
+         #[dynomodel(counter)], or let the update bump the version)"
+    )))
 }
 
 /// The version a save of a value holding `expected` stores: 1 for a first save, else one more.
@@ -97,6 +127,19 @@ pub(crate) fn bump<M: Model>(update: Update<M>) -> Update<M> {
         Some(name) => {
             let path: Path<M, u64> = Path::from_elements(vec![PathElement::Name(name.to_owned())]);
             update.add(path, 1u64)
+        }
+        None => update,
+    }
+}
+
+/// `SET <version> = if_not_exists(<version>, :1)` on top of `update`: the version an upsert that
+/// does not bump (one of counters only) gives the item it creates, as a bump would have (1), while
+/// an existing item keeps its own.
+pub(crate) fn start<M: Model>(update: Update<M>) -> Update<M> {
+    match M::VERSION_ATTRIBUTE {
+        Some(name) => {
+            let path: Path<M, u64> = Path::from_elements(vec![PathElement::Name(name.to_owned())]);
+            update.set_if_not_exists(path, 1u64)
         }
         None => update,
     }

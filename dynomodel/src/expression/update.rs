@@ -342,6 +342,49 @@ impl<M> Update<M> {
         self.push(Action::Set(path, SetValue_::Append { prepend, list }))
     }
 
+    /// `SET name = value` on a top-level attribute, with the value already converted: how the
+    /// mapper writes attributes it names at run time (whole-item writes, timestamps).
+    pub(crate) fn set_attribute(self, name: &str, value: AttributeValue) -> Self {
+        self.push(Action::Set(top_level(name), SetValue_::Value(Ok(value))))
+    }
+
+    /// `SET name = if_not_exists(name, value)` on a top-level attribute.
+    pub(crate) fn set_attribute_if_not_exists(self, name: &str, value: AttributeValue) -> Self {
+        self.push(Action::Set(
+            top_level(name),
+            SetValue_::IfNotExists(Ok(value)),
+        ))
+    }
+
+    /// `REMOVE name` on a top-level attribute.
+    pub(crate) fn remove_attribute(self, name: &str) -> Self {
+        self.push(Action::Remove(top_level(name)))
+    }
+
+    /// `ADD name value` on a top-level attribute (a number, or a set's elements).
+    pub(crate) fn add_attribute(self, name: &str, value: AttributeValue) -> Self {
+        self.push(Action::Add(top_level(name), Ok(value)))
+    }
+
+    /// `DELETE name value` on a top-level attribute (a set's elements).
+    pub(crate) fn delete_attribute(self, name: &str, value: AttributeValue) -> Self {
+        self.push(Action::Delete(top_level(name), Ok(value)))
+    }
+
+    /// Whether an action targets the top-level attribute `name` or a path inside it.
+    pub(crate) fn touches(&self, name: &str) -> bool {
+        self.actions.iter().any(|a| a.attribute() == Some(name))
+    }
+
+    /// The top-level attribute of the first action on none of `names`; `None` when every action
+    /// is on one of them.
+    pub(crate) fn first_outside<'s>(&'s self, names: &[&str]) -> Option<&'s str> {
+        self.actions
+            .iter()
+            .map(|action| action.attribute().unwrap_or(""))
+            .find(|name| !names.contains(name))
+    }
+
     /// Whether an action writes the top-level attribute `name` itself (not a path inside it) with
     /// `SET` (any form: a value, `if_not_exists`, arithmetic, `list_append`) or `ADD`: the actions
     /// that leave the attribute on an item that did not have it, or fail (arithmetic on a missing
@@ -393,7 +436,20 @@ impl<E, S> Addable for std::collections::HashSet<E, S> {}
 
 impl<E> Addable for std::collections::BTreeSet<E> {}
 
+/// The path of a top-level attribute.
+fn top_level(name: &str) -> Vec<PathElement> {
+    vec![PathElement::Name(name.to_owned())]
+}
+
 impl Action {
+    /// The top-level attribute the action targets (its path's first element).
+    fn attribute(&self) -> Option<&str> {
+        match self.path().first() {
+            Some(PathElement::Name(name)) => Some(name),
+            _ => None,
+        }
+    }
+
     fn path(&self) -> &[PathElement] {
         match self {
             Action::Set(p, _) | Action::Remove(p) | Action::Add(p, _) | Action::Delete(p, _) => p,

@@ -14,6 +14,7 @@ mod index;
 mod into_key;
 mod required;
 pub mod role;
+mod timestamp;
 mod union;
 
 pub use composite::{Composite, CompositePart, CompositeParts, FollowingPart, LeadingParts};
@@ -27,6 +28,7 @@ pub(crate) use index::IndexInfo;
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
 pub use required::RequiredAttribute;
+pub use timestamp::Timestamp;
 pub use union::schema_union;
 
 /// The phantom types of a handle ([`Field`], [`Index`], [`Composite`]): `fn() -> …`, so that the
@@ -112,6 +114,8 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
+/// | `#[dynomodel(counter)]` | a number or set changed only by atomic updates: exempt from the version bump, left as stored by whole-item writes (see [below](Model#counters-dynomodelcounter)) |
+/// | `#[created_at]`, `#[updated_at]` | a `DateTime<Utc>` (or `Option` of one) the mapper stamps on writes (see [below](Model#timestamps-created_at-updated_at)) |
 /// | `#[ttl]` | the table's time-to-live attribute: a `DateTime<Utc>`, `SystemTime`, integer or `Option` of one, stored as whole epoch seconds (see [below](Model#time-to-live-ttl)) |
 ///
 /// A field whose type is literally `Vec<u8>` or `Option<Vec<u8>>` is stored as binary (B) and may be
@@ -524,18 +528,19 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | write | checks (with the user's conditions) | writes |
 /// |---|---|---|
 /// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save` | `attribute_not_exists(<hash key>)` for a value not saved yet, else `<version> = :held` | the next version (1 for a first save); `save` also sets it in the value |
-/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1` |
+/// | [`update`](crate::Db::update), a transaction's `update` | the item exists (not for an upsert); the version only with [`if_version`](crate::UpdateItem::if_version) | `ADD <version> 1`, unless it changes [counters](Model#counters-dynomodelcounter) only (or [`skip_version_bump`](crate::UpdateItem::skip_version_bump)); an upsert of counters only: `SET <version> = if_not_exists(<version>, 1)` |
 /// | [`delete`](crate::Db::delete), a transaction's `delete` | as a put | — |
 /// | [`delete_key`](crate::Db::delete_key) | only with [`if_version`](crate::DeleteKey::if_version) | — |
-/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the item exists, and has the version of `before` | `ADD <version> 1` (edits of the version field itself are not written) |
-/// | [`incr`](crate::Db::incr) | the item exists; no version (an `ADD` is right whatever else changed) | `ADD <version> 1`, and the value is refreshed |
+/// | [`sync`](crate::Db::sync), [`sync_atomic`](crate::Db::sync_atomic) | the item exists, and has the version of `before` (no version when only counters changed) | `ADD <version> 1` (edits of the version field itself are not written), unless only counters changed |
+/// | [`incr`](crate::Db::incr) | the item exists; no version (an `ADD` is right whatever else changed) | `ADD <version> 1` (nothing for a counter), and the value is refreshed |
 /// | [`batch_write`](crate::Db::batch_write)'s `put`, `delete` of a value | cannot (`BatchWriteItem` takes no condition): refused unless [`ignore_version`](crate::BatchWrite::ignore_version) | the value as it is |
 /// | [`batch_write`](crate::Db::batch_write)'s `delete_key` | nothing, as `delete_key` | — |
 ///
 /// An update bumps without checking unless asked because it names what it changes: counters and set
 /// additions are right whatever else changed, and requiring the version would force a read before
 /// each of them. The bump is what matters for safety: every copy read before it is stale, so a
-/// whole-item write from one fails instead of undoing the update.
+/// whole-item write from one fails instead of undoing the update. A field whose changes should not
+/// make open edits stale (a count of views) is a [counter](Model#counters-dynomodelcounter).
 ///
 /// A failed version check is [`Error::VersionConflict`](crate::Error::VersionConflict), naming the
 /// model, the key, the version expected and the one stored, with the stored item
@@ -553,7 +558,8 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// `.ignore_version()` (on [`Put`](crate::Put::ignore_version), [`Save`](crate::Save::ignore_version),
 /// [`UpdateItem`](crate::UpdateItem::ignore_version), [`Delete`](crate::Delete::ignore_version), and
 /// a whole [`BatchWrite`](crate::BatchWrite::ignore_version)) sends a request as if the model had no version: no check, no bump, the item stored as it is in
-/// memory. It is for repairs, imports and migrations; it can move a version back. Items written
+/// memory (counters included; only the [timestamps](Model#timestamps-created_at-updated_at) are
+/// still stamped). It is for repairs, imports and migrations; it can move a version back. Items written
 /// before the field existed have no version attribute: read them with `#[dynomodel(default)]` (as
 /// not saved yet), then write them once with `.ignore_version()`, or update them (the update's `ADD`
 /// starts the count at 1). A version that does not fit the field's type is a conversion error before
@@ -589,6 +595,155 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// two.balance -= 10;
 /// db.save(&mut two).await?; // version 3, balance 100
 /// assert_eq!(db.get::<Account>("a1").await?, Some(two));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Counters (`#[dynomodel(counter)]`)
+///
+/// A counter is a number or a set ([`CounterAttribute`](crate::convert::CounterAttribute): an
+/// integer, float, [`Number`](crate::Number), decimal, `HashSet`/`BTreeSet`, or an `Option` of one)
+/// whose changes are atomic (`ADD`, `DELETE`, `incr`) and never conflict with an edit of the rest
+/// of the item: a thread's views, a post's likes, a set of tags anyone may add to. It belongs on a
+/// model with a `#[version]` (that is what it is exempt from), as a stored, plain, top-level
+/// attribute: not a key, the version, the TTL, a timestamp, a composite part, skipped, or stored
+/// through `epoch_seconds`, `serde` or `json`; all of this is checked at compile time.
+///
+/// - **Updates of counters only do not bump the version** (nor check it, unless asked with
+///   [`if_version`](crate::UpdateItem::if_version)): a thread being viewed leaves every open edit
+///   current. An update that also changes anything else bumps as usual.
+///   [`skip_version_bump()`](crate::UpdateItem::skip_version_bump) states that an update must not
+///   bump, and refuses one that changes anything but counters. Like every update, one of counters
+///   only changes an existing item ([`Error::ItemNotFound`](crate::Error::ItemNotFound) otherwise);
+///   an [`upsert`](crate::UpdateItem::upsert) of counters only that creates the item gives it
+///   version 1 (`SET <version> = if_not_exists(<version>, 1)`), as a bump would.
+/// - **Whole-item writes never lose increments.** A copy read before some increments still holds
+///   the current version, so its put or save passes the version check; written as a `PutItem`, it
+///   would set the counters back. A [`put`](crate::Db::put), [`save`](crate::Db::save) or a
+///   transaction's `put`/`save` of a value at a stored version is therefore sent as an `UpdateItem`
+///   (same condition, `<version> = :held`) that `SET`s every other attribute, `REMOVE`s the model's
+///   attributes the value stores nothing in (`None`, an empty set) and leaves the counters as
+///   stored. Attributes the model does not know are kept too (a `PutItem` would drop them). Its
+///   version condition holds only on a stored item, so it never creates one: an item deleted
+///   since the copy was read is a [`VersionConflict`](crate::Error::VersionConflict), as for a
+///   `PutItem`. A first save (version `0`/`None`, create-only) is a `PutItem` storing the value's
+///   counters, and an `.ignore_version()` write stores the value as it is, counters included.
+/// - **What the value holds afterwards.** `save` reads the stored item back (`ALL_NEW`, no read
+///   capacity) and takes it whole, so the value holds the counters as stored; `incr` and `refresh`
+///   also take the stored item. A transaction's `save` returns no item: it sets the version and
+///   the timestamps, and leaves the value's counters as they were ([`refresh`](crate::Db::refresh)
+///   to read them); `put` takes `&M` and changes nothing.
+/// - [`sync`](crate::Db::sync) writes a counter's change as its difference (`ADD after - before`;
+///   for a set, `ADD` of the elements it gained, `DELETE` of those it lost), which adds to what
+///   others did meanwhile, and checks no guard on it; a counter cleared in `after` is removed. A set
+///   that both gained and lost elements is refused (one update cannot `ADD` to and `DELETE` from one
+///   attribute).
+/// - A batch cannot check a version at all: its puts of a versioned model stay refused unless
+///   [`ignore_version`](crate::BatchWrite::ignore_version), which stores the counters as they are.
+///
+/// ```
+/// use std::collections::BTreeSet;
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Thread {
+///     #[hash_key]
+///     subject: String,
+///     message: String,
+///     #[dynomodel(counter)]
+///     views: u64,
+///     #[dynomodel(counter)]
+///     tags: BTreeSet<String>,
+///     #[version]
+///     version: u64,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Thread>().await?;
+/// let mut thread = Thread { subject: "Rust?".into(), message: "Why?".into(), views: 0, tags: BTreeSet::new(), version: 0 };
+/// db.save(&mut thread).await?; // version 1
+///
+/// let mut edit = thread.clone(); // an edit form, open while the thread is read
+/// db.update::<Thread>("Rust?").add(Thread::views(), 1).await?; // still version 1
+/// db.update::<Thread>("Rust?").add(Thread::tags(), BTreeSet::from(["faq".to_owned()])).await?;
+///
+/// edit.message = "Why not?".into();
+/// db.save(&mut edit).await?; // no conflict, and the view and the tag are kept
+/// assert_eq!((edit.views, edit.tags.len(), edit.version), (1, 1, 2));
+/// assert_eq!(db.get::<Thread>("Rust?").await?, Some(edit));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Timestamps (`#[created_at]`, `#[updated_at]`)
+///
+/// Fields the mapper sets on writes, as the Java Enhanced Client's auto-generated timestamps: a
+/// `DateTime<Utc>` or `Option<DateTime<Utc>>` ([`TimestampAttribute`](crate::convert::TimestampAttribute)),
+/// stored like any such field, and stamped through the field's own conversion: RFC 3339 text at
+/// the field's or the model's [`datetime`](crate::convert::datetime) width (nine digits by
+/// default, truncated like any write), or a number with `epoch_seconds`. A model has
+/// at most one of each, on a stored, plain, top-level attribute that is no key, version, TTL or
+/// counter (checked at compile time). "Not stamped yet" is `None`, or the Unix epoch (what
+/// `Default` gives a plain `DateTime<Utc>`). A timestamp may key an index: one sorted by
+/// `#[updated_at]` lists items by their last write, each write moving its item to the end, and
+/// [`cursor_after`](crate::Query::cursor_after) a saved value positions right after it.
+///
+/// | write | `#[updated_at]` | `#[created_at]` |
+/// |---|---|---|
+/// | [`put`](crate::Db::put), [`save`](crate::Db::save), a transaction's `put`/`save`, a [batch](crate::Db::batch_write)'s `put` | now | kept if the value holds one, else now (a save over a stored version with none: `if_not_exists(created_at, :now)`, the stored one kept) |
+/// | [`update`](crate::Db::update) with actions, a transaction's `update`, [`sync`](crate::Db::sync), [`incr`](crate::Db::incr) | `SET updated_at = :now` | `SET created_at = if_not_exists(created_at, :now)`: set when an [`upsert`](crate::UpdateItem::upsert) creates the item, or on an item stored without one |
+/// | [`delete`](crate::Db::delete), an update without actions | — | — |
+///
+/// An update only updates an item that exists unless it is an upsert, yet it still writes
+/// `created_at` with `if_not_exists`: an item stored before the field existed (or by other code)
+/// has none, and a `created_at` field that is not an `Option` could not read it back; its first
+/// update gives it one, the earliest time the mapper saw it rather than its creation. The
+/// timestamps the mapper sets count as set for an upsert's
+/// [required attributes](Model::required_attributes).
+///
+/// An update whose own actions name a timestamp keeps its value (an import setting the times it
+/// read); `sync` never writes edits of them. `.ignore_version()` does not turn stamping off. `save`
+/// sets the value's fields to what it stored, so the value equals the stored item; `incr` and
+/// `refresh` read the stored item; `put` takes `&M` and leaves the value as it was.
+///
+/// **The clock** is the backend's, [`Backend::now`](crate::Backend::now), read once per write
+/// before the request is sent: the system's for Amazon DynamoDB, the engine's own for
+/// `dynomodel_mem::MemBackend` (`MemBackend::with_clock`), the one its time to live runs on, so a
+/// test that moves the engine's clock sees items stamped at exactly the times it set. The time is
+/// the writer's (DynamoDB stamps nothing): writers whose clocks disagree stamp times out of order.
+///
+/// ```
+/// use chrono::{DateTime, TimeZone, Utc};
+/// use dynomodel::{Db, Model};
+/// use dynomodel_mem::{ManualClock, MemBackend};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// struct Note {
+///     #[hash_key]
+///     id: String,
+///     text: String,
+///     #[created_at]
+///     created: Option<DateTime<Utc>>,
+///     #[updated_at]
+///     #[dynomodel(datetime = "millis")]
+///     updated: DateTime<Utc>,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let clock = ManualClock::new(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap());
+/// let db = Db::new(MemBackend::with_clock(clock.clone()));
+/// db.create_schema::<Note>().await?;
+///
+/// let mut note = Note { id: "n1".into(), text: "draft".into(), created: None, updated: DateTime::UNIX_EPOCH };
+/// db.save(&mut note).await?;
+/// assert_eq!(note.created, Some(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap()));
+///
+/// clock.advance(std::time::Duration::from_secs(60));
+/// let note = db.update::<Note>("n1").set(Note::text(), "final").returning_new().await?;
+/// assert_eq!(note.updated, Utc.with_ymd_and_hms(2026, 3, 1, 9, 1, 0).unwrap());
+/// assert_eq!(note.created, Some(Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap())); // kept
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```
@@ -763,6 +918,56 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// Errors: the version does not fit the field's type (`256` in a `u8`).
     fn version_value(version: u64) -> Result<AttributeValue, ConversionError> {
         Ok(AttributeValue::N(version.into()))
+    }
+
+    /// The attribute names of the `#[dynomodel(counter)]` fields: changed only by atomic updates,
+    /// exempt from the version bump, and left as stored by whole-item writes of a stored version
+    /// (see [counters](Model#counters-dynomodelcounter)).
+    const COUNTERS: &'static [&'static str] = &[];
+
+    /// Every top-level attribute the model stores (keys, fields, composites, the entity attribute),
+    /// in field order: a whole-item write of a model with [counters](Model::COUNTERS), sent as an
+    /// `UpdateItem`, removes those of them the value stores nothing in. Attributes no model field
+    /// names are left alone.
+    const ATTRIBUTES: &'static [&'static str] = &[];
+
+    /// The attribute name of the `#[created_at]` field, if any (see
+    /// [timestamps](Model#timestamps-created_at-updated_at)).
+    const CREATED_AT: Option<&'static str> = None;
+
+    /// The attribute name of the `#[updated_at]` field, if any.
+    const UPDATED_AT: Option<&'static str> = None;
+
+    /// The time a `#[created_at]` or `#[updated_at]` field holds: `None` when the model has no such
+    /// field or it was not stamped yet (`None`, or the Unix epoch: see
+    /// [`TimestampAttribute`](crate::convert::TimestampAttribute)).
+    fn timestamp(&self, which: Timestamp) -> Option<chrono::DateTime<chrono::Utc>> {
+        let _ = which;
+        None
+    }
+
+    /// Sets a `#[created_at]` or `#[updated_at]` field to `at` as it reads back once stored (so at
+    /// the stored width: a field stored as whole seconds holds whole seconds); does nothing
+    /// without one.
+    fn set_timestamp(
+        &mut self,
+        which: Timestamp,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), ConversionError> {
+        let _ = (which, at);
+        Ok(())
+    }
+
+    /// How `at` is stored in a `#[created_at]` or `#[updated_at]` attribute (through the field's
+    /// conversion); `None` without such a field.
+    ///
+    /// Errors: the time cannot be stored (a year outside 0000–9999 as text).
+    fn timestamp_value(
+        which: Timestamp,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<AttributeValue>, ConversionError> {
+        let _ = (which, at);
+        Ok(None)
     }
 }
 

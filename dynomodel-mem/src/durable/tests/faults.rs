@@ -465,3 +465,30 @@ fn a_write_waiting_for_its_fsync_survives_another_writes_failure() {
     waiting.join().expect("waiting").expect("acknowledged");
     check_restart(&sim.after_power_cut(), &clock, &["a1", "w1"], &[]);
 }
+
+/// `Backend::now`, the time the mapper stamps `#[created_at]` / `#[updated_at]` with, is the
+/// engine's clock in durable mode too: not left pinned by a write (the pin is the writing
+/// thread's, for the write only), and still the engine's after a failed write rebuilt the state and
+/// after a restart.
+#[test]
+fn the_mappers_time_is_the_engines_clock_through_writes_failures_and_restarts() {
+    use crate::Clock;
+    let clock = ManualClock::default();
+    let (sim, b) = started(&clock);
+    clock.advance(Duration::from_secs(90));
+    assert_eq!(b.now(), clock.now());
+    block_on(b.put_item(put("a2", "g"))).expect("put");
+    clock.advance(Duration::from_secs(1));
+    assert_eq!(b.now(), clock.now());
+
+    sim.free_space(Some(10));
+    block_on(b.put_item(put("a3", "g"))).unwrap_err();
+    sim.free_space(None);
+    wait_healthy(&b);
+    clock.advance(Duration::from_secs(1));
+    assert_eq!(b.now(), clock.now());
+
+    let restarted = sim_open(&sim.after_kill(), &clock);
+    clock.advance(Duration::from_secs(1));
+    assert_eq!(restarted.now(), clock.now());
+}

@@ -13,7 +13,7 @@ use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
 use crate::db::names::model_name;
 use crate::db::Calls;
-use crate::db::{Db, DbFuture};
+use crate::db::{stamps, Db, DbFuture};
 use crate::error::ItemAction;
 use crate::error::{Error, Result};
 use crate::model::{Model, PrimaryKey};
@@ -130,7 +130,8 @@ impl<'a> BatchWrite<'a> {
     }
 
     /// Stores `item`, replacing any item with its key (a versioned model needs
-    /// [`ignore_version`](BatchWrite::ignore_version)).
+    /// [`ignore_version`](BatchWrite::ignore_version)), with the
+    /// [timestamps](crate::Model#timestamps-created_at-updated_at) of the write.
     pub fn put<M: Model>(self, item: &M) -> Self {
         self.put_all([item])
     }
@@ -144,7 +145,10 @@ impl<'a> BatchWrite<'a> {
             self.by_value::<M>();
             let entry: Result<(Item, WriteRequest)> = (|| {
                 let key = item.key().to_key_item()?;
-                let item = item.to_item()?;
+                let value = item;
+                let mut item = value.to_item()?;
+                // `updated_at` = now; `created_at` = now unless the value holds one.
+                stamps::stamp_item(self.db, value, &mut item)?;
                 let (model, table) = (model_name::<M>(), self.db.table_name::<M>());
                 check_item_size(model, &table, &key, &item)?;
                 Ok((key, WriteRequest::Put { item }))

@@ -2,6 +2,7 @@
 //! answers (cancellations, failed conditions) are read, against the [`Recorder`] of the single-item
 //! tests, which records requests and replies from a queue of canned answers.
 
+mod lifecycle;
 mod reads;
 mod versions;
 mod writes;

@@ -60,8 +60,12 @@ type AfterCommit<'a> = Box<dyn FnOnce() -> Result<()> + Send + 'a>;
 /// ```
 ///
 /// **Versions.** Actions on `#[version]` models check and bump the version as their single-item
-/// builders do. [`save`](Transaction::save) sets the value's version field once the transaction
-/// succeeded; a [`put`](Transaction::put) leaves its value one version behind.
+/// builders do, and stamp the same timestamps. [`save`](Transaction::save) sets the value's version
+/// and timestamp fields once the transaction succeeded; a [`put`](Transaction::put) leaves its
+/// value one version behind. A put or save of a model with
+/// [counters](crate::Model#counters-dynomodelcounter) over a stored version is an `Update` action
+/// leaving them as stored; a transaction returns no item, so a saved value's counters stay as they
+/// were.
 ///
 /// **Errors.** A rejected transaction is [`Error::TransactionCanceled`] with one
 /// [`CancellationReason`](crate::CancellationReason) per action, in order, whose
@@ -177,9 +181,15 @@ impl<'a> Transaction<'a> {
 
     fn push_put<M: Model>(self, put: Result<PutWrite>) -> Self {
         match put {
-            Ok(PutWrite { write, item, .. }) => {
-                self.push::<M>(Ok(write), |write| put_request(write, item))
-            }
+            Ok(PutWrite {
+                write,
+                item: Some(item),
+                ..
+            }) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+            // A model with counters over a stored version: an update leaving them as stored.
+            Ok(PutWrite {
+                write, item: None, ..
+            }) => self.push::<M>(Ok(write), update_request),
             Err(error) => self.fail(error),
         }
     }
@@ -264,21 +274,29 @@ impl<'a> Transaction<'a> {
         let (item, options) = options(Save::new(self.db, item)).into_parts();
         let put = options.render(self.db, item, true);
         if let Ok(PutWrite {
-            version: Some(version),
-            ..
+            version, stamped, ..
         }) = &put
+            && (version.is_some() || stamped.is_some())
         {
-            let version = *version;
-            self.after_commit
-                .push(Box::new(move || Ok(item.set_version(Some(version))?)));
+            let (version, stamped) = (*version, *stamped);
+            self.after_commit.push(Box::new(move || {
+                if let Some(version) = version {
+                    item.set_version(Some(version))?;
+                }
+                if let Some(stamped) = stamped {
+                    stamped.apply(item)?;
+                }
+                Ok(())
+            }));
         }
         self.push_put::<M>(put)
     }
 
     /// Updates the item with this key, as [`Db::update`]: the closure gets the [`UpdateItem`]
     /// builder and adds the actions (`set`, `add`, `incr`, ...), conditions, `if_version`,
-    /// `upsert`, ... An update of a `#[version]` model bumps its version. An update needs at least
-    /// one action. Like a single-item update it changes only an item that exists (of its model):
+    /// `upsert`, `skip_version_bump`, ... An update of a `#[version]` model bumps its version
+    /// (unless it changes [counters](crate::Model#counters-dynomodelcounter) only). An update needs
+    /// at least one action. Like a single-item update it changes only an item that exists (of its model):
     /// a missing one cancels the transaction, with a reason that
     /// [`is_item_not_found`](crate::CancellationReason::is_item_not_found), unless the update is an
     /// [`upsert`](UpdateItem::upsert).

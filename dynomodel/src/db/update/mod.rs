@@ -14,7 +14,7 @@ use crate::db::decode::decode_returned;
 use crate::db::names::{model_name, ItemName};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::{decode_required, sent, Db, DbFuture, Partial};
+use crate::db::{decode_required, sent, stamps, Db, DbFuture, Partial};
 use crate::error::{Error, Result};
 use crate::expression::{Condition, Path, PathElement, Update};
 use crate::model::{Model, PrimaryKey};
@@ -45,8 +45,9 @@ use crate::model::{Model, PrimaryKey};
 ///
 /// **[`upsert`](UpdateItem::upsert) creates a missing item**, and so must give it everything the
 /// model needs to read it back: every attribute of [`Model::required_attributes`], set at the top
-/// level by `set`, `set_if_not_exists` or `add` (the entity type and the `#[version]` are the
-/// mapper's). Otherwise it is refused before anything is sent, naming the missing attributes.
+/// level by `set`, `set_if_not_exists` or `add` (the entity type, the `#[version]` and the
+/// [timestamps](crate::Model#timestamps-created_at-updated_at) are the mapper's). Otherwise it is
+/// refused before anything is sent, naming the missing attributes.
 ///
 /// The extra condition costs a request one condition term and, for a single-table model, one
 /// value; no read.
@@ -61,8 +62,10 @@ use crate::model::{Model, PrimaryKey};
 /// Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
-/// (`ADD <version> 1`), and checks it when asked with [`if_version`](UpdateItem::if_version); see
-/// [optimistic locking](crate::Model#optimistic-locking-version).
+/// (`ADD <version> 1`), unless it changes [counters](crate::Model#counters-dynomodelcounter) only,
+/// and checks it when asked with [`if_version`](UpdateItem::if_version); see
+/// [optimistic locking](crate::Model#optimistic-locking-version). An update with actions also
+/// sets the [timestamps](crate::Model#timestamps-created_at-updated_at) its actions do not name.
 ///
 /// ```
 /// # use std::collections::BTreeSet;
@@ -101,6 +104,7 @@ pub struct UpdateItem<'a, M: Model> {
     conditional: Conditional<M>,
     allow_no_actions: bool,
     versioning: Versioning,
+    skip_version_bump: bool,
     upsert: bool,
 }
 
@@ -113,6 +117,7 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             conditional: Conditional::new(),
             allow_no_actions: false,
             versioning: Versioning::Default,
+            skip_version_bump: false,
             upsert: false,
         }
     }
@@ -167,9 +172,10 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// mismatch is [`Error::VersionConflict`](crate::Error::VersionConflict); a missing item, as
     /// for any update, [`Error::ItemNotFound`].
     ///
-    /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this:
-    /// any copy read before becomes stale, so a later whole-item write from it fails instead of
-    /// undoing this update. Checking is opt-in because an update names the attributes it changes,
+    /// Every update of a versioned model bumps the version (`ADD version 1`), with or without this
+    /// (except one of [counters](crate::Model#counters-dynomodelcounter) only): any copy read
+    /// before becomes stale, so a later whole-item write from it fails instead of undoing this
+    /// update. Checking is opt-in because an update names the attributes it changes,
     /// and many updates (counters, `ADD` to sets) are right whatever else changed: see
     /// [optimistic locking](crate::Model#optimistic-locking-version).
     ///
@@ -200,7 +206,8 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     }
 
     /// Sends the update as if the model had no `#[version]` field: no check and no bump (so copies
-    /// read before stay current). To set the version yourself, e.g. in a migration.
+    /// read before stay current), whatever the actions. To set the version yourself, e.g. in a
+    /// migration. Timestamps are still set (name them in the actions to write your own).
     ///
     /// ```
     /// # use dynomodel::{Db, Model};
@@ -218,6 +225,48 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// ```
     pub fn ignore_version(mut self) -> Self {
         self.versioning = Versioning::Ignore;
+        self
+    }
+
+    /// States that this update must not bump the `#[version]`, and refuses it (a validation error
+    /// naming the item and the attribute, before anything is sent) if it changes anything but
+    /// [counters](crate::Model#counters-dynomodelcounter).
+    ///
+    /// An update of counters only bumps nothing anyway: this makes that explicit at a call site
+    /// that relies on it (an open edit must not conflict with it), so that an action added to the
+    /// chain later fails loudly instead of silently making edits conflict again. It cannot exempt
+    /// another field: a copy read before the update and saved afterwards would pass its version
+    /// check and overwrite that field unnoticed, since only counters are left as stored by
+    /// whole-item writes. A `.if_version(v)` check still applies. On a model without a version it
+    /// does nothing. (`.ignore_version()` sends neither check nor bump, for any field: it is for
+    /// repairs and migrations.)
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Thread {
+    ///     #[hash_key] subject: String,
+    ///     message: String,
+    ///     #[dynomodel(counter)] views: u64,
+    ///     #[version] version: u64,
+    /// }
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// # let db = Db::memory();
+    /// # db.create_schema::<Thread>().await?;
+    /// let mut thread = Thread { subject: "Rust?".into(), message: "Yes".into(), views: 0, version: 0 };
+    /// db.save(&mut thread).await?; // version 1
+    /// db.update::<Thread>("Rust?").add(Thread::views(), 1).skip_version_bump().await?;
+    ///
+    /// let edit = db.update::<Thread>("Rust?").add(Thread::views(), 1).set(Thread::message(), "No");
+    /// let err = edit.skip_version_bump().await.unwrap_err(); // `message` is no counter
+    /// assert!(err.message().contains("`message` is not a #[dynomodel(counter)] field"));
+    /// assert_eq!(db.get::<Thread>("Rust?").await?.map(|t| (t.views, t.version)), Some((1, 1)));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn skip_version_bump(mut self) -> Self {
+        self.skip_version_bump = true;
         self
     }
 
@@ -261,9 +310,12 @@ impl<'a, M: Model> UpdateItem<'a, M> {
     /// update sets and, for a single-table model, the entity type; so that the model can read it
     /// back, the update must set every attribute of [`Model::required_attributes`] at the top level
     /// (`set`, `set_if_not_exists`, or `add` for numbers and sets; a `#[version]` is set by the
-    /// update's own bump). An upsert that does not is refused before anything is sent, with a
-    /// validation error naming the model, table, key and the missing attributes; so is an upsert of
-    /// a model that needs a composite that keys no table key (no update can set one).
+    /// update's own bump, or for an upsert of [counters](crate::Model#counters-dynomodelcounter)
+    /// only, which bumps nothing, by `SET <version> = if_not_exists(<version>, 1)`; the
+    /// `#[created_at]` / `#[updated_at]` fields by their stamps). An upsert that does not is
+    /// refused before anything is sent, with a validation error naming the model, table, key and
+    /// the missing attributes; so is an upsert of a model that needs a composite that keys no
+    /// table key (no update can set one).
     ///
     /// For a single-table model, an upsert still refuses to overwrite another entity's item under
     /// the same key (`attribute_not_exists(<hash key>) OR <entity attribute> = :entity`), which is
@@ -459,10 +511,14 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         }))
     }
 
-    /// The update: the user's actions, plus the version bump of a versioned model and the entity
-    /// type of a single-table one; the version check (`if_version`) and the existence check before
-    /// the user's conditions. Consumes the builder, so that the actions (and the values they
-    /// carry) are rendered without a copy; gives back the key, to name the item if it fails.
+    /// The update: the user's actions, plus the version bump of a versioned model (unless they
+    /// change counters only), the timestamps and the entity type of a single-table one; the
+    /// version check (`if_version`) and the existence check before the user's conditions.
+    /// Consumes the builder, so that the actions (and the values they carry) are rendered without
+    /// a copy; gives back the key, to name the item if it fails.
+    ///
+    /// The mapper's own actions come before the upsert check, which therefore sees every
+    /// attribute the request assigns: a timestamp the mapper sets is not missing.
     pub(crate) fn render(self) -> Result<(Write, M::Key)> {
         if self.update.is_empty() && !self.allow_no_actions {
             return Err(Error::validation(format!(
@@ -470,10 +526,23 @@ impl<'a, M: Model> UpdateItem<'a, M> {
                 M::TABLE_NAME
             )));
         }
-        // An update without actions changes nothing, so it bumps nothing.
-        let update = match self.versioning.bumps::<M>() && !self.update.is_empty() {
-            true => version::bump(self.update),
-            false => self.update,
+        let key = self.key.to_key_item()?;
+        // `ignore_version()` sends no version at all: nothing to skip.
+        if self.skip_version_bump && self.versioning != Versioning::Ignore {
+            version::check_skip::<M>(&self.update, &self.db.table_name::<M>(), &key)?;
+        }
+        let bumps = !self.skip_version_bump && self.versioning.bumps::<M>(&self.update);
+        let update = match (bumps, self.upsert && self.versioning != Versioning::Ignore) {
+            (true, _) => version::bump(self.update),
+            // An upsert of counters only bumps nothing, yet the item it may create needs a
+            // version: 1, as a bump would start it, and the stored one kept.
+            (false, true) if !self.update.is_empty() => version::start(self.update),
+            (false, _) => self.update,
+        };
+        // Only an update with actions writes anything to stamp.
+        let update = match update.is_empty() {
+            true => update,
+            false => stamps::stamp_update(self.db, update)?,
         };
         // An upsert may create the item: it carries the entity type like a put (and an update
         // sets it again, which changes nothing: the existence check makes sure it is this one).
@@ -485,7 +554,6 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             }
             None => update,
         };
-        let key = self.key.to_key_item()?;
         let version = self.versioning.expected::<M>(None)?;
         if self.upsert {
             upsert::check::<M>(&update, &self.db.table_name::<M>(), &key)?;

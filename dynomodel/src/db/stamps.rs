@@ -1,0 +1,93 @@
+//! `#[created_at]` / `#[updated_at]`: what each write stamps, at the time of the backend's clock
+//! ([`Backend::now`](crate::Backend::now)). One place, so that a put, a save, an update, a batch
+//! and a transaction action stamp alike. A model without timestamps never reads the clock.
+//!
+//! - A whole-item write (put, save, a batch's or a transaction's put) stores `updated_at` = now,
+//!   and `created_at` = now when the value holds none (it keeps one it holds).
+//! - An update with actions sets `updated_at = :now` and `created_at = if_not_exists(created_at,
+//!   :now)`, each unless its own actions already name that attribute (an explicit value wins).
+//!   `if_not_exists` matters on plain updates too, which change only existing items: an item
+//!   stored without a creation time (before the field existed, or by other code) gets one, so
+//!   that a `created_at` that is no `Option` reads back. The stamps are added before an upsert's
+//!   check of the required attributes, so a timestamp field is never reported missing.
+
+use chrono::{DateTime, Utc};
+
+use crate::db::Db;
+use crate::error::{ConversionError, Result};
+use crate::expression::Update;
+use crate::model::{Model, Timestamp};
+use crate::value::Item;
+
+/// What a whole-item write stamped: the time, and whether the value's `created_at` was stamped
+/// (it held none) or kept.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stamped {
+    pub(crate) now: DateTime<Utc>,
+    pub(crate) created: bool,
+}
+
+impl Stamped {
+    /// Sets `value`'s timestamps to what the write stored (a save, once it succeeded).
+    pub(crate) fn apply<M: Model>(self, value: &mut M) -> Result<(), ConversionError> {
+        value.set_timestamp(Timestamp::Updated, self.now)?;
+        if self.created {
+            value.set_timestamp(Timestamp::Created, self.now)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `M` has a timestamp field.
+fn stamps<M: Model>() -> bool {
+    M::CREATED_AT.is_some() || M::UPDATED_AT.is_some()
+}
+
+/// Stamps `item`, the whole item of a write of `value`: `updated_at` = now, and `created_at` =
+/// now when `value` holds none. `None` for a model without timestamps.
+pub(crate) fn stamp_item<M: Model>(
+    db: &Db,
+    value: &M,
+    item: &mut Item,
+) -> Result<Option<Stamped>, ConversionError> {
+    if !stamps::<M>() {
+        return Ok(None);
+    }
+    let now = db.backend().now();
+    let created = M::CREATED_AT.is_some() && value.timestamp(Timestamp::Created).is_none();
+    for (which, name, stamp) in [
+        (Timestamp::Updated, M::UPDATED_AT, true),
+        (Timestamp::Created, M::CREATED_AT, created),
+    ] {
+        if let (Some(name), true) = (name, stamp)
+            && let Some(stored) = M::timestamp_value(which, now)?
+        {
+            item.insert(name.to_owned(), stored);
+        }
+    }
+    Ok(Some(Stamped { now, created }))
+}
+
+/// Adds the stamps to an update's actions: `SET updated_at = :now` and `SET created_at =
+/// if_not_exists(created_at, :now)` (an upsert may create the item, and a stored one may have
+/// none), each unless the update already names that attribute.
+pub(crate) fn stamp_update<M: Model>(db: &Db, update: Update<M>) -> Result<Update<M>> {
+    if !stamps::<M>() {
+        return Ok(update);
+    }
+    let now = db.backend().now();
+    let mut update = update;
+    if let Some(name) = M::UPDATED_AT
+        && !update.touches(name)
+        && let Some(stored) = M::timestamp_value(Timestamp::Updated, now)?
+    {
+        update = update.set_attribute(name, stored);
+    }
+    if let Some(name) = M::CREATED_AT
+        && !update.touches(name)
+        && let Some(stored) = M::timestamp_value(Timestamp::Created, now)?
+    {
+        update = update.set_attribute_if_not_exists(name, stored);
+    }
+    Ok(update)
+}
