@@ -20,10 +20,10 @@ use tokio::net::TcpStream;
 use super::*;
 
 /// An answer to a raw request: the error's code and message, or `None` for a success.
-type Answer = Option<(String, String)>;
+pub(super) type Answer = Option<(String, String)>;
 
 /// Sends `body` as `operation` (`PutItem`, or a whole streams target) to the scenario's backend.
-async fn send(t: &Dual, operation: &str, body: Value) -> Answer {
+pub(super) async fn send(t: &Dual, operation: &str, body: Value) -> Answer {
     let target = if operation.contains('_') {
         operation.to_owned()
     } else {
@@ -95,7 +95,7 @@ async fn http(url: &str, target: &str, body: &Value) -> Answer {
 
 /// Asserts a `ValidationException` with `message` on the engine and the server, and `local` on
 /// DynamoDB Local (`None`: Local accepts the request).
-fn expect(t: &Dual, got: Answer, message: &str, local: Option<&str>) {
+pub(super) fn expect(t: &Dual, got: Answer, message: &str, local: Option<&str>) {
     let expected = match t.target() {
         Target::Mem | Target::Server => Some(message),
         Target::DynamoDbLocal => local,
@@ -104,23 +104,23 @@ fn expect(t: &Dual, got: Answer, message: &str, local: Option<&str>) {
     assert_eq!(got, expected, "[{:?}]", t.target());
 }
 
-fn violation(value: &str, path: &str, constraint: &str) -> String {
+pub(super) fn violation(value: &str, path: &str, constraint: &str) -> String {
     format!("Value {value} at '{path}' failed to satisfy constraint: {constraint}")
 }
 
-fn one(v: String) -> String {
+pub(super) fn one(v: String) -> String {
     format!("1 validation error detected: {v}")
 }
 
-fn several(vs: &[String]) -> String {
+pub(super) fn several(vs: &[String]) -> String {
     format!("{} validation errors detected: {}", vs.len(), vs.join("; "))
 }
 
-async fn hash_table(t: &Dual, label: &str) -> String {
+pub(super) async fn hash_table(t: &Dual, label: &str) -> String {
     t.create_table(label, ("pk", S), None).await
 }
 
-fn key_condition(table: &str) -> Value {
+pub(super) fn key_condition(table: &str) -> Value {
     json!({
         "TableName": table,
         "KeyConditionExpression": "pk = :v",
@@ -128,7 +128,7 @@ fn key_condition(table: &str) -> Value {
     })
 }
 
-fn with(mut base: Value, extra: Value) -> Value {
+pub(super) fn with(mut base: Value, extra: Value) -> Value {
     if let (Value::Object(base), Value::Object(extra)) = (&mut base, extra) {
         base.extend(extra);
     }
