@@ -255,7 +255,7 @@ dual_test!(query_request_errors, |t| {
         ("non-key attribute", query(&table, Some("i = :v"), &[(":v", num("1"))]),
             "Query condition missed key schema element: sk", "Query condition missed key schema element"),
         ("Limit 0", { let mut q = query(&table, None, &[]); q.limit = Some(0); q },
-            "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+            "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
             "Limit must be greater than or equal to 1"),
     ];
     for (label, input, mem, local) in differs {

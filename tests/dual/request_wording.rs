@@ -111,3 +111,85 @@ dual_test!(key_conditions_on_an_index_naming_a_non_key, |t| {
     let missed = "Query condition missed key schema element";
     expect(&t, send(&t, "Query", query).await, missed, Some(missed));
 });
+
+dual_test!(query_limit_zero_names_the_member_without_its_value, |t| {
+    let table = hash_table(&t, "qlimit").await;
+    // KNOWN DIFFERENCE: DynamoDB Local has its own sentence for both.
+    let local = "Limit must be greater than or equal to 1";
+    let query = with(key_condition(&table), json!({"Limit": 0}));
+    expect(
+        &t,
+        send(&t, "Query", query).await,
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must \
+         have value greater than or equal to 1",
+        Some(local),
+    );
+    let scan = json!({"TableName": table, "Limit": 0});
+    expect(
+        &t,
+        send(&t, "Scan", scan).await,
+        &one(violation(
+            "'0'",
+            "limit",
+            "Member must have value greater than or equal to 1",
+        )),
+        Some(local),
+    );
+});
+
+dual_test!(
+    oversized_lists_batch_keys_unechoed_transactions_dumped,
+    |t| {
+        let table = hash_table(&t, "lists").await;
+        let keys: Vec<_> = (0..101)
+            .map(|i| json!({"pk": {"S": i.to_string()}}))
+            .collect();
+        let batch = json!({"RequestItems": {table.clone(): {"Keys": keys}}});
+        // KNOWN DIFFERENCE: DynamoDB Local counts them as the request's limit.
+        expect(
+            &t,
+            send(&t, "BatchGetItem", batch).await,
+            &format!(
+            "1 validation error detected: Value at 'RequestItems.{table}.member.Keys' failed to \
+             satisfy constraint: Member must have length less than or equal to 100"
+        ),
+            Some("Too many items requested for the BatchGetItem call"),
+        );
+        let puts: Vec<_> = (0..101)
+            .map(|i| json!({"Put": {"TableName": table, "Item": {"pk": {"S": i.to_string()}}}}))
+            .collect();
+        let gets: Vec<_> = (0..101)
+            .map(|i| json!({"Get": {"TableName": table, "Key": {"pk": {"S": i.to_string()}}}}))
+            .collect();
+        for (operation, actions, first) in [
+            (
+                "TransactWriteItems",
+                puts,
+                "[TransactWriteItem(conditionCheck=null, put=Put(item={pk=",
+            ),
+            (
+                "TransactGetItems",
+                gets,
+                "[TransactGetItem(get=Get(key={pk=",
+            ),
+        ] {
+            let answer = send(&t, operation, json!({"TransactItems": actions})).await;
+            let (code, message) = answer.expect("refused");
+            assert_eq!(code, "ValidationException");
+            let constraint = "Member must have length less than or equal to 100";
+            if t.target() == Target::DynamoDbLocal {
+                // KNOWN DIFFERENCE: DynamoDB Local gives the constraint alone.
+                assert_eq!(message, constraint);
+                continue;
+            }
+            assert!(
+                message.starts_with(&format!("1 validation error detected: Value '{first}"))
+                    && message.ends_with(&format!(
+                        "]' at 'transactItems' failed to satisfy constraint: {constraint}"
+                    )),
+                "[{:?}] {operation}: {message}",
+                t.target()
+            );
+        }
+    }
+);

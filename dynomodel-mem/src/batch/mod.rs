@@ -40,7 +40,7 @@ const DUPLICATES: &str = "Provided list of item keys contains duplicates";
 
 mod constraints;
 mod get;
-mod render;
+pub(crate) mod render;
 mod write;
 
 #[cfg(test)]

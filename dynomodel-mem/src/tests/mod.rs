@@ -177,6 +177,22 @@ pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message
     }
 }
 
+/// Asserts the answer to more than 100 transaction actions: the list echoed in Java's `toString` form,
+/// starting with `first` (issue 26 fact 3; `transact/render.rs`).
+pub(crate) fn assert_too_many<T: std::fmt::Debug>(r: Result<T, Error>, first: &str) {
+    match r {
+        Err(Error::Validation { message }) => assert!(
+            message.starts_with(&format!("1 validation error detected: Value '{first}"))
+                && message.ends_with(
+                    "]' at 'transactItems' failed to satisfy constraint: Member must have length \
+                     less than or equal to 100"
+                ),
+            "{message}"
+        ),
+        other => panic!("expected the too-many-actions ValidationException, got {other:?}"),
+    }
+}
+
 /// `ExpressionAttributeNames` from pairs.
 pub(crate) fn names(pairs: &[(&str, &str)]) -> Option<std::collections::BTreeMap<String, String>> {
     Some(

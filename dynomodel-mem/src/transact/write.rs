@@ -26,7 +26,9 @@ use dynomodel::{
 };
 
 use super::tokens::{self, Seen};
-use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
+use super::{
+    cancelled, check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD,
+};
 use crate::capacity::{self, Consumed, PerTable};
 use crate::collection;
 use crate::expr::update;
@@ -127,6 +129,7 @@ impl Locked<'_> {
             actions.len(),
             token,
             actions.iter().map(|a| (member(a), a.table_name())),
+            || render::write_items(actions),
         )?;
         check_payload(actions)?;
         let checked = actions

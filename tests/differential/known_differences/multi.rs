@@ -21,12 +21,12 @@ const CONSTRAINTS: &[(&str, &str)] = &[
     ),
     // 101 keys in one table.
     (
-        ".member.keys' failed to satisfy constraint: Member must have length less than or equal to 100",
+        ".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100",
         "Too many items requested for the BatchGetItem call",
     ),
     // 101 transaction actions.
     (
-        "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
+        "' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
         "Member must have length less than or equal to 100",
     ),
     // A 37-character token: the same constraint without the prefix and the quotes.

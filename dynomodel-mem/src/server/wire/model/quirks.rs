@@ -22,6 +22,9 @@ pub(super) struct Quirks {
     /// A member whose absence (or emptiness) the service answers before any constraint, in its own
     /// words: when it is absent, `null`, `{}` or `""`, nothing is reported here.
     pub(super) first: Option<&'static str>,
+    /// Members whose violations the service reports without their value, under another spelling of
+    /// their path: `(path, as reported)`.
+    unechoed: &'static [(&'static str, &'static str)],
 }
 
 /// The operations whose `TableName` has the service's own length check ("TableName must be at least 3
@@ -29,6 +32,11 @@ pub(super) struct Quirks {
 /// Query, Scan, CreateTable, DescribeTable and DeleteTable, and answered for an empty name too): the
 /// model's `TableArn` bounds (1–1024) are left to the backend, which has that message.
 const TABLE_NAME: &[(&str, Skip)] = &[("tableName", Skip::Constraints)];
+
+/// Query's `Limit` is reported without its value and capitalised: "Value at 'Limit' failed to
+/// satisfy constraint: …" (the conformance suite's capture of the service, issue 26 fact 2), where
+/// Scan's is `Value '0' at 'limit'` (dynalite's recording). `query.rs` words it alike.
+const QUERY_UNECHOED: &[(&str, &str)] = &[("limit", "Limit")];
 
 /// Transactions: the backend checks the table names' lengths, the token's length and the 100-action
 /// limit, in one list in the service's form (the limit in the newer layer's unechoed form, "Value at
@@ -117,10 +125,25 @@ pub(super) fn of(operation: &str) -> Quirks {
         "TagResource" | "UntagResource" | "ListTagsOfResource" => Some("ResourceArn"),
         _ => None,
     };
-    Quirks { skips, first }
+    let unechoed = match operation {
+        "Query" => QUERY_UNECHOED,
+        _ => &[],
+    };
+    Quirks {
+        skips,
+        first,
+        unechoed,
+    }
 }
 
 impl Quirks {
+    /// How the violations of the member at `path` name it when they leave its value out.
+    pub(super) fn unechoed(&self, path: &str) -> Option<&'static str> {
+        self.unechoed
+            .iter()
+            .find_map(|(at, reported)| (*at == path).then_some(*reported))
+    }
+
     /// What is skipped at `path`: the first rule that matches it (exactly, or as a prefix for
     /// [`Skip::All`] and [`Skip::Constraints`]).
     pub(super) fn skip(&self, path: &str) -> Option<Skip> {

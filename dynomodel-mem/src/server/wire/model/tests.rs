@@ -85,8 +85,13 @@ fn lengths_ranges_and_enums_in_the_services_form() {
         one("Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1")
     );
     assert_eq!(
-        message("Query", json!({"TableName": "t", "Limit": 0})),
+        message("Scan", json!({"TableName": "t", "Limit": 0})),
         one("Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
+    );
+    // Query's Limit without its value, capitalised (issue 26 fact 2).
+    assert_eq!(
+        message("Query", json!({"TableName": "t", "Limit": 0})),
+        one("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
     );
     assert_eq!(
         message("Scan", json!({"TableName": "t", "Segment": 1_000_000, "TotalSegments": 1})),

@@ -291,13 +291,21 @@ impl Walk<'_> {
     }
 
     fn range(&mut self, n: i64, bounds: Bounds, path: &str) {
+        let mut report = |message: String| match self.quirks.unechoed(path) {
+            Some(reported) => self
+                .d
+                .record(|| crate::validate::violation(None, reported, &message)),
+            None => self.d.constraint(&n.to_string(), path, &message),
+        };
         if let Some(min) = bounds.min.filter(|min| n < *min) {
-            let message = format!("Member must have value greater than or equal to {min}");
-            self.d.constraint(&n.to_string(), path, &message);
+            report(format!(
+                "Member must have value greater than or equal to {min}"
+            ));
         }
         if let Some(max) = bounds.max.filter(|max| n > *max) {
-            let message = format!("Member must have value less than or equal to {max}");
-            self.d.constraint(&n.to_string(), path, &message);
+            report(format!(
+                "Member must have value less than or equal to {max}"
+            ));
         }
     }
 }
