@@ -84,7 +84,6 @@ pub(crate) fn throughput_bounds(
 /// Parameter constraints: the "N validation error(s) detected" message.
 fn constraints(input: &CreateTableInput) -> Result<()> {
     let mut c = Constraints::default();
-    c.name(&input.table_name, "tableName");
     throughput_bounds(
         &mut c,
         &input.provisioned_throughput,
@@ -207,15 +206,8 @@ fn stream_specification(spec: Option<&dynomodel::StreamSpecification>) -> Result
 
 /// Validates a CreateTable request completely (everything but the table's existence).
 pub fn create_table(input: &CreateTableInput) -> Result<()> {
-    crate::validate::table_name(&input.table_name).or_else(|e| {
-        // The short length message wins over every other problem; a bad character is reported together
-        // with the other parameter constraints below.
-        if e.message() == crate::validate::TABLE_NAME_LENGTH {
-            Err(e)
-        } else {
-            Ok(())
-        }
-    })?;
+    // The name's constraints, alone and before every other problem (issue 26 fact 1).
+    crate::validate::new_table_name(&input.table_name)?;
     constraints(input)?;
     billing(input)?;
     stream_specification(input.stream_specification.as_ref())?;

@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use super::validation::{expect, hash_table, key_condition, one, send, violation, with};
+use super::validation::{expect, hash_table, key_condition, one, send, several, violation, with};
 use super::*;
 
 const INVALID: &str = "One or more parameter values were invalid: ";
@@ -193,3 +193,152 @@ dual_test!(
         }
     }
 );
+
+/// DynamoDB Local's one answer to every table name it refuses.
+const LOCAL_BAD_NAME: &str = "Invalid table/index name.  Table/index names must be between 3 and \
+                              255 characters long, and may contain only the characters a-z, A-Z, \
+                              0-9, '_', '-', and '.'";
+
+const NAME_PATTERN: &str = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
+
+dual_test!(item_writes_report_the_table_names_constraint_alone, |t| {
+    let long = "a".repeat(256);
+    let cases = [
+        (
+            String::new(),
+            one(violation(
+                "''",
+                "tableName",
+                "Member must have length greater than or equal to 1",
+            )),
+        ),
+        (
+            long.clone(),
+            one(violation(
+                &format!("'{long}'"),
+                "tableName",
+                "Member must have length less than or equal to 255",
+            )),
+        ),
+        (
+            "x!".to_owned(),
+            one(violation("'x!'", "tableName", NAME_PATTERN)),
+        ),
+    ];
+    // KNOWN DIFFERENCE: DynamoDB Local has its one sentence for every name it refuses.
+    for (name, message) in &cases {
+        let put = json!({"TableName": name, "ReturnValues": "INVALID", "Item": {}});
+        expect(
+            &t,
+            send(&t, "PutItem", put).await,
+            message,
+            Some(LOCAL_BAD_NAME),
+        );
+        let update = json!({"TableName": name, "Key": {}, "ReturnValues": "INVALID"});
+        expect(
+            &t,
+            send(&t, "UpdateItem", update).await,
+            message,
+            Some(LOCAL_BAD_NAME),
+        );
+        let delete = json!({"TableName": name, "Key": {}});
+        expect(
+            &t,
+            send(&t, "DeleteItem", delete).await,
+            message,
+            Some(LOCAL_BAD_NAME),
+        );
+    }
+    // Two characters are a name the model allows (a `TableArn` of at least 1): no such table.
+    let answer = send(
+        &t,
+        "PutItem",
+        json!({"TableName": "ab", "Item": {"pk": {"S": "a"}}}),
+    )
+    .await;
+    let expected = match t.target() {
+        Target::DynamoDbLocal => ("ValidationException", LOCAL_BAD_NAME),
+        _ => ("ResourceNotFoundException", "Requested resource not found"),
+    };
+    assert_eq!(
+        answer,
+        Some((expected.0.to_owned(), expected.1.to_owned())),
+        "[{:?}]",
+        t.target()
+    );
+});
+
+dual_test!(item_writes_name_their_table_by_arn, |t| {
+    let table = hash_table(&t, "byarn").await;
+    let arn = t
+        .backend()
+        .describe_table(dynomodel::DescribeTableInput {
+            table_name: table.clone(),
+        })
+        .await
+        .unwrap()
+        .table
+        .table_arn;
+    let put = json!({"TableName": arn, "Item": {"pk": {"S": "a"}, "v": {"N": "1"}}});
+    assert_eq!(send(&t, "PutItem", put).await, None, "[{:?}]", t.target());
+    let got = t
+        .backend()
+        .get_item(dynomodel::GetItemInput {
+            table_name: table.clone(),
+            key: Item::from([("pk".to_owned(), AttributeValue::S("a".into()))]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(got.item.is_some(), "[{:?}]", t.target());
+});
+
+dual_test!(create_table_reports_the_table_names_constraint_alone, |t| {
+    let short = one(violation(
+        "'ab'",
+        "tableName",
+        "Member must have length greater than or equal to 3",
+    ));
+    let pk = json!([{"AttributeName": "pk", "AttributeType": "S"}]);
+    let hash = json!([{"AttributeName": "pk", "KeyType": "HASH"}]);
+    let body = json!({"TableName": "ab", "AttributeDefinitions": pk, "KeySchema": hash,
+                      "BillingMode": "PAY_PER_REQUEST"});
+    // KNOWN DIFFERENCE: DynamoDB Local has its one sentence for every name it refuses.
+    expect(
+        &t,
+        send(&t, "CreateTable", body).await,
+        &short,
+        Some(LOCAL_BAD_NAME),
+    );
+    // With an empty key schema beside it, only the name's errors, the length first.
+    for name in ["", "x!"] {
+        let quoted = format!("'{name}'");
+        let message = several(&[
+            violation(
+                &quoted,
+                "tableName",
+                "Member must have length greater than or equal to 3",
+            ),
+            violation(&quoted, "tableName", NAME_PATTERN),
+        ]);
+        let body = json!({"TableName": name, "AttributeDefinitions": [], "KeySchema": []});
+        expect(
+            &t,
+            send(&t, "CreateTable", body).await,
+            &message,
+            Some(LOCAL_BAD_NAME),
+        );
+    }
+    // Without a name, the service's own sentence. KNOWN DIFFERENCE: DynamoDB Local spells it
+    // "paramater" and reports the name's rules.
+    let body = json!({"AttributeDefinitions": pk, "KeySchema": hash});
+    let answer = send(&t, "CreateTable", body).await;
+    let (code, message) = answer.expect("refused");
+    assert_eq!(code, "ValidationException");
+    if t.target() != Target::DynamoDbLocal {
+        assert_eq!(
+            message,
+            "The parameter 'TableName' is required but was not present in the request"
+        );
+    }
+});

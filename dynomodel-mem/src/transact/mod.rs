@@ -92,9 +92,6 @@ pub(crate) const MAX_PAYLOAD: usize = 4 * 1024 * 1024;
 /// Longest `ClientRequestToken`.
 const MAX_TOKEN: usize = 36;
 
-/// Longest table name or ARN (the model's `TableArn`).
-const MAX_TABLE_ARN: usize = 1024;
-
 /// The request-only check of a table name: a plain name as GetItem checks it; an ARN is looked up.
 pub(crate) fn check_table_name(name: &str) -> Result<()> {
     if name.starts_with("arn:") {
@@ -192,7 +189,7 @@ pub(crate) fn check_members<'a>(
                 "Member must have length greater than or equal to 1",
             );
         }
-        if len > MAX_TABLE_ARN {
+        if len > validate::MAX_TABLE_ARN {
             c.fail(
                 validate::quoted(name),
                 &path(),

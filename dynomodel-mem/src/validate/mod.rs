@@ -11,6 +11,9 @@
 //! and indexes are in [`key`].
 
 mod key;
+mod names;
+
+pub use names::{item_table_name, new_table_name, MAX_TABLE_ARN};
 
 pub use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
@@ -140,7 +143,7 @@ pub fn quoted(value: &str) -> String {
     format!("'{value}'")
 }
 
-fn is_valid_name_chars(name: &str) -> bool {
+pub(crate) fn is_valid_name_chars(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()

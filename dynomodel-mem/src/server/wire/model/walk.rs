@@ -43,6 +43,18 @@ pub(super) fn check(
         // The operation's decoder reports the type error, which wins over every constraint.
         return Ok(());
     }
+    // A table name the service checks first is reported alone, after the types (see `NameFirst`).
+    if let Some(rule) = walk.quirks.table_name {
+        match request.get("TableName").filter(|v| !v.is_null()) {
+            Some(Value::String(name)) => (rule.check)(name)?,
+            Some(_) => {}
+            None => {
+                if let Some(missing) = rule.missing {
+                    return Err(dynomodel::Error::validation(missing).into());
+                }
+            }
+        }
+    }
     walk.d.finish(())
 }
 

@@ -1,0 +1,128 @@
+//! Issue 26's request-validation facts through the in-process `Backend`, where the typed requests can
+//! express them: the same answers as the server's (`tests/dual/request_wording.rs` sends the raw JSON
+//! to the engine's wire layer, the server and DynamoDB Local).
+
+use dynomodel::{
+    Backend, DeleteItemInput, GetItemInput, Item, PutItemInput, ScalarAttributeType as T,
+    UpdateItemInput,
+};
+
+use super::{assert_validation, backend_with, item, s, table_input, values};
+
+const PATTERN: &str = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
+
+fn one(value: &str, path: &str, constraint: &str) -> String {
+    format!(
+        "1 validation error detected: Value '{value}' at '{path}' failed to satisfy constraint: \
+         {constraint}"
+    )
+}
+
+fn put(table: &str, item: Item) -> PutItemInput {
+    PutItemInput {
+        table_name: table.into(),
+        item,
+        ..Default::default()
+    }
+}
+
+fn key(pk: &str) -> Item {
+    item(&[("pk", s(pk))])
+}
+
+/// Fact 1: PutItem, UpdateItem and DeleteItem take a table name or ARN (the model's `TableArn`), a
+/// name held to 255 characters and the name pattern; the name's error comes alone and first.
+#[tokio::test]
+async fn item_writes_check_their_table_name_first_and_alone() {
+    let b = backend_with(table_input("things", T::S, None)).await;
+    let long = "a".repeat(256);
+    let cases = [
+        (
+            String::new(),
+            one(
+                "",
+                "tableName",
+                "Member must have length greater than or equal to 1",
+            ),
+        ),
+        (
+            long.clone(),
+            one(
+                &long,
+                "tableName",
+                "Member must have length less than or equal to 255",
+            ),
+        ),
+        ("x!".to_owned(), one("x!", "tableName", PATTERN)),
+    ];
+    for (name, message) in &cases {
+        // An item that breaks rules of its own, and a ReturnValues the operation refuses: the name's
+        // error wins over them.
+        let mut input = put(name, Item::new());
+        input.return_values = Some(dynomodel::ReturnValue::AllNew);
+        assert_validation(b.put_item(input).await, message);
+        let update = UpdateItemInput {
+            table_name: name.clone(),
+            key: Item::new(),
+            ..Default::default()
+        };
+        assert_validation(b.update_item(update).await, message);
+        let delete = DeleteItemInput {
+            table_name: name.clone(),
+            key: Item::new(),
+            ..Default::default()
+        };
+        assert_validation(b.delete_item(delete).await, message);
+    }
+    // Two characters are a name the model allows (its minimum is 1): no such table.
+    let r = b.put_item(put("ab", key("a"))).await;
+    assert!(
+        matches!(&r, Err(e) if e.code() == "ResourceNotFoundException"),
+        "{r:?}"
+    );
+}
+
+/// Fact 1: an item write may name its table by ARN (the engine's region and account).
+#[tokio::test]
+async fn item_writes_name_their_table_by_arn() {
+    let b = backend_with(table_input("things", T::S, None)).await;
+    let arn = b
+        .describe_table(dynomodel::DescribeTableInput {
+            table_name: "things".into(),
+        })
+        .await
+        .expect("describe")
+        .table
+        .table_arn;
+    b.put_item(put(&arn, key("a"))).await.expect("put by ARN");
+    let update = UpdateItemInput {
+        table_name: arn.clone(),
+        key: key("a"),
+        update_expression: Some("SET v = :v".into()),
+        expression_attribute_values: values(&[(":v", s("x"))]),
+        ..Default::default()
+    };
+    b.update_item(update).await.expect("update by ARN");
+    let got = b
+        .get_item(GetItemInput {
+            table_name: "things".into(),
+            key: key("a"),
+            ..Default::default()
+        })
+        .await
+        .expect("get");
+    assert_eq!(got.item, Some(item(&[("pk", s("a")), ("v", s("x"))])));
+    let delete = DeleteItemInput {
+        table_name: arn,
+        key: key("a"),
+        ..Default::default()
+    };
+    b.delete_item(delete).await.expect("delete by ARN");
+    // Another account's ARN names no table here.
+    let foreign = "arn:aws:dynamodb:us-east-1:123456789012:table/things";
+    let r = b.put_item(put(foreign, key("a"))).await;
+    assert!(
+        matches!(&r, Err(e) if e.code() == "ResourceNotFoundException"),
+        "{r:?}"
+    );
+}
