@@ -14,7 +14,7 @@ use dynomodel::{
     ProvisionedThroughput, Result,
 };
 
-use crate::validate::{Constraints, INVALID};
+use crate::validate::{quoted, Constraints, INVALID};
 
 /// Per-table limit of local secondary indexes.
 pub const MAX_LSI: usize = 5;
@@ -81,24 +81,53 @@ pub(crate) fn throughput_bounds(
     }
 }
 
+/// Key attribute names, 1 to 255 characters (the model's `KeySchemaAttributeName`, for key schemas
+/// and attribute definitions alike): checked with the other constraints, before any consistency check
+/// between them (issue 26 fact 11).
+fn attribute_name_length(c: &mut Constraints, name: &str, path: impl FnOnce() -> String) {
+    let chars = name.chars().count();
+    let broken = match chars {
+        0 => "Member must have length greater than or equal to 1",
+        1..=255 => return,
+        _ => "Member must have length less than or equal to 255",
+    };
+    c.fail(quoted(name), &format!("{}.attributeName", path()), broken);
+}
+
+fn key_attribute_names(c: &mut Constraints, ks: &[KeySchemaElement], path: &str) {
+    for (i, k) in ks.iter().enumerate() {
+        attribute_name_length(c, &k.attribute_name, || format!("{path}.{}.member", i + 1));
+    }
+}
+
 /// Parameter constraints: the "N validation error(s) detected" message.
 fn constraints(input: &CreateTableInput) -> Result<()> {
     let mut c = Constraints::default();
+    for (i, d) in input.attribute_definitions.iter().enumerate() {
+        attribute_name_length(&mut c, &d.attribute_name, || {
+            format!("attributeDefinitions.{}.member", i + 1)
+        });
+    }
     throughput_bounds(
         &mut c,
         &input.provisioned_throughput,
         "provisionedThroughput",
     );
     key_schema_length(&mut c, &input.key_schema, "keySchema");
+    key_attribute_names(&mut c, &input.key_schema, "keySchema");
     for (i, index) in input.local_secondary_indexes.iter().enumerate() {
         let path = format!("localSecondaryIndexes.{}.member", i + 1);
         c.name(&index.index_name, &format!("{path}.indexName"));
-        key_schema_length(&mut c, &index.key_schema, &format!("{path}.keySchema"));
+        let key_schema = format!("{path}.keySchema");
+        key_schema_length(&mut c, &index.key_schema, &key_schema);
+        key_attribute_names(&mut c, &index.key_schema, &key_schema);
     }
     for (i, index) in input.global_secondary_indexes.iter().enumerate() {
         let path = format!("globalSecondaryIndexes.{}.member", i + 1);
         c.name(&index.index_name, &format!("{path}.indexName"));
-        key_schema_length(&mut c, &index.key_schema, &format!("{path}.keySchema"));
+        let key_schema = format!("{path}.keySchema");
+        key_schema_length(&mut c, &index.key_schema, &key_schema);
+        key_attribute_names(&mut c, &index.key_schema, &key_schema);
         throughput_bounds(
             &mut c,
             &index.provisioned_throughput,

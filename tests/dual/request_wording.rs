@@ -342,3 +342,81 @@ dual_test!(create_table_reports_the_table_names_constraint_alone, |t| {
         );
     }
 });
+
+dual_test!(key_attribute_names_longer_than_255_characters, |t| {
+    let long = "k".repeat(256);
+    let too_long = "Member must have length less than or equal to 255";
+    let quoted = format!("'{long}'");
+    let name = t.table_name("longkey");
+    // KNOWN DIFFERENCE: DynamoDB Local words the length its own way, and checks the definitions
+    // before the name's length when they disagree.
+    let local = "Names of key attributes and attributes projected into an index must be between 1 \
+                 and 255 characters, inclusive";
+    let body = json!({
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": long, "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": long, "KeyType": "HASH"}],
+    });
+    let message = several(&[
+        violation(
+            &quoted,
+            "attributeDefinitions.1.member.attributeName",
+            too_long,
+        ),
+        violation(&quoted, "keySchema.1.member.attributeName", too_long),
+    ]);
+    expect(
+        &t,
+        send(&t, "CreateTable", body).await,
+        &message,
+        Some(local),
+    );
+    // The length before the consistency of keys and definitions.
+    let body = json!({
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": long, "KeyType": "HASH"}],
+    });
+    expect(
+        &t,
+        send(&t, "CreateTable", body).await,
+        &one(violation(
+            &quoted,
+            "keySchema.1.member.attributeName",
+            too_long,
+        )),
+        Some("Hash Key not specified in Attribute Definitions.  Type unknown."),
+    );
+    // An index's key schema.
+    let body = json!({
+        "TableName": name, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [
+            {"AttributeName": "pk", "AttributeType": "S"},
+            {"AttributeName": long, "AttributeType": "S"},
+        ],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "GlobalSecondaryIndexes": [{
+            "IndexName": "by-long",
+            "KeySchema": [{"AttributeName": long, "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"},
+        }],
+    });
+    let message = several(&[
+        violation(
+            &quoted,
+            "attributeDefinitions.2.member.attributeName",
+            too_long,
+        ),
+        violation(
+            &quoted,
+            "globalSecondaryIndexes.1.member.keySchema.1.member.attributeName",
+            too_long,
+        ),
+    ]);
+    expect(
+        &t,
+        send(&t, "CreateTable", body).await,
+        &message,
+        Some(local),
+    );
+});

@@ -3,11 +3,13 @@
 //! to the engine's wire layer, the server and DynamoDB Local).
 
 use dynomodel::{
-    Backend, DeleteItemInput, GetItemInput, Item, PutItemInput, ScalarAttributeType as T,
+    Backend, CreateTableInput, DeleteItemInput, GetItemInput, Item, KeySchemaElement,
+    LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType as T,
     UpdateItemInput,
 };
 
-use super::{assert_validation, backend_with, item, s, table_input, values};
+use super::{assert_validation, backend_with, def, item, s, table_input, values};
+use crate::MemBackend;
 
 const PATTERN: &str = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
 
@@ -125,4 +127,77 @@ async fn item_writes_name_their_table_by_arn() {
         matches!(&r, Err(e) if e.code() == "ResourceNotFoundException"),
         "{r:?}"
     );
+}
+
+/// Fact 11: key attribute names of more than 255 characters (or none) fail on the member's length,
+/// with the other constraints and before any consistency check.
+#[tokio::test]
+async fn key_attribute_names_longer_than_255_characters() {
+    let long = "k".repeat(256);
+    let too_long = "Member must have length less than or equal to 255";
+    // In the key schema and the definitions: both paths, definitions first (the model's order).
+    let mut input = table_input("tbl", T::S, None);
+    input.attribute_definitions = vec![def(&long, T::S)];
+    input.key_schema = vec![KeySchemaElement::hash(&long)];
+    assert_validation(
+        MemBackend::new().create_table(input).await,
+        &format!(
+            "2 validation errors detected: Value '{long}' at \
+             'attributeDefinitions.1.member.attributeName' failed to satisfy constraint: {too_long}; \
+             Value '{long}' at 'keySchema.1.member.attributeName' failed to satisfy constraint: \
+             {too_long}"
+        ),
+    );
+    // In the key schema only: the length, not the missing definition.
+    let mut input = table_input("tbl", T::S, None);
+    input.key_schema = vec![KeySchemaElement::hash(&long)];
+    assert_validation(
+        MemBackend::new().create_table(input).await,
+        &one(&long, "keySchema.1.member.attributeName", too_long),
+    );
+    // In an index's key schema.
+    let mut input = table_input("tbl", T::S, None);
+    input.global_secondary_indexes = vec![dynomodel::GlobalSecondaryIndex {
+        index_name: "by-g".into(),
+        key_schema: vec![KeySchemaElement::hash(&long)],
+        projection: Projection {
+            projection_type: ProjectionType::All,
+            non_key_attributes: vec![],
+        },
+        provisioned_throughput: None,
+    }];
+    assert_validation(
+        MemBackend::new().create_table(input).await,
+        &one(
+            &long,
+            "globalSecondaryIndexes.1.member.keySchema.1.member.attributeName",
+            too_long,
+        ),
+    );
+    let mut input = table_input("tbl", T::S, Some(T::S));
+    input.local_secondary_indexes = vec![LocalSecondaryIndex {
+        index_name: "by-l".into(),
+        key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("")],
+        projection: Projection {
+            projection_type: ProjectionType::KeysOnly,
+            non_key_attributes: vec![],
+        },
+    }];
+    assert_validation(
+        MemBackend::new().create_table(input).await,
+        &one(
+            "",
+            "localSecondaryIndexes.1.member.keySchema.2.member.attributeName",
+            "Member must have length greater than or equal to 1",
+        ),
+    );
+    // 255 characters are a name.
+    let name = "k".repeat(255);
+    let mut input: CreateTableInput = table_input("tbl", T::S, None);
+    input.attribute_definitions = vec![def(&name, T::S)];
+    input.key_schema = vec![KeySchemaElement::hash(&name)];
+    MemBackend::new()
+        .create_table(input)
+        .await
+        .expect("255 characters");
 }
