@@ -420,3 +420,83 @@ dual_test!(key_attribute_names_longer_than_255_characters, |t| {
         Some(local),
     );
 });
+
+dual_test!(empty_attribute_names_are_refused, |t| {
+    let table = hash_table(&t, "emptyname").await;
+    let empty = "Empty attribute name";
+    let key = json!({"pk": {"S": "e"}});
+    let nested = json!({"M": {"": {"S": "x"}}});
+    let refused = [
+        (
+            "PutItem",
+            json!({"TableName": table, "Item": {"pk": {"S": "e"}, "": {"S": "x"}}}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": table, "Item": {"pk": {"S": "e"}, "m": nested}}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": table, "Item": {"pk": {"S": "e"}, "l": {"L": [nested]}}}),
+        ),
+        (
+            "PutItem",
+            json!({"TableName": table, "Item": key, "Expected": {"": {"Exists": false}}}),
+        ),
+        (
+            "GetItem",
+            json!({"TableName": table, "Key": key, "AttributesToGet": ["a", ""]}),
+        ),
+        (
+            "GetItem",
+            json!({"TableName": table, "Key": {"": {"S": "e"}}}),
+        ),
+        (
+            "Scan",
+            json!({"TableName": table, "ScanFilter": {"": {"ComparisonOperator": "NULL"}}}),
+        ),
+        (
+            "UpdateItem",
+            json!({"TableName": table, "Key": key,
+            "AttributeUpdates": {"": {"Action": "PUT", "Value": {"S": "x"}}}}),
+        ),
+        (
+            "UpdateItem",
+            json!({"TableName": table, "Key": key,
+            "AttributeUpdates": {"": {"Action": "DELETE"}}}),
+        ),
+        (
+            "BatchWriteItem",
+            json!({"RequestItems": {table.clone(): [
+            {"PutRequest": {"Item": {"pk": {"S": "e"}, "": {"S": "x"}}}}]}}),
+        ),
+        (
+            "TransactWriteItems",
+            json!({"TransactItems": [
+            {"Put": {"TableName": table, "Item": {"pk": {"S": "e"}, "": {"S": "x"}}}}]}),
+        ),
+    ];
+    for (operation, body) in refused {
+        expect(&t, send(&t, operation, body).await, empty, Some(empty));
+    }
+    let names =
+        "ExpressionAttributeNames contains invalid value: Empty attribute name for key #name";
+    let body = json!({"TableName": table, "Key": key, "UpdateExpression": "SET #name = :v",
+        "ExpressionAttributeNames": {"#name": ""}, "ExpressionAttributeValues": {":v": {"S": "x"}}});
+    expect(&t, send(&t, "UpdateItem", body).await, names, Some(names));
+    let values =
+        "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v";
+    let body = json!({"TableName": table, "Key": key, "UpdateExpression": "SET a = :v",
+        "ExpressionAttributeValues": {":v": nested}});
+    expect(&t, send(&t, "UpdateItem", body).await, values, Some(values));
+    // Nothing was stored.
+    let scan = t
+        .backend()
+        .scan(dynomodel::ScanInput {
+            table_name: table.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(scan.count, 0, "[{:?}]", t.target());
+});

@@ -127,6 +127,7 @@ fn render(name: &str, c: &Comparison<'_>, p: &mut Placeholders) -> String {
 
 /// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its expression.
 pub(crate) fn condition(name: &str, c: &LegacyCondition, p: &mut Placeholders) -> Result<String> {
+    validate::attribute_name(name)?;
     let cmp = Comparison {
         op: c.comparison_operator,
         args: c.attribute_value_list.iter().flatten().collect(),
@@ -141,6 +142,7 @@ pub(crate) fn expected(
     e: &ExpectedAttributeValue,
     p: &mut Placeholders,
 ) -> Result<String> {
+    validate::attribute_name(name)?;
     if e.value.is_some() && e.attribute_value_list.is_some() {
         return Err(Error::validation(format!(
             "{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}"

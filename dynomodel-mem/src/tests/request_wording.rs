@@ -3,12 +3,13 @@
 //! to the engine's wire layer, the server and DynamoDB Local).
 
 use dynomodel::{
-    Backend, CreateTableInput, DeleteItemInput, GetItemInput, Item, KeySchemaElement,
+    AttributeAction, AttributeValue, AttributeValueUpdate, Backend, CreateTableInput,
+    DeleteItemInput, Error, ExpectedAttributeValue, GetItemInput, Item, KeySchemaElement,
     LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType as T,
-    UpdateItemInput,
+    ScanInput, UpdateItemInput,
 };
 
-use super::{assert_validation, backend_with, def, item, s, table_input, values};
+use super::{assert_validation, backend_with, def, item, names, s, table_input, values};
 use crate::MemBackend;
 
 const PATTERN: &str = "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
@@ -200,4 +201,102 @@ async fn key_attribute_names_longer_than_255_characters() {
         .create_table(input)
         .await
         .expect("255 characters");
+}
+
+/// Fact 12: an empty attribute name is refused wherever a request gives one.
+#[tokio::test]
+async fn empty_attribute_names_are_refused() {
+    let b = backend_with(table_input("things", T::S, None)).await;
+    let empty = "Empty attribute name";
+    let nested = AttributeValue::M(item(&[("", s("x"))]));
+    for bad in [
+        item(&[("pk", s("a")), ("", s("x"))]),
+        item(&[("pk", s("a")), ("m", nested.clone())]),
+        item(&[
+            ("pk", s("a")),
+            ("l", AttributeValue::L(vec![nested.clone()])),
+        ]),
+    ] {
+        assert_validation(b.put_item(put("things", bad)).await, empty);
+    }
+    let get = GetItemInput {
+        table_name: "things".into(),
+        key: key("a"),
+        attributes_to_get: Some(vec!["a".into(), String::new()]),
+        ..Default::default()
+    };
+    assert_validation(b.get_item(get).await, empty);
+    let get = GetItemInput {
+        table_name: "things".into(),
+        key: item(&[("", s("a"))]),
+        ..Default::default()
+    };
+    assert_validation(b.get_item(get).await, empty);
+    let scan = ScanInput {
+        table_name: "things".into(),
+        attributes_to_get: Some(vec![String::new()]),
+        ..Default::default()
+    };
+    assert_validation(b.scan(scan).await, empty);
+    let update = UpdateItemInput {
+        table_name: "things".into(),
+        key: key("a"),
+        attribute_updates: Some(
+            [(
+                String::new(),
+                AttributeValueUpdate {
+                    value: None,
+                    action: Some(AttributeAction::Delete),
+                },
+            )]
+            .into(),
+        ),
+        ..Default::default()
+    };
+    assert_validation(b.update_item(update).await, empty);
+    let mut input = put("things", key("a"));
+    input.expected = Some(
+        [(
+            String::new(),
+            ExpectedAttributeValue {
+                exists: Some(false),
+                ..Default::default()
+            },
+        )]
+        .into(),
+    );
+    assert_validation(b.put_item(input).await, empty);
+    // In the placeholder maps, with the maps' own wording.
+    let update = UpdateItemInput {
+        table_name: "things".into(),
+        key: key("a"),
+        update_expression: Some("SET #name = :v".into()),
+        expression_attribute_names: names(&[("#name", "")]),
+        expression_attribute_values: values(&[(":v", s("x"))]),
+        ..Default::default()
+    };
+    assert_validation(
+        b.update_item(update).await,
+        "ExpressionAttributeNames contains invalid value: Empty attribute name for key #name",
+    );
+    let update = UpdateItemInput {
+        table_name: "things".into(),
+        key: key("a"),
+        update_expression: Some("SET m = :v".into()),
+        expression_attribute_values: values(&[(":v", nested)]),
+        ..Default::default()
+    };
+    assert_validation(
+        b.update_item(update).await,
+        "ExpressionAttributeValues contains invalid value: Empty attribute name for key :v",
+    );
+    // Nothing was written.
+    let scan = b
+        .scan(ScanInput {
+            table_name: "things".into(),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e: Error| e.message());
+    assert_eq!(scan.map(|o| o.count), Ok(0));
 }

@@ -13,7 +13,7 @@
 mod key;
 mod names;
 
-pub use names::{item_table_name, new_table_name, MAX_TABLE_ARN};
+pub use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 
 pub use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
@@ -169,12 +169,14 @@ pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
     }
 }
 
-/// Checks every attribute value of an item (or key): sets non-empty and duplicate-free, nesting no
-/// deeper than 32 levels. Runs before anything recursive touches the value, so that a hostile, deeply
-/// nested value is rejected after at most 33 levels of recursion.
+/// Checks every attribute of an item (or key): names not empty (nested maps' too), sets non-empty and
+/// duplicate-free, nesting no deeper than 32 levels. Runs before anything recursive touches the value,
+/// so that a hostile, deeply nested value is rejected after at most 33 levels of recursion.
 pub fn attribute_values(item: &Item) -> Result<()> {
-    item.values()
-        .try_for_each(|v| attribute_value(v, 1, MAX_NESTING_DEPTH))
+    item.iter().try_for_each(|(name, v)| {
+        attribute_name(name)?;
+        attribute_value(v, 1, MAX_NESTING_DEPTH)
+    })
 }
 
 /// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested
@@ -243,9 +245,11 @@ fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Re
         AttributeValue::L(list) => list
             .iter()
             .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
-        AttributeValue::M(map) => map
-            .values()
-            .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
+        // A map's keys are attribute names too: "Empty attribute name" (DynamoDB Local 3.3.1 alike).
+        AttributeValue::M(map) => map.iter().try_for_each(|(name, v)| {
+            attribute_name(name)?;
+            attribute_value(v, depth + 1, max_depth)
+        }),
         _ => Ok(()),
     }
 }

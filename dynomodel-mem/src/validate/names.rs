@@ -9,12 +9,17 @@
 //! (the ack-api-quirks catalogue, DDB-TABLE-457). DynamoDB Local 3.3.1 answers every such name with
 //! "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, …".
 
-use dynomodel::Result;
+use dynomodel::{Error, Result};
 
 use super::{is_valid_name_chars, quoted, Constraints, NAME_PATTERN};
 
 /// The longest table ARN a request may give (the service model's `TableArn`).
 pub const MAX_TABLE_ARN: usize = 1024;
+
+/// An empty attribute name anywhere in a request (an item's or a map's, `AttributesToGet`,
+/// `AttributeUpdates`, `Expected`, the legacy filters and key conditions). Issue 26 fact 12; DynamoDB
+/// Local 3.3.1 answers these words for each of them.
+const EMPTY_ATTRIBUTE_NAME: &str = "Empty attribute name";
 
 /// The `TableName` of PutItem, UpdateItem and DeleteItem: a table name or a table ARN, the model's
 /// `TableArn` (1 to 1024 characters), a plain name held besides to the `TableName` shape's maximum
@@ -85,6 +90,14 @@ fn pattern(c: &mut Constraints, name: &str) {
             &format!("Member must satisfy regular expression pattern: {NAME_PATTERN}"),
         );
     }
+}
+
+/// An attribute name as a request gives it: anything but `""` ([`EMPTY_ATTRIBUTE_NAME`]).
+pub fn attribute_name(name: &str) -> Result<()> {
+    if name.is_empty() {
+        return Err(Error::validation(EMPTY_ATTRIBUTE_NAME));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -162,5 +175,11 @@ mod tests {
         );
         // Characters, not bytes.
         assert!(message(new_table_name("éé")).starts_with("2 validation errors"));
+    }
+
+    #[test]
+    fn attribute_names_are_not_empty() {
+        assert!(attribute_name("a").is_ok());
+        assert_eq!(message(attribute_name("")), EMPTY_ATTRIBUTE_NAME);
     }
 }
