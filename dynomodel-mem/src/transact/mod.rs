@@ -38,11 +38,13 @@
 //!    a second action on an item an earlier one names: "Transaction request cannot include multiple
 //!    operations on one item" (`ValidationException`; also across Gets). Items are compared by key
 //!    value, so `1` and `1.0` are one item (DynamoDB Local 3.3.1 lets that pair through).
-//! 6. Every action is evaluated against the current items, and every failure is reported, one
-//!    [`CancellationReason`] per action in request order (`None` for the others): DynamoDB's answers
+//! 6. The actions are evaluated against the current items in request order, and every failure is
+//!    reported, one [`CancellationReason`] per action (`None` for the others): DynamoDB's answers
 //!    list several failures at once ("[None, ConditionalCheckFailed, ConditionalCheckFailed]" in a
 //!    real response quoted in a public repository; the conformance suite's "two failing actions"
-//!    capture). A reason is either
+//!    capture). Evaluation stops at the first `ValidationError`: the actions after it are `None`, even
+//!    one whose condition fails (issue 26 fact 23, from the service's recorded answers; DynamoDB Local
+//!    3.3.1 goes on and reports the later `ConditionalCheckFailed`). A reason is either
 //!    - `ConditionalCheckFailed`, "The conditional request failed" (Put, Update, Delete: real responses
 //!      in erlcloud#607 and boto3#2657), "The conditional request failed." for a ConditionCheck
 //!      (DynamoDB Local 3.3.1 adds the period for that action only; the API reference lists the message

@@ -280,7 +280,14 @@ impl Locked<'_> {
         let mut writes = Vec::with_capacity(checked.len());
         let mut reasons = Vec::with_capacity(checked.len());
         let mut cancel = false;
+        // Evaluation stops at the first ValidationError: the actions after it are `None`, whatever
+        // their conditions would say (step 6 of the module docs).
+        let mut stopped = false;
         for (action, table) in checked.iter().zip(tables) {
+            if stopped {
+                reasons.push(CancellationReason::none());
+                continue;
+            }
             match evaluate(table, action) {
                 Ok(write) => {
                     writes.push(write);
@@ -289,6 +296,7 @@ impl Locked<'_> {
                 Err(Failure::Request(e)) => return Err(e),
                 Err(Failure::Reason(reason)) => {
                     cancel = true;
+                    stopped = reason.code == CancellationCode::ValidationError;
                     reasons.push(*reason);
                 }
             }
