@@ -24,6 +24,15 @@ pub(super) type Answer = Option<(String, String)>;
 
 /// Sends `body` as `operation` (`PutItem`, or a whole streams target) to the scenario's backend.
 pub(super) async fn send(t: &Dual, operation: &str, body: Value) -> Answer {
+    call(t, operation, body).await.err()
+}
+
+/// [`send`], with the response's body on success.
+pub(super) async fn call(
+    t: &Dual,
+    operation: &str,
+    body: Value,
+) -> Result<Value, (String, String)> {
     let target = if operation.contains('_') {
         operation.to_owned()
     } else {
@@ -34,10 +43,10 @@ pub(super) async fn send(t: &Dual, operation: &str, body: Value) -> Answer {
             let engine = t.engine().expect("the engine");
             let op = dynomodel_mem::server::wire::operation_of(&target).expect("a DynamoDB target");
             match dynomodel_mem::server::wire::call(engine, op, body.to_string().as_bytes()).await {
-                Ok(_) => None,
+                Ok(reply) => Ok(reply),
                 Err(fault) => {
                     let (_, body) = dynomodel_mem::server::wire::error_response(&fault);
-                    Some(error_of(&body))
+                    Err(error_of(&body))
                 }
             }
         }
@@ -68,7 +77,7 @@ fn error_of(body: &Value) -> (String, String) {
 /// One raw HTTP/1.1 request (`Connection: close`), with a placeholder signature: DynamoDB Local
 /// reads the access key from it (its database is per key and region: `AwsBackend::local`'s) and
 /// checks nothing else.
-async fn http(url: &str, target: &str, body: &Value) -> Answer {
+async fn http(url: &str, target: &str, body: &Value) -> Result<Value, (String, String)> {
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let mut stream = TcpStream::connect(host).await.unwrap();
     let body = body.to_string();
@@ -86,11 +95,11 @@ async fn http(url: &str, target: &str, body: &Value) -> Answer {
     stream.read_to_end(&mut bytes).await.unwrap();
     let split = bytes.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
     let status_line = String::from_utf8_lossy(&bytes[..split]).to_string();
-    if status_line.starts_with("HTTP/1.1 200") {
-        return None;
-    }
     let reply: Value = serde_json::from_slice(&bytes[split + 4..]).unwrap();
-    Some(error_of(&reply))
+    if status_line.starts_with("HTTP/1.1 200") {
+        return Ok(reply);
+    }
+    Err(error_of(&reply))
 }
 
 /// Asserts a `ValidationException` with `message` on the engine and the server, and `local` on
