@@ -43,7 +43,7 @@ pub const LISTED: usize = 10;
 
 /// One violation in the service model's form: "Value 'x' at 'tableName' failed to satisfy
 /// constraint: …". `value` is already rendered (`'x'`, `null`), or `None` for the newer form that
-/// names the member without echoing its value ("Value at 'TransactItems' …").
+/// names the member without echoing its value ("Value at 'Limit' …").
 pub fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
     match value {
         Some(value) => {
@@ -80,7 +80,7 @@ impl Constraints {
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
-    /// "Value at 'TransactItems' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
+    /// "Value at 'Limit' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
     pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
         self.record(violation(None, path, constraint));
     }

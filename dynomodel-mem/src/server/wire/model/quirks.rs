@@ -68,8 +68,8 @@ const TABLE_NAME: &[(&str, Skip)] = &[("tableName", Skip::Constraints)];
 const QUERY_UNECHOED: &[(&str, &str)] = &[("limit", "Limit")];
 
 /// Transactions: the backend checks the table names' lengths, the token's length and the 100-action
-/// limit, in one list in the service's form (the limit in the newer layer's unechoed form, "Value at
-/// 'TransactItems'", from the conformance suite's captures: see `transact/mod.rs`).
+/// limit, in one list in the service's form (the limit with the list echoed in Java's `toString`
+/// form, issue 26 fact 3: see `transact/mod.rs`).
 const TRANSACT: &[(&str, Skip)] = &[
     ("transactItems", Skip::Own),
     ("transactItems.*.member.*.tableName", Skip::Constraints),

@@ -274,10 +274,11 @@ impl Walk<'_> {
 
     /// A list's or map's number of elements. Too few echoes the value (`'[]'`, `'{}'`: dynalite's
     /// recordings). Too many echoes a list of scalars in Java's rendering (`'[a, b]'`), but names a
-    /// list of structures or maps, or a map, without its value, as the service's captured answers do
-    /// ("Value at 'requestItems.users.member.keys' failed to satisfy constraint: Member must have
-    /// length less than or equal to 100", moto's capture; "Value at 'TransactItems'", the conformance
-    /// suite's) — Java would render such elements with object hash codes.
+    /// list of structures or maps, or a map, without its value, as the service's newer layer answers
+    /// ("Value at 'RequestItems.users.member.Keys' failed to satisfy constraint: Member must have
+    /// length less than or equal to 100", the conformance suite's capture) — Java would render such
+    /// elements with object hash codes. (The lists the service echoes anyway, a transaction's actions,
+    /// are the backend's: `transact/render.rs`.)
     fn length(
         &mut self,
         rendered: impl Fn() -> String,
