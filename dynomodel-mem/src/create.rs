@@ -14,7 +14,7 @@ use dynomodel::{
     ProvisionedThroughput, Result,
 };
 
-use crate::validate::{Constraints, INVALID};
+use crate::validate::{quoted, Constraints, INVALID};
 
 /// Per-table limit of local secondary indexes.
 pub const MAX_LSI: usize = 5;
@@ -81,25 +81,53 @@ pub(crate) fn throughput_bounds(
     }
 }
 
+/// Key attribute names, 1 to 255 characters (the model's `KeySchemaAttributeName`, for key schemas
+/// and attribute definitions alike): checked with the other constraints, before any consistency check
+/// between them (issue 26 fact 11).
+fn attribute_name_length(c: &mut Constraints, name: &str, path: impl FnOnce() -> String) {
+    let chars = name.chars().count();
+    let broken = match chars {
+        0 => "Member must have length greater than or equal to 1",
+        1..=255 => return,
+        _ => "Member must have length less than or equal to 255",
+    };
+    c.fail(quoted(name), &format!("{}.attributeName", path()), broken);
+}
+
+fn key_attribute_names(c: &mut Constraints, ks: &[KeySchemaElement], path: &str) {
+    for (i, k) in ks.iter().enumerate() {
+        attribute_name_length(c, &k.attribute_name, || format!("{path}.{}.member", i + 1));
+    }
+}
+
 /// Parameter constraints: the "N validation error(s) detected" message.
 fn constraints(input: &CreateTableInput) -> Result<()> {
     let mut c = Constraints::default();
-    c.name(&input.table_name, "tableName");
+    for (i, d) in input.attribute_definitions.iter().enumerate() {
+        attribute_name_length(&mut c, &d.attribute_name, || {
+            format!("attributeDefinitions.{}.member", i + 1)
+        });
+    }
     throughput_bounds(
         &mut c,
         &input.provisioned_throughput,
         "provisionedThroughput",
     );
     key_schema_length(&mut c, &input.key_schema, "keySchema");
+    key_attribute_names(&mut c, &input.key_schema, "keySchema");
     for (i, index) in input.local_secondary_indexes.iter().enumerate() {
         let path = format!("localSecondaryIndexes.{}.member", i + 1);
         c.name(&index.index_name, &format!("{path}.indexName"));
-        key_schema_length(&mut c, &index.key_schema, &format!("{path}.keySchema"));
+        let key_schema = format!("{path}.keySchema");
+        key_schema_length(&mut c, &index.key_schema, &key_schema);
+        key_attribute_names(&mut c, &index.key_schema, &key_schema);
     }
     for (i, index) in input.global_secondary_indexes.iter().enumerate() {
         let path = format!("globalSecondaryIndexes.{}.member", i + 1);
         c.name(&index.index_name, &format!("{path}.indexName"));
-        key_schema_length(&mut c, &index.key_schema, &format!("{path}.keySchema"));
+        let key_schema = format!("{path}.keySchema");
+        key_schema_length(&mut c, &index.key_schema, &key_schema);
+        key_attribute_names(&mut c, &index.key_schema, &key_schema);
         throughput_bounds(
             &mut c,
             &index.provisioned_throughput,
@@ -207,15 +235,8 @@ fn stream_specification(spec: Option<&dynomodel::StreamSpecification>) -> Result
 
 /// Validates a CreateTable request completely (everything but the table's existence).
 pub fn create_table(input: &CreateTableInput) -> Result<()> {
-    crate::validate::table_name(&input.table_name).or_else(|e| {
-        // The short length message wins over every other problem; a bad character is reported together
-        // with the other parameter constraints below.
-        if e.message() == crate::validate::TABLE_NAME_LENGTH {
-            Err(e)
-        } else {
-            Ok(())
-        }
-    })?;
+    // The name's constraints, alone and before every other problem (issue 26 fact 1).
+    crate::validate::new_table_name(&input.table_name)?;
     constraints(input)?;
     billing(input)?;
     stream_specification(input.stream_specification.as_ref())?;

@@ -252,7 +252,7 @@ pub(crate) fn plan_update(
 impl Locked<'_> {
     /// `PutItem`.
     pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
-        validate::table_name(&input.table_name)?;
+        validate::item_table_name(&input.table_name)?;
         let input = crate::legacy::put_item(input)?;
         let action = PutAction {
             item: &input.item,
@@ -360,7 +360,7 @@ impl Locked<'_> {
 
     /// `DeleteItem`.
     pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
-        validate::table_name(&input.table_name)?;
+        validate::item_table_name(&input.table_name)?;
         let legacy = crate::legacy::delete_item(input)?;
         let input = legacy.as_ref().unwrap_or(input);
         let action = KeyAction {
@@ -400,7 +400,7 @@ impl Locked<'_> {
     /// `UpdateItem`: applies the update to the current item, or to an item holding only the key when
     /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item).
     pub fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
-        validate::table_name(&input.table_name)?;
+        validate::item_table_name(&input.table_name)?;
         match crate::legacy::update_item(input)? {
             None => self.update_item_expressions(input),
             Some(translated) => self

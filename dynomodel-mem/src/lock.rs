@@ -159,7 +159,9 @@ impl State {
 }
 
 impl<'a> Locked<'a> {
+    /// The held table a request names (a name, or a table ARN of this engine's region and account).
     fn held(&self, name: &str) -> Option<&Table> {
+        let name = self.state.config().table_name_of(name)?;
         let tables = self.tables.as_slice();
         let i = tables.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
         Some(match &tables[i].1 {
@@ -168,7 +170,7 @@ impl<'a> Locked<'a> {
         })
     }
 
-    /// A table by name, as [`State`]'s item operations looked it up: DynamoDB's
+    /// A table by name or table ARN, as [`State`]'s item operations looked it up: DynamoDB's
     /// ResourceNotFoundException when it is missing or not serving items.
     pub(crate) fn table(&self, name: &str) -> Result<&Table> {
         let clock = self.state.clock();
@@ -182,6 +184,11 @@ impl<'a> Locked<'a> {
     /// A table by name, for writing (see [`Locked::table`]).
     pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
         let clock = self.state.clock();
+        let name = self
+            .state
+            .config()
+            .table_name_of(name)
+            .ok_or_else(missing_table)?;
         let tables = self.tables.as_mut_slice();
         let i = tables
             .binary_search_by(|(n, _)| (*n).cmp(name))

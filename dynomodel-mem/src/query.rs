@@ -233,8 +233,11 @@ pub fn query<'t>(
     if let Some(name) = &input.index_name {
         c.name(name, "indexName");
     }
-    if let Some(limit) = input.limit {
-        c.at_least(i64::from(limit), 1, "limit");
+    // Query's Limit is the one member whose constraint message names it capitalised, without its
+    // value (the conformance suite's capture of the service, issue 26 fact 2); Scan's has the usual
+    // form.
+    if input.limit.is_some_and(|limit| limit < 1) {
+        c.fail_unechoed("Limit", "Member must have value greater than or equal to 1");
     }
     c.finish()?;
     let (names, values) = (

@@ -76,6 +76,12 @@ fn check_maps(maps: Maps<'_>) -> Result<()> {
                 "ExpressionAttributeNames contains invalid key: Syntax error; key: \"{key}\""
             )));
         }
+        // Issue 26 fact 12; DynamoDB Local 3.3.1 words it alike.
+        if let Some((key, _)) = names.iter().find(|(_, name)| name.is_empty()) {
+            return Err(Error::validation(format!(
+                "ExpressionAttributeNames contains invalid value: Empty attribute name for key {key}"
+            )));
+        }
     }
     if let Some(values) = maps.values {
         if values.is_empty() {

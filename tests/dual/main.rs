@@ -41,6 +41,7 @@ mod partiql_errors;
 mod partiql_multi;
 mod projections;
 mod query;
+mod request_wording;
 mod requests;
 mod scan;
 mod single_table;

@@ -65,3 +65,37 @@ dual_test!(invalid_number_strings_are_validation_errors, |t| {
         }
     }
 });
+
+dual_test!(zero_is_judged_by_its_written_exponent, |t| {
+    use super::validation::{expect, send};
+    use serde_json::json;
+
+    // Issue 26 fact 24 (the dynamodb-conformance suite's captures of the live service, October 2026):
+    // zero is range-checked by the exponent it is written with.
+    let table = t.create_table("zeroexp", ("pk", S), None).await;
+    let put = |n: &str| json!({"TableName": table, "Item": {"pk": {"S": "z"}, "n": {"N": n}}});
+    // KNOWN DIFFERENCE: DynamoDB Local accepts zero with any exponent.
+    for (text, message) in [
+        ("0E+126", NumberError::Overflow.to_string()),
+        ("0E-131", NumberError::Underflow.to_string()),
+        ("0.0E-130", NumberError::Underflow.to_string()),
+    ] {
+        expect(&t, send(&t, "PutItem", put(text)).await, &message, None);
+    }
+    assert_eq!(send(&t, "PutItem", put("0E+125")).await, None);
+    let got = t
+        .backend()
+        .get_item(GetItemInput {
+            table_name: table.clone(),
+            key: Item::from([("pk".to_owned(), AttributeValue::S("z".into()))]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        got.item.and_then(|i| i.get("n").cloned()),
+        Some(AttributeValue::N(Number::ZERO)),
+        "[{:?}]",
+        t.target()
+    );
+});

@@ -108,7 +108,8 @@ async fn validation_errors_of_the_wire_layer() {
         (
             "BatchGetItem",
             json!({"RequestItems": {"abc": {"Keys": [{"a": {"S": "x"}}], "AttributesToGet": ["a", "a"]}}}),
-            "Cannot have two attributes with the same name".into(),
+            "One or more parameter values were invalid: Duplicate value in attribute name: a"
+                .into(),
         ),
         (
             "TransactWriteItems",

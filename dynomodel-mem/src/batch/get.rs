@@ -60,14 +60,14 @@ fn params(ka: &KeysAndAttributes) -> [Param<'_>; 1] {
 /// A key attribute's value as sent, borrowed, in a form that hashes (numbers by value, as they
 /// compare).
 #[derive(PartialEq, Eq, Hash)]
-enum Scalar<'a> {
+pub(crate) enum Scalar<'a> {
     S(&'a str),
     N(Number),
     B(&'a [u8]),
 }
 
 /// A key as sent, when every value in it is a scalar: equal keys give equal forms.
-fn hashable(key: &Item) -> Option<Vec<(&str, Scalar<'_>)>> {
+pub(crate) fn hashable(key: &Item) -> Option<Vec<(&str, Scalar<'_>)>> {
     key.iter()
         .map(|(name, value)| {
             let scalar = match value {

@@ -40,8 +40,10 @@ const DUPLICATES: &str = "Provided list of item keys contains duplicates";
 
 mod constraints;
 mod get;
-mod render;
+pub(crate) mod render;
 mod write;
 
+#[cfg(feature = "server")]
+pub(crate) use get::hashable;
 #[cfg(test)]
 pub(crate) use get::MAX_RESPONSE_BYTES;

@@ -72,7 +72,8 @@ fn write_requests(out: &mut String, requests: &[WriteRequest]) {
     out.push(']');
 }
 
-fn java_map(out: &mut String, map: &Item, depth: usize) {
+/// A map of attribute values, as Java prints a `Map<String, AttributeValue>` (`{k=AttributeValue(…)}`).
+pub(crate) fn java_map(out: &mut String, map: &Item, depth: usize) {
     out.push('{');
     for (i, (name, value)) in map.iter().enumerate() {
         if i > 0 {

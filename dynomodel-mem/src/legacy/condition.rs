@@ -49,6 +49,18 @@ fn type_ok(op: ComparisonOperator, v: &AttributeValue) -> bool {
     }
 }
 
+/// The operator's argument count: "Invalid number of argument(s) for the EQ ComparisonOperator", in
+/// every legacy condition (`KeyConditions` included: DynamoDB Local 3.3.1 and issue 26's recordings).
+pub(super) fn arity(op: ComparisonOperator, n: usize) -> Result<()> {
+    if arity_ok(op, n) {
+        return Ok(());
+    }
+    Err(Error::validation(format!(
+        "{INVALID}Invalid number of argument(s) for the {} ComparisonOperator",
+        op.as_str()
+    )))
+}
+
 /// The checks every comparison makes once its operands are known: argument count, one type for all,
 /// the operator's types, BETWEEN's order.
 fn check(c: &Comparison<'_>) -> Result<()> {
@@ -56,11 +68,7 @@ fn check(c: &Comparison<'_>) -> Result<()> {
     for v in &c.args {
         validate::expression_value(v)?;
     }
-    if !arity_ok(c.op, c.args.len()) {
-        return Err(Error::validation(format!(
-            "{INVALID}Invalid number of argument(s) for the {op} ComparisonOperator"
-        )));
-    }
+    arity(c.op, c.args.len())?;
     if let Some(first) = c.args.first()
         && c.args.iter().any(|v| v.type_name() != first.type_name())
     {
@@ -119,6 +127,7 @@ fn render(name: &str, c: &Comparison<'_>, p: &mut Placeholders) -> String {
 
 /// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its expression.
 pub(crate) fn condition(name: &str, c: &LegacyCondition, p: &mut Placeholders) -> Result<String> {
+    validate::attribute_name(name)?;
     let cmp = Comparison {
         op: c.comparison_operator,
         args: c.attribute_value_list.iter().flatten().collect(),
@@ -133,6 +142,7 @@ pub(crate) fn expected(
     e: &ExpectedAttributeValue,
     p: &mut Placeholders,
 ) -> Result<String> {
+    validate::attribute_name(name)?;
     if e.value.is_some() && e.attribute_value_list.is_some() {
         return Err(Error::validation(format!(
             "{INVALID}Value and AttributeValueList cannot be used together for Attribute: {name}"

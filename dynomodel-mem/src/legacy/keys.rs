@@ -1,9 +1,14 @@
-//! `KeyConditions`: its own argument-count text, the key schema rules (the partition key by EQ, the sort
-//! key by EQ, LE, LT, GE, GT, BEGINS_WITH or BETWEEN), and the KeyConditionExpression it stands for.
+//! `KeyConditions`: the argument count (the filters' text), the key schema rules (the partition key by
+//! EQ, the sort key by EQ, LE, LT, GE, GT, BEGINS_WITH or BETWEEN), and the KeyConditionExpression it
+//! stands for.
 //!
-//! Texts: "The attempted filter operation is not supported for the provided filter argument count" and
-//! the length checks are dynalite's recordings of DynamoDB (`test/query.js`); the schema texts are
-//! DynamoDB Local 3.3's, the only evidence found.
+//! Texts: the argument count is worded as in every legacy condition ("Invalid number of argument(s)
+//! for the EQ ComparisonOperator": DynamoDB Local 3.3.1 and issue 26's recordings; dynalite's older
+//! recording had "The attempted filter operation is not supported for the provided filter argument
+//! count"); the length checks are dynalite's recordings (`test/query.js`); the schema texts are
+//! DynamoDB Local 3.3's: more conditions than the table or index has keys (`{x, p}` on an index keyed
+//! by `x` alone) is "Query key condition not supported" (issue 26's recording agrees), a condition on
+//! another attribute in place of a key "Query condition missed key schema element".
 
 use dynomodel::{
     ComparisonOperator, Conditions, Error, LegacyCondition, Result, ScalarAttributeType,
@@ -13,26 +18,18 @@ use super::condition::{self, INVALID};
 use super::Placeholders;
 use crate::read::scalar_type;
 
-/// KeyConditions' argument-count rule; its message is not the filters' one.
+/// KeyConditions' argument-count rule, the filters' one.
 fn arity(c: &LegacyCondition) -> Result<()> {
-    use ComparisonOperator::*;
     let n = c.attribute_value_list.as_ref().map_or(0, Vec::len);
-    let ok = match c.comparison_operator {
-        Null | NotNull => n == 0,
-        In => n >= 1,
-        Between => n == 2,
-        _ => n == 1,
-    };
-    if ok {
-        return Ok(());
-    }
-    Err(Error::validation(
-        "The attempted filter operation is not supported for the provided filter argument count",
-    ))
+    condition::arity(c.comparison_operator, n)
 }
 
 fn missed() -> Error {
     Error::validation("Query condition missed key schema element")
+}
+
+fn not_supported() -> Error {
+    Error::validation("Query key condition not supported")
 }
 
 /// The rules for the condition on one key attribute of type `ty`.
@@ -46,7 +43,7 @@ fn check_key(c: &LegacyCondition, hash: bool, ty: ScalarAttributeType) -> Result
             )));
         }
         Eq => {}
-        _ if hash => return Err(Error::validation("Query key condition not supported")),
+        _ if hash => return Err(not_supported()),
         Le | Lt | Ge | Gt | BeginsWith | Between => {}
         Ne | In | Contains | NotContains => {
             return Err(Error::validation(
@@ -83,6 +80,10 @@ pub(crate) fn key_condition(
     let mut ordered: Vec<(&String, &LegacyCondition)> = conditions.iter().collect();
     if let Some(schema) = key_schema() {
         let role = |name: &str| schema.iter().position(|(k, _)| k == name);
+        // More conditions than the table or index has keys: one is on an attribute outside them.
+        if conditions.len() > schema.len() {
+            return Err(not_supported());
+        }
         let hash = schema.first().ok_or_else(missed)?;
         if !conditions.contains_key(&hash.0) {
             return Err(missed());

@@ -9,17 +9,26 @@ use dynomodel::{
 };
 
 use super::{condition, keys, mixing, Placeholders};
-use crate::read;
+use crate::{read, validate};
 
 /// `AttributesToGet` as a ProjectionExpression (`None` for an empty list, which DynamoDB Local answers
 /// with whole items; the service model's minimum length of 1 is the model validator's to enforce).
+///
+/// A name given twice is "One or more parameter values were invalid: Duplicate value in attribute
+/// name: a" in every operation (dynalite's recordings of GetItem, Query, Scan and BatchGetItem; DynamoDB
+/// Local 3.3.1 says so for BatchGetItem only, "Cannot have two attributes with the same name" for the
+/// others). An empty name is "Empty attribute name", as anywhere (issue 26 fact 12).
 fn projection(attributes: &[String], p: &mut Placeholders) -> Result<Option<String>> {
     // By hash: the list has no maximum length, and a scan of the names before each was quadratic.
     let mut seen = HashSet::with_capacity(attributes.len());
-    if !attributes.iter().all(|name| seen.insert(name.as_str())) {
-        return Err(Error::validation(
-            "Cannot have two attributes with the same name",
-        ));
+    for name in attributes {
+        validate::attribute_name(name)?;
+        if !seen.insert(name.as_str()) {
+            return Err(Error::validation(format!(
+                "{}Duplicate value in attribute name: {name}",
+                condition::INVALID
+            )));
+        }
     }
     let names: Vec<String> = attributes.iter().map(|a| p.name(a)).collect();
     Ok((!names.is_empty()).then(|| names.join(", ")))

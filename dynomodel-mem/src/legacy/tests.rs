@@ -241,7 +241,8 @@ fn checks_come_before_translation() {
     };
     assert_eq!(
         message(query(&query_input, || None)),
-        "The attempted filter operation is not supported for the provided filter argument count"
+        "One or more parameter values were invalid: Invalid number of argument(s) for the EQ \
+         ComparisonOperator"
     );
     let get = GetItemInput {
         attributes_to_get: Some(vec!["a".into(), "b".into(), "a".into()]),
@@ -249,7 +250,7 @@ fn checks_come_before_translation() {
     };
     assert_eq!(
         message(get_item(&get)),
-        "Cannot have two attributes with the same name"
+        "One or more parameter values were invalid: Duplicate value in attribute name: a"
     );
     let delete = DeleteItemInput {
         expected: Some(BTreeMap::new()),

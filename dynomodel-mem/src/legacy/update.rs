@@ -42,6 +42,7 @@ pub(crate) fn expression(
     let (mut set, mut remove, mut add, mut delete) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (name, update) in updates {
+        validate::attribute_name(name)?;
         let action = update.action.unwrap_or_default();
         let Some(value) = &update.value else {
             if action != AttributeAction::Delete {

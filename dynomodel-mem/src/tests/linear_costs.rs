@@ -84,7 +84,7 @@ fn a_long_attributes_to_get_is_checked_for_duplicates_in_linear_time() {
     let error = block_on(backend.get_item(get)).unwrap_err();
     assert_eq!(
         error.message(),
-        "Cannot have two attributes with the same name"
+        "One or more parameter values were invalid: Duplicate value in attribute name: a0"
     );
 }
 

@@ -3,10 +3,12 @@
 //! KNOWN-DIFFERENCES from Amazon DynamoDB Local 3.3 (the engine follows real DynamoDB; the dual-backend
 //! suite must expect these to differ):
 //! - Table name too short/long: real "TableName must be at least 3 characters long and at most 255
-//!   characters long"; bad characters: real "1 validation error detected: Value 'ab;c' at 'tableName'
-//!   failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+".
-//!   Local: "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and
-//!   may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'" (two spaces) for both.
+//!   characters long" (GetItem, Query, Scan, DescribeTable, DeleteTable); bad characters: real "1
+//!   validation error detected: Value 'ab;c' at 'tableName' failed to satisfy constraint: Member must
+//!   satisfy regular expression pattern: [a-zA-Z0-9_.-]+". CreateTable and the item writes answer the
+//!   model's constraints alone instead (`request_wording.rs`, issue 26 fact 1). Local: "Invalid
+//!   table/index name.  Table/index names must be between 3 and 255 characters long, and may contain
+//!   only the characters a-z, A-Z, 0-9, '_', '-', and '.'" (two spaces) for all of them.
 //! - Missing table: real "Requested resource not found" (item operations) and "Requested resource not
 //!   found: Table: NAME not found" (DescribeTable/DeleteTable). Local: "Cannot do operations on a
 //!   non-existent table".
@@ -90,6 +92,7 @@ mod linear_costs;
 mod locking;
 mod nesting;
 mod query;
+mod request_wording;
 mod requests;
 mod scan;
 mod table_status;
@@ -174,6 +177,22 @@ pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message
     match r {
         Err(Error::Validation { message: m }) => assert_eq!(m, message),
         other => panic!("expected ValidationException({message}), got {other:?}"),
+    }
+}
+
+/// Asserts the answer to more than 100 transaction actions: the list echoed in Java's `toString` form,
+/// starting with `first` (issue 26 fact 3; `transact/render.rs`).
+pub(crate) fn assert_too_many<T: std::fmt::Debug>(r: Result<T, Error>, first: &str) {
+    match r {
+        Err(Error::Validation { message }) => assert!(
+            message.starts_with(&format!("1 validation error detected: Value '{first}"))
+                && message.ends_with(
+                    "]' at 'transactItems' failed to satisfy constraint: Member must have length \
+                     less than or equal to 100"
+                ),
+            "{message}"
+        ),
+        other => panic!("expected the too-many-actions ValidationException, got {other:?}"),
     }
 }
 

@@ -8,8 +8,9 @@
 //!   ScannedCount 30, no LEK on Local.
 //! - Index pages: sized on the projected entry (docs, `GSI.html`); Local sizes the whole item (a KEYS_ONLY
 //!   index of 30 × 40 KB items: one page of 30 here, 27 + LEK on Local).
-//! - Limit 0: real "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member
-//!   must have value greater than or equal to 1"; Local "Limit must be greater than or equal to 1".
+//! - Limit 0: real "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member
+//!   must have value greater than or equal to 1" (no value, capital L; Scan's has `Value '0' at
+//!   'limit'`); Local "Limit must be greater than or equal to 1".
 //! - Missing key attribute in the key condition: real "Query condition missed key schema element: sk";
 //!   Local "Query condition missed key schema element" (no name).
 //! - ExclusiveStartKey: wrong attribute count — real "The provided starting key is invalid" (Scan of a
@@ -343,7 +344,7 @@ async fn validation_messages() {
     let be = table(ScalarAttributeType::N).await;
     let base = q("p", None);
     let num = |v: &str| vec![(":a", n(v))];
-    fails(&be, with(base.clone(), |i| i.limit = Some(0)), "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1").await;
+    fails(&be, with(base.clone(), |i| i.limit = Some(0)), "1 validation error detected: Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1").await;
     // The placeholder maps are checked first (dynalite's `validateExpressionParams`).
     let no_kce = |i: &mut QueryInput| i.key_condition_expression = None;
     fails(

@@ -122,20 +122,63 @@ async fn create_describe_delete() {
 
 #[tokio::test]
 async fn table_names() {
-    let length = "TableName must be at least 3 characters long and at most 255 characters long";
-    assert_validation(create(table_input("ab", T::S, None)).await, length);
+    // CreateTable: the `TableName` shape's constraints, alone and before anything else (issue 26
+    // fact 1, the conformance suite's capture of `ab`).
+    let constraint = |value: &str, rule: &str| {
+        format!("Value '{value}' at 'tableName' failed to satisfy constraint: Member must {rule}")
+    };
+    let pattern = "satisfy regular expression pattern: [a-zA-Z0-9_.-]+";
     assert_validation(
-        create(table_input(&"a".repeat(256), T::S, None)).await,
-        length,
+        create(table_input("ab", T::S, None)).await,
+        &format!(
+            "1 validation error detected: {}",
+            constraint("ab", "have length greater than or equal to 3")
+        ),
+    );
+    let long = "a".repeat(256);
+    assert_validation(
+        create(table_input(&long, T::S, None)).await,
+        &format!(
+            "1 validation error detected: {}",
+            constraint(&long, "have length less than or equal to 255")
+        ),
     );
     assert!(create(table_input(&"a".repeat(255), T::S, None))
         .await
         .is_ok());
     assert_validation(
         create(table_input("ab;c", T::S, None)).await,
-        "1 validation error detected: Value 'ab;c' at 'tableName' failed to satisfy constraint: \
-         Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+        &format!(
+            "1 validation error detected: {}",
+            constraint("ab;c", pattern)
+        ),
     );
+    // Only the name's errors, even with an empty key schema beside it.
+    for (name, errors) in [
+        (
+            "",
+            vec![
+                constraint("", "have length greater than or equal to 3"),
+                constraint("", pattern),
+            ],
+        ),
+        (
+            "x!",
+            vec![
+                constraint("x!", "have length greater than or equal to 3"),
+                constraint("x!", pattern),
+            ],
+        ),
+    ] {
+        let mut input = table_input(name, T::S, None);
+        input.key_schema.clear();
+        assert_validation(
+            create(input).await,
+            &format!("2 validation errors detected: {}", errors.join("; ")),
+        );
+    }
+    // DescribeTable keeps the service's own sentence (dynalite's recording).
+    let length = "TableName must be at least 3 characters long and at most 255 characters long";
     let backend = MemBackend::new();
     let r = backend
         .describe_table(DescribeTableInput {

@@ -24,7 +24,7 @@ use dynomodel::{
     TransactGetItemsOutput,
 };
 
-use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
+use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consistency, PerTable};
 use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::lock::Locked;
@@ -43,6 +43,7 @@ impl Locked<'_> {
             gets.len(),
             None,
             gets.iter().map(|g| ("get", g.table_name.as_str())),
+            || render::get_items(gets),
         )?;
         let mut prepared = Vec::with_capacity(gets.len());
         for get in gets {

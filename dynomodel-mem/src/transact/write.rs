@@ -26,7 +26,9 @@ use dynomodel::{
 };
 
 use super::tokens::{self, Seen};
-use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
+use super::{
+    cancelled, check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD,
+};
 use crate::capacity::{self, Consumed, PerTable};
 use crate::collection;
 use crate::expr::update;
@@ -127,6 +129,7 @@ impl Locked<'_> {
             actions.len(),
             token,
             actions.iter().map(|a| (member(a), a.table_name())),
+            || render::write_items(actions),
         )?;
         check_payload(actions)?;
         let checked = actions
@@ -277,7 +280,14 @@ impl Locked<'_> {
         let mut writes = Vec::with_capacity(checked.len());
         let mut reasons = Vec::with_capacity(checked.len());
         let mut cancel = false;
+        // Evaluation stops at the first ValidationError: the actions after it are `None`, whatever
+        // their conditions would say (step 6 of the module docs).
+        let mut stopped = false;
         for (action, table) in checked.iter().zip(tables) {
+            if stopped {
+                reasons.push(CancellationReason::none());
+                continue;
+            }
             match evaluate(table, action) {
                 Ok(write) => {
                     writes.push(write);
@@ -286,6 +296,7 @@ impl Locked<'_> {
                 Err(Failure::Request(e)) => return Err(e),
                 Err(Failure::Reason(reason)) => {
                     cancel = true;
+                    stopped = reason.code == CancellationCode::ValidationError;
                     reasons.push(*reason);
                 }
             }

@@ -11,6 +11,9 @@
 //! and indexes are in [`key`].
 
 mod key;
+mod names;
+
+pub use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 
 pub use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
@@ -40,7 +43,7 @@ pub const LISTED: usize = 10;
 
 /// One violation in the service model's form: "Value 'x' at 'tableName' failed to satisfy
 /// constraint: …". `value` is already rendered (`'x'`, `null`), or `None` for the newer form that
-/// names the member without echoing its value ("Value at 'TransactItems' …").
+/// names the member without echoing its value ("Value at 'Limit' …").
 pub fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
     match value {
         Some(value) => {
@@ -77,7 +80,7 @@ impl Constraints {
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
-    /// "Value at 'TransactItems' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
+    /// "Value at 'Limit' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
     pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
         self.record(violation(None, path, constraint));
     }
@@ -140,7 +143,7 @@ pub fn quoted(value: &str) -> String {
     format!("'{value}'")
 }
 
-fn is_valid_name_chars(name: &str) -> bool {
+pub(crate) fn is_valid_name_chars(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()
@@ -166,12 +169,14 @@ pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
     }
 }
 
-/// Checks every attribute value of an item (or key): sets non-empty and duplicate-free, nesting no
-/// deeper than 32 levels. Runs before anything recursive touches the value, so that a hostile, deeply
-/// nested value is rejected after at most 33 levels of recursion.
+/// Checks every attribute of an item (or key): names not empty (nested maps' too), sets non-empty and
+/// duplicate-free, nesting no deeper than 32 levels. Runs before anything recursive touches the value,
+/// so that a hostile, deeply nested value is rejected after at most 33 levels of recursion.
 pub fn attribute_values(item: &Item) -> Result<()> {
-    item.values()
-        .try_for_each(|v| attribute_value(v, 1, MAX_NESTING_DEPTH))
+    item.iter().try_for_each(|(name, v)| {
+        attribute_name(name)?;
+        attribute_value(v, 1, MAX_NESTING_DEPTH)
+    })
 }
 
 /// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested
@@ -240,9 +245,11 @@ fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Re
         AttributeValue::L(list) => list
             .iter()
             .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
-        AttributeValue::M(map) => map
-            .values()
-            .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
+        // A map's keys are attribute names too: "Empty attribute name" (DynamoDB Local 3.3.1 alike).
+        AttributeValue::M(map) => map.iter().try_for_each(|(name, v)| {
+            attribute_name(name)?;
+            attribute_value(v, depth + 1, max_depth)
+        }),
         _ => Ok(()),
     }
 }

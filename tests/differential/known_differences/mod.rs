@@ -67,6 +67,10 @@ pub(super) const WORDING: &[(&str, &str)] = &[
         "1 validation error detected: Value '-",
         "Limit must be greater than or equal to 1",
     ),
+    (
+        "1 validation error detected: Value at 'Limit' failed to satisfy constraint",
+        "Limit must be greater than or equal to 1",
+    ),
     // A key condition without the partition key: DynamoDB names the attribute, Local does not.
     ("Query condition missed key schema element: ", "Query condition missed key schema element"),
     // Parallel scan parameters (dynalite's recordings of DynamoDB vs Local's wording).

@@ -7,6 +7,9 @@ use super::{both_errors, UPDATE_RUNTIME_ERRORS, WORDING};
 use crate::apply::Answer;
 use crate::generator::{Op, TableRef};
 
+/// A cancellation reason as compared: code, message, item.
+type Reason = (String, Option<String>, Option<dynomodel::Item>);
+
 /// `(text the engine's message contains, DynamoDB Local's message prefix)` for request-level limits:
 /// DynamoDB reports them in the service model's constraint form, DynamoDB Local with texts of its own.
 const CONSTRAINTS: &[(&str, &str)] = &[
@@ -21,12 +24,12 @@ const CONSTRAINTS: &[(&str, &str)] = &[
     ),
     // 101 keys in one table.
     (
-        ".member.keys' failed to satisfy constraint: Member must have length less than or equal to 100",
+        ".member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100",
         "Too many items requested for the BatchGetItem call",
     ),
     // 101 transaction actions.
     (
-        "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
+        "' at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to 100",
         "Member must have length less than or equal to 100",
     ),
     // A 37-character token: the same constraint without the prefix and the quotes.
@@ -79,6 +82,7 @@ pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
                 || first_reason_only(engine, local)
                 || action_error_as_reason(engine, local)
                 || reasons_worded_differently(engine, local)
+                || stopped_at_first_validation_error(engine, local)
         }
         _ => false,
     }
@@ -160,23 +164,63 @@ pub(super) fn reasons_worded_differently(engine: &Answer, local: &Answer) -> boo
     else {
         return false;
     };
+    a == b
+        && a == "TransactionCanceledException"
+        && ra.len() == rb.len()
+        && ra
+            .iter()
+            .zip(rb)
+            .all(|(ours, theirs)| same_reason(ours, theirs))
+}
+
+/// One cancellation reason, the engine's and DynamoDB Local's: the same code and item, and the same
+/// message or one differing by a listed wording deviation.
+fn same_reason(ours: &Reason, theirs: &Reason) -> bool {
+    let ((ca, ma, ia), (cb, mb, ib)) = (ours, theirs);
     let key_mismatch = (
         "The provided key element does not match the schema",
         "One or more parameter values were invalid: Type mismatch for key",
     );
+    let (ma, mb) = (ma.as_deref().unwrap_or(""), mb.as_deref().unwrap_or(""));
+    ca == cb
+        && ia == ib
+        && (ma == mb
+            || (ma, mb) == key_mismatch
+            || WORDING
+                .iter()
+                .any(|(ours, theirs)| ma.starts_with(ours) && mb.starts_with(theirs)))
+}
+
+/// DynamoDB stops evaluating a transaction at its first `ValidationError` and reports `None` for the
+/// actions after it (issue 26 fact 23); DynamoDB Local goes on and reports their failed conditions.
+/// The reasons agree up to that first `ValidationError`.
+pub(super) fn stopped_at_first_validation_error(engine: &Answer, local: &Answer) -> bool {
+    let (
+        Answer::Err {
+            code: a,
+            reasons: ra,
+            ..
+        },
+        Answer::Err {
+            code: b,
+            reasons: rb,
+            ..
+        },
+    ) = (engine, local)
+    else {
+        return false;
+    };
+    let Some(first) = ra.iter().position(|(code, _, _)| code == "ValidationError") else {
+        return false;
+    };
     a == b
         && a == "TransactionCanceledException"
         && ra.len() == rb.len()
-        && ra.iter().zip(rb).all(|((ca, ma, ia), (cb, mb, ib))| {
-            let (ma, mb) = (ma.as_deref().unwrap_or(""), mb.as_deref().unwrap_or(""));
-            ca == cb
-                && ia == ib
-                && (ma == mb
-                    || (ma, mb) == key_mismatch
-                    || WORDING
-                        .iter()
-                        .any(|(ours, theirs)| ma.starts_with(ours) && mb.starts_with(theirs)))
-        })
+        && ra[..=first]
+            .iter()
+            .zip(&rb[..=first])
+            .all(|(ours, theirs)| same_reason(ours, theirs))
+        && ra[first + 1..].iter().all(|(code, _, _)| code == "None")
 }
 
 /// A transaction naming a missing table in one action and failing at run time in another: DynamoDB

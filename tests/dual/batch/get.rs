@@ -121,18 +121,15 @@ dual_test!(batch_get_request_constraints, |t| {
             "The list of keys in RequestItems for BatchGetItem is required: {hash} has empty list"
         ),
     );
-    // 101 keys in one table break the list's constraint; Local counts them as the request's limit.
+    // 101 keys in one table break the list's constraint, named without the list (issue 26 fact 3);
+    // Local counts them as the request's limit.
     let many: Vec<Item> = (0..101).map(|i| h(&i.to_string())).collect();
-    let echo: Vec<String> = (0..101)
-        .map(|i| format!(r#"{{"pk":{{"S":"{i}"}}}}"#))
-        .collect();
     t.expect_error_differs(
         get(&t, vec![(hash.as_str(), keys(many))]).await,
         "ValidationException",
-        &constraint(
-            &format!("[{}]", echo.join(",")),
-            &format!("requestItems.{hash}.member.keys"),
-            "Member must have length less than or equal to 100",
+        &format!(
+            "1 validation error detected: Value at 'RequestItems.{hash}.member.Keys' failed to \
+             satisfy constraint: Member must have length less than or equal to 100"
         ),
         "Too many items requested for the BatchGetItem call",
     );
@@ -318,5 +315,47 @@ dual_test!(batch_get_projection_expressions, |t| {
         };
         let result = get(&t, vec![(hash.as_str(), ka), (range.as_str(), clean)]).await;
         t.expect_error(result, "ValidationException", message);
+    }
+});
+
+dual_test!(numbers_spelled_apart_are_one_key_not_a_duplicate, |t| {
+    use serde_json::json;
+
+    use crate::validation::{call, expect, send};
+
+    // Issue 26 fact 25: `{"N": "1000"}` and `{"N": "1e3"}` are not a duplicate-key error, and the
+    // item comes back once; keys sent identically are still refused (DynamoDB Local 3.3.1 alike, but
+    // see below).
+    let table = t.create_table("respelled", ("p", N), None).await;
+    let put = json!({"TableName": table, "Item": {"p": {"N": "1000"}, "v": {"S": "x"}}});
+    assert_eq!(send(&t, "PutItem", put).await, None);
+    let get = |spellings: &[&str]| {
+        let keys: Vec<_> = spellings.iter().map(|n| json!({"p": {"N": n}})).collect();
+        json!({"RequestItems": {table.clone(): {"Keys": keys}}})
+    };
+    let reply = call(&t, "BatchGetItem", get(&["1000", "1e3"]))
+        .await
+        .unwrap_or_else(|e| panic!("[{:?}] {e:?}", t.target()));
+    let found = json!({"p": {"N": "1000"}, "v": {"S": "x"}});
+    // KNOWN DIFFERENCE: DynamoDB Local 3.3.1 returns the item once per spelling.
+    let copies = if t.target() == Target::DynamoDbLocal {
+        2
+    } else {
+        1
+    };
+    assert_eq!(
+        reply["Responses"][&table],
+        json!(vec![found; copies]),
+        "[{:?}]",
+        t.target()
+    );
+    let duplicates = "Provided list of item keys contains duplicates";
+    for spellings in [&["1000", "1000"][..], &["1e3", "1000", "1e3"]] {
+        expect(
+            &t,
+            send(&t, "BatchGetItem", get(spellings)).await,
+            duplicates,
+            Some(duplicates),
+        );
     }
 });

@@ -217,6 +217,31 @@ dual_test!(transactions_report_key_mismatches_as_reasons, |t| {
     }
 });
 
+dual_test!(cancellation_stops_at_the_first_validation_error, |t| {
+    // Issue 26 fact 23: `[Put with a wrong key type, Put, Put with a false condition]` cancels with
+    // `[ValidationError, None, None]`; the `None`s carry no message.
+    let b = Bank::new(&t).await;
+    let r = b
+        .write(vec![
+            put(&b.acct, item([("pk", num("1"))])),
+            put(&b.log, log("x", "1")),
+            put(&b.acct, acct("a", [])).condition("attribute_exists(pk)"),
+        ])
+        .await;
+    let got = reasons(&t, r);
+    if is_engine(&t) {
+        assert!(got[1..].iter().all(|(_, message, _)| message.is_none()));
+        let mismatch = "One or more parameter values were invalid: Type mismatch for key pk \
+                        expected: S actual: N";
+        assert_eq!(got, vec![invalid(mismatch), none(), none()]);
+    } else {
+        // KNOWN DIFFERENCE: DynamoDB Local 3.3.1 goes on evaluating and reports the failed condition.
+        let local = "One or more parameter values were invalid: Type mismatch for key";
+        assert_eq!(got, vec![invalid(local), none(), failed(None)]);
+    }
+    assert_eq!(b.stored(&b.log, log("x", "1")).await, None);
+});
+
 dual_test!(transactions_check_index_keys, |t| {
     let b = Bank::new(&t).await;
     // KNOWN DIFFERENCE (wording): real DynamoDB names the index and the types (the conformance

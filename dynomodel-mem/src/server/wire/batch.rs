@@ -50,11 +50,11 @@
 //! the order of the JSON map's keys (sorted); DynamoDB reports them in its hash map's order, which no
 //! client can rely on.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
-    KeysAndAttributes, WriteRequest,
+    AttributeValue, Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
+    BatchWriteItemOutput, Item, KeysAndAttributes, WriteRequest,
 };
 use serde_json::{Map, Value};
 
@@ -82,6 +82,9 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
                     None => d.null(&format!("{keys_path}.{}.member", i + 1)),
                 }
             }
+            if keys.len() == elements.len() {
+                keys = without_respellings(keys, elements);
+            }
         }
     }
     Ok(KeysAndAttributes {
@@ -91,6 +94,37 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
         expression_attribute_names: names(m)?,
         attributes_to_get: attributes_to_get(m)?,
     })
+}
+
+/// `keys` (decoded from `sent`, one for one) less the keys equal in value to an earlier one but
+/// spelled apart (`{"N": "1e3"}` after `{"N": "1000"}`): DynamoDB refuses only keys sent identically
+/// ("Provided list of item keys contains duplicates"), and reads an item named twice once (issue 26
+/// fact 25; DynamoDB Local 3.3.1 answers alike). A typed request holds each number in one canonical
+/// form and cannot tell the spellings apart, so the respelled key is dropped here, and a key sent
+/// twice identically is left for the backend to refuse. Only keys with a number are looked at.
+fn without_respellings(keys: Vec<Item>, sent: &[Value]) -> Vec<Item> {
+    let numeric = |key: &Item| key.values().any(|v| matches!(v, AttributeValue::N(_)));
+    if !keys.iter().any(numeric) {
+        return keys;
+    }
+    let mut values = HashSet::with_capacity(keys.len());
+    let mut spellings = HashSet::with_capacity(keys.len());
+    let respelled: Vec<bool> = keys
+        .iter()
+        .zip(sent)
+        .map(|(key, sent)| {
+            let Some(form) = crate::batch::hashable(key).filter(|_| numeric(key)) else {
+                return false;
+            };
+            let first_spelling = spellings.insert(sent.to_string());
+            let first_value = values.insert(form);
+            first_spelling && !first_value
+        })
+        .collect();
+    keys.into_iter()
+        .zip(respelled)
+        .filter_map(|(key, respelled)| (!respelled).then_some(key))
+        .collect()
 }
 
 pub(super) async fn batch_get_item(
@@ -296,4 +330,39 @@ fn write_write_request(out: &mut Vec<u8>, write: &WriteRequest) {
     write_item(inner.member(member), item);
     inner.end();
     outer.end();
+}
+
+#[cfg(test)]
+mod tests {
+    use dynomodel::{AttributeValue, Item};
+    use serde_json::{json, Value};
+
+    use super::without_respellings;
+
+    fn key(n: &str) -> (Item, Value) {
+        let number = n.parse().expect("a number");
+        (
+            Item::from([("p".to_owned(), AttributeValue::N(number))]),
+            json!({"p": {"N": n}}),
+        )
+    }
+
+    #[test]
+    fn respelled_numbers_are_dropped_identical_ones_kept() {
+        let (keys, sent): (Vec<Item>, Vec<Value>) = ["1000", "1e3", "7", "1000", "1E3"]
+            .map(key)
+            .into_iter()
+            .unzip();
+        let kept = without_respellings(keys.clone(), &sent);
+        // The first spelling of 1000, 7, and 1000 sent again (the backend refuses the pair).
+        assert_eq!(
+            kept,
+            vec![keys[0].clone(), keys[2].clone(), keys[3].clone()]
+        );
+        // Keys without a number are left as they are.
+        let text = Item::from([("p".to_owned(), AttributeValue::S("a".into()))]);
+        let sent = [json!({"p": {"S": "a"}}), json!({"p": {"S": "a"}})];
+        let both = vec![text.clone(), text];
+        assert_eq!(without_respellings(both.clone(), &sent), both);
+    }
 }

@@ -21,9 +21,10 @@ pub const EMPTY_VALUE: &str =
     "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
 /// "Supplied AttributeValue has more than one datatypes set, …".
 pub const SEVERAL_TYPES: &str = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
-/// `{"NULL": false}`: DynamoDB's message.
+/// `{"NULL": false}`: DynamoDB's message (the 2026 live captures of every region, after a few weeks in
+/// June 2026 when two regions accepted `false`; dynalite's recordings; DynamoDB Local 3.3.1 alike).
 pub const NULL_NOT_TRUE: &str =
-    "One or more parameter values were invalid: Null attribute value types must have the true value";
+    "One or more parameter values were invalid: Null attribute value types must have the value of true";
 
 /// The ten type descriptors, in DynamoDB's order.
 const TYPES: [&str; 10] = ["S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL"];
@@ -459,7 +460,11 @@ mod tests {
             validation(json!({"N": "NaN"})),
             "The parameter cannot be converted to a numeric value: NaN"
         );
-        assert_eq!(validation(json!({"NULL": false})), NULL_NOT_TRUE);
+        assert_eq!(
+            validation(json!({"NULL": false})),
+            "One or more parameter values were invalid: Null attribute value types must have the value \
+             of true"
+        );
         // A serialization error elsewhere wins over a validation error found first.
         assert!(matches!(
             decode(json!({"L": [{"N": "x"}, {"S": 1}]})),

@@ -127,17 +127,14 @@ async fn request_constraints_in_the_smithy_form() {
         .collect();
     assert_validation(
         get(&b, vec![("hash", keys(many.clone()))]).await,
-        &format!(
-            "1 validation error detected: Value '[{}]' at 'requestItems.hash.member.keys' failed to \
-             satisfy constraint: Member must have length less than or equal to 100",
-            echo.join(",")
-        ),
+        "1 validation error detected: Value at 'RequestItems.hash.member.Keys' failed to satisfy \
+         constraint: Member must have length less than or equal to 100",
     );
     // Several at once, the map's first, then each table's in name order.
     assert_validation(
         get(&b, vec![("a", keys(vec![])), ("hash", keys(many))]).await,
         &format!(
-            r#"3 validation errors detected: Value '{{"a":{{"Keys":[]}},"hash":{{"Keys":[{e}]}}}}' at 'requestItems' failed to satisfy constraint: {MAP_KEYS}; Value '[]' at 'requestItems.a.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1; Value '[{e}]' at 'requestItems.hash.member.keys' failed to satisfy constraint: Member must have length less than or equal to 100"#,
+            r#"3 validation errors detected: Value '{{"a":{{"Keys":[]}},"hash":{{"Keys":[{e}]}}}}' at 'requestItems' failed to satisfy constraint: {MAP_KEYS}; Value '[]' at 'requestItems.a.member.keys' failed to satisfy constraint: Member must have length greater than or equal to 1; Value at 'RequestItems.hash.member.Keys' failed to satisfy constraint: Member must have length less than or equal to 100"#,
             e = echo.join(",")
         ),
     );

@@ -5,7 +5,7 @@ use dynomodel::{
     MAX_ITEM_SIZE,
 };
 
-use super::super::{assert_validation, empty_key, n, names, s, MISMATCH};
+use super::super::{assert_too_many, assert_validation, empty_key, n, names, s, MISMATCH};
 use super::*;
 
 fn get(table: &str, key: Item) -> TransactGet {
@@ -121,11 +121,7 @@ async fn request_errors() {
             .map(|i| get("acct", acct(&i.to_string(), &[])))
             .collect::<Vec<_>>()
     };
-    assert_validation(
-        read(&b, many(101)).await,
-        "1 validation error detected: Value at 'TransactItems' failed to satisfy constraint: Member \
-         must have length less than or equal to 100",
-    );
+    assert_too_many(read(&b, many(101)).await, "[TransactGetItem(get=Get(key={");
     assert_eq!(read(&b, many(100)).await, Ok(vec![None; 100]));
     let empty_pk = empty_key("pk");
     let cases: Vec<(TransactGet, &str)> = vec![

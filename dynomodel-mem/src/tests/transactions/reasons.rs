@@ -124,6 +124,50 @@ async fn what_an_update_finds_while_running_is_a_validation_error() {
     assert_eq!(stored(&b, "log", log("x", 1)).await, None);
 }
 
+/// Issue 26 fact 23: evaluation stops at the first validation error; the actions after it are
+/// `None` (without a message), even one whose condition fails. A condition that failed before it
+/// keeps its reason.
+#[tokio::test]
+async fn cancellation_stops_at_the_first_validation_error() {
+    let b = engine().await;
+    let wrong_key = || put("acct", item(&[("pk", n("1"))]));
+    let mismatch =
+        "One or more parameter values were invalid: Type mismatch for key pk expected: S actual: N";
+    let r = write(
+        &b,
+        vec![
+            wrong_key(),
+            put("log", log("x", 1)),
+            put_if("acct", acct("a", &[]), "attribute_exists(pk)"),
+        ],
+    )
+    .await;
+    let got = reasons(r);
+    assert_eq!(
+        got,
+        vec![
+            invalid(mismatch),
+            CancellationReason::none(),
+            CancellationReason::none(),
+        ]
+    );
+    assert!(got[1..].iter().all(|r| r.message.is_none()));
+    let r = write(
+        &b,
+        vec![
+            put_if("acct", acct("a", &[]), "attribute_exists(pk)"),
+            wrong_key(),
+            put_if("acct", acct("b", &[]), "attribute_exists(pk)"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        reasons(r),
+        vec![failed(None), invalid(mismatch), CancellationReason::none()]
+    );
+    assert_eq!(stored(&b, "log", log("x", 1)).await, None);
+}
+
 #[tokio::test]
 async fn the_condition_is_evaluated_before_the_update() {
     let b = engine().await;

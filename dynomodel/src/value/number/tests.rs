@@ -23,7 +23,8 @@ fn grammar_accepts_dynamodb_forms() {
         ("1.50", "1.5"),
         ("0001.000", "1"),
         ("-12.340e-2", "-0.1234"),
-        ("0e999999999999999999999", "0"),
+        ("0e125", "0"),
+        ("0.000e-127", "0"),
         ("1.0000000000000000000000000000000000000000000000", "1"),
     ] {
         assert_eq!(n(input).to_string(), canonical, "{input}");
@@ -96,6 +97,17 @@ fn range_limits() {
         Number::parse("1e99999999999999999999"),
         Err(NumberError::Overflow)
     );
+    // Zero by the exponent it is written with, less its fraction digits (issue 26 fact 24).
+    assert_eq!(Number::parse("0E+126"), Err(NumberError::Overflow));
+    assert_eq!(
+        Number::parse("-0e999999999999999999999"),
+        Err(NumberError::Overflow)
+    );
+    assert_eq!(Number::parse("0E-131"), Err(NumberError::Underflow));
+    assert_eq!(Number::parse("0.0E-130"), Err(NumberError::Underflow));
+    assert_eq!(Number::parse("0E-130"), Ok(Number::ZERO));
+    assert_eq!(Number::parse("000.0E+126"), Ok(Number::ZERO));
+    assert_eq!(Number::parse("0.").map(|z| z.is_zero()), Ok(true));
     // Range is checked before precision, as DynamoDB does.
     assert_eq!(
         Number::parse(&format!("{}e200", "1".repeat(39))),

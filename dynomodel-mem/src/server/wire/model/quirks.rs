@@ -22,26 +22,63 @@ pub(super) struct Quirks {
     /// A member whose absence (or emptiness) the service answers before any constraint, in its own
     /// words: when it is absent, `null`, `{}` or `""`, nothing is reported here.
     pub(super) first: Option<&'static str>,
+    /// Members whose violations the service reports without their value, under another spelling of
+    /// their path: `(path, as reported)`.
+    unechoed: &'static [(&'static str, &'static str)],
+    /// A `TableName` checked before anything else and reported alone.
+    pub(super) table_name: Option<NameFirst>,
 }
 
-/// The operations whose `TableName` has the service's own length check ("TableName must be at least 3
-/// characters long and at most 255 characters long", recorded by dynalite for the item operations,
-/// Query, Scan, CreateTable, DescribeTable and DeleteTable, and answered for an empty name too): the
-/// model's `TableArn` bounds (1–1024) are left to the backend, which has that message.
+/// A `TableName` the service checks before any other member, and reports alone: the engine's own
+/// check of it (`validate/names.rs`, which the operation runs first too, so the in-process backend
+/// answers alike), and the sentence for a missing one where the service has its own.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NameFirst {
+    /// The name's check.
+    pub(super) check: fn(&str) -> dynomodel::Result<()>,
+    /// The answer to a request without the member (or with `null`), if not the model's null
+    /// constraint.
+    pub(super) missing: Option<&'static str>,
+}
+
+/// PutItem, UpdateItem and DeleteItem: a table name or ARN (issue 26 fact 1; the conformance suite's
+/// captures of PutItem's `""`, 256 × `a` and `bad table!@#`). A missing one is the model's null
+/// constraint (the same suite's capture).
+const ITEM_WRITE_TABLE: NameFirst = NameFirst {
+    check: crate::validate::item_table_name,
+    missing: None,
+};
+
+/// CreateTable: the `TableName` shape, and the service's own sentence for a missing name (issue 26
+/// fact 1; the conformance suite's capture).
+const NEW_TABLE: NameFirst = NameFirst {
+    check: crate::validate::new_table_name,
+    missing: Some("The parameter 'TableName' is required but was not present in the request"),
+};
+
+/// The operations whose `TableName` is the backend's to check: GetItem, Query, Scan, DescribeTable and
+/// DeleteTable with the service's own length check ("TableName must be at least 3 characters long and
+/// at most 255 characters long", recorded by dynalite, and answered for an empty name too), the item
+/// writes with the model's `TableArn` bounds and the name's pattern (see [`ITEM_WRITE_TABLE`]).
 const TABLE_NAME: &[(&str, Skip)] = &[("tableName", Skip::Constraints)];
 
+/// Query's `Limit` is reported without its value and capitalised: "Value at 'Limit' failed to
+/// satisfy constraint: …" (the conformance suite's capture of the service, issue 26 fact 2), where
+/// Scan's is `Value '0' at 'limit'` (dynalite's recording). `query.rs` words it alike.
+const QUERY_UNECHOED: &[(&str, &str)] = &[("limit", "Limit")];
+
 /// Transactions: the backend checks the table names' lengths, the token's length and the 100-action
-/// limit, in one list in the service's form (the limit in the newer layer's unechoed form, "Value at
-/// 'TransactItems'", from the conformance suite's captures: see `transact/mod.rs`).
+/// limit, in one list in the service's form (the limit with the list echoed in Java's `toString`
+/// form, issue 26 fact 3: see `transact/mod.rs`).
 const TRANSACT: &[(&str, Skip)] = &[
     ("transactItems", Skip::Own),
     ("transactItems.*.member.*.tableName", Skip::Constraints),
     ("clientRequestToken", Skip::Constraints),
 ];
 
-/// CreateTable: the backend checks the name, key schemas (with the service's limit of 2 elements,
-/// which the model no longer has), index names and capacities in one list in the service's form,
-/// with the table name's own length message first (`create.rs`); the rest (enums, nulls, tags' and
+/// CreateTable: the backend checks the name (first and alone, see [`NEW_TABLE`]), key schemas (with the
+/// service's limit of 2 elements, which the model no longer has), key attribute names, index names
+/// and capacities in one list in the service's form (`create.rs`); the rest (enums, nulls, tags' and
 /// other members' constraints) is checked here.
 /// Tags' keys and values are the backend's, as for TagResource (see TAGS).
 const CREATE_TABLE: &[(&str, Skip)] = &[
@@ -117,10 +154,31 @@ pub(super) fn of(operation: &str) -> Quirks {
         "TagResource" | "UntagResource" | "ListTagsOfResource" => Some("ResourceArn"),
         _ => None,
     };
-    Quirks { skips, first }
+    let unechoed = match operation {
+        "Query" => QUERY_UNECHOED,
+        _ => &[],
+    };
+    let table_name = match operation {
+        "PutItem" | "UpdateItem" | "DeleteItem" => Some(ITEM_WRITE_TABLE),
+        "CreateTable" => Some(NEW_TABLE),
+        _ => None,
+    };
+    Quirks {
+        skips,
+        first,
+        unechoed,
+        table_name,
+    }
 }
 
 impl Quirks {
+    /// How the violations of the member at `path` name it when they leave its value out.
+    pub(super) fn unechoed(&self, path: &str) -> Option<&'static str> {
+        self.unechoed
+            .iter()
+            .find_map(|(at, reported)| (*at == path).then_some(*reported))
+    }
+
     /// What is skipped at `path`: the first rule that matches it (exactly, or as a prefix for
     /// [`Skip::All`] and [`Skip::Constraints`]).
     pub(super) fn skip(&self, path: &str) -> Option<Skip> {

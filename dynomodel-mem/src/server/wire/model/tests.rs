@@ -85,8 +85,13 @@ fn lengths_ranges_and_enums_in_the_services_form() {
         one("Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1")
     );
     assert_eq!(
-        message("Query", json!({"TableName": "t", "Limit": 0})),
+        message("Scan", json!({"TableName": "t", "Limit": 0})),
         one("Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
+    );
+    // Query's Limit without its value, capitalised (issue 26 fact 2).
+    assert_eq!(
+        message("Query", json!({"TableName": "t", "Limit": 0})),
+        one("Value at 'Limit' failed to satisfy constraint: Member must have value greater than or equal to 1")
     );
     assert_eq!(
         message("Scan", json!({"TableName": "t", "Segment": 1_000_000, "TotalSegments": 1})),
@@ -189,5 +194,47 @@ fn streams_operations_use_the_streams_model() {
     assert_eq!(
         text,
         "2 validation errors detected: Value 'short' at 'streamArn' failed to satisfy constraint: Member must have length greater than or equal to 37; Value '0' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1"
+    );
+}
+
+#[test]
+fn item_writes_and_create_table_report_the_table_name_alone() {
+    // Issue 26 fact 1: the name's errors alone, whatever else is wrong (an enum, an empty item).
+    let empty = one(
+        "Value '' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    );
+    for operation in ["PutItem", "UpdateItem", "DeleteItem"] {
+        let body = json!({"TableName": "", "ReturnValues": "INVALID", "Item": {}, "Key": {}});
+        assert_eq!(message(operation, body), empty, "{operation}");
+    }
+    assert_eq!(
+        message("PutItem", json!({"TableName": "x!", "Item": {}})),
+        one("Value 'x!' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    );
+    // A name of the model's minimum length, and an ARN, pass here; the enum is then reported.
+    assert_eq!(
+        message("PutItem", json!({"TableName": "ab", "Item": {}})),
+        None
+    );
+    let arn = json!({"TableName": "arn:aws:dynamodb:r:1:table/t", "ReturnValues": "X", "Item": {}});
+    assert!(message("PutItem", arn).is_some_and(|m| m.contains("'returnValues'")));
+    // A missing name is the model's null constraint for the item writes.
+    assert_eq!(
+        message("PutItem", json!({"Item": {}})),
+        one("Value null at 'tableName' failed to satisfy constraint: Member must not be null")
+    );
+    // CreateTable: its own sentence for a missing name, the name's constraints alone otherwise.
+    assert_eq!(
+        message("CreateTable", json!({"KeySchema": [], "BillingMode": "X"})),
+        Some("The parameter 'TableName' is required but was not present in the request".to_owned())
+    );
+    assert_eq!(
+        message("CreateTable", json!({"TableName": "ab", "KeySchema": [], "BillingMode": "X"})),
+        one("Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3")
+    );
+    // A wrong JSON type anywhere is the decoder's, first.
+    assert_eq!(
+        message("PutItem", json!({"TableName": "", "Item": "x"})),
+        None
     );
 }

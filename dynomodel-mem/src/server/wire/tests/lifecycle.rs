@@ -374,7 +374,7 @@ async fn describe_limits_and_endpoints() {
 async fn create_table_decodes_streams_class_protection_and_tags() {
     let fake = Fake::default();
     let body = json!({
-        "TableName": "t",
+        "TableName": "tbl",
         "AttributeDefinitions": [],
         "KeySchema": [],
         "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"},
@@ -388,7 +388,7 @@ async fn create_table_decodes_streams_class_protection_and_tags() {
     assert_eq!(
         input,
         CreateTableInput {
-            table_name: "t".into(),
+            table_name: "tbl".into(),
             stream_specification: Some(StreamSpecification::enabled(StreamViewType::KeysOnly)),
             table_class: Some(TableClass::Standard),
             deletion_protection_enabled: Some(false),
@@ -397,7 +397,7 @@ async fn create_table_decodes_streams_class_protection_and_tags() {
         }
     );
     let bad = json!({
-        "TableName": "t", "AttributeDefinitions": [], "KeySchema": [],
+        "TableName": "tbl", "AttributeDefinitions": [], "KeySchema": [],
         "StreamSpecification": {"StreamViewType": "EVERYTHING"},
         "Tags": [{"Key": "", "Value": "v"}, {"Key": "k"}],
         "TableClass": "COLD"

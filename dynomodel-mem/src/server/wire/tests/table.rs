@@ -14,15 +14,11 @@ async fn create_table_constraints_at_their_paths() {
     let fake = Fake::default();
     let cases = [
         (
-            json!({}),
-            vec![
-                null_at("attributeDefinitions"),
-                null_at("tableName"),
-                null_at("keySchema"),
-            ],
+            json!({"TableName": "tbl"}),
+            vec![null_at("attributeDefinitions"), null_at("keySchema")],
         ),
         (
-            json!({"AttributeDefinitions": [null, {}], "KeySchema": [{}, null], "TableName": "t"}),
+            json!({"AttributeDefinitions": [null, {}], "KeySchema": [{}, null], "TableName": "tbl"}),
             vec![
                 null_at("attributeDefinitions.1.member"),
                 null_at("attributeDefinitions.2.member.attributeName"),
@@ -36,7 +32,7 @@ async fn create_table_constraints_at_their_paths() {
             json!({
                 "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "X"}],
                 "KeySchema": [{"AttributeName": "a", "KeyType": "Y"}],
-                "TableName": "t",
+                "TableName": "tbl",
                 "BillingMode": "Z"
             }),
             vec![
@@ -50,7 +46,7 @@ async fn create_table_constraints_at_their_paths() {
             ],
         ),
         (
-            json!({"AttributeDefinitions": [], "KeySchema": [], "TableName": "t",
+            json!({"AttributeDefinitions": [], "KeySchema": [], "TableName": "tbl",
                    "ProvisionedThroughput": {}}),
             vec![
                 null_at("provisionedThroughput.writeCapacityUnits"),
@@ -59,7 +55,7 @@ async fn create_table_constraints_at_their_paths() {
         ),
         (
             json!({
-                "AttributeDefinitions": [], "KeySchema": [], "TableName": "t",
+                "AttributeDefinitions": [], "KeySchema": [], "TableName": "tbl",
                 "LocalSecondaryIndexes": [{}, null],
                 "GlobalSecondaryIndexes": [{
                     "KeySchema": [{}],
@@ -91,8 +87,13 @@ async fn create_table_constraints_at_their_paths() {
             "{body}"
         );
     }
+    // Without a name, the service's own sentence, before the other members' (issue 26 fact 1).
+    assert_eq!(
+        fake.validation("CreateTable", json!({})).await,
+        "The parameter 'TableName' is required but was not present in the request"
+    );
     // A projection without a type is an operation-specific message, not a constraint.
-    let untyped = json!({"AttributeDefinitions": [], "KeySchema": [], "TableName": "t",
+    let untyped = json!({"AttributeDefinitions": [], "KeySchema": [], "TableName": "tbl",
         "GlobalSecondaryIndexes": [{"IndexName": "i", "KeySchema": [], "Projection": {}}]});
     assert_eq!(
         fake.validation("CreateTable", untyped).await,
