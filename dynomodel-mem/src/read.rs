@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType, Select};
 
-use crate::expr::ast::{Condition, Name, Operand, Path, PathElement};
+use crate::expr::ast::{Condition, Name, Path, PathElement};
 use crate::expr::eval::{resolve, Step};
 use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
 use crate::index::{Index, IndexPosition, Tie};
@@ -153,38 +153,9 @@ pub fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
     }
 }
 
-fn operand_paths<'c>(op: &'c Operand, out: &mut Vec<&'c Path>) {
-    match op {
-        Operand::Path(path) => out.push(path),
-        Operand::Value(_) => {}
-        Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-        Operand::Plus(a, b) | Operand::Minus(a, b) => {
-            operand_paths(a, out);
-            operand_paths(b, out);
-        }
-        Operand::Paren(inner) => operand_paths(inner, out),
-    }
-}
-
 /// Every path a condition reads, in source order.
 pub fn condition_paths<'c>(c: &'c Condition, out: &mut Vec<&'c Path>) {
-    match c {
-        Condition::Compare(_, a, b) => {
-            operand_paths(a, out);
-            operand_paths(b, out);
-        }
-        Condition::Between(a, b, d) => [a, b, d].into_iter().for_each(|o| operand_paths(o, out)),
-        Condition::In(a, list) => {
-            operand_paths(a, out);
-            list.iter().for_each(|o| operand_paths(o, out));
-        }
-        Condition::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-        Condition::Not(inner) | Condition::Paren(inner) => condition_paths(inner, out),
-        Condition::And(a, b) | Condition::Or(a, b) => {
-            condition_paths(a, out);
-            condition_paths(b, out);
-        }
-    }
+    c.paths(out);
 }
 
 /// The resolved steps of projection paths (validation guarantees they resolve).

@@ -170,7 +170,9 @@ pub(crate) fn evaluate(
     item: &Item,
     placeholders: &Placeholders<'_>,
 ) -> bool {
-    // Iterative over AND/OR/NOT chains would avoid recursion, but the parser already bounds the depth.
+    // Recursive, on the hot path without an allocation: only validated trees get here, and validation
+    // bounds them to 300 operators (299 `NOT`s, each in parentheses, are the deepest);
+    // `tests::deepest_expressions_fit_a_small_stack` measures that on a small stack.
     match condition {
         Condition::Compare(op, a, b) => {
             let a = operand(a, item, placeholders);

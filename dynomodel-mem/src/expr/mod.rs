@@ -74,13 +74,6 @@ pub(crate) fn parse_error(kind: ExprKind, e: &ParseError) -> Error {
             kind,
             format!("Syntax error; token: \"{token}\", near: \"{near}\""),
         ),
-        ParseError::TooDeep {
-            redundant: true, ..
-        } => invalid(kind, "The expression has redundant parentheses;"),
-        ParseError::TooDeep { operators, .. } => invalid(
-            kind,
-            format!("The expression contains too many operators; operator count: {operators}"),
-        ),
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use dynomodel::{AttributeValue, Item, Number};
 use proptest::prelude::*;
 
+use super::parser::MAX_EXPRESSION_BYTES;
 use super::*;
 
 fn num(s: &str) -> AttributeValue {
@@ -516,4 +517,68 @@ proptest! {
             let _ = check(kind, &text);
         }
     }
+}
+
+/// The deepest expressions 4 KB can hold, and the deepest valid ones, go through parse, validation
+/// and (for the valid) evaluation on a quarter of the 2 MB stack that test, Tokio and blocking-pool
+/// threads get by default (debug build): no nesting a request writes can overflow the stack
+/// (issue 26 fact 19).
+#[test]
+fn deepest_expressions_fit_a_small_stack() {
+    let fill = |open: &str, inner: &str, close: &str, fixed: usize| {
+        let depth = (MAX_EXPRESSION_BYTES - fixed - inner.len()) / (open.len() + close.len());
+        format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+    };
+    let nest = |open: &str, inner: &str, close: &str, depth: usize| {
+        format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+    };
+    let too_many = "Invalid ConditionExpression: The expression contains too many operators; operator count: 301";
+    let cases: Vec<(ExprKind, String, &str)> = vec![
+        // As deep as 4 KB allows.
+        (ExprKind::Condition, fill("(", "a < :n", ")", 0), "Invalid ConditionExpression: The expression has redundant parentheses;"),
+        (ExprKind::Condition, format!("{}a < :n", "NOT ".repeat((MAX_EXPRESSION_BYTES - 6) / 4)), too_many),
+        (ExprKind::Condition, format!("a < {}", fill("f(", "b", ")", 4)), "Invalid ConditionExpression: Invalid function name; function: f"),
+        (ExprKind::Condition, format!("a < {}", fill("size(", "b", ")", 4)), "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"),
+        (ExprKind::Condition, fill("a < :n OR (", "a < :n", ")", 0), too_many),
+        (ExprKind::Update, format!("SET a = {}", fill("(", ":n", ")", 8)), "Invalid UpdateExpression: The expression has redundant parentheses;"),
+        (ExprKind::Update, format!("SET a = {}", fill(":n + (", ":n", ")", 8)), "Invalid UpdateExpression: The expression contains too many operators; operator count: 301"),
+        // As deep as a valid expression goes: 227 nested calls fill 4 KB.
+        (ExprKind::Update, format!("SET a = {}", fill("if_not_exists(a, ", ":n", ")", 8)), "OK"),
+        (ExprKind::Update, format!("SET a = {}", nest("if_not_exists(a, (", ":n", "))", 200)), "OK"),
+        (ExprKind::Update, format!("SET a = {}", nest(":n + (", ":n", ")", 299)), "OK"),
+        (ExprKind::Condition, nest("a < :n OR (", "a < :n", ")", 149), "OK"),
+        (ExprKind::Condition, nest("a < :n OR (", "a < :n", ")", 150), too_many),
+        (ExprKind::Condition, format!("{}a < :n", "NOT ".repeat(299)), "OK"),
+        (ExprKind::Condition, nest("(NOT ", "a < :n", ")", 299), "OK"),
+    ];
+    std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            for (kind, text, want) in cases {
+                assert!(text.len() <= MAX_EXPRESSION_BYTES, "{}", text.len());
+                assert_eq!(check(kind, &text), want, "{}…", &text[..40]);
+                if want != "OK" {
+                    continue;
+                }
+                // What passes validation is evaluated too.
+                let (n, v) = (names(), values());
+                let ph = Placeholders {
+                    names: &n,
+                    values: &v,
+                };
+                match parse(kind, &text) {
+                    Ok(Expression::Condition(c)) => {
+                        eval::evaluate(&c.tree, &Item::new(), &ph);
+                    }
+                    Ok(Expression::Update(u)) => {
+                        let applied = update::apply(&u.tree, Item::new(), &ph, &[]);
+                        assert!(applied.is_ok_and(|u| u.item.contains_key("a")), "{}…", &text[..40]);
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        })
+        .expect("spawns")
+        .join()
+        .expect("no stack overflow");
 }

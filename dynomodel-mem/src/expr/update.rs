@@ -71,7 +71,9 @@ fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>,
     resolve(path, ph).ok_or_else(|| err(INVALID_PATH))
 }
 
-/// The value a SET operand denotes in `old`.
+/// The value a SET operand denotes in `old`. A path or a value is read directly (every SET of a
+/// plain value); anything else is computed on an explicit stack: a valid SET value holds up to 300
+/// nested calls and as many parentheses, too deep to recurse on a small stack.
 fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<AttributeValue, Error> {
     match op {
         Operand::Path(p) => lookup(old, &resolved(p, ph)?)
@@ -82,39 +84,73 @@ fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<Attribute
             .get(v)
             .cloned()
             .ok_or_else(|| err(MISSING_OPERAND)),
-        Operand::Paren(inner) => value_of(inner, old, ph),
-        Operand::Plus(a, b) | Operand::Minus(a, b) => {
-            let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
-            let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
-                return Err(err(WRONG_TYPE));
-            };
-            let result = if matches!(op, Operand::Plus(..)) {
-                x.checked_add(&y)
-            } else {
-                x.checked_sub(&y)
-            };
-            result.map(AttributeValue::N).map_err(arithmetic_error)
-        }
-        Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
-            ("if_not_exists", [Operand::Path(p), fallback]) => {
-                match lookup(old, &resolved(p, ph)?) {
-                    Some(v) => Ok(v.clone()),
-                    None => value_of(fallback, old, ph),
-                }
-            }
-            ("list_append", [a, b]) => {
-                let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
-                match (x, y) {
-                    (AttributeValue::L(mut x), AttributeValue::L(y)) => {
-                        x.extend(y);
-                        Ok(AttributeValue::L(x))
-                    }
-                    _ => Err(err(WRONG_TYPE)),
-                }
-            }
-            _ => Err(err(WRONG_TYPE)),
-        },
+        _ => computed_value(op, old, ph),
     }
+}
+
+/// One step of [`computed_value`]: an operand to evaluate, or the combination of the values its
+/// operands left on the value stack.
+enum Task<'e> {
+    /// Evaluate an operand, pushing its value.
+    Eval(&'e Operand),
+    /// `+` (true) or `-` (false) of the two values on top.
+    Arithmetic(bool),
+    /// `list_append` of the two values on top.
+    Append,
+}
+
+/// [`value_of`] for arithmetic, functions and parentheses: operands are evaluated left to right (so
+/// the first failing one is reported, as a recursive walk would), `if_not_exists` evaluates its
+/// fallback only when the path is missing.
+fn computed_value(root: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<AttributeValue, Error> {
+    let mut tasks = vec![Task::Eval(root)];
+    let mut values: Vec<AttributeValue> = Vec::new();
+    let missing = || err(MISSING_OPERAND);
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Eval(op) => match op {
+                Operand::Path(_) | Operand::Value(_) => values.push(value_of(op, old, ph)?),
+                Operand::Paren(inner) => tasks.push(Task::Eval(inner)),
+                Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                    let plus = matches!(op, Operand::Plus(..));
+                    tasks.extend([Task::Arithmetic(plus), Task::Eval(b), Task::Eval(a)]);
+                }
+                Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
+                    ("if_not_exists", [Operand::Path(p), fallback]) => {
+                        match lookup(old, &resolved(p, ph)?) {
+                            Some(v) => values.push(v.clone()),
+                            None => tasks.push(Task::Eval(fallback)),
+                        }
+                    }
+                    ("list_append", [a, b]) => {
+                        tasks.extend([Task::Append, Task::Eval(b), Task::Eval(a)]);
+                    }
+                    _ => return Err(err(WRONG_TYPE)),
+                },
+            },
+            Task::Arithmetic(plus) => {
+                let (y, x) = (values.pop().ok_or_else(missing)?, values.pop().ok_or_else(missing)?);
+                let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
+                    return Err(err(WRONG_TYPE));
+                };
+                let result = if plus {
+                    x.checked_add(&y)
+                } else {
+                    x.checked_sub(&y)
+                };
+                values.push(result.map(AttributeValue::N).map_err(arithmetic_error)?);
+            }
+            Task::Append => {
+                let (y, x) = (values.pop().ok_or_else(missing)?, values.pop().ok_or_else(missing)?);
+                let (AttributeValue::L(mut x), AttributeValue::L(y)) = (x, y) else {
+                    return Err(err(WRONG_TYPE));
+                };
+                x.extend(y);
+                values.push(AttributeValue::L(x));
+            }
+        }
+    }
+    values.pop().ok_or_else(missing)
 }
 
 fn get_mut<'i>(item: &'i mut Item, steps: &[Step]) -> Option<&'i mut AttributeValue> {
@@ -300,24 +336,12 @@ pub(crate) fn check_index_key_paths(
     ph: &Placeholders<'_>,
     index_keys: &[&str],
 ) -> Result<(), Error> {
-    fn operand_paths<'e>(op: &'e Operand, out: &mut Vec<&'e super::ast::Path>) {
-        match op {
-            Operand::Path(p) => out.push(p),
-            Operand::Value(_) => {}
-            Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-            Operand::Plus(a, b) | Operand::Minus(a, b) => {
-                operand_paths(a, out);
-                operand_paths(b, out);
-            }
-            Operand::Paren(inner) => operand_paths(inner, out),
-        }
-    }
     let mut paths = target_paths(expr);
     for clause in &expr.clauses {
         if let Clause::Set(actions) = clause {
             actions
                 .iter()
-                .for_each(|a| operand_paths(&a.value, &mut paths));
+                .for_each(|a| a.value.paths(&mut paths));
         }
     }
     for path in paths {

@@ -30,6 +30,8 @@ use super::{invalid, ExprKind, Parsed, Placeholders, Usage};
 pub(crate) const MAX_OPERATORS: usize = 300;
 /// Most operands on the right of `IN`.
 pub(crate) const MAX_IN_OPERANDS: usize = 100;
+/// Most elements in a document path (names and indexes: `a.b[0]` has three), as for nested values.
+pub(crate) const MAX_PATH_DEPTH: usize = 32;
 
 /// Error categories; each kind reports them in its own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,6 +42,7 @@ enum Category {
     MisusedFunction,
     Reserved,
     Section,
+    PathDepth,
     Placeholder,
     OperandCount,
     Distinct,
@@ -47,6 +50,10 @@ enum Category {
     PathConflict,
     AddDeleteOperand,
     Function,
+    /// More than [`MAX_OPERATORS`]: reported only when nothing else is wrong (DynamoDB Local 3.3.1:
+    /// a reserved word, an undefined value, an unknown function, a bad operand type, redundant
+    /// parentheses, a list index out of range, an IN list or a path too long all win over it).
+    OperatorCount,
 }
 
 const CONDITION_ORDER: &[Category] = &[
@@ -55,10 +62,12 @@ const CONDITION_ORDER: &[Category] = &[
     Category::UnknownFunction,
     Category::MisusedFunction,
     Category::Reserved,
+    Category::PathDepth,
     Category::Placeholder,
     Category::OperandCount,
     Category::Distinct,
     Category::Function,
+    Category::OperatorCount,
 ];
 
 const UPDATE_ORDER: &[Category] = &[
@@ -66,17 +75,21 @@ const UPDATE_ORDER: &[Category] = &[
     Category::Parens,
     Category::Reserved,
     Category::UnknownFunction,
+    Category::MisusedFunction,
     Category::Section,
+    Category::PathDepth,
     Category::Placeholder,
     Category::PathOverlap,
     Category::PathConflict,
     Category::AddDeleteOperand,
     Category::Function,
+    Category::OperatorCount,
 ];
 
 const PROJECTION_ORDER: &[Category] = &[
     Category::Limits,
     Category::Reserved,
+    Category::PathDepth,
     Category::Placeholder,
     Category::PathOverlap,
     Category::PathConflict,
@@ -128,7 +141,7 @@ impl Checker<'_, '_> {
                 "The expression contains too many operators; operator count: {}",
                 MAX_OPERATORS + 1
             );
-            self.report(Category::Limits, msg);
+            self.report(Category::OperatorCount, msg);
         }
     }
 }
