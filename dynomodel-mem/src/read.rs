@@ -17,7 +17,7 @@ use crate::java_order::java_hash_set_order;
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::table::Table;
 use crate::update_table::lifecycle::{IndexChange, View};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 static NO_NAMES: BTreeMap<String, String> = BTreeMap::new();
 static NO_VALUES: Item = BTreeMap::new();
@@ -323,7 +323,7 @@ pub fn start_key(esk: &Item, source: &Source<'_>, scan_table_wording: bool) -> R
             ))
         })
         .collect();
-    let key = validate::request_key(&table_part, &table.schema, KeyContext::SingleItem)
+    let key = validate::request_key(&table_part, &table.schema)
         .map_err(|e| invalid_start(Some(&message(&e))))?;
     Ok(match index_key {
         Some((hash, range)) => StartKey::Index(partition_slot(hash), (range, Tie::Key(key))),

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use dynomodel::{
-    BillingMode, CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
-    DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result,
+    BillingMode, CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput,
+    DescribeTableInput, DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result,
 };
 
 use crate::clock::EngineClock;

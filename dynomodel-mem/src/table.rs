@@ -437,9 +437,9 @@ impl Table {
             // A table created on-demand reports its creation as the switch (DynamoDB Local 3.3.1
             // agrees); kept in the lifecycle by CreateTable, derived here for a table restored
             // without it.
-            last_update_to_pay_per_request_date_time: life.last_update_to_pay_per_request.or(
-                (s.billing_mode == Some(BillingMode::PayPerRequest)).then_some(s.created),
-            ),
+            last_update_to_pay_per_request_date_time: life
+                .last_update_to_pay_per_request
+                .or((s.billing_mode == Some(BillingMode::PayPerRequest)).then_some(s.created)),
             table_class: s.table_class,
             deletion_protection_enabled: s.deletion_protection_enabled,
         }

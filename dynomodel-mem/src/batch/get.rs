@@ -41,7 +41,7 @@ use crate::request::{self, Maps, Param};
 use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter, Throttled};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).
 pub(crate) const MAX_RESPONSE_BYTES: usize = 16_000_000;
@@ -172,7 +172,7 @@ impl Locked<'_> {
             let keys = ka
                 .keys
                 .iter()
-                .map(|key| validate::request_key(key, &table.schema, KeyContext::SingleItem))
+                .map(|key| validate::request_key(key, &table.schema))
                 .collect::<Result<Vec<_>>>()?;
             let projection = prepared.projection().map(|p| {
                 request::with_placeholders(maps(ka), |ph| read::projection_steps(&p.tree.paths, ph))

@@ -458,7 +458,7 @@ fn update_semantics() {
     want_item.insert("m".to_owned(), AttributeValue::M(want));
     assert_eq!(u.updated_new(), want_item);
     for (text, want) in [
-        ("SET n = n + :big", "Attempting to store more than 38 significant digits in a Number"),
+        ("SET n = n + :big", "Number overflow. Attempting to store a number with magnitude larger than supported range"),
         ("SET n = s + :n", "An operand in the update expression has an incorrect data type"),
         ("SET n = nope + :n", "The provided expression refers to an attribute that does not exist in the item"),
         ("SET nope.z = :n", "The document path provided in the update expression is invalid for update"),
@@ -572,7 +572,11 @@ fn deepest_expressions_fit_a_small_stack() {
                     }
                     Ok(Expression::Update(u)) => {
                         let applied = update::apply(&u.tree, Item::new(), &ph, &[]);
-                        assert!(applied.is_ok_and(|u| u.item.contains_key("a")), "{}…", &text[..40]);
+                        assert!(
+                            applied.is_ok_and(|u| u.item.contains_key("a")),
+                            "{}…",
+                            &text[..40]
+                        );
                     }
                     other => panic!("{other:?}"),
                 }

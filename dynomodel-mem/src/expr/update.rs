@@ -26,11 +26,11 @@ const MISSING_OPERAND: &str =
 pub(crate) struct Updated {
     /// The item after the update.
     pub(crate) item: Item,
-    /// The paths the update wrote or removed, as written in the expression, for `UPDATED_OLD`.
+    /// The paths the update wrote or removed, as written in the expression, for `UPDATED_OLD` and
+    /// `UPDATED_NEW`.
     pub(crate) paths: Vec<Vec<Step>>,
     /// The paths SET, ADD and DELETE wrote, where the value landed (an index past the end of a list
-    /// becomes the index the element was appended at), for `UPDATED_NEW`. REMOVE is absent: a removed
-    /// path has no new value, and projecting it would pick up whatever shifted into its place.
+    /// becomes the index the element was appended at), for the checks of the index keys it wrote.
     pub(crate) written: Vec<Vec<Step>>,
 }
 
@@ -44,9 +44,13 @@ impl Updated {
         }
     }
 
-    /// `ReturnValues=UPDATED_NEW`: the written paths as they are now.
+    /// `ReturnValues=UPDATED_NEW`: the updated paths, as written in the expression, projected from
+    /// the new item. So `SET a.c[100] = :v` appending to a two-element list returns nothing (there is
+    /// no element 100), and `REMOVE a.c[1]` returns the element that moved into index 1 (real
+    /// DynamoDB, issue 26 fact 16; DynamoDB Local 3.3.1 agrees on the first, and returns the whole
+    /// top-level attribute for the second, as for every nested path).
     pub(crate) fn updated_new(&self) -> Item {
-        project(&self.item, &self.written)
+        project(&self.item, &self.paths)
     }
 
     /// `ReturnValues=UPDATED_OLD`: the updated paths as they were in `old`.
@@ -59,11 +63,55 @@ fn err(message: &str) -> Error {
     Error::validation(message)
 }
 
-/// A computed number outside DynamoDB's limits: the same messages as for an input number (DynamoDB
-/// Local says "DynamoDB only supports precision up to 38 digits" for both; recorded as a known
-/// difference in tests/dual/deviations.md).
+/// Whether an update only takes attributes (or set elements) away: every clause a REMOVE or a DELETE.
+/// On a missing item such an update creates nothing (real DynamoDB, issue 26 fact 14; ScyllaDB's
+/// alternator issue 5862 records it for AttributeUpdates `DELETE`); anything else (SET, ADD, an empty
+/// `AttributeUpdates`) creates the item. DynamoDB Local 3.3.1 creates the key-only item.
+pub(crate) fn removes_only(update: &UpdateExpression) -> bool {
+    update
+        .clauses
+        .iter()
+        .all(|c| matches!(c, Clause::Remove(_) | Clause::Delete(_)))
+}
+
+/// The index key attributes (of `index_keys`) a SET copies from a document path (`SET c = e`,
+/// `SET c = (e)`): an index key given a wrong type that way is "The update expression attempted to
+/// update the secondary index key to unsupported type"; a value from the request is a type mismatch,
+/// as for PutItem. Usually empty, without an allocation.
+pub(crate) fn copied_index_keys(
+    update: &UpdateExpression,
+    ph: &Placeholders<'_>,
+    index_keys: &[&str],
+) -> Vec<String> {
+    let mut copied = Vec::new();
+    for clause in &update.clauses {
+        let Clause::Set(actions) = clause else {
+            continue;
+        };
+        for action in actions {
+            if !matches!(action.value.unparen(), Operand::Path(_)) {
+                continue;
+            }
+            if let Some([Step::Key(name)]) = resolve(&action.path, ph).as_deref()
+                && index_keys.contains(&name.as_str())
+            {
+                copied.push(name.clone());
+            }
+        }
+    }
+    copied
+}
+
+/// A computed number DynamoDB cannot store. Real DynamoDB calls an exact result with more than 38
+/// digits (`1e50 - 1`) an overflow too: "Number overflow. Attempting to store a number with magnitude
+/// larger than supported range" (ScyllaDB's test_number.py, recorded on DynamoDB); the "38 significant
+/// digits" text is only for a number written in the request. DynamoDB Local says "DynamoDB only
+/// supports precision up to 38 digits" for both (tests/dual/deviations.md).
 fn arithmetic_error(e: NumberError) -> Error {
-    Error::validation(e.to_string())
+    match e {
+        NumberError::TooManyDigits => Error::validation(NumberError::Overflow.to_string()),
+        other => Error::validation(other.to_string()),
+    }
 }
 
 fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>, Error> {
@@ -102,7 +150,11 @@ enum Task<'e> {
 /// [`value_of`] for arithmetic, functions and parentheses: operands are evaluated left to right (so
 /// the first failing one is reported, as a recursive walk would), `if_not_exists` evaluates its
 /// fallback only when the path is missing.
-fn computed_value(root: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<AttributeValue, Error> {
+fn computed_value(
+    root: &Operand,
+    old: &Item,
+    ph: &Placeholders<'_>,
+) -> Result<AttributeValue, Error> {
     let mut tasks = vec![Task::Eval(root)];
     let mut values: Vec<AttributeValue> = Vec::new();
     let missing = || err(MISSING_OPERAND);
@@ -129,7 +181,10 @@ fn computed_value(root: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<A
                 },
             },
             Task::Arithmetic(plus) => {
-                let (y, x) = (values.pop().ok_or_else(missing)?, values.pop().ok_or_else(missing)?);
+                let (y, x) = (
+                    values.pop().ok_or_else(missing)?,
+                    values.pop().ok_or_else(missing)?,
+                );
                 let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
                     return Err(err(WRONG_TYPE));
                 };
@@ -141,7 +196,10 @@ fn computed_value(root: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<A
                 values.push(result.map(AttributeValue::N).map_err(arithmetic_error)?);
             }
             Task::Append => {
-                let (y, x) = (values.pop().ok_or_else(missing)?, values.pop().ok_or_else(missing)?);
+                let (y, x) = (
+                    values.pop().ok_or_else(missing)?,
+                    values.pop().ok_or_else(missing)?,
+                );
                 let (AttributeValue::L(mut x), AttributeValue::L(y)) = (x, y) else {
                     return Err(err(WRONG_TYPE));
                 };
@@ -339,9 +397,7 @@ pub(crate) fn check_index_key_paths(
     let mut paths = target_paths(expr);
     for clause in &expr.clauses {
         if let Clause::Set(actions) = clause {
-            actions
-                .iter()
-                .for_each(|a| a.value.paths(&mut paths));
+            actions.iter().for_each(|a| a.value.paths(&mut paths));
         }
     }
     for path in paths {

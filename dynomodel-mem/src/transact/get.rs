@@ -30,7 +30,7 @@ use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::lock::Locked;
 use crate::request::Maps;
 use crate::throughput::{Kind, Throttled};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 impl Locked<'_> {
     /// `TransactGetItems`, under one acquisition of the read lock.
@@ -82,13 +82,7 @@ impl Locked<'_> {
                 reasons.push(Throttled::Table.reason());
                 continue;
             }
-            match read_item_sized(
-                table,
-                &get.key,
-                prepared,
-                maps_of(get),
-                KeyContext::Transaction,
-            ) {
+            match read_item_sized(table, &get.key, prepared, maps_of(get)) {
                 Ok((item, stored)) => {
                     if capacity::wanted(mode) || meter.is_some() {
                         // Each item by itself, twice a strongly consistent read.

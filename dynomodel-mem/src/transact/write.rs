@@ -445,7 +445,7 @@ fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
 
 /// Plans one action against `table` (step 6 of the module docs).
 fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failure> {
-    let context = KeyContext::Transaction;
+    let context = KeyContext::SingleItem;
     let name = action.table;
     let prepared = &action.prepared;
     let planned = match &action.target {
@@ -454,15 +454,24 @@ fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failur
             key,
             item: a.item.clone(),
         }),
-        Target::Update(a) => plan_update(table, a, prepared, context).map(|plan| Write::Put {
-            table: name,
-            key: plan.key,
-            item: plan.updated.item,
+        Target::Update(a) => plan_update(table, a, prepared).map(|plan| match plan.updated {
+            Some(updated) => Write::Put {
+                table: name,
+                key: plan.key,
+                item: updated.item,
+            },
+            // A removal from a missing item writes nothing.
+            None => Write::Check {
+                table: name,
+                key: plan.key,
+            },
         }),
-        Target::Delete(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Delete { table: name, key }),
-        Target::ConditionCheck(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Check { table: name, key }),
+        Target::Delete(a) => {
+            plan_key_condition(table, a, prepared).map(|key| Write::Delete { table: name, key })
+        }
+        Target::ConditionCheck(a) => {
+            plan_key_condition(table, a, prepared).map(|key| Write::Check { table: name, key })
+        }
     };
     planned.map_err(|e| failure(&action.target, e))
 }

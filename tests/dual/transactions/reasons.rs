@@ -69,7 +69,9 @@ dual_test!(transactions_report_update_failures_as_reasons, |t| {
     .await
     .unwrap();
     let key = || acct("a", []);
-    let digits = "Attempting to store more than 38 significant digits in a Number";
+    // An inexact sum is an overflow to DynamoDB (issue 26 fact 18).
+    let digits =
+        "Number overflow. Attempting to store a number with magnitude larger than supported range";
     let cases: Vec<(TransactWriteItem, &str, &str)> = vec![
         (
             update(&b.acct, key(), "SET v = s + :one").values([(":one", num("1"))]),

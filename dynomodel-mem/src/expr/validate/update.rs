@@ -100,7 +100,12 @@ impl Checker<'_, '_> {
         match f.name.as_str() {
             "if_not_exists" | "list_append" => {}
             name if is_condition_function(name) => {
-                self.report(Category::UnknownFunction, format!("The function is not allowed in an update expression; function: {name}"));
+                self.report(
+                    Category::UnknownFunction,
+                    format!(
+                        "The function is not allowed in an update expression; function: {name}"
+                    ),
+                );
                 return;
             }
             name => {
