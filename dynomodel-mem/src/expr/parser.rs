@@ -503,10 +503,15 @@ impl<'s> Parser<'s> {
         Ok(SetAction { path, value })
     }
 
-    /// `term [(+|-) term]`, where a term is an operand or a parenthesised set value. Open
-    /// parentheses and pending left operands wait on a stack.
+    /// `term [(+|-) term]` or a parenthesised SET value, where a term is an operand, optionally in
+    /// parentheses: arithmetic does not nest (`:a + (:b + :c)` and `(:a + :b) + :c` are syntax errors
+    /// at their second operator, as the documented grammar `operand '+' operand` has it and DynamoDB
+    /// Local answers). Open parentheses and a pending left operand wait on a stack: which `(` opens
+    /// the value and which a term is only known at its `)`.
     fn set_value(&mut self) -> PResult<Operand> {
         let mut frames: Vec<SetFrame> = Vec::new();
+        // Inside a `+`/`-` waiting for its right term.
+        let mut in_arithmetic = false;
         'term: loop {
             while self.peek() == TokenKind::LParen {
                 self.advance();
@@ -525,6 +530,7 @@ impl<'s> Parser<'s> {
                         } else {
                             Operand::Minus(Box::new(left), Box::new(value))
                         };
+                        in_arithmetic = false;
                         true
                     }
                     _ => false,
@@ -536,6 +542,12 @@ impl<'s> Parser<'s> {
                         _ => None,
                     };
                     if let Some(plus) = plus {
+                        let arithmetic =
+                            matches!(value.unparen(), Operand::Plus(..) | Operand::Minus(..));
+                        if in_arithmetic || arithmetic {
+                            return self.error();
+                        }
+                        in_arithmetic = true;
                         self.advance();
                         frames.push(SetFrame::Right { left: value, plus });
                         continue 'term;
