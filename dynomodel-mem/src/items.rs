@@ -27,7 +27,7 @@ use crate::collection;
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
-use crate::expr::{projection, update, ExprKind, Parsed};
+use crate::expr::{projection, update, ExprKind, Origin, Parsed};
 use crate::key::{KeyValue, PrimaryKey};
 use crate::lock::Locked;
 use crate::read;
@@ -58,6 +58,8 @@ pub(crate) struct PutAction<'a> {
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Whether the condition is the request's or translated from `Expected`.
+    pub(crate) origin: Origin,
 }
 
 /// A write addressed by key: a Delete, an Update or a ConditionCheck.
@@ -73,6 +75,9 @@ pub(crate) struct KeyAction<'a> {
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Whether the expressions are the request's or translated from `AttributeUpdates` and
+    /// `Expected`.
+    pub(crate) origin: Origin,
 }
 
 /// The item an update will store under `key`, with what ReturnValues needs.
@@ -147,7 +152,7 @@ pub(crate) fn check_put(
     validate::attribute_values(action.item)?;
     validate::return_values_none_or_all_old(return_values)?;
     validate::item_size_limit(action.item)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// The request-only checks of a Delete (and of a ConditionCheck, which has the same parameters); a
@@ -161,7 +166,7 @@ pub(crate) fn check_delete(
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
     validate::return_values_none_or_all_old(return_values)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// The request-only checks of an Update.
@@ -172,7 +177,7 @@ pub(crate) fn check_update(cache: &ExpressionCache, action: &KeyAction<'_>) -> R
     ];
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// Plans a Put against `table`: the item's key, its index keys, the condition. Returns the key to
@@ -263,7 +268,7 @@ impl Locked<'_> {
     /// `PutItem`.
     pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::table_name(&input.table_name)?;
-        let input = crate::legacy::put_item(input)?;
+        let (input, origin) = crate::legacy::put_item(input)?;
         let action = PutAction {
             item: &input.item,
             condition: input.condition_expression.as_deref(),
@@ -272,6 +277,7 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_put(self.cache(), &action, input.return_values)?;
         let limit = self.config().item_collection_size_limit;
@@ -320,6 +326,7 @@ impl Locked<'_> {
     ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
         let legacy = crate::legacy::get_item(input)?;
+        let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let maps = Maps {
             names: input.expression_attribute_names.as_ref(),
@@ -330,6 +337,7 @@ impl Locked<'_> {
             &input.key,
             maps,
             input.projection_expression.as_deref(),
+            origin,
         )?;
         let table = self.table(&input.table_name)?;
         let meter = self.meter();
@@ -372,6 +380,7 @@ impl Locked<'_> {
     pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::table_name(&input.table_name)?;
         let legacy = crate::legacy::delete_item(input)?;
+        let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let action = KeyAction {
             key: &input.key,
@@ -382,6 +391,7 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_delete(self.cache(), &action, input.return_values)?;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
@@ -412,15 +422,19 @@ impl Locked<'_> {
     pub fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::table_name(&input.table_name)?;
         match crate::legacy::update_item(input)? {
-            None => self.update_item_expressions(input),
+            None => self.update_item_expressions(input, Origin::Request),
             Some(translated) => self
-                .update_item_expressions(&translated)
+                .update_item_expressions(&translated, Origin::Legacy)
                 .map_err(crate::legacy::update_error),
         }
     }
 
-    /// `UpdateItem` in its expression form.
-    fn update_item_expressions(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
+    /// `UpdateItem` in its expression form, its expressions written by `origin`.
+    fn update_item_expressions(
+        &mut self,
+        input: &UpdateItemInput,
+        origin: Origin,
+    ) -> Result<UpdateItemOutput> {
         let action = KeyAction {
             key: &input.key,
             condition: input.condition_expression.as_deref(),
@@ -430,6 +444,7 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_update(self.cache(), &action)?;
         let limit = self.config().item_collection_size_limit;
@@ -520,17 +535,19 @@ fn debit_write(meter: Option<Meter<'_>>, table: &Table, cost: Option<&capacity::
 }
 
 /// The request-only checks of a read by key (GetItem, and a Get of TransactGetItems): placeholder
-/// maps, the key's values, the projection.
+/// maps, the key's values, the projection (`origin`'s: the request's, or translated from
+/// `AttributesToGet`).
 pub(crate) fn check_get(
     cache: &ExpressionCache,
     key: &Item,
     maps: Maps<'_>,
     projection: Option<&str>,
+    origin: Origin,
 ) -> Result<Prepared> {
     let params: [Param<'_>; 1] = [(ExprKind::Projection, projection)];
     request::params_present(maps, &params)?;
     validate::attribute_values(key)?;
-    request::prepare(cache, maps, &params)
+    request::prepare(cache, maps, &params, origin)
 }
 
 /// Reads the item with this key from `table`, projected (`None` when there is none, and an empty

@@ -11,7 +11,7 @@ use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType, Select
 
 use crate::expr::ast::{Condition, Name, Path, PathElement};
 use crate::expr::eval::{resolve, Step};
-use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
+use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
 use crate::index::{Index, IndexPosition, Tie};
 use crate::java_order::java_hash_set_order;
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
@@ -65,6 +65,18 @@ pub fn placeholder_maps(
     Ok(())
 }
 
+/// Where a read's expressions come from (see [`Origin`]): a Query may pair a translated
+/// `KeyConditions` with its own FilterExpression.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOrigins {
+    /// The KeyConditionExpression's (Query).
+    pub key_condition: Origin,
+    /// The FilterExpression's.
+    pub filter: Origin,
+    /// The ProjectionExpression's.
+    pub projection: Origin,
+}
+
 /// The parsed and validated filter and projection of a read.
 #[derive(Debug, Default)]
 pub struct ReadExpressions {
@@ -80,10 +92,11 @@ pub fn condition(
     text: &str,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<Condition> {
-    match expr::parse(kind, text)? {
+    match expr::parse(kind, text, origin)? {
         Expression::Condition(parsed) => {
-            expr::validate::validate_condition(kind, &parsed, p, usage)?;
+            expr::validate::validate_condition(kind, &parsed, p, usage, origin)?;
             Ok(parsed.tree)
         }
         // `parse` returns the variant of its kind.
@@ -97,16 +110,18 @@ pub fn read_expressions(
     projection: Option<&str>,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    origins: ReadOrigins,
 ) -> Result<ReadExpressions> {
     let mut out = ReadExpressions::default();
     // The filter first: with faults in both, DynamoDB Local reports the filter's.
     if let Some(text) = filter {
-        out.filter = Some(condition(ExprKind::Filter, text, p, usage)?);
+        out.filter = Some(condition(ExprKind::Filter, text, p, usage, origins.filter)?);
     }
     if let Some(text) = projection
-        && let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, text)?
+        && let Expression::Projection(parsed) =
+            expr::parse(ExprKind::Projection, text, origins.projection)?
     {
-        expr::validate::validate_projection(&parsed, p, usage)?;
+        expr::validate::validate_projection(&parsed, p, usage, origins.projection)?;
         out.projection = Some(parsed.tree.paths);
     }
     Ok(out)

@@ -442,6 +442,7 @@ impl Locked<'_> {
         })?;
         crate::query::query(
             legacy.as_ref().unwrap_or(input),
+            crate::legacy::query_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
@@ -464,6 +465,7 @@ impl Locked<'_> {
         let legacy = crate::legacy::scan(input)?;
         crate::scan::scan(
             legacy.as_ref().unwrap_or(input),
+            crate::legacy::scan_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),

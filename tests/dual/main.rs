@@ -29,6 +29,7 @@ mod key_roles;
 mod keys;
 mod legacy;
 mod legacy_errors;
+mod legacy_limits;
 mod members;
 mod migrate;
 mod migrate_waiting;

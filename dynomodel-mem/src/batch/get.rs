@@ -32,7 +32,7 @@ use dynomodel::{
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::eval::Step;
-use crate::expr::{projection, ExprKind};
+use crate::expr::{projection, ExprKind, Origin};
 use crate::items::projection_keys;
 use crate::key::PrimaryKey;
 use crate::lock::Locked;
@@ -139,15 +139,20 @@ impl Locked<'_> {
     /// `BatchGetItem`.
     pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let Some(translated) = crate::legacy::batch_get_item(input)? else {
-            return self.batch_get_expressions(input);
+            return self.batch_get_expressions(input, Origin::Request);
         };
-        let mut output = self.batch_get_expressions(&translated)?;
+        let mut output = self.batch_get_expressions(&translated, Origin::Legacy)?;
         crate::legacy::restore_unprocessed(input, &mut output);
         Ok(output)
     }
 
-    /// `BatchGetItem` in its expression form.
-    fn batch_get_expressions(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+    /// `BatchGetItem` in its expression form, its projections written by `origin` (DynamoDB refuses
+    /// `AttributesToGet` and `ProjectionExpression` in one request, even on different tables).
+    fn batch_get_expressions(
+        &self,
+        input: &BatchGetItemInput,
+        origin: Origin,
+    ) -> Result<BatchGetItemOutput> {
         constraints::get_request(input)?;
         let requests = &input.request_items;
         for ka in requests.values() {
@@ -162,7 +167,7 @@ impl Locked<'_> {
         constraints::get_total(input)?;
         let prepared = requests
             .values()
-            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka)))
+            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka), origin))
             .collect::<Result<Vec<_>>>()?;
         let mut reads = Vec::with_capacity(requests.len());
         for ((name, ka), prepared) in requests.iter().zip(prepared) {

@@ -31,7 +31,8 @@ pub(crate) const MAX_EXPRESSION_BYTES: usize = 4096;
 pub(crate) enum ParseError {
     /// The text is empty.
     Empty,
-    /// More than 4096 bytes.
+    /// More than 4096 bytes of the request's own expression (found by `expr::check_size`, before
+    /// the parser: a legacy translation has no such limit).
     TooLarge(usize),
     /// A syntax error at a token.
     Syntax {
@@ -130,9 +131,6 @@ impl<'s> Parser<'s> {
     fn new(source: &'s str) -> PResult<Parser<'s>> {
         if source.is_empty() {
             return Err(ParseError::Empty);
-        }
-        if source.len() > MAX_EXPRESSION_BYTES {
-            return Err(ParseError::TooLarge(source.len()));
         }
         Ok(Parser {
             source,

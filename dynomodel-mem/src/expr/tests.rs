@@ -49,10 +49,11 @@ fn check(kind: ExprKind, text: &str) -> String {
         values: &v,
     };
     let mut usage = Usage::default();
-    let result = parse(kind, text).and_then(|e| match e {
-        Expression::Condition(c) => validate::validate_condition(kind, &c, ph, &mut usage),
-        Expression::Update(u) => validate::validate_update(&u, ph, &mut usage),
-        Expression::Projection(p) => validate::validate_projection(&p, ph, &mut usage),
+    let origin = Origin::Request;
+    let result = parse(kind, text, origin).and_then(|e| match e {
+        Expression::Condition(c) => validate::validate_condition(kind, &c, ph, &mut usage, origin),
+        Expression::Update(u) => validate::validate_update(&u, ph, &mut usage, origin),
+        Expression::Projection(p) => validate::validate_projection(&p, ph, &mut usage, origin),
     });
     match result {
         Ok(()) => "OK".to_owned(),
@@ -87,7 +88,7 @@ fn holds(text: &str) -> bool {
         names: &n,
         values: &v,
     };
-    match parse(ExprKind::Condition, text) {
+    match parse(ExprKind::Condition, text, Origin::Request) {
         Ok(Expression::Condition(c)) => eval::evaluate(&c.tree, &item(), &ph),
         other => panic!("{text}: {other:?}"),
     }
@@ -99,7 +100,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
         names: &n,
         values: &v,
     };
-    match parse(ExprKind::Update, text) {
+    match parse(ExprKind::Update, text, Origin::Request) {
         Ok(Expression::Update(u)) => {
             update::apply(&u.tree, item(), &ph, &["pk"]).map_err(|e| e.message())
         }
@@ -118,7 +119,7 @@ fn canonical_expressions_print_back() {
         "begins_with(a, :s) AND size(l) > :n",
         "(size(a)) = :n",
     ] {
-        match parse(ExprKind::Condition, text) {
+        match parse(ExprKind::Condition, text, Origin::Request) {
             Ok(Expression::Condition(c)) => assert_eq!(c.tree.to_string(), text),
             other => panic!("{text}: {other:?}"),
         }
@@ -128,12 +129,12 @@ fn canonical_expressions_print_back() {
         "SET a = list_append(if_not_exists(a, :l), :l)",
         "SET a = (b - :n)",
     ] {
-        match parse(ExprKind::Update, text) {
+        match parse(ExprKind::Update, text, Origin::Request) {
             Ok(Expression::Update(u)) => assert_eq!(u.tree.to_string(), text),
             other => panic!("{text}: {other:?}"),
         }
     }
-    match parse(ExprKind::Projection, "a, b.c[3], #x") {
+    match parse(ExprKind::Projection, "a, b.c[3], #x", Origin::Request) {
         Ok(Expression::Projection(p)) => assert_eq!(p.tree.to_string(), "a, b.c[3], #x"),
         other => panic!("{other:?}"),
     }
@@ -141,12 +142,19 @@ fn canonical_expressions_print_back() {
 
 #[test]
 fn precedence() {
-    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "a = :a OR b = :b AND c = :c")
-    else {
+    let Ok(Expression::Condition(c)) = parse(
+        ExprKind::Condition,
+        "a = :a OR b = :b AND c = :c",
+        Origin::Request,
+    ) else {
         panic!("parses")
     };
     assert!(matches!(&c.tree, ast::Condition::Or(_, r) if matches!(**r, ast::Condition::And(..))));
-    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "NOT a = :a AND b = :b") else {
+    let Ok(Expression::Condition(c)) = parse(
+        ExprKind::Condition,
+        "NOT a = :a AND b = :b",
+        Origin::Request,
+    ) else {
         panic!("parses")
     };
     assert!(matches!(&c.tree, ast::Condition::And(l, _) if matches!(**l, ast::Condition::Not(_))));
@@ -496,7 +504,7 @@ fn update_semantics() {
 
 #[test]
 fn key_conditions() {
-    let kc = |text: &str| match parse(ExprKind::KeyCondition, text) {
+    let kc = |text: &str| match parse(ExprKind::KeyCondition, text, Origin::Request) {
         Ok(Expression::Condition(c)) => keycond::key_condition(&c.tree).map_err(|e| e.message()),
         other => panic!("{other:?}"),
     };
@@ -588,7 +596,7 @@ fn deepest_expressions_fit_a_small_stack() {
                     names: &n,
                     values: &v,
                 };
-                match parse(kind, &text) {
+                match parse(kind, &text, Origin::Request) {
                     Ok(Expression::Condition(c)) => {
                         eval::evaluate(&c.tree, &Item::new(), &ph);
                     }

@@ -10,6 +10,7 @@ use dynomodel::{
 };
 
 use super::*;
+use crate::expr::Origin;
 
 fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.into())
@@ -52,7 +53,8 @@ fn expected_becomes_a_condition_with_generated_placeholders() {
         conditional_operator: Some(ConditionalOperator::Or),
         ..Default::default()
     };
-    let out = put_item(input).unwrap_or_default();
+    let (out, origin) = put_item(input).unwrap_or_default();
+    assert_eq!(origin, Origin::Legacy);
     assert_eq!(
         out.condition_expression.as_deref(),
         Some("(#legacy0 = :legacy1) OR (attribute_not_exists(#legacy2))")

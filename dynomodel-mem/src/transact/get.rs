@@ -26,6 +26,7 @@ use dynomodel::{
 
 use super::{cancelled, check_members, check_table_name, lookup, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consistency, PerTable};
+use crate::expr::Origin;
 use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::lock::Locked;
 use crate::request::Maps;
@@ -53,6 +54,7 @@ impl Locked<'_> {
                 &get.key,
                 maps,
                 get.projection_expression.as_deref(),
+                Origin::Request,
             )?);
         }
         let mut targets = Targets::default();

@@ -29,7 +29,7 @@ use super::tokens::{self, Seen};
 use super::{cancelled, check_members, check_table_name, lookup, lookup_mut, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consumed, PerTable};
 use crate::collection;
-use crate::expr::update;
+use crate::expr::{update, Origin};
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
@@ -351,6 +351,7 @@ impl Locked<'_> {
                         &p.expression_attribute_values,
                     ),
                     on_failure: p.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_put(cache, &a, None)?;
                 (Target::Put(a), prepared)
@@ -365,6 +366,7 @@ impl Locked<'_> {
                         &u.expression_attribute_values,
                     ),
                     on_failure: u.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_update(cache, &a)?;
                 (Target::Update(a), prepared)
@@ -379,6 +381,7 @@ impl Locked<'_> {
                         &d.expression_attribute_values,
                     ),
                     on_failure: d.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::Delete(a), prepared)
@@ -393,6 +396,7 @@ impl Locked<'_> {
                         &c.expression_attribute_values,
                     ),
                     on_failure: c.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::ConditionCheck(a), prepared)

@@ -78,7 +78,7 @@ impl Checker<'_, '_> {
             }
             Condition::In(a, list) => {
                 self.operators += 1;
-                if list.len() > MAX_IN_OPERANDS {
+                if self.limited && list.len() > MAX_IN_OPERANDS {
                     self.report(
                         Category::Limits,
                         format!("The IN operator is provided with too many operands; number of operands: {}", list.len()),

@@ -24,7 +24,7 @@ use dynomodel::Error;
 
 use super::ast::{Condition, Projection, UpdateExpression};
 use super::eval::Step;
-use super::{invalid, ExprKind, Parsed, Placeholders, Usage};
+use super::{invalid, ExprKind, Origin, Parsed, Placeholders, Usage};
 
 /// Most operators and functions in one expression.
 pub(crate) const MAX_OPERATORS: usize = 300;
@@ -112,6 +112,8 @@ struct Checker<'a, 'u> {
     placeholders: Placeholders<'a>,
     usage: &'u mut Usage,
     errors: BTreeMap<Category, String>,
+    /// Whether the limits on operators and `IN` operands apply (see [`Origin`]).
+    limited: bool,
     operators: usize,
     /// Resolved target paths seen so far (updates, projections), for overlap checks.
     targets: targets::Targets,
@@ -134,7 +136,7 @@ impl Checker<'_, '_> {
     }
 
     fn check_operator_count(&mut self) {
-        if self.operators > MAX_OPERATORS {
+        if self.limited && self.operators > MAX_OPERATORS {
             // DynamoDB stops counting at the first operator over the limit, so it always reports 301
             // (measured on DynamoDB Local: 151 comparisons + 150 ORs and 400 + 399 both say 301).
             let msg = format!(
@@ -152,12 +154,14 @@ fn checker<'a, 'u, T>(
     parsed: &Parsed<T>,
     placeholders: Placeholders<'a>,
     usage: &'u mut Usage,
+    origin: Origin,
 ) -> Checker<'a, 'u> {
     let mut checker = Checker {
         kind,
         placeholders,
         usage,
         errors: BTreeMap::new(),
+        limited: origin.limited(),
         operators: 0,
         targets: targets::Targets::default(),
     };
@@ -176,8 +180,9 @@ pub(crate) fn validate_condition(
     parsed: &Parsed<Condition>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(kind, parsed, placeholders, usage);
+    let mut c = checker(kind, parsed, placeholders, usage, origin);
     c.condition(&parsed.tree);
     c.check_operator_count();
     c.finish(CONDITION_ORDER)
@@ -188,8 +193,9 @@ pub(crate) fn validate_update(
     parsed: &Parsed<UpdateExpression>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Update, parsed, placeholders, usage);
+    let mut c = checker(ExprKind::Update, parsed, placeholders, usage, origin);
     c.update(&parsed.tree);
     c.check_operator_count();
     c.finish(UPDATE_ORDER)
@@ -200,8 +206,9 @@ pub(crate) fn validate_projection(
     parsed: &Parsed<Projection>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Projection, parsed, placeholders, usage);
+    let mut c = checker(ExprKind::Projection, parsed, placeholders, usage, origin);
     for p in &parsed.tree.paths {
         c.target_path(p);
     }
