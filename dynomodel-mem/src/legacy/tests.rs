@@ -285,3 +285,35 @@ fn rewording_touches_only_the_named_message() {
     let other = update_error(Error::validation("something else"));
     assert_eq!(other.message(), "something else");
 }
+
+#[test]
+fn conditions_join_as_a_balanced_tree() {
+    let parts = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
+    assert_eq!(condition::join(parts(0), None), None);
+    assert_eq!(condition::join(parts(1), None).as_deref(), Some("(c0)"));
+    assert_eq!(
+        condition::join(parts(2), Some(ConditionalOperator::Or)).as_deref(),
+        Some("(c0) OR (c1)")
+    );
+    assert_eq!(
+        condition::join(parts(3), None).as_deref(),
+        Some("((c0) AND (c1)) AND (c2)")
+    );
+    assert_eq!(
+        condition::join(parts(5), None).as_deref(),
+        Some("(((c0) AND (c1)) AND ((c2) AND (c3))) AND (c4)")
+    );
+    // 100,000 conditions nest 17 parentheses deep (log2), not 100,000.
+    let joined = condition::join(parts(100_000), None).unwrap_or_default();
+    let mut depth = 0usize;
+    let mut deepest = 0;
+    for b in joined.bytes() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        deepest = deepest.max(depth);
+    }
+    assert_eq!(deepest, 17);
+}

@@ -91,6 +91,7 @@ mod batch;
 mod capacity;
 mod capacity_multi;
 mod conditions;
+mod expression_depth;
 mod indexes;
 mod items;
 mod linear_costs;
