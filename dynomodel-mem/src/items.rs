@@ -640,17 +640,18 @@ fn check_updated_item(
     validate::index_keys(new, schema)
 }
 
-/// The key attributes of the table's indexes.
+/// The key attributes of the table's indexes, in the order DynamoDB checks them: LSIs, then GSIs,
+/// each as declared, hash key first.
 pub(crate) fn index_key_names(schema: &TableSchema) -> Vec<&str> {
-    let gsis = schema
-        .global_secondary_indexes
-        .iter()
-        .flat_map(|i| i.key_schema.iter());
     let lsis = schema
         .local_secondary_indexes
         .iter()
         .flat_map(|i| i.key_schema.iter());
-    gsis.chain(lsis)
+    let gsis = schema
+        .global_secondary_indexes
+        .iter()
+        .flat_map(|i| i.key_schema.iter());
+    lsis.chain(gsis)
         .map(|k| k.attribute_name.as_str())
         .collect()
 }

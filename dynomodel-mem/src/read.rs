@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType, Select};
 
-use crate::expr::ast::{Condition, Name, Path, PathElement};
-use crate::expr::eval::{resolve, Step};
+use crate::expr::ast::{Condition, Path};
+use crate::expr::eval::{self, resolve, Step};
 use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
 use crate::index::{Index, IndexPosition, Tie};
 use crate::java_order::java_hash_set_order;
@@ -161,11 +161,7 @@ pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Resu
 
 /// The top-level attribute name of a path.
 pub fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
-    match path.elements.first()? {
-        PathElement::Name(Name::Plain(n)) => Some(n.clone()),
-        PathElement::Name(Name::Placeholder(h)) => p.names.get(h).cloned(),
-        PathElement::Index(_) => None,
-    }
+    eval::top_name(path, p).map(str::to_owned)
 }
 
 /// Every path a condition reads, in source order.

@@ -42,6 +42,15 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Ve
         .collect()
 }
 
+/// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
+pub(crate) fn top_name<'p>(path: &'p Path, placeholders: &Placeholders<'p>) -> Option<&'p str> {
+    match path.elements.first()? {
+        PathElement::Name(Name::Plain(n)) => Some(n),
+        PathElement::Name(Name::Placeholder(h)) => placeholders.names.get(h).map(String::as_str),
+        PathElement::Index(_) => None,
+    }
+}
+
 /// The value at `steps` in `item`, if present.
 pub(crate) fn lookup<'i>(item: &'i Item, steps: &[Step]) -> Option<&'i AttributeValue> {
     let (first, rest) = steps.split_first()?;
