@@ -294,3 +294,77 @@ dual_test!(never_key_types_are_type_mismatches, |t| {
     }
     c.finish();
 });
+
+dual_test!(index_keys_looked_inside_are_named_in_index_order, |t| {
+    // LSI `lsi0` on `bb`; GSIs `gsi0` on `zz`, `gsi1` on (`ia`, `mm`).
+    let table_name = t.table_name("korder");
+    let def = |name: &str| AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type: S,
+    };
+    let all = Projection {
+        projection_type: ProjectionType::All,
+        non_key_attributes: vec![],
+    };
+    let gsi = |name: &str, key_schema: Vec<KeySchemaElement>| GlobalSecondaryIndex {
+        index_name: name.into(),
+        key_schema,
+        projection: all.clone(),
+        provisioned_throughput: None,
+    };
+    t.backend()
+        .create_table(CreateTableInput {
+            table_name: table_name.clone(),
+            attribute_definitions: ["p", "s", "bb", "zz", "ia", "mm"].map(def).to_vec(),
+            key_schema: vec![KeySchemaElement::hash("p"), KeySchemaElement::range("s")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            local_secondary_indexes: vec![LocalSecondaryIndex {
+                index_name: "lsi0".into(),
+                key_schema: vec![KeySchemaElement::hash("p"), KeySchemaElement::range("bb")],
+                projection: all.clone(),
+            }],
+            global_secondary_indexes: vec![
+                gsi("gsi0", vec![KeySchemaElement::hash("zz")]),
+                gsi(
+                    "gsi1",
+                    vec![KeySchemaElement::hash("ia"), KeySchemaElement::range("mm")],
+                ),
+            ],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let mut c = Checks::new(&t);
+    // Whatever the order of the paths, the first index key in the order DynamoDB checks them:
+    // LSIs, then GSIs, each as declared, hash key first.
+    for (expression, named) in [
+        ("REMOVE mm[0], ia.a", "ia"),
+        ("REMOVE ia.a, zz[0]", "zz"),
+        ("SET x = mm[0] REMOVE zz.a", "zz"),
+        ("REMOVE zz.a, bb[0]", "bb"),
+        ("REMOVE mm.a SET x = :v", "mm"),
+    ] {
+        let r = t
+            .backend()
+            .update_item(UpdateItemInput {
+                table_name: table_name.clone(),
+                key: item([("p", s("k")), ("s", s("k"))]),
+                update_expression: Some(expression.into()),
+                expression_attribute_values: expression
+                    .contains(":v")
+                    .then(|| item([(":v", s("x"))])),
+                ..Default::default()
+            })
+            .await;
+        c.error(
+            expression,
+            r,
+            "ValidationException",
+            &format!(
+                "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
+                 not allowed: IndexKey: {named}"
+            ),
+        );
+    }
+    c.finish();
+});
