@@ -270,14 +270,15 @@ fn updates(rng: &mut Rng, spec: &TableSpec) -> AttributeUpdates {
     let spare = ATTRIBUTE_NAMES
         .iter()
         .find(|n| !updates.contains_key(**n) && !keys.iter().any(|k| k == *n));
-    if deletes_only && !updates.is_empty() {
-        if let Some(name) = spare {
-            let put = AttributeValueUpdate {
-                value: Some(scalar(rng)),
-                action: Some(AttributeAction::Put),
-            };
-            updates.insert((*name).to_owned(), put);
-        }
+    if deletes_only
+        && !updates.is_empty()
+        && let Some(name) = spare
+    {
+        let put = AttributeValueUpdate {
+            value: Some(scalar(rng)),
+            action: Some(AttributeAction::Put),
+        };
+        updates.insert((*name).to_owned(), put);
     }
     updates
 }
