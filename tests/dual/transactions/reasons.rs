@@ -238,20 +238,28 @@ dual_test!(transactions_check_index_keys, |t| {
         .write(vec![put(&b.acct, acct("a", [("g", num("1"))]))])
         .await;
     assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
-    // An update creating the item gets PutItem's text, one changing an existing item the update's.
+    // An update writing a value from the request gets PutItem's text, whether it creates the item
+    // or changes it (issue 26 fact 8); copying a mistyped attribute has a text of its own.
     let r = b
         .write(vec![
             update(&b.acct, acct("a", []), "SET g = :v").values([(":v", num("1"))])
         ])
         .await;
     assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
-    b.write(vec![put(&b.acct, acct("a", [("g", s("x"))]))])
-        .await
-        .unwrap();
+    b.write(vec![put(
+        &b.acct,
+        acct("a", [("g", s("x")), ("n", num("1"))]),
+    )])
+    .await
+    .unwrap();
     let r = b
         .write(vec![
             update(&b.acct, acct("a", []), "SET g = :v").values([(":v", num("1"))])
         ])
+        .await;
+    assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
+    let r = b
+        .write(vec![update(&b.acct, acct("a", []), "SET g = n")])
         .await;
     assert_eq!(
         reasons(&t, r),
