@@ -203,6 +203,18 @@ fn projection(
     index: &str,
     names: &mut BTreeSet<String>,
 ) -> Result<usize> {
+    projection_shape(projection)?;
+    if !names.insert(index.to_owned()) {
+        return Err(invalid(format!("Duplicate index name: {index}")));
+    }
+    Ok(projection.non_key_attributes.len())
+}
+
+/// An index's projection, as CreateTable and UpdateTable check it (the ack-api-quirks lab's
+/// DDB-TABLE-126 texts; CloudFormation quotes the INCLUDE one from the service). DynamoDB Local 3.3 says
+/// "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be
+/// specified as well" and, for a duplicate, "Cannot have two attributes with the same name".
+pub(crate) fn projection_shape(projection: &dynomodel::Projection) -> Result<()> {
     let ty = projection.projection_type;
     if ty != ProjectionType::Include && !projection.non_key_attributes.is_empty() {
         return Err(invalid(format!(
@@ -210,10 +222,22 @@ fn projection(
             ty.as_str()
         )));
     }
-    if !names.insert(index.to_owned()) {
-        return Err(invalid(format!("Duplicate index name: {index}")));
+    if ty == ProjectionType::Include && projection.non_key_attributes.is_empty() {
+        return Err(invalid(
+            "ProjectionType is INCLUDE, but NonKeyAttributes is not specified",
+        ));
     }
-    Ok(projection.non_key_attributes.len())
+    let mut seen = BTreeSet::new();
+    if let Some(dup) = projection
+        .non_key_attributes
+        .iter()
+        .find(|n| !seen.insert(n.as_str()))
+    {
+        return Err(invalid(format!(
+            "Duplicate element in NonKeyAttributes: {dup}"
+        )));
+    }
+    Ok(())
 }
 
 /// CreateTable's stream settings: a view type exactly when the stream is on. Messages: the

@@ -27,7 +27,7 @@ use crate::collection;
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
-use crate::expr::{projection, update, ExprKind, Parsed};
+use crate::expr::{projection, update, ExprKind, Origin, Parsed};
 use crate::key::{KeyValue, PrimaryKey};
 use crate::lock::Locked;
 use crate::read;
@@ -58,6 +58,8 @@ pub(crate) struct PutAction<'a> {
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Whether the condition is the request's or translated from `Expected`.
+    pub(crate) origin: Origin,
 }
 
 /// A write addressed by key: a Delete, an Update or a ConditionCheck.
@@ -73,6 +75,9 @@ pub(crate) struct KeyAction<'a> {
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+    /// Whether the expressions are the request's or translated from `AttributeUpdates` and
+    /// `Expected`.
+    pub(crate) origin: Origin,
 }
 
 /// The item an update will store under `key`, with what ReturnValues needs.
@@ -80,8 +85,9 @@ pub(crate) struct KeyAction<'a> {
 pub(crate) struct UpdatePlan {
     /// The item's key.
     pub(crate) key: PrimaryKey,
-    /// The item after the update, with the paths the update expression wrote (none without one).
-    pub(crate) updated: update::Updated,
+    /// The item after the update, with the paths the update expression wrote (none without one);
+    /// `None` when the item does not exist and the update only removes (it creates nothing).
+    pub(crate) updated: Option<update::Updated>,
 }
 
 /// A write condition may not look inside a key attribute (`sk.x`, `gk[0]`): DynamoDB Local rejects it
@@ -146,7 +152,7 @@ pub(crate) fn check_put(
     validate::attribute_values(action.item)?;
     validate::return_values_none_or_all_old(return_values)?;
     validate::item_size_limit(action.item)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// The request-only checks of a Delete (and of a ConditionCheck, which has the same parameters); a
@@ -160,7 +166,7 @@ pub(crate) fn check_delete(
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
     validate::return_values_none_or_all_old(return_values)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// The request-only checks of an Update.
@@ -171,7 +177,7 @@ pub(crate) fn check_update(cache: &ExpressionCache, action: &KeyAction<'_>) -> R
     ];
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
-    request::prepare(cache, action.maps, &params)
+    request::prepare(cache, action.maps, &params, action.origin)
 }
 
 /// Plans a Put against `table`: the item's key, its index keys, the condition. Returns the key to
@@ -183,7 +189,7 @@ pub(crate) fn plan_put(
     context: KeyContext,
 ) -> Result<PrimaryKey> {
     let key = validate::item_key(action.item, &table.schema, context)?;
-    validate::index_keys(action.item, &table.schema, context)?;
+    validate::index_keys(action.item, &table.schema)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -199,9 +205,8 @@ pub(crate) fn plan_key_condition(
     table: &Table,
     action: &KeyAction<'_>,
     prepared: &Prepared,
-    context: KeyContext,
 ) -> Result<PrimaryKey> {
-    let key = validate::request_key(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema)?;
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
@@ -219,9 +224,8 @@ pub(crate) fn plan_update(
     table: &Table,
     action: &KeyAction<'_>,
     prepared: &Prepared,
-    context: KeyContext,
 ) -> Result<UpdatePlan> {
-    let key = validate::request_key(action.key, &table.schema, context)?;
+    let key = validate::request_key(action.key, &table.schema)?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
     condition_keys(table, prepared.condition(), action.maps)?;
@@ -241,19 +245,30 @@ pub(crate) fn plan_update(
         Some(u) => request::with_placeholders(action.maps, |ph| {
             update::check_key_attributes(&u.tree, ph, &key_names)?;
             update::check_index_key_paths(&u.tree, ph, &index_keys)?;
-            update::apply(&u.tree, base, ph, &key_names)
+            if !existed && update::removes_only(&u.tree) {
+                // Nothing to remove from, and nothing to create: not even `REMOVE x.y` fails.
+                return Ok(None);
+            }
+            let copied = update::copied_index_keys(&u.tree, ph, &index_keys);
+            update::apply(&u.tree, base, ph, &key_names).map(|u| Some((u, copied)))
         })?,
-        None => update::Updated::unchanged(base),
+        None => Some((update::Updated::unchanged(base), Vec::new())),
     };
-    check_updated_item(&updated, existed, &index_keys, &table.schema, context)?;
-    Ok(UpdatePlan { key, updated })
+    let Some((updated, copied)) = updated else {
+        return Ok(UpdatePlan { key, updated: None });
+    };
+    check_updated_item(&updated, &copied, &index_keys, &table.schema)?;
+    Ok(UpdatePlan {
+        key,
+        updated: Some(updated),
+    })
 }
 
 impl Locked<'_> {
     /// `PutItem`.
     pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let input = crate::legacy::put_item(input)?;
+        let (input, origin) = crate::legacy::put_item(input)?;
         let action = PutAction {
             item: &input.item,
             condition: input.condition_expression.as_deref(),
@@ -262,6 +277,7 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_put(self.cache(), &action, input.return_values)?;
         let limit = self.config().item_collection_size_limit;
@@ -310,6 +326,7 @@ impl Locked<'_> {
     ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
         let legacy = crate::legacy::get_item(input)?;
+        let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let maps = Maps {
             names: input.expression_attribute_names.as_ref(),
@@ -320,6 +337,7 @@ impl Locked<'_> {
             &input.key,
             maps,
             input.projection_expression.as_deref(),
+            origin,
         )?;
         let table = self.table(&input.table_name)?;
         let meter = self.meter();
@@ -327,7 +345,7 @@ impl Locked<'_> {
             meter.admit(table, Kind::Read, true, [])?;
         }
         projection_keys(table, &prepared, maps)?;
-        let key = validate::request_key(&input.key, &table.schema, KeyContext::SingleItem)?;
+        let key = validate::request_key(&input.key, &table.schema)?;
         let stored = table.stored(&key);
         let item = stored.map(|stored| match prepared.projection() {
             Some(p) => request::with_placeholders(maps, |ph| {
@@ -362,6 +380,7 @@ impl Locked<'_> {
     pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::item_table_name(&input.table_name)?;
         let legacy = crate::legacy::delete_item(input)?;
+        let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let action = KeyAction {
             key: &input.key,
@@ -372,11 +391,12 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_delete(self.cache(), &action, input.return_values)?;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
-        let key = plan_key_condition(table, &action, &prepared, KeyContext::SingleItem)?;
+        let key = plan_key_condition(table, &action, &prepared)?;
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())
             .then(|| capacity::item_write(table, table.get(&key).as_ref(), None));
@@ -402,15 +422,19 @@ impl Locked<'_> {
     pub fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
         match crate::legacy::update_item(input)? {
-            None => self.update_item_expressions(input),
+            None => self.update_item_expressions(input, Origin::Request),
             Some(translated) => self
-                .update_item_expressions(&translated)
+                .update_item_expressions(&translated, Origin::Legacy)
                 .map_err(crate::legacy::update_error),
         }
     }
 
-    /// `UpdateItem` in its expression form.
-    fn update_item_expressions(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
+    /// `UpdateItem` in its expression form, its expressions written by `origin`.
+    fn update_item_expressions(
+        &mut self,
+        input: &UpdateItemInput,
+        origin: Origin,
+    ) -> Result<UpdateItemOutput> {
         let action = KeyAction {
             key: &input.key,
             condition: input.condition_expression.as_deref(),
@@ -420,15 +444,18 @@ impl Locked<'_> {
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
+            origin,
         };
         let prepared = check_update(self.cache(), &action)?;
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
-        let plan = plan_update(table, &action, &prepared, KeyContext::SingleItem)?;
-        collection::check_limit(table, &plan.key, Some(&plan.updated.item), limit)?;
-        let old = table.get(&plan.key);
-        let updated = &plan.updated;
+        let UpdatePlan { key, updated } = plan_update(table, &action, &prepared)?;
+        let Some(updated) = updated else {
+            return nothing_created(table, input, meter);
+        };
+        collection::check_limit(table, &key, Some(&updated.item), limit)?;
+        let old = table.get(&key);
         let attributes = match input.return_values.unwrap_or_default() {
             ReturnValue::None => None,
             ReturnValue::AllOld => old.clone(),
@@ -445,10 +472,8 @@ impl Locked<'_> {
         let consumed = cost
             .as_ref()
             .and_then(|c| c.report(&table.schema.name, mode));
-        let metrics_key = input
-            .return_item_collection_metrics
-            .map(|_| plan.key.clone());
-        table.put(plan.key, plan.updated.item);
+        let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
+        table.put(key, updated.item);
         debit_write(meter, table, cost.as_ref());
         Ok(UpdateItemOutput {
             attributes,
@@ -457,6 +482,28 @@ impl Locked<'_> {
                 .and_then(|k| collection::metrics(table, &k, input.return_item_collection_metrics)),
         })
     }
+}
+
+/// UpdateItem's answer when the item is missing and the update only removes: nothing is written and
+/// nothing returned, whatever `ReturnValues` asked for; the request still costs the minimum write, as
+/// a DeleteItem of a missing item does.
+fn nothing_created(
+    table: &Table,
+    input: &UpdateItemInput,
+    meter: Option<Meter<'_>>,
+) -> Result<UpdateItemOutput> {
+    let mode = input.return_consumed_capacity;
+    let cost = (capacity::wanted(mode) || meter.is_some())
+        .then(|| capacity::item_write(table, None, None));
+    admit_index_writes(meter, table, cost.as_ref())?;
+    debit_write(meter, table, cost.as_ref());
+    Ok(UpdateItemOutput {
+        attributes: None,
+        consumed_capacity: cost
+            .as_ref()
+            .and_then(|c| c.report(&table.schema.name, mode)),
+        item_collection_metrics: None,
+    })
 }
 
 /// Refuses a write to a table whose write capacity is spent, before anything is planned.
@@ -488,17 +535,19 @@ fn debit_write(meter: Option<Meter<'_>>, table: &Table, cost: Option<&capacity::
 }
 
 /// The request-only checks of a read by key (GetItem, and a Get of TransactGetItems): placeholder
-/// maps, the key's values, the projection.
+/// maps, the key's values, the projection (`origin`'s: the request's, or translated from
+/// `AttributesToGet`).
 pub(crate) fn check_get(
     cache: &ExpressionCache,
     key: &Item,
     maps: Maps<'_>,
     projection: Option<&str>,
+    origin: Origin,
 ) -> Result<Prepared> {
     let params: [Param<'_>; 1] = [(ExprKind::Projection, projection)];
     request::params_present(maps, &params)?;
     validate::attribute_values(key)?;
-    request::prepare(cache, maps, &params)
+    request::prepare(cache, maps, &params, origin)
 }
 
 /// Reads the item with this key from `table`, projected (`None` when there is none, and an empty
@@ -510,10 +559,9 @@ pub(crate) fn read_item_sized(
     key: &Item,
     prepared: &Prepared,
     maps: Maps<'_>,
-    context: KeyContext,
 ) -> Result<(Option<Item>, usize)> {
     projection_keys(table, prepared, maps)?;
-    let key = validate::request_key(key, &table.schema, context)?;
+    let key = validate::request_key(key, &table.schema)?;
     let stored = table.stored(&key);
     let item = stored.map(|stored| match prepared.projection() {
         Some(p) => request::with_placeholders(maps, |ph| {
@@ -534,14 +582,13 @@ pub(crate) fn projection_keys(table: &Table, prepared: &Prepared, maps: Maps<'_>
 }
 
 /// The checks on an item an update produced, in dynalite's order: the index keys the update wrote
-/// (empty values; wrong types on an existing item), nesting depth and sets, then the size, then every
-/// index key.
+/// (empty values; wrong types copied from another attribute, `copied`), nesting depth and sets, then
+/// the size, then every index key.
 fn check_updated_item(
     updated: &update::Updated,
-    existed: bool,
+    copied: &[String],
     index_keys: &[&str],
     schema: &TableSchema,
-    context: KeyContext,
 ) -> Result<()> {
     let new = &updated.item;
     for path in &updated.written {
@@ -554,9 +601,6 @@ fn check_updated_item(
         let Some(value) = new.get(name) else {
             continue;
         };
-        // A value that can never be a key (a list, a map, a set, BOOL, NULL), before any type
-        // comparison: DynamoDB Local's wording, as for table keys (found by the differential test).
-        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, schema.attribute_type(name));
         if let Some(kind) = key.as_ref().and_then(KeyValue::empty_kind) {
             // DynamoDB Local 3.3's text for an update (PutItem's names the index instead); real
@@ -566,12 +610,13 @@ fn check_updated_item(
                  empty {kind} value."
             )));
         }
-        if key.is_none() && existed {
-            // Real DynamoDB's text for an existing item (dynalite's recorded "should return
-            // ValidationException if trying to update existing index"); a new item gets the
-            // PutItem text from `validate::index_keys` below (dynalite's recorded "trying to
-            // update wrong type on index"). DynamoDB Local 3.3 says "One or more parameter values
-            // were invalid: Type mismatch for Index Key" for both.
+        if key.is_none() && copied.iter().any(|c| c == name) {
+            // Real DynamoDB's text for a value copied from another attribute (dynalite's recorded
+            // "should return ValidationException if trying to update existing index": `SET c = e`);
+            // a value from the request (`SET c = :v`, AttributeUpdates PUT/ADD) gets the PutItem
+            // text from `validate::index_keys` below (issue 26 fact 8, recorded on the service).
+            // DynamoDB Local 3.3 says "One or more parameter values were invalid: Type mismatch for
+            // Index Key" for both.
             return Err(Error::validation(
                 "The update expression attempted to update the secondary index key to \
                  unsupported type",
@@ -592,20 +637,21 @@ fn check_updated_item(
             "Item size to update has exceeded the maximum allowed size",
         ));
     }
-    validate::index_keys(new, schema, context)
+    validate::index_keys(new, schema)
 }
 
-/// The key attributes of the table's indexes.
+/// The key attributes of the table's indexes, in the order DynamoDB checks them: LSIs, then GSIs,
+/// each as declared, hash key first.
 pub(crate) fn index_key_names(schema: &TableSchema) -> Vec<&str> {
-    let gsis = schema
-        .global_secondary_indexes
-        .iter()
-        .flat_map(|i| i.key_schema.iter());
     let lsis = schema
         .local_secondary_indexes
         .iter()
         .flat_map(|i| i.key_schema.iter());
-    gsis.chain(lsis)
+    let gsis = schema
+        .global_secondary_indexes
+        .iter()
+        .flat_map(|i| i.key_schema.iter());
+    lsis.chain(gsis)
         .map(|k| k.attribute_name.as_str())
         .collect()
 }

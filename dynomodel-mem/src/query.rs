@@ -223,6 +223,7 @@ fn bounds<P: Position>(
 /// [`page`](crate::scan::page)).
 pub fn query<'t>(
     input: &QueryInput,
+    origins: read::ReadOrigins,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<crate::throughput::Meter<'_>>,
@@ -268,8 +269,15 @@ pub fn query<'t>(
         input.projection_expression.as_deref(),
         p,
         &mut usage,
+        origins,
     )?;
-    let key_cond = read::condition(ExprKind::KeyCondition, kce, p, &mut usage)?;
+    let key_cond = read::condition(
+        ExprKind::KeyCondition,
+        kce,
+        p,
+        &mut usage,
+        origins.key_condition,
+    )?;
     check_unused(&p, &usage)?;
     let key_cond = key_condition(&key_cond)?;
     let select = read::select(

@@ -9,15 +9,15 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType, Select};
 
-use crate::expr::ast::{Condition, Name, Operand, Path, PathElement};
-use crate::expr::eval::{resolve, Step};
-use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
+use crate::expr::ast::{Condition, Path};
+use crate::expr::eval::{self, resolve, Step};
+use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
 use crate::index::{Index, IndexPosition, Tie};
 use crate::java_order::java_hash_set_order;
 use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::table::Table;
 use crate::update_table::lifecycle::{IndexChange, View};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 static NO_NAMES: BTreeMap<String, String> = BTreeMap::new();
 static NO_VALUES: Item = BTreeMap::new();
@@ -65,6 +65,18 @@ pub fn placeholder_maps(
     Ok(())
 }
 
+/// Where a read's expressions come from (see [`Origin`]): a Query may pair a translated
+/// `KeyConditions` with its own FilterExpression.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOrigins {
+    /// The KeyConditionExpression's (Query).
+    pub key_condition: Origin,
+    /// The FilterExpression's.
+    pub filter: Origin,
+    /// The ProjectionExpression's.
+    pub projection: Origin,
+}
+
 /// The parsed and validated filter and projection of a read.
 #[derive(Debug, Default)]
 pub struct ReadExpressions {
@@ -80,10 +92,11 @@ pub fn condition(
     text: &str,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<Condition> {
-    match expr::parse(kind, text)? {
+    match expr::parse(kind, text, origin)? {
         Expression::Condition(parsed) => {
-            expr::validate::validate_condition(kind, &parsed, p, usage)?;
+            expr::validate::validate_condition(kind, &parsed, p, usage, origin)?;
             Ok(parsed.tree)
         }
         // `parse` returns the variant of its kind.
@@ -97,16 +110,18 @@ pub fn read_expressions(
     projection: Option<&str>,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    origins: ReadOrigins,
 ) -> Result<ReadExpressions> {
     let mut out = ReadExpressions::default();
     // The filter first: with faults in both, DynamoDB Local reports the filter's.
     if let Some(text) = filter {
-        out.filter = Some(condition(ExprKind::Filter, text, p, usage)?);
+        out.filter = Some(condition(ExprKind::Filter, text, p, usage, origins.filter)?);
     }
     if let Some(text) = projection
-        && let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, text)?
+        && let Expression::Projection(parsed) =
+            expr::parse(ExprKind::Projection, text, origins.projection)?
     {
-        expr::validate::validate_projection(&parsed, p, usage)?;
+        expr::validate::validate_projection(&parsed, p, usage, origins.projection)?;
         out.projection = Some(parsed.tree.paths);
     }
     Ok(out)
@@ -146,45 +161,12 @@ pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Resu
 
 /// The top-level attribute name of a path.
 pub fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
-    match path.elements.first()? {
-        PathElement::Name(Name::Plain(n)) => Some(n.clone()),
-        PathElement::Name(Name::Placeholder(h)) => p.names.get(h).cloned(),
-        PathElement::Index(_) => None,
-    }
-}
-
-fn operand_paths<'c>(op: &'c Operand, out: &mut Vec<&'c Path>) {
-    match op {
-        Operand::Path(path) => out.push(path),
-        Operand::Value(_) => {}
-        Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-        Operand::Plus(a, b) | Operand::Minus(a, b) => {
-            operand_paths(a, out);
-            operand_paths(b, out);
-        }
-        Operand::Paren(inner) => operand_paths(inner, out),
-    }
+    eval::top_name(path, p).map(str::to_owned)
 }
 
 /// Every path a condition reads, in source order.
 pub fn condition_paths<'c>(c: &'c Condition, out: &mut Vec<&'c Path>) {
-    match c {
-        Condition::Compare(_, a, b) => {
-            operand_paths(a, out);
-            operand_paths(b, out);
-        }
-        Condition::Between(a, b, d) => [a, b, d].into_iter().for_each(|o| operand_paths(o, out)),
-        Condition::In(a, list) => {
-            operand_paths(a, out);
-            list.iter().for_each(|o| operand_paths(o, out));
-        }
-        Condition::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-        Condition::Not(inner) | Condition::Paren(inner) => condition_paths(inner, out),
-        Condition::And(a, b) | Condition::Or(a, b) => {
-            condition_paths(a, out);
-            condition_paths(b, out);
-        }
-    }
+    c.paths(out);
 }
 
 /// The resolved steps of projection paths (validation guarantees they resolve).
@@ -352,7 +334,7 @@ pub fn start_key(esk: &Item, source: &Source<'_>, scan_table_wording: bool) -> R
             ))
         })
         .collect();
-    let key = validate::request_key(&table_part, &table.schema, KeyContext::SingleItem)
+    let key = validate::request_key(&table_part, &table.schema)
         .map_err(|e| invalid_start(Some(&message(&e))))?;
     Ok(match index_key {
         Some((hash, range)) => StartKey::Index(partition_slot(hash), (range, Tie::Key(key))),

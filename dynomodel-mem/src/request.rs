@@ -12,7 +12,7 @@ use dynomodel::{AttributeValue, Error, Result};
 
 use crate::expr::ast::{Condition, Projection, UpdateExpression};
 use crate::expr::cache::ExpressionCache;
-use crate::expr::{self, ExprKind, Expression, Parsed, Placeholders, Usage};
+use crate::expr::{self, ExprKind, Expression, Origin, Parsed, Placeholders, Usage};
 use crate::validate;
 
 /// The placeholder maps of a request, `None` when the request left them out.
@@ -141,11 +141,14 @@ impl Prepared {
 }
 
 /// Checks the maps, then parses and validates each expression in DynamoDB's order (update, condition,
-/// projection), then reports unused placeholders across all of them.
+/// projection), then reports unused placeholders across all of them. `origin` says who wrote the
+/// expressions: an item request's are all its own or all translated from its legacy parameters
+/// (DynamoDB refuses a mix).
 pub(crate) fn prepare(
     cache: &ExpressionCache,
     maps: Maps<'_>,
     params: &[Param<'_>],
+    origin: Origin,
 ) -> Result<Prepared> {
     check_maps(maps)?;
     let empty_names = BTreeMap::new();
@@ -164,14 +167,16 @@ pub(crate) fn prepare(
         else {
             continue;
         };
-        let parsed = cache.get(kind, text)?;
+        let parsed = cache.get(kind, text, origin)?;
         match &*parsed {
-            Expression::Update(u) => expr::validate::validate_update(u, placeholders, &mut usage)?,
+            Expression::Update(u) => {
+                expr::validate::validate_update(u, placeholders, &mut usage, origin)?
+            }
             Expression::Condition(c) => {
-                expr::validate::validate_condition(kind, c, placeholders, &mut usage)?
+                expr::validate::validate_condition(kind, c, placeholders, &mut usage, origin)?
             }
             Expression::Projection(p) => {
-                expr::validate::validate_projection(p, placeholders, &mut usage)?
+                expr::validate::validate_projection(p, placeholders, &mut usage, origin)?
             }
         }
         match kind {

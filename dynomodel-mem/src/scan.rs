@@ -206,6 +206,7 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
 /// `Scan` against the tables `table_of` looks up; with a `sink`, its items go there (see [`page`]).
 pub fn scan<'t>(
     input: &ScanInput,
+    origins: read::ReadOrigins,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<Meter<'_>>,
@@ -262,6 +263,7 @@ pub fn scan<'t>(
         input.projection_expression.as_deref(),
         p,
         &mut usage,
+        origins,
     )?;
     check_unused(&p, &usage)?;
     let select = read::select(

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use dynomodel::{
-    CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
-    DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result,
+    BillingMode, CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput,
+    DescribeTableInput, DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result,
 };
 
 use crate::clock::EngineClock;
@@ -214,7 +214,11 @@ impl State {
             arn: self.config.table_arn(&input.table_name),
             created: now,
         };
+        let on_demand = schema.billing_mode == Some(BillingMode::PayPerRequest);
         let mut table = Table::new(schema);
+        if on_demand {
+            table.lifecycle.last_update_to_pay_per_request = Some(now);
+        }
         crate::tags::store_create_tags(&mut table, &input.tags);
         let generation = table.lifecycle.next_generation();
         let created = Transition::new(now, self.config.transition, generation);
@@ -254,7 +258,7 @@ impl State {
             .ok_or_else(|| table_not_found(&input.table_name))?;
         if table.lifecycle.deleting_table() {
             return Ok(DeleteTableOutput {
-                table_description: table.describe(&view),
+                table_description: table.describe_deleted(&view),
             });
         }
         crate::update_table::check_delete_table(table, &view)?;
@@ -263,7 +267,7 @@ impl State {
         table.lifecycle.deleted = Some(deleted);
         // Deleting a table disables its stream; the records stay readable for 24 hours.
         table.disable_stream(deleted);
-        let table_description = table.describe(&View::fresh(now, generation));
+        let table_description = table.describe_deleted(&View::fresh(now, generation));
         if transition.is_zero() {
             self.forget_table(&input.table_name);
         }
@@ -438,6 +442,7 @@ impl Locked<'_> {
         })?;
         crate::query::query(
             legacy.as_ref().unwrap_or(input),
+            crate::legacy::query_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
@@ -460,6 +465,7 @@ impl Locked<'_> {
         let legacy = crate::legacy::scan(input)?;
         crate::scan::scan(
             legacy.as_ref().unwrap_or(input),
+            crate::legacy::scan_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),

@@ -434,9 +434,35 @@ impl Table {
             stream_specification: s.stream_specification,
             latest_stream_arn: life.latest_stream.as_ref().map(|(a, _)| a.clone()),
             latest_stream_label: life.latest_stream.as_ref().map(|(_, l)| l.clone()),
-            last_update_to_pay_per_request_date_time: life.last_update_to_pay_per_request,
+            // A table created on-demand reports its creation as the switch (DynamoDB Local 3.3.1
+            // agrees); kept in the lifecycle by CreateTable, derived here for a table restored
+            // without it.
+            last_update_to_pay_per_request_date_time: life
+                .last_update_to_pay_per_request
+                .or((s.billing_mode == Some(BillingMode::PayPerRequest)).then_some(s.created)),
             table_class: s.table_class,
             deletion_protection_enabled: s.deletion_protection_enabled,
+        }
+    }
+
+    /// DeleteTable's answer: what DynamoDB sends (the API reference's example; real DynamoDB's recorded
+    /// answers) — name, ARN, id, status, throughput, billing summary, size and count — without the
+    /// schema, the indexes, the stream and the creation time (which reads as the epoch, as the AWS
+    /// backend reports a missing one). DynamoDB Local 3.3.1 sends the whole description.
+    pub fn describe_deleted(&self, view: &View) -> TableDescription {
+        let full = self.describe(view);
+        TableDescription {
+            attribute_definitions: Vec::new(),
+            key_schema: Vec::new(),
+            creation_date_time: DateTime::UNIX_EPOCH,
+            local_secondary_indexes: Vec::new(),
+            global_secondary_indexes: Vec::new(),
+            stream_specification: None,
+            latest_stream_arn: None,
+            latest_stream_label: None,
+            table_class: None,
+            deletion_protection_enabled: false,
+            ..full
         }
     }
 

@@ -5,7 +5,8 @@
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
 //! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `throughput.rs` throttling, `capacity.rs`
 //! consumed capacity and item collection metrics through the AWS SDK, `dump.rs` seed and export over HTTP, `faults.rs` the admin endpoints
-//! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements.
+//! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements, `table_answers.rs`
+//! DeleteTable's and DescribeTable's members.
 
 #![allow(clippy::unwrap_used)]
 
@@ -20,6 +21,7 @@ mod lifecycle;
 mod limits;
 mod multi_item;
 mod sdk;
+mod table_answers;
 mod throughput;
 mod validation_fuzz;
 

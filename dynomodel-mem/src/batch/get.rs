@@ -32,7 +32,7 @@ use dynomodel::{
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::eval::Step;
-use crate::expr::{projection, ExprKind};
+use crate::expr::{projection, ExprKind, Origin};
 use crate::items::projection_keys;
 use crate::key::PrimaryKey;
 use crate::lock::Locked;
@@ -41,7 +41,7 @@ use crate::request::{self, Maps, Param};
 use crate::stored::StoredItem;
 use crate::table::Table;
 use crate::throughput::{Kind, Meter, Throttled};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).
 pub(crate) const MAX_RESPONSE_BYTES: usize = 16_000_000;
@@ -139,15 +139,20 @@ impl Locked<'_> {
     /// `BatchGetItem`.
     pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let Some(translated) = crate::legacy::batch_get_item(input)? else {
-            return self.batch_get_expressions(input);
+            return self.batch_get_expressions(input, Origin::Request);
         };
-        let mut output = self.batch_get_expressions(&translated)?;
+        let mut output = self.batch_get_expressions(&translated, Origin::Legacy)?;
         crate::legacy::restore_unprocessed(input, &mut output);
         Ok(output)
     }
 
-    /// `BatchGetItem` in its expression form.
-    fn batch_get_expressions(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+    /// `BatchGetItem` in its expression form, its projections written by `origin` (DynamoDB refuses
+    /// `AttributesToGet` and `ProjectionExpression` in one request, even on different tables).
+    fn batch_get_expressions(
+        &self,
+        input: &BatchGetItemInput,
+        origin: Origin,
+    ) -> Result<BatchGetItemOutput> {
         constraints::get_request(input)?;
         let requests = &input.request_items;
         for ka in requests.values() {
@@ -162,7 +167,7 @@ impl Locked<'_> {
         constraints::get_total(input)?;
         let prepared = requests
             .values()
-            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka)))
+            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka), origin))
             .collect::<Result<Vec<_>>>()?;
         let mut reads = Vec::with_capacity(requests.len());
         for ((name, ka), prepared) in requests.iter().zip(prepared) {
@@ -172,7 +177,7 @@ impl Locked<'_> {
             let keys = ka
                 .keys
                 .iter()
-                .map(|key| validate::request_key(key, &table.schema, KeyContext::SingleItem))
+                .map(|key| validate::request_key(key, &table.schema))
                 .collect::<Result<Vec<_>>>()?;
             let projection = prepared.projection().map(|p| {
                 request::with_placeholders(maps(ka), |ph| read::projection_steps(&p.tree.paths, ph))

@@ -45,10 +45,10 @@ fn write_key(request: &WriteRequest, table: &Table) -> Result<PrimaryKey> {
     match request {
         WriteRequest::Put { item } => {
             let key = validate::item_key(item, &table.schema, context)?;
-            validate::index_keys(item, &table.schema, context)?;
+            validate::index_keys(item, &table.schema)?;
             Ok(key)
         }
-        WriteRequest::Delete { key } => validate::request_key(key, &table.schema, context),
+        WriteRequest::Delete { key } => validate::request_key(key, &table.schema),
     }
 }
 

@@ -75,7 +75,19 @@ pub(crate) enum Operand {
     Paren(Box<Operand>),
 }
 
+/// A node of [`Condition::paths`]' walk.
+enum PathsOf<'e> {
+    Condition(&'e Condition),
+    Operand(&'e Operand),
+}
+
 impl Operand {
+    /// Appends every path the operand reads to `out`, in source order. On an explicit stack: a SET
+    /// value nests up to 300 calls, each possibly in parentheses.
+    pub(crate) fn paths<'e>(&'e self, out: &mut Vec<&'e Path>) {
+        walk_paths(PathsOf::Operand(self), out);
+    }
+
     /// The operand without its parentheses.
     pub(crate) fn unparen(&self) -> &Operand {
         let mut op = self;
@@ -136,6 +148,53 @@ pub(crate) enum Condition {
     Or(Box<Condition>, Box<Condition>),
     /// `( c )`, kept so that the tree prints back as written.
     Paren(Box<Condition>),
+}
+
+impl Condition {
+    /// Appends every path the condition reads to `out`, in source order (on an explicit stack, as
+    /// [`Operand::paths`]).
+    pub(crate) fn paths<'e>(&'e self, out: &mut Vec<&'e Path>) {
+        walk_paths(PathsOf::Condition(self), out);
+    }
+}
+
+/// The paths under `root`, in source order: parts are pushed last first.
+fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        match node {
+            PathsOf::Operand(op) => match op {
+                Operand::Path(path) => out.push(path),
+                Operand::Value(_) => {}
+                Operand::Function(f) => pending.extend(f.args.iter().rev().map(PathsOf::Operand)),
+                Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                    pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]);
+                }
+                Operand::Paren(inner) => pending.push(PathsOf::Operand(inner)),
+            },
+            PathsOf::Condition(c) => match c {
+                Condition::Compare(_, a, b) => {
+                    pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]);
+                }
+                Condition::Between(a, lo, hi) => pending.extend([
+                    PathsOf::Operand(hi),
+                    PathsOf::Operand(lo),
+                    PathsOf::Operand(a),
+                ]),
+                Condition::In(a, list) => {
+                    pending.extend(list.iter().rev().map(PathsOf::Operand));
+                    pending.push(PathsOf::Operand(a));
+                }
+                Condition::Function(f) => pending.extend(f.args.iter().rev().map(PathsOf::Operand)),
+                Condition::Not(inner) | Condition::Paren(inner) => {
+                    pending.push(PathsOf::Condition(inner));
+                }
+                Condition::And(a, b) | Condition::Or(a, b) => {
+                    pending.extend([PathsOf::Condition(b), PathsOf::Condition(a)]);
+                }
+            },
+        }
+    }
 }
 
 /// One `SET` action: `path = value`.

@@ -42,6 +42,15 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Ve
         .collect()
 }
 
+/// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
+pub(crate) fn top_name<'p>(path: &'p Path, placeholders: &Placeholders<'p>) -> Option<&'p str> {
+    match path.elements.first()? {
+        PathElement::Name(Name::Plain(n)) => Some(n),
+        PathElement::Name(Name::Placeholder(h)) => placeholders.names.get(h).map(String::as_str),
+        PathElement::Index(_) => None,
+    }
+}
+
 /// The value at `steps` in `item`, if present.
 pub(crate) fn lookup<'i>(item: &'i Item, steps: &[Step]) -> Option<&'i AttributeValue> {
     let (first, rest) = steps.split_first()?;
@@ -170,7 +179,9 @@ pub(crate) fn evaluate(
     item: &Item,
     placeholders: &Placeholders<'_>,
 ) -> bool {
-    // Iterative over AND/OR/NOT chains would avoid recursion, but the parser already bounds the depth.
+    // Recursive, on the hot path without an allocation: only validated trees get here, and validation
+    // bounds them to 300 operators (299 `NOT`s, each in parentheses, are the deepest);
+    // `tests::deepest_expressions_fit_a_small_stack` measures that on a small stack.
     match condition {
         Condition::Compare(op, a, b) => {
             let a = operand(a, item, placeholders);

@@ -55,6 +55,37 @@ impl ExprKind {
     }
 }
 
+/// Who wrote an expression, which decides whether DynamoDB's limits on expressions apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Origin {
+    /// An expression parameter of the request: at most 4 KB of text, 300 operators and 100 `IN`
+    /// operands.
+    #[default]
+    Request,
+    /// The engine's translation of a legacy parameter (`AttributeUpdates`, `Expected`,
+    /// `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`). DynamoDB does not treat those
+    /// as expressions, so none of the limits apply (issue 26 fact 15: 200 AttributeUpdates PUTs
+    /// succeed; DynamoDB Local 3.3.1 also accepts 200 `Expected` or `ScanFilter` conditions and a
+    /// 101-value `IN`).
+    Legacy,
+}
+
+impl Origin {
+    /// [`Origin::Legacy`] when `translated`, else [`Origin::Request`].
+    pub(crate) fn of(translated: bool) -> Origin {
+        if translated {
+            Origin::Legacy
+        } else {
+            Origin::Request
+        }
+    }
+
+    /// Whether DynamoDB's limits on expressions apply.
+    pub(crate) fn limited(self) -> bool {
+        self == Origin::Request
+    }
+}
+
 /// A `ValidationException` with DynamoDB's `Invalid <Kind>Expression: ` prefix.
 pub(crate) fn invalid(kind: ExprKind, message: impl std::fmt::Display) -> Error {
     Error::validation(format!("Invalid {}: {message}", kind.parameter()))
@@ -74,13 +105,6 @@ pub(crate) fn parse_error(kind: ExprKind, e: &ParseError) -> Error {
             kind,
             format!("Syntax error; token: \"{token}\", near: \"{near}\""),
         ),
-        ParseError::TooDeep {
-            redundant: true, ..
-        } => invalid(kind, "The expression has redundant parentheses;"),
-        ParseError::TooDeep { operators, .. } => invalid(
-            kind,
-            format!("The expression contains too many operators; operator count: {operators}"),
-        ),
     }
 }
 
@@ -95,8 +119,24 @@ pub(crate) enum Expression {
     Projection(Parsed<ast::Projection>),
 }
 
-/// Parses `text` as an expression of `kind` (syntax only).
-pub(crate) fn parse(kind: ExprKind, text: &str) -> Result<Expression, Error> {
+/// Parses `text` as an expression of `kind` (syntax only), after the size limit when `origin` has
+/// one.
+pub(crate) fn parse(kind: ExprKind, text: &str, origin: Origin) -> Result<Expression, Error> {
+    check_size(kind, text, origin)?;
+    parse_syntax(kind, text)
+}
+
+/// DynamoDB's limit on an expression's text (before any other check, and before the cache: a text
+/// over the limit may be cached from a legacy translation).
+pub(crate) fn check_size(kind: ExprKind, text: &str, origin: Origin) -> Result<(), Error> {
+    if origin.limited() && text.len() > parser::MAX_EXPRESSION_BYTES {
+        return Err(parse_error(kind, &ParseError::TooLarge(text.len())));
+    }
+    Ok(())
+}
+
+/// [`parse`] without the size limit.
+pub(crate) fn parse_syntax(kind: ExprKind, text: &str) -> Result<Expression, Error> {
     let result = match kind {
         ExprKind::Condition | ExprKind::Filter | ExprKind::KeyCondition => {
             parser::parse_condition(text).map(Expression::Condition)

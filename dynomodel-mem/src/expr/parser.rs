@@ -1,10 +1,18 @@
-//! Recursive-descent parser for the four grammars (condition, update, projection; key conditions parse as
-//! conditions and are narrowed in `keycond.rs`).
+//! Parser for the four grammars (condition, update, projection; key conditions parse as conditions
+//! and are narrowed in `keycond.rs`).
 //!
 //! Condition precedence, loosest first: `OR`, `AND`, `NOT`, then parentheses and the comparisons,
 //! `BETWEEN`, `IN` and function calls, which are all atoms here because DynamoDB's grammar does not let them
-//! chain (`a = b = c` is a syntax error). Every recursion goes through [`Parser::enter`], which bounds the
-//! nesting so that hostile input (thousands of `(`) returns an error instead of overflowing the stack.
+//! chain (`a = b = c` is a syntax error).
+//!
+//! Stack-safe: nothing recurses on the nesting a request writes. The boolean layer is an operator-stack
+//! (shunting-yard) loop, operands (function calls, parenthesised operands) and SET values (`(a + b)`)
+//! keep their open calls and parentheses on explicit stacks. DynamoDB has no nesting limit of its own —
+//! 149 nested `a<b or (…)` (299 operators) are accepted, and what stops deeper expressions is the
+//! 4 KB size, the 300 operators or the redundant parentheses, reported by `validate` — so nesting is
+//! bounded only by the 4 KB text. The trees that deep are walked recursively by `validate`, which
+//! `tests::deepest_expressions_fit_a_small_stack` proves affordable on a small stack; only valid trees
+//! (at most 300 operators) are ever evaluated.
 //!
 //! The parser only checks syntax. Semantic rules (placeholders, reserved words, functions, operand types,
 //! limits) are checked by `validate` against a request's placeholders, so a parsed tree can be cached.
@@ -15,11 +23,6 @@ use super::ast::{
 };
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
 
-/// Maximum nesting of parentheses, `NOT`s and function calls. DynamoDB has no documented nesting limit
-/// (DynamoDB Local accepts 200 levels and stops at 300 operators instead), so this is set above anything a
-/// hand-written expression needs, and low enough for a 2 MB test-thread stack in debug builds.
-pub(crate) const MAX_DEPTH: usize = 100;
-
 /// Maximum expression size in bytes.
 pub(crate) const MAX_EXPRESSION_BYTES: usize = 4096;
 
@@ -28,7 +31,8 @@ pub(crate) const MAX_EXPRESSION_BYTES: usize = 4096;
 pub(crate) enum ParseError {
     /// The text is empty.
     Empty,
-    /// More than 4096 bytes.
+    /// More than 4096 bytes of the request's own expression (found by `expr::check_size`, before
+    /// the parser: a legacy translation has no such limit).
     TooLarge(usize),
     /// A syntax error at a token.
     Syntax {
@@ -36,14 +40,6 @@ pub(crate) enum ParseError {
         token: String,
         /// DynamoDB's context: the previous, offending and next tokens as written.
         near: String,
-    },
-    /// Nesting deeper than [`MAX_DEPTH`]; `redundant` says whether the text has `((`, which DynamoDB
-    /// would report as redundant parentheses; `operators` counts operator tokens for the other message.
-    TooDeep {
-        /// The text contains two adjacent `(`.
-        redundant: bool,
-        /// Operator and function tokens in the text.
-        operators: usize,
     },
 }
 
@@ -66,16 +62,55 @@ struct Parser<'s> {
     source: &'s str,
     tokens: Vec<Token>,
     pos: usize,
-    depth: usize,
     redundant: bool,
+}
+
+/// A pending operator of the condition grammar's boolean layer, or an open parenthesis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    Or,
+    And,
+    Not,
+    Open,
+}
+
+impl Pending {
+    /// Binding strength: `NOT` over `AND` over `OR`; an open parenthesis is never reduced by an
+    /// operator.
+    fn precedence(self) -> u8 {
+        match self {
+            Pending::Open => 0,
+            Pending::Or => 1,
+            Pending::And => 2,
+            Pending::Not => 3,
+        }
+    }
+}
+
+/// An open construct of an operand, while its inner operand is parsed.
+enum OperandFrame {
+    /// `(` of a parenthesised operand.
+    Paren,
+    /// A function call with the arguments parsed so far.
+    Call { name: String, args: Vec<Operand> },
+}
+
+/// An open construct of a SET value.
+enum SetFrame {
+    /// `(` of a parenthesised SET value.
+    Paren,
+    /// `left +` or `left -`, waiting for its right term.
+    Right { left: Operand, plus: bool },
 }
 
 type PResult<T> = Result<T, ParseError>;
 
-/// Wraps `op` in parentheses, noting `((x))`.
+/// Wraps `op` in parentheses, noting `((x))`. Redundant parentheses are noted, not nested: such an
+/// expression is refused whatever its tree, and 2,000 of them must not make a tree 2,000 deep.
 fn paren_operand(op: Operand, redundant: &mut bool) -> Operand {
     if matches!(op, Operand::Paren(_)) {
         *redundant = true;
+        return op;
     }
     Operand::Paren(Box::new(op))
 }
@@ -97,14 +132,10 @@ impl<'s> Parser<'s> {
         if source.is_empty() {
             return Err(ParseError::Empty);
         }
-        if source.len() > MAX_EXPRESSION_BYTES {
-            return Err(ParseError::TooLarge(source.len()));
-        }
         Ok(Parser {
             source,
             tokens: tokenize(source),
             pos: 0,
-            depth: 0,
             redundant: false,
         })
     }
@@ -147,31 +178,6 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            let kinds: Vec<TokenKind> = self.tokens.iter().map(|t| t.kind).collect();
-            let redundant = kinds
-                .windows(2)
-                .any(|w| w == [TokenKind::LParen, TokenKind::LParen]);
-            let operators = self
-                .tokens
-                .iter()
-                .enumerate()
-                .filter(|(i, t)| is_operator_token(&self.tokens, *i, t.kind))
-                .count();
-            return Err(ParseError::TooDeep {
-                redundant,
-                operators,
-            });
-        }
-        Ok(())
-    }
-
-    fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-
     fn finish<T>(&self, tree: T) -> PResult<Parsed<T>> {
         if self.peek() != TokenKind::Eof {
             return self.error();
@@ -194,64 +200,109 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn or(&mut self) -> PResult<Node> {
-        let mut left = self.and()?;
-        while self.peek() == TokenKind::Keyword(Keyword::Or) {
-            let l = self.node_to_condition(left)?;
-            self.advance();
-            let right = self.and()?;
-            let r = self.node_to_condition(right)?;
-            left = Node::Cond(Condition::Or(Box::new(l), Box::new(r)));
-        }
-        Ok(left)
-    }
-
-    fn and(&mut self) -> PResult<Node> {
-        let mut left = self.not()?;
-        while self.peek() == TokenKind::Keyword(Keyword::And) {
-            let l = self.node_to_condition(left)?;
-            self.advance();
-            let right = self.not()?;
-            let r = self.node_to_condition(right)?;
-            left = Node::Cond(Condition::And(Box::new(l), Box::new(r)));
-        }
-        Ok(left)
-    }
-
-    fn not(&mut self) -> PResult<Node> {
-        if self.peek() != TokenKind::Keyword(Keyword::Not) {
-            return self.primary();
-        }
-        self.advance();
-        self.enter()?;
-        let inner = self.not()?;
-        self.leave();
-        let c = self.node_to_condition(inner)?;
-        Ok(Node::Cond(Condition::Not(Box::new(c))))
-    }
-
-    fn primary(&mut self) -> PResult<Node> {
-        if self.peek() != TokenKind::LParen {
-            let left = self.operand()?;
-            return self.comparison(left);
-        }
-        self.advance();
-        self.enter()?;
-        let inner = self.or()?;
-        self.expect(TokenKind::RParen)?;
-        self.leave();
-        match inner {
-            Node::Cond(c) => {
-                if matches!(c, Condition::Paren(_)) {
-                    self.redundant = true;
+    /// A condition (or, in parentheses, an operand): operators and open parentheses wait on `ops`,
+    /// finished parts on `nodes`. Each node becomes a condition exactly where the recursive grammar
+    /// would make it one (before `AND`/`OR`, at the token after an operator's right side), so syntax
+    /// errors name the same token.
+    fn condition(&mut self) -> PResult<Node> {
+        let mut ops: Vec<Pending> = Vec::new();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut open = 0usize;
+        loop {
+            // Where an operand is expected.
+            match self.peek() {
+                TokenKind::Keyword(Keyword::Not) => {
+                    self.advance();
+                    ops.push(Pending::Not);
+                    continue;
                 }
-                Ok(Node::Cond(Condition::Paren(Box::new(c))))
+                TokenKind::LParen => {
+                    self.advance();
+                    ops.push(Pending::Open);
+                    open += 1;
+                    continue;
+                }
+                _ => {
+                    let left = self.operand()?;
+                    nodes.push(self.comparison(left)?);
+                }
             }
-            Node::Operand(op) => {
-                let left = paren_operand(op, &mut self.redundant);
-                self.comparison(left)
+            // Where an operator is expected.
+            loop {
+                let op = match self.peek() {
+                    TokenKind::Keyword(Keyword::Or) => Pending::Or,
+                    TokenKind::Keyword(Keyword::And) => Pending::And,
+                    TokenKind::RParen if open > 0 => {
+                        self.reduce(&mut ops, &mut nodes, Pending::Open)?;
+                        ops.pop();
+                        open -= 1;
+                        self.advance();
+                        let node = match nodes.pop() {
+                            // Redundant parentheses are noted, not nested (see `paren_operand`).
+                            Some(Node::Cond(c)) if matches!(c, Condition::Paren(_)) => {
+                                self.redundant = true;
+                                Node::Cond(c)
+                            }
+                            Some(Node::Cond(c)) => Node::Cond(Condition::Paren(Box::new(c))),
+                            Some(Node::Operand(op)) => {
+                                let left = paren_operand(op, &mut self.redundant);
+                                self.comparison(left)?
+                            }
+                            None => return self.error(),
+                        };
+                        nodes.push(node);
+                        continue;
+                    }
+                    _ if open > 0 => return self.error(),
+                    _ => {
+                        self.reduce(&mut ops, &mut nodes, Pending::Open)?;
+                        return nodes.pop().map_or_else(|| self.error(), Ok);
+                    }
+                };
+                self.reduce(&mut ops, &mut nodes, op)?;
+                let left = match nodes.pop() {
+                    Some(node) => self.node_to_condition(node)?,
+                    None => return self.error(),
+                };
+                nodes.push(Node::Cond(left));
+                self.advance();
+                ops.push(op);
+                break;
             }
         }
+    }
+
+    /// Applies the pending operators that bind at least as tightly as `next` (all of them down to the
+    /// innermost open parenthesis for [`Pending::Open`]), converting their operands to conditions at
+    /// the current token.
+    fn reduce(&self, ops: &mut Vec<Pending>, nodes: &mut Vec<Node>, next: Pending) -> PResult<()> {
+        while let Some(&top) = ops.last() {
+            if top == Pending::Open || top.precedence() < next.precedence() {
+                break;
+            }
+            ops.pop();
+            let right = match nodes.pop() {
+                Some(node) => self.node_to_condition(node)?,
+                None => return self.error(),
+            };
+            let combined = match top {
+                Pending::Not => Condition::Not(Box::new(right)),
+                Pending::And | Pending::Or => {
+                    let left = match nodes.pop() {
+                        Some(node) => self.node_to_condition(node)?,
+                        None => return self.error(),
+                    };
+                    if top == Pending::And {
+                        Condition::And(Box::new(left), Box::new(right))
+                    } else {
+                        Condition::Or(Box::new(left), Box::new(right))
+                    }
+                }
+                Pending::Open => return self.error(),
+            };
+            nodes.push(Node::Cond(combined));
+        }
+        Ok(())
     }
 
     /// What follows a left operand: a comparison, `BETWEEN`, `IN`, or nothing (a function as a condition,
@@ -307,38 +358,67 @@ impl<'s> Parser<'s> {
 
     /// An operand, optionally in parentheses.
     fn operand_paren(&mut self) -> PResult<Operand> {
-        if self.peek() != TokenKind::LParen {
-            return self.operand();
-        }
-        self.advance();
-        self.enter()?;
-        let inner = self.operand_paren()?;
-        self.expect(TokenKind::RParen)?;
-        self.leave();
-        Ok(paren_operand(inner, &mut self.redundant))
+        self.operand_tree(true)
     }
 
     fn operand(&mut self) -> PResult<Operand> {
-        match self.peek() {
-            TokenKind::ValuePlaceholder => {
-                let v = self.text().to_owned();
-                self.advance();
-                Ok(Operand::Value(v))
+        self.operand_tree(false)
+    }
+
+    /// A value placeholder, a path or a function call (whose arguments are operands, optionally in
+    /// parentheses); the whole in parentheses when `parens` allows it. Open calls and parentheses wait
+    /// on a stack.
+    fn operand_tree(&mut self, parens: bool) -> PResult<Operand> {
+        let mut frames: Vec<OperandFrame> = Vec::new();
+        'operand: loop {
+            let mut value = loop {
+                match self.peek() {
+                    TokenKind::LParen if parens || !frames.is_empty() => {
+                        self.advance();
+                        frames.push(OperandFrame::Paren);
+                    }
+                    TokenKind::ValuePlaceholder => {
+                        let v = self.text().to_owned();
+                        self.advance();
+                        break Operand::Value(v);
+                    }
+                    TokenKind::Identifier
+                        if self.tokens.get(self.pos + 1).map(|t| t.kind)
+                            == Some(TokenKind::LParen) =>
+                    {
+                        let name = self.text().to_owned();
+                        self.advance();
+                        self.advance();
+                        frames.push(OperandFrame::Call {
+                            name,
+                            args: Vec::new(),
+                        });
+                    }
+                    TokenKind::Identifier | TokenKind::NamePlaceholder => {
+                        break Operand::Path(self.path()?)
+                    }
+                    _ => return self.error(),
+                }
+            };
+            loop {
+                match frames.pop() {
+                    None => return Ok(value),
+                    Some(OperandFrame::Paren) => {
+                        self.expect(TokenKind::RParen)?;
+                        value = paren_operand(value, &mut self.redundant);
+                    }
+                    Some(OperandFrame::Call { name, mut args }) => {
+                        args.push(value);
+                        if self.peek() == TokenKind::Comma {
+                            self.advance();
+                            frames.push(OperandFrame::Call { name, args });
+                            continue 'operand;
+                        }
+                        self.expect(TokenKind::RParen)?;
+                        value = Operand::Function(Function { name, args });
+                    }
+                }
             }
-            TokenKind::Identifier
-                if self.tokens.get(self.pos + 1).map(|t| t.kind) == Some(TokenKind::LParen) =>
-            {
-                let name = self.text().to_owned();
-                self.advance();
-                self.advance();
-                self.enter()?;
-                let args = self.operand_list()?;
-                self.expect(TokenKind::RParen)?;
-                self.leave();
-                Ok(Operand::Function(Function { name, args }))
-            }
-            TokenKind::Identifier | TokenKind::NamePlaceholder => Ok(Operand::Path(self.path()?)),
-            _ => self.error(),
         }
     }
 
@@ -421,33 +501,67 @@ impl<'s> Parser<'s> {
         Ok(SetAction { path, value })
     }
 
-    /// `term [(+|-) term]`, where a term is an operand or a parenthesised set value.
+    /// `term [(+|-) term]` or a parenthesised SET value, where a term is an operand, optionally in
+    /// parentheses: arithmetic does not nest (`:a + (:b + :c)` and `(:a + :b) + :c` are syntax errors
+    /// at their second operator, as the documented grammar `operand '+' operand` has it and DynamoDB
+    /// Local answers). Open parentheses and a pending left operand wait on a stack: which `(` opens
+    /// the value and which a term is only known at its `)`.
     fn set_value(&mut self) -> PResult<Operand> {
-        let left = self.set_term()?;
-        let plus = match self.peek() {
-            TokenKind::Plus => true,
-            TokenKind::Minus => false,
-            _ => return Ok(left),
-        };
-        self.advance();
-        let right = self.set_term()?;
-        Ok(if plus {
-            Operand::Plus(Box::new(left), Box::new(right))
-        } else {
-            Operand::Minus(Box::new(left), Box::new(right))
-        })
-    }
-
-    fn set_term(&mut self) -> PResult<Operand> {
-        if self.peek() != TokenKind::LParen {
-            return self.operand();
+        let mut frames: Vec<SetFrame> = Vec::new();
+        // Inside a `+`/`-` waiting for its right term.
+        let mut in_arithmetic = false;
+        'term: loop {
+            while self.peek() == TokenKind::LParen {
+                self.advance();
+                frames.push(SetFrame::Paren);
+            }
+            let mut value = self.operand()?;
+            loop {
+                // `value` is a whole term: the right side of a pending `+`/`-`, or a left side.
+                let complete = match frames.last() {
+                    Some(SetFrame::Right { .. }) => {
+                        let Some(SetFrame::Right { left, plus }) = frames.pop() else {
+                            return self.error();
+                        };
+                        value = if plus {
+                            Operand::Plus(Box::new(left), Box::new(value))
+                        } else {
+                            Operand::Minus(Box::new(left), Box::new(value))
+                        };
+                        in_arithmetic = false;
+                        true
+                    }
+                    _ => false,
+                };
+                if !complete {
+                    let plus = match self.peek() {
+                        TokenKind::Plus => Some(true),
+                        TokenKind::Minus => Some(false),
+                        _ => None,
+                    };
+                    if let Some(plus) = plus {
+                        let arithmetic =
+                            matches!(value.unparen(), Operand::Plus(..) | Operand::Minus(..));
+                        if in_arithmetic || arithmetic {
+                            return self.error();
+                        }
+                        in_arithmetic = true;
+                        self.advance();
+                        frames.push(SetFrame::Right { left: value, plus });
+                        continue 'term;
+                    }
+                }
+                // A whole SET value: the request's, or the inside of a parenthesised term.
+                match frames.pop() {
+                    None => return Ok(value),
+                    Some(SetFrame::Paren) => {
+                        self.expect(TokenKind::RParen)?;
+                        value = paren_operand(value, &mut self.redundant);
+                    }
+                    Some(SetFrame::Right { .. }) => return self.error(),
+                }
+            }
         }
-        self.advance();
-        self.enter()?;
-        let inner = self.set_value()?;
-        self.expect(TokenKind::RParen)?;
-        self.leave();
-        Ok(paren_operand(inner, &mut self.redundant))
     }
 
     fn value_action(&mut self) -> PResult<ValueAction> {
@@ -461,28 +575,10 @@ impl<'s> Parser<'s> {
     }
 }
 
-/// Whether token `i` is an operator or function name (for the too-deep message's operator count).
-fn is_operator_token(tokens: &[Token], i: usize, kind: TokenKind) -> bool {
-    match kind {
-        TokenKind::Eq
-        | TokenKind::Ne
-        | TokenKind::Lt
-        | TokenKind::Le
-        | TokenKind::Gt
-        | TokenKind::Ge
-        | TokenKind::Plus
-        | TokenKind::Minus
-        | TokenKind::Keyword(Keyword::And | Keyword::Or | Keyword::Not | Keyword::Between)
-        | TokenKind::Keyword(Keyword::In) => true,
-        TokenKind::Identifier => tokens.get(i + 1).map(|t| t.kind) == Some(TokenKind::LParen),
-        _ => false,
-    }
-}
-
 /// Parses a ConditionExpression, FilterExpression or (before narrowing) KeyConditionExpression.
 pub(crate) fn parse_condition(source: &str) -> Result<Parsed<Condition>, ParseError> {
     let mut p = Parser::new(source)?;
-    let node = p.or()?;
+    let node = p.condition()?;
     let tree = p.node_to_condition(node)?;
     p.finish(tree)
 }

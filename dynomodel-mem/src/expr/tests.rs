@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use dynomodel::{AttributeValue, Item, Number};
 use proptest::prelude::*;
 
+use super::parser::MAX_EXPRESSION_BYTES;
 use super::*;
 
 fn num(s: &str) -> AttributeValue {
@@ -48,10 +49,11 @@ fn check(kind: ExprKind, text: &str) -> String {
         values: &v,
     };
     let mut usage = Usage::default();
-    let result = parse(kind, text).and_then(|e| match e {
-        Expression::Condition(c) => validate::validate_condition(kind, &c, ph, &mut usage),
-        Expression::Update(u) => validate::validate_update(&u, ph, &mut usage),
-        Expression::Projection(p) => validate::validate_projection(&p, ph, &mut usage),
+    let origin = Origin::Request;
+    let result = parse(kind, text, origin).and_then(|e| match e {
+        Expression::Condition(c) => validate::validate_condition(kind, &c, ph, &mut usage, origin),
+        Expression::Update(u) => validate::validate_update(&u, ph, &mut usage, origin),
+        Expression::Projection(p) => validate::validate_projection(&p, ph, &mut usage, origin),
     });
     match result {
         Ok(()) => "OK".to_owned(),
@@ -86,7 +88,7 @@ fn holds(text: &str) -> bool {
         names: &n,
         values: &v,
     };
-    match parse(ExprKind::Condition, text) {
+    match parse(ExprKind::Condition, text, Origin::Request) {
         Ok(Expression::Condition(c)) => eval::evaluate(&c.tree, &item(), &ph),
         other => panic!("{text}: {other:?}"),
     }
@@ -98,7 +100,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
         names: &n,
         values: &v,
     };
-    match parse(ExprKind::Update, text) {
+    match parse(ExprKind::Update, text, Origin::Request) {
         Ok(Expression::Update(u)) => {
             update::apply(&u.tree, item(), &ph, &["pk"]).map_err(|e| e.message())
         }
@@ -117,7 +119,7 @@ fn canonical_expressions_print_back() {
         "begins_with(a, :s) AND size(l) > :n",
         "(size(a)) = :n",
     ] {
-        match parse(ExprKind::Condition, text) {
+        match parse(ExprKind::Condition, text, Origin::Request) {
             Ok(Expression::Condition(c)) => assert_eq!(c.tree.to_string(), text),
             other => panic!("{text}: {other:?}"),
         }
@@ -127,12 +129,12 @@ fn canonical_expressions_print_back() {
         "SET a = list_append(if_not_exists(a, :l), :l)",
         "SET a = (b - :n)",
     ] {
-        match parse(ExprKind::Update, text) {
+        match parse(ExprKind::Update, text, Origin::Request) {
             Ok(Expression::Update(u)) => assert_eq!(u.tree.to_string(), text),
             other => panic!("{text}: {other:?}"),
         }
     }
-    match parse(ExprKind::Projection, "a, b.c[3], #x") {
+    match parse(ExprKind::Projection, "a, b.c[3], #x", Origin::Request) {
         Ok(Expression::Projection(p)) => assert_eq!(p.tree.to_string(), "a, b.c[3], #x"),
         other => panic!("{other:?}"),
     }
@@ -140,12 +142,19 @@ fn canonical_expressions_print_back() {
 
 #[test]
 fn precedence() {
-    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "a = :a OR b = :b AND c = :c")
-    else {
+    let Ok(Expression::Condition(c)) = parse(
+        ExprKind::Condition,
+        "a = :a OR b = :b AND c = :c",
+        Origin::Request,
+    ) else {
         panic!("parses")
     };
     assert!(matches!(&c.tree, ast::Condition::Or(_, r) if matches!(**r, ast::Condition::And(..))));
-    let Ok(Expression::Condition(c)) = parse(ExprKind::Condition, "NOT a = :a AND b = :b") else {
+    let Ok(Expression::Condition(c)) = parse(
+        ExprKind::Condition,
+        "NOT a = :a AND b = :b",
+        Origin::Request,
+    ) else {
         panic!("parses")
     };
     assert!(matches!(&c.tree, ast::Condition::And(l, _) if matches!(**l, ast::Condition::Not(_))));
@@ -339,6 +348,28 @@ fn update_validation_messages() {
         );
     }
     assert_eq!(check(ExprKind::Update, "set a = (:s)"), "OK");
+    // Arithmetic takes operands, optionally in parentheses, and the whole value may be in
+    // parentheses; arithmetic inside arithmetic is a syntax error at its operator (DynamoDB Local
+    // 3.3.1's answers; the documented grammar is `operand '+' operand`).
+    for text in [
+        "SET a = (:n + :n)",
+        "SET a = (:n) + (:n)",
+        "SET a = ((:n) - :n)",
+    ] {
+        assert_eq!(check(ExprKind::Update, text), "OK", "{text}");
+    }
+    for (text, op, near) in [
+        ("SET a = :n + (:n + :n)", "+", ":n + :n"),
+        ("SET a = (:n + :n) + :n", "+", ") + :n"),
+        ("SET a = :n + :n + :n", "+", ":n + :n"),
+        ("SET a = :n - (:n - (:n + :n))", "-", ":n - ("),
+    ] {
+        assert_eq!(
+            check(ExprKind::Update, text),
+            format!("{p}Syntax error; token: \"{op}\", near: \"{near}\""),
+            "{text}"
+        );
+    }
     assert_eq!(check(ExprKind::Projection, "a.b, a"), "Invalid ProjectionExpression: Two document paths overlap with each other; must remove or rewrite one of these paths; path one: [a, b], path two: [a]");
     assert_eq!(check(ExprKind::Projection, "a, name"), "Invalid ProjectionExpression: Attribute name is a reserved keyword; reserved keyword: name");
 }
@@ -457,7 +488,7 @@ fn update_semantics() {
     want_item.insert("m".to_owned(), AttributeValue::M(want));
     assert_eq!(u.updated_new(), want_item);
     for (text, want) in [
-        ("SET n = n + :big", "Attempting to store more than 38 significant digits in a Number"),
+        ("SET n = n + :big", "Number overflow. Attempting to store a number with magnitude larger than supported range"),
         ("SET n = s + :n", "An operand in the update expression has an incorrect data type"),
         ("SET n = nope + :n", "The provided expression refers to an attribute that does not exist in the item"),
         ("SET nope.z = :n", "The document path provided in the update expression is invalid for update"),
@@ -473,7 +504,7 @@ fn update_semantics() {
 
 #[test]
 fn key_conditions() {
-    let kc = |text: &str| match parse(ExprKind::KeyCondition, text) {
+    let kc = |text: &str| match parse(ExprKind::KeyCondition, text, Origin::Request) {
         Ok(Expression::Condition(c)) => keycond::key_condition(&c.tree).map_err(|e| e.message()),
         other => panic!("{other:?}"),
     };
@@ -516,4 +547,72 @@ proptest! {
             let _ = check(kind, &text);
         }
     }
+}
+
+/// The deepest expressions 4 KB can hold, and the deepest valid ones, go through parse, validation
+/// and (for the valid) evaluation on a quarter of the 2 MB stack that test, Tokio and blocking-pool
+/// threads get by default (debug build): no nesting a request writes can overflow the stack
+/// (issue 26 fact 19).
+#[test]
+fn deepest_expressions_fit_a_small_stack() {
+    let fill = |open: &str, inner: &str, close: &str, fixed: usize| {
+        let depth = (MAX_EXPRESSION_BYTES - fixed - inner.len()) / (open.len() + close.len());
+        format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+    };
+    let nest = |open: &str, inner: &str, close: &str, depth: usize| {
+        format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+    };
+    let too_many = "Invalid ConditionExpression: The expression contains too many operators; operator count: 301";
+    let cases: Vec<(ExprKind, String, &str)> = vec![
+        // As deep as 4 KB allows.
+        (ExprKind::Condition, fill("(", "a < :n", ")", 0), "Invalid ConditionExpression: The expression has redundant parentheses;"),
+        (ExprKind::Condition, format!("{}a < :n", "NOT ".repeat((MAX_EXPRESSION_BYTES - 6) / 4)), too_many),
+        (ExprKind::Condition, format!("a < {}", fill("f(", "b", ")", 4)), "Invalid ConditionExpression: Invalid function name; function: f"),
+        (ExprKind::Condition, format!("a < {}", fill("size(", "b", ")", 4)), "Invalid ConditionExpression: Incorrect operand type for operator or function; operator or function: size, operand type: N"),
+        (ExprKind::Condition, fill("a < :n OR (", "a < :n", ")", 0), too_many),
+        (ExprKind::Update, format!("SET a = {}", fill("(", ":n", ")", 8)), "Invalid UpdateExpression: The expression has redundant parentheses;"),
+        // Arithmetic does not nest: the second operator is a syntax error.
+        (ExprKind::Update, format!("SET a = {}", fill(":n + (", ":n", ")", 8)), "Invalid UpdateExpression: Syntax error; token: \"+\", near: \":n + (\""),
+        // As deep as a valid expression goes: 227 nested calls fill 4 KB.
+        (ExprKind::Update, format!("SET a = {}", fill("if_not_exists(a, ", ":n", ")", 8)), "OK"),
+        (ExprKind::Update, format!("SET a = {}", nest("if_not_exists(a, (", ":n", "))", 200)), "OK"),
+        (ExprKind::Condition, nest("a < :n OR (", "a < :n", ")", 149), "OK"),
+        (ExprKind::Condition, nest("a < :n OR (", "a < :n", ")", 150), too_many),
+        (ExprKind::Condition, format!("{}a < :n", "NOT ".repeat(299)), "OK"),
+        (ExprKind::Condition, nest("(NOT ", "a < :n", ")", 299), "OK"),
+    ];
+    std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            for (kind, text, want) in cases {
+                assert!(text.len() <= MAX_EXPRESSION_BYTES, "{}", text.len());
+                assert_eq!(check(kind, &text), want, "{}…", &text[..40]);
+                if want != "OK" {
+                    continue;
+                }
+                // What passes validation is evaluated too.
+                let (n, v) = (names(), values());
+                let ph = Placeholders {
+                    names: &n,
+                    values: &v,
+                };
+                match parse(kind, &text, Origin::Request) {
+                    Ok(Expression::Condition(c)) => {
+                        eval::evaluate(&c.tree, &Item::new(), &ph);
+                    }
+                    Ok(Expression::Update(u)) => {
+                        let applied = update::apply(&u.tree, Item::new(), &ph, &[]);
+                        assert!(
+                            applied.is_ok_and(|u| u.item.contains_key("a")),
+                            "{}…",
+                            &text[..40]
+                        );
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        })
+        .expect("spawns")
+        .join()
+        .expect("no stack overflow");
 }

@@ -11,7 +11,7 @@ use std::hash::Hash;
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
 use super::ast::{Clause, Operand, UpdateExpression};
-use super::eval::{lookup, resolve, Step};
+use super::eval::{lookup, resolve, top_name, Step};
 use super::projection::project;
 use super::Placeholders;
 
@@ -26,11 +26,11 @@ const MISSING_OPERAND: &str =
 pub(crate) struct Updated {
     /// The item after the update.
     pub(crate) item: Item,
-    /// The paths the update wrote or removed, as written in the expression, for `UPDATED_OLD`.
+    /// The paths the update wrote or removed, as written in the expression, for `UPDATED_OLD` and
+    /// `UPDATED_NEW`.
     pub(crate) paths: Vec<Vec<Step>>,
     /// The paths SET, ADD and DELETE wrote, where the value landed (an index past the end of a list
-    /// becomes the index the element was appended at), for `UPDATED_NEW`. REMOVE is absent: a removed
-    /// path has no new value, and projecting it would pick up whatever shifted into its place.
+    /// becomes the index the element was appended at), for the checks of the index keys it wrote.
     pub(crate) written: Vec<Vec<Step>>,
 }
 
@@ -44,9 +44,13 @@ impl Updated {
         }
     }
 
-    /// `ReturnValues=UPDATED_NEW`: the written paths as they are now.
+    /// `ReturnValues=UPDATED_NEW`: the updated paths, as written in the expression, projected from
+    /// the new item. So `SET a.c[100] = :v` appending to a two-element list returns nothing (there is
+    /// no element 100), and `REMOVE a.c[1]` returns the element that moved into index 1 (real
+    /// DynamoDB, issue 26 fact 16; DynamoDB Local 3.3.1 agrees on the first, and returns the whole
+    /// top-level attribute for the second, as for every nested path).
     pub(crate) fn updated_new(&self) -> Item {
-        project(&self.item, &self.written)
+        project(&self.item, &self.paths)
     }
 
     /// `ReturnValues=UPDATED_OLD`: the updated paths as they were in `old`.
@@ -59,11 +63,55 @@ fn err(message: &str) -> Error {
     Error::validation(message)
 }
 
-/// A computed number outside DynamoDB's limits: the same messages as for an input number (DynamoDB
-/// Local says "DynamoDB only supports precision up to 38 digits" for both; recorded as a known
-/// difference in tests/dual/deviations.md).
+/// Whether an update only takes attributes (or set elements) away: every clause a REMOVE or a DELETE.
+/// On a missing item such an update creates nothing (real DynamoDB, issue 26 fact 14; ScyllaDB's
+/// alternator issue 5862 records it for AttributeUpdates `DELETE`); anything else (SET, ADD, an empty
+/// `AttributeUpdates`) creates the item. DynamoDB Local 3.3.1 creates the key-only item.
+pub(crate) fn removes_only(update: &UpdateExpression) -> bool {
+    update
+        .clauses
+        .iter()
+        .all(|c| matches!(c, Clause::Remove(_) | Clause::Delete(_)))
+}
+
+/// The index key attributes (of `index_keys`) a SET copies from a document path (`SET c = e`,
+/// `SET c = (e)`): an index key given a wrong type that way is "The update expression attempted to
+/// update the secondary index key to unsupported type"; a value from the request is a type mismatch,
+/// as for PutItem. Usually empty, without an allocation.
+pub(crate) fn copied_index_keys(
+    update: &UpdateExpression,
+    ph: &Placeholders<'_>,
+    index_keys: &[&str],
+) -> Vec<String> {
+    let mut copied = Vec::new();
+    for clause in &update.clauses {
+        let Clause::Set(actions) = clause else {
+            continue;
+        };
+        for action in actions {
+            if !matches!(action.value.unparen(), Operand::Path(_)) {
+                continue;
+            }
+            if let Some([Step::Key(name)]) = resolve(&action.path, ph).as_deref()
+                && index_keys.contains(&name.as_str())
+            {
+                copied.push(name.clone());
+            }
+        }
+    }
+    copied
+}
+
+/// A computed number DynamoDB cannot store. Real DynamoDB calls an exact result with more than 38
+/// digits (`1e50 - 1`) an overflow too: "Number overflow. Attempting to store a number with magnitude
+/// larger than supported range" (ScyllaDB's test_number.py, recorded on DynamoDB); the "38 significant
+/// digits" text is only for a number written in the request. DynamoDB Local says "DynamoDB only
+/// supports precision up to 38 digits" for both (tests/dual/deviations.md).
 fn arithmetic_error(e: NumberError) -> Error {
-    Error::validation(e.to_string())
+    match e {
+        NumberError::TooManyDigits => Error::validation(NumberError::Overflow.to_string()),
+        other => Error::validation(other.to_string()),
+    }
 }
 
 fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>, Error> {
@@ -71,7 +119,9 @@ fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>,
     resolve(path, ph).ok_or_else(|| err(INVALID_PATH))
 }
 
-/// The value a SET operand denotes in `old`.
+/// The value a SET operand denotes in `old`. A path or a value is read directly (every SET of a
+/// plain value); anything else is computed on an explicit stack: a valid SET value holds up to 300
+/// nested calls and as many parentheses, too deep to recurse on a small stack.
 fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<AttributeValue, Error> {
     match op {
         Operand::Path(p) => lookup(old, &resolved(p, ph)?)
@@ -82,39 +132,83 @@ fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<Attribute
             .get(v)
             .cloned()
             .ok_or_else(|| err(MISSING_OPERAND)),
-        Operand::Paren(inner) => value_of(inner, old, ph),
-        Operand::Plus(a, b) | Operand::Minus(a, b) => {
-            let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
-            let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
-                return Err(err(WRONG_TYPE));
-            };
-            let result = if matches!(op, Operand::Plus(..)) {
-                x.checked_add(&y)
-            } else {
-                x.checked_sub(&y)
-            };
-            result.map(AttributeValue::N).map_err(arithmetic_error)
-        }
-        Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
-            ("if_not_exists", [Operand::Path(p), fallback]) => {
-                match lookup(old, &resolved(p, ph)?) {
-                    Some(v) => Ok(v.clone()),
-                    None => value_of(fallback, old, ph),
-                }
-            }
-            ("list_append", [a, b]) => {
-                let (x, y) = (value_of(a, old, ph)?, value_of(b, old, ph)?);
-                match (x, y) {
-                    (AttributeValue::L(mut x), AttributeValue::L(y)) => {
-                        x.extend(y);
-                        Ok(AttributeValue::L(x))
-                    }
-                    _ => Err(err(WRONG_TYPE)),
-                }
-            }
-            _ => Err(err(WRONG_TYPE)),
-        },
+        _ => computed_value(op, old, ph),
     }
+}
+
+/// One step of [`computed_value`]: an operand to evaluate, or the combination of the values its
+/// operands left on the value stack.
+enum Task<'e> {
+    /// Evaluate an operand, pushing its value.
+    Eval(&'e Operand),
+    /// `+` (true) or `-` (false) of the two values on top.
+    Arithmetic(bool),
+    /// `list_append` of the two values on top.
+    Append,
+}
+
+/// [`value_of`] for arithmetic, functions and parentheses: operands are evaluated left to right (so
+/// the first failing one is reported, as a recursive walk would), `if_not_exists` evaluates its
+/// fallback only when the path is missing.
+fn computed_value(
+    root: &Operand,
+    old: &Item,
+    ph: &Placeholders<'_>,
+) -> Result<AttributeValue, Error> {
+    let mut tasks = vec![Task::Eval(root)];
+    let mut values: Vec<AttributeValue> = Vec::new();
+    let missing = || err(MISSING_OPERAND);
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Eval(op) => match op {
+                Operand::Path(_) | Operand::Value(_) => values.push(value_of(op, old, ph)?),
+                Operand::Paren(inner) => tasks.push(Task::Eval(inner)),
+                Operand::Plus(a, b) | Operand::Minus(a, b) => {
+                    let plus = matches!(op, Operand::Plus(..));
+                    tasks.extend([Task::Arithmetic(plus), Task::Eval(b), Task::Eval(a)]);
+                }
+                Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
+                    ("if_not_exists", [Operand::Path(p), fallback]) => {
+                        match lookup(old, &resolved(p, ph)?) {
+                            Some(v) => values.push(v.clone()),
+                            None => tasks.push(Task::Eval(fallback)),
+                        }
+                    }
+                    ("list_append", [a, b]) => {
+                        tasks.extend([Task::Append, Task::Eval(b), Task::Eval(a)]);
+                    }
+                    _ => return Err(err(WRONG_TYPE)),
+                },
+            },
+            Task::Arithmetic(plus) => {
+                let (y, x) = (
+                    values.pop().ok_or_else(missing)?,
+                    values.pop().ok_or_else(missing)?,
+                );
+                let (AttributeValue::N(x), AttributeValue::N(y)) = (x, y) else {
+                    return Err(err(WRONG_TYPE));
+                };
+                let result = if plus {
+                    x.checked_add(&y)
+                } else {
+                    x.checked_sub(&y)
+                };
+                values.push(result.map(AttributeValue::N).map_err(arithmetic_error)?);
+            }
+            Task::Append => {
+                let (y, x) = (
+                    values.pop().ok_or_else(missing)?,
+                    values.pop().ok_or_else(missing)?,
+                );
+                let (AttributeValue::L(mut x), AttributeValue::L(y)) = (x, y) else {
+                    return Err(err(WRONG_TYPE));
+                };
+                x.extend(y);
+                values.push(AttributeValue::L(x));
+            }
+        }
+    }
+    values.pop().ok_or_else(missing)
 }
 
 fn get_mut<'i>(item: &'i mut Item, steps: &[Step]) -> Option<&'i mut AttributeValue> {
@@ -294,46 +388,33 @@ pub(crate) fn check_key_attributes(
 
 /// DynamoDB's check that no path of the update (a target, or an operand of SET) looks inside an index
 /// key attribute: index keys are scalars, so `SET g.h = :v` or `SET x = g[1]` is rejected up front
-/// (dynalite's recorded text; DynamoDB Local 3.3 agrees).
+/// (dynalite's recorded text; DynamoDB Local 3.3 agrees). With several at fault, the first of
+/// `index_keys` is named, whatever the order of the paths (DynamoDB Local 3.3.1 checks the index keys
+/// in turn: LSIs, then GSIs, each as declared, hash key first).
 pub(crate) fn check_index_key_paths(
     expr: &UpdateExpression,
     ph: &Placeholders<'_>,
     index_keys: &[&str],
 ) -> Result<(), Error> {
-    fn operand_paths<'e>(op: &'e Operand, out: &mut Vec<&'e super::ast::Path>) {
-        match op {
-            Operand::Path(p) => out.push(p),
-            Operand::Value(_) => {}
-            Operand::Function(f) => f.args.iter().for_each(|a| operand_paths(a, out)),
-            Operand::Plus(a, b) | Operand::Minus(a, b) => {
-                operand_paths(a, out);
-                operand_paths(b, out);
-            }
-            Operand::Paren(inner) => operand_paths(inner, out),
-        }
-    }
     let mut paths = target_paths(expr);
     for clause in &expr.clauses {
         if let Clause::Set(actions) = clause {
-            actions
-                .iter()
-                .for_each(|a| operand_paths(&a.value, &mut paths));
+            actions.iter().for_each(|a| a.value.paths(&mut paths));
         }
     }
-    for path in paths {
-        let Some(steps) = resolve(path, ph) else {
-            continue;
-        };
-        if let [Step::Key(k), _, ..] = steps.as_slice()
-            && index_keys.contains(&k.as_str())
-        {
-            return Err(Error::validation(format!(
-                "Key attributes must be scalars; list random access '[]' and map lookup '.' are \
-                     not allowed: IndexKey: {k}"
-            )));
-        }
+    // The attributes a path looks inside, by hash: an update can hold thousands of paths.
+    let looked_inside: HashSet<&str> = paths
+        .iter()
+        .filter(|path| path.elements.len() > 1)
+        .filter_map(|path| top_name(path, ph))
+        .collect();
+    match index_keys.iter().find(|k| looked_inside.contains(**k)) {
+        Some(k) => Err(Error::validation(format!(
+            "Key attributes must be scalars; list random access '[]' and map lookup '.' are not \
+             allowed: IndexKey: {k}"
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {

@@ -194,7 +194,12 @@ pub(crate) fn expected(
     }
 }
 
-/// Joins conditions with `ConditionalOperator` (AND by default), each in parentheses.
+/// Joins conditions with `ConditionalOperator` (AND by default), each in parentheses, as a balanced
+/// tree: neighbours are paired level by level (`((a) AND (b)) AND ((c) AND (d))`), so that the tree
+/// the parser builds is log2(n) deep rather than n. A legacy translation has no operator limit, and
+/// the evaluator recurses on the tree: 100,000 `Expected` entries chained one after another would
+/// overflow the stack. AND and OR are associative and the conditions keep their order, so the
+/// meaning, the order of evaluation and the order of validation errors are those of the flat chain.
 pub(crate) fn join(parts: Vec<String>, op: Option<ConditionalOperator>) -> Option<String> {
     if parts.is_empty() {
         return None;
@@ -203,8 +208,22 @@ pub(crate) fn join(parts: Vec<String>, op: Option<ConditionalOperator>) -> Optio
         ConditionalOperator::And => " AND ",
         ConditionalOperator::Or => " OR ",
     };
-    let wrapped: Vec<String> = parts.into_iter().map(|p| format!("({p})")).collect();
-    Some(wrapped.join(sep))
+    let mut level: Vec<String> = parts.into_iter().map(|p| format!("({p})")).collect();
+    while level.len() > 1 {
+        // The last pairing is the whole condition: no parentheses around it.
+        let last = level.len() == 2;
+        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+        let mut conditions = level.into_iter();
+        while let Some(left) = conditions.next() {
+            next.push(match conditions.next() {
+                Some(right) if last => format!("{left}{sep}{right}"),
+                Some(right) => format!("({left}{sep}{right})"),
+                None => left,
+            });
+        }
+        level = next;
+    }
+    level.pop()
 }
 
 /// `ConditionalOperator` needs at least two conditions to combine (`count` is `None` when the request

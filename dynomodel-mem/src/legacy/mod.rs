@@ -6,7 +6,10 @@
 //! the legacy members with DynamoDB's legacy texts (which are not the expression ones), and returns the
 //! request rewritten with generated `#legacyN`/`:legacyN` placeholders, or `None` when the request has
 //! no legacy member. Some errors the expression machinery raises later are worded differently for the
-//! legacy form; [`reword`] maps those back.
+//! legacy form; [`reword`] maps those back. The translations are not expressions to DynamoDB: they
+//! go through the expression machinery as [`Origin::Legacy`](crate::expr::Origin), without the
+//! limits on expressions (4 KB of text, 300 operators, 100 `IN` operands), so that 200
+//! `AttributeUpdates` or `Expected` entries work as they do on DynamoDB.
 //!
 //! Sources: dynalite's `validations/index.js` and per-operation tests (recorded against DynamoDB),
 //! DynamoDB Local 3.3 (probed with boto3); differences are listed in tests/dual/deviations.md.
@@ -24,7 +27,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use dynomodel::{AttributeValue, Error, ExpressionAttributeNames, Item, Result};
 
-pub(crate) use read::{batch_get_item, get_item, query, restore_unprocessed, scan};
+pub(crate) use read::{
+    batch_get_item, get_item, query, query_origins, restore_unprocessed, scan, scan_origins,
+};
 pub(crate) use write::{delete_item, put_item, update_item};
 
 /// Generated placeholders, merged into a request's own maps (which are only non-empty when a

@@ -9,7 +9,9 @@ use dynomodel::{
 };
 
 use super::{condition, keys, mixing, Placeholders};
-use crate::{read, validate};
+use crate::expr::Origin;
+use crate::read::{self, ReadOrigins};
+use crate::validate;
 
 /// `AttributesToGet` as a ProjectionExpression (`None` for an empty list, which DynamoDB Local answers
 /// with whole items; the service model's minimum length of 1 is the model validator's to enforce).
@@ -86,6 +88,24 @@ pub(crate) fn get_item(input: &GetItemInput) -> Result<Option<GetItemInput>> {
         attributes_to_get: None,
         ..input.clone()
     }))
+}
+
+/// Who wrote each expression of a Query once [`query`] translated it.
+pub(crate) fn query_origins(input: &QueryInput) -> ReadOrigins {
+    ReadOrigins {
+        key_condition: Origin::of(input.key_conditions.is_some()),
+        filter: Origin::of(input.query_filter.is_some()),
+        projection: Origin::of(input.attributes_to_get.is_some()),
+    }
+}
+
+/// Who wrote each expression of a Scan once [`scan`] translated it.
+pub(crate) fn scan_origins(input: &ScanInput) -> ReadOrigins {
+    ReadOrigins {
+        key_condition: Origin::Request,
+        filter: Origin::of(input.scan_filter.is_some()),
+        projection: Origin::of(input.attributes_to_get.is_some()),
+    }
 }
 
 /// `Scan`: the request with `ScanFilter` as its FilterExpression and `AttributesToGet` as its

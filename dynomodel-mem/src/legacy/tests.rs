@@ -10,6 +10,7 @@ use dynomodel::{
 };
 
 use super::*;
+use crate::expr::Origin;
 
 fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.into())
@@ -52,7 +53,8 @@ fn expected_becomes_a_condition_with_generated_placeholders() {
         conditional_operator: Some(ConditionalOperator::Or),
         ..Default::default()
     };
-    let out = put_item(input).unwrap_or_default();
+    let (out, origin) = put_item(input).unwrap_or_default();
+    assert_eq!(origin, Origin::Legacy);
     assert_eq!(
         out.condition_expression.as_deref(),
         Some("(#legacy0 = :legacy1) OR (attribute_not_exists(#legacy2))")
@@ -283,4 +285,36 @@ fn rewording_touches_only_the_named_message() {
     assert_eq!(e.message(), "Type mismatch for attribute to update");
     let other = update_error(Error::validation("something else"));
     assert_eq!(other.message(), "something else");
+}
+
+#[test]
+fn conditions_join_as_a_balanced_tree() {
+    let parts = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
+    assert_eq!(condition::join(parts(0), None), None);
+    assert_eq!(condition::join(parts(1), None).as_deref(), Some("(c0)"));
+    assert_eq!(
+        condition::join(parts(2), Some(ConditionalOperator::Or)).as_deref(),
+        Some("(c0) OR (c1)")
+    );
+    assert_eq!(
+        condition::join(parts(3), None).as_deref(),
+        Some("((c0) AND (c1)) AND (c2)")
+    );
+    assert_eq!(
+        condition::join(parts(5), None).as_deref(),
+        Some("(((c0) AND (c1)) AND ((c2) AND (c3))) AND (c4)")
+    );
+    // 100,000 conditions nest 17 parentheses deep (log2), not 100,000.
+    let joined = condition::join(parts(100_000), None).unwrap_or_default();
+    let mut depth = 0usize;
+    let mut deepest = 0;
+    for b in joined.bytes() {
+        match b {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        deepest = deepest.max(depth);
+    }
+    assert_eq!(deepest, 17);
 }

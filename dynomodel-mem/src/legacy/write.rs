@@ -7,7 +7,7 @@ use dynomodel::{
 };
 
 use super::{condition, mixing, update, Placeholders};
-use crate::expr::ExprKind;
+use crate::expr::{ExprKind, Origin};
 use crate::request::{self, Maps};
 use crate::validate;
 
@@ -35,8 +35,8 @@ fn maps_without_expressions(
     request::params_present(Maps { names, values }, &params)
 }
 
-/// `PutItem`: the request with `Expected` as its ConditionExpression.
-pub(crate) fn put_item(mut input: PutItemInput) -> Result<PutItemInput> {
+/// `PutItem`: the request with `Expected` as its ConditionExpression, and who wrote that.
+pub(crate) fn put_item(mut input: PutItemInput) -> Result<(PutItemInput, Origin)> {
     mixing(
         &[
             ("Expected", input.expected.is_some()),
@@ -45,7 +45,7 @@ pub(crate) fn put_item(mut input: PutItemInput) -> Result<PutItemInput> {
         &[("ConditionExpression", input.condition_expression.is_some())],
     )?;
     if input.expected.is_none() && input.conditional_operator.is_none() {
-        return Ok(input);
+        return Ok((input, Origin::Request));
     }
     let (names, values) = (
         input.expression_attribute_names.take(),
@@ -65,7 +65,7 @@ pub(crate) fn put_item(mut input: PutItemInput) -> Result<PutItemInput> {
         input.expression_attribute_names,
         input.expression_attribute_values,
     ) = p.merge(None, None);
-    Ok(input)
+    Ok((input, Origin::Legacy))
 }
 
 /// `DeleteItem`: the request with `Expected` as its ConditionExpression, `None` without legacy

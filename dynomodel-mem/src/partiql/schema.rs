@@ -11,7 +11,7 @@ use super::ast::{Assignment, Expr, Path, Projection, Statement, Step};
 use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
 use crate::expr::validate::{validate_condition, validate_projection, validate_update};
-use crate::expr::{self, ExprKind, Expression, Placeholders, Usage};
+use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
 use crate::java_order::java_hash_set_order;
 
 /// What the planner needs of a table: its keys, its indexes' keys, its key attributes' types.
@@ -317,7 +317,8 @@ impl Schema {
 pub(crate) fn prevalidate_condition(ph: &Gen<'_>, filter: &Expr) -> Result<()> {
     let mut scratch = ph.clone();
     let text = scratch.condition(filter)?;
-    if let Ok(Expression::Condition(parsed)) = expr::parse(ExprKind::Filter, &text) {
+    if let Ok(Expression::Condition(parsed)) = expr::parse(ExprKind::Filter, &text, Origin::Request)
+    {
         let placeholders = Placeholders {
             names: &scratch.names,
             values: &scratch.values,
@@ -327,6 +328,7 @@ pub(crate) fn prevalidate_condition(ph: &Gen<'_>, filter: &Expr) -> Result<()> {
             &parsed,
             placeholders,
             &mut Usage::default(),
+            Origin::Request,
         )
         .map_err(errors::unprefixed)?;
     }
@@ -360,13 +362,18 @@ pub(crate) fn prevalidate(ph: &Gen<'_>, statement: &Statement) -> Result<()> {
 pub(crate) fn prevalidate_update(ph: &Gen<'_>, assignments: &[Assignment]) -> Result<()> {
     let mut scratch = ph.clone();
     let text = scratch.update(assignments)?;
-    if let Ok(Expression::Update(parsed)) = expr::parse(ExprKind::Update, &text) {
+    if let Ok(Expression::Update(parsed)) = expr::parse(ExprKind::Update, &text, Origin::Request) {
         let placeholders = Placeholders {
             names: &scratch.names,
             values: &scratch.values,
         };
-        validate_update(&parsed, placeholders, &mut Usage::default())
-            .map_err(errors::unprefixed)?;
+        validate_update(
+            &parsed,
+            placeholders,
+            &mut Usage::default(),
+            Origin::Request,
+        )
+        .map_err(errors::unprefixed)?;
     }
     Ok(())
 }
@@ -431,13 +438,20 @@ fn check_overlaps(paths: &[Path]) -> Result<()> {
         .map(|p| scratch.path(p))
         .collect::<Vec<_>>()
         .join(", ");
-    if let Ok(Expression::Projection(parsed)) = expr::parse(ExprKind::Projection, &text) {
+    if let Ok(Expression::Projection(parsed)) =
+        expr::parse(ExprKind::Projection, &text, Origin::Request)
+    {
         let placeholders = Placeholders {
             names: &scratch.names,
             values: &scratch.values,
         };
-        validate_projection(&parsed, placeholders, &mut Usage::default())
-            .map_err(errors::unprefixed)?;
+        validate_projection(
+            &parsed,
+            placeholders,
+            &mut Usage::default(),
+            Origin::Request,
+        )
+        .map_err(errors::unprefixed)?;
     }
     Ok(())
 }

@@ -110,8 +110,8 @@ async fn put_key_errors() {
             item(&[("pk", s("a")), ("sk", AttributeValue::Bool(true))]),
         )
         .await,
-        // A value that can never be a key: DynamoDB Local's wording (the docs give none).
-        "Invalid attribute value type",
+        // A value that can never be a key is one more type mismatch (issue 26 fact 9).
+        &format!("{INVALID}Type mismatch for key sk expected: S actual: BOOL"),
     );
     assert_validation(
         put(&b, item(&[("pk", s("a")), ("sk", s(""))])).await,

@@ -201,3 +201,78 @@ fn a_projection_of_one_long_name_repeated_reports_one_overlap() {
     );
     assert!(error.message() == expected, "{}", &error.message()[..120]);
 }
+
+#[test]
+fn legacy_parameters_of_any_length_are_linear() {
+    // Legacy parameters have no expression limits (issue 26 fact 15): their translations run to
+    // megabytes, through every step an expression takes.
+    const COUNT: usize = 50_000;
+    let backend = backend(vec![key()]);
+    let names = || (0..COUNT).map(|i| format!("a{i}"));
+    let absent = dynomodel::ExpectedAttributeValue {
+        exists: Some(false),
+        ..Default::default()
+    };
+    let put = PutItemInput {
+        table_name: "tbl".into(),
+        item: key(),
+        expected: Some(names().map(|n| (n, absent.clone())).collect()),
+        ..Default::default()
+    };
+    // 20,000 one-byte attributes: an item of 200 KB.
+    let update = UpdateItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        attribute_updates: Some(
+            names()
+                .take(20_000)
+                .map(|n| {
+                    let put = dynomodel::AttributeValueUpdate {
+                        value: Some(s("v")),
+                        action: Some(dynomodel::AttributeAction::Put),
+                    };
+                    (n, put)
+                })
+                .collect(),
+        ),
+        return_values: Some(dynomodel::ReturnValue::UpdatedNew),
+        ..Default::default()
+    };
+    let scan = dynomodel::ScanInput {
+        table_name: "tbl".into(),
+        scan_filter: Some(
+            names()
+                .map(|n| {
+                    let c = LegacyCondition {
+                        comparison_operator: ComparisonOperator::NotNull,
+                        attribute_value_list: None,
+                    };
+                    (n, c)
+                })
+                .collect(),
+        ),
+        conditional_operator: Some(dynomodel::ConditionalOperator::Or),
+        ..Default::default()
+    };
+    let get = GetItemInput {
+        table_name: "tbl".into(),
+        key: key(),
+        attributes_to_get: Some(names().collect()),
+        ..Default::default()
+    };
+    let (put, update, scan, get) = block_on(async {
+        (
+            backend.put_item(put).await.map(|_| ()),
+            backend
+                .update_item(update)
+                .await
+                .map(|o| o.attributes.map(|a| a.len())),
+            backend.scan(scan).await.map(|o| o.count),
+            backend.get_item(get).await.map(|o| o.item.map(|i| i.len())),
+        )
+    });
+    assert_eq!(put, Ok(()));
+    assert_eq!(update, Ok(Some(20_000)));
+    assert_eq!(scan, Ok(1));
+    assert_eq!(get, Ok(Some(20_000)));
+}

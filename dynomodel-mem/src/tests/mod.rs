@@ -13,7 +13,8 @@
 //!   found: Table: NAME not found" (DescribeTable/DeleteTable). Local: "Cannot do operations on a
 //!   non-existent table".
 //! - Existing table: real "Table already exists: NAME"; Local "Cannot create preexisting table".
-//! - DeleteTable's description: real TableStatus DELETING; Local ACTIVE.
+//! - DeleteTable's description: real TableStatus DELETING and only name, ARN, id, throughput, billing
+//!   summary, size and count (issue 26 fact 21); Local ACTIVE and the whole description.
 //! - CreateTable with PAY_PER_REQUEST and ProvisionedThroughput: real rejects ("One or more parameter
 //!   values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when
 //!   BillingMode is PAY_PER_REQUEST"); Local accepts.
@@ -65,18 +66,24 @@
 //! - UpdateItem UPDATED_OLD/UPDATED_NEW with nested paths: real returns only the updated paths as
 //!   partial documents (dynalite's recorded "should update nested attributes": `SET b.c = …, b.a = …,
 //!   c[1] = …` gives `{b: {M: {a, c}}, c: {L: [c[1], c[2], c[4]]}}`); Local 3.3 returns the whole
-//!   top-level attributes. UPDATED_NEW reports an appended list element at the index it landed on and
-//!   leaves REMOVEd paths out (no recording either way; the docs say "only the updated attributes").
+//!   top-level attributes. UPDATED_NEW projects the paths as written from the new item: an append
+//!   past a list's end (`SET a.c[100] = :v`) returns nothing, `REMOVE a.c[1]` returns the element
+//!   that moved into index 1 (issue 26 fact 16; Local agrees on the first).
 //! - Expression requests on a missing table: real validates the placeholders and expressions first
 //!   (ValidationException); Local answers "Cannot do operations on a non-existent table" first.
 //! - Duplicate SS in ExpressionAttributeValues: real "ExpressionAttributeValues contains invalid value:
 //!   One or more parameter values were invalid: Input collection [x, x] contains duplicates. for key
 //!   :v" (dynalite's recording, period included); Local has no period.
-//! - UpdateItem writing a mistyped index key: on an existing item real says "The update expression
-//!   attempted to update the secondary index key to unsupported type", on a new item "One or more
-//!   parameter values were invalid: Type mismatch for Index Key g Expected: S Actual: N IndexName:
-//!   by-g" (dynalite's recordings); Local says "One or more parameter values were invalid: Type
-//!   mismatch for Index Key" for both.
+//! - UpdateItem writing a mistyped index key: a value from the request (`SET g = :v`, AttributeUpdates
+//!   PUT/ADD) is "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S
+//!   Actual: N IndexName: by-g" (issue 26 fact 8), a value copied from another attribute (`SET g = e`)
+//!   "The update expression attempted to update the secondary index key to unsupported type"
+//!   (dynalite's recording); Local says "One or more parameter values were invalid: Type mismatch for
+//!   Index Key" for both.
+//! - A key value that can never be a key (BOOL, NULL, a list, a map, a set): real words it as any
+//!   other type mismatch (issue 26 fact 9); Local says "Invalid attribute value type".
+//! - UpdateItem of a missing item that only removes (REMOVE, DELETE, AttributeUpdates DELETE): real
+//!   writes nothing (issue 26 fact 14); Local creates the key-only item.
 //! - A value nested deeper than 32 levels in ExpressionAttributeValues: accepted as a value and
 //!   rejected by the write that would store it, "Nesting Levels have exceeded supported limits", as on
 //!   Local (real behaviour is unrecorded); beyond 128 levels the engine rejects the map itself, so
@@ -86,6 +93,7 @@ mod batch;
 mod capacity;
 mod capacity_multi;
 mod conditions;
+mod expression_depth;
 mod indexes;
 mod items;
 mod linear_costs;

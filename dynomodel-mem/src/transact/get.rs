@@ -26,11 +26,12 @@ use dynomodel::{
 
 use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consistency, PerTable};
+use crate::expr::Origin;
 use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::lock::Locked;
 use crate::request::Maps;
 use crate::throughput::{Kind, Throttled};
-use crate::validate::{self, KeyContext};
+use crate::validate;
 
 impl Locked<'_> {
     /// `TransactGetItems`, under one acquisition of the read lock.
@@ -54,6 +55,7 @@ impl Locked<'_> {
                 &get.key,
                 maps,
                 get.projection_expression.as_deref(),
+                Origin::Request,
             )?);
         }
         let mut targets = Targets::default();
@@ -83,13 +85,7 @@ impl Locked<'_> {
                 reasons.push(Throttled::Table.reason());
                 continue;
             }
-            match read_item_sized(
-                table,
-                &get.key,
-                prepared,
-                maps_of(get),
-                KeyContext::Transaction,
-            ) {
+            match read_item_sized(table, &get.key, prepared, maps_of(get)) {
                 Ok((item, stored)) => {
                     if capacity::wanted(mode) || meter.is_some() {
                         // Each item by itself, twice a strongly consistent read.

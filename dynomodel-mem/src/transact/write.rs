@@ -31,7 +31,7 @@ use super::{
 };
 use crate::capacity::{self, Consumed, PerTable};
 use crate::collection;
-use crate::expr::update;
+use crate::expr::{update, Origin};
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
@@ -362,6 +362,7 @@ impl Locked<'_> {
                         &p.expression_attribute_values,
                     ),
                     on_failure: p.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_put(cache, &a, None)?;
                 (Target::Put(a), prepared)
@@ -376,6 +377,7 @@ impl Locked<'_> {
                         &u.expression_attribute_values,
                     ),
                     on_failure: u.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_update(cache, &a)?;
                 (Target::Update(a), prepared)
@@ -390,6 +392,7 @@ impl Locked<'_> {
                         &d.expression_attribute_values,
                     ),
                     on_failure: d.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::Delete(a), prepared)
@@ -404,6 +407,7 @@ impl Locked<'_> {
                         &c.expression_attribute_values,
                     ),
                     on_failure: c.return_values_on_condition_check_failure,
+                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::ConditionCheck(a), prepared)
@@ -456,7 +460,7 @@ fn up_front(table: &Table, action: &Checked<'_>) -> Result<()> {
 
 /// Plans one action against `table` (step 6 of the module docs).
 fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failure> {
-    let context = KeyContext::Transaction;
+    let context = KeyContext::SingleItem;
     let name = action.table;
     let prepared = &action.prepared;
     let planned = match &action.target {
@@ -465,15 +469,24 @@ fn evaluate<'a>(table: &Table, action: &Checked<'a>) -> Result<Write<'a>, Failur
             key,
             item: a.item.clone(),
         }),
-        Target::Update(a) => plan_update(table, a, prepared, context).map(|plan| Write::Put {
-            table: name,
-            key: plan.key,
-            item: plan.updated.item,
+        Target::Update(a) => plan_update(table, a, prepared).map(|plan| match plan.updated {
+            Some(updated) => Write::Put {
+                table: name,
+                key: plan.key,
+                item: updated.item,
+            },
+            // A removal from a missing item writes nothing.
+            None => Write::Check {
+                table: name,
+                key: plan.key,
+            },
         }),
-        Target::Delete(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Delete { table: name, key }),
-        Target::ConditionCheck(a) => plan_key_condition(table, a, prepared, context)
-            .map(|key| Write::Check { table: name, key }),
+        Target::Delete(a) => {
+            plan_key_condition(table, a, prepared).map(|key| Write::Delete { table: name, key })
+        }
+        Target::ConditionCheck(a) => {
+            plan_key_condition(table, a, prepared).map(|key| Write::Check { table: name, key })
+        }
     };
     planned.map_err(|e| failure(&action.target, e))
 }

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{GlobalSecondaryIndexUpdate, ProjectionType, Result, UpdateTableInput};
+use dynomodel::{GlobalSecondaryIndexUpdate, Result, UpdateTableInput};
 
 use crate::create::{capacity_bounds, invalid, key_schema_length, throughput_bounds};
 use crate::validate::{self, Constraints};
@@ -108,7 +108,7 @@ pub fn check(input: &UpdateTableInput) -> Result<()> {
             )));
         }
         if let GlobalSecondaryIndexUpdate::Create(index) = update {
-            projection(&index.projection)?;
+            crate::create::projection_shape(&index.projection)?;
         }
     }
     if let Some(spec) = &input.stream_specification {
@@ -128,33 +128,6 @@ pub fn check(input: &UpdateTableInput) -> Result<()> {
         }
     }
     combinations(input)
-}
-
-/// A new index's projection (DDB-TABLE-126's texts, shared with CreateTable).
-fn projection(projection: &dynomodel::Projection) -> Result<()> {
-    let ty = projection.projection_type;
-    if ty != ProjectionType::Include && !projection.non_key_attributes.is_empty() {
-        return Err(invalid(format!(
-            "ProjectionType is {}, but NonKeyAttributes is specified",
-            ty.as_str()
-        )));
-    }
-    if ty == ProjectionType::Include && projection.non_key_attributes.is_empty() {
-        return Err(invalid(
-            "ProjectionType is INCLUDE, but NonKeyAttributes is not specified",
-        ));
-    }
-    let mut seen = BTreeSet::new();
-    if let Some(dup) = projection
-        .non_key_attributes
-        .iter()
-        .find(|n| !seen.insert(n.as_str()))
-    {
-        return Err(invalid(format!(
-            "Duplicate element in NonKeyAttributes: {dup}"
-        )));
-    }
-    Ok(())
 }
 
 /// Which changes may share one request (DDB-TABLE-174 and the catalogue): deletion protection and the

@@ -22,38 +22,22 @@ pub const MAX_RANGE_KEY_SIZE: usize = 1024;
 /// put whose item misses a key attribute or has one of the wrong type.
 pub const KEY_MISMATCH: &str = "The provided key element does not match the schema";
 
-/// Where a key is checked, which decides how a bad key is worded.
+/// Where a whole item's key is checked, which decides how a bad key is worded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyContext {
-    /// PutItem, GetItem, DeleteItem, UpdateItem (and the keys of BatchGetItem and of an
-    /// `ExclusiveStartKey`, which share their texts). A value that can never be a key (BOOL, NULL, a
-    /// set, a list, a map) is "Invalid attribute value type" before any type comparison: the AWS docs
-    /// give no wording, and DynamoDB Local's is the best evidence there is.
+    /// PutItem and a transaction's Put: "Missing the key pk in the item", "Type mismatch for key pk
+    /// expected: S actual: N". A value that can never be a key (BOOL, NULL, a set, a list, a map) is
+    /// one more type mismatch, worded like any other (real DynamoDB, issue 26 fact 9: "... actual:
+    /// NULL"; the dynamodb-conformance suite's eu-west-2 capture of a transaction: "... actual: L").
+    /// DynamoDB Local 3.3 says "Invalid attribute value type".
     SingleItem,
-    /// A put or delete of BatchWriteItem: the single-item texts, except that a put's item missing a key
-    /// attribute or holding one of the wrong type is [`KEY_MISMATCH`] instead of PutItem's "Missing the
-    /// key pk in the item" / "Type mismatch for key pk expected: S actual: N" (dynalite's recordings of
-    /// BatchWriteItem: an empty item, a missing and a mistyped key attribute).
+    /// A put of BatchWriteItem: an item missing a key attribute or holding one of the wrong type is
+    /// [`KEY_MISMATCH`] (dynalite's recordings of BatchWriteItem: an empty item, a missing and a
+    /// mistyped key attribute).
     BatchWrite,
-    /// An action of a transaction: a value that can never be a key is one more type mismatch, worded
-    /// like any other (real DynamoDB, eu-west-2, recorded by the dynamodb-conformance suite:
-    /// "... Type mismatch for key pk expected: S actual: L" for a Put item, "The provided key element
-    /// does not match the schema" for a Key, "... Type mismatch for Index Key g Expected: S Actual: L
-    /// IndexName: …" for an index key).
-    Transaction,
 }
 
 impl KeyContext {
-    /// The check that a key value is a scalar (S, N or B), in the contexts that make it a check of its
-    /// own.
-    pub fn scalar(self, value: &AttributeValue) -> Result<()> {
-        match (self, value) {
-            (KeyContext::Transaction, _)
-            | (_, AttributeValue::S(_) | AttributeValue::N(_) | AttributeValue::B(_)) => Ok(()),
-            _ => Err(Error::validation("Invalid attribute value type")),
-        }
-    }
-
     /// An item without the key attribute `name`.
     fn missing_key(self, name: &str) -> Error {
         match self {
@@ -88,7 +72,6 @@ pub fn item_key(item: &Item, schema: &TableSchema, context: KeyContext) -> Resul
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = item.get(name).ok_or_else(|| context.missing_key(name))?;
-        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty)
             .ok_or_else(|| context.key_type_mismatch(name, ty, value))?;
         key_value_limits(name, &key, index == 0)?;
@@ -100,14 +83,13 @@ pub fn item_key(item: &Item, schema: &TableSchema, context: KeyContext) -> Resul
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// LSIs, then the GSIs, each last to first (see [`indexes_in_check_order`]), then empty values.
-pub fn index_keys(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<()> {
+pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
     for (index, key_schema) in indexes_in_check_order(schema) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
             let Some(value) = item.get(name) else {
                 continue;
             };
-            context.scalar(value)?;
             let ty = schema.attribute_type(name);
             // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
             let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
@@ -197,7 +179,7 @@ pub fn empty_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
 
 /// The primary key of a `Key` (GetItem, DeleteItem, UpdateItem, …): exactly the key attributes, with
 /// their types.
-pub fn request_key(key: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
+pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
     // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
     // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
@@ -208,7 +190,6 @@ pub fn request_key(key: &Item, schema: &TableSchema, context: KeyContext) -> Res
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = key.get(name).ok_or_else(mismatch)?;
-        context.scalar(value)?;
         let key = KeyValue::from_attribute(value, ty).ok_or_else(mismatch)?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
@@ -276,11 +257,7 @@ mod tests {
     use super::*;
     use dynomodel::{AttributeDefinition, KeySchemaElement};
 
-    const CONTEXTS: [KeyContext; 3] = [
-        KeyContext::SingleItem,
-        KeyContext::BatchWrite,
-        KeyContext::Transaction,
-    ];
+    const CONTEXTS: [KeyContext; 2] = [KeyContext::SingleItem, KeyContext::BatchWrite];
 
     /// A table keyed by `pk` (S) and `sk` (S).
     fn schema() -> TableSchema {
@@ -335,11 +312,10 @@ mod tests {
         let missing_text = format!("{INVALID}Missing the key sk in the item");
         let mistyped_text = format!("{INVALID}Type mismatch for key pk expected: S actual: N");
         let list_text = format!("{INVALID}Type mismatch for key pk expected: S actual: L");
-        let invalid_type = "Invalid attribute value type";
         let cases = [
-            (missing(), [&*missing_text, KEY_MISMATCH, &*missing_text]),
-            (mistyped(), [&*mistyped_text, KEY_MISMATCH, &*mistyped_text]),
-            (list(), [invalid_type, invalid_type, &*list_text]),
+            (missing(), [&*missing_text, KEY_MISMATCH]),
+            (mistyped(), [&*mistyped_text, KEY_MISMATCH]),
+            (list(), [&*list_text, KEY_MISMATCH]),
         ];
         for (item, texts) in cases {
             for (context, text) in CONTEXTS.into_iter().zip(texts) {
@@ -356,35 +332,22 @@ mod tests {
     fn a_request_key_is_exactly_the_key_attributes() {
         let mut extra = item(s("a"), Some(s("b")));
         extra.insert("x".into(), s("c"));
-        for context in CONTEXTS {
-            for key in [
-                item(s("a"), None),
-                item(AttributeValue::N(1.into()), Some(s("b"))),
-                extra.clone(),
-            ] {
-                assert_eq!(message(request_key(&key, &schema(), context)), KEY_MISMATCH);
-            }
-        }
-        // A value that can never be a key: its own check, except in a transaction.
-        let list = item(AttributeValue::L(vec![]), Some(s("b")));
-        for (context, text) in CONTEXTS.into_iter().zip([
-            "Invalid attribute value type",
-            "Invalid attribute value type",
-            KEY_MISMATCH,
-        ]) {
-            assert_eq!(message(request_key(&list, &schema(), context)), text);
+        // A value that can never be a key is one more mismatch (issue 26 fact 9).
+        for key in [
+            item(s("a"), None),
+            item(AttributeValue::N(1.into()), Some(s("b"))),
+            extra.clone(),
+            item(AttributeValue::L(vec![]), Some(s("b"))),
+            item(AttributeValue::Null, Some(s("b"))),
+            item(AttributeValue::Bool(false), Some(s("b"))),
+        ] {
+            assert_eq!(message(request_key(&key, &schema())), KEY_MISMATCH);
         }
     }
 
     #[test]
     fn key_values_are_non_empty_and_within_their_sizes() {
-        let check = |pk: &str, sk: &str| {
-            message(request_key(
-                &item(s(pk), Some(s(sk))),
-                &schema(),
-                KeyContext::SingleItem,
-            ))
-        };
+        let check = |pk: &str, sk: &str| message(request_key(&item(s(pk), Some(s(sk))), &schema()));
         let hash = "é".repeat(MAX_HASH_KEY_SIZE / 2);
         let range = "r".repeat(MAX_RANGE_KEY_SIZE);
         assert_eq!(check(&hash, &range), "<ok>");

@@ -363,6 +363,9 @@ pub struct DeleteTableInput {
 /// `DeleteTable`'s response.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteTableOutput {
-    /// The table as it was, with status `DELETING`.
+    /// The table with status `DELETING`, as DynamoDB describes it there: name, ARN, id, throughput,
+    /// billing summary, size and item count. DynamoDB sends no schema, indexes, stream or creation time
+    /// in this answer, so those are empty (`creation_date_time` is the Unix epoch; DynamoDB Local fills
+    /// them in); call `describe_table` before deleting for the rest.
     pub table_description: TableDescription,
 }

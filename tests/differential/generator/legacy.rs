@@ -261,6 +261,25 @@ fn updates(rng: &mut Rng, spec: &TableSpec) -> AttributeUpdates {
         };
         updates.insert(name, update);
     }
+    // Only DELETEs would create nothing on a missing item, where DynamoDB Local creates the key-only
+    // item (issue 26 fact 14, covered by the dual suite): one PUT as well.
+    let deletes_only = updates
+        .values()
+        .all(|u| u.action == Some(AttributeAction::Delete));
+    let keys = spec.key_names();
+    let spare = ATTRIBUTE_NAMES
+        .iter()
+        .find(|n| !updates.contains_key(**n) && !keys.iter().any(|k| k == *n));
+    if deletes_only
+        && !updates.is_empty()
+        && let Some(name) = spare
+    {
+        let put = AttributeValueUpdate {
+            value: Some(scalar(rng)),
+            action: Some(AttributeAction::Put),
+        };
+        updates.insert((*name).to_owned(), put);
+    }
     updates
 }
 

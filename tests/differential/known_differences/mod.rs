@@ -29,6 +29,12 @@ pub(super) const WORDING: &[(&str, &str)] = &[
         "One or more parameter values were invalid: Type mismatch for key ",
         "One or more parameter values were invalid: Type mismatch for key",
     ),
+    // A value that can never be a key (NULL, BOOL, a set, a map, a list) as a table or index key:
+    // DynamoDB words it as any other type mismatch (issue 26 facts 8 and 9), Local has a text of
+    // its own.
+    ("The provided key element does not match the schema", "Invalid attribute value type"),
+    ("One or more parameter values were invalid: Type mismatch for key ", "Invalid attribute value type"),
+    ("One or more parameter values were invalid: Type mismatch for Index Key ", "Invalid attribute value type"),
     // Key size limits (AWS wording observed by dynalite and moto, "of2048" sic).
     (
         "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes",

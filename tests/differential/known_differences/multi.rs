@@ -104,9 +104,9 @@ fn token_mismatch_without_message(engine: &Answer, local: &Answer) -> bool {
         Some(((a, _), (b, ""))) if a == "IdempotentParameterMismatchException" && a == b)
 }
 
-/// DynamoDB validates the whole request before it runs any action: two actions on one item, and a
-/// condition path into an index key attribute, are request errors. DynamoDB Local checks them action
-/// by action as it runs them, so an earlier action's failed condition or update error comes first
+/// DynamoDB validates the whole request before it runs any action: two actions on one item, an empty
+/// key value, and a condition path into an index key attribute, are request errors. DynamoDB Local
+/// checks them action by action as it runs them, so an earlier action's failed condition or update error comes first
 /// (probed: `[ConditionCheck(b fails), Put(b)]` is cancelled there, `[Put(b), ConditionCheck(b)]` is the
 /// duplicate error), and it does not check index-key paths in transactions at all (its single-item
 /// operations do).
@@ -114,6 +114,7 @@ fn validated_before_any_action(engine: &Answer) -> bool {
     matches!(engine, Answer::Err { code, message, .. }
         if code == "ValidationException"
             && (message == "Transaction request cannot include multiple operations on one item"
+                || message.starts_with("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty ")
                 || message.starts_with("Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: IndexKey: ")))
 }
 

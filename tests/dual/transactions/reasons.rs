@@ -69,7 +69,9 @@ dual_test!(transactions_report_update_failures_as_reasons, |t| {
     .await
     .unwrap();
     let key = || acct("a", []);
-    let digits = "Attempting to store more than 38 significant digits in a Number";
+    // An inexact sum is an overflow to DynamoDB (issue 26 fact 18).
+    let digits =
+        "Number overflow. Attempting to store a number with magnitude larger than supported range";
     let cases: Vec<(TransactWriteItem, &str, &str)> = vec![
         (
             update(&b.acct, key(), "SET v = s + :one").values([(":one", num("1"))]),
@@ -261,20 +263,28 @@ dual_test!(transactions_check_index_keys, |t| {
         .write(vec![put(&b.acct, acct("a", [("g", num("1"))]))])
         .await;
     assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
-    // An update creating the item gets PutItem's text, one changing an existing item the update's.
+    // An update writing a value from the request gets PutItem's text, whether it creates the item
+    // or changes it (issue 26 fact 8); copying a mistyped attribute has a text of its own.
     let r = b
         .write(vec![
             update(&b.acct, acct("a", []), "SET g = :v").values([(":v", num("1"))])
         ])
         .await;
     assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
-    b.write(vec![put(&b.acct, acct("a", [("g", s("x"))]))])
-        .await
-        .unwrap();
+    b.write(vec![put(
+        &b.acct,
+        acct("a", [("g", s("x")), ("n", num("1"))]),
+    )])
+    .await
+    .unwrap();
     let r = b
         .write(vec![
             update(&b.acct, acct("a", []), "SET g = :v").values([(":v", num("1"))])
         ])
+        .await;
+    assert_eq!(reasons(&t, r), vec![invalid(&expected(put_text))]);
+    let r = b
+        .write(vec![update(&b.acct, acct("a", []), "SET g = n")])
         .await;
     assert_eq!(
         reasons(&t, r),

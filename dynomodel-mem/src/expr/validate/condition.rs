@@ -5,7 +5,7 @@ use dynomodel::AttributeValue;
 
 use super::functions::is_condition_function;
 use super::{path_string, Category, Checker, MAX_IN_OPERANDS};
-use crate::expr::ast::{Comparator, Condition, Operand};
+use crate::expr::ast::{Comparator, Condition, Function, Operand};
 use crate::expr::eval::{self, compare_values};
 
 /// A value as DynamoDB's BETWEEN messages print it (`{S:x}`, `{N:1}`): Java's `toString` of its
@@ -24,50 +24,68 @@ fn short_value(v: &AttributeValue) -> String {
     }
 }
 
+/// One step of the walk over a condition, kept on an explicit stack: a tree 4 KB of text can nest
+/// 1,300 calls or 500 `OR (…)` deep, too deep for recursion on a small stack. Checks that look at a
+/// node after its operands come back as their own step, so reports come in the order a recursive
+/// walk would make them.
+enum Walk<'t> {
+    /// A condition.
+    Condition(&'t Condition),
+    /// An operand of a comparison or function.
+    Operand(&'t Operand),
+    /// A function's own checks, after its arguments.
+    Function(&'t Function),
+    /// A comparison's checks, after its operands.
+    Compare(Comparator, &'t Operand, &'t Operand),
+    /// BETWEEN's checks, after its operands.
+    Between(&'t Operand, &'t Operand, &'t Operand),
+}
+
 impl Checker<'_, '_> {
-    pub(super) fn condition(&mut self, c: &Condition) {
+    pub(super) fn condition(&mut self, root: &Condition) {
+        let mut stack = vec![Walk::Condition(root)];
+        while let Some(step) = stack.pop() {
+            match step {
+                Walk::Condition(c) => self.condition_step(c, &mut stack),
+                Walk::Operand(op) => self.operand_step(op, &mut stack),
+                Walk::Function(f) => self.function(f),
+                Walk::Compare(op, a, b) => {
+                    self.distinct(op.as_str(), &[a, b]);
+                    if !matches!(op, Comparator::Eq | Comparator::Ne) {
+                        self.scalar_operands(op.as_str(), &[a, b]);
+                    }
+                }
+                Walk::Between(a, lo, hi) => self.between(a, lo, hi),
+            }
+        }
+    }
+
+    /// A condition's own checks before its parts, which go on `stack` (last pushed, first walked).
+    fn condition_step<'t>(&mut self, c: &'t Condition, stack: &mut Vec<Walk<'t>>) {
         match c {
             Condition::Compare(op, a, b) => {
                 self.operators += 1;
-                self.operand_in_condition(a);
-                self.operand_in_condition(b);
-                self.distinct(op.as_str(), &[a, b]);
-                if !matches!(op, Comparator::Eq | Comparator::Ne) {
-                    self.scalar_operands(op.as_str(), &[a, b]);
-                }
+                stack.extend([Walk::Compare(*op, a, b), Walk::Operand(b), Walk::Operand(a)]);
             }
             Condition::Between(a, lo, hi) => {
                 self.operators += 1;
-                for op in [a, lo, hi] {
-                    self.operand_in_condition(op);
-                }
-                self.distinct("BETWEEN", &[a, lo, hi]);
-                self.scalar_operands("BETWEEN", &[a, lo, hi]);
-                if let (Some(x), Some(y)) = (self.static_value(lo), self.static_value(hi)) {
-                    let bounds = format!(
-                        "lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
-                        short_value(x),
-                        short_value(y)
-                    );
-                    if x.type_name() != y.type_name() {
-                        self.report(Category::Function, format!("The BETWEEN operator requires same data type for lower and upper bounds; {bounds}"));
-                    } else if compare_values(x, y) == Some(std::cmp::Ordering::Greater) {
-                        self.report(Category::Function, format!("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; {bounds}"));
-                    }
-                }
+                stack.extend([
+                    Walk::Between(a, lo, hi),
+                    Walk::Operand(hi),
+                    Walk::Operand(lo),
+                    Walk::Operand(a),
+                ]);
             }
             Condition::In(a, list) => {
                 self.operators += 1;
-                if list.len() > MAX_IN_OPERANDS {
+                if self.limited && list.len() > MAX_IN_OPERANDS {
                     self.report(
                         Category::Limits,
                         format!("The IN operator is provided with too many operands; number of operands: {}", list.len()),
                     );
                 }
-                self.operand_in_condition(a);
-                for op in list {
-                    self.operand_in_condition(op);
-                }
+                stack.extend(list.iter().rev().map(Walk::Operand));
+                stack.push(Walk::Operand(a));
             }
             Condition::Function(f) => {
                 if f.name == "size" {
@@ -76,24 +94,23 @@ impl Checker<'_, '_> {
                         "The function is not allowed to be used this way in an expression; function: size",
                     );
                 }
-                self.function(f);
+                self.function_start(f, stack);
             }
             Condition::Not(inner) | Condition::Paren(inner) => {
                 if matches!(c, Condition::Not(_)) {
                     self.operators += 1;
                 }
-                self.condition(inner);
+                stack.push(Walk::Condition(inner));
             }
             Condition::And(a, b) | Condition::Or(a, b) => {
                 self.operators += 1;
-                self.condition(a);
-                self.condition(b);
+                stack.extend([Walk::Condition(b), Walk::Condition(a)]);
             }
         }
     }
 
     /// An operand of a comparison or function: only `size` may be a function there.
-    pub(super) fn operand_in_condition(&mut self, op: &Operand) {
+    fn operand_step<'t>(&mut self, op: &'t Operand, stack: &mut Vec<Walk<'t>>) {
         match op.unparen() {
             Operand::Function(f) => {
                 if f.name != "size" && is_condition_function(&f.name) {
@@ -102,7 +119,7 @@ impl Checker<'_, '_> {
                         format!("The function is not allowed to be used this way in an expression; function: {}", f.name),
                     );
                 }
-                self.function(f);
+                self.function_start(f, stack);
             }
             Operand::Path(p) => {
                 self.path(p);
@@ -112,10 +129,34 @@ impl Checker<'_, '_> {
             }
             // The condition grammar has no arithmetic; kept total for safety.
             Operand::Plus(a, b) | Operand::Minus(a, b) => {
-                self.operand_in_condition(a);
-                self.operand_in_condition(b);
+                stack.extend([Walk::Operand(b), Walk::Operand(a)]);
             }
             Operand::Paren(_) => {}
+        }
+    }
+
+    /// A function call: counted, its arguments walked, then its own checks.
+    fn function_start<'t>(&mut self, f: &'t Function, stack: &mut Vec<Walk<'t>>) {
+        self.operators += 1;
+        stack.push(Walk::Function(f));
+        stack.extend(f.args.iter().rev().map(Walk::Operand));
+    }
+
+    /// BETWEEN's checks on its operands.
+    fn between(&mut self, a: &Operand, lo: &Operand, hi: &Operand) {
+        self.distinct("BETWEEN", &[a, lo, hi]);
+        self.scalar_operands("BETWEEN", &[a, lo, hi]);
+        if let (Some(x), Some(y)) = (self.static_value(lo), self.static_value(hi)) {
+            let bounds = format!(
+                "lower bound operand: AttributeValue: {}, upper bound operand: AttributeValue: {}",
+                short_value(x),
+                short_value(y)
+            );
+            if x.type_name() != y.type_name() {
+                self.report(Category::Function, format!("The BETWEEN operator requires same data type for lower and upper bounds; {bounds}"));
+            } else if compare_values(x, y) == Some(std::cmp::Ordering::Greater) {
+                self.report(Category::Function, format!("The BETWEEN operator requires upper bound to be greater than or equal to lower bound; {bounds}"));
+            }
         }
     }
 

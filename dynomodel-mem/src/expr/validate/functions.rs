@@ -8,11 +8,9 @@ use crate::expr::ast::{Function, Operand};
 use crate::expr::eval;
 
 impl Checker<'_, '_> {
+    /// A function's own checks (name, arity, operand types), after its arguments were walked and it
+    /// was counted (`condition::function_start`).
     pub(super) fn function(&mut self, f: &Function) {
-        self.operators += 1;
-        for arg in &f.args {
-            self.operand_in_condition(arg);
-        }
         let arity = match f.name.as_str() {
             "attribute_exists" | "attribute_not_exists" | "size" => 1,
             "attribute_type" | "begins_with" | "contains" => 2,

@@ -24,12 +24,14 @@ use dynomodel::Error;
 
 use super::ast::{Condition, Projection, UpdateExpression};
 use super::eval::Step;
-use super::{invalid, ExprKind, Parsed, Placeholders, Usage};
+use super::{invalid, ExprKind, Origin, Parsed, Placeholders, Usage};
 
 /// Most operators and functions in one expression.
 pub(crate) const MAX_OPERATORS: usize = 300;
 /// Most operands on the right of `IN`.
 pub(crate) const MAX_IN_OPERANDS: usize = 100;
+/// Most elements in a document path (names and indexes: `a.b[0]` has three), as for nested values.
+pub(crate) const MAX_PATH_DEPTH: usize = 32;
 
 /// Error categories; each kind reports them in its own order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,6 +42,7 @@ enum Category {
     MisusedFunction,
     Reserved,
     Section,
+    PathDepth,
     Placeholder,
     OperandCount,
     Distinct,
@@ -47,6 +50,10 @@ enum Category {
     PathConflict,
     AddDeleteOperand,
     Function,
+    /// More than [`MAX_OPERATORS`]: reported only when nothing else is wrong (DynamoDB Local 3.3.1:
+    /// a reserved word, an undefined value, an unknown function, a bad operand type, redundant
+    /// parentheses, a list index out of range, an IN list or a path too long all win over it).
+    OperatorCount,
 }
 
 const CONDITION_ORDER: &[Category] = &[
@@ -55,10 +62,12 @@ const CONDITION_ORDER: &[Category] = &[
     Category::UnknownFunction,
     Category::MisusedFunction,
     Category::Reserved,
+    Category::PathDepth,
     Category::Placeholder,
     Category::OperandCount,
     Category::Distinct,
     Category::Function,
+    Category::OperatorCount,
 ];
 
 const UPDATE_ORDER: &[Category] = &[
@@ -66,17 +75,21 @@ const UPDATE_ORDER: &[Category] = &[
     Category::Parens,
     Category::Reserved,
     Category::UnknownFunction,
+    Category::MisusedFunction,
     Category::Section,
+    Category::PathDepth,
     Category::Placeholder,
     Category::PathOverlap,
     Category::PathConflict,
     Category::AddDeleteOperand,
     Category::Function,
+    Category::OperatorCount,
 ];
 
 const PROJECTION_ORDER: &[Category] = &[
     Category::Limits,
     Category::Reserved,
+    Category::PathDepth,
     Category::Placeholder,
     Category::PathOverlap,
     Category::PathConflict,
@@ -99,6 +112,8 @@ struct Checker<'a, 'u> {
     placeholders: Placeholders<'a>,
     usage: &'u mut Usage,
     errors: BTreeMap<Category, String>,
+    /// Whether the limits on operators and `IN` operands apply (see [`Origin`]).
+    limited: bool,
     operators: usize,
     /// Resolved target paths seen so far (updates, projections), for overlap checks.
     targets: targets::Targets,
@@ -121,14 +136,14 @@ impl Checker<'_, '_> {
     }
 
     fn check_operator_count(&mut self) {
-        if self.operators > MAX_OPERATORS {
+        if self.limited && self.operators > MAX_OPERATORS {
             // DynamoDB stops counting at the first operator over the limit, so it always reports 301
             // (measured on DynamoDB Local: 151 comparisons + 150 ORs and 400 + 399 both say 301).
             let msg = format!(
                 "The expression contains too many operators; operator count: {}",
                 MAX_OPERATORS + 1
             );
-            self.report(Category::Limits, msg);
+            self.report(Category::OperatorCount, msg);
         }
     }
 }
@@ -139,12 +154,14 @@ fn checker<'a, 'u, T>(
     parsed: &Parsed<T>,
     placeholders: Placeholders<'a>,
     usage: &'u mut Usage,
+    origin: Origin,
 ) -> Checker<'a, 'u> {
     let mut checker = Checker {
         kind,
         placeholders,
         usage,
         errors: BTreeMap::new(),
+        limited: origin.limited(),
         operators: 0,
         targets: targets::Targets::default(),
     };
@@ -163,8 +180,9 @@ pub(crate) fn validate_condition(
     parsed: &Parsed<Condition>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(kind, parsed, placeholders, usage);
+    let mut c = checker(kind, parsed, placeholders, usage, origin);
     c.condition(&parsed.tree);
     c.check_operator_count();
     c.finish(CONDITION_ORDER)
@@ -175,8 +193,9 @@ pub(crate) fn validate_update(
     parsed: &Parsed<UpdateExpression>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Update, parsed, placeholders, usage);
+    let mut c = checker(ExprKind::Update, parsed, placeholders, usage, origin);
     c.update(&parsed.tree);
     c.check_operator_count();
     c.finish(UPDATE_ORDER)
@@ -187,8 +206,9 @@ pub(crate) fn validate_projection(
     parsed: &Parsed<Projection>,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
+    origin: Origin,
 ) -> Result<(), Error> {
-    let mut c = checker(ExprKind::Projection, parsed, placeholders, usage);
+    let mut c = checker(ExprKind::Projection, parsed, placeholders, usage, origin);
     for p in &parsed.tree.paths {
         c.target_path(p);
     }

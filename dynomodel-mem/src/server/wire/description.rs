@@ -173,6 +173,27 @@ pub fn table_description(t: &TableDescription) -> Value {
     Value::Object(out)
 }
 
+/// DeleteTable's `TableDescription`: only the members DynamoDB sends there (the API reference's example
+/// and real DynamoDB's recorded answers): no `CreationDateTime`, `KeySchema`, `AttributeDefinitions`,
+/// index lists or stream members. DynamoDB Local 3.3.1 sends the whole description.
+pub fn deleted_table_description(t: &TableDescription) -> Value {
+    let mut out = Map::new();
+    out.insert("TableName".into(), json!(t.table_name));
+    out.insert("TableArn".into(), json!(t.table_arn));
+    out.insert("TableId".into(), json!(t.table_id));
+    out.insert("TableStatus".into(), json!(t.table_status.as_str()));
+    out.insert(
+        "ProvisionedThroughput".into(),
+        throughput_json(&t.provisioned_throughput),
+    );
+    if let Some(summary) = billing_mode_summary(t) {
+        out.insert("BillingModeSummary".into(), summary);
+    }
+    out.insert("TableSizeBytes".into(), json!(t.table_size_bytes));
+    out.insert("ItemCount".into(), json!(t.item_count));
+    Value::Object(out)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -13,7 +13,7 @@ use dynomodel::{
 };
 use serde_json::{json, Map, Value};
 
-use super::description::table_description;
+use super::description::{deleted_table_description, table_description};
 use super::types;
 use super::{Decoder, Members, WireResult};
 
@@ -237,7 +237,7 @@ pub(super) async fn delete_table(
     let table_name = m.required_string("TableName", &mut d)?;
     let input = d.finish(DeleteTableInput { table_name })?;
     let out = backend.delete_table(input).await?;
-    Ok(json!({ "TableDescription": table_description(&out.table_description) }))
+    Ok(json!({ "TableDescription": deleted_table_description(&out.table_description) }))
 }
 
 pub(super) async fn list_tables(

@@ -1,0 +1,202 @@
+//! Issue 26 facts 14, 16, 17 and 18: what an UpdateItem does to a missing item that it only removes
+//! from, what UPDATED_NEW returns after list appends and removals, where `list_append` may be used,
+//! and how an imprecise result of arithmetic is reported.
+
+use dynomodel::*;
+
+use super::requests::*;
+use super::*;
+
+/// DynamoDB Local's text for any number it cannot store.
+const LOCAL_PRECISION: &str = "DynamoDB only supports precision up to 38 digits";
+
+/// DynamoDB's text for a path that cannot be updated.
+const INVALID_PATH: &str =
+    "The document path provided in the update expression is invalid for update";
+
+dual_test!(remove_only_updates_of_a_missing_item_create_nothing, |t| {
+    let f = Fixture::new(&t, "rmonly").await;
+    let b = t.backend();
+    let mut c = Checks::new(&t);
+    let local = t.target() == Target::DynamoDbLocal;
+    let key_only = |pk: &str| Some(Fixture::key(pk));
+    // KNOWN DIFFERENCE: DynamoDB writes nothing for an update that only removes from a missing item
+    // (issue 26 fact 14), and returns no Attributes even for ALL_NEW; DynamoDB Local creates the
+    // key-only item.
+    let nothing = |pk: &str| if local { key_only(pk) } else { None };
+    let mut up = f.update("m1", "REMOVE a");
+    up.return_values = Some(ReturnValue::AllNew);
+    let r = b.update_item(up).await.map(|o| o.attributes);
+    c.eq("REMOVE, ALL_NEW", r, Ok(nothing("m1")));
+    c.eq("REMOVE, stored", f.get("m1").await, nothing("m1"));
+    let mut up = f.update("m2", "DELETE s :v");
+    up.expression_attribute_values = values([(":v", ss(["x"]))]);
+    let r = b.update_item(up).await.map(|_| ());
+    c.eq("DELETE", r, Ok(()));
+    c.eq("DELETE, stored", f.get("m2").await, nothing("m2"));
+    for (pk, with_value) in [("m3", false), ("m4", true)] {
+        let delete = AttributeValueUpdate {
+            value: with_value.then(|| ss(["x"])),
+            action: Some(AttributeAction::Delete),
+        };
+        let r = b
+            .update_item(UpdateItemInput {
+                table_name: f.table.clone(),
+                key: Fixture::key(pk),
+                attribute_updates: Some([("a".to_owned(), delete)].into()),
+                return_values: Some(ReturnValue::AllNew),
+                ..Default::default()
+            })
+            .await
+            .map(|o| o.attributes);
+        c.eq(
+            &format!("AttributeUpdates DELETE ({pk})"),
+            r,
+            Ok(nothing(pk)),
+        );
+        c.eq(
+            &format!("AttributeUpdates DELETE ({pk}), stored"),
+            f.get(pk).await,
+            nothing(pk),
+        );
+    }
+    // A nested path of a missing item: nothing to remove it from. KNOWN DIFFERENCE: DynamoDB
+    // Local, which creates the item first, finds the path invalid.
+    for (pk, expression) in [("m5", "REMOVE x.y"), ("m6", "REMOVE x[0]")] {
+        let r = b.update_item(f.update(pk, expression)).await.map(|_| ());
+        if local {
+            c.error(expression, r, "ValidationException", INVALID_PATH);
+        } else {
+            c.eq(expression, r, Ok(()));
+            c.eq(&format!("{expression}, stored"), f.get(pk).await, None);
+        }
+    }
+    // An existing item without `x`: the path is invalid everywhere.
+    f.put(Fixture::key("e")).await;
+    for expression in ["REMOVE x.y", "REMOVE x[0]"] {
+        let r = b.update_item(f.update("e", expression)).await;
+        c.error(
+            &format!("{expression} on an item without x"),
+            r,
+            "ValidationException",
+            INVALID_PATH,
+        );
+    }
+    // Anything else creates the item: an empty AttributeUpdates, a SET, an ADD.
+    let r = b
+        .update_item(UpdateItemInput {
+            table_name: f.table.clone(),
+            key: Fixture::key("c1"),
+            attribute_updates: Some(AttributeUpdates::new()),
+            return_values: Some(ReturnValue::AllNew),
+            ..Default::default()
+        })
+        .await
+        .map(|o| o.attributes);
+    c.eq("empty AttributeUpdates", r, Ok(key_only("c1")));
+    let mut up = f.update("c2", "SET a = :v REMOVE b");
+    up.expression_attribute_values = values([(":v", s("x"))]);
+    let r = f.updated(up).await;
+    c.eq(
+        "SET with REMOVE",
+        r,
+        Ok(item([("pk", s("c2")), ("a", s("x"))])),
+    );
+    let mut up = f.update("c3", "ADD n :one");
+    up.expression_attribute_values = values([(":one", num("1"))]);
+    let r = f.updated(up).await;
+    c.eq("ADD", r, Ok(item([("pk", s("c3")), ("n", num("1"))])));
+    c.finish();
+});
+
+dual_test!(updated_new_projects_the_paths_as_written, |t| {
+    let f = Fixture::new(&t, "updnew").await;
+    let b = t.backend();
+    let mut c = Checks::new(&t);
+    f.put(item([
+        ("pk", s("a")),
+        (
+            "a",
+            map([("c", list([num("1"), num("3")])), ("d", s("kept"))]),
+        ),
+    ]))
+    .await;
+    // An append past the end lands at index 2: there is nothing at index 100 to return.
+    let mut up = f.update("a", "SET a.c[100] = :v");
+    up.expression_attribute_values = values([(":v", num("5"))]);
+    up.return_values = Some(ReturnValue::UpdatedNew);
+    let r = b.update_item(up).await.map(|o| o.attributes);
+    c.eq("SET a.c[100], UPDATED_NEW", r, Ok(None));
+    // Removing index 1 shifts the appended 5 into its place, which UPDATED_NEW returns.
+    let mut up = f.update("a", "REMOVE a.c[1]");
+    up.return_values = Some(ReturnValue::UpdatedNew);
+    let r = b.update_item(up).await.map(|o| o.attributes);
+    // KNOWN DIFFERENCE: DynamoDB Local returns the whole top-level attribute for a nested path.
+    let want = if t.target() == Target::DynamoDbLocal {
+        item([(
+            "a",
+            map([("c", list([num("1"), num("5")])), ("d", s("kept"))]),
+        )])
+    } else {
+        item([("a", map([("c", list([num("5")]))]))])
+    };
+    c.eq("REMOVE a.c[1], UPDATED_NEW", r, Ok(Some(want)));
+    c.finish();
+});
+
+dual_test!(list_append_only_at_the_top_of_a_set_value, |t| {
+    let f = Fixture::new(&t, "lappend").await;
+    let b = t.backend();
+    let mut c = Checks::new(&t);
+    let misused =
+        "Invalid UpdateExpression: The function is not allowed to be used this way in an \
+                   expression; function: list_append";
+    let lists = || values([(":v1", list([num("1")])), (":v2", list([num("2")]))]);
+    for expression in [
+        "SET a = list_append(list_append(:v1, :v2), :v1)",
+        "SET a = if_not_exists(a, list_append(:v1, :v2))",
+    ] {
+        let mut up = f.update("a", expression);
+        up.expression_attribute_values = lists();
+        c.error(
+            expression,
+            b.update_item(up).await,
+            "ValidationException",
+            misused,
+        );
+    }
+    let mut up = f.update("a", "SET a = list_append(if_not_exists(a, :v1), :v2)");
+    up.expression_attribute_values = lists();
+    let r = f.updated(up).await.map(|i| i.get("a").cloned());
+    c.eq(
+        "list_append(if_not_exists(…), …)",
+        r,
+        Ok(Some(list([num("1"), num("2")]))),
+    );
+    let mut up = f.update("a", "SET b = if_not_exists(b, if_not_exists(c, :v1))");
+    up.expression_attribute_values = values([(":v1", list([num("1")]))]);
+    let r = f.updated(up).await.map(|i| i.get("b").cloned());
+    c.eq("nested if_not_exists", r, Ok(Some(list([num("1")]))));
+    c.finish();
+});
+
+dual_test!(imprecise_arithmetic_is_a_number_overflow, |t| {
+    let f = Fixture::new(&t, "imprecise").await;
+    let mut c = Checks::new(&t);
+    for (expression, a, b) in [
+        ("SET b = :a - :b", "1e50", "1"),
+        ("SET b = :a + :b", "1e50", "1"),
+    ] {
+        let mut up = f.update("a", expression);
+        up.expression_attribute_values = values([(":a", num(a)), (":b", num(b))]);
+        // KNOWN DIFFERENCE: DynamoDB Local says "DynamoDB only supports precision up to 38 digits".
+        c.error_differs(
+            &format!("{expression}, {a} and {b}"),
+            f.updated(up).await,
+            "ValidationException",
+            "Number overflow. Attempting to store a number with magnitude larger than supported range",
+            LOCAL_PRECISION,
+        );
+    }
+    c.finish();
+});
