@@ -40,6 +40,7 @@ mod partiql_errors;
 mod partiql_multi;
 mod projections;
 mod query;
+mod regions;
 mod requests;
 mod scan;
 mod single_table;
