@@ -1,7 +1,8 @@
 //! The SigV4 check of a request (`Authorization` header form), with DynamoDB's answers.
 //!
-//! The checks run in the order dynalite recorded the service running them, each with its text: the
-//! header present (`MissingAuthenticationTokenException`), its parameters and a date
+//! The checks run in the order dynalite recorded the service running them, each with its text: not
+//! both a header and a presigned query (`InvalidSignatureException`), the header present
+//! (`MissingAuthenticationTokenException`), its parameters and a date
 //! (`IncompleteSignatureException`), the date's format and its 15-minute window, `host` signed, the
 //! algorithm, the credential scope (`InvalidSignatureException`), the access key
 //! (`UnrecognizedClientException`), and the signature itself (`InvalidSignatureException`, with the
@@ -102,6 +103,16 @@ impl Verifier {
             .headers
             .get(AUTHORIZATION)
             .map(|v| String::from_utf8_lossy(v.as_bytes()));
+        let presigned = request
+            .query
+            .split('&')
+            .any(|p| p.split('=').next() == Some("X-Amz-Algorithm"));
+        if header.is_some() && presigned {
+            return Err(Refusal::invalid(
+                "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP \
+                 header.",
+            ));
+        }
         let header = match header {
             Some(h) if h.trim_start().starts_with("AWS4-") => h,
             _ => {

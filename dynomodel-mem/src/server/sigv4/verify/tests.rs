@@ -177,6 +177,36 @@ fn no_authorization_is_a_missing_token() {
 }
 
 #[test]
+fn a_header_and_a_presigned_query_together_are_refused() {
+    let h = signed_request(b"{}", "20260101T120000Z", "eu-west-1");
+    let request = Signed {
+        method: "POST",
+        path: "/",
+        query: "X-Amz-Algorithm",
+        headers: &h,
+        body: b"{}",
+    };
+    assert_eq!(
+        verifier().verify(&request, at("20260101T120000Z")),
+        Err(Refusal::invalid(
+            "Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP \
+             header."
+        ))
+    );
+    // A presigned request alone is not supported: as if unsigned.
+    let unsigned = headers(&[("host", "h")]);
+    let request = Signed {
+        query: "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=a",
+        headers: &unsigned,
+        ..request
+    };
+    let refused = verifier()
+        .verify(&request, at("20260101T120000Z"))
+        .unwrap_err();
+    assert_eq!(refused.code, "MissingAuthenticationTokenException");
+}
+
+#[test]
 fn missing_parameters_are_an_incomplete_signature() {
     let h = headers(&[
         ("host", "h"),
