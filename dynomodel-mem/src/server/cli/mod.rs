@@ -116,7 +116,8 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                                 without an Authorization header, UnrecognizedClientException for
                                 an unknown key, InvalidSignatureException for a wrong signature
                                 or one dated more than 15 minutes from the server's clock
-                                (default: off, any request is served, signed or not)
+                                (default: off, any request is served, signed or not; `export`
+                                and `import` do not sign theirs)
   --access-key ID:SECRET        with --verify-signatures, accept signatures of this access key id
                                 and secret access key (repeatable; visible to other users of the
                                 machine in its process list: prefer --access-keys-file)
