@@ -10,6 +10,10 @@ use crate::MemBackend;
 pub(crate) struct EngineConfig {
     /// The region in ARNs.
     pub region: String,
+    /// The region was set ([`MemBackendBuilder::region`]): the engine is that region's alone. Without
+    /// one, the engine answers every region (see [`EngineConfig::table_name_of`]) and its server
+    /// names each client's own region in its answers.
+    pub region_pinned: bool,
     /// The account id in ARNs.
     pub account: String,
     /// How long a table or index stays `CREATING`, `UPDATING` or `DELETING` (by the engine's clock).
@@ -27,6 +31,7 @@ impl Default for EngineConfig {
     fn default() -> EngineConfig {
         EngineConfig {
             region: "ddblocal".into(),
+            region_pinned: false,
             account: "000000000000".into(),
             transition: Duration::ZERO,
             item_collection_size_limit: crate::collection::DEFAULT_LIMIT,
@@ -44,19 +49,50 @@ impl EngineConfig {
         )
     }
 
-    /// The table a request names: `name`, or the table of an ARN of this engine's region and account.
-    /// `None` for an ARN of another account or region (or of something other than a table), which no
-    /// table here can match.
+    /// The table a request names: `name`, or the table of an ARN of this engine's account and region.
+    /// `None` for an ARN of another account (or of something other than a table), which no table here
+    /// can match, or of another region when the region is pinned. An engine without a region of its
+    /// own is one database that answers every region (the server names each client's region in its
+    /// answers, `server/wire/region.rs`), so an ARN of any region names its table.
     pub(crate) fn table_name_of<'a>(&self, name: &'a str) -> Option<&'a str> {
         if !name.starts_with("arn:") {
             return Some(name);
         }
-        let rest = name.strip_prefix("arn:aws:dynamodb:")?;
-        let rest = rest.strip_prefix(self.region.as_str())?.strip_prefix(':')?;
-        let rest = rest.strip_prefix(self.account.as_str())?;
-        rest.strip_prefix(":table/")
+        let (region, account, resource) = split_arn(name)?;
+        if account != self.account || !self.serves_region(region) {
+            return None;
+        }
+        resource
+            .strip_prefix("table/")
             .filter(|table| !table.is_empty() && !table.contains('/'))
     }
+
+    /// Whether an ARN of `region` may name this engine's resources: any region unless pinned.
+    pub(crate) fn serves_region(&self, region: &str) -> bool {
+        !self.region_pinned || region == self.region
+    }
+
+    /// `arn` (one of this engine's ARNs, as a client sends it back) with the engine's own region in
+    /// it, as the engine stores its ARNs: a client of an engine without a region of its own holds ARNs
+    /// that name its region. Any other string is returned as it is.
+    pub(crate) fn own_arn<'a>(&self, arn: &'a str) -> std::borrow::Cow<'a, str> {
+        match split_arn(arn) {
+            Some((region, account, resource))
+                if region != self.region && self.serves_region(region) =>
+            {
+                format!("arn:aws:dynamodb:{}:{account}:{resource}", self.region).into()
+            }
+            _ => arn.into(),
+        }
+    }
+}
+
+/// The region, account and resource (`table/NAME…`) of a DynamoDB ARN.
+pub(crate) fn split_arn(arn: &str) -> Option<(&str, &str, &str)> {
+    let rest = arn.strip_prefix("arn:aws:dynamodb:")?;
+    let (region, rest) = rest.split_once(':')?;
+    let (account, resource) = rest.split_once(':')?;
+    Some((region, account, resource))
 }
 
 #[cfg(test)]
@@ -64,12 +100,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn arns_name_tables_of_this_region_and_account_only() {
+    fn arns_name_tables_of_this_account_only() {
         let config = EngineConfig::default();
         assert_eq!(config.table_name_of("users"), Some("users"));
         let arn = config.table_arn("users");
         assert_eq!(arn, "arn:aws:dynamodb:ddblocal:000000000000:table/users");
         assert_eq!(config.table_name_of(&arn), Some("users"));
+        // No region of its own: every region's ARN names the table.
+        assert_eq!(
+            config.table_name_of("arn:aws:dynamodb:us-east-1:000000000000:table/users"),
+            Some("users")
+        );
         for other in [
             "arn:aws:dynamodb:us-east-1:123456789012:table/users",
             "arn:aws:dynamodb:ddblocal:000000000000:table/users/index/gsi",
@@ -78,15 +119,34 @@ mod tests {
         ] {
             assert_eq!(config.table_name_of(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_pinned_region_is_the_only_one() {
         let mine = EngineConfig {
             region: "eu-west-1".into(),
+            region_pinned: true,
             account: "123456789012".into(),
             ..EngineConfig::default()
         };
+        let arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/t1";
+        assert_eq!(mine.table_name_of(arn), Some("t1"));
+        let elsewhere = "arn:aws:dynamodb:us-east-1:123456789012:table/t1";
+        assert_eq!(mine.table_name_of(elsewhere), None);
+        assert_eq!(mine.own_arn(elsewhere), elsewhere);
+    }
+
+    #[test]
+    fn arns_a_client_holds_map_to_the_engine_s_own() {
+        let config = EngineConfig::default();
+        let held = "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2026-01-01T00:00:00.000";
         assert_eq!(
-            mine.table_name_of("arn:aws:dynamodb:eu-west-1:123456789012:table/t1"),
-            Some("t1")
+            config.own_arn(held),
+            "arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000"
         );
+        let own = config.table_arn("t");
+        assert_eq!(config.own_arn(&own), own);
+        assert_eq!(config.own_arn("garbage"), "garbage");
     }
 }
 
@@ -121,9 +181,14 @@ impl MemBackendBuilder {
         self
     }
 
-    /// The region in table ARNs (default: `ddblocal`, as DynamoDB Local).
+    /// The engine's region: every ARN it hands out and every stream record's `awsRegion` name it,
+    /// and only ARNs of this region name its tables. Without one the engine is one database that
+    /// answers every region: its ARNs say `ddblocal` (as DynamoDB Local's), an ARN of any region
+    /// names its table, and its [server](crate::server) answers each client in the region the
+    /// client signs its requests for.
     pub fn region(mut self, region: impl Into<String>) -> Self {
         self.config.region = region.into();
+        self.config.region_pinned = true;
         self
     }
 

@@ -382,6 +382,15 @@ impl MemBackend {
         }
     }
 
+    /// The engine's region when one was set ([`MemBackendBuilder::region`]); `None` for an engine
+    /// that answers every region.
+    #[cfg(feature = "server")]
+    pub(crate) fn pinned_region(&self) -> Option<String> {
+        let state = self.read();
+        let config = state.config();
+        config.region_pinned.then(|| config.region.clone())
+    }
+
     /// The fault rules armed on this engine (shared by its clones): add or clear rules while it
     /// runs, e.g. to fail one request in the middle of a test. See [`faults`].
     ///

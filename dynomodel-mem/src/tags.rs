@@ -40,7 +40,7 @@ const TOO_MANY: &str = "Number of Tags exceed the current limit for the provided
 impl State {
     /// `TagResource`: adds the tags, replacing the values of keys already present.
     pub fn tag_resource(&mut self, input: TagResourceInput) -> Result<TagResourceOutput> {
-        let name = self.resolve_arn(&input.resource_arn)?;
+        let name = self.resolve_arn(&input.resource_arn, "TagResource")?;
         if input.tags.is_empty() {
             // Checked before the table is looked up (dynalite: a missing table with `Tags: []`).
             return Err(Error::validation(
@@ -69,7 +69,7 @@ impl State {
 
     /// `UntagResource`: removes the tags with these keys; unknown keys are fine.
     pub fn untag_resource(&mut self, input: &UntagResourceInput) -> Result<UntagResourceOutput> {
-        let name = self.resolve_arn(&input.resource_arn)?;
+        let name = self.resolve_arn(&input.resource_arn, "UntagResource")?;
         if input.tag_keys.is_empty() {
             return Err(Error::validation(
                 "Atleast one Tag Key needs to be provided as Input.",
@@ -99,7 +99,7 @@ impl State {
         &self,
         input: &ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
-        let name = self.resolve_arn(&input.resource_arn)?;
+        let name = self.resolve_arn(&input.resource_arn, "ListTagsOfResource")?;
         let table = self
             .table(&name)
             .map_err(|_| resource_not_found(&input.resource_arn))?;
@@ -115,19 +115,38 @@ impl State {
 
     /// The table a tag request's ARN names. A string that is not a table ARN (or names a table that
     /// could not exist) is "Invalid TableArn: …" (dynalite's recordings, e.g. `a:b:c:d:e:f/g` and a
-    /// two-character table name); a well-formed table ARN of another region or account names no table
-    /// of this engine: ResourceNotFoundException (the service answers AccessDeniedException for an
-    /// account the caller cannot reach; there is no other account here).
-    fn resolve_arn(&self, arn: &str) -> Result<String> {
-        let Some(name) = table_of_arn(arn) else {
+    /// two-character table name). A table ARN of another account is the service's IAM refusal,
+    /// [`access_denied`]: the caller is this engine's account, which holds no permission on another's
+    /// resources. One of another region (an engine whose region is pinned) names no table here:
+    /// ResourceNotFoundException.
+    fn resolve_arn(&self, arn: &str, operation: &str) -> Result<String> {
+        let Some((account, name)) = table_of_arn(arn) else {
             return Err(Error::validation(format!(
                 "Invalid TableArn: Invalid ResourceArn provided as input {arn}"
             )));
         };
+        let own_account = &self.config().account;
+        if account != own_account {
+            return Err(access_denied(own_account, operation, arn));
+        }
         match self.config().table_name_of(arn) {
             Some(mine) if mine == name => Ok(name.to_owned()),
             _ => Err(resource_not_found(arn)),
         }
+    }
+}
+
+/// The service's answer to a tag operation on another account's table (the policy evaluation's
+/// AccessDeniedException, in the words IAM uses for every service). The caller is the account's root
+/// user: the engine knows no IAM users, and its requests are its own account's.
+fn access_denied(account: &str, operation: &str, arn: &str) -> Error {
+    Error::Service {
+        code: "AccessDeniedException".into(),
+        message: format!(
+            "User: arn:aws:iam::{account}:root is not authorized to perform: dynamodb:{operation} \
+             on resource: {arn} because no resource-based policy allows the \
+             dynamodb:{operation} action"
+        ),
     }
 }
 
@@ -156,18 +175,16 @@ fn resource_not_found(arn: &str) -> Error {
     ))
 }
 
-/// The table name of `arn:aws:dynamodb:<region>:<account>:table/<name>`, whatever the region and
-/// account, when the name is a valid table name.
-fn table_of_arn(arn: &str) -> Option<&str> {
-    let rest = arn.strip_prefix("arn:aws:dynamodb:")?;
-    let (region, rest) = rest.split_once(':')?;
-    let (account, name) = rest.split_once(':')?;
-    let name = name.strip_prefix("table/")?;
+/// The account and table name of `arn:aws:dynamodb:<region>:<account>:table/<name>`, whatever the
+/// region and account, when the name is a valid table name.
+fn table_of_arn(arn: &str) -> Option<(&str, &str)> {
+    let (region, account, resource) = crate::config::split_arn(arn)?;
+    let name = resource.strip_prefix("table/")?;
     let valid_name = (3..=255).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
-    (!region.is_empty() && !account.is_empty() && valid_name).then_some(name)
+    (!region.is_empty() && !account.is_empty() && valid_name).then_some((account, name))
 }
 
 /// Each tag in order (key, reserved prefix, value), then duplicate keys.
@@ -321,7 +338,7 @@ mod tests {
     fn arns() {
         assert_eq!(
             table_of_arn("arn:aws:dynamodb:us-east-1:123456789012:table/users"),
-            Some("users")
+            Some(("123456789012", "users"))
         );
         for bad in [
             "",

@@ -44,6 +44,7 @@ mod partiql_errors;
 mod partiql_multi;
 mod projections;
 mod query;
+mod regions;
 mod request_wording;
 mod requests;
 mod scan;

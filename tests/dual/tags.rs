@@ -273,6 +273,48 @@ dual_test!(tag_requests_name_tables_by_arn, |t| {
     }
 });
 
+dual_test!(
+    tag_requests_on_another_account_s_table_are_access_denied,
+    |t| {
+        // The service's IAM refusal (issue 26): the caller is the server's own account (the engine's,
+        // `000000000000` by default, as DynamoDB Local's); a table ARN of another account is not its to
+        // tag or read, whatever the region. The account's root user stands for the caller: the engine
+        // knows no IAM users.
+        let table = create_tagged(&t, "tagacct", vec![]).await.unwrap();
+        let arn = arn_of(&t, &table).await;
+        let theirs = arn.replace(":000000000000:", ":111122223333:");
+        assert_ne!(theirs, arn);
+        let denied = |operation: &str| {
+            format!(
+                "User: arn:aws:iam::000000000000:root is not authorized to perform: \
+             dynamodb:{operation} on resource: {theirs} because no resource-based policy allows \
+             the dynamodb:{operation} action"
+            )
+        };
+        let code = "AccessDeniedException";
+        expect_tag_error(
+            &t,
+            tag(&t, &theirs, tags(&[("a", "b")])).await,
+            code,
+            &denied("TagResource"),
+        );
+        expect_tag_error(
+            &t,
+            untag(&t, &theirs, &["a"]).await,
+            code,
+            &denied("UntagResource"),
+        );
+        let listed = t
+            .backend()
+            .list_tags_of_resource(ListTagsOfResourceInput {
+                resource_arn: theirs.clone(),
+                next_token: None,
+            })
+            .await;
+        expect_tag_error(&t, listed, code, &denied("ListTagsOfResource"));
+    }
+);
+
 dual_test!(create_table_checks_its_tags, |t| {
     let too_many: Vec<Tag> = (0..51).map(|i| Tag::new(i.to_string(), "v")).collect();
     for (with, message) in [

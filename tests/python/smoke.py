@@ -396,6 +396,8 @@ def streams(ddb, endpoint):
     )["TableDescription"]
     arn = desc["LatestStreamArn"]
     assert arn.startswith(desc["TableArn"] + "/stream/"), desc
+    # Answers name the client's region (its requests are signed for us-east-1), not `ddblocal`.
+    assert desc["TableArn"] == "arn:aws:dynamodb:us-east-1:000000000000:table/events", desc
     ddb.put_item(TableName="events", Item={"id": {"S": "e1"}, "n": {"N": "1"}})
     ddb.put_item(TableName="events", Item={"id": {"S": "e1"}, "n": {"N": "1"}})  # changes nothing
     ddb.update_item(TableName="events", Key={"id": {"S": "e1"}}, UpdateExpression="SET n = n + :one",
@@ -427,6 +429,7 @@ def streams(ddb, endpoint):
     numbers = [int(r["dynamodb"]["SequenceNumber"]) for r in records]
     assert numbers == sorted(numbers), numbers
     assert all(r["eventSource"] == "aws:dynamodb" for r in records), records
+    assert all(r["awsRegion"] == "us-east-1" for r in records), records
     expect_error("ResourceNotFoundException", streams.describe_stream, StreamArn=arn + "x")
 
 

@@ -1,38 +1,12 @@
 //! Who may drive the server (issue 25, "admin endpoints can be driven from any web page"): a
 //! cross-site "simple" POST cannot arm a fault rule, a page that rebinds its domain to 127.0.0.1 is
-//! refused by its `Host`, no response grants CORS, an admin token is enforced when set (and required
-//! beyond loopback), and the rule list is bounded.
-
-use std::net::SocketAddr;
+//! refused by its `Host`, no response grants CORS to another site's page (and the admin endpoints to
+//! none), an admin token is enforced when set (and required beyond loopback), and the rule list is
+//! bounded.
 
 use dynomodel_mem::server::ServerBuilder;
 
 use super::*;
-
-/// A raw request: `method path` with these extra header lines and body; the reply.
-async fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> Reply {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    stream
-        .write_all(format!("{head}\r\n{body}").as_bytes())
-        .await
-        .unwrap();
-    let mut bytes = Vec::new();
-    stream.read_to_end(&mut bytes).await.unwrap();
-    parse_reply(&bytes)
-}
 
 async fn admin_server(builder: ServerBuilder) -> ServerHandle {
     let server = builder
@@ -212,7 +186,23 @@ async fn no_response_grants_cors() {
     )
     .await;
     let answered = call(addr, "ListTables", json!({})).await;
-    for reply in [preflight, api, answered] {
+    // The API grants CORS to pages served from loopback (tests/server/cors.rs); the admin
+    // endpoints to none.
+    let local_page = request(
+        addr,
+        "OPTIONS",
+        "/_dynomodel/faults",
+        &[
+            ("Host", &host),
+            ("Origin", "http://localhost:3000"),
+            ("Access-Control-Request-Method", "POST"),
+            ("Access-Control-Request-Headers", "content-type"),
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(api.status, 403);
+    for reply in [preflight, api, answered, local_page] {
         let cors: Vec<_> = reply
             .headers
             .iter()

@@ -5,22 +5,29 @@
 //! This file holds the raw client and the single-item and table operations' tests; `multi_item.rs` the
 //! batches' and transactions' bodies, `sdk.rs` the AWS SDK against the wire layer, `throughput.rs` throttling, `capacity.rs`
 //! consumed capacity and item collection metrics through the AWS SDK, `dump.rs` seed and export over HTTP, `faults.rs` the admin endpoints
-//! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements, `table_answers.rs`
-//! DeleteTable's and DescribeTable's members.
+//! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements,
+//! `table_answers.rs` DeleteTable's and DescribeTable's members; the HTTP surface: `regions.rs` (answers in
+//! the signing region), `compression.rs` (compressed requests and responses), `cors.rs`, `signatures.rs`
+//! (`--verify-signatures`), `endpoint.rs` (`GET /`, `Server`, empty tag answers, another account's ARN).
 
 #![allow(clippy::unwrap_used)]
 
 mod admin_safety;
 mod capacity;
+mod compression;
+mod cors;
 mod crash;
 mod dump;
+mod endpoint;
 mod faults;
 mod fuzz;
 mod fuzz_partiql;
 mod lifecycle;
 mod limits;
 mod multi_item;
+mod regions;
 mod sdk;
+mod signatures;
 mod table_answers;
 mod throughput;
 mod validation_fuzz;
@@ -79,6 +86,32 @@ async fn raw(addr: SocketAddr, target: Option<&str>, body: &[u8]) -> Reply {
     );
     if let Some(target) = target {
         head.push_str(&format!("X-Amz-Target: {target}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut bytes = Vec::new();
+    stream.read_to_end(&mut bytes).await.unwrap();
+    parse_reply(&bytes)
+}
+
+/// A raw request: `method path` with these header lines (`Content-Length` and `Connection: close`
+/// added) and body; the reply.
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: impl AsRef<[u8]>,
+) -> Reply {
+    let body = body.as_ref();
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.unwrap();

@@ -124,6 +124,10 @@ impl Target for HttpTarget {
             Ok(answer) => answer,
             Err(_) => self.exchange(operation, &body).await?,
         };
+        // TagResource and UntagResource answer without a body (on DynamoDB too).
+        if status == 200 && bytes.is_empty() {
+            return Ok(Value::Object(serde_json::Map::new()));
+        }
         let answer: Value = serde_json::from_slice(&bytes).map_err(|_| {
             DumpError::Connection(format!(
                 "http://{} answered {status} with a body that is not JSON: is it a DynamoDB endpoint?",

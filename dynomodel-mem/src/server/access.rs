@@ -17,9 +17,10 @@
 //! other interfaces are not checked: clients on a network reach the server by names it cannot know
 //! (Docker service names, DNS), and a server bound there is exposed to the network anyway, which it
 //! warns about at startup. Cross-site requests without rebinding need no check: DynamoDB's requests
-//! carry `X-Amz-Target`, which a page can only send after a CORS preflight the server never grants
-//! (it sends no CORS headers), and the admin endpoints take only `application/json` bodies, which a
-//! page cannot post without a preflight either.
+//! carry `X-Amz-Target`, which a page can only send after a CORS preflight, granted only to the
+//! origins the server allows (pages served from loopback by default: `cors.rs`), and the admin
+//! endpoints take only `application/json` bodies, which a page cannot post without a preflight either,
+//! and they grant none.
 //!
 //! # The admin token
 //! With a token set, every admin request must carry `Authorization: Bearer TOKEN`. A server that

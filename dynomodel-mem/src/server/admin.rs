@@ -31,7 +31,7 @@
 //! make a browser send (see `access.rs` for the `Host` check that defeats DNS rebinding):
 //! - a `POST` must carry `Content-Type: application/json` (`415` otherwise): a page can send a
 //!   cross-site "simple" POST of `text/plain` without asking, but a JSON one only after a CORS
-//!   preflight, which this server never grants (it sends no CORS headers);
+//!   preflight, which the admin endpoints never grant (they send no CORS headers);
 //! - with an admin token ([`ServerBuilder::admin_token`](super::ServerBuilder::admin_token), `serve
 //!   --admin-token`), every request must carry `Authorization: Bearer TOKEN` (`401` otherwise); a server
 //!   bound beyond loopback serves the endpoints only with a token (`404` without one), since anyone on

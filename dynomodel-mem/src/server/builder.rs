@@ -1,4 +1,5 @@
-//! [`ServerBuilder`]: a server's limits, admin token and `Host` names, then the bind.
+//! [`ServerBuilder`]: a server's limits, admin token, `Host` names, CORS origins and signature
+//! verification, then the bind.
 
 use std::io;
 use std::sync::Arc;
@@ -9,12 +10,13 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::sync::watch;
 
 use super::limits::{self, Limits};
-use super::{access, admin, http, serve, ServerHandle};
+use super::sigv4::{AccessKeys, Verifier};
+use super::{access, admin, cors, http, serve, ServerHandle};
 use crate::{ManualClock, MemBackend};
 
-/// A server's settings before it binds: its limits on what clients may hold, the admin token, and the
-/// `Host` names it accepts beyond loopback's own. From [`Server::builder`]; every setting has a
-/// default.
+/// A server's settings before it binds: its limits on what clients may hold, the admin token, the
+/// `Host` names it accepts beyond loopback's own, the origins whose pages may call it (CORS), and
+/// whether it verifies request signatures. From [`Server::builder`]; every setting has a default.
 ///
 /// Timeouts longer than a year count as a year.
 ///
@@ -24,6 +26,9 @@ pub struct ServerBuilder {
     limits: Limits,
     admin_token: Option<String>,
     hosts: access::Hosts,
+    origins: cors::Origins,
+    keys: AccessKeys,
+    verify_signatures: bool,
 }
 
 impl ServerBuilder {
@@ -91,13 +96,80 @@ impl ServerBuilder {
         self
     }
 
+    /// Lets pages of `origin` (`scheme://host[:port]`, e.g. `https://app.example`; `*` for every
+    /// origin) call DynamoDB's API from a browser: the server answers their CORS preflights and grants
+    /// them its answers, as DynamoDB does. By default pages served from loopback may
+    /// (`http://localhost:5173`, `http://127.0.0.1:3000`, …), and, on a server that
+    /// [verifies signatures](ServerBuilder::verify_signatures), every origin, as on DynamoDB; a server
+    /// that checks no signature would otherwise let any page a browser visits read and write its
+    /// tables. The admin endpoints never answer CORS.
+    ///
+    /// ```
+    /// use dynomodel_mem::{server::Server, MemBackend};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder()
+    ///     .cors_origin("https://app.example")
+    ///     .bind("127.0.0.1:0", MemBackend::new())
+    ///     .await?;
+    /// server.shutdown().await;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn cors_origin(mut self, origin: &str) -> ServerBuilder {
+        self.origins.allow(origin);
+        self
+    }
+
+    /// A key the server accepts signatures from, once it
+    /// [verifies signatures](ServerBuilder::verify_signatures): access key id and secret access key,
+    /// as the client's credentials hold them.
+    pub fn access_key(mut self, id: impl Into<String>, secret: impl Into<String>) -> ServerBuilder {
+        self.keys.insert(id.into(), secret.into());
+        self
+    }
+
+    /// Checks the SigV4 signature of every DynamoDB request against the
+    /// [access keys](ServerBuilder::access_key) given (at least one, or the bind fails), and refuses
+    /// the others as DynamoDB does, all with HTTP 400: no `Authorization` header is
+    /// `MissingAuthenticationTokenException` ("Request is missing Authentication Token"), an unknown
+    /// access key `UnrecognizedClientException` ("The security token included in the request is
+    /// invalid."), a wrong signature, or one dated more than 15 minutes from the server's clock,
+    /// `InvalidSignatureException`, a malformed header `IncompleteSignatureException`. Off by default:
+    /// any request is served, signed or not. The admin endpoints are not DynamoDB's and keep their own
+    /// token. With an engine whose region is set, a request signed for another region is refused, as
+    /// another region's endpoint refuses it.
+    ///
+    /// ```
+    /// use dynomodel_mem::{server::Server, MemBackend};
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let server = Server::builder()
+    ///     .access_key("AKIDLOCAL", "local-secret")
+    ///     .verify_signatures()
+    ///     .bind("127.0.0.1:0", MemBackend::new())
+    ///     .await?;
+    /// // Unsigned requests are now refused: MissingAuthenticationTokenException.
+    /// server.shutdown().await;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn verify_signatures(mut self) -> ServerBuilder {
+        self.verify_signatures = true;
+        self
+    }
+
     /// [`Server::bind`](super::Server::bind) with these settings.
     pub async fn bind<B: Backend + 'static>(
         self,
         addr: impl ToSocketAddrs,
         backend: B,
     ) -> io::Result<ServerHandle> {
-        self.bind_shared(addr, Arc::new(backend)).await
+        // The engine is served as one (its health, its region model), without admin endpoints.
+        let engine = (&backend as &dyn std::any::Any)
+            .downcast_ref::<MemBackend>()
+            .cloned();
+        self.start(addr, Arc::new(backend), None, engine).await
     }
 
     /// [`Server::bind_shared`](super::Server::bind_shared) with these settings.
@@ -132,10 +204,17 @@ impl ServerBuilder {
         admin: Option<admin::Admin>,
         engine: Option<MemBackend>,
     ) -> io::Result<ServerHandle> {
+        if self.verify_signatures && self.keys.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "verifying signatures needs at least one access key (--access-key or \
+                 --access-keys-file)",
+            ));
+        }
         let listener = TcpListener::bind(addr).await?;
         let local_addr = listener.local_addr()?;
         let loopback = local_addr.ip().is_loopback();
-        if !loopback {
+        if !loopback && !self.verify_signatures {
             log::warn!(
                 "listening on {local_addr}, beyond loopback: the DynamoDB API is unauthenticated, \
                  anyone who can reach this address can read and write every table"
@@ -153,6 +232,17 @@ impl ServerBuilder {
                 admin::Endpoints::Disabled
             }
         };
+        // An engine without a region of its own answers each client in its signing region.
+        let pinned_region = engine.as_ref().and_then(MemBackend::pinned_region);
+        let present_regions = engine.is_some() && pinned_region.is_none();
+        let mut origins = self.origins;
+        let verifier = match self.verify_signatures {
+            true => {
+                origins.allow_any_by_default();
+                Some(Verifier::new(self.keys, pinned_region))
+            }
+            false => None,
+        };
         let shared = Arc::new(http::Shared {
             backend,
             engine,
@@ -160,6 +250,9 @@ impl ServerBuilder {
             hosts: self.hosts,
             body_memory: limits::BodyMemory::new(self.limits.max_body_memory),
             limits: self.limits,
+            origins,
+            verifier,
+            present_regions,
         });
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(serve(listener, shared, stopped));

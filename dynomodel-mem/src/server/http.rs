@@ -1,23 +1,27 @@
-//! One HTTP exchange: limits, target dispatch, DynamoDB's response headers, a log line.
+//! One HTTP exchange: the `Host` check, the admin endpoints or DynamoDB's (`api.rs`), DynamoDB's
+//! response headers, a log line.
 //!
 //! Decisions:
-//! - A body over [`MAX_BODY_BYTES`] (16 MB, DynamoDB's request limit) is answered with HTTP 413, as
-//!   dynalite does, but with a DynamoDB-style JSON error body (`RequestEntityTooLarge`) so that SDKs, which
-//!   look for `__type`, report a code rather than an unparseable response. A declared `Content-Length`
-//!   over the limit is refused before a byte of the body is read; a chunked body is cut off at the limit.
+//! - A body over [`MAX_BODY_BYTES`] (16 MB, DynamoDB's request limit; inflated, for a compressed one) is
+//!   answered with HTTP 413, as dynalite does, but with a DynamoDB-style JSON error body
+//!   (`RequestEntityTooLarge`) so that SDKs, which look for `__type`, report a code rather than an
+//!   unparseable response. A declared `Content-Length` over the limit is refused before a byte of the
+//!   body is read; a chunked body is cut off at the limit (`body.rs`).
 //! - A body must arrive within the body timeout, and takes its bytes from the budget of bodies in
 //!   flight, waiting for room within that same time: a client that stalls is answered `408
-//!   RequestTimeoutException` and disconnected, and its bytes are released (see `limits.rs`).
-//! - The `Content-Type` of DynamoDB's requests is not checked, nor the SigV4 signature: any client that
-//!   speaks the protocol is served, whatever its credentials. The `Host` of a request that reached the
-//!   server on loopback must name loopback (`access.rs`: DNS rebinding), else `403
-//!   AccessDeniedException`.
+//!   RequestTimeoutException` and disconnected, and its bytes are released (see `limits.rs`). A
+//!   compressed body's inflated bytes take their room too (`encoding.rs`).
+//! - The `Content-Type` of DynamoDB's requests is not checked; their SigV4 signature only when the
+//!   server verifies signatures (`sigv4/`): by default any client that speaks the protocol is served,
+//!   whatever its credentials. The `Host` of a request that reached the server on loopback must name
+//!   loopback (`access.rs`: DNS rebinding), else `403 AccessDeniedException`.
 //! - `GET /health` answers `200 {"status":"ok"}` for process supervisors (never on DynamoDB's `POST /`),
 //!   and `503 {"status":"degraded"|"failed","reason":…}` while the engine's data directory cannot be
-//!   written ([`MemBackend::health`](crate::MemBackend::health));
-//!   `GET /` answers `200 healthy: dynomodel-mem`, as before; any other non-POST request is an
-//!   `UnknownOperationException`. No response carries CORS headers: no web page of another origin may
-//!   read an answer, or send DynamoDB's `X-Amz-Target` at all.
+//!   written ([`MemBackend::health`](crate::MemBackend::health)); `GET /` answers `200 healthy:
+//!   <host> `, as DynamoDB's endpoint does; any other non-POST request is an
+//!   `UnknownOperationException`. DynamoDB's endpoint answers CORS for the origins the server allows
+//!   (`cors.rs`); the admin endpoints never do.
+//! - Every response carries `x-amz-crc32`, `x-amzn-RequestId` and `Server: Server`, as DynamoDB's do.
 //! - A panic in the backend (a bug: the engine never panics on input) costs one request a 500
 //!   (`InternalServerError`), not the connection or the server.
 //! - A request with a large body ([`OFF_THE_WORKERS_BYTES`]) is answered on Tokio's blocking pool rather
@@ -28,20 +32,22 @@
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use dynomodel::Backend;
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderMap, HeaderValue, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{HeaderMap, HeaderValue, CONNECTION, CONTENT_TYPE, HOST, SERVER};
+use hyper::{Request, Response, StatusCode};
 use serde_json::{json, Value};
-use tokio::sync::OwnedSemaphorePermit;
 
 use super::access::Hosts;
 use super::admin::{self, Endpoints};
+use super::body::{self, BodyError};
+use super::cors::Origins;
 use super::limits::{BodyMemory, Limits};
+use super::sigv4::Verifier;
 use super::wire::{self, Fault};
 
 /// The largest request body served: DynamoDB's 16 MB request limit.
@@ -53,9 +59,6 @@ pub(crate) const OFF_THE_WORKERS_BYTES: usize = 256 * 1024;
 
 /// The largest admin request body: a rule is a few hundred bytes.
 const MAX_ADMIN_BODY_BYTES: usize = 64 * 1024;
-
-/// The health check's path, for process supervisors.
-const HEALTH: &str = "/health";
 
 /// The response content type of DynamoDB's JSON 1.0 protocol.
 const JSON_1_0: &str = "application/x-amz-json-1.0";
@@ -70,28 +73,97 @@ pub(crate) struct Shared {
     pub(crate) hosts: Hosts,
     pub(crate) limits: Limits,
     pub(crate) body_memory: BodyMemory,
+    /// The origins whose pages may call the API (CORS).
+    pub(crate) origins: Origins,
+    /// The signature check, when the server verifies signatures.
+    pub(crate) verifier: Option<Verifier>,
+    /// Answers name the region each request is signed for (an engine without a region of its own:
+    /// see `wire/region.rs`).
+    pub(crate) present_regions: bool,
 }
 
 /// What the server knows about one connection.
 pub(crate) struct Connection {
-    pub(crate) context: wire::Context,
+    /// The address this connection reached (`host:port`), for DescribeEndpoints and `GET /`.
+    pub(crate) endpoint: Option<String>,
     /// The connection reached the server on a loopback address.
     pub(crate) on_loopback: bool,
+    /// The context of its last request: a connection's requests are signed for one region, so the
+    /// next one usually shares it rather than building its own.
+    last_context: Mutex<Arc<wire::Context>>,
 }
 
-/// A status and body to send; `close` ends the connection after it.
-struct Answer {
-    status: u16,
-    body: Vec<u8>,
-    close: bool,
+impl Connection {
+    pub(crate) fn new(endpoint: Option<String>, on_loopback: bool) -> Connection {
+        let context = wire::Context {
+            endpoint: endpoint.clone(),
+            region: None,
+        };
+        Connection {
+            endpoint,
+            on_loopback,
+            last_context: Mutex::new(Arc::new(context)),
+        }
+    }
+
+    /// The context of a request answered in `region` (`None`: the backend's own).
+    pub(crate) fn context_in(&self, region: Option<&str>) -> Arc<wire::Context> {
+        let mut last = self
+            .last_context
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if last.region.as_deref() != region {
+            *last = Arc::new(wire::Context {
+                endpoint: self.endpoint.clone(),
+                region: region.map(str::to_owned),
+            });
+        }
+        Arc::clone(&last)
+    }
+}
+
+/// A status, body and headers to send; `close` ends the connection after it.
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) body: Vec<u8>,
+    pub(crate) close: bool,
+    /// `None`: no `Content-Type` (a body-less answer).
+    pub(crate) content_type: Option<&'static str>,
+    /// Headers beyond DynamoDB's own (CORS, `Content-Encoding`).
+    pub(crate) headers: HeaderMap,
+}
+
+impl Answer {
+    /// A body-less answer.
+    pub(crate) fn empty(status: u16) -> Answer {
+        Answer {
+            content_type: None,
+            ..Answer::from((status, Vec::new()))
+        }
+    }
+
+    /// A plain-text answer.
+    pub(crate) fn text(status: u16, body: Vec<u8>) -> Answer {
+        Answer {
+            content_type: Some("text/plain"),
+            ..Answer::from((status, body))
+        }
+    }
 }
 
 impl From<(u16, Vec<u8>)> for Answer {
+    /// A JSON answer (plain text for the statuses between 200 and 400 that carry none).
     fn from((status, body): (u16, Vec<u8>)) -> Answer {
+        let content_type = match status == 200 || status >= 400 {
+            true => JSON_1_0,
+            false => "text/plain",
+        };
         Answer {
             status,
             body,
             close: false,
+            content_type: Some(content_type),
+            headers: HeaderMap::new(),
         }
     }
 }
@@ -116,7 +188,7 @@ pub(crate) async fn handle(
         Ok(()) if request.uri().path().starts_with(admin::PREFIX) => {
             administer(&shared, request).await
         }
-        Ok(()) => respond(&shared, &connection, request).await,
+        Ok(()) => super::api::answer(&shared, &connection, request).await,
     };
     log::debug!(
         "{request_id} {target} -> {} ({} bytes, {:?})",
@@ -127,177 +199,16 @@ pub(crate) async fn handle(
     Ok(finish(answer, &request_id))
 }
 
-async fn respond(
-    shared: &Arc<Shared>,
-    connection: &Arc<Connection>,
-    request: Request<Incoming>,
-) -> Answer {
-    if request.method() == Method::GET && request.uri().path() == "/" {
-        return (200, b"healthy: dynomodel-mem".to_vec()).into();
-    }
-    if request.method() == Method::GET && request.uri().path() == HEALTH {
-        return health(shared.engine.as_ref()).into();
-    }
-    if request.method() != Method::POST {
-        return fault(&Fault::UnknownOperation).into();
-    }
-    let operation = request
-        .headers()
-        .get("x-amz-target")
-        .and_then(|v| v.to_str().ok())
-        .and_then(wire::operation_of)
-        .map(str::to_owned);
-    // The body's share of the budget is held until the request is answered.
-    let (body, _room) = match read_body(shared, request, MAX_BODY_BYTES).await {
-        Ok(read) => read,
-        Err(BodyError::TooLarge) => return too_large().into(),
-        Err(BodyError::TimedOut { received }) => return timed_out(&shared.limits, received),
-        // The client went away or sent a broken chunked encoding: nothing sensible was received.
-        Err(BodyError::Broken) => return fault(&Fault::Serialization(None)).into(),
-    };
-    let Some(operation) = operation else {
-        return fault(&Fault::UnknownOperation).into();
-    };
-    let answered = match body.len() >= OFF_THE_WORKERS_BYTES {
-        true => off_the_workers(shared, connection, operation.clone(), body).await,
-        false => {
-            // Caught on this task rather than by spawning one per request, which would add a
-            // hand-off between worker threads to every request.
-            let call = wire::respond(&connection.context, &*shared.backend, &operation, &body);
-            futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(call))
-                .await
-                .ok()
-        }
-    };
-    match answered {
-        Some(Ok(body)) => (200, body).into(),
-        Some(Err(f)) => fault(&f).into(),
-        None => {
-            log::error!("the backend panicked while answering {operation}");
-            let body = json!({
-                "__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
-                "message": "Internal server error",
-            });
-            (500, encode(&body)).into()
-        }
-    }
-}
-
-/// `GET /health`: 200 while the engine serves reads and writes, 503 with the reason when its data
-/// directory failed (a server over another backend is always ok).
-fn health(engine: Option<&crate::MemBackend>) -> (u16, Vec<u8>) {
-    match engine.map_or(crate::Health::Ok, crate::MemBackend::health) {
-        crate::Health::Degraded { reason } => (
-            503,
-            encode(
-                &json!({"status": "degraded", "reason": reason, "reads": true, "writes": false}),
-            ),
-        ),
-        crate::Health::Failed { reason } => (
-            503,
-            encode(&json!({"status": "failed", "reason": reason, "reads": false, "writes": false})),
-        ),
-        _ => (200, encode(&json!({ "status": "ok" }))),
-    }
-}
-
-/// Answers a large request on the blocking pool; `None` if the backend panicked.
-async fn off_the_workers(
-    shared: &Arc<Shared>,
-    connection: &Arc<Connection>,
-    operation: String,
-    body: Bytes,
-) -> Option<wire::WireResult<Vec<u8>>> {
-    let (shared, connection) = (Arc::clone(shared), Arc::clone(connection));
-    // The backend's futures run on this runtime's timers (fault injection's latency) from the
-    // blocking thread.
-    let runtime = tokio::runtime::Handle::current();
-    let work = move || {
-        let call = wire::respond(&connection.context, &*shared.backend, &operation, &body);
-        runtime.block_on(call)
-    };
-    tokio::task::spawn_blocking(work).await.ok()
-}
-
-/// Why a body could not be read.
-enum BodyError {
-    /// Longer than the limit.
-    TooLarge,
-    /// Not all there within the body timeout (waiting for room in the budget included).
-    TimedOut {
-        /// The bytes that did arrive.
-        received: usize,
-    },
-    /// The client went away or broke the encoding.
-    Broken,
-}
-
-/// Reads a request's body, at most `limit` bytes, within the body timeout and the budget of bodies in
-/// flight. Returns the body and its share of the budget.
-async fn read_body(
-    shared: &Shared,
-    request: Request<Incoming>,
-    limit: usize,
-) -> Result<(Bytes, Vec<OwnedSemaphorePermit>), BodyError> {
-    let declared = declared_length(request.headers());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(BodyError::TooLarge);
-    }
-    let mut body = request.into_body();
-    let mut received = 0usize;
-    let mut parts: Vec<Bytes> = Vec::new();
-    let mut room = Vec::new();
-    let read = async {
-        // A declared length is reserved whole before the first byte: reserving as bytes arrive would
-        // let bodies that each hold part of the budget wait on one another.
-        if let Some(n) = declared.filter(|n| *n > 0) {
-            room.extend(shared.body_memory.reserve(n as usize).await);
-        }
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|_| BodyError::Broken)?;
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            received += data.len();
-            if received > limit {
-                return Err(BodyError::TooLarge);
-            }
-            if declared.is_none() {
-                room.extend(shared.body_memory.reserve(data.len()).await);
-            }
-            parts.push(data);
-        }
-        Ok(())
-    };
-    match tokio::time::timeout(shared.limits.body_timeout, read).await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(e),
-        Err(_) => return Err(BodyError::TimedOut { received }),
-    }
-    let bytes = match parts.as_slice() {
-        [] => Bytes::new(),
-        [one] => one.clone(),
-        many => Bytes::from(many.concat()),
-    };
-    Ok((bytes, room))
-}
-
-/// The `Content-Length` the client declared, if it did.
-fn declared_length(headers: &HeaderMap) -> Option<u64> {
-    headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-}
-
-/// An admin request (`/_dynomodel/…`, never DynamoDB's `POST /`), once `shared.admin` admits it.
+/// An admin request (`/_dynomodel/…`, never DynamoDB's `POST /`), once `shared.admin` admits it. It
+/// never carries CORS headers.
 async fn administer(shared: &Shared, request: Request<Incoming>) -> Answer {
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
     if let Err((status, message)) = shared.admin.admit(&method, request.headers()) {
         return (status, encode(&json!({ "message": message }))).into();
     }
-    let body = match read_body(shared, request, MAX_ADMIN_BODY_BYTES).await {
+    let (head, incoming) = request.into_parts();
+    let body = match body::read(shared, &head.headers, incoming, MAX_ADMIN_BODY_BYTES).await {
         Ok((body, _room)) => body,
         Err(BodyError::TimedOut { received }) => return timed_out(&shared.limits, received),
         Err(_) => {
@@ -309,17 +220,17 @@ async fn administer(shared: &Shared, request: Request<Incoming>) -> Answer {
     (status, encode(&value)).into()
 }
 
-fn encode(value: &Value) -> Vec<u8> {
+pub(crate) fn encode(value: &Value) -> Vec<u8> {
     // Serialising a `Value` cannot fail (its keys are strings); "{}" keeps the response well-formed anyway.
     serde_json::to_vec(value).unwrap_or_else(|_| b"{}".to_vec())
 }
 
-fn fault(f: &Fault) -> (u16, Vec<u8>) {
+pub(crate) fn fault(f: &Fault) -> (u16, Vec<u8>) {
     let (status, body) = wire::error_response(f);
     (status, encode(&body))
 }
 
-fn too_large() -> (u16, Vec<u8>) {
+pub(crate) fn too_large() -> (u16, Vec<u8>) {
     let body = json!({
         "__type": "com.amazon.coral.service#RequestEntityTooLarge",
         "message": format!("Request body exceeds the limit of {MAX_BODY_BYTES} bytes"),
@@ -329,7 +240,7 @@ fn too_large() -> (u16, Vec<u8>) {
 
 /// A body that did not arrive within the body timeout: answered, and the connection closed (the client
 /// is stalled; the rest of its body is not waited for).
-fn timed_out(limits: &Limits, received: usize) -> Answer {
+pub(crate) fn timed_out(limits: &Limits, received: usize) -> Answer {
     let body = json!({
         "__type": "com.amazon.coral.service#RequestTimeoutException",
         "message": format!(
@@ -338,9 +249,8 @@ fn timed_out(limits: &Limits, received: usize) -> Answer {
         ),
     });
     Answer {
-        status: 408,
-        body: encode(&body),
         close: true,
+        ..Answer::from((408, encode(&body)))
     }
 }
 
@@ -353,31 +263,34 @@ fn forbidden(message: &str) -> (u16, Vec<u8>) {
     (403, encode(&body))
 }
 
-/// Adds DynamoDB's headers: content type, `x-amz-crc32` (the body's CRC32, which the SDKs verify) and
-/// `x-amzn-RequestId`; `Connection: close` when the connection ends after it.
+/// Adds DynamoDB's headers: content type, `x-amz-crc32` (the CRC32 of the body as sent, compressed or
+/// not, which the SDKs verify), `x-amzn-RequestId` and `Server`; `Connection: close` when the
+/// connection ends after it.
 fn finish(answer: Answer, request_id: &str) -> Response<Full<Bytes>> {
     let Answer {
         status,
         body,
         close,
+        content_type,
+        headers: extra,
     } = answer;
     let crc = crc32fast::hash(&body);
     let mut response = Response::new(Full::new(Bytes::from(body)));
     *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_REQUEST);
     let headers = response.headers_mut();
-    let content_type = if status == 200 || status >= 400 {
-        JSON_1_0
-    } else {
-        "text/plain"
-    };
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Some(content_type) = content_type {
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    }
     headers.insert("x-amz-crc32", HeaderValue::from(crc));
     if let Ok(id) = HeaderValue::from_str(request_id) {
         headers.insert("x-amzn-RequestId", id);
     }
+    // What DynamoDB's responses say.
+    headers.insert(SERVER, HeaderValue::from_static("Server"));
     if close {
         headers.insert(CONNECTION, HeaderValue::from_static("close"));
     }
+    headers.extend(extra);
     response
 }
 
@@ -431,5 +344,24 @@ mod tests {
         );
         assert_eq!(r.headers()["x-amzn-requestid"], "ID");
         assert_eq!(r.headers()[CONTENT_TYPE], JSON_1_0);
+        assert_eq!(r.headers()[SERVER], "Server");
+        let empty = finish(Answer::empty(200), "ID");
+        assert!(!empty.headers().contains_key(CONTENT_TYPE));
+        assert_eq!(empty.headers()["x-amz-crc32"], "0");
+    }
+
+    #[test]
+    fn a_connection_reuses_its_context_while_the_region_stays() {
+        let connection = Connection::new(Some("127.0.0.1:8000".into()), true);
+        let first = connection.context_in(Some("eu-west-1"));
+        assert_eq!(first.region.as_deref(), Some("eu-west-1"));
+        assert_eq!(first.endpoint.as_deref(), Some("127.0.0.1:8000"));
+        assert!(Arc::ptr_eq(
+            &first,
+            &connection.context_in(Some("eu-west-1"))
+        ));
+        let other = connection.context_in(None);
+        assert_eq!(other.region, None);
+        assert!(!Arc::ptr_eq(&first, &other));
     }
 }

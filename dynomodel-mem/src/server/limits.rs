@@ -116,6 +116,11 @@ impl BodyMemory {
         Arc::clone(&self.permits).acquire_many_owned(n).await.ok()
     }
 
+    /// The whole budget.
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
+
     /// The bytes free now.
     #[cfg(test)]
     pub(crate) fn available(&self) -> usize {

@@ -2,8 +2,17 @@
 //! [`Backend`], usually the in-memory [`MemBackend`].
 //!
 //! Any AWS SDK, the AWS CLI or boto3 can talk to it: `POST /` with `X-Amz-Target:
-//! DynamoDB_20120810.<Operation>`, credentials accepted unchecked. Responses carry DynamoDB's headers
-//! (`x-amz-crc32`, `x-amzn-RequestId`) and errors DynamoDB's shapes (see [`wire`]).
+//! DynamoDB_20120810.<Operation>`, credentials accepted unchecked unless the server
+//! [verifies signatures](ServerBuilder::verify_signatures). Responses carry DynamoDB's headers
+//! (`x-amz-crc32`, `x-amzn-RequestId`, `Server`) and errors DynamoDB's shapes (see [`wire`]); bodies
+//! may be compressed either way (gzip, deflate), and browser pages of the allowed origins may call it
+//! ([`ServerBuilder::cors_origin`]).
+//!
+//! Regions: an engine without a region of its own (the default) is one database answering every
+//! region; each client reads ARNs and stream records naming the region it signs its requests for
+//! (`GetRecords`' `awsRegion` is "the region in which the GetRecords request was received"), and
+//! unsigned requests are answered in `ddblocal`. An engine built with
+//! [`region`](crate::MemBackendBuilder::region) (`serve --region`) answers in that region only.
 //!
 //! ```
 //! use dynomodel::Backend;
@@ -26,11 +35,16 @@
 
 mod access;
 mod admin;
+mod api;
+mod body;
 mod builder;
 pub mod cli;
+mod cors;
 mod deadline;
+mod encoding;
 mod http;
 mod limits;
+mod sigv4;
 mod sweeper;
 mod transfer;
 pub mod wire;
@@ -257,12 +271,10 @@ async fn serve(
         let local = stream.local_addr().ok();
         // DescribeEndpoints answers the address this connection reached (the listening address, with
         // the interface's own IP when bound to 0.0.0.0), so that SDKs with endpoint discovery stay here.
-        let connection = Arc::new(http::Connection {
-            context: wire::Context {
-                endpoint: local.map(|a| a.to_string()),
-            },
-            on_loopback: local.is_some_and(|a| a.ip().is_loopback()),
-        });
+        let connection = Arc::new(http::Connection::new(
+            local.map(|a| a.to_string()),
+            local.is_some_and(|a| a.ip().is_loopback()),
+        ));
         let shared_here = Arc::clone(&shared);
         let service = service_fn(move |request| {
             http::handle(Arc::clone(&shared_here), Arc::clone(&connection), request)

@@ -163,7 +163,8 @@ impl State {
             .collect();
         streams.sort_by(|a, b| list_order(&a.stream_arn, &b.stream_arn));
         if let Some(start) = &input.exclusive_start_stream_arn {
-            streams.retain(|s| list_order(&s.stream_arn, start) == Ordering::Greater);
+            let start = self.config().own_arn(start);
+            streams.retain(|s| list_order(&s.stream_arn, &start) == Ordering::Greater);
         }
         let more = streams.len() > limit;
         streams.truncate(limit);
@@ -362,6 +363,8 @@ impl StreamSource for State {
     }
 
     fn find_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Option<&mut Stream> {
+        // The client may hold the ARN in its own region (an engine without one of its own).
+        let arn = self.config().own_arn(arn);
         self.streams_mut()
             .find(|s| s.origin.arn == arn && !s.gone(now))
     }
@@ -373,6 +376,8 @@ impl StreamSource for Locked<'_> {
     }
 
     fn find_stream(&mut self, arn: &str, now: DateTime<Utc>) -> Option<&mut Stream> {
+        // The client may hold the ARN in its own region (an engine without one of its own).
+        let arn = self.config().own_arn(arn);
         self.streams_mut()
             .find(|s| s.origin.arn == arn && !s.gone(now))
     }

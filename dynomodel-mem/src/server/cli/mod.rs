@@ -43,6 +43,8 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
                            [--header-timeout SECONDS] [--body-timeout SECONDS]
                            [--write-timeout SECONDS] [--max-connections N]
                            [--max-body-memory BYTES] [--admin-token TOKEN] [--allow-host NAME]
+                           [--cors-origin ORIGIN] [--verify-signatures
+                           [--access-key ID:SECRET] [--access-keys-file FILE]]
 
   --host HOST                   address to bind (default 127.0.0.1; 0.0.0.0 exposes the server to
                                 the network, where its DynamoDB API is unauthenticated: it warns
@@ -52,7 +54,11 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
   --threads N                   worker threads (default: one per core)
   --log LEVEL                   error, warn, info, debug (one line per request) or trace; default:
                                 $RUST_LOG or warn
-  --region REGION               the region in table ARNs (default ddblocal, as DynamoDB Local)
+  --region REGION               pin the engine to one region: every ARN and stream record's
+                                awsRegion names it, and only its ARNs name tables (default: one
+                                database answering every region: each client reads ARNs and
+                                awsRegion naming the region it signs its requests for, unsigned
+                                requests ddblocal, as DynamoDB Local)
   --account ID                  the account id in table ARNs (default 000000000000)
   --transition-time SECONDS     how long tables and indexes stay CREATING, UPDATING or DELETING and
                                 TTL ENABLING or DISABLING (default 0: at once, as DynamoDB Local)
@@ -98,10 +104,34 @@ usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVE
   --allow-host NAME             also accept NAME in the Host of requests that arrive on loopback
                                 (repeatable); by default they must name localhost or an IP address,
                                 which defeats DNS rebinding from web pages
+  --cors-origin ORIGIN          let web pages of ORIGIN (e.g. https://app.example; * for any) call
+                                the DynamoDB API from a browser (repeatable): CORS preflights and
+                                headers as DynamoDB sends them. By default pages served from
+                                loopback may (http://localhost:PORT, http://127.0.0.1:PORT), and
+                                with --verify-signatures any origin, as on DynamoDB; the admin
+                                endpoints never answer CORS
+  --verify-signatures           check the SigV4 signature of every DynamoDB request against the
+                                keys of --access-key and --access-keys-file, refusing the others
+                                as DynamoDB does (HTTP 400): MissingAuthenticationTokenException
+                                without an Authorization header, UnrecognizedClientException for
+                                an unknown key, InvalidSignatureException for a wrong signature
+                                or one dated more than 15 minutes from the server's clock
+                                (default: off, any request is served, signed or not; `export`
+                                and `import` do not sign theirs)
+  --access-key ID:SECRET        with --verify-signatures, accept signatures of this access key id
+                                and secret access key (repeatable; visible to other users of the
+                                machine in its process list: prefer --access-keys-file)
+  --access-keys-file FILE       with --verify-signatures, accept the keys in FILE: one per line,
+                                `ACCESS_KEY_ID SECRET_ACCESS_KEY`; blank lines and # comments
+                                skipped
 
 On startup it prints where the data lives (\"data: in memory (lost at exit)\"), then \"listening on
 http://HOST:PORT\" (flushed, so a parent process can read the port). SIGINT or SIGTERM stops
 accepting connections, lets requests in flight finish (at most 5 s) and exits with status 0.
+
+DynamoDB's POST / also takes bodies compressed with gzip or deflate (Content-Encoding; at most
+16 MB inflated) and compresses answers of 1 KiB or more for clients that send Accept-Encoding: gzip
+or deflate; GET / answers \"healthy: HOST:PORT \", as DynamoDB's endpoint does.
 
 HTTP endpoints besides DynamoDB's POST / (same port; JSON bodies, sent with Content-Type:
 application/json, and answers):
@@ -144,6 +174,10 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--max-body-memory",
     "--admin-token",
     "--allow-host",
+    "--cors-origin",
+    "--verify-signatures",
+    "--access-key",
+    "--access-keys-file",
 ];
 
 pub use repair::{REPAIR_FLAGS, REPAIR_USAGE};

@@ -41,6 +41,20 @@ pub(super) struct Options {
     pub(super) admin_token: Option<String>,
     /// `--allow-host`, each time it is given.
     pub(super) allow_hosts: Vec<String>,
+    /// `--cors-origin`, each time it is given.
+    pub(super) cors_origins: Vec<String>,
+    /// `--verify-signatures` and the keys it checks against.
+    pub(super) signatures: SignatureOptions,
+}
+
+/// `--verify-signatures`, `--access-key`, `--access-keys-file`.
+#[derive(Debug, PartialEq, Default)]
+pub(super) struct SignatureOptions {
+    pub(super) verify: bool,
+    /// `--access-key ID:SECRET`, each time it is given.
+    pub(super) keys: Vec<(String, String)>,
+    /// `--access-keys-file FILE`, read when the server starts.
+    pub(super) file: Option<std::path::PathBuf>,
 }
 
 /// `--header-timeout`, `--body-timeout`, `--write-timeout`, `--max-connections`, `--max-body-memory`.
@@ -110,6 +124,8 @@ pub(super) fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, 
         limits: LimitOptions::default(),
         admin_token: None,
         allow_hosts: Vec::new(),
+        cors_origins: Vec::new(),
+        signatures: SignatureOptions::default(),
     };
     while let Some(flag) = args.next() {
         if !SERVE_FLAGS.contains(&flag.as_str()) {
@@ -173,8 +189,23 @@ pub(super) fn parse(args: &[String], rust_log: Option<&str>) -> Result<Options, 
                 options.admin_token = Some(token);
             }
             "--allow-host" => options.allow_hosts.push(value()?),
+            "--cors-origin" => options.cors_origins.push(value()?),
+            "--verify-signatures" => options.signatures.verify = true,
+            "--access-key" => {
+                let pair = crate::server::sigv4::parse_key_pair(&value()?)?;
+                options.signatures.keys.push(pair);
+            }
+            "--access-keys-file" => options.signatures.file = Some(value()?.into()),
             other => return Err(format!("unknown option {other:?}")),
         }
+    }
+    let signatures = &options.signatures;
+    let has_keys = !signatures.keys.is_empty() || signatures.file.is_some();
+    if signatures.verify && !has_keys {
+        return Err("--verify-signatures needs --access-key or --access-keys-file".into());
+    }
+    if has_keys && !signatures.verify {
+        return Err("--access-key and --access-keys-file need --verify-signatures".into());
     }
     if options.data_dir.is_none() {
         if options.sync.is_some() {

@@ -126,8 +126,9 @@ async fn holds_tables(backend: &MemBackend) -> bool {
     first.await.is_ok_and(|page| !page.table_names.is_empty())
 }
 
-/// The server's settings from the options: its limits, admin token and extra `Host` names.
-pub(super) fn server_builder(options: &Options) -> ServerBuilder {
+/// The server's settings from the options: its limits, admin token, extra `Host` names, CORS origins
+/// and signature verification (reading `--access-keys-file`).
+pub(super) fn server_builder(options: &Options) -> Result<ServerBuilder, String> {
     let mut builder = Server::builder();
     let limits = &options.limits;
     if let Some(timeout) = limits.header_timeout {
@@ -151,7 +152,26 @@ pub(super) fn server_builder(options: &Options) -> ServerBuilder {
     for name in &options.allow_hosts {
         builder = builder.allow_host(name);
     }
-    builder
+    for origin in &options.cors_origins {
+        builder = builder.cors_origin(origin);
+    }
+    let signatures = &options.signatures;
+    if signatures.verify {
+        builder = builder.verify_signatures();
+    }
+    let mut keys = signatures.keys.clone();
+    if let Some(path) = &signatures.file {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read --access-keys-file {shown}: {e}"))?;
+        let listed = crate::server::sigv4::parse_keys_file(&text)
+            .map_err(|e| format!("--access-keys-file {shown}: {e}"))?;
+        keys.extend(listed);
+    }
+    for (id, secret) in keys {
+        builder = builder.access_key(id, secret);
+    }
+    Ok(builder)
 }
 
 pub(super) async fn serve(options: &Options) -> Result<(), String> {
@@ -168,7 +188,7 @@ pub(super) async fn serve(options: &Options) -> Result<(), String> {
         Some(path) => Some(seed(&backend, path).await?),
         None => None,
     };
-    let server = server_builder(options)
+    let server = server_builder(options)?
         .bind_mem(addr, backend.clone(), clock)
         .await
         .map_err(|e| format!("cannot bind {}:{}: {e}", options.host, options.port))?

@@ -3,7 +3,7 @@
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use super::options::{parse, LimitOptions, Options};
+use super::options::{parse, LimitOptions, Options, SignatureOptions};
 use super::serve::backend;
 use super::*;
 
@@ -24,6 +24,8 @@ fn defaults_are_loopback_port_8000() {
     assert_eq!(options.ttl_sweep_interval, Duration::from_secs(60));
     assert_eq!(options.limits, LimitOptions::default());
     assert_eq!((options.admin_token, options.allow_hosts), (None, vec![]));
+    assert_eq!(options.cors_origins, Vec::<String>::new());
+    assert_eq!(options.signatures, SignatureOptions::default());
 }
 
 /// The description of `flag` in `serve --help`, on one line.
@@ -74,7 +76,9 @@ fn every_option() {
              --enforce-throughput --manual-clock --seed fixture.jsonl --data-dir /tmp/d \
              --sync 10ms --compact-after 1000 --header-timeout 5 --body-timeout 0.5 \
              --write-timeout 7 --max-connections 100 --max-body-memory 1048576 \
-             --admin-token s3cret --allow-host a.test --allow-host b.test",
+             --admin-token s3cret --allow-host a.test --allow-host b.test \
+             --cors-origin https://app.test --verify-signatures --access-key AKID:se:cret \
+             --access-keys-file keys.txt",
         ),
         Some("error"),
     )
@@ -105,6 +109,12 @@ fn every_option() {
             },
             admin_token: Some("s3cret".into()),
             allow_hosts: vec!["a.test".into(), "b.test".into()],
+            cors_origins: vec!["https://app.test".into()],
+            signatures: SignatureOptions {
+                verify: true,
+                keys: vec![("AKID".into(), "se:cret".into())],
+                file: Some("keys.txt".into()),
+            },
         }
     );
     assert_eq!(
@@ -202,7 +212,7 @@ fn the_backend_gets_region_account_and_transition_time() {
 /// A value each flag that takes one accepts.
 fn sample_value(flag: &str) -> Option<&'static str> {
     match flag {
-        "--enforce-throughput" | "--manual-clock" => None,
+        "--enforce-throughput" | "--manual-clock" | "--verify-signatures" => None,
         "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
         "--header-timeout" | "--body-timeout" | "--write-timeout" | "--max-connections" => {
             Some("1")
@@ -211,6 +221,7 @@ fn sample_value(flag: &str) -> Option<&'static str> {
         "--compact-after" => Some("1000"),
         "--sync" => Some("10ms"),
         "--log" => Some("info"),
+        "--access-key" => Some("AKID:secret"),
         _ => Some("x"),
     }
 }
@@ -232,6 +243,12 @@ fn the_help_documents_every_option() {
         line.extend(sample_value(flag).map(str::to_owned));
         if ["--sync", "--compact-after"].contains(flag) {
             line.extend(["--data-dir".to_owned(), "d".to_owned()]);
+        }
+        if ["--access-key", "--access-keys-file"].contains(flag) {
+            line.push("--verify-signatures".to_owned());
+        }
+        if *flag == "--verify-signatures" {
+            line.extend(["--access-key".to_owned(), "AKID:secret".to_owned()]);
         }
         assert!(parse(&line, None).is_ok(), "{line:?}");
     }
@@ -272,6 +289,22 @@ fn usage_errors() {
         (
             "serve --max-body-memory lots",
             "invalid --max-body-memory \"lots\": expected a whole number, at least 1",
+        ),
+        (
+            "serve --verify-signatures",
+            "--verify-signatures needs --access-key or --access-keys-file",
+        ),
+        (
+            "serve --access-key AKID:secret",
+            "--access-key and --access-keys-file need --verify-signatures",
+        ),
+        (
+            "serve --verify-signatures --access-key AKID",
+            "invalid access key \"AKID…\": expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
+        ),
+        (
+            "serve --verify-signatures --access-key AKID:",
+            "invalid access key \"AKID:…\": expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
         ),
     ] {
         assert_eq!(parse(&args(line), None).unwrap_err(), error, "{line}");

@@ -44,7 +44,8 @@ fn backend_error(e: &Error) -> (u16, Value) {
     let code = e.code();
     let namespace = match code {
         "ValidationException" => VALIDATE,
-        "UnknownOperationException" | "SerializationException" => CORAL,
+        // IAM's refusal is the framework's, not DynamoDB's model's.
+        "UnknownOperationException" | "SerializationException" | "AccessDeniedException" => CORAL,
         _ => DYNAMODB,
     };
     let mut body = Map::new();

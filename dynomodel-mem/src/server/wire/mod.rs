@@ -50,6 +50,7 @@ mod model;
 mod partiql;
 #[cfg(feature = "durable")]
 pub(crate) mod records;
+pub(crate) mod region;
 mod streams;
 mod table;
 mod tags;
@@ -127,6 +128,31 @@ pub struct Context {
     /// The server's own address (`host:port`), answered by DescribeEndpoints in place of the
     /// backend's AWS endpoint; `None` keeps the backend's answer.
     pub endpoint: Option<String>,
+    /// The region to answer in: the ARNs of table and stream descriptions and the `awsRegion` of
+    /// stream records name it (the server sets it to the region a request is signed for, when its
+    /// engine has no region of its own; see `region.rs`). `None` keeps the backend's answers.
+    ///
+    /// ```
+    /// use dynomodel_mem::server::wire::{self, Context};
+    /// use dynomodel_mem::MemBackend;
+    /// use serde_json::json;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let backend = MemBackend::new();
+    /// let create = br#"{"TableName": "todo", "BillingMode": "PAY_PER_REQUEST",
+    ///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+    ///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}"#;
+    /// let in_paris = Context { region: Some("eu-west-3".into()), ..Context::default() };
+    /// let created = wire::call_in(&in_paris, &backend, "CreateTable", create).await?;
+    /// let arn = &created["TableDescription"]["TableArn"];
+    /// assert_eq!(arn, &json!("arn:aws:dynamodb:eu-west-3:000000000000:table/todo"));
+    /// // Without a region, the engine's own.
+    /// let described = wire::call(&backend, "DescribeTable", br#"{"TableName": "todo"}"#).await?;
+    /// assert_eq!(described["Table"]["TableArn"], "arn:aws:dynamodb:ddblocal:000000000000:table/todo");
+    /// # Ok::<(), wire::Fault>(())
+    /// # }).unwrap();
+    /// ```
+    pub region: Option<String>,
 }
 
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
@@ -190,7 +216,8 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
     call_in(&Context::default(), backend, operation, body).await
 }
 
-/// [`call`] with what the server knows about the request (its own address, for DescribeEndpoints).
+/// [`call`] with what the server knows about the request (its own address, for DescribeEndpoints; the
+/// region to answer in). An answer without a body (TagResource's, UntagResource's) is `{}`.
 pub async fn call_in(
     context: &Context,
     backend: &dyn Backend,
@@ -198,6 +225,9 @@ pub async fn call_in(
     body: &[u8],
 ) -> WireResult<Value> {
     let text = respond(context, backend, operation, body).await?;
+    if text.is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
     // The writer's output is JSON (its tests parse it back); an internal error rather than a panic
     // should that ever break.
     serde_json::from_slice(&text).map_err(|e| {
@@ -252,11 +282,12 @@ pub async fn respond(
     // The service model's member constraints, all reported at once, before any check of the
     // operation's own (see `model`).
     model::check(operation, request)?;
+    let region = context.region.as_deref();
     if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
-        return streams::call(backend, streams_operation, request).await;
+        return streams::call(backend, streams_operation, request, region).await;
     }
     // Operations answered by the JSON writer return bytes; the others a `Value` to print.
-    let value = match operation {
+    let mut value = match operation {
         "PutItem" => return item::put_item(backend, request).await,
         "GetItem" => return item::get_item(backend, request).await,
         "DeleteItem" => return item::delete_item(backend, request).await,
@@ -277,13 +308,25 @@ pub async fn respond(
         "UpdateTable" => update_table::update_table(backend, request).await,
         "UpdateTimeToLive" => ttl::update_time_to_live(backend, request).await,
         "DescribeTimeToLive" => ttl::describe_time_to_live(backend, request).await,
-        "TagResource" => tags::tag_resource(backend, request).await,
-        "UntagResource" => tags::untag_resource(backend, request).await,
+        // Answered without a body, as DynamoDB answers them.
+        "TagResource" => {
+            return tags::tag_resource(backend, request)
+                .await
+                .map(|()| Vec::new())
+        }
+        "UntagResource" => {
+            return tags::untag_resource(backend, request)
+                .await
+                .map(|()| Vec::new())
+        }
         "ListTagsOfResource" => tags::list_tags_of_resource(backend, request).await,
         "DescribeLimits" => account::describe_limits(backend, request).await,
         "DescribeEndpoints" => account::describe_endpoints(context, backend, request).await,
         _ => Err(Fault::UnknownOperation),
     }?;
+    if let Some(region) = region {
+        region::present(&mut value, region);
+    }
     Ok(encode(&value))
 }
 

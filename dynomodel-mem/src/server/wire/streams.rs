@@ -41,21 +41,25 @@ const ITERATOR_TYPES: &[(&str, ShardIteratorType)] = &[
     ),
 ];
 
-/// Runs one streams operation (`operation` without the prefix).
+/// Runs one streams operation (`operation` without the prefix), answering in `region` when one is
+/// given (see `region.rs`).
 pub(super) async fn call(
     backend: &dyn Backend,
     operation: &str,
     request: &Map<String, Value>,
+    region: Option<&str>,
 ) -> WireResult<Vec<u8>> {
-    match operation {
-        "ListStreams" => list_streams(backend, request).await.map(|v| encode(&v)),
-        "DescribeStream" => describe_stream(backend, request).await.map(|v| encode(&v)),
-        "GetShardIterator" => get_shard_iterator(backend, request)
-            .await
-            .map(|v| encode(&v)),
-        "GetRecords" => get_records(backend, request).await,
-        _ => Err(super::Fault::UnknownOperation),
+    let mut value = match operation {
+        "ListStreams" => list_streams(backend, request).await?,
+        "DescribeStream" => describe_stream(backend, request).await?,
+        "GetShardIterator" => get_shard_iterator(backend, request).await?,
+        "GetRecords" => return get_records(backend, request, region).await,
+        _ => return Err(super::Fault::UnknownOperation),
+    };
+    if let Some(region) = region {
+        super::region::present(&mut value, region);
     }
+    Ok(encode(&value))
 }
 
 /// A required string member. Its length, and every other constraint of the streams model, was checked
@@ -187,7 +191,11 @@ async fn get_shard_iterator(
     Ok(Value::Object(body))
 }
 
-async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> WireResult<Vec<u8>> {
+async fn get_records(
+    backend: &dyn Backend,
+    request: &Map<String, Value>,
+    region: Option<&str>,
+) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let shard_iterator = required(&m, "ShardIterator", &mut d)?;
@@ -196,7 +204,13 @@ async fn get_records(backend: &dyn Backend, request: &Map<String, Value>) -> Wir
         shard_iterator,
         limit,
     })?;
-    let out = backend.get_records(input).await?;
+    let mut out = backend.get_records(input).await?;
+    // "The region in which the GetRecords request was received" (the Streams API reference).
+    if let Some(region) = region {
+        for record in &mut out.records {
+            region.clone_into(&mut record.aws_region);
+        }
+    }
     Ok(get_records_response(&out))
 }
 

@@ -33,10 +33,11 @@ fn finish<T>(arn: Option<String>, d: Decoder, input: impl FnOnce(String) -> T) -
     }
 }
 
+/// TagResource: its answer has no body (nor has UntagResource's), as DynamoDB's.
 pub(super) async fn tag_resource(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<()> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let arn = resource_arn(&m)?;
@@ -52,13 +53,13 @@ pub(super) async fn tag_resource(
         tags,
     })?;
     backend.tag_resource(input).await?;
-    Ok(json!({}))
+    Ok(())
 }
 
 pub(super) async fn untag_resource(
     backend: &dyn Backend,
     request: &Map<String, Value>,
-) -> WireResult<Value> {
+) -> WireResult<()> {
     let m = Members::new(request);
     let mut d = Decoder::default();
     let arn = resource_arn(&m)?;
@@ -86,7 +87,7 @@ pub(super) async fn untag_resource(
         tag_keys,
     })?;
     backend.untag_resource(input).await?;
-    Ok(json!({}))
+    Ok(())
 }
 
 pub(super) async fn list_tags_of_resource(

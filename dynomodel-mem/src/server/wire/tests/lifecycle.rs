@@ -359,6 +359,7 @@ async fn describe_limits_and_endpoints() {
     fake.seen.lock().unwrap().clear();
     let context = Context {
         endpoint: Some("127.0.0.1:8000".into()),
+        ..Context::default()
     };
     let result = call_in(&context, &fake, "DescribeEndpoints", b"{}").await;
     assert_eq!(
