@@ -3,7 +3,9 @@
 //!
 //! The policy (the guide's durability section, `docs/guide/server.md`, states it for users):
 //! 1. The request is answered `InternalServerError` (HTTP 500, DynamoDB's own answer for a fault of
-//!    the service, which SDKs retry), its message saying that the write was *not* applied and why.
+//!    the service, which SDKs retry), its message saying that the write was *not* applied and why:
+//!    the failure that lost its own record, whichever thread ran the failed fsync for it (group
+//!    commit) and whatever the health is by the time it answers.
 //! 2. Until the engine is put back, its memory may hold that write (it was applied before its
 //!    record was appended, under the same locks): the engine is *poisoned*, under the request's
 //!    locks, before anyone else can look. Every request that would answer from it refuses (500, to
@@ -78,6 +80,28 @@ pub(crate) enum Cause {
     Fsync { error: String },
 }
 
+impl Cause {
+    /// What failed, in words, naming the directory.
+    fn reason(&self, dir: &Path) -> String {
+        match self {
+            Cause::Append { error } => {
+                format!("could not append to the log in {}: {error}", dir.display())
+            }
+            Cause::Fsync { error } => {
+                format!("could not fsync the log in {}: {error}", dir.display())
+            }
+        }
+    }
+}
+
+/// Positions `(from, to]`, lost to a failed fsync, and that failure in words.
+#[derive(Debug)]
+struct Lost {
+    from: u64,
+    to: u64,
+    reason: String,
+}
+
 /// The failures of a data directory and their consequences.
 #[derive(Debug, Default)]
 pub(crate) struct Faulted {
@@ -87,10 +111,13 @@ pub(crate) struct Faulted {
     refusing: AtomicBool,
     /// The failure to roll back, while poisoned.
     cause: Mutex<Option<Cause>>,
+    /// The latest failure, in words (set before `poisoned`): what a request refused while it is
+    /// rolled back is told, whatever the health is by then.
+    latest: Mutex<Option<String>>,
     /// The end of the last range of positions lost to a failed fsync.
     lost_upto: AtomicU64,
-    /// The ranges of positions lost, `(from, to]`.
-    lost: Mutex<Vec<(u64, u64)>>,
+    /// The ranges of positions lost, each with its failure.
+    lost: Mutex<Vec<Lost>>,
     health: Mutex<Health>,
     /// Held while rolling back (one at a time).
     rolling: Mutex<()>,
@@ -152,25 +179,20 @@ impl Faulted {
         }
         match self.health() {
             Health::Failed { .. } => self.refusal(),
-            _ => Some(self.lost_error()),
+            _ => Some(self.being_undone()),
         }
     }
 
     /// A failure: from now on (the caller still holds the locks under which the failed write ran)
-    /// nothing answers from the engine's memory, and writes are refused.
-    pub(crate) fn poison(&self, dir: &Path, cause: &Cause) {
+    /// nothing answers from the engine's memory, and writes are refused. Returns the failure in
+    /// words.
+    pub(crate) fn poison(&self, dir: &Path, cause: &Cause) -> String {
+        let reason = cause.reason(dir);
         let mut health = lock(&self.health);
+        *lock(&self.latest) = Some(reason.clone());
         self.failures.fetch_add(1, Ordering::AcqRel);
         self.poisoned.store(true, Ordering::Release);
         self.refusing.store(true, Ordering::Release);
-        let reason = match cause {
-            Cause::Append { error, .. } => {
-                format!("could not append to the log in {}: {error}", dir.display())
-            }
-            Cause::Fsync { error } => {
-                format!("could not fsync the log in {}: {error}", dir.display())
-            }
-        };
         let since = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         log::error!("data directory {}: {reason}; writes refused", dir.display());
         *health = Health::Degraded {
@@ -182,39 +204,25 @@ impl Faulted {
         if !matches!(*pending, Some(Cause::Fsync { .. })) {
             *pending = Some(cause.clone());
         }
+        reason
     }
 
-    /// The error of a write whose record could not be appended.
-    pub(crate) fn not_applied(&self, cause: &Cause) -> Error {
-        let why = match cause {
-            Cause::Append { error, .. } => {
-                format!("its record could not be appended to the log: {error}")
-            }
-            Cause::Fsync { error } => format!("the log could not be fsynced: {error}"),
-        };
-        internal(format!(
-            "the write was not applied: {why}; the server refuses writes until the data directory \
-             can be written again"
-        ))
+    /// The error of a request refused because a failure is being rolled back: it may have seen a
+    /// write that did not reach the disk.
+    pub(crate) fn being_undone(&self) -> Error {
+        let latest = lock(&self.latest).clone();
+        lost_error(
+            latest
+                .as_deref()
+                .unwrap_or("a write did not reach the disk"),
+        )
     }
 
-    /// The error of a request that may have seen a write that did not reach the disk: a write
-    /// whose fsync failed (it was not applied), or a read that may show one (it is not answered).
-    pub(crate) fn lost_error(&self) -> Error {
-        let reason = match self.health() {
-            Health::Degraded { reason } | Health::Failed { reason } => reason,
-            Health::Ok => "a write did not reach the disk".into(),
-        };
-        internal(format!(
-            "not applied, not answered: {reason}; writes that were not on disk were undone, and \
-             this request may have seen one; retry it"
-        ))
-    }
-
-    /// Positions `(from, to]` were lost (a failed fsync); `to` is the highest there can be.
-    fn mark_lost(&self, from: u64, to: u64) {
+    /// Positions `(from, to]` were lost to the failure `reason` (a failed fsync); `to` is the
+    /// highest there can be.
+    fn mark_lost(&self, from: u64, to: u64, reason: String) {
         if to > from {
-            lock(&self.lost).push((from, to));
+            lock(&self.lost).push(Lost { from, to, reason });
         }
         self.lost_upto.fetch_max(to, Ordering::AcqRel);
     }
@@ -224,12 +232,15 @@ impl Faulted {
         position <= self.lost_upto.load(Ordering::Acquire)
     }
 
-    /// Whether `position` was lost.
-    pub(crate) fn is_lost(&self, position: u64) -> bool {
-        self.may_be_lost(position)
-            && lock(&self.lost)
-                .iter()
-                .any(|(from, to)| *from < position && position <= *to)
+    /// The failure that lost `position`, in words, if one did.
+    pub(crate) fn lost(&self, position: u64) -> Option<String> {
+        if !self.may_be_lost(position) {
+            return None;
+        }
+        lock(&self.lost)
+            .iter()
+            .find(|lost| lost.from < position && position <= lost.to)
+            .map(|lost| lost.reason.clone())
     }
 
     /// Writes resume, unless a failure came after `seen` failures or is being rolled back; whether
@@ -249,6 +260,24 @@ impl Faulted {
     }
 }
 
+/// The error of a write that was not applied because of the failure `reason` (its record could not
+/// be appended, or an fsync that covered it failed).
+pub(crate) fn not_applied(reason: &str) -> Error {
+    internal(format!(
+        "the write was not applied: {reason}; the server refuses writes until the data directory \
+         can be written again"
+    ))
+}
+
+/// The error of a request that may have seen a write lost to the failure `reason`: it is not
+/// answered (and what it wrote, if anything, was not applied).
+pub(crate) fn lost_error(reason: &str) -> Error {
+    internal(format!(
+        "not applied, not answered: {reason}; writes that were not on disk were undone, and this \
+         request may have seen one; retry it"
+    ))
+}
+
 impl Durable {
     /// The directory's health.
     pub(crate) fn health(&self) -> super::Health {
@@ -262,10 +291,10 @@ impl Durable {
         let cause = Cause::Fsync {
             error: e.to_string(),
         };
-        self.faulted.poison(&self.dir, &cause);
+        let reason = self.faulted.poison(&self.dir, &cause);
         let synced = self.synced.load(Ordering::Acquire);
         let appended = self.appended.load(Ordering::Acquire);
-        self.faulted.mark_lost(synced, appended);
+        self.faulted.mark_lost(synced, appended, reason);
     }
 
     /// Puts the engine back to what the log holds for sure, after a failure (see the module docs);

@@ -11,7 +11,7 @@ use dynomodel::{Error, Result};
 
 use super::clock::Pin;
 use super::dir::{self, Kind};
-use super::failure::{Cause, Faulted};
+use super::failure::{lost_error, not_applied, Cause, Faulted};
 use super::journal;
 use super::log::Log;
 use super::report::RecoveryReport;
@@ -63,8 +63,12 @@ pub(crate) struct Durable {
 pub(crate) enum Ticket {
     /// Nothing: it wrote nothing, and read nothing that may not be on disk.
     Done,
-    /// Wait until the log is on disk up to this position (`always`), or learn that it was lost.
-    Wait(u64),
+    /// Its record is at this position: wait until the log is on disk up to it (`always`), or learn
+    /// that it was lost (its write was not applied).
+    Wrote(u64),
+    /// It may have seen the writes up to this position: wait until the log is on disk up to it
+    /// (`always`), or learn that one was lost (it is not answered).
+    Saw(u64),
     /// Its record could not be logged: put the engine back to what the log holds, then answer the
     /// request's error.
     RollBack,
@@ -139,7 +143,7 @@ impl Durable {
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
         if self.faulted.poisoned() {
             // A failure is being rolled back: this write goes with the rest.
-            return (Err(self.faulted.lost_error()), Ticket::RollBack);
+            return (Err(self.faulted.being_undone()), Ticket::RollBack);
         }
         match journal::with_frame(|frame| log.append(frame)) {
             Ok((_, _)) => {
@@ -149,15 +153,15 @@ impl Durable {
                     // The thread may be busy with the last request; requests pile up as one.
                     let _ = self.compactor.send(());
                 }
-                (result, Ticket::Wait(position))
+                (result, Ticket::Wrote(position))
             }
             Err(e) => {
                 // Still under the request's locks: whoever sees this write next refuses its answer.
                 let cause = Cause::Append {
                     error: e.to_string(),
                 };
-                self.faulted.poison(&self.dir, &cause);
-                (Err(self.faulted.not_applied(&cause)), Ticket::RollBack)
+                let reason = self.faulted.poison(&self.dir, &cause);
+                (Err(not_applied(&reason)), Ticket::RollBack)
             }
         }
     }
@@ -169,7 +173,7 @@ impl Durable {
             return Ticket::Refuse(refused);
         }
         match self.options.sync {
-            SyncPolicy::Always => Ticket::Wait(self.appended.load(Ordering::Acquire)),
+            SyncPolicy::Always => Ticket::Saw(self.appended.load(Ordering::Acquire)),
             SyncPolicy::Every(_) => Ticket::Done,
         }
     }
@@ -178,9 +182,11 @@ impl Durable {
     /// returns once the log is on disk up to the position: a write is answered only then, and so is
     /// a read that may have seen it, so no client ever sees what a crash can take back. Writers that
     /// wait together share one fsync (group commit): the first to get here fsyncs everything
-    /// written so far, the others find their position covered.
+    /// written so far, the others find their position covered. If the position was lost, the
+    /// answer is the same whichever of them ran the failed fsync: a write says that it was not
+    /// applied and why, a read that it is not answered.
     pub(crate) fn settle(&self, ticket: Ticket) -> Result<()> {
-        let position = match ticket {
+        let (position, wrote) = match ticket {
             Ticket::Done => return Ok(()),
             Ticket::Refuse(e) => return Err(e),
             Ticket::RollBack => {
@@ -188,22 +194,29 @@ impl Durable {
                 // The request answers its own error (that its write was not applied).
                 return Ok(());
             }
-            Ticket::Wait(position) => position,
+            Ticket::Wrote(position) => (position, true),
+            Ticket::Saw(position) => (position, false),
         };
         if self.options.sync != SyncPolicy::Always || self.is_synced(position) {
             return Ok(());
         }
         let wait = || loop {
             let leader = self.syncing.lock().unwrap_or_else(PoisonError::into_inner);
-            if self.faulted.is_lost(position) {
-                return Err(self.faulted.lost_error());
+            if let Some(reason) = self.faulted.lost(position) {
+                return Err(if wrote {
+                    not_applied(&reason)
+                } else {
+                    lost_error(&reason)
+                });
             }
             if self.synced.load(Ordering::Acquire) >= position {
                 return Ok(());
             }
             match self.sync_now() {
                 Synced::Done => return Ok(()),
-                Synced::Failed(_) => return Err(self.faulted.lost_error()),
+                // What it covered is marked lost (this position, unless a rollback settled it
+                // meanwhile): the next turn answers.
+                Synced::Failed(_) => {}
                 Synced::Poisoned => {
                     // Another write failed: once the engine is put back, this position is either
                     // lost or kept, and fsynced (the rollback cuts the log and fsyncs it).

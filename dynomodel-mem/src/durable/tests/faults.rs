@@ -132,25 +132,40 @@ fn a_failed_write_of_any_request_is_undone() {
     check_restart(&sim.after_power_cut(), &clock, &["a1"], &[]);
 }
 
+/// Keeps the disk too full for the probe (64 KiB) but not for a record, so that an engine a failure
+/// degrades stays degraded until [`Sim::free_space`]`(None)`: the probe, every 2 ms in these tests,
+/// would otherwise resume writes before the test looks.
+fn keep_degraded(sim: &Sim) {
+    sim.free_space(Some(4 << 10));
+}
+
 /// Under `always`, a write whose fsync fails is answered an error, undone in memory and on disk
 /// (never trusted to a retried fsync: the simulated kernel drops the pages, as Linux does).
 #[test]
 fn a_failed_fsync_under_always_undoes_the_write() {
     let clock = ManualClock::default();
     let (sim, b) = started(&clock);
+    keep_degraded(&sim);
     sim.arm(Op::Sync, "log-", 0, 1, Fault::Io);
     let err = block_on(b.put_item(put("a2", "g"))).unwrap_err();
     assert_eq!(err.code(), "InternalServerError");
-    assert!(err.message().contains("could not fsync the log"), "{err}");
+    assert!(err.message().contains("the write was not applied"), "{err}");
+    assert!(
+        err.message()
+            .contains("could not fsync the log in /sim/data: Input/output error"),
+        "{err}"
+    );
     assert_eq!(get(&b, "a2").expect("get"), None);
     assert!(matches!(b.health(), Health::Degraded { .. }));
+    sim.free_space(None);
     wait_healthy(&b);
     block_on(b.put_item(put("a3", "g"))).expect("put after");
     check_restart(&sim.after_power_cut(), &clock, &["a1", "a3"], &["a2"]);
     check_restart(&sim.after_kill(), &clock, &["a1", "a3"], &["a2"]);
 }
 
-/// Readers racing a write that fails (its append, or its fsync) never see it.
+/// Readers racing a write that fails (its append, or its fsync) never see it; the write is told
+/// that it was not applied, and why.
 #[test]
 fn readers_never_see_a_write_that_failed() {
     let clock = ManualClock::default();
@@ -176,7 +191,13 @@ fn readers_never_see_a_write_that_failed() {
             })
             .collect();
         sim.arm(op, "log-", 0, 1, Fault::Io);
-        assert!(block_on(b.put_item(put(&pk, "g"))).is_err());
+        // Whichever thread ran the failed fsync (a reader may have), the writer is told why.
+        let err = block_on(b.put_item(put(&pk, "g"))).unwrap_err();
+        assert!(
+            err.message().contains("the write was not applied")
+                && err.message().contains("Input/output error"),
+            "{op:?}: {err}"
+        );
         stop.store(true, Ordering::Release);
         for r in readers {
             assert_eq!(r.join().expect("reader"), 0, "{op:?}: a reader saw {pk}");
@@ -290,10 +311,12 @@ fn a_failed_fsync_of_the_log_during_a_snapshot_is_a_failed_fsync() {
     block_on(b.put_item(put("a1", "g"))).expect("put a1");
     b.sync().expect("sync");
     block_on(b.put_item(put("a2", "g"))).expect("acknowledged, not yet fsynced");
+    keep_degraded(&sim);
     sim.arm(Op::Sync, "log-", 0, 1, Fault::Io);
     assert!(b.compact().is_err());
     assert_eq!(get(&b, "a2").expect("get"), None);
     assert!(matches!(b.health(), Health::Degraded { .. }));
+    sim.free_space(None);
     wait_healthy(&b);
     assert_eq!(b.compact().expect("compact").1, 1);
     check_restart(&sim.after_power_cut(), &clock, &["a1"], &["a2"]);
@@ -491,4 +514,43 @@ fn the_mappers_time_is_the_engines_clock_through_writes_failures_and_restarts() 
     let restarted = sim_open(&sim.after_kill(), &clock);
     clock.advance(Duration::from_secs(1));
     assert_eq!(restarted.now(), clock.now());
+}
+
+/// Under `always`, a write waiting for its fsync while another thread's fsync of the log fails (here
+/// a snapshot's) is told what its leader would be: its write was not applied, and why. The answer
+/// does not depend on which thread ran the fsync, nor on the health by the time it answers.
+#[test]
+fn a_write_lost_to_another_threads_failed_fsync_says_it_was_not_applied() {
+    let clock = ManualClock::default();
+    let (sim, b) = started(&clock);
+    let durable = Arc::clone(b.durable.as_ref().expect("durable"));
+    let before = durable.appended.load(Ordering::Acquire);
+    // The waiting writer: appended, then held at the fsync.
+    let leader = durable.syncing.lock().expect("syncing");
+    let waiting = {
+        let b = b.clone();
+        std::thread::spawn(move || block_on(b.put_item(put("w1", "g"))))
+    };
+    while durable.appended.load(Ordering::Acquire) == before {
+        std::thread::yield_now();
+    }
+    sim.arm(Op::Sync, "log-", 0, 1, Fault::Io);
+    assert!(
+        b.compact().is_err(),
+        "the snapshot's fsync of the log failed"
+    );
+    // Writes may have resumed already: the answer does not come from the health.
+    wait_healthy(&b);
+    drop(leader);
+    let err = waiting.join().expect("waiting").unwrap_err();
+    assert_eq!(err.code(), "InternalServerError");
+    assert!(err.message().contains("the write was not applied"), "{err}");
+    assert!(
+        err.message()
+            .contains("could not fsync the log in /sim/data: Input/output error"),
+        "{err}"
+    );
+    assert_eq!(get(&b, "w1").expect("get"), None);
+    check_restart(&sim.after_power_cut(), &clock, &["a1"], &["w1"]);
+    check_restart(&sim.after_kill(), &clock, &["a1"], &["w1"]);
 }

@@ -1,12 +1,25 @@
 //! The `tracing` span around every backend request, captured by a small recording subscriber.
+//!
+//! The subscriber is the process's global default, installed once, and records only the spans of a
+//! thread inside [`traced`]. Not one scoped subscriber per test (`with_default`): `tracing` caches
+//! each callsite's interest for the whole process, computed when the callsite is first hit, and
+//! with at most one dispatcher registered it asks only the *hitting* thread's default. A callsite
+//! first hit by another test's thread, which has no subscriber, was cached as "never", and a
+//! capturing test then missed its span (tracing-core 0.1.36, `callsite.rs`, `Rebuilder::JustOne`).
+//! With one global subscriber, every thread's default is that subscriber, which answers
+//! "sometimes" and then decides per thread. No other test of this crate may install a subscriber.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::future::IntoFuture;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once};
 
 use tracing::field::{Field, Visit};
+use tracing::level_filters::LevelFilter;
 use tracing::span::{Attributes, Id, Record};
+use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 
 use super::fake::{thing, Costly, Other, Thing};
@@ -15,9 +28,29 @@ use crate::error::Error;
 
 type Fields = BTreeMap<String, String>;
 
-/// Every span's name and fields, as strings.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<Fields>>>);
+/// The spans of one [`traced`] call: each one's name and fields, as strings.
+type Capture = Arc<Mutex<Vec<Fields>>>;
+
+thread_local! {
+    /// The capture of the [`traced`] call running on this thread, if one is.
+    static CAPTURE: RefCell<Option<Capture>> = const { RefCell::new(None) };
+}
+
+/// This thread's capture, if it has one.
+fn capture() -> Option<Capture> {
+    CAPTURE.try_with(|c| c.borrow().clone()).ok().flatten()
+}
+
+/// Whether the router is installed (see [`install`]); until then it enables nothing.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// The global subscriber: a span goes to the capture of the thread that opens it; threads without
+/// one are not interested.
+#[derive(Default)]
+struct Router {
+    /// Every span recorded: its capture and its place there; its `Id` is its index here plus one.
+    spans: Mutex<Vec<(Capture, usize)>>,
+}
 
 struct Visitor<'a>(&'a mut Fields);
 
@@ -30,24 +63,42 @@ impl Visit for Visitor<'_> {
     }
 }
 
-impl Subscriber for Capture {
+impl Subscriber for Router {
+    fn register_callsite(&self, _: &'static Metadata<'static>) -> Interest {
+        // Whether a span is recorded depends on the thread: ask `enabled` every time.
+        Interest::sometimes()
+    }
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        // Off while being installed (see `install`), then every level.
+        (!INSTALLED.load(Ordering::Acquire)).then_some(LevelFilter::OFF)
+    }
     fn enabled(&self, _: &Metadata<'_>) -> bool {
-        true
+        capture().is_some()
     }
     fn new_span(&self, span: &Attributes<'_>) -> Id {
         let mut fields = Fields::from([("name".into(), span.metadata().name().into())]);
         fields.insert("level".into(), span.metadata().level().to_string());
         span.record(&mut Visitor(&mut fields));
-        let mut spans = self.0.lock().expect("not poisoned");
-        spans.push(fields);
+        // Enabled, so this thread has a capture (a detached one keeps the id valid otherwise).
+        let capture = capture().unwrap_or_default();
+        let place = {
+            let mut captured = capture.lock().expect("not poisoned");
+            captured.push(fields);
+            captured.len() - 1
+        };
+        let mut spans = self.spans.lock().expect("not poisoned");
+        spans.push((capture, place));
         Id::from_u64(spans.len() as u64)
     }
     fn record(&self, span: &Id, values: &Record<'_>) {
-        let mut spans = self.0.lock().expect("not poisoned");
-        if let Some(fields) = usize::try_from(span.into_u64() - 1)
+        let spans = self.spans.lock().expect("not poisoned");
+        let Some((capture, place)) = usize::try_from(span.into_u64() - 1)
             .ok()
-            .and_then(|i| spans.get_mut(i))
-        {
+            .and_then(|i| spans.get(i))
+        else {
+            return;
+        };
+        if let Some(fields) = capture.lock().expect("not poisoned").get_mut(*place) {
             values.record(&mut Visitor(fields));
         }
     }
@@ -57,15 +108,37 @@ impl Subscriber for Capture {
     fn exit(&self, _: &Id) {}
 }
 
-fn traced<F: std::future::IntoFuture>(f: F) -> (F::Output, Vec<Fields>) {
-    let capture = Capture::default();
-    let out = tracing::subscriber::with_default(capture.clone(), || {
-        // Another test thread may have registered a callsite while no subscriber was interested,
-        // caching "never" for it globally; recompute now that this one is installed.
+/// Installs the [`Router`] as the global default, once. Creating its `Dispatch` registers it and
+/// computes the interest of the callsites hit so far, but only `set_global_default` makes it every
+/// thread's default: a callsite first hit in between would be cached as "never" by a thread still
+/// without one. So the router's level hint keeps tracing off (no span macro gets past its level
+/// check, so no callsite is hit) until it is the global default, then every interest is recomputed.
+fn install() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        tracing::subscriber::set_global_default(Router::default())
+            .expect("no other global subscriber in this crate's tests");
+        INSTALLED.store(true, Ordering::Release);
         tracing::callsite::rebuild_interest_cache();
-        futures::executor::block_on(f.into_future())
     });
-    let spans = std::mem::take(&mut *capture.0.lock().expect("not poisoned"));
+}
+
+/// Runs `f` to completion on this thread, recording the spans it opens.
+fn traced<F: std::future::IntoFuture>(f: F) -> (F::Output, Vec<Fields>) {
+    /// This thread's capture while it lives, even if `f` panics.
+    struct Capturing;
+    impl Drop for Capturing {
+        fn drop(&mut self) {
+            let _ = CAPTURE.try_with(|c| c.borrow_mut().take());
+        }
+    }
+    install();
+    let capture = Capture::default();
+    CAPTURE.with(|c| *c.borrow_mut() = Some(Arc::clone(&capture)));
+    let capturing = Capturing;
+    let out = futures::executor::block_on(f.into_future());
+    drop(capturing);
+    let spans = std::mem::take(&mut *capture.lock().expect("not poisoned"));
     (out, spans)
 }
 
@@ -153,4 +226,21 @@ fn schema_requests_run_in_spans_too() {
     assert_eq!(field(&spans[0], "operation"), Some("DescribeTable"));
     assert_eq!(field(&spans[0], "table"), Some("test-things"));
     assert_eq!(field(&spans[0], "error"), Some("UnknownOperationException"));
+}
+
+/// The capture's own guarantee: a span is recorded even when its callsite was first hit by another
+/// thread, which records nothing (with a scoped subscriber, that thread cached "never" for it).
+#[test]
+fn a_span_whose_callsite_another_thread_hit_first_is_recorded() {
+    fn open() -> tracing::Span {
+        tracing::debug_span!("hit_first_elsewhere")
+    }
+    let ((), spans) = traced(async {
+        std::thread::spawn(|| drop(open()))
+            .join()
+            .expect("the other thread");
+        drop(open());
+    });
+    let names: Vec<_> = spans.iter().map(|s| field(s, "name")).collect();
+    assert_eq!(names, [Some("hit_first_elsewhere")]);
 }
