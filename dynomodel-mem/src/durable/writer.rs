@@ -138,7 +138,9 @@ impl Durable {
         let changed = journal::end();
         drop(running);
         if !changed {
-            return (result, Ticket::Done);
+            // It may still show what it read (the item a condition failed on, `ALL_OLD`, or only
+            // that the condition failed): it waits like a read for the writes it may have seen.
+            return (result, self.read_ticket());
         }
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
         if self.faulted.poisoned() {

@@ -554,3 +554,18 @@ fn a_write_lost_to_another_threads_failed_fsync_says_it_was_not_applied() {
     check_restart(&sim.after_power_cut(), &clock, &["a1"], &["w1"]);
     check_restart(&sim.after_kill(), &clock, &["a1"], &["w1"]);
 }
+
+/// Under `always`, a write that changes nothing (a failed condition, an update to the same value) may
+/// still show what it read — the item its condition failed on, or only that it failed — so it settles
+/// like a read: it waits for the writes it may have seen, and is refused if one of them is lost.
+#[test]
+fn a_write_that_changes_nothing_waits_like_a_read() {
+    use super::super::writer::Ticket;
+    let clock = ManualClock::default();
+    let (_sim, b) = started(&clock);
+    let durable = b.durable.as_ref().expect("durable");
+    let (result, ticket) = durable.run(&mut (), None, |_| Ok(()));
+    assert!(result.is_ok());
+    assert!(matches!(ticket, Ticket::Saw(_)), "{ticket:?}");
+    durable.settle(ticket).expect("the log is on disk up to it");
+}
