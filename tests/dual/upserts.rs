@@ -536,3 +536,46 @@ dual_test!(
         );
     }
 );
+
+/// A model every attribute of which is optional: an upsert of it may only remove.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "Drafts")]
+struct Draft {
+    #[hash_key]
+    id: String,
+    note: Option<String>,
+}
+
+dual_test!(an_upsert_that_only_removes_creates_nothing, |t| {
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Draft>());
+    db.create_schema::<Draft>().await.unwrap();
+    let removed = db
+        .update::<Draft>("d1")
+        .remove(Draft::note())
+        .upsert()
+        .returning_new()
+        .await;
+    if t.target() == Target::DynamoDbLocal {
+        // KNOWN DIFFERENCE: DynamoDB writes nothing for an update that only removes from a missing
+        // item (see update_semantics.rs); DynamoDB Local creates the key-only item and returns it.
+        assert_eq!(
+            removed.unwrap(),
+            Draft {
+                id: "d1".into(),
+                note: None
+            }
+        );
+        return;
+    }
+    let err = removed.unwrap_err();
+    assert!(err.is_item_not_found(), "{err}");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            r#"ItemNotFound: Update Draft {{id: "d1"}} in `{}`: no such item (an upsert that only removes attributes creates none)"#,
+            db.table_name::<Draft>()
+        )
+    );
+    assert_eq!(db.get::<Draft>("d1").await.unwrap(), None);
+});

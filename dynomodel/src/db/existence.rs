@@ -30,6 +30,28 @@ pub(crate) fn condition<M: Model>(upsert: bool) -> Option<Condition<M>> {
     }
 }
 
+/// The error of an [`upsert`](crate::UpdateItem::upsert) that asked for the item after it
+/// (`ALL_NEW`) and got none: its actions only removed attributes, so DynamoDB created nothing
+/// (an update that only removes creates no item), and no item is stored under the key.
+pub(crate) fn created_nothing<M: Model>(table: &str, key: Item) -> Error {
+    let name = ItemName {
+        model: model_name::<M>(),
+        key: &key,
+        table,
+    };
+    Error::ItemNotFound(Box::new(ItemNotFound {
+        message: format!(
+            "{KIND} {name}: no such item (an upsert that only removes attributes creates none)"
+        ),
+        kind: KIND,
+        model: model_name::<M>(),
+        table: table.to_owned(),
+        key,
+        stored_entity: None,
+        item: None,
+    }))
+}
+
 /// A request's existence check, kept beside the request to read its failure.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ExistenceGuard {

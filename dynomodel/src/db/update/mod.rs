@@ -11,6 +11,7 @@ use futures::FutureExt;
 use crate::backend::{ReturnValue, UpdateItemInput, UpdateItemOutput};
 use crate::convert::VersionAttribute;
 use crate::db::decode::decode_returned;
+use crate::db::existence;
 use crate::db::names::{model_name, ItemName};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{Conditional, Parts, Write};
@@ -350,7 +351,10 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         self
     }
 
-    /// Finishes with `ReturnValues=ALL_NEW`: the whole item after the update.
+    /// Finishes with `ReturnValues=ALL_NEW`: the whole item after the update. An
+    /// [`upsert`](UpdateItem::upsert) whose actions only remove attributes creates no item on a
+    /// missing key (DynamoDB stores none for it), so there is none to return:
+    /// [`Error::ItemNotFound`].
     ///
     /// ```
     /// # use std::collections::BTreeSet;
@@ -499,14 +503,20 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             // The table and key are named again only if a check failed: no copy per request.
             let guards = write.guards();
             let call = db.calls.update_item(input(write, return_values));
-            call.map(move |output| {
-                output.map_err(|e| match e {
-                    Error::ConditionalCheckFailed { .. } if guards.any() => {
-                        let key = key.to_key_item().unwrap_or_default();
-                        guards.read::<M>(&db.table_name::<M>(), &key, e)
-                    }
-                    e => e,
-                })
+            call.map(move |output| match output {
+                // Only an upsert of removals gets here: any other update checks the item exists.
+                Ok(output)
+                    if return_values == ReturnValue::AllNew && output.attributes.is_none() =>
+                {
+                    let key = key.to_key_item().unwrap_or_default();
+                    Err(existence::created_nothing::<M>(&db.table_name::<M>(), key))
+                }
+                Ok(output) => Ok(output),
+                Err(e @ Error::ConditionalCheckFailed { .. }) if guards.any() => {
+                    let key = key.to_key_item().unwrap_or_default();
+                    Err(guards.read::<M>(&db.table_name::<M>(), &key, e))
+                }
+                Err(e) => Err(e),
             })
         }))
     }
