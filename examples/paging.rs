@@ -14,7 +14,8 @@
 //!   unreadable (and logged with its key and attribute) instead of failing the whole listing; it
 //!   counts in the page's size, and the next token follows it like any other.
 
-use dynomodel::{AttributeValue, Cursor, Db, Error, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{AttributeValue, Cursor, Db, Error, Model};
 use serde_json::{json, Value};
 
 /// A thread of the AWS Developer Guide's sample forum.

@@ -65,7 +65,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let created = db.create_schema::<Tweet>().await?;
     let table = db
         .backend()
-        .describe_table(dynomodel::DescribeTableInput {
+        .describe_table(dynomodel::backend::DescribeTableInput {
             table_name: db.table_name::<Tweet>(),
         })
         .await?

@@ -13,7 +13,8 @@
 //! ```
 
 use chrono::NaiveDate;
-use dynomodel::{AttributeValue, AwsBackend, Collection, Db, Item, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{AttributeValue, AwsBackend, Collection, Db, Item, Model};
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "app", entity = "User")]

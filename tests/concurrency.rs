@@ -17,11 +17,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, DeleteTableInput,
-    Error, Item, KeySchemaElement, ScalarAttributeType, TransactGet, TransactGetItemsInput,
-    TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, DeleteTableInput,
+    KeySchemaElement, ScalarAttributeType, TransactGet, TransactGetItemsInput, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput,
 };
+use dynomodel::{AttributeValue, Error, Item};
 
 /// Accounts in the bank.
 const ACCOUNTS: usize = 50;
@@ -146,7 +147,7 @@ pub async fn bank(backend: Arc<dyn Backend>, table: &str) -> Report {
         let mut item = key(i);
         item.insert("balance".into(), number(OPENING));
         backend
-            .put_item(dynomodel::PutItemInput {
+            .put_item(dynomodel::backend::PutItemInput {
                 table_name: table.into(),
                 item,
                 ..Default::default()

@@ -11,7 +11,8 @@
 use std::future::IntoFuture;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dynomodel::{Backend, Db, GetItemInput, PutItemInput, ScanInput};
+use dynomodel::backend::{Backend, GetItemInput, PutItemInput, ScanInput};
+use dynomodel::Db;
 
 #[path = "support/profile.rs"]
 mod profile;

@@ -18,7 +18,8 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use dynomodel::{Backend, Db, GetItemInput, PutItemInput, ScanInput};
+use dynomodel::backend::{Backend, GetItemInput, PutItemInput, ScanInput};
+use dynomodel::Db;
 use dynomodel_mem::MemBackend;
 
 #[path = "support/cpu.rs"]
@@ -219,7 +220,7 @@ const GSI_TABLE: &str = "bench_gsi";
 
 /// Creates and fills [`GSI_TABLE`] in `backend`.
 async fn populate_gsi(backend: &MemBackend) {
-    use dynomodel::{
+    use dynomodel::backend::{
         AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
         Projection, ProjectionType, ScalarAttributeType,
     };
@@ -265,9 +266,9 @@ async fn populate_gsi(backend: &MemBackend) {
 }
 
 /// A Query of 20 entries of the GSI (`Limit` 20): the first of the partition of item `i`'s age.
-fn index_query_20(i: usize) -> dynomodel::QueryInput {
+fn index_query_20(i: usize) -> dynomodel::backend::QueryInput {
     let age = item(i).get("age").cloned().unwrap();
-    dynomodel::QueryInput {
+    dynomodel::backend::QueryInput {
         table_name: GSI_TABLE.into(),
         index_name: Some("by-age".into()),
         key_condition_expression: Some("age = :a".into()),

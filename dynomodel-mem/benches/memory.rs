@@ -12,7 +12,7 @@
 #[allow(dead_code)] // each bench uses part of the shared workload
 mod workload;
 
-use dynomodel::ProjectionType;
+use dynomodel::backend::ProjectionType;
 
 /// The resident set in bytes (`None` off Linux).
 fn resident() -> Option<usize> {
@@ -122,7 +122,7 @@ fn gsi(name: &str) {
 
 /// The index's `IndexSizeBytes`.
 async fn index_size(backend: &dynomodel_mem::MemBackend) -> i64 {
-    use dynomodel::{Backend, DescribeTableInput};
+    use dynomodel::backend::{Backend, DescribeTableInput};
     let out = backend
         .describe_table(DescribeTableInput {
             table_name: workload::TABLE.into(),
@@ -141,7 +141,7 @@ async fn create_with_gsi(
     global: bool,
     projection_type: ProjectionType,
 ) {
-    use dynomodel::{
+    use dynomodel::backend::{
         AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex,
         KeySchemaElement, LocalSecondaryIndex, Projection, ScalarAttributeType,
     };

@@ -15,12 +15,13 @@ use std::collections::BTreeMap;
 use std::future::IntoFuture;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput,
-    BillingMode, CreateTableInput, Db, GetItemInput, Item, KeySchemaElement, KeysAndAttributes,
-    Model, Number, PutItemInput, ScalarAttributeType, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput, UpdateItemInput, WriteRequest,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BatchGetItemInput, BatchWriteItemInput, BillingMode,
+    CreateTableInput, GetItemInput, KeySchemaElement, KeysAndAttributes, PutItemInput,
+    ScalarAttributeType, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
+    UpdateItemInput, WriteRequest,
 };
+use dynomodel::{AttributeValue, Db, Item, Model, Number};
 use dynomodel_mem::MemBackend;
 
 const TABLE: &str = "bench";

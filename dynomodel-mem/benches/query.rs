@@ -13,10 +13,11 @@
 use std::collections::BTreeMap;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Db, Item,
-    KeySchemaElement, Model, Number, PutItemInput, QueryInput, ScalarAttributeType,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement, PutItemInput,
+    QueryInput, ScalarAttributeType,
 };
+use dynomodel::{AttributeValue, Db, Item, Model, Number};
 use dynomodel_mem::MemBackend;
 
 const TABLE: &str = "bench";

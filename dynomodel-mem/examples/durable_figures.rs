@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BatchWriteItemInput, BillingMode,
-    CreateTableInput, Item, KeySchemaElement, PutItemInput, ScalarAttributeType, WriteRequest,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BatchWriteItemInput, BillingMode, CreateTableInput,
+    KeySchemaElement, PutItemInput, ScalarAttributeType, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 use dynomodel_mem::{MemBackend, SyncPolicy};
 
 fn item(i: u64) -> Item {

@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BatchWriteItemInput, BillingMode,
-    CreateTableInput, GetItemInput, Item, KeySchemaElement, PutItemInput, ScalarAttributeType,
-    WriteRequest,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BatchWriteItemInput, BillingMode, CreateTableInput, GetItemInput,
+    KeySchemaElement, PutItemInput, ScalarAttributeType, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 use dynomodel_mem::MemBackend;
 
 const THREADS: usize = 8;

@@ -1,11 +1,12 @@
 //! How a request reaches the engine's state: the locks it takes (the catalog's, then the tables it
 //! names, in name order: `lock.rs`), and in durable mode the log record of what it did before its
-//! locks are released. Every operation of the [`Backend`](dynomodel::Backend) implementation
+//! locks are released. Every operation of the [`Backend`](dynomodel::backend::Backend) implementation
 //! (`backend.rs`) goes through one of these.
 
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
-use dynomodel::{BatchWriteItemInput, BatchWriteItemOutput, PutItemInput, PutItemOutput, Result};
+use dynomodel::backend::{BatchWriteItemInput, BatchWriteItemOutput, PutItemInput, PutItemOutput};
+use dynomodel::Result;
 
 use crate::state::State;
 use crate::{durable, lock, streams, MemBackend};

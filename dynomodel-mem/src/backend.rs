@@ -1,7 +1,7 @@
 //! [`Backend`] on the engine: one method per DynamoDB operation, each taking the locks of what it
 //! names (`access.rs`) and handing the request to the engine's code for that operation.
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchGetItemInput,
     BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput, CreateTableInput,
     CreateTableOutput, DeleteItemInput, DeleteItemOutput, DeleteTableInput, DeleteTableOutput,
@@ -12,12 +12,12 @@ use dynomodel::{
     GetItemOutput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
     GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, ListTablesInput, ListTablesOutput,
     ListTagsOfResourceInput, ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput,
-    QueryOutput, Result, ScanInput, ScanOutput, TagResourceInput, TagResourceOutput,
-    TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
-    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
-    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
-    UpdateTimeToLiveOutput,
+    QueryOutput, ScanInput, ScanOutput, TagResourceInput, TagResourceOutput, TransactGetItemsInput,
+    TransactGetItemsOutput, TransactWriteItemsInput, TransactWriteItemsOutput, UntagResourceInput,
+    UntagResourceOutput, UpdateItemInput, UpdateItemOutput, UpdateTableInput, UpdateTableOutput,
+    UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
 };
+use dynomodel::Result;
 
 use crate::{durable, faults, partiql, streams, transact, typed_read, MemBackend};
 
@@ -105,7 +105,7 @@ impl Backend for MemBackend {
     async fn get_item_into(
         &self,
         input: GetItemInput,
-        sink: &mut dyn dynomodel::ItemSink,
+        sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<GetItemOutput> {
         // The item goes to the sink straight from its stored form (typed_read.rs).
         typed_read::get_item_into(self, input, sink).await
@@ -144,7 +144,7 @@ impl Backend for MemBackend {
     async fn query_into(
         &self,
         input: QueryInput,
-        sink: &mut dyn dynomodel::ItemSink,
+        sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
         // The page's items go to the sink straight from their stored form (typed_read.rs).
         typed_read::query_into(self, input, sink).await
@@ -153,7 +153,7 @@ impl Backend for MemBackend {
     async fn scan_into(
         &self,
         input: ScanInput,
-        sink: &mut dyn dynomodel::ItemSink,
+        sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<ScanOutput> {
         typed_read::scan_into(self, input, sink).await
     }

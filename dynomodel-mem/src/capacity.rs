@@ -16,9 +16,8 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    attribute_size, item_size, Capacity, ConsumedCapacity, Item, ReturnConsumedCapacity,
-};
+use dynomodel::backend::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};
+use dynomodel::{attribute_size, item_size, Item};
 
 use crate::index::Index;
 use crate::table::Table;

@@ -24,7 +24,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 ///
 /// ```
 /// use chrono::{DateTime, Utc};
-/// use dynomodel::{
+/// use dynomodel::backend::{
 ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
 ///     ScalarAttributeType,
 /// };
@@ -81,10 +81,10 @@ impl Clock for SystemClock {
 ///
 /// ```
 /// use std::time::Duration;
-/// use dynomodel::{
-///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
-///     KeySchemaElement, ScalarAttributeType, TransactPut, TransactWriteItem,
-///     TransactWriteItemsInput,
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::{
+///     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
+///     ScalarAttributeType, TransactPut, TransactWriteItem, TransactWriteItemsInput,
 /// };
 /// use dynomodel_mem::{Clock, ManualClock, MemBackend};
 ///

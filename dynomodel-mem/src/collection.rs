@@ -8,10 +8,8 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    item_size, CancellationCode, Error, Item, ItemCollectionMetrics, Result,
-    ReturnItemCollectionMetrics,
-};
+use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
+use dynomodel::{item_size, CancellationCode, Error, Item, Result};
 
 use crate::capacity::entry_size;
 use crate::index::Index;

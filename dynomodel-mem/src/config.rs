@@ -209,10 +209,11 @@ impl MemBackendBuilder {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use dynomodel::{
-    ///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
-    ///     DescribeTableInput, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement,
-    ///     Projection, ProjectionType, PutItemInput, QueryInput, ScalarAttributeType, TableStatus,
+    /// use dynomodel::AttributeValue;
+    /// use dynomodel::backend::{
+    ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, DescribeTableInput,
+    ///     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, Projection,
+    ///     ProjectionType, PutItemInput, QueryInput, ScalarAttributeType, TableStatus,
     ///     UpdateTableInput,
     /// };
     /// use dynomodel_mem::{ManualClock, MemBackend};
@@ -322,9 +323,10 @@ impl MemBackendBuilder {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use dynomodel::{
-    ///     AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput, Item,
-    ///     KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
+    /// use dynomodel::{AttributeValue, Item};
+    /// use dynomodel::backend::{
+    ///     AttributeDefinition, Backend, CreateTableInput, GetItemInput, KeySchemaElement,
+    ///     ProvisionedThroughput, ScalarAttributeType,
     /// };
     /// use dynomodel_mem::{ManualClock, MemBackend};
     ///

@@ -9,10 +9,10 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{
-    BillingMode, CreateTableInput, Error, KeySchemaElement, KeyType, ProjectionType,
-    ProvisionedThroughput, Result,
+use dynomodel::backend::{
+    BillingMode, CreateTableInput, KeySchemaElement, KeyType, ProjectionType, ProvisionedThroughput,
 };
+use dynomodel::{Error, Result};
 
 use crate::validate::{quoted, Constraints, INVALID};
 
@@ -199,7 +199,7 @@ pub(crate) fn key_schema_shape(ks: &[KeySchemaElement], defined: &[&str]) -> Res
 }
 
 fn projection(
-    projection: &dynomodel::Projection,
+    projection: &dynomodel::backend::Projection,
     index: &str,
     names: &mut BTreeSet<String>,
 ) -> Result<usize> {
@@ -214,7 +214,7 @@ fn projection(
 /// DDB-TABLE-126 texts; CloudFormation quotes the INCLUDE one from the service). DynamoDB Local 3.3 says
 /// "If Projection type INCLUDE is specified, some non-key attributes to include in the projection must be
 /// specified as well" and, for a duplicate, "Cannot have two attributes with the same name".
-pub(crate) fn projection_shape(projection: &dynomodel::Projection) -> Result<()> {
+pub(crate) fn projection_shape(projection: &dynomodel::backend::Projection) -> Result<()> {
     let ty = projection.projection_type;
     if ty != ProjectionType::Include && !projection.non_key_attributes.is_empty() {
         return Err(invalid(format!(
@@ -245,7 +245,7 @@ pub(crate) fn projection_shape(projection: &dynomodel::Projection) -> Result<()>
 /// 2026; "UpdateViewType" is the service's own word). DynamoDB Local 3.3 says "Invalid StreamViewType:
 /// Stream ViewType must not be null or empty when enabling streams." and "... StreamEnabled was false
 /// but a StreamViewType was present.".
-fn stream_specification(spec: Option<&dynomodel::StreamSpecification>) -> Result<()> {
+fn stream_specification(spec: Option<&dynomodel::backend::StreamSpecification>) -> Result<()> {
     match spec {
         Some(s) if s.stream_enabled && s.stream_view_type.is_none() => Err(invalid(
             "Table is being created with a stream enabled, UpdateViewType is required",

@@ -59,7 +59,10 @@ pub use entry::IndexEntry;
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
-use dynomodel::{Item, KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType};
+use dynomodel::backend::{
+    KeySchemaElement, KeyType, Projection, ProjectionType, ScalarAttributeType,
+};
+use dynomodel::Item;
 
 use crate::key::{KeyRef, KeyValue, PrimaryKey};
 use crate::stored::StoredItem;

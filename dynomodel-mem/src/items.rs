@@ -16,11 +16,11 @@
 //!
 //! Nothing is written until every check has passed, so a failed request leaves the table as it was.
 
-use dynomodel::{
-    DeleteItemInput, DeleteItemOutput, Error, GetItemInput, GetItemOutput, Item, PutItemInput,
-    PutItemOutput, Result, ReturnValue, ReturnValuesOnConditionCheckFailure, UpdateItemInput,
-    UpdateItemOutput, MAX_ITEM_SIZE,
+use dynomodel::backend::{
+    DeleteItemInput, DeleteItemOutput, GetItemInput, GetItemOutput, PutItemInput, PutItemOutput,
+    ReturnValue, ReturnValuesOnConditionCheckFailure, UpdateItemInput, UpdateItemOutput,
 };
+use dynomodel::{Error, Item, Result, MAX_ITEM_SIZE};
 
 use crate::capacity::{self, Consistency};
 use crate::collection;

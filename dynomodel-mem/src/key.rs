@@ -7,7 +7,8 @@
 //! segments by hash range later. `std`'s `DefaultHasher` is deliberately not used: its output may change
 //! between Rust releases.
 
-use dynomodel::{AttributeValue, Number, ScalarAttributeType};
+use dynomodel::backend::ScalarAttributeType;
+use dynomodel::{AttributeValue, Number};
 
 /// A value of a key attribute: DynamoDB allows only strings, numbers and binaries as keys.
 ///

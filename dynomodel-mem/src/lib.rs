@@ -1,6 +1,6 @@
 //! # dynomodel-mem
 //!
-//! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::Backend`]
+//! An in-memory Amazon DynamoDB engine: a faithful test double that implements [`dynomodel::backend::Backend`]
 //! with DynamoDB's validation rules, limits, orderings and error messages. For the mapper,
 //! [`memory()`] is a `dynomodel::Db` over a fresh engine (no import needed).
 //!
@@ -29,9 +29,10 @@
 //! [the server]: https://github.com/dynomodel/dynomodel/blob/main/docs/guide/server.md
 //!
 //! ```
-//! use dynomodel::{
-//!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,
-//!     Item, KeySchemaElement, PutItemInput, ScalarAttributeType,
+//! use dynomodel::{AttributeValue, Item};
+//! use dynomodel::backend::{
+//!     AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput, KeySchemaElement,
+//!     PutItemInput, ScalarAttributeType,
 //! };
 //! use dynomodel_mem::MemBackend;
 //!
@@ -77,9 +78,10 @@
 //! The same through PartiQL:
 //!
 //! ```
-//! use dynomodel::{
-//!     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
-//!     ExecuteStatementInput, KeySchemaElement, ScalarAttributeType,
+//! use dynomodel::AttributeValue;
+//! use dynomodel::backend::{
+//!     AttributeDefinition, Backend, BillingMode, CreateTableInput, ExecuteStatementInput,
+//!     KeySchemaElement, ScalarAttributeType,
 //! };
 //! use dynomodel_mem::MemBackend;
 //!
@@ -202,7 +204,7 @@ use state::State;
 /// themselves. A request never panics, whatever it contains.
 ///
 /// ```
-/// use dynomodel::{Backend, ListTablesInput};
+/// use dynomodel::backend::{Backend, ListTablesInput};
 /// use dynomodel_mem::MemBackend;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -218,10 +220,11 @@ use state::State;
 /// ([`MemBackendBuilder::transition_time`] makes it last).
 ///
 /// ```
-/// use dynomodel::{
-///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
-///     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, Projection,
-///     ProjectionType, PutItemInput, QueryInput, ScalarAttributeType, TableStatus, UpdateTableInput,
+/// use dynomodel::AttributeValue;
+/// use dynomodel::backend::{
+///     AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex,
+///     GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType, PutItemInput,
+///     QueryInput, ScalarAttributeType, TableStatus, UpdateTableInput,
 /// };
 /// use dynomodel_mem::MemBackend;
 ///
@@ -290,7 +293,7 @@ use state::State;
 #[derive(Clone, Debug, Default)]
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
-    /// The state's clock, shared, so that [`Backend::now`](dynomodel::Backend::now) reads it without
+    /// The state's clock, shared, so that [`Backend::now`](dynomodel::backend::Backend::now) reads it without
     /// taking the state's lock.
     clock: clock::EngineClock,
     faults: faults::FaultHandle,
@@ -319,7 +322,7 @@ impl MemBackend {
     /// Region and account make the tables' ARNs, by which the tag operations name a table:
     ///
     /// ```
-    /// use dynomodel::{
+    /// use dynomodel::backend::{
     ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
     ///     ListTagsOfResourceInput, ScalarAttributeType, Tag, TagResourceInput,
     /// };
@@ -419,11 +422,11 @@ impl MemBackend {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use dynomodel::{
-    ///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,
-    ///     GlobalSecondaryIndex, Item, KeySchemaElement, Number, Projection, ProjectionType,
-    ///     PutItemInput, QueryInput, ScalarAttributeType, TimeToLiveSpecification,
-    ///     UpdateTimeToLiveInput,
+    /// use dynomodel::{AttributeValue, Item, Number};
+    /// use dynomodel::backend::{
+    ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput,
+    ///     GlobalSecondaryIndex, KeySchemaElement, Projection, ProjectionType, PutItemInput,
+    ///     QueryInput, ScalarAttributeType, TimeToLiveSpecification, UpdateTimeToLiveInput,
     /// };
     /// use dynomodel_mem::{Clock, ManualClock, MemBackend};
     ///

@@ -10,7 +10,8 @@ use std::ops::Bound;
 
 use std::borrow::Cow;
 
-use dynomodel::{Item, ItemSink, QueryOutput};
+use dynomodel::backend::{ItemSink, QueryOutput};
+use dynomodel::Item;
 
 use crate::partition::{self, Partition};
 use crate::stored::{Decoder, StoredItem};

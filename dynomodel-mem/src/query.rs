@@ -9,7 +9,8 @@
 use std::ops::Bound;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{Error, ItemSink, QueryInput, QueryOutput, Result, ScalarAttributeType};
+use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScalarAttributeType};
+use dynomodel::{Error, Result};
 
 use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType, Select};
+use dynomodel::backend::{ScalarAttributeType, Select};
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use crate::expr::ast::{Condition, Path};
 use crate::expr::eval::{self, resolve, Step};

@@ -11,10 +11,10 @@ use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use dynomodel::{
-    item_size, Error, Item, ItemSink, QueryOutput, Result, ReturnConsumedCapacity, ScanInput,
-    ScanOutput, Select,
+use dynomodel::backend::{
+    ItemSink, QueryOutput, ReturnConsumedCapacity, ScanInput, ScanOutput, Select,
 };
+use dynomodel::{item_size, Error, Item, Result};
 
 use crate::capacity::{self, Consistency, Consumed};
 

@@ -6,17 +6,18 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
-use dynomodel::{
+use dynomodel::backend::{
     BillingMode, CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput,
-    DescribeTableInput, DescribeTableOutput, Error, ListTablesInput, ListTablesOutput, Result,
+    DescribeTableInput, DescribeTableOutput, ListTablesInput, ListTablesOutput,
 };
+use dynomodel::{Error, Result};
 
 use crate::clock::EngineClock;
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
-use dynomodel::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
+use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 
 use crate::lock::{owned, read, Locked};
 use crate::read::Source;
@@ -491,28 +492,34 @@ impl State {
 #[cfg(test)]
 impl State {
     /// `PutItem`.
-    pub fn put_item(&mut self, input: dynomodel::PutItemInput) -> Result<dynomodel::PutItemOutput> {
+    pub fn put_item(
+        &mut self,
+        input: dynomodel::backend::PutItemInput,
+    ) -> Result<dynomodel::backend::PutItemOutput> {
         self.everything().put_item(input)
     }
 
     /// `GetItem`.
-    pub fn get_item(&self, input: &dynomodel::GetItemInput) -> Result<dynomodel::GetItemOutput> {
+    pub fn get_item(
+        &self,
+        input: &dynomodel::backend::GetItemInput,
+    ) -> Result<dynomodel::backend::GetItemOutput> {
         self.everything().get_item(input)
     }
 
     /// `DeleteItem`.
     pub fn delete_item(
         &mut self,
-        input: &dynomodel::DeleteItemInput,
-    ) -> Result<dynomodel::DeleteItemOutput> {
+        input: &dynomodel::backend::DeleteItemInput,
+    ) -> Result<dynomodel::backend::DeleteItemOutput> {
         self.everything().delete_item(input)
     }
 
     /// `UpdateItem`.
     pub fn update_item(
         &mut self,
-        input: &dynomodel::UpdateItemInput,
-    ) -> Result<dynomodel::UpdateItemOutput> {
+        input: &dynomodel::backend::UpdateItemInput,
+    ) -> Result<dynomodel::backend::UpdateItemOutput> {
         self.everything().update_item(input)
     }
 
@@ -524,16 +531,16 @@ impl State {
     /// `BatchWriteItem`.
     pub fn batch_write_item(
         &mut self,
-        input: dynomodel::BatchWriteItemInput,
-    ) -> Result<dynomodel::BatchWriteItemOutput> {
+        input: dynomodel::backend::BatchWriteItemInput,
+    ) -> Result<dynomodel::backend::BatchWriteItemOutput> {
         self.everything().batch_write_item(input)
     }
 
     /// `TransactWriteItems`.
     pub fn transact_write_items(
         &mut self,
-        input: &dynomodel::TransactWriteItemsInput,
-    ) -> Result<dynomodel::TransactWriteItemsOutput> {
+        input: &dynomodel::backend::TransactWriteItemsInput,
+    ) -> Result<dynomodel::backend::TransactWriteItemsOutput> {
         self.everything().transact_write_items(input)
     }
 

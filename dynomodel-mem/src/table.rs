@@ -11,12 +11,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, Utc};
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexDescription,
-    Identity, Item, KeySchemaElement, LocalSecondaryIndex, LocalSecondaryIndexDescription,
+    Identity, KeySchemaElement, LocalSecondaryIndex, LocalSecondaryIndexDescription,
     ProvisionedThroughput, ProvisionedThroughputDescription, ScalarAttributeType,
     StreamSpecification, TableClass, TableDescription, TableStatus,
 };
+use dynomodel::Item;
 
 use crate::collection;
 use crate::index::{indexes_of, Index};

@@ -16,10 +16,11 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{
-    Error, ListTagsOfResourceInput, ListTagsOfResourceOutput, Result, Tag, TagResourceInput,
-    TagResourceOutput, UntagResourceInput, UntagResourceOutput,
+use dynomodel::backend::{
+    ListTagsOfResourceInput, ListTagsOfResourceOutput, Tag, TagResourceInput, TagResourceOutput,
+    UntagResourceInput, UntagResourceOutput,
 };
+use dynomodel::{Error, Result};
 
 use crate::state::State;
 use crate::table::Table;

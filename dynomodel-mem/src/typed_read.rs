@@ -14,15 +14,16 @@
 //! armed fault rule, whose delays and failures the plain operations apply, sends the plain
 //! operation and hands its items over.
 //!
-//! [`Backend::get_item_into`]: dynomodel::Backend::get_item_into
-//! [`Backend::query_into`]: dynomodel::Backend::query_into
-//! [`Backend::scan_into`]: dynomodel::Backend::scan_into
+//! [`Backend::get_item_into`]: dynomodel::backend::Backend::get_item_into
+//! [`Backend::query_into`]: dynomodel::backend::Backend::query_into
+//! [`Backend::scan_into`]: dynomodel::backend::Backend::scan_into
 
 use std::borrow::Cow;
 
-use dynomodel::{
-    Backend, GetItemInput, GetItemOutput, ItemSink, QueryInput, QueryOutput, Result, ScanInput,
+use dynomodel::backend::{
+    Backend, GetItemInput, GetItemOutput, ItemSink, QueryInput, QueryOutput, ScanInput,
 };
+use dynomodel::Result;
 
 use crate::stored::StoredItem;
 use crate::MemBackend;
@@ -101,11 +102,11 @@ mod page_tests;
 mod tests {
     use std::borrow::Cow;
 
-    use dynomodel::{
-        AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, GetItemInput,
-        Item, ItemSink, KeySchemaElement, PutItemInput, ReturnConsumedCapacity,
-        ScalarAttributeType,
+    use dynomodel::backend::{
+        AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput, ItemSink,
+        KeySchemaElement, PutItemInput, ReturnConsumedCapacity, ScalarAttributeType,
     };
+    use dynomodel::{AttributeValue, Item};
 
     use crate::MemBackend;
 

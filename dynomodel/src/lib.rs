@@ -85,7 +85,7 @@ extern crate self as dynomodel;
 
 #[cfg(feature = "aws")]
 mod aws;
-mod backend;
+pub mod backend;
 pub mod convert;
 mod db;
 mod error;
@@ -97,7 +97,10 @@ mod value;
 
 #[cfg(feature = "aws")]
 pub use aws::AwsBackend;
-pub use backend::*;
+// The request and response shapes stay in `backend`; the root names the few a mapper user meets: the
+// trait `Db::new` takes, what `Consumed`/`Meter` hand back per table, what a change record's
+// `operation()` and an index's `projection()` answer, and the type a custom key attribute declares.
+pub use backend::{Backend, ConsumedCapacity, OperationType, ProjectionType, ScalarAttributeType};
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,

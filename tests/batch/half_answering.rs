@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 use dynomodel_mem::MemBackend;
 

@@ -9,6 +9,7 @@ mod half_answering;
 
 use std::sync::atomic::Ordering;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 use dynomodel_mem::MemBackend;
 use futures::TryStreamExt;

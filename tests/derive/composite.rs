@@ -3,10 +3,8 @@
 //! the order of keys against the order of their parts.
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
-use dynomodel::{
-    AttributeValue, ExpressionContext, Item, KeySchemaElement, Model, PrimaryKey,
-    ScalarAttributeType,
-};
+use dynomodel::backend::{KeySchemaElement, ScalarAttributeType};
+use dynomodel::{AttributeValue, ExpressionContext, Item, Model, PrimaryKey};
 
 /// The single-table shape of issue 13: `pk = USER#{userid}`, `sk = ORDER#{date}#{id}`.
 #[derive(Model, Debug, Clone, PartialEq)]

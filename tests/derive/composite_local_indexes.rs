@@ -3,7 +3,8 @@
 //! (local), and the item structs of the KEYS_ONLY and INCLUDE ones.
 
 use chrono::NaiveDate;
-use dynomodel::{Item, KeySchemaElement, Model, Projected, ProjectionType};
+use dynomodel::backend::{KeySchemaElement, ProjectionType};
+use dynomodel::{Item, Model, Projected};
 
 /// A user's shipments, re-sorted by status and day (all), by day (keys only) and by weight (with a note).
 #[derive(Model, Debug, Clone, PartialEq)]

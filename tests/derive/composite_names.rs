@@ -2,7 +2,8 @@
 //! last part holding the separator, on the Developer Guide's Reply table (`Id = ForumName#Subject`).
 
 use chrono::{DateTime, TimeZone, Utc};
-use dynomodel::{AttributeValue, ExpressionContext, KeySchemaElement, Model, PrimaryKey};
+use dynomodel::backend::KeySchemaElement;
+use dynomodel::{AttributeValue, ExpressionContext, Model, PrimaryKey};
 
 /// The Developer Guide's Reply table: `Id` is `<ForumName>#<Subject>`, sorted by `ReplyDateTime`.
 #[derive(Model, Debug, Clone, PartialEq)]

@@ -4,10 +4,8 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{
-    AttributeValue, BillingMode, Item, KeyType, Model, Number, ProvisionedThroughput,
-    ScalarAttributeType,
-};
+use dynomodel::backend::{BillingMode, KeyType, ProvisionedThroughput, ScalarAttributeType};
+use dynomodel::{AttributeValue, Item, Model, Number};
 
 /// flywheel's Tweet: every index form at once.
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -48,7 +46,7 @@ pub struct ITweet {
 
 #[test]
 fn schema_holds_every_index() {
-    use dynomodel::{Projection, ProjectionType};
+    use dynomodel::backend::{Projection, ProjectionType};
     let schema = ITweet::schema();
     let definitions: Vec<(&str, ScalarAttributeType)> = schema
         .attribute_definitions
@@ -99,8 +97,8 @@ fn schema_holds_every_index() {
     assert_eq!(
         globals[0].key_schema,
         [
-            dynomodel::KeySchemaElement::hash("city"),
-            dynomodel::KeySchemaElement::range("ts")
+            dynomodel::backend::KeySchemaElement::hash("city"),
+            dynomodel::backend::KeySchemaElement::range("ts")
         ]
     );
     assert_eq!(

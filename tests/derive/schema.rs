@@ -1,7 +1,8 @@
 //! The table schema a model derives: name, key schema and key types, billing mode and throughput.
 //! The indexes' part is in `indexes`.
 
-use dynomodel::{BillingMode, KeyType, Model, ProvisionedThroughput, ScalarAttributeType};
+use dynomodel::backend::{BillingMode, KeyType, ProvisionedThroughput, ScalarAttributeType};
+use dynomodel::Model;
 
 use crate::{Blob, Event, Everything, Tweet, User};
 
@@ -61,7 +62,7 @@ fn schema_defaults_to_on_demand_and_the_struct_name() {
 
 #[test]
 fn key_types_follow_the_field_types() {
-    let types = |schema: dynomodel::CreateTableInput| -> Vec<ScalarAttributeType> {
+    let types = |schema: dynomodel::backend::CreateTableInput| -> Vec<ScalarAttributeType> {
         schema
             .attribute_definitions
             .iter()

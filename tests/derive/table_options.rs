@@ -4,7 +4,8 @@
 use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, TimeZone, Utc};
-use dynomodel::{AttributeValue, Model, StreamSpecification, StreamViewType, TableClass, Tag};
+use dynomodel::backend::{StreamSpecification, StreamViewType, TableClass, Tag};
+use dynomodel::{AttributeValue, Model};
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use std::collections::BTreeMap;
 
-use dynomodel::{Backend, DeleteTableInput};
+use dynomodel::backend::{Backend, DeleteTableInput};
 
 use crate::apply::{apply, Answer};
 use crate::generator::{Op, TableSpec};

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

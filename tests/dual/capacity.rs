@@ -6,6 +6,7 @@
 //! `dynomodel-mem/src/capacity.rs`). Where DynamoDB Local 3.3.1 reports something else the scenario
 //! asserts both next to a `// KNOWN DIFFERENCE:` comment, and `deviations.md` lists it.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

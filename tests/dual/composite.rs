@@ -2,7 +2,8 @@
 //! `sk = ORDER#{date}#{id}`, updates and deletes by the parts, and typed queries on leading parts.
 
 use chrono::NaiveDate;
-use dynomodel::{Db, Error, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{Db, Error, Model};
 
 use super::*;
 
@@ -64,7 +65,7 @@ dual_test!(composite_keys_round_trip, |t| {
     // Stored as the composites and the other fields only.
     let raw = db
         .backend()
-        .get_item(dynomodel::GetItemInput {
+        .get_item(dynomodel::backend::GetItemInput {
             table_name: db.table_name::<Order>(),
             key: item([
                 ("pk", s("USER#u1")),

@@ -151,7 +151,7 @@ dual_test!(
 // A table with local indexes reports the size of the written item's collection (its partition
 // key's items and index entries): here the table's hash composite.
 dual_test!(composite_local_index_item_collection_metrics, |t| {
-    use dynomodel::{PutItemInput, ReturnItemCollectionMetrics};
+    use dynomodel::backend::{PutItemInput, ReturnItemCollectionMetrics};
     let (db, shipments) = shipments_db(&t).await;
     let mut next = shipments[0].clone();
     next.id = 9;

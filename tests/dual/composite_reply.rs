@@ -4,7 +4,8 @@
 //! every call that takes a key or a partition.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::{Collection, Db, GetItemInput, Model, PutItemInput};
+use dynomodel::backend::{GetItemInput, PutItemInput};
+use dynomodel::{Collection, Db, Model};
 
 use super::*;
 

@@ -5,6 +5,7 @@
 //! Conditions are probed by re-putting the stored item under the condition (see [`Fixture::holds`]), so a
 //! probe never changes the table and hundreds of them fit in one scenario.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

@@ -301,7 +301,7 @@ dual_test!(whole_writes_keep_what_the_model_does_not_know, |t| {
     let (db, read) = forum(&t, "Thread 7").await;
     // Another application adds an attribute this model does not know, and a view.
     db.backend()
-        .update_item(dynomodel::UpdateItemInput {
+        .update_item(dynomodel::backend::UpdateItemInput {
             table_name: db.table_name::<Thread>(),
             key: item([("ForumName", s(FORUM)), ("Subject", s("Thread 7"))]),
             update_expression: Some("SET Answered = :yes ADD #views :one".into()),
@@ -321,7 +321,7 @@ dual_test!(whole_writes_keep_what_the_model_does_not_know, |t| {
     db.save(&mut edit).await.unwrap();
     let raw = db
         .backend()
-        .get_item(dynomodel::GetItemInput {
+        .get_item(dynomodel::backend::GetItemInput {
             table_name: db.table_name::<Thread>(),
             key: item([("ForumName", s(FORUM)), ("Subject", s("Thread 7"))]),
             ..Default::default()

@@ -5,7 +5,8 @@
 //! date-time in milliseconds).
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::{Cursor, Db, Decoded, Error, InvalidCursorReason, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{Cursor, Db, Decoded, Error, InvalidCursorReason, Model};
 
 use super::cursors::pages;
 use super::*;

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use dynomodel::{
-    Backend, Cursor, Db, Error, GetItemInput, GetItemOutput, InvalidCursorReason, ItemSink, Model,
-    Page, Partial, QueryInput, QueryOutput, Result, ScanInput,
+use dynomodel::backend::{
+    Backend, GetItemInput, GetItemOutput, ItemSink, QueryInput, QueryOutput, ScanInput,
 };
+use dynomodel::{Cursor, Db, Error, InvalidCursorReason, Model, Page, Partial, Result};
 
 use super::*;
 

@@ -2,7 +2,8 @@
 //! with data, the `serde`/`json` field options, `uuid::Uuid` and `serde_json::Value` are written in
 //! their documented shapes and read back exactly, numbers included.
 
-use dynomodel::{Attribute, Db, Document, GetItemInput, Model, PrimaryKey};
+use dynomodel::backend::GetItemInput;
+use dynomodel::{Attribute, Db, Document, Model, PrimaryKey};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 //! expression kind. The deepest texts 4 KB can hold are answered, not a crash (the engine's parser,
 //! validator and evaluator are stack-safe).
 
-use dynomodel::*;
+use dynomodel::backend::*;
 
 use super::requests::*;
 use super::*;

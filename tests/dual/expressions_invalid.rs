@@ -2,6 +2,7 @@
 //! and values, reserved words, parentheses, size and operator limits, update path conflicts, operand
 //! types, and functions where they are not allowed. Every row is checked, then all mismatches reported.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

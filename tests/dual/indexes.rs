@@ -2,6 +2,7 @@
 //! table keys), a sparse GSI, KEYS_ONLY/INCLUDE/ALL projections, Select, ConsistentRead on a GSI, and
 //! DescribeTable of the indexes.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -1,5 +1,6 @@
 //! PutItem, GetItem and DeleteItem with ReturnValues, and the item-size limit.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

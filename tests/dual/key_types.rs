@@ -2,6 +2,7 @@
 //! write and read that names one. A value that can never be a key (NULL, BOOL, a set, a map, a list)
 //! is one more type mismatch to DynamoDB, worded like any other.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

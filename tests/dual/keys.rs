@@ -1,5 +1,6 @@
 //! Key validation: missing, wrong type, empty, too long (in bytes), extra attributes.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -2,6 +2,7 @@
 //! `AttributesToGet`, `KeyConditions`, `QueryFilter`, `ScanFilter`) mean what DynamoDB makes of them, on
 //! the engine, DynamoDB Local and the server. Their errors are in `legacy_errors.rs`.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

@@ -1,6 +1,7 @@
 //! Issue 14 §1: the errors of the legacy parameters, with DynamoDB's legacy texts (dynalite's recordings
 //! of DynamoDB, and DynamoDB Local 3.3 where nothing else records them).
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::legacy::{args, compare, cond, entries, holds};

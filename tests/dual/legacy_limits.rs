@@ -2,6 +2,7 @@
 //! (4 KB of text, 300 operators, 100 `IN` operands) do not apply to them, however long the
 //! expression the engine translates them into. DynamoDB Local 3.3.1 agrees.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::legacy::{cond, entries};

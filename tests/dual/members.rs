@@ -2,7 +2,8 @@
 //! not decode: books and bicycles in one catalog table (the Developer Guide's ProductCatalog, with a
 //! store partition and an aisle index), on every target.
 
-use dynomodel::{Collection, Db, Decoded, Error, ItemDecode, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{Collection, Db, Decoded, Error, ItemDecode, Model};
 use futures::TryStreamExt;
 
 use super::*;

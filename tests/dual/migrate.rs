@@ -6,8 +6,9 @@
 //! `UnknownOperationException` for ListTagsOfResource): there the plan leaves tags alone and says so
 //! in a note, so the tag steps are asserted on the engine and the server only.
 
+use dynomodel::backend::{DescribeTimeToLiveInput, TimeToLiveStatus};
 use dynomodel::migrate::{Action, ApplyOptions, Definition, MigrationErrorKind, Plan};
-use dynomodel::{Db, DescribeTimeToLiveInput, Error, Model, TimeToLiveStatus};
+use dynomodel::{Db, Error, Model};
 
 use super::*;
 

@@ -2,6 +2,7 @@
 //! with `NumberError`'s messages (which are what the engine reports, since it parses with `Number`).
 
 use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

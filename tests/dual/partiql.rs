@@ -3,6 +3,7 @@
 //! `ReturnValuesOnConditionCheckFailure`, `RETURNING`, consumed capacity. Batches and transactions are
 //! in `partiql_multi.rs`, the errors in `partiql_errors.rs`.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

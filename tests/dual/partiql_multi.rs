@@ -2,6 +2,7 @@
 //! ExecuteTransaction (writes, reads, cancellation reasons, ClientRequestToken) on the engine, DynamoDB
 //! Local and the server.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::partiql::{exec, table};

@@ -1,6 +1,7 @@
 //! Issue 5: Query on a table — every key condition form, sort order of S (UTF-8 bytes), N (by value) and
 //! B (unsigned bytes), ScanIndexForward, Limit paging, filters, Select, and the request errors.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Region};
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -273,7 +273,7 @@ dual_test!(item_writes_name_their_table_by_arn, |t| {
     let table = hash_table(&t, "byarn").await;
     let arn = t
         .backend()
-        .describe_table(dynomodel::DescribeTableInput {
+        .describe_table(dynomodel::backend::DescribeTableInput {
             table_name: table.clone(),
         })
         .await
@@ -284,7 +284,7 @@ dual_test!(item_writes_name_their_table_by_arn, |t| {
     assert_eq!(send(&t, "PutItem", put).await, None, "[{:?}]", t.target());
     let got = t
         .backend()
-        .get_item(dynomodel::GetItemInput {
+        .get_item(dynomodel::backend::GetItemInput {
             table_name: table.clone(),
             key: Item::from([("pk".to_owned(), AttributeValue::S("a".into()))]),
             ..Default::default()
@@ -493,7 +493,7 @@ dual_test!(empty_attribute_names_are_refused, |t| {
     // Nothing was stored.
     let scan = t
         .backend()
-        .scan(dynomodel::ScanInput {
+        .scan(dynomodel::backend::ScanInput {
             table_name: table.clone(),
             ..Default::default()
         })

@@ -4,6 +4,7 @@
 
 use std::fmt::Debug;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -3,7 +3,8 @@
 //! reads; one typed query reading a user's whole partition; unknown entity types reported.
 
 use chrono::NaiveDate;
-use dynomodel::{Collection, Db, Error, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{Collection, Db, Error, Model};
 
 use super::*;
 
@@ -169,7 +170,7 @@ dual_test!(single_table_entity_attribute_written_and_checked, |t| {
         let key = item([("pk", s(pk)), ("sk", s(sk))]);
         async move {
             db.backend()
-                .get_item(dynomodel::GetItemInput {
+                .get_item(dynomodel::backend::GetItemInput {
                     table_name,
                     key,
                     ..Default::default()

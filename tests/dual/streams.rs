@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 
 use chrono::Utc;
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -2,6 +2,7 @@
 //! paging, their errors, the stream settings on CreateTable/DescribeTable, and disabling/re-enabling.
 
 use chrono::Utc;
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::streams::{describe, iterator, put, read_all, stream_table};

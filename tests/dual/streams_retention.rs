@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use chrono::{TimeZone, Utc};
+use dynomodel::backend::*;
 use dynomodel::*;
 use dynomodel_mem::{ManualClock, MemBackend};
 

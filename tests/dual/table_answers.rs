@@ -2,7 +2,7 @@
 //! short description; an on-demand table reports when it became on-demand.
 
 use chrono::{DateTime, Utc};
-use dynomodel::*;
+use dynomodel::backend::*;
 
 use super::*;
 

@@ -1,6 +1,6 @@
 //! Table operations: create/describe/list/delete, name validation, ResourceInUse, ResourceNotFound.
 
-use dynomodel::*;
+use dynomodel::backend::*;
 
 use super::*;
 

@@ -5,6 +5,7 @@
 //! the request, and CreateTable accepts any `Tags` without checking or storing them. The engine and the
 //! server follow the service (messages captured on it, see `dynomodel-mem/src/tags.rs`).
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -8,7 +8,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Timelike, Utc};
-use dynomodel::{AttributeValue, Db, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{AttributeValue, Db, Model};
 use dynomodel_mem::{ManualClock, MemBackend};
 
 use super::*;
@@ -255,7 +256,7 @@ dual_test!(saves_incr_and_sync_leave_the_value_as_stored, |t| {
     assert_eq!(db.get::<Post>("p1").await.unwrap(), Some(mine.clone()));
     let raw = db
         .backend()
-        .get_item(dynomodel::GetItemInput {
+        .get_item(dynomodel::backend::GetItemInput {
             table_name: db.table_name::<Post>(),
             key: item([("id", s("p1"))]),
             ..Default::default()
@@ -351,7 +352,7 @@ dual_test!(batches_and_transactions_stamp_too, |t| {
 async fn stored_text(db: &Db, page: &str, attribute: &str) -> String {
     let raw = db
         .backend()
-        .get_item(dynomodel::GetItemInput {
+        .get_item(dynomodel::backend::GetItemInput {
             table_name: db.table_name::<Visit>(),
             key: item([("page", s(page))]),
             ..Default::default()

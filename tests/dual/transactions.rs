@@ -12,6 +12,7 @@ mod requests;
 mod tokens;
 mod writes;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -1,6 +1,7 @@
 //! Time to Live: UpdateTimeToLive / DescribeTimeToLive, their errors, and expired items (readable until
 //! a sweep; the sweep, which only the engine exposes, deletes them from the table and every index).
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

@@ -6,10 +6,11 @@
 
 use std::borrow::Cow;
 
-use dynomodel::{
-    AttributeValue, CapacityExt, Db, Error, GetItemInput, Item, ItemSink, Model, PrimaryKey,
-    PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity, ScanInput, Select,
+use dynomodel::backend::{
+    GetItemInput, ItemSink, PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity,
+    ScanInput, Select,
 };
+use dynomodel::{AttributeValue, CapacityExt, Db, Error, Item, Model, PrimaryKey};
 
 use super::*;
 

@@ -2,7 +2,7 @@
 //! from, what UPDATED_NEW returns after list appends and removals, where `list_append` may be used,
 //! and how an imprecise result of arithmetic is reported.
 
-use dynomodel::*;
+use dynomodel::backend::*;
 
 use super::requests::*;
 use super::*;

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

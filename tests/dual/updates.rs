@@ -2,6 +2,7 @@
 //! REMOVE, ADD, DELETE, the five ReturnValues, creation of a missing item, key attributes, and exact
 //! decimal arithmetic with its overflow errors.
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::requests::*;

@@ -6,7 +6,8 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dynomodel::{CancellationCode, Collection, Db, Error, Model, PutItemInput};
+use dynomodel::backend::PutItemInput;
+use dynomodel::{CancellationCode, Collection, Db, Error, Model};
 
 use super::*;
 
@@ -394,7 +395,7 @@ dual_test!(cancellation_reasons_have_typed_codes, |t| {
     let mut padded = hello.to_item().unwrap();
     padded.insert("Padding".into(), s(&"p".repeat(300_000)));
     db.backend()
-        .put_item(dynomodel::PutItemInput {
+        .put_item(dynomodel::backend::PutItemInput {
             table_name: db.table_name::<Thread>(),
             item: padded,
             ..Default::default()

@@ -9,7 +9,7 @@
 //! these constraints and words them in its own, older forms: each such case is a `// KNOWN
 //! DIFFERENCE:` with a line in `deviations.md`.
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, BillingMode, CreateTableInput, KeySchemaElement, ListTablesInput,
     ProvisionedThroughput, QueryInput, ScanInput,
 };

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use dynomodel::backend::*;
 use dynomodel::*;
 
 use super::*;

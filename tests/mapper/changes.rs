@@ -183,7 +183,7 @@ dual_test!(a_disabled_stream_ends_once_read, |t| {
 /// Disabling the stream closes its shards: the consumer reads what was written, then the stream
 /// ends instead of waiting for more.
 async fn disabled_stream_ends(t: Dual) {
-    use dynomodel::{StreamSpecification, UpdateTableInput};
+    use dynomodel::backend::{StreamSpecification, UpdateTableInput};
     use futures::TryStreamExt;
 
     let db = t.namespaced_db();

@@ -6,10 +6,8 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use dynomodel::{
-    AttributeValue, Backend, Cursor, Db, Error, Item, Model, Number, QueryInput, QueryOutput,
-    Result, ScanInput, Select,
-};
+use dynomodel::backend::{Backend, QueryInput, QueryOutput, ScanInput, Select};
+use dynomodel::{AttributeValue, Cursor, Db, Error, Item, Model, Number, Result};
 use futures::TryStreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -61,11 +59,14 @@ struct Recorder {
 
 #[async_trait::async_trait]
 impl Backend for Recorder {
-    async fn get_item(&self, input: dynomodel::GetItemInput) -> Result<dynomodel::GetItemOutput> {
+    async fn get_item(
+        &self,
+        input: dynomodel::backend::GetItemInput,
+    ) -> Result<dynomodel::backend::GetItemOutput> {
         self.gets.lock().unwrap().push(input.key.clone());
         let mut item = tweet("abc", "x", 1).to_item().unwrap();
         item.extend(input.key);
-        Ok(dynomodel::GetItemOutput {
+        Ok(dynomodel::backend::GetItemOutput {
             item: Some(item),
             ..Default::default()
         })

@@ -7,17 +7,17 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use dynomodel::{
-    AttributeValue, AwsBackend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
-    BatchWriteItemOutput, Capacity, ConsumedCapacity, CreateTableInput, CreateTableOutput,
-    DeleteItemInput, DeleteItemOutput, DeleteTableInput, DeleteTableOutput, DescribeTableInput,
-    DescribeTableOutput, Error, GetItemInput, GetItemOutput, Item, ItemCollectionMetrics,
-    KeysAndAttributes, ListTablesInput, ListTablesOutput, PutItemInput, PutItemOutput, QueryInput,
-    QueryOutput, ReturnConsumedCapacity, ReturnItemCollectionMetrics, ScanInput, ScanOutput,
-    TransactGet, TransactGetItemsInput, TransactGetItemsOutput, TransactPut, TransactWriteItem,
-    TransactWriteItemsInput, TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput,
-    WriteRequest,
+use dynomodel::backend::{
+    BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput, Capacity,
+    ConsumedCapacity, CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput,
+    DeleteTableInput, DeleteTableOutput, DescribeTableInput, DescribeTableOutput, GetItemInput,
+    GetItemOutput, ItemCollectionMetrics, KeysAndAttributes, ListTablesInput, ListTablesOutput,
+    PutItemInput, PutItemOutput, QueryInput, QueryOutput, ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics, ScanInput, ScanOutput, TransactGet, TransactGetItemsInput,
+    TransactGetItemsOutput, TransactPut, TransactWriteItem, TransactWriteItemsInput,
+    TransactWriteItemsOutput, UpdateItemInput, UpdateItemOutput, WriteRequest,
 };
+use dynomodel::{AttributeValue, AwsBackend, Error, Item};
 
 use super::*;
 

@@ -8,19 +8,19 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use dynomodel::{
-    AttributeDefinition, AttributeValue, AwsBackend, BillingMode, CreateTableInput,
-    DeleteTableInput, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, DescribeTableInput, DescribeTableOutput, DescribeTimeToLiveInput,
-    DescribeTimeToLiveOutput, Endpoint, Error, GetItemInput, GlobalSecondaryIndex,
-    GlobalSecondaryIndexDescription, GlobalSecondaryIndexUpdate, Item, KeySchemaElement, KeyType,
-    ListTagsOfResourceInput, ListTagsOfResourceOutput, Projection, ProjectionType,
-    ProvisionedThroughput, ProvisionedThroughputDescription, PutItemInput, QueryInput,
-    ScalarAttributeType, StreamSpecification, StreamViewType, TableClass, TableDescription,
-    TableStatus, Tag, TagResourceInput, TimeToLiveDescription, TimeToLiveSpecification,
-    TimeToLiveStatus, UntagResourceInput, UpdateGlobalSecondaryIndexAction, UpdateTableInput,
-    UpdateTableOutput, UpdateTimeToLiveInput,
+use dynomodel::backend::{
+    AttributeDefinition, BillingMode, CreateTableInput, DeleteTableInput, DescribeEndpointsInput,
+    DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput, DescribeTableInput,
+    DescribeTableOutput, DescribeTimeToLiveInput, DescribeTimeToLiveOutput, Endpoint, GetItemInput,
+    GlobalSecondaryIndex, GlobalSecondaryIndexDescription, GlobalSecondaryIndexUpdate,
+    KeySchemaElement, KeyType, ListTagsOfResourceInput, ListTagsOfResourceOutput, Projection,
+    ProjectionType, ProvisionedThroughput, ProvisionedThroughputDescription, PutItemInput,
+    QueryInput, ScalarAttributeType, StreamSpecification, StreamViewType, TableClass,
+    TableDescription, TableStatus, Tag, TagResourceInput, TimeToLiveDescription,
+    TimeToLiveSpecification, TimeToLiveStatus, UntagResourceInput,
+    UpdateGlobalSecondaryIndexAction, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
 };
+use dynomodel::{AttributeValue, AwsBackend, Error, Item};
 
 use super::*;
 

@@ -12,7 +12,8 @@
 
 use std::time::{Duration, Instant};
 
-use dynomodel::{AttributeValue, Backend, Item, PutItemInput};
+use dynomodel::backend::{Backend, PutItemInput};
+use dynomodel::{AttributeValue, Item};
 use dynomodel_mem::server::ServerBuilder;
 
 use super::*;
@@ -132,14 +133,14 @@ async fn a_client_that_does_not_read_its_answer_is_disconnected_after_the_write_
     // while the client reads nothing.
     let backend = MemBackend::new();
     backend
-        .create_table(dynomodel::CreateTableInput {
+        .create_table(dynomodel::backend::CreateTableInput {
             table_name: "big".into(),
-            attribute_definitions: vec![dynomodel::AttributeDefinition {
+            attribute_definitions: vec![dynomodel::backend::AttributeDefinition {
                 attribute_name: "pk".into(),
                 attribute_type: dynomodel::ScalarAttributeType::S,
             }],
-            key_schema: vec![dynomodel::KeySchemaElement::hash("pk")],
-            billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+            key_schema: vec![dynomodel::backend::KeySchemaElement::hash("pk")],
+            billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
             ..Default::default()
         })
         .await

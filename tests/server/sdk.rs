@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-use dynomodel::{
-    AttributeValue, AwsBackend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
-    BatchWriteItemOutput, CancellationReason, Error, Item, KeysAndAttributes,
-    ReturnValuesOnConditionCheckFailure, TransactConditionCheck, TransactDelete, TransactGet,
-    TransactGetItemsInput, TransactGetItemsOutput, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput, TransactWriteItemsOutput, WriteRequest,
+use dynomodel::backend::{
+    BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
+    KeysAndAttributes, ReturnValuesOnConditionCheckFailure, TransactConditionCheck, TransactDelete,
+    TransactGet, TransactGetItemsInput, TransactGetItemsOutput, TransactPut, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput, TransactWriteItemsOutput, WriteRequest,
 };
+use dynomodel::{AttributeValue, AwsBackend, CancellationReason, Error, Item};
 
 use super::*;
 

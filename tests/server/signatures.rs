@@ -253,16 +253,16 @@ async fn the_aws_sdk_signs_what_the_server_verifies() {
         .unwrap();
     let backend = AwsBackend::local(server.url());
     let created = backend
-        .create_table(dynomodel::CreateTableInput {
+        .create_table(dynomodel::backend::CreateTableInput {
             table_name: "signed".into(),
-            attribute_definitions: vec![dynomodel::AttributeDefinition {
+            attribute_definitions: vec![dynomodel::backend::AttributeDefinition {
                 attribute_name: "pk".into(),
                 attribute_type: dynomodel::ScalarAttributeType::S,
             }],
-            key_schema: vec![dynomodel::KeySchemaElement::hash("pk")],
-            billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
-            stream_specification: Some(dynomodel::StreamSpecification::enabled(
-                dynomodel::StreamViewType::KeysOnly,
+            key_schema: vec![dynomodel::backend::KeySchemaElement::hash("pk")],
+            billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
+            stream_specification: Some(dynomodel::backend::StreamSpecification::enabled(
+                dynomodel::backend::StreamViewType::KeysOnly,
             )),
             ..Default::default()
         })
@@ -270,7 +270,7 @@ async fn the_aws_sdk_signs_what_the_server_verifies() {
         .unwrap();
     // The Streams API is signed (for the `dynamodb` service) and verified too.
     let described = backend
-        .describe_stream(dynomodel::DescribeStreamInput {
+        .describe_stream(dynomodel::backend::DescribeStreamInput {
             stream_arn: created.table_description.latest_stream_arn.unwrap(),
             ..Default::default()
         })
@@ -289,7 +289,7 @@ async fn the_aws_sdk_signs_what_the_server_verifies() {
     let db = Db::new(AwsBackend::local(server.url()));
     let err = db
         .backend()
-        .list_tables(dynomodel::ListTablesInput::default())
+        .list_tables(dynomodel::backend::ListTablesInput::default())
         .await
         .unwrap_err();
     assert_eq!(err.code(), "InvalidSignatureException");

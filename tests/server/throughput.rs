@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use dynomodel::{AwsBackend, Backend, Error, GetItemInput};
+use dynomodel::backend::{Backend, GetItemInput};
+use dynomodel::{AwsBackend, Error};
 use dynomodel_mem::{ManualClock, TABLE_EXCEEDED};
 
 use super::*;

@@ -22,10 +22,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use dynomodel::{
-    AttributeDefinition, AwsBackend, Backend, BillingMode, CreateTableInput, Db, DeleteTableInput,
-    Error, KeySchemaElement, Result, ScalarAttributeType,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, DeleteTableInput,
+    KeySchemaElement, ScalarAttributeType,
 };
+use dynomodel::{AwsBackend, Db, Error, Result};
 use futures::FutureExt;
 
 /// The environment variable holding DynamoDB Local's endpoint, e.g. `http://127.0.0.1:8000`.

@@ -53,7 +53,7 @@ impl StreamView {
         }
     }
 
-    /// The variant of `dynomodel::StreamViewType`.
+    /// The variant of `dynomodel::backend::StreamViewType`.
     pub fn variant(self) -> &'static str {
         match self {
             StreamView::KeysOnly => "KeysOnly",
@@ -82,7 +82,7 @@ impl TableClassAttr {
         }
     }
 
-    /// The variant of `dynomodel::TableClass`.
+    /// The variant of `dynomodel::backend::TableClass`.
     pub fn variant(self) -> &'static str {
         match self {
             TableClassAttr::Standard => "Standard",

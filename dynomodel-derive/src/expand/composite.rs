@@ -375,7 +375,7 @@ fn model_impl(
             }
 
             #[allow(clippy::needless_update)]
-            fn schema() -> ::dynomodel::CreateTableInput {
+            fn schema() -> ::dynomodel::backend::CreateTableInput {
                 #schema
             }
 
@@ -420,16 +420,16 @@ fn schema(
     let hash_name = hash.name();
     let range_element = range.map(|range| {
         let name = range.name();
-        quote!(::dynomodel::KeySchemaElement::range(#name),)
+        quote!(::dynomodel::backend::KeySchemaElement::range(#name),)
     });
     let (billing_mode, throughput) = model::billing(container);
     let table_options = model::table_options(container);
     quote! {
-        ::dynomodel::CreateTableInput {
+        ::dynomodel::backend::CreateTableInput {
             table_name: ::dynomodel::__private::String::from(#table),
             attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
             key_schema: ::dynomodel::__private::Vec::from([
-                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                ::dynomodel::backend::KeySchemaElement::hash(#hash_name),
                 #range_element
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
@@ -450,7 +450,7 @@ pub(crate) fn definition(slot: &Slot<'_, '_>) -> TokenStream {
         Slot::Composite(..) => quote!(::dynomodel::ScalarAttributeType::S),
     };
     quote! {
-        ::dynomodel::AttributeDefinition {
+        ::dynomodel::backend::AttributeDefinition {
             attribute_name: ::dynomodel::__private::String::from(#name),
             attribute_type: #scalar_type,
         }

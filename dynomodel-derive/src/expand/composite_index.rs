@@ -65,11 +65,11 @@ pub fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>)
         let hash_name = hash.name();
         let range_element = range.as_ref().map(|r| {
             let name = r.name();
-            quote!(::dynomodel::KeySchemaElement::range(#name),)
+            quote!(::dynomodel::backend::KeySchemaElement::range(#name),)
         });
         let throughput = match index.throughput.or(table_throughput) {
             Some((read, write)) if table_throughput.is_some() => quote! {
-                ::core::option::Option::Some(::dynomodel::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
+                ::core::option::Option::Some(::dynomodel::backend::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
             },
             _ => quote!(::core::option::Option::None),
         };
@@ -82,18 +82,18 @@ pub fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>)
         let common = quote! {
             index_name: ::dynomodel::__private::String::from(#name),
             key_schema: ::dynomodel::__private::Vec::from([
-                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                ::dynomodel::backend::KeySchemaElement::hash(#hash_name),
                 #range_element
             ]),
-            projection: ::dynomodel::Projection {
+            projection: ::dynomodel::backend::Projection {
                 projection_type: #projection_type,
                 non_key_attributes: ::dynomodel::__private::Vec::from([#(::dynomodel::__private::String::from(#includes),)*]),
             },
         };
         if index.local {
-            locals.push(quote!(::dynomodel::LocalSecondaryIndex { #common }));
+            locals.push(quote!(::dynomodel::backend::LocalSecondaryIndex { #common }));
         } else {
-            globals.push(quote!(::dynomodel::GlobalSecondaryIndex { #common provisioned_throughput: #throughput }));
+            globals.push(quote!(::dynomodel::backend::GlobalSecondaryIndex { #common provisioned_throughput: #throughput }));
         }
     }
     (locals, globals)

@@ -64,7 +64,7 @@ pub fn attribute_definitions(container: &Container<'_>) -> Vec<TokenStream> {
             let name = &field.name;
             let scalar_type = fields::index_key_scalar_type(field);
             out.push(quote! {
-                ::dynomodel::AttributeDefinition {
+                ::dynomodel::backend::AttributeDefinition {
                     attribute_name: ::dynomodel::__private::String::from(#name),
                     attribute_type: #scalar_type,
                 }
@@ -84,7 +84,7 @@ pub fn schema_fields(container: &Container<'_>) -> TokenStream {
         let key_names = index.key_positions().map(|p| &container.fields[p].name);
         let key_schema = key_names
             .zip([quote!(hash), quote!(range)])
-            .map(|(name, role)| quote!(::dynomodel::KeySchemaElement::#role(#name)));
+            .map(|(name, role)| quote!(::dynomodel::backend::KeySchemaElement::#role(#name)));
         let includes = index
             .includes
             .iter()
@@ -93,13 +93,13 @@ pub fn schema_fields(container: &Container<'_>) -> TokenStream {
         let common = quote! {
             index_name: ::dynomodel::__private::String::from(#name),
             key_schema: ::dynomodel::__private::Vec::from([#(#key_schema,)*]),
-            projection: ::dynomodel::Projection {
+            projection: ::dynomodel::backend::Projection {
                 projection_type: #projection_type,
                 non_key_attributes: ::dynomodel::__private::Vec::from([#(::dynomodel::__private::String::from(#includes),)*]),
             },
         };
         if index.local {
-            locals.push(quote!(::dynomodel::LocalSecondaryIndex { #common }));
+            locals.push(quote!(::dynomodel::backend::LocalSecondaryIndex { #common }));
         } else {
             // DynamoDB requires a throughput on every index of a provisioned table and rejects one on an
             // on-demand table; an index without its own takes the table's.
@@ -110,11 +110,11 @@ pub fn schema_fields(container: &Container<'_>) -> TokenStream {
                 .or(table_throughput)
             {
                 Some((read, write)) if table_throughput.is_some() => quote! {
-                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
+                    ::core::option::Option::Some(::dynomodel::backend::ProvisionedThroughput { read_capacity_units: #read, write_capacity_units: #write })
                 },
                 _ => quote!(::core::option::Option::None),
             };
-            globals.push(quote!(::dynomodel::GlobalSecondaryIndex { #common provisioned_throughput: #throughput }));
+            globals.push(quote!(::dynomodel::backend::GlobalSecondaryIndex { #common provisioned_throughput: #throughput }));
         }
     }
     quote! {

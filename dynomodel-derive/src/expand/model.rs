@@ -123,7 +123,7 @@ fn model_impl(
             // `..Default::default()` fills what the options leave out; with every option set it
             // fills nothing.
             #[allow(clippy::needless_update)]
-            fn schema() -> ::dynomodel::CreateTableInput {
+            fn schema() -> ::dynomodel::backend::CreateTableInput {
                 #schema
             }
 
@@ -191,7 +191,7 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
         let name = &field.name;
         let scalar_type = fields::key_scalar_type(field);
         quote! {
-            ::dynomodel::AttributeDefinition {
+            ::dynomodel::backend::AttributeDefinition {
                 attribute_name: ::dynomodel::__private::String::from(#name),
                 attribute_type: #scalar_type,
             }
@@ -203,15 +203,15 @@ fn schema(container: &Container<'_>, hash: &Field<'_>, range: Option<&Field<'_>>
     let hash_name = &hash.name;
     let range_element = range.map(|range| {
         let name = &range.name;
-        quote!(::dynomodel::KeySchemaElement::range(#name),)
+        quote!(::dynomodel::backend::KeySchemaElement::range(#name),)
     });
     let (billing_mode, throughput) = billing(container);
     quote! {
-        ::dynomodel::CreateTableInput {
+        ::dynomodel::backend::CreateTableInput {
             table_name: ::dynomodel::__private::String::from(#table),
             attribute_definitions: ::dynomodel::__private::Vec::from([#(#definitions,)*]),
             key_schema: ::dynomodel::__private::Vec::from([
-                ::dynomodel::KeySchemaElement::hash(#hash_name),
+                ::dynomodel::backend::KeySchemaElement::hash(#hash_name),
                 #range_element
             ]),
             billing_mode: ::core::option::Option::Some(#billing_mode),
@@ -230,9 +230,9 @@ pub(crate) fn billing(container: &Container<'_>) -> (TokenStream, TokenStream) {
         Some(throughput) => {
             let (read, write) = throughput.value;
             (
-                quote!(::dynomodel::BillingMode::Provisioned),
+                quote!(::dynomodel::backend::BillingMode::Provisioned),
                 quote! {
-                    ::core::option::Option::Some(::dynomodel::ProvisionedThroughput {
+                    ::core::option::Option::Some(::dynomodel::backend::ProvisionedThroughput {
                         read_capacity_units: #read,
                         write_capacity_units: #write,
                     })
@@ -240,7 +240,7 @@ pub(crate) fn billing(container: &Container<'_>) -> (TokenStream, TokenStream) {
             )
         }
         None => (
-            quote!(::dynomodel::BillingMode::PayPerRequest),
+            quote!(::dynomodel::backend::BillingMode::PayPerRequest),
             quote!(::core::option::Option::None),
         ),
     }
@@ -254,7 +254,7 @@ pub(crate) fn table_options(container: &Container<'_>) -> TokenStream {
     if let Some(tags) = &attrs.tags {
         let tags = tags.tags.iter().map(|tag| {
             let (key, value) = (&tag.key.value, &tag.value.value);
-            quote!(::dynomodel::Tag::new(#key, #value))
+            quote!(::dynomodel::backend::Tag::new(#key, #value))
         });
         out.extend(quote!(tags: ::dynomodel::__private::Vec::from([#(#tags,)*]),));
     }
@@ -262,14 +262,14 @@ pub(crate) fn table_options(container: &Container<'_>) -> TokenStream {
         let view = syn::Ident::new(stream.value.variant(), proc_macro2::Span::call_site());
         out.extend(quote! {
             stream_specification: ::core::option::Option::Some(
-                ::dynomodel::StreamSpecification::enabled(::dynomodel::StreamViewType::#view),
+                ::dynomodel::backend::StreamSpecification::enabled(::dynomodel::backend::StreamViewType::#view),
             ),
         });
     }
     if let Some(class) = &attrs.table_class {
         let class = syn::Ident::new(class.value.variant(), proc_macro2::Span::call_site());
         out.extend(
-            quote!(table_class: ::core::option::Option::Some(::dynomodel::TableClass::#class),),
+            quote!(table_class: ::core::option::Option::Some(::dynomodel::backend::TableClass::#class),),
         );
     }
     if attrs.deletion_protection.is_some() {

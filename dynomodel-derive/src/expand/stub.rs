@@ -70,7 +70,7 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
                 ) -> ::core::result::Result<::dynomodel::AttributeValue, ::dynomodel::ConversionError> {
                     ::core::unimplemented!("#[derive(Model)] failed")
                 }
-                fn schema() -> ::dynomodel::CreateTableInput {
+                fn schema() -> ::dynomodel::backend::CreateTableInput {
                     ::core::unimplemented!("#[derive(Model)] failed")
                 }
                 fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {

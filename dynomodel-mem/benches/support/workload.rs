@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Item,
-    KeySchemaElement, Number, PutItemInput, QueryInput, ScalarAttributeType, UpdateItemInput,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement, PutItemInput,
+    QueryInput, ScalarAttributeType, UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Item, Number};
 use dynomodel_mem::MemBackend;
 
 /// The table.

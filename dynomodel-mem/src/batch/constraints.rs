@@ -31,7 +31,8 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{BatchGetItemInput, BatchWriteItemInput, Error, Result};
+use dynomodel::backend::{BatchGetItemInput, BatchWriteItemInput};
+use dynomodel::{Error, Result};
 
 use super::render;
 use crate::validate::{self, quoted, Constraints};

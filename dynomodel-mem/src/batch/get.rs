@@ -24,10 +24,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use dynomodel::{
-    AttributeValue, BatchGetItemInput, BatchGetItemOutput, Error, Item, KeysAndAttributes, Number,
-    Result,
-};
+use dynomodel::backend::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttributes};
+use dynomodel::{AttributeValue, Error, Item, Number, Result};
 
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, Consistency, PerTable};
@@ -204,7 +202,7 @@ impl Locked<'_> {
 /// ProvisionedThroughputExceededException").
 fn read_within_limit(
     reads: &[TableRead<'_, '_>],
-    mode: Option<dynomodel::ReturnConsumedCapacity>,
+    mode: Option<dynomodel::backend::ReturnConsumedCapacity>,
     meter: Option<Meter<'_>>,
 ) -> Result<BatchGetItemOutput> {
     let wanted = capacity::wanted(mode) || meter.is_some();

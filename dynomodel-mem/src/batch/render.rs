@@ -27,7 +27,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use dynomodel::{AttributeValue, Item, KeysAndAttributes, WriteRequest};
+use dynomodel::backend::{KeysAndAttributes, WriteRequest};
+use dynomodel::{AttributeValue, Item};
 
 use crate::validate;
 

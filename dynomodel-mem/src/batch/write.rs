@@ -13,10 +13,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use dynomodel::{
-    BatchWriteItemInput, BatchWriteItemOutput, Error, Result, ReturnItemCollectionMetrics,
-    WriteRequest,
+use dynomodel::backend::{
+    BatchWriteItemInput, BatchWriteItemOutput, ReturnItemCollectionMetrics, WriteRequest,
 };
+use dynomodel::{Error, Result};
 
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, PerTable};

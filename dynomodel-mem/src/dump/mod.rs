@@ -79,7 +79,8 @@ mod write;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-use dynomodel::{Backend, BatchWriteItemInput, Item, WriteRequest};
+use dynomodel::backend::{Backend, BatchWriteItemInput, WriteRequest};
+use dynomodel::Item;
 use serde_json::{json, Value};
 
 use crate::server::wire;

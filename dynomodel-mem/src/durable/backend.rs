@@ -14,9 +14,10 @@ impl MemBackend {
     /// process at a time: the directory is locked while the engine (any clone of it) lives.
     ///
     /// ```
-    /// use dynomodel::{
-    ///     AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
-    ///     GetItemInput, KeySchemaElement, PutItemInput, ScalarAttributeType,
+    /// use dynomodel::AttributeValue;
+    /// use dynomodel::backend::{
+    ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput,
+    ///     KeySchemaElement, PutItemInput, ScalarAttributeType,
     /// };
     /// use dynomodel_mem::MemBackend;
     ///

@@ -27,7 +27,8 @@ mod enabled {
     use std::cell::RefCell;
 
     use chrono::{DateTime, Utc};
-    use dynomodel::{Item, TransactWriteItem};
+    use dynomodel::backend::TransactWriteItem;
+    use dynomodel::Item;
 
     use crate::durable::codec::Writer;
     use crate::durable::frame::HEADER;
@@ -144,7 +145,8 @@ mod enabled {
 
 #[cfg(not(feature = "durable"))]
 mod disabled {
-    use dynomodel::{Item, TransactWriteItem};
+    use dynomodel::backend::TransactWriteItem;
+    use dynomodel::Item;
 
     use crate::key::PrimaryKey;
 

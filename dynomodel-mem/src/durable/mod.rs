@@ -158,7 +158,7 @@ pub use settings::SyncPolicy;
 #[cfg(feature = "durable")]
 pub(crate) use writer::Durable;
 
-use dynomodel::{
+use dynomodel::backend::{
     CreateTableInput, DeleteTableInput, TagResourceInput, UntagResourceInput, UpdateTableInput,
     UpdateTimeToLiveInput,
 };

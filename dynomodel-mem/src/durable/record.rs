@@ -65,7 +65,7 @@ pub(crate) enum Effect {
         /// The token.
         token: String,
         /// The transaction's actions (a retry with other actions is a mismatch).
-        actions: Vec<dynomodel::TransactWriteItem>,
+        actions: Vec<dynomodel::backend::TransactWriteItem>,
     },
 }
 
@@ -189,7 +189,8 @@ mod tests {
     use crate::durable::frame::HEADER;
     use crate::durable::journal;
     use crate::key::{KeyValue, PrimaryKey};
-    use dynomodel::{AttributeValue, TransactDelete, TransactWriteItem};
+    use dynomodel::backend::{TransactDelete, TransactWriteItem};
+    use dynomodel::AttributeValue;
 
     #[test]
     fn records_round_trip() {

@@ -20,7 +20,7 @@ use std::io::{self, BufWriter, Write};
 use std::sync::RwLockReadGuard;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{CreateTableInput, Tag};
+use dynomodel::backend::{CreateTableInput, Tag};
 use serde_json::{json, Value};
 
 use super::clock::Pin;
@@ -316,16 +316,16 @@ fn restore_table(
             Value::Null => None,
             v => Some(
                 [
-                    dynomodel::StreamViewType::KeysOnly,
-                    dynomodel::StreamViewType::NewImage,
-                    dynomodel::StreamViewType::OldImage,
-                    dynomodel::StreamViewType::NewAndOldImages,
+                    dynomodel::backend::StreamViewType::KeysOnly,
+                    dynomodel::backend::StreamViewType::NewImage,
+                    dynomodel::backend::StreamViewType::OldImage,
+                    dynomodel::backend::StreamViewType::NewAndOldImages,
                 ]
                 .into_iter()
                 .find(|t| Some(t.as_str()) == v.as_str())?,
             ),
         };
-        table.schema.stream_specification = Some(dynomodel::StreamSpecification {
+        table.schema.stream_specification = Some(dynomodel::backend::StreamSpecification {
             stream_enabled: enabled,
             stream_view_type: view,
         });

@@ -25,20 +25,20 @@ fn transition_from(v: &Value) -> Option<Transition> {
     })
 }
 
-fn key_schema_json(k: &[dynomodel::KeySchemaElement]) -> Value {
+fn key_schema_json(k: &[dynomodel::backend::KeySchemaElement]) -> Value {
     k.iter()
         .map(|e| json!([e.attribute_name, e.key_type.as_str()]))
         .collect()
 }
 
-fn key_schema_from(v: &Value) -> Option<Vec<dynomodel::KeySchemaElement>> {
+fn key_schema_from(v: &Value) -> Option<Vec<dynomodel::backend::KeySchemaElement>> {
     v.as_array()?
         .iter()
         .map(|e| {
             let name = e.get(0)?.as_str()?;
             match e.get(1)?.as_str()? {
-                "HASH" => Some(dynomodel::KeySchemaElement::hash(name)),
-                "RANGE" => Some(dynomodel::KeySchemaElement::range(name)),
+                "HASH" => Some(dynomodel::backend::KeySchemaElement::hash(name)),
+                "RANGE" => Some(dynomodel::backend::KeySchemaElement::range(name)),
                 _ => None,
             }
         })
@@ -125,10 +125,10 @@ pub(crate) fn stream_json(s: &Stream) -> Value {
 pub(crate) fn stream_from(v: &Value, context: StreamContext) -> Option<Stream> {
     let view = v.get("view")?.as_str()?;
     let view_type = [
-        dynomodel::StreamViewType::KeysOnly,
-        dynomodel::StreamViewType::NewImage,
-        dynomodel::StreamViewType::OldImage,
-        dynomodel::StreamViewType::NewAndOldImages,
+        dynomodel::backend::StreamViewType::KeysOnly,
+        dynomodel::backend::StreamViewType::NewImage,
+        dynomodel::backend::StreamViewType::OldImage,
+        dynomodel::backend::StreamViewType::NewAndOldImages,
     ]
     .into_iter()
     .find(|t| t.as_str() == view)?;

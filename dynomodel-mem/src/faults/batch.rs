@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
+use dynomodel::backend::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
 
 use super::Portion;
 

@@ -1,10 +1,11 @@
 //! What a request touches, as a rule matches it: its tables and keys, per entry for batches and
 //! transactions. Built only when rules are armed.
 
-use dynomodel::{
-    BatchGetItemInput, BatchWriteItemInput, Item, TransactGetItemsInput, TransactWriteItem,
+use dynomodel::backend::{
+    BatchGetItemInput, BatchWriteItemInput, TransactGetItemsInput, TransactWriteItem,
     TransactWriteItemsInput, WriteRequest,
 };
+use dynomodel::Item;
 
 /// The tables and keys of one request.
 #[derive(Debug)]

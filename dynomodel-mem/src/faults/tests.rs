@@ -4,23 +4,23 @@
 
 use std::time::{Duration, Instant};
 
-use dynomodel::{
-    AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput, CancellationCode, Error,
-    GetItemInput, KeysAndAttributes, PutItemInput, ScanInput, TransactPut, TransactWriteItem,
-    TransactWriteItemsInput, WriteRequest,
+use dynomodel::backend::{
+    Backend, BatchGetItemInput, BatchWriteItemInput, GetItemInput, KeysAndAttributes, PutItemInput,
+    ScanInput, TransactPut, TransactWriteItem, TransactWriteItemsInput, WriteRequest,
 };
+use dynomodel::{AttributeValue, CancellationCode, Error};
 
 use super::{FaultError, Faults, Operation, Portion, Rule, Target};
 use crate::tests::{backend_with, def, item, s};
 use crate::MemBackend;
 
 /// An on-demand table keyed by the string `id`.
-fn hash_table(name: &str) -> dynomodel::CreateTableInput {
-    dynomodel::CreateTableInput {
+fn hash_table(name: &str) -> dynomodel::backend::CreateTableInput {
+    dynomodel::backend::CreateTableInput {
         table_name: name.into(),
-        attribute_definitions: vec![def("id", dynomodel::ScalarAttributeType::S)],
-        key_schema: vec![dynomodel::KeySchemaElement::hash("id")],
-        billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+        attribute_definitions: vec![def("id", dynomodel::backend::ScalarAttributeType::S)],
+        key_schema: vec![dynomodel::backend::KeySchemaElement::hash("id")],
+        billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
         ..Default::default()
     }
 }
@@ -264,7 +264,7 @@ async fn conflicts_and_conditions_on_single_items_and_transactions_after_commit(
             .fail(FaultError::ConditionalCheckFailed),
     );
     let err = backend
-        .delete_item(dynomodel::DeleteItemInput {
+        .delete_item(dynomodel::backend::DeleteItemInput {
             table_name: "users".into(),
             key: item(&[("id", s("a"))]),
             ..Default::default()

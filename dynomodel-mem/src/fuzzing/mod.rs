@@ -12,10 +12,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use dynomodel::{
-    AttributeValue, Backend, ExecuteStatementInput, GetItemInput, Item, PutItemInput, QueryInput,
-    ScanInput, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, ExecuteStatementInput, GetItemInput, PutItemInput, QueryInput, ScanInput,
+    UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Item};
 
 use crate::durable::frame::{self, Frames};
 use crate::durable::journal;
@@ -151,7 +152,12 @@ fn pick(word: &str) -> usize {
 
 /// The `#name` and `:value` placeholders `text` uses, each given a name or value from the pools, so
 /// that the request passes the check that every placeholder is defined and used.
-fn placeholders(text: &str) -> (Option<dynomodel::ExpressionAttributeNames>, Option<Item>) {
+fn placeholders(
+    text: &str,
+) -> (
+    Option<dynomodel::backend::ExpressionAttributeNames>,
+    Option<Item>,
+) {
     let mut names = std::collections::BTreeMap::new();
     let mut values = Item::new();
     let bytes = text.as_bytes();
@@ -235,7 +241,7 @@ pub fn expression(data: &[u8]) {
                     update_expression: Some(text),
                     expression_attribute_names: names,
                     expression_attribute_values: values,
-                    return_values: Some(dynomodel::ReturnValue::UpdatedNew),
+                    return_values: Some(dynomodel::backend::ReturnValue::UpdatedNew),
                     ..Default::default()
                 };
                 backend.update_item(update).await.map(drop)

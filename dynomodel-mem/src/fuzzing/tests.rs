@@ -98,7 +98,7 @@ fn write_seed_corpus() {
 
 /// The seeds' contents.
 mod seeds {
-    use dynomodel::{Backend, ExecuteStatementInput};
+    use dynomodel::backend::{Backend, ExecuteStatementInput};
 
     use crate::server::wire;
     use crate::MemBackend;

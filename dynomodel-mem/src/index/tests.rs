@@ -4,10 +4,11 @@
 
 use std::ops::{Bound, RangeBounds};
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, GlobalSecondaryIndex, Item, KeySchemaElement,
-    LocalSecondaryIndex, Number, Projection, ProjectionType, ScalarAttributeType,
+use dynomodel::backend::{
+    AttributeDefinition, GlobalSecondaryIndex, KeySchemaElement, LocalSecondaryIndex, Projection,
+    ProjectionType, ScalarAttributeType,
 };
+use dynomodel::{AttributeValue, Item, Number};
 use proptest::prelude::*;
 
 use super::{indexes_of, Index, IndexPosition, Tie};

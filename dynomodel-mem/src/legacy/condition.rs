@@ -9,10 +9,10 @@
 
 use std::cmp::Ordering;
 
-use dynomodel::{
-    AttributeValue, ComparisonOperator, ConditionalOperator, Error, ExpectedAttributeValue,
-    LegacyCondition, Result,
+use dynomodel::backend::{
+    ComparisonOperator, ConditionalOperator, ExpectedAttributeValue, LegacyCondition,
 };
+use dynomodel::{AttributeValue, Error, Result};
 
 use super::Placeholders;
 use crate::expr::eval::compare_values;

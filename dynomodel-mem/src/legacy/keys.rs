@@ -10,9 +10,8 @@
 //! by `x` alone) is "Query key condition not supported" (issue 26's recording agrees), a condition on
 //! another attribute in place of a key "Query condition missed key schema element".
 
-use dynomodel::{
-    ComparisonOperator, Conditions, Error, LegacyCondition, Result, ScalarAttributeType,
-};
+use dynomodel::backend::{ComparisonOperator, Conditions, LegacyCondition, ScalarAttributeType};
+use dynomodel::{Error, Result};
 
 use super::condition::{self, INVALID};
 use super::Placeholders;

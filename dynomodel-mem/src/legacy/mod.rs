@@ -25,7 +25,8 @@ mod tests;
 
 use std::collections::{BTreeMap, HashSet};
 
-use dynomodel::{AttributeValue, Error, ExpressionAttributeNames, Item, Result};
+use dynomodel::backend::ExpressionAttributeNames;
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 pub(crate) use read::{
     batch_get_item, get_item, query, query_origins, restore_unprocessed, scan, scan_origins,
@@ -140,7 +141,7 @@ pub(crate) fn update_error(e: Error) -> Error {
 }
 
 /// A Query error as DynamoDB words it for `QueryFilter`.
-pub(crate) fn query_error(input: &dynomodel::QueryInput, e: Error) -> Error {
+pub(crate) fn query_error(input: &dynomodel::backend::QueryInput, e: Error) -> Error {
     if input.query_filter.is_none() {
         return e;
     }

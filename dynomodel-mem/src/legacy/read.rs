@@ -3,10 +3,11 @@
 
 use std::collections::HashSet;
 
-use dynomodel::{
-    BatchGetItemInput, BatchGetItemOutput, ConditionalOperator, Conditions, Error, GetItemInput,
-    QueryInput, Result, ScalarAttributeType, ScanInput, Select,
+use dynomodel::backend::{
+    BatchGetItemInput, BatchGetItemOutput, ConditionalOperator, Conditions, GetItemInput,
+    QueryInput, ScalarAttributeType, ScanInput, Select,
 };
+use dynomodel::{Error, Result};
 
 use super::{condition, keys, mixing, Placeholders};
 use crate::expr::Origin;

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeAction, AttributeValue, AttributeValueUpdate, ComparisonOperator as Op,
-    ConditionalOperator, DeleteItemInput, ExpectedAttributeValue, GetItemInput, LegacyCondition,
-    PutItemInput, QueryInput, ScalarAttributeType, ScanInput, UpdateItemInput,
+use dynomodel::backend::{
+    AttributeAction, AttributeValueUpdate, ComparisonOperator as Op, ConditionalOperator,
+    DeleteItemInput, ExpectedAttributeValue, GetItemInput, LegacyCondition, PutItemInput,
+    QueryInput, ScalarAttributeType, ScanInput, UpdateItemInput,
 };
+use dynomodel::AttributeValue;
 
 use super::*;
 use crate::expr::Origin;

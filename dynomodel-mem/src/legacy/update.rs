@@ -5,7 +5,8 @@
 //! set is `ADD`. ADD of a list appends to the list (or starts one), which UpdateExpression's ADD does
 //! not do: it becomes `SET a = list_append(if_not_exists(a, []), v)`.
 
-use dynomodel::{AttributeAction, AttributeUpdates, AttributeValue, Error, Item, Result};
+use dynomodel::backend::{AttributeAction, AttributeUpdates};
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::condition::INVALID;
 use super::Placeholders;

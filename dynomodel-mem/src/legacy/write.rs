@@ -1,10 +1,11 @@
 //! The hooks of the single-item writes: `Expected` and `ConditionalOperator` (PutItem, DeleteItem,
 //! UpdateItem) and `AttributeUpdates` (UpdateItem).
 
-use dynomodel::{
-    ConditionalOperator, DeleteItemInput, Expected, ExpressionAttributeNames, Item, PutItemInput,
-    Result, UpdateItemInput,
+use dynomodel::backend::{
+    ConditionalOperator, DeleteItemInput, Expected, ExpressionAttributeNames, PutItemInput,
+    UpdateItemInput,
 };
+use dynomodel::{Item, Result};
 
 use super::{condition, mixing, update, Placeholders};
 use crate::expr::{ExprKind, Origin};

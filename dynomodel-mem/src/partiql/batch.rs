@@ -1,11 +1,11 @@
 //! `BatchExecuteStatement`: up to 25 statements, all reads (each a GetItem) or all writes (each its
 //! item operation), run one by one, each failing on its own with a `BatchStatementError`.
 
-use dynomodel::{
-    AttributeValue, Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput,
-    BatchStatementError, BatchStatementResponse, ConsumedCapacity, Error, GetItemInput, Item,
-    Result,
+use dynomodel::backend::{
+    Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchStatementError,
+    BatchStatementResponse, ConsumedCapacity, GetItemInput,
 };
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::ast::{Projection, Statement};
 use super::errors;

@@ -1,7 +1,8 @@
 //! `ExecuteStatement`: a parsed statement planned onto Query, Scan, PutItem, UpdateItem or DeleteItem
 //! and run through the backend's own operations (so faults, capacity and streams apply as usual).
 
-use dynomodel::{Backend, ExecuteStatementInput, ExecuteStatementOutput, Result};
+use dynomodel::backend::{Backend, ExecuteStatementInput, ExecuteStatementOutput};
+use dynomodel::Result;
 
 use super::ast::Statement;
 use super::plan::Gen;

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{AttributeValue, Error, Item, KeyType, Number, Result};
+use dynomodel::backend::KeyType;
+use dynomodel::{AttributeValue, Error, Item, Number, Result};
 
 use super::ast::{Assignment, CmpOp, Expr, Path, Step};
 use super::errors;
@@ -21,7 +22,7 @@ pub(crate) struct KeyNames {
 
 impl KeyNames {
     /// From a key schema.
-    pub(crate) fn of(schema: &[dynomodel::KeySchemaElement]) -> KeyNames {
+    pub(crate) fn of(schema: &[dynomodel::backend::KeySchemaElement]) -> KeyNames {
         let find = |kind: KeyType| {
             schema
                 .iter()

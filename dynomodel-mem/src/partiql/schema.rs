@@ -3,9 +3,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use dynomodel::{
-    AttributeValue, Backend, DescribeTableInput, Error, Item, Result, ScalarAttributeType,
-};
+use dynomodel::backend::{Backend, DescribeTableInput, ScalarAttributeType};
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::ast::{Assignment, Expr, Path, Projection, Statement, Step};
 use super::errors;

@@ -1,10 +1,10 @@
 //! `SELECT` planned onto Query (when the partition key is fixed by equality: a sort-key term joins the
 //! key condition, the rest is a filter) or Scan, with `Limit`, `NextToken` and `ConsistentRead`.
 
-use dynomodel::{
-    AttributeValue, Backend, Error, ExecuteStatementInput, ExecuteStatementOutput, Item,
-    QueryInput, Result, ScanInput,
+use dynomodel::backend::{
+    Backend, ExecuteStatementInput, ExecuteStatementOutput, QueryInput, ScanInput,
 };
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::ast::{CmpOp, Expr, Projection, Step};
 use super::errors;

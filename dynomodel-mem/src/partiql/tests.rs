@@ -1,11 +1,12 @@
 //! Parser unit tests, the parser's fuzz targets (fixed seeds: proptest's default deterministic
 //! configuration per test name), and statements run end to end on the engine.
 
-use dynomodel::{
-    AttributeValue, Backend, BatchExecuteStatementInput, BatchStatementRequest, CancellationCode,
-    Error, ExecuteStatementInput, ExecuteTransactionInput, Item, ParameterizedStatement,
-    ReturnValuesOnConditionCheckFailure, ScalarAttributeType,
+use dynomodel::backend::{
+    Backend, BatchExecuteStatementInput, BatchStatementRequest, ExecuteStatementInput,
+    ExecuteTransactionInput, ParameterizedStatement, ReturnValuesOnConditionCheckFailure,
+    ScalarAttributeType,
 };
+use dynomodel::{AttributeValue, CancellationCode, Error, Item};
 use proptest::prelude::*;
 
 use super::ast::{CmpOp, Expr, Projection, Statement};

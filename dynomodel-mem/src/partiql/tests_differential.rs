@@ -1,7 +1,7 @@
 //! Divergences from DynamoDB in single statements found by the differential generator
 //! (tests/differential, PartiQL forms), each pinned here with the text DynamoDB answers.
 
-use dynomodel::{Backend, ExecuteStatementInput, ScalarAttributeType};
+use dynomodel::backend::{Backend, ExecuteStatementInput, ScalarAttributeType};
 
 use crate::tests::{backend_with, table_input};
 use crate::MemBackend;
@@ -128,17 +128,17 @@ async fn nested_projection_is_validated() {
     let mut input = table_input("idx", ScalarAttributeType::S, Some(ScalarAttributeType::N));
     input
         .attribute_definitions
-        .push(dynomodel::AttributeDefinition {
+        .push(dynomodel::backend::AttributeDefinition {
             attribute_name: "g".into(),
             attribute_type: ScalarAttributeType::S,
         });
     input
         .global_secondary_indexes
-        .push(dynomodel::GlobalSecondaryIndex {
+        .push(dynomodel::backend::GlobalSecondaryIndex {
             index_name: "by-g".into(),
-            key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
-            projection: dynomodel::Projection {
-                projection_type: dynomodel::ProjectionType::All,
+            key_schema: vec![dynomodel::backend::KeySchemaElement::hash("g")],
+            projection: dynomodel::backend::Projection {
+                projection_type: dynomodel::backend::ProjectionType::All,
                 non_key_attributes: vec![],
             },
             provisioned_throughput: None,
@@ -166,8 +166,8 @@ async fn nested_projection_is_validated() {
     );
     // A batch's single-item read reads the whole item: no key-path check.
     let out = b
-        .batch_execute_statement(dynomodel::BatchExecuteStatementInput {
-            statements: vec![dynomodel::BatchStatementRequest {
+        .batch_execute_statement(dynomodel::backend::BatchExecuteStatementInput {
+            statements: vec![dynomodel::backend::BatchStatementRequest {
                 statement: "SELECT g.x, sk.y FROM idx WHERE pk = 'a' AND sk = 1".into(),
                 ..Default::default()
             }],
@@ -251,17 +251,17 @@ async fn select_check_order() {
     let mut input = table_input("gtab", ScalarAttributeType::S, None);
     input
         .attribute_definitions
-        .push(dynomodel::AttributeDefinition {
+        .push(dynomodel::backend::AttributeDefinition {
             attribute_name: "g".into(),
             attribute_type: ScalarAttributeType::S,
         });
     input
         .global_secondary_indexes
-        .push(dynomodel::GlobalSecondaryIndex {
+        .push(dynomodel::backend::GlobalSecondaryIndex {
             index_name: "by-g".into(),
-            key_schema: vec![dynomodel::KeySchemaElement::hash("g")],
-            projection: dynomodel::Projection {
-                projection_type: dynomodel::ProjectionType::All,
+            key_schema: vec![dynomodel::backend::KeySchemaElement::hash("g")],
+            projection: dynomodel::backend::Projection {
+                projection_type: dynomodel::backend::ProjectionType::All,
                 non_key_attributes: vec![],
             },
             provisioned_throughput: None,
@@ -335,21 +335,21 @@ async fn filter_and_projection_check_order() {
     ] {
         input
             .attribute_definitions
-            .push(dynomodel::AttributeDefinition {
+            .push(dynomodel::backend::AttributeDefinition {
                 attribute_name: name.into(),
                 attribute_type: ty,
             });
     }
     input
         .global_secondary_indexes
-        .push(dynomodel::GlobalSecondaryIndex {
+        .push(dynomodel::backend::GlobalSecondaryIndex {
             index_name: "gg4".into(),
             key_schema: vec![
-                dynomodel::KeySchemaElement::hash("ia"),
-                dynomodel::KeySchemaElement::range("ib"),
+                dynomodel::backend::KeySchemaElement::hash("ia"),
+                dynomodel::backend::KeySchemaElement::range("ib"),
             ],
-            projection: dynomodel::Projection {
-                projection_type: dynomodel::ProjectionType::All,
+            projection: dynomodel::backend::Projection {
+                projection_type: dynomodel::backend::ProjectionType::All,
                 non_key_attributes: vec![],
             },
             provisioned_throughput: None,

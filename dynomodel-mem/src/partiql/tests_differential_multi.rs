@@ -2,7 +2,8 @@
 //! differential generator (tests/differential, PartiQL forms), each pinned here with what DynamoDB
 //! answers.
 
-use dynomodel::{Backend, Error, ExecuteStatementInput};
+use dynomodel::backend::{Backend, ExecuteStatementInput};
+use dynomodel::Error;
 
 use super::tests_differential::table;
 
@@ -10,7 +11,7 @@ use super::tests_differential::table;
 /// name the statement.
 #[tokio::test]
 async fn transaction_statement_checks() {
-    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    use dynomodel::backend::{ExecuteTransactionInput, ParameterizedStatement};
     let b = table().await;
     let run = |texts: [&str; 2]| {
         let input = ExecuteTransactionInput {
@@ -57,7 +58,7 @@ async fn transaction_statement_checks() {
 /// fit cancel the transaction with a `ValidationError` reason.
 #[tokio::test]
 async fn transaction_write_statement_errors() {
-    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    use dynomodel::backend::{ExecuteTransactionInput, ParameterizedStatement};
     let b = table().await;
     let run = |second: &str| {
         let input = ExecuteTransactionInput {
@@ -108,7 +109,7 @@ async fn transaction_write_statement_errors() {
 /// An INSERT and an UPDATE of the same item in one batch: the request's keys repeat.
 #[tokio::test]
 async fn batch_insert_and_update_of_one_item() {
-    use dynomodel::{BatchExecuteStatementInput, BatchStatementRequest};
+    use dynomodel::backend::{BatchExecuteStatementInput, BatchStatementRequest};
     let b = table().await;
     let out = b
         .batch_execute_statement(BatchExecuteStatementInput {
@@ -136,10 +137,11 @@ async fn batch_insert_and_update_of_one_item() {
 /// compacted), unlike ExecuteStatement's.
 #[tokio::test]
 async fn batch_and_transaction_projections_keep_the_nesting() {
-    use dynomodel::{
-        AttributeValue, BatchExecuteStatementInput, BatchStatementRequest, ExecuteTransactionInput,
+    use dynomodel::backend::{
+        BatchExecuteStatementInput, BatchStatementRequest, ExecuteTransactionInput,
         ParameterizedStatement,
     };
+    use dynomodel::AttributeValue;
     let b = table().await;
     b.execute_statement(ExecuteStatementInput {
         statement: "INSERT INTO tbl VALUE {'pk': 'p', 'sk': 1, 'l': [1, 2, {'m': 3}], 'x': {'y': [5, 6], 'z': 1}}".into(),
@@ -196,7 +198,7 @@ async fn batch_and_transaction_projections_keep_the_nesting() {
 /// A transaction's read with a key of the wrong type: a `ValidationError` reason, as for writes.
 #[tokio::test]
 async fn transaction_read_key_type_is_a_reason() {
-    use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+    use dynomodel::backend::{ExecuteTransactionInput, ParameterizedStatement};
     let b = table().await;
     let out = b
         .execute_transaction(ExecuteTransactionInput {
@@ -222,7 +224,7 @@ async fn transaction_read_key_type_is_a_reason() {
 /// A batch's SELECT with a key value that can be no key names no single item.
 #[tokio::test]
 async fn batch_select_of_a_boolean_key() {
-    use dynomodel::{BatchExecuteStatementInput, BatchStatementRequest};
+    use dynomodel::backend::{BatchExecuteStatementInput, BatchStatementRequest};
     let b = table().await;
     let out = b
         .batch_execute_statement(BatchExecuteStatementInput {

@@ -2,11 +2,11 @@
 //! reads) or one TransactWriteItems (all writes), so isolation, cancellation reasons and
 //! `ClientRequestToken` idempotency are the transaction machinery's.
 
-use dynomodel::{
-    Backend, CancellationCode, CancellationReason, Error, ExecuteTransactionInput,
-    ExecuteTransactionOutput, Result, TransactDelete, TransactGet, TransactGetItemsInput,
-    TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
+use dynomodel::backend::{
+    Backend, ExecuteTransactionInput, ExecuteTransactionOutput, TransactDelete, TransactGet,
+    TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
+use dynomodel::{CancellationCode, CancellationReason, Error, Result};
 
 use super::ast::Statement;
 use super::batch::{plan_read, projected};

@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, Backend, DeleteItemInput, Error, Item, PutItemInput, Result,
-    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, DeleteItemInput, PutItemInput, ReturnConsumedCapacity, ReturnValue,
+    ReturnValuesOnConditionCheckFailure, UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::ast::{Expr, Path, Statement};
 use super::errors;
@@ -169,7 +170,7 @@ impl Write {
         placeholders: Placeholders,
         on_failure: Option<ReturnValuesOnConditionCheckFailure>,
         consumed: Option<ReturnConsumedCapacity>,
-    ) -> Result<(Option<dynomodel::ConsumedCapacity>, Option<Item>)> {
+    ) -> Result<(Option<dynomodel::backend::ConsumedCapacity>, Option<Item>)> {
         let (names, values) = placeholders;
         match self {
             Write::Insert {

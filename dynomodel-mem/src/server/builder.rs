@@ -5,7 +5,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::sync::watch;
 

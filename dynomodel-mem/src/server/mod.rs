@@ -15,7 +15,7 @@
 //! [`region`](crate::MemBackendBuilder::region) (`serve --region`) answers in that region only.
 //!
 //! ```
-//! use dynomodel::Backend;
+//! use dynomodel::backend::Backend;
 //! use dynomodel_mem::{server::Server, MemBackend};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -54,7 +54,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};

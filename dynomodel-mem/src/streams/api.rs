@@ -21,11 +21,12 @@
 use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{
-    DescribeStreamInput, DescribeStreamOutput, Error, GetRecordsInput, GetRecordsOutput,
-    GetShardIteratorInput, GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput, Result,
+use dynomodel::backend::{
+    DescribeStreamInput, DescribeStreamOutput, GetRecordsInput, GetRecordsOutput,
+    GetShardIteratorInput, GetShardIteratorOutput, ListStreamsInput, ListStreamsOutput,
     ShardIteratorType, StreamDescription, StreamSummary,
 };
+use dynomodel::{Error, Result};
 
 use super::iterator::{Iterator, HORIZON};
 use super::{Stream, ITERATOR_LIFETIME};

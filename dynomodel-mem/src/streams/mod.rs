@@ -26,7 +26,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{Identity, Item, KeySchemaElement, StreamStatus, StreamViewType};
+use dynomodel::backend::{Identity, KeySchemaElement, StreamStatus, StreamViewType};
+use dynomodel::Item;
 
 use crate::clock::EngineClock;
 use crate::update_table::lifecycle::{Transition, View};

@@ -6,10 +6,10 @@
 //! MODIFY to `x: "hello2"` 34 (7 + 14 + 13), REMOVE 21 (7 + 14).
 
 use chrono::{DateTime, Utc};
-use dynomodel::{
-    item_size, Identity, Item, KeySchemaElement, OperationType, Record, StreamRecord,
-    StreamViewType,
+use dynomodel::backend::{
+    Identity, KeySchemaElement, OperationType, Record, StreamRecord, StreamViewType,
 };
+use dynomodel::{item_size, Item};
 
 use super::{fnv, sequence_text};
 

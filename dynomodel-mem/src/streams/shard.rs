@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
-use dynomodel::{Record, SequenceNumberRange};
+use dynomodel::backend::{Record, SequenceNumberRange};
 
 use super::{fnv, sequence_text};
 
@@ -131,8 +131,8 @@ impl Shard {
     }
 
     /// Its description for DescribeStream.
-    pub(crate) fn describe(&self) -> dynomodel::Shard {
-        dynomodel::Shard {
+    pub(crate) fn describe(&self) -> dynomodel::backend::Shard {
+        dynomodel::backend::Shard {
             shard_id: self.id.clone(),
             sequence_number_range: self.range(),
             parent_shard_id: self.parent.clone(),

@@ -3,15 +3,16 @@
 
 use std::time::Duration;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, BatchWriteItemInput, BillingMode, CreateTableInput,
-    DeleteItemInput, DeleteTableInput, DescribeStreamInput, DescribeTableInput, GetRecordsInput,
-    GetShardIteratorInput, Identity, Item, KeySchemaElement, ListStreamsInput, Number,
-    OperationType, PutItemInput, Record, ScalarAttributeType, ShardFilter, ShardIteratorType,
-    StreamSpecification, StreamStatus, StreamViewType, TimeToLiveSpecification, TransactDelete,
-    TransactPut, TransactWriteItem, TransactWriteItemsInput, UpdateItemInput, UpdateTableInput,
+use dynomodel::backend::{
+    AttributeDefinition, BatchWriteItemInput, BillingMode, CreateTableInput, DeleteItemInput,
+    DeleteTableInput, DescribeStreamInput, DescribeTableInput, GetRecordsInput,
+    GetShardIteratorInput, Identity, KeySchemaElement, ListStreamsInput, OperationType,
+    PutItemInput, Record, ScalarAttributeType, ShardFilter, ShardIteratorType, StreamSpecification,
+    StreamStatus, StreamViewType, TimeToLiveSpecification, TransactDelete, TransactPut,
+    TransactWriteItem, TransactWriteItemsInput, UpdateItemInput, UpdateTableInput,
     UpdateTimeToLiveInput, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item, Number};
 
 use crate::clock::{Clock, EngineClock, ManualClock};
 use crate::config::EngineConfig;
@@ -80,11 +81,11 @@ fn delete(state: &mut State, table: &str, key: Item) {
         .expect("delete");
 }
 
-fn shards(state: &mut State, arn: &str) -> Vec<dynomodel::Shard> {
+fn shards(state: &mut State, arn: &str) -> Vec<dynomodel::backend::Shard> {
     describe(state, arn).shards
 }
 
-fn describe(state: &mut State, arn: &str) -> dynomodel::StreamDescription {
+fn describe(state: &mut State, arn: &str) -> dynomodel::backend::StreamDescription {
     state
         .describe_stream(&DescribeStreamInput {
             stream_arn: arn.into(),

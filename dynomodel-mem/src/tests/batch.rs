@@ -6,10 +6,11 @@ mod get;
 mod limit;
 mod write;
 
-use dynomodel::{
-    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, Error, Item,
-    KeysAndAttributes, ScalarAttributeType as T, ScanInput, WriteRequest,
+use dynomodel::backend::{
+    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, KeysAndAttributes,
+    ScalarAttributeType as T, ScanInput, WriteRequest,
 };
+use dynomodel::{Error, Item};
 
 use super::{backend_with, item, n, s, table_input};
 use crate::MemBackend;
@@ -53,7 +54,7 @@ fn r(pk: &str, sk: i64) -> Item {
 async fn write(
     b: &MemBackend,
     tables: Vec<(&str, Vec<WriteRequest>)>,
-) -> Result<dynomodel::BatchWriteItemOutput, Error> {
+) -> Result<dynomodel::backend::BatchWriteItemOutput, Error> {
     b.batch_write_item(BatchWriteItemInput {
         request_items: tables.into_iter().map(|(t, w)| (t.to_owned(), w)).collect(),
         ..Default::default()

@@ -2,12 +2,13 @@
 //! test were recorded on DynamoDB Local 3.3.1 with the same schema and items (the engine agrees with it
 //! on every single-item, Query and Scan figure).
 
-use dynomodel::{
-    Backend, CreateTableInput, DeleteItemInput, GetItemInput, GlobalSecondaryIndex, Item,
+use dynomodel::backend::{
+    Backend, CreateTableInput, DeleteItemInput, GetItemInput, GlobalSecondaryIndex,
     KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, QueryInput,
     ReturnConsumedCapacity, ReturnItemCollectionMetrics, ScalarAttributeType, ScanInput, Select,
     UpdateItemInput,
 };
+use dynomodel::Item;
 
 use super::{def, item, s, table_input, values};
 use crate::MemBackend;
@@ -44,7 +45,7 @@ fn key(pk: &str, sk: &str) -> Item {
 }
 
 /// (total, table, lsi, gsi) of a report.
-fn split(c: Option<dynomodel::ConsumedCapacity>) -> (f64, f64, Option<f64>, Option<f64>) {
+fn split(c: Option<dynomodel::backend::ConsumedCapacity>) -> (f64, f64, Option<f64>, Option<f64>) {
     let c = c.expect("a report");
     (
         c.capacity_units.unwrap_or(-1.0),

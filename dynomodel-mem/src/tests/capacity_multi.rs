@@ -2,12 +2,12 @@
 //! by name, as its map; a transaction's by first appearance), the ×2 of transactions on the table and
 //! inside the indexes, and the item-collection limit and ItemCollectionMetrics over several writes.
 
-use dynomodel::{
-    Backend, BatchWriteItemInput, ConsumedCapacity, Error, GetItemInput, Item,
-    ReturnConsumedCapacity, ReturnItemCollectionMetrics, ScalarAttributeType,
-    TransactConditionCheck, TransactGet, TransactGetItemsInput, TransactPut, TransactWriteItem,
-    TransactWriteItemsInput, WriteRequest,
+use dynomodel::backend::{
+    Backend, BatchWriteItemInput, ConsumedCapacity, GetItemInput, ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics, ScalarAttributeType, TransactConditionCheck, TransactGet,
+    TransactGetItemsInput, TransactPut, TransactWriteItem, TransactWriteItemsInput, WriteRequest,
 };
+use dynomodel::{Error, Item};
 
 use super::capacity::schema;
 use super::{item, s, table_input};

@@ -1,10 +1,11 @@
 //! ConditionExpression on PutItem and DeleteItem: every comparator and function, the empty item a
 //! absent item is evaluated as, and ReturnValuesOnConditionCheckFailure.
 
-use dynomodel::{
-    AttributeValue, Backend, DeleteItemInput, Item, PutItemInput, ReturnValue,
+use dynomodel::backend::{
+    Backend, DeleteItemInput, PutItemInput, ReturnValue,
     ReturnValuesOnConditionCheckFailure as OnFailure, ScalarAttributeType as T,
 };
+use dynomodel::{AttributeValue, Item};
 
 use super::{assert_condition_failed, backend_with, item, n, names, s, ss, table_input, values};
 use crate::MemBackend;

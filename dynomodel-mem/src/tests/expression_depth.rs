@@ -4,11 +4,12 @@
 //! the whole test binary, so each request runs on its own thread with a quarter of the 2 MB stack
 //! that test, Tokio and blocking-pool threads get by default (issue 26 facts 15 and 19).
 
-use dynomodel::{
-    Backend, ComparisonOperator, ConditionalOperator, Conditions, Error, Expected,
-    ExpectedAttributeValue, GetItemInput, LegacyCondition, PutItemInput, QueryInput, ScanInput,
-    TransactUpdate, TransactWriteItem, TransactWriteItemsInput, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, ComparisonOperator, ConditionalOperator, Conditions, Expected, ExpectedAttributeValue,
+    GetItemInput, LegacyCondition, PutItemInput, QueryInput, ScanInput, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput, UpdateItemInput,
 };
+use dynomodel::Error;
 
 use super::{backend_with, item, n, s, table_input, values};
 use crate::MemBackend;
@@ -29,8 +30,12 @@ fn on_a_small_stack<T: Send + 'static>(
                 .build()
                 .expect("runtime");
             runtime.block_on(async move {
-                let b =
-                    backend_with(table_input("tbl", dynomodel::ScalarAttributeType::S, None)).await;
+                let b = backend_with(table_input(
+                    "tbl",
+                    dynomodel::backend::ScalarAttributeType::S,
+                    None,
+                ))
+                .await;
                 b.put_item(PutItemInput {
                     table_name: "tbl".into(),
                     item: item(&[("pk", s("a")), ("n", n("1"))]),

@@ -2,11 +2,12 @@
 //! projections, ties ordered by table key, LastEvaluatedKey round trips, LSI fetches, and the index
 //! validation messages.
 
-use dynomodel::{
-    AttributeValue, Backend, CreateTableInput, DeleteItemInput, DescribeTableInput,
-    GlobalSecondaryIndex, Item, KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType,
-    QueryInput, ScalarAttributeType, ScanInput, Select,
+use dynomodel::backend::{
+    Backend, CreateTableInput, DeleteItemInput, DescribeTableInput, GlobalSecondaryIndex,
+    KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType, QueryInput,
+    ScalarAttributeType, ScanInput, Select,
 };
+use dynomodel::{AttributeValue, Item};
 
 use super::query::{pages, put};
 use super::{assert_validation, backend_with, def, item, n, s, table_input};

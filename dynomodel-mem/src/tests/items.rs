@@ -1,9 +1,10 @@
 //! PutItem, GetItem and DeleteItem.
 
-use dynomodel::{
-    item_size, AttributeValue, Backend, DeleteItemInput, DescribeTableInput, Error, GetItemInput,
-    Item, PutItemInput, ReturnValue, ScalarAttributeType as T, MAX_ITEM_SIZE,
+use dynomodel::backend::{
+    Backend, DeleteItemInput, DescribeTableInput, GetItemInput, PutItemInput, ReturnValue,
+    ScalarAttributeType as T,
 };
+use dynomodel::{item_size, AttributeValue, Error, Item, MAX_ITEM_SIZE};
 use proptest::prelude::*;
 
 use super::{assert_validation, backend_with, item, n, s, table_input, INVALID, MISMATCH};
@@ -400,7 +401,7 @@ async fn request_validation_precedes_table_lookup() {
 
 #[tokio::test]
 async fn index_key_values() {
-    use dynomodel::{
+    use dynomodel::backend::{
         GlobalSecondaryIndex, KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType,
     };
     let mut input = table_input("tbl", T::S, Some(T::S));

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, Backend, ComparisonOperator, GetItemInput, LegacyCondition, PutItemInput,
-    QueryInput, ScalarAttributeType, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, ComparisonOperator, GetItemInput, LegacyCondition, PutItemInput, QueryInput,
+    ScalarAttributeType, UpdateItemInput,
 };
+use dynomodel::AttributeValue;
 
 use super::{backend_with, item, s, table_input, values};
 use crate::MemBackend;
@@ -209,7 +210,7 @@ fn legacy_parameters_of_any_length_are_linear() {
     const COUNT: usize = 50_000;
     let backend = backend(vec![key()]);
     let names = || (0..COUNT).map(|i| format!("a{i}"));
-    let absent = dynomodel::ExpectedAttributeValue {
+    let absent = dynomodel::backend::ExpectedAttributeValue {
         exists: Some(false),
         ..Default::default()
     };
@@ -227,18 +228,18 @@ fn legacy_parameters_of_any_length_are_linear() {
             names()
                 .take(20_000)
                 .map(|n| {
-                    let put = dynomodel::AttributeValueUpdate {
+                    let put = dynomodel::backend::AttributeValueUpdate {
                         value: Some(s("v")),
-                        action: Some(dynomodel::AttributeAction::Put),
+                        action: Some(dynomodel::backend::AttributeAction::Put),
                     };
                     (n, put)
                 })
                 .collect(),
         ),
-        return_values: Some(dynomodel::ReturnValue::UpdatedNew),
+        return_values: Some(dynomodel::backend::ReturnValue::UpdatedNew),
         ..Default::default()
     };
-    let scan = dynomodel::ScanInput {
+    let scan = dynomodel::backend::ScanInput {
         table_name: "tbl".into(),
         scan_filter: Some(
             names()
@@ -251,7 +252,7 @@ fn legacy_parameters_of_any_length_are_linear() {
                 })
                 .collect(),
         ),
-        conditional_operator: Some(dynomodel::ConditionalOperator::Or),
+        conditional_operator: Some(dynomodel::backend::ConditionalOperator::Or),
         ..Default::default()
     };
     let get = GetItemInput {

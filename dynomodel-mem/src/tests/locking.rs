@@ -6,11 +6,11 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use dynomodel::{
-    AttributeValue, Backend, GetItemInput, Item, PutItemInput, QueryInput,
-    ScalarAttributeType as T, TransactGet, TransactGetItemsInput, TransactUpdate,
-    TransactWriteItem, TransactWriteItemsInput,
+use dynomodel::backend::{
+    Backend, GetItemInput, PutItemInput, QueryInput, ScalarAttributeType as T, TransactGet,
+    TransactGetItemsInput, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
+use dynomodel::{AttributeValue, Item};
 
 use super::{item, n, s, table_input};
 use crate::lock::Mode;
@@ -243,8 +243,8 @@ fn cross_table_transactions_in_opposite_orders_finish_and_never_tear() {
 fn a_stream_is_read_while_another_table_is_held_for_writing() {
     let backend = engine();
     let mut with_stream = table_input("ccc", T::S, None);
-    with_stream.stream_specification = Some(dynomodel::StreamSpecification::enabled(
-        dynomodel::StreamViewType::NewImage,
+    with_stream.stream_specification = Some(dynomodel::backend::StreamSpecification::enabled(
+        dynomodel::backend::StreamViewType::NewImage,
     ));
     let created = block_on(backend.create_table(with_stream)).expect("create");
     let arn = created
@@ -263,7 +263,7 @@ fn a_stream_is_read_while_another_table_is_held_for_writing() {
     let records = completes(move || {
         block_on(async {
             let described = reader
-                .describe_stream(dynomodel::DescribeStreamInput {
+                .describe_stream(dynomodel::backend::DescribeStreamInput {
                     stream_arn: arn.clone(),
                     ..Default::default()
                 })
@@ -271,17 +271,17 @@ fn a_stream_is_read_while_another_table_is_held_for_writing() {
                 .expect("describe");
             let shard = described.stream_description.shards[0].shard_id.clone();
             let iterator = reader
-                .get_shard_iterator(dynomodel::GetShardIteratorInput {
+                .get_shard_iterator(dynomodel::backend::GetShardIteratorInput {
                     stream_arn: arn,
                     shard_id: shard,
-                    shard_iterator_type: dynomodel::ShardIteratorType::TrimHorizon,
+                    shard_iterator_type: dynomodel::backend::ShardIteratorType::TrimHorizon,
                     sequence_number: None,
                 })
                 .await
                 .expect("iterator");
             let iterator = iterator.shard_iterator.expect("an open shard");
             reader
-                .get_records(dynomodel::GetRecordsInput {
+                .get_records(dynomodel::backend::GetRecordsInput {
                     shard_iterator: iterator,
                     limit: None,
                 })

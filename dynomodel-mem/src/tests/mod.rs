@@ -109,10 +109,11 @@ mod transactions;
 mod update_table;
 mod updates;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput, Error, Item,
-    KeySchemaElement, ScalarAttributeType,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
+    ScalarAttributeType,
 };
+use dynomodel::{AttributeValue, Error, Item};
 
 use crate::MemBackend;
 

@@ -2,11 +2,12 @@
 //! operation, wherever it sits in the request, with the nesting error and without anything walking it
 //! recursively first (a stack overflow would abort the whole test binary, not just fail this test).
 
-use dynomodel::{
-    AttributeValue, Backend, BatchGetItemInput, BatchWriteItemInput, Item, KeysAndAttributes,
-    ScalarAttributeType as T, TransactDelete, TransactGet, TransactGetItemsInput, TransactPut,
-    TransactUpdate, TransactWriteItem, TransactWriteItemsInput, WriteRequest,
+use dynomodel::backend::{
+    Backend, BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, ScalarAttributeType as T,
+    TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 
 use super::{assert_validation, backend_with, s, table_input};
 

@@ -45,9 +45,8 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, Backend, Item, QueryInput, QueryOutput, ScalarAttributeType, Select,
-};
+use dynomodel::backend::{Backend, QueryInput, QueryOutput, ScalarAttributeType, Select};
+use dynomodel::{AttributeValue, Item};
 
 use super::{assert_validation, backend_with, item, n, s, table_input};
 use crate::MemBackend;
@@ -58,7 +57,7 @@ pub(crate) async fn table(sk: ScalarAttributeType) -> MemBackend {
 }
 
 pub(crate) async fn put(b: &MemBackend, table: &str, item: Item) {
-    b.put_item(dynomodel::PutItemInput {
+    b.put_item(dynomodel::backend::PutItemInput {
         table_name: table.into(),
         item,
         ..Default::default()

@@ -2,12 +2,12 @@
 //! express them: the same answers as the server's (`tests/dual/request_wording.rs` sends the raw JSON
 //! to the engine's wire layer, the server and DynamoDB Local).
 
-use dynomodel::{
-    AttributeAction, AttributeValue, AttributeValueUpdate, Backend, CreateTableInput,
-    DeleteItemInput, Error, ExpectedAttributeValue, GetItemInput, Item, KeySchemaElement,
-    LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType as T,
-    ScanInput, UpdateItemInput,
+use dynomodel::backend::{
+    AttributeAction, AttributeValueUpdate, Backend, CreateTableInput, DeleteItemInput,
+    ExpectedAttributeValue, GetItemInput, KeySchemaElement, LocalSecondaryIndex, Projection,
+    ProjectionType, PutItemInput, ScalarAttributeType as T, ScanInput, UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Error, Item};
 
 use super::{assert_validation, backend_with, def, item, names, s, table_input, values};
 use crate::MemBackend;
@@ -62,7 +62,7 @@ async fn item_writes_check_their_table_name_first_and_alone() {
         // An item that breaks rules of its own, and a ReturnValues the operation refuses: the name's
         // error wins over them.
         let mut input = put(name, Item::new());
-        input.return_values = Some(dynomodel::ReturnValue::AllNew);
+        input.return_values = Some(dynomodel::backend::ReturnValue::AllNew);
         assert_validation(b.put_item(input).await, message);
         let update = UpdateItemInput {
             table_name: name.clone(),
@@ -90,7 +90,7 @@ async fn item_writes_check_their_table_name_first_and_alone() {
 async fn item_writes_name_their_table_by_arn() {
     let b = backend_with(table_input("things", T::S, None)).await;
     let arn = b
-        .describe_table(dynomodel::DescribeTableInput {
+        .describe_table(dynomodel::backend::DescribeTableInput {
             table_name: "things".into(),
         })
         .await
@@ -158,7 +158,7 @@ async fn key_attribute_names_longer_than_255_characters() {
     );
     // In an index's key schema.
     let mut input = table_input("tbl", T::S, None);
-    input.global_secondary_indexes = vec![dynomodel::GlobalSecondaryIndex {
+    input.global_secondary_indexes = vec![dynomodel::backend::GlobalSecondaryIndex {
         index_name: "by-g".into(),
         key_schema: vec![KeySchemaElement::hash(&long)],
         projection: Projection {

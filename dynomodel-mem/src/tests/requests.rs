@@ -1,10 +1,11 @@
 //! Request validation around expressions (placeholder maps, unused and undefined placeholders, their
 //! order), GetItem projections, and the shared parse cache.
 
-use dynomodel::{
-    AttributeValue, Backend, DeleteItemInput, GetItemInput, Item, PutItemInput, ReturnValue,
-    ScalarAttributeType as T, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, DeleteItemInput, GetItemInput, PutItemInput, ReturnValue, ScalarAttributeType as T,
+    UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Item};
 use proptest::prelude::*;
 
 use super::{assert_validation, backend_with, item, n, names, s, ss, table_input, values};

@@ -4,9 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{
-    AttributeValue, Backend, Item, QueryInput, ScalarAttributeType, ScanInput, Select,
-};
+use dynomodel::backend::{Backend, QueryInput, ScalarAttributeType, ScanInput, Select};
+use dynomodel::{AttributeValue, Item};
 use proptest::prelude::*;
 
 use super::query::{big_item, put, table};

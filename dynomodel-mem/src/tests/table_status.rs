@@ -4,12 +4,13 @@
 
 use std::time::Duration;
 
-use dynomodel::{
-    Backend, BatchWriteItemInput, CreateTableInput, DeleteTableInput, DescribeTableInput, Error,
+use dynomodel::backend::{
+    Backend, BatchWriteItemInput, CreateTableInput, DeleteTableInput, DescribeTableInput,
     GetItemInput, GlobalSecondaryIndex, KeySchemaElement, ListTablesInput, Projection,
     ProjectionType, PutItemInput, QueryInput, ScalarAttributeType::S, ScanInput, TableStatus,
     TransactPut, TransactWriteItem, TransactWriteItemsInput, UpdateTableInput, WriteRequest,
 };
+use dynomodel::Error;
 
 use super::{def, item, s, table_input, values};
 use crate::{ManualClock, MemBackend};

@@ -1,10 +1,11 @@
 //! CreateTable, DescribeTable, ListTables and DeleteTable.
 
-use dynomodel::{
-    Backend, BillingMode, CreateTableInput, DeleteTableInput, DescribeTableInput, Error,
+use dynomodel::backend::{
+    Backend, BillingMode, CreateTableInput, DeleteTableInput, DescribeTableInput,
     GlobalSecondaryIndex, KeySchemaElement, ListTablesInput, LocalSecondaryIndex, Projection,
     ProjectionType, ProvisionedThroughput, ScalarAttributeType as T, TableDescription, TableStatus,
 };
+use dynomodel::Error;
 
 use super::{assert_validation, backend_with, def, table_input, INVALID};
 use crate::MemBackend;

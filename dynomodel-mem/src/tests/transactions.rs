@@ -7,12 +7,12 @@ mod reasons;
 mod requests;
 mod tokens;
 
-use dynomodel::{
-    AttributeValue, Backend, CancellationReason, Error, GetItemInput, GlobalSecondaryIndex, Item,
-    KeySchemaElement, Projection, ProjectionType, QueryInput, ScalarAttributeType as T,
-    TransactConditionCheck, TransactDelete, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput,
+use dynomodel::backend::{
+    Backend, GetItemInput, GlobalSecondaryIndex, KeySchemaElement, Projection, ProjectionType,
+    QueryInput, ScalarAttributeType as T, TransactConditionCheck, TransactDelete, TransactPut,
+    TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
+use dynomodel::{AttributeValue, CancellationReason, Error, Item};
 
 use super::{def, item, table_input, values};
 use crate::MemBackend;
@@ -142,7 +142,7 @@ impl Options for TransactWriteItem {
     }
 
     fn all_old(mut self) -> Self {
-        let v = Some(dynomodel::ReturnValuesOnConditionCheckFailure::AllOld);
+        let v = Some(dynomodel::backend::ReturnValuesOnConditionCheckFailure::AllOld);
         match &mut self {
             TransactWriteItem::Put(a) => a.return_values_on_condition_check_failure = v,
             TransactWriteItem::Update(a) => a.return_values_on_condition_check_failure = v,

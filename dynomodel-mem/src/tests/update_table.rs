@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
-use dynomodel::{
-    Backend, BillingMode, DeleteTableInput, DescribeTableInput, Error, GlobalSecondaryIndex,
+use dynomodel::backend::{
+    Backend, BillingMode, DeleteTableInput, DescribeTableInput, GlobalSecondaryIndex,
     GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType,
     ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType::S, ScanInput,
     StreamSpecification, StreamViewType, TableDescription, TableStatus,
     UpdateGlobalSecondaryIndexAction, UpdateTableInput,
 };
+use dynomodel::Error;
 
 use super::{assert_validation, def, item, n, s, table_input, values};
 use crate::{ManualClock, MemBackend};

@@ -1,10 +1,11 @@
 //! UpdateItem: every clause, arithmetic limits, functions, item creation and all five ReturnValues.
 
-use dynomodel::{
-    AttributeValue, Backend, Error, GetItemInput, GlobalSecondaryIndex, Item, KeySchemaElement,
-    Projection, ProjectionType, PutItemInput, ReturnValue,
-    ReturnValuesOnConditionCheckFailure as OnFailure, ScalarAttributeType as T, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, GetItemInput, GlobalSecondaryIndex, KeySchemaElement, Projection, ProjectionType,
+    PutItemInput, ReturnValue, ReturnValuesOnConditionCheckFailure as OnFailure,
+    ScalarAttributeType as T, UpdateItemInput,
 };
+use dynomodel::{AttributeValue, Error, Item};
 
 use super::{
     assert_condition_failed, assert_validation, backend_with, def, item, n, names, ns, s, ss,

@@ -222,7 +222,7 @@ fn rates(table: &Table) -> Option<(Rate, Vec<(&str, Rate)>)> {
     if schema.is_on_demand() {
         return None;
     }
-    let pair = |p: &dynomodel::ProvisionedThroughput| {
+    let pair = |p: &dynomodel::backend::ProvisionedThroughput| {
         // Capacities are at most 40,000 here, exact in f64.
         (p.read_capacity_units as f64, p.write_capacity_units as f64)
     };

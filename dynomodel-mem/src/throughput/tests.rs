@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
-use dynomodel::{
-    Backend, BillingMode, CancellationCode, CreateTableInput, DeleteItemInput, Error, GetItemInput,
-    GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, Item, KeySchemaElement, Projection,
-    ProjectionType, ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType,
-    ScanInput, UpdateGlobalSecondaryIndexAction, UpdateItemInput, UpdateTableInput,
+use dynomodel::backend::{
+    Backend, BillingMode, CreateTableInput, DeleteItemInput, GetItemInput, GlobalSecondaryIndex,
+    GlobalSecondaryIndexUpdate, KeySchemaElement, Projection, ProjectionType,
+    ProvisionedThroughput, PutItemInput, QueryInput, ScalarAttributeType, ScanInput,
+    UpdateGlobalSecondaryIndexAction, UpdateItemInput, UpdateTableInput,
 };
+use dynomodel::{CancellationCode, Error, Item};
 
 use crate::tests::{def, item, s, table_input, values};
 use crate::{ManualClock, MemBackend, ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
@@ -324,7 +325,7 @@ async fn a_table_created_again_starts_afresh() {
     let (be, _clock) = enforced(provisioned(1, 1, 1, 1)).await;
     be.get_item(get("a")).await.unwrap();
     assert_throttled(be.get_item(get("a")).await, TABLE_EXCEEDED);
-    be.delete_table(dynomodel::DeleteTableInput {
+    be.delete_table(dynomodel::backend::DeleteTableInput {
         table_name: "tbl".into(),
     })
     .await
@@ -335,7 +336,9 @@ async fn a_table_created_again_starts_afresh() {
 
 #[tokio::test]
 async fn batches_return_throttled_items_unprocessed_and_fail_only_when_nothing_was_done() {
-    use dynomodel::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
+    use dynomodel::backend::{
+        BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest,
+    };
     let (be, clock) = enforced(provisioned(1, 2, 5, 5)).await;
     let writes = |ids: &[&str]| BatchWriteItemInput {
         request_items: [(
@@ -386,7 +389,7 @@ async fn batches_return_throttled_items_unprocessed_and_fail_only_when_nothing_w
 
 #[tokio::test]
 async fn a_batch_write_throttled_by_a_gsi_answers_the_gsi_message() {
-    use dynomodel::{BatchWriteItemInput, WriteRequest};
+    use dynomodel::backend::{BatchWriteItemInput, WriteRequest};
     let (be, _clock) = enforced(provisioned(5, 10, 5, 1)).await;
     be.put_item(put("a", &[("g", "x")])).await.unwrap();
     let batch = BatchWriteItemInput {
@@ -404,8 +407,8 @@ async fn a_batch_write_throttled_by_a_gsi_answers_the_gsi_message() {
 
 #[tokio::test]
 async fn transactions_are_cancelled_with_the_throttled_actions_reasons() {
-    use dynomodel::TransactWriteItemsInput;
-    use dynomodel::{TransactGet, TransactGetItemsInput, TransactPut, TransactWriteItem};
+    use dynomodel::backend::TransactWriteItemsInput;
+    use dynomodel::backend::{TransactGet, TransactGetItemsInput, TransactPut, TransactWriteItem};
     let (be, clock) = enforced(provisioned(2, 2, 5, 1)).await;
     let tx_put = |id: &str, g: Option<&str>| {
         let mut attrs = vec![("pk", s(id))];

@@ -19,10 +19,8 @@
 //! the figure: "Payload in response is too large." directly followed by the sum, over the items
 //! returned, of each item's size plus 4 (the length of "Item").
 
-use dynomodel::{
-    item_size, CancellationCode, CancellationReason, Error, Result, TransactGetItemsInput,
-    TransactGetItemsOutput,
-};
+use dynomodel::backend::{TransactGetItemsInput, TransactGetItemsOutput};
+use dynomodel::{item_size, CancellationCode, CancellationReason, Error, Result};
 
 use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::capacity::{self, Consistency, PerTable};
@@ -133,7 +131,7 @@ impl Locked<'_> {
     }
 }
 
-fn maps_of(get: &dynomodel::TransactGet) -> Maps<'_> {
+fn maps_of(get: &dynomodel::backend::TransactGet) -> Maps<'_> {
     Maps {
         names: get.expression_attribute_names.as_ref(),
         values: None,

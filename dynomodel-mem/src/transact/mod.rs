@@ -115,14 +115,14 @@ pub(crate) fn lookup<'s>(state: &'s Locked<'_>, name: &str) -> Result<&'s Table>
 
 /// The tables a TransactGetItems reads (names or ARNs), to lock before it runs.
 pub(crate) fn get_tables(
-    input: &dynomodel::TransactGetItemsInput,
+    input: &dynomodel::backend::TransactGetItemsInput,
 ) -> impl Iterator<Item = &str> + '_ {
     input.transact_items.iter().map(|g| g.table_name.as_str())
 }
 
 /// The tables a TransactWriteItems checks or writes (names or ARNs), to lock before it runs.
 pub(crate) fn write_tables(
-    input: &dynomodel::TransactWriteItemsInput,
+    input: &dynomodel::backend::TransactWriteItemsInput,
 ) -> impl Iterator<Item = &str> + '_ {
     input.transact_items.iter().map(|a| a.table_name())
 }

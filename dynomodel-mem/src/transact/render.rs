@@ -9,7 +9,8 @@
 
 use std::fmt::Write as _;
 
-use dynomodel::{ExpressionAttributeNames, Item, TransactGet, TransactWriteItem};
+use dynomodel::backend::{ExpressionAttributeNames, TransactGet, TransactWriteItem};
+use dynomodel::Item;
 
 use crate::batch::render::java_map;
 
@@ -91,7 +92,7 @@ fn common(
     condition: Option<&str>,
     names: Option<&ExpressionAttributeNames>,
     values: Option<&Item>,
-    on_failure: Option<dynomodel::ReturnValuesOnConditionCheckFailure>,
+    on_failure: Option<dynomodel::backend::ReturnValuesOnConditionCheckFailure>,
 ) {
     l.text("conditionExpression", condition)
         .names("expressionAttributeNames", names)
@@ -212,7 +213,8 @@ pub(crate) fn get_items(gets: &[TransactGet]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use dynomodel::{AttributeValue, TransactPut};
+    use dynomodel::backend::TransactPut;
+    use dynomodel::AttributeValue;
 
     use super::*;
 

@@ -21,7 +21,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{Error, TransactWriteItem};
+use dynomodel::backend::TransactWriteItem;
+use dynomodel::Error;
 
 /// How long a token protects the transaction that first used it.
 pub(crate) const TOKEN_WINDOW: TimeDelta = TimeDelta::minutes(10);
@@ -148,7 +149,8 @@ pub(crate) fn mismatch() -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::{AttributeValue, TransactPut};
+    use dynomodel::backend::TransactPut;
+    use dynomodel::AttributeValue;
 
     fn put(v: &str) -> Vec<TransactWriteItem> {
         vec![TransactWriteItem::Put(TransactPut {

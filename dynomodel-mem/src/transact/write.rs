@@ -19,10 +19,12 @@
 //! value nested too deep to walk safely counts nothing and is refused by its action's checks after
 //! (see `payload`).
 
-use dynomodel::{
-    attribute_size, AttributeValue, CancellationCode, CancellationReason, Error,
-    ExpressionAttributeNames, Item, Result, ReturnItemCollectionMetrics, TransactWriteItem,
+use dynomodel::backend::{
+    ExpressionAttributeNames, ReturnItemCollectionMetrics, TransactWriteItem,
     TransactWriteItemsInput, TransactWriteItemsOutput,
+};
+use dynomodel::{
+    attribute_size, AttributeValue, CancellationCode, CancellationReason, Error, Item, Result,
 };
 
 use super::tokens::{self, Seen};
@@ -584,7 +586,8 @@ fn payload(action: &TransactWriteItem) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::{AttributeValue, TransactConditionCheck, TransactDelete, TransactUpdate};
+    use dynomodel::backend::{TransactConditionCheck, TransactDelete, TransactUpdate};
+    use dynomodel::AttributeValue;
 
     fn s(v: &str) -> AttributeValue {
         AttributeValue::S(v.into())
@@ -629,7 +632,7 @@ mod tests {
             // "pk" + "kNN" = 5 bytes of key, "d" = 1 byte of name.
             let mut item = key(&format!("k{n:02}"));
             item.insert("d".into(), s(&"x".repeat(size - 6)));
-            TransactWriteItem::Put(dynomodel::TransactPut {
+            TransactWriteItem::Put(dynomodel::backend::TransactPut {
                 table_name: "t".into(),
                 item,
                 ..Default::default()

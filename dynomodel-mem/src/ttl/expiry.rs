@@ -9,7 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{AttributeValue, Item, Number, TimeToLiveStatus};
+use dynomodel::backend::TimeToLiveStatus;
+use dynomodel::{AttributeValue, Item, Number};
 
 use crate::key::PrimaryKey;
 

@@ -23,10 +23,11 @@
 pub(crate) mod expiry;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{
-    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, Error, Result, TimeToLiveDescription,
+use dynomodel::backend::{
+    DescribeTimeToLiveInput, DescribeTimeToLiveOutput, TimeToLiveDescription,
     UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
 };
+use dynomodel::{Error, Result};
 
 use crate::state::{table_not_found, State};
 use crate::table::Table;

@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, BillingMode, CreateTableInput, DescribeTableInput,
-    DescribeTimeToLiveInput, GetItemInput, GlobalSecondaryIndex, Item, KeySchemaElement,
-    LocalSecondaryIndex, Number, Projection, ProjectionType, PutItemInput, QueryInput,
-    ScalarAttributeType, TimeToLiveSpecification, TimeToLiveStatus, UpdateTimeToLiveInput,
+use dynomodel::backend::{
+    AttributeDefinition, BillingMode, CreateTableInput, DescribeTableInput,
+    DescribeTimeToLiveInput, GetItemInput, GlobalSecondaryIndex, KeySchemaElement,
+    LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, QueryInput, ScalarAttributeType,
+    TimeToLiveSpecification, TimeToLiveStatus, UpdateTimeToLiveInput,
 };
+use dynomodel::{AttributeValue, Item, Number};
 
 use crate::clock::{Clock, EngineClock, ManualClock};
 use crate::config::EngineConfig;
@@ -99,7 +100,7 @@ fn ttl_waits_while_the_table_is_created_and_describe_refuses_while_deleting() {
         (TimeToLiveStatus::Enabling, Some("ttl".into()))
     );
     state
-        .delete_table(&dynomodel::DeleteTableInput {
+        .delete_table(&dynomodel::backend::DeleteTableInput {
             table_name: "events".into(),
         })
         .expect("delete");

@@ -6,12 +6,12 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BillingMode, CreateTableInput,
-    GlobalSecondaryIndex, Item, ItemSink, KeySchemaElement, LocalSecondaryIndex, Projection,
-    ProjectionType, PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity,
-    ScalarAttributeType, ScanInput, Select,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex, ItemSink,
+    KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, QueryInput,
+    QueryOutput, ReturnConsumedCapacity, ScalarAttributeType, ScanInput, Select,
 };
+use dynomodel::{AttributeValue, Item};
 
 use crate::MemBackend;
 
@@ -345,8 +345,8 @@ async fn typed_queries_are_queries() {
                 q.expression_attribute_values = None;
                 q.key_conditions = Some(BTreeMap::from([(
                     "pk".to_string(),
-                    dynomodel::LegacyCondition {
-                        comparison_operator: dynomodel::ComparisonOperator::Eq,
+                    dynomodel::backend::LegacyCondition {
+                        comparison_operator: dynomodel::backend::ComparisonOperator::Eq,
                         attribute_value_list: Some(vec![s("a")]),
                     },
                 )]));
@@ -459,8 +459,8 @@ async fn typed_scans_are_scans() {
         scan(&|s| {
             s.scan_filter = Some(BTreeMap::from([(
                 "sk".to_string(),
-                dynomodel::LegacyCondition {
-                    comparison_operator: dynomodel::ComparisonOperator::Lt,
+                dynomodel::backend::LegacyCondition {
+                    comparison_operator: dynomodel::backend::ComparisonOperator::Lt,
                     attribute_value_list: Some(vec![n(3)]),
                 },
             )]));

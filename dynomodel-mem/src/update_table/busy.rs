@@ -6,7 +6,8 @@
 //! updated" also in Terraform's issue #13243 (2017). DynamoDB Local 3.3 finishes every change at once
 //! (or nearly), so it rarely answers any of these.
 
-use dynomodel::{BillingMode, Error, GlobalSecondaryIndexUpdate, Result, UpdateTableInput};
+use dynomodel::backend::{BillingMode, GlobalSecondaryIndexUpdate, UpdateTableInput};
+use dynomodel::{Error, Result};
 
 use super::lifecycle::{IndexChange, TableChange, View};
 use super::request::{index_name, is_online};
@@ -84,7 +85,7 @@ pub fn update_table(table: &Table, input: &UpdateTableInput, view: &View) -> Res
             let class = table
                 .schema
                 .table_class
-                .map_or("STANDARD", dynomodel::TableClass::as_str);
+                .map_or("STANDARD", dynomodel::backend::TableClass::as_str);
             return Err(in_use(format!(
                 "Can't update table class when a table class update is in progress. Table: {name} \
                  TableClassUpdateInProgress: {class}"

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{AttributeDefinition, GlobalSecondaryIndexDescription, ProvisionedThroughput};
+use dynomodel::backend::{
+    AttributeDefinition, GlobalSecondaryIndexDescription, ProvisionedThroughput,
+};
 
 /// One change in progress: from `started` until `until`, made by request number `generation`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

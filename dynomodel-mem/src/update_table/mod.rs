@@ -12,11 +12,12 @@ mod request;
 mod rules;
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{
+use dynomodel::backend::{
     BillingMode, DescribeEndpointsInput, DescribeEndpointsOutput, DescribeLimitsInput,
-    DescribeLimitsOutput, Endpoint, GlobalSecondaryIndexUpdate, Result, UpdateTableInput,
+    DescribeLimitsOutput, Endpoint, GlobalSecondaryIndexUpdate, UpdateTableInput,
     UpdateTableOutput,
 };
+use dynomodel::Result;
 
 pub(crate) use busy::delete_table as check_delete_table;
 use lifecycle::{stream_label, DeletingIndex, IndexChange, TableChange, Transition, View};

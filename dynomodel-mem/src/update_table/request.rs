@@ -8,7 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{GlobalSecondaryIndexUpdate, Result, UpdateTableInput};
+use dynomodel::backend::{GlobalSecondaryIndexUpdate, UpdateTableInput};
+use dynomodel::Result;
 
 use crate::create::{capacity_bounds, invalid, key_schema_length, throughput_bounds};
 use crate::validate::{self, Constraints};

@@ -7,10 +7,11 @@
 //! or accepts the request (see `tests/dual/deviations.md`).
 
 use chrono::{DateTime, TimeDelta, Utc};
-use dynomodel::{
-    AttributeDefinition, BillingMode, Error, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
-    ProvisionedThroughput, Result, UpdateTableInput,
+use dynomodel::backend::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
+    ProvisionedThroughput, UpdateTableInput,
 };
+use dynomodel::{Error, Result};
 
 use super::busy::limit_exceeded;
 use crate::create::{capacity_bounds, invalid, key_schema_shape, MAX_GSI};

@@ -6,7 +6,8 @@
 //! and where nothing better exists DynamoDB Local 3.3's, with its own wording noted beside each
 //! message it words differently.
 
-use dynomodel::{AttributeValue, Error, Item, Result, ScalarAttributeType};
+use dynomodel::backend::ScalarAttributeType;
+use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::INVALID;
 use crate::key::{KeyValue, PrimaryKey};
@@ -148,7 +149,7 @@ fn empty_value(attrs: &Item, schema: &TableSchema, name: &str) -> Option<&'stati
 /// The indexes in the order their keys are checked: the LSIs, then the GSIs, each last to first.
 fn indexes_in_check_order(
     schema: &TableSchema,
-) -> impl Iterator<Item = (&String, &Vec<dynomodel::KeySchemaElement>)> + '_ {
+) -> impl Iterator<Item = (&String, &Vec<dynomodel::backend::KeySchemaElement>)> + '_ {
     let gsis = schema
         .global_secondary_indexes
         .iter()
@@ -255,7 +256,7 @@ fn key_value_limits(name: &str, key: &KeyValue, is_hash: bool) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::{AttributeDefinition, KeySchemaElement};
+    use dynomodel::backend::{AttributeDefinition, KeySchemaElement};
 
     const CONTEXTS: [KeyContext; 2] = [KeyContext::SingleItem, KeyContext::BatchWrite];
 

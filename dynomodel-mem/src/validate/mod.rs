@@ -20,7 +20,8 @@ pub use key::{
     request_key, KeyContext, MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE,
 };
 
-use dynomodel::{item_size, AttributeValue, Error, Item, Result, ReturnValue, MAX_ITEM_SIZE};
+use dynomodel::backend::ReturnValue;
+use dynomodel::{item_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
 
 /// Deepest nesting of lists and maps DynamoDB stores: a top-level attribute is level 1.
 pub const MAX_NESTING_DEPTH: usize = 32;

@@ -32,7 +32,8 @@ pub struct KeysAndAttributes {
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use dynomodel::{AttributeValue, BatchGetItemInput, Item, KeysAndAttributes};
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::{BatchGetItemInput, KeysAndAttributes};
 ///
 /// let key: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
 /// let input = BatchGetItemInput {
@@ -81,11 +82,12 @@ pub enum WriteRequest {
 }
 
 /// `BatchWriteItem`: up to 25 puts and deletes, on one or more tables. Each write is atomic on its
-/// own; the batch as a whole is not (see [`TransactWriteItemsInput`](crate::TransactWriteItemsInput)).
+/// own; the batch as a whole is not (see [`TransactWriteItemsInput`](crate::backend::TransactWriteItemsInput)).
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use dynomodel::{AttributeValue, BatchWriteItemInput, Item, WriteRequest};
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::{BatchWriteItemInput, WriteRequest};
 ///
 /// let item: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
 /// let input = BatchWriteItemInput {

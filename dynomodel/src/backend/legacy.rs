@@ -8,9 +8,8 @@
 //!
 //! ```
 //! use std::collections::BTreeMap;
-//! use dynomodel::{
-//!     AttributeValue, ComparisonOperator, ExpectedAttributeValue, Item, PutItemInput,
-//! };
+//! use dynomodel::{AttributeValue, Item};
+//! use dynomodel::backend::{ComparisonOperator, ExpectedAttributeValue, PutItemInput};
 //!
 //! // Put only if `version` is currently 3 (the legacy form of `ConditionExpression: version = :v`).
 //! let item: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();

@@ -1,6 +1,35 @@
-//! The [`Backend`] trait: one async method per DynamoDB operation, over plain request and response data
-//! shaped like DynamoDB's API. `dynomodel-mem` implements it in memory; [`crate::AwsBackend`] (feature
-//! `aws`) implements it over `aws-sdk-dynamodb`.
+//! The [`Backend`] trait and DynamoDB's requests and responses: for backend authors, and for raw
+//! requests through [`Db::backend`](crate::Db::backend).
+//!
+//! A backend implements one async method per DynamoDB operation, over plain data shaped like
+//! DynamoDB's API: `PutItemInput` → `PutItemOutput`, `QueryInput` → `QueryOutput`, and so on, with
+//! expression strings and name/value maps rather than typed builders. `dynomodel-mem` implements it
+//! in memory; [`AwsBackend`](crate::AwsBackend) (feature `aws`) over `aws-sdk-dynamodb`.
+//!
+//! The mapper's typed API ([`Db`](crate::Db)) needs none of these types; the few it hands back
+//! ([`ConsumedCapacity`], [`OperationType`], [`ProjectionType`], [`ScalarAttributeType`]) and the
+//! trait itself are re-exported at the crate root as well. A raw request, for what the mapper does
+//! not cover:
+//!
+//! ```
+//! use dynomodel::backend::{DescribeTableInput, TableStatus};
+//! use dynomodel::Model;
+//!
+//! #[derive(Model, Debug, Clone)]
+//! struct User {
+//!     #[hash_key]
+//!     id: String,
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let db = dynomodel_mem::memory();
+//! db.create_schema::<User>().await?;
+//! let input = DescribeTableInput { table_name: db.table_name::<User>() };
+//! let table = db.backend().describe_table(input).await?.table;
+//! assert_eq!(table.table_status, TableStatus::Active);
+//! # Ok::<(), dynomodel::Error>(())
+//! # }).unwrap();
+//! ```
 
 mod account;
 mod batch;

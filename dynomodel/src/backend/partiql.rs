@@ -9,7 +9,8 @@ use crate::value::{AttributeValue, Item};
 /// `ExecuteStatement`: one PartiQL statement (`SELECT`, `INSERT`, `UPDATE` or `DELETE`).
 ///
 /// ```
-/// use dynomodel::{AttributeValue, ExecuteStatementInput};
+/// use dynomodel::AttributeValue;
+/// use dynomodel::backend::ExecuteStatementInput;
 ///
 /// let input = ExecuteStatementInput {
 ///     statement: r#"SELECT * FROM "users" WHERE id = ?"#.into(),
@@ -66,7 +67,7 @@ pub struct BatchStatementRequest {
 /// on its own.
 ///
 /// ```
-/// use dynomodel::{BatchExecuteStatementInput, BatchStatementRequest};
+/// use dynomodel::backend::{BatchExecuteStatementInput, BatchStatementRequest};
 ///
 /// let input = BatchExecuteStatementInput {
 ///     statements: vec![BatchStatementRequest {
@@ -131,7 +132,7 @@ pub struct ParameterizedStatement {
 /// or all fail (`TransactionCanceledException` with one reason per statement).
 ///
 /// ```
-/// use dynomodel::{ExecuteTransactionInput, ParameterizedStatement};
+/// use dynomodel::backend::{ExecuteTransactionInput, ParameterizedStatement};
 ///
 /// let input = ExecuteTransactionInput {
 ///     transact_statements: vec![ParameterizedStatement {

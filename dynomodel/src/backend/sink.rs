@@ -13,7 +13,8 @@ use crate::value::{AttributeValue, Item};
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use dynomodel::{AttributeValue, Item, ItemSink};
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::ItemSink;
 ///
 /// /// Counts the attributes of the items it is given.
 /// #[derive(Default)]

@@ -1,6 +1,6 @@
 //! The DynamoDB Streams API: `ListStreams`, `DescribeStream`, `GetShardIterator`, `GetRecords`.
 //!
-//! A table with a [`StreamSpecification`](crate::StreamSpecification) keeps a stream: one record per
+//! A table with a [`StreamSpecification`](crate::backend::StreamSpecification) keeps a stream: one record per
 //! item change, kept 24 hours, in order per item. A stream is split into shards (each an ordered run of
 //! records with increasing sequence numbers); a reader asks for a shard iterator at a position and pages
 //! through the shard with `GetRecords`, following each closed shard into its children. DynamoDB serves
@@ -275,7 +275,7 @@ impl Identity {
     /// The identity of a Time to Live deletion.
     ///
     /// ```
-    /// let ttl = dynomodel::Identity::time_to_live();
+    /// let ttl = dynomodel::backend::Identity::time_to_live();
     /// assert_eq!((ttl.principal_id.as_str(), ttl.type_.as_str()), ("dynamodb.amazonaws.com", "Service"));
     /// ```
     pub fn time_to_live() -> Identity {

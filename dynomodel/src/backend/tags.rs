@@ -1,10 +1,10 @@
 //! Tags on tables: `TagResource`, `UntagResource`, `ListTagsOfResource` (and `Tags` on `CreateTable`).
-//! Tag operations name a table by its ARN ([`TableDescription::table_arn`](crate::TableDescription)).
+//! Tag operations name a table by its ARN ([`TableDescription::table_arn`](crate::backend::TableDescription)).
 
 /// A key-value label on a table.
 ///
 /// ```
-/// use dynomodel::Tag;
+/// use dynomodel::backend::Tag;
 ///
 /// let tag = Tag::new("team", "payments");
 /// assert_eq!((tag.key.as_str(), tag.value.as_str()), ("team", "payments"));

@@ -30,7 +30,8 @@ pub struct TransactGet {
 /// snapshot (no write is seen half done).
 ///
 /// ```
-/// use dynomodel::{AttributeValue, Item, TransactGet, TransactGetItemsInput};
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::{TransactGet, TransactGetItemsInput};
 ///
 /// let key: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();
 /// let input = TransactGetItemsInput {
@@ -168,9 +169,9 @@ impl TransactWriteItem {
 /// [`CancellationReason`](crate::CancellationReason) per action, in request order.
 ///
 /// ```
-/// use dynomodel::{
-///     AttributeValue, Item, TransactConditionCheck, TransactPut, TransactWriteItem,
-///     TransactWriteItemsInput,
+/// use dynomodel::{AttributeValue, Item};
+/// use dynomodel::backend::{
+///     TransactConditionCheck, TransactPut, TransactWriteItem, TransactWriteItemsInput,
 /// };
 ///
 /// let item: Item = [("id".to_owned(), AttributeValue::S("u1".into()))].into();

@@ -32,7 +32,7 @@ impl StreamViewType {
 /// Whether a table has a stream, and what it records.
 ///
 /// ```
-/// use dynomodel::{StreamSpecification, StreamViewType};
+/// use dynomodel::backend::{StreamSpecification, StreamViewType};
 ///
 /// let on = StreamSpecification::enabled(StreamViewType::NewAndOldImages);
 /// assert!(on.stream_enabled);

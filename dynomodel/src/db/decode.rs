@@ -109,7 +109,7 @@ pub(crate) fn decode_returned<M: Model>(db: &Db, item: Item) -> Result<M, Error>
     decode_item(item, || db.table_name::<M>())
 }
 
-/// Decodes one item handed over attribute by attribute (see [`ItemSink`](crate::ItemSink)).
+/// Decodes one item handed over attribute by attribute (see [`ItemSink`](crate::backend::ItemSink)).
 pub(crate) type FromAttributes<T> =
     fn(&mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) -> Result<T, ConversionError>;
 

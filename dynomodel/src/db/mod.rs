@@ -217,7 +217,7 @@ impl Db {
     /// # use dynomodel_mem::MemoryDb;
     /// # #[derive(Model)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String }
-    /// use dynomodel::DescribeTableInput;
+    /// use dynomodel::backend::DescribeTableInput;
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
     /// # let db = Db::memory();
     /// # db.create_schema::<Tweet>().await?;

@@ -55,7 +55,7 @@ pub trait Collection: Sized + Send + 'static {
     ///
     /// Errors: a conflict between members (a key attribute typed differently, an index of the same
     /// name with other keys or projection, other billing, stream or table options), naming them.
-    fn schema() -> crate::Result<crate::CreateTableInput> {
+    fn schema() -> crate::Result<crate::backend::CreateTableInput> {
         Ok(Self::definition()?.schema)
     }
 

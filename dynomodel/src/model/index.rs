@@ -28,7 +28,7 @@ pub trait Projected: Sized + Send + 'static {
     fn from_projection(item: Item) -> Result<Self, ConversionError>;
 
     /// A decoder from an item's attributes handed over one by one (a typed read, see
-    /// [`ItemSink`](crate::ItemSink)), giving what [`from_projection`](Projected::from_projection)
+    /// [`ItemSink`](crate::backend::ItemSink)), giving what [`from_projection`](Projected::from_projection)
     /// gives; `None` (the default) when the type has none better than collecting them into an
     /// [`Item`] first: its reads then ask the backend for `Item`s. A [`Model`] has one
     /// ([`Model::from_attributes`]).

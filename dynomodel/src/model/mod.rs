@@ -763,7 +763,8 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 ///
 /// ```
 /// use chrono::{DateTime, Utc};
-/// use dynomodel::{Model, StreamViewType, Tag};
+/// use dynomodel::Model;
+/// use dynomodel::backend::{StreamViewType, Tag};
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "sessions", tags(team = "auth", "cost-center" = "42"), stream = "keys_only")]
@@ -863,7 +864,7 @@ pub trait Model: Sized + Send + Sync + 'static {
     fn from_item(item: Item) -> Result<Self, ConversionError>;
 
     /// Converts from an item's attributes given one by one (each name once, in any order), as a
-    /// typed read hands them over (see [`ItemSink`](crate::ItemSink)): the same result and errors
+    /// typed read hands them over (see [`ItemSink`](crate::backend::ItemSink)): the same result and errors
     /// as [`from_item`](Model::from_item). The derive decodes them directly; the default collects
     /// them into an [`Item`] first.
     fn from_attributes(

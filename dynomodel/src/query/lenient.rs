@@ -27,7 +27,8 @@ pub type Decoded<T> = std::result::Result<T, Box<ItemDecode>>;
 /// good or bad (from the key attributes found in a bad one).
 ///
 /// ```
-/// use dynomodel::{AttributeValue, Db, Model, PutItemInput};
+/// use dynomodel::{AttributeValue, Db, Model};
+/// use dynomodel::backend::PutItemInput;
 /// # use dynomodel_mem::MemoryDb;
 ///
 /// #[derive(Model, Debug, PartialEq)]
@@ -128,7 +129,8 @@ impl<'a, M: Model, T: KeyAttributes + Send + 'static> Lenient<Query<'a, M, T>> {
     /// is complete.
     ///
     /// ```
-    /// use dynomodel::{AttributeValue, Db, Model, PutItemInput};
+    /// use dynomodel::{AttributeValue, Db, Model};
+    /// use dynomodel::backend::PutItemInput;
     /// # use dynomodel_mem::MemoryDb;
     ///
     /// #[derive(Model, Debug, PartialEq)]

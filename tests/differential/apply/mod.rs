@@ -7,10 +7,11 @@ mod partiql;
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    Backend, BatchStatementResponse, DeleteItemInput, Error, GetItemInput, Item, PutItemInput,
-    QueryInput, QueryOutput, ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
+use dynomodel::backend::{
+    Backend, BatchStatementResponse, DeleteItemInput, GetItemInput, PutItemInput, QueryInput,
+    QueryOutput, ReturnValuesOnConditionCheckFailure, ScanInput, UpdateItemInput,
 };
+use dynomodel::{Error, Item};
 
 use crate::generator::{Op, Segments, TableRef};
 

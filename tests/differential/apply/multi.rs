@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, TransactConditionCheck,
     TransactDelete, TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate,
     TransactWriteItem, TransactWriteItemsInput, WriteRequest,

@@ -1,7 +1,7 @@
 //! ExecuteStatement (a SELECT walked to the end with `NextToken`), BatchExecuteStatement and
 //! ExecuteTransaction, reduced to an [`Answer`].
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, BatchExecuteStatementInput, BatchStatementRequest, ExecuteStatementInput,
     ExecuteTransactionInput, ParameterizedStatement,
 };

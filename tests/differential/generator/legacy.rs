@@ -4,11 +4,12 @@
 //! `ConditionalOperator`. Every request is well-formed: what is compared is what the conditions and
 //! updates mean (and the run-time errors, such as an ADD to an attribute of another type).
 
-use dynomodel::{
-    AttributeAction, AttributeUpdates, AttributeValue, AttributeValueUpdate, ComparisonOperator,
+use dynomodel::backend::{
+    AttributeAction, AttributeUpdates, AttributeValueUpdate, ComparisonOperator,
     ConditionalOperator, Conditions, Expected, ExpectedAttributeValue, LegacyCondition,
     ReturnValue, ScalarAttributeType,
 };
+use dynomodel::AttributeValue;
 
 use super::expressions::{bounds, scalar};
 use super::items::{key_value, number, random_item, random_key, random_value, ATTRIBUTE_NAMES};

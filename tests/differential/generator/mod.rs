@@ -13,7 +13,8 @@ mod tables;
 
 use std::collections::BTreeMap;
 
-use dynomodel::{Item, ProjectionType, ReturnValue, ScalarAttributeType, Select};
+use dynomodel::backend::{ProjectionType, ReturnValue, ScalarAttributeType, Select};
+use dynomodel::Item;
 
 use crate::rng::Rng;
 use expressions::Builder;

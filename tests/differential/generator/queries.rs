@@ -3,7 +3,8 @@
 //! runner walks every page. Invalid ones carry one defect: in the key condition, the filter, the
 //! projection, Select, ConsistentRead on a GSI, Limit, or the segments.
 
-use dynomodel::{AttributeValue, ProjectionType, ScalarAttributeType, Select};
+use dynomodel::backend::{ProjectionType, ScalarAttributeType, Select};
+use dynomodel::AttributeValue;
 
 use super::expressions::{self, bounds, Builder};
 use super::items::{key_value, wrong_type};

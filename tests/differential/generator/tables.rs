@@ -1,7 +1,7 @@
 //! The run's tables: key schemas with random key types, and on some tables LSIs and GSIs with random
 //! projections (ALL, KEYS_ONLY, INCLUDE), hash-only and hash+range GSIs, and sparse index keys.
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType,
 };

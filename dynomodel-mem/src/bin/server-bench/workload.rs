@@ -4,11 +4,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, AwsBackend, Backend, BillingMode, CreateTableInput,
-    DeleteTableInput, Error, GetItemInput, Item, KeySchemaElement, PutItemInput, QueryInput,
-    ScalarAttributeType,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, DeleteTableInput, GetItemInput,
+    KeySchemaElement, PutItemInput, QueryInput, ScalarAttributeType,
 };
+use dynomodel::{AttributeValue, AwsBackend, Error, Item};
 
 /// Items in the benchmark's one partition; every Query returns all of them.
 pub const ITEMS: usize = 20;

@@ -13,7 +13,7 @@ use super::super::sim::{Fault, Op, Sim};
 use super::super::{Damage, OpenError};
 use super::{create, get, put, sim_builder, sim_log, sim_open, SIM_DIR};
 use crate::{ManualClock, MemBackend};
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 
 /// A table (records 1 and 2) and `puts` items `p0`, `p1`, … (records 3, 4, …), on a simulated
 /// disk after a kill; the log segment and where each record ends in it.
@@ -277,14 +277,14 @@ fn a_large_damaged_log_is_judged_quickly() {
     let big = "x".repeat(2000);
     for batch in 0..100 {
         let requests = (0..25)
-            .map(|i| dynomodel::WriteRequest::Put {
+            .map(|i| dynomodel::backend::WriteRequest::Put {
                 item: super::item(&[
                     ("pk", super::s(&format!("b{batch}-{i}"))),
                     ("v", super::s(&big)),
                 ]),
             })
             .collect();
-        block_on(b.batch_write_item(dynomodel::BatchWriteItemInput {
+        block_on(b.batch_write_item(dynomodel::backend::BatchWriteItemInput {
             request_items: [("tab".to_owned(), requests)].into(),
             ..Default::default()
         }))

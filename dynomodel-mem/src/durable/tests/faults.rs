@@ -13,7 +13,7 @@ use super::super::sim::{Fault, Op, Sim};
 use super::super::{Health, SyncPolicy};
 use super::{create, get, item_count, put, sim_builder, sim_log, sim_open, wait_healthy, SIM_DIR};
 use crate::{ManualClock, MemBackend};
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 
 /// A table and the item `a1` on a fresh simulated disk.
 fn started(clock: &ManualClock) -> (Sim, MemBackend) {
@@ -109,7 +109,7 @@ fn a_failed_write_of_any_request_is_undone() {
     let clock = ManualClock::default();
     let (sim, b) = started(&clock);
     sim.arm(Op::Append, "log-", 0, 1, Fault::Io);
-    let err = block_on(b.delete_item(dynomodel::DeleteItemInput {
+    let err = block_on(b.delete_item(dynomodel::backend::DeleteItemInput {
         table_name: "tab".into(),
         key: super::item(&[("pk", super::s("a1"))]),
         ..Default::default()
@@ -122,7 +122,7 @@ fn a_failed_write_of_any_request_is_undone() {
     );
     wait_healthy(&b);
     sim.arm(Op::Append, "log-", 0, 1, Fault::NoSpace);
-    let err = block_on(b.delete_table(dynomodel::DeleteTableInput {
+    let err = block_on(b.delete_table(dynomodel::backend::DeleteTableInput {
         table_name: "tab".into(),
     }))
     .unwrap_err();
@@ -446,14 +446,14 @@ fn an_engine_that_cannot_be_put_back_refuses_everything_until_a_restart() {
 fn a_write_waiting_for_its_fsync_survives_another_writes_failure() {
     let clock = ManualClock::default();
     let (sim, b) = started(&clock);
-    block_on(b.create_table(dynomodel::CreateTableInput {
+    block_on(b.create_table(dynomodel::backend::CreateTableInput {
         table_name: "other".into(),
-        attribute_definitions: vec![dynomodel::AttributeDefinition {
+        attribute_definitions: vec![dynomodel::backend::AttributeDefinition {
             attribute_name: "pk".into(),
-            attribute_type: dynomodel::ScalarAttributeType::S,
+            attribute_type: dynomodel::backend::ScalarAttributeType::S,
         }],
-        key_schema: vec![dynomodel::KeySchemaElement::hash("pk")],
-        billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+        key_schema: vec![dynomodel::backend::KeySchemaElement::hash("pk")],
+        billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
         ..Default::default()
     }))
     .expect("create other");

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 use futures::executor::block_on;
 
 use super::{create, open, view, writes, TempDir};

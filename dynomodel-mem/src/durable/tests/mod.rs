@@ -11,16 +11,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dynomodel::{
-    AttributeDefinition, AttributeValue, Backend, BatchWriteItemInput, BillingMode,
-    CreateTableInput, DeleteItemInput, DescribeStreamInput, DescribeTableInput,
-    DescribeTimeToLiveInput, GetRecordsInput, GetShardIteratorInput, GlobalSecondaryIndex, Item,
-    KeySchemaElement, ListStreamsInput, ListTagsOfResourceInput, Projection, ProjectionType,
-    PutItemInput, QueryInput, ScalarAttributeType, ScanInput, ShardIteratorType,
-    StreamSpecification, StreamViewType, Tag, TagResourceInput, TimeToLiveSpecification,
-    TransactPut, TransactWriteItem, TransactWriteItemsInput, UpdateItemInput,
-    UpdateTimeToLiveInput, WriteRequest,
+use dynomodel::backend::{
+    AttributeDefinition, Backend, BatchWriteItemInput, BillingMode, CreateTableInput,
+    DeleteItemInput, DescribeStreamInput, DescribeTableInput, DescribeTimeToLiveInput,
+    GetRecordsInput, GetShardIteratorInput, GlobalSecondaryIndex, KeySchemaElement,
+    ListStreamsInput, ListTagsOfResourceInput, Projection, ProjectionType, PutItemInput,
+    QueryInput, ScalarAttributeType, ScanInput, ShardIteratorType, StreamSpecification,
+    StreamViewType, Tag, TagResourceInput, TimeToLiveSpecification, TransactPut, TransactWriteItem,
+    TransactWriteItemsInput, UpdateItemInput, UpdateTimeToLiveInput, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 use futures::executor::block_on;
 
 use super::dir::{self, Kind};
@@ -82,7 +82,7 @@ fn sim_log(sim: &Sim) -> PathBuf {
 
 /// The item `pk` of table `tab`.
 fn get(b: &MemBackend, pk: &str) -> dynomodel::Result<Option<Item>> {
-    block_on(b.get_item(dynomodel::GetItemInput {
+    block_on(b.get_item(dynomodel::backend::GetItemInput {
         table_name: "tab".into(),
         key: item(&[("pk", s(pk))]),
         ..Default::default()
@@ -688,7 +688,7 @@ fn streams_of_deleted_tables_survive_a_snapshot() {
         let b = open(&dir.0, &clock);
         block_on(create(&b));
         block_on(b.put_item(put("a", "g"))).expect("put");
-        block_on(b.delete_table(dynomodel::DeleteTableInput {
+        block_on(b.delete_table(dynomodel::backend::DeleteTableInput {
             table_name: "tab".into(),
         }))
         .expect("delete");

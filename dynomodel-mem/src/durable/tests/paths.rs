@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, Backend, BatchExecuteStatementInput, BatchStatementRequest, BillingMode,
     CreateTableInput, DeleteTableInput, ExecuteStatementInput, ExecuteTransactionInput,
     GlobalSecondaryIndex, GlobalSecondaryIndexUpdate, KeySchemaElement, ParameterizedStatement,

@@ -118,8 +118,8 @@ async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
 
 /// Whether `backend` has any table (a recovered data directory).
 async fn holds_tables(backend: &MemBackend) -> bool {
-    use dynomodel::Backend;
-    let first = backend.list_tables(dynomodel::ListTablesInput {
+    use dynomodel::backend::Backend;
+    let first = backend.list_tables(dynomodel::backend::ListTablesInput {
         limit: Some(1),
         ..Default::default()
     });

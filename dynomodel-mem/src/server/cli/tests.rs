@@ -132,10 +132,11 @@ fn every_option() {
 
 #[tokio::test]
 async fn enforce_throughput_makes_provisioned_tables_throttle() {
-    use dynomodel::{
-        AttributeDefinition, AttributeValue, Backend, CreateTableInput, GetItemInput,
-        KeySchemaElement, ProvisionedThroughput, ScalarAttributeType,
+    use dynomodel::backend::{
+        AttributeDefinition, Backend, CreateTableInput, GetItemInput, KeySchemaElement,
+        ProvisionedThroughput, ScalarAttributeType,
     };
+    use dynomodel::AttributeValue;
     let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap()).unwrap();
     backend
         .create_table(CreateTableInput {
@@ -175,7 +176,7 @@ async fn enforce_throughput_makes_provisioned_tables_throttle() {
 
 #[test]
 fn the_backend_gets_region_account_and_transition_time() {
-    use dynomodel::{
+    use dynomodel::backend::{
         AttributeDefinition, Backend, CreateTableInput, KeySchemaElement, KeyType,
         ScalarAttributeType,
     };
@@ -196,7 +197,7 @@ fn the_backend_gets_region_account_and_transition_time() {
             attribute_name: "id".into(),
             key_type: KeyType::Hash,
         }],
-        billing_mode: Some(dynomodel::BillingMode::PayPerRequest),
+        billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -8,7 +8,7 @@
 //! client away from this server, so the server's own address ([`Context::endpoint`]) replaces every
 //! address when it is known.
 
-use dynomodel::{Backend, DescribeEndpointsInput, DescribeLimitsInput};
+use dynomodel::backend::{Backend, DescribeEndpointsInput, DescribeLimitsInput};
 use serde_json::{json, Map, Value};
 
 use super::Context;

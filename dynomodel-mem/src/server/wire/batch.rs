@@ -52,10 +52,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use dynomodel::{
-    AttributeValue, Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
-    BatchWriteItemOutput, Item, KeysAndAttributes, WriteRequest,
+use dynomodel::backend::{
+    Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
+    KeysAndAttributes, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 use serde_json::{Map, Value};
 
 use super::capacity::{

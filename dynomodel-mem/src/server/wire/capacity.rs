@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 use super::json::{self, Array, Object};
 use super::value::write_item;
 use super::{Decoder, Members, WireResult};
-use dynomodel::{
+use dynomodel::backend::{
     Capacity, ConsumedCapacity, ItemCollectionMetrics, ReturnConsumedCapacity,
     ReturnItemCollectionMetrics,
 };

@@ -12,7 +12,7 @@
 //! protocol sends them (`1795457838.587`).
 
 use chrono::{DateTime, Utc};
-use dynomodel::{
+use dynomodel::backend::{
     GlobalSecondaryIndexDescription, KeySchemaElement, LocalSecondaryIndexDescription, Projection,
     ProvisionedThroughputDescription, TableDescription,
 };
@@ -199,7 +199,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use chrono::TimeZone;
-    use dynomodel::{
+    use dynomodel::backend::{
         BillingMode, KeyType, ProjectionType, StreamSpecification, StreamViewType, TableClass,
         TableStatus,
     };

@@ -10,11 +10,12 @@
 //! five messages without fixing their order). DynamoDB's *legacy* parameters (`Expected`, `AttributesToGet`,
 //! `KeyConditions`, …) are decoded by `legacy.rs` and translated by the engine.
 
-use dynomodel::{
-    Backend, ConsumedCapacity, DeleteItemInput, ExpressionAttributeNames, GetItemInput, Item,
+use dynomodel::backend::{
+    Backend, ConsumedCapacity, DeleteItemInput, ExpressionAttributeNames, GetItemInput,
     ItemCollectionMetrics, PutItemInput, QueryInput, QueryOutput, ReturnConsumedCapacity,
     ReturnValue, ReturnValuesOnConditionCheckFailure, ScanInput, Select, UpdateItemInput,
 };
+use dynomodel::Item;
 use serde_json::{Map, Value};
 
 use super::capacity::{

@@ -6,10 +6,11 @@
 //! [`Decoder`] at its path (`expected.<name>.member.comparisonOperator`). What the members mean is the
 //! engine's business (`dynomodel_mem::legacy`).
 
-use dynomodel::{
-    AttributeAction, AttributeUpdates, AttributeValue, AttributeValueUpdate, ComparisonOperator,
+use dynomodel::backend::{
+    AttributeAction, AttributeUpdates, AttributeValueUpdate, ComparisonOperator,
     ConditionalOperator, Conditions, Expected, ExpectedAttributeValue, LegacyCondition,
 };
+use dynomodel::AttributeValue;
 use serde_json::Value;
 
 use super::types::{list, string, structure};

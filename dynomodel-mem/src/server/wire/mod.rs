@@ -62,7 +62,8 @@ mod types;
 mod update_table;
 mod value;
 
-use dynomodel::{Backend, Error};
+use dynomodel::backend::Backend;
+use dynomodel::Error;
 use serde_json::{Map, Value};
 
 use crate::validate::{violation, LISTED};

@@ -18,11 +18,11 @@
 //! (`ReturnConsumedCapacity`, `ReturnValuesOnConditionCheckFailure`); then attribute values. The
 //! statements themselves, and the 25/100 limits, are the backend's.
 
-use dynomodel::{
-    AttributeValue, Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput,
-    BatchStatementRequest, ExecuteStatementInput, ExecuteStatementOutput, ExecuteTransactionInput,
-    ParameterizedStatement,
+use dynomodel::backend::{
+    Backend, BatchExecuteStatementInput, BatchExecuteStatementOutput, BatchStatementRequest,
+    ExecuteStatementInput, ExecuteStatementOutput, ExecuteTransactionInput, ParameterizedStatement,
 };
+use dynomodel::AttributeValue;
 use serde_json::{Map, Value};
 
 use super::capacity::{consumed_list_member, consumed_member, return_consumed_capacity};

@@ -6,7 +6,7 @@
 //! Each encoder writes what the matching decoder reads, member for member; the round trips are tested
 //! below.
 
-use dynomodel::{
+use dynomodel::backend::{
     CreateTableInput, DeleteTableInput, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
     KeySchemaElement, Projection, ProvisionedThroughput, ReturnValuesOnConditionCheckFailure,
     StreamSpecification, TagResourceInput, TransactWriteItem, UntagResourceInput, UpdateTableInput,
@@ -56,7 +56,7 @@ fn gsi(i: &GlobalSecondaryIndex) -> Value {
     Value::Object(m)
 }
 
-fn definitions(defs: &[dynomodel::AttributeDefinition]) -> Value {
+fn definitions(defs: &[dynomodel::backend::AttributeDefinition]) -> Value {
     defs.iter()
         .map(|d| json!({"AttributeName": d.attribute_name, "AttributeType": d.attribute_type.as_str()}))
         .collect()
@@ -65,10 +65,10 @@ fn definitions(defs: &[dynomodel::AttributeDefinition]) -> Value {
 /// The settings `CreateTable` and `UpdateTable` share, into `m`.
 fn settings(
     m: &mut Map<String, Value>,
-    billing: Option<dynomodel::BillingMode>,
+    billing: Option<dynomodel::backend::BillingMode>,
     provisioned: Option<&ProvisionedThroughput>,
     streams: Option<&StreamSpecification>,
-    class: Option<dynomodel::TableClass>,
+    class: Option<dynomodel::backend::TableClass>,
     protection: Option<bool>,
 ) {
     if let Some(b) = billing {
@@ -206,8 +206,8 @@ fn action_members(
     m: &mut Map<String, Value>,
     table: &str,
     condition: Option<&str>,
-    names: Option<&dynomodel::ExpressionAttributeNames>,
-    values: Option<&dynomodel::ExpressionAttributeValues>,
+    names: Option<&dynomodel::backend::ExpressionAttributeNames>,
+    values: Option<&dynomodel::backend::ExpressionAttributeValues>,
     on_failure: Option<ReturnValuesOnConditionCheckFailure>,
 ) {
     m.insert("TableName".into(), json!(table));
@@ -326,13 +326,13 @@ pub fn item_from_json(value: &Value) -> Option<dynomodel::Item> {
 }
 
 /// A stream record as GetRecords writes it (durable mode's snapshots keep records so).
-pub fn stream_record_json(r: &dynomodel::Record) -> Value {
+pub fn stream_record_json(r: &dynomodel::backend::Record) -> Value {
     super::streams::record_json(r)
 }
 
 /// [`stream_record_json`]'s output read back, or `None` if it is not that.
-pub fn stream_record_from_json(v: &Value) -> Option<dynomodel::Record> {
-    use dynomodel::{Identity, OperationType, Record, StreamRecord, StreamViewType};
+pub fn stream_record_from_json(v: &Value) -> Option<dynomodel::backend::Record> {
+    use dynomodel::backend::{Identity, OperationType, Record, StreamRecord, StreamViewType};
     let text = |v: &Value, name: &str| v.get(name).and_then(Value::as_str).map(str::to_owned);
     let d = v.get("dynamodb")?;
     let image = |name: &str| match d.get(name) {
@@ -392,11 +392,12 @@ pub fn stream_record_from_json(v: &Value) -> Option<dynomodel::Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::{
-        AttributeDefinition, AttributeValue, BillingMode, LocalSecondaryIndex, ProjectionType,
-        ScalarAttributeType, StreamViewType, TableClass, Tag, TransactConditionCheck,
-        TransactDelete, TransactPut, TransactUpdate, UpdateGlobalSecondaryIndexAction,
+    use dynomodel::backend::{
+        AttributeDefinition, BillingMode, LocalSecondaryIndex, ProjectionType, ScalarAttributeType,
+        StreamViewType, TableClass, Tag, TransactConditionCheck, TransactDelete, TransactPut,
+        TransactUpdate, UpdateGlobalSecondaryIndexAction,
     };
+    use dynomodel::AttributeValue;
 
     #[test]
     fn transaction_actions_round_trip() {
@@ -509,7 +510,7 @@ mod tests {
         };
         let ttl = UpdateTimeToLiveInput {
             table_name: "tab".into(),
-            time_to_live_specification: dynomodel::TimeToLiveSpecification {
+            time_to_live_specification: dynomodel::backend::TimeToLiveSpecification {
                 enabled: true,
                 attribute_name: "exp".into(),
             },
@@ -521,7 +522,7 @@ mod tests {
             .build()
             .expect("runtime");
         rt.block_on(async {
-            use dynomodel::Backend;
+            use dynomodel::backend::Backend;
             direct.create_table(create.clone()).await.expect("create");
             direct.update_table(update.clone()).await.expect("update");
             direct.update_time_to_live(ttl.clone()).await.expect("ttl");
@@ -536,7 +537,7 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{op}: {e:?}"));
             }
             let describe = |b: crate::MemBackend| async move {
-                let input = dynomodel::DescribeTableInput {
+                let input = dynomodel::backend::DescribeTableInput {
                     table_name: "tab".into(),
                 };
                 b.describe_table(input).await.expect("describe").table

@@ -9,7 +9,7 @@
 //! (DynamoDB Local 3.3 answers a streams request with `com.amazon.coral.validate#ValidationException`
 //! and `com.amazonaws.dynamodb.v20120810#ResourceNotFoundException`, probed). Dates are epoch seconds.
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, DescribeStreamInput, GetRecordsInput, GetRecordsOutput, GetShardIteratorInput,
     ListStreamsInput, Record, ShardFilter, ShardIteratorType,
 };

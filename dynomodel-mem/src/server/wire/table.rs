@@ -5,7 +5,7 @@
 //! `OnDemandThroughput`, `ResourcePolicy`, …) are ignored, as unknown members are. The descriptions'
 //! JSON is in `description.rs`.
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, Backend, BillingMode, CreateTableInput, DeleteTableInput,
     DescribeTableInput, GlobalSecondaryIndex, KeySchemaElement, KeyType, ListTablesInput,
     LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, ScalarAttributeType,

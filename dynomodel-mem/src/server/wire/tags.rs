@@ -9,7 +9,8 @@
 //! absence); the keys' and values' lengths and characters, the `aws:` prefix and the 50-tag limit are
 //! the backend's checks (see [`tag`]).
 
-use dynomodel::{Backend, Error, ListTagsOfResourceInput, TagResourceInput, UntagResourceInput};
+use dynomodel::backend::{Backend, ListTagsOfResourceInput, TagResourceInput, UntagResourceInput};
+use dynomodel::Error;
 use serde_json::{json, Map, Value};
 
 use super::table::tag;

@@ -43,7 +43,7 @@
 //! table names, the token's length, one action per item, key schemas, sizes, expressions) is the
 //! backend's job, so that Rust users of [`dynomodel_mem::MemBackend`](crate::MemBackend) get it too.
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, ConsumedCapacity, TransactConditionCheck, TransactDelete, TransactGet,
     TransactGetItemsInput, TransactGetItemsOutput, TransactPut, TransactUpdate, TransactWriteItem,
     TransactWriteItemsInput, TransactWriteItemsOutput,

@@ -7,7 +7,9 @@
 //! `{"TimeToLiveDescription": {"TimeToLiveStatus", "AttributeName"?}}`, the attribute name absent while
 //! TTL is `DISABLED` (DynamoDB Local 3.3.1 answers the same, probed).
 
-use dynomodel::{Backend, DescribeTimeToLiveInput, TimeToLiveSpecification, UpdateTimeToLiveInput};
+use dynomodel::backend::{
+    Backend, DescribeTimeToLiveInput, TimeToLiveSpecification, UpdateTimeToLiveInput,
+};
 use serde_json::{json, Map, Value};
 
 use super::update_table::table_arn;

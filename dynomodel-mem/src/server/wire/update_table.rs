@@ -21,7 +21,7 @@
 //!   (probed: `{Create, Delete}` in one element is "Subscriber limit exceeded: Only 1 online index can be
 //!   created or deleted simultaneously per table"; `{Update, Delete}` of one index applies both).
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, Backend, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
     ProvisionedThroughput, UpdateGlobalSecondaryIndexAction, UpdateTableInput,
 };

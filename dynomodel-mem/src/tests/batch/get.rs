@@ -1,6 +1,7 @@
 //! BatchGetItem: results, projections and every validation rule (the 16 MB cut is in `limit.rs`).
 
-use dynomodel::{Error, Item, KeysAndAttributes};
+use dynomodel::backend::KeysAndAttributes;
+use dynomodel::{Error, Item};
 
 use super::super::{assert_validation, empty_key, names, ss, INVALID, MISMATCH};
 use super::{

@@ -1,12 +1,13 @@
 //! BatchGetItem's 16 MB of results: the boundary, the AWS example, and the continuation through
 //! `UnprocessedKeys`.
 
-use dynomodel::{item_size, BatchGetItemInput, Item, KeysAndAttributes};
+use dynomodel::backend::{BatchGetItemInput, KeysAndAttributes};
+use dynomodel::{item_size, Item};
 
 use super::super::names;
 use super::{found, get, h, keys, put, s, two_tables, write, MemBackend};
 use crate::batch::MAX_RESPONSE_BYTES;
-use dynomodel::Backend;
+use dynomodel::backend::Backend;
 
 /// The `hash` item `k<i>` (two digits) of exactly `size` bytes: "pk" + "kNN" + "d" + the value.
 fn sized(i: usize, size: usize) -> Item {
@@ -29,7 +30,7 @@ fn all_keys(count: usize) -> Vec<Item> {
 }
 
 /// The `pk`s of the `hash` items a response returned, sorted.
-fn pks(out: &dynomodel::BatchGetItemOutput) -> Vec<String> {
+fn pks(out: &dynomodel::backend::BatchGetItemOutput) -> Vec<String> {
     let mut pks: Vec<String> = out.responses["hash"]
         .iter()
         .filter_map(|item| item.get("pk").and_then(|v| v.as_s()).map(str::to_owned))

@@ -1,8 +1,7 @@
 //! BatchWriteItem.
 
-use dynomodel::{
-    AttributeValue, Backend, DescribeTableInput, Error, Item, QueryInput, MAX_ITEM_SIZE,
-};
+use dynomodel::backend::{Backend, DescribeTableInput, QueryInput};
+use dynomodel::{AttributeValue, Error, Item, MAX_ITEM_SIZE};
 
 use super::super::indexes::{full, schema};
 use super::super::{assert_validation, backend_with, empty_key, ss, INVALID, MISMATCH};
@@ -204,7 +203,7 @@ async fn attribute_values_and_item_size_come_before_the_table() {
 #[tokio::test]
 async fn keys_against_the_key_schema() {
     let b = two_tables().await;
-    let cases: Vec<(&str, dynomodel::WriteRequest, String)> = vec![
+    let cases: Vec<(&str, dynomodel::backend::WriteRequest, String)> = vec![
         // Puts: PutItem's "Missing the key" and "Type mismatch for key" become MISMATCH in a batch.
         ("hash", put(Item::new()), MISMATCH.into()),
         ("hash", put(item(&[("x", s("a"))])), MISMATCH.into()),
@@ -295,7 +294,7 @@ async fn a_rejected_batch_writes_nothing_in_any_table() {
     .unwrap();
     let before = (items(&b, "hash").await, items(&b, "range").await);
     // "hash" sorts before "range", so its writes would come first; each fault is in "range" or later.
-    let faults: Vec<Vec<(&str, Vec<dynomodel::WriteRequest>)>> = vec![
+    let faults: Vec<Vec<(&str, Vec<dynomodel::backend::WriteRequest>)>> = vec![
         vec![
             ("hash", vec![put(h("new")), del(h("keep"))]),
             ("range", vec![put(h("no-sk"))]),

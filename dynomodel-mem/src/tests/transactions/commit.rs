@@ -1,7 +1,8 @@
 //! What a transaction writes: every action across tables or nothing, indexes kept in step, one action
 //! per item, tables by name or ARN.
 
-use dynomodel::{AttributeValue, Backend, DescribeTableInput, Error};
+use dynomodel::backend::{Backend, DescribeTableInput};
+use dynomodel::{AttributeValue, Error};
 
 use super::super::{n, s};
 use super::*;

@@ -1,9 +1,7 @@
 //! TransactGetItems: responses in request order, projections, and its errors.
 
-use dynomodel::{
-    item_size, Backend, CancellationReason, Error, TransactGet, TransactGetItemsInput,
-    MAX_ITEM_SIZE,
-};
+use dynomodel::backend::{Backend, TransactGet, TransactGetItemsInput};
+use dynomodel::{item_size, CancellationReason, Error, MAX_ITEM_SIZE};
 
 use super::super::{assert_too_many, assert_validation, empty_key, n, names, s, MISMATCH};
 use super::*;

@@ -1,7 +1,8 @@
 //! Request errors (`ValidationException`) and their order: member constraints, the 4 MB limit, each
 //! action's own checks, then the table-dependent ones.
 
-use dynomodel::{AttributeValue, Error, Item, TransactWriteItem, MAX_ITEM_SIZE};
+use dynomodel::backend::TransactWriteItem;
+use dynomodel::{AttributeValue, Error, Item, MAX_ITEM_SIZE};
 
 use super::super::{assert_too_many, assert_validation, empty_key, n, s};
 use super::*;

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use dynomodel::{Backend, DeleteTableInput, Error};
+use dynomodel::backend::{Backend, DeleteTableInput};
+use dynomodel::Error;
 
 use super::super::n;
 use super::*;

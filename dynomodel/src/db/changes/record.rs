@@ -32,7 +32,7 @@ pub struct ChangeRecord<M> {
 
 /// What happened to an item: its key (always, as DynamoDB's key attributes) and the images of the
 /// item before and after, decoded as `M`, as far as the stream's
-/// [`StreamViewType`](crate::StreamViewType) records them:
+/// [`StreamViewType`](crate::backend::StreamViewType) records them:
 ///
 /// | view type | `Insert.new` | `Modify.old` | `Modify.new` | `Remove.old` |
 /// |---|---|---|---|---|

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput,
-    BatchWriteItemOutput, Item, KeysAndAttributes, ReturnConsumedCapacity,
-    ReturnItemCollectionMetrics, WriteRequest,
+use dynomodel::backend::{
+    BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
+    KeysAndAttributes, ReturnConsumedCapacity, ReturnItemCollectionMetrics, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item};
 use serde_json::json;
 
 use super::fake::{Fake, Seen};

@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, BatchGetItemOutput, BatchWriteItemOutput, Capacity, ConsumedCapacity,
-    DeleteItemOutput, Error, GetItemOutput, ItemCollectionMetrics, PutItemOutput, QueryOutput,
-    ReturnConsumedCapacity, ReturnItemCollectionMetrics, TransactGetItemsOutput,
-    TransactWriteItemsOutput, UpdateItemOutput,
+use dynomodel::backend::{
+    BatchGetItemOutput, BatchWriteItemOutput, Capacity, ConsumedCapacity, DeleteItemOutput,
+    GetItemOutput, ItemCollectionMetrics, PutItemOutput, QueryOutput, ReturnConsumedCapacity,
+    ReturnItemCollectionMetrics, TransactGetItemsOutput, TransactWriteItemsOutput,
+    UpdateItemOutput,
 };
+use dynomodel::{AttributeValue, Error};
 use serde_json::{json, Value};
 
 use super::fake::{Fake, Seen};

@@ -7,13 +7,13 @@
 use std::collections::BTreeMap;
 
 use chrono::{TimeZone, Utc};
-use dynomodel::{
-    AttributeValue, BatchExecuteStatementOutput, BatchGetItemOutput, BatchStatementError,
-    BatchStatementResponse, BatchWriteItemOutput, Capacity, ConsumedCapacity,
-    ExecuteStatementOutput, GetRecordsOutput, Identity, Item, ItemCollectionMetrics,
-    KeysAndAttributes, Number, OperationType, QueryOutput, Record, StreamRecord, StreamViewType,
-    TransactGetItemsOutput, TransactWriteItemsOutput, WriteRequest,
+use dynomodel::backend::{
+    BatchExecuteStatementOutput, BatchGetItemOutput, BatchStatementError, BatchStatementResponse,
+    BatchWriteItemOutput, Capacity, ConsumedCapacity, ExecuteStatementOutput, GetRecordsOutput,
+    Identity, ItemCollectionMetrics, KeysAndAttributes, OperationType, QueryOutput, Record,
+    StreamRecord, StreamViewType, TransactGetItemsOutput, TransactWriteItemsOutput, WriteRequest,
 };
+use dynomodel::{AttributeValue, Item, Number};
 use serde_json::Value;
 
 use super::oracle;

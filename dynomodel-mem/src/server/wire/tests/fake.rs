@@ -4,18 +4,19 @@
 
 use std::sync::Mutex;
 
-use dynomodel::{
+use dynomodel::backend::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     CreateTableInput, CreateTableOutput, DeleteItemInput, DeleteItemOutput, DescribeEndpointsInput,
     DescribeEndpointsOutput, DescribeLimitsInput, DescribeLimitsOutput, DescribeTimeToLiveInput,
-    DescribeTimeToLiveOutput, Error, GetItemInput, GetItemOutput, ListTagsOfResourceInput,
-    ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput, QueryOutput, Result,
-    ScanInput, ScanOutput, TableDescription, TagResourceInput, TagResourceOutput,
-    TimeToLiveDescription, TimeToLiveStatus, TransactGetItemsInput, TransactGetItemsOutput,
-    TransactWriteItemsInput, TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput,
-    UpdateItemInput, UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
+    DescribeTimeToLiveOutput, GetItemInput, GetItemOutput, ListTagsOfResourceInput,
+    ListTagsOfResourceOutput, PutItemInput, PutItemOutput, QueryInput, QueryOutput, ScanInput,
+    ScanOutput, TableDescription, TagResourceInput, TagResourceOutput, TimeToLiveDescription,
+    TimeToLiveStatus, TransactGetItemsInput, TransactGetItemsOutput, TransactWriteItemsInput,
+    TransactWriteItemsOutput, UntagResourceInput, UntagResourceOutput, UpdateItemInput,
+    UpdateItemOutput, UpdateTableInput, UpdateTableOutput, UpdateTimeToLiveInput,
     UpdateTimeToLiveOutput,
 };
+use dynomodel::{Error, Result};
 use serde_json::Value;
 
 use crate::server::wire::{call, Fault, WireResult};

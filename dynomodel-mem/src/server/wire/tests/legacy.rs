@@ -1,7 +1,7 @@
 //! The legacy members on the wire (see `wire/legacy.rs`): decoded into the typed requests, with type
 //! errors as SerializationExceptions and enum/required constraints as ValidationExceptions.
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeAction, AttributeValueUpdate, ComparisonOperator, ConditionalOperator,
     ExpectedAttributeValue, LegacyCondition,
 };

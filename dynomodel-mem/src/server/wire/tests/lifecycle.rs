@@ -1,7 +1,7 @@
 //! The TTL, tag and account operations on the wire (decoding, constraints, responses' shapes), and
 //! CreateTable's streams, table class, deletion protection and tags.
 
-use dynomodel::{
+use dynomodel::backend::{
     CreateTableInput, DescribeEndpointsOutput, DescribeLimitsOutput, DescribeTimeToLiveInput,
     Endpoint, ListTagsOfResourceInput, ListTagsOfResourceOutput, StreamSpecification,
     StreamViewType, TableClass, Tag, TagResourceInput, TimeToLiveDescription,

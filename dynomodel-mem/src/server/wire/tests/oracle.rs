@@ -5,11 +5,12 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
+use dynomodel::backend::{
     BatchExecuteStatementOutput, BatchGetItemOutput, BatchWriteItemOutput, Capacity,
-    ConsumedCapacity, ExecuteStatementOutput, GetRecordsOutput, Item, ItemCollectionMetrics,
+    ConsumedCapacity, ExecuteStatementOutput, GetRecordsOutput, ItemCollectionMetrics,
     KeysAndAttributes, QueryOutput, TransactGetItemsOutput, TransactWriteItemsOutput, WriteRequest,
 };
+use dynomodel::Item;
 use serde_json::{json, Map, Value};
 
 use crate::server::wire::streams::record_json;

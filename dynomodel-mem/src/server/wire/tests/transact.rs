@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use dynomodel::{
-    AttributeValue, Item, ReturnConsumedCapacity, ReturnItemCollectionMetrics,
-    ReturnValuesOnConditionCheckFailure, TransactConditionCheck, TransactDelete, TransactGet,
-    TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
+use dynomodel::backend::{
+    ReturnConsumedCapacity, ReturnItemCollectionMetrics, ReturnValuesOnConditionCheckFailure,
+    TransactConditionCheck, TransactDelete, TransactGet, TransactGetItemsInput, TransactPut,
+    TransactUpdate, TransactWriteItem, TransactWriteItemsInput,
 };
+use dynomodel::{AttributeValue, Item};
 use serde_json::{json, Value};
 
 use super::fake::{Fake, Seen};
@@ -19,7 +20,7 @@ use crate::server::wire::value::EMPTY_VALUE;
 #[tokio::test]
 async fn transact_get_decodes_and_encodes_responses_in_order() {
     let fake = Fake {
-        transact_get: dynomodel::TransactGetItemsOutput {
+        transact_get: dynomodel::backend::TransactGetItemsOutput {
             responses: vec![Some(key("a")), None, Some(Item::new())],
             ..Default::default()
         },

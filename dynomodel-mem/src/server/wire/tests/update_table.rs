@@ -2,7 +2,7 @@
 //! (dynalite's `test/updateTable.js` recordings where they exist), the elements of
 //! `GlobalSecondaryIndexUpdates` with none or several actions, and type errors first.
 
-use dynomodel::{
+use dynomodel::backend::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexUpdate,
     KeySchemaElement, KeyType, Projection, ProjectionType, ProvisionedThroughput,
     ScalarAttributeType, StreamSpecification, StreamViewType, TableClass,
