@@ -210,7 +210,8 @@ mod every_builder_expression_parses {
     use std::collections::{BTreeMap, BTreeSet};
 
     use chrono::{TimeZone, Utc};
-    use dynomodel::{AttributeType, Binary, Condition, Db, Document, Error, Model, Update};
+    use dynomodel::expression::AttributeType;
+    use dynomodel::{Binary, Condition, Db, Document, Error, Model, Update};
     use dynomodel_mem::MemoryDb;
 
     #[derive(Document, Debug, Clone, PartialEq, Default)]

@@ -39,8 +39,8 @@
 //!
 //! Queries and scans (index selection, paging cursors, parallel scans) are shown on [`Query`] and
 //! [`Scan`]; conditions and updates on [`Condition`] and [`Update`]. Field handles know the key
-//! schema ([roles](role)): an update of a key attribute, or a `.range(..)` condition on an attribute
-//! that sorts neither the table nor an index, does not compile.
+//! schema ([roles](expression::role)): an update of a key attribute, or a `.range(..)` condition on
+//! an attribute that sorts neither the table nor an index, does not compile.
 //!
 //! - **Paging for web APIs**: [`Query::page`] gives `n` matching items and a [`Cursor`] after the
 //!   last one (none once the read is complete), printed as a URL-safe token. A token given back is
@@ -73,6 +73,11 @@
 //!
 //! Every error is one [`Error`], matched the same way whichever backend answered.
 //!
+//! The crate root holds what applications use. The modules hold the rest: [`expression`] the
+//! traits that type each operator's operands, the handles' roles and the renderer of raw
+//! expressions; [`backend`] the [`Backend`] trait's requests and responses, for backend authors and
+//! raw requests; [`convert`] the conversions of Rust types; [`migrate`] migration plans.
+//!
 //! The [guide](https://github.com/dynomodel/dynomodel/blob/main/docs/guide/README.md) walks through
 //! models and values, queries and indexes, updates and conditions, batches and transactions, schema
 //! and migrations, capacity and streams, single-table design and testing, with examples that run.
@@ -89,7 +94,7 @@ pub mod backend;
 pub mod convert;
 mod db;
 mod error;
-mod expression;
+pub mod expression;
 pub mod migrate;
 mod model;
 mod query;
@@ -116,13 +121,9 @@ pub use error::{
     CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
     ItemNotFound, Result, VersionCheck, VersionConflict,
 };
-pub use expression::{
-    Addable, AttributeType, Condition, Contains, Embeds, ExpressionContext, FieldValue, IntoPath,
-    IntoProjection, IntoSortKeyCondition, IntoValue, ListValue, MapValue, Numeric, Ordered, Path,
-    PathElement, Prefix, ProjectionExpression, SetValue, Size, SortKeyCondition, Update,
-    UpdateTarget, MAX_EXPRESSION_SIZE, MAX_IN_OPERANDS,
-};
-pub use model::role;
+// The expressions applications write in their own signatures; the operand traits, the handles'
+// roles and the renderer stay in `expression`.
+pub use expression::{Condition, Path, ProjectionExpression, SortKeyCondition, Update};
 pub use model::{
     entity_of, schema_union, Collection, CollectionKey, Composite, CompositePart, CompositeParts,
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,

@@ -4,7 +4,8 @@
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use dynomodel::backend::{KeySchemaElement, ScalarAttributeType};
-use dynomodel::{AttributeValue, ExpressionContext, Item, Model, PrimaryKey};
+use dynomodel::expression::ExpressionContext;
+use dynomodel::{AttributeValue, Item, Model, PrimaryKey};
 
 /// The single-table shape of issue 13: `pk = USER#{userid}`, `sk = ORDER#{date}#{id}`.
 #[derive(Model, Debug, Clone, PartialEq)]

@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, TimeZone, Utc};
 use dynomodel::backend::KeySchemaElement;
-use dynomodel::{AttributeValue, ExpressionContext, Model, PrimaryKey};
+use dynomodel::expression::ExpressionContext;
+use dynomodel::{AttributeValue, Model, PrimaryKey};
 
 /// The Developer Guide's Reply table: `Id` is `<ForumName>#<Subject>`, sorted by `ReplyDateTime`.
 #[derive(Model, Debug, Clone, PartialEq)]

@@ -4,9 +4,10 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dynomodel::convert::datetime::{Millis, Nanos, Rfc3339, Seconds};
+use dynomodel::expression::ExpressionContext;
 use dynomodel::{
-    AttributeValue, Composite, Document, ExpressionContext, Field, Index, Model, PrimaryKey,
-    Projected, ScalarAttributeType, Update,
+    AttributeValue, Composite, Document, Field, Index, Model, PrimaryKey, Projected,
+    ScalarAttributeType, Update,
 };
 
 /// The Developer Guide's Reply table: `ReplyDateTime` in milliseconds, on the whole model.

@@ -84,7 +84,8 @@ fn documents_support_the_field_options() {
 /// epoch seconds, so a comparison with it renders N, not the date's string.
 #[test]
 fn handles_into_documents_encode_like_the_stored_field() {
-    use dynomodel::{ExpressionContext, Field};
+    use dynomodel::expression::ExpressionContext;
+    use dynomodel::Field;
 
     #[derive(Model, Debug, Clone, PartialEq)]
     struct Member {

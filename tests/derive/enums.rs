@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use dynomodel::convert::{Json, Serde};
+use dynomodel::expression::ExpressionContext;
 use dynomodel::{
-    Attribute, AttributeValue, Document, ExpressionContext, Field, KeyAttribute, Model,
-    ScalarAttributeType,
+    Attribute, AttributeValue, Document, Field, KeyAttribute, Model, ScalarAttributeType,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -51,7 +51,7 @@ fn generate(container: &AttrContainer<'_>) -> TokenStream {
         const _: () = {
             /// Expressions compare and store the value as itself.
             #[automatically_derived]
-            impl ::dynomodel::FieldValue for #ident {
+            impl ::dynomodel::expression::FieldValue for #ident {
                 type Value = Self;
             }
             #body
@@ -107,9 +107,9 @@ fn newtype(ident: &Ident, ty: &Type) -> TokenStream {
         },
     );
     let markers = [
-        quote!(::dynomodel::Ordered),
-        quote!(::dynomodel::Prefix),
-        quote!(::dynomodel::Numeric),
+        quote!(::dynomodel::expression::Ordered),
+        quote!(::dynomodel::expression::Prefix),
+        quote!(::dynomodel::expression::Numeric),
     ]
     .into_iter()
     .map(|marker| {

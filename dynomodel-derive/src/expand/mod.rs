@@ -69,7 +69,7 @@ fn attribute_impl(container: &Container<'_>) -> TokenStream {
     quote! {
         /// Expressions compare and store a document as itself.
         #[automatically_derived]
-        impl ::dynomodel::FieldValue for #ident {
+        impl ::dynomodel::expression::FieldValue for #ident {
             type Value = Self;
         }
 

@@ -340,8 +340,8 @@ pub(crate) fn role_uses(role: HandleRole) -> &'static str {
     }
 }
 
-/// `::dynomodel::role::KeySort` and the like: a handle's role type.
+/// `::dynomodel::expression::role::KeySort` and the like: a handle's role type.
 pub(crate) fn role_type(role: HandleRole) -> TokenStream {
     let ident = quote::format_ident!("{}", role.type_name());
-    quote!(::dynomodel::role::#ident)
+    quote!(::dynomodel::expression::role::#ident)
 }

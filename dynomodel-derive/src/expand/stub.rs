@@ -96,7 +96,7 @@ pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_
 pub(super) fn attribute_stub(ident: &syn::Ident) -> TokenStream {
     quote! {
         #[automatically_derived]
-        impl ::dynomodel::FieldValue for #ident {
+        impl ::dynomodel::expression::FieldValue for #ident {
             type Value = Self;
         }
 

@@ -1,6 +1,7 @@
-//! The role of each generated handle (`dynomodel::role`): whether the attribute is a table key
-//! (update actions refuse its handle) and whether it sorts the table or an index (its comparisons
-//! are the sort-key conditions `.range(..)` takes). Both come from the key schema alone.
+//! The role of each generated handle (`dynomodel::expression::role`): whether the attribute is a
+//! table key (update actions refuse its handle) and whether it sorts the table or an index (its
+//! comparisons are the sort-key conditions `.range(..)` takes). Both come from the key schema
+//! alone.
 
 use crate::ir::{Container, Derive, KeyRef, KeyRole};
 
@@ -14,7 +15,7 @@ pub struct HandleRole {
 }
 
 impl HandleRole {
-    /// The `dynomodel::role` type.
+    /// The `dynomodel::expression::role` type.
     pub fn type_name(self) -> &'static str {
         match (self.table_key, self.sorts) {
             (false, false) => "Attr",

@@ -23,7 +23,8 @@
 //! ```
 //! use chrono::{DateTime, TimeZone, Utc};
 //! use dynomodel::convert::datetime::{Millis, Rfc3339};
-//! use dynomodel::{AttributeValue, ExpressionContext, Field, Model};
+//! use dynomodel::{AttributeValue, Field, Model};
+//! use dynomodel::expression::ExpressionContext;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! struct Reply {

@@ -195,7 +195,8 @@ use crate::value::AttributeValue;
 /// a struct with named fields and options the derive does not know are compile errors.
 ///
 /// ```
-/// use dynomodel::{Attribute, AttributeValue, Document, ExpressionContext, Model};
+/// use dynomodel::{Attribute, AttributeValue, Document, Model};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// #[derive(Attribute, Debug, Clone, PartialEq)]
 /// struct UserId(String);

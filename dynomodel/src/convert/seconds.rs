@@ -11,7 +11,8 @@
 //!
 //! ```
 //! use chrono::{DateTime, TimeZone, Utc};
-//! use dynomodel::{convert::Ttl, AttributeValue, ExpressionContext, Field, Model};
+//! use dynomodel::{AttributeValue, Field, Model, convert::Ttl};
+//! use dynomodel::expression::ExpressionContext;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! struct Session {

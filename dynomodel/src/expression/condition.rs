@@ -21,7 +21,8 @@ pub const MAX_IN_OPERANDS: usize = 100;
 /// A condition on items of model `M`; conditions of different models do not mix.
 ///
 /// ```
-/// use dynomodel::{ExpressionContext, Field};
+/// use dynomodel::Field;
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -106,7 +107,8 @@ impl<M> Condition<M> {
     /// Both conditions hold; the same as `self & other`.
     ///
     /// ```
-    /// # use dynomodel::{ExpressionContext, Field};
+    /// # use dynomodel::Field;
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -126,7 +128,8 @@ impl<M> Condition<M> {
     /// Either condition holds; the same as `self | other`.
     ///
     /// ```
-    /// # use dynomodel::{ExpressionContext, Field};
+    /// # use dynomodel::Field;
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -148,7 +151,8 @@ impl<M> Condition<M> {
     /// The condition does not hold; the same as `!self`. `!!c` is simplified to `c`.
     ///
     /// ```
-    /// # use dynomodel::{ExpressionContext, Field};
+    /// # use dynomodel::Field;
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -339,7 +343,7 @@ pub(crate) fn render_and<'c, M: 'c>(
     Ok(())
 }
 
-/// Lets [`ExpressionContext`](crate::ExpressionContext) render a [`Condition`] and a
+/// Lets [`ExpressionContext`](crate::expression::ExpressionContext) render a [`Condition`] and a
 /// [`SortKeyCondition`](crate::SortKeyCondition) alike.
 impl<M> AsRef<Condition<M>> for Condition<M> {
     fn as_ref(&self) -> &Condition<M> {
@@ -412,7 +416,7 @@ impl AttributeType {
     /// The descriptor as DynamoDB spells it: `"S"`, `"BOOL"`, `"SS"`...
     ///
     /// ```
-    /// assert_eq!(dynomodel::AttributeType::Bool.as_str(), "BOOL");
+    /// assert_eq!(dynomodel::expression::AttributeType::Bool.as_str(), "BOOL");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -438,7 +442,8 @@ impl AttributeType {
 /// It compares with integers.
 ///
 /// ```
-/// use dynomodel::{ExpressionContext, Field};
+/// use dynomodel::Field;
+/// use dynomodel::expression::ExpressionContext;
 /// struct Tweet;
 /// impl Tweet { fn text() -> Field<Tweet, String> { Field::new("text") } }
 ///

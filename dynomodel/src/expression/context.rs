@@ -24,7 +24,8 @@ pub const MAX_EXPRESSION_SIZE: usize = 4096;
 /// an expression fails, the context is left as it was before the call.
 ///
 /// ```
-/// use dynomodel::{ExpressionContext, Field, Update};
+/// use dynomodel::{Field, Update};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -67,7 +68,8 @@ impl ExpressionContext {
     /// conditions joined by `AND`, each `=`, `<`, `<=`, `>`, `>=`, `BETWEEN` or `begins_with`.
     ///
     /// ```
-    /// use dynomodel::{ExpressionContext, Field};
+    /// use dynomodel::Field;
+    /// use dynomodel::expression::ExpressionContext;
     /// struct Tweet;
     /// impl Tweet {
     ///     fn userid() -> Field<Tweet, String> { Field::new("userid") }

@@ -1,14 +1,30 @@
-//! Typed expression builders that render to DynamoDB expression strings.
+//! Typed expressions: conditions, updates, projections and sort-key conditions, and the traits that
+//! say which values and operators each field takes.
 //!
-//! Field handles ([`Field`](crate::Field)) and [`Path`]s build [`Condition`]s, [`Update`]s and
-//! [`ProjectionExpression`]s typed by model and by value; an [`ExpressionContext`] renders the expressions of one
-//! request to DynamoDB's text form plus `ExpressionAttributeNames` and `ExpressionAttributeValues`.
-//! Every name is aliased (`#n0`), every value is a placeholder (`:v0`), and one allocator serves all
-//! the expressions of a request, so placeholders never collide and none is unused.
+//! Field handles ([`Field`](crate::Field)) and [`Path`]s build [`Condition`]s, [`Update`]s,
+//! [`SortKeyCondition`]s and [`ProjectionExpression`]s typed by model and by value; those five are
+//! what an application writes in its own signatures, and the crate root re-exports them. The rest
+//! of this module is what the builders' signatures are made of:
+//!
+//! - **Operand traits**, implemented for the Rust types an attribute may have: [`FieldValue`] (the
+//!   value a field compares and stores) and [`IntoValue`] (what an operator accepts for it);
+//!   markers for the operators a type allows: [`Ordered`] (`<`, `between`), [`Numeric`] (`+`,
+//!   `-`), [`Prefix`] (`begins_with`), [`Contains`], [`SetValue`] and [`Addable`] (`ADD`,
+//!   `DELETE`), [`MapValue`], [`ListValue`] and [`Embeds`] (nested paths). A type of your own gets
+//!   the ones that fit from `#[derive(Attribute)]` or `#[derive(Document)]`.
+//! - **Roles** ([`role`]): what the key schema allows a handle, checked at compile time. Update
+//!   actions take an [`UpdateTarget`], which a handle is only when it is no table key;
+//!   [`Query::range`](crate::Query::range) takes an [`IntoSortKeyCondition`].
+//! - **Rendering** for raw requests: an [`ExpressionContext`] renders the expressions of one
+//!   request to DynamoDB's text form plus `ExpressionAttributeNames` and
+//!   `ExpressionAttributeValues`. Every name is aliased (`#n0`), every value is a placeholder
+//!   (`:v0`), and one allocator serves all the expressions of a request, so placeholders never
+//!   collide and none is unused.
 //!
 //! ```
 //! use std::collections::BTreeSet;
-//! use dynomodel::{ExpressionContext, Field, Update};
+//! use dynomodel::{Field, Update};
+//! use dynomodel::expression::ExpressionContext;
 //!
 //! struct Tweet;
 //! impl Tweet {
@@ -79,6 +95,7 @@ mod context;
 mod ops;
 pub(crate) mod path;
 mod projection;
+pub mod role;
 mod sort_key;
 mod update;
 mod value;

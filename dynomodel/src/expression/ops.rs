@@ -7,14 +7,15 @@
 //! code over "a field or a path" takes [`IntoPath`].
 //!
 //! The comparisons a sort key allows (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give
-//! what the handle's [role](crate::role) says: a [`SortKeyCondition`](crate::SortKeyCondition) on a
-//! sort key's [`Field`], else a [`Condition`] (always on a [`Path`]).
+//! what the handle's [role](crate::expression::role) says: a
+//! [`SortKeyCondition`](crate::SortKeyCondition) on a sort key's [`Field`], else a [`Condition`]
+//! (always on a [`Path`]).
 
 use crate::convert::Attribute;
 use crate::expression::condition::{AttributeType, Comparator, Condition, Node, Operand, Size};
 use crate::expression::path::{Embeds, IntoPath, ListValue, MapValue, Path, PathElement};
+use crate::expression::role::Role;
 use crate::expression::value::{operand, Contains, FieldValue, IntoValue, Ordered, Prefix};
-use crate::model::role::Role;
 use crate::model::Field;
 
 /// Converts `value` into a comparison operand for `path` (errors are kept for the renderer).
@@ -41,7 +42,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -66,7 +68,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -91,7 +94,8 @@ macro_rules! path_operations {
             /// `address.city`, typed as the inner field.
             ///
             /// ```
-            /// use dynomodel::{Document, ExpressionContext, Model};
+            /// use dynomodel::{Document, Model};
+            /// use dynomodel::expression::ExpressionContext;
             ///
             /// #[derive(Document, Debug, Clone, PartialEq)]
             /// struct Address { city: String, zip: Option<String> }
@@ -114,14 +118,15 @@ macro_rules! path_operations {
 
             /// `path = value`.
             ///
-            /// On the handle of a sort key ([role](crate::role) `Sort` or `KeySort`), this and `lt`,
-            /// `le`, `gt`, `ge`, `between` and `begins_with` give a
+            /// On the handle of a sort key ([role](crate::expression::role) `Sort` or `KeySort`),
+            /// this and `lt`, `le`, `gt`, `ge`, `between` and `begins_with` give a
             /// [`SortKeyCondition`](crate::SortKeyCondition), which `.range(..)` takes; else a
             /// [`Condition`].
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -221,7 +226,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -255,7 +261,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -288,7 +295,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -321,7 +329,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -346,7 +355,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -374,7 +384,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -408,7 +419,8 @@ macro_rules! path_operations {
             ///
             /// ```
             /// # use std::collections::{BTreeMap, BTreeSet};
-            /// # use dynomodel::{AttributeType, ExpressionContext, Field};
+            /// # use dynomodel::Field;
+            /// # use dynomodel::expression::{AttributeType, ExpressionContext};
             /// # struct Tweet;
             /// # impl Tweet {
             /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }

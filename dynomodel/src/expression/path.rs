@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::model::role::Updatable;
+use crate::expression::role::Updatable;
 use crate::model::Field;
 
 /// One step of a document path.
@@ -51,7 +51,8 @@ impl<M, T> Path<M, T> {
     /// Prefer navigating from a [`Field`]; this is the escape hatch for generated code.
     ///
     /// ```
-    /// use dynomodel::{Path, PathElement};
+    /// use dynomodel::Path;
+    /// use dynomodel::expression::PathElement;
     /// let p: Path<(), String> = Path::from_elements(vec![PathElement::Name("a".into())]);
     /// assert_eq!(p.to_string(), "a");
     /// ```
@@ -65,7 +66,8 @@ impl<M, T> Path<M, T> {
     /// The path's elements, outermost first.
     ///
     /// ```
-    /// use dynomodel::{Field, Path, PathElement};
+    /// use dynomodel::{Field, Path};
+    /// use dynomodel::expression::PathElement;
     /// let p: Path<(), Vec<i64>> = Field::new("list").into();
     /// assert_eq!(p.elements(), &[PathElement::Name("list".into())]);
     /// ```
@@ -140,13 +142,14 @@ pub(crate) fn display_elements(elements: &[PathElement]) -> String {
 }
 
 /// Anything that names a path of model `M` ending at a `T`: a [`Field`] of any
-/// [role](crate::role) or a [`Path`].
+/// [role](crate::expression::role) or a [`Path`].
 ///
 /// What reads take (projections, [`Partial::get`](crate::Partial::get), `.then(..)`), so either
 /// can be passed; update actions take the narrower [`UpdateTarget`].
 ///
 /// ```
-/// use dynomodel::{Field, IntoPath};
+/// use dynomodel::Field;
+/// use dynomodel::expression::IntoPath;
 /// let p = Field::<(), i64>::new("likes").into_path();
 /// assert_eq!(p.to_string(), "likes");
 /// ```
@@ -173,8 +176,8 @@ impl<M, T> IntoPath<M, T> for &Path<M, T> {
     }
 }
 
-/// A path an update action may write: a [`Field`] whose [role](crate::role) is
-/// [`Updatable`](crate::role::Updatable) (no table key), or a [`Path`].
+/// A path an update action may write: a [`Field`] whose [role](crate::expression::role) is
+/// [`Updatable`](crate::expression::role::Updatable) (no table key), or a [`Path`].
 ///
 /// The derive gives the table's key fields roles that are not updatable, so an update of a key,
 /// which DynamoDB refuses, does not compile. Paths navigate from handles into maps, lists and
@@ -183,7 +186,8 @@ impl<M, T> IntoPath<M, T> for &Path<M, T> {
 /// `ValidationException`).
 ///
 /// ```
-/// use dynomodel::{ExpressionContext, Model, Path, Update};
+/// use dynomodel::{Model, Path, Update};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Thread { #[hash_key] forum_name: String, #[range_key] subject: String, views: u64 }

@@ -15,7 +15,8 @@ use crate::model::Field;
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use dynomodel::{ExpressionContext, Field, ProjectionExpression};
+/// use dynomodel::{Field, ProjectionExpression};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -45,7 +46,8 @@ impl<M> ProjectionExpression<M> {
     /// Adds a path (a [`Field`](crate::Field) or a [`Path`](crate::Path)).
     ///
     /// ```
-    /// # use dynomodel::{ExpressionContext, Field, ProjectionExpression};
+    /// # use dynomodel::{Field, ProjectionExpression};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn text() -> Field<Tweet, String> { Field::new("text") }
@@ -115,7 +117,8 @@ impl<M> ProjectionExpression<M> {
 /// own value types, which an array could not hold, and no `.into()` or builder chain is needed.
 ///
 /// ```
-/// use dynomodel::{ExpressionContext, Field, IntoProjection};
+/// use dynomodel::Field;
+/// use dynomodel::expression::{ExpressionContext, IntoProjection};
 ///
 /// struct Tweet;
 /// impl Tweet {

@@ -8,10 +8,10 @@ use crate::expression::Condition;
 
 /// A comparison of a sort key: `eq`, `lt`, `le`, `gt`, `ge`, `between` or `begins_with` on the
 /// handle of the table's range key, of an index's sort key or of a composite sort key (a handle
-/// whose [role](crate::role) sorts). It is what [`Query::range`](crate::Query::range) takes, and
-/// it converts into a [`Condition`] wherever one is taken: filters, write conditions, `&`, `|` and
-/// `!` (which give a plain [`Condition`], since DynamoDB allows neither `OR` nor `NOT` in a key
-/// condition).
+/// whose [role](crate::expression::role) sorts). It is what [`Query::range`](crate::Query::range)
+/// takes, and it converts into a [`Condition`] wherever one is taken: filters, write conditions,
+/// `&`, `|` and `!` (which give a plain [`Condition`], since DynamoDB allows neither `OR` nor `NOT`
+/// in a key condition).
 ///
 /// Which table or index the condition's attribute sorts is checked when the query runs: a
 /// `db.query::<M>(..)` picks the table or the index sorted by it, and a query of one index
@@ -19,7 +19,8 @@ use crate::expression::Condition;
 /// another index's sort key fails there, before anything is sent.
 ///
 /// ```
-/// use dynomodel::{Condition, ExpressionContext, Model, SortKeyCondition};
+/// use dynomodel::{Condition, Model, SortKeyCondition};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Tweet {
@@ -67,7 +68,8 @@ impl<M> SortKeyCondition<M> {
     /// Both conditions hold (a filter or a write condition, no longer a sort-key condition).
     ///
     /// ```
-    /// # use dynomodel::{ExpressionContext, Model};
+    /// # use dynomodel::Model;
+    /// # use dynomodel::expression::ExpressionContext;
     /// # #[derive(Model, Debug, Clone, PartialEq)]
     /// # struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
     /// let mut ctx = ExpressionContext::new();

@@ -23,7 +23,8 @@ use crate::value::AttributeValue;
 ///
 /// ```
 /// use std::collections::BTreeSet;
-/// use dynomodel::{ExpressionContext, Field, Update};
+/// use dynomodel::{Field, Update};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -79,7 +80,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -115,7 +117,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -145,7 +148,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -176,7 +180,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -209,7 +214,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -249,7 +255,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -271,7 +278,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }
@@ -302,7 +310,8 @@ impl<M> Update<M> {
     ///
     /// ```
     /// # use std::collections::BTreeSet;
-    /// # use dynomodel::{ExpressionContext, Field, Update};
+    /// # use dynomodel::{Field, Update};
+    /// # use dynomodel::expression::ExpressionContext;
     /// # struct Tweet;
     /// # impl Tweet {
     /// #     fn likes() -> Field<Tweet, i64> { Field::new("likes") }

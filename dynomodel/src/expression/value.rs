@@ -32,7 +32,7 @@ use crate::value::{AttributeValue, Number};
 /// own type instead, so `set(nick, None)` is allowed (and removes the attribute).
 ///
 /// ```
-/// use dynomodel::FieldValue;
+/// use dynomodel::expression::FieldValue;
 /// fn operand<T: FieldValue>() -> &'static str { std::any::type_name::<T::Value>() }
 /// assert_eq!(operand::<Option<String>>(), operand::<String>());
 /// ```
@@ -53,7 +53,7 @@ pub trait FieldValue {
 /// not convert; with `IntoValue<u64>` only the identity impl fits, so the literal becomes a `u64`.
 ///
 /// ```
-/// use dynomodel::IntoValue;
+/// use dynomodel::expression::IntoValue;
 /// fn take<T>(v: impl IntoValue<T>) -> T { v.into_value() }
 /// let s: String = take("x");
 /// let n: Option<u64> = take(7);

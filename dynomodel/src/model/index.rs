@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use crate::backend::ProjectionType;
 use crate::error::ConversionError;
-use crate::model::role::KeySort;
+use crate::expression::role::KeySort;
 use crate::model::{Field, Marker, Model};
 use crate::value::{AttributeValue, Item};
 
@@ -147,11 +147,11 @@ impl<M, H, R, T> Index<M, H, R, T> {
     }
 
     /// A field handle on the index's sort key, for `.range(...)` conditions: its
-    /// [role](crate::role) is [`KeySort`](crate::role::KeySort), so its comparisons are
-    /// [`SortKeyCondition`](crate::SortKeyCondition)s and no update takes it (update the
-    /// attribute through the field's own handle, if it is no table key). The same as the field's
-    /// handle when the sort key is a field; for a composite, [`Composite`](crate::Composite)'s
-    /// handle has the typed conditions.
+    /// [role](crate::expression::role) is [`KeySort`](crate::expression::role::KeySort), so its
+    /// comparisons are [`SortKeyCondition`](crate::SortKeyCondition)s and no update takes it
+    /// (update the attribute through the field's own handle, if it is no table key). The same as
+    /// the field's handle when the sort key is a field; for a composite,
+    /// [`Composite`](crate::Composite)'s handle has the typed conditions.
     ///
     /// ```
     /// # use dynomodel::{Db, Model};

@@ -24,9 +24,9 @@ use crate::convert::KeyAttribute;
 ///
 /// A trait of its own rather than [`Into`]: with `Into<u32>`, an integer literal could be any of
 /// several integer types and falls back to `i32`, which does not convert; here only one impl fits,
-/// so `7` becomes the part's own type. And rather than [`IntoValue`](crate::IntoValue): a blanket
-/// "any `T` is a `T`" for every type would overlap the tuple impls, so the identity is for key
-/// types only.
+/// so `7` becomes the part's own type. And rather than [`IntoValue`](crate::expression::IntoValue):
+/// a blanket "any `T` is a `T`" for every type would overlap the tuple impls, so the identity is
+/// for key types only.
 ///
 /// ```
 /// use dynomodel::IntoKey;

@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use crate::backend::CreateTableInput;
 use crate::error::ConversionError;
+use crate::expression::role;
 use crate::value::{AttributeValue, Item};
 
 mod composite;
@@ -13,7 +14,6 @@ mod entity;
 mod index;
 mod into_key;
 mod required;
-pub mod role;
 mod timestamp;
 mod union;
 
@@ -148,7 +148,8 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 ///
 /// ```
 /// use chrono::{DateTime, TimeZone, Utc};
-/// use dynomodel::{ExpressionContext, Model, Update};
+/// use dynomodel::{Model, Update};
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// struct Session {
@@ -1011,8 +1012,9 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 ///
 /// - **Updating a key.** The table's hash and range keys get the roles [`role::Key`] or
 ///   [`role::KeySort`], which update actions (`set`, `remove`, `add`, `delete`, `incr`, ...)
-///   refuse: they take an [`UpdateTarget`](crate::UpdateTarget), and only a handle whose role is
-///   [`role::Updatable`] is one. Conditions on keys are unaffected (`Tweet::userid().exists()`).
+///   refuse: they take an [`UpdateTarget`](crate::expression::UpdateTarget), and only a handle
+///   whose role is [`role::Updatable`] is one. Conditions on keys are unaffected
+///   (`Tweet::userid().exists()`).
 /// - **A range condition on an attribute that sorts nothing.** The table's range key and every
 ///   field an index is sorted by get the roles [`role::KeySort`] or [`role::Sort`], whose
 ///   comparisons (`eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with`) give a
@@ -1033,7 +1035,8 @@ pub trait PrimaryKey: Send + Sync + fmt::Debug {
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use dynomodel::{ExpressionContext, Field};
+/// use dynomodel::Field;
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// struct Tweet;
 /// impl Tweet {
@@ -1089,7 +1092,8 @@ impl<M, T, R> Field<M, T, R> {
     /// keys and sort keys, and what a hand-written model uses for its own.
     ///
     /// ```
-    /// use dynomodel::{role, Field, SortKeyCondition};
+    /// use dynomodel::{Field, SortKeyCondition};
+    /// use dynomodel::expression::role;
     ///
     /// struct Tweet;
     /// impl Tweet {

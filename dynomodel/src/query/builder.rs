@@ -221,7 +221,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// of `eq`, `lt`, `le`, `gt`, `ge`, `between`, `begins_with` (a [`SortKeyCondition`](crate::SortKeyCondition)). Checked
     /// at compile time: a comparison of an attribute that sorts neither the table nor an index,
     /// another operator, or a combination (`&`, `|`) is a plain [`Condition`] and does not compile
-    /// here (see [roles](crate::role)); filter with [`filter`](Query::filter) instead.
+    /// here (see [roles](crate::expression::role)); filter with [`filter`](Query::filter) instead.
     ///
     /// Which table or index the attribute sorts is checked when the query runs, before anything
     /// is sent. On `db.query::<M>`, a condition on an attribute that is not the table's sort key

@@ -3,12 +3,13 @@
 //!
 //! What the types check and what is left to run time: `.range(..)` takes a
 //! [`SortKeyCondition`](crate::SortKeyCondition), which only the sort-key comparisons (`=`, `<`,
-//! `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) of a handle whose [role](crate::role) sorts the table
-//! or some index make, typed by the field's value. *Which* table or index the attribute sorts is
-//! not in the types (a field may sort several indexes, and index auto-selection must see it), so
-//! it is checked here, before any request is sent: that the attribute is the sort key of the table
-//! or index read. The shape is checked again (cheaply) so that this module does not rely on how
-//! conditions were built. Every failure is an `Error::Validation` saying what was expected.
+//! `<=`, `>`, `>=`, `BETWEEN`, `begins_with`) of a handle whose [role](crate::expression::role)
+//! sorts the table or some index make, typed by the field's value. *Which* table or index the
+//! attribute sorts is not in the types (a field may sort several indexes, and index auto-selection
+//! must see it), so it is checked here, before any request is sent: that the attribute is the sort
+//! key of the table or index read. The shape is checked again (cheaply) so that this module does
+//! not rely on how conditions were built. Every failure is an `Error::Validation` saying what was
+//! expected.
 
 use crate::backend::{CreateTableInput, ProjectionType};
 use crate::error::{Error, Result};
@@ -211,8 +212,8 @@ mod tests {
     //! checks honest on their own.
 
     use super::*;
+    use crate::expression::role::KeySort;
     use crate::expression::tests::Tweet;
-    use crate::model::role::KeySort;
     use crate::model::Field;
 
     fn id() -> Field<Tweet, String, KeySort> {

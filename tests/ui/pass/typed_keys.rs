@@ -5,7 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use dynomodel::{role, Condition, Db, Field, Model, Path, SortKeyCondition, Update};
+use dynomodel::{Condition, Db, Field, Model, Path, SortKeyCondition, Update};
+use dynomodel::expression::role;
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[global_index(all("by-category", hash = category, range = forum_name))]

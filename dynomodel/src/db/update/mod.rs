@@ -59,8 +59,9 @@ use crate::model::{Model, PrimaryKey};
 /// nothing, or with `upsert` creates the item from its key if the model needs nothing else).
 ///
 /// An action on a key attribute does not compile: the handles of the table's keys are not
-/// [`UpdateTarget`](crate::UpdateTarget)s (see [roles](crate::role)); DynamoDB would refuse it.
-/// Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation errors.
+/// [`UpdateTarget`](crate::expression::UpdateTarget)s (see [roles](crate::expression::role));
+/// DynamoDB would refuse it. Actions on overlapping paths (`a` and `a.b`) are DynamoDB validation
+/// errors.
 ///
 /// On a model with a `#[version]` field, every update with actions also adds 1 to the version
 /// (`ADD <version> 1`), unless it changes [counters](crate::Model#counters-dynomodelcounter) only,

@@ -19,8 +19,8 @@ use std::marker::PhantomData;
 use crate::error::ConversionError;
 use crate::expression::condition::{Comparator, Node, Operand};
 use crate::expression::path::PathElement;
+use crate::expression::role::{Attr, Role};
 use crate::expression::Condition;
-use crate::model::role::{Attr, Role};
 use crate::model::{IntoKey, Marker};
 use crate::value::AttributeValue;
 
@@ -41,16 +41,18 @@ pub use tuples::{CompositeParts, FollowingPart, LeadingParts};
 /// [`IntoKey`](crate::IntoKey) of its part: `("u1",)` for a `String` part, a `DateTime<Utc>` for a
 /// part stored at another width (`Rfc3339<Millis>`).
 ///
-/// `R` is the composite's [role](crate::role), as for a [`Field`](crate::Field): the conditions
-/// of a composite that sorts the table or an index ([`Sort`](crate::role::Sort),
-/// [`KeySort`](crate::role::KeySort)) are [`SortKeyCondition`](crate::SortKeyCondition)s, which
-/// [`Query::range`](crate::Query::range) takes; those of another composite are plain
+/// `R` is the composite's [role](crate::expression::role), as for a [`Field`](crate::Field): the
+/// conditions of a composite that sorts the table or an index
+/// ([`Sort`](crate::expression::role::Sort), [`KeySort`](crate::expression::role::KeySort)) are
+/// [`SortKeyCondition`](crate::SortKeyCondition)s, which [`Query::range`](crate::Query::range)
+/// takes; those of another composite are plain
 /// [`Condition`]s, for filters and write conditions. (A composite has no update actions at all:
 /// its parts change only with the item's key.)
 ///
 /// ```
 /// use chrono::NaiveDate;
-/// use dynomodel::{ExpressionContext, Model};
+/// use dynomodel::Model;
+/// use dynomodel::expression::ExpressionContext;
 ///
 /// #[derive(Model, Debug, Clone, PartialEq)]
 /// #[dynomodel(table = "orders")]

@@ -25,7 +25,8 @@
 //! `|`, `!`).
 //!
 //! ```
-//! use dynomodel::{role, Field, Model, SortKeyCondition};
+//! use dynomodel::{Field, Model, SortKeyCondition};
+//! use dynomodel::expression::role;
 //!
 //! #[derive(Model, Debug, Clone, PartialEq)]
 //! #[global_index(all("by-city", hash = city, range = userid))]
@@ -45,7 +46,7 @@
 //! ```
 //!
 //! [`Update`]: crate::Update
-//! [`UpdateTarget`]: crate::UpdateTarget
+//! [`UpdateTarget`]: crate::expression::UpdateTarget
 
 use crate::expression::{Condition, SortKeyCondition};
 
