@@ -4,7 +4,7 @@
 //! 10k and 1M figures should be close; the ratio is the point.
 //!
 //! With feature `server`, a third group: the same Query as a JSON request body through the server's wire
-//! layer (`dynomodel_mem::server::wire::respond`: parse, engine, the JSON response's bytes), without HTTP.
+//! layer (`dynomodel_mem::__private::wire::respond`: parse, engine, the JSON response's bytes), without HTTP.
 //!
 //! `cargo bench -p dynomodel-mem --bench query [--features server]`
 
@@ -158,10 +158,10 @@ fn wire_query(c: &mut Criterion) {
         br##"{"TableName":"bench","KeyConditionExpression":"#p = :p AND #s BETWEEN :lo AND :hi",
         "ExpressionAttributeNames":{"#p":"pk","#s":"sk"},
         "ExpressionAttributeValues":{":p":{"S":"user7"},":lo":{"N":"10"},":hi":{"N":"29"}}}"##;
-    let context = dynomodel_mem::server::wire::Context::default();
+    let context = dynomodel_mem::__private::wire::Context::default();
     c.bench_function("wire_query_20_items/10000", |b| {
         b.iter(|| {
-            rt.block_on(dynomodel_mem::server::wire::respond(
+            rt.block_on(dynomodel_mem::__private::wire::respond(
                 &context, &backend, "Query", body,
             ))
             .unwrap()

@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use dynomodel_mem::server::wire;
+use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 
 /// One size dimension: requests whose size grows with `n`.

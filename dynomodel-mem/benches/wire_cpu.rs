@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use dynomodel_mem::server::wire;
+use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 
 #[path = "support/cpu.rs"]

@@ -137,6 +137,8 @@ mod create;
 pub mod durable;
 mod expr;
 pub mod faults;
+// The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
+// test replaying their corpora): hidden, not part of the API.
 #[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -185,9 +187,34 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
-pub use key::KeyValue;
-pub use throughput::{ThroughputEnforcement, INDEX_EXCEEDED, TABLE_EXCEEDED};
+pub use throughput::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
+
+/// The engine's internals that its own binaries, benchmarks and the workspace's tests call: not
+/// part of the API (hidden, no stability promise). One module, rather than hidden items scattered
+/// through the public ones, so that everything else `pub` is documented API.
+#[doc(hidden)]
+pub mod __private {
+    /// The messages of the throughput errors, which tests compare with.
+    pub use crate::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
+
+    /// The `dynomodel-mem` command line, which the `dynomodel-mem` and `server-bench` binaries
+    /// run.
+    #[cfg(feature = "server")]
+    pub mod cli {
+        pub use crate::server::cli::main;
+    }
+
+    /// DynamoDB's JSON protocol without HTTP: the benchmarks measure it, and the tests send it
+    /// requests the typed API cannot express.
+    #[cfg(feature = "server")]
+    pub mod wire {
+        pub use crate::server::wire::{
+            call, error_response, item_to_json, operation_of, respond, Context, Fault, WireResult,
+            OPERATIONS,
+        };
+    }
+}
 
 use state::State;
 

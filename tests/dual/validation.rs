@@ -41,11 +41,14 @@ pub(super) async fn call(
     match t.target() {
         Target::Mem => {
             let engine = t.engine().expect("the engine");
-            let op = dynomodel_mem::server::wire::operation_of(&target).expect("a DynamoDB target");
-            match dynomodel_mem::server::wire::call(engine, op, body.to_string().as_bytes()).await {
+            let op =
+                dynomodel_mem::__private::wire::operation_of(&target).expect("a DynamoDB target");
+            match dynomodel_mem::__private::wire::call(engine, op, body.to_string().as_bytes())
+                .await
+            {
                 Ok(reply) => Ok(reply),
                 Err(fault) => {
-                    let (_, body) = dynomodel_mem::server::wire::error_response(&fault);
+                    let (_, body) = dynomodel_mem::__private::wire::error_response(&fault);
                     Err(error_of(&body))
                 }
             }

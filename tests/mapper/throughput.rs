@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use dynomodel::{BatchOptions, CapacityExt, Db, Error, Model};
-use dynomodel_mem::{Clock, ManualClock, MemBackend, TABLE_EXCEEDED};
+use dynomodel_mem::__private::TABLE_EXCEEDED;
+use dynomodel_mem::{Clock, ManualClock, MemBackend};
 
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "metered", throughput(read = 2, write = 5))]

@@ -60,7 +60,7 @@ fn serve_child() {
         "--ttl-sweep-interval",
         "0",
     ];
-    let code = dynomodel_mem::server::cli::main(args.iter().map(|a| (*a).to_owned()).collect());
+    let code = dynomodel_mem::__private::cli::main(args.iter().map(|a| (*a).to_owned()).collect());
     std::process::exit(if code == std::process::ExitCode::SUCCESS {
         0
     } else {

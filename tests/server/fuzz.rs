@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use dynomodel::Backend;
-use dynomodel_mem::server::{wire, Server};
+use dynomodel_mem::__private::wire;
+use dynomodel_mem::server::Server;
 use dynomodel_mem::MemBackend;
 use proptest::prelude::*;
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 //! is a response or a DynamoDB-shaped 400: the lexer, the parser (and its depth guard), the planner and
 //! the operations it calls never panic. proptest's default seeding is deterministic per test.
 
-use dynomodel_mem::server::wire;
+use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 use proptest::prelude::*;
 use serde_json::{json, Value};

@@ -8,7 +8,8 @@ use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use dynomodel::backend::{Backend, GetItemInput};
 use dynomodel::{AwsBackend, Error};
-use dynomodel_mem::{ManualClock, TABLE_EXCEEDED};
+use dynomodel_mem::__private::TABLE_EXCEEDED;
+use dynomodel_mem::ManualClock;
 
 use super::*;
 

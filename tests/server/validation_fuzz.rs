@@ -4,7 +4,7 @@
 //! answer is a success or a 400 with one of DynamoDB's error types, never a panic or a 500. Fixed
 //! seed, so that a failure reproduces.
 
-use dynomodel_mem::server::wire;
+use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};

@@ -8,9 +8,9 @@
 //! `listening on http://H:P` on stdout (flushed, so a parent process can read the port), then serves
 //! until SIGINT or SIGTERM and shuts down gracefully (requests in flight finish). `--log debug` (or
 //! `RUST_LOG=debug`) logs one line per request on stderr. `dynomodel-mem --help` and
-//! `dynomodel-mem COMMAND --help` document every flag. The command line itself is
-//! [`dynomodel_mem::server::cli`].
+//! `dynomodel-mem COMMAND --help` document every flag. The command line itself is in the library
+//! (`src/server/cli/`, reached through the hidden `__private` module), shared with `server-bench`.
 
 fn main() -> std::process::ExitCode {
-    dynomodel_mem::server::cli::main(std::env::args().skip(1).collect())
+    dynomodel_mem::__private::cli::main(std::env::args().skip(1).collect())
 }

@@ -4,8 +4,8 @@
 //! Any AWS SDK, the AWS CLI or boto3 can talk to it: `POST /` with `X-Amz-Target:
 //! DynamoDB_20120810.<Operation>`, credentials accepted unchecked unless the server
 //! [verifies signatures](ServerBuilder::verify_signatures). Responses carry DynamoDB's headers
-//! (`x-amz-crc32`, `x-amzn-RequestId`, `Server`) and errors DynamoDB's shapes (see [`wire`]); bodies
-//! may be compressed either way (gzip, deflate), and browser pages of the allowed origins may call it
+//! (`x-amz-crc32`, `x-amzn-RequestId`, `Server`) and errors DynamoDB's shapes; bodies may be
+//! compressed either way (gzip, deflate), and browser pages of the allowed origins may call it
 //! ([`ServerBuilder::cors_origin`]).
 //!
 //! Regions: an engine without a region of its own (the default) is one database answering every
@@ -38,7 +38,7 @@ mod admin;
 mod api;
 mod body;
 mod builder;
-pub mod cli;
+pub(crate) mod cli;
 mod cors;
 mod deadline;
 mod encoding;
@@ -47,7 +47,7 @@ mod limits;
 mod sigv4;
 mod sweeper;
 mod transfer;
-pub mod wire;
+pub(crate) mod wire;
 
 use std::io;
 use std::net::SocketAddr;

@@ -26,7 +26,7 @@
 //! How it measures, so that the ratio is about the servers:
 //! - Both servers run in their own process: DynamoDB Local in its JVM (`scripts/dynamodb-local.sh run`
 //!   sets `DYNAMODB_ENDPOINT` and `DYNAMODB_LOCAL_PID`), dynomodel-mem as a child process of this binary
-//!   running exactly `dynomodel-mem serve --port 0` ([`dynomodel_mem::server::cli`]).
+//!   running exactly `dynomodel-mem serve --port 0` (the library's `src/server/cli/`).
 //! - Two clients, the same for both servers, on a current-thread Tokio runtime (the runtime
 //!   `#[tokio::test]` gives a test suite, which leaves the second core of a small machine to the server):
 //!   `AwsBackend` (aws-sdk-dynamodb), the workload the comparison is about, and a raw HTTP/1.1 client
@@ -348,7 +348,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("serve") {
         // The child: the server exactly as the `dynomodel-mem` binary runs it.
-        return dynomodel_mem::server::cli::main(args);
+        return dynomodel_mem::__private::cli::main(args);
     }
     let result = parse(&args).and_then(|settings| {
         if settings.concurrency {

@@ -2,8 +2,9 @@
 //! `dynomodel-mem` binary and the `server-bench` binary (which starts the server as a child process of
 //! itself, the way DynamoDB Local runs in its own JVM) run the very same server.
 //!
-//! Every command's flags are listed once ([`SERVE_FLAGS`], [`EXPORT_FLAGS`], [`IMPORT_FLAGS`]): the
-//! parsers refuse any other, and a test checks that each is documented in its command's `--help`.
+//! Every command's flags are listed once ([`SERVE_FLAGS`], [`transfer::EXPORT_FLAGS`],
+//! [`transfer::IMPORT_FLAGS`], [`repair::REPAIR_FLAGS`]): the parsers refuse any other, and a test
+//! checks that each is documented in its command's `--help`.
 
 mod options;
 mod repair;
@@ -180,8 +181,8 @@ pub const SERVE_FLAGS: &[&str] = &[
     "--access-keys-file",
 ];
 
-pub use repair::{REPAIR_FLAGS, REPAIR_USAGE};
-pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
+use repair::REPAIR_USAGE;
+use transfer::{EXPORT_USAGE, IMPORT_USAGE};
 
 /// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.
 ///
@@ -193,7 +194,7 @@ pub use transfer::{EXPORT_FLAGS, EXPORT_USAGE, IMPORT_FLAGS, IMPORT_USAGE};
 ///
 /// ```no_run
 /// fn main() -> std::process::ExitCode {
-///     dynomodel_mem::server::cli::main(std::env::args().skip(1).collect())
+///     dynomodel_mem::__private::cli::main(std::env::args().skip(1).collect())
 /// }
 /// ```
 pub fn main(args: Vec<String>) -> ExitCode {

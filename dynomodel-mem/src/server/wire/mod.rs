@@ -68,10 +68,9 @@ use serde_json::{Map, Value};
 
 use crate::validate::{violation, LISTED};
 
-pub use description::table_description;
 pub use error::error_response;
 pub use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
-pub use value::{attribute_value_to_json, item_to_json, parse_attribute_value};
+pub use value::{item_to_json, parse_attribute_value};
 
 /// Why a request produced no result.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,27 +131,6 @@ pub struct Context {
     /// The region to answer in: the ARNs of table and stream descriptions and the `awsRegion` of
     /// stream records name it (the server sets it to the region a request is signed for, when its
     /// engine has no region of its own; see `region.rs`). `None` keeps the backend's answers.
-    ///
-    /// ```
-    /// use dynomodel_mem::server::wire::{self, Context};
-    /// use dynomodel_mem::MemBackend;
-    /// use serde_json::json;
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-    /// let backend = MemBackend::new();
-    /// let create = br#"{"TableName": "todo", "BillingMode": "PAY_PER_REQUEST",
-    ///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
-    ///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}"#;
-    /// let in_paris = Context { region: Some("eu-west-3".into()), ..Context::default() };
-    /// let created = wire::call_in(&in_paris, &backend, "CreateTable", create).await?;
-    /// let arn = &created["TableDescription"]["TableArn"];
-    /// assert_eq!(arn, &json!("arn:aws:dynamodb:eu-west-3:000000000000:table/todo"));
-    /// // Without a region, the engine's own.
-    /// let described = wire::call(&backend, "DescribeTable", br#"{"TableName": "todo"}"#).await?;
-    /// assert_eq!(described["Table"]["TableArn"], "arn:aws:dynamodb:ddblocal:000000000000:table/todo");
-    /// # Ok::<(), wire::Fault>(())
-    /// # }).unwrap();
-    /// ```
     pub region: Option<String>,
 }
 
@@ -161,16 +139,7 @@ pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
 /// The operation an `X-Amz-Target` names, as [`call`] takes it: DynamoDB's own without the prefix
 /// (`PutItem`), a DynamoDB Streams one whole (`DynamoDBStreams_20120810.GetRecords`, see
-/// [`STREAM_OPERATIONS`]); `None` for another service's target.
-///
-/// ```
-/// use dynomodel_mem::server::wire::operation_of;
-///
-/// assert_eq!(operation_of("DynamoDB_20120810.PutItem"), Some("PutItem"));
-/// let streams = "DynamoDBStreams_20120810.GetRecords";
-/// assert_eq!(operation_of(streams), Some(streams));
-/// assert_eq!(operation_of("Kinesis_20131202.GetRecords"), None);
-/// ```
+/// `STREAM_OPERATIONS`); `None` for another service's target.
 pub fn operation_of(target: &str) -> Option<&str> {
     match target.strip_prefix(TARGET_PREFIX) {
         Some(operation) => Some(operation),
@@ -181,38 +150,8 @@ pub fn operation_of(target: &str) -> Option<&str> {
 /// Runs one request: `operation` is the target's suffix (e.g. `PutItem`), `body` the raw request body.
 /// Returns the response body as a JSON [`Value`], or the fault to report ([`error_response`] turns it
 /// into DynamoDB's status and error body). The server's whole protocol, without HTTP; the server itself
-/// answers with [`respond`]'s bytes, which this parses back, for tests and tools:
-///
-/// ```
-/// use dynomodel_mem::server::wire::{self, Fault};
-/// use dynomodel_mem::MemBackend;
-/// use serde_json::json;
-///
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let backend = MemBackend::new();
-/// let create = json!({
-///     "TableName": "users",
-///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
-///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
-///     "BillingMode": "PAY_PER_REQUEST",
-/// });
-/// wire::call(&backend, "CreateTable", create.to_string().as_bytes()).await?;
-/// let put = br#"{"TableName": "users", "Item": {"id": {"S": "u1"}, "karma": {"N": "7"}}}"#;
-/// wire::call(&backend, "PutItem", put).await?;
-/// let get = br#"{"TableName": "users", "Key": {"id": {"S": "u1"}}}"#;
-/// let found = wire::call(&backend, "GetItem", get).await?;
-/// assert_eq!(found["Item"]["karma"], json!({"N": "7"}));
-///
-/// // A number sent as a JSON number is a type error, as DynamoDB reports it.
-/// let typed_wrong = br#"{"TableName": "users", "Key": {"id": {"N": 1}}}"#;
-/// let fault = wire::call(&backend, "GetItem", typed_wrong).await.unwrap_err();
-/// assert!(matches!(fault, Fault::Serialization(Some(_))));
-/// let (status, body) = wire::error_response(&fault);
-/// assert_eq!(status, 400);
-/// assert_eq!(body["__type"], "com.amazon.coral.service#SerializationException");
-/// # Ok::<(), Fault>(())
-/// # }).unwrap();
-/// ```
+/// answers with [`respond`]'s bytes, which this parses back, for tests and tools (examples in
+/// `tests/entry_points.rs`).
 pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireResult<Value> {
     call_in(&Context::default(), backend, operation, body).await
 }
@@ -242,27 +181,6 @@ pub async fn call_in(
 /// Runs one request as the server does: the response body's JSON text, exactly the bytes DynamoDB's
 /// clients receive (see the module docs), or the fault to report. `context` is what the server knows
 /// about the request (its own address, for DescribeEndpoints).
-///
-/// ```
-/// use dynomodel_mem::server::wire::{self, Context};
-/// use dynomodel_mem::MemBackend;
-///
-/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// let backend = MemBackend::new();
-/// let create = br#"{"TableName": "todo", "BillingMode": "PAY_PER_REQUEST",
-///     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
-///     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}"#;
-/// let context = Context::default();
-/// wire::respond(&context, &backend, "CreateTable", create).await?;
-/// let put = r#"{"TableName": "todo", "Item": {"id": {"S": "é\n"}, "n": {"N": "1.50"}}}"#;
-/// wire::respond(&context, &backend, "PutItem", put.as_bytes()).await?;
-/// let get = r#"{"TableName": "todo", "Key": {"id": {"S": "é\n"}}}"#;
-/// let text = wire::respond(&context, &backend, "GetItem", get.as_bytes()).await?;
-/// // Canonical numbers, member names in order, serde_json's escapes, no whitespace.
-/// assert_eq!(text, r#"{"Item":{"id":{"S":"é\n"},"n":{"N":"1.5"}}}"#.as_bytes());
-/// # Ok::<(), wire::Fault>(())
-/// # }).unwrap();
-/// ```
 pub async fn respond(
     context: &Context,
     backend: &dyn Backend,

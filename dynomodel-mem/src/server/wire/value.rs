@@ -148,19 +148,6 @@ fn b64(bytes: &[u8]) -> Value {
 }
 
 /// Encodes one attribute value in DynamoDB's JSON: numbers as strings, binaries in base64.
-///
-/// ```
-/// use dynomodel::AttributeValue;
-/// use dynomodel_mem::server::wire::attribute_value_to_json;
-/// use serde_json::json;
-///
-/// let value = AttributeValue::L(vec![
-///     AttributeValue::N("1.50".parse()?),
-///     AttributeValue::B(b"hi".to_vec()),
-/// ]);
-/// assert_eq!(attribute_value_to_json(&value), json!({"L": [{"N": "1.5"}, {"B": "aGk="}]}));
-/// # Ok::<(), dynomodel::NumberError>(())
-/// ```
 pub fn attribute_value_to_json(value: &AttributeValue) -> Value {
     let (ty, v) = match value {
         AttributeValue::S(s) => ("S", Value::String(s.clone())),

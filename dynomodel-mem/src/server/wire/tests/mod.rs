@@ -12,6 +12,7 @@
 mod batch;
 mod capacity;
 mod direct;
+mod entry_points;
 mod fake;
 mod legacy;
 mod lifecycle;
