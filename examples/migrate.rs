@@ -17,7 +17,7 @@ mod v1 {
     /// A login session.
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynomodel(table = "sessions")]
-    pub struct Session {
+    pub(crate) struct Session {
         /// The user (partition key).
         #[hash_key]
         pub user: String,
@@ -39,7 +39,7 @@ mod v2 {
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynomodel(table = "sessions", tags(team = "auth"))]
     #[global_index(keys("by-device", hash = device))]
-    pub struct Session {
+    pub(crate) struct Session {
         /// The user (partition key).
         #[hash_key]
         pub user: String,

@@ -2,7 +2,7 @@
 
 /// A `rename_all` rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenameRule {
+pub(crate) enum RenameRule {
     /// `snake_case` (the Rust name unchanged).
     Snake,
     /// `camelCase`.
@@ -21,10 +21,10 @@ pub enum RenameRule {
 
 impl RenameRule {
     /// The accepted spellings, for error messages.
-    pub const NAMES: &'static str = "\"camelCase\", \"snake_case\", \"PascalCase\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"lowercase\" or \"UPPERCASE\"";
+    pub(crate) const NAMES: &'static str = "\"camelCase\", \"snake_case\", \"PascalCase\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"lowercase\" or \"UPPERCASE\"";
 
     /// The rule named `name`.
-    pub fn parse(name: &str) -> Option<RenameRule> {
+    pub(crate) fn parse(name: &str) -> Option<RenameRule> {
         Some(match name {
             "snake_case" => RenameRule::Snake,
             "camelCase" => RenameRule::Camel,
@@ -38,7 +38,7 @@ impl RenameRule {
     }
 
     /// Applies the rule to a snake_case field name.
-    pub fn apply(self, field: &str) -> String {
+    pub(crate) fn apply(self, field: &str) -> String {
         match self {
             RenameRule::Snake => field.to_owned(),
             RenameRule::Lower => field.to_ascii_lowercase(),
@@ -71,7 +71,7 @@ impl RenameRule {
 
 /// The snake_case identifier of an index's handle: `rt-index` → `rt_index`, `TsIndex` → `ts_index`,
 /// `by.city` → `by_city`; a name starting with a digit gets an `index_` prefix so it is an identifier.
-pub fn index_handle_name(index: &str) -> String {
+pub(crate) fn index_handle_name(index: &str) -> String {
     let mut out = String::with_capacity(index.len() + 6);
     let mut previous_lower = false;
     for c in index.chars() {
@@ -100,7 +100,7 @@ pub fn index_handle_name(index: &str) -> String {
 }
 
 /// `ts_index` → `TsIndex`, for the generated item struct's name.
-pub fn pascal(snake: &str) -> String {
+pub(crate) fn pascal(snake: &str) -> String {
     RenameRule::Pascal.apply(snake.trim_start_matches('_'))
 }
 

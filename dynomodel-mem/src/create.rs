@@ -17,11 +17,11 @@ use dynomodel::{Error, Result};
 use crate::validate::{quoted, Constraints, INVALID};
 
 /// Per-table limit of local secondary indexes.
-pub const MAX_LSI: usize = 5;
+pub(crate) const MAX_LSI: usize = 5;
 /// Default per-table quota of global secondary indexes.
-pub const MAX_GSI: usize = 20;
+pub(crate) const MAX_GSI: usize = 20;
 /// Non-key attributes projected into all of a table's indexes, counted per index.
-pub const MAX_PROJECTED_ATTRIBUTES: usize = 100;
+pub(crate) const MAX_PROJECTED_ATTRIBUTES: usize = 100;
 /// The largest capacity value the API accepts.
 const MAX_CAPACITY: i64 = 1_000_000_000_000;
 
@@ -258,7 +258,7 @@ fn stream_specification(spec: Option<&dynomodel::backend::StreamSpecification>) 
 }
 
 /// Validates a CreateTable request completely (everything but the table's existence).
-pub fn create_table(input: &CreateTableInput) -> Result<()> {
+pub(crate) fn create_table(input: &CreateTableInput) -> Result<()> {
     // The name's constraints, alone and before every other problem (issue 26 fact 1).
     crate::validate::new_table_name(&input.table_name)?;
     constraints(input)?;

@@ -54,7 +54,7 @@ mod position;
 #[cfg(test)]
 mod tests;
 
-pub use entry::IndexEntry;
+pub(crate) use entry::IndexEntry;
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
@@ -71,7 +71,7 @@ use crate::table::TableSchema;
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
 /// a range over "every entry with index sort key v" can be written without knowing any table key.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Tie {
+pub(crate) enum Tie {
     /// Before every entry with the same index sort key (only ever a range bound).
     Min,
     /// A stored entry's table key.
@@ -82,14 +82,14 @@ pub enum Tie {
 
 /// The position of an entry inside one index partition, as a read names it (from a key condition or
 /// an `ExclusiveStartKey`); the index stores it encoded (see the module docs).
-pub type IndexPosition = (Option<KeyValue>, Tie);
+pub(crate) type IndexPosition = (Option<KeyValue>, Tie);
 
 /// The entries of an index in Scan order (by their encoded positions: see the module docs).
-pub type IndexEntries = BTreeSet<IndexEntry>;
+pub(crate) type IndexEntries = BTreeSet<IndexEntry>;
 
 /// One secondary index: its definition and its entries.
 #[derive(Debug)]
-pub struct Index {
+pub(crate) struct Index {
     /// The index name.
     pub name: String,
     /// A GSI (`true`) or an LSI.
@@ -112,7 +112,7 @@ pub struct Index {
 
 impl Index {
     /// An empty index of `schema`'s table.
-    pub fn new(
+    pub(crate) fn new(
         name: &str,
         global: bool,
         key_schema: &[KeySchemaElement],
@@ -168,7 +168,7 @@ impl Index {
 
     /// The key attribute names that identify an entry: table keys then index keys, without repeats
     /// (the attributes of an index `LastEvaluatedKey` / `ExclusiveStartKey`).
-    pub fn entry_key_names(&self) -> Vec<String> {
+    pub(crate) fn entry_key_names(&self) -> Vec<String> {
         let mut names = self.table_keys.clone();
         for n in std::iter::once(&self.hash.0).chain(self.range.as_ref().map(|r| &r.0)) {
             if !names.contains(n) {
@@ -179,17 +179,17 @@ impl Index {
     }
 
     /// Whether an entry holds attribute `name`.
-    pub fn projects(&self, name: &str) -> bool {
+    pub(crate) fn projects(&self, name: &str) -> bool {
         self.projected.as_ref().is_none_or(|p| p.contains(name))
     }
 
     /// Whether entries hold every attribute of the item (projection ALL).
-    pub fn projects_all(&self) -> bool {
+    pub(crate) fn projects_all(&self) -> bool {
         self.projected.is_none()
     }
 
     /// Whether both hold the same entries (positions and items): an index against its rebuild.
-    pub fn same_entries(&self, other: &Index) -> bool {
+    pub(crate) fn same_entries(&self, other: &Index) -> bool {
         self.entries.len() == other.entries.len()
             && self
                 .entries
@@ -200,7 +200,7 @@ impl Index {
 
     /// Whether `item` has an entry in this index: it holds the index key attributes with the key types
     /// (a sparse index leaves the others out).
-    pub fn holds(&self, item: &Item) -> bool {
+    pub(crate) fn holds(&self, item: &Item) -> bool {
         let typed = |(name, ty): &(String, ScalarAttributeType)| {
             item.get(name)
                 .and_then(|v| KeyValue::from_attribute(v, *ty))
@@ -210,14 +210,14 @@ impl Index {
     }
 
     /// Whether two items have the same index key (both held by the index).
-    pub fn same_key(&self, a: &Item, b: &Item) -> bool {
+    pub(crate) fn same_key(&self, a: &Item, b: &Item) -> bool {
         std::iter::once(&self.hash.0)
             .chain(self.range.as_ref().map(|r| &r.0))
             .all(|name| a.get(name) == b.get(name))
     }
 
     /// Whether two items have the same entry in this index: equal projected attributes.
-    pub fn same_entry(&self, a: &Item, b: &Item) -> bool {
+    pub(crate) fn same_entry(&self, a: &Item, b: &Item) -> bool {
         let count = |item: &Item| item.keys().filter(|n| self.projects(n)).count();
         count(a) == count(b)
             && a.iter()
@@ -310,7 +310,7 @@ impl Index {
     /// is checked on each entry read, which costs less than a second descent for the few entries of a
     /// partition a Query page reads. The near end is written into this thread's scratch buffer, the
     /// far end (kept by the iterator) into the one allocation a Query makes here.
-    pub fn range(
+    pub(crate) fn range(
         &self,
         hash: &KeyValue,
         lo: Bound<IndexPosition>,
@@ -363,7 +363,7 @@ impl Index {
 
     /// The entries of the partitions whose hashes are in `[from, to)`, in Scan order, after `start`
     /// when given (an `ExclusiveStartKey`: index partition key and position).
-    pub fn scan(
+    pub(crate) fn scan(
         &self,
         from: u64,
         to: Option<u64>,
@@ -420,7 +420,7 @@ impl Index {
     }
 
     /// Adds the entry of `item` (stored under `key`), if it belongs in the index.
-    pub fn insert(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn insert(&mut self, key: &PrimaryKey, item: &Item) {
         // Entries are stored compactly too (see `stored.rs`), behind their positions.
         let stored = || match &self.projected {
             None => StoredItem::encode(item),
@@ -439,7 +439,7 @@ impl Index {
     }
 
     /// Removes the entry of `item` (stored under `key`), if it had one.
-    pub fn remove(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
         let entries = &mut self.entries;
         let keys = (&self.hash, self.range.as_ref(), self.tie);
         let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.take(pos)) else {
@@ -450,12 +450,12 @@ impl Index {
     }
 
     /// DescribeTable's `ItemCount`.
-    pub fn item_count(&self) -> i64 {
+    pub(crate) fn item_count(&self) -> i64 {
         i64::try_from(self.count).unwrap_or(i64::MAX)
     }
 
     /// DescribeTable's `IndexSizeBytes`: the sum of the entries' sizes.
-    pub fn size_bytes(&self) -> i64 {
+    pub(crate) fn size_bytes(&self) -> i64 {
         i64::try_from(self.size).unwrap_or(i64::MAX)
     }
 }
@@ -544,7 +544,7 @@ where
 }
 
 /// The indexes of a table: LSIs first, then GSIs, each in definition order.
-pub fn indexes_of(schema: &TableSchema) -> Vec<Index> {
+pub(crate) fn indexes_of(schema: &TableSchema) -> Vec<Index> {
     let lsis = schema
         .local_secondary_indexes
         .iter()

@@ -266,7 +266,7 @@ pub(crate) fn plan_update(
 
 impl Locked<'_> {
     /// `PutItem`.
-    pub fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
+    pub(crate) fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
         let (input, origin) = crate::legacy::put_item(input)?;
         let action = PutAction {
@@ -307,7 +307,7 @@ impl Locked<'_> {
     }
 
     /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
-    pub fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
+    pub(crate) fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
         let (item, output) = self.get_stored(input, |stored, project| match project {
             Some(project) => project(&stored.decode()),
             None => stored.decode(),
@@ -377,7 +377,7 @@ impl Locked<'_> {
     }
 
     /// `DeleteItem`.
-    pub fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
+    pub(crate) fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::item_table_name(&input.table_name)?;
         let legacy = crate::legacy::delete_item(input)?;
         let origin = Origin::of(legacy.is_some());
@@ -419,7 +419,7 @@ impl Locked<'_> {
 
     /// `UpdateItem`: applies the update to the current item, or to an item holding only the key when
     /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item).
-    pub fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
+    pub(crate) fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
         match crate::legacy::update_item(input)? {
             None => self.update_item_expressions(input, Origin::Request),

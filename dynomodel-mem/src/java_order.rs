@@ -24,7 +24,7 @@ fn java_string_hash(s: &str) -> u32 {
 ///
 /// Linear in the names plus a sort: a request can list hundreds of thousands of unused placeholders,
 /// and removing duplicates by scanning the names kept so far made one such request take minutes.
-pub fn java_hash_set_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn java_hash_set_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let mut seen = HashSet::new();
     let mut unique: Vec<&str> = names.into_iter().filter(|n| seen.insert(*n)).collect();
     let mut capacity = 16usize;

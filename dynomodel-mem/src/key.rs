@@ -15,7 +15,7 @@ use dynomodel::{AttributeValue, Number};
 /// The derived `Ord` compares the variant first; within one table a key attribute always has one type,
 /// so only the per-variant orders matter: S and B by unsigned bytes, N numerically.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum KeyValue {
+pub(crate) enum KeyValue {
     /// A string key (compared as UTF-8 bytes).
     S(String),
     /// A number key (compared numerically).
@@ -27,7 +27,7 @@ pub enum KeyValue {
 impl KeyValue {
     /// `Some("string")` or `Some("binary")` for an empty S or B, which no key may hold; the word is the
     /// one DynamoDB's messages use.
-    pub fn empty_kind(&self) -> Option<&'static str> {
+    pub(crate) fn empty_kind(&self) -> Option<&'static str> {
         match self {
             KeyValue::S(s) if s.is_empty() => Some("string"),
             KeyValue::B(b) if b.is_empty() => Some("binary"),
@@ -36,7 +36,7 @@ impl KeyValue {
     }
 
     /// The key value held by `value` when it has the type `expected`, else `None`.
-    pub fn from_attribute(
+    pub(crate) fn from_attribute(
         value: &AttributeValue,
         expected: ScalarAttributeType,
     ) -> Option<KeyValue> {
@@ -49,7 +49,7 @@ impl KeyValue {
     }
 
     /// Back to an attribute value.
-    pub fn to_attribute(&self) -> AttributeValue {
+    pub(crate) fn to_attribute(&self) -> AttributeValue {
         match self {
             KeyValue::S(s) => AttributeValue::S(s.clone()),
             KeyValue::N(n) => AttributeValue::N(*n),
@@ -58,12 +58,12 @@ impl KeyValue {
     }
 
     /// FNV-1a-64 over a canonical encoding (see `KeyRef::stable_hash`).
-    pub fn stable_hash(&self) -> u64 {
+    pub(crate) fn stable_hash(&self) -> u64 {
         self.as_key_ref().stable_hash()
     }
 
     /// The value, borrowed.
-    pub fn as_key_ref(&self) -> KeyRef<'_> {
+    pub(crate) fn as_key_ref(&self) -> KeyRef<'_> {
         match self {
             KeyValue::S(s) => KeyRef::S(s),
             KeyValue::N(n) => KeyRef::N(n),
@@ -75,7 +75,7 @@ impl KeyValue {
 /// A key value borrowed from an attribute value or a [`KeyValue`]: what hashing and the index
 /// positions read, without copying a string out of the item first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyRef<'a> {
+pub(crate) enum KeyRef<'a> {
     /// A string key.
     S(&'a str),
     /// A number key.
@@ -87,7 +87,7 @@ pub enum KeyRef<'a> {
 impl<'a> KeyRef<'a> {
     /// The key value held by `value` when it has the type `expected`, else `None`
     /// (as [`KeyValue::from_attribute`]).
-    pub fn from_attribute(
+    pub(crate) fn from_attribute(
         value: &'a AttributeValue,
         expected: ScalarAttributeType,
     ) -> Option<Self> {
@@ -101,7 +101,7 @@ impl<'a> KeyRef<'a> {
 
     /// FNV-1a-64 over a canonical encoding: a type tag, then the UTF-8 bytes of a string, the canonical
     /// decimal text of a number (equal numbers print alike: "1.0" and "1" are both "1"), or the raw bytes.
-    pub fn stable_hash(self) -> u64 {
+    pub(crate) fn stable_hash(self) -> u64 {
         let mut hash = Fnv1a::new();
         match self {
             KeyRef::S(s) => {
@@ -124,16 +124,16 @@ impl<'a> KeyRef<'a> {
 
 /// The position of a partition in the table: its key's stable hash, then the key itself (so that two
 /// keys with the same hash stay distinct and ordered).
-pub type PartitionSlot = (u64, KeyValue);
+pub(crate) type PartitionSlot = (u64, KeyValue);
 
 /// The slot of partition key `pk`.
-pub fn partition_slot(pk: KeyValue) -> PartitionSlot {
+pub(crate) fn partition_slot(pk: KeyValue) -> PartitionSlot {
     (pk.stable_hash(), pk)
 }
 
 /// A full primary key: partition key and, for tables with a sort key, the sort key.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PrimaryKey {
+pub(crate) struct PrimaryKey {
     /// The partition (hash) key.
     pub hash: KeyValue,
     /// The sort (range) key, `None` for hash-only tables.

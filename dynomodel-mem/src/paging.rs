@@ -20,12 +20,12 @@ use crate::index::{IndexPosition, Tie};
 use crate::key::{KeyValue, PartitionSlot};
 
 /// DynamoDB's page limit on data read (before the filter): 1 MB.
-pub const MAX_PAGE_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_PAGE_BYTES: usize = 1024 * 1024;
 
 /// A position inside a partition of a table (`Option<KeyValue>`: the sort key) or of an index
 /// ([`IndexPosition`]: index sort key, then table key). Maps key-condition bounds on a sort key value to
 /// position bounds.
-pub trait Position: Ord + Clone {
+pub(crate) trait Position: Ord + Clone {
     /// The bound "sort key ≥ v" (`inclusive`) or "sort key > v".
     fn lower(v: KeyValue, inclusive: bool) -> Bound<Self>;
     /// The bound "sort key ≤ v" (`inclusive`) or "sort key < v".
@@ -68,7 +68,7 @@ fn non_empty<K: Ord>(lo: &Bound<K>, hi: &Bound<K>) -> bool {
 }
 
 /// [`checked_range`] within one partition.
-pub fn partition_range<K: Ord, V>(
+pub(crate) fn partition_range<K: Ord, V>(
     partition: &Partition<K, V>,
     lo: Bound<K>,
     hi: Bound<K>,
@@ -82,7 +82,7 @@ pub fn partition_range<K: Ord, V>(
 
 /// `map.range((lo, hi))`, or nothing when the bounds are inverted or equal and exclusive (where
 /// `BTreeMap::range` would panic).
-pub fn checked_range<K: Ord, V>(
+pub(crate) fn checked_range<K: Ord, V>(
     map: &BTreeMap<K, V>,
     lo: Bound<K>,
     hi: Bound<K>,
@@ -94,7 +94,7 @@ pub fn checked_range<K: Ord, V>(
 }
 
 /// The tighter of two lower bounds.
-pub fn max_lower<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
+pub(crate) fn max_lower<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
     match (&a, &b) {
         (Bound::Unbounded, _) => b,
         (_, Bound::Unbounded) => a,
@@ -110,7 +110,7 @@ pub fn max_lower<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
 }
 
 /// The tighter of two upper bounds.
-pub fn min_upper<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
+pub(crate) fn min_upper<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
     match (&a, &b) {
         (Bound::Unbounded, _) => b,
         (_, Bound::Unbounded) => a,
@@ -128,7 +128,7 @@ pub fn min_upper<K: Ord>(a: Bound<K>, b: Bound<K>) -> Bound<K> {
 /// The least string greater than every string that starts with `prefix` (`None`: no such string, or
 /// an empty prefix). UTF-8 byte order is code-point order, so incrementing the last incrementable
 /// character gives an exact exclusive upper bound for `begins_with`.
-pub fn string_successor(prefix: &str) -> Option<String> {
+pub(crate) fn string_successor(prefix: &str) -> Option<String> {
     let mut chars: Vec<char> = prefix.chars().collect();
     while let Some(last) = chars.pop() {
         let next = match last {
@@ -144,7 +144,7 @@ pub fn string_successor(prefix: &str) -> Option<String> {
 }
 
 /// The least byte string greater than every byte string that starts with `prefix`.
-pub fn bytes_successor(prefix: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn bytes_successor(prefix: &[u8]) -> Option<Vec<u8>> {
     let mut bytes = prefix.to_vec();
     while let Some(last) = bytes.pop() {
         if last < u8::MAX {
@@ -157,21 +157,21 @@ pub fn bytes_successor(prefix: &[u8]) -> Option<Vec<u8>> {
 
 /// The first hash of segment `segment` of `total`: segments split the u64 hash space into `total`
 /// contiguous slices, and a partition belongs to the slice its hash falls in.
-pub fn segment_start(segment: u32, total: u32) -> u64 {
+pub(crate) fn segment_start(segment: u32, total: u32) -> u64 {
     let start = (u128::from(segment) << 64).div_ceil(u128::from(total.max(1)));
     u64::try_from(start).unwrap_or(u64::MAX)
 }
 
 /// The segment a partition hash belongs to (the inverse of [`segment_start`]).
-pub fn segment_of(hash: u64, total: u32) -> u32 {
+pub(crate) fn segment_of(hash: u64, total: u32) -> u32 {
     u32::try_from((u128::from(hash) * u128::from(total)) >> 64).unwrap_or(u32::MAX)
 }
 
 /// An entry a Query or Scan reads: the item (decoded from a table or an index) and its size.
-pub type Entry<'a> = (Cow<'a, Item>, usize);
+pub(crate) type Entry<'a> = (Cow<'a, Item>, usize);
 
 /// What a Query or Scan reads: a table's items or an index's entries.
-pub trait Readable {
+pub(crate) trait Readable {
     /// The entry as a read sees it; `decoder` is the read's, kept from entry to entry.
     fn entry(&self, decoder: &mut Decoder) -> Entry<'_>;
     /// The entry's item as [`StoredItem::as_bytes`] gives it (a typed read hands it over from these).
@@ -194,7 +194,7 @@ impl Readable for StoredItem {
 
 /// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
 /// `ExclusiveStartKey`: its slot and position).
-pub fn scan_entries<'a, P: Position, V>(
+pub(crate) fn scan_entries<'a, P: Position, V>(
     partitions: &'a BTreeMap<PartitionSlot, Partition<P, V>>,
     from: u64,
     to: Option<u64>,
@@ -223,7 +223,7 @@ pub fn scan_entries<'a, P: Position, V>(
 /// What a page does with the entries it reads: [`read_page`] is one loop (`Limit`, the 1 MB rule,
 /// `Count`, `ScannedCount`, `LastEvaluatedKey`), whether the page decodes its entries into `Item`s
 /// ([`Decoded`]) or hands them to a typed read's sink from their stored form ([`Handed`]).
-pub trait Visit<'a, V: 'a> {
+pub(crate) trait Visit<'a, V: 'a> {
     /// An entry as the visitor works with it.
     type Entry;
     /// The entry `v` holds, and its size (what reading it costs).
@@ -247,7 +247,7 @@ pub trait Visit<'a, V: 'a> {
 /// The entries come in as references and are read here: an iterator of decoded entries (behind a
 /// `dyn Iterator`) returned each through memory, which the loop then copied and stalled on (store
 /// forwarding), a few percent of a Scan page.
-pub fn read_page<'a, V: 'a, W: Visit<'a, V>>(
+pub(crate) fn read_page<'a, V: 'a, W: Visit<'a, V>>(
     entries: impl Iterator<Item = &'a V>,
     limit: Option<usize>,
     items: bool,
@@ -281,10 +281,10 @@ pub fn read_page<'a, V: 'a, W: Visit<'a, V>>(
 
 /// What a page returns of a kept entry: the entry goes in, so a decoded table item is moved out rather
 /// than copied.
-pub type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
+pub(crate) type Output<'r> = &'r dyn Fn(Cow<'_, Item>) -> Item;
 
 /// What a page of `Item`s returns of each item read, and when it stops.
-pub struct PageRules<'r> {
+pub(crate) struct PageRules<'r> {
     /// At most this many items evaluated.
     pub limit: Option<usize>,
     /// Whether an item read counts (the filter; `None`: every item).
@@ -300,7 +300,7 @@ pub struct PageRules<'r> {
 /// [`read_page`] into `Item`s, by `rules`: the page with its items.
 ///
 /// The entries are decoded by one [`Decoder`] for the page.
-pub fn read_items<'a, V: Readable + 'a>(
+pub(crate) fn read_items<'a, V: Readable + 'a>(
     entries: impl Iterator<Item = &'a V>,
     rules: &PageRules<'_>,
 ) -> (QueryOutput, usize) {
@@ -316,7 +316,7 @@ pub fn read_items<'a, V: Readable + 'a>(
 
 /// The [`Visit`] of a page of `Item`s: each entry decoded, filtered by the rules, and returned as
 /// they say.
-pub struct Decoded<'r> {
+pub(crate) struct Decoded<'r> {
     rules: &'r PageRules<'r>,
     decoder: Decoder,
     items: Option<Gather>,
@@ -356,7 +356,7 @@ impl<'a, V: Readable + 'a> Visit<'a, V> for Decoded<'_> {
 /// fetch from the table): each entry is handed to the sink from its stored form, its size read
 /// from its bytes, and the `LastEvaluatedKey` decoded from its key attributes alone (the values
 /// up to the last of them).
-pub struct Handed<'s, 'k> {
+pub(crate) struct Handed<'s, 'k> {
     /// Where the entries go.
     pub sink: &'s mut dyn ItemSink,
     /// The attributes of a `LastEvaluatedKey` ([`Source::lek_names`](crate::read::Source::lek_names)).

@@ -25,7 +25,7 @@ use crate::validate::{self, Constraints};
 
 /// A sort-key condition with its value(s).
 #[derive(Debug, Clone)]
-pub enum SortCondition {
+pub(crate) enum SortCondition {
     /// `= v`
     Eq(KeyValue),
     /// `< v`
@@ -44,7 +44,7 @@ pub enum SortCondition {
 
 impl SortCondition {
     /// Whether sort key `k` satisfies the condition (for the `ExclusiveStartKey` check).
-    pub fn matches(&self, k: &KeyValue) -> bool {
+    pub(crate) fn matches(&self, k: &KeyValue) -> bool {
         match self {
             SortCondition::Eq(v) => k == v,
             SortCondition::Lt(v) => k < v,
@@ -61,7 +61,7 @@ impl SortCondition {
     }
 
     /// The position bounds of the condition.
-    pub fn bounds<P: Position>(&self) -> (Bound<P>, Bound<P>) {
+    pub(crate) fn bounds<P: Position>(&self) -> (Bound<P>, Bound<P>) {
         match self.clone() {
             SortCondition::Eq(v) => (P::lower(v.clone(), true), P::upper(v, true)),
             SortCondition::Lt(v) => (Bound::Unbounded, P::upper(v, false)),
@@ -222,7 +222,7 @@ fn bounds<P: Position>(
 
 /// `Query` against the tables `table_of` looks up; with a `sink`, its items go there (see
 /// [`page`](crate::scan::page)).
-pub fn query<'t>(
+pub(crate) fn query<'t>(
     input: &QueryInput,
     origins: read::ReadOrigins,
     now: DateTime<Utc>,

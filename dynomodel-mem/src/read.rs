@@ -24,7 +24,7 @@ static NO_NAMES: BTreeMap<String, String> = BTreeMap::new();
 static NO_VALUES: Item = BTreeMap::new();
 
 /// A request's placeholders, empty maps standing in for absent ones.
-pub fn placeholders<'a>(
+pub(crate) fn placeholders<'a>(
     names: Option<&'a BTreeMap<String, String>>,
     values: Option<&'a Item>,
 ) -> Placeholders<'a> {
@@ -35,7 +35,7 @@ pub fn placeholders<'a>(
 }
 
 /// The request-level checks on the placeholder maps (dynalite's `validateExpressionParams`).
-pub fn placeholder_maps(
+pub(crate) fn placeholder_maps(
     names: Option<&BTreeMap<String, String>>,
     values: Option<&Item>,
     any_expression: bool,
@@ -69,7 +69,7 @@ pub fn placeholder_maps(
 /// Where a read's expressions come from (see [`Origin`]): a Query may pair a translated
 /// `KeyConditions` with its own FilterExpression.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ReadOrigins {
+pub(crate) struct ReadOrigins {
     /// The KeyConditionExpression's (Query).
     pub key_condition: Origin,
     /// The FilterExpression's.
@@ -80,7 +80,7 @@ pub struct ReadOrigins {
 
 /// The parsed and validated filter and projection of a read.
 #[derive(Debug, Default)]
-pub struct ReadExpressions {
+pub(crate) struct ReadExpressions {
     /// The FilterExpression.
     pub filter: Option<Condition>,
     /// The ProjectionExpression's paths as written.
@@ -88,7 +88,7 @@ pub struct ReadExpressions {
 }
 
 /// Parses and validates an expression of `kind`, recording its placeholders.
-pub fn condition(
+pub(crate) fn condition(
     kind: ExprKind,
     text: &str,
     p: Placeholders<'_>,
@@ -106,7 +106,7 @@ pub fn condition(
 }
 
 /// Parses and validates the filter and projection of a read.
-pub fn read_expressions(
+pub(crate) fn read_expressions(
     filter: Option<&str>,
     projection: Option<&str>,
     p: Placeholders<'_>,
@@ -130,7 +130,7 @@ pub fn read_expressions(
 
 /// A path below a table or index key attribute (`sk.x`, `gk[0]`) is a ValidationException: key
 /// attributes are scalars. Shared by reads (projections, filters) and write conditions.
-pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Result<()> {
+pub(crate) fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Result<()> {
     // Top-level names of the paths that reach inside an attribute.
     let nested: Vec<String> = paths
         .iter()
@@ -161,22 +161,26 @@ pub fn scalar_keys(table: &Table, paths: &[&Path], p: &Placeholders<'_>) -> Resu
 }
 
 /// The top-level attribute name of a path.
-pub fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
+pub(crate) fn top_name(path: &Path, p: &Placeholders<'_>) -> Option<String> {
     eval::top_name(path, p).map(str::to_owned)
 }
 
 /// Every path a condition reads, in source order.
-pub fn condition_paths<'c>(c: &'c Condition, out: &mut Vec<&'c Path>) {
+pub(crate) fn condition_paths<'c>(c: &'c Condition, out: &mut Vec<&'c Path>) {
     c.paths(out);
 }
 
 /// The resolved steps of projection paths (validation guarantees they resolve).
-pub fn projection_steps(paths: &[Path], p: &Placeholders<'_>) -> Vec<Vec<Step>> {
+pub(crate) fn projection_steps(paths: &[Path], p: &Placeholders<'_>) -> Vec<Vec<Step>> {
     paths.iter().filter_map(|path| resolve(path, p)).collect()
 }
 
 /// `Select` after its defaults, with DynamoDB's rules on combinations (request-level checks).
-pub fn select(select: Option<Select>, has_projection: bool, has_index: bool) -> Result<Select> {
+pub(crate) fn select(
+    select: Option<Select>,
+    has_projection: bool,
+    has_index: bool,
+) -> Result<Select> {
     if has_projection {
         let what = match select {
             None | Some(Select::SpecificAttributes) => return Ok(Select::SpecificAttributes),
@@ -204,7 +208,7 @@ pub fn select(select: Option<Select>, has_projection: bool, has_index: bool) -> 
 
 /// The table or one of its indexes.
 #[derive(Debug, Clone, Copy)]
-pub enum Source<'t> {
+pub(crate) enum Source<'t> {
     /// The table itself.
     Table(&'t Table),
     /// A secondary index of the table.
@@ -220,7 +224,11 @@ impl<'t> Source<'t> {
     /// Which error wins when the request also has a problem with the index's key schema or start key
     /// is not documented, and DynamoDB Local 3.3 cannot tell (it serves a CREATING index); the engine
     /// refuses the index first, as a request cannot be validated against an index it may not read.
-    pub fn find(table: &'t Table, index: Option<&str>, now: DateTime<Utc>) -> Result<Source<'t>> {
+    pub(crate) fn find(
+        table: &'t Table,
+        index: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Source<'t>> {
         let Some(name) = index else {
             return Ok(Source::Table(table));
         };
@@ -242,7 +250,7 @@ impl<'t> Source<'t> {
     }
 
     /// The partition key and optional sort key of what is read, with their types.
-    pub fn key_schema(&self) -> Vec<(String, ScalarAttributeType)> {
+    pub(crate) fn key_schema(&self) -> Vec<(String, ScalarAttributeType)> {
         match self {
             Source::Table(t) => t
                 .schema
@@ -256,7 +264,7 @@ impl<'t> Source<'t> {
     }
 
     /// The attributes of a `LastEvaluatedKey`: the table key, plus the index key for an index.
-    pub fn lek_names(&self) -> Vec<String> {
+    pub(crate) fn lek_names(&self) -> Vec<String> {
         match self {
             Source::Table(t) => t
                 .schema
@@ -269,7 +277,7 @@ impl<'t> Source<'t> {
     }
 
     /// The `LastEvaluatedKey` of an entry.
-    pub fn lek_of(&self, entry: &Item) -> Item {
+    pub(crate) fn lek_of(&self, entry: &Item) -> Item {
         self.lek_names()
             .into_iter()
             .filter_map(|n| Some((n.clone(), entry.get(&n)?.clone())))
@@ -279,7 +287,7 @@ impl<'t> Source<'t> {
 
 /// A validated `ExclusiveStartKey`: where in the source the read resumes.
 #[derive(Debug, Clone)]
-pub enum StartKey {
+pub(crate) enum StartKey {
     /// A table position.
     Table(PartitionSlot, Option<KeyValue>),
     /// An index position.
@@ -296,7 +304,11 @@ fn invalid_start(detail: Option<&str>) -> Error {
 /// Validates an `ExclusiveStartKey` against the source (dynalite's `actions/query.js` and
 /// `actions/scan.js` order). `scan_table_wording`: a Scan of the table words a wrong attribute count
 /// "…invalid: The provided key element does not match the schema"; everything else says "…invalid".
-pub fn start_key(esk: &Item, source: &Source<'_>, scan_table_wording: bool) -> Result<StartKey> {
+pub(crate) fn start_key(
+    esk: &Item,
+    source: &Source<'_>,
+    scan_table_wording: bool,
+) -> Result<StartKey> {
     validate::attribute_values(esk).map_err(|e| invalid_start(Some(&message(&e))))?;
     let names = source.lek_names();
     if esk.len() != names.len() || names.iter().any(|n| !esk.contains_key(n)) {
@@ -352,7 +364,7 @@ fn is_empty_key(k: &KeyValue) -> bool {
 }
 
 /// The message of an error (for wrapping it in another message).
-pub fn message(e: &Error) -> String {
+pub(crate) fn message(e: &Error) -> String {
     match e {
         Error::Validation { message } => message.clone(),
         other => other.to_string(),
@@ -363,7 +375,7 @@ pub fn message(e: &Error) -> String {
 /// GSI consistent reads, ALL_ATTRIBUTES on a GSI that does not project everything, key attributes used as
 /// documents, and (DynamoDB Local's rules, the only evidence) filters and GSI projections naming
 /// attributes the index does not hold.
-pub fn check_read(
+pub(crate) fn check_read(
     source: &Source<'_>,
     select: Select,
     consistent: bool,
@@ -433,7 +445,7 @@ pub fn check_read(
 
 /// Whether a read of `source` must fetch items from the table: an LSI that does not hold what Select or
 /// the projection asks for (DynamoDB fetches those attributes from the table at extra cost).
-pub fn fetches_from_table(
+pub(crate) fn fetches_from_table(
     source: &Source<'_>,
     select: Select,
     exprs: &ReadExpressions,
@@ -455,7 +467,7 @@ pub fn fetches_from_table(
 }
 
 /// The table item an index entry stands for.
-pub fn table_item(table: &Table, entry: &Item) -> Option<Item> {
+pub(crate) fn table_item(table: &Table, entry: &Item) -> Option<Item> {
     let mut key = table.schema.key_attributes().map(|(name, ty)| {
         entry
             .get(name)
@@ -467,7 +479,7 @@ pub fn table_item(table: &Table, entry: &Item) -> Option<Item> {
 }
 
 /// A value's type as a key type, if it can be one.
-pub fn scalar_type(v: &AttributeValue) -> Option<ScalarAttributeType> {
+pub(crate) fn scalar_type(v: &AttributeValue) -> Option<ScalarAttributeType> {
     match v {
         AttributeValue::S(_) => Some(ScalarAttributeType::S),
         AttributeValue::N(_) => Some(ScalarAttributeType::N),

@@ -30,11 +30,11 @@ use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
 
 /// The most segments of a parallel scan.
-pub const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
+pub(crate) const MAX_TOTAL_SEGMENTS: i32 = 1_000_000;
 
 /// What a page's capacity report needs: the requested mode and `ConsistentRead`.
 #[derive(Debug, Clone, Copy)]
-pub struct PageCost {
+pub(crate) struct PageCost {
     /// `ReturnConsumedCapacity`.
     pub mode: Option<ReturnConsumedCapacity>,
     /// `ConsistentRead`.
@@ -50,7 +50,7 @@ pub struct PageCost {
 /// straight from their stored form when nothing needs the decoded item (no filter, no projection,
 /// no fetch from the table), else decoded as without a sink and then handed over.
 #[allow(clippy::too_many_arguments)]
-pub fn page<'a, V: Readable + 'a>(
+pub(crate) fn page<'a, V: Readable + 'a>(
     entries: impl Iterator<Item = &'a V>,
     source: &Source<'_>,
     select: Select,
@@ -204,7 +204,7 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
 }
 
 /// `Scan` against the tables `table_of` looks up; with a `sink`, its items go there (see [`page`]).
-pub fn scan<'t>(
+pub(crate) fn scan<'t>(
     input: &ScanInput,
     origins: read::ReadOrigins,
     now: DateTime<Utc>,

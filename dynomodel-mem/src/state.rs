@@ -39,7 +39,7 @@ pub(crate) fn missing_table() -> Error {
 
 /// All tables.
 #[derive(Debug, Default)]
-pub struct State {
+pub(crate) struct State {
     /// Each table behind its own lock (see `lock.rs`).
     tables: BTreeMap<String, RwLock<Table>>,
     /// Tables created so far, for unique table ids.
@@ -177,7 +177,7 @@ impl State {
     /// response says CREATING even when that is zero, as DynamoDB's does ("Upon receiving a CreateTable
     /// request, DynamoDB immediately returns a response with a TableStatus of CREATING", the API
     /// reference; DynamoDB Local 3.3 answers ACTIVE).
-    pub fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
+    pub(crate) fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
         crate::create::create_table(&input)?;
         // Tags are checked with the rest of the request: an invalid tag creates no table.
         crate::tags::validate_create_tags(&input.tags)?;
@@ -233,7 +233,7 @@ impl State {
     }
 
     /// `DescribeTable`.
-    pub fn describe_table(&self, input: &DescribeTableInput) -> Result<DescribeTableOutput> {
+    pub(crate) fn describe_table(&self, input: &DescribeTableInput) -> Result<DescribeTableOutput> {
         validate::table_name(&input.table_name)?;
         let table = self
             .existing_table(&input.table_name)
@@ -249,7 +249,7 @@ impl State {
     /// deletion protection is on or a change is in progress; a table already DELETING is described
     /// again without an error ("If table is already in the DELETING state, no error is returned", the
     /// API reference).
-    pub fn delete_table(&mut self, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
+    pub(crate) fn delete_table(&mut self, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
         validate::table_name(&input.table_name)?;
         let now = self.clock.now();
         let transition = self.config.transition;
@@ -276,7 +276,7 @@ impl State {
     }
 
     /// `ListTables`: names in order, after `ExclusiveStartTableName`, at most `Limit`.
-    pub fn list_tables(&self, input: &ListTablesInput) -> Result<ListTablesOutput> {
+    pub(crate) fn list_tables(&self, input: &ListTablesInput) -> Result<ListTablesOutput> {
         let mut c = Constraints::default();
         if let Some(start) = &input.exclusive_start_table_name {
             c.name(start, "exclusiveStartTableName");
@@ -425,7 +425,7 @@ impl State {
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).
 impl Locked<'_> {
     /// `Query`.
-    pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
         self.query_to(input, None)
     }
 
@@ -453,7 +453,7 @@ impl Locked<'_> {
     }
 
     /// `Scan`.
-    pub fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
+    pub(crate) fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
         self.scan_to(input, None)
     }
 
@@ -492,7 +492,7 @@ impl State {
 #[cfg(test)]
 impl State {
     /// `PutItem`.
-    pub fn put_item(
+    pub(crate) fn put_item(
         &mut self,
         input: dynomodel::backend::PutItemInput,
     ) -> Result<dynomodel::backend::PutItemOutput> {
@@ -500,7 +500,7 @@ impl State {
     }
 
     /// `GetItem`.
-    pub fn get_item(
+    pub(crate) fn get_item(
         &self,
         input: &dynomodel::backend::GetItemInput,
     ) -> Result<dynomodel::backend::GetItemOutput> {
@@ -508,7 +508,7 @@ impl State {
     }
 
     /// `DeleteItem`.
-    pub fn delete_item(
+    pub(crate) fn delete_item(
         &mut self,
         input: &dynomodel::backend::DeleteItemInput,
     ) -> Result<dynomodel::backend::DeleteItemOutput> {
@@ -516,7 +516,7 @@ impl State {
     }
 
     /// `UpdateItem`.
-    pub fn update_item(
+    pub(crate) fn update_item(
         &mut self,
         input: &dynomodel::backend::UpdateItemInput,
     ) -> Result<dynomodel::backend::UpdateItemOutput> {
@@ -524,12 +524,12 @@ impl State {
     }
 
     /// `Query`.
-    pub fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
         self.everything().query(input)
     }
 
     /// `BatchWriteItem`.
-    pub fn batch_write_item(
+    pub(crate) fn batch_write_item(
         &mut self,
         input: dynomodel::backend::BatchWriteItemInput,
     ) -> Result<dynomodel::backend::BatchWriteItemOutput> {
@@ -537,7 +537,7 @@ impl State {
     }
 
     /// `TransactWriteItems`.
-    pub fn transact_write_items(
+    pub(crate) fn transact_write_items(
         &mut self,
         input: &dynomodel::backend::TransactWriteItemsInput,
     ) -> Result<dynomodel::backend::TransactWriteItemsOutput> {
@@ -556,12 +556,12 @@ impl State {
 #[cfg(test)]
 impl State {
     /// How many `ClientRequestToken`s the engine remembers.
-    pub fn tokens_len(&self) -> usize {
+    pub(crate) fn tokens_len(&self) -> usize {
         self.tokens_locked().len()
     }
 
     /// A table, for tests that look inside.
-    pub fn tables_for_test(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
+    pub(crate) fn tables_for_test(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
         self.tables.get(name).map(read)
     }
 }

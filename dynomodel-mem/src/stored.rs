@@ -77,7 +77,7 @@ use shapes::Skeleton;
 
 /// One stored item: its encoded attributes and its DynamoDB size.
 #[derive(Clone, PartialEq, Eq)]
-pub struct StoredItem(Box<[u8]>);
+pub(crate) struct StoredItem(Box<[u8]>);
 
 impl std::fmt::Debug for StoredItem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -100,7 +100,7 @@ const M: u8 = 10;
 impl StoredItem {
     /// Encodes `item`: one allocation of exactly the encoded length (the two parts are written into
     /// this thread's scratch buffers first, then copied).
-    pub fn encode(item: &Item) -> StoredItem {
+    pub(crate) fn encode(item: &Item) -> StoredItem {
         let size = item_size(item);
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut w) => w.finish(item, size),
@@ -110,25 +110,25 @@ impl StoredItem {
     }
 
     /// The item's size by DynamoDB's rule.
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         Self::size_of_bytes(&self.0)
     }
 
     /// The item. Only ever given bytes [`StoredItem::encode`] wrote, so decoding cannot fail; were the
     /// bytes damaged, the attributes decoded up to the damage would be returned.
-    pub fn decode(&self) -> Item {
+    pub(crate) fn decode(&self) -> Item {
         Decoder::default().decode(self).0
     }
 
     /// The encoded bytes, for a holder that keeps them inside an allocation of its own (an index
     /// entry keeps them behind its position: `index/entry.rs`) and reads them with
     /// [`StoredItem::size_of_bytes`] and [`Decoder::decode_bytes`].
-    pub fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.0
     }
 
     /// [`StoredItem::size`] of bytes [`StoredItem::as_bytes`] gave.
-    pub fn size_of_bytes(bytes: &[u8]) -> usize {
+    pub(crate) fn size_of_bytes(bytes: &[u8]) -> usize {
         Reader::new(bytes).varint().unwrap_or(0)
     }
 
@@ -138,7 +138,7 @@ impl StoredItem {
     /// reads, `typed_read.rs`), which saves the map and a copy of every name. Yields what
     /// [`StoredItem::decode`] would hold, in the same order; damaged bytes end it where
     /// `decode_partial` stops.
-    pub fn attributes_of(bytes: &[u8]) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {
+    pub(crate) fn attributes_of(bytes: &[u8]) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {
         let (mut names, mut values, mut count) = match Reader::body(bytes) {
             Some((_, names, values)) => {
                 let mut names = Reader::new(names);
@@ -181,20 +181,20 @@ impl StoredItem {
 /// of a page mostly share one, so a page looks it up in the per-thread cache once rather than per
 /// item.
 #[derive(Default)]
-pub struct Decoder {
+pub(crate) struct Decoder {
     shape: Option<Rc<Skeleton>>,
 }
 
 impl Decoder {
     /// The item and its size by DynamoDB's rule (see [`StoredItem::decode`]).
     #[inline]
-    pub fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
+    pub(crate) fn decode(&mut self, item: &StoredItem) -> (Item, usize) {
         self.decode_bytes(&item.0)
     }
 
     /// [`Decoder::decode`] of bytes [`StoredItem::as_bytes`] gave.
     #[inline]
-    pub fn decode_bytes(&mut self, bytes: &[u8]) -> (Item, usize) {
+    pub(crate) fn decode_bytes(&mut self, bytes: &[u8]) -> (Item, usize) {
         // Damaged bytes (never written by the encoder) give what decodes up to the damage.
         self.try_decode(bytes).unwrap_or_else(|| {
             (

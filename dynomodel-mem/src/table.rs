@@ -30,7 +30,7 @@ use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, Transitio
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
-pub struct TableSchema {
+pub(crate) struct TableSchema {
     /// The table's name.
     pub name: String,
     /// Types of the key attributes of the table and its indexes, in request order.
@@ -61,7 +61,7 @@ pub struct TableSchema {
 
 impl TableSchema {
     /// The key attributes, partition key first, with their declared types.
-    pub fn key_attributes(&self) -> impl Iterator<Item = (&str, ScalarAttributeType)> + '_ {
+    pub(crate) fn key_attributes(&self) -> impl Iterator<Item = (&str, ScalarAttributeType)> + '_ {
         self.key_schema.iter().map(move |k| {
             let name = k.attribute_name.as_str();
             (name, self.attribute_type(name))
@@ -70,7 +70,7 @@ impl TableSchema {
 
     /// The declared type of `name`. CreateTable validation guarantees every key attribute is defined; the
     /// fallback only keeps this total.
-    pub fn attribute_type(&self, name: &str) -> ScalarAttributeType {
+    pub(crate) fn attribute_type(&self, name: &str) -> ScalarAttributeType {
         self.attribute_definitions
             .iter()
             .find(|d| d.attribute_name == name)
@@ -78,7 +78,7 @@ impl TableSchema {
     }
 
     /// Whether the table bills per request.
-    pub fn is_on_demand(&self) -> bool {
+    pub(crate) fn is_on_demand(&self) -> bool {
         self.billing_mode == Some(BillingMode::PayPerRequest)
     }
 }
@@ -109,7 +109,7 @@ fn throughput(
 
 /// A table: schema, items, and running totals for DescribeTable.
 #[derive(Debug)]
-pub struct Table {
+pub(crate) struct Table {
     /// What CreateTable fixed.
     pub schema: TableSchema,
     partitions: TablePartitions,
@@ -129,11 +129,11 @@ pub struct Table {
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
-pub type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.
-    pub fn new(schema: TableSchema) -> Table {
+    pub(crate) fn new(schema: TableSchema) -> Table {
         Table {
             indexes: indexes_of(&schema),
             schema,
@@ -151,7 +151,7 @@ impl Table {
     /// Adds a secondary index and backfills it from the items already stored. Items without the
     /// index key attributes, or with one of another type than the index declares, are left out (the
     /// live service skips them and reports them as index key violations; the engine just skips them).
-    pub fn add_index(&mut self, mut index: Index) {
+    pub(crate) fn add_index(&mut self, mut index: Index) {
         for ((_, hash), partition) in &self.partitions {
             for (range, item) in partition {
                 let key = PrimaryKey {
@@ -165,17 +165,17 @@ impl Table {
     }
 
     /// Drops the secondary index `name` and its entries.
-    pub fn remove_index(&mut self, name: &str) {
+    pub(crate) fn remove_index(&mut self, name: &str) {
         self.indexes.retain(|i| i.name != name);
     }
 
     /// The item with this key (decoded: an owned copy).
-    pub fn get(&self, key: &PrimaryKey) -> Option<Item> {
+    pub(crate) fn get(&self, key: &PrimaryKey) -> Option<Item> {
         self.stored(key).map(StoredItem::decode)
     }
 
     /// The item with this key, as stored.
-    pub fn stored(&self, key: &PrimaryKey) -> Option<&StoredItem> {
+    pub(crate) fn stored(&self, key: &PrimaryKey) -> Option<&StoredItem> {
         self.partitions
             .get(&partition_slot(key.hash.clone()))?
             .get(&key.range)
@@ -191,7 +191,7 @@ impl Table {
     /// Stores `item` under `key`, returning the item it replaced (as stored: decoding it is left to the
     /// callers that return it). In durable mode the put is captured for the request's log record
     /// here, where every item write passes (`durable/journal.rs`).
-    pub fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
+    pub(crate) fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
         crate::durable::journal::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode(&item);
         let size = stored.size();
@@ -234,13 +234,13 @@ impl Table {
     }
 
     /// Removes the item with this key, returning it.
-    pub fn delete(&mut self, key: &PrimaryKey) -> Option<Item> {
+    pub(crate) fn delete(&mut self, key: &PrimaryKey) -> Option<Item> {
         self.delete_by(key, None)
     }
 
     /// Removes the item with this key as the service itself (a Time to Live deletion): its stream
     /// record names the service ([`Identity::time_to_live`]).
-    pub fn delete_as_service(&mut self, key: &PrimaryKey) -> Option<Item> {
+    pub(crate) fn delete_as_service(&mut self, key: &PrimaryKey) -> Option<Item> {
         self.delete_by(key, Some(Identity::time_to_live()))
     }
 
@@ -306,27 +306,27 @@ impl Table {
     }
 
     /// The items, for Query and Scan.
-    pub fn partitions(&self) -> &TablePartitions {
+    pub(crate) fn partitions(&self) -> &TablePartitions {
         &self.partitions
     }
 
     /// The secondary index called `name`.
-    pub fn index(&self, name: &str) -> Option<&Index> {
+    pub(crate) fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
     }
 
     /// The size of the item collection of partition key `hash` (0 without LSIs).
-    pub fn collection_size(&self, hash: &KeyValue) -> usize {
+    pub(crate) fn collection_size(&self, hash: &KeyValue) -> usize {
         self.collections.get(hash).copied().unwrap_or(0)
     }
 
     /// The table's secondary indexes (LSIs, then GSIs).
-    pub fn indexes(&self) -> &[Index] {
+    pub(crate) fn indexes(&self) -> &[Index] {
         &self.indexes
     }
 
     /// Whether `name` is a key attribute of one of the indexes.
-    pub fn is_index_key(&self, name: &str) -> bool {
+    pub(crate) fn is_index_key(&self, name: &str) -> bool {
         self.indexes
             .iter()
             .any(|i| i.hash.0 == name || i.range.as_ref().is_some_and(|r| r.0 == name))
@@ -341,13 +341,13 @@ impl Table {
 
     /// Number of items.
     #[cfg(test)]
-    pub fn item_count(&self) -> usize {
+    pub(crate) fn item_count(&self) -> usize {
         self.item_count
     }
 
     /// All items in Scan order: partitions by key hash, then by sort key.
     #[cfg(test)]
-    pub fn items(&self) -> impl Iterator<Item = Item> + '_ {
+    pub(crate) fn items(&self) -> impl Iterator<Item = Item> + '_ {
         self.partitions
             .values()
             .flat_map(|p| p.iter().map(|(_, item)| item.decode()))
@@ -355,7 +355,7 @@ impl Table {
 
     /// DescribeTable's view of the table at `view`: the table and index statuses follow the changes in
     /// progress (see [`Lifecycle`]).
-    pub fn describe(&self, view: &View) -> TableDescription {
+    pub(crate) fn describe(&self, view: &View) -> TableDescription {
         let s = &self.schema;
         let life = &self.lifecycle;
         let arn = s.arn.clone();
@@ -450,7 +450,7 @@ impl Table {
     /// answers) — name, ARN, id, status, throughput, billing summary, size and count — without the
     /// schema, the indexes, the stream and the creation time (which reads as the epoch, as the AWS
     /// backend reports a missing one). DynamoDB Local 3.3.1 sends the whole description.
-    pub fn describe_deleted(&self, view: &View) -> TableDescription {
+    pub(crate) fn describe_deleted(&self, view: &View) -> TableDescription {
         let full = self.describe(view);
         TableDescription {
             attribute_definitions: Vec::new(),
@@ -468,7 +468,7 @@ impl Table {
     }
 
     /// One global secondary index as DescribeTable shows it at `view`.
-    pub fn describe_gsi(
+    pub(crate) fn describe_gsi(
         &self,
         i: &GlobalSecondaryIndex,
         view: &View,
@@ -506,12 +506,17 @@ impl Table {
 /// Time to Live and tags: the table's side of `ttl/` and `tags.rs`.
 impl Table {
     /// The TTL setting.
-    pub fn ttl(&self) -> &TtlState {
+    pub(crate) fn ttl(&self) -> &TtlState {
         &self.ttl
     }
 
     /// Turns TTL on for `attribute` and indexes the expiry times of the stored items.
-    pub fn enable_ttl(&mut self, attribute: &str, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
+    pub(crate) fn enable_ttl(
+        &mut self,
+        attribute: &str,
+        now: DateTime<Utc>,
+        settles_at: DateTime<Utc>,
+    ) {
         let items = self.partitions.iter().flat_map(|((_, hash), items)| {
             items.iter().map(move |(range, item)| {
                 let key = PrimaryKey {
@@ -525,17 +530,17 @@ impl Table {
     }
 
     /// Turns TTL off.
-    pub fn disable_ttl(&mut self, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
+    pub(crate) fn disable_ttl(&mut self, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
         self.ttl.disable(now, settles_at);
     }
 
     /// The tags, in key order.
-    pub fn tags(&self) -> &BTreeMap<String, String> {
+    pub(crate) fn tags(&self) -> &BTreeMap<String, String> {
         &self.tags
     }
 
     /// The tags, for TagResource and UntagResource.
-    pub fn tags_mut(&mut self) -> &mut BTreeMap<String, String> {
+    pub(crate) fn tags_mut(&mut self) -> &mut BTreeMap<String, String> {
         &mut self.tags
     }
 }

@@ -26,11 +26,11 @@ use crate::state::State;
 use crate::table::Table;
 
 /// Tags per resource.
-pub const MAX_TAGS: usize = 50;
+pub(crate) const MAX_TAGS: usize = 50;
 /// Characters in a tag key.
-pub const MAX_KEY_CHARS: usize = 128;
+pub(crate) const MAX_KEY_CHARS: usize = 128;
 /// Characters in a tag value.
-pub const MAX_VALUE_CHARS: usize = 256;
+pub(crate) const MAX_VALUE_CHARS: usize = 256;
 
 /// The reserved prefix of AWS-assigned tag keys.
 const RESERVED_PREFIX: &str = "aws:";
@@ -40,7 +40,7 @@ const TOO_MANY: &str = "Number of Tags exceed the current limit for the provided
 
 impl State {
     /// `TagResource`: adds the tags, replacing the values of keys already present.
-    pub fn tag_resource(&mut self, input: TagResourceInput) -> Result<TagResourceOutput> {
+    pub(crate) fn tag_resource(&mut self, input: TagResourceInput) -> Result<TagResourceOutput> {
         let name = self.resolve_arn(&input.resource_arn, "TagResource")?;
         if input.tags.is_empty() {
             // Checked before the table is looked up (dynalite: a missing table with `Tags: []`).
@@ -69,7 +69,10 @@ impl State {
     }
 
     /// `UntagResource`: removes the tags with these keys; unknown keys are fine.
-    pub fn untag_resource(&mut self, input: &UntagResourceInput) -> Result<UntagResourceOutput> {
+    pub(crate) fn untag_resource(
+        &mut self,
+        input: &UntagResourceInput,
+    ) -> Result<UntagResourceOutput> {
         let name = self.resolve_arn(&input.resource_arn, "UntagResource")?;
         if input.tag_keys.is_empty() {
             return Err(Error::validation(
@@ -96,7 +99,7 @@ impl State {
 
     /// `ListTagsOfResource`: every tag, in key order, in one page (a table holds at most 50, and no
     /// recorded answer of the service carries a `NextToken`; a token given back is ignored).
-    pub fn list_tags_of_resource(
+    pub(crate) fn list_tags_of_resource(
         &self,
         input: &ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {

@@ -14,7 +14,7 @@ use dynomodel_mem::MemBackend;
 /// unprocessed, as DynamoDB does when throttled. Writes to items with the id `stuck` are never
 /// forwarded.
 #[derive(Debug, Clone)]
-pub struct HalfAnswering {
+pub(crate) struct HalfAnswering {
     engine: MemBackend,
     /// Writes to the item with this id are never forwarded.
     pub stuck: Option<String>,
@@ -25,7 +25,7 @@ pub struct HalfAnswering {
 
 /// What the wrapper saw and forwarded.
 #[derive(Debug, Default)]
-pub struct Stats {
+pub(crate) struct Stats {
     pub get_requests: AtomicUsize,
     pub write_requests: AtomicUsize,
     pub keys_forwarded: AtomicUsize,
@@ -34,7 +34,7 @@ pub struct Stats {
 
 impl HalfAnswering {
     /// Halving every batch request to `engine`.
-    pub fn new(engine: MemBackend) -> Self {
+    pub(crate) fn new(engine: MemBackend) -> Self {
         HalfAnswering {
             engine,
             stuck: None,

@@ -12,7 +12,7 @@ use dynomodel::{AttributeValue, Item, Model, PrimaryKey};
 #[dynomodel(table = "orders")]
 #[composite(pk = ("USER", userid), hash_key)]
 #[composite(sk = ("ORDER", date, id), range_key)]
-pub struct Order {
+pub(crate) struct Order {
     /// The customer.
     pub userid: String,
     /// The day ordered.
@@ -259,7 +259,7 @@ fn typed_conditions_on_leading_parts() {
 #[composite(gsk = ("USER", userid, id))]
 #[global_index(all("by-day", hash = gpk, range = gsk))]
 #[global_index(all("by-status", hash = status, range = sk))]
-pub struct Shipment {
+pub(crate) struct Shipment {
     /// The customer.
     pub userid: String,
     /// The day shipped.

@@ -17,7 +17,7 @@ use dynomodel::{Item, Model, Projected};
 #[local_index(keys("by-day", range = dsk))]
 #[local_index(include("by-weight", range = weight, includes = [note]))]
 #[global_index(keys("by-carrier", hash = carrier, range = dsk))]
-pub struct Shipment {
+pub(crate) struct Shipment {
     /// The owner.
     pub userid: String,
     /// Its number.

@@ -13,7 +13,7 @@ use dynomodel::{AttributeValue, Item, Model, Projected, ProjectionType};
 #[composite(ssk = ("DAY", date, id))]
 #[global_index(keys("by-status", hash = spk, range = ssk))]
 #[global_index(include("by-carrier", hash = carrier, range = weight, includes = [note, spk]))]
-pub struct Parcel {
+pub(crate) struct Parcel {
     /// The owner.
     pub userid: String,
     /// Its number.

@@ -11,24 +11,24 @@ use crate::apply::{apply, Answer};
 use crate::generator::{Op, TableSpec};
 
 /// Requests sent per operation kind (a page walk counts each page; both sides count as one).
-pub type Counts = BTreeMap<&'static str, usize>;
+pub(crate) type Counts = BTreeMap<&'static str, usize>;
 
 /// A backend under test, with the name used in reports.
-pub struct Side<'a> {
+pub(crate) struct Side<'a> {
     pub name: &'static str,
     pub backend: &'a dyn Backend,
 }
 
 /// The first operation whose answers differ.
 #[derive(Debug)]
-pub struct Divergence {
+pub(crate) struct Divergence {
     pub index: usize,
     pub left: Answer,
     pub right: Answer,
 }
 
 /// Runs `ops` on fresh tables named `{prefix}_{i}` on both sides; tables are deleted afterwards.
-pub async fn run(
+pub(crate) async fn run(
     prefix: &str,
     tables: &[TableSpec],
     ops: &[Op],
@@ -76,7 +76,7 @@ pub async fn run(
 /// Shrinks a divergence: first the diverging operation alone (most divergences need no history), then
 /// chunks of the history removed by halving sizes (delta debugging), keeping every removal after
 /// which the backends still disagree. Then describes what is left.
-pub async fn shrink(
+pub(crate) async fn shrink(
     prefix: &str,
     tables: &[TableSpec],
     ops: &[Op],

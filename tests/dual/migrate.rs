@@ -17,7 +17,7 @@ mod v1 {
 
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynomodel(table = "posts")]
-    pub struct Post {
+    pub(super) struct Post {
         #[hash_key]
         pub userid: String,
         #[range_key]
@@ -34,7 +34,7 @@ mod v2 {
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynomodel(table = "posts", stream = "new_image", tags(team = "core"))]
     #[global_index(all("by-city", hash = city, range = ts))]
-    pub struct Post {
+    pub(super) struct Post {
         #[hash_key]
         pub userid: String,
         #[range_key]
@@ -58,7 +58,7 @@ mod v3 {
         tags(team = "core")
     )]
     #[global_index(all("by-city", hash = city, range = ts))]
-    pub struct Post {
+    pub(super) struct Post {
         #[hash_key]
         pub userid: String,
         #[range_key]
@@ -82,7 +82,7 @@ mod v4 {
         tags(team = "core")
     )]
     #[global_index(all("by-city", hash = city, range = ts), throughput(read = 7, write = 3))]
-    pub struct Post {
+    pub(super) struct Post {
         #[hash_key]
         pub userid: String,
         #[range_key]
@@ -100,7 +100,7 @@ mod other_keys {
     /// The same table with another key and a local index: neither can be migrated.
     #[derive(Model, Debug, Clone, PartialEq)]
     #[dynomodel(table = "posts")]
-    pub struct Post {
+    pub(super) struct Post {
         #[hash_key]
         pub userid: String,
         #[range_key]

@@ -18,7 +18,7 @@ use crate::attr::{option_name, set_once, skip_value, Errors};
 use crate::ir::KeyRole;
 
 /// One `#[composite(...)]`.
-pub struct CompositeAttr {
+pub(crate) struct CompositeAttr {
     /// The identifier before `=`: the handle's name, and the attribute's unless renamed.
     pub name: Ident,
     /// `rename = "..."`: the attribute's name.
@@ -43,7 +43,7 @@ enum Element {
 
 /// Parses `#[composite(name = ("PREFIX", field, ...), hash_key | range_key, separator = "#",
 /// rename = "Name")]`.
-pub fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
+pub(crate) fn parse(attr: &Attribute, errors: &mut Errors) -> Option<CompositeAttr> {
     let mut definition: Option<(Ident, Vec<Element>, Span)> = None;
     let mut separator = None;
     let mut rename = None;

@@ -9,7 +9,7 @@ use crate::attr::{Errors, Spanned};
 
 /// A stored width: the number of fractional digits of the seconds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Width {
+pub(crate) enum Width {
     Seconds,
     Millis,
     Micros,
@@ -30,7 +30,7 @@ impl Width {
     }
 
     /// The marker type's name in `dynomodel::convert::datetime`.
-    pub fn marker(self) -> &'static str {
+    pub(crate) fn marker(self) -> &'static str {
         match self {
             Width::Seconds => "Seconds",
             Width::Millis => "Millis",
@@ -40,7 +40,7 @@ impl Width {
     }
 
     /// The option's value, for shapes and messages.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Width::Seconds => "seconds",
             Width::Millis => "millis",
@@ -51,7 +51,7 @@ impl Width {
 }
 
 /// Parses `datetime = "width"`; an unknown width is recorded and gives `None`.
-pub fn width(
+pub(crate) fn width(
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
 ) -> syn::Result<Option<Spanned<Width>>> {

@@ -12,7 +12,7 @@ use crate::case::RenameRule;
 
 /// The options on the enum (or newtype struct).
 #[derive(Default)]
-pub struct EnumAttrs {
+pub(crate) struct EnumAttrs {
     /// `rename_all = "snake_case"`: how variant names become tags.
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `tag = "type"`: internally tagged, the variant's name stored in this attribute of its map.
@@ -21,7 +21,7 @@ pub struct EnumAttrs {
 
 /// The options on a variant.
 #[derive(Default)]
-pub struct VariantAttrs {
+pub(crate) struct VariantAttrs {
     /// `rename = "tag"`.
     pub rename: Option<Spanned<String>>,
     /// `rename_all = "camelCase"`: how a struct variant's fields are named.
@@ -29,7 +29,7 @@ pub struct VariantAttrs {
 }
 
 /// Parses the enum's attributes.
-pub fn container(attrs: &[Attribute], errors: &mut Errors) -> EnumAttrs {
+pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> EnumAttrs {
     let mut out = EnumAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("dynomodel")) {
         let parsed = attr.parse_nested_meta(|meta| {
@@ -62,7 +62,7 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> EnumAttrs {
 }
 
 /// Parses a variant's attributes.
-pub fn variant(attrs: &[Attribute], errors: &mut Errors) -> VariantAttrs {
+pub(crate) fn variant(attrs: &[Attribute], errors: &mut Errors) -> VariantAttrs {
     let mut out = VariantAttrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("dynomodel")) {
         let parsed = attr.parse_nested_meta(|meta| {

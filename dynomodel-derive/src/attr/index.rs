@@ -23,7 +23,7 @@ use crate::attr::{option_name, set_once, skip_value, throughput, Errors, Spanned
 
 /// What an index holds besides the keys.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ProjectionKind {
+pub(crate) enum ProjectionKind {
     /// `all`: every attribute.
     All,
     /// `keys`: the table and index keys only.
@@ -47,7 +47,7 @@ impl ProjectionKind {
 }
 
 /// One parsed index declaration.
-pub struct IndexAttr {
+pub(crate) struct IndexAttr {
     /// The projection and the span of its keyword.
     pub projection: Spanned<ProjectionKind>,
     /// The index name and the span of its string.
@@ -74,7 +74,7 @@ fn includes_list(input: ParseStream<'_>) -> syn::Result<Vec<Ident>> {
 }
 
 /// `#[index(all = "name")]`, `#[index(keys = "name")]`, `#[index(include = "name", includes = [..])]`.
-pub fn local(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
+pub(crate) fn local(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
     let mut projection: Option<Spanned<ProjectionKind>> = None;
     let mut name = None;
     let mut includes = None;
@@ -123,13 +123,13 @@ pub fn local(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
 }
 
 /// `#[global_index(all("name", hash = f, range = f), throughput(read = N, write = N))]`.
-pub fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
+pub(crate) fn global(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
     struct_level(attr, Level::Global, errors)
 }
 
 /// `#[local_index(all("name", range = f))]`: the struct-level local index of a model with
 /// composites, whose sort key may be a composite (which no field can carry an `#[index]` for).
-pub fn local_on_struct(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
+pub(crate) fn local_on_struct(attr: &Attribute, errors: &mut Errors) -> Option<IndexAttr> {
     struct_level(attr, Level::Local, errors)
 }
 
@@ -300,7 +300,7 @@ fn index_body(
 
 /// Parses without a `ParseNestedMeta` (used by the tests).
 #[cfg(test)]
-pub fn parse_global(attr: &Attribute) -> (Option<IndexAttr>, Result<(), syn::Error>) {
+pub(crate) fn parse_global(attr: &Attribute) -> (Option<IndexAttr>, Result<(), syn::Error>) {
     let mut errors = Errors::default();
     let index = global(attr, &mut errors);
     (index, errors.finish())

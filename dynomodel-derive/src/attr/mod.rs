@@ -13,25 +13,25 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 
 use crate::case::RenameRule;
 
-pub mod composite;
-pub mod datetime;
-pub mod enums;
-pub mod index;
-pub mod table;
+pub(crate) mod composite;
+pub(crate) mod datetime;
+pub(crate) mod enums;
+pub(crate) mod index;
+pub(crate) mod table;
 
-pub use index::{IndexAttr, ProjectionKind};
-pub use table::{StreamView, TableClassAttr, TagsAttr};
+pub(crate) use index::{IndexAttr, ProjectionKind};
+pub(crate) use table::{StreamView, TableClassAttr, TagsAttr};
 
 /// Every error found so far, combined into one `syn::Error` (which renders as several
 /// `compile_error!`s, each with its own span).
 #[derive(Default)]
-pub struct Errors {
+pub(crate) struct Errors {
     combined: Option<syn::Error>,
 }
 
 impl Errors {
     /// Records an error.
-    pub fn push(&mut self, error: syn::Error) {
+    pub(crate) fn push(&mut self, error: syn::Error) {
         match &mut self.combined {
             Some(combined) => combined.combine(error),
             None => self.combined = Some(error),
@@ -39,25 +39,25 @@ impl Errors {
     }
 
     /// Records an error spanned at `span`.
-    pub fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+    pub(crate) fn at(&mut self, span: Span, message: impl std::fmt::Display) {
         self.push(syn::Error::new(span, message));
     }
 
     /// The errors, if any.
-    pub fn finish(self) -> Result<(), syn::Error> {
+    pub(crate) fn finish(self) -> Result<(), syn::Error> {
         self.combined.map_or(Ok(()), Err)
     }
 }
 
 /// A value with the span of the token that set it, for error messages pointing at the right place.
-pub struct Spanned<T> {
+pub(crate) struct Spanned<T> {
     pub value: T,
     pub span: Span,
 }
 
 /// The options on the struct.
 #[derive(Default)]
-pub struct ContainerAttrs {
+pub(crate) struct ContainerAttrs {
     /// `table = "name"`.
     pub table: Option<Spanned<String>>,
     /// `throughput(read = N, write = N)`: (read, write).
@@ -90,7 +90,7 @@ pub struct ContainerAttrs {
 
 /// The options on a field.
 #[derive(Default)]
-pub struct FieldAttrs {
+pub(crate) struct FieldAttrs {
     /// `#[hash_key]`.
     pub hash_key: Option<Span>,
     /// `#[range_key]`.
@@ -153,7 +153,7 @@ pub(crate) fn option_name(meta: &ParseNestedMeta<'_>) -> String {
 }
 
 /// Parses the struct's attributes.
-pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
+pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
     let mut out = ContainerAttrs::default();
     for attr in attrs {
         if attr.path().is_ident("global_index") {
@@ -297,7 +297,7 @@ pub(crate) fn throughput(
 }
 
 /// Parses one field's attributes.
-pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
+pub(crate) fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in attrs {
         let path = attr.path();

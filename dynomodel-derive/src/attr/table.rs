@@ -19,20 +19,20 @@ use syn::{Ident, LitStr, Token};
 use crate::attr::{Errors, Spanned};
 
 /// One `key = "value"` of `tags(...)`, each half with its span.
-pub struct TagAttr {
+pub(crate) struct TagAttr {
     pub key: Spanned<String>,
     pub value: Spanned<String>,
 }
 
 /// `tags(...)`: the tags in declaration order and the span of the `tags` keyword.
-pub struct TagsAttr {
+pub(crate) struct TagsAttr {
     pub tags: Vec<TagAttr>,
     pub span: Span,
 }
 
 /// The view a `stream = "..."` option selects (DynamoDB's `StreamViewType`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum StreamView {
+pub(crate) enum StreamView {
     KeysOnly,
     NewImage,
     OldImage,
@@ -54,7 +54,7 @@ impl StreamView {
     }
 
     /// The variant of `dynomodel::backend::StreamViewType`.
-    pub fn variant(self) -> &'static str {
+    pub(crate) fn variant(self) -> &'static str {
         match self {
             StreamView::KeysOnly => "KeysOnly",
             StreamView::NewImage => "NewImage",
@@ -66,7 +66,7 @@ impl StreamView {
 
 /// The storage class a `table_class = "..."` option selects (DynamoDB's `TableClass`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum TableClassAttr {
+pub(crate) enum TableClassAttr {
     Standard,
     StandardInfrequentAccess,
 }
@@ -83,7 +83,7 @@ impl TableClassAttr {
     }
 
     /// The variant of `dynomodel::backend::TableClass`.
-    pub fn variant(self) -> &'static str {
+    pub(crate) fn variant(self) -> &'static str {
         match self {
             TableClassAttr::Standard => "Standard",
             TableClassAttr::StandardInfrequentAccess => "StandardInfrequentAccess",
@@ -92,7 +92,7 @@ impl TableClassAttr {
 }
 
 /// Parses `tags(key = "value", "key" = "value", ...)`.
-pub fn tags(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<TagsAttr> {
+pub(crate) fn tags(meta: &ParseNestedMeta<'_>, span: Span) -> syn::Result<TagsAttr> {
     let content;
     syn::parenthesized!(content in meta.input);
     let mut tags = Vec::new();
@@ -136,7 +136,7 @@ fn tag(input: ParseStream<'_>) -> syn::Result<TagAttr> {
 }
 
 /// Parses `stream = "view"`; an unknown view is recorded and gives `None`.
-pub fn stream(
+pub(crate) fn stream(
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
 ) -> syn::Result<Option<Spanned<StreamView>>> {
@@ -161,7 +161,7 @@ pub fn stream(
 }
 
 /// Parses `table_class = "class"`; an unknown class is recorded and gives `None`.
-pub fn table_class(
+pub(crate) fn table_class(
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
 ) -> syn::Result<Option<Spanned<TableClassAttr>>> {

@@ -10,7 +10,7 @@ use crate::ir::{self, Container, Derive, KeyRole};
 /// The most parts a composite has: the tuple traits of `dynomodel::CompositeParts` go that far.
 const MAX_PARTS: usize = 6;
 
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     only_on_models(container, errors);
     one_key_of_each_role(container, errors);
     names_distinct(container, errors);

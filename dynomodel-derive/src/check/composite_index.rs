@@ -13,7 +13,7 @@ const MAX_GLOBAL: usize = 20;
 /// DynamoDB's limit on local indexes per table (hard).
 const MAX_LOCAL: usize = 5;
 
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     let mut names = HashSet::new();
     let mut handles: HashSet<String> = container
         .fields

@@ -6,7 +6,7 @@ use crate::attr::Errors;
 use crate::ir::{Container, Derive, Field};
 
 /// Runs every counter rule.
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     only_on_models(container, errors);
     needs_a_version(container, errors);
     not_a_key(container, errors);

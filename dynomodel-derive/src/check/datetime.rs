@@ -7,7 +7,7 @@ use crate::attr::Errors;
 use crate::ir::Field;
 
 /// Runs the rules on a list of fields (a model's, a document's or a struct variant's).
-pub fn fields(fields: &[Field<'_>], errors: &mut Errors) {
+pub(crate) fn fields(fields: &[Field<'_>], errors: &mut Errors) {
     for field in fields {
         one_way(field, errors);
     }

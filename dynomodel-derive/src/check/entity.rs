@@ -5,7 +5,7 @@ use crate::ir::{Container, Derive};
 
 /// The entity options belong on models, name something, and the entity attribute is not also a
 /// field or composite (the item would hold one value for two meanings).
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     let attrs = &container.attrs;
     if container.derive == Derive::Document {
         for span in [&attrs.entity, &attrs.entity_attribute]

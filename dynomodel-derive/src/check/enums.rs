@@ -8,7 +8,7 @@ use crate::check::escape;
 use crate::ir::enums::{AttrContainer, Kind, Shape};
 
 /// Runs every rule.
-pub fn check(container: &AttrContainer<'_>, errors: &mut Errors) {
+pub(crate) fn check(container: &AttrContainer<'_>, errors: &mut Errors) {
     tag(container, errors);
     let Kind::Enum(variants) = &container.kind else {
         return;

@@ -6,7 +6,7 @@ use crate::attr::Errors;
 use crate::ir::{Container, Field};
 
 /// Runs every escape-hatch rule on a model's or document's fields.
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     fields(&container.fields, errors);
     for index in &container.indexes {
         for (position, span) in index.hash.iter().chain(&index.range) {
@@ -28,7 +28,7 @@ pub fn check(container: &Container<'_>, errors: &mut Errors) {
 }
 
 /// The rules on a list of fields (a model's, a document's or a struct variant's).
-pub fn fields(fields: &[Field<'_>], errors: &mut Errors) {
+pub(super) fn fields(fields: &[Field<'_>], errors: &mut Errors) {
     for field in fields {
         one_way(field, errors);
         not_a_key(field, errors);

@@ -16,7 +16,7 @@ use crate::ir::{Container, Derive, KeyRole};
 const MAX_LOCAL: usize = 5;
 const MAX_GLOBAL: usize = 20;
 
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     if container.derive == Derive::Document {
         for index in &container.indexes {
             errors.at(index.span, "a Document has no indexes: secondary indexes belong on a `#[derive(Model)]` struct");

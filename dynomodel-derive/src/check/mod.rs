@@ -9,9 +9,9 @@ use crate::ir::{Container, Derive, KeyRole};
 mod composite;
 mod composite_index;
 mod counter;
-pub mod datetime;
+pub(crate) mod datetime;
 mod entity;
-pub mod enums;
+pub(crate) mod enums;
 mod escape;
 mod index;
 mod tags;
@@ -20,7 +20,7 @@ mod ttl;
 mod version;
 
 /// Runs every rule.
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(crate) fn check(container: &Container<'_>, errors: &mut Errors) {
     hash_key_present(container, errors);
     one_key_of_each_role(container, errors);
     keys_only_on_models(container, errors);

@@ -24,7 +24,7 @@ fn allowed(c: char) -> bool {
 }
 
 /// Runs every tag rule.
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     let Some(tags) = &container.attrs.tags else {
         return;
     };

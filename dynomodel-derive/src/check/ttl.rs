@@ -6,7 +6,7 @@ use crate::attr::Errors;
 use crate::ir::{Container, Derive};
 
 /// Runs every ttl rule.
-pub fn check(container: &Container<'_>, errors: &mut Errors) {
+pub(super) fn check(container: &Container<'_>, errors: &mut Errors) {
     only_on_models(container, errors);
     at_most_one(container, errors);
     not_a_key(container, errors);

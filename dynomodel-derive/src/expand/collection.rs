@@ -19,7 +19,7 @@ struct Member<'a> {
 }
 
 /// The expansion (or the errors, with no impl).
-pub fn derive(input: &DeriveInput) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let mut errors = Errors::default();
     let (members, unknown) = parse(input, &mut errors);
     if let Err(errors) = errors.finish() {

@@ -133,7 +133,7 @@ impl<'c, 'a> Slot<'c, 'a> {
 }
 
 /// All the code for a model with composite keys.
-pub fn generate(container: &Container<'_>) -> TokenStream {
+pub(super) fn generate(container: &Container<'_>) -> TokenStream {
     let Some(hash) = Slot::of(container, KeyRole::Hash) else {
         return TokenStream::new();
     };
@@ -168,7 +168,9 @@ pub fn generate(container: &Container<'_>) -> TokenStream {
 /// After a compile error: the key struct, its conversions and every handle, for real (only the
 /// `Model` body is a stub), so that uses of `OrderKey` or `Order::sk()` do not add errors of their
 /// own. `None` when there is no hash key to build them from.
-pub fn stub_items(container: &Container<'_>) -> Option<(TokenStream, TokenStream, TokenStream)> {
+pub(super) fn stub_items(
+    container: &Container<'_>,
+) -> Option<(TokenStream, TokenStream, TokenStream)> {
     let hash = Slot::of(container, KeyRole::Hash)?;
     let range = Slot::of(container, KeyRole::Range);
     // Keys sharing a field would declare it twice in the key struct: fall back to the plain stub.

@@ -35,7 +35,10 @@ fn keys<'c, 'a>(container: &'c Container<'a>) -> Vec<(usize, Slot<'c, 'a>, Optio
 }
 
 /// The `AttributeDefinition`s of the index keys that are not table keys (once per name).
-pub fn attribute_definitions(container: &Container<'_>, table_keys: &[&str]) -> Vec<TokenStream> {
+pub(super) fn attribute_definitions(
+    container: &Container<'_>,
+    table_keys: &[&str],
+) -> Vec<TokenStream> {
     let mut seen: Vec<String> = table_keys.iter().map(|k| (*k).to_owned()).collect();
     let mut out = Vec::new();
     for (_, hash, range) in keys(container) {
@@ -53,7 +56,7 @@ pub fn attribute_definitions(container: &Container<'_>, table_keys: &[&str]) -> 
 /// The `(local_secondary_indexes, global_secondary_indexes)` of the schema. As for other models, a
 /// global index without its own throughput takes a provisioned table's, an on-demand table's
 /// indexes have none, and a local index shares the table's capacity.
-pub fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+pub(super) fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let table_throughput = container.attrs.throughput.as_ref().map(|t| t.value);
     let mut locals = Vec::new();
     let mut globals = Vec::new();
@@ -102,7 +105,7 @@ pub fn schema(container: &Container<'_>) -> (Vec<TokenStream>, Vec<TokenStream>)
 /// `Order::by_day() -> Index<Order, Hash, Range, Order>`: the hash type is the key's parts (one value
 /// or a tuple), the range type a field's handle type, or `String` for a composite (whose conditions
 /// come from its `Composite` handle).
-pub fn handles(container: &Container<'_>) -> TokenStream {
+pub(super) fn handles(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     let functions = keys(container).into_iter().filter_map(|(n, hash, range)| {

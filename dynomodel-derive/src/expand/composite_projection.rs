@@ -52,7 +52,7 @@ fn projected<'c>(container: &'c Container<'_>) -> impl Iterator<Item = &'c Compo
 }
 
 /// The item structs (outside the `const _` block: users name them).
-pub fn item_structs(container: &Container<'_>) -> TokenStream {
+pub(super) fn item_structs(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     let structs = projected(container).map(|index| {
@@ -84,7 +84,7 @@ pub fn item_structs(container: &Container<'_>) -> TokenStream {
 }
 
 /// `Projected` for the item structs and their `key()` (inside the `const _` block).
-pub fn item_impls(container: &Container<'_>) -> TokenStream {
+pub(super) fn item_impls(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     let key = format_ident!("{}Key", model);

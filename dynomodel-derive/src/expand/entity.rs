@@ -7,7 +7,7 @@ use quote::quote;
 use crate::ir::Container;
 
 /// The attribute holding the entity type (must equal `dynomodel::DEFAULT_ENTITY_ATTRIBUTE`).
-pub fn attribute_name(container: &Container<'_>) -> String {
+pub(crate) fn attribute_name(container: &Container<'_>) -> String {
     container
         .attrs
         .entity_attribute
@@ -16,7 +16,7 @@ pub fn attribute_name(container: &Container<'_>) -> String {
 }
 
 /// `ENTITY_TYPE` and `ENTITY_ATTRIBUTE` (nothing without an entity, so the trait's defaults apply).
-pub fn consts(container: &Container<'_>) -> TokenStream {
+pub(crate) fn consts(container: &Container<'_>) -> TokenStream {
     let Some(entity) = &container.attrs.entity else {
         return TokenStream::new();
     };
@@ -29,7 +29,7 @@ pub fn consts(container: &Container<'_>) -> TokenStream {
 }
 
 /// The statement of `to_item` writing the entity type into `__item`.
-pub fn write(container: &Container<'_>) -> TokenStream {
+pub(crate) fn write(container: &Container<'_>) -> TokenStream {
     let Some(entity) = &container.attrs.entity else {
         return TokenStream::new();
     };
@@ -39,7 +39,7 @@ pub fn write(container: &Container<'_>) -> TokenStream {
 }
 
 /// The statement of `from_item` refusing an item of another entity type in `__item`.
-pub fn check(container: &Container<'_>) -> TokenStream {
+pub(crate) fn check(container: &Container<'_>) -> TokenStream {
     let Some(entity) = &container.attrs.entity else {
         return TokenStream::new();
     };

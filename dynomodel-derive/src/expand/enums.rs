@@ -18,7 +18,7 @@ use crate::ir::Field;
 mod internal;
 
 /// The whole derive: parse, check, then generate (or the errors plus a stub).
-pub fn derive(input: &DeriveInput) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let mut errors = Errors::default();
     let container = AttrContainer::from_ast(input, &mut errors);
     if let Some(container) = &container {

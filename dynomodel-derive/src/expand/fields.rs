@@ -86,7 +86,7 @@ fn width_type(width: Width, span: proc_macro2::Span) -> TokenStream {
 }
 
 /// `Result<Option<AttributeValue>, ConversionError>` for `value` (an expression of type `&T`).
-pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
+pub(super) fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
         Some(Adapter { to, .. }) => quote_spanned!(ty.span()=> #to(#value)),
@@ -95,7 +95,7 @@ pub fn to_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
 }
 
 /// `Result<T, ConversionError>` from `value` (an `AttributeValue`).
-pub fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
+pub(super) fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
         Some(Adapter { from, .. }) => quote_spanned!(ty.span()=> #from(#value)),
@@ -104,7 +104,7 @@ pub fn from_attribute(field: &Field<'_>, value: TokenStream) -> TokenStream {
 }
 
 /// The value a `default` or `skip` field takes.
-pub fn default_value(field: &Field<'_>) -> TokenStream {
+pub(super) fn default_value(field: &Field<'_>) -> TokenStream {
     match &field.default {
         FieldDefault::Path(path) => quote!(#path()),
         FieldDefault::Trait | FieldDefault::None => {
@@ -115,7 +115,7 @@ pub fn default_value(field: &Field<'_>) -> TokenStream {
 }
 
 /// `Result<T, ConversionError>` for an absent attribute.
-pub fn from_missing(field: &Field<'_>) -> TokenStream {
+pub(super) fn from_missing(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match (&field.default, adapter(field)) {
         (FieldDefault::Trait | FieldDefault::Path(_), _) => {
@@ -133,7 +133,7 @@ pub fn from_missing(field: &Field<'_>) -> TokenStream {
 
 /// The key's scalar type (S, N or B). For a plain field this is where a type that cannot be a key is
 /// reported, through `KeyAttribute`'s `on_unimplemented` message, spanned at the field's type.
-pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
+pub(super) fn key_scalar_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match adapter(field) {
         Some(Adapter { module, .. }) => quote_spanned!(ty.span()=> #module::key_type::<#ty>()),
@@ -143,7 +143,7 @@ pub fn key_scalar_type(field: &Field<'_>) -> TokenStream {
 
 /// An index key's scalar type: like [`key_scalar_type`], but an `Option` of a key type is allowed
 /// (a sparse index), through `IndexKeyAttribute`.
-pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
+pub(super) fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     if let Conversion::DateTime(_) = field.conversion {
         // An `Option` of a date-time makes a sparse index, as an `Option` of a key type does.
@@ -162,7 +162,7 @@ pub fn index_key_scalar_type(field: &Field<'_>) -> TokenStream {
 /// not a list of numbers), an `epoch_seconds` date is `EpochSeconds<_>` and a `#[ttl]` time is
 /// `Ttl<_>` (N, not the date's own S string). An `Option` field keeps its `Option` around the wrapper,
 /// so that `set(field, None)` still removes it and conditions take the inner value.
-pub fn handle_type(field: &Field<'_>) -> TokenStream {
+pub(super) fn handle_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     let wrapper = match field.conversion {
         Conversion::Attribute => return quote!(#ty),
@@ -196,7 +196,7 @@ pub fn handle_type(field: &Field<'_>) -> TokenStream {
 
 /// The type of the field's part in its composites' handles (`Composite<M, (String, _)>`): the
 /// field's own type, or for a `datetime` field the wrapper that writes its width.
-pub fn part_type(field: &Field<'_>) -> TokenStream {
+pub(super) fn part_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match field.conversion {
         Conversion::DateTime(width) => {
@@ -208,7 +208,7 @@ pub fn part_type(field: &Field<'_>) -> TokenStream {
 }
 
 /// `Result<String, ConversionError>`: the field's text inside a composite, from `value` (`&T`).
-pub fn to_part(field: &Field<'_>, value: &TokenStream) -> TokenStream {
+pub(super) fn to_part(field: &Field<'_>, value: &TokenStream) -> TokenStream {
     let ty = field.ty;
     match field.conversion {
         Conversion::DateTime(width) => {
@@ -220,7 +220,7 @@ pub fn to_part(field: &Field<'_>, value: &TokenStream) -> TokenStream {
 }
 
 /// The function reading the field from its text inside a composite (`fn(&str) -> Result<T, _>`).
-pub fn from_part(field: &Field<'_>) -> TokenStream {
+pub(super) fn from_part(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     match field.conversion {
         Conversion::DateTime(width) => {
@@ -232,7 +232,9 @@ pub fn from_part(field: &Field<'_>) -> TokenStream {
 }
 
 /// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
-pub fn write_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
+pub(super) fn write_item<'f, 'a: 'f>(
+    fields: impl IntoIterator<Item = &'f Field<'a>>,
+) -> TokenStream {
     let writes = fields.into_iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
         let name = &field.name;
@@ -254,7 +256,9 @@ pub fn write_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -
 /// `BTreeMap::remove` per field searched the map and shifted its node each time, most of what decoding
 /// a struct from an in-memory backend's item cost. Attributes no field stores are dropped; were two
 /// fields to store the same name, the first would get the value and the second none.
-pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) -> TokenStream {
+pub(super) fn read_item<'f, 'a: 'f>(
+    fields: impl IntoIterator<Item = &'f Field<'a>>,
+) -> TokenStream {
     let fields: Vec<&Field<'_>> = fields.into_iter().collect();
     let stored: Vec<&Field<'_>> = fields.iter().copied().filter(|f| f.stored()).collect();
     if stored.is_empty() {
@@ -308,7 +312,7 @@ pub fn read_item<'f, 'a: 'f>(fields: impl IntoIterator<Item = &'f Field<'a>>) ->
 }
 
 /// The `field: value` initializers of [`read_item`], one per field, reading from `__item`.
-pub fn read_inits<'f, 'a: 'f>(
+pub(super) fn read_inits<'f, 'a: 'f>(
     fields: impl IntoIterator<Item = &'f Field<'a>>,
 ) -> impl Iterator<Item = TokenStream> {
     fields.into_iter().map(|field| {

@@ -46,7 +46,7 @@ fn projection_type(index: &Index) -> TokenStream {
 }
 
 /// The `AttributeDefinition`s of the index keys that are not table keys (deduplicated by name).
-pub fn attribute_definitions(container: &Container<'_>) -> Vec<TokenStream> {
+pub(super) fn attribute_definitions(container: &Container<'_>) -> Vec<TokenStream> {
     let mut seen: Vec<&str> = container
         .hash_key()
         .into_iter()
@@ -75,7 +75,7 @@ pub fn attribute_definitions(container: &Container<'_>) -> Vec<TokenStream> {
 }
 
 /// `local_secondary_indexes: ..., global_secondary_indexes: ...` for the `CreateTableInput`.
-pub fn schema_fields(container: &Container<'_>) -> TokenStream {
+pub(super) fn schema_fields(container: &Container<'_>) -> TokenStream {
     let table_throughput = container.attrs.throughput.as_ref().map(|t| t.value);
     let mut locals = Vec::new();
     let mut globals = Vec::new();
@@ -124,7 +124,7 @@ pub fn schema_fields(container: &Container<'_>) -> TokenStream {
 }
 
 /// The item structs of the KEYS_ONLY and INCLUDE indexes (outside the `const _` block: users name them).
-pub fn item_structs(container: &Container<'_>) -> TokenStream {
+pub(super) fn item_structs(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     let structs = container.indexes.iter().filter(|i| i.projection != ProjectionKind::All).map(|index| {
@@ -154,7 +154,7 @@ pub fn item_structs(container: &Container<'_>) -> TokenStream {
 }
 
 /// `Projected` for the item structs and their `key()` (inside the `const _` block).
-pub fn item_impls(container: &Container<'_>) -> TokenStream {
+pub(super) fn item_impls(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let key = key::key_ident(container);
     let impls = container.indexes.iter().filter(|i| i.projection != ProjectionKind::All).map(|index| {
@@ -237,7 +237,7 @@ fn key_attributes_impl(container: &Container<'_>, index: &Index, item: &syn::Ide
 }
 
 /// The index handles, `Tweet::rt_index() -> Index<Tweet, Hash, Range, Item>`, in an inherent impl.
-pub fn handles(container: &Container<'_>) -> TokenStream {
+pub(super) fn handles(container: &Container<'_>) -> TokenStream {
     let model = container.ident;
     let vis = container.vis;
     let functions = container.indexes.iter().filter_map(|index| {

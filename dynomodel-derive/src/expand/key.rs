@@ -14,12 +14,12 @@ use crate::expand::fields;
 use crate::ir::{Container, Field};
 
 /// The key struct's name: `Tweet` → `TweetKey`.
-pub fn key_ident(container: &Container<'_>) -> Ident {
+pub(super) fn key_ident(container: &Container<'_>) -> Ident {
     format_ident!("{}Key", container.ident)
 }
 
 /// The key struct itself (outside the `const _` block, so users can name it).
-pub fn key_struct(
+pub(super) fn key_struct(
     container: &Container<'_>,
     hash: &Field<'_>,
     range: Option<&Field<'_>>,
@@ -52,7 +52,7 @@ pub fn key_struct(
 }
 
 /// `PrimaryKey` and the `From` conversions (inside the `const _` block).
-pub fn key_impls(
+pub(super) fn key_impls(
     container: &Container<'_>,
     hash: &Field<'_>,
     range: Option<&Field<'_>>,

@@ -12,7 +12,7 @@ use crate::ir::{Container, Field};
 
 /// Every item of the `Model` impl this module generates, plus (outside the impl, in
 /// `assertions`) the check that counters have a counter type.
-pub fn items(container: &Container<'_>) -> TokenStream {
+pub(super) fn items(container: &Container<'_>) -> TokenStream {
     let version = container.version().map(model::version_items);
     let ttl = container.ttl().map(|field| {
         let name = &field.name;
@@ -32,7 +32,7 @@ pub fn items(container: &Container<'_>) -> TokenStream {
 
 /// Statements that do not compile unless every counter's type is a `CounterAttribute`: the error is
 /// spanned at the type, with the trait's message.
-pub fn assertions(container: &Container<'_>) -> TokenStream {
+pub(super) fn assertions(container: &Container<'_>) -> TokenStream {
     let checks = container.counters().map(|field| {
         let ty = field.ty;
         quote_spanned!(ty.span()=> ::dynomodel::__private::assert_counter::<#ty>();)

@@ -2,13 +2,13 @@
 //! so helper items never leak into the user's namespace, and every path is fully qualified
 //! (`::dynomodel::…`, `::core::…`) so user items named `Result` or `Option` cannot interfere.
 
-pub mod collection;
+pub(crate) mod collection;
 mod composite;
 mod composite_index;
 mod composite_key;
 mod composite_projection;
-pub mod entity;
-pub mod enums;
+pub(crate) mod entity;
+pub(crate) mod enums;
 mod fields;
 mod index;
 mod key;
@@ -17,7 +17,7 @@ mod model;
 mod required;
 mod stub;
 
-pub use stub::stub;
+pub(crate) use stub::stub;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,7 +25,7 @@ use quote::quote;
 use crate::ir::{Container, Derive};
 
 /// The code for a struct that passed every check.
-pub fn generate(container: &Container<'_>) -> TokenStream {
+pub(crate) fn generate(container: &Container<'_>) -> TokenStream {
     match container.derive {
         Derive::Model => model::generate(container),
         Derive::Document => {

@@ -9,7 +9,7 @@ use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifec
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
-pub fn generate(container: &Container<'_>) -> TokenStream {
+pub(super) fn generate(container: &Container<'_>) -> TokenStream {
     if !container.composites.is_empty() {
         return composite::generate(container);
     }

@@ -11,7 +11,7 @@ use crate::expand::{entity, fields};
 use crate::ir::{Container, FieldDefault};
 
 /// The `required_attributes` item of the `Model` impl (plain and composite models alike).
-pub fn required_attributes(container: &Container<'_>) -> TokenStream {
+pub(super) fn required_attributes(container: &Container<'_>) -> TokenStream {
     let fields = container
         .fields
         .iter()

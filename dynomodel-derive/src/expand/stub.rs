@@ -14,7 +14,11 @@ use crate::expand::{composite, key, model};
 use crate::ir::{Container, Derive};
 
 /// The stub items for a struct whose derive failed.
-pub fn stub(input: &DeriveInput, derive: Derive, container: Option<&Container<'_>>) -> TokenStream {
+pub(crate) fn stub(
+    input: &DeriveInput,
+    derive: Derive,
+    container: Option<&Container<'_>>,
+) -> TokenStream {
     // Generic structs get nothing: their bounds would be guesses that produce errors of their own.
     if !input.generics.params.is_empty() {
         return TokenStream::new();

@@ -13,7 +13,7 @@ use crate::attr::{ContainerAttrs, Errors, ProjectionKind, Spanned};
 use crate::ir::{Field, KeyRole};
 
 /// One composite attribute.
-pub struct Composite {
+pub(crate) struct Composite {
     /// The attribute's name: `rename`, else the identifier under the struct's `rename_all`.
     pub name: String,
     /// Where the name comes from: the `rename` string or the identifier.
@@ -36,10 +36,10 @@ pub struct Composite {
 }
 
 /// The default separator, as in flywheel and in most single-table designs (`USER#42`).
-pub const DEFAULT_SEPARATOR: &str = "#";
+pub(super) const DEFAULT_SEPARATOR: &str = "#";
 
 /// Resolves the `#[composite(...)]` attributes.
-pub fn resolve(
+pub(super) fn resolve(
     attrs: &ContainerAttrs,
     fields: &[Field<'_>],
     errors: &mut Errors,
@@ -101,7 +101,7 @@ pub fn resolve(
 
 /// A key of a global index of a model with composites: a field or a composite.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KeyRef {
+pub(crate) enum KeyRef {
     /// A field, by position.
     Field(usize),
     /// A composite, by position in `Container::composites`.
@@ -109,7 +109,7 @@ pub enum KeyRef {
 }
 
 /// A secondary index of a model with composites.
-pub struct CompositeIndex {
+pub(crate) struct CompositeIndex {
     /// A `#[local_index]`: partitioned by the table's hash key, created with the table.
     pub local: bool,
     pub name: String,
@@ -133,7 +133,7 @@ pub struct CompositeIndex {
 
 impl CompositeIndex {
     /// The generated item struct of a KEYS_ONLY or INCLUDE index, named as for other models.
-    pub fn item_ident(&self, model: &Ident) -> Ident {
+    pub(crate) fn item_ident(&self, model: &Ident) -> Ident {
         quote::format_ident!(
             "{}{}Item",
             model,
@@ -145,7 +145,7 @@ impl CompositeIndex {
 /// Resolves the indexes of a model with composites, global ones first (the indexes of other models
 /// are resolved by `ir::index`); a key naming neither a field nor a composite is reported at the
 /// name. A local index takes the table's hash key (a composite or a `#[hash_key]` field).
-pub fn resolve_indexes(
+pub(super) fn resolve_indexes(
     attrs: &ContainerAttrs,
     fields: &[Field<'_>],
     composites: &[Composite],

@@ -12,7 +12,7 @@ use crate::case::RenameRule;
 use crate::ir::{conversion, Field, FieldDefault};
 
 /// The type deriving `Attribute`.
-pub struct AttrContainer<'a> {
+pub(crate) struct AttrContainer<'a> {
     pub ident: &'a Ident,
     /// `tag = "type"`: internally tagged (the variant's name in that attribute of a map).
     pub tag: Option<Spanned<String>>,
@@ -20,7 +20,7 @@ pub struct AttrContainer<'a> {
 }
 
 /// What is derived.
-pub enum Kind<'a> {
+pub(crate) enum Kind<'a> {
     /// `struct UserId(String)`: stored as the inner value.
     Newtype(&'a Type),
     /// An enum.
@@ -28,7 +28,7 @@ pub enum Kind<'a> {
 }
 
 /// One variant.
-pub struct Variant<'a> {
+pub(crate) struct Variant<'a> {
     pub ident: &'a Ident,
     /// The stored tag.
     pub name: String,
@@ -39,7 +39,7 @@ pub struct Variant<'a> {
 }
 
 /// A variant's fields.
-pub enum Shape<'a> {
+pub(crate) enum Shape<'a> {
     Unit,
     /// One unnamed field: stored as its value.
     Newtype(&'a Type),
@@ -51,7 +51,10 @@ pub enum Shape<'a> {
 
 impl<'a> AttrContainer<'a> {
     /// Builds the IR; `None` (with errors recorded) for a shape that cannot derive `Attribute`.
-    pub fn from_ast(input: &'a DeriveInput, errors: &mut Errors) -> Option<AttrContainer<'a>> {
+    pub(crate) fn from_ast(
+        input: &'a DeriveInput,
+        errors: &mut Errors,
+    ) -> Option<AttrContainer<'a>> {
         let attrs = enum_attr::container(&input.attrs, errors);
         if !input.generics.params.is_empty() {
             errors.at(
@@ -93,7 +96,7 @@ impl<'a> AttrContainer<'a> {
 
     /// Whether every variant is a unit variant and no `tag` is set: the enum is stored as a string (S)
     /// and may be a key.
-    pub fn is_unit_enum(&self) -> bool {
+    pub(crate) fn is_unit_enum(&self) -> bool {
         if self.tag.is_some() {
             return false;
         }
@@ -232,7 +235,7 @@ fn field<'a>(
 /// A variant's tag under a `rename_all` rule, as serde names variants: the PascalCase identifier is
 /// split into words at its capitals, then cased (`InProgress` → `in_progress`, `IN_PROGRESS`,
 /// `in-progress`, `inProgress`); `lowercase`/`UPPERCASE` only change the case (`inprogress`).
-pub fn variant_name(rule: RenameRule, variant: &str) -> String {
+pub(crate) fn variant_name(rule: RenameRule, variant: &str) -> String {
     match rule {
         RenameRule::Lower => return variant.to_ascii_lowercase(),
         RenameRule::Upper => return variant.to_ascii_uppercase(),

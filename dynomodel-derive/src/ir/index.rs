@@ -13,7 +13,7 @@ use crate::case;
 use crate::ir::{Field, KeyRole};
 
 /// One secondary index.
-pub struct Index {
+pub(crate) struct Index {
     /// Local (same partition key, created with the table) or global.
     pub local: bool,
     pub name: String,
@@ -38,12 +38,12 @@ pub struct Index {
 
 impl Index {
     /// The generated item struct for a KEYS_ONLY or INCLUDE index: `Tweet` + `rt_index` → `TweetRtIndexItem`.
-    pub fn item_ident(&self, model: &Ident) -> Ident {
+    pub(crate) fn item_ident(&self, model: &Ident) -> Ident {
         format_ident!("{}{}Item", model, case::pascal(&self.handle.to_string()))
     }
 
     /// The key fields, partition key first.
-    pub fn key_positions(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn key_positions(&self) -> impl Iterator<Item = usize> + '_ {
         self.hash.iter().chain(&self.range).map(|(i, _)| *i)
     }
 }
@@ -115,7 +115,11 @@ fn build(
 }
 
 /// Resolves every index declaration against the fields.
-pub fn resolve(attrs: &ContainerAttrs, fields: &[Field<'_>], errors: &mut Errors) -> Vec<Index> {
+pub(super) fn resolve(
+    attrs: &ContainerAttrs,
+    fields: &[Field<'_>],
+    errors: &mut Errors,
+) -> Vec<Index> {
     let table_hash = fields
         .iter()
         .position(|f| matches!(f.key, Some((KeyRole::Hash, _))))

@@ -11,17 +11,17 @@ use crate::attr::datetime::Width;
 use crate::attr::{self, ContainerAttrs, Errors};
 
 mod composite;
-pub mod enums;
+pub(crate) mod enums;
 mod index;
 mod role;
 
-pub use composite::{Composite, CompositeIndex, KeyRef};
-pub use index::Index;
-pub use role::HandleRole;
+pub(crate) use composite::{Composite, CompositeIndex, KeyRef};
+pub(crate) use index::Index;
+pub(crate) use role::HandleRole;
 
 /// Which derive is running.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Derive {
+pub(crate) enum Derive {
     /// `#[derive(Model)]`: a table.
     Model,
     /// `#[derive(Document)]`: a map nested in an item.
@@ -29,7 +29,7 @@ pub enum Derive {
 }
 
 impl Derive {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Derive::Model => "#[derive(Model)]",
             Derive::Document => "#[derive(Document)]",
@@ -38,7 +38,7 @@ impl Derive {
 }
 
 /// The struct.
-pub struct Container<'a> {
+pub(crate) struct Container<'a> {
     pub derive: Derive,
     pub ident: &'a Ident,
     pub vis: &'a Visibility,
@@ -58,14 +58,14 @@ pub struct Container<'a> {
 
 /// Whether a field is part of the primary key.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum KeyRole {
+pub(crate) enum KeyRole {
     Hash,
     Range,
 }
 
 /// How a field's value is converted.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Conversion {
+pub(crate) enum Conversion {
     /// Through the type's own `Attribute` impl.
     Attribute,
     /// Through `dynomodel::convert::epoch_seconds` (`#[dynomodel(epoch_seconds)]`).
@@ -84,7 +84,7 @@ pub enum Conversion {
 }
 
 /// What an absent attribute (or a skipped field) reads as.
-pub enum FieldDefault {
+pub(crate) enum FieldDefault {
     /// The type's `from_missing` (an error unless it has a natural "nothing").
     None,
     /// `Default::default()`.
@@ -94,7 +94,7 @@ pub enum FieldDefault {
 }
 
 /// One field.
-pub struct Field<'a> {
+pub(crate) struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
     /// The DynamoDB attribute name.
@@ -111,14 +111,14 @@ pub struct Field<'a> {
 
 impl Field<'_> {
     /// Whether the field is stored (not `skip`).
-    pub fn stored(&self) -> bool {
+    pub(crate) fn stored(&self) -> bool {
         self.skip.is_none()
     }
 }
 
 impl<'a> Container<'a> {
     /// Builds the IR of a struct with named fields; `None` (with errors recorded) for any other shape.
-    pub fn from_ast(
+    pub(crate) fn from_ast(
         input: &'a DeriveInput,
         derive: Derive,
         errors: &mut Errors,
@@ -239,14 +239,14 @@ impl<'a> Container<'a> {
     }
 
     /// The composite that is the key of `role`, if any.
-    pub fn composite_key(&self, role: KeyRole) -> Option<&Composite> {
+    pub(crate) fn composite_key(&self, role: KeyRole) -> Option<&Composite> {
         self.composites
             .iter()
             .find(|c| matches!(c.role, Some((r, _)) if r == role))
     }
 
     /// The composite a part is read from: the first key composite holding it, else the first one.
-    pub fn part_source(&self, index: usize) -> Option<(usize, usize)> {
+    pub(crate) fn part_source(&self, index: usize) -> Option<(usize, usize)> {
         let holding = |key: bool| {
             self.composites.iter().enumerate().find_map(|(n, c)| {
                 let k = c.parts.iter().position(|&p| p == index)?;
@@ -257,7 +257,7 @@ impl<'a> Container<'a> {
     }
 
     /// Whether the field is a part of a composite, and so not stored on its own.
-    pub fn is_part_field(&self, field: &Field<'_>) -> bool {
+    pub(crate) fn is_part_field(&self, field: &Field<'_>) -> bool {
         self.fields
             .iter()
             .position(|f| f.ident == field.ident)
@@ -265,46 +265,46 @@ impl<'a> Container<'a> {
     }
 
     /// Whether the field (by index) is a part of a composite, and so not stored on its own.
-    pub fn is_part(&self, index: usize) -> bool {
+    pub(crate) fn is_part(&self, index: usize) -> bool {
         self.composites.iter().any(|c| c.parts.contains(&index))
     }
 
     /// The hash key field, if any (the first one; duplicates are reported by the checks).
-    pub fn hash_key(&self) -> Option<&Field<'a>> {
+    pub(crate) fn hash_key(&self) -> Option<&Field<'a>> {
         self.fields
             .iter()
             .find(|f| matches!(f.key, Some((KeyRole::Hash, _))))
     }
 
     /// The range key field, if any.
-    pub fn range_key(&self) -> Option<&Field<'a>> {
+    pub(crate) fn range_key(&self) -> Option<&Field<'a>> {
         self.fields
             .iter()
             .find(|f| matches!(f.key, Some((KeyRole::Range, _))))
     }
 
     /// The `#[version]` field, if any (the first one; duplicates are reported by the checks).
-    pub fn version(&self) -> Option<&Field<'a>> {
+    pub(crate) fn version(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.version.is_some())
     }
 
     /// The `#[ttl]` field, if any (the first one; duplicates are reported by the checks).
-    pub fn ttl(&self) -> Option<&Field<'a>> {
+    pub(crate) fn ttl(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.ttl.is_some())
     }
 
     /// The `#[created_at]` field, if any (the first one; duplicates are reported by the checks).
-    pub fn created_at(&self) -> Option<&Field<'a>> {
+    pub(crate) fn created_at(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.created_at.is_some())
     }
 
     /// The `#[updated_at]` field, if any (the first one; duplicates are reported by the checks).
-    pub fn updated_at(&self) -> Option<&Field<'a>> {
+    pub(crate) fn updated_at(&self) -> Option<&Field<'a>> {
         self.fields.iter().find(|f| f.attrs.updated_at.is_some())
     }
 
     /// The `#[dynomodel(counter)]` fields.
-    pub fn counters(&self) -> impl Iterator<Item = &Field<'a>> {
+    pub(crate) fn counters(&self) -> impl Iterator<Item = &Field<'a>> {
         self.fields.iter().filter(|f| f.attrs.counter.is_some())
     }
 }
@@ -314,7 +314,11 @@ impl<'a> Container<'a> {
 /// with `epoch_seconds`, `serde` with `json`, ...) are reported by the checks. The width `nanos` is
 /// how a `DateTime<Utc>` is stored anyway: only a field's own option makes it an adapter (which
 /// checks the field's type).
-pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, datetime: Option<Width>) -> Conversion {
+pub(crate) fn conversion(
+    attrs: &attr::FieldAttrs,
+    ty: &Type,
+    datetime: Option<Width>,
+) -> Conversion {
     if let Some(width) = &attrs.datetime {
         Conversion::DateTime(width.value)
     } else if attrs.ttl.is_some() {
@@ -337,7 +341,7 @@ pub fn conversion(attrs: &attr::FieldAttrs, ty: &Type, datetime: Option<Width>) 
 
 /// Whether the type is literally `DateTime<Utc>` or `Option<DateTime<Utc>>` (any path prefixes):
 /// the fields a struct's `datetime` width applies to.
-pub fn is_date_time(ty: &Type) -> bool {
+pub(crate) fn is_date_time(ty: &Type) -> bool {
     fn utc(ty: &Type) -> bool {
         match last_segment(ty) {
             Some((ident, args)) if ident == "DateTime" && args.len() == 1 => {
@@ -373,7 +377,7 @@ fn last_segment(ty: &Type) -> Option<(&Ident, Vec<&Type>)> {
 
 /// Whether the type is literally `Vec<u8>` or `Option<Vec<u8>>` (any path prefix), which is stored as
 /// binary (B) rather than as a list of numbers. The macro sees tokens only, so an alias is not detected.
-pub fn is_bytes(ty: &Type) -> bool {
+pub(crate) fn is_bytes(ty: &Type) -> bool {
     fn is_vec_u8(ty: &Type) -> bool {
         match last_segment(ty) {
             Some((ident, args)) if ident == "Vec" && args.len() == 1 => {
@@ -389,12 +393,12 @@ pub fn is_bytes(ty: &Type) -> bool {
 }
 
 /// Whether the type is literally `Option<...>` (any path prefix).
-pub fn is_option(ty: &Type) -> bool {
+pub(crate) fn is_option(ty: &Type) -> bool {
     option_inner(ty).is_some()
 }
 
 /// The `T` of a type that is literally `Option<T>` (any path prefix).
-pub fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     match last_segment(ty) {
         Some((ident, args)) if ident == "Option" && args.len() == 1 => Some(args[0]),
         _ => None,

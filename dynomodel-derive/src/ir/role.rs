@@ -7,7 +7,7 @@ use crate::ir::{Container, Derive, KeyRef, KeyRole};
 
 /// What a handle's attribute is in the key schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HandleRole {
+pub(crate) struct HandleRole {
     /// The table's hash or range key.
     pub table_key: bool,
     /// The table's range key, or the sort key of a secondary index.
@@ -16,7 +16,7 @@ pub struct HandleRole {
 
 impl HandleRole {
     /// The `dynomodel::expression::role` type.
-    pub fn type_name(self) -> &'static str {
+    pub(crate) fn type_name(self) -> &'static str {
         match (self.table_key, self.sorts) {
             (false, false) => "Attr",
             (false, true) => "Sort",
@@ -28,7 +28,7 @@ impl HandleRole {
 
 impl Container<'_> {
     /// The role of the handle of the field at `position`.
-    pub fn field_role(&self, position: usize) -> HandleRole {
+    pub(crate) fn field_role(&self, position: usize) -> HandleRole {
         let Some(field) = self.fields.get(position) else {
             return HandleRole {
                 table_key: false,
@@ -54,7 +54,7 @@ impl Container<'_> {
     }
 
     /// The role of the handle of the composite at `position` in `composites`.
-    pub fn composite_role(&self, position: usize) -> HandleRole {
+    pub(crate) fn composite_role(&self, position: usize) -> HandleRole {
         let role = self.composites.get(position).and_then(|c| c.role);
         HandleRole {
             table_key: role.is_some(),

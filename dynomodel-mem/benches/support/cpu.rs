@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 /// CPU time this thread has used (`/proc/thread-self/schedstat`; `None` off Linux).
-pub fn thread_cpu() -> Option<Duration> {
+pub(crate) fn thread_cpu() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
@@ -13,7 +13,7 @@ pub fn thread_cpu() -> Option<Duration> {
 /// The command line `[--bench] [OP...] [--iterations N]`: the operations to run (all of `ops` when
 /// none is named) and the iterations of each (20,000 unless told). `None` when an argument is neither,
 /// i.e. a filter `cargo bench` meant for another bench: then this one runs nothing.
-pub fn parse_args(ops: &[&str]) -> Option<(Vec<String>, u32)> {
+pub(crate) fn parse_args(ops: &[&str]) -> Option<(Vec<String>, u32)> {
     let mut iterations = 20_000;
     let mut chosen = Vec::new();
     let mut args = std::env::args().skip(1);

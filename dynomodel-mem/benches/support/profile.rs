@@ -6,7 +6,7 @@ use dynomodel::Model;
 /// One benchmark item as a model.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "bench")]
-pub struct Profile {
+pub(crate) struct Profile {
     #[hash_key]
     pub pk: String,
     #[range_key]
@@ -20,6 +20,6 @@ pub struct Profile {
 }
 
 /// Item `i` of the workload as a model.
-pub fn profile(i: usize) -> Profile {
+pub(crate) fn profile(i: usize) -> Profile {
     Profile::from_item(crate::workload::item(i)).unwrap()
 }

@@ -11,14 +11,14 @@ use dynomodel::{AttributeValue, Item, Number};
 use dynomodel_mem::MemBackend;
 
 /// The table.
-pub const TABLE: &str = "bench";
+pub(crate) const TABLE: &str = "bench";
 /// Items in the speed benches' table.
-pub const ITEMS: usize = 10_000;
+pub(crate) const ITEMS: usize = 10_000;
 /// Items per partition.
-pub const PARTITION: usize = 100;
+pub(crate) const PARTITION: usize = 100;
 
 /// The key of item `i`.
-pub fn key(i: usize) -> Item {
+pub(crate) fn key(i: usize) -> Item {
     Item::from([
         (
             "pk".to_string(),
@@ -32,7 +32,7 @@ pub fn key(i: usize) -> Item {
 }
 
 /// Item `i`: its key and six attributes of the usual kinds (149 bytes for two-digit sort keys).
-pub fn item(i: usize) -> Item {
+pub(crate) fn item(i: usize) -> Item {
     let mut item = key(i);
     let s = |v: String| AttributeValue::S(v);
     let n = |v: i64| AttributeValue::N(Number::from(v));
@@ -46,7 +46,7 @@ pub fn item(i: usize) -> Item {
 }
 
 /// A backend holding one table of `items` items.
-pub async fn populate(items: usize) -> MemBackend {
+pub(crate) async fn populate(items: usize) -> MemBackend {
     let backend = MemBackend::new();
     create(&backend).await;
     for i in 0..items {
@@ -56,7 +56,7 @@ pub async fn populate(items: usize) -> MemBackend {
 }
 
 /// Creates the table.
-pub async fn create(backend: &MemBackend) {
+pub(crate) async fn create(backend: &MemBackend) {
     backend
         .create_table(CreateTableInput {
             table_name: TABLE.into(),
@@ -79,7 +79,7 @@ pub async fn create(backend: &MemBackend) {
 }
 
 /// Writes item `i`.
-pub async fn put(backend: &MemBackend, i: usize) {
+pub(crate) async fn put(backend: &MemBackend, i: usize) {
     backend
         .put_item(PutItemInput {
             table_name: TABLE.into(),
@@ -91,7 +91,7 @@ pub async fn put(backend: &MemBackend, i: usize) {
 }
 
 /// A Query of the 20 items 10..=29 of `partition`.
-pub fn query_20(partition: usize) -> QueryInput {
+pub(crate) fn query_20(partition: usize) -> QueryInput {
     let names = BTreeMap::from([
         ("#p".to_string(), "pk".to_string()),
         ("#s".to_string(), "sk".to_string()),
@@ -114,7 +114,7 @@ pub fn query_20(partition: usize) -> QueryInput {
 }
 
 /// A conditional update of item `i` (its condition holds).
-pub fn update(i: usize) -> UpdateItemInput {
+pub(crate) fn update(i: usize) -> UpdateItemInput {
     UpdateItemInput {
         table_name: TABLE.into(),
         key: key(i),

@@ -135,7 +135,7 @@ impl TableRead<'_, '_> {
 
 impl Locked<'_> {
     /// `BatchGetItem`.
-    pub fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
+    pub(crate) fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let Some(translated) = crate::legacy::batch_get_item(input)? else {
             return self.batch_get_expressions(input, Origin::Request);
         };

@@ -68,7 +68,10 @@ fn plan_table(table: &Table, requests: &[WriteRequest]) -> Result<Vec<PrimaryKey
 
 impl Locked<'_> {
     /// `BatchWriteItem`.
-    pub fn batch_write_item(&mut self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+    pub(crate) fn batch_write_item(
+        &mut self,
+        input: BatchWriteItemInput,
+    ) -> Result<BatchWriteItemOutput> {
         constraints::write_request(&input)?;
         input
             .request_items

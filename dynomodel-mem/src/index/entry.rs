@@ -16,11 +16,11 @@ use crate::paging::{Entry, Readable};
 use crate::stored::{Decoder, StoredItem};
 
 /// An index entry (see the module docs).
-pub struct IndexEntry(Box<[u8]>);
+pub(crate) struct IndexEntry(Box<[u8]>);
 
 impl IndexEntry {
     /// The entry at `position` holding `item`.
-    pub fn new(position: &[u8], item: &StoredItem) -> IndexEntry {
+    pub(crate) fn new(position: &[u8], item: &StoredItem) -> IndexEntry {
         let item = item.as_bytes();
         let prefix = if position.len() < 0x80 { 1 } else { 3 };
         // Exactly the length, so that the boxing below does not reallocate.
@@ -76,28 +76,28 @@ impl IndexEntry {
 
     /// The position.
     #[inline]
-    pub fn position(&self) -> &[u8] {
+    pub(crate) fn position(&self) -> &[u8] {
         self.parts().0
     }
 
     /// The projected item's bytes, as [`StoredItem::as_bytes`] gives them.
     #[inline]
-    pub fn item_bytes(&self) -> &[u8] {
+    pub(crate) fn item_bytes(&self) -> &[u8] {
         self.parts().1
     }
 
     /// The projected item's size by DynamoDB's rule.
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         StoredItem::size_of_bytes(self.item_bytes())
     }
 
     /// The projected item.
-    pub fn decode(&self) -> Item {
+    pub(crate) fn decode(&self) -> Item {
         Decoder::default().decode_bytes(self.item_bytes()).0
     }
 
     /// Whether both hold the same position and the same item (`==` compares positions only).
-    pub fn same(&self, other: &IndexEntry) -> bool {
+    pub(crate) fn same(&self, other: &IndexEntry) -> bool {
         self.0 == other.0
     }
 }

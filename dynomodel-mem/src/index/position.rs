@@ -30,7 +30,7 @@ const POSITIVE: u8 = 0x03;
 const EXPONENT_BIAS: i32 = 130;
 
 /// Appends the encoding of `key`.
-pub fn push_key(out: &mut Vec<u8>, key: KeyRef<'_>) {
+pub(super) fn push_key(out: &mut Vec<u8>, key: KeyRef<'_>) {
     match key {
         KeyRef::S(s) => push_bytes(out, s.as_bytes()),
         KeyRef::B(b) => push_bytes(out, b),

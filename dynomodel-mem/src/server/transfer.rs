@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::dump::{self, HttpTarget};
 
 /// `dynomodel-mem export --help`.
-pub const EXPORT_USAGE: &str = "\
+pub(super) const EXPORT_USAGE: &str = "\
 usage: dynomodel-mem export --endpoint URL [--table NAME] [--output FILE]
 
 Reads tables from a running server over HTTP (its DynamoDB API) and writes them to a file.
@@ -29,7 +29,7 @@ The same items always export to the same bytes. A summary goes to standard error
 ";
 
 /// `dynomodel-mem import --help`.
-pub const IMPORT_USAGE: &str = "\
+pub(super) const IMPORT_USAGE: &str = "\
 usage: dynomodel-mem import --endpoint URL [--table NAME] [--input FILE]
 
 Reads a file and writes it to a running server over HTTP (its DynamoDB API).
@@ -47,10 +47,10 @@ is reported with its number and nothing is written. A summary goes to standard e
 ";
 
 /// The flags `export` takes.
-pub const EXPORT_FLAGS: &[&str] = &["--endpoint", "--table", "--output"];
+pub(super) const EXPORT_FLAGS: &[&str] = &["--endpoint", "--table", "--output"];
 
 /// The flags `import` takes.
-pub const IMPORT_FLAGS: &[&str] = &["--endpoint", "--table", "--input"];
+pub(super) const IMPORT_FLAGS: &[&str] = &["--endpoint", "--table", "--input"];
 
 /// The options of `export` or `import`.
 #[derive(Debug, PartialEq)]

@@ -28,7 +28,7 @@ const CAPACITY: usize = 16;
 const MAX_NAMES: usize = 1024;
 
 /// A shape's skeleton: the encoded names block it was built from, and the map.
-pub struct Skeleton {
+pub(super) struct Skeleton {
     names: Box<[u8]>,
     item: Item,
 }
@@ -36,13 +36,13 @@ pub struct Skeleton {
 impl Skeleton {
     /// Whether this is the skeleton of the encoded `names` block.
     #[inline]
-    pub fn is_of(&self, names: &[u8]) -> bool {
+    pub(super) fn is_of(&self, names: &[u8]) -> bool {
         *self.names == *names
     }
 
     /// A fresh map of the shape's names, each with [`AttributeValue::Null`].
     #[inline]
-    pub fn item(&self) -> Item {
+    pub(super) fn item(&self) -> Item {
         self.item.clone()
     }
 }
@@ -61,7 +61,7 @@ thread_local! {
 /// many items (a page) keeps it while they share it, without a lookup per item. `None` for a shape
 /// seen for the first time (the caller decodes the names itself). `parse` turns a names block into
 /// the names, `None` when damaged.
-pub fn skeleton(
+pub(super) fn skeleton(
     names: &[u8],
     parse: impl FnOnce(&[u8]) -> Option<Vec<String>>,
 ) -> Option<Rc<Skeleton>> {

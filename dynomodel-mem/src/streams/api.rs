@@ -136,7 +136,7 @@ fn list_order(a: &str, b: &str) -> Ordering {
 
 impl State {
     /// `ListStreams`.
-    pub fn list_streams(&mut self, input: &ListStreamsInput) -> Result<ListStreamsOutput> {
+    pub(crate) fn list_streams(&mut self, input: &ListStreamsInput) -> Result<ListStreamsOutput> {
         let mut c = Constraints::default();
         if let Some(name) = &input.table_name {
             c.name(name, "tableName");

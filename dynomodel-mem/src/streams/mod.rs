@@ -35,16 +35,16 @@ use shard::Shard;
 
 /// How long DynamoDB keeps a stream record (DG "Change data capture for DynamoDB Streams": "data in
 /// the stream is retained for 24 hours").
-pub const RETENTION: TimeDelta = TimeDelta::hours(24);
+pub(crate) const RETENTION: TimeDelta = TimeDelta::hours(24);
 
 /// How long a shard stays open before it is closed and continued by a child (DG "Reading and
 /// processing a stream": shards are "ephemeral", a stream's shards roll over roughly every four
 /// hours).
-pub const SHARD_ROLL: TimeDelta = TimeDelta::hours(4);
+pub(crate) const SHARD_ROLL: TimeDelta = TimeDelta::hours(4);
 
 /// How long a shard iterator can be used ("A shard iterator expires 15 minutes after it is retrieved
 /// using the GetShardIterator action", the API reference's `ExpiredIteratorException`).
-pub const ITERATOR_LIFETIME: TimeDelta = TimeDelta::minutes(15);
+pub(crate) const ITERATOR_LIFETIME: TimeDelta = TimeDelta::minutes(15);
 
 /// The engine's sequence numbers: one counter for every stream of the engine, so that sequence
 /// numbers increase across shards and streams and a reader can compare them as numbers.

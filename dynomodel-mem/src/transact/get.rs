@@ -33,7 +33,7 @@ use crate::validate;
 
 impl Locked<'_> {
     /// `TransactGetItems`, under one acquisition of the read lock.
-    pub fn transact_get_items(
+    pub(crate) fn transact_get_items(
         &self,
         input: &TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {

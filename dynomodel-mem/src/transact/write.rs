@@ -121,7 +121,7 @@ enum Failure {
 
 impl Locked<'_> {
     /// `TransactWriteItems`, under one acquisition of the write lock.
-    pub fn transact_write_items(
+    pub(crate) fn transact_write_items(
         &mut self,
         input: &TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {

@@ -16,11 +16,11 @@ use crate::key::PrimaryKey;
 
 /// DynamoDB ignores expiry times more than five years in the past (DG `howitworks-ttl.html`, FACTS
 /// §13): such an item never expires. Five years of 365 days; the docs do not say how leap days count.
-pub const MAX_EXPIRY_AGE: TimeDelta = TimeDelta::days(5 * 365);
+pub(crate) const MAX_EXPIRY_AGE: TimeDelta = TimeDelta::days(5 * 365);
 
 /// Where a table's TTL setting stands, and the index of expiry times while it is on.
 #[derive(Debug, Default)]
-pub struct TtlState {
+pub(crate) struct TtlState {
     /// The attribute TTL reads while `ENABLING`, `ENABLED` or `DISABLING`; `None` while `DISABLED`.
     attribute: Option<String>,
     /// Whether the last change enabled TTL (`false`: disabled, or never set).
@@ -36,7 +36,7 @@ pub struct TtlState {
 
 impl TtlState {
     /// The status at `now`.
-    pub fn status(&self, now: DateTime<Utc>) -> TimeToLiveStatus {
+    pub(crate) fn status(&self, now: DateTime<Utc>) -> TimeToLiveStatus {
         let settled = self.settles_at.is_none_or(|at| now >= at);
         match (self.enabled, settled) {
             (true, true) => TimeToLiveStatus::Enabled,
@@ -47,7 +47,7 @@ impl TtlState {
     }
 
     /// The attribute DescribeTimeToLive names (absent once `DISABLED`).
-    pub fn attribute_at(&self, now: DateTime<Utc>) -> Option<&str> {
+    pub(crate) fn attribute_at(&self, now: DateTime<Utc>) -> Option<&str> {
         match self.status(now) {
             TimeToLiveStatus::Disabled => None,
             _ => self.attribute.as_deref(),
@@ -55,17 +55,17 @@ impl TtlState {
     }
 
     /// The attribute of an enabled setting.
-    pub fn enabled_attribute(&self) -> Option<&str> {
+    pub(crate) fn enabled_attribute(&self) -> Option<&str> {
         self.attribute.as_deref().filter(|_| self.enabled)
     }
 
     /// When the last change happened.
-    pub fn changed_at(&self) -> Option<DateTime<Utc>> {
+    pub(crate) fn changed_at(&self) -> Option<DateTime<Utc>> {
         self.changed_at
     }
 
     /// Turns TTL on for `attribute`, indexing `items`; the change settles after `transition`.
-    pub fn enable(
+    pub(crate) fn enable(
         &mut self,
         attribute: &str,
         now: DateTime<Utc>,
@@ -83,7 +83,7 @@ impl TtlState {
     }
 
     /// Turns TTL off: nothing expires from now on (the attribute stays visible while `DISABLING`).
-    pub fn disable(&mut self, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
+    pub(crate) fn disable(&mut self, now: DateTime<Utc>, settles_at: DateTime<Utc>) {
         self.enabled = false;
         self.changed_at = Some(now);
         self.settles_at = Some(settles_at);
@@ -91,7 +91,7 @@ impl TtlState {
     }
 
     /// Records `item` (stored under `key`) in the expiry index. Called by `Table::put`.
-    pub fn insert(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn insert(&mut self, key: &PrimaryKey, item: &Item) {
         if let Some(expiry) = self.expiry_of(item) {
             self.by_expiry
                 .entry(*expiry)
@@ -102,7 +102,7 @@ impl TtlState {
 
     /// Forgets `item` (stored under `key`). Called by `Table::put` (the replaced item) and
     /// `Table::delete`.
-    pub fn remove(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
         let Some(expiry) = self.expiry_of(item) else {
             return;
         };
@@ -117,7 +117,7 @@ impl TtlState {
     /// The keys of the items expired at `now`: expiry time a Number not after `now` and not more than
     /// [`MAX_EXPIRY_AGE`] before it. Empty unless TTL is `ENABLED` at `now` (while `ENABLING` the
     /// service has not started deleting).
-    pub fn expired(&self, now: DateTime<Utc>) -> Vec<PrimaryKey> {
+    pub(crate) fn expired(&self, now: DateTime<Utc>) -> Vec<PrimaryKey> {
         if self.status(now) != TimeToLiveStatus::Enabled {
             return Vec::new();
         }
@@ -146,7 +146,7 @@ impl TtlState {
 
     /// How many items the expiry index holds (tests and benches).
     #[cfg(test)]
-    pub fn indexed(&self) -> usize {
+    pub(crate) fn indexed(&self) -> usize {
         self.by_expiry.values().map(BTreeSet::len).sum()
     }
 }

@@ -35,7 +35,7 @@ use crate::update_table::lifecycle::View;
 use crate::validate::{self, Constraints};
 
 /// How long after a successful UpdateTimeToLive another change is refused (API reference: one hour).
-pub const CHANGE_WINDOW: TimeDelta = TimeDelta::hours(1);
+pub(crate) const CHANGE_WINDOW: TimeDelta = TimeDelta::hours(1);
 
 /// Real DynamoDB's text for a change inside [`CHANGE_WINDOW`]; DynamoDB Local 3.3 has no window.
 const MODIFIED_TOO_OFTEN: &str =
@@ -43,7 +43,7 @@ const MODIFIED_TOO_OFTEN: &str =
 
 impl State {
     /// `UpdateTimeToLive`.
-    pub fn update_time_to_live(
+    pub(crate) fn update_time_to_live(
         &mut self,
         input: &UpdateTimeToLiveInput,
     ) -> Result<UpdateTimeToLiveOutput> {
@@ -102,7 +102,7 @@ impl State {
 
     /// `DescribeTimeToLive`: `DISABLED` without an attribute for a table that never had TTL (or whose
     /// TTL is off again); the status and attribute otherwise.
-    pub fn describe_time_to_live(
+    pub(crate) fn describe_time_to_live(
         &self,
         input: &DescribeTimeToLiveInput,
     ) -> Result<DescribeTimeToLiveOutput> {
@@ -136,7 +136,7 @@ impl State {
 
     /// Deletes every expired item (by the engine's clock) of every table whose TTL is `ENABLED`, through
     /// `Table::delete` so that every index and the table's totals follow; returns how many it deleted.
-    pub fn sweep_expired(&mut self) -> usize {
+    pub(crate) fn sweep_expired(&mut self) -> usize {
         let now = self.clock().now();
         let mut deleted = 0;
         for table in self.tables_mut() {

@@ -18,7 +18,7 @@ const IN_USE: &str = "Attempt to change a resource which is still in use: ";
 
 /// More than one index created or deleted at once (per request, or while another is in progress):
 /// the live service's LimitExceededException (dynalite's recording; DDB-TABLE-159).
-pub const ONE_ONLINE_INDEX: &str =
+pub(super) const ONE_ONLINE_INDEX: &str =
     "Subscriber limit exceeded: Only 1 online index can be created or deleted simultaneously per table";
 
 fn in_use(detail: impl std::fmt::Display) -> Error {
@@ -28,7 +28,7 @@ fn in_use(detail: impl std::fmt::Display) -> Error {
 }
 
 /// DynamoDB's `LimitExceededException`.
-pub fn limit_exceeded(message: impl Into<String>) -> Error {
+pub(super) fn limit_exceeded(message: impl Into<String>) -> Error {
     Error::Service {
         code: "LimitExceededException".into(),
         message: message.into(),
@@ -46,7 +46,7 @@ fn changes_iops(table: &Table, input: &UpdateTableInput) -> bool {
 }
 
 /// UpdateTable's refusals while `table` has a change in progress at `view`.
-pub fn update_table(table: &Table, input: &UpdateTableInput, view: &View) -> Result<()> {
+pub(super) fn update_table(table: &Table, input: &UpdateTableInput, view: &View) -> Result<()> {
     let name = &table.schema.name;
     let life = &table.lifecycle;
     table_status(table, view)?;
@@ -181,7 +181,7 @@ fn table_status(table: &Table, view: &View) -> Result<()> {
 
 /// DeleteTable's refusals: a table being created, deletion protection (a ValidationException, the
 /// same text on DynamoDB Local 3.3 and in the catalogue DDB-TABLE-442), then changes in progress.
-pub fn delete_table(table: &Table, view: &View) -> Result<()> {
+pub(crate) fn delete_table(table: &Table, view: &View) -> Result<()> {
     table_status(table, view)?;
     if table.schema.deletion_protection_enabled {
         return Err(Error::validation(

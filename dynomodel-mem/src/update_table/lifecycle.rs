@@ -17,7 +17,7 @@ use dynomodel::backend::{
 
 /// One change in progress: from `started` until `until`, made by request number `generation`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Transition {
+pub(crate) struct Transition {
     /// When the change was requested.
     pub started: DateTime<Utc>,
     /// When it is over.
@@ -28,7 +28,7 @@ pub struct Transition {
 
 impl Transition {
     /// A change requested at `now` by request `generation`, lasting `length`.
-    pub fn new(now: DateTime<Utc>, length: Duration, generation: u64) -> Transition {
+    pub(crate) fn new(now: DateTime<Utc>, length: Duration, generation: u64) -> Transition {
         let length = TimeDelta::from_std(length).unwrap_or(TimeDelta::MAX);
         Transition {
             started: now,
@@ -49,7 +49,7 @@ impl Transition {
 
 /// The instant a description or a check is made for.
 #[derive(Debug, Clone, Copy)]
-pub struct View {
+pub(crate) struct View {
     /// The engine's clock.
     pub now: DateTime<Utc>,
     /// The request whose changes count as in progress whatever the clock says (UpdateTable's response).
@@ -58,12 +58,12 @@ pub struct View {
 
 impl View {
     /// The state at `now`.
-    pub fn at(now: DateTime<Utc>) -> View {
+    pub(crate) fn at(now: DateTime<Utc>) -> View {
         View { now, fresh: None }
     }
 
     /// The state right after request `generation`, which shows its own changes in progress.
-    pub fn fresh(now: DateTime<Utc>, generation: u64) -> View {
+    pub(crate) fn fresh(now: DateTime<Utc>, generation: u64) -> View {
         View {
             now,
             fresh: Some(generation),
@@ -71,19 +71,19 @@ impl View {
     }
 
     /// Whether `t` is still in progress.
-    pub fn pending(&self, t: &Transition) -> bool {
+    pub(crate) fn pending(&self, t: &Transition) -> bool {
         self.now < t.until || self.fresh == Some(t.generation)
     }
 
     /// Whether a new index is in its first phase (resource allocation, Backfilling false).
-    pub fn allocating(&self, t: &Transition) -> bool {
+    pub(crate) fn allocating(&self, t: &Transition) -> bool {
         self.fresh == Some(t.generation) || (self.pending(t) && self.now < t.middle())
     }
 }
 
 /// Why a table is UPDATING (the index changes are kept per index, in [`Lifecycle::indexes`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TableChange {
+pub(crate) enum TableChange {
     /// Provisioned throughput or billing mode ("IOPS" in DynamoDB's messages).
     Iops,
     /// The stream is being enabled or disabled; `label` is the stream's label.
@@ -99,7 +99,7 @@ pub enum TableChange {
 
 /// What an index is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IndexChange {
+pub(crate) enum IndexChange {
     /// Added by UpdateTable: allocated, then backfilled.
     Creating,
     /// Its provisioned throughput is changing.
@@ -108,7 +108,7 @@ pub enum IndexChange {
 
 /// The capacity history of the table or of one index.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Capacity {
+pub(crate) struct Capacity {
     /// The capacity before the change in progress: DynamoDB keeps reporting the old values until an
     /// UPDATING table or index is ACTIVE again (dynalite's recording of the live service).
     pub previous: Option<ProvisionedThroughput>,
@@ -122,7 +122,7 @@ pub struct Capacity {
 
 impl Capacity {
     /// Records a change from `old` to `new` at `now`.
-    pub fn record(
+    pub(crate) fn record(
         &mut self,
         old: ProvisionedThroughput,
         new: ProvisionedThroughput,
@@ -145,7 +145,7 @@ impl Capacity {
     }
 
     /// `NumberOfDecreasesToday` at `now` (UTC day).
-    pub fn decreases_today(&self, now: DateTime<Utc>) -> i64 {
+    pub(crate) fn decreases_today(&self, now: DateTime<Utc>) -> i64 {
         let today = self
             .decreases
             .iter()
@@ -157,7 +157,7 @@ impl Capacity {
 
 /// A global secondary index being deleted: what DescribeTable shows of it until it is gone.
 #[derive(Debug, Clone)]
-pub struct DeletingIndex {
+pub(crate) struct DeletingIndex {
     /// Its last description (status DELETING when shown).
     pub description: GlobalSecondaryIndexDescription,
     /// The attribute definitions only it used: DynamoDB drops them once the index is gone.
@@ -168,7 +168,7 @@ pub struct DeletingIndex {
 
 /// Everything about a table's changes that DescribeTable and UpdateTable's checks need.
 #[derive(Debug, Clone, Default)]
-pub struct Lifecycle {
+pub(crate) struct Lifecycle {
     /// The request counter of this table (see [`View::fresh`]).
     pub generation: u64,
     /// The table-level change in progress, if any.
@@ -196,17 +196,17 @@ pub struct Lifecycle {
 
 impl Lifecycle {
     /// Whether the table is still being created in `view`.
-    pub fn creating_table(&self, view: &View) -> bool {
+    pub(crate) fn creating_table(&self, view: &View) -> bool {
         self.created.as_ref().is_some_and(|t| view.pending(t))
     }
 
     /// Whether DeleteTable was called on the table (it is DELETING until it is gone).
-    pub fn deleting_table(&self) -> bool {
+    pub(crate) fn deleting_table(&self) -> bool {
         self.deleted.is_some()
     }
 
     /// Whether the table's deletion is over at `now`: it no longer exists.
-    pub fn gone(&self, now: DateTime<Utc>) -> bool {
+    pub(crate) fn gone(&self, now: DateTime<Utc>) -> bool {
         self.deleted
             .as_ref()
             .is_some_and(|t| !View::at(now).pending(t))
@@ -217,19 +217,19 @@ impl Lifecycle {
     /// serves them: "DynamoDB might continue to accept data read and write operations, such as GetItem
     /// and PutItem, on a table in the DELETING state until the table deletion is complete" (the
     /// DeleteTable API reference).
-    pub fn serves_items(&self, now: DateTime<Utc>) -> bool {
+    pub(crate) fn serves_items(&self, now: DateTime<Utc>) -> bool {
         !self.creating_table(&View::at(now)) && !self.gone(now)
     }
 
     /// Whether the table serves item operations whatever the time: it was created without a
     /// transition and is not being deleted. The item operations ask this first, so that the common
     /// case reads no clock.
-    pub fn serves_items_at_any_time(&self) -> bool {
+    pub(crate) fn serves_items_at_any_time(&self) -> bool {
         self.deleted.is_none() && self.created.is_none_or(|t| t.until <= t.started)
     }
 
     /// The table change in progress in `view`.
-    pub fn table_change(&self, view: &View) -> Option<&TableChange> {
+    pub(crate) fn table_change(&self, view: &View) -> Option<&TableChange> {
         self.table
             .as_ref()
             .filter(|(_, t)| view.pending(t))
@@ -237,7 +237,11 @@ impl Lifecycle {
     }
 
     /// The change in progress of index `name` in `view`.
-    pub fn index_change(&self, name: &str, view: &View) -> Option<(IndexChange, Transition)> {
+    pub(crate) fn index_change(
+        &self,
+        name: &str,
+        view: &View,
+    ) -> Option<(IndexChange, Transition)> {
         self.indexes
             .get(name)
             .filter(|(_, t)| view.pending(t))
@@ -245,14 +249,17 @@ impl Lifecycle {
     }
 
     /// The indexes still being deleted in `view`.
-    pub fn deleting<'a>(&'a self, view: &'a View) -> impl Iterator<Item = &'a DeletingIndex> + 'a {
+    pub(crate) fn deleting<'a>(
+        &'a self,
+        view: &'a View,
+    ) -> impl Iterator<Item = &'a DeletingIndex> + 'a {
         self.deleting
             .iter()
             .filter(move |d| view.pending(&d.transition))
     }
 
     /// The names of the indexes being created in `view`.
-    pub fn creating(&self, view: &View) -> Vec<String> {
+    pub(crate) fn creating(&self, view: &View) -> Vec<String> {
         self.indexes
             .iter()
             .filter(|(_, (c, t))| *c == IndexChange::Creating && view.pending(t))
@@ -261,7 +268,7 @@ impl Lifecycle {
     }
 
     /// Forgets the changes that are over at `now` (their effects are already in the schema).
-    pub fn settle(&mut self, now: DateTime<Utc>) {
+    pub(crate) fn settle(&mut self, now: DateTime<Utc>) {
         let view = View::at(now);
         if self.table.as_ref().is_some_and(|(_, t)| !view.pending(t)) {
             self.table = None;
@@ -283,14 +290,14 @@ impl Lifecycle {
     }
 
     /// Starts request number `generation + 1` and returns it.
-    pub fn next_generation(&mut self) -> u64 {
+    pub(crate) fn next_generation(&mut self) -> u64 {
         self.generation += 1;
         self.generation
     }
 }
 
 /// A stream label: the instant it was enabled, as DynamoDB writes it (`2026-11-23T10:00:00.000`).
-pub fn stream_label(now: DateTime<Utc>) -> String {
+pub(crate) fn stream_label(now: DateTime<Utc>) -> String {
     now.format("%Y-%m-%dT%H:%M:%S%.3f").to_string()
 }
 

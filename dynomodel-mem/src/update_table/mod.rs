@@ -41,7 +41,7 @@ const ENDPOINT_CACHE_MINUTES: i64 = 1440;
 
 impl State {
     /// `UpdateTable`.
-    pub fn update_table(&mut self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+    pub(crate) fn update_table(&mut self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
         request::check(&input)?;
         let now = self.clock().now();
         let streams = self.stream_context();
@@ -86,7 +86,10 @@ impl State {
     }
 
     /// `DescribeLimits`.
-    pub fn describe_limits(&self, _input: &DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
+    pub(crate) fn describe_limits(
+        &self,
+        _input: &DescribeLimitsInput,
+    ) -> Result<DescribeLimitsOutput> {
         Ok(DescribeLimitsOutput {
             account_max_read_capacity_units: ACCOUNT_MAX_CAPACITY,
             account_max_write_capacity_units: ACCOUNT_MAX_CAPACITY,
@@ -97,7 +100,7 @@ impl State {
 
     /// `DescribeEndpoints`: the regional endpoint, `dynamodb.<region>.amazonaws.com`. A server that
     /// answers on its own address substitutes it (the engine does not know where it is reached).
-    pub fn describe_endpoints(
+    pub(crate) fn describe_endpoints(
         &self,
         _input: &DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {

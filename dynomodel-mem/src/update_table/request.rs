@@ -16,13 +16,13 @@ use crate::validate::{self, Constraints};
 
 /// The live service's answer to an UpdateTable that changes nothing (DDB-TABLE-015, 2026). The list
 /// names every member that could have made the request valid.
-pub const NOTHING_TO_UPDATE: &str = "At least one of ProvisionedThroughput, BillingMode, \
+pub(crate) const NOTHING_TO_UPDATE: &str = "At least one of ProvisionedThroughput, BillingMode, \
     UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, \
     MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, \
     DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required";
 
 /// The name an index action names.
-pub fn index_name(update: &GlobalSecondaryIndexUpdate) -> &str {
+pub(super) fn index_name(update: &GlobalSecondaryIndexUpdate) -> &str {
     match update {
         GlobalSecondaryIndexUpdate::Create(c) => &c.index_name,
         GlobalSecondaryIndexUpdate::Update(u) => &u.index_name,
@@ -31,7 +31,7 @@ pub fn index_name(update: &GlobalSecondaryIndexUpdate) -> &str {
 }
 
 /// Whether an index action creates or deletes an index (an "online index" operation).
-pub fn is_online(update: &GlobalSecondaryIndexUpdate) -> bool {
+pub(super) fn is_online(update: &GlobalSecondaryIndexUpdate) -> bool {
     !matches!(update, GlobalSecondaryIndexUpdate::Update(_))
 }
 
@@ -75,7 +75,7 @@ fn constraints(input: &UpdateTableInput) -> Result<()> {
 }
 
 /// Everything UpdateTable checks before it looks at the table.
-pub fn check(input: &UpdateTableInput) -> Result<()> {
+pub(super) fn check(input: &UpdateTableInput) -> Result<()> {
     validate::table_name(&input.table_name).or_else(|e| {
         // As for CreateTable: the short length message wins, a bad character joins the constraints.
         if e.message() == validate::TABLE_NAME_LENGTH {

@@ -24,17 +24,17 @@ const MAX_CAPACITY: i64 = 1_000_000_000_000;
 /// ("Considerations when switching capacity modes in DynamoDB": "You can switch tables from
 /// provisioned capacity mode to on-demand mode up to four times in a 24-hour rolling window. You can
 /// switch tables from on-demand mode to provisioned capacity mode at any time.").
-pub const MAX_SWITCHES_TO_PAY_PER_REQUEST: usize = 4;
+pub(super) const MAX_SWITCHES_TO_PAY_PER_REQUEST: usize = 4;
 
 /// The rolling window of [`MAX_SWITCHES_TO_PAY_PER_REQUEST`].
-pub const SWITCH_WINDOW: TimeDelta = TimeDelta::hours(24);
+pub(super) const SWITCH_WINDOW: TimeDelta = TimeDelta::hours(24);
 
 /// Refuses a fifth switch to on-demand within 24 hours. The text is the service's as recorded in 2019,
 /// when the rule was one switch a day ("Subscriber limit exceeded: Update to PayPerRequest mode are
 /// limited to once in 1 day(s)", a LimitExceededException quoted in aws-amplify/amplify-cli#1054),
 /// with today's count in it; no capture of the four-a-day wording was found. DynamoDB Local 3.3 has no
 /// such limit.
-pub fn billing_switch_window(
+pub(super) fn billing_switch_window(
     table: &Table,
     input: &UpdateTableInput,
     now: DateTime<Utc>,
@@ -57,7 +57,7 @@ pub fn billing_switch_window(
 }
 
 /// The billing mode the table has once the request is applied.
-pub fn target_on_demand(table: &Table, input: &UpdateTableInput) -> bool {
+pub(super) fn target_on_demand(table: &Table, input: &UpdateTableInput) -> bool {
     match input.billing_mode {
         Some(mode) => mode == BillingMode::PayPerRequest,
         None => table.schema.is_on_demand(),
@@ -95,7 +95,7 @@ fn existing_gsi<'t>(table: &'t Table, index: &str, verb: &str) -> Result<&'t Glo
 }
 
 /// The definitions a new index's keys use, checked against the request's and the table's.
-pub fn new_index_definitions(
+pub(super) fn new_index_definitions(
     table: &Table,
     input: &UpdateTableInput,
     index: &GlobalSecondaryIndex,
@@ -163,7 +163,7 @@ fn unchanged(
 }
 
 /// Everything UpdateTable checks against the table (after [`busy`](super::busy)).
-pub fn check(table: &Table, input: &UpdateTableInput) -> Result<()> {
+pub(super) fn check(table: &Table, input: &UpdateTableInput) -> Result<()> {
     let s = &table.schema;
     let on_demand_now = s.is_on_demand();
     let on_demand = target_on_demand(table, input);

@@ -21,11 +21,11 @@ pub const MAX_RANGE_KEY_SIZE: usize = 1024;
 /// "The provided key element does not match the schema": real DynamoDB's answer to a `Key` whose
 /// attributes are not exactly the key attributes with their declared types, and BatchWriteItem's to a
 /// put whose item misses a key attribute or has one of the wrong type.
-pub const KEY_MISMATCH: &str = "The provided key element does not match the schema";
+pub(super) const KEY_MISMATCH: &str = "The provided key element does not match the schema";
 
 /// Where a whole item's key is checked, which decides how a bad key is worded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyContext {
+pub(crate) enum KeyContext {
     /// PutItem and a transaction's Put: "Missing the key pk in the item", "Type mismatch for key pk
     /// expected: S actual: N". A value that can never be a key (BOOL, NULL, a set, a list, a map) is
     /// one more type mismatch, worded like any other (real DynamoDB, issue 26 fact 9: "... actual:
@@ -69,7 +69,11 @@ impl KeyContext {
 
 /// The primary key of a whole item (a put's): every key attribute present with its declared type,
 /// non-empty and within the size limits.
-pub fn item_key(item: &Item, schema: &TableSchema, context: KeyContext) -> Result<PrimaryKey> {
+pub(crate) fn item_key(
+    item: &Item,
+    schema: &TableSchema,
+    context: KeyContext,
+) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
         let value = item.get(name).ok_or_else(|| context.missing_key(name))?;
@@ -84,7 +88,7 @@ pub fn item_key(item: &Item, schema: &TableSchema, context: KeyContext) -> Resul
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// LSIs, then the GSIs, each last to first (see [`indexes_in_check_order`]), then empty values.
-pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
+pub(crate) fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
     for (index, key_schema) in indexes_in_check_order(schema) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
@@ -117,7 +121,7 @@ pub fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
 /// (LSIs, then GSIs): the only evidence for this rule, which came in 2020 after dynalite recorded the
 /// type checks' order, is DynamoDB Local 3.3.1, which names `gsi0` for an attribute keying `gsi0` and
 /// `gsi1` (probed; the differential test found it).
-pub fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
+pub(crate) fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
     let lsis = schema
         .local_secondary_indexes
         .iter()
@@ -169,7 +173,7 @@ fn indexes_in_check_order(
 /// transaction makes before anything else, as a request error (real DynamoDB, eu-west-2, recorded by
 /// the dynamodb-conformance suite: an empty key value is a `ValidationException`, a wrong type a
 /// cancellation reason). Same messages as PutItem's.
-pub fn empty_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
+pub(crate) fn empty_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
     for (name, _) in schema.key_attributes() {
         if let Some(kind) = empty_value(attrs, schema, name) {
             return Err(empty_key(kind, name));
@@ -180,7 +184,7 @@ pub fn empty_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
 
 /// The primary key of a `Key` (GetItem, DeleteItem, UpdateItem, …): exactly the key attributes, with
 /// their types.
-pub fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
+pub(crate) fn request_key(key: &Item, schema: &TableSchema) -> Result<PrimaryKey> {
     // DynamoDB Local 3.3 says "The number of conditions on the keys is invalid" for a wrong attribute
     // count, "One of the required keys was not given a value" for a wrong name and "One or more parameter
     // values were invalid: Type mismatch for key" for a wrong type; real DynamoDB says this for all three.
@@ -210,7 +214,7 @@ fn primary_key(parts: Vec<KeyValue>) -> Result<PrimaryKey> {
 }
 
 /// An empty S or B (`kind`) in the table key attribute `name`.
-pub fn empty_key(kind: &str, name: &str) -> Error {
+pub(crate) fn empty_key(kind: &str, name: &str) -> Error {
     Error::validation(format!(
         "One or more parameter values are not valid. The AttributeValue for a key attribute cannot \
          contain an empty {kind} value. Key: {name}"
@@ -219,7 +223,7 @@ pub fn empty_key(kind: &str, name: &str) -> Error {
 
 /// An empty S or B (`kind`) in the key attribute `name` of secondary index `index` (DynamoDB Local
 /// 3.3's text, which matches the service's 2020 wording for empty keys).
-pub fn empty_index_key(kind: &str, index: &str, name: &str) -> Error {
+pub(crate) fn empty_index_key(kind: &str, index: &str, name: &str) -> Error {
     Error::validation(format!(
         "One or more parameter values are not valid. A value specified for a secondary index key is not \
          supported. The AttributeValue for a key attribute cannot contain an empty {kind} value. \

@@ -13,12 +13,13 @@
 mod key;
 mod names;
 
-pub use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
+pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 
-pub use key::{
+pub(crate) use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
-    request_key, KeyContext, MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE,
+    request_key, KeyContext,
 };
+pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
 use dynomodel::backend::ReturnValue;
 use dynomodel::{item_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
@@ -27,25 +28,25 @@ use dynomodel::{item_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
 pub const MAX_NESTING_DEPTH: usize = 32;
 
 /// The prefix of most of DynamoDB's semantic validation messages.
-pub const INVALID: &str = "One or more parameter values were invalid: ";
+pub(crate) const INVALID: &str = "One or more parameter values were invalid: ";
 
 /// Real DynamoDB for a name outside 3–255 characters (checked before the character set).
 /// DynamoDB Local instead says "Invalid table/index name.  Table/index names must be between 3 and 255
 /// characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'" for both length
 /// and character errors.
-pub const TABLE_NAME_LENGTH: &str =
+pub(crate) const TABLE_NAME_LENGTH: &str =
     "TableName must be at least 3 characters long and at most 255 characters long";
 
 /// The smithy-style pattern of table and index names.
-pub const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
+pub(crate) const NAME_PATTERN: &str = "[a-zA-Z0-9_.-]+";
 
 /// How many violations a `ValidationException` lists, at most (the rest are only counted).
-pub const LISTED: usize = 10;
+pub(crate) const LISTED: usize = 10;
 
 /// One violation in the service model's form: "Value 'x' at 'tableName' failed to satisfy
 /// constraint: …". `value` is already rendered (`'x'`, `null`), or `None` for the newer form that
 /// names the member without echoing its value ("Value at 'Limit' …").
-pub fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
+pub(crate) fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
     match value {
         Some(value) => {
             format!("Value {value} at '{path}' failed to satisfy constraint: {constraint}")
@@ -57,7 +58,7 @@ pub fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
 /// The message of `broken` violations of which `listed` are shown: "1 validation error detected:
 /// …" or "N validation errors detected: …; …". Shared by the engine's checks ([`Constraints`]) and the
 /// server's wire layer, so that both word them alike.
-pub fn detected(broken: usize, listed: &[String]) -> String {
+pub(crate) fn detected(broken: usize, listed: &[String]) -> String {
     let plural = if broken == 1 { "" } else { "s" };
     format!(
         "{broken} validation error{plural} detected: {}",
@@ -69,20 +70,20 @@ pub fn detected(broken: usize, listed: &[String]) -> String {
 /// "1 validation error detected: Value 'x' at 'tableName' failed to satisfy constraint: ..." and
 /// "N validation errors detected: ...; ..." (at most [`LISTED`] are listed, all are counted).
 #[derive(Debug, Default)]
-pub struct Constraints {
+pub(crate) struct Constraints {
     errors: Vec<String>,
     broken: usize,
 }
 
 impl Constraints {
     /// Records one violation. `value` is already rendered (`'x'`, or `null`).
-    pub fn fail(&mut self, value: String, path: &str, constraint: &str) {
+    pub(crate) fn fail(&mut self, value: String, path: &str, constraint: &str) {
         self.record(violation(Some(&value), path, constraint));
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
     /// "Value at 'Limit' failed to satisfy constraint: ..." (`path` as DynamoDB spells it there).
-    pub fn fail_unechoed(&mut self, path: &str, constraint: &str) {
+    pub(crate) fn fail_unechoed(&mut self, path: &str, constraint: &str) {
         self.record(violation(None, path, constraint));
     }
 
@@ -94,7 +95,7 @@ impl Constraints {
     }
 
     /// Checks a table or index name's length and characters (as constraints, not the short message).
-    pub fn name(&mut self, name: &str, path: &str) {
+    pub(crate) fn name(&mut self, name: &str, path: &str) {
         if !is_valid_name_chars(name) {
             self.fail(
                 quoted(name),
@@ -120,7 +121,7 @@ impl Constraints {
     }
 
     /// Checks `value >= min` for a number parameter.
-    pub fn at_least(&mut self, value: i64, min: i64, path: &str) {
+    pub(crate) fn at_least(&mut self, value: i64, min: i64, path: &str) {
         if value < min {
             self.fail(
                 quoted(&value.to_string()),
@@ -131,7 +132,7 @@ impl Constraints {
     }
 
     /// The error, if anything was recorded.
-    pub fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         match self.broken {
             0 => Ok(()),
             n => Err(Error::validation(detected(n, &self.errors))),
@@ -140,7 +141,7 @@ impl Constraints {
 }
 
 /// `'value'` as DynamoDB quotes a value in a constraint message.
-pub fn quoted(value: &str) -> String {
+pub(crate) fn quoted(value: &str) -> String {
     format!("'{value}'")
 }
 
@@ -152,7 +153,7 @@ pub(crate) fn is_valid_name_chars(name: &str) -> bool {
 }
 
 /// Validates the `TableName` of any operation: the length message first, then the pattern.
-pub fn table_name(name: &str) -> Result<()> {
+pub(crate) fn table_name(name: &str) -> Result<()> {
     let chars = name.chars().count();
     if !(3..=255).contains(&chars) {
         return Err(Error::validation(TABLE_NAME_LENGTH));
@@ -163,7 +164,7 @@ pub fn table_name(name: &str) -> Result<()> {
 }
 
 /// `ReturnValues` of PutItem and DeleteItem: NONE or ALL_OLD only. Real DynamoDB and DynamoDB Local agree.
-pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
+pub(crate) fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
     match rv {
         None | Some(ReturnValue::None) | Some(ReturnValue::AllOld) => Ok(()),
         Some(_) => Err(Error::validation("Return values set to invalid value")),
@@ -173,7 +174,7 @@ pub fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<()> {
 /// Checks every attribute of an item (or key): names not empty (nested maps' too), sets non-empty and
 /// duplicate-free, nesting no deeper than 32 levels. Runs before anything recursive touches the value,
 /// so that a hostile, deeply nested value is rejected after at most 33 levels of recursion.
-pub fn attribute_values(item: &Item) -> Result<()> {
+pub(crate) fn attribute_values(item: &Item) -> Result<()> {
     item.iter().try_for_each(|(name, v)| {
         attribute_name(name)?;
         attribute_value(v, 1, MAX_NESTING_DEPTH)
@@ -183,18 +184,18 @@ pub fn attribute_values(item: &Item) -> Result<()> {
 /// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested
 /// deeper than 32 levels there and only fails a write that stores it, so the map check must not apply
 /// the item limit; this bound only keeps hostile values from reaching the recursive evaluator.
-pub const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
+pub(crate) const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
 
 /// Checks one `ExpressionAttributeValues` entry: the set rules of [`attribute_values`], nesting up to
 /// [`MAX_EXPRESSION_VALUE_DEPTH`].
-pub fn expression_value(value: &AttributeValue) -> Result<()> {
+pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
     attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH)
 }
 
 /// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
 /// [`attribute_values`]). Stops looking one level past the limit, so it is safe on any value: the guard
 /// for code that must measure or print a value before [`attribute_values`] has bounded its depth.
-pub fn nests_within(value: &AttributeValue, levels: usize) -> bool {
+pub(crate) fn nests_within(value: &AttributeValue, levels: usize) -> bool {
     fn walk(value: &AttributeValue, depth: usize, levels: usize) -> bool {
         if depth > levels {
             return false;
@@ -266,7 +267,7 @@ fn has_duplicates<T: Ord>(set: &[T]) -> bool {
 }
 
 /// The item-size limit, measured by `dynomodel::item_size` (the one size function).
-pub fn item_size_limit(item: &Item) -> Result<()> {
+pub(crate) fn item_size_limit(item: &Item) -> Result<()> {
     if item_size(item) > MAX_ITEM_SIZE {
         return Err(Error::validation(
             "Item size has exceeded the maximum allowed size",

@@ -14,7 +14,7 @@ use dynomodel::{Error, Result};
 use super::{is_valid_name_chars, quoted, Constraints, NAME_PATTERN};
 
 /// The longest table ARN a request may give (the service model's `TableArn`).
-pub const MAX_TABLE_ARN: usize = 1024;
+pub(crate) const MAX_TABLE_ARN: usize = 1024;
 
 /// An empty attribute name anywhere in a request (an item's or a map's, `AttributesToGet`,
 /// `AttributeUpdates`, `Expected`, the legacy filters and key conditions). Issue 26 fact 12; DynamoDB
@@ -26,7 +26,7 @@ const EMPTY_ATTRIBUTE_NAME: &str = "Empty attribute name";
 /// (255) and pattern. `""` is "…Member must have length greater than or equal to 1", 256 × `a` "…less
 /// than or equal to 255", `x!` the pattern. A two-character name passes, as the model's minimum is 1,
 /// and names no table.
-pub fn item_table_name(name: &str) -> Result<()> {
+pub(crate) fn item_table_name(name: &str) -> Result<()> {
     let mut c = Constraints::default();
     let chars = name.chars().count();
     if chars == 0 {
@@ -61,7 +61,7 @@ pub fn item_table_name(name: &str) -> Result<()> {
 /// 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3", the
 /// conformance suite's capture), reported without any of the request's other problems, even an empty
 /// `KeySchema`.
-pub fn new_table_name(name: &str) -> Result<()> {
+pub(crate) fn new_table_name(name: &str) -> Result<()> {
     let mut c = Constraints::default();
     let chars = name.chars().count();
     if chars < 3 {
@@ -93,7 +93,7 @@ fn pattern(c: &mut Constraints, name: &str) {
 }
 
 /// An attribute name as a request gives it: anything but `""` ([`EMPTY_ATTRIBUTE_NAME`]).
-pub fn attribute_name(name: &str) -> Result<()> {
+pub(crate) fn attribute_name(name: &str) -> Result<()> {
     if name.is_empty() {
         return Err(Error::validation(EMPTY_ATTRIBUTE_NAME));
     }

@@ -14,7 +14,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Most significant digits a DynamoDB number may have.
-pub const MAX_DIGITS: u32 = 38;
+pub(super) const MAX_DIGITS: u32 = 38;
 /// Largest decimal exponent of the leading digit (9.99…E+125).
 const MAX_ADJUSTED_EXPONENT: i64 = 125;
 /// Smallest decimal exponent of the leading digit (1E-130).

@@ -20,7 +20,7 @@ pub(crate) const MAX_PAGES: usize = 200;
 
 /// What a backend answered, reduced to what must agree.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// Success, with the returned item or attributes (if any).
     Ok(Option<Item>),
     /// Failure: DynamoDB's error type and message, the item of a failed condition (ALL_OLD), and a
@@ -66,7 +66,7 @@ pub enum Answer {
 
 /// One page of an ExecuteStatement.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StatementPage {
+pub(crate) struct StatementPage {
     pub items: Vec<Item>,
     /// Whether a `NextToken` came back (tokens are opaque and differ).
     pub more: bool,
@@ -75,7 +75,7 @@ pub struct StatementPage {
 
 /// One page of a Query.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Page {
+pub(crate) struct Page {
     pub items: Option<Vec<Item>>,
     pub count: i32,
     pub scanned: i32,
@@ -83,7 +83,7 @@ pub struct Page {
 }
 
 impl Answer {
-    pub fn error(e: Error) -> Answer {
+    pub(crate) fn error(e: Error) -> Answer {
         let item = match &e {
             Error::ConditionalCheckFailed { item, .. } => item.clone(),
             _ => None,
@@ -104,7 +104,7 @@ impl Answer {
     }
 
     /// Whether two answers agree. Scan walks compare as multisets: equal items, in any order.
-    pub fn agrees(&self, other: &Answer) -> bool {
+    pub(crate) fn agrees(&self, other: &Answer) -> bool {
         match (self, other) {
             (
                 Answer::ScanWalk {
@@ -169,7 +169,7 @@ fn on_failure(old: bool) -> Option<ReturnValuesOnConditionCheckFailure> {
 }
 
 /// Applies `op`; returns the answer and the number of requests sent.
-pub async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer, usize) {
+pub(crate) async fn apply(backend: &dyn Backend, names: &[String], op: &Op) -> (Answer, usize) {
     let table_name = name_of(names, op.table());
     let single = |r: Result<Option<Item>, Error>| match r {
         Ok(item) => (Answer::Ok(item), 1),

@@ -13,7 +13,7 @@ use dynomodel::backend::{
 use super::{name_of, on_failure, Answer};
 use crate::generator::{Action, ActionKind, Get, Read, Token, Write};
 
-pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) -> Answer {
+pub(super) async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) -> Answer {
     let request_items = reads
         .iter()
         .map(|r| {
@@ -47,7 +47,7 @@ pub async fn batch_get(backend: &dyn Backend, names: &[String], reads: &[Read]) 
     }
 }
 
-pub async fn batch_write(
+pub(super) async fn batch_write(
     backend: &dyn Backend,
     names: &[String],
     writes: &[(crate::generator::TableRef, Vec<Write>)],
@@ -80,7 +80,7 @@ pub async fn batch_write(
     }
 }
 
-pub async fn transact_get(backend: &dyn Backend, names: &[String], gets: &[Get]) -> Answer {
+pub(super) async fn transact_get(backend: &dyn Backend, names: &[String], gets: &[Get]) -> Answer {
     let transact_items = gets
         .iter()
         .map(|g| TransactGet {
@@ -144,7 +144,7 @@ fn action(names: &[String], a: &Action) -> TransactWriteItem {
     }
 }
 
-pub async fn transact_write(
+pub(super) async fn transact_write(
     backend: &dyn Backend,
     names: &[String],
     actions: &[Action],

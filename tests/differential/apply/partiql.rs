@@ -17,7 +17,7 @@ fn text(names: &[String], statement: &Statement) -> String {
 }
 
 /// ExecuteStatement; returns the answer and the number of requests sent.
-pub async fn execute(
+pub(super) async fn execute(
     backend: &dyn Backend,
     names: &[String],
     statement: &Statement,
@@ -70,7 +70,11 @@ pub async fn execute(
     (Answer::Statements { pages, error }, n)
 }
 
-pub async fn batch(backend: &dyn Backend, names: &[String], statements: &[Statement]) -> Answer {
+pub(super) async fn batch(
+    backend: &dyn Backend,
+    names: &[String],
+    statements: &[Statement],
+) -> Answer {
     let input = BatchExecuteStatementInput {
         statements: statements
             .iter()
@@ -89,7 +93,7 @@ pub async fn batch(backend: &dyn Backend, names: &[String], statements: &[Statem
     }
 }
 
-pub async fn transaction(
+pub(super) async fn transaction(
     backend: &dyn Backend,
     names: &[String],
     statements: &[Statement],

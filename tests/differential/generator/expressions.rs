@@ -21,7 +21,7 @@ const SORTED_B: [&[u8]; 5] = [&[0], &[0, 0], &[1, 2], &[7, 7, 7, 7, 7], &[255]];
 
 /// Collects the placeholders an expression uses.
 #[derive(Debug, Default)]
-pub struct Builder {
+pub(super) struct Builder {
     names: BTreeMap<String, String>,
     by_name: BTreeMap<String, String>,
     values: Item,
@@ -32,7 +32,7 @@ pub struct Builder {
 
 impl Builder {
     /// `attr` as a placeholder, or bare now and then where that is valid.
-    pub fn name(&mut self, rng: &mut Rng, attr: &str) -> String {
+    pub(super) fn name(&mut self, rng: &mut Rng, attr: &str) -> String {
         if BARE.contains(&attr) && rng.chance(40) {
             return attr.to_owned();
         }
@@ -47,14 +47,14 @@ impl Builder {
     }
 
     /// How `attr` is written in this request: its placeholder if it has one, else the bare name.
-    pub fn name_of(&self, attr: &str) -> String {
+    pub(super) fn name_of(&self, attr: &str) -> String {
         self.by_name
             .get(attr)
             .cloned()
             .unwrap_or_else(|| attr.to_owned())
     }
 
-    pub fn value(&mut self, rng: &mut Rng, value: AttributeValue) -> String {
+    pub(super) fn value(&mut self, rng: &mut Rng, value: AttributeValue) -> String {
         let p = format!(":{}{}", rng.pick(&["v", "V", "val", "x_"]), self.next);
         self.next += 1;
         self.values.insert(p.clone(), value);
@@ -62,7 +62,7 @@ impl Builder {
     }
 
     /// Puts the maps into `exprs`; an empty map is left out (an empty one is a defect of its own).
-    pub fn finish(self, exprs: &mut Exprs) {
+    pub(super) fn finish(self, exprs: &mut Exprs) {
         exprs.names = (!self.names.is_empty()).then_some(self.names);
         exprs.values = (!self.values.is_empty()).then_some(self.values);
     }
@@ -87,7 +87,7 @@ impl Builder {
 }
 
 /// Attribute names an expression may refer to: the items' attributes, and the keys when `keys`.
-pub fn pool(spec: &TableSpec, keys: bool) -> Vec<String> {
+pub(super) fn pool(spec: &TableSpec, keys: bool) -> Vec<String> {
     let mut names: Vec<String> = ATTRIBUTE_NAMES.iter().map(|n| (*n).to_owned()).collect();
     if keys {
         names.extend(spec.key_names());
@@ -96,7 +96,7 @@ pub fn pool(spec: &TableSpec, keys: bool) -> Vec<String> {
 }
 
 /// A document path: a top-level name, sometimes with a map key or list index below it.
-pub fn path(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
+pub(super) fn path(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
     let top = rng.pick(pool).clone();
     let mut text = b.name(rng, &top);
     // Only ordinary attributes get nested paths: a path inside a table or index key attribute is an
@@ -119,7 +119,7 @@ pub fn path(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
 }
 
 /// A scalar that orders (S, N or B) from the key pools, so comparisons sometimes hold.
-pub fn scalar(rng: &mut Rng) -> AttributeValue {
+pub(super) fn scalar(rng: &mut Rng) -> AttributeValue {
     let ty = [
         ScalarAttributeType::S,
         ScalarAttributeType::N,
@@ -129,7 +129,7 @@ pub fn scalar(rng: &mut Rng) -> AttributeValue {
 }
 
 /// Two bounds of one type with `lo <= hi` (or reversed, for the defect).
-pub fn bounds(
+pub(super) fn bounds(
     rng: &mut Rng,
     ty: ScalarAttributeType,
     reversed: bool,
@@ -159,7 +159,7 @@ pub fn bounds(
 
 /// A random condition (ConditionExpression or FilterExpression) over `pool`, `depth` levels of
 /// AND/OR/NOT at most. Compound operands are parenthesized; the whole is not (so wrapping it is fine).
-pub fn condition(rng: &mut Rng, b: &mut Builder, pool: &[String], depth: usize) -> String {
+pub(super) fn condition(rng: &mut Rng, b: &mut Builder, pool: &[String], depth: usize) -> String {
     if depth > 0 && rng.chance(35) {
         let operand = |rng: &mut Rng, b: &mut Builder| {
             let text = condition(rng, b, pool, depth - 1);
@@ -246,7 +246,7 @@ pub fn condition(rng: &mut Rng, b: &mut Builder, pool: &[String], depth: usize) 
 }
 
 /// Breaks a condition (or filter) once.
-pub fn break_condition(rng: &mut Rng, b: &mut Builder, text: &mut String) {
+pub(super) fn break_condition(rng: &mut Rng, b: &mut Builder, text: &mut String) {
     match rng.below(9) {
         0 if b.drop_one(rng, text) => {}
         1 => {
@@ -279,7 +279,7 @@ pub fn break_condition(rng: &mut Rng, b: &mut Builder, text: &mut String) {
 
 /// Breaks a key condition once, without adding conditions (a third condition, or one on a non-key
 /// attribute, would be a second defect).
-pub fn break_generic(rng: &mut Rng, b: &mut Builder, text: &mut String) {
+pub(super) fn break_generic(rng: &mut Rng, b: &mut Builder, text: &mut String) {
     match rng.below(5) {
         0 if b.drop_one(rng, text) => {}
         1 => {
@@ -304,7 +304,7 @@ fn syntax_error(rng: &mut Rng, text: &mut String, variants: &[&str]) {
 }
 
 /// A ProjectionExpression of one to three paths.
-pub fn projection(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
+pub(super) fn projection(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
     // Distinct paths: overlapping ones are an error whose second path DynamoDB Local names oddly
     // (`[empty], [empty], [é]` reports "path one: [empty], path two: [é]"); left for a dedicated probe.
     // Distinct top-level attributes (compared by name, so `#n` and a bare `a` naming the same
@@ -322,7 +322,7 @@ pub fn projection(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
     paths.join(", ")
 }
 
-pub fn break_projection(rng: &mut Rng, b: &mut Builder, text: &mut String) {
+pub(super) fn break_projection(rng: &mut Rng, b: &mut Builder, text: &mut String) {
     match rng.below(5) {
         0 if b.drop_one(rng, text) => {}
         1 => {
@@ -336,7 +336,7 @@ pub fn break_projection(rng: &mut Rng, b: &mut Builder, text: &mut String) {
 /// A random UpdateExpression: SET (with `+`/`-`, `if_not_exists`, `list_append`, list indexes),
 /// REMOVE, ADD and DELETE clauses in random order. Every action writes a different top-level
 /// attribute, so paths never overlap (that would be a second defect).
-pub fn update(rng: &mut Rng, b: &mut Builder, spec: &TableSpec) -> String {
+pub(super) fn update(rng: &mut Rng, b: &mut Builder, spec: &TableSpec) -> String {
     let mut targets: Vec<String> = pool(spec, false);
     targets.extend(spec.index_attributes.iter().map(|a| a.0.clone()));
     let index_attributes: Vec<String> = spec.index_attributes.iter().map(|a| a.0.clone()).collect();
@@ -457,7 +457,7 @@ fn set_value(rng: &mut Rng, b: &mut Builder, pool: &[String]) -> String {
 }
 
 /// Breaks an update expression once.
-pub fn break_update(rng: &mut Rng, b: &mut Builder, spec: &TableSpec, text: &mut String) {
+pub(super) fn break_update(rng: &mut Rng, b: &mut Builder, spec: &TableSpec, text: &mut String) {
     match rng.below(8) {
         0 if b.drop_one(rng, text) => {}
         1 => {

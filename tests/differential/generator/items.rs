@@ -7,17 +7,17 @@ use dynomodel::{item_size, AttributeValue, Item, Number, ScalarAttributeType};
 use super::TableSpec;
 use crate::rng::Rng;
 
-pub const SCALARS: [ScalarAttributeType; 3] = [
+pub(super) const SCALARS: [ScalarAttributeType; 3] = [
     ScalarAttributeType::S,
     ScalarAttributeType::N,
     ScalarAttributeType::B,
 ];
-pub const ATTRIBUTE_NAMES: &[&str] = &[
+pub(super) const ATTRIBUTE_NAMES: &[&str] = &[
     "a", "b", "name", "data", "é", "x.y", "count", "list", "map", "empty",
 ];
 
 /// Key values come from small pools so that gets and deletes often find what puts wrote.
-pub fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+pub(super) fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     match ty {
         ScalarAttributeType::S => AttributeValue::S(
             (*rng.pick(&["a", "b", "A", "aa", "é", "😀", "\u{FF61}", "a b", "0"])).to_owned(),
@@ -32,11 +32,11 @@ pub fn key_value(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     }
 }
 
-pub fn number(text: &str) -> Number {
+pub(super) fn number(text: &str) -> Number {
     text.parse().expect("generator numbers are valid")
 }
 
-pub fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
+pub(super) fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
     let mut key = Item::new();
     key.insert(spec.hash.0.clone(), key_value(rng, spec.hash.1));
     if let Some((name, ty)) = &spec.range {
@@ -46,7 +46,7 @@ pub fn random_key(rng: &mut Rng, spec: &TableSpec) -> Item {
 }
 
 /// A random valid item, or — when `allow_defect` — one that may be over the size or nesting limit.
-pub fn random_item(rng: &mut Rng, spec: &TableSpec, allow_defect: bool) -> Item {
+pub(super) fn random_item(rng: &mut Rng, spec: &TableSpec, allow_defect: bool) -> Item {
     let mut item = random_key(rng, spec);
     for _ in 0..rng.below(5) {
         let name = (*rng.pick(ATTRIBUTE_NAMES)).to_owned();
@@ -97,7 +97,7 @@ fn nested(depth: usize) -> AttributeValue {
     value
 }
 
-pub fn random_string(rng: &mut Rng) -> String {
+pub(super) fn random_string(rng: &mut Rng) -> String {
     match rng.below(6) {
         0 => String::new(),
         1 => "é😀\u{FF61}".repeat(rng.below(3) + 1),
@@ -106,7 +106,7 @@ pub fn random_string(rng: &mut Rng) -> String {
     }
 }
 
-pub fn random_number(rng: &mut Rng) -> Number {
+pub(super) fn random_number(rng: &mut Rng) -> Number {
     match rng.below(4) {
         0 => number(rng.pick::<&str>(&[
             "0", "-0", "1.50", "1E2", "+3", ".5", "0001.000", "1E-130", "-1E-130",
@@ -123,11 +123,11 @@ pub fn random_number(rng: &mut Rng) -> Number {
     }
 }
 
-pub fn random_bytes(rng: &mut Rng) -> Vec<u8> {
+pub(super) fn random_bytes(rng: &mut Rng) -> Vec<u8> {
     (0..rng.below(6)).map(|_| rng.below(256) as u8).collect()
 }
 
-pub fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
+pub(super) fn random_value(rng: &mut Rng, depth: usize) -> AttributeValue {
     let kinds = if depth == 0 { 8 } else { 10 };
     match rng.below(kinds) {
         0 => AttributeValue::S(random_string(rng)),
@@ -168,7 +168,7 @@ fn unique<T: Ord>(mut values: Vec<T>) -> Vec<T> {
     values
 }
 
-pub fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
+pub(super) fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
     let other = loop {
         let candidate = *rng.pick(&SCALARS);
         if candidate != ty {
@@ -183,7 +183,7 @@ pub fn wrong_type(rng: &mut Rng, ty: ScalarAttributeType) -> AttributeValue {
 }
 
 /// Breaks a key the way clients do: missing, mistyped, empty, too long, or with an extra attribute.
-pub fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
+pub(super) fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
     let (name, ty) = match &spec.range {
         Some(range) if rng.chance(50) => range.clone(),
         _ => spec.hash.clone(),
@@ -228,7 +228,7 @@ pub fn break_key(rng: &mut Rng, spec: &TableSpec, key: &mut Item) {
 
 /// Breaks an item: a broken key, an empty set, a duplicate set element, or a mistyped or empty index
 /// key attribute.
-pub fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
+pub(super) fn break_item(rng: &mut Rng, spec: &TableSpec, item: &mut Item) {
     if !spec.index_attributes.is_empty() && rng.chance(30) {
         let (name, ty) = rng.pick(&spec.index_attributes).clone();
         let value = match (rng.below(2), ty) {

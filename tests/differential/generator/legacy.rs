@@ -18,7 +18,7 @@ use crate::rng::Rng;
 
 /// The legacy members of one request (all absent by default).
 #[derive(Debug, Clone, Default)]
-pub struct Legacy {
+pub(crate) struct Legacy {
     pub expected: Option<Expected>,
     pub conditional_operator: Option<ConditionalOperator>,
     pub attribute_updates: Option<AttributeUpdates>,
@@ -29,7 +29,7 @@ pub struct Legacy {
 }
 
 /// `count` operations in legacy form over `tables`.
-pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
+pub(crate) fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
     (0..count).map(|_| operation(rng, tables)).collect()
 }
 

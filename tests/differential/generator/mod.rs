@@ -5,9 +5,9 @@
 
 mod expressions;
 mod items;
-pub mod legacy;
+pub(crate) mod legacy;
 mod multi;
-pub mod partiql;
+pub(crate) mod partiql;
 mod queries;
 mod tables;
 
@@ -18,12 +18,12 @@ use dynomodel::Item;
 
 use crate::rng::Rng;
 use expressions::Builder;
-pub use multi::{Action, ActionKind, Get, Read, Token, Write};
-pub use tables::tables;
+pub(crate) use multi::{Action, ActionKind, Get, Read, Token, Write};
+pub(crate) use tables::tables;
 
 /// A table's key schema, its secondary indexes and what its items may carry; the name is given per run.
 #[derive(Debug, Clone)]
-pub struct TableSpec {
+pub(crate) struct TableSpec {
     pub hash: (String, ScalarAttributeType),
     pub range: Option<(String, ScalarAttributeType)>,
     pub indexes: Vec<IndexSpec>,
@@ -35,7 +35,7 @@ pub struct TableSpec {
 
 /// One LSI or GSI.
 #[derive(Debug, Clone)]
-pub struct IndexSpec {
+pub(crate) struct IndexSpec {
     pub name: String,
     pub global: bool,
     pub hash: (String, ScalarAttributeType),
@@ -46,7 +46,7 @@ pub struct IndexSpec {
 
 /// The expressions of a request and their placeholder maps (absent maps stay `None`).
 #[derive(Debug, Clone, Default)]
-pub struct Exprs {
+pub(crate) struct Exprs {
     pub key_condition: Option<String>,
     pub filter: Option<String>,
     pub condition: Option<String>,
@@ -60,7 +60,7 @@ pub struct Exprs {
 
 /// Scan segmentation: none, every segment of a parallel scan walked in turn, or raw (invalid) values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Segments {
+pub(crate) enum Segments {
     Whole,
     All(i32),
     Raw {
@@ -72,7 +72,7 @@ pub enum Segments {
 /// One request against table number `table` of the run (or a missing table). Query and Scan are page
 /// walks: the runner follows `LastEvaluatedKey` to the end.
 #[derive(Debug, Clone)]
-pub enum Op {
+pub(crate) enum Op {
     Put {
         table: TableRef,
         item: Item,
@@ -145,7 +145,7 @@ pub enum Op {
 }
 
 impl Op {
-    pub fn table(&self) -> TableRef {
+    pub(crate) fn table(&self) -> TableRef {
         match self {
             Op::Put { table, .. }
             | Op::Get { table, .. }
@@ -166,7 +166,7 @@ impl Op {
     }
 
     /// The operation's name in the run summary.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Op::Put { .. } => "PutItem",
             Op::Get { .. } => "GetItem",
@@ -197,7 +197,7 @@ fn missing_if(tables: impl IntoIterator<Item = TableRef>) -> TableRef {
 
 /// Which table an operation targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableRef {
+pub(crate) enum TableRef {
     /// One of the run's tables.
     Table(usize),
     /// A table that does not exist.
@@ -206,7 +206,7 @@ pub enum TableRef {
 
 /// `count` operations over `tables`. A third are multi-item operations (batches and transactions);
 /// now and then a transaction with a token is sent again exactly, which must change nothing.
-pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
+pub(crate) fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
     let mut ops: Vec<Op> = Vec::with_capacity(count);
     while ops.len() < count {
         let replays: Vec<&Op> = ops

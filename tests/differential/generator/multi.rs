@@ -15,7 +15,7 @@ use crate::rng::Rng;
 
 /// The reads of one table in a BatchGetItem.
 #[derive(Debug, Clone)]
-pub struct Read {
+pub(crate) struct Read {
     pub table: TableRef,
     pub keys: Vec<Item>,
     pub consistent: Option<bool>,
@@ -24,14 +24,14 @@ pub struct Read {
 
 /// One write of a BatchWriteItem.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Write {
+pub(crate) enum Write {
     Put(Item),
     Delete(Item),
 }
 
 /// One read of a TransactGetItems.
 #[derive(Debug, Clone)]
-pub struct Get {
+pub(crate) struct Get {
     pub table: TableRef,
     pub key: Item,
     pub exprs: Exprs,
@@ -39,7 +39,7 @@ pub struct Get {
 
 /// The kind of a transaction action; `data` is the item for a put and the key otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActionKind {
+pub(crate) enum ActionKind {
     ConditionCheck,
     Put,
     Delete,
@@ -48,7 +48,7 @@ pub enum ActionKind {
 
 /// One action of a TransactWriteItems.
 #[derive(Debug, Clone)]
-pub struct Action {
+pub(crate) struct Action {
     pub table: TableRef,
     pub kind: ActionKind,
     pub data: Item,
@@ -58,7 +58,7 @@ pub struct Action {
 
 /// A token: an index into the run's token pool, or a raw (invalid) text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Token {
+pub(crate) enum Token {
     Pooled(usize),
     Raw(String),
 }
@@ -98,7 +98,7 @@ fn defect(rng: &mut Rng) -> Defect {
 }
 
 /// One multi-item operation over `tables`.
-pub fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
+pub(super) fn operation(rng: &mut Rng, tables: &[TableSpec]) -> Op {
     let defect = defect(rng);
     match rng.below(4) {
         0 => batch_get(rng, tables, defect),

@@ -106,7 +106,7 @@ fn limit(rng: &mut Rng) -> Option<i32> {
     }
 }
 
-pub fn query(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) -> Op {
+pub(super) fn query(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) -> Op {
     let t = target(rng, spec);
     let global = t.index.is_some_and(|i| i.global);
     // Where the one defect goes.
@@ -255,7 +255,7 @@ fn key_condition(rng: &mut Rng, b: &mut Builder, t: &Target<'_>, broken: bool) -
     text
 }
 
-pub fn scan(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) -> Op {
+pub(super) fn scan(rng: &mut Rng, spec: &TableSpec, table: TableRef, invalid: bool) -> Op {
     let t = target(rng, spec);
     let global = t.index.is_some_and(|i| i.global);
     let defect = if invalid { 1 + rng.below(5) } else { 0 };

@@ -17,7 +17,7 @@ const INCLUDABLE: [&str; 5] = ["a", "b", "name", "list", "x.y"];
 
 /// Table 0: hash-only without indexes (the only one with items near 400 KB, so Scan pages reach 1 MB);
 /// tables 1 and 2: hash+range with LSIs and GSIs; table 3: hash-only with GSIs.
-pub fn tables(rng: &mut Rng) -> Vec<TableSpec> {
+pub(crate) fn tables(rng: &mut Rng) -> Vec<TableSpec> {
     let mut specs = vec![TableSpec {
         hash: ("pk".into(), *rng.pick(&SCALARS)),
         range: None,
@@ -125,7 +125,7 @@ fn index(
 }
 
 impl TableSpec {
-    pub fn create_input(&self, table_name: &str) -> CreateTableInput {
+    pub(crate) fn create_input(&self, table_name: &str) -> CreateTableInput {
         let mut attribute_definitions: Vec<AttributeDefinition> = Vec::new();
         let mut define = |(name, ty): &(String, ScalarAttributeType)| {
             if !attribute_definitions
@@ -184,7 +184,7 @@ impl TableSpec {
     }
 
     /// Every key attribute of the table and its indexes.
-    pub fn key_names(&self) -> Vec<String> {
+    pub(crate) fn key_names(&self) -> Vec<String> {
         let mut names = vec![self.hash.0.clone()];
         names.extend(self.range.iter().map(|r| r.0.clone()));
         names.extend(self.index_attributes.iter().map(|a| a.0.clone()));

@@ -129,7 +129,7 @@ pub(super) fn both_errors<'a>(
 }
 
 /// Whether `engine` and `local` differ only by a listed DynamoDB Local deviation.
-pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
+pub(crate) fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     if index_scan_filter_on_unprojected_attribute(op, engine, local)
         || limit_reached_on_the_last_item(engine, local)
         || update_fails_at_run_time_on_both(op, engine, local)

@@ -67,7 +67,7 @@ const LOCAL_ACTION_ERRORS: &[&str] = &[
 
 /// Whether the engine's and DynamoDB Local's answers to a multi-item operation differ only by a
 /// documented deviation.
-pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
+pub(super) fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     match op {
         Op::BatchGet { .. } => constraint_wording(engine, local),
         Op::BatchWrite { .. } => constraint_wording(engine, local),

@@ -15,7 +15,7 @@ const MALFORMED: &str = "Statement wasn't well formed, can't be processed: ";
 
 /// Whether the engine's and DynamoDB Local's answers to a PartiQL operation differ only by a
 /// documented deviation.
-pub fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
+pub(super) fn reconcile(op: &Op, engine: &Answer, local: &Answer) -> bool {
     if empty_map_in_a_list_unreadable(engine, local) {
         return true;
     }

@@ -13,7 +13,7 @@ use super::{attribute_impl, quoted, read_fields, write_fields};
 use crate::ir::enums::{Shape, Variant};
 
 /// The `Attribute` impl of an internally tagged enum.
-pub fn internally_tagged(ident: &Ident, variants: &[Variant<'_>], key: &str) -> TokenStream {
+pub(super) fn internally_tagged(ident: &Ident, variants: &[Variant<'_>], key: &str) -> TokenStream {
     let tags: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let expected = format!("a {ident}: a map whose {key:?} is one of {}", quoted(&tags));
     let to_arms = variants.iter().map(|v| write_variant(v, key));

@@ -22,7 +22,7 @@ use crate::raw::{exchange, AUTHORIZATION};
 use crate::ChildServer;
 
 /// Clients in flight at once (one connection each).
-pub const CLIENTS: usize = 8;
+pub(crate) const CLIENTS: usize = 8;
 /// Items per table, for GetItem to read.
 const ITEMS: usize = 100;
 
@@ -197,7 +197,7 @@ async fn run(addr: &str, phase: Phase, duration: Duration, round: usize) -> Resu
 
 /// The `--concurrency` benchmark: `servers` are (name, running server), the first the one whose
 /// ratios to the others are reported.
-pub async fn bench(
+pub(crate) async fn bench(
     servers: &[(String, ChildServer)],
     phase_length: Duration,
     runs: usize,

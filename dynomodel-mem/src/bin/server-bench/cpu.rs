@@ -10,7 +10,7 @@ use std::time::Duration;
 /// too coarse for a one-second phase of a server that needs 20 µs a request). Threads that exited
 /// during a phase are missed; both servers keep theirs (tokio workers, Jetty's pool, the JVM's
 /// compiler and GC threads) for their lifetime.
-pub fn process_cpu(pid: u32) -> Option<Duration> {
+pub(crate) fn process_cpu(pid: u32) -> Option<Duration> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
     let mut total = 0u64;
     for task in tasks.flatten() {

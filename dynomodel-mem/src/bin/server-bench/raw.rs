@@ -13,7 +13,7 @@ use crate::workload::{Phase, IN_FLIGHT, ITEMS};
 
 /// One server's benchmark table, reached over raw HTTP.
 #[derive(Clone)]
-pub struct RawTarget {
+pub(crate) struct RawTarget {
     addr: SocketAddr,
     table: String,
 }
@@ -27,7 +27,7 @@ pub(crate) const AUTHORIZATION: &str = "AWS4-HMAC-SHA256 \
 
 impl RawTarget {
     /// `endpoint` as `http://HOST:PORT`, with HOST an IP address.
-    pub fn new(endpoint: &str, table: &str) -> Result<RawTarget, String> {
+    pub(crate) fn new(endpoint: &str, table: &str) -> Result<RawTarget, String> {
         let addr = endpoint
             .strip_prefix("http://")
             .and_then(|a| a.trim_end_matches('/').parse().ok())
@@ -79,7 +79,11 @@ impl RawTarget {
 
     /// Runs `phase` for `duration`: one connection sending sequentially, or [`IN_FLIGHT`] of them for
     /// [`Phase::ConcurrentGet`]. Returns the requests made and the time they took.
-    pub async fn run(&self, phase: Phase, duration: Duration) -> Result<(usize, Duration), String> {
+    pub(crate) async fn run(
+        &self,
+        phase: Phase,
+        duration: Duration,
+    ) -> Result<(usize, Duration), String> {
         let started = Instant::now();
         let deadline = started + duration;
         let connections = if phase == Phase::ConcurrentGet {

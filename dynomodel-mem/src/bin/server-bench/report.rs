@@ -6,7 +6,7 @@ use crate::workload::Phase;
 
 /// One phase of one run on one server.
 #[derive(Debug, Clone, Copy)]
-pub struct Measurement {
+pub(crate) struct Measurement {
     pub ops_per_second: f64,
     /// CPU time the server process used per request.
     pub cpu_per_request: Option<Duration>,
@@ -20,7 +20,7 @@ fn median_of(mut values: Vec<Duration>, runs: usize) -> Option<Duration> {
 }
 
 /// The median run (by throughput), with the medians of the CPU figures.
-pub fn median(mut runs: Vec<Measurement>) -> Measurement {
+pub(crate) fn median(mut runs: Vec<Measurement>) -> Measurement {
     let middle = runs.len() / 2;
     runs.sort_by(|a, b| a.ops_per_second.total_cmp(&b.ops_per_second));
     let cpu = runs.iter().filter_map(|m| m.cpu_per_request).collect();
@@ -37,7 +37,7 @@ pub fn median(mut runs: Vec<Measurement>) -> Measurement {
 
 /// `results[server][phase]`: ops/s and server CPU per request, with the ratios of dynomodel-mem (the
 /// first server) to each other server (for CPU the inverse: how many times less it needs).
-pub fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
+pub(crate) fn print_table(title: &str, names: &[&str], results: &[Vec<Measurement>]) {
     println!("\n{title}");
     let mut header = format!("{:<24}", "");
     let mut sub = format!("{:<24}", "");

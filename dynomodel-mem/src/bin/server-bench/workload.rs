@@ -11,13 +11,13 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, AwsBackend, Error, Item};
 
 /// Items in the benchmark's one partition; every Query returns all of them.
-pub const ITEMS: usize = 20;
+pub(crate) const ITEMS: usize = 20;
 /// Requests in flight in [`Phase::ConcurrentGet`].
-pub const IN_FLIGHT: usize = 16;
+pub(crate) const IN_FLIGHT: usize = 16;
 
 /// One measured kind of traffic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     Put,
     Get,
     Query,
@@ -25,9 +25,9 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub const ALL: [Phase; 4] = [Phase::Put, Phase::Get, Phase::Query, Phase::ConcurrentGet];
+    pub(crate) const ALL: [Phase; 4] = [Phase::Put, Phase::Get, Phase::Query, Phase::ConcurrentGet];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Phase::Put => "PutItem (sequential)",
             Phase::Get => "GetItem (sequential)",
@@ -36,7 +36,7 @@ impl Phase {
         }
     }
 
-    pub fn short_label(self) -> &'static str {
+    pub(crate) fn short_label(self) -> &'static str {
         match self {
             Phase::Put => "Put",
             Phase::Get => "Get",
@@ -48,7 +48,7 @@ impl Phase {
 
 /// A table on one server, reached through the SDK.
 #[derive(Clone)]
-pub struct Target {
+pub(crate) struct Target {
     backend: Arc<AwsBackend>,
     table: String,
 }
@@ -63,7 +63,7 @@ fn key(i: usize) -> Item {
 
 impl Target {
     /// Creates the benchmark table (with its 20 items) on the server at `endpoint`.
-    pub async fn create(endpoint: &str, table: String) -> Result<Target, Error> {
+    pub(crate) async fn create(endpoint: &str, table: String) -> Result<Target, Error> {
         let definition = |name: &str, ty| AttributeDefinition {
             attribute_name: name.into(),
             attribute_type: ty,
@@ -88,7 +88,7 @@ impl Target {
         Ok(target)
     }
 
-    pub async fn delete(self) -> Result<(), Error> {
+    pub(crate) async fn delete(self) -> Result<(), Error> {
         self.backend
             .delete_table(DeleteTableInput {
                 table_name: self.table,
@@ -155,7 +155,11 @@ impl Target {
     /// Runs `phase` for `duration`: one request at a time, or [`IN_FLIGHT`] at a time for
     /// [`Phase::ConcurrentGet`] (the same shape as [`crate::raw::RawTarget::run`]). Returns the
     /// requests made and the time they took.
-    pub async fn run(&self, phase: Phase, duration: Duration) -> Result<(usize, Duration), Error> {
+    pub(crate) async fn run(
+        &self,
+        phase: Phase,
+        duration: Duration,
+    ) -> Result<(usize, Duration), Error> {
         let started = Instant::now();
         let deadline = started + duration;
         let in_flight = if phase == Phase::ConcurrentGet {

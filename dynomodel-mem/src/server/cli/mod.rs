@@ -18,7 +18,7 @@ use super::transfer;
 use options::parse;
 
 /// `dynomodel-mem --help`: the commands.
-pub const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 usage: dynomodel-mem COMMAND [OPTIONS]
 
 An in-memory Amazon DynamoDB engine and its DynamoDB-compatible HTTP server.
@@ -35,7 +35,7 @@ Commands:
 ";
 
 /// `dynomodel-mem serve --help`.
-pub const SERVE_USAGE: &str = "\
+pub(crate) const SERVE_USAGE: &str = "\
 usage: dynomodel-mem serve [--host HOST] [--port PORT] [--threads N] [--log LEVEL]
                            [--region REGION] [--account ID] [--transition-time SECONDS]
                            [--ttl-sweep-interval SECONDS] [--enforce-throughput]
@@ -153,7 +153,7 @@ application/json, and answers):
 ";
 
 /// The flags `serve` takes.
-pub const SERVE_FLAGS: &[&str] = &[
+pub(crate) const SERVE_FLAGS: &[&str] = &[
     "--host",
     "--port",
     "--threads",

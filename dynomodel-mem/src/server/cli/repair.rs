@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use crate::MemBackend;
 
 /// `dynomodel-mem repair --help`.
-pub const REPAIR_USAGE: &str = "\
+pub(super) const REPAIR_USAGE: &str = "\
 usage: dynomodel-mem repair --data-dir DIR
 
 Repairs a data directory that `serve --data-dir DIR` refuses as damaged (a log record that fails
@@ -24,7 +24,7 @@ nothing to repair, it says so and changes nothing), 1 otherwise.
 ";
 
 /// The flags `repair` takes.
-pub const REPAIR_FLAGS: &[&str] = &["--data-dir"];
+pub(super) const REPAIR_FLAGS: &[&str] = &["--data-dir"];
 
 fn parse(args: &[String]) -> Result<PathBuf, String> {
     let mut dir = None;

@@ -106,7 +106,7 @@ fn billing_mode_summary(t: &TableDescription) -> Option<Value> {
 }
 
 /// `TableDescription` as DynamoDB sends it.
-pub fn table_description(t: &TableDescription) -> Value {
+pub(super) fn table_description(t: &TableDescription) -> Value {
     let mut out = Map::new();
     out.insert(
         "AttributeDefinitions".into(),
@@ -176,7 +176,7 @@ pub fn table_description(t: &TableDescription) -> Value {
 /// DeleteTable's `TableDescription`: only the members DynamoDB sends there (the API reference's example
 /// and real DynamoDB's recorded answers): no `CreationDateTime`, `KeySchema`, `AttributeDefinitions`,
 /// index lists or stream members. DynamoDB Local 3.3.1 sends the whole description.
-pub fn deleted_table_description(t: &TableDescription) -> Value {
+pub(super) fn deleted_table_description(t: &TableDescription) -> Value {
     let mut out = Map::new();
     out.insert("TableName".into(), json!(t.table_name));
     out.insert("TableArn".into(), json!(t.table_arn));

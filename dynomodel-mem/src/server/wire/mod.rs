@@ -69,8 +69,9 @@ use serde_json::{Map, Value};
 use crate::validate::{violation, LISTED};
 
 pub use error::error_response;
-pub use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
-pub use value::{item_to_json, parse_attribute_value};
+pub(crate) use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
+pub use value::item_to_json;
+pub(crate) use value::parse_attribute_value;
 
 /// Why a request produced no result.
 #[derive(Debug, Clone, PartialEq)]
@@ -135,7 +136,7 @@ pub struct Context {
 }
 
 /// The `X-Amz-Target` prefix of DynamoDB's current API version.
-pub const TARGET_PREFIX: &str = "DynamoDB_20120810.";
+pub(crate) const TARGET_PREFIX: &str = "DynamoDB_20120810.";
 
 /// The operation an `X-Amz-Target` names, as [`call`] takes it: DynamoDB's own without the prefix
 /// (`PutItem`), a DynamoDB Streams one whole (`DynamoDBStreams_20120810.GetRecords`, see
@@ -158,7 +159,7 @@ pub async fn call(backend: &dyn Backend, operation: &str, body: &[u8]) -> WireRe
 
 /// [`call`] with what the server knows about the request (its own address, for DescribeEndpoints; the
 /// region to answer in). An answer without a body (TagResource's, UntagResource's) is `{}`.
-pub async fn call_in(
+pub(crate) async fn call_in(
     context: &Context,
     backend: &dyn Backend,
     operation: &str,
@@ -261,7 +262,7 @@ fn encode(value: &Value) -> Vec<u8> {
 /// Two kinds, in DynamoDB's order: member constraints (smithy's "N validation error(s) detected: …",
 /// at most 10 listed), then the first operation-specific message (e.g. about attribute values).
 #[derive(Debug, Default)]
-pub struct Decoder {
+pub(crate) struct Decoder {
     /// The first [`LISTED`] constraint messages. Only these are kept: a 16 MB body of `null` list
     /// elements breaks millions of constraints, whose messages would take hundreds of megabytes.
     constraints: Vec<String>,
@@ -272,12 +273,12 @@ pub struct Decoder {
 
 impl Decoder {
     /// A required member is absent (or JSON `null`).
-    pub fn null(&mut self, path: &str) {
+    pub(crate) fn null(&mut self, path: &str) {
         self.record(|| violation(Some("null"), path, "Member must not be null"));
     }
 
     /// A present member breaks a constraint: `value` is shown quoted, as DynamoDB does.
-    pub fn constraint(&mut self, value: &str, path: &str, message: &str) {
+    pub(crate) fn constraint(&mut self, value: &str, path: &str, message: &str) {
         self.record(|| violation(Some(&format!("'{value}'")), path, message));
     }
 
@@ -290,14 +291,14 @@ impl Decoder {
     }
 
     /// An operation-specific validation message; only the first one is reported.
-    pub fn custom(&mut self, message: impl Into<String>) {
+    pub(crate) fn custom(&mut self, message: impl Into<String>) {
         if self.custom.is_none() {
             self.custom = Some(message.into());
         }
     }
 
     /// `Ok(value)` when nothing was recorded, else the `ValidationException` to report.
-    pub fn finish<T>(self, value: T) -> WireResult<T> {
+    pub(crate) fn finish<T>(self, value: T) -> WireResult<T> {
         if self.broken > 0 {
             let message = crate::validate::detected(self.broken, &self.constraints);
             return Err(Error::validation(message).into());

@@ -89,7 +89,7 @@ fn settings(
 }
 
 /// `CreateTable`'s request.
-pub fn create_table_json(i: &CreateTableInput) -> Value {
+pub(crate) fn create_table_json(i: &CreateTableInput) -> Value {
     let mut m = Map::new();
     m.insert("TableName".into(), json!(i.table_name));
     m.insert(
@@ -135,7 +135,7 @@ pub fn create_table_json(i: &CreateTableInput) -> Value {
 }
 
 /// `UpdateTable`'s request.
-pub fn update_table_json(i: &UpdateTableInput) -> Value {
+pub(crate) fn update_table_json(i: &UpdateTableInput) -> Value {
     let mut m = Map::new();
     m.insert("TableName".into(), json!(i.table_name));
     if !i.attribute_definitions.is_empty() {
@@ -173,12 +173,12 @@ pub fn update_table_json(i: &UpdateTableInput) -> Value {
 }
 
 /// `DeleteTable`'s request.
-pub fn delete_table_json(i: &DeleteTableInput) -> Value {
+pub(crate) fn delete_table_json(i: &DeleteTableInput) -> Value {
     json!({"TableName": i.table_name})
 }
 
 /// `UpdateTimeToLive`'s request.
-pub fn update_time_to_live_json(i: &UpdateTimeToLiveInput) -> Value {
+pub(crate) fn update_time_to_live_json(i: &UpdateTimeToLiveInput) -> Value {
     let s = &i.time_to_live_specification;
     json!({
         "TableName": i.table_name,
@@ -187,7 +187,7 @@ pub fn update_time_to_live_json(i: &UpdateTimeToLiveInput) -> Value {
 }
 
 /// `TagResource`'s request.
-pub fn tag_resource_json(i: &TagResourceInput) -> Value {
+pub(crate) fn tag_resource_json(i: &TagResourceInput) -> Value {
     let tags: Vec<Value> = i
         .tags
         .iter()
@@ -197,7 +197,7 @@ pub fn tag_resource_json(i: &TagResourceInput) -> Value {
 }
 
 /// `UntagResource`'s request.
-pub fn untag_resource_json(i: &UntagResourceInput) -> Value {
+pub(crate) fn untag_resource_json(i: &UntagResourceInput) -> Value {
     json!({"ResourceArn": i.resource_arn, "TagKeys": i.tag_keys})
 }
 
@@ -229,7 +229,7 @@ fn action_members(
 }
 
 /// A transaction's `TransactItems`.
-pub fn write_actions_json(actions: &[TransactWriteItem]) -> Value {
+pub(crate) fn write_actions_json(actions: &[TransactWriteItem]) -> Value {
     let each = |a: &TransactWriteItem| {
         let mut m = Map::new();
         let member = match a {
@@ -309,7 +309,7 @@ pub fn write_actions_json(actions: &[TransactWriteItem]) -> Value {
 }
 
 /// [`write_actions_json`]'s output read back, or `None` if it is not that.
-pub fn decode_write_actions(items: &Value) -> Option<Vec<TransactWriteItem>> {
+pub(crate) fn decode_write_actions(items: &Value) -> Option<Vec<TransactWriteItem>> {
     let mut request = Map::new();
     request.insert("TransactItems".into(), items.clone());
     let m = Members::new(&request);
@@ -319,19 +319,19 @@ pub fn decode_write_actions(items: &Value) -> Option<Vec<TransactWriteItem>> {
 }
 
 /// An item written by [`item_to_json`], read back.
-pub fn item_from_json(value: &Value) -> Option<dynomodel::Item> {
+pub(crate) fn item_from_json(value: &Value) -> Option<dynomodel::Item> {
     let mut d = Decoder::default();
     let item = super::value::parse_fields(value.as_object()?, &mut d).ok()?;
     d.finish(item).ok()
 }
 
 /// A stream record as GetRecords writes it (durable mode's snapshots keep records so).
-pub fn stream_record_json(r: &dynomodel::backend::Record) -> Value {
+pub(crate) fn stream_record_json(r: &dynomodel::backend::Record) -> Value {
     super::streams::record_json(r)
 }
 
 /// [`stream_record_json`]'s output read back, or `None` if it is not that.
-pub fn stream_record_from_json(v: &Value) -> Option<dynomodel::backend::Record> {
+pub(crate) fn stream_record_from_json(v: &Value) -> Option<dynomodel::backend::Record> {
     use dynomodel::backend::{Identity, OperationType, Record, StreamRecord, StreamViewType};
     let text = |v: &Value, name: &str| v.get(name).and_then(Value::as_str).map(str::to_owned);
     let d = v.get("dynamodb")?;

@@ -21,10 +21,10 @@ use super::value::{item_to_json, write_item};
 use super::{encode, Decoder, Members, WireResult};
 
 /// The `X-Amz-Target` prefix of the DynamoDB Streams API.
-pub const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
+pub(crate) const STREAMS_TARGET_PREFIX: &str = "DynamoDBStreams_20120810.";
 
 /// The streams operations, by their full target.
-pub const STREAM_OPERATIONS: &[&str] = &[
+pub(crate) const STREAM_OPERATIONS: &[&str] = &[
     "DynamoDBStreams_20120810.ListStreams",
     "DynamoDBStreams_20120810.DescribeStream",
     "DynamoDBStreams_20120810.GetShardIterator",

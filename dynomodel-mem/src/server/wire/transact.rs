@@ -60,11 +60,11 @@ use super::value::write_item;
 use super::{Decoder, Members, WireResult};
 
 /// A `TransactWriteItem` that sets none of its actions (DynamoDB Local 3.3.1's text).
-pub const NO_ACTION: &str =
+pub(super) const NO_ACTION: &str =
     "Invalid Request: TransactWriteRequest should contain Delete or Put or Update request";
 /// A `TransactWriteItem` that sets more than one action (DynamoDB Local 3.3.1; the service's answer in
 /// moto issue 5496).
-pub const SEVERAL_ACTIONS: &str =
+pub(super) const SEVERAL_ACTIONS: &str =
     "TransactItems can only contain one of Check, Put, Update or Delete";
 
 /// The `TransactItems` of either operation, each element decoded by `decode` (`None` for one that

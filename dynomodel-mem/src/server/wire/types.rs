@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use super::{Decoder, Fault, WireResult};
 
 /// An array where an object or scalar was expected.
-pub const START_OF_LIST: &str = "Start of list found where not expected";
+pub(super) const START_OF_LIST: &str = "Start of list found where not expected";
 /// An object where a scalar or array was expected (DynamoDB's message ends with a full stop).
-pub const START_OF_STRUCTURE: &str = "Start of structure or map found where not expected.";
+pub(super) const START_OF_STRUCTURE: &str = "Start of structure or map found where not expected.";
 
 fn serialization(message: impl Into<String>) -> Fault {
     Fault::Serialization(Some(message.into()))
@@ -53,7 +53,7 @@ fn not_scalar(value: &Value, target: &str) -> Fault {
 }
 
 /// A string member (`S`, `N`, names, expressions, enum values).
-pub fn string(value: &Value) -> WireResult<String> {
+pub(super) fn string(value: &Value) -> WireResult<String> {
     match value {
         Value::String(s) => Ok(s.clone()),
         other => Err(not_scalar(other, "an String")),
@@ -62,7 +62,7 @@ pub fn string(value: &Value) -> WireResult<String> {
 
 /// A boolean member. DynamoDB accepts a fractional number (true when its magnitude is at least 1) but no
 /// integer and no string.
-pub fn boolean(value: &Value) -> WireResult<bool> {
+pub(super) fn boolean(value: &Value) -> WireResult<bool> {
     match value {
         Value::Bool(b) => Ok(*b),
         Value::Number(n) if class_for_number(n) == "java.lang.Double" => {
@@ -78,14 +78,14 @@ pub fn boolean(value: &Value) -> WireResult<bool> {
 
 /// An `Integer` member (`Limit`, `Segment`, …): fractions are truncated towards negative infinity, as by
 /// DynamoDB; a number beyond 32 bits is a `Long` that cannot become an `Integer`.
-pub fn integer(value: &Value) -> WireResult<i32> {
+pub(super) fn integer(value: &Value) -> WireResult<i32> {
     let long = long(value, "an Integer")?;
     i32::try_from(long)
         .map_err(|_| serialization("class java.lang.Long can not be converted to an Integer"))
 }
 
 /// A `Long` member (capacity units).
-pub fn long(value: &Value, target: &str) -> WireResult<i64> {
+pub(super) fn long(value: &Value, target: &str) -> WireResult<i64> {
     match value {
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
@@ -105,7 +105,7 @@ pub fn long(value: &Value, target: &str) -> WireResult<i64> {
 }
 
 /// A `Blob` (base64 text), with the three checks DynamoDB makes and their messages.
-pub fn blob(value: &Value) -> WireResult<Vec<u8>> {
+pub(super) fn blob(value: &Value) -> WireResult<Vec<u8>> {
     let text = match value {
         Value::String(s) => s,
         other => return Err(not_scalar(other, "a Blob")),
@@ -140,7 +140,7 @@ pub fn blob(value: &Value) -> WireResult<Vec<u8>> {
 }
 
 /// A list member; `None` for JSON `null`.
-pub fn list(value: &Value) -> WireResult<Option<&Vec<Value>>> {
+pub(super) fn list(value: &Value) -> WireResult<Option<&Vec<Value>>> {
     match value {
         Value::Null => Ok(None),
         Value::Array(a) => Ok(Some(a)),
@@ -150,7 +150,7 @@ pub fn list(value: &Value) -> WireResult<Option<&Vec<Value>>> {
 }
 
 /// A map member (`Item`, `ExpressionAttributeNames`, …); `None` for JSON `null`.
-pub fn map(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
+pub(super) fn map(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
     match value {
         Value::Null => Ok(None),
         Value::Object(m) => Ok(Some(m)),
@@ -160,7 +160,7 @@ pub fn map(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
 }
 
 /// A structure member (`ProvisionedThroughput`, an `AttributeValue`, …); `None` for JSON `null`.
-pub fn structure(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
+pub(super) fn structure(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
     match value {
         Value::Null => Ok(None),
         Value::Object(m) => Ok(Some(m)),
@@ -170,7 +170,7 @@ pub fn structure(value: &Value) -> WireResult<Option<&Map<String, Value>>> {
 }
 
 /// `tableName` from `TableName`: DynamoDB's constraint messages name members in lower camel case.
-pub fn lower_first(name: &str) -> String {
+pub(super) fn lower_first(name: &str) -> String {
     let mut chars = name.chars();
     match chars.next() {
         Some(c) => c.to_lowercase().chain(chars).collect(),
@@ -179,7 +179,7 @@ pub fn lower_first(name: &str) -> String {
 }
 
 /// Maps `text` through `allowed`; records DynamoDB's enum constraint error and returns `None` otherwise.
-pub fn enum_value<T: Copy>(
+pub(super) fn enum_value<T: Copy>(
     text: &str,
     path: &str,
     allowed: &[(&str, T)],

@@ -17,13 +17,13 @@ use super::types::{blob, boolean, list, map, string, structure};
 use super::{Decoder, WireResult};
 
 /// "Supplied AttributeValue is empty, …": an attribute value with no data type.
-pub const EMPTY_VALUE: &str =
+pub(super) const EMPTY_VALUE: &str =
     "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes";
 /// "Supplied AttributeValue has more than one datatypes set, …".
-pub const SEVERAL_TYPES: &str = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
+pub(super) const SEVERAL_TYPES: &str = "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes";
 /// `{"NULL": false}`: DynamoDB's message (the 2026 live captures of every region, after a few weeks in
 /// June 2026 when two regions accepted `false`; dynalite's recordings; DynamoDB Local 3.3.1 alike).
-pub const NULL_NOT_TRUE: &str =
+pub(super) const NULL_NOT_TRUE: &str =
     "One or more parameter values were invalid: Null attribute value types must have the value of true";
 
 /// The ten type descriptors, in DynamoDB's order.
@@ -43,7 +43,7 @@ fn number(text: &str, d: &mut Decoder) -> Number {
 
 /// Decodes one attribute value. Type errors are returned; validation errors are recorded in `d` and a
 /// placeholder (`NULL`) is returned so that the rest of the request is still type-checked.
-pub fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
+pub(crate) fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
     let Some(fields) = structure(value)? else {
         d.custom(EMPTY_VALUE);
         return Ok(AttributeValue::Null);
@@ -127,7 +127,7 @@ fn elements<T>(value: &Value, each: fn(&Value) -> WireResult<T>) -> WireResult<V
 }
 
 /// Decodes a map of attribute values (an item, a key, `ExpressionAttributeValues`); `None` for `null`.
-pub fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
+pub(super) fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
     let Some(fields) = map(value)? else {
         return Ok(None);
     };
@@ -135,7 +135,7 @@ pub fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
 }
 
 /// Decodes the entries of a JSON object as attribute values.
-pub fn parse_fields(fields: &Map<String, Value>, d: &mut Decoder) -> WireResult<Item> {
+pub(super) fn parse_fields(fields: &Map<String, Value>, d: &mut Decoder) -> WireResult<Item> {
     let mut item = BTreeMap::new();
     for (name, v) in fields {
         item.insert(name.clone(), parse_attribute_value(v, d)?);
@@ -148,7 +148,7 @@ fn b64(bytes: &[u8]) -> Value {
 }
 
 /// Encodes one attribute value in DynamoDB's JSON: numbers as strings, binaries in base64.
-pub fn attribute_value_to_json(value: &AttributeValue) -> Value {
+pub(super) fn attribute_value_to_json(value: &AttributeValue) -> Value {
     let (ty, v) = match value {
         AttributeValue::S(s) => ("S", Value::String(s.clone())),
         AttributeValue::N(n) => ("N", Value::String(n.to_string())),

@@ -17,11 +17,11 @@ use crate::rng::Rng;
 use text::{condition, name, path_with_root, pool, Text};
 
 /// Stands for the table's name in a statement's text; the runner puts in the run's name.
-pub const TABLE: &str = "@T@";
+pub(crate) const TABLE: &str = "@T@";
 
 /// One PartiQL statement with the members a request carries for it.
 #[derive(Debug, Clone)]
-pub struct Statement {
+pub(crate) struct Statement {
     pub table: TableRef,
     /// The statement, naming its table `"@T@"`.
     pub text: String,
@@ -46,7 +46,7 @@ enum Defect {
 }
 
 /// `count` PartiQL operations over `tables`: a quarter batches and transactions.
-pub fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
+pub(crate) fn operations(rng: &mut Rng, tables: &[TableSpec], count: usize) -> Vec<Op> {
     (0..count).map(|_| operation(rng, tables)).collect()
 }
 

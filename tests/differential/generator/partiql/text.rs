@@ -9,7 +9,7 @@ use crate::rng::Rng;
 
 /// A statement being written: its `?` parameters in order.
 #[derive(Debug, Default)]
-pub struct Text {
+pub(super) struct Text {
     pub params: Vec<AttributeValue>,
     /// The key attributes of the table and its indexes, with their types: conditions compare them
     /// with values of their type most of the time (another type, or a path into a key, is a defect).
@@ -22,7 +22,7 @@ impl Text {
     /// `value` as a literal, or as a `?` parameter now and then (always for binaries, which PartiQL
     /// has no literal for, and for long strings, which would push the statement over its 8,192
     /// characters).
-    pub fn value(&mut self, rng: &mut Rng, value: &AttributeValue) -> String {
+    pub(super) fn value(&mut self, rng: &mut Rng, value: &AttributeValue) -> String {
         match literal(value) {
             Some(text) if !rng.chance(25) => text,
             _ => {
@@ -33,14 +33,14 @@ impl Text {
     }
 
     /// The parameters, absent when there are none (as clients send them).
-    pub fn parameters(self) -> Option<Vec<AttributeValue>> {
+    pub(super) fn parameters(self) -> Option<Vec<AttributeValue>> {
         (!self.params.is_empty()).then_some(self.params)
     }
 }
 
 /// A PartiQL literal for `value`: `'text'`, numbers as written, `TRUE`, `NULL`, `<<…>>` sets, `[…]`
 /// lists and `{'k': …}` maps. `None` for binaries and long strings.
-pub fn literal(value: &AttributeValue) -> Option<String> {
+pub(super) fn literal(value: &AttributeValue) -> Option<String> {
     let join = |items: Vec<Option<String>>| -> Option<String> {
         items
             .into_iter()
@@ -79,7 +79,7 @@ fn string(s: &str) -> Option<String> {
 
 /// An attribute name: double-quoted, or bare now and then when it is a plain lowercase word that is
 /// no PartiQL keyword.
-pub fn name(rng: &mut Rng, name: &str) -> String {
+pub(super) fn name(rng: &mut Rng, name: &str) -> String {
     const BARE: [&str; 7] = ["a", "b", "pk", "sk", "ia", "ib", "ic"];
     if BARE.contains(&name) && rng.chance(40) {
         name.to_owned()
@@ -90,7 +90,7 @@ pub fn name(rng: &mut Rng, name: &str) -> String {
 
 /// A path into an item: a top-level attribute of `pool`, or now and then a nested one (rarely below
 /// one of `keys`: that is a defect); with its top-level attribute and whether it goes below it.
-pub fn path_with_root(
+pub(super) fn path_with_root(
     rng: &mut Rng,
     pool: &[String],
     keys: &[(String, ScalarAttributeType)],
@@ -114,7 +114,7 @@ pub fn path_with_root(
 }
 
 /// The non-key attributes items carry, and the given key attributes.
-pub fn pool(keys: &[String]) -> Vec<String> {
+pub(super) fn pool(keys: &[String]) -> Vec<String> {
     let mut pool: Vec<String> = ATTRIBUTE_NAMES.iter().map(|s| (*s).to_owned()).collect();
     pool.extend(keys.iter().cloned());
     pool
@@ -124,7 +124,7 @@ const COMPARISONS: [&str; 7] = ["=", "<>", "!=", "<", "<=", ">", ">="];
 
 /// A random condition over `pool`, with `depth` levels of AND/OR/NOT at most; compound operands are
 /// parenthesized, so the whole can be appended to a key equality with `AND`.
-pub fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> String {
+pub(super) fn condition(rng: &mut Rng, t: &mut Text, pool: &[String], depth: usize) -> String {
     if depth > 0 && rng.chance(30) {
         let left = condition(rng, t, pool, depth - 1);
         return match rng.below(3) {

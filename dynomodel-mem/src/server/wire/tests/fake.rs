@@ -23,7 +23,7 @@ use crate::server::wire::{call, Fault, WireResult};
 
 /// The typed request the wire layer handed over.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Seen {
+pub(super) enum Seen {
     Put(PutItemInput),
     Get(GetItemInput),
     Delete(DeleteItemInput),
@@ -47,7 +47,7 @@ pub enum Seen {
 
 /// Canned answers (defaults: empty responses) and the requests seen.
 #[derive(Debug, Default)]
-pub struct Fake {
+pub(super) struct Fake {
     /// PutItem's answer.
     pub put: PutItemOutput,
     /// GetItem's answer.
@@ -94,7 +94,11 @@ impl Fake {
 
     /// Runs `operation` on `body` and returns the response and the one request the backend saw (none
     /// when decoding failed).
-    pub async fn run(&self, operation: &str, body: Value) -> (WireResult<Value>, Option<Seen>) {
+    pub(super) async fn run(
+        &self,
+        operation: &str,
+        body: Value,
+    ) -> (WireResult<Value>, Option<Seen>) {
         let result = call(self, operation, body.to_string().as_bytes()).await;
         let mut seen = self.seen.lock().unwrap();
         assert!(seen.len() <= 1, "one request, one backend call");
@@ -102,7 +106,7 @@ impl Fake {
     }
 
     /// The message of the `ValidationException` that decoding `body` must produce.
-    pub async fn validation(&self, operation: &str, body: Value) -> String {
+    pub(super) async fn validation(&self, operation: &str, body: Value) -> String {
         match self.run(operation, body.clone()).await {
             (Err(Fault::Backend(Error::Validation { message })), None) => message,
             other => panic!("{body}: expected a ValidationException, got {other:?}"),
@@ -110,7 +114,7 @@ impl Fake {
     }
 
     /// The message of the `SerializationException` that decoding `body` must produce.
-    pub async fn serialization(&self, operation: &str, body: Value) -> Option<String> {
+    pub(super) async fn serialization(&self, operation: &str, body: Value) -> Option<String> {
         match self.run(operation, body.clone()).await {
             (Err(Fault::Serialization(message)), None) => message,
             other => panic!("{body}: expected a SerializationException, got {other:?}"),
@@ -118,7 +122,7 @@ impl Fake {
     }
 
     /// The typed request that decoding `body` must produce (the response is not looked at).
-    pub async fn decoded(&self, operation: &str, body: Value) -> Seen {
+    pub(super) async fn decoded(&self, operation: &str, body: Value) -> Seen {
         match self.run(operation, body.clone()).await {
             (_, Some(seen)) => seen,
             (result, None) => panic!("{body}: decoding failed: {result:?}"),
