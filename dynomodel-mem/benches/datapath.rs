@@ -1,4 +1,4 @@
-//! The engine's data path (issue 15): put, get, a Query of 20, a Scan page and a conditional
+//! The engine's data path (figures in docs/performance.md): put, get, a Query of 20, a Scan page and a conditional
 //! UpdateItem on a table of 10,000 items of 8 attributes (~149 bytes by DynamoDB's size rule), each on
 //! the engine directly (the `Backend` request types) and through the mapper (`Db` with a derived model).
 //! The memory figure (bytes per item at 100k and 1M items) is the `memory` bench binary; Dynoxide as a

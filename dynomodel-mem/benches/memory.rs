@@ -1,4 +1,4 @@
-//! Memory per item (issue 15): loads the `datapath` workload's items (149 bytes each by DynamoDB's
+//! Memory per item (docs/performance.md): loads the `datapath` workload's items (149 bytes each by DynamoDB's
 //! size rule) into one table and reports the growth of the resident set per item at 100k and 1M items.
 //! The resident set (`/proc/self/statm`, Linux only) rather than a counting allocator: the workspace
 //! forbids `unsafe`, which a `GlobalAlloc` impl needs; it includes the allocator's own overhead and

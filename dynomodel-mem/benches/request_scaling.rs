@@ -1,4 +1,4 @@
-//! How a request's cost grows with its size (issue 25, "Linear costs"): for each size dimension of a
+//! How a request's cost grows with its size (it must grow linearly): for each size dimension of a
 //! DynamoDB request, the CPU time the wire layer and the engine spend on it (JSON body in, response
 //! bytes out, as the server answers it, without HTTP), at sizes that double, and the ratio of each
 //! size's cost to the previous one's. A linear step shows ×2 per doubling, an n log n one a little

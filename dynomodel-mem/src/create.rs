@@ -83,7 +83,7 @@ pub(crate) fn throughput_bounds(
 
 /// Key attribute names, 1 to 255 characters (the model's `KeySchemaAttributeName`, for key schemas
 /// and attribute definitions alike): checked with the other constraints, before any consistency check
-/// between them (issue 26 fact 11).
+/// between them (as the service answers).
 fn attribute_name_length(c: &mut Constraints, name: &str, path: impl FnOnce() -> String) {
     let chars = name.chars().count();
     let broken = match chars {
@@ -259,7 +259,7 @@ fn stream_specification(spec: Option<&dynomodel::backend::StreamSpecification>) 
 
 /// Validates a CreateTable request completely (everything but the table's existence).
 pub(crate) fn create_table(input: &CreateTableInput) -> Result<()> {
-    // The name's constraints, alone and before every other problem (issue 26 fact 1).
+    // The name's constraints, alone and before every other problem (as the service answers).
     crate::validate::new_table_name(&input.table_name)?;
     constraints(input)?;
     billing(input)?;

@@ -5,7 +5,7 @@
 //! index sort key *then the table key* ([`Tie`]), which is also the order DynamoDB returns ties in and
 //! what makes an index `LastEvaluatedKey` (index keys plus table keys) resume at exactly one place.
 //!
-//! How an index holds its entries (issue 15): one `BTreeSet` of [`IndexEntry`]s, each one allocation
+//! How an index holds its entries (measured in docs/performance.md): one `BTreeSet` of [`IndexEntry`]s, each one allocation
 //! holding the entry's *position* and its projected item (encoded as the table encodes its items,
 //! `stored.rs`). The position is a byte string whose byte order is the order above: the partition's
 //! stable hash (8 bytes, big-endian), the index partition key, the index sort key, then the parts of

@@ -614,7 +614,7 @@ fn check_updated_item(
             // Real DynamoDB's text for a value copied from another attribute (dynalite's recorded
             // "should return ValidationException if trying to update existing index": `SET c = e`);
             // a value from the request (`SET c = :v`, AttributeUpdates PUT/ADD) gets the PutItem
-            // text from `validate::index_keys` below (issue 26 fact 8, recorded on the service).
+            // text from `validate::index_keys` below (recorded on the service).
             // DynamoDB Local 3.3 says "One or more parameter values were invalid: Type mismatch for
             // Index Key" for both.
             return Err(Error::validation(

@@ -236,7 +236,7 @@ pub(crate) fn query<'t>(
         c.name(name, "indexName");
     }
     // Query's Limit is the one member whose constraint message names it capitalised, without its
-    // value (the conformance suite's capture of the service, issue 26 fact 2); Scan's has the usual
+    // value (the conformance suite's capture of the service); Scan's has the usual
     // form.
     if input.limit.is_some_and(|limit| limit < 1) {
         c.fail_unechoed("Limit", "Member must have value greater than or equal to 1");

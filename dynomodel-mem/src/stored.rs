@@ -1,7 +1,7 @@
 //! How a table holds its items: one compact byte string per item ([`StoredItem`]), with the item's
 //! DynamoDB size computed once, when it is written.
 //!
-//! Why this form (issue 15, measured with `benches/memory.rs` on 149-byte items of 8 attributes): an
+//! Why this form (measured with `benches/memory.rs` on 149-byte items of 8 attributes): an
 //! [`Item`] is a `BTreeMap<String, AttributeValue>`, whose one leaf node was ~800 bytes whatever the
 //! item holds (11 slots of a 24-byte name and a 48-byte value; 32 since `Number` is 24 bytes), plus
 //! one allocation per name and per string value: 1,442 resident bytes per item, 9.7× its size.

@@ -2,8 +2,8 @@
 //! [`Backend::query_into`], [`Backend::scan_into`]): items that go to the caller's [`ItemSink`]
 //! straight from their stored form ([`StoredItem::attributes_of`]), names borrowed and values decoded,
 //! instead of being built into an [`Item`] that the mapper would then take apart. What that saves is
-//! each item's map and a copy of each of its names (issue 15: the mapper's `db.get`, `db.query` and
-//! `db.scan` at no more than 1.2× the engine's reads).
+//! each item's map and a copy of each of its names (the goal: the mapper's `db.get`, `db.query`
+//! and `db.scan` at no more than 1.2× the engine's reads; see docs/performance.md).
 //!
 //! Each is the plain operation with a sink: `GetItem` reads through `Locked::get_stored`
 //! (`items.rs`), which `get_item` uses too, and Query and Scan through the same page loop as their

@@ -7,7 +7,7 @@ use dynomodel::backend::{KeySchemaElement, ScalarAttributeType};
 use dynomodel::expression::ExpressionContext;
 use dynomodel::{AttributeValue, Item, Model, PrimaryKey};
 
-/// The single-table shape of issue 13: `pk = USER#{userid}`, `sk = ORDER#{date}#{id}`.
+/// A single-table shape: `pk = USER#{userid}`, `sk = ORDER#{date}#{id}`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "orders")]
 #[composite(pk = ("USER", userid), hash_key)]

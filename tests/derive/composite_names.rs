@@ -1,4 +1,4 @@
-//! Issue 24: a composite's attribute name apart from its handle's (`rename`, `rename_all`), and a
+//! A composite's attribute name apart from its handle's (`rename`, `rename_all`), and a
 //! last part holding the separator, on the Developer Guide's Reply table (`Id = ForumName#Subject`).
 
 use chrono::{DateTime, TimeZone, Utc};

@@ -1,4 +1,4 @@
-//! Issue 24: the width a `DateTime<Utc>` is stored at (`datetime = "millis"` on a field or on the
+//! The width a `DateTime<Utc>` is stored at (`datetime = "millis"` on a field or on the
 //! struct) applies to the attribute, the keys, index keys, composite parts, and the operands built
 //! from the field's handle.
 

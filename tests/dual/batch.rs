@@ -1,4 +1,4 @@
-//! Issue 10: BatchGetItem and BatchWriteItem — results across tables, every rule and message that can be
+//! BatchGetItem and BatchWriteItem — results across tables, every rule and message that can be
 //! provoked, no partial write on a rejected batch, index maintenance, and the 16 MB cut of BatchGetItem
 //! with its continuation through `UnprocessedKeys`.
 //!

@@ -1,4 +1,4 @@
-//! Issue 12: ConsumedCapacity with exact figures — every operation kind, the 1 KB / 4 KB boundaries and
+//! ConsumedCapacity with exact figures — every operation kind, the 1 KB / 4 KB boundaries and
 //! multi-byte UTF-8, eventually vs strongly consistent, TOTAL vs INDEXES on an LSI and GSIs of each
 //! projection (index key changes included), batches and transactions over two tables.
 //!

@@ -1,4 +1,4 @@
-//! Issue 13, composite keys through the mapper on every target: round trips of `pk = USER#{userid}`,
+//! Composite keys through the mapper on every target: round trips of `pk = USER#{userid}`,
 //! `sk = ORDER#{date}#{id}`, updates and deletes by the parts, and typed queries on leading parts.
 
 use chrono::NaiveDate;
@@ -100,7 +100,7 @@ dual_test!(composite_keys_round_trip, |t| {
     db.delete_key::<Order>(("u1", (day(2), 9))).await.unwrap();
     assert_eq!(db.get::<Order>(("u1", (day(2), 9))).await.unwrap(), None);
 
-    // The last part may hold the separator (issue 24): `USER#a#b` is user `a#b`.
+    // The last part may hold the separator: `USER#a#b` is user `a#b`.
     db.put(&order("a#b", 1, 1)).await.unwrap();
     assert_eq!(
         db.query::<Order>("a#b").all().await.unwrap(),

@@ -1,4 +1,4 @@
-//! Issue 13: local secondary indexes on a model with composites (`#[local_index(...)]`), on every
+//! Local secondary indexes on a model with composites (`#[local_index(...)]`), on every
 //! target. The table's hash composite partitions the index; typed conditions on its composite sort
 //! key; a KEYS_ONLY one returns the generated item struct, and `fetch_full()` the whole items.
 

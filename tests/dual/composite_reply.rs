@@ -1,4 +1,4 @@
-//! Issue 24 on every target, on the Developer Guide's Reply table: `Id = <ForumName>#<Subject>`
+//! Composites on every target, on the Developer Guide's Reply table: `Id = <ForumName>#<Subject>`
 //! (a composite renamed to the sample's attribute name, whose last part may hold `#`),
 //! `ReplyDateTime` in milliseconds (sorting with items other code wrote so), and borrowed parts in
 //! every call that takes a key or a partition.

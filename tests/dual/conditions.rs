@@ -1,4 +1,4 @@
-//! Issue 4: condition expressions — every comparator, BETWEEN, IN, AND/OR/NOT precedence and every
+//! Condition expressions — every comparator, BETWEEN, IN, AND/OR/NOT precedence and every
 //! function on every relevant type, then conditional PutItem/DeleteItem/UpdateItem and the
 //! `ConditionalCheckFailedException` with and without the old item.
 //!

@@ -1,4 +1,4 @@
-//! Issue 24, item 5: counters exempt from the `#[version]` bump, on every target. A thread being
+//! Counters exempt from the `#[version]` bump, on every target. A thread being
 //! viewed (`ADD Views 1`) must not make an open edit conflict, and the edit, saved from a copy
 //! read before the views, must not lose them; an update of anything else still bumps and
 //! conflicts; `skip_version_bump()` per call; the same in transactions and in `sync`.

@@ -1,4 +1,4 @@
-//! Cursors with the other reads of issue 24, on every target: a lenient read pages as a strict one
+//! Cursors with the other reads (lenient, strict), on every target: a lenient read pages as a strict one
 //! (`page(n, ..)` counts good and bad items alike, its cursor follows a bad item as well as a good
 //! one, on the table, an index and a scan), a strict page decodes only the items it returns, and a
 //! cursor after an index entry holds the keys as the model writes them (a renamed composite, a

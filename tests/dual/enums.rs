@@ -1,4 +1,4 @@
-//! Issue 13 item 2 on every target: newtypes, unit enums (as table, index and condition keys), enums
+//! Attribute types on every target: newtypes, unit enums (as table, index and condition keys), enums
 //! with data, the `serde`/`json` field options, `uuid::Uuid` and `serde_json::Value` are written in
 //! their documented shapes and read back exactly, numbers included.
 

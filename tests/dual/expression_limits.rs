@@ -1,4 +1,4 @@
-//! Issue 26 facts 19 and 20: how deep an expression may nest. DynamoDB has no nesting limit of its
+//! How deep an expression may nest. DynamoDB has no nesting limit of its
 //! own: 300 operators and 4 KB of text bound a condition, and 32 levels a document path, in every
 //! expression kind. The deepest texts 4 KB can hold are answered, not a crash (the engine's parser,
 //! validator and evaluator are stack-safe).

@@ -1,4 +1,4 @@
-//! Issue 4: invalid expressions are `ValidationException`s with DynamoDB's exact message — syntax, names
+//! Invalid expressions are `ValidationException`s with DynamoDB's exact message — syntax, names
 //! and values, reserved words, parentheses, size and operator limits, update path conflicts, operand
 //! types, and functions where they are not allowed. Every row is checked, then all mismatches reported.
 

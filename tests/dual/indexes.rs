@@ -1,4 +1,4 @@
-//! Issue 5: secondary indexes — Query on an LSI and GSIs, LastEvaluatedKey round trips (index keys plus
+//! Secondary indexes — Query on an LSI and GSIs, LastEvaluatedKey round trips (index keys plus
 //! table keys), a sparse GSI, KEYS_ONLY/INCLUDE/ALL projections, Select, ConsistentRead on a GSI, and
 //! DescribeTable of the indexes.
 

@@ -1,4 +1,4 @@
-//! Issue 26 facts 8 and 9: a key or index key attribute given a value of the wrong type, in every
+//! A key or index key attribute given a value of the wrong type, in every
 //! write and read that names one. A value that can never be a key (NULL, BOOL, a set, a map, a list)
 //! is one more type mismatch to DynamoDB, worded like any other.
 

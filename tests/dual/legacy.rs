@@ -1,4 +1,4 @@
-//! Issue 14 §1: the legacy parameters (`Expected`, `ConditionalOperator`, `AttributeUpdates`,
+//! The legacy parameters (`Expected`, `ConditionalOperator`, `AttributeUpdates`,
 //! `AttributesToGet`, `KeyConditions`, `QueryFilter`, `ScanFilter`) mean what DynamoDB makes of them, on
 //! the engine, DynamoDB Local and the server. Their errors are in `legacy_errors.rs`.
 

@@ -1,4 +1,4 @@
-//! Issue 14 §1: the errors of the legacy parameters, with DynamoDB's legacy texts (dynalite's recordings
+//! The errors of the legacy parameters, with DynamoDB's legacy texts (dynalite's recordings
 //! of DynamoDB, and DynamoDB Local 3.3 where nothing else records them).
 
 use dynomodel::backend::*;
@@ -580,8 +580,8 @@ dual_test!(legacy_read_errors, |t| {
         VE,
         &format!("{INVALID}Condition parameter type does not match schema type"),
     );
-    // A wrong argument count in KeyConditions is worded as in every legacy condition (issue 26, fact
-    // 6; DynamoDB Local agrees).
+    // A wrong argument count in KeyConditions is worded as in every legacy condition (recorded
+    // on the service; DynamoDB Local agrees).
     c.error(
         "argument count",
         query(entries([("pk", cond(Eq, Some(Vec::new())))])).await,
@@ -669,7 +669,7 @@ dual_test!(legacy_read_errors, |t| {
             ..Default::default()
         })
         .await;
-    // KNOWN DIFFERENCE: DynamoDB names the duplicate (issue 26, fact 5; dynalite's recordings);
+    // KNOWN DIFFERENCE: DynamoDB names the duplicate (dynalite's recordings);
     // DynamoDB Local does so in BatchGetItem only.
     c.error_differs(
         "AttributesToGet twice",

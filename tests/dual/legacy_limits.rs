@@ -1,4 +1,4 @@
-//! Issue 26 fact 15: the legacy parameters are not expressions, so DynamoDB's limits on expressions
+//! The legacy parameters are not expressions, so DynamoDB's limits on expressions
 //! (4 KB of text, 300 operators, 100 `IN` operands) do not apply to them, however long the
 //! expression the engine translates them into. DynamoDB Local 3.3.1 agrees.
 

@@ -1,4 +1,4 @@
-//! Issue 24, single-table members read only their own items, and every read names the item that does
+//! Single-table members read only their own items, and every read names the item that does
 //! not decode: books and bicycles in one catalog table (the Developer Guide's ProductCatalog, with a
 //! store partition and an aisle index), on every target.
 

@@ -1,4 +1,4 @@
-//! Issue 11: migrations planned from models and applied, on every target. Several versions of one
+//! Migrations planned from models and applied, on every target. Several versions of one
 //! table are several structs naming it (`mod v1`, `mod v2`, …); each scenario works in its own
 //! namespace.
 //!

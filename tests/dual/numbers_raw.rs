@@ -71,7 +71,7 @@ dual_test!(zero_is_judged_by_its_written_exponent, |t| {
     use super::validation::{expect, send};
     use serde_json::json;
 
-    // Issue 26 fact 24 (the dynamodb-conformance suite's captures of the live service, October 2026):
+    // The dynamodb-conformance suite's captures of the live service, October 2026):
     // zero is range-checked by the exponent it is written with.
     let table = t.create_table("zeroexp", ("pk", S), None).await;
     let put = |n: &str| json!({"TableName": table, "Item": {"pk": {"S": "z"}, "n": {"N": n}}});

@@ -1,4 +1,4 @@
-//! Issue 14 §2: PartiQL's ExecuteStatement on the engine, DynamoDB Local and the engine's server:
+//! PartiQL's ExecuteStatement on the engine, DynamoDB Local and the engine's server:
 //! every statement form, `?` parameters, nested paths, `Limit`/`NextToken`, indexes,
 //! `ReturnValuesOnConditionCheckFailure`, `RETURNING`, consumed capacity. Batches and transactions are
 //! in `partiql_multi.rs`, the errors in `partiql_errors.rs`.

@@ -1,4 +1,4 @@
-//! Issue 14 §2: PartiQL's errors on the engine, DynamoDB Local and the server (texts measured on
+//! PartiQL's errors on the engine, DynamoDB Local and the server (texts measured on
 //! DynamoDB Local 3.3.1; see `dynomodel-mem/src/partiql/errors.rs` for their sources).
 
 use dynomodel::backend::*;

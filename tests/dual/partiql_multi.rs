@@ -1,4 +1,4 @@
-//! Issue 14 §2: PartiQL's BatchExecuteStatement (per-statement results and errors) and
+//! PartiQL's BatchExecuteStatement (per-statement results and errors) and
 //! ExecuteTransaction (writes, reads, cancellation reasons, ClientRequestToken) on the engine, DynamoDB
 //! Local and the server.
 

@@ -1,4 +1,4 @@
-//! Issue 4: GetItem projections — top-level, nested map paths, list indexes (the result's lists are
+//! GetItem projections — top-level, nested map paths, list indexes (the result's lists are
 //! compacted), names, missing paths, and the projection's own validation errors.
 
 use dynomodel::backend::*;

@@ -1,4 +1,4 @@
-//! Issue 5: Query on a table — every key condition form, sort order of S (UTF-8 bytes), N (by value) and
+//! Query on a table — every key condition form, sort order of S (UTF-8 bytes), N (by value) and
 //! B (unsigned bytes), ScanIndexForward, Limit paging, filters, Select, and the request errors.
 
 use dynomodel::backend::*;
@@ -320,7 +320,7 @@ dual_test!(query_request_errors, |t| {
 });
 
 dual_test!(hash_only_query_pages_restart_from_their_last_key, |t| {
-    // Issue 26 fact 13 says a Query of a hash-only table refuses any ExclusiveStartKey ("The provided
+    // A report says a Query of a hash-only table refuses any ExclusiveStartKey ("The provided
     // exclusive start key is invalid: …"). Not built: no source has that text, dynalite's recorded
     // rules and DynamoDB Local 3.3.1 accept such a key, and a page cut by `Limit` hands back exactly
     // this key, so refusing it would break every paginated read of a hash-only table. This pins the

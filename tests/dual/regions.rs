@@ -1,4 +1,4 @@
-//! The region an answer names (issue 26, item 26), through the AWS SDK: a client configured for a
+//! The region an answer names, through the AWS SDK: a client configured for a
 //! region signs its requests for it, and the server answers it in that region: table and stream ARNs
 //! and stream records' `awsRegion` ("the region in which the GetRecords request was received", the
 //! Streams API reference) name it. The engine embedded (no HTTP, no signature) answers in its own

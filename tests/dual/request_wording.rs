@@ -1,5 +1,5 @@
-//! Issue 26, facts 1–7, 11 and 12: the wording of request validation, one scenario per fact (fact
-//! 13 was not built: see `query::hash_only_query_pages_restart_from_their_last_key`).
+//! The wording of request validation, one scenario per rule (a refused ExclusiveStartKey on a
+//! hash-only Query was not built: see `query::hash_only_query_pages_restart_from_their_last_key`).
 //!
 //! Raw JSON through [`validation::send`] (the engine through the wire protocol, the server and
 //! DynamoDB Local over HTTP), since most of these requests cannot be built with the typed API (a

@@ -1,4 +1,4 @@
-//! Issue 5: Scan — 1 MB pages (and where DynamoDB Local applies the limit), filters matching nothing,
+//! Scan — 1 MB pages (and where DynamoDB Local applies the limit), filters matching nothing,
 //! Limit paging, and a parallel scan that covers the table exactly once.
 
 use std::collections::BTreeSet;

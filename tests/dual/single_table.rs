@@ -1,4 +1,4 @@
-//! Issue 13, single-table entities on every target: users, orders and order lines in one table with a
+//! Single-table entities on every target: users, orders and order lines in one table with a
 //! global index; the entity attribute written by put, transaction and batch writes and checked on
 //! reads; one typed query reading a user's whole partition; unknown entity types reported.
 

@@ -1,4 +1,4 @@
-//! Issue 26 facts 10, 21 and 22: INCLUDE projections need their attributes; DeleteTable answers a
+//! INCLUDE projections need their attributes; DeleteTable answers a
 //! short description; an on-demand table reports when it became on-demand.
 
 use chrono::{DateTime, Utc};
@@ -106,7 +106,7 @@ dual_test!(delete_table_answers_a_short_description, |t| {
     );
     assert_eq!((deleted.item_count, deleted.table_size_bytes), (0, 0));
     // KNOWN DIFFERENCE: DynamoDB answers DELETING without the creation time, the schema and the
-    // indexes (issue 26 fact 21; the API reference's example); DynamoDB Local answers ACTIVE with
+    // indexes (the API reference's example); DynamoDB Local answers ACTIVE with
     // the whole description.
     if t.target() == Target::DynamoDbLocal {
         assert_eq!(deleted.table_status, TableStatus::Active);

@@ -187,7 +187,7 @@ dual_test!(table_names_are_validated, |t| {
     };
     let local = "Invalid table/index name.  Table/index names must be between 3 and 255 characters long, and may contain only the characters a-z, A-Z, 0-9, '_', '-', and '.'";
     // KNOWN DIFFERENCE (all three): DynamoDB answers the model's constraints on `tableName` ("ab": the
-    // conformance suite's capture; issue 26 fact 1); DynamoDB Local has one message for everything.
+    // conformance suite's capture); DynamoDB Local has one message for everything.
     let r = t.backend().create_table(create("ab".into())).await;
     t.expect_error_differs(r, "ValidationException",
         "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: Member must have length greater than or equal to 3",

@@ -277,7 +277,7 @@ dual_test!(tag_requests_name_tables_by_arn, |t| {
 dual_test!(
     tag_requests_on_another_account_s_table_are_access_denied,
     |t| {
-        // The service's IAM refusal (issue 26): the caller is the server's own account (the engine's,
+        // The service's IAM refusal: the caller is the server's own account (the engine's,
         // `000000000000` by default, as DynamoDB Local's); a table ARN of another account is not its to
         // tag or read, whatever the region. The account's root user stands for the caller: the engine
         // knows no IAM users.

@@ -1,4 +1,4 @@
-//! Issue 24, timestamps: `#[created_at]` / `#[updated_at]` set by the mapper on every write path,
+//! Timestamps: `#[created_at]` / `#[updated_at]` set by the mapper on every write path,
 //! on every target. On the engine the scenario runs on a `ManualClock`, so the stamps are exact and
 //! time moves between writes when the scenario says; on DynamoDB Local and the server the mapper
 //! stamps with the system's clock (`AwsBackend`'s `Backend::now`), so the stamps are checked to lie

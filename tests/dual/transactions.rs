@@ -1,4 +1,4 @@
-//! Issue 10: TransactWriteItems and TransactGetItems — atomicity across tables, indexes, one action per
+//! TransactWriteItems and TransactGetItems — atomicity across tables, indexes, one action per
 //! item, cancellation reasons, request errors and their order, ClientRequestToken, reads.
 //!
 //! The engine's rules and their sources are in `dynomodel-mem/src/transact/mod.rs`. DynamoDB Local
@@ -299,8 +299,8 @@ fn is_engine(t: &Dual) -> bool {
     matches!(t.target(), Target::Mem | Target::Server)
 }
 
-/// Asserts the answer to more than 100 actions: the list echoed in Java's `toString` form (issue 26
-/// fact 3; the dump's start is `first`, e.g. `[TransactWriteItem(`), or, on DynamoDB Local, the
+/// Asserts the answer to more than 100 actions: the list echoed in Java's `toString` form (the
+/// service's recorded answer; the dump's start is `first`, e.g. `[TransactWriteItem(`), or, on DynamoDB Local, the
 /// constraint alone.
 fn assert_too_many<T: std::fmt::Debug>(t: &Dual, r: Result<T>, first: &str) {
     let e = r.expect_err("101 actions");

@@ -1,4 +1,4 @@
-//! Issue 26 facts 14, 16, 17 and 18: what an UpdateItem does to a missing item that it only removes
+//! What an UpdateItem does to a missing item that it only removes
 //! from, what UPDATED_NEW returns after list appends and removals, where `list_append` may be used,
 //! and how an imprecise result of arithmetic is reported.
 
@@ -21,7 +21,7 @@ dual_test!(remove_only_updates_of_a_missing_item_create_nothing, |t| {
     let local = t.target() == Target::DynamoDbLocal;
     let key_only = |pk: &str| Some(Fixture::key(pk));
     // KNOWN DIFFERENCE: DynamoDB writes nothing for an update that only removes from a missing item
-    // (issue 26 fact 14), and returns no Attributes even for ALL_NEW; DynamoDB Local creates the
+    // (recorded on the service), and returns no Attributes even for ALL_NEW; DynamoDB Local creates the
     // key-only item.
     let nothing = |pk: &str| if local { key_only(pk) } else { None };
     let mut up = f.update("m1", "REMOVE a");

@@ -1,4 +1,4 @@
-//! Issue 4: UpdateItem — SET (plain, `+`, `-`, `if_not_exists`, `list_append`, list index past the end),
+//! UpdateItem — SET (plain, `+`, `-`, `if_not_exists`, `list_append`, list index past the end),
 //! REMOVE, ADD, DELETE, the five ReturnValues, creation of a missing item, key attributes, and exact
 //! decimal arithmetic with its overflow errors.
 
@@ -257,7 +257,7 @@ dual_test!(arithmetic_is_exact_decimal, |t| {
         "1E+20 + 1E-20 (41 digits)",
         f.updated(sum("1E+20", "1E-20", "+")).await,
         "ValidationException",
-        // Real DynamoDB calls an inexact result an overflow (issue 26 fact 18).
+        // Real DynamoDB calls an inexact result an overflow (recorded on the service).
         "Number overflow. Attempting to store a number with magnitude larger than supported range",
         LOCAL_PRECISION,
     );

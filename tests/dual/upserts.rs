@@ -1,4 +1,4 @@
-//! Issue 24: an update never creates an item its model cannot read. On every target, an update of a
+//! An update never creates an item its model cannot read. On every target, an update of a
 //! missing key (every finisher, `incr`, `sync`, a transaction's update) is `ItemNotFound` and writes
 //! nothing; an update through one entity never touches another's item; `upsert` creates a readable
 //! item, and is refused before sending when it would not; cancellation reasons are typed codes.

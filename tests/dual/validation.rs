@@ -1,4 +1,4 @@
-//! Real DynamoDB's first validation step (issue 14 §3, DYNAMODB-FACTS §15): the service model's member
+//! Real DynamoDB's first validation step: the service model's member
 //! constraints, every violation listed in one `ValidationException` ("N validation errors detected:
 //! …"), before any semantic check.
 //!
@@ -153,7 +153,7 @@ const NOT_NULL: &str = "Member must not be null";
 dual_test!(ranges_limit_and_segments, |t| {
     let table = hash_table(&t, "ranges").await;
     // KNOWN DIFFERENCE: DynamoDB Local has its own sentence for a Limit below 1. Query's is worded
-    // without the value (issue 26 fact 2), Scan's in the usual form.
+    // without the value (recorded on the service), Scan's in the usual form.
     let query_limit =
         "1 validation error detected: Value at 'Limit' failed to satisfy constraint: \
                        Member must have value greater than or equal to 1";
@@ -380,7 +380,7 @@ dual_test!(several_violations_in_one_request, |t| {
                 "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]",
             ),
             violation("'SOME'", "select", SELECT),
-            // Query's Limit without its value (issue 26 fact 2).
+            // Query's Limit without its value (recorded on the service).
             "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or \
              equal to 1"
                 .to_owned(),

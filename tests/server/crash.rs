@@ -1,4 +1,4 @@
-//! The durable server killed with SIGKILL under load, again and again (issue 16's crash test).
+//! The durable server killed with SIGKILL under load, again and again: the crash test.
 //!
 //! The server is `dynomodel-mem serve --data-dir DIR` run in a child process: this test binary
 //! re-executes itself to run [`serve_child`], which calls the command line's entry point exactly as

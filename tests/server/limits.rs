@@ -1,5 +1,5 @@
-//! What one client may hold of the server (issue 25, "slow clients hold resources forever", "one
-//! request stalls the server"): real sockets on 127.0.0.1 against a server with short limits, so that
+//! What one client may hold of the server (a slow client must not hold resources forever, one
+//! request must not stall the server): real sockets on 127.0.0.1 against a server with short limits, so that
 //! each runs in a fraction of a second.
 //!
 //! - a client that sends a head and stalls its body is answered 408 and disconnected after the body

@@ -1,4 +1,4 @@
-//! Signature verification, opt-in (issue 26, item 30): with `verify_signatures` and configured access
+//! Signature verification, opt-in: with `verify_signatures` and configured access
 //! keys the server checks SigV4 and refuses as DynamoDB does, all with HTTP 400 (the Developer Guide's
 //! "Error handling" lists `MissingAuthenticationTokenException` and `UnrecognizedClientException` under
 //! 400; dynalite recorded the service's texts and its 400 `InvalidSignatureException`); by default

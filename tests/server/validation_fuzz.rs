@@ -1,4 +1,4 @@
-//! Fuzzing the service model's validation (issue 14 §3): valid requests of every operation, mutated at
+//! Fuzzing the service model's validation: valid requests of every operation, mutated at
 //! random places (a member dropped, `null`, an empty or over-long string, an enum outside its set, a
 //! number out of range or of the wrong type, an empty or `null`-filled list, an unknown member). The
 //! answer is a success or a 400 with one of DynamoDB's error types, never a panic or a 500. Fixed

@@ -1,4 +1,4 @@
-//! The workload of issue 15, shared by the `datapath` and `memory` benches: items of 8 attributes,
+//! The data-path workload of docs/performance.md, shared by the `datapath` and `memory` benches: items of 8 attributes,
 //! 149 bytes by DynamoDB's size rule, 100 to a partition (so a Query of 20 reads one partition).
 
 use std::collections::BTreeMap;

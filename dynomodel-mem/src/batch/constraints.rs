@@ -22,7 +22,7 @@
 //! - BatchGetItem's `Keys`, per table: an empty list is `Value '[]' at
 //!   'requestItems.<table>.member.keys'` (dynalite's recordings); more than 100 keys is `Value at
 //!   'RequestItems.<table>.member.Keys'` without the value (the conformance suite's capture of the
-//!   service, issue 26 fact 3).
+//!   service).
 //! - More than 100 keys or 25 writes across the tables: "Too many items requested for the
 //!   BatchGetItem call" (dynalite's recording: 100 keys in one table and 1 in another) and "... for the
 //!   BatchWriteItem call" (the API reference and DYNAMODB-FACTS §10).
@@ -96,8 +96,8 @@ pub(crate) fn get_request(input: &BatchGetItemInput) -> Result<()> {
             );
         }
         if ka.keys.len() > MAX_GET_KEYS {
-            // Without the value, at the capitalised path (the conformance suite's capture, issue 26
-            // fact 3), where too few keys echo the list at the lower-case one (dynalite's).
+            // Without the value, at the capitalised path (the conformance suite's capture of
+            // the service), where too few keys echo the list at the lower-case one (dynalite's).
             c.fail_unechoed(
                 &format!("RequestItems.{table}.member.Keys"),
                 &format!("Member must have length less than or equal to {MAX_GET_KEYS}"),

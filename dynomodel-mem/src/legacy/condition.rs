@@ -50,7 +50,7 @@ fn type_ok(op: ComparisonOperator, v: &AttributeValue) -> bool {
 }
 
 /// The operator's argument count: "Invalid number of argument(s) for the EQ ComparisonOperator", in
-/// every legacy condition (`KeyConditions` included: DynamoDB Local 3.3.1 and issue 26's recordings).
+/// every legacy condition (`KeyConditions` included: DynamoDB Local 3.3.1 and recordings of the service).
 pub(super) fn arity(op: ComparisonOperator, n: usize) -> Result<()> {
     if arity_ok(op, n) {
         return Ok(());

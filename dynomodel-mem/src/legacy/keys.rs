@@ -3,11 +3,11 @@
 //! stands for.
 //!
 //! Texts: the argument count is worded as in every legacy condition ("Invalid number of argument(s)
-//! for the EQ ComparisonOperator": DynamoDB Local 3.3.1 and issue 26's recordings; dynalite's older
+//! for the EQ ComparisonOperator": DynamoDB Local 3.3.1 and recordings of the service; dynalite's older
 //! recording had "The attempted filter operation is not supported for the provided filter argument
 //! count"); the length checks are dynalite's recordings (`test/query.js`); the schema texts are
 //! DynamoDB Local 3.3's: more conditions than the table or index has keys (`{x, p}` on an index keyed
-//! by `x` alone) is "Query key condition not supported" (issue 26's recording agrees), a condition on
+//! by `x` alone) is "Query key condition not supported" (a recording of the service agrees), a condition on
 //! another attribute in place of a key "Query condition missed key schema element".
 
 use dynomodel::backend::{ComparisonOperator, Conditions, LegacyCondition, ScalarAttributeType};

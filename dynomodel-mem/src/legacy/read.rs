@@ -20,7 +20,7 @@ use crate::validate;
 /// A name given twice is "One or more parameter values were invalid: Duplicate value in attribute
 /// name: a" in every operation (dynalite's recordings of GetItem, Query, Scan and BatchGetItem; DynamoDB
 /// Local 3.3.1 says so for BatchGetItem only, "Cannot have two attributes with the same name" for the
-/// others). An empty name is "Empty attribute name", as anywhere (issue 26 fact 12).
+/// others). An empty name is "Empty attribute name", as anywhere (as the service answers).
 fn projection(attributes: &[String], p: &mut Placeholders) -> Result<Option<String>> {
     // By hash: the list has no maximum length, and a scan of the names before each was quadratic.
     let mut seen = HashSet::with_capacity(attributes.len());

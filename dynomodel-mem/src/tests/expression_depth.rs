@@ -2,7 +2,7 @@
 //! deepest valid ones (300 operators), and legacy parameters of any length (which have no expression
 //! limits), in every operation that evaluates or walks an expression. A stack overflow would abort
 //! the whole test binary, so each request runs on its own thread with a quarter of the 2 MB stack
-//! that test, Tokio and blocking-pool threads get by default (issue 26 facts 15 and 19).
+//! that test, Tokio and blocking-pool threads get by default.
 
 use dynomodel::backend::{
     Backend, ComparisonOperator, ConditionalOperator, Conditions, Expected, ExpectedAttributeValue,

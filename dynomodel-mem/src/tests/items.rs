@@ -111,7 +111,7 @@ async fn put_key_errors() {
             item(&[("pk", s("a")), ("sk", AttributeValue::Bool(true))]),
         )
         .await,
-        // A value that can never be a key is one more type mismatch (issue 26 fact 9).
+        // A value that can never be a key is one more type mismatch (as the service answers).
         &format!("{INVALID}Type mismatch for key sk expected: S actual: BOOL"),
     );
     assert_validation(

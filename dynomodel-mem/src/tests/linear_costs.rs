@@ -1,5 +1,5 @@
-//! Requests whose cost used to grow with the square of their size (issue 25, "one request stalls the
-//! server"), at sizes where the quadratic step took from seconds to minutes in a test build: each must
+//! Requests whose cost used to grow with the square of their size (one such request stalled the
+//! server), at sizes where the quadratic step took from seconds to minutes in a test build: each must
 //! get DynamoDB's answer. Their cost is not timed here (a timed test fails on a busy machine, not on
 //! a slow build): `benches/request_scaling.rs` measures every size dimension of a request by doubling
 //! it, and a quadratic step coming back would show as these tests taking minutes.
@@ -205,7 +205,7 @@ fn a_projection_of_one_long_name_repeated_reports_one_overlap() {
 
 #[test]
 fn legacy_parameters_of_any_length_are_linear() {
-    // Legacy parameters have no expression limits (issue 26 fact 15): their translations run to
+    // Legacy parameters have no expression limits: their translations run to
     // megabytes, through every step an expression takes.
     const COUNT: usize = 50_000;
     let backend = backend(vec![key()]);

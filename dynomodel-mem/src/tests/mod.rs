@@ -6,7 +6,7 @@
 //!   characters long" (GetItem, Query, Scan, DescribeTable, DeleteTable); bad characters: real "1
 //!   validation error detected: Value 'ab;c' at 'tableName' failed to satisfy constraint: Member must
 //!   satisfy regular expression pattern: [a-zA-Z0-9_.-]+". CreateTable and the item writes answer the
-//!   model's constraints alone instead (`request_wording.rs`, issue 26 fact 1). Local: "Invalid
+//!   model's constraints alone instead (`request_wording.rs`, recorded on the service). Local: "Invalid
 //!   table/index name.  Table/index names must be between 3 and 255 characters long, and may contain
 //!   only the characters a-z, A-Z, 0-9, '_', '-', and '.'" (two spaces) for all of them.
 //! - Missing table: real "Requested resource not found" (item operations) and "Requested resource not
@@ -14,7 +14,7 @@
 //!   non-existent table".
 //! - Existing table: real "Table already exists: NAME"; Local "Cannot create preexisting table".
 //! - DeleteTable's description: real TableStatus DELETING and only name, ARN, id, throughput, billing
-//!   summary, size and count (issue 26 fact 21); Local ACTIVE and the whole description.
+//!   summary, size and count (recorded on the service); Local ACTIVE and the whole description.
 //! - CreateTable with PAY_PER_REQUEST and ProvisionedThroughput: real rejects ("One or more parameter
 //!   values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when
 //!   BillingMode is PAY_PER_REQUEST"); Local accepts.
@@ -68,7 +68,7 @@
 //!   c[1] = …` gives `{b: {M: {a, c}}, c: {L: [c[1], c[2], c[4]]}}`); Local 3.3 returns the whole
 //!   top-level attributes. UPDATED_NEW projects the paths as written from the new item: an append
 //!   past a list's end (`SET a.c[100] = :v`) returns nothing, `REMOVE a.c[1]` returns the element
-//!   that moved into index 1 (issue 26 fact 16; Local agrees on the first).
+//!   that moved into index 1 (recorded on the service; Local agrees on the first).
 //! - Expression requests on a missing table: real validates the placeholders and expressions first
 //!   (ValidationException); Local answers "Cannot do operations on a non-existent table" first.
 //! - Duplicate SS in ExpressionAttributeValues: real "ExpressionAttributeValues contains invalid value:
@@ -76,14 +76,14 @@
 //!   :v" (dynalite's recording, period included); Local has no period.
 //! - UpdateItem writing a mistyped index key: a value from the request (`SET g = :v`, AttributeUpdates
 //!   PUT/ADD) is "One or more parameter values were invalid: Type mismatch for Index Key g Expected: S
-//!   Actual: N IndexName: by-g" (issue 26 fact 8), a value copied from another attribute (`SET g = e`)
+//!   Actual: N IndexName: by-g" (recorded on the service), a value copied from another attribute (`SET g = e`)
 //!   "The update expression attempted to update the secondary index key to unsupported type"
 //!   (dynalite's recording); Local says "One or more parameter values were invalid: Type mismatch for
 //!   Index Key" for both.
 //! - A key value that can never be a key (BOOL, NULL, a list, a map, a set): real words it as any
-//!   other type mismatch (issue 26 fact 9); Local says "Invalid attribute value type".
+//!   other type mismatch (recorded on the service); Local says "Invalid attribute value type".
 //! - UpdateItem of a missing item that only removes (REMOVE, DELETE, AttributeUpdates DELETE): real
-//!   writes nothing (issue 26 fact 14); Local creates the key-only item.
+//!   writes nothing (recorded on the service); Local creates the key-only item.
 //! - A value nested deeper than 32 levels in ExpressionAttributeValues: accepted as a value and
 //!   rejected by the write that would store it, "Nesting Levels have exceeded supported limits", as on
 //!   Local (real behaviour is unrecorded); beyond 128 levels the engine rejects the map itself, so
@@ -190,7 +190,7 @@ pub(crate) fn assert_validation<T: std::fmt::Debug>(r: Result<T, Error>, message
 }
 
 /// Asserts the answer to more than 100 transaction actions: the list echoed in Java's `toString` form,
-/// starting with `first` (issue 26 fact 3; `transact/render.rs`).
+/// starting with `first` (see `transact/render.rs`).
 pub(crate) fn assert_too_many<T: std::fmt::Debug>(r: Result<T, Error>, first: &str) {
     match r {
         Err(Error::Validation { message }) => assert!(

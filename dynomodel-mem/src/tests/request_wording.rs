@@ -1,4 +1,4 @@
-//! Issue 26's request-validation facts through the in-process `Backend`, where the typed requests can
+//! The service's wording of request validation, through the in-process `Backend`, where the typed requests can
 //! express them: the same answers as the server's (`tests/dual/request_wording.rs` sends the raw JSON
 //! to the engine's wire layer, the server and DynamoDB Local).
 

@@ -123,8 +123,8 @@ async fn create_describe_delete() {
 
 #[tokio::test]
 async fn table_names() {
-    // CreateTable: the `TableName` shape's constraints, alone and before anything else (issue 26
-    // fact 1, the conformance suite's capture of `ab`).
+    // CreateTable: the `TableName` shape's constraints, alone and before anything else (the
+    // conformance suite's capture of `ab`).
     let constraint = |value: &str, rule: &str| {
         format!("Value '{value}' at 'tableName' failed to satisfy constraint: Member must {rule}")
     };

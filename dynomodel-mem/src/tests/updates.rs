@@ -336,8 +336,8 @@ async fn return_values() {
         let out = b.update_item(req(expr, &vals, rv)).await.expect("update");
         assert_eq!(out.attributes, want, "{rv:?}");
     }
-    // UPDATED_NEW projects the path as written: an append past the end has nothing there (issue 26
-    // fact 16).
+    // UPDATED_NEW projects the path as written: an append past the end has nothing there (as the
+    // service answers).
     let b = with_item(&[("lst", l(&[n("0")]))]).await;
     let out = b
         .update_item(req(

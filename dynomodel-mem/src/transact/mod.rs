@@ -43,7 +43,7 @@
 //!    list several failures at once ("[None, ConditionalCheckFailed, ConditionalCheckFailed]" in a
 //!    real response quoted in a public repository; the conformance suite's "two failing actions"
 //!    capture). Evaluation stops at the first `ValidationError`: the actions after it are `None`, even
-//!    one whose condition fails (issue 26 fact 23, from the service's recorded answers; DynamoDB Local
+//!    one whose condition fails (the service's recorded answers; DynamoDB Local
 //!    3.3.1 goes on and reports the later `ConditionalCheckFailed`). A reason is either
 //!    - `ConditionalCheckFailed`, "The conditional request failed" (Put, Update, Delete: real responses
 //!      in erlcloud#607 and boto3#2657), "The conditional request failed." for a ConditionCheck
@@ -173,8 +173,8 @@ pub(crate) fn check_members<'a>(
     }
     if count > MAX_ACTIONS {
         // The list echoed in Java's `toString` form at the lower-case path, as the older validation
-        // layer (the one this engine follows, see `batch/constraints.rs`) answers: issue 26 fact 3,
-        // an eu-north-1 answer reproduced in a public project's test double (`render.rs`).
+        // layer (the one this engine follows, see `batch/constraints.rs`) answers: an
+        // eu-north-1 answer reproduced in a public project's test double (`render.rs`).
         c.fail(
             validate::quoted(&dump()),
             "transactItems",

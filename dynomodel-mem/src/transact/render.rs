@@ -1,6 +1,6 @@
 //! How DynamoDB prints a transaction's `TransactItems` in the `Value '…'` of a constraint message:
 //! "1 validation error detected: Value '[…]' at 'transactItems' failed to satisfy constraint: Member
-//! must have length less than or equal to 100" (issue 26 fact 3; an eu-north-1 answer reproduced in a
+//! must have length less than or equal to 100" (an eu-north-1 answer reproduced in a
 //! public project's test double; the conformance suite pins the envelope and leaves the dump free).
 //!
 //! The service prints Java's `toString` of its request objects: Lombok's `Name(field=value, …)` with

@@ -28,7 +28,7 @@ pub(super) const KEY_MISMATCH: &str = "The provided key element does not match t
 pub(crate) enum KeyContext {
     /// PutItem and a transaction's Put: "Missing the key pk in the item", "Type mismatch for key pk
     /// expected: S actual: N". A value that can never be a key (BOOL, NULL, a set, a list, a map) is
-    /// one more type mismatch, worded like any other (real DynamoDB, issue 26 fact 9: "... actual:
+    /// one more type mismatch, worded like any other (real DynamoDB's recorded answer: "... actual:
     /// NULL"; the dynamodb-conformance suite's eu-west-2 capture of a transaction: "... actual: L").
     /// DynamoDB Local 3.3 says "Invalid attribute value type".
     SingleItem,
@@ -337,7 +337,7 @@ mod tests {
     fn a_request_key_is_exactly_the_key_attributes() {
         let mut extra = item(s("a"), Some(s("b")));
         extra.insert("x".into(), s("c"));
-        // A value that can never be a key is one more mismatch (issue 26 fact 9).
+        // A value that can never be a key is one more mismatch (as the service answers).
         for key in [
             item(s("a"), None),
             item(AttributeValue::N(1.into()), Some(s("b"))),

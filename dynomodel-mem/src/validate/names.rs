@@ -1,7 +1,7 @@
 //! The names a request gives: the table of an item write or of a new table, and attribute names.
 //!
 //! A table name that breaks its member's constraints is reported alone and before anything else the
-//! request holds (issue 26 fact 1, from the service's recorded answers; the dynamodb-conformance
+//! request holds (the service's recorded answers; the dynamodb-conformance
 //! suite pins PutItem's three forms): the wire layer runs these checks before the service model's
 //! walk (`server/wire/model/quirks.rs`), the operations run them first, so the server and the
 //! in-process backend answer alike. Where the constraints of one name break twice, the length comes
@@ -17,7 +17,7 @@ use super::{is_valid_name_chars, quoted, Constraints, NAME_PATTERN};
 pub(crate) const MAX_TABLE_ARN: usize = 1024;
 
 /// An empty attribute name anywhere in a request (an item's or a map's, `AttributesToGet`,
-/// `AttributeUpdates`, `Expected`, the legacy filters and key conditions). Issue 26 fact 12; DynamoDB
+/// `AttributeUpdates`, `Expected`, the legacy filters and key conditions), as the service answers; DynamoDB
 /// Local 3.3.1 answers these words for each of them.
 const EMPTY_ATTRIBUTE_NAME: &str = "Empty attribute name";
 

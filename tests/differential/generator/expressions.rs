@@ -369,7 +369,7 @@ pub(super) fn update(rng: &mut Rng, b: &mut Builder, spec: &TableSpec) -> String
         .map(|_| kinds.remove(rng.below(kinds.len())))
         .collect();
     // An update that only takes away (REMOVE, DELETE) creates nothing when the item is missing
-    // (issue 26 fact 14), where DynamoDB Local creates the key-only item, after which every read of
+    // (as on the service), where DynamoDB Local creates the key-only item, after which every read of
     // it would differ: every generated update also sets or adds. The rule itself is covered by the
     // dual suite (update_semantics.rs).
     if !chosen.iter().any(|k| matches!(*k, "SET" | "ADD")) {

@@ -1,4 +1,4 @@
-//! The legacy forms of the requests the generator makes (issue 14 §1): PutItem and DeleteItem with
+//! The legacy forms of the requests the generator makes: PutItem and DeleteItem with
 //! `Expected`, UpdateItem with `AttributeUpdates` (and `Expected`), GetItem, Query and Scan with
 //! `AttributesToGet`, Query with `KeyConditions` and `QueryFilter`, Scan with `ScanFilter`, and
 //! `ConditionalOperator`. Every request is well-formed: what is compared is what the conditions and
@@ -263,7 +263,7 @@ fn updates(rng: &mut Rng, spec: &TableSpec) -> AttributeUpdates {
         updates.insert(name, update);
     }
     // Only DELETEs would create nothing on a missing item, where DynamoDB Local creates the key-only
-    // item (issue 26 fact 14, covered by the dual suite): one PUT as well.
+    // item (the rule is covered by the dual suite): one PUT as well.
     let deletes_only = updates
         .values()
         .all(|u| u.action == Some(AttributeAction::Delete));

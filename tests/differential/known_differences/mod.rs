@@ -30,7 +30,7 @@ pub(super) const WORDING: &[(&str, &str)] = &[
         "One or more parameter values were invalid: Type mismatch for key",
     ),
     // A value that can never be a key (NULL, BOOL, a set, a map, a list) as a table or index key:
-    // DynamoDB words it as any other type mismatch (issue 26 facts 8 and 9), Local has a text of
+    // DynamoDB words it as any other type mismatch (recorded on the service), Local has a text of
     // its own.
     ("The provided key element does not match the schema", "Invalid attribute value type"),
     ("One or more parameter values were invalid: Type mismatch for key ", "Invalid attribute value type"),

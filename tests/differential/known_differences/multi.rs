@@ -193,7 +193,7 @@ fn same_reason(ours: &Reason, theirs: &Reason) -> bool {
 }
 
 /// DynamoDB stops evaluating a transaction at its first `ValidationError` and reports `None` for the
-/// actions after it (issue 26 fact 23); DynamoDB Local goes on and reports their failed conditions.
+/// actions after it (recorded on the service); DynamoDB Local goes on and reports their failed conditions.
 /// The reasons agree up to that first `ValidationError`.
 pub(super) fn stopped_at_first_validation_error(engine: &Answer, local: &Answer) -> bool {
     let (

@@ -8,7 +8,7 @@
 //!
 //! A third server, any DynamoDB-compatible one started beforehand, joins the run through
 //! `PEER_ENDPOINT` (its URL), `PEER_NAME` (the column's name) and `PEER_PID` (its process, for its CPU
-//! time); e.g. Dynoxide (issue 15), whose CLI the opt-in peer crate does not build:
+//! time); e.g. Dynoxide, whose CLI the opt-in peer crate does not build:
 //!
 //! ```text
 //! cargo install dynoxide-rs@3.2.0 --no-default-features --features native-sqlite,http-server,cli \

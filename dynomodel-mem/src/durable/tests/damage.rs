@@ -126,7 +126,7 @@ fn a_flipped_bit_anywhere_in_the_log_is_refused_or_a_reported_torn_tail() {
     }
 }
 
-/// Issue 25, finding 1: a deleted or emptied log started an empty server.
+/// A deleted, emptied or overwritten log is refused rather than starting an empty server.
 #[test]
 fn a_deleted_emptied_or_overwritten_log_is_refused() {
     let clock = ManualClock::default();

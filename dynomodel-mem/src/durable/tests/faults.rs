@@ -38,8 +38,9 @@ fn check_restart(image: &Sim, clock: &ManualClock, present: &[&str], absent: &[&
     assert!(b.consistency_problems().is_empty());
 }
 
-/// Issue 25, finding 2: on a full disk the write was answered 500 but applied in memory (read back
-/// until a restart), every later write refused until a restart, `/health` ok throughout.
+/// On a full disk a write answered 500 is not applied in memory (no phantom write read back until a
+/// restart); the engine is degraded with the reason, refusing writes and serving reads, and writes
+/// resume by themselves once space is freed.
 #[test]
 fn a_full_disk_shows_no_phantom_write_and_writes_resume_once_space_is_freed() {
     let clock = ManualClock::default();

@@ -511,8 +511,8 @@ fn a_torn_tail_is_detected_reported_and_cut() {
     assert_eq!(item_count(&b), 3);
 }
 
-/// Issue 25, finding 1: a flipped bit before the last record used to be taken for a torn tail and
-/// cut, with every acknowledged write after it.
+/// A flipped bit before the last record is damage, not a torn tail: nothing is cut, so no
+/// acknowledged write after it is lost.
 #[test]
 fn a_flipped_bit_before_the_last_record_is_damage_and_nothing_is_cut() {
     let dir = TempDir::new("flip");

@@ -99,8 +99,8 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
 
 /// `keys` (decoded from `sent`, one for one) less the keys equal in value to an earlier one but
 /// spelled apart (`{"N": "1e3"}` after `{"N": "1000"}`): DynamoDB refuses only keys sent identically
-/// ("Provided list of item keys contains duplicates"), and reads an item named twice once (issue 26
-/// fact 25; DynamoDB Local 3.3.1 answers alike). A typed request holds each number in one canonical
+/// ("Provided list of item keys contains duplicates"), and reads an item named twice once (the
+/// service's recorded answer; DynamoDB Local 3.3.1 answers alike). A typed request holds each number in one canonical
 /// form and cannot tell the spellings apart, so the respelled key is dropped here, and a key sent
 /// twice identically is left for the backend to refuse. Only keys with a number are looked at.
 fn without_respellings(keys: Vec<Item>, sent: &[Value]) -> Vec<Item> {

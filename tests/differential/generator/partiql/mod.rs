@@ -1,4 +1,4 @@
-//! The PartiQL forms of the requests the generator makes (issue 14 §2), over the same random tables
+//! The PartiQL forms of the requests the generator makes, over the same random tables
 //! and items: `INSERT` (of existing keys too: `DuplicateItemException`), `UPDATE … SET … REMOVE` and
 //! `DELETE` with the full key and extra conditions in `WHERE`, `SELECT` of `*` or of (nested) paths
 //! from a table or an index, planned as a Query (partition key fixed by equality) or a Scan, walked
