@@ -500,14 +500,18 @@ impl<'a, M: Model> UpdateItem<'a, M> {
         return_values: ReturnValue,
     ) -> impl std::future::Future<Output = Result<UpdateItemOutput>> + Send + 'a {
         let db = self.db;
+        let upsert = self.upsert;
         sent(self.render().map(|(write, key)| {
             // The table and key are named again only if a check failed: no copy per request.
             let guards = write.guards();
             let call = db.calls.update_item(input(write, return_values));
             call.map(move |output| match output {
-                // Only an upsert of removals gets here: any other update checks the item exists.
+                // An upsert of removals only (any other update makes or checks the item); for
+                // another update, no item is a faulty response, which decoding reports.
                 Ok(output)
-                    if return_values == ReturnValue::AllNew && output.attributes.is_none() =>
+                    if upsert
+                        && return_values == ReturnValue::AllNew
+                        && output.attributes.is_none() =>
                 {
                     let key = key.to_key_item().unwrap_or_default();
                     Err(existence::created_nothing::<M>(&db.table_name::<M>(), key))
