@@ -167,18 +167,48 @@ fn help_lists_the_commands_and_each_command_its_flags() {
         assert!(help.status.success());
         let help = String::from_utf8(help.stdout).unwrap();
         assert!(
-            help.starts_with(&format!("usage: dynomodel-mem {command}")),
+            help.contains(&format!("\nUsage: dynomodel-mem {command} ")),
             "{help}"
         );
     }
     let serve = String::from_utf8(run(&["serve", "--help"]).stdout).unwrap();
-    assert!(serve.contains("--seed FILE") && serve.contains("GET    /health"));
-    let wrong = run(&["serve", "--colour"]);
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(String::from_utf8(wrong.stderr)
+    assert!(serve.contains("--seed <FILE>") && serve.contains("GET    /health"));
+    assert!(serve.contains("[default: 8000]"), "{serve}");
+    let version = run(&["--version"]);
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8(version.stdout).unwrap(),
+        format!("dynomodel-mem {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    // Usage errors: status 2, the flag named on standard error, nothing on standard output.
+    for (args, named) in [
+        (
+            &["serve", "--colour"][..],
+            "unexpected argument '--colour' found",
+        ),
+        (
+            &["serve", "--port", "x"],
+            "invalid value 'x' for '--port <PORT>'",
+        ),
+        (&["export"], "--endpoint <URL>"),
+        (&[], "Usage: dynomodel-mem <COMMAND>"),
+    ] {
+        let wrong = run(args);
+        assert_eq!(wrong.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(wrong.stderr).unwrap();
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+        assert!(wrong.stdout.is_empty(), "{args:?}");
+    }
+    // A RUST_LOG that names no level is refused, not taken as a filter that shows nothing.
+    let chatty = Command::new(BINARY)
+        .args(["serve", "--port", "0"])
+        .env("RUST_LOG", "chatty")
+        .output()
+        .unwrap();
+    assert_eq!(chatty.status.code(), Some(2));
+    assert!(String::from_utf8(chatty.stderr)
         .unwrap()
-        .contains("unknown option \"--colour\""));
-    assert_eq!(run(&["export"]).status.code(), Some(2));
+        .contains("invalid RUST_LOG \"chatty\": unknown log level \"chatty\""));
 }
 
 #[test]
@@ -274,9 +304,9 @@ fn beyond_loopback_it_warns_that_the_api_is_unauthenticated() {
     ];
     assert_eq!(lines.len(), expected.len(), "{lines:?}");
     for (line, message) in lines.iter().zip(&expected) {
-        // `[WARN target] message`: the target is the module that logs, not what is checked here.
+        // `TIME  WARN target: message`: the target is the module that logs, not what is checked here.
         assert!(
-            line.starts_with("[WARN ") && line.ends_with(message.as_str()),
+            line.contains(" WARN ") && line.ends_with(message.as_str()),
             "{line}"
         );
     }
@@ -315,9 +345,14 @@ fn a_seeded_server_exports_its_seed_byte_for_byte_and_imports_it_elsewhere() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("exported 1 tables, 300 items"));
+    // Standard error is not a terminal here: the summary line and nothing else (no progress bar).
+    let summary = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        summary.starts_with("dynomodel-mem: exported 1 tables, 300 items in ")
+            && summary.ends_with(" items/s)\n")
+            && summary.lines().count() == 1,
+        "{summary:?}"
+    );
     assert_eq!(std::fs::read(&exported).unwrap(), bytes);
 
     // One table's lines, to standard output.
@@ -339,10 +374,12 @@ fn a_seeded_server_exports_its_seed_byte_for_byte_and_imports_it_elsewhere() {
         "--input",
         exported.to_str().unwrap(),
     ]);
+    let summary = String::from_utf8(loaded.stderr).unwrap();
+    assert!(loaded.status.success(), "{summary}");
     assert!(
-        loaded.status.success(),
-        "{}",
-        String::from_utf8_lossy(&loaded.stderr)
+        summary.starts_with("dynomodel-mem: imported 1 tables, 300 items in ")
+            && summary.lines().count() == 1,
+        "{summary:?}"
     );
     let table_file = temp_file("table.jsonl");
     std::fs::write(&table_file, &lines).unwrap();
@@ -403,9 +440,11 @@ fn a_seeded_server_exports_its_seed_byte_for_byte_and_imports_it_elsewhere() {
     std::fs::write(&broken, &bytes[..bytes.len() - 40]).unwrap();
     let out = run(&["serve", "--port", "0", "--seed", broken.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stderr)
-        .unwrap()
-        .contains("cannot seed from"));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("dynomodel-mem: cannot seed from") && stderr.lines().count() == 1,
+        "{stderr:?}"
+    );
     for file in [seed, exported, table_file, bad, broken] {
         let _ = std::fs::remove_file(file);
     }

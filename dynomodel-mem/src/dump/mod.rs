@@ -72,6 +72,7 @@
 mod definition;
 mod file;
 mod http;
+mod progress;
 #[cfg(test)]
 mod tests;
 mod write;
@@ -87,6 +88,7 @@ use crate::server::wire;
 use crate::MemBackend;
 
 pub use http::HttpTarget;
+pub(crate) use progress::{Progress, Silent};
 
 /// The dump format version this crate writes, and the newest it reads.
 pub const FORMAT_VERSION: u64 = 1;
@@ -274,6 +276,17 @@ pub async fn export_table(
     table: &str,
     out: &mut dyn Write,
 ) -> Result<u64, DumpError> {
+    export_table_reporting(target, table, out, &Silent).await
+}
+
+/// [`export_table`], each page advancing `progress` (one stage, `exporting TABLE`).
+pub(crate) async fn export_table_reporting(
+    target: &dyn Target,
+    table: &str,
+    out: &mut dyn Write,
+    progress: &dyn Progress,
+) -> Result<u64, DumpError> {
+    progress.stage(&format!("exporting {table}"), None);
     let mut count = 0;
     let mut start: Option<Value> = None;
     loop {
@@ -285,8 +298,9 @@ pub async fn export_table(
         if let Some(Value::Array(items)) = page.get("Items") {
             for item in items {
                 file::write_item(out, item)?;
-                count += 1;
             }
+            count += items.len() as u64;
+            progress.advance(items.len() as u64);
         }
         match page.get_mut("LastEvaluatedKey").map(Value::take) {
             Some(key) if !key.is_null() => start = Some(key),
@@ -309,6 +323,17 @@ pub async fn import_table(
     table: &str,
     input: &mut dyn BufRead,
 ) -> Result<u64, DumpError> {
+    import_table_reporting(target, table, input, &Silent).await
+}
+
+/// [`import_table`], reporting its two stages (`checking TABLE` on the scratch engine, `importing
+/// TABLE`) to `progress`.
+pub(crate) async fn import_table_reporting(
+    target: &dyn Target,
+    table: &str,
+    input: &mut dyn BufRead,
+    progress: &dyn Progress,
+) -> Result<u64, DumpError> {
     let items = file::read_items(input)?;
     let described =
         write::call_retrying(target, "DescribeTable", &json!({"TableName": table})).await?;
@@ -317,20 +342,32 @@ pub async fn import_table(
     write::create_table(&scratch, &create, None)
         .await
         .map_err(|e| DumpError::Connection(format!("copying {table}'s definition: {e}")))?;
-    write::put_all(&scratch, table, &create, &items, true).await?;
-    write::put_all(target, table, &create, &items, false).await
+    let total = Some(items.len() as u64);
+    progress.stage(&format!("checking {table}"), total);
+    write::put_all(&scratch, table, &create, &items, true, progress).await?;
+    progress.stage(&format!("importing {table}"), total);
+    write::put_all(target, table, &create, &items, false, progress).await
 }
 
 /// Writes every table of `target` — its definition, TTL setting, tags and items — to `out` as one
 /// dump (see the module documentation), tables in name order.
 pub async fn dump_all(target: &dyn Target, out: &mut dyn Write) -> Result<Summary, DumpError> {
+    dump_all_reporting(target, out, &Silent).await
+}
+
+/// [`dump_all`], each table a stage of `progress`.
+pub(crate) async fn dump_all_reporting(
+    target: &dyn Target,
+    out: &mut dyn Write,
+    progress: &dyn Progress,
+) -> Result<Summary, DumpError> {
     let names = definition::table_names(target).await?;
     file::write_line(out, &file::header())?;
     let mut summary = Summary::default();
     for name in &names {
         let (create, ttl) = definition::describe(target, name).await?;
         file::write_line(out, &file::table_line(create, ttl))?;
-        summary.items += export_table(target, name, out).await?;
+        summary.items += export_table_reporting(target, name, out, progress).await?;
         summary.tables += 1;
     }
     file::write_line(out, &file::end_line(summary))?;
@@ -345,9 +382,18 @@ pub async fn dump_all(target: &dyn Target, out: &mut dyn Write) -> Result<Summar
 /// created on `target`. A table that already exists on `target` is
 /// [`ResourceInUseException`](DumpError::Service) (the tables before it stay).
 pub async fn load_dump(target: &dyn Target, input: &mut dyn BufRead) -> Result<Summary, DumpError> {
+    load_dump_reporting(target, input, &Silent).await
+}
+
+/// [`load_dump`], each table's check and load a stage of `progress`.
+pub(crate) async fn load_dump_reporting(
+    target: &dyn Target,
+    input: &mut dyn BufRead,
+    progress: &dyn Progress,
+) -> Result<Summary, DumpError> {
     let tables = file::read_dump(input)?;
-    write::load(&MemBackend::new(), &tables, true).await?;
-    write::load(target, &tables, false).await
+    write::load(&MemBackend::new(), &tables, true, ("checking", progress)).await?;
+    write::load(target, &tables, false, ("importing", progress)).await
 }
 
 /// [`load_dump`] into a fresh engine without the scratch pass: what `dynomodel-mem serve --seed`
@@ -359,11 +405,20 @@ pub async fn load_dump(target: &dyn Target, input: &mut dyn BufRead) -> Result<S
 /// engine's [transition time](crate::MemBackendBuilder::transition_time): a fixture is ready when
 /// the server starts (and a load never waits on a manual clock nobody can advance yet).
 pub async fn seed(backend: &MemBackend, input: &mut dyn BufRead) -> Result<Summary, DumpError> {
+    seed_reporting(backend, input, &Silent).await
+}
+
+/// [`seed`], each table a stage of `progress`.
+pub(crate) async fn seed_reporting(
+    backend: &MemBackend,
+    input: &mut dyn BufRead,
+    progress: &dyn Progress,
+) -> Result<Summary, DumpError> {
     let tables = file::read_dump(input)?;
     let transition = backend
         .write()
         .replace_transition(std::time::Duration::ZERO);
-    let loaded = write::load(backend, &tables, true).await;
+    let loaded = write::load(backend, &tables, true, ("seeding", progress)).await;
     backend.write().replace_transition(transition);
     loaded
 }

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::definition::key_names;
 use super::file::{Line, TableSection};
+use super::progress::Progress;
 use super::{DumpError, Summary, Target};
 
 /// BatchWriteItem's limit of requests per call.
@@ -96,11 +97,12 @@ pub(crate) async fn create_table(
 }
 
 /// Creates every table of a dump on `target` and puts its items; `pinpoint`: an item the engine
-/// refuses is reported with its line.
+/// refuses is reported with its line. Each table is a stage of `progress`, named `verb TABLE`.
 pub(crate) async fn load(
     target: &dyn Target,
     tables: &[TableSection],
     pinpoint: bool,
+    (verb, progress): (&str, &dyn Progress),
 ) -> Result<Summary, DumpError> {
     let mut summary = Summary::default();
     for table in tables {
@@ -108,7 +110,16 @@ pub(crate) async fn load(
             .await
             .map_err(|e| e.at(table.line))?;
         let name = table.create["TableName"].as_str().unwrap_or("");
-        summary.items += put_all(target, name, &table.create, &table.items, pinpoint).await?;
+        progress.stage(&format!("{verb} {name}"), Some(table.items.len() as u64));
+        let put = put_all(
+            target,
+            name,
+            &table.create,
+            &table.items,
+            pinpoint,
+            progress,
+        );
+        summary.items += put.await?;
         summary.tables += 1;
     }
     Ok(summary)
@@ -118,13 +129,14 @@ pub(crate) async fn load(
 /// Of two items with the same key the later wins: a batch holding the first is sent before the
 /// second is added (BatchWriteItem refuses duplicate keys in one call). With `pinpoint`, a batch the
 /// engine refuses is retried item by item to report the line at fault (a refused batch wrote
-/// nothing: BatchWriteItem validates all its requests first).
+/// nothing: BatchWriteItem validates all its requests first). Each batch sent advances `progress`.
 pub(crate) async fn put_all(
     target: &dyn Target,
     table: &str,
     create: &Value,
     items: &[Line],
     pinpoint: bool,
+    progress: &dyn Progress,
 ) -> Result<u64, DumpError> {
     let keys = key_names(create);
     let mut batch: Vec<&Line> = Vec::with_capacity(BATCH);
@@ -138,6 +150,7 @@ pub(crate) async fn put_all(
             .join("\u{0}");
         if batch.len() == BATCH || in_batch.contains(&key) {
             send(target, table, &batch, pinpoint).await?;
+            progress.advance(batch.len() as u64);
             batch.clear();
             in_batch.clear();
         }
@@ -146,6 +159,7 @@ pub(crate) async fn put_all(
     }
     if !batch.is_empty() {
         send(target, table, &batch, pinpoint).await?;
+        progress.advance(batch.len() as u64);
     }
     Ok(items.len() as u64)
 }

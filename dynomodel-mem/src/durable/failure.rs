@@ -194,7 +194,7 @@ impl Faulted {
         self.poisoned.store(true, Ordering::Release);
         self.refusing.store(true, Ordering::Release);
         let since = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        log::error!("data directory {}: {reason}; writes refused", dir.display());
+        tracing::error!("data directory {}: {reason}; writes refused", dir.display());
         *health = Health::Degraded {
             reason: format!("{reason} (since {since})"),
         };
@@ -339,7 +339,7 @@ impl Durable {
                 let mark = self.appended.fetch_add(1, Ordering::AcqRel) + 1;
                 self.synced.fetch_max(mark, Ordering::AcqRel);
                 self.faulted.poisoned.store(false, Ordering::Release);
-                log::warn!(
+                tracing::warn!(
                     "data directory {}: the engine was put back to the log's {} records ({} of \
                      {}); writes stay refused until the directory can be written",
                     self.dir.display(),
@@ -356,7 +356,7 @@ impl Durable {
                     "after a failure ({cause:?}), the engine could not be put back to what the \
                      data directory holds: {e}"
                 );
-                log::error!("data directory {}: {reason}", self.dir.display());
+                tracing::error!("data directory {}: {reason}", self.dir.display());
                 *lock(&self.faulted.health) = Health::Failed { reason };
             }
         }
@@ -383,13 +383,13 @@ impl Durable {
             Ok::<_, std::io::Error>((aside, dropped.len()))
         })();
         match kept {
-            Ok((aside, bytes)) => log::warn!(
+            Ok((aside, bytes)) => tracing::warn!(
                 "{}: the {bytes} bytes after offset {offset}, whose fsync failed, are cut; they \
                  are kept in {}",
                 path.display(),
                 aside.display()
             ),
-            Err(e) => log::warn!(
+            Err(e) => tracing::warn!(
                 "{}: the bytes after offset {offset}, whose fsync failed, are cut; they could \
                  not be kept: {e}",
                 path.display()
@@ -433,7 +433,7 @@ impl Durable {
                 }
                 let seen = faulted.failures.load(Ordering::Acquire);
                 if durable.probe().is_ok() && faulted.resume(seen) {
-                    log::warn!(
+                    tracing::warn!(
                         "data directory {}: it can be written again; writes resume",
                         durable.dir.display()
                     );
@@ -442,7 +442,7 @@ impl Durable {
             });
         if let Err(e) = spawned {
             self.faulted.probing.store(false, Ordering::Release);
-            log::error!("cannot start the probe thread: {e}");
+            tracing::error!("cannot start the probe thread: {e}");
         }
     }
 }

@@ -109,14 +109,14 @@ fn read(source: &Source<'_>) -> Result<MemBackend, OpenError> {
                 return Err(damaged(path, good, damage, after));
             }
             // A torn tail: the file goes aside whole, so its bytes are kept.
-            log::warn!(
+            tracing::warn!(
                 "{}: torn last record ({damage}) at offset {good}: not converted",
                 path.display()
             );
         }
     }
     for warning in warnings {
-        log::warn!("recovery: {warning}");
+        tracing::warn!("recovery: {warning}");
     }
     Ok(backend)
 }
@@ -183,7 +183,7 @@ pub(crate) fn convert(source: &Source<'_>, storage: &Arc<dyn Storage>) -> Result
     }
     storage.sync_dir(dir).map_err(io_at(dir))?;
     dir::write_format(&**storage, dir)?;
-    log::warn!(
+    tracing::warn!(
         "data directory {}: converted from format 1; the format-1 files are in {} (delete them \
          once the server runs well)",
         dir.display(),

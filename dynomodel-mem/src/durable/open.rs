@@ -97,7 +97,7 @@ fn cut_torn_tail(
         record: torn.record,
         kept,
     };
-    log::warn!(
+    tracing::warn!(
         "{}: torn last record ({}{}) at offset {}, which a crash during a write leaves: cut there; \
          its {} bytes are kept in {}",
         tail.file.display(),
@@ -188,7 +188,7 @@ pub(crate) fn open(
     // under `Nms`): make it durable, so that "synced" means what it says from here on.
     log.sync_target().0.sync_data().map_err(io_at(dir))?;
     for warning in &report.warnings {
-        log::warn!("recovery: {warning}");
+        tracing::warn!("recovery: {warning}");
     }
     report.converted_from = converted_from;
     report.repairs = repairs;

@@ -65,7 +65,7 @@ pub(crate) fn repair(source: &Source<'_>, damage: &DamageReport) -> Result<Repai
         dropped: damage.after,
         aside,
     };
-    log::warn!("{repair}");
+    tracing::warn!("{repair}");
     Ok(repair)
 }
 

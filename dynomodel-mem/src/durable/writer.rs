@@ -380,7 +380,7 @@ impl Durable {
             }
         }
         self.storage.sync_dir(&self.dir)?;
-        log::info!(
+        tracing::info!(
             "snapshot {}: {} tables, {} items in {:.1?}",
             path.display(),
             totals.tables,
@@ -403,7 +403,7 @@ impl Durable {
 impl Drop for Durable {
     fn drop(&mut self) {
         if let Err(e) = self.sync() {
-            log::error!("final fsync of {}: {e}", self.dir.display());
+            tracing::error!("final fsync of {}: {e}", self.dir.display());
         }
     }
 }
@@ -426,7 +426,7 @@ pub(super) fn spawn_compactor(durable: Weak<Durable>, rx: mpsc::Receiver<()>) {
                     continue;
                 }
                 if let Err(e) = durable.compact(&state) {
-                    log::error!(
+                    tracing::error!(
                         "snapshot of {}: {e}; the log goes on, another snapshot is tried in {:?}",
                         durable.dir.display(),
                         SNAPSHOT_RETRY
@@ -435,7 +435,7 @@ pub(super) fn spawn_compactor(durable: Weak<Durable>, rx: mpsc::Receiver<()>) {
             }
         });
     if let Err(e) = spawned {
-        log::error!("cannot start the snapshot thread: {e}");
+        tracing::error!("cannot start the snapshot thread: {e}");
     }
 }
 
@@ -449,10 +449,10 @@ pub(super) fn spawn_syncer(durable: Weak<Durable>, interval: Duration) {
                 return;
             };
             if let Err(e) = durable.sync() {
-                log::error!("fsync of {}: {e}", durable.dir.display());
+                tracing::error!("fsync of {}: {e}", durable.dir.display());
             }
         });
     if let Err(e) = spawned {
-        log::error!("cannot start the fsync thread: {e}");
+        tracing::error!("cannot start the fsync thread: {e}");
     }
 }

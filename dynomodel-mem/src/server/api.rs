@@ -162,7 +162,7 @@ async fn respond(
         Some(Ok(body)) => (200, body).into(),
         Some(Err(f)) => fault(&f).into(),
         None => {
-            log::error!("the backend panicked while answering {operation}");
+            tracing::error!(%operation, "the backend panicked while answering");
             let body = json!({
                 "__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
                 "message": "Internal server error",

@@ -215,7 +215,7 @@ impl ServerBuilder {
         let local_addr = listener.local_addr()?;
         let loopback = local_addr.ip().is_loopback();
         if !loopback && !self.verify_signatures {
-            log::warn!(
+            tracing::warn!(
                 "listening on {local_addr}, beyond loopback: the DynamoDB API is unauthenticated, \
                  anyone who can reach this address can read and write every table"
             );
@@ -225,7 +225,7 @@ impl ServerBuilder {
             (Some(admin), Some(token)) => admin::Endpoints::Enabled(admin, Some(token.clone())),
             (Some(admin), None) if loopback => admin::Endpoints::Enabled(admin, None),
             (Some(_), None) => {
-                log::warn!(
+                tracing::warn!(
                     "the admin endpoints (/_dynomodel/) are disabled: a server listening beyond \
                      loopback serves them only with an admin token (--admin-token)"
                 );

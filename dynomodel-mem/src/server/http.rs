@@ -190,11 +190,13 @@ pub(crate) async fn handle(
         }
         Ok(()) => super::api::answer(&shared, &connection, request).await,
     };
-    log::debug!(
-        "{request_id} {target} -> {} ({} bytes, {:?})",
-        answer.status,
-        answer.body.len(),
-        started.elapsed()
+    tracing::debug!(
+        request_id = %request_id,
+        target = %target,
+        status = answer.status,
+        bytes = answer.body.len(),
+        elapsed = ?started.elapsed(),
+        "request"
     );
     Ok(finish(answer, &request_id))
 }

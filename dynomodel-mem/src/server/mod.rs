@@ -46,7 +46,6 @@ mod http;
 mod limits;
 mod sigv4;
 mod sweeper;
-mod transfer;
 pub(crate) mod wire;
 
 use std::io;
@@ -236,7 +235,7 @@ async fn serve(
             Ok(slot) => slot,
             Err(_) => {
                 if cap_logged.is_none_or(|at| at.elapsed() >= CAP_LOG_INTERVAL) {
-                    log::warn!(
+                    tracing::warn!(
                         "{} connections open, the most this server takes (--max-connections): new \
                          connections wait until one closes",
                         shared.limits.max_connections
@@ -260,7 +259,7 @@ async fn serve(
             Ok(accepted) => accepted,
             Err(e) => {
                 // E.g. out of file descriptors: back off instead of spinning, keep serving the others.
-                log::warn!("accept failed: {e}");
+                tracing::warn!("accept failed: {e}");
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
@@ -286,7 +285,7 @@ async fn serve(
         let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {
             if let Err(e) = connection.await {
-                log::debug!("connection from {peer}: {e}");
+                tracing::debug!(%peer, error = %e, "connection closed on an error");
             }
             drop(slot);
         });
@@ -294,6 +293,6 @@ async fn serve(
     drop(listener);
     tokio::select! {
         _ = graceful.shutdown() => {}
-        _ = tokio::time::sleep(DRAIN_TIMEOUT) => log::warn!("shutdown: closing connections still busy after {DRAIN_TIMEOUT:?}"),
+        _ = tokio::time::sleep(DRAIN_TIMEOUT) => tracing::warn!("shutdown: closing connections still busy after {DRAIN_TIMEOUT:?}"),
     }
 }

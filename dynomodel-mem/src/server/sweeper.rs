@@ -38,7 +38,7 @@ impl TtlSweeper {
                 }
                 let swept = backend.sweep_expired();
                 if swept > 0 {
-                    log::debug!("TTL sweep deleted {swept} expired items");
+                    tracing::debug!(swept, "TTL sweep deleted expired items");
                 }
             }
         });

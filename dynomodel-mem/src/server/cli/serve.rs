@@ -4,27 +4,11 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::options::Options;
-use crate::server::{transfer, Server, ServerBuilder};
+use super::progress::Bar;
+use super::transfer;
+use crate::dump::{Progress, Silent};
+use crate::server::{Server, ServerBuilder};
 use crate::{ManualClock, MemBackend};
-
-/// A minimal stderr logger: the binary needs one line per request, not a logging framework.
-pub(super) struct StderrLogger;
-
-impl log::Log for StderrLogger {
-    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
-        metadata.level() <= log::max_level()
-    }
-
-    fn log(&self, record: &log::Record<'_>) {
-        if self.enabled(record.metadata()) {
-            eprintln!("[{} {}] {}", record.level(), record.target(), record.args());
-        }
-    }
-
-    fn flush(&self) {}
-}
-
-pub(super) static LOGGER: StderrLogger = StderrLogger;
 
 /// Resolves when SIGINT (Ctrl-C) or, on Unix, SIGTERM arrives.
 async fn terminated() {
@@ -81,8 +65,8 @@ pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClo
             || report.converted_from.is_some()
             || !report.warnings.is_empty();
         match notable {
-            true => log::warn!("{report}"),
-            false => log::info!("{report}"),
+            true => tracing::warn!("{report}"),
+            false => tracing::info!("{report}"),
         }
     }
     Ok((backend, clock))
@@ -100,14 +84,25 @@ fn data_location(options: &Options) -> String {
     }
 }
 
-/// Loads `--seed FILE` into the fresh `backend`; answers the line to print.
+/// Loads `--seed FILE` into the fresh `backend`, with a progress bar when standard error is a
+/// terminal; answers the line to print.
 async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
     let started = Instant::now();
+    let bar = Bar::on_terminal();
     let file = std::fs::File::open(path).map_err(|e| format!("cannot open --seed {path}: {e}"))?;
-    let mut input = std::io::BufReader::new(file);
-    let loaded = crate::dump::seed(backend, &mut input)
-        .await
-        .map_err(|e| format!("cannot seed from {path}: {e}"))?;
+    let length = file.metadata().ok().map(|m| m.len());
+    let mut input: Box<dyn std::io::BufRead> = Box::new(std::io::BufReader::new(file));
+    if let Some(bar) = &bar {
+        bar.reading(path, length);
+        input = bar.reader(input);
+    }
+    let progress: &dyn Progress = bar.as_ref().map_or(&Silent, |bar| bar);
+    let loaded = crate::dump::seed_reporting(backend, &mut input, progress).await;
+    drop(input);
+    if let Some(bar) = &bar {
+        bar.clear();
+    }
+    let loaded = loaded.map_err(|e| format!("cannot seed from {path}: {e}"))?;
     Ok(format!(
         "seeded {} tables, {} items from {path} in {}",
         loaded.tables,
@@ -131,20 +126,13 @@ async fn holds_tables(backend: &MemBackend) -> bool {
 pub(super) fn server_builder(options: &Options) -> Result<ServerBuilder, String> {
     let mut builder = Server::builder();
     let limits = &options.limits;
-    if let Some(timeout) = limits.header_timeout {
-        builder = builder.header_timeout(timeout);
-    }
-    if let Some(timeout) = limits.body_timeout {
-        builder = builder.body_timeout(timeout);
-    }
-    if let Some(timeout) = limits.write_timeout {
-        builder = builder.write_timeout(timeout);
-    }
+    builder = builder
+        .header_timeout(limits.header_timeout)
+        .body_timeout(limits.body_timeout)
+        .write_timeout(limits.write_timeout)
+        .max_body_memory(limits.max_body_memory);
     if let Some(n) = limits.max_connections {
         builder = builder.max_connections(n);
-    }
-    if let Some(bytes) = limits.max_body_memory {
-        builder = builder.max_body_memory(bytes);
     }
     if let Some(token) = &options.admin_token {
         builder = builder.admin_token(token.clone());
@@ -205,7 +193,7 @@ pub(super) async fn serve(options: &Options) -> Result<(), String> {
         .map_err(|e| format!("writing to stdout: {e}"))?;
     drop(stdout);
     terminated().await;
-    log::info!("shutting down: finishing the requests in flight");
+    tracing::info!("shutting down: finishing the requests in flight");
     // Stops accepting, lets in-flight requests finish (the drain in `ServerHandle::shutdown`); only
     // then is the engine's data final (what a durable mode syncs before exiting).
     server.shutdown().await;

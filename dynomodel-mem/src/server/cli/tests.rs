@@ -1,63 +1,104 @@
 //! The command line's parsing and help.
 
+#![allow(clippy::unwrap_used)]
+
 use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use super::options::{parse, LimitOptions, Options, SignatureOptions};
+use clap::CommandFactory;
+
+use super::options::{LimitOptions, LogLevel, Options, SignatureOptions};
 use super::serve::backend;
 use super::*;
 
-fn args(text: &str) -> Vec<String> {
-    text.split_whitespace().map(str::to_owned).collect()
+/// `args` (without the program name) as clap parses them.
+fn parse_all(text: &str) -> Result<Cli, clap::Error> {
+    let words = text.split_whitespace();
+    Cli::try_parse_from(std::iter::once("dynomodel-mem").chain(words))
+}
+
+/// `serve`'s options from `serve …`, or clap's error, rendered as the user sees it.
+fn parse(text: &str) -> Result<Options, String> {
+    match parse_all(text).map_err(|e| e.to_string())?.command {
+        Command::Serve(options) => Ok(*options),
+        other => panic!("not serve: {other:?}"),
+    }
+}
+
+/// The help clap prints for `command --help`.
+fn help(command: &str) -> String {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli.find_subcommand_mut(command) {
+        Some(sub) => sub.render_long_help().to_string(),
+        None => cli.render_long_help().to_string(),
+    }
+}
+
+#[test]
+fn the_command_line_is_consistent() {
+    // clap's own checks: no two flags share a name, every `requires` names a flag, ….
+    Cli::command().debug_assert();
 }
 
 #[test]
 fn defaults_are_loopback_port_8000() {
-    let options = parse(&args("serve"), None).unwrap();
+    let options = parse("serve").unwrap();
     assert_eq!(options.host, "127.0.0.1");
     assert_eq!(options.port, 8000);
     assert_eq!(options.threads, None);
-    assert_eq!(options.log, log::LevelFilter::Warn);
+    assert_eq!(options.log, None);
     assert_eq!(options.region, None);
     assert_eq!(options.account, None);
     assert_eq!(options.transition_time, Duration::ZERO);
     assert_eq!(options.ttl_sweep_interval, Duration::from_secs(60));
-    assert_eq!(options.limits, LimitOptions::default());
+    assert_eq!(options.limits, default_limits());
     assert_eq!((options.admin_token, options.allow_hosts), (None, vec![]));
     assert_eq!(options.cors_origins, Vec::<String>::new());
     assert_eq!(options.signatures, SignatureOptions::default());
 }
 
+/// The server's own defaults: what `serve` passes without a limit flag.
+fn default_limits() -> LimitOptions {
+    use crate::server::{
+        DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_MEMORY,
+        DEFAULT_WRITE_TIMEOUT,
+    };
+    LimitOptions {
+        header_timeout: DEFAULT_HEADER_TIMEOUT,
+        body_timeout: DEFAULT_BODY_TIMEOUT,
+        write_timeout: DEFAULT_WRITE_TIMEOUT,
+        max_connections: None,
+        max_body_memory: DEFAULT_MAX_BODY_MEMORY,
+    }
+}
+
 /// The description of `flag` in `serve --help`, on one line.
 fn help_of(flag: &str) -> String {
-    let start = SERVE_USAGE
-        .find(&format!("\n  {flag} "))
-        .expect("described");
-    let rest = &SERVE_USAGE[start + 1..];
+    let help = help("serve");
+    let start = help.find(&format!("\n      {flag} ")).expect("described");
+    let rest = &help[start + 1..];
     let end = rest[2..].find("\n  -").map_or(rest.len(), |i| i + 2);
     rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[test]
 fn the_help_states_the_servers_default_limits() {
-    use crate::server::{
-        DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_BODY_MEMORY,
-        DEFAULT_WRITE_TIMEOUT,
-    };
+    let limits = default_limits();
     for (flag, default) in [
-        ("--header-timeout", DEFAULT_HEADER_TIMEOUT),
-        ("--body-timeout", DEFAULT_BODY_TIMEOUT),
-        ("--write-timeout", DEFAULT_WRITE_TIMEOUT),
+        ("--header-timeout", limits.header_timeout),
+        ("--body-timeout", limits.body_timeout),
+        ("--write-timeout", limits.write_timeout),
     ] {
         let help = help_of(flag);
         assert!(
-            help.contains(&format!("(default {})", default.as_secs())),
+            help.contains(&format!("[default: {}]", default.as_secs())),
             "{help}"
         );
     }
     let help = help_of("--max-body-memory");
     assert!(
-        help.contains(&format!("(default {DEFAULT_MAX_BODY_MEMORY}, 128 MiB)")),
+        help.contains(&format!("[default: {}]", limits.max_body_memory)),
         "{help}"
     );
     let help = help_of("--max-connections");
@@ -65,13 +106,18 @@ fn the_help_states_the_servers_default_limits() {
         help.contains("the open-file limit less 64, at most 10000"),
         "{help}"
     );
+    let help = help_of("--compact-after");
+    let default = crate::durable::Options::default().compact_after;
+    assert!(
+        help.contains(&format!("[default: {default}, 64 MiB]")),
+        "{help}"
+    );
 }
 
 #[test]
 fn every_option() {
     let options = parse(
-        &args(
-            "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
+        "serve --host 0.0.0.0 --port 0 --threads 3 --log debug --region eu-west-1 \
              --account 123456789012 --transition-time 2.5 --ttl-sweep-interval 0 \
              --enforce-throughput --manual-clock --seed fixture.jsonl --data-dir /tmp/d \
              --sync 10ms --compact-after 1000 --header-timeout 5 --body-timeout 0.5 \
@@ -79,8 +125,6 @@ fn every_option() {
              --admin-token s3cret --allow-host a.test --allow-host b.test \
              --cors-origin https://app.test --verify-signatures --access-key AKID:se:cret \
              --access-keys-file keys.txt",
-        ),
-        Some("error"),
     )
     .unwrap();
     assert_eq!(
@@ -89,7 +133,7 @@ fn every_option() {
             host: "0.0.0.0".into(),
             port: 0,
             threads: NonZeroUsize::new(3),
-            log: log::LevelFilter::Debug,
+            log: Some(LogLevel::Debug),
             region: Some("eu-west-1".into()),
             account: Some("123456789012".into()),
             transition_time: Duration::from_millis(2500),
@@ -101,11 +145,11 @@ fn every_option() {
             sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
             compact_after: Some(1000),
             limits: LimitOptions {
-                header_timeout: Some(Duration::from_secs(5)),
-                body_timeout: Some(Duration::from_millis(500)),
-                write_timeout: Some(Duration::from_secs(7)),
+                header_timeout: Duration::from_secs(5),
+                body_timeout: Duration::from_millis(500),
+                write_timeout: Duration::from_secs(7),
                 max_connections: Some(100),
-                max_body_memory: Some(1_048_576),
+                max_body_memory: 1_048_576,
             },
             admin_token: Some("s3cret".into()),
             allow_hosts: vec!["a.test".into(), "b.test".into()],
@@ -117,17 +161,7 @@ fn every_option() {
             },
         }
     );
-    assert_eq!(
-        parse(&args("serve --sync always"), None).unwrap_err(),
-        "--sync needs --data-dir"
-    );
-    assert!(parse(&args("serve --data-dir d --sync often"), None)
-        .unwrap_err()
-        .contains("invalid sync policy"));
-    assert_eq!(
-        parse(&args("serve"), Some("info")).unwrap().log,
-        log::LevelFilter::Info
-    );
+    assert_eq!(parse("serve --log INFO").unwrap().log, Some(LogLevel::Info));
 }
 
 #[tokio::test]
@@ -137,7 +171,7 @@ async fn enforce_throughput_makes_provisioned_tables_throttle() {
         ProvisionedThroughput, ScalarAttributeType,
     };
     use dynomodel::AttributeValue;
-    let (backend, _) = backend(&parse(&args("serve --enforce-throughput"), None).unwrap()).unwrap();
+    let (backend, _) = backend(&parse("serve --enforce-throughput").unwrap()).unwrap();
     backend
         .create_table(CreateTableInput {
             table_name: "users".into(),
@@ -180,11 +214,7 @@ fn the_backend_gets_region_account_and_transition_time() {
         AttributeDefinition, Backend, CreateTableInput, KeySchemaElement, KeyType,
         ScalarAttributeType,
     };
-    let options = parse(
-        &args("serve --region eu-west-1 --account 123456789012"),
-        None,
-    )
-    .unwrap();
+    let options = parse("serve --region eu-west-1 --account 123456789012").unwrap();
     let (backend, clock) = backend(&options).unwrap();
     assert!(clock.is_none(), "the system clock unless --manual-clock");
     let create = CreateTableInput {
@@ -210,108 +240,156 @@ fn the_backend_gets_region_account_and_transition_time() {
     );
 }
 
-/// A value each flag that takes one accepts.
-fn sample_value(flag: &str) -> Option<&'static str> {
-    match flag {
-        "--enforce-throughput" | "--manual-clock" | "--verify-signatures" => None,
-        "--port" | "--threads" | "--transition-time" | "--ttl-sweep-interval" => Some("1"),
-        "--header-timeout" | "--body-timeout" | "--write-timeout" | "--max-connections" => {
-            Some("1")
-        }
-        "--max-body-memory" => Some("1048576"),
-        "--compact-after" => Some("1000"),
-        "--sync" => Some("10ms"),
-        "--log" => Some("info"),
-        "--access-key" => Some("AKID:secret"),
-        _ => Some("x"),
-    }
-}
-
 #[test]
-fn the_help_documents_every_option() {
-    // Each flag the parser takes (it refuses any not listed) is in the synopsis and described.
-    for flag in SERVE_FLAGS {
-        assert!(
-            SERVE_USAGE.contains(&format!("[{flag}")),
-            "{flag} in the synopsis"
-        );
-        assert_eq!(
-            SERVE_USAGE.matches(&format!("\n  {flag} ")).count(),
-            1,
-            "{flag} described once"
-        );
-        let mut line = vec!["serve".to_owned(), (*flag).to_owned()];
-        line.extend(sample_value(flag).map(str::to_owned));
-        if ["--sync", "--compact-after"].contains(flag) {
-            line.extend(["--data-dir".to_owned(), "d".to_owned()]);
-        }
-        if ["--access-key", "--access-keys-file"].contains(flag) {
-            line.push("--verify-signatures".to_owned());
-        }
-        if *flag == "--verify-signatures" {
-            line.extend(["--access-key".to_owned(), "AKID:secret".to_owned()]);
-        }
-        assert!(parse(&line, None).is_ok(), "{line:?}");
-    }
+fn the_help_documents_every_command_and_option() {
+    let top = help("");
     for command in ["serve", "export", "import", "repair"] {
-        assert!(USAGE.contains(&format!("  {command} ")), "{command}");
-        assert!(usage(Some(command)).starts_with(&format!("usage: dynomodel-mem {command} ")));
+        assert!(
+            top.contains(&format!("\n  {command} ")),
+            "{command} in {top}"
+        );
+        let help = help(command);
+        assert!(
+            help.contains(&format!("Usage: dynomodel-mem {command} ")),
+            "{help}"
+        );
+        // Every flag says what it does.
+        let cli = Cli::command();
+        let sub = cli.find_subcommand(command).unwrap();
+        for arg in sub.get_arguments() {
+            let flag = arg.get_long().unwrap();
+            assert!(arg.get_help().is_some(), "{command} --{flag} has no help");
+            assert!(help.contains(&format!("--{flag}")), "{command} --{flag}");
+        }
     }
-    assert_eq!(usage(None), USAGE);
+    let serve = help("serve");
+    for text in [
+        "--seed <FILE>",
+        "GET    /health",
+        "[default: 8000]",
+        "- debug: Also one line per request",
+        "listening on\nhttp://HOST:PORT",
+    ] {
+        assert!(serve.contains(text), "{text:?} in {serve}");
+    }
+    assert!(help("repair").contains("DIR/aside/repair-N/"));
+}
+
+/// clap's message for `line`: its first line, which names the flag.
+fn error_of(line: &str) -> String {
+    let error = parse_all(line).unwrap_err();
+    assert_eq!(error.exit_code(), 2, "{line}");
+    let rendered = error.to_string();
+    rendered.lines().next().unwrap_or_default().to_owned()
 }
 
 #[test]
-fn usage_errors() {
+fn usage_errors_name_the_flag_and_exit_2() {
     for (line, error) in [
-        ("", "missing command"),
-        ("start", "unknown command \"start\""),
-        ("serve --port", "--port needs a value"),
-        ("serve --port 70000", "invalid port \"70000\""),
-        ("serve --threads 0", "invalid thread count \"0\""),
-        ("serve --log loud", "unknown log level \"loud\""),
-        ("serve --verbose", "unknown option \"--verbose\""),
-        ("serve --region", "--region needs a value"),
+        ("", ""),
+        ("start", "error: unrecognized subcommand 'start'"),
+        ("serve --port", "error: a value is required for '--port <PORT>' but none was supplied"),
+        (
+            "serve --port 70000",
+            "error: invalid value '70000' for '--port <PORT>': 70000 is not in 0..=65535",
+        ),
+        (
+            "serve --threads 0",
+            "error: invalid value '0' for '--threads <N>': number would be zero for non-zero type",
+        ),
+        ("serve --log loud", "error: invalid value 'loud' for '--log <LEVEL>'"),
+        ("serve --verbose", "error: unexpected argument '--verbose' found"),
         (
             "serve --transition-time soon",
-            "invalid --transition-time \"soon\": expected seconds",
+            "error: invalid value 'soon' for '--transition-time <SECONDS>': expected seconds",
         ),
         (
             "serve --ttl-sweep-interval -1",
-            "invalid --ttl-sweep-interval \"-1\": expected seconds",
+            "error: unexpected argument '-1' found",
         ),
         (
             "serve --body-timeout 0",
-            "invalid --body-timeout \"0\": expected seconds, more than 0",
+            "error: invalid value '0' for '--body-timeout <SECONDS>': expected seconds, more than 0",
         ),
         (
             "serve --max-connections 0",
-            "invalid --max-connections \"0\": expected a whole number, at least 1",
+            "error: invalid value '0' for '--max-connections <N>': expected a whole number, at least 1",
         ),
         (
             "serve --max-body-memory lots",
-            "invalid --max-body-memory \"lots\": expected a whole number, at least 1",
+            "error: invalid value 'lots' for '--max-body-memory <BYTES>': expected a whole number, \
+             at least 1",
+        ),
+        (
+            "serve --sync always",
+            "error: the following required arguments were not provided:",
+        ),
+        (
+            "serve --data-dir d --sync often",
+            "error: invalid value 'often' for '--sync <always|Nms>': invalid sync policy \"often\": \
+             expected `always` or an interval such as `10ms` or `1s`",
         ),
         (
             "serve --verify-signatures",
-            "--verify-signatures needs --access-key or --access-keys-file",
+            "error: the following required arguments were not provided:",
         ),
         (
             "serve --access-key AKID:secret",
-            "--access-key and --access-keys-file need --verify-signatures",
+            "error: the following required arguments were not provided:",
         ),
         (
-            "serve --verify-signatures --access-key AKID",
-            "invalid access key \"AKID…\": expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
+            "serve --verify-signatures --access-key AKIDsecret",
+            "error: invalid value for '--access-key <ID:SECRET>': invalid access key \"AKID…\": \
+             expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
         ),
         (
             "serve --verify-signatures --access-key AKID:",
-            "invalid access key \"AKID:…\": expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
+            "error: invalid value for '--access-key <ID:SECRET>': invalid access key \"AKID:…\": \
+             expected ACCESS_KEY_ID:SECRET_ACCESS_KEY",
         ),
+        ("export", "error: the following required arguments were not provided:"),
+        ("export --endpoint", "error: a value is required for '--endpoint <URL>' but none was supplied"),
+        ("export --endpoint http://h:1 --input f", "error: unexpected argument '--input' found"),
+        ("import --endpoint http://h:1 --output f", "error: unexpected argument '--output' found"),
+        ("repair", "error: the following required arguments were not provided:"),
+        ("repair --data-dir d --sync always", "error: unexpected argument '--sync' found"),
     ] {
-        assert_eq!(parse(&args(line), None).unwrap_err(), error, "{line}");
+        let shown = error_of(line);
+        assert!(shown.starts_with(error), "{line}: {shown}");
     }
+    // The missing flag is named on the next line.
+    for (line, missing) in [
+        ("serve --sync always", "--data-dir <DIR>"),
+        (
+            "serve --verify-signatures",
+            "<--access-key <ID:SECRET>|--access-keys-file <FILE>>",
+        ),
+        ("serve --access-key AKID:secret", "--verify-signatures"),
+        ("export", "--endpoint <URL>"),
+        ("repair", "--data-dir <DIR>"),
+    ] {
+        let shown = parse_all(line).unwrap_err().to_string();
+        assert!(
+            shown.contains(&format!("\n  {missing}\n")),
+            "{line}: {shown}"
+        );
+    }
+    // The secret of a malformed key is never echoed.
+    let shown = parse_all("serve --verify-signatures --access-key AKIDsecret")
+        .unwrap_err()
+        .to_string();
+    assert!(!shown.contains("secret"), "{shown}");
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    for line in ["--help", "serve --help", "export -h", "--version"] {
+        let e = parse_all(line).unwrap_err();
+        assert_eq!(e.exit_code(), 0, "{line}");
+    }
+    let version = parse_all("--version").unwrap_err().to_string();
     assert_eq!(
-        parse(&args("serve"), Some("chatty")).unwrap_err(),
-        "unknown log level \"chatty\""
+        version,
+        format!("dynomodel-mem {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
