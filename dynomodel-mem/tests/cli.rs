@@ -445,6 +445,14 @@ fn a_seeded_server_exports_its_seed_byte_for_byte_and_imports_it_elsewhere() {
         stderr.starts_with("dynomodel-mem: cannot seed from") && stderr.lines().count() == 1,
         "{stderr:?}"
     );
+    // Standard error is not a terminal: the seed drew no progress bar there (nor logged anything).
+    let mut served = served;
+    served.child.kill().unwrap();
+    served.child.wait().unwrap();
+    let mut stderr = String::new();
+    let mut pipe = served.child.stderr.take().unwrap();
+    pipe.read_to_string(&mut stderr).unwrap();
+    assert_eq!(stderr, "");
     for file in [seed, exported, table_file, bad, broken] {
         let _ = std::fs::remove_file(file);
     }

@@ -2,11 +2,12 @@
 //! terminal (a pipe, a file, a test or CI sees exactly the lines it saw before), and only once a
 //! transfer has run for a moment (a small fixture loads without a flicker).
 
+use std::fmt;
 use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanBytes, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::dump::Progress;
 
@@ -14,9 +15,9 @@ use crate::dump::Progress;
 const SHOW_AFTER: Duration = Duration::from_millis(300);
 
 /// A stage whose size is known: a bar.
-const COUNTED: &str = "{msg} [{bar:30}] {human_pos}/{human_len} items, {per_sec}, {eta} left";
+const COUNTED: &str = "{msg} [{bar:30}] {human_pos}/{human_len} items, {rate}, {eta} left";
 /// A stage of unknown size (an export): a spinner, with the bytes written in the prefix.
-const UNCOUNTED: &str = "{spinner} {msg}: {human_pos} items, {prefix}, {per_sec}";
+const UNCOUNTED: &str = "{spinner} {msg}: {human_pos} items, {prefix}, {rate}";
 /// Reading the input file.
 const READING: &str = "{msg} [{bar:30}] {bytes}/{total_bytes}, {bytes_per_sec}, {eta} left";
 
@@ -73,7 +74,12 @@ impl Bar {
 
     fn restyle(&self, template: &str, length: Option<u64>) {
         if let Ok(style) = ProgressStyle::with_template(template) {
-            self.bar.set_style(style.progress_chars("=> "));
+            // Whole items per second (indicatif's `{per_sec}` shows four decimals).
+            let rate = |state: &ProgressState, out: &mut dyn fmt::Write| {
+                let _ = write!(out, "{:.0} items/s", state.per_sec());
+            };
+            self.bar
+                .set_style(style.progress_chars("=> ").with_key("rate", rate));
         }
         match length {
             Some(length) => self.bar.set_length(length),
@@ -93,7 +99,9 @@ impl Progress for Bar {
     fn advance(&self, items: u64) {
         self.bar.inc(items);
         let written = self.written.load(Ordering::Relaxed);
-        self.bar.set_prefix(HumanBytes(written).to_string());
+        if written > 0 {
+            self.bar.set_prefix(HumanBytes(written).to_string());
+        }
         self.show_when_due();
     }
 }
