@@ -36,10 +36,10 @@ pub(super) struct Options {
     pub(super) account: Option<String>,
     /// How long tables and indexes stay CREATING, UPDATING or DELETING and TTL ENABLING or
     /// DISABLING; 0: at once, as DynamoDB Local
-    #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) transition_time: Duration,
     /// How often expired items (TTL) are deleted in the background; 0: never
-    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(super) ttl_sweep_interval: Duration,
     /// Enforce the provisioned RCU/WCU of PROVISIONED tables and their GSIs (five-minute burst; a
     /// new table starts with one second of capacity): ProvisionedThroughputExceededException,

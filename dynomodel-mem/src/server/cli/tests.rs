@@ -305,7 +305,7 @@ fn usage_errors_name_the_flag_and_exit_2() {
         ),
         (
             "serve --ttl-sweep-interval -1",
-            "error: unexpected argument '-1' found",
+            "error: invalid value '-1' for '--ttl-sweep-interval <SECONDS>': expected seconds",
         ),
         (
             "serve --body-timeout 0",
