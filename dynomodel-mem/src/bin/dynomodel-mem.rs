@@ -7,9 +7,10 @@
 //! `--host` says so). `--port 0` picks a free port. Once listening it prints where the data lives and
 //! `listening on http://H:P` on stdout (flushed, so a parent process can read the port), then serves
 //! until SIGINT or SIGTERM and shuts down gracefully (requests in flight finish). `--log debug` (or
-//! `RUST_LOG=debug`) logs one line per request on stderr (through `tracing`). `dynomodel-mem --help` and
-//! `dynomodel-mem COMMAND --help` document every flag. The command line itself is in the library
-//! (`src/server/cli/`, reached through the hidden `__private` module), shared with `server-bench`.
+//! `RUST_LOG=debug`) logs one line per request on stderr, through `tracing`. `dynomodel-mem --help`
+//! and `dynomodel-mem COMMAND --help` document every flag, `--version` the version. The command line
+//! itself is in the library (`src/server/cli/`, on clap, reached through the hidden `__private`
+//! module), shared with `server-bench`.
 
 fn main() -> std::process::ExitCode {
     dynomodel_mem::__private::cli::main(std::env::args().skip(1).collect())
