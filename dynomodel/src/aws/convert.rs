@@ -3,13 +3,16 @@
 //! for serde types): the same attributes, checks and errors as the mapper's own writes and reads.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 
-use super::value::{from_sdk, to_sdk_item, SdkItem};
+use super::value::{from_sdk, to_sdk, SdkItem};
 use super::AwsBackend;
+use crate::backend::AttributeSink;
 use crate::error::ConversionError;
 use crate::model::Model;
+use crate::value::AttributeValue;
 
 impl AwsBackend {
     /// `value` as the SDK's item map: the item [`Db::put`](crate::Db::put) would store (without
@@ -31,31 +34,43 @@ impl AwsBackend {
     /// ```
     ///
     /// Errors: what [`Model::to_item`] refuses (a value the model could not read back).
-    pub fn to_sdk_item<M: Model>(
-        value: &M,
-    ) -> Result<std::collections::HashMap<String, SdkValue>, ConversionError> {
-        Ok(to_sdk_item(value.to_item()?))
+    pub fn to_sdk_item<M: Model>(value: &M) -> Result<HashMap<String, SdkValue>, ConversionError> {
+        let mut item = SdkItemSink(HashMap::with_capacity(M::ATTRIBUTES.len()));
+        value.write_attributes(&mut item)?;
+        Ok(item.0)
     }
 
     /// A model value from the SDK's item map (e.g. one item of a `Query` sent through the SDK):
     /// the same result and errors as the mapper's reads, which name the attribute.
     ///
     /// See [`to_sdk_item`](AwsBackend::to_sdk_item) for an example.
-    pub fn from_sdk_item<M: Model>(
-        item: std::collections::HashMap<String, SdkValue>,
-    ) -> Result<M, ConversionError> {
-        let attributes = convert_all(item)?;
-        M::from_attributes(&mut attributes.into_iter().map(|(k, v)| (Cow::Owned(k), v)))
+    pub fn from_sdk_item<M: Model>(item: HashMap<String, SdkValue>) -> Result<M, ConversionError> {
+        // Each value converted as the decoder takes it (no buffer): a value that does not convert
+        // ends the item there, and its error is the result whatever the decoder made of the rest.
+        let mut failed = None;
+        let mut attributes = item
+            .into_iter()
+            .map_while(|(name, value)| match from_sdk(value) {
+                Ok(value) => Some((Cow::Owned(name), value)),
+                Err(e) => {
+                    failed = Some(e.at(&name));
+                    None
+                }
+            });
+        let decoded = M::from_attributes(&mut attributes);
+        drop(attributes);
+        match failed {
+            Some(e) => Err(e),
+            None => decoded,
+        }
     }
 }
 
-fn convert_all(
-    item: SdkItem,
-) -> Result<Vec<(String, crate::value::AttributeValue)>, ConversionError> {
-    item.into_iter()
-        .map(|(k, v)| match from_sdk(v) {
-            Ok(v) => Ok((k, v)),
-            Err(e) => Err(e.at(&k)),
-        })
-        .collect()
+/// The SDK's item map as a model's [`AttributeSink`]: each value converted as it is written.
+struct SdkItemSink(SdkItem);
+
+impl AttributeSink for SdkItemSink {
+    fn insert(&mut self, name: String, value: AttributeValue) {
+        self.0.insert(name, to_sdk(value));
+    }
 }

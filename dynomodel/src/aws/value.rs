@@ -126,6 +126,7 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
             }
         }
     }
+    sink.reserve(lengths.len());
     let mut attributes = attributes.into_iter();
     for length in lengths {
         let mut item = attributes.by_ref().take(length);
