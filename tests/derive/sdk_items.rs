@@ -33,13 +33,14 @@ fn reference(value: &AttributeValue) -> SdkValue {
 fn differential<M: Model + std::fmt::Debug + PartialEq>(value: &M) {
     let expected: HashMap<String, SdkValue> = value
         .to_item()
-        .unwrap()
+        .expect("to_item")
         .iter()
         .map(|(k, v)| (k.clone(), reference(v)))
         .collect();
-    let direct = AwsBackend::to_sdk_item(value).unwrap();
+    let direct = AwsBackend::to_sdk_item(value).expect("to_sdk_item");
     assert_eq!(direct, expected);
-    assert_eq!(&AwsBackend::from_sdk_item::<M>(direct).unwrap(), value);
+    let back = AwsBackend::from_sdk_item::<M>(direct).expect("from_sdk_item");
+    assert_eq!(&back, value);
 }
 
 #[test]
