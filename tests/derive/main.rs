@@ -22,6 +22,7 @@ mod keys;
 mod lifecycle;
 mod required;
 mod schema;
+mod sdk_items;
 mod table_options;
 mod versions;
 

@@ -383,10 +383,18 @@ fn model_impl(
 
             fn to_item(&self) -> ::core::result::Result<::dynomodel::Item, ::dynomodel::ConversionError> {
                 let mut __item = ::dynomodel::Item::new();
+                <Self as ::dynomodel::Model>::write_attributes(self, &mut __item)?;
+                ::core::result::Result::Ok(__item)
+            }
+
+            fn write_attributes(
+                &self,
+                __item: &mut dyn ::dynomodel::backend::AttributeSink,
+            ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
                 #(#composite_writes)*
                 #write
                 #entity_write
-                ::core::result::Result::Ok(__item)
+                ::core::result::Result::Ok(())
             }
 
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {

@@ -28,14 +28,14 @@ pub(crate) fn consts(container: &Container<'_>) -> TokenStream {
     }
 }
 
-/// The statement of `to_item` writing the entity type into `__item`.
+/// The statement of `write_attributes` writing the entity type into `__item` (the sink).
 pub(crate) fn write(container: &Container<'_>) -> TokenStream {
     let Some(entity) = &container.attrs.entity else {
         return TokenStream::new();
     };
     let entity = &entity.value;
     let attribute = attribute_name(container);
-    quote!(::dynomodel::__private::write_entity(&mut __item, #attribute, #entity);)
+    quote!(::dynomodel::__private::write_entity(__item, #attribute, #entity);)
 }
 
 /// The statement of `from_item` refusing an item of another entity type in `__item`.

@@ -21,7 +21,7 @@ use crate::value::Item;
 fn keys_and_attributes(k: KeysAndAttributes) -> Result<sdk::KeysAndAttributes> {
     built(
         sdk::KeysAndAttributes::builder()
-            .set_keys(Some(k.keys.iter().map(to_sdk_item).collect()))
+            .set_keys(Some(k.keys.into_iter().map(to_sdk_item).collect()))
             .set_consistent_read(k.consistent_read)
             .set_projection_expression(k.projection_expression)
             .set_attributes_to_get(k.attributes_to_get)
@@ -46,7 +46,7 @@ fn keys_and_attributes_from(k: sdk::KeysAndAttributes) -> Result<KeysAndAttribut
     })
 }
 
-fn write_request(w: &WriteRequest) -> Result<sdk::WriteRequest> {
+fn write_request(w: WriteRequest) -> Result<sdk::WriteRequest> {
     Ok(match w {
         WriteRequest::Put { item } => sdk::WriteRequest::builder()
             .put_request(built(
@@ -131,7 +131,10 @@ pub(crate) async fn batch_write_item(
         .request_items
         .into_iter()
         .map(|(table, writes)| {
-            let writes = writes.iter().map(write_request).collect::<Result<_>>()?;
+            let writes = writes
+                .into_iter()
+                .map(write_request)
+                .collect::<Result<_>>()?;
             Ok((table, writes))
         })
         .collect::<Result<HashMap<_, _>>>()?;
@@ -201,7 +204,10 @@ mod tests {
             WriteRequest::Put { item: key("a") },
             WriteRequest::Delete { key: key("b") },
         ] {
-            assert_eq!(write_request_from(write_request(&w).unwrap()).unwrap(), w);
+            assert_eq!(
+                write_request_from(write_request(w.clone()).unwrap()).unwrap(),
+                w
+            );
         }
         let neither = sdk::WriteRequest::builder().build();
         assert!(write_request_from(neither).is_err());

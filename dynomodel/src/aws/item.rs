@@ -26,7 +26,7 @@ pub(crate) fn names(names: Option<ExpressionAttributeNames>) -> Option<HashMap<S
 
 /// `ExpressionAttributeValues` in the SDK's shape.
 pub(crate) fn values(values: Option<ExpressionAttributeValues>) -> Option<SdkItem> {
-    values.as_ref().map(to_sdk_item)
+    values.map(to_sdk_item)
 }
 
 fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
@@ -43,7 +43,7 @@ pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<Put
     let output = client
         .put_item()
         .table_name(input.table_name)
-        .set_item(Some(to_sdk_item(&input.item)))
+        .set_item(Some(to_sdk_item(input.item)))
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -76,7 +76,7 @@ pub(crate) async fn get_item(
     let output = client
         .get_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(&input.key)))
+        .set_key(Some(to_sdk_item(input.key)))
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
         .set_attributes_to_get(input.attributes_to_get)
@@ -106,7 +106,7 @@ pub(crate) async fn delete_item(
     let output = client
         .delete_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(&input.key)))
+        .set_key(Some(to_sdk_item(input.key)))
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -137,7 +137,7 @@ pub(crate) async fn update_item(
     let output = client
         .update_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(&input.key)))
+        .set_key(Some(to_sdk_item(input.key)))
         .set_update_expression(input.update_expression)
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))

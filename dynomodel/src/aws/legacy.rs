@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::value::AttributeValue;
 
 fn value_list(list: Option<Vec<AttributeValue>>) -> Option<Vec<sdk::AttributeValue>> {
-    list.map(|l| l.iter().map(to_sdk).collect())
+    list.map(|l| l.into_iter().map(to_sdk).collect())
 }
 
 fn comparison(op: ComparisonOperator) -> sdk::ComparisonOperator {
@@ -35,7 +35,7 @@ pub(crate) fn expected(
         e.into_iter()
             .map(|(name, c)| {
                 let c = sdk::ExpectedAttributeValue::builder()
-                    .set_value(c.value.as_ref().map(to_sdk))
+                    .set_value(c.value.map(to_sdk))
                     .set_exists(c.exists)
                     .set_comparison_operator(c.comparison_operator.map(comparison))
                     .set_attribute_value_list(value_list(c.attribute_value_list))
@@ -54,7 +54,7 @@ pub(crate) fn attribute_updates(
         u.into_iter()
             .map(|(name, u)| {
                 let u = sdk::AttributeValueUpdate::builder()
-                    .set_value(u.value.as_ref().map(to_sdk))
+                    .set_value(u.value.map(to_sdk))
                     .set_action(u.action.map(|a| sdk::AttributeAction::from(a.as_str())))
                     .build();
                 (name, u)

@@ -11,6 +11,7 @@
 
 mod batch;
 mod capacity;
+mod convert;
 mod error;
 mod item;
 mod legacy;

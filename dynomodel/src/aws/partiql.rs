@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::value::AttributeValue;
 
 fn parameters(p: Option<Vec<AttributeValue>>) -> Option<Vec<sdk::AttributeValue>> {
-    p.map(|values| values.iter().map(to_sdk).collect())
+    p.map(|values| values.into_iter().map(to_sdk).collect())
 }
 
 pub(crate) async fn execute_statement(

@@ -19,7 +19,7 @@ fn get(g: TransactGet) -> Result<sdk::TransactGetItem> {
     let get = built(
         sdk::Get::builder()
             .table_name(g.table_name)
-            .set_key(Some(to_sdk_item(&g.key)))
+            .set_key(Some(to_sdk_item(g.key)))
             .set_projection_expression(g.projection_expression)
             .set_expression_attribute_names(names(g.expression_attribute_names))
             .build(),
@@ -33,7 +33,7 @@ fn write_item(action: TransactWriteItem) -> Result<sdk::TransactWriteItem> {
         TransactWriteItem::ConditionCheck(a) => builder.condition_check(built(
             sdk::ConditionCheck::builder()
                 .table_name(a.table_name)
-                .set_key(Some(to_sdk_item(&a.key)))
+                .set_key(Some(to_sdk_item(a.key)))
                 .condition_expression(a.condition_expression)
                 .set_expression_attribute_names(names(a.expression_attribute_names))
                 .set_expression_attribute_values(values(a.expression_attribute_values))
@@ -45,7 +45,7 @@ fn write_item(action: TransactWriteItem) -> Result<sdk::TransactWriteItem> {
         TransactWriteItem::Put(a) => builder.put(built(
             sdk::Put::builder()
                 .table_name(a.table_name)
-                .set_item(Some(to_sdk_item(&a.item)))
+                .set_item(Some(to_sdk_item(a.item)))
                 .set_condition_expression(a.condition_expression)
                 .set_expression_attribute_names(names(a.expression_attribute_names))
                 .set_expression_attribute_values(values(a.expression_attribute_values))
@@ -57,7 +57,7 @@ fn write_item(action: TransactWriteItem) -> Result<sdk::TransactWriteItem> {
         TransactWriteItem::Delete(a) => builder.delete(built(
             sdk::Delete::builder()
                 .table_name(a.table_name)
-                .set_key(Some(to_sdk_item(&a.key)))
+                .set_key(Some(to_sdk_item(a.key)))
                 .set_condition_expression(a.condition_expression)
                 .set_expression_attribute_names(names(a.expression_attribute_names))
                 .set_expression_attribute_values(values(a.expression_attribute_values))
@@ -69,7 +69,7 @@ fn write_item(action: TransactWriteItem) -> Result<sdk::TransactWriteItem> {
         TransactWriteItem::Update(a) => builder.update(built(
             sdk::Update::builder()
                 .table_name(a.table_name)
-                .set_key(Some(to_sdk_item(&a.key)))
+                .set_key(Some(to_sdk_item(a.key)))
                 .update_expression(a.update_expression)
                 .set_condition_expression(a.condition_expression)
                 .set_expression_attribute_names(names(a.expression_attribute_names))

@@ -19,26 +19,27 @@ use crate::value::{AttributeValue, Item, Number};
 /// An item in the SDK's shape.
 pub(crate) type SdkItem = HashMap<String, SdkValue>;
 
-/// Converts one value to the SDK's type. Infallible: every dynomodel value is representable.
-pub(crate) fn to_sdk(value: &AttributeValue) -> SdkValue {
+/// Converts one value to the SDK's type, moving its strings and bytes (a request's values are
+/// owned: nothing is copied). Infallible: every dynomodel value is representable.
+pub(crate) fn to_sdk(value: AttributeValue) -> SdkValue {
     match value {
-        AttributeValue::S(s) => SdkValue::S(s.clone()),
+        AttributeValue::S(s) => SdkValue::S(s),
         // `Number`'s Display is DynamoDB's canonical text, which DynamoDB parses back to the same value.
         AttributeValue::N(n) => SdkValue::N(n.to_string()),
-        AttributeValue::B(b) => SdkValue::B(Blob::new(b.clone())),
-        AttributeValue::Bool(b) => SdkValue::Bool(*b),
+        AttributeValue::B(b) => SdkValue::B(Blob::new(b)),
+        AttributeValue::Bool(b) => SdkValue::Bool(b),
         AttributeValue::Null => SdkValue::Null(true),
-        AttributeValue::Ss(v) => SdkValue::Ss(v.clone()),
+        AttributeValue::Ss(v) => SdkValue::Ss(v),
         AttributeValue::Ns(v) => SdkValue::Ns(v.iter().map(Number::to_string).collect()),
-        AttributeValue::Bs(v) => SdkValue::Bs(v.iter().map(|b| Blob::new(b.clone())).collect()),
-        AttributeValue::L(v) => SdkValue::L(v.iter().map(to_sdk).collect()),
+        AttributeValue::Bs(v) => SdkValue::Bs(v.into_iter().map(Blob::new).collect()),
+        AttributeValue::L(v) => SdkValue::L(v.into_iter().map(to_sdk).collect()),
         AttributeValue::M(m) => SdkValue::M(to_sdk_item(m)),
     }
 }
 
-/// Converts an item (or a key, or a map value) to the SDK's type.
-pub(crate) fn to_sdk_item(item: &Item) -> SdkItem {
-    item.iter().map(|(k, v)| (k.clone(), to_sdk(v))).collect()
+/// Converts an item (or a key, or a map value) to the SDK's type, moving its names and values.
+pub(crate) fn to_sdk_item(item: Item) -> SdkItem {
+    item.into_iter().map(|(k, v)| (k, to_sdk(v))).collect()
 }
 
 /// Defines the conversion of one SDK attribute-value type (and of its items) into dynomodel's.
@@ -111,21 +112,27 @@ pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {
 
 /// Read items for an [`ItemSink`] (the typed reads): each converted to its attributes, names moved and
 /// no map built, then handed to `sink` in order, once all of them converted (a response converts, or
-/// fails, whole, as [`from_sdk_item`] makes it for the `Item` path).
+/// fails, whole, as [`from_sdk_item`] makes it for the `Item` path). The attributes of the whole page
+/// go into one buffer (two allocations a page, not one per item).
 pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<()> {
-    let items = items
-        .into_iter()
-        .map(|item| {
-            item.into_iter()
-                .map(|(k, v)| match from_sdk(v) {
-                    Ok(v) => Ok((k, v)),
-                    Err(e) => Err(e.at(&k)),
-                })
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    for attributes in items {
-        sink.item(&mut attributes.into_iter().map(|(k, v)| (Cow::Owned(k), v)));
+    let mut attributes = Vec::with_capacity(items.iter().map(HashMap::len).sum());
+    let mut lengths = Vec::with_capacity(items.len());
+    for item in items {
+        lengths.push(item.len());
+        for (k, v) in item {
+            match from_sdk(v) {
+                Ok(v) => attributes.push((k, v)),
+                Err(e) => return Err(e.at(&k).into()),
+            }
+        }
+    }
+    sink.reserve(lengths.len());
+    let mut attributes = attributes.into_iter();
+    for length in lengths {
+        let mut item = attributes.by_ref().take(length);
+        sink.item(&mut item.by_ref().map(|(k, v)| (Cow::Owned(k), v)));
+        // A sink may stop before the item's end: the next item starts after it all the same.
+        item.for_each(drop);
     }
     Ok(())
 }
@@ -163,14 +170,10 @@ mod tests {
             AttributeValue::M(inner),
             AttributeValue::L(vec![]),
         ]);
-        let back = from_sdk(to_sdk(&value)).unwrap();
+        let back = from_sdk(to_sdk(value.clone())).unwrap();
         assert_eq!(back, value);
         // Sets keep their order on the way out, so DynamoDB sees exactly what the caller built.
-        match to_sdk(&AttributeValue::Ss(vec![
-            "b".into(),
-            "a".into(),
-            "b".into(),
-        ])) {
+        match to_sdk(AttributeValue::Ss(vec!["b".into(), "a".into(), "b".into()])) {
             SdkValue::Ss(v) => assert_eq!(v, ["b", "a", "b"]),
             other => panic!("{other:?}"),
         }
@@ -179,7 +182,7 @@ mod tests {
     #[test]
     fn numbers_travel_as_canonical_text() {
         assert_eq!(
-            to_sdk(&AttributeValue::N(n("0001.500"))),
+            to_sdk(AttributeValue::N(n("0001.500"))),
             SdkValue::N("1.5".into())
         );
         assert_eq!(
@@ -200,6 +203,64 @@ mod tests {
         assert!(err.found.contains("NaN"), "{err}");
     }
 
+    /// The conversion as it was before requests' values were moved rather than copied: the
+    /// reference the moving one must equal.
+    fn copied_to_sdk(value: &AttributeValue) -> SdkValue {
+        match value {
+            AttributeValue::S(s) => SdkValue::S(s.clone()),
+            AttributeValue::N(n) => SdkValue::N(n.to_string()),
+            AttributeValue::B(b) => SdkValue::B(Blob::new(b.clone())),
+            AttributeValue::Bool(b) => SdkValue::Bool(*b),
+            AttributeValue::Null => SdkValue::Null(true),
+            AttributeValue::Ss(v) => SdkValue::Ss(v.clone()),
+            AttributeValue::Ns(v) => SdkValue::Ns(v.iter().map(Number::to_string).collect()),
+            AttributeValue::Bs(v) => SdkValue::Bs(v.iter().map(|b| Blob::new(b.clone())).collect()),
+            AttributeValue::L(v) => SdkValue::L(v.iter().map(copied_to_sdk).collect()),
+            AttributeValue::M(m) => SdkValue::M(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), copied_to_sdk(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Any attribute value, documents nested a few levels.
+    fn any_value() -> impl proptest::strategy::Strategy<Value = AttributeValue> {
+        use proptest::prelude::*;
+        let number = (any::<bool>(), 0u128..10u128.pow(38), -130i32..90)
+            .prop_filter_map("in DynamoDB's range", |(negative, c, e)| {
+                Number::try_from_parts(negative, c, e).ok()
+            });
+        let leaf = prop_oneof![
+            ".{0,8}".prop_map(AttributeValue::S),
+            number.clone().prop_map(AttributeValue::N),
+            proptest::collection::vec(any::<u8>(), 0..8).prop_map(AttributeValue::B),
+            any::<bool>().prop_map(AttributeValue::Bool),
+            Just(AttributeValue::Null),
+            proptest::collection::vec(".{0,4}", 0..4).prop_map(AttributeValue::Ss),
+            proptest::collection::vec(number, 0..4).prop_map(AttributeValue::Ns),
+            proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..4), 0..3)
+                .prop_map(AttributeValue::Bs),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(AttributeValue::L),
+                proptest::collection::btree_map(".{0,4}", inner, 0..4).prop_map(AttributeValue::M),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Moving a request's values into the SDK's types sends exactly what copying them did,
+        /// and reads back as the value sent.
+        #[test]
+        fn moved_values_equal_copied_values(value in any_value()) {
+            let copied = copied_to_sdk(&value);
+            proptest::prop_assert_eq!(&to_sdk(value.clone()), &copied);
+            proptest::prop_assert_eq!(from_sdk(copied).unwrap(), value);
+        }
+    }
+
     /// Collects what a typed read hands over.
     #[derive(Default)]
     struct Collect(Vec<Item>);
@@ -209,6 +270,39 @@ mod tests {
             self.0
                 .push(attributes.map(|(k, v)| (k.into_owned(), v)).collect());
         }
+    }
+
+    /// Reads one attribute of each item and leaves the rest.
+    #[derive(Default)]
+    struct FirstOnly(Vec<usize>);
+
+    impl ItemSink for FirstOnly {
+        fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+            let first = attributes.next();
+            self.0.push(usize::from(first.is_some()));
+        }
+    }
+
+    #[test]
+    fn a_sink_leaving_attributes_unread_gets_every_item_whole() {
+        let item = |pk: &str| -> SdkItem {
+            [
+                ("pk".to_owned(), SdkValue::S(pk.into())),
+                ("a".to_owned(), SdkValue::Bool(true)),
+                ("b".to_owned(), SdkValue::N("1".into())),
+            ]
+            .into()
+        };
+        let mut first = FirstOnly::default();
+        hand_over(vec![item("a"), item("b"), item("c")], &mut first).unwrap();
+        assert_eq!(first.0, [1, 1, 1]);
+        // And what each item holds is its own: no attribute of one is handed with the next.
+        let mut all = Collect::default();
+        let page = vec![item("a"), SdkItem::new(), item("c")];
+        hand_over(page, &mut all).unwrap();
+        let sizes: Vec<usize> = all.0.iter().map(Item::len).collect();
+        assert_eq!(sizes, [3, 0, 3]);
+        assert_eq!(all.0[2]["pk"], AttributeValue::S("c".into()));
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! [`ItemSink`]: where a typed read hands each item it returns, attribute by attribute, so that a
 //! backend holding its items in another form than an [`Item`] (the in-memory engine keeps one compact
 //! byte string per item) lets the mapper build its struct without an intermediate map.
+//!
+//! [`AttributeSink`], the write side: where a model writes its attributes
+//! ([`Model::write_attributes`](crate::Model::write_attributes)), so that they go straight into the
+//! representation that sends or stores them (the AWS SDK's item map) without an intermediate `Item`.
 
 use std::borrow::Cow;
 
@@ -47,6 +51,12 @@ pub trait ItemSink: Send {
         self.item(attributes);
     }
 
+    /// A hint before the items of a page: `additional` items follow (a sink collecting them makes
+    /// room once). The default ignores it.
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
+
     /// One item returned as an [`Item`] (what the default implementations of the typed reads pass on).
     fn owned_item(&mut self, item: Item) {
         self.item(
@@ -59,9 +69,46 @@ pub trait ItemSink: Send {
     /// The items of a page returned as `Item`s (`None`: a page without items, `Select=COUNT`), each
     /// passed to [`owned_item`](ItemSink::owned_item) in order.
     fn owned_items(&mut self, items: Option<Vec<Item>>) {
-        items
-            .into_iter()
-            .flatten()
-            .for_each(|item| self.owned_item(item));
+        let items = items.unwrap_or_default();
+        self.reserve(items.len());
+        items.into_iter().for_each(|item| self.owned_item(item));
+    }
+}
+
+/// Receives the attributes of one item as a model writes them
+/// ([`Model::write_attributes`](crate::Model::write_attributes)): each stored attribute, in field
+/// order; a name written twice replaces the first value, as in a map. An [`Item`] is one (what
+/// [`Model::to_item`](crate::Model::to_item) fills).
+///
+/// ```
+/// use dynomodel::backend::AttributeSink;
+/// use dynomodel::{AttributeValue, Model};
+///
+/// #[derive(Model, Debug, Clone)]
+/// struct User { #[hash_key] id: String, age: u8 }
+///
+/// /// Writes the attributes' names only.
+/// #[derive(Default)]
+/// struct Names(Vec<String>);
+/// impl AttributeSink for Names {
+///     fn insert(&mut self, name: String, _value: AttributeValue) {
+///         self.0.push(name);
+///     }
+/// }
+///
+/// let mut names = Names::default();
+/// User { id: "u1".into(), age: 36 }.write_attributes(&mut names)?;
+/// assert_eq!(names.0, ["id", "age"]);
+/// # Ok::<(), dynomodel::ConversionError>(())
+/// ```
+pub trait AttributeSink {
+    /// One attribute of the item (named `insert` as a map's, which an [`Item`] is).
+    fn insert(&mut self, name: String, value: AttributeValue);
+}
+
+impl AttributeSink for Item {
+    fn insert(&mut self, name: String, value: AttributeValue) {
+        // The map's own `insert` (an inherent method wins over the trait's).
+        Item::insert(self, name, value);
     }
 }

@@ -8,15 +8,31 @@
 //! `NaiveDate` is written `YYYY-MM-DD`. Years outside 0000–9999 would break the fixed width (chrono
 //! writes `+10000-…`), so they are rejected on write.
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Datelike, NaiveDate, SecondsFormat, Utc};
 
 use super::{mismatch, Attribute, KeyAttribute};
 use crate::backend::ScalarAttributeType;
 use crate::error::ConversionError;
 use crate::value::AttributeValue;
 
-const DATE_TIME_FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.9fZ";
+/// How `NaiveDate` is read; written by [`write_date`], without a pattern to interpret per value.
 const DATE_FORMAT: &str = "%Y-%m-%d";
+
+/// `YYYY-MM-DD` of a date whose year is 0000–9999.
+fn write_date(date: NaiveDate) -> String {
+    let mut text = String::with_capacity(10);
+    // Writing to a `String` cannot fail.
+    let _ = write!(
+        text,
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        date.month(),
+        date.day()
+    );
+    text
+}
 
 fn check_year<T: Attribute>(year: i32, shown: impl ToString) -> Result<(), ConversionError> {
     if (0..=9999).contains(&year) {
@@ -32,8 +48,10 @@ fn check_year<T: Attribute>(year: i32, shown: impl ToString) -> Result<(), Conve
 impl Attribute for DateTime<Utc> {
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
         check_year::<Self>(self.year(), self)?;
+        // chrono's RFC 3339 writer (no strftime pattern interpreted per value): nine fractional
+        // digits and `Z`, what `%Y-%m-%dT%H:%M:%S%.9fZ` wrote for a year of 0000–9999.
         Ok(Some(AttributeValue::S(
-            self.format(DATE_TIME_FORMAT).to_string(),
+            self.to_rfc3339_opts(SecondsFormat::Nanos, true),
         )))
     }
 
@@ -58,9 +76,7 @@ impl KeyAttribute for DateTime<Utc> {
 impl Attribute for NaiveDate {
     fn to_attribute(&self) -> Result<Option<AttributeValue>, ConversionError> {
         check_year::<Self>(self.year(), self)?;
-        Ok(Some(AttributeValue::S(
-            self.format(DATE_FORMAT).to_string(),
-        )))
+        Ok(Some(AttributeValue::S(write_date(*self))))
     }
 
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
@@ -101,6 +117,32 @@ mod tests {
         for value in [t, precise] {
             let stored = value.to_attribute().unwrap().unwrap();
             assert_eq!(DateTime::<Utc>::from_attribute(stored).unwrap(), value);
+        }
+    }
+
+    /// The writers without a pattern write what the strftime patterns they replaced wrote, over
+    /// the years, fractions and leap seconds a stored value can hold.
+    #[test]
+    fn writers_equal_the_strftime_patterns() {
+        let years = [0, 1, 999, 1000, 1970, 2026, 9999];
+        let nanos = [0, 1, 999, 1_000, 123_456_789, 500_000_000, 999_999_999];
+        for year in years {
+            for (month, day) in [(1, 1), (2, 28), (12, 31)] {
+                let date = NaiveDate::from_ymd_opt(year, month, day).unwrap();
+                assert_eq!(stored_string(&date), date.format("%Y-%m-%d").to_string());
+                for nano in nanos {
+                    let t = date.and_hms_nano_opt(23, 59, 59, nano).unwrap().and_utc();
+                    let pattern = t.format("%Y-%m-%dT%H:%M:%S%.9fZ").to_string();
+                    assert_eq!(stored_string(&t), pattern, "{t:?}");
+                }
+                // A leap second (chrono's nanoseconds past 10⁹).
+                let leap = date
+                    .and_hms_nano_opt(23, 59, 59, 1_250_000_000)
+                    .unwrap()
+                    .and_utc();
+                let pattern = leap.format("%Y-%m-%dT%H:%M:%S%.9fZ").to_string();
+                assert_eq!(stored_string(&leap), pattern);
+            }
         }
     }
 

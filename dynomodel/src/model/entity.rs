@@ -141,7 +141,7 @@ pub trait CollectionKey<C: Collection>: PrimaryKey {}
 
 /// Writes the entity type into an item (generated `to_item` code).
 #[doc(hidden)]
-pub fn write_entity(item: &mut Item, attribute: &str, entity: &str) {
+pub fn write_entity(item: &mut dyn crate::backend::AttributeSink, attribute: &str, entity: &str) {
     item.insert(attribute.to_owned(), AttributeValue::S(entity.to_owned()));
 }
 

@@ -861,6 +861,24 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// Converts to a DynamoDB item.
     fn to_item(&self) -> Result<Item, ConversionError>;
 
+    /// Writes the item's attributes into `sink` one by one, in field order: the attributes of
+    /// [`to_item`](Model::to_item), with its checks and errors, into whatever holds them (the AWS
+    /// SDK's item map for [`AwsBackend::to_sdk_item`](crate::AwsBackend::to_sdk_item)) without an
+    /// intermediate [`Item`]. On an error, `sink` holds the attributes written before it. The
+    /// derive writes each field directly, and its `to_item` is this into an `Item`; the default
+    /// writes what `to_item` returns.
+    ///
+    /// See [`AttributeSink`](crate::backend::AttributeSink) for an example.
+    fn write_attributes(
+        &self,
+        sink: &mut dyn crate::backend::AttributeSink,
+    ) -> Result<(), ConversionError> {
+        for (name, value) in self.to_item()? {
+            sink.insert(name, value);
+        }
+        Ok(())
+    }
+
     /// Converts from a DynamoDB item; errors name the attribute and the expected type.
     fn from_item(item: Item) -> Result<Self, ConversionError>;
 

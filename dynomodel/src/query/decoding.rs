@@ -265,6 +265,10 @@ pub(crate) struct Results<'r, T, Md: Mode<T>> {
 }
 
 impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
+    fn reserve(&mut self, additional: usize) {
+        self.items.reserve(additional);
+    }
+
     fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
         let items = &mut self.items;
         if items.wants() {

@@ -165,6 +165,14 @@ impl Number {
     /// # Ok::<(), NumberError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Number, NumberError> {
+        match Number::parse_small_integer(text) {
+            Some(number) => Ok(number),
+            None => Number::parse_general(text),
+        }
+    }
+
+    /// [`parse`](Number::parse) of any text: a digit buffer, then the limits.
+    fn parse_general(text: &str) -> Result<Number, NumberError> {
         let invalid = || NumberError::Invalid(text.to_owned());
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -253,6 +261,31 @@ impl Number {
             .iter()
             .fold(0u128, |acc, &d| acc * 10 + u128::from(d));
         Number::from_parts(negative, coefficient, exponent)
+    }
+
+    /// The common case of [`parse`](Number::parse), what every integer field reads: an optional
+    /// sign and 1 to 19 digits (which fit a `u64` and are always within DynamoDB's limits), folded
+    /// without the digit buffer of the general case. `None` for any other text, which the general
+    /// case then parses (or rejects) as before.
+    #[inline]
+    fn parse_small_integer(text: &str) -> Option<Number> {
+        let (negative, digits) = match text.as_bytes() {
+            [b'-', rest @ ..] => (true, rest),
+            [b'+', rest @ ..] => (false, rest),
+            digits => (false, digits),
+        };
+        if digits.is_empty() || digits.len() > 19 {
+            return None;
+        }
+        let mut coefficient: u64 = 0;
+        for &d in digits {
+            if !d.is_ascii_digit() {
+                return None;
+            }
+            // 19 digits never overflow a u64.
+            coefficient = coefficient * 10 + u64::from(d - b'0');
+        }
+        Number::from_parts(negative, u128::from(coefficient), 0).ok()
     }
 
     /// The coefficient, from its two halves.
@@ -481,9 +514,11 @@ impl fmt::Display for Number {
         if self.negative {
             f.write_str("-")?;
         }
-        let digits = self.coefficient().to_string();
+        // The digits on the stack: this runs for every number a request sends.
+        let mut buffer = [0u8; 39];
+        let digits = decimal_digits(self.coefficient(), &mut buffer);
         if self.exponent >= 0 {
-            f.write_str(&digits)?;
+            f.write_str(digits)?;
             for _ in 0..self.exponent {
                 f.write_str("0")?;
             }
@@ -498,9 +533,34 @@ impl fmt::Display for Number {
             for _ in 0..-point {
                 f.write_str("0")?;
             }
-            f.write_str(&digits)
+            f.write_str(digits)
         }
     }
+}
+
+/// `n` in decimal, written into the end of `buffer` (a u128 has at most 39 digits). u64
+/// arithmetic once the rest fits one (a u128 division is a library call).
+fn decimal_digits(n: u128, buffer: &mut [u8; 39]) -> &str {
+    let mut start = buffer.len();
+    let mut wide = n;
+    while u64::try_from(wide).is_err() {
+        start -= 1;
+        // Truncation intended: a remainder below 10.
+        buffer[start] = b'0' + (wide % 10) as u8;
+        wide /= 10;
+    }
+    let mut small = u64::try_from(wide).unwrap_or_default();
+    loop {
+        start -= 1;
+        // Truncation intended: a remainder below 10.
+        buffer[start] = b'0' + (small % 10) as u8;
+        small /= 10;
+        if small == 0 {
+            break;
+        }
+    }
+    // ASCII digits only.
+    std::str::from_utf8(&buffer[start..]).unwrap_or_default()
 }
 
 impl fmt::Debug for Number {

@@ -214,6 +214,12 @@ proptest::proptest! {
         proptest::prop_assert_eq!(sum.to_i128(), Some(a + b));
     }
 
+    /// The small-integer fast path parses what the general case does, around its 19-digit edge.
+    #[test]
+    fn small_integers_parse_as_the_general_case(s in "[+-]?[0-9]{0,21}") {
+        proptest::prop_assert_eq!(Number::parse(&s), Number::parse_general(&s));
+    }
+
     #[test]
     fn parse_never_panics(s in "\\PC{0,50}") {
         let _ = Number::parse(&s);

@@ -1,0 +1,404 @@
+//! The mapper's client-side cost on the AWS path, beside hand-written SDK code and serde_dynamo, on
+//! one 8-attribute model (strings, numbers, a bool, a string set, a date):
+//!
+//! - `convert/{to,from}_sdk/<variant>`: the model to the SDK's item map and back, nothing else
+//!   (`convert/noop` counts what every operation pays besides its work, `convert/clone_item` the
+//!   copy of the item each `from_sdk` consumes: subtract them);
+//! - `{put,get,query_20}/<variant>`: whole requests through `aws-sdk-dynamodb` whose HTTP client
+//!   answers at once with canned bytes (`Canned`), so that what is measured is the client's CPU:
+//!   building the request, the SDK's serialization, signing and parsing (the same work for every
+//!   variant), and each variant's conversions.
+//!
+//! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
+//! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
+//! time this thread used per operation. Instruction counts (repeatable on a busy machine) come from
+//! callgrind around `run_blocking`: `./instr BINARY` (in this directory) runs it for every operation.
+//!
+//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N]`
+
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::types::AttributeValue as Av;
+use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::client::http::{
+    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::http::{Response, StatusCode};
+use aws_smithy_types::body::SdkBody;
+use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use dynomodel::{AwsBackend, Db, Model};
+use serde::{Deserialize, Serialize};
+
+#[path = "../../../../dynomodel-mem/benches/support/cpu.rs"]
+mod cpu;
+
+const TABLE: &str = "orders";
+
+/// The model: the three variants read and write the same attributes, with the same bytes.
+#[derive(Model, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[dynomodel(table = "orders")]
+struct Order {
+    #[hash_key]
+    pk: String,
+    #[range_key]
+    sk: i64,
+    name: String,
+    email: String,
+    quantity: i64,
+    paid: bool,
+    #[serde(with = "serde_dynamo::string_set")]
+    tags: BTreeSet<String>,
+    /// RFC 3339 with nine fractional digits (dynomodel's default; chrono's serde writes nine for a
+    /// time with nanoseconds, as this one has).
+    created: DateTime<Utc>,
+}
+
+fn order(i: usize) -> Order {
+    Order {
+        pk: "customer0042".into(),
+        sk: i as i64,
+        name: format!("order number {i}"),
+        email: "someone@example.com".into(),
+        quantity: 3 + i as i64,
+        paid: i % 2 == 0,
+        tags: ["gift", "priority", "fragile"].map(String::from).into(),
+        created: Utc.with_ymd_and_hms(2026, 11, 28, 16, 20, 0).unwrap()
+            + chrono::Duration::nanoseconds(123_456_789 + i as i64),
+    }
+}
+
+// ---- hand-written conversions ----
+
+fn hand_to_item(o: &Order) -> HashMap<String, Av> {
+    let mut item = HashMap::with_capacity(8);
+    item.insert("pk".to_owned(), Av::S(o.pk.clone()));
+    item.insert("sk".to_owned(), Av::N(o.sk.to_string()));
+    item.insert("name".to_owned(), Av::S(o.name.clone()));
+    item.insert("email".to_owned(), Av::S(o.email.clone()));
+    item.insert("quantity".to_owned(), Av::N(o.quantity.to_string()));
+    item.insert("paid".to_owned(), Av::Bool(o.paid));
+    item.insert("tags".to_owned(), Av::Ss(o.tags.iter().cloned().collect()));
+    let created = o.created.to_rfc3339_opts(SecondsFormat::Nanos, true);
+    item.insert("created".to_owned(), Av::S(created));
+    item
+}
+
+fn hand_from_item(mut item: HashMap<String, Av>) -> Option<Order> {
+    let mut s = |name: &str| match item.remove(name)? {
+        Av::S(s) => Some(s),
+        _ => None,
+    };
+    let (pk, name, email, created) = (s("pk")?, s("name")?, s("email")?, s("created")?);
+    let n = |name: &str| match item.get(name)? {
+        Av::N(n) => n.parse::<i64>().ok(),
+        _ => None,
+    };
+    let (sk, quantity) = (n("sk")?, n("quantity")?);
+    let paid = match item.get("paid")? {
+        Av::Bool(b) => *b,
+        _ => return None,
+    };
+    let tags = match item.remove("tags")? {
+        Av::Ss(v) => v.into_iter().collect(),
+        _ => return None,
+    };
+    let created = DateTime::parse_from_rfc3339(&created).ok()?.to_utc();
+    Some(Order {
+        pk,
+        sk,
+        name,
+        email,
+        quantity,
+        paid,
+        tags,
+        created,
+    })
+}
+
+// ---- canned HTTP responses ----
+
+/// An HTTP client answering every request at once with the canned response of its operation
+/// (`X-Amz-Target`): PutItem `{}`, GetItem one item, Query 20 items.
+#[derive(Debug, Clone)]
+struct Canned {
+    get: &'static [u8],
+    query: &'static [u8],
+}
+
+impl HttpConnector for Canned {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        let target = request.headers().get("x-amz-target").unwrap_or_default();
+        let body: &'static [u8] = match target.rsplit('.').next() {
+            Some("GetItem") => self.get,
+            Some("Query") => self.query,
+            _ => b"{}",
+        };
+        let mut response = Response::new(StatusCode::try_from(200).unwrap(), SdkBody::from(body));
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        HttpConnectorFuture::ready(Ok(response))
+    }
+}
+
+impl HttpClient for Canned {
+    fn http_connector(
+        &self,
+        _settings: &HttpConnectorSettings,
+        _components: &RuntimeComponents,
+    ) -> SharedHttpConnector {
+        SharedHttpConnector::new(self.clone())
+    }
+}
+
+/// DynamoDB JSON of `o` (what the service answers with).
+fn wire_item(o: &Order) -> String {
+    let tags: Vec<String> = o.tags.iter().map(|t| format!("\"{t}\"")).collect();
+    format!(
+        r#"{{"pk":{{"S":"{}"}},"sk":{{"N":"{}"}},"name":{{"S":"{}"}},"email":{{"S":"{}"}},"quantity":{{"N":"{}"}},"paid":{{"BOOL":{}}},"tags":{{"SS":[{}]}},"created":{{"S":"{}"}}}}"#,
+        o.pk,
+        o.sk,
+        o.name,
+        o.email,
+        o.quantity,
+        o.paid,
+        tags.join(","),
+        o.created.to_rfc3339_opts(SecondsFormat::Nanos, true)
+    )
+}
+
+fn canned() -> Canned {
+    let get = format!(r#"{{"Item":{}}}"#, wire_item(&order(7)));
+    let items: Vec<String> = (0..20).map(|i| wire_item(&order(i))).collect();
+    let query = format!(
+        r#"{{"Count":20,"Items":[{}],"ScannedCount":20}}"#,
+        items.join(",")
+    );
+    Canned {
+        get: Box::leak(get.into_bytes().into_boxed_slice()),
+        query: Box::leak(query.into_bytes().into_boxed_slice()),
+    }
+}
+
+fn client() -> Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("bench", "bench", None, None, "bench"))
+        .endpoint_url("http://127.0.0.1:1")
+        .http_client(canned())
+        .build();
+    Client::from_conf(config)
+}
+
+// ---- the operations ----
+
+const OPS: [&str; 17] = [
+    "convert/noop",
+    "convert/clone_item",
+    "convert/to_sdk/hand",
+    "convert/to_sdk/serde_dynamo",
+    "convert/to_sdk/dynomodel",
+    "convert/from_sdk/hand",
+    "convert/from_sdk/serde_dynamo",
+    "convert/from_sdk/dynomodel",
+    "put/hand",
+    "put/serde_dynamo",
+    "put/dynomodel",
+    "get/hand",
+    "get/serde_dynamo",
+    "get/dynomodel",
+    "query_20/hand",
+    "query_20/serde_dynamo",
+    "query_20/dynomodel",
+];
+
+struct Setup {
+    client: Client,
+    db: Db,
+    orders: Vec<Order>,
+    item: HashMap<String, Av>,
+}
+
+static SETUP: OnceLock<Setup> = OnceLock::new();
+
+fn key(pk: &str, sk: i64) -> HashMap<String, Av> {
+    HashMap::from([
+        ("pk".to_owned(), Av::S(pk.to_owned())),
+        ("sk".to_owned(), Av::N(sk.to_string())),
+    ])
+}
+
+fn query(
+    client: &Client,
+    pk: &str,
+) -> aws_sdk_dynamodb::operation::query::builders::QueryFluentBuilder {
+    client
+        .query()
+        .table_name(TABLE)
+        .key_condition_expression("#pk = :pk")
+        .expression_attribute_names("#pk", "pk")
+        .expression_attribute_values(":pk", Av::S(pk.to_owned()))
+}
+
+async fn run(op: &str, i: usize) {
+    let Setup {
+        client,
+        db,
+        orders,
+        item,
+    } = SETUP.get().unwrap();
+    let o = &orders[i % orders.len()];
+    match op {
+        // What every operation pays besides its own work (the loop, `block_on`, the dispatch):
+        // subtracted from the conversions' counts.
+        "convert/noop" => {
+            std::hint::black_box(o);
+        }
+        // What the `from_sdk` conversions pay besides their own work: the item they consume.
+        "convert/clone_item" => {
+            std::hint::black_box(item.clone());
+        }
+        "convert/to_sdk/hand" => {
+            std::hint::black_box(hand_to_item(o));
+        }
+        "convert/to_sdk/serde_dynamo" => {
+            let item: HashMap<String, Av> = serde_dynamo::aws_sdk_dynamodb_1::to_item(o).unwrap();
+            std::hint::black_box(item);
+        }
+        "convert/to_sdk/dynomodel" => {
+            std::hint::black_box(AwsBackend::to_sdk_item(o).unwrap());
+        }
+        "convert/from_sdk/hand" => {
+            std::hint::black_box(hand_from_item(item.clone()).unwrap());
+        }
+        "convert/from_sdk/serde_dynamo" => {
+            let o: Order = serde_dynamo::aws_sdk_dynamodb_1::from_item(item.clone()).unwrap();
+            std::hint::black_box(o);
+        }
+        "convert/from_sdk/dynomodel" => {
+            std::hint::black_box(AwsBackend::from_sdk_item::<Order>(item.clone()).unwrap());
+        }
+        "put/hand" => {
+            let put = client
+                .put_item()
+                .table_name(TABLE)
+                .set_item(Some(hand_to_item(o)));
+            put.send().await.unwrap();
+        }
+        "put/serde_dynamo" => {
+            let item = serde_dynamo::aws_sdk_dynamodb_1::to_item(o).unwrap();
+            let put = client.put_item().table_name(TABLE).set_item(Some(item));
+            put.send().await.unwrap();
+        }
+        "put/dynomodel" => db.put(o).await.unwrap(),
+        "get/hand" => {
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let item = get.send().await.unwrap().item.unwrap();
+            std::hint::black_box(hand_from_item(item).unwrap());
+        }
+        "get/serde_dynamo" => {
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let item = get.send().await.unwrap().item.unwrap();
+            let o: Order = serde_dynamo::aws_sdk_dynamodb_1::from_item(item).unwrap();
+            std::hint::black_box(o);
+        }
+        "get/dynomodel" => {
+            let got = db.get::<Order>((o.pk.clone(), o.sk)).await.unwrap();
+            std::hint::black_box(got.unwrap());
+        }
+        "query_20/hand" => {
+            let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
+            let rows: Vec<Order> = items
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "query_20/serde_dynamo" => {
+            let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
+            let rows: Vec<Order> = serde_dynamo::aws_sdk_dynamodb_1::from_items(items).unwrap();
+            assert_eq!(rows.len(), 20);
+        }
+        "query_20/dynomodel" => {
+            let rows = db.query::<Order>(o.pk.clone()).all().await.unwrap();
+            assert_eq!(rows.len(), 20);
+        }
+        other => panic!("unknown operation {other}"),
+    }
+}
+
+/// One operation, to completion. Never inlined, so that callgrind finds it by name:
+/// `valgrind --tool=callgrind --toggle-collect='*aws_cpu::run_blocking*' <binary> --bench OP
+/// --iterations N` counts the instructions of N operations.
+#[inline(never)]
+fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
+    rt.block_on(run(op, i));
+}
+
+fn main() {
+    let Some((ops, iterations)) = cpu::parse_args(&OPS) else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = rt.block_on(async { client() });
+    let db = Db::new(AwsBackend::new(client.clone()));
+    let orders: Vec<Order> = (0..64).map(order).collect();
+    // The three variants read the same item and write the same bytes.
+    let item = hand_to_item(&orders[7]);
+    assert_eq!(AwsBackend::to_sdk_item(&orders[7]).unwrap(), item);
+    let serde_item: HashMap<String, Av> =
+        serde_dynamo::aws_sdk_dynamodb_1::to_item(&orders[7]).unwrap();
+    assert_eq!(serde_item, item);
+    assert!(SETUP
+        .set(Setup {
+            client,
+            db,
+            orders,
+            item,
+        })
+        .is_ok());
+    for op in ops {
+        // `--iterations 0`: the operations' names only (what `instr` runs).
+        if iterations == 0 {
+            println!("{op}");
+            continue;
+        }
+        // One untimed run first: the SDK's lazily built state (endpoint resolver, identity cache).
+        run_blocking(&rt, &op, 0);
+        let started = (Instant::now(), cpu::thread_cpu());
+        for i in 0..iterations {
+            run_blocking(&rt, &op, i as usize);
+        }
+        let wall = started.0.elapsed() / iterations;
+        let cpu = started
+            .1
+            .zip(cpu::thread_cpu())
+            .map(|(before, after)| (after - before) / iterations);
+        let micros = |d: Duration| d.as_secs_f64() * 1e6;
+        match cpu {
+            Some(cpu) => println!(
+                "{op:<30} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
+                micros(cpu),
+                micros(wall)
+            ),
+            None => println!("{op:<30} wall {:>8.3} µs/op", micros(wall)),
+        }
+    }
+}

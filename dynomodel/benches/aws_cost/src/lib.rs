@@ -1,0 +1,1 @@
+//! Nothing: this crate only holds the AWS-path benches (`benches/`).
