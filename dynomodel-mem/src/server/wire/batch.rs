@@ -63,12 +63,12 @@ use super::capacity::{
     consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::item::{names, required_item};
 use super::json::{self, Array, Object};
 use super::legacy::attributes_to_get;
 use super::types::{list, structure};
 use super::value::{parse_item, write_item, SEVERAL_TYPES};
-use super::fast::Predecoded;
 use super::{each_structure, Decoder, Members, WireResult};
 
 /// One table's `KeysAndAttributes`, at `requestItems.<table>.member`.

@@ -21,13 +21,13 @@ use serde_json::{Map, Value};
 use super::capacity::{
     consumed_member, metrics_member, return_consumed_capacity, return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::json::{self, Array, Object};
 use super::legacy::{
     attribute_updates, attributes_to_get, conditional_operator, conditions, expected,
 };
 use super::types::string;
 use super::value::{parse_item, write_item};
-use super::fast::Predecoded;
 use super::{Decoder, Members, WireResult};
 
 const RETURN_VALUES: &[(&str, ReturnValue)] = &[

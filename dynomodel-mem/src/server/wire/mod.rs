@@ -194,7 +194,10 @@ pub async fn respond(
     }
     // A well-formed request of the operations that carry attribute values is decoded in one pass;
     // anything else, or any anomaly, takes the exact path, which reports it (see `fast`).
-    let (request, predecoded) = match fast::decode(operation, body) {
+    let decoded = fast::decode(operation, body);
+    #[cfg(test)]
+    fast::oracle::verify(operation, body, &decoded);
+    let (request, predecoded) = match decoded {
         fast::Outcome::Decoded(skeleton, predecoded) => (skeleton, predecoded),
         fast::Outcome::Malformed => return Err(Fault::Serialization(None)),
         fast::Outcome::Fallback => (exact_request(operation, body)?, Default::default()),
@@ -214,11 +217,21 @@ pub async fn respond(
         "Scan" => return item::scan(backend, request, predecoded).await,
         "BatchGetItem" => return batch::batch_get_item(backend, request).await,
         "BatchWriteItem" => return batch::batch_write_item(backend, request, predecoded).await,
-        "TransactGetItems" => return transact::transact_get_items(backend, request, predecoded).await,
-        "TransactWriteItems" => return transact::transact_write_items(backend, request, predecoded).await,
-        "ExecuteStatement" => return partiql::execute_statement(backend, request, predecoded).await,
-        "BatchExecuteStatement" => return partiql::batch_execute_statement(backend, request, predecoded).await,
-        "ExecuteTransaction" => return partiql::execute_transaction(backend, request, predecoded).await,
+        "TransactGetItems" => {
+            return transact::transact_get_items(backend, request, predecoded).await
+        }
+        "TransactWriteItems" => {
+            return transact::transact_write_items(backend, request, predecoded).await
+        }
+        "ExecuteStatement" => {
+            return partiql::execute_statement(backend, request, predecoded).await
+        }
+        "BatchExecuteStatement" => {
+            return partiql::batch_execute_statement(backend, request, predecoded).await
+        }
+        "ExecuteTransaction" => {
+            return partiql::execute_transaction(backend, request, predecoded).await
+        }
         "CreateTable" => table::create_table(backend, request).await,
         "DescribeTable" => table::describe_table(backend, request).await,
         "ListTables" => table::list_tables(backend, request).await,

@@ -26,11 +26,11 @@ use dynomodel::AttributeValue;
 use serde_json::{Map, Value};
 
 use super::capacity::{consumed_list_member, consumed_member, return_consumed_capacity};
+use super::fast::Predecoded;
 use super::item::ON_CONDITION_FAILURE;
 use super::json::{self, Array, Object};
 use super::transact::responses_body;
 use super::value::{parse_attribute_value, write_item};
-use super::fast::Predecoded;
 use super::{Decoder, Members, WireResult};
 
 /// `Parameters`: a list of attribute values (`None` when absent).

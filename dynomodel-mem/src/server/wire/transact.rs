@@ -54,10 +54,10 @@ use super::capacity::{
     consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
 use super::json::{Array, Object};
 use super::value::write_item;
-use super::fast::Predecoded;
 use super::{Decoder, Members, WireResult};
 
 /// A `TransactWriteItem` that sets none of its actions (DynamoDB Local 3.3.1's text).

@@ -62,6 +62,10 @@ pub(crate) enum Outcome {
 
 /// Decodes `body`, a request of `operation`, in one pass (see the module docs).
 pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
+    #[cfg(test)]
+    if oracle::EXACT_ONLY.with(std::cell::Cell::get) {
+        return Outcome::Fallback;
+    }
     if !OPERATIONS.contains(&operation) {
         return Outcome::Fallback;
     }
@@ -155,5 +159,7 @@ fn lost(marker: &Value) -> Fault {
     })
 }
 
+#[cfg(test)]
+pub(crate) mod oracle;
 #[cfg(test)]
 mod tests;

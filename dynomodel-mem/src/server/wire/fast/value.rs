@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use dynomodel::{AttributeValue, Number};
-use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 
 use crate::server::wire::types::blob_text;
 

@@ -30,7 +30,10 @@ pub(super) fn passes_decoded(
     input: usize,
     skeleton: &Map<String, Value>,
 ) -> bool {
-    matches!(run(service, operation, input, skeleton, true), (Ok(()), false))
+    matches!(
+        run(service, operation, input, skeleton, true),
+        (Ok(()), false)
+    )
 }
 
 /// The walk: its result and whether a member had the wrong JSON type. `markers`: a JSON number
