@@ -6,8 +6,12 @@
 //! (`json.rs`), the bytes serde_json printed for the `Value` the server built before, without the tree:
 //! on a Query of 20 items building and printing that tree was two thirds of the server's own CPU. The
 //! table, TTL, tag, account and other streams operations answer small, fixed shapes and keep building a
-//! `Value`, printed by serde_json. Requests are still parsed to a `Value` first: the service model's
-//! constraint check (`model`) and DynamoDB's order of errors walk the whole tree before decoding.
+//! `Value`, printed by serde_json. The requests of the operations that carry attribute values are
+//! decoded in one pass (`fast`): their attribute values go straight from the parser into the request
+//! types. Any other request, and any request with an anomaly, is parsed to a `Value` first: the
+//! service model's constraint check (`model`) and DynamoDB's order of errors walk the whole tree
+//! before decoding (the exact path, which reports every error, and against which test builds check
+//! the one pass on every request).
 //!
 //! Written by hand rather than derived because DynamoDB answers a badly *typed* request differently from
 //! a badly *valued* one, and clients (and tests) see the difference:

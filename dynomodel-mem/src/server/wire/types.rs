@@ -116,7 +116,7 @@ pub(super) fn blob(value: &Value) -> WireResult<Vec<u8>> {
 pub(super) fn blob_text(text: &str) -> WireResult<Vec<u8>> {
     // Built only for an error: a valid blob costs no copy of its text.
     let prefix = || format!("'{text}' can not be converted to a Blob: ");
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return Err(serialization(format!(
             "{}Base64 encoded length is expected a multiple of 4 bytes but found: {}",
             prefix(),

@@ -2,14 +2,13 @@
 //! `Value`s, scalars as serde_json parses them, attribute values and maps of them decoded by
 //! `super::value` and replaced by markers.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
-use super::value::{anomaly, Av};
+use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
 use crate::server::wire::model::{self, Kind, Member, Service};
 
@@ -184,14 +183,16 @@ impl<'de> Visitor<'de> for Marked<'_> {
             return Ok(Predecoded::mark(self.seed.slots, Slot::Value(value)));
         };
         let service = self.seed.service;
-        let mut item = BTreeMap::new();
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(service, key_shape, &name) {
                 return Err(A::Error::custom(anomaly()));
             }
-            let value = map.next_value_seed(Av)?;
-            item.insert(name, value);
+            members.push((name, map.next_value_seed(Av)?));
         }
-        Ok(Predecoded::mark(self.seed.slots, Slot::Item(item)))
+        Ok(Predecoded::mark(
+            self.seed.slots,
+            Slot::Item(sorted(members)),
+        ))
     }
 }
