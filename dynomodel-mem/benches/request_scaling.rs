@@ -285,6 +285,22 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        name: "batch_write_heavy",
+        unit: "attributes in 25 PutRequests",
+        sizes: (4_096, 1_048_576),
+        setup: no_setup,
+        request: |n| {
+            let puts = joined(25, ",", |i| {
+                let members = joined(n / 25, "", |j| format!(r#","a{j}":{{"N":"{j}"}}"#));
+                format!(r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"k{i}"}}{members}}}}}}}"#)
+            });
+            (
+                "BatchWriteItem",
+                format!(r#"{{"RequestItems":{{"tbl":[{puts}]}}}}"#),
+            )
+        },
+    },
+    Dimension {
         name: "batch_get_keys",
         unit: "Keys",
         sizes: (100, 204_800),
