@@ -418,6 +418,18 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        // Invalid at its very end (an `N` that is not a number): what a request costs that the
+        // one-pass decoder reads whole before handing it to the exact path.
+        name: "body_map_invalid_at_end",
+        unit: "members of one M",
+        sizes: (4_096, 1_048_576),
+        setup: no_setup,
+        request: |n| {
+            let map = joined(n, ",", |i| format!(r#""m{i}":{{"N":"1"}}"#));
+            put_item(&format!(r#","a":{{"M":{{{map}}}}},"z":{{"N":"x"}}"#))
+        },
+    },
+    Dimension {
         name: "body_attributes",
         unit: "attributes of one item",
         sizes: (4_096, 1_048_576),
