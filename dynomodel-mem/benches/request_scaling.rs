@@ -285,6 +285,22 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        name: "batch_write_heavy",
+        unit: "attributes in 25 PutRequests",
+        sizes: (4_096, 1_048_576),
+        setup: no_setup,
+        request: |n| {
+            let puts = joined(25, ",", |i| {
+                let members = joined(n / 25, "", |j| format!(r#","a{j}":{{"N":"{j}"}}"#));
+                format!(r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"k{i}"}}{members}}}}}}}"#)
+            });
+            (
+                "BatchWriteItem",
+                format!(r#"{{"RequestItems":{{"tbl":[{puts}]}}}}"#),
+            )
+        },
+    },
+    Dimension {
         name: "batch_get_keys",
         unit: "Keys",
         sizes: (100, 204_800),
@@ -399,6 +415,18 @@ const DIMENSIONS: &[Dimension] = &[
         request: |n| {
             let map = joined(n, ",", |i| format!(r#""m{i}":{{"N":"1"}}"#));
             put_item(&format!(r#","a":{{"M":{{{map}}}}}"#))
+        },
+    },
+    Dimension {
+        // Invalid at its very end (an `N` that is not a number): what a request costs that the
+        // one-pass decoder reads whole before handing it to the exact path.
+        name: "body_map_invalid_at_end",
+        unit: "members of one M",
+        sizes: (4_096, 1_048_576),
+        setup: no_setup,
+        request: |n| {
+            let map = joined(n, ",", |i| format!(r#""m{i}":{{"N":"1"}}"#));
+            put_item(&format!(r#","a":{{"M":{{{map}}}}},"z":{{"N":"x"}}"#))
         },
     },
     Dimension {

@@ -53,7 +53,7 @@ fn block_on<F: std::future::Future>(future: F) -> Option<F::Output> {
 
 /// The engine every input starts from: table `tbl` (hash `pk`, a string; range `sk`, a number; an
 /// index `by-g` on `g`) holding two items with nested documents and sets.
-fn engine() -> MemBackend {
+pub(crate) fn engine() -> MemBackend {
     let backend = MemBackend::new();
     let setup = [
         (
@@ -91,12 +91,7 @@ pub fn wire(data: &[u8]) {
     let Some((&choice, body)) = data.split_first() else {
         return;
     };
-    let operations: Vec<&str> = wire::OPERATIONS
-        .iter()
-        .chain(wire::STREAM_OPERATIONS)
-        .copied()
-        .collect();
-    let operation = operations[usize::from(choice) % operations.len()];
+    let operation = operation_for(choice);
     let backend = engine();
     let context = wire::Context::default();
     match block_on(wire::respond(&context, &backend, operation, body)) {
@@ -117,6 +112,16 @@ pub fn wire(data: &[u8]) {
             assert!(status != 500, "{operation} answered 500: {body}");
         }
     }
+}
+
+/// The operation the `wire` target's first byte chooses.
+pub(crate) fn operation_for(choice: u8) -> &'static str {
+    let operations: Vec<&str> = wire::OPERATIONS
+        .iter()
+        .chain(wire::STREAM_OPERATIONS)
+        .copied()
+        .collect();
+    operations[usize::from(choice) % operations.len()]
 }
 
 /// The attribute names `#placeholders` stand for.

@@ -208,22 +208,33 @@ pub(crate) fn join(parts: Vec<String>, op: Option<ConditionalOperator>) -> Optio
         ConditionalOperator::And => " AND ",
         ConditionalOperator::Or => " OR ",
     };
-    let mut level: Vec<String> = parts.into_iter().map(|p| format!("({p})")).collect();
-    while level.len() > 1 {
-        // The last pairing is the whole condition: no parentheses around it.
-        let last = level.len() == 2;
-        let mut next = Vec::with_capacity(level.len().div_ceil(2));
-        let mut conditions = level.into_iter();
-        while let Some(left) = conditions.next() {
-            next.push(match conditions.next() {
-                Some(right) if last => format!("{left}{sep}{right}"),
-                Some(right) => format!("({left}{sep}{right})"),
-                None => left,
-            });
-        }
-        level = next;
+    // Written once, into one string: pairing level by level rebuilt the whole text at each of the
+    // log2(n) levels. The tree is the same: the level-by-level pairing puts the first 2^(k-1) of n
+    // conditions (2^k ≥ n > 2^(k-1)) left of the root and the rest right, and so on down.
+    let length = parts.iter().map(|p| p.len() + sep.len() + 4).sum();
+    let mut out = String::with_capacity(length);
+    write_tree(&parts, sep, true, &mut out);
+    Some(out)
+}
+
+/// The balanced tree of `parts` (see [`join`]); `root`: without parentheses around it.
+fn write_tree(parts: &[String], sep: &str, root: bool, out: &mut String) {
+    if let [only] = parts {
+        out.push('(');
+        out.push_str(only);
+        out.push(')');
+        return;
     }
-    level.pop()
+    let half = parts.len().next_power_of_two() / 2;
+    if !root {
+        out.push('(');
+    }
+    write_tree(&parts[..half], sep, false, out);
+    out.push_str(sep);
+    write_tree(&parts[half..], sep, false, out);
+    if !root {
+        out.push(')');
+    }
 }
 
 /// `ConditionalOperator` needs at least two conditions to combine (`count` is `None` when the request

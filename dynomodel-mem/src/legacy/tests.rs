@@ -319,3 +319,33 @@ fn conditions_join_as_a_balanced_tree() {
     }
     assert_eq!(deepest, 17);
 }
+
+/// The tree `join` writes in one pass is the one pairing neighbours level by level gives.
+#[test]
+fn conditions_join_as_level_by_level_pairing_would() {
+    fn paired(parts: Vec<String>) -> String {
+        let mut level: Vec<String> = parts.into_iter().map(|p| format!("({p})")).collect();
+        while level.len() > 1 {
+            let last = level.len() == 2;
+            let mut next = Vec::new();
+            let mut conditions = level.into_iter();
+            while let Some(left) = conditions.next() {
+                next.push(match conditions.next() {
+                    Some(right) if last => format!("{left} AND {right}"),
+                    Some(right) => format!("({left} AND {right})"),
+                    None => left,
+                });
+            }
+            level = next;
+        }
+        level.pop().unwrap_or_default()
+    }
+    for n in 1..=300 {
+        let parts: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        assert_eq!(
+            condition::join(parts.clone(), None),
+            Some(paired(parts)),
+            "{n} conditions"
+        );
+    }
+}

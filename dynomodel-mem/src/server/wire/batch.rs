@@ -63,6 +63,7 @@ use super::capacity::{
     consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::item::{names, required_item};
 use super::json::{self, Array, Object};
 use super::legacy::attributes_to_get;
@@ -224,9 +225,10 @@ fn write_requests(
 pub(super) async fn batch_write_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let return_item_collection_metrics = return_item_collection_metrics(&m, &mut d)?;
     let Some(tables) = m.map("RequestItems")? else {

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use super::capacity::{
     consumed_member, metrics_member, return_consumed_capacity, return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::json::{self, Array, Object};
 use super::legacy::{
     attribute_updates, attributes_to_get, conditional_operator, conditions, expected,
@@ -123,9 +124,10 @@ fn item_member(body: &mut Object<'_>, name: &str, item: Option<&Item>) {
 pub(super) async fn put_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = PutItemInput {
         table_name: m.required_string("TableName", &mut d)?,
@@ -157,9 +159,10 @@ pub(super) async fn put_item(
 pub(super) async fn get_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = GetItemInput {
         table_name: m.required_string("TableName", &mut d)?,
@@ -183,9 +186,10 @@ pub(super) async fn get_item(
 pub(super) async fn delete_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = DeleteItemInput {
         table_name: m.required_string("TableName", &mut d)?,
@@ -217,9 +221,10 @@ pub(super) async fn delete_item(
 pub(super) async fn update_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = UpdateItemInput {
         table_name: m.required_string("TableName", &mut d)?,
@@ -278,9 +283,10 @@ pub(super) fn page(out: QueryOutput) -> Vec<u8> {
 pub(super) async fn query(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = QueryInput {
         table_name: m.required_string("TableName", &mut d)?,
@@ -308,9 +314,10 @@ pub(super) async fn query(
 pub(super) async fn scan(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = common(&m, &mut d)?;
     let input = ScanInput {
         table_name: m.required_string("TableName", &mut d)?,

@@ -6,8 +6,12 @@
 //! (`json.rs`), the bytes serde_json printed for the `Value` the server built before, without the tree:
 //! on a Query of 20 items building and printing that tree was two thirds of the server's own CPU. The
 //! table, TTL, tag, account and other streams operations answer small, fixed shapes and keep building a
-//! `Value`, printed by serde_json. Requests are still parsed to a `Value` first: the service model's
-//! constraint check (`model`) and DynamoDB's order of errors walk the whole tree before decoding.
+//! `Value`, printed by serde_json. The requests of the operations that carry attribute values are
+//! decoded in one pass (`fast`): their attribute values go straight from the parser into the request
+//! types. Any other request, and any request with an anomaly, is parsed to a `Value` first: the
+//! service model's constraint check (`model`) and DynamoDB's order of errors walk the whole tree
+//! before decoding (the exact path, which reports every error, and against which test builds check
+//! the one pass on every request).
 //!
 //! Written by hand rather than derived because DynamoDB answers a badly *typed* request differently from
 //! a badly *valued* one, and clients (and tests) see the difference:
@@ -43,6 +47,7 @@ mod batch;
 mod capacity;
 mod description;
 mod error;
+mod fast;
 mod item;
 mod json;
 mod legacy;
@@ -191,36 +196,46 @@ pub async fn respond(
     if !OPERATIONS.contains(&operation) && !STREAM_OPERATIONS.contains(&operation) {
         return Err(Fault::UnknownOperation);
     }
-    // DynamoDB parses before it validates: malformed JSON (or an empty body) is a bare
-    // SerializationException without a message.
-    let parsed: Value = serde_json::from_slice(body).map_err(|_| Fault::Serialization(None))?;
-    let request = match &parsed {
-        Value::Object(map) => map,
-        Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
-        _ => return Err(Fault::Serialization(None)),
+    // A well-formed request of the operations that carry attribute values is decoded in one pass;
+    // anything else, or any anomaly, takes the exact path, which reports it (see `fast`).
+    let decoded = fast::decode(operation, body);
+    #[cfg(test)]
+    fast::oracle::verify(operation, body, &decoded);
+    let (request, predecoded) = match decoded {
+        fast::Outcome::Decoded(skeleton, predecoded) => (skeleton, predecoded),
+        fast::Outcome::Malformed => return Err(Fault::Serialization(None)),
+        fast::Outcome::Fallback => (exact_request(operation, body)?, Default::default()),
     };
-    // The service model's member constraints, all reported at once, before any check of the
-    // operation's own (see `model`).
-    model::check(operation, request)?;
+    let request = &request;
     let region = context.region.as_deref();
     if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
         return streams::call(backend, streams_operation, request, region).await;
     }
     // Operations answered by the JSON writer return bytes; the others a `Value` to print.
     let mut value = match operation {
-        "PutItem" => return item::put_item(backend, request).await,
-        "GetItem" => return item::get_item(backend, request).await,
-        "DeleteItem" => return item::delete_item(backend, request).await,
-        "UpdateItem" => return item::update_item(backend, request).await,
-        "Query" => return item::query(backend, request).await,
-        "Scan" => return item::scan(backend, request).await,
+        "PutItem" => return item::put_item(backend, request, predecoded).await,
+        "GetItem" => return item::get_item(backend, request, predecoded).await,
+        "DeleteItem" => return item::delete_item(backend, request, predecoded).await,
+        "UpdateItem" => return item::update_item(backend, request, predecoded).await,
+        "Query" => return item::query(backend, request, predecoded).await,
+        "Scan" => return item::scan(backend, request, predecoded).await,
         "BatchGetItem" => return batch::batch_get_item(backend, request).await,
-        "BatchWriteItem" => return batch::batch_write_item(backend, request).await,
-        "TransactGetItems" => return transact::transact_get_items(backend, request).await,
-        "TransactWriteItems" => return transact::transact_write_items(backend, request).await,
-        "ExecuteStatement" => return partiql::execute_statement(backend, request).await,
-        "BatchExecuteStatement" => return partiql::batch_execute_statement(backend, request).await,
-        "ExecuteTransaction" => return partiql::execute_transaction(backend, request).await,
+        "BatchWriteItem" => return batch::batch_write_item(backend, request, predecoded).await,
+        "TransactGetItems" => {
+            return transact::transact_get_items(backend, request, predecoded).await
+        }
+        "TransactWriteItems" => {
+            return transact::transact_write_items(backend, request, predecoded).await
+        }
+        "ExecuteStatement" => {
+            return partiql::execute_statement(backend, request, predecoded).await
+        }
+        "BatchExecuteStatement" => {
+            return partiql::batch_execute_statement(backend, request, predecoded).await
+        }
+        "ExecuteTransaction" => {
+            return partiql::execute_transaction(backend, request, predecoded).await
+        }
         "CreateTable" => table::create_table(backend, request).await,
         "DescribeTable" => table::describe_table(backend, request).await,
         "ListTables" => table::list_tables(backend, request).await,
@@ -250,6 +265,23 @@ pub async fn respond(
     Ok(encode(&value))
 }
 
+/// The request's members as the exact path parses them: the whole body as a `Value`, checked
+/// against the service model.
+fn exact_request(operation: &str, body: &[u8]) -> WireResult<Map<String, Value>> {
+    // DynamoDB parses before it validates: malformed JSON (or an empty body) is a bare
+    // SerializationException without a message.
+    let parsed: Value = serde_json::from_slice(body).map_err(|_| Fault::Serialization(None))?;
+    let request = match parsed {
+        Value::Object(map) => map,
+        Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
+        _ => return Err(Fault::Serialization(None)),
+    };
+    // The service model's member constraints, all reported at once, before any check of the
+    // operation's own (see `model`).
+    model::check(operation, &request)?;
+    Ok(request)
+}
+
 /// A response built as a `Value`, printed as serde_json prints it.
 fn encode(value: &Value) -> Vec<u8> {
     let mut out = Vec::new();
@@ -269,9 +301,20 @@ pub(crate) struct Decoder {
     /// How many constraints were broken, listed or not.
     broken: usize,
     custom: Option<String>,
+    /// The attribute values and items of a request decoded in one pass (`fast`), which its
+    /// skeleton's markers stand for; empty for a request decoded from its whole `Value`.
+    predecoded: fast::Predecoded,
 }
 
 impl Decoder {
+    /// A decoder of a request whose attribute values were decoded in one pass (`fast`).
+    pub(crate) fn with(predecoded: fast::Predecoded) -> Decoder {
+        Decoder {
+            predecoded,
+            ..Decoder::default()
+        }
+    }
+
     /// A required member is absent (or JSON `null`).
     pub(crate) fn null(&mut self, path: &str) {
         self.record(|| violation(Some("null"), path, "Member must not be null"));

@@ -26,6 +26,7 @@ use dynomodel::AttributeValue;
 use serde_json::{Map, Value};
 
 use super::capacity::{consumed_list_member, consumed_member, return_consumed_capacity};
+use super::fast::Predecoded;
 use super::item::ON_CONDITION_FAILURE;
 use super::json::{self, Array, Object};
 use super::transact::responses_body;
@@ -51,9 +52,10 @@ fn parameters(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<Vec<Attribu
 pub(super) async fn execute_statement(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let input = ExecuteStatementInput {
         statement: m.required_string("Statement", &mut d)?,
         parameters: parameters(&m, &mut d)?,
@@ -98,9 +100,10 @@ pub(super) fn execute_statement_response(out: &ExecuteStatementOutput) -> Vec<u8
 pub(super) async fn batch_execute_statement(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let statements = m.each("Statements", &mut d, |s, d| {
         Ok(BatchStatementRequest {
             statement: s.required_string("Statement", d)?,
@@ -161,9 +164,10 @@ pub(super) fn batch_execute_statement_response(out: &BatchExecuteStatementOutput
 pub(super) async fn execute_transaction(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let statements = m.each("TransactStatements", &mut d, |s, d| {
         Ok(ParameterizedStatement {
             statement: s.required_string("Statement", d)?,

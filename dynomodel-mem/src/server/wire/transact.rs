@@ -54,6 +54,7 @@ use super::capacity::{
     consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
+use super::fast::Predecoded;
 use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
 use super::json::{Array, Object};
 use super::value::write_item;
@@ -86,9 +87,10 @@ fn transact_items<'a, T>(
 pub(super) async fn transact_get_items(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let transact_items = transact_items(&m, &mut d, |element, d| {
         let Some(get) = element.structure("Get")? else {
@@ -237,9 +239,10 @@ fn write_action(action: Action, a: &Members<'_>, d: &mut Decoder) -> WireResult<
 pub(super) async fn transact_write_items(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let return_item_collection_metrics = return_item_collection_metrics(&m, &mut d)?;
     let client_request_token = m.string("ClientRequestToken")?;

@@ -106,14 +106,20 @@ pub(super) fn long(value: &Value, target: &str) -> WireResult<i64> {
 
 /// A `Blob` (base64 text), with the three checks DynamoDB makes and their messages.
 pub(super) fn blob(value: &Value) -> WireResult<Vec<u8>> {
-    let text = match value {
-        Value::String(s) => s,
-        other => return Err(not_scalar(other, "a Blob")),
-    };
-    let prefix = format!("'{text}' can not be converted to a Blob: ");
-    if text.len() % 4 != 0 {
+    match value {
+        Value::String(text) => blob_text(text),
+        other => Err(not_scalar(other, "a Blob")),
+    }
+}
+
+/// [`blob`] of a JSON string's text.
+pub(super) fn blob_text(text: &str) -> WireResult<Vec<u8>> {
+    // Built only for an error: a valid blob costs no copy of its text.
+    let prefix = || format!("'{text}' can not be converted to a Blob: ");
+    if !text.len().is_multiple_of(4) {
         return Err(serialization(format!(
-            "{prefix}Base64 encoded length is expected a multiple of 4 bytes but found: {}",
+            "{}Base64 encoded length is expected a multiple of 4 bytes but found: {}",
+            prefix(),
             text.len()
         )));
     }
@@ -125,7 +131,8 @@ pub(super) fn blob(value: &Value) -> WireResult<Vec<u8>> {
         if !ok || bad_pad {
             let shown = text[i..].chars().next().unwrap_or('?');
             return Err(serialization(format!(
-                "{prefix}Invalid Base64 character: '{shown}'"
+                "{}Invalid Base64 character: '{shown}'",
+                prefix()
             )));
         }
     }
@@ -134,7 +141,8 @@ pub(super) fn blob(value: &Value) -> WireResult<Vec<u8>> {
         .decode(text)
         .map_err(|_| {
             serialization(format!(
-                "{prefix}Invalid last non-pad Base64 character dectected"
+                "{}Invalid last non-pad Base64 character dectected",
+                prefix()
             ))
         })
 }

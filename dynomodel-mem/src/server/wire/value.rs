@@ -44,6 +44,9 @@ fn number(text: &str, d: &mut Decoder) -> Number {
 /// Decodes one attribute value. Type errors are returned; validation errors are recorded in `d` and a
 /// placeholder (`NULL`) is returned so that the rest of the request is still type-checked.
 pub(crate) fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
+    if let Some(decoded) = d.predecoded.value(value) {
+        return decoded;
+    }
     let Some(fields) = structure(value)? else {
         d.custom(EMPTY_VALUE);
         return Ok(AttributeValue::Null);
@@ -128,6 +131,9 @@ fn elements<T>(value: &Value, each: fn(&Value) -> WireResult<T>) -> WireResult<V
 
 /// Decodes a map of attribute values (an item, a key, `ExpressionAttributeValues`); `None` for `null`.
 pub(super) fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
+    if let Some(decoded) = d.predecoded.item(value) {
+        return decoded.map(Some);
+    }
     let Some(fields) = map(value)? else {
         return Ok(None);
     };

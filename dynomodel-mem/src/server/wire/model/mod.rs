@@ -153,3 +153,31 @@ pub(crate) fn check(operation: &str, request: &Map<String, Value>) -> WireResult
     };
     walk::check(service, name, input, request)
 }
+
+/// Whether the skeleton of a request that `wire::fast` decoded in one pass passes [`check`] without a
+/// type error or a broken constraint (its markers stand for attribute values checked already).
+pub(crate) fn passes_decoded(operation: &str, skeleton: &Map<String, Value>) -> bool {
+    let (service, name) = service_of(operation);
+    match service.input(name) {
+        Some(input) => walk::passes_decoded(service, name, input, skeleton),
+        None => true,
+    }
+}
+
+/// The shapes of `operation`'s model and the index of its input shape, for `wire::fast`.
+pub(crate) fn input_of(operation: &str) -> Option<(&'static Service, usize)> {
+    let (service, name) = service_of(operation);
+    service.input(name).map(|input| (service, input))
+}
+
+/// Whether `key` breaks none of the constraints of the string shape `shape` (a map's key).
+pub(crate) fn key_is_valid(service: &Service, shape: usize, key: &str) -> bool {
+    match &service.shapes[shape].kind {
+        Kind::String {
+            length,
+            pattern,
+            values,
+        } => walk::string_violations(key, *length, *pattern, values).is_empty(),
+        _ => false,
+    }
+}

@@ -18,6 +18,33 @@ pub(super) fn check(
     input: usize,
     request: &Map<String, Value>,
 ) -> WireResult<()> {
+    run(service, operation, input, request, false).0
+}
+
+/// Whether the skeleton of a request decoded in one pass (see `wire::fast`: its attribute values
+/// and maps of them replaced by markers, already checked) passes the walk: no member of the wrong
+/// type, no broken constraint.
+pub(super) fn passes_decoded(
+    service: &Service,
+    operation: &str,
+    input: usize,
+    skeleton: &Map<String, Value>,
+) -> bool {
+    matches!(
+        run(service, operation, input, skeleton, true),
+        (Ok(()), false)
+    )
+}
+
+/// The walk: its result and whether a member had the wrong JSON type. `markers`: a JSON number
+/// where an attribute value or a map of them belongs is `wire::fast`'s marker, accepted as is.
+fn run(
+    service: &Service,
+    operation: &str,
+    input: usize,
+    request: &Map<String, Value>,
+    markers: bool,
+) -> (WireResult<()>, bool) {
     let quirks = super::quirks::of(operation);
     if let Some(first) = quirks.first {
         let given = request.get(first).is_some_and(|v| match v {
@@ -27,7 +54,7 @@ pub(super) fn check(
             _ => true,
         });
         if !given {
-            return Ok(());
+            return (Ok(()), false);
         }
     }
     let mut walk = Walk {
@@ -35,27 +62,32 @@ pub(super) fn check(
         quirks,
         d: Decoder::default(),
         mismatch: false,
+        markers,
     };
     if let Kind::Structure(members) = &service.shapes[input].kind {
         walk.structure(members, request, "");
     }
     if walk.mismatch {
         // The operation's decoder reports the type error, which wins over every constraint.
-        return Ok(());
+        return (Ok(()), true);
     }
     // A table name the service checks first is reported alone, after the types (see `NameFirst`).
     if let Some(rule) = walk.quirks.table_name {
         match request.get("TableName").filter(|v| !v.is_null()) {
-            Some(Value::String(name)) => (rule.check)(name)?,
+            Some(Value::String(name)) => {
+                if let Err(e) = (rule.check)(name) {
+                    return (Err(e.into()), false);
+                }
+            }
             Some(_) => {}
             None => {
                 if let Some(missing) = rule.missing {
-                    return Err(dynomodel::Error::validation(missing).into());
+                    return (Err(dynomodel::Error::validation(missing).into()), false);
                 }
             }
         }
     }
-    walk.d.finish(())
+    (walk.d.finish(()), false)
 }
 
 struct Walk<'s> {
@@ -64,9 +96,24 @@ struct Walk<'s> {
     d: Decoder,
     /// A member had the wrong JSON type.
     mismatch: bool,
+    /// Accept `wire::fast`'s markers (see [`run`]).
+    markers: bool,
 }
 
 impl Walk<'_> {
+    /// Whether `v` is a marker of `wire::fast` standing for an attribute value or a map of them of
+    /// shape `shape`, decoded and checked already.
+    fn is_marker(&self, shape: usize, v: &Value) -> bool {
+        if !self.markers || !v.is_u64() {
+            return false;
+        }
+        let shapes = self.service.shapes;
+        match &shapes[shape].kind {
+            Kind::Map { value, .. } => shapes[*value].name == ATTRIBUTE_VALUE,
+            _ => shapes[shape].name == ATTRIBUTE_VALUE,
+        }
+    }
+
     fn structure(&mut self, members: &[Member], map: &Map<String, Value>, path: &str) {
         for member in members {
             let present = map.get(member.name).filter(|v| !v.is_null());
@@ -91,6 +138,9 @@ impl Walk<'_> {
     /// Whether `v` has the JSON types of `shape` all the way down, without paths or constraints: the
     /// walk of attribute values, which are the bulk of a large request.
     fn types_match(&self, shape: usize, v: &Value) -> bool {
+        if self.is_marker(shape, v) {
+            return true;
+        }
         match (&self.service.shapes[shape].kind, v) {
             (_, Value::Null) => true,
             // The fields present (usually one, of an attribute value's ten members); unknown ones
@@ -131,6 +181,9 @@ impl Walk<'_> {
     fn value(&mut self, shape: usize, v: &Value, path: &str, own: bool) {
         let service = self.service;
         let shape_def = &service.shapes[shape];
+        if self.is_marker(shape, v) {
+            return;
+        }
         if shape_def.name == ATTRIBUTE_VALUE {
             self.mismatch |= !self.types_match(shape, v);
             return;
@@ -344,7 +397,7 @@ fn breaks_own(kind: &Kind, v: &Value) -> bool {
 
 /// A string's violations, in the service's order: the pattern, then the length (dynalite's
 /// `test/updateTable.js`), or the enum.
-fn string_violations(
+pub(super) fn string_violations(
     s: &str,
     length: Bounds,
     pattern: Option<&str>,
