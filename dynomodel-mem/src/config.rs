@@ -53,7 +53,7 @@ impl EngineConfig {
     /// `None` for an ARN of another account (or of something other than a table), which no table here
     /// can match, or of another region when the region is pinned. An engine without a region of its
     /// own is one database that answers every region (the server names each client's region in its
-    /// answers, `server/wire/region.rs`), so an ARN of any region names its table.
+    /// answers, `protocol/region.rs`), so an ARN of any region names its table.
     pub(crate) fn table_name_of<'a>(&self, name: &'a str) -> Option<&'a str> {
         if !name.starts_with("arn:") {
             return Some(name);

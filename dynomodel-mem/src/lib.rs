@@ -167,8 +167,12 @@ mod typed_read;
 mod update_table;
 mod validate;
 
+// DynamoDB's JSON protocol (request decoding, the service model's checks, responses, durable
+// records): the codec the server, durable mode and dumps share.
 #[cfg(feature = "server")]
 pub mod dump;
+#[cfg(feature = "server")]
+mod protocol;
 #[cfg(feature = "server")]
 pub mod server;
 
@@ -209,7 +213,7 @@ pub mod __private {
     /// requests the typed API cannot express.
     #[cfg(feature = "server")]
     pub mod wire {
-        pub use crate::server::wire::{
+        pub use crate::protocol::{
             call, error_response, item_to_json, operation_of, respond, Context, Fault, WireResult,
             OPERATIONS,
         };

@@ -34,7 +34,7 @@ mod enabled {
     use crate::durable::frame::HEADER;
     use crate::durable::record::{COMMAND, DELETE, EXPIRE, PUT, TOKEN};
     use crate::key::PrimaryKey;
-    use crate::server::wire::records as codec;
+    use crate::protocol::records as codec;
 
     /// The record of the request running on this thread.
     struct Capture {

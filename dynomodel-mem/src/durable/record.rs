@@ -21,7 +21,7 @@
 use chrono::{DateTime, Utc};
 
 use super::codec::Reader;
-use crate::server::wire::records as codec;
+use crate::protocol::records as codec;
 
 /// An item put.
 pub(crate) const PUT: u8 = 0;

@@ -38,13 +38,13 @@ use crate::MemBackend;
 /// fault rules are armed on the engine being recovered, and only they sleep). Polled by hand rather
 /// than with an executor so that recovery works inside any runtime, or none.
 pub(crate) fn ready<T>(
-    future: impl std::future::Future<Output = crate::server::wire::WireResult<T>>,
-) -> crate::server::wire::WireResult<T> {
+    future: impl std::future::Future<Output = crate::protocol::WireResult<T>>,
+) -> crate::protocol::WireResult<T> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => out,
-        std::task::Poll::Pending => Err(crate::server::wire::Fault::Backend(internal(
+        std::task::Poll::Pending => Err(crate::protocol::Fault::Backend(internal(
             "a replayed request did not complete at once",
         ))),
     }
@@ -54,7 +54,7 @@ pub(crate) fn ready<T>(
 pub(crate) fn replay(backend: &MemBackend, pin: &Pin, record: &Record, warnings: &mut Vec<String>) {
     pin.set(record.at);
     if let Some((op, request)) = &record.command {
-        let ran = ready(crate::server::wire::call(backend, op, request));
+        let ran = ready(crate::protocol::call(backend, op, request));
         if let Err(e) = ran {
             warnings.push(format!("{op} at {}: {e:?}", record.at));
         }

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::record::{time_from, time_to};
-use crate::server::wire::records as codec;
+use crate::protocol::records as codec;
 use crate::streams::shard::{Shard, Stored};
 use crate::streams::{Stream, StreamContext, StreamOrigin};
 use crate::update_table::lifecycle::Transition;

@@ -47,7 +47,6 @@ mod limits;
 mod sigv4;
 mod sweeper;
 mod transfer;
-pub(crate) mod wire;
 
 use std::io;
 use std::net::SocketAddr;

@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::fake::{Fake, Seen};
 use super::{enum_at, errors, null_at};
-use crate::server::wire::tags::NO_ARN;
-use crate::server::wire::{call_in, Context};
+use crate::protocol::tags::NO_ARN;
+use crate::protocol::{call_in, Context};
 
 fn at(value: &str, path: &str, constraint: &str) -> String {
     format!("Value '{value}' at '{path}' failed to satisfy constraint: {constraint}")

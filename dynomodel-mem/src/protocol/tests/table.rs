@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::fake::Fake;
 use super::{enum_at, errors, null_at};
-use crate::server::wire::Fault;
+use crate::protocol::Fault;
 
 #[tokio::test]
 async fn create_table_constraints_at_their_paths() {

@@ -4,8 +4,8 @@ use serde_json::{Map, Value};
 
 use super::quirks::{Quirks, Skip};
 use super::{matches, Bounds, Kind, Member, Service};
-use crate::server::wire::types::{self, lower_first};
-use crate::server::wire::{Decoder, WireResult};
+use crate::protocol::types::{self, lower_first};
+use crate::protocol::{Decoder, WireResult};
 
 /// The shape whose values are the engine's business (`value.rs`: their own messages for empty,
 /// several-typed and `null` values): only type-checked here.

@@ -19,7 +19,7 @@ use dynomodel::backend::{
 use dynomodel::{Error, Result};
 use serde_json::Value;
 
-use crate::server::wire::{call, Fault, WireResult};
+use crate::protocol::{call, Fault, WireResult};
 
 /// The typed request the wire layer handed over.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,7 +17,7 @@ use dynomodel::{AttributeValue, Item, Number};
 use serde_json::Value;
 
 use super::oracle;
-use crate::server::wire::{batch, item, partiql, streams, transact, value};
+use crate::protocol::{batch, item, partiql, streams, transact, value};
 
 /// Asserts that the writer's `bytes` are the oracle's `Value` as serde_json prints it.
 #[track_caller]

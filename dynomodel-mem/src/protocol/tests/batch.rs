@@ -12,9 +12,9 @@ use serde_json::json;
 
 use super::fake::{Fake, Seen};
 use super::{enum_at, key, null_at, s};
-use crate::server::wire::types::{START_OF_LIST, START_OF_STRUCTURE};
-use crate::server::wire::value::{EMPTY_VALUE, SEVERAL_TYPES};
-use crate::server::wire::Fault;
+use crate::protocol::types::{START_OF_LIST, START_OF_STRUCTURE};
+use crate::protocol::value::{EMPTY_VALUE, SEVERAL_TYPES};
+use crate::protocol::Fault;
 
 #[tokio::test]
 async fn batch_get_decodes_every_member() {

@@ -4,8 +4,8 @@
 use dynomodel::AttributeValue;
 use serde_json::json;
 
-use crate::server::wire::value::attribute_value_to_json;
-use crate::server::wire::{call, call_in, error_response, operation_of, respond, Context, Fault};
+use crate::protocol::value::attribute_value_to_json;
+use crate::protocol::{call, call_in, error_response, operation_of, respond, Context, Fault};
 use crate::MemBackend;
 
 fn run<F: std::future::Future>(future: F) -> F::Output {

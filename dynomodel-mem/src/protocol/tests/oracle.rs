@@ -13,8 +13,8 @@ use dynomodel::backend::{
 use dynomodel::Item;
 use serde_json::{json, Map, Value};
 
-use crate::server::wire::streams::record_json;
-use crate::server::wire::value::item_to_json;
+use crate::protocol::streams::record_json;
+use crate::protocol::value::item_to_json;
 
 /// `value` as a JSON number; a unit count is always finite, but a non-finite one (which JSON cannot
 /// hold) is written as `0.0` rather than as `null`, which no SDK would accept for a double.

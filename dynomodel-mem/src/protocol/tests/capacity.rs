@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::fake::{Fake, Seen};
 use super::{enum_at, errors, key, null_at};
-use crate::server::wire::{error_response, Fault};
+use crate::protocol::{error_response, Fault};
 
 /// The operations that take `ReturnConsumedCapacity`.
 const READS_AND_WRITES: [&str; 10] = [

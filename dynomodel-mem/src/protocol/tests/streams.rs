@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::{enum_at, errors, null_at};
-use crate::server::wire::{call, error_response, Fault};
+use crate::protocol::{call, error_response, Fault};
 use crate::MemBackend;
 
 async fn run(backend: &MemBackend, operation: &str, body: Value) -> Result<Value, Fault> {

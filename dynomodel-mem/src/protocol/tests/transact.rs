@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 
 use super::fake::{Fake, Seen};
 use super::{enum_at, errors, key, null_at};
-use crate::server::wire::transact::{NO_ACTION, SEVERAL_ACTIONS};
-use crate::server::wire::types::{START_OF_LIST, START_OF_STRUCTURE};
-use crate::server::wire::value::EMPTY_VALUE;
+use crate::protocol::transact::{NO_ACTION, SEVERAL_ACTIONS};
+use crate::protocol::types::{START_OF_LIST, START_OF_STRUCTURE};
+use crate::protocol::value::EMPTY_VALUE;
 
 #[tokio::test]
 async fn transact_get_decodes_and_encodes_responses_in_order() {
@@ -356,7 +356,7 @@ async fn a_million_null_elements_keep_ten_messages() {
         message,
         format!("{n} validation errors detected: {}", listed.join("; "))
     );
-    let mut d = crate::server::wire::Decoder::default();
+    let mut d = crate::protocol::Decoder::default();
     for i in 0..n {
         d.null(&format!("x.{i}"));
     }

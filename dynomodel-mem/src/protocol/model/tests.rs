@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::{check, generated, matches, Kind};
-use crate::server::wire::Fault;
+use crate::protocol::Fault;
 
 /// The message of the `ValidationException` `check` reports for `body`, or `None` when it passes.
 fn message(operation: &str, body: Value) -> Option<String> {

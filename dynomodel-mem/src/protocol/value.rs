@@ -320,7 +320,7 @@ pub(super) fn write_item(out: &mut Vec<u8>, item: &Item) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::server::wire::Fault;
+    use crate::protocol::Fault;
     use serde_json::json;
 
     fn decode(v: Value) -> WireResult<AttributeValue> {

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::fake::{Fake, Seen};
 use super::{enum_at, errors, null_at};
-use crate::server::wire::update_table::NO_ACTION;
+use crate::protocol::update_table::NO_ACTION;
 
 fn units(read: i64, write: i64) -> ProvisionedThroughput {
     ProvisionedThroughput {
