@@ -167,11 +167,11 @@ mod typed_read;
 mod update_table;
 mod validate;
 
-// DynamoDB's JSON protocol (request decoding, the service model's checks, responses, durable
-// records): the codec the server, durable mode and dumps share.
 #[cfg(feature = "server")]
 pub mod dump;
-#[cfg(feature = "server")]
+// DynamoDB's JSON protocol (request decoding, the service model's checks, responses, durable
+// records): the codec the server, durable mode and dumps share.
+#[cfg(feature = "protocol")]
 mod protocol;
 #[cfg(feature = "server")]
 pub mod server;
@@ -211,7 +211,7 @@ pub mod __private {
 
     /// DynamoDB's JSON protocol without HTTP: the benchmarks measure it, and the tests send it
     /// requests the typed API cannot express.
-    #[cfg(feature = "server")]
+    #[cfg(feature = "protocol")]
     pub mod wire {
         pub use crate::protocol::{
             call, error_response, item_to_json, operation_of, respond, Context, Fault, WireResult,

@@ -43,7 +43,7 @@ mod get;
 pub(crate) mod render;
 mod write;
 
-#[cfg(feature = "server")]
+#[cfg(feature = "protocol")]
 pub(crate) use get::hashable;
 #[cfg(test)]
 pub(crate) use get::MAX_RESPONSE_BYTES;

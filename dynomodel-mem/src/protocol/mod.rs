@@ -71,6 +71,7 @@ use crate::validate::{violation, LISTED};
 pub use error::error_response;
 pub(crate) use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
 pub use value::item_to_json;
+#[cfg(feature = "server")]
 pub(crate) use value::parse_attribute_value;
 
 /// Why a request produced no result.
