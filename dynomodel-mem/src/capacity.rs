@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use dynomodel::backend::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};
 use dynomodel::{attribute_size, item_size, Item};
 
-use crate::index::Index;
-use crate::table::Table;
+use crate::storage::index::Index;
+use crate::storage::table::Table;
 
 /// One read capacity unit covers a strongly consistent read of this many bytes.
 pub(crate) const READ_UNIT_BYTES: usize = 4096;

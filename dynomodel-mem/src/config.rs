@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::clock::{Clock, EngineClock};
+use crate::storage::clock::{Clock, EngineClock};
 use crate::MemBackend;
 
 /// The settings an engine keeps for its lifetime.
@@ -34,7 +34,7 @@ impl Default for EngineConfig {
             region_pinned: false,
             account: "000000000000".into(),
             transition: Duration::ZERO,
-            item_collection_size_limit: crate::collection::DEFAULT_LIMIT,
+            item_collection_size_limit: crate::storage::collection::DEFAULT_LIMIT,
             throughput: None,
         }
     }

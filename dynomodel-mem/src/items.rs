@@ -23,17 +23,17 @@ use dynomodel::backend::{
 use dynomodel::{Error, Item, Result, MAX_ITEM_SIZE};
 
 use crate::capacity::{self, Consistency};
-use crate::collection;
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
 use crate::expr::{projection, update, ExprKind, Origin, Parsed};
-use crate::key::{KeyValue, PrimaryKey};
-use crate::lock::Locked;
 use crate::read;
 use crate::request::{self, Maps, Param, Prepared};
-use crate::stored::StoredItem;
-use crate::table::{Table, TableSchema};
+use crate::storage::collection;
+use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::lock::Locked;
+use crate::storage::stored::StoredItem;
+use crate::storage::table::{Table, TableSchema};
 use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
 

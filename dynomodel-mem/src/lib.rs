@@ -126,12 +126,9 @@
 
 #![forbid(unsafe_code)]
 
-mod access;
 mod backend;
 mod batch;
 mod capacity;
-mod clock;
-mod collection;
 mod config;
 mod create;
 pub mod durable;
@@ -142,23 +139,16 @@ pub mod faults;
 #[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
 #[doc(hidden)]
 pub mod fuzzing;
-mod index;
 mod items;
-mod java_order;
-mod key;
 mod legacy;
-mod lock;
 mod paging;
 mod partiql;
-mod partition;
 mod query;
 mod read;
 mod request;
 mod scan;
-mod state;
-mod stored;
+mod storage;
 mod streams;
-mod table;
 mod tags;
 mod throughput;
 mod transact;
@@ -183,7 +173,6 @@ use std::sync::{Arc, RwLock};
 
 use dynomodel::Db;
 
-pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
@@ -191,6 +180,7 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
+pub use storage::clock::{Clock, ManualClock, SystemClock};
 pub use throughput::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
@@ -220,7 +210,7 @@ pub mod __private {
     }
 }
 
-use state::State;
+use storage::state::State;
 
 /// The in-memory DynamoDB engine.
 ///
@@ -326,7 +316,7 @@ pub struct MemBackend {
     state: Arc<RwLock<State>>,
     /// The state's clock, shared, so that [`Backend::now`](dynomodel::backend::Backend::now) reads it without
     /// taking the state's lock.
-    clock: clock::EngineClock,
+    clock: storage::clock::EngineClock,
     faults: faults::FaultHandle,
     /// The data directory, in durable mode.
     #[cfg(feature = "durable")]
@@ -403,7 +393,7 @@ impl MemBackend {
     }
 
     fn from_parts(
-        clock: clock::EngineClock,
+        clock: storage::clock::EngineClock,
         config: config::EngineConfig,
         faults: faults::Faults,
     ) -> MemBackend {

@@ -13,11 +13,11 @@ use std::borrow::Cow;
 use dynomodel::backend::{ItemSink, QueryOutput};
 use dynomodel::Item;
 
-use crate::partition::{self, Partition};
-use crate::stored::{Decoder, StoredItem};
+use crate::storage::partition::{self, Partition};
+use crate::storage::stored::{Decoder, StoredItem};
 
-use crate::index::{IndexPosition, Tie};
-use crate::key::{KeyValue, PartitionSlot};
+use crate::storage::index::{IndexPosition, Tie};
+use crate::storage::key::{KeyValue, PartitionSlot};
 
 /// DynamoDB's page limit on data read (before the filter): 1 MB.
 pub(crate) const MAX_PAGE_BYTES: usize = 1024 * 1024;

@@ -14,13 +14,13 @@ use dynomodel::{Error, Result};
 
 use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
-use crate::key::{partition_slot, KeyValue};
 use crate::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
 };
-use crate::partition::Partition;
 use crate::read::{self, Source, StartKey};
-use crate::table::Table;
+use crate::storage::key::{partition_slot, KeyValue};
+use crate::storage::partition::Partition;
+use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
 
 /// A sort-key condition with its value(s).

@@ -13,11 +13,11 @@ use dynomodel::{AttributeValue, Error, Item, Result};
 use crate::expr::ast::{Condition, Path};
 use crate::expr::eval::{self, resolve, Step};
 use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
-use crate::index::{Index, IndexPosition, Tie};
-use crate::java_order::java_hash_set_order;
-use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
-use crate::table::Table;
-use crate::update_table::lifecycle::{IndexChange, View};
+use crate::storage::index::{Index, IndexPosition, Tie};
+use crate::storage::java_order::java_hash_set_order;
+use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::storage::lifecycle::{IndexChange, View};
+use crate::storage::table::Table;
 use crate::validate;
 
 static NO_NAMES: BTreeMap<String, String> = BTreeMap::new();

@@ -25,7 +25,7 @@ use crate::paging::{
     read_items, read_page, scan_entries, segment_of, segment_start, Handed, PageRules, Readable,
 };
 use crate::read::{self, ReadExpressions, Source, StartKey};
-use crate::table::Table;
+use crate::storage::table::Table;
 use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
 

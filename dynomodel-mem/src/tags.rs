@@ -22,8 +22,8 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Result};
 
-use crate::state::State;
-use crate::table::Table;
+use crate::storage::state::State;
+use crate::storage::table::Table;
 
 /// Tags per resource.
 pub(crate) const MAX_TAGS: usize = 50;

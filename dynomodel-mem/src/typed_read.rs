@@ -25,7 +25,7 @@ use dynomodel::backend::{
 };
 use dynomodel::Result;
 
-use crate::stored::StoredItem;
+use crate::storage::stored::StoredItem;
 use crate::MemBackend;
 
 /// Hands a stored item to `sink`: its attributes, names borrowed, and a look-up of any one of them

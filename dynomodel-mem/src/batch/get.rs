@@ -32,12 +32,12 @@ use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::eval::Step;
 use crate::expr::{projection, ExprKind, Origin};
 use crate::items::projection_keys;
-use crate::key::PrimaryKey;
-use crate::lock::Locked;
 use crate::read;
 use crate::request::{self, Maps, Param};
-use crate::stored::StoredItem;
-use crate::table::Table;
+use crate::storage::key::PrimaryKey;
+use crate::storage::lock::Locked;
+use crate::storage::stored::StoredItem;
+use crate::storage::table::Table;
 use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate;
 

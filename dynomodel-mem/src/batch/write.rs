@@ -20,10 +20,10 @@ use dynomodel::{Error, Result};
 
 use super::{constraints, DUPLICATES};
 use crate::capacity::{self, PerTable};
-use crate::collection;
-use crate::key::PrimaryKey;
-use crate::lock::Locked;
-use crate::table::Table;
+use crate::storage::collection;
+use crate::storage::key::PrimaryKey;
+use crate::storage::lock::Locked;
+use crate::storage::table::Table;
 use crate::throughput::Kind;
 use crate::validate::{self, KeyContext};
 

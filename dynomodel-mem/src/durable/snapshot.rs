@@ -31,9 +31,9 @@ use super::report::SnapshotError;
 use super::streams;
 use super::{dir::FORMAT_VERSION, Damage};
 use crate::protocol::records as codec;
-use crate::state::State;
+use crate::storage::state::State;
+use crate::storage::table::Table;
 use crate::streams::Stream;
-use crate::table::Table;
 use crate::MemBackend;
 
 /// Items per frame.
@@ -148,7 +148,7 @@ pub(crate) fn write(
         };
         for ((_, hash), partition) in table.partitions() {
             for (range, item) in partition {
-                let key = crate::key::PrimaryKey {
+                let key = crate::storage::key::PrimaryKey {
                     hash: hash.clone(),
                     range: range.clone(),
                 };

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 
 use super::record::{time_from, time_to};
 use crate::protocol::records as codec;
+use crate::storage::lifecycle::Transition;
 use crate::streams::shard::{Shard, Stored};
 use crate::streams::{Stream, StreamContext, StreamOrigin};
-use crate::update_table::lifecycle::Transition;
 
 fn transition_json(t: &Transition) -> Value {
     json!([time_to(&t.started), time_to(&t.until), t.generation])

@@ -20,7 +20,7 @@ pub(crate) mod validate;
 #[cfg(test)]
 mod tests;
 
-use crate::java_order::java_hash_set_order;
+use crate::storage::java_order::java_hash_set_order;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{AttributeValue, Error};

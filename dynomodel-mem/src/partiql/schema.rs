@@ -11,7 +11,7 @@ use super::errors;
 use super::plan::{compared_with, conjuncts, equality, full_key, range_form, Gen, KeyNames};
 use crate::expr::validate::{validate_condition, validate_projection, validate_update};
 use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
-use crate::java_order::java_hash_set_order;
+use crate::storage::java_order::java_hash_set_order;
 
 /// What the planner needs of a table: its keys, its indexes' keys, its key attributes' types.
 #[derive(Debug, Clone)]

@@ -30,8 +30,8 @@ use dynomodel::{Error, Result};
 
 use super::iterator::{Iterator, HORIZON};
 use super::{Stream, ITERATOR_LIFETIME};
-use crate::lock::Locked;
-use crate::state::State;
+use crate::storage::lock::Locked;
+use crate::storage::state::State;
 use crate::validate::{self, Constraints};
 
 /// ListStreams' and DescribeStream's default and largest page.

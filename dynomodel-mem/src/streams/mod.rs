@@ -1,7 +1,7 @@
 //! DynamoDB Streams: what the engine records for each item change, and the Streams API.
 //!
 //! - [`Stream`] is one stream of one table (a new one every time the table's stream is enabled). The
-//!   table holds its streams ([`crate::table::Table`]); `Table::put` and `Table::delete` are the one
+//!   table holds its streams ([`crate::storage::table::Table`]); `Table::put` and `Table::delete` are the one
 //!   funnel of every write (single-item operations, batches, transactions, TTL sweeps), and they hand
 //!   each change to the table's recording stream, so that no write path can forget to record.
 //! - [`shard`]: a stream's shards; one is open while the stream records, and it is rolled (closed, with a
@@ -29,8 +29,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use dynomodel::backend::{Identity, KeySchemaElement, StreamStatus, StreamViewType};
 use dynomodel::Item;
 
-use crate::clock::EngineClock;
-use crate::update_table::lifecycle::{Transition, View};
+use crate::storage::clock::EngineClock;
+use crate::storage::lifecycle::{Transition, View};
 use shard::Shard;
 
 /// How long DynamoDB keeps a stream record (DG "Change data capture for DynamoDB Streams": "data in

@@ -14,9 +14,9 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::clock::{Clock, EngineClock, ManualClock};
 use crate::config::EngineConfig;
-use crate::state::State;
+use crate::storage::clock::{Clock, EngineClock, ManualClock};
+use crate::storage::state::State;
 use crate::streams::api::StreamSource;
 
 fn engine() -> (State, ManualClock) {

@@ -43,7 +43,7 @@ use chrono::{DateTime, Utc};
 use dynomodel::{CancellationCode, CancellationReason, Error};
 
 use crate::capacity::Consumed;
-use crate::table::Table;
+use crate::storage::table::Table;
 use bucket::Bucket;
 
 /// The message for a table whose capacity is spent. Live captures (boto3 and the AWS SDK for
@@ -378,7 +378,7 @@ pub(crate) struct Meter<'a> {
 impl Throughput {
     /// A meter reading `clock` once, or `None` when enforcement is off.
     #[inline]
-    pub(crate) fn meter(&self, clock: &crate::clock::EngineClock) -> Option<Meter<'_>> {
+    pub(crate) fn meter(&self, clock: &crate::storage::clock::EngineClock) -> Option<Meter<'_>> {
         if self.on() {
             Some(Meter {
                 throughput: self,

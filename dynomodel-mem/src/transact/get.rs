@@ -26,8 +26,8 @@ use super::{cancelled, check_members, check_table_name, lookup, render, Targets,
 use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::Origin;
 use crate::items::{check_get, projection_keys, read_item_sized};
-use crate::lock::Locked;
 use crate::request::Maps;
+use crate::storage::lock::Locked;
 use crate::throughput::{Kind, Throttled};
 use crate::validate;
 

@@ -78,10 +78,10 @@ use std::collections::HashSet;
 
 use dynomodel::{CancellationReason, Error, Item, Result};
 
-use crate::key::{KeyValue, PrimaryKey};
-use crate::lock::Locked;
-use crate::state::missing_table;
-use crate::table::Table;
+use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::lock::Locked;
+use crate::storage::state::missing_table;
+use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
 
 /// Most actions in one transaction.

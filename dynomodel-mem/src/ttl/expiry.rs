@@ -1,8 +1,8 @@
 //! A table's Time to Live state: which attribute holds the expiry time, where the setting stands
 //! (`ENABLING` … `DISABLED`), when it last changed, and an ordered index of expiry times → keys.
 //!
-//! The index makes a sweep cost O(log n + expired): [`Table::put`](crate::table::Table::put) and
-//! [`Table::delete`](crate::table::Table::delete) keep it in step (one branch when TTL is off, one or
+//! The index makes a sweep cost O(log n + expired): [`Table::put`](crate::storage::table::Table::put) and
+//! [`Table::delete`](crate::storage::table::Table::delete) keep it in step (one branch when TTL is off, one or
 //! two `BTreeMap` operations when it is on), and a sweep reads only the range of times that have
 //! passed. It is built from the items when TTL is enabled and dropped when it is disabled.
 
@@ -12,7 +12,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use dynomodel::backend::TimeToLiveStatus;
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::key::PrimaryKey;
+use crate::storage::key::PrimaryKey;
 
 /// DynamoDB ignores expiry times more than five years in the past (DG `howitworks-ttl.html`, FACTS
 /// §13): such an item never expires. Five years of 365 days; the docs do not say how leap days count.
@@ -174,7 +174,7 @@ fn epoch_seconds(t: DateTime<Utc>) -> Option<Number> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::KeyValue;
+    use crate::storage::key::KeyValue;
 
     fn at(seconds: i64) -> DateTime<Utc> {
         DateTime::from_timestamp(seconds, 0).unwrap_or_default()

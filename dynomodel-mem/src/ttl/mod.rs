@@ -29,9 +29,9 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Result};
 
-use crate::state::{table_not_found, State};
-use crate::table::Table;
-use crate::update_table::lifecycle::View;
+use crate::storage::lifecycle::View;
+use crate::storage::state::{table_not_found, State};
+use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
 
 /// How long after a successful UpdateTimeToLive another change is refused (API reference: one hour).

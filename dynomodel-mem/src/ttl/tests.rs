@@ -10,9 +10,9 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::clock::{Clock, EngineClock, ManualClock};
 use crate::config::EngineConfig;
-use crate::state::State;
+use crate::storage::clock::{Clock, EngineClock, ManualClock};
+use crate::storage::state::State;
 
 fn engine(transition: Duration) -> (State, ManualClock) {
     let clock = ManualClock::default();

@@ -9,9 +9,9 @@
 use dynomodel::backend::{BillingMode, GlobalSecondaryIndexUpdate, UpdateTableInput};
 use dynomodel::{Error, Result};
 
-use super::lifecycle::{IndexChange, TableChange, View};
 use super::request::{index_name, is_online};
-use crate::table::Table;
+use crate::storage::lifecycle::{IndexChange, TableChange, View};
+use crate::storage::table::Table;
 
 /// The prefix of every regional table's ResourceInUseException for a change in progress.
 const IN_USE: &str = "Attempt to change a resource which is still in use: ";

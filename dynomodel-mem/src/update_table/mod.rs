@@ -2,12 +2,11 @@
 //!
 //! UpdateTable runs every check first ([`request`], then [`busy`] and [`rules`] against the table) and
 //! only then changes anything, so a refused request writes nothing. Changes take the engine's
-//! transition time to finish ([`lifecycle`]): a new index is CREATING (allocated, then backfilling),
+//! transition time to finish ([`lifecycle`](crate::storage::lifecycle)): a new index is CREATING (allocated, then backfilling),
 //! a deleted one DELETING, the table UPDATING, and the response shows them so even when the transition
 //! time is zero, as DynamoDB's responses do.
 
 mod busy;
-pub(crate) mod lifecycle;
 mod request;
 mod rules;
 
@@ -19,15 +18,17 @@ use dynomodel::backend::{
 };
 use dynomodel::Result;
 
+use crate::storage::lifecycle::{
+    stream_label, DeletingIndex, IndexChange, TableChange, Transition, View,
+};
 pub(crate) use busy::delete_table as check_delete_table;
-use lifecycle::{stream_label, DeletingIndex, IndexChange, TableChange, Transition, View};
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
 
-use crate::index::Index;
-use crate::state::State;
+use crate::storage::index::Index;
+use crate::storage::state::State;
+use crate::storage::table::Table;
 use crate::streams::{Stream, StreamContext, StreamOrigin};
-use crate::table::Table;
 
 /// DescribeLimits' answer: the default quotas of an AWS account per region ("Service, account, and
 /// table quotas in Amazon DynamoDB": 80,000 read and write capacity units per account, 40,000 per

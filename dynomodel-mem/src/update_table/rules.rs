@@ -15,7 +15,7 @@ use dynomodel::{Error, Result};
 
 use super::busy::limit_exceeded;
 use crate::create::{capacity_bounds, invalid, key_schema_shape, MAX_GSI};
-use crate::table::Table;
+use crate::storage::table::Table;
 
 /// The largest capacity value the API accepts.
 const MAX_CAPACITY: i64 = 1_000_000_000_000;

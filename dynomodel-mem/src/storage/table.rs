@@ -19,14 +19,14 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 
-use crate::collection;
-use crate::index::{indexes_of, Index};
-use crate::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
-use crate::partition::Partition;
-use crate::stored::StoredItem;
+use crate::storage::collection;
+use crate::storage::index::{indexes_of, Index};
+use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
+use crate::storage::partition::Partition;
+use crate::storage::stored::StoredItem;
 use crate::streams::Stream;
 use crate::ttl::expiry::TtlState;
-use crate::update_table::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
@@ -400,8 +400,7 @@ impl Table {
             .map(|i| self.describe_gsi(i, view, on_demand))
             .collect();
         global_secondary_indexes.extend(deleting_descriptions);
-        let table_changing =
-            table_change == Some(&crate::update_table::lifecycle::TableChange::Iops);
+        let table_changing = table_change == Some(&crate::storage::lifecycle::TableChange::Iops);
         TableDescription {
             table_name: s.name.clone(),
             table_status: status,

@@ -45,12 +45,12 @@ use std::sync::{MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGua
 
 use dynomodel::{Error, Result};
 
-use crate::clock::EngineClock;
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
-use crate::state::{missing_table, State};
+use crate::storage::clock::EngineClock;
+use crate::storage::state::{missing_table, State};
+use crate::storage::table::Table;
 use crate::streams::Stream;
-use crate::table::Table;
 use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 

@@ -12,9 +12,9 @@ use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
 use dynomodel::{item_size, CancellationCode, Error, Item, Result};
 
 use crate::capacity::entry_size;
-use crate::index::Index;
-use crate::key::{KeyValue, PrimaryKey};
-use crate::table::Table;
+use crate::storage::index::Index;
+use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::table::Table;
 
 /// The exception's text. The API reference names `ItemCollectionSizeLimitExceededException` without
 /// its wording; "Collection size exceeded." is what SDK users report from the service, and the API

@@ -12,8 +12,8 @@ use dynomodel::{AttributeValue, Item, Number};
 use proptest::prelude::*;
 
 use super::{indexes_of, Index, IndexPosition, Tie};
-use crate::key::{KeyValue, PrimaryKey};
-use crate::table::TableSchema;
+use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::table::TableSchema;
 
 /// A table keyed by `p` (S) and `s` (N), with an LSI on `r` (S) and a GSI on `g` (N) and `r`.
 fn schema() -> TableSchema {

@@ -12,17 +12,17 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Result};
 
-use crate::clock::EngineClock;
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
+use crate::storage::clock::EngineClock;
 use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 
-use crate::lock::{owned, read, Locked};
 use crate::read::Source;
-use crate::table::{Table, TableSchema};
-use crate::update_table::lifecycle::{Transition, View};
+use crate::storage::lifecycle::{Transition, View};
+use crate::storage::lock::{owned, read, Locked};
+use crate::storage::table::{Table, TableSchema};
 use crate::validate::{self, Constraints};
 
 /// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do
@@ -95,7 +95,7 @@ impl State {
     /// A table by name for writing under the catalog's write lock, or DynamoDB's
     /// ResourceNotFoundException: a table still being created answers as a missing one ("Requested
     /// resource not found", dynalite's recording; the ack-api-quirks lab's catalogue DDB-TABLE-446: the
-    /// bare text on the data plane). Item requests look tables up in their [`crate::lock::Locked`].
+    /// bare text on the data plane). Item requests look tables up in their [`crate::storage::lock::Locked`].
     ///
     /// The clock is read only for a table whose creation or deletion takes time: the lookup is on every
     /// item operation's path.
@@ -329,8 +329,8 @@ pub(crate) fn table_not_found(name: &str) -> Error {
 
 /// A table id in UUID form, unique per table created in this engine and deterministic across runs.
 fn table_id(name: &str, serial: u64) -> String {
-    let a = crate::key::KeyValue::S(format!("{name}\u{0}{serial}")).stable_hash();
-    let b = crate::key::KeyValue::N(serial.into()).stable_hash();
+    let a = crate::storage::key::KeyValue::S(format!("{name}\u{0}{serial}")).stable_hash();
+    let b = crate::storage::key::KeyValue::N(serial.into()).stable_hash();
     format!(
         "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
         a >> 32,
@@ -548,7 +548,7 @@ impl State {
     fn everything(&self) -> Locked<'_> {
         self.lock(
             self.tables.keys().map(String::as_str),
-            crate::lock::Mode::Write,
+            crate::storage::lock::Mode::Write,
         )
     }
 }

@@ -18,7 +18,7 @@
 
 use dynomodel::Number;
 
-use crate::key::KeyRef;
+use crate::storage::key::KeyRef;
 
 /// The class byte of a negative number.
 const NEGATIVE: u8 = 0x01;
@@ -99,7 +99,7 @@ fn push_number(out: &mut Vec<u8>, n: &Number) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::KeyValue;
+    use crate::storage::key::KeyValue;
     use proptest::prelude::*;
 
     fn enc(k: &KeyValue) -> Vec<u8> {

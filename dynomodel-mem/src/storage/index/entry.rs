@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use dynomodel::Item;
 
 use crate::paging::{Entry, Readable};
-use crate::stored::{Decoder, StoredItem};
+use crate::storage::stored::{Decoder, StoredItem};
 
 /// An index entry (see the module docs).
 pub(crate) struct IndexEntry(Box<[u8]>);

@@ -8,8 +8,8 @@ use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 use dynomodel::backend::{BatchWriteItemInput, BatchWriteItemOutput, PutItemInput, PutItemOutput};
 use dynomodel::Result;
 
-use crate::state::State;
-use crate::{durable, lock, streams, MemBackend};
+use crate::storage::state::State;
+use crate::{durable, storage::lock, streams, MemBackend};
 
 impl MemBackend {
     /// The request of the engine-wide write `command`, encoded for the log when in durable mode

@@ -1,0 +1,18 @@
+//! The engine's storage, its lowest layer: the catalog of tables ([`state`]), each table's schema
+//! and items ([`table`], [`partition`], [`stored`]), its secondary indexes ([`index`]), item
+//! collections ([`collection`]), key values and their order ([`key`], [`java_order`]), the table's
+//! lifecycle ([`lifecycle`]: statuses and transitions), the locks a request takes ([`lock`],
+//! [`access`]) and the clock ([`clock`]). Nothing here knows the operations built on it.
+
+pub(crate) mod access;
+pub(crate) mod clock;
+pub(crate) mod collection;
+pub(crate) mod index;
+pub(crate) mod java_order;
+pub(crate) mod key;
+pub(crate) mod lifecycle;
+pub(crate) mod lock;
+pub(crate) mod partition;
+pub(crate) mod state;
+pub(crate) mod stored;
+pub(crate) mod table;
