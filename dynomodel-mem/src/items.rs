@@ -22,19 +22,19 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Item, Result, MAX_ITEM_SIZE};
 
-use crate::capacity::{self, Consistency};
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
+use crate::expr::request::{self, Maps, Param, Prepared};
 use crate::expr::{projection, update, ExprKind, Origin, Parsed};
+use crate::metering::capacity::{self, Consistency};
+use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::read;
-use crate::request::{self, Maps, Param, Prepared};
 use crate::storage::collection;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::{Table, TableSchema};
-use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate::{self, KeyContext};
 
 /// The text of every ConditionalCheckFailedException on a single-item write (real DynamoDB and DynamoDB

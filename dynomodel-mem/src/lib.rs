@@ -128,7 +128,6 @@
 
 mod backend;
 mod batch;
-mod capacity;
 mod config;
 mod create;
 pub mod durable;
@@ -141,19 +140,14 @@ pub mod faults;
 pub mod fuzzing;
 mod items;
 mod legacy;
-mod paging;
+mod metering;
 mod partiql;
-mod query;
 mod read;
-mod request;
-mod scan;
 mod storage;
 mod streams;
 mod tags;
-mod throughput;
 mod transact;
 mod ttl;
-mod typed_read;
 mod update_table;
 mod validate;
 
@@ -180,8 +174,8 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
+pub use metering::throughput::ThroughputEnforcement;
 pub use storage::clock::{Clock, ManualClock, SystemClock};
-pub use throughput::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
 /// The engine's internals that its own binaries, benchmarks and the workspace's tests call: not
@@ -190,7 +184,7 @@ pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 #[doc(hidden)]
 pub mod __private {
     /// The messages of the throughput errors, which tests compare with.
-    pub use crate::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
+    pub use crate::metering::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
 
     /// The `dynomodel-mem` command line, which the `dynomodel-mem` and `server-bench` binaries
     /// run.

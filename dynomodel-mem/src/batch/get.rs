@@ -28,17 +28,17 @@ use dynomodel::backend::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttribute
 use dynomodel::{AttributeValue, Error, Item, Number, Result};
 
 use super::{constraints, DUPLICATES};
-use crate::capacity::{self, Consistency, PerTable};
 use crate::expr::eval::Step;
+use crate::expr::request::{self, Maps, Param};
 use crate::expr::{projection, ExprKind, Origin};
 use crate::items::projection_keys;
+use crate::metering::capacity::{self, Consistency, PerTable};
+use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::read;
-use crate::request::{self, Maps, Param};
 use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
-use crate::throughput::{Kind, Meter, Throttled};
 use crate::validate;
 
 /// The most item bytes one BatchGetItem returns (see the module documentation).

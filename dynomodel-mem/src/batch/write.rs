@@ -19,12 +19,12 @@ use dynomodel::backend::{
 use dynomodel::{Error, Result};
 
 use super::{constraints, DUPLICATES};
-use crate::capacity::{self, PerTable};
+use crate::metering::capacity::{self, PerTable};
+use crate::metering::throughput::Kind;
 use crate::storage::collection;
 use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;
 use crate::storage::table::Table;
-use crate::throughput::Kind;
 use crate::validate::{self, KeyContext};
 
 /// The checks that need no table: attribute values, then the item size of a put (per write, in order).

@@ -13,6 +13,7 @@ pub(crate) mod keycond;
 pub(crate) mod lexer;
 pub(crate) mod parser;
 pub(crate) mod projection;
+pub(crate) mod request;
 pub(crate) mod reserved;
 pub(crate) mod update;
 pub(crate) mod validate;

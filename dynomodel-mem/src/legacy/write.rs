@@ -8,8 +8,8 @@ use dynomodel::backend::{
 use dynomodel::{Item, Result};
 
 use super::{condition, mixing, update, Placeholders};
+use crate::expr::request::{self, Maps};
 use crate::expr::{ExprKind, Origin};
-use crate::request::{self, Maps};
 use crate::validate;
 
 /// What the writes' legacy members come to: the ConditionExpression of `Expected`.

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
 use dynomodel::{item_size, CancellationCode, Error, Item, Result};
 
-use crate::capacity::entry_size;
+use crate::metering::capacity::entry_size;
 use crate::storage::index::Index;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::table::Table;

@@ -14,8 +14,8 @@ use dynomodel::{Error, Result};
 
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
+use crate::metering::throughput::{Meter, Throughput};
 use crate::storage::clock::EngineClock;
-use crate::throughput::{Meter, Throughput};
 use crate::transact::tokens::Tokens;
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 
@@ -441,7 +441,7 @@ impl Locked<'_> {
                 Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
             Some(source.key_schema())
         })?;
-        crate::query::query(
+        crate::read::query::query(
             legacy.as_ref().unwrap_or(input),
             crate::legacy::query_origins(input),
             self.clock().now(),
@@ -464,7 +464,7 @@ impl Locked<'_> {
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<ScanOutput> {
         let legacy = crate::legacy::scan(input)?;
-        crate::scan::scan(
+        crate::read::scan::scan(
             legacy.as_ref().unwrap_or(input),
             crate::legacy::scan_origins(input),
             self.clock().now(),

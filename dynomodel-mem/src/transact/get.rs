@@ -23,12 +23,12 @@ use dynomodel::backend::{TransactGetItemsInput, TransactGetItemsOutput};
 use dynomodel::{item_size, CancellationCode, CancellationReason, Error, Result};
 
 use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
-use crate::capacity::{self, Consistency, PerTable};
+use crate::expr::request::Maps;
 use crate::expr::Origin;
 use crate::items::{check_get, projection_keys, read_item_sized};
-use crate::request::Maps;
+use crate::metering::capacity::{self, Consistency, PerTable};
+use crate::metering::throughput::{Kind, Throttled};
 use crate::storage::lock::Locked;
-use crate::throughput::{Kind, Throttled};
 use crate::validate;
 
 impl Locked<'_> {

@@ -31,19 +31,19 @@ use super::tokens::{self, Seen};
 use super::{
     cancelled, check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD,
 };
-use crate::capacity::{self, Consumed, PerTable};
+use crate::expr::request::{self, Maps, Prepared};
 use crate::expr::{update, Origin};
 use crate::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
 };
-use crate::request::{self, Maps, Prepared};
+use crate::metering::capacity::{self, Consumed, PerTable};
+use crate::metering::throughput::Kind;
 use crate::storage::collection;
 use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
-use crate::throughput::Kind;
 use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
 
 /// The message of a failed ConditionCheck (DynamoDB Local 3.3.1 adds the period for this action

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 
 use dynomodel::Item;
 
-use crate::paging::{Entry, Readable};
+use crate::read::paging::{Entry, Readable};
 use crate::storage::stored::{Decoder, StoredItem};
 
 /// An index entry (see the module docs).

@@ -213,10 +213,10 @@ proptest! {
             }
             for (segment, start) in &scans {
                 // Four segments of the hash space; a start key taken from the model's entries.
-                let from = crate::paging::segment_start(*segment as u32, 4);
-                let to = (*segment < 3).then(|| crate::paging::segment_start(*segment as u32 + 1, 4));
+                let from = crate::read::paging::segment_start(*segment as u32, 4);
+                let to = (*segment < 3).then(|| crate::read::paging::segment_start(*segment as u32 + 1, 4));
                 let start = start.and_then(|i| model.get(i)).filter(|e| {
-                    crate::paging::segment_of(e.0, 4) == *segment as u32
+                    crate::read::paging::segment_of(e.0, 4) == *segment as u32
                 });
                 let got: Vec<Item> = index
                     .scan(from, to, start.map(|e| (e.1.clone(), e.2.clone())))

@@ -14,7 +14,7 @@ use dynomodel::{Error, Result};
 
 use crate::expr::keycond::{key_condition, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
-use crate::paging::{
+use crate::read::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
 };
 use crate::read::{self, Source, StartKey};
@@ -221,13 +221,13 @@ fn bounds<P: Position>(
 }
 
 /// `Query` against the tables `table_of` looks up; with a `sink`, its items go there (see
-/// [`page`](crate::scan::page)).
+/// [`page`](crate::read::scan::page)).
 pub(crate) fn query<'t>(
     input: &QueryInput,
     origins: read::ReadOrigins,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
-    meter: Option<crate::throughput::Meter<'_>>,
+    meter: Option<crate::metering::throughput::Meter<'_>>,
     sink: Option<&mut dyn ItemSink>,
 ) -> Result<QueryOutput> {
     validate::table_name(&input.table_name)?;
@@ -336,10 +336,10 @@ pub(crate) fn query<'t>(
         }
     }
     read::check_read(&source, select, consistent, &exprs, &p)?;
-    crate::scan::admit_read(meter, &source)?;
+    crate::read::scan::admit_read(meter, &source)?;
 
     let forward = input.scan_index_forward != Some(false);
-    let cost = crate::scan::PageCost {
+    let cost = crate::read::scan::PageCost {
         mode: input.return_consumed_capacity,
         consistent_read: input.consistent_read,
         metered: meter.is_some(),
@@ -353,7 +353,7 @@ pub(crate) fn query<'t>(
                 _ => None,
             };
             let entries = walk(t.partitions().get(&slot), sort.as_ref(), start, forward);
-            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
+            crate::read::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
         (Source::Index(_, i), start) => {
             let start = match start {
@@ -363,8 +363,8 @@ pub(crate) fn query<'t>(
             // An index stores its positions encoded: it maps the bounds itself.
             let (lo, hi) = bounds(sort.as_ref(), start, forward);
             let entries = i.range(&slot.1, lo, hi, forward);
-            crate::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
+            crate::read::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
     };
-    Ok(crate::scan::debit_read(meter, &source, page))
+    Ok(crate::read::scan::debit_read(meter, &source, page))
 }

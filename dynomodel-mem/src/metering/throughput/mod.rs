@@ -42,7 +42,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use dynomodel::{CancellationCode, CancellationReason, Error};
 
-use crate::capacity::Consumed;
+use crate::metering::capacity::Consumed;
 use crate::storage::table::Table;
 use bucket::Bucket;
 

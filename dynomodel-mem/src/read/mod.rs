@@ -1,8 +1,15 @@
-//! What Query and Scan share: their expressions, `Select`, the table-or-index they read, and
+//! The read layer: walking a table or index in order and cutting it into pages ([`paging`]), Query
+//! ([`query`]), Scan ([`scan`]) and the mapper's typed reads ([`typed`]). This module holds what
+//! Query and Scan share: their expressions, `Select`, the table-or-index they read, and
 //! `ExclusiveStartKey`.
 //!
 //! Messages are real DynamoDB's as recorded by dynalite's test-suite (`test/query.js`, `test/scan.js`,
 //! `actions/query.js`, `actions/scan.js`) and, where dynalite is silent, DynamoDB Local 3.3.1's (probed).
+
+pub(crate) mod paging;
+pub(crate) mod query;
+pub(crate) mod scan;
+pub(crate) mod typed;
 
 use std::collections::BTreeMap;
 

@@ -387,7 +387,7 @@ impl<'a, V: Readable + 'a> Visit<'a, V> for Handed<'_, '_> {
 
     #[inline]
     fn take(&mut self, entry: &'a [u8]) {
-        crate::typed_read::hand_over(self.sink, entry);
+        crate::read::typed::hand_over(self.sink, entry);
     }
 }
 

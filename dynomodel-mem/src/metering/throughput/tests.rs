@@ -11,8 +11,8 @@ use dynomodel::backend::{
 };
 use dynomodel::{CancellationCode, Error, Item};
 
+use crate::metering::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
 use crate::tests::{def, item, s, table_input, values};
-use crate::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
 use crate::{ManualClock, MemBackend, ThroughputEnforcement};
 
 fn capacity(read: i64, write: i64) -> Option<ProvisionedThroughput> {

@@ -16,17 +16,17 @@ use dynomodel::backend::{
 };
 use dynomodel::{item_size, Error, Item, Result};
 
-use crate::capacity::{self, Consistency, Consumed};
+use crate::metering::capacity::{self, Consistency, Consumed};
 
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
-use crate::paging::{
+use crate::metering::throughput::{Kind, Meter};
+use crate::read::paging::{
     read_items, read_page, scan_entries, segment_of, segment_start, Handed, PageRules, Readable,
 };
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::storage::table::Table;
-use crate::throughput::{Kind, Meter};
 use crate::validate::{self, Constraints};
 
 /// The most segments of a parallel scan.
