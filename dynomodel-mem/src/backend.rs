@@ -19,7 +19,9 @@ use dynomodel::backend::{
 };
 use dynomodel::Result;
 
-use crate::{durable, faults, partiql, read::typed, streams, transact, MemBackend};
+use crate::{
+    durable, faults, frontends::partiql, ops::streams, ops::transact, read::typed, MemBackend,
+};
 
 #[async_trait::async_trait]
 impl Backend for MemBackend {

@@ -127,28 +127,20 @@
 #![forbid(unsafe_code)]
 
 mod backend;
-mod batch;
 mod config;
-mod create;
 pub mod durable;
 mod expr;
 pub mod faults;
 // The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
 // test replaying their corpora): hidden, not part of the API.
+mod frontends;
 #[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
 #[doc(hidden)]
 pub mod fuzzing;
-mod items;
-mod legacy;
 mod metering;
-mod partiql;
+mod ops;
 mod read;
 mod storage;
-mod streams;
-mod tags;
-mod transact;
-mod ttl;
-mod update_table;
 mod validate;
 
 #[cfg(feature = "server")]

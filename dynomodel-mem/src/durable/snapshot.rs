@@ -30,10 +30,10 @@ use super::record::{time_from, time_to};
 use super::report::SnapshotError;
 use super::streams;
 use super::{dir::FORMAT_VERSION, Damage};
+use crate::ops::streams::Stream;
 use crate::protocol::records as codec;
 use crate::storage::state::State;
 use crate::storage::table::Table;
-use crate::streams::Stream;
 use crate::MemBackend;
 
 /// Items per frame.

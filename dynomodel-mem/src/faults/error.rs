@@ -74,7 +74,7 @@ fn cancelled(at: usize, entries: usize, reason: CancellationReason) -> Error {
             false => CancellationReason::none(),
         })
         .collect();
-    crate::transact::cancelled(reasons)
+    crate::ops::transact::cancelled(reasons)
 }
 
 /// A code and message onto the variant the AWS backend would give them.

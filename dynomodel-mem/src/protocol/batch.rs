@@ -114,7 +114,7 @@ fn without_respellings(keys: Vec<Item>, sent: &[Value]) -> Vec<Item> {
         .iter()
         .zip(sent)
         .map(|(key, sent)| {
-            let Some(form) = crate::batch::hashable(key).filter(|_| numeric(key)) else {
+            let Some(form) = crate::ops::batch::hashable(key).filter(|_| numeric(key)) else {
                 return false;
             };
             let first_spelling = spellings.insert(sent.to_string());

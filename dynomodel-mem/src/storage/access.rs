@@ -9,7 +9,7 @@ use dynomodel::backend::{BatchWriteItemInput, BatchWriteItemOutput, PutItemInput
 use dynomodel::Result;
 
 use crate::storage::state::State;
-use crate::{durable, storage::lock, streams, MemBackend};
+use crate::{durable, ops::streams, storage::lock, MemBackend};
 
 impl MemBackend {
     /// The request of the engine-wide write `command`, encoded for the log when in durable mode

@@ -184,7 +184,7 @@ pub(crate) struct Lifecycle {
     /// `BillingModeSummary.LastUpdateToPayPerRequestDateTime`.
     pub last_update_to_pay_per_request: Option<DateTime<Utc>>,
     /// When the table switched from provisioned to on-demand, for the rolling window of
-    /// [`rules::billing_switch_window`](crate::update_table::rules::billing_switch_window) (the last few only).
+    /// [`rules::billing_switch_window`](crate::ops::update_table::rules::billing_switch_window) (the last few only).
     pub switches_to_pay_per_request: Vec<DateTime<Utc>>,
     /// `LatestStreamArn` and `LatestStreamLabel`.
     pub latest_stream: Option<(String, String)>,

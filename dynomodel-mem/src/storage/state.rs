@@ -15,8 +15,8 @@ use dynomodel::{Error, Result};
 use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
+use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
-use crate::transact::tokens::Tokens;
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 
 use crate::read::Source;
@@ -55,9 +55,9 @@ pub(crate) struct State {
     /// Provisioned throughput enforcement (off unless configured).
     throughput: Throughput,
     /// The engine's stream sequence numbers (one counter for all streams).
-    sequence: crate::streams::Sequence,
+    sequence: crate::ops::streams::Sequence,
     /// The streams of deleted tables, readable until their records age out.
-    retired_streams: Vec<crate::streams::Stream>,
+    retired_streams: Vec<crate::ops::streams::Stream>,
 }
 
 impl State {
@@ -178,9 +178,9 @@ impl State {
     /// request, DynamoDB immediately returns a response with a TableStatus of CREATING", the API
     /// reference; DynamoDB Local 3.3 answers ACTIVE).
     pub(crate) fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
-        crate::create::create_table(&input)?;
+        crate::ops::create::create_table(&input)?;
         // Tags are checked with the rest of the request: an invalid tag creates no table.
-        crate::tags::validate_create_tags(&input.tags)?;
+        crate::ops::tags::validate_create_tags(&input.tags)?;
         let now = self.clock.now();
         // Tables whose deletion is over are forgotten here, the one place a name is taken again; their
         // streams stay readable until they age out.
@@ -220,10 +220,10 @@ impl State {
         if on_demand {
             table.lifecycle.last_update_to_pay_per_request = Some(now);
         }
-        crate::tags::store_create_tags(&mut table, &input.tags);
+        crate::ops::tags::store_create_tags(&mut table, &input.tags);
         let generation = table.lifecycle.next_generation();
         let created = Transition::new(now, self.config.transition, generation);
-        crate::update_table::created_stream(&mut table, created, self.stream_context());
+        crate::ops::update_table::created_stream(&mut table, created, self.stream_context());
         table.lifecycle.created = Some(created);
         let table_description = table.describe(&View::fresh(now, generation));
         // Its buckets start now (and fill while it is idle), not at its first request.
@@ -262,7 +262,7 @@ impl State {
                 table_description: table.describe_deleted(&view),
             });
         }
-        crate::update_table::check_delete_table(table, &view)?;
+        crate::ops::update_table::check_delete_table(table, &view)?;
         let generation = table.lifecycle.next_generation();
         let deleted = Transition::new(now, transition, generation);
         table.lifecycle.deleted = Some(deleted);
@@ -344,8 +344,8 @@ fn table_id(name: &str, serial: u64) -> String {
 /// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`streams/`).
 impl State {
     /// What a new stream needs from the engine.
-    pub(crate) fn stream_context(&self) -> crate::streams::StreamContext {
-        crate::streams::StreamContext {
+    pub(crate) fn stream_context(&self) -> crate::ops::streams::StreamContext {
+        crate::ops::streams::StreamContext {
             clock: self.clock.clone(),
             sequence: self.sequence.clone(),
             region: self.config.region.clone(),
@@ -354,7 +354,9 @@ impl State {
 
     /// Every stream: those of the tables (deleted ones included until forgotten), then those of
     /// forgotten tables. Streams of forgotten tables with nothing left are dropped first.
-    pub(crate) fn streams_mut(&mut self) -> impl Iterator<Item = &mut crate::streams::Stream> + '_ {
+    pub(crate) fn streams_mut(
+        &mut self,
+    ) -> impl Iterator<Item = &mut crate::ops::streams::Stream> + '_ {
         let now = self.clock.now();
         self.retired_streams.retain(|s| !s.gone(now));
         self.tables
@@ -412,12 +414,12 @@ impl State {
     }
 
     /// The streams of tables deleted and forgotten, readable until their records age out.
-    pub(crate) fn retired_streams(&self) -> &[crate::streams::Stream] {
+    pub(crate) fn retired_streams(&self) -> &[crate::ops::streams::Stream] {
         &self.retired_streams
     }
 
     /// Restores a stream of a forgotten table.
-    pub(crate) fn retire_stream(&mut self, stream: crate::streams::Stream) {
+    pub(crate) fn retire_stream(&mut self, stream: crate::ops::streams::Stream) {
         self.retired_streams.push(stream);
     }
 }
@@ -435,7 +437,7 @@ impl Locked<'_> {
         input: &QueryInput,
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<QueryOutput> {
-        let legacy = crate::legacy::query(input, || {
+        let legacy = crate::frontends::legacy::query(input, || {
             let table = self.table(&input.table_name).ok()?;
             let source =
                 Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
@@ -443,13 +445,13 @@ impl Locked<'_> {
         })?;
         crate::read::query::query(
             legacy.as_ref().unwrap_or(input),
-            crate::legacy::query_origins(input),
+            crate::frontends::legacy::query_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
             sink,
         )
-        .map_err(|e| crate::legacy::query_error(input, e))
+        .map_err(|e| crate::frontends::legacy::query_error(input, e))
     }
 
     /// `Scan`.
@@ -463,10 +465,10 @@ impl Locked<'_> {
         input: &ScanInput,
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<ScanOutput> {
-        let legacy = crate::legacy::scan(input)?;
+        let legacy = crate::frontends::legacy::scan(input)?;
         crate::read::scan::scan(
             legacy.as_ref().unwrap_or(input),
-            crate::legacy::scan_origins(input),
+            crate::frontends::legacy::scan_origins(input),
             self.clock().now(),
             |name| self.table(name),
             self.meter(),

@@ -19,14 +19,14 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 
+use crate::ops::streams::Stream;
+use crate::ops::ttl::expiry::TtlState;
 use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
 use crate::storage::partition::Partition;
 use crate::storage::stored::StoredItem;
-use crate::streams::Stream;
-use crate::ttl::expiry::TtlState;
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use dynomodel::backend::{ExpressionAttributeNames, TransactGet, TransactWriteItem};
 use dynomodel::Item;
 
-use crate::batch::render::java_map;
+use crate::ops::batch::render::java_map;
 
 /// A Lombok `toString` being written: `Name(a=…, b=null, …)`.
 struct Lombok<'o> {

@@ -31,9 +31,9 @@ use super::{constraints, DUPLICATES};
 use crate::expr::eval::Step;
 use crate::expr::request::{self, Maps, Param};
 use crate::expr::{projection, ExprKind, Origin};
-use crate::items::projection_keys;
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Meter, Throttled};
+use crate::ops::items::projection_keys;
 use crate::read;
 use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;
@@ -136,11 +136,11 @@ impl TableRead<'_, '_> {
 impl Locked<'_> {
     /// `BatchGetItem`.
     pub(crate) fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        let Some(translated) = crate::legacy::batch_get_item(input)? else {
+        let Some(translated) = crate::frontends::legacy::batch_get_item(input)? else {
             return self.batch_get_expressions(input, Origin::Request);
         };
         let mut output = self.batch_get_expressions(&translated, Origin::Legacy)?;
-        crate::legacy::restore_unprocessed(input, &mut output);
+        crate::frontends::legacy::restore_unprocessed(input, &mut output);
         Ok(output)
     }
 

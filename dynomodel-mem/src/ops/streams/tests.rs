@@ -15,9 +15,9 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Item, Number};
 
 use crate::config::EngineConfig;
+use crate::ops::streams::api::StreamSource;
 use crate::storage::clock::{Clock, EngineClock, ManualClock};
 use crate::storage::state::State;
-use crate::streams::api::StreamSource;
 
 fn engine() -> (State, ManualClock) {
     let clock = ManualClock::default();

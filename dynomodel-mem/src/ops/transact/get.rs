@@ -1,6 +1,6 @@
 //! TransactGetItems: up to 100 reads by key, from one or more tables, as one snapshot.
 //!
-//! Each Get is a GetItem (`crate::items::check_get` and `read_item_sized`): the same placeholder, projection
+//! Each Get is a GetItem (`crate::ops::items::check_get` and `read_item_sized`): the same placeholder, projection
 //! and key checks. The order of checks and which failures are reasons are in the [module
 //! docs](super); for a Get:
 //! - request errors: the member constraints, a table name, the placeholder maps, the key's values, the
@@ -25,9 +25,9 @@ use dynomodel::{item_size, CancellationCode, CancellationReason, Error, Result};
 use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::expr::request::Maps;
 use crate::expr::Origin;
-use crate::items::{check_get, projection_keys, read_item_sized};
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Throttled};
+use crate::ops::items::{check_get, projection_keys, read_item_sized};
 use crate::storage::lock::Locked;
 use crate::validate;
 

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use dynomodel::backend::{GlobalSecondaryIndexUpdate, UpdateTableInput};
 use dynomodel::Result;
 
-use crate::create::{capacity_bounds, invalid, key_schema_length, throughput_bounds};
+use crate::ops::create::{capacity_bounds, invalid, key_schema_length, throughput_bounds};
 use crate::validate::{self, Constraints};
 
 /// The live service's answer to an UpdateTable that changes nothing (DDB-TABLE-015, 2026). The list
@@ -109,7 +109,7 @@ pub(super) fn check(input: &UpdateTableInput) -> Result<()> {
             )));
         }
         if let GlobalSecondaryIndexUpdate::Create(index) = update {
-            crate::create::projection_shape(&index.projection)?;
+            crate::ops::create::projection_shape(&index.projection)?;
         }
     }
     if let Some(spec) = &input.stream_specification {

@@ -2,7 +2,7 @@
 //!
 //! The order of checks and the split between request errors and cancellation reasons are in the
 //! [module docs](super). Each action runs the single-item operation's own checks and plan
-//! (`crate::items`): a Put is PutItem's, an Update UpdateItem's, a Delete DeleteItem's, and a
+//! (`crate::ops::items`): a Put is PutItem's, an Update UpdateItem's, a Delete DeleteItem's, and a
 //! ConditionCheck DeleteItem's without the delete.
 //!
 //! # The 4 MB limit
@@ -33,12 +33,12 @@ use super::{
 };
 use crate::expr::request::{self, Maps, Prepared};
 use crate::expr::{update, Origin};
-use crate::items::{
+use crate::metering::capacity::{self, Consumed, PerTable};
+use crate::metering::throughput::Kind;
+use crate::ops::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
 };
-use crate::metering::capacity::{self, Consumed, PerTable};
-use crate::metering::throughput::Kind;
 use crate::storage::collection;
 use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;

@@ -14,7 +14,7 @@ use dynomodel::backend::{
 use dynomodel::{Error, Result};
 
 use super::busy::limit_exceeded;
-use crate::create::{capacity_bounds, invalid, key_schema_shape, MAX_GSI};
+use crate::ops::create::{capacity_bounds, invalid, key_schema_shape, MAX_GSI};
 use crate::storage::table::Table;
 
 /// The largest capacity value the API accepts.

@@ -25,10 +25,10 @@ pub(crate) use busy::delete_table as check_delete_table;
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
 
+use crate::ops::streams::{Stream, StreamContext, StreamOrigin};
 use crate::storage::index::Index;
 use crate::storage::state::State;
 use crate::storage::table::Table;
-use crate::streams::{Stream, StreamContext, StreamOrigin};
 
 /// DescribeLimits' answer: the default quotas of an AWS account per region ("Service, account, and
 /// table quotas in Amazon DynamoDB": 80,000 read and write capacity units per account, 40,000 per

@@ -476,8 +476,8 @@ pub(crate) fn and_all(ph: &mut Gen<'_>, terms: &[&Expr]) -> Result<Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partiql::ast::Statement;
-    use crate::partiql::parser::parse;
+    use crate::frontends::partiql::ast::Statement;
+    use crate::frontends::partiql::parser::parse;
 
     fn filter_of(text: &str) -> Expr {
         match parse(text) {
