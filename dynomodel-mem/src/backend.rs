@@ -109,7 +109,7 @@ impl Backend for MemBackend {
         input: GetItemInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<GetItemOutput> {
-        // The item goes to the sink straight from its stored form (typed_read.rs).
+        // The item goes to the sink straight from its stored form (read/typed.rs).
         typed::get_item_into(self, input, sink).await
     }
 
@@ -148,7 +148,7 @@ impl Backend for MemBackend {
         input: QueryInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
-        // The page's items go to the sink straight from their stored form (typed_read.rs).
+        // The page's items go to the sink straight from their stored form (read/typed.rs).
         typed::query_into(self, input, sink).await
     }
 

@@ -1,5 +1,4 @@
-//! Front ends that translate other request languages into the operations: the legacy parameters
-//! ([`legacy`]: `Expected`, `AttributeUpdates`, `KeyConditions`, …) and PartiQL ([`partiql`]).
+//! Front ends that translate another request language into the operations: PartiQL
+//! ([`partiql`]: ExecuteStatement, BatchExecuteStatement, ExecuteTransaction).
 
-pub(crate) mod legacy;
 pub(crate) mod partiql;

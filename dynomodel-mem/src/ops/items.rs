@@ -268,7 +268,7 @@ impl Locked<'_> {
     /// `PutItem`.
     pub(crate) fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let (input, origin) = crate::frontends::legacy::put_item(input)?;
+        let (input, origin) = crate::ops::legacy::put_item(input)?;
         let action = PutAction {
             item: &input.item,
             condition: input.condition_expression.as_deref(),
@@ -317,7 +317,7 @@ impl Locked<'_> {
 
     /// `GetItem` up to the stored item, which `read` turns into what the caller wants (given the
     /// request's projection, if any, to apply to the decoded item): `get_item` decodes it, the typed
-    /// read (`typed_read.rs`) hands its attributes to a sink. One path for both, so that their
+    /// read (`read/typed.rs`) hands its attributes to a sink. One path for both, so that their
     /// checks, errors and capacity are the same. The output's `item` is `None`.
     pub(crate) fn get_stored<T>(
         &self,
@@ -325,7 +325,7 @@ impl Locked<'_> {
         read: impl FnOnce(&StoredItem, Option<&dyn Fn(&Item) -> Item>) -> T,
     ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
-        let legacy = crate::frontends::legacy::get_item(input)?;
+        let legacy = crate::ops::legacy::get_item(input)?;
         let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let maps = Maps {
@@ -379,7 +379,7 @@ impl Locked<'_> {
     /// `DeleteItem`.
     pub(crate) fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let legacy = crate::frontends::legacy::delete_item(input)?;
+        let legacy = crate::ops::legacy::delete_item(input)?;
         let origin = Origin::of(legacy.is_some());
         let input = legacy.as_ref().unwrap_or(input);
         let action = KeyAction {
@@ -421,11 +421,11 @@ impl Locked<'_> {
     /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item).
     pub(crate) fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        match crate::frontends::legacy::update_item(input)? {
+        match crate::ops::legacy::update_item(input)? {
             None => self.update_item_expressions(input, Origin::Request),
             Some(translated) => self
                 .update_item_expressions(&translated, Origin::Legacy)
-                .map_err(crate::frontends::legacy::update_error),
+                .map_err(crate::ops::legacy::update_error),
         }
     }
 

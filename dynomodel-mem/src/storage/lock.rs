@@ -70,7 +70,7 @@ enum Held<'a> {
 }
 
 /// The tables an item request holds, and the engine-wide pieces beside them: what the item
-/// operations (`items.rs`, `batch/`, `transact/`, Query and Scan) run on.
+/// operations (`ops/items.rs`, `ops/batch/`, `ops/transact/`, Query and Scan) run on.
 pub(crate) struct Locked<'a> {
     state: &'a State,
     /// Sorted by name (the order they were locked in).

@@ -1,15 +1,12 @@
-//! The database: tables by name, the expression parse cache, the clock and the transactions'
-//! `ClientRequestToken`s, and the table operations (the item operations are in `items.rs`, the batches
-//! in `batch/`, the transactions in `transact/`). Each table sits behind a lock of its own; what holds
-//! which lock, and in which order, is in `lock.rs`.
+//! The catalog: tables by name, the expression parse cache, the clock and the transactions'
+//! `ClientRequestToken`s, with the primitives the table operations use (their rules are in
+//! [`ops::tables`](crate::ops::tables) and [`ops::update_table`](crate::ops::update_table)). Each
+//! table sits behind a lock of its own; what holds which lock, and in which order, is in
+//! [`lock`](super::lock).
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
-use dynomodel::backend::{
-    BillingMode, CreateTableInput, CreateTableOutput, DeleteTableInput, DeleteTableOutput,
-    DescribeTableInput, DescribeTableOutput, ListTablesInput, ListTablesOutput,
-};
 use dynomodel::{Error, Result};
 
 use crate::config::EngineConfig;
@@ -17,20 +14,12 @@ use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
-use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
-
-use crate::read::Source;
-use crate::storage::lifecycle::{Transition, View};
-use crate::storage::lock::{owned, read, Locked};
-use crate::storage::table::{Table, TableSchema};
-use crate::validate::{self, Constraints};
+use crate::storage::lock::{owned, read};
+use crate::storage::table::Table;
 
 /// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do
 /// operations on a non-existent table" for every operation.
 const NOT_FOUND: &str = "Requested resource not found";
-
-/// ListTables' default and maximum page size.
-const MAX_LIST_LIMIT: i32 = 100;
 
 /// Real DynamoDB's ResourceNotFoundException for item operations on a missing table.
 pub(crate) fn missing_table() -> Error {
@@ -172,173 +161,11 @@ impl State {
     pub(crate) fn cells(&self) -> impl Iterator<Item = &RwLock<Table>> + '_ {
         self.tables.values()
     }
-
-    /// `CreateTable`. The table and its indexes are CREATING for the engine's transition time; the
-    /// response says CREATING even when that is zero, as DynamoDB's does ("Upon receiving a CreateTable
-    /// request, DynamoDB immediately returns a response with a TableStatus of CREATING", the API
-    /// reference; DynamoDB Local 3.3 answers ACTIVE).
-    pub(crate) fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
-        crate::ops::create::create_table(&input)?;
-        // Tags are checked with the rest of the request: an invalid tag creates no table.
-        crate::ops::tags::validate_create_tags(&input.tags)?;
-        let now = self.clock.now();
-        // Tables whose deletion is over are forgotten here, the one place a name is taken again; their
-        // streams stay readable until they age out.
-        let gone: Vec<String> = self
-            .tables
-            .iter_mut()
-            .filter_map(|(name, t)| owned(t).lifecycle.gone(now).then(|| name.clone()))
-            .collect();
-        for name in gone {
-            self.forget_table(&name);
-        }
-        if self.tables.contains_key(&input.table_name) {
-            // Real DynamoDB, for an ACTIVE, CREATING or DELETING table alike (the ack-api-quirks lab's
-            // catalogue, DDB-TABLE-444); DynamoDB Local 3.3 says "Cannot create preexisting table".
-            return Err(Error::ResourceInUse {
-                message: format!("Table already exists: {}", input.table_name),
-            });
-        }
-        self.created += 1;
-        let schema = TableSchema {
-            table_id: table_id(&input.table_name, self.created),
-            name: input.table_name.clone(),
-            attribute_definitions: input.attribute_definitions,
-            key_schema: input.key_schema,
-            billing_mode: input.billing_mode,
-            provisioned_throughput: input.provisioned_throughput,
-            local_secondary_indexes: input.local_secondary_indexes,
-            global_secondary_indexes: input.global_secondary_indexes,
-            stream_specification: input.stream_specification,
-            table_class: input.table_class,
-            deletion_protection_enabled: input.deletion_protection_enabled.unwrap_or(false),
-            arn: self.config.table_arn(&input.table_name),
-            created: now,
-        };
-        let on_demand = schema.billing_mode == Some(BillingMode::PayPerRequest);
-        let mut table = Table::new(schema);
-        if on_demand {
-            table.lifecycle.last_update_to_pay_per_request = Some(now);
-        }
-        crate::ops::tags::store_create_tags(&mut table, &input.tags);
-        let generation = table.lifecycle.next_generation();
-        let created = Transition::new(now, self.config.transition, generation);
-        crate::ops::update_table::created_stream(&mut table, created, self.stream_context());
-        table.lifecycle.created = Some(created);
-        let table_description = table.describe(&View::fresh(now, generation));
-        // Its buckets start now (and fill while it is idle), not at its first request.
-        self.throughput.settle(&table, now);
-        self.tables.insert(input.table_name, RwLock::new(table));
-        Ok(CreateTableOutput { table_description })
-    }
-
-    /// `DescribeTable`.
-    pub(crate) fn describe_table(&self, input: &DescribeTableInput) -> Result<DescribeTableOutput> {
-        validate::table_name(&input.table_name)?;
-        let table = self
-            .existing_table(&input.table_name)
-            .ok_or_else(|| table_not_found(&input.table_name))?;
-        Ok(DescribeTableOutput {
-            table: table.describe(&View::at(self.clock.now())),
-        })
-    }
-
-    /// `DeleteTable`: the table is DELETING for the engine's transition time (still listed and
-    /// described, still serving item operations), then gone; with no transition time it is removed at
-    /// once. The response says DELETING either way (DynamoDB Local 3.3 says ACTIVE). Refused while
-    /// deletion protection is on or a change is in progress; a table already DELETING is described
-    /// again without an error ("If table is already in the DELETING state, no error is returned", the
-    /// API reference).
-    pub(crate) fn delete_table(&mut self, input: &DeleteTableInput) -> Result<DeleteTableOutput> {
-        validate::table_name(&input.table_name)?;
-        let now = self.clock.now();
-        let transition = self.config.transition;
-        let view = View::at(now);
-        let table = self
-            .existing_table_mut(&input.table_name)
-            .ok_or_else(|| table_not_found(&input.table_name))?;
-        if table.lifecycle.deleting_table() {
-            return Ok(DeleteTableOutput {
-                table_description: table.describe_deleted(&view),
-            });
-        }
-        crate::ops::update_table::check_delete_table(table, &view)?;
-        let generation = table.lifecycle.next_generation();
-        let deleted = Transition::new(now, transition, generation);
-        table.lifecycle.deleted = Some(deleted);
-        // Deleting a table disables its stream; the records stay readable for 24 hours.
-        table.disable_stream(deleted);
-        let table_description = table.describe_deleted(&View::fresh(now, generation));
-        if transition.is_zero() {
-            self.forget_table(&input.table_name);
-        }
-        Ok(DeleteTableOutput { table_description })
-    }
-
-    /// `ListTables`: names in order, after `ExclusiveStartTableName`, at most `Limit`.
-    pub(crate) fn list_tables(&self, input: &ListTablesInput) -> Result<ListTablesOutput> {
-        let mut c = Constraints::default();
-        if let Some(start) = &input.exclusive_start_table_name {
-            c.name(start, "exclusiveStartTableName");
-        }
-        // Real DynamoDB's constraint form; DynamoDB Local 3.3 says "Limit must be greater than or equal
-        // to 1" and "Limit in ListTables must be <= 100".
-        if let Some(limit) = input.limit {
-            c.at_least(i64::from(limit), 1, "limit");
-            if limit > MAX_LIST_LIMIT {
-                c.fail(
-                    validate::quoted(&limit.to_string()),
-                    "limit",
-                    "Member must have value less than or equal to 100",
-                );
-            }
-        }
-        c.finish()?;
-        let limit = usize::try_from(input.limit.unwrap_or(MAX_LIST_LIMIT)).unwrap_or(0);
-        let from = match &input.exclusive_start_table_name {
-            Some(start) => std::ops::Bound::Excluded(start.as_str()),
-            None => std::ops::Bound::Unbounded,
-        };
-        let now = self.clock.now();
-        // A DELETING table is listed until its deletion is over.
-        let mut names = self
-            .tables
-            .range::<str, _>((from, std::ops::Bound::Unbounded))
-            .filter(|(_, t)| !read(t).lifecycle.gone(now))
-            .map(|(name, _)| name.clone())
-            .peekable();
-        let table_names: Vec<String> = names.by_ref().take(limit).collect();
-        // Only when more names follow (as DynamoDB Local 3.3 and the API reference's "If you do not
-        // receive a LastEvaluatedTableName value in the response, this means that there are no more
-        // table names to be retrieved"); a page that ends exactly at the last table has none.
-        let last_evaluated_table_name = match names.peek() {
-            Some(_) => table_names.last().cloned(),
-            None => None,
-        };
-        Ok(ListTablesOutput {
-            table_names,
-            last_evaluated_table_name,
-        })
-    }
 }
 
 /// Real DynamoDB's message for DescribeTable/DeleteTable on a missing table (dynalite's recording).
 pub(crate) fn table_not_found(name: &str) -> Error {
     Error::resource_not_found(format!("{NOT_FOUND}: Table: {name} not found"))
-}
-
-/// A table id in UUID form, unique per table created in this engine and deterministic across runs.
-fn table_id(name: &str, serial: u64) -> String {
-    let a = crate::storage::key::KeyValue::S(format!("{name}\u{0}{serial}")).stable_hash();
-    let b = crate::storage::key::KeyValue::N(serial.into()).stable_hash();
-    format!(
-        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xfff,
-        b >> 52,
-        b & 0xffff_ffff_ffff
-    )
 }
 
 /// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`streams/`).
@@ -366,8 +193,45 @@ impl State {
             .chain(self.retired_streams.iter_mut())
     }
 
+    /// Forgets the tables whose deletion is over (their streams stay readable until they age out).
+    pub(crate) fn forget_gone_tables(&mut self, now: chrono::DateTime<chrono::Utc>) {
+        let gone: Vec<String> = self
+            .tables
+            .iter_mut()
+            .filter_map(|(name, t)| owned(t).lifecycle.gone(now).then(|| name.clone()))
+            .collect();
+        for name in gone {
+            self.forget_table(&name);
+        }
+    }
+
+    /// Whether a table of that name exists (in any status).
+    pub(crate) fn has_table(&self, name: &str) -> bool {
+        self.tables.contains_key(name)
+    }
+
+    /// Counts one more table created in this engine; answers its serial number.
+    pub(crate) fn next_table_serial(&mut self) -> u64 {
+        self.created += 1;
+        self.created
+    }
+
+    /// Adds a table to the catalog.
+    pub(crate) fn insert_table(&mut self, name: String, table: Table) {
+        self.tables.insert(name, RwLock::new(table));
+    }
+
+    /// The tables whose names follow `from`, in name order.
+    pub(crate) fn tables_from<'a>(
+        &'a self,
+        from: std::ops::Bound<&'a str>,
+    ) -> impl Iterator<Item = (&'a String, &'a RwLock<Table>)> + 'a {
+        self.tables
+            .range::<str, _>((from, std::ops::Bound::Unbounded))
+    }
+
     /// Removes table `name`, keeping its streams.
-    fn forget_table(&mut self, name: &str) {
+    pub(crate) fn forget_table(&mut self, name: &str) {
         if let Some(table) = self.tables.remove(name) {
             let mut table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
             self.retired_streams.extend(table.take_streams());
@@ -425,57 +289,6 @@ impl State {
 }
 
 /// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).
-impl Locked<'_> {
-    /// `Query`.
-    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
-        self.query_to(input, None)
-    }
-
-    /// `Query`, its items handed to `sink` when there is one (`typed_read.rs`).
-    pub(crate) fn query_to(
-        &self,
-        input: &QueryInput,
-        sink: Option<&mut dyn ItemSink>,
-    ) -> Result<QueryOutput> {
-        let legacy = crate::frontends::legacy::query(input, || {
-            let table = self.table(&input.table_name).ok()?;
-            let source =
-                Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
-            Some(source.key_schema())
-        })?;
-        crate::read::query::query(
-            legacy.as_ref().unwrap_or(input),
-            crate::frontends::legacy::query_origins(input),
-            self.clock().now(),
-            |name| self.table(name),
-            self.meter(),
-            sink,
-        )
-        .map_err(|e| crate::frontends::legacy::query_error(input, e))
-    }
-
-    /// `Scan`.
-    pub(crate) fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
-        self.scan_to(input, None)
-    }
-
-    /// `Scan`, its items handed to `sink` when there is one (`typed_read.rs`).
-    pub(crate) fn scan_to(
-        &self,
-        input: &ScanInput,
-        sink: Option<&mut dyn ItemSink>,
-    ) -> Result<ScanOutput> {
-        let legacy = crate::frontends::legacy::scan(input)?;
-        crate::read::scan::scan(
-            legacy.as_ref().unwrap_or(input),
-            crate::frontends::legacy::scan_origins(input),
-            self.clock().now(),
-            |name| self.table(name),
-            self.meter(),
-            sink,
-        )
-    }
-}
 
 /// Seeding (`dump::seed`): a fixture's tables are `ACTIVE` at once, whatever the transition time.
 #[cfg(feature = "server")]
@@ -489,77 +302,16 @@ impl State {
     }
 }
 
-/// The item operations on the whole engine, for unit tests that drive a `State` directly: every
-/// table locked for writing.
-#[cfg(test)]
-impl State {
-    /// `PutItem`.
-    pub(crate) fn put_item(
-        &mut self,
-        input: dynomodel::backend::PutItemInput,
-    ) -> Result<dynomodel::backend::PutItemOutput> {
-        self.everything().put_item(input)
-    }
-
-    /// `GetItem`.
-    pub(crate) fn get_item(
-        &self,
-        input: &dynomodel::backend::GetItemInput,
-    ) -> Result<dynomodel::backend::GetItemOutput> {
-        self.everything().get_item(input)
-    }
-
-    /// `DeleteItem`.
-    pub(crate) fn delete_item(
-        &mut self,
-        input: &dynomodel::backend::DeleteItemInput,
-    ) -> Result<dynomodel::backend::DeleteItemOutput> {
-        self.everything().delete_item(input)
-    }
-
-    /// `UpdateItem`.
-    pub(crate) fn update_item(
-        &mut self,
-        input: &dynomodel::backend::UpdateItemInput,
-    ) -> Result<dynomodel::backend::UpdateItemOutput> {
-        self.everything().update_item(input)
-    }
-
-    /// `Query`.
-    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
-        self.everything().query(input)
-    }
-
-    /// `BatchWriteItem`.
-    pub(crate) fn batch_write_item(
-        &mut self,
-        input: dynomodel::backend::BatchWriteItemInput,
-    ) -> Result<dynomodel::backend::BatchWriteItemOutput> {
-        self.everything().batch_write_item(input)
-    }
-
-    /// `TransactWriteItems`.
-    pub(crate) fn transact_write_items(
-        &mut self,
-        input: &dynomodel::backend::TransactWriteItemsInput,
-    ) -> Result<dynomodel::backend::TransactWriteItemsOutput> {
-        self.everything().transact_write_items(input)
-    }
-
-    /// Every table locked for writing.
-    fn everything(&self) -> Locked<'_> {
-        self.lock(
-            self.tables.keys().map(String::as_str),
-            crate::storage::lock::Mode::Write,
-        )
-    }
-}
-
 #[cfg(test)]
 impl State {
     /// How many `ClientRequestToken`s the engine remembers.
     pub(crate) fn tokens_len(&self) -> usize {
         self.tokens_locked().len()
+    }
+
+    /// Every table's name, for tests that lock them all.
+    pub(crate) fn table_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.tables.keys().map(String::as_str)
     }
 
     /// A table, for tests that look inside.

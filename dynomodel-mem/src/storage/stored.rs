@@ -135,7 +135,7 @@ impl StoredItem {
     /// The attributes of the item whose bytes [`StoredItem::as_bytes`] gave (a table item's or an
     /// index entry's) one by one, each name borrowed from the encoding and each value decoded:
     /// for a reader that builds its own value from them rather than an `Item` (the mapper's typed
-    /// reads, `typed_read.rs`), which saves the map and a copy of every name. Yields what
+    /// reads, `read/typed.rs`), which saves the map and a copy of every name. Yields what
     /// [`StoredItem::decode`] would hold, in the same order; damaged bytes end it where
     /// `decode_partial` stops.
     pub(crate) fn attributes_of(bytes: &[u8]) -> impl Iterator<Item = (&str, AttributeValue)> + '_ {

@@ -136,11 +136,11 @@ impl TableRead<'_, '_> {
 impl Locked<'_> {
     /// `BatchGetItem`.
     pub(crate) fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        let Some(translated) = crate::frontends::legacy::batch_get_item(input)? else {
+        let Some(translated) = crate::ops::legacy::batch_get_item(input)? else {
             return self.batch_get_expressions(input, Origin::Request);
         };
         let mut output = self.batch_get_expressions(&translated, Origin::Legacy)?;
-        crate::frontends::legacy::restore_unprocessed(input, &mut output);
+        crate::ops::legacy::restore_unprocessed(input, &mut output);
         Ok(output)
     }
 

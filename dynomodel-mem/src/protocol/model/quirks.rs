@@ -78,7 +78,7 @@ const TRANSACT: &[(&str, Skip)] = &[
 
 /// CreateTable: the backend checks the name (first and alone, see [`NEW_TABLE`]), key schemas (with the
 /// service's limit of 2 elements, which the model no longer has), key attribute names, index names
-/// and capacities in one list in the service's form (`create.rs`); the rest (enums, nulls, tags' and
+/// and capacities in one list in the service's form (`ops/create.rs`); the rest (enums, nulls, tags' and
 /// other members' constraints) is checked here.
 /// Tags' keys and values are the backend's, as for TagResource (see TAGS).
 const CREATE_TABLE: &[(&str, Skip)] = &[

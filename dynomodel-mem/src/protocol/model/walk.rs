@@ -442,7 +442,7 @@ fn all_constraints(kind: &Kind) -> Vec<String> {
 
 /// How the service's Java request layer renders a value of `shape` in a message: strings bare inside
 /// collections, lists `[a, b]`, maps `{k=v}`, structures `KeySchemaElement(attributeName=id,
-/// keyType=null)` (the engine's rendering of key schemas, `create.rs`).
+/// keyType=null)` (the engine's rendering of key schemas, `ops/create.rs`).
 fn render(service: &Service, shape: usize, v: &Value) -> String {
     match (&service.shapes[shape].kind, v) {
         (Kind::List { member, .. }, Value::Array(a)) => {
