@@ -380,7 +380,7 @@ impl MemBackend {
 
     fn from_parts(
         clock: storage::clock::EngineClock,
-        config: config::EngineConfig,
+        config: storage::settings::EngineConfig,
         faults: faults::Faults,
     ) -> MemBackend {
         MemBackend {

@@ -101,6 +101,8 @@ pub(crate) mod journal;
 
 #[cfg(feature = "durable")]
 mod backend;
+#[cfg(feature = "durable")]
+mod builder;
 mod check;
 #[cfg(feature = "durable")]
 pub(crate) mod clock;

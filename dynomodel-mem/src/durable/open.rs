@@ -117,7 +117,7 @@ pub(crate) fn open(
     dir: &Path,
     options: Options,
     clock: EngineClock,
-    config: crate::config::EngineConfig,
+    config: crate::storage::settings::EngineConfig,
     faults: crate::faults::Faults,
 ) -> Result<MemBackend, OpenError> {
     let started = Instant::now();

@@ -30,8 +30,8 @@ use super::report::{io_at, Damage, DamageReport, OpenError, Readable, RecoveryRe
 use super::snapshot;
 use super::storage::Storage;
 use super::writer::internal;
-use crate::config::EngineConfig;
 use crate::storage::clock::EngineClock;
+use crate::storage::settings::EngineConfig;
 use crate::MemBackend;
 
 /// The output of `future`, which must be ready at once: the engine's operations never wait (no

@@ -18,8 +18,8 @@ use super::report::RecoveryReport;
 use super::settings::{Options, SyncPolicy};
 use super::storage::{Appender, Storage};
 use super::{snapshot, Logged};
-use crate::config::EngineConfig;
 use crate::storage::clock::EngineClock;
+use crate::storage::settings::EngineConfig;
 use crate::storage::state::State;
 
 /// How long the snapshot thread waits after a failed snapshot before it tries again.

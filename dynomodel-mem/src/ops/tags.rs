@@ -182,7 +182,7 @@ fn resource_not_found(arn: &str) -> Error {
 /// The account and table name of `arn:aws:dynamodb:<region>:<account>:table/<name>`, whatever the
 /// region and account, when the name is a valid table name.
 fn table_of_arn(arn: &str) -> Option<(&str, &str)> {
-    let (region, account, resource) = crate::config::split_arn(arn)?;
+    let (region, account, resource) = crate::storage::settings::split_arn(arn)?;
     let name = resource.strip_prefix("table/")?;
     let valid_name = (3..=255).contains(&name.len())
         && name

@@ -19,7 +19,7 @@ use serde_json::Value;
 /// `arn` (a DynamoDB ARN) naming `region` instead of its own; `None` for another string or an ARN
 /// that already names it.
 pub(crate) fn present_arn(arn: &str, region: &str) -> Option<String> {
-    let (own, account, resource) = crate::config::split_arn(arn)?;
+    let (own, account, resource) = crate::storage::settings::split_arn(arn)?;
     (own != region).then(|| format!("arn:aws:dynamodb:{region}:{account}:{resource}"))
 }
 

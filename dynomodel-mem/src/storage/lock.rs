@@ -45,12 +45,12 @@ use std::sync::{MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGua
 
 use dynomodel::{Error, Result};
 
-use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::ops::streams::Stream;
 use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
+use crate::storage::settings::EngineConfig;
 use crate::storage::state::{missing_table, State};
 use crate::storage::table::Table;
 

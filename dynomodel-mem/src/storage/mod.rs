@@ -2,7 +2,7 @@
 //! and items ([`table`], [`partition`], [`stored`]), its secondary indexes ([`index`]), item
 //! collections ([`collection`]), key values and their order ([`key`], [`java_order`]), the table's
 //! lifecycle ([`lifecycle`]: statuses and transitions), the locks a request takes ([`lock`],
-//! [`access`]) and the clock ([`clock`]). Nothing here knows the operations built on it.
+//! [`access`]), the clock ([`clock`]) and the engine's settings ([`settings`]). Nothing here knows the operations built on it.
 
 pub(crate) mod access;
 pub(crate) mod clock;
@@ -13,6 +13,7 @@ pub(crate) mod key;
 pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod partition;
+pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod stored;
 pub(crate) mod table;

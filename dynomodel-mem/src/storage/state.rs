@@ -9,12 +9,12 @@ use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
 
 use dynomodel::{Error, Result};
 
-use crate::config::EngineConfig;
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
 use crate::storage::lock::{owned, read};
+use crate::storage::settings::EngineConfig;
 use crate::storage::table::Table;
 
 /// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do

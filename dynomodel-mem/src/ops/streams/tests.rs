@@ -14,9 +14,9 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::config::EngineConfig;
 use crate::ops::streams::api::StreamSource;
 use crate::storage::clock::{Clock, EngineClock, ManualClock};
+use crate::storage::settings::EngineConfig;
 use crate::storage::state::State;
 
 fn engine() -> (State, ManualClock) {

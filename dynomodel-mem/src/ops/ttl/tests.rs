@@ -10,8 +10,8 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::config::EngineConfig;
 use crate::storage::clock::{Clock, EngineClock, ManualClock};
+use crate::storage::settings::EngineConfig;
 use crate::storage::state::State;
 
 fn engine(transition: Duration) -> (State, ManualClock) {
