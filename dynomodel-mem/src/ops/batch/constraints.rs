@@ -11,7 +11,7 @@
 //!   a later dynalite recording shows the constraint form with `Value '{}'`. DynamoDB Local 3.3.1 says
 //!   "BatchGetItem must have some requests set" / "BatchWriteItem cannot have a null or no requests set".
 //! - More tables than the model allows (BatchGetItem 100, BatchWriteItem 25): the botocore service
-//!   model's map lengths, in the constraint form of DYNAMODB-FACTS §15 (no recording).
+//!   model's map lengths, in the service's member-constraint form ("Member must have length less than or equal to N"; no recording).
 //! - Table names: "Map keys must satisfy constraint: [...]", once for the map whatever the number of
 //!   bad names: dynalite's recordings of both operations, and a live-service capture for BatchGetItem
 //!   (October 2026). The model now types these keys as table ARNs (1 to 1024 characters), but the
@@ -25,7 +25,7 @@
 //!   service).
 //! - More than 100 keys or 25 writes across the tables: "Too many items requested for the
 //!   BatchGetItem call" (dynalite's recording: 100 keys in one table and 1 in another) and "... for the
-//!   BatchWriteItem call" (the API reference and DYNAMODB-FACTS §10).
+//!   BatchWriteItem call" (the API reference, `API_BatchWriteItem.html`).
 //!
 //! The rendering of each `Value '…'` is `render.rs`'s.
 

@@ -1,6 +1,6 @@
 //! `ClientRequestToken`: what makes a TransactWriteItems call idempotent.
 //!
-//! The rules (API reference, `TransactWriteItems`, ClientRequestToken; DYNAMODB-FACTS §9):
+//! The rules (the API reference, `API_TransactWriteItems.html`, ClientRequestToken):
 //! - "A client request token is valid for 10 minutes after the first request that uses it is
 //!   completed. After 10 minutes, any request with the same client token is treated as a new request."
 //!   The window is measured on the engine's [`Clock`](crate::Clock) from the moment the first call
