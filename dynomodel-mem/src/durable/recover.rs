@@ -1,7 +1,7 @@
 //! Reading a data directory back into an engine: the snapshot, then the log segments since, each file
 //! checked against the manifest and each record against its sequence number.
 //!
-//! What a crash leaves is told from damage (DESIGN §5; the guide's durability section, `docs/guide/server.md`):
+//! What a crash leaves is told from damage (the guide's durability section, `docs/guide/server.md`):
 //! - a short or torn frame at the end of the last segment, with nothing readable after it, is a torn
 //!   tail: a write the crash interrupted, never acknowledged under `always`. The caller cuts it,
 //!   keeping its bytes aside;

@@ -1,8 +1,8 @@
 //! What a request consumed: read and write capacity units, computed only when the request asked for
 //! `ReturnConsumedCapacity` (TOTAL or INDEXES), so the plain path pays nothing.
 //!
-//! Every figure comes from one size function, dynomodel's [`item_size`] (the developer guide's `CapacityUnitCalculations.html`), through the rules of
-//! the developer guide (`ProvisionedThroughput.html`, `GSI.html`, `LSI.html`):
+//! Every figure comes from one size function, dynomodel's [`item_size`] (the developer guide's
+//! `CapacityUnitCalculations.html`), through the rules of the developer guide (`ProvisionedThroughput.html`, `GSI.html`, `LSI.html`):
 //! - reads round the bytes read **up** to 4 KB units; eventually consistent ×½, transactional ×2; a
 //!   read of nothing still costs one unit;
 //! - writes round **up** to 1 KB units; a Put/Update costs the larger of the old and new item, a Delete
@@ -210,7 +210,8 @@ pub(crate) fn item_write(table: &Table, old: Option<&Item>, new: Option<&Item>) 
     consumed
 }
 
-/// The write units of an item change on one index (the developer guide's `GSI.html`, "Write capacity units").
+/// The write units of an item change on one index (the developer guide's `GSI.html`, "Write
+/// capacity units").
 fn index_write(index: &Index, old: Option<&Item>, new: Option<&Item>) -> f64 {
     let old = old.filter(|item| index.holds(item));
     let new = new.filter(|item| index.holds(item));

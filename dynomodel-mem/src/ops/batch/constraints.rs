@@ -11,7 +11,8 @@
 //!   a later dynalite recording shows the constraint form with `Value '{}'`. DynamoDB Local 3.3.1 says
 //!   "BatchGetItem must have some requests set" / "BatchWriteItem cannot have a null or no requests set".
 //! - More tables than the model allows (BatchGetItem 100, BatchWriteItem 25): the botocore service
-//!   model's map lengths, in the service's member-constraint form ("Member must have length less than or equal to N"; no recording).
+//!   model's map lengths, in the service's member-constraint form ("Member must have length less
+//!   than or equal to N"; no recording).
 //! - Table names: "Map keys must satisfy constraint: [...]", once for the map whatever the number of
 //!   bad names: dynalite's recordings of both operations, and a live-service capture for BatchGetItem
 //!   (October 2026). The model now types these keys as table ARNs (1 to 1024 characters), but the

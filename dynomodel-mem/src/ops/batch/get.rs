@@ -232,7 +232,8 @@ fn read_within_limit(
             let stored = read.table.stored(key);
             if wanted {
                 // Each item rounded by itself, then summed per table; a missing item still costs
-                // the minimum (the developer guide's `ProvisionedThroughput.html`: an empty result still costs the minimum; DynamoDB Local 3.3 alike).
+                // the minimum (the developer guide's `ProvisionedThroughput.html`; DynamoDB Local 3.3
+                // alike).
                 let cost = capacity::item_read(stored.map_or(0, StoredItem::size), consistency);
                 if let Some(meter) = meter {
                     meter.debit(read.table, Kind::Read, &cost);

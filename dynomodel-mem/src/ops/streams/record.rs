@@ -1,6 +1,7 @@
 //! The record of one item change.
 //!
-//! `SizeBytes` is the DynamoDB item size (the developer guide's `CapacityUnitCalculations.html`, [`dynomodel::item_size`]) of the keys plus that of
+//! `SizeBytes` is the DynamoDB item size (the developer guide's `CapacityUnitCalculations.html`,
+//! [`dynomodel::item_size`]) of the keys plus that of
 //! each image the record carries. Measured on DynamoDB Local 3.3 with a table keyed `pk` (S) and `sk`
 //! (N), stream NEW_AND_OLD_IMAGES, item `{pk: "p", sk: 1, x: "hello"}`: INSERT 20 (keys 7 + new 13),
 //! MODIFY to `x: "hello2"` 34 (7 + 14 + 13), REMOVE 21 (7 + 14).
@@ -68,7 +69,8 @@ impl Change<'_> {
             event_source: "aws:dynamodb".into(),
             aws_region: self.region.to_owned(),
             dynamodb: StreamRecord {
-                // Whole seconds, rounded down (the Streams API's `StreamRecord.ApproximateCreationDateTime`; DynamoDB Local answers the same).
+                // Whole seconds, rounded down (the Streams API's
+                // `StreamRecord.ApproximateCreationDateTime`; DynamoDB Local answers the same).
                 approximate_creation_date_time: DateTime::from_timestamp(now.timestamp(), 0),
                 keys,
                 new_image,

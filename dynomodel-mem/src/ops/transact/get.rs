@@ -1,6 +1,6 @@
 //! TransactGetItems: up to 100 reads by key, from one or more tables, as one snapshot.
 //!
-//! Each Get is a GetItem (`crate::ops::items::check_get` and `read_item_sized`): the same placeholder, projection
+//! Each Get is a GetItem (`ops::items::check_get` and `read_item_sized`): the same placeholder, projection
 //! and key checks. The order of checks and which failures are reasons are in the [module
 //! docs](super); for a Get:
 //! - request errors: the member constraints, a table name, the placeholder maps, the key's values, the

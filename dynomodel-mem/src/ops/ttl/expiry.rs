@@ -14,8 +14,8 @@ use dynomodel::{AttributeValue, Item, Number};
 
 use crate::storage::key::PrimaryKey;
 
-/// DynamoDB ignores expiry times more than five years in the past (DG `howitworks-ttl.html`, FACTS
-/// §13): such an item never expires. Five years of 365 days; the docs do not say how leap days count.
+/// DynamoDB ignores expiry times more than five years in the past (the developer guide's
+/// `howitworks-ttl.html`): such an item never expires. Five years of 365 days; the docs do not say how leap days count.
 pub(crate) const MAX_EXPIRY_AGE: TimeDelta = TimeDelta::days(5 * 365);
 
 /// Where a table's TTL setting stands, and the index of expiry times while it is on.
