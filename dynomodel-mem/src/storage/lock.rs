@@ -48,11 +48,11 @@ use dynomodel::{Error, Result};
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::ops::streams::Stream;
-use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
 use crate::storage::state::{missing_table, State};
 use crate::storage::table::Table;
+use crate::storage::tokens::Tokens;
 
 /// How an item request holds its tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

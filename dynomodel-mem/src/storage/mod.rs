@@ -2,7 +2,10 @@
 //! and items ([`table`], [`partition`], [`stored`]), its secondary indexes ([`index`]), item
 //! collections ([`collection`]), key values and their order ([`key`], [`java_order`]), the table's
 //! lifecycle ([`lifecycle`]: statuses and transitions), the locks a request takes ([`lock`],
-//! [`access`]), the clock ([`clock`]) and the engine's settings ([`settings`]). Nothing here knows the operations built on it.
+//! [`access`]), the transactions' `ClientRequestToken` store ([`tokens`]), the clock ([`clock`])
+//! and the engine's settings ([`settings`]). It is meant to know nothing of the layers built on it;
+//! `scripts/module-graph` lists the few imports that still run upward (ARCHITECTURE.md says how
+//! they go).
 
 pub(crate) mod access;
 pub(crate) mod clock;
@@ -17,3 +20,4 @@ pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod stored;
 pub(crate) mod table;
+pub(crate) mod tokens;

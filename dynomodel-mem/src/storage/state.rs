@@ -11,11 +11,11 @@ use dynomodel::{Error, Result};
 
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
-use crate::ops::transact::tokens::Tokens;
 use crate::storage::clock::EngineClock;
 use crate::storage::lock::{owned, read};
 use crate::storage::settings::EngineConfig;
 use crate::storage::table::Table;
+use crate::storage::tokens::Tokens;
 
 /// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do
 /// operations on a non-existent table" for every operation.
@@ -287,8 +287,6 @@ impl State {
         self.retired_streams.push(stream);
     }
 }
-
-/// Query and Scan (kept apart from the item operations above so that both evolve without conflicts).
 
 /// Seeding (`dump::seed`): a fixture's tables are `ACTIVE` at once, whatever the transition time.
 #[cfg(feature = "server")]

@@ -71,7 +71,6 @@
 
 pub(crate) mod get;
 mod render;
-pub(crate) mod tokens;
 pub(crate) mod write;
 
 use std::collections::HashSet;

@@ -27,7 +27,6 @@ use dynomodel::{
     attribute_size, AttributeValue, CancellationCode, CancellationReason, Error, Item, Result,
 };
 
-use super::tokens::{self, Seen};
 use super::{
     cancelled, check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD,
 };
@@ -44,6 +43,7 @@ use crate::storage::key::PrimaryKey;
 use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
+use crate::storage::tokens::{self, Seen};
 use crate::validate::{self, KeyContext, MAX_EXPRESSION_VALUE_DEPTH};
 
 /// The message of a failed ConditionCheck (DynamoDB Local 3.3.1 adds the period for this action
