@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates dynomodel-mem/src/server/wire/model/generated.rs from botocore's service models.
+"""Generates dynomodel-mem/src/protocol/model/generated.rs from botocore's service models.
 
 Usage: scripts/gen-service-model.py [OUTPUT]   (default: the checked-in file; "-" for stdout)
 

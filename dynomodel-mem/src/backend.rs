@@ -19,7 +19,9 @@ use dynomodel::backend::{
 };
 use dynomodel::Result;
 
-use crate::{durable, faults, partiql, streams, transact, typed_read, MemBackend};
+use crate::{
+    durable, faults, frontends::partiql, ops::streams, ops::transact, read::typed, MemBackend,
+};
 
 #[async_trait::async_trait]
 impl Backend for MemBackend {
@@ -107,8 +109,8 @@ impl Backend for MemBackend {
         input: GetItemInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<GetItemOutput> {
-        // The item goes to the sink straight from its stored form (typed_read.rs).
-        typed_read::get_item_into(self, input, sink).await
+        // The item goes to the sink straight from its stored form (read/typed.rs).
+        typed::get_item_into(self, input, sink).await
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
@@ -146,8 +148,8 @@ impl Backend for MemBackend {
         input: QueryInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
-        // The page's items go to the sink straight from their stored form (typed_read.rs).
-        typed_read::query_into(self, input, sink).await
+        // The page's items go to the sink straight from their stored form (read/typed.rs).
+        typed::query_into(self, input, sink).await
     }
 
     async fn scan_into(
@@ -155,7 +157,7 @@ impl Backend for MemBackend {
         input: ScanInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<ScanOutput> {
-        typed_read::scan_into(self, input, sink).await
+        typed::scan_into(self, input, sink).await
     }
 
     async fn batch_get_item(&self, mut input: BatchGetItemInput) -> Result<BatchGetItemOutput> {

@@ -1,154 +1,12 @@
-//! How an engine is set up: [`MemBackend::builder`](crate::MemBackend::builder).
+//! How an engine is set up: [`MemBackend::builder`](crate::MemBackend::builder). The settings it
+//! gathers are kept by the catalog ([`EngineConfig`]); durable mode's own settings and `open()` are
+//! in `durable/builder.rs`.
 
 use std::time::Duration;
 
-use crate::clock::{Clock, EngineClock};
+use crate::storage::clock::{Clock, EngineClock};
+use crate::storage::settings::EngineConfig;
 use crate::MemBackend;
-
-/// The settings an engine keeps for its lifetime.
-#[derive(Debug, Clone)]
-pub(crate) struct EngineConfig {
-    /// The region in ARNs.
-    pub region: String,
-    /// The region was set ([`MemBackendBuilder::region`]): the engine is that region's alone. Without
-    /// one, the engine answers every region (see [`EngineConfig::table_name_of`]) and its server
-    /// names each client's own region in its answers.
-    pub region_pinned: bool,
-    /// The account id in ARNs.
-    pub account: String,
-    /// How long a table or index stays `CREATING`, `UPDATING` or `DELETING` (by the engine's clock).
-    pub transition: Duration,
-    /// The largest item collection (table items plus LSI entries of one partition key) of a table
-    /// with local secondary indexes, in bytes.
-    pub item_collection_size_limit: usize,
-    /// Provisioned throughput enforcement (`None`: off, the default).
-    pub throughput: Option<crate::ThroughputEnforcement>,
-}
-
-impl Default for EngineConfig {
-    /// DynamoDB Local's region and account (so ARNs compare equal in the dual-backend suite), and
-    /// transitions that finish at once, as on DynamoDB Local.
-    fn default() -> EngineConfig {
-        EngineConfig {
-            region: "ddblocal".into(),
-            region_pinned: false,
-            account: "000000000000".into(),
-            transition: Duration::ZERO,
-            item_collection_size_limit: crate::collection::DEFAULT_LIMIT,
-            throughput: None,
-        }
-    }
-}
-
-impl EngineConfig {
-    /// The ARN of table `name`: `arn:aws:dynamodb:<region>:<account>:table/<name>`.
-    pub(crate) fn table_arn(&self, name: &str) -> String {
-        format!(
-            "arn:aws:dynamodb:{}:{}:table/{name}",
-            self.region, self.account
-        )
-    }
-
-    /// The table a request names: `name`, or the table of an ARN of this engine's account and region.
-    /// `None` for an ARN of another account (or of something other than a table), which no table here
-    /// can match, or of another region when the region is pinned. An engine without a region of its
-    /// own is one database that answers every region (the server names each client's region in its
-    /// answers, `server/wire/region.rs`), so an ARN of any region names its table.
-    pub(crate) fn table_name_of<'a>(&self, name: &'a str) -> Option<&'a str> {
-        if !name.starts_with("arn:") {
-            return Some(name);
-        }
-        let (region, account, resource) = split_arn(name)?;
-        if account != self.account || !self.serves_region(region) {
-            return None;
-        }
-        resource
-            .strip_prefix("table/")
-            .filter(|table| !table.is_empty() && !table.contains('/'))
-    }
-
-    /// Whether an ARN of `region` may name this engine's resources: any region unless pinned.
-    pub(crate) fn serves_region(&self, region: &str) -> bool {
-        !self.region_pinned || region == self.region
-    }
-
-    /// `arn` (one of this engine's ARNs, as a client sends it back) with the engine's own region in
-    /// it, as the engine stores its ARNs: a client of an engine without a region of its own holds ARNs
-    /// that name its region. Any other string is returned as it is.
-    pub(crate) fn own_arn<'a>(&self, arn: &'a str) -> std::borrow::Cow<'a, str> {
-        match split_arn(arn) {
-            Some((region, account, resource))
-                if region != self.region && self.serves_region(region) =>
-            {
-                format!("arn:aws:dynamodb:{}:{account}:{resource}", self.region).into()
-            }
-            _ => arn.into(),
-        }
-    }
-}
-
-/// The region, account and resource (`table/NAME…`) of a DynamoDB ARN.
-pub(crate) fn split_arn(arn: &str) -> Option<(&str, &str, &str)> {
-    let rest = arn.strip_prefix("arn:aws:dynamodb:")?;
-    let (region, rest) = rest.split_once(':')?;
-    let (account, resource) = rest.split_once(':')?;
-    Some((region, account, resource))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arns_name_tables_of_this_account_only() {
-        let config = EngineConfig::default();
-        assert_eq!(config.table_name_of("users"), Some("users"));
-        let arn = config.table_arn("users");
-        assert_eq!(arn, "arn:aws:dynamodb:ddblocal:000000000000:table/users");
-        assert_eq!(config.table_name_of(&arn), Some("users"));
-        // No region of its own: every region's ARN names the table.
-        assert_eq!(
-            config.table_name_of("arn:aws:dynamodb:us-east-1:000000000000:table/users"),
-            Some("users")
-        );
-        for other in [
-            "arn:aws:dynamodb:us-east-1:123456789012:table/users",
-            "arn:aws:dynamodb:ddblocal:000000000000:table/users/index/gsi",
-            "arn:aws:dynamodb:ddblocal:000000000000:table/",
-            "arn:aws:s3:::bucket",
-        ] {
-            assert_eq!(config.table_name_of(other), None, "{other}");
-        }
-    }
-
-    #[test]
-    fn a_pinned_region_is_the_only_one() {
-        let mine = EngineConfig {
-            region: "eu-west-1".into(),
-            region_pinned: true,
-            account: "123456789012".into(),
-            ..EngineConfig::default()
-        };
-        let arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/t1";
-        assert_eq!(mine.table_name_of(arn), Some("t1"));
-        let elsewhere = "arn:aws:dynamodb:us-east-1:123456789012:table/t1";
-        assert_eq!(mine.table_name_of(elsewhere), None);
-        assert_eq!(mine.own_arn(elsewhere), elsewhere);
-    }
-
-    #[test]
-    fn arns_a_client_holds_map_to_the_engine_s_own() {
-        let config = EngineConfig::default();
-        let held = "arn:aws:dynamodb:us-east-1:000000000000:table/t/stream/2026-01-01T00:00:00.000";
-        assert_eq!(
-            config.own_arn(held),
-            "arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000"
-        );
-        let own = config.table_arn("t");
-        assert_eq!(config.own_arn(&own), own);
-        assert_eq!(config.own_arn("garbage"), "garbage");
-    }
-}
 
 /// Builds a [`MemBackend`] with settings other than the defaults.
 ///
@@ -167,11 +25,11 @@ mod tests {
 /// ```
 #[derive(Debug, Default)]
 pub struct MemBackendBuilder {
-    clock: Option<EngineClock>,
-    config: EngineConfig,
-    faults: crate::faults::Faults,
+    pub(crate) clock: Option<EngineClock>,
+    pub(crate) config: EngineConfig,
+    pub(crate) faults: crate::faults::Faults,
     #[cfg(feature = "durable")]
-    durable: crate::durable::Options,
+    pub(crate) durable: crate::durable::Options,
 }
 
 impl MemBackendBuilder {
@@ -410,80 +268,5 @@ impl MemBackendBuilder {
     /// The engine.
     pub fn build(self) -> MemBackend {
         MemBackend::from_parts(self.clock.unwrap_or_default(), self.config, self.faults)
-    }
-}
-
-/// Durable mode's settings (see [`crate::durable`]).
-#[cfg(feature = "durable")]
-impl MemBackendBuilder {
-    /// When a write's log record reaches the disk (default: [`SyncPolicy::Always`](crate::SyncPolicy)).
-    pub fn sync(mut self, policy: crate::SyncPolicy) -> Self {
-        self.durable.sync = policy;
-        self
-    }
-
-    /// Log bytes after which a snapshot is written in the background and the log dropped (default
-    /// 64 MiB).
-    pub fn compact_after(mut self, bytes: u64) -> Self {
-        self.durable.compact_after = bytes;
-        self
-    }
-
-    /// Lets [`open`](MemBackendBuilder::open) repair a damaged log instead of refusing it: the log
-    /// is cut at its last good record before the damage, every file changed is kept unchanged in
-    /// `DIR/aside/repair-N/`, and [`RecoveryReport::repairs`](crate::RecoveryReport::repairs) says
-    /// what was dropped (records, their last sequence number, bytes). What `dynomodel-mem repair`
-    /// runs. A damaged snapshot is still refused: every later record builds on it.
-    ///
-    /// ```
-    /// use dynomodel_mem::{MemBackend, OpenError};
-    ///
-    /// let dir = std::env::temp_dir().join(format!("dynomodel-repair-doc-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&dir);
-    /// drop(MemBackend::open(&dir)?);
-    /// // The log segment the manifest names is deleted: refused, then repaired.
-    /// std::fs::remove_file(dir.join("log-00000000000000000000.dyno"))?;
-    /// let refused = MemBackend::open(&dir).unwrap_err();
-    /// assert!(matches!(refused, OpenError::Damaged(_)), "{refused}");
-    /// let repaired = MemBackend::builder().repair().open(&dir)?;
-    /// let report = repaired.recovery_report().unwrap();
-    /// assert_eq!(report.repairs.len(), 1);
-    /// assert_eq!(report.repairs[0].dropped.records, 0);
-    /// # drop(repaired);
-    /// # std::fs::remove_dir_all(&dir)?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn repair(mut self) -> Self {
-        self.durable.repair = true;
-        self
-    }
-
-    /// The file system the data directory lives on (tests: one that fails on purpose).
-    #[cfg(test)]
-    pub(crate) fn storage(
-        mut self,
-        storage: std::sync::Arc<dyn crate::durable::storage::Storage>,
-    ) -> Self {
-        self.durable.storage = storage;
-        self
-    }
-
-    /// How often a degraded directory is probed (tests: quickly).
-    #[cfg(test)]
-    pub(crate) fn probe_interval(mut self, interval: std::time::Duration) -> Self {
-        self.durable.probe_interval = interval;
-        self
-    }
-
-    /// The engine, durable in `dir` (created if missing): its state recovered from the directory,
-    /// every acknowledged write logged there. See [`MemBackend::open`].
-    pub fn open(self, dir: impl AsRef<std::path::Path>) -> Result<MemBackend, crate::OpenError> {
-        crate::durable::open(
-            dir.as_ref(),
-            self.durable,
-            self.clock.unwrap_or_default(),
-            self.config,
-            self.faults,
-        )
     }
 }

@@ -126,49 +126,29 @@
 
 #![forbid(unsafe_code)]
 
-mod access;
 mod backend;
-mod batch;
-mod capacity;
-mod clock;
-mod collection;
 mod config;
-mod create;
 pub mod durable;
 mod expr;
 pub mod faults;
 // The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
 // test replaying their corpora): hidden, not part of the API.
+mod frontends;
 #[cfg(all(feature = "server", any(test, feature = "fuzzing")))]
 #[doc(hidden)]
 pub mod fuzzing;
-mod index;
-mod items;
-mod java_order;
-mod key;
-mod legacy;
-mod lock;
-mod paging;
-mod partiql;
-mod partition;
-mod query;
+mod metering;
+mod ops;
 mod read;
-mod request;
-mod scan;
-mod state;
-mod stored;
-mod streams;
-mod table;
-mod tags;
-mod throughput;
-mod transact;
-mod ttl;
-mod typed_read;
-mod update_table;
+mod storage;
 mod validate;
 
 #[cfg(feature = "server")]
 pub mod dump;
+// DynamoDB's JSON protocol (request decoding, the service model's checks, responses, durable
+// records): the codec the server, durable mode and dumps share.
+#[cfg(feature = "protocol")]
+mod protocol;
 #[cfg(feature = "server")]
 pub mod server;
 
@@ -179,7 +159,6 @@ use std::sync::{Arc, RwLock};
 
 use dynomodel::Db;
 
-pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::MemBackendBuilder;
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
@@ -187,7 +166,8 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
-pub use throughput::ThroughputEnforcement;
+pub use metering::throughput::ThroughputEnforcement;
+pub use storage::clock::{Clock, ManualClock, SystemClock};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
 /// The engine's internals that its own binaries, benchmarks and the workspace's tests call: not
@@ -196,7 +176,7 @@ pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 #[doc(hidden)]
 pub mod __private {
     /// The messages of the throughput errors, which tests compare with.
-    pub use crate::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
+    pub use crate::metering::throughput::{INDEX_EXCEEDED, TABLE_EXCEEDED};
 
     /// The `dynomodel-mem` command line, which the `dynomodel-mem` and `server-bench` binaries
     /// run.
@@ -207,16 +187,16 @@ pub mod __private {
 
     /// DynamoDB's JSON protocol without HTTP: the benchmarks measure it, and the tests send it
     /// requests the typed API cannot express.
-    #[cfg(feature = "server")]
+    #[cfg(feature = "protocol")]
     pub mod wire {
-        pub use crate::server::wire::{
+        pub use crate::protocol::{
             call, error_response, item_to_json, operation_of, respond, Context, Fault, WireResult,
             OPERATIONS,
         };
     }
 }
 
-use state::State;
+use storage::state::State;
 
 /// The in-memory DynamoDB engine.
 ///
@@ -322,7 +302,7 @@ pub struct MemBackend {
     state: Arc<RwLock<State>>,
     /// The state's clock, shared, so that [`Backend::now`](dynomodel::backend::Backend::now) reads it without
     /// taking the state's lock.
-    clock: clock::EngineClock,
+    clock: storage::clock::EngineClock,
     faults: faults::FaultHandle,
     /// The data directory, in durable mode.
     #[cfg(feature = "durable")]
@@ -399,8 +379,8 @@ impl MemBackend {
     }
 
     fn from_parts(
-        clock: clock::EngineClock,
-        config: config::EngineConfig,
+        clock: storage::clock::EngineClock,
+        config: storage::settings::EngineConfig,
         faults: faults::Faults,
     ) -> MemBackend {
         MemBackend {

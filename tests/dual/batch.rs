@@ -2,7 +2,7 @@
 //! provoked, no partial write on a rejected batch, index maintenance, and the 16 MB cut of BatchGetItem
 //! with its continuation through `UnprocessedKeys`.
 //!
-//! The engine follows real DynamoDB (sources in `dynomodel-mem/src/batch/`); where DynamoDB Local 3.3.1
+//! The engine follows real DynamoDB (sources in `dynomodel-mem/src/ops/batch/`); where DynamoDB Local 3.3.1
 //! says something else the scenario asserts both, next to a `// KNOWN DIFFERENCE:` comment, and
 //! `deviations.md` lists it.
 

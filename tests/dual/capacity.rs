@@ -2,8 +2,8 @@
 //! multi-byte UTF-8, eventually vs strongly consistent, TOTAL vs INDEXES on an LSI and GSIs of each
 //! projection (index key changes included), batches and transactions over two tables.
 //!
-//! The engine's figures follow the developer guide (FACTS §3, §11; sources in
-//! `dynomodel-mem/src/capacity.rs`). Where DynamoDB Local 3.3.1 reports something else the scenario
+//! The engine's figures follow the developer guide (`CapacityUnitCalculations.html`, `ProvisionedThroughput.html`; sources in
+//! `dynomodel-mem/src/metering/capacity.rs`). Where DynamoDB Local 3.3.1 reports something else the scenario
 //! asserts both next to a `// KNOWN DIFFERENCE:` comment, and `deviations.md` lists it.
 
 use dynomodel::backend::*;

@@ -11,7 +11,8 @@ use super::*;
 fn cases() -> Vec<(&'static str, String, &'static str)> {
     let not_a_number = "A value provided cannot be converted into a number";
     vec![
-        // KNOWN DIFFERENCE: DynamoDB Local's precision message lacks "significant" (DYNAMODB-FACTS §1).
+        // KNOWN DIFFERENCE: DynamoDB Local's precision message lacks "significant" (the developer
+        // guide's `HowItWorks.NamingRulesDataTypes.html`: "38 digits of precision").
         (
             "123456789012345678901234567890123456789",
             NumberError::TooManyDigits.to_string(),

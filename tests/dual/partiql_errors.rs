@@ -1,5 +1,5 @@
 //! PartiQL's errors on the engine, DynamoDB Local and the server (texts measured on
-//! DynamoDB Local 3.3.1; see `dynomodel-mem/src/partiql/errors.rs` for their sources).
+//! DynamoDB Local 3.3.1; see `dynomodel-mem/src/frontends/partiql/errors.rs` for their sources).
 
 use dynomodel::backend::*;
 use dynomodel::*;

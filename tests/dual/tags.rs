@@ -3,7 +3,7 @@
 //! KNOWN DIFFERENCE (every scenario here): DynamoDB Local has no tagging. Its three tag operations
 //! answer `UnknownOperationException` "Tagging is not currently supported in DynamoDB Local." whatever
 //! the request, and CreateTable accepts any `Tags` without checking or storing them. The engine and the
-//! server follow the service (messages captured on it, see `dynomodel-mem/src/tags.rs`).
+//! server follow the service (messages captured on it, see `dynomodel-mem/src/ops/tags.rs`).
 
 use dynomodel::backend::*;
 use dynomodel::*;

@@ -1,7 +1,7 @@
 //! TransactWriteItems and TransactGetItems — atomicity across tables, indexes, one action per
 //! item, cancellation reasons, request errors and their order, ClientRequestToken, reads.
 //!
-//! The engine's rules and their sources are in `dynomodel-mem/src/transact/mod.rs`. DynamoDB Local
+//! The engine's rules and their sources are in `dynomodel-mem/src/ops/transact/mod.rs`. DynamoDB Local
 //! 3.3.1 departs from real DynamoDB here more than anywhere else; every departure is asserted per
 //! backend next to a `// KNOWN DIFFERENCE:` comment and listed in `deviations.md`. The token window
 //! (10 minutes) is tested on the engine's manual clock in `dynomodel-mem`'s unit tests only.

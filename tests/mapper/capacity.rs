@@ -1,5 +1,5 @@
 //! What requests cost, end to end on the engine: `.with_capacity()` on every kind of request and
-//! `Db::with_meter()`, asserting DynamoDB's figures (DYNAMODB-FACTS §11: reads per 4 KB, eventually
+//! `Db::with_meter()`, asserting DynamoDB's figures (the developer guide's `ProvisionedThroughput.html`: reads per 4 KB, eventually
 //! consistent ½, writes per 1 KB, transactions 2×, Query rounding once per page, batches per item,
 //! GSI writes their own units).
 

@@ -194,7 +194,7 @@ async fn batches_on_the_engine() {
     )
     .await;
     // dynalite's recording of a fully processed batch, with the capacity the engine reports: one unit
-    // per write of at most 1 KB, rounded per item (DYNAMODB-FACTS §11), the delete of a missing item
+    // per write of at most 1 KB, rounded per item (the developer guide's `ProvisionedThroughput.html`), the delete of a missing item
     // included, and no ItemCollectionMetrics on a table without local secondary indexes. (DynamoDB
     // Local 3.3.1 reports 4.0 for this batch.)
     assert_eq!(

@@ -1,7 +1,7 @@
 //! Answers in the region a request is signed for (issue 26, item 26): an engine without a region of its
 //! own is one database answering every region, each client reading ARNs and stream records that name
 //! its signing region (the SigV4 credential scope); `--region` pins one region. See
-//! `dynomodel-mem/src/server/wire/region.rs` for the model; the SDK's view is in
+//! `dynomodel-mem/src/protocol/region.rs` for the model; the SDK's view is in
 //! `tests/dual/regions.rs`.
 
 use super::*;

@@ -84,7 +84,7 @@ use dynomodel::backend::{Backend, BatchWriteItemInput, WriteRequest};
 use dynomodel::Item;
 use serde_json::{json, Value};
 
-use crate::server::wire;
+use crate::protocol;
 use crate::MemBackend;
 
 pub use http::HttpTarget;
@@ -197,7 +197,7 @@ impl Target for MemBackend {
     async fn call(&self, operation: &str, request: Value) -> Result<Value, DumpError> {
         let body = serde_json::to_vec(&request)
             .map_err(|e| DumpError::Connection(format!("encoding a request: {e}")))?;
-        wire::call(self, operation, &body)
+        protocol::call(self, operation, &body)
             .await
             .map_err(|fault| fault_error(&fault))
     }
@@ -205,7 +205,7 @@ impl Target for MemBackend {
     async fn put_batch(&self, table: &str, items: &[&Value]) -> Result<Vec<Value>, DumpError> {
         // What the wire layer's BatchWriteItem decoding does for these items (type errors first,
         // then attribute-value validation), without encoding and parsing the request again.
-        let mut decoder = wire::Decoder::default();
+        let mut decoder = protocol::Decoder::default();
         let mut requests = Vec::with_capacity(items.len());
         for item in items {
             let Some(fields) = item.as_object() else {
@@ -213,7 +213,7 @@ impl Target for MemBackend {
             };
             let mut parsed = Item::new();
             for (name, value) in fields {
-                let value = wire::parse_attribute_value(value, &mut decoder)
+                let value = protocol::parse_attribute_value(value, &mut decoder)
                     .map_err(|fault| fault_error(&fault))?;
                 parsed.insert(name.clone(), value);
             }
@@ -227,11 +227,11 @@ impl Target for MemBackend {
         let output = self
             .batch_write_item(input)
             .await
-            .map_err(|e| fault_error(&wire::Fault::Backend(e)))?;
+            .map_err(|e| fault_error(&protocol::Fault::Backend(e)))?;
         let left = output.unprocessed_items.into_values().flatten();
         Ok(left
             .filter_map(|request| match request {
-                WriteRequest::Put { item } => Some(wire::item_to_json(&item)),
+                WriteRequest::Put { item } => Some(protocol::item_to_json(&item)),
                 WriteRequest::Delete { .. } => None,
             })
             .collect())
@@ -239,8 +239,8 @@ impl Target for MemBackend {
 }
 
 /// A wire-layer fault as the DynamoDB error a client would read.
-fn fault_error(fault: &wire::Fault) -> DumpError {
-    service_error(&wire::error_response(fault).1)
+fn fault_error(fault: &protocol::Fault) -> DumpError {
+    service_error(&protocol::error_response(fault).1)
 }
 
 /// A DynamoDB error body (`{"__type": "…#Code", "message": …}`) as a [`DumpError::Service`].

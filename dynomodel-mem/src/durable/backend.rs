@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::{Arc, RwLock, Weak};
 
 use super::{Durable, Health, OpenError, RecoveryReport};
-use crate::state::State;
+use crate::storage::state::State;
 use crate::MemBackend;
 
 impl MemBackend {

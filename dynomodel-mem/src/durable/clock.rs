@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use crate::clock::{Clock, EngineClock};
+use crate::storage::clock::{Clock, EngineClock};
 
 thread_local! {
     /// The instant this thread's running write is pinned at, and the pin (engine) it belongs to.

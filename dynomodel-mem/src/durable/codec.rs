@@ -7,7 +7,7 @@
 
 use dynomodel::{AttributeValue, Item, Number};
 
-use crate::key::{KeyValue, PrimaryKey};
+use crate::storage::key::{KeyValue, PrimaryKey};
 
 const S: u8 = 0;
 const N: u8 = 1;

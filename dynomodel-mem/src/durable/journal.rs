@@ -1,7 +1,7 @@
 //! Where writes are captured for the log: at the few places every change to the engine's state
 //! passes, not in each operation, so that an operation added tomorrow cannot forget to log.
 //!
-//! - Items: [`Table::put`](crate::table::Table::put) and `Table::delete`/`delete_as_service`, which
+//! - Items: [`Table::put`](crate::storage::table::Table::put) and `Table::delete`/`delete_as_service`, which
 //!   every item write goes through (put, update, delete, batches, transactions, PartiQL, TTL expiry):
 //!   [`put`], [`delete`], [`expire`].
 //! - Transactions' `ClientRequestToken`s: `Tokens::record`: [`token`].
@@ -33,8 +33,8 @@ mod enabled {
     use crate::durable::codec::Writer;
     use crate::durable::frame::HEADER;
     use crate::durable::record::{COMMAND, DELETE, EXPIRE, PUT, TOKEN};
-    use crate::key::PrimaryKey;
-    use crate::server::wire::records as codec;
+    use crate::protocol::records as codec;
+    use crate::storage::key::PrimaryKey;
 
     /// The record of the request running on this thread.
     struct Capture {
@@ -148,7 +148,7 @@ mod disabled {
     use dynomodel::backend::TransactWriteItem;
     use dynomodel::Item;
 
-    use crate::key::PrimaryKey;
+    use crate::storage::key::PrimaryKey;
 
     /// No durable mode: nothing to record.
     #[inline(always)]

@@ -101,6 +101,8 @@ pub(crate) mod journal;
 
 #[cfg(feature = "durable")]
 mod backend;
+#[cfg(feature = "durable")]
+mod builder;
 mod check;
 #[cfg(feature = "durable")]
 pub(crate) mod clock;
@@ -198,7 +200,7 @@ pub(crate) struct Logged;
 impl Command<'_> {
     /// The operation's name and its request in DynamoDB's JSON (`None` for the TTL sweep).
     pub(crate) fn encode(&self) -> Logged {
-        use crate::server::wire::records as r;
+        use crate::protocol::records as r;
         let (name, body) = match self {
             Command::CreateTable(i) => ("CreateTable", r::create_table_json(i)),
             Command::DeleteTable(i) => ("DeleteTable", r::delete_table_json(i)),

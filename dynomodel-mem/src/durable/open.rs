@@ -19,7 +19,7 @@ use super::settings::{Options, SyncPolicy};
 use super::storage::Storage;
 use super::writer::{spawn_compactor, spawn_syncer, Durable};
 use super::{legacy, repair};
-use crate::clock::EngineClock;
+use crate::storage::clock::EngineClock;
 use crate::MemBackend;
 
 /// Repairs in one open, at most (each moves files aside, so each makes progress).
@@ -117,7 +117,7 @@ pub(crate) fn open(
     dir: &Path,
     options: Options,
     clock: EngineClock,
-    config: crate::config::EngineConfig,
+    config: crate::storage::settings::EngineConfig,
     faults: crate::faults::Faults,
 ) -> Result<MemBackend, OpenError> {
     let started = Instant::now();

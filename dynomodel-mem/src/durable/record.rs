@@ -21,7 +21,7 @@
 use chrono::{DateTime, Utc};
 
 use super::codec::Reader;
-use crate::server::wire::records as codec;
+use crate::protocol::records as codec;
 
 /// An item put.
 pub(crate) const PUT: u8 = 0;
@@ -42,7 +42,7 @@ pub(crate) enum Effect {
         /// The table's name.
         table: String,
         /// The item's key.
-        key: crate::key::PrimaryKey,
+        key: crate::storage::key::PrimaryKey,
         /// The whole new item.
         item: dynomodel::Item,
     },
@@ -51,14 +51,14 @@ pub(crate) enum Effect {
         /// The table's name.
         table: String,
         /// The deleted item's key.
-        key: crate::key::PrimaryKey,
+        key: crate::storage::key::PrimaryKey,
     },
     /// An item deleted by the service (Time to Live): its stream record names the service.
     Expire {
         /// The table's name.
         table: String,
         /// The deleted item's key.
-        key: crate::key::PrimaryKey,
+        key: crate::storage::key::PrimaryKey,
     },
     /// A transaction's `ClientRequestToken`, remembered with the actions it was used for.
     Token {
@@ -188,7 +188,7 @@ mod tests {
     use super::*;
     use crate::durable::frame::HEADER;
     use crate::durable::journal;
-    use crate::key::{KeyValue, PrimaryKey};
+    use crate::storage::key::{KeyValue, PrimaryKey};
     use dynomodel::backend::{TransactDelete, TransactWriteItem};
     use dynomodel::AttributeValue;
 

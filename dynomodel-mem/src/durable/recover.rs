@@ -1,7 +1,7 @@
 //! Reading a data directory back into an engine: the snapshot, then the log segments since, each file
 //! checked against the manifest and each record against its sequence number.
 //!
-//! What a crash leaves is told from damage (DESIGN §5; the guide's durability section, `docs/guide/server.md`):
+//! What a crash leaves is told from damage (the guide's durability section, `docs/guide/server.md`):
 //! - a short or torn frame at the end of the last segment, with nothing readable after it, is a torn
 //!   tail: a write the crash interrupted, never acknowledged under `always`. The caller cuts it,
 //!   keeping its bytes aside;
@@ -30,21 +30,21 @@ use super::report::{io_at, Damage, DamageReport, OpenError, Readable, RecoveryRe
 use super::snapshot;
 use super::storage::Storage;
 use super::writer::internal;
-use crate::clock::EngineClock;
-use crate::config::EngineConfig;
+use crate::storage::clock::EngineClock;
+use crate::storage::settings::EngineConfig;
 use crate::MemBackend;
 
 /// The output of `future`, which must be ready at once: the engine's operations never wait (no
 /// fault rules are armed on the engine being recovered, and only they sleep). Polled by hand rather
 /// than with an executor so that recovery works inside any runtime, or none.
 pub(crate) fn ready<T>(
-    future: impl std::future::Future<Output = crate::server::wire::WireResult<T>>,
-) -> crate::server::wire::WireResult<T> {
+    future: impl std::future::Future<Output = crate::protocol::WireResult<T>>,
+) -> crate::protocol::WireResult<T> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => out,
-        std::task::Poll::Pending => Err(crate::server::wire::Fault::Backend(internal(
+        std::task::Poll::Pending => Err(crate::protocol::Fault::Backend(internal(
             "a replayed request did not complete at once",
         ))),
     }
@@ -54,7 +54,7 @@ pub(crate) fn ready<T>(
 pub(crate) fn replay(backend: &MemBackend, pin: &Pin, record: &Record, warnings: &mut Vec<String>) {
     pin.set(record.at);
     if let Some((op, request)) = &record.command {
-        let ran = ready(crate::server::wire::call(backend, op, request));
+        let ran = ready(crate::protocol::call(backend, op, request));
         if let Err(e) = ran {
             warnings.push(format!("{op} at {}: {e:?}", record.at));
         }

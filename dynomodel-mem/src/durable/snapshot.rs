@@ -30,10 +30,10 @@ use super::record::{time_from, time_to};
 use super::report::SnapshotError;
 use super::streams;
 use super::{dir::FORMAT_VERSION, Damage};
-use crate::server::wire::records as codec;
-use crate::state::State;
-use crate::streams::Stream;
-use crate::table::Table;
+use crate::ops::streams::Stream;
+use crate::protocol::records as codec;
+use crate::storage::state::State;
+use crate::storage::table::Table;
 use crate::MemBackend;
 
 /// Items per frame.
@@ -148,7 +148,7 @@ pub(crate) fn write(
         };
         for ((_, hash), partition) in table.partitions() {
             for (range, item) in partition {
-                let key = crate::key::PrimaryKey {
+                let key = crate::storage::key::PrimaryKey {
                     hash: hash.clone(),
                     range: range.clone(),
                 };
@@ -282,7 +282,7 @@ fn restore_table(
     let id = body.get("id")?.as_str()?.to_owned();
     pin.set(created);
     let request = serde_json::to_vec(create).ok()?;
-    let ran = super::recover::ready(crate::server::wire::call(backend, "CreateTable", &request));
+    let ran = super::recover::ready(crate::protocol::call(backend, "CreateTable", &request));
     pin.clear();
     ran.ok()?;
     if let Some(ttl) = body.get("ttl").and_then(Value::as_array) {
@@ -293,11 +293,8 @@ fn restore_table(
             "TimeToLiveSpecification": {"Enabled": true, "AttributeName": attribute},
         });
         let request = serde_json::to_vec(&request).ok()?;
-        let ran = super::recover::ready(crate::server::wire::call(
-            backend,
-            "UpdateTimeToLive",
-            &request,
-        ));
+        let ran =
+            super::recover::ready(crate::protocol::call(backend, "UpdateTimeToLive", &request));
         pin.clear();
         ran.ok()?;
     }

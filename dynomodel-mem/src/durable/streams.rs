@@ -7,10 +7,10 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::record::{time_from, time_to};
-use crate::server::wire::records as codec;
-use crate::streams::shard::{Shard, Stored};
-use crate::streams::{Stream, StreamContext, StreamOrigin};
-use crate::update_table::lifecycle::Transition;
+use crate::ops::streams::shard::{Shard, Stored};
+use crate::ops::streams::{Stream, StreamContext, StreamOrigin};
+use crate::protocol::records as codec;
+use crate::storage::lifecycle::Transition;
 
 fn transition_json(t: &Transition) -> Value {
     json!([time_to(&t.started), time_to(&t.until), t.generation])

@@ -18,9 +18,9 @@ use super::report::RecoveryReport;
 use super::settings::{Options, SyncPolicy};
 use super::storage::{Appender, Storage};
 use super::{snapshot, Logged};
-use crate::clock::EngineClock;
-use crate::config::EngineConfig;
-use crate::state::State;
+use crate::storage::clock::EngineClock;
+use crate::storage::settings::EngineConfig;
+use crate::storage::state::State;
 
 /// How long the snapshot thread waits after a failed snapshot before it tries again.
 const SNAPSHOT_RETRY: Duration = Duration::from_secs(10);

@@ -13,6 +13,7 @@ pub(crate) mod keycond;
 pub(crate) mod lexer;
 pub(crate) mod parser;
 pub(crate) mod projection;
+pub(crate) mod request;
 pub(crate) mod reserved;
 pub(crate) mod update;
 pub(crate) mod validate;
@@ -20,7 +21,7 @@ pub(crate) mod validate;
 #[cfg(test)]
 mod tests;
 
-use crate::java_order::java_hash_set_order;
+use crate::storage::java_order::java_hash_set_order;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{AttributeValue, Error};

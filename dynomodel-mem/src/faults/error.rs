@@ -1,7 +1,7 @@
 //! A [`FaultError`] as the [`dynomodel::Error`] DynamoDB would answer for one operation.
 //!
 //! Messages are the service's: the table throughput message the engine already answers
-//! ([`TABLE_EXCEEDED`](crate::throughput::TABLE_EXCEEDED)); `TransactionConflict`'s "Transaction
+//! ([`TABLE_EXCEEDED`](crate::metering::throughput::TABLE_EXCEEDED)); `TransactionConflict`'s "Transaction
 //! is ongoing for the item" (API_TransactWriteItems.html, cancellation reasons); `RequestLimitExceeded`'s from the API
 //! reference ("Throughput exceeds the current throughput limit for your account. …");
 //! `ThrottlingException`'s as SDKs log it ("Rate of requests exceeds the allowed throughput.").
@@ -27,7 +27,7 @@ pub(crate) fn render(fault: &FaultError, operation: Operation, at: usize, entrie
     match fault {
         FaultError::ProvisionedThroughputExceeded => throughput(
             "ProvisionedThroughputExceededException",
-            crate::throughput::TABLE_EXCEEDED,
+            crate::metering::throughput::TABLE_EXCEEDED,
         ),
         FaultError::Throttling => throughput("ThrottlingException", THROTTLING),
         FaultError::RequestLimitExceeded => throughput("RequestLimitExceeded", REQUEST_LIMIT),
@@ -74,7 +74,7 @@ fn cancelled(at: usize, entries: usize, reason: CancellationReason) -> Error {
             false => CancellationReason::none(),
         })
         .collect();
-    crate::transact::cancelled(reasons)
+    crate::ops::transact::cancelled(reasons)
 }
 
 /// A code and message onto the variant the AWS backend would give them.

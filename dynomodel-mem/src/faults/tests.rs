@@ -78,7 +78,7 @@ async fn the_nth_put_on_a_table_fails_before_the_write() {
     let err = backend.put_item(put("tweets", "3")).await.unwrap_err();
     assert_eq!(err.code(), "ProvisionedThroughputExceededException");
     assert!(matches!(err, Error::Throughput { .. }));
-    assert_eq!(err.message(), crate::throughput::TABLE_EXCEEDED);
+    assert_eq!(err.message(), crate::metering::throughput::TABLE_EXCEEDED);
     backend.put_item(put("tweets", "4")).await.unwrap();
     assert_eq!(
         count(&backend, "tweets").await,

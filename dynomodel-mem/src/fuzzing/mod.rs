@@ -4,7 +4,7 @@
 //!
 //! | target | input | what runs |
 //! |---|---|---|
-//! | `wire` | a byte choosing the operation, then the body | the server's whole protocol ([`wire::respond`]) against an engine holding a table and items; no answer may be a 500, every answer is JSON |
+//! | `wire` | a byte choosing the operation, then the body | the server's whole protocol ([`protocol::respond`]) against an engine holding a table and items; no answer may be a 500, every answer is JSON |
 //! | `expression` | a byte choosing the kind, then the text | the expression through the request that carries it (PutItem's condition, Scan's filter, Query's key condition, UpdateItem's update, GetItem's projection), its placeholders supplied from pools so that it gets past the check for undefined and unused ones |
 //! | `partiql` | the statement | ExecuteStatement, its `?` parameters supplied from a pool |
 //! | `log_record` | a log segment's bytes | the frame reader and the record decoder; a decoded record encodes back to itself |
@@ -21,7 +21,7 @@ use dynomodel::{AttributeValue, Item};
 use crate::durable::frame::{self, Frames};
 use crate::durable::journal;
 use crate::durable::record::{Effect, Record};
-use crate::server::wire;
+use crate::protocol;
 use crate::MemBackend;
 
 #[cfg(test)]
@@ -81,7 +81,7 @@ pub(crate) fn engine() -> MemBackend {
     ];
     for (operation, body) in setup {
         // The setup is fixed and valid; were it ever not, inputs would merely reach less.
-        let _ = block_on(wire::call(&backend, operation, body.as_bytes()));
+        let _ = block_on(protocol::call(&backend, operation, body.as_bytes()));
     }
     backend
 }
@@ -93,8 +93,8 @@ pub fn wire(data: &[u8]) {
     };
     let operation = operation_for(choice);
     let backend = engine();
-    let context = wire::Context::default();
-    match block_on(wire::respond(&context, &backend, operation, body)) {
+    let context = protocol::Context::default();
+    match block_on(protocol::respond(&context, &backend, operation, body)) {
         None => {}
         // TagResource and UntagResource answer without a body, as DynamoDB does.
         Some(Ok(bytes)) if bytes.is_empty() => {
@@ -108,7 +108,7 @@ pub fn wire(data: &[u8]) {
             assert!(parsed.is_ok(), "{operation} answered something not JSON");
         }
         Some(Err(fault)) => {
-            let (status, body) = wire::error_response(&fault);
+            let (status, body) = protocol::error_response(&fault);
             assert!(status != 500, "{operation} answered 500: {body}");
         }
     }
@@ -116,9 +116,9 @@ pub fn wire(data: &[u8]) {
 
 /// The operation the `wire` target's first byte chooses.
 pub(crate) fn operation_for(choice: u8) -> &'static str {
-    let operations: Vec<&str> = wire::OPERATIONS
+    let operations: Vec<&str> = protocol::OPERATIONS
         .iter()
-        .chain(wire::STREAM_OPERATIONS)
+        .chain(protocol::STREAM_OPERATIONS)
         .copied()
         .collect();
     operations[usize::from(choice) % operations.len()]

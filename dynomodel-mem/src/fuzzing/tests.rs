@@ -100,14 +100,14 @@ fn write_seed_corpus() {
 mod seeds {
     use dynomodel::backend::{Backend, ExecuteStatementInput};
 
-    use crate::server::wire;
+    use crate::protocol;
     use crate::MemBackend;
 
     /// The `wire` target's input for `operation` with `body`.
     pub(super) fn wire(operation: &str, body: &str) -> Vec<u8> {
-        let operations: Vec<&str> = wire::OPERATIONS
+        let operations: Vec<&str> = protocol::OPERATIONS
             .iter()
-            .chain(wire::STREAM_OPERATIONS)
+            .chain(protocol::STREAM_OPERATIONS)
             .copied()
             .collect();
         let index = operations
@@ -242,7 +242,7 @@ mod seeds {
                 .build()
                 .expect("runtime");
             for (operation, body) in WIRE {
-                let _ = rt.block_on(wire::call(backend, operation, body.as_bytes()));
+                let _ = rt.block_on(protocol::call(backend, operation, body.as_bytes()));
             }
             let insert = ExecuteStatementInput {
                 statement: STATEMENTS[2].into(),
@@ -257,7 +257,7 @@ mod seeds {
                 .build()
                 .expect("runtime");
             let create = r#"{"TableName":"tbl","BillingMode":"PAY_PER_REQUEST","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},{"AttributeName":"sk","AttributeType":"N"},{"AttributeName":"g","AttributeType":"S"}],"KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},{"AttributeName":"sk","KeyType":"RANGE"}],"GlobalSecondaryIndexes":[{"IndexName":"by-g","KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],"Projection":{"ProjectionType":"ALL"}}],"StreamSpecification":{"StreamEnabled":true,"StreamViewType":"NEW_AND_OLD_IMAGES"}}"#;
-            let _ = rt.block_on(wire::call(&backend, "CreateTable", create.as_bytes()));
+            let _ = rt.block_on(protocol::call(&backend, "CreateTable", create.as_bytes()));
             run(&backend);
             backend.compact().expect("a snapshot");
             run(&backend);

@@ -212,10 +212,10 @@ pub(crate) fn rule(value: &Value) -> Result<Rule, String> {
         let key = key
             .as_object()
             .ok_or("\"key\" is a map of attribute values")?;
-        let mut decoder = super::wire::Decoder::default();
+        let mut decoder = crate::protocol::Decoder::default();
         let mut parsed = Vec::new();
         for (name, value) in key {
-            let value = super::wire::parse_attribute_value(value, &mut decoder)
+            let value = crate::protocol::parse_attribute_value(value, &mut decoder)
                 .map_err(|e| format!("invalid \"key\": {}", fault_message(&e)))?;
             parsed.push((name.clone(), value));
         }
@@ -339,10 +339,10 @@ fn fault_error(value: &Value) -> Result<FaultError, String> {
     }
 }
 
-fn fault_message(fault: &super::wire::Fault) -> String {
+fn fault_message(fault: &crate::protocol::Fault) -> String {
     match fault {
-        super::wire::Fault::Backend(e) => e.message(),
-        super::wire::Fault::Serialization(Some(m)) => m.clone(),
+        crate::protocol::Fault::Backend(e) => e.message(),
+        crate::protocol::Fault::Serialization(Some(m)) => m.clone(),
         other => format!("{other:?}"),
     }
 }

@@ -21,7 +21,7 @@ use super::http::{
     OFF_THE_WORKERS_BYTES,
 };
 use super::sigv4::{self, Signed};
-use super::wire::{self, Fault};
+use crate::protocol::{self, Fault};
 
 /// The health check's path, for process supervisors.
 const HEALTH: &str = "/health";
@@ -112,7 +112,7 @@ async fn respond(
         .headers
         .get("x-amz-target")
         .and_then(|v| v.to_str().ok())
-        .and_then(wire::operation_of)
+        .and_then(protocol::operation_of)
         .map(str::to_owned);
     // The body's share of the budget is held until the request is answered.
     let raw = match body::read(shared, &head.headers, incoming, MAX_BODY_BYTES).await {
@@ -152,7 +152,7 @@ async fn respond(
         false => {
             // Caught on this task rather than by spawning one per request, which would add a
             // hand-off between worker threads to every request.
-            let call = wire::respond(&context, &*shared.backend, &operation, &body);
+            let call = protocol::respond(&context, &*shared.backend, &operation, &body);
             futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(call))
                 .await
                 .ok()
@@ -225,16 +225,16 @@ fn health(engine: Option<&crate::MemBackend>) -> (u16, Vec<u8>) {
 /// Answers a large request on the blocking pool; `None` if the backend panicked.
 async fn off_the_workers(
     shared: &Arc<Shared>,
-    context: Arc<wire::Context>,
+    context: Arc<protocol::Context>,
     operation: String,
     body: Bytes,
-) -> Option<wire::WireResult<Vec<u8>>> {
+) -> Option<protocol::WireResult<Vec<u8>>> {
     let shared = Arc::clone(shared);
     // The backend's futures run on this runtime's timers (fault injection's latency) from the
     // blocking thread.
     let runtime = tokio::runtime::Handle::current();
     let work = move || {
-        let call = wire::respond(&context, &*shared.backend, &operation, &body);
+        let call = protocol::respond(&context, &*shared.backend, &operation, &body);
         runtime.block_on(call)
     };
     tokio::task::spawn_blocking(work).await.ok()

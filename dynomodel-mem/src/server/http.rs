@@ -48,7 +48,7 @@ use super::body::{self, BodyError};
 use super::cors::Origins;
 use super::limits::{BodyMemory, Limits};
 use super::sigv4::Verifier;
-use super::wire::{self, Fault};
+use crate::protocol::{self, Fault};
 
 /// The largest request body served: DynamoDB's 16 MB request limit.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -78,7 +78,7 @@ pub(crate) struct Shared {
     /// The signature check, when the server verifies signatures.
     pub(crate) verifier: Option<Verifier>,
     /// Answers name the region each request is signed for (an engine without a region of its own:
-    /// see `wire/region.rs`).
+    /// see `protocol/region.rs`).
     pub(crate) present_regions: bool,
 }
 
@@ -90,12 +90,12 @@ pub(crate) struct Connection {
     pub(crate) on_loopback: bool,
     /// The context of its last request: a connection's requests are signed for one region, so the
     /// next one usually shares it rather than building its own.
-    last_context: Mutex<Arc<wire::Context>>,
+    last_context: Mutex<Arc<protocol::Context>>,
 }
 
 impl Connection {
     pub(crate) fn new(endpoint: Option<String>, on_loopback: bool) -> Connection {
-        let context = wire::Context {
+        let context = protocol::Context {
             endpoint: endpoint.clone(),
             region: None,
         };
@@ -107,13 +107,13 @@ impl Connection {
     }
 
     /// The context of a request answered in `region` (`None`: the backend's own).
-    pub(crate) fn context_in(&self, region: Option<&str>) -> Arc<wire::Context> {
+    pub(crate) fn context_in(&self, region: Option<&str>) -> Arc<protocol::Context> {
         let mut last = self
             .last_context
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if last.region.as_deref() != region {
-            *last = Arc::new(wire::Context {
+            *last = Arc::new(protocol::Context {
                 endpoint: self.endpoint.clone(),
                 region: region.map(str::to_owned),
             });
@@ -228,7 +228,7 @@ pub(crate) fn encode(value: &Value) -> Vec<u8> {
 }
 
 pub(crate) fn fault(f: &Fault) -> (u16, Vec<u8>) {
-    let (status, body) = wire::error_response(f);
+    let (status, body) = protocol::error_response(f);
     (status, encode(&body))
 }
 

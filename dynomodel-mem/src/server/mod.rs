@@ -46,7 +46,6 @@ mod http;
 mod limits;
 mod sigv4;
 mod sweeper;
-pub(crate) mod wire;
 
 use std::io;
 use std::net::SocketAddr;

@@ -1,6 +1,6 @@
 //! The server's background TTL sweeper: every interval, [`MemBackend::sweep_expired`] deletes the items
-//! whose TTL has passed, as DynamoDB's background process does (FACTS §13: expired items stay readable
-//! until then). The engine itself never deletes on its own, so that tests decide when a sweep happens;
+//! whose TTL has passed, as DynamoDB's background process does (the developer guide's
+//! `howitworks-ttl.html`: expired items stay readable until then). The engine itself never deletes on its own, so that tests decide when a sweep happens;
 //! the server, which stands in for the service, runs one.
 
 use std::time::Duration;

@@ -13,7 +13,7 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Item};
 
 use super::{item, n, s, table_input};
-use crate::lock::Mode;
+use crate::storage::lock::Mode;
 use crate::MemBackend;
 
 /// The tables.

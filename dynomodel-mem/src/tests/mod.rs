@@ -103,6 +103,7 @@ mod query;
 mod request_wording;
 mod requests;
 mod scan;
+mod shims;
 mod table_status;
 mod tables;
 mod transactions;

@@ -427,7 +427,7 @@ async fn streams_deletion_protection_and_empty_updates() {
     };
     assert_validation(
         backend.update_table(nothing).await,
-        crate::update_table::NOTHING_TO_UPDATE,
+        crate::ops::update_table::NOTHING_TO_UPDATE,
     );
 }
 

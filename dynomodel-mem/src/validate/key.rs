@@ -10,8 +10,8 @@ use dynomodel::backend::ScalarAttributeType;
 use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::INVALID;
-use crate::key::{KeyValue, PrimaryKey};
-use crate::table::TableSchema;
+use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::table::TableSchema;
 
 /// Largest partition key value, in bytes.
 pub const MAX_HASH_KEY_SIZE: usize = 2048;

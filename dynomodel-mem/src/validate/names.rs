@@ -3,7 +3,7 @@
 //! A table name that breaks its member's constraints is reported alone and before anything else the
 //! request holds (the service's recorded answers; the dynamodb-conformance
 //! suite pins PutItem's three forms): the wire layer runs these checks before the service model's
-//! walk (`server/wire/model/quirks.rs`), the operations run them first, so the server and the
+//! walk (`protocol/model/quirks.rs`), the operations run them first, so the server and the
 //! in-process backend answer alike. Where the constraints of one name break twice, the length comes
 //! before the pattern, as the service listed them for `Value '' at 'tableName'` in a 2026 capture
 //! (the ack-api-quirks catalogue, DDB-TABLE-457). DynamoDB Local 3.3.1 answers every such name with

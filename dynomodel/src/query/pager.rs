@@ -5,7 +5,7 @@
 //! (or the page size, if smaller), so an unfiltered read stops after exactly one request per page
 //! and a filtered one keeps paging until it has enough. DynamoDB's `Limit` counts items *evaluated*
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
-//! read goes on while a `LastEvaluatedKey` comes back (DYNAMODB-FACTS §5).
+//! read goes on while a `LastEvaluatedKey` comes back (the developer guide's `Query.Pagination.html`: only a missing `LastEvaluatedKey` marks the end).
 
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 

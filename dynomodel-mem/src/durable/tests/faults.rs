@@ -323,90 +323,96 @@ fn a_failed_fsync_of_the_log_during_a_snapshot_is_a_failed_fsync() {
     check_restart(&sim.after_power_cut(), &clock, &["a1"], &["a2"]);
 }
 
-/// One HTTP exchange with the server at `addr`: status and body.
-async fn http(addr: std::net::SocketAddr, request: &str) -> (u16, serde_json::Value) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(request.as_bytes()).await.expect("send");
-    let mut answer = Vec::new();
-    stream.read_to_end(&mut answer).await.expect("read");
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let status = text[9..12].parse().expect("status");
-    let body = text.split("\r\n\r\n").nth(1).unwrap_or_default();
-    (status, serde_json::from_str(body).unwrap_or_default())
-}
+/// The server over a durable engine (the `server` feature: durable mode builds without it).
+#[cfg(feature = "server")]
+mod over_http {
+    use super::*;
 
-fn get_health(addr: std::net::SocketAddr) -> String {
-    format!("GET /health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
-}
+    /// One HTTP exchange with the server at `addr`: status and body.
+    async fn http(addr: std::net::SocketAddr, request: &str) -> (u16, serde_json::Value) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        stream.write_all(request.as_bytes()).await.expect("send");
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await.expect("read");
+        let text = String::from_utf8_lossy(&answer).into_owned();
+        let status = text[9..12].parse().expect("status");
+        let body = text.split("\r\n\r\n").nth(1).unwrap_or_default();
+        (status, serde_json::from_str(body).unwrap_or_default())
+    }
 
-fn put_request(addr: std::net::SocketAddr, pk: &str) -> String {
-    let body = format!(r#"{{"TableName":"tab","Item":{{"pk":{{"S":"{pk}"}}}}}}"#);
-    format!(
-        "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n\
-         Content-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-}
+    fn get_health(addr: std::net::SocketAddr) -> String {
+        format!("GET /health HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n")
+    }
 
-/// The server on a full disk: the failed write is a 500 saying it was not applied, `/health`
-/// answers 503 with the reason, later writes 503 `ServiceUnavailable`; all is well again once
-/// space is freed.
-#[test]
-fn the_server_reports_itself_degraded_and_recovers() {
-    let clock = ManualClock::default();
-    let (sim, b) = started(&clock);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let server = crate::server::Server::bind_mem("127.0.0.1:0", b.clone(), None)
-            .await
-            .expect("bind");
-        let addr = server.local_addr();
-        assert_eq!(http(addr, &get_health(addr)).await.0, 200);
-        sim.free_space(Some(10));
-        let (status, body) = http(addr, &put_request(addr, "a2")).await;
-        assert_eq!(status, 500, "{body}");
-        assert_eq!(
-            body["__type"],
-            "com.amazonaws.dynamodb.v20120810#InternalServerError"
-        );
-        assert!(
-            body["message"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("not applied"),
-            "{body}"
-        );
-        let (status, body) = http(addr, &get_health(addr)).await;
-        assert_eq!(
-            (status, body["status"].as_str()),
-            (503, Some("degraded")),
-            "{body}"
-        );
-        assert!(
-            body["reason"]
-                .as_str()
-                .unwrap_or_default()
-                .contains("No space left"),
-            "{body}"
-        );
-        let (status, body) = http(addr, &put_request(addr, "a3")).await;
-        assert_eq!(status, 503, "{body}");
-        assert_eq!(
-            body["__type"],
-            "com.amazonaws.dynamodb.v20120810#ServiceUnavailable"
-        );
-        sim.free_space(None);
-        wait_healthy(&b);
-        assert_eq!(http(addr, &get_health(addr)).await.0, 200);
-        assert_eq!(http(addr, &put_request(addr, "a3")).await.0, 200);
-        server.shutdown().await;
-    });
-    check_restart(&sim.after_power_cut(), &clock, &["a1", "a3"], &["a2"]);
+    fn put_request(addr: std::net::SocketAddr, pk: &str) -> String {
+        let body = format!(r#"{{"TableName":"tab","Item":{{"pk":{{"S":"{pk}"}}}}}}"#);
+        format!(
+            "POST / HTTP/1.1\r\nHost: {addr}\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n\
+             Content-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    }
+
+    /// The server on a full disk: the failed write is a 500 saying it was not applied, `/health`
+    /// answers 503 with the reason, later writes 503 `ServiceUnavailable`; all is well again once
+    /// space is freed.
+    #[test]
+    fn the_server_reports_itself_degraded_and_recovers() {
+        let clock = ManualClock::default();
+        let (sim, b) = started(&clock);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async {
+            let server = crate::server::Server::bind_mem("127.0.0.1:0", b.clone(), None)
+                .await
+                .expect("bind");
+            let addr = server.local_addr();
+            assert_eq!(http(addr, &get_health(addr)).await.0, 200);
+            sim.free_space(Some(10));
+            let (status, body) = http(addr, &put_request(addr, "a2")).await;
+            assert_eq!(status, 500, "{body}");
+            assert_eq!(
+                body["__type"],
+                "com.amazonaws.dynamodb.v20120810#InternalServerError"
+            );
+            assert!(
+                body["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("not applied"),
+                "{body}"
+            );
+            let (status, body) = http(addr, &get_health(addr)).await;
+            assert_eq!(
+                (status, body["status"].as_str()),
+                (503, Some("degraded")),
+                "{body}"
+            );
+            assert!(
+                body["reason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("No space left"),
+                "{body}"
+            );
+            let (status, body) = http(addr, &put_request(addr, "a3")).await;
+            assert_eq!(status, 503, "{body}");
+            assert_eq!(
+                body["__type"],
+                "com.amazonaws.dynamodb.v20120810#ServiceUnavailable"
+            );
+            sim.free_space(None);
+            wait_healthy(&b);
+            assert_eq!(http(addr, &get_health(addr)).await.0, 200);
+            assert_eq!(http(addr, &put_request(addr, "a3")).await.0, 200);
+            server.shutdown().await;
+        });
+        check_restart(&sim.after_power_cut(), &clock, &["a1", "a3"], &["a2"]);
+    }
 }
 
 /// When the engine cannot even be put back (here: the log cannot be cut after a short write), it

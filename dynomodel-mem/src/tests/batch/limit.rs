@@ -6,7 +6,7 @@ use dynomodel::{item_size, Item};
 
 use super::super::names;
 use super::{found, get, h, keys, put, s, two_tables, write, MemBackend};
-use crate::batch::MAX_RESPONSE_BYTES;
+use crate::ops::batch::MAX_RESPONSE_BYTES;
 use dynomodel::backend::Backend;
 
 /// The `hash` item `k<i>` (two digits) of exactly `size` bytes: "pk" + "kNN" + "d" + the value.

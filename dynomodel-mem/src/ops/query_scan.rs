@@ -1,0 +1,61 @@
+//! The Query and Scan operations' entry points: a request's legacy parameters (`KeyConditions`,
+//! `QueryFilter`, `ScanFilter`, …) translated into expressions, then the read layer's
+//! [`query`](crate::read::query) or [`scan`](crate::read::scan) under the request's locks.
+
+use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
+use dynomodel::Result;
+
+use crate::read::Source;
+use crate::storage::lock::Locked;
+
+impl Locked<'_> {
+    /// `Query`.
+    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
+        self.query_to(input, None)
+    }
+
+    /// `Query`, its items handed to `sink` when there is one ([`typed`](crate::read::typed)).
+    pub(crate) fn query_to(
+        &self,
+        input: &QueryInput,
+        sink: Option<&mut dyn ItemSink>,
+    ) -> Result<QueryOutput> {
+        let legacy = super::legacy::query(input, || {
+            let table = self.table(&input.table_name).ok()?;
+            let source =
+                Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
+            Some(source.key_schema())
+        })?;
+        crate::read::query::query(
+            legacy.as_ref().unwrap_or(input),
+            super::legacy::query_origins(input),
+            self.clock().now(),
+            |name| self.table(name),
+            self.meter(),
+            sink,
+        )
+        .map_err(|e| super::legacy::query_error(input, e))
+    }
+
+    /// `Scan`.
+    pub(crate) fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
+        self.scan_to(input, None)
+    }
+
+    /// `Scan`, its items handed to `sink` when there is one ([`typed`](crate::read::typed)).
+    pub(crate) fn scan_to(
+        &self,
+        input: &ScanInput,
+        sink: Option<&mut dyn ItemSink>,
+    ) -> Result<ScanOutput> {
+        let legacy = super::legacy::scan(input)?;
+        crate::read::scan::scan(
+            legacy.as_ref().unwrap_or(input),
+            super::legacy::scan_origins(input),
+            self.clock().now(),
+            |name| self.table(name),
+            self.meter(),
+            sink,
+        )
+    }
+}

@@ -1,0 +1,166 @@
+//! One-pass decoding of well-formed requests: the body is parsed once, driven by the service model's
+//! shapes, and every attribute value (and every map of them: an item, a key, expression values) is
+//! decoded straight into [`AttributeValue`]s and [`Item`]s while it is read, without the `Value` tree
+//! that the exact path (`super::respond`'s `exact_request`, then the operation's decoder) builds for
+//! the whole request. On an element-heavy request that tree (a map node and a string per member, then
+//! a second walk to type-check it and a third to decode it) was most of the server's CPU.
+//!
+//! What the one pass yields is a *skeleton*: the request's `Value` with each attribute value and each
+//! map of them replaced by a marker, a JSON number indexing [`Predecoded`], which the operation's
+//! decoder gets in its [`super::Decoder`] and from which `value.rs` takes them where it meets a
+//! marker. Everything else (names, expressions, enums, the batches' structure) stays a `Value` and is
+//! walked and decoded by the exact code as before, so its errors are the exact path's own.
+//!
+//! The fast path only has to decide "this request is well formed": at the first anomaly of any kind
+//! (a JSON type that is not the shape's, an attribute value that is empty, has several types or an
+//! unknown member, a `null` inside one, an `N` that is not a number, `NULL` other than `true`, a map
+//! key that breaks its shape's constraint, a skeleton the model check does not pass) it stops and the
+//! request is decoded again by the exact path, which reports the errors in DynamoDB's order. A body
+//! that is not JSON at all is answered at once (the exact parse would fail where this one did: both
+//! are serde_json's parser over the same bytes), without a second parse.
+//!
+//! Not taken for BatchGetItem (its decoder compares the keys' JSON spellings, which a marker hides)
+//! nor for the operations without attribute values, whose requests are small.
+
+mod skeleton;
+mod value;
+
+use std::mem;
+
+use dynomodel::{AttributeValue, Error, Item};
+use serde::de::DeserializeSeed;
+use serde_json::{Map, Value};
+
+use super::{model, Fault, WireResult};
+
+/// The operations decoded in one pass: those whose requests carry attribute values in bulk.
+const OPERATIONS: &[&str] = &[
+    "PutItem",
+    "GetItem",
+    "DeleteItem",
+    "UpdateItem",
+    "Query",
+    "Scan",
+    "BatchWriteItem",
+    "TransactGetItems",
+    "TransactWriteItems",
+    "ExecuteStatement",
+    "BatchExecuteStatement",
+    "ExecuteTransaction",
+];
+
+/// What the one pass made of a body.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// Well formed: the skeleton (a JSON object) and the values its markers stand for.
+    Decoded(Map<String, Value>, Predecoded),
+    /// Not JSON: DynamoDB's bare `SerializationException`.
+    Malformed,
+    /// Not decoded here (another operation, or an anomaly): the exact path decodes the body.
+    Fallback,
+}
+
+/// Decodes `body`, a request of `operation`, in one pass (see the module docs).
+pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
+    #[cfg(test)]
+    if oracle::EXACT_ONLY.with(std::cell::Cell::get) {
+        return Outcome::Fallback;
+    }
+    if !OPERATIONS.contains(&operation) {
+        return Outcome::Fallback;
+    }
+    let Some((service, input)) = model::input_of(operation) else {
+        return Outcome::Fallback;
+    };
+    let mut slots = Vec::new();
+    let mut parser = serde_json::Deserializer::from_slice(body);
+    let parsed = skeleton::Seed::new(service, input, &mut slots)
+        .deserialize(&mut parser)
+        .and_then(|skeleton| parser.end().map(|()| skeleton));
+    match parsed {
+        Ok(Value::Object(skeleton)) if model::passes_decoded(operation, &skeleton) => {
+            Outcome::Decoded(
+                skeleton,
+                Predecoded {
+                    slots,
+                    active: true,
+                },
+            )
+        }
+        // Not an object, or the model check finds something to report: the exact path reports it.
+        Ok(_) => Outcome::Fallback,
+        Err(e) if e.is_syntax() || e.is_eof() => Outcome::Malformed,
+        // One of the seeds' anomalies (or a JSON type serde_json refused for a seed).
+        Err(_) => Outcome::Fallback,
+    }
+}
+
+/// The attribute values and items of a request decoded in one pass, by marker; inactive (taking
+/// nothing) for a request decoded by the exact path.
+#[derive(Debug, Default)]
+pub(crate) struct Predecoded {
+    slots: Vec<Slot>,
+    active: bool,
+}
+
+/// What one marker stands for.
+#[derive(Debug)]
+enum Slot {
+    Value(AttributeValue),
+    Item(Item),
+    /// Taken by the decoder already.
+    Taken,
+}
+
+impl Predecoded {
+    /// The attribute value `v` stands for, if `v` is a marker.
+    pub(crate) fn value(&mut self, v: &Value) -> Option<WireResult<AttributeValue>> {
+        match self.take(v)? {
+            Slot::Value(value) => Some(Ok(value)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// The item (map of attribute values) `v` stands for, if `v` is a marker.
+    pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Item>> {
+        match self.take(v)? {
+            Slot::Item(item) => Some(Ok(item)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value or an
+    /// item belongs can only be a marker: the seeds refuse a number there.
+    fn take(&mut self, v: &Value) -> Option<Slot> {
+        if !self.active {
+            return None;
+        }
+        let index = usize::try_from(v.as_u64()?).ok()?;
+        Some(
+            self.slots
+                .get_mut(index)
+                .map_or(Slot::Taken, |slot| mem::replace(slot, Slot::Taken)),
+        )
+    }
+
+    /// Stores a decoded value and returns its marker.
+    fn mark(slots: &mut Vec<Slot>, slot: Slot) -> Value {
+        slots.push(slot);
+        Value::from(slots.len() - 1)
+    }
+}
+
+/// A marker that stands for nothing, or was taken twice: a bug of this module, answered as an
+/// internal error rather than with a wrong value.
+fn lost(marker: &Value) -> Fault {
+    Fault::Backend(Error::Service {
+        code: "InternalServerError".into(),
+        message: format!("the one-pass decoder lost the attribute value of marker {marker}"),
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod oracle;
+// The corpus replay and the generator drive the fuzzing entry points, which need the server.
+#[cfg(all(test, feature = "server"))]
+mod tests;

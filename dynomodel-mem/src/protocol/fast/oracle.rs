@@ -1,0 +1,96 @@
+//! The exact path as the one pass's oracle, in test builds: every request a test sends through
+//! `respond` is decoded both ways, and the one pass's answer must be the exact path's (see
+//! [`verify`]). The byte-for-byte comparison of whole answers is in `tests.rs`.
+
+use std::cell::Cell;
+
+use serde_json::Value;
+
+use super::{Outcome, Predecoded, Slot};
+use crate::protocol::value::{parse_attribute_value, parse_item};
+use crate::protocol::{exact_request, Decoder};
+
+thread_local! {
+    /// Whether `super::decode` stands aside on this thread, so that the exact path answers.
+    pub(super) static EXACT_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with the one pass off on this thread.
+pub(crate) fn exact_only<T>(f: impl FnOnce() -> T) -> T {
+    EXACT_ONLY.with(|off| off.set(true));
+    let out = f();
+    EXACT_ONLY.with(|off| off.set(false));
+    out
+}
+
+/// Panics unless `outcome`, the one pass's decoding of `body`, is what the exact path makes of it:
+/// a body the one pass calls malformed is not JSON; a decoded one passes the exact path's parse and
+/// model check, its skeleton equals the exact path's tree wherever it has no marker, and each marker
+/// stands for exactly the attribute value or item the exact decoder makes of that part of the tree,
+/// without a validation error.
+pub(crate) fn verify(operation: &str, body: &[u8], outcome: &Outcome) {
+    match outcome {
+        Outcome::Fallback => {}
+        Outcome::Malformed => assert!(
+            serde_json::from_slice::<Value>(body).is_err(),
+            "{operation}: the one pass called JSON malformed: {}",
+            String::from_utf8_lossy(body)
+        ),
+        Outcome::Decoded(skeleton, predecoded) => {
+            let exact = match exact_request(operation, body) {
+                Ok(exact) => exact,
+                Err(e) => panic!(
+                    "{operation}: the one pass accepted what the exact path refuses ({e:?}): {}",
+                    String::from_utf8_lossy(body)
+                ),
+            };
+            same(
+                &Value::Object(exact),
+                &Value::Object(skeleton.clone()),
+                predecoded,
+                operation,
+            );
+        }
+    }
+}
+
+fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &str) {
+    if exact == skeleton {
+        return;
+    }
+    match (exact, skeleton) {
+        (_, Value::Number(n)) if n.is_u64() => {
+            let slot = usize::try_from(n.as_u64().unwrap_or(u64::MAX))
+                .ok()
+                .and_then(|i| predecoded.slots.get(i));
+            let mut d = Decoder::default();
+            match slot {
+                Some(Slot::Value(fast)) => {
+                    let decoded = parse_attribute_value(exact, &mut d).and_then(|v| d.finish(v));
+                    assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");
+                }
+                Some(Slot::Item(fast)) => {
+                    let decoded = parse_item(exact, &mut d).and_then(|v| d.finish(v));
+                    assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
+                }
+                _ => panic!("{operation}: marker {n} stands for nothing"),
+            }
+        }
+        (Value::Object(e), Value::Object(s)) => {
+            assert!(
+                e.keys().eq(s.keys()),
+                "{operation}: members differ: {exact} / {skeleton}"
+            );
+            for (a, b) in e.values().zip(s.values()) {
+                same(a, b, predecoded, operation);
+            }
+        }
+        (Value::Array(e), Value::Array(s)) => {
+            assert_eq!(e.len(), s.len(), "{operation}: lists differ");
+            for (a, b) in e.iter().zip(s) {
+                same(a, b, predecoded, operation);
+            }
+        }
+        _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
+    }
+}

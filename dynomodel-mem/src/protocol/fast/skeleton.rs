@@ -1,0 +1,198 @@
+//! The request's skeleton, parsed by the shapes of the service model: structures, lists and maps as
+//! `Value`s, scalars as serde_json parses them, attribute values and maps of them decoded by
+//! `super::value` and replaced by markers.
+
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize as _;
+use serde_json::{Map, Value};
+
+use super::value::{anomaly, sorted, Av};
+use super::{Predecoded, Slot};
+use crate::protocol::model::{self, Kind, Member, Service};
+
+/// The model's name of the attribute value shape.
+const ATTRIBUTE_VALUE: &str = "AttributeValue";
+
+/// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
+pub(super) struct Seed<'b> {
+    service: &'static Service,
+    shape: usize,
+    slots: &'b mut Vec<Slot>,
+}
+
+impl<'b> Seed<'b> {
+    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`.
+    pub(super) fn new(service: &'static Service, shape: usize, slots: &'b mut Vec<Slot>) -> Self {
+        Seed {
+            service,
+            shape,
+            slots,
+        }
+    }
+
+    fn at(&mut self, shape: usize) -> Seed<'_> {
+        Seed {
+            service: self.service,
+            shape,
+            slots: self.slots,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
+        let shapes = self.service.shapes;
+        let shape = &shapes[self.shape];
+        if shape.name == ATTRIBUTE_VALUE {
+            return de.deserialize_any(Marked {
+                seed: self,
+                key: None,
+            });
+        }
+        match &shape.kind {
+            Kind::Map { key, value, .. } if shapes[*value].name == ATTRIBUTE_VALUE => {
+                let key = Some(*key);
+                de.deserialize_any(Marked { seed: self, key })
+            }
+            Kind::Structure(members) => de.deserialize_any(Structure {
+                seed: self,
+                members,
+            }),
+            Kind::List { member, .. } => {
+                let member = *member;
+                de.deserialize_any(List { seed: self, member })
+            }
+            Kind::Map { value, .. } => {
+                let value = *value;
+                de.deserialize_any(Entries { seed: self, value })
+            }
+            _ => Value::deserialize(de),
+        }
+    }
+}
+
+/// A structure: its members by their shapes, unknown members as plain `Value`s (the exact path
+/// ignores them, but keeps them in its tree; so does the skeleton).
+struct Structure<'b> {
+    seed: Seed<'b>,
+    members: &'static [Member],
+}
+
+impl<'de> Visitor<'de> for Structure<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a structure")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(name) = map.next_key::<String>()? {
+            let value = match self.members.iter().find(|m| m.name == name) {
+                Some(member) => map.next_value_seed(self.seed.at(member.shape))?,
+                None => map.next_value::<Value>()?,
+            };
+            out.insert(name, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// A list of `member` shapes.
+struct List<'b> {
+    seed: Seed<'b>,
+    member: usize,
+}
+
+impl<'de> Visitor<'de> for List<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(element) = seq.next_element_seed(self.seed.at(self.member))? {
+            out.push(element);
+        }
+        Ok(Value::Array(out))
+    }
+}
+
+/// A map of `value` shapes (other than attribute values).
+struct Entries<'b> {
+    seed: Seed<'b>,
+    value: usize,
+}
+
+impl<'de> Visitor<'de> for Entries<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(self.seed.at(self.value))?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// An attribute value (`key: None`) or a map of them whose keys have the shape `key`, decoded and
+/// replaced by its marker.
+struct Marked<'b> {
+    seed: Seed<'b>,
+    key: Option<usize>,
+}
+
+impl<'de> Visitor<'de> for Marked<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attribute value or a map of them")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let Some(key_shape) = self.key else {
+            let value = Av.visit_map(map)?;
+            return Ok(Predecoded::mark(self.seed.slots, Slot::Value(value)));
+        };
+        let service = self.seed.service;
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(name) = map.next_key::<String>()? {
+            if !model::key_is_valid(service, key_shape, &name) {
+                return Err(A::Error::custom(anomaly()));
+            }
+            members.push((name, map.next_value_seed(Av)?));
+        }
+        Ok(Predecoded::mark(
+            self.seed.slots,
+            Slot::Item(sorted(members)),
+        ))
+    }
+}

@@ -1,0 +1,319 @@
+//! The catalog: tables by name, the expression parse cache, the clock and the transactions'
+//! `ClientRequestToken`s, with the primitives the table operations use (their rules are in
+//! [`ops::tables`](crate::ops::tables) and [`ops::update_table`](crate::ops::update_table)). Each
+//! table sits behind a lock of its own; what holds which lock, and in which order, is in
+//! [`lock`](super::lock).
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
+
+use dynomodel::{Error, Result};
+
+use crate::expr::cache::ExpressionCache;
+use crate::metering::throughput::{Meter, Throughput};
+use crate::storage::clock::EngineClock;
+use crate::storage::lock::{owned, read};
+use crate::storage::settings::EngineConfig;
+use crate::storage::table::Table;
+use crate::storage::tokens::Tokens;
+
+/// Real DynamoDB's message for item operations on a missing table. DynamoDB Local 3.3 says "Cannot do
+/// operations on a non-existent table" for every operation.
+const NOT_FOUND: &str = "Requested resource not found";
+
+/// Real DynamoDB's ResourceNotFoundException for item operations on a missing table.
+pub(crate) fn missing_table() -> Error {
+    Error::resource_not_found(NOT_FOUND)
+}
+
+/// All tables.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// Each table behind its own lock (see `lock.rs`).
+    tables: BTreeMap<String, RwLock<Table>>,
+    /// Tables created so far, for unique table ids.
+    created: u64,
+    /// Parsed expressions, shared by all requests (it locks itself, so readers can fill it).
+    cache: ExpressionCache,
+    /// Where "now" comes from.
+    clock: EngineClock,
+    /// The `ClientRequestToken`s of the transactions of the last 10 minutes.
+    tokens: Mutex<Tokens>,
+    /// ARN region and account, transition times.
+    config: EngineConfig,
+    /// Provisioned throughput enforcement (off unless configured).
+    throughput: Throughput,
+    /// The engine's stream sequence numbers (one counter for all streams).
+    sequence: crate::ops::streams::Sequence,
+    /// The streams of deleted tables, readable until their records age out.
+    retired_streams: Vec<crate::ops::streams::Stream>,
+}
+
+impl State {
+    /// An engine with no tables that reads the time from `clock`.
+    pub(crate) fn new(clock: EngineClock, config: EngineConfig) -> State {
+        State {
+            clock,
+            throughput: Throughput::new(config.throughput),
+            config,
+            ..State::default()
+        }
+    }
+
+    /// The engine's settings.
+    pub(crate) fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Provisioned throughput enforcement.
+    pub(crate) fn throughput(&self) -> &Throughput {
+        &self.throughput
+    }
+
+    /// The throughput meter at the engine's clock, or `None` (without reading the clock) when
+    /// enforcement is off.
+    pub(crate) fn meter(&self) -> Option<Meter<'_>> {
+        self.throughput.meter(&self.clock)
+    }
+
+    /// The expression parse cache.
+    pub(crate) fn cache(&self) -> &ExpressionCache {
+        &self.cache
+    }
+
+    /// A table by name for writing under the catalog's write lock, or DynamoDB's
+    /// ResourceNotFoundException: a table still being created answers as a missing one ("Requested
+    /// resource not found", dynalite's recording; the ack-api-quirks lab's catalogue DDB-TABLE-446: the
+    /// bare text on the data plane). Item requests look tables up in their [`crate::storage::lock::Locked`].
+    ///
+    /// The clock is read only for a table whose creation or deletion takes time: the lookup is on every
+    /// item operation's path.
+    pub(crate) fn table_mut(&mut self, name: &str) -> Result<&mut Table> {
+        let clock = &self.clock;
+        self.tables
+            .get_mut(name)
+            .map(owned)
+            .filter(|t| {
+                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
+            })
+            .ok_or_else(missing_table)
+    }
+
+    /// A table serving items, read-locked, for the table operations that read under the catalog's
+    /// read lock (see [`State::table_mut`]).
+    pub(crate) fn table(&self, name: &str) -> Result<RwLockReadGuard<'_, Table>> {
+        let clock = &self.clock;
+        self.tables
+            .get(name)
+            .map(read)
+            .filter(|t| {
+                t.lifecycle.serves_items_at_any_time() || t.lifecycle.serves_items(clock.now())
+            })
+            .ok_or_else(missing_table)
+    }
+
+    /// A table that exists at the engine's clock, whatever its status (the table operations').
+    pub(crate) fn existing_table(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
+        let now = self.clock.now();
+        self.tables
+            .get(name)
+            .map(read)
+            .filter(|t| !t.lifecycle.gone(now))
+    }
+
+    /// A table that exists at the engine's clock, for writing.
+    pub(crate) fn existing_table_mut(&mut self, name: &str) -> Option<&mut Table> {
+        let now = self.clock.now();
+        self.tables
+            .get_mut(name)
+            .map(owned)
+            .filter(|t| !t.lifecycle.gone(now))
+    }
+
+    /// The engine's clock.
+    pub(crate) fn clock(&self) -> &EngineClock {
+        &self.clock
+    }
+
+    /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write
+    /// lock; requests use [`Locked::tokens_mut`]).
+    #[cfg(feature = "durable")]
+    pub(crate) fn tokens_mut(&mut self) -> &mut Tokens {
+        self.tokens
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The `ClientRequestToken`s of recent transactions, locked, for a request holding only the
+    /// catalog's read lock.
+    pub(crate) fn tokens_locked(&self) -> MutexGuard<'_, Tokens> {
+        self.tokens.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A table's lock and the map's own copy of its name.
+    pub(crate) fn cell(&self, name: &str) -> Option<(&str, &RwLock<Table>)> {
+        self.tables
+            .get_key_value(name)
+            .map(|(name, cell)| (name.as_str(), cell))
+    }
+
+    /// Every table's lock, in name order (the locking order).
+    pub(crate) fn cells(&self) -> impl Iterator<Item = &RwLock<Table>> + '_ {
+        self.tables.values()
+    }
+}
+
+/// Real DynamoDB's message for DescribeTable/DeleteTable on a missing table (dynalite's recording).
+pub(crate) fn table_not_found(name: &str) -> Error {
+    Error::resource_not_found(format!("{NOT_FOUND}: Table: {name} not found"))
+}
+
+/// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`streams/`).
+impl State {
+    /// What a new stream needs from the engine.
+    pub(crate) fn stream_context(&self) -> crate::ops::streams::StreamContext {
+        crate::ops::streams::StreamContext {
+            clock: self.clock.clone(),
+            sequence: self.sequence.clone(),
+            region: self.config.region.clone(),
+        }
+    }
+
+    /// Every stream: those of the tables (deleted ones included until forgotten), then those of
+    /// forgotten tables. Streams of forgotten tables with nothing left are dropped first.
+    pub(crate) fn streams_mut(
+        &mut self,
+    ) -> impl Iterator<Item = &mut crate::ops::streams::Stream> + '_ {
+        let now = self.clock.now();
+        self.retired_streams.retain(|s| !s.gone(now));
+        self.tables
+            .values_mut()
+            .map(owned)
+            .flat_map(Table::streams_mut)
+            .chain(self.retired_streams.iter_mut())
+    }
+
+    /// Forgets the tables whose deletion is over (their streams stay readable until they age out).
+    pub(crate) fn forget_gone_tables(&mut self, now: chrono::DateTime<chrono::Utc>) {
+        let gone: Vec<String> = self
+            .tables
+            .iter_mut()
+            .filter_map(|(name, t)| owned(t).lifecycle.gone(now).then(|| name.clone()))
+            .collect();
+        for name in gone {
+            self.forget_table(&name);
+        }
+    }
+
+    /// Whether a table of that name exists (in any status).
+    pub(crate) fn has_table(&self, name: &str) -> bool {
+        self.tables.contains_key(name)
+    }
+
+    /// Counts one more table created in this engine; answers its serial number.
+    pub(crate) fn next_table_serial(&mut self) -> u64 {
+        self.created += 1;
+        self.created
+    }
+
+    /// Adds a table to the catalog.
+    pub(crate) fn insert_table(&mut self, name: String, table: Table) {
+        self.tables.insert(name, RwLock::new(table));
+    }
+
+    /// The tables whose names follow `from`, in name order.
+    pub(crate) fn tables_from<'a>(
+        &'a self,
+        from: std::ops::Bound<&'a str>,
+    ) -> impl Iterator<Item = (&'a String, &'a RwLock<Table>)> + 'a {
+        self.tables
+            .range::<str, _>((from, std::ops::Bound::Unbounded))
+    }
+
+    /// Removes table `name`, keeping its streams.
+    pub(crate) fn forget_table(&mut self, name: &str) {
+        if let Some(table) = self.tables.remove(name) {
+            let mut table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
+            self.retired_streams.extend(table.take_streams());
+        }
+    }
+
+    /// The tables, for writing.
+    pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
+        self.tables.values_mut().map(owned)
+    }
+}
+
+/// What durable mode reads and restores beyond the tables' own operations.
+#[cfg(feature = "durable")]
+impl State {
+    /// The table called `name`, whatever its status, for replaying a logged write.
+    pub(crate) fn table_for_replay(&mut self, name: &str) -> Option<&mut Table> {
+        self.tables.get_mut(name).map(owned)
+    }
+
+    /// Tables created so far (table ids are derived from it).
+    pub(crate) fn created_count(&self) -> u64 {
+        self.created
+    }
+
+    /// Restores [`State::created_count`] from a snapshot.
+    pub(crate) fn set_created_count(&mut self, created: u64) {
+        self.created = created;
+    }
+
+    /// The last stream sequence number handed out.
+    pub(crate) fn last_sequence(&self) -> u64 {
+        self.sequence.last()
+    }
+
+    /// Restores [`State::last_sequence`] from a snapshot.
+    pub(crate) fn set_last_sequence(&mut self, last: u64) {
+        self.sequence.set_last(last);
+    }
+
+    /// The remembered transaction tokens.
+    pub(crate) fn tokens(&self) -> MutexGuard<'_, Tokens> {
+        self.tokens_locked()
+    }
+
+    /// The streams of tables deleted and forgotten, readable until their records age out.
+    pub(crate) fn retired_streams(&self) -> &[crate::ops::streams::Stream] {
+        &self.retired_streams
+    }
+
+    /// Restores a stream of a forgotten table.
+    pub(crate) fn retire_stream(&mut self, stream: crate::ops::streams::Stream) {
+        self.retired_streams.push(stream);
+    }
+}
+
+/// Seeding (`dump::seed`): a fixture's tables are `ACTIVE` at once, whatever the transition time.
+#[cfg(feature = "server")]
+impl State {
+    /// Sets the transition time of what is created from now on; answers the previous one.
+    pub(crate) fn replace_transition(
+        &mut self,
+        transition: std::time::Duration,
+    ) -> std::time::Duration {
+        std::mem::replace(&mut self.config.transition, transition)
+    }
+}
+
+#[cfg(test)]
+impl State {
+    /// How many `ClientRequestToken`s the engine remembers.
+    pub(crate) fn tokens_len(&self) -> usize {
+        self.tokens_locked().len()
+    }
+
+    /// Every table's name, for tests that lock them all.
+    pub(crate) fn table_names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.tables.keys().map(String::as_str)
+    }
+
+    /// A table, for tests that look inside.
+    pub(crate) fn tables_for_test(&self, name: &str) -> Option<RwLockReadGuard<'_, Table>> {
+        self.tables.get(name).map(read)
+    }
+}

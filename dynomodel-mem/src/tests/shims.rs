@@ -1,0 +1,71 @@
+//! The item operations on a bare [`State`], for unit tests that drive one directly (below the
+//! `Backend` impl): each locks every table for writing and runs the operation.
+
+use dynomodel::Result;
+
+use crate::storage::state::State;
+
+/// The item operations on the whole engine, for unit tests that drive a `State` directly: every
+/// table locked for writing.
+impl State {
+    /// `PutItem`.
+    pub(crate) fn put_item(
+        &mut self,
+        input: dynomodel::backend::PutItemInput,
+    ) -> Result<dynomodel::backend::PutItemOutput> {
+        self.everything().put_item(input)
+    }
+
+    /// `GetItem`.
+    pub(crate) fn get_item(
+        &self,
+        input: &dynomodel::backend::GetItemInput,
+    ) -> Result<dynomodel::backend::GetItemOutput> {
+        self.everything().get_item(input)
+    }
+
+    /// `DeleteItem`.
+    pub(crate) fn delete_item(
+        &mut self,
+        input: &dynomodel::backend::DeleteItemInput,
+    ) -> Result<dynomodel::backend::DeleteItemOutput> {
+        self.everything().delete_item(input)
+    }
+
+    /// `UpdateItem`.
+    pub(crate) fn update_item(
+        &mut self,
+        input: &dynomodel::backend::UpdateItemInput,
+    ) -> Result<dynomodel::backend::UpdateItemOutput> {
+        self.everything().update_item(input)
+    }
+
+    /// `Query`.
+    pub(crate) fn query(
+        &self,
+        input: &dynomodel::backend::QueryInput,
+    ) -> Result<dynomodel::backend::QueryOutput> {
+        self.everything().query(input)
+    }
+
+    /// `BatchWriteItem`.
+    pub(crate) fn batch_write_item(
+        &mut self,
+        input: dynomodel::backend::BatchWriteItemInput,
+    ) -> Result<dynomodel::backend::BatchWriteItemOutput> {
+        self.everything().batch_write_item(input)
+    }
+
+    /// `TransactWriteItems`.
+    pub(crate) fn transact_write_items(
+        &mut self,
+        input: &dynomodel::backend::TransactWriteItemsInput,
+    ) -> Result<dynomodel::backend::TransactWriteItemsOutput> {
+        self.everything().transact_write_items(input)
+    }
+
+    /// Every table locked for writing.
+    pub(crate) fn everything(&self) -> crate::storage::lock::Locked<'_> {
+        self.lock(self.table_names(), crate::storage::lock::Mode::Write)
+    }
+}
