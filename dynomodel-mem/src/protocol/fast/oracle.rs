@@ -15,7 +15,8 @@ thread_local! {
     pub(super) static EXACT_ONLY: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `f` with the one pass off on this thread.
+/// Runs `f` with the one pass off on this thread (for `tests.rs`, which needs the server).
+#[cfg(feature = "server")]
 pub(crate) fn exact_only<T>(f: impl FnOnce() -> T) -> T {
     EXACT_ONLY.with(|off| off.set(true));
     let out = f();
