@@ -95,6 +95,7 @@ pub mod convert;
 mod db;
 mod error;
 pub mod expression;
+pub mod faults;
 pub mod migrate;
 mod model;
 mod query;
