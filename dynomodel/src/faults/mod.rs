@@ -69,6 +69,8 @@ mod faulty;
 mod handle;
 mod rule;
 mod target;
+#[cfg(test)]
+mod tests;
 
 pub use fault::Fault;
 pub use faulty::FaultyBackend;
