@@ -28,15 +28,22 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use tokio::time::Instant;
 
 use super::*;
 use crate::error::{Error, Result};
 
+/// The answer a handler gives, later.
+type Pending<O> = Pin<Box<dyn Future<Output = Result<O>> + Send>>;
+
 /// What answers one operation: queued answers first, then the closure, then an error.
 struct Slot<I, O> {
     queue: VecDeque<Result<O>>,
-    handler: Option<Box<dyn Fn(I) -> Result<O> + Send + Sync>>,
+    handler: Option<Box<dyn Fn(I) -> Pending<O> + Send + Sync>>,
 }
 
 impl<I, O> Default for Slot<I, O> {
@@ -105,7 +112,7 @@ macro_rules! operations {
         impl Backend for RecordingBackend {
             $(
                 async fn $method(&self, input: $input) -> Result<$output> {
-                    self.call::<op::$op>(input, Call::$op)
+                    self.call::<op::$op>(input, Call::$op).await
                 }
             )*
 
@@ -173,7 +180,8 @@ mod sealed {
 /// to keep a handle after building a `Db`.
 #[derive(Default)]
 pub struct RecordingBackend {
-    calls: Mutex<Vec<Call>>,
+    /// Each call with the time it arrived (Tokio's clock, so paused time in paused tests).
+    calls: Mutex<Vec<(Instant, Call)>>,
     slots: Slots,
     now: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
 }
@@ -181,7 +189,7 @@ pub struct RecordingBackend {
 impl fmt::Debug for RecordingBackend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RecordingBackend")
-            .field("calls", &*lock(&self.calls))
+            .field("calls", &self.calls())
             .finish_non_exhaustive()
     }
 }
@@ -205,9 +213,24 @@ impl RecordingBackend {
         &self,
         op: O,
         handler: impl Fn(O::Input) -> Result<O::Output> + Send + Sync + 'static,
-    ) -> &Self {
+    ) -> &Self
+    where
+        O::Output: Send + 'static,
+    {
+        self.on_async(op, move |input| std::future::ready(handler(input)))
+    }
+
+    /// [`on`](RecordingBackend::on) with an asynchronous handler, e.g. one that takes time.
+    pub fn on_async<O: Operation, R>(
+        &self,
+        op: O,
+        handler: impl Fn(O::Input) -> R + Send + Sync + 'static,
+    ) -> &Self
+    where
+        R: Future<Output = Result<O::Output>> + Send + 'static,
+    {
         let _ = op;
-        lock(O::slot(&self.slots)).handler = Some(Box::new(handler));
+        lock(O::slot(&self.slots)).handler = Some(Box::new(move |input| Box::pin(handler(input))));
         self
     }
 
@@ -219,32 +242,51 @@ impl RecordingBackend {
 
     /// The requests received so far, taken (the next call returns only later ones).
     pub fn take(&self) -> Vec<Call> {
-        std::mem::take(&mut *lock(&self.calls))
+        let calls = std::mem::take(&mut *lock(&self.calls));
+        calls.into_iter().map(|(_, call)| call).collect()
     }
 
     /// The requests received so far, left in place.
     pub fn calls(&self) -> Vec<Call> {
+        lock(&self.calls)
+            .iter()
+            .map(|(_, call)| call.clone())
+            .collect()
+    }
+
+    /// The requests received so far with the time each arrived, left in place.
+    pub fn timed_calls(&self) -> Vec<(Instant, Call)> {
         lock(&self.calls).clone()
     }
 
     /// Records `input`, then answers it.
-    fn call<O: Operation>(&self, input: O::Input, record: fn(O::Input) -> Call) -> Result<O::Output>
+    async fn call<O: Operation>(
+        &self,
+        input: O::Input,
+        record: fn(O::Input) -> Call,
+    ) -> Result<O::Output>
     where
         O::Input: Clone,
     {
         let call = record(input.clone());
         let name = call.operation();
-        lock(&self.calls).push(call);
-        let mut slot = lock(O::slot(&self.slots));
-        if let Some(answer) = slot.queue.pop_front() {
-            return answer;
-        }
-        match &slot.handler {
-            Some(handler) => handler(input),
-            None => Err(Error::Service {
-                code: "UnknownOperationException".into(),
-                message: format!("RecordingBackend: no answer queued for this {name}"),
-            }),
-        }
+        lock(&self.calls).push((Instant::now(), call));
+        // The handler's future is built under the slot's lock and awaited without it.
+        let pending = {
+            let mut slot = lock(O::slot(&self.slots));
+            if let Some(answer) = slot.queue.pop_front() {
+                return answer;
+            }
+            match &slot.handler {
+                Some(handler) => handler(input),
+                None => {
+                    return Err(Error::Service {
+                        code: "UnknownOperationException".into(),
+                        message: format!("RecordingBackend: no answer queued for this {name}"),
+                    });
+                }
+            }
+        };
+        pending.await
     }
 }
