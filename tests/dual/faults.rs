@@ -96,7 +96,7 @@ async fn half_answered_batches(db: &Db, faults: &FaultHandle) -> (u64, u64) {
     let orders: Vec<Order> = (0..30).map(order).collect();
     db.batch_write()
         .put_all(&orders)
-        .options(options.clone())
+        .options(options)
         .await
         .unwrap();
     let writes = faults.fired(writes);

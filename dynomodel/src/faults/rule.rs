@@ -102,7 +102,7 @@ pub enum FaultError {
     /// matching action.
     ConditionalCheckFailed,
     /// Any error by code and message (`ThrottlingException`, `ValidationException`, …), mapped
-    /// onto [`dynomodel::Error`]'s variants as the AWS backend maps the service's.
+    /// onto [`Error`](crate::Error)'s variants as the AWS backend maps the service's.
     Custom {
         /// DynamoDB's error type name.
         code: String,
