@@ -92,9 +92,9 @@ fn recorder(pages: Vec<QueryOutput>) -> (Arc<Recorder>, Db) {
     let pages = Arc::new(Mutex::new(VecDeque::from(pages)));
     let next = move || Ok(pages.lock().unwrap().pop_front().unwrap_or_default());
     let query = next.clone();
-    fake.on(op::Query, move |_| query());
-    fake.on(op::Scan, move |_| next());
-    fake.on(op::GetItem, |input| {
+    fake.on(op::query, move |_| query());
+    fake.on(op::scan, move |_| next());
+    fake.on(op::get_item, |input| {
         let mut item = tweet("abc", "x", 1).to_item().unwrap();
         item.extend(input.key);
         Ok(GetItemOutput {

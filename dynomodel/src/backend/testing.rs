@@ -13,7 +13,7 @@
 //!
 //! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 //! let fake = RecordingBackend::new();
-//! fake.answer(op::GetItem, Ok(GetItemOutput::default()));
+//! fake.answer(op::get_item, Ok(GetItemOutput::default()));
 //! let input = GetItemInput { table_name: "t".into(), ..Default::default() };
 //! assert_eq!(fake.get_item(input.clone()).await.unwrap(), GetItemOutput::default());
 //! // Nothing queued any more: the call is named in the error.
@@ -23,7 +23,7 @@
 //! # });
 //! ```
 
-// `Operation::slot` names the private slot types: the trait is sealed, only this module calls it.
+// `Op` holds a look-up of the private slot types, which only this module calls.
 #![allow(private_interfaces)]
 
 use std::collections::VecDeque;
@@ -83,13 +83,14 @@ macro_rules! operations {
             }
         }
 
-        /// The operations, as markers naming their input and output: `op::PutItem` in
+        /// The operations, each naming its input and output: `op::put_item` in
         /// [`RecordingBackend::answer`] takes a `Result<PutItemOutput>`.
+        #[allow(non_upper_case_globals)]
         pub mod op {
+            use super::*;
             $(
                 #[doc = concat!("`", stringify!($op), "`.")]
-                #[derive(Debug, Clone, Copy)]
-                pub struct $op;
+                pub const $method: Op<$input, $output> = Op { slot: |slots| &slots.$method };
             )*
         }
 
@@ -98,21 +99,11 @@ macro_rules! operations {
             $($method: Mutex<Slot<$input, $output>>,)*
         }
 
-        $(
-            impl Operation for op::$op {
-                type Input = $input;
-                type Output = $output;
-                fn slot(slots: &Slots) -> &Mutex<Slot<$input, $output>> {
-                    &slots.$method
-                }
-            }
-        )*
-
         #[async_trait::async_trait]
         impl Backend for RecordingBackend {
             $(
                 async fn $method(&self, input: $input) -> Result<$output> {
-                    self.call::<op::$op>(input, Call::$op).await
+                    self.call(op::$method, input, Call::$op).await
                 }
             )*
 
@@ -158,19 +149,23 @@ operations! {
     GetRecords(get_records): GetRecordsInput => GetRecordsOutput;
 }
 
-/// An operation marker of [`op`]: its input and output types.
-pub trait Operation: sealed::Sealed {
-    /// The request.
-    type Input;
-    /// The response.
-    type Output;
-    #[doc(hidden)]
-    fn slot(slots: &Slots) -> &Mutex<Slot<Self::Input, Self::Output>>;
+/// One operation of [`op`], by its input and output types.
+pub struct Op<I, O> {
+    slot: fn(&Slots) -> &Mutex<Slot<I, O>>,
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl<T: super::Operation> Sealed for T {}
+impl<I, O> Clone for Op<I, O> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I, O> Copy for Op<I, O> {}
+
+impl<I, O> fmt::Debug for Op<I, O> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Op")
+    }
 }
 
 /// A [`Backend`] that records every request ([`Call`]) and answers each operation from its queue
@@ -201,36 +196,32 @@ impl RecordingBackend {
     }
 
     /// Queues `answer` for the next request of `op` that finds no earlier answer queued.
-    pub fn answer<O: Operation>(&self, op: O, answer: Result<O::Output>) -> &Self {
-        let _ = op;
-        lock(O::slot(&self.slots)).queue.push_back(answer);
+    pub fn answer<I, O>(&self, op: Op<I, O>, answer: Result<O>) -> &Self {
+        lock((op.slot)(&self.slots)).queue.push_back(answer);
         self
     }
 
     /// Answers the requests of `op` that find no queued answer with `handler` (replacing an earlier
     /// one).
-    pub fn on<O: Operation>(
+    pub fn on<I, O: Send + 'static>(
         &self,
-        op: O,
-        handler: impl Fn(O::Input) -> Result<O::Output> + Send + Sync + 'static,
-    ) -> &Self
-    where
-        O::Output: Send + 'static,
-    {
+        op: Op<I, O>,
+        handler: impl Fn(I) -> Result<O> + Send + Sync + 'static,
+    ) -> &Self {
         self.on_async(op, move |input| std::future::ready(handler(input)))
     }
 
     /// [`on`](RecordingBackend::on) with an asynchronous handler, e.g. one that takes time.
-    pub fn on_async<O: Operation, R>(
+    pub fn on_async<I, O, R>(
         &self,
-        op: O,
-        handler: impl Fn(O::Input) -> R + Send + Sync + 'static,
+        op: Op<I, O>,
+        handler: impl Fn(I) -> R + Send + Sync + 'static,
     ) -> &Self
     where
-        R: Future<Output = Result<O::Output>> + Send + 'static,
+        R: Future<Output = Result<O>> + Send + 'static,
     {
-        let _ = op;
-        lock(O::slot(&self.slots)).handler = Some(Box::new(move |input| Box::pin(handler(input))));
+        lock((op.slot)(&self.slots)).handler =
+            Some(Box::new(move |input| Box::pin(handler(input))));
         self
     }
 
@@ -260,20 +251,13 @@ impl RecordingBackend {
     }
 
     /// Records `input`, then answers it.
-    async fn call<O: Operation>(
-        &self,
-        input: O::Input,
-        record: fn(O::Input) -> Call,
-    ) -> Result<O::Output>
-    where
-        O::Input: Clone,
-    {
+    async fn call<I: Clone, O>(&self, op: Op<I, O>, input: I, record: fn(I) -> Call) -> Result<O> {
         let call = record(input.clone());
         let name = call.operation();
         lock(&self.calls).push((Instant::now(), call));
         // The handler's future is built under the slot's lock and awaited without it.
         let pending = {
-            let mut slot = lock(O::slot(&self.slots));
+            let mut slot = lock((op.slot)(&self.slots));
             if let Some(answer) = slot.queue.pop_front() {
                 return answer;
             }

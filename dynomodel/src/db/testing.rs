@@ -119,7 +119,7 @@ impl Recorder {
         let fake = Arc::new(RecordingBackend::new());
         let answers = Answers::default();
         let a = answers.clone();
-        fake.on(op::PutItem, move |_| {
+        fake.on(op::put_item, move |_| {
             let attributes = next_item(&a)?;
             Ok(PutItemOutput {
                 attributes,
@@ -127,7 +127,7 @@ impl Recorder {
             })
         });
         let a = answers.clone();
-        fake.on(op::GetItem, move |_| {
+        fake.on(op::get_item, move |_| {
             let item = next_item(&a)?;
             Ok(GetItemOutput {
                 item,
@@ -135,7 +135,7 @@ impl Recorder {
             })
         });
         let a = answers.clone();
-        fake.on(op::DeleteItem, move |_| {
+        fake.on(op::delete_item, move |_| {
             let attributes = next_item(&a)?;
             Ok(DeleteItemOutput {
                 attributes,
@@ -143,7 +143,7 @@ impl Recorder {
             })
         });
         let a = answers.clone();
-        fake.on(op::UpdateItem, move |_| {
+        fake.on(op::update_item, move |_| {
             let attributes = next_item(&a)?;
             Ok(UpdateItemOutput {
                 attributes,
@@ -151,7 +151,7 @@ impl Recorder {
             })
         });
         let a = answers.clone();
-        fake.on(op::TransactGetItems, move |input| {
+        fake.on(op::transact_get_items, move |input| {
             let responses = match next(&a)? {
                 Reply::Items(responses) => responses,
                 Reply::Item(_) => vec![None; input.transact_items.len()],
@@ -162,7 +162,7 @@ impl Recorder {
             })
         });
         let a = answers.clone();
-        fake.on(op::TransactWriteItems, move |_| {
+        fake.on(op::transact_write_items, move |_| {
             next(&a)?;
             Ok(TransactWriteItemsOutput::default())
         });

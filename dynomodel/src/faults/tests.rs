@@ -20,14 +20,17 @@ fn put(id: &str) -> PutItemInput {
 /// A wrapper around a recording fake that answers every put, get and batch write.
 fn faulty() -> FaultyBackend<RecordingBackend> {
     let fake = RecordingBackend::new();
-    fake.on(op::PutItem, |_| Ok(PutItemOutput::default()));
-    fake.on(op::GetItem, |input| {
+    fake.on(op::put_item, |_| Ok(PutItemOutput::default()));
+    fake.on(op::get_item, |input| {
         Ok(GetItemOutput {
             item: Some(input.key),
             ..Default::default()
         })
     });
-    fake.on(op::BatchWriteItem, |_| Ok(BatchWriteItemOutput::default()));
+    fake.on(
+        op::batch_write_item,
+        |_| Ok(BatchWriteItemOutput::default()),
+    );
     FaultyBackend::new(fake)
 }
 
@@ -60,7 +63,7 @@ fn before_sends_nothing_and_after_sends_then_fails() {
 
     // `after` on a failing inner call answers the inner error.
     fake.answer(
-        op::PutItem,
+        op::put_item,
         Err(crate::Error::validation("the inner backend's")),
     );
     backend.faults().clear();

@@ -55,11 +55,11 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
             });
         }};
     }
-    answer!(GetItem, |input| GetItemOutput {
+    answer!(get_item, |input| GetItemOutput {
         consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 0.5, true),
         item: Some(input.key),
     });
-    answer!(PutItem, |input| PutItemOutput {
+    answer!(put_item, |input| PutItemOutput {
         consumed_capacity: report(
             input.return_consumed_capacity,
             &input.table_name,
@@ -68,7 +68,7 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
         ),
         ..Default::default()
     });
-    answer!(UpdateItem, |input| UpdateItemOutput {
+    answer!(update_item, |input| UpdateItemOutput {
         consumed_capacity: report(
             input.return_consumed_capacity,
             &input.table_name,
@@ -78,7 +78,7 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
         attributes: Some(input.key),
         ..Default::default()
     });
-    answer!(DeleteItem, |input| DeleteItemOutput {
+    answer!(delete_item, |input| DeleteItemOutput {
         consumed_capacity: report(
             input.return_consumed_capacity,
             &input.table_name,
@@ -87,17 +87,17 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
         ),
         ..Default::default()
     });
-    answer!(Query, |input| page(
+    answer!(query, |input| page(
         input.return_consumed_capacity,
         &input.table_name,
         input.exclusive_start_key.is_none()
     ));
-    answer!(Scan, |input| page(
+    answer!(scan, |input| page(
         input.return_consumed_capacity,
         &input.table_name,
         input.exclusive_start_key.is_none()
     ));
-    answer!(BatchGetItem, |input| {
+    answer!(batch_get_item, |input| {
         let tables = input
             .request_items
             .iter()
@@ -114,7 +114,7 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
             ..Default::default()
         }
     });
-    answer!(BatchWriteItem, |input| {
+    answer!(batch_write_item, |input| {
         let tables = input
             .request_items
             .iter()
@@ -124,14 +124,14 @@ fn fake(failing: Option<Error>) -> RecordingBackend {
             ..Default::default()
         }
     });
-    answer!(TransactGetItems, |input| {
+    answer!(transact_get_items, |input| {
         let tables = input.transact_items.iter().map(|g| g.table_name.as_str());
         TransactGetItemsOutput {
             responses: vec![None; input.transact_items.len()],
             consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, true),
         }
     });
-    answer!(TransactWriteItems, |input| {
+    answer!(transact_write_items, |input| {
         let tables = input
             .transact_items
             .iter()

@@ -158,12 +158,12 @@ impl Fake {
         let backend = Arc::new(RecordingBackend::new());
         let state = Arc::new(State::default());
         let s = state.clone();
-        backend.on_async(op::BatchGetItem, move |input| {
+        backend.on_async(op::batch_get_item, move |input| {
             let s = s.clone();
             async move { s.batch_get_item(input).await }
         });
         let s = state.clone();
-        backend.on_async(op::BatchWriteItem, move |input| {
+        backend.on_async(op::batch_write_item, move |input| {
             let s = s.clone();
             async move { s.batch_write_item(input).await }
         });

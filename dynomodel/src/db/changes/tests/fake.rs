@@ -80,15 +80,15 @@ impl Fake {
         }));
         let backend = Arc::new(RecordingBackend::new());
         let s = state.clone();
-        backend.on(op::DescribeTable, move |input| describe_table(&s, input));
+        backend.on(op::describe_table, move |input| describe_table(&s, input));
         let s = state.clone();
-        backend.on(op::DescribeStream, move |input| describe_stream(&s, input));
+        backend.on(op::describe_stream, move |input| describe_stream(&s, input));
         let s = state.clone();
-        backend.on(op::GetShardIterator, move |input| {
+        backend.on(op::get_shard_iterator, move |input| {
             get_shard_iterator(&s, input)
         });
         let s = state.clone();
-        backend.on(op::GetRecords, move |input| get_records(&s, input));
+        backend.on(op::get_records, move |input| get_records(&s, input));
         let db = Db::from_arc(backend.clone());
         (db, Arc::new(Fake { backend, state }))
     }
@@ -205,10 +205,10 @@ impl Fake {
     /// The next call of `operation` answers `error`.
     pub(super) fn fail(&self, operation: &'static str, error: Error) {
         match operation {
-            "DescribeTable" => self.backend.answer(op::DescribeTable, Err(error)),
-            "DescribeStream" => self.backend.answer(op::DescribeStream, Err(error)),
-            "GetShardIterator" => self.backend.answer(op::GetShardIterator, Err(error)),
-            "GetRecords" => self.backend.answer(op::GetRecords, Err(error)),
+            "DescribeTable" => self.backend.answer(op::describe_table, Err(error)),
+            "DescribeStream" => self.backend.answer(op::describe_stream, Err(error)),
+            "GetShardIterator" => self.backend.answer(op::get_shard_iterator, Err(error)),
+            "GetRecords" => self.backend.answer(op::get_records, Err(error)),
             other => panic!("the fake does not answer {other}"),
         };
     }
