@@ -19,9 +19,9 @@ use dynomodel::backend::{
 };
 use dynomodel::Result;
 
-use crate::{
-    durable, faults, frontends::partiql, ops::streams, ops::transact, read::typed, MemBackend,
-};
+use dynomodel::faults::Request;
+
+use crate::{durable, frontends::partiql, ops::streams, ops::transact, read::typed, MemBackend};
 
 #[async_trait::async_trait]
 impl Backend for MemBackend {
@@ -44,63 +44,39 @@ impl Backend for MemBackend {
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::PutItem, || faults::Target::Item {
-                table: &input.table_name,
-                key: &input.item,
-            });
-        match hit {
+        match self.faults.check(Request::PutItem(&input)) {
             None => self.put(input),
-            Some(hit) => hit.run(|| self.put(input)).await,
+            Some(fault) => fault.apply(async { self.put(input) }).await,
         }
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::GetItem, || faults::Target::Item {
-                table: &input.table_name,
-                key: &input.key,
-            });
-        match hit {
-            None => self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)),
-            Some(hit) => {
-                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.get_item(&input)))
-                    .await
-            }
+        let get = |input: &GetItemInput| {
+            self.reading_tables([input.table_name.as_str()], |s| s.get_item(input))
+        };
+        match self.faults.check(Request::GetItem(&input)) {
+            None => get(&input),
+            Some(fault) => fault.apply(async { get(&input) }).await,
         }
     }
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::DeleteItem, || faults::Target::Item {
-                table: &input.table_name,
-                key: &input.key,
-            });
-        match hit {
-            None => self.writing([input.table_name.as_str()], |s| s.delete_item(&input)),
-            Some(hit) => {
-                hit.run(|| self.writing([input.table_name.as_str()], |s| s.delete_item(&input)))
-                    .await
-            }
+        let delete = |input: &DeleteItemInput| {
+            self.writing([input.table_name.as_str()], |s| s.delete_item(input))
+        };
+        match self.faults.check(Request::DeleteItem(&input)) {
+            None => delete(&input),
+            Some(fault) => fault.apply(async { delete(&input) }).await,
         }
     }
 
     async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::UpdateItem, || faults::Target::Item {
-                table: &input.table_name,
-                key: &input.key,
-            });
-        match hit {
-            None => self.writing([input.table_name.as_str()], |s| s.update_item(&input)),
-            Some(hit) => {
-                hit.run(|| self.writing([input.table_name.as_str()], |s| s.update_item(&input)))
-                    .await
-            }
+        let update = |input: &UpdateItemInput| {
+            self.writing([input.table_name.as_str()], |s| s.update_item(input))
+        };
+        match self.faults.check(Request::UpdateItem(&input)) {
+            None => update(&input),
+            Some(fault) => fault.apply(async { update(&input) }).await,
         }
     }
 
@@ -114,32 +90,21 @@ impl Backend for MemBackend {
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::Query, || faults::Target::Table {
-                table: &input.table_name,
-            });
-        match hit {
-            None => self.reading_tables([input.table_name.as_str()], |s| s.query(&input)),
-            Some(hit) => {
-                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.query(&input)))
-                    .await
-            }
+        let query = |input: &QueryInput| {
+            self.reading_tables([input.table_name.as_str()], |s| s.query(input))
+        };
+        match self.faults.check(Request::Query(&input)) {
+            None => query(&input),
+            Some(fault) => fault.apply(async { query(&input) }).await,
         }
     }
 
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::Scan, || faults::Target::Table {
-                table: &input.table_name,
-            });
-        match hit {
-            None => self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)),
-            Some(hit) => {
-                hit.run(|| self.reading_tables([input.table_name.as_str()], |s| s.scan(&input)))
-                    .await
-            }
+        let scan =
+            |input: &ScanInput| self.reading_tables([input.table_name.as_str()], |s| s.scan(input));
+        match self.faults.check(Request::Scan(&input)) {
+            None => scan(&input),
+            Some(fault) => fault.apply(async { scan(&input) }).await,
         }
     }
 
@@ -160,85 +125,43 @@ impl Backend for MemBackend {
         typed::scan_into(self, input, sink).await
     }
 
-    async fn batch_get_item(&self, mut input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        let hit = self.faults.check(faults::Operation::BatchGetItem, || {
-            faults::Target::batch_get(&input)
-        });
-        let Some(mut hit) = hit else {
-            return self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
-                s.batch_get_item(&input)
-            });
-        };
-        let held = hit
-            .take_unprocessed()
-            .map(|portion| faults::hold_back_keys(&mut input, portion));
-        let mut output = hit
-            .run(|| match input.request_items.is_empty() {
-                true => Ok(BatchGetItemOutput::default()),
-                false => self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
-                    s.batch_get_item(&input)
-                }),
+    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
+        let get = |input: &BatchGetItemInput| {
+            self.reading_tables(input.request_items.keys().map(String::as_str), |s| {
+                s.batch_get_item(input)
             })
-            .await?;
-        for (table, keys) in held.into_iter().flatten() {
-            match output.unprocessed_keys.get_mut(&table) {
-                Some(left) => left.keys.extend(keys.keys),
-                None => {
-                    output.unprocessed_keys.insert(table, keys);
-                }
+        };
+        match self.faults.check(Request::BatchGetItem(&input)) {
+            None => get(&input),
+            Some(fault) => {
+                fault
+                    .apply_batch_get(input, |input| async move { get(&input) })
+                    .await
             }
         }
-        Ok(output)
     }
 
-    async fn batch_write_item(
-        &self,
-        mut input: BatchWriteItemInput,
-    ) -> Result<BatchWriteItemOutput> {
-        let hit = self.faults.check(faults::Operation::BatchWriteItem, || {
-            faults::Target::batch_write(&input)
-        });
-        let Some(mut hit) = hit else {
-            return self.write_batch(input);
-        };
-        let held = hit
-            .take_unprocessed()
-            .map(|portion| faults::hold_back_writes(&mut input, portion));
-        let mut output = hit
-            .run(|| match input.request_items.is_empty() {
-                true => Ok(BatchWriteItemOutput::default()),
-                false => self.write_batch(input),
-            })
-            .await?;
-        for (table, requests) in held.into_iter().flatten() {
-            output
-                .unprocessed_items
-                .entry(table)
-                .or_default()
-                .extend(requests);
+    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
+        match self.faults.check(Request::BatchWriteItem(&input)) {
+            None => self.write_batch(input),
+            Some(fault) => {
+                fault
+                    .apply_batch_write(input, |input| async move { self.write_batch(input) })
+                    .await
+            }
         }
-        Ok(output)
     }
 
     async fn transact_get_items(
         &self,
         input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        let hit = self.faults.check(faults::Operation::TransactGetItems, || {
-            faults::Target::transact_get(&input)
-        });
-        match hit {
-            None => self.reading_tables(transact::get_tables(&input), |s| {
-                s.transact_get_items(&input)
-            }),
-            Some(hit) => {
-                hit.run(|| {
-                    self.reading_tables(transact::get_tables(&input), |s| {
-                        s.transact_get_items(&input)
-                    })
-                })
-                .await
-            }
+        let get = |input: &TransactGetItemsInput| {
+            self.reading_tables(transact::get_tables(input), |s| s.transact_get_items(input))
+        };
+        match self.faults.check(Request::TransactGetItems(&input)) {
+            None => get(&input),
+            Some(fault) => fault.apply(async { get(&input) }).await,
         }
     }
 
@@ -246,23 +169,14 @@ impl Backend for MemBackend {
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        let hit = self
-            .faults
-            .check(faults::Operation::TransactWriteItems, || {
-                faults::Target::transact_write(&input)
-            });
-        match hit {
-            None => self.writing(transact::write_tables(&input), |s| {
-                s.transact_write_items(&input)
-            }),
-            Some(hit) => {
-                hit.run(|| {
-                    self.writing(transact::write_tables(&input), |s| {
-                        s.transact_write_items(&input)
-                    })
-                })
-                .await
-            }
+        let write = |input: &TransactWriteItemsInput| {
+            self.writing(transact::write_tables(input), |s| {
+                s.transact_write_items(input)
+            })
+        };
+        match self.faults.check(Request::TransactWriteItems(&input)) {
+            None => write(&input),
+            Some(fault) => fault.apply(async { write(&input) }).await,
         }
     }
 

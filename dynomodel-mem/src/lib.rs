@@ -386,7 +386,7 @@ impl MemBackend {
         MemBackend {
             state: Arc::new(RwLock::new(State::new(clock.clone(), config))),
             clock,
-            faults: faults::FaultHandle::with(faults),
+            faults: faults::FaultHandle::from(faults),
             #[cfg(feature = "durable")]
             durable: None,
         }

@@ -76,7 +76,8 @@
 //! The crate root holds what applications use. The modules hold the rest: [`expression`] the
 //! traits that type each operator's operands, the handles' roles and the renderer of raw
 //! expressions; [`backend`] the [`Backend`] trait's requests and responses, for backend authors and
-//! raw requests; [`convert`] the conversions of Rust types; [`migrate`] migration plans.
+//! raw requests; [`convert`] the conversions of Rust types; [`migrate`] migration plans;
+//! [`faults`] fault injection around any backend, for tests of failure paths.
 //!
 //! The [guide](https://github.com/dynomodel/dynomodel/blob/main/docs/guide/README.md) walks through
 //! models and values, queries and indexes, updates and conditions, batches and transactions, schema
@@ -95,6 +96,7 @@ pub mod convert;
 mod db;
 mod error;
 pub mod expression;
+pub mod faults;
 pub mod migrate;
 mod model;
 mod query;

@@ -27,6 +27,7 @@ mod cursors;
 mod enums;
 mod expression_limits;
 mod expressions_invalid;
+mod faults;
 mod indexes;
 mod items;
 mod key_roles;

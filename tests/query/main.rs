@@ -1,4 +1,4 @@
-//! Typed Query and Scan: exact request shapes against a recording backend, and end-to-end runs on the
+//! Typed Query and Scan: exact request shapes against the recording fake, and end-to-end runs on the
 //! in-memory engine.
 
 #![allow(clippy::unwrap_used)] // Tests: a panic is the failure report.
@@ -6,8 +6,9 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use dynomodel::backend::{Backend, QueryInput, QueryOutput, ScanInput, Select};
-use dynomodel::{AttributeValue, Cursor, Db, Error, Item, Model, Number, Result};
+use dynomodel::backend::testing::{op, Call, RecordingBackend};
+use dynomodel::backend::{GetItemOutput, QueryInput, QueryOutput, ScanInput, Select};
+use dynomodel::{AttributeValue, Cursor, Db, Error, Item, Model, Number};
 use futures::TryStreamExt;
 
 #[derive(Model, Debug, Clone, PartialEq)]
@@ -48,46 +49,61 @@ fn tweet(userid: &str, id: &str, ts: i64) -> Tweet {
     }
 }
 
-/// Records every request and answers from a queue of canned pages.
-#[derive(Debug, Default)]
-struct Recorder {
-    queries: Mutex<Vec<QueryInput>>,
-    scans: Mutex<Vec<ScanInput>>,
-    gets: Mutex<Vec<Item>>,
-    pages: Mutex<VecDeque<QueryOutput>>,
-}
+/// The recording fake answering queries and scans from one queue of canned pages (an empty page
+/// when it runs out), and gets with a tweet of the key asked for.
+#[derive(Debug)]
+struct Recorder(Arc<RecordingBackend>);
 
-#[async_trait::async_trait]
-impl Backend for Recorder {
-    async fn get_item(
-        &self,
-        input: dynomodel::backend::GetItemInput,
-    ) -> Result<dynomodel::backend::GetItemOutput> {
-        self.gets.lock().unwrap().push(input.key.clone());
-        let mut item = tweet("abc", "x", 1).to_item().unwrap();
-        item.extend(input.key);
-        Ok(dynomodel::backend::GetItemOutput {
-            item: Some(item),
-            ..Default::default()
-        })
+impl Recorder {
+    fn queries(&self) -> Vec<QueryInput> {
+        let calls = self.0.calls().into_iter();
+        calls
+            .filter_map(|c| match c {
+                Call::Query(input) => Some(input),
+                _ => None,
+            })
+            .collect()
     }
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        self.queries.lock().unwrap().push(input);
-        Ok(self.pages.lock().unwrap().pop_front().unwrap_or_default())
+
+    fn scans(&self) -> Vec<ScanInput> {
+        let calls = self.0.calls().into_iter();
+        calls
+            .filter_map(|c| match c {
+                Call::Scan(input) => Some(input),
+                _ => None,
+            })
+            .collect()
     }
-    async fn scan(&self, input: ScanInput) -> Result<QueryOutput> {
-        self.scans.lock().unwrap().push(input);
-        Ok(self.pages.lock().unwrap().pop_front().unwrap_or_default())
+
+    /// The keys of the gets.
+    fn gets(&self) -> Vec<Item> {
+        let calls = self.0.calls().into_iter();
+        calls
+            .filter_map(|c| match c {
+                Call::GetItem(input) => Some(input.key),
+                _ => None,
+            })
+            .collect()
     }
 }
 
 fn recorder(pages: Vec<QueryOutput>) -> (Arc<Recorder>, Db) {
-    let recorder = Arc::new(Recorder {
-        pages: Mutex::new(pages.into()),
-        ..Default::default()
+    let fake = Arc::new(RecordingBackend::new());
+    let pages = Arc::new(Mutex::new(VecDeque::from(pages)));
+    let next = move || Ok(pages.lock().unwrap().pop_front().unwrap_or_default());
+    let query = next.clone();
+    fake.on(op::query, move |_| query());
+    fake.on(op::scan, move |_| next());
+    fake.on(op::get_item, |input| {
+        let mut item = tweet("abc", "x", 1).to_item().unwrap();
+        item.extend(input.key);
+        Ok(GetItemOutput {
+            item: Some(item),
+            ..Default::default()
+        })
     });
-    let db = Db::from_arc(recorder.clone()).with_namespace("t-");
-    (recorder, db)
+    let db = Db::from_arc(fake.clone()).with_namespace("t-");
+    (Arc::new(Recorder(fake)), db)
 }
 
 fn s(v: &str) -> AttributeValue {

@@ -16,7 +16,7 @@ async fn table_query_renders_key_filter_order_limit_and_consistency() {
         .await
         .unwrap();
     assert_eq!(found, [tweet("abc", "1", 5)]);
-    let queries = rec.queries.lock().unwrap();
+    let queries = rec.queries();
     assert_eq!(
         queries[0],
         QueryInput {
@@ -63,7 +63,7 @@ async fn limit_shrinks_as_pages_arrive_and_start_keys_follow() {
         .await
         .unwrap();
     assert_eq!(found.len(), 3);
-    let queries = rec.queries.lock().unwrap();
+    let queries = rec.queries();
     let shape: Vec<(Option<i32>, Option<Item>)> = queries
         .iter()
         .map(|q| (q.limit, q.exclusive_start_key.clone()))
@@ -94,7 +94,7 @@ async fn range_on_an_index_sort_key_selects_that_index() {
         .all()
         .await
         .unwrap();
-    let queries = rec.queries.lock().unwrap();
+    let queries = rec.queries();
     assert_eq!(queries[0].index_name.as_deref(), Some("ts-local"));
     assert_eq!(queries[0].select, None);
     assert_eq!(
@@ -145,7 +145,7 @@ async fn bad_range_conditions_fail_unsent() {
         message(err),
         "Consistent reads are not supported on global secondary indexes"
     );
-    assert!(rec.queries.lock().unwrap().is_empty());
+    assert!(rec.queries().is_empty());
 }
 
 #[tokio::test]
@@ -180,8 +180,8 @@ async fn keys_only_index_returns_its_item_type_and_fetch_full_reads_items() {
         .await
         .unwrap();
     assert_eq!(full[0].key(), TweetKey::from(("abc", "9")));
-    assert_eq!(*rec.gets.lock().unwrap(), [key("abc", "9")]);
-    let queries = rec.queries.lock().unwrap();
+    assert_eq!(rec.gets(), [key("abc", "9")]);
+    let queries = rec.queries();
     assert_eq!(queries[0].index_name.as_deref(), Some("rt-index"));
     assert_eq!(queries[0].limit, Some(1));
     assert_eq!(queries[0].scan_index_forward, Some(false));
@@ -230,7 +230,7 @@ async fn count_one_page_and_projection() {
         .await
         .unwrap();
     assert_eq!((rest.items.len(), rest.next), (0, None));
-    let queries = rec.queries.lock().unwrap();
+    let queries = rec.queries();
     assert_eq!(queries[0].select, Some(Select::Count));
     assert_eq!(queries[1].exclusive_start_key, Some(key("abc", "2")));
     assert_eq!(
@@ -262,7 +262,7 @@ async fn parallel_scan_reads_every_segment() {
         .unwrap();
     found.sort_by(|a, b| a.userid.cmp(&b.userid));
     assert_eq!(found.len(), 3);
-    let scans = rec.scans.lock().unwrap();
+    let scans = rec.scans();
     let mut segments: Vec<(Option<i32>, Option<i32>)> = scans
         .iter()
         .map(|s| (s.segment, s.total_segments))
@@ -294,7 +294,7 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
     let mut stream = std::pin::pin!(stream);
     assert_eq!(stream.try_next().await.unwrap().unwrap().userid, "a");
     assert_eq!(
-        rec.scans.lock().unwrap().len(),
+        rec.scans().len(),
         1,
         "the second page is fetched only when needed"
     );
@@ -308,7 +308,7 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
         .await
         .unwrap_err();
     assert!(err.message().starts_with("a page reads one segment"));
-    let scans = rec.scans.lock().unwrap();
+    let scans = rec.scans();
     assert_eq!(scans[1].limit, Some(1));
     assert_eq!(scans[1].exclusive_start_key, Some(key("a", "1")));
     assert_eq!(

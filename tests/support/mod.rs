@@ -26,6 +26,7 @@ use dynomodel::backend::{
     AttributeDefinition, Backend, BillingMode, CreateTableInput, DeleteTableInput,
     KeySchemaElement, ScalarAttributeType,
 };
+use dynomodel::faults::{FaultHandle, FaultyBackend};
 use dynomodel::{AwsBackend, Db, Error, Result};
 use futures::FutureExt;
 
@@ -61,6 +62,13 @@ pub fn dynamodb_local_endpoint(test_name: &str) -> Option<String> {
             None
         }
     }
+}
+
+/// A database over `backend` wrapped in fault rules, and their handle.
+fn faulty(backend: AwsBackend) -> (Db, FaultHandle) {
+    let faulty = FaultyBackend::new(backend);
+    let faults = faulty.faults().clone();
+    (Db::new(faulty), faults)
 }
 
 /// The in-memory engine, as a shared backend.
@@ -233,10 +241,30 @@ impl Dual {
     /// tables (`db.create_schema::<M>()`); register each with [`Dual::register_table`]
     /// (`db.table_name::<M>()`) so that it is deleted at the end.
     pub fn namespaced_db(&self) -> Db {
+        self.db.clone().with_namespace(self.namespace())
+    }
+
+    /// A namespace unique to this test and run.
+    fn namespace(&self) -> String {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        self.db
-            .clone()
-            .with_namespace(format!("{}-ns{n}-", self.prefix))
+        format!("{}-ns{n}-", self.prefix)
+    }
+
+    /// A database with a fresh namespace (as [`Dual::namespaced_db`]) whose requests go through fault
+    /// rules, and the handle that arms them: on [`Target::Mem`] the engine's own rules
+    /// (`MemBackend::faults`), elsewhere a [`FaultyBackend`] around the AWS backend, whose rules run
+    /// in this process after the SDK's retries (rules armed on the engine behind the server are
+    /// [`Dual::engine`]'s).
+    pub fn faulty_db(&self) -> (Db, FaultHandle) {
+        let (db, faults) = match (self.target, &self.engine, &self.server) {
+            (Target::Mem, Some(engine), _) => (self.db.clone(), engine.faults().clone()),
+            (Target::Server, _, Some(server)) => faulty(AwsBackend::local(server.url())),
+            _ => match &self.aws {
+                Some(aws) => faulty(aws.clone()),
+                None => panic!("no backend to wrap on {:?}", self.target),
+            },
+        };
+        (db.with_namespace(self.namespace()), faults)
     }
 
     /// Creates an on-demand table with this key (hash, optional range) under a fresh name; returns the name.

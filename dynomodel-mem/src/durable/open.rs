@@ -216,7 +216,7 @@ pub(crate) fn open(
     });
     let _ = durable.me.set(Arc::downgrade(&durable));
     let mut backend = backend;
-    backend.faults = crate::faults::FaultHandle::with(faults);
+    backend.faults = crate::faults::FaultHandle::from(faults);
     let backend = backend.with_durable(Arc::clone(&durable));
     let _ = durable.state.set(backend.state_weak());
     spawn_compactor(Arc::downgrade(&durable), rx);

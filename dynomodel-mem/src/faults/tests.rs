@@ -10,7 +10,9 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, CancellationCode, Error};
 
-use super::{FaultError, Faults, Operation, Portion, Rule, Target};
+use dynomodel::faults::Request;
+
+use super::{FaultError, Faults, Operation, Portion, Rule};
 use crate::tests::{backend_with, def, item, s};
 use crate::MemBackend;
 
@@ -494,25 +496,42 @@ async fn custom_errors_map_onto_the_variants() {
 }
 
 #[tokio::test]
-async fn with_no_rules_nothing_is_evaluated() {
+async fn with_no_rules_nothing_fires() {
     let backend = MemBackend::builder().faults(Faults::new()).build();
     assert!(backend.faults().is_empty());
-    let mut built = false;
-    let hit = backend.faults().check(Operation::PutItem, || {
-        built = true;
-        Target::Table { table: "t" }
-    });
-    assert!(hit.is_none() && !built, "one check, no target built");
+    let input = put("t", "1");
+    assert!(backend.faults().check(Request::PutItem(&input)).is_none());
 
     // Armed then cleared: back on the fast path.
     backend.faults().add(Rule::any());
+    assert!(backend.faults().check(Request::PutItem(&input)).is_some());
     backend.faults().clear();
     assert!(backend.faults().is_empty());
-    let hit = backend.faults().check(Operation::PutItem, || {
-        built = true;
-        Target::Table { table: "t" }
-    });
-    assert!(hit.is_none() && !built);
+    assert!(backend.faults().check(Request::PutItem(&input)).is_none());
+}
+
+/// The rules (in `dynomodel`) answer the engine's own messages for a spent table and a cancelled
+/// transaction.
+#[tokio::test]
+async fn fault_messages_are_the_engines() {
+    let backend = engine().await;
+    backend.faults().add(Rule::on(Operation::PutItem).times(1));
+    let err = backend.put_item(put("tweets", "1")).await.unwrap_err();
+    assert_eq!(err.message(), crate::metering::throughput::TABLE_EXCEEDED);
+    backend.faults().add(
+        Rule::on(Operation::TransactWriteItems)
+            .times(1)
+            .fail(FaultError::TransactionConflict),
+    );
+    let err = backend
+        .transact_write_items(transfer(&["a", "b"]))
+        .await
+        .unwrap_err();
+    let Error::TransactionCanceled { reasons, .. } = &err else {
+        panic!("{err:?}");
+    };
+    let engines = crate::ops::transact::cancelled(reasons.clone());
+    assert_eq!(err.message(), engines.message());
 }
 
 #[tokio::test]

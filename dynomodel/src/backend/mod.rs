@@ -42,6 +42,8 @@ mod sink;
 mod streams;
 mod table;
 mod tags;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 mod transact;
 mod ttl;
 mod update_table;

@@ -1,10 +1,11 @@
-//! Test support for the single-item builders and transactions: a [`Backend`] that records every
-//! request and answers with canned responses, a small model to build requests for, and helpers to
+//! Test support for the single-item builders and transactions: the shared recording fake
+//! ([`RecordingBackend`]) answering from one queue of canned responses, a small model to build requests for, and helpers to
 //! write expected requests. (The batch tests have their own stateful fake, `batch/tests/fake.rs`.)
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use crate::backend::testing::{op, RecordingBackend};
 use crate::backend::*;
 use crate::db::Db;
 use crate::error::{Error, Result};
@@ -77,15 +78,7 @@ pub(crate) fn key() -> Item {
 }
 
 /// One request the builders sent.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Request {
-    Put(PutItemInput),
-    Get(GetItemInput),
-    Delete(DeleteItemInput),
-    Update(UpdateItemInput),
-    Write(TransactWriteItemsInput),
-    Read(TransactGetItemsInput),
-}
+pub(crate) use crate::backend::testing::Call as Request;
 
 /// What the next request gets back.
 #[derive(Debug, Clone)]
@@ -96,30 +89,92 @@ enum Reply {
     Items(Vec<Option<Item>>),
 }
 
-/// Records requests; answers each from a queue of canned answers (nothing found, nothing returned,
-/// when it is empty).
-#[derive(Debug, Default)]
+/// The answers to the next requests, whatever their operation.
+type Answers = Arc<Mutex<VecDeque<Result<Reply>>>>;
+
+/// The shared recording fake, answering the single-item and transaction requests from one queue of
+/// canned answers (nothing found, nothing returned, when it is empty).
+#[derive(Debug)]
 pub(crate) struct Recorder {
-    requests: Mutex<Vec<Request>>,
-    answers: Mutex<VecDeque<Result<Reply>>>,
-    /// What [`Backend::now`] answers (the system's time when unset).
-    now: Option<chrono::DateTime<chrono::Utc>>,
+    fake: Arc<RecordingBackend>,
+    answers: Answers,
+}
+
+/// The next answer, as a single-item request's returned item.
+fn next_item(answers: &Answers) -> Result<Option<Item>> {
+    match next(answers)? {
+        Reply::Item(item) => Ok(item),
+        Reply::Items(_) => Err(Error::validation("a list answer to a single-item request")),
+    }
+}
+
+fn next(answers: &Answers) -> Result<Reply> {
+    let next = answers.lock().expect("not poisoned").pop_front();
+    next.unwrap_or(Ok(Reply::Item(None)))
 }
 
 impl Recorder {
     /// A database over a new recorder, and the recorder to inspect.
     pub(crate) fn db() -> (Db, Arc<Recorder>) {
-        let recorder = Arc::new(Recorder::default());
-        (Db::from_arc(recorder.clone()), recorder)
+        let fake = Arc::new(RecordingBackend::new());
+        let answers = Answers::default();
+        let a = answers.clone();
+        fake.on(op::put_item, move |_| {
+            let attributes = next_item(&a)?;
+            Ok(PutItemOutput {
+                attributes,
+                ..Default::default()
+            })
+        });
+        let a = answers.clone();
+        fake.on(op::get_item, move |_| {
+            let item = next_item(&a)?;
+            Ok(GetItemOutput {
+                item,
+                ..Default::default()
+            })
+        });
+        let a = answers.clone();
+        fake.on(op::delete_item, move |_| {
+            let attributes = next_item(&a)?;
+            Ok(DeleteItemOutput {
+                attributes,
+                ..Default::default()
+            })
+        });
+        let a = answers.clone();
+        fake.on(op::update_item, move |_| {
+            let attributes = next_item(&a)?;
+            Ok(UpdateItemOutput {
+                attributes,
+                ..Default::default()
+            })
+        });
+        let a = answers.clone();
+        fake.on(op::transact_get_items, move |input| {
+            let responses = match next(&a)? {
+                Reply::Items(responses) => responses,
+                Reply::Item(_) => vec![None; input.transact_items.len()],
+            };
+            Ok(TransactGetItemsOutput {
+                responses,
+                ..Default::default()
+            })
+        });
+        let a = answers.clone();
+        fake.on(op::transact_write_items, move |_| {
+            next(&a)?;
+            Ok(TransactWriteItemsOutput::default())
+        });
+        let db = Db::from_arc(fake.clone());
+        (db, Arc::new(Recorder { fake, answers }))
     }
 
     /// [`Recorder::db`], with a clock stopped at `now`.
     pub(crate) fn db_at(now: chrono::DateTime<chrono::Utc>) -> (Db, Arc<Recorder>) {
-        let recorder = Arc::new(Recorder {
-            now: Some(now),
-            ..Recorder::default()
-        });
-        (Db::from_arc(recorder.clone()), recorder)
+        let (db, recorder) = Recorder::db();
+        recorder.fake.set_now(now);
+        (db, recorder)
     }
 
     /// Queues the answer to the next unanswered single-item request: its returned item, or an error.
@@ -143,7 +198,7 @@ impl Recorder {
 
     /// The requests sent so far, taken.
     pub(crate) fn take(&self) -> Vec<Request> {
-        std::mem::take(&mut *self.requests.lock().expect("not poisoned"))
+        self.fake.take()
     }
 
     /// The one request sent so far.
@@ -156,7 +211,7 @@ impl Recorder {
     /// The one `PutItem` sent so far.
     pub(crate) fn only_put(&self) -> PutItemInput {
         match self.only() {
-            Request::Put(input) => input,
+            Request::PutItem(input) => input,
             other => panic!("a PutItem, not {other:?}"),
         }
     }
@@ -164,7 +219,7 @@ impl Recorder {
     /// The one `UpdateItem` sent so far.
     pub(crate) fn only_update(&self) -> UpdateItemInput {
         match self.only() {
-            Request::Update(input) => input,
+            Request::UpdateItem(input) => input,
             other => panic!("an UpdateItem, not {other:?}"),
         }
     }
@@ -172,7 +227,7 @@ impl Recorder {
     /// The one `DeleteItem` sent so far.
     pub(crate) fn only_delete(&self) -> DeleteItemInput {
         match self.only() {
-            Request::Delete(input) => input,
+            Request::DeleteItem(input) => input,
             other => panic!("a DeleteItem, not {other:?}"),
         }
     }
@@ -180,25 +235,8 @@ impl Recorder {
     /// The one `TransactWriteItems` sent so far.
     pub(crate) fn only_write(&self) -> TransactWriteItemsInput {
         match self.only() {
-            Request::Write(input) => input,
+            Request::TransactWriteItems(input) => input,
             other => panic!("a TransactWriteItems, not {other:?}"),
-        }
-    }
-
-    fn record(&self, request: Request) -> Result<Reply> {
-        self.requests.lock().expect("not poisoned").push(request);
-        self.answers
-            .lock()
-            .expect("not poisoned")
-            .pop_front()
-            .unwrap_or(Ok(Reply::Item(None)))
-    }
-
-    /// Records a single-item request and gives its returned item.
-    fn item(&self, request: Request) -> Result<Option<Item>> {
-        match self.record(request)? {
-            Reply::Item(item) => Ok(item),
-            Reply::Items(_) => Err(Error::validation("a list answer to a single-item request")),
         }
     }
 }
@@ -208,61 +246,5 @@ pub(crate) fn conditional_failure(item: Option<Item>) -> Error {
     Error::ConditionalCheckFailed {
         message: "The conditional request failed".into(),
         item,
-    }
-}
-
-#[async_trait::async_trait]
-impl Backend for Recorder {
-    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        let attributes = self.item(Request::Put(input))?;
-        Ok(PutItemOutput {
-            attributes,
-            ..Default::default()
-        })
-    }
-    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        let item = self.item(Request::Get(input))?;
-        Ok(GetItemOutput {
-            item,
-            ..Default::default()
-        })
-    }
-    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        let attributes = self.item(Request::Delete(input))?;
-        Ok(DeleteItemOutput {
-            attributes,
-            ..Default::default()
-        })
-    }
-    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        let attributes = self.item(Request::Update(input))?;
-        Ok(UpdateItemOutput {
-            attributes,
-            ..Default::default()
-        })
-    }
-    async fn transact_get_items(
-        &self,
-        input: TransactGetItemsInput,
-    ) -> Result<TransactGetItemsOutput> {
-        let count = input.transact_items.len();
-        let responses = match self.record(Request::Read(input))? {
-            Reply::Items(responses) => responses,
-            Reply::Item(_) => vec![None; count],
-        };
-        Ok(TransactGetItemsOutput {
-            responses,
-            ..Default::default()
-        })
-    }
-    async fn transact_write_items(
-        &self,
-        input: TransactWriteItemsInput,
-    ) -> Result<TransactWriteItemsOutput> {
-        self.record(Request::Write(input))?;
-        Ok(TransactWriteItemsOutput::default())
-    }
-    fn now(&self) -> chrono::DateTime<chrono::Utc> {
-        self.now.unwrap_or_else(chrono::Utc::now)
     }
 }

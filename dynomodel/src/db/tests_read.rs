@@ -18,7 +18,7 @@ async fn a_plain_get_sends_only_table_and_key() {
         key: key(),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Get(expected));
+    assert_eq!(rec.only(), Request::GetItem(expected));
 }
 
 #[tokio::test]
@@ -26,7 +26,7 @@ async fn namespaces_prefix_tables_and_consistent_reads_say_so() {
     let (db, rec) = Recorder::db();
     let db = db.with_namespace("test-");
     assert_eq!(db.get::<Tweet>(("abc", "1")).consistent().await, Ok(None));
-    let Request::Get(input) = rec.only() else {
+    let Request::GetItem(input) = rec.only() else {
         panic!("a GetItem")
     };
     assert_eq!(input.table_name, "test-tweets");
@@ -54,7 +54,7 @@ async fn projections_render_names_and_decode_into_partials() {
         expression_attribute_names: names(&[("#n0", "text"), ("#n1", "likes"), ("#n2", "history")]),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Get(expected));
+    assert_eq!(rec.only(), Request::GetItem(expected));
 
     let missing = db.get::<Tweet>(("abc", "2")).project(Tweet::text()).await;
     assert_eq!(missing, Ok(None));
@@ -84,7 +84,7 @@ async fn a_plain_put_sends_the_item_and_nothing_else() {
         item: tweet().to_item().expect("converts"),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Put(expected));
+    assert_eq!(rec.only(), Request::PutItem(expected));
 }
 
 #[tokio::test]
@@ -143,7 +143,7 @@ async fn returning_old_asks_for_and_decodes_the_replaced_item() {
     assert_eq!(db.put(&tweet()).returning_old().await, Ok(Some(old)));
     assert_eq!(db.put(&tweet()).returning_old().await, Ok(None));
     for request in rec.take() {
-        let Request::Put(input) = request else {
+        let Request::PutItem(input) = request else {
             panic!("a PutItem")
         };
         assert_eq!(input.return_values, Some(ReturnValue::AllOld));
@@ -198,7 +198,7 @@ async fn a_plain_delete_asks_for_nothing_back() {
         key: key(),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Delete(expected));
+    assert_eq!(rec.only(), Request::DeleteItem(expected));
 
     rec.answer(Ok(Some(tweet().to_item().expect("converts"))));
     let gone = db.delete(&tweet()).returning_old().await;
@@ -262,7 +262,7 @@ async fn delete_key_returns_the_old_item_unless_told_not_to() {
         return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Delete(expected));
+    assert_eq!(rec.only(), Request::DeleteItem(expected));
 
     db.delete_key::<Tweet>(("abc", "1"))
         .without_old()
@@ -284,7 +284,7 @@ async fn refresh_overwrites_with_a_consistent_read_or_reports_absence() {
     assert_eq!(db.refresh(&mut mine).await, Ok(false));
     assert_eq!(mine, fresh, "left untouched when gone");
     for request in rec.take() {
-        let Request::Get(input) = request else {
+        let Request::GetItem(input) = request else {
             panic!("a GetItem")
         };
         assert_eq!(input.consistent_read, Some(true));

@@ -131,7 +131,7 @@ async fn an_update_without_actions_is_an_error_unless_allowed() {
         return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Update(expected));
+    assert_eq!(rec.only(), Request::UpdateItem(expected));
     // An upsert without actions would create an item of the key alone, which a Tweet is not.
     let err = db
         .update::<Tweet>(("abc", "1"))
@@ -264,7 +264,7 @@ async fn incr_adds_on_condition_of_existence_and_refreshes_the_value() {
         return_values_on_condition_check_failure: Some(ReturnValuesOnConditionCheckFailure::AllOld),
         ..Default::default()
     };
-    assert_eq!(rec.only(), Request::Update(expected));
+    assert_eq!(rec.only(), Request::UpdateItem(expected));
 
     rec.answer(Err(conditional_failure(None)));
     let before = mine.clone();

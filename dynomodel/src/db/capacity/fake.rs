@@ -1,4 +1,4 @@
-//! A fake backend for the capacity tests: it records what each request asked for
+//! The recording fake set up for the capacity tests: it records what each request asked for
 //! (`ReturnConsumedCapacity`) and, like DynamoDB, reports canned capacity only when asked.
 //!
 //! Figures: GetItem 0.5 RCU; PutItem/UpdateItem/DeleteItem 1 WCU; a Query or Scan page 0.5 RCU (two
@@ -7,10 +7,10 @@
 //! table's share and a GSI `g` costing 1 unit per request.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
+use crate::backend::testing::{op, Call, RecordingBackend};
 use crate::backend::*;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::value::{AttributeValue, Item};
 use crate::Model;
 
@@ -38,33 +38,148 @@ fn thing_item(id: &str) -> Item {
     Item::from([("id".to_owned(), AttributeValue::S(id.into()))])
 }
 
-/// Records `(operation, ReturnConsumedCapacity)` of every request.
-#[derive(Debug, Default)]
-pub(super) struct Costly {
-    asked: Mutex<Vec<(&'static str, Option<ReturnConsumedCapacity>)>>,
-    /// Answer every request with this error instead.
-    failing: Option<Error>,
-}
-
-impl Costly {
-    /// A fake that answers every request with `error`.
-    pub(super) fn failing(error: Error) -> Costly {
-        Costly {
-            failing: Some(error),
+/// The recording fake with every request asking the figures above; `failing` answers each with an
+/// error instead.
+fn fake(failing: Option<Error>) -> RecordingBackend {
+    let fake = RecordingBackend::new();
+    let fail = move || match &failing {
+        Some(e) => Err(e.clone()),
+        None => Ok(()),
+    };
+    macro_rules! answer {
+        ($op:ident, |$input:ident| $body:expr) => {{
+            let fail = fail.clone();
+            fake.on(op::$op, move |$input| {
+                fail()?;
+                Ok($body)
+            });
+        }};
+    }
+    answer!(get_item, |input| GetItemOutput {
+        consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 0.5, true),
+        item: Some(input.key),
+    });
+    answer!(put_item, |input| PutItemOutput {
+        consumed_capacity: report(
+            input.return_consumed_capacity,
+            &input.table_name,
+            1.0,
+            false
+        ),
+        ..Default::default()
+    });
+    answer!(update_item, |input| UpdateItemOutput {
+        consumed_capacity: report(
+            input.return_consumed_capacity,
+            &input.table_name,
+            1.0,
+            false
+        ),
+        attributes: Some(input.key),
+        ..Default::default()
+    });
+    answer!(delete_item, |input| DeleteItemOutput {
+        consumed_capacity: report(
+            input.return_consumed_capacity,
+            &input.table_name,
+            1.0,
+            false
+        ),
+        ..Default::default()
+    });
+    answer!(query, |input| page(
+        input.return_consumed_capacity,
+        &input.table_name,
+        input.exclusive_start_key.is_none()
+    ));
+    answer!(scan, |input| page(
+        input.return_consumed_capacity,
+        &input.table_name,
+        input.exclusive_start_key.is_none()
+    ));
+    answer!(batch_get_item, |input| {
+        let tables = input
+            .request_items
+            .iter()
+            .flat_map(|(table, k)| k.keys.iter().map(move |_| table.as_str()));
+        let consumed_capacity = per_table(input.return_consumed_capacity, tables, 0.5, true);
+        let responses = input
+            .request_items
+            .into_iter()
+            .map(|(table, k)| (table, k.keys))
+            .collect();
+        BatchGetItemOutput {
+            responses,
+            consumed_capacity,
             ..Default::default()
         }
-    }
-
-    pub(super) fn asked(&self) -> Vec<(&'static str, Option<ReturnConsumedCapacity>)> {
-        std::mem::take(&mut *self.asked.lock().expect("not poisoned"))
-    }
-
-    fn ask(&self, op: &'static str, ask: Option<ReturnConsumedCapacity>) -> Result<()> {
-        self.asked.lock().expect("not poisoned").push((op, ask));
-        match &self.failing {
-            Some(e) => Err(e.clone()),
-            None => Ok(()),
+    });
+    answer!(batch_write_item, |input| {
+        let tables = input
+            .request_items
+            .iter()
+            .flat_map(|(table, w)| w.iter().map(move |_| table.as_str()));
+        BatchWriteItemOutput {
+            consumed_capacity: per_table(input.return_consumed_capacity, tables, 1.0, false),
+            ..Default::default()
         }
+    });
+    answer!(transact_get_items, |input| {
+        let tables = input.transact_items.iter().map(|g| g.table_name.as_str());
+        TransactGetItemsOutput {
+            responses: vec![None; input.transact_items.len()],
+            consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, true),
+        }
+    });
+    answer!(transact_write_items, |input| {
+        let tables = input
+            .transact_items
+            .iter()
+            .map(TransactWriteItem::table_name);
+        TransactWriteItemsOutput {
+            consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, false),
+            ..Default::default()
+        }
+    });
+    fake
+}
+
+/// The fake reporting capacity when asked.
+pub(super) fn costly() -> RecordingBackend {
+    fake(None)
+}
+
+/// The fake answering every request with `error`.
+pub(super) fn failing(error: Error) -> RecordingBackend {
+    fake(Some(error))
+}
+
+/// What each request asked for: `(operation, ReturnConsumedCapacity)`, taken.
+pub(super) trait Asked {
+    fn asked(&self) -> Vec<(&'static str, Option<ReturnConsumedCapacity>)>;
+}
+
+impl Asked for RecordingBackend {
+    fn asked(&self) -> Vec<(&'static str, Option<ReturnConsumedCapacity>)> {
+        self.take()
+            .into_iter()
+            .map(|call| {
+                let ask = match &call {
+                    Call::GetItem(i) => i.return_consumed_capacity,
+                    Call::PutItem(i) => i.return_consumed_capacity,
+                    Call::UpdateItem(i) => i.return_consumed_capacity,
+                    Call::DeleteItem(i) => i.return_consumed_capacity,
+                    Call::Query(i) => i.return_consumed_capacity,
+                    Call::Scan(i) => i.return_consumed_capacity,
+                    Call::BatchGetItem(i) => i.return_consumed_capacity,
+                    Call::BatchWriteItem(i) => i.return_consumed_capacity,
+                    Call::TransactGetItems(i) => i.return_consumed_capacity,
+                    Call::TransactWriteItems(i) => i.return_consumed_capacity,
+                    other => panic!("not a capacity request: {other:?}"),
+                };
+                (call.operation(), ask)
+            })
+            .collect()
     }
 }
 
@@ -111,126 +226,6 @@ fn per_table<'a>(
         .into_iter()
         .filter_map(|(table, units)| report(ask, table, units, read))
         .collect()
-}
-
-#[async_trait::async_trait]
-impl Backend for Costly {
-    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        self.ask("GetItem", input.return_consumed_capacity)?;
-        Ok(GetItemOutput {
-            item: Some(input.key),
-            consumed_capacity: report(input.return_consumed_capacity, &input.table_name, 0.5, true),
-        })
-    }
-    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        self.ask("PutItem", input.return_consumed_capacity)?;
-        Ok(PutItemOutput {
-            consumed_capacity: report(
-                input.return_consumed_capacity,
-                &input.table_name,
-                1.0,
-                false,
-            ),
-            ..Default::default()
-        })
-    }
-    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        self.ask("UpdateItem", input.return_consumed_capacity)?;
-        Ok(UpdateItemOutput {
-            attributes: Some(input.key),
-            consumed_capacity: report(
-                input.return_consumed_capacity,
-                &input.table_name,
-                1.0,
-                false,
-            ),
-            ..Default::default()
-        })
-    }
-    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        self.ask("DeleteItem", input.return_consumed_capacity)?;
-        Ok(DeleteItemOutput {
-            consumed_capacity: report(
-                input.return_consumed_capacity,
-                &input.table_name,
-                1.0,
-                false,
-            ),
-            ..Default::default()
-        })
-    }
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        self.ask("Query", input.return_consumed_capacity)?;
-        let ask = input.return_consumed_capacity;
-        Ok(page(
-            ask,
-            &input.table_name,
-            input.exclusive_start_key.is_none(),
-        ))
-    }
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        self.ask("Scan", input.return_consumed_capacity)?;
-        let ask = input.return_consumed_capacity;
-        Ok(page(
-            ask,
-            &input.table_name,
-            input.exclusive_start_key.is_none(),
-        ))
-    }
-    async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        self.ask("BatchGetItem", input.return_consumed_capacity)?;
-        let tables = input
-            .request_items
-            .iter()
-            .flat_map(|(table, k)| k.keys.iter().map(move |_| table.as_str()));
-        let consumed_capacity = per_table(input.return_consumed_capacity, tables, 0.5, true);
-        let responses = input
-            .request_items
-            .into_iter()
-            .map(|(table, k)| (table, k.keys))
-            .collect();
-        Ok(BatchGetItemOutput {
-            responses,
-            consumed_capacity,
-            ..Default::default()
-        })
-    }
-    async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        self.ask("BatchWriteItem", input.return_consumed_capacity)?;
-        let tables = input
-            .request_items
-            .iter()
-            .flat_map(|(table, w)| w.iter().map(move |_| table.as_str()));
-        Ok(BatchWriteItemOutput {
-            consumed_capacity: per_table(input.return_consumed_capacity, tables, 1.0, false),
-            ..Default::default()
-        })
-    }
-    async fn transact_get_items(
-        &self,
-        input: TransactGetItemsInput,
-    ) -> Result<TransactGetItemsOutput> {
-        self.ask("TransactGetItems", input.return_consumed_capacity)?;
-        let tables = input.transact_items.iter().map(|g| g.table_name.as_str());
-        Ok(TransactGetItemsOutput {
-            responses: vec![None; input.transact_items.len()],
-            consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, true),
-        })
-    }
-    async fn transact_write_items(
-        &self,
-        input: TransactWriteItemsInput,
-    ) -> Result<TransactWriteItemsOutput> {
-        self.ask("TransactWriteItems", input.return_consumed_capacity)?;
-        let tables = input
-            .transact_items
-            .iter()
-            .map(TransactWriteItem::table_name);
-        Ok(TransactWriteItemsOutput {
-            consumed_capacity: per_table(input.return_consumed_capacity, tables, 2.0, false),
-            ..Default::default()
-        })
-    }
 }
 
 /// Two pages of one item each: the first (no start key) continues, the second ends.

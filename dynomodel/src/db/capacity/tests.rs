@@ -1,18 +1,19 @@
-//! `.with_capacity()`, the meter and the spans, against the [`Costly`] fake.
+//! `.with_capacity()`, the meter and the spans, against the capacity fake (`fake.rs`).
 
 use std::sync::Arc;
 
 use futures::{StreamExt, TryStreamExt};
 use ReturnConsumedCapacity::{Indexes, Total};
 
-use super::fake::{thing, Costly, Other, Thing};
+use super::fake::{costly, failing, thing, Asked, Other, Thing};
 use super::{CapacityExt, StreamCapacityExt};
+use crate::backend::testing::RecordingBackend;
 use crate::backend::ReturnConsumedCapacity;
 use crate::db::Db;
 use crate::error::Error;
 
-fn db() -> (Db, Arc<Costly>) {
-    let fake = Arc::new(Costly::default());
+fn db() -> (Db, Arc<RecordingBackend>) {
+    let fake = Arc::new(costly());
     (Db::from_arc(fake.clone()), fake)
 }
 
@@ -227,7 +228,7 @@ fn an_enclosing_tally_counts_what_inner_ones_do() {
 
 #[test]
 fn a_failed_request_reports_its_error_and_nothing_consumed() {
-    let fake = Arc::new(Costly::failing(Error::validation("no")));
+    let fake = Arc::new(failing(Error::validation("no")));
     let db = Db::from_arc(fake).with_meter();
     let err = run(db.get::<Thing>("a").with_capacity()).expect_err("fails");
     assert!(matches!(err, Error::Validation { .. }));

@@ -22,7 +22,7 @@ use tracing::span::{Attributes, Id, Record};
 use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 
-use super::fake::{thing, Costly, Other, Thing};
+use super::fake::{costly, failing, thing, Other, Thing};
 use crate::db::Db;
 use crate::error::Error;
 
@@ -148,7 +148,7 @@ fn field<'a>(span: &'a Fields, name: &str) -> Option<&'a str> {
 
 #[test]
 fn every_request_runs_in_a_debug_span_naming_operation_and_table() {
-    let db = Db::new(Costly::default()).with_meter();
+    let db = Db::new(costly()).with_meter();
     let (result, spans) = traced(async {
         db.put(&thing("a")).await?;
         db.query::<Thing>("a").all().await?;
@@ -199,7 +199,7 @@ fn every_request_runs_in_a_debug_span_naming_operation_and_table() {
 
 #[test]
 fn a_failed_request_records_its_error_code() {
-    let db = Db::new(Costly::failing(Error::validation("no")));
+    let db = Db::new(failing(Error::validation("no")));
     let (result, spans) = traced(db.get::<Thing>("a"));
     assert!(result.is_err());
     assert_eq!(spans.len(), 1);
@@ -211,7 +211,7 @@ fn a_failed_request_records_its_error_code() {
 
 #[test]
 fn without_a_subscriber_nothing_is_recorded_and_requests_still_run() {
-    let db = Db::new(Costly::default());
+    let db = Db::new(costly());
     let found = futures::executor::block_on(db.get::<Thing>("a").into_future()).expect("get");
     assert_eq!(found, Some(thing("a")));
 }
@@ -219,7 +219,7 @@ fn without_a_subscriber_nothing_is_recorded_and_requests_still_run() {
 #[test]
 fn schema_requests_run_in_spans_too() {
     // The fake implements no table operation: DescribeTable answers UnknownOperationException.
-    let db = Db::new(Costly::default()).with_namespace("test-");
+    let db = Db::new(costly()).with_namespace("test-");
     let (result, spans) = traced(db.create_schema::<Thing>());
     assert!(result.is_err());
     assert_eq!(spans.len(), 1, "{spans:?}");

@@ -178,7 +178,7 @@ async fn ignored_versions_and_models_without_counters_are_puts() {
     assert_eq!(input.condition_expression, None);
 
     db.put(&account("a", 1, 3)).await.expect("put");
-    assert!(matches!(rec.only(), Request::Put(_)));
+    assert!(matches!(rec.only(), Request::PutItem(_)));
 }
 
 #[tokio::test]

@@ -20,7 +20,7 @@ async fn reads_of_several_models_come_back_through_their_slots() {
     assert_eq!(read.len(), 3);
     let reads = read.await.expect("read");
 
-    let Request::Read(input) = rec.only() else {
+    let Request::TransactGetItems(input) = rec.only() else {
         panic!("a TransactGetItems");
     };
     assert_eq!(

@@ -178,7 +178,7 @@ async fn save_keeps_the_value_current_and_only_on_success() {
     db.save(&mut a).await.expect("saved");
     assert_eq!(a.version, 2);
     let sent = rec.take();
-    assert!(matches!(&sent[1], Request::Put(p) if p.item == stored("a", 5, 2)));
+    assert!(matches!(&sent[1], Request::PutItem(p) if p.item == stored("a", 5, 2)));
 
     rec.fail(conditional_failure(Some(stored("a", 5, 7))));
     assert!(db

@@ -1,7 +1,7 @@
-//! A small fake of DynamoDB's batch operations for the batch tests: a store of items per table,
-//! every request recorded with the (paused) time it arrived, and a script of how much of each
-//! request to leave unprocessed or which error to answer with. The single-item operations are not
-//! used by batches and answer an error.
+//! A small fake of DynamoDB's batch operations for the batch tests, on the shared recording fake
+//! (which records every request with the (paused) time it arrived): a store of items per table and
+//! a script of how much of each request to leave unprocessed or which error to answer with. The
+//! other operations are not used by batches and answer the recording fake's error.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::backend::testing::{op, Call as Recorded, RecordingBackend};
 use crate::backend::*;
 use crate::db::batch::key::KeyId;
 pub(super) use crate::db::testing::s;
@@ -128,11 +129,18 @@ impl Call {
     }
 }
 
-#[derive(Debug, Default)]
+/// The shared recording fake, answering batches from [`State`].
+#[derive(Debug)]
 pub(super) struct Fake {
+    backend: Arc<RecordingBackend>,
+    state: Arc<State>,
+}
+
+/// The store and the script the batch requests are answered from.
+#[derive(Debug, Default)]
+struct State {
     /// Table → key identity → item.
     store: Mutex<BTreeMap<String, BTreeMap<KeyId, Item>>>,
-    calls: Mutex<Vec<(Instant, Call)>>,
     /// Scripts for the next requests, in arrival order; an empty queue processes everything.
     script: Mutex<VecDeque<Script>>,
     /// Applied to every request after the queue is empty, instead of processing everything.
@@ -147,31 +155,48 @@ pub(super) struct Fake {
 
 impl Fake {
     pub(super) fn db() -> (Db, Arc<Fake>) {
-        let fake = Arc::new(Fake::default());
-        (Db::from_arc(fake.clone()), fake)
+        let backend = Arc::new(RecordingBackend::new());
+        let state = Arc::new(State::default());
+        let s = state.clone();
+        backend.on_async(op::batch_get_item, move |input| {
+            let s = s.clone();
+            async move { s.batch_get_item(input).await }
+        });
+        let s = state.clone();
+        backend.on_async(op::batch_write_item, move |input| {
+            let s = s.clone();
+            async move { s.batch_write_item(input).await }
+        });
+        let db = Db::from_arc(backend.clone());
+        (db, Arc::new(Fake { backend, state }))
     }
 
     pub(super) fn script(&self, script: impl IntoIterator<Item = Script>) {
-        self.script.lock().expect("not poisoned").extend(script);
+        self.state
+            .script
+            .lock()
+            .expect("not poisoned")
+            .extend(script);
     }
 
     pub(super) fn always(&self, script: Script) {
-        *self.always.lock().expect("not poisoned") = Some(script);
+        *self.state.always.lock().expect("not poisoned") = Some(script);
     }
 
     pub(super) fn missing_table(&self, table: &str) {
-        self.missing
+        self.state
+            .missing
             .lock()
             .expect("not poisoned")
             .push(table.to_owned());
     }
 
     pub(super) fn latency(&self, latency: Duration) {
-        *self.latency.lock().expect("not poisoned") = latency;
+        *self.state.latency.lock().expect("not poisoned") = latency;
     }
 
     pub(super) fn max_in_flight(&self) -> usize {
-        self.max_in_flight.load(Ordering::SeqCst)
+        self.state.max_in_flight.load(Ordering::SeqCst)
     }
 
     /// Stores an item directly.
@@ -183,7 +208,8 @@ impl Fake {
                 .map(|n| (*n).to_owned())
                 .collect::<Vec<_>>(),
         );
-        self.store
+        self.state
+            .store
             .lock()
             .expect("not poisoned")
             .entry(table.to_owned())
@@ -193,7 +219,8 @@ impl Fake {
 
     /// Every item of a table.
     pub(super) fn items(&self, table: &str) -> Vec<Item> {
-        self.store
+        self.state
+            .store
             .lock()
             .expect("not poisoned")
             .get(table)
@@ -201,13 +228,20 @@ impl Fake {
             .unwrap_or_default()
     }
 
-    pub(super) fn calls(&self) -> Vec<Call> {
-        self.calls
-            .lock()
-            .expect("not poisoned")
-            .iter()
-            .map(|(_, c)| c.clone())
+    /// The batch requests, with the time each arrived.
+    fn timed_calls(&self) -> Vec<(Instant, Call)> {
+        let calls = self.backend.timed_calls().into_iter();
+        calls
+            .map(|(at, call)| match call {
+                Recorded::BatchGetItem(input) => (at, Call::Get(input)),
+                Recorded::BatchWriteItem(input) => (at, Call::Write(input)),
+                other => panic!("a batch never sends {other:?}"),
+            })
             .collect()
+    }
+
+    pub(super) fn calls(&self) -> Vec<Call> {
+        self.timed_calls().into_iter().map(|(_, c)| c).collect()
     }
 
     /// The sizes of the requests, in arrival order.
@@ -217,16 +251,14 @@ impl Fake {
 
     /// The time between consecutive requests.
     pub(super) fn gaps(&self) -> Vec<Duration> {
-        let calls = self.calls.lock().expect("not poisoned");
+        let calls = self.timed_calls();
         calls.windows(2).map(|w| w[1].0 - w[0].0).collect()
     }
+}
 
-    /// Records the call, waits its latency, and says what to do with it.
-    async fn arrive(&self, call: Call, tables: Vec<&String>) -> Result<Script> {
-        self.calls
-            .lock()
-            .expect("not poisoned")
-            .push((Instant::now(), call));
+impl State {
+    /// Waits the request's latency, and says what to do with it.
+    async fn arrive(&self, tables: Vec<&String>) -> Result<Script> {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.max_in_flight.fetch_max(now, Ordering::SeqCst);
         let latency = *self.latency.lock().expect("not poisoned");
@@ -250,25 +282,9 @@ impl Fake {
             None => Ok(Script::Leave(0)),
         }
     }
-}
 
-/// How many of `total` entries to process under `script`.
-fn processed(script: &Script, total: usize) -> usize {
-    match script {
-        Script::Leave(n) | Script::LeaveBare(n) => total.saturating_sub(*n),
-        Script::LeaveAll | Script::Fail(_) => 0,
-    }
-}
-
-#[async_trait::async_trait]
-impl Backend for Fake {
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        let script = self
-            .arrive(
-                Call::Get(input.clone()),
-                input.request_items.keys().collect(),
-            )
-            .await?;
+        let script = self.arrive(input.request_items.keys().collect()).await?;
         let total: usize = input.request_items.values().map(|k| k.keys.len()).sum();
         let mut budget = processed(&script, total);
         let mut output = BatchGetItemOutput::default();
@@ -307,12 +323,7 @@ impl Backend for Fake {
     }
 
     async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        let script = self
-            .arrive(
-                Call::Write(input.clone()),
-                input.request_items.keys().collect(),
-            )
-            .await?;
+        let script = self.arrive(input.request_items.keys().collect()).await?;
         let total: usize = input.request_items.values().map(Vec::len).sum();
         let mut budget = processed(&script, total);
         let mut output = BatchWriteItemOutput::default();
@@ -346,44 +357,12 @@ impl Backend for Fake {
         }
         Ok(output)
     }
+}
 
-    async fn create_table(&self, _: CreateTableInput) -> Result<CreateTableOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn describe_table(&self, _: DescribeTableInput) -> Result<DescribeTableOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn list_tables(&self, _: ListTablesInput) -> Result<ListTablesOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn delete_table(&self, _: DeleteTableInput) -> Result<DeleteTableOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn put_item(&self, _: PutItemInput) -> Result<PutItemOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn get_item(&self, _: GetItemInput) -> Result<GetItemOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn delete_item(&self, _: DeleteItemInput) -> Result<DeleteItemOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn update_item(&self, _: UpdateItemInput) -> Result<UpdateItemOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn query(&self, _: QueryInput) -> Result<QueryOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn scan(&self, _: ScanInput) -> Result<ScanOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn transact_get_items(&self, _: TransactGetItemsInput) -> Result<TransactGetItemsOutput> {
-        Err(Error::validation("not faked"))
-    }
-    async fn transact_write_items(
-        &self,
-        _: TransactWriteItemsInput,
-    ) -> Result<TransactWriteItemsOutput> {
-        Err(Error::validation("not faked"))
+/// How many of `total` entries to process under `script`.
+fn processed(script: &Script, total: usize) -> usize {
+    match script {
+        Script::Leave(n) | Script::LeaveBare(n) => total.saturating_sub(*n),
+        Script::LeaveAll | Script::Fail(_) => 0,
     }
 }

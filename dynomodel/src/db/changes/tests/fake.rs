@@ -1,12 +1,12 @@
 //! A scripted fake of DynamoDB Streams for the `Db::changes` tests: one table whose stream has
 //! shards the test fills, closes and adds; iterators are `<shard>|<index>`; every request is
-//! logged; errors can be queued for the next call of an operation.
+//! recorded (by the shared recording fake); errors can be queued for the next call of an operation.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 
+use crate::backend::testing::{op, Call, RecordingBackend};
 use crate::backend::*;
 use crate::db::testing::s;
 use crate::db::Db;
@@ -53,38 +53,48 @@ struct State {
     page: usize,
     /// Shards per DescribeStream page.
     describe_page: usize,
-    /// Errors for the next call of an operation (by name).
-    failures: VecDeque<(&'static str, Error)>,
-    log: Vec<String>,
 }
 
-/// The fake backend.
+/// The shared recording fake, answering from [`State`].
 #[derive(Debug)]
 pub(super) struct Fake {
-    state: Mutex<State>,
+    backend: Arc<RecordingBackend>,
+    state: Arc<Mutex<State>>,
+}
+
+fn with<T>(state: &Mutex<State>, f: impl FnOnce(&mut State) -> T) -> T {
+    f(&mut state.lock().expect("not poisoned"))
 }
 
 impl Fake {
     /// A database over a fake whose table has a stream of `view`, with no shards yet.
     pub(super) fn db(view: StreamViewType) -> (Db, Arc<Fake>) {
-        let fake = Arc::new(Fake {
-            state: Mutex::new(State {
-                stream: true,
-                status: StreamStatus::Enabled,
-                view,
-                shards: Vec::new(),
-                next_sequence: 100,
-                page: 100,
-                describe_page: 100,
-                failures: VecDeque::new(),
-                log: Vec::new(),
-            }),
+        let state = Arc::new(Mutex::new(State {
+            stream: true,
+            status: StreamStatus::Enabled,
+            view,
+            shards: Vec::new(),
+            next_sequence: 100,
+            page: 100,
+            describe_page: 100,
+        }));
+        let backend = Arc::new(RecordingBackend::new());
+        let s = state.clone();
+        backend.on(op::describe_table, move |input| describe_table(&s, input));
+        let s = state.clone();
+        backend.on(op::describe_stream, move |input| describe_stream(&s, input));
+        let s = state.clone();
+        backend.on(op::get_shard_iterator, move |input| {
+            get_shard_iterator(&s, input)
         });
-        (Db::from_arc(fake.clone()), fake)
+        let s = state.clone();
+        backend.on(op::get_records, move |input| get_records(&s, input));
+        let db = Db::from_arc(backend.clone());
+        (db, Arc::new(Fake { backend, state }))
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
-        f(&mut self.state.lock().expect("not poisoned"))
+        with(&self.state, f)
     }
 
     pub(super) fn no_stream(&self) {
@@ -194,27 +204,42 @@ impl Fake {
 
     /// The next call of `operation` answers `error`.
     pub(super) fn fail(&self, operation: &'static str, error: Error) {
-        self.with(|s| s.failures.push_back((operation, error)));
+        match operation {
+            "DescribeTable" => self.backend.answer(op::describe_table, Err(error)),
+            "DescribeStream" => self.backend.answer(op::describe_stream, Err(error)),
+            "GetShardIterator" => self.backend.answer(op::get_shard_iterator, Err(error)),
+            "GetRecords" => self.backend.answer(op::get_records, Err(error)),
+            other => panic!("the fake does not answer {other}"),
+        };
     }
 
     /// The requests so far, taken: `DescribeStream`, `GetShardIterator a TRIM_HORIZON`,
     /// `GetRecords a|0`, …
     pub(super) fn log(&self) -> Vec<String> {
-        self.with(|s| std::mem::take(&mut s.log))
+        self.backend.take().iter().map(line).collect()
     }
+}
 
-    /// Logs a request and gives the error queued for it, if any.
-    fn call(&self, operation: &'static str, line: String) -> Result<()> {
-        self.with(|s| {
-            s.log.push(line);
-            match s.failures.iter().position(|(op, _)| *op == operation) {
-                Some(i) => match s.failures.remove(i) {
-                    Some((_, e)) => Err(e),
-                    None => Ok(()),
-                },
-                None => Ok(()),
+/// A request as the log shows it.
+fn line(call: &Call) -> String {
+    match call {
+        Call::DescribeStream(input) => match &input.exclusive_start_shard_id {
+            Some(start) => format!("DescribeStream after {start}"),
+            None => "DescribeStream".into(),
+        },
+        Call::GetShardIterator(input) => {
+            let line = format!(
+                "GetShardIterator {} {}",
+                input.shard_id,
+                input.shard_iterator_type.as_str()
+            );
+            match &input.sequence_number {
+                Some(sequence) => format!("{line} {sequence}"),
+                None => line,
             }
-        })
+        }
+        Call::GetRecords(input) => format!("GetRecords {}", input.shard_iterator),
+        other => other.operation().into(),
     }
 }
 
@@ -242,146 +267,130 @@ fn range(shard: &FakeShard) -> SequenceNumberRange {
     }
 }
 
-#[async_trait::async_trait]
-impl Backend for Fake {
-    async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
-        self.call("DescribeTable", "DescribeTable".into())?;
-        let stream = self.with(|s| s.stream);
-        Ok(DescribeTableOutput {
-            table: TableDescription {
-                table_name: input.table_name,
-                table_status: TableStatus::Active,
-                attribute_definitions: Vec::new(),
-                key_schema: Vec::new(),
-                creation_date_time: DateTime::UNIX_EPOCH,
-                provisioned_throughput: ProvisionedThroughputDescription::default(),
-                billing_mode: None,
-                last_update_to_pay_per_request_date_time: None,
-                item_count: 0,
-                table_size_bytes: 0,
-                table_arn: String::new(),
-                table_id: String::new(),
-                local_secondary_indexes: Vec::new(),
-                global_secondary_indexes: Vec::new(),
-                stream_specification: None,
-                latest_stream_arn: stream.then(|| ARN.to_owned()),
-                latest_stream_label: None,
-                table_class: None,
-                deletion_protection_enabled: false,
-            },
-        })
-    }
+fn describe_table(state: &Mutex<State>, input: DescribeTableInput) -> Result<DescribeTableOutput> {
+    let stream = with(state, |s| s.stream);
+    Ok(DescribeTableOutput {
+        table: TableDescription {
+            table_name: input.table_name,
+            table_status: TableStatus::Active,
+            attribute_definitions: Vec::new(),
+            key_schema: Vec::new(),
+            creation_date_time: DateTime::UNIX_EPOCH,
+            provisioned_throughput: ProvisionedThroughputDescription::default(),
+            billing_mode: None,
+            last_update_to_pay_per_request_date_time: None,
+            item_count: 0,
+            table_size_bytes: 0,
+            table_arn: String::new(),
+            table_id: String::new(),
+            local_secondary_indexes: Vec::new(),
+            global_secondary_indexes: Vec::new(),
+            stream_specification: None,
+            latest_stream_arn: stream.then(|| ARN.to_owned()),
+            latest_stream_label: None,
+            table_class: None,
+            deletion_protection_enabled: false,
+        },
+    })
+}
 
-    async fn describe_stream(&self, input: DescribeStreamInput) -> Result<DescribeStreamOutput> {
-        let line = match &input.exclusive_start_shard_id {
-            Some(start) => format!("DescribeStream after {start}"),
-            None => "DescribeStream".into(),
+fn describe_stream(
+    state: &Mutex<State>,
+    input: DescribeStreamInput,
+) -> Result<DescribeStreamOutput> {
+    Ok(with(state, |s| {
+        let from = match &input.exclusive_start_shard_id {
+            Some(start) => s
+                .shards
+                .iter()
+                .position(|sh| &sh.id == start)
+                .map_or(0, |i| i + 1),
+            None => 0,
         };
-        self.call("DescribeStream", line)?;
-        Ok(self.with(|s| {
-            let from = match &input.exclusive_start_shard_id {
-                Some(start) => s
-                    .shards
+        let page: Vec<&FakeShard> = s.shards.iter().skip(from).take(s.describe_page).collect();
+        let more = from + page.len() < s.shards.len();
+        DescribeStreamOutput {
+            stream_description: StreamDescription {
+                stream_arn: input.stream_arn.clone(),
+                stream_label: "2026-01-01T00:00:00.000".into(),
+                stream_status: s.status,
+                stream_view_type: s.view,
+                creation_request_date_time: DateTime::<Utc>::UNIX_EPOCH,
+                table_name: TABLE.into(),
+                key_schema: Vec::new(),
+                last_evaluated_shard_id: more
+                    .then(|| page.last().map(|sh| sh.id.clone()))
+                    .flatten(),
+                shards: page
                     .iter()
-                    .position(|sh| &sh.id == start)
-                    .map_or(0, |i| i + 1),
-                None => 0,
-            };
-            let page: Vec<&FakeShard> = s.shards.iter().skip(from).take(s.describe_page).collect();
-            let more = from + page.len() < s.shards.len();
-            DescribeStreamOutput {
-                stream_description: StreamDescription {
-                    stream_arn: input.stream_arn.clone(),
-                    stream_label: "2026-01-01T00:00:00.000".into(),
-                    stream_status: s.status,
-                    stream_view_type: s.view,
-                    creation_request_date_time: DateTime::<Utc>::UNIX_EPOCH,
-                    table_name: TABLE.into(),
-                    key_schema: Vec::new(),
-                    last_evaluated_shard_id: more
-                        .then(|| page.last().map(|sh| sh.id.clone()))
-                        .flatten(),
-                    shards: page
-                        .iter()
-                        .map(|sh| Shard {
-                            shard_id: sh.id.clone(),
-                            sequence_number_range: range(sh),
-                            parent_shard_id: sh.parent.clone(),
-                        })
-                        .collect(),
-                },
-            }
-        }))
-    }
-
-    async fn get_shard_iterator(
-        &self,
-        input: GetShardIteratorInput,
-    ) -> Result<GetShardIteratorOutput> {
-        let mut line = format!(
-            "GetShardIterator {} {}",
-            input.shard_id,
-            input.shard_iterator_type.as_str()
-        );
-        if let Some(sequence) = &input.sequence_number {
-            line = format!("{line} {sequence}");
+                    .map(|sh| Shard {
+                        shard_id: sh.id.clone(),
+                        sequence_number_range: range(sh),
+                        parent_shard_id: sh.parent.clone(),
+                    })
+                    .collect(),
+            },
         }
-        self.call("GetShardIterator", line)?;
-        self.with(|s| {
-            let shard = s
-                .shards
-                .iter()
-                .find(|sh| sh.id == input.shard_id)
-                .ok_or_else(|| {
-                    Error::resource_not_found("Requested resource not found: Shard does not exist")
-                })?;
-            let index = match input.shard_iterator_type {
-                ShardIteratorType::TrimHorizon => 0,
-                ShardIteratorType::Latest => shard.records.len(),
-                ShardIteratorType::AtSequenceNumber | ShardIteratorType::AfterSequenceNumber => {
-                    let sequence = input.sequence_number.clone().unwrap_or_default();
-                    let at = shard
-                        .records
-                        .iter()
-                        .position(|r| r.dynamodb.sequence_number == sequence)
-                        .ok_or_else(|| Error::validation("sequence number not in shard"))?;
-                    if input.shard_iterator_type == ShardIteratorType::AtSequenceNumber {
-                        at
-                    } else {
-                        at + 1
-                    }
-                }
-            };
-            Ok(GetShardIteratorOutput {
-                shard_iterator: Some(format!("{}|{index}", shard.id)),
-            })
-        })
-    }
+    }))
+}
 
-    async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
-        self.call("GetRecords", format!("GetRecords {}", input.shard_iterator))?;
-        self.with(|s| {
-            let (id, index) = input
-                .shard_iterator
-                .split_once('|')
-                .ok_or_else(|| Error::validation("Invalid ShardIterator"))?;
-            let index: usize = index
-                .parse()
-                .map_err(|_| Error::validation("Invalid ShardIterator"))?;
-            let shard = s
-                .shards
-                .iter()
-                .find(|sh| sh.id == id)
-                .ok_or_else(|| Error::resource_not_found("Requested resource not found"))?;
-            let end = (index + s.page).min(shard.records.len());
-            let records = shard.records[index.min(end)..end].to_vec();
-            let next = (!shard.closed || end < shard.records.len()).then(|| format!("{id}|{end}"));
-            Ok(GetRecordsOutput {
-                records,
-                next_shard_iterator: next,
-            })
+fn get_shard_iterator(
+    state: &Mutex<State>,
+    input: GetShardIteratorInput,
+) -> Result<GetShardIteratorOutput> {
+    with(state, |s| {
+        let shard = s
+            .shards
+            .iter()
+            .find(|sh| sh.id == input.shard_id)
+            .ok_or_else(|| {
+                Error::resource_not_found("Requested resource not found: Shard does not exist")
+            })?;
+        let index = match input.shard_iterator_type {
+            ShardIteratorType::TrimHorizon => 0,
+            ShardIteratorType::Latest => shard.records.len(),
+            ShardIteratorType::AtSequenceNumber | ShardIteratorType::AfterSequenceNumber => {
+                let sequence = input.sequence_number.clone().unwrap_or_default();
+                let at = shard
+                    .records
+                    .iter()
+                    .position(|r| r.dynamodb.sequence_number == sequence)
+                    .ok_or_else(|| Error::validation("sequence number not in shard"))?;
+                if input.shard_iterator_type == ShardIteratorType::AtSequenceNumber {
+                    at
+                } else {
+                    at + 1
+                }
+            }
+        };
+        Ok(GetShardIteratorOutput {
+            shard_iterator: Some(format!("{}|{index}", shard.id)),
         })
-    }
+    })
+}
+
+fn get_records(state: &Mutex<State>, input: GetRecordsInput) -> Result<GetRecordsOutput> {
+    with(state, |s| {
+        let (id, index) = input
+            .shard_iterator
+            .split_once('|')
+            .ok_or_else(|| Error::validation("Invalid ShardIterator"))?;
+        let index: usize = index
+            .parse()
+            .map_err(|_| Error::validation("Invalid ShardIterator"))?;
+        let shard = s
+            .shards
+            .iter()
+            .find(|sh| sh.id == id)
+            .ok_or_else(|| Error::resource_not_found("Requested resource not found"))?;
+        let end = (index + s.page).min(shard.records.len());
+        let records = shard.records[index.min(end)..end].to_vec();
+        let next = (!shard.closed || end < shard.records.len()).then(|| format!("{id}|{end}"));
+        Ok(GetRecordsOutput {
+            records,
+            next_shard_iterator: next,
+        })
+    })
 }
 
 /// DynamoDB Streams' expired-iterator error.

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use dynomodel::{AttributeValue, Item};
+use crate::value::{AttributeValue, Item};
 
 /// A data-plane operation a [`Rule`] can match. Control-plane operations (CreateTable,
 /// DescribeTable, …) and the Streams API are never faulted: tests fail the data path.
@@ -102,7 +102,7 @@ pub enum FaultError {
     /// matching action.
     ConditionalCheckFailed,
     /// Any error by code and message (`ThrottlingException`, `ValidationException`, …), mapped
-    /// onto [`dynomodel::Error`]'s variants as the AWS backend maps the service's.
+    /// onto [`Error`](crate::Error)'s variants as the AWS backend maps the service's.
     Custom {
         /// DynamoDB's error type name.
         code: String,
@@ -136,7 +136,7 @@ pub enum Timing {
 
 /// Which of its matching requests a rule fires on, counted from when it was added.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum When {
+pub(super) enum When {
     Every,
     Nth(u64),
     Times(u64),
@@ -145,7 +145,7 @@ pub(crate) enum When {
 
 /// What a firing rule does.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Effect {
+pub(super) enum Effect {
     Fail(FaultError),
     Unprocessed(Portion),
     Latency(Duration),
@@ -164,7 +164,7 @@ pub(crate) enum Effect {
 /// ```
 /// use std::time::Duration;
 /// use dynomodel::AttributeValue;
-/// use dynomodel_mem::faults::{FaultError, Operation, Portion, Rule};
+/// use dynomodel::faults::{FaultError, Operation, Portion, Rule};
 ///
 /// // The 3rd PutItem on `tweets` times out after it was written.
 /// let r1 = Rule::on(Operation::PutItem).table("tweets").nth(3).fail(FaultError::InternalServerError).after();
@@ -184,12 +184,12 @@ pub(crate) enum Effect {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
     /// Empty: every operation.
-    pub(crate) operations: Vec<Operation>,
-    pub(crate) table: Option<String>,
-    pub(crate) key: Option<Item>,
-    pub(crate) when: When,
-    pub(crate) effect: Effect,
-    pub(crate) timing: Timing,
+    pub(super) operations: Vec<Operation>,
+    pub(super) table: Option<String>,
+    pub(super) key: Option<Item>,
+    pub(super) when: When,
+    pub(super) effect: Effect,
+    pub(super) timing: Timing,
 }
 
 impl Rule {
@@ -299,8 +299,8 @@ impl Rule {
         self
     }
 
-    /// Delays the request by `delay` (a Tokio sleep before the engine is touched; never while
-    /// holding its lock). Latency rules add up and combine with another rule's effect.
+    /// Delays the request by `delay` (a Tokio sleep before the request is sent; never while
+    /// holding a lock). Latency rules add up and combine with another rule's effect.
     pub fn latency(mut self, delay: Duration) -> Rule {
         self.effect = Effect::Latency(delay);
         self

@@ -1,12 +1,12 @@
 //! "Return part of this batch unprocessed": the last entries are taken out of the request before
-//! the engine sees it, and added to the answer's unprocessed part afterwards. The engine writes
+//! the backend sees it, and added to the answer's unprocessed part afterwards. The backend writes
 //! (or reads) exactly the rest, so the batch is never half-applied in any other way.
 
 use std::collections::BTreeMap;
 
-use dynomodel::backend::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
+use crate::backend::{BatchGetItemInput, BatchWriteItemInput, KeysAndAttributes, WriteRequest};
 
-use super::Portion;
+use super::rule::Portion;
 
 /// How many of `total` entries `portion` holds back.
 fn count(portion: Portion, total: usize) -> usize {
@@ -18,7 +18,7 @@ fn count(portion: Portion, total: usize) -> usize {
 
 /// Takes the last entries of `portion` out of `input`, in table-name order then request order;
 /// tables left with no request are removed (the engine refuses an empty list).
-pub(crate) fn hold_back_writes(
+pub(super) fn hold_back_writes(
     input: &mut BatchWriteItemInput,
     portion: Portion,
 ) -> BTreeMap<String, Vec<WriteRequest>> {
@@ -40,7 +40,7 @@ pub(crate) fn hold_back_writes(
 }
 
 /// [`hold_back_writes`] for a BatchGetItem's keys; the held keys keep their table's settings.
-pub(crate) fn hold_back_keys(
+pub(super) fn hold_back_keys(
     input: &mut BatchGetItemInput,
     portion: Portion,
 ) -> BTreeMap<String, KeysAndAttributes> {

@@ -1,15 +1,18 @@
 //! A [`FaultError`] as the [`dynomodel::Error`] DynamoDB would answer for one operation.
 //!
-//! Messages are the service's: the table throughput message the engine already answers
-//! ([`TABLE_EXCEEDED`](crate::metering::throughput::TABLE_EXCEEDED)); `TransactionConflict`'s "Transaction
+//! Messages are the service's, as the in-memory engine answers them (its tests compare the two):
+//! the table throughput message, the transaction cancellation message; `TransactionConflict`'s "Transaction
 //! is ongoing for the item" (API_TransactWriteItems.html, cancellation reasons); `RequestLimitExceeded`'s from the API
 //! reference ("Throughput exceeds the current throughput limit for your account. …");
 //! `ThrottlingException`'s as SDKs log it ("Rate of requests exceeds the allowed throughput.").
 
-use dynomodel::{CancellationCode, CancellationReason, Error};
-
 use super::rule::{FaultError, Operation};
+use crate::error::{CancellationCode, CancellationReason, Error};
 
+/// `ProvisionedThroughputExceededException`'s message for a table.
+const TABLE_EXCEEDED: &str = "The level of configured provisioned throughput for the table was \
+                              exceeded. Consider increasing your provisioning level with the \
+                              UpdateTable API.";
 const CONFLICT: &str = "Transaction is ongoing for the item";
 const CONDITION: &str = "The conditional request failed";
 const REQUEST_LIMIT: &str = "Throughput exceeds the current throughput limit for your account. \
@@ -19,16 +22,15 @@ const THROTTLING: &str = "Rate of requests exceeds the allowed throughput.";
 
 /// The error `fault` answers on `operation`; `at` is the first matching entry, `entries` how many
 /// the request has (for a transaction's cancellation reasons).
-pub(crate) fn render(fault: &FaultError, operation: Operation, at: usize, entries: usize) -> Error {
+pub(super) fn render(fault: &FaultError, operation: Operation, at: usize, entries: usize) -> Error {
     let transaction = matches!(
         operation,
         Operation::TransactWriteItems | Operation::TransactGetItems
     );
     match fault {
-        FaultError::ProvisionedThroughputExceeded => throughput(
-            "ProvisionedThroughputExceededException",
-            crate::metering::throughput::TABLE_EXCEEDED,
-        ),
+        FaultError::ProvisionedThroughputExceeded => {
+            throughput("ProvisionedThroughputExceededException", TABLE_EXCEEDED)
+        }
         FaultError::Throttling => throughput("ThrottlingException", THROTTLING),
         FaultError::RequestLimitExceeded => throughput("RequestLimitExceeded", REQUEST_LIMIT),
         FaultError::InternalServerError => Error::Service {
@@ -73,8 +75,15 @@ fn cancelled(at: usize, entries: usize, reason: CancellationReason) -> Error {
             true => reason.clone(),
             false => CancellationReason::none(),
         })
-        .collect();
-    crate::ops::transact::cancelled(reasons)
+        .collect::<Vec<_>>();
+    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+    Error::TransactionCanceled {
+        message: format!(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+            codes.join(", ")
+        ),
+        reasons,
+    }
 }
 
 /// A code and message onto the variant the AWS backend would give them.
