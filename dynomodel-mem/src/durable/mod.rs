@@ -103,7 +103,6 @@ pub(crate) mod journal;
 mod backend;
 #[cfg(feature = "durable")]
 mod builder;
-mod check;
 #[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]

@@ -3,10 +3,10 @@
 //! replaying item writes through the same code as live writes; this is how tests (and the crash test)
 //! show that they agree.
 
-use crate::storage::index::indexes_of;
-use crate::storage::key::PrimaryKey;
-use crate::storage::lifecycle::View;
-use crate::storage::state::State;
+use super::index::indexes_of;
+use super::key::PrimaryKey;
+use super::lifecycle::View;
+use super::state::State;
 
 impl State {
     /// What is inconsistent, one line per problem (empty when all is well).
