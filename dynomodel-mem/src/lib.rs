@@ -126,6 +126,7 @@
 
 #![forbid(unsafe_code)]
 
+mod access;
 mod backend;
 mod config;
 pub mod durable;
