@@ -85,8 +85,22 @@ impl Backend for MemBackend {
         input: GetItemInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<GetItemOutput> {
-        // The item goes to the sink straight from its stored form (read/typed.rs).
-        typed::get_item_into(self, input, sink).await
+        // The item goes to the sink straight from its stored form (read/typed.rs); an armed fault
+        // rule, whose delays and failures the plain operation applies, sends the plain operation.
+        if !self.faults.is_empty() {
+            let mut output = self.get_item(input).await?;
+            if let Some(item) = output.item.take() {
+                sink.owned_item(item);
+            }
+            return Ok(output);
+        }
+        self.reading_tables([input.table_name.as_str()], |locked| {
+            let (_, output) = locked.get_stored(&input, |stored, project| match project {
+                None => typed::hand_over(sink, stored.as_bytes()),
+                Some(project) => sink.owned_item(project(&stored.decode())),
+            })?;
+            Ok(output)
+        })
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
@@ -114,7 +128,14 @@ impl Backend for MemBackend {
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
         // The page's items go to the sink straight from their stored form (read/typed.rs).
-        typed::query_into(self, input, sink).await
+        if !self.faults.is_empty() {
+            let mut output = self.query(input).await?;
+            sink.owned_items(output.items.take());
+            return Ok(output);
+        }
+        self.reading_tables([input.table_name.as_str()], |locked| {
+            locked.query_to(&input, Some(sink))
+        })
     }
 
     async fn scan_into(
@@ -122,7 +143,14 @@ impl Backend for MemBackend {
         input: ScanInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<ScanOutput> {
-        typed::scan_into(self, input, sink).await
+        if !self.faults.is_empty() {
+            let mut output = self.scan(input).await?;
+            sink.owned_items(output.items.take());
+            return Ok(output);
+        }
+        self.reading_tables([input.table_name.as_str()], |locked| {
+            locked.scan_to(&input, Some(sink))
+        })
     }
 
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {

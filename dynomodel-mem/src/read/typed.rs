@@ -1,5 +1,5 @@
 //! The engine's side of the mapper's typed reads ([`Backend::get_item_into`],
-//! [`Backend::query_into`], [`Backend::scan_into`]): items that go to the caller's [`ItemSink`]
+//! [`Backend::query_into`], [`Backend::scan_into`], in `backend.rs`): items that go to the caller's [`ItemSink`]
 //! straight from their stored form ([`StoredItem::attributes_of`]), names borrowed and values decoded,
 //! instead of being built into an [`Item`] that the mapper would then take apart. What that saves is
 //! each item's map and a copy of each of its names (the goal: the mapper's `db.get`, `db.query`
@@ -20,13 +20,9 @@
 
 use std::borrow::Cow;
 
-use dynomodel::backend::{
-    Backend, GetItemInput, GetItemOutput, ItemSink, QueryInput, QueryOutput, ScanInput,
-};
-use dynomodel::Result;
+use dynomodel::backend::ItemSink;
 
 use crate::storage::stored::StoredItem;
-use crate::MemBackend;
 
 /// Hands a stored item to `sink`: its attributes, names borrowed, and a look-up of any one of them
 /// (a second pass over the stored bytes, only if the sink asks: for an item it could not decode).
@@ -39,60 +35,6 @@ pub(crate) fn hand_over(sink: &mut dyn ItemSink, stored: &[u8]) {
             .map(|(_, value)| value)
     };
     sink.stored_item(&mut attributes, &find);
-}
-
-/// [`Backend::get_item_into`] on the engine.
-pub(crate) async fn get_item_into(
-    backend: &MemBackend,
-    input: GetItemInput,
-    sink: &mut dyn ItemSink,
-) -> Result<GetItemOutput> {
-    if !backend.faults().is_empty() {
-        let mut output = backend.get_item(input).await?;
-        if let Some(item) = output.item.take() {
-            sink.owned_item(item);
-        }
-        return Ok(output);
-    }
-    backend.reading_tables([input.table_name.as_str()], |locked| {
-        let (_, output) = locked.get_stored(&input, |stored, project| match project {
-            None => hand_over(sink, stored.as_bytes()),
-            Some(project) => sink.owned_item(project(&stored.decode())),
-        })?;
-        Ok(output)
-    })
-}
-
-/// [`Backend::query_into`] on the engine.
-pub(crate) async fn query_into(
-    backend: &MemBackend,
-    input: QueryInput,
-    sink: &mut dyn ItemSink,
-) -> Result<QueryOutput> {
-    if !backend.faults().is_empty() {
-        let mut output = backend.query(input).await?;
-        sink.owned_items(output.items.take());
-        return Ok(output);
-    }
-    backend.reading_tables([input.table_name.as_str()], |locked| {
-        locked.query_to(&input, Some(sink))
-    })
-}
-
-/// [`Backend::scan_into`] on the engine.
-pub(crate) async fn scan_into(
-    backend: &MemBackend,
-    input: ScanInput,
-    sink: &mut dyn ItemSink,
-) -> Result<QueryOutput> {
-    if !backend.faults().is_empty() {
-        let mut output = backend.scan(input).await?;
-        sink.owned_items(output.items.take());
-        return Ok(output);
-    }
-    backend.reading_tables([input.table_name.as_str()], |locked| {
-        locked.scan_to(&input, Some(sink))
-    })
 }
 
 #[cfg(test)]
