@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use dynomodel::backend::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};
-use dynomodel::{attribute_size, item_size, Item};
+use dynomodel::{item_size, Item};
 
 use crate::storage::index::Index;
 use crate::storage::table::Table;
@@ -217,26 +217,18 @@ fn index_write(index: &Index, old: Option<&Item>, new: Option<&Item>) -> f64 {
     let new = new.filter(|item| index.holds(item));
     match (old, new) {
         (None, None) => 0.0,
-        (Some(entry), None) | (None, Some(entry)) => write_units(entry_size(index, entry)),
+        (Some(entry), None) | (None, Some(entry)) => write_units(index.entry_size(entry)),
         (Some(old), Some(new)) => {
             if !index.same_key(old, new) {
                 // The old entry is deleted and the new one put.
-                write_units(entry_size(index, old)) + write_units(entry_size(index, new))
+                write_units(index.entry_size(old)) + write_units(index.entry_size(new))
             } else if index.same_entry(old, new) {
                 0.0
             } else {
-                write_units(entry_size(index, old).max(entry_size(index, new)))
+                write_units(index.entry_size(old).max(index.entry_size(new)))
             }
         }
     }
-}
-
-/// The size of `item`'s entry in `index`: its projected attributes.
-pub(crate) fn entry_size(index: &Index, item: &Item) -> usize {
-    item.iter()
-        .filter(|(name, _)| index.projects(name))
-        .map(|(name, value)| name.len() + attribute_size(value))
-        .sum()
 }
 
 #[cfg(test)]

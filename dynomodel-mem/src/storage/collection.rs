@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
 use dynomodel::{item_size, CancellationCode, Error, Item, Result};
 
-use crate::metering::capacity::entry_size;
 use crate::storage::index::Index;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::table::Table;
@@ -46,7 +45,7 @@ pub(crate) fn share(indexes: &[Index], item: Option<&Item>) -> usize {
     let entries: usize = indexes
         .iter()
         .filter(|i| !i.global && i.holds(item))
-        .map(|i| entry_size(i, item))
+        .map(|i| i.entry_size(item))
         .sum();
     item_size(item) + entries
 }

@@ -183,6 +183,15 @@ impl Index {
         self.projected.as_ref().is_none_or(|p| p.contains(name))
     }
 
+    /// The size of `item`'s entry in this index: its projected attributes, by DynamoDB's size rule
+    /// (what an index write and an item collection's size count).
+    pub(crate) fn entry_size(&self, item: &Item) -> usize {
+        item.iter()
+            .filter(|(name, _)| self.projects(name))
+            .map(|(name, value)| name.len() + dynomodel::attribute_size(value))
+            .sum()
+    }
+
     /// Whether entries hold every attribute of the item (projection ALL).
     pub(crate) fn projects_all(&self) -> bool {
         self.projected.is_none()
