@@ -16,7 +16,7 @@ use dynomodel::Item;
 use crate::storage::partition::{self, Partition};
 use crate::storage::stored::{Decoder, StoredItem};
 
-use crate::storage::index::{IndexPosition, Tie};
+use crate::storage::index::{IndexEntry, IndexPosition, Tie};
 use crate::storage::key::{KeyValue, PartitionSlot};
 
 /// DynamoDB's page limit on data read (before the filter): 1 MB.
@@ -189,6 +189,19 @@ impl Readable for StoredItem {
     #[inline]
     fn stored(&self) -> &[u8] {
         self.as_bytes()
+    }
+}
+
+impl Readable for IndexEntry {
+    #[inline]
+    fn entry(&self, decoder: &mut Decoder) -> Entry<'_> {
+        let (item, size) = decoder.decode_bytes(self.item_bytes());
+        (Cow::Owned(item), size)
+    }
+
+    #[inline]
+    fn stored(&self) -> &[u8] {
+        self.item_bytes()
     }
 }
 

@@ -7,12 +7,11 @@
 //! 16-byte slot per entry in the tree, where a map of boxed positions to stored items needs 32 bytes
 //! and a second allocation.
 
-use std::borrow::{Borrow, Cow};
+use std::borrow::Borrow;
 use std::cmp::Ordering;
 
 use dynomodel::Item;
 
-use crate::read::paging::{Entry, Readable};
 use crate::storage::stored::{Decoder, StoredItem};
 
 /// An index entry (see the module docs).
@@ -146,19 +145,6 @@ impl Borrow<[u8]> for IndexEntry {
     }
 }
 
-impl Readable for IndexEntry {
-    #[inline]
-    fn entry(&self, decoder: &mut Decoder) -> Entry<'_> {
-        let (item, size) = decoder.decode_bytes(self.item_bytes());
-        (Cow::Owned(item), size)
-    }
-
-    #[inline]
-    fn stored(&self) -> &[u8] {
-        self.item_bytes()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,7 +160,10 @@ mod tests {
             assert_eq!(entry.position(), position.as_slice(), "{len}");
             assert_eq!(entry.decode(), item);
             assert_eq!(entry.size(), stored.size());
-            assert_eq!(entry.entry(&mut Decoder::default()).1, stored.size());
+            assert_eq!(
+                Decoder::default().decode_bytes(entry.item_bytes()).1,
+                stored.size()
+            );
         }
         let (a, b) = (
             IndexEntry::new(b"a", &stored),
