@@ -2,8 +2,8 @@
 //! write, then made in table-name order and request order.
 //!
 //! Each write is a plain PutItem or DeleteItem (no conditions, no return values), so the rules are
-//! theirs: attribute values and the 400 KB item limit (`validate::attribute_values`,
-//! `validate::item_size_limit`), the key schema (`validate::item_key` for a put, `validate::request_key`
+//! theirs: attribute values and the 400 KB item limit (`validate::sized_attribute_values`,
+//! `validate::item_size_within_limit`), the key schema (`validate::item_key` for a put, `validate::request_key`
 //! for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's missing-key and type-mismatch
 //! texts become "The provided key element does not match the schema", as dynalite recorded), and the
 //! index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
