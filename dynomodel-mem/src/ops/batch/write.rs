@@ -3,13 +3,13 @@
 //!
 //! Each write is a plain PutItem or DeleteItem (no conditions, no return values), so the rules are
 //! theirs: attribute values and the 400 KB item limit (`validate::sized_attribute_values`,
-//! `validate::item_size_within_limit`), the key schema (`validate::item_key` for a put, `validate::request_key`
-//! for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's missing-key and type-mismatch
-//! texts become "The provided key element does not match the schema", as dynalite recorded), and the
-//! index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
-//! one write per item, "Provided list of item keys contains duplicates" for two puts, two deletes or a
-//! put and a delete of one key (dynalite's recordings, put first and delete first). The same key in two
-//! tables is two items.
+//! `validate::item_size_within_limit`), the key schema (`validate::item_key` for a put,
+//! `validate::request_key` for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's
+//! missing-key and type-mismatch texts become "The provided key element does not match the schema",
+//! as dynalite recorded), and the index keys of a put (`validate::index_keys`, PutItem's messages).
+//! The batch adds one rule: one write per item, "Provided list of item keys contains duplicates" for
+//! two puts, two deletes or a put and a delete of one key (dynalite's recordings, put first and
+//! delete first). The same key in two tables is two items.
 
 use std::collections::{BTreeMap, HashSet};
 
