@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 
+/// The `dynomodel-mem` binary's allocator, so that the figures are the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// One size dimension: requests whose size grows with `n`.
 struct Dimension {
     name: &'static str,

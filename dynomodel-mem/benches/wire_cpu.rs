@@ -14,6 +14,10 @@ use std::time::{Duration, Instant};
 use dynomodel_mem::__private::wire;
 use dynomodel_mem::MemBackend;
 
+/// The `dynomodel-mem` binary's allocator, so that the figures are the server's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/cpu.rs"]
 mod cpu;
 #[path = "support/workload.rs"]

@@ -12,6 +12,11 @@
 //! itself is in the library (`src/server/cli/`, on clap, reached through the hidden `__private`
 //! module), shared with `server-bench`.
 
+/// mimalloc rather than the system's malloc: a request's items are thousands of small allocations
+/// (docs/performance.md, "Request size scaling"). Set here, in the binary: a library never sets one.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     dynomodel_mem::__private::cli::main(std::env::args().skip(1).collect())
 }

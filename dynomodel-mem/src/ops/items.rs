@@ -142,17 +142,21 @@ fn non_empty(item: Item) -> Option<Item> {
 }
 
 /// The request-only checks of a Put, in PutItem's order; a transaction passes no `return_values`.
+/// Returns the prepared expressions and the item's size (measured by the checks, for the store).
 pub(crate) fn check_put(
     cache: &ExpressionCache,
     action: &PutAction<'_>,
     return_values: Option<ReturnValue>,
-) -> Result<Prepared> {
+) -> Result<(Prepared, usize)> {
     let params: [Param<'_>; 1] = [(ExprKind::Condition, action.condition)];
     request::params_present(action.maps, &params)?;
-    validate::attribute_values(action.item)?;
+    let size = validate::sized_attribute_values(action.item)?;
     validate::return_values_none_or_all_old(return_values)?;
-    validate::item_size_limit(action.item)?;
-    request::prepare(cache, action.maps, &params, action.origin)
+    validate::item_size_within_limit(size)?;
+    Ok((
+        request::prepare(cache, action.maps, &params, action.origin)?,
+        size,
+    ))
 }
 
 /// The request-only checks of a Delete (and of a ConditionCheck, which has the same parameters); a
@@ -279,7 +283,7 @@ impl Locked<'_> {
             on_failure: input.return_values_on_condition_check_failure,
             origin,
         };
-        let prepared = check_put(self.cache(), &action, input.return_values)?;
+        let (prepared, size) = check_put(self.cache(), &action, input.return_values)?;
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
@@ -294,7 +298,7 @@ impl Locked<'_> {
             .and_then(|c| c.report(&table.schema.name, mode));
         // The key outlives the put only when metrics were asked for (no clone on the plain path).
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
-        let old = table.put(key, input.item);
+        let old = table.put_measured(key, input.item, size);
         debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
             attributes: old
@@ -623,7 +627,7 @@ fn check_updated_item(
             ));
         }
     }
-    validate::attribute_values(new).map_err(|e| {
+    let size = validate::sized_attribute_values(new).map_err(|e| {
         if e.message().starts_with(NESTING) {
             // DynamoDB Local 3.3 words the limit without PutItem's explanation when an update
             // builds the deep value.
@@ -632,7 +636,7 @@ fn check_updated_item(
             e
         }
     })?;
-    if dynomodel::item_size(new) > MAX_ITEM_SIZE {
+    if size > MAX_ITEM_SIZE {
         return Err(Error::validation(
             "Item size to update has exceeded the maximum allowed size",
         ));

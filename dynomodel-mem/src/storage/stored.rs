@@ -101,7 +101,13 @@ impl StoredItem {
     /// Encodes `item`: one allocation of exactly the encoded length (the two parts are written into
     /// this thread's scratch buffers first, then copied).
     pub(crate) fn encode(item: &Item) -> StoredItem {
-        let size = item_size(item);
+        Self::encode_measured(item, item_size(item))
+    }
+
+    /// [`StoredItem::encode`] of an item whose size (`item_size`) the caller already measured (the
+    /// write's checks do), which saves a walk over the item.
+    pub(crate) fn encode_measured(item: &Item, size: usize) -> StoredItem {
+        debug_assert_eq!(size, item_size(item), "a measured size is the item's");
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
             Ok(mut w) => w.finish(item, size),
             // Only a re-entrant encode could find the scratch taken; it gets buffers of its own.

@@ -192,9 +192,19 @@ impl Table {
     /// callers that return it). In durable mode the put is captured for the request's log record
     /// here, where every item write passes (`durable/journal.rs`).
     pub(crate) fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
+        let size = dynomodel::item_size(&item);
+        self.put_measured(key, item, size)
+    }
+
+    /// [`Table::put`] of an item whose size (`dynomodel::item_size`) the write's checks measured.
+    pub(crate) fn put_measured(
+        &mut self,
+        key: PrimaryKey,
+        item: Item,
+        size: usize,
+    ) -> Option<StoredItem> {
         crate::durable::journal::put(&self.schema.name, &key, &item);
-        let stored = StoredItem::encode(&item);
-        let size = stored.size();
+        let stored = StoredItem::encode_measured(&item, size);
         let tracks = self.tracks_items();
         let partition = self
             .partitions

@@ -22,7 +22,7 @@ pub(crate) use key::{
 pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
 use dynomodel::backend::ReturnValue;
-use dynomodel::{item_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
+use dynomodel::{attribute_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
 
 /// Deepest nesting of lists and maps DynamoDB stores: a top-level attribute is level 1.
 pub const MAX_NESTING_DEPTH: usize = 32;
@@ -175,9 +175,16 @@ pub(crate) fn return_values_none_or_all_old(rv: Option<ReturnValue>) -> Result<(
 /// duplicate-free, nesting no deeper than 32 levels. Runs before anything recursive touches the value,
 /// so that a hostile, deeply nested value is rejected after at most 33 levels of recursion.
 pub(crate) fn attribute_values(item: &Item) -> Result<()> {
-    item.iter().try_for_each(|(name, v)| {
+    sized_attribute_values(item).map(drop)
+}
+
+/// [`attribute_values`], measuring the item on the way: its size by `dynomodel::item_size`'s rule
+/// (the test `the_checks_measure_as_item_size_does` holds them equal). A write walks its item once
+/// for both; the size then goes to [`item_size_within_limit`] and to the stored encoding.
+pub(crate) fn sized_attribute_values(item: &Item) -> Result<usize> {
+    item.iter().try_fold(0, |size, (name, v)| {
         attribute_name(name)?;
-        attribute_value(v, 1, MAX_NESTING_DEPTH)
+        Ok(size + name.len() + attribute_value(v, 1, MAX_NESTING_DEPTH)?)
     })
 }
 
@@ -189,7 +196,7 @@ pub(crate) const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
 /// Checks one `ExpressionAttributeValues` entry: the set rules of [`attribute_values`], nesting up to
 /// [`MAX_EXPRESSION_VALUE_DEPTH`].
 pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
-    attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH)
+    attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH).map(drop)
 }
 
 /// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
@@ -209,7 +216,8 @@ pub(crate) fn nests_within(value: &AttributeValue, levels: usize) -> bool {
     walk(value, 1, levels)
 }
 
-fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<()> {
+/// Checks one value and returns its size (`dynomodel::attribute_size`'s rule).
+fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<usize> {
     if depth > max_depth {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
         return Err(Error::validation(
@@ -244,15 +252,17 @@ fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Re
             // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
             "{INVALID}Input collection of type BS contains duplicates."
         ))),
-        AttributeValue::L(list) => list
-            .iter()
-            .try_for_each(|v| attribute_value(v, depth + 1, max_depth)),
-        // A map's keys are attribute names too: "Empty attribute name" (DynamoDB Local 3.3.1 alike).
-        AttributeValue::M(map) => map.iter().try_for_each(|(name, v)| {
-            attribute_name(name)?;
-            attribute_value(v, depth + 1, max_depth)
+        // A list's overhead is 3 bytes and 1 per element; a map's, 3 and 1 per member.
+        AttributeValue::L(list) => list.iter().try_fold(3, |size, v| {
+            Ok(size + 1 + attribute_value(v, depth + 1, max_depth)?)
         }),
-        _ => Ok(()),
+        // A map's keys are attribute names too: "Empty attribute name" (DynamoDB Local 3.3.1 alike).
+        AttributeValue::M(map) => map.iter().try_fold(3 + map.len(), |size, (name, v)| {
+            attribute_name(name)?;
+            Ok(size + name.len() + attribute_value(v, depth + 1, max_depth)?)
+        }),
+        // Scalars and sets: no nesting, measured by the one size function.
+        _ => Ok(attribute_size(value)),
     }
 }
 
@@ -266,9 +276,9 @@ fn has_duplicates<T: Ord>(set: &[T]) -> bool {
     sorted.windows(2).any(|w| w.first() == w.get(1))
 }
 
-/// The item-size limit, measured by `dynomodel::item_size` (the one size function).
-pub(crate) fn item_size_limit(item: &Item) -> Result<()> {
-    if item_size(item) > MAX_ITEM_SIZE {
+/// The item-size limit, on a size [`sized_attribute_values`] measured.
+pub(crate) fn item_size_within_limit(size: usize) -> Result<()> {
+    if size > MAX_ITEM_SIZE {
         return Err(Error::validation(
             "Item size has exceeded the maximum allowed size",
         ));
@@ -424,12 +434,62 @@ mod tests {
         let mut item = one("pk", AttributeValue::S("a".into()));
         // "pk" + "a" = 3 bytes; "d" = 1 byte name.
         item.insert("d".into(), AttributeValue::S("x".repeat(MAX_ITEM_SIZE - 4)));
-        assert_eq!(item_size(&item), MAX_ITEM_SIZE);
-        assert!(item_size_limit(&item).is_ok());
+        assert_eq!(dynomodel::item_size(&item), MAX_ITEM_SIZE);
+        let within = |item: &Item| sized_attribute_values(item).and_then(item_size_within_limit);
+        assert!(within(&item).is_ok());
         item.insert("d".into(), AttributeValue::S("x".repeat(MAX_ITEM_SIZE - 3)));
         assert_eq!(
-            message(item_size_limit(&item)),
+            message(within(&item)),
             "Item size has exceeded the maximum allowed size"
+        );
+    }
+
+    /// The checks measure an item as `dynomodel::item_size` does, for every kind of value and
+    /// nested lists and maps (their overheads are the checks' own arithmetic).
+    #[test]
+    fn the_checks_measure_as_item_size_does() {
+        use dynomodel::Number;
+        let scalars = vec![
+            AttributeValue::S("héllo".into()),
+            AttributeValue::S(String::new()),
+            AttributeValue::N(Number::from(12345)),
+            AttributeValue::N(Number::parse("-0.000123").unwrap()),
+            AttributeValue::B(vec![1, 2, 3]),
+            AttributeValue::Bool(true),
+            AttributeValue::Null,
+            AttributeValue::Ss(vec!["a".into(), "bc".into()]),
+            AttributeValue::Ns(vec![Number::from(1), Number::from(100)]),
+            AttributeValue::Bs(vec![vec![1], vec![2, 3]]),
+            AttributeValue::L(Vec::new()),
+            AttributeValue::M(Item::new()),
+        ];
+        let map: Item = scalars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("m{i}"), v.clone()))
+            .collect();
+        let mut item: Item = scalars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("a{i}"), v.clone()))
+            .collect();
+        item.insert("list".into(), AttributeValue::L(scalars.clone()));
+        item.insert("map".into(), AttributeValue::M(map.clone()));
+        item.insert(
+            "deep".into(),
+            AttributeValue::L(vec![AttributeValue::M(map), nested(5)]),
+        );
+        for (name, value) in &item {
+            let one = one(name, value.clone());
+            assert_eq!(
+                sized_attribute_values(&one).ok(),
+                Some(dynomodel::item_size(&one)),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            sized_attribute_values(&item).ok(),
+            Some(dynomodel::item_size(&item))
         );
     }
 

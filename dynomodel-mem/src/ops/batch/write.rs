@@ -2,14 +2,14 @@
 //! write, then made in table-name order and request order.
 //!
 //! Each write is a plain PutItem or DeleteItem (no conditions, no return values), so the rules are
-//! theirs: attribute values and the 400 KB item limit (`validate::attribute_values`,
-//! `validate::item_size_limit`), the key schema (`validate::item_key` for a put, `validate::request_key`
-//! for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's missing-key and type-mismatch
-//! texts become "The provided key element does not match the schema", as dynalite recorded), and the
-//! index keys of a put (`validate::index_keys`, PutItem's messages). The batch adds one rule:
-//! one write per item, "Provided list of item keys contains duplicates" for two puts, two deletes or a
-//! put and a delete of one key (dynalite's recordings, put first and delete first). The same key in two
-//! tables is two items.
+//! theirs: attribute values and the 400 KB item limit (`validate::sized_attribute_values`,
+//! `validate::item_size_within_limit`), the key schema (`validate::item_key` for a put,
+//! `validate::request_key` for a delete, in the wording of `KeyContext::BatchWrite`: PutItem's
+//! missing-key and type-mismatch texts become "The provided key element does not match the schema",
+//! as dynalite recorded), and the index keys of a put (`validate::index_keys`, PutItem's messages).
+//! The batch adds one rule: one write per item, "Provided list of item keys contains duplicates" for
+//! two puts, two deletes or a put and a delete of one key (dynalite's recordings, put first and
+//! delete first). The same key in two tables is two items.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -28,13 +28,15 @@ use crate::storage::table::Table;
 use crate::validate::{self, KeyContext};
 
 /// The checks that need no table: attribute values, then the item size of a put (per write, in order).
-fn check_values(request: &WriteRequest) -> Result<()> {
+/// Returns a put's item size (measured by the checks, for the store); 0 for a delete.
+fn check_values(request: &WriteRequest) -> Result<usize> {
     match request {
         WriteRequest::Put { item } => {
-            validate::attribute_values(item)?;
-            validate::item_size_limit(item)
+            let size = validate::sized_attribute_values(item)?;
+            validate::item_size_within_limit(size)?;
+            Ok(size)
         }
-        WriteRequest::Delete { key } => validate::attribute_values(key),
+        WriteRequest::Delete { key } => validate::attribute_values(key).map(|()| 0),
     }
 }
 
@@ -73,11 +75,13 @@ impl Locked<'_> {
         input: BatchWriteItemInput,
     ) -> Result<BatchWriteItemOutput> {
         constraints::write_request(&input)?;
-        input
+        // Each put's size, in the order the writes are made below (at most 25).
+        let sizes = input
             .request_items
             .values()
             .flatten()
-            .try_for_each(check_values)?;
+            .map(check_values)
+            .collect::<Result<Vec<usize>>>()?;
         constraints::write_total(&input)?;
         let mut plans = Vec::with_capacity(input.request_items.len());
         for (name, requests) in &input.request_items {
@@ -131,9 +135,11 @@ impl Locked<'_> {
         let mut unprocessed_items: BTreeMap<String, Vec<WriteRequest>> = BTreeMap::new();
         let mut throttled = None;
         let mut made = 0usize;
+        let mut sizes = sizes.into_iter();
         for ((name, requests), keys) in input.request_items.into_iter().zip(plans) {
             let (table, meter) = self.table_mut_metered(&name)?;
             for (request, key) in requests.into_iter().zip(keys) {
+                let size = sizes.next();
                 let cost = (capacity::wanted(mode) || meter.is_some()).then(|| {
                     // Each item rounded by itself, then summed per table.
                     let new = match &request {
@@ -158,7 +164,10 @@ impl Locked<'_> {
                 }
                 match request {
                     WriteRequest::Put { item } => {
-                        table.put(key, item);
+                        match size {
+                            Some(size) => table.put_measured(key, item, size),
+                            None => table.put(key, item),
+                        };
                     }
                     WriteRequest::Delete { .. } => {
                         table.delete(&key);

@@ -55,9 +55,9 @@ pub(crate) fn put_item(mut input: PutItemInput) -> Result<(PutItemInput, Origin)
     maps_without_expressions(names.as_ref(), values.as_ref(), &[ExprKind::Condition])?;
     // DynamoDB checks the item and ReturnValues before `Expected` (dynalite's putItem.js); the
     // engine's own checks repeat these on the translated request, cheaply.
-    validate::attribute_values(&input.item)?;
+    let size = validate::sized_attribute_values(&input.item)?;
     validate::return_values_none_or_all_old(input.return_values)?;
-    validate::item_size_limit(&input.item)?;
+    validate::item_size_within_limit(size)?;
     let mut p = Placeholders::default();
     let expected = input.expected.take();
     input.condition_expression =

@@ -366,7 +366,7 @@ impl Locked<'_> {
                     on_failure: p.return_values_on_condition_check_failure,
                     origin: Origin::Request,
                 };
-                let prepared = check_put(cache, &a, None)?;
+                let (prepared, _size) = check_put(cache, &a, None)?;
                 (Target::Put(a), prepared)
             }
             TransactWriteItem::Update(u) => {

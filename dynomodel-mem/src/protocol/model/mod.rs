@@ -177,7 +177,7 @@ pub(crate) fn key_is_valid(service: &Service, shape: usize, key: &str) -> bool {
             length,
             pattern,
             values,
-        } => walk::string_violations(key, *length, *pattern, values).is_empty(),
+        } => walk::string_is_valid(key, *length, *pattern, values),
         _ => false,
     }
 }

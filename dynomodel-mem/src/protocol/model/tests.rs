@@ -238,3 +238,43 @@ fn item_writes_and_create_table_report_the_table_name_alone() {
         None
     );
 }
+
+/// The quick validity check agrees with the messages: lengths in characters (multi-byte ones too)
+/// at and around each bound, enums and patterns.
+#[test]
+fn string_is_valid_agrees_with_string_violations() {
+    use super::walk::{string_is_valid, string_violations};
+    use super::Bounds;
+    let strings = [
+        "",
+        "a",
+        "ab",
+        "abc",
+        "é",
+        "éé",
+        "ééé",
+        "€€€€",
+        "a€",
+        "😀😀",
+        "x y",
+    ];
+    let bounds = [None, Some(0), Some(1), Some(2), Some(3), Some(4), Some(6)];
+    for s in strings {
+        for min in bounds {
+            for max in bounds {
+                let length = Bounds { min, max };
+                for (pattern, values) in [
+                    (None, &[][..]),
+                    (Some("[a-zA-Z0-9_.-]+"), &[][..]),
+                    (None, &["ab", "é"][..]),
+                ] {
+                    assert_eq!(
+                        string_is_valid(s, length, pattern, values),
+                        string_violations(s, length, pattern, values).is_empty(),
+                        "{s:?} {length:?} {pattern:?} {values:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -283,7 +283,7 @@ impl Walk<'_> {
             {
                 let broken = entries
                     .keys()
-                    .any(|k| !string_violations(k, *length, *pattern, values).is_empty());
+                    .any(|k| !string_is_valid(k, *length, *pattern, values));
                 if broken {
                     let all = all_constraints(keys);
                     let message = format!("Map keys must satisfy constraint: [{}]", all.join(", "));
@@ -386,7 +386,7 @@ fn breaks_own(kind: &Kind, v: &Value) -> bool {
                 values,
             },
             Value::String(s),
-        ) => !string_violations(s, *length, *pattern, values).is_empty(),
+        ) => !string_is_valid(s, *length, *pattern, values),
         (Kind::List { length, .. }, Value::Array(a)) => out_of(a.len() as i64, *length),
         (Kind::Map { length, .. }, Value::Object(m)) => out_of(m.len() as i64, *length),
         (Kind::Integer(range), _) => types::integer(v).is_ok_and(|n| out_of(i64::from(n), *range)),
@@ -423,6 +423,38 @@ pub(super) fn string_violations(
         out.push(max_length(length.max));
     }
     out
+}
+
+/// Whether [`string_violations`] finds nothing, without building its messages, and without counting
+/// the characters where the byte length decides (a character is 1 to 4 bytes): the check of every
+/// attribute name of a request (`key_is_valid`).
+pub(super) fn string_is_valid(
+    s: &str,
+    length: Bounds,
+    pattern: Option<&str>,
+    values: &[&str],
+) -> bool {
+    (values.is_empty() || values.contains(&s))
+        && pattern.is_none_or(|p| matches(p, s) != Some(false))
+        && length_within(s, length)
+}
+
+/// Whether `s` has between `length.min` and `length.max` characters.
+fn length_within(s: &str, length: Bounds) -> bool {
+    let bytes = s.len() as i64;
+    let chars = || s.chars().count() as i64;
+    let long_enough = match length.min {
+        None => true,
+        // At least one character is at least one byte.
+        Some(min) if min <= 1 => bytes >= min,
+        Some(min) => chars() >= min,
+    };
+    let short_enough = match length.max {
+        None => true,
+        Some(max) if bytes <= max => true,
+        Some(max) => chars() <= max,
+    };
+    long_enough && short_enough
 }
 
 fn out_of(n: i64, bounds: Bounds) -> bool {
