@@ -99,6 +99,18 @@ const STRINGS: &[&str] = &[
 ];
 const BLOBS: &[&str] = &["", "AAEC", "AA==", "/+8="];
 
+/// A set of fewer than `most` elements of `pool`, as `{"<tag>":[...]}`.
+fn set(r: &mut Rng, tag: &str, pool: &[&str], most: usize, out: &mut String) {
+    write!(out, r#"{{"{tag}":["#).unwrap();
+    for i in 0..r.below(most) {
+        if i > 0 {
+            out.push(',');
+        }
+        write!(out, r#""{}""#, r.pick(pool)).unwrap();
+    }
+    out.push_str("]}");
+}
+
 /// A valid attribute value, nested up to `depth`.
 fn value(r: &mut Rng, depth: usize, out: &mut String) {
     let kinds = if depth == 0 { 7 } else { 10 };
@@ -108,45 +120,9 @@ fn value(r: &mut Rng, depth: usize, out: &mut String) {
         2 => write!(out, r#"{{"B":"{}"}}"#, r.pick(BLOBS)).unwrap(),
         3 => write!(out, r#"{{"BOOL":{}}}"#, r.below(2) == 0).unwrap(),
         4 => out.push_str(r#"{"NULL":true}"#),
-        5 => {
-            out.push_str(r#"{"SS":["#);
-            for i in 0..r.below(4) {
-                write!(
-                    out,
-                    r#"{}"{}""#,
-                    if i > 0 { "," } else { "" },
-                    r.pick(STRINGS)
-                )
-                .unwrap();
-            }
-            out.push_str("]}");
-        }
-        6 => {
-            out.push_str(r#"{"NS":["#);
-            for i in 0..r.below(4) {
-                write!(
-                    out,
-                    r#"{}"{}""#,
-                    if i > 0 { "," } else { "" },
-                    r.pick(NUMBERS)
-                )
-                .unwrap();
-            }
-            out.push_str("]}");
-        }
-        7 => {
-            out.push_str(r#"{"BS":["#);
-            for i in 0..r.below(3) {
-                write!(
-                    out,
-                    r#"{}"{}""#,
-                    if i > 0 { "," } else { "" },
-                    r.pick(BLOBS)
-                )
-                .unwrap();
-            }
-            out.push_str("]}");
-        }
+        5 => set(r, "SS", STRINGS, 4, out),
+        6 => set(r, "NS", NUMBERS, 4, out),
+        7 => set(r, "BS", BLOBS, 3, out),
         8 => {
             out.push_str(r#"{"L":["#);
             for i in 0..r.below(4) {
