@@ -1,8 +1,8 @@
 //! The mapper's failure paths on an engine that fails on purpose (`dynomodel_mem::faults`): batch
-//! retries of partial answers and of requests refused whole, a conflicting transaction surfacing
-//! with its reason, and an error answered after a successful write.
+//! retries of partial answers and of requests refused whole, and an error answered after a successful
+//! write. A conflicting transaction's reasons are `tests/dual/faults.rs`'s, on every target.
 
-use dynomodel::{AttributeValue, BatchOptions, CancellationCode, Db, Error, Model};
+use dynomodel::{BatchOptions, Db, Error, Model};
 use dynomodel_mem::faults::{FaultError, Operation, Portion, Rule};
 use dynomodel_mem::MemBackend;
 
@@ -97,42 +97,6 @@ async fn a_batch_refused_whole_for_throughput_is_retried() {
         panic!("{err:?}");
     };
     assert_eq!((left.attempts, left.actions.len()), (3, 2));
-}
-
-#[tokio::test]
-async fn a_transaction_conflict_surfaces_with_its_reason_and_writes_nothing() {
-    let (db, backend) = faulty_db().await;
-    db.put(&order(1)).await.unwrap();
-    backend.faults().add(
-        Rule::on(Operation::TransactWriteItems)
-            .key([("id", AttributeValue::S("o002".into()))])
-            .times(1)
-            .fail(FaultError::TransactionConflict),
-    );
-    let transaction = || {
-        db.transact()
-            .update::<Order>("o001", |u| u.incr(Order::total(), 10))
-            .put(&order(2))
-    };
-    let err = transaction().await.unwrap_err();
-    assert!(matches!(err, Error::TransactionCanceled { .. }), "{err:?}");
-    let reasons = err.cancellation_reasons();
-    let codes: Vec<&CancellationCode> = reasons.iter().map(|r| &r.code).collect();
-    assert_eq!(
-        codes,
-        [
-            &CancellationCode::None,
-            &CancellationCode::TransactionConflict
-        ]
-    );
-    let action = reasons[1].action.as_ref().unwrap();
-    assert_eq!((action.kind, action.model), ("Put", "Order"));
-    assert_eq!(db.get::<Order>("o001").await.unwrap().unwrap().total, 1);
-    assert_eq!(db.get::<Order>("o002").await.unwrap(), None);
-
-    // The application retries: the conflict was the next transaction only.
-    transaction().await.unwrap();
-    assert_eq!(db.get::<Order>("o001").await.unwrap().unwrap().total, 11);
 }
 
 #[tokio::test]
