@@ -207,6 +207,32 @@ impl Error {
         }
     }
 
+    /// A `TransactionCanceledException` with these reasons (one per action, in request order) and
+    /// DynamoDB's message, which lists their codes.
+    ///
+    /// ```
+    /// use dynomodel::{CancellationCode, CancellationReason, Error};
+    /// let e = Error::transaction_canceled(vec![
+    ///     CancellationReason::none(),
+    ///     CancellationReason::new(CancellationCode::TransactionConflict, "Transaction is ongoing for the item"),
+    /// ]);
+    /// assert_eq!(
+    ///     e.message(),
+    ///     "Transaction cancelled, please refer cancellation reasons for specific reasons \
+    ///      [None, TransactionConflict]"
+    /// );
+    /// ```
+    pub fn transaction_canceled(reasons: Vec<CancellationReason>) -> Error {
+        let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
+        Error::TransactionCanceled {
+            message: format!(
+                "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
+                codes.join(", ")
+            ),
+            reasons,
+        }
+    }
+
     /// A `ResourceNotFoundException` with DynamoDB's message.
     pub fn resource_not_found(message: impl Into<String>) -> Error {
         Error::ResourceNotFound {

@@ -518,20 +518,6 @@ async fn fault_messages_are_the_engines() {
     backend.faults().add(Rule::on(Operation::PutItem).times(1));
     let err = backend.put_item(put("tweets", "1")).await.unwrap_err();
     assert_eq!(err.message(), crate::metering::throughput::TABLE_EXCEEDED);
-    backend.faults().add(
-        Rule::on(Operation::TransactWriteItems)
-            .times(1)
-            .fail(FaultError::TransactionConflict),
-    );
-    let err = backend
-        .transact_write_items(transfer(&["a", "b"]))
-        .await
-        .unwrap_err();
-    let Error::TransactionCanceled { reasons, .. } = &err else {
-        panic!("{err:?}");
-    };
-    let engines = crate::ops::transact::cancelled(reasons.clone());
-    assert_eq!(err.message(), engines.message());
 }
 
 #[tokio::test]

@@ -1,8 +1,9 @@
 //! A [`FaultError`] as the [`dynomodel::Error`] DynamoDB would answer for one operation.
 //!
-//! Messages are the service's, as the in-memory engine answers them (its tests compare the two):
-//! the table throughput message, the transaction cancellation message; `TransactionConflict`'s "Transaction
-//! is ongoing for the item" (API_TransactWriteItems.html, cancellation reasons); `RequestLimitExceeded`'s from the API
+//! Messages are the service's: the table throughput message as the in-memory engine answers it (its
+//! tests compare the two), the cancellation message from [`Error::transaction_canceled`] (the
+//! engine's too); `TransactionConflict`'s "Transaction is ongoing for the item"
+//! (API_TransactWriteItems.html, cancellation reasons); `RequestLimitExceeded`'s from the API
 //! reference ("Throughput exceeds the current throughput limit for your account. …");
 //! `ThrottlingException`'s as SDKs log it ("Rate of requests exceeds the allowed throughput.").
 
@@ -76,14 +77,7 @@ fn cancelled(at: usize, entries: usize, reason: CancellationReason) -> Error {
             false => CancellationReason::none(),
         })
         .collect::<Vec<_>>();
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-    Error::TransactionCanceled {
-        message: format!(
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-            codes.join(", ")
-        ),
-        reasons,
-    }
+    Error::transaction_canceled(reasons)
 }
 
 /// A code and message onto the variant the AWS backend would give them.

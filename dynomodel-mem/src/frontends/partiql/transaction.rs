@@ -56,14 +56,7 @@ fn cancelled_by_invalid_keys(count: usize, invalid: &[(usize, String)]) -> Error
             None => CancellationReason::none(),
         })
         .collect();
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-    Error::TransactionCanceled {
-        message: format!(
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-            codes.join(", ")
-        ),
-        reasons,
-    }
+    Error::transaction_canceled(reasons)
 }
 
 /// A statement's validation error as a transaction reports it.
@@ -262,14 +255,7 @@ pub(crate) async fn execute_transaction(
                     r
                 })
                 .collect();
-            let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-            Err(Error::TransactionCanceled {
-                message: format!(
-                    "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-                    codes.join(", ")
-                ),
-                reasons,
-            })
+            Err(Error::transaction_canceled(reasons))
         }
         Err(e) => Err(errors::unprefixed(e)),
     }

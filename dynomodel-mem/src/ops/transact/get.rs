@@ -22,7 +22,7 @@
 use dynomodel::backend::{TransactGetItemsInput, TransactGetItemsOutput};
 use dynomodel::{item_size, CancellationCode, CancellationReason, Error, Result};
 
-use super::{cancelled, check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
+use super::{check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::expr::request::Maps;
 use crate::expr::Origin;
 use crate::metering::capacity::{self, Consistency, PerTable};
@@ -107,7 +107,7 @@ impl Locked<'_> {
             }
         }
         if cancel {
-            return Err(cancelled(reasons));
+            return Err(Error::transaction_canceled(reasons));
         }
         if let Some(meter) = meter {
             for (table, cost) in &costs {

@@ -75,7 +75,7 @@ pub(crate) mod write;
 
 use std::collections::HashSet;
 
-use dynomodel::{CancellationReason, Error, Item, Result};
+use dynomodel::{Error, Item, Result};
 
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::lock::Locked;
@@ -201,18 +201,6 @@ pub(crate) fn check_members<'a>(
     c.finish()
 }
 
-/// `TransactionCanceledException` with these reasons, one per action.
-pub(crate) fn cancelled(reasons: Vec<CancellationReason>) -> Error {
-    let codes: Vec<&str> = reasons.iter().map(|r| r.code.as_str()).collect();
-    Error::TransactionCanceled {
-        message: format!(
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [{}]",
-            codes.join(", ")
-        ),
-        reasons,
-    }
-}
-
 /// The items a transaction's actions have named so far (table name and key), to refuse a second
 /// action on one of them.
 #[derive(Debug, Default)]
@@ -250,7 +238,7 @@ impl<'s> Targets<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dynomodel::CancellationCode;
+    use dynomodel::{CancellationCode, CancellationReason};
 
     #[test]
     fn table_names_and_arns() {
@@ -284,7 +272,7 @@ mod tests {
 
     #[test]
     fn cancellation_message_lists_every_code() {
-        let e = cancelled(vec![
+        let e = Error::transaction_canceled(vec![
             CancellationReason::none(),
             CancellationReason::new(
                 CancellationCode::ConditionalCheckFailed,

@@ -27,9 +27,7 @@ use dynomodel::{
     attribute_size, AttributeValue, CancellationCode, CancellationReason, Error, Item, Result,
 };
 
-use super::{
-    cancelled, check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD,
-};
+use super::{check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD};
 use crate::expr::request::{self, Maps, Prepared};
 use crate::expr::{update, Origin};
 use crate::metering::capacity::{self, Consumed, PerTable};
@@ -238,7 +236,7 @@ impl Locked<'_> {
             }
         }
         if cancel {
-            return Err(cancelled(reasons));
+            return Err(Error::transaction_canceled(reasons));
         }
         for (write, (_, cost)) in writes.iter().zip(costs) {
             meter.debit(lookup(self, write.table())?, Kind::Write, cost);
@@ -304,7 +302,7 @@ impl Locked<'_> {
             }
         }
         if cancel {
-            return Err(cancelled(reasons));
+            return Err(Error::transaction_canceled(reasons));
         }
         self.check_collections(&writes, &mut reasons)?;
         Ok(writes)
@@ -345,7 +343,7 @@ impl Locked<'_> {
                     collection::LIMIT_REASON_MESSAGE,
                 );
             }
-            return Err(cancelled(reasons.to_vec()));
+            return Err(Error::transaction_canceled(reasons.to_vec()));
         }
         Ok(())
     }
