@@ -22,3 +22,4 @@ pub(crate) mod state;
 pub(crate) mod stored;
 pub(crate) mod table;
 pub(crate) mod tokens;
+pub(crate) mod ttl;

@@ -20,13 +20,13 @@ use dynomodel::backend::{
 use dynomodel::Item;
 
 use crate::ops::streams::Stream;
-use crate::ops::ttl::expiry::TtlState;
 use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
 use crate::storage::partition::Partition;
 use crate::storage::stored::StoredItem;
+use crate::storage::ttl::TtlState;
 
 /// Everything CreateTable fixed about a table.
 #[derive(Debug, Clone)]
@@ -116,7 +116,7 @@ pub(crate) struct Table {
     indexes: Vec<Index>,
     item_count: usize,
     total_size: usize,
-    /// Time to Live: the setting and the index of expiry times (`ttl/expiry.rs`).
+    /// Time to Live: the setting and the index of expiry times (`ttl.rs`).
     ttl: TtlState,
     /// The table's tags by key (`tags.rs`).
     tags: BTreeMap<String, String>,

@@ -19,8 +19,9 @@
 //!   DDB-TABLE-115 and its DELETING-table capture, 2026-10).
 //! - Expired items stay readable until a sweep deletes them ([`State::sweep_expired`]), through
 //!   `Table::delete`, so every index follows.
-
-pub(crate) mod expiry;
+//!
+//! A table's TTL setting and its index of expiry times are the table's data
+//! ([`crate::storage::ttl`]); this module holds the operations and the sweep.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use dynomodel::backend::{
