@@ -7,8 +7,8 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::record::{time_from, time_to};
-use crate::ops::streams::shard::{Shard, Stored};
-use crate::ops::streams::{Stream, StreamContext, StreamOrigin};
+use crate::storage::stream::shard::{Shard, Stored};
+use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 use crate::protocol::records as codec;
 use crate::storage::lifecycle::Transition;
 

@@ -47,10 +47,10 @@ use dynomodel::{Error, Result};
 
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
-use crate::ops::streams::Stream;
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
 use crate::storage::state::{missing_table, State};
+use crate::storage::stream::Stream;
 use crate::storage::table::Table;
 use crate::storage::tokens::Tokens;
 

@@ -20,6 +20,7 @@ pub(crate) mod partition;
 pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod stored;
+pub(crate) mod stream;
 pub(crate) mod table;
 pub(crate) mod tokens;
 pub(crate) mod ttl;

@@ -44,9 +44,9 @@ pub(crate) struct State {
     /// Provisioned throughput enforcement (off unless configured).
     throughput: Throughput,
     /// The engine's stream sequence numbers (one counter for all streams).
-    sequence: crate::ops::streams::Sequence,
+    sequence: crate::storage::stream::Sequence,
     /// The streams of deleted tables, readable until their records age out.
-    retired_streams: Vec<crate::ops::streams::Stream>,
+    retired_streams: Vec<crate::storage::stream::Stream>,
 }
 
 impl State {
@@ -168,11 +168,11 @@ pub(crate) fn table_not_found(name: &str) -> Error {
     Error::resource_not_found(format!("{NOT_FOUND}: Table: {name} not found"))
 }
 
-/// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`streams/`).
+/// Every table, for the TTL sweep (`ttl/`), and every stream, for the Streams API (`ops/streams/`).
 impl State {
     /// What a new stream needs from the engine.
-    pub(crate) fn stream_context(&self) -> crate::ops::streams::StreamContext {
-        crate::ops::streams::StreamContext {
+    pub(crate) fn stream_context(&self) -> crate::storage::stream::StreamContext {
+        crate::storage::stream::StreamContext {
             clock: self.clock.clone(),
             sequence: self.sequence.clone(),
             region: self.config.region.clone(),
@@ -183,7 +183,7 @@ impl State {
     /// forgotten tables. Streams of forgotten tables with nothing left are dropped first.
     pub(crate) fn streams_mut(
         &mut self,
-    ) -> impl Iterator<Item = &mut crate::ops::streams::Stream> + '_ {
+    ) -> impl Iterator<Item = &mut crate::storage::stream::Stream> + '_ {
         let now = self.clock.now();
         self.retired_streams.retain(|s| !s.gone(now));
         self.tables
@@ -278,12 +278,12 @@ impl State {
     }
 
     /// The streams of tables deleted and forgotten, readable until their records age out.
-    pub(crate) fn retired_streams(&self) -> &[crate::ops::streams::Stream] {
+    pub(crate) fn retired_streams(&self) -> &[crate::storage::stream::Stream] {
         &self.retired_streams
     }
 
     /// Restores a stream of a forgotten table.
-    pub(crate) fn retire_stream(&mut self, stream: crate::ops::streams::Stream) {
+    pub(crate) fn retire_stream(&mut self, stream: crate::storage::stream::Stream) {
         self.retired_streams.push(stream);
     }
 }

@@ -19,13 +19,13 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 
-use crate::ops::streams::Stream;
 use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
 use crate::storage::partition::Partition;
 use crate::storage::stored::StoredItem;
+use crate::storage::stream::Stream;
 use crate::storage::ttl::TtlState;
 
 /// Everything CreateTable fixed about a table.
@@ -124,7 +124,7 @@ pub(crate) struct Table {
     pub lifecycle: Lifecycle,
     /// The size of each item collection (tables with LSIs only): items plus LSI entries.
     collections: HashMap<KeyValue, usize>,
-    /// The table's streams, oldest first; only the last can be recording (`streams/`).
+    /// The table's streams, oldest first; only the last can be recording (`stream/`).
     streams: Vec<Stream>,
 }
 

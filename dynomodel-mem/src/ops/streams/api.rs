@@ -29,7 +29,8 @@ use dynomodel::backend::{
 use dynomodel::{Error, Result};
 
 use super::iterator::{Iterator, HORIZON};
-use super::{Stream, ITERATOR_LIFETIME};
+use super::ITERATOR_LIFETIME;
+use crate::storage::stream::Stream;
 use crate::storage::lock::Locked;
 use crate::storage::state::State;
 use crate::validate::{self, Constraints};
@@ -203,7 +204,7 @@ pub(crate) trait StreamSource {
         let limit = check_limit(input.limit, MAX_PAGE, DESCRIBE_LIMIT_TOO_HIGH)?;
         let now = self.now();
         let stream = self.live_stream(&input.stream_arn, now)?;
-        let mut shards: Vec<&super::shard::Shard> = stream
+        let mut shards: Vec<&crate::storage::stream::shard::Shard> = stream
             .shards
             .iter()
             .filter(|s| {

@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 use dynomodel::{Error, Result};
 
-use super::fnv;
+use crate::storage::stream::fnv;
 
 /// Position 0: the oldest record still kept.
 pub(crate) const HORIZON: u64 = 0;

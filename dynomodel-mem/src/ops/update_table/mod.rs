@@ -25,7 +25,7 @@ pub(crate) use busy::delete_table as check_delete_table;
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
 
-use crate::ops::streams::{Stream, StreamContext, StreamOrigin};
+use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 use crate::storage::index::Index;
 use crate::storage::state::State;
 use crate::storage::table::Table;
