@@ -167,8 +167,8 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
-pub use metering::throughput::ThroughputEnforcement;
 pub use storage::clock::{Clock, ManualClock, SystemClock};
+pub use storage::settings::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 
 /// The engine's internals that its own binaries, benchmarks and the workspace's tests call: not

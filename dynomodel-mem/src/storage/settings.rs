@@ -1,6 +1,8 @@
 //! The settings an engine keeps for its lifetime (its region and account, which make its ARNs, the
 //! transition time of table changes, the limits it enforces), as the builder
-//! ([`MemBackendBuilder`](crate::MemBackendBuilder)) gathered them; and the ARN parsing they need.
+//! ([`MemBackendBuilder`](crate::MemBackendBuilder)) gathered them, among them how provisioned
+//! throughput is enforced ([`ThroughputEnforcement`]; the meter itself is `metering/throughput/`);
+//! and the ARN parsing they need.
 
 use std::time::Duration;
 
@@ -21,7 +23,7 @@ pub(crate) struct EngineConfig {
     /// with local secondary indexes, in bytes.
     pub item_collection_size_limit: usize,
     /// Provisioned throughput enforcement (`None`: off, the default).
-    pub throughput: Option<crate::ThroughputEnforcement>,
+    pub throughput: Option<ThroughputEnforcement>,
 }
 
 impl Default for EngineConfig {
@@ -83,6 +85,73 @@ impl EngineConfig {
             }
             _ => arn.into(),
         }
+    }
+}
+
+/// How provisioned throughput is enforced (see [`MemBackendBuilder::throughput_enforcement`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use dynomodel_mem::ThroughputEnforcement;
+///
+/// let strict = ThroughputEnforcement::default()
+///     .burst_window(Duration::ZERO)
+///     .initial_credit(Duration::from_secs(1));
+/// assert_eq!(ThroughputEnforcement::default().burst(), Duration::from_secs(300));
+/// # let _ = strict;
+/// ```
+///
+/// [`MemBackendBuilder::throughput_enforcement`]: crate::MemBackendBuilder::throughput_enforcement
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThroughputEnforcement {
+    burst: Duration,
+    initial: Duration,
+}
+
+impl Default for ThroughputEnforcement {
+    /// DynamoDB's five-minute burst; a new bucket holds one second of capacity.
+    fn default() -> ThroughputEnforcement {
+        ThroughputEnforcement {
+            burst: Duration::from_secs(300),
+            initial: Duration::from_secs(1),
+        }
+    }
+}
+
+impl ThroughputEnforcement {
+    /// How many seconds of unused capacity a bucket keeps (default: 300, DynamoDB's burst capacity).
+    /// A window shorter than a second still lets a bucket refill to one second of capacity, or no
+    /// request of a full second's units could ever pass.
+    pub fn burst_window(mut self, window: Duration) -> Self {
+        self.burst = window;
+        self
+    }
+
+    /// How many seconds of capacity a new bucket starts with (default: one; at most the burst
+    /// window).
+    pub fn initial_credit(mut self, credit: Duration) -> Self {
+        self.initial = credit;
+        self
+    }
+
+    /// The burst window.
+    pub fn burst(&self) -> Duration {
+        self.burst
+    }
+
+    /// The initial credit.
+    pub fn initial(&self) -> Duration {
+        self.initial
+    }
+
+    /// The most a bucket of `rate` units per second holds.
+    pub(crate) fn cap(&self, rate: f64) -> f64 {
+        rate * self.burst.as_secs_f64().max(1.0)
+    }
+
+    /// What a new bucket of `rate` units per second holds.
+    pub(crate) fn start(&self, rate: f64) -> f64 {
+        (rate * self.initial.as_secs_f64()).min(self.cap(rate))
     }
 }
 

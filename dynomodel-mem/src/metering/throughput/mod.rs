@@ -37,12 +37,12 @@ mod tests;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use dynomodel::{CancellationCode, CancellationReason, Error};
 
 use crate::metering::capacity::Consumed;
+use crate::storage::settings::ThroughputEnforcement;
 use crate::storage::table::Table;
 use bucket::Bucket;
 
@@ -69,73 +69,6 @@ const CODE: &str = "ProvisionedThroughputExceededException";
 /// `TransactionCanceledException`: "Provisioned Throughput Exceeded: Code:
 /// ProvisionedThroughputExceeded").
 const REASON: CancellationCode = CancellationCode::ProvisionedThroughputExceeded;
-
-/// How provisioned throughput is enforced (see [`MemBackendBuilder::throughput_enforcement`]).
-///
-/// ```
-/// use std::time::Duration;
-/// use dynomodel_mem::ThroughputEnforcement;
-///
-/// let strict = ThroughputEnforcement::default()
-///     .burst_window(Duration::ZERO)
-///     .initial_credit(Duration::from_secs(1));
-/// assert_eq!(ThroughputEnforcement::default().burst(), Duration::from_secs(300));
-/// # let _ = strict;
-/// ```
-///
-/// [`MemBackendBuilder::throughput_enforcement`]: crate::MemBackendBuilder::throughput_enforcement
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThroughputEnforcement {
-    burst: Duration,
-    initial: Duration,
-}
-
-impl Default for ThroughputEnforcement {
-    /// DynamoDB's five-minute burst; a new bucket holds one second of capacity.
-    fn default() -> ThroughputEnforcement {
-        ThroughputEnforcement {
-            burst: Duration::from_secs(300),
-            initial: Duration::from_secs(1),
-        }
-    }
-}
-
-impl ThroughputEnforcement {
-    /// How many seconds of unused capacity a bucket keeps (default: 300, DynamoDB's burst capacity).
-    /// A window shorter than a second still lets a bucket refill to one second of capacity, or no
-    /// request of a full second's units could ever pass.
-    pub fn burst_window(mut self, window: Duration) -> Self {
-        self.burst = window;
-        self
-    }
-
-    /// How many seconds of capacity a new bucket starts with (default: one; at most the burst
-    /// window).
-    pub fn initial_credit(mut self, credit: Duration) -> Self {
-        self.initial = credit;
-        self
-    }
-
-    /// The burst window.
-    pub fn burst(&self) -> Duration {
-        self.burst
-    }
-
-    /// The initial credit.
-    pub fn initial(&self) -> Duration {
-        self.initial
-    }
-
-    /// The most a bucket of `rate` units per second holds.
-    fn cap(&self, rate: f64) -> f64 {
-        rate * self.burst.as_secs_f64().max(1.0)
-    }
-
-    /// What a new bucket of `rate` units per second holds.
-    fn start(&self, rate: f64) -> f64 {
-        (rate * self.initial.as_secs_f64()).min(self.cap(rate))
-    }
-}
 
 /// Reads or writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
