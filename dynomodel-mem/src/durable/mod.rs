@@ -97,8 +97,6 @@
 //! capacity-change history (`NumberOfDecreasesToday`) nor changes still in progress, which count as
 //! settled after it (see `snapshot.rs`); the log alone carries both.
 
-pub(crate) mod journal;
-
 #[cfg(feature = "durable")]
 mod backend;
 #[cfg(feature = "durable")]
@@ -113,6 +111,8 @@ mod dir;
 mod failure;
 #[cfg(feature = "durable")]
 pub(crate) mod frame;
+#[cfg(feature = "durable")]
+pub(crate) mod journal;
 #[cfg(feature = "durable")]
 mod legacy;
 #[cfg(feature = "durable")]

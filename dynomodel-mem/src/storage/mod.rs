@@ -8,6 +8,7 @@
 //! layers built on it; `scripts/module-graph` lists the few imports that still run upward
 //! (ARCHITECTURE.md says how they go).
 
+pub(crate) mod capture;
 mod check;
 pub(crate) mod clock;
 pub(crate) mod collection;

@@ -5,8 +5,8 @@
 //! why). A point operation is two `BTreeMap` look-ups: O(log n), no scan.
 //! The secondary indexes sit beside `partitions` (TTL and stream state will join them); every write goes
 //! through [`Table::put`] and [`Table::delete`], which keep the indexes in step, so that batches,
-//! transactions and TTL expiry maintain the indexes by construction, and which capture the write for
-//! durable mode's log, so that no write path can forget to log.
+//! transactions and TTL expiry maintain the indexes by construction, and which report the write to
+//! what captures writes (`capture.rs`: durable mode's log), so that no write path can forget to log.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -19,6 +19,7 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 
+use crate::storage::capture;
 use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
@@ -189,8 +190,8 @@ impl Table {
     }
 
     /// Stores `item` under `key`, returning the item it replaced (as stored: decoding it is left to the
-    /// callers that return it). In durable mode the put is captured for the request's log record
-    /// here, where every item write passes (`durable/journal.rs`).
+    /// callers that return it). The put is reported here, where every item write passes, to what
+    /// captures writes (`capture.rs`: durable mode's log).
     pub(crate) fn put(&mut self, key: PrimaryKey, item: Item) -> Option<StoredItem> {
         let size = dynomodel::item_size(&item);
         self.put_measured(key, item, size)
@@ -203,7 +204,7 @@ impl Table {
         item: Item,
         size: usize,
     ) -> Option<StoredItem> {
-        crate::durable::journal::put(&self.schema.name, &key, &item);
+        capture::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode_measured(&item, size);
         let tracks = self.tracks_items();
         let partition = self
@@ -255,15 +256,15 @@ impl Table {
     }
 
     /// Removes the item with this key on behalf of `identity` (`None`: the application). A
-    /// deletion is captured for the request's log record here (`durable/journal.rs`); deleting a
-    /// missing item changes nothing and records nothing.
+    /// deletion is reported here (`capture.rs`); deleting a missing item changes nothing and
+    /// reports nothing.
     fn delete_by(&mut self, key: &PrimaryKey, identity: Option<Identity>) -> Option<Item> {
         let slot = partition_slot(key.hash.clone());
         let partition = self.partitions.get_mut(&slot)?;
         let stored = partition.remove(&key.range)?;
         match identity {
-            None => crate::durable::journal::delete(&self.schema.name, key),
-            Some(_) => crate::durable::journal::expire(&self.schema.name, key),
+            None => capture::delete(&self.schema.name, key),
+            Some(_) => capture::expire(&self.schema.name, key),
         }
         let old = stored.decode();
         if let Some(size) = self.collections.get_mut(&key.hash) {

@@ -78,14 +78,14 @@ impl Tokens {
     }
 
     /// Remembers that a request with these actions succeeded under `token`, completing at `now`
-    /// (captured here for durable mode's log: `durable/journal.rs`).
+    /// (reported here to what captures writes: `capture.rs`).
     pub(crate) fn record(
         &mut self,
         token: &str,
         actions: &[TransactWriteItem],
         now: DateTime<Utc>,
     ) {
-        crate::durable::journal::token(token, actions);
+        crate::storage::capture::token(token, actions);
         let expires = now.checked_add_signed(TOKEN_WINDOW).unwrap_or(now);
         self.by_token.insert(
             token.to_owned(),
