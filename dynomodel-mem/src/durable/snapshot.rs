@@ -30,9 +30,9 @@ use super::record::{time_from, time_to};
 use super::report::SnapshotError;
 use super::streams;
 use super::{dir::FORMAT_VERSION, Damage};
-use crate::storage::stream::Stream;
 use crate::protocol::records as codec;
 use crate::storage::state::State;
+use crate::storage::stream::Stream;
 use crate::storage::table::Table;
 use crate::MemBackend;
 

@@ -7,10 +7,10 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 
 use super::record::{time_from, time_to};
-use crate::storage::stream::shard::{Shard, Stored};
-use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 use crate::protocol::records as codec;
 use crate::storage::lifecycle::Transition;
+use crate::storage::stream::shard::{Shard, Stored};
+use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 
 fn transition_json(t: &Transition) -> Value {
     json!([time_to(&t.started), time_to(&t.until), t.generation])

@@ -33,8 +33,9 @@ use crate::read;
 use crate::storage::collection;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::lock::Locked;
+use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
-use crate::storage::table::{Table, TableSchema};
+use crate::storage::table::Table;
 use crate::validate::{self, KeyContext};
 
 /// The text of every ConditionalCheckFailedException on a single-item write (real DynamoDB and DynamoDB

@@ -10,8 +10,9 @@ use dynomodel::{Error, Result};
 
 use crate::storage::lifecycle::{Transition, View};
 use crate::storage::lock::read;
+use crate::storage::schema::TableSchema;
 use crate::storage::state::{table_not_found, State};
-use crate::storage::table::{Table, TableSchema};
+use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
 
 /// ListTables' default and maximum page size.

@@ -65,8 +65,8 @@ use dynomodel::backend::{
 use dynomodel::Item;
 
 use crate::storage::key::{KeyRef, KeyValue, PrimaryKey};
+use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
-use crate::storage::table::TableSchema;
 
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
 /// a range over "every entry with index sort key v" can be written without knowing any table key.

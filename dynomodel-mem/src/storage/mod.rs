@@ -18,6 +18,7 @@ pub(crate) mod key;
 pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod partition;
+pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod stored;

@@ -11,7 +11,7 @@ use dynomodel::{AttributeValue, Error, Item, Result};
 
 use super::INVALID;
 use crate::storage::key::{KeyValue, PrimaryKey};
-use crate::storage::table::TableSchema;
+use crate::storage::schema::TableSchema;
 
 /// Largest partition key value, in bytes.
 pub const MAX_HASH_KEY_SIZE: usize = 2048;

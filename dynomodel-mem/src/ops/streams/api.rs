@@ -30,9 +30,9 @@ use dynomodel::{Error, Result};
 
 use super::iterator::{Iterator, HORIZON};
 use super::ITERATOR_LIFETIME;
-use crate::storage::stream::Stream;
 use crate::storage::lock::Locked;
 use crate::storage::state::State;
+use crate::storage::stream::Stream;
 use crate::validate::{self, Constraints};
 
 /// ListStreams' and DescribeStream's default and largest page.

@@ -25,9 +25,9 @@ pub(crate) use busy::delete_table as check_delete_table;
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
 
-use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 use crate::storage::index::Index;
 use crate::storage::state::State;
+use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
 use crate::storage::table::Table;
 
 /// DescribeLimits' answer: the default quotas of an AWS account per region ("Service, account, and

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 use super::{indexes_of, Index, IndexPosition, Tie};
 use crate::storage::key::{KeyValue, PrimaryKey};
-use crate::storage::table::TableSchema;
+use crate::storage::schema::TableSchema;
 
 /// A table keyed by `p` (S) and `s` (N), with an LSI on `r` (S) and a GSI on `g` (N) and `r`.
 fn schema() -> TableSchema {
