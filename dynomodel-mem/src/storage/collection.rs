@@ -9,9 +9,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
-use dynomodel::{item_size, CancellationCode, Error, Item, Result};
+use dynomodel::{CancellationCode, Error, Item, Result};
 
-use crate::storage::index::Index;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::table::Table;
 
@@ -37,19 +36,6 @@ pub(crate) const DEFAULT_LIMIT: usize = 10 * 1024 * 1024 * 1024;
 /// Bytes per GB in `SizeEstimateRangeGB`.
 const GB: f64 = 1024.0 * 1024.0 * 1024.0;
 
-/// What one item adds to its collection: the item and its LSI entries.
-pub(crate) fn share(indexes: &[Index], item: Option<&Item>) -> usize {
-    let Some(item) = item else {
-        return 0;
-    };
-    let entries: usize = indexes
-        .iter()
-        .filter(|i| !i.global && i.holds(item))
-        .map(|i| i.entry_size(item))
-        .sum();
-    item_size(item) + entries
-}
-
 /// Refuses a write of `new` over the item at `key` that would grow its collection past `limit`
 /// (a write that shrinks or keeps the size always passes).
 pub(crate) fn check_limit(
@@ -62,8 +48,8 @@ pub(crate) fn check_limit(
         return Ok(());
     }
     let current = table.collection_size(&key.hash);
-    let old = share(table.indexes(), table.get(key).as_ref());
-    let new = share(table.indexes(), new);
+    let old = table.collection_share(table.get(key).as_ref());
+    let new = table.collection_share(new);
     if new > old && (current + new).saturating_sub(old) > limit {
         return Err(limit_exceeded());
     }
@@ -104,8 +90,8 @@ pub(crate) fn check_writes<'a>(
                 running.len() - 1
             }
         };
-        let old = share(table.indexes(), table.get(key).as_ref());
-        let new = share(table.indexes(), new.as_deref());
+        let old = table.collection_share(table.get(key).as_ref());
+        let new = table.collection_share(new.as_deref());
         let size = &mut running[slot].2;
         *size = (*size + new).saturating_sub(old);
         if new > old && *size > limit {

@@ -19,7 +19,6 @@ use dynomodel::backend::{
 use dynomodel::Item;
 
 use crate::storage::capture;
-use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
@@ -28,6 +27,19 @@ use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
 use crate::storage::stream::Stream;
 use crate::storage::ttl::TtlState;
+
+/// What one item adds to its item collection (`collection.rs`): the item and its LSI entries.
+fn collection_share(indexes: &[Index], item: Option<&Item>) -> usize {
+    let Some(item) = item else {
+        return 0;
+    };
+    let entries: usize = indexes
+        .iter()
+        .filter(|i| !i.global && i.holds(item))
+        .map(|i| i.entry_size(item))
+        .sum();
+    dynomodel::item_size(item) + entries
+}
 
 /// A capacity as DescribeTable shows it at `view`: the old values while a change is in progress.
 fn throughput(
@@ -171,8 +183,8 @@ impl Table {
             }
             self.ttl.insert(&key, &item);
             if !self.schema.local_secondary_indexes.is_empty() {
-                let share = collection::share(&self.indexes, Some(&item));
-                let old_share = collection::share(&self.indexes, old.as_ref());
+                let share = collection_share(&self.indexes, Some(&item));
+                let old_share = collection_share(&self.indexes, old.as_ref());
                 let size = self.collections.entry(key.hash.clone()).or_default();
                 *size = (*size + share).saturating_sub(old_share);
             }
@@ -213,7 +225,7 @@ impl Table {
         }
         let old = stored.decode();
         if let Some(size) = self.collections.get_mut(&key.hash) {
-            *size = size.saturating_sub(collection::share(&self.indexes, Some(&old)));
+            *size = size.saturating_sub(collection_share(&self.indexes, Some(&old)));
             if *size == 0 {
                 self.collections.remove(&key.hash);
             }
@@ -269,6 +281,11 @@ impl Table {
     /// The secondary index called `name`.
     pub(crate) fn index(&self, name: &str) -> Option<&Index> {
         self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// What `item` adds to its item collection: the item and its LSI entries (0 for `None`).
+    pub(crate) fn collection_share(&self, item: Option<&Item>) -> usize {
+        collection_share(&self.indexes, item)
     }
 
     /// The size of the item collection of partition key `hash` (0 without LSIs).
