@@ -9,8 +9,8 @@ use dynomodel::backend::{
 use dynomodel::{Error, Result};
 
 use crate::storage::lifecycle::{Transition, View};
-use crate::storage::lock::read;
 use crate::storage::schema::TableSchema;
+use crate::storage::state::read;
 use crate::storage::state::{table_not_found, State};
 use crate::storage::table::Table;
 use crate::validate::{self, Constraints};

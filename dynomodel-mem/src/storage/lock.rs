@@ -41,7 +41,7 @@
 //!   and then every table's read lock in the fixed order before it cuts the log
 //!   ([`State::read_all`]), so it holds exactly the writes logged before the cut.
 
-use std::sync::{MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{Error, Result};
 
@@ -49,7 +49,7 @@ use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
-use crate::storage::state::{missing_table, State};
+use crate::storage::state::{missing_table, read, write, State};
 use crate::storage::stream::Stream;
 use crate::storage::table::Table;
 use crate::storage::tokens::Tokens;
@@ -97,22 +97,6 @@ impl<'a> Tables<'a> {
             Tables::Many(many) => many,
         }
     }
-}
-
-/// A table's read lock; a panic in another thread that held a table cannot leave it half written
-/// (each operation validates before it mutates), so a poisoned lock is recovered.
-pub(crate) fn read(table: &RwLock<Table>) -> RwLockReadGuard<'_, Table> {
-    table.read().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// A table's write lock, recovered from poisoning as [`read`] is.
-fn write(table: &RwLock<Table>) -> RwLockWriteGuard<'_, Table> {
-    table.write().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// A table reached under the catalog's write lock, without locking it.
-pub(crate) fn owned(table: &mut RwLock<Table>) -> &mut Table {
-    table.get_mut().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl State {

@@ -5,14 +5,13 @@
 //! [`lock`](super::lock).
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{Error, Result};
 
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
 use crate::storage::clock::EngineClock;
-use crate::storage::lock::{owned, read};
 use crate::storage::settings::EngineConfig;
 use crate::storage::table::Table;
 use crate::storage::tokens::Tokens;
@@ -24,6 +23,22 @@ const NOT_FOUND: &str = "Requested resource not found";
 /// Real DynamoDB's ResourceNotFoundException for item operations on a missing table.
 pub(crate) fn missing_table() -> Error {
     Error::resource_not_found(NOT_FOUND)
+}
+
+/// A table's read lock; a panic in another thread that held a table cannot leave it half written
+/// (each operation validates before it mutates), so a poisoned lock is recovered.
+pub(crate) fn read(table: &RwLock<Table>) -> RwLockReadGuard<'_, Table> {
+    table.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A table's write lock, recovered from poisoning as [`read`] is.
+pub(crate) fn write(table: &RwLock<Table>) -> RwLockWriteGuard<'_, Table> {
+    table.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A table reached under the catalog's write lock, without locking it.
+pub(crate) fn owned(table: &mut RwLock<Table>) -> &mut Table {
+    table.get_mut().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// All tables.
