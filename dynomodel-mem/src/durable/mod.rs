@@ -100,8 +100,6 @@
 #[cfg(feature = "durable")]
 mod backend;
 #[cfg(feature = "durable")]
-mod builder;
-#[cfg(feature = "durable")]
 pub(crate) mod clock;
 #[cfg(feature = "durable")]
 pub(crate) mod codec;

@@ -1,12 +1,15 @@
 //! How an engine is set up: [`MemBackend::builder`](crate::MemBackend::builder). The settings it
 //! gathers are kept by the catalog ([`EngineConfig`]); durable mode's own settings and `open()` are
-//! in `durable/builder.rs`.
+//! in `config/durable.rs`.
 
 use std::time::Duration;
 
 use crate::storage::clock::{Clock, EngineClock};
 use crate::storage::settings::EngineConfig;
 use crate::MemBackend;
+
+#[cfg(feature = "durable")]
+mod durable;
 
 /// Builds a [`MemBackend`] with settings other than the defaults.
 ///
