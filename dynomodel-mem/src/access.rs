@@ -8,6 +8,7 @@ use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 use dynomodel::backend::{BatchWriteItemInput, BatchWriteItemOutput, PutItemInput, PutItemOutput};
 use dynomodel::Result;
 
+use crate::ops::context::ItemRequest;
 use crate::storage::state::State;
 use crate::{durable, ops::streams, storage::lock, MemBackend};
 
@@ -52,10 +53,10 @@ impl MemBackend {
     pub(crate) fn writing<'n, T>(
         &self,
         tables: impl IntoIterator<Item = &'n str>,
-        op: impl FnOnce(&mut lock::Locked<'_>) -> Result<T>,
+        op: impl FnOnce(&mut ItemRequest<'_>) -> Result<T>,
     ) -> Result<T> {
         let state = self.read();
-        let mut locked = state.lock(tables, lock::Mode::Write);
+        let mut locked = self.request(&state, tables, lock::Mode::Write);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
             let (result, ticket) = durable.run(&mut locked, None, op);
@@ -73,10 +74,10 @@ impl MemBackend {
     pub(crate) fn reading_tables<'n, T>(
         &self,
         tables: impl IntoIterator<Item = &'n str>,
-        op: impl FnOnce(&lock::Locked<'_>) -> Result<T>,
+        op: impl FnOnce(&ItemRequest<'_>) -> Result<T>,
     ) -> Result<T> {
         let state = self.read();
-        let locked = state.lock(tables, lock::Mode::Read);
+        let locked = self.request(&state, tables, lock::Mode::Read);
         let result = op(&locked);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
@@ -120,7 +121,7 @@ impl MemBackend {
     /// into the operation once its table is locked (no copy of the name on the hottest write path).
     pub(crate) fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
         let state = self.read();
-        let mut locked = state.lock([input.table_name.as_str()], lock::Mode::Write);
+        let mut locked = self.request(&state, [input.table_name.as_str()], lock::Mode::Write);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
             let (result, ticket) = durable.run(&mut locked, None, |s| s.put_item(input));
@@ -168,6 +169,17 @@ impl MemBackend {
             }
         }
         self.reading_streams(|s| op(s))
+    }
+
+    /// An item request on the tables `tables` of the catalog `state` (locked in `mode`), with the
+    /// engine's services.
+    fn request<'a, 'n>(
+        &'a self,
+        state: &'a State,
+        tables: impl IntoIterator<Item = &'n str>,
+        mode: lock::Mode,
+    ) -> ItemRequest<'a> {
+        ItemRequest::new(state.lock(tables, mode), &self.services)
     }
 
     /// The catalog's read lock. A panic in another thread while it held the lock cannot leave the

@@ -27,7 +27,9 @@ use crate::{durable, frontends::partiql, ops::streams, ops::transact, read::type
 impl Backend for MemBackend {
     async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
         let logged = self.logged(durable::Command::CreateTable(&input));
-        self.mutate_logged(logged, |s| s.create_table(input))
+        self.mutate_logged(logged, |s| {
+            s.create_table(input, self.services.throughput())
+        })
     }
 
     async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
@@ -231,7 +233,9 @@ impl Backend for MemBackend {
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
         let logged = self.logged(durable::Command::UpdateTable(&input));
-        self.mutate_logged(logged, |s| s.update_table(input))
+        self.mutate_logged(logged, |s| {
+            s.update_table(input, self.services.throughput())
+        })
     }
 
     async fn update_time_to_live(

@@ -301,6 +301,9 @@ use storage::state::State;
 #[derive(Clone, Debug, Default)]
 pub struct MemBackend {
     state: Arc<RwLock<State>>,
+    /// The engine-wide services beside the catalog (the expression cache, the throughput meter),
+    /// which every request uses without locking the catalog for them.
+    services: Arc<ops::context::Services>,
     /// The state's clock, shared, so that [`Backend::now`](dynomodel::backend::Backend::now) reads it without
     /// taking the state's lock.
     clock: storage::clock::EngineClock,
@@ -385,6 +388,7 @@ impl MemBackend {
         faults: faults::Faults,
     ) -> MemBackend {
         MemBackend {
+            services: Arc::new(ops::context::Services::new(config.throughput)),
             state: Arc::new(RwLock::new(State::new(clock.clone(), config))),
             clock,
             faults: faults::FaultHandle::from(faults),

@@ -29,10 +29,10 @@ use crate::expr::request::{self, Maps, Param, Prepared};
 use crate::expr::{projection, update, ExprKind, Origin, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
+use crate::ops::context::ItemRequest;
 use crate::read;
 use crate::storage::collection;
 use crate::storage::key::{KeyValue, PrimaryKey};
-use crate::storage::lock::Locked;
 use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
@@ -269,7 +269,7 @@ pub(crate) fn plan_update(
     })
 }
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `PutItem`.
     pub(crate) fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;

@@ -7,6 +7,7 @@
 //! ([`streams`]).
 
 pub(crate) mod batch;
+pub(crate) mod context;
 pub(crate) mod create;
 pub(crate) mod items;
 pub(crate) mod legacy;

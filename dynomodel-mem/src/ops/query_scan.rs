@@ -5,10 +5,10 @@
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 use dynomodel::Result;
 
+use crate::ops::context::ItemRequest;
 use crate::read::Source;
-use crate::storage::lock::Locked;
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `Query`.
     pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
         self.query_to(input, None)

@@ -8,6 +8,7 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Result};
 
+use crate::metering::throughput::Throughput;
 use crate::storage::lifecycle::{Transition, View};
 use crate::storage::schema::TableSchema;
 use crate::storage::state::read;
@@ -22,8 +23,13 @@ impl State {
     /// `CreateTable`. The table and its indexes are CREATING for the engine's transition time; the
     /// response says CREATING even when that is zero, as DynamoDB's does ("Upon receiving a CreateTable
     /// request, DynamoDB immediately returns a response with a TableStatus of CREATING", the API
-    /// reference; DynamoDB Local 3.3 answers ACTIVE).
-    pub(crate) fn create_table(&mut self, input: CreateTableInput) -> Result<CreateTableOutput> {
+    /// reference; DynamoDB Local 3.3 answers ACTIVE). The new table's throughput buckets (when
+    /// `throughput` is enforced) start now.
+    pub(crate) fn create_table(
+        &mut self,
+        input: CreateTableInput,
+        throughput: &Throughput,
+    ) -> Result<CreateTableOutput> {
         super::create::create_table(&input)?;
         // Tags are checked with the rest of the request: an invalid tag creates no table.
         super::tags::validate_create_tags(&input.tags)?;
@@ -66,7 +72,7 @@ impl State {
         table.lifecycle.created = Some(created);
         let table_description = table.describe(&View::fresh(now, generation));
         // Its buckets start now (and fill while it is idle), not at its first request.
-        self.throughput().settle(&table, now);
+        throughput.settle(&table, now);
         self.insert_table(input.table_name, table);
         Ok(CreateTableOutput { table_description })
     }

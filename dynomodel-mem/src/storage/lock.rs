@@ -16,8 +16,8 @@
 //!    writes are serialised by its lock alone; and DescribeStream, GetShardIterator and GetRecords
 //!    on a table's stream, which trim it).
 //! 3. **Small engine-wide locks**, always innermost and never held while waiting for another lock:
-//!    the transaction tokens' `Mutex`, the expression cache's, the throughput buckets', and the durable
-//!    log's; counters (stream sequence numbers) are atomics.
+//!    the transaction tokens' `Mutex`, the engine's services' (the expression cache's, the
+//!    throughput buckets': `ops/context.rs`), and the durable log's; counters (stream sequence numbers) are atomics.
 //!
 //! # The order (why nothing deadlocks)
 //!
@@ -45,8 +45,6 @@ use std::sync::{MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use dynomodel::{Error, Result};
 
-use crate::expr::cache::ExpressionCache;
-use crate::metering::throughput::{Meter, Throughput};
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
 use crate::storage::state::{missing_table, read, write, State};
@@ -69,8 +67,8 @@ enum Held<'a> {
     Write(RwLockWriteGuard<'a, Table>),
 }
 
-/// The tables an item request holds, and the engine-wide pieces beside them: what the item
-/// operations (`ops/items.rs`, `ops/batch/`, `ops/transact/`, Query and Scan) run on.
+/// The tables an item request holds, with the catalog's clock, settings and tokens beside them
+/// (the operations run on them with the engine's services: `ops/context.rs`).
 pub(crate) struct Locked<'a> {
     state: &'a State,
     /// Sorted by name (the order they were locked in).
@@ -187,30 +185,6 @@ impl<'a> Locked<'a> {
         } else {
             Err(missing_table())
         }
-    }
-
-    /// [`Locked::table_mut`] with the throughput meter beside it.
-    pub(crate) fn table_mut_metered(
-        &mut self,
-        name: &str,
-    ) -> Result<(&mut Table, Option<Meter<'a>>)> {
-        let meter = self.meter();
-        Ok((self.table_mut(name)?, meter))
-    }
-
-    /// The throughput meter at the engine's clock, or `None` when enforcement is off.
-    pub(crate) fn meter(&self) -> Option<Meter<'a>> {
-        self.state.meter()
-    }
-
-    /// Provisioned throughput enforcement.
-    pub(crate) fn throughput(&self) -> &'a Throughput {
-        self.state.throughput()
-    }
-
-    /// The expression parse cache (it locks itself).
-    pub(crate) fn cache(&self) -> &'a ExpressionCache {
-        self.state.cache()
     }
 
     /// The engine's settings.

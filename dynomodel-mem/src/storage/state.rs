@@ -1,5 +1,5 @@
-//! The catalog: tables by name, the expression parse cache, the clock and the transactions'
-//! `ClientRequestToken`s, with the primitives the table operations use (their rules are in
+//! The catalog: tables by name, the clock, the settings and the transactions'
+//! `ClientRequestToken`s, the streams' sequence and the streams of forgotten tables, with the primitives the table operations use (their rules are in
 //! [`ops::tables`](crate::ops::tables) and [`ops::update_table`](crate::ops::update_table)). Each
 //! table sits behind a lock of its own; what holds which lock, and in which order, is in
 //! [`lock`](super::lock).
@@ -9,8 +9,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockW
 
 use dynomodel::{Error, Result};
 
-use crate::expr::cache::ExpressionCache;
-use crate::metering::throughput::{Meter, Throughput};
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
 use crate::storage::table::Table;
@@ -48,16 +46,12 @@ pub(crate) struct State {
     tables: BTreeMap<String, RwLock<Table>>,
     /// Tables created so far, for unique table ids.
     created: u64,
-    /// Parsed expressions, shared by all requests (it locks itself, so readers can fill it).
-    cache: ExpressionCache,
     /// Where "now" comes from.
     clock: EngineClock,
     /// The `ClientRequestToken`s of the transactions of the last 10 minutes.
     tokens: Mutex<Tokens>,
     /// ARN region and account, transition times.
     config: EngineConfig,
-    /// Provisioned throughput enforcement (off unless configured).
-    throughput: Throughput,
     /// The engine's stream sequence numbers (one counter for all streams).
     sequence: crate::storage::stream::Sequence,
     /// The streams of deleted tables, readable until their records age out.
@@ -69,7 +63,6 @@ impl State {
     pub(crate) fn new(clock: EngineClock, config: EngineConfig) -> State {
         State {
             clock,
-            throughput: Throughput::new(config.throughput),
             config,
             ..State::default()
         }
@@ -78,22 +71,6 @@ impl State {
     /// The engine's settings.
     pub(crate) fn config(&self) -> &EngineConfig {
         &self.config
-    }
-
-    /// Provisioned throughput enforcement.
-    pub(crate) fn throughput(&self) -> &Throughput {
-        &self.throughput
-    }
-
-    /// The throughput meter at the engine's clock, or `None` (without reading the clock) when
-    /// enforcement is off.
-    pub(crate) fn meter(&self) -> Option<Meter<'_>> {
-        self.throughput.meter(&self.clock)
-    }
-
-    /// The expression parse cache.
-    pub(crate) fn cache(&self) -> &ExpressionCache {
-        &self.cache
     }
 
     /// A table by name for writing under the catalog's write lock, or DynamoDB's

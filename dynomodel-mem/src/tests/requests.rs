@@ -300,7 +300,7 @@ async fn repeated_expressions_are_parsed_once() {
         .await
         .expect("put");
     }
-    assert_eq!(b.read().cache().len(), 1);
+    assert_eq!(b.services.cache().len(), 1);
 }
 
 proptest! {

@@ -1,7 +1,11 @@
 //! The item operations on a bare [`State`], for unit tests that drive one directly (below the
 //! `Backend` impl): each locks every table for writing and runs the operation.
 
+use std::sync::LazyLock;
+
 use dynomodel::Result;
+
+use crate::ops::context::{ItemRequest, Services};
 
 use crate::storage::state::State;
 
@@ -64,8 +68,11 @@ impl State {
         self.everything().transact_write_items(input)
     }
 
-    /// Every table locked for writing.
-    pub(crate) fn everything(&self) -> crate::storage::lock::Locked<'_> {
-        self.lock(self.table_names(), crate::storage::lock::Mode::Write)
+    /// Every table locked for writing, with services of their own (the expression cache, no
+    /// throughput enforcement), as an engine's item request runs.
+    pub(crate) fn everything(&self) -> ItemRequest<'_> {
+        static SERVICES: LazyLock<Services> = LazyLock::new(Services::default);
+        let locked = self.lock(self.table_names(), crate::storage::lock::Mode::Write);
+        ItemRequest::new(locked, &SERVICES)
     }
 }

@@ -33,10 +33,10 @@ use crate::expr::request::{self, Maps, Param};
 use crate::expr::{projection, ExprKind, Origin};
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Meter, Throttled};
+use crate::ops::context::ItemRequest;
 use crate::ops::items::projection_keys;
 use crate::read;
 use crate::storage::key::PrimaryKey;
-use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
 use crate::validate;
@@ -133,7 +133,7 @@ impl TableRead<'_, '_> {
     }
 }
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `BatchGetItem`.
     pub(crate) fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
         let Some(translated) = crate::ops::legacy::batch_get_item(input)? else {

@@ -21,9 +21,9 @@ use dynomodel::{Error, Result};
 use super::{constraints, DUPLICATES};
 use crate::metering::capacity::{self, PerTable};
 use crate::metering::throughput::Kind;
+use crate::ops::context::ItemRequest;
 use crate::storage::collection;
 use crate::storage::key::PrimaryKey;
-use crate::storage::lock::Locked;
 use crate::storage::table::Table;
 use crate::validate::{self, KeyContext};
 
@@ -68,7 +68,7 @@ fn plan_table(table: &Table, requests: &[WriteRequest]) -> Result<Vec<PrimaryKey
     Ok(keys)
 }
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `BatchWriteItem`.
     pub(crate) fn batch_write_item(
         &mut self,

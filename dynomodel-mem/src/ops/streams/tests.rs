@@ -14,6 +14,7 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
+use crate::metering::throughput::Throughput;
 use crate::ops::streams::api::StreamSource;
 use crate::storage::clock::{Clock, EngineClock, ManualClock};
 use crate::storage::settings::EngineConfig;
@@ -31,17 +32,20 @@ fn create(state: &mut State, name: &str, view: Option<StreamViewType>) -> Option
         attribute_type: t,
     };
     let out = state
-        .create_table(CreateTableInput {
-            table_name: name.into(),
-            attribute_definitions: vec![
-                def("pk", ScalarAttributeType::S),
-                def("sk", ScalarAttributeType::N),
-            ],
-            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
-            billing_mode: Some(BillingMode::PayPerRequest),
-            stream_specification: view.map(StreamSpecification::enabled),
-            ..Default::default()
-        })
+        .create_table(
+            CreateTableInput {
+                table_name: name.into(),
+                attribute_definitions: vec![
+                    def("pk", ScalarAttributeType::S),
+                    def("sk", ScalarAttributeType::N),
+                ],
+                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+                billing_mode: Some(BillingMode::PayPerRequest),
+                stream_specification: view.map(StreamSpecification::enabled),
+                ..Default::default()
+            },
+            &Throughput::default(),
+        )
         .expect("create");
     out.table_description.latest_stream_arn
 }
@@ -393,7 +397,10 @@ fn disable_reenable_and_delete_table() {
         ..Default::default()
     };
     state
-        .update_table(spec(StreamSpecification::disabled()))
+        .update_table(
+            spec(StreamSpecification::disabled()),
+            &Throughput::default(),
+        )
         .expect("disable");
     put(&mut state, "ttt", item("p", 2, ""));
     let d = describe(&mut state, &first);
@@ -411,7 +418,10 @@ fn disable_reenable_and_delete_table() {
 
     clock.advance(Duration::from_millis(5));
     let out = state
-        .update_table(spec(StreamSpecification::enabled(StreamViewType::NewImage)))
+        .update_table(
+            spec(StreamSpecification::enabled(StreamViewType::NewImage)),
+            &Throughput::default(),
+        )
         .expect("enable");
     let second = out.table_description.latest_stream_arn.expect("arn");
     assert_ne!(first, second);

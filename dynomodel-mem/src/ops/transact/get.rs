@@ -27,11 +27,11 @@ use crate::expr::request::Maps;
 use crate::expr::Origin;
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Throttled};
+use crate::ops::context::ItemRequest;
 use crate::ops::items::{check_get, projection_keys, read_item_sized};
-use crate::storage::lock::Locked;
 use crate::validate;
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `TransactGetItems`, under one acquisition of the read lock.
     pub(crate) fn transact_get_items(
         &self,

@@ -77,8 +77,8 @@ use std::collections::HashSet;
 
 use dynomodel::{Error, Item, Result};
 
+use crate::ops::context::ItemRequest;
 use crate::storage::key::{KeyValue, PrimaryKey};
-use crate::storage::lock::Locked;
 use crate::storage::state::missing_table;
 use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
@@ -103,7 +103,7 @@ pub(crate) fn check_table_name(name: &str) -> Result<()> {
 
 /// The table an action names, or `ResourceNotFoundException` ("Requested resource not found", the
 /// conformance suite's capture of both operations).
-pub(crate) fn lookup<'s>(state: &'s Locked<'_>, name: &str) -> Result<&'s Table> {
+pub(crate) fn lookup<'s>(state: &'s ItemRequest<'_>, name: &str) -> Result<&'s Table> {
     state.table(
         state
             .config()
@@ -127,7 +127,7 @@ pub(crate) fn write_tables(
 }
 
 /// [`lookup`], for writing.
-pub(crate) fn lookup_mut<'s>(state: &'s mut Locked<'_>, name: &str) -> Result<&'s mut Table> {
+pub(crate) fn lookup_mut<'s>(state: &'s mut ItemRequest<'_>, name: &str) -> Result<&'s mut Table> {
     let name = state
         .config()
         .table_name_of(name)

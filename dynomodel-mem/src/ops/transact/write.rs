@@ -32,13 +32,13 @@ use crate::expr::request::{self, Maps, Prepared};
 use crate::expr::{update, Origin};
 use crate::metering::capacity::{self, Consumed, PerTable};
 use crate::metering::throughput::Kind;
+use crate::ops::context::ItemRequest;
 use crate::ops::items::{
     check_delete, check_put, check_update, condition_keys, index_key_names, plan_key_condition,
     plan_put, plan_update, KeyAction, PutAction, CONDITION_FAILED, EMPTY_INDEX_KEY_UPDATE,
 };
 use crate::storage::collection;
 use crate::storage::key::PrimaryKey;
-use crate::storage::lock::Locked;
 use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
 use crate::storage::tokens::{self, Seen};
@@ -117,7 +117,7 @@ enum Failure {
     Reason(Box<CancellationReason>),
 }
 
-impl Locked<'_> {
+impl ItemRequest<'_> {
     /// `TransactWriteItems`, under one acquisition of the write lock.
     pub(crate) fn transact_write_items(
         &mut self,

@@ -10,6 +10,7 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Item, Number};
 
+use crate::metering::throughput::Throughput;
 use crate::storage::clock::{Clock, EngineClock, ManualClock};
 use crate::storage::settings::EngineConfig;
 use crate::storage::state::State;
@@ -30,24 +31,27 @@ fn engine(transition: Duration) -> (State, ManualClock) {
         non_key_attributes: vec![],
     };
     state
-        .create_table(CreateTableInput {
-            table_name: "events".into(),
-            attribute_definitions: vec![def("pk"), def("sk"), def("g"), def("l")],
-            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
-            billing_mode: Some(BillingMode::PayPerRequest),
-            global_secondary_indexes: vec![GlobalSecondaryIndex {
-                index_name: "by-g".into(),
-                key_schema: vec![KeySchemaElement::hash("g")],
-                projection: projection.clone(),
-                provisioned_throughput: None,
-            }],
-            local_secondary_indexes: vec![LocalSecondaryIndex {
-                index_name: "by-l".into(),
-                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("l")],
-                projection,
-            }],
-            ..Default::default()
-        })
+        .create_table(
+            CreateTableInput {
+                table_name: "events".into(),
+                attribute_definitions: vec![def("pk"), def("sk"), def("g"), def("l")],
+                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+                billing_mode: Some(BillingMode::PayPerRequest),
+                global_secondary_indexes: vec![GlobalSecondaryIndex {
+                    index_name: "by-g".into(),
+                    key_schema: vec![KeySchemaElement::hash("g")],
+                    projection: projection.clone(),
+                    provisioned_throughput: None,
+                }],
+                local_secondary_indexes: vec![LocalSecondaryIndex {
+                    index_name: "by-l".into(),
+                    key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("l")],
+                    projection,
+                }],
+                ..Default::default()
+            },
+            &Throughput::default(),
+        )
         .expect("create");
     // The table is CREATING for the transition time (see `ttl_waits_while_the_table_is_created`).
     clock.advance(transition);
@@ -63,16 +67,19 @@ fn ttl_waits_while_the_table_is_created_and_describe_refuses_while_deleting() {
     };
     let mut state = State::new(EngineClock::new(clock.clone()), config);
     state
-        .create_table(CreateTableInput {
-            table_name: "events".into(),
-            attribute_definitions: vec![AttributeDefinition {
-                attribute_name: "pk".into(),
-                attribute_type: ScalarAttributeType::S,
-            }],
-            key_schema: vec![KeySchemaElement::hash("pk")],
-            billing_mode: Some(BillingMode::PayPerRequest),
-            ..Default::default()
-        })
+        .create_table(
+            CreateTableInput {
+                table_name: "events".into(),
+                attribute_definitions: vec![AttributeDefinition {
+                    attribute_name: "pk".into(),
+                    attribute_type: ScalarAttributeType::S,
+                }],
+                key_schema: vec![KeySchemaElement::hash("pk")],
+                billing_mode: Some(BillingMode::PayPerRequest),
+                ..Default::default()
+            },
+            &Throughput::default(),
+        )
         .expect("create");
     let err = update(&mut state, true, "ttl").unwrap_err();
     assert_eq!(err.code(), "ResourceInUseException");

@@ -25,6 +25,7 @@ pub(crate) use busy::delete_table as check_delete_table;
 #[cfg(test)]
 pub(crate) use request::NOTHING_TO_UPDATE;
 
+use crate::metering::throughput::Throughput;
 use crate::storage::index::Index;
 use crate::storage::state::State;
 use crate::storage::stream::{Stream, StreamContext, StreamOrigin};
@@ -42,16 +43,20 @@ const ENDPOINT_CACHE_MINUTES: i64 = 1440;
 
 impl State {
     /// `UpdateTable`.
-    pub(crate) fn update_table(&mut self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
+    pub(crate) fn update_table(
+        &mut self,
+        input: UpdateTableInput,
+        throughput: &Throughput,
+    ) -> Result<UpdateTableOutput> {
         request::check(&input)?;
         let now = self.clock().now();
         let streams = self.stream_context();
         let transition = self.config().transition;
-        if self.throughput().on()
+        if throughput.on()
             && let Some(table) = self.existing_table(&input.table_name)
         {
             // The time before the change is refilled at the old rates.
-            self.throughput().settle(&table, now);
+            throughput.settle(&table, now);
         }
         let table = self.existing_table_mut(&input.table_name).ok_or_else(|| {
             dynomodel::Error::resource_not_found(format!(
@@ -76,12 +81,12 @@ impl State {
             }
         }
         let table_description = table.describe(&View::fresh(now, generation));
-        if self.throughput().on()
+        if throughput.on()
             && let Some(table) = self.existing_table(&input.table_name)
         {
             // Buckets for what became provisioned (the table, a new index) start now; those of what
             // became on demand are dropped.
-            self.throughput().settle(&table, now);
+            throughput.settle(&table, now);
         }
         Ok(UpdateTableOutput { table_description })
     }
