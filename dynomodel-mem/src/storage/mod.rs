@@ -1,12 +1,13 @@
 //! The engine's storage, its lowest layer: the catalog of tables ([`state`]), each table's schema
-//! and items ([`table`], [`partition`], [`stored`]), its secondary indexes ([`index`]), item
-//! collections ([`collection`]), key values and their order ([`key`], [`java_order`]), the table's
-//! lifecycle ([`lifecycle`]: statuses and transitions), the locks ([`lock`]), the transactions'
-//! `ClientRequestToken` store ([`tokens`]), the clock ([`clock`]), the engine's settings
-//! ([`settings`]), and the consistency checker (`check.rs`: indexes and item counts rebuilt from
-//! the items, which recovery's tests and the crash test assert). It is meant to know nothing of the
-//! layers built on it; `scripts/module-graph` lists the few imports that still run upward
-//! (ARCHITECTURE.md says how they go).
+//! ([`schema`]) and items ([`table`], [`partition`], [`stored`]), its secondary indexes ([`index`]),
+//! item collections ([`collection`]), its Time to Live setting and expiry index ([`ttl`]), its
+//! streams' shards and records and the engine's sequence numbers ([`stream`]), key values and their
+//! order ([`key`], [`java_order`]), the table's lifecycle ([`lifecycle`]: statuses and transitions),
+//! the locks ([`lock`]), the transactions' `ClientRequestToken` store ([`tokens`]), the clock
+//! ([`clock`]), the engine's settings ([`settings`]), the write capture every change is reported to
+//! ([`capture`]: durable mode's log implements it), and the consistency checker (`check.rs`: indexes
+//! and item counts rebuilt from the items, which recovery's tests and the crash test assert). It
+//! knows nothing of the layers built on it (`scripts/module-graph` checks it).
 
 pub(crate) mod capture;
 mod check;
