@@ -558,7 +558,7 @@ pub(crate) fn check_get(
 /// Reads the item with this key from `table`, projected (`None` when there is none, and an empty
 /// item when it exists but holds none of the projected attributes), with the stored item's size (what
 /// the read costs: the whole item, whatever the projection; 0 when there is none). A transaction's Get
-/// reads through it; `GetItem` through [`Locked::get_stored`], which does the same in its own order.
+/// reads through it; `GetItem` through [`ItemRequest::get_stored`], which does the same in its own order.
 pub(crate) fn read_item_sized(
     table: &Table,
     key: &Item,

@@ -5,7 +5,7 @@
 //! each item's map and a copy of each of its names (the goal: the mapper's `db.get`, `db.query`
 //! and `db.scan` at no more than 1.2× the engine's reads; see docs/performance.md).
 //!
-//! Each is the plain operation with a sink: `GetItem` reads through `Locked::get_stored`
+//! Each is the plain operation with a sink: `GetItem` reads through `ItemRequest::get_stored`
 //! (`items.rs`), which `get_item` uses too, and Query and Scan through the same page loop as their
 //! plain forms (`paging.rs`), so every check, error, limit and capacity figure is the same, in the
 //! same order (the tests below compare them). What needs the decoded item takes it: a projection

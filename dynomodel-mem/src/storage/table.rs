@@ -619,4 +619,60 @@ mod tests {
         assert_eq!(d.table_size_bytes as usize, item_size(&item("a", 1, "xx")));
         assert_eq!(d.provisioned_throughput.read_capacity_units, 0);
     }
+
+    /// The table's write path and the token store report every change, and only while a capture is
+    /// installed on the thread (what durable mode's log relies on: `capture.rs`).
+    #[cfg(feature = "durable")]
+    #[test]
+    fn every_change_is_reported_to_the_installed_capture() {
+        use std::sync::Mutex;
+
+        use crate::storage::capture::{install, WriteCapture};
+        use crate::storage::tokens::Tokens;
+
+        struct Recorder(Mutex<Vec<String>>);
+        impl Recorder {
+            fn push(&self, line: String) {
+                self.0.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+            }
+        }
+        impl WriteCapture for Recorder {
+            fn put(&self, table: &str, key: &PrimaryKey, item: &Item) {
+                self.push(format!("put {table} {key:?} {}", item.len()));
+            }
+            fn delete(&self, table: &str, key: &PrimaryKey) {
+                self.push(format!("delete {table} {key:?}"));
+            }
+            fn expire(&self, table: &str, key: &PrimaryKey) {
+                self.push(format!("expire {table} {key:?}"));
+            }
+            fn token(&self, token: &str, actions: &[dynomodel::backend::TransactWriteItem]) {
+                self.push(format!("token {token} {}", actions.len()));
+            }
+        }
+        static RECORDER: Recorder = Recorder(Mutex::new(Vec::new()));
+
+        let mut t = Table::new(schema());
+        t.put(key("a", 0), item("a", 0, "before"));
+        install(Some(&RECORDER));
+        t.put(key("a", 1), item("a", 1, "x"));
+        t.delete(&key("a", 1));
+        t.delete(&key("a", 1));
+        t.delete_as_service(&key("a", 0));
+        Tokens::default().record("tok", &[], Utc::now());
+        install(None);
+        t.put(key("a", 2), item("a", 2, "after"));
+        let seen = RECORDER.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        assert_eq!(
+            seen,
+            [
+                format!("put things {:?} 3", key("a", 1)),
+                format!("delete things {:?}", key("a", 1)),
+                format!("expire things {:?}", key("a", 0)),
+                "token tok 0".to_owned(),
+            ],
+            "a missing item's deletion changes nothing and reports nothing; nothing is reported \
+             before or after the capture"
+        );
+    }
 }
