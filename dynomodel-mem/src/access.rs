@@ -50,6 +50,7 @@ impl MemBackend {
     /// Runs the item write `op` with the tables `tables` locked for writing (and the catalog for
     /// reading: requests on other tables go on meanwhile); in durable mode, logs what it did before
     /// the locks are released, so the log holds each table's writes in the order they were applied.
+    #[inline]
     pub(crate) fn writing<'n, T>(
         &self,
         tables: impl IntoIterator<Item = &'n str>,
@@ -71,6 +72,7 @@ impl MemBackend {
     /// Runs the item read `op` with the tables `tables` locked for reading; in durable mode
     /// (`--sync always`), answers only once every write it may have seen is on disk, and never with
     /// a write that failed to reach it.
+    #[inline]
     pub(crate) fn reading_tables<'n, T>(
         &self,
         tables: impl IntoIterator<Item = &'n str>,
@@ -119,6 +121,7 @@ impl MemBackend {
 
     /// `PutItem` with its table locked: [`MemBackend::writing`] spelt out, because the input moves
     /// into the operation once its table is locked (no copy of the name on the hottest write path).
+    #[inline]
     pub(crate) fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
         let state = self.read();
         let mut locked = self.request(&state, [input.table_name.as_str()], lock::Mode::Write);

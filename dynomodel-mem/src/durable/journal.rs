@@ -3,7 +3,7 @@
 //!
 //! - Items and transactions' `ClientRequestToken`s: the storage reports every change at its one write
 //!   path (`storage/capture.rs`: `Table::put`, `Table::delete`/`delete_as_service`, `Tokens::record`)
-//!   to a [`WriteCapture`](crate::storage::capture::WriteCapture); the journal is that capture,
+//!   to a [`WriteCapture`]; the journal is that capture,
 //!   installed on the request's thread from [`begin`] to [`end`]: [`put`], [`delete`], [`expire`],
 //!   [`token`].
 //! - Table operations (CreateTable, DeleteTable, UpdateTable, UpdateTimeToLive, tags, the TTL sweep):
