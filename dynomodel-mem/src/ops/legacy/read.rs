@@ -41,7 +41,7 @@ pub(super) fn check_attributes(attributes: &[String]) -> Result<()> {
 /// whole items; the service model's minimum length of 1 is the model validator's to enforce). The
 /// names are distinct top-level attributes, so they cannot overlap: the projection needs none of an
 /// expression's checks.
-fn projection(attributes: &[String]) -> Result<Option<Vec<Path>>> {
+pub(super) fn projection(attributes: &[String]) -> Result<Option<Vec<Path>>> {
     check_attributes(attributes)?;
     Ok((!attributes.is_empty()).then(|| attributes.iter().map(|a| tree::path(a)).collect()))
 }
@@ -70,7 +70,10 @@ fn select_with_attributes(select: Option<Select>) -> Result<()> {
 }
 
 /// A filter (`QueryFilter`, `ScanFilter`) as a condition.
-fn filter(conditions: Option<&Conditions>, op: Option<ConditionalOperator>) -> Result<Option<Condition>> {
+pub(super) fn filter(
+    conditions: Option<&Conditions>,
+    op: Option<ConditionalOperator>,
+) -> Result<Option<Condition>> {
     let mut parts = Vec::with_capacity(conditions.map_or(0, Conditions::len));
     for (name, c) in conditions.into_iter().flatten() {
         parts.push(condition::condition(name, c)?);
