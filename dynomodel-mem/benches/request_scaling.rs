@@ -274,6 +274,64 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        name: "legacy_query_filter",
+        unit: "QueryFilter entries",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let filter = joined(n, ",", |i| {
+                format!(r#""a{i}":{{"ComparisonOperator":"NOT_NULL"}}"#)
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","KeyConditions":{{"pk":{{"ComparisonOperator":"EQ","AttributeValueList":[{{"S":"k"}}]}}}},"QueryFilter":{{{filter}}}}}"#
+            );
+            ("Query", body)
+        },
+    },
+    Dimension {
+        name: "legacy_filter_in",
+        unit: "values of one ScanFilter IN",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let list = joined(n, ",", |i| format!(r#"{{"S":"v{i}"}}"#));
+            let body = format!(
+                r#"{{"TableName":"tbl","ScanFilter":{{"a":{{"ComparisonOperator":"IN","AttributeValueList":[{list}]}}}}}}"#
+            );
+            ("Scan", body)
+        },
+    },
+    Dimension {
+        name: "legacy_expected_values",
+        unit: "Expected entries with a Value",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let expected = joined(n, ",", |i| {
+                format!(r#""a{i}":{{"ComparisonOperator":"NE","AttributeValueList":[{{"S":"x"}}]}}"#)
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","Item":{{"pk":{{"S":"k"}}}},"Expected":{{{expected}}}}}"#
+            );
+            ("PutItem", body)
+        },
+    },
+    Dimension {
+        name: "legacy_attribute_updates",
+        unit: "AttributeUpdates entries",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let updates = joined(n, ",", |i| {
+                format!(r#""a{i}":{{"Action":"PUT","Value":{{"N":"1"}}}}"#)
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","Key":{{"pk":{{"S":"k"}}}},"AttributeUpdates":{{{updates}}}}}"#
+            );
+            ("UpdateItem", body)
+        },
+    },
+    Dimension {
         name: "batch_write_items",
         unit: "PutRequests",
         sizes: (25, 102_400),
