@@ -8,7 +8,8 @@
 //! `cargo bench -p dynomodel-mem --features server --bench request_scaling [-- DIMENSION...]
 //! [-- --full]`: without `--full`, each dimension stops four doublings after its smallest size (a
 //! sanity check in seconds); with it, at its largest (most reach a 16 MB body: minutes). Figures for
-//! `docs/performance.md` come from `--full`. Not run in CI.
+//! `docs/performance.md` come from `--full`. With `--one`, each dimension runs at `n = 1` only: a
+//! small request of its shape, whose instructions `valgrind --tool=callgrind` counts. Not run in CI.
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -308,7 +309,9 @@ const DIMENSIONS: &[Dimension] = &[
         setup: no_setup,
         request: |n| {
             let expected = joined(n, ",", |i| {
-                format!(r#""a{i}":{{"ComparisonOperator":"NE","AttributeValueList":[{{"S":"x"}}]}}"#)
+                format!(
+                    r#""a{i}":{{"ComparisonOperator":"NE","AttributeValueList":[{{"S":"x"}}]}}"#
+                )
             });
             let body = format!(
                 r#"{{"TableName":"tbl","Item":{{"pk":{{"S":"k"}}}},"Expected":{{{expected}}}}}"#
@@ -568,10 +571,12 @@ fn cost(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, body: &[u8
 
 fn main() {
     let mut full = false;
+    let mut one = false;
     let mut chosen: Vec<String> = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--full" => full = true,
+            "--one" => one = true,
             "--bench" => {}
             name if DIMENSIONS.iter().any(|d| d.name == name) => chosen.push(arg),
             // A filter `cargo bench` meant for another bench.
@@ -590,7 +595,7 @@ fn main() {
         if !chosen.is_empty() && !chosen.iter().any(|c| c == dimension.name) {
             continue;
         }
-        let (first, last) = dimension.sizes;
+        let (first, last) = if one { (1, 1) } else { dimension.sizes };
         let last = if full { last } else { last.min(first << 4) };
         let mut previous: Option<Duration> = None;
         let mut worst: f64 = 0.0;

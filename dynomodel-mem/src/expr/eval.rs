@@ -53,7 +53,10 @@ pub(crate) fn top_name<'p>(path: &'p Path, placeholders: &Placeholders<'p>) -> O
 
 /// The value an operand names directly: a placeholder's (`None` when undefined) or a literal; `None`
 /// for any other operand.
-pub(crate) fn value<'a>(op: &'a Operand, placeholders: &Placeholders<'a>) -> Option<&'a AttributeValue> {
+pub(crate) fn value<'a>(
+    op: &'a Operand,
+    placeholders: &Placeholders<'a>,
+) -> Option<&'a AttributeValue> {
     match op {
         Operand::Value(v) => placeholders.values.get(v),
         Operand::Literal(v) => Some(v),

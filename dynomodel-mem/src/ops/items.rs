@@ -25,8 +25,8 @@ use dynomodel::{Error, Item, Result, MAX_ITEM_SIZE};
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
-use crate::expr::Given;
 use crate::expr::request::{self, ItemExpr, Maps, Param, Prepared};
+use crate::expr::Given;
 use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
@@ -149,10 +149,7 @@ pub(crate) fn check_put(
     let size = validate::sized_attribute_values(action.item)?;
     validate::return_values_none_or_all_old(return_values)?;
     validate::item_size_within_limit(size)?;
-    Ok((
-        request::prepare(cache, action.maps, &params)?,
-        size,
-    ))
+    Ok((request::prepare(cache, action.maps, &params)?, size))
 }
 
 /// The request-only checks of a Delete (and of a ConditionCheck, which has the same parameters); a

@@ -30,8 +30,8 @@ use dynomodel::{AttributeValue, Error, Item, Number, Result};
 
 use super::{constraints, DUPLICATES};
 use crate::expr::eval::Step;
-use crate::expr::Given;
 use crate::expr::request::{self, Maps, Param};
+use crate::expr::Given;
 use crate::expr::{projection, ExprKind, Expression};
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Meter, Throttled};

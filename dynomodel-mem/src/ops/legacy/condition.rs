@@ -118,7 +118,8 @@ fn build(name: &str, form: &Form<'_>) -> Result<Condition> {
         Form::Equals(v) => return Ok(Condition::Compare(Comparator::Eq, attr(), tree::literal(v))),
         Form::Compare(c) => c,
     };
-    let compare = |cmp: Comparator, v: &AttributeValue| Condition::Compare(cmp, attr(), tree::literal(v));
+    let compare =
+        |cmp: Comparator, v: &AttributeValue| Condition::Compare(cmp, attr(), tree::literal(v));
     Ok(match (c.op, c.args.as_slice()) {
         (Eq, [v]) => compare(Comparator::Eq, v),
         (Ne, [v]) => compare(Comparator::Ne, v),

@@ -44,7 +44,9 @@ impl Gen {
 
 /// Attribute names: plain, reserved words, with the characters of paths and placeholders, and
 /// (rarely) the empty name, which is an error.
-const NAMES: [&str; 10] = ["a", "b", "n", "status", "a.b", "l[0]", "#x", ":y", "s", "set"];
+const NAMES: [&str; 10] = [
+    "a", "b", "n", "status", "a.b", "l[0]", "#x", ":y", "s", "set",
+];
 
 fn number(text: &str) -> AttributeValue {
     AttributeValue::N(text.parse::<Number>().unwrap_or_default())
@@ -56,7 +58,7 @@ fn value(g: &mut Gen, depth: usize) -> AttributeValue {
     let numbers = ["1", "2", "-3", "10.5", "0"];
     match g.below(if depth > 1 { 5 } else { 11 }) {
         0 | 1 => AttributeValue::S((*g.pick(&strings)).to_owned()),
-        2 | 3 => number(*g.pick(&numbers)),
+        2 | 3 => number(g.pick::<&str>(&numbers)),
         4 => AttributeValue::B(g.pick(&strings).as_bytes().to_vec()),
         5 => AttributeValue::Bool(g.chance(50)),
         6 => AttributeValue::Null,
@@ -67,7 +69,9 @@ fn value(g: &mut Gen, depth: usize) -> AttributeValue {
                 .collect(),
         ),
         9 => {
-            let mut set: Vec<String> = (0..g.below(3)).map(|_| (*g.pick(&strings)).to_owned()).collect();
+            let mut set: Vec<String> = (0..g.below(3))
+                .map(|_| (*g.pick(&strings)).to_owned())
+                .collect();
             set.sort();
             set.dedup();
             AttributeValue::Ss(set)
@@ -87,7 +91,7 @@ fn value(g: &mut Gen, depth: usize) -> AttributeValue {
 fn scalar(g: &mut Gen, kind: usize) -> AttributeValue {
     match kind % 3 {
         0 => AttributeValue::S((*g.pick(&["", "a", "ab", "b", "c"])).to_owned()),
-        1 => number(*g.pick(&["1", "2", "-3", "10.5"])),
+        1 => number(g.pick::<&str>(&["1", "2", "-3", "10.5"])),
         _ => AttributeValue::B(g.pick(&["a", "b", "ab"]).as_bytes().to_vec()),
     }
 }
@@ -216,7 +220,11 @@ fn outcome<T>(r: Result<T>) -> std::result::Result<T, String> {
 
 /// The earlier path of a condition: text, parsed and validated as a legacy translation was, then
 /// evaluated with its placeholders.
-fn text_condition(kind: ExprKind, text: Option<String>, p: &Placeholders) -> Result<Option<Condition>> {
+fn text_condition(
+    kind: ExprKind,
+    text: Option<String>,
+    p: &Placeholders,
+) -> Result<Option<Condition>> {
     let Some(text) = text else {
         return Ok(None);
     };
@@ -226,7 +234,13 @@ fn text_condition(kind: ExprKind, text: Option<String>, p: &Placeholders) -> Res
     };
     match expr::parse(kind, &text, Origin::Legacy)? {
         Expression::Condition(parsed) => {
-            expr::validate::validate_condition(kind, &parsed, ph, &mut Usage::default(), Origin::Legacy)?;
+            expr::validate::validate_condition(
+                kind,
+                &parsed,
+                ph,
+                &mut Usage::default(),
+                Origin::Legacy,
+            )?;
             Ok(Some(parsed.tree))
         }
         _ => Ok(None),
@@ -284,7 +298,10 @@ fn expected_and_filters_evaluate_alike_in_both_translations() {
         }
     }
     // The generator exercises both sides.
-    assert!(valid > 1000 && broken > 1000, "{valid} valid, {broken} broken");
+    assert!(
+        valid > 1000 && broken > 1000,
+        "{valid} valid, {broken} broken"
+    );
 }
 
 /// A key condition as the query uses it: each term's attribute, operator and resolved values.
@@ -303,7 +320,9 @@ fn terms(c: &Condition, p: &Placeholders) -> Result<Terms> {
         .terms
         .iter()
         .map(|t| {
-            let name = eval::top_name(&t.attribute, &ph).unwrap_or_default().to_owned();
+            let name = eval::top_name(&t.attribute, &ph)
+                .unwrap_or_default()
+                .to_owned();
             let (kind, values) = match &t.op {
                 KeyOp::Eq(v) => ("=", vec![value(v)]),
                 KeyOp::Lt(v) => ("<", vec![value(v)]),
@@ -313,7 +332,11 @@ fn terms(c: &Condition, p: &Placeholders) -> Result<Terms> {
                 KeyOp::Between(a, b) => ("BETWEEN", vec![value(a), value(b)]),
                 KeyOp::BeginsWith(v) => ("begins_with", vec![value(v)]),
             };
-            (name, kind.to_owned(), values.into_iter().flatten().collect())
+            (
+                name,
+                kind.to_owned(),
+                values.into_iter().flatten().collect(),
+            )
         })
         .collect())
 }
@@ -333,7 +356,12 @@ fn key_conditions_narrow_and_evaluate_alike_in_both_translations() {
     let mut valid = 0;
     for case in 0..3000 {
         let conditions: Conditions = (0..g.below(4))
-            .map(|_| ((*g.pick(&["a", "n", "b", "status"])).to_owned(), legacy_condition(&mut g)))
+            .map(|_| {
+                (
+                    (*g.pick(&["a", "n", "b", "status"])).to_owned(),
+                    legacy_condition(&mut g),
+                )
+            })
             .collect();
         let schema = g.pick(&schemas).clone();
         let mut p = Placeholders::default();
@@ -362,7 +390,7 @@ fn attribute_update(g: &mut Gen) -> AttributeValueUpdate {
     };
     let value = match g.below(5) {
         0 => None,
-        1 => Some(number(*g.pick(&["1", "-2", "0.5"]))),
+        1 => Some(number(g.pick::<&str>(&["1", "-2", "0.5"]))),
         _ => Some(value(g, 1)),
     };
     AttributeValueUpdate { value, action }
@@ -385,7 +413,8 @@ fn attribute_updates_apply_alike_in_both_translations() {
             let Some(t) = t else {
                 return Ok(None);
             };
-            let Expression::Update(parsed) = expr::parse(ExprKind::Update, &t, Origin::Legacy)? else {
+            let Expression::Update(parsed) = expr::parse(ExprKind::Update, &t, Origin::Legacy)?
+            else {
                 return Ok(None);
             };
             expr::validate::validate_update(&parsed, ph, &mut Usage::default(), Origin::Legacy)?;
@@ -431,7 +460,10 @@ fn attributes_to_get_project_alike_in_both_translations() {
             };
             paths.map(|paths| {
                 let steps = crate::read::projection_steps(&paths, &ph);
-                items.iter().map(|i| projection::project(i, &steps)).collect::<Vec<_>>()
+                items
+                    .iter()
+                    .map(|i| projection::project(i, &steps))
+                    .collect::<Vec<_>>()
             })
         };
         let old = text::projection(&attributes, &mut p).and_then(|t| {
@@ -442,14 +474,22 @@ fn attributes_to_get_project_alike_in_both_translations() {
                 names: &p.names,
                 values: &p.values,
             };
-            let Expression::Projection(parsed) = expr::parse(ExprKind::Projection, &t, Origin::Legacy)? else {
+            let Expression::Projection(parsed) =
+                expr::parse(ExprKind::Projection, &t, Origin::Legacy)?
+            else {
                 return Ok(None);
             };
-            expr::validate::validate_projection(&parsed, ph, &mut Usage::default(), Origin::Legacy)?;
+            expr::validate::validate_projection(
+                &parsed,
+                ph,
+                &mut Usage::default(),
+                Origin::Legacy,
+            )?;
             Ok(Some(parsed.tree.paths))
         });
         let old = outcome(old).map(|paths| project(paths, &p));
-        let new = outcome(read::projection(&attributes)).map(|paths| project(paths, &Placeholders::default()));
+        let new = outcome(read::projection(&attributes))
+            .map(|paths| project(paths, &Placeholders::default()));
         assert_eq!(old, new, "case {case}: {attributes:?}");
     }
 }

@@ -306,7 +306,10 @@ fn depth(c: &crate::expr::ast::Condition) -> usize {
 }
 
 fn exists(i: usize) -> crate::expr::ast::Condition {
-    super::tree::call("attribute_exists", vec![super::tree::attribute(&format!("c{i}"))])
+    super::tree::call(
+        "attribute_exists",
+        vec![super::tree::attribute(&format!("c{i}"))],
+    )
 }
 
 #[test]
