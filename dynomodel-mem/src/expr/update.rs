@@ -374,9 +374,11 @@ pub(crate) fn check_key_attributes(
     ph: &Placeholders<'_>,
     keys: &[&str],
 ) -> Result<(), Error> {
+    // The top-level name alone, without resolving (and copying) the whole path: validation has
+    // resolved every path already.
     for path in target_paths(expr) {
-        if let Some(Step::Key(k)) = resolve(path, ph).and_then(|s| s.into_iter().next())
-            && keys.contains(&k.as_str())
+        if let Some(k) = top_name(path, ph)
+            && keys.contains(&k)
         {
             return Err(Error::validation(format!(
                     "One or more parameter values were invalid: Cannot update attribute {k}. This attribute is part of the key"
