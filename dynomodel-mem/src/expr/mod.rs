@@ -138,8 +138,7 @@ pub(crate) fn parse(kind: ExprKind, text: &str, origin: Origin) -> Result<Expres
     parse_syntax(kind, text)
 }
 
-/// DynamoDB's limit on an expression's text (before any other check, and before the cache: a text
-/// over the limit may be cached from a legacy translation).
+/// DynamoDB's limit on an expression's text (before any other check, and before the cache).
 pub(crate) fn check_size(kind: ExprKind, text: &str, origin: Origin) -> Result<(), Error> {
     if origin.limited() && text.len() > parser::MAX_EXPRESSION_BYTES {
         return Err(parse_error(kind, &ParseError::TooLarge(text.len())));

@@ -192,7 +192,7 @@ fn validated(
     usage: &mut Usage,
 ) -> Result<Arc<Expression>> {
     let origin = Origin::Request;
-    let parsed = cache.get(kind, text, origin)?;
+    let parsed = cache.get(kind, text)?;
     match &*parsed {
         Expression::Update(u) => expr::validate::validate_update(u, placeholders, usage, origin)?,
         Expression::Condition(c) => {
