@@ -8,7 +8,8 @@
 //! `cargo bench -p dynomodel-mem --features server --bench request_scaling [-- DIMENSION...]
 //! [-- --full]`: without `--full`, each dimension stops four doublings after its smallest size (a
 //! sanity check in seconds); with it, at its largest (most reach a 16 MB body: minutes). Figures for
-//! `docs/performance.md` come from `--full`. Not run in CI.
+//! `docs/performance.md` come from `--full`. With `--one`, each dimension runs at `n = 1` only: a
+//! small request of its shape, whose instructions `valgrind --tool=callgrind` counts. Not run in CI.
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -274,6 +275,66 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        name: "legacy_query_filter",
+        unit: "QueryFilter entries",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let filter = joined(n, ",", |i| {
+                format!(r#""a{i}":{{"ComparisonOperator":"NOT_NULL"}}"#)
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","KeyConditions":{{"pk":{{"ComparisonOperator":"EQ","AttributeValueList":[{{"S":"k"}}]}}}},"QueryFilter":{{{filter}}}}}"#
+            );
+            ("Query", body)
+        },
+    },
+    Dimension {
+        name: "legacy_filter_in",
+        unit: "values of one ScanFilter IN",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let list = joined(n, ",", |i| format!(r#"{{"S":"v{i}"}}"#));
+            let body = format!(
+                r#"{{"TableName":"tbl","ScanFilter":{{"a":{{"ComparisonOperator":"IN","AttributeValueList":[{list}]}}}}}}"#
+            );
+            ("Scan", body)
+        },
+    },
+    Dimension {
+        name: "legacy_expected_values",
+        unit: "Expected entries with a Value",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let expected = joined(n, ",", |i| {
+                format!(
+                    r#""a{i}":{{"ComparisonOperator":"NE","AttributeValueList":[{{"S":"x"}}]}}"#
+                )
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","Item":{{"pk":{{"S":"k"}}}},"Expected":{{{expected}}}}}"#
+            );
+            ("PutItem", body)
+        },
+    },
+    Dimension {
+        name: "legacy_attribute_updates",
+        unit: "AttributeUpdates entries",
+        sizes: (1_000, 256_000),
+        setup: no_setup,
+        request: |n| {
+            let updates = joined(n, ",", |i| {
+                format!(r#""a{i}":{{"Action":"PUT","Value":{{"N":"1"}}}}"#)
+            });
+            let body = format!(
+                r#"{{"TableName":"tbl","Key":{{"pk":{{"S":"k"}}}},"AttributeUpdates":{{{updates}}}}}"#
+            );
+            ("UpdateItem", body)
+        },
+    },
+    Dimension {
         name: "batch_write_items",
         unit: "PutRequests",
         sizes: (25, 102_400),
@@ -510,10 +571,12 @@ fn cost(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, body: &[u8
 
 fn main() {
     let mut full = false;
+    let mut one = false;
     let mut chosen: Vec<String> = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--full" => full = true,
+            "--one" => one = true,
             "--bench" => {}
             name if DIMENSIONS.iter().any(|d| d.name == name) => chosen.push(arg),
             // A filter `cargo bench` meant for another bench.
@@ -532,7 +595,7 @@ fn main() {
         if !chosen.is_empty() && !chosen.iter().any(|c| c == dimension.name) {
             continue;
         }
-        let (first, last) = dimension.sizes;
+        let (first, last) = if one { (1, 1) } else { dimension.sizes };
         let last = if full { last } else { last.min(first << 4) };
         let mut previous: Option<Duration> = None;
         let mut worst: f64 = 0.0;

@@ -31,7 +31,7 @@ dual_test!(legacy_parameters_have_no_expression_limits, |t| {
     let mut c = Checks::new(&t);
     let attributes = names(200);
 
-    // 200 PUTs: `SET #legacy0 = :legacy1, …` is about 5 KB.
+    // 200 PUTs: as expression text (`SET #p0 = :v0, …`) about 5 KB, over the limit on expressions.
     let puts: AttributeUpdates = attributes
         .iter()
         .map(|n| {
@@ -136,7 +136,7 @@ dual_test!(legacy_parameters_have_no_expression_limits, |t| {
         .map(|o| o.count);
     c.eq("Scan, IN of 101 values", scanned, Ok(0));
 
-    // 600 AttributesToGet: `#legacy0, #legacy1, …` is about 7 KB.
+    // 600 AttributesToGet: as expression text (`#p0, #p1, …`) about 7 KB.
     let read = b
         .get_item(GetItemInput {
             table_name: f.table.clone(),

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use dynomodel::AttributeValue;
+
 /// One attribute name in a document path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Name {
@@ -14,6 +16,9 @@ pub(crate) enum Name {
     Plain(String),
     /// An `ExpressionAttributeNames` placeholder, e.g. `#c` (kept with its `#`).
     Placeholder(String),
+    /// An attribute name given outside any expression text (a legacy parameter's, e.g. an
+    /// `Expected` key): taken as it is, never a reserved word or a placeholder.
+    Attribute(String),
 }
 
 /// One step of a document path.
@@ -50,7 +55,7 @@ impl PathElement {
 }
 
 /// A function call, e.g. `begins_with(a, :p)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Function {
     /// The name as written (function names are case-sensitive).
     pub(crate) name: String,
@@ -59,12 +64,15 @@ pub(crate) struct Function {
 }
 
 /// A value-producing operand.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Operand {
     /// An attribute of the item.
     Path(Path),
     /// An `ExpressionAttributeValues` placeholder, e.g. `:v` (kept with its `:`).
     Value(String),
+    /// A value given outside any expression text (a legacy parameter's operand), boxed so that
+    /// the expression's own operands stay small.
+    Literal(Box<AttributeValue>),
     /// A function call: `size(a)`, or in updates `if_not_exists(a, :v)` and `list_append(a, :l)`.
     Function(Function),
     /// `a + b` (updates only).
@@ -130,7 +138,7 @@ impl Comparator {
 }
 
 /// A condition (ConditionExpression, FilterExpression, KeyConditionExpression).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Condition {
     /// `a <op> b`
     Compare(Comparator, Operand, Operand),
@@ -165,7 +173,7 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
         match node {
             PathsOf::Operand(op) => match op {
                 Operand::Path(path) => out.push(path),
-                Operand::Value(_) => {}
+                Operand::Value(_) | Operand::Literal(_) => {}
                 Operand::Function(f) => pending.extend(f.args.iter().rev().map(PathsOf::Operand)),
                 Operand::Plus(a, b) | Operand::Minus(a, b) => {
                     pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]);
@@ -198,7 +206,7 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
 }
 
 /// One `SET` action: `path = value`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SetAction {
     /// The attribute to write.
     pub(crate) path: Path,
@@ -207,16 +215,17 @@ pub(crate) struct SetAction {
 }
 
 /// One `ADD` or `DELETE` action: `path :value`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ValueAction {
     /// The attribute to change.
     pub(crate) path: Path,
-    /// The value placeholder (with its `:`).
-    pub(crate) value: String,
+    /// The value: a placeholder ([`Operand::Value`]) in an expression, a [`Operand::Literal`] in a
+    /// legacy translation.
+    pub(crate) value: Operand,
 }
 
 /// One clause of an update expression, in source order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Clause {
     /// `SET a = b, …`
     Set(Vec<SetAction>),
@@ -242,7 +251,7 @@ impl Clause {
 
 /// An UpdateExpression: clauses in source order (a repeated keyword is rejected by validation, with
 /// DynamoDB's message, rather than by the grammar).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct UpdateExpression {
     /// The clauses.
     pub(crate) clauses: Vec<Clause>,
@@ -258,7 +267,7 @@ pub(crate) struct Projection {
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Name::Plain(s) | Name::Placeholder(s) => f.write_str(s),
+            Name::Plain(s) | Name::Placeholder(s) | Name::Attribute(s) => f.write_str(s),
         }
     }
 }
@@ -299,6 +308,8 @@ impl fmt::Display for Operand {
         match self {
             Operand::Path(p) => write!(f, "{p}"),
             Operand::Value(v) => f.write_str(v),
+            // Only engine-built trees hold literals, and nothing prints those back as text.
+            Operand::Literal(v) => write!(f, "{v:?}"),
             Operand::Function(func) => write!(f, "{func}"),
             Operand::Plus(a, b) => write!(f, "{a} + {b}"),
             Operand::Minus(a, b) => write!(f, "{a} - {b}"),

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 
 use dynomodel::Error;
 
-use super::parser::MAX_EXPRESSION_BYTES;
 use super::{check_size, parse_syntax, ExprKind, Expression, Origin};
 
 /// Parsed expressions shared between requests.
@@ -37,21 +36,11 @@ impl ExpressionCache {
         }
     }
 
-    /// The parsed expression, parsing on a miss, after the size limit `origin` sets. Failures are
-    /// not cached (they are rare and cheap).
-    pub(crate) fn get(
-        &self,
-        kind: ExprKind,
-        text: &str,
-        origin: Origin,
-    ) -> Result<Arc<Expression>, Error> {
-        // The size first: a cached tree does not say who wrote its text.
-        check_size(kind, text, origin)?;
-        if text.len() > MAX_EXPRESSION_BYTES {
-            // A legacy translation over the limit is parsed each time, not kept: the cache holds at
-            // most its capacity times 4 KB of text.
-            return parse_syntax(kind, text).map(Arc::new);
-        }
+    /// The parsed expression of a request's own text, parsing on a miss, after the size limit (so
+    /// the cache holds at most its capacity times 4 KB of text; legacy parameters never come here,
+    /// their trees are built directly). Failures are not cached (they are rare and cheap).
+    pub(crate) fn get(&self, kind: ExprKind, text: &str) -> Result<Arc<Expression>, Error> {
+        check_size(kind, text, Origin::Request)?;
         let key = (kind, text.to_owned());
         if let Some(hit) = self.lock().get(&key) {
             return Ok(Arc::clone(hit));
@@ -88,37 +77,21 @@ mod tests {
     #[test]
     fn repeated_text_is_parsed_once_and_shared() {
         let cache = ExpressionCache::new(2);
-        let a = cache
-            .get(ExprKind::Condition, "a = :v", Origin::Request)
-            .expect("parses");
-        let b = cache
-            .get(ExprKind::Condition, "a = :v", Origin::Request)
-            .expect("parses");
+        let a = cache.get(ExprKind::Condition, "a = :v").expect("parses");
+        let b = cache.get(ExprKind::Condition, "a = :v").expect("parses");
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(cache.len(), 1);
         // Same text, other kind: another entry.
-        assert!(cache
-            .get(ExprKind::Filter, "a = :v", Origin::Request)
-            .is_ok());
+        assert!(cache.get(ExprKind::Filter, "a = :v").is_ok());
         assert_eq!(cache.len(), 2);
         // Full: emptied, then the new entry.
-        assert!(cache
-            .get(ExprKind::Projection, "a", Origin::Request)
-            .is_ok());
+        assert!(cache.get(ExprKind::Projection, "a").is_ok());
         assert_eq!(cache.len(), 1);
-        assert!(cache
-            .get(ExprKind::Condition, "a =", Origin::Request)
-            .is_err());
+        assert!(cache.get(ExprKind::Condition, "a =").is_err());
         assert_eq!(cache.len(), 1);
-        // Over 4 KB: refused as the request's own, parsed but not kept as a legacy translation,
-        // even once the legacy form was seen.
+        // Over 4 KB: refused, not kept.
         let long = vec!["a = :v"; 600].join(" AND ");
-        assert!(cache
-            .get(ExprKind::Condition, &long, Origin::Legacy)
-            .is_ok());
-        assert!(cache
-            .get(ExprKind::Condition, &long, Origin::Request)
-            .is_err());
+        assert!(cache.get(ExprKind::Condition, &long).is_err());
         assert_eq!(cache.len(), 1);
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Ve
     path.elements
         .iter()
         .map(|e| match e {
-            PathElement::Name(Name::Plain(n)) => Some(Step::Key(n.clone())),
+            PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Some(Step::Key(n.clone())),
             PathElement::Name(Name::Placeholder(p)) => {
                 placeholders.names.get(p).cloned().map(Step::Key)
             }
@@ -45,9 +45,22 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Ve
 /// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
 pub(crate) fn top_name<'p>(path: &'p Path, placeholders: &Placeholders<'p>) -> Option<&'p str> {
     match path.elements.first()? {
-        PathElement::Name(Name::Plain(n)) => Some(n),
+        PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Some(n),
         PathElement::Name(Name::Placeholder(h)) => placeholders.names.get(h).map(String::as_str),
         PathElement::Index(_) => None,
+    }
+}
+
+/// The value an operand names directly: a placeholder's (`None` when undefined) or a literal; `None`
+/// for any other operand.
+pub(crate) fn value<'a>(
+    op: &'a Operand,
+    placeholders: &Placeholders<'a>,
+) -> Option<&'a AttributeValue> {
+    match op {
+        Operand::Value(v) => placeholders.values.get(v),
+        Operand::Literal(v) => Some(v),
+        _ => None,
     }
 }
 
@@ -96,13 +109,13 @@ pub(crate) fn size_of(value: &AttributeValue) -> Option<usize> {
 
 /// Evaluates an operand; `None` when it refers to a missing attribute.
 pub(crate) fn operand<'i>(
-    op: &Operand,
+    op: &'i Operand,
     item: &'i Item,
     placeholders: &Placeholders<'i>,
 ) -> Option<Cow<'i, AttributeValue>> {
     match op {
         Operand::Path(p) => lookup(item, &resolve(p, placeholders)?).map(Cow::Borrowed),
-        Operand::Value(v) => placeholders.values.get(v).map(Cow::Borrowed),
+        Operand::Value(_) | Operand::Literal(_) => value(op, placeholders).map(Cow::Borrowed),
         Operand::Paren(inner) => operand(inner, item, placeholders),
         Operand::Function(f) if f.name == "size" => {
             let v = operand(f.args.first()?, item, placeholders)?;
@@ -148,7 +161,7 @@ fn contains(haystack: &AttributeValue, needle: &AttributeValue) -> bool {
     }
 }
 
-fn function(f: &Function, item: &Item, placeholders: &Placeholders<'_>) -> bool {
+fn function<'i>(f: &'i Function, item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
     let arg = |i: usize| f.args.get(i).and_then(|a| operand(a, item, placeholders));
     match f.name.as_str() {
         "attribute_exists" => arg(0).is_some(),
@@ -174,10 +187,10 @@ fn function(f: &Function, item: &Item, placeholders: &Placeholders<'_>) -> bool 
 }
 
 /// Whether `condition` holds for `item` (an absent item is an empty one).
-pub(crate) fn evaluate(
-    condition: &Condition,
-    item: &Item,
-    placeholders: &Placeholders<'_>,
+pub(crate) fn evaluate<'i>(
+    condition: &'i Condition,
+    item: &'i Item,
+    placeholders: &Placeholders<'i>,
 ) -> bool {
     // Recursive, on the hot path without an allocation: only validated trees get here, and validation
     // bounds them to 300 operators (299 `NOT`s, each in parentheses, are the deepest);

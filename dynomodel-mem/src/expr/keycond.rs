@@ -9,27 +9,28 @@ use dynomodel::Error;
 
 use super::ast::{Comparator, Condition, Operand, Path};
 
-/// The operator of one key condition; values are placeholders (with their `:`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The operator of one key condition; values are the value operands (placeholders, or literals in a
+/// `KeyConditions` translation; `None` where the condition had some other operand there).
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum KeyOp {
     /// `k = :v`
-    Eq(String),
+    Eq(Option<Operand>),
     /// `k < :v`
-    Lt(String),
+    Lt(Option<Operand>),
     /// `k <= :v`
-    Le(String),
+    Le(Option<Operand>),
     /// `k > :v`
-    Gt(String),
+    Gt(Option<Operand>),
     /// `k >= :v`
-    Ge(String),
+    Ge(Option<Operand>),
     /// `k BETWEEN :a AND :b`
-    Between(String, String),
+    Between(Option<Operand>, Option<Operand>),
     /// `begins_with(k, :p)`
-    BeginsWith(String),
+    BeginsWith(Option<Operand>),
 }
 
 /// One condition on one key attribute.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct KeyTerm {
     /// The key attribute (one name; placeholders resolved by the caller).
     pub(crate) attribute: Path,
@@ -38,7 +39,7 @@ pub(crate) struct KeyTerm {
 }
 
 /// A KeyConditionExpression: one or two terms.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct KeyCondition {
     /// The terms, in source order.
     pub(crate) terms: Vec<KeyTerm>,
@@ -48,9 +49,9 @@ fn fail<T>(message: &str) -> Result<T, Error> {
     Err(Error::validation(message))
 }
 
-fn value(op: &Operand) -> Option<String> {
+fn value(op: &Operand) -> Option<Operand> {
     match op.unparen() {
-        Operand::Value(v) => Some(v.clone()),
+        v @ (Operand::Value(_) | Operand::Literal(_)) => Some(v.clone()),
         _ => None,
     }
 }
@@ -90,7 +91,6 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
                 (None, Some(p)) => (p, value(a), true),
                 (None, None) => return fail("Invalid condition in KeyConditionExpression: No key attribute specified"),
             };
-            let v = v.unwrap_or_default();
             // `:v < k` is `k > :v`.
             let op = match (cmp, flipped) {
                 (Comparator::Eq, _) => KeyOp::Eq(v),
@@ -104,7 +104,7 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
         Condition::Between(a, lo, hi) => match key_path(a)? {
             Some(attribute) => KeyTerm {
                 attribute,
-                op: KeyOp::Between(value(lo).unwrap_or_default(), value(hi).unwrap_or_default()),
+                op: KeyOp::Between(value(lo), value(hi)),
             },
             None => return fail("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand"),
         },
@@ -112,7 +112,7 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
             "begins_with" => match f.args.first().map(key_path).transpose()?.flatten() {
                 Some(attribute) => KeyTerm {
                     attribute,
-                    op: KeyOp::BeginsWith(f.args.get(1).and_then(value).unwrap_or_default()),
+                    op: KeyOp::BeginsWith(f.args.get(1).and_then(value)),
                 },
                 None => return fail("Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand"),
             },

@@ -56,34 +56,45 @@ impl ExprKind {
     }
 }
 
-/// Who wrote an expression, which decides whether DynamoDB's limits on expressions apply.
+/// Who wrote an expression's text, which decides whether DynamoDB's limits on expressions apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Origin {
     /// An expression parameter of the request: at most 4 KB of text, 300 operators and 100 `IN`
     /// operands.
     #[default]
     Request,
-    /// The engine's translation of a legacy parameter (`AttributeUpdates`, `Expected`,
-    /// `KeyConditions`, `QueryFilter`, `ScanFilter`, `AttributesToGet`). DynamoDB does not treat those
-    /// as expressions, so none of the limits apply (issue 26 fact 15: 200 AttributeUpdates PUTs
-    /// succeed; DynamoDB Local 3.3.1 also accepts 200 `Expected` or `ScanFilter` conditions and a
-    /// 101-value `IN`).
+    /// The old text translation of a legacy parameter, which the differential test
+    /// (`ops/legacy/tests/differential.rs`) still parses: DynamoDB does not treat legacy parameters as
+    /// expressions, so none of the limits apply (issue 26 fact 15: 200 AttributeUpdates PUTs succeed;
+    /// DynamoDB Local 3.3.1 also accepts 200 `Expected` or `ScanFilter` conditions and a 101-value
+    /// `IN`). The engine itself builds their trees directly ([`Given::Built`]).
+    #[cfg(test)]
     Legacy,
 }
 
 impl Origin {
-    /// [`Origin::Legacy`] when `translated`, else [`Origin::Request`].
-    pub(crate) fn of(translated: bool) -> Origin {
-        if translated {
-            Origin::Legacy
-        } else {
-            Origin::Request
-        }
-    }
-
     /// Whether DynamoDB's limits on expressions apply.
     pub(crate) fn limited(self) -> bool {
         self == Origin::Request
+    }
+}
+
+/// An expression parameter as it reaches the checks: the request's text, or a tree the engine built
+/// from a legacy parameter (`ops/legacy`). A built tree is neither parsed nor validated: it holds no
+/// placeholders, its names and values are the ones the legacy checks accepted, and DynamoDB's limits
+/// on expressions do not apply to legacy parameters (see [`Origin::Request`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Given<'a, T> {
+    /// Expression text, parsed (through the cache where there is one) and validated.
+    Text(&'a str),
+    /// A tree built from a legacy parameter.
+    Built(T),
+}
+
+impl<'a, T> Given<'a, T> {
+    /// The tree built from a legacy parameter if there is one, else the request's own text.
+    pub(crate) fn either(built: Option<T>, text: Option<&'a str>) -> Option<Given<'a, T>> {
+        built.map(Given::Built).or_else(|| text.map(Given::Text))
     }
 }
 
@@ -110,7 +121,7 @@ pub(crate) fn parse_error(kind: ExprKind, e: &ParseError) -> Error {
 }
 
 /// A parsed expression of any kind (what the cache stores).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Expression {
     /// A condition, filter or key condition.
     Condition(Parsed<ast::Condition>),
@@ -127,8 +138,7 @@ pub(crate) fn parse(kind: ExprKind, text: &str, origin: Origin) -> Result<Expres
     parse_syntax(kind, text)
 }
 
-/// DynamoDB's limit on an expression's text (before any other check, and before the cache: a text
-/// over the limit may be cached from a legacy translation).
+/// DynamoDB's limit on an expression's text (before any other check, and before the cache).
 pub(crate) fn check_size(kind: ExprKind, text: &str, origin: Origin) -> Result<(), Error> {
     if origin.limited() && text.len() > parser::MAX_EXPRESSION_BYTES {
         return Err(parse_error(kind, &ParseError::TooLarge(text.len())));

@@ -44,7 +44,7 @@ pub(crate) enum ParseError {
 }
 
 /// A parse result plus the facts validation needs that the tree does not keep.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Parsed<T> {
     /// The tree.
     pub(crate) tree: T,
@@ -569,7 +569,7 @@ impl<'s> Parser<'s> {
         if self.peek() != TokenKind::ValuePlaceholder {
             return self.error();
         }
-        let value = self.text().to_owned();
+        let value = Operand::Value(self.text().to_owned());
         self.advance();
         Ok(ValueAction { path, value })
     }

@@ -12,7 +12,7 @@ use dynomodel::{AttributeValue, Error, Result};
 
 use crate::expr::ast::{Condition, Projection, UpdateExpression};
 use crate::expr::cache::ExpressionCache;
-use crate::expr::{self, ExprKind, Expression, Origin, Parsed, Placeholders, Usage};
+use crate::expr::{self, ExprKind, Expression, Given, Origin, Parsed, Placeholders, Usage};
 use crate::validate;
 
 /// The placeholder maps of a request, `None` when the request left them out.
@@ -24,8 +24,11 @@ pub(crate) struct Maps<'a> {
     pub(crate) values: Option<&'a BTreeMap<String, AttributeValue>>,
 }
 
-/// One expression parameter of a request: its kind and its text, if given.
-pub(crate) type Param<'a> = (ExprKind, Option<&'a str>);
+/// An item request's expression: its text, or the tree built from a legacy parameter.
+pub(crate) type ItemExpr<'a> = Given<'a, &'a Arc<Expression>>;
+
+/// One expression parameter of a request: its kind and its text or built tree, if given.
+pub(crate) type Param<'a> = (ExprKind, Option<ItemExpr<'a>>);
 
 /// The first check on a request's expression parameters, before its attribute values are looked at:
 /// placeholder maps need an expression that could use them. `params` lists the operation's expression
@@ -140,15 +143,14 @@ impl Prepared {
     }
 }
 
-/// Checks the maps, then parses and validates each expression in DynamoDB's order (update, condition,
-/// projection), then reports unused placeholders across all of them. `origin` says who wrote the
-/// expressions: an item request's are all its own or all translated from its legacy parameters
-/// (DynamoDB refuses a mix).
+/// Checks the maps, then parses and validates each expression text in DynamoDB's order (update,
+/// condition, projection), then reports unused placeholders across all of them. A built tree (a
+/// legacy parameter's) is taken as it is (see [`Given`]); an item request's expressions are all
+/// text or all built, as DynamoDB refuses a mix.
 pub(crate) fn prepare(
     cache: &ExpressionCache,
     maps: Maps<'_>,
     params: &[Param<'_>],
-    origin: Origin,
 ) -> Result<Prepared> {
     check_maps(maps)?;
     let empty_names = BTreeMap::new();
@@ -160,25 +162,17 @@ pub(crate) fn prepare(
     let mut usage = Usage::default();
     let mut prepared = Prepared::default();
     for kind in [ExprKind::Update, ExprKind::Condition, ExprKind::Projection] {
-        let Some(text) = params
+        let Some(given) = params
             .iter()
             .find(|(k, _)| *k == kind)
-            .and_then(|(_, text)| *text)
+            .and_then(|(_, given)| *given)
         else {
             continue;
         };
-        let parsed = cache.get(kind, text, origin)?;
-        match &*parsed {
-            Expression::Update(u) => {
-                expr::validate::validate_update(u, placeholders, &mut usage, origin)?
-            }
-            Expression::Condition(c) => {
-                expr::validate::validate_condition(kind, c, placeholders, &mut usage, origin)?
-            }
-            Expression::Projection(p) => {
-                expr::validate::validate_projection(p, placeholders, &mut usage, origin)?
-            }
-        }
+        let parsed = match given {
+            Given::Text(text) => validated(cache, kind, text, placeholders, &mut usage)?,
+            Given::Built(tree) => Arc::clone(tree),
+        };
         match kind {
             ExprKind::Update => prepared.update = Some(parsed),
             ExprKind::Projection => prepared.projection = Some(parsed),
@@ -187,6 +181,28 @@ pub(crate) fn prepare(
     }
     expr::check_unused(&placeholders, &usage)?;
     Ok(prepared)
+}
+
+/// One expression text, parsed through the cache and validated against the request's placeholders.
+fn validated(
+    cache: &ExpressionCache,
+    kind: ExprKind,
+    text: &str,
+    placeholders: Placeholders<'_>,
+    usage: &mut Usage,
+) -> Result<Arc<Expression>> {
+    let origin = Origin::Request;
+    let parsed = cache.get(kind, text)?;
+    match &*parsed {
+        Expression::Update(u) => expr::validate::validate_update(u, placeholders, usage, origin)?,
+        Expression::Condition(c) => {
+            expr::validate::validate_condition(kind, c, placeholders, usage, origin)?
+        }
+        Expression::Projection(p) => {
+            expr::validate::validate_projection(p, placeholders, usage, origin)?
+        }
+    }
+    Ok(parsed)
 }
 
 /// The placeholders of a request, with empty maps standing in for absent ones.

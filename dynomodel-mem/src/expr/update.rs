@@ -11,7 +11,7 @@ use std::hash::Hash;
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
 use super::ast::{Clause, Operand, UpdateExpression};
-use super::eval::{lookup, resolve, top_name, Step};
+use super::eval::{self, lookup, resolve, top_name, Step};
 use super::projection::project;
 use super::Placeholders;
 
@@ -127,9 +127,7 @@ fn value_of(op: &Operand, old: &Item, ph: &Placeholders<'_>) -> Result<Attribute
         Operand::Path(p) => lookup(old, &resolved(p, ph)?)
             .cloned()
             .ok_or_else(|| err(MISSING_OPERAND)),
-        Operand::Value(v) => ph
-            .values
-            .get(v)
+        Operand::Value(_) | Operand::Literal(_) => eval::value(op, ph)
             .cloned()
             .ok_or_else(|| err(MISSING_OPERAND)),
         _ => computed_value(op, old, ph),
@@ -161,7 +159,9 @@ fn computed_value(
     while let Some(task) = tasks.pop() {
         match task {
             Task::Eval(op) => match op {
-                Operand::Path(_) | Operand::Value(_) => values.push(value_of(op, old, ph)?),
+                Operand::Path(_) | Operand::Value(_) | Operand::Literal(_) => {
+                    values.push(value_of(op, old, ph)?)
+                }
                 Operand::Paren(inner) => tasks.push(Task::Eval(inner)),
                 Operand::Plus(a, b) | Operand::Minus(a, b) => {
                     let plus = matches!(op, Operand::Plus(..));
@@ -374,9 +374,11 @@ pub(crate) fn check_key_attributes(
     ph: &Placeholders<'_>,
     keys: &[&str],
 ) -> Result<(), Error> {
+    // The top-level name alone, without resolving (and copying) the whole path: validation has
+    // resolved every path already.
     for path in target_paths(expr) {
-        if let Some(Step::Key(k)) = resolve(path, ph).and_then(|s| s.into_iter().next())
-            && keys.contains(&k.as_str())
+        if let Some(k) = top_name(path, ph)
+            && keys.contains(&k)
         {
             return Err(Error::validation(format!(
                     "One or more parameter values were invalid: Cannot update attribute {k}. This attribute is part of the key"
@@ -459,7 +461,7 @@ pub(crate) fn apply(
             }
             Clause::Add(actions) | Clause::Delete(actions) => {
                 for a in actions {
-                    let v = ph.values.get(&a.value).ok_or_else(|| err(WRONG_TYPE))?;
+                    let v = eval::value(&a.value, ph).ok_or_else(|| err(WRONG_TYPE))?;
                     let entry = (resolved(&a.path, ph)?, v);
                     if matches!(clause, Clause::Add(_)) {
                         adds.push(entry);

@@ -25,8 +25,9 @@ use dynomodel::{Error, Item, Result, MAX_ITEM_SIZE};
 use crate::expr::ast::{Condition, Path};
 use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
-use crate::expr::request::{self, Maps, Param, Prepared};
-use crate::expr::{projection, update, ExprKind, Origin, Parsed};
+use crate::expr::request::{self, ItemExpr, Maps, Param, Prepared};
+use crate::expr::Given;
+use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::ops::context::ItemRequest;
@@ -53,14 +54,12 @@ pub(crate) const EMPTY_INDEX_KEY_UPDATE: &str =
 pub(crate) struct PutAction<'a> {
     /// The whole item, key included.
     pub(crate) item: &'a Item,
-    /// `ConditionExpression`.
-    pub(crate) condition: Option<&'a str>,
+    /// `ConditionExpression`, or the tree of `Expected`.
+    pub(crate) condition: Option<ItemExpr<'a>>,
     /// The placeholder maps.
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
-    /// Whether the condition is the request's or translated from `Expected`.
-    pub(crate) origin: Origin,
 }
 
 /// A write addressed by key: a Delete, an Update or a ConditionCheck.
@@ -68,17 +67,14 @@ pub(crate) struct PutAction<'a> {
 pub(crate) struct KeyAction<'a> {
     /// The primary key, as given.
     pub(crate) key: &'a Item,
-    /// `ConditionExpression`.
-    pub(crate) condition: Option<&'a str>,
-    /// `UpdateExpression` (updates only).
-    pub(crate) update: Option<&'a str>,
+    /// `ConditionExpression`, or the tree of `Expected`.
+    pub(crate) condition: Option<ItemExpr<'a>>,
+    /// `UpdateExpression`, or the tree of `AttributeUpdates` (updates only).
+    pub(crate) update: Option<ItemExpr<'a>>,
     /// The placeholder maps.
     pub(crate) maps: Maps<'a>,
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
-    /// Whether the expressions are the request's or translated from `AttributeUpdates` and
-    /// `Expected`.
-    pub(crate) origin: Origin,
 }
 
 /// The item an update will store under `key`, with what ReturnValues needs.
@@ -154,10 +150,7 @@ pub(crate) fn check_put(
     let size = validate::sized_attribute_values(action.item)?;
     validate::return_values_none_or_all_old(return_values)?;
     validate::item_size_within_limit(size)?;
-    Ok((
-        request::prepare(cache, action.maps, &params, action.origin)?,
-        size,
-    ))
+    Ok((request::prepare(cache, action.maps, &params)?, size))
 }
 
 /// The request-only checks of a Delete (and of a ConditionCheck, which has the same parameters); a
@@ -171,7 +164,7 @@ pub(crate) fn check_delete(
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
     validate::return_values_none_or_all_old(return_values)?;
-    request::prepare(cache, action.maps, &params, action.origin)
+    request::prepare(cache, action.maps, &params)
 }
 
 /// The request-only checks of an Update.
@@ -182,7 +175,7 @@ pub(crate) fn check_update(cache: &ExpressionCache, action: &KeyAction<'_>) -> R
     ];
     request::params_present(action.maps, &params)?;
     validate::attribute_values(action.key)?;
-    request::prepare(cache, action.maps, &params, action.origin)
+    request::prepare(cache, action.maps, &params)
 }
 
 /// Plans a Put against `table`: the item's key, its index keys, the condition. Returns the key to
@@ -273,16 +266,15 @@ impl ItemRequest<'_> {
     /// `PutItem`.
     pub(crate) fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let (input, origin) = crate::ops::legacy::put_item(input)?;
+        let expected = crate::ops::legacy::put_item(&input)?;
         let action = PutAction {
             item: &input.item,
-            condition: input.condition_expression.as_deref(),
+            condition: Given::either(expected.as_ref(), input.condition_expression.as_deref()),
             maps: Maps {
                 names: input.expression_attribute_names.as_ref(),
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
-            origin,
         };
         let (prepared, size) = check_put(self.cache(), &action, input.return_values)?;
         let limit = self.config().item_collection_size_limit;
@@ -330,20 +322,16 @@ impl ItemRequest<'_> {
         read: impl FnOnce(&StoredItem, Option<&dyn Fn(&Item) -> Item>) -> T,
     ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
-        let legacy = crate::ops::legacy::get_item(input)?;
-        let origin = Origin::of(legacy.is_some());
-        let input = legacy.as_ref().unwrap_or(input);
+        let attributes_to_get = crate::ops::legacy::get_item(input)?;
         let maps = Maps {
             names: input.expression_attribute_names.as_ref(),
             values: None,
         };
-        let prepared = check_get(
-            self.cache(),
-            &input.key,
-            maps,
+        let projection = Given::either(
+            attributes_to_get.as_ref(),
             input.projection_expression.as_deref(),
-            origin,
-        )?;
+        );
+        let prepared = check_get(self.cache(), &input.key, maps, projection)?;
         let table = self.table(&input.table_name)?;
         let meter = self.meter();
         if let Some(meter) = meter {
@@ -384,19 +372,16 @@ impl ItemRequest<'_> {
     /// `DeleteItem`.
     pub(crate) fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let legacy = crate::ops::legacy::delete_item(input)?;
-        let origin = Origin::of(legacy.is_some());
-        let input = legacy.as_ref().unwrap_or(input);
+        let expected = crate::ops::legacy::delete_item(input)?;
         let action = KeyAction {
             key: &input.key,
-            condition: input.condition_expression.as_deref(),
+            condition: Given::either(expected.as_ref(), input.condition_expression.as_deref()),
             update: None,
             maps: Maps {
                 names: input.expression_attribute_names.as_ref(),
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
-            origin,
         };
         let prepared = check_delete(self.cache(), &action, input.return_values)?;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
@@ -427,29 +412,35 @@ impl ItemRequest<'_> {
     pub(crate) fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
         match crate::ops::legacy::update_item(input)? {
-            None => self.update_item_expressions(input, Origin::Request),
-            Some(translated) => self
-                .update_item_expressions(&translated, Origin::Legacy)
+            None => self.update_item_expressions(input, None),
+            Some(trees) => self
+                .update_item_expressions(input, Some(&trees))
                 .map_err(crate::ops::legacy::update_error),
         }
     }
 
-    /// `UpdateItem` in its expression form, its expressions written by `origin`.
+    /// `UpdateItem` in its expression form: the request's expressions, or the trees of its
+    /// `AttributeUpdates` and `Expected`.
     fn update_item_expressions(
         &mut self,
         input: &UpdateItemInput,
-        origin: Origin,
+        legacy: Option<&crate::ops::legacy::WriteTrees>,
     ) -> Result<UpdateItemOutput> {
         let action = KeyAction {
             key: &input.key,
-            condition: input.condition_expression.as_deref(),
-            update: input.update_expression.as_deref(),
+            condition: Given::either(
+                legacy.and_then(|t| t.condition.as_ref()),
+                input.condition_expression.as_deref(),
+            ),
+            update: Given::either(
+                legacy.and_then(|t| t.update.as_ref()),
+                input.update_expression.as_deref(),
+            ),
             maps: Maps {
                 names: input.expression_attribute_names.as_ref(),
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
-            origin,
         };
         let prepared = check_update(self.cache(), &action)?;
         let limit = self.config().item_collection_size_limit;
@@ -540,19 +531,17 @@ fn debit_write(meter: Option<Meter<'_>>, table: &Table, cost: Option<&capacity::
 }
 
 /// The request-only checks of a read by key (GetItem, and a Get of TransactGetItems): placeholder
-/// maps, the key's values, the projection (`origin`'s: the request's, or translated from
-/// `AttributesToGet`).
+/// maps, the key's values, the projection (the request's, or the tree of `AttributesToGet`).
 pub(crate) fn check_get(
     cache: &ExpressionCache,
     key: &Item,
     maps: Maps<'_>,
-    projection: Option<&str>,
-    origin: Origin,
+    projection: Option<ItemExpr<'_>>,
 ) -> Result<Prepared> {
     let params: [Param<'_>; 1] = [(ExprKind::Projection, projection)];
     request::params_present(maps, &params)?;
     validate::attribute_values(key)?;
-    request::prepare(cache, maps, &params, origin)
+    request::prepare(cache, maps, &params)
 }
 
 /// Reads the item with this key from `table`, projected (`None` when there is none, and an empty

@@ -5,8 +5,9 @@
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScanInput, ScanOutput};
 use dynomodel::Result;
 
+use crate::expr::Given;
 use crate::ops::context::ItemRequest;
-use crate::read::Source;
+use crate::read::{ReadParams, Source};
 
 impl ItemRequest<'_> {
     /// `Query`.
@@ -26,9 +27,17 @@ impl ItemRequest<'_> {
                 Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
             Some(source.key_schema())
         })?;
+        let params = ReadParams {
+            key_condition: Given::either(
+                legacy.key_condition,
+                input.key_condition_expression.as_deref(),
+            ),
+            filter: Given::either(legacy.filter, input.filter_expression.as_deref()),
+            projection: Given::either(legacy.projection, input.projection_expression.as_deref()),
+        };
         crate::read::query::query(
-            legacy.as_ref().unwrap_or(input),
-            super::legacy::query_origins(input),
+            input,
+            params,
             self.clock().now(),
             |name| self.table(name),
             self.meter(),
@@ -49,9 +58,14 @@ impl ItemRequest<'_> {
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<ScanOutput> {
         let legacy = super::legacy::scan(input)?;
+        let params = ReadParams {
+            key_condition: None,
+            filter: Given::either(legacy.filter, input.filter_expression.as_deref()),
+            projection: Given::either(legacy.projection, input.projection_expression.as_deref()),
+        };
         crate::read::scan::scan(
-            legacy.as_ref().unwrap_or(input),
-            super::legacy::scan_origins(input),
+            input,
+            params,
             self.clock().now(),
             |name| self.table(name),
             self.meter(),

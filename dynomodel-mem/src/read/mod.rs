@@ -19,7 +19,7 @@ use dynomodel::{AttributeValue, Error, Item, Result};
 
 use crate::expr::ast::{Condition, Path};
 use crate::expr::eval::{self, resolve, Step};
-use crate::expr::{self, ExprKind, Expression, Origin, Placeholders, Usage};
+use crate::expr::{self, ExprKind, Expression, Given, Origin, Placeholders, Usage};
 use crate::storage::index::{Index, IndexPosition, Tie};
 use crate::storage::java_order::java_hash_set_order;
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
@@ -73,16 +73,23 @@ pub(crate) fn placeholder_maps(
     Ok(())
 }
 
-/// Where a read's expressions come from (see [`Origin`]): a Query may pair a translated
-/// `KeyConditions` with its own FilterExpression.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct ReadOrigins {
-    /// The KeyConditionExpression's (Query).
-    pub key_condition: Origin,
-    /// The FilterExpression's.
-    pub filter: Origin,
-    /// The ProjectionExpression's.
-    pub projection: Origin,
+/// A read's expressions as given: the request's texts, or the trees its legacy parameters stand for
+/// (see [`Given`]; a Query may pair a translated `KeyConditions` with its own FilterExpression).
+#[derive(Debug, Default)]
+pub(crate) struct ReadParams<'a> {
+    /// The KeyConditionExpression (Query).
+    pub key_condition: Option<Given<'a, Condition>>,
+    /// The FilterExpression.
+    pub filter: Option<Given<'a, Condition>>,
+    /// The ProjectionExpression's paths.
+    pub projection: Option<Given<'a, Vec<Path>>>,
+}
+
+impl ReadParams<'_> {
+    /// Whether the read has any expression (placeholder maps need one).
+    pub(crate) fn any(&self) -> bool {
+        self.key_condition.is_some() || self.filter.is_some() || self.projection.is_some()
+    }
 }
 
 /// The parsed and validated filter and projection of a read.
@@ -94,17 +101,21 @@ pub(crate) struct ReadExpressions {
     pub projection: Option<Vec<Path>>,
 }
 
-/// Parses and validates an expression of `kind`, recording its placeholders.
+/// A condition of `kind`: a built tree as it is, a text parsed and validated (recording its
+/// placeholders).
 pub(crate) fn condition(
     kind: ExprKind,
-    text: &str,
+    given: Given<'_, Condition>,
     p: Placeholders<'_>,
     usage: &mut Usage,
-    origin: Origin,
 ) -> Result<Condition> {
-    match expr::parse(kind, text, origin)? {
+    let text = match given {
+        Given::Built(tree) => return Ok(tree),
+        Given::Text(text) => text,
+    };
+    match expr::parse(kind, text, Origin::Request)? {
         Expression::Condition(parsed) => {
-            expr::validate::validate_condition(kind, &parsed, p, usage, origin)?;
+            expr::validate::validate_condition(kind, &parsed, p, usage, Origin::Request)?;
             Ok(parsed.tree)
         }
         // `parse` returns the variant of its kind.
@@ -112,25 +123,39 @@ pub(crate) fn condition(
     }
 }
 
-/// Parses and validates the filter and projection of a read.
-pub(crate) fn read_expressions(
-    filter: Option<&str>,
-    projection: Option<&str>,
+/// The paths of a projection: a built list as it is, a text parsed and validated.
+fn projection(
+    given: Given<'_, Vec<Path>>,
     p: Placeholders<'_>,
     usage: &mut Usage,
-    origins: ReadOrigins,
+) -> Result<Option<Vec<Path>>> {
+    let text = match given {
+        Given::Built(paths) => return Ok(Some(paths)),
+        Given::Text(text) => text,
+    };
+    match expr::parse(ExprKind::Projection, text, Origin::Request)? {
+        Expression::Projection(parsed) => {
+            expr::validate::validate_projection(&parsed, p, usage, Origin::Request)?;
+            Ok(Some(parsed.tree.paths))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The filter and projection of a read, parsed and validated where they are text.
+pub(crate) fn read_expressions(
+    filter: Option<Given<'_, Condition>>,
+    projection_given: Option<Given<'_, Vec<Path>>>,
+    p: Placeholders<'_>,
+    usage: &mut Usage,
 ) -> Result<ReadExpressions> {
     let mut out = ReadExpressions::default();
     // The filter first: with faults in both, DynamoDB Local reports the filter's.
-    if let Some(text) = filter {
-        out.filter = Some(condition(ExprKind::Filter, text, p, usage, origins.filter)?);
+    if let Some(given) = filter {
+        out.filter = Some(condition(ExprKind::Filter, given, p, usage)?);
     }
-    if let Some(text) = projection
-        && let Expression::Projection(parsed) =
-            expr::parse(ExprKind::Projection, text, origins.projection)?
-    {
-        expr::validate::validate_projection(&parsed, p, usage, origins.projection)?;
-        out.projection = Some(parsed.tree.paths);
+    if let Some(given) = projection_given {
+        out.projection = projection(given, p, usage)?;
     }
     Ok(out)
 }

@@ -12,7 +12,9 @@ use chrono::{DateTime, Utc};
 use dynomodel::backend::{ItemSink, QueryInput, QueryOutput, ScalarAttributeType};
 use dynomodel::{Error, Result};
 
-use crate::expr::keycond::{key_condition, KeyOp};
+use crate::expr::ast::Operand;
+use crate::expr::eval;
+use crate::expr::keycond::{self, KeyOp};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::read::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
@@ -98,12 +100,14 @@ fn mismatch() -> Error {
 
 /// A key-condition value as a key of type `ty`.
 fn key_value(
-    placeholder: &str,
+    operand: Option<&Operand>,
     ty: ScalarAttributeType,
     p: &Placeholders<'_>,
     begins_with: bool,
 ) -> Result<KeyValue> {
-    let value = p.values.get(placeholder).ok_or_else(mismatch)?;
+    let value = operand
+        .and_then(|op| eval::value(op, p))
+        .ok_or_else(mismatch)?;
     if begins_with && read::scalar_type(value) == Some(ScalarAttributeType::N) {
         return Err(Error::validation(
             "Invalid KeyConditionExpression: Incorrect operand type for operator or function; \
@@ -142,7 +146,7 @@ fn resolve_keys(
             }
             continue;
         };
-        let v = |ph: &str| key_value(ph, *ty, p, false);
+        let v = |op: &Option<Operand>| key_value(op.as_ref(), *ty, p, false);
         let condition = match &term.op {
             KeyOp::Eq(a) => SortCondition::Eq(v(a)?),
             KeyOp::Lt(a) => SortCondition::Lt(v(a)?),
@@ -150,7 +154,7 @@ fn resolve_keys(
             KeyOp::Gt(a) => SortCondition::Gt(v(a)?),
             KeyOp::Ge(a) => SortCondition::Ge(v(a)?),
             KeyOp::Between(a, b) => SortCondition::Between(v(a)?, v(b)?),
-            KeyOp::BeginsWith(a) => SortCondition::BeginsWith(key_value(a, *ty, p, true)?),
+            KeyOp::BeginsWith(a) => SortCondition::BeginsWith(key_value(a.as_ref(), *ty, p, true)?),
         };
         if position == 0 {
             let SortCondition::Eq(value) = condition else {
@@ -224,7 +228,7 @@ fn bounds<P: Position>(
 /// [`page`](crate::read::scan::page)).
 pub(crate) fn query<'t>(
     input: &QueryInput,
-    origins: read::ReadOrigins,
+    params: read::ReadParams<'_>,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<crate::metering::throughput::Meter<'_>>,
@@ -246,10 +250,7 @@ pub(crate) fn query<'t>(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
     );
-    let any_expression = input.key_condition_expression.is_some()
-        || input.filter_expression.is_some()
-        || input.projection_expression.is_some();
-    read::placeholder_maps(names, values, any_expression)?;
+    read::placeholder_maps(names, values, params.any())?;
     if let Some(esk) = &input.exclusive_start_key {
         validate::attribute_values(esk).map_err(|e| {
             Error::validation(format!(
@@ -258,29 +259,22 @@ pub(crate) fn query<'t>(
             ))
         })?;
     }
-    let Some(kce) = &input.key_condition_expression else {
+    let read::ReadParams {
+        key_condition,
+        filter,
+        projection,
+    } = params;
+    let Some(kce) = key_condition else {
         return Err(Error::validation(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     };
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
-    let exprs = read::read_expressions(
-        input.filter_expression.as_deref(),
-        input.projection_expression.as_deref(),
-        p,
-        &mut usage,
-        origins,
-    )?;
-    let key_cond = read::condition(
-        ExprKind::KeyCondition,
-        kce,
-        p,
-        &mut usage,
-        origins.key_condition,
-    )?;
+    let exprs = read::read_expressions(filter, projection, p, &mut usage)?;
+    let key_cond = read::condition(ExprKind::KeyCondition, kce, p, &mut usage)?;
     check_unused(&p, &usage)?;
-    let key_cond = key_condition(&key_cond)?;
+    let key_cond = keycond::key_condition(&key_cond)?;
     let select = read::select(
         input.select,
         exprs.projection.is_some(),

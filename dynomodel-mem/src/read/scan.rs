@@ -206,7 +206,7 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
 /// `Scan` against the tables `table_of` looks up; with a `sink`, its items go there (see [`page`]).
 pub(crate) fn scan<'t>(
     input: &ScanInput,
-    origins: read::ReadOrigins,
+    params: read::ReadParams<'_>,
     now: DateTime<Utc>,
     table_of: impl FnOnce(&str) -> Result<&'t Table>,
     meter: Option<Meter<'_>>,
@@ -245,8 +245,7 @@ pub(crate) fn scan<'t>(
         input.expression_attribute_names.as_ref(),
         input.expression_attribute_values.as_ref(),
     );
-    let any_expression = input.filter_expression.is_some() || input.projection_expression.is_some();
-    read::placeholder_maps(names, values, any_expression)?;
+    read::placeholder_maps(names, values, params.any())?;
     if let Some(esk) = &input.exclusive_start_key {
         validate::attribute_values(esk).map_err(|e| {
             Error::validation(format!(
@@ -258,13 +257,7 @@ pub(crate) fn scan<'t>(
     let segment = segments(input)?;
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
-    let exprs = read::read_expressions(
-        input.filter_expression.as_deref(),
-        input.projection_expression.as_deref(),
-        p,
-        &mut usage,
-        origins,
-    )?;
+    let exprs = read::read_expressions(params.filter, params.projection, p, &mut usage)?;
     check_unused(&p, &usage)?;
     let select = read::select(
         input.select,

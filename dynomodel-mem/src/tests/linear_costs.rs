@@ -90,9 +90,10 @@ fn a_long_attributes_to_get_is_checked_for_duplicates_in_linear_time() {
 }
 
 #[test]
-fn generated_placeholders_skip_the_requests_own_in_linear_time() {
+fn key_conditions_with_the_requests_own_placeholders_in_linear_time() {
     // KeyConditions with a FilterExpression whose 100,000 placeholders are the very names the
-    // translation generates (#legacy0, #legacy1, …): each generated name was looked for by a scan.
+    // earlier text translation generated (#legacy0, #legacy1, …): each generated name was looked for
+    // by a scan. The trees need no names of their own; the request's are checked as always.
     let backend = backend(vec![key()]);
     let names: BTreeMap<String, String> = (0..100_000)
         .map(|i| (format!("#legacy{i}"), format!("a{i}")))

@@ -178,6 +178,12 @@ pub(crate) fn attribute_values(item: &Item) -> Result<()> {
     sized_attribute_values(item).map(drop)
 }
 
+/// [`attribute_values`] for one attribute, without building an item around it.
+pub(crate) fn attribute(name: &str, value: &AttributeValue) -> Result<()> {
+    attribute_name(name)?;
+    attribute_value(value, 1, MAX_NESTING_DEPTH).map(drop)
+}
+
 /// [`attribute_values`], measuring the item on the way: its size by `dynomodel::item_size`'s rule
 /// (the test `the_checks_measure_as_item_size_does` holds them equal). A write walks its item once
 /// for both; the size then goes to [`item_size_within_limit`] and to the stored encoding.

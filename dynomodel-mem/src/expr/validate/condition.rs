@@ -127,6 +127,7 @@ impl Checker<'_, '_> {
             Operand::Value(v) => {
                 self.value(v);
             }
+            Operand::Literal(_) => {}
             // The condition grammar has no arithmetic; kept total for safety.
             Operand::Plus(a, b) | Operand::Minus(a, b) => {
                 stack.extend([Walk::Operand(b), Walk::Operand(a)]);

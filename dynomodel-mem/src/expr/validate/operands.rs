@@ -6,7 +6,7 @@ use dynomodel::AttributeValue;
 
 use super::{Category, Checker, MAX_PATH_DEPTH};
 use crate::expr::ast::{Name, Operand, Path, PathElement};
-use crate::expr::eval::Step;
+use crate::expr::eval::{self, Step};
 use crate::expr::reserved::is_reserved;
 
 impl Checker<'_, '_> {
@@ -36,6 +36,7 @@ impl Checker<'_, '_> {
                     }
                     steps.push(Step::Key(n.clone()));
                 }
+                PathElement::Name(Name::Attribute(n)) => steps.push(Step::Key(n.clone())),
                 PathElement::Name(Name::Placeholder(p)) => {
                     self.usage.names.insert(p.clone());
                     match self.placeholders.names.get(p) {
@@ -75,19 +76,27 @@ impl Checker<'_, '_> {
         value
     }
 
+    /// The value of an ADD or DELETE action: a placeholder's (recorded as used) or a literal.
+    pub(super) fn value_operand<'s>(&'s mut self, op: &'s Operand) -> Option<&'s AttributeValue> {
+        match op {
+            Operand::Value(v) => self.value(v),
+            Operand::Literal(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The type of an operand known before evaluation (values, and `size` which is a number).
     pub(super) fn static_type(&self, op: &Operand) -> Option<&'static str> {
         match op.unparen() {
-            Operand::Value(v) => self.placeholders.values.get(v).map(|v| v.type_name()),
+            Operand::Value(_) | Operand::Literal(_) => {
+                eval::value(op.unparen(), &self.placeholders).map(|v| v.type_name())
+            }
             Operand::Function(f) if f.name == "size" => Some("N"),
             _ => None,
         }
     }
 
-    pub(super) fn static_value(&self, op: &Operand) -> Option<&AttributeValue> {
-        match op.unparen() {
-            Operand::Value(v) => self.placeholders.values.get(v),
-            _ => None,
-        }
+    pub(super) fn static_value<'s>(&'s self, op: &'s Operand) -> Option<&'s AttributeValue> {
+        eval::value(op.unparen(), &self.placeholders)
     }
 }

@@ -47,6 +47,7 @@ impl Checker<'_, '_> {
                     Operand::Value(v) => {
                         self.value(v);
                     }
+                    Operand::Literal(_) => {}
                     Operand::Paren(inner) => stack.push(Walk::Operand(inner)),
                     Operand::Plus(a, b) | Operand::Minus(a, b) => {
                         self.operators += 1;
@@ -163,7 +164,7 @@ impl Checker<'_, '_> {
                     let add = matches!(clause, Clause::Add(_));
                     for a in actions {
                         self.target_path(&a.path);
-                        let Some(t) = self.value(&a.value).map(|v| v.type_name()) else {
+                        let Some(t) = self.value_operand(&a.value).map(|v| v.type_name()) else {
                             continue;
                         };
                         let allowed = matches!(t, "SS" | "NS" | "BS") || (add && t == "N");

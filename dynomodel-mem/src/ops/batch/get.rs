@@ -23,6 +23,7 @@
 //! kept for `UnprocessedKeys`.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use dynomodel::backend::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttributes};
 use dynomodel::{AttributeValue, Error, Item, Number, Result};
@@ -30,7 +31,8 @@ use dynomodel::{AttributeValue, Error, Item, Number, Result};
 use super::{constraints, DUPLICATES};
 use crate::expr::eval::Step;
 use crate::expr::request::{self, Maps, Param};
-use crate::expr::{projection, ExprKind, Origin};
+use crate::expr::Given;
+use crate::expr::{projection, ExprKind, Expression};
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::ops::context::ItemRequest;
@@ -51,8 +53,12 @@ fn maps(ka: &KeysAndAttributes) -> Maps<'_> {
     }
 }
 
-fn params(ka: &KeysAndAttributes) -> [Param<'_>; 1] {
-    [(ExprKind::Projection, ka.projection_expression.as_deref())]
+/// The table's projection: the tree of its `AttributesToGet` (`built`), else its own expression.
+fn params<'a>(ka: &'a KeysAndAttributes, built: Option<&'a Arc<Expression>>) -> [Param<'a>; 1] {
+    [(
+        ExprKind::Projection,
+        Given::either(built, ka.projection_expression.as_deref()),
+    )]
 }
 
 /// A key attribute's value as sent, borrowed, in a form that hashes (numbers by value, as they
@@ -134,27 +140,16 @@ impl TableRead<'_, '_> {
 }
 
 impl ItemRequest<'_> {
-    /// `BatchGetItem`.
+    /// `BatchGetItem`. The tables' `AttributesToGet` become projection trees; their unprocessed keys
+    /// carry the request's own members back, as the caller wrote them.
     pub(crate) fn batch_get_item(&self, input: &BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        let Some(translated) = crate::ops::legacy::batch_get_item(input)? else {
-            return self.batch_get_expressions(input, Origin::Request);
-        };
-        let mut output = self.batch_get_expressions(&translated, Origin::Legacy)?;
-        crate::ops::legacy::restore_unprocessed(input, &mut output);
-        Ok(output)
-    }
-
-    /// `BatchGetItem` in its expression form, its projections written by `origin` (DynamoDB refuses
-    /// `AttributesToGet` and `ProjectionExpression` in one request, even on different tables).
-    fn batch_get_expressions(
-        &self,
-        input: &BatchGetItemInput,
-        origin: Origin,
-    ) -> Result<BatchGetItemOutput> {
+        // One entry per table, in the request's order (`None` throughout without AttributesToGet).
+        let built = crate::ops::legacy::batch_get_item(input)?;
+        let built_for = |i: usize| built.get(i).and_then(Option::as_ref);
         constraints::get_request(input)?;
         let requests = &input.request_items;
-        for ka in requests.values() {
-            request::params_present(maps(ka), &params(ka))?;
+        for (i, ka) in requests.values().enumerate() {
+            request::params_present(maps(ka), &params(ka, built_for(i)))?;
         }
         for ka in requests.values() {
             ka.keys.iter().try_for_each(validate::attribute_values)?;
@@ -165,7 +160,8 @@ impl ItemRequest<'_> {
         constraints::get_total(input)?;
         let prepared = requests
             .values()
-            .map(|ka| request::prepare(self.cache(), maps(ka), &params(ka), origin))
+            .enumerate()
+            .map(|(i, ka)| request::prepare(self.cache(), maps(ka), &params(ka, built_for(i))))
             .collect::<Result<Vec<_>>>()?;
         let mut reads = Vec::with_capacity(requests.len());
         for ((name, ka), prepared) in requests.iter().zip(prepared) {

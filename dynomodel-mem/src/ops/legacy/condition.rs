@@ -1,5 +1,5 @@
 //! The legacy conditions (`Expected`, `QueryFilter`, `ScanFilter`, `KeyConditions`): DynamoDB's checks
-//! of each one, with its legacy texts, and its translation into ConditionExpression syntax.
+//! of each one, with its legacy texts, and the condition tree it stands for.
 //!
 //! Texts and order: dynalite's `validateAttributeConditions` and `validateConditions` (recorded against
 //! DynamoDB), confirmed against DynamoDB Local 3.3. Allowed operand types are the API reference's
@@ -14,17 +14,28 @@ use dynomodel::backend::{
 };
 use dynomodel::{AttributeValue, Error, Result};
 
-use super::Placeholders;
+use super::tree;
+use crate::expr::ast::{Comparator, Condition};
 use crate::expr::eval::compare_values;
 use crate::validate;
 
 /// DynamoDB's prefix of most legacy parameter errors.
 pub(crate) const INVALID: &str = "One or more parameter values were invalid: ";
 
-/// One condition, as checked and translated: the operator and its operands.
-struct Comparison<'a> {
-    op: ComparisonOperator,
-    args: Vec<&'a AttributeValue>,
+/// One condition, as checked: the operator and its operands.
+pub(super) struct Comparison<'a> {
+    pub(super) op: ComparisonOperator,
+    pub(super) args: Vec<&'a AttributeValue>,
+}
+
+/// What one legacy condition asks of its attribute, once checked.
+pub(super) enum Form<'a> {
+    /// A comparison (`ComparisonOperator` with its operands).
+    Compare(Comparison<'a>),
+    /// `Exists: false`: the attribute is absent.
+    Absent,
+    /// `Value` without an operator: the attribute equals it.
+    Equals(&'a AttributeValue),
 }
 
 fn arity_ok(op: ComparisonOperator, n: usize) -> bool {
@@ -55,10 +66,14 @@ pub(super) fn arity(op: ComparisonOperator, n: usize) -> Result<()> {
     if arity_ok(op, n) {
         return Ok(());
     }
-    Err(Error::validation(format!(
+    Err(arity_error(op))
+}
+
+fn arity_error(op: ComparisonOperator) -> Error {
+    Error::validation(format!(
         "{INVALID}Invalid number of argument(s) for the {} ComparisonOperator",
         op.as_str()
-    )))
+    ))
 }
 
 /// The checks every comparison makes once its operands are known: argument count, one type for all,
@@ -94,54 +109,64 @@ fn check(c: &Comparison<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The ConditionExpression form of one comparison on the attribute `name`.
-fn render(name: &str, c: &Comparison<'_>, p: &mut Placeholders) -> String {
+/// The condition tree of one checked condition on the attribute `name`.
+fn build(name: &str, form: &Form<'_>) -> Result<Condition> {
     use ComparisonOperator::*;
-    let n = p.name(name);
-    let mut vals = c.args.iter().map(|v| p.value((*v).clone()));
-    let mut next = || vals.next().unwrap_or_default();
-    match c.op {
-        Eq => format!("{n} = {}", next()),
-        Ne => format!("{n} <> {}", next()),
-        Le => format!("{n} <= {}", next()),
-        Lt => format!("{n} < {}", next()),
-        Ge => format!("{n} >= {}", next()),
-        Gt => format!("{n} > {}", next()),
-        NotNull => format!("attribute_exists({n})"),
-        Null => format!("attribute_not_exists({n})"),
-        Contains => format!("contains({n}, {})", next()),
+    let attr = || tree::attribute(name);
+    let c = match form {
+        Form::Absent => return Ok(tree::call("attribute_not_exists", vec![attr()])),
+        Form::Equals(v) => return Ok(Condition::Compare(Comparator::Eq, attr(), tree::literal(v))),
+        Form::Compare(c) => c,
+    };
+    let compare =
+        |cmp: Comparator, v: &AttributeValue| Condition::Compare(cmp, attr(), tree::literal(v));
+    Ok(match (c.op, c.args.as_slice()) {
+        (Eq, [v]) => compare(Comparator::Eq, v),
+        (Ne, [v]) => compare(Comparator::Ne, v),
+        (Le, [v]) => compare(Comparator::Le, v),
+        (Lt, [v]) => compare(Comparator::Lt, v),
+        (Ge, [v]) => compare(Comparator::Ge, v),
+        (Gt, [v]) => compare(Comparator::Gt, v),
+        (NotNull, _) => tree::call("attribute_exists", vec![attr()]),
+        (Null, _) => tree::call("attribute_not_exists", vec![attr()]),
+        (Contains, [v]) => tree::call("contains", vec![attr(), tree::literal(v)]),
         // A missing attribute does not meet NOT_CONTAINS (DynamoDB Local), where `NOT contains(…)`
         // alone would hold.
-        NotContains => format!("attribute_exists({n}) AND NOT contains({n}, {})", next()),
-        BeginsWith => format!("begins_with({n}, {})", next()),
-        Between => {
-            let lo = next();
-            format!("{n} BETWEEN {lo} AND {}", next())
+        (NotContains, [v]) => Condition::And(
+            Box::new(tree::call("attribute_exists", vec![attr()])),
+            Box::new(Condition::Not(Box::new(tree::call(
+                "contains",
+                vec![attr(), tree::literal(v)],
+            )))),
+        ),
+        (BeginsWith, [v]) => tree::call("begins_with", vec![attr(), tree::literal(v)]),
+        (Between, [lo, hi]) => Condition::Between(attr(), tree::literal(lo), tree::literal(hi)),
+        (In, list) => Condition::In(attr(), list.iter().map(|v| tree::literal(v)).collect()),
+        // [`check`] let only the operator's own argument count through.
+        (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
+            return Err(arity_error(c.op));
         }
-        In => {
-            let list: Vec<String> = std::iter::from_fn(|| vals.next()).collect();
-            format!("{n} IN ({})", list.join(", "))
-        }
-    }
+    })
 }
 
-/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its expression.
-pub(crate) fn condition(name: &str, c: &LegacyCondition, p: &mut Placeholders) -> Result<String> {
+/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry.
+pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>> {
     validate::attribute_name(name)?;
     let cmp = Comparison {
         op: c.comparison_operator,
         args: c.attribute_value_list.iter().flatten().collect(),
     };
     check(&cmp)?;
-    Ok(render(name, &cmp, p))
+    Ok(Form::Compare(cmp))
 }
 
-/// Checks one `Expected` entry and returns its expression.
-pub(crate) fn expected(
-    name: &str,
-    e: &ExpectedAttributeValue,
-    p: &mut Placeholders,
-) -> Result<String> {
+/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition.
+pub(crate) fn condition(name: &str, c: &LegacyCondition) -> Result<Condition> {
+    build(name, &checked(name, c)?)
+}
+
+/// Checks one `Expected` entry.
+pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) -> Result<Form<'a>> {
     validate::attribute_name(name)?;
     if e.value.is_some() && e.attribute_value_list.is_some() {
         return Err(Error::validation(format!(
@@ -170,7 +195,7 @@ pub(crate) fn expected(
             )));
         }
         check(&cmp)?;
-        return Ok(render(name, &cmp, p));
+        return Ok(Form::Compare(cmp));
     }
     if e.attribute_value_list.is_some() {
         return Err(Error::validation(format!(
@@ -178,7 +203,7 @@ pub(crate) fn expected(
         )));
     }
     match (e.exists, &e.value) {
-        (Some(false), None) => Ok(format!("attribute_not_exists({})", p.name(name))),
+        (Some(false), None) => Ok(Form::Absent),
         (Some(false), Some(_)) => Err(Error::validation(format!(
             "{INVALID}Value cannot be used when Exists is false for Attribute: {name}"
         ))),
@@ -188,53 +213,41 @@ pub(crate) fn expected(
         ))),
         (_, Some(v)) => {
             validate::expression_value(v)?;
-            let (n, v) = (p.name(name), p.value(v.clone()));
-            Ok(format!("{n} = {v}"))
+            Ok(Form::Equals(v))
         }
     }
 }
 
-/// Joins conditions with `ConditionalOperator` (AND by default), each in parentheses, as a balanced
-/// tree: neighbours are paired level by level (`((a) AND (b)) AND ((c) AND (d))`), so that the tree
-/// the parser builds is log2(n) deep rather than n. A legacy translation has no operator limit, and
-/// the evaluator recurses on the tree: 100,000 `Expected` entries chained one after another would
-/// overflow the stack. AND and OR are associative and the conditions keep their order, so the
-/// meaning, the order of evaluation and the order of validation errors are those of the flat chain.
-pub(crate) fn join(parts: Vec<String>, op: Option<ConditionalOperator>) -> Option<String> {
-    if parts.is_empty() {
-        return None;
-    }
-    let sep = match op.unwrap_or_default() {
-        ConditionalOperator::And => " AND ",
-        ConditionalOperator::Or => " OR ",
-    };
-    // Written once, into one string: pairing level by level rebuilt the whole text at each of the
-    // log2(n) levels. The tree is the same: the level-by-level pairing puts the first 2^(k-1) of n
-    // conditions (2^k ≥ n > 2^(k-1)) left of the root and the rest right, and so on down.
-    let length = parts.iter().map(|p| p.len() + sep.len() + 4).sum();
-    let mut out = String::with_capacity(length);
-    write_tree(&parts, sep, true, &mut out);
-    Some(out)
+/// Checks one `Expected` entry and returns its condition.
+pub(crate) fn expected(name: &str, e: &ExpectedAttributeValue) -> Result<Condition> {
+    build(name, &checked_expected(name, e)?)
 }
 
-/// The balanced tree of `parts` (see [`join`]); `root`: without parentheses around it.
-fn write_tree(parts: &[String], sep: &str, root: bool, out: &mut String) {
-    if let [only] = parts {
-        out.push('(');
-        out.push_str(only);
-        out.push(')');
-        return;
+/// Joins conditions with `ConditionalOperator` (AND by default) as a balanced tree: the first
+/// 2^(k-1) of n conditions (2^k ≥ n > 2^(k-1)) left of the root and the rest right, and so on down,
+/// so that the tree is log2(n) deep rather than n. A legacy translation has no operator limit, and
+/// the evaluator recurses on the tree: 100,000 `Expected` entries chained one after another would
+/// overflow the stack. AND and OR are associative and the conditions keep their order, so the
+/// meaning and the order of evaluation are those of the flat chain.
+pub(crate) fn join(parts: Vec<Condition>, op: Option<ConditionalOperator>) -> Option<Condition> {
+    let or = op.unwrap_or_default() == ConditionalOperator::Or;
+    let n = parts.len();
+    balanced(n, &mut parts.into_iter(), or)
+}
+
+/// The balanced tree of the next `n` conditions of `parts` (see [`join`]).
+fn balanced(n: usize, parts: &mut impl Iterator<Item = Condition>, or: bool) -> Option<Condition> {
+    if n <= 1 {
+        return if n == 1 { parts.next() } else { None };
     }
-    let half = parts.len().next_power_of_two() / 2;
-    if !root {
-        out.push('(');
-    }
-    write_tree(&parts[..half], sep, false, out);
-    out.push_str(sep);
-    write_tree(&parts[half..], sep, false, out);
-    if !root {
-        out.push(')');
-    }
+    let half = n.next_power_of_two() / 2;
+    let left = Box::new(balanced(half, parts, or)?);
+    let right = Box::new(balanced(n - half, parts, or)?);
+    Some(if or {
+        Condition::Or(left, right)
+    } else {
+        Condition::And(left, right)
+    })
 }
 
 /// `ConditionalOperator` needs at least two conditions to combine (`count` is `None` when the request

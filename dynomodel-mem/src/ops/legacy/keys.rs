@@ -14,7 +14,7 @@ use dynomodel::backend::{ComparisonOperator, Conditions, LegacyCondition, Scalar
 use dynomodel::{Error, Result};
 
 use super::condition::{self, INVALID};
-use super::Placeholders;
+use crate::expr::ast::Condition;
 use crate::read::scalar_type;
 
 /// KeyConditions' argument-count rule, the filters' one.
@@ -63,12 +63,12 @@ fn check_key(c: &LegacyCondition, hash: bool, ty: ScalarAttributeType) -> Result
     Ok(())
 }
 
-/// The KeyConditionExpression for `conditions` against the key schema `key_schema` gives (hash first).
-pub(crate) fn key_condition(
+/// The conditions checked against the key schema `key_schema` gives, hash key first (in the map's
+/// order when the table or index is unknown: the query then reports that).
+pub(super) fn ordered(
     conditions: &Conditions,
     key_schema: impl FnOnce() -> Option<Vec<(String, ScalarAttributeType)>>,
-    p: &mut Placeholders,
-) -> Result<String> {
+) -> Result<Vec<(&String, &LegacyCondition)>> {
     conditions.values().try_for_each(arity)?;
     if conditions.is_empty() {
         return Err(Error::validation("Conditions must be at least length 1"));
@@ -93,9 +93,23 @@ pub(crate) fn key_condition(
         }
         ordered.sort_by_key(|(name, _)| role(name));
     }
-    let mut parts = Vec::new();
-    for (name, c) in ordered {
-        parts.push(condition::condition(name, c, p)?);
+    Ok(ordered)
+}
+
+/// The key condition `conditions` stand for, checked against the key schema `key_schema` gives
+/// (hash key first).
+pub(crate) fn key_condition(
+    conditions: &Conditions,
+    key_schema: impl FnOnce() -> Option<Vec<(String, ScalarAttributeType)>>,
+) -> Result<Condition> {
+    let mut tree: Option<Condition> = None;
+    for (name, c) in ordered(conditions, key_schema)? {
+        let next = condition::condition(name, c)?;
+        tree = Some(match tree {
+            None => next,
+            Some(first) => Condition::And(Box::new(first), Box::new(next)),
+        });
     }
-    Ok(parts.join(" AND "))
+    // `ordered` refuses an empty map.
+    tree.ok_or_else(|| Error::validation("Conditions must be at least length 1"))
 }

@@ -1,15 +1,20 @@
 //! DynamoDB's legacy request parameters (`Expected`, `ConditionalOperator`, `AttributeUpdates`,
 //! `AttributesToGet`, `KeyConditions`, `QueryFilter`, `ScanFilter`), translated into the expression
-//! parameters they stand for, so that they mean exactly what the expression evaluator makes of them.
+//! trees they stand for, so that they mean exactly what the expression evaluator makes of them.
 //!
 //! Each operation calls its hook here first: the hook refuses a request that mixes the two forms, checks
 //! the legacy members with DynamoDB's legacy texts (which are not the expression ones), and returns the
-//! request rewritten with generated `#legacyN`/`:legacyN` placeholders, or `None` when the request has
-//! no legacy member. Some errors the expression machinery raises later are worded differently for the
-//! legacy form; [`reword`] maps those back. The translations are not expressions to DynamoDB: they
-//! go through the expression machinery as [`Origin::Legacy`](crate::expr::Origin), without the
-//! limits on expressions (4 KB of text, 300 operators, 100 `IN` operands), so that 200
-//! `AttributeUpdates` or `Expected` entries work as they do on DynamoDB.
+//! trees: conditions, an update expression, projection paths, whose names are
+//! [`Name::Attribute`](crate::expr::ast::Name)s and whose values are
+//! [`Operand::Literal`](crate::expr::ast::Operand)s, so no text is written, no placeholder generated and
+//! nothing parsed again. The operation takes them as [`Given::Built`](crate::expr::Given): neither
+//! parsed nor validated, as the checks here cover what validation would find, and without the limits on
+//! expressions (4 KB of text, 300 operators, 100 `IN` operands), so that 200 `AttributeUpdates` or
+//! `Expected` entries work as they do on DynamoDB. Some errors the expression machinery raises later
+//! are worded differently for the legacy form; [`reword`] maps those back.
+//!
+//! The earlier translation into expression text with generated `#legacyN`/`:legacyN` placeholders
+//! is kept in test builds (`tests/text.rs`): the differential test holds both to the same results.
 //!
 //! Sources: dynalite's `validations/index.js` and per-operation tests (recorded against DynamoDB),
 //! DynamoDB Local 3.3 (probed with boto3); differences are listed in tests/dual/deviations.md.
@@ -17,93 +22,41 @@
 mod condition;
 mod keys;
 mod read;
+mod tree;
 mod update;
 mod write;
 
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
-use dynomodel::backend::ExpressionAttributeNames;
-use dynomodel::{AttributeValue, Error, Item, Result};
+use dynomodel::{Error, Result};
 
-pub(crate) use read::{
-    batch_get_item, get_item, query, query_origins, restore_unprocessed, scan, scan_origins,
-};
+use crate::expr::ast::{Condition, Path};
+use crate::expr::Expression;
+
+pub(crate) use read::{batch_get_item, get_item, query, scan};
 pub(crate) use write::{delete_item, put_item, update_item};
 
-/// Generated placeholders, merged into a request's own maps (which are only non-empty when a
-/// `KeyConditions` comes with a `FilterExpression`, the one mix DynamoDB allows).
+/// The trees a read's legacy members stand for (each `None` where the request has no such member).
 #[derive(Debug, Default)]
-pub(crate) struct Placeholders {
-    names: ExpressionAttributeNames,
-    by_name: BTreeMap<String, String>,
-    values: Item,
-    /// The request's own placeholders, which generated ones avoid: by hash, as a request can hold
-    /// hundreds of thousands, and they can be the very names generated (`#legacy0`, `#legacy1`, …).
-    taken_names: HashSet<String>,
-    taken_values: HashSet<String>,
-    next: usize,
+pub(crate) struct ReadTrees {
+    /// `KeyConditions` (Query).
+    pub(crate) key_condition: Option<Condition>,
+    /// `QueryFilter` or `ScanFilter`, joined by `ConditionalOperator`.
+    pub(crate) filter: Option<Condition>,
+    /// `AttributesToGet`.
+    pub(crate) projection: Option<Vec<Path>>,
 }
 
-impl Placeholders {
-    /// Placeholders that avoid the keys of the request's own maps.
-    fn avoiding(names: Option<&ExpressionAttributeNames>, values: Option<&Item>) -> Placeholders {
-        Placeholders {
-            taken_names: names.into_iter().flat_map(|n| n.keys().cloned()).collect(),
-            taken_values: values.into_iter().flat_map(|v| v.keys().cloned()).collect(),
-            ..Placeholders::default()
-        }
-    }
-
-    fn fresh(&mut self, sigil: char) -> String {
-        loop {
-            let key = format!("{sigil}legacy{}", self.next);
-            self.next += 1;
-            let taken = match sigil {
-                '#' => &self.taken_names,
-                _ => &self.taken_values,
-            };
-            if !taken.contains(&key) {
-                return key;
-            }
-        }
-    }
-
-    /// The placeholder for the attribute `name` (one per name).
-    pub(crate) fn name(&mut self, name: &str) -> String {
-        if let Some(key) = self.by_name.get(name) {
-            return key.clone();
-        }
-        let key = self.fresh('#');
-        self.names.insert(key.clone(), name.to_owned());
-        self.by_name.insert(name.to_owned(), key.clone());
-        key
-    }
-
-    /// A new placeholder for `value`.
-    pub(crate) fn value(&mut self, value: AttributeValue) -> String {
-        let key = self.fresh(':');
-        self.values.insert(key.clone(), value);
-        key
-    }
-
-    /// The request's maps with the generated placeholders added (`None` for an empty map).
-    fn merge(
-        self,
-        names: Option<&ExpressionAttributeNames>,
-        values: Option<&Item>,
-    ) -> (Option<ExpressionAttributeNames>, Option<Item>) {
-        let mut all_names = names.cloned().unwrap_or_default();
-        all_names.extend(self.names);
-        let mut all_values = values.cloned().unwrap_or_default();
-        all_values.extend(self.values);
-        (
-            (!all_names.is_empty()).then_some(all_names),
-            (!all_values.is_empty()).then_some(all_values),
-        )
-    }
+/// The trees an UpdateItem's legacy members stand for.
+#[derive(Debug, Default)]
+pub(crate) struct WriteTrees {
+    /// `AttributeUpdates` (`None` without it, or for an empty map).
+    pub(crate) update: Option<Arc<Expression>>,
+    /// `Expected`, joined by `ConditionalOperator`.
+    pub(crate) condition: Option<Arc<Expression>>,
 }
 
 /// A request that names both forms: "Can not use both expression and non-expression parameters in the

@@ -1,15 +1,16 @@
 //! `AttributeUpdates`: DynamoDB's checks of each entry (legacy texts, DynamoDB Local 3.3's wording)
-//! and its translation into an UpdateExpression.
+//! and the update expression tree it stands for.
 //!
 //! PUT is `SET`, DELETE without a value is `REMOVE`, DELETE with a set is `DELETE`, ADD of a number or
 //! set is `ADD`. ADD of a list appends to the list (or starts one), which UpdateExpression's ADD does
 //! not do: it becomes `SET a = list_append(if_not_exists(a, []), v)`.
 
-use dynomodel::backend::{AttributeAction, AttributeUpdates};
-use dynomodel::{AttributeValue, Error, Item, Result};
+use dynomodel::backend::{AttributeAction, AttributeUpdates, AttributeValueUpdate};
+use dynomodel::{AttributeValue, Error, Result};
 
 use super::condition::INVALID;
-use super::Placeholders;
+use super::tree;
+use crate::expr::ast::{Clause, Operand, SetAction, UpdateExpression, ValueAction};
 use crate::validate;
 
 /// DynamoDB's name of a value's type in the AttributeUpdates messages.
@@ -35,71 +36,104 @@ fn is_set(v: &AttributeValue) -> bool {
     )
 }
 
-/// The UpdateExpression for `updates` (`None` when there are none, as for an empty map).
-pub(crate) fn expression(
-    updates: &AttributeUpdates,
-    p: &mut Placeholders,
-) -> Result<Option<String>> {
+/// What one `AttributeUpdates` entry does, once checked.
+pub(super) enum Action<'a> {
+    /// PUT: `SET a = v`.
+    Put(&'a AttributeValue),
+    /// ADD of a list: `SET a = list_append(if_not_exists(a, []), v)`.
+    Append(&'a AttributeValue),
+    /// ADD of a number or a set: `ADD a v`.
+    Add(&'a AttributeValue),
+    /// DELETE of a set: `DELETE a v`.
+    Delete(&'a AttributeValue),
+    /// DELETE without a value: `REMOVE a`.
+    Remove,
+}
+
+/// Checks one `AttributeUpdates` entry.
+pub(super) fn checked<'a>(name: &str, update: &'a AttributeValueUpdate) -> Result<Action<'a>> {
+    validate::attribute_name(name)?;
+    let action = update.action.unwrap_or_default();
+    let Some(value) = &update.value else {
+        if action != AttributeAction::Delete {
+            return Err(Error::validation(format!(
+                "{INVALID}Only DELETE action is allowed when no attribute value is specified"
+            )));
+        }
+        return Ok(Action::Remove);
+    };
+    // The value is stored as it is: the item rules apply (empty sets, nesting).
+    validate::attribute(name, value)?;
+    Ok(match action {
+        AttributeAction::Put => Action::Put(value),
+        AttributeAction::Add if matches!(value, AttributeValue::L(_)) => Action::Append(value),
+        AttributeAction::Add if is_set(value) || matches!(value, AttributeValue::N(_)) => {
+            Action::Add(value)
+        }
+        AttributeAction::Add => {
+            return Err(Error::validation(format!(
+                "{INVALID}ADD action is not supported for the type {}",
+                type_word(value)
+            )));
+        }
+        AttributeAction::Delete if is_set(value) => Action::Delete(value),
+        AttributeAction::Delete => {
+            return Err(Error::validation(format!(
+                "{INVALID}DELETE action with value is not supported for the type {}",
+                type_word(value)
+            )));
+        }
+    })
+}
+
+/// The update expression `updates` stand for (`None` when there are none, as for an empty map):
+/// its SET, REMOVE, ADD and DELETE clauses, in that order, each with its entries in the map's order.
+pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpression>> {
     let (mut set, mut remove, mut add, mut delete) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (name, update) in updates {
-        validate::attribute_name(name)?;
-        let action = update.action.unwrap_or_default();
-        let Some(value) = &update.value else {
-            if action != AttributeAction::Delete {
-                return Err(Error::validation(format!(
-                    "{INVALID}Only DELETE action is allowed when no attribute value is specified"
-                )));
-            }
-            remove.push(p.name(name));
-            continue;
+        let value_action = |v: &AttributeValue| ValueAction {
+            path: tree::path(name),
+            value: tree::literal(v),
         };
-        // The value is stored as it is: the item rules apply (empty sets, nesting).
-        validate::attribute_values(&Item::from([(name.clone(), value.clone())]))?;
-        match action {
-            AttributeAction::Put => {
-                let (n, v) = (p.name(name), p.value(value.clone()));
-                set.push(format!("{n} = {v}"));
+        match checked(name, update)? {
+            Action::Put(v) => set.push(SetAction {
+                path: tree::path(name),
+                value: tree::literal(v),
+            }),
+            Action::Append(v) => {
+                let current = tree::function(
+                    "if_not_exists",
+                    vec![
+                        tree::attribute(name),
+                        tree::literal(&AttributeValue::L(Vec::new())),
+                    ],
+                );
+                set.push(SetAction {
+                    path: tree::path(name),
+                    value: Operand::Function(tree::function(
+                        "list_append",
+                        vec![Operand::Function(current), tree::literal(v)],
+                    )),
+                });
             }
-            AttributeAction::Add if matches!(value, AttributeValue::L(_)) => {
-                let n = p.name(name);
-                let empty = p.value(AttributeValue::L(Vec::new()));
-                let v = p.value(value.clone());
-                set.push(format!(
-                    "{n} = list_append(if_not_exists({n}, {empty}), {v})"
-                ));
-            }
-            AttributeAction::Add if is_set(value) || matches!(value, AttributeValue::N(_)) => {
-                let (n, v) = (p.name(name), p.value(value.clone()));
-                add.push(format!("{n} {v}"));
-            }
-            AttributeAction::Add => {
-                return Err(Error::validation(format!(
-                    "{INVALID}ADD action is not supported for the type {}",
-                    type_word(value)
-                )));
-            }
-            AttributeAction::Delete if is_set(value) => {
-                let (n, v) = (p.name(name), p.value(value.clone()));
-                delete.push(format!("{n} {v}"));
-            }
-            AttributeAction::Delete => {
-                return Err(Error::validation(format!(
-                    "{INVALID}DELETE action with value is not supported for the type {}",
-                    type_word(value)
-                )));
-            }
+            Action::Add(v) => add.push(value_action(v)),
+            Action::Delete(v) => delete.push(value_action(v)),
+            Action::Remove => remove.push(tree::path(name)),
         }
     }
-    let clauses: Vec<String> = [
-        ("SET", set),
-        ("REMOVE", remove),
-        ("ADD", add),
-        ("DELETE", delete),
+    let clauses: Vec<Clause> = [
+        Clause::Set(set),
+        Clause::Remove(remove),
+        Clause::Add(add),
+        Clause::Delete(delete),
     ]
     .into_iter()
-    .filter(|(_, actions)| !actions.is_empty())
-    .map(|(word, actions)| format!("{word} {}", actions.join(", ")))
+    .filter(|clause| match clause {
+        Clause::Set(a) => !a.is_empty(),
+        Clause::Remove(a) => !a.is_empty(),
+        Clause::Add(a) | Clause::Delete(a) => !a.is_empty(),
+    })
     .collect();
-    Ok((!clauses.is_empty()).then(|| clauses.join(" ")))
+    Ok((!clauses.is_empty()).then_some(UpdateExpression { clauses }))
 }

@@ -1,29 +1,44 @@
 //! The hooks of the single-item writes: `Expected` and `ConditionalOperator` (PutItem, DeleteItem,
 //! UpdateItem) and `AttributeUpdates` (UpdateItem).
 
+use std::sync::Arc;
+
 use dynomodel::backend::{
     ConditionalOperator, DeleteItemInput, Expected, ExpressionAttributeNames, PutItemInput,
     UpdateItemInput,
 };
 use dynomodel::{Item, Result};
 
-use super::{condition, mixing, update, Placeholders};
+use super::{condition, mixing, update, WriteTrees};
+use crate::expr::ast::Condition;
 use crate::expr::request::{self, Maps};
-use crate::expr::{ExprKind, Origin};
+use crate::expr::{ExprKind, Expression, Parsed};
 use crate::validate;
 
-/// What the writes' legacy members come to: the ConditionExpression of `Expected`.
-fn expected_condition(
+/// The condition `Expected` stands for, joined by `ConditionalOperator`.
+pub(super) fn expected_condition(
     expected: Option<&Expected>,
     op: Option<ConditionalOperator>,
-    p: &mut Placeholders,
-) -> Result<Option<String>> {
+) -> Result<Option<Condition>> {
     condition::conditional_operator(op, expected.map(Expected::len))?;
-    let mut parts = Vec::new();
+    let mut parts = Vec::with_capacity(expected.map_or(0, Expected::len));
     for (name, e) in expected.into_iter().flatten() {
-        parts.push(condition::expected(name, e, p)?);
+        parts.push(condition::expected(name, e)?);
     }
     Ok(condition::join(parts, op))
+}
+
+/// [`expected_condition`] as an item request's expression.
+fn expected_expression(
+    expected: Option<&Expected>,
+    op: Option<ConditionalOperator>,
+) -> Result<Option<Arc<Expression>>> {
+    Ok(expected_condition(expected, op)?.map(|tree| {
+        Arc::new(Expression::Condition(Parsed {
+            tree,
+            redundant_parens: false,
+        }))
+    }))
 }
 
 /// Placeholder maps given with a legacy request are refused as with no expression at all.
@@ -36,8 +51,9 @@ fn maps_without_expressions(
     request::params_present(Maps { names, values }, &params)
 }
 
-/// `PutItem`: the request with `Expected` as its ConditionExpression, and who wrote that.
-pub(crate) fn put_item(mut input: PutItemInput) -> Result<(PutItemInput, Origin)> {
+/// `PutItem`: the condition `Expected` stands for (`None` without legacy members or for an empty
+/// `Expected`).
+pub(crate) fn put_item(input: &PutItemInput) -> Result<Option<Arc<Expression>>> {
     mixing(
         &[
             ("Expected", input.expected.is_some()),
@@ -46,32 +62,24 @@ pub(crate) fn put_item(mut input: PutItemInput) -> Result<(PutItemInput, Origin)
         &[("ConditionExpression", input.condition_expression.is_some())],
     )?;
     if input.expected.is_none() && input.conditional_operator.is_none() {
-        return Ok((input, Origin::Request));
+        return Ok(None);
     }
-    let (names, values) = (
-        input.expression_attribute_names.take(),
-        input.expression_attribute_values.take(),
-    );
-    maps_without_expressions(names.as_ref(), values.as_ref(), &[ExprKind::Condition])?;
+    maps_without_expressions(
+        input.expression_attribute_names.as_ref(),
+        input.expression_attribute_values.as_ref(),
+        &[ExprKind::Condition],
+    )?;
     // DynamoDB checks the item and ReturnValues before `Expected` (dynalite's putItem.js); the
-    // engine's own checks repeat these on the translated request, cheaply.
+    // engine's own checks repeat these on the request, cheaply.
     let size = validate::sized_attribute_values(&input.item)?;
     validate::return_values_none_or_all_old(input.return_values)?;
     validate::item_size_within_limit(size)?;
-    let mut p = Placeholders::default();
-    let expected = input.expected.take();
-    input.condition_expression =
-        expected_condition(expected.as_ref(), input.conditional_operator.take(), &mut p)?;
-    (
-        input.expression_attribute_names,
-        input.expression_attribute_values,
-    ) = p.merge(None, None);
-    Ok((input, Origin::Legacy))
+    expected_expression(input.expected.as_ref(), input.conditional_operator)
 }
 
-/// `DeleteItem`: the request with `Expected` as its ConditionExpression, `None` without legacy
-/// members.
-pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<DeleteItemInput>> {
+/// `DeleteItem`: the condition `Expected` stands for (`None` without legacy members or for an empty
+/// `Expected`).
+pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<Arc<Expression>>> {
     mixing(
         &[
             ("Expected", input.expected.is_some()),
@@ -90,23 +98,11 @@ pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<DeleteItemIn
     // The key and ReturnValues come before `Expected`, as in PutItem.
     validate::attribute_values(&input.key)?;
     validate::return_values_none_or_all_old(input.return_values)?;
-    let mut p = Placeholders::default();
-    let condition_expression =
-        expected_condition(input.expected.as_ref(), input.conditional_operator, &mut p)?;
-    let (names, values) = p.merge(None, None);
-    Ok(Some(DeleteItemInput {
-        condition_expression,
-        expression_attribute_names: names,
-        expression_attribute_values: values,
-        expected: None,
-        conditional_operator: None,
-        ..input.clone()
-    }))
+    expected_expression(input.expected.as_ref(), input.conditional_operator)
 }
 
-/// `UpdateItem`: the request with `AttributeUpdates` as its UpdateExpression and `Expected` as its
-/// ConditionExpression, `None` without legacy members.
-pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<UpdateItemInput>> {
+/// `UpdateItem`: the trees of `AttributeUpdates` and `Expected`, `None` without legacy members.
+pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<WriteTrees>> {
     mixing(
         &[
             ("AttributeUpdates", input.attribute_updates.is_some()),
@@ -131,22 +127,15 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<UpdateItemIn
     )?;
     // The key first, then AttributeUpdates, then Expected (dynalite's updateItem.js).
     validate::attribute_values(&input.key)?;
-    let mut p = Placeholders::default();
-    let update_expression = match &input.attribute_updates {
-        Some(updates) => update::expression(updates, &mut p)?,
+    let update = match &input.attribute_updates {
+        Some(updates) => update::expression(updates)?.map(|tree| {
+            Arc::new(Expression::Update(Parsed {
+                tree,
+                redundant_parens: false,
+            }))
+        }),
         None => None,
     };
-    let condition_expression =
-        expected_condition(input.expected.as_ref(), input.conditional_operator, &mut p)?;
-    let (names, values) = p.merge(None, None);
-    Ok(Some(UpdateItemInput {
-        update_expression,
-        condition_expression,
-        expression_attribute_names: names,
-        expression_attribute_values: values,
-        attribute_updates: None,
-        expected: None,
-        conditional_operator: None,
-        ..input.clone()
-    }))
+    let condition = expected_expression(input.expected.as_ref(), input.conditional_operator)?;
+    Ok(Some(WriteTrees { update, condition }))
 }

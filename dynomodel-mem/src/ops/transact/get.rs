@@ -24,7 +24,7 @@ use dynomodel::{item_size, CancellationCode, CancellationReason, Error, Result};
 
 use super::{check_members, check_table_name, lookup, render, Targets, MAX_PAYLOAD};
 use crate::expr::request::Maps;
-use crate::expr::Origin;
+use crate::expr::Given;
 use crate::metering::capacity::{self, Consistency, PerTable};
 use crate::metering::throughput::{Kind, Throttled};
 use crate::ops::context::ItemRequest;
@@ -52,8 +52,7 @@ impl ItemRequest<'_> {
                 self.cache(),
                 &get.key,
                 maps,
-                get.projection_expression.as_deref(),
-                Origin::Request,
+                get.projection_expression.as_deref().map(Given::Text),
             )?);
         }
         let mut targets = Targets::default();

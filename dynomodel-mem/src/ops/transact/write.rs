@@ -29,7 +29,7 @@ use dynomodel::{
 
 use super::{check_members, check_table_name, lookup, lookup_mut, render, Targets, MAX_PAYLOAD};
 use crate::expr::request::{self, Maps, Prepared};
-use crate::expr::{update, Origin};
+use crate::expr::{update, Given};
 use crate::metering::capacity::{self, Consumed, PerTable};
 use crate::metering::throughput::Kind;
 use crate::ops::context::ItemRequest;
@@ -356,13 +356,12 @@ impl ItemRequest<'_> {
             TransactWriteItem::Put(p) => {
                 let a = PutAction {
                     item: &p.item,
-                    condition: p.condition_expression.as_deref(),
+                    condition: p.condition_expression.as_deref().map(Given::Text),
                     maps: maps(
                         &p.expression_attribute_names,
                         &p.expression_attribute_values,
                     ),
                     on_failure: p.return_values_on_condition_check_failure,
-                    origin: Origin::Request,
                 };
                 let (prepared, _size) = check_put(cache, &a, None)?;
                 (Target::Put(a), prepared)
@@ -370,14 +369,13 @@ impl ItemRequest<'_> {
             TransactWriteItem::Update(u) => {
                 let a = KeyAction {
                     key: &u.key,
-                    condition: u.condition_expression.as_deref(),
-                    update: Some(&u.update_expression),
+                    condition: u.condition_expression.as_deref().map(Given::Text),
+                    update: Some(Given::Text(&u.update_expression)),
                     maps: maps(
                         &u.expression_attribute_names,
                         &u.expression_attribute_values,
                     ),
                     on_failure: u.return_values_on_condition_check_failure,
-                    origin: Origin::Request,
                 };
                 let prepared = check_update(cache, &a)?;
                 (Target::Update(a), prepared)
@@ -385,14 +383,13 @@ impl ItemRequest<'_> {
             TransactWriteItem::Delete(d) => {
                 let a = KeyAction {
                     key: &d.key,
-                    condition: d.condition_expression.as_deref(),
+                    condition: d.condition_expression.as_deref().map(Given::Text),
                     update: None,
                     maps: maps(
                         &d.expression_attribute_names,
                         &d.expression_attribute_values,
                     ),
                     on_failure: d.return_values_on_condition_check_failure,
-                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::Delete(a), prepared)
@@ -400,14 +397,13 @@ impl ItemRequest<'_> {
             TransactWriteItem::ConditionCheck(c) => {
                 let a = KeyAction {
                     key: &c.key,
-                    condition: Some(&c.condition_expression),
+                    condition: Some(Given::Text(&c.condition_expression)),
                     update: None,
                     maps: maps(
                         &c.expression_attribute_names,
                         &c.expression_attribute_values,
                     ),
                     on_failure: c.return_values_on_condition_check_failure,
-                    origin: Origin::Request,
                 };
                 let prepared = check_delete(cache, &a, None)?;
                 (Target::ConditionCheck(a), prepared)

@@ -11,7 +11,9 @@ use dynomodel::backend::{
 use dynomodel::AttributeValue;
 
 use super::*;
-use crate::expr::Origin;
+
+mod differential;
+mod text;
 
 fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.into())
@@ -33,7 +35,7 @@ fn message<T: std::fmt::Debug>(r: Result<T>) -> String {
 }
 
 #[test]
-fn expected_becomes_a_condition_with_generated_placeholders() {
+fn expected_becomes_a_condition_tree_of_its_names_and_values() {
     let input = PutItemInput {
         expected: Some(map([
             (
@@ -54,29 +56,25 @@ fn expected_becomes_a_condition_with_generated_placeholders() {
         conditional_operator: Some(ConditionalOperator::Or),
         ..Default::default()
     };
-    let (out, origin) = put_item(input).unwrap_or_default();
-    assert_eq!(origin, Origin::Legacy);
+    let condition = put_item(&input).ok().flatten();
+    // A name with a dot stays one attribute name; values are the request's own.
     assert_eq!(
-        out.condition_expression.as_deref(),
-        Some("(#legacy0 = :legacy1) OR (attribute_not_exists(#legacy2))")
+        condition.map(|c| shown(&c)).as_deref(),
+        Some("a.b = S(\"x\") OR attribute_not_exists(c)")
     );
-    // A name with a dot stays one attribute name.
-    assert_eq!(
-        out.expression_attribute_names,
-        Some(map([
-            ("#legacy0", "a.b".to_owned()),
-            ("#legacy2", "c".to_owned())
-        ]))
-    );
-    assert_eq!(
-        out.expression_attribute_values,
-        Some(map([(":legacy1", s("x"))]))
-    );
-    assert_eq!((out.expected, out.conditional_operator), (None, None));
+}
+
+/// An item request's expression tree as text (names as they are, values by `Debug`).
+fn shown(e: &crate::expr::Expression) -> String {
+    match e {
+        crate::expr::Expression::Condition(c) => c.tree.to_string(),
+        crate::expr::Expression::Update(u) => u.tree.to_string(),
+        crate::expr::Expression::Projection(p) => p.tree.to_string(),
+    }
 }
 
 #[test]
-fn every_operator_has_its_expression() {
+fn every_operator_has_its_expression_in_the_text_oracle() {
     let rows = [
         (Op::Eq, vec![n("1")], "#legacy0 = :legacy1"),
         (Op::Ne, vec![n("1")], "#legacy0 <> :legacy1"),
@@ -109,21 +107,28 @@ fn every_operator_has_its_expression() {
         ),
     ];
     for (op, list, want) in rows {
-        let mut p = Placeholders::default();
+        let mut p = text::Placeholders::default();
         let c = LegacyCondition {
             comparison_operator: op,
             attribute_value_list: Some(list),
         };
         assert_eq!(
-            condition::condition("a", &c, &mut p).ok().as_deref(),
+            text::condition("a", &c, &mut p).ok().as_deref(),
             Some(want),
             "{op:?}"
         );
+        // The tree is the one the text parses to, the placeholders' names and values in place.
+        let mut text = want.replace("#legacy0", "a");
+        for (i, v) in c.attribute_value_list.iter().flatten().enumerate() {
+            text = text.replace(&format!(":legacy{}", i + 1), &format!("{v:?}"));
+        }
+        let tree = condition::condition("a", &c).map(|t| t.to_string());
+        assert_eq!(tree.ok(), Some(text), "{op:?}");
     }
 }
 
 #[test]
-fn attribute_updates_become_one_update_expression() {
+fn attribute_updates_become_one_update_tree() {
     let input = UpdateItemInput {
         attribute_updates: Some(map([
             (
@@ -166,19 +171,19 @@ fn attribute_updates_become_one_update_expression() {
     };
     let out = update_item(&input).ok().flatten().unwrap_or_default();
     assert_eq!(
-        out.update_expression.as_deref(),
+        out.update.map(|u| shown(&u)).as_deref(),
         Some(
-            "SET #legacy0 = :legacy1, #legacy7 = list_append(if_not_exists(#legacy7, :legacy8), \
-             :legacy9) REMOVE #legacy2 ADD #legacy3 :legacy4 DELETE #legacy5 :legacy6"
+            "SET a = S(\"v\"), e = list_append(if_not_exists(e, L([])), L([N(Number(1))])) \
+             REMOVE b ADD c N(Number(1)) DELETE d Ss([\"x\"])"
         )
     );
-    assert_eq!(out.condition_expression, None);
+    assert!(out.condition.is_none());
     // No legacy member: nothing to translate.
     assert!(matches!(update_item(&UpdateItemInput::default()), Ok(None)));
 }
 
 #[test]
-fn key_conditions_put_the_partition_key_first_and_avoid_the_request_placeholders() {
+fn key_conditions_put_the_partition_key_first() {
     let input = QueryInput {
         key_conditions: Some(map([
             (
@@ -207,20 +212,13 @@ fn key_conditions_put_the_partition_key_first_and_avoid_the_request_placeholders
             ("a_sort".to_owned(), ScalarAttributeType::N),
         ])
     };
-    let out = query(&input, schema).ok().flatten().unwrap_or_default();
+    let out = query(&input, schema).unwrap_or_default();
     assert_eq!(
-        out.key_condition_expression.as_deref(),
-        Some("#legacy1 = :legacy2 AND #legacy3 > :legacy4")
+        out.key_condition.map(|c| c.to_string()).as_deref(),
+        Some("z_hash = S(\"h\") AND a_sort > N(Number(1))")
     );
-    assert_eq!(
-        out.filter_expression.as_deref(),
-        Some("#legacy0 > :legacy0")
-    );
-    let names = out.expression_attribute_names.unwrap_or_default();
-    assert_eq!(names.get("#legacy0").map(String::as_str), Some("f"));
-    assert_eq!(names.get("#legacy1").map(String::as_str), Some("z_hash"));
-    assert_eq!(names.get("#legacy3").map(String::as_str), Some("a_sort"));
-    assert_eq!(out.expression_attribute_values.map(|v| v.len()), Some(3));
+    // The request's own filter stays its own, its placeholders untouched.
+    assert!(out.filter.is_none());
 }
 
 #[test]
@@ -270,9 +268,8 @@ fn checks_come_before_translation() {
         attribute_value_list: Some(vec![s("b"), s("a")]),
         ..Default::default()
     };
-    let mut p = Placeholders::default();
     assert_eq!(
-        message(condition::expected("a", &between, &mut p)),
+        message(condition::expected("a", &between)),
         "The BETWEEN condition was provided a range where the lower bound is greater than the upper \
          bound"
     );
@@ -288,64 +285,60 @@ fn rewording_touches_only_the_named_message() {
     assert_eq!(other.message(), "something else");
 }
 
-#[test]
-fn conditions_join_as_a_balanced_tree() {
-    let parts = |n: usize| (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>();
-    assert_eq!(condition::join(parts(0), None), None);
-    assert_eq!(condition::join(parts(1), None).as_deref(), Some("(c0)"));
-    assert_eq!(
-        condition::join(parts(2), Some(ConditionalOperator::Or)).as_deref(),
-        Some("(c0) OR (c1)")
-    );
-    assert_eq!(
-        condition::join(parts(3), None).as_deref(),
-        Some("((c0) AND (c1)) AND (c2)")
-    );
-    assert_eq!(
-        condition::join(parts(5), None).as_deref(),
-        Some("(((c0) AND (c1)) AND ((c2) AND (c3))) AND (c4)")
-    );
-    // 100,000 conditions nest 17 parentheses deep (log2), not 100,000.
-    let joined = condition::join(parts(100_000), None).unwrap_or_default();
-    let mut depth = 0usize;
-    let mut deepest = 0;
-    for b in joined.bytes() {
-        match b {
-            b'(' => depth += 1,
-            b')' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        deepest = deepest.max(depth);
+/// A condition with every AND and OR in parentheses and the others' left out: its shape.
+fn shape(c: &crate::expr::ast::Condition) -> String {
+    use crate::expr::ast::Condition as C;
+    match c {
+        C::And(a, b) => format!("({} AND {})", shape(a), shape(b)),
+        C::Or(a, b) => format!("({} OR {})", shape(a), shape(b)),
+        C::Paren(inner) => shape(inner),
+        other => other.to_string(),
     }
-    assert_eq!(deepest, 17);
 }
 
-/// The tree `join` writes in one pass is the one pairing neighbours level by level gives.
-#[test]
-fn conditions_join_as_level_by_level_pairing_would() {
-    fn paired(parts: Vec<String>) -> String {
-        let mut level: Vec<String> = parts.into_iter().map(|p| format!("({p})")).collect();
-        while level.len() > 1 {
-            let last = level.len() == 2;
-            let mut next = Vec::new();
-            let mut conditions = level.into_iter();
-            while let Some(left) = conditions.next() {
-                next.push(match conditions.next() {
-                    Some(right) if last => format!("{left} AND {right}"),
-                    Some(right) => format!("({left} AND {right})"),
-                    None => left,
-                });
-            }
-            level = next;
-        }
-        level.pop().unwrap_or_default()
+fn depth(c: &crate::expr::ast::Condition) -> usize {
+    use crate::expr::ast::Condition as C;
+    match c {
+        C::And(a, b) | C::Or(a, b) => 1 + depth(a).max(depth(b)),
+        C::Paren(inner) => depth(inner),
+        _ => 0,
     }
+}
+
+fn exists(i: usize) -> crate::expr::ast::Condition {
+    super::tree::call(
+        "attribute_exists",
+        vec![super::tree::attribute(&format!("c{i}"))],
+    )
+}
+
+#[test]
+fn conditions_join_as_a_balanced_tree() {
+    let parts = |n: usize| (0..n).map(exists).collect::<Vec<_>>();
+    assert_eq!(condition::join(parts(0), None), None);
+    let shown = |n: usize, op| condition::join(parts(n), op).map(|c| shape(&c));
+    assert_eq!(shown(1, None).as_deref(), Some("attribute_exists(c0)"));
+    assert_eq!(
+        shown(2, Some(ConditionalOperator::Or)).as_deref(),
+        Some("(attribute_exists(c0) OR attribute_exists(c1))")
+    );
+    assert_eq!(
+        shown(3, None).as_deref(),
+        Some("((attribute_exists(c0) AND attribute_exists(c1)) AND attribute_exists(c2))")
+    );
+    // 100,000 conditions nest 17 deep (log2), not 100,000.
+    let joined = condition::join(parts(100_000), None);
+    assert_eq!(joined.as_ref().map(depth), Some(17));
+}
+
+/// The tree `join` builds is the one the text oracle's balanced text parses to.
+#[test]
+fn conditions_join_as_the_text_translation_parses() {
     for n in 1..=300 {
-        let parts: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
-        assert_eq!(
-            condition::join(parts.clone(), None),
-            Some(paired(parts)),
-            "{n} conditions"
-        );
+        let texts: Vec<String> = (0..n).map(|i| format!("attribute_exists(c{i})")).collect();
+        let text = text::join(texts, None).unwrap_or_default();
+        let parsed = crate::expr::parser::parse_condition(&text).map(|p| shape(&p.tree));
+        let built = condition::join((0..n).map(exists).collect(), None).map(|c| shape(&c));
+        assert_eq!(parsed.ok(), built, "{n} conditions");
     }
 }

@@ -1,0 +1,38 @@
+//! The pieces of the trees a legacy parameter stands for: its attribute names are
+//! [`Name::Attribute`]s and its values [`Operand::Literal`]s, so the tree needs neither text nor
+//! placeholders.
+
+use dynomodel::AttributeValue;
+
+use crate::expr::ast::{Condition, Function, Name, Operand, Path, PathElement};
+
+/// The top-level attribute `name` as a path (a legacy name is one attribute, dots and brackets
+/// included).
+pub(super) fn path(name: &str) -> Path {
+    Path {
+        elements: vec![PathElement::Name(Name::Attribute(name.to_owned()))],
+    }
+}
+
+/// The top-level attribute `name` as an operand.
+pub(super) fn attribute(name: &str) -> Operand {
+    Operand::Path(path(name))
+}
+
+/// A request's value as an operand.
+pub(super) fn literal(value: &AttributeValue) -> Operand {
+    Operand::Literal(Box::new(value.clone()))
+}
+
+/// The function `name` applied to `args`, as a condition.
+pub(super) fn call(name: &str, args: Vec<Operand>) -> Condition {
+    Condition::Function(function(name, args))
+}
+
+/// The function `name` applied to `args`.
+pub(super) fn function(name: &str, args: Vec<Operand>) -> Function {
+    Function {
+        name: name.to_owned(),
+        args,
+    }
+}
