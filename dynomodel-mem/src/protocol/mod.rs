@@ -220,7 +220,7 @@ pub async fn respond(
         "UpdateItem" => return item::update_item(backend, request, predecoded).await,
         "Query" => return item::query(backend, request, predecoded).await,
         "Scan" => return item::scan(backend, request, predecoded).await,
-        "BatchGetItem" => return batch::batch_get_item(backend, request).await,
+        "BatchGetItem" => return batch::batch_get_item(backend, request, predecoded).await,
         "BatchWriteItem" => return batch::batch_write_item(backend, request, predecoded).await,
         "TransactGetItems" => {
             return transact::transact_get_items(backend, request, predecoded).await

@@ -190,8 +190,24 @@ pub fn item_to_json(item: &Item) -> Value {
     )
 }
 
+/// Whether a BatchGetItem key's spelling (its JSON text as sent) matters: when its values are all
+/// scalars, one of them a number. Two such keys equal in value may be spelled apart (`1e3`, `1000`),
+/// which DynamoDB does not count as duplicates (see `batch.rs`); keys of strings and binaries are
+/// spelled alike when equal, and other keys are never valid.
+pub(super) fn spelling_matters<'a>(values: impl Iterator<Item = &'a AttributeValue>) -> bool {
+    let mut number = false;
+    for value in values {
+        match value {
+            AttributeValue::N(_) => number = true,
+            AttributeValue::S(_) | AttributeValue::B(_) => {}
+            _ => return false,
+        }
+    }
+    number
+}
+
 /// Appends `bytes` in base64, as a JSON string (base64 needs no escaping).
-fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(super) fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
     let start = out.len();
     // `None` only for a length beyond `usize`, which no slice in memory has.

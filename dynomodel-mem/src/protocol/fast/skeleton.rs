@@ -8,7 +8,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
-use super::value::{anomaly, sorted, Av};
+use super::value::{anomaly, sorted, spelled_key, Av, SpelledAv};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
 
@@ -20,15 +20,24 @@ pub(super) struct Seed<'b> {
     service: &'static Service,
     shape: usize,
     slots: &'b mut Vec<Slot>,
+    /// Maps of attribute values are BatchGetItem keys, kept with their spellings ([`Slot::Key`]).
+    keys: bool,
 }
 
 impl<'b> Seed<'b> {
-    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`.
-    pub(super) fn new(service: &'static Service, shape: usize, slots: &'b mut Vec<Slot>) -> Self {
+    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`;
+    /// `keys`: the request's maps of attribute values are BatchGetItem keys.
+    pub(super) fn new(
+        service: &'static Service,
+        shape: usize,
+        slots: &'b mut Vec<Slot>,
+        keys: bool,
+    ) -> Self {
         Seed {
             service,
             shape,
             slots,
+            keys,
         }
     }
 
@@ -37,6 +46,7 @@ impl<'b> Seed<'b> {
             service: self.service,
             shape,
             slots: self.slots,
+            keys: self.keys,
         }
     }
 }
@@ -183,6 +193,18 @@ impl<'de> Visitor<'de> for Marked<'_> {
             return Ok(Predecoded::mark(self.seed.slots, Slot::Value(value)));
         };
         let service = self.seed.service;
+        if self.seed.keys {
+            let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+            while let Some(name) = map.next_key::<String>()? {
+                if !model::key_is_valid(service, key_shape, &name) {
+                    return Err(A::Error::custom(anomaly()));
+                }
+                let (value, text) = map.next_value_seed(SpelledAv)?;
+                members.push((name, value, text));
+            }
+            let (key, spelling) = spelled_key(members);
+            return Ok(Predecoded::mark(self.seed.slots, Slot::Key(key, spelling)));
+        }
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(service, key_shape, &name) {
