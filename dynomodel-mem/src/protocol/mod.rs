@@ -62,6 +62,7 @@ mod tags;
 #[cfg(test)]
 mod tests;
 mod transact;
+mod tree;
 mod ttl;
 mod types;
 mod update_table;
@@ -271,7 +272,7 @@ pub async fn respond(
 fn exact_request(operation: &str, body: &[u8]) -> WireResult<Map<String, Value>> {
     // DynamoDB parses before it validates: malformed JSON (or an empty body) is a bare
     // SerializationException without a message.
-    let parsed: Value = serde_json::from_slice(body).map_err(|_| Fault::Serialization(None))?;
+    let parsed = tree::parse(body).map_err(|_| Fault::Serialization(None))?;
     let request = match parsed {
         Value::Object(map) => map,
         Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),

@@ -6,8 +6,6 @@
 //! applies DynamoDB's rules and messages to it; only what [`AttributeValue`] cannot hold is rejected here:
 //! a value with no type or several, an `N` that is not a number, `NULL` other than `true`.
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
 use dynomodel::{AttributeValue, Item, Number};
 use serde_json::{Map, Value};
@@ -142,11 +140,11 @@ pub(super) fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<It
 
 /// Decodes the entries of a JSON object as attribute values.
 pub(super) fn parse_fields(fields: &Map<String, Value>, d: &mut Decoder) -> WireResult<Item> {
-    let mut item = BTreeMap::new();
-    for (name, v) in fields {
-        item.insert(name.clone(), parse_attribute_value(v, d)?);
-    }
-    Ok(item)
+    // Built from the sorted members at once rather than by a tree insert per member.
+    fields
+        .iter()
+        .map(|(name, v)| Ok((name.clone(), parse_attribute_value(v, d)?)))
+        .collect()
 }
 
 fn b64(bytes: &[u8]) -> Value {
