@@ -378,12 +378,13 @@ impl<'a> Members<'a> {
     /// The constraint path of the member `name`: DynamoDB names members in lower camel case, after the
     /// path of the structure that holds them (`tableName`, `transactItems.1.member.put.tableName`).
     pub(crate) fn path_of(&self, name: &str) -> String {
-        let member = types::lower_first(name);
-        if self.path.is_empty() {
-            member
-        } else {
-            format!("{}.{member}", self.path)
+        let mut path = String::with_capacity(self.path.len() + 1 + name.len());
+        if !self.path.is_empty() {
+            path.push_str(&self.path);
+            path.push('.');
         }
+        types::push_lower_first(&mut path, name);
+        path
     }
 
     /// A member; JSON `null` counts as absent (as in DynamoDB).
@@ -487,7 +488,12 @@ pub(crate) fn each_structure<'a, T>(
 ) -> WireResult<Vec<T>> {
     let mut out = Vec::with_capacity(elements.len());
     for (i, element) in elements.iter().enumerate() {
-        let path = format!("{list_path}.{}.member", i + 1);
+        // Built by hand: `format!` was a tenth of decoding a request of many small elements.
+        let mut path = String::with_capacity(list_path.len() + 16);
+        path.push_str(list_path);
+        path.push('.');
+        types::push_index(&mut path, i + 1);
+        path.push_str(".member");
         match types::structure(element)? {
             Some(fields) => out.push(decode(Members::at(fields, path), d)?),
             None => d.null(&path),

@@ -197,7 +197,8 @@ impl<'de> Visitor<'de> for Marked<'_> {
         };
         let service = self.seed.service;
         if self.seed.keys {
-            let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+            // A key has one or two members.
+            let mut members = Vec::with_capacity(2);
             while let Some(name) = map.next_key::<String>()? {
                 if !model::key_is_valid(service, key_shape, &name) {
                     return Err(A::Error::custom(anomaly()));

@@ -201,15 +201,18 @@ pub(super) fn sorted(members: Vec<(String, AttributeValue)>) -> BTreeMap<String,
 pub(super) fn spelled_key(
     mut members: Vec<(String, AttributeValue, Option<String>)>,
 ) -> (Item, Option<Vec<u8>>) {
-    // A stable sort, then the last of each run of equal names.
-    members.sort_by(|a, b| a.0.cmp(&b.0));
-    members.dedup_by(|later, earlier| {
-        let same = later.0 == earlier.0;
-        if same {
-            std::mem::swap(later, earlier);
-        }
-        same
-    });
+    // A stable sort, then the last of each run of equal names (a key of one member, the usual
+    // one, is sorted already).
+    if members.len() > 1 {
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        members.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                std::mem::swap(later, earlier);
+            }
+            same
+        });
+    }
     let spelling = spelling_matters(members.iter().map(|(_, value, _)| value)).then(|| {
         let mut out = Vec::with_capacity(32 * members.len());
         out.push(b'{');

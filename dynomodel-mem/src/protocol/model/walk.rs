@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::quirks::{Quirks, Skip};
 use super::{matches, Bounds, Kind, Member, Service};
-use crate::protocol::types::{self, lower_first};
+use crate::protocol::types::{self, lower_first, push_index, push_lower_first};
 use crate::protocol::{Decoder, WireResult};
 
 /// The shape whose values are the engine's business (`value.rs`: their own messages for empty,
@@ -395,32 +395,6 @@ impl Walk<'_> {
             ));
         }
     }
-}
-
-/// Appends `name` with its first character in lower case: a member's name in a path.
-fn push_lower_first(path: &mut String, name: &str) {
-    let mut chars = name.chars();
-    if let Some(first) = chars.next() {
-        path.extend(first.to_lowercase());
-        path.push_str(chars.as_str());
-    }
-}
-
-/// Appends the decimal digits of `n`: a list position in a path.
-fn push_index(path: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        // A digit: `rest % 10` is below 10.
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    path.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// Whether a (well-typed) value breaks the constraints of its shape itself.
