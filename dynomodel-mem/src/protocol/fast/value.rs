@@ -39,7 +39,7 @@ impl<'de> Visitor<'de> for Av {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
-        read(map, None)
+        read::<A, false>(map, &mut None)
     }
 }
 
@@ -65,30 +65,29 @@ impl<'de> Visitor<'de> for SpelledAv {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let mut text = None;
-        let value = read(map, Some(&mut text))?;
+        let value = read::<A, true>(map, &mut text)?;
         Ok((value, text))
     }
 }
 
-/// The members of an attribute value's object; an `N`'s text is kept in `number_text` when given.
-fn read<'de, A: MapAccess<'de>>(
+/// The members of an attribute value's object; with `SPELLED`, an `N`'s text is kept in
+/// `number_text` (a constant, so that the values of other requests pay nothing for it).
+fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
     mut map: A,
-    number_text: Option<&mut Option<String>>,
+    number_text: &mut Option<String>,
 ) -> Result<AttributeValue, A::Error> {
     let Some(tag) = map.next_key_seed(TagSeed)? else {
         return Err(A::Error::custom(anomaly()));
     };
     let value = match tag {
         Tag::S => AttributeValue::S(map.next_value()?),
-        Tag::N => match number_text {
-            None => AttributeValue::N(map.next_value_seed(NumberText)?),
-            Some(kept) => {
-                let text: String = map.next_value()?;
-                let number = Number::parse(&text).map_err(|_| A::Error::custom(anomaly()))?;
-                *kept = Some(text);
-                AttributeValue::N(number)
-            }
-        },
+        Tag::N if SPELLED => {
+            let text: String = map.next_value()?;
+            let number = Number::parse(&text).map_err(|_| A::Error::custom(anomaly()))?;
+            *number_text = Some(text);
+            AttributeValue::N(number)
+        }
+        Tag::N => AttributeValue::N(map.next_value_seed(NumberText)?),
         Tag::B => AttributeValue::B(map.next_value_seed(BlobText)?),
         Tag::Bool => AttributeValue::Bool(map.next_value()?),
         Tag::Null => {
