@@ -21,7 +21,7 @@ pub(crate) mod validate;
 #[cfg(test)]
 mod tests;
 
-use crate::storage::java_order::java_hash_set_order;
+use crate::storage::java_order::java_hash_set_order_of_distinct;
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{AttributeValue, Error};
@@ -180,7 +180,8 @@ pub(crate) struct Usage {
 /// was used: "Value provided in ExpressionAttributeNames unused in expressions: keys: {#x}" (names are
 /// checked first, as DynamoDB does). Not prefixed: it is about the request, not one expression.
 pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Result<(), Error> {
-    let unused_names = java_hash_set_order(
+    // A map's keys, distinct.
+    let unused_names = java_hash_set_order_of_distinct(
         placeholders
             .names
             .keys()
@@ -193,7 +194,7 @@ pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Re
             unused_names.join(", ")
         )));
     }
-    let unused_values = java_hash_set_order(
+    let unused_values = java_hash_set_order_of_distinct(
         placeholders
             .values
             .keys()

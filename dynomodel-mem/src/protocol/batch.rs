@@ -56,7 +56,7 @@ use dynomodel::backend::{
     Backend, BatchGetItemInput, BatchGetItemOutput, BatchWriteItemInput, BatchWriteItemOutput,
     KeysAndAttributes, WriteRequest,
 };
-use dynomodel::{AttributeValue, Item};
+use dynomodel::Item;
 use serde_json::{Map, Value};
 
 use super::capacity::{
@@ -68,7 +68,7 @@ use super::item::{names, required_item};
 use super::json::{self, Array, Object};
 use super::legacy::attributes_to_get;
 use super::types::{list, structure};
-use super::value::{parse_item, write_item, SEVERAL_TYPES};
+use super::value::{parse_item, spelling_matters, write_item, SEVERAL_TYPES};
 use super::{each_structure, Decoder, Members, WireResult};
 
 /// One table's `KeysAndAttributes`, at `requestItems.<table>.member`.
@@ -78,14 +78,18 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
     match m.list("Keys")? {
         None => d.null(&keys_path),
         Some(elements) => {
+            let mut spellings = Vec::with_capacity(elements.len());
             for (i, element) in elements.iter().enumerate() {
-                match parse_item(element, d)? {
-                    Some(key) => keys.push(key),
+                match key_as_sent(element, d)? {
+                    Some((key, spelling)) => {
+                        keys.push(key);
+                        spellings.push(spelling);
+                    }
                     None => d.null(&format!("{keys_path}.{}.member", i + 1)),
                 }
             }
             if keys.len() == elements.len() {
-                keys = without_respellings(keys, elements);
+                keys = without_respellings(keys, &spellings);
             }
         }
     }
@@ -98,27 +102,48 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
     })
 }
 
-/// `keys` (decoded from `sent`, one for one) less the keys equal in value to an earlier one but
-/// spelled apart (`{"N": "1e3"}` after `{"N": "1000"}`): DynamoDB refuses only keys sent identically
-/// ("Provided list of item keys contains duplicates"), and reads an item named twice once (the
-/// service's recorded answer; DynamoDB Local 3.3.1 answers alike). A typed request holds each number in one canonical
-/// form and cannot tell the spellings apart, so the respelled key is dropped here, and a key sent
-/// twice identically is left for the backend to refuse. Only keys with a number are looked at.
-fn without_respellings(keys: Vec<Item>, sent: &[Value]) -> Vec<Item> {
-    let numeric = |key: &Item| key.values().any(|v| matches!(v, AttributeValue::N(_)));
-    if !keys.iter().any(numeric) {
+/// The key `sent` (an element of `Keys`), with its spelling where that matters
+/// ([`spelling_matters`]): the JSON text serde_json prints for it. `None` for `null`. A key decoded
+/// in one pass has its spelling made as it was read (`fast`), to the same bytes.
+pub(super) fn key_as_sent(
+    sent: &Value,
+    d: &mut Decoder,
+) -> WireResult<Option<(Item, Option<Vec<u8>>)>> {
+    if let Some(decoded) = d.predecoded.key(sent) {
+        return decoded.map(Some);
+    }
+    let Some(key) = parse_item(sent, d)? else {
+        return Ok(None);
+    };
+    let spelling = spelling_matters(key.values()).then(|| {
+        let mut out = Vec::new();
+        json::value(&mut out, sent);
+        out
+    });
+    Ok(Some((key, spelling)))
+}
+
+/// `keys` less the keys equal in value to an earlier one but spelled apart (`{"N": "1e3"}` after
+/// `{"N": "1000"}`; `spellings` are the keys' own, see [`key_as_sent`]): DynamoDB refuses only keys
+/// sent identically ("Provided list of item keys contains duplicates"), and reads an item named twice
+/// once (the service's recorded answer; DynamoDB Local 3.3.1 answers alike). A typed request holds
+/// each number in one canonical form and cannot tell the spellings apart, so the respelled key is
+/// dropped here, and a key sent twice identically is left for the backend to refuse. Only keys with
+/// a spelling (a number among scalars) are looked at.
+fn without_respellings(keys: Vec<Item>, spellings: &[Option<Vec<u8>>]) -> Vec<Item> {
+    if spellings.iter().all(Option::is_none) {
         return keys;
     }
     let mut values = HashSet::with_capacity(keys.len());
-    let mut spellings = HashSet::with_capacity(keys.len());
+    let mut seen = HashSet::with_capacity(keys.len());
     let respelled: Vec<bool> = keys
         .iter()
-        .zip(sent)
-        .map(|(key, sent)| {
-            let Some(form) = crate::ops::batch::hashable(key).filter(|_| numeric(key)) else {
+        .zip(spellings)
+        .map(|(key, spelling)| {
+            let (Some(spelling), Some(form)) = (spelling, crate::ops::batch::hashable(key)) else {
                 return false;
             };
-            let first_spelling = spellings.insert(sent.to_string());
+            let first_spelling = seen.insert(spelling.as_slice());
             let first_value = values.insert(form);
             first_spelling && !first_value
         })
@@ -132,9 +157,10 @@ fn without_respellings(keys: Vec<Item>, sent: &[Value]) -> Vec<Item> {
 pub(super) async fn batch_get_item(
     backend: &dyn Backend,
     request: &Map<String, Value>,
+    predecoded: Predecoded,
 ) -> WireResult<Vec<u8>> {
     let m = Members::new(request);
-    let mut d = Decoder::default();
+    let mut d = Decoder::with(predecoded);
     let return_consumed_capacity = return_consumed_capacity(&m, &mut d)?;
     let Some(tables) = m.map("RequestItems")? else {
         // Answered as an empty map is, before any member constraint (see the module docs).
@@ -338,25 +364,27 @@ fn write_write_request(out: &mut Vec<u8>, write: &WriteRequest) {
 #[cfg(test)]
 mod tests {
     use dynomodel::{AttributeValue, Item};
-    use serde_json::{json, Value};
+    use serde_json::json;
 
-    use super::without_respellings;
+    use super::{key_as_sent, without_respellings};
+    use crate::protocol::Decoder;
 
-    fn key(n: &str) -> (Item, Value) {
-        let number = n.parse().expect("a number");
-        (
-            Item::from([("p".to_owned(), AttributeValue::N(number))]),
-            json!({"p": {"N": n}}),
-        )
+    fn key(n: &str) -> (Item, Option<Vec<u8>>) {
+        let sent = json!({"p": {"N": n}});
+        key_as_sent(&sent, &mut Decoder::default())
+            .expect("a key")
+            .expect("not null")
     }
 
     #[test]
     fn respelled_numbers_are_dropped_identical_ones_kept() {
-        let (keys, sent): (Vec<Item>, Vec<Value>) = ["1000", "1e3", "7", "1000", "1E3"]
-            .map(key)
-            .into_iter()
-            .unzip();
-        let kept = without_respellings(keys.clone(), &sent);
+        let (keys, spellings): (Vec<Item>, Vec<Option<Vec<u8>>>) =
+            ["1000", "1e3", "7", "1000", "1E3"]
+                .map(key)
+                .into_iter()
+                .unzip();
+        assert_eq!(spellings[1].as_deref(), Some(&br#"{"p":{"N":"1e3"}}"#[..]));
+        let kept = without_respellings(keys.clone(), &spellings);
         // The first spelling of 1000, 7, and 1000 sent again (the backend refuses the pair).
         assert_eq!(
             kept,
@@ -364,8 +392,12 @@ mod tests {
         );
         // Keys without a number are left as they are.
         let text = Item::from([("p".to_owned(), AttributeValue::S("a".into()))]);
-        let sent = [json!({"p": {"S": "a"}}), json!({"p": {"S": "a"}})];
+        let sent = json!({"p": {"S": "a"}});
+        let (decoded, spelling) = key_as_sent(&sent, &mut Decoder::default())
+            .expect("a key")
+            .expect("not null");
+        assert_eq!((&decoded, &spelling), (&text, &None));
         let both = vec![text.clone(), text];
-        assert_eq!(without_respellings(both.clone(), &sent), both);
+        assert_eq!(without_respellings(both.clone(), &[None, None]), both);
     }
 }

@@ -81,13 +81,13 @@ pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNam
     let Some(fields) = m.map("ExpressionAttributeNames")? else {
         return Ok(None);
     };
-    let mut out = ExpressionAttributeNames::new();
-    for (k, v) in fields {
-        if !v.is_null() {
-            out.insert(k.clone(), string(v)?);
-        }
-    }
-    Ok(Some(out))
+    // Built from the map's sorted entries at once rather than by a tree insert per entry.
+    fields
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| Ok((k.clone(), string(v)?)))
+        .collect::<WireResult<_>>()
+        .map(Some)
 }
 
 /// A single-item operation's response: `Attributes` (or GetItem's `Item`) when there is one,

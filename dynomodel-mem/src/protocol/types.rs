@@ -186,6 +186,32 @@ pub(super) fn lower_first(name: &str) -> String {
     }
 }
 
+/// Appends `name` with its first character in lower case: a member's name in a path.
+pub(super) fn push_lower_first(path: &mut String, name: &str) {
+    let mut chars = name.chars();
+    if let Some(first) = chars.next() {
+        path.extend(first.to_lowercase());
+        path.push_str(chars.as_str());
+    }
+}
+
+/// Appends the decimal digits of `n`: a list position in a path.
+pub(super) fn push_index(path: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        // A digit: `rest % 10` is below 10.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    path.extend(digits[at..].iter().map(|&d| char::from(d)));
+}
+
 /// Maps `text` through `allowed`; records DynamoDB's enum constraint error and returns `None` otherwise.
 pub(super) fn enum_value<T: Copy>(
     text: &str,

@@ -6,8 +6,6 @@
 //! applies DynamoDB's rules and messages to it; only what [`AttributeValue`] cannot hold is rejected here:
 //! a value with no type or several, an `N` that is not a number, `NULL` other than `true`.
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
 use dynomodel::{AttributeValue, Item, Number};
 use serde_json::{Map, Value};
@@ -142,11 +140,11 @@ pub(super) fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<It
 
 /// Decodes the entries of a JSON object as attribute values.
 pub(super) fn parse_fields(fields: &Map<String, Value>, d: &mut Decoder) -> WireResult<Item> {
-    let mut item = BTreeMap::new();
-    for (name, v) in fields {
-        item.insert(name.clone(), parse_attribute_value(v, d)?);
-    }
-    Ok(item)
+    // Built from the sorted members at once rather than by a tree insert per member.
+    fields
+        .iter()
+        .map(|(name, v)| Ok((name.clone(), parse_attribute_value(v, d)?)))
+        .collect()
 }
 
 fn b64(bytes: &[u8]) -> Value {
@@ -190,8 +188,24 @@ pub fn item_to_json(item: &Item) -> Value {
     )
 }
 
+/// Whether a BatchGetItem key's spelling (its JSON text as sent) matters: when its values are all
+/// scalars, one of them a number. Two such keys equal in value may be spelled apart (`1e3`, `1000`),
+/// which DynamoDB does not count as duplicates (see `batch.rs`); keys of strings and binaries are
+/// spelled alike when equal, and other keys are never valid.
+pub(super) fn spelling_matters<'a>(values: impl Iterator<Item = &'a AttributeValue>) -> bool {
+    let mut number = false;
+    for value in values {
+        match value {
+            AttributeValue::N(_) => number = true,
+            AttributeValue::S(_) | AttributeValue::B(_) => {}
+            _ => return false,
+        }
+    }
+    number
+}
+
 /// Appends `bytes` in base64, as a JSON string (base64 needs no escaping).
-fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(super) fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
     out.push(b'"');
     let start = out.len();
     // `None` only for a length beyond `usize`, which no slice in memory has.

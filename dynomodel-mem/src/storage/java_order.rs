@@ -22,11 +22,25 @@ fn java_string_hash(s: &str) -> u32 {
 /// the relative order of the entries of a bucket, so the final order is by bucket, then by insertion.
 /// (Buckets turn into trees only past 8 collisions in a table of 64+, far beyond these messages.)
 ///
-/// Linear in the names plus a sort: a request can list hundreds of thousands of unused placeholders,
-/// and removing duplicates by scanning the names kept so far made one such request take minutes.
+/// Linear in the names: a request can list hundreds of thousands of unused placeholders, and removing
+/// duplicates by scanning the names kept so far made one such request take minutes.
 pub(crate) fn java_hash_set_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut seen = HashSet::new();
-    let mut unique: Vec<&str> = names.into_iter().filter(|n| seen.insert(*n)).collect();
+    let names: Vec<&str> = names.into_iter().collect();
+    let mut seen = HashSet::with_capacity(names.len());
+    let unique = names.into_iter().filter(|n| seen.insert(*n)).collect();
+    in_bucket_order(unique)
+}
+
+/// [`java_hash_set_order`] of names known to be distinct (a map's keys), without the set that
+/// removes duplicates (which was half the cost of ordering many names).
+pub(crate) fn java_hash_set_order_of_distinct<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
+    in_bucket_order(names.into_iter().collect())
+}
+
+/// `unique` in bucket order, insertion order within a bucket.
+fn in_bucket_order(unique: Vec<&str>) -> Vec<&str> {
     let mut capacity = 16usize;
     while unique.len() * 4 > capacity * 3 {
         capacity *= 2;
@@ -35,9 +49,24 @@ pub(crate) fn java_hash_set_order<'a>(names: impl IntoIterator<Item = &'a str>) 
         let h = java_string_hash(name);
         ((h ^ (h >> 16)) as usize) & (capacity - 1)
     };
-    // A stable sort keeps insertion order within a bucket; each name is hashed once.
-    unique.sort_by_cached_key(|name| bucket(name));
-    unique
+    // A counting sort by bucket: stable, and linear (the table has fewer than 3 buckets a name).
+    let buckets: Vec<usize> = unique.iter().map(|name| bucket(name)).collect();
+    let mut next = vec![0usize; capacity];
+    for &b in &buckets {
+        next[b] += 1;
+    }
+    let mut start = 0;
+    for slot in &mut next {
+        let count = *slot;
+        *slot = start;
+        start += count;
+    }
+    let mut ordered = vec![""; unique.len()];
+    for (name, b) in unique.into_iter().zip(buckets) {
+        ordered[next[b]] = name;
+        next[b] += 1;
+    }
+    ordered
 }
 
 #[cfg(test)]
@@ -63,5 +92,26 @@ mod tests {
         assert_eq!(java_hash_set_order(["list", "é"]), ["é", "list"]);
         assert_eq!(java_hash_set_order(["data", "a"]), ["a", "data"]);
         assert_eq!(java_hash_set_order(["b", "a", "b"]), ["a", "b"]);
+        assert_eq!(
+            java_hash_set_order_of_distinct(["list", "é"]),
+            ["é", "list"]
+        );
+    }
+
+    #[test]
+    fn names_of_one_bucket_keep_their_order_past_resizes() {
+        // "Aa" and "BB" share a hash; 40 names make the table grow twice (to 64 buckets).
+        let mut names: Vec<String> = (0..38).map(|i| format!("n{i}")).collect();
+        names.insert(5, "BB".into());
+        names.insert(20, "Aa".into());
+        let ordered = java_hash_set_order_of_distinct(names.iter().map(String::as_str));
+        let at = |name: &str| ordered.iter().position(|n| *n == name);
+        assert!(at("BB") < at("Aa"));
+        assert_eq!(ordered.len(), names.len());
+        let bucket = |name: &str| {
+            let h = java_string_hash(name);
+            (h ^ (h >> 16)) & 63
+        };
+        assert!(ordered.windows(2).all(|w| bucket(w[0]) <= bucket(w[1])));
     }
 }

@@ -19,8 +19,9 @@
 //! that is not JSON at all is answered at once (the exact parse would fail where this one did: both
 //! are serde_json's parser over the same bytes), without a second parse.
 //!
-//! Not taken for BatchGetItem (its decoder compares the keys' JSON spellings, which a marker hides)
-//! nor for the operations without attribute values, whose requests are small.
+//! BatchGetItem's keys are kept with their spellings where these matter ([`Slot::Key`]): its decoder
+//! tells keys sent alike from keys equal in value but spelled apart. Not taken for the operations
+//! without attribute values, whose requests are small.
 
 mod skeleton;
 mod value;
@@ -41,6 +42,7 @@ const OPERATIONS: &[&str] = &[
     "UpdateItem",
     "Query",
     "Scan",
+    "BatchGetItem",
     "BatchWriteItem",
     "TransactGetItems",
     "TransactWriteItems",
@@ -74,7 +76,8 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
     };
     let mut slots = Vec::new();
     let mut parser = serde_json::Deserializer::from_slice(body);
-    let parsed = skeleton::Seed::new(service, input, &mut slots)
+    let keys = operation == "BatchGetItem";
+    let parsed = skeleton::Seed::new(service, input, &mut slots, keys)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton));
     match parsed {
@@ -108,6 +111,8 @@ pub(crate) struct Predecoded {
 enum Slot {
     Value(AttributeValue),
     Item(Item),
+    /// A BatchGetItem key, with its spelling where it matters (see `value::spelled_key`).
+    Key(Item, Option<Vec<u8>>),
     /// Taken by the decoder already.
     Taken,
 }
@@ -125,6 +130,14 @@ impl Predecoded {
     pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Item>> {
         match self.take(v)? {
             Slot::Item(item) => Some(Ok(item)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// The BatchGetItem key `v` stands for, with its spelling, if `v` is a marker.
+    pub(crate) fn key(&mut self, v: &Value) -> Option<WireResult<(Item, Option<Vec<u8>>)>> {
+        match self.take(v)? {
+            Slot::Key(key, spelling) => Some(Ok((key, spelling))),
             _ => Some(Err(lost(v))),
         }
     }

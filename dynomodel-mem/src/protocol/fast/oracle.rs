@@ -7,6 +7,7 @@ use std::cell::Cell;
 use serde_json::Value;
 
 use super::{Outcome, Predecoded, Slot};
+use crate::protocol::batch::key_as_sent;
 use crate::protocol::value::{parse_attribute_value, parse_item};
 use crate::protocol::{exact_request, Decoder};
 
@@ -73,6 +74,11 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                 Some(Slot::Item(fast)) => {
                     let decoded = parse_item(exact, &mut d).and_then(|v| d.finish(v));
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
+                }
+                Some(Slot::Key(fast, spelling)) => {
+                    let decoded = key_as_sent(exact, &mut d).and_then(|v| d.finish(v));
+                    let fast = (fast.clone(), spelling.clone());
+                    assert_eq!(decoded, Ok(Some(fast)), "{operation}: at {exact}");
                 }
                 _ => panic!("{operation}: marker {n} stands for nothing"),
             }

@@ -8,7 +8,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
-use super::value::{anomaly, sorted, Av};
+use super::value::{anomaly, sorted, spelled_key, Av, SpelledAv};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
 
@@ -20,15 +20,24 @@ pub(super) struct Seed<'b> {
     service: &'static Service,
     shape: usize,
     slots: &'b mut Vec<Slot>,
+    /// Maps of attribute values are BatchGetItem keys, kept with their spellings ([`Slot::Key`]).
+    keys: bool,
 }
 
 impl<'b> Seed<'b> {
-    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`.
-    pub(super) fn new(service: &'static Service, shape: usize, slots: &'b mut Vec<Slot>) -> Self {
+    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`;
+    /// `keys`: the request's maps of attribute values are BatchGetItem keys.
+    pub(super) fn new(
+        service: &'static Service,
+        shape: usize,
+        slots: &'b mut Vec<Slot>,
+        keys: bool,
+    ) -> Self {
         Seed {
             service,
             shape,
             slots,
+            keys,
         }
     }
 
@@ -37,6 +46,7 @@ impl<'b> Seed<'b> {
             service: self.service,
             shape,
             slots: self.slots,
+            keys: self.keys,
         }
     }
 }
@@ -150,12 +160,15 @@ impl<'de> Visitor<'de> for Entries<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
         while let Some(key) = map.next_key::<String>()? {
             let value = map.next_value_seed(self.seed.at(self.value))?;
-            out.insert(key, value);
+            entries.push((key, value));
         }
-        Ok(Value::Object(out))
+        // Sorted and built at once, as `value::sorted` builds an item (a tree insert per entry was
+        // half the cost of a large `ExpressionAttributeNames`); of entries of the same key the last
+        // one is kept, as serde_json's `Value` keeps it for the exact path.
+        Ok(Value::Object(entries.into_iter().collect()))
     }
 }
 
@@ -183,6 +196,19 @@ impl<'de> Visitor<'de> for Marked<'_> {
             return Ok(Predecoded::mark(self.seed.slots, Slot::Value(value)));
         };
         let service = self.seed.service;
+        if self.seed.keys {
+            // A key has one or two members.
+            let mut members = Vec::with_capacity(2);
+            while let Some(name) = map.next_key::<String>()? {
+                if !model::key_is_valid(service, key_shape, &name) {
+                    return Err(A::Error::custom(anomaly()));
+                }
+                let (value, text) = map.next_value_seed(SpelledAv)?;
+                members.push((name, value, text));
+            }
+            let (key, spelling) = spelled_key(members);
+            return Ok(Predecoded::mark(self.seed.slots, Slot::Key(key, spelling)));
+        }
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(service, key_shape, &name) {

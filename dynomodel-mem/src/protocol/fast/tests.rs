@@ -162,7 +162,7 @@ fn request(r: &mut Rng) -> (&'static str, String) {
     let mut body = String::new();
     let key = |r: &mut Rng| format!(r#"{{"S":"{}"}}"#, r.pick(&["k", "q"]));
     let sk = |r: &mut Rng| format!(r#"{{"N":"{}"}}"#, r.pick(&["1", "2", "3"]));
-    let operation = match r.below(8) {
+    let operation = match r.below(9) {
         0 => {
             let (k, s) = (key(r), sk(r));
             body.push_str(r#"{"TableName":"tbl","Item":"#);
@@ -212,6 +212,10 @@ fn request(r: &mut Rng) -> (&'static str, String) {
             "TransactWriteItems"
         }
         6 => {
+            batch_get(r, &mut body);
+            "BatchGetItem"
+        }
+        7 => {
             body.push_str(r#"{"Statement":"SELECT * FROM tbl WHERE pk = ?","Parameters":["#);
             value(r, 1, &mut body);
             body.push_str("]}");
@@ -228,6 +232,45 @@ fn request(r: &mut Rng) -> (&'static str, String) {
         }
     };
     (operation, body)
+}
+
+/// A BatchGetItem of a few keys, numbers spelled in several ways (`1e3`, `1000`, `1E3`), some sent
+/// twice alike, some keys of the wrong types, and now and then a second table or a projection.
+fn batch_get(r: &mut Rng, body: &mut String) {
+    let key = |r: &mut Rng, body: &mut String| {
+        let pk = r.pick(&[
+            r#"{"S":"k"}"#,
+            r#"{"S":"q"}"#,
+            r#"{"N":"1"}"#,
+            r#"{"B":"AA=="}"#,
+        ]);
+        let sk = r.pick(&[
+            r#"{"N":"1"}"#,
+            r#"{"N":"1e3"}"#,
+            r#"{"N":"1000"}"#,
+            r#"{"N":"1E3"}"#,
+            r#"{"N":"0.1e4"}"#,
+            r#"{"S":"1"}"#,
+            r#"{"L":[]}"#,
+        ]);
+        write!(body, r#"{{"pk":{pk},"sk":{sk}}}"#).unwrap();
+    };
+    body.push_str(r#"{"RequestItems":{"tbl":{"Keys":["#);
+    for i in 0..1 + r.below(5) {
+        body.push_str(if i > 0 { "," } else { "" });
+        key(r, body);
+    }
+    body.push(']');
+    if r.below(3) == 0 {
+        body.push_str(r##","ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"}"##);
+    }
+    body.push('}');
+    if r.below(4) == 0 {
+        body.push_str(r#","other":{"Keys":["#);
+        key(r, body);
+        body.push_str("]}");
+    }
+    body.push_str("}}");
 }
 
 /// Breaks `body` slightly: one edit of the kinds a client gets wrong.
@@ -253,6 +296,9 @@ fn broken(r: &mut Rng, body: &str) -> String {
         ("]", "}"),
         (r#"{"M":{"#, r#"{"M":{"":{"S":"e"},"#),
         (r#"{"SS":[]}"#, r#"{"SS":[],"NS":[]}"#),
+        (r#""Keys":["#, r#""Keys":[null,"#),
+        (r#""Keys":["#, r#""Keys":{"#),
+        (r#""sk":"#, r#""sk":{"N":"2"},"sk":"#),
     ];
     let (from, to) = edits[r.below(edits.len())];
     let places: Vec<usize> = body.match_indices(from).map(|(i, _)| i).collect();
@@ -312,4 +358,37 @@ fn attribute_values_and_items_become_markers() {
     assert_eq!(skeleton["ReturnValues"], "ALL_OLD");
     assert_eq!(predecoded.slots.len(), 2);
     assert_same("PutItem", body);
+}
+
+#[test]
+fn batch_get_keys_are_decoded_in_one_pass_with_their_spellings() {
+    let key = |pk: &str, sk: &str| format!(r#"{{"pk":{{"S":"{pk}"}},"sk":{{"N":"{sk}"}}}}"#);
+    let cases = [
+        // Spelled apart: one read (the respelled key is dropped).
+        vec![key("k", "1000"), key("k", "1e3"), key("k", "1E3")],
+        // Sent alike: the backend's duplicate error.
+        vec![key("k", "1"), key("k", "2"), key("k", "1")],
+        // Both, and keys of strings only.
+        vec![key("k", "1e0"), key("k", "1"), key("k", "1e0")],
+        vec![r#"{"pk":{"S":"k"},"sk":{"S":"1"}}"#.to_owned(); 2],
+        // Members out of order and a member named twice spell as the exact path's tree prints.
+        vec![
+            r#"{"sk":{"N":"1e3"},"pk":{"S":"k"}}"#.to_owned(),
+            r#"{"pk":{"S":"x"},"sk":{"N":"1000"},"pk":{"S":"k"}}"#.to_owned(),
+        ],
+    ];
+    for keys in cases {
+        let body = format!(
+            r#"{{"RequestItems":{{"tbl":{{"Keys":[{}]}}}}}}"#,
+            keys.join(",")
+        );
+        assert!(
+            matches!(
+                decode("BatchGetItem", body.as_bytes()),
+                Outcome::Decoded(..)
+            ),
+            "{body}"
+        );
+        assert_same("BatchGetItem", body.as_bytes());
+    }
 }

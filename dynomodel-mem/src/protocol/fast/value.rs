@@ -5,12 +5,14 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use dynomodel::{AttributeValue, Number};
+use dynomodel::{AttributeValue, Item, Number};
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
+use crate::protocol::json;
 use crate::protocol::types::blob_text;
+use crate::protocol::value::{spelling_matters, write_base64};
 
 /// The text of the error by which a seed stops the one pass (never shown: the exact path answers).
 pub(super) fn anomaly() -> &'static str {
@@ -36,33 +38,75 @@ impl<'de> Visitor<'de> for Av {
         f.write_str("an attribute value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AttributeValue, A::Error> {
-        let Some(tag) = map.next_key_seed(TagSeed)? else {
-            return Err(A::Error::custom(anomaly()));
-        };
-        let value = match tag {
-            Tag::S => AttributeValue::S(map.next_value()?),
-            Tag::N => AttributeValue::N(map.next_value_seed(NumberText)?),
-            Tag::B => AttributeValue::B(map.next_value_seed(BlobText)?),
-            Tag::Bool => AttributeValue::Bool(map.next_value()?),
-            Tag::Null => {
-                if !map.next_value::<bool>()? {
-                    return Err(A::Error::custom(anomaly()));
-                }
-                AttributeValue::Null
-            }
-            Tag::Ss => AttributeValue::Ss(map.next_value_seed(Elements(Text))?),
-            Tag::Ns => AttributeValue::Ns(map.next_value_seed(Elements(NumberText))?),
-            Tag::Bs => AttributeValue::Bs(map.next_value_seed(Elements(BlobText))?),
-            Tag::L => AttributeValue::L(map.next_value_seed(Elements(Av))?),
-            Tag::M => AttributeValue::M(map.next_value_seed(Members)?),
-        };
-        // A second member, known or not, is the exact path's business.
-        if map.next_key::<IgnoredAny>()?.is_some() {
-            return Err(A::Error::custom(anomaly()));
-        }
-        Ok(value)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
+        read::<A, false>(map, &mut None)
     }
+}
+
+/// One attribute value of a BatchGetItem key, with the text of an `N` as sent: the key's spelling
+/// (see `crate::protocol::batch`) tells `1e3` from `1000`, which one [`Number`] holds alike.
+#[derive(Clone, Copy)]
+pub(super) struct SpelledAv;
+
+impl<'de> DeserializeSeed<'de> for SpelledAv {
+    type Value = (AttributeValue, Option<String>);
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SpelledAv {
+    type Value = (AttributeValue, Option<String>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attribute value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        let mut text = None;
+        let value = read::<A, true>(map, &mut text)?;
+        Ok((value, text))
+    }
+}
+
+/// The members of an attribute value's object; with `SPELLED`, an `N`'s text is kept in
+/// `number_text` (a constant, so that the values of other requests pay nothing for it).
+fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
+    mut map: A,
+    number_text: &mut Option<String>,
+) -> Result<AttributeValue, A::Error> {
+    let Some(tag) = map.next_key_seed(TagSeed)? else {
+        return Err(A::Error::custom(anomaly()));
+    };
+    let value = match tag {
+        Tag::S => AttributeValue::S(map.next_value()?),
+        Tag::N if SPELLED => {
+            let text: String = map.next_value()?;
+            let number = Number::parse(&text).map_err(|_| A::Error::custom(anomaly()))?;
+            *number_text = Some(text);
+            AttributeValue::N(number)
+        }
+        Tag::N => AttributeValue::N(map.next_value_seed(NumberText)?),
+        Tag::B => AttributeValue::B(map.next_value_seed(BlobText)?),
+        Tag::Bool => AttributeValue::Bool(map.next_value()?),
+        Tag::Null => {
+            if !map.next_value::<bool>()? {
+                return Err(A::Error::custom(anomaly()));
+            }
+            AttributeValue::Null
+        }
+        Tag::Ss => AttributeValue::Ss(map.next_value_seed(Elements(Text))?),
+        Tag::Ns => AttributeValue::Ns(map.next_value_seed(Elements(NumberText))?),
+        Tag::Bs => AttributeValue::Bs(map.next_value_seed(Elements(BlobText))?),
+        Tag::L => AttributeValue::L(map.next_value_seed(Elements(Av))?),
+        Tag::M => AttributeValue::M(map.next_value_seed(Members)?),
+    };
+    // A second member, known or not, is the exact path's business.
+    if map.next_key::<IgnoredAny>()?.is_some() {
+        return Err(A::Error::custom(anomaly()));
+    }
+    Ok(value)
 }
 
 /// The ten type descriptors.
@@ -147,6 +191,61 @@ impl<'de> Visitor<'de> for Members {
 /// name the last one is kept, as serde_json's `Value` keeps it for the exact path.
 pub(super) fn sorted(members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
     members.into_iter().collect()
+}
+
+/// A BatchGetItem key from its `members` as read, each with its `N`'s text: the key (of members of the
+/// same name the last one, as [`sorted`] keeps it) and its spelling where it matters
+/// ([`spelling_matters`]): the JSON text serde_json prints for the key's `Value`, which the exact path
+/// takes as the key's spelling (`crate::protocol::batch`).
+pub(super) fn spelled_key(
+    mut members: Vec<(String, AttributeValue, Option<String>)>,
+) -> (Item, Option<Vec<u8>>) {
+    // A stable sort, then the last of each run of equal names (a key of one member, the usual
+    // one, is sorted already).
+    if members.len() > 1 {
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        members.dedup_by(|later, earlier| {
+            let same = later.0 == earlier.0;
+            if same {
+                std::mem::swap(later, earlier);
+            }
+            same
+        });
+    }
+    let spelling = spelling_matters(members.iter().map(|(_, value, _)| value)).then(|| {
+        let mut out = Vec::with_capacity(32 * members.len());
+        out.push(b'{');
+        for (i, (name, value, text)) in members.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json::string(&mut out, name);
+            // Only scalars here (`spelling_matters`); an `N` read by [`SpelledAv`] has its text.
+            match value {
+                AttributeValue::S(s) => {
+                    out.extend_from_slice(br#":{"S":"#);
+                    json::string(&mut out, s);
+                }
+                AttributeValue::N(_) => {
+                    out.extend_from_slice(br#":{"N":"#);
+                    json::string(&mut out, text.as_deref().unwrap_or_default());
+                }
+                AttributeValue::B(bytes) => {
+                    out.extend_from_slice(br#":{"B":"#);
+                    write_base64(&mut out, bytes);
+                }
+                _ => {}
+            }
+            out.push(b'}');
+        }
+        out.push(b'}');
+        out
+    });
+    let key = members
+        .into_iter()
+        .map(|(name, value, _)| (name, value))
+        .collect();
+    (key, spelling)
 }
 
 /// The elements of a set or an `L`, each read by the seed `T`.

@@ -195,19 +195,48 @@ impl Quirks {
 /// `Some(exact)` when `pattern`'s segments match the first segments of `path`; `exact` when they match
 /// all of them.
 fn prefix_of(pattern: &str, path: &str) -> Option<bool> {
-    let mut segments = path.split('.');
-    for p in pattern.split('.') {
-        let s = segments.next()?;
-        if p != "*" && p != s {
+    let (mut patterns, mut segments) = (Some(pattern.as_bytes()), Some(path.as_bytes()));
+    while let Some(p) = next_segment(&mut patterns) {
+        let s = next_segment(&mut segments)?;
+        if p != b"*" && p != s {
             return None;
         }
     }
-    Some(segments.next().is_none())
+    Some(segments.is_none())
+}
+
+/// The next `.`-separated segment of `rest` (`None` once all are taken), as `str::split` yields them.
+/// By a plain loop rather than `split`, whose search per segment was most of the cost of matching the
+/// short paths of a request of many elements.
+fn next_segment<'s>(rest: &mut Option<&'s [u8]>) -> Option<&'s [u8]> {
+    let bytes = (*rest)?;
+    match bytes.iter().position(|&b| b == b'.') {
+        Some(dot) => {
+            *rest = Some(&bytes[dot + 1..]);
+            Some(&bytes[..dot])
+        }
+        None => {
+            *rest = None;
+            Some(bytes)
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{of, Skip};
+    use super::{of, prefix_of, Skip};
+
+    #[test]
+    fn prefixes_match_as_split_segments_do() {
+        assert_eq!(prefix_of("a.*.c", "a.1.c"), Some(true));
+        assert_eq!(prefix_of("a.*.c", "a.1.c.d"), Some(false));
+        assert_eq!(prefix_of("a.*.c", "a.1"), None);
+        assert_eq!(prefix_of("a.*.c", "a.1.x"), None);
+        assert_eq!(prefix_of("a", ""), None);
+        assert_eq!(prefix_of("a", "a."), Some(false));
+        assert_eq!(prefix_of("*", ""), Some(true));
+        assert_eq!(prefix_of("ab", "a"), None);
+    }
 
     #[test]
     fn skips_match_by_segment() {

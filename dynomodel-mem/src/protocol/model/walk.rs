@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::quirks::{Quirks, Skip};
 use super::{matches, Bounds, Kind, Member, Service};
-use crate::protocol::types::{self, lower_first};
+use crate::protocol::types::{self, lower_first, push_index, push_lower_first};
 use crate::protocol::{Decoder, WireResult};
 
 /// The shape whose values are the engine's business (`value.rs`: their own messages for empty,
@@ -65,7 +65,7 @@ fn run(
         markers,
     };
     if let Kind::Structure(members) = &service.shapes[input].kind {
-        walk.structure(members, request, "");
+        walk.structure(members, request, &mut String::new());
     }
     if walk.mismatch {
         // The operation's decoder reports the type error, which wins over every constraint.
@@ -114,24 +114,27 @@ impl Walk<'_> {
         }
     }
 
-    fn structure(&mut self, members: &[Member], map: &Map<String, Value>, path: &str) {
+    /// The members of a structure at `path`. Paths grow and shrink in one buffer, `path`, as the
+    /// walk goes down and back up (a path formatted per node was most of the walk of a request of
+    /// many small elements).
+    fn structure(&mut self, members: &[Member], map: &Map<String, Value>, path: &mut String) {
         for member in members {
             let present = map.get(member.name).filter(|v| !v.is_null());
             // Paths are built only where something is checked (most members are absent).
             if present.is_none() && !member.required {
                 continue;
             }
-            let name = lower_first(member.name);
-            let at = if path.is_empty() {
-                name
-            } else {
-                format!("{path}.{name}")
-            };
+            let parent = path.len();
+            if parent > 0 {
+                path.push('.');
+            }
+            push_lower_first(path, member.name);
             match present {
-                Some(v) => self.value(member.shape, v, &at, true),
-                None if self.checks_null(&at) => self.d.null(&at),
+                Some(v) => self.value(member.shape, v, path, true),
+                None if self.checks_null(path) => self.d.null(path),
                 None => {}
             }
+            path.truncate(parent);
         }
     }
 
@@ -178,7 +181,7 @@ impl Walk<'_> {
 
     /// A present (non-`null`) value of shape `shape` at `path`. `own`: check the shape's own
     /// constraints (false where a map reported them for all its values at once).
-    fn value(&mut self, shape: usize, v: &Value, path: &str, own: bool) {
+    fn value(&mut self, shape: usize, v: &Value, path: &mut String, own: bool) {
         let service = self.service;
         let shape_def = &service.shapes[shape];
         if self.is_marker(shape, v) {
@@ -212,14 +215,21 @@ impl Walk<'_> {
                     return;
                 }
                 for (i, element) in elements.iter().enumerate() {
-                    let at = format!("{path}.{}.member", i + 1);
+                    if self.is_marker(*member, element) {
+                        continue;
+                    }
+                    let parent = path.len();
+                    path.push('.');
+                    push_index(path, i + 1);
+                    path.push_str(".member");
                     if element.is_null() {
-                        if self.checks_null(&at) {
-                            self.d.null(&at);
+                        if self.checks_null(path) {
+                            self.d.null(path);
                         }
                     } else {
-                        self.value(*member, element, &at, true);
+                        self.value(*member, element, path, true);
                     }
+                    path.truncate(parent);
                 }
             }
             Kind::Map { key, value, length } => {
@@ -267,7 +277,7 @@ impl Walk<'_> {
         key: usize,
         value: usize,
         length: Bounds,
-        path: &str,
+        path: &mut String,
         check: bool,
     ) {
         let service = self.service;
@@ -313,15 +323,26 @@ impl Walk<'_> {
             self.mismatch |= !entries.values().all(|v| self.types_match(value, v));
             return;
         }
+        if !nested {
+            // Scalar values: their own constraints were checked above for all of them at once (or
+            // they have none), so only their types are left, which need no path (a path formatted
+            // per entry was a third of a large `ExpressionAttributeNames`' walk).
+            self.mismatch |= !entries.values().all(|v| self.types_match(value, v));
+            return;
+        }
         for (k, v) in entries {
-            let at = format!("{path}.{k}.member");
+            let parent = path.len();
+            path.push('.');
+            path.push_str(k);
+            path.push_str(".member");
             if v.is_null() {
-                if nested && self.checks_null(&at) {
-                    self.d.null(&at);
+                if self.checks_null(path) {
+                    self.d.null(path);
                 }
             } else {
-                self.value(value, v, &at, !direct);
+                self.value(value, v, path, !direct);
             }
+            path.truncate(parent);
         }
     }
 
