@@ -4,10 +4,12 @@
 //! lifecycle ([`lifecycle`]: statuses and transitions), the locks ([`lock`]), the transactions'
 //! `ClientRequestToken` store ([`tokens`]), the clock ([`clock`]), the engine's settings
 //! ([`settings`]), and the consistency checker (`check.rs`: indexes and item counts rebuilt from
-//! the items, which recovery's tests and the crash test assert). It is meant to know nothing of the
+//! the items, which recovery's tests and the crash test assert), on-demand backups ([`backups`])
+//! and point-in-time recovery's history of changes ([`pitr`]). It is meant to know nothing of the
 //! layers built on it; `scripts/module-graph` lists the few imports that still run upward
 //! (ARCHITECTURE.md says how they go).
 
+pub(crate) mod backups;
 mod check;
 pub(crate) mod clock;
 pub(crate) mod collection;
@@ -17,6 +19,7 @@ pub(crate) mod key;
 pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod partition;
+pub(crate) mod pitr;
 pub(crate) mod settings;
 pub(crate) mod state;
 pub(crate) mod stored;

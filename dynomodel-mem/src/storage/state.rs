@@ -11,6 +11,7 @@ use dynomodel::{Error, Result};
 
 use crate::expr::cache::ExpressionCache;
 use crate::metering::throughput::{Meter, Throughput};
+use crate::storage::backups::Backups;
 use crate::storage::clock::EngineClock;
 use crate::storage::lock::{owned, read};
 use crate::storage::settings::EngineConfig;
@@ -47,6 +48,8 @@ pub(crate) struct State {
     sequence: crate::ops::streams::Sequence,
     /// The streams of deleted tables, readable until their records age out.
     retired_streams: Vec<crate::ops::streams::Stream>,
+    /// On-demand backups (`backups.rs`).
+    backups: Backups,
 }
 
 impl State {
@@ -133,6 +136,16 @@ impl State {
     /// The engine's clock.
     pub(crate) fn clock(&self) -> &EngineClock {
         &self.clock
+    }
+
+    /// The on-demand backups.
+    pub(crate) fn backups(&self) -> &Backups {
+        &self.backups
+    }
+
+    /// The on-demand backups, for CreateBackup and DeleteBackup.
+    pub(crate) fn backups_mut(&mut self) -> &mut Backups {
+        &mut self.backups
     }
 
     /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write
