@@ -185,7 +185,10 @@ fn restore_summary_json(r: &dynomodel::backend::RestoreSummary) -> Value {
     if let Some(arn) = &r.source_table_arn {
         out.insert("SourceTableArn".into(), json!(arn));
     }
-    out.insert("RestoreDateTime".into(), epoch_seconds(&r.restore_date_time));
+    out.insert(
+        "RestoreDateTime".into(),
+        epoch_seconds(&r.restore_date_time),
+    );
     out.insert("RestoreInProgress".into(), json!(r.restore_in_progress));
     Value::Object(out)
 }

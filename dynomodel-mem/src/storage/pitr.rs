@@ -74,12 +74,6 @@ impl History {
         self.enabled_at.max(self.horizon(now))
     }
 
-    /// How many changes the history holds (for tests and the docs' figures).
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.changes.len()
-    }
-
     /// The start of the window at `now`.
     fn horizon(&self, now: DateTime<Utc>) -> DateTime<Utc> {
         now.checked_sub_signed(TimeDelta::days(i64::from(self.period_days)))

@@ -315,9 +315,7 @@ pub(crate) fn description_from(t: sdk::TableDescription) -> Result<TableDescript
         last_update_to_pay_per_request_date_time,
         table_class,
         deletion_protection_enabled: t.deletion_protection_enabled.unwrap_or(false),
-        restore_summary: t
-            .restore_summary()
-            .map(super::backup::restore_summary_from),
+        restore_summary: t.restore_summary().map(super::backup::restore_summary_from),
     })
 }
 

@@ -37,7 +37,8 @@ use dynomodel::backend::{
     BackupDescription, BackupDetails, BackupStatus, BackupSummary, BackupType, BackupTypeFilter,
     CreateBackupInput, CreateBackupOutput, DeleteBackupInput, DeleteBackupOutput,
     DescribeBackupInput, DescribeBackupOutput, ListBackupsInput, ListBackupsOutput,
-    ProvisionedThroughput, RestoreSummary, RestoreTableFromBackupInput, SourceTableDetails, SourceTableFeatureDetails, TimeToLiveDescription,
+    ProvisionedThroughput, RestoreSummary, RestoreTableFromBackupInput, SourceTableDetails,
+    SourceTableFeatureDetails, TimeToLiveDescription,
 };
 use dynomodel::{Error, Result};
 
@@ -65,7 +66,10 @@ pub(crate) fn table_not_found(name: &str) -> Error {
 }
 
 fn backup_not_found(arn: &str) -> Error {
-    service_error("BackupNotFoundException", format!("Backup not found: {arn}"))
+    service_error(
+        "BackupNotFoundException",
+        format!("Backup not found: {arn}"),
+    )
 }
 
 /// `BackupInUseException`, in the API reference's words.
@@ -81,7 +85,10 @@ fn backup_in_use(arn: &str) -> Error {
 
 impl State {
     /// `CreateBackup`.
-    pub(crate) fn create_backup(&mut self, input: &CreateBackupInput) -> Result<CreateBackupOutput> {
+    pub(crate) fn create_backup(
+        &mut self,
+        input: &CreateBackupInput,
+    ) -> Result<CreateBackupOutput> {
         let mut c = Constraints::default();
         c.name(&input.backup_name, "backupName");
         c.finish()?;
@@ -89,11 +96,9 @@ impl State {
         let now = self.clock().now();
         let transition = self.config().transition;
         let resource_prefix = format!("table/{name}/backup/");
-        if let Some(busy) = self
-            .backups()
-            .iter()
-            .find(|b| b.resource.starts_with(&resource_prefix) && b.status(now) == BackupStatus::Creating)
-        {
+        if let Some(busy) = self.backups().iter().find(|b| {
+            b.resource.starts_with(&resource_prefix) && b.status(now) == BackupStatus::Creating
+        }) {
             return Err(backup_in_use(&self.backup_arn(&busy.resource)));
         }
         let table = self.ready_source(&name)?;
@@ -130,7 +135,10 @@ impl State {
     }
 
     /// `DescribeBackup`.
-    pub(crate) fn describe_backup(&self, input: &DescribeBackupInput) -> Result<DescribeBackupOutput> {
+    pub(crate) fn describe_backup(
+        &self,
+        input: &DescribeBackupInput,
+    ) -> Result<DescribeBackupOutput> {
         let backup = self.backup(&input.backup_arn)?;
         Ok(DescribeBackupOutput {
             backup_description: self.description(backup, self.clock().now()),
@@ -138,7 +146,10 @@ impl State {
     }
 
     /// `DeleteBackup`: refused while the backup is being created.
-    pub(crate) fn delete_backup(&mut self, input: &DeleteBackupInput) -> Result<DeleteBackupOutput> {
+    pub(crate) fn delete_backup(
+        &mut self,
+        input: &DeleteBackupInput,
+    ) -> Result<DeleteBackupOutput> {
         let now = self.clock().now();
         let backup = self.backup(&input.backup_arn)?;
         if backup.status(now) == BackupStatus::Creating {
@@ -191,7 +202,8 @@ impl State {
             }
         }
         c.finish()?;
-        if let (Some(lower), Some(upper)) = (input.time_range_lower_bound, input.time_range_upper_bound)
+        if let (Some(lower), Some(upper)) =
+            (input.time_range_lower_bound, input.time_range_upper_bound)
             && lower > upper
         {
             return Err(Error::validation(
@@ -210,8 +222,16 @@ impl State {
             .filter(|b| table.as_deref().is_none_or(|t| b.schema.name == t))
             // Every backup the engine takes is a USER one.
             .filter(|_| filter.admits(BackupType::User))
-            .filter(|b| input.time_range_lower_bound.is_none_or(|lower| b.created >= lower))
-            .filter(|b| input.time_range_upper_bound.is_none_or(|upper| b.created < upper))
+            .filter(|b| {
+                input
+                    .time_range_lower_bound
+                    .is_none_or(|lower| b.created >= lower)
+            })
+            .filter(|b| {
+                input
+                    .time_range_upper_bound
+                    .is_none_or(|upper| b.created < upper)
+            })
             .collect();
         backups.sort_by(|a, b| (a.created, &a.resource).cmp(&(b.created, &b.resource)));
         if let Some(start) = &input.exclusive_start_backup_arn {
@@ -251,7 +271,10 @@ impl State {
     /// A backup's ARN.
     fn backup_arn(&self, resource: &str) -> String {
         let config = self.config();
-        format!("arn:aws:dynamodb:{}:{}:{resource}", config.region, config.account)
+        format!(
+            "arn:aws:dynamodb:{}:{}:{resource}",
+            config.region, config.account
+        )
     }
 
     /// The table a backup or PITR request names (name or ARN), checked.
@@ -269,14 +292,17 @@ impl State {
 
     /// The table `name` if it can be backed up or restored from: `TableNotFoundException` when it
     /// does not exist, `TableInUseException` while it is being created or deleted.
-    pub(crate) fn ready_source(
-        &self,
-        name: &str,
-    ) -> Result<std::sync::RwLockReadGuard<'_, Table>> {
-        let table = self.existing_table(name).ok_or_else(|| table_not_found(name))?;
+    pub(crate) fn ready_source(&self, name: &str) -> Result<std::sync::RwLockReadGuard<'_, Table>> {
+        let table = self
+            .existing_table(name)
+            .ok_or_else(|| table_not_found(name))?;
         let now = self.clock().now();
         if table.lifecycle.creating_table(&View::at(now)) || table.lifecycle.deleting_table() {
-            let state = if table.lifecycle.deleting_table() { "deleted" } else { "created" };
+            let state = if table.lifecycle.deleting_table() {
+                "deleted"
+            } else {
+                "created"
+            };
             return Err(service_error(
                 "TableInUseException",
                 format!("Table is being {state}: {name}"),
