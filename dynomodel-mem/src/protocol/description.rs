@@ -23,7 +23,7 @@ pub(super) fn epoch_seconds(t: &DateTime<Utc>) -> Value {
     json!(t.timestamp_millis() as f64 / 1000.0)
 }
 
-fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
+pub(super) fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
     Value::Array(
         schema
             .iter()
@@ -32,7 +32,7 @@ fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
     )
 }
 
-fn projection_json(p: &Projection) -> Value {
+pub(super) fn projection_json(p: &Projection) -> Value {
     let mut out = Map::new();
     out.insert("ProjectionType".into(), json!(p.projection_type.as_str()));
     if !p.non_key_attributes.is_empty() {
