@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 
 use crate::storage::clock::EngineClock;
 use crate::storage::key::{partition_slot, PrimaryKey};
@@ -50,7 +50,9 @@ impl History {
     /// Starts the history of a table whose items are `items` now.
     pub(crate) fn start(clock: EngineClock, period_days: i32, items: &TablePartitions) -> History {
         History {
-            enabled_at: clock.now(),
+            // To the millisecond, as the wire carries instants: the EarliestRestorableDateTime a
+            // client reads back is then restorable (the base copy stands for that whole millisecond).
+            enabled_at: clock.now().trunc_subsecs(3),
             clock,
             period_days,
             base: items.clone(),
