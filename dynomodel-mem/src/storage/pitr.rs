@@ -50,9 +50,11 @@ impl History {
     /// Starts the history of a table whose items are `items` now.
     pub(crate) fn start(clock: EngineClock, period_days: i32, items: &TablePartitions) -> History {
         History {
-            // To the millisecond, as the wire carries instants: the EarliestRestorableDateTime a
-            // client reads back is then restorable (the base copy stands for that whole millisecond).
-            enabled_at: clock.now().trunc_subsecs(3),
+            // To the second (DynamoDB restores to "the selected date and time
+            // (day:hour:minute:second)", and boto3 sends whole seconds): the
+            // EarliestRestorableDateTime a client reads back is then restorable, the base copy
+            // standing for that whole second.
+            enabled_at: clock.now().trunc_subsecs(0),
             clock,
             period_days,
             base: items.clone(),
