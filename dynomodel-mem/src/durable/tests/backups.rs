@@ -94,7 +94,7 @@ fn restores_survive(compact: bool) {
                 backup_arn: backup_arn.clone(),
             })
             .await
-            .unwrap_err();
+            .expect_err("the backup is gone");
         assert_eq!(gone.code(), "BackupNotFoundException");
         let pitr = b
             .describe_continuous_backups(DescribeContinuousBackupsInput {
