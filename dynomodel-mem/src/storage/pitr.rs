@@ -20,8 +20,8 @@ use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 
 use crate::storage::clock::EngineClock;
 use crate::storage::key::{partition_slot, PrimaryKey};
+use crate::storage::partition::TablePartitions;
 use crate::storage::stored::StoredItem;
-use crate::storage::table::TablePartitions;
 
 /// One change to a table's items.
 #[derive(Debug, Clone)]

@@ -23,9 +23,8 @@ use crate::ops::streams::Stream;
 use crate::ops::ttl::expiry::TtlState;
 use crate::storage::collection;
 use crate::storage::index::{indexes_of, Index};
-use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
-use crate::storage::partition::Partition;
 use crate::storage::pitr::History;
 use crate::storage::stored::StoredItem;
 
@@ -131,8 +130,7 @@ pub(crate) struct Table {
     pitr: Option<History>,
 }
 
-/// The items of a table: partitions in Scan order, then items by sort key.
-pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+pub(crate) use crate::storage::partition::TablePartitions;
 
 impl Table {
     /// An empty table.
