@@ -42,6 +42,9 @@ pub(crate) struct History {
     enabled_at: DateTime<Utc>,
     /// The items as they were once every change up to the last folded one was applied.
     base: TablePartitions,
+    /// The instant of the last change folded into `base`: no earlier instant can be rebuilt (it
+    /// matters once the window is lengthened past it).
+    folded_at: Option<DateTime<Utc>>,
     /// The changes since, oldest first.
     changes: VecDeque<Change>,
 }
@@ -58,6 +61,7 @@ impl History {
             clock,
             period_days,
             base: items.clone(),
+            folded_at: None,
             changes: VecDeque::new(),
         }
     }
@@ -75,7 +79,8 @@ impl History {
 
     /// The earliest instant the table can be restored to at `now`.
     pub(crate) fn earliest(&self, now: DateTime<Utc>) -> DateTime<Utc> {
-        self.enabled_at.max(self.horizon(now))
+        let folded = self.folded_at.unwrap_or(DateTime::<Utc>::MIN_UTC);
+        self.enabled_at.max(self.horizon(now)).max(folded)
     }
 
     /// The start of the window at `now`.
@@ -100,6 +105,7 @@ impl History {
         let horizon = self.horizon(now);
         while self.changes.front().is_some_and(|c| c.at < horizon) {
             if let Some(change) = self.changes.pop_front() {
+                self.folded_at = Some(change.at);
                 apply(&mut self.base, change.key, change.item);
             }
         }
@@ -131,5 +137,54 @@ fn apply(items: &mut TablePartitions, key: PrimaryKey, item: Option<StoredItem>)
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::storage::clock::{Clock, ManualClock};
+    use crate::storage::key::KeyValue;
+
+    fn key(k: &str) -> PrimaryKey {
+        PrimaryKey {
+            hash: KeyValue::S(k.into()),
+            range: None,
+        }
+    }
+
+    fn count(items: &TablePartitions) -> usize {
+        items.values().map(|p| p.iter().count()).sum()
+    }
+
+    /// Changes older than the window are folded into the copy; lengthening the window afterwards
+    /// does not make the folded instants restorable again.
+    #[test]
+    fn the_window_moves_and_never_claims_folded_instants() {
+        let clock = ManualClock::default();
+        let mut history =
+            History::start(EngineClock::new(clock.clone()), 1, &TablePartitions::new());
+        let stored = StoredItem::encode(&dynomodel::Item::new());
+        history.record(&key("a"), Some(&stored));
+        let first = clock.now();
+        clock.advance(Duration::from_secs(3600));
+        history.record(&key("b"), Some(&stored));
+        let second = clock.now();
+        clock.advance(Duration::from_secs(2 * 86_400));
+        history.record(&key("a"), None);
+        // Both older changes are folded: the copy holds a and b.
+        assert_eq!(history.changes.len(), 1);
+        assert_eq!(count(&history.base), 2);
+        assert_eq!(
+            history.earliest(clock.now()),
+            clock.now() - TimeDelta::days(1)
+        );
+        history.set_period_days(35);
+        assert_eq!(history.earliest(clock.now()), second);
+        assert!(history.earliest(clock.now()) > first);
+        assert_eq!(count(&history.items_at(second)), 2);
+        assert_eq!(count(&history.items_at(clock.now())), 1);
     }
 }
