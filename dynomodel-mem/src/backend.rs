@@ -309,12 +309,13 @@ impl Backend for MemBackend {
     }
 
     // Backups and point-in-time recovery (`ops/backups/`): kept in memory only, so their writes
-    // log nothing; a restore reads its source under the read lock, then adds the table under the
-    // write lock, logged as the CreateTable request it amounts to (and its item writes).
+    // log nothing. A backup copies its table under the catalog's read lock (the backups lock on
+    // their own), so requests on other tables go on; a restore reads its source under the read
+    // lock, then adds the table under the write lock, logged as the CreateTable request it amounts
+    // to (and its item writes).
 
     async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
-        let logged = self.logged(durable::Command::InMemoryOnly);
-        self.mutate_logged(logged, |s| s.create_backup(&input))
+        self.reading(|s| s.create_backup(&input))
     }
 
     async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
@@ -326,8 +327,7 @@ impl Backend for MemBackend {
     }
 
     async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
-        let logged = self.logged(durable::Command::InMemoryOnly);
-        self.mutate_logged(logged, |s| s.delete_backup(&input))
+        self.reading(|s| s.delete_backup(&input))
     }
 
     async fn restore_table_from_backup(

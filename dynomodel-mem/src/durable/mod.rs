@@ -184,8 +184,8 @@ pub(crate) enum Command<'a> {
     UntagResource(&'a UntagResourceInput),
     /// The Time to Live sweep: its deletions are its record.
     SweepExpired,
-    /// CreateBackup, DeleteBackup, UpdateContinuousBackups: backups and point-in-time recovery
-    /// live in memory only (`ops/backups/`), so nothing is logged.
+    /// UpdateContinuousBackups: point-in-time recovery lives in memory only (`ops/backups/`), so
+    /// nothing is logged.
     InMemoryOnly,
 }
 

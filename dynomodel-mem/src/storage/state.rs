@@ -48,8 +48,9 @@ pub(crate) struct State {
     sequence: crate::ops::streams::Sequence,
     /// The streams of deleted tables, readable until their records age out.
     retired_streams: Vec<crate::ops::streams::Stream>,
-    /// On-demand backups (`backups.rs`).
-    backups: Backups,
+    /// On-demand backups (`backups.rs`), locked on their own: a backup copies its table under the
+    /// catalog's read lock and the table's, so that requests on other tables go on meanwhile.
+    backups: Mutex<Backups>,
 }
 
 impl State {
@@ -138,14 +139,9 @@ impl State {
         &self.clock
     }
 
-    /// The on-demand backups.
-    pub(crate) fn backups(&self) -> &Backups {
-        &self.backups
-    }
-
-    /// The on-demand backups, for CreateBackup and DeleteBackup.
-    pub(crate) fn backups_mut(&mut self) -> &mut Backups {
-        &mut self.backups
+    /// The on-demand backups, locked (taken after any table lock, never before one).
+    pub(crate) fn backups(&self) -> MutexGuard<'_, Backups> {
+        self.backups.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write

@@ -42,7 +42,7 @@ use dynomodel::backend::{
 };
 use dynomodel::{Error, Result};
 
-use crate::storage::backups::Backup;
+use crate::storage::backups::{Backup, Backups};
 use crate::storage::lifecycle::View;
 use crate::storage::settings::split_arn;
 use crate::storage::state::State;
@@ -85,10 +85,7 @@ fn backup_in_use(arn: &str) -> Error {
 
 impl State {
     /// `CreateBackup`.
-    pub(crate) fn create_backup(
-        &mut self,
-        input: &CreateBackupInput,
-    ) -> Result<CreateBackupOutput> {
+    pub(crate) fn create_backup(&self, input: &CreateBackupInput) -> Result<CreateBackupOutput> {
         let mut c = Constraints::default();
         c.name(&input.backup_name, "backupName");
         c.finish()?;
@@ -96,10 +93,17 @@ impl State {
         let now = self.clock().now();
         let transition = self.config().transition;
         let resource_prefix = format!("table/{name}/backup/");
-        if let Some(busy) = self.backups().iter().find(|b| {
-            b.resource.starts_with(&resource_prefix) && b.status(now) == BackupStatus::Creating
-        }) {
-            return Err(backup_in_use(&self.backup_arn(&busy.resource)));
+        let busy = |store: &Backups| {
+            store
+                .iter()
+                .find(|b| {
+                    b.resource.starts_with(&resource_prefix)
+                        && b.status(now) == BackupStatus::Creating
+                })
+                .map(|b| backup_in_use(&self.backup_arn(&b.resource)))
+        };
+        if let Some(in_use) = busy(&self.backups()) {
+            return Err(in_use);
         }
         let table = self.ready_source(&name)?;
         let (item_count, size_bytes) = table.totals();
@@ -113,7 +117,12 @@ impl State {
         let schema = table.schema.clone();
         let items = table.partitions().clone();
         drop(table);
-        let serial = self.backups_mut().next_serial();
+        let mut store = self.backups();
+        // Again under the store's lock: another backup of the table may have started meanwhile.
+        if let Some(in_use) = busy(&store) {
+            return Err(in_use);
+        }
+        let serial = store.next_serial();
         let millis = now.timestamp_millis().max(0);
         let suffix = crate::storage::key::KeyValue::S(format!("{name}\u{0}{serial}")).stable_hash();
         let backup = Backup {
@@ -130,7 +139,7 @@ impl State {
             ttl,
         };
         let backup_details = self.details(&backup, now);
-        self.backups_mut().insert(backup);
+        store.insert(backup);
         Ok(CreateBackupOutput { backup_details })
     }
 
@@ -139,26 +148,25 @@ impl State {
         &self,
         input: &DescribeBackupInput,
     ) -> Result<DescribeBackupOutput> {
-        let backup = self.backup(&input.backup_arn)?;
+        let store = self.backups();
+        let backup = self.find(&store, &input.backup_arn)?;
         Ok(DescribeBackupOutput {
             backup_description: self.description(backup, self.clock().now()),
         })
     }
 
     /// `DeleteBackup`: refused while the backup is being created.
-    pub(crate) fn delete_backup(
-        &mut self,
-        input: &DeleteBackupInput,
-    ) -> Result<DeleteBackupOutput> {
+    pub(crate) fn delete_backup(&self, input: &DeleteBackupInput) -> Result<DeleteBackupOutput> {
         let now = self.clock().now();
-        let backup = self.backup(&input.backup_arn)?;
+        let mut store = self.backups();
+        let backup = self.find(&store, &input.backup_arn)?;
         if backup.status(now) == BackupStatus::Creating {
             return Err(backup_in_use(&input.backup_arn));
         }
         let mut backup_description = self.description(backup, now);
         backup_description.backup_details.backup_status = BackupStatus::Deleted;
         let resource = backup.resource.clone();
-        self.backups_mut().remove(&resource);
+        store.remove(&resource);
         Ok(DeleteBackupOutput { backup_description })
     }
 
@@ -169,7 +177,8 @@ impl State {
         input: &RestoreTableFromBackupInput,
     ) -> Result<restore::Plan> {
         validate::new_table_name(&input.target_table_name)?;
-        let backup = self.backup(&input.backup_arn)?;
+        let store = self.backups();
+        let backup = self.find(&store, &input.backup_arn)?;
         if backup.status(self.clock().now()) == BackupStatus::Creating {
             return Err(backup_in_use(&input.backup_arn));
         }
@@ -216,8 +225,8 @@ impl State {
         };
         let filter = input.backup_type.unwrap_or(BackupTypeFilter::User);
         let now = self.clock().now();
-        let mut backups: Vec<&Backup> = self
-            .backups()
+        let store = self.backups();
+        let mut backups: Vec<&Backup> = store
             .iter()
             .filter(|b| table.as_deref().is_none_or(|t| b.schema.name == t))
             // Every backup the engine takes is a USER one.
@@ -235,7 +244,7 @@ impl State {
             .collect();
         backups.sort_by(|a, b| (a.created, &a.resource).cmp(&(b.created, &b.resource)));
         if let Some(start) = &input.exclusive_start_backup_arn {
-            let start = self.backup(start)?;
+            let start = self.find(&store, start)?;
             let after = (start.created, &start.resource);
             backups.retain(|b| (b.created, &b.resource) > after);
         }
@@ -253,10 +262,10 @@ impl State {
         })
     }
 
-    /// The backup an ARN names, or `BackupNotFoundException`.
-    pub(crate) fn backup(&self, arn: &str) -> Result<&Backup> {
+    /// The backup of `store` an ARN names, or `BackupNotFoundException`.
+    fn find<'a>(&self, store: &'a Backups, arn: &str) -> Result<&'a Backup> {
         self.backup_resource(arn)
-            .and_then(|resource| self.backups().get(resource))
+            .and_then(|resource| store.get(resource))
             .ok_or_else(|| backup_not_found(arn))
     }
 
