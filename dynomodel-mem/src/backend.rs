@@ -17,6 +17,13 @@ use dynomodel::backend::{
     UntagResourceOutput, UpdateItemInput, UpdateItemOutput, UpdateTableInput, UpdateTableOutput,
     UpdateTimeToLiveInput, UpdateTimeToLiveOutput,
 };
+use dynomodel::backend::{
+    CreateBackupInput, CreateBackupOutput, DeleteBackupInput, DeleteBackupOutput,
+    DescribeBackupInput, DescribeBackupOutput, DescribeContinuousBackupsInput,
+    DescribeContinuousBackupsOutput, ListBackupsInput, ListBackupsOutput,
+    RestoreTableFromBackupInput, RestoreTableFromBackupOutput, RestoreTableToPointInTimeInput,
+    RestoreTableToPointInTimeOutput, UpdateContinuousBackupsInput, UpdateContinuousBackupsOutput,
+};
 use dynomodel::Result;
 
 use dynomodel::faults::Request;
@@ -303,6 +310,65 @@ impl Backend for MemBackend {
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
         let arn = streams::api::iterator_stream(&input.shard_iterator);
         self.reading_stream(arn.as_deref(), |s| s.get_records(&input))
+    }
+
+    // Backups and point-in-time recovery (`ops/backups/`): kept in memory only, so their writes
+    // log nothing. A backup copies its table under the catalog's read lock (the backups lock on
+    // their own), so requests on other tables go on; a restore reads its source under the read
+    // lock, then adds the table under the write lock, logged as the CreateTable request it amounts
+    // to (and its item writes).
+
+    async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
+        self.reading(|s| s.create_backup(&input))
+    }
+
+    async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
+        self.reading(|s| s.describe_backup(&input))
+    }
+
+    async fn list_backups(&self, input: ListBackupsInput) -> Result<ListBackupsOutput> {
+        self.reading(|s| s.list_backups(&input))
+    }
+
+    async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
+        self.reading(|s| s.delete_backup(&input))
+    }
+
+    async fn restore_table_from_backup(
+        &self,
+        input: RestoreTableFromBackupInput,
+    ) -> Result<RestoreTableFromBackupOutput> {
+        let plan = self.reading(|s| s.plan_backup_restore(&input))?;
+        let logged = self.logged(durable::Command::CreateTable(&plan.create));
+        let table_description =
+            self.mutate_logged(logged, |s| s.restore(plan, self.services.throughput()))?;
+        Ok(RestoreTableFromBackupOutput { table_description })
+    }
+
+    async fn describe_continuous_backups(
+        &self,
+        input: DescribeContinuousBackupsInput,
+    ) -> Result<DescribeContinuousBackupsOutput> {
+        self.reading(|s| s.describe_continuous_backups(&input))
+    }
+
+    async fn update_continuous_backups(
+        &self,
+        input: UpdateContinuousBackupsInput,
+    ) -> Result<UpdateContinuousBackupsOutput> {
+        let logged = self.logged(durable::Command::InMemoryOnly);
+        self.mutate_logged(logged, |s| s.update_continuous_backups(&input))
+    }
+
+    async fn restore_table_to_point_in_time(
+        &self,
+        input: RestoreTableToPointInTimeInput,
+    ) -> Result<RestoreTableToPointInTimeOutput> {
+        let plan = self.reading(|s| s.plan_point_in_time_restore(&input))?;
+        let logged = self.logged(durable::Command::CreateTable(&plan.create));
+        let table_description =
+            self.mutate_logged(logged, |s| s.restore(plan, self.services.throughput()))?;
+        Ok(RestoreTableToPointInTimeOutput { table_description })
     }
 
     /// The engine's clock ([`MemBackend::with_clock`], the system's by default): the mapper's

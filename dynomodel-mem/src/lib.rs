@@ -15,7 +15,10 @@
 //! too, checked with DynamoDB's legacy messages and translated into the equivalent expressions, and so
 //! is PartiQL (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction: `SELECT`/`INSERT`/`UPDATE`/
 //! `DELETE` with `?` parameters, translated onto the operations above so they share their semantics,
-//! capacity and stream records). Tables are usable as soon as they are created (as on DynamoDB Local),
+//! capacity and stream records). On-demand backups and point-in-time recovery (CreateBackup,
+//! DescribeBackup, ListBackups, DeleteBackup, RestoreTableFromBackup, DescribeContinuousBackups,
+//! UpdateContinuousBackups, RestoreTableToPointInTime) restore tables as they were, from the
+//! engine's own history of changes on its clock. Tables are usable as soon as they are created (as on DynamoDB Local),
 //! unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
 //! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). With the `server`

@@ -374,6 +374,48 @@ def tags(ddb):
     assert got == [{"Key": "team", "Value": "core"}], got
 
 
+def backups(ddb):
+    """CreateBackup … RestoreTableToPointInTime (DynamoDB Local implements none of them)."""
+    count = ddb.scan(TableName="members", Select="COUNT")["Count"]
+    details = ddb.create_backup(TableName="members", BackupName="smoke-backup")["BackupDetails"]
+    arn = details["BackupArn"]
+    # The ARN names the client's region, and the server takes it back.
+    assert arn.startswith("arn:aws:dynamodb:us-east-1:000000000000:table/members/backup/0"), arn
+    assert details["BackupType"] == "USER", details
+    described = ddb.describe_backup(BackupArn=arn)["BackupDescription"]
+    assert described["SourceTableDetails"]["ItemCount"] == count, described
+    listed = [b["BackupArn"] for page in ddb.get_paginator("list_backups").paginate(TableName="members")
+              for b in page["BackupSummaries"]]
+    assert listed == [arn], listed
+    restored = ddb.restore_table_from_backup(TargetTableName="members-restored",
+                                             BackupArn=arn)["TableDescription"]
+    assert restored["RestoreSummary"]["SourceBackupArn"] == arn, restored
+    ddb.get_waiter("table_exists").wait(TableName="members-restored",
+                                        WaiterConfig={"Delay": 1, "MaxAttempts": 30})
+    assert ddb.scan(TableName="members-restored", Select="COUNT")["Count"] == count
+    expect_error("TableAlreadyExistsException", ddb.restore_table_from_backup,
+                 TargetTableName="members-restored", BackupArn=arn)
+    deleted = ddb.delete_backup(BackupArn=arn)["BackupDescription"]
+    assert deleted["BackupDetails"]["BackupStatus"] == "DELETED", deleted
+    expect_error("BackupNotFoundException", ddb.describe_backup, BackupArn=arn)
+
+    off = ddb.describe_continuous_backups(TableName="members")["ContinuousBackupsDescription"]
+    assert off["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED", off
+    expect_error("PointInTimeRecoveryUnavailableException", ddb.restore_table_to_point_in_time,
+                 SourceTableName="members", TargetTableName="members-pitr", UseLatestRestorableTime=True)
+    on = ddb.update_continuous_backups(
+        TableName="members", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    pitr = on["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    assert pitr["PointInTimeRecoveryStatus"] == "ENABLED" and pitr["RecoveryPeriodInDays"] == 35, pitr
+    restored = ddb.restore_table_to_point_in_time(
+        SourceTableName="members", TargetTableName="members-pitr",
+        RestoreDateTime=pitr["EarliestRestorableDateTime"])["TableDescription"]
+    assert restored["RestoreSummary"]["SourceTableArn"].endswith(":table/members"), restored
+    ddb.get_waiter("table_exists").wait(TableName="members-pitr",
+                                        WaiterConfig={"Delay": 1, "MaxAttempts": 30})
+    assert ddb.scan(TableName="members-pitr", Select="COUNT")["Count"] == count
+
+
 def account(ddb, endpoint):
     limits = ddb.describe_limits()
     for name in ["AccountMaxReadCapacityUnits", "AccountMaxWriteCapacityUnits",
@@ -444,7 +486,8 @@ def main():
               ("transactions", transactions), ("error shapes", errors),
               ("execute_statement INSERT then SELECT", partiql),
               ("UpdateTable adds a GSI to a table with items", add_index), ("time to live", time_to_live),
-              ("tags", tags), ("streams", lambda ddb: streams(ddb, endpoint)),
+              ("tags", tags), ("backups and point-in-time recovery", backups),
+              ("streams", lambda ddb: streams(ddb, endpoint)),
               ("DescribeLimits and DescribeEndpoints", lambda ddb: account(ddb, endpoint))]
     failed = 0
     for name, check in checks:

@@ -85,6 +85,7 @@ fn full_description() -> TableDescription {
         latest_stream_label: Some("2026-11-23T10:00:00.000".into()),
         table_class: Some(TableClass::StandardInfrequentAccess),
         deletion_protection_enabled: true,
+        restore_summary: None,
     }
 }
 

@@ -182,6 +182,9 @@ pub(crate) enum Command<'a> {
     UntagResource(&'a UntagResourceInput),
     /// The Time to Live sweep: its deletions are its record.
     SweepExpired,
+    /// UpdateContinuousBackups: point-in-time recovery lives in memory only (`ops/backups/`), so
+    /// nothing is logged.
+    InMemoryOnly,
 }
 
 /// A command's name and request (DynamoDB JSON) encoded for the log, when durable mode is on and
@@ -205,7 +208,7 @@ impl Command<'_> {
             Command::UpdateTimeToLive(i) => ("UpdateTimeToLive", r::update_time_to_live_json(i)),
             Command::TagResource(i) => ("TagResource", r::tag_resource_json(i)),
             Command::UntagResource(i) => ("UntagResource", r::untag_resource_json(i)),
-            Command::SweepExpired => return None,
+            Command::SweepExpired | Command::InMemoryOnly => return None,
         };
         Some((name, serde_json::to_vec(&body).unwrap_or_default()))
     }

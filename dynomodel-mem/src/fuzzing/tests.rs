@@ -202,6 +202,32 @@ mod seeds {
             "DynamoDBStreams_20120810.ListStreams",
             r#"{"TableName":"tbl"}"#,
         ),
+        ("CreateBackup", r#"{"TableName":"tbl","BackupName":"bk1"}"#),
+        (
+            "ListBackups",
+            r#"{"TableName":"tbl","Limit":5,"BackupType":"ALL","TimeRangeLowerBound":0}"#,
+        ),
+        (
+            "UpdateContinuousBackups",
+            r#"{"TableName":"tbl","PointInTimeRecoverySpecification":{"PointInTimeRecoveryEnabled":true,"RecoveryPeriodInDays":7}}"#,
+        ),
+        (
+            "RestoreTableToPointInTime",
+            r#"{"SourceTableName":"tbl","TargetTableName":"tbl-pitr","UseLatestRestorableTime":true,"BillingModeOverride":"PAY_PER_REQUEST","GlobalSecondaryIndexOverride":[]}"#,
+        ),
+        ("DescribeContinuousBackups", r#"{"TableName":"tbl"}"#),
+        (
+            "RestoreTableFromBackup",
+            r#"{"TargetTableName":"tbl-copy","BackupArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tbl/backup/01735689600000-0000abcd","SSESpecificationOverride":{"Enabled":false}}"#,
+        ),
+        (
+            "DescribeBackup",
+            r#"{"BackupArn":"arn:aws:dynamodb:ddblocal:000000000000:table/tbl/backup/01735689600000-0000abcd"}"#,
+        ),
+        (
+            "DeleteBackup",
+            r#"{"BackupArn":"arn:aws:dynamodb:us-east-1:000000000000:table/tbl/backup/x"}"#,
+        ),
     ];
 
     /// (kind, text): 0 condition, 1 filter, 2 key condition, 3 update, 4 projection.

@@ -4,8 +4,9 @@
 //! into expressions ([`legacy`]: `Expected`, `AttributeUpdates`, `KeyConditions`, …),
 //! transactions ([`transact`]), the table operations ([`tables`], with CreateTable's validation in
 //! [`create`], and [`update_table`]), Time to Live ([`ttl`]), tags ([`tags`]) and streams
-//! ([`streams`]).
+//! ([`streams`]), on-demand backups and point-in-time recovery ([`backups`]).
 
+pub(crate) mod backups;
 pub(crate) mod batch;
 pub(crate) mod context;
 pub(crate) mod create;

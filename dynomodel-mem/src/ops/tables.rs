@@ -44,6 +44,19 @@ impl State {
                 message: format!("Table already exists: {}", input.table_name),
             });
         }
+        Ok(self.add_table(input, now, throughput, |_| {}))
+    }
+
+    /// Adds the table a validated CreateTable `input` describes (its name free), `fill`ed before
+    /// it is described (a restore's items and summary): CreateTable's effect, shared with the
+    /// restores (`restore.rs`).
+    pub(crate) fn add_table(
+        &mut self,
+        input: CreateTableInput,
+        now: chrono::DateTime<chrono::Utc>,
+        throughput: &Throughput,
+        fill: impl FnOnce(&mut Table),
+    ) -> CreateTableOutput {
         let serial = self.next_table_serial();
         let schema = TableSchema {
             table_id: table_id(&input.table_name, serial),
@@ -70,11 +83,12 @@ impl State {
         let created = Transition::new(now, self.config().transition, generation);
         super::update_table::created_stream(&mut table, created, self.stream_context());
         table.lifecycle.created = Some(created);
+        fill(&mut table);
         let table_description = table.describe(&View::fresh(now, generation));
         // Its buckets start now (and fill while it is idle), not at its first request.
         throughput.settle(&table, now);
         self.insert_table(input.table_name, table);
-        Ok(CreateTableOutput { table_description })
+        CreateTableOutput { table_description }
     }
 
     /// `DescribeTable`.

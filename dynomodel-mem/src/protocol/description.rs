@@ -23,7 +23,7 @@ pub(super) fn epoch_seconds(t: &DateTime<Utc>) -> Value {
     json!(t.timestamp_millis() as f64 / 1000.0)
 }
 
-fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
+pub(super) fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
     Value::Array(
         schema
             .iter()
@@ -32,7 +32,7 @@ fn key_schema_json(schema: &[KeySchemaElement]) -> Value {
     )
 }
 
-fn projection_json(p: &Projection) -> Value {
+pub(super) fn projection_json(p: &Projection) -> Value {
     let mut out = Map::new();
     out.insert("ProjectionType".into(), json!(p.projection_type.as_str()));
     if !p.non_key_attributes.is_empty() {
@@ -170,6 +170,26 @@ pub(super) fn table_description(t: &TableDescription) -> Value {
         "DeletionProtectionEnabled".into(),
         json!(t.deletion_protection_enabled),
     );
+    if let Some(restore) = &t.restore_summary {
+        out.insert("RestoreSummary".into(), restore_summary_json(restore));
+    }
+    Value::Object(out)
+}
+
+/// `RestoreSummary` as DynamoDB sends it.
+fn restore_summary_json(r: &dynomodel::backend::RestoreSummary) -> Value {
+    let mut out = Map::new();
+    if let Some(arn) = &r.source_backup_arn {
+        out.insert("SourceBackupArn".into(), json!(arn));
+    }
+    if let Some(arn) = &r.source_table_arn {
+        out.insert("SourceTableArn".into(), json!(arn));
+    }
+    out.insert(
+        "RestoreDateTime".into(),
+        epoch_seconds(&r.restore_date_time),
+    );
+    out.insert("RestoreInProgress".into(), json!(r.restore_in_progress));
     Value::Object(out)
 }
 
@@ -244,6 +264,7 @@ mod tests {
             latest_stream_label: None,
             table_class: None,
             deletion_protection_enabled: false,
+            restore_summary: None,
         }
     }
 

@@ -43,6 +43,7 @@
 //! words, which are the backend's (see `tags.rs`).
 
 mod account;
+mod backups;
 mod batch;
 mod capacity;
 mod description;
@@ -128,6 +129,14 @@ pub const OPERATIONS: &[&str] = &[
     "ExecuteStatement",
     "BatchExecuteStatement",
     "ExecuteTransaction",
+    "CreateBackup",
+    "DescribeBackup",
+    "ListBackups",
+    "DeleteBackup",
+    "RestoreTableFromBackup",
+    "DescribeContinuousBackups",
+    "UpdateContinuousBackups",
+    "RestoreTableToPointInTime",
 ];
 
 /// What the server knows about a request beyond its body.
@@ -259,6 +268,16 @@ pub async fn respond(
         "ListTagsOfResource" => tags::list_tags_of_resource(backend, request).await,
         "DescribeLimits" => account::describe_limits(backend, request).await,
         "DescribeEndpoints" => account::describe_endpoints(context, backend, request).await,
+        "CreateBackup" => backups::create_backup(backend, request).await,
+        "DescribeBackup" => backups::describe_backup(backend, request).await,
+        "ListBackups" => backups::list_backups(backend, request).await,
+        "DeleteBackup" => backups::delete_backup(backend, request).await,
+        "RestoreTableFromBackup" => backups::restore_table_from_backup(backend, request).await,
+        "DescribeContinuousBackups" => backups::describe_continuous_backups(backend, request).await,
+        "UpdateContinuousBackups" => backups::update_continuous_backups(backend, request).await,
+        "RestoreTableToPointInTime" => {
+            backups::restore_table_to_point_in_time(backend, request).await
+        }
         _ => Err(Fault::UnknownOperation),
     }?;
     if let Some(region) = region {

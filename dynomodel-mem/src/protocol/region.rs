@@ -25,8 +25,10 @@ pub(crate) fn present_arn(arn: &str, region: &str) -> Option<String> {
 
 /// Rewrites, in place, the ARN members of a table or streams operation's response: a table
 /// description's (`Table` of DescribeTable, `TableDescription` of the others) `TableArn`,
-/// `LatestStreamArn` and its indexes' `IndexArn`; ListStreams' `StreamArn`s and
-/// `LastEvaluatedStreamArn`; DescribeStream's `StreamArn`. Item operations carry no ARN.
+/// `LatestStreamArn`, its indexes' `IndexArn` and its `RestoreSummary`'s ARNs; ListStreams'
+/// `StreamArn`s and `LastEvaluatedStreamArn`; DescribeStream's `StreamArn`; the backups' ARNs
+/// (`BackupDetails`, `BackupDescription`, `BackupSummaries`, `LastEvaluatedBackupArn`). Item
+/// operations carry no ARN.
 pub(super) fn present(response: &mut Value, region: &str) {
     let Value::Object(body) = response else {
         return;
@@ -36,7 +38,20 @@ pub(super) fn present(response: &mut Value, region: &str) {
             "Table" | "TableDescription" => present_table(value, region),
             "StreamDescription" => present_member(value, "StreamArn", region),
             "Streams" => each(value, |stream| present_member(stream, "StreamArn", region)),
-            "LastEvaluatedStreamArn" => present_string(value, region),
+            "LastEvaluatedStreamArn" | "LastEvaluatedBackupArn" => present_string(value, region),
+            "BackupDetails" => present_member(value, "BackupArn", region),
+            "BackupDescription" => {
+                if let Some(details) = value.get_mut("BackupDetails") {
+                    present_member(details, "BackupArn", region);
+                }
+                if let Some(source) = value.get_mut("SourceTableDetails") {
+                    present_member(source, "TableArn", region);
+                }
+            }
+            "BackupSummaries" => each(value, |summary| {
+                present_member(summary, "TableArn", region);
+                present_member(summary, "BackupArn", region);
+            }),
             _ => {}
         }
     }
@@ -45,6 +60,10 @@ pub(super) fn present(response: &mut Value, region: &str) {
 fn present_table(table: &mut Value, region: &str) {
     present_member(table, "TableArn", region);
     present_member(table, "LatestStreamArn", region);
+    if let Some(restore) = table.get_mut("RestoreSummary") {
+        present_member(restore, "SourceBackupArn", region);
+        present_member(restore, "SourceTableArn", region);
+    }
     for indexes in ["GlobalSecondaryIndexes", "LocalSecondaryIndexes"] {
         if let Some(list) = table.get_mut(indexes) {
             each(list, |index| present_member(index, "IndexArn", region));

@@ -84,6 +84,24 @@ pub(super) fn integer(value: &Value) -> WireResult<i32> {
         .map_err(|_| serialization("class java.lang.Long can not be converted to an Integer"))
 }
 
+/// A `Timestamp` member: epoch seconds as a JSON number, with any fraction (how the AWS SDKs send
+/// them in DynamoDB's JSON protocol).
+pub(super) fn timestamp(value: &Value) -> WireResult<chrono::DateTime<chrono::Utc>> {
+    let invalid = || serialization("class java.lang.String can not be converted to an Date");
+    match value {
+        Value::Number(n) => {
+            let seconds = n.as_f64().unwrap_or(f64::NAN);
+            let millis = (seconds * 1000.0).round();
+            if !millis.is_finite() || millis.abs() > 8.64e18 {
+                return Err(invalid());
+            }
+            chrono::DateTime::from_timestamp_millis(millis as i64).ok_or_else(invalid)
+        }
+        Value::String(_) => Err(invalid()),
+        other => Err(not_scalar(other, "an Date")),
+    }
+}
+
 /// A `Long` member (capacity units).
 pub(super) fn long(value: &Value, target: &str) -> WireResult<i64> {
     match value {

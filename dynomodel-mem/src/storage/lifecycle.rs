@@ -192,6 +192,9 @@ pub(crate) struct Lifecycle {
     pub created: Option<Transition>,
     /// DeleteTable's transition: the table is DELETING until it is over, and gone after it.
     pub deleted: Option<Transition>,
+    /// For a table created by a restore: where from (its `RestoreSummary`, in progress while the
+    /// table is CREATING).
+    pub restored: Option<dynomodel::backend::RestoreSummary>,
 }
 
 impl Lifecycle {

@@ -6,9 +6,11 @@
 //! the locks ([`lock`]), the transactions' `ClientRequestToken` store ([`tokens`]), the clock
 //! ([`clock`]), the engine's settings ([`settings`]), the write capture every change is reported to
 //! ([`capture`]: durable mode's log implements it), and the consistency checker (`check.rs`: indexes
-//! and item counts rebuilt from the items, which recovery's tests and the crash test assert). It
+//! and item counts rebuilt from the items, which recovery's tests and the crash test assert),
+//! on-demand backups ([`backups`]) and point-in-time recovery's history of changes ([`pitr`]). It
 //! knows nothing of the layers built on it (`scripts/module-graph` checks it).
 
+pub(crate) mod backups;
 pub(crate) mod capture;
 mod check;
 pub(crate) mod clock;
@@ -19,6 +21,7 @@ pub(crate) mod key;
 pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod partition;
+pub(crate) mod pitr;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod state;

@@ -10,6 +10,13 @@
 use std::collections::{btree_map, BTreeMap};
 use std::ops::{Bound, RangeBounds};
 
+use crate::storage::key::{KeyValue, PartitionSlot};
+use crate::storage::stored::StoredItem;
+
+/// The items of a table: partitions in Scan order, then items by sort key (`Table`'s, and the
+/// copies backups and point-in-time recovery keep of them).
+pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+
 /// The entries of a partition.
 #[derive(Debug, Clone)]
 pub enum Partition<K, V> {

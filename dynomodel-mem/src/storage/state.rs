@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockW
 
 use dynomodel::{Error, Result};
 
+use crate::storage::backups::Backups;
 use crate::storage::clock::EngineClock;
 use crate::storage::settings::EngineConfig;
 use crate::storage::table::Table;
@@ -56,6 +57,9 @@ pub(crate) struct State {
     sequence: crate::storage::stream::Sequence,
     /// The streams of deleted tables, readable until their records age out.
     retired_streams: Vec<crate::storage::stream::Stream>,
+    /// On-demand backups (`backups.rs`), locked on their own: a backup copies its table under the
+    /// catalog's read lock and the table's, so that requests on other tables go on meanwhile.
+    backups: Mutex<Backups>,
 }
 
 impl State {
@@ -125,6 +129,11 @@ impl State {
     /// The engine's clock.
     pub(crate) fn clock(&self) -> &EngineClock {
         &self.clock
+    }
+
+    /// The on-demand backups, locked (taken after any table lock, never before one).
+    pub(crate) fn backups(&self) -> MutexGuard<'_, Backups> {
+        self.backups.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The `ClientRequestToken`s of recent transactions, for recovery (under the catalog's write

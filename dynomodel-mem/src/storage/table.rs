@@ -20,9 +20,10 @@ use dynomodel::Item;
 
 use crate::storage::capture;
 use crate::storage::index::{indexes_of, Index};
-use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
-use crate::storage::partition::Partition;
+use crate::storage::partition::TablePartitions;
+use crate::storage::pitr::History;
 use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
 use crate::storage::stream::Stream;
@@ -84,10 +85,9 @@ pub(crate) struct Table {
     collections: HashMap<KeyValue, usize>,
     /// The table's streams, oldest first; only the last can be recording (`stream/`).
     streams: Vec<Stream>,
+    /// Point-in-time recovery's history while PITR is on (`pitr.rs`).
+    pitr: Option<History>,
 }
-
-/// The items of a table: partitions in Scan order, then items by sort key.
-pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.
@@ -103,6 +103,7 @@ impl Table {
             lifecycle: Lifecycle::default(),
             collections: HashMap::new(),
             streams: Vec::new(),
+            pitr: None,
         }
     }
 
@@ -163,6 +164,9 @@ impl Table {
     ) -> Option<StoredItem> {
         capture::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode_measured(&item, size);
+        if let Some(history) = &mut self.pitr {
+            history.record(&key, Some(&stored));
+        }
         let tracks = self.tracks_items();
         let partition = self
             .partitions
@@ -222,6 +226,9 @@ impl Table {
         match identity {
             None => capture::delete(&self.schema.name, key),
             Some(_) => capture::expire(&self.schema.name, key),
+        }
+        if let Some(history) = &mut self.pitr {
+            history.record(key, None);
         }
         let old = stored.decode();
         if let Some(size) = self.collections.get_mut(&key.hash) {
@@ -415,6 +422,10 @@ impl Table {
                 .or((s.billing_mode == Some(BillingMode::PayPerRequest)).then_some(s.created)),
             table_class: s.table_class,
             deletion_protection_enabled: s.deletion_protection_enabled,
+            restore_summary: life.restored.clone().map(|mut summary| {
+                summary.restore_in_progress = life.creating_table(view);
+                summary
+            }),
         }
     }
 
@@ -514,6 +525,21 @@ impl Table {
     /// The tags, for TagResource and UntagResource.
     pub(crate) fn tags_mut(&mut self) -> &mut BTreeMap<String, String> {
         &mut self.tags
+    }
+
+    /// The item count and total size in bytes (what a backup records).
+    pub(crate) fn totals(&self) -> (usize, usize) {
+        (self.item_count, self.total_size)
+    }
+
+    /// Point-in-time recovery's history, while PITR is on (`pitr.rs`).
+    pub(crate) fn pitr(&self) -> Option<&History> {
+        self.pitr.as_ref()
+    }
+
+    /// Point-in-time recovery's history, for UpdateContinuousBackups.
+    pub(crate) fn pitr_mut(&mut self) -> &mut Option<History> {
+        &mut self.pitr
     }
 }
 

@@ -115,6 +115,14 @@ impl ErrorDetails for op::untag_resource::UntagResourceError {}
 impl ErrorDetails for op::list_tags_of_resource::ListTagsOfResourceError {}
 impl ErrorDetails for op::describe_limits::DescribeLimitsError {}
 impl ErrorDetails for op::describe_endpoints::DescribeEndpointsError {}
+impl ErrorDetails for op::create_backup::CreateBackupError {}
+impl ErrorDetails for op::describe_backup::DescribeBackupError {}
+impl ErrorDetails for op::list_backups::ListBackupsError {}
+impl ErrorDetails for op::delete_backup::DeleteBackupError {}
+impl ErrorDetails for op::restore_table_from_backup::RestoreTableFromBackupError {}
+impl ErrorDetails for op::describe_continuous_backups::DescribeContinuousBackupsError {}
+impl ErrorDetails for op::update_continuous_backups::UpdateContinuousBackupsError {}
+impl ErrorDetails for op::restore_table_to_point_in_time::RestoreTableToPointInTimeError {}
 
 /// Maps any SDK operation error onto [`Error`].
 pub(crate) fn map_sdk_error<E, R>(err: SdkError<E, R>) -> Error

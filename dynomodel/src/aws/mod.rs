@@ -9,6 +9,7 @@
 //! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
 //! (see [`Error`](crate::Error)).
 
+mod backup;
 mod batch;
 mod capacity;
 mod convert;
@@ -346,6 +347,50 @@ impl Backend for AwsBackend {
         input: ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
         schema::list_tags_of_resource(&self.client, input).await
+    }
+
+    async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
+        backup::create_backup(&self.client, input).await
+    }
+
+    async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
+        backup::describe_backup(&self.client, input).await
+    }
+
+    async fn list_backups(&self, input: ListBackupsInput) -> Result<ListBackupsOutput> {
+        backup::list_backups(&self.client, input).await
+    }
+
+    async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
+        backup::delete_backup(&self.client, input).await
+    }
+
+    async fn restore_table_from_backup(
+        &self,
+        input: RestoreTableFromBackupInput,
+    ) -> Result<RestoreTableFromBackupOutput> {
+        backup::restore_table_from_backup(&self.client, input).await
+    }
+
+    async fn describe_continuous_backups(
+        &self,
+        input: DescribeContinuousBackupsInput,
+    ) -> Result<DescribeContinuousBackupsOutput> {
+        backup::describe_continuous_backups(&self.client, input).await
+    }
+
+    async fn update_continuous_backups(
+        &self,
+        input: UpdateContinuousBackupsInput,
+    ) -> Result<UpdateContinuousBackupsOutput> {
+        backup::update_continuous_backups(&self.client, input).await
+    }
+
+    async fn restore_table_to_point_in_time(
+        &self,
+        input: RestoreTableToPointInTimeInput,
+    ) -> Result<RestoreTableToPointInTimeOutput> {
+        backup::restore_table_to_point_in_time(&self.client, input).await
     }
 
     async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {

@@ -90,7 +90,7 @@ pub(crate) async fn update_time_to_live(
     })
 }
 
-fn ttl_status_from(status: Option<&sdk::TimeToLiveStatus>) -> Result<TimeToLiveStatus> {
+pub(crate) fn ttl_status_from(status: Option<&sdk::TimeToLiveStatus>) -> Result<TimeToLiveStatus> {
     Ok(match status {
         Some(sdk::TimeToLiveStatus::Enabling) => TimeToLiveStatus::Enabling,
         Some(sdk::TimeToLiveStatus::Disabling) => TimeToLiveStatus::Disabling,

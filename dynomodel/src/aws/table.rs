@@ -145,7 +145,7 @@ fn scalar_type(t: &sdk::ScalarAttributeType) -> Result<ScalarAttributeType> {
     })
 }
 
-fn key_schema_from(elements: &[sdk::KeySchemaElement]) -> Result<Vec<KeySchemaElement>> {
+pub(crate) fn key_schema_from(elements: &[sdk::KeySchemaElement]) -> Result<Vec<KeySchemaElement>> {
     elements
         .iter()
         .map(|e| {
@@ -162,7 +162,7 @@ fn key_schema_from(elements: &[sdk::KeySchemaElement]) -> Result<Vec<KeySchemaEl
         .collect()
 }
 
-fn projection_from(p: Option<&sdk::Projection>) -> Result<Projection> {
+pub(crate) fn projection_from(p: Option<&sdk::Projection>) -> Result<Projection> {
     let p = p.ok_or_else(|| unexpected("an index projection", "nothing"))?;
     let projection_type = match p.projection_type() {
         Some(sdk::ProjectionType::All) => ProjectionType::All,
@@ -209,7 +209,7 @@ fn status_from(status: &str) -> Result<TableStatus> {
     })
 }
 
-fn time_from(t: Option<&aws_smithy_types::DateTime>) -> DateTime<Utc> {
+pub(crate) fn time_from(t: Option<&aws_smithy_types::DateTime>) -> DateTime<Utc> {
     t.and_then(|t| DateTime::from_timestamp(t.secs(), t.subsec_nanos()))
         .unwrap_or(DateTime::UNIX_EPOCH)
 }
@@ -292,7 +292,9 @@ pub(crate) fn description_from(t: sdk::TableDescription) -> Result<TableDescript
             })
         })
         .collect::<Result<_>>()?;
+    let restore_summary = t.restore_summary().map(super::backup::restore_summary_from);
     Ok(TableDescription {
+        restore_summary,
         table_name,
         table_status,
         attribute_definitions,

@@ -32,6 +32,7 @@
 //! ```
 
 mod account;
+mod backup;
 mod batch;
 mod capacity;
 mod item;
@@ -49,6 +50,7 @@ mod ttl;
 mod update_table;
 
 pub use account::*;
+pub use backup::*;
 pub use batch::*;
 pub use capacity::*;
 pub use item::*;
@@ -304,6 +306,61 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     async fn get_records(&self, input: GetRecordsInput) -> Result<GetRecordsOutput> {
         let _ = input;
         Err(unsupported("GetRecords"))
+    }
+
+    // Backups and point-in-time recovery (`backup.rs`).
+
+    /// `CreateBackup`.
+    async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
+        let _ = input;
+        Err(unsupported("CreateBackup"))
+    }
+    /// `DescribeBackup`.
+    async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
+        let _ = input;
+        Err(unsupported("DescribeBackup"))
+    }
+    /// `ListBackups`.
+    async fn list_backups(&self, input: ListBackupsInput) -> Result<ListBackupsOutput> {
+        let _ = input;
+        Err(unsupported("ListBackups"))
+    }
+    /// `DeleteBackup`.
+    async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
+        let _ = input;
+        Err(unsupported("DeleteBackup"))
+    }
+    /// `RestoreTableFromBackup`.
+    async fn restore_table_from_backup(
+        &self,
+        input: RestoreTableFromBackupInput,
+    ) -> Result<RestoreTableFromBackupOutput> {
+        let _ = input;
+        Err(unsupported("RestoreTableFromBackup"))
+    }
+    /// `DescribeContinuousBackups`.
+    async fn describe_continuous_backups(
+        &self,
+        input: DescribeContinuousBackupsInput,
+    ) -> Result<DescribeContinuousBackupsOutput> {
+        let _ = input;
+        Err(unsupported("DescribeContinuousBackups"))
+    }
+    /// `UpdateContinuousBackups`.
+    async fn update_continuous_backups(
+        &self,
+        input: UpdateContinuousBackupsInput,
+    ) -> Result<UpdateContinuousBackupsOutput> {
+        let _ = input;
+        Err(unsupported("UpdateContinuousBackups"))
+    }
+    /// `RestoreTableToPointInTime`.
+    async fn restore_table_to_point_in_time(
+        &self,
+        input: RestoreTableToPointInTimeInput,
+    ) -> Result<RestoreTableToPointInTimeOutput> {
+        let _ = input;
+        Err(unsupported("RestoreTableToPointInTime"))
     }
 
     /// The time now by this backend's clock: what the mapper stamps `#[created_at]` and

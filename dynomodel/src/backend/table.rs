@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::backend::{StreamSpecification, TableClass, Tag};
+use crate::backend::{RestoreSummary, StreamSpecification, TableClass, Tag};
 
 /// The type of a key attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -319,6 +319,8 @@ pub struct TableDescription {
     pub table_class: Option<TableClass>,
     /// Whether DeleteTable is refused.
     pub deletion_protection_enabled: bool,
+    /// For a table created by a restore: where from (`RestoreSummary`).
+    pub restore_summary: Option<RestoreSummary>,
 }
 
 /// `DescribeTable`.

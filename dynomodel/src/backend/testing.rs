@@ -138,6 +138,14 @@ operations! {
     TagResource(tag_resource): TagResourceInput => TagResourceOutput;
     UntagResource(untag_resource): UntagResourceInput => UntagResourceOutput;
     ListTagsOfResource(list_tags_of_resource): ListTagsOfResourceInput => ListTagsOfResourceOutput;
+    CreateBackup(create_backup): CreateBackupInput => CreateBackupOutput;
+    DescribeBackup(describe_backup): DescribeBackupInput => DescribeBackupOutput;
+    ListBackups(list_backups): ListBackupsInput => ListBackupsOutput;
+    DeleteBackup(delete_backup): DeleteBackupInput => DeleteBackupOutput;
+    RestoreTableFromBackup(restore_table_from_backup): RestoreTableFromBackupInput => RestoreTableFromBackupOutput;
+    DescribeContinuousBackups(describe_continuous_backups): DescribeContinuousBackupsInput => DescribeContinuousBackupsOutput;
+    UpdateContinuousBackups(update_continuous_backups): UpdateContinuousBackupsInput => UpdateContinuousBackupsOutput;
+    RestoreTableToPointInTime(restore_table_to_point_in_time): RestoreTableToPointInTimeInput => RestoreTableToPointInTimeOutput;
     DescribeLimits(describe_limits): DescribeLimitsInput => DescribeLimitsOutput;
     DescribeEndpoints(describe_endpoints): DescribeEndpointsInput => DescribeEndpointsOutput;
     ExecuteStatement(execute_statement): ExecuteStatementInput => ExecuteStatementOutput;

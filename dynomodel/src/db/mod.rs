@@ -12,6 +12,7 @@
 //! The output type therefore always matches the `ReturnValues` sent; there is no `Option` to unwrap
 //! because the request might have asked for nothing.
 
+mod backups;
 mod batch;
 mod capacity;
 mod changes;

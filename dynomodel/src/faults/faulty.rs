@@ -236,6 +236,43 @@ impl<B: Backend> Backend for FaultyBackend<B> {
     async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
         self.inner.tag_resource(input).await
     }
+    // Backups and point-in-time recovery: control-plane operations, which the rules do not fire on.
+    async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
+        self.inner.create_backup(input).await
+    }
+    async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
+        self.inner.describe_backup(input).await
+    }
+    async fn list_backups(&self, input: ListBackupsInput) -> Result<ListBackupsOutput> {
+        self.inner.list_backups(input).await
+    }
+    async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
+        self.inner.delete_backup(input).await
+    }
+    async fn restore_table_from_backup(
+        &self,
+        input: RestoreTableFromBackupInput,
+    ) -> Result<RestoreTableFromBackupOutput> {
+        self.inner.restore_table_from_backup(input).await
+    }
+    async fn describe_continuous_backups(
+        &self,
+        input: DescribeContinuousBackupsInput,
+    ) -> Result<DescribeContinuousBackupsOutput> {
+        self.inner.describe_continuous_backups(input).await
+    }
+    async fn update_continuous_backups(
+        &self,
+        input: UpdateContinuousBackupsInput,
+    ) -> Result<UpdateContinuousBackupsOutput> {
+        self.inner.update_continuous_backups(input).await
+    }
+    async fn restore_table_to_point_in_time(
+        &self,
+        input: RestoreTableToPointInTimeInput,
+    ) -> Result<RestoreTableToPointInTimeOutput> {
+        self.inner.restore_table_to_point_in_time(input).await
+    }
     async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
         self.inner.untag_resource(input).await
     }

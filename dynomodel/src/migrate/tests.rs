@@ -85,6 +85,7 @@ fn live_as(definition: &Definition) -> LiveTable {
         latest_stream_label: None,
         table_class: schema.table_class,
         deletion_protection_enabled: schema.deletion_protection_enabled.unwrap_or(false),
+        restore_summary: None,
     };
     LiveTable {
         table,

@@ -2,6 +2,7 @@
 //! versions and the directory lock, on the real file system; the faults of a disk on one that fails
 //! on purpose (`faults.rs`, `damage.rs`, `paths.rs`, `legacy.rs`).
 
+mod backups;
 mod damage;
 mod faults;
 mod legacy;

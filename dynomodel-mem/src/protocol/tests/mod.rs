@@ -9,6 +9,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod backups;
 mod batch;
 mod capacity;
 mod direct;

@@ -171,6 +171,13 @@ control! {
         input.resource_arn;
     list_tags_of_resource(input: ListTagsOfResourceInput) -> ListTagsOfResourceOutput,
         "ListTagsOfResource", input.resource_arn;
+    create_backup(input: CreateBackupInput) -> CreateBackupOutput, "CreateBackup", input.table_name;
+    restore_table_from_backup(input: RestoreTableFromBackupInput) -> RestoreTableFromBackupOutput,
+        "RestoreTableFromBackup", input.target_table_name;
+    update_continuous_backups(input: UpdateContinuousBackupsInput)
+        -> UpdateContinuousBackupsOutput, "UpdateContinuousBackups", input.table_name;
+    restore_table_to_point_in_time(input: RestoreTableToPointInTimeInput)
+        -> RestoreTableToPointInTimeOutput, "RestoreTableToPointInTime", input.target_table_name;
 }
 
 // The Streams API `Db::changes` reads (no capacity: DynamoDB reports none for it). The span's

@@ -290,6 +290,7 @@ fn describe_table(state: &Mutex<State>, input: DescribeTableInput) -> Result<Des
             latest_stream_label: None,
             table_class: None,
             deletion_protection_enabled: false,
+            restore_summary: None,
         },
     })
 }
