@@ -132,6 +132,7 @@ mod config;
 pub mod durable;
 mod expr;
 pub mod faults;
+pub mod fork;
 // The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
 // test replaying their corpora): hidden, not part of the API.
 mod frontends;
@@ -161,6 +162,7 @@ use std::sync::{Arc, RwLock};
 use dynomodel::Db;
 
 pub use config::MemBackendBuilder;
+pub use fork::{ForkOptions, Snapshot};
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 #[cfg(feature = "durable")]

@@ -317,3 +317,51 @@ impl State {
         self.tables.get(name).map(read)
     }
 }
+
+/// Forks, snapshots and resets (`crate::fork`): an independent copy of the catalog.
+impl State {
+    /// How many tables the catalog holds (in any status).
+    pub(crate) fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// An independent copy of every table (items and index entries shared until either side
+    /// writes: `storage/share.rs`), the transactions' tokens, the table counter and the streams,
+    /// which record with `clock` and a sequence counter of the copy's own from here on. The
+    /// expression cache and the throughput buckets start empty (a cache holds nothing the copy
+    /// needs; buckets start full, as after a restart). Takes each table's read lock in name order,
+    /// under the caller's lock on this catalog.
+    pub(crate) fn fork(&self, clock: EngineClock) -> State {
+        let sequence = self.sequence.detached();
+        let context = crate::ops::streams::StreamContext {
+            clock: clock.clone(),
+            sequence: sequence.clone(),
+            region: self.config.region.clone(),
+        };
+        let rebind = |mut stream: crate::ops::streams::Stream| {
+            stream.rebind(context.clone());
+            stream
+        };
+        let tables = self
+            .tables
+            .iter()
+            .map(|(name, cell)| {
+                let mut table = read(cell).clone();
+                let streams = table.take_streams().into_iter().map(rebind).collect();
+                table.replace_streams(streams);
+                (name.clone(), RwLock::new(table))
+            })
+            .collect();
+        State {
+            tables,
+            created: self.created,
+            cache: ExpressionCache::default(),
+            clock,
+            tokens: Mutex::new(self.tokens_locked().clone()),
+            config: self.config.clone(),
+            throughput: Throughput::new(self.config.throughput),
+            sequence,
+            retired_streams: self.retired_streams.iter().cloned().map(rebind).collect(),
+        }
+    }
+}

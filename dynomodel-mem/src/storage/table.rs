@@ -107,8 +107,9 @@ fn throughput(
     d
 }
 
-/// A table: schema, items, and running totals for DescribeTable.
-#[derive(Debug)]
+/// A table: schema, items, and running totals for DescribeTable. A clone shares the items and the
+/// index entries with the original until either writes (`storage/share.rs`).
+#[derive(Debug, Clone)]
 pub(crate) struct Table {
     /// What CreateTable fixed.
     pub schema: TableSchema,
@@ -129,7 +130,8 @@ pub(crate) struct Table {
 }
 
 /// The items of a table: partitions in Scan order, then items by sort key.
-pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+/// A persistent map (see `partition.rs`): a copy of the table shares it.
+pub(crate) type TablePartitions = imbl::OrdMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.
@@ -137,7 +139,7 @@ impl Table {
         Table {
             indexes: indexes_of(&schema),
             schema,
-            partitions: BTreeMap::new(),
+            partitions: TablePartitions::new(),
             item_count: 0,
             total_size: 0,
             ttl: TtlState::default(),
@@ -205,13 +207,13 @@ impl Table {
     ) -> Option<StoredItem> {
         crate::durable::journal::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode_measured(&item, size);
-        let tracks = self.tracks_items();
-        let partition = self
-            .partitions
-            .entry(partition_slot(key.hash.clone()))
-            .or_default();
-        if tracks {
-            let old = partition.get(&key.range).map(StoredItem::decode);
+        let slot = partition_slot(key.hash.clone());
+        if self.tracks_items() {
+            let old = self
+                .partitions
+                .get(&slot)
+                .and_then(|p| p.get(&key.range))
+                .map(StoredItem::decode);
             // The old entries go before the new ones come in: the index key may have changed (or
             // vanished).
             if let Some(old) = &old {
@@ -234,7 +236,15 @@ impl Table {
                 stream.record(old.as_ref(), Some(&item), None);
             }
         }
-        let old = partition.insert(key.range, stored);
+        // One descent of the map for a partition that exists (an entry API would take two here).
+        let old = match self.partitions.get_mut(&slot) {
+            Some(partition) => partition.insert(key.range, stored),
+            None => {
+                self.partitions
+                    .insert(slot, Partition::One(key.range, stored));
+                None
+            }
+        };
         self.total_size += size;
         match &old {
             Some(old) => self.total_size = self.total_size.saturating_sub(old.size()),
@@ -313,6 +323,11 @@ impl Table {
     /// Takes the table's streams (the table is being forgotten; its streams outlive it).
     pub(crate) fn take_streams(&mut self) -> Vec<Stream> {
         std::mem::take(&mut self.streams)
+    }
+
+    /// Gives back streams taken with [`Table::take_streams`] (a fork rebinds them to its engine).
+    pub(crate) fn replace_streams(&mut self, streams: Vec<Stream>) {
+        self.streams = streams;
     }
 
     /// The items, for Query and Scan.

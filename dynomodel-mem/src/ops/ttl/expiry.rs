@@ -19,7 +19,7 @@ use crate::storage::key::PrimaryKey;
 pub(crate) const MAX_EXPIRY_AGE: TimeDelta = TimeDelta::days(5 * 365);
 
 /// Where a table's TTL setting stands, and the index of expiry times while it is on.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct TtlState {
     /// The attribute TTL reads while `ENABLING`, `ENABLED` or `DISABLING`; `None` while `DISABLED`.
     attribute: Option<String>,
