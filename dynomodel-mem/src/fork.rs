@@ -120,7 +120,11 @@ impl Snapshot {
     /// snapshot was taken from, without fault rules. Cheap (see [`MemBackend::fork`]).
     pub fn fork(&self) -> MemBackend {
         let clock = self.state.clock().clone();
-        MemBackend::over(self.state.fork(clock.clone()), clock, FaultHandle::default())
+        MemBackend::over(
+            self.state.fork(clock.clone()),
+            clock,
+            FaultHandle::default(),
+        )
     }
 }
 

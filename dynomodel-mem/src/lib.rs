@@ -162,13 +162,13 @@ use std::sync::{Arc, RwLock};
 use dynomodel::Db;
 
 pub use config::MemBackendBuilder;
-pub use fork::{ForkOptions, Snapshot};
 #[cfg(feature = "server")]
 pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpTarget};
 #[cfg(feature = "durable")]
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
+pub use fork::{ForkOptions, Snapshot};
 pub use metering::throughput::ThroughputEnforcement;
 pub use storage::clock::{Clock, ManualClock, SystemClock};
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};

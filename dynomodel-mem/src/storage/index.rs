@@ -452,7 +452,8 @@ impl Index {
     pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
         let entries = &mut self.entries;
         let keys = (&self.hash, self.range.as_ref(), self.tie);
-        let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.remove(pos)) else {
+        let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.remove(pos))
+        else {
             return;
         };
         self.count = self.count.saturating_sub(1);

@@ -131,7 +131,8 @@ pub(crate) struct Table {
 
 /// The items of a table: partitions in Scan order, then items by sort key.
 /// A persistent map (see `partition.rs`): a copy of the table shares it.
-pub(crate) type TablePartitions = imbl::OrdMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+pub(crate) type TablePartitions =
+    imbl::OrdMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
 impl Table {
     /// An empty table.

@@ -4,6 +4,7 @@
 
 mod damage;
 mod faults;
+mod forks;
 mod legacy;
 mod paths;
 
