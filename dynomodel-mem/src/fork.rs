@@ -91,7 +91,7 @@ impl ForkOptions {
 /// db.put(&User { id: "u1".into(), name: "Ada".into() }).await?;
 /// let fixture = backend.snapshot();
 ///
-/// db.delete::<User>("u1").await?;
+/// db.delete_key::<User>("u1").await?;
 /// assert_eq!(db.get::<User>("u1").await?, None);
 /// backend.restore(&fixture)?;
 /// assert_eq!(db.get::<User>("u1").await?.map(|u| u.name), Some("Ada".into()));

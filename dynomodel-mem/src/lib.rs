@@ -132,6 +132,7 @@ mod config;
 pub mod durable;
 mod expr;
 pub mod faults;
+mod fixture;
 pub mod fork;
 // The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
 // test replaying their corpora): hidden, not part of the API.
@@ -168,6 +169,7 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
+pub use fixture::{Fixture, FixtureBuild};
 pub use fork::{ForkOptions, Snapshot};
 pub use metering::throughput::ThroughputEnforcement;
 pub use storage::clock::{Clock, ManualClock, SystemClock};
