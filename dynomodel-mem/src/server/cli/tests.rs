@@ -141,6 +141,7 @@ fn every_option() {
             enforce_throughput: true,
             manual_clock: true,
             seed: Some("fixture.jsonl".into()),
+            isolate: None,
             data_dir: Some("/tmp/d".into()),
             sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
             compact_after: Some(1000),
