@@ -1,7 +1,7 @@
 //! Forks, snapshots and resets of an engine: the state of a test suite's fixture, copied per test
 //! at no cost.
 //!
-//! A table's items and index entries live in persistent maps (`storage/share.rs`): a copy of the
+//! A table's items and index entries live in persistent maps (docs/performance.md, "Forks"): a copy of the
 //! catalog shares every node with the original, and a write to either copies only the nodes on its
 //! path. So [`MemBackend::fork`] and [`MemBackend::snapshot`] cost a lock and a few allocations per
 //! table, whatever the number of items, and a fork costs memory only for what it writes.

@@ -18,7 +18,9 @@
 //! capacity and stream records). Tables are usable as soon as they are created (as on DynamoDB Local),
 //! unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
-//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). With the `server`
+//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). A test suite builds
+//! its data once and gives each test a copy of its own at no cost: [`MemBackend::fork`],
+//! [`MemBackend::snapshot`] and [`MemBackend::restore`], and [`Fixture`] for the whole pattern. With the `server`
 //! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
 //! one dump file (what `dynomodel-mem serve --seed` loads).
 //!

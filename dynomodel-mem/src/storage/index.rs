@@ -85,7 +85,7 @@ pub(crate) enum Tie {
 pub(crate) type IndexPosition = (Option<KeyValue>, Tie);
 
 /// The entries of an index in Scan order (by their encoded positions: see the module docs).
-/// A persistent set, shared by a copy of the index until either writes (`storage/share.rs`).
+/// A persistent set, shared by a copy of the index until either writes (docs/performance.md, "Forks").
 pub(crate) type IndexEntries = imbl::OrdSet<IndexEntry>;
 
 /// One secondary index: its definition and its entries.

@@ -9,7 +9,7 @@
 //!
 //! The map is a persistent one ([`imbl::OrdMap`]: a B-tree whose nodes are shared by reference
 //! count), so that a copy of a table (a fork, a snapshot, a backup) shares every partition with the
-//! table it was copied from and a write copies only the nodes on its path (`storage/share.rs`
+//! table it was copied from and a write copies only the nodes on its path (docs/performance.md, "Forks"
 //! explains the choice and its cost).
 
 use std::ops::{Bound, RangeBounds};

@@ -326,7 +326,7 @@ impl State {
     }
 
     /// An independent copy of every table (items and index entries shared until either side
-    /// writes: `storage/share.rs`), the transactions' tokens, the table counter and the streams,
+    /// writes: docs/performance.md, "Forks"), the transactions' tokens, the table counter and the streams,
     /// which record with `clock` and a sequence counter of the copy's own from here on. The
     /// expression cache and the throughput buckets start empty (a cache holds nothing the copy
     /// needs; buckets start full, as after a restart). Takes each table's read lock in name order,

@@ -108,7 +108,7 @@ fn throughput(
 }
 
 /// A table: schema, items, and running totals for DescribeTable. A clone shares the items and the
-/// index entries with the original until either writes (`storage/share.rs`).
+/// index entries with the original until either writes (docs/performance.md, "Forks").
 #[derive(Debug, Clone)]
 pub(crate) struct Table {
     /// What CreateTable fixed.
