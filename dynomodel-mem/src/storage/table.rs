@@ -8,7 +8,7 @@
 //! transactions and TTL expiry maintain the indexes by construction, and which capture the write for
 //! durable mode's log, so that no write path can forget to log.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use dynomodel::backend::{
@@ -124,7 +124,8 @@ pub(crate) struct Table {
     /// Changes in progress and capacity history (UpdateTable).
     pub lifecycle: Lifecycle,
     /// The size of each item collection (tables with LSIs only): items plus LSI entries.
-    collections: HashMap<KeyValue, usize>,
+    /// (A persistent map, shared by a copy of the table as its items are.)
+    collections: imbl::HashMap<KeyValue, usize>,
     /// The table's streams, oldest first; only the last can be recording (`streams/`).
     streams: Vec<Stream>,
 }
@@ -146,7 +147,7 @@ impl Table {
             ttl: TtlState::default(),
             tags: BTreeMap::new(),
             lifecycle: Lifecycle::default(),
-            collections: HashMap::new(),
+            collections: imbl::HashMap::new(),
             streams: Vec::new(),
         }
     }

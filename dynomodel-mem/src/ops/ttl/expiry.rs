@@ -3,12 +3,11 @@
 //!
 //! The index makes a sweep cost O(log n + expired): [`Table::put`](crate::storage::table::Table::put) and
 //! [`Table::delete`](crate::storage::table::Table::delete) keep it in step (one branch when TTL is off, one or
-//! two `BTreeMap` operations when it is on), and a sweep reads only the range of times that have
+//! two ordered-map operations when it is on), and a sweep reads only the range of times that have
 //! passed. It is built from the items when TTL is enabled and dropped when it is disabled.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use chrono::{DateTime, TimeDelta, Utc};
+use imbl::{OrdMap, OrdSet};
 use dynomodel::backend::TimeToLiveStatus;
 use dynomodel::{AttributeValue, Item, Number};
 
@@ -31,7 +30,8 @@ pub(crate) struct TtlState {
     settles_at: Option<DateTime<Utc>>,
     /// Expiry times (Numbers only) → the keys of the items that carry them; maintained while
     /// `attribute` is set.
-    by_expiry: BTreeMap<Number, BTreeSet<PrimaryKey>>,
+    /// Persistent maps, as a table's items: a copy of the table (a fork) shares them.
+    by_expiry: OrdMap<Number, OrdSet<PrimaryKey>>,
 }
 
 impl TtlState {
@@ -87,7 +87,7 @@ impl TtlState {
         self.enabled = false;
         self.changed_at = Some(now);
         self.settles_at = Some(settles_at);
-        self.by_expiry = BTreeMap::new();
+        self.by_expiry = OrdMap::new();
     }
 
     /// Records `item` (stored under `key`) in the expiry index. Called by `Table::put`.
@@ -147,7 +147,7 @@ impl TtlState {
     /// How many items the expiry index holds (tests and benches).
     #[cfg(test)]
     pub(crate) fn indexed(&self) -> usize {
-        self.by_expiry.values().map(BTreeSet::len).sum()
+        self.by_expiry.values().map(OrdSet::len).sum()
     }
 }
 
