@@ -147,9 +147,9 @@ impl MemBackend {
     ///
     /// Cheap whatever the size of the data: the fork shares the tables' storage with this engine
     /// until either writes, and a write then copies only the few tree nodes on its path (the
-    /// figures are in docs/performance.md, "Forks"). Forking takes the catalog's read lock and each
-    /// table's in turn: a fork sees every write that finished before it, and none that started
-    /// after. A fork of a durable engine lives in memory only.
+    /// figures are in docs/performance.md, "Forks"). Forking takes the catalog's read lock and every table's at
+    /// once: the fork holds all or none of each request's writes, a transaction across tables
+    /// included. A fork of a durable engine lives in memory only.
     ///
     /// ```
     /// use dynomodel::Model;

@@ -329,8 +329,9 @@ impl State {
     /// writes: docs/performance.md, "Forks"), the transactions' tokens, the table counter and the streams,
     /// which record with `clock` and a sequence counter of the copy's own from here on. The
     /// expression cache and the throughput buckets start empty (a cache holds nothing the copy
-    /// needs; buckets start full, as after a restart). Takes each table's read lock in name order,
-    /// under the caller's lock on this catalog.
+    /// needs; buckets start full, as after a restart). Takes every table's read lock (in name
+    /// order, under the caller's lock on this catalog) before copying any, so that the copy holds
+    /// all or nothing of a transaction that writes several tables.
     pub(crate) fn fork(&self, clock: EngineClock) -> State {
         let sequence = self.sequence.detached();
         let context = crate::ops::streams::StreamContext {
@@ -342,16 +343,21 @@ impl State {
             stream.rebind(context.clone());
             stream
         };
-        let tables = self
+        let held: Vec<_> = self
             .tables
             .iter()
-            .map(|(name, cell)| {
-                let mut table = read(cell).clone();
+            .map(|(name, cell)| (name, read(cell)))
+            .collect();
+        let tables = held
+            .iter()
+            .map(|(name, table)| {
+                let mut table = Table::clone(table);
                 let streams = table.take_streams().into_iter().map(rebind).collect();
                 table.replace_streams(streams);
-                (name.clone(), RwLock::new(table))
+                ((*name).clone(), RwLock::new(table))
             })
             .collect();
+        drop(held);
         State {
             tables,
             created: self.created,

@@ -7,9 +7,9 @@
 //! passed. It is built from the items when TTL is enabled and dropped when it is disabled.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use imbl::{OrdMap, OrdSet};
 use dynomodel::backend::TimeToLiveStatus;
 use dynomodel::{AttributeValue, Item, Number};
+use imbl::{OrdMap, OrdSet};
 
 use crate::storage::key::PrimaryKey;
 
