@@ -1,8 +1,8 @@
 //! Forks, snapshots and resets of an engine: the state of a test suite's fixture, copied per test
 //! at no cost.
 //!
-//! A table's items and index entries live in persistent maps (docs/performance.md, "Forks"): a copy of the
-//! catalog shares every node with the original, and a write to either copies only the nodes on its
+//! A table's items and index entries live in persistent maps (docs/performance.md, "Forks"): a
+//! copy of the catalog shares every node with the original, and a write to either copies only the nodes on its
 //! path. So [`MemBackend::fork`] and [`MemBackend::snapshot`] cost a lock and a few allocations per
 //! table, whatever the number of items, and a fork costs memory only for what it writes.
 //!
@@ -147,9 +147,9 @@ impl MemBackend {
     ///
     /// Cheap whatever the size of the data: the fork shares the tables' storage with this engine
     /// until either writes, and a write then copies only the few tree nodes on its path (the
-    /// figures are in docs/performance.md, "Forks"). Forking takes the catalog's read lock and every table's at
-    /// once: the fork holds all or none of each request's writes, a transaction across tables
-    /// included. A fork of a durable engine lives in memory only.
+    /// figures are in docs/performance.md, "Forks"). Forking takes the catalog's read lock and
+    /// every table's at once: the fork holds all or none of each request's writes, a transaction
+    /// across tables included. A fork of a durable engine lives in memory only.
     ///
     /// ```
     /// use dynomodel::Model;
