@@ -139,15 +139,32 @@ impl Fixture {
     }
 }
 
-/// Seeds `backend` from the dump file at `path`.
+/// Seeds `backend` from the dump file at `path`, on a thread of its own: the dump's reader is not
+/// `Send`, and a fixture's future must be, to be awaited from any test's runtime.
 #[cfg(feature = "server")]
-async fn load(backend: &MemBackend, path: &str) -> Result<()> {
-    let failed = |e: &dyn std::fmt::Display| {
+async fn load(backend: &MemBackend, path: &'static str) -> Result<()> {
+    let failed = move |e: &dyn std::fmt::Display| {
         dynomodel::Error::validation(format!("the fixture's dump file {path}: {e}"))
     };
-    let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
-    crate::dump::seed(backend, &mut std::io::BufReader::new(file))
+    let backend = backend.clone();
+    let (done, loaded) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let seeded = (|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+                .map_err(|e| failed(&e))?;
+            let file = std::fs::File::open(path).map_err(|e| failed(&e))?;
+            let mut input = std::io::BufReader::new(file);
+            runtime
+                .block_on(crate::dump::seed(&backend, &mut input))
+                .map_err(|e| failed(&e))?;
+            Ok(())
+        })();
+        // The receiver is gone only when the test awaiting it was dropped.
+        let _ = done.send(seeded);
+    });
+    loaded
         .await
-        .map_err(|e| failed(&e))?;
-    Ok(())
+        .map_err(|_| failed(&"the thread loading it stopped before it finished"))?
 }
