@@ -91,7 +91,9 @@ impl ServerBuilder {
     /// themselves by signing with a key of their own. At most `max` databases are kept; a request
     /// with a new key beyond that is refused (`LimitExceededException`) until the admin endpoint
     /// `DELETE /_dynomodel/databases` drops them. Only [`bind_mem`](ServerBuilder::bind_mem)
-    /// serves an engine that can fork; the other binds ignore it.
+    /// serves an engine that can fork; the other binds ignore it. The databases live in memory,
+    /// even when the seed is durable: with isolation, no client's write reaches the seed's data
+    /// directory (`serve` refuses `--isolate` with `--data-dir` for that reason).
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

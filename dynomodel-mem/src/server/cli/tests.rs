@@ -394,3 +394,12 @@ fn help_and_version_exit_0() {
         format!("dynomodel-mem {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn isolation_takes_an_optional_limit_and_excludes_a_data_dir() {
+    assert_eq!(parse("serve --isolate").map(|o| o.isolate), Ok(Some(1000)));
+    assert_eq!(parse("serve --isolate 5").map(|o| o.isolate), Ok(Some(5)));
+    assert_eq!(parse("serve").map(|o| o.isolate), Ok(None));
+    let err = parse("serve --isolate --data-dir /tmp/d").unwrap_err();
+    assert!(err.contains("cannot be used with"), "{err}");
+}
