@@ -102,7 +102,7 @@ fn gsi(name: &str) {
         .build()
         .unwrap();
     let backend = dynomodel_mem::MemBackend::new();
-    rt.block_on(create_with_gsi(&backend, global, projection));
+    rt.block_on(workload::create_indexed(&backend, global, projection));
     let Some(base) = resident() else { return };
     let mut loaded = 0;
     for target in [100_000usize, 1_000_000] {
@@ -134,65 +134,4 @@ async fn index_size(backend: &dynomodel_mem::MemBackend) -> i64 {
     gsi.map(|i| i.index_size_bytes)
         .chain(lsi.map(|i| i.index_size_bytes))
         .sum()
-}
-
-async fn create_with_gsi(
-    backend: &dynomodel_mem::MemBackend,
-    global: bool,
-    projection_type: ProjectionType,
-) {
-    use dynomodel::backend::{
-        AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex,
-        KeySchemaElement, LocalSecondaryIndex, Projection, ScalarAttributeType,
-    };
-    let s = |name: &str| AttributeDefinition {
-        attribute_name: name.into(),
-        attribute_type: ScalarAttributeType::S,
-    };
-    let non_key_attributes = match projection_type {
-        ProjectionType::Include => vec!["name".to_string()],
-        _ => vec![],
-    };
-    let projection = Projection {
-        projection_type,
-        non_key_attributes,
-    };
-    let (global_secondary_indexes, local_secondary_indexes) = if global {
-        let gsi = GlobalSecondaryIndex {
-            index_name: "by-email".into(),
-            key_schema: vec![KeySchemaElement::hash("email")],
-            projection,
-            provisioned_throughput: None,
-        };
-        (vec![gsi], vec![])
-    } else {
-        let lsi = LocalSecondaryIndex {
-            index_name: "by-email".into(),
-            key_schema: vec![
-                KeySchemaElement::hash("pk"),
-                KeySchemaElement::range("email"),
-            ],
-            projection,
-        };
-        (vec![], vec![lsi])
-    };
-    backend
-        .create_table(CreateTableInput {
-            table_name: workload::TABLE.into(),
-            attribute_definitions: vec![
-                s("pk"),
-                AttributeDefinition {
-                    attribute_name: "sk".into(),
-                    attribute_type: ScalarAttributeType::N,
-                },
-                s("email"),
-            ],
-            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
-            global_secondary_indexes,
-            local_secondary_indexes,
-            billing_mode: Some(BillingMode::PayPerRequest),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
 }

@@ -21,7 +21,9 @@
 //! engine's own history of changes on its clock. Tables are usable as soon as they are created (as on DynamoDB Local),
 //! unless [`MemBackendBuilder::transition_time`] makes them `CREATING` for a while. Time comes from an
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
-//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). With the `server`
+//! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). A test suite builds
+//! its data once and gives each test a copy of its own at no cost: [`MemBackend::fork`],
+//! [`MemBackend::snapshot`] and [`MemBackend::restore`], and [`Fixture`] for the whole pattern. With the `server`
 //! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
 //! one dump file (what `dynomodel-mem serve --seed` loads).
 //!
@@ -135,6 +137,8 @@ mod config;
 pub mod durable;
 mod expr;
 pub mod faults;
+mod fixture;
+pub mod fork;
 // The fuzz targets' entry points (`fuzz/`), compiled only with the `fuzzing` feature (and for the
 // test replaying their corpora): hidden, not part of the API.
 mod frontends;
@@ -170,6 +174,8 @@ pub use dump::{dump_all, export_table, import_table, load_dump, DumpError, HttpT
 pub use durable::{
     Damage, DamageReport, Health, OpenError, Readable, RecoveryReport, Repair, SyncPolicy, TornTail,
 };
+pub use fixture::{Fixture, FixtureBuild};
+pub use fork::{ForkOptions, Snapshot};
 pub use storage::clock::{Clock, ManualClock, SystemClock};
 pub use storage::settings::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};

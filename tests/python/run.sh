@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The boto3 smoke test: builds `dynomodel-mem`, starts `dynomodel-mem serve --port 0`, runs smoke.py
-# against it, stops the server (by its PID, also on failure) and exits with the script's status.
+# against it (then isolation.py against `serve --isolate 3`), stops the server (by its PID, also on
+# failure) and exits with the script's status.
 #
 # boto3 comes from the system Python when it has it; otherwise it is installed once, quietly, into a
 # virtualenv under the cargo target directory (git-ignored), so repeated runs install nothing.
@@ -33,6 +34,7 @@ server_pid=""
 trap 'if [[ -n "${server_pid}" ]]; then kill "${server_pid}" 2>/dev/null || true; wait "${server_pid}" 2>/dev/null || true; fi; rm -rf "${log}" "${data_dir}"' EXIT
 
 smoke() {
+    local script="${SCRIPT:-smoke.py}"
     : >"${log}"
     "${target_dir}/debug/dynomodel-mem" serve --port 0 "$@" >"${log}" &
     server_pid=$!
@@ -45,7 +47,7 @@ smoke() {
     done
     [[ -n "${endpoint}" ]] || { echo "boto3 smoke test: the server did not start" >&2; exit 1; }
     echo "boto3 smoke test against ${endpoint} ${*}"
-    "${python}" tests/python/smoke.py "${endpoint}"
+    "${python}" "tests/python/${script}" "${endpoint}"
     kill "${server_pid}"
     wait "${server_pid}" 2>/dev/null || true
     server_pid=""
@@ -53,3 +55,5 @@ smoke() {
 
 smoke
 smoke --data-dir "${data_dir}"
+# Isolation by access key (isolation.py): a database per key, bounded at three here.
+SCRIPT=isolation.py smoke --isolate 3

@@ -7,7 +7,12 @@ use dynomodel_mem::{Clock, ManualClock};
 use super::*;
 
 /// An admin request: `method path` with a JSON body; the status and the JSON answer.
-async fn admin(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+pub(super) async fn admin(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let head = format!(

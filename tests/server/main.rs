@@ -22,6 +22,7 @@ mod endpoint;
 mod faults;
 mod fuzz;
 mod fuzz_partiql;
+mod isolation;
 mod lifecycle;
 mod limits;
 mod multi_item;

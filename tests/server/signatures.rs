@@ -32,7 +32,7 @@ async fn verifying() -> ServerHandle {
 /// `operation` with `body` (sent as these bytes, with these extra headers), signed by `aws-sigv4` with
 /// `key_id`/`secret` for `region` at `time`.
 #[allow(clippy::too_many_arguments)]
-async fn signed_call(
+pub(super) async fn signed_call(
     addr: SocketAddr,
     operation: &str,
     body: &[u8],

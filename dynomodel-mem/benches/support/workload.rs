@@ -127,3 +127,66 @@ pub(crate) fn update(i: usize) -> UpdateItemInput {
         ..Default::default()
     }
 }
+
+/// Creates the table with an index `by-email` on the unique `email` attribute: a GSI (`global`) or
+/// an LSI, of `projection_type` (INCLUDE: `name`).
+pub(crate) async fn create_indexed(
+    backend: &MemBackend,
+    global: bool,
+    projection_type: dynomodel::backend::ProjectionType,
+) {
+    use dynomodel::backend::{
+        AttributeDefinition, Backend, BillingMode, CreateTableInput, GlobalSecondaryIndex,
+        KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType,
+    };
+    let s = |name: &str| AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type: ScalarAttributeType::S,
+    };
+    let non_key_attributes = match projection_type {
+        ProjectionType::Include => vec!["name".to_string()],
+        _ => vec![],
+    };
+    let projection = Projection {
+        projection_type,
+        non_key_attributes,
+    };
+    let (global_secondary_indexes, local_secondary_indexes) = if global {
+        let gsi = GlobalSecondaryIndex {
+            index_name: "by-email".into(),
+            key_schema: vec![KeySchemaElement::hash("email")],
+            projection,
+            provisioned_throughput: None,
+        };
+        (vec![gsi], vec![])
+    } else {
+        let lsi = LocalSecondaryIndex {
+            index_name: "by-email".into(),
+            key_schema: vec![
+                KeySchemaElement::hash("pk"),
+                KeySchemaElement::range("email"),
+            ],
+            projection,
+        };
+        (vec![], vec![lsi])
+    };
+    backend
+        .create_table(CreateTableInput {
+            table_name: TABLE.into(),
+            attribute_definitions: vec![
+                s("pk"),
+                AttributeDefinition {
+                    attribute_name: "sk".into(),
+                    attribute_type: ScalarAttributeType::N,
+                },
+                s("email"),
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            global_secondary_indexes,
+            local_secondary_indexes,
+            billing_mode: Some(BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+}

@@ -365,3 +365,41 @@ fn seeded_tables_are_active_at_once_whatever_the_transition_time() {
         );
     });
 }
+
+/// `Fixture::from_dump`: a dump file loads once, each fork holds its tables and items; a missing file
+/// fails every fork with an error naming it.
+#[test]
+fn a_fixture_loads_from_a_dump_file() {
+    let path = std::env::temp_dir().join(format!("dynomodel-fixture-{}.dump", std::process::id()));
+    let bytes = block_on(async { dump_bytes(&fixture().await).await });
+    std::fs::write(&path, &bytes).unwrap();
+    let path: &'static str = Box::leak(path.to_string_lossy().into_owned().into_boxed_str());
+    let from_file = Box::leak(Box::new(crate::Fixture::from_dump(path)));
+    let (first, second) = block_on(async {
+        (
+            from_file.fork_backend().await.unwrap(),
+            from_file.fork_backend().await.unwrap(),
+        )
+    });
+    call_blocking_put(&first);
+    assert_eq!(
+        block_on(dump_bytes(&second)),
+        bytes,
+        "the second fork is the dump, unchanged"
+    );
+    let _ = std::fs::remove_file(path);
+
+    let missing = crate::Fixture::from_dump("/nonexistent/fixture.dump");
+    let err = block_on(missing.fork()).unwrap_err();
+    assert!(
+        err.message()
+            .contains("the fixture's dump file /nonexistent/fixture.dump"),
+        "{err}"
+    );
+}
+
+/// One more item in `orders` of `backend`.
+fn call_blocking_put(backend: &MemBackend) {
+    let put = json!({"TableName": "orders", "Item": every_type(999)});
+    block_on(call(backend, "PutItem", put));
+}

@@ -5,8 +5,9 @@
 //! the partitions from a hash (segment start, or the `ExclusiveStartKey`) to a hash (segment end).
 //! `BTreeMap::range` panics on inverted bounds, so every range goes through [`checked_range`].
 
-use std::collections::BTreeMap;
 use std::ops::Bound;
+
+use imbl::OrdMap;
 
 use std::borrow::Cow;
 
@@ -68,7 +69,7 @@ fn non_empty<K: Ord>(lo: &Bound<K>, hi: &Bound<K>) -> bool {
 }
 
 /// [`checked_range`] within one partition.
-pub(crate) fn partition_range<K: Ord, V>(
+pub(crate) fn partition_range<K: Ord + Clone, V: Clone>(
     partition: &Partition<K, V>,
     lo: Bound<K>,
     hi: Bound<K>,
@@ -82,8 +83,8 @@ pub(crate) fn partition_range<K: Ord, V>(
 
 /// `map.range((lo, hi))`, or nothing when the bounds are inverted or equal and exclusive (where
 /// `BTreeMap::range` would panic).
-pub(crate) fn checked_range<K: Ord, V>(
-    map: &BTreeMap<K, V>,
+pub(crate) fn checked_range<K: Ord + Clone, V: Clone>(
+    map: &OrdMap<K, V>,
     lo: Bound<K>,
     hi: Bound<K>,
 ) -> impl DoubleEndedIterator<Item = (&K, &V)> {
@@ -207,8 +208,8 @@ impl Readable for IndexEntry {
 
 /// The entries of partitions `[from, to)` in Scan order, starting after `start` when given (the
 /// `ExclusiveStartKey`: its slot and position).
-pub(crate) fn scan_entries<'a, P: Position, V>(
-    partitions: &'a BTreeMap<PartitionSlot, Partition<P, V>>,
+pub(crate) fn scan_entries<'a, P: Position, V: Clone>(
+    partitions: &'a OrdMap<PartitionSlot, Partition<P, V>>,
     from: u64,
     to: Option<u64>,
     start: Option<(PartitionSlot, P)>,
@@ -520,7 +521,7 @@ mod tests {
 
     #[test]
     fn inverted_or_empty_ranges_do_not_panic() {
-        let map: BTreeMap<i32, ()> = (0..10).map(|i| (i, ())).collect();
+        let map: OrdMap<i32, ()> = (0..10).map(|i| (i, ())).collect();
         let count = |lo, hi| checked_range(&map, lo, hi).count();
         assert_eq!(count(Bound::Included(5), Bound::Included(2)), 0);
         assert_eq!(count(Bound::Excluded(5), Bound::Excluded(5)), 0);

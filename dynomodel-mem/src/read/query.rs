@@ -188,7 +188,7 @@ fn resolve_keys(
 }
 
 /// The items of one partition within the sort condition, in the requested direction, after `start`.
-fn walk<'a, P: Position, V: Readable>(
+fn walk<'a, P: Position, V: Readable + Clone>(
     partition: Option<&'a Partition<P, V>>,
     sort: Option<&SortCondition>,
     start: Option<P>,

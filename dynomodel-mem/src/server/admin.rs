@@ -11,6 +11,8 @@
 //! | `GET /_dynomodel/clock` | | `{"now": "2025-01-01T00:00:00Z"}` |
 //! | `POST /_dynomodel/clock/advance` | `{"seconds": N}` | `{"now": …}` (needs `--manual-clock`) |
 //!
+//! Snapshots, restore, reset and the databases of isolation by access key are in `admin_state.rs`.
+//!
 //! A rule is a JSON object; every member is optional:
 //!
 //! ```json
@@ -46,6 +48,7 @@ use hyper::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE};
 use serde_json::{json, Map, Value};
 
 use super::access::{bearer_matches, is_json};
+use super::admin_state::{self, StateAdmin};
 use crate::faults::{FaultError, FaultHandle, Operation, Portion, Rule, RuleId};
 use crate::{Clock, ManualClock};
 
@@ -112,6 +115,8 @@ pub(crate) struct Admin {
     pub(crate) faults: FaultHandle,
     /// `Some` when the engine runs on this manual clock (else on the system clock).
     pub(crate) clock: Option<ManualClock>,
+    /// Snapshots, restore, reset, isolation's databases (`admin_state.rs`).
+    pub(crate) state: StateAdmin,
 }
 
 /// The prefix of every admin path.
@@ -121,6 +126,9 @@ pub(crate) const PREFIX: &str = "/_dynomodel/";
 pub(crate) fn handle(admin: &Admin, method: &str, path: &str, body: &[u8]) -> (u16, Value) {
     let rest = path.strip_prefix(PREFIX).unwrap_or("");
     let parts: Vec<&str> = rest.split('/').filter(|p| !p.is_empty()).collect();
+    if let Some(answer) = admin_state::handle(&admin.state, method, &parts, body) {
+        return answer;
+    }
     match (method, parts.as_slice()) {
         ("POST", ["faults"]) if admin.faults.len() >= MAX_RULES => bad(format!(
             "{MAX_RULES} fault rules are armed, the most this server holds: disarm some first \

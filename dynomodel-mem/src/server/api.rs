@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use dynomodel::backend::Backend;
+
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{
     HeaderMap, HeaderValue, ACCESS_CONTROL_REQUEST_HEADERS, ACCESS_CONTROL_REQUEST_METHOD,
@@ -147,12 +149,29 @@ async fn respond(
         false => None,
     };
     let context = connection.context_in(region);
+    // With isolation by access key, the database of the request's key (`isolation.rs`).
+    let isolated = match &shared.isolation {
+        None => None,
+        Some(isolation) => match isolation
+            .database_for(head.headers.get(AUTHORIZATION).map(HeaderValue::as_bytes))
+        {
+            Ok(database) => Some(database as Arc<dyn Backend>),
+            Err(full) => {
+                let body = json!({
+                    "__type": "com.amazonaws.dynamodb.v20120810#LimitExceededException",
+                    "message": full.message(),
+                });
+                return (400, encode(&body)).into();
+            }
+        },
+    };
+    let backend = isolated.as_ref().unwrap_or(&shared.backend);
     let answered = match body.len() >= OFF_THE_WORKERS_BYTES {
-        true => off_the_workers(shared, context, operation.clone(), body).await,
+        true => off_the_workers(Arc::clone(backend), context, operation.clone(), body).await,
         false => {
             // Caught on this task rather than by spawning one per request, which would add a
             // hand-off between worker threads to every request.
-            let call = protocol::respond(&context, &*shared.backend, &operation, &body);
+            let call = protocol::respond(&context, &**backend, &operation, &body);
             futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(call))
                 .await
                 .ok()
@@ -224,17 +243,16 @@ fn health(engine: Option<&crate::MemBackend>) -> (u16, Vec<u8>) {
 
 /// Answers a large request on the blocking pool; `None` if the backend panicked.
 async fn off_the_workers(
-    shared: &Arc<Shared>,
+    backend: Arc<dyn Backend>,
     context: Arc<protocol::Context>,
     operation: String,
     body: Bytes,
 ) -> Option<protocol::WireResult<Vec<u8>>> {
-    let shared = Arc::clone(shared);
     // The backend's futures run on this runtime's timers (fault injection's latency) from the
     // blocking thread.
     let runtime = tokio::runtime::Handle::current();
     let work = move || {
-        let call = protocol::respond(&context, &*shared.backend, &operation, &body);
+        let call = protocol::respond(&context, &*backend, &operation, &body);
         runtime.block_on(call)
     };
     tokio::task::spawn_blocking(work).await.ok()

@@ -9,6 +9,8 @@ use dynomodel::backend::Backend;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::sync::watch;
 
+use super::admin_state::StateAdmin;
+use super::isolation::Isolation;
 use super::limits::{self, Limits};
 use super::sigv4::{AccessKeys, Verifier};
 use super::{access, admin, cors, http, serve, ServerHandle};
@@ -29,6 +31,8 @@ pub struct ServerBuilder {
     origins: cors::Origins,
     keys: AccessKeys,
     verify_signatures: bool,
+    /// The most databases of isolation by access key, when on.
+    isolate: Option<usize>,
 }
 
 impl ServerBuilder {
@@ -78,6 +82,32 @@ impl ServerBuilder {
     /// [`default_max_connections`]: super::default_max_connections
     pub fn max_connections(mut self, connections: usize) -> ServerBuilder {
         self.limits.max_connections = connections.clamp(1, limits::MAX_CONNECTIONS);
+        self
+    }
+
+    /// Gives each distinct access key (the `Credential=KEY/…` of a request's SigV4 `Authorization`
+    /// header) a database of its own: a fork of the served engine made on the key's first request,
+    /// as DynamoDB Local keeps one database per access key, so that tests in any language isolate
+    /// themselves by signing with a key of their own. At most `max` databases are kept; a request
+    /// with a new key beyond that is refused (`LimitExceededException`) until the admin endpoint
+    /// `DELETE /_dynomodel/databases` drops them. Only [`bind_mem`](ServerBuilder::bind_mem)
+    /// serves an engine that can fork; the other binds ignore it. The databases live in memory,
+    /// even when the seed is durable: with isolation, no client's write reaches the seed's data
+    /// directory (`serve` refuses `--isolate` with `--data-dir` for that reason).
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use dynomodel_mem::{server::Server, MemBackend};
+    /// let seed = MemBackend::new(); // tables and items every client starts from
+    /// let server = Server::builder()
+    ///     .isolate_by_access_key(1000)
+    ///     .bind_mem("127.0.0.1:0", seed, None)
+    ///     .await?;
+    /// # Ok::<(), std::io::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn isolate_by_access_key(mut self, max: usize) -> ServerBuilder {
+        self.isolate = Some(max);
         self
     }
 
@@ -169,7 +199,8 @@ impl ServerBuilder {
         let engine = (&backend as &dyn std::any::Any)
             .downcast_ref::<MemBackend>()
             .cloned();
-        self.start(addr, Arc::new(backend), None, engine).await
+        self.start(addr, Arc::new(backend), None, engine, None)
+            .await
     }
 
     /// [`Server::bind_shared`](super::Server::bind_shared) with these settings.
@@ -178,7 +209,7 @@ impl ServerBuilder {
         addr: impl ToSocketAddrs,
         backend: Arc<dyn Backend>,
     ) -> io::Result<ServerHandle> {
-        self.start(addr, backend, None, None).await
+        self.start(addr, backend, None, None, None).await
     }
 
     /// [`Server::bind_mem`](super::Server::bind_mem) with these settings.
@@ -188,13 +219,23 @@ impl ServerBuilder {
         backend: MemBackend,
         clock: Option<ManualClock>,
     ) -> io::Result<ServerHandle> {
+        let isolation = self
+            .isolate
+            .map(|max| Arc::new(Isolation::new(backend.clone(), max)));
         let admin = admin::Admin {
             faults: backend.faults().clone(),
             clock,
+            state: StateAdmin::new(backend.clone(), isolation.clone()),
         };
         let engine = backend.clone();
-        self.start(addr, Arc::new(backend), Some(admin), Some(engine))
-            .await
+        self.start(
+            addr,
+            Arc::new(backend),
+            Some(admin),
+            Some(engine),
+            isolation,
+        )
+        .await
     }
 
     async fn start(
@@ -203,6 +244,7 @@ impl ServerBuilder {
         backend: Arc<dyn Backend>,
         admin: Option<admin::Admin>,
         engine: Option<MemBackend>,
+        isolation: Option<Arc<Isolation>>,
     ) -> io::Result<ServerHandle> {
         if self.verify_signatures && self.keys.is_empty() {
             return Err(io::Error::new(
@@ -253,6 +295,7 @@ impl ServerBuilder {
             origins,
             verifier,
             present_regions,
+            isolation,
         });
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(serve(listener, shared, stopped));

@@ -80,6 +80,8 @@ pub(crate) struct Shared {
     /// Answers name the region each request is signed for (an engine without a region of its own:
     /// see `protocol/region.rs`).
     pub(crate) present_regions: bool,
+    /// A database per access key (`isolation.rs`), when the server isolates them.
+    pub(crate) isolation: Option<Arc<super::isolation::Isolation>>,
 }
 
 /// What the server knows about one connection.

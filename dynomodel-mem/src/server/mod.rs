@@ -35,6 +35,7 @@
 
 mod access;
 mod admin;
+mod admin_state;
 mod api;
 mod body;
 mod builder;
@@ -43,6 +44,7 @@ mod cors;
 mod deadline;
 mod encoding;
 mod http;
+mod isolation;
 mod limits;
 mod sigv4;
 mod sweeper;

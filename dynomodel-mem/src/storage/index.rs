@@ -85,10 +85,11 @@ pub(crate) enum Tie {
 pub(crate) type IndexPosition = (Option<KeyValue>, Tie);
 
 /// The entries of an index in Scan order (by their encoded positions: see the module docs).
-pub(crate) type IndexEntries = BTreeSet<IndexEntry>;
+/// A persistent set, shared by a copy of the index until either writes (docs/performance.md, "Forks").
+pub(crate) type IndexEntries = imbl::OrdSet<IndexEntry>;
 
 /// One secondary index: its definition and its entries.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Index {
     /// The index name.
     pub name: String,
@@ -160,7 +161,7 @@ impl Index {
             projected,
             table_keys,
             tie,
-            entries: BTreeSet::new(),
+            entries: IndexEntries::new(),
             count: 0,
             size: 0,
         }
@@ -335,11 +336,11 @@ impl Index {
             let kind = self.write_bound(scratch, near, forward)?;
             let near = with_bytes(kind, scratch.as_slice());
             Some(if forward {
-                Directed::Forward(self.entries.range::<[u8], _>((near, Bound::Unbounded)))
+                Directed::Forward(self.entries.range::<_, [u8]>((near, Bound::Unbounded)))
             } else {
                 Directed::Backward(
                     self.entries
-                        .range::<[u8], _>((Bound::Unbounded, near))
+                        .range::<_, [u8]>((Bound::Unbounded, near))
                         .rev(),
                 )
             })
@@ -412,7 +413,7 @@ impl Index {
         };
         holds.then(|| {
             self.entries
-                .range::<[u8], _>((as_slice(&lo), as_slice(&hi)))
+                .range::<_, [u8]>((as_slice(&lo), as_slice(&hi)))
         })
     }
 
@@ -441,7 +442,7 @@ impl Index {
             return;
         };
         self.size += entry.size();
-        match self.entries.replace(entry) {
+        match self.entries.insert(entry) {
             Some(old) => self.size = self.size.saturating_sub(old.size()),
             None => self.count += 1,
         }
@@ -451,7 +452,8 @@ impl Index {
     pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
         let entries = &mut self.entries;
         let keys = (&self.hash, self.range.as_ref(), self.tie);
-        let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.take(pos)) else {
+        let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.remove(pos))
+        else {
             return;
         };
         self.count = self.count.saturating_sub(1);

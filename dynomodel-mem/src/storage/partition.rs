@@ -6,26 +6,52 @@
 //! an index on a unique attribute, when indexes had partitions too: `benches/memory.rs` measured
 //! ~2,500 bytes per item and entry with such a GSI). A partition of one entry therefore holds it
 //! inline, and becomes a map at its second.
+//!
+//! The map is a persistent one ([`imbl::OrdMap`]: a B-tree whose nodes are shared by reference
+//! count), so that a copy of a table (a fork, a snapshot, a backup) shares every partition with the
+//! table it was copied from and a write copies only the nodes on its path (docs/performance.md, "Forks"
+//! explains the choice and its cost).
 
-use std::collections::{btree_map, BTreeMap};
 use std::ops::{Bound, RangeBounds};
+
+use imbl::{ordmap, OrdMap};
 
 use crate::storage::key::{KeyValue, PartitionSlot};
 use crate::storage::stored::StoredItem;
 
 /// The items of a table: partitions in Scan order, then items by sort key (`Table`'s, and the
 /// copies backups and point-in-time recovery keep of them).
-pub(crate) type TablePartitions = BTreeMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
+pub(crate) type TablePartitions = OrdMap<PartitionSlot, Partition<Option<KeyValue>, StoredItem>>;
 
-/// The entries of a partition.
-#[derive(Debug, Clone)]
+/// The entries of a partition. A clone shares a map's nodes with the original.
 pub enum Partition<K, V> {
     /// No entry (a partition is dropped when it empties; this is only the starting point).
     Empty,
     /// One entry, inline.
     One(K, V),
     /// Two or more.
-    Many(BTreeMap<K, V>),
+    Many(OrdMap<K, V>),
+}
+
+impl<K: Ord + std::fmt::Debug, V: std::fmt::Debug> std::fmt::Debug for Partition<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Partition::Empty => f.write_str("Empty"),
+            Partition::One(k, v) => f.debug_tuple("One").field(k).field(v).finish(),
+            Partition::Many(map) => f.debug_tuple("Many").field(map).finish(),
+        }
+    }
+}
+
+// By hand: the derive would not require `K: Ord`, which the map's `Clone` needs.
+impl<K: Ord + Clone, V: Clone> Clone for Partition<K, V> {
+    fn clone(&self) -> Self {
+        match self {
+            Partition::Empty => Partition::Empty,
+            Partition::One(k, v) => Partition::One(k.clone(), v.clone()),
+            Partition::Many(map) => Partition::Many(map.clone()),
+        }
+    }
 }
 
 // By hand: the derive would require `K: Default` and `V: Default`, which stored items are not.
@@ -37,13 +63,13 @@ impl<K, V> Default for Partition<K, V> {
 }
 
 /// Equal when they hold the same entries, whatever their form.
-impl<K: Ord, V: PartialEq> PartialEq for Partition<K, V> {
+impl<K: Ord + Clone, V: PartialEq + Clone> PartialEq for Partition<K, V> {
     fn eq(&self, other: &Self) -> bool {
         self.iter().eq(other.iter())
     }
 }
 
-impl<K: Ord, V> Partition<K, V> {
+impl<K: Ord + Clone, V: Clone> Partition<K, V> {
     /// The entry at `k`.
     pub fn get(&self, k: &K) -> Option<&V> {
         match self {
@@ -65,7 +91,7 @@ impl<K: Ord, V> Partition<K, V> {
                 Some(old)
             }
             Partition::One(key, old) => {
-                *self = Partition::Many(BTreeMap::from([(key, old), (k, v)]));
+                *self = Partition::Many(OrdMap::from(vec![(key, old), (k, v)]));
                 None
             }
             Partition::Many(mut map) => {
@@ -111,7 +137,7 @@ impl<K: Ord, V> Partition<K, V> {
     }
 
     /// The entries between `lo` and `hi`, in order; none for an inverted or empty range (which
-    /// `BTreeMap::range` would panic on: the caller checks that, see `paging::checked_range`).
+    /// a `BTreeMap`'s range would panic on: the caller checks that, see `paging::checked_range`).
     pub fn range(&self, lo: Bound<K>, hi: Bound<K>) -> Iter<'_, K, V> {
         match self {
             Partition::Empty => Iter::One(None),
@@ -121,7 +147,7 @@ impl<K: Ord, V> Partition<K, V> {
     }
 }
 
-impl<'a, K: Ord, V> IntoIterator for &'a Partition<K, V> {
+impl<'a, K: Ord + Clone, V: Clone> IntoIterator for &'a Partition<K, V> {
     type Item = (&'a K, &'a V);
     type IntoIter = Iter<'a, K, V>;
 
@@ -131,14 +157,13 @@ impl<'a, K: Ord, V> IntoIterator for &'a Partition<K, V> {
 }
 
 /// The entries of a partition, or a range of them.
-#[derive(Debug)]
 pub enum Iter<'a, K, V> {
     /// The one entry (if in range).
     One(Option<(&'a K, &'a V)>),
     /// A map's entries.
-    All(btree_map::Iter<'a, K, V>),
+    All(ordmap::Iter<'a, K, V, imbl::shared_ptr::DefaultSharedPtr>),
     /// A map's range.
-    Range(btree_map::Range<'a, K, V>),
+    Range(ordmap::RangedIter<'a, K, V, imbl::shared_ptr::DefaultSharedPtr>),
 }
 
 impl<'a, K, V> Iterator for Iter<'a, K, V> {

@@ -318,3 +318,55 @@ impl State {
         self.tables.get(name).map(read)
     }
 }
+
+/// Forks, snapshots and resets (`crate::fork`): an independent copy of the catalog.
+impl State {
+    /// How many tables the catalog holds (in any status).
+    pub(crate) fn table_count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// An independent copy of every table (items and index entries shared until either side
+    /// writes: docs/performance.md, "Forks"), with their point-in-time histories, the on-demand
+    /// backups, the transactions' tokens, the table counter and the streams, which record with
+    /// `clock` and a sequence counter of the copy's own from here on. Takes every table's read lock (in name
+    /// order, under the caller's lock on this catalog) before copying any, so that the copy holds
+    /// all or nothing of a transaction that writes several tables.
+    pub(crate) fn fork(&self, clock: EngineClock) -> State {
+        let sequence = self.sequence.detached();
+        let context = crate::storage::stream::StreamContext {
+            clock: clock.clone(),
+            sequence: sequence.clone(),
+            region: self.config.region.clone(),
+        };
+        let rebind = |mut stream: crate::storage::stream::Stream| {
+            stream.rebind(context.clone());
+            stream
+        };
+        let held: Vec<_> = self
+            .tables
+            .iter()
+            .map(|(name, cell)| (name, read(cell)))
+            .collect();
+        let tables = held
+            .iter()
+            .map(|(name, table)| {
+                let mut table = Table::clone(table);
+                let streams = table.take_streams().into_iter().map(rebind).collect();
+                table.replace_streams(streams);
+                ((*name).clone(), RwLock::new(table))
+            })
+            .collect();
+        drop(held);
+        State {
+            tables,
+            created: self.created,
+            clock,
+            tokens: Mutex::new(self.tokens_locked().clone()),
+            config: self.config.clone(),
+            sequence,
+            retired_streams: self.retired_streams.iter().cloned().map(rebind).collect(),
+            backups: Mutex::new(self.backups().clone()),
+        }
+    }
+}

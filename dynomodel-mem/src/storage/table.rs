@@ -8,7 +8,7 @@
 //! transactions and TTL expiry maintain the indexes by construction, and which report the write to
 //! what captures writes (`capture.rs`: durable mode's log), so that no write path can forget to log.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use dynomodel::backend::{
@@ -22,7 +22,7 @@ use crate::storage::capture;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
-use crate::storage::partition::TablePartitions;
+use crate::storage::partition::{Partition, TablePartitions};
 use crate::storage::pitr::History;
 use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
@@ -66,8 +66,9 @@ fn throughput(
     d
 }
 
-/// A table: schema, items, and running totals for DescribeTable.
-#[derive(Debug)]
+/// A table: schema, items, and running totals for DescribeTable. A clone shares the items and the
+/// index entries with the original until either writes (docs/performance.md, "Forks").
+#[derive(Debug, Clone)]
 pub(crate) struct Table {
     /// What CreateTable fixed.
     pub schema: TableSchema,
@@ -82,7 +83,8 @@ pub(crate) struct Table {
     /// Changes in progress and capacity history (UpdateTable).
     pub lifecycle: Lifecycle,
     /// The size of each item collection (tables with LSIs only): items plus LSI entries.
-    collections: HashMap<KeyValue, usize>,
+    /// (A persistent map, shared by a copy of the table as its items are.)
+    collections: imbl::HashMap<KeyValue, usize>,
     /// The table's streams, oldest first; only the last can be recording (`stream/`).
     streams: Vec<Stream>,
     /// Point-in-time recovery's history while PITR is on (`pitr.rs`).
@@ -95,13 +97,13 @@ impl Table {
         Table {
             indexes: indexes_of(&schema),
             schema,
-            partitions: BTreeMap::new(),
+            partitions: TablePartitions::new(),
             item_count: 0,
             total_size: 0,
             ttl: TtlState::default(),
             tags: BTreeMap::new(),
             lifecycle: Lifecycle::default(),
-            collections: HashMap::new(),
+            collections: imbl::HashMap::new(),
             streams: Vec::new(),
             pitr: None,
         }
@@ -167,13 +169,13 @@ impl Table {
         if let Some(history) = &mut self.pitr {
             history.record(&key, Some(&stored));
         }
-        let tracks = self.tracks_items();
-        let partition = self
-            .partitions
-            .entry(partition_slot(key.hash.clone()))
-            .or_default();
-        if tracks {
-            let old = partition.get(&key.range).map(StoredItem::decode);
+        let slot = partition_slot(key.hash.clone());
+        if self.tracks_items() {
+            let old = self
+                .partitions
+                .get(&slot)
+                .and_then(|p| p.get(&key.range))
+                .map(StoredItem::decode);
             // The old entries go before the new ones come in: the index key may have changed (or
             // vanished).
             if let Some(old) = &old {
@@ -196,7 +198,15 @@ impl Table {
                 stream.record(old.as_ref(), Some(&item), None);
             }
         }
-        let old = partition.insert(key.range, stored);
+        // One descent of the map for a partition that exists (an entry API would take two here).
+        let old = match self.partitions.get_mut(&slot) {
+            Some(partition) => partition.insert(key.range, stored),
+            None => {
+                self.partitions
+                    .insert(slot, Partition::One(key.range, stored));
+                None
+            }
+        };
         self.total_size += size;
         match &old {
             Some(old) => self.total_size = self.total_size.saturating_sub(old.size()),
@@ -278,6 +288,11 @@ impl Table {
     /// Takes the table's streams (the table is being forgotten; its streams outlive it).
     pub(crate) fn take_streams(&mut self) -> Vec<Stream> {
         std::mem::take(&mut self.streams)
+    }
+
+    /// Gives back streams taken with [`Table::take_streams`] (a fork rebinds them to its engine).
+    pub(crate) fn replace_streams(&mut self, streams: Vec<Stream>) {
+        self.streams = streams;
     }
 
     /// The items, for Query and Scan.

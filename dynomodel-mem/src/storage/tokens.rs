@@ -45,7 +45,7 @@ pub(crate) enum Seen {
 }
 
 /// One remembered token.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Recorded {
     /// The actions of the request that used it (compared in full: no hash, so no collisions).
     actions: Vec<TransactWriteItem>,
@@ -54,7 +54,7 @@ struct Recorded {
 }
 
 /// The tokens of successful transactions, for [`TOKEN_WINDOW`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Tokens {
     by_token: HashMap<String, Recorded>,
     /// Tokens in the order they expire (the clock only moves forward, so recording order).

@@ -3,14 +3,13 @@
 //!
 //! The index makes a sweep cost O(log n + expired): [`Table::put`](crate::storage::table::Table::put) and
 //! [`Table::delete`](crate::storage::table::Table::delete) keep it in step (one branch when TTL is off, one or
-//! two `BTreeMap` operations when it is on), and a sweep reads only the range of times that have
+//! two ordered-map operations when it is on), and a sweep reads only the range of times that have
 //! passed. It is built from the items when TTL is enabled and dropped when it is disabled.
-
-use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, TimeDelta, Utc};
 use dynomodel::backend::TimeToLiveStatus;
 use dynomodel::{AttributeValue, Item, Number};
+use imbl::{OrdMap, OrdSet};
 
 use crate::storage::key::PrimaryKey;
 
@@ -19,7 +18,7 @@ use crate::storage::key::PrimaryKey;
 pub(crate) const MAX_EXPIRY_AGE: TimeDelta = TimeDelta::days(5 * 365);
 
 /// Where a table's TTL setting stands, and the index of expiry times while it is on.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct TtlState {
     /// The attribute TTL reads while `ENABLING`, `ENABLED` or `DISABLING`; `None` while `DISABLED`.
     attribute: Option<String>,
@@ -31,7 +30,8 @@ pub(crate) struct TtlState {
     settles_at: Option<DateTime<Utc>>,
     /// Expiry times (Numbers only) → the keys of the items that carry them; maintained while
     /// `attribute` is set.
-    by_expiry: BTreeMap<Number, BTreeSet<PrimaryKey>>,
+    /// Persistent maps, as a table's items: a copy of the table (a fork) shares them.
+    by_expiry: OrdMap<Number, OrdSet<PrimaryKey>>,
 }
 
 impl TtlState {
@@ -87,7 +87,7 @@ impl TtlState {
         self.enabled = false;
         self.changed_at = Some(now);
         self.settles_at = Some(settles_at);
-        self.by_expiry = BTreeMap::new();
+        self.by_expiry = OrdMap::new();
     }
 
     /// Records `item` (stored under `key`) in the expiry index. Called by `Table::put`.
@@ -147,7 +147,7 @@ impl TtlState {
     /// How many items the expiry index holds (tests and benches).
     #[cfg(test)]
     pub(crate) fn indexed(&self) -> usize {
-        self.by_expiry.values().map(BTreeSet::len).sum()
+        self.by_expiry.values().map(OrdSet::len).sum()
     }
 }
 

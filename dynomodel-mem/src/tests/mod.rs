@@ -94,6 +94,7 @@ mod capacity;
 mod capacity_multi;
 mod conditions;
 mod expression_depth;
+mod fork;
 mod indexes;
 mod items;
 mod linear_costs;

@@ -5,6 +5,7 @@
 mod backups;
 mod damage;
 mod faults;
+mod forks;
 mod legacy;
 mod paths;
 

@@ -57,6 +57,14 @@ pub(super) struct Options {
     /// directory that holds no tables yet
     #[arg(long, value_name = "FILE")]
     pub(super) seed: Option<String>,
+    /// Give each access key (the Credential=KEY/... of a request's signature) a database of its
+    /// own, forked from the seeded state on its first request, as DynamoDB Local keeps one per
+    /// access key: parallel tests isolate themselves by signing with different keys. At most MAX
+    /// keys (default 1000); a new key beyond that is refused with LimitExceededException until
+    /// DELETE /_dynomodel/databases drops them. The forks live in memory only, so --isolate and
+    /// --data-dir exclude each other (no write would reach the data directory)
+    #[arg(long, value_name = "MAX", num_args = 0..=1, default_missing_value = "1000", conflicts_with = "data_dir")]
+    pub(super) isolate: Option<usize>,
     /// Keep the data in DIR (created if missing) across restarts and crashes: a write-ahead log plus
     /// snapshots; one server per DIR. A damaged DIR is refused, naming the file, the offset and what
     /// would be lost: see `dynomodel-mem repair` [default: in memory only, lost when the server

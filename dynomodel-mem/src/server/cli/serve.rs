@@ -137,6 +137,9 @@ pub(super) fn server_builder(options: &Options) -> Result<ServerBuilder, String>
     if let Some(token) = &options.admin_token {
         builder = builder.admin_token(token.clone());
     }
+    if let Some(max) = options.isolate {
+        builder = builder.isolate_by_access_key(max);
+    }
     for name in &options.allow_hosts {
         builder = builder.allow_host(name);
     }

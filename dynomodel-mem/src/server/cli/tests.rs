@@ -141,6 +141,7 @@ fn every_option() {
             enforce_throughput: true,
             manual_clock: true,
             seed: Some("fixture.jsonl".into()),
+            isolate: None,
             data_dir: Some("/tmp/d".into()),
             sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
             compact_after: Some(1000),
@@ -392,4 +393,13 @@ fn help_and_version_exit_0() {
         version,
         format!("dynomodel-mem {}\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+#[test]
+fn isolation_takes_an_optional_limit_and_excludes_a_data_dir() {
+    assert_eq!(parse("serve --isolate").map(|o| o.isolate), Ok(Some(1000)));
+    assert_eq!(parse("serve --isolate 5").map(|o| o.isolate), Ok(Some(5)));
+    assert_eq!(parse("serve").map(|o| o.isolate), Ok(None));
+    let err = parse("serve --isolate --data-dir /tmp/d").unwrap_err();
+    assert!(err.contains("cannot be used with"), "{err}");
 }

@@ -15,6 +15,7 @@ use dynomodel::Item;
 use crate::storage::stored::{Decoder, StoredItem};
 
 /// An index entry (see the module docs).
+#[derive(Clone)]
 pub(crate) struct IndexEntry(Box<[u8]>);
 
 impl IndexEntry {

@@ -54,6 +54,11 @@ impl Sequence {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// A counter of its own that continues from this one's last number (a fork's).
+    pub(crate) fn detached(&self) -> Sequence {
+        Sequence(Arc::new(AtomicU64::new(self.last())))
+    }
+
     /// Continues numbering after `last` (durable mode, restoring a snapshot).
     #[cfg(feature = "durable")]
     pub(crate) fn set_last(&self, last: u64) {
@@ -93,8 +98,9 @@ pub(crate) struct StreamOrigin {
     pub view_type: StreamViewType,
 }
 
-/// One stream of one table.
-#[derive(Debug)]
+/// One stream of one table. A clone records into the same sequence as the original
+/// ([`Stream::rebind`] moves it to another engine's).
+#[derive(Debug, Clone)]
 pub(crate) struct Stream {
     /// ARN, label, table, key schema, view type.
     pub origin: StreamOrigin,
@@ -136,6 +142,12 @@ impl Stream {
             shards,
             context,
         }
+    }
+
+    /// Moves a copy of the stream to another engine: it records with that engine's clock and
+    /// sequence from now on (a fork's, `storage/state.rs`).
+    pub(crate) fn rebind(&mut self, context: StreamContext) {
+        self.context = context;
     }
 
     /// Whether it records changes (it has not been disabled).
