@@ -21,9 +21,10 @@
 //!
 //! Error types are the reference's (`TableNotFoundException`, `BackupNotFoundException`,
 //! `BackupInUseException`, `TableAlreadyExistsException`, `TableInUseException`). Their messages
-//! are not documented; the engine's texts name the table or backup ARN, in the form other
-//! emulators (moto) use: "Table not found: NAME", "Backup not found: ARN", "Table already exists:
-//! NAME". DynamoDB Local 3.3 implements none of these operations (it answers
+//! are not documented; the engine's texts name the table or backup ARN: "Backup not found: ARN" is
+//! the service's own (an error reported from DynamoDB's DescribeBackup in us-east-1,
+//! turbot/steampipe-plugin-aws issue 1913), "Table not found: NAME" and "Table already exists:
+//! NAME" follow the same form, as moto writes them. DynamoDB Local 3.3 implements none of these operations (it answers
 //! `UnknownOperationException`).
 //!
 //! Backups live in memory only: an engine in durable mode does not log them, so they do not
