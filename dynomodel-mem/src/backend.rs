@@ -44,10 +44,19 @@ impl Backend for MemBackend {
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        match self.faults.check(Request::PutItem(&input)) {
-            None => self.put(input),
-            Some(fault) => fault.apply(async { self.put(input) }).await,
-        }
+        self.put_through_faults(input).await
+    }
+
+    async fn put_item_from(
+        &self,
+        input: PutItemInput,
+        item: &dyn dynomodel::backend::AttributeWriter,
+    ) -> Result<PutItemOutput> {
+        // The engine's checks, its durable log, indexes and streams read an `Item`: the item is
+        // built here (as the trait's default does) but put without a second boxed call.
+        let mut input = input;
+        item.write(&mut input.item)?;
+        self.put_through_faults(input).await
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
@@ -305,5 +314,15 @@ impl Backend for MemBackend {
     /// timestamps and the engine's time to live read the same time.
     fn now(&self) -> chrono::DateTime<chrono::Utc> {
         self.clock.now()
+    }
+}
+
+impl MemBackend {
+    /// `PutItem`, through the fault rules.
+    async fn put_through_faults(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        match self.faults.check(Request::PutItem(&input)) {
+            None => self.put(input),
+            Some(fault) => fault.apply(async { self.put(input) }).await,
+        }
     }
 }
