@@ -130,40 +130,46 @@ dual_test!(put_item_from_stores_what_put_item_stores, |t| {
     assert_eq!(stored(&t, &db, "three").await, None);
 });
 
-dual_test!(puts_store_the_version_and_stamps_in_place_of_the_values, |t| {
-    let db = docs_db(&t).await;
-    // A first save: version 1, both stamps (the value holds neither); each attribute once.
-    let mut saved = doc("d");
-    db.save(&mut saved).await.unwrap();
-    assert_eq!(saved.version, 1);
-    let (created, updated) = (saved.created.unwrap(), saved.updated.unwrap());
-    let item = stored(&t, &db, "d").await.unwrap();
-    assert_eq!(item, saved.to_item().unwrap());
-    assert_eq!(item.len(), 6);
-    assert_eq!(item["version"], AttributeValue::N(1u64.into()));
+dual_test!(
+    puts_store_the_version_and_stamps_in_place_of_the_values,
+    |t| {
+        let db = docs_db(&t).await;
+        // A first save: version 1, both stamps (the value holds neither); each attribute once.
+        let mut saved = doc("d");
+        db.save(&mut saved).await.unwrap();
+        assert_eq!(saved.version, 1);
+        let (created, updated) = (saved.created.unwrap(), saved.updated.unwrap());
+        let item = stored(&t, &db, "d").await.unwrap();
+        assert_eq!(item, saved.to_item().unwrap());
+        assert_eq!(item.len(), 6);
+        assert_eq!(item["version"], AttributeValue::N(1u64.into()));
 
-    // A put of the saved value: the next version, `created` kept, `updated` stamped anew; the
-    // value is one version behind.
-    let put = Doc {
-        title: "second".into(),
-        ..saved.clone()
-    };
-    db.put(&put).await.unwrap();
-    let read = db.get::<Doc>("d").consistent().await.unwrap().unwrap();
-    assert_eq!(read.version, 2);
-    assert_eq!(read.title, "second");
-    assert_eq!(read.created, Some(created));
-    assert!(read.updated.unwrap() >= updated);
-    assert_eq!(stored(&t, &db, "d").await.unwrap().len(), 6);
+        // A put of the saved value: the next version, `created` kept, `updated` stamped anew; the
+        // value is one version behind.
+        let put = Doc {
+            title: "second".into(),
+            ..saved.clone()
+        };
+        db.put(&put).await.unwrap();
+        let read = db.get::<Doc>("d").consistent().await.unwrap().unwrap();
+        assert_eq!(read.version, 2);
+        assert_eq!(read.title, "second");
+        assert_eq!(read.created, Some(created));
+        assert!(read.updated.unwrap() >= updated);
+        assert_eq!(stored(&t, &db, "d").await.unwrap().len(), 6);
 
-    // The value's version is behind now: the put is refused, naming the table and key.
-    let err = db.put(&put).await.unwrap_err();
-    match err {
-        Error::VersionConflict(conflict) => {
-            assert_eq!(conflict.model, "Doc");
-            assert!(conflict.message.contains(&db.table_name::<Doc>()), "{conflict:?}");
-            assert_eq!(conflict.key, put.key().to_key_item().unwrap());
+        // The value's version is behind now: the put is refused, naming the table and key.
+        let err = db.put(&put).await.unwrap_err();
+        match err {
+            Error::VersionConflict(conflict) => {
+                assert_eq!(conflict.model, "Doc");
+                assert!(
+                    conflict.message.contains(&db.table_name::<Doc>()),
+                    "{conflict:?}"
+                );
+                assert_eq!(conflict.key, put.key().to_key_item().unwrap());
+            }
+            other => panic!("expected a version conflict, got {other:?}"),
         }
-        other => panic!("expected a version conflict, got {other:?}"),
     }
-});
+);
