@@ -61,6 +61,7 @@ mod timestamps;
 mod transactions;
 mod ttl;
 mod typed_reads;
+mod typed_writes;
 mod update_semantics;
 mod update_table;
 mod updates;

@@ -67,7 +67,7 @@ impl AwsBackend {
 }
 
 /// The SDK's item map as a model's [`AttributeSink`]: each value converted as it is written.
-struct SdkItemSink(SdkItem);
+pub(super) struct SdkItemSink(pub(super) SdkItem);
 
 impl AttributeSink for SdkItemSink {
     fn insert(&mut self, name: String, value: AttributeValue) {

@@ -13,6 +13,7 @@ use super::capacity::{
     one_consumed_capacity, one_item_collection_metrics, return_consumed_capacity,
     return_item_collection_metrics,
 };
+use super::convert::SdkItemSink;
 use super::error::map_sdk_error;
 use super::legacy::{attribute_updates, conditional_operator, expected};
 use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
@@ -39,11 +40,29 @@ pub(crate) fn on_failure(
     r.map(|r| sdk::ReturnValuesOnConditionCheckFailure::from(r.as_str()))
 }
 
-pub(crate) async fn put_item(client: &Client, input: PutItemInput) -> Result<PutItemOutput> {
+/// `PutItem`; with a `writer`, its attributes are written into the SDK's item map after
+/// `input.item`'s ([`Backend::put_item_from`]).
+pub(crate) async fn put_item(
+    client: &Client,
+    input: PutItemInput,
+    writer: Option<&dyn AttributeWriter>,
+) -> Result<PutItemOutput> {
+    let item = match writer {
+        None => to_sdk_item(input.item),
+        Some(writer) => {
+            let mut sink =
+                SdkItemSink(SdkItem::with_capacity(input.item.len() + writer.len_hint()));
+            for (name, value) in input.item {
+                sink.insert(name, value);
+            }
+            writer.write(&mut sink)?;
+            sink.0
+        }
+    };
     let output = client
         .put_item()
         .table_name(input.table_name)
-        .set_item(Some(to_sdk_item(input.item)))
+        .set_item(Some(item))
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))

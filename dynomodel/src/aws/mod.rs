@@ -231,7 +231,16 @@ impl Backend for AwsBackend {
     }
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        item::put_item(&self.client, input).await
+        item::put_item(&self.client, input, None).await
+    }
+
+    /// The attributes written straight into the SDK's item map, without building an `Item`.
+    async fn put_item_from(
+        &self,
+        input: PutItemInput,
+        item: &dyn AttributeWriter,
+    ) -> Result<PutItemOutput> {
+        item::put_item(&self.client, input, Some(item)).await
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {

@@ -111,6 +111,46 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         let _ = input;
         Err(unsupported("PutItem"))
     }
+    /// `PutItem` of the item `item` writes (after `input.item`'s attributes, which the mapper leaves
+    /// empty), without building an [`Item`](crate::Item) first: the write-side counterpart of
+    /// [`get_item_into`](Backend::get_item_into). The mapper's `db.put` and `db.save` send their
+    /// `PutItem` through it, handing over the model value. Everything else (checks, errors, consumed
+    /// capacity) is `put_item`'s; a value `item` cannot write is its [`ConversionError`](crate::ConversionError),
+    /// and nothing is sent.
+    ///
+    /// The default writes `item` into `input.item` and sends [`put_item`](Backend::put_item), so a
+    /// backend implements it only to save that copy: [`AwsBackend`](crate::AwsBackend) writes the
+    /// attributes straight into the SDK's item map. An in-process form of `PutItem`, not an
+    /// operation of DynamoDB's API.
+    ///
+    /// ```
+    /// use dynomodel::backend::{GetItemInput, PutItemInput};
+    /// use dynomodel::{AttributeValue, Backend, Item};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = dynomodel_mem::memory();
+    /// # #[derive(dynomodel::Model, Debug, Clone)]
+    /// # #[dynomodel(table = "users")]
+    /// # struct User { #[hash_key] id: String }
+    /// # db.create_schema::<User>().await?;
+    /// let item = Item::from([("id".to_owned(), AttributeValue::S("u1".into()))]);
+    /// let input = PutItemInput { table_name: "users".into(), ..Default::default() };
+    /// db.backend().put_item_from(input, &item).await?;
+    ///
+    /// let input = GetItemInput { table_name: "users".into(), key: item.clone(), ..Default::default() };
+    /// assert_eq!(db.backend().get_item(input).await?.item, Some(item));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    async fn put_item_from(
+        &self,
+        input: PutItemInput,
+        item: &dyn AttributeWriter,
+    ) -> Result<PutItemOutput> {
+        let mut input = input;
+        item.write(&mut input.item)?;
+        self.put_item(input).await
+    }
     /// `GetItem`.
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
         let _ = input;

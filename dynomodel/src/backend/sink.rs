@@ -4,10 +4,13 @@
 //!
 //! [`AttributeSink`], the write side: where a model writes its attributes
 //! ([`Model::write_attributes`](crate::Model::write_attributes)), so that they go straight into the
-//! representation that sends or stores them (the AWS SDK's item map) without an intermediate `Item`.
+//! representation that sends or stores them (the AWS SDK's item map) without an intermediate `Item`;
+//! and [`AttributeWriter`], a whole item handed to a write
+//! ([`Backend::put_item_from`](crate::Backend::put_item_from)) as what writes its attributes.
 
 use std::borrow::Cow;
 
+use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
 /// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into),
@@ -110,5 +113,63 @@ impl AttributeSink for Item {
     fn insert(&mut self, name: String, value: AttributeValue) {
         // The map's own `insert` (an inherent method wins over the trait's).
         Item::insert(self, name, value);
+    }
+}
+
+/// A whole item to write, given as what writes its attributes into an [`AttributeSink`] rather than
+/// as an [`Item`]: what [`Backend::put_item_from`](crate::Backend::put_item_from) takes, so that a
+/// backend writes the item straight into the form that sends or stores it (the mapper's puts hand
+/// over the model value, with the version and timestamps the write stores).
+///
+/// `write` may be called more than once (each call writes the same attributes) and fails with the
+/// model's [`ConversionError`] (which names the attribute) for a value that would not read back.
+///
+/// ```
+/// use dynomodel::backend::{AttributeSink, AttributeWriter};
+/// use dynomodel::{AttributeValue, ConversionError, Item};
+///
+/// /// An item of one string attribute.
+/// struct Greeting(&'static str);
+/// impl AttributeWriter for Greeting {
+///     fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+///         sink.insert("id".to_owned(), AttributeValue::S(self.0.to_owned()));
+///         Ok(())
+///     }
+/// }
+///
+/// let item: Item = Greeting("hello").to_item()?;
+/// assert_eq!(item["id"], AttributeValue::S("hello".into()));
+/// # Ok::<(), ConversionError>(())
+/// ```
+pub trait AttributeWriter: Sync {
+    /// Writes the item's attributes into `sink` (see [`AttributeSink`]: a name written twice
+    /// replaces the first value). On an error, `sink` holds the attributes written before it.
+    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError>;
+
+    /// About how many attributes [`write`](AttributeWriter::write) writes, for a sink that makes
+    /// room once (0, the default: unknown).
+    fn len_hint(&self) -> usize {
+        0
+    }
+
+    /// The item as an [`Item`] (what a backend without a form of its own stores or sends).
+    fn to_item(&self) -> Result<Item, ConversionError> {
+        let mut item = Item::new();
+        self.write(&mut item)?;
+        Ok(item)
+    }
+}
+
+/// An `Item` writes a copy of its attributes.
+impl AttributeWriter for Item {
+    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+        for (name, value) in self {
+            sink.insert(name.clone(), value.clone());
+        }
+        Ok(())
+    }
+
+    fn len_hint(&self) -> usize {
+        self.len()
     }
 }

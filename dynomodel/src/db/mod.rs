@@ -26,6 +26,7 @@ mod get_collection;
 pub(crate) mod names;
 mod partial;
 mod put;
+mod put_attributes;
 mod save;
 mod stamps;
 #[cfg(test)]

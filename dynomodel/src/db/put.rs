@@ -5,8 +5,9 @@ use std::future::IntoFuture;
 use futures::future::Either;
 use futures::{FutureExt, TryFutureExt};
 
-use crate::backend::{PutItemInput, ReturnValue};
+use crate::backend::{AttributeWriter, PutItemInput, ReturnValue};
 use crate::db::decode::decode_returned;
+use crate::db::put_attributes::PutAttributes;
 use crate::db::stamps::{self, Stamped};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
@@ -76,11 +77,12 @@ pub(crate) struct PutOptions<M> {
 
 /// A rendered put: the write, the item to store (version bumped, stamped), the version it stores
 /// and what it stamped.
-pub(crate) struct PutWrite {
+pub(crate) struct PutWrite<'v, M> {
     pub(crate) write: Write,
-    /// The item of a `PutItem`; `None` when the write is an `UpdateItem` whose actions store it (a
-    /// model with counters replacing a stored version: see `whole`).
-    pub(crate) item: Option<Item>,
+    /// The item of a `PutItem`, written by the backend (`Backend::put_item_from`); `None` when the
+    /// write is an `UpdateItem` whose actions store it (a model with counters replacing a stored
+    /// version: see `whole`).
+    pub(crate) item: Option<PutAttributes<'v, M>>,
     /// The version stored, when the model has a `#[version]` field and it was not ignored.
     pub(crate) version: Option<u64>,
     /// The timestamps stored, when the model has any.
@@ -120,18 +122,26 @@ impl<M: Model> PutOptions<M> {
     /// A `PutItem` sends no key: the write's `key` is only built when something will name it
     /// (`with_key`: a transaction's cancellation reasons) or a version conflict may (a model with a
     /// `#[version]` field), and is empty otherwise.
-    pub(crate) fn render(&self, db: &Db, value: &M, with_key: bool) -> Result<PutWrite> {
-        let mut item = value.to_item()?;
+    ///
+    /// The item is converted when it is sent (`PutAttributes`), so a value that would not read back
+    /// fails then, with the same error, and nothing is sent.
+    pub(crate) fn render<'v>(
+        &self,
+        db: &Db,
+        value: &'v M,
+        with_key: bool,
+    ) -> Result<PutWrite<'v, M>> {
         let expected = self.versioning.expected(Some(value))?;
         let version = match (expected, M::VERSION_ATTRIBUTE) {
-            (Some(expected), Some(name)) => {
-                let next = version::next_version::<M>(expected)?;
-                item.insert(name.to_owned(), M::version_value(next)?);
-                Some(next)
-            }
+            (Some(expected), Some(_)) => Some(version::next_version::<M>(expected)?),
             _ => None,
         };
-        let stamped = stamps::stamp_item(db, value, &mut item)?;
+        let stamped = stamps::stamp(db, value);
+        let item = PutAttributes {
+            value,
+            version,
+            stamped,
+        };
         // A first save's version check is already `attribute_not_exists(<hash key>)`.
         let key_check = match self.if_not_exists && expected != Some(None) {
             true => Some(key_exists::<M>(false)),
@@ -144,7 +154,10 @@ impl<M: Model> PutOptions<M> {
         let (update, item) = match whole::as_update::<M>(expected) {
             true => {
                 let keep_created = stamped.is_some_and(|s| s.created);
-                (Some(whole::update_of::<M>(item, keep_created)), None)
+                (
+                    Some(whole::update_of::<M>(item.to_item()?, keep_created)),
+                    None,
+                )
             }
             false => (None, Some(item)),
         };
@@ -166,7 +179,7 @@ impl<M: Model> PutOptions<M> {
     }
 }
 
-impl PutWrite {
+impl<'v, M: Model> PutWrite<'v, M> {
     /// Whether it is sent as an `UpdateItem` (a model with counters over a stored version).
     pub(crate) fn is_update(&self) -> bool {
         self.item.is_none()
@@ -176,16 +189,19 @@ impl PutWrite {
     /// `UpdateItem`, reporting a failed version check as a version conflict; returns the item
     /// `return_values` asks for (`ALL_NEW` only for an update). Not an `async fn`, which would keep
     /// this write in the future beside the request made of it (see `Calls` on future sizes).
-    pub(crate) fn send<'d, M: Model>(
+    pub(crate) fn send<'d>(
         self,
         db: &'d Db,
         return_values: ReturnValue,
-    ) -> impl std::future::Future<Output = Result<Option<Item>>> + Send + 'd {
+    ) -> impl std::future::Future<Output = Result<Option<Item>>> + Send + 'd
+    where
+        'v: 'd,
+    {
         let failure = self.write.failure();
         let call = match self.item {
             Some(item) => Either::Left(
                 db.calls
-                    .put_item(put_input(self.write, item, return_values))
+                    .put_item_from(put_input(self.write, return_values), item)
                     .map_ok(|o| o.attributes),
             ),
             None => Either::Right(
@@ -198,11 +214,10 @@ impl PutWrite {
     }
 }
 
-/// The `PutItem` request of a rendered put.
-fn put_input(write: Write, item: Item, return_values: ReturnValue) -> PutItemInput {
+/// The `PutItem` request of a rendered put, without its item (see `PutAttributes`).
+fn put_input(write: Write, return_values: ReturnValue) -> PutItemInput {
     PutItemInput {
         table_name: write.table_name,
-        item,
         condition_expression: write.condition_expression,
         expression_attribute_names: write.expression_attribute_names,
         expression_attribute_values: write.expression_attribute_values,
@@ -346,7 +361,7 @@ impl<'a, M: Model> Put<'a, M> {
         let send = self
             .options
             .render(db, self.item, false)
-            .map(|put| put.send::<M>(db, ReturnValue::AllOld));
+            .map(|put| put.send(db, ReturnValue::AllOld));
         Box::pin(sent(send).map(move |old| old?.map(|item| decode_returned(db, item)).transpose()))
     }
 }
@@ -361,7 +376,7 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
         let send = self
             .options
             .render(db, self.item, false)
-            .map(|put| put.send::<M>(db, ReturnValue::None));
+            .map(|put| put.send(db, ReturnValue::None));
         Box::pin(sent(send).map(|sent| sent.map(drop)))
     }
 }

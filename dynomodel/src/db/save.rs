@@ -124,11 +124,11 @@ impl<'a, M: Model> IntoFuture for Save<'a, M> {
             let (version, stamped) = (put.version, put.stamped);
             if put.is_update() {
                 // Counters were left as stored: the value takes the whole stored item back.
-                let stored = put.send::<M>(self.db, ReturnValue::AllNew).await?;
+                let stored = put.send(self.db, ReturnValue::AllNew).await?;
                 *self.item = decode_required(self.db, stored, "the saved item")?;
                 return Ok(());
             }
-            put.send::<M>(self.db, ReturnValue::None).await?;
+            put.send(self.db, ReturnValue::None).await?;
             // The stored version fits the field: rendering the item converted it through it.
             if let Some(version) = version {
                 self.item.set_version(Some(version))?;

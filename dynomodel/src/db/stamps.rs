@@ -13,6 +13,7 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::backend::AttributeSink;
 use crate::db::Db;
 use crate::error::{ConversionError, Result};
 use crate::expression::Update;
@@ -43,29 +44,48 @@ fn stamps<M: Model>() -> bool {
     M::CREATED_AT.is_some() || M::UPDATED_AT.is_some()
 }
 
-/// Stamps `item`, the whole item of a write of `value`: `updated_at` = now, and `created_at` =
-/// now when `value` holds none. `None` for a model without timestamps.
+/// What a whole-item write of `value` stamps: `updated_at` = now, and `created_at` = now when
+/// `value` holds none. `None` for a model without timestamps (the clock is not read).
+pub(crate) fn stamp<M: Model>(db: &Db, value: &M) -> Option<Stamped> {
+    if !stamps::<M>() {
+        return None;
+    }
+    let now = db.backend().now();
+    let created = M::CREATED_AT.is_some() && value.timestamp(Timestamp::Created).is_none();
+    Some(Stamped { now, created })
+}
+
+impl Stamped {
+    /// Writes the stamped attributes of `M` into `sink`.
+    pub(crate) fn write<M: Model>(
+        self,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        for (which, name, stamp) in [
+            (Timestamp::Updated, M::UPDATED_AT, true),
+            (Timestamp::Created, M::CREATED_AT, self.created),
+        ] {
+            if let (Some(name), true) = (name, stamp)
+                && let Some(stored) = M::timestamp_value(which, self.now)?
+            {
+                sink.insert(name.to_owned(), stored);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Stamps `item`, the whole item of a write of `value` (see [`stamp`]).
 pub(crate) fn stamp_item<M: Model>(
     db: &Db,
     value: &M,
     item: &mut Item,
 ) -> Result<Option<Stamped>, ConversionError> {
-    if !stamps::<M>() {
-        return Ok(None);
+    let stamped = stamp(db, value);
+    if let Some(stamped) = stamped {
+        stamped.write::<M>(item)?;
     }
-    let now = db.backend().now();
-    let created = M::CREATED_AT.is_some() && value.timestamp(Timestamp::Created).is_none();
-    for (which, name, stamp) in [
-        (Timestamp::Updated, M::UPDATED_AT, true),
-        (Timestamp::Created, M::CREATED_AT, created),
-    ] {
-        if let (Some(name), true) = (name, stamp)
-            && let Some(stored) = M::timestamp_value(which, now)?
-        {
-            item.insert(name.to_owned(), stored);
-        }
-    }
-    Ok(Some(Stamped { now, created }))
+    Ok(stamped)
 }
 
 /// Adds the stamps to an update's actions: `SET updated_at = :now` and `SET created_at =

@@ -7,7 +7,7 @@ use crate::error::Result;
 /// A [`Backend`] that applies fault rules ([`FaultHandle`]) to the data-plane requests it hands
 /// to `inner`: `PutItem`, `GetItem`, `UpdateItem`, `DeleteItem`, `Query`, `Scan`, the batches and
 /// the transactions (with the typed reads `get_item_into`, `query_into` and `scan_into`, which
-/// count as `GetItem`, `Query` and `Scan`). Every other operation (tables, time to live, tags,
+/// count as `GetItem`, `Query` and `Scan`, and `put_item_from`, which counts as `PutItem`). Every other operation (tables, time to live, tags,
 /// PartiQL, Streams, the clock) goes to `inner` untouched.
 ///
 /// Over a remote backend (such as [`AwsBackend`](crate::AwsBackend)) the rules run in this process,
@@ -128,6 +128,19 @@ impl<B: Backend> Backend for FaultyBackend<B> {
 
     async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
         faulted!(self, Request::PutItem(&input), self.inner.put_item(input))
+    }
+    async fn put_item_from(
+        &self,
+        input: PutItemInput,
+        item: &dyn AttributeWriter,
+    ) -> Result<PutItemOutput> {
+        // The rules look at the item (a put's key is in it): with one armed, the item is built.
+        if self.faults.is_empty() {
+            return self.inner.put_item_from(input, item).await;
+        }
+        let mut input = input;
+        item.write(&mut input.item)?;
+        self.put_item(input).await
     }
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
         faulted!(self, Request::GetItem(&input), self.inner.get_item(input))

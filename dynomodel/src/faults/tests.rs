@@ -144,3 +144,27 @@ fn typed_reads_count_as_their_operation_and_the_control_plane_is_untouched() {
         })]
     );
 }
+
+#[test]
+fn a_put_from_a_writer_counts_as_put_item_and_its_key_matches_the_written_item() {
+    let backend = faulty();
+    let fake = backend.inner();
+    let input = || PutItemInput {
+        table_name: "t".into(),
+        ..Default::default()
+    };
+    // No rule armed: the writer goes to the inner backend (the recording fake builds the item).
+    run(backend.put_item_from(input(), &key("a"))).unwrap();
+    assert_eq!(fake.take(), [Call::PutItem(put("a"))]);
+
+    // A rule on one key matches the item the writer writes, and only that one.
+    backend.faults().add(
+        Rule::on(Operation::PutItem)
+            .key([("id", AttributeValue::S("b".into()))])
+            .fail(FaultError::Throttling),
+    );
+    let err = run(backend.put_item_from(input(), &key("b"))).unwrap_err();
+    assert_eq!(err.code(), "ThrottlingException");
+    run(backend.put_item_from(input(), &key("c"))).unwrap();
+    assert_eq!(fake.take(), [Call::PutItem(put("c"))]);
+}

@@ -863,8 +863,9 @@ pub trait Model: Sized + Send + Sync + 'static {
 
     /// Writes the item's attributes into `sink` one by one, in field order: the attributes of
     /// [`to_item`](Model::to_item), with its checks and errors, into whatever holds them (the AWS
-    /// SDK's item map for [`AwsBackend::to_sdk_item`](crate::AwsBackend::to_sdk_item)) without an
-    /// intermediate [`Item`]. On an error, `sink` holds the attributes written before it. The
+    /// SDK's item map for [`AwsBackend::to_sdk_item`](crate::AwsBackend::to_sdk_item), and for
+    /// [`Db::put`](crate::Db::put)'s request through
+    /// [`Backend::put_item_from`](crate::Backend::put_item_from)) without an intermediate [`Item`]. On an error, `sink` holds the attributes written before it. The
     /// derive writes each field directly, and its `to_item` is this into an `Item`; the default
     /// writes what `to_item` returns.
     ///

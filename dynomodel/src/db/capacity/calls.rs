@@ -47,7 +47,8 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// One method per data-plane operation: `$tables` renders the span's `table` field from `input`; an
-/// operation may take one more argument, passed on to the backend (the sink of a typed read).
+/// operation may take one more argument, passed on to the backend as `$arg` (the sink of a typed
+/// read; the writer of a put, which the future owns: `[generics]` declares its type).
 ///
 /// Each method boxes its input and returns an `async` block holding the box: an `async fn` keeps its
 /// arguments in its future for as long as it lives, and the builders' futures nest this one, so a
@@ -56,11 +57,12 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
 /// consolidating its free lists first: ~6,000 instructions per request). The box is one small
 /// allocation. Nothing runs before the first poll: the capacity scope is read there.
 macro_rules! calls {
-    ($($method:ident($input:ident: $In:ty $(, $extra:ident: $Extra:ty)?) -> $Out:ty, $op:literal,
-        $kind:expr, $tables:expr;)*) => {
+    ($($method:ident $([$($generics:tt)*])? ($input:ident: $In:ty
+        $(, $extra:ident: $Extra:ty => $arg:expr)?) -> $Out:ty, $op:literal, $kind:expr,
+        $tables:expr;)*) => {
         impl Calls {
             $(
-                pub(crate) fn $method(
+                pub(crate) fn $method $(<$($generics)*>)? (
                     &self,
                     $input: $In,
                     $($extra: $Extra,)?
@@ -82,7 +84,7 @@ macro_rules! calls {
                         );
                         let result = self
                             .backend
-                            .$method(*$input $(, $extra)?)
+                            .$method(*$input $(, $arg)?)
                             .instrument(span.clone())
                             .await;
                         match &result {
@@ -111,18 +113,20 @@ macro_rules! calls {
 calls! {
     get_item(input: GetItemInput) -> GetItemOutput, "GetItem", Kind::Read, input.table_name;
     // The typed read of `db.get`: the item goes to `sink`.
-    get_item_into(input: GetItemInput, sink: &mut dyn ItemSink) -> GetItemOutput, "GetItem",
-        Kind::Read, input.table_name;
-    put_item(input: PutItemInput) -> PutItemOutput, "PutItem", Kind::Write, input.table_name;
+    get_item_into(input: GetItemInput, sink: &mut dyn ItemSink => sink) -> GetItemOutput,
+        "GetItem", Kind::Read, input.table_name;
+    // The put of `db.put` and `db.save`: the item is what `item` writes.
+    put_item_from[W: AttributeWriter + Send](input: PutItemInput, item: W => &item) -> PutItemOutput,
+        "PutItem", Kind::Write, input.table_name;
     update_item(input: UpdateItemInput) -> UpdateItemOutput, "UpdateItem", Kind::Write, input.table_name;
     delete_item(input: DeleteItemInput) -> DeleteItemOutput, "DeleteItem", Kind::Write, input.table_name;
     query(input: QueryInput) -> QueryOutput, "Query", Kind::Read, input.table_name;
     scan(input: ScanInput) -> QueryOutput, "Scan", Kind::Read, input.table_name;
     // The typed reads of `db.query` and `db.scan`: the items go to `sink`.
-    query_into(input: QueryInput, sink: &mut dyn ItemSink) -> QueryOutput, "Query", Kind::Read,
-        input.table_name;
-    scan_into(input: ScanInput, sink: &mut dyn ItemSink) -> QueryOutput, "Scan", Kind::Read,
-        input.table_name;
+    query_into(input: QueryInput, sink: &mut dyn ItemSink => sink) -> QueryOutput, "Query",
+        Kind::Read, input.table_name;
+    scan_into(input: ScanInput, sink: &mut dyn ItemSink => sink) -> QueryOutput, "Scan",
+        Kind::Read, input.table_name;
     batch_get_item(input: BatchGetItemInput) -> BatchGetItemOutput, "BatchGetItem", Kind::Read,
         join(input.request_items.keys().map(String::as_str));
     batch_write_item(input: BatchWriteItemInput) -> BatchWriteItemOutput, "BatchWriteItem", Kind::Write,

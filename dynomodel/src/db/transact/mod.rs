@@ -11,8 +11,8 @@ mod read;
 use std::future::IntoFuture;
 
 use crate::backend::{
-    TransactConditionCheck, TransactDelete, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput,
+    AttributeWriter, TransactConditionCheck, TransactDelete, TransactPut, TransactUpdate,
+    TransactWriteItem, TransactWriteItemsInput,
 };
 use crate::db::names::model_name;
 use crate::db::put::PutWrite;
@@ -179,13 +179,17 @@ impl<'a> Transaction<'a> {
         self
     }
 
-    fn push_put<M: Model>(self, put: Result<PutWrite>) -> Self {
+    fn push_put<M: Model>(self, put: Result<PutWrite<'_, M>>) -> Self {
         match put {
+            // A transaction keeps its items (to send them again, to name them): built here.
             Ok(PutWrite {
                 write,
                 item: Some(item),
                 ..
-            }) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+            }) => match item.to_item() {
+                Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+                Err(error) => self.fail(error.into()),
+            },
             // A model with counters over a stored version: an update leaving them as stored.
             Ok(PutWrite {
                 write, item: None, ..
@@ -267,19 +271,22 @@ impl<'a> Transaction<'a> {
     /// [`save`](Transaction::save) with options: the closure gets the [`Save`] builder
     /// (`condition`, `if_not_exists`, `item_on_failure`, `ignore_version`).
     pub fn save_with<M: Model>(
-        mut self,
+        self,
         item: &'a mut M,
         options: impl FnOnce(Save<'a, M>) -> Save<'a, M>,
     ) -> Self {
         let (item, options) = options(Save::new(self.db, item)).into_parts();
         let put = options.render(self.db, item, true);
-        if let Ok(PutWrite {
-            version, stamped, ..
-        }) = &put
-            && (version.is_some() || stamped.is_some())
-        {
-            let (version, stamped) = (*version, *stamped);
-            self.after_commit.push(Box::new(move || {
+        let stored = match &put {
+            Ok(PutWrite {
+                version, stamped, ..
+            }) if version.is_some() || stamped.is_some() => Some((*version, *stamped)),
+            _ => None,
+        };
+        // The put (which reads `item`) is built before `item` goes to the commit's closure.
+        let mut this = self.push_put::<M>(put);
+        if let Some((version, stamped)) = stored {
+            this.after_commit.push(Box::new(move || {
                 if let Some(version) = version {
                     item.set_version(Some(version))?;
                 }
@@ -289,7 +296,7 @@ impl<'a> Transaction<'a> {
                 Ok(())
             }));
         }
-        self.push_put::<M>(put)
+        this
     }
 
     /// Updates the item with this key, as [`Db::update`]: the closure gets the [`UpdateItem`]

@@ -1,0 +1,75 @@
+//! [`PutAttributes`]: the item a put stores, as what writes it ([`AttributeWriter`]) rather than
+//! as an `Item`, so that the backend writes the model straight into the form it sends or stores
+//! (`Backend::put_item_from`): the value's attributes, with the version and the timestamps the write
+//! stores in place of the value's own.
+
+use crate::backend::{AttributeSink, AttributeWriter};
+use crate::db::stamps::Stamped;
+use crate::error::ConversionError;
+use crate::model::Model;
+use crate::value::AttributeValue;
+
+/// The item of a put of `value`: its attributes, with `version` (the next one, when the put checks
+/// and bumps it) and the `stamped` timestamps stored instead of what the value holds.
+pub(crate) struct PutAttributes<'v, M> {
+    pub(crate) value: &'v M,
+    pub(crate) version: Option<u64>,
+    pub(crate) stamped: Option<Stamped>,
+}
+
+impl<M: Model> AttributeWriter for PutAttributes<'_, M> {
+    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+        if self.version.is_none() && self.stamped.is_none() {
+            return self.value.write_attributes(sink);
+        }
+        let mut replaced = Replaced(Vec::with_capacity(3));
+        if let (Some(version), Some(name)) = (self.version, M::VERSION_ATTRIBUTE) {
+            replaced.insert(name.to_owned(), M::version_value(version)?);
+        }
+        if let Some(stamped) = self.stamped {
+            stamped.write::<M>(&mut replaced)?;
+        }
+        let mut replacing = Replacing {
+            sink,
+            replaced: &mut replaced.0,
+        };
+        self.value.write_attributes(&mut replacing)?;
+        // What the value does not store (a `created_at` it holds none of) comes after its fields.
+        for (name, value) in replaced.0.into_iter().flatten() {
+            sink.insert(name, value);
+        }
+        Ok(())
+    }
+
+    fn len_hint(&self) -> usize {
+        M::ATTRIBUTES.len()
+    }
+}
+
+/// The attributes stored in place of the value's: `None` once written.
+struct Replaced(Vec<Option<(String, AttributeValue)>>);
+
+impl AttributeSink for Replaced {
+    fn insert(&mut self, name: String, value: AttributeValue) {
+        self.0.push(Some((name, value)));
+    }
+}
+
+/// A sink writing the replacement of each replaced attribute the value writes.
+struct Replacing<'s> {
+    sink: &'s mut dyn AttributeSink,
+    replaced: &'s mut [Option<(String, AttributeValue)>],
+}
+
+impl AttributeSink for Replacing<'_> {
+    fn insert(&mut self, name: String, value: AttributeValue) {
+        let replacement = self
+            .replaced
+            .iter_mut()
+            .find_map(|slot| slot.take_if(|(replaced, _)| *replaced == name));
+        match replacement {
+            Some((name, stored)) => self.sink.insert(name, stored),
+            None => self.sink.insert(name, value),
+        }
+    }
+}
