@@ -41,6 +41,10 @@ pub(crate) fn java_hash_set_order_of_distinct<'a>(
 
 /// `unique` in bucket order, insertion order within a bucket.
 fn in_bucket_order(unique: Vec<&str>) -> Vec<&str> {
+    // Every request checks its placeholders: none or one is the rule, and needs no table.
+    if unique.len() < 2 {
+        return unique;
+    }
     let mut capacity = 16usize;
     while unique.len() * 4 > capacity * 3 {
         capacity *= 2;
