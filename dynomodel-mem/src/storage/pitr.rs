@@ -66,6 +66,11 @@ impl History {
         }
     }
 
+    /// Reads "now" from `clock` from here on (a fork on a clock of its own).
+    pub(crate) fn rebind(&mut self, clock: EngineClock) {
+        self.clock = clock;
+    }
+
     /// `RecoveryPeriodInDays`.
     pub(crate) fn period_days(&self) -> i32 {
         self.period_days

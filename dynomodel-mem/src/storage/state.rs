@@ -327,11 +327,11 @@ impl State {
     }
 
     /// An independent copy of every table (items and index entries shared until either side
-    /// writes: docs/performance.md, "Forks"), with their point-in-time histories, the on-demand
-    /// backups, the transactions' tokens, the table counter and the streams, which record with
-    /// `clock` and a sequence counter of the copy's own from here on. Takes every table's read lock (in name
-    /// order, under the caller's lock on this catalog) before copying any, so that the copy holds
-    /// all or nothing of a transaction that writes several tables.
+    /// writes: docs/performance.md, "Forks"), the on-demand backups, the transactions' tokens, the
+    /// table counter, the streams and the point-in-time histories, which record with `clock` (and
+    /// the streams with a sequence counter of the copy's own) from here on. Takes every table's
+    /// read lock (in name order, under the caller's lock on this catalog) before copying any, so
+    /// that the copy holds all or nothing of a transaction that writes several tables.
     pub(crate) fn fork(&self, clock: EngineClock) -> State {
         let sequence = self.sequence.detached();
         let context = crate::storage::stream::StreamContext {
@@ -354,6 +354,7 @@ impl State {
                 let mut table = Table::clone(table);
                 let streams = table.take_streams().into_iter().map(rebind).collect();
                 table.replace_streams(streams);
+                table.rebind_history(&clock);
                 ((*name).clone(), RwLock::new(table))
             })
             .collect();

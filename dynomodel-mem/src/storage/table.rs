@@ -19,6 +19,7 @@ use dynomodel::backend::{
 use dynomodel::Item;
 
 use crate::storage::capture;
+use crate::storage::clock::EngineClock;
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
@@ -293,6 +294,14 @@ impl Table {
     /// Gives back streams taken with [`Table::take_streams`] (a fork rebinds them to its engine).
     pub(crate) fn replace_streams(&mut self, streams: Vec<Stream>) {
         self.streams = streams;
+    }
+
+    /// Moves a copy of the table to another engine's clock: its point-in-time history records
+    /// the copy's changes at that clock's instants (a fork's, `state.rs`).
+    pub(crate) fn rebind_history(&mut self, clock: &EngineClock) {
+        if let Some(history) = &mut self.pitr {
+            history.rebind(clock.clone());
+        }
     }
 
     /// The items, for Query and Scan.

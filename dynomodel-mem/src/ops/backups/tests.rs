@@ -881,3 +881,39 @@ async fn a_restore_equals_the_table_at_that_instant() {
         .last()
         .is_some_and(|(at, _)| *at >= now - chrono::TimeDelta::days(1)));
 }
+
+/// A fork on a clock of its own keeps point-in-time history on that clock: its writes are
+/// restorable at its instants, not at its parent's.
+#[tokio::test]
+async fn a_fork_on_its_own_clock_records_history_on_it() {
+    let (parent, clock) = engine(Duration::ZERO);
+    create(&parent, &clock, Duration::ZERO).await;
+    put(&parent, "events", item("a", "1", "x")).await;
+    set_pitr(&parent, "events", true, None).await.unwrap();
+
+    let own = ManualClock::new(clock.now());
+    let fork = parent.fork_with(crate::ForkOptions::new().clock(own.clone()));
+    own.advance(Duration::from_secs(10 * 86_400));
+    put(&fork, "events", item("b", "1", "y")).await;
+    own.advance(Duration::from_secs(600));
+
+    // Five days in, on the fork's clock: before its write.
+    let midway = clock.now() + chrono::TimeDelta::days(5);
+    fork.restore_table_to_point_in_time(restore_at("events", "midway", Some(midway)))
+        .await
+        .unwrap();
+    fork.restore_table_to_point_in_time(restore_at("events", "latest", None))
+        .await
+        .unwrap();
+    let keys = |items: Vec<Item>| -> Vec<AttributeValue> {
+        items
+            .into_iter()
+            .filter_map(|mut i| i.remove("pk"))
+            .collect()
+    };
+    assert_eq!(
+        keys(scan(&fork, "midway").await),
+        [AttributeValue::S("a".into())]
+    );
+    assert_eq!(keys(scan(&fork, "latest").await).len(), 2);
+}
