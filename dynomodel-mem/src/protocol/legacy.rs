@@ -71,19 +71,20 @@ fn map_of<T>(
     let Some(fields) = m.map(name)? else {
         return Ok(None);
     };
-    let mut out = std::collections::BTreeMap::new();
+    let map_path = m.path_of(name);
+    // In the map's order (serde_json's maps are sorted), so that the result is built in one pass.
+    let mut out = Vec::with_capacity(fields.len());
     for (key, v) in fields {
-        let path = format!("{}.{key}.member", m.path_of(name));
         match structure(v)? {
             Some(inner) => {
-                if let Some(decoded) = decode(&Members::at(inner, path), d)? {
-                    out.insert(key.clone(), decoded);
+                if let Some(decoded) = decode(&Members::entry(inner, &map_path, key), d)? {
+                    out.push((key.clone(), decoded));
                 }
             }
-            None => d.null(&path),
+            None => d.null(&super::entry_path(&map_path, key)),
         }
     }
-    Ok(Some(out))
+    Ok(Some(out.into_iter().collect()))
 }
 
 /// `Expected`.

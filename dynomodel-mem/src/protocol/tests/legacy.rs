@@ -204,3 +204,36 @@ async fn legacy_member_types_are_serialization_errors() {
     });
     assert!(fake.serialization("PutItem", body).await.is_some());
 }
+
+#[test]
+fn map_entry_paths_are_made_only_when_asked_for_and_read_as_before() {
+    use crate::protocol::{entry_path, Members};
+    let fields = serde_json::Map::new();
+    // A key with a dot stays as sent, as in the path formatted per entry before.
+    let entry = Members::entry(&fields, "scanFilter", "a.b");
+    assert_eq!(
+        entry.path_of("ComparisonOperator"),
+        "scanFilter.a.b.member.comparisonOperator"
+    );
+    assert_eq!(entry_path("expected", "x"), "expected.x.member");
+    assert_eq!(
+        Members::at(&fields, entry_path("expected", "x")).path_of("Value"),
+        Members::entry(&fields, "expected", "x").path_of("Value")
+    );
+}
+
+#[test]
+fn member_paths_lower_their_first_character_only() {
+    use crate::protocol::types::push_lower_first;
+    for (name, expected) in [
+        ("ComparisonOperator", "comparisonOperator"),
+        ("SSEType", "sSEType"),
+        ("x", "x"),
+        ("", ""),
+        ("Éa", "éa"),
+    ] {
+        let mut path = String::from("p.");
+        push_lower_first(&mut path, name);
+        assert_eq!(path, format!("p.{expected}"), "{name}");
+    }
+}
