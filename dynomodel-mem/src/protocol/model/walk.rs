@@ -244,7 +244,9 @@ impl Walk<'_> {
                 pattern,
                 values,
             } => match v {
-                Value::String(s) if check => {
+                // The messages are built only for a string that breaks a constraint (a name in a
+                // long `AttributesToGet` cost a vector and a character count each).
+                Value::String(s) if check && !string_is_valid(s, *length, *pattern, values) => {
                     for message in string_violations(s, *length, *pattern, values) {
                         self.d.constraint(s, path, &message);
                     }
