@@ -73,7 +73,20 @@ impl<'de> Visitor<'de> for Tree {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        // Most objects of a large body are attribute values of one member (`{"N":"1"}`): those go
+        // into their map at once, without the vector and sort of the general case.
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(Value::Object(Map::new()));
+        };
+        let first_value = map.next_value_seed(Tree)?;
+        let Some(second) = map.next_key::<String>()? else {
+            let mut one = Map::new();
+            one.insert(first, first_value);
+            return Ok(Value::Object(one));
+        };
+        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(4).max(2));
+        members.push((first, first_value));
+        members.push((second, map.next_value_seed(Tree)?));
         while let Some(name) = map.next_key::<String>()? {
             members.push((name, map.next_value_seed(Tree)?));
         }
@@ -93,6 +106,8 @@ mod tests {
             r#"{"a":1,"b":[true,false,null,-7,18446744073709551615,1e300,0.5,-0.0,"x\u00e9\n"]}"#,
             r#"{"m":{"z":{"N":"1"},"a":{"S":"x"},"z":{"N":"2"}},"m":{"k":[{},[]]}}"#,
             r#"[1,{"b":2,"a":3}]"#,
+            r#"{"one":{"N":"1"},"two":{"b":1,"a":2},"three":{"c":1,"b":2,"a":3},"e":{}}"#,
+            r#"{"k":1,"k":2}"#,
             r#""text""#,
             "12345678901234567890123",
             " { } ",
