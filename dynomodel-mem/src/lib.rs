@@ -134,6 +134,7 @@
 mod access;
 mod backend;
 mod config;
+mod consistency;
 pub mod durable;
 mod expr;
 pub mod faults;
@@ -177,6 +178,7 @@ pub use durable::{
 pub use fixture::{Fixture, FixtureBuild};
 pub use fork::{ForkOptions, Snapshot};
 pub use storage::clock::{Clock, ManualClock, SystemClock};
+pub use storage::consistency::EventualConsistency;
 pub use storage::settings::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 

@@ -356,7 +356,7 @@ pub(crate) fn query<'t>(
             };
             // An index stores its positions encoded: it maps the bounds itself.
             let (lo, hi) = bounds(sort.as_ref(), start, forward);
-            let entries = i.range(&slot.1, lo, hi, forward);
+            let entries = i.visible_range(now, &slot.1, lo, hi, forward);
             crate::read::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
     };

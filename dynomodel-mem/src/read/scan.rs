@@ -331,7 +331,7 @@ pub(crate) fn scan<'t>(
                 Some(StartKey::Index((_, hash), pos)) => Some((hash, pos)),
                 _ => None,
             };
-            let entries = i.scan(from, to, start);
+            let entries = i.visible_scan(now, from, to, start);
             page(
                 entries,
                 &source,
