@@ -259,13 +259,13 @@ impl MemBackendBuilder {
     ///
     /// What lags: a Query or Scan of a GSI (a new item is missing, an updated one shows its old
     /// version and old index key, a deleted one is still there) until the GSI's delay has passed;
-    /// GetItem and BatchGetItem without `ConsistentRead` (the item before the write, or nothing
-    /// for a new one) within the stale window. What does not: reads with `ConsistentRead`,
-    /// TransactGetItems, conditions (always on the current item), the items writes return, Query
-    /// and Scan of the table and of its local secondary indexes, streams, and Time to Live (whose
-    /// deletions reach the GSIs late, as any deletion). Forks and snapshots carry the pending
-    /// changes (they arrive at the same instants of the fork's clock); durable mode does not log
-    /// them, so a restart settles them.
+    /// GetItem, BatchGetItem, and Query and Scan of the table or of a local secondary index,
+    /// without `ConsistentRead`, within the stale window after a write (the item before the
+    /// write, or nothing for a new one). What does not: reads with `ConsistentRead`,
+    /// TransactGetItems, conditions (always on the current item), the items writes return,
+    /// streams, and Time to Live (whose deletions lag as any deletion). Forks and snapshots carry
+    /// the pending changes (they arrive at the same instants of the fork's clock); durable mode
+    /// does not log them, so a restart settles them.
     ///
     /// ```
     /// use std::time::Duration;

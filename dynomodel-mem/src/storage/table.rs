@@ -20,7 +20,9 @@ use dynomodel::Item;
 
 use crate::storage::capture;
 use crate::storage::clock::EngineClock;
-use crate::storage::consistency::{EventualConsistency, Propagation, StaleVersions};
+use crate::storage::consistency::{
+    EventualConsistency, Propagation, StalePartitions, StaleVersions,
+};
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
@@ -272,7 +274,8 @@ impl Table {
     /// Moves `key`'s index entries from those of `old` (the item before a write, if any) to those
     /// of `new` (after it, if any). The old entries go before the new ones come in: the index key
     /// may have changed (or vanished). Under eventual consistency on demand, a GSI's change arrives
-    /// for its readers after the GSI's delay (`consistency/`).
+    /// for its readers after the GSI's delay, an LSI's for readers without `ConsistentRead` after
+    /// the stale window (`consistency/`).
     fn write_indexes(&mut self, key: &PrimaryKey, old: Option<&Item>, new: Option<&Item>) {
         let lagging = self.propagation.as_mut().filter(|p| p.lags_indexes());
         let Some(propagation) = lagging else {
@@ -291,15 +294,15 @@ impl Table {
         let now = propagation.now();
         let write = propagation.next_write();
         for (nth, index) in self.indexes.iter_mut().enumerate() {
-            if index.global {
-                let due = propagation.gsi_due(now, write, nth);
-                index.write_lagging(key, old, new, now, due);
-            } else {
-                if let Some(old) = old {
-                    index.remove(key, old);
-                }
-                if let Some(new) = new {
-                    index.insert(key, new);
+            match propagation.index_due(now, write, nth, index.global) {
+                Some(due) => index.write_lagging(key, old, new, now, due),
+                None => {
+                    if let Some(old) = old {
+                        index.remove(key, old);
+                    }
+                    if let Some(new) = new {
+                        index.insert(key, new);
+                    }
                 }
             }
         }
@@ -331,6 +334,15 @@ impl Table {
             return seen;
         }
         self.stored(key)
+    }
+
+    /// The versions reads without `ConsistentRead` see in place of the current items, and the
+    /// instant of the engine's clock to read them at; `None` when no item is stale (the setting
+    /// off, or nothing written within the window).
+    pub(crate) fn stale_versions(&self) -> Option<(&StalePartitions, DateTime<Utc>)> {
+        let stale = self.stale.as_deref()?;
+        let propagation = self.propagation.as_ref()?;
+        Some((stale.versions(), propagation.now()))
     }
 
     /// Follows eventual consistency on demand: `settings`, measured on `clock` (the catalog sets

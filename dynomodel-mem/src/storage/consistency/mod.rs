@@ -10,10 +10,12 @@
 //!   delay (fixed, or drawn within bounds from a seed). Until then a Query or Scan of that GSI sees
 //!   the entry as it was before the change: a new item is missing, an updated one shows its old
 //!   version (and its old index key), a deleted one is still there.
-//! - **Stale reads** (`stale.rs`): GetItem, BatchGetItem, Query and Scan of the table (and of its
-//!   local secondary indexes, which read the table's replicas) without `ConsistentRead` see an item
-//!   as it was before a write for `stale_reads` after the write: always, not by chance, so that a
-//!   test that tolerates stale reads passes every time and one that does not fails every time.
+//! - **Stale reads** (`stale.rs`, and an LSI's pending changes in `index_lag.rs`): GetItem,
+//!   BatchGetItem, Query and Scan of the table and of its local secondary indexes without
+//!   `ConsistentRead` see an item as it was before a write for `stale_reads` after the write:
+//!   always, not by chance, so that a test that tolerates stale reads passes every time and one
+//!   that does not fails every time (a probability, even seeded, would make a wrong test pass on
+//!   most runs and fail on the odd one whenever another write shifts the draws).
 //!
 //! What stays immediate, as on DynamoDB: strongly consistent reads, condition expressions (evaluated
 //! on the current item), the item a write returns (`ReturnValues`), TransactGetItems, streams and the
@@ -34,7 +36,7 @@ mod index_lag;
 mod stale;
 
 pub(crate) use index_lag::{IndexLag, Merge};
-pub(crate) use stale::StaleVersions;
+pub(crate) use stale::{is_stale, StalePartitions, StaleVersion, StaleVersions};
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -198,9 +200,27 @@ impl Propagation {
         (!self.settings.stale.is_zero()).then(|| after(now, self.settings.stale))
     }
 
-    /// Whether GSI changes arrive later than their writes.
+    /// Whether some index's changes arrive later than their writes for some reader.
     pub(crate) fn lags_indexes(&self) -> bool {
-        !self.settings.gsi_max.is_zero()
+        !self.settings.gsi_max.is_zero() || !self.settings.stale.is_zero()
+    }
+
+    /// When the change of write number `write` (made at `now`) to the `nth` index of the table
+    /// arrives for the readers that may miss it: a GSI's (every reader) after the GSI delay, an
+    /// LSI's (readers without `ConsistentRead`, which read the table's replicas) after the stale
+    /// window; `None`: at once.
+    pub(crate) fn index_due(
+        &self,
+        now: DateTime<Utc>,
+        write: u64,
+        nth: usize,
+        global: bool,
+    ) -> Option<DateTime<Utc>> {
+        if global {
+            (!self.settings.gsi_max.is_zero()).then(|| self.gsi_due(now, write, nth))
+        } else {
+            self.stale_until(now)
+        }
     }
 }
 

@@ -1,31 +1,54 @@
 //! The versions a read without `ConsistentRead` still sees (see the module docs of
 //! `consistency/`): for each key written within the stale window, the item as it was before its
 //! first write in the window (`None`: it did not exist), until the window after its latest write
-//! has passed. Persistent maps, so that a fork shares them.
+//! has passed.
+//!
+//! They are laid out as the table lays out its items (partitions by slot, then sort key), so that a
+//! Query or Scan walks them in step with the table's items (`read/stale.rs`); persistent maps, so
+//! that a fork shares them.
 
 use chrono::{DateTime, Utc};
+use imbl::OrdMap;
 
-use crate::storage::key::PrimaryKey;
+use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
+use crate::storage::partition::Partition;
 use crate::storage::stored::StoredItem;
+
+/// What a stale read sees of a key, and until when: the item before the write (`None`: none).
+pub(crate) type StaleVersion = (Option<StoredItem>, DateTime<Utc>);
+
+/// The stale versions of a table, laid out as its items.
+pub(crate) type StalePartitions = OrdMap<PartitionSlot, Partition<Option<KeyValue>, StaleVersion>>;
 
 /// The stale versions of one table's items.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StaleVersions {
-    /// The version readers see and until when.
-    keys: imbl::HashMap<PrimaryKey, (Option<StoredItem>, DateTime<Utc>)>,
+    versions: StalePartitions,
     /// The keys by the instant they stop being stale (and the order they were written).
-    queue: imbl::OrdMap<(DateTime<Utc>, u64), PrimaryKey>,
+    queue: OrdMap<(DateTime<Utc>, u64), PrimaryKey>,
     /// Writes recorded, which orders the queue's ties.
     written: u64,
 }
 
+/// Whether a stale read at `now` sees `version` rather than the current item.
+#[inline]
+pub(crate) fn is_stale(version: &StaleVersion, now: DateTime<Utc>) -> bool {
+    version.1 > now
+}
+
 impl StaleVersions {
+    /// The versions, as the table's items are laid out; a version is seen while [`is_stale`].
+    pub(crate) fn versions(&self) -> &StalePartitions {
+        &self.versions
+    }
+
     /// What a read without `ConsistentRead` at `now` sees of `key` when it is stale: `Some(None)`
     /// when the item did not exist yet; `None` when the read sees the current item.
     pub(crate) fn seen(&self, key: &PrimaryKey, now: DateTime<Utc>) -> Option<Option<&StoredItem>> {
-        self.keys
-            .get(key)
-            .filter(|(_, until)| *until > now)
+        self.versions
+            .get(&partition_slot(key.hash.clone()))?
+            .get(&key.range)
+            .filter(|version| is_stale(version, now))
             .map(|(item, _)| item.as_ref())
     }
 
@@ -38,13 +61,15 @@ impl StaleVersions {
         until: DateTime<Utc>,
     ) {
         self.prune(now);
-        let entry = match self.keys.get(key) {
+        let slot = partition_slot(key.hash.clone());
+        let partition = self.versions.entry(slot).or_default();
+        let version = match partition.get(&key.range) {
             // Already stale: readers keep the version before the first write.
             Some((seen, was)) => (seen.clone(), until.max(*was)),
             None => (previous, until),
         };
-        let until = entry.1;
-        self.keys.insert(key.clone(), entry);
+        let until = version.1;
+        partition.insert(key.range.clone(), version);
         self.written += 1;
         self.queue.insert((until, self.written), key.clone());
     }
@@ -56,8 +81,19 @@ impl StaleVersions {
                 break;
             }
             self.queue.remove(&(until, n));
-            if self.keys.get(&key).is_some_and(|(_, u)| *u <= now) {
-                self.keys.remove(&key);
+            let slot = partition_slot(key.hash);
+            let Some(partition) = self.versions.get_mut(&slot) else {
+                continue;
+            };
+            // A key written again since has a later entry in the queue.
+            if partition
+                .get(&key.range)
+                .is_some_and(|version| !is_stale(version, now))
+            {
+                partition.remove(&key.range);
+                if partition.is_empty() {
+                    self.versions.remove(&slot);
+                }
             }
         }
     }
