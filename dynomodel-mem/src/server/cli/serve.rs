@@ -51,6 +51,9 @@ pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClo
     if let Some(clock) = &clock {
         builder = builder.clock(clock.clone());
     }
+    if let Some(settings) = options.consistency.settings() {
+        builder = builder.eventual_consistency(settings);
+    }
     let Some(dir) = &options.data_dir else {
         return Ok((builder.build(), clock));
     };
