@@ -50,6 +50,7 @@
 //! misses the cache less. Operations on tables without indexes do not touch this code.
 
 mod entry;
+mod lag;
 mod lagging;
 mod position;
 #[cfg(test)]
@@ -65,10 +66,10 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 
-use crate::storage::consistency::{IndexLag, Merge};
 use crate::storage::key::{KeyRef, KeyValue, PrimaryKey};
 use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
+use lag::{IndexLag, Merge};
 
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
 /// a range over "every entry with index sort key v" can be written without knowing any table key.

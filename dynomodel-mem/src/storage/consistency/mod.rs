@@ -6,11 +6,12 @@
 //! production. With [`EventualConsistency`] set on the builder, the engine models both lags on its
 //! clock, deterministically:
 //!
-//! - **GSI propagation** (`index_lag.rs`): each write's change to each GSI becomes visible after a
+//! - **GSI propagation** (`storage/index/lag.rs`, read through `storage/index/lagging.rs`): each write's change to each GSI becomes visible after a
 //!   delay (fixed, or drawn within bounds from a seed). Until then a Query or Scan of that GSI sees
 //!   the entry as it was before the change: a new item is missing, an updated one shows its old
 //!   version (and its old index key), a deleted one is still there.
-//! - **Stale reads** (`stale.rs`, and an LSI's pending changes in `index_lag.rs`): GetItem,
+//! - **Stale reads** (`stale.rs`, read through `read/stale.rs`; an LSI's pending changes as a
+//!   GSI's): GetItem,
 //!   BatchGetItem, Query and Scan of the table and of its local secondary indexes without
 //!   `ConsistentRead` see an item as it was before a write for `stale_reads` after the write:
 //!   always, not by chance, so that a test that tolerates stale reads passes every time and one
@@ -32,10 +33,8 @@
 //! [`settle`](crate::MemBackend::settle) is dropping them, and an engine with the setting off
 //! pays one branch per GSI write and per read of a table or index.
 
-mod index_lag;
 mod stale;
 
-pub(crate) use index_lag::{IndexLag, Merge};
 pub(crate) use stale::{is_stale, StalePartitions, StaleVersion, StaleVersions};
 
 use std::sync::Arc;

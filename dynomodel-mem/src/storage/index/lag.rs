@@ -1,5 +1,6 @@
-//! A global secondary index's changes that readers have not seen yet (see the module docs of
-//! `consistency/`).
+//! An index's changes that readers have not seen yet (eventual consistency on demand: see
+//! `storage/consistency/`): a GSI's for every reader, an LSI's for readers without
+//! `ConsistentRead`.
 //!
 //! The index holds its current entries; this holds, for each key with a change pending, the
 //! instant it arrives, the entry readers see until then (its *shadow*: the key's entry before its
@@ -11,7 +12,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::storage::index::{IndexEntries, IndexEntry};
+use super::{IndexEntries, IndexEntry};
 use crate::storage::key::PrimaryKey;
 
 /// A key's pending change: when it arrives, and the positions of its shadow and current entries.
