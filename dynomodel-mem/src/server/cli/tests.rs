@@ -445,3 +445,46 @@ fn isolation_takes_an_optional_limit_and_excludes_a_data_dir() {
     let err = parse("serve --isolate --data-dir /tmp/d").unwrap_err();
     assert!(err.contains("cannot be used with"), "{err}");
 }
+
+#[tokio::test]
+async fn eventual_consistency_makes_the_served_engine_lag() {
+    use dynomodel::backend::{
+        AttributeDefinition, Backend, CreateTableInput, GetItemInput, KeySchemaElement,
+        PutItemInput, ScalarAttributeType,
+    };
+    use dynomodel::AttributeValue;
+
+    let line = "serve --manual-clock --eventual-consistency --stale-reads 5";
+    let (backend, clock) = backend(&parse(line).unwrap()).unwrap();
+    let clock = clock.expect("--manual-clock");
+    backend
+        .create_table(CreateTableInput {
+            table_name: "tab".into(),
+            attribute_definitions: vec![AttributeDefinition {
+                attribute_name: "pk".into(),
+                attribute_type: ScalarAttributeType::S,
+            }],
+            key_schema: vec![KeySchemaElement::hash("pk")],
+            billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let key = dynomodel::Item::from([("pk".to_owned(), AttributeValue::S("a".into()))]);
+    backend
+        .put_item(PutItemInput {
+            table_name: "tab".into(),
+            item: key.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let get = GetItemInput {
+        table_name: "tab".into(),
+        key,
+        ..Default::default()
+    };
+    assert!(backend.get_item(get.clone()).await.unwrap().item.is_none());
+    clock.advance(Duration::from_secs(5));
+    assert!(backend.get_item(get).await.unwrap().item.is_some());
+}
