@@ -272,8 +272,8 @@ impl MemBackendBuilder {
     /// use dynomodel::{AttributeValue, Item};
     /// use dynomodel::backend::{
     ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput,
-    ///     GlobalSecondaryIndex, KeySchemaElement, Projection, PutItemInput, QueryInput,
-    ///     ScalarAttributeType,
+    ///     GlobalSecondaryIndex, KeySchemaElement, Projection, ProjectionType, PutItemInput,
+    ///     QueryInput, ScalarAttributeType,
     /// };
     /// use dynomodel_mem::{EventualConsistency, ManualClock, MemBackend};
     ///
@@ -299,7 +299,10 @@ impl MemBackendBuilder {
     ///         global_secondary_indexes: vec![GlobalSecondaryIndex {
     ///             index_name: "by-email".into(),
     ///             key_schema: vec![KeySchemaElement::hash("email")],
-    ///             projection: Projection::all(),
+    ///             projection: Projection {
+    ///                 projection_type: ProjectionType::All,
+    ///                 non_key_attributes: vec![],
+    ///             },
     ///             provisioned_throughput: None,
     ///         }],
     ///         billing_mode: Some(BillingMode::PayPerRequest),
