@@ -420,6 +420,9 @@ mod changes;
 #[path = "mapper/collection_changes.rs"]
 mod collection_changes;
 
+#[path = "mapper/eventual.rs"]
+mod eventual;
+
 #[path = "mapper/throughput.rs"]
 mod throughput;
 

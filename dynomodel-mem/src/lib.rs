@@ -23,7 +23,10 @@
 //! injectable [`Clock`] ([`MemBackend::with_clock`]). Tests can make it fail on purpose, exactly where
 //! they say, with deterministic fault rules ([`faults`], [`MemBackend::faults`]). A test suite builds
 //! its data once and gives each test a copy of its own at no cost: [`MemBackend::fork`],
-//! [`MemBackend::snapshot`] and [`MemBackend::restore`], and [`Fixture`] for the whole pattern. With the `server`
+//! [`MemBackend::snapshot`] and [`MemBackend::restore`], and [`Fixture`] for the whole pattern. Strongly
+//! consistent by default (as DynamoDB Local), it can lag as DynamoDB does, deterministically on its
+//! clock: GSI changes after a delay, stale reads without `ConsistentRead`
+//! ([`MemBackendBuilder::eventual_consistency`], [`MemBackend::settle`]). With the `server`
 //! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
 //! one dump file (what `dynomodel-mem serve --seed` loads).
 //!
@@ -134,6 +137,7 @@
 mod access;
 mod backend;
 mod config;
+mod consistency;
 pub mod durable;
 mod expr;
 pub mod faults;
@@ -177,6 +181,7 @@ pub use durable::{
 pub use fixture::{Fixture, FixtureBuild};
 pub use fork::{ForkOptions, Snapshot};
 pub use storage::clock::{Clock, ManualClock, SystemClock};
+pub use storage::consistency::EventualConsistency;
 pub use storage::settings::ThroughputEnforcement;
 pub use validate::{MAX_HASH_KEY_SIZE, MAX_NESTING_DEPTH, MAX_RANGE_KEY_SIZE};
 

@@ -15,6 +15,7 @@
 mod admin_safety;
 mod capacity;
 mod compression;
+mod consistency;
 mod cors;
 mod crash;
 mod dump;

@@ -251,6 +251,109 @@ impl MemBackendBuilder {
         self
     }
 
+    /// Eventual consistency on demand (default: off, every read strongly consistent, as on
+    /// DynamoDB Local): a write's changes reach each global secondary index after a delay on the
+    /// engine's clock, and reads without `ConsistentRead` see an item as it was before a write for
+    /// a while after it, as on DynamoDB, deterministically (see [`EventualConsistency`] for the
+    /// delays, and [`MemBackend::settle`] to make every pending change visible at once).
+    ///
+    /// What lags: a Query or Scan of a GSI (a new item is missing, an updated one shows its old
+    /// version and old index key, a deleted one is still there) until the GSI's delay has passed;
+    /// GetItem, BatchGetItem, and Query and Scan of the table or of a local secondary index,
+    /// without `ConsistentRead`, within the stale window after a write (the item before the
+    /// write, or nothing for a new one). What does not: reads with `ConsistentRead`,
+    /// TransactGetItems, conditions (always on the current item), the items writes return,
+    /// streams, and Time to Live (whose deletions lag as any deletion). Forks and snapshots carry
+    /// the pending changes (they arrive at the same instants of the fork's clock); durable mode
+    /// does not log them, so a restart settles them.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel::{AttributeValue, Item};
+    /// use dynomodel::backend::{
+    ///     AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput,
+    ///     GlobalSecondaryIndex, KeySchemaElement, Projection, ProjectionType, PutItemInput,
+    ///     QueryInput, ScalarAttributeType,
+    /// };
+    /// use dynomodel_mem::{EventualConsistency, ManualClock, MemBackend};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let clock = ManualClock::default();
+    /// let backend = MemBackend::builder()
+    ///     .clock(clock.clone())
+    ///     .eventual_consistency(
+    ///         EventualConsistency::new()
+    ///             .gsi_delay(Duration::from_millis(200))
+    ///             .stale_reads(Duration::from_millis(100)),
+    ///     )
+    ///     .build();
+    /// let s = |name: &str| AttributeDefinition {
+    ///     attribute_name: name.into(),
+    ///     attribute_type: ScalarAttributeType::S,
+    /// };
+    /// backend
+    ///     .create_table(CreateTableInput {
+    ///         table_name: "users".into(),
+    ///         attribute_definitions: vec![s("id"), s("email")],
+    ///         key_schema: vec![KeySchemaElement::hash("id")],
+    ///         global_secondary_indexes: vec![GlobalSecondaryIndex {
+    ///             index_name: "by-email".into(),
+    ///             key_schema: vec![KeySchemaElement::hash("email")],
+    ///             projection: Projection {
+    ///                 projection_type: ProjectionType::All,
+    ///                 non_key_attributes: vec![],
+    ///             },
+    ///             provisioned_throughput: None,
+    ///         }],
+    ///         billing_mode: Some(BillingMode::PayPerRequest),
+    ///         ..Default::default()
+    ///     })
+    ///     .await?;
+    /// let item = Item::from([
+    ///     ("id".to_owned(), AttributeValue::S("u1".into())),
+    ///     ("email".to_owned(), AttributeValue::S("ada@example.com".into())),
+    /// ]);
+    /// backend
+    ///     .put_item(PutItemInput { table_name: "users".into(), item, ..Default::default() })
+    ///     .await?;
+    /// let by_email = QueryInput {
+    ///     table_name: "users".into(),
+    ///     index_name: Some("by-email".into()),
+    ///     key_condition_expression: Some("email = :e".into()),
+    ///     expression_attribute_values: Some(
+    ///         [(":e".to_owned(), AttributeValue::S("ada@example.com".into()))].into(),
+    ///     ),
+    ///     ..Default::default()
+    /// };
+    /// let get = |consistent| GetItemInput {
+    ///     table_name: "users".into(),
+    ///     key: Item::from([("id".to_owned(), AttributeValue::S("u1".into()))]),
+    ///     consistent_read: Some(consistent),
+    ///     ..Default::default()
+    /// };
+    ///
+    /// // Right after the write: the GSI does not have it yet, an eventually consistent read
+    /// // does not see it, a strongly consistent one does.
+    /// assert_eq!(backend.query(by_email.clone()).await?.count, 0);
+    /// assert!(backend.get_item(get(false)).await?.item.is_none());
+    /// assert!(backend.get_item(get(true)).await?.item.is_some());
+    ///
+    /// // 100 ms later every read of the table sees it; 200 ms later the GSI does too.
+    /// clock.advance(Duration::from_millis(100));
+    /// assert!(backend.get_item(get(false)).await?.item.is_some());
+    /// assert_eq!(backend.query(by_email.clone()).await?.count, 0);
+    /// clock.advance(Duration::from_millis(100));
+    /// assert_eq!(backend.query(by_email).await?.count, 1);
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// [`EventualConsistency`]: crate::EventualConsistency
+    pub fn eventual_consistency(mut self, settings: crate::EventualConsistency) -> Self {
+        self.config.consistency = Some(std::sync::Arc::new(settings));
+        self
+    }
+
     /// Fault rules armed from the start (default: none); more can be armed while the engine runs
     /// with [`MemBackend::faults`]. See [`faults`](crate::faults).
     ///

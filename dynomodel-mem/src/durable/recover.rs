@@ -421,6 +421,10 @@ pub(crate) fn recover(source: &Source<'_>, scope: Scope) -> Result<Recovered, Op
         leftovers.push(path);
     }
     report.last_record = last;
+    // Eventual consistency on demand: the replay made each write's changes pending again, at the
+    // instant of the replay. The log holds writes, not their delays: a restart settles them, so
+    // that the recovered engine shows every acknowledged write to every reader.
+    backend.settle();
     Ok(Recovered {
         backend,
         report,

@@ -339,7 +339,7 @@ impl ItemRequest<'_> {
         }
         projection_keys(table, &prepared, maps)?;
         let key = validate::request_key(&input.key, &table.schema)?;
-        let stored = table.stored(&key);
+        let stored = table.seen(&key, input.consistent_read == Some(true));
         let item = stored.map(|stored| match prepared.projection() {
             Some(p) => request::with_placeholders(maps, |ph| {
                 let steps = read::projection_steps(&p.tree.paths, ph);

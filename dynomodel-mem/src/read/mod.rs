@@ -9,6 +9,7 @@
 pub(crate) mod paging;
 pub(crate) mod query;
 pub(crate) mod scan;
+pub(crate) mod stale;
 pub(crate) mod typed;
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use crate::storage::index::{Index, IndexPosition, Tie};
 use crate::storage::java_order::java_hash_set_order;
 use crate::storage::key::{partition_slot, KeyValue, PartitionSlot, PrimaryKey};
 use crate::storage::lifecycle::{IndexChange, View};
+use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
 use crate::validate;
 
@@ -498,8 +500,19 @@ pub(crate) fn fetches_from_table(
             .any(|n| !index.projects(&n))
 }
 
-/// The table item an index entry stands for.
-pub(crate) fn table_item(table: &Table, entry: &Item) -> Option<Item> {
+/// The instant an index read sees the index at (eventual consistency on demand: its pending
+/// changes, `storage/consistency/`): the engine's `now`, or for a strongly consistent read (an
+/// LSI's) the end of time, by which every change has arrived.
+pub(crate) fn seen_at(now: DateTime<Utc>, consistent: bool) -> DateTime<Utc> {
+    if consistent {
+        DateTime::<Utc>::MAX_UTC
+    } else {
+        now
+    }
+}
+
+/// The table item an index entry stands for, as a read (strongly `consistent` or not) sees it.
+pub(crate) fn table_item(table: &Table, entry: &Item, consistent: bool) -> Option<Item> {
     let mut key = table.schema.key_attributes().map(|(name, ty)| {
         entry
             .get(name)
@@ -507,7 +520,9 @@ pub(crate) fn table_item(table: &Table, entry: &Item) -> Option<Item> {
     });
     let hash = key.next().flatten()?;
     let range = key.next().flatten();
-    table.get(&PrimaryKey { hash, range })
+    table
+        .seen(&PrimaryKey { hash, range }, consistent)
+        .map(StoredItem::decode)
 }
 
 /// A value's type as a key type, if it can be one.

@@ -214,14 +214,33 @@ pub(crate) fn scan_entries<'a, P: Position, V: Clone>(
     to: Option<u64>,
     start: Option<(PartitionSlot, P)>,
 ) -> impl Iterator<Item = &'a V> + 'a {
+    scan_keyed(partitions, from, to, start).map(|(_, v)| v)
+}
+
+/// [`scan_entries`] with each entry's slot and position (what a walk in step with another store
+/// of the same layout compares: `read/stale.rs`).
+pub(crate) fn scan_keyed<'a, P: Position, V: Clone>(
+    partitions: &'a OrdMap<PartitionSlot, Partition<P, V>>,
+    from: u64,
+    to: Option<u64>,
+    start: Option<(PartitionSlot, P)>,
+) -> impl Iterator<Item = ((&'a PartitionSlot, &'a P), &'a V)> + 'a {
     // The empty string is the least `KeyValue` (variant S first, then ""), so `(h, S(""))` is the first
     // slot with hash h.
     let slot_bound = |h: u64| (h, KeyValue::S(String::new()));
     let hi = to.map_or(Bound::Unbounded, |h| Bound::Excluded(slot_bound(h)));
-    let (head, lo): (Box<dyn Iterator<Item = &'a V> + 'a>, _) = match start {
+    type Keyed<'a, P, V> = Box<dyn Iterator<Item = ((&'a PartitionSlot, &'a P), &'a V)> + 'a>;
+    let (head, lo): (Keyed<'a, P, V>, _) = match start {
         Some((slot, pos)) => {
-            let rest = partitions.get(&slot).into_iter().flat_map(move |p| {
-                partition_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded).map(|(_, v)| v)
+            // The start's own partition, through a range of one so that its slot is the map's.
+            let own = checked_range(
+                partitions,
+                Bound::Included(slot.clone()),
+                Bound::Included(slot.clone()),
+            );
+            let rest = own.flat_map(move |(s, p)| {
+                partition_range(p, Bound::Excluded(pos.clone()), Bound::Unbounded)
+                    .map(move |(k, v)| ((s, k), v))
             });
             (Box::new(rest), Bound::Excluded(slot))
         }
@@ -230,7 +249,8 @@ pub(crate) fn scan_entries<'a, P: Position, V: Clone>(
             Bound::Included(slot_bound(from)),
         ),
     };
-    let tail = checked_range(partitions, lo, hi).flat_map(|(_, p)| p.iter().map(|(_, v)| v));
+    let tail = checked_range(partitions, lo, hi)
+        .flat_map(|(s, p)| p.iter().map(move |(k, v)| ((s, k), v)));
     head.chain(tail)
 }
 

@@ -19,9 +19,12 @@ use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::read::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
 };
-use crate::read::{self, Source, StartKey};
+use crate::read::stale::StaleWalk;
+use crate::read::{self, seen_at, Source, StartKey};
+use crate::storage::consistency::StaleVersion;
 use crate::storage::key::{partition_slot, KeyValue};
 use crate::storage::partition::Partition;
+use crate::storage::stored::StoredItem;
 use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
 
@@ -206,6 +209,35 @@ fn walk<'a, P: Position, V: Readable + Clone>(
     }
 }
 
+/// [`walk`] of a table's partition as a read without `ConsistentRead` at `now` sees it, in step
+/// with the partition's stale versions (`read/stale.rs`).
+fn stale_walk<'a>(
+    partition: Option<&'a Partition<Option<KeyValue>, StoredItem>>,
+    stale: Option<&'a Partition<Option<KeyValue>, StaleVersion>>,
+    (sort, start, forward): (Option<&SortCondition>, Option<Option<KeyValue>>, bool),
+    now: DateTime<Utc>,
+) -> Box<dyn Iterator<Item = &'a StoredItem> + 'a> {
+    fn directed<'a, V: Clone>(
+        partition: Option<&'a Partition<Option<KeyValue>, V>>,
+        (lo, hi): (Bound<Option<KeyValue>>, Bound<Option<KeyValue>>),
+        forward: bool,
+    ) -> Box<dyn Iterator<Item = (&'a Option<KeyValue>, &'a V)> + 'a> {
+        let Some(partition) = partition else {
+            return Box::new(std::iter::empty());
+        };
+        let range = partition_range(partition, lo, hi);
+        if forward {
+            Box::new(range)
+        } else {
+            Box::new(range.rev())
+        }
+    }
+    let bounds = bounds(sort, start, forward);
+    let current = directed(partition, bounds.clone(), forward);
+    let stale = directed(stale, bounds, forward);
+    Box::new(StaleWalk::new(current, stale, forward, now))
+}
+
 /// The position bounds of the sort condition, narrowed to what follows `start` in the direction of
 /// the read.
 fn bounds<P: Position>(
@@ -346,7 +378,14 @@ pub(crate) fn query<'t>(
                 Some(StartKey::Table(_, r)) => Some(r),
                 _ => None,
             };
-            let entries = walk(t.partitions().get(&slot), sort.as_ref(), start, forward);
+            let partition = t.partitions().get(&slot);
+            let entries = match t.stale_versions().filter(|_| !consistent) {
+                None => walk(partition, sort.as_ref(), start, forward),
+                Some((stale, now)) => {
+                    let read = (sort.as_ref(), start, forward);
+                    stale_walk(partition, stale.get(&slot), read, now)
+                }
+            };
             crate::read::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
         (Source::Index(_, i), start) => {
@@ -356,7 +395,7 @@ pub(crate) fn query<'t>(
             };
             // An index stores its positions encoded: it maps the bounds itself.
             let (lo, hi) = bounds(sort.as_ref(), start, forward);
-            let entries = i.range(&slot.1, lo, hi, forward);
+            let entries = i.visible_range(seen_at(now, consistent), &slot.1, lo, hi, forward);
             crate::read::scan::page(entries, &source, select, &exprs, &p, limit, cost, sink)
         }
     };

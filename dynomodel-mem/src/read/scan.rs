@@ -23,8 +23,10 @@ use crate::expr::projection::project;
 use crate::expr::{check_unused, Placeholders, Usage};
 use crate::metering::throughput::{Kind, Meter};
 use crate::read::paging::{
-    read_items, read_page, scan_entries, segment_of, segment_start, Handed, PageRules, Readable,
+    read_items, read_page, scan_entries, scan_keyed, segment_of, segment_start, Handed, PageRules,
+    Readable,
 };
+use crate::read::stale::{Seen, StaleWalk};
 use crate::read::{self, ReadExpressions, Source, StartKey};
 use crate::storage::table::Table;
 use crate::validate::{self, Constraints};
@@ -75,7 +77,8 @@ pub(crate) fn page<'a, V: Readable + 'a>(
     let output = |entry: Cow<'_, Item>| -> Item {
         // For an LSI that lacks requested attributes, the caller sees the table item.
         let item = if fetch {
-            let item = read::table_item(table, &entry).map_or(entry, Cow::Owned);
+            let consistent = cost.consistent_read == Some(true);
+            let item = read::table_item(table, &entry, consistent).map_or(entry, Cow::Owned);
             if wanted {
                 fetched.set(fetched.get() + item_size(&item));
             }
@@ -314,7 +317,14 @@ pub(crate) fn scan<'t>(
                 Some(StartKey::Table(slot, pos)) => Some((slot, pos)),
                 _ => None,
             };
-            let entries = scan_entries(t.partitions(), from, to, start);
+            let entries = match t.stale_versions().filter(|_| !consistent) {
+                None => Seen::Current(scan_entries(t.partitions(), from, to, start)),
+                Some((stale, now)) => {
+                    let current = scan_keyed(t.partitions(), from, to, start.clone());
+                    let stale = scan_keyed(stale, from, to, start);
+                    Seen::Stale(StaleWalk::new(current, stale, true, now))
+                }
+            };
             page(
                 entries,
                 &source,
@@ -331,7 +341,7 @@ pub(crate) fn scan<'t>(
                 Some(StartKey::Index((_, hash), pos)) => Some((hash, pos)),
                 _ => None,
             };
-            let entries = i.scan(from, to, start);
+            let entries = i.visible_scan(read::seen_at(now, consistent), from, to, start);
             page(
                 entries,
                 &source,

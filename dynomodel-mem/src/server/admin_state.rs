@@ -9,12 +9,15 @@
 //! | `DELETE /_dynomodel/snapshots/S` | | `{"removed": true}` |
 //! | `POST /_dynomodel/snapshots/S/restore` | `{}` | `{"restored": "S"}` |
 //! | `POST /_dynomodel/reset` | `{}` | `{"reset": true}` (no tables) |
+//! | `POST /_dynomodel/settle` | `{}` | `{"settled": N}` (engines settled: `MemBackend::settle`) |
 //! | `GET /_dynomodel/databases` | | `{"access_keys": [...], "max": N}` (isolation only) |
 //! | `DELETE /_dynomodel/databases` | | `{"dropped": N}` (every key's; `…/databases/KEY`: one) |
 //!
 //! Snapshot, restore and reset act on the served engine (with isolation, the seed that new keys'
 //! databases fork from), or on one key's database when the body names it: `{"access_key":
-//! "AKID"}`. A snapshot taken from one database can be restored into any other. At most
+//! "AKID"}`. Settle (eventual consistency on demand, `serve --eventual-consistency`) makes every
+//! pending change visible in the served engine and, with isolation, in every key's database, or
+//! only in the database the body names. A snapshot taken from one database can be restored into any other. At most
 //! [`MAX_SNAPSHOTS`] are kept (`400` beyond: delete some); a restore or reset of a durable engine
 //! is refused (`409`), since its log would not know of it (`crate::fork`).
 
@@ -73,6 +76,7 @@ pub(crate) fn handle(
             db.reset().map_err(|e| (409, e.message()))?;
             Ok(json!({ "reset": true }))
         }),
+        ("POST", ["settle"]) => settle(admin, body),
         ("GET", ["databases"]) => {
             isolation(admin).map(|i| json!({ "access_keys": i.keys(), "max": i.max() }))
         }
@@ -128,6 +132,22 @@ fn target(admin: &StateAdmin, body: &[u8]) -> Result<MemBackend, (u16, String)> 
             .map_err(|full| (400, full.message())),
         Some(_) => Err((400, "access_key is a string".to_owned())),
     }
+}
+
+/// `POST /_dynomodel/settle`: the database the body names, or every engine the server holds.
+fn settle(admin: &StateAdmin, body: &[u8]) -> Answer {
+    if members(body)?.contains_key("access_key") {
+        target(admin, body)?.settle();
+        return Ok(json!({ "settled": 1 }));
+    }
+    admin.engine.settle();
+    let databases = admin
+        .isolation
+        .as_deref()
+        .map(Isolation::databases)
+        .unwrap_or_default();
+    databases.iter().for_each(|database| database.settle());
+    Ok(json!({ "settled": 1 + databases.len() }))
 }
 
 /// `POST /_dynomodel/snapshots`.

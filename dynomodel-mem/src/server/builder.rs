@@ -295,7 +295,7 @@ impl ServerBuilder {
             origins,
             verifier,
             present_regions,
-            isolation,
+            isolation: isolation.clone(),
         });
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(serve(listener, shared, stopped));
@@ -304,6 +304,7 @@ impl ServerBuilder {
             stop,
             task: Some(task),
             sweeper: None,
+            isolation,
         })
     }
 }

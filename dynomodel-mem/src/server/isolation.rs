@@ -11,8 +11,8 @@
 //! kept (the builder's argument): a request with a new key beyond that is refused with
 //! `LimitExceededException`, never served by another key's database, and `DELETE
 //! /_dynomodel/databases` drops them all (`admin.rs`). The periodic TTL sweeper of `serve` sweeps
-//! the seed only: in a key's database an expired item stays readable, as on DynamoDB until its
-//! background deletion runs.
+//! the seed and every key's database (`sweeper.rs`), and `POST /_dynomodel/settle` settles them
+//! all unless it names one key.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -97,6 +97,11 @@ impl Isolation {
             Some(key) => usize::from(databases.remove(key).is_some()),
             None => databases.drain().count(),
         }
+    }
+
+    /// Every key's database (what the TTL sweeper and `POST /_dynomodel/settle` go through).
+    pub(crate) fn databases(&self) -> Vec<Arc<MemBackend>> {
+        self.lock().values().cloned().collect()
     }
 
     /// The most databases kept.

@@ -160,12 +160,15 @@ pub struct ServerHandle {
     task: Option<JoinHandle<()>>,
     /// The TTL sweeper that stops with the server, if one was attached.
     sweeper: Option<TtlSweeper>,
+    /// The databases of isolation by access key, which the TTL sweeper sweeps too.
+    isolation: Option<std::sync::Arc<isolation::Isolation>>,
 }
 
 impl ServerHandle {
     /// Runs a [`TtlSweeper`] on `backend` (normally the one served) every `interval`, stopped with
     /// the server; a zero interval runs none. Expired items are then deleted in the background, as
-    /// DynamoDB does:
+    /// DynamoDB does. A server that isolates its clients by access key
+    /// ([`ServerBuilder::isolate_by_access_key`]) has every key's database swept too:
     ///
     /// ```
     /// use std::time::Duration;
@@ -181,7 +184,18 @@ impl ServerHandle {
     /// # }).unwrap();
     /// ```
     pub fn with_ttl_sweeper(mut self, backend: MemBackend, interval: Duration) -> ServerHandle {
-        self.sweeper = TtlSweeper::spawn(backend, interval);
+        self.sweeper = match self.isolation.clone() {
+            None => TtlSweeper::spawn(backend, interval),
+            Some(isolation) => TtlSweeper::spawn_over(
+                move || {
+                    let databases = isolation.databases();
+                    let mut engines = vec![backend.clone()];
+                    engines.extend(databases.iter().map(|d| MemBackend::clone(d)));
+                    engines
+                },
+                interval,
+            ),
+        };
         self
     }
 

@@ -22,6 +22,15 @@ impl TtlSweeper {
     /// Starts sweeping `backend` every `interval` (the first sweep one interval from now) on the
     /// current Tokio runtime. `None` for a zero interval, which disables sweeping.
     pub fn spawn(backend: MemBackend, interval: Duration) -> Option<TtlSweeper> {
+        TtlSweeper::spawn_over(move || vec![backend.clone()], interval)
+    }
+
+    /// [`TtlSweeper::spawn`] over the engines `engines` lists at each sweep (a server that
+    /// isolates its clients: the seed and every key's database, which come and go).
+    pub(crate) fn spawn_over(
+        engines: impl Fn() -> Vec<MemBackend> + Send + 'static,
+        interval: Duration,
+    ) -> Option<TtlSweeper> {
         if interval.is_zero() {
             return None;
         }
@@ -36,7 +45,7 @@ impl TtlSweeper {
                     _ = stopped.wait_for(|stop| *stop) => break,
                     _ = ticks.tick() => {}
                 }
-                let swept = backend.sweep_expired();
+                let swept: usize = engines().iter().map(MemBackend::sweep_expired).sum();
                 if swept > 0 {
                     tracing::debug!(swept, "TTL sweep deleted expired items");
                 }

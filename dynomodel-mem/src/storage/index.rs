@@ -50,6 +50,8 @@
 //! misses the cache less. Operations on tables without indexes do not touch this code.
 
 mod entry;
+mod lag;
+mod lagging;
 mod position;
 #[cfg(test)]
 mod tests;
@@ -67,6 +69,7 @@ use dynomodel::Item;
 use crate::storage::key::{KeyRef, KeyValue, PrimaryKey};
 use crate::storage::schema::TableSchema;
 use crate::storage::stored::StoredItem;
+use lag::{IndexLag, Merge};
 
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
 /// a range over "every entry with index sort key v" can be written without knowing any table key.
@@ -109,6 +112,9 @@ pub(crate) struct Index {
     entries: IndexEntries,
     count: usize,
     size: usize,
+    /// A GSI's changes that readers have not seen yet (eventual consistency on demand:
+    /// `consistency/`); `None` when none are pending.
+    lag: Option<Box<IndexLag>>,
 }
 
 impl Index {
@@ -164,6 +170,7 @@ impl Index {
             entries: IndexEntries::new(),
             count: 0,
             size: 0,
+            lag: None,
         }
     }
 
@@ -327,6 +334,18 @@ impl Index {
         hi: Bound<IndexPosition>,
         forward: bool,
     ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
+        self.range_of(&self.entries, hash, lo, hi, forward)
+    }
+
+    /// [`Index::range`] of `entries` (the index's, or its shadow entries).
+    fn range_of<'s>(
+        &self,
+        entries: &'s IndexEntries,
+        hash: &KeyValue,
+        lo: Bound<IndexPosition>,
+        hi: Bound<IndexPosition>,
+        forward: bool,
+    ) -> impl Iterator<Item = &'s IndexEntry> + use<'s> {
         let (near, far) = if forward { (lo, hi) } else { (hi, lo) };
         let mut far_bytes = Vec::with_capacity(96);
         push_prefix(&mut far_bytes, hash.as_key_ref());
@@ -336,13 +355,9 @@ impl Index {
             let kind = self.write_bound(scratch, near, forward)?;
             let near = with_bytes(kind, scratch.as_slice());
             Some(if forward {
-                Directed::Forward(self.entries.range::<_, [u8]>((near, Bound::Unbounded)))
+                Directed::Forward(entries.range::<_, [u8]>((near, Bound::Unbounded)))
             } else {
-                Directed::Backward(
-                    self.entries
-                        .range::<_, [u8]>((Bound::Unbounded, near))
-                        .rev(),
-                )
+                Directed::Backward(entries.range::<_, [u8]>((Bound::Unbounded, near)).rev())
             })
         };
         let entries = SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
@@ -379,6 +394,17 @@ impl Index {
         to: Option<u64>,
         start: Option<(KeyValue, IndexPosition)>,
     ) -> impl Iterator<Item = &IndexEntry> + use<'_> {
+        self.scan_of(&self.entries, from, to, start)
+    }
+
+    /// [`Index::scan`] of `entries` (the index's, or its shadow entries).
+    fn scan_of<'s>(
+        &self,
+        entries: &'s IndexEntries,
+        from: u64,
+        to: Option<u64>,
+        start: Option<(KeyValue, IndexPosition)>,
+    ) -> impl Iterator<Item = &'s IndexEntry> + use<'s> {
         let lo = match start {
             Some((hash, position)) => {
                 let mut at = Vec::with_capacity(96);
@@ -392,29 +418,9 @@ impl Index {
         let hi = to.map_or(Bound::Unbounded, |to| {
             Bound::Excluded(to.to_be_bytes().to_vec())
         });
-        lo.and_then(|lo| self.checked_range(lo, hi))
+        lo.and_then(|lo| checked_range(entries, lo, hi))
             .into_iter()
             .flatten()
-    }
-
-    /// `entries.range((lo, hi))`, or `None` where `BTreeMap::range` would panic (inverted bounds, or
-    /// equal ones not both included) or could find nothing.
-    fn checked_range(
-        &self,
-        lo: Bound<Vec<u8>>,
-        hi: Bound<Vec<u8>>,
-    ) -> Option<impl Iterator<Item = &IndexEntry> + use<'_>> {
-        let holds = match (&lo, &hi) {
-            (Bound::Included(a), Bound::Included(b)) => a <= b,
-            (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => {
-                a < b
-            }
-            _ => true,
-        };
-        holds.then(|| {
-            self.entries
-                .range::<_, [u8]>((as_slice(&lo), as_slice(&hi)))
-        })
     }
 
     /// The entry of `item`: the projected attributes only.
@@ -469,6 +475,21 @@ impl Index {
     pub(crate) fn size_bytes(&self) -> i64 {
         i64::try_from(self.size).unwrap_or(i64::MAX)
     }
+}
+
+/// `entries.range((lo, hi))`, or `None` where `BTreeMap::range` would panic (inverted bounds, or
+/// equal ones not both included) or could find nothing.
+fn checked_range(
+    entries: &IndexEntries,
+    lo: Bound<Vec<u8>>,
+    hi: Bound<Vec<u8>>,
+) -> Option<impl Iterator<Item = &IndexEntry> + use<'_>> {
+    let holds = match (&lo, &hi) {
+        (Bound::Included(a), Bound::Included(b)) => a <= b,
+        (Bound::Included(a) | Bound::Excluded(a), Bound::Included(b) | Bound::Excluded(b)) => a < b,
+        _ => true,
+    };
+    holds.then(|| entries.range::<_, [u8]>((as_slice(&lo), as_slice(&hi))))
 }
 
 /// An index key attribute: its name and declared type.

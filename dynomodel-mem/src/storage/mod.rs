@@ -15,6 +15,7 @@ pub(crate) mod capture;
 mod check;
 pub(crate) mod clock;
 pub(crate) mod collection;
+pub(crate) mod consistency;
 pub(crate) mod index;
 pub(crate) mod java_order;
 pub(crate) mod key;

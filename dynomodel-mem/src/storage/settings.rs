@@ -24,6 +24,9 @@ pub(crate) struct EngineConfig {
     pub item_collection_size_limit: usize,
     /// Provisioned throughput enforcement (`None`: off, the default).
     pub throughput: Option<ThroughputEnforcement>,
+    /// Eventual consistency on demand (`None`: off, the default: every read is strongly
+    /// consistent).
+    pub consistency: Option<std::sync::Arc<crate::storage::consistency::EventualConsistency>>,
 }
 
 impl Default for EngineConfig {
@@ -37,6 +40,7 @@ impl Default for EngineConfig {
             transition: Duration::ZERO,
             item_collection_size_limit: crate::storage::collection::DEFAULT_LIMIT,
             throughput: None,
+            consistency: None,
         }
     }
 }

@@ -217,8 +217,12 @@ impl State {
         self.created
     }
 
-    /// Adds a table to the catalog.
-    pub(crate) fn insert_table(&mut self, name: String, table: Table) {
+    /// Adds a table to the catalog (every table comes in here: created, restored, recovered), which
+    /// follows the engine's eventual consistency when it has it on.
+    pub(crate) fn insert_table(&mut self, name: String, mut table: Table) {
+        if let Some(settings) = &self.config.consistency {
+            table.follow(settings, &self.clock);
+        }
         self.tables.insert(name, RwLock::new(table));
     }
 
@@ -236,6 +240,13 @@ impl State {
         if let Some(table) = self.tables.remove(name) {
             let mut table = table.into_inner().unwrap_or_else(PoisonError::into_inner);
             self.retired_streams.extend(table.take_streams());
+        }
+    }
+
+    /// Makes every pending change of every table visible (eventual consistency on demand).
+    pub(crate) fn settle(&mut self) {
+        for table in self.tables_mut() {
+            table.settle();
         }
     }
 

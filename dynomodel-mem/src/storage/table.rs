@@ -20,6 +20,9 @@ use dynomodel::Item;
 
 use crate::storage::capture;
 use crate::storage::clock::EngineClock;
+use crate::storage::consistency::{
+    EventualConsistency, Propagation, StalePartitions, StaleVersions,
+};
 use crate::storage::index::{indexes_of, Index};
 use crate::storage::key::{partition_slot, KeyValue, PrimaryKey};
 use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, View};
@@ -90,6 +93,11 @@ pub(crate) struct Table {
     streams: Vec<Stream>,
     /// Point-in-time recovery's history while PITR is on (`pitr.rs`).
     pitr: Option<History>,
+    /// Eventual consistency on demand (`consistency/`): `None` when the engine is strongly
+    /// consistent (the default).
+    propagation: Option<Propagation>,
+    /// The versions reads without `ConsistentRead` still see (`None`: none is stale).
+    stale: Option<Box<StaleVersions>>,
 }
 
 impl Table {
@@ -107,6 +115,8 @@ impl Table {
             collections: imbl::HashMap::new(),
             streams: Vec::new(),
             pitr: None,
+            propagation: None,
+            stale: None,
         }
     }
 
@@ -171,22 +181,19 @@ impl Table {
             history.record(&key, Some(&stored));
         }
         let slot = partition_slot(key.hash.clone());
+        if self.propagation.is_some() {
+            let old = self.partitions.get(&slot).and_then(|p| p.get(&key.range));
+            self.record_stale(&key, old.cloned());
+        }
         if self.tracks_items() {
             let old = self
                 .partitions
                 .get(&slot)
                 .and_then(|p| p.get(&key.range))
                 .map(StoredItem::decode);
-            // The old entries go before the new ones come in: the index key may have changed (or
-            // vanished).
+            self.write_indexes(&key, old.as_ref(), Some(&item));
             if let Some(old) = &old {
-                for index in &mut self.indexes {
-                    index.remove(&key, old);
-                }
                 self.ttl.remove(&key, old);
-            }
-            for index in &mut self.indexes {
-                index.insert(&key, &item);
             }
             self.ttl.insert(&key, &item);
             if !self.schema.local_secondary_indexes.is_empty() {
@@ -251,16 +258,110 @@ impl Table {
         if partition.is_empty() {
             self.partitions.remove(&slot);
         }
+        if self.propagation.is_some() {
+            self.record_stale(key, Some(stored.clone()));
+        }
         self.item_count = self.item_count.saturating_sub(1);
         self.total_size = self.total_size.saturating_sub(stored.size());
-        for index in &mut self.indexes {
-            index.remove(key, &old);
-        }
+        self.write_indexes(key, Some(&old), None);
         self.ttl.remove(key, &old);
         if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
             stream.record(Some(&old), None, identity);
         }
         Some(old)
+    }
+
+    /// Moves `key`'s index entries from those of `old` (the item before a write, if any) to those
+    /// of `new` (after it, if any). The old entries go before the new ones come in: the index key
+    /// may have changed (or vanished). Under eventual consistency on demand, a GSI's change arrives
+    /// for its readers after the GSI's delay, an LSI's for readers without `ConsistentRead` after
+    /// the stale window (`consistency/`).
+    fn write_indexes(&mut self, key: &PrimaryKey, old: Option<&Item>, new: Option<&Item>) {
+        let lagging = self.propagation.as_mut().filter(|p| p.lags_indexes());
+        let Some(propagation) = lagging else {
+            if let Some(old) = old {
+                for index in &mut self.indexes {
+                    index.remove(key, old);
+                }
+            }
+            if let Some(new) = new {
+                for index in &mut self.indexes {
+                    index.insert(key, new);
+                }
+            }
+            return;
+        };
+        let now = propagation.now();
+        let write = propagation.next_write();
+        for (nth, index) in self.indexes.iter_mut().enumerate() {
+            match propagation.index_due(now, write, nth, index.global) {
+                Some(due) => index.write_lagging(key, old, new, now, due),
+                None => {
+                    if let Some(old) = old {
+                        index.remove(key, old);
+                    }
+                    if let Some(new) = new {
+                        index.insert(key, new);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records that a write replaced `previous` (as stored; `None`: there was no item) under
+    /// `key`, which reads without `ConsistentRead` keep seeing for the stale window.
+    fn record_stale(&mut self, key: &PrimaryKey, previous: Option<StoredItem>) {
+        let Some(propagation) = &self.propagation else {
+            return;
+        };
+        let now = propagation.now();
+        if let Some(until) = propagation.stale_until(now) {
+            self.stale
+                .get_or_insert_with(Box::default)
+                .record(key, previous, now, until);
+        }
+    }
+
+    /// The item with this key as a read sees it: the current one for a strongly consistent read
+    /// (`consistent`); for an eventually consistent one, under eventual consistency on demand, the
+    /// item as it was before a write within the stale window (`consistency/`).
+    pub(crate) fn seen(&self, key: &PrimaryKey, consistent: bool) -> Option<&StoredItem> {
+        if !consistent
+            && let Some(stale) = &self.stale
+            && let Some(propagation) = &self.propagation
+            && let Some(seen) = stale.seen(key, propagation.now())
+        {
+            return seen;
+        }
+        self.stored(key)
+    }
+
+    /// The versions reads without `ConsistentRead` see in place of the current items, and the
+    /// instant of the engine's clock to read them at; `None` when no item is stale (the setting
+    /// off, or nothing written within the window).
+    pub(crate) fn stale_versions(&self) -> Option<(&StalePartitions, DateTime<Utc>)> {
+        let stale = self.stale.as_deref()?;
+        let propagation = self.propagation.as_ref()?;
+        Some((stale.versions(), propagation.now()))
+    }
+
+    /// Follows eventual consistency on demand: `settings`, measured on `clock` (the catalog sets
+    /// it on every table it takes in when the engine has it on).
+    pub(crate) fn follow(
+        &mut self,
+        settings: &std::sync::Arc<EventualConsistency>,
+        clock: &EngineClock,
+    ) {
+        self.propagation = Some(Propagation::new(settings.clone(), clock.clone()));
+    }
+
+    /// Makes every pending change visible: GSIs hold their current entries for every reader, and
+    /// no read is stale.
+    pub(crate) fn settle(&mut self) {
+        for index in &mut self.indexes {
+            index.settle();
+        }
+        self.stale = None;
     }
 
     /// Starts recording to a new stream (the previous one, if any, is already disabled).
@@ -297,10 +398,14 @@ impl Table {
     }
 
     /// Moves a copy of the table to another engine's clock: its point-in-time history records
-    /// the copy's changes at that clock's instants (a fork's, `state.rs`).
+    /// the copy's changes at that clock's instants (a fork's, `state.rs`), and its pending
+    /// propagations (eventual consistency on demand) arrive at the same instants of that clock.
     pub(crate) fn rebind_history(&mut self, clock: &EngineClock) {
         if let Some(history) = &mut self.pitr {
             history.rebind(clock.clone());
+        }
+        if let Some(propagation) = &mut self.propagation {
+            propagation.rebind(clock.clone());
         }
     }
 

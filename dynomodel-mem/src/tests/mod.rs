@@ -93,6 +93,7 @@ mod batch;
 mod capacity;
 mod capacity_multi;
 mod conditions;
+mod consistency;
 mod expression_depth;
 mod fork;
 mod indexes;

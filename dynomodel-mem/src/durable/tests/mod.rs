@@ -3,6 +3,7 @@
 //! on purpose (`faults.rs`, `damage.rs`, `paths.rs`, `legacy.rs`).
 
 mod backups;
+mod consistency;
 mod damage;
 mod faults;
 mod forks;

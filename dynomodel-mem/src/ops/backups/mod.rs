@@ -27,6 +27,13 @@
 //! NAME" follow the same form, as moto writes them. DynamoDB Local 3.3 implements none of these operations (it answers
 //! `UnknownOperationException`).
 //!
+//! No `LimitExceededException`: the reference sets no limit on backups ("There is no limit to the
+//! number of on-demand backups that can be taken", CreateBackup; the exception's own text says the
+//! same of daily backups, and counts RestoreTableFromBackup and RestoreTableToPointInTime among the
+//! 500 simultaneous *table* operations, not CreateBackup). What it does bound, "CreateBackup at a
+//! maximum rate of 50 times per second", is a rate in wall-clock time with no documented error, which
+//! a test could not observe deterministically: not modelled.
+//!
 //! Backups live in memory only: an engine in durable mode does not log them, so they do not
 //! survive a restart (a table restored from one does: see [`restore`]).
 

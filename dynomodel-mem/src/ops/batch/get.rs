@@ -225,7 +225,9 @@ fn read_within_limit(
                 break;
             }
             processed += 1;
-            let stored = read.table.stored(key);
+            let stored = read
+                .table
+                .seen(key, read.request.consistent_read == Some(true));
             if wanted {
                 // Each item rounded by itself, then summed per table; a missing item still costs
                 // the minimum (the developer guide's `ProvisionedThroughput.html`; DynamoDB Local 3.3

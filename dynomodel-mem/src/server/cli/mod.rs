@@ -5,6 +5,7 @@
 //! Parsed by clap (derive): each flag's help, default and check sit on its field ([`options`],
 //! [`transfer`], [`repair`]), so `--help` documents exactly what the parser takes.
 
+mod consistency;
 mod logging;
 mod options;
 mod progress;
@@ -81,6 +82,9 @@ application/json, and answers):
   DELETE /_dynomodel/faults         disarm every rule
   GET    /_dynomodel/clock          {\"now\": \"...\"}, the engine's time
   POST   /_dynomodel/clock/advance  {\"seconds\": N} (on the manual clock only)
+  POST   /_dynomodel/settle         {} makes every change pending under --eventual-consistency
+                                    visible at once; {\"access_key\": \"AKID\"}: that
+                                    key's database only (--isolate)
 ";
 
 /// Runs the command line `args` (without the program name), e.g. `["serve", "--port", "0"]`.

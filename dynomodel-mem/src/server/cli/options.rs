@@ -80,6 +80,9 @@ pub(super) struct Options {
     /// long [default: 67108864, 64 MiB]
     #[arg(long, value_name = "BYTES", requires = "data_dir")]
     pub(super) compact_after: Option<u64>,
+    /// Eventual consistency on demand.
+    #[command(flatten)]
+    pub(super) consistency: super::consistency::ConsistencyOptions,
     /// The server's timeouts and limits.
     #[command(flatten)]
     pub(super) limits: LimitOptions,
@@ -186,7 +189,7 @@ impl LogLevel {
 }
 
 /// A duration in seconds, whole or fractional (`0.5`), not negative.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, String> {
     text.parse::<f64>()
         .ok()
         .and_then(|s| Duration::try_from_secs_f64(s).ok())

@@ -51,6 +51,9 @@ pub(super) fn backend(options: &Options) -> Result<(MemBackend, Option<ManualClo
     if let Some(clock) = &clock {
         builder = builder.clock(clock.clone());
     }
+    if let Some(settings) = options.consistency.settings() {
+        builder = builder.eventual_consistency(settings);
+    }
     let Some(dir) = &options.data_dir else {
         return Ok((builder.build(), clock));
     };
@@ -103,6 +106,9 @@ async fn seed(backend: &MemBackend, path: &str) -> Result<String, String> {
         bar.clear();
     }
     let loaded = loaded.map_err(|e| format!("cannot seed from {path}: {e}"))?;
+    // The seed is the state tests start from, as if written long ago: under
+    // --eventual-consistency its writes have all arrived.
+    backend.settle();
     Ok(format!(
         "seeded {} tables, {} items from {path} in {}",
         loaded.tables,

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::CommandFactory;
 
+use super::consistency::ConsistencyOptions;
 use super::options::{LimitOptions, LogLevel, Options, SignatureOptions};
 use super::serve::backend;
 use super::*;
@@ -56,6 +57,40 @@ fn defaults_are_loopback_port_8000() {
     assert_eq!((options.admin_token, options.allow_hosts), (None, vec![]));
     assert_eq!(options.cors_origins, Vec::<String>::new());
     assert_eq!(options.signatures, SignatureOptions::default());
+    assert_eq!(options.consistency, ConsistencyOptions::default());
+    assert_eq!(options.consistency.settings(), None, "strongly consistent");
+}
+
+#[test]
+fn eventual_consistency_flags_make_the_settings_and_need_the_switch() {
+    let options = parse("serve --eventual-consistency").unwrap();
+    assert_eq!(
+        options.consistency.settings(),
+        Some(crate::EventualConsistency::new())
+    );
+    let options =
+        parse("serve --eventual-consistency --gsi-delay 2 --stale-reads 0 --consistency-seed 9")
+            .unwrap();
+    assert_eq!(
+        options.consistency.settings(),
+        Some(
+            crate::EventualConsistency::new()
+                .gsi_delay(Duration::from_secs(2))
+                .stale_reads(Duration::ZERO)
+                .seed(9)
+        )
+    );
+    let refused = |line: &str| parse(line).unwrap_err();
+    assert!(
+        refused("serve --gsi-delay 1").contains("--eventual-consistency"),
+        "{}",
+        refused("serve --gsi-delay 1")
+    );
+    assert!(
+        refused("serve --eventual-consistency --gsi-delay 2..1").contains("MIN is more than MAX")
+    );
+    assert!(refused("serve --eventual-consistency --gsi-delay soon")
+        .contains("expected SECONDS or MIN..MAX"));
 }
 
 /// The server's own defaults: what `serve` passes without a limit flag.
@@ -124,7 +159,8 @@ fn every_option() {
              --write-timeout 7 --max-connections 100 --max-body-memory 1048576 \
              --admin-token s3cret --allow-host a.test --allow-host b.test \
              --cors-origin https://app.test --verify-signatures --access-key AKID:se:cret \
-             --access-keys-file keys.txt",
+             --access-keys-file keys.txt --eventual-consistency --gsi-delay 0.05..0.5 \
+             --stale-reads 0.1 --consistency-seed 7",
     )
     .unwrap();
     assert_eq!(
@@ -145,6 +181,12 @@ fn every_option() {
             data_dir: Some("/tmp/d".into()),
             sync: Some(crate::SyncPolicy::Every(Duration::from_millis(10))),
             compact_after: Some(1000),
+            consistency: ConsistencyOptions {
+                enabled: true,
+                gsi_delay: Some((Duration::from_millis(50), Duration::from_millis(500))),
+                stale_reads: Some(Duration::from_millis(100)),
+                consistency_seed: Some(7),
+            },
             limits: LimitOptions {
                 header_timeout: Duration::from_secs(5),
                 body_timeout: Duration::from_millis(500),
@@ -402,4 +444,47 @@ fn isolation_takes_an_optional_limit_and_excludes_a_data_dir() {
     assert_eq!(parse("serve").map(|o| o.isolate), Ok(None));
     let err = parse("serve --isolate --data-dir /tmp/d").unwrap_err();
     assert!(err.contains("cannot be used with"), "{err}");
+}
+
+#[tokio::test]
+async fn eventual_consistency_makes_the_served_engine_lag() {
+    use dynomodel::backend::{
+        AttributeDefinition, Backend, CreateTableInput, GetItemInput, KeySchemaElement,
+        PutItemInput, ScalarAttributeType,
+    };
+    use dynomodel::AttributeValue;
+
+    let line = "serve --manual-clock --eventual-consistency --stale-reads 5";
+    let (backend, clock) = backend(&parse(line).unwrap()).unwrap();
+    let clock = clock.expect("--manual-clock");
+    backend
+        .create_table(CreateTableInput {
+            table_name: "tab".into(),
+            attribute_definitions: vec![AttributeDefinition {
+                attribute_name: "pk".into(),
+                attribute_type: ScalarAttributeType::S,
+            }],
+            key_schema: vec![KeySchemaElement::hash("pk")],
+            billing_mode: Some(dynomodel::backend::BillingMode::PayPerRequest),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let key = dynomodel::Item::from([("pk".to_owned(), AttributeValue::S("a".into()))]);
+    backend
+        .put_item(PutItemInput {
+            table_name: "tab".into(),
+            item: key.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let get = GetItemInput {
+        table_name: "tab".into(),
+        key,
+        ..Default::default()
+    };
+    assert!(backend.get_item(get.clone()).await.unwrap().item.is_none());
+    clock.advance(Duration::from_secs(5));
+    assert!(backend.get_item(get).await.unwrap().item.is_some());
 }
