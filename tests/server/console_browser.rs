@@ -326,6 +326,26 @@ async fn drive(client: &Client, addr: SocketAddr) {
         .await
         .unwrap();
     assert_eq!(kept, json!([TOKEN, ""]));
+    // The overview of every table.
+    let overview = client
+        .execute("return [...document.querySelectorAll('#overview tr.overview-row')].map((r) => [...r.cells].map((c) => c.textContent))", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        overview,
+        json!([
+            [
+                "orders",
+                "ACTIVE",
+                "6",
+                "pk (S, partition) + sk (S, sort)",
+                "GSI by_status",
+                "NEW_AND_OLD_IMAGES"
+            ],
+            ["users", "ACTIVE", "2", "pk (S, partition)", "", ""]
+        ])
+    );
+    screenshot(client, "console-tables").await;
 
     // A table: its schema and its items, the hostile value as text.
     click(client, "tr[data-table='orders']").await;
@@ -387,7 +407,6 @@ async fn drive(client: &Client, addr: SocketAddr) {
         "return document.querySelectorAll('#items-out tr.item').length === 6",
     )
     .await;
-    screenshot(client, "console-tables").await;
 
     // A query, newest first.
     click(client, ".tabs button[data-view='query']").await;
@@ -465,6 +484,10 @@ async fn drive(client: &Client, addr: SocketAddr) {
     editor.clear().await.unwrap();
     editor
         .send_keys(&serde_json::to_string_pretty(&item).unwrap())
+        .await
+        .unwrap();
+    client
+        .execute("document.getElementById('editor').scrollTop = 0", vec![])
         .await
         .unwrap();
     screenshot(client, "console-editor").await;
