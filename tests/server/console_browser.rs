@@ -2,7 +2,8 @@
 //! (`chromedriver`, through `fantoccini`), loads the page from a seeded server that has an admin
 //! token, is given the token, lists the tables, pages a table's items, runs a query, edits an item
 //! (checked through the API), is refused an overwrite, reads the stream, arms and disarms a fault
-//! rule, advances the clock, runs PartiQL, and shows a hostile attribute value as text.
+//! rule, advances the clock, runs PartiQL, and shows a hostile attribute value as text; then, against a
+//! server that verifies signatures, is refused unsigned and signs its requests once given a key.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`/usr/bin/chromium`, `/usr/bin/chromedriver`;
 //! `DYNOMODEL_CHROMIUM` and `DYNOMODEL_CHROMEDRIVER` name others). Where they are missing the test
@@ -271,11 +272,18 @@ async fn the_console_in_headless_chromium() {
     let addr = server.local_addr();
     let driver = start_driver(&driver_path).await;
     let client = connect(&driver, &chromium).await;
+    let (signed, unsigned) = signing_servers().await;
     // A failed step still ends the session (chromedriver then closes the browser) before it fails.
-    let outcome = AssertUnwindSafe(drive(&client, addr)).catch_unwind().await;
+    let scenario = async {
+        drive(&client, addr).await;
+        drive_signed(&client, signed.local_addr()).await;
+    };
+    let outcome = AssertUnwindSafe(scenario).catch_unwind().await;
     let _ = client.close().await;
     drop(driver);
     server.shutdown().await;
+    signed.shutdown().await;
+    unsigned.shutdown().await;
     if let Err(panic) = outcome {
         std::panic::resume_unwind(panic);
     }
@@ -644,4 +652,76 @@ async fn drive(client: &Client, addr: SocketAddr) {
     assert_ne!(before, after);
     let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).unwrap();
     assert_eq!((parse(&after) - parse(&before)).num_seconds(), 3600);
+}
+
+/// A server that verifies signatures (seeded through an unsigned one on the same engine, which is
+/// then the second of the pair).
+async fn signing_servers() -> (ServerHandle, ServerHandle) {
+    let backend = MemBackend::new();
+    let unsigned = Server::bind_mem("127.0.0.1:0", backend.clone(), None)
+        .await
+        .unwrap();
+    create_table(unsigned.local_addr(), "signed").await;
+    put(
+        unsigned.local_addr(),
+        "signed",
+        json!({"pk": {"S": "k1"}, "v": {"N": "1"}}),
+    )
+    .await;
+    let signed = Server::builder()
+        .access_key("AKIDCONSOLE", "console-secret")
+        .verify_signatures()
+        .bind_mem("127.0.0.1:0", backend, None)
+        .await
+        .unwrap();
+    (signed, unsigned)
+}
+
+/// The page against a server that verifies signatures: refused unsigned, and with a wrong secret,
+/// served once given the key (SigV4 computed in the page with WebCrypto).
+async fn drive_signed(client: &Client, addr: SocketAddr) {
+    client
+        .goto(&format!("http://{addr}/_dynomodel/console"))
+        .await
+        .unwrap();
+    wait_until(
+        client,
+        "the refusal of unsigned requests",
+        "return document.getElementById('status').textContent.includes('ListTables: MissingAuthenticationTokenException')",
+    )
+    .await;
+    type_into(client, "access-key", "AKIDCONSOLE").await;
+    type_into(client, "secret-key", "not-the-secret").await;
+    click(client, "#save-credentials").await;
+    wait_until(
+        client,
+        "the refusal of a wrong signature",
+        "return document.getElementById('status').textContent.includes('InvalidSignatureException')",
+    )
+    .await;
+    type_into(client, "secret-key", "console-secret").await;
+    click(client, "#save-credentials").await;
+    wait_until(
+        client,
+        "signed requests to be served",
+        "return document.getElementById('status').textContent === 'Signing DynamoDB\\'s requests as AKIDCONSOLE'",
+    )
+    .await;
+    assert_eq!(
+        text(client, "signing").await,
+        "signing as AKIDCONSOLE in us-east-1"
+    );
+    click(client, "tr[data-table='signed']").await;
+    wait_until(
+        client,
+        "the signed table's items",
+        "return document.querySelectorAll('#items-out tr.item').length === 1",
+    )
+    .await;
+    // The secret stays in the tab's session storage, not in the page's field.
+    let field = client
+        .execute("return document.getElementById('secret-key').value", vec![])
+        .await
+        .unwrap();
+    assert_eq!(field, json!(""));
 }

@@ -9,10 +9,12 @@
 //!   into it (kept in the tab's `sessionStorage`), and are refused without it like any other
 //!   client's. It is served only where the admin endpoints are (a server of the engine, on loopback
 //!   or with a token); elsewhere it is a `404` saying why, as they are.
-//! - DynamoDB's calls are unsigned: served by a server that checks no signature (the default); one
-//!   that verifies signatures refuses them (`MissingAuthenticationTokenException`), and the page
-//!   shows that error. Nothing is relaxed for the page: its requests pass the same checks (`Host`,
-//!   `Content-Type` of admin posts, token) as every client's.
+//! - DynamoDB's calls are unsigned, which a server that checks no signature (the default) serves; one
+//!   that verifies signatures refuses them (`MissingAuthenticationTokenException`, shown), unless the
+//!   user gives the page an access key and secret: it then signs them with SigV4 itself (WebCrypto,
+//!   which browsers offer to secure contexts: loopback or HTTPS), keeping the key in
+//!   `sessionStorage`. Nothing is relaxed for the page: its requests pass the same checks (`Host`,
+//!   signature, `Content-Type` of admin posts, token) as every client's.
 //! - A strict Content-Security-Policy: nothing but the page's own inline script and style (by hash)
 //!   runs, no inline event handler, no other origin is contacted (`connect-src 'self'`), no frame may
 //!   hold the page (`frame-ancestors 'none'`, `X-Frame-Options: DENY`). The page itself writes every
