@@ -7,7 +7,8 @@
 //! consumed capacity and item collection metrics through the AWS SDK, `dump.rs` seed and export over HTTP, `faults.rs` the admin endpoints
 //! (fault rules, the manual clock), `fuzz.rs` generated bodies, `fuzz_partiql.rs` generated PartiQL statements,
 //! `table_answers.rs` DeleteTable's and DescribeTable's members; the HTTP surface: `regions.rs` (answers in
-//! the signing region), `compression.rs` (compressed requests and responses), `cors.rs`, `signatures.rs`
+//! the signing region), `compression.rs` (compressed requests and responses), `cors.rs`, `console.rs`
+//! and `console_browser.rs` (the web console; the latter in headless Chromium), `signatures.rs`
 //! (`--verify-signatures`), `endpoint.rs` (`GET /`, `Server`, empty tag answers, another account's ARN).
 
 #![allow(clippy::unwrap_used)]
@@ -16,6 +17,8 @@ mod admin_safety;
 mod capacity;
 mod compression;
 mod consistency;
+mod console;
+mod console_browser;
 mod cors;
 mod crash;
 mod dump;

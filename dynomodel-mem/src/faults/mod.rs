@@ -43,5 +43,5 @@
 mod tests;
 
 pub use dynomodel::faults::{
-    FaultError, FaultHandle, Faults, Operation, Portion, Rule, RuleId, Timing,
+    ArmedRule, FaultError, FaultHandle, Faults, Operation, Portion, Rule, RuleId, Timing,
 };

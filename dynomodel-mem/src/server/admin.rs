@@ -5,6 +5,7 @@
 //! | request | body | answer |
 //! |---|---|---|
 //! | `POST /_dynomodel/faults` | a rule (below) | `{"id": N}` |
+//! | `GET /_dynomodel/faults` | | `{"rules": [{"id": N, "rule": "PutItem, the 3rd, …", "fired": F}, …]}` (in words) |
 //! | `GET /_dynomodel/faults/N` | | `{"id": N, "fired": F}` (how many requests it fired on) |
 //! | `DELETE /_dynomodel/faults/N` | | `{"removed": true}` |
 //! | `DELETE /_dynomodel/faults` | | `{"cleared": true}` |
@@ -138,6 +139,12 @@ pub(crate) fn handle(admin: &Admin, method: &str, path: &str, body: &[u8]) -> (u
             Ok(rule) => (200, json!({ "id": admin.faults.add(rule).0 })),
             Err(message) => bad(message),
         },
+        ("GET", ["faults"]) => {
+            let rules: Vec<Value> = (admin.faults.armed().iter())
+                .map(|a| json!({ "id": a.id.0, "rule": a.rule.to_string(), "fired": a.fired }))
+                .collect();
+            (200, json!({ "rules": rules }))
+        }
         ("DELETE", ["faults"]) => {
             admin.faults.clear();
             (200, json!({ "cleared": true }))

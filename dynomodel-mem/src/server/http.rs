@@ -19,7 +19,9 @@
 //!   and `503 {"status":"degraded"|"failed","reason":…}` while the engine's data directory cannot be
 //!   written ([`MemBackend::health`](crate::MemBackend::health)); `GET /` answers `200 healthy:
 //!   <host> `, as DynamoDB's endpoint does; any other non-POST request is an
-//!   `UnknownOperationException`. DynamoDB's endpoint answers CORS for the origins the server allows
+//!   `UnknownOperationException`. `GET /_dynomodel/console` is the web console's page (`console/`,
+//!   served without the admin token, which its calls carry). DynamoDB's endpoint answers CORS for the
+//!   origins the server allows
 //!   (`cors.rs`); the admin endpoints never do.
 //! - Every response carries `x-amz-crc32`, `x-amzn-RequestId` and `Server: Server`, as DynamoDB's do.
 //! - A panic in the backend (a bug: the engine never panics on input) costs one request a 500
@@ -45,6 +47,7 @@ use serde_json::{json, Value};
 use super::access::Hosts;
 use super::admin::{self, Endpoints};
 use super::body::{self, BodyError};
+use super::console;
 use super::cors::Origins;
 use super::limits::{BodyMemory, Limits};
 use super::sigv4::Verifier;
@@ -187,6 +190,10 @@ pub(crate) async fn handle(
     let host = request.headers().get(HOST).map(HeaderValue::as_bytes);
     let answer = match shared.hosts.permit(host, connection.on_loopback) {
         Err(message) => forbidden(&message).into(),
+        // The console's page, before the admin endpoints' token check (`console/`).
+        Ok(()) if console::is_console(request.uri().path()) => {
+            console::answer(&shared.admin, request.method().as_str())
+        }
         Ok(()) if request.uri().path().starts_with(admin::PREFIX) => {
             administer(&shared, request).await
         }

@@ -40,6 +40,7 @@ mod api;
 mod body;
 mod builder;
 pub(crate) mod cli;
+mod console;
 mod cors;
 mod deadline;
 mod encoding;

@@ -15,6 +15,17 @@ use super::Faults;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RuleId(pub u64);
 
+/// An armed rule, as [`FaultHandle::armed`] lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArmedRule {
+    /// Its id, to remove it.
+    pub id: RuleId,
+    /// The rule (its `Display` says it in words).
+    pub rule: Rule,
+    /// How many requests it fired on.
+    pub fired: u64,
+}
+
 /// The rules armed on a backend, shared by its clones: add and clear them while it runs.
 ///
 /// Rules are evaluated in the order they were added; every matching rule counts the request (so
@@ -136,6 +147,30 @@ impl FaultHandle {
             .iter()
             .find(|r| r.id == id)
             .map_or(0, |r| r.fired)
+    }
+
+    /// The armed rules, in the order they are evaluated (for listings: the server's `GET
+    /// /_dynomodel/faults`, its console).
+    ///
+    /// ```
+    /// use dynomodel::faults::{FaultHandle, Operation, Rule};
+    ///
+    /// let faults = FaultHandle::default();
+    /// let id = faults.add(Rule::on(Operation::Scan).times(1));
+    /// let armed = faults.armed();
+    /// assert_eq!((armed[0].id, armed[0].fired), (id, 0));
+    /// assert_eq!(armed[0].rule, Rule::on(Operation::Scan).times(1));
+    /// ```
+    pub fn armed(&self) -> Vec<ArmedRule> {
+        self.state()
+            .rules
+            .iter()
+            .map(|r| ArmedRule {
+                id: r.id,
+                rule: r.rule.clone(),
+                fired: r.fired,
+            })
+            .collect()
     }
 
     /// What the armed rules do to `request`: `None`, after one atomic load, when no rule is armed,

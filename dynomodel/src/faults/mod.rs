@@ -63,6 +63,7 @@
 //! ```
 
 mod batch;
+mod describe;
 mod error;
 mod fault;
 mod faulty;
@@ -74,7 +75,7 @@ mod tests;
 
 pub use fault::Fault;
 pub use faulty::FaultyBackend;
-pub use handle::{FaultHandle, RuleId};
+pub use handle::{ArmedRule, FaultHandle, RuleId};
 pub use rule::{FaultError, Operation, Portion, Rule, Timing};
 pub use target::Request;
 

@@ -73,6 +73,10 @@ application/json, and answers):
                                     data directory cannot be written (writes refused, reads
                                     served), {\"status\": \"failed\"} when every request is
                                     refused until a restart
+  GET    /_dynomodel/console        the web console: a page to open in a browser (the guide's
+                                    server chapter); with --admin-token, paste the token into it
+  GET    /_dynomodel/faults         the armed rules, in words: {\"rules\": [{\"id\": N, \"rule\":
+                                    \"...\", \"fired\": F}]}
   POST   /_dynomodel/faults         arm a fault rule, e.g. {\"operation\": \"PutItem\",
                                     \"table\": \"tweets\", \"nth\": 3, \"error\":
                                     \"ProvisionedThroughputExceededException\", \"timing\":
