@@ -922,6 +922,13 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// attribute, which [`Db::plan`](crate::Db::plan) enables (see [time to live](Model#time-to-live-ttl)).
     const TTL_ATTRIBUTE: Option<&'static str> = None;
 
+    /// The table's point-in-time recovery, if the model turns it on
+    /// (`#[dynomodel(point_in_time_recovery)]`, or `point_in_time_recovery(recovery_period_days = N)`
+    /// for a window other than DynamoDB's 35 days): part of the model's
+    /// [`Definition`](crate::migrate::Definition), which [`Db::plan`](crate::Db::plan) turns on with
+    /// UpdateContinuousBackups once the table is active, and off when the model no longer asks for it.
+    const POINT_IN_TIME_RECOVERY: Option<crate::backend::PointInTimeRecoverySpecification> = None;
+
     /// The version this value holds: `None` when it was never saved (a version of `0` or `None`), or
     /// when the model has no `#[version]` field.
     fn version(&self) -> Result<Option<u64>, ConversionError> {
