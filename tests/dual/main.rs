@@ -39,6 +39,7 @@ mod legacy_errors;
 mod legacy_limits;
 mod members;
 mod migrate;
+mod migrate_recovery;
 mod migrate_waiting;
 mod numbers_raw;
 mod partiql;
