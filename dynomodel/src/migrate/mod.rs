@@ -61,6 +61,7 @@
 
 mod apply;
 mod definition;
+mod describe;
 mod diff;
 mod error;
 pub mod export;
@@ -91,5 +92,29 @@ impl Db {
     /// The plan for several models' tables at once, table by table (in table-name order).
     pub async fn plan_all(&self, definitions: &[Definition]) -> Result<Plan> {
         Plan::compute(self, definitions).await
+    }
+
+    /// What the database says about the table named `table_name` exactly (no namespace added):
+    /// DescribeTable, DescribeTimeToLive, DescribeContinuousBackups and ListTagsOfResource, or
+    /// `None` when it does not exist. Its `Display` is what `dynomodel describe` prints.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model)]
+    /// #[dynomodel(table = "tweets")]
+    /// struct Tweet { #[hash_key] id: String }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// assert!(db.live_table("tweets").await?.is_none());
+    /// db.create_schema::<Tweet>().await?;
+    /// let live = db.live_table("tweets").await?.unwrap();
+    /// assert!(live.to_string().starts_with("table tweets (ACTIVE), 0 items"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn live_table(&self, table_name: &str) -> Result<Option<LiveTable>> {
+        live::fetch(&self.calls, table_name).await
     }
 }
