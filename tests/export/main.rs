@@ -2,6 +2,7 @@
 //! Terraform and the API-request JSON, and each CloudFormation table checked against the
 //! CreateTable request the mapper sends for it.
 
+mod cli;
 mod create_table;
 mod golden;
 mod models;
