@@ -23,7 +23,7 @@ fn exports_match_the_expected_files() {
     let update = std::env::var_os("UPDATE_EXPECTED").is_some();
     let mut stale = Vec::new();
     for (example, models) in examples() {
-        for format in [Format::CloudFormation, Format::Terraform, Format::Json] {
+        for format in [Format::CloudFormation, Format::Terraform, Format::ApiJson] {
             let actual = models.export(format).unwrap();
             let path = expected_path(example, format);
             if update {

@@ -131,7 +131,7 @@ impl Models {
         match format {
             Format::CloudFormation => self.cloudformation(),
             Format::Terraform => self.terraform(),
-            Format::Json => self.json(),
+            Format::ApiJson => self.json(),
         }
     }
 }
@@ -150,8 +150,10 @@ pub enum Format {
     CloudFormation,
     /// [`Models::terraform`].
     Terraform,
-    /// [`Models::json`].
-    Json,
+    /// [`Models::json`] (`json` on a command line). Not `Json`: a second public item of that name
+    /// would make the compiler spell `dynomodel::convert::Json` in full in every diagnostic that
+    /// lists it.
+    ApiJson,
 }
 
 impl Format {
@@ -160,7 +162,7 @@ impl Format {
         match self {
             Format::CloudFormation => "cloudformation",
             Format::Terraform => "terraform",
-            Format::Json => "json",
+            Format::ApiJson => "json",
         }
     }
 }
@@ -178,7 +180,7 @@ impl FromStr for Format {
         match text {
             "cloudformation" => Ok(Format::CloudFormation),
             "terraform" => Ok(Format::Terraform),
-            "json" => Ok(Format::Json),
+            "json" => Ok(Format::ApiJson),
             other => Err(format!(
                 "unknown export format `{other}`; expected cloudformation, terraform or json"
             )),
