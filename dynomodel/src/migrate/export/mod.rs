@@ -3,7 +3,7 @@
 //! the DynamoDB API requests that create them ([`Models::json`]).
 //!
 //! [`Models`] names an application's models; the models sharing one table are merged exactly as
-//! [`Collection::definition`](crate::Collection::definition) merges them ([`Definition::union`]), so
+//! [`Collection::definition`] merges them ([`Definition::union`]), so
 //! each table appears once with every index its models declare.
 //!
 //! ```
