@@ -198,7 +198,7 @@ impl Plan {
                 wait_ready(backend, &step.table, &options).await?;
             }
             options.report(Progress::Started { index, total, step });
-            match run(backend, step).await {
+            match run_when_available(backend, step, &options).await {
                 Ok(()) => {}
                 // A table just created cannot be planned against first, so its point-in-time
                 // recovery is asked for blind: an endpoint without the operation (Amazon DynamoDB
@@ -256,6 +256,29 @@ async fn wait_ready(backend: &Calls, table: &str, options: &ApplyOptions) -> Res
         }
         options.report(Progress::Waiting { table, waited });
         tokio::time::sleep(options.poll_interval.min(options.timeout - waited)).await;
+    }
+}
+
+/// Runs the step; while UpdateContinuousBackups answers `ContinuousBackupsUnavailableException`
+/// (DynamoDB: "Backups are being enabled for the table", for a while after the table is created,
+/// even once it is ACTIVE), polls again until the timeout, reporting the wait.
+async fn run_when_available(backend: &Calls, step: &Step, options: &ApplyOptions) -> Result<()> {
+    let start = tokio::time::Instant::now();
+    loop {
+        match run(backend, step).await {
+            Err(e) if e.code() == "ContinuousBackupsUnavailableException" => {
+                let waited = start.elapsed();
+                if waited >= options.timeout {
+                    return Err(e);
+                }
+                options.report(Progress::Waiting {
+                    table: &step.table,
+                    waited,
+                });
+                tokio::time::sleep(options.poll_interval.min(options.timeout - waited)).await;
+            }
+            other => return other,
+        }
     }
 }
 

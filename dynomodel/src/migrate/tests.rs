@@ -506,3 +506,69 @@ fn point_in_time_recovery_is_turned_on_changed_and_off() {
         Some("+ point-in-time recovery (7 days) on tweets")
     );
 }
+
+/// DynamoDB answers UpdateContinuousBackups with `ContinuousBackupsUnavailableException` for a while
+/// after creating a table: apply polls until it passes, and gives up with the error at the timeout.
+#[tokio::test(start_paused = true)]
+async fn recovery_waits_while_backups_are_being_enabled() {
+    use crate::backend::testing::{op, RecordingBackend};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let definition = Definition::of::<Tweet>();
+    let active = live_as(&definition).table;
+    let unavailable = || crate::Error::Service {
+        code: "ContinuousBackupsUnavailableException".into(),
+        message: "Backups are being enabled for the table: tweets. Please retry later".into(),
+    };
+    let fake = Arc::new(RecordingBackend::new());
+    let described = active.clone();
+    fake.on(op::describe_table, move |_| {
+        Ok(DescribeTableOutput {
+            table: described.clone(),
+        })
+    });
+    let enabled = UpdateContinuousBackupsOutput {
+        continuous_backups_description: ContinuousBackupsDescription {
+            continuous_backups_status: ContinuousBackupsStatus::Enabled,
+            point_in_time_recovery_description: None,
+        },
+    };
+    fake.answer(op::update_continuous_backups, Err(unavailable()))
+        .answer(op::update_continuous_backups, Err(unavailable()))
+        .answer(op::update_continuous_backups, Ok(enabled));
+    let db = crate::Db::from_arc(fake.clone());
+    let plan = Plan {
+        steps: vec![Step::new(
+            "tweets",
+            Action::SetPointInTimeRecovery {
+                enabled: true,
+                recovery_period_in_days: None,
+            },
+        )],
+        ..Plan::default()
+    };
+    let waits = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = Arc::clone(&waits);
+    let options = ApplyOptions::default()
+        .poll_interval(Duration::from_secs(5))
+        .on_progress(move |p| {
+            if matches!(p, Progress::Waiting { .. }) {
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+    plan.apply_with(&db, options.clone()).await.unwrap();
+    assert_eq!(waits.load(std::sync::atomic::Ordering::Relaxed), 2);
+
+    // Never available: the error, once the timeout has passed.
+    fake.on(op::update_continuous_backups, move |_| Err(unavailable()));
+    let err = plan
+        .apply_with(&db, options.timeout(Duration::from_secs(30)))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("ContinuousBackupsUnavailableException"),
+        "{err}"
+    );
+}
