@@ -30,7 +30,8 @@ pub enum Progress<'a> {
         /// The step.
         step: &'a Step,
     },
-    /// The table is not ready yet (it or an index is not ACTIVE); apply polls again.
+    /// The table is not ready yet (it or an index is not ACTIVE, or DynamoDB is still enabling its
+    /// backups); apply polls again.
     Waiting {
         /// The table.
         table: &'a str,
