@@ -21,7 +21,7 @@ use crate::ir::{Container, Derive};
 /// Derives `dynomodel::Model`, `dynomodel::Attribute`, a `<Struct>Key` type and typed field handles.
 ///
 /// The options (`table`, `throughput`, `on_demand`, `rename_all`, `tags`, `stream`, `table_class`,
-/// `deletion_protection`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`,
+/// `deletion_protection`, `point_in_time_recovery`; on fields `#[hash_key]`, `#[range_key]`, `#[version]`, `#[ttl]`,
 /// `#[created_at]`, `#[updated_at]`, `rename`, `skip`, `default`, `epoch_seconds`, `counter`,
 /// `#[index(...)]`; on the struct `#[global_index(...)]`, and
 /// `#[composite(...)]` keys with their `#[local_index(...)]`es) are documented, with examples, on

@@ -245,7 +245,7 @@ impl Dual {
     }
 
     /// A namespace unique to this test and run.
-    fn namespace(&self) -> String {
+    pub fn namespace(&self) -> String {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         format!("{}-ns{n}-", self.prefix)
     }

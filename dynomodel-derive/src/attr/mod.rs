@@ -78,6 +78,8 @@ pub(crate) struct ContainerAttrs {
     pub table_class: Option<Spanned<TableClassAttr>>,
     /// `deletion_protection`.
     pub deletion_protection: Option<Span>,
+    /// `point_in_time_recovery` or `point_in_time_recovery(recovery_period_days = N)`.
+    pub point_in_time_recovery: Option<Spanned<table::PointInTimeRecoveryAttr>>,
     /// `#[composite(...)]`, in declaration order.
     pub composites: Vec<composite::CompositeAttr>,
     /// `entity = "Order"`: the single-table entity type.
@@ -219,6 +221,9 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
                 }
             } else if meta.path.is_ident("deletion_protection") {
                 set_once(&mut out.deletion_protection, span, span, "deletion_protection", errors);
+            } else if meta.path.is_ident("point_in_time_recovery") {
+                let value = table::point_in_time_recovery(&meta, errors)?;
+                set_once(&mut out.point_in_time_recovery, value, span, "point_in_time_recovery", errors);
             } else if meta.path.is_ident("entity") {
                 let lit: LitStr = meta.value()?.parse()?;
                 let value = Spanned { value: lit.value(), span: lit.span() };
@@ -236,8 +241,8 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or \
-                         `datetime`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `point_in_time_recovery`, `entity`, \
+                         `entity_attribute` or `datetime`",
                         option_name(&meta)
                     ),
                 );

@@ -5,6 +5,7 @@
 //! #[dynomodel(stream = "new_and_old_images")]                    keys_only, new_image, old_image
 //! #[dynomodel(table_class = "standard_infrequent_access")]       or "standard"
 //! #[dynomodel(deletion_protection)]
+//! #[dynomodel(point_in_time_recovery)]                           or point_in_time_recovery(recovery_period_days = 7)
 //! ```
 //!
 //! A tag key is an identifier or a string, so keys that are not Rust identifiers (`"cost-center"`,
@@ -14,6 +15,7 @@ use proc_macro2::Span;
 use syn::ext::IdentExt as _;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
+use syn::spanned::Spanned as _;
 use syn::{Ident, LitStr, Token};
 
 use crate::attr::{Errors, Spanned};
@@ -182,5 +184,47 @@ pub(crate) fn table_class(
             );
             None
         }
+    })
+}
+
+/// `point_in_time_recovery`, with the recovery window when one is given (DynamoDB's default is 35
+/// days).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct PointInTimeRecoveryAttr {
+    pub recovery_period_days: Option<i32>,
+}
+
+/// Parses `point_in_time_recovery` or `point_in_time_recovery(recovery_period_days = N)`; a window
+/// outside 1..=35 (UpdateContinuousBackups' range) is recorded.
+pub(crate) fn point_in_time_recovery(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+) -> syn::Result<Spanned<PointInTimeRecoveryAttr>> {
+    let span = meta.path.span();
+    let mut recovery_period_days = None;
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            if !inner.path.is_ident("recovery_period_days") {
+                return Err(inner.error(
+                    "unknown point_in_time_recovery option; expected `recovery_period_days = N` (1 to 35)",
+                ));
+            }
+            let lit: syn::LitInt = inner.value()?.parse()?;
+            let days: i32 = lit.base10_parse()?;
+            if !(1..=35).contains(&days) {
+                errors.at(
+                    lit.span(),
+                    format!("recovery_period_days must be 1 to 35 (DynamoDB's range), not {days}"),
+                );
+            }
+            recovery_period_days = Some(days);
+            Ok(())
+        })?;
+    }
+    Ok(Spanned {
+        value: PointInTimeRecoveryAttr {
+            recovery_period_days,
+        },
+        span,
     })
 }

@@ -122,6 +122,7 @@ fn table_options_only_on_models(container: &Container<'_>, errors: &mut Errors) 
         attrs.stream.as_ref().map(|s| s.span),
         attrs.table_class.as_ref().map(|c| c.span),
         attrs.deletion_protection,
+        attrs.point_in_time_recovery.as_ref().map(|p| p.span),
     ];
     for span in spans.into_iter().flatten() {
         errors.at(

@@ -18,12 +18,26 @@ pub(super) fn items(container: &Container<'_>) -> TokenStream {
         let name = &field.name;
         quote!(const TTL_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);)
     });
+    let recovery = container.attrs.point_in_time_recovery.as_ref().map(|p| {
+        let days = match p.value.recovery_period_days {
+            Some(days) => quote!(::core::option::Option::Some(#days)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote! {
+            const POINT_IN_TIME_RECOVERY: ::core::option::Option<::dynomodel::backend::PointInTimeRecoverySpecification> =
+                ::core::option::Option::Some(::dynomodel::backend::PointInTimeRecoverySpecification {
+                    point_in_time_recovery_enabled: true,
+                    recovery_period_in_days: #days,
+                });
+        }
+    });
     let counters = container.counters().map(|f| &f.name);
     let attributes = stored_attributes(container);
     let timestamps = timestamps(container);
     quote! {
         #version
         #ttl
+        #recovery
         const COUNTERS: &'static [&'static str] = &[#(#counters),*];
         const ATTRIBUTES: &'static [&'static str] = &[#(#attributes),*];
         #timestamps

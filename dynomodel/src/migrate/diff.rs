@@ -3,15 +3,15 @@
 //!
 //! Order on an existing table: index deletions first (they free the index slots and, when an index is
 //! replaced, its name), then the billing mode, the capacities, index creations (each one UpdateTable),
-//! the stream, the table class, deletion protection, and last the time to live and the tags, which
-//! are separate APIs and need no wait.
+//! the stream, the table class, deletion protection, and last the time to live, point-in-time
+//! recovery and the tags, which are separate APIs and need no wait.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::backend::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, GlobalSecondaryIndexDescription,
-    KeySchemaElement, Projection, ProvisionedThroughput, ScalarAttributeType, StreamViewType,
-    TableClass, TableStatus, Tag, TimeToLiveStatus,
+    KeySchemaElement, PointInTimeRecoveryStatus, Projection, ProvisionedThroughput,
+    ScalarAttributeType, StreamViewType, TableClass, TableStatus, Tag, TimeToLiveStatus,
 };
 use crate::migrate::definition::Definition;
 use crate::migrate::live::LiveTable;
@@ -40,6 +40,15 @@ pub(crate) fn diff(definition: &Definition, live: Option<&LiveTable>) -> TableDi
                 table,
                 Action::EnableTtl {
                     attribute_name: attribute.clone(),
+                },
+            ));
+        }
+        if let Some(recovery) = &definition.point_in_time_recovery {
+            out.steps.push(Step::new(
+                table,
+                Action::SetPointInTimeRecovery {
+                    enabled: true,
+                    recovery_period_in_days: recovery.recovery_period_in_days,
                 },
             ));
         }
@@ -239,6 +248,7 @@ pub(crate) fn diff(definition: &Definition, live: Option<&LiveTable>) -> TableDi
     }
 
     ttl_steps(definition, live, &mut out);
+    recovery_steps(definition, live, &mut out);
     tag_steps(definition, live, &mut out);
     out
 }
@@ -405,6 +415,51 @@ fn ttl_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
                 attribute_name: attribute.to_owned(),
             },
         ));
+    }
+}
+
+/// DynamoDB's recovery window when UpdateContinuousBackups names none.
+const DEFAULT_RECOVERY_PERIOD_DAYS: i32 = 35;
+
+/// Point-in-time recovery: on with the model's window (35 days when it names none), or off.
+fn recovery_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
+    let table = definition.schema.table_name.as_str();
+    let Some(description) = &live.point_in_time_recovery else {
+        if definition.point_in_time_recovery.is_some() {
+            out.notes.push(format!(
+                "point-in-time recovery of {table}: this database does not describe it \
+                 (DescribeContinuousBackups is unknown), so it is left alone"
+            ));
+        }
+        return;
+    };
+    let live_on = description.point_in_time_recovery_status == PointInTimeRecoveryStatus::Enabled;
+    match &definition.point_in_time_recovery {
+        Some(want) => {
+            let want_days = want
+                .recovery_period_in_days
+                .unwrap_or(DEFAULT_RECOVERY_PERIOD_DAYS);
+            let live_days = description
+                .recovery_period_in_days
+                .unwrap_or(DEFAULT_RECOVERY_PERIOD_DAYS);
+            if !live_on || want_days != live_days {
+                out.steps.push(Step::new(
+                    table,
+                    Action::SetPointInTimeRecovery {
+                        enabled: true,
+                        recovery_period_in_days: want.recovery_period_in_days,
+                    },
+                ));
+            }
+        }
+        None if live_on => out.steps.push(Step::new(
+            table,
+            Action::SetPointInTimeRecovery {
+                enabled: false,
+                recovery_period_in_days: None,
+            },
+        )),
+        None => {}
     }
 }
 

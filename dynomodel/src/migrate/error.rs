@@ -25,6 +25,10 @@ pub enum MigrationErrorKind {
     /// The plan deletes indexes and [`ApplyOptions::allow_index_drops`](crate::migrate::ApplyOptions::allow_index_drops)
     /// was not given; nothing was sent.
     IndexDropsNotAllowed(Vec<Step>),
+    /// The plan turns point-in-time recovery off (its recovery window is lost) and
+    /// [`ApplyOptions::allow_recovery_off`](crate::migrate::ApplyOptions::allow_recovery_off) was
+    /// not given; nothing was sent.
+    RecoveryOffNotAllowed(Vec<Step>),
     /// A table was not ACTIVE again within the timeout.
     Timeout {
         /// The table.
@@ -54,6 +58,14 @@ impl MigrationError {
             ),
             MigrationErrorKind::IndexDropsNotAllowed(steps) => format!(
                 "the plan deletes indexes ({}); pass ApplyOptions::allow_index_drops to run it",
+                steps
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            MigrationErrorKind::RecoveryOffNotAllowed(steps) => format!(
+                "the plan turns point-in-time recovery off ({}); pass ApplyOptions::allow_recovery_off to run it",
                 steps
                     .iter()
                     .map(ToString::to_string)

@@ -1,9 +1,10 @@
-//! [`LiveTable`]: what a database says about a table — DescribeTable, DescribeTimeToLive and
-//! ListTagsOfResource — gathered for the planner.
+//! [`LiveTable`]: what a database says about a table — DescribeTable, DescribeTimeToLive,
+//! DescribeContinuousBackups and ListTagsOfResource — gathered for the planner.
 
 use crate::backend::{
-    DescribeTableInput, DescribeTimeToLiveInput, ListTagsOfResourceInput, TableDescription, Tag,
-    TimeToLiveDescription,
+    DescribeContinuousBackupsInput, DescribeTableInput, DescribeTimeToLiveInput,
+    ListTagsOfResourceInput, PointInTimeRecoveryDescription, PointInTimeRecoveryStatus,
+    TableDescription, Tag, TimeToLiveDescription,
 };
 use crate::db::Calls;
 use crate::error::{Error, Result};
@@ -19,10 +20,14 @@ pub struct LiveTable {
     /// `UnknownOperationException`, "Tagging is not currently supported in DynamoDB Local."), in
     /// which case the plan leaves tags alone.
     pub tags: Option<Vec<Tag>>,
+    /// DescribeContinuousBackups' point-in-time recovery; `None` when the backend does not
+    /// implement it (Amazon DynamoDB Local answers `UnknownOperationException`), in which case the
+    /// plan leaves it alone.
+    pub point_in_time_recovery: Option<PointInTimeRecoveryDescription>,
 }
 
 /// Whether an answer says the operation does not exist on this endpoint.
-fn unsupported(error: &Error) -> bool {
+pub(crate) fn unsupported(error: &Error) -> bool {
     error.code() == "UnknownOperationException"
 }
 
@@ -56,10 +61,32 @@ pub(crate) async fn fetch(backend: &Calls, table: &str) -> Result<Option<LiveTab
         Err(e) => return Err(e),
     };
     let tags = list_tags(backend, &description.table_arn).await?;
+    let point_in_time_recovery = match backend
+        .describe_continuous_backups(DescribeContinuousBackupsInput {
+            table_name: table.to_owned(),
+        })
+        .await
+    {
+        // A description without its recovery part is recovery off.
+        Ok(output) => Some(
+            output
+                .continuous_backups_description
+                .point_in_time_recovery_description
+                .unwrap_or(PointInTimeRecoveryDescription {
+                    point_in_time_recovery_status: PointInTimeRecoveryStatus::Disabled,
+                    recovery_period_in_days: None,
+                    earliest_restorable_date_time: None,
+                    latest_restorable_date_time: None,
+                }),
+        ),
+        Err(e) if unsupported(&e) => None,
+        Err(e) => return Err(e),
+    };
     Ok(Some(LiveTable {
         table: description,
         ttl,
         tags,
+        point_in_time_recovery,
     }))
 }
 

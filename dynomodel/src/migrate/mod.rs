@@ -26,15 +26,16 @@
 //!
 //! # What is compared
 //!
-//! A [`Definition`] is a model's [`Model::schema`] plus its `#[ttl]`
-//! attribute; the live side is DescribeTable, DescribeTimeToLive and ListTagsOfResource. The model
-//! is the truth: what it does not declare is DynamoDB's default (no stream, class STANDARD, no
-//! deletion protection, no time to live, no tags besides the `aws:` ones AWS assigns, which are never
+//! A [`Definition`] is a model's [`Model::schema`] plus its `#[ttl]` attribute and its
+//! point-in-time recovery; the live side is DescribeTable, DescribeTimeToLive,
+//! DescribeContinuousBackups and ListTagsOfResource. The model is the truth: what it does not
+//! declare is DynamoDB's default (no stream, class STANDARD, no deletion protection, no time to
+//! live, no point-in-time recovery, no tags besides the `aws:` ones AWS assigns, which are never
 //! touched). Steps, in the order they run:
 //!
 //! | difference | step |
 //! |---|---|
-//! | no table | create it with its indexes, stream, class, protection and tags; then enable its time to live |
+//! | no table | create it with its indexes, stream, class, protection and tags; then enable its time to live and point-in-time recovery |
 //! | a GSI on the table, not in the model | delete it (destructive: refused by `apply` unless [`ApplyOptions::allow_index_drops`]) |
 //! | a GSI whose keys, key types or projection differ | delete it, then create it again (DynamoDB cannot change them in place) |
 //! | billing mode | switch; to provisioned with the table's and every kept index's capacity in the same request |
@@ -43,20 +44,27 @@
 //! | stream on, off, or another view | on, off, or off then on (DynamoDB refuses to enable a second stream) |
 //! | table class, deletion protection | change them |
 //! | time to live | enable, disable, or disable then enable another attribute: Amazon DynamoDB allows one change per hour, so that enable fails until the hour has passed; plan again then |
+//! | point-in-time recovery | on, another window, or off (destructive: refused by `apply` unless [`ApplyOptions::allow_recovery_off`]) |
 //! | tags | tag what is missing or has another value, untag what the model does not have |
 //!
 //! Blocking differences (a plan holding one is never applied, see [`Plan::blockers`]): the table's
 //! key schema or a key attribute's type, and any local index added, removed or changed; DynamoDB
 //! fixes them at CreateTable, so the remedy is a new table. Where an endpoint lacks an operation
-//! (Amazon DynamoDB Local has no tagging) that part is left alone and said so in [`Plan::notes`].
+//! (Amazon DynamoDB Local has no tagging and no continuous backups) that part is left alone and said
+//! so in [`Plan::notes`].
+//!
+//! The same definitions export as a CloudFormation template, Terraform resources or API requests:
+//! see [`export`] and [`Models`].
 //!
 //! Applying waits after each table change until the table and all its indexes are ACTIVE (polling
 //! DescribeTable), with a timeout and progress reports ([`ApplyOptions`]).
 
 mod apply;
 mod definition;
+mod describe;
 mod diff;
 mod error;
+pub mod export;
 mod live;
 mod plan;
 mod step;
@@ -66,6 +74,7 @@ mod tests;
 pub use apply::{ApplyOptions, Progress};
 pub use definition::Definition;
 pub use error::{MigrationError, MigrationErrorKind};
+pub use export::{Format, Models};
 pub use live::LiveTable;
 pub use plan::Plan;
 pub use step::{Action, Blocker, Step};
@@ -83,5 +92,29 @@ impl Db {
     /// The plan for several models' tables at once, table by table (in table-name order).
     pub async fn plan_all(&self, definitions: &[Definition]) -> Result<Plan> {
         Plan::compute(self, definitions).await
+    }
+
+    /// What the database says about the table named `table_name` exactly (no namespace added):
+    /// DescribeTable, DescribeTimeToLive, DescribeContinuousBackups and ListTagsOfResource, or
+    /// `None` when it does not exist. Its `Display` is what `dynomodel describe` prints.
+    ///
+    /// ```
+    /// # use dynomodel::{Db, Model};
+    /// # use dynomodel_mem::MemoryDb;
+    /// #[derive(Model)]
+    /// #[dynomodel(table = "tweets")]
+    /// struct Tweet { #[hash_key] id: String }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let db = Db::memory();
+    /// assert!(db.live_table("tweets").await?.is_none());
+    /// db.create_schema::<Tweet>().await?;
+    /// let live = db.live_table("tweets").await?.unwrap();
+    /// assert!(live.to_string().starts_with("table tweets (ACTIVE), 0 items"));
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn live_table(&self, table_name: &str) -> Result<Option<LiveTable>> {
+        live::fetch(&self.calls, table_name).await
     }
 }

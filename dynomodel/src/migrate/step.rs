@@ -18,7 +18,7 @@ pub struct Step {
 }
 
 /// What a [`Step`] changes. Each is one DynamoDB request (`CreateTable`, one `UpdateTable`,
-/// `UpdateTimeToLive`, `TagResource` or `UntagResource`).
+/// `UpdateTimeToLive`, `UpdateContinuousBackups`, `TagResource` or `UntagResource`).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Action {
@@ -96,6 +96,16 @@ pub enum Action {
         /// The attribute it was enabled on.
         attribute_name: String,
     },
+    /// Turn point-in-time recovery on (with the model's window; DynamoDB's default is 35 days) or
+    /// off. Off discards the table's recovery window, so [`apply`](crate::migrate::Plan::apply)
+    /// runs it only with
+    /// [`ApplyOptions::allow_recovery_off`](crate::migrate::ApplyOptions::allow_recovery_off).
+    SetPointInTimeRecovery {
+        /// On or off.
+        enabled: bool,
+        /// The window in days, when the model names one.
+        recovery_period_in_days: Option<i32>,
+    },
     /// Add tags, or change their values.
     Tag {
         /// The table's ARN.
@@ -120,9 +130,21 @@ impl Step {
         }
     }
 
-    /// Whether the step removes something readers may depend on (a global index).
+    /// Whether the step removes something readers may depend on (a global index) or that cannot be
+    /// had back (a point-in-time recovery window).
     pub fn is_destructive(&self) -> bool {
+        self.is_index_drop() || self.is_recovery_off()
+    }
+
+    pub(crate) fn is_index_drop(&self) -> bool {
         matches!(self.action, Action::DeleteIndex { .. })
+    }
+
+    pub(crate) fn is_recovery_off(&self) -> bool {
+        matches!(
+            self.action,
+            Action::SetPointInTimeRecovery { enabled: false, .. }
+        )
     }
 
     /// Whether the step is an `UpdateTable` or `CreateTable`, after which the table and its indexes
@@ -132,6 +154,7 @@ impl Step {
             self.action,
             Action::EnableTtl { .. }
                 | Action::DisableTtl { .. }
+                | Action::SetPointInTimeRecovery { .. }
                 | Action::Tag { .. }
                 | Action::Untag { .. }
         )
@@ -320,6 +343,20 @@ impl fmt::Display for Step {
             Action::DisableTtl { attribute_name } => {
                 write!(f, "- disable TTL on {attribute_name} of {table}")
             }
+            Action::SetPointInTimeRecovery {
+                enabled: true,
+                recovery_period_in_days,
+            } => {
+                f.write_str("+ point-in-time recovery")?;
+                if let Some(days) = recovery_period_in_days {
+                    write!(f, " ({days} days)")?;
+                }
+                write!(f, " on {table}")
+            }
+            Action::SetPointInTimeRecovery { enabled: false, .. } => write!(
+                f,
+                "- point-in-time recovery off on {table} (destructive: its recovery window is lost)"
+            ),
             Action::Tag { tags, .. } => {
                 f.write_str("+ tag")?;
                 for tag in tags {

@@ -100,6 +100,19 @@ fn live_as(definition: &Definition) -> LiveTable {
             },
         }),
         tags: Some(schema.tags.clone()),
+        point_in_time_recovery: Some(PointInTimeRecoveryDescription {
+            point_in_time_recovery_status: if definition.point_in_time_recovery.is_some() {
+                PointInTimeRecoveryStatus::Enabled
+            } else {
+                PointInTimeRecoveryStatus::Disabled
+            },
+            recovery_period_in_days: definition
+                .point_in_time_recovery
+                .as_ref()
+                .map(|r| r.recovery_period_in_days.unwrap_or(35)),
+            earliest_restorable_date_time: None,
+            latest_restorable_date_time: None,
+        }),
     }
 }
 
@@ -445,5 +458,117 @@ fn namespaces_prefix_the_table() {
             }))
         ),
         ["~ stream off -> NEW_IMAGE on ci-tweets"]
+    );
+}
+
+#[test]
+fn point_in_time_recovery_is_turned_on_changed_and_off() {
+    let mut definition = Definition::of::<Tweet>();
+    let live = live_as(&definition);
+    definition.point_in_time_recovery = Some(PointInTimeRecoverySpecification {
+        point_in_time_recovery_enabled: true,
+        recovery_period_in_days: None,
+    });
+    assert_eq!(
+        lines(&definition, Some(&live)),
+        ["+ point-in-time recovery on tweets"]
+    );
+    // On with DynamoDB's default window: a model naming none, or 35, agrees.
+    let on = live_as(&definition);
+    assert!(lines(&definition, Some(&on)).is_empty());
+    let mut seven = definition.clone();
+    seven.point_in_time_recovery = Some(PointInTimeRecoverySpecification {
+        point_in_time_recovery_enabled: true,
+        recovery_period_in_days: Some(7),
+    });
+    assert_eq!(
+        lines(&seven, Some(&on)),
+        ["+ point-in-time recovery (7 days) on tweets"]
+    );
+    // Off is destructive and refused without its option.
+    let off = Definition::of::<Tweet>();
+    let plan = plan_of(&off, Some(&on));
+    assert_eq!(
+        plan.to_string(),
+        "- point-in-time recovery off on tweets (destructive: its recovery window is lost)"
+    );
+    assert_eq!(plan.destructive_steps().count(), 1);
+    // A database without the operation: left alone, with a note.
+    let mut unknown = live_as(&definition);
+    unknown.point_in_time_recovery = None;
+    let plan = plan_of(&definition, Some(&unknown));
+    assert!(plan.is_empty());
+    assert_eq!(plan.notes().len(), 1, "{plan}");
+    // A new table: created, then its recovery turned on.
+    let created = lines(&seven, None);
+    assert_eq!(
+        created.last().map(String::as_str),
+        Some("+ point-in-time recovery (7 days) on tweets")
+    );
+}
+
+/// DynamoDB answers UpdateContinuousBackups with `ContinuousBackupsUnavailableException` for a while
+/// after creating a table: apply polls until it passes, and gives up with the error at the timeout.
+#[tokio::test(start_paused = true)]
+async fn recovery_waits_while_backups_are_being_enabled() {
+    use crate::backend::testing::{op, RecordingBackend};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    let definition = Definition::of::<Tweet>();
+    let active = live_as(&definition).table;
+    let unavailable = || crate::Error::Service {
+        code: "ContinuousBackupsUnavailableException".into(),
+        message: "Backups are being enabled for the table: tweets. Please retry later".into(),
+    };
+    let fake = Arc::new(RecordingBackend::new());
+    let described = active.clone();
+    fake.on(op::describe_table, move |_| {
+        Ok(DescribeTableOutput {
+            table: described.clone(),
+        })
+    });
+    let enabled = UpdateContinuousBackupsOutput {
+        continuous_backups_description: ContinuousBackupsDescription {
+            continuous_backups_status: ContinuousBackupsStatus::Enabled,
+            point_in_time_recovery_description: None,
+        },
+    };
+    fake.answer(op::update_continuous_backups, Err(unavailable()))
+        .answer(op::update_continuous_backups, Err(unavailable()))
+        .answer(op::update_continuous_backups, Ok(enabled));
+    let db = crate::Db::from_arc(fake.clone());
+    let plan = Plan {
+        steps: vec![Step::new(
+            "tweets",
+            Action::SetPointInTimeRecovery {
+                enabled: true,
+                recovery_period_in_days: None,
+            },
+        )],
+        ..Plan::default()
+    };
+    let waits = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = Arc::clone(&waits);
+    let options = ApplyOptions::default()
+        .poll_interval(Duration::from_secs(5))
+        .on_progress(move |p| {
+            if matches!(p, Progress::Waiting { .. }) {
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+    plan.apply_with(&db, options.clone()).await.unwrap();
+    assert_eq!(waits.load(std::sync::atomic::Ordering::Relaxed), 2);
+
+    // Never available: the error, once the timeout has passed.
+    fake.on(op::update_continuous_backups, move |_| Err(unavailable()));
+    let err = plan
+        .apply_with(&db, options.timeout(Duration::from_secs(30)))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("ContinuousBackupsUnavailableException"),
+        "{err}"
     );
 }

@@ -60,35 +60,10 @@ pub trait Collection: Sized + Send + 'static {
     }
 
     /// The shared table's definition for [`Db::plan_all`](crate::Db::plan_all): the union of the
-    /// schemas and the members' time-to-live attribute (which must agree too).
+    /// schemas and the members' time-to-live attribute and point-in-time recovery (which must agree
+    /// too), by [`Definition::union`](crate::migrate::Definition::union).
     fn definition() -> crate::Result<crate::migrate::Definition> {
-        let members = Self::members();
-        let schemas: Vec<_> = members
-            .iter()
-            .map(|(name, definition)| (*name, definition.schema.clone()))
-            .collect();
-        let schema = crate::schema_union(Self::NAME, &schemas)?;
-        let mut ttl: Option<(&str, &String)> = None;
-        for (name, definition) in &members {
-            match (&ttl, &definition.ttl_attribute) {
-                (_, None) => {}
-                (None, Some(attribute)) => ttl = Some((name, attribute)),
-                (Some((_, known)), Some(attribute)) if *known == attribute => {}
-                (Some((first, _)), Some(_)) => {
-                    return Err(crate::Error::SchemaConflict {
-                        message: format!(
-                            "{}: `{first}` and `{name}` declare the time to live attribute of table `{}` differently",
-                            Self::NAME,
-                            schema.table_name
-                        ),
-                    });
-                }
-            }
-        }
-        Ok(crate::migrate::Definition {
-            schema,
-            ttl_attribute: ttl.map(|(_, attribute)| attribute.clone()),
-        })
+        crate::migrate::Definition::union(Self::NAME, &Self::members())
     }
 }
 

@@ -99,6 +99,7 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `stream = "new_and_old_images"` | a stream with that view: `keys_only`, `new_image`, `old_image`, `new_and_old_images` (default: no stream) |
 /// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
 /// | `deletion_protection` | DeleteTable is refused until it is turned off |
+/// | `point_in_time_recovery`, `point_in_time_recovery(recovery_period_days = 7)` | continuous backups, restorable to any second of the window (1–35 days; DynamoDB's default 35), turned on by [`Db::create_schema`](crate::Db::create_schema) and [`Db::plan`](crate::Db::plan) once the table is active ([`Model::POINT_IN_TIME_RECOVERY`]) |
 /// | `datetime = "millis"` | the width of every `DateTime<Utc>` field (spelled so, or `Option` of one) without a width of its own: `seconds`, `millis`, `micros`, `nanos` (the default); see the field option |
 ///
 /// Field options:
@@ -921,6 +922,13 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The attribute name of the `#[ttl]` field, if the model has one: the table's time-to-live
     /// attribute, which [`Db::plan`](crate::Db::plan) enables (see [time to live](Model#time-to-live-ttl)).
     const TTL_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The table's point-in-time recovery, if the model turns it on
+    /// (`#[dynomodel(point_in_time_recovery)]`, or `point_in_time_recovery(recovery_period_days = N)`
+    /// for a window other than DynamoDB's 35 days): part of the model's
+    /// [`Definition`](crate::migrate::Definition), which [`Db::plan`](crate::Db::plan) turns on with
+    /// UpdateContinuousBackups once the table is active, and off when the model no longer asks for it.
+    const POINT_IN_TIME_RECOVERY: Option<crate::backend::PointInTimeRecoverySpecification> = None;
 
     /// The version this value holds: `None` when it was never saved (a version of `0` or `None`), or
     /// when the model has no `#[version]` field.

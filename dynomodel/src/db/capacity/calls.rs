@@ -178,6 +178,8 @@ control! {
     create_backup(input: CreateBackupInput) -> CreateBackupOutput, "CreateBackup", input.table_name;
     restore_table_from_backup(input: RestoreTableFromBackupInput) -> RestoreTableFromBackupOutput,
         "RestoreTableFromBackup", input.target_table_name;
+    describe_continuous_backups(input: DescribeContinuousBackupsInput)
+        -> DescribeContinuousBackupsOutput, "DescribeContinuousBackups", input.table_name;
     update_continuous_backups(input: UpdateContinuousBackupsInput)
         -> UpdateContinuousBackupsOutput, "UpdateContinuousBackups", input.table_name;
     restore_table_to_point_in_time(input: RestoreTableToPointInTimeInput)
