@@ -92,6 +92,8 @@ extern crate self as dynomodel;
 #[cfg(feature = "aws")]
 mod aws;
 pub mod backend;
+#[cfg(feature = "cli")]
+pub mod codegen;
 pub mod convert;
 mod db;
 mod error;

@@ -17,6 +17,7 @@ use dynomodel_tests::{dual_test, Dual, Target};
 mod backups;
 mod batch;
 mod capacity;
+mod codegen;
 mod composite;
 mod composite_local_indexes;
 mod composite_projections;

@@ -1,0 +1,293 @@
+//! The tables the code generator's tests read (`tests/codegen/main.rs` on the engine, the dual
+//! scenario `codegen` on every target): created from these models and seeded with their items.
+//! Each is named by its label; `golden/<label>.rs` is the source generated from it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dynomodel::{Db, Document, Model, Result};
+use rust_decimal::Decimal;
+use serde_json::json;
+
+/// The tables, by label (their names in the models).
+pub(crate) const TABLES: [&str; 4] = ["users", "tweets", "app", "events"];
+
+/// A nested map with consistent keys, one of them optional, one a map itself.
+#[derive(Document, Debug, Clone, PartialEq)]
+pub(crate) struct Address {
+    pub(crate) city: String,
+    #[dynomodel(rename = "zipCode")]
+    pub(crate) zip_code: Option<String>,
+    pub(crate) geo: Option<Geo>,
+}
+
+/// Coordinates (floats).
+#[derive(Document, Debug, Clone, PartialEq)]
+pub(crate) struct Geo {
+    pub(crate) lat: f64,
+    pub(crate) lon: f64,
+}
+
+/// Plain hash key; renamed, keyword and optional attributes; numbers of every kind; binary; sets;
+/// lists; a document, a dictionary and a JSON map; time to live; a stream; tags.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "users", stream = "new_image", tags(team = "growth"))]
+pub(crate) struct User {
+    #[hash_key]
+    #[dynomodel(rename = "userId")]
+    pub(crate) user_id: String,
+    #[dynomodel(rename = "displayName")]
+    pub(crate) display_name: String,
+    #[dynomodel(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) nickname: Option<String>,
+    pub(crate) visits: i64,
+    pub(crate) score: f64,
+    pub(crate) balance: Decimal,
+    pub(crate) big: u64,
+    pub(crate) avatar: Option<Vec<u8>>,
+    pub(crate) active: bool,
+    pub(crate) roles: BTreeSet<String>,
+    pub(crate) lucky: BTreeSet<i64>,
+    pub(crate) address: Address,
+    pub(crate) history: Vec<String>,
+    pub(crate) counts: BTreeMap<String, i64>,
+    pub(crate) extra: serde_json::Value,
+    #[dynomodel(rename = "order-total")]
+    pub(crate) order_total: i64,
+    #[ttl]
+    pub(crate) expires: Option<i64>,
+}
+
+/// Hash and range keys, provisioned throughput, global indexes of the three projections (one
+/// sparse, one with its own throughput) and a local index.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "tweets", throughput(read = 5, write = 5))]
+#[global_index(all("by-city", hash = city, range = posted), throughput(read = 2, write = 1))]
+#[global_index(keys("by-likes", hash = city, range = likes))]
+#[global_index(include("by-tag", hash = tag, includes = [text]))]
+pub(crate) struct Tweet {
+    #[hash_key]
+    pub(crate) userid: String,
+    #[range_key]
+    pub(crate) id: String,
+    pub(crate) city: String,
+    pub(crate) posted: String,
+    pub(crate) likes: i64,
+    #[index(include = "by-retweets", includes = [text])]
+    pub(crate) retweets: i64,
+    pub(crate) text: String,
+    pub(crate) tag: Option<String>,
+}
+
+/// A single-table design with an entity attribute: users and their orders in one partition.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "app", entity = "User")]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("PROFILE", handle), range_key)]
+pub(crate) struct AppUser {
+    pub(crate) userid: String,
+    pub(crate) handle: String,
+    pub(crate) name: String,
+    pub(crate) email: Option<String>,
+}
+
+/// An order: its sort key holds two parts, which the generator keeps as one.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "app", entity = "Order")]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("ORDER", date, id), range_key)]
+#[global_index(all("by-status", hash = status, range = sk))]
+pub(crate) struct AppOrder {
+    pub(crate) userid: String,
+    pub(crate) date: String,
+    pub(crate) id: u32,
+    pub(crate) status: String,
+    pub(crate) total: i64,
+}
+
+/// The app's entity types.
+#[derive(dynomodel::Collection, Debug)]
+pub(crate) enum AppData {
+    User(AppUser),
+    Order(AppOrder),
+}
+
+/// A single-table design without an entity attribute: the sort key's prefix tells readings from
+/// alerts.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "events")]
+#[composite(pk = ("DEVICE", device), hash_key)]
+#[composite(sk = ("READING", at), range_key)]
+pub(crate) struct Reading {
+    pub(crate) device: String,
+    pub(crate) at: String,
+    pub(crate) value: f64,
+}
+
+/// An alert of a device.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "events")]
+#[composite(pk = ("DEVICE", device), hash_key)]
+#[composite(sk = ("ALERT", at), range_key)]
+pub(crate) struct Alert {
+    pub(crate) device: String,
+    pub(crate) at: String,
+    pub(crate) message: String,
+}
+
+/// The name of table `label` on `db` (with its namespace).
+pub(crate) fn table_name(db: &Db, label: &str) -> String {
+    match label {
+        "users" => db.table_name::<User>(),
+        "tweets" => db.table_name::<Tweet>(),
+        "app" => db.table_name::<AppUser>(),
+        "events" => db.table_name::<Reading>(),
+        other => panic!("no fixture table {other}"),
+    }
+}
+
+/// Creates the table `label` on `db` and writes its items.
+pub(crate) async fn seed(db: &Db, label: &str) -> Result<()> {
+    match label {
+        "users" => seed_users(db).await,
+        "tweets" => seed_tweets(db).await,
+        "app" => seed_app(db).await,
+        "events" => seed_events(db).await,
+        other => panic!("no fixture table {other}"),
+    }
+}
+
+async fn seed_users(db: &Db) -> Result<()> {
+    db.create_schema::<User>().await?;
+    let decimal = |text: &str| text.parse::<Decimal>().expect("a decimal");
+    let users = [
+        User {
+            user_id: "u1".into(),
+            display_name: "Ada".into(),
+            kind: "person".into(),
+            nickname: Some("countess".into()),
+            visits: 3,
+            score: 4.5,
+            balance: decimal("0.12345678901234567891"),
+            big: u64::MAX,
+            avatar: Some(vec![0, 1, 2]),
+            active: true,
+            roles: BTreeSet::from(["admin".to_owned(), "dev".to_owned()]),
+            lucky: BTreeSet::from([7, 13]),
+            address: Address {
+                city: "London".into(),
+                zip_code: Some("N1".into()),
+                geo: Some(Geo { lat: 51.5072, lon: -0.1276 }),
+            },
+            history: vec!["signup".into(), "login".into()],
+            counts: BTreeMap::from([("mon".to_owned(), 1), ("tue".to_owned(), 2)]),
+            extra: json!({"theme": "dark", "volume": 7}),
+            order_total: 120,
+            expires: Some(1_900_000_000),
+        },
+        User {
+            user_id: "u2".into(),
+            display_name: "Grace".into(),
+            kind: "person".into(),
+            nickname: None,
+            visits: -1,
+            score: 0.1,
+            balance: decimal("10.5"),
+            big: 1,
+            avatar: None,
+            active: false,
+            roles: BTreeSet::new(),
+            lucky: BTreeSet::from([-2]),
+            address: Address { city: "New York".into(), zip_code: None, geo: None },
+            history: Vec::new(),
+            counts: BTreeMap::from([("wed".to_owned(), 5)]),
+            extra: json!({"beta": true, "notes": null}),
+            order_total: 0,
+            expires: None,
+        },
+        User {
+            user_id: "u3".into(),
+            display_name: "Barbara".into(),
+            kind: "person".into(),
+            nickname: None,
+            visits: 0,
+            score: 1e100,
+            balance: decimal("-3"),
+            big: 0,
+            avatar: Some(vec![9]),
+            active: true,
+            roles: BTreeSet::from(["dev".to_owned()]),
+            lucky: BTreeSet::from([1]),
+            address: Address {
+                city: "Paris".into(),
+                zip_code: Some("75001".into()),
+                geo: Some(Geo { lat: 48.8566, lon: 2.3522 }),
+            },
+            history: vec!["signup".into()],
+            counts: BTreeMap::from([("thu".to_owned(), 1), ("fri".to_owned(), 1)]),
+            extra: json!({"tags": ["a", 1]}),
+            order_total: 42,
+            expires: Some(1_800_000_000),
+        },
+    ];
+    for user in &users {
+        db.put(user).await?;
+    }
+    Ok(())
+}
+
+async fn seed_tweets(db: &Db) -> Result<()> {
+    db.create_schema::<Tweet>().await?;
+    for (userid, id, city, likes, tag) in [
+        ("ada", "1", "London", 10, Some("rust")),
+        ("ada", "2", "London", 0, None),
+        ("grace", "1", "New York", 99, Some("cobol")),
+    ] {
+        let tweet = Tweet {
+            userid: userid.into(),
+            id: id.into(),
+            city: city.into(),
+            posted: format!("2026-01-0{id}"),
+            likes,
+            retweets: likes / 2,
+            text: format!("tweet {id} of {userid}"),
+            tag: tag.map(str::to_owned),
+        };
+        db.put(&tweet).await?;
+    }
+    Ok(())
+}
+
+async fn seed_app(db: &Db) -> Result<()> {
+    db.create_collection_schema::<AppData>().await?;
+    for (userid, name, email) in [("u1", "Ada", Some("ada@example.com")), ("u2", "Grace", None)] {
+        let user = AppUser {
+            userid: userid.into(),
+            handle: name.to_lowercase(),
+            name: name.into(),
+            email: email.map(str::to_owned),
+        };
+        db.put(&user).await?;
+    }
+    for (userid, id, status, total) in [("u1", 7, "open", 70), ("u1", 8, "shipped", 80), ("u2", 9, "open", 5)] {
+        let order = AppOrder {
+            userid: userid.into(),
+            date: "2026-01-01".into(),
+            id,
+            status: status.into(),
+            total,
+        };
+        db.put(&order).await?;
+    }
+    Ok(())
+}
+
+async fn seed_events(db: &Db) -> Result<()> {
+    db.create_schema::<Reading>().await?;
+    for (device, at, value) in [("d1", "2026-01-01T00:00", 20.5), ("d1", "2026-01-01T01:00", 21.0)] {
+        db.put(&Reading { device: device.into(), at: at.into(), value }).await?;
+    }
+    db.put(&Alert { device: "d1".into(), at: "2026-01-01T01:00".into(), message: "hot".into() })
+        .await?;
+    Ok(())
+}
