@@ -4,12 +4,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use dynomodel::{Db, Document, Model, Result};
+use dynomodel::backend::{
+    AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
+    LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType,
+    TimeToLiveSpecification, UpdateTimeToLiveInput,
+};
+use dynomodel::{AttributeValue, Db, Document, Item, Model, Number, Result};
 use rust_decimal::Decimal;
 use serde_json::json;
 
 /// The tables, by label (their names in the models).
-pub(crate) const TABLES: [&str; 4] = ["users", "tweets", "app", "events"];
+pub(crate) const TABLES: [&str; 5] = ["users", "tweets", "app", "events", "odd"];
 
 /// A nested map with consistent keys, one of them optional, one a map itself.
 #[derive(Document, Debug, Clone, PartialEq)]
@@ -142,6 +147,7 @@ pub(crate) fn table_name(db: &Db, label: &str) -> String {
         "tweets" => db.table_name::<Tweet>(),
         "app" => db.table_name::<AppUser>(),
         "events" => db.table_name::<Reading>(),
+        "odd" => db.table_name::<OddTable>(),
         other => panic!("no fixture table {other}"),
     }
 }
@@ -153,6 +159,7 @@ pub(crate) async fn seed(db: &Db, label: &str) -> Result<()> {
         "tweets" => seed_tweets(db).await,
         "app" => seed_app(db).await,
         "events" => seed_events(db).await,
+        "odd" => seed_odd(db).await,
         other => panic!("no fixture table {other}"),
     }
 }
@@ -289,5 +296,110 @@ async fn seed_events(db: &Db) -> Result<()> {
     }
     db.put(&Alert { device: "d1".into(), at: "2026-01-01T01:00".into(), message: "hot".into() })
         .await?;
+    Ok(())
+}
+
+/// Only names the raw table `odd` (with the namespace of a `Db`).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "odd")]
+pub(crate) struct OddTable {
+    #[hash_key]
+    #[dynomodel(rename = "PK")]
+    pub(crate) pk: String,
+}
+
+/// A table no model wrote: names that are no Rust identifiers (keywords, spaces, digits, two that
+/// make one snake_case name), values of two types, NULLs, lists of maps and of binaries, a binary
+/// set, fractional numbers in a set, a dictionary of documents, a TTL attribute holding fractions,
+/// a number sort key, a sparse global index and a local index including an attribute never sampled.
+async fn seed_odd(db: &Db) -> Result<()> {
+    let table = db.table_name::<OddTable>();
+    let definition = |name: &str, attribute_type| AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type,
+    };
+    db.backend()
+        .create_table(CreateTableInput {
+            table_name: table.clone(),
+            attribute_definitions: vec![
+                definition("PK", ScalarAttributeType::S),
+                definition("SK", ScalarAttributeType::N),
+                definition("GSI1PK", ScalarAttributeType::S),
+                definition("at", ScalarAttributeType::S),
+            ],
+            key_schema: vec![KeySchemaElement::hash("PK"), KeySchemaElement::range("SK")],
+            billing_mode: Some(BillingMode::PayPerRequest),
+            global_secondary_indexes: vec![GlobalSecondaryIndex {
+                index_name: "GSI1".into(),
+                key_schema: vec![KeySchemaElement::hash("GSI1PK")],
+                projection: Projection { projection_type: ProjectionType::KeysOnly, non_key_attributes: Vec::new() },
+                provisioned_throughput: None,
+            }],
+            local_secondary_indexes: vec![LocalSecondaryIndex {
+                index_name: "LSI1".into(),
+                key_schema: vec![KeySchemaElement::hash("PK"), KeySchemaElement::range("at")],
+                projection: Projection {
+                    projection_type: ProjectionType::Include,
+                    non_key_attributes: vec!["fn".into(), "not sampled".into()],
+                },
+            }],
+            ..Default::default()
+        })
+        .await?;
+    db.backend()
+        .update_time_to_live(UpdateTimeToLiveInput {
+            table_name: table.clone(),
+            time_to_live_specification: TimeToLiveSpecification { enabled: true, attribute_name: "ttl".into() },
+        })
+        .await?;
+    let s = |text: &str| AttributeValue::S(text.into());
+    let n = |text: &str| AttributeValue::N(text.parse::<Number>().expect("a number"));
+    let m = |pairs: Vec<(&str, AttributeValue)>| {
+        AttributeValue::M(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    };
+    let items: [Vec<(&str, AttributeValue)>; 2] = [
+        vec![
+            ("PK", s("a")),
+            ("SK", n("1")),
+            ("self", s("x")),
+            ("fn", n("1")),
+            ("a b", s("p")),
+            ("123", AttributeValue::Bool(true)),
+            ("userId", s("u")),
+            ("user_id", s("v")),
+            ("#", s("hash")),
+            ("mixed", s("text")),
+            ("nul", AttributeValue::Null),
+            ("listOfMaps", AttributeValue::L(vec![m(vec![("k", s("1"))]), m(vec![("k", s("2")), ("j", n("2"))])])),
+            ("bins", AttributeValue::Bs(vec![vec![1], vec![2, 3]])),
+            ("blist", AttributeValue::L(vec![AttributeValue::B(vec![4])])),
+            ("decs", AttributeValue::Ns(vec!["0.5".parse().expect("n"), "1.25".parse().expect("n")])),
+            ("dictOfMaps", m(vec![("x", m(vec![("a", n("1"))]))])),
+            ("ttl", n("1.5")),
+            ("GSI1PK", s("g")),
+            ("at", s("2026")),
+        ],
+        vec![
+            ("PK", s("b")),
+            ("SK", n("2")),
+            ("self", s("y")),
+            ("fn", n("2")),
+            ("a b", s("q")),
+            ("123", AttributeValue::Bool(false)),
+            ("userId", s("w")),
+            ("user_id", s("z")),
+            ("mixed", n("3")),
+            ("nul", AttributeValue::Null),
+            ("listOfMaps", AttributeValue::L(vec![m(vec![("k", s("3")), ("j", n("3"))])])),
+            ("blist", AttributeValue::L(Vec::new())),
+            ("dictOfMaps", m(vec![("y", m(vec![("a", n("2"))]))])),
+            ("ttl", n("2")),
+            ("at", s("2027")),
+        ],
+    ];
+    for pairs in items {
+        let item: Item = pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        db.backend().put_item(PutItemInput { table_name: table.clone(), item, ..Default::default() }).await?;
+    }
     Ok(())
 }

@@ -26,6 +26,9 @@ mod app;
 #[allow(unreachable_pub, dead_code)]
 #[path = "../codegen/golden/events.rs"]
 mod events;
+#[allow(unreachable_pub, dead_code)]
+#[path = "../codegen/golden/odd.rs"]
+mod odd;
 
 /// Reads `item` as an `M` and writes it back through the mapper, checking that nothing changed;
 /// `false` when the item is not an `M` (another entity type of the table).
@@ -58,6 +61,7 @@ async fn readers(db: &Db, label: &str, table: &str, item: &Item) -> usize {
             usize::from(round_trip::<events::Alert>(db, table, item).await)
                 + usize::from(round_trip::<events::Reading>(db, table, item).await)
         }
+        "odd" => usize::from(round_trip::<odd::Odd>(db, table, item).await),
         other => panic!("no generated models for {other}"),
     }
 }

@@ -65,17 +65,17 @@ impl File {
             model_source(&mut out, model);
             for document in documents.iter().rev() {
                 out.push('\n');
-                document_source(&mut out, document, &model.name);
+                document_source(&mut out, document, model_table(model));
             }
         }
         if let Some(collection) = &self.collection {
             out.push('\n');
-            let _ = writeln!(
-                out,
-                "/// Every entity type of the table: one partition read in one query \
+            let text = format!(
+                "Every entity type of the table, for reads of a whole partition \
                  (`db.collection::<{}>(..)`).",
                 collection.name
             );
+            push_comment(&mut out, "///", "", &text);
             out.push_str("#[derive(Collection, Debug)]\n");
             let _ = writeln!(out, "pub enum {} {{", collection.name);
             for member in &collection.members {
@@ -112,7 +112,7 @@ fn push_comment(out: &mut String, marker: &str, indent: &str, text: &str) {
 }
 
 fn model_source(out: &mut String, model: &ModelDef) {
-    let _ = writeln!(out, "/// An item of table {}.", lit(model_table(model)));
+    push_comment(out, "///", "", &model.doc);
     for note in &model.notes {
         push_comment(out, "//", "", note);
     }
@@ -147,12 +147,12 @@ fn model_table(model: &ModelDef) -> &str {
         .unwrap_or(&model.name)
 }
 
-fn document_source(out: &mut String, document: &DocumentDef, model: &str) {
-    let _ = writeln!(
-        out,
-        "/// A map of `{model}` ({} sampled, with the same keys).",
-        document.maps
+fn document_source(out: &mut String, document: &DocumentDef, table: &str) {
+    let text = format!(
+        "The maps at `{}` in table `{table}` ({} sampled).",
+        document.path, document.maps
     );
+    push_comment(out, "///", "", &text);
     out.push_str("#[derive(Document, Debug, Clone, PartialEq)]\n");
     let _ = writeln!(out, "pub struct {} {{", document.name);
     for field in &document.fields {

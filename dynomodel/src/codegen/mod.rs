@@ -188,6 +188,7 @@ impl TableSample {
                 let all: Vec<&Item> = self.items.iter().collect();
                 vec![Member {
                     name: types.unique_type(&base),
+                    doc: format!("An item of table `{}`.", table.table_name),
                     hash_prefix: common_prefix(&all, hash),
                     range_prefix: range.and_then(|r| common_prefix(&all, r)),
                     items: all,
@@ -203,6 +204,16 @@ impl TableSample {
                     .iter()
                     .map(|(kind, items)| Member {
                         name: types.unique_type(&pascal_case(kind)),
+                        doc: match &found.evidence {
+                            Evidence::Attribute(attribute) => format!(
+                                "An item of table `{}` whose `{attribute}` is `{kind}`.",
+                                table.table_name
+                            ),
+                            Evidence::KeyPrefix(key) => format!(
+                                "An item of table `{}` whose `{key}` starts with `{kind}#`.",
+                                table.table_name
+                            ),
+                        },
                         hash_prefix: common_prefix(items, hash),
                         range_prefix: range.and_then(|r| common_prefix(items, r)),
                         items: items.clone(),

@@ -18,6 +18,8 @@ use crate::value::Item;
 pub(crate) struct Member<'a> {
     /// The model's type name, unique in the file.
     pub(crate) name: String,
+    /// The model's doc comment.
+    pub(crate) doc: String,
     pub(crate) items: Vec<&'a Item>,
     /// The entity type and the attribute holding it.
     pub(crate) entity: Option<(String, String)>,
@@ -32,6 +34,8 @@ pub(crate) struct Member<'a> {
 #[derive(Debug)]
 pub(crate) struct ModelDef {
     pub(crate) name: String,
+    /// Its doc comment.
+    pub(crate) doc: String,
     /// Comment lines above it.
     pub(crate) notes: Vec<String>,
     /// The options of its `#[dynomodel(...)]`.
@@ -148,14 +152,27 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
                     "#[composite({ident} = ({}, {part}), {marker}{rename})]",
                     lit(prefix)
                 ));
+                let mut notes = vec![format!(
+                    "stored in `{attribute}` after `{prefix}#` (every sampled value has that prefix)"
+                )];
+                let segmented = member.items.iter().find_map(|item| match item.get(attribute) {
+                    Some(crate::AttributeValue::S(value)) => {
+                        value.split_once('#').map(|(_, rest)| rest).filter(|rest| rest.contains('#'))
+                    }
+                    _ => None,
+                });
+                if let Some(example) = segmented {
+                    notes.push(format!(
+                        "its values hold more `#`-separated segments (`{example}`): split it into \
+                         more parts (dates, zero-padded numbers) where they mean something"
+                    ));
+                }
                 key_fields.push(FieldDef {
                     ident: part.clone(),
                     attribute: part.trim_start_matches("r#").to_owned(),
                     ty: "String".to_owned(),
                     attrs: Vec::new(),
-                    notes: vec![format!(
-                        "stored in `{attribute}` after `{prefix}#` (every sampled value has that prefix)"
-                    )],
+                    notes,
                 });
                 idents.insert(attribute.to_owned(), ident);
             }
@@ -202,7 +219,7 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
             }
             field
         } else if let Some(seen) = seen {
-            typer.field(&mut fields, &member.name, attribute, seen, total)
+            typer.field(&mut fields, &member.name, "", attribute, seen, (total, "items"))
         } else {
             let ident = field_ident(&mut fields, attribute);
             FieldDef {
@@ -316,7 +333,7 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
 
     let mut all_fields = key_fields;
     all_fields.extend(other_fields);
-    (ModelDef { name: member.name.clone(), notes, options, attrs, fields: all_fields }, documents)
+    (ModelDef { name: member.name.clone(), doc: member.doc.clone(), notes, options, attrs, fields: all_fields }, documents)
 }
 
 /// A key attribute's field (of the table or an index): its type from the attribute definition,

@@ -32,6 +32,8 @@ impl FieldDef {
 #[derive(Debug, Clone)]
 pub(crate) struct DocumentDef {
     pub(crate) name: String,
+    /// Where its maps are, as a document path (`address.geo`, `lines[*]`, `counts.*`).
+    pub(crate) path: String,
     pub(crate) fields: Vec<FieldDef>,
     pub(crate) maps: usize,
 }
@@ -65,30 +67,34 @@ pub(crate) fn field_ident(fields: &mut Names, attribute: &str) -> String {
 }
 
 impl Typer<'_> {
-    /// The field for an attribute (or map key) seen in `present` of `of` values, named uniquely in
-    /// `fields`; `owner` prefixes the names of the documents it needs.
+    /// The field for an attribute (or map key) seen in `present` of `of` items (or maps: `noun`),
+    /// named uniquely in `fields`; `owner` prefixes the names of the documents it needs, `parent`
+    /// is the path of the map holding it (empty for an item).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn field(
         &mut self,
         fields: &mut Names,
         owner: &str,
+        parent: &str,
         attribute: &str,
         (present, shape): &(usize, Shape),
-        of: usize,
+        (of, noun): (usize, &str),
     ) -> FieldDef {
         let ident = field_ident(fields, attribute);
         let mut notes = Vec::new();
         let hint = format!("{owner}{}", pascal_case(attribute));
-        let ty = self.value(&hint, shape, false, &mut notes);
+        let path = if parent.is_empty() { attribute.to_owned() } else { format!("{parent}.{attribute}") };
+        let ty = self.value(&hint, &path, shape, false, &mut notes);
         let ty = match shape {
             _ if *present >= of => ty,
             Shape::Ss | Shape::Ns(_) | Shape::Bs => {
                 notes.push(format!(
-                    "in {present} of {of} sampled values; a missing set reads as empty (DynamoDB stores no empty set)"
+                    "in {present} of {of} sampled {noun}; a missing set reads as empty (DynamoDB stores no empty set)"
                 ));
                 ty
             }
             _ => {
-                notes.push(format!("in {present} of {of} sampled values"));
+                notes.push(format!("in {present} of {of} sampled {noun}"));
                 format!("Option<{ty}>")
             }
         };
@@ -97,7 +103,14 @@ impl Typer<'_> {
 
     /// The type of values of `shape`; `nested` inside a list or map (where binary is `Binary`, not
     /// the literal `Vec<u8>` the derives store as B).
-    fn value(&mut self, hint: &str, shape: &Shape, nested: bool, notes: &mut Vec<String>) -> String {
+    fn value(
+        &mut self,
+        hint: &str,
+        path: &str,
+        shape: &Shape,
+        nested: bool,
+        notes: &mut Vec<String>,
+    ) -> String {
         match shape {
             Shape::S => "String".to_owned(),
             Shape::N(numbers) => number_type(*numbers, false).to_owned(),
@@ -116,10 +129,11 @@ impl Typer<'_> {
                 "Vec<dynomodel::AttributeValue>".to_owned()
             }
             Shape::L(Some(element)) => {
-                format!("Vec<{}>", self.value(&format!("{hint}Item"), element, true, notes))
+                let path = format!("{path}[*]");
+                format!("Vec<{}>", self.value(&format!("{hint}Item"), &path, element, true, notes))
             }
-            Shape::M(maps) if document_like(maps) => self.document(hint, maps),
-            Shape::M(maps) => self.dictionary(hint, maps, notes),
+            Shape::M(maps) if document_like(maps) => self.document(hint, path, maps),
+            Shape::M(maps) => self.dictionary(hint, path, maps, notes),
             Shape::Mixed { types, .. } => {
                 let types: Vec<&str> = types.iter().copied().collect();
                 notes.push(format!("values of types {} sampled", types.join(", ")));
@@ -130,7 +144,7 @@ impl Typer<'_> {
 
     /// A map whose keys vary, as `BTreeMap<String, T>` when the values agree, else a JSON value
     /// when they all have a JSON form, else a map of `AttributeValue`s.
-    fn dictionary(&mut self, hint: &str, maps: &Maps, notes: &mut Vec<String>) -> String {
+    fn dictionary(&mut self, hint: &str, path: &str, maps: &Maps, notes: &mut Vec<String>) -> String {
         match maps.values() {
             None => {
                 notes.push("only empty maps sampled".to_owned());
@@ -151,21 +165,28 @@ impl Typer<'_> {
             }
             Some(values) => {
                 notes.push(format!("a map of {} different keys: a dictionary", maps.keys.len()));
-                format!("BTreeMap<String, {}>", self.value(&format!("{hint}Value"), &values, true, notes))
+                let path = format!("{path}.*");
+                let value = self.value(&format!("{hint}Value"), &path, &values, true, notes);
+                format!("BTreeMap<String, {value}>")
             }
         }
     }
 
     /// A document struct for `maps`, named after `hint`.
-    fn document(&mut self, hint: &str, maps: &Maps) -> String {
+    fn document(&mut self, hint: &str, path: &str, maps: &Maps) -> String {
         let name = self.types.unique_type(hint);
         let mut fields = Names::default();
         let fields = maps
             .keys
             .iter()
-            .map(|(key, seen)| self.field(&mut fields, &name, key, seen, maps.count))
+            .map(|(key, seen)| self.field(&mut fields, &name, path, key, seen, (maps.count, "maps")))
             .collect();
-        self.documents.push(DocumentDef { name: name.clone(), fields, maps: maps.count });
+        self.documents.push(DocumentDef {
+            name: name.clone(),
+            path: path.to_owned(),
+            fields,
+            maps: maps.count,
+        });
         name
     }
 }

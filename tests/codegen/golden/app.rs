@@ -6,7 +6,7 @@
 
 use dynomodel::{Collection, Model};
 
-/// An item of table "app".
+/// An item of table `app` whose `_et` is `Order`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "app", entity = "Order")]
 #[composite(pk = ("USER", user_id), hash_key)]
@@ -16,12 +16,14 @@ pub struct Order {
     // stored in `pk` after `USER#` (every sampled value has that prefix)
     pub user_id: String,
     // stored in `sk` after `ORDER#` (every sampled value has that prefix)
+    // its values hold more `#`-separated segments (`2026-01-01#0000000007`): split it into more
+    // parts (dates, zero-padded numbers) where they mean something
     pub order_id: String,
     pub status: String,
     pub total: i64,
 }
 
-/// An item of table "app".
+/// An item of table `app` whose `_et` is `User`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "app", entity = "User")]
 #[composite(pk = ("USER", user_id), hash_key)]
@@ -31,12 +33,13 @@ pub struct User {
     pub user_id: String,
     // stored in `sk` after `PROFILE#` (every sampled value has that prefix)
     pub profile_id: String,
-    // in 1 of 2 sampled values
+    // in 1 of 2 sampled items
     pub email: Option<String>,
     pub name: String,
 }
 
-/// Every entity type of the table: one partition read in one query (`db.collection::<AppCollection>(..)`).
+/// Every entity type of the table, for reads of a whole partition
+/// (`db.collection::<AppCollection>(..)`).
 #[derive(Collection, Debug)]
 pub enum AppCollection {
     Order(Order),

@@ -8,7 +8,7 @@
 
 use dynomodel::Model;
 
-/// An item of table "events".
+/// An item of table `events` whose `sk` starts with `ALERT#`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "events")]
 #[composite(pk = ("DEVICE", device_id), hash_key)]
@@ -21,7 +21,7 @@ pub struct Alert {
     pub message: String,
 }
 
-/// An item of table "events".
+/// An item of table `events` whose `sk` starts with `READING#`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "events")]
 #[composite(pk = ("DEVICE", device_id), hash_key)]

@@ -3,7 +3,7 @@
 
 use dynomodel::Model;
 
-/// An item of table "tweets".
+/// An item of table `tweets`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "tweets", throughput(read = 5, write = 5))]
 #[global_index(all("by-city", hash = city, range = posted), throughput(read = 2, write = 1))]

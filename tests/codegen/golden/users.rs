@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::{Document, Model};
 
-/// An item of table "users".
+/// An item of table `users`.
 #[derive(Model, Debug, Clone, PartialEq)]
 #[dynomodel(table = "users", stream = "new_image", tags("team" = "growth"))]
 pub struct Users {
@@ -14,7 +14,7 @@ pub struct Users {
     pub user_id: String,
     pub active: bool,
     pub address: UsersAddress,
-    // in 2 of 3 sampled values
+    // in 2 of 3 sampled items
     pub avatar: Option<Vec<u8>>,
     pub balance: rust_decimal::Decimal,
     pub big: u64,
@@ -22,36 +22,36 @@ pub struct Users {
     pub counts: BTreeMap<String, i64>,
     #[dynomodel(rename = "displayName")]
     pub display_name: String,
-    // in 2 of 3 sampled values
+    // in 2 of 3 sampled items
     #[ttl]
     pub expires: Option<i64>,
     // a map of 5 keys holding BOOL, L, N, NULL, S values
     pub extra: serde_json::Value,
     pub history: Vec<String>,
     pub lucky: BTreeSet<i64>,
-    // in 1 of 3 sampled values
+    // in 1 of 3 sampled items
     pub nickname: Option<String>,
     #[dynomodel(rename = "order-total")]
     pub order_total: i64,
-    // in 2 of 3 sampled values; a missing set reads as empty (DynamoDB stores no empty set)
+    // in 2 of 3 sampled items; a missing set reads as empty (DynamoDB stores no empty set)
     pub roles: BTreeSet<String>,
     pub score: f64,
     pub r#type: String,
     pub visits: i64,
 }
 
-/// A map of `Users` (3 sampled, with the same keys).
+/// The maps at `address` in table `users` (3 sampled).
 #[derive(Document, Debug, Clone, PartialEq)]
 pub struct UsersAddress {
     pub city: String,
-    // in 2 of 3 sampled values
+    // in 2 of 3 sampled maps
     pub geo: Option<UsersAddressGeo>,
-    // in 2 of 3 sampled values
+    // in 2 of 3 sampled maps
     #[dynomodel(rename = "zipCode")]
     pub zip_code: Option<String>,
 }
 
-/// A map of `Users` (2 sampled, with the same keys).
+/// The maps at `address.geo` in table `users` (2 sampled).
 #[derive(Document, Debug, Clone, PartialEq)]
 pub struct UsersAddressGeo {
     pub lat: f64,
