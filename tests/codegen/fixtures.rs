@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::backend::{
-    AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
+    AttributeDefinition, ProvisionedThroughput, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
     LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType,
     TimeToLiveSpecification, UpdateTimeToLiveInput,
 };
@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use serde_json::json;
 
 /// The tables, by label (their names in the models).
-pub(crate) const TABLES: [&str; 5] = ["users", "tweets", "app", "events", "odd"];
+pub(crate) const TABLES: [&str; 6] = ["users", "tweets", "app", "events", "odd", "shop"];
 
 /// A nested map with consistent keys, one of them optional, one a map itself.
 #[derive(Document, Debug, Clone, PartialEq)]
@@ -148,6 +148,7 @@ pub(crate) fn table_name(db: &Db, label: &str) -> String {
         "app" => db.table_name::<AppUser>(),
         "events" => db.table_name::<Reading>(),
         "odd" => db.table_name::<OddTable>(),
+        "shop" => db.table_name::<ShopTable>(),
         other => panic!("no fixture table {other}"),
     }
 }
@@ -160,6 +161,7 @@ pub(crate) async fn seed(db: &Db, label: &str) -> Result<()> {
         "app" => seed_app(db).await,
         "events" => seed_events(db).await,
         "odd" => seed_odd(db).await,
+        "shop" => seed_shop(db).await,
         other => panic!("no fixture table {other}"),
     }
 }
@@ -396,6 +398,70 @@ async fn seed_odd(db: &Db) -> Result<()> {
             ("ttl", n("2")),
             ("at", s("2027")),
         ],
+    ];
+    for pairs in items {
+        let item: Item = pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        db.backend().put_item(PutItemInput { table_name: table.clone(), item, ..Default::default() }).await?;
+    }
+    Ok(())
+}
+
+/// Only names the raw table `shop` (with the namespace of a `Db`).
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "shop")]
+pub(crate) struct ShopTable {
+    #[hash_key]
+    pub(crate) pk: String,
+}
+
+/// A shared table whose items name their entity type in `type`, in partitions of two kinds
+/// (products with their reviews, customers): provisioned, with a global index of the table's
+/// throughput and a local index only reviews fill.
+async fn seed_shop(db: &Db) -> Result<()> {
+    let table = db.table_name::<ShopTable>();
+    let definition = |name: &str, attribute_type| AttributeDefinition {
+        attribute_name: name.into(),
+        attribute_type,
+    };
+    let throughput = ProvisionedThroughput { read_capacity_units: 3, write_capacity_units: 3 };
+    db.backend()
+        .create_table(CreateTableInput {
+            table_name: table.clone(),
+            attribute_definitions: vec![
+                definition("pk", ScalarAttributeType::S),
+                definition("sk", ScalarAttributeType::S),
+                definition("name", ScalarAttributeType::S),
+                definition("rating", ScalarAttributeType::N),
+            ],
+            key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
+            billing_mode: Some(BillingMode::Provisioned),
+            provisioned_throughput: Some(throughput.clone()),
+            global_secondary_indexes: vec![GlobalSecondaryIndex {
+                index_name: "by-name".into(),
+                key_schema: vec![KeySchemaElement::hash("name")],
+                projection: Projection { projection_type: ProjectionType::All, non_key_attributes: Vec::new() },
+                provisioned_throughput: Some(throughput),
+            }],
+            local_secondary_indexes: vec![LocalSecondaryIndex {
+                index_name: "by-rating".into(),
+                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("rating")],
+                projection: Projection { projection_type: ProjectionType::KeysOnly, non_key_attributes: Vec::new() },
+            }],
+            ..Default::default()
+        })
+        .await?;
+    let s = |text: &str| AttributeValue::S(text.into());
+    let items = [
+        vec![("pk", s("PRODUCT#p1")), ("sk", s("DETAILS#p1")), ("type", s("Product")), ("name", s("Lamp"))],
+        vec![("pk", s("PRODUCT#p2")), ("sk", s("DETAILS#p2")), ("type", s("Product")), ("name", s("Desk"))],
+        vec![
+            ("pk", s("PRODUCT#p1")),
+            ("sk", s("REVIEW#r1")),
+            ("type", s("Review")),
+            ("rating", AttributeValue::N(5.into())),
+            ("text", s("bright")),
+        ],
+        vec![("pk", s("CUSTOMER#c1")), ("sk", s("PROFILE#c1")), ("type", s("Customer")), ("name", s("Ada"))],
     ];
     for pairs in items {
         let item: Item = pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();

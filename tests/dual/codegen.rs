@@ -29,6 +29,9 @@ mod events;
 #[allow(unreachable_pub, dead_code)]
 #[path = "../codegen/golden/odd.rs"]
 mod odd;
+#[allow(unreachable_pub, dead_code)]
+#[path = "../codegen/golden/shop.rs"]
+mod shop;
 
 /// Reads `item` as an `M` and writes it back through the mapper, checking that nothing changed;
 /// `false` when the item is not an `M` (another entity type of the table).
@@ -62,6 +65,11 @@ async fn readers(db: &Db, label: &str, table: &str, item: &Item) -> usize {
                 + usize::from(round_trip::<events::Reading>(db, table, item).await)
         }
         "odd" => usize::from(round_trip::<odd::Odd>(db, table, item).await),
+        "shop" => {
+            usize::from(round_trip::<shop::Customer>(db, table, item).await)
+                + usize::from(round_trip::<shop::Product>(db, table, item).await)
+                + usize::from(round_trip::<shop::Review>(db, table, item).await)
+        }
         other => panic!("no generated models for {other}"),
     }
 }

@@ -26,8 +26,11 @@ impl File {
     /// The file as Rust source, `rustfmt`-shaped.
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
-        for line in &self.header {
-            push_comment(&mut out, "//!", "", line);
+        for (i, paragraph) in self.header.iter().enumerate() {
+            if i > 0 {
+                out.push_str("//!\n");
+            }
+            push_comment(&mut out, "//!", "", paragraph);
         }
         let types = self.models.iter().flat_map(|(model, documents)| {
             model.fields.iter().chain(documents.iter().flat_map(|d| d.fields.iter()))
@@ -122,9 +125,8 @@ fn model_source(out: &mut String, model: &ModelDef) {
         let _ = writeln!(out, "#[dynomodel({options})]");
     } else {
         out.push_str("#[dynomodel(\n");
-        for option in &model.options {
-            let _ = writeln!(out, "    {option},");
-        }
+        // rustfmt's shape: one option a line, no comma after the last.
+        let _ = writeln!(out, "    {}", model.options.join(",\n    "));
         out.push_str(")]\n");
     }
     for attr in &model.attrs {

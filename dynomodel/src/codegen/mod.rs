@@ -229,12 +229,17 @@ impl TableSample {
                         file.header.push(format!(
                             "Single-table design: every sampled item names its entity type in `{attribute}` \
                              ({}), so there is one model per entity type (`entity = \"...\"`), with composite \
-                             keys where all of a type's key values share a prefix, and a collection of them.",
+                             keys where all of a type's key values share a prefix.",
                             counts.join(", ")
                         ));
                         let same_partitions =
                             members.windows(2).all(|m| m[0].hash_prefix == m[1].hash_prefix);
                         if same_partitions {
+                            file.header.push(
+                                "The entity types share partitions (their hash keys are written \
+                                 alike), so a collection of them reads one partition whole."
+                                    .to_owned(),
+                            );
                             file.collection = Some(CollectionDef {
                                 name: types.unique_type(&format!("{base}Collection")),
                                 members: members.iter().map(|m| m.name.clone()).collect(),
@@ -242,7 +247,8 @@ impl TableSample {
                         } else {
                             file.header.push(
                                 "The entity types' hash keys have different prefixes, so no collection \
-                                 (whose members share partitions) is declared."
+                                 (whose members share partitions) is declared: declare one of the \
+                                 models that do share them, if their items are read together."
                                     .to_owned(),
                             );
                         }
