@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use aws_config::{BehaviorVersion, Region};
-use aws_credential_types::provider::ProvideCredentials as _;
 
 use super::TableSample;
 use crate::{AwsBackend, Db};
@@ -32,8 +31,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub table: String,
     /// A DynamoDB-compatible endpoint (DynamoDB Local, `dynomodel-mem serve`) instead of AWS's.
-    /// Credentials come from the environment as for AWS; where it has none, fixed local ones are used
-    /// (DynamoDB Local keeps one database per access key and region: use the application's).
+    /// Credentials come from the environment when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`),
+    /// else fixed local ones (DynamoDB Local keeps one database per access key and region: run with
+    /// the application's).
     #[arg(long, value_name = "URL")]
     pub endpoint: Option<String>,
     /// The region (default: the environment's; `us-east-1` for an endpoint when it names none).
@@ -85,7 +85,9 @@ impl GenerateArgs {
         Ok(source)
     }
 
-    /// The database the options name: AWS configured from the environment, or the endpoint.
+    /// The database the options name: AWS configured from the environment, or the endpoint with
+    /// the environment's credentials when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`), else
+    /// [`AwsBackend::local`]'s fixed ones.
     async fn db(&self) -> Db {
         let mut loader = aws_config::defaults(BehaviorVersion::latest());
         if let Some(region) = &self.region {
@@ -94,26 +96,23 @@ impl GenerateArgs {
         let Some(endpoint) = &self.endpoint else {
             return Db::aws(aws_sdk_dynamodb::Client::new(&loader.load().await));
         };
-        let config = loader.endpoint_url(endpoint).load().await;
-        let has_credentials = match config.credentials_provider() {
-            Some(provider) => provider.provide_credentials().await.is_ok(),
-            None => false,
-        };
-        if !has_credentials && self.region.is_none() {
-            return Db::new(AwsBackend::local(endpoint.clone()));
-        }
-        let mut builder = aws_sdk_dynamodb::config::Builder::from(&config);
-        if config.region().is_none() {
-            builder = builder.region(Region::new("us-east-1"));
-        }
-        if !has_credentials {
-            builder = builder.credentials_provider(aws_credential_types::Credentials::new(
+        let named = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
+        if !named("AWS_ACCESS_KEY_ID") && !named("AWS_PROFILE") {
+            if self.region.is_none() {
+                return Db::new(AwsBackend::local(endpoint.clone()));
+            }
+            loader = loader.credentials_provider(aws_credential_types::Credentials::new(
                 "dynomodel",
                 "dynomodel",
                 None,
                 None,
                 "dynomodel-local",
             ));
+        }
+        let config = loader.endpoint_url(endpoint).load().await;
+        let mut builder = aws_sdk_dynamodb::config::Builder::from(&config);
+        if config.region().is_none() {
+            builder = builder.region(Region::new("us-east-1"));
         }
         Db::aws(aws_sdk_dynamodb::Client::from_conf(builder.build()))
     }

@@ -177,6 +177,13 @@ impl TableSample {
             )],
             ..Default::default()
         };
+        if self.items.is_empty() {
+            file.header.push(
+                "The sample is empty: the fields are the keys, the index keys, the time to live \
+                 and the attributes indexes include, typed by the table's description alone."
+                    .to_owned(),
+            );
+        }
         if let Some(why) = &self.tags_unavailable {
             file.header.push(format!("The table's tags could not be read ({why}): none are declared."));
         }
