@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use dynomodel::backend::{
-    AttributeDefinition, ProvisionedThroughput, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
-    LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, ScalarAttributeType,
-    TimeToLiveSpecification, UpdateTimeToLiveInput,
+    AttributeDefinition, BillingMode, CreateTableInput, GlobalSecondaryIndex, KeySchemaElement,
+    LocalSecondaryIndex, Projection, ProjectionType, ProvisionedThroughput, PutItemInput,
+    ScalarAttributeType, TimeToLiveSpecification, UpdateTimeToLiveInput,
 };
 use dynomodel::{AttributeValue, Db, Document, Item, Model, Number, Result};
 use rust_decimal::Decimal;
@@ -186,7 +186,10 @@ async fn seed_users(db: &Db) -> Result<()> {
             address: Address {
                 city: "London".into(),
                 zip_code: Some("N1".into()),
-                geo: Some(Geo { lat: 51.5072, lon: -0.1276 }),
+                geo: Some(Geo {
+                    lat: 51.5072,
+                    lon: -0.1276,
+                }),
             },
             history: vec!["signup".into(), "login".into()],
             counts: BTreeMap::from([("mon".to_owned(), 1), ("tue".to_owned(), 2)]),
@@ -207,7 +210,11 @@ async fn seed_users(db: &Db) -> Result<()> {
             active: false,
             roles: BTreeSet::new(),
             lucky: BTreeSet::from([-2]),
-            address: Address { city: "New York".into(), zip_code: None, geo: None },
+            address: Address {
+                city: "New York".into(),
+                zip_code: None,
+                geo: None,
+            },
             history: Vec::new(),
             counts: BTreeMap::from([("wed".to_owned(), 5)]),
             extra: json!({"beta": true, "notes": null}),
@@ -230,7 +237,10 @@ async fn seed_users(db: &Db) -> Result<()> {
             address: Address {
                 city: "Paris".into(),
                 zip_code: Some("75001".into()),
-                geo: Some(Geo { lat: 48.8566, lon: 2.3522 }),
+                geo: Some(Geo {
+                    lat: 48.8566,
+                    lon: 2.3522,
+                }),
             },
             history: vec!["signup".into()],
             counts: BTreeMap::from([("thu".to_owned(), 1), ("fri".to_owned(), 1)]),
@@ -269,7 +279,10 @@ async fn seed_tweets(db: &Db) -> Result<()> {
 
 async fn seed_app(db: &Db) -> Result<()> {
     db.create_collection_schema::<AppData>().await?;
-    for (userid, name, email) in [("u1", "Ada", Some("ada@example.com")), ("u2", "Grace", None)] {
+    for (userid, name, email) in [
+        ("u1", "Ada", Some("ada@example.com")),
+        ("u2", "Grace", None),
+    ] {
         let user = AppUser {
             userid: userid.into(),
             handle: name.to_lowercase(),
@@ -278,7 +291,11 @@ async fn seed_app(db: &Db) -> Result<()> {
         };
         db.put(&user).await?;
     }
-    for (userid, id, status, total) in [("u1", 7, "open", 70), ("u1", 8, "shipped", 80), ("u2", 9, "open", 5)] {
+    for (userid, id, status, total) in [
+        ("u1", 7, "open", 70),
+        ("u1", 8, "shipped", 80),
+        ("u2", 9, "open", 5),
+    ] {
         let order = AppOrder {
             userid: userid.into(),
             date: "2026-01-01".into(),
@@ -293,11 +310,23 @@ async fn seed_app(db: &Db) -> Result<()> {
 
 async fn seed_events(db: &Db) -> Result<()> {
     db.create_schema::<Reading>().await?;
-    for (device, at, value) in [("d1", "2026-01-01T00:00", 20.5), ("d1", "2026-01-01T01:00", 21.0)] {
-        db.put(&Reading { device: device.into(), at: at.into(), value }).await?;
-    }
-    db.put(&Alert { device: "d1".into(), at: "2026-01-01T01:00".into(), message: "hot".into() })
+    for (device, at, value) in [
+        ("d1", "2026-01-01T00:00", 20.5),
+        ("d1", "2026-01-01T01:00", 21.0),
+    ] {
+        db.put(&Reading {
+            device: device.into(),
+            at: at.into(),
+            value,
+        })
         .await?;
+    }
+    db.put(&Alert {
+        device: "d1".into(),
+        at: "2026-01-01T01:00".into(),
+        message: "hot".into(),
+    })
+    .await?;
     Ok(())
 }
 
@@ -334,7 +363,10 @@ async fn seed_odd(db: &Db) -> Result<()> {
             global_secondary_indexes: vec![GlobalSecondaryIndex {
                 index_name: "GSI1".into(),
                 key_schema: vec![KeySchemaElement::hash("GSI1PK")],
-                projection: Projection { projection_type: ProjectionType::KeysOnly, non_key_attributes: Vec::new() },
+                projection: Projection {
+                    projection_type: ProjectionType::KeysOnly,
+                    non_key_attributes: Vec::new(),
+                },
                 provisioned_throughput: None,
             }],
             local_secondary_indexes: vec![LocalSecondaryIndex {
@@ -351,7 +383,10 @@ async fn seed_odd(db: &Db) -> Result<()> {
     db.backend()
         .update_time_to_live(UpdateTimeToLiveInput {
             table_name: table.clone(),
-            time_to_live_specification: TimeToLiveSpecification { enabled: true, attribute_name: "ttl".into() },
+            time_to_live_specification: TimeToLiveSpecification {
+                enabled: true,
+                attribute_name: "ttl".into(),
+            },
         })
         .await?;
     let s = |text: &str| AttributeValue::S(text.into());
@@ -372,10 +407,19 @@ async fn seed_odd(db: &Db) -> Result<()> {
             ("#", s("hash")),
             ("mixed", s("text")),
             ("nul", AttributeValue::Null),
-            ("listOfMaps", AttributeValue::L(vec![m(vec![("k", s("1"))]), m(vec![("k", s("2")), ("j", n("2"))])])),
+            (
+                "listOfMaps",
+                AttributeValue::L(vec![
+                    m(vec![("k", s("1"))]),
+                    m(vec![("k", s("2")), ("j", n("2"))]),
+                ]),
+            ),
             ("bins", AttributeValue::Bs(vec![vec![1], vec![2, 3]])),
             ("blist", AttributeValue::L(vec![AttributeValue::B(vec![4])])),
-            ("decs", AttributeValue::Ns(vec!["0.5".parse().expect("n"), "1.25".parse().expect("n")])),
+            (
+                "decs",
+                AttributeValue::Ns(vec!["0.5".parse().expect("n"), "1.25".parse().expect("n")]),
+            ),
             ("dictOfMaps", m(vec![("x", m(vec![("a", n("1"))]))])),
             ("ttl", n("1.5")),
             ("GSI1PK", s("g")),
@@ -392,7 +436,10 @@ async fn seed_odd(db: &Db) -> Result<()> {
             ("user_id", s("z")),
             ("mixed", n("3")),
             ("nul", AttributeValue::Null),
-            ("listOfMaps", AttributeValue::L(vec![m(vec![("k", s("3")), ("j", n("3"))])])),
+            (
+                "listOfMaps",
+                AttributeValue::L(vec![m(vec![("k", s("3")), ("j", n("3"))])]),
+            ),
             ("blist", AttributeValue::L(Vec::new())),
             ("dictOfMaps", m(vec![("y", m(vec![("a", n("2"))]))])),
             ("ttl", n("2")),
@@ -401,7 +448,13 @@ async fn seed_odd(db: &Db) -> Result<()> {
     ];
     for pairs in items {
         let item: Item = pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        db.backend().put_item(PutItemInput { table_name: table.clone(), item, ..Default::default() }).await?;
+        db.backend()
+            .put_item(PutItemInput {
+                table_name: table.clone(),
+                item,
+                ..Default::default()
+            })
+            .await?;
     }
     Ok(())
 }
@@ -423,7 +476,10 @@ async fn seed_shop(db: &Db) -> Result<()> {
         attribute_name: name.into(),
         attribute_type,
     };
-    let throughput = ProvisionedThroughput { read_capacity_units: 3, write_capacity_units: 3 };
+    let throughput = ProvisionedThroughput {
+        read_capacity_units: 3,
+        write_capacity_units: 3,
+    };
     db.backend()
         .create_table(CreateTableInput {
             table_name: table.clone(),
@@ -435,25 +491,44 @@ async fn seed_shop(db: &Db) -> Result<()> {
             ],
             key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("sk")],
             billing_mode: Some(BillingMode::Provisioned),
-            provisioned_throughput: Some(throughput.clone()),
+            provisioned_throughput: Some(throughput),
             global_secondary_indexes: vec![GlobalSecondaryIndex {
                 index_name: "by-name".into(),
                 key_schema: vec![KeySchemaElement::hash("name")],
-                projection: Projection { projection_type: ProjectionType::All, non_key_attributes: Vec::new() },
+                projection: Projection {
+                    projection_type: ProjectionType::All,
+                    non_key_attributes: Vec::new(),
+                },
                 provisioned_throughput: Some(throughput),
             }],
             local_secondary_indexes: vec![LocalSecondaryIndex {
                 index_name: "by-rating".into(),
-                key_schema: vec![KeySchemaElement::hash("pk"), KeySchemaElement::range("rating")],
-                projection: Projection { projection_type: ProjectionType::KeysOnly, non_key_attributes: Vec::new() },
+                key_schema: vec![
+                    KeySchemaElement::hash("pk"),
+                    KeySchemaElement::range("rating"),
+                ],
+                projection: Projection {
+                    projection_type: ProjectionType::KeysOnly,
+                    non_key_attributes: Vec::new(),
+                },
             }],
             ..Default::default()
         })
         .await?;
     let s = |text: &str| AttributeValue::S(text.into());
     let items = [
-        vec![("pk", s("PRODUCT#p1")), ("sk", s("DETAILS#p1")), ("type", s("Product")), ("name", s("Lamp"))],
-        vec![("pk", s("PRODUCT#p2")), ("sk", s("DETAILS#p2")), ("type", s("Product")), ("name", s("Desk"))],
+        vec![
+            ("pk", s("PRODUCT#p1")),
+            ("sk", s("DETAILS#p1")),
+            ("type", s("Product")),
+            ("name", s("Lamp")),
+        ],
+        vec![
+            ("pk", s("PRODUCT#p2")),
+            ("sk", s("DETAILS#p2")),
+            ("type", s("Product")),
+            ("name", s("Desk")),
+        ],
         vec![
             ("pk", s("PRODUCT#p1")),
             ("sk", s("REVIEW#r1")),
@@ -461,11 +536,22 @@ async fn seed_shop(db: &Db) -> Result<()> {
             ("rating", AttributeValue::N(5.into())),
             ("text", s("bright")),
         ],
-        vec![("pk", s("CUSTOMER#c1")), ("sk", s("PROFILE#c1")), ("type", s("Customer")), ("name", s("Ada"))],
+        vec![
+            ("pk", s("CUSTOMER#c1")),
+            ("sk", s("PROFILE#c1")),
+            ("type", s("Customer")),
+            ("name", s("Ada")),
+        ],
     ];
     for pairs in items {
         let item: Item = pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        db.backend().put_item(PutItemInput { table_name: table.clone(), item, ..Default::default() }).await?;
+        db.backend()
+            .put_item(PutItemInput {
+                table_name: table.clone(),
+                item,
+                ..Default::default()
+            })
+            .await?;
     }
     Ok(())
 }

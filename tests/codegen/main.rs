@@ -5,6 +5,8 @@
 //! can still write new ones: `DYNOMODEL_BLESS=1 cargo test -p dynomodel-tests --test codegen`, then
 //! read the diff.
 
+#![allow(clippy::unwrap_used)]
+
 mod fixtures;
 
 use std::path::PathBuf;
@@ -15,7 +17,9 @@ use dynomodel::Db;
 
 /// The golden file of a fixture table.
 fn golden(label: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("codegen/golden").join(format!("{label}.rs"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("codegen/golden")
+        .join(format!("{label}.rs"))
 }
 
 #[tokio::test]
@@ -25,7 +29,9 @@ async fn generated_sources_match_their_golden_files() {
     for label in fixtures::TABLES {
         let db = dynomodel_mem::memory();
         fixtures::seed(&db, label).await.unwrap();
-        let sample = TableSample::read(&db, &fixtures::table_name(&db, label), 100).await.unwrap();
+        let sample = TableSample::read(&db, &fixtures::table_name(&db, label), 100)
+            .await
+            .unwrap();
         let source = sample.to_rust();
         let path = golden(label);
         if bless {
@@ -35,7 +41,10 @@ async fn generated_sources_match_their_golden_files() {
             stale.push(label);
         }
     }
-    assert!(stale.is_empty(), "stale golden files (DYNOMODEL_BLESS=1 rewrites them): {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "stale golden files (DYNOMODEL_BLESS=1 rewrites them): {stale:?}"
+    );
 }
 
 /// The golden source of `label`.
@@ -51,11 +60,14 @@ async fn options_the_fixtures_do_not_set_are_declared() {
     sample.table.table_class = Some(TableClass::StandardInfrequentAccess);
     sample.table.deletion_protection_enabled = true;
     let source = sample.to_rust();
-    assert!(source.contains(
-        "#[dynomodel(\n    table = \"users\",\n    stream = \"new_image\",\n    \
+    assert!(
+        source.contains(
+            "#[dynomodel(\n    table = \"users\",\n    stream = \"new_image\",\n    \
          table_class = \"standard_infrequent_access\",\n    deletion_protection,\n    \
          tags(\"team\" = \"growth\")\n)]\n"
-    ), "{source}");
+        ),
+        "{source}"
+    );
 }
 
 #[tokio::test]
@@ -68,7 +80,10 @@ async fn an_empty_sample_declares_what_the_description_says() {
     let source = users.to_rust();
     assert!(source.contains("//! The sample is empty"), "{source}");
     // The time to live is declared though no item showed it.
-    assert!(source.contains("    // not in the sample\n    #[ttl]\n    pub expires: Option<i64>,\n"), "{source}");
+    assert!(
+        source.contains("    // not in the sample\n    #[ttl]\n    pub expires: Option<i64>,\n"),
+        "{source}"
+    );
 
     let source = TableSample::read(&db, "tweets", 0).await.unwrap().to_rust();
     for field in [
@@ -84,8 +99,22 @@ async fn an_empty_sample_declares_what_the_description_says() {
 async fn a_sample_stops_at_its_size() {
     let db = dynomodel_mem::memory();
     fixtures::seed(&db, "tweets").await.unwrap();
-    assert_eq!(TableSample::read(&db, "tweets", 2).await.unwrap().items.len(), 2);
-    assert_eq!(TableSample::read(&db, "tweets", 100).await.unwrap().items.len(), 3);
+    assert_eq!(
+        TableSample::read(&db, "tweets", 2)
+            .await
+            .unwrap()
+            .items
+            .len(),
+        2
+    );
+    assert_eq!(
+        TableSample::read(&db, "tweets", 100)
+            .await
+            .unwrap()
+            .items
+            .len(),
+        3
+    );
 }
 
 #[tokio::test]
@@ -101,8 +130,12 @@ async fn a_missing_table_is_an_error_naming_it() {
 #[tokio::test]
 async fn the_generate_command_reads_a_server() {
     let engine = dynomodel_mem::MemBackend::new();
-    fixtures::seed(&Db::new(engine.clone()), "tweets").await.unwrap();
-    let server = dynomodel_mem::server::Server::bind("127.0.0.1:0", engine).await.unwrap();
+    fixtures::seed(&Db::new(engine.clone()), "tweets")
+        .await
+        .unwrap();
+    let server = dynomodel_mem::server::Server::bind("127.0.0.1:0", engine)
+        .await
+        .unwrap();
     let out = std::env::temp_dir().join(format!("dynomodel-codegen-{}.rs", std::process::id()));
     let args = GenerateArgs {
         table: "tweets".into(),
@@ -117,13 +150,28 @@ async fn the_generate_command_reads_a_server() {
     assert_eq!(written, source);
     assert_eq!(source, golden_source("tweets"));
 
-    let missing = GenerateArgs { table: "nowhere".into(), ..args.clone() };
+    let missing = GenerateArgs {
+        table: "nowhere".into(),
+        ..args.clone()
+    };
     let err = missing.run().await.unwrap_err();
-    assert!(matches!(&err, GenerateError::Read { source, .. } if source.code() == "ResourceNotFoundException"));
-    assert!(err.to_string().starts_with("reading table `nowhere`: "), "{err}");
+    assert!(
+        matches!(&err, GenerateError::Read { source, .. } if source.code() == "ResourceNotFoundException")
+    );
+    assert!(
+        err.to_string().starts_with("reading table `nowhere`: "),
+        "{err}"
+    );
 
-    let unwritable = GenerateArgs { out: Some(std::env::temp_dir()), ..args };
+    let unwritable = GenerateArgs {
+        out: Some(std::env::temp_dir()),
+        ..args
+    };
     let err = unwritable.run().await.unwrap_err();
     assert!(matches!(err, GenerateError::Write { .. }), "{err}");
-    assert!(err.to_string().contains(&std::env::temp_dir().display().to_string()), "{err}");
+    assert!(
+        err.to_string()
+            .contains(&std::env::temp_dir().display().to_string()),
+        "{err}"
+    );
 }

@@ -15,12 +15,6 @@ mod fixtures;
 
 // The generated sources, compiled as they are (their items are `pub`, as in an application).
 #[allow(unreachable_pub, dead_code)]
-#[path = "../codegen/golden/users.rs"]
-mod users;
-#[allow(unreachable_pub, dead_code)]
-#[path = "../codegen/golden/tweets.rs"]
-mod tweets;
-#[allow(unreachable_pub, dead_code)]
 #[path = "../codegen/golden/app.rs"]
 mod app;
 #[allow(unreachable_pub, dead_code)]
@@ -32,12 +26,24 @@ mod odd;
 #[allow(unreachable_pub, dead_code)]
 #[path = "../codegen/golden/shop.rs"]
 mod shop;
+#[allow(unreachable_pub, dead_code)]
+#[path = "../codegen/golden/tweets.rs"]
+mod tweets;
+#[allow(unreachable_pub, dead_code)]
+#[path = "../codegen/golden/users.rs"]
+mod users;
 
 /// Reads `item` as an `M` and writes it back through the mapper, checking that nothing changed;
 /// `false` when the item is not an `M` (another entity type of the table).
 async fn round_trip<M: Model>(db: &Db, table: &str, item: &Item) -> bool {
-    let Ok(value) = M::from_item(item.clone()) else { return false };
-    assert_eq!(&value.to_item().unwrap(), item, "{table}: the generated model changes the item");
+    let Ok(value) = M::from_item(item.clone()) else {
+        return false;
+    };
+    assert_eq!(
+        &value.to_item().unwrap(),
+        item,
+        "{table}: the generated model changes the item"
+    );
     db.put(&value).await.unwrap();
     let key = value.key().to_key_item().unwrap();
     let input = GetItemInput {
@@ -47,7 +53,11 @@ async fn round_trip<M: Model>(db: &Db, table: &str, item: &Item) -> bool {
         ..Default::default()
     };
     let stored = db.backend().get_item(input).await.unwrap().item;
-    assert_eq!(stored.as_ref(), Some(item), "{table}: written back, the item changed");
+    assert_eq!(
+        stored.as_ref(),
+        Some(item),
+        "{table}: written back, the item changed"
+    );
     true
 }
 
@@ -103,10 +113,18 @@ dual_test!(codegen_round_trips_the_fixture_tables, |t| {
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap();
-        assert_eq!(sample.to_rust(), golden, "{label}: the generated source is not the golden file");
+        assert_eq!(
+            sample.to_rust(),
+            golden,
+            "{label}: the generated source is not the golden file"
+        );
 
         for item in &sample.items {
-            assert_eq!(readers(&db, label, &table, item).await, 1, "{label}: {item:?}");
+            assert_eq!(
+                readers(&db, label, &table, item).await,
+                1,
+                "{label}: {item:?}"
+            );
         }
     }
 
@@ -114,7 +132,11 @@ dual_test!(codegen_round_trips_the_fixture_tables, |t| {
     let db = t.namespaced_db();
     t.register_table(&db.table_name::<app::User>());
     fixtures::seed(&db, "app").await.unwrap();
-    let partition = db.collection::<app::AppCollection>("u1").all().await.unwrap();
+    let partition = db
+        .collection::<app::AppCollection>("u1")
+        .all()
+        .await
+        .unwrap();
     assert!(
         matches!(&partition[..], [app::AppCollection::Order(a), app::AppCollection::Order(b), app::AppCollection::User(u)]
             if a.order_id == "2026-01-01#0000000007" && b.total == 80 && u.name == "Ada"),

@@ -75,11 +75,16 @@ impl GenerateArgs {
         let db = self.db().await;
         let sample = TableSample::read(&db, &self.table, self.sample)
             .await
-            .map_err(|source| GenerateError::Read { table: self.table.clone(), source })?;
+            .map_err(|source| GenerateError::Read {
+                table: self.table.clone(),
+                source,
+            })?;
         let source = sample.to_rust();
         match &self.out {
-            Some(path) => std::fs::write(path, &source)
-                .map_err(|source| GenerateError::Write { path: path.clone(), source })?,
+            Some(path) => std::fs::write(path, &source).map_err(|source| GenerateError::Write {
+                path: path.clone(),
+                source,
+            })?,
             None => print!("{source}"),
         }
         Ok(source)

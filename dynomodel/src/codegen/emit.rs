@@ -33,7 +33,10 @@ impl File {
             push_comment(&mut out, "//!", "", paragraph);
         }
         let types = self.models.iter().flat_map(|(model, documents)| {
-            model.fields.iter().chain(documents.iter().flat_map(|d| d.fields.iter()))
+            model
+                .fields
+                .iter()
+                .chain(documents.iter().flat_map(|d| d.fields.iter()))
         });
         let (mut maps, mut sets) = (false, false);
         for field in types {
@@ -51,7 +54,11 @@ impl File {
         if self.collection.is_some() {
             derives.push("Collection");
         }
-        if self.models.iter().any(|(_, documents)| !documents.is_empty()) {
+        if self
+            .models
+            .iter()
+            .any(|(_, documents)| !documents.is_empty())
+        {
             derives.push("Document");
         }
         derives.push("Model");
@@ -95,7 +102,9 @@ impl File {
 
 /// `text` as comment lines starting with `marker` (`//`, `///`, `//!`), wrapped at 100 columns.
 fn push_comment(out: &mut String, marker: &str, indent: &str, text: &str) {
-    let width = 100usize.saturating_sub(indent.len() + marker.len() + 1).max(40);
+    let width = 100usize
+        .saturating_sub(indent.len() + marker.len() + 1)
+        .max(40);
     let mut line = String::new();
     for word in text.split(' ') {
         if !line.is_empty() && line.len() + 1 + word.len() > width {

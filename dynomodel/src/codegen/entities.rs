@@ -10,7 +10,15 @@ const MAX_ENTITY_TYPES: usize = 32;
 
 /// Attribute names (lowercase, letters and digits only) that usually hold an item's entity type.
 const ENTITY_ATTRIBUTES: &[&str] = &[
-    "et", "entitytype", "entity", "type", "typename", "itemtype", "recordtype", "objecttype", "kind",
+    "et",
+    "entitytype",
+    "entity",
+    "type",
+    "typename",
+    "itemtype",
+    "recordtype",
+    "objecttype",
+    "kind",
 ];
 
 /// What the entity types were told apart by.
@@ -32,16 +40,22 @@ pub(crate) struct Entities<'a> {
 /// The literal prefix of a key value `PREFIX#rest`: letters, digits, `_` or `-`, then `#` and
 /// something after it.
 pub(crate) fn prefix(value: &AttributeValue) -> Option<&str> {
-    let AttributeValue::S(text) = value else { return None };
+    let AttributeValue::S(text) = value else {
+        return None;
+    };
     let (prefix, rest) = text.split_once('#')?;
     let word = !prefix.is_empty()
-        && prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     (word && !rest.is_empty()).then_some(prefix)
 }
 
 /// The prefix every item's `attribute` has, if they share one.
 pub(crate) fn common_prefix(items: &[&Item], attribute: &str) -> Option<String> {
-    let mut prefixes = items.iter().map(|item| item.get(attribute).and_then(prefix));
+    let mut prefixes = items
+        .iter()
+        .map(|item| item.get(attribute).and_then(prefix));
     let first = prefixes.next()??;
     prefixes.all(|p| p == Some(first)).then(|| first.to_owned())
 }
@@ -58,7 +72,10 @@ pub(crate) fn detect<'a>(items: &'a [Item], keys: &[&str]) -> Option<Entities<'a
         .filter(|name| !keys.contains(name))
         .collect();
     let normalized = |name: &str| -> String {
-        name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+        name.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
     };
     for wanted in ENTITY_ATTRIBUTES {
         for &name in candidates.iter().filter(|name| normalized(name) == *wanted) {
@@ -67,29 +84,39 @@ pub(crate) fn detect<'a>(items: &'a [Item], keys: &[&str]) -> Option<Entities<'a
                 _ => None,
             });
             if let Some(groups) = groups {
-                return Some(Entities { evidence: Evidence::Attribute(name.to_owned()), groups });
+                return Some(Entities {
+                    evidence: Evidence::Attribute(name.to_owned()),
+                    groups,
+                });
             }
         }
     }
     for key in keys.iter().rev() {
-        let groups = group_by(items, |item| item.get(*key).and_then(prefix).map(str::to_owned));
+        let groups = group_by(items, |item| {
+            item.get(*key).and_then(prefix).map(str::to_owned)
+        });
         if let Some(groups) = groups {
-            return Some(Entities { evidence: Evidence::KeyPrefix((*key).to_owned()), groups });
+            return Some(Entities {
+                evidence: Evidence::KeyPrefix((*key).to_owned()),
+                groups,
+            });
         }
     }
     None
 }
 
 /// The items grouped by `kind`, when every item has one and there are 2 to `MAX_ENTITY_TYPES`.
-fn group_by<'a>(
-    items: &'a [Item],
+fn group_by(
+    items: &[Item],
     kind: impl Fn(&Item) -> Option<String>,
-) -> Option<BTreeMap<String, Vec<&'a Item>>> {
+) -> Option<BTreeMap<String, Vec<&Item>>> {
     let mut groups: BTreeMap<String, Vec<&Item>> = BTreeMap::new();
     for item in items {
         groups.entry(kind(item)?).or_default().push(item);
     }
-    (2..=MAX_ENTITY_TYPES).contains(&groups.len()).then_some(groups)
+    (2..=MAX_ENTITY_TYPES)
+        .contains(&groups.len())
+        .then_some(groups)
 }
 
 #[cfg(test)]
@@ -97,7 +124,10 @@ mod tests {
     use super::*;
 
     fn item(pairs: &[(&str, &str)]) -> Item {
-        pairs.iter().map(|(k, v)| ((*k).to_owned(), AttributeValue::S((*v).to_owned()))).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), AttributeValue::S((*v).to_owned())))
+            .collect()
     }
 
     #[test]
@@ -119,8 +149,14 @@ mod tests {
         let found = detect(&items, &["pk", "sk"]).expect("entities");
         assert_eq!(found.evidence, Evidence::Attribute("_et".into()));
         assert_eq!(found.groups.keys().collect::<Vec<_>>(), ["Order", "User"]);
-        assert_eq!(common_prefix(&found.groups["Order"], "sk").as_deref(), Some("ORDER"));
-        assert_eq!(common_prefix(&found.groups["Order"], "pk").as_deref(), Some("USER"));
+        assert_eq!(
+            common_prefix(&found.groups["Order"], "sk").as_deref(),
+            Some("ORDER")
+        );
+        assert_eq!(
+            common_prefix(&found.groups["Order"], "pk").as_deref(),
+            Some("USER")
+        );
     }
 
     #[test]

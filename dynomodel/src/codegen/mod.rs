@@ -68,8 +68,8 @@ mod types;
 pub use args::{GenerateArgs, GenerateError};
 
 use crate::backend::{
-    DescribeTableInput, DescribeTimeToLiveInput, ListTagsOfResourceInput, ScanInput, TableDescription,
-    Tag, TimeToLiveStatus,
+    DescribeTableInput, DescribeTimeToLiveInput, ListTagsOfResourceInput, ScanInput,
+    TableDescription, Tag, TimeToLiveStatus,
 };
 use crate::error::Result;
 use crate::value::Item;
@@ -106,10 +106,16 @@ impl TableSample {
     /// per 8 KB of a page).
     pub async fn read(db: &Db, table: &str, sample: usize) -> Result<TableSample> {
         let backend = db.backend();
-        let description =
-            backend.describe_table(DescribeTableInput { table_name: table.to_owned() }).await?.table;
+        let description = backend
+            .describe_table(DescribeTableInput {
+                table_name: table.to_owned(),
+            })
+            .await?
+            .table;
         let ttl = backend
-            .describe_time_to_live(DescribeTimeToLiveInput { table_name: table.to_owned() })
+            .describe_time_to_live(DescribeTimeToLiveInput {
+                table_name: table.to_owned(),
+            })
             .await?
             .time_to_live_description;
         let time_to_live = match ttl.time_to_live_status {
@@ -157,13 +163,23 @@ impl TableSample {
             }
         }
         items.truncate(sample);
-        Ok(TableSample { table: description, time_to_live, tags, tags_unavailable, items })
+        Ok(TableSample {
+            table: description,
+            time_to_live,
+            tags,
+            tags_unavailable,
+            items,
+        })
     }
 
     /// The models of the table as Rust source (a whole file: header, imports, structs).
     pub fn to_rust(&self) -> String {
         let table = &self.table;
-        let keys: Vec<&str> = table.key_schema.iter().map(|k| k.attribute_name.as_str()).collect();
+        let keys: Vec<&str> = table
+            .key_schema
+            .iter()
+            .map(|k| k.attribute_name.as_str())
+            .collect();
         let hash = keys.first().copied().unwrap_or_default();
         let range = keys.get(1).copied();
         let mut file = File {
@@ -185,7 +201,9 @@ impl TableSample {
             );
         }
         if let Some(why) = &self.tags_unavailable {
-            file.header.push(format!("The table's tags could not be read ({why}): none are declared."));
+            file.header.push(format!(
+                "The table's tags could not be read ({why}): none are declared."
+            ));
         }
         let mut types = Names::default();
         let base = pascal_case(&table.table_name);
@@ -204,8 +222,11 @@ impl TableSample {
                 }]
             }
             Some(found) => {
-                let counts: Vec<String> =
-                    found.groups.iter().map(|(kind, items)| format!("{kind}: {}", items.len())).collect();
+                let counts: Vec<String> = found
+                    .groups
+                    .iter()
+                    .map(|(kind, items)| format!("{kind}: {}", items.len()))
+                    .collect();
                 let members: Vec<Member<'_>> = found
                     .groups
                     .iter()
@@ -225,7 +246,9 @@ impl TableSample {
                         range_prefix: range.and_then(|r| common_prefix(items, r)),
                         items: items.clone(),
                         entity: match &found.evidence {
-                            Evidence::Attribute(attribute) => Some((kind.clone(), attribute.clone())),
+                            Evidence::Attribute(attribute) => {
+                                Some((kind.clone(), attribute.clone()))
+                            }
                             Evidence::KeyPrefix(_) => None,
                         },
                         only_populated_indexes: true,

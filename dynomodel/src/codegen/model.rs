@@ -55,7 +55,10 @@ struct IndexDef<'a> {
 }
 
 fn key_name(schema: &[KeySchemaElement], key_type: KeyType) -> Option<&str> {
-    schema.iter().find(|k| k.key_type == key_type).map(|k| k.attribute_name.as_str())
+    schema
+        .iter()
+        .find(|k| k.key_type == key_type)
+        .map(|k| k.attribute_name.as_str())
 }
 
 /// `"x"` as a Rust string literal.
@@ -64,7 +67,11 @@ pub(crate) fn lit(text: &str) -> String {
 }
 
 /// The model for `member`; `types` holds the file's type names.
-pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names) -> (ModelDef, Vec<super::types::DocumentDef>) {
+pub(crate) fn build(
+    sample: &TableSample,
+    member: &Member<'_>,
+    types: &mut Names,
+) -> (ModelDef, Vec<super::types::DocumentDef>) {
     let table = &sample.table;
     let mut maps = Maps::of_items(member.items.iter().copied());
     let total = maps.count;
@@ -94,21 +101,26 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
             global: false,
             throughput: None,
         })
-        .chain(table.global_secondary_indexes.iter().map(|i| IndexDef {
-            name: &i.index_name,
-            key_schema: &i.key_schema,
-            projection: &i.projection,
-            global: true,
-            throughput: i
-                .provisioned_throughput
-                .as_ref()
-                .map(|t| (t.read_capacity_units, t.write_capacity_units)),
+        .chain(table.global_secondary_indexes.iter().map(|i| {
+            IndexDef {
+                name: &i.index_name,
+                key_schema: &i.key_schema,
+                projection: &i.projection,
+                global: true,
+                throughput: i
+                    .provisioned_throughput
+                    .as_ref()
+                    .map(|t| (t.read_capacity_units, t.write_capacity_units)),
+            }
         }))
         .filter(|index| {
             !member.only_populated_indexes
                 || index.key_schema.iter().all(|k| {
                     maps.keys.contains_key(&k.attribute_name)
-                        || table.key_schema.iter().any(|t| t.attribute_name == k.attribute_name)
+                        || table
+                            .key_schema
+                            .iter()
+                            .any(|t| t.attribute_name == k.attribute_name)
                 })
         })
         .collect();
@@ -137,7 +149,9 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
         (KeyType::Hash, &member.hash_prefix, "hash_key"),
         (KeyType::Range, &member.range_prefix, "range_key"),
     ] {
-        let Some(attribute) = key_name(&table.key_schema, key_type) else { continue };
+        let Some(attribute) = key_name(&table.key_schema, key_type) else {
+            continue;
+        };
         let shape = maps.keys.remove(attribute).map(|(_, shape)| shape);
         match prefix {
             Some(prefix) => {
@@ -155,12 +169,16 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
                 let mut notes = vec![format!(
                     "stored in `{attribute}` after `{prefix}#` (every sampled value has that prefix)"
                 )];
-                let segmented = member.items.iter().find_map(|item| match item.get(attribute) {
-                    Some(crate::AttributeValue::S(value)) => {
-                        value.split_once('#').map(|(_, rest)| rest).filter(|rest| rest.contains('#'))
-                    }
-                    _ => None,
-                });
+                let segmented = member
+                    .items
+                    .iter()
+                    .find_map(|item| match item.get(attribute) {
+                        Some(crate::AttributeValue::S(value)) => value
+                            .split_once('#')
+                            .map(|(_, rest)| rest)
+                            .filter(|rest| rest.contains('#')),
+                        _ => None,
+                    });
                 if let Some(example) = segmented {
                     notes.push(format!(
                         "its values hold more `#`-separated segments (`{example}`): split it into \
@@ -177,7 +195,8 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
                 idents.insert(attribute.to_owned(), ident);
             }
             None => {
-                let mut field = key_field(&mut fields, attribute, scalar(attribute), shape.as_ref());
+                let mut field =
+                    key_field(&mut fields, attribute, scalar(attribute), shape.as_ref());
                 field.attrs.push(format!("#[{marker}]"));
                 idents.insert(attribute.to_owned(), field.ident.clone());
                 key_fields.push(field);
@@ -203,13 +222,20 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
     attributes.extend(includes.iter().map(|a| (*a).to_owned()));
     attributes.extend(ttl.map(str::to_owned));
 
-    let mut typer = Typer { types, documents: Vec::new() };
+    let mut typer = Typer {
+        types,
+        documents: Vec::new(),
+    };
     let mut other_fields = Vec::new();
     for attribute in &attributes {
         let seen = maps.keys.get(attribute.as_str());
         let mut field = if index_keys.contains(attribute.as_str()) {
-            let mut field =
-                key_field(&mut fields, attribute, scalar(attribute), seen.map(|(_, s)| s));
+            let mut field = key_field(
+                &mut fields,
+                attribute,
+                scalar(attribute),
+                seen.map(|(_, s)| s),
+            );
             let present = seen.map_or(0, |(n, _)| *n);
             if present < total {
                 field.ty = format!("Option<{}>", field.ty);
@@ -219,7 +245,14 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
             }
             field
         } else if let Some(seen) = seen {
-            typer.field(&mut fields, &member.name, "", attribute, seen, (total, "items"))
+            typer.field(
+                &mut fields,
+                &member.name,
+                "",
+                attribute,
+                seen,
+                (total, "items"),
+            )
         } else {
             let ident = field_ident(&mut fields, attribute);
             FieldDef {
@@ -261,7 +294,10 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
         table.provisioned_throughput.write_capacity_units,
     );
     if provisioned {
-        options.push(format!("throughput(read = {}, write = {})", table_throughput.0, table_throughput.1));
+        options.push(format!(
+            "throughput(read = {}, write = {})",
+            table_throughput.0, table_throughput.1
+        ));
     }
     if let Some(view) = table
         .stream_specification
@@ -278,14 +314,20 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
         options.push(format!("stream = {}", lit(view)));
     }
     if table.table_class == Some(TableClass::StandardInfrequentAccess) {
-        options.push(format!("table_class = {}", lit("standard_infrequent_access")));
+        options.push(format!(
+            "table_class = {}",
+            lit("standard_infrequent_access")
+        ));
     }
     if table.deletion_protection_enabled {
         options.push("deletion_protection".to_owned());
     }
     if !sample.tags.is_empty() {
-        let tags: Vec<String> =
-            sample.tags.iter().map(|t| format!("{} = {}", lit(&t.key), lit(&t.value))).collect();
+        let tags: Vec<String> = sample
+            .tags
+            .iter()
+            .map(|t| format!("{} = {}", lit(&t.key), lit(&t.value)))
+            .collect();
         options.push(format!("tags({})", tags.join(", ")));
     }
 
@@ -296,18 +338,31 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
             ProjectionType::KeysOnly => ("keys", "keys"),
             ProjectionType::Include => ("include", "include"),
         };
-        let ident = |attribute: &str| idents.get(attribute).cloned().unwrap_or_else(|| escape(&snake_case(attribute)));
+        let ident = |attribute: &str| {
+            idents
+                .get(attribute)
+                .cloned()
+                .unwrap_or_else(|| escape(&snake_case(attribute)))
+        };
         let includes = if index.projection.projection_type == ProjectionType::Include {
-            let names: Vec<String> =
-                index.projection.non_key_attributes.iter().map(|a| ident(a)).collect();
+            let names: Vec<String> = index
+                .projection
+                .non_key_attributes
+                .iter()
+                .map(|a| ident(a))
+                .collect();
             format!(", includes = [{}]", names.join(", "))
         } else {
             String::new()
         };
         let range = key_name(index.key_schema, KeyType::Range);
         if index.global {
-            let hash = key_name(index.key_schema, KeyType::Hash).map(ident).unwrap_or_default();
-            let range = range.map(|r| format!(", range = {}", ident(r))).unwrap_or_default();
+            let hash = key_name(index.key_schema, KeyType::Hash)
+                .map(ident)
+                .unwrap_or_default();
+            let range = range
+                .map(|r| format!(", range = {}", ident(r)))
+                .unwrap_or_default();
             let throughput = match index.throughput {
                 Some(t) if provisioned && t != table_throughput => {
                     format!(", throughput(read = {}, write = {})", t.0, t.1)
@@ -326,14 +381,27 @@ pub(crate) fn build(sample: &TableSample, member: &Member<'_>, types: &mut Names
                     ident(range)
                 ));
             } else if let Some(field) = other_fields.iter_mut().find(|f| f.attribute == range) {
-                field.attrs.push(format!("#[index({field_kind} = {}{includes})]", lit(index.name)));
+                field.attrs.push(format!(
+                    "#[index({field_kind} = {}{includes})]",
+                    lit(index.name)
+                ));
             }
         }
     }
 
     let mut all_fields = key_fields;
     all_fields.extend(other_fields);
-    (ModelDef { name: member.name.clone(), doc: member.doc.clone(), notes, options, attrs, fields: all_fields }, documents)
+    (
+        ModelDef {
+            name: member.name.clone(),
+            doc: member.doc.clone(),
+            notes,
+            options,
+            attrs,
+            fields: all_fields,
+        },
+        documents,
+    )
 }
 
 /// A key attribute's field (of the table or an index): its type from the attribute definition,
@@ -358,5 +426,11 @@ fn key_field(
             "String".to_owned()
         }
     };
-    FieldDef { ident: field_ident(fields, attribute), attribute: attribute.to_owned(), ty, attrs: Vec::new(), notes }
+    FieldDef {
+        ident: field_ident(fields, attribute),
+        attribute: attribute.to_owned(),
+        ty,
+        attrs: Vec::new(),
+        notes,
+    }
 }

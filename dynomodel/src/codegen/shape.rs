@@ -61,7 +61,10 @@ pub(crate) enum Shape {
     L(Option<Box<Shape>>),
     M(Maps),
     /// Values of several DynamoDB types (their type names); `json` when every one has a JSON form.
-    Mixed { types: BTreeSet<&'static str>, json: bool },
+    Mixed {
+        types: BTreeSet<&'static str>,
+        json: bool,
+    },
 }
 
 /// The maps seen at one place: how many, and for each key how many of them hold it and its shape.
@@ -103,7 +106,8 @@ impl Maps {
         for (key, (count, shape)) in other.keys {
             match self.keys.remove(&key) {
                 Some((seen_count, seen)) => {
-                    self.keys.insert(key, (seen_count + count, seen.merge(shape)));
+                    self.keys
+                        .insert(key, (seen_count + count, seen.merge(shape)));
                 }
                 None => {
                     self.keys.insert(key, (count, shape));
@@ -115,7 +119,10 @@ impl Maps {
 
     /// The shape of every value of every map, merged (a map used as a dictionary).
     pub(crate) fn values(&self) -> Option<Shape> {
-        self.keys.values().map(|(_, shape)| shape.clone()).reduce(Shape::merge)
+        self.keys
+            .values()
+            .map(|(_, shape)| shape.clone())
+            .reduce(Shape::merge)
     }
 }
 
@@ -130,13 +137,21 @@ impl Shape {
             AttributeValue::Null => Shape::Null,
             AttributeValue::Ss(_) => Shape::Ss,
             AttributeValue::Ns(ns) => Shape::Ns(ns.iter().map(Numbers::of).fold(
-                Numbers { i64: true, u64: true, f64: true, decimal: true },
+                Numbers {
+                    i64: true,
+                    u64: true,
+                    f64: true,
+                    decimal: true,
+                },
                 Numbers::and,
             )),
             AttributeValue::Bs(_) => Shape::Bs,
-            AttributeValue::L(list) => {
-                Shape::L(list.iter().map(Shape::of).reduce(Shape::merge).map(Box::new))
-            }
+            AttributeValue::L(list) => Shape::L(
+                list.iter()
+                    .map(Shape::of)
+                    .reduce(Shape::merge)
+                    .map(Box::new),
+            ),
             AttributeValue::M(map) => {
                 let mut maps = Maps::default();
                 maps.observe(map.iter());
@@ -207,15 +222,25 @@ mod tests {
 
     #[test]
     fn numbers_keep_what_every_value_fits() {
-        let Shape::N(int) = Shape::of(&n("42")).merge(Shape::of(&n("-7"))) else { panic!() };
+        let Shape::N(int) = Shape::of(&n("42")).merge(Shape::of(&n("-7"))) else {
+            panic!()
+        };
         assert!(int.i64 && !int.u64 && int.f64 && int.decimal);
-        let Shape::N(big) = Shape::of(&n("18446744073709551615")) else { panic!() };
+        let Shape::N(big) = Shape::of(&n("18446744073709551615")) else {
+            panic!()
+        };
         assert!(!big.i64 && big.u64);
-        let Shape::N(fraction) = Shape::of(&n("19.99")) else { panic!() };
+        let Shape::N(fraction) = Shape::of(&n("19.99")) else {
+            panic!()
+        };
         assert!(!fraction.i64 && fraction.f64 && fraction.decimal);
-        let Shape::N(precise) = Shape::of(&n("0.12345678901234567891")) else { panic!() };
+        let Shape::N(precise) = Shape::of(&n("0.12345678901234567891")) else {
+            panic!()
+        };
         assert!(!precise.f64 && precise.decimal);
-        let Shape::N(huge) = Shape::of(&n("1E100")) else { panic!() };
+        let Shape::N(huge) = Shape::of(&n("1E100")) else {
+            panic!()
+        };
         assert!(!huge.decimal && !huge.i64);
     }
 

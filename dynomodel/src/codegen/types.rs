@@ -83,7 +83,11 @@ impl Typer<'_> {
         let ident = field_ident(fields, attribute);
         let mut notes = Vec::new();
         let hint = format!("{owner}{}", pascal_case(attribute));
-        let path = if parent.is_empty() { attribute.to_owned() } else { format!("{parent}.{attribute}") };
+        let path = if parent.is_empty() {
+            attribute.to_owned()
+        } else {
+            format!("{parent}.{attribute}")
+        };
         let ty = self.value(&hint, &path, shape, false, &mut notes);
         let ty = match shape {
             _ if *present >= of => ty,
@@ -98,7 +102,13 @@ impl Typer<'_> {
                 format!("Option<{ty}>")
             }
         };
-        FieldDef { ident, attribute: attribute.to_owned(), ty, attrs: Vec::new(), notes }
+        FieldDef {
+            ident,
+            attribute: attribute.to_owned(),
+            ty,
+            attrs: Vec::new(),
+            notes,
+        }
     }
 
     /// The type of values of `shape`; `nested` inside a list or map (where binary is `Binary`, not
@@ -130,7 +140,10 @@ impl Typer<'_> {
             }
             Shape::L(Some(element)) => {
                 let path = format!("{path}[*]");
-                format!("Vec<{}>", self.value(&format!("{hint}Item"), &path, element, true, notes))
+                format!(
+                    "Vec<{}>",
+                    self.value(&format!("{hint}Item"), &path, element, true, notes)
+                )
             }
             Shape::M(maps) if document_like(maps) => self.document(hint, path, maps),
             Shape::M(maps) => self.dictionary(hint, path, maps, notes),
@@ -144,7 +157,13 @@ impl Typer<'_> {
 
     /// A map whose keys vary, as `BTreeMap<String, T>` when the values agree, else a JSON value
     /// when they all have a JSON form, else a map of `AttributeValue`s.
-    fn dictionary(&mut self, hint: &str, path: &str, maps: &Maps, notes: &mut Vec<String>) -> String {
+    fn dictionary(
+        &mut self,
+        hint: &str,
+        path: &str,
+        maps: &Maps,
+        notes: &mut Vec<String>,
+    ) -> String {
         match maps.values() {
             None => {
                 notes.push("only empty maps sampled".to_owned());
@@ -164,7 +183,10 @@ impl Typer<'_> {
                 }
             }
             Some(values) => {
-                notes.push(format!("a map of {} different keys: a dictionary", maps.keys.len()));
+                notes.push(format!(
+                    "a map of {} different keys: a dictionary",
+                    maps.keys.len()
+                ));
                 let path = format!("{path}.*");
                 let value = self.value(&format!("{hint}Value"), &path, &values, true, notes);
                 format!("BTreeMap<String, {value}>")
@@ -179,7 +201,9 @@ impl Typer<'_> {
         let fields = maps
             .keys
             .iter()
-            .map(|(key, seen)| self.field(&mut fields, &name, path, key, seen, (maps.count, "maps")))
+            .map(|(key, seen)| {
+                self.field(&mut fields, &name, path, key, seen, (maps.count, "maps"))
+            })
             .collect();
         self.documents.push(DocumentDef {
             name: name.clone(),
