@@ -175,3 +175,25 @@ async fn the_generate_command_reads_a_server() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn models_never_shadow_the_names_the_file_uses() {
+    let db = dynomodel_mem::memory();
+    fixtures::seed(&db, "app").await.unwrap();
+    let mut sample = TableSample::read(&db, "app", 100).await.unwrap();
+    for item in &mut sample.items {
+        if item["_et"] == dynomodel::AttributeValue::S("User".into()) {
+            item.insert(
+                "_et".into(),
+                dynomodel::AttributeValue::S("Document".into()),
+            );
+        }
+    }
+    let source = sample.to_rust();
+    assert!(
+        source.contains("#[dynomodel(table = \"app\", entity = \"Document\")]\n"),
+        "{source}"
+    );
+    assert!(source.contains("pub struct Document2 {"), "{source}");
+    assert!(source.contains("    Document2(Document2),\n"), "{source}");
+}

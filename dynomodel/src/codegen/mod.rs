@@ -80,6 +80,21 @@ use entities::{common_prefix, Evidence};
 use model::Member;
 use names::{pascal_case, Names};
 
+/// The type names a generated file uses unqualified (the prelude's and its imports).
+const PRELUDE: &[&str] = &[
+    "BTreeMap",
+    "BTreeSet",
+    "Box",
+    "Collection",
+    "Document",
+    "Model",
+    "Option",
+    "Result",
+    "Self",
+    "String",
+    "Vec",
+];
+
 /// What the generator knows of a table: its description, time to live and tags, and a sample of its
 /// items. Read with [`TableSample::read`], or built by hand (a test, a description saved earlier).
 #[derive(Debug, Clone, PartialEq)]
@@ -206,6 +221,10 @@ impl TableSample {
             ));
         }
         let mut types = Names::default();
+        // The names the file uses unqualified: a model named after them would shadow them.
+        for used in PRELUDE {
+            types.reserve(used);
+        }
         let base = pascal_case(&table.table_name);
 
         let members: Vec<Member<'_>> = match entities::detect(&self.items, &keys) {
