@@ -37,4 +37,6 @@ mod guide {
     mod testing {}
     #[doc = include_str!("../docs/guide/server.md")]
     mod server {}
+    #[doc = include_str!("../docs/guide/codegen.md")]
+    mod codegen {}
 }

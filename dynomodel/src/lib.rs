@@ -77,7 +77,8 @@
 //! traits that type each operator's operands, the handles' roles and the renderer of raw
 //! expressions; [`backend`] the [`Backend`] trait's requests and responses, for backend authors and
 //! raw requests; [`convert`] the conversions of Rust types; [`migrate`] migration plans;
-//! [`faults`] fault injection around any backend, for tests of failure paths.
+//! [`faults`] fault injection around any backend, for tests of failure paths; `codegen` (feature
+//! `cli`) Rust models generated from an existing table and a sample of its items.
 //!
 //! The [guide](https://github.com/dynomodel/dynomodel/blob/main/docs/guide/README.md) walks through
 //! models and values, queries and indexes, updates and conditions, batches and transactions, schema
@@ -94,6 +95,8 @@ mod aws;
 pub mod backend;
 #[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
+pub mod codegen;
 pub mod convert;
 mod db;
 mod error;

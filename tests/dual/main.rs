@@ -18,6 +18,7 @@ mod backups;
 mod batch;
 mod capacity;
 mod cli;
+mod codegen;
 mod composite;
 mod composite_local_indexes;
 mod composite_projections;

@@ -1,0 +1,124 @@
+//! `dynomodel generate`: the command line's face of the generator.
+
+use std::path::PathBuf;
+
+use aws_config::{BehaviorVersion, Region};
+
+use super::TableSample;
+use crate::{AwsBackend, Db};
+
+/// `generate`: prints (or writes to `--out`) Rust models for an existing table, read through the AWS
+/// backend from Amazon DynamoDB, DynamoDB Local or the engine's server (see [`TableSample`]).
+///
+/// ```
+/// use clap::Parser;
+/// use dynomodel::codegen::GenerateArgs;
+///
+/// #[derive(Parser)]
+/// struct Cli {
+///     #[command(flatten)]
+///     generate: GenerateArgs,
+/// }
+///
+/// let cli = Cli::parse_from(["dynomodel", "--table", "users", "--endpoint", "http://127.0.0.1:8000", "--sample", "500"]);
+/// assert_eq!(cli.generate.table, "users");
+/// assert_eq!(cli.generate.sample, 500);
+/// assert_eq!(cli.generate.out, None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct GenerateArgs {
+    /// The table to read.
+    #[arg(long)]
+    pub table: String,
+    /// A DynamoDB-compatible endpoint (DynamoDB Local, `dynomodel-mem serve`) instead of AWS's.
+    /// Credentials come from the environment when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`),
+    /// else fixed local ones (DynamoDB Local keeps one database per access key and region: run with
+    /// the application's).
+    #[arg(long, value_name = "URL")]
+    pub endpoint: Option<String>,
+    /// The region (default: the environment's; `us-east-1` for an endpoint when it names none).
+    #[arg(long)]
+    pub region: Option<String>,
+    /// How many items to scan for the field types.
+    #[arg(long = "sample", value_name = "N", default_value_t = 100)]
+    pub sample: usize,
+    /// Write the source to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Why `generate` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// Reading the table failed (the backend's error, naming the table).
+    #[error("reading table `{table}`: {source}")]
+    Read {
+        /// The table.
+        table: String,
+        /// The backend's error.
+        source: crate::Error,
+    },
+    /// Writing `--out` failed.
+    #[error("writing {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl GenerateArgs {
+    /// Reads the table, generates its models, and writes them to `--out` or standard output;
+    /// returns the source.
+    pub async fn run(&self) -> Result<String, GenerateError> {
+        let db = self.db().await;
+        let sample = TableSample::read(&db, &self.table, self.sample)
+            .await
+            .map_err(|source| GenerateError::Read {
+                table: self.table.clone(),
+                source,
+            })?;
+        let source = sample.to_rust();
+        match &self.out {
+            Some(path) => std::fs::write(path, &source).map_err(|source| GenerateError::Write {
+                path: path.clone(),
+                source,
+            })?,
+            None => print!("{source}"),
+        }
+        Ok(source)
+    }
+
+    /// The database the options name: AWS configured from the environment, or the endpoint with
+    /// the environment's credentials when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`), else
+    /// [`AwsBackend::local`]'s fixed ones.
+    async fn db(&self) -> Db {
+        let mut loader = aws_config::defaults(BehaviorVersion::latest());
+        if let Some(region) = &self.region {
+            loader = loader.region(Region::new(region.clone()));
+        }
+        let Some(endpoint) = &self.endpoint else {
+            return Db::aws(aws_sdk_dynamodb::Client::new(&loader.load().await));
+        };
+        let named = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
+        if !named("AWS_ACCESS_KEY_ID") && !named("AWS_PROFILE") {
+            if self.region.is_none() {
+                return Db::new(AwsBackend::local(endpoint.clone()));
+            }
+            loader = loader.credentials_provider(aws_credential_types::Credentials::new(
+                "dynomodel",
+                "dynomodel",
+                None,
+                None,
+                "dynomodel-local",
+            ));
+        }
+        let config = loader.endpoint_url(endpoint).load().await;
+        let mut builder = aws_sdk_dynamodb::config::Builder::from(&config);
+        if config.region().is_none() {
+            builder = builder.region(Region::new("us-east-1"));
+        }
+        Db::aws(aws_sdk_dynamodb::Client::from_conf(builder.build()))
+    }
+}
