@@ -176,6 +176,42 @@ async fn the_generate_command_reads_a_server() {
     );
 }
 
+/// `dynomodel generate` (the standalone binary's command line, run in process) prints the golden
+/// source; a missing table fails with exit code 1 and a line naming it.
+#[tokio::test]
+async fn the_dynomodel_binary_generates_to_its_output() {
+    use dynomodel::cli::{run_tool_with, Status};
+    use std::sync::{Arc, Mutex};
+
+    let engine = dynomodel_mem::MemBackend::new();
+    fixtures::seed(&Db::new(engine.clone()), "tweets")
+        .await
+        .unwrap();
+    let server = dynomodel_mem::server::Server::bind("127.0.0.1:0", engine)
+        .await
+        .unwrap();
+    let url = server.url();
+    let run = |table: &'static str| {
+        let url = url.clone();
+        async move {
+            let out = Arc::new(Mutex::new(Vec::new()));
+            let err = Arc::new(Mutex::new(Vec::new()));
+            let args = ["dynomodel", "generate", "--table", table, "--endpoint", &url];
+            let status = run_tool_with(args, out.clone(), err.clone()).await;
+            let text = |sink: Arc<Mutex<Vec<u8>>>| String::from_utf8(sink.lock().unwrap().clone()).unwrap();
+            (status, text(out), text(err))
+        }
+    };
+    let (status, out, err) = run("tweets").await;
+    assert_eq!(status, Status::Success, "{err}");
+    assert_eq!(out, golden_source("tweets"));
+
+    let (status, out, err) = run("nowhere").await;
+    assert_eq!(status, Status::Failed);
+    assert_eq!(out, "");
+    assert!(err.starts_with("error: reading table `nowhere`: "), "{err}");
+}
+
 #[tokio::test]
 async fn models_never_shadow_the_names_the_file_uses() {
     let db = dynomodel_mem::memory();

@@ -1,5 +1,6 @@
 //! The standalone `dynomodel` command (`cargo install dynomodel --features cli`): what needs no
-//! models, such as `dynomodel describe --endpoint http://127.0.0.1:8000`. An application's own
+//! models, such as `dynomodel describe --endpoint http://127.0.0.1:8000` or `dynomodel generate
+//! --table users --endpoint http://127.0.0.1:8000`. An application's own
 //! schema command (plan, apply, export) is `dynomodel::cli::run` in a binary naming its models.
 
 use std::process::ExitCode;

@@ -21,13 +21,14 @@
 //! | `apply` | plans, prints the plan and runs it, reporting progress; `--allow-index-drops`, `--allow-recovery-off`, `--timeout`, `--poll-interval` are [`ApplyOptions`](crate::migrate::ApplyOptions)' | 0 done or nothing to do, 1 refused, blocked or failed |
 //! | `export --format cloudformation\|terraform\|json` | the tables as infrastructure as code ([`Models::export`]), to standard output or `--output FILE` | 0, 1 error |
 //! | `describe [TABLE]...` | the live tables (the models' when none is named) | 0, 1 error or a table missing |
+//! | `generate --table TABLE` | Rust models for a live table, from a sample of its items ([`codegen`](crate::codegen)) | 0, 1 error |
 //!
 //! `plan`, `apply` and `describe` reach `--endpoint URL` (DynamoDB Local, `dynomodel-mem serve`,
 //! with fixed dummy credentials) or, without it, Amazon DynamoDB configured the usual AWS way
 //! ([`Db::from_env`](crate::Db::from_env)); `--namespace PREFIX` prefixes every table name.
 //!
 //! The standalone `dynomodel` binary (`cargo install dynomodel --features cli`) has what needs no
-//! models: `describe` ([`run_tool`]).
+//! models: `describe` and `generate` ([`run_tool`]).
 
 mod connect;
 mod describe;
@@ -100,8 +101,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Describe the live tables.
     Describe(DescribeArgs),
-    // GENERATE: `Generate(crate::codegen::GenerateArgs)` (Rust models from a live table) goes
-    // here and in `Tool`, dispatched in `execute` and `run_tool_with` with its async `run`.
+    /// Print Rust models generated from a live table and a sample of its items.
+    Generate(crate::codegen::GenerateArgs),
 }
 
 /// The command line of the standalone `dynomodel` binary: what needs no models.
@@ -109,7 +110,7 @@ pub enum Command {
 #[command(
     name = "dynomodel",
     version,
-    about = "Tools for DynamoDB tables: describe live tables (see dynomodel::cli for an application's schema command)"
+    about = "Tools for DynamoDB tables: describe live tables, generate models from one (see dynomodel::cli for an application's schema command)"
 )]
 pub struct Tool {
     /// The subcommand.
@@ -123,7 +124,8 @@ pub struct Tool {
 pub enum ToolCommand {
     /// Describe live tables (every table when none is named).
     Describe(DescribeArgs),
-    // GENERATE: `Generate(crate::codegen::GenerateArgs)` goes here.
+    /// Print Rust models generated from a live table and a sample of its items.
+    Generate(crate::codegen::GenerateArgs),
 }
 
 /// Runs the command line of the process for `models`, printing to standard output and error.
@@ -176,6 +178,23 @@ async fn execute(models: &Models, command: Command, output: &Output) -> Status {
         Command::Apply(args) => schema::apply(models, &args, output).await,
         Command::Export(args) => schema::export(models, &args, output),
         Command::Describe(args) => describe::run(Some(models), &args, output).await,
+        Command::Generate(args) => generate(&args, output).await,
+    }
+}
+
+/// `generate`: the source goes to `--out`, or to the results.
+async fn generate(args: &crate::codegen::GenerateArgs, output: &Output) -> Status {
+    let written = match args.source().await {
+        Ok(source) => args.write_out(&source).map(|to_file| to_file || output.print(&source)),
+        Err(e) => Err(e),
+    };
+    match written {
+        Ok(true) => Status::Success,
+        Ok(false) => Status::Failed,
+        Err(e) => {
+            output.error(&e.to_string());
+            Status::Failed
+        }
     }
 }
 
@@ -192,6 +211,7 @@ where
     };
     match tool.command {
         ToolCommand::Describe(args) => describe::run(None, &args, &output).await,
+        ToolCommand::Generate(args) => generate(&args, &output).await,
     }
 }
 

@@ -72,6 +72,15 @@ impl GenerateArgs {
     /// Reads the table, generates its models, and writes them to `--out` or standard output;
     /// returns the source.
     pub async fn run(&self) -> Result<String, GenerateError> {
+        let source = self.source().await?;
+        if !self.write_out(&source)? {
+            print!("{source}");
+        }
+        Ok(source)
+    }
+
+    /// Reads the table and generates its models' source, writing nothing.
+    pub async fn source(&self) -> Result<String, GenerateError> {
         let db = self.db().await;
         let sample = TableSample::read(&db, &self.table, self.sample)
             .await
@@ -79,15 +88,19 @@ impl GenerateArgs {
                 table: self.table.clone(),
                 source,
             })?;
-        let source = sample.to_rust();
-        match &self.out {
-            Some(path) => std::fs::write(path, &source).map_err(|source| GenerateError::Write {
-                path: path.clone(),
-                source,
-            })?,
-            None => print!("{source}"),
-        }
-        Ok(source)
+        Ok(sample.to_rust())
+    }
+
+    /// Writes `source` to `--out`; `false` when there is none (the caller prints it).
+    pub fn write_out(&self, source: &str) -> Result<bool, GenerateError> {
+        let Some(path) = &self.out else {
+            return Ok(false);
+        };
+        std::fs::write(path, source).map_err(|source| GenerateError::Write {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(true)
     }
 
     /// The database the options name: AWS configured from the environment, or the endpoint with
