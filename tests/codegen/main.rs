@@ -196,9 +196,18 @@ async fn the_dynomodel_binary_generates_to_its_output() {
         async move {
             let out = Arc::new(Mutex::new(Vec::new()));
             let err = Arc::new(Mutex::new(Vec::new()));
-            let args = ["dynomodel", "generate", "--table", table, "--endpoint", &url];
+            let args = [
+                "dynomodel",
+                "generate",
+                "--table",
+                table,
+                "--endpoint",
+                &url,
+            ];
             let status = run_tool_with(args, out.clone(), err.clone()).await;
-            let text = |sink: Arc<Mutex<Vec<u8>>>| String::from_utf8(sink.lock().unwrap().clone()).unwrap();
+            let text = |sink: Arc<Mutex<Vec<u8>>>| {
+                String::from_utf8(sink.lock().unwrap().clone()).unwrap()
+            };
             (status, text(out), text(err))
         }
     };

@@ -185,7 +185,9 @@ async fn execute(models: &Models, command: Command, output: &Output) -> Status {
 /// `generate`: the source goes to `--out`, or to the results.
 async fn generate(args: &crate::codegen::GenerateArgs, output: &Output) -> Status {
     let written = match args.source().await {
-        Ok(source) => args.write_out(&source).map(|to_file| to_file || output.print(&source)),
+        Ok(source) => args
+            .write_out(&source)
+            .map(|to_file| to_file || output.print(&source)),
         Err(e) => Err(e),
     };
     match written {
