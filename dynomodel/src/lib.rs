@@ -118,6 +118,7 @@ pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
     Reads, Save, Slot, Transaction, UpdateItem,
 };
+pub use db::{GetVersioned, Versioned};
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
     CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,

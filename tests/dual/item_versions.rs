@@ -194,6 +194,38 @@ dual_test!(item_versions_upcast_on_every_read, |t| {
         assert_eq!(reads.get(slot).unwrap().as_ref(), Some(p));
     }
 
+    // Reads that ask tell the version each item was written with.
+    let versions = |read: Vec<dynomodel::Versioned<Person>>| {
+        let mut read: Vec<(u32, Person)> = read
+            .into_iter()
+            .map(|v| (v.item_version, v.value))
+            .collect();
+        read.sort_by(|x, y| x.1.id.cmp(&y.1.id));
+        read
+    };
+    let expected_versions: Vec<(u32, Person)> =
+        [1, 2, 3].into_iter().zip(expected.clone()).collect();
+    assert_eq!(
+        versions(db.scan::<Person>().versioned().all().await.unwrap()),
+        expected_versions
+    );
+    for (version, p) in &expected_versions {
+        let got = db
+            .get::<Person>(p.id.as_str())
+            .versioned()
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((got.item_version, &got.value), (*version, p));
+        let got = db
+            .query::<Person>(p.id.as_str())
+            .versioned()
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(versions(got), [(*version, p.clone())]);
+    }
+
     // The change stream's images are upcast too: the three inserts, in the order written.
     let mut changes = db
         .changes::<Person>()
