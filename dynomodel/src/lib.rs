@@ -160,6 +160,7 @@ pub mod __private {
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
     };
     pub use crate::model::{
-        item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+        item_version_in, item_version_of, unreadable_item_version, upcast_failed,
+        write_item_version,
     };
 }

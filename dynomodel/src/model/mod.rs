@@ -31,7 +31,7 @@ pub use into_key::IntoKey;
 pub(crate) use item_version::{item_version_attribute, item_version_value};
 #[doc(hidden)]
 pub use item_version::{
-    item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+    item_version_in, item_version_of, unreadable_item_version, upcast_failed, write_item_version,
 };
 pub use item_version::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
 pub use required::RequiredAttribute;
