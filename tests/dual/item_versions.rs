@@ -169,7 +169,7 @@ dual_test!(item_versions_upcast_on_every_read, |t| {
         );
         assert_eq!(
             db.query::<Person>(p.id.as_str()).all().await.unwrap(),
-            [p.clone()]
+            std::slice::from_ref(p)
         );
     }
     let mut scanned = db.scan::<Person>().all().await.unwrap();

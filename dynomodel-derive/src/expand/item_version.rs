@@ -132,7 +132,7 @@ pub(crate) fn upcast_fn(container: &Container<'_>) -> TokenStream {
             __found: u32,
             __item: ::dynomodel::Item,
         ) -> ::core::result::Result<#model, ::dynomodel::ConversionError> {
-            if __found > #version || __found < #lowest {
+            if !(#lowest..=#version).contains(&__found) {
                 return ::core::result::Result::Err(::dynomodel::__private::unreadable_item_version(
                     #attribute, __found, #lowest, #version,
                 ));
