@@ -372,6 +372,15 @@ dual_test!(item_versions_unreadable_items_are_named, |t| {
     let scanned = db.scan::<PersonFrom2>().lenient().all().await.unwrap();
     assert_eq!(scanned.iter().filter(|r| r.is_err()).count(), 1);
     assert_eq!(scanned.iter().filter(|r| r.is_ok()).count(), 2);
+    // A projection without the version is not decoded whole: it could be an older item.
+    let partial = db
+        .get::<Person>("c")
+        .project(Person::email())
+        .await
+        .unwrap()
+        .unwrap();
+    let err = partial.into_model().unwrap_err();
+    assert!(err.to_string().contains("attribute `_v`"), "{err}");
     // An attribute that is no version.
     db.backend()
         .put_item(dynomodel::backend::PutItemInput {
