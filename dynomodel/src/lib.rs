@@ -123,6 +123,7 @@ pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
     Reads, Save, Slot, Transaction, UpdateItem,
 };
+pub use db::{GetVersioned, Versioned};
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
     CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
@@ -136,6 +137,7 @@ pub use model::{
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
     RequiredAttribute, Timestamp, DEFAULT_ENTITY_ATTRIBUTE,
 };
+pub use model::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
 pub use query::{
     Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
 };
@@ -161,5 +163,9 @@ pub mod __private {
 
     pub use crate::model::{
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
+    };
+    pub use crate::model::{
+        item_version_in, item_version_of, unreadable_item_version, upcast_failed,
+        write_item_version,
     };
 }

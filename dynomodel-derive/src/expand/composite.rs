@@ -11,8 +11,8 @@ use syn::ext::IdentExt as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
-    attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
-    required,
+    attribute_impl, composite_index, composite_projection, entity, fields, item_version, lifecycle,
+    model, required,
 };
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
@@ -353,6 +353,10 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let version_write = item_version::write(container);
+    let version_consts = item_version::consts(container);
+    let version_check = item_version::check(container);
+    let upcast_fn = item_version::upcast_fn(container);
     let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
@@ -394,12 +398,14 @@ fn model_impl(
                 #(#composite_writes)*
                 #write
                 #entity_write
+                #version_write
                 ::core::result::Result::Ok(())
             }
 
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let mut __item = item;
                 #entity_check
+                #version_check
                 #(#splits)*
                 ::core::result::Result::Ok(Self { #(#part_inits,)* #(#plain_inits,)* })
             }
@@ -411,7 +417,10 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #version_consts
         }
+
+        #upcast_fn
     }
 }
 

@@ -5,7 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle, required};
+use crate::expand::{
+    attribute_impl, composite, entity, fields, index, item_version, key, lifecycle, required,
+};
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
@@ -85,20 +87,32 @@ fn model_impl(
     let entity_check = entity::check(container);
     // Decoding from attributes given one by one is the same pass as `from_item`'s (its loop takes
     // any iterator of names and values). A model with an entity type checks the whole item first, so
-    // it keeps the trait's default (collect, then `from_item`).
-    let from_attributes = match container.attrs.entity {
-        Some(_) => TokenStream::new(),
-        None => quote! {
+    // it keeps the trait's default (collect, then `from_item`); one with an item version keeps what
+    // an older item's upcast needs as it goes.
+    let read_attributes = match &container.attrs.item_version {
+        Some(version) => {
+            let attribute = item_version::attribute_name(container);
+            fields::read_item_at(&container.fields, Some((&attribute, version.value)))
+        }
+        None => read.clone(),
+    };
+    let from_attributes = match container.attrs.entity.is_some() {
+        true => TokenStream::new(),
+        false => quote! {
             fn from_attributes(
                 attributes: &mut dyn ::core::iter::Iterator<Item = (::dynomodel::__private::Cow<'_, str>, ::dynomodel::AttributeValue)>,
             ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let __item = attributes;
-                #read
+                #read_attributes
             }
         },
     };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let version_write = item_version::write(container);
+    let version_consts = item_version::consts(container);
+    let version_check = item_version::check(container);
+    let upcast_fn = item_version::upcast_fn(container);
     let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
@@ -139,12 +153,14 @@ fn model_impl(
             ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
                 #write
                 #entity_write
+                #version_write
                 ::core::result::Result::Ok(())
             }
 
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let mut __item = item;
                 #entity_check
+                #version_check
                 #read
             }
 
@@ -157,7 +173,10 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #version_consts
         }
+
+        #upcast_fn
     }
 }
 

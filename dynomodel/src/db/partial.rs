@@ -105,7 +105,21 @@ impl<M: Model> Partial<M> {
     /// let p = Partial::<User>::new([("id".to_owned(), AttributeValue::S("u1".into()))].into());
     /// assert_eq!(p.into_model().unwrap_err().to_string(), "attribute `name`: expected a string, found nothing (the attribute is missing)");
     /// ```
+    ///
+    /// A model with an [item version](Model::ITEM_VERSION) above 1 needs the version attribute
+    /// among them: without it, an item of the model's version whose projection left it out could
+    /// not be told from an older item (which has none), and would be upcast as one. So its absence
+    /// is a conversion error at the attribute rather than a guess.
     pub fn into_model(self) -> Result<M> {
+        if M::ITEM_VERSION.is_some_and(|version| version > 1)
+            && !self.item.contains_key(M::ITEM_VERSION_ATTRIBUTE)
+        {
+            return Err(ConversionError::missing(
+                "the item version (decoding a partial item whole needs it to upcast it right)",
+            )
+            .at(M::ITEM_VERSION_ATTRIBUTE)
+            .into());
+        }
         Ok(M::from_item(self.item)?)
     }
 }
