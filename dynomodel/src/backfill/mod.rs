@@ -22,7 +22,7 @@
 //!     #[dynomodel(default = "free")] tier: String,
 //! }
 //!
-//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
 //! let db = Db::memory();
 //! db.create_schema::<UserV1>().await?;
 //! for i in 0..10 {
@@ -220,7 +220,9 @@ impl<'a, M: Model> Backfill<'a, M> {
         self
     }
 
-    /// Paces and backs off on `clock` (the system's by default; a [`SimulatedClock`] in tests).
+    /// Paces and backs off on `clock`: by default the system's, which sleeps on tokio's timer (the
+    /// runtime needs it enabled when the run has a budget or meets throttling); a
+    /// [`SimulatedClock`] in tests.
     pub fn clock(mut self, clock: impl BackfillClock + 'static) -> Self {
         self.clock = Arc::new(clock);
         self
