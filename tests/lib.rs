@@ -33,6 +33,8 @@ mod guide {
     mod capacity_and_streams {}
     #[doc = include_str!("../docs/guide/single-table.md")]
     mod single_table {}
+    #[doc = include_str!("../docs/guide/evolution.md")]
+    mod evolution {}
     #[doc = include_str!("../docs/guide/testing.md")]
     mod testing {}
     #[doc = include_str!("../docs/guide/server.md")]

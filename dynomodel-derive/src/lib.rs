@@ -39,7 +39,8 @@ use crate::ir::{Container, Derive};
         index,
         global_index,
         local_index,
-        composite
+        composite,
+        upcast
     )
 )]
 pub fn derive_model(input: TokenStream) -> TokenStream {

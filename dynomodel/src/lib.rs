@@ -133,6 +133,7 @@ pub use model::{
     Field, FollowingPart, Index, IntoKey, LeadingParts, Model, PrimaryKey, Projected,
     RequiredAttribute, Timestamp, DEFAULT_ENTITY_ATTRIBUTE,
 };
+pub use model::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
 pub use query::{
     Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
 };
@@ -159,4 +160,5 @@ pub mod __private {
     pub use crate::model::{
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
     };
+    pub use crate::model::{item_version_in, write_item_version};
 }

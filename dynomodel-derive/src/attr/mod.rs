@@ -17,6 +17,7 @@ pub(crate) mod composite;
 pub(crate) mod datetime;
 pub(crate) mod enums;
 pub(crate) mod index;
+pub(crate) mod item_version;
 pub(crate) mod table;
 
 pub(crate) use index::{IndexAttr, ProjectionKind};
@@ -86,6 +87,12 @@ pub(crate) struct ContainerAttrs {
     pub entity_attribute: Option<Spanned<String>>,
     /// `datetime = "millis"`: the width of the `DateTime<Utc>` fields without one of their own.
     pub datetime: Option<Spanned<datetime::Width>>,
+    /// `item_version = 3`: the item schema version written on every write.
+    pub item_version: Option<Spanned<u32>>,
+    /// `item_version_attribute = "_v"`: the attribute holding it.
+    pub item_version_attribute: Option<Spanned<String>>,
+    /// `#[upcast(...)]`, in declaration order.
+    pub upcasts: Vec<item_version::UpcastAttr>,
 }
 
 /// The options on a field.
@@ -172,6 +179,10 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
             out.composites.extend(composite::parse(attr, errors));
             continue;
         }
+        if attr.path().is_ident("upcast") {
+            out.upcasts.extend(item_version::upcast(attr, errors));
+            continue;
+        }
         if attr.path().is_ident("index") {
             errors.at(
                 attr.path().span(),
@@ -231,13 +242,20 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
                 if let Some(value) = datetime::width(&meta, errors)? {
                     set_once(&mut out.datetime, value, span, "datetime", errors);
                 }
+            } else if meta.path.is_ident("item_version") {
+                let value = item_version::version(&meta)?;
+                set_once(&mut out.item_version, value, span, "item_version", errors);
+            } else if meta.path.is_ident("item_version_attribute") {
+                let lit: LitStr = meta.value()?.parse()?;
+                let value = Spanned { value: lit.value(), span: lit.span() };
+                set_once(&mut out.item_version_attribute, value, span, "item_version_attribute", errors);
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or \
-                         `datetime`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute`, \
+                         `datetime`, `item_version` or `item_version_attribute`",
                         option_name(&meta)
                     ),
                 );

@@ -14,6 +14,7 @@ mod entity;
 pub(crate) mod enums;
 mod escape;
 mod index;
+mod item_version;
 mod tags;
 mod timestamps;
 mod ttl;
@@ -40,6 +41,7 @@ pub(crate) fn check(container: &Container<'_>, errors: &mut Errors) {
     datetime::fields(&container.fields, errors);
     composite::check(container, errors);
     entity::check(container, errors);
+    item_version::check(container, errors);
 }
 
 /// A model needs a partition key.

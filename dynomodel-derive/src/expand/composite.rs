@@ -11,8 +11,8 @@ use syn::ext::IdentExt as _;
 
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
-    attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
-    required,
+    attribute_impl, composite_index, composite_projection, entity, fields, item_version, lifecycle,
+    model, required,
 };
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
@@ -353,6 +353,8 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let version_write = item_version::write(container);
+    let version_consts = item_version::consts(container);
     let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
@@ -394,6 +396,7 @@ fn model_impl(
                 #(#composite_writes)*
                 #write
                 #entity_write
+                #version_write
                 ::core::result::Result::Ok(())
             }
 
@@ -411,6 +414,7 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #version_consts
         }
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod entity;
 pub(crate) mod enums;
 mod fields;
 mod index;
+pub(crate) mod item_version;
 mod key;
 mod lifecycle;
 mod model;

@@ -5,7 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle, required};
+use crate::expand::{
+    attribute_impl, composite, entity, fields, index, item_version, key, lifecycle, required,
+};
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
@@ -84,11 +86,12 @@ fn model_impl(
     let lifecycle = lifecycle::items(container);
     let entity_check = entity::check(container);
     // Decoding from attributes given one by one is the same pass as `from_item`'s (its loop takes
-    // any iterator of names and values). A model with an entity type checks the whole item first, so
-    // it keeps the trait's default (collect, then `from_item`).
-    let from_attributes = match container.attrs.entity {
-        Some(_) => TokenStream::new(),
-        None => quote! {
+    // any iterator of names and values). A model with an entity type or an item version checks the
+    // whole item first, so it keeps the trait's default (collect, then `from_item`).
+    let whole_item = container.attrs.entity.is_some() || container.attrs.item_version.is_some();
+    let from_attributes = match whole_item {
+        true => TokenStream::new(),
+        false => quote! {
             fn from_attributes(
                 attributes: &mut dyn ::core::iter::Iterator<Item = (::dynomodel::__private::Cow<'_, str>, ::dynomodel::AttributeValue)>,
             ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
@@ -99,6 +102,8 @@ fn model_impl(
     };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let version_write = item_version::write(container);
+    let version_consts = item_version::consts(container);
     let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
@@ -139,6 +144,7 @@ fn model_impl(
             ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
                 #write
                 #entity_write
+                #version_write
                 ::core::result::Result::Ok(())
             }
 
@@ -157,6 +163,7 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #version_consts
         }
     }
 }

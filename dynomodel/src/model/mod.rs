@@ -13,6 +13,7 @@ mod composite;
 mod entity;
 mod index;
 mod into_key;
+mod item_version;
 mod required;
 mod timestamp;
 mod union;
@@ -27,6 +28,10 @@ pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE}
 pub(crate) use index::IndexInfo;
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
+pub use item_version::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
+#[doc(hidden)]
+pub use item_version::{item_version_in, write_item_version};
+pub(crate) use item_version::{item_version_attribute, item_version_value};
 pub use required::RequiredAttribute;
 pub use timestamp::Timestamp;
 pub use union::schema_union;
@@ -844,6 +849,17 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// The attribute holding the entity type (`entity_attribute = "..."`, by default
     /// [`DEFAULT_ENTITY_ATTRIBUTE`], `_et`).
     const ENTITY_ATTRIBUTE: &'static str = DEFAULT_ENTITY_ATTRIBUTE;
+
+    /// The item version of `#[dynomodel(item_version = N)]`: the version of the item's schema
+    /// this model writes into [`Model::ITEM_VERSION_ATTRIBUTE`] on every write (put, save, update,
+    /// batch, transaction, `sync`), and reads older items from through its upcasts (see
+    /// [item versions](Model#item-versions-and-upcasting-item_version)). `None` without the option:
+    /// nothing is written or checked.
+    const ITEM_VERSION: Option<u32> = None;
+
+    /// The attribute holding the item version (`item_version_attribute = "..."`, by default
+    /// [`DEFAULT_ITEM_VERSION_ATTRIBUTE`], `_v`). An item without it counts as version 1.
+    const ITEM_VERSION_ATTRIBUTE: &'static str = DEFAULT_ITEM_VERSION_ATTRIBUTE;
 
     /// How the hash key attribute is written from [`Model::Hash`]: `{}` for a field (the default),
     /// the composite's text with `{}` for each part otherwise (`USER#{}` for `pk = ("USER",

@@ -569,6 +569,17 @@ impl<'a, M: Model> UpdateItem<'a, M> {
             }
             None => update,
         };
+        // Every write stores the model's item version; the existence check makes sure the item
+        // was at it already (see `existence`), so this changes nothing but an upsert's new item.
+        let update = match M::ITEM_VERSION {
+            Some(item_version) => {
+                let path: Path<M, u32> = Path::from_elements(vec![PathElement::Name(
+                    M::ITEM_VERSION_ATTRIBUTE.to_owned(),
+                )]);
+                update.set(path, item_version)
+            }
+            None => update,
+        };
         let version = self.versioning.expected::<M>(None)?;
         if self.upsert {
             upsert::check::<M>(&update, &self.db.table_name::<M>(), &key)?;
