@@ -160,5 +160,7 @@ pub mod __private {
     pub use crate::model::{
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
     };
-    pub use crate::model::{item_version_in, write_item_version};
+    pub use crate::model::{
+        item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+    };
 }

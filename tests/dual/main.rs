@@ -31,6 +31,7 @@ mod expression_limits;
 mod expressions_invalid;
 mod faults;
 mod indexes;
+mod item_versions;
 mod items;
 mod key_roles;
 mod key_types;

@@ -101,7 +101,10 @@ pub(crate) fn upcast(attr: &Attribute, errors: &mut Errors) -> Option<UpcastAttr
     match (from, step) {
         (Some(from), Some(step)) => Some(UpcastAttr { from, step, span }),
         (None, _) => {
-            errors.at(span, "an upcast names the version it reads: `#[upcast(from = 1, item = upgrade_v1)]`");
+            errors.at(
+                span,
+                "an upcast names the version it reads: `#[upcast(from = 1, item = upgrade_v1)]`",
+            );
             None
         }
         (_, None) => {

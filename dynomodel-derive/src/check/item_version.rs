@@ -101,7 +101,10 @@ fn chain(container: &Container<'_>, version: u32, errors: &mut Errors) {
     for upcast in upcasts {
         let from = &upcast.from;
         if from.value == 0 {
-            errors.at(from.span, "item versions start at 1: there is no version 0 to upcast");
+            errors.at(
+                from.span,
+                "item versions start at 1: there is no version 0 to upcast",
+            );
         } else if from.value >= version {
             errors.at(
                 from.span,
@@ -113,7 +116,10 @@ fn chain(container: &Container<'_>, version: u32, errors: &mut Errors) {
         } else if seen.contains(&from.value) {
             errors.at(
                 from.span,
-                format!("duplicate upcast from version {}: each version is read one way", from.value),
+                format!(
+                    "duplicate upcast from version {}: each version is read one way",
+                    from.value
+                ),
             );
         } else {
             seen.push(from.value);

@@ -355,6 +355,8 @@ fn model_impl(
     let entity_consts = entity::consts(container);
     let version_write = item_version::write(container);
     let version_consts = item_version::consts(container);
+    let version_check = item_version::check(container);
+    let upcast_fn = item_version::upcast_fn(container);
     let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
@@ -403,6 +405,7 @@ fn model_impl(
             fn from_item(item: ::dynomodel::Item) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let mut __item = item;
                 #entity_check
+                #version_check
                 #(#splits)*
                 ::core::result::Result::Ok(Self { #(#part_inits,)* #(#plain_inits,)* })
             }
@@ -416,6 +419,8 @@ fn model_impl(
             #entity_consts
             #version_consts
         }
+
+        #upcast_fn
     }
 }
 

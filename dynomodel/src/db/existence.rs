@@ -12,17 +12,41 @@ use crate::db::names::{model_name, ItemName};
 use crate::db::write::key_exists;
 use crate::error::{Error, ExistenceCheck, ItemNotFound};
 use crate::expression::Condition;
-use crate::model::Model;
+use crate::model::item_version_attribute;
+use crate::model::{item_version_value, Model};
 use crate::value::{AttributeValue, Item};
 
 /// The kind of request that makes the check, as errors name it.
 const KIND: &str = "Update";
 
 /// The condition an update makes on the stored item: `None` for an upsert of a plain model.
+///
+/// A model with an [item version](Model::ITEM_VERSION) updates only an item at its version
+/// (`<attribute> = :version`; for version 1 also an item without the attribute): an update names
+/// some attributes only, so on an older item it would leave the others in the old shape under the
+/// new version (read wrongly, never upcast), or the new ones under the old version (upcast from a
+/// shape the upcast does not expect). The older item is refused as not this model's, like another
+/// entity's; reading it (which upcasts) and writing it whole, or a backfill, brings it up.
 pub(crate) fn condition<M: Model>(upsert: bool) -> Option<Condition<M>> {
     let same_entity = M::ENTITY_TYPE
         .map(|entity| attribute::<M>(M::ENTITY_ATTRIBUTE).eq(AttributeValue::S(entity.to_owned())));
-    match (upsert, same_entity) {
+    let same_version = M::ITEM_VERSION.map(|version| {
+        let at_version =
+            attribute::<M>(M::ITEM_VERSION_ATTRIBUTE).eq(item_version_attribute(version));
+        match version {
+            1 => attribute::<M>(M::ITEM_VERSION_ATTRIBUTE).not_exists() | at_version,
+            _ => at_version,
+        }
+    });
+    let same = match (same_entity, same_version) {
+        (Some(entity), Some(version)) => Some(entity & version),
+        (entity, version) => entity.or(version),
+    };
+    match (upsert, same) {
+        // Version 1 holds on a missing item (no attribute): the key must exist too.
+        (false, Some(same)) if M::ENTITY_TYPE.is_none() && M::ITEM_VERSION == Some(1) => {
+            Some(key_exists::<M>(true) & same)
+        }
         (false, Some(same)) => Some(same),
         (false, None) => Some(key_exists::<M>(true)),
         (true, Some(same)) => Some(key_exists::<M>(false) | same),
@@ -48,6 +72,7 @@ pub(crate) fn created_nothing<M: Model>(table: &str, key: Item) -> Error {
         table: table.to_owned(),
         key,
         stored_entity: None,
+        stored_item_version: None,
         item: None,
     }))
 }
@@ -57,6 +82,8 @@ pub(crate) fn created_nothing<M: Model>(table: &str, key: Item) -> Error {
 pub(crate) struct ExistenceGuard {
     /// The entity attribute and type of a single-table model.
     pub(crate) entity: Option<(&'static str, &'static str)>,
+    /// The item version attribute and version of a model with one.
+    pub(crate) item_version: Option<(&'static str, u32)>,
     /// Whether a missing item is allowed (the check then only refuses another entity's item).
     pub(crate) upsert: bool,
     /// Whether the request had conditions besides this check, which could have failed instead.
@@ -69,8 +96,10 @@ impl ExistenceGuard {
     /// The guard of `M`'s check (`None` when [`condition`] makes none).
     pub(crate) fn of<M: Model>(upsert: bool, others: bool, asked_item: bool) -> Option<Self> {
         let entity = M::ENTITY_TYPE.map(|entity| (M::ENTITY_ATTRIBUTE, entity));
-        (!upsert || entity.is_some()).then_some(ExistenceGuard {
+        let item_version = M::ITEM_VERSION.map(|version| (M::ITEM_VERSION_ATTRIBUTE, version));
+        (!upsert || entity.is_some() || item_version.is_some()).then_some(ExistenceGuard {
             entity,
+            item_version,
             upsert,
             others,
             asked_item,
@@ -94,9 +123,20 @@ impl ExistenceGuard {
             (None, _) if self.asked_item => (!self.upsert, None),
             (None, _) => (!self.others, None),
         };
+        // An item of this entity at another item version fails the check too.
+        let stored_item_version = match (item, self.item_version) {
+            (Some(item), Some((attribute, own))) if !failed => {
+                let stored = item
+                    .get(attribute)
+                    .map_or(Some(1), |v| item_version_value(v).ok());
+                (stored != Some(own)).then_some(stored.unwrap_or(0))
+            }
+            _ => None,
+        };
         ExistenceCheck {
-            failed,
+            failed: failed || stored_item_version.is_some(),
             stored_entity,
+            stored_item_version,
         }
     }
 
@@ -122,6 +162,7 @@ impl ExistenceGuard {
             table: table.to_owned(),
             key: key.clone(),
             stored_entity: check.stored_entity,
+            stored_item_version: check.stored_item_version,
             item,
         }))
     }
@@ -129,6 +170,18 @@ impl ExistenceGuard {
     /// What a failed check found, for the message.
     fn found(&self, item: Option<&Item>, check: &ExistenceCheck) -> String {
         let attribute = self.entity.map_or("", |(attribute, _)| attribute);
+        if let (Some(stored), Some((attribute, own))) =
+            (check.stored_item_version, self.item_version)
+        {
+            let stored = match stored {
+                0 => format!("an item whose `{attribute}` is no item version"),
+                _ => format!("an item of item version {stored}"),
+            };
+            return format!(
+                "the key holds {stored}, not the model's {own}: an update would mix two versions' \
+                 attributes; read it (which upcasts it) and put it whole, or backfill"
+            );
+        }
         let instead = match (item, &check.stored_entity) {
             (Some(_), Some(entity)) => format!("the key holds an item of entity type {entity:?}"),
             (Some(_), None) => {

@@ -52,6 +52,10 @@ pub struct ItemNotFound {
     /// The entity type of the item stored under the key, when it is another model's (a
     /// single-table design) and the failure brought the item back.
     pub stored_entity: Option<String>,
+    /// The item version of the item stored under the key, when it is this model's item at another
+    /// version than the model's ([`Model::ITEM_VERSION`](crate::Model::ITEM_VERSION)): an update
+    /// changes only items at the model's version. `0` when the stored attribute is no version.
+    pub stored_item_version: Option<u32>,
     /// The item stored under the key, when there is one (another entity's item, or one without an
     /// entity type) and the request asked for it (the default; see
     /// [`UpdateItem::item_on_failure`](crate::UpdateItem::item_on_failure)).
@@ -69,4 +73,7 @@ pub struct ExistenceCheck {
     /// The entity type of the item found under the key instead, when the check failed on another
     /// entity's item that the cancellation brought back.
     pub stored_entity: Option<String>,
+    /// The item version of the item found under the key instead, when the check failed on this
+    /// model's item at another item version (`0`: the attribute holds no version).
+    pub stored_item_version: Option<u32>,
 }

@@ -82,3 +82,35 @@ pub fn write_item_version(
 ) {
     item.insert(attribute.to_owned(), item_version_attribute(version));
 }
+
+/// The error of an item whose version the model cannot read: newer than the model's (written by
+/// newer code), or older than its oldest upcast (no path to the model). Reads of the mapper
+/// report it as [`Error::ItemDecode`](crate::Error::ItemDecode), naming the table and the key.
+#[doc(hidden)]
+pub fn unreadable_item_version(
+    attribute: &str,
+    found: u32,
+    lowest: u32,
+    version: u32,
+) -> ConversionError {
+    let expected = match lowest == version {
+        true => format!("item version {version} (the model's; it declares no upcast)"),
+        false => {
+            format!("an item version from {lowest} to {version} (the model's, and its upcasts')")
+        }
+    };
+    let found = match found > version {
+        true => format!("item version {found}, newer than the model"),
+        false => format!("item version {found}, which no upcast reads"),
+    };
+    ConversionError::new(expected, found).at(attribute)
+}
+
+/// An upcast step's error, saying which step failed (its location is the step's own).
+#[doc(hidden)]
+pub fn upcast_failed(error: ConversionError, from: u32, to: u32) -> ConversionError {
+    ConversionError {
+        expected: format!("{} (upcasting item version {from} to {to})", error.expected),
+        ..error
+    }
+}

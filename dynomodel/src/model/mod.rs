@@ -28,10 +28,12 @@ pub use entity::{entity_of, Collection, CollectionKey, DEFAULT_ENTITY_ATTRIBUTE}
 pub(crate) use index::IndexInfo;
 pub use index::{Index, Projected};
 pub use into_key::IntoKey;
-pub use item_version::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
-#[doc(hidden)]
-pub use item_version::{item_version_in, write_item_version};
 pub(crate) use item_version::{item_version_attribute, item_version_value};
+#[doc(hidden)]
+pub use item_version::{
+    item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+};
+pub use item_version::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
 pub use required::RequiredAttribute;
 pub use timestamp::Timestamp;
 pub use union::schema_union;

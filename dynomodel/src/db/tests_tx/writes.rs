@@ -238,7 +238,8 @@ async fn cancellation_reasons_name_their_actions_and_decode_their_items() {
         second.existence,
         Some(ExistenceCheck {
             failed: false,
-            stored_entity: None
+            stored_entity: None,
+            stored_item_version: None,
         })
     );
     assert_eq!(first.existence, None, "a put makes no existence check");
