@@ -138,11 +138,19 @@ impl StopHandle {
     }
 }
 
-/// A backfill of model `M`'s items, built by [`Db::backfill`]; `.await` runs it (see
-/// [the module](crate::backfill)).
-#[must_use = "a backfill does nothing until awaited"]
-pub struct Backfill<'a, M> {
-    db: &'a Db,
+/// How a backfill runs, whatever its model: what [`Backfill`]'s methods set, and what
+/// [`ApplyOptions::backfills`](crate::migrate::ApplyOptions::backfills) runs a plan's data steps
+/// with. The default: one segment, 1 MB pages, no budget, no checkpoint, no progress callback, the
+/// system's clock, 10 retries.
+///
+/// ```
+/// use dynomodel::backfill::BackfillOptions;
+///
+/// let options = BackfillOptions::default().segments(4).write_budget(100.0);
+/// # let _ = options;
+/// ```
+#[derive(Clone)]
+pub struct BackfillOptions {
     segments: u32,
     page_size: Option<u32>,
     write_budget: Option<f64>,
@@ -152,15 +160,11 @@ pub struct Backfill<'a, M> {
     stop: Option<StopHandle>,
     clock: Arc<dyn BackfillClock>,
     max_retries: u32,
-    model: PhantomData<fn() -> M>,
 }
 
-impl Db {
-    /// A backfill of `M`'s table: rewrites every item that is behind what `M` writes (see
-    /// [`crate::backfill`]). One segment, no budget, no checkpoint until set.
-    pub fn backfill<M: Model>(&self) -> Backfill<'_, M> {
-        Backfill {
-            db: self,
+impl Default for BackfillOptions {
+    fn default() -> Self {
+        BackfillOptions {
             segments: 1,
             page_size: None,
             write_budget: None,
@@ -170,68 +174,125 @@ impl Db {
             stop: None,
             clock: Arc::new(SystemClock::new()),
             max_retries: 10,
+        }
+    }
+}
+
+impl std::fmt::Debug for BackfillOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BackfillOptions")
+            .field("segments", &self.segments)
+            .field("page_size", &self.page_size)
+            .field("write_budget", &self.write_budget)
+            .field("checkpoint", &self.checkpoint)
+            .field("on_progress", &self.on_progress.is_some())
+            .field("dry_run", &self.dry_run)
+            .field("stop", &self.stop)
+            .field("clock", &self.clock)
+            .field("max_retries", &self.max_retries)
+            .finish()
+    }
+}
+
+/// The setters [`BackfillOptions`] and [`Backfill`] share.
+macro_rules! setters {
+    ($($field:ident)?) => {
+        /// Scans in `n` parallel segments (1 to 1,000,000), run concurrently. A run resuming from a
+        /// checkpoint keeps the checkpoint's number.
+        pub fn segments(mut self, n: u32) -> Self {
+            self$(.$field)?.segments = n;
+            self
+        }
+
+        /// Reads at most `n` items per page (DynamoDB's `Limit`; without it, 1 MB pages): the
+        /// checkpoint is saved after each page.
+        pub fn page_size(mut self, n: u32) -> Self {
+            self$(.$field)?.page_size = Some(n);
+            self
+        }
+
+        /// Writes at most `units_per_second` write capacity units per second, all segments
+        /// together.
+        pub fn write_budget(mut self, units_per_second: f64) -> Self {
+            self$(.$field)?.write_budget = Some(units_per_second);
+            self
+        }
+
+        /// Keeps the run's position in `store`, and resumes from what it holds.
+        pub fn checkpoint(mut self, store: impl CheckpointStore + 'static) -> Self {
+            self$(.$field)?.checkpoint = Some(Arc::new(store));
+            self
+        }
+
+        /// Calls `report` after each item with the running counts.
+        pub fn on_progress(
+            mut self,
+            report: impl Fn(&BackfillProgress) + Send + Sync + 'static,
+        ) -> Self {
+            self$(.$field)?.on_progress = Some(Arc::new(report));
+            self
+        }
+
+        /// Judges every item, writes nothing, and counts what a run would rewrite.
+        pub fn dry_run(mut self) -> Self {
+            self$(.$field)?.dry_run = true;
+            self
+        }
+
+        /// Stops the run when `handle` is stopped.
+        pub fn stop_handle(mut self, handle: &StopHandle) -> Self {
+            self$(.$field)?.stop = Some(handle.clone());
+            self
+        }
+
+        /// Paces and backs off on `clock`: by default the system's, which sleeps on tokio's timer
+        /// (the runtime needs it enabled when the run has a budget or meets throttling); a
+        /// [`SimulatedClock`] in tests.
+        pub fn clock(mut self, clock: impl BackfillClock + 'static) -> Self {
+            self$(.$field)?.clock = Arc::new(clock);
+            self
+        }
+
+        /// Retries a throttled (or failed-in-transit) request up to `n` times (10 by default)
+        /// before the run stops with the error.
+        pub fn max_retries(mut self, n: u32) -> Self {
+            self$(.$field)?.max_retries = n.max(1);
+            self
+        }
+    };
+}
+
+impl BackfillOptions {
+    setters!();
+}
+
+/// A backfill of model `M`'s items, built by [`Db::backfill`]; `.await` runs it (see
+/// [the module](crate::backfill)).
+#[must_use = "a backfill does nothing until awaited"]
+pub struct Backfill<'a, M> {
+    db: &'a Db,
+    options: BackfillOptions,
+    model: PhantomData<fn() -> M>,
+}
+
+impl Db {
+    /// A backfill of `M`'s table: rewrites every item that is behind what `M` writes (see
+    /// [`crate::backfill`]). One segment, no budget, no checkpoint until set.
+    pub fn backfill<M: Model>(&self) -> Backfill<'_, M> {
+        Backfill {
+            db: self,
+            options: BackfillOptions::default(),
             model: PhantomData,
         }
     }
 }
 
 impl<'a, M: Model> Backfill<'a, M> {
-    /// Scans in `n` parallel segments (1 to 1,000,000), run concurrently. A run resuming from a
-    /// checkpoint keeps the checkpoint's number.
-    pub fn segments(mut self, n: u32) -> Self {
-        self.segments = n;
-        self
-    }
+    setters!(options);
 
-    /// Reads at most `n` items per page (DynamoDB's `Limit`; without it, 1 MB pages): the
-    /// checkpoint is saved after each page.
-    pub fn page_size(mut self, n: u32) -> Self {
-        self.page_size = Some(n);
-        self
-    }
-
-    /// Writes at most `units_per_second` write capacity units per second, all segments together.
-    pub fn write_budget(mut self, units_per_second: f64) -> Self {
-        self.write_budget = Some(units_per_second);
-        self
-    }
-
-    /// Keeps the run's position in `store`, and resumes from what it holds.
-    pub fn checkpoint(mut self, store: impl CheckpointStore + 'static) -> Self {
-        self.checkpoint = Some(Arc::new(store));
-        self
-    }
-
-    /// Calls `report` after each item with the running counts.
-    pub fn on_progress(mut self, report: impl Fn(&BackfillProgress) + Send + Sync + 'static) -> Self {
-        self.on_progress = Some(Arc::new(report));
-        self
-    }
-
-    /// Judges every item, writes nothing, and counts what a run would rewrite.
-    pub fn dry_run(mut self) -> Self {
-        self.dry_run = true;
-        self
-    }
-
-    /// Stops the run when `handle` is stopped.
-    pub fn stop_handle(mut self, handle: &StopHandle) -> Self {
-        self.stop = Some(handle.clone());
-        self
-    }
-
-    /// Paces and backs off on `clock`: by default the system's, which sleeps on tokio's timer (the
-    /// runtime needs it enabled when the run has a budget or meets throttling); a
-    /// [`SimulatedClock`] in tests.
-    pub fn clock(mut self, clock: impl BackfillClock + 'static) -> Self {
-        self.clock = Arc::new(clock);
-        self
-    }
-
-    /// Retries a throttled (or failed-in-transit) request up to `n` times (10 by default) before
-    /// the run stops with the error.
-    pub fn max_retries(mut self, n: u32) -> Self {
-        self.max_retries = n.max(1);
+    /// Every option at once (replacing those set before).
+    pub fn options(mut self, options: BackfillOptions) -> Self {
+        self.options = options;
         self
     }
 }
@@ -241,6 +302,11 @@ impl<'a, M: Model> IntoFuture for Backfill<'a, M> {
     type IntoFuture = DbFuture<'a, BackfillReport>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(run::run(self))
+        Box::pin(run::run(self.db, self.options, PhantomData::<M>))
     }
+}
+
+/// Runs `M`'s backfill with `options`: what a plan's data step holds for its model.
+pub(crate) fn run_for<M: Model>(db: &Db, options: BackfillOptions) -> DbFuture<'_, BackfillReport> {
+    Box::pin(run::run(db, options, PhantomData::<M>))
 }

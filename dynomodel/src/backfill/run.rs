@@ -13,7 +13,7 @@ use super::clock::BackfillClock;
 use super::error::BackfillError;
 use super::item::{needs, Needs};
 use super::report::{BackfillFailure, BackfillProgress, BackfillReport, MAX_FAILURES_KEPT};
-use super::{Backfill, ProgressCallback};
+use super::{BackfillOptions, ProgressCallback};
 use crate::backend::{ConsumedCapacity, GetItemInput, ReturnConsumedCapacity, ScanInput};
 use crate::db::decode::TableKey;
 use crate::db::Db;
@@ -51,8 +51,11 @@ enum SegmentEnd {
     Stopped,
 }
 
-pub(crate) async fn run<M: Model>(options: Backfill<'_, M>) -> Result<BackfillReport> {
-    let db = options.db;
+pub(crate) async fn run<M: Model>(
+    db: &Db,
+    options: BackfillOptions,
+    _model: std::marker::PhantomData<M>,
+) -> Result<BackfillReport> {
     let table = db.table_name::<M>();
     if !(1..=1_000_000).contains(&options.segments) {
         return Err(Error::validation(format!(
@@ -143,6 +146,12 @@ pub(crate) async fn run<M: Model>(options: Backfill<'_, M>) -> Result<BackfillRe
     if report.complete {
         if let Some(store) = &run.store {
             store.clear().await?;
+        }
+        // Every item is now at the model's item version: plans stop listing the backfill.
+        if let (Some(version), false, 0) =
+            (M::ITEM_VERSION, options.dry_run, report.progress.failed)
+        {
+            crate::migrate::record_item_version(db, &report.table, version).await?;
         }
     }
     Ok(report)

@@ -11,6 +11,7 @@ use crate::backend::{
     TimeToLiveSpecification, UntagResourceInput, UpdateGlobalSecondaryIndexAction,
     UpdateTableInput, UpdateTimeToLiveInput,
 };
+use crate::backfill::BackfillOptions;
 use crate::db::{Calls, Db};
 use crate::error::{Error, Result};
 use crate::migrate::error::{MigrationError, MigrationErrorKind};
@@ -67,6 +68,7 @@ pub struct ApplyOptions {
     poll_interval: Duration,
     allow_index_drops: bool,
     progress: Option<ProgressFn>,
+    backfills: Option<BackfillOptions>,
 }
 
 impl Default for ApplyOptions {
@@ -78,6 +80,7 @@ impl Default for ApplyOptions {
             poll_interval: Duration::from_secs(2),
             allow_index_drops: false,
             progress: None,
+            backfills: None,
         }
     }
 }
@@ -89,6 +92,7 @@ impl fmt::Debug for ApplyOptions {
             .field("poll_interval", &self.poll_interval)
             .field("allow_index_drops", &self.allow_index_drops)
             .field("progress", &self.progress.is_some())
+            .field("backfills", &self.backfills)
             .finish()
     }
 }
@@ -111,6 +115,16 @@ impl ApplyOptions {
     /// anything is sent: a dropped index breaks every query on it, so it takes an explicit yes.
     pub fn allow_index_drops(mut self) -> Self {
         self.allow_index_drops = true;
+        self
+    }
+
+    /// Runs the plan's [data steps](Plan::data_steps) after its schema steps, each a backfill with
+    /// `options` (a checkpoint store serves one table: give none, or plan one table at a time).
+    /// A backfill that fails an item or does not finish stops the run with its
+    /// [`Error::Backfill`](crate::Error::Backfill). Without it, apply runs no data step (the dry
+    /// run lists them).
+    pub fn backfills(mut self, options: BackfillOptions) -> Self {
+        self.backfills = Some(options);
         self
     }
 
@@ -169,6 +183,12 @@ impl Plan {
                 wait_ready(backend, &step.table, &options).await?;
             }
             options.report(Progress::Done { index, total, step });
+        }
+        if let Some(backfill) = &options.backfills {
+            for data in &self.data {
+                wait_ready(backend, &data.table, &options).await?;
+                data.run(db, backfill.clone()).await?.into_result().map(drop)?;
+            }
         }
         Ok(())
     }

@@ -4,6 +4,7 @@
 //! planned at once ([`Db::plan_all`](crate::Db::plan_all)).
 
 use crate::backend::CreateTableInput;
+use crate::migrate::data::ItemsDefinition;
 use crate::model::Model;
 
 /// The table a model declares: its schema and its time-to-live attribute, with the table name as the
@@ -26,6 +27,8 @@ pub struct Definition {
     pub schema: CreateTableInput,
     /// The attribute DynamoDB's time to live reads, if any.
     pub ttl_attribute: Option<String>,
+    /// What the model (each member, for a collection) knows of its items: the plan's data steps.
+    pub(crate) items: Vec<ItemsDefinition>,
 }
 
 impl Definition {
@@ -34,6 +37,7 @@ impl Definition {
         Definition {
             schema: M::schema(),
             ttl_attribute: M::TTL_ATTRIBUTE.map(str::to_owned),
+            items: vec![ItemsDefinition::of::<M>()],
         }
     }
 

@@ -13,6 +13,7 @@ use crate::backend::{
     KeySchemaElement, Projection, ProvisionedThroughput, ScalarAttributeType, StreamViewType,
     TableClass, TableStatus, Tag, TimeToLiveStatus,
 };
+use crate::migrate::data::ITEM_VERSION_TAG;
 use crate::migrate::definition::Definition;
 use crate::migrate::live::LiveTable;
 use crate::migrate::step::{Action, Blocker, Keys, ShowProjection, Step};
@@ -437,7 +438,9 @@ fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
         .collect();
     let remove: Vec<String> = have
         .keys()
-        .filter(|key| !want.contains_key(*key) && !key.starts_with("aws:"))
+        .filter(|key| {
+            !want.contains_key(*key) && !key.starts_with("aws:") && **key != ITEM_VERSION_TAG
+        })
         .map(|key| (*key).to_owned())
         .collect();
     let resource_arn = live.table.table_arn.clone();

@@ -54,6 +54,7 @@
 //! DescribeTable), with a timeout and progress reports ([`ApplyOptions`]).
 
 mod apply;
+mod data;
 mod definition;
 mod diff;
 mod error;
@@ -64,6 +65,8 @@ mod step;
 mod tests;
 
 pub use apply::{ApplyOptions, Progress};
+pub use data::{DataReason, DataStep, ITEM_VERSION_TAG};
+pub(crate) use data::record_item_version;
 pub use definition::Definition;
 pub use error::{MigrationError, MigrationErrorKind};
 pub use live::LiveTable;

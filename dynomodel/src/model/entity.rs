@@ -88,6 +88,10 @@ pub trait Collection: Sized + Send + 'static {
         Ok(crate::migrate::Definition {
             schema,
             ttl_attribute: ttl.map(|(_, attribute)| attribute.clone()),
+            items: members
+                .iter()
+                .flat_map(|(_, definition)| definition.items.iter().cloned())
+                .collect(),
         })
     }
 }
