@@ -15,6 +15,7 @@ use dynomodel::{AttributeValue, Item, Number};
 use dynomodel_tests::{dual_test, Dual, Target};
 
 mod backfill;
+mod backfill_plans;
 mod backups;
 mod batch;
 mod capacity;

@@ -151,7 +151,8 @@ pub(crate) async fn run<M: Model>(
         if let (Some(version), false, 0) =
             (M::ITEM_VERSION, options.dry_run, report.progress.failed)
         {
-            crate::migrate::record_item_version(db, &report.table, version).await?;
+            let model = crate::db::names::model_name::<M>();
+            crate::migrate::record_item_version(db, &report.table, model, version).await?;
         }
     }
     Ok(report)

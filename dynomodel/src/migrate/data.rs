@@ -16,13 +16,40 @@ use crate::backend::{Tag, TagResourceInput};
 use crate::backfill::{BackfillOptions, BackfillReport};
 use crate::db::{Db, DbFuture};
 use crate::error::Result;
+use crate::migrate::definition::Definition;
 use crate::migrate::live::{self, LiveTable};
 use crate::migrate::step::{Action, Step};
 use crate::model::Model;
 
-/// The tag where a complete backfill of a model with an item version records that version: the
-/// version every item of the table is at. Plans leave it alone when they compare tags.
-pub const ITEM_VERSION_TAG: &str = "dynomodel:item-version";
+/// The prefix of the tag (`dynomodel:item-version:<Model>`) where a model with an item version
+/// records the version every one of its items in the table is at: set when a plan creates the
+/// table (no item is older) and by each complete backfill. Plans leave `dynomodel:` tags alone
+/// when they compare tags.
+pub const ITEM_VERSION_TAG: &str = "dynomodel:item-version:";
+
+/// The tag key of `model`'s item version.
+fn version_tag(model: &str) -> String {
+    format!("{ITEM_VERSION_TAG}{model}")
+}
+
+/// Adds the item-version tag of each versioned model of `definition` to the plan's creation of
+/// its table, if the plan creates it: a new table holds no older item. (Amazon DynamoDB Local
+/// accepts and ignores the tags of CreateTable.)
+pub(crate) fn tag_creation(definition: &Definition, steps: &mut [Step]) {
+    for step in steps.iter_mut() {
+        if let Action::CreateTable(input) = &mut step.action {
+            if input.table_name == definition.schema.table_name {
+                for items in &definition.items {
+                    if let Some(version) = items.item_version {
+                        input
+                            .tags
+                            .push(Tag::new(version_tag(items.model), version.to_string()));
+                    }
+                }
+            }
+        }
+    }
+}
 
 /// Runs one model's backfill (the model is fixed when the definition is made).
 type Runner = for<'a> fn(&'a Db, BackfillOptions) -> DbFuture<'a, BackfillReport>;
@@ -203,11 +230,9 @@ pub(crate) fn data_step(
             Some(tags) => {
                 let recorded = tags
                     .iter()
-                    .find(|t| t.key == ITEM_VERSION_TAG)
+                    .find(|t| t.key == version_tag(items.model))
                     .and_then(|t| t.value.parse::<u32>().ok());
-                // A table with no items has none behind.
-                let behind = recorded.is_none_or(|v| v < model);
-                if behind && (recorded.is_some() || live.table.item_count > 0) {
+                if recorded.is_none_or(|v| v < model) {
                     reasons.push(DataReason::ItemVersion { recorded, model });
                 }
             }
@@ -227,7 +252,12 @@ pub(crate) fn data_step(
 
 /// Records on `table` that all its items are at item `version` (after a complete backfill). An
 /// endpoint without tagging records nothing (its plans say so).
-pub(crate) async fn record_item_version(db: &Db, table: &str, version: u32) -> Result<()> {
+pub(crate) async fn record_item_version(
+    db: &Db,
+    table: &str,
+    model: &str,
+    version: u32,
+) -> Result<()> {
     let Some(description) = live::describe(&db.calls, table).await? else {
         return Ok(());
     };
@@ -235,7 +265,7 @@ pub(crate) async fn record_item_version(db: &Db, table: &str, version: u32) -> R
         .calls
         .tag_resource(TagResourceInput {
             resource_arn: description.table_arn,
-            tags: vec![Tag::new(ITEM_VERSION_TAG, version.to_string())],
+            tags: vec![Tag::new(version_tag(model), version.to_string())],
         })
         .await
     {

@@ -13,7 +13,6 @@ use crate::backend::{
     KeySchemaElement, Projection, ProvisionedThroughput, ScalarAttributeType, StreamViewType,
     TableClass, TableStatus, Tag, TimeToLiveStatus,
 };
-use crate::migrate::data::ITEM_VERSION_TAG;
 use crate::migrate::definition::Definition;
 use crate::migrate::live::LiveTable;
 use crate::migrate::step::{Action, Blocker, Keys, ShowProjection, Step};
@@ -409,7 +408,12 @@ fn ttl_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
     }
 }
 
-/// Tags are the model's, except the `aws:` ones AWS assigns, which are never touched.
+/// The prefix of the tags the mapper keeps on a table itself (the item versions of
+/// [`ITEM_VERSION_TAG`](crate::migrate::ITEM_VERSION_TAG)): never removed by a plan.
+const DYNOMODEL_TAGS: &str = "dynomodel:";
+
+/// Tags are the model's, except the `aws:` ones AWS assigns and the mapper's own
+/// (`dynomodel:`), which are never touched.
 fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
     let table = definition.schema.table_name.as_str();
     let Some(live_tags) = &live.tags else {
@@ -439,7 +443,7 @@ fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
     let remove: Vec<String> = have
         .keys()
         .filter(|key| {
-            !want.contains_key(*key) && !key.starts_with("aws:") && **key != ITEM_VERSION_TAG
+            !want.contains_key(*key) && !key.starts_with("aws:") && !key.starts_with(DYNOMODEL_TAGS)
         })
         .map(|key| (*key).to_owned())
         .collect();

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::db::Db;
 use crate::error::Result;
-use crate::migrate::data::{data_step, DataStep};
+use crate::migrate::data::{data_step, tag_creation, DataStep};
 use crate::migrate::definition::Definition;
 use crate::migrate::diff::{diff, TableDiff};
 use crate::migrate::live;
@@ -75,7 +75,9 @@ impl Plan {
             return Ok(None);
         }
         let mut plan = Plan::default();
-        plan.push(diff(&definition, None));
+        let mut schema = diff(&definition, None);
+        tag_creation(&definition, &mut schema.steps);
+        plan.push(schema);
         Ok(Some(plan))
     }
 
@@ -108,7 +110,8 @@ impl Plan {
                 continue;
             }
             let live = live::fetch(&db.calls, &table).await?;
-            let schema = diff(first, live.as_ref());
+            let mut schema = diff(first, live.as_ref());
+            tag_creation(first, &mut schema.steps);
             for items in &first.items {
                 let step = data_step(&table, items, live.as_ref(), &schema.steps, &mut plan.notes);
                 plan.data.extend(step);
