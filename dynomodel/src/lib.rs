@@ -108,8 +108,8 @@ pub use aws::AwsBackend;
 // The request and response shapes stay in `backend`; the root names the few a mapper user meets: the
 // trait `Db::new` takes, what `Consumed`/`Meter` hand back per table, what a change record's
 // `operation()` and an index's `projection()` answer, and the type a custom key attribute declares.
-pub use backfill::{Backfill, BackfillOptions, BackfillProgress, BackfillReport};
 pub use backend::{Backend, ConsumedCapacity, OperationType, ProjectionType, ScalarAttributeType};
+pub use backfill::{Backfill, BackfillOptions, BackfillProgress, BackfillReport};
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,

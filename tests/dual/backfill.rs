@@ -67,69 +67,83 @@ async fn free_members(db: &Db) -> usize {
         .len()
 }
 
-dual_test!(backfill_rewrites_what_is_behind_and_names_what_does_not_decode, |t| {
-    let db = t.namespaced_db();
-    v1_members(&t, &db, 12).await;
-    let table = db.table_name::<Member>();
-    // One item no model can read: its city is a number.
-    t.backend()
-        .put_item(dynomodel::backend::PutItemInput {
-            table_name: table.clone(),
-            item: [
-                ("id".to_owned(), AttributeValue::S("bad".into())),
-                ("city".to_owned(), AttributeValue::N(Number::from(7))),
-            ]
-            .into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    assert_eq!(free_members(&db).await, 0);
+dual_test!(
+    backfill_rewrites_what_is_behind_and_names_what_does_not_decode,
+    |t| {
+        let db = t.namespaced_db();
+        v1_members(&t, &db, 12).await;
+        let table = db.table_name::<Member>();
+        // One item no model can read: its city is a number.
+        t.backend()
+            .put_item(dynomodel::backend::PutItemInput {
+                table_name: table.clone(),
+                item: [
+                    ("id".to_owned(), AttributeValue::S("bad".into())),
+                    ("city".to_owned(), AttributeValue::N(Number::from(7))),
+                ]
+                .into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert_eq!(free_members(&db).await, 0);
 
-    // The dry run counts, names the bad item, and writes nothing.
-    let dry = db.backfill::<Member>().dry_run().await.unwrap();
-    assert!(dry.dry_run && dry.complete);
-    assert_eq!(
-        (dry.progress.scanned, dry.progress.rewritten, dry.progress.failed),
-        (13, 12, 1)
-    );
-    assert_eq!(free_members(&db).await, 0);
+        // The dry run counts, names the bad item, and writes nothing.
+        let dry = db.backfill::<Member>().dry_run().await.unwrap();
+        assert!(dry.dry_run && dry.complete);
+        assert_eq!(
+            (
+                dry.progress.scanned,
+                dry.progress.rewritten,
+                dry.progress.failed
+            ),
+            (13, 12, 1)
+        );
+        assert_eq!(free_members(&db).await, 0);
 
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let progress = seen.clone();
-    let report = db
-        .backfill::<Member>()
-        .segments(3)
-        .on_progress(move |p| progress.lock().unwrap().push(*p))
-        .await
-        .unwrap();
-    assert!(report.complete && !report.stopped && !report.resumed);
-    assert_eq!(report.progress.rewritten, 12);
-    assert_eq!(report.progress.failed, 1);
-    assert_eq!(report.failures.len(), 1);
-    assert_eq!(
-        report.failures[0].key,
-        Item::from([("id".to_owned(), AttributeValue::S("bad".into()))])
-    );
-    assert!(
-        matches!(&report.failures[0].error, Error::ItemDecode(d) if d.error.to_string().contains("city")),
-        "{:?}",
-        report.failures[0].error
-    );
-    assert!(report.progress.write_units >= 12.0, "{:?}", report.progress);
-    // The callback saw every item.
-    assert_eq!(seen.lock().unwrap().last().unwrap().scanned, 13);
-    let err = report.clone().into_result().unwrap_err();
-    assert_eq!(err.code(), "BackfillError");
-    assert!(err.to_string().contains("could not rewrite 1 item"), "{err}");
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let progress = seen.clone();
+        let report = db
+            .backfill::<Member>()
+            .segments(3)
+            .on_progress(move |p| progress.lock().unwrap().push(*p))
+            .await
+            .unwrap();
+        assert!(report.complete && !report.stopped && !report.resumed);
+        assert_eq!(report.progress.rewritten, 12);
+        assert_eq!(report.progress.failed, 1);
+        assert_eq!(report.failures.len(), 1);
+        assert_eq!(
+            report.failures[0].key,
+            Item::from([("id".to_owned(), AttributeValue::S("bad".into()))])
+        );
+        assert!(
+            matches!(&report.failures[0].error, Error::ItemDecode(d) if d.error.to_string().contains("city")),
+            "{:?}",
+            report.failures[0].error
+        );
+        assert!(report.progress.write_units >= 12.0, "{:?}", report.progress);
+        // The callback saw every item.
+        assert_eq!(seen.lock().unwrap().last().unwrap().scanned, 13);
+        let err = report.clone().into_result().unwrap_err();
+        assert_eq!(err.code(), "BackfillError");
+        assert!(
+            err.to_string().contains("could not rewrite 1 item"),
+            "{err}"
+        );
 
-    assert_eq!(free_members(&db).await, 12);
-    let again = db.backfill::<Member>().await.unwrap();
-    assert_eq!(
-        (again.progress.rewritten, again.progress.unchanged, again.progress.failed),
-        (0, 12, 1)
-    );
-});
+        assert_eq!(free_members(&db).await, 12);
+        let again = db.backfill::<Member>().await.unwrap();
+        assert_eq!(
+            (
+                again.progress.rewritten,
+                again.progress.unchanged,
+                again.progress.failed
+            ),
+            (0, 12, 1)
+        );
+    }
+);
 
 /// A backend that, before the first rewrite of `key`, lets another writer change that item (or
 /// delete it): a deterministic lost race.
@@ -216,7 +230,10 @@ dual_test!(backfill_loses_no_concurrent_update, |t| {
         .backfill::<Member>()
         .await
         .unwrap();
-    assert_eq!((report.progress.vanished, report.progress.rewritten), (1, 2));
+    assert_eq!(
+        (report.progress.vanished, report.progress.rewritten),
+        (1, 2)
+    );
     assert_eq!(db2.get::<Member>("m001").await.unwrap(), None);
 
     // A real concurrent writer, changing cities while the backfill runs: no change is lost.
@@ -237,9 +254,17 @@ dual_test!(backfill_loses_no_concurrent_update, |t| {
     writer.await.unwrap();
     assert_eq!(report.progress.failed, 0);
     for i in 0..30 {
-        let m = db3.get::<Member>(format!("m{i:03}")).await.unwrap().unwrap();
+        let m = db3
+            .get::<Member>(format!("m{i:03}"))
+            .await
+            .unwrap()
+            .unwrap();
         let city = if i % 3 == 0 { "Nantes" } else { "Paris" };
-        assert_eq!((m.city.as_str(), m.tier.as_str()), (city, "free"), "m{i:03}");
+        assert_eq!(
+            (m.city.as_str(), m.tier.as_str()),
+            (city, "free"),
+            "m{i:03}"
+        );
     }
 });
 
@@ -267,7 +292,10 @@ dual_test!(backfill_resumes_after_an_injected_failure, |t| {
     let Error::Backfill(stopped) = &err else {
         panic!("{err:?}")
     };
-    assert_eq!(stopped.cause.as_ref().unwrap().code(), "InternalServerError");
+    assert_eq!(
+        stopped.cause.as_ref().unwrap().code(),
+        "InternalServerError"
+    );
     let first = stopped.report.as_ref().unwrap();
     assert_eq!(first.progress.rewritten, 5);
     assert!(first.stopped && !first.complete);
@@ -282,7 +310,10 @@ dual_test!(backfill_resumes_after_an_injected_failure, |t| {
         .await
         .unwrap();
     assert!(second.resumed && second.complete);
-    assert_eq!((second.progress.scanned, second.progress.rewritten), (15, 15));
+    assert_eq!(
+        (second.progress.scanned, second.progress.rewritten),
+        (15, 15)
+    );
     assert!(!path.exists(), "a finished run clears its checkpoint");
     assert_eq!(free_members(&db).await, 20);
 });

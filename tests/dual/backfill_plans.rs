@@ -61,7 +61,10 @@ fn split_name(mut item: Item) -> Result<Item, ConversionError> {
     let (first, last) = name.split_once(' ').unwrap_or((&name, ""));
     item.insert("first".into(), AttributeValue::S(first.into()));
     item.insert("last".into(), AttributeValue::S(last.into()));
-    item.insert("tags".into(), AttributeValue::L(vec![AttributeValue::S("old".into())]));
+    item.insert(
+        "tags".into(),
+        AttributeValue::L(vec![AttributeValue::S("old".into())]),
+    );
     Ok(item)
 }
 
@@ -78,40 +81,50 @@ async fn accounts(t: &Dual, db: &Db, n: usize) {
     }
 }
 
-dual_test!(plans_list_the_backfill_a_new_index_on_a_default_needs, |t| {
-    let db = t.namespaced_db();
-    accounts(&t, &db, 7).await;
-    let table = db.table_name::<AccountV2>();
+dual_test!(
+    plans_list_the_backfill_a_new_index_on_a_default_needs,
+    |t| {
+        let db = t.namespaced_db();
+        accounts(&t, &db, 7).await;
+        let table = db.table_name::<AccountV2>();
 
-    let plan = db.plan::<AccountV2>().await.unwrap();
-    assert_eq!(plan.steps().len(), 1, "{plan}");
-    let [data] = plan.data_steps() else {
-        panic!("{plan}")
-    };
-    assert_eq!(data.table, table);
-    assert_eq!(
-        data.reasons,
-        [DataReason::IndexKeys {
-            index: "by-plan".into(),
-            attributes: vec!["plan".into()]
-        }]
-    );
-    assert_eq!(data.items_to_scan, 7);
-    let text = plan.to_string();
-    assert!(
+        let plan = db.plan::<AccountV2>().await.unwrap();
+        assert_eq!(plan.steps().len(), 1, "{plan}");
+        let [data] = plan.data_steps() else {
+            panic!("{plan}")
+        };
+        assert_eq!(data.table, table);
+        assert_eq!(
+            data.reasons,
+            [DataReason::IndexKeys {
+                index: "by-plan".into(),
+                attributes: vec!["plan".into()]
+            }]
+        );
+        assert_eq!(data.items_to_scan, 7);
+        let text = plan.to_string();
+        assert!(
         text.contains(&format!(
             "+ backfill {table} (AccountV2): index by-plan is keyed on plan that older items may lack; about 7 items to scan"
         )),
         "{text}"
     );
 
-    plan.apply_with(&db, ApplyOptions::default().backfills(BackfillOptions::default().segments(2)))
+        plan.apply_with(
+            &db,
+            ApplyOptions::default().backfills(BackfillOptions::default().segments(2)),
+        )
         .await
         .unwrap();
-    let basic = db.query_index(AccountV2::by_plan(), "basic").all().await.unwrap();
-    assert_eq!(basic.len(), 7);
-    assert!(db.plan::<AccountV2>().await.unwrap().is_empty());
-});
+        let basic = db
+            .query_index(AccountV2::by_plan(), "basic")
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(basic.len(), 7);
+        assert!(db.plan::<AccountV2>().await.unwrap().is_empty());
+    }
+);
 
 dual_test!(plans_list_the_backfill_of_an_item_version_moved_on, |t| {
     let db = t.namespaced_db();
@@ -120,7 +133,12 @@ dual_test!(plans_list_the_backfill_of_an_item_version_moved_on, |t| {
     // Without opting in, apply runs the schema steps only.
     let plan = db.plan::<Account>().await.unwrap();
     plan.apply(&db).await.unwrap();
-    assert!(db.query_index(Account::by_plan(), "basic").all().await.unwrap().is_empty());
+    assert!(db
+        .query_index(Account::by_plan(), "basic")
+        .all()
+        .await
+        .unwrap()
+        .is_empty());
     // Reads upcast already.
     let a1 = db.get::<Account>("a01").await.unwrap().unwrap();
     assert_eq!((a1.first.as_str(), a1.last.as_str()), ("Ada", "L1"));
@@ -131,7 +149,9 @@ dual_test!(plans_list_the_backfill_of_an_item_version_moved_on, |t| {
         // version its items are at: the plan says it cannot tell, and lists no data step.
         assert!(plan.data_steps().is_empty(), "{plan}");
         assert!(
-            plan.notes().iter().any(|n| n.contains("cannot tell whether items older than version 3 remain")),
+            plan.notes()
+                .iter()
+                .any(|n| n.contains("cannot tell whether items older than version 3 remain")),
             "{plan}"
         );
     } else {
@@ -172,7 +192,14 @@ dual_test!(plans_list_the_backfill_of_an_item_version_moved_on, |t| {
     assert_eq!(raw["plan"], AttributeValue::S("basic".into()));
     // The old attribute no version declares is left alone.
     assert_eq!(raw["name"], AttributeValue::S("Ada L1".into()));
-    assert_eq!(db.query_index(Account::by_plan(), "basic").all().await.unwrap().len(), 5);
+    assert_eq!(
+        db.query_index(Account::by_plan(), "basic")
+            .all()
+            .await
+            .unwrap()
+            .len(),
+        5
+    );
     // A second run finds nothing behind, and the condition compared lists and strings alike.
     let again = db.backfill::<Account>().await.unwrap();
     assert_eq!((again.progress.unchanged, again.progress.rewritten), (5, 0));

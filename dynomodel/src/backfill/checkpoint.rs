@@ -101,7 +101,14 @@ impl Checkpoint {
                 Value::String(s) if s == "done" => Ok(SegmentPosition::Done),
                 Value::Object(key) => key
                     .iter()
-                    .map(|(name, value)| Ok((name.clone(), key_value_from_json(value).ok_or_else(|| bad(&format!("key attribute `{name}` is not S, N or B")))?)))
+                    .map(|(name, value)| {
+                        Ok((
+                            name.clone(),
+                            key_value_from_json(value).ok_or_else(|| {
+                                bad(&format!("key attribute `{name}` is not S, N or B"))
+                            })?,
+                        ))
+                    })
                     .collect::<Result<Item>>()
                     .map(SegmentPosition::After),
                 other => Err(bad(&format!("segment position {other}"))),

@@ -149,7 +149,9 @@ pub(crate) fn needs<M: Model>(table: &str, stored: &Item) -> Result<Needs> {
             .iter()
             .map(|(name, value)| name.len() + crate::value::attribute_size(value))
             .sum::<usize>();
-    let estimate = (after.max(item_size(stored)) as f64 / 1024.0).ceil().max(1.0);
+    let estimate = (after.max(item_size(stored)) as f64 / 1024.0)
+        .ceil()
+        .max(1.0);
 
     Ok(Needs::Rewrite {
         input: Box::new(UpdateItemInput {

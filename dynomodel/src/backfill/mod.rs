@@ -91,8 +91,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use checkpoint::{
-    Checkpoint, CheckpointStore, FileCheckpoint, MemoryCheckpoint, SegmentPosition,
-    TableCheckpoint,
+    Checkpoint, CheckpointStore, FileCheckpoint, MemoryCheckpoint, SegmentPosition, TableCheckpoint,
 };
 pub use clock::{BackfillClock, SimulatedClock, SystemClock};
 pub use error::BackfillError;

@@ -92,7 +92,10 @@ impl BackfillReport {
                 self.table, self.progress.failed
             )
         } else {
-            format!("the backfill of `{}` was stopped before its end", self.table)
+            format!(
+                "the backfill of `{}` was stopped before its end",
+                self.table
+            )
         };
         Err(super::error::BackfillError::with_report(message, self))
     }

@@ -187,7 +187,10 @@ impl Plan {
         if let Some(backfill) = &options.backfills {
             for data in &self.data {
                 wait_ready(backend, &data.table, &options).await?;
-                data.run(db, backfill.clone()).await?.into_result().map(drop)?;
+                data.run(db, backfill.clone())
+                    .await?
+                    .into_result()
+                    .map(drop)?;
             }
         }
         Ok(())

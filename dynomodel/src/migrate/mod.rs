@@ -65,8 +65,8 @@ mod step;
 mod tests;
 
 pub use apply::{ApplyOptions, Progress};
-pub use data::{DataReason, DataStep, ITEM_VERSION_TAG};
 pub(crate) use data::record_item_version;
+pub use data::{DataReason, DataStep, ITEM_VERSION_TAG};
 pub use definition::Definition;
 pub use error::{MigrationError, MigrationErrorKind};
 pub use live::LiveTable;
