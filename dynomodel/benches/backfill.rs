@@ -89,6 +89,9 @@ async fn main() {
             report.elapsed.as_secs_f64(),
             (rate / budget - 1.0) * 100.0
         );
-        assert!((rate / budget - 1.0).abs() <= 0.10, "the budget is off by more than 10 %");
+        assert!(
+            (rate / budget - 1.0).abs() <= 0.10,
+            "the budget is off by more than 10 %"
+        );
     }
 }

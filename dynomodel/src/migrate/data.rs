@@ -37,14 +37,14 @@ fn version_tag(model: &str) -> String {
 /// accepts and ignores the tags of CreateTable.)
 pub(crate) fn tag_creation(definition: &Definition, steps: &mut [Step]) {
     for step in steps.iter_mut() {
-        if let Action::CreateTable(input) = &mut step.action {
-            if input.table_name == definition.schema.table_name {
-                for items in &definition.items {
-                    if let Some(version) = items.item_version {
-                        input
-                            .tags
-                            .push(Tag::new(version_tag(items.model), version.to_string()));
-                    }
+        if let Action::CreateTable(input) = &mut step.action
+            && input.table_name == definition.schema.table_name
+        {
+            for items in &definition.items {
+                if let Some(version) = items.item_version {
+                    input
+                        .tags
+                        .push(Tag::new(version_tag(items.model), version.to_string()));
                 }
             }
         }

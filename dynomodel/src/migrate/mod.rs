@@ -45,6 +45,12 @@
 //! | time to live | enable, disable, or disable then enable another attribute: Amazon DynamoDB allows one change per hour, so that enable fails until the hour has passed; plan again then |
 //! | tags | tag what is missing or has another value, untag what the model does not have |
 //!
+//! After the schema steps come the *data steps* ([`DataStep`], [`Plan::data_steps`]): the backfill
+//! the items need when a new global index is keyed on attributes older items may lack, or when the
+//! model's item version is newer than the one recorded on the table. The dry run lists them with an
+//! estimate (the table's `ItemCount`); [`Plan::apply_with`] runs them only with
+//! [`ApplyOptions::backfills`] (see [`crate::backfill`]).
+//!
 //! Blocking differences (a plan holding one is never applied, see [`Plan::blockers`]): the table's
 //! key schema or a key attribute's type, and any local index added, removed or changed; DynamoDB
 //! fixes them at CreateTable, so the remedy is a new table. Where an endpoint lacks an operation
