@@ -126,6 +126,7 @@ pub use db::{
     Db, DbFuture, Delete, DeleteKey, Get, GetCollection, GetPartial, Partial, Put, ReadTransaction,
     Reads, Save, Slot, Transaction, UpdateItem,
 };
+pub use db::{GetVersioned, Versioned};
 pub use dynomodel_derive::{Attribute, Collection, Document, Model};
 pub use error::{
     CancellationCode, CancellationReason, ConversionError, Error, ExistenceCheck, ItemAction,
@@ -167,6 +168,7 @@ pub mod __private {
         check_entity, opt_str_eq, same_hash, str_eq, unknown_entity, write_entity, SameHash,
     };
     pub use crate::model::{
-        item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+        item_version_in, item_version_of, unreadable_item_version, upcast_failed,
+        write_item_version,
     };
 }

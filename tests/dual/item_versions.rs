@@ -194,6 +194,38 @@ dual_test!(item_versions_upcast_on_every_read, |t| {
         assert_eq!(reads.get(slot).unwrap().as_ref(), Some(p));
     }
 
+    // Reads that ask tell the version each item was written with.
+    let versions = |read: Vec<dynomodel::Versioned<Person>>| {
+        let mut read: Vec<(u32, Person)> = read
+            .into_iter()
+            .map(|v| (v.item_version, v.value))
+            .collect();
+        read.sort_by(|x, y| x.1.id.cmp(&y.1.id));
+        read
+    };
+    let expected_versions: Vec<(u32, Person)> =
+        [1, 2, 3].into_iter().zip(expected.clone()).collect();
+    assert_eq!(
+        versions(db.scan::<Person>().versioned().all().await.unwrap()),
+        expected_versions
+    );
+    for (version, p) in &expected_versions {
+        let got = db
+            .get::<Person>(p.id.as_str())
+            .versioned()
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((got.item_version, &got.value), (*version, p));
+        let got = db
+            .query::<Person>(p.id.as_str())
+            .versioned()
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(versions(got), [(*version, p.clone())]);
+    }
+
     // The change stream's images are upcast too: the three inserts, in the order written.
     let mut changes = db
         .changes::<Person>()
@@ -355,4 +387,89 @@ dual_test!(item_versions_unreadable_items_are_named, |t| {
     };
     assert_eq!(decode.error.path, "_v");
     assert_eq!(decode.error.found, "S");
+});
+
+/// A global index keyed by a composite of two fields, at item version 2.
+#[derive(Model, Debug, Clone, PartialEq)]
+#[dynomodel(table = "orders", item_version = 2)]
+#[composite(pk = ("USER", userid), hash_key)]
+#[composite(sk = ("ORDER", id), range_key)]
+#[composite(gpk = ("STATUS", status, day))]
+#[global_index(all("by-status", hash = gpk, range = sk))]
+struct Order {
+    userid: String,
+    id: u32,
+    status: String,
+    day: u32,
+    total: u64,
+}
+
+fn order(id: u32, status: &str, day: u32) -> Order {
+    Order {
+        userid: "u1".into(),
+        id,
+        status: status.into(),
+        day,
+        total: 10,
+    }
+}
+
+async fn by_status(db: &Db, status: &str, day: u32) -> Vec<u32> {
+    let mut ids: Vec<u32> = db
+        .query_index(Order::by_status(), (status, day))
+        .all()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|o| o.id)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+dual_test!(item_versions_derived_attributes_follow_every_write, |t| {
+    let db = t.namespaced_db();
+    t.register_table(&db.table_name::<Order>());
+    db.create_schema::<Order>().await.unwrap();
+    // Written by a put, a transaction, a batch and a save: each stores the index key of its parts.
+    db.put(&order(1, "open", 1)).await.unwrap();
+    db.transact().put(&order(2, "open", 1)).await.unwrap();
+    db.batch_write().put(&order(3, "open", 1)).await.unwrap();
+    let mut fourth = order(4, "open", 2);
+    db.save(&mut fourth).await.unwrap();
+    assert_eq!(by_status(&db, "open", 1).await, [1, 2, 3]);
+    assert_eq!(by_status(&db, "open", 2).await, [4]);
+
+    // A change of one part rewrites the whole index key, by every write path.
+    let mut shipped = order(1, "shipped", 1);
+    db.put(&shipped).await.unwrap();
+    db.transact().put(&order(2, "shipped", 1)).await.unwrap();
+    db.batch_write().put(&order(3, "open", 3)).await.unwrap();
+    // sync writes the composite whose part changed, whole (the parts have no attributes of their own).
+    let before = db.get::<Order>(("u1", 4_u32)).await.unwrap().unwrap();
+    let mut after = before.clone();
+    after.status = "shipped".into();
+    assert!(db.sync(&before, &after).await.unwrap());
+    // And a save.
+    shipped.day = 2;
+    db.save(&mut shipped).await.unwrap();
+    assert_eq!(by_status(&db, "open", 1).await, Vec::<u32>::new());
+    assert_eq!(by_status(&db, "shipped", 1).await, [2]);
+    assert_eq!(by_status(&db, "shipped", 2).await, [1, 4]);
+    assert_eq!(by_status(&db, "open", 3).await, [3]);
+    // Every read agrees with the index: the parts are read from the composite itself.
+    let stored = db.get::<Order>(("u1", 4_u32)).await.unwrap().unwrap();
+    assert_eq!((stored.status.as_str(), stored.day), ("shipped", 2));
+
+    // An update of other fields leaves the composite as it is, and cannot name a part (see the
+    // trybuild case `composite_part_update`); a sync that moves a key part is refused.
+    db.update::<Order>(("u1", 4_u32))
+        .set(Order::total(), 99)
+        .await
+        .unwrap();
+    assert_eq!(by_status(&db, "shipped", 2).await, [1, 4]);
+    let mut moved = stored.clone();
+    moved.id = 40;
+    let err = db.sync(&stored, &moved).await.unwrap_err();
+    assert!(matches!(err, Error::Validation { .. }), "{err:?}");
 });

@@ -259,9 +259,20 @@ pub(super) fn write_item<'f, 'a: 'f>(
 pub(super) fn read_item<'f, 'a: 'f>(
     fields: impl IntoIterator<Item = &'f Field<'a>>,
 ) -> TokenStream {
+    read_item_at(fields, None)
+}
+
+/// [`read_item`] of a model with an item version, `(attribute, version)`: the same one pass, which
+/// also keeps the version attribute and the attributes no field stores (none, for an item at the
+/// model's version: nothing is allocated), so that an item of another version is put back together
+/// whole and handed to `__dynomodel_upcast`.
+pub(super) fn read_item_at<'f, 'a: 'f>(
+    fields: impl IntoIterator<Item = &'f Field<'a>>,
+    item_version: Option<(&str, u32)>,
+) -> TokenStream {
     let fields: Vec<&Field<'_>> = fields.into_iter().collect();
     let stored: Vec<&Field<'_>> = fields.iter().copied().filter(|f| f.stored()).collect();
-    if stored.is_empty() {
+    if stored.is_empty() && item_version.is_none() {
         let inits = read_inits(fields);
         return quote!(::core::result::Result::Ok(Self { #(#inits,)* }));
     }
@@ -302,10 +313,44 @@ pub(super) fn read_item<'f, 'a: 'f>(
     });
     // Collected before `quote!` uses them: `inits` counts the slots as it goes.
     let inits: Vec<TokenStream> = inits.collect();
+    let Some((attribute, version)) = item_version else {
+        return quote!({
+            #(#declare)*
+            for (__name, __value) in __item {
+                #(#fill)*
+            }
+            ::core::result::Result::Ok(Self { #(#inits,)* })
+        });
+    };
+    let put_back = stored.iter().enumerate().map(|(i, field)| {
+        let slot = slot(i);
+        let name = &field.name;
+        quote! {
+            if let ::core::option::Option::Some(__value) = #slot {
+                __whole.insert(::dynomodel::__private::String::from(#name), __value);
+            }
+        }
+    });
     quote!({
         #(#declare)*
+        let mut __dynomodel_version: ::core::option::Option<::dynomodel::AttributeValue> = ::core::option::Option::None;
+        let mut __dynomodel_rest = ::dynomodel::Item::new();
         for (__name, __value) in __item {
             #(#fill)*
+            if __name == #attribute {
+                __dynomodel_version = ::core::option::Option::Some(__value);
+                continue;
+            }
+            __dynomodel_rest.insert(::dynomodel::__private::String::from(__name), __value);
+        }
+        let __found = ::dynomodel::__private::item_version_of(__dynomodel_version.as_ref(), #attribute)?;
+        if __found != #version {
+            let mut __whole = __dynomodel_rest;
+            if let ::core::option::Option::Some(__value) = __dynomodel_version {
+                __whole.insert(::dynomodel::__private::String::from(#attribute), __value);
+            }
+            #(#put_back)*
+            return __dynomodel_upcast(__found, __whole);
         }
         ::core::result::Result::Ok(Self { #(#inits,)* })
     })

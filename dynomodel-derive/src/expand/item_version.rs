@@ -114,7 +114,11 @@ pub(crate) fn upcast_fn(container: &Container<'_>) -> TokenStream {
         // Into the model, from the last step's struct (this one's when it is the last).
         let last_path = model_steps.last().map_or(*path, |(_, last)| *last);
         let span = last_path.span();
-        let last = quote_spanned!(span=> <#model as ::core::convert::From<#last_path>>::from(__value));
+        // Spanned at the path, so that a missing `From` is reported at `model = Type`.
+        let last = quote_spanned! {span=> {
+            let __value: #model = ::core::convert::From::from(__value);
+            __value
+        }};
         quote! {
             #from => {
                 #decode

@@ -86,17 +86,24 @@ fn model_impl(
     let lifecycle = lifecycle::items(container);
     let entity_check = entity::check(container);
     // Decoding from attributes given one by one is the same pass as `from_item`'s (its loop takes
-    // any iterator of names and values). A model with an entity type or an item version checks the
-    // whole item first, so it keeps the trait's default (collect, then `from_item`).
-    let whole_item = container.attrs.entity.is_some() || container.attrs.item_version.is_some();
-    let from_attributes = match whole_item {
+    // any iterator of names and values). A model with an entity type checks the whole item first, so
+    // it keeps the trait's default (collect, then `from_item`); one with an item version keeps what
+    // an older item's upcast needs as it goes.
+    let read_attributes = match &container.attrs.item_version {
+        Some(version) => {
+            let attribute = item_version::attribute_name(container);
+            fields::read_item_at(&container.fields, Some((&attribute, version.value)))
+        }
+        None => read.clone(),
+    };
+    let from_attributes = match container.attrs.entity.is_some() {
         true => TokenStream::new(),
         false => quote! {
             fn from_attributes(
                 attributes: &mut dyn ::core::iter::Iterator<Item = (::dynomodel::__private::Cow<'_, str>, ::dynomodel::AttributeValue)>,
             ) -> ::core::result::Result<Self, ::dynomodel::ConversionError> {
                 let __item = attributes;
-                #read
+                #read_attributes
             }
         },
     };

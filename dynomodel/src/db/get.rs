@@ -34,7 +34,7 @@ use crate::value::AttributeValue;
 /// ```
 #[must_use = "a get does nothing until awaited"]
 pub struct Get<'a, M: Model> {
-    db: &'a Db,
+    pub(crate) db: &'a Db,
     key: M::Key,
     consistent: bool,
 }
@@ -103,7 +103,7 @@ impl<'a, M: Model> Get<'a, M> {
     }
 
     /// The error of the item read, which does not decode: it names the key asked for (the item's).
-    fn decode_error(&self, error: ConversionError) -> Error {
+    pub(crate) fn decode_error(&self, error: ConversionError) -> Error {
         let key = self.key.to_key_item().unwrap_or_default();
         ItemDecode::error(model_name::<M>(), &self.db.table_name::<M>(), key, error)
     }

@@ -42,6 +42,7 @@ mod tests_write;
 mod transact;
 mod update;
 mod version;
+mod versioned;
 mod whole;
 mod write;
 
@@ -69,6 +70,7 @@ pub use put::Put;
 pub use save::Save;
 pub use transact::{ReadTransaction, Reads, Slot, Transaction};
 pub use update::UpdateItem;
+pub use versioned::{GetVersioned, Versioned};
 
 /// The future of a request finisher such as [`UpdateItem::returning_new`]: boxed, `Send`, borrowing
 /// the [`Db`] (and the item, for writes of one) for `'a`.

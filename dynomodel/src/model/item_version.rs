@@ -50,7 +50,16 @@ pub fn stored_item_version<M: Model>(item: &Item) -> Result<Option<u32>, Convers
 /// The item version stored in `item`'s `attribute` (1 when it is missing).
 #[doc(hidden)]
 pub fn item_version_in(item: &Item, attribute: &str) -> Result<u32, ConversionError> {
-    match item.get(attribute) {
+    item_version_of(item.get(attribute), attribute)
+}
+
+/// The item version of an item whose version attribute holds `value` (1 when it has none).
+#[doc(hidden)]
+pub fn item_version_of(
+    value: Option<&AttributeValue>,
+    attribute: &str,
+) -> Result<u32, ConversionError> {
+    match value {
         None => Ok(1),
         Some(value) => item_version_value(value).map_err(|e| e.at(attribute)),
     }

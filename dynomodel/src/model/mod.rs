@@ -31,7 +31,7 @@ pub use into_key::IntoKey;
 pub(crate) use item_version::{item_version_attribute, item_version_value};
 #[doc(hidden)]
 pub use item_version::{
-    item_version_in, unreadable_item_version, upcast_failed, write_item_version,
+    item_version_in, item_version_of, unreadable_item_version, upcast_failed, write_item_version,
 };
 pub use item_version::{stored_item_version, DEFAULT_ITEM_VERSION_ATTRIBUTE};
 pub use required::RequiredAttribute;
@@ -107,6 +107,8 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `table_class = "standard_infrequent_access"` | the table class: `standard` (DynamoDB's default) or `standard_infrequent_access` |
 /// | `deletion_protection` | DeleteTable is refused until it is turned off |
 /// | `datetime = "millis"` | the width of every `DateTime<Utc>` field (spelled so, or `Option` of one) without a width of its own: `seconds`, `millis`, `micros`, `nanos` (the default); see the field option |
+/// | `item_version = 3` | the item schema's version, written into every item (see [below](Model#item-versions-and-upcasting-item_version)); with `#[upcast(from = N, item = f)]` / `#[upcast(from = N, model = T)]` on the struct reading older items |
+/// | `item_version_attribute = "v"` | the attribute holding it (default `_v`, [`DEFAULT_ITEM_VERSION_ATTRIBUTE`]) |
 ///
 /// Field options:
 ///
@@ -275,8 +277,13 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 ///   exception: a stored value is split on the first separators only, so `("Amazon DynamoDB", "C# or
 ///   Rust?")` is `Amazon DynamoDB#C# or Rust?`, unambiguously. A prefix holding the separator is a
 ///   compile error. There is no escaping, so prefix queries stay plain `begins_with`.
-/// - **Updates.** Parts have no field handles, so no update or filter can name them: a part changes
-///   only with its key (a new item), never half-way.
+/// - **Updates.** Parts have no field handles, and a composite's handle is no update target, so no
+///   update or filter can name them (a compile error): an update of one part would leave the
+///   composite, often an index key, stale. A part of a key composite changes only with its key (a
+///   new item); one of another composite changes by a whole-item write (put, save, a transaction's
+///   or a batch's put), which writes every composite, or by [`sync`](crate::Db::sync), which
+///   writes each composite whose parts changed, whole. An update of other fields leaves the
+///   composites as stored, consistent with their parts.
 /// - **Keys and queries.** `<Struct>Key` holds the parts; it converts from `(hash, range)` where each
 ///   is the only part's value or a tuple of the parts (`("u1", (date, 7))`, borrowed strings
 ///   included: `(("Amazon DynamoDB", "Thread 1"), at)`), and [`Db::query`](crate::Db::query) takes
@@ -476,6 +483,101 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// // An order is not a user.
 /// let order = Order { userid: "u1".into(), id: 7, total: 70 }.to_item()?;
 /// assert!(User::from_item(order).unwrap_err().to_string().contains(r#"entity type "Order""#));
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
+///
+/// # Item versions and upcasting (`item_version`)
+///
+/// Items written by older code keep their old shape until something rewrites them. A model states
+/// the version of its items' shape, `#[dynomodel(item_version = 3)]`, and how to read each older
+/// one, `#[upcast(...)]` on the struct:
+///
+/// | attribute | reads an item of version `N` |
+/// |---|---|
+/// | `#[upcast(from = 1, item = v1_to_v2)]` | through `fn(Item) -> Result<Item, ConversionError>`, which turns it into an item of version `N + 1` (raw attributes: rename, split, add with a default) |
+/// | `#[upcast(from = 2, model = PersonV2)]` | as the older struct `PersonV2` (a `#[derive(Model)]` or `Document` of that shape, any [`Attribute`](crate::Attribute)), converted with `From` into the next step's struct, or into the model after the last step |
+///
+/// - **Written by every write**: put, save, a transaction's or a batch's put, and every update
+///   (`update`, `incr`, `sync`, upserts, a transaction's update) store the version in
+///   [`ITEM_VERSION_ATTRIBUTE`](Model::ITEM_VERSION_ATTRIBUTE) (`_v`, an N). An item without the
+///   attribute counts as **version 1**: it was written before the model declared versions.
+/// - **Upcast on every read**: [`from_item`](Model::from_item), so get, query, scan, batch gets,
+///   a transaction's gets, change streams' images and the items errors carry. The steps chain from
+///   the item's version to the model's: `item` functions first (each sees the previous one's item
+///   with the version attribute set to the version it reads), then `model` structs, each converted
+///   into the next with `From`. An item at the model's version costs one attribute lookup and one
+///   comparison more than a model without versions; a model without `item_version` pays nothing.
+/// - **Refused with its name**: an item newer than the model (written by newer code), older than
+///   its oldest upcast (no path), or whose version attribute is no whole number from 1 is a
+///   [`ConversionError`] at the version attribute naming the versions, which a read reports as
+///   [`Error::ItemDecode`](crate::Error::ItemDecode) with the table and key.
+/// - **Updates change only items at the model's version.** An update names some attributes only:
+///   on an older item it would leave the others in their old shape under the new version (read
+///   wrongly, never upcast again) or its new ones under the old version (upcast from a shape the
+///   upcast does not expect). So an update's existence check also requires `_v = :version` (for
+///   version 1, or no attribute), and an older item fails it as
+///   [`Error::ItemNotFound`](crate::Error::ItemNotFound) whose
+///   [`stored_item_version`](crate::ItemNotFound::stored_item_version) names its version; nothing is
+///   written. Read it (which upcasts) and put it whole, or backfill the table.
+/// - **Telling the version**: `.versioned()` on [`get`](crate::Get::versioned),
+///   [`query`](crate::Query::versioned) and [`scan`](crate::Scan::versioned) reads
+///   [`Versioned<M>`](crate::Versioned), the value with the version its item was written with;
+///   [`stored_item_version`](crate::stored_item_version) reads it from a raw item.
+///
+/// At compile time: versions start at 1; each upcast reads a version below the model's, once; the
+/// chain has no gap between the lowest declared and the model's; an `item` upcast cannot follow a
+/// `model` one; the attribute is not a field's, a composite's, the entity attribute or the
+/// `#[version]`'s; a function of the wrong type or a missing `From` is reported at its path.
+///
+/// ```
+/// use dynomodel::{AttributeValue, ConversionError, Item, Model};
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "people")]
+/// struct PersonV1 { #[hash_key] id: String, name: String }
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "people", item_version = 2)]
+/// struct PersonV2 { #[hash_key] id: String, name: String, email: String }
+///
+/// #[derive(Model, Debug, Clone, PartialEq)]
+/// #[dynomodel(table = "people", item_version = 3)]
+/// #[upcast(from = 1, item = v1_to_v2)]
+/// #[upcast(from = 2, model = PersonV2)]
+/// struct Person { #[hash_key] id: String, first: String, last: String, email: String }
+///
+/// /// Version 2 added an email; the old accounts had one at the old domain.
+/// fn v1_to_v2(mut item: Item) -> Result<Item, ConversionError> {
+///     let Some(AttributeValue::S(id)) = item.get("id") else {
+///         return Err(ConversionError::missing("an id").at("id"));
+///     };
+///     let email = format!("{id}@old.example");
+///     item.insert("email".into(), AttributeValue::S(email));
+///     Ok(item)
+/// }
+///
+/// /// Version 3 split the name.
+/// impl From<PersonV2> for Person {
+///     fn from(v2: PersonV2) -> Person {
+///         let (first, last) = v2.name.split_once(' ').unwrap_or((&v2.name, ""));
+///         Person { id: v2.id, first: first.into(), last: last.into(), email: v2.email }
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = dynomodel_mem::memory();
+/// db.create_schema::<Person>().await?;
+/// db.put(&PersonV1 { id: "ada".into(), name: "Ada Lovelace".into() }).await?; // no `_v`: version 1
+///
+/// let ada = db.get::<Person>("ada").await?.expect("stored");
+/// assert_eq!((ada.first.as_str(), ada.email.as_str()), ("Ada", "ada@old.example"));
+/// // An update would mix versions: refused until the item is rewritten whole.
+/// let err = db.update::<Person>("ada").set(Person::last(), "King").await.unwrap_err();
+/// assert!(matches!(&err, dynomodel::Error::ItemNotFound(e) if e.stored_item_version == Some(1)));
+/// db.put(&ada).await?; // now version 3
+/// db.update::<Person>("ada").set(Person::last(), "King").await?;
+/// assert_eq!(ada.to_item()?["_v"], AttributeValue::N(3_u32.into()));
 /// # Ok::<(), dynomodel::Error>(())
 /// # }).unwrap();
 /// ```

@@ -63,7 +63,7 @@
 mod builder;
 mod collection;
 mod cursor;
-mod decoding;
+pub(crate) mod decoding;
 mod key;
 mod lenient;
 mod pager;

@@ -283,6 +283,24 @@ impl<'a, M: Model, T: Send + 'static> Scan<'a, M, T> {
         }
     }
 
+    /// The same scan, its results decoded by `decode` (e.g. as [`Versioned`](crate::Versioned)).
+    pub(crate) fn retype<U>(self, decode: Decode<U>) -> Scan<'a, M, U> {
+        Scan {
+            db: self.db,
+            index: self.index,
+            filter: self.filter,
+            projection: self.projection,
+            limit: self.limit,
+            page_size: self.page_size,
+            consistent: self.consistent,
+            segments: self.segments,
+            only: self.only,
+            entity: self.entity,
+            decode,
+            _model: PhantomData,
+        }
+    }
+
     pub(crate) fn build(&self) -> Result<ScanInput> {
         if !(1..=MAX_SEGMENTS).contains(&self.segments) {
             return Err(Error::validation(format!(
