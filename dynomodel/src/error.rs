@@ -197,6 +197,13 @@ pub enum Error {
         /// Which models disagree, and on what.
         message: String,
     },
+
+    // Backfills.
+    /// A [backfill](crate::Backfill) could not run (its checkpoint unreadable or another table's),
+    /// was interrupted by an error it could not retry past, or finished with failed items when
+    /// asked for all or nothing; see [`crate::backfill::BackfillError`], which holds its report.
+    #[error("BackfillError: {}", .0.message)]
+    Backfill(Box<crate::backfill::BackfillError>),
 }
 
 impl Error {
@@ -276,6 +283,7 @@ impl Error {
             // Migrations.
             Error::Migration(_) => "MigrationError",
             Error::SchemaConflict { .. } => "SchemaConflict",
+            Error::Backfill(_) => "BackfillError",
         }
     }
 
@@ -309,6 +317,7 @@ impl Error {
             // Migrations.
             Error::Migration(e) => e.message.clone(),
             Error::SchemaConflict { message } => message.clone(),
+            Error::Backfill(e) => e.message.clone(),
         }
     }
 }

@@ -71,14 +71,20 @@
 //!   asks for nothing. Every backend request runs in a `tracing` span at debug level
 //!   (`dynamodb`: `operation`, `table`, `consumed`, `error`), silent without a subscriber.
 //!
+//! - **Evolving items**: [`Db::backfill`] rewrites the stored items that are behind the model (an
+//!   older item version, a composite or index key that older items lack), in parallel segments,
+//!   each write conditional on the item being unchanged, under a write budget, resumable from a
+//!   checkpoint; plans list the backfills they need ([`migrate::DataStep`]). See [`backfill`].
+//!
 //! Every error is one [`Error`], matched the same way whichever backend answered.
 //!
 //! The crate root holds what applications use. The modules hold the rest: [`expression`] the
 //! traits that type each operator's operands, the handles' roles and the renderer of raw
 //! expressions; [`backend`] the [`Backend`] trait's requests and responses, for backend authors and
 //! raw requests; [`convert`] the conversions of Rust types; [`migrate`] migration plans;
-//! [`faults`] fault injection around any backend, for tests of failure paths; `codegen` (feature
-//! `cli`) Rust models generated from an existing table and a sample of its items.
+//! [`faults`] fault injection around any backend, for tests of failure paths; [`backfill`] the
+//! checkpoint stores, clocks and reports of backfills; `codegen` (feature `cli`) Rust models
+//! generated from an existing table and a sample of its items.
 //!
 //! The [guide](https://github.com/dynomodel/dynomodel/blob/main/docs/guide/README.md) walks through
 //! models and values, queries and indexes, updates and conditions, batches and transactions, schema
@@ -93,6 +99,7 @@ extern crate self as dynomodel;
 #[cfg(feature = "aws")]
 mod aws;
 pub mod backend;
+pub mod backfill;
 #[cfg(feature = "cli")]
 pub mod cli;
 #[cfg(feature = "cli")]
@@ -113,6 +120,7 @@ pub use aws::AwsBackend;
 // trait `Db::new` takes, what `Consumed`/`Meter` hand back per table, what a change record's
 // `operation()` and an index's `projection()` answer, and the type a custom key attribute declares.
 pub use backend::{Backend, ConsumedCapacity, OperationType, ProjectionType, ScalarAttributeType};
+pub use backfill::{Backfill, BackfillOptions, BackfillProgress, BackfillReport};
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,

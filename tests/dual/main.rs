@@ -14,6 +14,8 @@ use dynomodel::{AttributeValue, Item, Number};
 #[allow(unused_imports)]
 use dynomodel_tests::{dual_test, Dual, Target};
 
+mod backfill;
+mod backfill_plans;
 mod backups;
 mod batch;
 mod capacity;

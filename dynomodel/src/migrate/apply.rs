@@ -11,6 +11,7 @@ use crate::backend::{
     TagResourceInput, TimeToLiveSpecification, UntagResourceInput, UpdateContinuousBackupsInput,
     UpdateGlobalSecondaryIndexAction, UpdateTableInput, UpdateTimeToLiveInput,
 };
+use crate::backfill::BackfillOptions;
 use crate::db::{Calls, Db};
 use crate::error::{Error, Result};
 use crate::migrate::error::{MigrationError, MigrationErrorKind};
@@ -81,6 +82,7 @@ pub struct ApplyOptions {
     allow_index_drops: bool,
     allow_recovery_off: bool,
     progress: Option<ProgressFn>,
+    backfills: Option<BackfillOptions>,
 }
 
 impl Default for ApplyOptions {
@@ -93,6 +95,7 @@ impl Default for ApplyOptions {
             allow_index_drops: false,
             allow_recovery_off: false,
             progress: None,
+            backfills: None,
         }
     }
 }
@@ -105,6 +108,7 @@ impl fmt::Debug for ApplyOptions {
             .field("allow_index_drops", &self.allow_index_drops)
             .field("allow_recovery_off", &self.allow_recovery_off)
             .field("progress", &self.progress.is_some())
+            .field("backfills", &self.backfills)
             .finish()
     }
 }
@@ -135,6 +139,16 @@ impl ApplyOptions {
     /// it on again does not bring back.
     pub fn allow_recovery_off(mut self) -> Self {
         self.allow_recovery_off = true;
+        self
+    }
+
+    /// Runs the plan's [data steps](Plan::data_steps) after its schema steps, each a backfill with
+    /// `options` (a checkpoint store serves one table: give none, or plan one table at a time).
+    /// A backfill that fails an item or does not finish stops the run with its
+    /// [`Error::Backfill`](crate::Error::Backfill). Without it, apply runs no data step (the dry
+    /// run lists them).
+    pub fn backfills(mut self, options: BackfillOptions) -> Self {
+        self.backfills = Some(options);
         self
     }
 
@@ -229,6 +243,15 @@ impl Plan {
                 wait_ready(backend, &step.table, &options).await?;
             }
             options.report(Progress::Done { index, total, step });
+        }
+        if let Some(backfill) = &options.backfills {
+            for data in &self.data {
+                wait_ready(backend, &data.table, &options).await?;
+                data.run(db, backfill.clone())
+                    .await?
+                    .into_result()
+                    .map(drop)?;
+            }
         }
         Ok(())
     }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::backend::{CreateTableInput, PointInTimeRecoverySpecification};
 use crate::error::{Error, Result};
+use crate::migrate::data::ItemsDefinition;
 use crate::model::Model;
 
 /// The table a model declares: its schema, its time-to-live attribute and its point-in-time
@@ -36,6 +37,8 @@ pub struct Definition {
     pub ttl_attribute: Option<String>,
     /// Point-in-time recovery, when the model turns it on (`None`: off, DynamoDB's default).
     pub point_in_time_recovery: Option<PointInTimeRecoverySpecification>,
+    /// What the model (each member, for a collection) knows of its items: the plan's data steps.
+    pub(crate) items: Vec<ItemsDefinition>,
 }
 
 impl Definition {
@@ -45,6 +48,7 @@ impl Definition {
             schema: M::schema(),
             ttl_attribute: M::TTL_ATTRIBUTE.map(str::to_owned),
             point_in_time_recovery: M::POINT_IN_TIME_RECOVERY,
+            items: vec![ItemsDefinition::of::<M>()],
         }
     }
 
@@ -85,6 +89,10 @@ impl Definition {
             schema,
             ttl_attribute,
             point_in_time_recovery,
+            items: members
+                .iter()
+                .flat_map(|(_, definition)| definition.items.iter().cloned())
+                .collect(),
         })
     }
 

@@ -463,7 +463,12 @@ fn recovery_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff
     }
 }
 
-/// Tags are the model's, except the `aws:` ones AWS assigns, which are never touched.
+/// The prefix of the tags the mapper keeps on a table itself (the item versions of
+/// [`ITEM_VERSION_TAG`](crate::migrate::ITEM_VERSION_TAG)): never removed by a plan.
+const DYNOMODEL_TAGS: &str = "dynomodel:";
+
+/// Tags are the model's, except the `aws:` ones AWS assigns and the mapper's own
+/// (`dynomodel:`), which are never touched.
 fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
     let table = definition.schema.table_name.as_str();
     let Some(live_tags) = &live.tags else {
@@ -492,7 +497,9 @@ fn tag_steps(definition: &Definition, live: &LiveTable, out: &mut TableDiff) {
         .collect();
     let remove: Vec<String> = have
         .keys()
-        .filter(|key| !want.contains_key(*key) && !key.starts_with("aws:"))
+        .filter(|key| {
+            !want.contains_key(*key) && !key.starts_with("aws:") && !key.starts_with(DYNOMODEL_TAGS)
+        })
         .map(|key| (*key).to_owned())
         .collect();
     let resource_arn = live.table.table_arn.clone();

@@ -47,6 +47,12 @@
 //! | point-in-time recovery | on, another window, or off (destructive: refused by `apply` unless [`ApplyOptions::allow_recovery_off`]) |
 //! | tags | tag what is missing or has another value, untag what the model does not have |
 //!
+//! After the schema steps come the *data steps* ([`DataStep`], [`Plan::data_steps`]): the backfill
+//! the items need when a new global index is keyed on attributes older items may lack, or when the
+//! model's item version is newer than the one recorded on the table. The dry run lists them with an
+//! estimate (the table's `ItemCount`); [`Plan::apply_with`] runs them only with
+//! [`ApplyOptions::backfills`] (see [`crate::backfill`]).
+//!
 //! Blocking differences (a plan holding one is never applied, see [`Plan::blockers`]): the table's
 //! key schema or a key attribute's type, and any local index added, removed or changed; DynamoDB
 //! fixes them at CreateTable, so the remedy is a new table. Where an endpoint lacks an operation
@@ -60,6 +66,7 @@
 //! DescribeTable), with a timeout and progress reports ([`ApplyOptions`]).
 
 mod apply;
+mod data;
 mod definition;
 mod describe;
 mod diff;
@@ -72,6 +79,8 @@ mod step;
 mod tests;
 
 pub use apply::{ApplyOptions, Progress};
+pub(crate) use data::record_item_version;
+pub use data::{DataReason, DataStep, ITEM_VERSION_TAG};
 pub use definition::Definition;
 pub use error::{MigrationError, MigrationErrorKind};
 pub use export::{Format, Models};

@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::db::Db;
 use crate::error::Result;
+use crate::migrate::data::{data_step, tag_creation, DataStep};
 use crate::migrate::definition::Definition;
 use crate::migrate::diff::{diff, TableDiff};
 use crate::migrate::live;
@@ -22,6 +23,7 @@ pub struct Plan {
     pub(crate) steps: Vec<Step>,
     pub(crate) blockers: Vec<Blocker>,
     pub(crate) notes: Vec<String>,
+    pub(crate) data: Vec<DataStep>,
 }
 
 impl Plan {
@@ -35,6 +37,12 @@ impl Plan {
         &self.blockers
     }
 
+    /// The backfills the items need after the schema steps (see [`DataStep`]); `apply` runs them
+    /// only with [`ApplyOptions::backfills`](crate::migrate::ApplyOptions::backfills).
+    pub fn data_steps(&self) -> &[DataStep] {
+        &self.data
+    }
+
     /// What the plan leaves alone and why (an endpoint without tagging, a replaced index, a time to
     /// live that moves to another attribute).
     pub fn notes(&self) -> &[String] {
@@ -43,7 +51,7 @@ impl Plan {
 
     /// Whether there is nothing to do and nothing blocked: the tables match the models.
     pub fn is_empty(&self) -> bool {
-        self.steps.is_empty() && self.blockers.is_empty()
+        self.steps.is_empty() && self.blockers.is_empty() && self.data.is_empty()
     }
 
     /// Whether a difference blocks the plan.
@@ -67,7 +75,9 @@ impl Plan {
             return Ok(None);
         }
         let mut plan = Plan::default();
-        plan.push(diff(&definition, None));
+        let mut schema = diff(&definition, None);
+        tag_creation(&definition, &mut schema.steps);
+        plan.push(schema);
         Ok(Some(plan))
     }
 
@@ -100,7 +110,13 @@ impl Plan {
                 continue;
             }
             let live = live::fetch(&db.calls, &table).await?;
-            plan.push(diff(first, live.as_ref()));
+            let mut schema = diff(first, live.as_ref());
+            tag_creation(first, &mut schema.steps);
+            for items in &first.items {
+                let step = data_step(&table, items, live.as_ref(), &schema.steps, &mut plan.notes);
+                plan.data.extend(step);
+            }
+            plan.push(schema);
         }
         Ok(plan)
     }
@@ -114,6 +130,7 @@ impl fmt::Display for Plan {
         }
         lines.extend(self.blockers.iter().map(ToString::to_string));
         lines.extend(self.steps.iter().map(ToString::to_string));
+        lines.extend(self.data.iter().map(ToString::to_string));
         lines.extend(self.notes.iter().map(|note| format!("note: {note}")));
         f.write_str(&lines.join("\n"))
     }

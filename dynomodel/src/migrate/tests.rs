@@ -131,6 +131,7 @@ fn plan_of(definition: &Definition, live: Option<&LiveTable>) -> Plan {
         steps: out.steps,
         blockers: out.blockers,
         notes: out.notes,
+        data: Vec::new(),
     }
 }
 
@@ -571,4 +572,62 @@ async fn recovery_waits_while_backups_are_being_enabled() {
             .contains("ContinuousBackupsUnavailableException"),
         "{err}"
     );
+}
+
+/// Tweets with a new index on a plain required field (`city`: every item holds it) and one on a
+/// defaulted field (`lang`: older items may lack it), of version 2.
+#[derive(Model)]
+#[dynomodel(table = "tweets", item_version = 2)]
+#[global_index(all("by-city", hash = city))]
+#[global_index(all("by-lang", hash = lang))]
+#[upcast(from = 1, item = same)]
+struct Tweet2 {
+    #[hash_key]
+    userid: String,
+    #[range_key]
+    id: String,
+    city: String,
+    #[dynomodel(default)]
+    lang: String,
+}
+
+fn same(item: crate::Item) -> std::result::Result<crate::Item, crate::ConversionError> {
+    Ok(item)
+}
+
+#[test]
+fn data_steps_are_listed_for_indexes_older_items_may_miss_and_item_versions() {
+    let old = Definition::of::<Tweet2>();
+    let mut live = live_as(&old);
+    live.table.global_secondary_indexes.clear();
+    live.table.item_count = 42;
+    let schema = diff(&old, Some(&live));
+    assert_eq!(schema.steps.len(), 2); // two CreateIndex
+    let items = &old.items[0];
+    let mut notes = Vec::new();
+    let step = data::data_step("tweets", items, Some(&live), &schema.steps, &mut notes).unwrap();
+    assert_eq!(
+        step.reasons,
+        [
+            DataReason::IndexKeys {
+                index: "by-lang".into(),
+                attributes: vec!["lang".into()]
+            },
+            DataReason::ItemVersion {
+                recorded: None,
+                model: 2
+            }
+        ]
+    );
+    assert_eq!(step.items_to_scan, 42);
+
+    // Recorded at version 2 and no index created: nothing to do. No tagging: a note.
+    live.tags = Some(vec![Tag::new("dynomodel:item-version:Tweet2", "2")]);
+    assert!(data::data_step("tweets", items, Some(&live), &[], &mut notes).is_none());
+    assert!(notes.is_empty());
+    live.tags = None;
+    assert!(data::data_step("tweets", items, Some(&live), &[], &mut notes).is_none());
+    assert_eq!(notes.len(), 1);
+    // A table the plan creates holds no item.
+    assert!(data::data_step("tweets", items, None, &schema.steps, &mut notes).is_none());
 }
