@@ -111,6 +111,7 @@ pub use backend::{Backend, ConsumedCapacity, OperationType, ProjectionType, Scal
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
+    ItemTooLarge,
 };
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{Change, ChangeRecord, Changes};
@@ -135,7 +136,7 @@ pub use query::{
     Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
 };
 pub use value::{
-    attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
+    attribute_size, item_size, AttributeValue, Item, ItemSize, Number, NumberError, MAX_ITEM_SIZE,
 };
 
 /// Items the generated code names; not part of the public API.

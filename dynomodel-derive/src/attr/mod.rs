@@ -14,6 +14,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 use crate::case::RenameRule;
 
 pub(crate) mod composite;
+pub(crate) mod compress;
 pub(crate) mod datetime;
 pub(crate) mod enums;
 pub(crate) mod index;
@@ -86,6 +87,8 @@ pub(crate) struct ContainerAttrs {
     pub entity_attribute: Option<Spanned<String>>,
     /// `datetime = "millis"`: the width of the `DateTime<Utc>` fields without one of their own.
     pub datetime: Option<Spanned<datetime::Width>>,
+    /// `max_item_size = "8KB"`: the item size budget checked on write, in bytes.
+    pub max_item_size: Option<Spanned<usize>>,
 }
 
 /// The options on a field.
@@ -121,6 +124,8 @@ pub(crate) struct FieldAttrs {
     pub serde: Option<Span>,
     /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
     pub json: Option<Span>,
+    /// `compress` / `compress(min_size = ...)`: stored gzip-compressed (B), with the threshold.
+    pub compress: Option<Spanned<usize>>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
@@ -231,13 +236,17 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
                 if let Some(value) = datetime::width(&meta, errors)? {
                     set_once(&mut out.datetime, value, span, "datetime", errors);
                 }
+            } else if meta.path.is_ident("max_item_size") {
+                if let Some(value) = compress::byte_size(&meta, errors)? {
+                    set_once(&mut out.max_item_size, value, span, "max_item_size", errors);
+                }
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
-                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute` or \
-                         `datetime`",
+                         `tags`, `stream`, `table_class`, `deletion_protection`, `entity`, `entity_attribute`, \
+                         `datetime` or `max_item_size`",
                         option_name(&meta)
                     ),
                 );
@@ -388,6 +397,9 @@ fn field_option(
         set_once(&mut out.serde, span, span, "serde", errors);
     } else if meta.path.is_ident("json") {
         set_once(&mut out.json, span, span, "json", errors);
+    } else if meta.path.is_ident("compress") {
+        let value = compress::compress(meta, errors)?;
+        set_once(&mut out.compress, value, span, "compress", errors);
     } else if meta.path.is_ident("counter") {
         set_once(&mut out.counter, span, span, "counter", errors);
     } else if meta.path.is_ident("default") {
@@ -417,7 +429,7 @@ fn field_option(
             span,
             format!(
                 "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, \
-                 `datetime`, `serde`, `json` or `counter`",
+                 `datetime`, `serde`, `json`, `compress` or `counter`",
                 option_name(meta)
             ),
         );

@@ -8,6 +8,7 @@ use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
 mod composite_index;
+mod compress;
 mod counter;
 pub(crate) mod datetime;
 mod entity;
@@ -37,6 +38,7 @@ pub(crate) fn check(container: &Container<'_>, errors: &mut Errors) {
     timestamps::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
+    compress::check(container, errors);
     datetime::fields(&container.fields, errors);
     composite::check(container, errors);
     entity::check(container, errors);
@@ -122,6 +124,7 @@ fn table_options_only_on_models(container: &Container<'_>, errors: &mut Errors) 
         attrs.stream.as_ref().map(|s| s.span),
         attrs.table_class.as_ref().map(|c| c.span),
         attrs.deletion_protection,
+        attrs.max_item_size.as_ref().map(|m| m.span),
     ];
     for span in spans.into_iter().flatten() {
         errors.at(

@@ -12,7 +12,7 @@ use syn::ext::IdentExt as _;
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
     attribute_impl, composite_index, composite_projection, entity, fields, lifecycle, model,
-    required,
+    required, size,
 };
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
@@ -353,6 +353,7 @@ fn model_impl(
     let entity_check = entity::check(container);
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let size_consts = size::consts(container);
     let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
@@ -411,6 +412,7 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #size_consts
         }
     }
 }

@@ -5,7 +5,9 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::expand::{attribute_impl, composite, entity, fields, index, key, lifecycle, required};
+use crate::expand::{
+    attribute_impl, composite, entity, fields, index, key, lifecycle, required, size,
+};
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
 /// All the code for a model.
@@ -99,6 +101,7 @@ fn model_impl(
     };
     let entity_write = entity::write(container);
     let entity_consts = entity::consts(container);
+    let size_consts = size::consts(container);
     let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
@@ -157,6 +160,7 @@ fn model_impl(
             #required
             #lifecycle
             #entity_consts
+            #size_consts
         }
     }
 }

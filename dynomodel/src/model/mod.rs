@@ -14,6 +14,7 @@ mod entity;
 mod index;
 mod into_key;
 mod required;
+pub(crate) mod size;
 mod timestamp;
 mod union;
 
@@ -989,6 +990,32 @@ pub trait Model: Sized + Send + Sync + 'static {
     ) -> Result<Option<AttributeValue>, ConversionError> {
         let _ = (which, at);
         Ok(None)
+    }
+
+    /// The item size budget of `#[dynomodel(max_item_size = "8KB")]`, in bytes: a write of a larger
+    /// item is refused before it is sent ([`Error::ItemTooLarge`](crate::Error::ItemTooLarge)), as
+    /// one over DynamoDB's 400 KB ([`MAX_ITEM_SIZE`](crate::MAX_ITEM_SIZE)) always is.
+    const MAX_ITEM_SIZE: Option<usize> = None;
+
+    /// The size of the item this value stores, by DynamoDB's rule (see [`item_size`](crate::item_size)),
+    /// with what writing and reading it costs ([`ItemSize`](crate::ItemSize)). It converts the value
+    /// (compressing its compressed fields) without building an [`Item`]. A put stores the same
+    /// attributes, except for a `#[version]` it bumps and the timestamps it stamps.
+    ///
+    /// ```
+    /// use dynomodel::Model;
+    /// #[derive(Model)]
+    /// struct Note { #[hash_key] id: String, body: String }
+    /// let size = Note { id: "n1".into(), body: "x".repeat(2000) }.item_size()?;
+    /// assert_eq!(size.bytes(), 2 + 2 + 4 + 2000); // names and values
+    /// assert_eq!(size.write_units(), 2.0);
+    /// assert_eq!(size.eventually_consistent_read_units(), 0.5);
+    /// # Ok::<(), dynomodel::ConversionError>(())
+    /// ```
+    fn item_size(&self) -> Result<crate::ItemSize, ConversionError> {
+        let mut measure = size::Measure::default();
+        self.write_attributes(&mut measure)?;
+        Ok(crate::ItemSize::new(measure.bytes))
     }
 }
 

@@ -17,7 +17,7 @@ use crate::backend::{
 use crate::db::names::model_name;
 use crate::db::put::PutWrite;
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::{Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
+use crate::db::{item_size, Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
 use crate::error::{Error, ItemAction, Result};
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -186,9 +186,11 @@ impl<'a> Transaction<'a> {
                 write,
                 item: Some(item),
                 ..
-            }) => match item.to_item() {
+            }) => match item.to_item().map_err(Error::from).and_then(|item| {
+                item_size::check_item::<M>(&write.table_name, &item).map(|()| item)
+            }) {
                 Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
-                Err(error) => self.fail(error.into()),
+                Err(error) => self.fail(error),
             },
             // A model with counters over a stored version: an update leaving them as stored.
             Ok(PutWrite {
