@@ -186,12 +186,17 @@ impl<'a> Transaction<'a> {
                 write,
                 item: Some(item),
                 ..
-            }) => match item.to_item().map_err(Error::from).and_then(|item| {
-                item_size::check_item::<M>(&write.table_name, &item).map(|()| item)
-            }) {
-                Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
-                Err(error) => self.fail(error),
-            },
+            }) => {
+                // Writing the item checks its size; a refused one is named here.
+                let value = item.value;
+                match item.to_item() {
+                    Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+                    Err(error) => {
+                        let error = item_size::name_write_error(self.db, value, error.into());
+                        self.fail(error)
+                    }
+                }
+            }
             // A model with counters over a stored version: an update leaving them as stored.
             Ok(PutWrite {
                 write, item: None, ..
