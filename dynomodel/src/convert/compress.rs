@@ -7,7 +7,10 @@
 //!
 //! Two header bytes, then the payload: [`MAGIC`] (`0xDC`), then the format, [`STORED`] (`0`: the
 //! bytes as they are) or [`GZIP`] (`1`: a gzip stream). A value that gzip would not make smaller is
-//! stored as it is, so the stored size never exceeds the value's by more than the two bytes.
+//! stored as it is, so the stored size never exceeds the value's by more than the two bytes. Writes
+//! use gzip's fastest level (1): on 100 KB of prose it stores about a third of the text in ~2 ms,
+//! where the default level (6) stores a quarter in ~20 ms (`benches/compress.rs`); reads take any
+//! level.
 //!
 //! Reading is strict, so that a damaged value is an error and never a wrong value: a B without the
 //! header, an unknown format, a broken gzip stream, text that is not UTF-8, or a value that
@@ -252,7 +255,7 @@ pub fn encode(bytes: &[u8], min_size: usize) -> Vec<u8> {
     if bytes.len() >= min_size && bytes.len() > 2 {
         let mut out = Vec::with_capacity(bytes.len() / 2 + 32);
         out.extend_from_slice(&[MAGIC, GZIP]);
-        let mut encoder = flate2::write::GzEncoder::new(out, flate2::Compression::default());
+        let mut encoder = flate2::write::GzEncoder::new(out, flate2::Compression::fast());
         // Writing into a `Vec` cannot fail; were it to, the value is stored uncompressed below.
         if encoder.write_all(bytes).is_ok()
             && let Ok(out) = encoder.finish()
