@@ -94,11 +94,11 @@ impl fmt::Display for ItemTooLarge {
 
 impl std::error::Error for ItemTooLarge {}
 
-/// Refuses `item` of `M` (to be written to `table`) when it is over `M`'s limit.
-pub(crate) fn check_item<M: Model>(table: &str, item: &Item) -> Result<()> {
+/// Refuses `item` of `M` when it is over `M`'s limit (the table is named on the error only).
+pub(crate) fn check_item<M: Model>(db: &Db, item: &Item) -> Result<()> {
     let size = item_size(item);
     match size > item_size_limit::<M>() {
-        true => Err(too_large::<M>(table, item, size)),
+        true => Err(too_large::<M>(&db.table_name::<M>(), item, size)),
         false => Ok(()),
     }
 }

@@ -155,7 +155,7 @@ impl<M: Model> PutOptions<M> {
             true => {
                 let keep_created = stamped.is_some_and(|s| s.created);
                 let item = item.to_item()?;
-                item_size::check_item::<M>(&db.table_name::<M>(), &item)?;
+                item_size::check_item::<M>(db, &item)?;
                 (Some(whole::update_of::<M>(item, keep_created)), None)
             }
             false => (None, Some(item)),

@@ -150,7 +150,7 @@ impl<'a> BatchWrite<'a> {
                 let mut item = value.to_item()?;
                 // `updated_at` = now; `created_at` = now unless the value holds one.
                 stamps::stamp_item(self.db, value, &mut item)?;
-                item_size::check_item::<M>(&self.db.table_name::<M>(), &item)?;
+                item_size::check_item::<M>(self.db, &item)?;
                 Ok((key, WriteRequest::Put { item }))
             })();
             self.push::<M>(entry);
