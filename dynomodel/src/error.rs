@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::db::names::ItemName;
-use crate::db::{BatchUnprocessed, ItemDecode};
+use crate::db::{BatchUnprocessed, ItemDecode, ItemTooLarge};
 use crate::query::InvalidCursor;
 use crate::value::{Item, NumberError};
 
@@ -153,6 +153,11 @@ pub enum Error {
     /// returns such items beside the good ones instead.
     #[error(transparent)]
     ItemDecode(Box<ItemDecode>),
+    /// An item to write is larger than DynamoDB stores (400 KB) or than its model's
+    /// `max_item_size` budget: refused before it was sent (a put, a save, a batch write, a
+    /// transaction); names the item and its largest attributes.
+    #[error(transparent)]
+    ItemTooLarge(Box<ItemTooLarge>),
 
     // Paging.
     /// A cursor token given to a read does not fit it (another table, index, partition or
@@ -275,6 +280,7 @@ impl Error {
             // Batches.
             Error::BatchUnprocessed(_) => "BatchUnprocessed",
             Error::ItemDecode(_) => "ItemDecode",
+            Error::ItemTooLarge(_) => "ItemTooLarge",
             // Paging.
             Error::InvalidCursor(_) => "InvalidCursor",
             // Change streams.
@@ -303,7 +309,9 @@ impl Error {
             Error::Transport(message) => message.clone(),
             Error::NoResult | Error::MoreThanOneResult => self.to_string(),
             // Batches.
-            Error::BatchUnprocessed(_) | Error::ItemDecode(_) => self.to_string(),
+            Error::BatchUnprocessed(_) | Error::ItemDecode(_) | Error::ItemTooLarge(_) => {
+                self.to_string()
+            }
             // Paging.
             Error::InvalidCursor(invalid) => invalid.message.clone(),
             // Change streams.

@@ -124,6 +124,7 @@ pub use backfill::{Backfill, BackfillOptions, BackfillProgress, BackfillReport};
 pub use convert::{Attribute, Binary, IndexKeyAttribute, KeyAttribute, VersionAttribute};
 pub use db::{
     BatchGet, BatchGetStream, BatchItems, BatchOptions, BatchUnprocessed, BatchWrite, ItemDecode,
+    ItemTooLarge,
 };
 pub use db::{CapacityExt, CapacityStream, Consumed, Meter, StreamCapacityExt, WithCapacity};
 pub use db::{Change, ChangeRecord, Changes};
@@ -150,7 +151,7 @@ pub use query::{
     Cursor, Decoded, InvalidCursor, InvalidCursorReason, KeyAttributes, Lenient, Page, Query, Scan,
 };
 pub use value::{
-    attribute_size, item_size, AttributeValue, Item, Number, NumberError, MAX_ITEM_SIZE,
+    attribute_size, item_size, AttributeValue, Item, ItemSize, Number, NumberError, MAX_ITEM_SIZE,
 };
 
 /// Items the generated code names; not part of the public API.

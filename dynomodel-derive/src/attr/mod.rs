@@ -14,6 +14,7 @@ use syn::{Attribute, ExprPath, LitInt, LitStr};
 use crate::case::RenameRule;
 
 pub(crate) mod composite;
+pub(crate) mod compress;
 pub(crate) mod datetime;
 pub(crate) mod enums;
 pub(crate) mod index;
@@ -95,6 +96,8 @@ pub(crate) struct ContainerAttrs {
     pub item_version_attribute: Option<Spanned<String>>,
     /// `#[upcast(...)]`, in declaration order.
     pub upcasts: Vec<item_version::UpcastAttr>,
+    /// `max_item_size = "8KB"`: the item size budget checked on write, in bytes.
+    pub max_item_size: Option<Spanned<usize>>,
 }
 
 /// The options on a field.
@@ -130,6 +133,8 @@ pub(crate) struct FieldAttrs {
     pub serde: Option<Span>,
     /// `json`: stored through the type's `Serialize`/`Deserialize` as a JSON string (S).
     pub json: Option<Span>,
+    /// `compress` / `compress(min_size = ...)`: stored gzip-compressed (B), with the threshold.
+    pub compress: Option<Spanned<usize>>,
 }
 
 /// Sets an option once; a second occurrence is an error at the second one.
@@ -254,13 +259,17 @@ pub(crate) fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAt
                 let lit: LitStr = meta.value()?.parse()?;
                 let value = Spanned { value: lit.value(), span: lit.span() };
                 set_once(&mut out.item_version_attribute, value, span, "item_version_attribute", errors);
+            } else if meta.path.is_ident("max_item_size") {
+                if let Some(value) = compress::byte_size(&meta, errors)? {
+                    set_once(&mut out.max_item_size, value, span, "max_item_size", errors);
+                }
             } else {
                 errors.at(
                     span,
                     format!(
                         "unknown dynomodel option `{}`; expected `table`, `throughput`, `on_demand`, `rename_all`, \
                          `tags`, `stream`, `table_class`, `deletion_protection`, `point_in_time_recovery`, `entity`, \
-                         `entity_attribute`, `datetime`, `item_version` or `item_version_attribute`",
+                         `entity_attribute`, `datetime`, `item_version`, `item_version_attribute` or `max_item_size`",
                         option_name(&meta)
                     ),
                 );
@@ -411,6 +420,9 @@ fn field_option(
         set_once(&mut out.serde, span, span, "serde", errors);
     } else if meta.path.is_ident("json") {
         set_once(&mut out.json, span, span, "json", errors);
+    } else if meta.path.is_ident("compress") {
+        let value = compress::compress(meta, errors)?;
+        set_once(&mut out.compress, value, span, "compress", errors);
     } else if meta.path.is_ident("counter") {
         set_once(&mut out.counter, span, span, "counter", errors);
     } else if meta.path.is_ident("default") {
@@ -440,7 +452,7 @@ fn field_option(
             span,
             format!(
                 "unknown dynomodel field option `{}`; expected `rename`, `skip`, `default`, `epoch_seconds`, \
-                 `datetime`, `serde`, `json` or `counter`",
+                 `datetime`, `serde`, `json`, `compress` or `counter`",
                 option_name(meta)
             ),
         );

@@ -8,6 +8,7 @@ use crate::ir::{Container, Derive, KeyRole};
 
 mod composite;
 mod composite_index;
+mod compress;
 mod counter;
 pub(crate) mod datetime;
 mod entity;
@@ -38,6 +39,7 @@ pub(crate) fn check(container: &Container<'_>, errors: &mut Errors) {
     timestamps::check(container, errors);
     tags::check(container, errors);
     escape::check(container, errors);
+    compress::check(container, errors);
     datetime::fields(&container.fields, errors);
     composite::check(container, errors);
     entity::check(container, errors);
@@ -125,6 +127,7 @@ fn table_options_only_on_models(container: &Container<'_>, errors: &mut Errors) 
         attrs.table_class.as_ref().map(|c| c.span),
         attrs.deletion_protection,
         attrs.point_in_time_recovery.as_ref().map(|p| p.span),
+        attrs.max_item_size.as_ref().map(|m| m.span),
     ];
     for span in spans.into_iter().flatten() {
         errors.at(

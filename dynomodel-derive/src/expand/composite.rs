@@ -12,7 +12,7 @@ use syn::ext::IdentExt as _;
 use crate::expand::composite_key::{key_conversions, key_impls, key_struct};
 use crate::expand::{
     attribute_impl, composite_index, composite_projection, entity, fields, item_version, lifecycle,
-    model, required,
+    model, required, size,
 };
 use crate::ir::{Composite, Container, Conversion, Field, KeyRef, KeyRole};
 
@@ -357,6 +357,7 @@ fn model_impl(
     let version_consts = item_version::consts(container);
     let version_check = item_version::check(container);
     let upcast_fn = item_version::upcast_fn(container);
+    let size_consts = size::consts(container);
     let required = required::required_attributes(container);
     let hash_shape = match hash {
         Slot::Composite(composite, parts) => {
@@ -418,6 +419,7 @@ fn model_impl(
             #lifecycle
             #entity_consts
             #version_consts
+            #size_consts
         }
 
         #upcast_fn

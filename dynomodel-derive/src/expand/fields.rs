@@ -25,6 +25,30 @@ fn adapter(field: &Field<'_>) -> Option<Adapter> {
     let ty = field.ty;
     let (module, field_trait, to, from, missing) = match field.conversion {
         Conversion::Attribute => return None,
+        Conversion::Compressed { json, min_size } => {
+            let (field_trait, to, from, missing) = if json {
+                (
+                    quote_spanned!(span=> CompressedJsonField),
+                    quote_spanned!(span=> to_compressed_json::<#min_size>),
+                    quote_spanned!(span=> from_compressed_json),
+                    quote_spanned!(span=> compressed_json_absent),
+                )
+            } else {
+                (
+                    quote_spanned!(span=> CompressedField),
+                    quote_spanned!(span=> to_compressed::<#min_size>),
+                    quote_spanned!(span=> from_compressed),
+                    quote_spanned!(span=> compressed_absent),
+                )
+            };
+            (
+                quote_spanned!(span=> ::dynomodel::convert::compress),
+                field_trait,
+                to,
+                from,
+                missing,
+            )
+        }
         Conversion::EpochSeconds => (
             quote_spanned!(span=> ::dynomodel::convert::epoch_seconds),
             quote_spanned!(span=> EpochSecondsField),
@@ -166,6 +190,9 @@ pub(super) fn handle_type(field: &Field<'_>) -> TokenStream {
     let ty = field.ty;
     let wrapper = match field.conversion {
         Conversion::Attribute => return quote!(#ty),
+        Conversion::Compressed { json, min_size } => {
+            return compressed_handle_type(ty, json, min_size)
+        }
         Conversion::Binary => {
             return if ir::is_option(ty) {
                 quote!(::core::option::Option<::dynomodel::Binary>)
@@ -191,6 +218,23 @@ pub(super) fn handle_type(field: &Field<'_>) -> TokenStream {
     match ir::option_inner(ty) {
         Some(inner) => quote!(::core::option::Option<#wrapper<#inner>>),
         None => quote!(#wrapper<#ty>),
+    }
+}
+
+/// The handle value type of a compressed field: `Compressed<T, N>` (`Compressed<Json<T>, N>` with
+/// `json`), inside the field's `Option`. It has no comparisons, only `exists`, `size`, ... and `set`.
+fn compressed_handle_type(ty: &syn::Type, json: bool, min_size: usize) -> TokenStream {
+    let inner = ir::option_inner(ty);
+    let value = inner.unwrap_or(ty);
+    let value = if json {
+        quote!(::dynomodel::convert::Json<#value>)
+    } else {
+        quote!(#value)
+    };
+    let wrapper = quote!(::dynomodel::convert::Compressed<#value, #min_size>);
+    match inner {
+        Some(_) => quote!(::core::option::Option<#wrapper>),
+        None => wrapper,
     }
 }
 

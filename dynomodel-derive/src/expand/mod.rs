@@ -16,6 +16,7 @@ mod key;
 mod lifecycle;
 mod model;
 mod required;
+mod size;
 mod stub;
 
 pub(crate) use stub::stub;

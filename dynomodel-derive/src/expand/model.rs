@@ -6,7 +6,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::{
-    attribute_impl, composite, entity, fields, index, item_version, key, lifecycle, required,
+    attribute_impl, composite, entity, fields, index, item_version, key, lifecycle, required, size,
 };
 use crate::ir::{Container, Conversion, Field, HandleRole};
 
@@ -113,6 +113,7 @@ fn model_impl(
     let version_consts = item_version::consts(container);
     let version_check = item_version::check(container);
     let upcast_fn = item_version::upcast_fn(container);
+    let size_consts = size::consts(container);
     let required = required::required_attributes(container);
     quote! {
         #[automatically_derived]
@@ -174,6 +175,7 @@ fn model_impl(
             #lifecycle
             #entity_consts
             #version_consts
+            #size_consts
         }
 
         #upcast_fn

@@ -81,6 +81,9 @@ pub(crate) enum Conversion {
     /// Through `dynomodel::convert::datetime` (`datetime = "millis"` on the field, or on the struct
     /// for a field spelled `DateTime<Utc>`): RFC 3339 text of that width.
     DateTime(Width),
+    /// Through `dynomodel::convert::compress` (`#[dynomodel(compress)]`): gzip-compressed B, of the
+    /// value's bytes or (`json`) of its JSON text; values under `min_size` bytes stored as they are.
+    Compressed { json: bool, min_size: usize },
 }
 
 /// What an absent attribute (or a skipped field) reads as.
@@ -319,7 +322,12 @@ pub(crate) fn conversion(
     ty: &Type,
     datetime: Option<Width>,
 ) -> Conversion {
-    if let Some(width) = &attrs.datetime {
+    if let Some(min_size) = &attrs.compress {
+        Conversion::Compressed {
+            json: attrs.json.is_some(),
+            min_size: min_size.value,
+        }
+    } else if let Some(width) = &attrs.datetime {
         Conversion::DateTime(width.value)
     } else if attrs.ttl.is_some() {
         Conversion::Ttl

@@ -17,15 +17,13 @@
 use std::collections::BTreeMap;
 
 use dynomodel::backend::{Capacity, ConsumedCapacity, ReturnConsumedCapacity};
-use dynomodel::{item_size, Item};
+use dynomodel::{item_size, Item, ItemSize};
 
 use crate::storage::index::Index;
 use crate::storage::table::Table;
 
-/// One read capacity unit covers a strongly consistent read of this many bytes.
-pub(crate) const READ_UNIT_BYTES: usize = 4096;
-/// One write capacity unit covers a write of this many bytes.
-pub(crate) const WRITE_UNIT_BYTES: usize = 1024;
+// The unit sizes and their rounding are the mapper's (`dynomodel::ItemSize`), which applications
+// use to predict what the engine charges.
 
 /// How a read was made, which scales its units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,21 +63,16 @@ pub(crate) fn wanted(mode: Option<ReturnConsumedCapacity>) -> bool {
     )
 }
 
-/// `bytes` in whole units of `unit` bytes, rounded up, at least one: an empty read or the delete of a
-/// missing item still costs the minimum.
-fn units(bytes: usize, unit: usize) -> f64 {
-    // Capacity figures stay far below 2^52, where the conversion is exact.
-    bytes.div_ceil(unit).max(1) as f64
-}
-
-/// The read units of `bytes` read at once (one item, or a whole Query/Scan page).
+/// The read units of `bytes` read at once (one item, or a whole Query/Scan page): whole 4 KB units,
+/// at least one (an empty read still costs the minimum).
 pub(crate) fn read_units(bytes: usize, consistency: Consistency) -> f64 {
-    units(bytes, READ_UNIT_BYTES) * consistency.factor()
+    ItemSize::new(bytes).strongly_consistent_read_units() * consistency.factor()
 }
 
-/// The write units of writing `bytes` once.
+/// The write units of writing `bytes` once: whole 1 KB units, at least one (the delete of a missing
+/// item still costs the minimum).
 pub(crate) fn write_units(bytes: usize) -> f64 {
-    units(bytes, WRITE_UNIT_BYTES)
+    ItemSize::new(bytes).write_units()
 }
 
 /// The units one request consumed on one table and its indexes, before they are reported.

@@ -27,6 +27,7 @@
 //! | a `#[derive(Attribute)]` enum of unit variants | S (the variant's name) | yes |
 //! | a `#[derive(Attribute)]` enum with data | S or M of one entry (the variant's name → content) | no |
 //! | any serde type, field option `serde` / `json` | its serde shape ([`Serde<T>`]) / a JSON string ([`Json<T>`]) | no |
+//! | `String`, `Vec<u8>`, [`Binary`] (or with `json` any serde type), field option `compress` | B, gzip behind a header ([`Compressed<T>`], see [`compress`]) | no |
 //!
 //! # Binary data and `Vec<u8>`
 //!
@@ -122,6 +123,7 @@ macro_rules! wrapper_values {
 
 mod binary_type;
 mod collections;
+pub mod compress;
 pub mod datetime;
 mod decimal;
 pub mod epoch_seconds;
@@ -142,6 +144,7 @@ pub mod variant;
 mod version;
 
 pub use binary_type::{binary, Binary};
+pub use compress::Compressed;
 pub use escape::{Json, Serde};
 pub use lifecycle::{CounterAttribute, TimestampAttribute};
 pub use seconds::{EpochSeconds, Ttl};

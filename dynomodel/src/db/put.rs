@@ -11,7 +11,7 @@ use crate::db::put_attributes::PutAttributes;
 use crate::db::stamps::{self, Stamped};
 use crate::db::version::{self, Versioning};
 use crate::db::write::{key_exists, Conditional, Parts, Write};
-use crate::db::{sent, update, whole, Db, DbFuture};
+use crate::db::{item_size, sent, update, whole, Db, DbFuture};
 use crate::error::Result;
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -154,10 +154,9 @@ impl<M: Model> PutOptions<M> {
         let (update, item) = match whole::as_update::<M>(expected) {
             true => {
                 let keep_created = stamped.is_some_and(|s| s.created);
-                (
-                    Some(whole::update_of::<M>(item.to_item()?, keep_created)),
-                    None,
-                )
+                let item = item.to_item()?;
+                item_size::check_item::<M>(db, &item)?;
+                (Some(whole::update_of::<M>(item, keep_created)), None)
             }
             false => (None, Some(item)),
         };
@@ -198,6 +197,7 @@ impl<'v, M: Model> PutWrite<'v, M> {
         'v: 'd,
     {
         let failure = self.write.failure();
+        let value = self.item.as_ref().map(|item| item.value);
         let call = match self.item {
             Some(item) => Either::Left(
                 db.calls
@@ -210,7 +210,10 @@ impl<'v, M: Model> PutWrite<'v, M> {
                     .map_ok(|o| o.attributes),
             ),
         };
-        call.map_err(move |e| failure.read::<M>(e))
+        call.map_err(move |e| match value {
+            Some(value) => item_size::name_write_error(db, value, failure.read::<M>(e)),
+            None => failure.read::<M>(e),
+        })
     }
 }
 

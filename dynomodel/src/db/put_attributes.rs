@@ -4,8 +4,10 @@
 //! stores in place of the value's own.
 
 use crate::backend::{AttributeSink, AttributeWriter};
+use crate::db::item_size;
 use crate::db::stamps::Stamped;
 use crate::error::ConversionError;
+use crate::model::size::{item_size_limit, Measuring};
 use crate::model::Model;
 use crate::value::AttributeValue;
 
@@ -18,7 +20,24 @@ pub(crate) struct PutAttributes<'v, M> {
 }
 
 impl<M: Model> AttributeWriter for PutAttributes<'_, M> {
+    /// Writes the item, measuring it on the way: one over its model's limit is an error (which the
+    /// put names, see `item_size::name_write_error`) and is not sent.
     fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+        let mut measuring = Measuring { sink, bytes: 0 };
+        self.write_unmeasured(&mut measuring)?;
+        match measuring.bytes > item_size_limit::<M>() {
+            true => Err(item_size::over_limit(measuring.bytes)),
+            false => Ok(()),
+        }
+    }
+
+    fn len_hint(&self) -> usize {
+        M::ATTRIBUTES.len()
+    }
+}
+
+impl<M: Model> PutAttributes<'_, M> {
+    fn write_unmeasured(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
         if self.version.is_none() && self.stamped.is_none() {
             return self.value.write_attributes(sink);
         }
@@ -39,10 +58,6 @@ impl<M: Model> AttributeWriter for PutAttributes<'_, M> {
             sink.insert(name, value);
         }
         Ok(())
-    }
-
-    fn len_hint(&self) -> usize {
-        M::ATTRIBUTES.len()
     }
 }
 

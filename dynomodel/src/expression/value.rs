@@ -38,7 +38,8 @@ use crate::value::{AttributeValue, Number};
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used in expressions",
-    note = "an embedded struct needs `#[derive(Document)]`, which implements `FieldValue` for it"
+    note = "an embedded struct needs `#[derive(Document)]`, which implements `FieldValue` for it",
+    note = "a compressed field (`Compressed<T>`) has only `exists`, `not_exists`, `attribute_type` and `size`: compressed bytes do not compare like the values they hold"
 )]
 pub trait FieldValue {
     /// The type values compared with (or stored into) this field are given as.

@@ -15,6 +15,7 @@ mod index;
 mod into_key;
 mod item_version;
 mod required;
+pub(crate) mod size;
 mod timestamp;
 mod union;
 
@@ -110,6 +111,7 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `datetime = "millis"` | the width of every `DateTime<Utc>` field (spelled so, or `Option` of one) without a width of its own: `seconds`, `millis`, `micros`, `nanos` (the default); see the field option |
 /// | `item_version = 3` | the item schema's version, written into every item (see [below](Model#item-versions-and-upcasting-item_version)); with `#[upcast(from = N, item = f)]` / `#[upcast(from = N, model = T)]` on the struct reading older items |
 /// | `item_version_attribute = "v"` | the attribute holding it (default `_v`, [`DEFAULT_ITEM_VERSION_ATTRIBUTE`]) |
+/// | `max_item_size = "8KB"` | an item size budget (bytes, or `B`/`KB`/`MB`, at most 400 KB) checked on every write: a larger item is refused before it is sent (see [below](Model#item-sizes-and-compressed-attributes)) |
 ///
 /// Field options:
 ///
@@ -123,6 +125,7 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// | `#[dynomodel(datetime = "millis")]` | a `DateTime<Utc>` (or `Option` of one) stored as RFC 3339 with that many fractional digits, `2015-09-15T19:58:22.947Z` (`seconds`, `millis`, `micros`, `nanos`; default `nanos`), truncated on write; in keys, index keys, composite parts and the handle's operands too; any RFC 3339 width reads, but two widths do not sort together, so match the table's data (see [`datetime`](crate::convert::datetime)) |
 /// | `#[dynomodel(serde)]` | any `Serialize + DeserializeOwned` type, stored in its serde shape as M, L, S, N, BOOL (see [`convert::serde`](crate::convert::serde)); not a key |
 /// | `#[dynomodel(json)]` | any `Serialize + DeserializeOwned` type, stored as one JSON string, S (see [`convert::json`](crate::convert::json)); not a key |
+/// | `#[dynomodel(compress)]`, `compress(min_size = "1KB")` | a `String`, `Vec<u8>`, `Binary` (or `Option` of one), or with `json` any serde value, stored gzip-compressed as B (values under `min_size` as they are, behind the same header); not a key; its handle has only `exists`, `size`, `attribute_type` (see [below](Model#item-sizes-and-compressed-attributes)) |
 /// | `#[version]` | the optimistic-locking counter, an integer (see [below](Model#optimistic-locking-version)) |
 /// | `#[dynomodel(counter)]` | a number or set changed only by atomic updates: exempt from the version bump, left as stored by whole-item writes (see [below](Model#counters-dynomodelcounter)) |
 /// | `#[created_at]`, `#[updated_at]` | a `DateTime<Utc>` (or `Option` of one) the mapper stamps on writes (see [below](Model#timestamps-created_at-updated_at)) |
@@ -132,6 +135,49 @@ pub(crate) type Marker<A, B, C> = PhantomData<fn() -> (A, B, C)>;
 /// a key; see [`convert`](crate::convert#binary-data-and-vecu8) for why. Enums and newtypes derive
 /// [`Attribute`](trait@crate::Attribute) (see there): a unit-only enum or a newtype of a key type
 /// may be a key.
+///
+/// # Item sizes and compressed attributes
+///
+/// DynamoDB stores items of at most 400 KB and charges capacity per 1 KB written and 4 KB read.
+/// [`Model::item_size`] is the size of what a value stores, with what writing and reading it costs
+/// ([`ItemSize`](crate::ItemSize)). Every write (put, save, batch write, transaction) measures the item
+/// as it is written and refuses one over 400 KB, or over the model's `max_item_size` budget, before
+/// sending it, with [`Error::ItemTooLarge`](crate::Error::ItemTooLarge) naming the item and its
+/// largest attributes. (An update's result is checked by DynamoDB.)
+///
+/// `#[dynomodel(compress)]` stores a large text or binary gzip-compressed, as the Developer Guide
+/// advises (see [`convert::compress`](crate::convert::compress) for the stored form). Every read
+/// decompresses; a damaged value is an [`Error::ItemDecode`](crate::Error::ItemDecode) naming the item
+/// and the attribute; a plain string written before the field was compressed still reads. DynamoDB
+/// cannot compare compressed bytes, so the field's handle, a `Field<M, Compressed<T>>`, has no
+/// comparisons (a compile error), only `exists`, `not_exists`, `attribute_type`, `size` (of the stored
+/// bytes) and `set` in updates, which compresses.
+///
+/// ```
+/// use dynomodel::{Db, Model};
+/// # use dynomodel_mem::MemoryDb;
+/// #[derive(Model, Debug, PartialEq)]
+/// #[dynomodel(max_item_size = "4KB")]
+/// struct Reply {
+///     #[hash_key]
+///     id: String,
+///     #[dynomodel(compress)]
+///     message: String,
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let db = Db::memory();
+/// db.create_schema::<Reply>().await?;
+/// let reply = Reply { id: "r1".into(), message: "a long message, ".repeat(1000) };
+/// let size = reply.item_size()?;
+/// assert!(size.bytes() < 1024, "16 000 bytes of text, stored in {} bytes", size.bytes());
+/// assert_eq!(size.write_units(), 1.0);
+/// db.put(&reply).await?;
+/// assert_eq!(db.get::<Reply>("r1").await?, Some(reply));
+/// db.update::<Reply>("r1").set(Reply::message(), "short").condition(Reply::message().size().gt(10)).await?;
+/// # Ok::<(), dynomodel::Error>(())
+/// # }).unwrap();
+/// ```
 ///
 /// # Handles of fields stored through an adapter
 ///
@@ -1117,6 +1163,32 @@ pub trait Model: Sized + Send + Sync + 'static {
     ) -> Result<Option<AttributeValue>, ConversionError> {
         let _ = (which, at);
         Ok(None)
+    }
+
+    /// The item size budget of `#[dynomodel(max_item_size = "8KB")]`, in bytes: a write of a larger
+    /// item is refused before it is sent ([`Error::ItemTooLarge`](crate::Error::ItemTooLarge)), as
+    /// one over DynamoDB's 400 KB ([`MAX_ITEM_SIZE`](crate::MAX_ITEM_SIZE)) always is.
+    const MAX_ITEM_SIZE: Option<usize> = None;
+
+    /// The size of the item this value stores, by DynamoDB's rule (see [`item_size`](crate::item_size)),
+    /// with what writing and reading it costs ([`ItemSize`](crate::ItemSize)). It converts the value
+    /// (compressing its compressed fields) without building an [`Item`]. A put stores the same
+    /// attributes, except for a `#[version]` it bumps and the timestamps it stamps.
+    ///
+    /// ```
+    /// use dynomodel::Model;
+    /// #[derive(Model)]
+    /// struct Note { #[hash_key] id: String, body: String }
+    /// let size = Note { id: "n1".into(), body: "x".repeat(2000) }.item_size()?;
+    /// assert_eq!(size.bytes(), 2 + 2 + 4 + 2000); // names and values
+    /// assert_eq!(size.write_units(), 2.0);
+    /// assert_eq!(size.eventually_consistent_read_units(), 0.5);
+    /// # Ok::<(), dynomodel::ConversionError>(())
+    /// ```
+    fn item_size(&self) -> Result<crate::ItemSize, ConversionError> {
+        let mut measure = size::Measure::default();
+        self.write_attributes(&mut measure)?;
+        Ok(crate::ItemSize::new(measure.bytes))
     }
 }
 

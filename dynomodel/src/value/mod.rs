@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 pub use number::{Number, NumberError};
-pub use size::{attribute_size, item_size, MAX_ITEM_SIZE};
+pub use size::{attribute_size, item_size, ItemSize, MAX_ITEM_SIZE};
 
 /// An item: attribute names mapped to values, as stored in a table.
 ///

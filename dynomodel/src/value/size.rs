@@ -61,6 +61,85 @@ fn number_size(n: &Number) -> usize {
     1 + (digits as usize).div_ceil(2) + alignment + usize::from(n.is_negative())
 }
 
+/// One read capacity unit covers a strongly consistent read of this many bytes (4 KB).
+const READ_UNIT_BYTES: usize = 4096;
+/// One write capacity unit covers a write of this many bytes (1 KB).
+const WRITE_UNIT_BYTES: usize = 1024;
+
+/// An item's size by DynamoDB's rule ([`item_size`]) and what reading or writing it costs, from the
+/// Developer Guide's capacity rules: a write costs 1 unit per 1 KB, a strongly consistent read 1 unit
+/// per 4 KB, an eventually consistent read half that, a transactional read or write twice; sizes round
+/// up to the unit and nothing costs less than one unit's worth. [`Model::item_size`](crate::Model::item_size)
+/// measures a model value; the in-memory engine charges with the same arithmetic.
+///
+/// These are the costs of this item alone: a put or update that replaces a larger stored item costs
+/// the larger of the two, and each index the item is projected into costs a write of its own.
+///
+/// ```
+/// use dynomodel::ItemSize;
+/// let size = ItemSize::new(5_000);
+/// assert_eq!(size.bytes(), 5_000);
+/// assert_eq!(size.write_units(), 5.0); // 5 000 bytes round up to 5 KB
+/// assert_eq!(size.strongly_consistent_read_units(), 2.0); // 8 KB
+/// assert_eq!(size.eventually_consistent_read_units(), 1.0);
+/// assert_eq!(size.transactional_write_units(), 10.0);
+/// assert_eq!(ItemSize::new(0).write_units(), 1.0);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct ItemSize(usize);
+
+impl ItemSize {
+    /// The size of an item of `bytes` bytes.
+    pub const fn new(bytes: usize) -> ItemSize {
+        ItemSize(bytes)
+    }
+
+    /// The size of `item`.
+    pub fn of(item: &Item) -> ItemSize {
+        ItemSize(item_size(item))
+    }
+
+    /// The size in bytes (attribute names included).
+    pub const fn bytes(self) -> usize {
+        self.0
+    }
+
+    /// Whether DynamoDB stores it: at most [`MAX_ITEM_SIZE`] (400 KB).
+    pub const fn fits(self) -> bool {
+        self.0 <= MAX_ITEM_SIZE
+    }
+
+    /// Write capacity units of a `PutItem` (or an `UpdateItem` or `DeleteItem`) of it.
+    pub fn write_units(self) -> f64 {
+        units(self.0, WRITE_UNIT_BYTES)
+    }
+
+    /// Write capacity units of writing it in a transaction (twice [`write_units`](Self::write_units)).
+    pub fn transactional_write_units(self) -> f64 {
+        2.0 * self.write_units()
+    }
+
+    /// Read capacity units of a strongly consistent `GetItem` of it.
+    pub fn strongly_consistent_read_units(self) -> f64 {
+        units(self.0, READ_UNIT_BYTES)
+    }
+
+    /// Read capacity units of an eventually consistent `GetItem` of it (half a strongly consistent one).
+    pub fn eventually_consistent_read_units(self) -> f64 {
+        0.5 * self.strongly_consistent_read_units()
+    }
+
+    /// Read capacity units of reading it in a transaction (twice a strongly consistent read).
+    pub fn transactional_read_units(self) -> f64 {
+        2.0 * self.strongly_consistent_read_units()
+    }
+}
+
+/// `bytes` in whole units of `unit` bytes, rounded up, at least one.
+fn units(bytes: usize, unit: usize) -> f64 {
+    bytes.div_ceil(unit).max(1) as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

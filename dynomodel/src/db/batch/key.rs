@@ -3,7 +3,7 @@
 
 use crate::db::names::ItemName;
 use crate::error::{Error, Result};
-use crate::value::{item_size, AttributeValue, Item, Number, MAX_ITEM_SIZE};
+use crate::value::{AttributeValue, Item, Number};
 
 /// A key's identity: its attributes by name, with values compared as DynamoDB compares keys
 /// (numbers by value, so `1.50` and `1.5` are one key). `AttributeValue` itself has no order.
@@ -87,20 +87,6 @@ pub(crate) fn check_key(what: &str, model: &str, table: &str, key: &Item) -> Res
         return Err(Error::validation(format!(
             "{what}: the key of {} is not valid: One or more parameter values are not valid. The \
              AttributeValue for a key attribute cannot contain an empty {empty} value. Key: {name}",
-            ItemName { model, key, table }
-        )));
-    }
-    Ok(())
-}
-
-/// Rejects, before anything is sent, an item over DynamoDB's 400 KB limit, which would fail its
-/// whole chunk ("Item size has exceeded the maximum allowed size").
-pub(crate) fn check_item_size(model: &str, table: &str, key: &Item, item: &Item) -> Result<()> {
-    let size = item_size(item);
-    if size > MAX_ITEM_SIZE {
-        return Err(Error::validation(format!(
-            "batch_write: the item of {} is {size} bytes, over DynamoDB's limit of {MAX_ITEM_SIZE}: \
-             Item size has exceeded the maximum allowed size",
             ItemName { model, key, table }
         )));
     }

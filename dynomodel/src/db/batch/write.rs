@@ -8,9 +8,10 @@ use futures::{StreamExt, TryStreamExt};
 
 use crate::backend::{BatchWriteItemInput, WriteRequest};
 use crate::db::batch::errors::BatchUnprocessed;
-use crate::db::batch::key::{check_item_size, check_key, KeyId};
+use crate::db::batch::key::{check_key, KeyId};
 use crate::db::batch::options::BatchOptions;
 use crate::db::batch::retry::{chunked, with_retries, Retried};
+use crate::db::item_size;
 use crate::db::names::model_name;
 use crate::db::Calls;
 use crate::db::{stamps, Db, DbFuture};
@@ -149,8 +150,7 @@ impl<'a> BatchWrite<'a> {
                 let mut item = value.to_item()?;
                 // `updated_at` = now; `created_at` = now unless the value holds one.
                 stamps::stamp_item(self.db, value, &mut item)?;
-                let (model, table) = (model_name::<M>(), self.db.table_name::<M>());
-                check_item_size(model, &table, &key, &item)?;
+                item_size::check_item::<M>(self.db, &item)?;
                 Ok((key, WriteRequest::Put { item }))
             })();
             self.push::<M>(entry);

@@ -17,7 +17,7 @@ use crate::backend::{
 use crate::db::names::model_name;
 use crate::db::put::PutWrite;
 use crate::db::write::{Conditional, Parts, Write};
-use crate::db::{Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
+use crate::db::{item_size, Db, DbFuture, Delete, DeleteKey, Put, Save, UpdateItem};
 use crate::error::{Error, ItemAction, Result};
 use crate::expression::Condition;
 use crate::model::{Model, PrimaryKey};
@@ -186,10 +186,17 @@ impl<'a> Transaction<'a> {
                 write,
                 item: Some(item),
                 ..
-            }) => match item.to_item() {
-                Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
-                Err(error) => self.fail(error.into()),
-            },
+            }) => {
+                // Writing the item checks its size; a refused one is named here.
+                let value = item.value;
+                match item.to_item() {
+                    Ok(item) => self.push::<M>(Ok(write), |write| put_request(write, item)),
+                    Err(error) => {
+                        let error = item_size::name_write_error(self.db, value, error.into());
+                        self.fail(error)
+                    }
+                }
+            }
             // A model with counters over a stored version: an update leaving them as stored.
             Ok(PutWrite {
                 write, item: None, ..

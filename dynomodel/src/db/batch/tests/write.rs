@@ -137,16 +137,17 @@ async fn an_item_over_400_kb_is_refused_before_anything_is_sent() {
         .put(&big)
         .await
         .expect_err("too big");
-    assert_eq!(err.code(), "ValidationException");
+    assert_eq!(err.code(), "ItemTooLarge");
     assert!(
-        err.message().starts_with(
-            r#"batch_write: the item of Tweet {id: "0030", userid: "abc"} in `tweets` is 410"#
-        ),
+        err.message()
+            .starts_with(r#"the item of Tweet {id: "0030", userid: "abc"} in `tweets` is 410"#),
         "{err}"
     );
-    assert!(err
-        .message()
-        .ends_with("Item size has exceeded the maximum allowed size"));
+    assert!(
+        err.message()
+            .ends_with("largest attributes: `text` 410004 bytes, `userid` 9 bytes, `id` 6 bytes"),
+        "{err}"
+    );
     assert!(fake.calls().is_empty());
 }
 
