@@ -139,8 +139,10 @@ async fn the_generate_command_reads_a_server() {
     let out = std::env::temp_dir().join(format!("dynomodel-codegen-{}.rs", std::process::id()));
     let args = GenerateArgs {
         table: "tweets".into(),
-        endpoint: Some(server.url()),
-        region: None,
+        endpoint: dynomodel::cli::Endpoint {
+            url: Some(server.url()),
+            region: None,
+        },
         sample: 100,
         out: Some(out.clone()),
     };

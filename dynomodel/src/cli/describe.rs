@@ -64,7 +64,7 @@ async fn table_names(models: Option<&Models>, args: &DescribeArgs, db: &Db) -> R
 
 pub(crate) async fn run(models: Option<&Models>, args: &DescribeArgs, output: &Output) -> Status {
     let result = async {
-        let db = args.connection.db().await?;
+        let db = args.connection.db().await;
         let names = table_names(models, args, &db).await?;
         let mut missing = Vec::new();
         let mut text = String::new();

@@ -42,7 +42,7 @@ use std::sync::{Arc, Mutex};
 use clap::{Parser, Subcommand};
 
 pub use crate::migrate::{Format, Models};
-pub use connect::Connection;
+pub use connect::{Connection, Endpoint};
 pub use describe::DescribeArgs;
 pub use output::Sink;
 pub use schema::{ApplyArgs, ExportArgs, PlanArgs};

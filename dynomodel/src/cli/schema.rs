@@ -56,7 +56,7 @@ pub struct ExportArgs {
 /// The plan for the models in the connection's database.
 async fn compute(models: &Models, connection: &Connection) -> Result<Plan> {
     let definitions = models.definitions()?;
-    connection.db().await?.plan_all(&definitions).await
+    connection.db().await.plan_all(&definitions).await
 }
 
 fn no_models(models: &Models, output: &Output) -> bool {
@@ -99,13 +99,7 @@ pub(crate) async fn apply(models: &Models, args: &ApplyArgs, output: &Output) ->
         ));
         return Status::Failed;
     };
-    let db = match args.connection.db().await {
-        Ok(db) => db,
-        Err(e) => {
-            output.error(&e.to_string());
-            return Status::Failed;
-        }
-    };
+    let db = args.connection.db().await;
     let plan = match models.definitions() {
         Ok(definitions) => db.plan_all(&definitions).await,
         Err(e) => Err(e),

@@ -2,10 +2,8 @@
 
 use std::path::PathBuf;
 
-use aws_config::{BehaviorVersion, Region};
-
 use super::TableSample;
-use crate::{AwsBackend, Db};
+use crate::cli::Endpoint;
 
 /// `generate`: prints (or writes to `--out`) Rust models for an existing table, read through the AWS
 /// backend from Amazon DynamoDB, DynamoDB Local or the engine's server (see [`TableSample`]).
@@ -30,15 +28,9 @@ pub struct GenerateArgs {
     /// The table to read.
     #[arg(long)]
     pub table: String,
-    /// A DynamoDB-compatible endpoint (DynamoDB Local, `dynomodel-mem serve`) instead of AWS's.
-    /// Credentials come from the environment when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`),
-    /// else fixed local ones (DynamoDB Local keeps one database per access key and region: run with
-    /// the application's).
-    #[arg(long, value_name = "URL")]
-    pub endpoint: Option<String>,
-    /// The region (default: the environment's; `us-east-1` for an endpoint when it names none).
-    #[arg(long)]
-    pub region: Option<String>,
+    /// Where the table is.
+    #[command(flatten)]
+    pub endpoint: Endpoint,
     /// How many items to scan for the field types.
     #[arg(long = "sample", value_name = "N", default_value_t = 100)]
     pub sample: usize,
@@ -81,7 +73,7 @@ impl GenerateArgs {
 
     /// Reads the table and generates its models' source, writing nothing.
     pub async fn source(&self) -> Result<String, GenerateError> {
-        let db = self.db().await;
+        let db = self.endpoint.db().await;
         let sample = TableSample::read(&db, &self.table, self.sample)
             .await
             .map_err(|source| GenerateError::Read {
@@ -101,37 +93,5 @@ impl GenerateArgs {
             source,
         })?;
         Ok(true)
-    }
-
-    /// The database the options name: AWS configured from the environment, or the endpoint with
-    /// the environment's credentials when it names any (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`), else
-    /// [`AwsBackend::local`]'s fixed ones.
-    async fn db(&self) -> Db {
-        let mut loader = aws_config::defaults(BehaviorVersion::latest());
-        if let Some(region) = &self.region {
-            loader = loader.region(Region::new(region.clone()));
-        }
-        let Some(endpoint) = &self.endpoint else {
-            return Db::aws(aws_sdk_dynamodb::Client::new(&loader.load().await));
-        };
-        let named = |var: &str| std::env::var_os(var).is_some_and(|v| !v.is_empty());
-        if !named("AWS_ACCESS_KEY_ID") && !named("AWS_PROFILE") {
-            if self.region.is_none() {
-                return Db::new(AwsBackend::local(endpoint.clone()));
-            }
-            loader = loader.credentials_provider(aws_credential_types::Credentials::new(
-                "dynomodel",
-                "dynomodel",
-                None,
-                None,
-                "dynomodel-local",
-            ));
-        }
-        let config = loader.endpoint_url(endpoint).load().await;
-        let mut builder = aws_sdk_dynamodb::config::Builder::from(&config);
-        if config.region().is_none() {
-            builder = builder.region(Region::new("us-east-1"));
-        }
-        Db::aws(aws_sdk_dynamodb::Client::from_conf(builder.build()))
     }
 }
