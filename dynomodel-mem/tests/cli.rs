@@ -492,8 +492,11 @@ fn sigterm_lets_a_request_in_flight_finish_then_exits_0() {
     assert_eq!((status, body.as_str()), (200, "{}"));
     let exit = served.child.wait().unwrap();
     assert_eq!(exit.code(), Some(0));
+    // The answer above proves the request was drained, not cut at the 5 s deadline; this bound
+    // only catches a server that waits for something else (generous: a loaded CI machine is slow
+    // to schedule the exit).
     assert!(
-        signalled.elapsed() < Duration::from_secs(5),
+        signalled.elapsed() < Duration::from_secs(30),
         "{:?}",
         signalled.elapsed()
     );
