@@ -10,9 +10,9 @@
 //! index, tags, capacity history, indexes being created or deleted), the items and index entries, the
 //! streams with their records, the transactions' `ClientRequestToken`s, the table counter, the
 //! engine's region, account and settings (eventual consistency on demand included, unless
-//! [`ForkOptions::eventual_consistency`] gives the fork its own). What it does not: the expression parse cache and the
-//! throughput buckets, which start empty and full (they change no answer but throttling, which
-//! restarts as after a restart of the server).
+//! [`ForkOptions::eventual_consistency`] gives the fork its own). What it does not: the expression
+//! parse cache and the throughput buckets, which start empty and full (they change no answer but
+//! throttling, which restarts as after a restart of the server).
 //!
 //! Durable mode: a fork of a durable engine is an in-memory engine (it writes nothing to the data
 //! directory, which stays the parent's alone); [`MemBackend::restore`] and [`MemBackend::reset`] are
