@@ -15,8 +15,8 @@
 //!   DynamoDB Local (at `DYNAMODB_ENDPOINT`, which the script sets): each test on a database of its
 //!   own (Local keeps one per access key), where it creates the table, loads the catalogue through
 //!   `AwsBackend`, runs, and deletes the table; `--local-parallel N` tests at a time (default 8),
-//!   `--local-products N` products (default 10,000, a multiple of 10) and `--tests N` (default 100)
-//!   to scale it. Without the option the example needs no service.
+//!   `--local-products N` products (default 10,000, a multiple of 10) to scale it, and `--tests N`
+//!   (default 100) for all three figures. Without the option the example needs no service.
 
 use std::time::{Duration, Instant};
 
