@@ -2,12 +2,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use dynomodel::{Db, Result};
 use tokio::sync::OnceCell;
 
 use crate::fork::Snapshot;
-use crate::MemBackend;
+use crate::{EventualConsistency, MemBackend};
 
 /// What builds a fixture: fills the engine behind the `Db` (tables, items) and reports failure.
 pub type FixtureBuild = fn(Db) -> Pin<Box<dyn Future<Output = Result<()>> + Send>>;
@@ -25,6 +26,9 @@ pub type FixtureBuild = fn(Db) -> Pin<Box<dyn Future<Output = Result<()>> + Send
 /// first caller's runtime, and needs none after (the engine spawns no task and keeps no timer), so
 /// a fork serves any runtime. A build that fails, or whose test panics mid-way, is not kept: the
 /// next test builds again, and every test that asked gets the error.
+///
+/// Strongly consistent by default, as the engine; with [`Fixture::eventual_consistency`] each
+/// test's fork lags its own writes as DynamoDB does, from a settled fixture.
 ///
 /// ```
 /// use dynomodel::Model;
@@ -61,7 +65,15 @@ pub type FixtureBuild = fn(Db) -> Pin<Box<dyn Future<Output = Result<()>> + Send
 /// ```
 pub struct Fixture {
     source: Source,
-    built: OnceCell<Snapshot>,
+    /// The eventual consistency of the forks (the fixture's build is strongly consistent).
+    consistency: Option<fn() -> EventualConsistency>,
+    built: OnceCell<Built>,
+}
+
+/// A fixture once built: its snapshot, and the settings its forks lag by.
+struct Built {
+    snapshot: Snapshot,
+    consistency: Option<Arc<EventualConsistency>>,
 }
 
 /// Where a fixture's data comes from.
@@ -77,6 +89,7 @@ impl std::fmt::Debug for Fixture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fixture")
             .field("built", &self.built.initialized())
+            .field("eventually_consistent", &self.consistency.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -86,8 +99,71 @@ impl Fixture {
     pub const fn new(build: FixtureBuild) -> Fixture {
         Fixture {
             source: Source::Build(build),
+            consistency: None,
             built: OnceCell::const_new(),
         }
+    }
+
+    /// Every fork of the fixture models eventual consistency on demand with the settings
+    /// `settings` returns (see [`MemBackendBuilder::eventual_consistency`]): a test's writes reach
+    /// the GSIs after the delays, and its reads without `ConsistentRead` are stale within the
+    /// window, until it moves past them or calls [`MemBackend::settle`] on its
+    /// [`fork_backend`](Fixture::fork_backend). `const`, for a `static`.
+    ///
+    /// The fixture itself is built strongly consistent and holds nothing pending: the build's
+    /// own reads see its writes (a build that reads back what it wrote, to derive or update
+    /// data, would otherwise load stale data into every test's start), and every test starts
+    /// from the same settled data however long after the build it runs (changes pending at the
+    /// snapshot would arrive on the shared clock, reaching the later tests and not the first
+    /// ones). That is DynamoDB's picture too: a fixture loaded before the tests has propagated;
+    /// the tests' own writes lag. Each fork's pending changes are its own; the seeded delays are
+    /// drawn from each fork's first write, so a test gets the same delays on every run.
+    ///
+    /// A fork reads the fixture's clock (the system's): for a [`ManualClock`](crate::ManualClock)
+    /// of its own, fork the test's fork with [`ForkOptions::clock`](crate::ForkOptions::clock)
+    /// (a few microseconds more); it keeps the setting.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel::Model;
+    /// use dynomodel_mem::{EventualConsistency, Fixture};
+    ///
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// #[global_index(all("by-email", hash = email))]
+    /// struct Account {
+    ///     #[hash_key]
+    ///     id: String,
+    ///     email: String,
+    /// }
+    ///
+    /// static ACCOUNTS: Fixture = Fixture::new(|db| {
+    ///     Box::pin(async move {
+    ///         db.create_schema::<Account>().await?;
+    ///         db.put(&Account { id: "a1".into(), email: "ada@x".into() }).await
+    ///     })
+    /// })
+    /// .eventual_consistency(|| EventualConsistency::new().gsi_delay(Duration::from_secs(60)));
+    ///
+    /// // In a test:
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let backend = ACCOUNTS.fork_backend().await?;
+    /// let db = dynomodel::Db::new(backend.clone());
+    /// // The fixture's own items are in the GSI, settled.
+    /// assert!(db.query_index(Account::by_email(), "ada@x").first().await?.is_some());
+    /// // The test's writes lag: the read-after-write bug shows, as on DynamoDB ...
+    /// db.put(&Account { id: "a2".into(), email: "grace@x".into() }).await?;
+    /// assert_eq!(db.query_index(Account::by_email(), "grace@x").first().await?, None);
+    /// // ... until the GSI catches up.
+    /// backend.settle();
+    /// assert!(db.query_index(Account::by_email(), "grace@x").first().await?.is_some());
+    /// # Ok::<(), dynomodel::Error>(())
+    /// # }).unwrap();
+    /// ```
+    ///
+    /// [`MemBackendBuilder::eventual_consistency`]: crate::MemBackendBuilder::eventual_consistency
+    pub const fn eventual_consistency(mut self, settings: fn() -> EventualConsistency) -> Fixture {
+        self.consistency = Some(settings);
+        self
     }
 
     /// A fixture loaded, once, from the dump file at `path` (relative to the test's working
@@ -107,12 +183,20 @@ impl Fixture {
     pub const fn from_dump(path: &'static str) -> Fixture {
         Fixture {
             source: Source::Dump(path),
+            consistency: None,
             built: OnceCell::const_new(),
         }
     }
 
-    /// The fixture as built, building it first if no test has yet.
+    /// The fixture as built, building it first if no test has yet. It is strongly consistent
+    /// whatever [`Fixture::eventual_consistency`] says: its own forks ([`Snapshot::fork`]) do
+    /// not lag; [`Fixture::fork`]'s do.
     pub async fn snapshot(&self) -> Result<Snapshot> {
+        Ok(self.built().await?.snapshot.clone())
+    }
+
+    /// The fixture, built by the first caller (the others wait for it).
+    async fn built(&self) -> Result<&Built> {
         self.built
             .get_or_try_init(|| async {
                 let backend = MemBackend::new();
@@ -121,10 +205,12 @@ impl Fixture {
                     #[cfg(feature = "server")]
                     Source::Dump(path) => load(&backend, path).await?,
                 }
-                Ok(backend.snapshot())
+                Ok(Built {
+                    snapshot: backend.snapshot(),
+                    consistency: self.consistency.map(|settings| Arc::new(settings())),
+                })
             })
             .await
-            .cloned()
     }
 
     /// A `Db` over a fork of the fixture of its own: the one line at the start of each test.
@@ -132,10 +218,11 @@ impl Fixture {
         Ok(Db::new(self.fork_backend().await?))
     }
 
-    /// A fork of the fixture as a [`MemBackend`] (to serve it, or to reach its clock, faults and
-    /// `sweep_expired`).
+    /// A fork of the fixture as a [`MemBackend`] (to serve it, or to reach its clock, faults,
+    /// `settle` and `sweep_expired`).
     pub async fn fork_backend(&self) -> Result<MemBackend> {
-        Ok(self.snapshot().await?.fork())
+        let built = self.built().await?;
+        Ok(built.snapshot.fork_following(built.consistency.clone()))
     }
 }
 

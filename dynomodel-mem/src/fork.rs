@@ -9,9 +9,10 @@
 //! What a copy holds: every table in every status (created, being deleted, its TTL setting and expiry
 //! index, tags, capacity history, indexes being created or deleted), the items and index entries, the
 //! streams with their records, the transactions' `ClientRequestToken`s, the table counter, the
-//! engine's region, account and settings. What it does not: the expression parse cache and the
-//! throughput buckets, which start empty and full (they change no answer but throttling, which
-//! restarts as after a restart of the server).
+//! engine's region, account and settings (eventual consistency on demand included, unless
+//! [`ForkOptions::eventual_consistency`] gives the fork its own). What it does not: the expression
+//! parse cache and the throughput buckets, which start empty and full (they change no answer but
+//! throttling, which restarts as after a restart of the server).
 //!
 //! Durable mode: a fork of a durable engine is an in-memory engine (it writes nothing to the data
 //! directory, which stays the parent's alone); [`MemBackend::restore`] and [`MemBackend::reset`] are
@@ -25,9 +26,10 @@ use dynomodel::Result;
 use crate::faults::FaultHandle;
 use crate::storage::clock::{Clock, EngineClock};
 use crate::storage::state::State;
-use crate::MemBackend;
+use crate::{EventualConsistency, MemBackend};
 
-/// How [`MemBackend::fork_with`] sets up a fork: its clock and its fault rules.
+/// How [`MemBackend::fork_with`] sets up a fork: its clock, its fault rules and its eventual
+/// consistency.
 ///
 /// ```
 /// use dynomodel_mem::{ForkOptions, ManualClock, MemBackend};
@@ -42,6 +44,7 @@ use crate::MemBackend;
 pub struct ForkOptions {
     clock: Option<EngineClock>,
     share_faults: bool,
+    consistency: Option<Arc<EventualConsistency>>,
 }
 
 impl ForkOptions {
@@ -63,6 +66,33 @@ impl ForkOptions {
     /// applies to both, and counts the requests of both. Without it, a fork starts with none.
     pub fn share_faults(mut self) -> ForkOptions {
         self.share_faults = true;
+        self
+    }
+
+    /// The fork models eventual consistency on demand with `settings`, whatever the parent's
+    /// setting (see [`MemBackendBuilder::eventual_consistency`]): its writes reach its GSIs after
+    /// the delays, and its reads without `ConsistentRead` are stale within the window, until
+    /// [`MemBackend::settle`]. Changes the parent had pending stay pending in the fork, at their
+    /// instants; the seeded delays are drawn afresh from the fork's first write of each table, so
+    /// two forks given the same writes get the same delays. Without it, a fork keeps its parent's
+    /// setting.
+    ///
+    /// A strongly consistent fixture whose tests lag: build it settled, and fork it with this
+    /// ([`Fixture::eventual_consistency`](crate::Fixture::eventual_consistency) does both).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use dynomodel_mem::{EventualConsistency, ForkOptions, MemBackend};
+    ///
+    /// let fixture = MemBackend::new(); // strongly consistent: loaded, and settled
+    /// let lagging = EventualConsistency::new().gsi_delay(Duration::from_millis(200));
+    /// let test_backend = fixture.fork_with(ForkOptions::new().eventual_consistency(lagging));
+    /// # let _ = test_backend;
+    /// ```
+    ///
+    /// [`MemBackendBuilder::eventual_consistency`]: crate::MemBackendBuilder::eventual_consistency
+    pub fn eventual_consistency(mut self, settings: EventualConsistency) -> ForkOptions {
+        self.consistency = Some(Arc::new(settings));
         self
     }
 }
@@ -119,12 +149,21 @@ impl Snapshot {
     /// A new in-memory engine holding the snapshot's state, on the clock of the engine the
     /// snapshot was taken from, without fault rules. Cheap (see [`MemBackend::fork`]).
     pub fn fork(&self) -> MemBackend {
+        self.fork_following(None)
+    }
+
+    /// [`Snapshot::fork`], modelling eventual consistency with `consistency` when given (see
+    /// [`ForkOptions::eventual_consistency`]).
+    pub(crate) fn fork_following(
+        &self,
+        consistency: Option<Arc<EventualConsistency>>,
+    ) -> MemBackend {
         let clock = self.state.clock().clone();
-        MemBackend::over(
-            self.state.fork(clock.clone()),
-            clock,
-            FaultHandle::default(),
-        )
+        let mut state = self.state.fork(clock.clone());
+        if let Some(settings) = consistency {
+            state.follow(settings);
+        }
+        MemBackend::over(state, clock, FaultHandle::default())
     }
 }
 
@@ -187,7 +226,10 @@ impl MemBackend {
     /// [`MemBackend::fork`] with another clock or the parent's fault rules ([`ForkOptions`]).
     pub fn fork_with(&self, options: ForkOptions) -> MemBackend {
         let clock = options.clock.unwrap_or_else(|| self.clock.clone());
-        let state = self.read().fork(clock.clone());
+        let mut state = self.read().fork(clock.clone());
+        if let Some(settings) = options.consistency {
+            state.follow(settings);
+        }
         let faults = match options.share_faults {
             true => self.faults.clone(),
             false => FaultHandle::default(),

@@ -26,7 +26,8 @@
 //! [`MemBackend::snapshot`] and [`MemBackend::restore`], and [`Fixture`] for the whole pattern. Strongly
 //! consistent by default (as DynamoDB Local), it can lag as DynamoDB does, deterministically on its
 //! clock: GSI changes after a delay, stale reads without `ConsistentRead`
-//! ([`MemBackendBuilder::eventual_consistency`], [`MemBackend::settle`]). With the `server`
+//! ([`MemBackendBuilder::eventual_consistency`], [`MemBackend::settle`]; for a fixture's forks,
+//! [`Fixture::eventual_consistency`]). With the `server`
 //! feature, the `dump` module exports and imports tables as DynamoDB JSON lines and whole engines as
 //! one dump file (what `dynomodel-mem serve --seed` loads).
 //!

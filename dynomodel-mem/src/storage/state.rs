@@ -250,6 +250,17 @@ impl State {
         }
     }
 
+    /// Models eventual consistency on demand with `settings` from now on, in place of the engine's
+    /// setting (a fork's own, [`crate::ForkOptions::eventual_consistency`]): every table's later
+    /// writes lag by these delays, counted from the table's first write after this; changes already
+    /// pending keep their instants.
+    pub(crate) fn follow(&mut self, settings: std::sync::Arc<crate::EventualConsistency>) {
+        for table in self.tables.values_mut().map(owned) {
+            table.follow(&settings, &self.clock);
+        }
+        self.config.consistency = Some(settings);
+    }
+
     /// The tables, for writing.
     pub(crate) fn tables_mut(&mut self) -> impl Iterator<Item = &mut Table> + '_ {
         self.tables.values_mut().map(owned)
