@@ -102,14 +102,16 @@ struct Walk<'s> {
 
 impl Walk<'_> {
     /// Whether `v` is a marker of `wire::fast` standing for an attribute value or a map of them of
-    /// shape `shape`, decoded and checked already.
+    /// shape `shape`, or for an `ExpressionAttributeNames` map, decoded and checked already.
     fn is_marker(&self, shape: usize, v: &Value) -> bool {
         if !self.markers || !v.is_u64() {
             return false;
         }
         let shapes = self.service.shapes;
         match &shapes[shape].kind {
-            Kind::Map { value, .. } => shapes[*value].name == ATTRIBUTE_VALUE,
+            Kind::Map { value, .. } => {
+                shapes[*value].name == ATTRIBUTE_VALUE || shapes[shape].name == super::NAME_MAP
+            }
             _ => shapes[shape].name == ATTRIBUTE_VALUE,
         }
     }
