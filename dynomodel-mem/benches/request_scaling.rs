@@ -9,7 +9,9 @@
 //! [-- --full]`: without `--full`, each dimension stops four doublings after its smallest size (a
 //! sanity check in seconds); with it, at its largest (most reach a 16 MB body: minutes). Figures for
 //! `docs/performance.md` come from `--full`. With `--one`, each dimension runs at `n = 1` only: a
-//! small request of its shape, whose instructions `valgrind --tool=callgrind` counts. Not run in CI.
+//! small request of its shape, whose instructions `valgrind --tool=callgrind` counts; with `--at=N`,
+//! at `n = N` only and once (callgrind's instructions per MB of one dimension, with
+//! `--toggle-collect='dynomodel_mem::protocol::respond*'`). Not run in CI.
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -572,12 +574,14 @@ fn cost(rt: &tokio::runtime::Runtime, backend: &MemBackend, op: &str, body: &[u8
 fn main() {
     let mut full = false;
     let mut one = false;
+    let mut at: Option<usize> = None;
     let mut chosen: Vec<String> = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--full" => full = true,
             "--one" => one = true,
             "--bench" => {}
+            size if size.starts_with("--at=") => at = size[5..].parse().ok(),
             name if DIMENSIONS.iter().any(|d| d.name == name) => chosen.push(arg),
             // A filter `cargo bench` meant for another bench.
             _ => return,
@@ -595,7 +599,11 @@ fn main() {
         if !chosen.is_empty() && !chosen.iter().any(|c| c == dimension.name) {
             continue;
         }
-        let (first, last) = if one { (1, 1) } else { dimension.sizes };
+        let (first, last) = match (one, at) {
+            (true, _) => (1, 1),
+            (false, Some(n)) => (n, n),
+            (false, None) => dimension.sizes,
+        };
         let last = if full { last } else { last.min(first << 4) };
         let mut previous: Option<Duration> = None;
         let mut worst: f64 = 0.0;
@@ -607,7 +615,19 @@ fn main() {
                     .unwrap();
             }
             let (op, body) = (dimension.request)(n);
-            let spent = cost(&rt, &backend, op, body.as_bytes());
+            let spent = if at.is_some() {
+                // One run, whose instructions callgrind counts.
+                let run = Instant::now();
+                let _ = rt.block_on(wire::respond(
+                    &wire::Context::default(),
+                    &backend,
+                    op,
+                    body.as_bytes(),
+                ));
+                run.elapsed()
+            } else {
+                cost(&rt, &backend, op, body.as_bytes())
+            };
             let ratio = previous.map(|p| spent.as_secs_f64() / p.as_secs_f64().max(1e-9));
             worst = worst.max(ratio.unwrap_or(0.0));
             println!(

@@ -305,7 +305,9 @@ fn union<T: Eq + Hash + Clone>(into: &mut Vec<T>, from: &[T]) {
         }
         return;
     }
-    let mut present: HashSet<&T> = into.iter().collect();
+    // Room for both at once: growing the table as `from`'s elements arrive rehashed it.
+    let mut present: HashSet<&T> = HashSet::with_capacity(into.len() + from.len());
+    present.extend(into.iter());
     let added: Vec<T> = from.iter().filter(|x| present.insert(x)).cloned().collect();
     into.extend(added);
 }

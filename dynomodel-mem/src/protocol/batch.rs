@@ -97,7 +97,7 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
         keys,
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
-        expression_attribute_names: names(m)?,
+        expression_attribute_names: names(m, d)?,
         attributes_to_get: attributes_to_get(m)?,
     })
 }

@@ -26,7 +26,7 @@ use super::json::{self, Array, Object};
 use super::legacy::{
     attribute_updates, attributes_to_get, conditional_operator, conditions, expected,
 };
-use super::types::string;
+use super::types::{self, string};
 use super::value::{parse_item, write_item};
 use super::{Decoder, Members, WireResult};
 
@@ -77,8 +77,23 @@ pub(super) fn optional_item(
 }
 
 /// `ExpressionAttributeNames`: a map of strings (`null` entries are absent).
-pub(super) fn names(m: &Members<'_>) -> WireResult<Option<ExpressionAttributeNames>> {
-    let Some(fields) = m.map("ExpressionAttributeNames")? else {
+pub(super) fn names(
+    m: &Members<'_>,
+    d: &mut Decoder,
+) -> WireResult<Option<ExpressionAttributeNames>> {
+    let Some(v) = m.get("ExpressionAttributeNames") else {
+        return Ok(None);
+    };
+    // Decoded by the one pass already (`fast::names`)?
+    match d.predecoded.names(v) {
+        Some(decoded) => decoded.map(Some),
+        None => names_in(v),
+    }
+}
+
+/// The `ExpressionAttributeNames` map `v` of the exact path's tree.
+pub(crate) fn names_in(v: &Value) -> WireResult<Option<ExpressionAttributeNames>> {
+    let Some(fields) = types::map(v)? else {
         return Ok(None);
     };
     // Built from the map's sorted entries at once rather than by a tree insert per entry.
@@ -135,7 +150,7 @@ pub(super) async fn put_item(
         return_values: m.enumeration("ReturnValues", RETURN_VALUES, &mut d)?,
         return_item_collection_metrics: return_item_collection_metrics(&m, &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
@@ -169,7 +184,7 @@ pub(super) async fn get_item(
         key: required_item(&m, "Key", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         return_consumed_capacity,
         attributes_to_get: attributes_to_get(&m)?,
     };
@@ -197,7 +212,7 @@ pub(super) async fn delete_item(
         return_item_collection_metrics: return_item_collection_metrics(&m, &mut d)?,
         key: required_item(&m, "Key", &mut d)?,
         condition_expression: m.string("ConditionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
@@ -233,7 +248,7 @@ pub(super) async fn update_item(
         key: required_item(&m, "Key", &mut d)?,
         update_expression: m.string("UpdateExpression")?,
         condition_expression: m.string("ConditionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
         return_values_on_condition_check_failure: m.enumeration(
             "ReturnValuesOnConditionCheckFailure",
@@ -294,7 +309,7 @@ pub(super) async fn query(
         key_condition_expression: m.string("KeyConditionExpression")?,
         filter_expression: m.string("FilterExpression")?,
         projection_expression: m.string("ProjectionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
         select: m.enumeration("Select", SELECT, &mut d)?,
         scan_index_forward: m.boolean("ScanIndexForward")?,
@@ -324,7 +339,7 @@ pub(super) async fn scan(
         index_name: m.string("IndexName")?,
         filter_expression: m.string("FilterExpression")?,
         projection_expression: m.string("ProjectionExpression")?,
-        expression_attribute_names: names(&m)?,
+        expression_attribute_names: names(&m, &mut d)?,
         expression_attribute_values: optional_item(&m, "ExpressionAttributeValues", &mut d)?,
         select: m.enumeration("Select", SELECT, &mut d)?,
         limit: m.integer("Limit")?,

@@ -101,7 +101,7 @@ pub(super) async fn transact_get_items(
             key: required_item(&get, "Key", d)?,
             table_name: get.required_string("TableName", d)?,
             projection_expression: get.string("ProjectionExpression")?,
-            expression_attribute_names: names(&get)?,
+            expression_attribute_names: names(&get, d)?,
         }))
     })?;
     let input = d.finish(TransactGetItemsInput {
@@ -191,7 +191,7 @@ fn write_action(action: Action, a: &Members<'_>, d: &mut Decoder) -> WireResult<
         Action::ConditionCheck => Some(a.required_string("ConditionExpression", d)?),
         _ => a.string("ConditionExpression")?,
     };
-    let expression_attribute_names = names(a)?;
+    let expression_attribute_names = names(a, d)?;
     let expression_attribute_values = optional_item(a, "ExpressionAttributeValues", d)?;
     let return_values_on_condition_check_failure = a.enumeration(
         "ReturnValuesOnConditionCheckFailure",

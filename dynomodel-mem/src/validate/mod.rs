@@ -21,6 +21,9 @@ pub(crate) use key::{
 };
 pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use dynomodel::backend::ReturnValue;
 use dynomodel::{attribute_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
 
@@ -276,10 +279,23 @@ fn empty_set(message: &str) -> Error {
     Error::validation(format!("{INVALID}{message}"))
 }
 
-fn has_duplicates<T: Ord>(set: &[T]) -> bool {
-    let mut sorted: Vec<&T> = set.iter().collect();
-    sorted.sort_unstable();
-    sorted.windows(2).any(|w| w.first() == w.get(1))
+/// Sets this small are scanned pairwise: no table to allocate.
+const SCAN_UP_TO: usize = 16;
+
+/// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
+/// `Eq` and `Hash` are the numeric ones). By hash, in linear time: every write checks its sets (the
+/// request's values, then the written item, which holds the stored set too), and sorting them was
+/// most of an ADD or DELETE of a large set. The standard hasher's random keys keep a client from
+/// choosing elements that collide.
+fn has_duplicates<T: Hash + Eq>(set: &[T]) -> bool {
+    if set.len() <= SCAN_UP_TO {
+        return set
+            .iter()
+            .enumerate()
+            .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
+    }
+    let mut seen = HashSet::with_capacity(set.len());
+    !set.iter().all(|x| seen.insert(x))
 }
 
 /// The item-size limit, on a size [`sized_attribute_values`] measured.
@@ -402,6 +418,29 @@ mod tests {
         );
         let bs = AttributeValue::Bs(vec![vec![1], vec![1]]);
         assert!(message(attribute_values(&one("d", bs))).contains("of type BS contains duplicates"));
+        // Past the pairwise scan, sets are checked by hash: a duplicate anywhere is found, numbers
+        // numerically, and a set of distinct elements passes.
+        let numbers = |last: &str| {
+            let mut set: Vec<dynomodel::Number> = (1..=40).map(dynomodel::Number::from).collect();
+            set.push(last.parse().expect("n"));
+            AttributeValue::Ns(set)
+        };
+        assert_eq!(
+            message(attribute_values(&one("d", numbers("3.000")))),
+            "Input collection contains duplicates"
+        );
+        assert!(attribute_values(&one("d", numbers("40.5"))).is_ok());
+        let strings = |last: &str| {
+            let mut set: Vec<String> = (0..40).map(|i| format!("e{i}")).collect();
+            set.push(last.into());
+            AttributeValue::Ss(set)
+        };
+        assert!(message(attribute_values(&one("d", strings("e0"))))
+            .ends_with("e0] contains duplicates."));
+        assert!(attribute_values(&one("d", strings("e40"))).is_ok());
+        let binaries = AttributeValue::Bs((0..=40u8).chain([7]).map(|b| vec![b]).collect());
+        assert!(message(attribute_values(&one("d", binaries)))
+            .contains("of type BS contains duplicates"));
         // Empty strings inside sets, lists and maps are fine.
         let ok = AttributeValue::L(vec![
             AttributeValue::Ss(vec![String::new(), "b".into()]),

@@ -12,9 +12,11 @@ use super::write::Write;
 
 pub(crate) async fn execute_statement(
     backend: &dyn Backend,
-    input: ExecuteStatementInput,
+    mut input: ExecuteStatementInput,
 ) -> Result<ExecuteStatementOutput> {
-    let params = input.parameters.clone().unwrap_or_default();
+    // Taken, not copied: nothing reads them from `input` again, and a request can carry hundreds
+    // of thousands.
+    let params = input.parameters.take().unwrap_or_default();
     let statement = parse(&input.statement, &params)?;
     let mut ph = Gen::new(&params);
     prevalidate(&ph, &statement)?;

@@ -19,15 +19,21 @@
 //! that is not JSON at all is answered at once (the exact parse would fail where this one did: both
 //! are serde_json's parser over the same bytes), without a second parse.
 //!
+//! `ExpressionAttributeNames` maps are decoded too ([`Slot::Names`], `names.rs`): a request can
+//! carry hundreds of thousands of them, and their `Value` map, its walk and its copy into the
+//! request type were most of such a request's cost.
+//!
 //! BatchGetItem's keys are kept with their spellings where these matter ([`Slot::Key`]): its decoder
 //! tells keys sent alike from keys equal in value but spelled apart. Not taken for the operations
 //! without attribute values, whose requests are small.
 
+mod names;
 mod skeleton;
 mod value;
 
 use std::mem;
 
+use dynomodel::backend::ExpressionAttributeNames;
 use dynomodel::{AttributeValue, Error, Item};
 use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
@@ -113,6 +119,8 @@ enum Slot {
     Item(Item),
     /// A BatchGetItem key, with its spelling where it matters (see `value::spelled_key`).
     Key(Item, Option<Vec<u8>>),
+    /// An `ExpressionAttributeNames` map (see `names`).
+    Names(ExpressionAttributeNames),
     /// Taken by the decoder already.
     Taken,
 }
@@ -142,8 +150,16 @@ impl Predecoded {
         }
     }
 
-    /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value or an
-    /// item belongs can only be a marker: the seeds refuse a number there.
+    /// The `ExpressionAttributeNames` map `v` stands for, if `v` is a marker.
+    pub(crate) fn names(&mut self, v: &Value) -> Option<WireResult<ExpressionAttributeNames>> {
+        match self.take(v)? {
+            Slot::Names(names) => Some(Ok(names)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value, an
+    /// item or a names map belongs can only be a marker: the seeds refuse a number there.
     fn take(&mut self, v: &Value) -> Option<Slot> {
         if !self.active {
             return None;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{Outcome, Predecoded, Slot};
 use crate::protocol::batch::key_as_sent;
+use crate::protocol::item::names_in;
 use crate::protocol::value::{parse_attribute_value, parse_item};
 use crate::protocol::{exact_request, Decoder};
 
@@ -28,7 +29,7 @@ pub(crate) fn exact_only<T>(f: impl FnOnce() -> T) -> T {
 /// Panics unless `outcome`, the one pass's decoding of `body`, is what the exact path makes of it:
 /// a body the one pass calls malformed is not JSON; a decoded one passes the exact path's parse and
 /// model check, its skeleton equals the exact path's tree wherever it has no marker, and each marker
-/// stands for exactly the attribute value or item the exact decoder makes of that part of the tree,
+/// stands for exactly the attribute value, item or names map the exact decoder makes of that part of the tree,
 /// without a validation error.
 pub(crate) fn verify(operation: &str, body: &[u8], outcome: &Outcome) {
     match outcome {
@@ -79,6 +80,10 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = key_as_sent(exact, &mut d).and_then(|v| d.finish(v));
                     let fast = (fast.clone(), spelling.clone());
                     assert_eq!(decoded, Ok(Some(fast)), "{operation}: at {exact}");
+                }
+                Some(Slot::Names(fast)) => {
+                    let decoded = names_in(exact);
+                    assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
                 _ => panic!("{operation}: marker {n} stands for nothing"),
             }

@@ -1,6 +1,6 @@
 //! The request's skeleton, parsed by the shapes of the service model: structures, lists and maps as
 //! `Value`s, scalars as serde_json parses them, attribute values and maps of them decoded by
-//! `super::value` and replaced by markers.
+//! `super::value` and `ExpressionAttributeNames` by `super::names`, all replaced by markers.
 
 use std::fmt;
 
@@ -8,6 +8,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
+use super::names::Names;
 use super::value::{anomaly, sorted, spelled_key, Av, SpelledAv};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
@@ -64,6 +65,14 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             });
         }
         match &shape.kind {
+            Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
+                de.deserialize_any(Names {
+                    service: self.service,
+                    key: *key,
+                    value: *value,
+                    slots: self.slots,
+                })
+            }
             Kind::Map { key, value, .. } if shapes[*value].name == ATTRIBUTE_VALUE => {
                 let key = Some(*key);
                 de.deserialize_any(Marked { seed: self, key })

@@ -392,3 +392,76 @@ fn batch_get_keys_are_decoded_in_one_pass_with_their_spellings() {
         assert_same("BatchGetItem", body.as_bytes());
     }
 }
+
+#[test]
+fn expression_attribute_names_become_markers() {
+    let key = r#""Key":{"pk":{"S":"k"},"sk":{"N":"1"}}"#;
+    let get = |names: &str, projection: &str| {
+        format!(
+            r##"{{"TableName":"tbl",{key},"ProjectionExpression":"{projection}","ExpressionAttributeNames":{names}}}"##
+        )
+    };
+    // Decoded in one pass: the last of a key sent twice counts, `null` entries are absent (so a
+    // placeholder whose last entry is `null` is undefined), unused names are listed in Java's order.
+    for body in [
+        get(r##"{"#b":"x","#a":"y","#b":"z","#c":null}"##, "#a, #b"),
+        get(r##"{"#a":"x","#a":null}"##, "#a"),
+        get(r##"{"#a":"x","#u1":"u","#u2":"v","#u10":"w"}"##, "#a"),
+        get("{}", "a"),
+        get("null", "a"),
+    ] {
+        let Outcome::Decoded(skeleton, _) = decode("GetItem", body.as_bytes()) else {
+            panic!("not decoded in one pass: {body}");
+        };
+        assert!(
+            skeleton["ExpressionAttributeNames"].is_u64()
+                || skeleton["ExpressionAttributeNames"].is_null(),
+            "{body}"
+        );
+        assert_same("GetItem", body.as_bytes());
+    }
+    // What the model walk or the decoder reports goes to the exact path: a value too long, a
+    // value that is not a string, a map that is not a map.
+    let long = "x".repeat(65_536);
+    for body in [
+        get(&format!(r##"{{"#a":"{long}"}}"##), "#a"),
+        get(r##"{"#a":1}"##, "#a"),
+        get(r##"["#a"]"##, "#a"),
+    ] {
+        assert!(matches!(
+            decode("GetItem", body.as_bytes()),
+            Outcome::Fallback
+        ));
+        assert_same("GetItem", body.as_bytes());
+    }
+    // Every operation that has names takes them from their marker.
+    let bodies = [
+        (
+            "UpdateItem",
+            format!(
+                r##"{{"TableName":"tbl",{key},"UpdateExpression":"SET #a = :v","ExpressionAttributeNames":{{"#a":"a"}},"ExpressionAttributeValues":{{":v":{{"N":"1"}}}}}}"##
+            ),
+        ),
+        (
+            "BatchGetItem",
+            r##"{"RequestItems":{"tbl":{"Keys":[{"pk":{"S":"k"},"sk":{"N":"1"}}],"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"}}}}"##.to_owned(),
+        ),
+        (
+            "TransactWriteItems",
+            format!(
+                r##"{{"TransactItems":[{{"ConditionCheck":{{"TableName":"tbl",{key},"ConditionExpression":"attribute_not_exists(#a)","ExpressionAttributeNames":{{"#a":"a"}}}}}}]}}"##
+            ),
+        ),
+        (
+            "Query",
+            r##"{"TableName":"tbl","KeyConditionExpression":"#k = :k","ExpressionAttributeNames":{"#k":"pk","#x":"x"},"ExpressionAttributeValues":{":k":{"S":"k"}}}"##.to_owned(),
+        ),
+    ];
+    for (operation, body) in bodies {
+        assert!(
+            matches!(decode(operation, body.as_bytes()), Outcome::Decoded(..)),
+            "{body}"
+        );
+        assert_same(operation, body.as_bytes());
+    }
+}

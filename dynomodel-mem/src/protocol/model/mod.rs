@@ -170,6 +170,9 @@ pub(crate) fn input_of(operation: &str) -> Option<(&'static Service, usize)> {
     service.input(name).map(|input| (service, input))
 }
 
+/// The model's name of the `ExpressionAttributeNames` shape, which `wire::fast` decodes and marks.
+pub(crate) const NAME_MAP: &str = "ExpressionAttributeNameMap";
+
 /// Whether `key` breaks none of the constraints of the string shape `shape` (a map's key).
 pub(crate) fn key_is_valid(service: &Service, shape: usize, key: &str) -> bool {
     match &service.shapes[shape].kind {

@@ -139,6 +139,31 @@ fn nested_list_and_map_paths() {
 }
 
 #[test]
+fn clean_elements_and_entries_are_skipped_without_changing_what_is_reported() {
+    // Clean entries and elements are passed over without a path; those after them that break a
+    // constraint are reported at their own paths, in order, and a wrong type still wins.
+    let filter = json!({
+        "a": {"ComparisonOperator": "NOT_NULL"},
+        "b": {"AttributeValueList": [{"S": "x"}]},
+        "c": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]},
+        "d": {"ComparisonOperator": "LIKE"},
+    });
+    let long = "x".repeat(65536);
+    let body = json!({"TableName": "t", "ScanFilter": filter, "AttributesToGet": ["a", long, "c"]});
+    assert_eq!(
+        message("Scan", body),
+        Some(format!("3 validation errors detected: Value '{long}' at 'attributesToGet.2.member' failed to satisfy constraint: Member must have length less than or equal to 65535; Value null at 'scanFilter.b.member.comparisonOperator' failed to satisfy constraint: Member must not be null; Value 'LIKE' at 'scanFilter.d.member.comparisonOperator' failed to satisfy constraint: Member must satisfy enum value set: [IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]"))
+    );
+    let body = json!({"TableName": "t", "ScanFilter": {"a": {"ComparisonOperator": "NULL"}, "b": {"AttributeValueList": [{"S": 1}]}}});
+    assert_eq!(message("Scan", body), None, "a type error is the decoder's");
+    let body = json!({"TableName": "t", "AttributesToGet": ["a", null, "c"]});
+    assert_eq!(
+        message("Scan", body),
+        one("Value null at 'attributesToGet.2.member' failed to satisfy constraint: Member must not be null")
+    );
+}
+
+#[test]
 fn map_values_are_reported_once_with_all_their_constraints() {
     let body = json!({
         "TableName": "t",

@@ -102,14 +102,16 @@ struct Walk<'s> {
 
 impl Walk<'_> {
     /// Whether `v` is a marker of `wire::fast` standing for an attribute value or a map of them of
-    /// shape `shape`, decoded and checked already.
+    /// shape `shape`, or for an `ExpressionAttributeNames` map, decoded and checked already.
     fn is_marker(&self, shape: usize, v: &Value) -> bool {
         if !self.markers || !v.is_u64() {
             return false;
         }
         let shapes = self.service.shapes;
         match &shapes[shape].kind {
-            Kind::Map { value, .. } => shapes[*value].name == ATTRIBUTE_VALUE,
+            Kind::Map { value, .. } => {
+                shapes[*value].name == ATTRIBUTE_VALUE || shapes[shape].name == super::NAME_MAP
+            }
             _ => shapes[shape].name == ATTRIBUTE_VALUE,
         }
     }
@@ -170,6 +172,77 @@ impl Walk<'_> {
         }
     }
 
+    /// Whether walking `v` (present, not `null`) as `shape` would record nothing and find no type
+    /// mismatch, at any path: every constraint holds, every required member is there, no element
+    /// is `null`. Quirks only ever skip checks, so a clean value needs no path, which the walk then
+    /// builds only for the rest (checked again there, in full: twice at most).
+    fn clean(&self, shape: usize, v: &Value) -> bool {
+        if self.is_marker(shape, v) {
+            return true;
+        }
+        let shapes = self.service.shapes;
+        if shapes[shape].name == ATTRIBUTE_VALUE {
+            return self.types_match(shape, v);
+        }
+        let kind = &shapes[shape].kind;
+        match (kind, v) {
+            (Kind::Structure(members), Value::Object(map)) => {
+                members
+                    .iter()
+                    .all(|m| match map.get(m.name).filter(|field| !field.is_null()) {
+                        Some(field) => self.clean(m.shape, field),
+                        None => !m.required,
+                    })
+            }
+            (Kind::List { member, .. }, Value::Array(elements)) => {
+                !breaks_own(kind, v)
+                    && elements
+                        .iter()
+                        .all(|e| !e.is_null() && self.clean(*member, e))
+            }
+            (Kind::Map { key, value, .. }, Value::Object(entries)) => {
+                let key_kind = &shapes[*key].kind;
+                !breaks_own(kind, v)
+                    && entries.iter().all(|(k, e)| {
+                        valid_key(key_kind, k) && !e.is_null() && self.clean(*value, e)
+                    })
+            }
+            (Kind::String { .. }, Value::String(_)) => !breaks_own(kind, v),
+            (Kind::Integer(_), _) => types::integer(v).is_ok() && !breaks_own(kind, v),
+            (Kind::Long(_), _) => types::long(v, "an Long").is_ok() && !breaks_own(kind, v),
+            (Kind::Boolean, _) => types::boolean(v).is_ok(),
+            (Kind::Blob, _) => types::blob(v).is_ok(),
+            (Kind::Double | Kind::Timestamp, _) => v.is_number(),
+            _ => false,
+        }
+    }
+
+    /// Test builds hold [`Walk::clean`] to its promise on every request they walk: the full walk of
+    /// a value it passed over, at its path (`path` and then `extend`), records nothing.
+    #[cfg(test)]
+    fn records_nothing(
+        &self,
+        shape: usize,
+        v: &Value,
+        path: &str,
+        extend: impl FnOnce(&mut String),
+    ) {
+        let mut full = Walk {
+            service: self.service,
+            quirks: self.quirks,
+            d: Decoder::default(),
+            mismatch: false,
+            markers: self.markers,
+        };
+        let mut at = path.to_owned();
+        extend(&mut at);
+        full.value(shape, v, &mut at, true);
+        assert!(
+            !full.mismatch && full.d.broken == 0,
+            "a clean value at {at} is not: {v}"
+        );
+    }
+
     fn checks_null(&self, path: &str) -> bool {
         self.quirks.skip(path) != Some(Skip::All)
     }
@@ -215,7 +288,15 @@ impl Walk<'_> {
                     return;
                 }
                 for (i, element) in elements.iter().enumerate() {
-                    if self.is_marker(*member, element) {
+                    // A clean element needs no path: an element's path was a third of the walk
+                    // of a long `AttributesToGet`.
+                    if !element.is_null() && self.clean(*member, element) {
+                        #[cfg(test)]
+                        self.records_nothing(*member, element, path, |p| {
+                            p.push('.');
+                            push_index(p, i + 1);
+                            p.push_str(".member");
+                        });
                         continue;
                     }
                     let parent = path.len();
@@ -333,6 +414,16 @@ impl Walk<'_> {
             return;
         }
         for (k, v) in entries {
+            // A clean entry needs no path (`Expected`, `ScanFilter`, … of many entries).
+            if !v.is_null() && self.clean(value, v) {
+                #[cfg(test)]
+                self.records_nothing(value, v, path, |p| {
+                    p.push('.');
+                    p.push_str(k);
+                    p.push_str(".member");
+                });
+                continue;
+            }
             let parent = path.len();
             path.push('.');
             path.push_str(k);
@@ -396,6 +487,18 @@ impl Walk<'_> {
                 "Member must have value less than or equal to {max}"
             ));
         }
+    }
+}
+
+/// Whether a map key meets the constraints of its shape `kind` (the walk checks only string keys).
+fn valid_key(kind: &Kind, key: &str) -> bool {
+    match kind {
+        Kind::String {
+            length,
+            pattern,
+            values,
+        } => string_is_valid(key, *length, *pattern, values),
+        _ => true,
     }
 }
 

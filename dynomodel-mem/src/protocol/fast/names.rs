@@ -1,0 +1,97 @@
+//! `ExpressionAttributeNames` in the one pass: the map decoded straight into the request's type and
+//! replaced by a marker ([`Slot::Names`]), with the checks the model walk would make of it (its keys'
+//! and values' string constraints; a value of another JSON type than a string or `null` is an
+//! anomaly), so that neither a `Value` map nor its walk nor its copy is made.
+
+use std::fmt;
+
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde_json::Value;
+
+use super::value::anomaly;
+use super::{Predecoded, Slot};
+use crate::protocol::model::{self, Service};
+
+/// The map of shape `map` (an `ExpressionAttributeNameMap`: string keys of shape `key`, string
+/// values of shape `value`), decoded and marked.
+pub(super) struct Names<'b> {
+    pub(super) service: &'static Service,
+    pub(super) key: usize,
+    pub(super) value: usize,
+    pub(super) slots: &'b mut Vec<Slot>,
+}
+
+impl<'de> Visitor<'de> for Names<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map of names")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut entries: Vec<(String, Option<String>)> =
+            Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(key) = map.next_key::<String>()? {
+            // `null` stands for an absent entry, as the exact path's decoder reads it.
+            let value = map.next_value::<Option<String>>()?;
+            let valid = model::key_is_valid(self.service, self.key, &key)
+                && value
+                    .as_deref()
+                    .is_none_or(|v| model::key_is_valid(self.service, self.value, v));
+            if !valid {
+                return Err(A::Error::custom(anomaly()));
+            }
+            entries.push((key, value));
+        }
+        Ok(Predecoded::mark(
+            self.slots,
+            Slot::Names(last_of_each(entries)),
+        ))
+    }
+}
+
+/// The entries as the exact path's `Value` map holds them (of entries of the same key the last one,
+/// as serde_json keeps it), without the `null` ones.
+fn last_of_each(
+    mut entries: Vec<(String, Option<String>)>,
+) -> dynomodel::backend::ExpressionAttributeNames {
+    // Reversed, then sorted stably: of equal keys the last one sent comes first and is kept.
+    entries.reverse();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.dedup_by(|later, kept| later.0 == kept.0);
+    entries
+        .into_iter()
+        .filter_map(|(key, value)| value.map(|value| (key, value)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::last_of_each;
+
+    #[test]
+    fn the_last_entry_of_a_key_is_kept_and_nulls_are_absent() {
+        let entries = vec![
+            ("#b".to_owned(), Some("first".to_owned())),
+            ("#a".to_owned(), Some("a".to_owned())),
+            ("#b".to_owned(), Some("second".to_owned())),
+            ("#c".to_owned(), Some("c".to_owned())),
+            ("#c".to_owned(), None),
+            ("#d".to_owned(), None),
+            ("#d".to_owned(), Some("d".to_owned())),
+        ];
+        let names = last_of_each(entries);
+        let expected = [("#a", "a"), ("#b", "second"), ("#d", "d")];
+        assert_eq!(
+            names
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect::<Vec<_>>(),
+            expected
+        );
+    }
+}
