@@ -80,8 +80,8 @@ pub(crate) fn item_key(
         let value = item
             .attribute(name)
             .ok_or_else(|| context.missing_key(name))?;
-        let key = KeyValue::from_attribute(&value, ty)
-            .ok_or_else(|| context.key_type_mismatch(name, ty, &value))?;
+        let key = KeyValue::from_cow(value, ty)
+            .map_err(|value| context.key_type_mismatch(name, ty, &value))?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
     }

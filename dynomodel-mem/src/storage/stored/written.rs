@@ -83,11 +83,26 @@ struct Note {
     checked: Result<usize>,
 }
 
-/// The encoder's buffers and the notes of the attributes written so far.
+/// The encoder's buffers and the notes of the attributes written so far, with the order of the
+/// last item's names.
 #[derive(Default)]
 struct Scratch {
     writer: Writer,
     notes: Vec<Note>,
+    /// The names written so far, in the order written (each length-prefixed).
+    written: Vec<u8>,
+    /// The last item's order: its names as written, which of its notes are kept in name order
+    /// (`kept`), and its names block. A writer writes the items of one model in one order, so
+    /// the sort is done once per order, not per item.
+    last: Order,
+}
+
+/// The order of an item's names: see [`Scratch::last`].
+#[derive(Default)]
+struct Order {
+    written: Vec<u8>,
+    kept: Vec<usize>,
+    names: Vec<u8>,
 }
 
 /// The sink a writer writes into (the scratch and the check).
@@ -99,6 +114,8 @@ struct Sink<'s> {
 impl AttributeSink for Sink<'_> {
     fn insert(&mut self, name: String, value: AttributeValue) {
         let checked = (self.check)(&name, &value);
+        varint(&mut self.scratch.written, name.len());
+        self.scratch.written.extend_from_slice(name.as_bytes());
         let w = &mut self.scratch.writer;
         let (structure, text) = (w.structure.len(), w.text.len());
         // A value that failed its check is never stored (nor walked: it may nest without bound).
@@ -132,6 +149,7 @@ impl Scratch {
         if self.writer.text.capacity() > 64 * 1024
             || self.writer.structure.capacity() > 64 * 1024
             || self.notes.capacity() > 1024
+            || self.last.names.capacity() > 64 * 1024
         {
             *self = Scratch::default();
         }
@@ -143,59 +161,188 @@ impl Scratch {
         self.writer.structure.clear();
         self.writer.text.clear();
         self.notes.clear();
+        self.written.clear();
+    }
+
+    /// Sorts the notes by name unless they are in the last item's order, keeping the last write of
+    /// each name, and the names block of the kept ones.
+    fn order(&mut self) {
+        // (A computed order's names block holds at least its count.)
+        if self.written == self.last.written && !self.last.names.is_empty() {
+            return;
+        }
+        let notes = &self.notes;
+        let last = &mut self.last;
+        last.kept.clear();
+        last.kept.extend(0..notes.len());
+        // Stable: the writes of one name stay in their order, the last one last.
+        last.kept.sort_by(|&a, &b| notes[a].name.cmp(&notes[b].name));
+        let mut kept = Vec::with_capacity(last.kept.len());
+        for (i, &note) in last.kept.iter().enumerate() {
+            let replaced = last
+                .kept
+                .get(i + 1)
+                .is_some_and(|&next| notes[next].name == notes[note].name);
+            if !replaced {
+                kept.push(note);
+            }
+        }
+        last.kept = kept;
+        last.names.clear();
+        varint(&mut last.names, last.kept.len());
+        for &note in &last.kept {
+            let name = &notes[note].name;
+            varint(&mut last.names, name.len());
+            last.names.extend_from_slice(name.as_bytes());
+        }
+        std::mem::swap(&mut last.written, &mut self.written);
     }
 
     /// The item of the attributes noted: sorted by name, the last write of each name kept.
     fn finish(&mut self) -> WrittenItem {
-        // Stable: the writes of one name stay in their order, the last one last.
-        self.notes.sort_by(|a, b| a.name.cmp(&b.name));
+        self.order();
         let notes = &self.notes;
-        let kept = || {
-            notes.iter().enumerate().filter_map(|(i, note)| {
-                let replaced = notes.get(i + 1).is_some_and(|next| next.name == note.name);
-                (!replaced).then_some(note)
-            })
-        };
+        let Order { kept, names, .. } = &self.last;
         let mut size = 0;
-        for note in kept() {
+        let (mut structure_len, mut text_len) = (0, 0);
+        for note in kept.iter().filter_map(|&i| notes.get(i)) {
             match &note.checked {
                 Ok(n) => size += n,
                 Err(e) => return WrittenItem(Err(e.clone())),
             }
-        }
-        let w = &mut self.writer;
-        let (mut count, mut structure_len, mut text_len) = (0, 0, 0);
-        for note in kept() {
-            count += 1;
-            varint(&mut w.names, note.name.len());
-            w.names.extend_from_slice(note.name.as_bytes());
             structure_len += note.structure.len();
             text_len += note.text.len();
         }
-        let names_len = varint_len(count) + w.names.len();
+        let w = &self.writer;
         let len = varint_len(size)
-            + varint_len(names_len)
-            + names_len
+            + varint_len(names.len())
+            + names.len()
             + varint_len(structure_len)
             + structure_len
             + text_len;
         let mut out = Vec::with_capacity(len);
         varint(&mut out, size);
-        varint(&mut out, names_len);
-        varint(&mut out, count);
-        out.extend_from_slice(&w.names);
+        varint(&mut out, names.len());
+        out.extend_from_slice(names);
         varint(&mut out, structure_len);
-        for note in kept() {
+        for note in kept.iter().filter_map(|&i| notes.get(i)) {
             out.extend_from_slice(w.structure.get(note.structure.clone()).unwrap_or_default());
         }
-        for note in kept() {
-            out.extend_from_slice(
-                w.text
-                    .as_bytes()
-                    .get(note.text.clone())
-                    .unwrap_or_default(),
-            );
+        let text = w.text.as_bytes();
+        for note in kept.iter().filter_map(|&i| notes.get(i)) {
+            out.extend_from_slice(text.get(note.text.clone()).unwrap_or_default());
         }
         WrittenItem(Ok((StoredItem(out.into_boxed_slice()), size)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dynomodel::{item_size, Item};
+
+    use super::*;
+    use crate::storage::stored::AttributeLookup;
+
+    fn measure(name: &str, value: &AttributeValue) -> Result<usize> {
+        Ok(name.len() + dynomodel::attribute_size(value))
+    }
+
+    fn items() -> Vec<Item> {
+        let s = |v: &str| AttributeValue::S(v.into());
+        let nested = Item::from([
+            ("z".to_owned(), AttributeValue::L(vec![s("a"), AttributeValue::Null])),
+            ("é".to_owned(), AttributeValue::Ns(vec![1.into(), 2.into()])),
+        ]);
+        vec![
+            Item::new(),
+            Item::from([("pk".to_owned(), s("a"))]),
+            Item::from([
+                ("pk".to_owned(), s("héllo")),
+                ("sk".to_owned(), AttributeValue::N("-1.5E+30".parse().expect("a number"))),
+                ("b".to_owned(), AttributeValue::B(vec![0, 255])),
+                ("ss".to_owned(), AttributeValue::Ss(vec!["y".into(), "x".into()])),
+                ("bs".to_owned(), AttributeValue::Bs(vec![vec![1], vec![]])),
+                ("m".to_owned(), AttributeValue::M(nested.clone())),
+                ("l".to_owned(), AttributeValue::L(vec![AttributeValue::M(nested)])),
+                ("t".to_owned(), AttributeValue::Bool(true)),
+                ("Z".to_owned(), s("")),
+                ("long".to_owned(), s(&"x".repeat(70_000))),
+            ]),
+        ]
+    }
+
+    /// Written in any order, an item's bytes are those `StoredItem::encode` writes for it, and
+    /// every attribute is found by name.
+    #[test]
+    fn a_written_item_is_the_encoded_item_in_any_order() {
+        for item in items() {
+            let mut reversed = Item::new();
+            let writer = Reversed(&item);
+            let written = WrittenItem::write(&[&writer], measure).expect("written");
+            writer.write(&mut reversed).expect("written");
+            assert_eq!(reversed, item);
+            assert_eq!(written.checked(), Ok(item_size(&item)));
+            let stored = written.into_stored().expect("encoded");
+            assert_eq!(stored, StoredItem::encode(&item));
+            assert_eq!(stored.attribute_count(), item.len());
+            for (name, value) in &item {
+                assert_eq!(stored.attribute(name).as_deref(), Some(value), "{name}");
+            }
+            assert_eq!(stored.attribute("absent"), None);
+        }
+    }
+
+    /// The attributes of `0` in reverse name order.
+    struct Reversed<'a>(&'a Item);
+
+    impl AttributeWriter for Reversed<'_> {
+        fn write(&self, sink: &mut dyn AttributeSink) -> std::result::Result<(), ConversionError> {
+            for (name, value) in self.0.iter().rev() {
+                sink.insert(name.clone(), value.clone());
+            }
+            Ok(())
+        }
+    }
+
+    /// A name written twice keeps its last value, and the check of a replaced value does not
+    /// count; of two failed checks, the first name's (in name order) is the answer.
+    #[test]
+    fn the_last_write_of_a_name_counts_and_the_first_failure_by_name() {
+        let strict = |name: &str, value: &AttributeValue| match value {
+            AttributeValue::Null => Err(dynomodel::Error::validation(format!("null {name}"))),
+            _ => measure(name, value),
+        };
+        let first = Item::from([("b".to_owned(), AttributeValue::Null)]);
+        let second = Item::from([
+            ("b".to_owned(), AttributeValue::Bool(true)),
+            ("a".to_owned(), AttributeValue::S("x".into())),
+        ]);
+        let written = WrittenItem::write(&[&first, &second], strict).expect("written");
+        assert_eq!(written.checked(), Ok(item_size(&second)));
+        assert_eq!(written.into_stored().ok(), Some(StoredItem::encode(&second)));
+        let both = Item::from([
+            ("d".to_owned(), AttributeValue::Null),
+            ("c".to_owned(), AttributeValue::Null),
+        ]);
+        let failed = WrittenItem::write(&[&both], strict).expect("written");
+        assert_eq!(failed.checked().map_err(|e| e.message()), Err("null c".into()));
+        assert!(failed.stored().is_none());
+    }
+
+    /// A writer's own error is the answer, and leaves the scratch clean for the next item.
+    #[test]
+    fn a_writer_error_is_returned_and_nothing_kept() {
+        struct Fails;
+        impl AttributeWriter for Fails {
+            fn write(&self, sink: &mut dyn AttributeSink) -> std::result::Result<(), ConversionError> {
+                sink.insert("x".into(), AttributeValue::S("kept?".into()));
+                Err(ConversionError::new("a number", "NaN").at("bad"))
+            }
+        }
+        let err = WrittenItem::write(&[&Fails], measure).expect_err("fails");
+        assert!(err.to_string().contains("bad"), "{err}");
+        let item = Item::from([("y".to_owned(), AttributeValue::Bool(false))]);
+        let written = WrittenItem::write(&[&item], measure).expect("written");
+        assert_eq!(written.into_stored().ok(), Some(StoredItem::encode(&item)));
     }
 }
