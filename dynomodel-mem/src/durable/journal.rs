@@ -19,9 +19,9 @@
 
 use std::cell::RefCell;
 
+use crate::storage::stored::StoredItem;
 use chrono::{DateTime, Utc};
 use dynomodel::backend::TransactWriteItem;
-use crate::storage::stored::StoredItem;
 
 use crate::durable::codec::Writer;
 use crate::durable::frame::HEADER;

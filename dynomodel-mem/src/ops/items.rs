@@ -189,6 +189,12 @@ pub(crate) fn check_update(cache: &ExpressionCache, action: &KeyAction<'_>) -> R
     request::prepare(cache, action.maps, &params)
 }
 
+/// The item under `key`, decoded, for a write's condition to read: only when it has one (a decode
+/// is the cost of a whole read, ~4,000 instructions for an item of 8 attributes).
+fn current(table: &Table, key: &PrimaryKey, prepared: &Prepared) -> Option<Item> {
+    prepared.condition().and_then(|_| table.get(key))
+}
+
 /// Plans a Put against `table`: the item's key, its index keys, the condition. Returns the key to
 /// store the item under.
 pub(crate) fn plan_put<I: NewItem + ?Sized>(
@@ -202,7 +208,7 @@ pub(crate) fn plan_put<I: NewItem + ?Sized>(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key).as_ref(),
+        current(table, &key, prepared).as_ref(),
         action.maps,
         action.on_failure,
     )?;
@@ -219,7 +225,7 @@ pub(crate) fn plan_key_condition(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key).as_ref(),
+        current(table, &key, prepared).as_ref(),
         action.maps,
         action.on_failure,
     )?;

@@ -72,7 +72,11 @@ impl Gen {
             3 => AttributeValue::Bool(self.one_in(2)),
             4 => AttributeValue::Null,
             5 => {
-                let n = if invalid && self.one_in(4) { 0 } else { 1 + self.below(3) };
+                let n = if invalid && self.one_in(4) {
+                    0
+                } else {
+                    1 + self.below(3)
+                };
                 let mut set: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
                 if invalid && n > 0 && self.one_in(4) {
                     set.push("s0".into());
@@ -80,7 +84,11 @@ impl Gen {
                 AttributeValue::Ss(set)
             }
             6 => {
-                let n = if invalid && self.one_in(4) { 0 } else { 1 + self.below(3) };
+                let n = if invalid && self.one_in(4) {
+                    0
+                } else {
+                    1 + self.below(3)
+                };
                 let mut set: Vec<dynomodel::Number> = (0..n).map(|i| (i as i64).into()).collect();
                 if invalid && n > 0 && self.one_in(4) {
                     set.push("0.0".parse().expect("a number"));
@@ -88,7 +96,11 @@ impl Gen {
                 AttributeValue::Ns(set)
             }
             7 => {
-                let n = if invalid && self.one_in(4) { 0 } else { 1 + self.below(3) };
+                let n = if invalid && self.one_in(4) {
+                    0
+                } else {
+                    1 + self.below(3)
+                };
                 AttributeValue::Bs((0..n).map(|i| vec![i as u8]).collect())
             }
             8 => AttributeValue::S(String::new()),
@@ -171,7 +183,10 @@ fn case(g: &mut Gen) -> Case {
         item.insert("l".into(), AttributeValue::N(g.below(5).into()));
     }
     if g.one_in(3) {
-        item.insert("ttl".into(), AttributeValue::N((1_000_000 + g.below(10)).into()));
+        item.insert(
+            "ttl".into(),
+            AttributeValue::N((1_000_000 + g.below(10)).into()),
+        );
     }
     for _ in 0..g.below(6) {
         let name = g.pick(&["a", "b", "c", "m", "zz", "Ä", "a1", "B"]);
@@ -235,11 +250,20 @@ impl AttributeWriter for Writes<'_> {
 
 /// The table of plain items, and the one with a GSI (`g`), an LSI (`l`), a stream and TTL.
 fn tables() -> [CreateTableInput; 2] {
-    let plain = table_input("plain", ScalarAttributeType::S, Some(ScalarAttributeType::N));
-    let mut indexed = table_input("indexed", ScalarAttributeType::S, Some(ScalarAttributeType::N));
-    indexed
-        .attribute_definitions
-        .extend([def("g", ScalarAttributeType::S), def("l", ScalarAttributeType::N)]);
+    let plain = table_input(
+        "plain",
+        ScalarAttributeType::S,
+        Some(ScalarAttributeType::N),
+    );
+    let mut indexed = table_input(
+        "indexed",
+        ScalarAttributeType::S,
+        Some(ScalarAttributeType::N),
+    );
+    indexed.attribute_definitions.extend([
+        def("g", ScalarAttributeType::S),
+        def("l", ScalarAttributeType::N),
+    ]);
     indexed.global_secondary_indexes = vec![GlobalSecondaryIndex {
         index_name: "by-g".into(),
         key_schema: vec![KeySchemaElement::hash("g")],
@@ -287,9 +311,7 @@ fn request(g: &mut Gen) -> PutItemInput {
         condition_expression: g.one_in(6).then(|| "attribute_not_exists(a)".to_owned()),
         return_values: g.one_in(2).then_some(ReturnValue::AllOld),
         return_consumed_capacity: g.one_in(3).then_some(ReturnConsumedCapacity::Indexes),
-        return_item_collection_metrics: g
-            .one_in(3)
-            .then_some(ReturnItemCollectionMetrics::Size),
+        return_item_collection_metrics: g.one_in(3).then_some(ReturnItemCollectionMetrics::Size),
         ..Default::default()
     }
 }

@@ -21,46 +21,58 @@ impl AttributeLookup for Item {
 }
 
 impl AttributeLookup for StoredItem {
-    /// Finds the name in the names block, then skips the values before it (nothing decoded) and
-    /// decodes its value alone.
+    /// Finds the name in the names block, then skips the values before it (nothing decoded, no
+    /// text validated) and decodes its value alone, validating only its own text.
     fn attribute(&self, name: &str) -> Option<Cow<'_, AttributeValue>> {
-        let (_, names, mut values) = Reader::body(&self.0)?;
-        let mut names = Reader::new(names);
+        let mut header = Reader::new(&self.0);
+        header.varint()?;
+        let mut names = Reader::new(header.bytes()?);
+        let len = header.varint()?;
+        let (structure, text) = header.structure.split_at_checked(len)?;
+        let mut values = Reader::new(structure);
+        let mut offset = 0;
         let count = names.varint()?;
         for _ in 0..count {
             if names.bytes()? == name.as_bytes() {
-                return values.value().map(Cow::Owned);
+                let start = offset;
+                Reader::new(values.structure).skip(&mut offset)?;
+                let text = std::str::from_utf8(text.get(start..offset)?).ok()?;
+                let mut value = Reader {
+                    structure: values.structure,
+                    text,
+                };
+                return value.value().map(Cow::Owned);
             }
-            values.skip()?;
+            values.skip(&mut offset)?;
         }
         None
     }
 }
 
 impl Reader<'_> {
-    /// Moves past one value without decoding it (`None` for damaged bytes). Recursion is bounded:
-    /// stored values nest at most 32 levels (the checks before every write).
-    fn skip(&mut self) -> Option<()> {
+    /// Moves past one value without decoding it, adding the length of its text to `text` (`None`
+    /// for damaged bytes). Recursion is bounded: stored values nest at most 32 levels (the checks
+    /// before every write).
+    fn skip(&mut self, text: &mut usize) -> Option<()> {
         match self.byte()? {
-            S => self.skip_string(),
+            S => self.skip_string(text),
             N => self.skip_number(),
             FALSE | TRUE | NULL => Some(()),
             B => self.bytes().map(drop),
-            SS => self.skip_each(Self::skip_string),
+            SS => self.skip_each(|r| r.skip_string(text)),
             NS => self.skip_each(Self::skip_number),
             BS => self.skip_each(|r| r.bytes().map(drop)),
-            L => self.skip_each(Self::skip),
+            L => self.skip_each(|r| r.skip(text)),
             M => self.skip_each(|r| {
-                r.skip_string()?;
-                r.skip()
+                r.skip_string(text)?;
+                r.skip(text)
             }),
             _ => None,
         }
     }
 
-    fn skip_string(&mut self) -> Option<()> {
-        let len = self.varint()?;
-        self.text = self.text.get(len..)?;
+    fn skip_string(&mut self, text: &mut usize) -> Option<()> {
+        *text = text.checked_add(self.varint()?)?;
         Some(())
     }
 

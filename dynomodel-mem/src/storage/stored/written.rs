@@ -176,7 +176,8 @@ impl Scratch {
         last.kept.clear();
         last.kept.extend(0..notes.len());
         // Stable: the writes of one name stay in their order, the last one last.
-        last.kept.sort_by(|&a, &b| notes[a].name.cmp(&notes[b].name));
+        last.kept
+            .sort_by(|&a, &b| notes[a].name.cmp(&notes[b].name));
         let mut kept = Vec::with_capacity(last.kept.len());
         for (i, &note) in last.kept.iter().enumerate() {
             let replaced = last
@@ -250,7 +251,10 @@ mod tests {
     fn items() -> Vec<Item> {
         let s = |v: &str| AttributeValue::S(v.into());
         let nested = Item::from([
-            ("z".to_owned(), AttributeValue::L(vec![s("a"), AttributeValue::Null])),
+            (
+                "z".to_owned(),
+                AttributeValue::L(vec![s("a"), AttributeValue::Null]),
+            ),
             ("é".to_owned(), AttributeValue::Ns(vec![1.into(), 2.into()])),
         ]);
         vec![
@@ -258,12 +262,21 @@ mod tests {
             Item::from([("pk".to_owned(), s("a"))]),
             Item::from([
                 ("pk".to_owned(), s("héllo")),
-                ("sk".to_owned(), AttributeValue::N("-1.5E+30".parse().expect("a number"))),
+                (
+                    "sk".to_owned(),
+                    AttributeValue::N("-1.5E+30".parse().expect("a number")),
+                ),
                 ("b".to_owned(), AttributeValue::B(vec![0, 255])),
-                ("ss".to_owned(), AttributeValue::Ss(vec!["y".into(), "x".into()])),
+                (
+                    "ss".to_owned(),
+                    AttributeValue::Ss(vec!["y".into(), "x".into()]),
+                ),
                 ("bs".to_owned(), AttributeValue::Bs(vec![vec![1], vec![]])),
                 ("m".to_owned(), AttributeValue::M(nested.clone())),
-                ("l".to_owned(), AttributeValue::L(vec![AttributeValue::M(nested)])),
+                (
+                    "l".to_owned(),
+                    AttributeValue::L(vec![AttributeValue::M(nested)]),
+                ),
                 ("t".to_owned(), AttributeValue::Bool(true)),
                 ("Z".to_owned(), s("")),
                 ("long".to_owned(), s(&"x".repeat(70_000))),
@@ -319,13 +332,19 @@ mod tests {
         ]);
         let written = WrittenItem::write(&[&first, &second], strict).expect("written");
         assert_eq!(written.checked(), Ok(item_size(&second)));
-        assert_eq!(written.into_stored().ok(), Some(StoredItem::encode(&second)));
+        assert_eq!(
+            written.into_stored().ok(),
+            Some(StoredItem::encode(&second))
+        );
         let both = Item::from([
             ("d".to_owned(), AttributeValue::Null),
             ("c".to_owned(), AttributeValue::Null),
         ]);
         let failed = WrittenItem::write(&[&both], strict).expect("written");
-        assert_eq!(failed.checked().map_err(|e| e.message()), Err("null c".into()));
+        assert_eq!(
+            failed.checked().map_err(|e| e.message()),
+            Err("null c".into())
+        );
         assert!(failed.stored().is_none());
     }
 
@@ -334,7 +353,10 @@ mod tests {
     fn a_writer_error_is_returned_and_nothing_kept() {
         struct Fails;
         impl AttributeWriter for Fails {
-            fn write(&self, sink: &mut dyn AttributeSink) -> std::result::Result<(), ConversionError> {
+            fn write(
+                &self,
+                sink: &mut dyn AttributeSink,
+            ) -> std::result::Result<(), ConversionError> {
                 sink.insert("x".into(), AttributeValue::S("kept?".into()));
                 Err(ConversionError::new("a number", "NaN").at("bad"))
             }
