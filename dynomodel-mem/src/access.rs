@@ -135,6 +135,16 @@ impl MemBackend {
         locked.put_item(input)
     }
 
+    /// `PutItem` of an item a writer wrote straight into the stored form (`put_item_from`), with
+    /// its table locked.
+    pub(crate) fn put_written(
+        &self,
+        input: &PutItemInput,
+        item: crate::storage::stored::WrittenItem,
+    ) -> Result<PutItemOutput> {
+        self.writing([input.table_name.as_str()], |s| s.put_written(input, item))
+    }
+
     /// `BatchWriteItem` with its tables locked (the input moves into the operation: the names are
     /// copied first).
     pub(crate) fn write_batch(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {

@@ -28,7 +28,10 @@ use dynomodel::Result;
 
 use dynomodel::faults::Request;
 
-use crate::{durable, frontends::partiql, ops::streams, ops::transact, read::typed, MemBackend};
+use crate::storage::stored::WrittenItem;
+use crate::{
+    durable, frontends::partiql, ops::streams, ops::transact, read::typed, validate, MemBackend,
+};
 
 #[async_trait::async_trait]
 impl Backend for MemBackend {
@@ -64,14 +67,26 @@ impl Backend for MemBackend {
         input: PutItemInput,
         item: &dyn dynomodel::backend::AttributeWriter,
     ) -> Result<PutItemOutput> {
-        // The engine's checks, its durable log, indexes and streams read an `Item`: the item is
-        // built here (as the trait's default does) but put without a second boxed call.
+        // The model writes its attributes straight into the stored form, checked as they come
+        // (`storage/stored/written.rs`), after what the input's own item holds (a name written
+        // again replaces it, as when the trait's default writes into `input.item`). An armed fault
+        // rule looks at the item (a put's key is in it): then the item is built, as by the default.
         let mut input = input;
-        item.write(&mut input.item)?;
-        match self.put_unless_faulted(input) {
-            Ok(answer) => answer,
-            Err(faulted) => faulted.await,
+        if !self.faults.is_empty() {
+            item.write(&mut input.item)?;
+            return match self.put_unless_faulted(input) {
+                Ok(answer) => answer,
+                Err(faulted) => faulted.await,
+            };
         }
+        let given: &dyn dynomodel::backend::AttributeWriter = &input.item;
+        let writers = if input.item.is_empty() {
+            &[item][..]
+        } else {
+            &[given, item][..]
+        };
+        let written = WrittenItem::write(writers, validate::sized_attribute)?;
+        self.put_written(&input, written)
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {

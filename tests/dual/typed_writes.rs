@@ -1,6 +1,6 @@
 //! The write-side counterpart of the typed reads on every target: `Backend::put_item_from` stores
-//! what its `AttributeWriter` writes (into the SDK's item map through `AwsBackend`, through the
-//! trait's `Item` on the engine), exactly as `put_item` stores that item: the same item, checks
+//! what its `AttributeWriter` writes (into the SDK's item map through `AwsBackend`, into the
+//! engine's stored form), exactly as `put_item` stores that item: the same item, checks
 //! and errors; a value the writer cannot write is its conversion error, naming the attribute, and
 //! nothing is stored. `db.put` and `db.save` send their `PutItem` this way, with the version and the
 //! timestamps the write stores in place of the value's.

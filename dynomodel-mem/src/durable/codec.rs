@@ -8,6 +8,7 @@
 use dynomodel::{AttributeValue, Item, Number};
 
 use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::stored::StoredItem;
 
 const S: u8 = 0;
 const N: u8 = 1;
@@ -100,6 +101,16 @@ impl Writer<'_> {
         for (name, value) in item {
             self.str(name);
             self.value(value);
+        }
+    }
+
+    /// A stored item, written as [`Writer::item`] writes the `Item` it decodes to (the same bytes:
+    /// the attributes in name order), without building the map.
+    pub(crate) fn stored_item(&mut self, item: &StoredItem) {
+        self.u32(item.attribute_count());
+        for (name, value) in StoredItem::attributes_of(item.as_bytes()) {
+            self.str(name);
+            self.value(&value);
         }
     }
 

@@ -19,9 +19,9 @@
 
 use std::cell::RefCell;
 
+use crate::storage::stored::StoredItem;
 use chrono::{DateTime, Utc};
 use dynomodel::backend::TransactWriteItem;
-use dynomodel::Item;
 
 use crate::durable::codec::Writer;
 use crate::durable::frame::HEADER;
@@ -74,7 +74,7 @@ struct Journal;
 static JOURNAL: Journal = Journal;
 
 impl WriteCapture for Journal {
-    fn put(&self, table: &str, key: &PrimaryKey, item: &Item) {
+    fn put(&self, table: &str, key: &PrimaryKey, item: &StoredItem) {
         self::put(table, key, item);
     }
 
@@ -101,12 +101,12 @@ fn capture(write: impl FnOnce(&mut Writer<'_>)) {
 }
 
 /// `item` is being stored under `key` in `table`.
-pub(crate) fn put(table: &str, key: &PrimaryKey, item: &Item) {
+pub(crate) fn put(table: &str, key: &PrimaryKey, item: &StoredItem) {
     capture(|w| {
         w.u8(PUT);
         w.str(table);
         w.key(key);
-        w.item(item);
+        w.stored_item(item);
     });
 }
 

@@ -224,7 +224,11 @@ mod tests {
         // Encoded as the write path captures it.
         journal::begin(at);
         journal::command("DeleteTable", br#"{"TableName":"x"}"#);
-        journal::put("t", &key, &item);
+        journal::put(
+            "t",
+            &key,
+            &crate::storage::stored::StoredItem::encode(&item),
+        );
         journal::delete("t", &key);
         journal::expire("t", &expire);
         journal::token("tok", &actions);

@@ -541,3 +541,35 @@ fn operations_round_trip_their_names() {
     }
     assert_eq!(Operation::from_name("CreateTable"), None);
 }
+
+/// `put_item_from` (the mapper's puts, written straight into the stored form while no rule is
+/// armed) counts as a PutItem: a rule on the item's key fires on it, before or after the write.
+#[tokio::test]
+async fn a_put_written_from_a_model_is_a_put_to_the_rules() {
+    let backend = engine().await;
+    let written = |id: &str| {
+        let mut input = put("tweets", id);
+        let item = std::mem::take(&mut input.item);
+        (input, item)
+    };
+    let (input, item) = written("1");
+    backend.put_item_from(input, &item).await.unwrap();
+    let rule = Rule::on(Operation::PutItem)
+        .table("tweets")
+        .key(key("2"))
+        .fail(FaultError::InternalServerError)
+        .after();
+    let id = backend.faults().add(rule);
+    let (input, item) = written("2");
+    let err = backend.put_item_from(input, &item).await.unwrap_err();
+    assert_eq!(err.code(), "InternalServerError");
+    // After the write: the item is stored all the same.
+    let stored = backend.get_item(get("tweets", "2")).await.unwrap().item;
+    assert_eq!(stored, Some(item));
+    let (input, item) = written("3");
+    backend.put_item_from(input, &item).await.unwrap();
+    backend.faults().remove(id);
+    let (input, item) = written("2");
+    backend.put_item_from(input, &item).await.unwrap();
+    assert_eq!(count(&backend, "tweets").await, 3);
+}

@@ -22,6 +22,7 @@ use crate::durable::frame::{self, Frames};
 use crate::durable::journal;
 use crate::durable::record::{Effect, Record};
 use crate::protocol;
+use crate::storage::stored::StoredItem;
 use crate::MemBackend;
 
 #[cfg(test)]
@@ -309,7 +310,9 @@ fn encode(record: &Record) -> Vec<u8> {
     }
     for effect in &record.effects {
         match effect {
-            Effect::Put { table, key, item } => journal::put(table, key, item),
+            Effect::Put { table, key, item } => {
+                journal::put(table, key, &StoredItem::encode(item));
+            }
             Effect::Delete { table, key } => journal::delete(table, key),
             Effect::Expire { table, key } => journal::expire(table, key),
             Effect::Token { token, actions } => journal::token(token, actions),

@@ -31,11 +31,12 @@ use crate::expr::{projection, update, ExprKind, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::ops::context::ItemRequest;
+use crate::ops::new_item::NewItem;
 use crate::read;
 use crate::storage::collection;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::schema::TableSchema;
-use crate::storage::stored::StoredItem;
+use crate::storage::stored::{StoredItem, WrittenItem};
 use crate::storage::table::Table;
 use crate::validate::{self, KeyContext};
 
@@ -50,10 +51,12 @@ pub(crate) const EMPTY_INDEX_KEY_UPDATE: &str =
      expression attempted to update a secondary index key to a value that is not supported.";
 
 /// A Put (PutItem, or the Put action of a transaction): what the checks and the plan need of it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PutAction<'a> {
+/// The item is an [`Item`] but for the engine's `put_item_from`, whose item a writer wrote straight
+/// into the stored form (`new_item.rs`).
+#[derive(Debug)]
+pub(crate) struct PutAction<'a, I: ?Sized = Item> {
     /// The whole item, key included.
-    pub(crate) item: &'a Item,
+    pub(crate) item: &'a I,
     /// `ConditionExpression`, or the tree of `Expected`.
     pub(crate) condition: Option<ItemExpr<'a>>,
     /// The placeholder maps.
@@ -61,6 +64,14 @@ pub(crate) struct PutAction<'a> {
     /// `ReturnValuesOnConditionCheckFailure`.
     pub(crate) on_failure: Option<ReturnValuesOnConditionCheckFailure>,
 }
+
+impl<I: ?Sized> Clone for PutAction<'_, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I: ?Sized> Copy for PutAction<'_, I> {}
 
 /// A write addressed by key: a Delete, an Update or a ConditionCheck.
 #[derive(Debug, Clone, Copy)]
@@ -140,14 +151,14 @@ fn non_empty(item: Item) -> Option<Item> {
 
 /// The request-only checks of a Put, in PutItem's order; a transaction passes no `return_values`.
 /// Returns the prepared expressions and the item's size (measured by the checks, for the store).
-pub(crate) fn check_put(
+pub(crate) fn check_put<I: NewItem + ?Sized>(
     cache: &ExpressionCache,
-    action: &PutAction<'_>,
+    action: &PutAction<'_, I>,
     return_values: Option<ReturnValue>,
 ) -> Result<(Prepared, usize)> {
     let params: [Param<'_>; 1] = [(ExprKind::Condition, action.condition)];
     request::params_present(action.maps, &params)?;
-    let size = validate::sized_attribute_values(action.item)?;
+    let size = action.item.checked_size()?;
     validate::return_values_none_or_all_old(return_values)?;
     validate::item_size_within_limit(size)?;
     Ok((request::prepare(cache, action.maps, &params)?, size))
@@ -178,11 +189,17 @@ pub(crate) fn check_update(cache: &ExpressionCache, action: &KeyAction<'_>) -> R
     request::prepare(cache, action.maps, &params)
 }
 
+/// The item under `key`, decoded, for a write's condition to read: only when it has one (a decode
+/// is the cost of a whole read, ~4,000 instructions for an item of 8 attributes).
+fn current(table: &Table, key: &PrimaryKey, prepared: &Prepared) -> Option<Item> {
+    prepared.condition().and_then(|_| table.get(key))
+}
+
 /// Plans a Put against `table`: the item's key, its index keys, the condition. Returns the key to
 /// store the item under.
-pub(crate) fn plan_put(
+pub(crate) fn plan_put<I: NewItem + ?Sized>(
     table: &Table,
-    action: &PutAction<'_>,
+    action: &PutAction<'_, I>,
     prepared: &Prepared,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
@@ -191,7 +208,7 @@ pub(crate) fn plan_put(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key).as_ref(),
+        current(table, &key, prepared).as_ref(),
         action.maps,
         action.on_failure,
     )?;
@@ -208,7 +225,7 @@ pub(crate) fn plan_key_condition(
     condition_keys(table, prepared.condition(), action.maps)?;
     check_condition(
         prepared.condition(),
-        table.get(&key).as_ref(),
+        current(table, &key, prepared).as_ref(),
         action.maps,
         action.on_failure,
     )?;
@@ -264,11 +281,28 @@ pub(crate) fn plan_update(
 
 impl ItemRequest<'_> {
     /// `PutItem`.
-    pub(crate) fn put_item(&mut self, input: PutItemInput) -> Result<PutItemOutput> {
+    pub(crate) fn put_item(&mut self, mut input: PutItemInput) -> Result<PutItemOutput> {
+        let item = std::mem::take(&mut input.item);
+        self.put_new(&input, item)
+    }
+
+    /// `PutItem` of an item a writer wrote straight into the stored form (the engine's
+    /// `put_item_from`): `input.item` is not read.
+    pub(crate) fn put_written(
+        &mut self,
+        input: &PutItemInput,
+        item: WrittenItem,
+    ) -> Result<PutItemOutput> {
+        self.put_new(input, item)
+    }
+
+    /// `PutItem` of `item`, whatever its form (`new_item.rs`): one path, so that both forms are
+    /// checked, planned, metered and written alike.
+    fn put_new<I: NewItem>(&mut self, input: &PutItemInput, item: I) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let expected = crate::ops::legacy::put_item(&input)?;
+        let expected = crate::ops::legacy::put_item(input)?;
         let action = PutAction {
-            item: &input.item,
+            item: &item,
             condition: Given::either(expected.as_ref(), input.condition_expression.as_deref()),
             maps: Maps {
                 names: input.expression_attribute_names.as_ref(),
@@ -281,17 +315,23 @@ impl ItemRequest<'_> {
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
         let key = plan_put(table, &action, &prepared, KeyContext::SingleItem)?;
-        collection::check_limit(table, &key, Some(&input.item), limit)?;
+        // The whole item is read (decoded, for a written one) only by the item collection's
+        // limit (tables with LSIs) and by the capacity of the write (when metered or reported).
+        let whole = std::cell::OnceCell::new();
+        let whole = || whole.get_or_init(|| item.item());
+        if !table.schema.local_secondary_indexes.is_empty() {
+            collection::check_limit(table, &key, Some(whole()), limit)?;
+        }
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())
-            .then(|| capacity::item_write(table, table.get(&key).as_ref(), Some(&input.item)));
+            .then(|| capacity::item_write(table, table.get(&key).as_ref(), Some(whole())));
         admit_index_writes(meter, table, cost.as_ref())?;
         let consumed = cost
             .as_ref()
             .and_then(|c| c.report(&table.schema.name, mode));
         // The key outlives the put only when metrics were asked for (no clone on the plain path).
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
-        let old = table.put_measured(key, input.item, size);
+        let old = item.store(table, key, size)?;
         debit_write(meter, table, cost.as_ref());
         Ok(PutItemOutput {
             attributes: old

@@ -12,6 +12,7 @@ pub(crate) mod context;
 pub(crate) mod create;
 pub(crate) mod items;
 pub(crate) mod legacy;
+pub(crate) mod new_item;
 pub(crate) mod query_scan;
 pub(crate) mod streams;
 pub(crate) mod tables;

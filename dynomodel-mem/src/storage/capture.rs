@@ -24,14 +24,15 @@ mod enabled {
     use std::cell::Cell;
 
     use dynomodel::backend::TransactWriteItem;
-    use dynomodel::Item;
 
     use crate::storage::key::PrimaryKey;
+    use crate::storage::stored::StoredItem;
 
     /// What is told of each change the storage makes.
     pub(crate) trait WriteCapture: Sync {
-        /// `item` is being stored under `key` in `table`.
-        fn put(&self, table: &str, key: &PrimaryKey, item: &Item);
+        /// `item` is being stored under `key` in `table` (as the table stores it: a put of an
+        /// `Item` and one written straight into the stored form are reported alike).
+        fn put(&self, table: &str, key: &PrimaryKey, item: &StoredItem);
         /// The item under `key` in `table` is being deleted by the application.
         fn delete(&self, table: &str, key: &PrimaryKey);
         /// The item under `key` in `table` is being deleted by Time to Live.
@@ -57,7 +58,7 @@ mod enabled {
     }
 
     /// `item` is being stored under `key` in `table`.
-    pub(crate) fn put(table: &str, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn put(table: &str, key: &PrimaryKey, item: &StoredItem) {
         report(|c| c.put(table, key, item));
     }
 
@@ -80,13 +81,13 @@ mod enabled {
 #[cfg(not(feature = "durable"))]
 mod disabled {
     use dynomodel::backend::TransactWriteItem;
-    use dynomodel::Item;
 
     use crate::storage::key::PrimaryKey;
+    use crate::storage::stored::StoredItem;
 
     /// No durable mode: no one to report to.
     #[inline(always)]
-    pub(crate) fn put(_: &str, _: &PrimaryKey, _: &Item) {}
+    pub(crate) fn put(_: &str, _: &PrimaryKey, _: &StoredItem) {}
 
     /// No durable mode: no one to report to.
     #[inline(always)]

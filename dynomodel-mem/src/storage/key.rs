@@ -7,6 +7,8 @@
 //! segments by hash range later. `std`'s `DefaultHasher` is deliberately not used: its output may change
 //! between Rust releases.
 
+use std::borrow::Cow;
+
 use dynomodel::backend::ScalarAttributeType;
 use dynomodel::{AttributeValue, Number};
 
@@ -45,6 +47,24 @@ impl KeyValue {
             (AttributeValue::N(n), ScalarAttributeType::N) => Some(KeyValue::N(*n)),
             (AttributeValue::B(b), ScalarAttributeType::B) => Some(KeyValue::B(b.clone())),
             _ => None,
+        }
+    }
+
+    /// [`KeyValue::from_attribute`] of a value it may take (`Cow::Owned`: moved, not copied);
+    /// the value back when it is not of the type `expected`.
+    pub(crate) fn from_cow(
+        value: Cow<'_, AttributeValue>,
+        expected: ScalarAttributeType,
+    ) -> Result<KeyValue, Cow<'_, AttributeValue>> {
+        let value = match value {
+            Cow::Borrowed(v) => return KeyValue::from_attribute(v, expected).ok_or(value),
+            Cow::Owned(v) => v,
+        };
+        match (value, expected) {
+            (AttributeValue::S(s), ScalarAttributeType::S) => Ok(KeyValue::S(s)),
+            (AttributeValue::N(n), ScalarAttributeType::N) => Ok(KeyValue::N(n)),
+            (AttributeValue::B(b), ScalarAttributeType::B) => Ok(KeyValue::B(b)),
+            (other, _) => Err(Cow::Owned(other)),
         }
     }
 

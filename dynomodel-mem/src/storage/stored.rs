@@ -71,7 +71,12 @@ use std::rc::Rc;
 
 use dynomodel::{item_size, AttributeValue, Item, Number};
 
+mod lookup;
 mod shapes;
+mod written;
+
+pub(crate) use lookup::AttributeLookup;
+pub(crate) use written::WrittenItem;
 
 use shapes::Skeleton;
 
@@ -124,6 +129,13 @@ impl StoredItem {
     /// bytes damaged, the attributes decoded up to the damage would be returned.
     pub(crate) fn decode(&self) -> Item {
         Decoder::default().decode(self).0
+    }
+
+    /// How many top-level attributes the item has (0 for damaged bytes).
+    pub(crate) fn attribute_count(&self) -> usize {
+        Reader::body(&self.0)
+            .and_then(|(_, names, _)| Reader::new(names).varint())
+            .unwrap_or(0)
     }
 
     /// The encoded bytes, for a holder that keeps them inside an allocation of its own (an index

@@ -175,8 +175,23 @@ impl Table {
         item: Item,
         size: usize,
     ) -> Option<StoredItem> {
-        capture::put(&self.schema.name, &key, &item);
         let stored = StoredItem::encode_measured(&item, size);
+        self.put_encoded(key, stored, size, Some(&item))
+    }
+
+    /// Stores an item already in its stored form (of DynamoDB size `size`) under `key`, returning
+    /// the item it replaced. `item` is the same item decoded, when the caller has it; without it, the
+    /// item is decoded here only when something beside the items follows them (indexes, Time to
+    /// Live, a recording stream): a table that holds items only reads none. The one write path of
+    /// [`Table::put`], and of a put written straight into the stored form (`stored/written.rs`).
+    pub(crate) fn put_encoded(
+        &mut self,
+        key: PrimaryKey,
+        stored: StoredItem,
+        size: usize,
+        item: Option<&Item>,
+    ) -> Option<StoredItem> {
+        capture::put(&self.schema.name, &key, &stored);
         if let Some(history) = &mut self.pitr {
             history.record(&key, Some(&stored));
         }
@@ -186,24 +201,32 @@ impl Table {
             self.record_stale(&key, old.cloned());
         }
         if self.tracks_items() {
+            let decoded;
+            let item = match item {
+                Some(item) => item,
+                None => {
+                    decoded = stored.decode();
+                    &decoded
+                }
+            };
             let old = self
                 .partitions
                 .get(&slot)
                 .and_then(|p| p.get(&key.range))
                 .map(StoredItem::decode);
-            self.write_indexes(&key, old.as_ref(), Some(&item));
+            self.write_indexes(&key, old.as_ref(), Some(item));
             if let Some(old) = &old {
                 self.ttl.remove(&key, old);
             }
-            self.ttl.insert(&key, &item);
+            self.ttl.insert(&key, item);
             if !self.schema.local_secondary_indexes.is_empty() {
-                let share = collection_share(&self.indexes, Some(&item));
+                let share = collection_share(&self.indexes, Some(item));
                 let old_share = collection_share(&self.indexes, old.as_ref());
                 let size = self.collections.entry(key.hash.clone()).or_default();
                 *size = (*size + share).saturating_sub(old_share);
             }
             if let Some(stream) = self.streams.last_mut().filter(|s| s.recording()) {
-                stream.record(old.as_ref(), Some(&item), None);
+                stream.record(old.as_ref(), Some(item), None);
             }
         }
         // One descent of the map for a partition that exists (an entry API would take two here).
@@ -792,8 +815,8 @@ mod tests {
             }
         }
         impl WriteCapture for Recorder {
-            fn put(&self, table: &str, key: &PrimaryKey, item: &Item) {
-                self.push(format!("put {table} {key:?} {}", item.len()));
+            fn put(&self, table: &str, key: &PrimaryKey, item: &StoredItem) {
+                self.push(format!("put {table} {key:?} {}", item.attribute_count()));
             }
             fn delete(&self, table: &str, key: &PrimaryKey) {
                 self.push(format!("delete {table} {key:?}"));

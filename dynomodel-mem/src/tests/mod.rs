@@ -111,6 +111,7 @@ mod tables;
 mod transactions;
 mod update_table;
 mod updates;
+mod written_puts;
 
 use dynomodel::backend::{
     AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,

@@ -12,6 +12,7 @@ use dynomodel::{AttributeValue, Error, Item, Result};
 use super::INVALID;
 use crate::storage::key::{KeyValue, PrimaryKey};
 use crate::storage::schema::TableSchema;
+use crate::storage::stored::AttributeLookup;
 
 /// Largest partition key value, in bytes.
 pub const MAX_HASH_KEY_SIZE: usize = 2048;
@@ -70,15 +71,17 @@ impl KeyContext {
 /// The primary key of a whole item (a put's): every key attribute present with its declared type,
 /// non-empty and within the size limits.
 pub(crate) fn item_key(
-    item: &Item,
+    item: &(impl AttributeLookup + ?Sized),
     schema: &TableSchema,
     context: KeyContext,
 ) -> Result<PrimaryKey> {
     let mut parts = Vec::with_capacity(2);
     for (index, (name, ty)) in schema.key_attributes().enumerate() {
-        let value = item.get(name).ok_or_else(|| context.missing_key(name))?;
-        let key = KeyValue::from_attribute(value, ty)
-            .ok_or_else(|| context.key_type_mismatch(name, ty, value))?;
+        let value = item
+            .attribute(name)
+            .ok_or_else(|| context.missing_key(name))?;
+        let key = KeyValue::from_cow(value, ty)
+            .map_err(|value| context.key_type_mismatch(name, ty, &value))?;
         key_value_limits(name, &key, index == 0)?;
         parts.push(key);
     }
@@ -88,16 +91,19 @@ pub(crate) fn item_key(
 /// The index key attributes an item carries must have their declared types, be non-empty and fit the
 /// key size limits (an index key is a key). Absent attributes are fine: indexes are sparse. Checks the
 /// LSIs, then the GSIs, each last to first (see [`indexes_in_check_order`]), then empty values.
-pub(crate) fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
+pub(crate) fn index_keys(
+    item: &(impl AttributeLookup + ?Sized),
+    schema: &TableSchema,
+) -> Result<()> {
     for (index, key_schema) in indexes_in_check_order(schema) {
         for (position, element) in key_schema.iter().enumerate() {
             let name = element.attribute_name.as_str();
-            let Some(value) = item.get(name) else {
+            let Some(value) = item.attribute(name) else {
                 continue;
             };
             let ty = schema.attribute_type(name);
             // DynamoDB Local 3.3 stops after "Type mismatch for Index Key".
-            let key = KeyValue::from_attribute(value, ty).ok_or_else(|| {
+            let key = KeyValue::from_attribute(&value, ty).ok_or_else(|| {
                 Error::validation(format!(
                     "{INVALID}Type mismatch for Index Key {name} Expected: {} Actual: {} IndexName: \
                      {index}",
@@ -121,7 +127,10 @@ pub(crate) fn index_keys(item: &Item, schema: &TableSchema) -> Result<()> {
 /// (LSIs, then GSIs): the only evidence for this rule, which came in 2020 after dynalite recorded the
 /// type checks' order, is DynamoDB Local 3.3.1, which names `gsi0` for an attribute keying `gsi0` and
 /// `gsi1` (probed; the differential test found it).
-pub(crate) fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Result<()> {
+pub(crate) fn empty_index_key_values(
+    attrs: &(impl AttributeLookup + ?Sized),
+    schema: &TableSchema,
+) -> Result<()> {
     let lsis = schema
         .local_secondary_indexes
         .iter()
@@ -143,10 +152,14 @@ pub(crate) fn empty_index_key_values(attrs: &Item, schema: &TableSchema) -> Resu
 
 /// The kind of empty value (`string`, `binary`) the key attribute `name` holds in `attrs`, if it holds
 /// one of its declared type.
-fn empty_value(attrs: &Item, schema: &TableSchema, name: &str) -> Option<&'static str> {
+fn empty_value(
+    attrs: &(impl AttributeLookup + ?Sized),
+    schema: &TableSchema,
+    name: &str,
+) -> Option<&'static str> {
     attrs
-        .get(name)
-        .and_then(|v| KeyValue::from_attribute(v, schema.attribute_type(name)))
+        .attribute(name)
+        .and_then(|v| KeyValue::from_attribute(&v, schema.attribute_type(name)))
         .and_then(|k| k.empty_kind())
 }
 

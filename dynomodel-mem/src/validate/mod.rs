@@ -191,10 +191,16 @@ pub(crate) fn attribute(name: &str, value: &AttributeValue) -> Result<()> {
 /// (the test `the_checks_measure_as_item_size_does` holds them equal). A write walks its item once
 /// for both; the size then goes to [`item_size_within_limit`] and to the stored encoding.
 pub(crate) fn sized_attribute_values(item: &Item) -> Result<usize> {
-    item.iter().try_fold(0, |size, (name, v)| {
-        attribute_name(name)?;
-        Ok(size + name.len() + attribute_value(v, 1, MAX_NESTING_DEPTH)?)
-    })
+    item.iter()
+        .try_fold(0, |size, (name, v)| Ok(size + sized_attribute(name, v)?))
+}
+
+/// The check [`sized_attribute_values`] makes of each attribute of an item, returning its size
+/// (its name's bytes and its value's): also the check of an item written straight into the
+/// stored form (`storage::stored::WrittenItem`), so that both puts follow one set of rules.
+pub(crate) fn sized_attribute(name: &str, value: &AttributeValue) -> Result<usize> {
+    attribute_name(name)?;
+    Ok(name.len() + attribute_value(value, 1, MAX_NESTING_DEPTH)?)
 }
 
 /// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested

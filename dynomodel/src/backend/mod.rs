@@ -120,7 +120,8 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
     ///
     /// The default writes `item` into `input.item` and sends [`put_item`](Backend::put_item), so a
     /// backend implements it only to save that copy: [`AwsBackend`](crate::AwsBackend) writes the
-    /// attributes straight into the SDK's item map. An in-process form of `PutItem`, not an
+    /// attributes straight into the SDK's item map, the in-memory engine into its stored form. An
+    /// in-process form of `PutItem`, not an
     /// operation of DynamoDB's API.
     ///
     /// ```
