@@ -171,7 +171,12 @@ pub(super) fn run(args: &[String]) -> bool {
             db.put(o).await.expect("seeding the table");
         }
     });
+    // The three variants write the same bytes.
     let item = super::hand_to_item(&orders[7]);
+    assert_eq!(AwsBackend::to_sdk_item(&orders[7]).unwrap(), item);
+    let serde_item: std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue> =
+        serde_dynamo::aws_sdk_dynamodb_1::to_item(&orders[7]).unwrap();
+    assert_eq!(serde_item, item);
     assert!(SETUP
         .set(Setup {
             client,
