@@ -11,7 +11,10 @@
 //! the GSI); and the first five through the mapper (`mapper/put`, ..., the requests of `datapath`'s
 //! mapper group: a `Db` over the same backend with the derived `Profile` model), so the mapper's
 //! overhead over the raw engine is measured in CPU time and, under callgrind, in instructions (all by
-//! default).
+//! default). `mapper/put_formatted` and `mapper/get_formatted` are `mapper/put` and `mapper/get` with
+//! their model or key formatted from the item number as `put` and `get` format theirs
+//! (`profile::formatted`), rather than taken from the vector of models: the like-for-like
+//! comparison with the raw operations.
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -32,7 +35,7 @@ use profile::{profile, Profile};
 mod workload;
 use workload::{item, key, populate, query_20, update, ITEMS, PARTITION, TABLE};
 
-const OPS: [&str; 13] = [
+const OPS: [&str; 15] = [
     "put",
     "get",
     "query_20",
@@ -46,6 +49,8 @@ const OPS: [&str; 13] = [
     "mapper/query_20",
     "mapper/scan_page_100",
     "mapper/update_conditional",
+    "mapper/put_formatted",
+    "mapper/get_formatted",
 ];
 
 /// The `mapper/*` operations' database (over the engine's backend) and every item as a model value
@@ -147,6 +152,13 @@ async fn run(backend: &MemBackend, op: &str, i: usize) {
                         .unwrap();
                     assert_eq!(page.items.len(), 100);
                 }
+                "put_formatted" => {
+                    db.put(&profile::formatted(i)).await.unwrap();
+                }
+                "get_formatted" => {
+                    let key = (format!("user{:04}", i / PARTITION), (i % PARTITION) as i64);
+                    assert!(db.get::<Profile>(key).await.unwrap().is_some());
+                }
                 "update_conditional" => {
                     let p = &profiles[i];
                     db.update::<Profile>((p.pk.clone(), p.sk))
@@ -182,7 +194,9 @@ fn main() {
     if ops.iter().any(|op| op.starts_with("index_")) {
         rt.block_on(populate_gsi(&backend));
     }
-    let profiles = (0..ITEMS).map(profile).collect();
+    let profiles: Vec<Profile> = (0..ITEMS).map(profile).collect();
+    // The formatted model is the stored item's.
+    assert_eq!(profile::formatted(4321), profiles[4321]);
     let db = Db::new(backend.clone());
     assert!(MAPPER.set(Mapper { db, profiles }).is_ok());
     for op in ops {

@@ -3,8 +3,10 @@
 //! keeps the table key of the item being decoded so that the error can name it.
 //!
 //! A decoder consumes the item (its attributes are moved into the fields), so the key must be kept
-//! aside before: [`KeyWatch`] clones the one or two key attribute values of each item as they go by
-//! (no map is built, and nothing else is copied); the key `Item` is built only when a decode fails.
+//! aside before: [`KeyWatch`] copies the one or two key attribute values of each item as they go by
+//! ([`Kept`]: into the buffers the item before left, so a page allocates nothing for it after its
+//! first item; no map is built, and nothing else is copied); the key `Item` is built only when a
+//! decode fails.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -149,20 +151,72 @@ impl TableKey {
     }
 }
 
+/// One key attribute's value as the current item has it, kept aside for the error of an item that
+/// does not decode. The value is copied into the buffer the item before left when both are strings
+/// or both binaries (a key attribute has one type in every item of a table, so after a page's first
+/// item a key costs a copy of its bytes and no allocation); otherwise cloned.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    /// The last value kept, whose buffer the next one reuses; the current item's only if `seen`.
+    value: Option<AttributeValue>,
+    seen: bool,
+}
+
+impl Kept {
+    /// Keeps `value` as the current item's.
+    #[inline]
+    pub(crate) fn keep(&mut self, value: &AttributeValue) {
+        self.seen = true;
+        match (&mut self.value, value) {
+            (Some(AttributeValue::S(kept)), AttributeValue::S(s)) => {
+                kept.clear();
+                kept.push_str(s);
+            }
+            (Some(AttributeValue::B(kept)), AttributeValue::B(b)) => {
+                kept.clear();
+                kept.extend_from_slice(b);
+            }
+            (kept, value) => *kept = Some(value.clone()),
+        }
+    }
+
+    /// Keeps `value`, or notes that the current item has none.
+    pub(crate) fn keep_found(&mut self, value: Option<&AttributeValue>) {
+        match value {
+            Some(value) => self.keep(value),
+            None => self.forget(),
+        }
+    }
+
+    /// Forgets the current item's value (before the next item); the buffer stays.
+    #[inline]
+    pub(crate) fn forget(&mut self) {
+        self.seen = false;
+    }
+
+    /// The current item's value, if it had one; forgets it.
+    pub(crate) fn take(&mut self) -> Option<AttributeValue> {
+        match std::mem::take(&mut self.seen) {
+            true => self.value.take(),
+            false => None,
+        }
+    }
+}
+
 /// The table key of the item being decoded, kept aside as its attributes go by (see the module
 /// docs); reused from item to item.
 pub(crate) struct KeyWatch {
     names: TableKey,
-    hash: Option<AttributeValue>,
-    range: Option<AttributeValue>,
+    hash: Kept,
+    range: Kept,
 }
 
 impl KeyWatch {
     pub(crate) fn new(names: TableKey) -> KeyWatch {
         KeyWatch {
             names,
-            hash: None,
-            range: None,
+            hash: Kept::default(),
+            range: Kept::default(),
         }
     }
 
@@ -170,16 +224,17 @@ impl KeyWatch {
     #[inline]
     pub(crate) fn see(&mut self, name: &str, value: &AttributeValue) {
         if name == self.names.hash {
-            self.hash = Some(value.clone());
+            self.hash.keep(value);
         } else if Some(name) == self.names.range {
-            self.range = Some(value.clone());
+            self.range.keep(value);
         }
     }
 
     /// Notes the key attributes of a whole item.
     pub(crate) fn see_item(&mut self, item: &Item) {
-        self.hash = item.get(self.names.hash).cloned();
-        self.range = self.names.range.and_then(|r| item.get(r)).cloned();
+        self.hash.keep_found(item.get(self.names.hash));
+        self.range
+            .keep_found(self.names.range.and_then(|r| item.get(r)));
     }
 
     /// The key attribute names watched.
@@ -190,8 +245,8 @@ impl KeyWatch {
     /// Forgets the item seen (before the next one).
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.hash = None;
-        self.range = None;
+        self.hash.forget();
+        self.range.forget();
     }
 
     /// The key seen, as an `Item` (what the error names); forgets it.
@@ -275,6 +330,41 @@ mod tests {
         });
         watch.see_item(&Item::from([("pk".into(), s("a"))]));
         assert_eq!(watch.take(), Item::from([("pk".into(), s("a"))]));
+    }
+
+    /// The buffers a watch reuses from item to item never leak one item's key into the next's.
+    #[test]
+    fn a_reused_watch_names_each_item_by_its_own_key() {
+        let mut watch = KeyWatch::new(TableKey {
+            hash: "pk",
+            range: Some("sk"),
+        });
+        fn decode(watch: &mut KeyWatch, item: &[(&str, AttributeValue)]) {
+            let mut attributes = item.iter().map(|(n, v)| (Cow::Borrowed(*n), v.clone()));
+            watch
+                .decode(&mut attributes, |a| Ok::<_, ConversionError>(a.count()))
+                .unwrap();
+        }
+        let n = |v: &str| AttributeValue::N(v.parse().unwrap());
+        decode(&mut watch, &[("pk", s("a long first key")), ("sk", n("1"))]);
+        decode(&mut watch, &[("pk", s("b")), ("sk", n("2"))]);
+        assert_eq!(
+            watch.take(),
+            Item::from([("pk".into(), s("b")), ("sk".into(), n("2"))])
+        );
+        // A second item without the range key (or with another type of hash key) names only what
+        // it has, as it has it.
+        decode(&mut watch, &[("pk", s("c")), ("sk", n("3"))]);
+        decode(&mut watch, &[("pk", AttributeValue::B(vec![1, 2]))]);
+        assert_eq!(
+            watch.take(),
+            Item::from([("pk".into(), AttributeValue::B(vec![1, 2]))])
+        );
+        decode(&mut watch, &[("x", s("no key at all"))]);
+        assert!(watch.take().is_empty());
+        decode(&mut watch, &[("pk", s("d")), ("sk", n("4"))]);
+        watch.see_item(&Item::from([("sk".into(), n("5"))]));
+        assert_eq!(watch.take(), Item::from([("sk".into(), n("5"))]));
     }
 
     #[test]

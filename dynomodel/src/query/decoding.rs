@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use crate::backend::ItemSink;
-use crate::db::decode::{FromAttributes, ItemDecode, KeyWatch, Source, TableKey};
+use crate::db::decode::{FromAttributes, ItemDecode, Kept, KeyWatch, Source, TableKey};
 use crate::error::{ConversionError, Error, Result};
 use crate::model::Projected;
 use crate::query::lenient::Decoded;
@@ -100,12 +100,12 @@ pub(crate) type Failures = Vec<(usize, Item)>;
 
 /// Where the items of a lenient page that do not decode are: the read's key attributes (the
 /// table's, and an index's) of each, which a cursor after it holds. The decoder consumes an item,
-/// so the values are kept aside as it goes by (reused from item to item); only a failure builds
-/// an `Item`.
+/// so the values are kept aside as it goes by (in buffers reused from item to item, see [`Kept`]);
+/// only a failure builds an `Item`.
 pub(crate) struct Positions<'r> {
     names: &'r [&'r str],
     /// The current item's value of each name.
-    seen: Vec<Option<AttributeValue>>,
+    seen: Vec<Kept>,
     pub(crate) failed: Failures,
 }
 
@@ -113,28 +113,28 @@ impl<'r> Positions<'r> {
     pub(crate) fn new(names: &'r [&'r str]) -> Self {
         Positions {
             names,
-            seen: vec![None; names.len()],
+            seen: names.iter().map(|_| Kept::default()).collect(),
             failed: Vec::new(),
         }
     }
 
     /// Forgets the item seen (before the next one).
     fn clear(&mut self) {
-        self.seen.iter_mut().for_each(|value| *value = None);
+        self.seen.iter_mut().for_each(Kept::forget);
     }
 
     /// Notes one attribute of the item.
     #[inline]
     fn see(&mut self, name: &str, value: &AttributeValue) {
         if let Some(i) = self.names.iter().position(|n| *n == name) {
-            self.seen[i] = Some(value.clone());
+            self.seen[i].keep(value);
         }
     }
 
     /// Notes the key attributes of a whole item.
     fn see_item(&mut self, item: &Item) {
         for (name, seen) in self.names.iter().zip(&mut self.seen) {
-            *seen = item.get(*name).cloned();
+            seen.keep_found(item.get(*name));
         }
     }
 

@@ -14,7 +14,11 @@
 //! time this thread used per operation. Instruction counts (repeatable on a busy machine) come from
 //! callgrind around `run_blocking`: `./instr BINARY` (in this directory) runs it for every operation.
 //!
-//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N]`
+//! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
+//! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
+//!
+//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N]`;
+//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [put|get|query_20...]`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -38,6 +42,8 @@ use serde::{Deserialize, Serialize};
 
 #[path = "../../../../dynomodel-mem/benches/support/cpu.rs"]
 mod cpu;
+#[path = "server_mode.rs"]
+mod server_mode;
 
 const TABLE: &str = "orders";
 
@@ -350,6 +356,10 @@ fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if server_mode::run(&args) {
+        return;
+    }
     let Some((ops, iterations)) = cpu::parse_args(&OPS) else {
         return;
     };
