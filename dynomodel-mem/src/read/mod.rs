@@ -310,12 +310,18 @@ impl<'t> Source<'t> {
         }
     }
 
-    /// The `LastEvaluatedKey` of an entry.
+    /// The `LastEvaluatedKey` of an entry: each name and value copied once, into the key.
     pub(crate) fn lek_of(&self, entry: &Item) -> Item {
-        self.lek_names()
-            .into_iter()
-            .filter_map(|n| Some((n.clone(), entry.get(&n)?.clone())))
-            .collect()
+        let field = |n: &str| Some((n.to_owned(), entry.get(n)?.clone()));
+        match self {
+            Source::Table(t) => t
+                .schema
+                .key_schema
+                .iter()
+                .filter_map(|k| field(&k.attribute_name))
+                .collect(),
+            Source::Index(_, i) => i.entry_key_name_refs().filter_map(field).collect(),
+        }
     }
 }
 
