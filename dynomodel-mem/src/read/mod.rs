@@ -310,17 +310,18 @@ impl<'t> Source<'t> {
         }
     }
 
-    /// The `LastEvaluatedKey` of an entry: each name and value copied once, into the key.
-    pub(crate) fn lek_of(&self, entry: &Item) -> Item {
-        let field = |n: &str| Some((n.to_owned(), entry.get(n)?.clone()));
+    /// The `LastEvaluatedKey` of an entry, from its stored form: each name copied once, into the
+    /// key.
+    pub(crate) fn lek_of_stored(&self, bytes: &[u8]) -> Item {
         match self {
-            Source::Table(t) => t
-                .schema
-                .key_schema
-                .iter()
-                .filter_map(|k| field(&k.attribute_name))
-                .collect(),
-            Source::Index(_, i) => i.entry_key_name_refs().filter_map(field).collect(),
+            Source::Table(t) => paging::stored_key(
+                bytes,
+                t.schema
+                    .key_schema
+                    .iter()
+                    .map(|k| k.attribute_name.as_str()),
+            ),
+            Source::Index(_, i) => paging::stored_key(bytes, i.entry_key_name_refs()),
         }
     }
 }

@@ -182,7 +182,7 @@ impl Index {
 
     /// [`entry_key_names`](Self::entry_key_names) borrowed, in the same order (a page's
     /// `LastEvaluatedKey` is built from these without copying the names twice).
-    pub(crate) fn entry_key_name_refs(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn entry_key_name_refs(&self) -> impl Iterator<Item = &str> + Clone {
         let index_keys = std::iter::once(&self.hash.0)
             .chain(self.range.as_ref().map(|r| &r.0))
             .filter(|n| !self.table_keys.contains(n));
