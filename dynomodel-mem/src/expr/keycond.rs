@@ -129,7 +129,8 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
 
 /// Narrows a validated condition to a key condition.
 pub(crate) fn key_condition(c: &Condition) -> Result<KeyCondition, Error> {
-    let mut terms = Vec::new();
+    // One term or two in a valid condition: reserved once (a Vec grows to four at its first push).
+    let mut terms = Vec::with_capacity(2);
     term(c, &mut terms)?;
     if terms.len() > 2 {
         return fail("Conditions can be of length 1 or 2 only");

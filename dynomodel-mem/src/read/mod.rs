@@ -310,12 +310,19 @@ impl<'t> Source<'t> {
         }
     }
 
-    /// The `LastEvaluatedKey` of an entry.
-    pub(crate) fn lek_of(&self, entry: &Item) -> Item {
-        self.lek_names()
-            .into_iter()
-            .filter_map(|n| Some((n.clone(), entry.get(&n)?.clone())))
-            .collect()
+    /// The `LastEvaluatedKey` of an entry, from its stored form: each name copied once, into the
+    /// key.
+    pub(crate) fn lek_of_stored(&self, bytes: &[u8]) -> Item {
+        match self {
+            Source::Table(t) => paging::stored_key(
+                bytes,
+                t.schema
+                    .key_schema
+                    .iter()
+                    .map(|k| k.attribute_name.as_str()),
+            ),
+            Source::Index(_, i) => paging::stored_key(bytes, i.entry_key_name_refs()),
+        }
     }
 }
 

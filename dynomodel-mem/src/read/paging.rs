@@ -257,13 +257,15 @@ pub(crate) fn scan_keyed<'a, P: Position, V: Clone>(
 /// What a page does with the entries it reads: [`read_page`] is one loop (`Limit`, the 1 MB rule,
 /// `Count`, `ScannedCount`, `LastEvaluatedKey`), whether the page decodes its entries into `Item`s
 /// ([`Decoded`]) or hands them to a typed read's sink from their stored form ([`Handed`]).
-pub(crate) trait Visit<'a, V: 'a> {
+pub(crate) trait Visit<'a, V: Readable + 'a> {
     /// An entry as the visitor works with it.
     type Entry;
-    /// The entry `v` holds, and its size (what reading it costs).
-    fn read(&mut self, v: &'a V) -> (Self::Entry, usize);
-    /// The `LastEvaluatedKey` of an entry.
-    fn key_of(&self, entry: &Self::Entry) -> Item;
+    /// The entry `v` holds.
+    fn read(&mut self, v: &'a V) -> Self::Entry;
+    /// The `LastEvaluatedKey` of an entry, from its stored form.
+    fn key_of(&self, v: &'a V) -> Item;
+    /// Called once, before the page's last entry is read, when the page knows it is the last.
+    fn last(&mut self) {}
     /// Whether an entry read counts (the filter).
     fn keep(&self, entry: &Self::Entry) -> bool;
     /// Takes a kept entry into the page (only when the page holds items).
@@ -281,7 +283,11 @@ pub(crate) trait Visit<'a, V: 'a> {
 /// The entries come in as references and are read here: an iterator of decoded entries (behind a
 /// `dyn Iterator`) returned each through memory, which the loop then copied and stalled on (store
 /// forwarding), a few percent of a Scan page.
-pub(crate) fn read_page<'a, V: 'a, W: Visit<'a, V>>(
+///
+/// An entry's size is read from its stored form, so that the last entry is known before it is
+/// decoded: the `LastEvaluatedKey` and the page's vector are allocated before the last entry's
+/// item, whose small allocations then come last (see [`Gather`]).
+pub(crate) fn read_page<'a, V: Readable + 'a, W: Visit<'a, V>>(
     entries: impl Iterator<Item = &'a V>,
     limit: Option<usize>,
     items: bool,
@@ -291,14 +297,14 @@ pub(crate) fn read_page<'a, V: 'a, W: Visit<'a, V>>(
     let mut read = 0usize;
     let mut scanned = 0usize;
     for v in entries {
-        let (entry, size) = visit.read(v);
         scanned += 1;
-        read += size;
+        read += StoredItem::size_of_bytes(v.stored());
         let last = limit.is_some_and(|l| scanned >= l) || read >= MAX_PAGE_BYTES;
         if last {
-            // Before the entry moves into the page.
-            out.last_evaluated_key = Some(visit.key_of(&entry));
+            out.last_evaluated_key = Some(visit.key_of(v));
+            visit.last();
         }
+        let entry = visit.read(v);
         if visit.keep(&entry) {
             out.count += 1;
             if items {
@@ -327,8 +333,8 @@ pub(crate) struct PageRules<'r> {
     pub items: bool,
     /// The item returned for a kept entry (`None`: the entry itself, moved into the page).
     pub output: Option<Output<'r>>,
-    /// The `LastEvaluatedKey` of an entry.
-    pub key_of: &'r dyn Fn(&Item) -> Item,
+    /// The `LastEvaluatedKey` of an entry, from its stored form ([`Readable::stored`]).
+    pub key_of: &'r dyn Fn(&[u8]) -> Item,
 }
 
 /// [`read_page`] into `Item`s, by `rules`: the page with its items.
@@ -360,12 +366,18 @@ impl<'a, V: Readable + 'a> Visit<'a, V> for Decoded<'_> {
     type Entry = Cow<'a, Item>;
 
     #[inline]
-    fn read(&mut self, v: &'a V) -> (Cow<'a, Item>, usize) {
-        v.entry(&mut self.decoder)
+    fn read(&mut self, v: &'a V) -> Cow<'a, Item> {
+        v.entry(&mut self.decoder).0
     }
 
-    fn key_of(&self, entry: &Cow<'a, Item>) -> Item {
-        (self.rules.key_of)(entry)
+    fn key_of(&self, v: &'a V) -> Item {
+        (self.rules.key_of)(v.stored())
+    }
+
+    fn last(&mut self) {
+        if let Some(items) = self.items.as_mut() {
+            items.reserve_last();
+        }
     }
 
     #[inline]
@@ -401,17 +413,12 @@ impl<'a, V: Readable + 'a> Visit<'a, V> for Handed<'_, '_> {
     type Entry = &'a [u8];
 
     #[inline]
-    fn read(&mut self, v: &'a V) -> (&'a [u8], usize) {
-        let bytes = v.stored();
-        (bytes, StoredItem::size_of_bytes(bytes))
+    fn read(&mut self, v: &'a V) -> &'a [u8] {
+        v.stored()
     }
 
-    fn key_of(&self, entry: &&'a [u8]) -> Item {
-        StoredItem::attributes_of(entry)
-            .filter(|(name, _)| self.key_names.iter().any(|k| k == name))
-            .take(self.key_names.len())
-            .map(|(name, value)| (name.to_owned(), value))
-            .collect()
+    fn key_of(&self, v: &'a V) -> Item {
+        stored_key(v.stored(), self.key_names.iter().map(String::as_str))
     }
 
     #[inline]
@@ -425,12 +432,24 @@ impl<'a, V: Readable + 'a> Visit<'a, V> for Handed<'_, '_> {
     }
 }
 
+/// The attributes `names` of an entry's stored form (a `LastEvaluatedKey`): the values up to the
+/// last of them decoded, each name copied once.
+pub(crate) fn stored_key<'n>(bytes: &[u8], names: impl Iterator<Item = &'n str> + Clone) -> Item {
+    let count = names.clone().count();
+    StoredItem::attributes_of(bytes)
+        .filter(|(name, _)| names.clone().any(|k| k == *name))
+        .take(count)
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect()
+}
+
 /// Items per run of [`Gather`]: 40 items of 24 bytes stay below glibc's large-chunk size (1,024
 /// bytes with the chunk's header).
 const RUN: usize = 40;
 
-/// A page's items, gathered in runs of [`RUN`] and put into one vector at the end, so that the
-/// page's one large allocation comes after its items' small ones. glibc's `malloc` consolidates
+/// A page's items, gathered in runs of [`RUN`] and put into one vector at the end (or before the
+/// last item, when the page knows which is last: [`Gather::reserve_last`]), so that the page's one
+/// large allocation comes after its items' small ones. glibc's `malloc` consolidates
 /// its fast bins (the small chunks the previous page freed) on every large request: a page vector
 /// reserved up front for a `Limit` of 100 (2,400 bytes) merged them, and each of the 1,300 small
 /// allocations of the items that followed then split a chunk instead of reusing one. Gathering
@@ -462,11 +481,30 @@ impl Gather {
     }
 
     fn push(&mut self, item: Item) {
-        if self.run.len() == RUN {
+        if self.run.len() == self.run.capacity() {
             let full = std::mem::replace(&mut self.run, Vec::with_capacity(RUN));
             self.runs.push(full);
         }
         self.run.push(item);
+    }
+
+    /// Before the page's last item: the runs gathered into the page's vector now, with room for
+    /// that item, so that the vector is allocated before the item rather than after it. glibc
+    /// carves what it cannot reuse from its top chunk; a large chunk allocated last borders the
+    /// top, and freeing it (the caller drops the page, items first) while the fast bins hold the
+    /// items' names merges it into a top that may be over the 64 KB at which glibc consolidates
+    /// every fast bin. Allocated before the last item, it has that item's small chunks above it.
+    fn reserve_last(&mut self) {
+        if self.runs.is_empty() {
+            if self.run.len() == self.run.capacity() {
+                self.run.reserve_exact(1);
+            }
+            return;
+        }
+        let mut all = Vec::with_capacity(self.runs.len() * RUN + self.run.len() + 1);
+        self.runs.drain(..).for_each(|run| all.extend(run));
+        all.append(&mut self.run);
+        self.run = all;
     }
 
     fn finish(self) -> Vec<Item> {
@@ -506,6 +544,34 @@ mod tests {
             let all = gather.finish();
             assert_eq!(all, (0..count).map(item).collect::<Vec<_>>(), "{count}");
             assert!(all.capacity() <= count.max(RUN), "{count}");
+        }
+    }
+
+    #[test]
+    fn the_vector_reserved_before_the_last_item_holds_the_page_in_order() {
+        let item = |i: usize| {
+            Item::from([(
+                "i".to_string(),
+                dynomodel::AttributeValue::N(dynomodel::Number::from(i)),
+            )])
+        };
+        for (limit, count) in [
+            (Some(1), 1),
+            (Some(5), 5),
+            (None, RUN),
+            (None, RUN + 1),
+            (Some(100), 100),
+            (None, 3 * RUN + 7),
+        ] {
+            let mut gather = Gather::new(limit);
+            (0..count - 1).for_each(|i| gather.push(item(i)));
+            gather.reserve_last();
+            let reserved = gather.run.as_ptr();
+            gather.push(item(count - 1));
+            // The last item moved into the reserved vector: no allocation after it.
+            assert_eq!(gather.run.as_ptr(), reserved, "{count}");
+            let all = gather.finish();
+            assert_eq!(all, (0..count).map(item).collect::<Vec<_>>(), "{count}");
         }
     }
 

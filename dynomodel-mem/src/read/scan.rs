@@ -92,7 +92,7 @@ pub(crate) fn page<'a, V: Readable + 'a>(
             None => item.into_owned(),
         }
     };
-    let key_of = |entry: &Item| source.lek_of(entry);
+    let key_of = |bytes: &[u8]| source.lek_of_stored(bytes);
     let rules = PageRules {
         limit: limit.and_then(|l| usize::try_from(l).ok()),
         keep: exprs

@@ -177,13 +177,16 @@ impl Index {
     /// The key attribute names that identify an entry: table keys then index keys, without repeats
     /// (the attributes of an index `LastEvaluatedKey` / `ExclusiveStartKey`).
     pub(crate) fn entry_key_names(&self) -> Vec<String> {
-        let mut names = self.table_keys.clone();
-        for n in std::iter::once(&self.hash.0).chain(self.range.as_ref().map(|r| &r.0)) {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-        names
+        self.entry_key_name_refs().map(str::to_owned).collect()
+    }
+
+    /// [`entry_key_names`](Self::entry_key_names) borrowed, in the same order (a page's
+    /// `LastEvaluatedKey` is built from these without copying the names twice).
+    pub(crate) fn entry_key_name_refs(&self) -> impl Iterator<Item = &str> + Clone {
+        let index_keys = std::iter::once(&self.hash.0)
+            .chain(self.range.as_ref().map(|r| &r.0))
+            .filter(|n| !self.table_keys.contains(n));
+        self.table_keys.iter().chain(index_keys).map(String::as_str)
     }
 
     /// Whether an entry holds attribute `name`.

@@ -233,3 +233,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn entry_key_names_are_the_table_key_then_the_index_key_without_repeats() {
+    let schema = schema();
+    let indexes = indexes_of(&schema);
+    let names = |name: &str| {
+        let index = indexes.iter().find(|i| i.name == name).unwrap();
+        let borrowed: Vec<&str> = index.entry_key_name_refs().collect();
+        assert_eq!(index.entry_key_names(), borrowed, "{name}");
+        index.entry_key_names()
+    };
+    // The LSI shares the partition key with the table: `p` once.
+    assert_eq!(names("l"), ["p", "s", "r"]);
+    assert_eq!(names("g"), ["p", "s", "g", "r"]);
+}
