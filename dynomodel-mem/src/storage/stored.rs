@@ -132,6 +132,7 @@ impl StoredItem {
     }
 
     /// How many top-level attributes the item has (0 for damaged bytes).
+    #[cfg(any(feature = "durable", test))]
     pub(crate) fn attribute_count(&self) -> usize {
         Reader::body(&self.0)
             .and_then(|(_, names, _)| Reader::new(names).varint())

@@ -14,7 +14,6 @@ use dynomodel::backend::{
     UpdateTimeToLiveInput,
 };
 use dynomodel::{AttributeValue, ConversionError, Item};
-use futures::executor::block_on;
 
 use super::{def, table_input};
 use crate::MemBackend;
@@ -538,4 +537,12 @@ fn a_durable_log_of_written_puts_replays_to_the_same_items() {
         assert_eq!(reopened.consistency_problems(), Vec::<String>::new());
     });
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs a test's body (the engine's futures complete without a reactor).
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime")
+        .block_on(future)
 }
