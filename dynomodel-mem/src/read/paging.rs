@@ -522,14 +522,16 @@ impl Gather {
 mod tests {
     use super::*;
 
+    /// The `i`th item of a page.
+    fn item(i: usize) -> Item {
+        Item::from([(
+            "i".to_string(),
+            dynomodel::AttributeValue::N(dynomodel::Number::from(i)),
+        )])
+    }
+
     #[test]
     fn gathered_items_keep_their_order_across_runs() {
-        let item = |i: usize| {
-            Item::from([(
-                "i".to_string(),
-                dynomodel::AttributeValue::N(dynomodel::Number::from(i)),
-            )])
-        };
         for (limit, count) in [
             (None, 0),
             (None, 1),
@@ -549,12 +551,6 @@ mod tests {
 
     #[test]
     fn the_vector_reserved_before_the_last_item_holds_the_page_in_order() {
-        let item = |i: usize| {
-            Item::from([(
-                "i".to_string(),
-                dynomodel::AttributeValue::N(dynomodel::Number::from(i)),
-            )])
-        };
         for (limit, count) in [
             (Some(1), 1),
             (Some(5), 5),

@@ -5,9 +5,8 @@
 use std::time::Duration;
 
 use dynomodel::backend::{
-    Backend, DeleteTableInput, DescribeStreamInput, DescribeTimeToLiveInput, GetItemInput,
-    GetRecordsInput, GetShardIteratorInput, ListStreamsInput, ListTablesInput,
-    ListTagsOfResourceInput, QueryInput, ScalarAttributeType, ScanInput, ShardIteratorType,
+    Backend, DeleteTableInput, DescribeTimeToLiveInput, GetItemInput, ListStreamsInput,
+    ListTablesInput, ListTagsOfResourceInput, QueryInput, ScalarAttributeType, ScanInput,
     StreamSpecification, StreamViewType, Tag, TagResourceInput, TimeToLiveSpecification,
     TransactPut, TransactWriteItem, TransactWriteItemsInput, UpdateTimeToLiveInput,
 };
@@ -15,7 +14,7 @@ use dynomodel::{AttributeValue, Item};
 
 use super::indexes::{full, schema};
 use super::query::put;
-use super::{backend_with, item, n, s, table_input};
+use super::{backend_with, item, n, s, stream_records, table_input};
 use crate::{Clock, ForkOptions, ManualClock, MemBackend};
 
 fn key(i: usize) -> Item {
@@ -232,44 +231,12 @@ async fn records(b: &MemBackend) -> Vec<(String, String)> {
         .expect("streams")
         .streams;
     for stream in streams {
-        let description = b
-            .describe_stream(DescribeStreamInput {
-                stream_arn: stream.stream_arn.clone(),
-                ..Default::default()
-            })
-            .await
-            .expect("describe")
-            .stream_description;
-        for shard in description.shards {
-            let mut iterator = b
-                .get_shard_iterator(GetShardIteratorInput {
-                    stream_arn: stream.stream_arn.clone(),
-                    shard_id: shard.shard_id,
-                    shard_iterator_type: ShardIteratorType::TrimHorizon,
-                    sequence_number: None,
-                })
+        out.extend(
+            stream_records(b, &stream.stream_arn)
                 .await
-                .expect("iterator")
-                .shard_iterator;
-            while let Some(it) = iterator {
-                let page = b
-                    .get_records(GetRecordsInput {
-                        shard_iterator: it,
-                        limit: None,
-                    })
-                    .await
-                    .expect("records");
-                if page.records.is_empty() {
-                    break;
-                }
-                out.extend(
-                    page.records
-                        .into_iter()
-                        .map(|r| (format!("{:?}", r.event_name), r.dynamodb.sequence_number)),
-                );
-                iterator = page.next_shard_iterator;
-            }
-        }
+                .into_iter()
+                .map(|r| (format!("{:?}", r.event_name), r.dynamodb.sequence_number)),
+        );
     }
     out
 }

@@ -114,8 +114,9 @@ mod updates;
 mod written_puts;
 
 use dynomodel::backend::{
-    AttributeDefinition, Backend, BillingMode, CreateTableInput, KeySchemaElement,
-    ScalarAttributeType,
+    AttributeDefinition, Backend, BillingMode, CreateTableInput, DescribeStreamInput,
+    GetRecordsInput, GetShardIteratorInput, KeySchemaElement, Record, ScalarAttributeType,
+    ShardIteratorType,
 };
 use dynomodel::{AttributeValue, Error, Item};
 
@@ -167,6 +168,47 @@ pub(crate) async fn backend_with(input: CreateTableInput) -> MemBackend {
     let backend = MemBackend::new();
     backend.create_table(input).await.expect("create table");
     backend
+}
+
+/// Every record of the stream `stream_arn`, every shard read from its trim horizon to its end.
+pub(crate) async fn stream_records(b: &MemBackend, stream_arn: &str) -> Vec<Record> {
+    let shards = b
+        .describe_stream(DescribeStreamInput {
+            stream_arn: stream_arn.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("describe stream")
+        .stream_description
+        .shards;
+    let mut out = Vec::new();
+    for shard in shards {
+        let mut iterator = b
+            .get_shard_iterator(GetShardIteratorInput {
+                stream_arn: stream_arn.to_owned(),
+                shard_id: shard.shard_id,
+                shard_iterator_type: ShardIteratorType::TrimHorizon,
+                sequence_number: None,
+            })
+            .await
+            .expect("iterator")
+            .shard_iterator;
+        while let Some(it) = iterator {
+            let page = b
+                .get_records(GetRecordsInput {
+                    shard_iterator: it,
+                    limit: None,
+                })
+                .await
+                .expect("records");
+            if page.records.is_empty() {
+                break;
+            }
+            out.extend(page.records);
+            iterator = page.next_shard_iterator;
+        }
+    }
+    out
 }
 
 pub(crate) fn s(v: &str) -> AttributeValue {

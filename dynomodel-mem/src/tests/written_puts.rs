@@ -6,11 +6,10 @@
 //! give identical answers and errors.
 
 use dynomodel::backend::{
-    AttributeSink, AttributeWriter, Backend, CreateTableInput, DescribeStreamInput,
-    DescribeTableInput, GetRecordsInput, GetShardIteratorInput, GlobalSecondaryIndex,
-    KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType, PutItemInput, QueryInput,
-    ReturnConsumedCapacity, ReturnItemCollectionMetrics, ReturnValue, ScalarAttributeType,
-    ScanInput, ShardIteratorType, StreamSpecification, StreamViewType, TimeToLiveSpecification,
+    AttributeSink, AttributeWriter, Backend, CreateTableInput, DescribeTableInput,
+    GlobalSecondaryIndex, KeySchemaElement, LocalSecondaryIndex, Projection, ProjectionType,
+    PutItemInput, QueryInput, ReturnConsumedCapacity, ReturnItemCollectionMetrics, ReturnValue,
+    ScalarAttributeType, ScanInput, StreamSpecification, StreamViewType, TimeToLiveSpecification,
     UpdateTimeToLiveInput,
 };
 use dynomodel::{AttributeValue, ConversionError, Item};
@@ -423,51 +422,20 @@ async fn stream_records(backend: &MemBackend) -> Vec<String> {
         .expect("describe")
         .table;
     let arn = d.latest_stream_arn.expect("a stream");
-    let stream = backend
-        .describe_stream(DescribeStreamInput {
-            stream_arn: arn.clone(),
-            ..Default::default()
-        })
+    super::stream_records(backend, &arn)
         .await
-        .expect("describe stream")
-        .stream_description;
-    let mut out = Vec::new();
-    for shard in stream.shards {
-        let mut iterator = backend
-            .get_shard_iterator(GetShardIteratorInput {
-                stream_arn: arn.clone(),
-                shard_id: shard.shard_id,
-                shard_iterator_type: ShardIteratorType::TrimHorizon,
-                sequence_number: None,
-            })
-            .await
-            .expect("iterator")
-            .shard_iterator;
-        while let Some(it) = iterator {
-            let page = backend
-                .get_records(GetRecordsInput {
-                    shard_iterator: it,
-                    limit: None,
-                })
-                .await
-                .expect("records");
-            if page.records.is_empty() {
-                break;
-            }
-            out.extend(page.records.into_iter().map(|r| {
-                format!(
-                    "{:?} {:?} {:?} {:?} {}",
-                    r.event_name,
-                    r.dynamodb.keys,
-                    r.dynamodb.old_image,
-                    r.dynamodb.new_image,
-                    r.dynamodb.size_bytes
-                )
-            }));
-            iterator = page.next_shard_iterator;
-        }
-    }
-    out
+        .into_iter()
+        .map(|r| {
+            format!(
+                "{:?} {:?} {:?} {:?} {}",
+                r.event_name,
+                r.dynamodb.keys,
+                r.dynamodb.old_image,
+                r.dynamodb.new_image,
+                r.dynamodb.size_bytes
+            )
+        })
+        .collect()
 }
 
 #[test]
