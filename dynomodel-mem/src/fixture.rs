@@ -66,7 +66,7 @@ pub type FixtureBuild = fn(Db) -> Pin<Box<dyn Future<Output = Result<()>> + Send
 pub struct Fixture {
     source: Source,
     /// The eventual consistency of the forks (the fixture's build is strongly consistent).
-    consistency: Option<fn() -> EventualConsistency>,
+    consistency: Option<EventualConsistency>,
     built: OnceCell<Built>,
 }
 
@@ -104,8 +104,7 @@ impl Fixture {
         }
     }
 
-    /// Every fork of the fixture models eventual consistency on demand with the settings
-    /// `settings` returns (see [`MemBackendBuilder::eventual_consistency`]): a test's writes reach
+    /// Every fork of the fixture models eventual consistency on demand with `settings` (see [`MemBackendBuilder::eventual_consistency`]): a test's writes reach
     /// the GSIs after the delays, and its reads without `ConsistentRead` are stale within the
     /// window, until it moves past them or calls [`MemBackend::settle`] on its
     /// [`fork_backend`](Fixture::fork_backend). `const`, for a `static`.
@@ -142,7 +141,7 @@ impl Fixture {
     ///         db.put(&Account { id: "a1".into(), email: "ada@x".into() }).await
     ///     })
     /// })
-    /// .eventual_consistency(|| EventualConsistency::new().gsi_delay(Duration::from_secs(60)));
+    /// .eventual_consistency(EventualConsistency::new().gsi_delay(Duration::from_secs(60)));
     ///
     /// // In a test:
     /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -161,7 +160,7 @@ impl Fixture {
     /// ```
     ///
     /// [`MemBackendBuilder::eventual_consistency`]: crate::MemBackendBuilder::eventual_consistency
-    pub const fn eventual_consistency(mut self, settings: fn() -> EventualConsistency) -> Fixture {
+    pub const fn eventual_consistency(mut self, settings: EventualConsistency) -> Fixture {
         self.consistency = Some(settings);
         self
     }
@@ -207,7 +206,7 @@ impl Fixture {
                 }
                 Ok(Built {
                     snapshot: backend.snapshot(),
-                    consistency: self.consistency.map(|settings| Arc::new(settings())),
+                    consistency: self.consistency.clone().map(Arc::new),
                 })
             })
             .await

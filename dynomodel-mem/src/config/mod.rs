@@ -264,8 +264,12 @@ impl MemBackendBuilder {
     /// write, or nothing for a new one). What does not: reads with `ConsistentRead`,
     /// TransactGetItems, conditions (always on the current item), the items writes return,
     /// streams, and Time to Live (whose deletions lag as any deletion). Forks and snapshots carry
-    /// the pending changes (they arrive at the same instants of the fork's clock); durable mode
-    /// does not log them, so a restart settles them.
+    /// the setting and the pending changes (they arrive at the same instants of the fork's clock);
+    /// a fork can be given its own setting
+    /// ([`ForkOptions::eventual_consistency`](crate::ForkOptions::eventual_consistency)), and a
+    /// [`Fixture`](crate::Fixture)'s forks one for every test
+    /// ([`Fixture::eventual_consistency`](crate::Fixture::eventual_consistency)). Durable mode does
+    /// not log the pending changes, so a restart settles them.
     ///
     /// ```
     /// use std::time::Duration;

@@ -74,6 +74,15 @@ pub struct EventualConsistency {
 
 impl Default for EventualConsistency {
     fn default() -> EventualConsistency {
+        EventualConsistency::new()
+    }
+}
+
+impl EventualConsistency {
+    /// The defaults: GSI changes arrive one second after their writes, reads without
+    /// `ConsistentRead` are stale for one second after a write. The builder's methods are
+    /// `const`, so that a setting can be written in a `static` (a [`Fixture`](crate::Fixture)'s).
+    pub const fn new() -> EventualConsistency {
         EventualConsistency {
             gsi_min: Duration::from_secs(1),
             gsi_max: Duration::from_secs(1),
@@ -81,49 +90,45 @@ impl Default for EventualConsistency {
             stale: Duration::from_secs(1),
         }
     }
-}
-
-impl EventualConsistency {
-    /// The defaults: GSI changes arrive one second after their writes, reads without
-    /// `ConsistentRead` are stale for one second after a write.
-    pub fn new() -> EventualConsistency {
-        EventualConsistency::default()
-    }
 
     /// Every GSI change arrives `delay` after its write (zero: at once, as without the setting).
-    pub fn gsi_delay(self, delay: Duration) -> EventualConsistency {
+    pub const fn gsi_delay(self, delay: Duration) -> EventualConsistency {
         self.gsi_delay_between(delay, delay)
     }
 
     /// Each write's change to each GSI arrives after a delay drawn between `min` and `max`
     /// (inclusive, to the microsecond) from the [`seed`](EventualConsistency::seed): the same
     /// writes in the same order get the same delays. Bounds given the wrong way round are swapped.
-    pub fn gsi_delay_between(mut self, min: Duration, max: Duration) -> EventualConsistency {
-        self.gsi_min = min.min(max);
-        self.gsi_max = max.max(min);
+    pub const fn gsi_delay_between(mut self, min: Duration, max: Duration) -> EventualConsistency {
+        // `Ord::min` is not `const`; the nanoseconds compare the same.
+        (self.gsi_min, self.gsi_max) = if min.as_nanos() <= max.as_nanos() {
+            (min, max)
+        } else {
+            (max, min)
+        };
         self
     }
 
     /// The seed of the GSI delays (default 0).
-    pub fn seed(mut self, seed: u64) -> EventualConsistency {
+    pub const fn seed(mut self, seed: u64) -> EventualConsistency {
         self.seed = seed;
         self
     }
 
     /// Reads without `ConsistentRead` see an item as it was before a write for `window` after the
     /// write (zero: never stale).
-    pub fn stale_reads(mut self, window: Duration) -> EventualConsistency {
+    pub const fn stale_reads(mut self, window: Duration) -> EventualConsistency {
         self.stale = window;
         self
     }
 
     /// The bounds of a GSI change's delay.
-    pub fn gsi_delay_bounds(&self) -> (Duration, Duration) {
+    pub const fn gsi_delay_bounds(&self) -> (Duration, Duration) {
         (self.gsi_min, self.gsi_max)
     }
 
     /// How long reads without `ConsistentRead` stay stale after a write.
-    pub fn stale_window(&self) -> Duration {
+    pub const fn stale_window(&self) -> Duration {
         self.stale
     }
 }

@@ -133,11 +133,11 @@ static LAGGING: Fixture = Fixture::new(|db| {
         Ok(())
     })
 })
-.eventual_consistency(|| {
+.eventual_consistency(
     EventualConsistency::new()
         .gsi_delay(Duration::from_secs(3600))
-        .stale_reads(Duration::from_secs(3600))
-});
+        .stale_reads(Duration::from_secs(3600)),
+);
 
 #[tokio::test]
 async fn a_fixture_is_built_settled_and_its_forks_lag_each_on_its_own() {
