@@ -232,12 +232,12 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
         ("ss", strings(0, 20)),
         ("ns", ns(["1", "2"])),
         ("bs", AttributeValue::Bs(vec![b"a".to_vec()])),
-        ("m", map([("inner", ss(["x", "y"]))])),
+        ("m", map([("sa", ss(["x", "y"]))])),
     ]))
     .await;
     let mut up = f.update(
         "a",
-        "ADD ss :more, ns :nums, bs :bins, m.inner :few, m.fresh :few",
+        "ADD ss :more, ns :nums, bs :bins, m.sa :few, m.sb :few",
     );
     up.expression_attribute_values = values([
         (":more", strings(10, 20)),
@@ -256,7 +256,7 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
         ("bs", AttributeValue::Bs(vec![b"a".to_vec(), b"b".to_vec()])),
         (
             "m",
-            map([("inner", ss(["x", "y", "z"])), ("fresh", ss(["y", "z"]))]),
+            map([("sa", ss(["x", "y", "z"])), ("sb", ss(["y", "z"]))]),
         ),
     ]));
     c.eq("ADD", r, Ok(added.clone()));
@@ -266,7 +266,7 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
         Some(added),
     );
     // DELETE leaves the other elements; a set left empty is removed, nested or not.
-    let mut up = f.update("a", "DELETE ss :gone, ns :two, m.inner :all, bs :bins");
+    let mut up = f.update("a", "DELETE ss :gone, ns :two, m.sa :all, bs :bins");
     up.expression_attribute_values = values([
         (":gone", strings(0, 25)),
         (":two", ns(["2.00", "7"])),
@@ -281,7 +281,7 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
         ("pk", s("a")),
         ("ss", strings(25, 5)),
         ("ns", ns(["1", "3"])),
-        ("m", map([("fresh", ss(["y", "z"]))])),
+        ("m", map([("sb", ss(["y", "z"]))])),
     ]));
     c.eq("DELETE", r, Ok(deleted.clone()));
     c.eq(
