@@ -297,7 +297,7 @@ fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result
         AttributeValue::Bs(set) if set.is_empty() => {
             Err(empty_set("Binary sets should not be empty"))
         }
-        AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set) => {
+        AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
             // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
             Err(Error::validation(format!(
                 "{INVALID}Input collection [{}] contains duplicates.",
@@ -305,10 +305,10 @@ fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result
             )))
         }
         // NS compares numerically: ["1", "1.0"] are duplicates. Same text in real DynamoDB and Local.
-        AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set) => {
+        AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set, Sort::Elements) => {
             Err(Error::validation("Input collection contains duplicates"))
         }
-        AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set) => {
+        AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
             Err(Error::validation(format!(
                 // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
                 "{INVALID}Input collection of type BS contains duplicates."
@@ -335,35 +335,45 @@ fn empty_set(message: &str) -> Error {
 /// Sets this small are scanned pairwise: no table to allocate.
 const SCAN_UP_TO: usize = 16;
 
-/// Sets up to this size are checked with a hash table; larger ones by sorting their elements' hashes:
-/// the table's random accesses win while it stays in the caches and lose past them, and sorting the
-/// elements themselves compares strings through pointers, n log n times (a PutItem of one SS of
-/// 131,072 strings spent two thirds of its instructions there; docs/performance.md, "Request size
+/// Sets up to this size are checked with a hash table, larger ones by sorting: the table's random
+/// accesses win while it stays in the caches and lose past them (docs/performance.md, "Request size
 /// scaling").
 const HASH_TABLE_UP_TO: usize = 65_536;
 
+/// What is sorted to check a set of more than [`HASH_TABLE_UP_TO`] elements.
+#[derive(Clone, Copy)]
+enum Sort {
+    /// The elements: numbers, which are compared where they lie.
+    Elements,
+    /// The elements' hashes: strings and binaries, whose comparisons chase a pointer each (a PutItem
+    /// of one SS of 131,072 strings spent two thirds of its instructions sorting them).
+    Hashes,
+}
+
 /// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
 /// `Eq` and `Hash` are the numeric ones). In linear time up to [`HASH_TABLE_UP_TO`] elements, n log n
-/// of integer comparisons beyond: every write checks its sets (the request's values, then the written
-/// item). The standard hasher's random keys keep a client from choosing elements that collide.
-fn has_duplicates<T: Hash + Ord>(set: &[T]) -> bool {
+/// beyond: every write checks its sets (the request's values, then the written item). The standard
+/// hasher's random keys keep a client from choosing elements that collide.
+fn has_duplicates<T: Hash + Ord>(set: &[T], large: Sort) -> bool {
     if set.len() <= SCAN_UP_TO {
         return set
             .iter()
             .enumerate()
             .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
     }
-    let state = RandomState::new();
     if set.len() <= HASH_TABLE_UP_TO {
-        let mut seen = HashSet::with_capacity_and_hasher(set.len(), state);
+        let mut seen = HashSet::with_capacity(set.len());
         return !set.iter().all(|x| seen.insert(x));
     }
-    // Distinct hashes prove distinct elements; two equal hashes (a duplicate, or a collision of 64
-    // random bits) are settled by sorting the elements themselves.
-    let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(x)).collect();
-    hashes.sort_unstable();
-    if hashes.windows(2).all(|w| w.first() != w.get(1)) {
-        return false;
+    if let Sort::Hashes = large {
+        // Distinct hashes prove distinct elements; two equal ones (a duplicate, or a collision of
+        // 64 random bits) are settled by sorting the elements themselves.
+        let state = RandomState::new();
+        let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(x)).collect();
+        hashes.sort_unstable();
+        if hashes.windows(2).all(|w| w.first() != w.get(1)) {
+            return false;
+        }
     }
     let mut sorted: Vec<&T> = set.iter().collect();
     sorted.sort_unstable();
