@@ -200,3 +200,119 @@ dual_test!(imprecise_arithmetic_is_a_number_overflow, |t| {
     }
     c.finish();
 });
+
+/// `item` with the elements of every set in it sorted (maps' too): DynamoDB keeps no order in a set.
+fn sets_sorted(mut item: Item) -> Item {
+    fn sort(value: &mut AttributeValue) {
+        match value {
+            AttributeValue::Ss(v) => v.sort(),
+            AttributeValue::Ns(v) => v.sort(),
+            AttributeValue::Bs(v) => v.sort(),
+            AttributeValue::M(m) => m.values_mut().for_each(sort),
+            _ => {}
+        }
+    }
+    item.values_mut().for_each(sort);
+    item
+}
+
+/// `count` strings `e<from>`, `e<from + 1>`, … as a string set.
+fn strings(from: usize, count: usize) -> AttributeValue {
+    AttributeValue::Ss((from..from + count).map(|i| format!("e{i}")).collect())
+}
+
+dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
+    let f = Fixture::new(&t, "setops").await;
+    let b = t.backend();
+    let mut c = Checks::new(&t);
+    // Sets past 16 elements (the engine's table of elements rather than a scan) and small ones,
+    // top-level and nested, numbers equal in value though spelled apart.
+    f.put(item([
+        ("pk", s("a")),
+        ("ss", strings(0, 20)),
+        ("ns", ns(["1", "2"])),
+        ("bs", AttributeValue::Bs(vec![b"a".to_vec()])),
+        ("m", map([("sa", ss(["x", "y"]))])),
+    ]))
+    .await;
+    let mut up = f.update(
+        "a",
+        "ADD ss :more, ns :nums, bs :bins, m.sa :few, m.sb :few",
+    );
+    up.expression_attribute_values = values([
+        (":more", strings(10, 20)),
+        (":nums", ns(["1.0", "3"])),
+        (
+            ":bins",
+            AttributeValue::Bs(vec![b"a".to_vec(), b"b".to_vec()]),
+        ),
+        (":few", ss(["y", "z"])),
+    ]);
+    let r = f.updated(up).await.map(sets_sorted);
+    let added = sets_sorted(item([
+        ("pk", s("a")),
+        ("ss", strings(0, 30)),
+        ("ns", ns(["1", "2", "3"])),
+        ("bs", AttributeValue::Bs(vec![b"a".to_vec(), b"b".to_vec()])),
+        (
+            "m",
+            map([("sa", ss(["x", "y", "z"])), ("sb", ss(["y", "z"]))]),
+        ),
+    ]));
+    c.eq("ADD", r, Ok(added.clone()));
+    c.eq(
+        "ADD, stored",
+        f.get("a").await.map(sets_sorted),
+        Some(added),
+    );
+    // DELETE leaves the other elements; a set left empty is removed, nested or not.
+    let mut up = f.update("a", "DELETE ss :gone, ns :two, m.sa :all, bs :bins");
+    up.expression_attribute_values = values([
+        (":gone", strings(0, 25)),
+        (":two", ns(["2.00", "7"])),
+        (":all", ss(["w", "x", "y", "z"])),
+        (
+            ":bins",
+            AttributeValue::Bs(vec![b"a".to_vec(), b"b".to_vec()]),
+        ),
+    ]);
+    let r = f.updated(up).await.map(sets_sorted);
+    let deleted = sets_sorted(item([
+        ("pk", s("a")),
+        ("ss", strings(25, 5)),
+        ("ns", ns(["1", "3"])),
+        ("m", map([("sb", ss(["y", "z"]))])),
+    ]));
+    c.eq("DELETE", r, Ok(deleted.clone()));
+    c.eq(
+        "DELETE, stored",
+        f.get("a").await.map(sets_sorted),
+        Some(deleted.clone()),
+    );
+    // A set of another type is refused, and the item is left as it was.
+    for expression in [
+        "ADD ss :nums",
+        "DELETE ss :nums",
+        "ADD ns :more",
+        "DELETE m :more",
+    ] {
+        let mut up = f.update("a", expression);
+        up.expression_attribute_values = if expression.ends_with(":nums") {
+            values([(":nums", ns(["1"]))])
+        } else {
+            values([(":more", strings(0, 20))])
+        };
+        c.error(
+            expression,
+            b.update_item(up).await,
+            "ValidationException",
+            "An operand in the update expression has an incorrect data type",
+        );
+    }
+    c.eq(
+        "refused, stored",
+        f.get("a").await.map(sets_sorted),
+        Some(deleted),
+    );
+    c.finish();
+});

@@ -189,10 +189,7 @@ pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Re
             .map(String::as_str),
     );
     if !unused_names.is_empty() {
-        return Err(Error::validation(format!(
-            "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
-            unused_names.join(", ")
-        )));
+        return Err(unused("ExpressionAttributeNames", &unused_names));
     }
     let unused_values = java_hash_set_order_of_distinct(
         placeholders
@@ -202,10 +199,25 @@ pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Re
             .map(String::as_str),
     );
     if !unused_values.is_empty() {
-        return Err(Error::validation(format!(
-            "Value provided in ExpressionAttributeValues unused in expressions: keys: {{{}}}",
-            unused_values.join(", ")
-        )));
+        return Err(unused("ExpressionAttributeValues", &unused_values));
     }
     Ok(())
+}
+
+/// "Value provided in `map` unused in expressions: keys: {`keys`}", written once into a string of
+/// its length: a request can leave hundreds of thousands of placeholders unused.
+fn unused(map: &str, keys: &[&str]) -> Error {
+    let listed: usize = keys.iter().map(|k| k.len() + 2).sum();
+    let mut message = String::with_capacity(64 + map.len() + listed);
+    message.push_str("Value provided in ");
+    message.push_str(map);
+    message.push_str(" unused in expressions: keys: {");
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        message.push_str(key);
+    }
+    message.push('}');
+    Error::validation(message)
 }

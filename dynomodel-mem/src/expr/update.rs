@@ -312,62 +312,51 @@ fn union<T: Eq + Hash + Clone>(into: &mut Vec<T>, from: &[T]) {
     into.extend(added);
 }
 
-/// The elements of `from` that are not in `removed`, in order.
-fn difference<T: Eq + Hash + Clone>(from: &[T], removed: &[T]) -> Vec<T> {
+/// Takes out of `from` the elements of `removed`, keeping the others in order.
+fn difference<T: Eq + Hash>(from: &mut Vec<T>, removed: &[T]) {
     if from.len() + removed.len() <= SCAN_UP_TO {
-        return from
-            .iter()
-            .filter(|x| !removed.contains(x))
-            .cloned()
-            .collect();
+        from.retain(|x| !removed.contains(x));
+        return;
     }
     let removed: HashSet<&T> = removed.iter().collect();
-    from.iter()
-        .filter(|x| !removed.contains(x))
-        .cloned()
-        .collect()
+    from.retain(|x| !removed.contains(x));
 }
 
-fn add(existing: Option<&AttributeValue>, delta: &AttributeValue) -> Result<AttributeValue, Error> {
+/// ADD of `delta` at `steps`: a number added to the one there, a set united with the one there in
+/// place (an ADD of a few elements to a large stored set copies none of it), or the value written
+/// where there is none. Returns the path the value landed at.
+fn add(item: &mut Item, steps: &[Step], delta: &AttributeValue) -> Result<Vec<Step>, Error> {
+    use AttributeValue::*;
+    match (get_mut(item, steps), delta) {
+        (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => return set_path(item, steps, delta.clone()),
+        (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
+        (Some(Ss(a)), Ss(b)) => union(a, b),
+        (Some(Ns(a)), Ns(b)) => union(a, b),
+        (Some(Bs(a)), Bs(b)) => union(a, b),
+        _ => return Err(err(WRONG_TYPE)),
+    }
+    Ok(steps.to_vec())
+}
+
+/// DELETE of `delta`'s elements from the set `existing`, in place: whether the set is left empty
+/// (the attribute is then removed).
+fn delete(existing: &mut AttributeValue, delta: &AttributeValue) -> Result<bool, Error> {
     use AttributeValue::*;
     Ok(match (existing, delta) {
-        (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => delta.clone(),
-        (Some(N(a)), N(b)) => N(a.checked_add(b).map_err(arithmetic_error)?),
-        (Some(Ss(a)), Ss(b)) => Ss({
-            let mut a = a.clone();
-            union(&mut a, b);
-            a
-        }),
-        (Some(Ns(a)), Ns(b)) => Ns({
-            let mut a = a.clone();
-            union(&mut a, b);
-            a
-        }),
-        (Some(Bs(a)), Bs(b)) => Bs({
-            let mut a = a.clone();
-            union(&mut a, b);
-            a
-        }),
+        (Ss(a), Ss(b)) => {
+            difference(a, b);
+            a.is_empty()
+        }
+        (Ns(a), Ns(b)) => {
+            difference(a, b);
+            a.is_empty()
+        }
+        (Bs(a), Bs(b)) => {
+            difference(a, b);
+            a.is_empty()
+        }
         _ => return Err(err(WRONG_TYPE)),
     })
-}
-
-/// The set left after DELETE, or `None` when it became empty (the attribute is then removed).
-fn delete(
-    existing: &AttributeValue,
-    delta: &AttributeValue,
-) -> Result<Option<AttributeValue>, Error> {
-    use AttributeValue::*;
-    let result = match (existing, delta) {
-        (Ss(a), Ss(b)) => Ss(difference(a, b)),
-        (Ns(a), Ns(b)) => Ns(difference(a, b)),
-        (Bs(a), Bs(b)) => Bs(difference(a, b)),
-        _ => return Err(err(WRONG_TYPE)),
-    };
-    let empty = matches!(&result, Ss(v) if v.is_empty())
-        || matches!(&result, Ns(v) if v.is_empty())
-        || matches!(&result, Bs(v) if v.is_empty());
-    Ok((!empty).then_some(result))
 }
 
 /// DynamoDB's check that no action targets a key attribute (names resolved through placeholders).
@@ -498,11 +487,10 @@ pub(crate) fn apply(
         remove_path(&mut item, steps)?;
     }
     for (steps, delta) in adds {
-        let value = add(lookup(&item, &steps), delta)?;
-        written.push(set_path(&mut item, &steps, value)?);
+        written.push(add(&mut item, &steps, delta)?);
     }
     for (steps, delta) in deletes {
-        let Some(existing) = lookup(&item, &steps) else {
+        let Some(existing) = get_mut(&mut item, &steps) else {
             if steps.len() > 1
                 && lookup(&item, steps.split_last().map_or(&[][..], |(_, p)| p)).is_none()
             {
@@ -510,9 +498,10 @@ pub(crate) fn apply(
             }
             continue;
         };
-        match delete(existing, delta)? {
-            Some(v) => written.push(set_path(&mut item, &steps, v)?),
-            None => remove_path(&mut item, &steps)?,
+        if delete(existing, delta)? {
+            remove_path(&mut item, &steps)?;
+        } else {
+            written.push(steps);
         }
     }
     Ok(Updated {

@@ -657,7 +657,7 @@ fn check_updated_item(
             ));
         }
     }
-    let size = validate::sized_attribute_values(new).map_err(|e| {
+    let size = validate::sized_updated_values(new).map_err(|e| {
         if e.message().starts_with(NESTING) {
             // DynamoDB Local 3.3 words the limit without PutItem's explanation when an update
             // builds the deep value.

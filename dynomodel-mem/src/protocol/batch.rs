@@ -78,6 +78,7 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
     match m.list("Keys")? {
         None => d.null(&keys_path),
         Some(elements) => {
+            keys.reserve_exact(elements.len());
             let mut spellings = Vec::with_capacity(elements.len());
             for (i, element) in elements.iter().enumerate() {
                 match key_as_sent(element, d)? {

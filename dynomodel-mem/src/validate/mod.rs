@@ -22,7 +22,7 @@ pub(crate) use key::{
 pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
 use std::collections::HashSet;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
 
 use dynomodel::backend::ReturnValue;
 use dynomodel::{attribute_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
@@ -184,7 +184,7 @@ pub(crate) fn attribute_values(item: &Item) -> Result<()> {
 /// [`attribute_values`] for one attribute, without building an item around it.
 pub(crate) fn attribute(name: &str, value: &AttributeValue) -> Result<()> {
     attribute_name(name)?;
-    attribute_value(value, 1, MAX_NESTING_DEPTH).map(drop)
+    attribute_value(value, 1, Rules::ITEM).map(drop)
 }
 
 /// [`attribute_values`], measuring the item on the way: its size by `dynomodel::item_size`'s rule
@@ -199,8 +199,28 @@ pub(crate) fn sized_attribute_values(item: &Item) -> Result<usize> {
 /// (its name's bytes and its value's): also the check of an item written straight into the
 /// stored form (`storage::stored::WrittenItem`), so that both puts follow one set of rules.
 pub(crate) fn sized_attribute(name: &str, value: &AttributeValue) -> Result<usize> {
+    sized_attribute_by(name, value, Rules::ITEM)
+}
+
+fn sized_attribute_by(name: &str, value: &AttributeValue, rules: Rules) -> Result<usize> {
     attribute_name(name)?;
-    Ok(name.len() + attribute_value(value, 1, MAX_NESTING_DEPTH)?)
+    Ok(name.len() + attribute_value(value, 1, rules)?)
+}
+
+/// [`sized_attribute_values`] of an item an update built, without looking for duplicates in its
+/// sets: each is the stored item's (checked when it was written), a value of the request's (checked
+/// with its placeholders, `expr::request`, or its `AttributeUpdates`), or an ADD or DELETE of those,
+/// none of which makes a duplicate. Hashing every element of a large set once more was a third of an
+/// ADD's cost. Debug builds check the sets as well and fail on a duplicate.
+pub(crate) fn sized_updated_values(item: &Item) -> Result<usize> {
+    let size = item.iter().try_fold(0, |size, (name, v)| {
+        Ok(size + sized_attribute_by(name, v, Rules::UPDATED)?)
+    });
+    debug_assert!(
+        size.is_err() || sized_attribute_values(item).is_ok(),
+        "an update built a set with duplicates"
+    );
+    size
 }
 
 /// How deep an `ExpressionAttributeValues` entry may nest. DynamoDB Local 3.3 accepts a value nested
@@ -211,7 +231,7 @@ pub(crate) const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
 /// Checks one `ExpressionAttributeValues` entry: the set rules of [`attribute_values`], nesting up to
 /// [`MAX_EXPRESSION_VALUE_DEPTH`].
 pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
-    attribute_value(value, 1, MAX_EXPRESSION_VALUE_DEPTH).map(drop)
+    attribute_value(value, 1, Rules::EXPRESSION_VALUE).map(drop)
 }
 
 /// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
@@ -231,9 +251,34 @@ pub(crate) fn nests_within(value: &AttributeValue, levels: usize) -> bool {
     walk(value, 1, levels)
 }
 
+/// What [`attribute_value`] checks.
+#[derive(Clone, Copy)]
+struct Rules {
+    /// The deepest nesting allowed.
+    max_depth: usize,
+    /// Whether sets are looked at for duplicates.
+    duplicates: bool,
+}
+
+impl Rules {
+    const ITEM: Rules = Rules {
+        max_depth: MAX_NESTING_DEPTH,
+        duplicates: true,
+    };
+    const EXPRESSION_VALUE: Rules = Rules {
+        max_depth: MAX_EXPRESSION_VALUE_DEPTH,
+        duplicates: true,
+    };
+    /// See [`sized_updated_values`].
+    const UPDATED: Rules = Rules {
+        max_depth: MAX_NESTING_DEPTH,
+        duplicates: false,
+    };
+}
+
 /// Checks one value and returns its size (`dynomodel::attribute_size`'s rule).
-fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Result<usize> {
-    if depth > max_depth {
+fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result<usize> {
+    if depth > rules.max_depth {
         // DynamoDB Local 3.3 wording; real DynamoDB's is believed identical (not independently verified).
         return Err(Error::validation(
             "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels \
@@ -252,7 +297,7 @@ fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Re
         AttributeValue::Bs(set) if set.is_empty() => {
             Err(empty_set("Binary sets should not be empty"))
         }
-        AttributeValue::Ss(set) if has_duplicates(set) => {
+        AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
             // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
             Err(Error::validation(format!(
                 "{INVALID}Input collection [{}] contains duplicates.",
@@ -260,21 +305,23 @@ fn attribute_value(value: &AttributeValue, depth: usize, max_depth: usize) -> Re
             )))
         }
         // NS compares numerically: ["1", "1.0"] are duplicates. Same text in real DynamoDB and Local.
-        AttributeValue::Ns(set) if has_duplicates(set) => {
+        AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set, Sort::Elements) => {
             Err(Error::validation("Input collection contains duplicates"))
         }
-        AttributeValue::Bs(set) if has_duplicates(set) => Err(Error::validation(format!(
-            // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
-            "{INVALID}Input collection of type BS contains duplicates."
-        ))),
+        AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
+            Err(Error::validation(format!(
+                // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
+                "{INVALID}Input collection of type BS contains duplicates."
+            )))
+        }
         // A list's overhead is 3 bytes and 1 per element; a map's, 3 and 1 per member.
         AttributeValue::L(list) => list.iter().try_fold(3, |size, v| {
-            Ok(size + 1 + attribute_value(v, depth + 1, max_depth)?)
+            Ok(size + 1 + attribute_value(v, depth + 1, rules)?)
         }),
         // A map's keys are attribute names too: "Empty attribute name" (DynamoDB Local 3.3.1 alike).
         AttributeValue::M(map) => map.iter().try_fold(3 + map.len(), |size, (name, v)| {
             attribute_name(name)?;
-            Ok(size + name.len() + attribute_value(v, depth + 1, max_depth)?)
+            Ok(size + name.len() + attribute_value(v, depth + 1, rules)?)
         }),
         // Scalars and sets: no nesting, measured by the one size function.
         _ => Ok(attribute_size(value)),
@@ -288,26 +335,45 @@ fn empty_set(message: &str) -> Error {
 /// Sets this small are scanned pairwise: no table to allocate.
 const SCAN_UP_TO: usize = 16;
 
-/// Sets up to this size are checked by hash, larger ones by sorting: a hash table's random accesses
-/// win while the table stays in the caches and lose past them (a set of 1M numbers: 130 ms by hash,
-/// 45 ms sorted; docs/performance.md, "Request size scaling").
-const HASH_UP_TO: usize = 65_536;
+/// Sets up to this size are checked with a hash table, larger ones by sorting: the table's random
+/// accesses win while it stays in the caches and lose past them (docs/performance.md, "Request size
+/// scaling").
+const HASH_TABLE_UP_TO: usize = 65_536;
+
+/// What is sorted to check a set of more than [`HASH_TABLE_UP_TO`] elements.
+#[derive(Clone, Copy)]
+enum Sort {
+    /// The elements: numbers, which are compared where they lie.
+    Elements,
+    /// The elements' hashes: strings and binaries, whose comparisons chase a pointer each (a PutItem
+    /// of one SS of 131,072 strings spent two thirds of its instructions sorting them).
+    Hashes,
+}
 
 /// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
-/// `Eq` and `Hash` are the numeric ones). By hash, in linear time: every write checks its sets (the
-/// request's values, then the written item, which holds the stored set too), and sorting them was
-/// most of an ADD or DELETE of a large set. The standard hasher's random keys keep a client from
-/// choosing elements that collide.
-fn has_duplicates<T: Hash + Ord>(set: &[T]) -> bool {
+/// `Eq` and `Hash` are the numeric ones). In linear time up to [`HASH_TABLE_UP_TO`] elements, n log n
+/// beyond: every write checks its sets (the request's values, then the written item). The standard
+/// hasher's random keys keep a client from choosing elements that collide.
+fn has_duplicates<T: Hash + Ord>(set: &[T], large: Sort) -> bool {
     if set.len() <= SCAN_UP_TO {
         return set
             .iter()
             .enumerate()
             .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
     }
-    if set.len() <= HASH_UP_TO {
+    if set.len() <= HASH_TABLE_UP_TO {
         let mut seen = HashSet::with_capacity(set.len());
         return !set.iter().all(|x| seen.insert(x));
+    }
+    if let Sort::Hashes = large {
+        // Distinct hashes prove distinct elements; two equal ones (a duplicate, or a collision of
+        // 64 random bits) are settled by sorting the elements themselves.
+        let state = RandomState::new();
+        let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(x)).collect();
+        hashes.sort_unstable();
+        if hashes.windows(2).all(|w| w.first() != w.get(1)) {
+            return false;
+        }
     }
     let mut sorted: Vec<&T> = set.iter().collect();
     sorted.sort_unstable();
@@ -454,19 +520,33 @@ mod tests {
         assert!(message(attribute_values(&one("d", strings("e0"))))
             .ends_with("e0] contains duplicates."));
         assert!(attribute_values(&one("d", strings("e40"))).is_ok());
-        // Past the hash's range, by sorting: the same answers.
-        let large = |last: i64| {
-            let mut set: Vec<dynomodel::Number> = (0..=HASH_UP_TO as i64)
+        // Past the table's range, by the elements' sorted hashes: the same answers, a number
+        // spelled apart from its equal too.
+        let large = |last: &str| {
+            let mut set: Vec<dynomodel::Number> = (0..=HASH_TABLE_UP_TO as i64)
                 .map(dynomodel::Number::from)
                 .collect();
-            set.push(dynomodel::Number::from(last));
+            set.push(last.parse().expect("n"));
             AttributeValue::Ns(set)
         };
-        assert_eq!(
-            message(attribute_values(&one("d", large(17)))),
-            "Input collection contains duplicates"
+        for duplicate in ["17", "1.7e1", "65536.0"] {
+            assert_eq!(
+                message(attribute_values(&one("d", large(duplicate)))),
+                "Input collection contains duplicates",
+                "{duplicate}"
+            );
+        }
+        assert!(attribute_values(&one("d", large("-1"))).is_ok());
+        assert!(attribute_values(&one("d", large("0.5"))).is_ok());
+        let many = |last: &str| {
+            let mut set: Vec<String> = (0..=HASH_TABLE_UP_TO).map(|i| format!("{i:x}")).collect();
+            set.push(last.into());
+            AttributeValue::Ss(set)
+        };
+        assert!(
+            message(attribute_values(&one("d", many("ffff")))).ends_with("contains duplicates.")
         );
-        assert!(attribute_values(&one("d", large(-1))).is_ok());
+        assert!(attribute_values(&one("d", many("g"))).is_ok());
         let binaries = AttributeValue::Bs((0..=40u8).chain([7]).map(|b| vec![b]).collect());
         assert!(message(attribute_values(&one("d", binaries)))
             .contains("of type BS contains duplicates"));
@@ -565,6 +645,21 @@ mod tests {
             sized_attribute_values(&item).ok(),
             Some(dynomodel::item_size(&item))
         );
+        // An updated item is measured alike, and its other rules still hold.
+        assert_eq!(
+            sized_updated_values(&item).ok(),
+            Some(dynomodel::item_size(&item))
+        );
+        for broken in [
+            one("d", nested(33)),
+            one("d", AttributeValue::M(one("", AttributeValue::Null))),
+            one("d", AttributeValue::Ss(Vec::new())),
+        ] {
+            assert_eq!(
+                message(sized_updated_values(&broken).map(drop)),
+                message(sized_attribute_values(&broken).map(drop))
+            );
+        }
     }
 
     #[test]
