@@ -166,7 +166,8 @@ impl Predecoded {
     }
 
     /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value, an
-    /// item or a names map belongs can only be a marker: the seeds refuse a number there.
+    /// item, a names map or a legacy parameter belongs can only be a marker: the seeds refuse a
+    /// number there.
     fn take(&mut self, v: &Value) -> Option<Slot> {
         if !self.active {
             return None;
