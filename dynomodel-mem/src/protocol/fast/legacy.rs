@@ -418,3 +418,31 @@ impl Legacy {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Parameter;
+    use crate::protocol::model::{self, Kind};
+
+    /// The model walk takes a marker for exactly the shapes this module decodes, and they are the
+    /// model's maps and list of those names.
+    #[test]
+    fn the_decoded_shapes_are_the_model_s_legacy_shapes() {
+        let (service, _) = model::input_of("Query").unwrap_or_else(|| panic!("no Query"));
+        for name in model::LEGACY_SHAPES {
+            assert!(Parameter::of(name).is_some(), "{name}");
+            let shape = service.shapes.iter().find(|s| s.name == *name);
+            let kind = shape.map(|s| &s.kind);
+            assert!(
+                matches!(kind, Some(Kind::Map { .. } | Kind::List { .. })),
+                "{name} is not a map or a list of the model"
+            );
+        }
+        let decoded = service
+            .shapes
+            .iter()
+            .filter(|s| Parameter::of(s.name).is_some())
+            .count();
+        assert_eq!(decoded, model::LEGACY_SHAPES.len());
+    }
+}
