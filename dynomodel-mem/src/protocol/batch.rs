@@ -99,7 +99,7 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
         consistent_read: m.boolean("ConsistentRead")?,
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(m, d)?,
-        attributes_to_get: attributes_to_get(m)?,
+        attributes_to_get: attributes_to_get(m, d)?,
     })
 }
 

@@ -186,7 +186,7 @@ pub(super) async fn get_item(
         projection_expression: m.string("ProjectionExpression")?,
         expression_attribute_names: names(&m, &mut d)?,
         return_consumed_capacity,
-        attributes_to_get: attributes_to_get(&m)?,
+        attributes_to_get: attributes_to_get(&m, &mut d)?,
     };
     let input = d.finish(input)?;
     let out = backend.get_item(input).await?;
@@ -317,7 +317,7 @@ pub(super) async fn query(
         exclusive_start_key: optional_item(&m, "ExclusiveStartKey", &mut d)?,
         consistent_read: m.boolean("ConsistentRead")?,
         return_consumed_capacity,
-        attributes_to_get: attributes_to_get(&m)?,
+        attributes_to_get: attributes_to_get(&m, &mut d)?,
         key_conditions: conditions(&m, "KeyConditions", &mut d)?,
         query_filter: conditions(&m, "QueryFilter", &mut d)?,
         conditional_operator: conditional_operator(&m, &mut d)?,
@@ -348,7 +348,7 @@ pub(super) async fn scan(
         segment: m.integer("Segment")?,
         total_segments: m.integer("TotalSegments")?,
         return_consumed_capacity,
-        attributes_to_get: attributes_to_get(&m)?,
+        attributes_to_get: attributes_to_get(&m, &mut d)?,
         scan_filter: conditions(&m, "ScanFilter", &mut d)?,
         conditional_operator: conditional_operator(&m, &mut d)?,
     };

@@ -5,6 +5,9 @@
 //! at once) and a member constraint (an enum value, a required `ComparisonOperator`) is recorded in the
 //! [`Decoder`] at its path (`expected.<name>.member.comparisonOperator`). What the members mean is the
 //! engine's business (`dynomodel_mem::legacy`).
+//!
+//! A request decoded in one pass has its legacy parameters decoded already (`fast::legacy`): each is
+//! then a marker, taken here.
 
 use dynomodel::backend::{
     AttributeAction, AttributeUpdates, AttributeValueUpdate, ComparisonOperator,
@@ -13,12 +16,13 @@ use dynomodel::backend::{
 use dynomodel::AttributeValue;
 use serde_json::Value;
 
+use super::fast::legacy::Legacy;
 use super::types::{list, string, structure};
 use super::value::parse_attribute_value;
 use super::{Decoder, Members, WireResult};
 
 /// DynamoDB's order of the ComparisonOperator enum in its messages (recorded by several emulators).
-const COMPARISON_OPERATORS: &[(&str, ComparisonOperator)] = &[
+pub(super) const COMPARISON_OPERATORS: &[(&str, ComparisonOperator)] = &[
     ("IN", ComparisonOperator::In),
     ("NULL", ComparisonOperator::Null),
     ("BETWEEN", ComparisonOperator::Between),
@@ -38,7 +42,7 @@ const CONDITIONAL_OPERATORS: &[(&str, ConditionalOperator)] = &[
     ("OR", ConditionalOperator::Or),
     ("AND", ConditionalOperator::And),
 ];
-const ATTRIBUTE_ACTIONS: &[(&str, AttributeAction)] = &[
+pub(super) const ATTRIBUTE_ACTIONS: &[(&str, AttributeAction)] = &[
     ("ADD", AttributeAction::Add),
     ("PUT", AttributeAction::Put),
     ("DELETE", AttributeAction::Delete),
@@ -87,8 +91,23 @@ fn map_of<T>(
     Ok(Some(out.into_iter().collect()))
 }
 
+/// The member `name` as the one pass decoded it (`fast::legacy`), if it did; `pick` takes it from
+/// its slot.
+fn predecoded<T>(
+    m: &Members<'_>,
+    name: &str,
+    d: &mut Decoder,
+    pick: fn(Legacy) -> Option<T>,
+) -> Option<WireResult<Option<T>>> {
+    let decoded = d.predecoded.legacy(m.get(name)?, pick)?;
+    Some(decoded.map(Some))
+}
+
 /// `Expected`.
 pub(super) fn expected(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<Expected>> {
+    if let Some(decoded) = predecoded(m, "Expected", d, Legacy::expected) {
+        return decoded;
+    }
     map_of(m, "Expected", d, |e, d| {
         Ok(Some(ExpectedAttributeValue {
             value: value(e, "Value", d)?,
@@ -104,6 +123,9 @@ pub(super) fn attribute_updates(
     m: &Members<'_>,
     d: &mut Decoder,
 ) -> WireResult<Option<AttributeUpdates>> {
+    if let Some(decoded) = predecoded(m, "AttributeUpdates", d, Legacy::updates) {
+        return decoded;
+    }
     map_of(m, "AttributeUpdates", d, |u, d| {
         Ok(Some(AttributeValueUpdate {
             value: value(u, "Value", d)?,
@@ -118,6 +140,9 @@ pub(super) fn conditions(
     name: &str,
     d: &mut Decoder,
 ) -> WireResult<Option<Conditions>> {
+    if let Some(decoded) = predecoded(m, name, d, Legacy::conditions) {
+        return decoded;
+    }
     map_of(m, name, d, |c, d| {
         let op = c.required_enumeration("ComparisonOperator", COMPARISON_OPERATORS, d)?;
         let list = value_list(c, d)?;
@@ -137,7 +162,13 @@ pub(super) fn conditional_operator(
 }
 
 /// `AttributesToGet`: a list of names (`null` elements are skipped).
-pub(super) fn attributes_to_get(m: &Members<'_>) -> WireResult<Option<Vec<String>>> {
+pub(super) fn attributes_to_get(
+    m: &Members<'_>,
+    d: &mut Decoder,
+) -> WireResult<Option<Vec<String>>> {
+    if let Some(decoded) = predecoded(m, "AttributesToGet", d, Legacy::names) {
+        return decoded;
+    }
     let Some(elements) = m.get("AttributesToGet").map(list).transpose()?.flatten() else {
         return Ok(None);
     };

@@ -22,10 +22,11 @@ use crate::validate;
 /// DynamoDB's prefix of most legacy parameter errors.
 pub(crate) const INVALID: &str = "One or more parameter values were invalid: ";
 
-/// One condition, as checked: the operator and its operands.
+/// One condition, as checked: the operator and its operands (borrowed from the request: a vector
+/// of them per condition was an allocation per entry).
 pub(super) struct Comparison<'a> {
     pub(super) op: ComparisonOperator,
-    pub(super) args: Vec<&'a AttributeValue>,
+    pub(super) args: &'a [AttributeValue],
 }
 
 /// What one legacy condition asks of its attribute, once checked.
@@ -80,7 +81,7 @@ fn arity_error(op: ComparisonOperator) -> Error {
 /// the operator's types, BETWEEN's order.
 fn check(c: &Comparison<'_>) -> Result<()> {
     let op = c.op.as_str();
-    for v in &c.args {
+    for v in c.args {
         validate::expression_value(v)?;
     }
     arity(c.op, c.args.len())?;
@@ -97,7 +98,7 @@ fn check(c: &Comparison<'_>) -> Result<()> {
             v.type_name()
         )));
     }
-    if let [lo, hi] = c.args.as_slice()
+    if let [lo, hi] = c.args
         && c.op == ComparisonOperator::Between
         && compare_values(lo, hi) == Some(Ordering::Greater)
     {
@@ -120,7 +121,7 @@ fn build(name: &str, form: &Form<'_>) -> Result<Condition> {
     };
     let compare =
         |cmp: Comparator, v: &AttributeValue| Condition::Compare(cmp, attr(), tree::literal(v));
-    Ok(match (c.op, c.args.as_slice()) {
+    Ok(match (c.op, c.args) {
         (Eq, [v]) => compare(Comparator::Eq, v),
         (Ne, [v]) => compare(Comparator::Ne, v),
         (Le, [v]) => compare(Comparator::Le, v),
@@ -141,7 +142,7 @@ fn build(name: &str, form: &Form<'_>) -> Result<Condition> {
         ),
         (BeginsWith, [v]) => tree::call("begins_with", vec![attr(), tree::literal(v)]),
         (Between, [lo, hi]) => Condition::Between(attr(), tree::literal(lo), tree::literal(hi)),
-        (In, list) => Condition::In(attr(), list.iter().map(|v| tree::literal(v)).collect()),
+        (In, list) => Condition::In(attr(), list.iter().map(tree::literal).collect()),
         // [`check`] let only the operator's own argument count through.
         (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
             return Err(arity_error(c.op));
@@ -154,7 +155,7 @@ pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>
     validate::attribute_name(name)?;
     let cmp = Comparison {
         op: c.comparison_operator,
-        args: c.attribute_value_list.iter().flatten().collect(),
+        args: c.attribute_value_list.as_deref().unwrap_or_default(),
     };
     check(&cmp)?;
     Ok(Form::Compare(cmp))
@@ -182,8 +183,8 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
         let cmp = Comparison {
             op,
             args: match (&e.value, &e.attribute_value_list) {
-                (Some(v), _) => vec![v],
-                (None, list) => list.iter().flatten().collect(),
+                (Some(v), _) => std::slice::from_ref(v),
+                (None, list) => list.as_deref().unwrap_or_default(),
             },
         };
         let no_operands = e.value.is_none() && e.attribute_value_list.is_none();

@@ -23,10 +23,15 @@
 //! carry hundreds of thousands of them, and their `Value` map, its walk and its copy into the
 //! request type were most of such a request's cost.
 //!
+//! The legacy parameters (`Expected`, `KeyConditions`, `QueryFilter`, `ScanFilter`,
+//! `AttributeUpdates`, `AttributesToGet`) are decoded too ([`Slot::Legacy`], `legacy.rs`), for the
+//! same reason.
+//!
 //! BatchGetItem's keys are kept with their spellings where these matter ([`Slot::Key`]): its decoder
 //! tells keys sent alike from keys equal in value but spelled apart. Not taken for the operations
 //! without attribute values, whose requests are small.
 
+pub(crate) mod legacy;
 mod names;
 mod skeleton;
 mod value;
@@ -121,6 +126,8 @@ enum Slot {
     Key(Item, Option<Vec<u8>>),
     /// An `ExpressionAttributeNames` map (see `names`).
     Names(ExpressionAttributeNames),
+    /// A legacy parameter: `Expected`, conditions, `AttributeUpdates`, `AttributesToGet` (see `legacy`).
+    Legacy(legacy::Legacy),
     /// Taken by the decoder already.
     Taken,
 }
@@ -159,7 +166,8 @@ impl Predecoded {
     }
 
     /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value, an
-    /// item or a names map belongs can only be a marker: the seeds refuse a number there.
+    /// item, a names map or a legacy parameter belongs can only be a marker: the seeds refuse a
+    /// number there.
     fn take(&mut self, v: &Value) -> Option<Slot> {
         if !self.active {
             return None;

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use dynomodel::backend::ExpressionAttributeNames;
 use serde::de::{Error as _, MapAccess, Visitor};
 use serde_json::Value;
 
@@ -47,31 +48,32 @@ impl<'de> Visitor<'de> for Names<'_> {
             }
             entries.push((key, value));
         }
-        Ok(Predecoded::mark(
-            self.slots,
-            Slot::Names(last_of_each(entries)),
-        ))
+        Ok(Predecoded::mark(self.slots, Slot::Names(present(entries))))
     }
 }
 
 /// The entries as the exact path's `Value` map holds them (of entries of the same key the last one,
 /// as serde_json keeps it), without the `null` ones.
-fn last_of_each(
-    mut entries: Vec<(String, Option<String>)>,
-) -> dynomodel::backend::ExpressionAttributeNames {
-    // Reversed, then sorted stably: of equal keys the last one sent comes first and is kept.
-    entries.reverse();
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    entries.dedup_by(|later, kept| later.0 == kept.0);
-    entries
+fn present(entries: Vec<(String, Option<String>)>) -> ExpressionAttributeNames {
+    last_of_each(entries)
         .into_iter()
         .filter_map(|(key, value)| value.map(|value| (key, value)))
         .collect()
 }
 
+/// The entries sorted by key, of entries of the same key the last one (as serde_json's `Value` map
+/// keeps it for the exact path).
+pub(super) fn last_of_each<T>(mut entries: Vec<(String, T)>) -> Vec<(String, T)> {
+    // Reversed, then sorted stably: of equal keys the last one sent comes first and is kept.
+    entries.reverse();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries.dedup_by(|later, kept| later.0 == kept.0);
+    entries
+}
+
 #[cfg(test)]
 mod tests {
-    use super::last_of_each;
+    use super::present;
 
     #[test]
     fn the_last_entry_of_a_key_is_kept_and_nulls_are_absent() {
@@ -84,7 +86,7 @@ mod tests {
             ("#d".to_owned(), None),
             ("#d".to_owned(), Some("d".to_owned())),
         ];
-        let names = last_of_each(entries);
+        let names = present(entries);
         let expected = [("#a", "a"), ("#b", "second"), ("#d", "d")];
         assert_eq!(
             names

@@ -6,11 +6,13 @@ use std::cell::Cell;
 
 use serde_json::Value;
 
+use super::legacy::Legacy;
 use super::{Outcome, Predecoded, Slot};
 use crate::protocol::batch::key_as_sent;
 use crate::protocol::item::names_in;
+use crate::protocol::legacy::{attribute_updates, attributes_to_get, conditions, expected};
 use crate::protocol::value::{parse_attribute_value, parse_item};
-use crate::protocol::{exact_request, Decoder};
+use crate::protocol::{exact_request, Decoder, Members, WireResult};
 
 thread_local! {
     /// Whether `super::decode` stands aside on this thread, so that the exact path answers.
@@ -85,6 +87,10 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = names_in(exact);
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
+                Some(Slot::Legacy(fast)) => {
+                    let decoded = exact_legacy(fast, exact, &mut d).and_then(|v| d.finish(v));
+                    assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");
+                }
                 _ => panic!("{operation}: marker {n} stands for nothing"),
             }
         }
@@ -105,4 +111,24 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
         }
         _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
     }
+}
+
+/// What the exact decoder makes of `exact`, the exact path's tree of the legacy parameter that the
+/// one pass decoded as `fast` (of the same kind; a kind that cannot be is a failure too).
+fn exact_legacy(fast: &Legacy, exact: &Value, d: &mut Decoder) -> WireResult<Legacy> {
+    let name = match fast {
+        Legacy::Expected(_) => "Expected",
+        Legacy::Conditions(_) => "ScanFilter",
+        Legacy::Updates(_) => "AttributeUpdates",
+        Legacy::Names(_) => "AttributesToGet",
+    };
+    let request = serde_json::Map::from_iter([(name.to_owned(), exact.clone())]);
+    let m = Members::new(&request);
+    let decoded = match fast {
+        Legacy::Expected(_) => expected(&m, d)?.map(Legacy::Expected),
+        Legacy::Conditions(_) => conditions(&m, name, d)?.map(Legacy::Conditions),
+        Legacy::Updates(_) => attribute_updates(&m, d)?.map(Legacy::Updates),
+        Legacy::Names(_) => attributes_to_get(&m, d)?.map(Legacy::Names),
+    };
+    Ok(decoded.unwrap_or_else(|| panic!("the exact decoder found no {name} in {exact}")))
 }

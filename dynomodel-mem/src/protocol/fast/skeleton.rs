@@ -1,6 +1,7 @@
 //! The request's skeleton, parsed by the shapes of the service model: structures, lists and maps as
 //! `Value`s, scalars as serde_json parses them, attribute values and maps of them decoded by
-//! `super::value` and `ExpressionAttributeNames` by `super::names`, all replaced by markers.
+//! `super::value`, `ExpressionAttributeNames` by `super::names` and the legacy parameters by
+//! `super::legacy`, all replaced by markers.
 
 use std::fmt;
 
@@ -8,6 +9,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
+use super::legacy::{self, Parameter};
 use super::names::Names;
 use super::value::{anomaly, sorted, spelled_key, Av, SpelledAv};
 use super::{Predecoded, Slot};
@@ -63,6 +65,17 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
                 seed: self,
                 key: None,
             });
+        }
+        if matches!(shape.kind, Kind::Map { .. } | Kind::List { .. })
+            && let Some(parameter) = Parameter::of(shape.name)
+        {
+            return legacy::Seed {
+                service: self.service,
+                shape: self.shape,
+                parameter,
+                slots: self.slots,
+            }
+            .deserialize(de);
         }
         match &shape.kind {
             Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {

@@ -173,6 +173,15 @@ pub(crate) fn input_of(operation: &str) -> Option<(&'static Service, usize)> {
 /// The model's name of the `ExpressionAttributeNames` shape, which `wire::fast` decodes and marks.
 pub(crate) const NAME_MAP: &str = "ExpressionAttributeNameMap";
 
+/// The model's names of the legacy parameters' shapes, which `wire::fast` decodes and marks.
+pub(crate) const LEGACY_SHAPES: &[&str] = &[
+    "ExpectedAttributeMap",
+    "KeyConditions",
+    "FilterConditionMap",
+    "AttributeUpdates",
+    "AttributeNameList",
+];
+
 /// Whether `key` breaks none of the constraints of the string shape `shape` (a map's key).
 pub(crate) fn key_is_valid(service: &Service, shape: usize, key: &str) -> bool {
     match &service.shapes[shape].kind {
