@@ -4,13 +4,14 @@
 //! becoming an empty page, and `LastEvaluatedKey` is passed through as sent — its presence, not the page's
 //! size, is what says more items may follow.
 
+use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
-use super::error::map_sdk_error;
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
+use super::sent::{failed, sent, BackendFuture};
 use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
@@ -53,12 +54,34 @@ fn output(
 }
 
 /// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
-pub(crate) async fn query(
+pub(crate) fn query<'a>(
     client: &Client,
     input: QueryInput,
-    sink: Option<&mut dyn ItemSink>,
-) -> Result<QueryOutput> {
-    let out = client
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, QueryOutput> {
+    let request = match query_request(client, input) {
+        Ok(request) => request,
+        Err(e) => return failed(e),
+    };
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
+}
+
+/// The SDK's `Query` request of `input`; its legacy conditions may not convert.
+fn query_request(
+    client: &Client,
+    input: QueryInput,
+) -> Result<op::query::builders::QueryFluentBuilder> {
+    let request = client
         .query()
         .table_name(input.table_name)
         .set_index_name(input.index_name)
@@ -76,28 +99,39 @@ pub(crate) async fn query(
         .set_limit(input.limit)
         .set_exclusive_start_key(input.exclusive_start_key.map(to_sdk_item))
         .set_consistent_read(input.consistent_read)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    let consumed_capacity = out.consumed_capacity.clone();
-    output(
-        out.items,
-        out.count,
-        out.scanned_count,
-        out.last_evaluated_key,
-        consumed_capacity.as_ref(),
-        sink,
-    )
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+    Ok(request)
 }
 
 /// `Scan`; with a `sink`, its items are handed to it ([`Backend::scan_into`]).
-pub(crate) async fn scan(
+pub(crate) fn scan<'a>(
     client: &Client,
     input: ScanInput,
-    sink: Option<&mut dyn ItemSink>,
-) -> Result<ScanOutput> {
-    let out = client
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, ScanOutput> {
+    let request = match scan_request(client, input) {
+        Ok(request) => request,
+        Err(e) => return failed(e),
+    };
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
+}
+
+/// The SDK's `Scan` request of `input`; its legacy conditions may not convert.
+fn scan_request(
+    client: &Client,
+    input: ScanInput,
+) -> Result<op::scan::builders::ScanFluentBuilder> {
+    let request = client
         .scan()
         .table_name(input.table_name)
         .set_index_name(input.index_name)
@@ -114,19 +148,8 @@ pub(crate) async fn scan(
         .set_consistent_read(input.consistent_read)
         .set_segment(input.segment)
         .set_total_segments(input.total_segments)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    let consumed_capacity = out.consumed_capacity.clone();
-    output(
-        out.items,
-        out.count,
-        out.scanned_count,
-        out.last_evaluated_key,
-        consumed_capacity.as_ref(),
-        sink,
-    )
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+    Ok(request)
 }
 
 #[cfg(test)]
