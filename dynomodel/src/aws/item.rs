@@ -61,7 +61,7 @@ pub(crate) fn put_item<'a>(
             sink.0
         }
     };
-    let send = client
+    let request = client
         .put_item()
         .table_name(input.table_name)
         .set_item(Some(item))
@@ -77,9 +77,8 @@ pub(crate) fn put_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send();
-    sent(send, |output| {
+        ));
+    sent(request.send(), |output| {
         Ok(PutItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
             item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
@@ -94,7 +93,7 @@ pub(crate) fn get_item<'a>(
     input: GetItemInput,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, GetItemOutput> {
-    let send = client
+    let request = client
         .get_item()
         .table_name(input.table_name)
         .set_key(Some(to_sdk_item(input.key)))
@@ -102,9 +101,8 @@ pub(crate) fn get_item<'a>(
         .set_projection_expression(input.projection_expression)
         .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send();
-    sent(send, |output| {
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+    sent(request.send(), |output| {
         let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
         let item = match (output.item, sink) {
             (Some(item), Some(sink)) => {
@@ -124,7 +122,7 @@ pub(crate) fn delete_item<'a>(
     client: &Client,
     input: DeleteItemInput,
 ) -> BackendFuture<'a, DeleteItemOutput> {
-    let send = client
+    let request = client
         .delete_item()
         .table_name(input.table_name)
         .set_key(Some(to_sdk_item(input.key)))
@@ -140,9 +138,8 @@ pub(crate) fn delete_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send();
-    sent(send, |output| {
+        ));
+    sent(request.send(), |output| {
         Ok(DeleteItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
             item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
@@ -155,7 +152,7 @@ pub(crate) fn update_item<'a>(
     client: &Client,
     input: UpdateItemInput,
 ) -> BackendFuture<'a, UpdateItemOutput> {
-    let send = client
+    let request = client
         .update_item()
         .table_name(input.table_name)
         .set_key(Some(to_sdk_item(input.key)))
@@ -173,9 +170,8 @@ pub(crate) fn update_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send();
-    sent(send, |output| {
+        ));
+    sent(request.send(), |output| {
         Ok(UpdateItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
             item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
