@@ -61,10 +61,11 @@ pub(crate) fn put_item<'a>(
             sink.0
         }
     };
-    let request = client
+    let mut request = client
         .put_item()
         .table_name(input.table_name)
-        .set_item(Some(item))
+        .set_item(Some(item));
+    present!(request
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -77,7 +78,7 @@ pub(crate) fn put_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ));
+        )));
     sent(request.send(), |output| {
         Ok(PutItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
@@ -93,15 +94,16 @@ pub(crate) fn get_item<'a>(
     input: GetItemInput,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, GetItemOutput> {
-    let request = client
+    let mut request = client
         .get_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
         .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     sent(request.send(), |output| {
         let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
         let item = match (output.item, sink) {
@@ -122,10 +124,11 @@ pub(crate) fn delete_item<'a>(
     client: &Client,
     input: DeleteItemInput,
 ) -> BackendFuture<'a, DeleteItemOutput> {
-    let request = client
+    let mut request = client
         .delete_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -138,7 +141,7 @@ pub(crate) fn delete_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ));
+        )));
     sent(request.send(), |output| {
         Ok(DeleteItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
@@ -152,10 +155,11 @@ pub(crate) fn update_item<'a>(
     client: &Client,
     input: UpdateItemInput,
 ) -> BackendFuture<'a, UpdateItemOutput> {
-    let request = client
+    let mut request = client
         .update_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_update_expression(input.update_expression)
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
@@ -170,7 +174,7 @@ pub(crate) fn update_item<'a>(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ));
+        )));
     sent(request.send(), |output| {
         Ok(UpdateItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),

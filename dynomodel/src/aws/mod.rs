@@ -9,6 +9,9 @@
 //! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
 //! (see [`Error`](crate::Error)).
 
+#[macro_use]
+mod present;
+
 mod backup;
 mod batch;
 mod capacity;

@@ -81,9 +81,8 @@ fn query_request(
     client: &Client,
     input: QueryInput,
 ) -> Result<op::query::builders::QueryFluentBuilder> {
-    let request = client
-        .query()
-        .table_name(input.table_name)
+    let mut request = client.query().table_name(input.table_name);
+    present!(request
         .set_index_name(input.index_name)
         .set_key_condition_expression(input.key_condition_expression)
         .set_filter_expression(input.filter_expression)
@@ -99,7 +98,7 @@ fn query_request(
         .set_limit(input.limit)
         .set_exclusive_start_key(input.exclusive_start_key.map(to_sdk_item))
         .set_consistent_read(input.consistent_read)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     Ok(request)
 }
 
@@ -131,9 +130,8 @@ fn scan_request(
     client: &Client,
     input: ScanInput,
 ) -> Result<op::scan::builders::ScanFluentBuilder> {
-    let request = client
-        .scan()
-        .table_name(input.table_name)
+    let mut request = client.scan().table_name(input.table_name);
+    present!(request
         .set_index_name(input.index_name)
         .set_filter_expression(input.filter_expression)
         .set_projection_expression(input.projection_expression)
@@ -148,7 +146,7 @@ fn scan_request(
         .set_consistent_read(input.consistent_read)
         .set_segment(input.segment)
         .set_total_segments(input.total_segments)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity));
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     Ok(request)
 }
 
