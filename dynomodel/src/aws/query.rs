@@ -171,6 +171,40 @@ mod tests {
     }
 
     #[test]
+    fn a_request_sets_the_fields_present_and_keeps_empty_maps() {
+        // `present!` skips the absent fields only: an empty map is present, and DynamoDB (not this
+        // backend) must answer it.
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        let client = Client::from_conf(config);
+        let input = QueryInput {
+            table_name: "t".into(),
+            key_condition_expression: Some("#k = :k".into()),
+            expression_attribute_names: Some(Default::default()),
+            limit: Some(3),
+            scan_index_forward: Some(false),
+            ..Default::default()
+        };
+        let request = query_request(&client, input).unwrap();
+        assert_eq!(request.get_table_name().as_deref(), Some("t"));
+        assert_eq!(
+            request.get_key_condition_expression().as_deref(),
+            Some("#k = :k")
+        );
+        assert_eq!(
+            request.get_expression_attribute_names(),
+            &Some(Default::default())
+        );
+        assert_eq!(request.get_expression_attribute_values(), &None);
+        assert_eq!(
+            (request.get_limit(), request.get_scan_index_forward()),
+            (&Some(3), &Some(false))
+        );
+        assert_eq!(request.get_index_name(), &None);
+    }
+
+    #[test]
     fn empty_expression_maps_are_sent_not_dropped() {
         // DynamoDB rejects an empty ExpressionAttributeValues with its own message; dropping it here would
         // hide that error from the caller.
