@@ -14,11 +14,10 @@ use super::capacity::{
     return_item_collection_metrics,
 };
 use super::convert::SdkItemSink;
-use super::error::map_sdk_error;
 use super::legacy::{attribute_updates, conditional_operator, expected};
+use super::sent::{failed, sent, BackendFuture};
 use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
-use crate::error::Result;
 
 /// `ExpressionAttributeNames` in the SDK's shape.
 pub(crate) fn names(names: Option<ExpressionAttributeNames>) -> Option<HashMap<String, String>> {
@@ -41,12 +40,13 @@ pub(crate) fn on_failure(
 }
 
 /// `PutItem`; with a `writer`, its attributes are written into the SDK's item map after
-/// `input.item`'s ([`Backend::put_item_from`]).
-pub(crate) async fn put_item(
+/// `input.item`'s ([`Backend::put_item_from`]), and a value it cannot write fails before anything
+/// is sent.
+pub(crate) fn put_item<'a>(
     client: &Client,
     input: PutItemInput,
     writer: Option<&dyn AttributeWriter>,
-) -> Result<PutItemOutput> {
+) -> BackendFuture<'a, PutItemOutput> {
     let item = match writer {
         None => to_sdk_item(input.item),
         Some(writer) => {
@@ -55,14 +55,17 @@ pub(crate) async fn put_item(
             for (name, value) in input.item {
                 sink.insert(name, value);
             }
-            writer.write(&mut sink)?;
+            if let Err(e) = writer.write(&mut sink) {
+                return failed(e.into());
+            }
             sink.0
         }
     };
-    let output = client
+    let mut request = client
         .put_item()
         .table_name(input.table_name)
-        .set_item(Some(item))
+        .set_item(Some(item));
+    present!(request
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -75,57 +78,57 @@ pub(crate) async fn put_item(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    Ok(PutItemOutput {
-        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
-        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
-        attributes: from_sdk_opt_item(output.attributes)?,
+        )));
+    sent(request.send(), |output| {
+        Ok(PutItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
     })
 }
 
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`.
-pub(crate) async fn get_item(
+pub(crate) fn get_item<'a>(
     client: &Client,
     input: GetItemInput,
-    sink: Option<&mut dyn ItemSink>,
-) -> Result<GetItemOutput> {
-    let output = client
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, GetItemOutput> {
+    let mut request = client
         .get_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
         .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
-    let item = match (output.item, sink) {
-        (Some(item), Some(sink)) => {
-            hand_over(vec![item], sink)?;
-            None
-        }
-        (item, _) => from_sdk_opt_item(item)?,
-    };
-    Ok(GetItemOutput {
-        consumed_capacity,
-        item,
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
+    sent(request.send(), |output| {
+        let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
+        let item = match (output.item, sink) {
+            (Some(item), Some(sink)) => {
+                hand_over(vec![item], sink)?;
+                None
+            }
+            (item, _) => from_sdk_opt_item(item)?,
+        };
+        Ok(GetItemOutput {
+            consumed_capacity,
+            item,
+        })
     })
 }
 
-pub(crate) async fn delete_item(
+pub(crate) fn delete_item<'a>(
     client: &Client,
     input: DeleteItemInput,
-) -> Result<DeleteItemOutput> {
-    let output = client
+) -> BackendFuture<'a, DeleteItemOutput> {
+    let mut request = client
         .delete_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
         .set_conditional_operator(conditional_operator(input.conditional_operator))
@@ -138,25 +141,25 @@ pub(crate) async fn delete_item(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    Ok(DeleteItemOutput {
-        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
-        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
-        attributes: from_sdk_opt_item(output.attributes)?,
+        )));
+    sent(request.send(), |output| {
+        Ok(DeleteItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
     })
 }
 
-pub(crate) async fn update_item(
+pub(crate) fn update_item<'a>(
     client: &Client,
     input: UpdateItemInput,
-) -> Result<UpdateItemOutput> {
-    let output = client
+) -> BackendFuture<'a, UpdateItemOutput> {
+    let mut request = client
         .update_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)))
+        .set_key(Some(to_sdk_item(input.key)));
+    present!(request
         .set_update_expression(input.update_expression)
         .set_condition_expression(input.condition_expression)
         .set_expected(expected(input.expected))
@@ -171,13 +174,12 @@ pub(crate) async fn update_item(
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
-        ))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    Ok(UpdateItemOutput {
-        consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
-        item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
-        attributes: from_sdk_opt_item(output.attributes)?,
+        )));
+    sent(request.send(), |output| {
+        Ok(UpdateItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
     })
 }

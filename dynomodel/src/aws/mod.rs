@@ -9,6 +9,9 @@
 //! DynamoDB itself rejects them), documents recursively. Errors keep DynamoDB's code and message verbatim
 //! (see [`Error`](crate::Error)).
 
+#[macro_use]
+mod present;
+
 mod backup;
 mod batch;
 mod capacity;
@@ -19,6 +22,7 @@ mod legacy;
 mod partiql;
 mod query;
 mod schema;
+mod sent;
 mod streams;
 mod streams_client;
 mod table;
@@ -30,6 +34,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodbstreams::Client as StreamsClient;
 
 use self::error::map_sdk_error;
+use self::sent::BackendFuture;
 use self::table::{
     attribute_definition, billing_mode, global_index, key_schema, list, local_index, optional,
     required_description, stream_specification, table_class, tag, throughput,
@@ -230,56 +235,129 @@ impl Backend for AwsBackend {
         })
     }
 
-    async fn put_item(&self, input: PutItemInput) -> Result<PutItemOutput> {
-        item::put_item(&self.client, input, None).await
+    // The item, query and scan methods are written out as `#[async_trait]` expands them, so that
+    // their one box holds the SDK's future rather than an `async` block holding it (see `sent`).
+
+    fn put_item<'life0, 'async_trait>(
+        &'life0 self,
+        input: PutItemInput,
+    ) -> BackendFuture<'async_trait, PutItemOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::put_item(&self.client, input, None)
     }
 
     /// The attributes written straight into the SDK's item map, without building an `Item`.
-    async fn put_item_from(
-        &self,
+    fn put_item_from<'life0, 'life1, 'async_trait>(
+        &'life0 self,
         input: PutItemInput,
-        item: &dyn AttributeWriter,
-    ) -> Result<PutItemOutput> {
-        item::put_item(&self.client, input, Some(item)).await
+        item: &'life1 dyn AttributeWriter,
+    ) -> BackendFuture<'async_trait, PutItemOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::put_item(&self.client, input, Some(item))
     }
 
-    async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        item::get_item(&self.client, input, None).await
+    fn get_item<'life0, 'async_trait>(
+        &'life0 self,
+        input: GetItemInput,
+    ) -> BackendFuture<'async_trait, GetItemOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::get_item(&self.client, input, None)
     }
 
     /// The item converted attribute by attribute from the SDK's map, without building an `Item`.
-    async fn get_item_into(
-        &self,
+    fn get_item_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
         input: GetItemInput,
-        sink: &mut dyn ItemSink,
-    ) -> Result<GetItemOutput> {
-        item::get_item(&self.client, input, Some(sink)).await
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BackendFuture<'async_trait, GetItemOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::get_item(&self.client, input, Some(sink))
     }
 
-    async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        item::delete_item(&self.client, input).await
+    fn delete_item<'life0, 'async_trait>(
+        &'life0 self,
+        input: DeleteItemInput,
+    ) -> BackendFuture<'async_trait, DeleteItemOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::delete_item(&self.client, input)
     }
 
-    async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        item::update_item(&self.client, input).await
+    fn update_item<'life0, 'async_trait>(
+        &'life0 self,
+        input: UpdateItemInput,
+    ) -> BackendFuture<'async_trait, UpdateItemOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::update_item(&self.client, input)
     }
 
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        query::query(&self.client, input, None).await
+    fn query<'life0, 'async_trait>(
+        &'life0 self,
+        input: QueryInput,
+    ) -> BackendFuture<'async_trait, QueryOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        query::query(&self.client, input, None)
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
-    async fn query_into(&self, input: QueryInput, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
-        query::query(&self.client, input, Some(sink)).await
+    fn query_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: QueryInput,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BackendFuture<'async_trait, QueryOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        query::query(&self.client, input, Some(sink))
     }
 
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        query::scan(&self.client, input, None).await
+    fn scan<'life0, 'async_trait>(
+        &'life0 self,
+        input: ScanInput,
+    ) -> BackendFuture<'async_trait, ScanOutput>
+    where
+        'life0: 'async_trait,
+        Self: 'async_trait,
+    {
+        query::scan(&self.client, input, None)
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
-    async fn scan_into(&self, input: ScanInput, sink: &mut dyn ItemSink) -> Result<ScanOutput> {
-        query::scan(&self.client, input, Some(sink)).await
+    fn scan_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: ScanInput,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BackendFuture<'async_trait, ScanOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        query::scan(&self.client, input, Some(sink))
     }
 
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {

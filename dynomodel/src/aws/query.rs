@@ -4,13 +4,14 @@
 //! becoming an empty page, and `LastEvaluatedKey` is passed through as sent — its presence, not the page's
 //! size, is what says more items may follow.
 
+use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
-use super::error::map_sdk_error;
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
+use super::sent::{failed, sent, BackendFuture};
 use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
@@ -53,14 +54,35 @@ fn output(
 }
 
 /// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
-pub(crate) async fn query(
+pub(crate) fn query<'a>(
     client: &Client,
     input: QueryInput,
-    sink: Option<&mut dyn ItemSink>,
-) -> Result<QueryOutput> {
-    let out = client
-        .query()
-        .table_name(input.table_name)
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, QueryOutput> {
+    let request = match query_request(client, input) {
+        Ok(request) => request,
+        Err(e) => return failed(e),
+    };
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
+}
+
+/// The SDK's `Query` request of `input`; its legacy conditions may not convert.
+fn query_request(
+    client: &Client,
+    input: QueryInput,
+) -> Result<op::query::builders::QueryFluentBuilder> {
+    let mut request = client.query().table_name(input.table_name);
+    present!(request
         .set_index_name(input.index_name)
         .set_key_condition_expression(input.key_condition_expression)
         .set_filter_expression(input.filter_expression)
@@ -76,30 +98,40 @@ pub(crate) async fn query(
         .set_limit(input.limit)
         .set_exclusive_start_key(input.exclusive_start_key.map(to_sdk_item))
         .set_consistent_read(input.consistent_read)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    let consumed_capacity = out.consumed_capacity.clone();
-    output(
-        out.items,
-        out.count,
-        out.scanned_count,
-        out.last_evaluated_key,
-        consumed_capacity.as_ref(),
-        sink,
-    )
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
+    Ok(request)
 }
 
 /// `Scan`; with a `sink`, its items are handed to it ([`Backend::scan_into`]).
-pub(crate) async fn scan(
+pub(crate) fn scan<'a>(
     client: &Client,
     input: ScanInput,
-    sink: Option<&mut dyn ItemSink>,
-) -> Result<ScanOutput> {
-    let out = client
-        .scan()
-        .table_name(input.table_name)
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, ScanOutput> {
+    let request = match scan_request(client, input) {
+        Ok(request) => request,
+        Err(e) => return failed(e),
+    };
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
+}
+
+/// The SDK's `Scan` request of `input`; its legacy conditions may not convert.
+fn scan_request(
+    client: &Client,
+    input: ScanInput,
+) -> Result<op::scan::builders::ScanFluentBuilder> {
+    let mut request = client.scan().table_name(input.table_name);
+    present!(request
         .set_index_name(input.index_name)
         .set_filter_expression(input.filter_expression)
         .set_projection_expression(input.projection_expression)
@@ -114,19 +146,8 @@ pub(crate) async fn scan(
         .set_consistent_read(input.consistent_read)
         .set_segment(input.segment)
         .set_total_segments(input.total_segments)
-        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity))
-        .send()
-        .await
-        .map_err(map_sdk_error)?;
-    let consumed_capacity = out.consumed_capacity.clone();
-    output(
-        out.items,
-        out.count,
-        out.scanned_count,
-        out.last_evaluated_key,
-        consumed_capacity.as_ref(),
-        sink,
-    )
+        .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
+    Ok(request)
 }
 
 #[cfg(test)]
@@ -147,6 +168,40 @@ mod tests {
         let empty = output(Some(vec![]), 0, 1, None, None, None).unwrap();
         assert_eq!(empty.items, Some(vec![]));
         assert_eq!(empty.last_evaluated_key, None);
+    }
+
+    #[test]
+    fn a_request_sets_the_fields_present_and_keeps_empty_maps() {
+        // `present!` skips the absent fields only: an empty map is present, and DynamoDB (not this
+        // backend) must answer it.
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        let client = Client::from_conf(config);
+        let input = QueryInput {
+            table_name: "t".into(),
+            key_condition_expression: Some("#k = :k".into()),
+            expression_attribute_names: Some(Default::default()),
+            limit: Some(3),
+            scan_index_forward: Some(false),
+            ..Default::default()
+        };
+        let request = query_request(&client, input).unwrap();
+        assert_eq!(request.get_table_name().as_deref(), Some("t"));
+        assert_eq!(
+            request.get_key_condition_expression().as_deref(),
+            Some("#k = :k")
+        );
+        assert_eq!(
+            request.get_expression_attribute_names(),
+            &Some(Default::default())
+        );
+        assert_eq!(request.get_expression_attribute_values(), &None);
+        assert_eq!(
+            (request.get_limit(), request.get_scan_index_forward()),
+            (&Some(3), &Some(false))
+        );
+        assert_eq!(request.get_index_name(), &None);
     }
 
     #[test]

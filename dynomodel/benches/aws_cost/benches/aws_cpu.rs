@@ -12,7 +12,8 @@
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
 //! time this thread used per operation. Instruction counts (repeatable on a busy machine) come from
-//! callgrind around `run_blocking`: `./instr BINARY` (in this directory) runs it for every operation.
+//! callgrind around `run_blocking`: `./instr BINARY` (in this directory) runs it for every operation;
+//! `./copies BINARY` counts the bytes each copies (DHAT's copy mode), which instructions do not show.
 //!
 //! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
 //! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
