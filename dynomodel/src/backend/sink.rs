@@ -13,6 +13,8 @@ use std::borrow::Cow;
 use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
+pub use super::sink_ref::{AttributeRef, StrSet};
+
 /// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into),
 /// [`query_into`](crate::Backend::query_into), [`scan_into`](crate::Backend::scan_into)),
 /// each as an iterator over its attributes: every name once, in any order, borrowed from the
@@ -104,9 +106,28 @@ pub trait ItemSink: Send {
 /// assert_eq!(names.0, ["id", "age"]);
 /// # Ok::<(), dynomodel::ConversionError>(())
 /// ```
+///
+/// A derived model names its attributes with `&'static str`s
+/// ([`insert_static`](AttributeSink::insert_static)) and hands its strings and string sets over
+/// borrowed ([`insert_ref`](AttributeSink::insert_ref)), so that a sink that only reads them
+/// (measures or encodes them) copies nothing; the defaults of both make the owned value and call
+/// [`insert`](AttributeSink::insert), so a sink that keeps its values implements that one only.
 pub trait AttributeSink {
     /// One attribute of the item (named `insert` as a map's, which an [`Item`] is).
     fn insert(&mut self, name: String, value: AttributeValue);
+
+    /// One attribute of the item, named by a name known when the program was built (a model's
+    /// field). The default owns the name and calls [`insert`](AttributeSink::insert).
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.insert(name.to_owned(), value);
+    }
+
+    /// One attribute of the item, its value borrowed from the model that writes it. The default
+    /// copies it ([`AttributeRef::to_value`]) and calls
+    /// [`insert_static`](AttributeSink::insert_static).
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        self.insert_static(name, value.to_value());
+    }
 }
 
 impl AttributeSink for Item {
