@@ -21,7 +21,6 @@ struct Profile {
     name: String,
     nickname: Option<String>,
     absent: Option<String>,
-    boxed: Box<String>,
     tags: HashSet<String>,
     sorted: BTreeSet<String>,
     no_tags: HashSet<String>,
@@ -39,7 +38,6 @@ fn profile() -> Profile {
         name: "Ada".into(),
         nickname: Some("countess".into()),
         absent: None,
-        boxed: Box::new("boxed".into()),
         tags: HashSet::from(["a".into(), "b".into(), "".into()]),
         sorted: BTreeSet::from(["x".into(), "y".into()]),
         no_tags: HashSet::new(),
@@ -75,7 +73,8 @@ impl AttributeSink for Recording {
     }
 
     fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
-        self.0.push((name.to_owned(), Way::Borrowed, value.to_value()));
+        self.0
+            .push((name.to_owned(), Way::Borrowed, value.to_value()));
     }
 }
 
@@ -95,7 +94,6 @@ fn strings_and_string_sets_are_written_borrowed_and_the_rest_owned_under_static_
             ("id", &Way::Borrowed),
             ("name", &Way::Borrowed),
             ("nickname", &Way::Borrowed),
-            ("boxed", &Way::Borrowed),
             ("tags", &Way::Borrowed),
             ("sorted", &Way::Borrowed),
             ("numbers", &Way::Static),

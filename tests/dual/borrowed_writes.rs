@@ -57,7 +57,11 @@ dual_test!(borrowed_strings_are_stored_as_to_item_makes_them, |t| {
     // Lengths and set sizes that grow, shrink and grow again (the engine refills its copies).
     let cards = [
         card("a", "short", &["x"]),
-        card("b", &"long title ".repeat(40), &["one", "two", "three", "four", "five"]),
+        card(
+            "b",
+            &"long title ".repeat(40),
+            &["one", "two", "three", "four", "five"],
+        ),
         card("c", "", &["", "y"]),
         card("d", "mid-length title", &[]),
         card("e", "é ü 日本", &["日", "本", "語"]),
@@ -72,7 +76,10 @@ dual_test!(borrowed_strings_are_stored_as_to_item_makes_them, |t| {
             "{}",
             card.id
         );
-        assert_eq!(db.get::<Card>(card.key()).await.unwrap().as_ref(), Some(card));
+        assert_eq!(
+            db.get::<Card>(card.key()).await.unwrap().as_ref(),
+            Some(card)
+        );
     }
 });
 

@@ -86,7 +86,7 @@ pub trait ItemSink: Send {
 /// [`Model::to_item`](crate::Model::to_item) fills).
 ///
 /// ```
-/// use dynomodel::backend::AttributeSink;
+/// use dynomodel::backend::{AttributeRef, AttributeSink};
 /// use dynomodel::{AttributeValue, Model};
 ///
 /// #[derive(Model, Debug, Clone)]
@@ -104,6 +104,20 @@ pub trait ItemSink: Send {
 /// let mut names = Names::default();
 /// User { id: "u1".into(), age: 36 }.write_attributes(&mut names)?;
 /// assert_eq!(names.0, ["id", "age"]);
+///
+/// /// Counts the bytes of the strings written, reading them where the model holds them.
+/// #[derive(Default)]
+/// struct StringBytes(usize);
+/// impl AttributeSink for StringBytes {
+///     fn insert(&mut self, _name: String, _value: AttributeValue) {}
+///     fn insert_ref(&mut self, _name: &'static str, value: AttributeRef<'_>) {
+///         self.0 += value.size();
+///     }
+/// }
+///
+/// let mut bytes = StringBytes::default();
+/// User { id: "u1".into(), age: 36 }.write_attributes(&mut bytes)?;
+/// assert_eq!(bytes.0, 2);
 /// # Ok::<(), dynomodel::ConversionError>(())
 /// ```
 ///
