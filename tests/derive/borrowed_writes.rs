@@ -6,7 +6,18 @@ use std::collections::{BTreeSet, HashSet};
 
 use chrono::{TimeZone, Utc};
 use dynomodel::backend::{AttributeRef, AttributeSink};
-use dynomodel::{AttributeValue, Document, Item, Model};
+use dynomodel::{Attribute, AttributeValue, Document, Item, Model};
+
+/// A newtype writes as its inner value: a string borrowed.
+#[derive(Attribute, Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct UserId(String);
+
+/// A unit-only enum writes its tag borrowed (a `&'static str`).
+#[derive(Attribute, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Status {
+    Active,
+    OnHold,
+}
 
 #[derive(Document, Debug, Clone, PartialEq)]
 struct Address {
@@ -30,6 +41,10 @@ struct Profile {
     address: Address,
     #[dynomodel(rename = "renamed")]
     bio: String,
+    owner: UserId,
+    friends: HashSet<UserId>,
+    status: Status,
+    statuses: BTreeSet<Status>,
 }
 
 fn profile() -> Profile {
@@ -48,6 +63,10 @@ fn profile() -> Profile {
             city: "London".into(),
         },
         bio: "mathematician".into(),
+        owner: UserId("u0".into()),
+        friends: HashSet::from([UserId("u2".into()), UserId("u3".into())]),
+        status: Status::OnHold,
+        statuses: BTreeSet::from([Status::Active, Status::OnHold]),
     }
 }
 
@@ -101,6 +120,10 @@ fn strings_and_string_sets_are_written_borrowed_and_the_rest_owned_under_static_
             ("age", &Way::Static),
             ("address", &Way::Static),
             ("renamed", &Way::Borrowed),
+            ("owner", &Way::Borrowed),
+            ("friends", &Way::Borrowed),
+            ("status", &Way::Borrowed),
+            ("statuses", &Way::Borrowed),
         ]
     );
     // The same attributes as `to_item`'s, values and all (an empty set and `None`: none).
