@@ -4,6 +4,7 @@
 //! One binary, a file per topic. The models most topics share, and the helpers that build their
 //! values, are defined here at the crate root, where every topic module can see them.
 
+mod borrowed_writes;
 mod composite;
 mod composite_local_indexes;
 mod composite_names;

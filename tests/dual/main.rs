@@ -18,6 +18,7 @@ mod backfill;
 mod backfill_plans;
 mod backups;
 mod batch;
+mod borrowed_writes;
 mod capacity;
 mod cli;
 mod codegen;

@@ -307,7 +307,7 @@ fn model_impl(
             })
             .collect();
         let value = slot.attribute(&quote!(Self), &values);
-        quote!(__item.insert(::dynomodel::__private::String::from(#name), #value?);)
+        quote!(__item.insert_static(#name, #value?);)
     });
     let plain = container
         .fields

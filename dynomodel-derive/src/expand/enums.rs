@@ -104,6 +104,14 @@ fn newtype(ident: &Ident, ty: &Type) -> TokenStream {
             fn expected() -> ::dynomodel::__private::String {
                 #attr::expected()
             }
+
+            fn write_attribute(
+                &self,
+                name: &'static str,
+                sink: &mut dyn ::dynomodel::backend::AttributeSink,
+            ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
+                #attr::write_attribute(&self.0, name, sink)
+            }
         },
     );
     let markers = [
@@ -126,6 +134,10 @@ fn newtype(ident: &Ident, ty: &Type) -> TokenStream {
         impl ::dynomodel::KeyAttribute for #ident where for<'__a> #ty: ::dynomodel::KeyAttribute {
             const SCALAR_TYPE: ::dynomodel::ScalarAttributeType =
                 <#ty as ::dynomodel::KeyAttribute>::SCALAR_TYPE;
+
+            fn as_str(&self) -> ::core::option::Option<&str> {
+                <#ty as ::dynomodel::KeyAttribute>::as_str(&self.0)
+            }
         }
         #(#markers)*
     }
@@ -143,10 +155,15 @@ pub(super) fn quoted(tags: &[&str]) -> String {
 fn unit_enum(ident: &Ident, variants: &[Variant<'_>]) -> TokenStream {
     let tags: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let expected = format!("one of the strings {} ({ident})", quoted(&tags));
-    let to_arms = variants.iter().map(|v| {
-        let (variant, tag) = (v.ident, &v.name);
-        quote!(Self::#variant => #tag)
-    });
+    let to_arms: Vec<TokenStream> = variants
+        .iter()
+        .map(|v| {
+            let (variant, tag) = (v.ident, &v.name);
+            quote!(Self::#variant => #tag)
+        })
+        .collect();
+    // The variant's tag, a `&'static str`.
+    let tag_of = quote!(match self { #(#to_arms,)* });
     let from_arms = variants.iter().map(|v| {
         let (variant, tag) = (v.ident, &v.name);
         quote!(#tag => ::core::result::Result::Ok(Self::#variant))
@@ -177,6 +194,16 @@ fn unit_enum(ident: &Ident, variants: &[Variant<'_>]) -> TokenStream {
             fn expected() -> ::dynomodel::__private::String {
                 ::dynomodel::__private::String::from(#expected)
             }
+
+            fn write_attribute(
+                &self,
+                name: &'static str,
+                sink: &mut dyn ::dynomodel::backend::AttributeSink,
+            ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
+                let __tag: &'static str = #tag_of;
+                sink.insert_ref(name, ::dynomodel::backend::AttributeRef::S(__tag));
+                ::core::result::Result::Ok(())
+            }
         },
     );
     quote! {
@@ -184,6 +211,10 @@ fn unit_enum(ident: &Ident, variants: &[Variant<'_>]) -> TokenStream {
         #[automatically_derived]
         impl ::dynomodel::KeyAttribute for #ident {
             const SCALAR_TYPE: ::dynomodel::ScalarAttributeType = ::dynomodel::ScalarAttributeType::S;
+
+            fn as_str(&self) -> ::core::option::Option<&str> {
+                ::core::option::Option::Some(#tag_of)
+            }
         }
     }
 }

@@ -275,17 +275,28 @@ pub(super) fn from_part(field: &Field<'_>) -> TokenStream {
     }
 }
 
-/// Statements that fill `__item` (a mutable `Item`) from `self`'s stored fields.
+/// Statements that write `self`'s stored fields into `__item` (an `&mut dyn AttributeSink`),
+/// each under its `'static` name: a field without an adapter through `Attribute::write_attribute`
+/// (a string is handed over borrowed), one with an adapter as the value its adapter makes.
 pub(super) fn write_item<'f, 'a: 'f>(
     fields: impl IntoIterator<Item = &'f Field<'a>>,
 ) -> TokenStream {
     let writes = fields.into_iter().filter(|f| f.stored()).map(|field| {
         let ident = field.ident;
         let name = &field.name;
-        let value = to_attribute(field, quote!(&self.#ident));
-        quote! {
-            if let ::core::option::Option::Some(__value) = #value.map_err(|__e| __e.at(#name))? {
-                __item.insert(::dynomodel::__private::String::from(#name), __value);
+        let ty = field.ty;
+        match adapter(field) {
+            None => quote_spanned! {ty.span()=>
+                <#ty as ::dynomodel::Attribute>::write_attribute(&self.#ident, #name, __item)
+                    .map_err(|__e| __e.at(#name))?;
+            },
+            Some(_) => {
+                let value = to_attribute(field, quote!(&self.#ident));
+                quote! {
+                    if let ::core::option::Option::Some(__value) = #value.map_err(|__e| __e.at(#name))? {
+                        __item.insert_static(#name, __value);
+                    }
+                }
             }
         }
     });

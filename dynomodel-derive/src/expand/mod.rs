@@ -56,9 +56,11 @@ fn attribute_impl(container: &Container<'_>) -> TokenStream {
             (
                 quote!({
                     #[allow(unused_mut)]
-                    let mut __item = ::dynomodel::Item::new();
+                    let mut __map = ::dynomodel::Item::new();
+                    #[allow(unused_variables)]
+                    let __item: &mut dyn ::dynomodel::backend::AttributeSink = &mut __map;
                     #write
-                    __item
+                    __map
                 }),
                 quote!({
                     #[allow(unused_mut, unused_variables)]

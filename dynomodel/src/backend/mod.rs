@@ -40,6 +40,7 @@ mod legacy;
 mod partiql;
 mod query;
 mod sink;
+pub(crate) mod sink_ref;
 mod streams;
 mod table;
 mod tags;

@@ -13,6 +13,8 @@ use std::borrow::Cow;
 use crate::error::ConversionError;
 use crate::value::{AttributeValue, Item};
 
+pub use super::sink_ref::{AttributeRef, StrSet};
+
 /// Receives the items of a typed read ([`Backend::get_item_into`](crate::Backend::get_item_into),
 /// [`query_into`](crate::Backend::query_into), [`scan_into`](crate::Backend::scan_into)),
 /// each as an iterator over its attributes: every name once, in any order, borrowed from the
@@ -84,7 +86,7 @@ pub trait ItemSink: Send {
 /// [`Model::to_item`](crate::Model::to_item) fills).
 ///
 /// ```
-/// use dynomodel::backend::AttributeSink;
+/// use dynomodel::backend::{AttributeRef, AttributeSink};
 /// use dynomodel::{AttributeValue, Model};
 ///
 /// #[derive(Model, Debug, Clone)]
@@ -102,11 +104,44 @@ pub trait ItemSink: Send {
 /// let mut names = Names::default();
 /// User { id: "u1".into(), age: 36 }.write_attributes(&mut names)?;
 /// assert_eq!(names.0, ["id", "age"]);
+///
+/// /// Counts the bytes of the strings written, reading them where the model holds them.
+/// #[derive(Default)]
+/// struct StringBytes(usize);
+/// impl AttributeSink for StringBytes {
+///     fn insert(&mut self, _name: String, _value: AttributeValue) {}
+///     fn insert_ref(&mut self, _name: &'static str, value: AttributeRef<'_>) {
+///         self.0 += value.size();
+///     }
+/// }
+///
+/// let mut bytes = StringBytes::default();
+/// User { id: "u1".into(), age: 36 }.write_attributes(&mut bytes)?;
+/// assert_eq!(bytes.0, 2);
 /// # Ok::<(), dynomodel::ConversionError>(())
 /// ```
+///
+/// A derived model names its attributes with `&'static str`s
+/// ([`insert_static`](AttributeSink::insert_static)) and hands its strings and string sets over
+/// borrowed ([`insert_ref`](AttributeSink::insert_ref)), so that a sink that only reads them
+/// (measures or encodes them) copies nothing; the defaults of both make the owned value and call
+/// [`insert`](AttributeSink::insert), so a sink that keeps its values implements that one only.
 pub trait AttributeSink {
     /// One attribute of the item (named `insert` as a map's, which an [`Item`] is).
     fn insert(&mut self, name: String, value: AttributeValue);
+
+    /// One attribute of the item, named by a name known when the program was built (a model's
+    /// field). The default owns the name and calls [`insert`](AttributeSink::insert).
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.insert(name.to_owned(), value);
+    }
+
+    /// One attribute of the item, its value borrowed from the model that writes it. The default
+    /// copies it ([`AttributeRef::to_value`]) and calls
+    /// [`insert_static`](AttributeSink::insert_static).
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        self.insert_static(name, value.to_value());
+    }
 }
 
 impl AttributeSink for Item {

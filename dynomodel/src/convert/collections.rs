@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 
 use super::{element_from_attribute, element_to_attribute, mismatch, Attribute};
+use crate::backend::AttributeSink;
 use crate::error::ConversionError;
 use crate::value::AttributeValue;
 
@@ -29,6 +30,17 @@ impl<T: Attribute> Attribute for Option<T> {
 
     fn expected() -> String {
         T::expected()
+    }
+
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        match self {
+            Some(value) => value.write_attribute(name, sink),
+            None => Ok(()),
+        }
     }
 }
 

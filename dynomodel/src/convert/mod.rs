@@ -150,7 +150,7 @@ pub use lifecycle::{CounterAttribute, TimestampAttribute};
 pub use seconds::{EpochSeconds, Ttl};
 pub use version::VersionAttribute;
 
-use crate::backend::ScalarAttributeType;
+use crate::backend::{AttributeSink, ScalarAttributeType};
 use crate::error::ConversionError;
 use crate::value::AttributeValue;
 
@@ -286,6 +286,34 @@ pub trait Attribute: Sized {
 
     /// What this type expects, for error messages, e.g. `"a string"`.
     fn expected() -> String;
+
+    /// Writes the value into `sink` as the attribute `name`, or nothing when
+    /// [`to_attribute`](Attribute::to_attribute) gives `None`: what a derived model's
+    /// [`write_attributes`](crate::Model::write_attributes) calls for each field. It must write
+    /// exactly what `to_attribute` gives and fail as it fails (the error is not located at `name`:
+    /// the caller does that). The default calls `to_attribute`; a type holding its value as it is
+    /// stored (a `String`, a set of them) hands it over borrowed
+    /// ([`AttributeSink::insert_ref`]), so that a sink that only reads it copies nothing.
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        write_owned(self, name, sink)
+    }
+}
+
+/// [`Attribute::write_attribute`] through [`Attribute::to_attribute`] (the default, and what an
+/// override falls back to).
+fn write_owned<T: Attribute>(
+    value: &T,
+    name: &'static str,
+    sink: &mut dyn AttributeSink,
+) -> Result<(), ConversionError> {
+    if let Some(value) = value.to_attribute()? {
+        sink.insert_static(name, value);
+    }
+    Ok(())
 }
 
 /// A type that may be a key attribute: stored as one of DynamoDB's scalar key types S, N or B.
@@ -300,6 +328,13 @@ pub trait Attribute: Sized {
 pub trait KeyAttribute: Attribute {
     /// The key's DynamoDB scalar type.
     const SCALAR_TYPE: ScalarAttributeType;
+
+    /// The value as the string it is stored as, when it holds exactly that string (a `String`):
+    /// lets a set of them be written borrowed. When `Some(s)`, [`to_attribute`](Attribute::to_attribute)
+    /// must give `Some(AttributeValue::S(s))`. The default: `None`.
+    fn as_str(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A type that may be a secondary-index key attribute: a [`KeyAttribute`], or an `Option` of one.

@@ -1,7 +1,7 @@
 //! Scalars: strings, booleans, integers, floats, [`Number`] and [`AttributeValue`] itself.
 
 use super::{mismatch, Attribute, KeyAttribute};
-use crate::backend::ScalarAttributeType;
+use crate::backend::{AttributeRef, AttributeSink, ScalarAttributeType};
 use crate::error::ConversionError;
 use crate::value::{AttributeValue, Number};
 
@@ -20,10 +20,24 @@ impl Attribute for String {
     fn expected() -> String {
         "a string".to_owned()
     }
+
+    /// Borrowed: a sink that only reads the string copies nothing.
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        sink.insert_ref(name, AttributeRef::S(self));
+        Ok(())
+    }
 }
 
 impl KeyAttribute for String {
     const SCALAR_TYPE: ScalarAttributeType = ScalarAttributeType::S;
+
+    fn as_str(&self) -> Option<&str> {
+        Some(self)
+    }
 }
 
 impl Attribute for bool {
@@ -215,10 +229,22 @@ impl<T: Attribute> Attribute for Box<T> {
     fn expected() -> String {
         T::expected()
     }
+
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        T::write_attribute(self, name, sink)
+    }
 }
 
 impl<T: KeyAttribute> KeyAttribute for Box<T> {
     const SCALAR_TYPE: ScalarAttributeType = T::SCALAR_TYPE;
+
+    fn as_str(&self) -> Option<&str> {
+        T::as_str(self)
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{BuildHasher, Hash};
 
-use super::{Attribute, KeyAttribute};
-use crate::backend::ScalarAttributeType;
+use super::{write_owned, Attribute, KeyAttribute};
+use crate::backend::sink_ref::StrElements;
+use crate::backend::{AttributeRef, AttributeSink, ScalarAttributeType, StrSet};
 use crate::error::ConversionError;
 use crate::value::AttributeValue;
 
@@ -59,6 +60,21 @@ fn set_to_attribute<'a, T: KeyAttribute + 'a>(
     }))
 }
 
+/// Writes a set borrowed when `borrowed` (its elements all hold their strings,
+/// [`KeyAttribute::as_str`]: a set of `String`s), any other as [`set_to_attribute`] makes it.
+fn write_set<C: Attribute + StrElements>(
+    set: &C,
+    borrowed: bool,
+    name: &'static str,
+    sink: &mut dyn AttributeSink,
+) -> Result<(), ConversionError> {
+    if !borrowed || set.len() == 0 {
+        return write_owned(set, name, sink);
+    }
+    sink.insert_ref(name, AttributeRef::Ss(StrSet::new(set)));
+    Ok(())
+}
+
 fn set_from_attribute<T: KeyAttribute, C: FromIterator<T>>(
     value: AttributeValue,
 ) -> Result<C, ConversionError> {
@@ -97,6 +113,15 @@ impl<T: KeyAttribute + Eq + Hash, S: BuildHasher + Default> Attribute for HashSe
     fn expected() -> String {
         set_expected::<T>()
     }
+
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        let borrowed = self.iter().all(|element| element.as_str().is_some());
+        write_set(self, borrowed, name, sink)
+    }
 }
 
 impl<T: KeyAttribute + Ord> Attribute for BTreeSet<T> {
@@ -114,6 +139,35 @@ impl<T: KeyAttribute + Ord> Attribute for BTreeSet<T> {
 
     fn expected() -> String {
         set_expected::<T>()
+    }
+
+    fn write_attribute(
+        &self,
+        name: &'static str,
+        sink: &mut dyn AttributeSink,
+    ) -> Result<(), ConversionError> {
+        let borrowed = self.iter().all(|element| element.as_str().is_some());
+        write_set(self, borrowed, name, sink)
+    }
+}
+
+impl<T: KeyAttribute, S> StrElements for HashSet<T, S> {
+    fn len(&self) -> usize {
+        HashSet::len(self)
+    }
+
+    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+        self.iter().filter_map(KeyAttribute::as_str).for_each(f);
+    }
+}
+
+impl<T: KeyAttribute> StrElements for BTreeSet<T> {
+    fn len(&self) -> usize {
+        BTreeSet::len(self)
+    }
+
+    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+        self.iter().filter_map(KeyAttribute::as_str).for_each(f);
     }
 }
 

@@ -3,7 +3,9 @@
 //! (`Backend::put_item_from`): the value's attributes, with the version and the timestamps the write
 //! stores in place of the value's own.
 
-use crate::backend::{AttributeSink, AttributeWriter};
+use std::borrow::Cow;
+
+use crate::backend::{AttributeRef, AttributeSink, AttributeWriter};
 use crate::db::item_size;
 use crate::db::stamps::Stamped;
 use crate::error::ConversionError;
@@ -43,7 +45,7 @@ impl<M: Model> PutAttributes<'_, M> {
         }
         let mut replaced = Replaced(Vec::with_capacity(3));
         if let (Some(version), Some(name)) = (self.version, M::VERSION_ATTRIBUTE) {
-            replaced.insert(name.to_owned(), M::version_value(version)?);
+            replaced.insert_static(name, M::version_value(version)?);
         }
         if let Some(stamped) = self.stamped {
             stamped.write::<M>(&mut replaced)?;
@@ -55,36 +57,70 @@ impl<M: Model> PutAttributes<'_, M> {
         self.value.write_attributes(&mut replacing)?;
         // What the value does not store (a `created_at` it holds none of) comes after its fields.
         for (name, value) in replaced.0.into_iter().flatten() {
-            sink.insert(name, value);
+            insert_named(sink, name, value);
         }
         Ok(())
     }
 }
 
+/// An attribute's name: a model's own names are `'static`.
+type Name = Cow<'static, str>;
+
+/// Inserts into `sink` by the name's kind (a `'static` name is not copied by a sink that reads it).
+fn insert_named(sink: &mut dyn AttributeSink, name: Name, value: AttributeValue) {
+    match name {
+        Cow::Borrowed(name) => sink.insert_static(name, value),
+        Cow::Owned(name) => sink.insert(name, value),
+    }
+}
+
 /// The attributes stored in place of the value's: `None` once written.
-struct Replaced(Vec<Option<(String, AttributeValue)>>);
+struct Replaced(Vec<Option<(Name, AttributeValue)>>);
 
 impl AttributeSink for Replaced {
     fn insert(&mut self, name: String, value: AttributeValue) {
-        self.0.push(Some((name, value)));
+        self.0.push(Some((Cow::Owned(name), value)));
+    }
+
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.0.push(Some((Cow::Borrowed(name), value)));
     }
 }
 
 /// A sink writing the replacement of each replaced attribute the value writes.
 struct Replacing<'s> {
     sink: &'s mut dyn AttributeSink,
-    replaced: &'s mut [Option<(String, AttributeValue)>],
+    replaced: &'s mut [Option<(Name, AttributeValue)>],
+}
+
+impl Replacing<'_> {
+    /// The replacement of the attribute `name`, taken (each is written once).
+    fn replacement(&mut self, name: &str) -> Option<(Name, AttributeValue)> {
+        self.replaced
+            .iter_mut()
+            .find_map(|slot| slot.take_if(|(replaced, _)| replaced == name))
+    }
 }
 
 impl AttributeSink for Replacing<'_> {
     fn insert(&mut self, name: String, value: AttributeValue) {
-        let replacement = self
-            .replaced
-            .iter_mut()
-            .find_map(|slot| slot.take_if(|(replaced, _)| *replaced == name));
-        match replacement {
-            Some((name, stored)) => self.sink.insert(name, stored),
+        match self.replacement(&name) {
+            Some((name, stored)) => insert_named(self.sink, name, stored),
             None => self.sink.insert(name, value),
+        }
+    }
+
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        match self.replacement(name) {
+            Some((name, stored)) => insert_named(self.sink, name, stored),
+            None => self.sink.insert_static(name, value),
+        }
+    }
+
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        match self.replacement(name) {
+            Some((name, stored)) => insert_named(self.sink, name, stored),
+            None => self.sink.insert_ref(name, value),
         }
     }
 }

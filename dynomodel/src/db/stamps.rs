@@ -68,7 +68,7 @@ impl Stamped {
             if let (Some(name), true) = (name, stamp)
                 && let Some(stored) = M::timestamp_value(which, self.now)?
             {
-                sink.insert(name.to_owned(), stored);
+                sink.insert_static(name, stored);
             }
         }
         Ok(())

@@ -116,8 +116,12 @@ pub trait CollectionKey<C: Collection>: PrimaryKey {}
 
 /// Writes the entity type into an item (generated `to_item` code).
 #[doc(hidden)]
-pub fn write_entity(item: &mut dyn crate::backend::AttributeSink, attribute: &str, entity: &str) {
-    item.insert(attribute.to_owned(), AttributeValue::S(entity.to_owned()));
+pub fn write_entity(
+    item: &mut dyn crate::backend::AttributeSink,
+    attribute: &'static str,
+    entity: &'static str,
+) {
+    item.insert_ref(attribute, crate::backend::AttributeRef::S(entity));
 }
 
 /// The entity type stored in `item`, if the attribute is a string.

@@ -86,10 +86,10 @@ pub(crate) fn item_version_attribute(version: u32) -> AttributeValue {
 #[doc(hidden)]
 pub fn write_item_version(
     item: &mut dyn crate::backend::AttributeSink,
-    attribute: &str,
+    attribute: &'static str,
     version: u32,
 ) {
-    item.insert(attribute.to_owned(), item_version_attribute(version));
+    item.insert_static(attribute, item_version_attribute(version));
 }
 
 /// The error of an item whose version the model cannot read: newer than the model's (written by

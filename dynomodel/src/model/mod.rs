@@ -1033,8 +1033,9 @@ pub trait Model: Sized + Send + Sync + 'static {
     /// SDK's item map for [`AwsBackend::to_sdk_item`](crate::AwsBackend::to_sdk_item), and for
     /// [`Db::put`](crate::Db::put)'s request through
     /// [`Backend::put_item_from`](crate::Backend::put_item_from)) without an intermediate [`Item`]. On an error, `sink` holds the attributes written before it. The
-    /// derive writes each field directly, and its `to_item` is this into an `Item`; the default
-    /// writes what `to_item` returns.
+    /// derive writes each field directly (under its `&'static str` name, a string or a set of
+    /// strings borrowed: [`Attribute::write_attribute`](crate::Attribute::write_attribute)), and its
+    /// `to_item` is this into an `Item`; the default writes what `to_item` returns.
     ///
     /// See [`AttributeSink`](crate::backend::AttributeSink) for an example.
     fn write_attributes(

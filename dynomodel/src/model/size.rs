@@ -2,7 +2,7 @@
 //! attribute handed to a sink, so that [`Model::item_size`](crate::Model::item_size) needs no
 //! [`Item`](crate::Item) and a put checks its size limit without encoding the item twice.
 
-use crate::backend::AttributeSink;
+use crate::backend::{AttributeRef, AttributeSink};
 use crate::value::{attribute_size, AttributeValue, MAX_ITEM_SIZE};
 
 use super::Model;
@@ -17,6 +17,14 @@ impl AttributeSink for Measure {
     fn insert(&mut self, name: String, value: AttributeValue) {
         self.bytes += name.len() + attribute_size(&value);
     }
+
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.bytes += name.len() + attribute_size(&value);
+    }
+
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        self.bytes += name.len() + value.size();
+    }
 }
 
 /// A sink passing every attribute on to `sink`, summing their sizes on the way.
@@ -29,6 +37,16 @@ impl AttributeSink for Measuring<'_> {
     fn insert(&mut self, name: String, value: AttributeValue) {
         self.bytes += name.len() + attribute_size(&value);
         self.sink.insert(name, value);
+    }
+
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.bytes += name.len() + attribute_size(&value);
+        self.sink.insert_static(name, value);
+    }
+
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        self.bytes += name.len() + value.size();
+        self.sink.insert_ref(name, value);
     }
 }
 

@@ -15,10 +15,11 @@
 //! request's own parameter checks), and for the attribute an `Item`'s walk meets first, the first in
 //! name order.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ops::Range;
 
-use dynomodel::backend::{AttributeSink, AttributeWriter};
+use dynomodel::backend::{AttributeRef, AttributeSink, AttributeWriter};
 use dynomodel::{AttributeValue, ConversionError, Result};
 
 use super::{varint, varint_len, StoredItem, Writer};
@@ -77,7 +78,7 @@ thread_local! {
 /// Where one attribute went: its name, its encoded parts in the scratch buffers and its check.
 #[derive(Debug)]
 struct Note {
-    name: String,
+    name: Cow<'static, str>,
     structure: Range<usize>,
     text: Range<usize>,
     checked: Result<usize>,
@@ -95,6 +96,8 @@ struct Scratch {
     /// (`kept`), and its names block. A writer writes the items of one model in one order, so
     /// the sort is done once per order, not per item.
     last: Order,
+    /// The values a borrowed attribute is copied into (a string, a string set), kept between writes.
+    copies: [Option<AttributeValue>; 2],
 }
 
 /// The order of an item's names: see [`Scratch::last`].
@@ -113,14 +116,43 @@ struct Sink<'s> {
 
 impl AttributeSink for Sink<'_> {
     fn insert(&mut self, name: String, value: AttributeValue) {
-        let checked = (self.check)(&name, &value);
+        self.note(Cow::Owned(name), &value);
+    }
+
+    fn insert_static(&mut self, name: &'static str, value: AttributeValue) {
+        self.note(Cow::Borrowed(name), &value);
+    }
+
+    /// The value is copied into a kept value of its type (no allocation once it has grown), which
+    /// the check and the encoder read as they read an owned one.
+    fn insert_ref(&mut self, name: &'static str, value: AttributeRef<'_>) {
+        let kept = match value {
+            AttributeRef::Ss(_) => 1,
+            _ => 0,
+        };
+        let mut copy = self.scratch.copies[kept]
+            .take()
+            .unwrap_or(AttributeValue::Null);
+        value.copy_into(&mut copy);
+        self.note(Cow::Borrowed(name), &copy);
+        // A huge value's buffers are not kept.
+        if value.size() <= 64 * 1024 {
+            self.scratch.copies[kept] = Some(copy);
+        }
+    }
+}
+
+impl Sink<'_> {
+    /// Checks and encodes one attribute, noting where it went.
+    fn note(&mut self, name: Cow<'static, str>, value: &AttributeValue) {
+        let checked = (self.check)(&name, value);
         varint(&mut self.scratch.written, name.len());
         self.scratch.written.extend_from_slice(name.as_bytes());
         let w = &mut self.scratch.writer;
         let (structure, text) = (w.structure.len(), w.text.len());
         // A value that failed its check is never stored (nor walked: it may nest without bound).
         if checked.is_ok() {
-            w.value(&value);
+            w.value(value);
         }
         self.scratch.notes.push(Note {
             name,
