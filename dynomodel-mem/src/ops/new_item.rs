@@ -59,4 +59,12 @@ impl AttributeLookup for WrittenItem {
     fn attribute(&self, name: &str) -> Option<Cow<'_, dynomodel::AttributeValue>> {
         self.stored()?.attribute(name)
     }
+
+    fn item_size(&self) -> usize {
+        self.stored().map_or(0, StoredItem::size)
+    }
+
+    fn kept_size(&self, keep: &dyn Fn(&str) -> bool) -> usize {
+        self.stored().map_or(0, |stored| stored.kept_size(keep))
+    }
 }
