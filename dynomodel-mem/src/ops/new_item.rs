@@ -18,7 +18,7 @@ pub(crate) trait NewItem: AttributeLookup {
     fn checked_size(&self) -> Result<usize>;
 
     /// The item as an [`Item`]: itself, or decoded from its stored form (for what reads a whole
-    /// item: an item collection's size, the capacity of its index writes).
+    /// item: the capacity of its index writes; the rest looks up what it needs).
     fn item(&self) -> Cow<'_, Item>;
 
     /// Stores it under `key` in `table` (its size measured by [`NewItem::checked_size`]), returning

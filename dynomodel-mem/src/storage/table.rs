@@ -180,10 +180,11 @@ impl Table {
     }
 
     /// Stores an item already in its stored form (of DynamoDB size `size`) under `key`, returning
-    /// the item it replaced. `item` is the same item decoded, when the caller has it; without it, the
-    /// item is decoded here only when something beside the items follows them (indexes, Time to
-    /// Live, a recording stream): a table that holds items only reads none. The one write path of
-    /// [`Table::put`], and of a put written straight into the stored form (`stored/written.rs`).
+    /// the item it replaced. `item` is the same item decoded, when the caller has it; without it,
+    /// indexes, Time to Live and item collections read the stored forms (the key attributes, the
+    /// TTL attribute, the projected sizes; an entry of projection ALL is the stored bytes), and the
+    /// item is decoded only for a recording stream's images or indexes that lag. The one write path
+    /// of [`Table::put`], and of a put written straight into the stored form (`stored/written.rs`).
     pub(crate) fn put_encoded(
         &mut self,
         key: PrimaryKey,
