@@ -206,8 +206,8 @@ pub(crate) fn item_write(table: &Table, old: Option<&Item>, new: Option<&Item>) 
 /// The write units of an item change on one index (the developer guide's `GSI.html`, "Write
 /// capacity units").
 fn index_write(index: &Index, old: Option<&Item>, new: Option<&Item>) -> f64 {
-    let old = old.filter(|item| index.holds(item));
-    let new = new.filter(|item| index.holds(item));
+    let old = old.filter(|item| index.holds(*item));
+    let new = new.filter(|item| index.holds(*item));
     match (old, new) {
         (None, None) => 0.0,
         (Some(entry), None) | (None, Some(entry)) => write_units(index.entry_size(entry)),

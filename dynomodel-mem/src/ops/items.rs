@@ -315,12 +315,13 @@ impl ItemRequest<'_> {
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
         let key = plan_put(table, &action, &prepared, KeyContext::SingleItem)?;
-        // The whole item is read (decoded, for a written one) only by the item collection's
-        // limit (tables with LSIs) and by the capacity of the write (when metered or reported).
+        // The whole item is read (decoded, for a written one) only by the capacity of the write
+        // (when metered or reported); the item collection's limit (tables with LSIs) looks up
+        // what it measures.
         let whole = std::cell::OnceCell::new();
         let whole = || whole.get_or_init(|| item.item());
         if !table.schema.local_secondary_indexes.is_empty() {
-            collection::check_limit(table, &key, Some(whole()), limit)?;
+            collection::check_limit(table, &key, Some(&item), limit)?;
         }
         let mode = input.return_consumed_capacity;
         let cost = (capacity::wanted(mode) || meter.is_some())

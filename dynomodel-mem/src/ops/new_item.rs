@@ -18,7 +18,7 @@ pub(crate) trait NewItem: AttributeLookup {
     fn checked_size(&self) -> Result<usize>;
 
     /// The item as an [`Item`]: itself, or decoded from its stored form (for what reads a whole
-    /// item: an item collection's size, the capacity of its index writes).
+    /// item: the capacity of its index writes; the rest looks up what it needs).
     fn item(&self) -> Cow<'_, Item>;
 
     /// Stores it under `key` in `table` (its size measured by [`NewItem::checked_size`]), returning
@@ -58,5 +58,13 @@ impl NewItem for WrittenItem {
 impl AttributeLookup for WrittenItem {
     fn attribute(&self, name: &str) -> Option<Cow<'_, dynomodel::AttributeValue>> {
         self.stored()?.attribute(name)
+    }
+
+    fn item_size(&self) -> usize {
+        self.stored().map_or(0, StoredItem::size)
+    }
+
+    fn kept_size(&self, keep: &dyn Fn(&str) -> bool) -> usize {
+        self.stored().map_or(0, |stored| stored.kept_size(keep))
     }
 }

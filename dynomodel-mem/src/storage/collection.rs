@@ -12,6 +12,7 @@ use dynomodel::backend::{ItemCollectionMetrics, ReturnItemCollectionMetrics};
 use dynomodel::{CancellationCode, Error, Item, Result};
 
 use crate::storage::key::{KeyValue, PrimaryKey};
+use crate::storage::stored::AttributeLookup;
 use crate::storage::table::Table;
 
 /// The exception's text. The API reference names `ItemCollectionSizeLimitExceededException` without
@@ -38,10 +39,10 @@ const GB: f64 = 1024.0 * 1024.0 * 1024.0;
 
 /// Refuses a write of `new` over the item at `key` that would grow its collection past `limit`
 /// (a write that shrinks or keeps the size always passes).
-pub(crate) fn check_limit(
+pub(crate) fn check_limit<I: AttributeLookup + ?Sized>(
     table: &Table,
     key: &PrimaryKey,
-    new: Option<&Item>,
+    new: Option<&I>,
     limit: usize,
 ) -> Result<()> {
     if table.schema.local_secondary_indexes.is_empty() {

@@ -68,7 +68,7 @@ use dynomodel::Item;
 
 use crate::storage::key::{KeyRef, KeyValue, PrimaryKey};
 use crate::storage::schema::TableSchema;
-use crate::storage::stored::StoredItem;
+use crate::storage::stored::{AttributeLookup, StoredItem};
 use lag::{IndexLag, Merge};
 
 /// The tie-breaker of an index position: the table key of the entry, bracketed by `Min` and `Max` so that
@@ -196,11 +196,11 @@ impl Index {
 
     /// The size of `item`'s entry in this index: its projected attributes, by DynamoDB's size rule
     /// (what an index write and an item collection's size count).
-    pub(crate) fn entry_size(&self, item: &Item) -> usize {
-        item.iter()
-            .filter(|(name, _)| self.projects(name))
-            .map(|(name, value)| name.len() + dynomodel::attribute_size(value))
-            .sum()
+    pub(crate) fn entry_size(&self, item: &(impl AttributeLookup + ?Sized)) -> usize {
+        match self.projected {
+            None => item.item_size(),
+            Some(_) => item.kept_size(&|name| self.projects(name)),
+        }
     }
 
     /// Whether entries hold every attribute of the item (projection ALL).
@@ -220,10 +220,10 @@ impl Index {
 
     /// Whether `item` has an entry in this index: it holds the index key attributes with the key types
     /// (a sparse index leaves the others out).
-    pub(crate) fn holds(&self, item: &Item) -> bool {
+    pub(crate) fn holds(&self, item: &(impl AttributeLookup + ?Sized)) -> bool {
         let typed = |(name, ty): &(String, ScalarAttributeType)| {
-            item.get(name)
-                .and_then(|v| KeyValue::from_attribute(v, *ty))
+            item.attribute(name)
+                .and_then(|v| KeyValue::from_attribute(&v, *ty))
                 .is_some()
         };
         typed(&self.hash) && self.range.as_ref().is_none_or(typed)
@@ -253,12 +253,18 @@ impl Index {
     fn with_position<R>(
         (hash, range, tie): (&KeyAttribute, Option<&KeyAttribute>, (bool, bool)),
         key: &PrimaryKey,
-        item: &Item,
+        item: &(impl AttributeLookup + ?Sized),
         f: impl FnOnce(&[u8]) -> R,
     ) -> Option<R> {
-        let hash = KeyRef::from_attribute(item.get(&hash.0)?, hash.1)?;
-        let range = match range {
-            Some((name, ty)) => Some(KeyRef::from_attribute(item.get(name)?, *ty)?),
+        // Borrowed from an `Item`; decoded, the key attributes alone, from a stored item.
+        let hash_value = item.attribute(&hash.0)?;
+        let hash = KeyRef::from_attribute(&hash_value, hash.1)?;
+        let range_value = match range {
+            Some((name, ty)) => Some((item.attribute(name)?, *ty)),
+            None => None,
+        };
+        let range = match &range_value {
+            Some((value, ty)) => Some(KeyRef::from_attribute(value, *ty)?),
             None => None,
         };
         let write = |out: &mut Vec<u8>| {
@@ -441,13 +447,35 @@ impl Index {
     /// Adds the entry of `item` (stored under `key`), if it belongs in the index.
     pub(crate) fn insert(&mut self, key: &PrimaryKey, item: &Item) {
         // Entries are stored compactly too (see `stored.rs`), behind their positions.
-        let stored = || match &self.projected {
-            None => StoredItem::encode(item),
-            Some(_) => StoredItem::encode(&self.entry(item)),
-        };
-        let Some(entry) = Self::with_position(self.keys(), key, item, |pos| {
-            IndexEntry::new(pos, &stored())
-        }) else {
+        let entry = Self::with_position(self.keys(), key, item, |pos| {
+            let stored = match &self.projected {
+                None => StoredItem::encode(item),
+                Some(_) => StoredItem::encode(&self.entry(item)),
+            };
+            IndexEntry::new(pos, &stored)
+        });
+        self.add(entry);
+    }
+
+    /// [`Index::insert`] of an item in its stored form, which an entry of projection ALL copies as
+    /// it is (a projected entry decodes the item's attributes, without an `Item` of them all).
+    pub(crate) fn insert_stored(&mut self, key: &PrimaryKey, item: &StoredItem) {
+        let entry = Self::with_position(self.keys(), key, item, |pos| match &self.projected {
+            None => IndexEntry::new(pos, item),
+            Some(names) => {
+                let projected: Item = StoredItem::attributes_of(item.as_bytes())
+                    .filter(|(name, _)| names.contains(*name))
+                    .map(|(name, value)| (name.to_owned(), value))
+                    .collect();
+                IndexEntry::new(pos, &StoredItem::encode(&projected))
+            }
+        });
+        self.add(entry);
+    }
+
+    /// Adds `entry` (`None`: the item does not belong in the index).
+    fn add(&mut self, entry: Option<IndexEntry>) {
+        let Some(entry) = entry else {
             return;
         };
         self.size += entry.size();
@@ -458,7 +486,7 @@ impl Index {
     }
 
     /// Removes the entry of `item` (stored under `key`), if it had one.
-    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &(impl AttributeLookup + ?Sized)) {
         let entries = &mut self.entries;
         let keys = (&self.hash, self.range.as_ref(), self.tie);
         let Some(Some(old)) = Self::with_position(keys, key, item, |pos| entries.remove(pos))

@@ -29,12 +29,12 @@ use crate::storage::lifecycle::{Capacity, IndexChange, Lifecycle, Transition, Vi
 use crate::storage::partition::{Partition, TablePartitions};
 use crate::storage::pitr::History;
 use crate::storage::schema::TableSchema;
-use crate::storage::stored::StoredItem;
+use crate::storage::stored::{AttributeLookup, StoredItem};
 use crate::storage::stream::Stream;
 use crate::storage::ttl::TtlState;
 
 /// What one item adds to its item collection (`collection.rs`): the item and its LSI entries.
-fn collection_share(indexes: &[Index], item: Option<&Item>) -> usize {
+fn collection_share<I: AttributeLookup + ?Sized>(indexes: &[Index], item: Option<&I>) -> usize {
     let Some(item) = item else {
         return 0;
     };
@@ -43,7 +43,7 @@ fn collection_share(indexes: &[Index], item: Option<&Item>) -> usize {
         .filter(|i| !i.global && i.holds(item))
         .map(|i| i.entry_size(item))
         .sum();
-    dynomodel::item_size(item) + entries
+    item.item_size() + entries
 }
 
 /// A capacity as DescribeTable shows it at `view`: the old values while a change is in progress.
@@ -180,10 +180,11 @@ impl Table {
     }
 
     /// Stores an item already in its stored form (of DynamoDB size `size`) under `key`, returning
-    /// the item it replaced. `item` is the same item decoded, when the caller has it; without it, the
-    /// item is decoded here only when something beside the items follows them (indexes, Time to
-    /// Live, a recording stream): a table that holds items only reads none. The one write path of
-    /// [`Table::put`], and of a put written straight into the stored form (`stored/written.rs`).
+    /// the item it replaced. `item` is the same item decoded, when the caller has it; without it,
+    /// indexes, Time to Live and item collections read the stored forms (the key attributes, the
+    /// TTL attribute, the projected sizes; an entry of projection ALL is the stored bytes), and the
+    /// item is decoded only for a recording stream's images or indexes that lag. The one write path
+    /// of [`Table::put`], and of a put written straight into the stored form (`stored/written.rs`).
     pub(crate) fn put_encoded(
         &mut self,
         key: PrimaryKey,
@@ -200,7 +201,30 @@ impl Table {
             let old = self.partitions.get(&slot).and_then(|p| p.get(&key.range));
             self.record_stale(&key, old.cloned());
         }
-        if self.tracks_items() {
+        // Without the item decoded, what follows the items reads the stored forms (each index
+        // its key attributes, an entry of projection ALL the bytes themselves; Time to Live its
+        // attribute): only a recording stream's images and indexes that lag need `Item`s.
+        let needs_items = self.streams.last().is_some_and(|s| s.recording())
+            || self.propagation.as_ref().is_some_and(|p| p.lags_indexes());
+        if item.is_none() && !needs_items && self.tracks_items() {
+            let old = self.partitions.get(&slot).and_then(|p| p.get(&key.range));
+            for index in &mut self.indexes {
+                if let Some(old) = old {
+                    index.remove(&key, old);
+                }
+                index.insert_stored(&key, &stored);
+            }
+            if let Some(old) = old {
+                self.ttl.remove(&key, old);
+            }
+            self.ttl.insert(&key, &stored);
+            if !self.schema.local_secondary_indexes.is_empty() {
+                let share = collection_share(&self.indexes, Some(&stored));
+                let old_share = collection_share(&self.indexes, old);
+                let size = self.collections.entry(key.hash.clone()).or_default();
+                *size = (*size + share).saturating_sub(old_share);
+            }
+        } else if self.tracks_items() {
             let decoded;
             let item = match item {
                 Some(item) => item,
@@ -443,7 +467,7 @@ impl Table {
     }
 
     /// What `item` adds to its item collection: the item and its LSI entries (0 for `None`).
-    pub(crate) fn collection_share(&self, item: Option<&Item>) -> usize {
+    pub(crate) fn collection_share<I: AttributeLookup + ?Sized>(&self, item: Option<&I>) -> usize {
         collection_share(&self.indexes, item)
     }
 

@@ -12,6 +12,7 @@ use dynomodel::{AttributeValue, Item, Number};
 use imbl::{OrdMap, OrdSet};
 
 use crate::storage::key::PrimaryKey;
+use crate::storage::stored::AttributeLookup;
 
 /// DynamoDB ignores expiry times more than five years in the past (the developer guide's
 /// `howitworks-ttl.html`): such an item never expires. Five years of 365 days; the docs do not say how leap days count.
@@ -91,10 +92,10 @@ impl TtlState {
     }
 
     /// Records `item` (stored under `key`) in the expiry index. Called by `Table::put`.
-    pub(crate) fn insert(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn insert(&mut self, key: &PrimaryKey, item: &(impl AttributeLookup + ?Sized)) {
         if let Some(expiry) = self.expiry_of(item) {
             self.by_expiry
-                .entry(*expiry)
+                .entry(expiry)
                 .or_default()
                 .insert(key.clone());
         }
@@ -102,14 +103,14 @@ impl TtlState {
 
     /// Forgets `item` (stored under `key`). Called by `Table::put` (the replaced item) and
     /// `Table::delete`.
-    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &Item) {
+    pub(crate) fn remove(&mut self, key: &PrimaryKey, item: &(impl AttributeLookup + ?Sized)) {
         let Some(expiry) = self.expiry_of(item) else {
             return;
         };
-        if let Some(keys) = self.by_expiry.get_mut(expiry) {
+        if let Some(keys) = self.by_expiry.get_mut(&expiry) {
             keys.remove(key);
             if keys.is_empty() {
-                self.by_expiry.remove(expiry);
+                self.by_expiry.remove(&expiry);
             }
         }
     }
@@ -136,10 +137,10 @@ impl TtlState {
 
     /// The expiry time of `item`: its TTL attribute, when TTL is on and the attribute is a Number.
     /// Strings, sets, lists and every other type never expire.
-    fn expiry_of<'i>(&self, item: &'i Item) -> Option<&'i Number> {
+    fn expiry_of(&self, item: &(impl AttributeLookup + ?Sized)) -> Option<Number> {
         let attribute = self.attribute.as_deref().filter(|_| self.enabled)?;
-        match item.get(attribute) {
-            Some(AttributeValue::N(n)) => Some(n),
+        match item.attribute(attribute).as_deref() {
+            Some(AttributeValue::N(n)) => Some(*n),
             _ => None,
         }
     }

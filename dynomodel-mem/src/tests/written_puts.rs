@@ -183,7 +183,7 @@ fn case(g: &mut Gen) -> Case {
     if g.one_in(3) {
         item.insert(
             "ttl".into(),
-            AttributeValue::N((1_000_000 + g.below(10)).into()),
+            AttributeValue::N((START + g.below(10)).into()),
         );
     }
     for _ in 0..g.below(6) {
@@ -246,8 +246,14 @@ impl AttributeWriter for Writes<'_> {
     }
 }
 
-/// The table of plain items, and the one with a GSI (`g`), an LSI (`l`), a stream and TTL.
-fn tables() -> [CreateTableInput; 2] {
+/// When the engines' clock starts (2026-01-01, seconds since the epoch): the items' `ttl` values
+/// lie in the ten seconds after it.
+const START: u64 = 1_767_225_600;
+
+/// The table of plain items, the one with a GSI (`g`), an LSI (`l`), a stream and TTL, and
+/// `quiet`, the same without the stream (whose puts in the stored form keep the indexes, TTL and
+/// item collections from the stored bytes, with no `Item` decoded).
+fn tables() -> [CreateTableInput; 3] {
     let plain = table_input(
         "plain",
         ScalarAttributeType::S,
@@ -283,29 +289,38 @@ fn tables() -> [CreateTableInput; 2] {
         stream_enabled: true,
         stream_view_type: Some(StreamViewType::NewAndOldImages),
     });
-    [plain, indexed]
+    let quiet = CreateTableInput {
+        table_name: "quiet".into(),
+        stream_specification: None,
+        ..indexed.clone()
+    };
+    [plain, indexed, quiet]
 }
 
 async fn create(backend: &MemBackend) {
     for table in tables() {
         backend.create_table(table).await.expect("create table");
     }
-    backend
-        .update_time_to_live(UpdateTimeToLiveInput {
-            table_name: "indexed".into(),
-            time_to_live_specification: TimeToLiveSpecification {
-                enabled: true,
-                attribute_name: "ttl".into(),
-            },
-        })
-        .await
-        .expect("ttl");
+    for table in ["indexed", "quiet"] {
+        backend
+            .update_time_to_live(UpdateTimeToLiveInput {
+                table_name: table.into(),
+                time_to_live_specification: TimeToLiveSpecification {
+                    enabled: true,
+                    attribute_name: "ttl".into(),
+                },
+            })
+            .await
+            .expect("ttl");
+    }
 }
 
 /// The request of a case's put (its item left to the caller).
 fn request(g: &mut Gen) -> PutItemInput {
     PutItemInput {
-        table_name: g.pick(&["plain", "indexed", "indexed", "missing"]).into(),
+        table_name: g
+            .pick(&["plain", "indexed", "quiet", "indexed", "quiet", "missing"])
+            .into(),
         condition_expression: g.one_in(6).then(|| "attribute_not_exists(a)".to_owned()),
         return_values: g.one_in(2).then_some(ReturnValue::AllOld),
         return_consumed_capacity: g.one_in(3).then_some(ReturnConsumedCapacity::Indexes),
@@ -357,7 +372,7 @@ async fn put_both(
     expected.err().map(|e| e.message())
 }
 
-/// Everything a client can read of the two tables: items, index entries, stream records, totals.
+/// Everything a client can read of the tables: items, index entries, stream records, totals.
 async fn contents(backend: &MemBackend) -> Vec<String> {
     let mut out = Vec::new();
     for (table, index) in [
@@ -365,6 +380,9 @@ async fn contents(backend: &MemBackend) -> Vec<String> {
         ("indexed", None),
         ("indexed", Some("by-g")),
         ("indexed", Some("by-l")),
+        ("quiet", None),
+        ("quiet", Some("by-g")),
+        ("quiet", Some("by-l")),
     ] {
         let scan = backend
             .scan(ScanInput {
@@ -376,10 +394,13 @@ async fn contents(backend: &MemBackend) -> Vec<String> {
             .expect("scan");
         out.push(format!("{table} {index:?}: {:?}", scan.items));
     }
-    for pk in 0..6 {
+    for (table, pk) in ["indexed", "quiet"]
+        .into_iter()
+        .flat_map(|t| (0..6).map(move |pk| (t, pk)))
+    {
         let query = backend
             .query(QueryInput {
-                table_name: "indexed".into(),
+                table_name: table.into(),
                 index_name: Some("by-l".into()),
                 key_condition_expression: Some("pk = :p".into()),
                 expression_attribute_values: Some(Item::from([(
@@ -390,9 +411,9 @@ async fn contents(backend: &MemBackend) -> Vec<String> {
             })
             .await
             .expect("query");
-        out.push(format!("by-l p{pk}: {:?}", query.items));
+        out.push(format!("{table} by-l p{pk}: {:?}", query.items));
     }
-    for table in ["plain", "indexed"] {
+    for table in ["plain", "indexed", "quiet"] {
         let d = backend
             .describe_table(DescribeTableInput {
                 table_name: table.into(),
@@ -441,8 +462,10 @@ async fn stream_records(backend: &MemBackend) -> Vec<String> {
 #[test]
 fn put_item_from_and_put_item_leave_identical_engines() {
     block_on(async {
-        let by_item = MemBackend::new();
-        let by_writer = MemBackend::new();
+        let start = chrono::DateTime::from_timestamp(START as i64, 0).expect("a time");
+        let clock = crate::ManualClock::new(start);
+        let by_item = MemBackend::builder().clock(clock.clone()).build();
+        let by_writer = MemBackend::builder().clock(clock.clone()).build();
         create(&by_item).await;
         create(&by_writer).await;
         let mut g = Gen(0x5eed_0028);
@@ -479,6 +502,12 @@ fn put_item_from_and_put_item_leave_identical_engines() {
         assert!(records.len() > 100, "the stream recorded the puts");
         assert_eq!(stream_records(&by_writer).await, records);
         assert_eq!(by_writer.consistency_problems(), Vec::<String>::new());
+        // Time to Live finds the same expired items, in the table and its indexes.
+        clock.advance(std::time::Duration::from_secs(3600));
+        let swept = by_item.sweep_expired();
+        assert!(swept > 0, "some items expired");
+        assert_eq!(by_writer.sweep_expired(), swept);
+        assert_eq!(contents(&by_writer).await, contents(&by_item).await);
     });
 }
 

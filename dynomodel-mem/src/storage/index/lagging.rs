@@ -42,8 +42,8 @@ impl Index {
         due: DateTime<Utc>,
     ) {
         self.prune_lag(now);
-        let old = old.filter(|o| self.holds(o));
-        let new = new.filter(|n| self.holds(n));
+        let old = old.filter(|o| self.holds(*o));
+        let new = new.filter(|n| self.holds(*n));
         match (old, new) {
             (None, None) => return,
             // Nothing a reader could see changes (an attribute the index does not project).

@@ -128,7 +128,7 @@ type Model = Vec<(u64, KeyValue, IndexPosition, Item)>;
 fn model(index: &Index, items: &std::collections::BTreeMap<PrimaryKey, Item>) -> Model {
     let mut entries: Model = items
         .iter()
-        .filter(|(_, item)| index.holds(item))
+        .filter(|(_, item)| index.holds(*item))
         .map(|(key, item)| {
             let value = |(name, ty): &(String, ScalarAttributeType)| {
                 item.get(name)

@@ -12,11 +12,29 @@ use super::{Reader, StoredItem, B, BS, FALSE, L, M, N, NS, NULL, S, SS, TRUE};
 pub(crate) trait AttributeLookup {
     /// The attribute `name`, borrowed where the item holds values, decoded where it holds bytes.
     fn attribute(&self, name: &str) -> Option<Cow<'_, AttributeValue>>;
+
+    /// The item's size by DynamoDB's rule (`dynomodel::item_size`).
+    fn item_size(&self) -> usize;
+
+    /// The size by the same rule of the attributes whose names `keep` keeps (an index entry's:
+    /// its projection).
+    fn kept_size(&self, keep: &dyn Fn(&str) -> bool) -> usize;
 }
 
 impl AttributeLookup for Item {
     fn attribute(&self, name: &str) -> Option<Cow<'_, AttributeValue>> {
         self.get(name).map(Cow::Borrowed)
+    }
+
+    fn item_size(&self) -> usize {
+        dynomodel::item_size(self)
+    }
+
+    fn kept_size(&self, keep: &dyn Fn(&str) -> bool) -> usize {
+        self.iter()
+            .filter(|(name, _)| keep(name))
+            .map(|(name, value)| name.len() + dynomodel::attribute_size(value))
+            .sum()
     }
 }
 
@@ -46,6 +64,19 @@ impl AttributeLookup for StoredItem {
             values.skip(&mut offset)?;
         }
         None
+    }
+
+    /// Measured when it was written.
+    fn item_size(&self) -> usize {
+        self.size()
+    }
+
+    /// Decodes the attributes one by one, without an `Item` (for LSI tables with a projection).
+    fn kept_size(&self, keep: &dyn Fn(&str) -> bool) -> usize {
+        StoredItem::attributes_of(self.as_bytes())
+            .filter(|(name, _)| keep(name))
+            .map(|(name, value)| name.len() + dynomodel::attribute_size(&value))
+            .sum()
     }
 }
 
