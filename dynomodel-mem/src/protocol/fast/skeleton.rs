@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::legacy::{self, Parameter};
 use super::names::Names;
-use super::value::{anomaly, sorted, spelled_key, Av, SpelledAv};
+use super::value::{anomaly, sorted, spelled_key, spelled_key_of_one, Av, KeyMember, SpelledAv};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
 
@@ -219,17 +219,21 @@ impl<'de> Visitor<'de> for Marked<'_> {
         };
         let service = self.seed.service;
         if self.seed.keys {
-            // A key has one or two members.
-            let mut members = Vec::with_capacity(2);
-            while let Some(name) = map.next_key::<String>()? {
-                if !model::key_is_valid(service, key_shape, &name) {
-                    return Err(A::Error::custom(anomaly()));
-                }
-                let (value, text) = map.next_value_seed(SpelledAv)?;
-                members.push((name, value, text));
-            }
-            let (key, spelling) = spelled_key(members);
-            return Ok(Predecoded::mark(self.seed.slots, Slot::Key(key, spelling)));
+            // A key has one member, or two: one is kept without a vector.
+            let slot = match key_member(&mut map, service, key_shape)? {
+                None => spelled_key(Vec::new()),
+                Some(first) => match key_member(&mut map, service, key_shape)? {
+                    None => spelled_key_of_one(first),
+                    Some(second) => {
+                        let mut members = vec![first, second];
+                        while let Some(member) = key_member(&mut map, service, key_shape)? {
+                            members.push(member);
+                        }
+                        spelled_key(members)
+                    }
+                },
+            };
+            return Ok(Predecoded::mark(self.seed.slots, Slot::Key(slot.0, slot.1)));
         }
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
         while let Some(name) = map.next_key::<String>()? {
@@ -243,4 +247,20 @@ impl<'de> Visitor<'de> for Marked<'_> {
             Slot::Item(sorted(members)),
         ))
     }
+}
+
+/// The next member of a BatchGetItem key whose names have the shape `key_shape`, with its `N`'s text.
+fn key_member<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    service: &Service,
+    key_shape: usize,
+) -> Result<Option<KeyMember>, A::Error> {
+    let Some(name) = map.next_key::<String>()? else {
+        return Ok(None);
+    };
+    if !model::key_is_valid(service, key_shape, &name) {
+        return Err(A::Error::custom(anomaly()));
+    }
+    let (value, text) = map.next_value_seed(SpelledAv)?;
+    Ok(Some((name, value, text)))
 }

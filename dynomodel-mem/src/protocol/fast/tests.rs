@@ -251,7 +251,7 @@ fn request(r: &mut Rng) -> (&'static str, String) {
     (operation, body)
 }
 
-/// A BatchGetItem of a few keys, numbers spelled in several ways (`1e3`, `1000`, `1E3`), some sent
+/// A BatchGetItem of a few keys (of one, two or three members, or none), numbers spelled in several ways (`1e3`, `1000`, `1E3`), some sent
 /// twice alike, some keys of the wrong types, and now and then a second table or a projection.
 fn batch_get(r: &mut Rng, body: &mut String) {
     let key = |r: &mut Rng, body: &mut String| {
@@ -270,7 +270,15 @@ fn batch_get(r: &mut Rng, body: &mut String) {
             r#"{"S":"1"}"#,
             r#"{"L":[]}"#,
         ]);
-        write!(body, r#"{{"pk":{pk},"sk":{sk}}}"#).unwrap();
+        // Mostly keys of two members; now and then one (decoded without a sort), none, or a name
+        // sent twice.
+        match r.below(8) {
+            0 => write!(body, r#"{{"pk":{pk}}}"#).unwrap(),
+            1 => write!(body, r#"{{"sk":{sk}}}"#).unwrap(),
+            2 => write!(body, r#"{{"sk":{sk},"pk":{pk},"sk":{{"N":"2"}}}}"#).unwrap(),
+            3 => body.push_str("{}"),
+            _ => write!(body, r#"{{"pk":{pk},"sk":{sk}}}"#).unwrap(),
+        }
     };
     body.push_str(r#"{"RequestItems":{"tbl":{"Keys":["#);
     for i in 0..1 + r.below(5) {
