@@ -256,6 +256,32 @@ fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<()
     }
 }
 
+/// From this many attributes written at the top level, and at least an eighth of the item's count,
+/// they are merged with the item's in one pass rather than inserted one at a time: each insert
+/// searches the B-tree (a fifth of an `AttributeUpdates` of 32,000 entries went to those searches).
+const MERGE_FROM: usize = 32;
+
+/// Writes `new` (sorted by name, each name once) into `item`, replacing the values of names it has.
+fn insert_sorted(item: &mut Item, new: Vec<(String, AttributeValue)>) {
+    if new.len() < MERGE_FROM || new.len().saturating_mul(8) < item.len() {
+        item.extend(new);
+        return;
+    }
+    let mut old = std::mem::take(item).into_iter().peekable();
+    let mut merged = Vec::with_capacity(old.len() + new.len());
+    for (name, value) in new {
+        while let Some(kept) = old.next_if(|(k, _)| *k < name) {
+            merged.push(kept);
+        }
+        // The update's value replaces the item's.
+        old.next_if(|(k, _)| *k == name);
+        merged.push((name, value));
+    }
+    merged.extend(old);
+    // Already sorted and unique: the B-tree is built in one pass.
+    *item = merged.into_iter().collect();
+}
+
 /// Removes `steps`; a missing attribute, key or index is a no-op, a missing or mistyped parent is not.
 fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
     match steps {
@@ -469,10 +495,18 @@ pub(crate) fn apply(
     deletes.sort_by(|a, b| a.0.cmp(&b.0));
 
     let mut item = old;
+    // A top-level SET and a nested one never share an attribute (validation rejects overlapping
+    // paths), so the top-level ones can go in together, after the nested ones.
+    let mut top_level = Vec::new();
     for (steps, value) in sets {
-        set_path(&mut item, &steps, value)?;
+        match steps.as_slice() {
+            // The map owns its names: `steps` stays the update's path for `Updated::paths`.
+            [Step::Key(name)] => top_level.push((name.clone(), value)),
+            _ => set_path(&mut item, &steps, value)?,
+        }
         paths.push(steps);
     }
+    insert_sorted(&mut item, top_level);
     // Indexes refer to the list as it was: remove the highest index of each list first.
     removes.sort_by(|a, b| b.cmp(a));
     for steps in removes {
@@ -501,4 +535,33 @@ pub(crate) fn apply(
         paths.push(steps);
     }
     Ok(Updated { item, paths })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &str) -> AttributeValue {
+        AttributeValue::S(v.to_owned())
+    }
+
+    /// The merge gives what inserting one at a time gives, below and past `MERGE_FROM`.
+    #[test]
+    fn insert_sorted_is_insert_one_at_a_time() {
+        for (stored, written) in [(0, 40), (3, 40), (60, 40), (400, 40), (10, 5)] {
+            let item: Item = (0..stored)
+                .step_by(2)
+                .map(|i| (format!("a{i:03}"), s("old")))
+                .chain([("pk".to_owned(), s("k"))])
+                .collect();
+            let new: Vec<(String, AttributeValue)> = (0..written)
+                .map(|i| (format!("a{i:03}"), s("new")))
+                .collect();
+            let mut want = item.clone();
+            want.extend(new.clone());
+            let mut got = item;
+            insert_sorted(&mut got, new);
+            assert_eq!(got, want, "{stored} stored, {written} written");
+        }
+    }
 }
