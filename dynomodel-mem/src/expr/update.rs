@@ -258,7 +258,7 @@ fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<()
 
 /// From this many attributes written at the top level, and at least an eighth of the item's count,
 /// they are merged with the item's in one pass rather than inserted one at a time: each insert
-/// searches the B-tree (a fifth of an `AttributeUpdates` of 32,000 entries went to those searches).
+/// searches the B-tree (a quarter of an `AttributeUpdates` of 32,000 entries went to those searches).
 const MERGE_FROM: usize = 32;
 
 /// Writes `new` (sorted by name, each name once) into `item`, replacing the values of names it has.
