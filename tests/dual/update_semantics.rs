@@ -316,3 +316,31 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
     );
     c.finish();
 });
+
+dual_test!(many_top_level_sets_keep_the_rest_of_the_item, |t| {
+    // Forty top-level SETs (the engine merges so many into the item in one pass) replace the
+    // attributes they name, add the others, and leave the rest and a nested SET beside them alone.
+    let f = Fixture::new(&t, "updmany").await;
+    let mut c = Checks::new(&t);
+    let mut stored = Fixture::key("a");
+    for i in (0..60).step_by(3) {
+        stored.insert(format!("a{i:02}"), s("old"));
+    }
+    stored.insert("m".to_owned(), map([("k", s("old")), ("j", s("kept"))]));
+    f.put(stored.clone()).await;
+    let sets: Vec<String> = (0..40).map(|i| format!("a{i:02} = :v")).collect();
+    let mut up = f.update("a", &format!("SET {}, m.k = :v", sets.join(", ")));
+    up.expression_attribute_values = values([(":v", s("new"))]);
+    let mut want = stored;
+    for i in 0..40 {
+        want.insert(format!("a{i:02}"), s("new"));
+    }
+    want.insert("m".to_owned(), map([("k", s("new")), ("j", s("kept"))]));
+    c.eq(
+        "forty SETs and a nested one, ALL_NEW",
+        f.updated(up).await,
+        Ok(want.clone()),
+    );
+    c.eq("read back", f.get("a").await, Some(want));
+    c.finish();
+});

@@ -626,7 +626,8 @@ fn check_updated_item(
     schema: &TableSchema,
 ) -> Result<()> {
     let new = &updated.item;
-    for path in &updated.written {
+    // Of the updated paths, a top-level index key still in the item is one the update wrote.
+    for path in &updated.paths {
         let [Step::Key(name)] = path.as_slice() else {
             continue;
         };
