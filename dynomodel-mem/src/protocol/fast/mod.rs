@@ -85,8 +85,13 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
     let Some((service, input)) = model::input_of(operation) else {
         return Outcome::Fallback;
     };
+    // One check of the whole body, so that serde_json does not check each string again (a body that
+    // is not UTF-8 is refused by the exact path).
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Outcome::Fallback;
+    };
     let mut slots = Vec::new();
-    let mut parser = serde_json::Deserializer::from_slice(body);
+    let mut parser = serde_json::Deserializer::from_str(text);
     let keys = operation == "BatchGetItem";
     let parsed = skeleton::Seed::new(service, input, &mut slots, keys)
         .deserialize(&mut parser)

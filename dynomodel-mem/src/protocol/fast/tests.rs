@@ -397,6 +397,26 @@ fn a_body_that_is_not_json_is_answered_without_a_second_parse() {
 }
 
 #[test]
+fn a_body_that_is_not_utf8_takes_the_exact_path_and_is_answered_alike() {
+    // The one pass reads the body as text checked once; bytes that are not UTF-8 (in a value, in a
+    // name, outside strings) are the exact path's to report.
+    for body in [
+        &b"{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k\xff\"}}}"[..],
+        b"{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k\"},\"\xc3\":{\"N\":\"1\"}}}",
+        b"{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k\"}}}\xe2\x82",
+    ] {
+        assert!(matches!(decode("PutItem", body), Outcome::Fallback));
+        assert_same("PutItem", body);
+    }
+    let body = "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k\u{e9}\u{1F600}\"}}}";
+    assert!(matches!(
+        decode("PutItem", body.as_bytes()),
+        Outcome::Decoded(..)
+    ));
+    assert_same("PutItem", body.as_bytes());
+}
+
+#[test]
 fn attribute_values_and_items_become_markers() {
     let body = br#"{"TableName":"tbl","Item":{"pk":{"S":"k"},"sk":{"N":"1"}},"ConditionExpression":"a <> :v","ExpressionAttributeValues":{":v":{"L":[{"N":"2"}]}},"ReturnValues":"ALL_OLD"}"#;
     let Outcome::Decoded(skeleton, predecoded) = decode("PutItem", body) else {
