@@ -317,6 +317,81 @@ dual_test!(set_add_and_delete_change_the_stored_sets, |t| {
     c.finish();
 });
 
+/// A BS of the binaries of `count` zero bytes from `from` up (each a prefix of the next).
+fn zeros(from: usize, count: usize) -> AttributeValue {
+    AttributeValue::Bs((from..from + count).map(|n| vec![0; n]).collect())
+}
+
+/// An NS of the numbers from `from` on, spelled with `suffix` (`""`, `".0"`).
+fn numbers(from: usize, count: usize, suffix: &str) -> AttributeValue {
+    let spelled = (from..from + count).map(|i| format!("{i}{suffix}"));
+    AttributeValue::Ns(spelled.map(|n| n.parse().unwrap()).collect())
+}
+
+dual_test!(large_binary_and_number_sets_are_told_apart_by_value, |t| {
+    let f = Fixture::new(&t, "setvals").await;
+    let b = t.backend();
+    let mut c = Checks::new(&t);
+    // Past 16 elements (the engine's hash tables): binaries that are prefixes of each other are
+    // distinct elements, numbers spelled apart are one.
+    let stored = item([
+        ("pk", s("a")),
+        ("bs", zeros(1, 20)),
+        ("ns", numbers(1, 20, "")),
+    ]);
+    f.put(stored.clone()).await;
+    c.eq(
+        "prefixes stored",
+        f.get("a").await.map(sets_sorted),
+        Some(sets_sorted(stored)),
+    );
+    let AttributeValue::Bs(mut twice) = zeros(1, 20) else {
+        unreachable!()
+    };
+    twice.push(vec![0; 7]);
+    let r = b
+        .put_item(PutItemInput {
+            table_name: f.table.clone(),
+            item: item([("pk", s("d")), ("bs", AttributeValue::Bs(twice))]),
+            ..Default::default()
+        })
+        .await;
+    c.error(
+        "a duplicate among prefixes",
+        r,
+        "ValidationException",
+        "One or more parameter values were invalid: Input collection of type BS contains duplicates.",
+    );
+    let mut up = f.update("a", "ADD bs :bins, ns :nums");
+    up.expression_attribute_values =
+        values([(":bins", zeros(10, 21)), (":nums", numbers(10, 21, ".0"))]);
+    let added = sets_sorted(item([
+        ("pk", s("a")),
+        ("bs", zeros(1, 30)),
+        ("ns", numbers(1, 30, "")),
+    ]));
+    c.eq("ADD", f.updated(up).await.map(sets_sorted), Ok(added));
+    let mut up = f.update("a", "DELETE bs :bins, ns :nums");
+    up.expression_attribute_values =
+        values([(":bins", zeros(1, 25)), (":nums", numbers(1, 25, ".00"))]);
+    let deleted = sets_sorted(item([
+        ("pk", s("a")),
+        ("bs", zeros(26, 5)),
+        ("ns", numbers(26, 5, "")),
+    ]));
+    c.eq(
+        "DELETE",
+        f.updated(up).await.map(sets_sorted),
+        Ok(deleted.clone()),
+    );
+    c.eq(
+        "DELETE, stored",
+        f.get("a").await.map(sets_sorted),
+        Some(deleted),
+    );
+    c.finish();
+});
+
 dual_test!(many_top_level_sets_keep_the_rest_of_the_item, |t| {
     // Forty top-level SETs (the engine merges so many into the item in one pass) replace the
     // attributes they name, add the others, and leave the rest and a nested SET beside them alone.

@@ -181,27 +181,31 @@ pub(crate) struct Usage {
 /// checked first, as DynamoDB does). Not prefixed: it is about the request, not one expression.
 pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Result<(), Error> {
     // A map's keys, distinct.
-    let unused_names = java_hash_set_order_of_distinct(
-        placeholders
-            .names
-            .keys()
-            .filter(|k| !usage.names.contains(*k))
-            .map(String::as_str),
-    );
+    let unused_names =
+        java_hash_set_order_of_distinct(unused_keys(placeholders.names, &usage.names));
     if !unused_names.is_empty() {
         return Err(unused("ExpressionAttributeNames", &unused_names));
     }
-    let unused_values = java_hash_set_order_of_distinct(
-        placeholders
-            .values
-            .keys()
-            .filter(|k| !usage.values.contains(*k))
-            .map(String::as_str),
-    );
+    let unused_values =
+        java_hash_set_order_of_distinct(unused_keys(placeholders.values, &usage.values));
     if !unused_values.is_empty() {
         return Err(unused("ExpressionAttributeValues", &unused_values));
     }
     Ok(())
+}
+
+/// The keys of `map` not in `used`, in order: one walk of the two sorted sequences together rather
+/// than a search of `used` per key (a request can supply hundreds of thousands of placeholders).
+fn unused_keys<'a, V>(map: &'a BTreeMap<String, V>, used: &BTreeSet<String>) -> Vec<&'a str> {
+    let mut unused = Vec::with_capacity(map.len().saturating_sub(used.len()));
+    let mut used = used.iter().peekable();
+    for key in map.keys() {
+        while used.next_if(|u| *u < key).is_some() {}
+        if used.next_if(|u| *u == key).is_none() {
+            unused.push(key.as_str());
+        }
+    }
+    unused
 }
 
 /// "Value provided in `map` unused in expressions: keys: {`keys`}", written once into a string of

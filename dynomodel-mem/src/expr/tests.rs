@@ -404,6 +404,26 @@ fn unused_placeholders() {
     assert!(message.contains(":big"), "{message}");
 }
 
+/// The unused keys are the map's keys less the used ones, whichever of the two runs out first.
+#[test]
+fn unused_keys_walk_both_sorted_sequences() {
+    let map: BTreeMap<String, String> = ["#a", "#b", "#c", "#d", "#e"]
+        .iter()
+        .map(|k| ((*k).to_owned(), String::new()))
+        .collect();
+    let cases: [(&[&str], &[&str]); 5] = [
+        (&[], &["#a", "#b", "#c", "#d", "#e"]),
+        (&["#a", "#c", "#e"], &["#b", "#d"]),
+        (&["#0", "#b", "#bb", "#e", "#z"], &["#a", "#c", "#d"]),
+        (&["#a", "#b", "#c", "#d", "#e"], &[]),
+        (&["#z"], &["#a", "#b", "#c", "#d", "#e"]),
+    ];
+    for (used, want) in cases {
+        let used: BTreeSet<String> = used.iter().map(|u| (*u).to_owned()).collect();
+        assert_eq!(super::unused_keys(&map, &used), want, "{used:?}");
+    }
+}
+
 #[test]
 fn evaluation_table() {
     let cases = [

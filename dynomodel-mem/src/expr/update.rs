@@ -6,7 +6,6 @@
 //! DynamoDB reports these during the write, not while parsing).
 
 use std::collections::HashSet;
-use std::hash::Hash;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -14,6 +13,7 @@ use super::ast::{Clause, Operand, UpdateExpression};
 use super::eval::{self, lookup, resolve, top_name, Step};
 use super::projection::project;
 use super::Placeholders;
+use crate::validate::{Keyed, SetElement};
 
 const INVALID_PATH: &str =
     "The document path provided in the update expression is invalid for update";
@@ -316,7 +316,7 @@ fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
 const SCAN_UP_TO: usize = 16;
 
 /// Adds to `into` the elements of `from` it lacks, in order.
-fn union<T: Eq + Hash + Clone>(into: &mut Vec<T>, from: &[T]) {
+fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
     if into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
             if !into.contains(x) {
@@ -326,20 +326,24 @@ fn union<T: Eq + Hash + Clone>(into: &mut Vec<T>, from: &[T]) {
         return;
     }
     // Room for both at once: growing the table as `from`'s elements arrive rehashed it.
-    let mut present: HashSet<&T> = HashSet::with_capacity(into.len() + from.len());
-    present.extend(into.iter());
-    let added: Vec<T> = from.iter().filter(|x| present.insert(x)).cloned().collect();
+    let mut present: HashSet<Keyed<'_, T>> = HashSet::with_capacity(into.len() + from.len());
+    present.extend(into.iter().map(Keyed));
+    let added: Vec<T> = from
+        .iter()
+        .filter(|x| present.insert(Keyed(x)))
+        .cloned()
+        .collect();
     into.extend(added);
 }
 
 /// Takes out of `from` the elements of `removed`, keeping the others in order.
-fn difference<T: Eq + Hash>(from: &mut Vec<T>, removed: &[T]) {
+fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
     if from.len() + removed.len() <= SCAN_UP_TO {
         from.retain(|x| !removed.contains(x));
         return;
     }
-    let removed: HashSet<&T> = removed.iter().collect();
-    from.retain(|x| !removed.contains(x));
+    let removed: HashSet<Keyed<'_, T>> = removed.iter().map(Keyed).collect();
+    from.retain(|x| !removed.contains(&Keyed(x)));
 }
 
 /// ADD of `delta` at `steps`: a number added to the one there, a set united with the one there in
@@ -562,6 +566,32 @@ mod tests {
             let mut got = item;
             insert_sorted(&mut got, new);
             assert_eq!(got, want, "{stored} stored, {written} written");
+        }
+    }
+
+    /// Past `SCAN_UP_TO` (the hash tables), binaries that are prefixes of each other stay apart and
+    /// numbers equal in value are one element, as in the scans below it.
+    #[test]
+    fn unions_and_differences_by_table_are_the_scans() {
+        for n in [4, 40] {
+            let zeros = |from: usize, to: usize| -> Vec<Vec<u8>> {
+                (from..to).map(|k| vec![0; k]).collect()
+            };
+            let mut bins = zeros(1, n);
+            union(&mut bins, &zeros(n / 2, n + 2));
+            assert_eq!(bins, zeros(1, n + 2), "{n}");
+            difference(&mut bins, &zeros(0, n));
+            assert_eq!(bins, zeros(n, n + 2), "{n}");
+            let numbers = |from: usize, to: usize, suffix: &str| -> Vec<dynomodel::Number> {
+                (from..to)
+                    .map(|k| format!("{k}{suffix}").parse().unwrap())
+                    .collect()
+            };
+            let mut nums = numbers(0, n, "");
+            union(&mut nums, &numbers(n / 2, n + 2, ".0"));
+            assert_eq!(nums, numbers(0, n + 2, ""), "{n}");
+            difference(&mut nums, &numbers(1, n + 2, "e0"));
+            assert_eq!(nums, numbers(0, 1, ""), "{n}");
         }
     }
 }

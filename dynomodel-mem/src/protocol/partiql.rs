@@ -33,8 +33,15 @@ use super::transact::responses_body;
 use super::value::{parse_attribute_value, write_item};
 use super::{Decoder, Members, WireResult};
 
-/// `Parameters`: a list of attribute values (`None` when absent).
-fn parameters(m: &Members<'_>, d: &mut Decoder) -> WireResult<Option<Vec<AttributeValue>>> {
+/// `Parameters`: a list of attribute values (`None` when absent), taken from its marker when the one
+/// pass decoded it (`fast::parameters`).
+pub(crate) fn parameters(
+    m: &Members<'_>,
+    d: &mut Decoder,
+) -> WireResult<Option<Vec<AttributeValue>>> {
+    if let Some(decoded) = m.get("Parameters").and_then(|v| d.predecoded.parameters(v)) {
+        return decoded.map(Some);
+    }
     let Some(list) = m.list("Parameters")? else {
         return Ok(None);
     };

@@ -14,11 +14,16 @@ use std::collections::HashSet;
 fn java_string_hash(s: &str) -> u32 {
     let step = |h: u32, unit: u32| h.wrapping_mul(31).wrapping_add(unit);
     // An ASCII byte is its own code unit: no UTF-16 encoding for the usual placeholder (a fifth of
-    // the ordering of a request's hundreds of thousands of unused ones).
-    if s.is_ascii() {
-        return s.bytes().fold(0, |h, b| step(h, u32::from(b)));
+    // the ordering of a request's hundreds of thousands of unused ones), and no separate pass to
+    // tell that the name is ASCII.
+    let mut h = 0;
+    for &b in s.as_bytes() {
+        if !b.is_ascii() {
+            return s.encode_utf16().fold(0, |h, unit| step(h, u32::from(unit)));
+        }
+        h = step(h, u32::from(b));
     }
-    s.encode_utf16().fold(0, |h, unit| step(h, u32::from(unit)))
+    h
 }
 
 /// The iteration order of a `java.util.HashSet<String>` into which `names` were inserted in order

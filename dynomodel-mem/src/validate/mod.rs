@@ -10,9 +10,11 @@
 //! attribute values (sets, nesting) and the item size. The checks of keys against a table's key schema
 //! and indexes are in [`key`].
 
+mod element;
 mod key;
 mod names;
 
+pub(crate) use element::{Keyed, SetElement};
 pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 
 pub(crate) use key::{
@@ -22,7 +24,7 @@ pub(crate) use key::{
 pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
 use std::collections::HashSet;
-use std::hash::{BuildHasher, Hash, RandomState};
+use std::hash::{BuildHasher, RandomState};
 
 use dynomodel::backend::ReturnValue;
 use dynomodel::{attribute_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
@@ -354,7 +356,7 @@ enum Sort {
 /// `Eq` and `Hash` are the numeric ones). In linear time up to [`HASH_TABLE_UP_TO`] elements, n log n
 /// beyond: every write checks its sets (the request's values, then the written item). The standard
 /// hasher's random keys keep a client from choosing elements that collide.
-fn has_duplicates<T: Hash + Ord>(set: &[T], large: Sort) -> bool {
+fn has_duplicates<T: SetElement + Ord>(set: &[T], large: Sort) -> bool {
     if set.len() <= SCAN_UP_TO {
         return set
             .iter()
@@ -363,13 +365,13 @@ fn has_duplicates<T: Hash + Ord>(set: &[T], large: Sort) -> bool {
     }
     if set.len() <= HASH_TABLE_UP_TO {
         let mut seen = HashSet::with_capacity(set.len());
-        return !set.iter().all(|x| seen.insert(x));
+        return !set.iter().all(|x| seen.insert(Keyed(x)));
     }
     if let Sort::Hashes = large {
         // Distinct hashes prove distinct elements; two equal ones (a duplicate, or a collision of
         // 64 random bits) are settled by sorting the elements themselves.
         let state = RandomState::new();
-        let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(x)).collect();
+        let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(Keyed(x))).collect();
         hashes.sort_unstable();
         if hashes.windows(2).all(|w| w.first() != w.get(1)) {
             return false;

@@ -152,7 +152,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
 }
 
 /// Whether `n` elements or entries are within `bounds`.
-fn within(bounds: Bounds, n: usize) -> bool {
+pub(super) fn within(bounds: Bounds, n: usize) -> bool {
     let n = i64::try_from(n).unwrap_or(i64::MAX);
     bounds.min.is_none_or(|min| n >= min) && bounds.max.is_none_or(|max| n <= max)
 }

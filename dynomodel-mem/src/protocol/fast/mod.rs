@@ -23,6 +23,8 @@
 //! carry hundreds of thousands of them, and their `Value` map, its walk and its copy into the
 //! request type were most of such a request's cost.
 //!
+//! PartiQL `Parameters` lists are decoded as one marker each ([`Slot::Parameters`], `parameters.rs`).
+//!
 //! The legacy parameters (`Expected`, `KeyConditions`, `QueryFilter`, `ScanFilter`,
 //! `AttributeUpdates`, `AttributesToGet`) are decoded too ([`Slot::Legacy`], `legacy.rs`), for the
 //! same reason.
@@ -33,6 +35,7 @@
 
 pub(crate) mod legacy;
 mod names;
+mod parameters;
 mod skeleton;
 mod value;
 
@@ -133,6 +136,8 @@ enum Slot {
     Names(ExpressionAttributeNames),
     /// A legacy parameter: `Expected`, conditions, `AttributeUpdates`, `AttributesToGet` (see `legacy`).
     Legacy(legacy::Legacy),
+    /// A PartiQL statement's `Parameters` (see `parameters`).
+    Parameters(Vec<AttributeValue>),
     /// Taken by the decoder already.
     Taken,
 }

@@ -11,6 +11,7 @@ use super::{Outcome, Predecoded, Slot};
 use crate::protocol::batch::key_as_sent;
 use crate::protocol::item::names_in;
 use crate::protocol::legacy::{attribute_updates, attributes_to_get, conditions, expected};
+use crate::protocol::partiql::parameters;
 use crate::protocol::value::{parse_attribute_value, parse_item};
 use crate::protocol::{exact_request, Decoder, Members, WireResult};
 
@@ -90,6 +91,13 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                 Some(Slot::Legacy(fast)) => {
                     let decoded = exact_legacy(fast, exact, &mut d).and_then(|v| d.finish(v));
                     assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");
+                }
+                Some(Slot::Parameters(fast)) => {
+                    let request =
+                        serde_json::Map::from_iter([("Parameters".into(), exact.clone())]);
+                    let decoded = parameters(&Members::new(&request), &mut d);
+                    let decoded = decoded.and_then(|v| d.finish(v));
+                    assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
                 _ => panic!("{operation}: marker {n} stands for nothing"),
             }

@@ -1,7 +1,7 @@
 //! The request's skeleton, parsed by the shapes of the service model: structures, lists and maps as
 //! `Value`s, scalars as serde_json parses them, attribute values and maps of them decoded by
-//! `super::value`, `ExpressionAttributeNames` by `super::names` and the legacy parameters by
-//! `super::legacy`, all replaced by markers.
+//! `super::value`, `ExpressionAttributeNames` by `super::names`, PartiQL parameters by
+//! `super::parameters` and the legacy parameters by `super::legacy`, all replaced by markers.
 
 use std::fmt;
 
@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::legacy::{self, Parameter};
 use super::names::Names;
+use super::parameters::Parameters;
 use super::value::{anomaly, sorted, spelled_key, spelled_key_of_one, Av, KeyMember, SpelledAv};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
@@ -78,6 +79,13 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             .deserialize(de);
         }
         match &shape.kind {
+            Kind::List { .. } if shape.name == model::PARAMETER_LIST => {
+                de.deserialize_any(Parameters {
+                    service: self.service,
+                    shape: self.shape,
+                    slots: self.slots,
+                })
+            }
             Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
                 de.deserialize_any(Names {
                     service: self.service,

@@ -536,6 +536,65 @@ fn expression_attribute_names_become_markers() {
 }
 
 #[test]
+fn partiql_parameters_become_one_marker() {
+    let select = |parameters: &str| {
+        format!(
+            r#"{{"Statement":"SELECT * FROM tbl WHERE pk = ? AND sk = ?","Parameters":{parameters}}}"#
+        )
+    };
+    // Decoded in one pass: one marker per list, wherever a statement has one.
+    let decoded = [
+        ("ExecuteStatement", select(r#"[{"S":"k"},{"N":"1"}]"#), 1),
+        ("ExecuteStatement", select(r#"[{"S":"k"},{"N":"1"},{"L":[{"NULL":true}]}]"#), 1),
+        ("ExecuteStatement", select("null"), 0),
+        (
+            "BatchExecuteStatement",
+            r#"{"Statements":[{"Statement":"SELECT * FROM tbl WHERE pk = ?","Parameters":[{"S":"k"}]},{"Statement":"SELECT * FROM tbl WHERE pk = ?","Parameters":[{"S":"x"}]}]}"#.to_owned(),
+            2,
+        ),
+        (
+            "ExecuteTransaction",
+            r#"{"TransactStatements":[{"Statement":"INSERT INTO tbl VALUE {'pk': ?, 'sk': ?}","Parameters":[{"S":"new"},{"N":"7"}]}]}"#.to_owned(),
+            1,
+        ),
+    ];
+    for (operation, body, markers) in decoded {
+        let Outcome::Decoded(_, predecoded) = decode(operation, body.as_bytes()) else {
+            panic!("not decoded in one pass: {body}");
+        };
+        assert_eq!(predecoded.slots.len(), markers, "{body}");
+        assert_same(operation, body.as_bytes());
+    }
+    // What the model walk or the decoder reports goes to the exact path: an empty list, a `null`
+    // element, a broken value, a list that is not a list, a number where the list belongs.
+    for parameters in [
+        "[]",
+        r#"[{"S":"k"},null]"#,
+        r#"[{"S":"k"},{"N":"x"}]"#,
+        r#"[{"S":"k"},{}]"#,
+        r#"{"S":"k"}"#,
+        "1",
+        r#""k""#,
+    ] {
+        let body = select(parameters);
+        assert!(
+            matches!(
+                decode("ExecuteStatement", body.as_bytes()),
+                Outcome::Fallback
+            ),
+            "{body}"
+        );
+        assert_same("ExecuteStatement", body.as_bytes());
+    }
+    let batch = r#"{"Statements":[{"Statement":"SELECT * FROM tbl WHERE pk = ?","Parameters":[{"S":"k"}]},{"Statement":"SELECT * FROM tbl WHERE pk = ?","Parameters":[null]}]}"#;
+    assert!(matches!(
+        decode("BatchExecuteStatement", batch.as_bytes()),
+        Outcome::Fallback
+    ));
+    assert_same("BatchExecuteStatement", batch.as_bytes());
+}
+
+#[test]
 fn legacy_parameters_become_markers() {
     let key = r#""Key":{"pk":{"S":"k"},"sk":{"N":"1"}}"#;
     let marked = |operation: &str, body: &str, members: &[&str]| {

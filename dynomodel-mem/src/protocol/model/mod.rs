@@ -173,6 +173,9 @@ pub(crate) fn input_of(operation: &str) -> Option<(&'static Service, usize)> {
 /// The model's name of the `ExpressionAttributeNames` shape, which `wire::fast` decodes and marks.
 pub(crate) const NAME_MAP: &str = "ExpressionAttributeNameMap";
 
+/// The model's name of PartiQL's `Parameters` shape, which `wire::fast` decodes and marks.
+pub(crate) const PARAMETER_LIST: &str = "PreparedStatementParameters";
+
 /// The model's names of the legacy parameters' shapes, which `wire::fast` decodes and marks.
 pub(crate) const LEGACY_SHAPES: &[&str] = &[
     "ExpectedAttributeMap",

@@ -102,8 +102,8 @@ struct Walk<'s> {
 
 impl Walk<'_> {
     /// Whether `v` is a marker of `wire::fast` standing for an attribute value or a map of them of
-    /// shape `shape`, for an `ExpressionAttributeNames` map or a legacy parameter, decoded and
-    /// checked already.
+    /// shape `shape`, for an `ExpressionAttributeNames` map, PartiQL parameters or a legacy
+    /// parameter, decoded and checked already.
     fn is_marker(&self, shape: usize, v: &Value) -> bool {
         if !self.markers || !v.is_u64() {
             return false;
@@ -115,7 +115,10 @@ impl Walk<'_> {
                     || shapes[shape].name == super::NAME_MAP
                     || super::LEGACY_SHAPES.contains(&shapes[shape].name)
             }
-            Kind::List { .. } => super::LEGACY_SHAPES.contains(&shapes[shape].name),
+            Kind::List { .. } => {
+                shapes[shape].name == super::PARAMETER_LIST
+                    || super::LEGACY_SHAPES.contains(&shapes[shape].name)
+            }
             _ => shapes[shape].name == ATTRIBUTE_VALUE,
         }
     }
