@@ -159,9 +159,10 @@ fn action(out: &mut String, action: &TransactWriteItem) {
     }
 }
 
-/// A TransactWriteItems' actions, as the service prints the list.
-pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
-    let mut out = String::from("[");
+/// A TransactWriteItems' actions, as the service prints the list, written to `out` (the message being
+/// built: an over-long list prints every action, megabytes of them).
+pub(crate) fn write_items(out: &mut String, actions: &[TransactWriteItem]) {
+    out.push('[');
     for (i, a) in actions.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -174,7 +175,7 @@ pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
             TransactWriteItem::Update(_) => 3,
         };
         let field = |n: usize| (n == slot).then_some(&print as &dyn Fn(&mut String));
-        Lombok::new(&mut out, "TransactWriteItem")
+        Lombok::new(out, "TransactWriteItem")
             .object("conditionCheck", field(0))
             .object("put", field(1))
             .object("delete", field(2))
@@ -182,12 +183,11 @@ pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
             .end();
     }
     out.push(']');
-    out
 }
 
-/// A TransactGetItems' reads, as the service prints the list.
-pub(crate) fn get_items(gets: &[TransactGet]) -> String {
-    let mut out = String::from("[");
+/// A TransactGetItems' reads, as the service prints the list, written to `out`.
+pub(crate) fn get_items(out: &mut String, gets: &[TransactGet]) {
+    out.push('[');
     for (i, get) in gets.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -203,12 +203,11 @@ pub(crate) fn get_items(gets: &[TransactGet]) -> String {
                 )
                 .end();
         };
-        Lombok::new(&mut out, "TransactGetItem")
+        Lombok::new(out, "TransactGetItem")
             .object("get", Some(&print))
             .end();
     }
     out.push(']');
-    out
 }
 
 #[cfg(test)]
@@ -218,6 +217,13 @@ mod tests {
 
     use super::*;
 
+    /// What `write` writes into an empty string.
+    fn printed(write: impl FnOnce(&mut String)) -> String {
+        let mut out = String::new();
+        write(&mut out);
+        out
+    }
+
     #[test]
     fn a_put_prints_as_lombok_does() {
         let put = TransactWriteItem::Put(TransactPut {
@@ -226,7 +232,7 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(
-            write_items(&[put]),
+            printed(|out| write_items(out, &[put])),
             "[TransactWriteItem(conditionCheck=null, put=Put(item={pk=AttributeValue(s=a, n=null, \
              b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, \
              dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, tableName=t, \
@@ -240,7 +246,7 @@ mod tests {
             expression_attribute_names: None,
         };
         assert_eq!(
-            get_items(&[get]),
+            printed(|out| get_items(out, &[get])),
             "[TransactGetItem(get=Get(key={}, tableName=t, projectionExpression=a, \
              expressionAttributeNames=null))]"
         );
