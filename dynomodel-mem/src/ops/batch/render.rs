@@ -54,7 +54,11 @@ pub(crate) fn write_request_map(out: &mut String, items: &BTreeMap<String, Vec<W
 
 fn write_requests(out: &mut String, requests: &[WriteRequest]) {
     out.push('[');
+    let start = out.len();
     for (i, request) in requests.iter().enumerate() {
+        if i == 1 {
+            reserve_for_rest(out, out.len() - start, requests.len() - 1);
+        }
         if i > 0 {
             out.push_str(", ");
         }
@@ -72,6 +76,17 @@ fn write_requests(out: &mut String, requests: &[WriteRequest]) {
         }
     }
     out.push(']');
+}
+
+/// Most bytes an entry of a long list reserves for each of the ones after it: the rest print about as
+/// long as the first in practice (a batch's or a transaction's items are alike), but a long first one
+/// must not reserve its length for every short one after it.
+const RESERVED_PER_ENTRY: usize = 1024;
+
+/// Room in `out` for `rest` more entries of a list whose first entry printed as `first` bytes: the
+/// message of an over-long list is megabytes, and growing it by doubling copies it as many times.
+pub(crate) fn reserve_for_rest(out: &mut String, first: usize, rest: usize) {
+    out.reserve(first.min(RESERVED_PER_ENTRY).saturating_mul(rest));
 }
 
 /// A map of attribute values, as Java prints a `Map<String, AttributeValue>` (`{k=AttributeValue(…)}`).

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use dynomodel::backend::{ExpressionAttributeNames, TransactGet, TransactWriteItem};
 use dynomodel::Item;
 
-use crate::ops::batch::render::java_map;
+use crate::ops::batch::render::{java_map, reserve_for_rest};
 
 /// A Lombok `toString` being written: `Name(a=…, b=null, …)`.
 struct Lombok<'o> {
@@ -163,7 +163,11 @@ fn action(out: &mut String, action: &TransactWriteItem) {
 /// built: an over-long list prints every action, megabytes of them).
 pub(crate) fn write_items(out: &mut String, actions: &[TransactWriteItem]) {
     out.push('[');
+    let start = out.len();
     for (i, a) in actions.iter().enumerate() {
+        if i == 1 {
+            reserve_for_rest(out, out.len() - start, actions.len() - 1);
+        }
         if i > 0 {
             out.push_str(", ");
         }
