@@ -40,6 +40,31 @@ pub fn error_response(fault: &Fault) -> (u16, Value) {
     }
 }
 
+/// The HTTP status and encoded body for a fault: [`error_response`]'s, encoded. A `ValidationException`,
+/// the answer to most refused requests, is written straight from its message: an over-long list's
+/// message echoes every entry (megabytes), which the `Value` would copy, and its encoding grow as it
+/// escapes it.
+#[cfg(feature = "server")]
+pub(crate) fn error_body(fault: &Fault) -> (u16, Vec<u8>) {
+    if let Fault::Backend(Error::Validation { message }) = fault {
+        const HEAD: &str = concat!(
+            r#"{"__type":"com.amazon.coral.validate#ValidationException","#,
+            r#""message":"#
+        );
+        // Room for the quotes and a few escapes; a message of many escapes grows the body.
+        let mut body = Vec::with_capacity(HEAD.len() + message.len() + 16);
+        body.extend_from_slice(HEAD.as_bytes());
+        if serde_json::to_writer(&mut body, message.as_str()).is_ok() {
+            body.push(b'}');
+            return (400, body);
+        }
+    }
+    let (status, value) = error_response(fault);
+    // Serialising a `Value` cannot fail (its keys are strings); "{}" keeps the response well-formed.
+    let body = serde_json::to_vec(&value).unwrap_or_else(|_| b"{}".to_vec());
+    (status, body)
+}
+
 fn backend_error(e: &Error) -> (u16, Value) {
     let code = e.code();
     let namespace = match code {
@@ -158,6 +183,34 @@ mod tests {
         assert_eq!(
             error_response(&Fault::Backend(e)).1["CancellationReasons"],
             json!([{"Code": "None"}])
+        );
+    }
+
+    #[cfg(feature = "server")]
+    #[test]
+    fn validation_bodies_are_the_values_encoded() {
+        let long = format!(
+            "1 validation error detected: Value '[{}]'",
+            "x, ".repeat(10_000)
+        );
+        for message in [
+            "bad",
+            "",
+            "quote \" and \\ and \n\u{1} and é",
+            long.as_str(),
+        ] {
+            let fault = Fault::Backend(Error::validation(message));
+            let (status, value) = error_response(&fault);
+            assert_eq!(
+                error_body(&fault),
+                (status, serde_json::to_vec(&value).unwrap())
+            );
+        }
+        let fault = Fault::Serialization(Some("x".into()));
+        let (status, value) = error_response(&fault);
+        assert_eq!(
+            error_body(&fault),
+            (status, serde_json::to_vec(&value).unwrap())
         );
     }
 

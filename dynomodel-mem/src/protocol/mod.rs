@@ -75,6 +75,8 @@ use serde_json::{Map, Value};
 
 use crate::validate::{violation, LISTED};
 
+#[cfg(feature = "server")]
+pub(crate) use error::error_body;
 pub use error::error_response;
 pub(crate) use streams::{STREAMS_TARGET_PREFIX, STREAM_OPERATIONS};
 pub use value::item_to_json;

@@ -237,8 +237,7 @@ pub(crate) fn encode(value: &Value) -> Vec<u8> {
 }
 
 pub(crate) fn fault(f: &Fault) -> (u16, Vec<u8>) {
-    let (status, body) = protocol::error_response(f);
-    (status, encode(&body))
+    protocol::error_body(f)
 }
 
 pub(crate) fn too_large() -> (u16, Vec<u8>) {

@@ -71,6 +71,30 @@ pub(crate) fn detected(broken: usize, listed: &[String]) -> String {
     )
 }
 
+/// [`detected`]'s message, made from the listed messages themselves: the longest (an echoed list can
+/// be megabytes) gets the others and the count written around it in place, rather than copied for
+/// the join and again for the count.
+fn detected_owned(broken: usize, mut listed: Vec<String>) -> String {
+    let Some(longest) = (0..listed.len()).max_by_key(|&i| listed[i].len()) else {
+        return detected(broken, &listed);
+    };
+    let mut message = std::mem::take(&mut listed[longest]);
+    let plural = if broken == 1 { "" } else { "s" };
+    let mut before = format!("{broken} validation error{plural} detected: ");
+    for earlier in &listed[..longest] {
+        before.push_str(earlier);
+        before.push_str("; ");
+    }
+    let after: usize = listed[longest + 1..].iter().map(|m| m.len() + 2).sum();
+    message.reserve(before.len() + after);
+    message.insert_str(0, &before);
+    for later in &listed[longest + 1..] {
+        message.push_str("; ");
+        message.push_str(later);
+    }
+    message
+}
+
 /// Collects parameter-constraint violations and reports them the way DynamoDB's request layer does:
 /// "1 validation error detected: Value 'x' at 'tableName' failed to satisfy constraint: ..." and
 /// "N validation errors detected: ...; ..." (at most [`LISTED`] are listed, all are counted).
@@ -84,6 +108,29 @@ impl Constraints {
     /// Records one violation. `value` is already rendered (`'x'`, or `null`).
     pub(crate) fn fail(&mut self, value: String, path: &str, constraint: &str) {
         self.record(violation(Some(&value), path, constraint));
+    }
+
+    /// Records one violation whose value `echo` writes (without its quotes) straight into the message:
+    /// "Value '…' at 'path' failed to satisfy constraint: …", as [`Constraints::fail`] words it. For
+    /// the echoes of whole lists, megabytes long when the list is: no copy of the text for its quotes
+    /// and another for the message, and no text at all for a violation past the [`LISTED`] ones.
+    pub(crate) fn fail_echoing(
+        &mut self,
+        path: &str,
+        constraint: &str,
+        echo: impl FnOnce(&mut String),
+    ) {
+        self.broken += 1;
+        if self.errors.len() >= LISTED {
+            return;
+        }
+        let mut message = String::from("Value '");
+        echo(&mut message);
+        message.push_str("' at '");
+        message.push_str(path);
+        message.push_str("' failed to satisfy constraint: ");
+        message.push_str(constraint);
+        self.errors.push(message);
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
@@ -140,7 +187,7 @@ impl Constraints {
     pub(crate) fn finish(self) -> Result<()> {
         match self.broken {
             0 => Ok(()),
-            n => Err(Error::validation(detected(n, &self.errors))),
+            n => Err(Error::validation(detected_owned(n, self.errors))),
         }
     }
 }
@@ -685,5 +732,35 @@ mod tests {
             "Value at 'TransactItems' failed to satisfy constraint: Member must have length less \
              than or equal to 100"
         );
+    }
+
+    #[test]
+    fn echoed_values_are_worded_as_quoted_ones_and_joined_alike() {
+        // The longest message in each position, and past the listed ones (counted, not rendered).
+        for (longest, count) in [(0, 3), (1, 3), (2, 3), (0, 1), (4, 12)] {
+            let value = |i: usize| {
+                if i == longest {
+                    "v".repeat(1000)
+                } else {
+                    format!("v{i}")
+                }
+            };
+            let mut quoted_ones = Constraints::default();
+            let mut echoed = Constraints::default();
+            let mut listed = Vec::new();
+            for i in 0..count {
+                let (path, constraint) = (format!("p.{i}"), "Member must have length 1");
+                quoted_ones.fail(quoted(&value(i)), &path, constraint);
+                echoed.fail_echoing(&path, constraint, |out| {
+                    assert!(i < LISTED, "violation {i} rendered");
+                    out.push_str(&value(i));
+                });
+                listed.push(violation(Some(&quoted(&value(i))), &path, constraint));
+            }
+            listed.truncate(LISTED);
+            let expected = detected(count, &listed);
+            assert_eq!(message(quoted_ones.finish()), expected);
+            assert_eq!(message(echoed.finish()), expected);
+        }
     }
 }

@@ -36,7 +36,7 @@ use dynomodel::backend::{BatchGetItemInput, BatchWriteItemInput};
 use dynomodel::{Error, Result};
 
 use super::render;
-use crate::validate::{self, quoted, Constraints};
+use crate::validate::{self, Constraints};
 
 /// Most keys one BatchGetItem reads, in one table and in all of them.
 pub(crate) const MAX_GET_KEYS: usize = 100;
@@ -61,17 +61,17 @@ fn map_level<V>(
     c: &mut Constraints,
     items: &BTreeMap<String, V>,
     max_tables: usize,
-    rendered: &dyn Fn() -> String,
+    rendered: &dyn Fn(&mut String),
 ) {
     if items.len() > max_tables {
-        c.fail(
-            quoted(&rendered()),
+        c.fail_echoing(
             "requestItems",
             &format!("Member must have length less than or equal to {max_tables}"),
+            rendered,
         );
     }
     if items.keys().any(|name| validate::table_name(name).is_err()) {
-        c.fail(quoted(&rendered()), "requestItems", MAP_KEYS);
+        c.fail_echoing("requestItems", MAP_KEYS, rendered);
     }
 }
 
@@ -84,16 +84,16 @@ pub(crate) fn get_request(input: &BatchGetItemInput) -> Result<()> {
         ));
     }
     let mut c = Constraints::default();
-    map_level(&mut c, items, MAX_GET_TABLES, &|| {
-        render::get_request_map(items)
+    map_level(&mut c, items, MAX_GET_TABLES, &|out| {
+        render::get_request_map(out, items);
     });
     for (table, ka) in items {
         let path = || format!("requestItems.{table}.member.keys");
         if ka.keys.is_empty() {
-            c.fail(
-                quoted(&render::key_list(&ka.keys)),
+            c.fail_echoing(
                 &path(),
                 "Member must have length greater than or equal to 1",
+                |out| render::key_list(out, &ka.keys),
             );
         }
         if ka.keys.len() > MAX_GET_KEYS {
@@ -128,13 +128,13 @@ pub(crate) fn write_request(input: &BatchWriteItemInput) -> Result<()> {
         ));
     }
     let mut c = Constraints::default();
-    let rendered = || render::write_request_map(items);
+    let rendered = |out: &mut String| render::write_request_map(out, items);
     map_level(&mut c, items, MAX_WRITE_TABLES, &rendered);
     if items
         .values()
         .any(|writes| writes.is_empty() || writes.len() > MAX_WRITES)
     {
-        c.fail(quoted(&rendered()), "requestItems", MAP_VALUE_WRITES);
+        c.fail_echoing("requestItems", MAP_VALUE_WRITES, rendered);
     }
     c.finish()
 }

@@ -26,6 +26,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use dynomodel::backend::{KeysAndAttributes, WriteRequest};
 use dynomodel::{AttributeValue, Item};
@@ -36,24 +37,28 @@ use crate::validate;
 /// later).
 const MAX_DEPTH: usize = 64;
 
-/// BatchWriteItem's `requestItems`, as Java prints a `Map<String, List<WriteRequest>>`.
-pub(crate) fn write_request_map(items: &BTreeMap<String, Vec<WriteRequest>>) -> String {
-    let mut out = String::from("{");
+/// BatchWriteItem's `requestItems`, as Java prints a `Map<String, List<WriteRequest>>`, written to
+/// `out` (the message being built: an over-long list prints every entry, megabytes of them).
+pub(crate) fn write_request_map(out: &mut String, items: &BTreeMap<String, Vec<WriteRequest>>) {
+    out.push('{');
     for (i, (table, requests)) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         out.push_str(table);
         out.push('=');
-        write_requests(&mut out, requests);
+        write_requests(out, requests);
     }
     out.push('}');
-    out
 }
 
 fn write_requests(out: &mut String, requests: &[WriteRequest]) {
     out.push('[');
+    let start = out.len();
     for (i, request) in requests.iter().enumerate() {
+        if i == 1 {
+            reserve_for_rest(out, out.len() - start, requests.len() - 1);
+        }
         if i > 0 {
             out.push_str(", ");
         }
@@ -71,6 +76,17 @@ fn write_requests(out: &mut String, requests: &[WriteRequest]) {
         }
     }
     out.push(']');
+}
+
+/// Most bytes an entry of a long list reserves for each of the ones after it: the rest print about as
+/// long as the first in practice (a batch's or a transaction's items are alike), but a long first one
+/// must not reserve its length for every short one after it.
+const RESERVED_PER_ENTRY: usize = 1024;
+
+/// Room in `out` for `rest` more entries of a list whose first entry printed as `first` bytes: the
+/// message of an over-long list is megabytes, and growing it by doubling copies it as many times.
+pub(crate) fn reserve_for_rest(out: &mut String, first: usize, rest: usize) {
+    out.reserve(first.min(RESERVED_PER_ENTRY).saturating_mul(rest));
 }
 
 /// A map of attribute values, as Java prints a `Map<String, AttributeValue>` (`{k=AttributeValue(…)}`).
@@ -109,54 +125,75 @@ const JAVA_FIELDS: [&str; 16] = [
     "bOOL",
 ];
 
+/// Each field's frame: `AttributeValue(` with the fields before it `null`, up to its own `=`, and
+/// the `null` fields after it to the `)`. A value is its type's frame around its text: two copies
+/// rather than sixteen fields written one by one (a long list's message prints thousands of values).
+static JAVA_FRAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    (0..JAVA_FIELDS.len())
+        .map(|own| {
+            let mut before = String::from("AttributeValue(");
+            let mut after = String::new();
+            for (i, field) in JAVA_FIELDS.iter().enumerate() {
+                if i < own {
+                    before.push_str(field);
+                    before.push_str("=null, ");
+                } else if i == own {
+                    before.push_str(field);
+                    before.push('=');
+                } else {
+                    after.push_str(", ");
+                    after.push_str(field);
+                    after.push_str("=null");
+                }
+            }
+            after.push(')');
+            (before, after)
+        })
+        .collect()
+});
+
+/// The position in [`JAVA_FIELDS`] of the field that holds `value`.
+fn java_field(value: &AttributeValue) -> usize {
+    match value {
+        AttributeValue::S(_) => 0,
+        AttributeValue::N(_) => 1,
+        AttributeValue::B(_) => 2,
+        AttributeValue::Ss(_) => 6,
+        AttributeValue::Ns(_) => 7,
+        AttributeValue::Bs(_) => 8,
+        AttributeValue::M(_) => 12,
+        AttributeValue::L(_) => 13,
+        AttributeValue::Null => 14,
+        AttributeValue::Bool(_) => 15,
+    }
+}
+
 fn java_value(out: &mut String, value: &AttributeValue, depth: usize) {
     if depth > MAX_DEPTH {
         out.push_str("...");
         return;
     }
-    let set = match value {
-        AttributeValue::S(_) => "s",
-        AttributeValue::N(_) => "n",
-        AttributeValue::B(_) => "b",
-        AttributeValue::Ss(_) => "sS",
-        AttributeValue::Ns(_) => "nS",
-        AttributeValue::Bs(_) => "bS",
-        AttributeValue::M(_) => "m",
-        AttributeValue::L(_) => "l",
-        AttributeValue::Null => "nULL",
-        AttributeValue::Bool(_) => "bOOL",
+    let Some((before, after)) = JAVA_FRAMES.get(java_field(value)) else {
+        return;
     };
-    out.push_str("AttributeValue(");
-    for (i, field) in JAVA_FIELDS.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+    out.push_str(before);
+    match value {
+        AttributeValue::S(s) => out.push_str(s),
+        AttributeValue::N(n) => {
+            let _ = write!(out, "{n}");
         }
-        out.push_str(field);
-        out.push('=');
-        if *field != set {
-            out.push_str("null");
-            continue;
-        }
-        match value {
-            AttributeValue::S(s) => out.push_str(s),
-            AttributeValue::N(n) => {
-                let _ = write!(out, "{n}");
-            }
-            AttributeValue::B(b) => byte_buffer(out, b),
-            AttributeValue::Ss(v) => java_list(out, v, |out, s| out.push_str(s)),
-            AttributeValue::Ns(v) => java_list(out, v, |out, n| {
-                let _ = write!(out, "{n}");
-            }),
-            AttributeValue::Bs(v) => java_list(out, v, |out, b| byte_buffer(out, b)),
-            AttributeValue::M(m) => java_map(out, m, depth + 1),
-            AttributeValue::L(l) => java_list(out, l, |out, v| java_value(out, v, depth + 1)),
-            AttributeValue::Null => out.push_str("true"),
-            AttributeValue::Bool(b) => {
-                let _ = write!(out, "{b}");
-            }
-        }
+        AttributeValue::B(b) => byte_buffer(out, b),
+        AttributeValue::Ss(v) => java_list(out, v, |out, s| out.push_str(s)),
+        AttributeValue::Ns(v) => java_list(out, v, |out, n| {
+            let _ = write!(out, "{n}");
+        }),
+        AttributeValue::Bs(v) => java_list(out, v, |out, b| byte_buffer(out, b)),
+        AttributeValue::M(m) => java_map(out, m, depth + 1),
+        AttributeValue::L(l) => java_list(out, l, |out, v| java_value(out, v, depth + 1)),
+        AttributeValue::Null => out.push_str("true"),
+        AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
     }
-    out.push(')');
+    out.push_str(after);
 }
 
 fn java_list<T>(out: &mut String, items: &[T], mut each: impl FnMut(&mut String, &T)) {
@@ -176,22 +213,22 @@ fn byte_buffer(out: &mut String, bytes: &[u8]) {
     let _ = write!(out, "java.nio.HeapByteBuffer[pos=0 lim={len} cap={len}]");
 }
 
-/// BatchGetItem's `requestItems`, as the JSON of the request.
-pub(crate) fn get_request_map(items: &BTreeMap<String, KeysAndAttributes>) -> String {
-    let mut out = String::from("{");
+/// BatchGetItem's `requestItems`, as the JSON of the request, written to `out`.
+pub(crate) fn get_request_map(out: &mut String, items: &BTreeMap<String, KeysAndAttributes>) {
+    out.push('{');
     for (i, (table, ka)) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        json_string(&mut out, table);
+        json_string(out, table);
         out.push_str(":{\"Keys\":");
-        out.push_str(&key_list(&ka.keys));
+        key_list(out, &ka.keys);
         if let Some(consistent) = ka.consistent_read {
             let _ = write!(out, ",\"ConsistentRead\":{consistent}");
         }
         if let Some(projection) = &ka.projection_expression {
             out.push_str(",\"ProjectionExpression\":");
-            json_string(&mut out, projection);
+            json_string(out, projection);
         }
         if let Some(names) = &ka.expression_attribute_names {
             out.push_str(",\"ExpressionAttributeNames\":{");
@@ -199,21 +236,20 @@ pub(crate) fn get_request_map(items: &BTreeMap<String, KeysAndAttributes>) -> St
                 if j > 0 {
                     out.push(',');
                 }
-                json_string(&mut out, placeholder);
+                json_string(out, placeholder);
                 out.push(':');
-                json_string(&mut out, name);
+                json_string(out, name);
             }
             out.push('}');
         }
         out.push('}');
     }
     out.push('}');
-    out
 }
 
-/// A `Keys` list of BatchGetItem, as JSON.
-pub(crate) fn key_list(keys: &[Item]) -> String {
-    let mut out = String::from("[");
+/// A `Keys` list of BatchGetItem, as JSON, written to `out`.
+pub(crate) fn key_list(out: &mut String, keys: &[Item]) {
+    out.push('[');
     for (i, key) in keys.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -223,7 +259,7 @@ pub(crate) fn key_list(keys: &[Item]) -> String {
             if j > 0 {
                 out.push(',');
             }
-            json_string(&mut out, name);
+            json_string(out, name);
             out.push(':');
             if validate::nests_within(value, MAX_DEPTH) {
                 // `AttributeValue`'s `Display` is its DynamoDB JSON.
@@ -235,7 +271,6 @@ pub(crate) fn key_list(keys: &[Item]) -> String {
         out.push('}');
     }
     out.push(']');
-    out
 }
 
 /// A JSON string literal (the escapes of Rust's `Debug` for `str` coincide with JSON's for the
@@ -247,6 +282,13 @@ fn json_string(out: &mut String, s: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `write` writes into an empty string.
+    fn printed(write: impl FnOnce(&mut String)) -> String {
+        let mut out = String::new();
+        write(&mut out);
+        out
+    }
 
     fn s(v: &str) -> AttributeValue {
         AttributeValue::S(v.into())
@@ -268,7 +310,7 @@ mod tests {
             }],
         )]);
         assert_eq!(
-            write_request_map(&map),
+            printed(|out| write_request_map(out, &map)),
             "{t=[WriteRequest(putRequest=PutRequest(item={pk=AttributeValue(s=bw-0, n=null, b=null, \
              iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, \
              dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, \
@@ -282,14 +324,17 @@ mod tests {
             }],
         )]);
         assert_eq!(
-            write_request_map(&delete),
+            printed(|out| write_request_map(out, &delete)),
             "{t=[WriteRequest(putRequest=null, deleteRequest=DeleteRequest(key={pk=AttributeValue(\
              s=null, n=7, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, \
              iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, \
              workloadProfileName=null))]}"
         );
         let empty = BTreeMap::from([("test-table".to_owned(), vec![])]);
-        assert_eq!(write_request_map(&empty), "{test-table=[]}");
+        assert_eq!(
+            printed(|out| write_request_map(out, &empty)),
+            "{test-table=[]}"
+        );
     }
 
     #[test]
@@ -315,6 +360,39 @@ mod tests {
     }
 
     #[test]
+    fn every_frame_is_its_fields_one_by_one() {
+        // The frames against the form they stand for: every field, `null` but the value's own.
+        let values = [
+            s("x"),
+            AttributeValue::N(1.into()),
+            AttributeValue::B(vec![1]),
+            AttributeValue::Ss(vec!["a".into()]),
+            AttributeValue::Ns(vec![1.into()]),
+            AttributeValue::Bs(vec![vec![1]]),
+            AttributeValue::M(item(&[])),
+            AttributeValue::L(vec![]),
+            AttributeValue::Null,
+            AttributeValue::Bool(false),
+        ];
+        for value in &values {
+            let own = JAVA_FIELDS[java_field(value)];
+            let mut text = String::new();
+            java_value(&mut text, value, 1);
+            let fields = JAVA_FIELDS
+                .iter()
+                .map(|field| format!("{field}={}", if *field == own { "<own>" } else { "null" }))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let (before, after) = fields.split_once("<own>").expect("own field");
+            let inner = text
+                .strip_prefix(&format!("AttributeValue({before}"))
+                .and_then(|rest| rest.strip_suffix(&format!("{after})")))
+                .unwrap_or_else(|| panic!("{value:?} printed as {text}"));
+            assert!(!inner.is_empty() && !inner.contains("=null"), "{inner}");
+        }
+    }
+
+    #[test]
     fn a_get_prints_as_json_as_captured_from_the_service() {
         let map = BTreeMap::from([(
             "bad!name".to_owned(),
@@ -324,7 +402,7 @@ mod tests {
             },
         )]);
         assert_eq!(
-            get_request_map(&map),
+            printed(|out| get_request_map(out, &map)),
             r#"{"bad!name":{"Keys":[{"pk":{"S":"a"}}]}}"#
         );
         let full = BTreeMap::from([(
@@ -338,7 +416,7 @@ mod tests {
             },
         )]);
         assert_eq!(
-            get_request_map(&full),
+            printed(|out| get_request_map(out, &full)),
             r##"{"abc":{"Keys":[],"ConsistentRead":true,"ProjectionExpression":"#a","ExpressionAttributeNames":{"#a":"a"}}}"##
         );
     }
@@ -356,9 +434,9 @@ mod tests {
                 .chain([("pk".to_owned(), v)])
                 .collect::<Item>()
         };
-        assert_eq!(key_list(&[deep()]), r#"[{"pk":...}]"#);
+        assert_eq!(printed(|out| key_list(out, &[deep()])), r#"[{"pk":...}]"#);
         let map = BTreeMap::from([("t".to_owned(), vec![WriteRequest::Put { item: deep() }])]);
-        let printed = write_request_map(&map);
+        let printed = printed(|out| write_request_map(out, &map));
         assert_eq!(printed.matches("AttributeValue(").count(), MAX_DEPTH);
         assert!(printed.contains("l=[...]"));
     }

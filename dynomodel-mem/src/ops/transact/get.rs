@@ -42,7 +42,7 @@ impl ItemRequest<'_> {
             gets.len(),
             None,
             gets.iter().map(|g| ("get", g.table_name.as_str())),
-            || render::get_items(gets),
+            |out| render::get_items(out, gets),
         )?;
         let mut prepared = Vec::with_capacity(gets.len());
         for get in gets {

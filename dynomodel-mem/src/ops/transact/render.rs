@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use dynomodel::backend::{ExpressionAttributeNames, TransactGet, TransactWriteItem};
 use dynomodel::Item;
 
-use crate::ops::batch::render::java_map;
+use crate::ops::batch::render::{java_map, reserve_for_rest};
 
 /// A Lombok `toString` being written: `Name(a=…, b=null, …)`.
 struct Lombok<'o> {
@@ -159,10 +159,15 @@ fn action(out: &mut String, action: &TransactWriteItem) {
     }
 }
 
-/// A TransactWriteItems' actions, as the service prints the list.
-pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
-    let mut out = String::from("[");
+/// A TransactWriteItems' actions, as the service prints the list, written to `out` (the message being
+/// built: an over-long list prints every action, megabytes of them).
+pub(crate) fn write_items(out: &mut String, actions: &[TransactWriteItem]) {
+    out.push('[');
+    let start = out.len();
     for (i, a) in actions.iter().enumerate() {
+        if i == 1 {
+            reserve_for_rest(out, out.len() - start, actions.len() - 1);
+        }
         if i > 0 {
             out.push_str(", ");
         }
@@ -174,7 +179,7 @@ pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
             TransactWriteItem::Update(_) => 3,
         };
         let field = |n: usize| (n == slot).then_some(&print as &dyn Fn(&mut String));
-        Lombok::new(&mut out, "TransactWriteItem")
+        Lombok::new(out, "TransactWriteItem")
             .object("conditionCheck", field(0))
             .object("put", field(1))
             .object("delete", field(2))
@@ -182,12 +187,11 @@ pub(crate) fn write_items(actions: &[TransactWriteItem]) -> String {
             .end();
     }
     out.push(']');
-    out
 }
 
-/// A TransactGetItems' reads, as the service prints the list.
-pub(crate) fn get_items(gets: &[TransactGet]) -> String {
-    let mut out = String::from("[");
+/// A TransactGetItems' reads, as the service prints the list, written to `out`.
+pub(crate) fn get_items(out: &mut String, gets: &[TransactGet]) {
+    out.push('[');
     for (i, get) in gets.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -203,12 +207,11 @@ pub(crate) fn get_items(gets: &[TransactGet]) -> String {
                 )
                 .end();
         };
-        Lombok::new(&mut out, "TransactGetItem")
+        Lombok::new(out, "TransactGetItem")
             .object("get", Some(&print))
             .end();
     }
     out.push(']');
-    out
 }
 
 #[cfg(test)]
@@ -218,6 +221,13 @@ mod tests {
 
     use super::*;
 
+    /// What `write` writes into an empty string.
+    fn printed(write: impl FnOnce(&mut String)) -> String {
+        let mut out = String::new();
+        write(&mut out);
+        out
+    }
+
     #[test]
     fn a_put_prints_as_lombok_does() {
         let put = TransactWriteItem::Put(TransactPut {
@@ -226,7 +236,7 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(
-            write_items(&[put]),
+            printed(|out| write_items(out, &[put])),
             "[TransactWriteItem(conditionCheck=null, put=Put(item={pk=AttributeValue(s=a, n=null, \
              b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, \
              dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null)}, tableName=t, \
@@ -240,7 +250,7 @@ mod tests {
             expression_attribute_names: None,
         };
         assert_eq!(
-            get_items(&[get]),
+            printed(|out| get_items(out, &[get])),
             "[TransactGetItem(get=Get(key={}, tableName=t, projectionExpression=a, \
              expressionAttributeNames=null))]"
         );

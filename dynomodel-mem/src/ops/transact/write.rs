@@ -129,7 +129,7 @@ impl ItemRequest<'_> {
             actions.len(),
             token,
             actions.iter().map(|a| (member(a), a.table_name())),
-            || render::write_items(actions),
+            |out| render::write_items(out, actions),
         )?;
         check_payload(actions)?;
         let checked = actions

@@ -18,6 +18,7 @@ mod fake;
 mod legacy;
 mod lifecycle;
 mod oracle;
+mod overlong;
 mod streams;
 mod table;
 mod transact;

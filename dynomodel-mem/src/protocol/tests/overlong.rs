@@ -1,0 +1,209 @@
+//! Over-long lists (more than 100 transaction actions, 25 batch writes or 100 keys), through the wire:
+//! the exact messages, whose echo prints every entry as DynamoDB does (`ops/batch/render.rs`,
+//! `ops/transact/render.rs`), with every type of attribute value and the decoder's normalisation of
+//! numbers in it.
+
+use crate::protocol::{error_body, respond, Context, Fault};
+use crate::MemBackend;
+
+fn run<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+/// An item with every type of attribute value, nested in a map, as the request sends it.
+const EVERY_TYPE: &str = r#"{"pk": {"S": "a"}, "v": {"M": {
+    "b": {"B": "AQID"}, "bs": {"BS": ["AQ==", "AgM="]}, "f": {"BOOL": false},
+    "l": {"L": [{"NULL": true}, {"N": "-0.50"}, {"BOOL": true}]}, "n": {"N": "1.50"},
+    "ns": {"NS": ["10", "2e1"]}, "s": {"S": "x \" y"}, "ss": {"SS": ["b", "a"]}}}}"#;
+
+/// The message `operation` answers to `body`, and that its encoded error body carries it.
+fn message(operation: &str, body: &str) -> String {
+    let fault = run(respond(
+        &Context::default(),
+        &MemBackend::new(),
+        operation,
+        body.as_bytes(),
+    ))
+    .unwrap_err();
+    let Fault::Backend(error) = &fault else {
+        panic!("{fault:?}");
+    };
+    let message = error.message();
+    let (status, encoded) = error_body(&fault);
+    let encoded: serde_json::Value = serde_json::from_slice(&encoded).unwrap();
+    assert_eq!(
+        (status, encoded["message"].as_str()),
+        (400, Some(message.as_str()))
+    );
+    message
+}
+
+/// How [`EVERY_TYPE`] prints in the messages: Java's `toString` of each value, numbers in DynamoDB's
+/// canonical form (`1.50` is `1.5`, `2e1` is `20`), binary values as Java's `ByteBuffer`s, sets and
+/// lists in request order, strings unescaped.
+const EVERY_TYPE_PRINTED: &str =
+    "{pk=AttributeValue(s=a, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, \
+    nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, \
+    nULL=null, bOOL=null), v=AttributeValue(s=null, n=null, b=null, iNT=null, dECIMAL=null, \
+    dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, \
+    m={b=AttributeValue(s=null, n=null, b=java.nio.HeapByteBuffer[pos=0 lim=3 cap=3], \
+    iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, \
+    dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null), \
+    bs=AttributeValue(s=null, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, \
+    nS=null, bS=[java.nio.HeapByteBuffer[pos=0 lim=1 cap=1], \
+    java.nio.HeapByteBuffer[pos=0 lim=2 cap=2]], iNTSET=null, dECIMALSET=null, \
+    dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null), f=AttributeValue(s=null, n=null, \
+    b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, \
+    dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=false), \
+    l=AttributeValue(s=null, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, \
+    nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, \
+    l=[AttributeValue(s=null, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, \
+    nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, \
+    nULL=true, bOOL=null), AttributeValue(s=null, n=-0.5, b=null, iNT=null, dECIMAL=null, \
+    dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, \
+    m=null, l=null, nULL=null, bOOL=null), AttributeValue(s=null, n=null, b=null, iNT=null, \
+    dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, iNTSET=null, dECIMALSET=null, \
+    dOUBLESET=null, m=null, l=null, nULL=null, bOOL=true)], nULL=null, bOOL=null), \
+    n=AttributeValue(s=null, n=1.5, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, \
+    nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, \
+    nULL=null, bOOL=null), ns=AttributeValue(s=null, n=null, b=null, iNT=null, \
+    dECIMAL=null, dOUBLE=null, sS=null, nS=[10, 20], bS=null, iNTSET=null, dECIMALSET=null, \
+    dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null), s=AttributeValue(s=x \" y, \
+    n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=null, nS=null, bS=null, \
+    iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, nULL=null, bOOL=null), \
+    ss=AttributeValue(s=null, n=null, b=null, iNT=null, dECIMAL=null, dOUBLE=null, sS=[b, \
+    a], nS=null, bS=null, iNTSET=null, dECIMALSET=null, dOUBLESET=null, m=null, l=null, \
+    nULL=null, bOOL=null)}, l=null, nULL=null, bOOL=null)}";
+
+/// A key or item `{pk: value}` as Java prints it, the value being `field=text`.
+fn java_key(field: &str, text: &str) -> String {
+    let fields = [
+        "s",
+        "n",
+        "b",
+        "iNT",
+        "dECIMAL",
+        "dOUBLE",
+        "sS",
+        "nS",
+        "bS",
+        "iNTSET",
+        "dECIMALSET",
+        "dOUBLESET",
+        "m",
+        "l",
+        "nULL",
+        "bOOL",
+    ]
+    .map(|f| format!("{f}={}", if f == field { text } else { "null" }));
+    format!("{{pk=AttributeValue({})}}", fields.join(", "))
+}
+
+#[test]
+fn an_over_long_batch_write_prints_every_request() {
+    let puts: Vec<String> = (1..=25)
+        .map(|i| format!(r#"{{"PutRequest": {{"Item": {{"pk": {{"S": "k{i}"}}}}}}}}"#))
+        .collect();
+    let body = format!(
+        r#"{{"RequestItems": {{"tbl": [{{"PutRequest": {{"Item": {EVERY_TYPE}}}}}, {}]}}}}"#,
+        puts.join(",")
+    );
+    let printed: Vec<String> = std::iter::once(EVERY_TYPE_PRINTED.to_owned())
+        .chain((1..=25).map(|i| java_key("s", &format!("k{i}"))))
+        .map(|item| {
+            format!("WriteRequest(putRequest=PutRequest(item={item}, workloadProfileName=null), deleteRequest=null)")
+        })
+        .collect();
+    assert_eq!(
+        message("BatchWriteItem", &body),
+        format!(
+            "1 validation error detected: Value '{{tbl=[{}]}}' at 'requestItems' failed to \
+             satisfy constraint: Map value must satisfy constraint: [Member must have length less \
+             than or equal to 25, Member must have length greater than or equal to 1]",
+            printed.join(", ")
+        )
+    );
+}
+
+#[test]
+fn an_over_long_transaction_prints_every_action() {
+    let deletes: Vec<String> = (1..=100)
+        .map(|i| {
+            format!(r#"{{"Delete": {{"TableName": "tbl", "Key": {{"pk": {{"N": "{i}.0"}}}}}}}}"#)
+        })
+        .collect();
+    let body = format!(
+        r##"{{"TransactItems": [
+            {{"Put": {{"TableName": "tbl", "Item": {EVERY_TYPE},
+                "ConditionExpression": "attribute_not_exists(pk) AND #s <> :v",
+                "ExpressionAttributeNames": {{"#s": "s"}},
+                "ExpressionAttributeValues": {{":v": {{"N": "7"}}}},
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}}},
+            {{"Update": {{"TableName": "tbl", "Key": {{"pk": {{"S": "u"}}}}, "UpdateExpression": "SET a = :v",
+                "ExpressionAttributeValues": {{":v": {{"SS": ["z"]}}}}}}}},
+            {{"ConditionCheck": {{"TableName": "tbl", "Key": {{"pk": {{"S": "c"}}}},
+                "ConditionExpression": "attribute_exists(pk)"}}}},
+            {}]}}"##,
+        deletes.join(",")
+    );
+    let seven = java_key("n", "7").replacen("pk=", ":v=", 1);
+    let z = java_key("sS", "[z]").replacen("pk=", ":v=", 1);
+    let mut printed = vec![
+        format!(
+            "TransactWriteItem(conditionCheck=null, put=Put(item={EVERY_TYPE_PRINTED}, tableName=tbl, \
+             conditionExpression=attribute_not_exists(pk) AND #s <> :v, \
+             expressionAttributeNames={{#s=s}}, expressionAttributeValues={seven}, \
+             returnValuesOnConditionCheckFailure=ALL_OLD), delete=null, update=null)"
+        ),
+        format!(
+            "TransactWriteItem(conditionCheck=null, put=null, delete=null, update=Update(key={}, \
+             updateExpression=SET a = :v, tableName=tbl, conditionExpression=null, \
+             expressionAttributeNames=null, expressionAttributeValues={z}, \
+             returnValuesOnConditionCheckFailure=null))",
+            java_key("s", "u")
+        ),
+        format!(
+            "TransactWriteItem(conditionCheck=ConditionCheck(key={}, tableName=tbl, \
+             conditionExpression=attribute_exists(pk), expressionAttributeNames=null, \
+             expressionAttributeValues=null, returnValuesOnConditionCheckFailure=null), put=null, \
+             delete=null, update=null)",
+            java_key("s", "c")
+        ),
+    ];
+    printed.extend((1..=100).map(|i| {
+        format!(
+            "TransactWriteItem(conditionCheck=null, put=null, delete=Delete(key={}, tableName=tbl, \
+             conditionExpression=null, expressionAttributeNames=null, \
+             expressionAttributeValues=null, returnValuesOnConditionCheckFailure=null), update=null)",
+            java_key("n", &i.to_string())
+        )
+    }));
+    assert_eq!(
+        message("TransactWriteItems", &body),
+        format!(
+            "1 validation error detected: Value '[{}]' at 'transactItems' failed to satisfy \
+             constraint: Member must have length less than or equal to 100",
+            printed.join(", ")
+        )
+    );
+}
+
+#[test]
+fn an_over_long_key_list_is_named_not_printed() {
+    // BatchGetItem's message for more than 100 keys echoes no value (`batch/constraints.rs`).
+    let keys: Vec<String> = (0..101)
+        .map(|i| format!(r#"{{"pk": {{"S": "k{i}"}}}}"#))
+        .collect();
+    let body = format!(
+        r#"{{"RequestItems": {{"tbl": {{"Keys": [{}]}}}}}}"#,
+        keys.join(",")
+    );
+    assert_eq!(
+        message("BatchGetItem", &body),
+        "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to satisfy \
+         constraint: Member must have length less than or equal to 100"
+    );
+}
