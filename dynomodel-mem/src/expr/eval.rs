@@ -30,16 +30,15 @@ pub(crate) enum Step {
 /// Resolves `#name` placeholders and indexes; `None` if a placeholder is undefined or an index is out of
 /// DynamoDB's range (validation reports both).
 pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Vec<Step>> {
-    path.elements
-        .iter()
-        .map(|e| match e {
-            PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Some(Step::Key(n.clone())),
-            PathElement::Name(Name::Placeholder(p)) => {
-                placeholders.names.get(p).cloned().map(Step::Key)
-            }
-            PathElement::Index(_) => e.index().map(Step::Index),
-        })
-        .collect()
+    // Sized at once: collecting an iterator of options started every path at four steps.
+    let mut steps = Vec::with_capacity(path.elements.len());
+    for e in &path.elements {
+        steps.push(match e {
+            PathElement::Name(_) => Step::Key(element_name(e, placeholders)?.to_owned()),
+            PathElement::Index(_) => Step::Index(e.index()?),
+        });
+    }
+    Some(steps)
 }
 
 /// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
