@@ -5,6 +5,7 @@
 //! evaluation. Every node prints back as the expression it came from (canonical spacing, keywords upper
 //! case), so `parse(s).to_string() == s` for canonical `s`.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use dynomodel::AttributeValue;
@@ -57,8 +58,9 @@ impl PathElement {
 /// A function call, e.g. `begins_with(a, :p)`.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Function {
-    /// The name as written (function names are case-sensitive).
-    pub(crate) name: String,
+    /// The name as written (function names are case-sensitive); borrowed in the trees the engine
+    /// builds (a legacy parameter's), which name a function per entry.
+    pub(crate) name: Cow<'static, str>,
     /// The arguments.
     pub(crate) args: Vec<Operand>,
 }
@@ -156,6 +158,12 @@ pub(crate) enum Condition {
     Or(Box<Condition>, Box<Condition>),
     /// `( c )`, kept so that the tree prints back as written.
     Paren(Box<Condition>),
+    /// `a AND b AND …`, as one node: the engine's join of a legacy parameter's conditions (never
+    /// parsed), which can hold hundreds of thousands of them. Nested `And`s cost two boxes per
+    /// condition and a tree to balance so that the recursive evaluator stays shallow.
+    All(Vec<Condition>),
+    /// `a OR b OR …`, as one node (see [`Condition::All`]).
+    Any(Vec<Condition>),
 }
 
 impl Condition {
@@ -199,6 +207,9 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
                 }
                 Condition::And(a, b) | Condition::Or(a, b) => {
                     pending.extend([PathsOf::Condition(b), PathsOf::Condition(a)]);
+                }
+                Condition::All(parts) | Condition::Any(parts) => {
+                    pending.extend(parts.iter().rev().map(PathsOf::Condition));
                 }
             },
         }
@@ -286,9 +297,13 @@ impl fmt::Display for Path {
 }
 
 fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    write_joined(f, items, ", ")
+}
+
+fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T], by: &str) -> fmt::Result {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
-            f.write_str(", ")?;
+            f.write_str(by)?;
         }
         write!(f, "{item}")?;
     }
@@ -333,6 +348,8 @@ impl fmt::Display for Condition {
             Condition::And(a, b) => write!(f, "{a} AND {b}"),
             Condition::Or(a, b) => write!(f, "{a} OR {b}"),
             Condition::Paren(c) => write!(f, "({c})"),
+            Condition::All(parts) => write_joined(f, parts, " AND "),
+            Condition::Any(parts) => write_joined(f, parts, " OR "),
         }
     }
 }

@@ -30,16 +30,15 @@ pub(crate) enum Step {
 /// Resolves `#name` placeholders and indexes; `None` if a placeholder is undefined or an index is out of
 /// DynamoDB's range (validation reports both).
 pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Vec<Step>> {
-    path.elements
-        .iter()
-        .map(|e| match e {
-            PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Some(Step::Key(n.clone())),
-            PathElement::Name(Name::Placeholder(p)) => {
-                placeholders.names.get(p).cloned().map(Step::Key)
-            }
-            PathElement::Index(_) => e.index().map(Step::Index),
-        })
-        .collect()
+    // Sized at once: collecting an iterator of options started every path at four steps.
+    let mut steps = Vec::with_capacity(path.elements.len());
+    for e in &path.elements {
+        steps.push(match e {
+            PathElement::Name(_) => Step::Key(element_name(e, placeholders)?.to_owned()),
+            PathElement::Index(_) => Step::Index(e.index()?),
+        });
+    }
+    Some(steps)
 }
 
 /// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
@@ -81,6 +80,38 @@ pub(crate) fn lookup<'i>(item: &'i Item, steps: &[Step]) -> Option<&'i Attribute
     Some(value)
 }
 
+/// The value `path` names in `item`, its placeholders resolved, if present: [`resolve`] and
+/// [`lookup`] in one walk, without building the steps (a vector and a copy of each name per path
+/// evaluated, which a condition of 100,000 `Expected` entries paid per entry).
+pub(crate) fn lookup_path<'i>(
+    item: &'i Item,
+    path: &Path,
+    placeholders: &Placeholders<'_>,
+) -> Option<&'i AttributeValue> {
+    let mut elements = path.elements.iter();
+    let mut value = item.get(element_name(elements.next()?, placeholders)?)?;
+    for element in elements {
+        value = match (element, value) {
+            (PathElement::Name(_), AttributeValue::M(m)) => {
+                m.get(element_name(element, placeholders)?)?
+            }
+            (PathElement::Index(_), AttributeValue::L(l)) => l.get(element.index()?)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// A name element's attribute name, its placeholder resolved (`None` for an index or an undefined
+/// placeholder).
+fn element_name<'a>(element: &'a PathElement, placeholders: &Placeholders<'a>) -> Option<&'a str> {
+    match element {
+        PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Some(n),
+        PathElement::Name(Name::Placeholder(p)) => placeholders.names.get(p).map(String::as_str),
+        PathElement::Index(_) => None,
+    }
+}
+
 /// Orders two values of the same scalar type (S, N, B); `None` for other types or mixed types.
 pub(crate) fn compare_values(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
     match (a, b) {
@@ -114,7 +145,7 @@ pub(crate) fn operand<'i>(
     placeholders: &Placeholders<'i>,
 ) -> Option<Cow<'i, AttributeValue>> {
     match op {
-        Operand::Path(p) => lookup(item, &resolve(p, placeholders)?).map(Cow::Borrowed),
+        Operand::Path(p) => lookup_path(item, p, placeholders).map(Cow::Borrowed),
         Operand::Value(_) | Operand::Literal(_) => value(op, placeholders).map(Cow::Borrowed),
         Operand::Paren(inner) => operand(inner, item, placeholders),
         Operand::Function(f) if f.name == "size" => {
@@ -163,7 +194,7 @@ fn contains(haystack: &AttributeValue, needle: &AttributeValue) -> bool {
 
 fn function<'i>(f: &'i Function, item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
     let arg = |i: usize| f.args.get(i).and_then(|a| operand(a, item, placeholders));
-    match f.name.as_str() {
+    match &*f.name {
         "attribute_exists" => arg(0).is_some(),
         "attribute_not_exists" => arg(0).is_none(),
         "attribute_type" => match (arg(0), arg(1)) {
@@ -184,6 +215,19 @@ fn function<'i>(f: &'i Function, item: &'i Item, placeholders: &Placeholders<'i>
         },
         _ => false,
     }
+}
+
+/// Whether every one of `parts` holds: a legacy join, flat (each part is one entry's shallow
+/// tree). Out of [`evaluate`], whose frame a deep parsed tree repeats hundreds of times.
+#[inline(never)]
+fn all_hold<'i>(parts: &'i [Condition], item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
+    parts.iter().all(|c| evaluate(c, item, placeholders))
+}
+
+/// Whether any of `parts` holds (see [`all_hold`]).
+#[inline(never)]
+fn any_holds<'i>(parts: &'i [Condition], item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
+    parts.iter().any(|c| evaluate(c, item, placeholders))
 }
 
 /// Whether `condition` holds for `item` (an absent item is an empty one).
@@ -225,5 +269,7 @@ pub(crate) fn evaluate<'i>(
         Condition::And(a, b) => evaluate(a, item, placeholders) && evaluate(b, item, placeholders),
         Condition::Or(a, b) => evaluate(a, item, placeholders) || evaluate(b, item, placeholders),
         Condition::Paren(c) => evaluate(c, item, placeholders),
+        Condition::All(parts) => all_hold(parts, item, placeholders),
+        Condition::Any(parts) => any_holds(parts, item, placeholders),
     }
 }

@@ -79,7 +79,8 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
             term(a, terms)?;
             return term(b, terms);
         }
-        Condition::Or(..) => return Err(op_name("OR")),
+        Condition::All(parts) => return parts.iter().try_for_each(|c| term(c, terms)),
+        Condition::Or(..) | Condition::Any(_) => return Err(op_name("OR")),
         Condition::Not(_) => return Err(op_name("NOT")),
         Condition::In(..) => return Err(op_name("IN")),
         Condition::Compare(Comparator::Ne, ..) => return Err(op_name("<>")),
@@ -108,7 +109,7 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
             },
             None => return fail("Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand"),
         },
-        Condition::Function(f) => match f.name.as_str() {
+        Condition::Function(f) => match &*f.name {
             "begins_with" => match f.args.first().map(key_path).transpose()?.flatten() {
                 Some(attribute) => KeyTerm {
                     attribute,

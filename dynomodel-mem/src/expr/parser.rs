@@ -17,6 +17,8 @@
 //! The parser only checks syntax. Semantic rules (placeholders, reserved words, functions, operand types,
 //! limits) are checked by `validate` against a request's placeholders, so a parsed tree can be cached.
 
+use std::borrow::Cow;
+
 use super::ast::{
     Clause, Comparator, Condition, Function, Name, Operand, Path, PathElement, Projection,
     SetAction, UpdateExpression, ValueAction,
@@ -415,7 +417,10 @@ impl<'s> Parser<'s> {
                             continue 'operand;
                         }
                         self.expect(TokenKind::RParen)?;
-                        value = Operand::Function(Function { name, args });
+                        value = Operand::Function(Function {
+                            name: Cow::Owned(name),
+                            args,
+                        });
                     }
                 }
             }

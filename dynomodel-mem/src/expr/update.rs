@@ -166,7 +166,7 @@ fn computed_value(
                     let plus = matches!(op, Operand::Plus(..));
                     tasks.extend([Task::Arithmetic(plus), Task::Eval(b), Task::Eval(a)]);
                 }
-                Operand::Function(f) => match (f.name.as_str(), f.args.as_slice()) {
+                Operand::Function(f) => match (&*f.name, f.args.as_slice()) {
                     ("if_not_exists", [Operand::Path(p), fallback]) => {
                         match lookup(old, &resolved(p, ph)?) {
                             Some(v) => values.push(v.clone()),

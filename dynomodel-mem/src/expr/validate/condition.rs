@@ -106,6 +106,12 @@ impl Checker<'_, '_> {
                 self.operators += 1;
                 stack.extend([Walk::Condition(b), Walk::Condition(a)]);
             }
+            // Only built trees hold these, and they are not validated; counted as the chain of
+            // ANDs or ORs they stand for.
+            Condition::All(parts) | Condition::Any(parts) => {
+                self.operators += parts.len().saturating_sub(1);
+                stack.extend(parts.iter().rev().map(Walk::Condition));
+            }
         }
     }
 

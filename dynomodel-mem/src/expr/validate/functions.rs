@@ -11,7 +11,7 @@ impl Checker<'_, '_> {
     /// A function's own checks (name, arity, operand types), after its arguments were walked and it
     /// was counted (`condition::function_start`).
     pub(super) fn function(&mut self, f: &Function) {
-        let arity = match f.name.as_str() {
+        let arity = match &*f.name {
             "attribute_exists" | "attribute_not_exists" | "size" => 1,
             "attribute_type" | "begins_with" | "contains" => 2,
             "if_not_exists" | "list_append" => {
@@ -42,7 +42,7 @@ impl Checker<'_, '_> {
         let type_error = |t: &str| {
             format!("Incorrect operand type for operator or function; operator or function: {}, operand type: {t}", f.name)
         };
-        match f.name.as_str() {
+        match &*f.name {
             "attribute_exists" | "attribute_not_exists"
                 if !f
                     .args

@@ -98,7 +98,7 @@ impl Checker<'_, '_> {
 
     /// A SET value's function: a known name, two operands, and their types.
     fn update_function(&mut self, f: &Function) {
-        match f.name.as_str() {
+        match &*f.name {
             "if_not_exists" | "list_append" => {}
             name if is_condition_function(name) => {
                 self.report(

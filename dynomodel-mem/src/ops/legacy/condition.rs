@@ -224,30 +224,21 @@ pub(crate) fn expected(name: &str, e: &ExpectedAttributeValue) -> Result<Conditi
     build(name, &checked_expected(name, e)?)
 }
 
-/// Joins conditions with `ConditionalOperator` (AND by default) as a balanced tree: the first
-/// 2^(k-1) of n conditions (2^k ≥ n > 2^(k-1)) left of the root and the rest right, and so on down,
-/// so that the tree is log2(n) deep rather than n. A legacy translation has no operator limit, and
-/// the evaluator recurses on the tree: 100,000 `Expected` entries chained one after another would
-/// overflow the stack. AND and OR are associative and the conditions keep their order, so the
-/// meaning and the order of evaluation are those of the flat chain.
-pub(crate) fn join(parts: Vec<Condition>, op: Option<ConditionalOperator>) -> Option<Condition> {
-    let or = op.unwrap_or_default() == ConditionalOperator::Or;
-    let n = parts.len();
-    balanced(n, &mut parts.into_iter(), or)
-}
-
-/// The balanced tree of the next `n` conditions of `parts` (see [`join`]).
-fn balanced(n: usize, parts: &mut impl Iterator<Item = Condition>, or: bool) -> Option<Condition> {
-    if n <= 1 {
-        return if n == 1 { parts.next() } else { None };
+/// Joins conditions with `ConditionalOperator` (AND by default) as one flat node
+/// ([`Condition::All`] or [`Condition::Any`]) holding them in order: AND and OR are associative, so
+/// the meaning and the order of evaluation are those of the chain. A legacy translation has no
+/// operator limit, and the evaluator recurses on the tree: 100,000 `Expected` entries chained one
+/// after another would overflow the stack, and a balanced tree of them cost two boxes per entry.
+pub(crate) fn join(
+    mut parts: Vec<Condition>,
+    op: Option<ConditionalOperator>,
+) -> Option<Condition> {
+    if parts.len() <= 1 {
+        return parts.pop();
     }
-    let half = n.next_power_of_two() / 2;
-    let left = Box::new(balanced(half, parts, or)?);
-    let right = Box::new(balanced(n - half, parts, or)?);
-    Some(if or {
-        Condition::Or(left, right)
-    } else {
-        Condition::And(left, right)
+    Some(match op.unwrap_or_default() {
+        ConditionalOperator::Or => Condition::Any(parts),
+        ConditionalOperator::And => Condition::All(parts),
     })
 }
 

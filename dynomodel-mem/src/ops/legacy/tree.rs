@@ -2,6 +2,8 @@
 //! [`Name::Attribute`]s and its values [`Operand::Literal`]s, so the tree needs neither text nor
 //! placeholders.
 
+use std::borrow::Cow;
+
 use dynomodel::AttributeValue;
 
 use crate::expr::ast::{Condition, Function, Name, Operand, Path, PathElement};
@@ -25,14 +27,14 @@ pub(super) fn literal(value: &AttributeValue) -> Operand {
 }
 
 /// The function `name` applied to `args`, as a condition.
-pub(super) fn call(name: &str, args: Vec<Operand>) -> Condition {
+pub(super) fn call(name: &'static str, args: Vec<Operand>) -> Condition {
     Condition::Function(function(name, args))
 }
 
 /// The function `name` applied to `args`.
-pub(super) fn function(name: &str, args: Vec<Operand>) -> Function {
+pub(super) fn function(name: &'static str, args: Vec<Operand>) -> Function {
     Function {
-        name: name.to_owned(),
+        name: Cow::Borrowed(name),
         args,
     }
 }

@@ -89,8 +89,13 @@ pub(super) fn checked<'a>(name: &str, update: &'a AttributeValueUpdate) -> Resul
 /// The update expression `updates` stand for (`None` when there are none, as for an empty map):
 /// its SET, REMOVE, ADD and DELETE clauses, in that order, each with its entries in the map's order.
 pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpression>> {
-    let (mut set, mut remove, mut add, mut delete) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // PUT is the usual action: its clause is sized at once (growing it moved every action again).
+    let (mut set, mut remove, mut add, mut delete) = (
+        Vec::with_capacity(updates.len()),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
     for (name, update) in updates {
         let value_action = |v: &AttributeValue| ValueAction {
             path: tree::path(name),
