@@ -87,7 +87,7 @@ fn order(i: usize) -> Order {
         name: format!("order number {i}"),
         email: "someone@example.com".into(),
         quantity: 3 + i as i64,
-        paid: i % 2 == 0,
+        paid: i.is_multiple_of(2),
         tags: ["gift", "priority", "fragile"].map(String::from).into(),
         created: Utc.with_ymd_and_hms(2026, 11, 28, 16, 20, 0).unwrap()
             + chrono::Duration::nanoseconds(123_456_789 + i as i64),
