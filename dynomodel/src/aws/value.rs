@@ -14,7 +14,7 @@ use aws_smithy_types::Blob;
 
 use crate::backend::ItemSink;
 use crate::error::{ConversionError, Result};
-use crate::value::{AttributeValue, Item, Number};
+use crate::value::{AttributeValue, Item, Number, NumberError};
 
 /// An item in the SDK's shape.
 pub(crate) type SdkItem = HashMap<String, SdkValue>;
@@ -48,12 +48,33 @@ pub(crate) fn to_sdk_item(item: Item) -> SdkItem {
 /// same variants; one definition serves both so that a stream image converts exactly as a `GetItem`
 /// result does.
 macro_rules! from_sdk_value {
-    ($value_fn:ident, $item_fn:ident, $sdk:ty) => {
+    ($value_fn:ident, $rest_fn:ident, $item_fn:ident, $sdk:ty) => {
         /// Converts one value from the SDK's type.
         ///
         /// Fails only on values DynamoDB itself never sends: a number string that is not a valid DynamoDB
         /// number and a type this SDK version does not know (`Unknown`, from a future service model).
+        ///
+        /// The scalar types a page is mostly made of are converted here, inlined into the loop that
+        /// converts a page; the others (and the errors) by the out-of-line function beside it: the
+        /// whole conversion inlined into that loop cost each value more time than its instructions
+        /// (docs/performance.md, "the Query's time split by timing").
+        #[inline]
         pub(crate) fn $value_fn(value: $sdk) -> Result<AttributeValue, ConversionError> {
+            type Sdk = $sdk;
+            match value {
+                Sdk::S(s) => Ok(AttributeValue::S(s)),
+                Sdk::N(n) => match Number::parse(&n) {
+                    Ok(n) => Ok(AttributeValue::N(n)),
+                    Err(e) => Err(bad_number(&n, e)),
+                },
+                Sdk::Bool(b) => Ok(AttributeValue::Bool(b)),
+                other => $rest_fn(other),
+            }
+        }
+
+        /// The conversion of the types the inline one leaves (every type is handled here too).
+        #[inline(never)]
+        fn $rest_fn(value: $sdk) -> Result<AttributeValue, ConversionError> {
             type Sdk = $sdk;
             Ok(match value {
                 Sdk::S(s) => AttributeValue::S(s),
@@ -98,9 +119,10 @@ macro_rules! from_sdk_value {
     };
 }
 
-from_sdk_value!(from_sdk, from_sdk_item, SdkValue);
+from_sdk_value!(from_sdk, from_sdk_rest, from_sdk_item, SdkValue);
 from_sdk_value!(
     from_streams_sdk,
+    from_streams_sdk_rest,
     from_streams_sdk_item,
     aws_sdk_dynamodbstreams::types::AttributeValue
 );
@@ -138,8 +160,15 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
 }
 
 fn number(text: &str) -> Result<Number, ConversionError> {
-    Number::parse(text)
-        .map_err(|e| ConversionError::new("a DynamoDB number", format!("N {text:?} ({e})")))
+    Number::parse(text).map_err(|e| bad_number(text, e))
+}
+
+/// The error of a number string that is not a DynamoDB number (out of line: never sent by
+/// DynamoDB, and its formatting would weigh on the loop converting a page).
+#[cold]
+#[inline(never)]
+fn bad_number(text: &str, error: NumberError) -> ConversionError {
+    ConversionError::new("a DynamoDB number", format!("N {text:?} ({error})"))
 }
 
 #[cfg(test)]

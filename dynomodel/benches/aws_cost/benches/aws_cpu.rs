@@ -7,19 +7,32 @@
 //! - `{put,get,query_20}/<variant>`: whole requests through `aws-sdk-dynamodb` whose HTTP client
 //!   answers at once with canned bytes (`Canned`), so that what is measured is the client's CPU:
 //!   building the request, the SDK's serialization, signing and parsing (the same work for every
-//!   variant), and each variant's conversions.
+//!   variant), and each variant's conversions;
+//! - `query_20/sdk_only`: the Query's SDK request alone, its items left unconverted (what the
+//!   other `query_20` rows pay besides their conversion);
+//! - `page_20/<how>`: the Query's 20 items, prebuilt as the SDK's maps, converted to the model
+//!   outside the SDK (`page_20/clone` is the copy of the page each consumes: subtract it): `hand`
+//!   (look-ups by name), `hand_iter` (hand-written, reading the map's entries in order, as a derived
+//!   decoder does), `from_sdk_item` (`AwsBackend::from_sdk_item`: dynomodel's value conversion
+//!   and the derived decoder, without the page buffer or the key watch of a Query),
+//!   `attrs_decoder` (the derived decoder fed by this file's own minimal value conversion) and
+//!   `attrs_only` (that conversion alone).
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
-//! time this thread used per operation. Instruction counts (repeatable on a busy machine) come from
-//! callgrind around `run_blocking`: `./instr BINARY` (in this directory) runs it for every operation;
-//! `./copies BINARY` counts the bytes each copies (DHAT's copy mode), which instructions do not show.
+//! time this thread used per operation (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, exact to the
+//! nanosecond: see `clock.rs`); with `--rounds R` it runs the operations R times in turn, every
+//! other round in reverse, and prints each one's median and range. Instruction counts (repeatable
+//! on a busy machine) come from callgrind around `run_blocking`: `./instr BINARY` (in this
+//! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
+//! copy mode), which instructions do not show.
 //!
 //! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
 //! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
 //!
-//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N]`;
-//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [put|get|query_20...]`
+//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N] [-- --rounds R]`;
+//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
+//! [put|get|query_20...]`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -41,8 +54,8 @@ use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 use dynomodel::{AwsBackend, Db, Model};
 use serde::{Deserialize, Serialize};
 
-#[path = "../../../../dynomodel-mem/benches/support/cpu.rs"]
-mod cpu;
+#[path = "clock.rs"]
+mod clock;
 #[path = "server_mode.rs"]
 mod server_mode;
 
@@ -74,7 +87,7 @@ fn order(i: usize) -> Order {
         name: format!("order number {i}"),
         email: "someone@example.com".into(),
         quantity: 3 + i as i64,
-        paid: i % 2 == 0,
+        paid: i.is_multiple_of(2),
         tags: ["gift", "priority", "fragile"].map(String::from).into(),
         created: Utc.with_ymd_and_hms(2026, 11, 28, 16, 20, 0).unwrap()
             + chrono::Duration::nanoseconds(123_456_789 + i as i64),
@@ -127,6 +140,49 @@ fn hand_from_item(mut item: HashMap<String, Av>) -> Option<Order> {
         tags,
         created,
     })
+}
+
+/// Hand-written code reading the item's entries in its map's order, as dynomodel's decoder does.
+fn hand_iter(item: HashMap<String, Av>) -> Option<Order> {
+    let (mut pk, mut sk, mut name, mut email, mut quantity, mut paid, mut tags, mut created) =
+        (None, None, None, None, None, None, None, None);
+    for (k, v) in item {
+        match (k.as_str(), v) {
+            ("pk", Av::S(s)) => pk = Some(s),
+            ("sk", Av::N(n)) => sk = n.parse::<i64>().ok(),
+            ("name", Av::S(s)) => name = Some(s),
+            ("email", Av::S(s)) => email = Some(s),
+            ("quantity", Av::N(n)) => quantity = n.parse::<i64>().ok(),
+            ("paid", Av::Bool(b)) => paid = Some(b),
+            ("tags", Av::Ss(v)) => tags = Some(v.into_iter().collect()),
+            ("created", Av::S(s)) => {
+                created = Some(DateTime::parse_from_rfc3339(&s).ok()?.to_utc())
+            }
+            _ => return None,
+        }
+    }
+    Some(Order {
+        pk: pk?,
+        sk: sk?,
+        name: name?,
+        email: email?,
+        quantity: quantity?,
+        paid: paid?,
+        tags: tags?,
+        created: created?,
+    })
+}
+
+/// The SDK's value as dynomodel's (what `aws::value::from_sdk` does, for the types used here).
+fn to_dyn(v: Av) -> dynomodel::AttributeValue {
+    use dynomodel::AttributeValue as Dv;
+    match v {
+        Av::S(s) => Dv::S(s),
+        Av::N(n) => Dv::N(dynomodel::Number::parse(&n).unwrap()),
+        Av::Bool(b) => Dv::Bool(b),
+        Av::Ss(v) => Dv::Ss(v),
+        _ => unreachable!(),
+    }
 }
 
 // ---- canned HTTP responses ----
@@ -207,7 +263,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 17] = [
+const OPS: [&str; 24] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -225,6 +281,13 @@ const OPS: [&str; 17] = [
     "query_20/hand",
     "query_20/serde_dynamo",
     "query_20/dynomodel",
+    "query_20/sdk_only",
+    "page_20/clone",
+    "page_20/hand",
+    "page_20/from_sdk_item",
+    "page_20/hand_iter",
+    "page_20/attrs_decoder",
+    "page_20/attrs_only",
 ];
 
 struct Setup {
@@ -232,6 +295,7 @@ struct Setup {
     db: Db,
     orders: Vec<Order>,
     item: HashMap<String, Av>,
+    page: Vec<HashMap<String, Av>>,
 }
 
 static SETUP: OnceLock<Setup> = OnceLock::new();
@@ -261,6 +325,7 @@ async fn run(op: &str, i: usize) {
         db,
         orders,
         item,
+        page,
     } = SETUP.get().unwrap();
     let o = &orders[i % orders.len()];
     match op {
@@ -344,6 +409,57 @@ async fn run(op: &str, i: usize) {
             let rows = db.query::<Order>(o.pk.clone()).all().await.unwrap();
             assert_eq!(rows.len(), 20);
         }
+        "query_20/sdk_only" => {
+            let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
+            assert_eq!(items.len(), 20);
+        }
+        "page_20/clone" => {
+            std::hint::black_box(page.clone());
+        }
+        "page_20/hand" => {
+            let rows: Vec<Order> = page
+                .clone()
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "page_20/from_sdk_item" => {
+            let rows: Vec<Order> = page
+                .clone()
+                .into_iter()
+                .map(|item| AwsBackend::from_sdk_item(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "page_20/hand_iter" => {
+            let rows: Vec<Order> = page
+                .clone()
+                .into_iter()
+                .map(|item| hand_iter(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "page_20/attrs_decoder" => {
+            let rows: Vec<Order> = page
+                .clone()
+                .into_iter()
+                .map(|item| {
+                    let mut attributes = item
+                        .into_iter()
+                        .map(|(k, v)| (std::borrow::Cow::Owned(k), to_dyn(v)));
+                    Order::from_attributes(&mut attributes).unwrap()
+                })
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "page_20/attrs_only" => {
+            for item in page.clone() {
+                for (k, v) in item {
+                    std::hint::black_box((k, to_dyn(v)));
+                }
+            }
+        }
         other => panic!("unknown operation {other}"),
     }
 }
@@ -356,12 +472,46 @@ fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
     rt.block_on(run(op, i));
 }
 
+/// The canned mode's command line, `[--bench] [OP...] [--iterations N] [--rounds R]`: the
+/// operations (all when none is named), the iterations of each (20,000 unless told) and the rounds
+/// (1 unless told). `None` when an argument is none of these (a filter `cargo bench` meant for
+/// another bench: then this one runs nothing).
+fn parse_args(args: &[String]) -> Option<(Vec<String>, u32, usize)> {
+    let (mut iterations, mut rounds) = (20_000, 1);
+    let mut chosen = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--iterations" => iterations = args.next()?.parse().ok()?,
+            "--rounds" => rounds = args.next()?.parse().ok().filter(|r| *r > 0)?,
+            // What `cargo bench` passes to every bench.
+            "--bench" => {}
+            op if OPS.contains(&op) => chosen.push(arg.clone()),
+            _ => return None,
+        }
+    }
+    if chosen.is_empty() {
+        chosen = OPS.iter().map(|op| op.to_string()).collect();
+    }
+    Some((chosen, iterations, rounds))
+}
+
+/// `op` run `iterations` times: this thread's CPU and the wall time per operation.
+fn timed(rt: &tokio::runtime::Runtime, op: &str, iterations: u32) -> (Duration, Duration) {
+    let started = (Instant::now(), clock::thread_cpu());
+    for i in 0..iterations {
+        run_blocking(rt, op, i as usize);
+    }
+    let wall = started.0.elapsed() / iterations;
+    ((clock::thread_cpu() - started.1) / iterations, wall)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if server_mode::run(&args) {
         return;
     }
-    let Some((ops, iterations)) = cpu::parse_args(&OPS) else {
+    let Some((ops, iterations, rounds)) = parse_args(&args) else {
         return;
     };
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -377,39 +527,57 @@ fn main() {
     let serde_item: HashMap<String, Av> =
         serde_dynamo::aws_sdk_dynamodb_1::to_item(&orders[7]).unwrap();
     assert_eq!(serde_item, item);
+    let page = (0..20).map(|i| hand_to_item(&orders[i])).collect();
     assert!(SETUP
         .set(Setup {
             client,
             db,
             orders,
             item,
+            page,
         })
         .is_ok());
-    for op in ops {
-        // `--iterations 0`: the operations' names only (what `instr` runs).
-        if iterations == 0 {
-            println!("{op}");
-            continue;
+    // `--iterations 0`: the operations' names only (what `instr` runs).
+    if iterations == 0 {
+        ops.iter().for_each(|op| println!("{op}"));
+        return;
+    }
+    // One untimed run of each first: the SDK's lazily built state (endpoint resolver, identity
+    // cache).
+    for op in &ops {
+        run_blocking(&rt, op, 0);
+    }
+    let micros = |d: Duration| d.as_secs_f64() * 1e6;
+    // Each round runs the operations in turn, every other round in reverse, so that an order
+    // effect or a drift of the machine's load hits them alike.
+    let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); ops.len()];
+    for round in 0..rounds {
+        let order: Vec<usize> = match round % 2 {
+            0 => (0..ops.len()).collect(),
+            _ => (0..ops.len()).rev().collect(),
+        };
+        for i in order {
+            let (time, wall) = timed(&rt, &ops[i], iterations);
+            cpu[i].push(micros(time));
+            if rounds == 1 {
+                println!(
+                    "{:<30} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
+                    ops[i],
+                    micros(time),
+                    micros(wall)
+                );
+            }
         }
-        // One untimed run first: the SDK's lazily built state (endpoint resolver, identity cache).
-        run_blocking(&rt, &op, 0);
-        let started = (Instant::now(), cpu::thread_cpu());
-        for i in 0..iterations {
-            run_blocking(&rt, &op, i as usize);
-        }
-        let wall = started.0.elapsed() / iterations;
-        let cpu = started
-            .1
-            .zip(cpu::thread_cpu())
-            .map(|(before, after)| (after - before) / iterations);
-        let micros = |d: Duration| d.as_secs_f64() * 1e6;
-        match cpu {
-            Some(cpu) => println!(
-                "{op:<30} cpu {:>8.3} µs/op   wall {:>8.3} µs/op",
-                micros(cpu),
-                micros(wall)
-            ),
-            None => println!("{op:<30} wall {:>8.3} µs/op", micros(wall)),
+    }
+    if rounds > 1 {
+        for (op, times) in ops.iter().zip(&mut cpu) {
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{op:<30} cpu {:>8.3} µs/op (median of {rounds} rounds; {:.3}–{:.3})",
+                times[times.len() / 2],
+                times[0],
+                times[times.len() - 1]
+            );
         }
     }
 }

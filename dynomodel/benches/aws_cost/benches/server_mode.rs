@@ -13,8 +13,10 @@
 //!   a drift of the machine's load hits the three alike; a ratio is taken within each chunk and the
 //!   report gives its median and its range over the chunks.
 //!
-//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [OP...]` (`OP`: `put`,
-//! `get`, `query_20`; N requests per variant and chunk, 500 unless told; C chunks, 10 unless told).
+//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT] [OP...]`
+//! (`OP`: `put`, `get`, `query_20`; N requests per variant and chunk, 500 unless told; C chunks, 10
+//! unless told; `--only hand|serde_dynamo|dynomodel`: that variant alone, e.g. under `strace -c -f`
+//! to count its system calls per request).
 
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -24,7 +26,7 @@ use aws_sdk_dynamodb::Client;
 use dynomodel::{AwsBackend, Db};
 use tokio::runtime::Runtime;
 
-use super::{cpu, order, run_blocking, Order, Setup, SETUP};
+use super::{clock, order, run_blocking, Order, Setup, SETUP};
 
 /// The operations measured, each in the three variants.
 const OPS: [&str; 3] = ["put", "get", "query_20"];
@@ -35,6 +37,8 @@ struct Settings {
     ops: Vec<&'static str>,
     iterations: u32,
     chunks: usize,
+    /// `--only VARIANT`: that variant alone (to count its system calls: `strace -c -f`), no ratios.
+    only: Option<&'static str>,
 }
 
 fn settings(args: &[String]) -> Result<Settings, String> {
@@ -42,6 +46,7 @@ fn settings(args: &[String]) -> Result<Settings, String> {
         ops: Vec::new(),
         iterations: 500,
         chunks: 10,
+        only: None,
     };
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| {
@@ -55,6 +60,13 @@ fn settings(args: &[String]) -> Result<Settings, String> {
             "--server" | "--bench" => {}
             "--iterations" => settings.iterations = number("--iterations", args.next())?,
             "--chunks" => settings.chunks = number("--chunks", args.next())? as usize,
+            "--only" => {
+                let variant = args.next().map(String::as_str);
+                match VARIANTS.iter().find(|v| Some(**v) == variant) {
+                    Some(v) => settings.only = Some(v),
+                    None => return Err(format!("--only takes one of {VARIANTS:?}")),
+                }
+            }
             op => match OPS.iter().find(|o| **o == op) {
                 Some(op) => settings.ops.push(op),
                 None => return Err(format!("unknown argument {op:?} (operations: {OPS:?})")),
@@ -183,6 +195,7 @@ pub(super) fn run(args: &[String]) -> bool {
             db,
             orders,
             item,
+            page: Vec::new(),
         })
         .is_ok());
     println!(
@@ -199,16 +212,20 @@ pub(super) fn run(args: &[String]) -> bool {
 
 /// The client thread's CPU per request of `n` requests of `op` (µs), the first of them at `start`.
 fn chunk(rt: &Runtime, op: &str, start: usize, n: u32) -> f64 {
-    let before = cpu::thread_cpu().expect("thread CPU time (Linux)");
+    let before = clock::thread_cpu();
     for i in 0..n as usize {
         run_blocking(rt, op, start + i);
     }
-    let after = cpu::thread_cpu().expect("thread CPU time (Linux)");
+    let after = clock::thread_cpu();
     (after - before).as_secs_f64() * 1e6 / f64::from(n)
 }
 
 fn measure(rt: &Runtime, op: &str, settings: &Settings) {
-    let names: Vec<String> = VARIANTS.iter().map(|v| format!("{op}/{v}")).collect();
+    let names: Vec<String> = VARIANTS
+        .iter()
+        .filter(|v| settings.only.is_none_or(|only| only == **v))
+        .map(|v| format!("{op}/{v}"))
+        .collect();
     // Warm-up: the connection, the SDK's lazily built state, the server's first requests.
     for name in &names {
         chunk(rt, name, 0, (settings.iterations / 10).max(20));
@@ -233,6 +250,9 @@ fn measure(rt: &Runtime, op: &str, settings: &Settings) {
             min(times),
             max(times)
         );
+    }
+    if settings.only.is_some() {
+        return;
     }
     for (label, ratios) in [
         ("dynomodel ÷ hand", ratios(2, 0)),
