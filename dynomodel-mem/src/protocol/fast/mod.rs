@@ -117,11 +117,20 @@ pub(crate) struct Predecoded {
     active: bool,
 }
 
+/// A value decoded in one pass and the validation message of its first flaw, if it has one (see
+/// `value`).
+pub(crate) type Flawed<T> = (T, Option<String>);
+
 /// What one marker stands for.
 #[derive(Debug)]
 enum Slot {
     Value(AttributeValue),
     Item(Item),
+    /// A flawed attribute value (see `value`): the exact decoder's placeholder for it and the first
+    /// flaw's message, which the decoder records when it takes the value.
+    FlawedValue(AttributeValue, String),
+    /// A flawed item, as [`Slot::FlawedValue`].
+    FlawedItem(Item, String),
     /// A BatchGetItem key, with its spelling where it matters (see `value::spelled_key`).
     Key(Item, Option<Vec<u8>>),
     /// An `ExpressionAttributeNames` map (see `names`).
@@ -133,18 +142,22 @@ enum Slot {
 }
 
 impl Predecoded {
-    /// The attribute value `v` stands for, if `v` is a marker.
-    pub(crate) fn value(&mut self, v: &Value) -> Option<WireResult<AttributeValue>> {
+    /// The attribute value `v` stands for, if `v` is a marker, with its first flaw's message (see
+    /// `value`), which the caller records as the exact decoder would have at this value.
+    pub(crate) fn value(&mut self, v: &Value) -> Option<WireResult<Flawed<AttributeValue>>> {
         match self.take(v)? {
-            Slot::Value(value) => Some(Ok(value)),
+            Slot::Value(value) => Some(Ok((value, None))),
+            Slot::FlawedValue(value, message) => Some(Ok((value, Some(message)))),
             _ => Some(Err(lost(v))),
         }
     }
 
-    /// The item (map of attribute values) `v` stands for, if `v` is a marker.
-    pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Item>> {
+    /// The item (map of attribute values) `v` stands for, if `v` is a marker, with its first flaw's
+    /// message, as [`Predecoded::value`].
+    pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Flawed<Item>>> {
         match self.take(v)? {
-            Slot::Item(item) => Some(Ok(item)),
+            Slot::Item(item) => Some(Ok((item, None))),
+            Slot::FlawedItem(item, message) => Some(Ok((item, Some(message)))),
             _ => Some(Err(lost(v))),
         }
     }
