@@ -10,7 +10,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use dynomodel::{AttributeValue, Item, Number};
+use dynomodel::{AttributeValue, Item, Number, NumberError};
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -28,19 +28,31 @@ pub(super) fn anomaly() -> &'static str {
 /// value that it still decodes (to a placeholder) and then refuses. Only these are read on; every
 /// other anomaly stops the one pass (see `super`).
 #[derive(Default)]
-pub(super) struct FirstFlaw(Cell<Option<String>>);
+pub(super) struct FirstFlaw {
+    /// Whether a flaw was recorded: what a map's reader looks at after each member, cheaper than
+    /// the message's `Option`.
+    set: Cell<bool>,
+    message: Cell<Option<String>>,
+}
 
 impl FirstFlaw {
     /// Records `message` unless a flaw was recorded before it (the first one counts, as in the
     /// exact decoder's [`crate::protocol::Decoder`]).
     fn record(&self, message: impl FnOnce() -> String) {
-        let first = self.0.take().unwrap_or_else(message);
-        self.0.set(Some(first));
+        if !self.set.replace(true) {
+            self.message.set(Some(message()));
+        }
     }
 
-    /// The flaw recorded, if any.
-    pub(super) fn take(self) -> Option<String> {
-        self.0.into_inner()
+    /// Whether a flaw was recorded.
+    fn is_set(&self) -> bool {
+        self.set.get()
+    }
+
+    /// The flaw recorded, if any, leaving none.
+    pub(super) fn take(&self) -> Option<String> {
+        self.set.set(false);
+        self.message.take()
     }
 }
 
@@ -264,8 +276,8 @@ impl<'de> Visitor<'de> for Members {
 /// which one's flaw counts is not worth proving here).
 pub(super) struct MapReader {
     members: Vec<(String, AttributeValue)>,
-    /// Whether flaws are read on; without, a flaw is an anomaly.
-    flawed: bool,
+    /// Where each member's flaw is recorded, and taken after it; `None`: a flaw is an anomaly.
+    flaw: Option<FirstFlaw>,
     /// The flawed member first in name order so far: its index in `members`, its flaw.
     first: Option<(usize, String)>,
 }
@@ -275,34 +287,41 @@ impl MapReader {
     pub(super) fn new(capacity: usize, flawed: bool) -> Self {
         MapReader {
             members: Vec::with_capacity(capacity),
-            flawed,
+            flaw: flawed.then(FirstFlaw::default),
             first: None,
         }
     }
 
     /// Reads the value of the member `name` from `map`.
+    #[inline]
     pub(super) fn member<'de, A: MapAccess<'de>>(
         &mut self,
         map: &mut A,
         name: String,
     ) -> Result<(), A::Error> {
-        if !self.flawed {
-            let value = map.next_value_seed(Av)?;
-            self.members.push((name, value));
-            return Ok(());
-        }
-        let flaw = FirstFlaw::default();
-        let value = map.next_value_seed(Attribute { flaw: Some(&flaw) })?;
-        if let Some(message) = flaw.take()
-            && self
-                .first
-                .as_ref()
-                .is_none_or(|(at, _)| name < self.members[*at].0)
+        let flaw = self.flaw.as_ref();
+        let value = map.next_value_seed(Attribute { flaw })?;
+        if let Some(flaw) = flaw
+            && flaw.is_set()
         {
-            self.first = Some((self.members.len(), message));
+            let message = flaw.take();
+            self.flawed_member(&name, message);
         }
         self.members.push((name, value));
         Ok(())
+    }
+
+    /// The member `name`, to be pushed next, has the flaw `message`: kept if it is the first in
+    /// name order so far. Out of line: the valid members' loop stays as small as it was.
+    #[cold]
+    #[inline(never)]
+    fn flawed_member(&mut self, name: &str, message: Option<String>) {
+        let first = self.first.as_ref();
+        if let Some(message) = message
+            && first.is_none_or(|(at, _)| name < self.members[*at].0.as_str())
+        {
+            self.first = Some((self.members.len(), message));
+        }
     }
 
     /// The map, and its first flaw.
@@ -456,15 +475,23 @@ impl Visitor<'_> for NumberText<'_> {
         f.write_str("a number's text")
     }
 
+    #[inline]
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Number, E> {
-        match (Number::parse(text), self.flaw) {
-            (Ok(number), _) => Ok(number),
-            (Err(e), Some(flaw)) => {
-                flaw.record(|| e.to_string());
-                Ok(Number::ZERO)
-            }
-            (Err(_), None) => Err(E::custom(anomaly())),
+        match Number::parse(text) {
+            Ok(number) => Ok(number),
+            Err(e) => self.not_a_number(e),
         }
+    }
+}
+
+impl NumberText<'_> {
+    /// A text that is not a number: a flaw (zero, the exact decoder's placeholder) or an anomaly.
+    #[cold]
+    #[inline(never)]
+    fn not_a_number<E: serde::de::Error>(self, e: NumberError) -> Result<Number, E> {
+        let flaw = self.flaw.ok_or_else(|| E::custom(anomaly()))?;
+        flaw.record(|| e.to_string());
+        Ok(Number::ZERO)
     }
 }
 
