@@ -242,7 +242,8 @@ impl<'de> Visitor<'de> for Marked<'_> {
             };
             return Ok(Predecoded::mark(self.seed.slots, Slot::Key(slot.0, slot.1)));
         }
-        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true);
+        let flaw = FirstFlaw::default();
+        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(service, key_shape, &name) {
                 return Err(A::Error::custom(anomaly()));

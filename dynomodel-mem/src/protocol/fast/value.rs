@@ -261,7 +261,8 @@ impl<'de> Visitor<'de> for Members {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), self.flawed);
+        let flaw = FirstFlaw::default();
+        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), self.flawed, &flaw);
         while let Some(name) = map.next_key::<String>()? {
             reader.member(&mut map, name)?;
         }
@@ -274,20 +275,27 @@ impl<'de> Visitor<'de> for Members {
 /// order (the exact decoder walks its tree's sorted members), each member's own first flaw. A
 /// flawed map with a member named twice is an anomaly (the exact tree keeps the last of them, and
 /// which one's flaw counts is not worth proving here).
-pub(super) struct MapReader {
+pub(super) struct MapReader<'f> {
     members: Vec<(String, AttributeValue)>,
-    /// Where each member's flaw is recorded, and taken after it; `None`: a flaw is an anomaly.
-    flaw: Option<FirstFlaw>,
+    /// How each member is read: with `flaw` to record its flaws in, or without (a flaw is then an
+    /// anomaly).
+    seed: Attribute<'f>,
+    /// Where a member's flaw is recorded, and taken after it.
+    flaw: &'f FirstFlaw,
     /// The flawed member first in name order so far: its index in `members`, its flaw.
     first: Option<(usize, String)>,
 }
 
-impl MapReader {
-    /// A reader of a map of about `capacity` members, reading on past flaws with `flawed`.
-    pub(super) fn new(capacity: usize, flawed: bool) -> Self {
+impl<'f> MapReader<'f> {
+    /// A reader of a map of about `capacity` members, reading on past flaws with `flawed` and
+    /// recording each member's in `flaw`.
+    pub(super) fn new(capacity: usize, flawed: bool, flaw: &'f FirstFlaw) -> Self {
         MapReader {
             members: Vec::with_capacity(capacity),
-            flaw: flawed.then(FirstFlaw::default),
+            seed: Attribute {
+                flaw: flawed.then_some(flaw),
+            },
+            flaw,
             first: None,
         }
     }
@@ -299,28 +307,28 @@ impl MapReader {
         map: &mut A,
         name: String,
     ) -> Result<(), A::Error> {
-        let flaw = self.flaw.as_ref();
-        let value = map.next_value_seed(Attribute { flaw })?;
-        if let Some(flaw) = flaw
-            && flaw.is_set()
-        {
-            let message = flaw.take();
-            self.flawed_member(&name, message);
+        // Pushed as read (as before flaws were read on: the value goes straight into its place),
+        // then looked at; never flawed without `flawed`.
+        self.members.push((name, map.next_value_seed(self.seed)?));
+        if self.flaw.is_set() {
+            self.flawed_last();
         }
-        self.members.push((name, value));
         Ok(())
     }
 
-    /// The member `name`, to be pushed next, has the flaw `message`: kept if it is the first in
-    /// name order so far. Out of line: the valid members' loop stays as small as it was.
+    /// The member read last has a flaw: kept if it is the first in name order so far. Out of line:
+    /// the valid members' loop stays as small as it was.
     #[cold]
     #[inline(never)]
-    fn flawed_member(&mut self, name: &str, message: Option<String>) {
+    fn flawed_last(&mut self) {
+        let (Some(message), Some(((name, _), earlier))) =
+            (self.flaw.take(), self.members.split_last())
+        else {
+            return;
+        };
         let first = self.first.as_ref();
-        if let Some(message) = message
-            && first.is_none_or(|(at, _)| name < self.members[*at].0.as_str())
-        {
-            self.first = Some((self.members.len(), message));
+        if first.is_none_or(|(at, _)| earlier.get(*at).is_none_or(|(kept, _)| name < kept)) {
+            self.first = Some((earlier.len(), message));
         }
     }
 
