@@ -43,7 +43,11 @@ fn number(text: &str, d: &mut Decoder) -> Number {
 /// placeholder (`NULL`) is returned so that the rest of the request is still type-checked.
 pub(crate) fn parse_attribute_value(value: &Value, d: &mut Decoder) -> WireResult<AttributeValue> {
     if let Some(decoded) = d.predecoded.value(value) {
-        return decoded;
+        let (value, flaw) = decoded?;
+        if let Some(message) = flaw {
+            d.custom(message);
+        }
+        return Ok(value);
     }
     let Some(fields) = structure(value)? else {
         d.custom(EMPTY_VALUE);
@@ -130,7 +134,11 @@ fn elements<T>(value: &Value, each: fn(&Value) -> WireResult<T>) -> WireResult<V
 /// Decodes a map of attribute values (an item, a key, `ExpressionAttributeValues`); `None` for `null`.
 pub(super) fn parse_item(value: &Value, d: &mut Decoder) -> WireResult<Option<Item>> {
     if let Some(decoded) = d.predecoded.item(value) {
-        return decoded.map(Some);
+        let (item, flaw) = decoded?;
+        if let Some(message) = flaw {
+            d.custom(message);
+        }
+        return Ok(Some(item));
     }
     let Some(fields) = map(value)? else {
         return Ok(None);

@@ -11,13 +11,26 @@
 //! marker. Everything else (names, expressions, enums, the batches' structure) stays a `Value` and is
 //! walked and decoded by the exact code as before, so its errors are the exact path's own.
 //!
-//! The fast path only has to decide "this request is well formed": at the first anomaly of any kind
-//! (a JSON type that is not the shape's, an attribute value that is empty, has several types or an
-//! unknown member, a `null` inside one, an `N` that is not a number, `NULL` other than `true`, a map
-//! key that breaks its shape's constraint, a skeleton the model check does not pass) it stops and the
-//! request is decoded again by the exact path, which reports the errors in DynamoDB's order. A body
-//! that is not JSON at all is answered at once (the exact parse would fail where this one did: both
-//! are serde_json's parser over the same bytes), without a second parse.
+//! The fast path only has to decide "this request is decoded as the exact path decodes it": at the
+//! first anomaly (a JSON type that is not the shape's, an attribute value that has several types or
+//! an unknown member, a `null` inside one, a bad base64 text, a map key that breaks its shape's
+//! constraint, a skeleton the model check does not pass) it stops and the request is decoded again
+//! by the exact path, which reports the errors in DynamoDB's order. A body that is not JSON at all
+//! is answered at once (the exact parse would fail where this one did: both are serde_json's parser
+//! over the same bytes), without a second parse.
+//!
+//! An attribute value that the exact decoder decodes to a placeholder while it records a validation
+//! message (an `N` that is not a number, `NULL` other than `true`, an empty value `{}`) is a *flaw*,
+//! not an anomaly: the one pass reads on, decodes the placeholder, and keeps the first flaw of each
+//! marked value or item in the exact decoder's order (a list's in its order, a map's in its members'
+//! name order; a flawed map with a member named twice is an anomaly) in its slot
+//! ([`Slot::FlawedValue`], [`Slot::FlawedItem`]). The operation's decoder records it when it takes
+//! the marker, which is where the exact decoder meets that value; it keeps only the first message
+//! recorded, so the request's error is the exact path's, and a serialization error anywhere (an
+//! anomaly, so the exact path's) still wins. The model check cannot tell a flaw from a valid value (it
+//! only type-checks attribute values), so the skeleton's check is the whole tree's. A large body
+//! invalid at its end is thus read once, not twice (`body_map_invalid_at_end` in
+//! docs/performance.md).
 //!
 //! `ExpressionAttributeNames` maps are decoded too ([`Slot::Names`], `names.rs`): a request can
 //! carry hundreds of thousands of them, and their `Value` map, its walk and its copy into the
@@ -125,11 +138,20 @@ pub(crate) struct Predecoded {
     active: bool,
 }
 
+/// A value decoded in one pass and the validation message of its first flaw, if it has one (see
+/// `value`).
+pub(crate) type Flawed<T> = (T, Option<String>);
+
 /// What one marker stands for.
 #[derive(Debug)]
 enum Slot {
     Value(AttributeValue),
     Item(Item),
+    /// A flawed attribute value (see `value`): the exact decoder's placeholder for it and the first
+    /// flaw's message, which the decoder records when it takes the value.
+    FlawedValue(AttributeValue, String),
+    /// A flawed item, as [`Slot::FlawedValue`].
+    FlawedItem(Item, String),
     /// A BatchGetItem key, with its spelling where it matters (see `value::spelled_key`).
     Key(Item, Option<Vec<u8>>),
     /// An `ExpressionAttributeNames` map (see `names`).
@@ -143,18 +165,22 @@ enum Slot {
 }
 
 impl Predecoded {
-    /// The attribute value `v` stands for, if `v` is a marker.
-    pub(crate) fn value(&mut self, v: &Value) -> Option<WireResult<AttributeValue>> {
+    /// The attribute value `v` stands for, if `v` is a marker, with its first flaw's message (see
+    /// `value`), which the caller records as the exact decoder would have at this value.
+    pub(crate) fn value(&mut self, v: &Value) -> Option<WireResult<Flawed<AttributeValue>>> {
         match self.take(v)? {
-            Slot::Value(value) => Some(Ok(value)),
+            Slot::Value(value) => Some(Ok((value, None))),
+            Slot::FlawedValue(value, message) => Some(Ok((value, Some(message)))),
             _ => Some(Err(lost(v))),
         }
     }
 
-    /// The item (map of attribute values) `v` stands for, if `v` is a marker.
-    pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Item>> {
+    /// The item (map of attribute values) `v` stands for, if `v` is a marker, with its first flaw's
+    /// message, as [`Predecoded::value`].
+    pub(crate) fn item(&mut self, v: &Value) -> Option<WireResult<Flawed<Item>>> {
         match self.take(v)? {
-            Slot::Item(item) => Some(Ok(item)),
+            Slot::Item(item) => Some(Ok((item, None))),
+            Slot::FlawedItem(item, message) => Some(Ok((item, Some(message)))),
             _ => Some(Err(lost(v))),
         }
     }

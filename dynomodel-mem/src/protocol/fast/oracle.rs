@@ -33,7 +33,7 @@ pub(crate) fn exact_only<T>(f: impl FnOnce() -> T) -> T {
 /// a body the one pass calls malformed is not JSON; a decoded one passes the exact path's parse and
 /// model check, its skeleton equals the exact path's tree wherever it has no marker, and each marker
 /// stands for exactly the attribute value, item or names map the exact decoder makes of that part of the tree,
-/// without a validation error.
+/// without a validation error, or (a flawed value) with the one message it keeps.
 pub(crate) fn verify(operation: &str, body: &[u8], outcome: &Outcome) {
     match outcome {
         Outcome::Fallback => {}
@@ -79,6 +79,17 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = parse_item(exact, &mut d).and_then(|v| d.finish(v));
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
+                // A flawed value: the exact decoder's placeholder, and its first message only.
+                Some(Slot::FlawedValue(fast, message)) => {
+                    let decoded = parse_attribute_value(exact, &mut d);
+                    assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");
+                    flawed_alike(d, message, operation, exact);
+                }
+                Some(Slot::FlawedItem(fast, message)) => {
+                    let decoded = parse_item(exact, &mut d);
+                    assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
+                    flawed_alike(d, message, operation, exact);
+                }
                 Some(Slot::Key(fast, spelling)) => {
                     let decoded = key_as_sent(exact, &mut d).and_then(|v| d.finish(v));
                     let fast = (fast.clone(), spelling.clone());
@@ -119,6 +130,17 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
         }
         _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
     }
+}
+
+/// Panics unless the exact decoder `d`, having decoded `exact`, recorded `message` as its one
+/// validation error (a flaw is a message of the operation's, never a member constraint).
+fn flawed_alike(d: Decoder, message: &str, operation: &str, exact: &Value) {
+    assert_eq!(d.broken, 0, "{operation}: constraints broken at {exact}");
+    assert_eq!(
+        d.custom.as_deref(),
+        Some(message),
+        "{operation}: another first flaw at {exact}"
+    );
 }
 
 /// What the exact decoder makes of `exact`, the exact path's tree of the legacy parameter that the

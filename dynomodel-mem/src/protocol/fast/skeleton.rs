@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use super::legacy::{self, Parameter};
 use super::names::Names;
 use super::parameters::Parameters;
-use super::value::{anomaly, sorted, spelled_key, spelled_key_of_one, Av, KeyMember, SpelledAv};
+use super::value::{
+    anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
+};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
 
@@ -222,8 +224,13 @@ impl<'de> Visitor<'de> for Marked<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let Some(key_shape) = self.key else {
-            let value = Av.visit_map(map)?;
-            return Ok(Predecoded::mark(self.seed.slots, Slot::Value(value)));
+            let flaw = FirstFlaw::default();
+            let value = Attribute { flaw: Some(&flaw) }.visit_map(map)?;
+            let slot = match flaw.take() {
+                None => Slot::Value(value),
+                Some(message) => Slot::FlawedValue(value, message),
+            };
+            return Ok(Predecoded::mark(self.seed.slots, slot));
         };
         let service = self.seed.service;
         if self.seed.keys {
@@ -243,17 +250,19 @@ impl<'de> Visitor<'de> for Marked<'_> {
             };
             return Ok(Predecoded::mark(self.seed.slots, Slot::Key(slot.0, slot.1)));
         }
-        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        let flaw = FirstFlaw::default();
+        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(service, key_shape, &name) {
                 return Err(A::Error::custom(anomaly()));
             }
-            members.push((name, map.next_value_seed(Av)?));
+            reader.member(&mut map, name)?;
         }
-        Ok(Predecoded::mark(
-            self.seed.slots,
-            Slot::Item(sorted(members)),
-        ))
+        let slot = match reader.finish()? {
+            (item, None) => Slot::Item(item),
+            (item, Some(message)) => Slot::FlawedItem(item, message),
+        };
+        Ok(Predecoded::mark(self.seed.slots, slot))
     }
 }
 

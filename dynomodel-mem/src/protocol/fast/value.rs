@@ -1,25 +1,62 @@
 //! Attribute values read straight from the parser into [`AttributeValue`]s: exactly one known type
-//! member, not `null`, of its JSON type, with a valid number or base64 text; anything else is an
-//! anomaly that sends the request to the exact path (`super`), which has the messages.
+//! member, not `null`, of its JSON type, with valid base64 text; anything else is an anomaly that
+//! sends the request to the exact path (`super`), which has the messages. A value the exact decoder
+//! decodes on while recording a validation message (an `N` that is not a number, `NULL` other than
+//! `true`, an empty value: a *flaw*) is read on too where its order is known ([`Attribute`],
+//! [`MapReader`]): decoded to the exact decoder's placeholder, with its first flaw kept for the
+//! decoder to record where the exact decoder would (see `super`).
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use dynomodel::{AttributeValue, Item, Number};
+use dynomodel::{AttributeValue, Item, Number, NumberError};
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
 use crate::protocol::json;
 use crate::protocol::types::blob_text;
-use crate::protocol::value::{spelling_matters, write_base64};
+use crate::protocol::value::{spelling_matters, write_base64, EMPTY_VALUE, NULL_NOT_TRUE};
 
 /// The text of the error by which a seed stops the one pass (never shown: the exact path answers).
 pub(super) fn anomaly() -> &'static str {
     "not decoded in one pass"
 }
 
-/// One attribute value, `{"S": "x"}`.
+/// The first flaw of a value in the exact decoder's order: the validation message it records for a
+/// value that it still decodes (to a placeholder) and then refuses. Only these are read on; every
+/// other anomaly stops the one pass (see `super`).
+#[derive(Default)]
+pub(super) struct FirstFlaw {
+    /// Whether a flaw was recorded: what a map's reader looks at after each member, cheaper than
+    /// the message's `Option`.
+    set: Cell<bool>,
+    message: Cell<Option<String>>,
+}
+
+impl FirstFlaw {
+    /// Records `message` unless a flaw was recorded before it (the first one counts, as in the
+    /// exact decoder's [`crate::protocol::Decoder`]).
+    fn record(&self, message: impl FnOnce() -> String) {
+        if !self.set.replace(true) {
+            self.message.set(Some(message()));
+        }
+    }
+
+    /// Whether a flaw was recorded.
+    fn is_set(&self) -> bool {
+        self.set.get()
+    }
+
+    /// The flaw recorded, if any, leaving none.
+    pub(super) fn take(&self) -> Option<String> {
+        self.set.set(false);
+        self.message.take()
+    }
+}
+
+/// One attribute value, `{"S": "x"}`, without flaws (a flaw is an anomaly).
 #[derive(Clone, Copy)]
 pub(super) struct Av;
 
@@ -39,7 +76,34 @@ impl<'de> Visitor<'de> for Av {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
-        read::<A, false>(map, &mut None)
+        read::<A, false>(map, &mut None, None)
+    }
+}
+
+/// One attribute value whose flaws are recorded in `flaw` (the first in the exact decoder's order);
+/// a flawed value is its exact decoder's placeholder. `None`: a flaw is an anomaly, as for [`Av`].
+#[derive(Clone, Copy)]
+pub(super) struct Attribute<'f> {
+    pub(super) flaw: Option<&'f FirstFlaw>,
+}
+
+impl<'de> DeserializeSeed<'de> for Attribute<'_> {
+    type Value = AttributeValue;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<AttributeValue, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Attribute<'_> {
+    type Value = AttributeValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an attribute value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
+        read::<A, false>(map, &mut None, self.flaw)
     }
 }
 
@@ -65,19 +129,25 @@ impl<'de> Visitor<'de> for SpelledAv {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let mut text = None;
-        let value = read::<A, true>(map, &mut text)?;
+        let value = read::<A, true>(map, &mut text, None)?;
         Ok((value, text))
     }
 }
 
 /// The members of an attribute value's object; with `SPELLED`, an `N`'s text is kept in
-/// `number_text` (a constant, so that the values of other requests pay nothing for it).
+/// `number_text` (a constant, so that the values of other requests pay nothing for it). With a
+/// `flaw`, what the exact decoder records and decodes on (`crate::protocol::value`) is recorded
+/// there and the value is its placeholder: an empty value (`NULL`), an `N` that is not a number
+/// (zero), `NULL` other than `true` (`NULL`).
 fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
     mut map: A,
     number_text: &mut Option<String>,
+    flaw: Option<&FirstFlaw>,
 ) -> Result<AttributeValue, A::Error> {
     let Some(tag) = map.next_key_seed(TagSeed)? else {
-        return Err(A::Error::custom(anomaly()));
+        let flaw = flaw.ok_or_else(|| A::Error::custom(anomaly()))?;
+        flaw.record(|| EMPTY_VALUE.to_owned());
+        return Ok(AttributeValue::Null);
     };
     let value = match tag {
         Tag::S => AttributeValue::S(map.next_value()?),
@@ -87,20 +157,30 @@ fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
             *number_text = Some(text);
             AttributeValue::N(number)
         }
-        Tag::N => AttributeValue::N(map.next_value_seed(NumberText)?),
+        Tag::N => AttributeValue::N(map.next_value_seed(NumberText { flaw })?),
         Tag::B => AttributeValue::B(map.next_value_seed(BlobText)?),
         Tag::Bool => AttributeValue::Bool(map.next_value()?),
         Tag::Null => {
             if !map.next_value::<bool>()? {
-                return Err(A::Error::custom(anomaly()));
+                let flaw = flaw.ok_or_else(|| A::Error::custom(anomaly()))?;
+                flaw.record(|| NULL_NOT_TRUE.to_owned());
             }
             AttributeValue::Null
         }
         Tag::Ss => AttributeValue::Ss(map.next_value_seed(Elements(Text))?),
-        Tag::Ns => AttributeValue::Ns(map.next_value_seed(Elements(NumberText))?),
+        Tag::Ns => AttributeValue::Ns(map.next_value_seed(Elements(NumberText { flaw }))?),
         Tag::Bs => AttributeValue::Bs(map.next_value_seed(Elements(BlobText))?),
-        Tag::L => AttributeValue::L(map.next_value_seed(Elements(Av))?),
-        Tag::M => AttributeValue::M(map.next_value_seed(Members)?),
+        // A list's elements share its flaw: the first in the list's order is the exact decoder's.
+        Tag::L => AttributeValue::L(map.next_value_seed(Elements(Attribute { flaw }))?),
+        Tag::M => {
+            let (members, first) = map.next_value_seed(Members {
+                flawed: flaw.is_some(),
+            })?;
+            if let (Some(flaw), Some(message)) = (flaw, first) {
+                flaw.record(|| message);
+            }
+            AttributeValue::M(members)
+        }
     };
     // A second member, known or not, is the exact path's business.
     if map.next_key::<IgnoredAny>()?.is_some() {
@@ -159,11 +239,14 @@ impl Visitor<'_> for TagSeed {
     }
 }
 
-/// The members of an `M`.
-struct Members;
+/// The members of an `M`, and with `flawed` their first flaw in the exact decoder's order (see
+/// [`MapReader`]); without, a flaw is an anomaly.
+struct Members {
+    flawed: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for Members {
-    type Value = BTreeMap<String, AttributeValue>;
+    type Value = (BTreeMap<String, AttributeValue>, Option<String>);
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         de.deserialize_map(self)
@@ -171,25 +254,101 @@ impl<'de> DeserializeSeed<'de> for Members {
 }
 
 impl<'de> Visitor<'de> for Members {
-    type Value = BTreeMap<String, AttributeValue>;
+    type Value = (BTreeMap<String, AttributeValue>, Option<String>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a map of attribute values")
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        let flaw = FirstFlaw::default();
+        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), self.flawed, &flaw);
         while let Some(name) = map.next_key::<String>()? {
-            members.push((name, map.next_value_seed(Av)?));
+            reader.member(&mut map, name)?;
         }
-        Ok(sorted(members))
+        reader.finish()
+    }
+}
+
+/// A map of attribute values (an `M`, an item, a key, expression values) as its members are read,
+/// with the first flaw of the map in the exact decoder's order: that of the member first in name
+/// order (the exact decoder walks its tree's sorted members), each member's own first flaw. A
+/// flawed map with a member named twice is an anomaly (the exact tree keeps the last of them, and
+/// which one's flaw counts is not worth proving here).
+pub(super) struct MapReader<'f> {
+    members: Vec<(String, AttributeValue)>,
+    /// How each member is read: with `flaw` to record its flaws in, or without (a flaw is then an
+    /// anomaly).
+    seed: Attribute<'f>,
+    /// Where a member's flaw is recorded, and taken after it.
+    flaw: &'f FirstFlaw,
+    /// The flawed member first in name order so far: its index in `members`, its flaw.
+    first: Option<(usize, String)>,
+}
+
+impl<'f> MapReader<'f> {
+    /// A reader of a map of about `capacity` members, reading on past flaws with `flawed` and
+    /// recording each member's in `flaw`.
+    pub(super) fn new(capacity: usize, flawed: bool, flaw: &'f FirstFlaw) -> Self {
+        MapReader {
+            members: Vec::with_capacity(capacity),
+            seed: Attribute {
+                flaw: flawed.then_some(flaw),
+            },
+            flaw,
+            first: None,
+        }
+    }
+
+    /// Reads the value of the member `name` from `map`.
+    #[inline]
+    pub(super) fn member<'de, A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        name: String,
+    ) -> Result<(), A::Error> {
+        // Pushed as read (as before flaws were read on: the value goes straight into its place),
+        // then looked at; never flawed without `flawed`.
+        self.members.push((name, map.next_value_seed(self.seed)?));
+        if self.flaw.is_set() {
+            self.flawed_last();
+        }
+        Ok(())
+    }
+
+    /// The member read last has a flaw: kept if it is the first in name order so far. Out of line:
+    /// the valid members' loop stays as small as it was.
+    #[cold]
+    #[inline(never)]
+    fn flawed_last(&mut self) {
+        let (Some(message), Some(((name, _), earlier))) =
+            (self.flaw.take(), self.members.split_last())
+        else {
+            return;
+        };
+        let first = self.first.as_ref();
+        if first.is_none_or(|(at, _)| earlier.get(*at).is_none_or(|(kept, _)| name < kept)) {
+            self.first = Some((earlier.len(), message));
+        }
+    }
+
+    /// The map, and its first flaw.
+    pub(super) fn finish<E: serde::de::Error>(
+        self,
+    ) -> Result<(BTreeMap<String, AttributeValue>, Option<String>), E> {
+        let read = self.members.len();
+        let members = sorted(self.members);
+        match self.first {
+            Some(_) if members.len() != read => Err(E::custom(anomaly())),
+            first => Ok((members, first.map(|(_, message)| message))),
+        }
     }
 }
 
 /// A map of `members` in the order they were read. Sorted and built at once rather than inserted one
 /// by one (a tree insert per member was an eighth of a large item's cost); of members of the same
 /// name the last one is kept, as serde_json's `Value` keeps it for the exact path.
-pub(super) fn sorted(members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
+fn sorted(members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
     members.into_iter().collect()
 }
 
@@ -302,11 +461,14 @@ impl<'de> DeserializeSeed<'de> for Text {
     }
 }
 
-/// An `N`'s text, parsed as the exact path parses it.
+/// An `N`'s text, parsed as the exact path parses it; one that is not a number is a flaw (zero, as
+/// the exact decoder's placeholder) with a `flaw` to record it in, else an anomaly.
 #[derive(Clone, Copy)]
-struct NumberText;
+struct NumberText<'f> {
+    flaw: Option<&'f FirstFlaw>,
+}
 
-impl<'de> DeserializeSeed<'de> for NumberText {
+impl<'de> DeserializeSeed<'de> for NumberText<'_> {
     type Value = Number;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Number, D::Error> {
@@ -314,15 +476,30 @@ impl<'de> DeserializeSeed<'de> for NumberText {
     }
 }
 
-impl Visitor<'_> for NumberText {
+impl Visitor<'_> for NumberText<'_> {
     type Value = Number;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a number's text")
     }
 
+    #[inline]
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Number, E> {
-        Number::parse(text).map_err(|_| E::custom(anomaly()))
+        match Number::parse(text) {
+            Ok(number) => Ok(number),
+            Err(e) => self.not_a_number(e),
+        }
+    }
+}
+
+impl NumberText<'_> {
+    /// A text that is not a number: a flaw (zero, the exact decoder's placeholder) or an anomaly.
+    #[cold]
+    #[inline(never)]
+    fn not_a_number<E: serde::de::Error>(self, e: NumberError) -> Result<Number, E> {
+        let flaw = self.flaw.ok_or_else(|| E::custom(anomaly()))?;
+        flaw.record(|| e.to_string());
+        Ok(Number::ZERO)
     }
 }
 
