@@ -541,8 +541,11 @@ pub struct ConversionError {
     pub found: String,
 }
 
+// The constructors and locators are `#[cold]`: they run only when a value does not convert, so a
+// decoder's branches into them are laid out off its hot path (and they are not inlined into it).
 impl ConversionError {
     /// A conversion error without a location yet.
+    #[cold]
     pub fn new(expected: impl Into<String>, found: impl Into<String>) -> ConversionError {
         ConversionError {
             path: String::new(),
@@ -552,11 +555,13 @@ impl ConversionError {
     }
 
     /// The error for a required attribute that is absent.
+    #[cold]
     pub fn missing(expected: impl Into<String>) -> ConversionError {
         ConversionError::new(expected, "nothing (the attribute is missing)")
     }
 
     /// Prefixes the location with an attribute name: `e.at("address")` turns `city` into `address.city`.
+    #[cold]
     pub fn at(mut self, attribute: &str) -> ConversionError {
         self.path = match (self.path.is_empty(), self.path.starts_with('[')) {
             (true, _) => attribute.to_owned(),
@@ -567,6 +572,7 @@ impl ConversionError {
     }
 
     /// Prefixes the location with a list index: `tags` + `[2]`.
+    #[cold]
     pub fn at_index(mut self, index: usize) -> ConversionError {
         self.path = if self.path.is_empty() || self.path.starts_with('[') {
             format!("[{index}]{}", self.path)

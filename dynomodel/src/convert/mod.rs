@@ -280,6 +280,9 @@ pub trait Attribute: Sized {
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError>;
 
     /// The value of an absent attribute; an error unless the type has a natural "nothing".
+    // Cold: the default is the error, so a decoder lays the call off its hot path (a type with a
+    // natural "nothing" overrides it, and the override is not cold).
+    #[cold]
     fn from_missing() -> Result<Self, ConversionError> {
         Err(ConversionError::missing(Self::expected()))
     }
@@ -360,6 +363,7 @@ impl<T: KeyAttribute> IndexKeyAttribute for Option<T> {
 }
 
 /// The error for a value of the wrong DynamoDB type.
+#[cold]
 fn mismatch<T: Attribute>(found: &AttributeValue) -> ConversionError {
     ConversionError::new(T::expected(), found.type_name())
 }

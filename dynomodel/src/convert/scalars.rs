@@ -10,6 +10,7 @@ impl Attribute for String {
         Ok(Some(AttributeValue::S(self.clone())))
     }
 
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
         match value {
             AttributeValue::S(s) => Ok(s),
@@ -45,6 +46,7 @@ impl Attribute for bool {
         Ok(Some(AttributeValue::Bool(*self)))
     }
 
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
         match value {
             AttributeValue::Bool(b) => Ok(b),
@@ -71,7 +73,13 @@ where
     } else {
         n.to_u128().and_then(|u| T::try_from(u).ok())
     };
-    converted.ok_or_else(|| ConversionError::new(T::expected(), format!("N {n}")))
+    converted.ok_or_else(|| out_of_range::<T>(&n))
+}
+
+/// The error of a number that is not a `T` (a fraction, or beyond `T`'s range).
+#[cold]
+fn out_of_range<T: Attribute>(n: &Number) -> ConversionError {
+    ConversionError::new(T::expected(), format!("N {n}"))
 }
 
 /// Integers up to 64 bits always fit a DynamoDB number.
@@ -82,6 +90,7 @@ macro_rules! small_integers {
                 Ok(Some(AttributeValue::N(Number::from(*self))))
             }
 
+            #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
                 integer_from_attribute(value)
             }
@@ -111,6 +120,7 @@ macro_rules! wide_integers {
                 })
             }
 
+            #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
                 integer_from_attribute(value)
             }
@@ -181,6 +191,7 @@ impl Attribute for Number {
         Ok(Some(AttributeValue::N(*self)))
     }
 
+    #[inline]
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
         match value {
             AttributeValue::N(n) => Ok(n),

@@ -78,22 +78,26 @@ fn write_set<C: Attribute + StrElements>(
 fn set_from_attribute<T: KeyAttribute, C: FromIterator<T>>(
     value: AttributeValue,
 ) -> Result<C, ConversionError> {
-    let elements: Vec<AttributeValue> = match (T::SCALAR_TYPE, value) {
-        (ScalarAttributeType::S, AttributeValue::Ss(v)) => {
-            v.into_iter().map(AttributeValue::S).collect()
-        }
-        (ScalarAttributeType::N, AttributeValue::Ns(v)) => {
-            v.into_iter().map(AttributeValue::N).collect()
-        }
-        (ScalarAttributeType::B, AttributeValue::Bs(v)) => {
-            v.into_iter().map(AttributeValue::B).collect()
-        }
-        (_, other) => return Err(ConversionError::new(set_expected::<T>(), other.type_name())),
-    };
+    // Each element converted as it is taken from the set's own vector: no vector of
+    // `AttributeValue`s in between (one allocation and a copy of every element saved per set).
+    match (T::SCALAR_TYPE, value) {
+        (ScalarAttributeType::S, AttributeValue::Ss(v)) => elements_from(v, AttributeValue::S),
+        (ScalarAttributeType::N, AttributeValue::Ns(v)) => elements_from(v, AttributeValue::N),
+        (ScalarAttributeType::B, AttributeValue::Bs(v)) => elements_from(v, AttributeValue::B),
+        (_, other) => Err(ConversionError::new(set_expected::<T>(), other.type_name())),
+    }
+}
+
+/// The set's elements, each as `T` from its value (`wrap` of the element), the first failing one
+/// reported at its index.
+fn elements_from<E, T: Attribute, C: FromIterator<T>>(
+    elements: Vec<E>,
+    wrap: impl Fn(E) -> AttributeValue,
+) -> Result<C, ConversionError> {
     elements
         .into_iter()
         .enumerate()
-        .map(|(i, e)| T::from_attribute(e).map_err(|err| err.at_index(i)))
+        .map(|(i, e)| T::from_attribute(wrap(e)).map_err(|err| err.at_index(i)))
         .collect()
 }
 

@@ -4,6 +4,17 @@
 
 use super::{Number, NumberError};
 
+/// 10⁰ to 10¹⁹, every power of ten a `u64` holds.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut powers = [1u64; 20];
+    let mut i = 1;
+    while i < powers.len() {
+        powers[i] = powers[i - 1] * 10;
+        i += 1;
+    }
+    powers
+};
+
 impl Number {
     /// The value as an `i128`, if it is an integer that fits.
     ///
@@ -15,22 +26,28 @@ impl Number {
     /// # Ok::<(), dynomodel::NumberError>(())
     /// ```
     pub fn to_i128(&self) -> Option<i128> {
-        if self.exponent < 0 {
-            return None;
-        }
-        let magnitude = 10i128
-            .checked_pow(self.exponent as u32)?
-            .checked_mul(i128::try_from(self.coefficient()).ok()?)?;
+        let magnitude = i128::try_from(self.integer_magnitude()?).ok()?;
         Some(if self.negative { -magnitude } else { magnitude })
     }
 
     /// The value as a `u128`, if it is a non-negative integer that fits.
     pub fn to_u128(&self) -> Option<u128> {
-        if self.exponent < 0 || self.negative {
+        if self.negative {
             return None;
         }
+        self.integer_magnitude()
+    }
+
+    /// The magnitude, if the number is an integer whose magnitude fits a `u128`.
+    fn integer_magnitude(&self) -> Option<u128> {
+        let exponent = u32::try_from(self.exponent).ok()?;
+        // Most stored integers: a coefficient and a power of ten within `u64` each, whose product
+        // always fits a `u128` (one multiplication, no overflow check, no `u128` power).
+        if let (0, Some(power)) = (self.coefficient[1], POWERS_OF_TEN.get(exponent as usize)) {
+            return Some(u128::from(self.coefficient[0]) * u128::from(*power));
+        }
         10u128
-            .checked_pow(self.exponent as u32)?
+            .checked_pow(exponent)?
             .checked_mul(self.coefficient())
     }
 

@@ -214,6 +214,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(sum.to_i128(), Some(a + b));
     }
 
+    /// `to_i128` and `to_u128` (a `u64` fast path, then the general one) give the exact integer
+    /// whenever it fits, around the edges of `u64`, of a `u64` power of ten (10^19) and of `i128`.
+    #[test]
+    fn integer_conversions_are_exact(
+        negative: bool,
+        coefficient in proptest::prop_oneof![
+            0u128..1000,
+            u128::from(u64::MAX) - 1000..u128::from(u64::MAX) + 1000,
+            10u128.pow(38) - 1000..10u128.pow(38),
+        ],
+        exponent in -3i64..42,
+    ) {
+        if let Ok(number) = Number::from_parts(negative, coefficient, exponent) {
+            // The reference: the value's own digits, parsed by Rust (`None` unless an integer that fits).
+            let text = number.to_string();
+            let (expected_i, expected_u) = if text.contains(['.', 'e', 'E']) {
+                (None, None)
+            } else {
+                (text.parse::<i128>().ok(), text.parse::<u128>().ok())
+            };
+            proptest::prop_assert_eq!(number.to_i128(), expected_i, "{}", text);
+            proptest::prop_assert_eq!(number.to_u128(), expected_u, "{}", text);
+        }
+    }
+
     /// The small-integer fast path parses what the general case does, around its 19-digit edge.
     #[test]
     fn small_integers_parse_as_the_general_case(s in "[+-]?[0-9]{0,21}") {
