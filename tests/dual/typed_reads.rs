@@ -346,3 +346,63 @@ dual_test!(
         }
     }
 );
+
+dual_test!(
+    typed_queries_name_the_key_of_the_item_that_fails_wherever_it_is_in_the_page,
+    |t| {
+        let db = profiles_db(&t).await;
+        let table = db.table_name::<Profile>();
+        // The first, a middle and the last item of a page of five: each read alone fails, naming
+        // its own key (a page converted whole reads the key before the decoder takes the item).
+        for bad in [0, 2, 4] {
+            let pk = format!("user{bad}");
+            for sk in 0..5 {
+                let mut item = Profile {
+                    pk: pk.clone(),
+                    ..profile(sk)
+                }
+                .to_item()
+                .unwrap();
+                if sk == bad {
+                    item.insert("score".into(), AttributeValue::S("many".into()));
+                }
+                t.backend()
+                    .put_item(PutItemInput {
+                        table_name: table.clone(),
+                        item,
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap();
+            }
+            let err = db.query::<Profile>(pk.clone()).all().await.unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    r#"the item of Profile {{pk: "{pk}", sk: {bad}}} in `{table}` does not decode: attribute `score`: expected a number (i64), found S"#
+                ),
+            );
+            // A lenient read returns the others and names the bad one by its key.
+            let read = db
+                .query::<Profile>(pk.clone())
+                .lenient()
+                .all()
+                .await
+                .unwrap();
+            let failed: Vec<_> = read
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| r.as_ref().err().map(|e| (i, e.key.clone())))
+                .collect();
+            let key = Item::from([
+                ("pk".to_owned(), AttributeValue::S(pk.clone())),
+                (
+                    "sk".to_owned(),
+                    AttributeValue::N(bad.to_string().parse().unwrap()),
+                ),
+            ]);
+            assert_eq!(failed, [(bad as usize, key)]);
+            assert_eq!(read.iter().filter(|r| r.is_ok()).count(), 4);
+        }
+    }
+);

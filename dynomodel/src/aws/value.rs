@@ -6,7 +6,6 @@
 //! their original order *with* any duplicates, so that DynamoDB (not this module) decides what is valid and
 //! answers with its own error message.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
@@ -149,12 +148,13 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
         }
     }
     sink.reserve(lengths.len());
-    let mut attributes = attributes.into_iter();
+    // Each item is its own slice of the buffer (the lengths add up to the buffer's), so a sink
+    // that leaves attributes unread never shifts the next item.
+    let mut rest = attributes.as_mut_slice();
     for length in lengths {
-        let mut item = attributes.by_ref().take(length);
-        sink.item(&mut item.by_ref().map(|(k, v)| (Cow::Owned(k), v)));
-        // A sink may stop before the item's end: the next item starts after it all the same.
-        item.for_each(drop);
+        let (item, after) = std::mem::take(&mut rest).split_at_mut(length);
+        sink.converted_item(item);
+        rest = after;
     }
     Ok(())
 }
@@ -174,6 +174,8 @@ fn bad_number(text: &str, error: NumberError) -> ConversionError {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use std::borrow::Cow;
+
     use super::*;
 
     fn n(s: &str) -> Number {

@@ -56,6 +56,39 @@ pub trait ItemSink: Send {
         self.item(attributes);
     }
 
+    /// One item of a page that the backend converted whole before handing any of it over (the AWS
+    /// backend: a response converts, or fails, whole), as its attributes in the page's buffer: the
+    /// sink may move them out (what it leaves is dropped with the buffer). A sink that must name an
+    /// item it fails to decode reads the item's key there before decoding it, instead of watching
+    /// every attribute go by. The default moves each attribute out to [`item`](ItemSink::item).
+    ///
+    /// ```
+    /// use dynomodel::AttributeValue;
+    /// use dynomodel::backend::ItemSink;
+    /// # use std::borrow::Cow;
+    ///
+    /// /// Keeps the `id` of each item, read before the item is handed on.
+    /// #[derive(Default)]
+    /// struct Ids(Vec<AttributeValue>);
+    /// impl ItemSink for Ids {
+    ///     fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+    ///         attributes.for_each(drop);
+    ///     }
+    ///     fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
+    ///         if let Some((_, id)) = attributes.iter().find(|(name, _)| name == "id") {
+    ///             self.0.push(id.clone());
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let mut ids = Ids::default();
+    /// ids.converted_item(&mut [("id".to_owned(), AttributeValue::S("u1".into()))]);
+    /// assert_eq!(ids.0, [AttributeValue::S("u1".into())]);
+    /// ```
+    fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
+        self.item(&mut attributes.iter_mut().map(move_out));
+    }
+
     /// A hint before the items of a page: `additional` items follow (a sink collecting them makes
     /// room once). The default ignores it.
     fn reserve(&mut self, additional: usize) {
@@ -78,6 +111,18 @@ pub trait ItemSink: Send {
         self.reserve(items.len());
         items.into_iter().for_each(|item| self.owned_item(item));
     }
+}
+
+/// Moves one attribute out of a page's buffer (see [`ItemSink::converted_item`]), leaving an empty
+/// name and a `NULL` in its place: no allocation.
+#[inline]
+pub(crate) fn move_out(
+    (name, value): &mut (String, AttributeValue),
+) -> (Cow<'static, str>, AttributeValue) {
+    (
+        Cow::Owned(std::mem::take(name)),
+        std::mem::replace(value, AttributeValue::Null),
+    )
 }
 
 /// Receives the attributes of one item as a model writes them

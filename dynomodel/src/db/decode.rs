@@ -6,7 +6,10 @@
 //! aside before: [`KeyWatch`] copies the one or two key attribute values of each item as they go by
 //! ([`Kept`]: into the buffers the item before left, so a page allocates nothing for it after its
 //! first item; no map is built, and nothing else is copied); the key `Item` is built only when a
-//! decode fails.
+//! decode fails. Where the backend converted the page whole first (AWS:
+//! [`ItemSink::converted_item`](crate::backend::ItemSink::converted_item)), the key is copied from
+//! the page's buffer before the decoder runs, so the decoder reads the attributes directly; the
+//! engine's stored items are looked up again only for an item that fails.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -237,6 +240,15 @@ impl KeyWatch {
             .keep_found(self.names.range.and_then(|r| item.get(r)));
     }
 
+    /// Notes the key attributes of an item given as a slice of its attributes (a page a backend
+    /// converted whole), before it is decoded: a look-up of each key name, no layer over the
+    /// attributes the decoder then reads.
+    pub(crate) fn see_attributes(&mut self, attributes: &[(String, AttributeValue)]) {
+        self.hash.keep_found(find(attributes, self.names.hash));
+        self.range
+            .keep_found(self.names.range.and_then(|r| find(attributes, r)));
+    }
+
     /// The key attribute names watched.
     pub(crate) fn key(&self) -> TableKey {
         self.names
@@ -270,6 +282,15 @@ impl KeyWatch {
         let mut watched = attributes.inspect(|(name, value)| self.see(name, value));
         decode(&mut watched)
     }
+}
+
+/// The value of attribute `name` among `attributes` (an item as a slice of its attributes).
+#[inline]
+pub(crate) fn find<'a>(
+    attributes: &'a [(String, AttributeValue)],
+    name: &str,
+) -> Option<&'a AttributeValue> {
+    attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v)
 }
 
 /// Where a read's items come from, for the [`ItemDecode`] of one that does not decode (borrowed

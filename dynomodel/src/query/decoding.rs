@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 
-use crate::backend::ItemSink;
-use crate::db::decode::{FromAttributes, ItemDecode, Kept, KeyWatch, Source, TableKey};
+use crate::backend::{move_out, ItemSink};
+use crate::db::decode::{find, FromAttributes, ItemDecode, Kept, KeyWatch, Source, TableKey};
 use crate::error::{ConversionError, Error, Result};
 use crate::model::Projected;
 use crate::query::lenient::Decoded;
@@ -135,6 +135,13 @@ impl<'r> Positions<'r> {
     fn see_item(&mut self, item: &Item) {
         for (name, seen) in self.names.iter().zip(&mut self.seen) {
             seen.keep_found(item.get(*name));
+        }
+    }
+
+    /// Notes the key attributes of an item given as a slice of its attributes.
+    fn see_attributes(&mut self, attributes: &[(String, AttributeValue)]) {
+        for (name, seen) in self.names.iter().zip(&mut self.seen) {
+            seen.keep_found(find(attributes, name));
         }
     }
 
@@ -284,6 +291,20 @@ impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
         }
     }
 
+    // A page the backend converted whole (AWS): the key is copied from the page's buffer before
+    // the decoder moves the attributes out, so the decoder reads them with no layer in between.
+    fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
+        let items = &mut self.items;
+        if items.wants() {
+            items.watch.see_attributes(attributes);
+            if let Some(positions) = &mut items.positions {
+                positions.see_attributes(attributes);
+            }
+            let decoded = (self.attributes)(&mut attributes.iter_mut().map(move_out));
+            items.push(decoded);
+        }
+    }
+
     // The engine's stored items: the key is looked up again only for an item that fails, so a
     // page that decodes costs nothing for naming the ones that would not.
     fn stored_item(
@@ -410,6 +431,65 @@ mod tests {
         assert_eq!(out.len(), 3);
         assert_eq!(failed, [(0, position("1")), (2, position("3"))]);
         assert!(!beyond);
+    }
+
+    #[test]
+    fn converted_items_name_each_failure_first_middle_or_last_by_its_own_key() {
+        let mut results = Results {
+            items: items(None),
+            attributes: text_of,
+        };
+        let page = [
+            ("1", true),
+            ("2", false),
+            ("3", true),
+            ("4", false),
+            ("5", true),
+        ];
+        for (id, bad) in page {
+            let mut attributes: Vec<_> = post(id, bad).into_iter().collect();
+            results.converted_item(&mut attributes);
+        }
+        let (out, failed, beyond) = outcome(results.items);
+        assert_eq!(
+            out,
+            [
+                r#"!{"S":"1"}"#,
+                "hello",
+                r#"!{"S":"3"}"#,
+                "hello",
+                r#"!{"S":"5"}"#
+            ]
+        );
+        assert_eq!(
+            failed,
+            [(0, position("1")), (2, position("3")), (4, position("5"))]
+        );
+        assert!(!beyond);
+    }
+
+    #[test]
+    fn a_converted_item_without_its_key_attributes_names_only_what_it_has() {
+        let mut results = Results::<String, Strict> {
+            items: Items::new(
+                Decode::items(text),
+                Source {
+                    model: "Post",
+                    table: "posts",
+                    index: None,
+                },
+                TableKey {
+                    hash: "pk",
+                    range: Some("sk"),
+                },
+                None,
+                None,
+            ),
+            attributes: text_of,
+        };
+        results.converted_item(&mut [("sk".to_owned(), s("9"))]);
+        let err = results.items.finish().expect_err("strict");
+        assert!(err.to_string().contains(r#"Post {sk: "9"}"#), "{err}");
     }
 
     #[test]
