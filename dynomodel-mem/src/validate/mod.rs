@@ -52,23 +52,45 @@ pub(crate) const LISTED: usize = 10;
 /// constraint: …". `value` is already rendered (`'x'`, `null`), or `None` for the newer form that
 /// names the member without echoing its value ("Value at 'Limit' …").
 pub(crate) fn violation(value: Option<&str>, path: &str, constraint: &str) -> String {
-    match value {
-        Some(value) => {
-            format!("Value {value} at '{path}' failed to satisfy constraint: {constraint}")
-        }
-        None => format!("Value at '{path}' failed to satisfy constraint: {constraint}"),
+    written_violation(
+        value.map(|v| move |out: &mut String| out.push_str(v)),
+        path,
+        constraint,
+    )
+}
+
+/// [`violation`] with its value written by `value` straight into the message (an echoed list can be
+/// megabytes: no copy of it made first).
+fn written_violation(
+    value: Option<impl FnOnce(&mut String)>,
+    path: &str,
+    constraint: &str,
+) -> String {
+    let mut message = String::from("Value ");
+    if let Some(write) = value {
+        write(&mut message);
+        message.push(' ');
     }
+    message.push_str("at '");
+    message.push_str(path);
+    message.push_str("' failed to satisfy constraint: ");
+    message.push_str(constraint);
+    message
 }
 
 /// The message of `broken` violations of which `listed` are shown: "1 validation error detected:
 /// …" or "N validation errors detected: …; …". Shared by the engine's checks ([`Constraints`]) and the
 /// server's wire layer, so that both word them alike.
 pub(crate) fn detected(broken: usize, listed: &[String]) -> String {
+    let mut message = detected_head(broken);
+    message.push_str(&listed.join("; "));
+    message
+}
+
+/// "1 validation error detected: " or "N validation errors detected: ".
+fn detected_head(broken: usize) -> String {
     let plural = if broken == 1 { "" } else { "s" };
-    format!(
-        "{broken} validation error{plural} detected: {}",
-        listed.join("; ")
-    )
+    format!("{broken} validation error{plural} detected: ")
 }
 
 /// [`detected`]'s message, made from the listed messages themselves: the longest (an echoed list can
@@ -79,8 +101,7 @@ fn detected_owned(broken: usize, mut listed: Vec<String>) -> String {
         return detected(broken, &listed);
     };
     let mut message = std::mem::take(&mut listed[longest]);
-    let plural = if broken == 1 { "" } else { "s" };
-    let mut before = format!("{broken} validation error{plural} detected: ");
+    let mut before = detected_head(broken);
     for earlier in &listed[..longest] {
         before.push_str(earlier);
         before.push_str("; ");
@@ -124,13 +145,13 @@ impl Constraints {
         if self.errors.len() >= LISTED {
             return;
         }
-        let mut message = String::from("Value '");
-        echo(&mut message);
-        message.push_str("' at '");
-        message.push_str(path);
-        message.push_str("' failed to satisfy constraint: ");
-        message.push_str(constraint);
-        self.errors.push(message);
+        let quoted_echo = |out: &mut String| {
+            out.push('\'');
+            echo(out);
+            out.push('\'');
+        };
+        self.errors
+            .push(written_violation(Some(quoted_echo), path, constraint));
     }
 
     /// Records one violation in the newer form that names the member without echoing its value:
