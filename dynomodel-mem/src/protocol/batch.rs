@@ -80,16 +80,26 @@ fn keys_and_attributes(m: &Members<'_>, d: &mut Decoder) -> WireResult<KeysAndAt
         Some(elements) => {
             keys.reserve_exact(elements.len());
             let mut spellings = Vec::with_capacity(elements.len());
+            let mut nulls = false;
             for (i, element) in elements.iter().enumerate() {
+                // Past the limit, once the list is sure to be refused for its length, the one pass
+                // checks the keys without building them (`fast::keys`): the backend's refusal of
+                // the first ones (more than 100) is the list's, and shows no key.
+                if d.predecoded.is_counted_key(element) {
+                    continue;
+                }
                 match key_as_sent(element, d)? {
                     Some((key, spelling)) => {
                         keys.push(key);
                         spellings.push(spelling);
                     }
-                    None => d.null(&format!("{keys_path}.{}.member", i + 1)),
+                    None => {
+                        nulls = true;
+                        d.null(&format!("{keys_path}.{}.member", i + 1));
+                    }
                 }
             }
-            if keys.len() == elements.len() {
+            if !nulls {
                 keys = without_respellings(keys, &spellings);
             }
         }

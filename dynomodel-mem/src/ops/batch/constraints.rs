@@ -43,7 +43,7 @@ pub(crate) const MAX_GET_KEYS: usize = 100;
 /// Most writes one BatchWriteItem makes, in one table and in all of them.
 pub(crate) const MAX_WRITES: usize = 25;
 /// Most tables in a BatchGetItem (the service model's `BatchGetRequestMap`).
-const MAX_GET_TABLES: usize = 100;
+pub(crate) const MAX_GET_TABLES: usize = 100;
 /// Most tables in a BatchWriteItem (the service model's `BatchWriteItemRequestMap`).
 const MAX_WRITE_TABLES: usize = 25;
 

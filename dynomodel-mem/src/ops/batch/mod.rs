@@ -44,6 +44,8 @@ pub(crate) mod render;
 mod write;
 
 #[cfg(feature = "protocol")]
+pub(crate) use constraints::{MAX_GET_KEYS, MAX_GET_TABLES};
+#[cfg(feature = "protocol")]
 pub(crate) use get::hashable;
 #[cfg(test)]
 pub(crate) use get::MAX_RESPONSE_BYTES;

@@ -6,6 +6,7 @@ use std::cell::Cell;
 
 use serde_json::Value;
 
+use super::keys::COUNTED_KEY;
 use super::legacy::Legacy;
 use super::{Outcome, Predecoded, Slot};
 use crate::protocol::batch::key_as_sent;
@@ -120,6 +121,24 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
             );
             for (a, b) in e.values().zip(s.values()) {
                 same(a, b, predecoded, operation);
+            }
+        }
+        // Keys checked and not built (`keys`): the exact decoder decodes each without a message.
+        (Value::Array(e), Value::Array(s))
+            if s.last().and_then(Value::as_u64) == Some(COUNTED_KEY) =>
+        {
+            let built = s.len() - 1;
+            assert!(e.len() > built, "{operation}: no key was checked");
+            for (a, b) in e.iter().zip(&s[..built]) {
+                same(a, b, predecoded, operation);
+            }
+            for key in &e[built..] {
+                let mut d = Decoder::default();
+                let decoded = key_as_sent(key, &mut d).and_then(|v| d.finish(v));
+                assert!(
+                    matches!(decoded, Ok(Some(_))),
+                    "{operation}: a key checked in one pass is not well formed: {key}"
+                );
             }
         }
         (Value::Array(e), Value::Array(s)) => {

@@ -9,6 +9,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde::Deserialize as _;
 use serde_json::{Map, Value};
 
+use super::keys::KeyList;
 use super::legacy::{self, Parameter};
 use super::names::Names;
 use super::parameters::Parameters;
@@ -47,13 +48,21 @@ impl<'b> Seed<'b> {
         }
     }
 
-    fn at(&mut self, shape: usize) -> Seed<'_> {
+    pub(super) fn at(&mut self, shape: usize) -> Seed<'_> {
         Seed {
             service: self.service,
             shape,
             slots: self.slots,
             keys: self.keys,
         }
+    }
+
+    pub(super) fn service(&self) -> &'static Service {
+        self.service
+    }
+
+    pub(super) fn slots(&self) -> &[Slot] {
+        self.slots
     }
 }
 
@@ -106,6 +115,17 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             }),
             Kind::List { member, .. } => {
                 let member = *member;
+                // A BatchGetItem table's `Keys`: past the limit, checked and not built.
+                if let (true, Kind::Map { key, value, .. }) = (self.keys, &shapes[member].kind)
+                    && shapes[*value].name == ATTRIBUTE_VALUE
+                {
+                    let key_shape = *key;
+                    return de.deserialize_any(KeyList {
+                        seed: self,
+                        member,
+                        key_shape,
+                    });
+                }
                 de.deserialize_any(List { seed: self, member })
             }
             Kind::Map { value, .. } => {

@@ -149,6 +149,17 @@ fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
         flaw.record(|| EMPTY_VALUE.to_owned());
         return Ok(AttributeValue::Null);
     };
+    read_tagged::<A, SPELLED>(tag, map, number_text, flaw)
+}
+
+/// The rest of an attribute value whose type member's name, `tag`, was read: its value, then no
+/// other member (see [`read`]).
+pub(super) fn read_tagged<'de, A: MapAccess<'de>, const SPELLED: bool>(
+    tag: Tag,
+    mut map: A,
+    number_text: &mut Option<String>,
+    flaw: Option<&FirstFlaw>,
+) -> Result<AttributeValue, A::Error> {
     let value = match tag {
         Tag::S => AttributeValue::S(map.next_value()?),
         Tag::N if SPELLED => {
@@ -191,7 +202,7 @@ fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
 
 /// The ten type descriptors.
 #[derive(Clone, Copy)]
-enum Tag {
+pub(super) enum Tag {
     S,
     N,
     B,
@@ -205,7 +216,7 @@ enum Tag {
 }
 
 /// A type descriptor, read without a copy of the key.
-struct TagSeed;
+pub(super) struct TagSeed;
 
 impl<'de> DeserializeSeed<'de> for TagSeed {
     type Value = Tag;

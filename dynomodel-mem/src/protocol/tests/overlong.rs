@@ -213,3 +213,148 @@ fn an_over_long_key_list_is_named_not_printed() {
          constraint: Member must have length less than or equal to 100"
     );
 }
+
+/// The fault `operation` answers to `body`, checked to be the exact path's (the one pass off) too.
+#[cfg(feature = "server")]
+fn fault_as_exact(operation: &str, body: &str) -> Fault {
+    let answer = || {
+        let backend = MemBackend::new();
+        run(respond(
+            &Context::default(),
+            &backend,
+            operation,
+            body.as_bytes(),
+        ))
+        .unwrap_err()
+    };
+    let fast = answer();
+    let exact = crate::protocol::fast::oracle::exact_only(answer);
+    assert_eq!(
+        format!("{fast:?}"),
+        format!("{exact:?}"),
+        "{operation}: {body}"
+    );
+    fast
+}
+
+/// `body`'s message, checked to be the exact path's too.
+#[cfg(feature = "server")]
+fn message_as_exact(operation: &str, body: &str) -> String {
+    fault_as_exact(operation, body);
+    message(operation, body)
+}
+
+/// A BatchGetItem of table `table` whose `Keys` are `n` string keys, `odd` at position `at` (from 1).
+#[cfg(feature = "server")]
+fn keys_with(table: &str, n: usize, at: usize, odd: &str) -> String {
+    let keys: Vec<String> = (1..=n)
+        .map(|i| match i == at {
+            true => odd.to_owned(),
+            false => format!(r#"{{"pk": {{"S": "k{i}"}}}}"#),
+        })
+        .collect();
+    format!(
+        r#"{{"RequestItems": {{"{table}": {{"Keys": [{}]}}}}}}"#,
+        keys.join(",")
+    )
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn keys_past_the_limit_are_checked_as_the_exact_path_checks_them() {
+    // Past the 101st key the one pass checks keys without building them (`fast::keys`); a key
+    // there that is not well formed, or not a key, is answered as the exact path answers it.
+    let long = "1 validation error detected: Value at 'RequestItems.tbl.member.Keys' failed to \
+                satisfy constraint: Member must have length less than or equal to 100";
+    let unchanged = [
+        // Well formed, whatever the backend would say of it later: the length is reported.
+        (r#"{"pk": {"SS": []}}"#, long),
+        (
+            r#"{"pk": {"L": [{"N": "1"}, {"B": "AQ=="}]}, "sk": {"N": "2"}}"#,
+            long,
+        ),
+        (r#"{}"#, long),
+        (r#"{"pk": {"S": "a \" \u00e9"}, "sk": {"B": "AQID"}}"#, long),
+        (r#"{"pk": {"N": "-1.5e3"}}"#, long),
+        // Not: the wire's own messages.
+        (
+            "null",
+            "1 validation error detected: Value null at 'requestItems.tbl.member.keys.150.member' \
+             failed to satisfy constraint: Member must not be null",
+        ),
+        (
+            r#"{"pk": {"N": "x1"}}"#,
+            "The parameter cannot be converted to a numeric value: x1",
+        ),
+        (
+            r#"{"pk": {"NULL": false}}"#,
+            "One or more parameter values were invalid: Null attribute value types must have \
+             the value of true",
+        ),
+        (
+            r#"{"pk": {"S": "a", "N": "1"}}"#,
+            "Supplied AttributeValue has more than one datatypes set, must contain exactly one of \
+             the supported datatypes",
+        ),
+        (
+            r#"{"pk": {}}"#,
+            "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes",
+        ),
+    ];
+    for (odd, expected) in unchanged {
+        let body = keys_with("tbl", 200, 150, odd);
+        assert_eq!(message_as_exact("BatchGetItem", &body), expected, "{odd}");
+    }
+    // Type errors and the like are the exact path's too.
+    for odd in [
+        r#"{"pk": {"S": 5}}"#,
+        r#"{"pk": {"N": 5}}"#,
+        r#"{"pk": {"B": "!!"}}"#,
+        r#"{"pk": {"X": "a"}}"#,
+        r#"{"pk": 5}"#,
+        r#"[]"#,
+        r#""k""#,
+    ] {
+        let body = keys_with("tbl", 200, 150, odd);
+        fault_as_exact("BatchGetItem", &body);
+    }
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn keys_spelled_apart_count_once_before_the_rest_are_only_checked() {
+    // 100 numbers, then each spelled again (`1e0` after `1`): the respellings are dropped, so the
+    // list holds 100 keys and is read (the table is missing), though 200 were sent.
+    let numbers: Vec<String> = (1..=100)
+        .map(|i| format!(r#"{{"pk": {{"N": "{i}"}}}}"#))
+        .chain((1..=100).map(|i| format!(r#"{{"pk": {{"N": "{i}e0"}}}}"#)))
+        .collect();
+    let body = format!(
+        r#"{{"RequestItems": {{"tbl": {{"Keys": [{}]}}}}}}"#,
+        numbers.join(",")
+    );
+    assert_eq!(
+        message_as_exact("BatchGetItem", &body),
+        "Requested resource not found"
+    );
+    // One more value is one key too many.
+    let body = body.replace("]}}}", r#", {"pk": {"N": "101"}}]}}}"#);
+    assert!(message_as_exact("BatchGetItem", &body).contains("less than or equal to 100"));
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn keys_past_the_limit_are_printed_where_the_whole_map_is() {
+    // A table name the service refuses echoes all of `RequestItems`, every key in it: the exact
+    // path decodes such a request (`fast::keys::needs_every_key`).
+    let body = keys_with("t", 150, 0, "");
+    let message = message_as_exact("BatchGetItem", &body);
+    assert!(
+        message.starts_with("2 validation errors detected: "),
+        "{message}"
+    );
+    assert!(
+        message.contains(r#"{"pk":{"S":"k150"}}]}}' at 'requestItems'"#),
+        "{message}"
+    );
+}
