@@ -318,6 +318,10 @@ fn keys_past_the_limit_are_checked_as_the_exact_path_checks_them() {
         let body = keys_with("tbl", 200, 150, odd);
         fault_as_exact("BatchGetItem", &body);
     }
+    // A member name longer than the model's attribute names.
+    let long_name = format!(r#"{{"{}": {{"S": "a"}}}}"#, "n".repeat(65_536));
+    let body = keys_with("tbl", 200, 150, &long_name);
+    message_as_exact("BatchGetItem", &body);
 }
 
 #[cfg(feature = "server")]
