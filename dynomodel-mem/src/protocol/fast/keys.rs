@@ -1,7 +1,7 @@
 //! A BatchGetItem table's `Keys`, past the point where the list is sure to be refused as too long.
 //!
 //! A table's list of more than 100 keys is refused by the backend with a message that echoes no key
-//! ("Value at 'RequestItems.<table>.member.Keys' failed to satisfy constraint: Member must have
+//! ("Value at 'RequestItems.tbl.member.Keys' failed to satisfy constraint: Member must have
 //! length less than or equal to 100"), after the wire decoder's own messages, which a key makes only
 //! when it is not well formed (an anomaly here: the exact path reports it). So once the keys read so
 //! far are sure to leave more than 100 in the typed request, the rest are only checked, exactly as

@@ -43,8 +43,9 @@
 //! same reason.
 //!
 //! BatchGetItem's keys are kept with their spellings where these matter ([`Slot::Key`]): its decoder
-//! tells keys sent alike from keys equal in value but spelled apart. Not taken for the operations
-//! without attribute values, whose requests are small.
+//! tells keys sent alike from keys equal in value but spelled apart. A table's keys past the point
+//! where its list is sure to be refused as too long are only checked, not built (`keys`). Not taken
+//! for the operations without attribute values, whose requests are small.
 
 mod keys;
 pub(crate) mod legacy;
