@@ -13,8 +13,8 @@
 //!
 //! "Sure to leave more than 100": `protocol::batch` drops a key equal in value to an earlier one
 //! but spelled apart (a number among scalars, `1e3` after `1000`), so a key with a spelling counts
-//! only when its value is new. Values are compared by a hash of their form, so two distinct values
-//! that collide count once: the count can only be low, and the list is then read whole, as before.
+//! only when its value is new. Values are compared by a hash, so two distinct values that collide
+//! count once: the count can only be low, and the list is then read further, as before.
 //! Keys without a spelling are never dropped.
 //!
 //! The typed request then holds the first keys only (more than 100 of them): the backend refuses it
@@ -32,12 +32,12 @@ use serde::de::{
 };
 use serde_json::{Map, Value};
 
-use dynomodel::Number;
+use dynomodel::{AttributeValue, Item, Number};
 
 use super::skeleton::Seed;
 use super::value::{anomaly, read_tagged, Tag, TagSeed};
 use super::Slot;
-use crate::ops::batch::{hashable, MAX_GET_KEYS, MAX_GET_TABLES};
+use crate::ops::batch::{MAX_GET_KEYS, MAX_GET_TABLES};
 use crate::protocol::model::{self, Service};
 
 /// The skeleton's stand-in for a key that was checked and not built (see the module docs): a JSON
@@ -105,19 +105,29 @@ impl Kept {
         let Some(Slot::Key(key, spelling)) = slot else {
             return;
         };
-        let new = match (spelling, hashable(key)) {
-            (Some(_), Some(form)) => {
-                let mut hasher = DefaultHasher::new();
-                form.hash(&mut hasher);
-                self.values.insert(hasher.finish())
-            }
-            // Without a spelling (or not all scalars, which has none), a key is never dropped.
-            _ => true,
-        };
+        // Without a spelling, a key is never dropped.
+        let new = spelling.is_none() || self.values.insert(value_hash(key));
         if new {
             self.count += 1;
         }
     }
+}
+
+/// A hash of a key of scalars, equal for keys equal in value (as `ops::batch::hashable`'s forms
+/// compare them: numbers by value), without building the form.
+fn value_hash(key: &Item) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    for (name, value) in key {
+        name.hash(&mut hasher);
+        match value {
+            AttributeValue::S(s) => (0u8, s).hash(&mut hasher),
+            AttributeValue::N(n) => (1u8, n).hash(&mut hasher),
+            AttributeValue::B(b) => (2u8, b).hash(&mut hasher),
+            // Not in a key with a spelling (`protocol::value::spelling_matters`).
+            _ => 3u8.hash(&mut hasher),
+        }
+    }
+    hasher.finish()
 }
 
 /// A key checked as the one pass reads it (`skeleton::key_member` and `value::SpelledAv`: the same
