@@ -392,6 +392,77 @@ dual_test!(large_binary_and_number_sets_are_told_apart_by_value, |t| {
     c.finish();
 });
 
+/// The strings `prefix0`, `prefix1`, ..., `count` of them.
+fn elements(prefix: &str, count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("{prefix}{i}")).collect()
+}
+
+dual_test!(
+    set_adds_of_a_few_to_many_and_many_to_a_few_return_the_old_item,
+    |t| {
+        // Past 16 elements the engine's union hashes the operand and probes it with the stored set:
+        // both shapes, with elements already there, and the old item (decoded again for ReturnValues
+        // alone) still returned as it was.
+        let f = Fixture::new(&t, "setfew").await;
+        let b = t.backend();
+        let mut c = Checks::new(&t);
+        let many = elements("s", 40);
+        f.put(item([
+            ("pk", s("a")),
+            ("ss", AttributeValue::Ss(many.clone())),
+        ]))
+        .await;
+        let mut up = f.update("a", "ADD ss :few");
+        up.expression_attribute_values = values([(":few", ss(["s3", "new1", "s39", "new2"]))]);
+        up.return_values = Some(ReturnValue::UpdatedOld);
+        let r = b
+            .update_item(up)
+            .await
+            .map(|o| o.attributes.map(sets_sorted));
+        let old_set = |set: Vec<String>| sets_sorted(item([("ss", AttributeValue::Ss(set))]));
+        c.eq(
+            "a few to many, UPDATED_OLD",
+            r,
+            Ok(Some(old_set(many.clone()))),
+        );
+        let mut grown = many.clone();
+        grown.extend(["new1".to_owned(), "new2".to_owned()]);
+        let stored = |pk: &str, set: Vec<String>| {
+            Some(sets_sorted(item([
+                ("pk", s(pk)),
+                ("ss", AttributeValue::Ss(set)),
+            ])))
+        };
+        c.eq(
+            "a few to many, stored",
+            f.get("a").await.map(sets_sorted),
+            stored("a", grown),
+        );
+        let few = vec!["s1".to_owned(), "x".to_owned()];
+        f.put(item([
+            ("pk", s("b")),
+            ("ss", AttributeValue::Ss(few.clone())),
+        ]))
+        .await;
+        let mut up = f.update("b", "ADD ss :many");
+        up.expression_attribute_values = values([(":many", AttributeValue::Ss(many.clone()))]);
+        up.return_values = Some(ReturnValue::AllOld);
+        let r = b
+            .update_item(up)
+            .await
+            .map(|o| o.attributes.map(sets_sorted));
+        c.eq("many to a few, ALL_OLD", r, Ok(stored("b", few)));
+        let mut united = many;
+        united.push("x".to_owned());
+        c.eq(
+            "many to a few, stored",
+            f.get("b").await.map(sets_sorted),
+            stored("b", united),
+        );
+        c.finish();
+    }
+);
+
 dual_test!(many_top_level_sets_keep_the_rest_of_the_item, |t| {
     // Forty top-level SETs (the engine merges so many into the item in one pass) replace the
     // attributes they name, add the others, and leave the rest and a nested SET beside them alone.

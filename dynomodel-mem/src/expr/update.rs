@@ -5,7 +5,8 @@
 //! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
 //! DynamoDB reports these during the write, not while parsing).
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -315,7 +316,7 @@ fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
 /// of thousands of elements (one 400 KB item), and so can the operand.
 const SCAN_UP_TO: usize = 16;
 
-/// Adds to `into` the elements of `from` it lacks, in order.
+/// Adds to `into` the elements of `from` it lacks, in `from`'s order (of equal ones the first).
 fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
     if into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
@@ -325,15 +326,34 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
         }
         return;
     }
-    // Room for both at once: growing the table as `from`'s elements arrive rehashed it.
-    let mut present: HashSet<Keyed<'_, T>> = HashSet::with_capacity(into.len() + from.len());
-    present.extend(into.iter().map(Keyed));
-    let added: Vec<T> = from
-        .iter()
-        .filter(|x| present.insert(Keyed(x)))
-        .cloned()
-        .collect();
-    into.extend(added);
+    // The table holds the operand, by position, and the stored set probes it: every element of
+    // either set is hashed once, only the operand's are inserted (an ADD of a few elements to a
+    // large stored set builds a table of those few), and the table does not borrow `into`, so the
+    // new elements are cloned straight into it.
+    let mut position: HashMap<Keyed<'_, T>, usize> = HashMap::with_capacity(from.len());
+    // The operand's elements `into` has (or that repeat an earlier one of the operand's).
+    let mut present = vec![false; from.len()];
+    for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
+        match position.entry(Keyed(x)) {
+            Entry::Occupied(_) => *seen = true,
+            Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+        }
+    }
+    for x in into.iter() {
+        if let Some(seen) = position.get(&Keyed(x)).and_then(|&i| present.get_mut(i)) {
+            *seen = true;
+        }
+    }
+    let added = present.iter().filter(|seen| !**seen).count();
+    into.reserve_exact(added);
+    into.extend(
+        from.iter()
+            .zip(&present)
+            .filter(|(_, seen)| !**seen)
+            .map(|(x, _)| x.clone()),
+    );
 }
 
 /// Takes out of `from` the elements of `removed`, keeping the others in order.
@@ -566,6 +586,41 @@ mod tests {
             let mut got = item;
             insert_sorted(&mut got, new);
             assert_eq!(got, want, "{stored} stored, {written} written");
+        }
+    }
+
+    /// Past `SCAN_UP_TO`, the union keeps the stored set's order and appends the operand's new
+    /// elements in the operand's order, of repeated ones the first, as the scan does: a few added to
+    /// many, many to a few, and an operand that repeats itself.
+    #[test]
+    fn a_union_by_table_keeps_the_scans_order() {
+        let strings = |v: &[usize]| -> Vec<String> { v.iter().map(|k| format!("e{k}")).collect() };
+        let scan = |into: &[String], from: &[String]| {
+            let mut out = into.to_vec();
+            for x in from {
+                if !out.contains(x) {
+                    out.push(x.clone());
+                }
+            }
+            out
+        };
+        let many: Vec<usize> = (0..40).rev().collect();
+        let cases: [(&[usize], &[usize]); 4] = [
+            (&many, &[41, 3, 40]),
+            (&[3, 1], &many),
+            (
+                &many[..20],
+                &[
+                    50, 7, 50, 51, 7, 52, 1, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62,
+                ],
+            ),
+            (&[], &many),
+        ];
+        for (into, from) in cases {
+            let (into, from) = (strings(into), strings(from));
+            let mut got = into.clone();
+            union(&mut got, &from);
+            assert_eq!(got, scan(&into, &from), "{into:?} + {from:?}");
         }
     }
 

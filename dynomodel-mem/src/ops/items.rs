@@ -492,19 +492,25 @@ impl ItemRequest<'_> {
             return nothing_created(table, input, meter);
         };
         collection::check_limit(table, &key, Some(&updated.item), limit)?;
-        let old = table.get(&key);
-        let attributes = match input.return_values.unwrap_or_default() {
+        let return_values = input.return_values.unwrap_or_default();
+        let mode = input.return_consumed_capacity;
+        let costed = capacity::wanted(mode) || meter.is_some();
+        // The plan turned its decoded copy of the stored item into the new one: the old item is
+        // decoded again only for what reads it (7 % of an ADD of 16,384 strings to as many).
+        let old = (costed
+            || matches!(return_values, ReturnValue::AllOld | ReturnValue::UpdatedOld))
+        .then(|| table.get(&key))
+        .flatten();
+        let cost = costed.then(|| capacity::item_write(table, old.as_ref(), Some(&updated.item)));
+        let attributes = match return_values {
             ReturnValue::None => None,
-            ReturnValue::AllOld => old.clone(),
+            ReturnValue::AllOld => old,
             ReturnValue::AllNew => Some(updated.item.clone()),
             ReturnValue::UpdatedOld => old
                 .as_ref()
                 .and_then(|old| non_empty(updated.updated_old(old))),
             ReturnValue::UpdatedNew => non_empty(updated.updated_new()),
         };
-        let mode = input.return_consumed_capacity;
-        let cost = (capacity::wanted(mode) || meter.is_some())
-            .then(|| capacity::item_write(table, old.as_ref(), Some(&updated.item)));
         admit_index_writes(meter, table, cost.as_ref())?;
         let consumed = cost
             .as_ref()

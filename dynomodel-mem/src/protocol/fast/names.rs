@@ -55,10 +55,20 @@ impl<'de> Visitor<'de> for Names<'_> {
 /// The entries as the exact path's `Value` map holds them (of entries of the same key the last one,
 /// as serde_json keeps it), without the `null` ones.
 fn present(entries: Vec<(String, Option<String>)>) -> ExpressionAttributeNames {
-    last_of_each(entries)
-        .into_iter()
-        .filter_map(|(key, value)| value.map(|value| (key, value)))
-        .collect()
+    let without_nulls = |entries: Vec<(String, Option<String>)>| {
+        entries
+            .into_iter()
+            .filter_map(|(key, value)| value.map(|value| (key, value)))
+            .collect()
+    };
+    // One sort: the tree's bulk build sorts stably and keeps the last of equal keys
+    // (`fast::legacy`'s `from_iter_keeps_the_last_of_equal_keys`); sorting them here first as well
+    // was a tenth of a request of many names. A `null` still hides an earlier entry of its key
+    // before it goes, so a map with one is sorted here first.
+    if entries.iter().all(|(_, value)| value.is_some()) {
+        return without_nulls(entries);
+    }
+    without_nulls(last_of_each(entries))
 }
 
 /// The entries sorted by key, of entries of the same key the last one (as serde_json's `Value` map
@@ -73,7 +83,7 @@ pub(super) fn last_of_each<T>(mut entries: Vec<(String, T)>) -> Vec<(String, T)>
 
 #[cfg(test)]
 mod tests {
-    use super::present;
+    use super::{present, ExpressionAttributeNames};
 
     #[test]
     fn the_last_entry_of_a_key_is_kept_and_nulls_are_absent() {
@@ -86,14 +96,23 @@ mod tests {
             ("#d".to_owned(), None),
             ("#d".to_owned(), Some("d".to_owned())),
         ];
-        let names = present(entries);
-        let expected = [("#a", "a"), ("#b", "second"), ("#d", "d")];
-        assert_eq!(
-            names
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect::<Vec<_>>(),
+        let pairs = |names: ExpressionAttributeNames| -> Vec<(String, String)> {
+            names.into_iter().collect()
+        };
+        let owned = |expected: &[(&str, &str)]| -> Vec<(String, String)> {
             expected
-        );
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        let expected = [("#a", "a"), ("#b", "second"), ("#d", "d")];
+        assert_eq!(pairs(present(entries.clone())), owned(&expected));
+        // Without a `null`, the tree's bulk build alone keeps the last of each key.
+        let without_nulls: Vec<(String, Option<String>)> = entries
+            .into_iter()
+            .filter(|(_, value)| value.is_some())
+            .collect();
+        let expected = [("#a", "a"), ("#b", "second"), ("#c", "c"), ("#d", "d")];
+        assert_eq!(pairs(present(without_nulls)), owned(&expected));
     }
 }
