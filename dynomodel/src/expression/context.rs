@@ -163,6 +163,19 @@ impl ExpressionContext {
         .map(Some)
     }
 
+    /// The key condition `#n = :v` of a query on its partition key alone: what
+    /// [`key_condition`](Self::key_condition) renders for `name = value`, without building the
+    /// condition (its path, its copy of the value) first. Such a condition is always of an allowed
+    /// shape.
+    pub(crate) fn key_equals(&mut self, name: &str, value: AttributeValue) -> Result<String> {
+        self.render("KeyConditionExpression", |out, p| {
+            p.name(out, name);
+            out.push_str(" = ");
+            p.value(out, value);
+            Ok(())
+        })
+    }
+
     /// Runs one renderer transactionally and enforces the size limit.
     fn render(
         &mut self,

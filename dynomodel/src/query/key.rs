@@ -130,14 +130,15 @@ pub(crate) fn render<M>(
     range: Option<&Condition<M>>,
     target: &Target,
 ) -> Result<String> {
+    let Some(range) = range else {
+        // The partition key alone, the common query: rendered directly.
+        return ctx.key_equals(hash_name, hash);
+    };
     let hash_condition = Condition::<M>::from_node(Node::Compare(
         Operand::Path(vec![PathElement::Name(hash_name.to_owned())]),
         Comparator::Eq,
         Operand::Value(Ok(hash)),
     ));
-    let Some(range) = range else {
-        return ctx.key_condition(&hash_condition);
-    };
     let attribute = range_attribute(range)?;
     let read = || {
         target
@@ -294,5 +295,38 @@ mod tests {
             &Target::table(Some("id")),
         );
         assert_eq!(text.ok().as_deref(), Some("#n0 = :v0 AND #n1 >= :v1"));
+    }
+
+    #[test]
+    fn the_partition_key_alone_renders_as_its_condition_would() {
+        // Rendered directly (`key_equals`), after another expression of the request: the same
+        // text and the same placeholders as the condition `userid = hash` through `key_condition`.
+        let hash = || AttributeValue::S("u1".into());
+        let compare = |comparator, value| {
+            Condition::<Tweet>::from_node(Node::Compare(
+                Operand::Path(vec![PathElement::Name("userid".to_owned())]),
+                comparator,
+                Operand::Value(Ok(value)),
+            ))
+        };
+        let mut by_condition = ExpressionContext::new();
+        let mut direct = ExpressionContext::new();
+        for ctx in [&mut by_condition, &mut direct] {
+            let filter = ctx.condition(&compare(Comparator::Ne, AttributeValue::S("x".into())));
+            assert_eq!(filter.ok().as_deref(), Some("#n0 <> :v0"));
+        }
+        let expected = by_condition
+            .key_condition(&compare(Comparator::Eq, hash()))
+            .ok();
+        let text = render::<Tweet>(
+            &mut direct,
+            "userid",
+            hash(),
+            None,
+            &Target::table(Some("id")),
+        );
+        assert_eq!(text.ok(), expected);
+        assert_eq!(expected.as_deref(), Some("#n0 = :v1"));
+        assert_eq!(direct.finish(), by_condition.finish());
     }
 }
