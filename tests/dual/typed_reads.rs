@@ -406,3 +406,72 @@ dual_test!(
         }
     }
 );
+
+dual_test!(
+    typed_reads_take_integers_at_their_edges_and_name_a_fraction,
+    |t| {
+        let db = profiles_db(&t).await;
+        let table = db.table_name::<Profile>();
+        let put = |sk: i64, score: &str| PutItemInput {
+            table_name: table.clone(),
+            item: {
+                let mut item = profile(sk).to_item().unwrap();
+                item.insert("score".into(), AttributeValue::N(score.parse().unwrap()));
+                item
+            },
+            ..Default::default()
+        };
+        // The service sends each number in its canonical text (`-0` as 0, `1E2` as 100, trailing
+        // zeros as digits): every one reads into the `i64` field exactly.
+        let scores = [
+            "9223372036854775807",
+            "-9223372036854775808",
+            "-0",
+            "1E2",
+            "-1200",
+            "12.0",
+        ];
+        for (sk, score) in scores.iter().enumerate() {
+            t.backend().put_item(put(sk as i64, score)).await.unwrap();
+        }
+        let expected = [i64::MAX, i64::MIN, 0, 100, -1200, 12];
+        let read = db
+            .query::<Profile>("user")
+            .consistent()
+            .all()
+            .await
+            .unwrap();
+        let read: Vec<i64> = read.iter().map(|p| p.score).collect();
+        assert_eq!(read, expected);
+        let got = db.get::<Profile>(("user", 1)).consistent().await.unwrap();
+        assert_eq!(got.map(|p| p.score), Some(i64::MIN));
+
+        // A fraction, and an integer beyond `i64`: errors naming the item's key and the
+        // attribute, with the number's text, the same on every target.
+        for (sk, bad) in [(2, "2.5"), (4, "9223372036854775808")] {
+            t.backend().put_item(put(sk, bad)).await.unwrap();
+            let err = db
+                .query::<Profile>("user")
+                .consistent()
+                .all()
+                .await
+                .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    r#"the item of Profile {{pk: "user", sk: {sk}}} in `{table}` does not decode: attribute `score`: expected a number (i64), found N {bad}"#
+                ),
+            );
+            let err = db
+                .get::<Profile>(("user", sk))
+                .consistent()
+                .await
+                .unwrap_err();
+            assert!(err.to_string().contains(&format!("found N {bad}")), "{err}");
+            t.backend()
+                .put_item(put(sk, scores[sk as usize]))
+                .await
+                .unwrap();
+        }
+    }
+);

@@ -341,7 +341,11 @@ pub(super) fn read_item_at<'f, 'a: 'f>(
         let name = &field.name;
         quote! {
             if __name == #name {
-                #slot = ::core::option::Option::Some(__value);
+                // A name given twice keeps its last value; the earlier one is dropped on that
+                // branch only, not through a drop call on every attribute.
+                if let ::core::option::Option::Some(__earlier) = ::core::option::Option::replace(&mut #slot, __value) {
+                    ::core::mem::drop(__earlier);
+                }
                 continue;
             }
         }

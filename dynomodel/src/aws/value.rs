@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 use aws_smithy_types::Blob;
 
-use crate::backend::ItemSink;
+use crate::backend::{ConvertedItem, ItemSink};
 use crate::error::{ConversionError, Result};
 use crate::value::{AttributeValue, Item, Number, NumberError};
 
@@ -148,13 +148,12 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
         }
     }
     sink.reserve(lengths.len());
-    // Each item is its own slice of the buffer (the lengths add up to the buffer's), so a sink
-    // that leaves attributes unread never shifts the next item.
-    let mut rest = attributes.as_mut_slice();
+    // Each item is the next `length` attributes of the buffer, moved out as the sink reads them
+    // (no emptied slot left to drop with the buffer); what a sink leaves unread is dropped with
+    // its item, so it never shifts the next one.
+    let mut page = attributes.into_iter();
     for length in lengths {
-        let (item, after) = std::mem::take(&mut rest).split_at_mut(length);
-        sink.converted_item(item);
-        rest = after;
+        sink.converted_item(ConvertedItem::new(&mut page, length));
     }
     Ok(())
 }
@@ -361,5 +360,37 @@ mod tests {
             sink.0.is_empty(),
             "nothing handed before the whole page converted"
         );
+    }
+
+    /// A page's numbers read into an integer field as the service may write them (exponents,
+    /// `-0`, `i64`'s edges), and a fraction or a number beyond the field fails with the
+    /// number's canonical text.
+    #[test]
+    fn handed_numbers_read_into_integers_exactly_or_name_the_number() {
+        use crate::convert::Attribute;
+        let texts = [
+            ("9223372036854775807", Ok(i64::MAX)),
+            ("-9223372036854775808", Ok(i64::MIN)),
+            ("-0", Ok(0)),
+            ("1E2", Ok(100)),
+            ("-1.2e3", Ok(-1200)),
+            ("12.000", Ok(12)),
+            ("2.5", Err("N 2.5")),
+            ("9223372036854775808", Err("N 9223372036854775808")),
+            ("1e19", Err("N 10000000000000000000")),
+        ];
+        let page = texts
+            .iter()
+            .map(|(text, _)| SdkItem::from([("n".to_owned(), SdkValue::N((*text).into()))]))
+            .collect();
+        let mut sink = Collect::default();
+        hand_over(page, &mut sink).unwrap();
+        for ((text, expected), mut item) in texts.into_iter().zip(sink.0) {
+            let read = i64::from_attribute(item.remove("n").unwrap());
+            match expected {
+                Ok(n) => assert_eq!(read.unwrap(), n, "{text}"),
+                Err(found) => assert_eq!(read.unwrap_err().found, found, "{text}"),
+            }
+        }
     }
 }

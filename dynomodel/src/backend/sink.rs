@@ -57,14 +57,16 @@ pub trait ItemSink: Send {
     }
 
     /// One item of a page that the backend converted whole before handing any of it over (the AWS
-    /// backend: a response converts, or fails, whole), as its attributes in the page's buffer: the
-    /// sink may move them out (what it leaves is dropped with the buffer). A sink that must name an
-    /// item it fails to decode reads the item's key there before decoding it, instead of watching
-    /// every attribute go by. The default moves each attribute out to [`item`](ItemSink::item).
+    /// backend: a response converts, or fails, whole), as the next attributes of the page's
+    /// buffer: the sink may look at them all first ([`ConvertedItem::as_slice`]) and then move
+    /// them out, iterating (what it leaves unread is dropped when the `ConvertedItem` is). A sink
+    /// that must name an item it fails to decode reads the item's key there before decoding it,
+    /// instead of watching every attribute go by. The default hands the attributes to
+    /// [`item`](ItemSink::item).
     ///
     /// ```
     /// use dynomodel::AttributeValue;
-    /// use dynomodel::backend::ItemSink;
+    /// use dynomodel::backend::{ConvertedItem, ItemSink};
     /// # use std::borrow::Cow;
     ///
     /// /// Keeps the `id` of each item, read before the item is handed on.
@@ -74,19 +76,21 @@ pub trait ItemSink: Send {
     ///     fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
     ///         attributes.for_each(drop);
     ///     }
-    ///     fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
-    ///         if let Some((_, id)) = attributes.iter().find(|(name, _)| name == "id") {
+    ///     fn converted_item(&mut self, mut attributes: ConvertedItem<'_>) {
+    ///         if let Some((_, id)) = attributes.as_slice().iter().find(|(name, _)| name == "id") {
     ///             self.0.push(id.clone());
     ///         }
+    ///         self.item(&mut attributes);
     ///     }
     /// }
     ///
     /// let mut ids = Ids::default();
-    /// ids.converted_item(&mut [("id".to_owned(), AttributeValue::S("u1".into()))]);
+    /// let mut page = vec![("id".to_owned(), AttributeValue::S("u1".into()))].into_iter();
+    /// ids.converted_item(ConvertedItem::new(&mut page, 1));
     /// assert_eq!(ids.0, [AttributeValue::S("u1".into())]);
     /// ```
-    fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
-        self.item(&mut attributes.iter_mut().map(move_out));
+    fn converted_item(&mut self, mut attributes: ConvertedItem<'_>) {
+        self.item(&mut attributes);
     }
 
     /// A hint before the items of a page: `additional` items follow (a sink collecting them makes
@@ -113,16 +117,77 @@ pub trait ItemSink: Send {
     }
 }
 
-/// Moves one attribute out of a page's buffer (see [`ItemSink::converted_item`]), leaving an empty
-/// name and a `NULL` in its place: no allocation.
-#[inline]
-pub(crate) fn move_out(
-    (name, value): &mut (String, AttributeValue),
-) -> (Cow<'static, str>, AttributeValue) {
-    (
-        Cow::Owned(std::mem::take(name)),
-        std::mem::replace(value, AttributeValue::Null),
-    )
+/// One item of a page converted whole (see [`ItemSink::converted_item`]): the next attributes of
+/// the page's buffer, to look at ([`as_slice`](ConvertedItem::as_slice)) and to move out
+/// (iterating: each name and value moved, nothing left behind in the buffer to drop). Dropping it
+/// drops the attributes left unread, so the next item starts where this one ends.
+///
+/// ```
+/// use dynomodel::AttributeValue;
+/// use dynomodel::backend::ConvertedItem;
+///
+/// let mut page = vec![
+///     ("id".to_owned(), AttributeValue::S("u1".into())),
+///     ("age".to_owned(), AttributeValue::Bool(true)),
+///     ("id".to_owned(), AttributeValue::S("u2".into())),
+/// ]
+/// .into_iter();
+/// let mut first = ConvertedItem::new(&mut page, 2);
+/// assert_eq!(first.as_slice().len(), 2);
+/// assert_eq!(first.next().map(|(name, _)| name), Some("id".into()));
+/// drop(first); // `age`, unread, is dropped
+/// let second: Vec<_> = ConvertedItem::new(&mut page, 5).collect();
+/// assert_eq!(second, [("id".into(), AttributeValue::S("u2".into()))]);
+/// ```
+pub struct ConvertedItem<'a> {
+    page: &'a mut std::vec::IntoIter<(String, AttributeValue)>,
+    // Invariant: at most `page.len()`.
+    left: usize,
+}
+
+impl<'a> ConvertedItem<'a> {
+    /// The next `len` attributes of `page` (all that is left of it, if fewer).
+    #[inline]
+    pub fn new(page: &'a mut std::vec::IntoIter<(String, AttributeValue)>, len: usize) -> Self {
+        let left = len.min(page.len());
+        ConvertedItem { page, left }
+    }
+
+    /// The attributes not yet moved out.
+    #[inline]
+    pub fn as_slice(&self) -> &[(String, AttributeValue)] {
+        self.page.as_slice().get(..self.left).unwrap_or_default()
+    }
+}
+
+impl Iterator for ConvertedItem<'_> {
+    type Item = (Cow<'static, str>, AttributeValue);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let (name, value) = self.page.next()?;
+        Some((Cow::Owned(name), value))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for ConvertedItem<'_> {}
+
+impl Drop for ConvertedItem<'_> {
+    fn drop(&mut self) {
+        // What the sink left unread, so that the next item is its own attributes only.
+        if let Some(last) = self.left.checked_sub(1) {
+            self.page.nth(last);
+        }
+    }
 }
 
 /// Receives the attributes of one item as a model writes them

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use crate::backend::{move_out, ItemSink};
+use crate::backend::{ConvertedItem, ItemSink};
 use crate::db::decode::{find, FromAttributes, ItemDecode, Kept, KeyWatch, Source, TableKey};
 use crate::error::{ConversionError, Error, Result};
 use crate::model::Projected;
@@ -293,14 +293,14 @@ impl<T: Send, Md: Mode<T>> ItemSink for Results<'_, T, Md> {
 
     // A page the backend converted whole (AWS): the key is copied from the page's buffer before
     // the decoder moves the attributes out, so the decoder reads them with no layer in between.
-    fn converted_item(&mut self, attributes: &mut [(String, AttributeValue)]) {
+    fn converted_item(&mut self, mut attributes: ConvertedItem<'_>) {
         let items = &mut self.items;
         if items.wants() {
-            items.watch.see_attributes(attributes);
+            items.watch.see_attributes(attributes.as_slice());
             if let Some(positions) = &mut items.positions {
-                positions.see_attributes(attributes);
+                positions.see_attributes(attributes.as_slice());
             }
-            let decoded = (self.attributes)(&mut attributes.iter_mut().map(move_out));
+            let decoded = (self.attributes)(&mut attributes);
             items.push(decoded);
         }
     }
@@ -447,8 +447,9 @@ mod tests {
             ("5", true),
         ];
         for (id, bad) in page {
-            let mut attributes: Vec<_> = post(id, bad).into_iter().collect();
-            results.converted_item(&mut attributes);
+            let mut attributes = post(id, bad).into_iter().collect::<Vec<_>>().into_iter();
+            let len = attributes.len();
+            results.converted_item(ConvertedItem::new(&mut attributes, len));
         }
         let (out, failed, beyond) = outcome(results.items);
         assert_eq!(
@@ -487,7 +488,8 @@ mod tests {
             ),
             attributes: text_of,
         };
-        results.converted_item(&mut [("sk".to_owned(), s("9"))]);
+        let mut page = vec![("sk".to_owned(), s("9"))].into_iter();
+        results.converted_item(ConvertedItem::new(&mut page, 1));
         let err = results.items.finish().expect_err("strict");
         assert!(err.to_string().contains(r#"Post {sk: "9"}"#), "{err}");
     }

@@ -164,6 +164,10 @@ impl Number {
     /// assert!(matches!(Number::parse("1,5"), Err(NumberError::Invalid(_))));
     /// # Ok::<(), NumberError>(())
     /// ```
+    // Inlinable across crates: the small integers every integer field reads are parsed in the
+    // caller's loop (the AWS backend's page, the engine's requests); any other text is parsed out
+    // of line.
+    #[inline]
     pub fn parse(text: &str) -> Result<Number, NumberError> {
         match Number::parse_small_integer(text) {
             Some(number) => Ok(number),
@@ -172,6 +176,7 @@ impl Number {
     }
 
     /// [`parse`](Number::parse) of any text: a digit buffer, then the limits.
+    #[inline(never)]
     fn parse_general(text: &str) -> Result<Number, NumberError> {
         let invalid = || NumberError::Invalid(text.to_owned());
         let bytes = text.as_bytes();
@@ -266,7 +271,8 @@ impl Number {
     /// The common case of [`parse`](Number::parse), what every integer field reads: an optional
     /// sign and 1 to 19 digits (which fit a `u64` and are always within DynamoDB's limits), folded
     /// without the digit buffer of the general case. `None` for any other text, which the general
-    /// case then parses (or rejects) as before.
+    /// case then parses (or rejects) as before. Normalised here in `u64` arithmetic (a number
+    /// below 10^19 is always within DynamoDB's limits), without `from_parts`' checks.
     #[inline]
     fn parse_small_integer(text: &str) -> Option<Number> {
         let (negative, digits) = match text.as_bytes() {
@@ -279,13 +285,27 @@ impl Number {
         }
         let mut coefficient: u64 = 0;
         for &d in digits {
-            if !d.is_ascii_digit() {
+            let digit = d.wrapping_sub(b'0');
+            if digit > 9 {
                 return None;
             }
             // 19 digits never overflow a u64.
-            coefficient = coefficient * 10 + u64::from(d - b'0');
+            coefficient = coefficient * 10 + u64::from(digit);
         }
-        Number::from_parts(negative, u128::from(coefficient), 0).ok()
+        if coefficient == 0 {
+            // `-0` and `000` too: zero has one form.
+            return Some(Number::ZERO);
+        }
+        let mut exponent = 0;
+        while coefficient.is_multiple_of(10) {
+            coefficient /= 10;
+            exponent += 1;
+        }
+        Some(Number {
+            negative,
+            coefficient: [coefficient, 0],
+            exponent,
+        })
     }
 
     /// The coefficient, from its two halves.

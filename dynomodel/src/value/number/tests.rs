@@ -245,6 +245,15 @@ proptest::proptest! {
         proptest::prop_assert_eq!(Number::parse(&s), Number::parse_general(&s));
     }
 
+    /// Integers ending in zeros (which the fast path normalises itself) and zeros written with a
+    /// sign or leading zeros parse as the general case does.
+    #[test]
+    fn small_integers_with_trailing_zeros_parse_as_the_general_case(
+        s in "[+-]?(0{0,3}[1-9][0-9]{0,8}0{1,10}|0{1,19})",
+    ) {
+        proptest::prop_assert_eq!(Number::parse(&s), Number::parse_general(&s));
+    }
+
     #[test]
     fn parse_never_panics(s in "\\PC{0,50}") {
         let _ = Number::parse(&s);
@@ -304,4 +313,38 @@ fn the_small_coefficient_fast_path_keeps_the_limits() {
         (false, 12, 1)
     );
     assert_eq!(Number::from_parts(true, 0, 5), Ok(Number::ZERO));
+}
+
+/// The small-integer fast path at its edges: `i64`'s and `u64`'s limits, 19 digits against 20,
+/// zeros with a sign, and trailing zeros, each equal to the general case's result.
+#[test]
+fn small_integer_edges_parse_as_the_general_case() {
+    for text in [
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "18446744073709551615",
+        "9999999999999999999",
+        "10000000000000000000",
+        "-0",
+        "+0",
+        "-000",
+        "0",
+        "1000000000000000000",
+        "-1200",
+        "+10",
+    ] {
+        assert_eq!(Number::parse(text), Number::parse_general(text), "{text}");
+    }
+    assert_eq!(n("-0"), Number::ZERO);
+    assert!(!n("-0").is_negative());
+    assert_eq!(n("-1200").parts(), (true, 12, 2));
+    assert_eq!(
+        n("9223372036854775807").to_i128(),
+        Some(i128::from(i64::MAX))
+    );
+    assert_eq!(
+        n("-9223372036854775808").to_i128(),
+        Some(i128::from(i64::MIN))
+    );
 }
