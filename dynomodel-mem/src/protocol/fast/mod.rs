@@ -83,6 +83,10 @@ const OPERATIONS: &[&str] = &[
 pub(crate) enum Outcome {
     /// Well formed: the skeleton (a JSON object) and the values its markers stand for.
     Decoded(Map<String, Value>, Predecoded),
+    /// JSON that the model check refuses, in which no value was decoded (a PartiQL batch over its
+    /// length, say): the skeleton is then the exact path's own tree, which the exact path checks and
+    /// reports without parsing the body again.
+    Refused(Map<String, Value>),
     /// Not JSON: DynamoDB's bare `SerializationException`.
     Malformed,
     /// Not decoded here (another operation, or an anomaly): the exact path decodes the body.
@@ -122,7 +126,11 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
                 },
             )
         }
-        // Not an object, or the model check finds something to report: the exact path reports it.
+        // The model check finds something to report, and nothing stands for a value: the skeleton
+        // is the exact path's tree (structures, lists and maps read as `Value`s, each object's
+        // members the last of each name, scalars as serde_json reads them).
+        Ok(Value::Object(skeleton)) if slots.is_empty() => Outcome::Refused(skeleton),
+        // Not an object, or values stand for markers: the exact path reports it.
         Ok(_) => Outcome::Fallback,
         Err(e) if e.is_syntax() || e.is_eof() => Outcome::Malformed,
         // One of the seeds' anomalies (or a JSON type serde_json refused for a seed).

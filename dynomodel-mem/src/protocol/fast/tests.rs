@@ -539,6 +539,40 @@ fn a_body_that_is_not_json_is_answered_without_a_second_parse() {
 }
 
 #[test]
+fn a_refused_request_without_values_is_checked_without_a_second_parse() {
+    // The model check refuses these, and no value was decoded in them: the skeleton is the exact
+    // path's tree (`verify` holds it to the exact parse), checked without parsing again.
+    let statement = r#"{"Statement":"SELECT * FROM tbl WHERE pk = 'k'"}"#;
+    let statements = vec![statement; 26].join(",");
+    for (operation, body) in [
+        (
+            "BatchExecuteStatement",
+            format!(r#"{{"Statements":[{statements}]}}"#),
+        ),
+        (
+            "Scan",
+            r#"{"TableName":"ab","Limit":0,"x":[1,{"y":null}]}"#.to_owned(),
+        ),
+        (
+            "GetItem",
+            r#"{"TableName":"tbl","Key":null,"x":1,"x":2.5}"#.to_owned(),
+        ),
+        ("ExecuteStatement", r#"{"Statement":""}"#.to_owned()),
+    ] {
+        assert!(
+            matches!(decode(operation, body.as_bytes()), Outcome::Refused(_)),
+            "{body}"
+        );
+        assert_same(operation, body.as_bytes());
+    }
+    // With a value decoded, the exact path parses again (its tree has the value where the
+    // skeleton has a marker).
+    let body = r#"{"TableName":"tbl","Limit":0,"ExclusiveStartKey":{"pk":{"S":"k"}}}"#;
+    assert!(matches!(decode("Scan", body.as_bytes()), Outcome::Fallback));
+    assert_same("Scan", body.as_bytes());
+}
+
+#[test]
 fn a_body_that_is_not_utf8_takes_the_exact_path_and_is_answered_alike() {
     // The one pass reads the body as text checked once; bytes that are not UTF-8 (in a value, in a
     // name, outside strings) are the exact path's to report.
