@@ -17,7 +17,10 @@
 //! constraint, a skeleton the model check does not pass) it stops and the request is decoded again
 //! by the exact path, which reports the errors in DynamoDB's order. A body that is not JSON at all
 //! is answered at once (the exact parse would fail where this one did: both are serde_json's parser
-//! over the same bytes), without a second parse.
+//! over the same bytes), without a second parse. Nor is a body whose skeleton the model check
+//! refuses when nothing in it was decoded (no marker: a PartiQL batch over its length, a table name
+//! too short in a Scan without values): that skeleton is the exact path's own tree, which the exact
+//! path checks and reports as it is ([`Outcome::Refused`]).
 //!
 //! An attribute value that the exact decoder decodes to a placeholder while it records a validation
 //! message (an `N` that is not a number, `NULL` other than `true`, an empty value `{}`) is a *flaw*,
