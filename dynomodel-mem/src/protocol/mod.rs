@@ -216,7 +216,7 @@ pub async fn respond(
     fast::oracle::verify(operation, body, &decoded);
     let (request, predecoded) = match decoded {
         fast::Outcome::Decoded(skeleton, predecoded) => (skeleton, predecoded),
-        fast::Outcome::Refused(tree) => (model_checked(operation, tree)?, Default::default()),
+        fast::Outcome::Exact(tree) => (model_checked(operation, tree)?, Default::default()),
         fast::Outcome::Malformed => return Err(Fault::Serialization(None)),
         fast::Outcome::Fallback => (exact_request(operation, body)?, Default::default()),
     };

@@ -17,10 +17,10 @@
 //! constraint, a skeleton the model check does not pass) it stops and the request is decoded again
 //! by the exact path, which reports the errors in DynamoDB's order. A body that is not JSON at all
 //! is answered at once (the exact parse would fail where this one did: both are serde_json's parser
-//! over the same bytes), without a second parse. Nor is a body whose skeleton the model check
-//! refuses when nothing in it was decoded (no marker: a PartiQL batch over its length, a table name
-//! too short in a Scan without values): that skeleton is the exact path's own tree, which the exact
-//! path checks and reports as it is ([`Outcome::Refused`]).
+//! over the same bytes), without a second parse. Nor is a body in which nothing was decoded (no
+//! marker: a Scan without values, a PartiQL batch without parameters, valid or not): its skeleton is
+//! the exact path's own tree, which the exact path checks, reports and decodes as it is
+//! ([`Outcome::Exact`]).
 //!
 //! An attribute value that the exact decoder decodes to a placeholder while it records a validation
 //! message (an `N` that is not a number, `NULL` other than `true`, an empty value `{}`) is a *flaw*,
@@ -86,10 +86,10 @@ const OPERATIONS: &[&str] = &[
 pub(crate) enum Outcome {
     /// Well formed: the skeleton (a JSON object) and the values its markers stand for.
     Decoded(Map<String, Value>, Predecoded),
-    /// JSON that the model check refuses, in which no value was decoded (a PartiQL batch over its
-    /// length, say): the skeleton is then the exact path's own tree, which the exact path checks and
-    /// reports without parsing the body again.
-    Refused(Map<String, Value>),
+    /// Well formed, with nothing in it decoded (no marker: a Scan without values, a PartiQL batch
+    /// without parameters): the skeleton is then the exact path's own tree, which the exact path
+    /// checks and decodes as its own, without parsing the body again.
+    Exact(Map<String, Value>),
     /// Not JSON: DynamoDB's bare `SerializationException`.
     Malformed,
     /// Not decoded here (another operation, or an anomaly): the exact path decodes the body.
@@ -120,6 +120,10 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton));
     match parsed {
+        // Nothing stands for a value: the skeleton is the exact path's tree (structures, lists and
+        // maps read as `Value`s, each object's members the last of each name, scalars as
+        // serde_json reads them), whose model check is the exact path's (one walk, not two).
+        Ok(Value::Object(skeleton)) if slots.is_empty() => Outcome::Exact(skeleton),
         Ok(Value::Object(skeleton)) if model::passes_decoded(operation, &skeleton) => {
             Outcome::Decoded(
                 skeleton,
@@ -129,11 +133,7 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
                 },
             )
         }
-        // The model check finds something to report, and nothing stands for a value: the skeleton
-        // is the exact path's tree (structures, lists and maps read as `Value`s, each object's
-        // members the last of each name, scalars as serde_json reads them).
-        Ok(Value::Object(skeleton)) if slots.is_empty() => Outcome::Refused(skeleton),
-        // Not an object, or values stand for markers: the exact path reports it.
+        // Not an object, or the model check finds something to report: the exact path reports it.
         Ok(_) => Outcome::Fallback,
         Err(e) if e.is_syntax() || e.is_eof() => Outcome::Malformed,
         // One of the seeds' anomalies (or a JSON type serde_json refused for a seed).
