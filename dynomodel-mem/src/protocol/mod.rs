@@ -216,6 +216,7 @@ pub async fn respond(
     fast::oracle::verify(operation, body, &decoded);
     let (request, predecoded) = match decoded {
         fast::Outcome::Decoded(skeleton, predecoded) => (skeleton, predecoded),
+        fast::Outcome::Exact(tree) => (model_checked(operation, tree)?, Default::default()),
         fast::Outcome::Malformed => return Err(Fault::Serialization(None)),
         fast::Outcome::Fallback => (exact_request(operation, body)?, Default::default()),
     };
@@ -299,8 +300,13 @@ fn exact_request(operation: &str, body: &[u8]) -> WireResult<Map<String, Value>>
         Value::Array(_) => return Err(Fault::Serialization(Some(types::START_OF_LIST.to_owned()))),
         _ => return Err(Fault::Serialization(None)),
     };
-    // The service model's member constraints, all reported at once, before any check of the
-    // operation's own (see `model`).
+    model_checked(operation, request)
+}
+
+/// `request`, the exact path's tree of a request of `operation`, if it passes the service model's
+/// member constraints: all of them reported at once, before any check of the operation's own (see
+/// `model`).
+fn model_checked(operation: &str, request: Map<String, Value>) -> WireResult<Map<String, Value>> {
     model::check(operation, &request)?;
     Ok(request)
 }

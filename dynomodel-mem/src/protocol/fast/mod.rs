@@ -17,7 +17,10 @@
 //! constraint, a skeleton the model check does not pass) it stops and the request is decoded again
 //! by the exact path, which reports the errors in DynamoDB's order. A body that is not JSON at all
 //! is answered at once (the exact parse would fail where this one did: both are serde_json's parser
-//! over the same bytes), without a second parse.
+//! over the same bytes), without a second parse. Nor is a body in which nothing was decoded (no
+//! marker: a Scan without values, a PartiQL batch without parameters, valid or not): its skeleton is
+//! the exact path's own tree, which the exact path checks, reports and decodes as it is
+//! ([`Outcome::Exact`]).
 //!
 //! An attribute value that the exact decoder decodes to a placeholder while it records a validation
 //! message (an `N` that is not a number, `NULL` other than `true`, an empty value `{}`) is a *flaw*,
@@ -85,6 +88,10 @@ const OPERATIONS: &[&str] = &[
 pub(crate) enum Outcome {
     /// Well formed: the skeleton (a JSON object) and the values its markers stand for.
     Decoded(Map<String, Value>, Predecoded),
+    /// Well formed, with nothing in it decoded (no marker: a Scan without values, a PartiQL batch
+    /// without parameters): the skeleton is then the exact path's own tree, which the exact path
+    /// checks and decodes as its own, without parsing the body again.
+    Exact(Map<String, Value>),
     /// Not JSON: DynamoDB's bare `SerializationException`.
     Malformed,
     /// Not decoded here (another operation, or an anomaly): the exact path decodes the body.
@@ -115,6 +122,10 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton));
     match parsed {
+        // Nothing stands for a value: the skeleton is the exact path's tree (structures, lists and
+        // maps read as `Value`s, each object's members the last of each name, scalars as
+        // serde_json reads them), whose model check is the exact path's (one walk, not two).
+        Ok(Value::Object(skeleton)) if slots.is_empty() => Outcome::Exact(skeleton),
         Ok(Value::Object(skeleton))
             if model::passes_decoded(operation, &skeleton)
                 && !(keys && keys::needs_every_key(&skeleton)) =>

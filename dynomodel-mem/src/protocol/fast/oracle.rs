@@ -43,6 +43,15 @@ pub(crate) fn verify(operation: &str, body: &[u8], outcome: &Outcome) {
             "{operation}: the one pass called JSON malformed: {}",
             String::from_utf8_lossy(body)
         ),
+        // The exact path's tree, which it takes in place of its own parse: equal to that parse.
+        Outcome::Exact(tree) => {
+            let exact = crate::protocol::tree::parse(body);
+            assert!(
+                exact.as_ref().ok() == Some(&Value::Object(tree.clone())),
+                "{operation}: the one pass's tree is not the exact parse: {}",
+                String::from_utf8_lossy(body)
+            );
+        }
         Outcome::Decoded(skeleton, predecoded) => {
             let exact = match exact_request(operation, body) {
                 Ok(exact) => exact,

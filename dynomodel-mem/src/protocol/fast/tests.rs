@@ -372,7 +372,7 @@ fn generated_requests_are_answered_alike() {
             broken(&mut r, &valid)
         };
         match decode(operation, body.as_bytes()) {
-            Outcome::Decoded(..) => one_pass += 1,
+            Outcome::Decoded(..) | Outcome::Exact(_) => one_pass += 1,
             _ => fallback += 1,
         }
         assert_same(operation, body.as_bytes());
@@ -460,7 +460,7 @@ fn flawed_requests_are_answered_alike() {
             body = broken(&mut r, &body);
         }
         match decode(operation, body.as_bytes()) {
-            Outcome::Decoded(..) => one_pass += 1,
+            Outcome::Decoded(..) | Outcome::Exact(_) => one_pass += 1,
             _ => fallback += 1,
         }
         assert_same(operation, body.as_bytes());
@@ -536,6 +536,50 @@ fn a_body_that_is_not_json_is_answered_without_a_second_parse() {
         Outcome::Fallback
     ));
     assert_same("PutItem", br#"{"TableName":"tbl","Item":{"pk":{"S":1}}}"#);
+}
+
+#[test]
+fn a_request_without_values_is_the_exact_tree_without_a_second_parse() {
+    // No value was decoded in these, valid or not: the skeleton is the exact path's tree (`verify`
+    // holds it to the exact parse), checked and decoded without parsing again.
+    let statement = r#"{"Statement":"SELECT * FROM tbl WHERE pk = 'k'"}"#;
+    let statements = vec![statement; 26].join(",");
+    for (operation, body) in [
+        (
+            "BatchExecuteStatement",
+            format!(r#"{{"Statements":[{statements}]}}"#),
+        ),
+        (
+            "Scan",
+            r#"{"TableName":"ab","Limit":0,"x":[1,{"y":null}]}"#.to_owned(),
+        ),
+        (
+            "GetItem",
+            r#"{"TableName":"tbl","Key":null,"x":1,"x":2.5}"#.to_owned(),
+        ),
+        ("ExecuteStatement", r#"{"Statement":""}"#.to_owned()),
+        ("Scan", r#"{"TableName":"tbl","Limit":100}"#.to_owned()),
+        ("Scan", r#"{"TableName":"tbl","Limit":"x"}"#.to_owned()),
+        (
+            "Query",
+            r#"{"TableName":"tbl","KeyConditionExpression":"pk = 1"}"#.to_owned(),
+        ),
+        (
+            "BatchExecuteStatement",
+            format!(r#"{{"Statements":[{statement}]}}"#),
+        ),
+    ] {
+        assert!(
+            matches!(decode(operation, body.as_bytes()), Outcome::Exact(_)),
+            "{body}"
+        );
+        assert_same(operation, body.as_bytes());
+    }
+    // With a value decoded, the exact path parses again (its tree has the value where the
+    // skeleton has a marker).
+    let body = r#"{"TableName":"tbl","Limit":0,"ExclusiveStartKey":{"pk":{"S":"k"}}}"#;
+    assert!(matches!(decode("Scan", body.as_bytes()), Outcome::Fallback));
+    assert_same("Scan", body.as_bytes());
 }
 
 #[test]
@@ -701,10 +745,13 @@ fn partiql_parameters_become_one_marker() {
         ),
     ];
     for (operation, body, markers) in decoded {
-        let Outcome::Decoded(_, predecoded) = decode(operation, body.as_bytes()) else {
-            panic!("not decoded in one pass: {body}");
+        // Without a marker the skeleton is the exact tree (`Outcome::Exact`).
+        let slots = match decode(operation, body.as_bytes()) {
+            Outcome::Decoded(_, predecoded) => predecoded.slots.len(),
+            Outcome::Exact(_) => 0,
+            _ => panic!("not decoded in one pass: {body}"),
         };
-        assert_eq!(predecoded.slots.len(), markers, "{body}");
+        assert_eq!(slots, markers, "{body}");
         assert_same(operation, body.as_bytes());
     }
     // What the model walk or the decoder reports goes to the exact path: an empty list, a `null`
