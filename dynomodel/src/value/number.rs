@@ -428,10 +428,27 @@ fn check_limits(digits: i64, exponent: i64) -> Result<(), NumberError> {
 
 #[inline]
 fn digit_count(n: u128) -> u32 {
-    // A logarithm rather than a loop of u128 divisions (each a library call): decoding a stored
-    // number runs this on every read.
-    n.checked_ilog10().map_or(1, |log| log + 1)
+    // Decoding or sizing a number runs this on every value: no u128 division (a library call, which
+    // `ilog10` makes whatever the value). The bit length times log10(2) (1233 / 4096, a little
+    // under it) is the digit count or one over it; one comparison with a power of ten tells which.
+    let bits = u128::BITS - n.leading_zeros();
+    let estimate = (bits * 1233) >> 12;
+    let below = POWERS_OF_TEN
+        .get(estimate as usize)
+        .is_some_and(|&power| n < power);
+    (estimate + 1 - u32::from(below)).max(1)
 }
+
+/// 10^0 to 10^38, the largest a `u128` holds.
+const POWERS_OF_TEN: [u128; 39] = {
+    let mut powers = [1u128; 39];
+    let mut i = 1;
+    while i < powers.len() {
+        powers[i] = powers[i - 1] * 10;
+        i += 1;
+    }
+    powers
+};
 
 /// Whether `n` ends in a zero digit; u64 arithmetic when it fits (a u128 remainder is a library call).
 #[inline]

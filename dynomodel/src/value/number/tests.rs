@@ -68,6 +68,22 @@ fn grammar_rejects_non_numbers() {
 }
 
 #[test]
+fn digit_counts_are_the_decimal_lengths() {
+    let mut edges = vec![0u128, 1, u128::MAX, u128::MAX - 1];
+    for k in 0..=38 {
+        let power = 10u128.pow(k);
+        edges.extend([power - 1, power, power + 1]);
+    }
+    for k in 0..128 {
+        let power = 1u128 << k;
+        edges.extend([power - 1, power, power + 1]);
+    }
+    for n in edges {
+        assert_eq!(super::digit_count(n), n.to_string().len() as u32, "{n}");
+    }
+}
+
+#[test]
 fn digit_limit_is_38() {
     let d38 = "9".repeat(38);
     let d39 = "1".repeat(39);
