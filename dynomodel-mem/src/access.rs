@@ -119,20 +119,32 @@ impl MemBackend {
         result
     }
 
-    /// `PutItem` with its table locked: [`MemBackend::writing`] spelt out, because the input moves
-    /// into the operation once its table is locked (no copy of the name on the hottest write path).
+    /// [`MemBackend::writing`] for an operation that takes its request by value: the input moves
+    /// into `op` once the table `table` names is locked (no copy of the name on the hot write paths,
+    /// and the operation may move the request's names and values rather than copy them).
     #[inline]
-    pub(crate) fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
+    pub(crate) fn writing_owned<I, T>(
+        &self,
+        input: I,
+        table: fn(&I) -> &str,
+        op: impl FnOnce(&mut ItemRequest<'_>, I) -> Result<T>,
+    ) -> Result<T> {
         let state = self.read();
-        let mut locked = self.request(&state, [input.table_name.as_str()], lock::Mode::Write);
+        let mut locked = self.request(&state, [table(&input)], lock::Mode::Write);
         #[cfg(feature = "durable")]
         if let Some(durable) = &self.durable {
-            let (result, ticket) = durable.run(&mut locked, None, |s| s.put_item(input));
+            let (result, ticket) = durable.run(&mut locked, None, |s| op(s, input));
             drop(locked);
             drop(state);
             return durable.settle(ticket).and(result);
         }
-        locked.put_item(input)
+        op(&mut locked, input)
+    }
+
+    /// `PutItem` with its table locked.
+    #[inline]
+    pub(crate) fn put(&self, input: PutItemInput) -> Result<PutItemOutput> {
+        self.writing_owned(input, |i| &i.table_name, |s, i| s.put_item(i))
     }
 
     /// `PutItem` of an item a writer wrote straight into the stored form (`put_item_from`), with

@@ -100,22 +100,22 @@ impl Backend for MemBackend {
     }
 
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
-        let delete = |input: &DeleteItemInput| {
-            self.writing([input.table_name.as_str()], |s| s.delete_item(input))
+        let delete = |input: DeleteItemInput| {
+            self.writing_owned(input, |i| &i.table_name, |s, i| s.delete_item(i))
         };
         match self.faults.check(Request::DeleteItem(&input)) {
-            None => delete(&input),
-            Some(fault) => fault.apply(async { delete(&input) }).await,
+            None => delete(input),
+            Some(fault) => fault.apply(async move { delete(input) }).await,
         }
     }
 
     async fn update_item(&self, input: UpdateItemInput) -> Result<UpdateItemOutput> {
-        let update = |input: &UpdateItemInput| {
-            self.writing([input.table_name.as_str()], |s| s.update_item(input))
+        let update = |input: UpdateItemInput| {
+            self.writing_owned(input, |i| &i.table_name, |s, i| s.update_item(i))
         };
         match self.faults.check(Request::UpdateItem(&input)) {
-            None => update(&input),
-            Some(fault) => fault.apply(async { update(&input) }).await,
+            None => update(input),
+            Some(fault) => fault.apply(async move { update(input) }).await,
         }
     }
 

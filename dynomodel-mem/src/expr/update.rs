@@ -433,6 +433,10 @@ pub(crate) fn check_index_key_paths(
     ph: &Placeholders<'_>,
     index_keys: &[&str],
 ) -> Result<(), Error> {
+    // A table without indexes has nothing to look for (a walk of every path of a long update).
+    if index_keys.is_empty() {
+        return Ok(());
+    }
     let mut paths = target_paths(expr);
     for clause in &expr.clauses {
         if let Clause::Set(actions) = clause {
@@ -478,7 +482,13 @@ pub(crate) fn apply(
     keys: &[&str],
 ) -> Result<Updated, Error> {
     check_key_attributes(expr, ph, keys)?;
-    let mut sets = Vec::new();
+    // SET is the usual clause of a long update: its actions are counted first (growing the vector
+    // moved every action again).
+    let set_actions = expr.clauses.iter().map(|c| match c {
+        Clause::Set(actions) => actions.len(),
+        _ => 0,
+    });
+    let mut sets = Vec::with_capacity(set_actions.sum());
     let mut removes = Vec::new();
     let mut adds = Vec::new();
     let mut deletes = Vec::new();

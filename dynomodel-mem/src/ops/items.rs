@@ -96,6 +96,8 @@ pub(crate) struct UpdatePlan {
     /// The item after the update, with the paths the update expression wrote (none without one);
     /// `None` when the item does not exist and the update only removes (it creates nothing).
     pub(crate) updated: Option<update::Updated>,
+    /// The updated item's size (`dynomodel::item_size`), as its checks measured it (0 without one).
+    pub(crate) size: usize,
 }
 
 /// A write condition may not look inside a key attribute (`sk.x`, `gk[0]`): DynamoDB Local rejects it
@@ -270,12 +272,17 @@ pub(crate) fn plan_update(
         None => Some((update::Updated::unchanged(base), Vec::new())),
     };
     let Some((updated, copied)) = updated else {
-        return Ok(UpdatePlan { key, updated: None });
+        return Ok(UpdatePlan {
+            key,
+            updated: None,
+            size: 0,
+        });
     };
-    check_updated_item(&updated, &copied, &index_keys, &table.schema)?;
+    let size = check_updated_item(&updated, &copied, &index_keys, &table.schema)?;
     Ok(UpdatePlan {
         key,
         updated: Some(updated),
+        size,
     })
 }
 
@@ -283,7 +290,8 @@ impl ItemRequest<'_> {
     /// `PutItem`.
     pub(crate) fn put_item(&mut self, mut input: PutItemInput) -> Result<PutItemOutput> {
         let item = std::mem::take(&mut input.item);
-        self.put_new(&input, item)
+        let expected = input.expected.take();
+        self.put_new(&input, expected, item)
     }
 
     /// `PutItem` of an item a writer wrote straight into the stored form (the engine's
@@ -293,14 +301,21 @@ impl ItemRequest<'_> {
         input: &PutItemInput,
         item: WrittenItem,
     ) -> Result<PutItemOutput> {
-        self.put_new(input, item)
+        // A model's put carries no `Expected` (the mapper writes expressions): a copy of `None`.
+        self.put_new(input, input.expected.clone(), item)
     }
 
     /// `PutItem` of `item`, whatever its form (`new_item.rs`): one path, so that both forms are
-    /// checked, planned, metered and written alike.
-    fn put_new<I: NewItem>(&mut self, input: &PutItemInput, item: I) -> Result<PutItemOutput> {
+    /// checked, planned, metered and written alike. `expected` is the request's (taken out of
+    /// `input`: its names move into the condition).
+    fn put_new<I: NewItem>(
+        &mut self,
+        input: &PutItemInput,
+        expected: Option<dynomodel::backend::Expected>,
+        item: I,
+    ) -> Result<PutItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let expected = crate::ops::legacy::put_item(input)?;
+        let expected = crate::ops::legacy::put_item(input, expected)?;
         let action = PutAction {
             item: &item,
             condition: Given::either(expected.as_ref(), input.condition_expression.as_deref()),
@@ -410,10 +425,12 @@ impl ItemRequest<'_> {
         Ok((item, output))
     }
 
-    /// `DeleteItem`.
-    pub(crate) fn delete_item(&mut self, input: &DeleteItemInput) -> Result<DeleteItemOutput> {
+    /// `DeleteItem` (the request moves in: its `Expected` becomes the condition without a copy).
+    pub(crate) fn delete_item(&mut self, mut input: DeleteItemInput) -> Result<DeleteItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        let expected = crate::ops::legacy::delete_item(input)?;
+        let expected = input.expected.take();
+        let expected = crate::ops::legacy::delete_item(&input, expected)?;
+        let input = &input;
         let action = KeyAction {
             key: &input.key,
             condition: Given::either(expected.as_ref(), input.condition_expression.as_deref()),
@@ -449,13 +466,14 @@ impl ItemRequest<'_> {
     }
 
     /// `UpdateItem`: applies the update to the current item, or to an item holding only the key when
-    /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item).
-    pub(crate) fn update_item(&mut self, input: &UpdateItemInput) -> Result<UpdateItemOutput> {
+    /// there is none (so an UpdateItem without an UpdateExpression creates the bare key item). The
+    /// request moves in: its `AttributeUpdates` and `Expected` become trees without a copy.
+    pub(crate) fn update_item(&mut self, mut input: UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
-        match crate::ops::legacy::update_item(input)? {
-            None => self.update_item_expressions(input, None),
+        match crate::ops::legacy::update_item(&mut input)? {
+            None => self.update_item_expressions(&input, None),
             Some(trees) => self
-                .update_item_expressions(input, Some(&trees))
+                .update_item_expressions(&input, Some(&trees))
                 .map_err(crate::ops::legacy::update_error),
         }
     }
@@ -487,7 +505,7 @@ impl ItemRequest<'_> {
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
-        let UpdatePlan { key, updated } = plan_update(table, &action, &prepared)?;
+        let UpdatePlan { key, updated, size } = plan_update(table, &action, &prepared)?;
         let Some(updated) = updated else {
             return nothing_created(table, input, meter);
         };
@@ -516,7 +534,8 @@ impl ItemRequest<'_> {
             .as_ref()
             .and_then(|c| c.report(&table.schema.name, mode));
         let metrics_key = input.return_item_collection_metrics.map(|_| key.clone());
-        table.put(key, updated.item);
+        // Measured by the plan's checks: not walked again.
+        table.put_measured(key, updated.item, size);
         debit_write(meter, table, cost.as_ref());
         Ok(UpdateItemOutput {
             attributes,
@@ -624,13 +643,13 @@ pub(crate) fn projection_keys(table: &Table, prepared: &Prepared, maps: Maps<'_>
 
 /// The checks on an item an update produced, in dynalite's order: the index keys the update wrote
 /// (empty values; wrong types copied from another attribute, `copied`), nesting depth and sets, then
-/// the size, then every index key.
+/// the size, then every index key. Returns the size, which the stored encoding takes.
 fn check_updated_item(
     updated: &update::Updated,
     copied: &[String],
     index_keys: &[&str],
     schema: &TableSchema,
-) -> Result<()> {
+) -> Result<usize> {
     let new = &updated.item;
     // Of the updated paths, a top-level index key still in the item is one the update wrote.
     for path in &updated.paths {
@@ -679,7 +698,8 @@ fn check_updated_item(
             "Item size to update has exceeded the maximum allowed size",
         ));
     }
-    validate::index_keys(new, schema)
+    validate::index_keys(new, schema)?;
+    Ok(size)
 }
 
 /// The key attributes of the table's indexes, in the order DynamoDB checks them: LSIs, then GSIs,

@@ -33,7 +33,7 @@ impl State {
         &mut self,
         input: &dynomodel::backend::DeleteItemInput,
     ) -> Result<dynomodel::backend::DeleteItemOutput> {
-        self.everything().delete_item(input)
+        self.everything().delete_item(input.clone())
     }
 
     /// `UpdateItem`.
@@ -41,7 +41,7 @@ impl State {
         &mut self,
         input: &dynomodel::backend::UpdateItemInput,
     ) -> Result<dynomodel::backend::UpdateItemOutput> {
-        self.everything().update_item(input)
+        self.everything().update_item(input.clone())
     }
 
     /// `Query`.

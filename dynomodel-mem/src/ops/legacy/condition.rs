@@ -15,7 +15,7 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Error, Result};
 
 use super::tree;
-use crate::expr::ast::{Comparator, Condition};
+use crate::expr::ast::{Comparator, Condition, Operand};
 use crate::expr::eval::compare_values;
 use crate::validate;
 
@@ -110,44 +110,53 @@ fn check(c: &Comparison<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The condition tree of one checked condition on the attribute `name`.
-fn build(name: &str, form: &Form<'_>) -> Result<Condition> {
+/// The condition tree of one checked condition on the attribute `name` (moved into its path: only
+/// NOT_CONTAINS names it twice).
+fn build(name: String, form: &Form<'_>) -> Result<Condition> {
     use ComparisonOperator::*;
-    let attr = || tree::attribute(name);
+    let attr = tree::attribute(name);
     let c = match form {
-        Form::Absent => return Ok(tree::call("attribute_not_exists", vec![attr()])),
-        Form::Equals(v) => return Ok(Condition::Compare(Comparator::Eq, attr(), tree::literal(v))),
+        Form::Absent => return Ok(tree::call("attribute_not_exists", vec![attr])),
+        Form::Equals(v) => return Ok(compare(Comparator::Eq, attr, v)),
         Form::Compare(c) => c,
     };
-    let compare =
-        |cmp: Comparator, v: &AttributeValue| Condition::Compare(cmp, attr(), tree::literal(v));
     Ok(match (c.op, c.args) {
-        (Eq, [v]) => compare(Comparator::Eq, v),
-        (Ne, [v]) => compare(Comparator::Ne, v),
-        (Le, [v]) => compare(Comparator::Le, v),
-        (Lt, [v]) => compare(Comparator::Lt, v),
-        (Ge, [v]) => compare(Comparator::Ge, v),
-        (Gt, [v]) => compare(Comparator::Gt, v),
-        (NotNull, _) => tree::call("attribute_exists", vec![attr()]),
-        (Null, _) => tree::call("attribute_not_exists", vec![attr()]),
-        (Contains, [v]) => tree::call("contains", vec![attr(), tree::literal(v)]),
+        (Eq, [v]) => compare(Comparator::Eq, attr, v),
+        (Ne, [v]) => compare(Comparator::Ne, attr, v),
+        (Le, [v]) => compare(Comparator::Le, attr, v),
+        (Lt, [v]) => compare(Comparator::Lt, attr, v),
+        (Ge, [v]) => compare(Comparator::Ge, attr, v),
+        (Gt, [v]) => compare(Comparator::Gt, attr, v),
+        (NotNull, _) => tree::call("attribute_exists", vec![attr]),
+        (Null, _) => tree::call("attribute_not_exists", vec![attr]),
+        (Contains, [v]) => tree::call("contains", vec![attr, literal(v)]),
         // A missing attribute does not meet NOT_CONTAINS (DynamoDB Local), where `NOT contains(…)`
         // alone would hold.
         (NotContains, [v]) => Condition::And(
-            Box::new(tree::call("attribute_exists", vec![attr()])),
+            Box::new(tree::call("attribute_exists", vec![attr.clone()])),
             Box::new(Condition::Not(Box::new(tree::call(
                 "contains",
-                vec![attr(), tree::literal(v)],
+                vec![attr, literal(v)],
             )))),
         ),
-        (BeginsWith, [v]) => tree::call("begins_with", vec![attr(), tree::literal(v)]),
-        (Between, [lo, hi]) => Condition::Between(attr(), tree::literal(lo), tree::literal(hi)),
-        (In, list) => Condition::In(attr(), list.iter().map(tree::literal).collect()),
+        (BeginsWith, [v]) => tree::call("begins_with", vec![attr, literal(v)]),
+        (Between, [lo, hi]) => Condition::Between(attr, literal(lo), literal(hi)),
+        (In, list) => Condition::In(attr, list.iter().map(literal).collect()),
         // [`check`] let only the operator's own argument count through.
         (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
             return Err(arity_error(c.op));
         }
     })
+}
+
+/// `attr cmp v`.
+fn compare(cmp: Comparator, attr: Operand, v: &AttributeValue) -> Condition {
+    Condition::Compare(cmp, attr, literal(v))
+}
+
+/// A value of the request (borrowed by the checked form) as an operand.
+fn literal(v: &AttributeValue) -> Operand {
+    tree::literal(v.clone())
 }
 
 /// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry.
@@ -163,7 +172,7 @@ pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>
 
 /// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition.
 pub(crate) fn condition(name: &str, c: &LegacyCondition) -> Result<Condition> {
-    build(name, &checked(name, c)?)
+    build(name.to_owned(), &checked(name, c)?)
 }
 
 /// Checks one `Expected` entry.
@@ -219,9 +228,10 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
     }
 }
 
-/// Checks one `Expected` entry and returns its condition.
-pub(crate) fn expected(name: &str, e: &ExpectedAttributeValue) -> Result<Condition> {
-    build(name, &checked_expected(name, e)?)
+/// Checks one `Expected` entry and returns its condition (`name` moves into it).
+pub(crate) fn expected(name: String, e: &ExpectedAttributeValue) -> Result<Condition> {
+    let form = checked_expected(&name, e)?;
+    build(name, &form)
 }
 
 /// Joins conditions with `ConditionalOperator` (AND by default) as one flat node

@@ -43,7 +43,10 @@ pub(super) fn check_attributes(attributes: &[String]) -> Result<()> {
 /// expression's checks.
 pub(super) fn projection(attributes: &[String]) -> Result<Option<Vec<Path>>> {
     check_attributes(attributes)?;
-    Ok((!attributes.is_empty()).then(|| attributes.iter().map(|a| tree::path(a)).collect()))
+    Ok(
+        (!attributes.is_empty())
+            .then(|| attributes.iter().map(|a| tree::path(a.clone())).collect()),
+    )
 }
 
 /// [`projection`] as an item request's expression.

@@ -9,21 +9,22 @@ use dynomodel::AttributeValue;
 use crate::expr::ast::{Condition, Function, Name, Operand, Path, PathElement};
 
 /// The top-level attribute `name` as a path (a legacy name is one attribute, dots and brackets
-/// included).
-pub(super) fn path(name: &str) -> Path {
+/// included). The name moves in: the hooks that own their request's names give them up rather than
+/// copy them (a copy and a free per entry of a long `Expected` or `AttributeUpdates`).
+pub(super) fn path(name: String) -> Path {
     Path {
-        elements: vec![PathElement::Name(Name::Attribute(name.to_owned()))],
+        elements: vec![PathElement::Name(Name::Attribute(name))],
     }
 }
 
 /// The top-level attribute `name` as an operand.
-pub(super) fn attribute(name: &str) -> Operand {
+pub(super) fn attribute(name: String) -> Operand {
     Operand::Path(path(name))
 }
 
 /// A request's value as an operand.
-pub(super) fn literal(value: &AttributeValue) -> Operand {
-    Operand::Literal(Box::new(value.clone()))
+pub(super) fn literal(value: AttributeValue) -> Operand {
+    Operand::Literal(Box::new(value))
 }
 
 /// The function `name` applied to `args`, as a condition.

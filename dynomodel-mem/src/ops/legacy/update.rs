@@ -36,25 +36,25 @@ fn is_set(v: &AttributeValue) -> bool {
     )
 }
 
-/// What one `AttributeUpdates` entry does, once checked.
-pub(super) enum Action<'a> {
+/// What one `AttributeUpdates` entry does, once checked (holding the entry's value).
+pub(super) enum Action {
     /// PUT: `SET a = v`.
-    Put(&'a AttributeValue),
+    Put(AttributeValue),
     /// ADD of a list: `SET a = list_append(if_not_exists(a, []), v)`.
-    Append(&'a AttributeValue),
+    Append(AttributeValue),
     /// ADD of a number or a set: `ADD a v`.
-    Add(&'a AttributeValue),
+    Add(AttributeValue),
     /// DELETE of a set: `DELETE a v`.
-    Delete(&'a AttributeValue),
+    Delete(AttributeValue),
     /// DELETE without a value: `REMOVE a`.
     Remove,
 }
 
-/// Checks one `AttributeUpdates` entry.
-pub(super) fn checked<'a>(name: &str, update: &'a AttributeValueUpdate) -> Result<Action<'a>> {
+/// Checks one `AttributeUpdates` entry, whose value moves into its action.
+pub(super) fn checked(name: &str, update: AttributeValueUpdate) -> Result<Action> {
     validate::attribute_name(name)?;
     let action = update.action.unwrap_or_default();
-    let Some(value) = &update.value else {
+    let Some(value) = update.value else {
         if action != AttributeAction::Delete {
             return Err(Error::validation(format!(
                 "{INVALID}Only DELETE action is allowed when no attribute value is specified"
@@ -63,24 +63,24 @@ pub(super) fn checked<'a>(name: &str, update: &'a AttributeValueUpdate) -> Resul
         return Ok(Action::Remove);
     };
     // The value is stored as it is: the item rules apply (empty sets, nesting).
-    validate::attribute(name, value)?;
+    validate::attribute(name, &value)?;
     Ok(match action {
         AttributeAction::Put => Action::Put(value),
         AttributeAction::Add if matches!(value, AttributeValue::L(_)) => Action::Append(value),
-        AttributeAction::Add if is_set(value) || matches!(value, AttributeValue::N(_)) => {
+        AttributeAction::Add if is_set(&value) || matches!(value, AttributeValue::N(_)) => {
             Action::Add(value)
         }
         AttributeAction::Add => {
             return Err(Error::validation(format!(
                 "{INVALID}ADD action is not supported for the type {}",
-                type_word(value)
+                type_word(&value)
             )));
         }
-        AttributeAction::Delete if is_set(value) => Action::Delete(value),
+        AttributeAction::Delete if is_set(&value) => Action::Delete(value),
         AttributeAction::Delete => {
             return Err(Error::validation(format!(
                 "{INVALID}DELETE action with value is not supported for the type {}",
-                type_word(value)
+                type_word(&value)
             )));
         }
     })
@@ -88,7 +88,8 @@ pub(super) fn checked<'a>(name: &str, update: &'a AttributeValueUpdate) -> Resul
 
 /// The update expression `updates` stand for (`None` when there are none, as for an empty map):
 /// its SET, REMOVE, ADD and DELETE clauses, in that order, each with its entries in the map's order.
-pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpression>> {
+/// The entries' names and values move into the tree.
+pub(crate) fn expression(updates: AttributeUpdates) -> Result<Option<UpdateExpression>> {
     // PUT is the usual action: its clause is sized at once (growing it moved every action again).
     let (mut set, mut remove, mut add, mut delete) = (
         Vec::with_capacity(updates.len()),
@@ -97,11 +98,12 @@ pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpr
         Vec::new(),
     );
     for (name, update) in updates {
-        let value_action = |v: &AttributeValue| ValueAction {
+        let action = checked(&name, update)?;
+        let value_action = |name, v| ValueAction {
             path: tree::path(name),
             value: tree::literal(v),
         };
-        match checked(name, update)? {
+        match action {
             Action::Put(v) => set.push(SetAction {
                 path: tree::path(name),
                 value: tree::literal(v),
@@ -110,8 +112,8 @@ pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpr
                 let current = tree::function(
                     "if_not_exists",
                     vec![
-                        tree::attribute(name),
-                        tree::literal(&AttributeValue::L(Vec::new())),
+                        tree::attribute(name.clone()),
+                        tree::literal(AttributeValue::L(Vec::new())),
                     ],
                 );
                 set.push(SetAction {
@@ -122,8 +124,8 @@ pub(crate) fn expression(updates: &AttributeUpdates) -> Result<Option<UpdateExpr
                     )),
                 });
             }
-            Action::Add(v) => add.push(value_action(v)),
-            Action::Delete(v) => delete.push(value_action(v)),
+            Action::Add(v) => add.push(value_action(name, v)),
+            Action::Delete(v) => delete.push(value_action(name, v)),
             Action::Remove => remove.push(tree::path(name)),
         }
     }

@@ -15,22 +15,22 @@ use crate::expr::request::{self, Maps};
 use crate::expr::{ExprKind, Expression, Parsed};
 use crate::validate;
 
-/// The condition `Expected` stands for, joined by `ConditionalOperator`.
+/// The condition `Expected` stands for, joined by `ConditionalOperator` (its names move into it).
 pub(super) fn expected_condition(
-    expected: Option<&Expected>,
+    expected: Option<Expected>,
     op: Option<ConditionalOperator>,
 ) -> Result<Option<Condition>> {
-    condition::conditional_operator(op, expected.map(Expected::len))?;
-    let mut parts = Vec::with_capacity(expected.map_or(0, Expected::len));
+    condition::conditional_operator(op, expected.as_ref().map(Expected::len))?;
+    let mut parts = Vec::with_capacity(expected.as_ref().map_or(0, Expected::len));
     for (name, e) in expected.into_iter().flatten() {
-        parts.push(condition::expected(name, e)?);
+        parts.push(condition::expected(name, &e)?);
     }
     Ok(condition::join(parts, op))
 }
 
 /// [`expected_condition`] as an item request's expression.
 fn expected_expression(
-    expected: Option<&Expected>,
+    expected: Option<Expected>,
     op: Option<ConditionalOperator>,
 ) -> Result<Option<Arc<Expression>>> {
     Ok(expected_condition(expected, op)?.map(|tree| {
@@ -52,16 +52,20 @@ fn maps_without_expressions(
 }
 
 /// `PutItem`: the condition `Expected` stands for (`None` without legacy members or for an empty
-/// `Expected`).
-pub(crate) fn put_item(input: &PutItemInput) -> Result<Option<Arc<Expression>>> {
+/// `Expected`). `expected` is the request's, taken out of `input` so that its names move into the
+/// tree.
+pub(crate) fn put_item(
+    input: &PutItemInput,
+    expected: Option<Expected>,
+) -> Result<Option<Arc<Expression>>> {
     mixing(
         &[
-            ("Expected", input.expected.is_some()),
+            ("Expected", expected.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[("ConditionExpression", input.condition_expression.is_some())],
     )?;
-    if input.expected.is_none() && input.conditional_operator.is_none() {
+    if expected.is_none() && input.conditional_operator.is_none() {
         return Ok(None);
     }
     maps_without_expressions(
@@ -74,20 +78,23 @@ pub(crate) fn put_item(input: &PutItemInput) -> Result<Option<Arc<Expression>>> 
     let size = validate::sized_attribute_values(&input.item)?;
     validate::return_values_none_or_all_old(input.return_values)?;
     validate::item_size_within_limit(size)?;
-    expected_expression(input.expected.as_ref(), input.conditional_operator)
+    expected_expression(expected, input.conditional_operator)
 }
 
 /// `DeleteItem`: the condition `Expected` stands for (`None` without legacy members or for an empty
-/// `Expected`).
-pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<Arc<Expression>>> {
+/// `Expected`), `expected` taken out of `input` as in [`put_item`].
+pub(crate) fn delete_item(
+    input: &DeleteItemInput,
+    expected: Option<Expected>,
+) -> Result<Option<Arc<Expression>>> {
     mixing(
         &[
-            ("Expected", input.expected.is_some()),
+            ("Expected", expected.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[("ConditionExpression", input.condition_expression.is_some())],
     )?;
-    if input.expected.is_none() && input.conditional_operator.is_none() {
+    if expected.is_none() && input.conditional_operator.is_none() {
         return Ok(None);
     }
     maps_without_expressions(
@@ -98,15 +105,18 @@ pub(crate) fn delete_item(input: &DeleteItemInput) -> Result<Option<Arc<Expressi
     // The key and ReturnValues come before `Expected`, as in PutItem.
     validate::attribute_values(&input.key)?;
     validate::return_values_none_or_all_old(input.return_values)?;
-    expected_expression(input.expected.as_ref(), input.conditional_operator)
+    expected_expression(expected, input.conditional_operator)
 }
 
 /// `UpdateItem`: the trees of `AttributeUpdates` and `Expected`, `None` without legacy members.
-pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<WriteTrees>> {
+/// Both are taken out of `input` (their names and values move into the trees).
+pub(crate) fn update_item(input: &mut UpdateItemInput) -> Result<Option<WriteTrees>> {
+    let (updates, expected) = (input.attribute_updates.take(), input.expected.take());
+    let input = &*input;
     mixing(
         &[
-            ("AttributeUpdates", input.attribute_updates.is_some()),
-            ("Expected", input.expected.is_some()),
+            ("AttributeUpdates", updates.is_some()),
+            ("Expected", expected.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
@@ -114,10 +124,7 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<WriteTrees>>
             ("ConditionExpression", input.condition_expression.is_some()),
         ],
     )?;
-    if input.attribute_updates.is_none()
-        && input.expected.is_none()
-        && input.conditional_operator.is_none()
-    {
+    if updates.is_none() && expected.is_none() && input.conditional_operator.is_none() {
         return Ok(None);
     }
     maps_without_expressions(
@@ -127,7 +134,7 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<WriteTrees>>
     )?;
     // The key first, then AttributeUpdates, then Expected (dynalite's updateItem.js).
     validate::attribute_values(&input.key)?;
-    let update = match &input.attribute_updates {
+    let update = match updates {
         Some(updates) => update::expression(updates)?.map(|tree| {
             Arc::new(Expression::Update(Parsed {
                 tree,
@@ -136,6 +143,6 @@ pub(crate) fn update_item(input: &UpdateItemInput) -> Result<Option<WriteTrees>>
         }),
         None => None,
     };
-    let condition = expected_expression(input.expected.as_ref(), input.conditional_operator)?;
+    let condition = expected_expression(expected, input.conditional_operator)?;
     Ok(Some(WriteTrees { update, condition }))
 }

@@ -276,7 +276,7 @@ fn expected_and_filters_evaluate_alike_in_both_translations() {
             let old = text::expected_condition(expected.as_ref(), op, &mut p)
                 .and_then(|t| text_condition(ExprKind::Condition, t, &p))
                 .map(|c| eval_all(c.as_ref(), &items, &p));
-            let new = write::expected_condition(expected.as_ref(), op)
+            let new = write::expected_condition(expected.clone(), op)
                 .map(|c| eval_all(c.as_ref(), &items, &Placeholders::default()));
             (outcome(old), outcome(new))
         } else {
@@ -420,7 +420,7 @@ fn attribute_updates_apply_alike_in_both_translations() {
             expr::validate::validate_update(&parsed, ph, &mut Usage::default(), Origin::Legacy)?;
             Ok(Some(parsed.tree))
         });
-        let new = update::expression(&updates);
+        let new = update::expression(updates.clone());
         let apply = |tree: Option<crate::expr::ast::UpdateExpression>, p: &Placeholders| {
             let ph = expr::Placeholders {
                 names: &p.names,

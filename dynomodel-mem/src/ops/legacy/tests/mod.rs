@@ -56,7 +56,7 @@ fn expected_becomes_a_condition_tree_of_its_names_and_values() {
         conditional_operator: Some(ConditionalOperator::Or),
         ..Default::default()
     };
-    let condition = put_item(&input).ok().flatten();
+    let condition = put_item(&input, input.expected.clone()).ok().flatten();
     // A name with a dot stays one attribute name; values are the request's own.
     assert_eq!(
         condition.map(|c| shown(&c)).as_deref(),
@@ -129,7 +129,7 @@ fn every_operator_has_its_expression_in_the_text_oracle() {
 
 #[test]
 fn attribute_updates_become_one_update_tree() {
-    let input = UpdateItemInput {
+    let mut input = UpdateItemInput {
         attribute_updates: Some(map([
             (
                 "a",
@@ -169,7 +169,7 @@ fn attribute_updates_become_one_update_tree() {
         ])),
         ..Default::default()
     };
-    let out = update_item(&input).ok().flatten().unwrap_or_default();
+    let out = update_item(&mut input).ok().flatten().unwrap_or_default();
     assert_eq!(
         out.update.map(|u| shown(&u)).as_deref(),
         Some(
@@ -179,7 +179,10 @@ fn attribute_updates_become_one_update_tree() {
     );
     assert!(out.condition.is_none());
     // No legacy member: nothing to translate.
-    assert!(matches!(update_item(&UpdateItemInput::default()), Ok(None)));
+    assert!(matches!(
+        update_item(&mut UpdateItemInput::default()),
+        Ok(None)
+    ));
 }
 
 #[test]
@@ -259,7 +262,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(delete_item(&delete)),
+        message(delete_item(&delete, delete.expected.clone())),
         "Can not use both expression and non-expression parameters in the same request: \
          Non-expression parameters: {Expected} Expression parameters: {ConditionExpression}"
     );
@@ -269,7 +272,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(condition::expected("a", &between)),
+        message(condition::expected("a".to_owned(), &between)),
         "The BETWEEN condition was provided a range where the lower bound is greater than the upper \
          bound"
     );
@@ -332,7 +335,7 @@ fn depth(c: &crate::expr::ast::Condition) -> usize {
 fn exists(i: usize) -> crate::expr::ast::Condition {
     super::tree::call(
         "attribute_exists",
-        vec![super::tree::attribute(&format!("c{i}"))],
+        vec![super::tree::attribute(format!("c{i}"))],
     )
 }
 

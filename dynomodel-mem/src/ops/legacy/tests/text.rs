@@ -182,7 +182,7 @@ pub(super) fn update_expression(
     let (mut set, mut remove, mut add, mut delete) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (name, u) in updates {
-        match update::checked(name, u)? {
+        match update::checked(name, u.clone())? {
             update::Action::Remove => remove.push(p.name(name)),
             update::Action::Put(v) => {
                 let (n, v) = (p.name(name), p.value(v.clone()));
