@@ -2,18 +2,7 @@
 //! (or `None`) when it does not. Floats go through their shortest round-tripping decimal text, so `0.1`
 //! becomes the number 0.1 rather than the binary fraction nearest to it.
 
-use super::{Number, NumberError};
-
-/// 10⁰ to 10¹⁹, every power of ten a `u64` holds.
-const POWERS_OF_TEN: [u64; 20] = {
-    let mut powers = [1u64; 20];
-    let mut i = 1;
-    while i < powers.len() {
-        powers[i] = powers[i - 1] * 10;
-        i += 1;
-    }
-    powers
-};
+use super::{Number, NumberError, POWERS_OF_TEN};
 
 impl Number {
     /// The value as an `i128`, if it is an integer that fits.
@@ -43,8 +32,9 @@ impl Number {
         let exponent = u32::try_from(self.exponent).ok()?;
         // Most stored integers: a coefficient and a power of ten within `u64` each, whose product
         // always fits a `u128` (one multiplication, no overflow check, no `u128` power).
-        if let (0, Some(power)) = (self.coefficient[1], POWERS_OF_TEN.get(exponent as usize)) {
-            return Some(u128::from(self.coefficient[0]) * u128::from(*power));
+        let power = POWERS_OF_TEN.get(exponent as usize).copied();
+        if let (0, Some(Ok(power))) = (self.coefficient[1], power.map(u64::try_from)) {
+            return Some(u128::from(self.coefficient[0]) * u128::from(power));
         }
         10u128
             .checked_pow(exponent)?
