@@ -69,6 +69,8 @@ mod types;
 mod update_table;
 mod value;
 
+use std::sync::Arc;
+
 use dynomodel::backend::Backend;
 use dynomodel::Error;
 use serde_json::{Map, Value};
@@ -398,6 +400,15 @@ enum StructurePath<'a> {
     /// message names it. Such maps (the legacy parameters) can hold hundreds of thousands of entries,
     /// nearly all valid, and a path built for each was a third of decoding them.
     Entry { map: &'a str, key: &'a str },
+    /// `<list>.<index>.member`, then `.<member>` in lower camel case when set: a list's element
+    /// (`transactItems.7.member`) or a structure in it (`transactItems.7.member.put`), made only
+    /// when a message names it. An over-long TransactWriteItems or BatchWriteItem list holds
+    /// hundreds of thousands of them, nearly always without a message.
+    Element {
+        list: Arc<str>,
+        index: usize,
+        member: Option<&'static str>,
+    },
 }
 
 impl<'a> Members<'a> {
@@ -437,6 +448,19 @@ impl<'a> Members<'a> {
             }
             StructurePath::Entry { map, key } => {
                 let mut path = entry_path(map, key);
+                path.push('.');
+                path
+            }
+            StructurePath::Element {
+                list,
+                index,
+                member,
+            } => {
+                let mut path = element_path(list, *index);
+                if let Some(member) = member {
+                    path.push('.');
+                    types::push_lower_first(&mut path, member);
+                }
                 path.push('.');
                 path
             }
@@ -514,9 +538,43 @@ impl<'a> Members<'a> {
     }
 
     /// An optional structure member, with its own members at its path.
-    pub(crate) fn structure(&self, name: &str) -> WireResult<Option<Members<'a>>> {
-        let fields = self.get(name).map(types::structure).transpose()?.flatten();
-        Ok(fields.map(|fields| Members::at(fields, self.path_of(name))))
+    pub(crate) fn structure(&self, name: &'static str) -> WireResult<Option<Members<'a>>> {
+        self.get(name)
+            .map_or(Ok(None), |value| self.nested(name, value))
+    }
+
+    /// The members of this structure that are set (not JSON `null`), in the request's order.
+    pub(crate) fn present(&self) -> impl Iterator<Item = (&'a str, &'a Value)> {
+        self.map
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(name, v)| (name.as_str(), v))
+    }
+
+    /// The structure `value`, this structure's member `name` (set), with its own members at its path
+    /// ([`Members::structure`] without the lookup).
+    pub(crate) fn nested(
+        &self,
+        name: &'static str,
+        value: &'a Value,
+    ) -> WireResult<Option<Members<'a>>> {
+        let Some(fields) = types::structure(value)? else {
+            return Ok(None);
+        };
+        let path = match &self.path {
+            // A list's element names its member without a path of its own until a message asks.
+            StructurePath::Element {
+                list,
+                index,
+                member: None,
+            } => StructurePath::Element {
+                list: Arc::clone(list),
+                index: *index,
+                member: Some(name),
+            },
+            _ => StructurePath::Built(self.path_of(name)),
+        };
+        Ok(Some(Members { map: fields, path }))
     }
 
     /// The elements of the list member `name`, each a structure decoded by `decode` (see
@@ -556,17 +614,33 @@ pub(crate) fn each_structure<'a, T>(
     mut decode: impl FnMut(Members<'a>, &mut Decoder) -> WireResult<T>,
 ) -> WireResult<Vec<T>> {
     let mut out = Vec::with_capacity(elements.len());
+    let list: Arc<str> = Arc::from(list_path);
     for (i, element) in elements.iter().enumerate() {
-        // Built by hand: `format!` was a tenth of decoding a request of many small elements.
-        let mut path = String::with_capacity(list_path.len() + 16);
-        path.push_str(list_path);
-        path.push('.');
-        types::push_index(&mut path, i + 1);
-        path.push_str(".member");
         match types::structure(element)? {
-            Some(fields) => out.push(decode(Members::at(fields, path), d)?),
-            None => d.null(&path),
+            Some(fields) => out.push(decode(
+                Members {
+                    map: fields,
+                    path: StructurePath::Element {
+                        list: Arc::clone(&list),
+                        index: i + 1,
+                        member: None,
+                    },
+                },
+                d,
+            )?),
+            None => d.null(&element_path(list_path, i + 1)),
         }
     }
     Ok(out)
+}
+
+/// `<list_path>.<index>.member`: the constraint path of a list's element.
+fn element_path(list_path: &str, index: usize) -> String {
+    // Built by hand: `format!` was a tenth of decoding a request of many small elements.
+    let mut path = String::with_capacity(list_path.len() + 16);
+    path.push_str(list_path);
+    path.push('.');
+    types::push_index(&mut path, index);
+    path.push_str(".member");
+    path
 }

@@ -171,6 +171,13 @@ impl Action {
             Action::ConditionCheck => "ConditionCheck",
         }
     }
+
+    /// The action whose member is `name`, as its position in [`Action::ALL`].
+    fn position(name: &str) -> Option<usize> {
+        Action::ALL
+            .iter()
+            .position(|action| action.member() == name)
+    }
 }
 
 /// One write action. The four share their members but for three differences: a Put has an `Item`
@@ -263,19 +270,25 @@ pub(super) fn decode_transact_items(
     d: &mut Decoder,
 ) -> WireResult<Vec<TransactWriteItem>> {
     transact_items(m, d, |element, d| {
+        // The actions set, found in one walk of the element's members (usually one) rather than a
+        // lookup of each action's name, twice.
+        let mut actions = [None; 4];
+        for (name, value) in element.present() {
+            if let Some(position) = Action::position(name) {
+                actions[position] = Some(value);
+            }
+        }
         // The element's shape before the values in it, like a BatchWriteItem's `WriteRequest`.
-        let set = Action::ALL
-            .iter()
-            .filter(|action| element.get(action.member()).is_some())
-            .count();
+        let set = actions.iter().flatten().count();
         match set {
             0 => d.custom(NO_ACTION),
             1 => {}
             _ => d.custom(SEVERAL_ACTIONS),
         }
         let mut decoded = None;
-        for action in Action::ALL {
-            if let Some(a) = element.structure(action.member())? {
+        for (action, value) in Action::ALL.into_iter().zip(actions) {
+            let Some(value) = value else { continue };
+            if let Some(a) = element.nested(action.member(), value)? {
                 let item = write_action(action, &a, d)?;
                 // Several actions are all decoded, for their errors, but none is handed over.
                 if set == 1 {

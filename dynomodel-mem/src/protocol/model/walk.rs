@@ -194,12 +194,23 @@ impl Walk<'_> {
         let kind = &shapes[shape].kind;
         match (kind, v) {
             (Kind::Structure(members), Value::Object(map)) => {
-                members
-                    .iter()
-                    .all(|m| match map.get(m.name).filter(|field| !field.is_null()) {
-                        Some(field) => self.clean(m.shape, field),
-                        None => !m.required,
-                    })
+                // By the members sent (usually fewer than the shape's: a `Put` sends two of its
+                // seven), each found by name, rather than a tree lookup per member of the shape;
+                // members outside the shape are ignored, as the walk ignores them.
+                let mut required = 0;
+                let all_clean =
+                    map.iter()
+                        .filter(|(_, field)| !field.is_null())
+                        .all(
+                            |(name, field)| match members.iter().find(|m| m.name == name) {
+                                Some(m) => {
+                                    required += usize::from(m.required);
+                                    self.clean(m.shape, field)
+                                }
+                                None => true,
+                            },
+                        );
+                all_clean && required == members.iter().filter(|m| m.required).count()
             }
             (Kind::List { member, .. }, Value::Array(elements)) => {
                 !breaks_own(kind, v)

@@ -362,3 +362,143 @@ fn keys_past_the_limit_are_printed_where_the_whole_map_is() {
         "{message}"
     );
 }
+
+/// A TransactWriteItems of `n` Puts on two tables, `odd` in place of the action at position `at`
+/// (from 1), and `extra` members of the request.
+#[cfg(feature = "server")]
+fn actions_with(n: usize, at: usize, odd: &str, extra: &str) -> String {
+    let actions: Vec<String> = (1..=n)
+        .map(|i| match i == at {
+            true => odd.to_owned(),
+            false => format!(
+                r#"{{"Put": {{"TableName": "t{}", "Item": {{"pk": {{"N": "{i}.50"}}}}}}}}"#,
+                i % 2
+            ),
+        })
+        .collect();
+    format!(r#"{{{extra}"TransactItems": [{}]}}"#, actions.join(","))
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn an_over_long_transaction_with_another_error_is_answered_as_the_exact_path_answers_it() {
+    // Each odd action past the limit, and errors beside the length, answered alike by both paths;
+    // the messages that name an action's path name it at its position.
+    let cases: [(&str, &str, Option<&str>); 13] = [
+        (
+            r#"{"Put": {"Item": {"pk": {"S": "a"}}}}"#,
+            "",
+            Some("transactItems.150.member.put.tableName"),
+        ),
+        (
+            r#"{"Delete": {"TableName": "t0"}}"#,
+            "",
+            Some("transactItems.150.member.delete.key"),
+        ),
+        (
+            r#"{"Update": {"TableName": "t0", "Key": {"pk": {"S": "a"}}}}"#,
+            "",
+            Some("transactItems.150.member.update.updateExpression"),
+        ),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {}, "ReturnValuesOnConditionCheckFailure": "SOME"}}"#,
+            "",
+            Some("transactItems.150.member.put.returnValuesOnConditionCheckFailure"),
+        ),
+        ("null", "", Some("transactItems.150.member")),
+        ("{}", "", None),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {}}, "Delete": {"TableName": "t0", "Key": {}}}"#,
+            "",
+            None,
+        ),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {"pk": {"N": "x"}}}}"#,
+            "",
+            None,
+        ),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {"pk": {"B": "!!"}}}}"#,
+            "",
+            None,
+        ),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a\"\\\u00e9"}, "m": {"M": {"z": {"NS": ["1e2", "-0"]}, "a": {"L": [{"NULL": true}]}}}}}}"#,
+            "",
+            None,
+        ),
+        (r#"{"Put": "x"}"#, "", None),
+        (
+            r#"{"Put": {"TableName": "", "Item": {"pk": {"S": "a"}}}}"#,
+            "",
+            None,
+        ),
+        (
+            r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}}}"#,
+            r#""ClientRequestToken": "0123456789012345678901234567890123456789", "#,
+            Some("clientRequestToken"),
+        ),
+    ];
+    for (odd, extra, path) in cases {
+        let body = actions_with(200, 150, odd, extra);
+        let fault = fault_as_exact("TransactWriteItems", &body);
+        if let Some(path) = path {
+            assert!(
+                format!("{fault:?}").contains(&format!("at '{path}'")),
+                "{odd}: {fault:?}"
+            );
+        }
+    }
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn an_over_long_batch_write_with_another_error_is_answered_as_the_exact_path_answers_it() {
+    let cases: [(&str, Option<&str>); 8] = [
+        (
+            r#"{"PutRequest": {}}"#,
+            Some("requestItems.t0.member.40.member.putRequest.item"),
+        ),
+        (
+            r#"{"DeleteRequest": {}}"#,
+            Some("requestItems.t0.member.40.member.deleteRequest.key"),
+        ),
+        ("null", Some("requestItems.t0.member.40.member")),
+        ("{}", None),
+        (
+            r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}}, "DeleteRequest": {"Key": {"pk": {"S": "a"}}}}"#,
+            None,
+        ),
+        (
+            r#"{"PutRequest": {"Item": {"pk": {"N": "1e999999"}}}}"#,
+            None,
+        ),
+        (
+            r#"{"DeleteRequest": {"Key": {"pk": {"BS": ["AQ=="]}, "x": {"NULL": false}}}}"#,
+            None,
+        ),
+        (
+            r#"{"PutRequest": {"Item": {"pk": {"S": "\u0000\ud83d\ude00"}, "b": {"B": "AQ="}}}}"#,
+            None,
+        ),
+    ];
+    for (odd, path) in cases {
+        let requests: Vec<String> = (1..=60)
+            .map(|i| match i == 40 {
+                true => odd.to_owned(),
+                false => format!(r#"{{"PutRequest": {{"Item": {{"pk": {{"N": "{i}e0"}}}}}}}}"#),
+            })
+            .collect();
+        let body = format!(
+            r#"{{"RequestItems": {{"t0": [{}], "t1": [{{"DeleteRequest": {{"Key": {{"pk": {{"S": "d"}}}}}}}}]}}}}"#,
+            requests.join(",")
+        );
+        let fault = fault_as_exact("BatchWriteItem", &body);
+        if let Some(path) = path {
+            assert!(
+                format!("{fault:?}").contains(&format!("at '{path}'")),
+                "{odd}: {fault:?}"
+            );
+        }
+    }
+}

@@ -362,3 +362,57 @@ async fn a_million_null_elements_keep_ten_messages() {
     }
     assert_eq!((d.broken, d.constraints.len()), (n, 10));
 }
+
+/// A list element's path, and those of the structures in it, are made only when asked for
+/// (`StructurePath::Element`), and read as the paths built for each element did.
+#[test]
+fn element_paths_are_made_when_asked() {
+    use crate::protocol::{Decoder, Members};
+
+    let Value::Object(request) = json!({"TransactItems": [
+        {"Put": {}}, null, {"Update": {"Key": {}}}, {"Put": "x"}
+    ]}) else {
+        unreachable!()
+    };
+    let m = Members::new(&request);
+    let mut d = Decoder::default();
+    let mut seen = Vec::new();
+    let decoded = m.each("TransactItems", &mut d, |e, _| {
+        seen.push(e.path_of("Put"));
+        let present: Vec<&str> = e.present().map(|(name, _)| name).collect();
+        let action = match e.structure("Put")? {
+            Some(action) => action,
+            None => e.structure("Update")?.unwrap(),
+        };
+        seen.push(action.path_of("TableName"));
+        let key = action.structure("Key")?;
+        seen.extend(key.map(|key| key.path_of("Pk")));
+        Ok(present)
+    });
+    // The fourth element's `Put` is not a structure: a type error, after the first three.
+    assert!(decoded.is_err());
+    assert_eq!(
+        seen,
+        [
+            "transactItems.1.member.put",
+            "transactItems.1.member.put.tableName",
+            "transactItems.3.member.put",
+            "transactItems.3.member.update.tableName",
+            "transactItems.3.member.update.key.pk",
+            "transactItems.4.member.put",
+        ]
+    );
+    assert_eq!(d.constraints, [null_at("transactItems.2.member")]);
+    let mut d = Decoder::default();
+    let elements = [json!({"Put": {}, "Delete": null, "Other": 1})];
+    let present = super::super::each_structure(&elements, "transactItems", &mut d, |e, _| {
+        Ok(e.present()
+            .map(|(name, _)| name.to_owned())
+            .collect::<Vec<_>>())
+    });
+    // `null` members are not present.
+    assert_eq!(
+        present.unwrap(),
+        [vec!["Other".to_owned(), "Put".to_owned()]]
+    );
+}
