@@ -90,12 +90,17 @@ impl Backend for MemBackend {
     }
 
     async fn get_item(&self, input: GetItemInput) -> Result<GetItemOutput> {
-        let get = |input: &GetItemInput| {
-            self.reading_tables([input.table_name.as_str()], |s| s.get_item(input))
+        // `AttributesToGet` is taken out of the request, so that its names move into the
+        // projection's paths rather than being copied there.
+        let get = |mut input: GetItemInput| {
+            let attributes_to_get = input.attributes_to_get.take();
+            self.reading_tables([input.table_name.as_str()], |s| {
+                s.get_item(&input, attributes_to_get)
+            })
         };
         match self.faults.check(Request::GetItem(&input)) {
-            None => get(&input),
-            Some(fault) => fault.apply(async { get(&input) }).await,
+            None => get(input),
+            Some(fault) => fault.apply(async move { get(input) }).await,
         }
     }
 
@@ -133,11 +138,14 @@ impl Backend for MemBackend {
             }
             return Ok(output);
         }
+        let mut input = input;
+        let attributes_to_get = input.attributes_to_get.take();
         self.reading_tables([input.table_name.as_str()], |locked| {
-            let (_, output) = locked.get_stored(&input, |stored, project| match project {
-                None => typed::hand_over(sink, stored.as_bytes()),
-                Some(project) => sink.owned_item(project(&stored.decode())),
-            })?;
+            let (_, output) =
+                locked.get_stored(&input, attributes_to_get, |stored, project| match project {
+                    None => typed::hand_over(sink, stored.as_bytes()),
+                    Some(project) => sink.owned_item(project(&stored.decode())),
+                })?;
             Ok(output)
         })
     }

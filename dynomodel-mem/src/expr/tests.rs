@@ -404,6 +404,41 @@ fn unused_placeholders() {
     assert!(message.contains(":big"), "{message}");
 }
 
+/// Tens of thousands of unused names that all share Java's `String.hashCode` (and so one bucket of
+/// the ordering DynamoDB prints): each is listed once, in the map's order within that bucket, and the
+/// used one is not.
+#[test]
+fn many_colliding_unused_names_are_each_listed_once() {
+    let keys: Vec<String> = crate::storage::request_hash::colliding_names(16)
+        .into_iter()
+        .map(|n| format!("#{n}"))
+        .collect();
+    let n: BTreeMap<String, String> = keys.iter().map(|k| (k.clone(), "a".into())).collect();
+    let v = BTreeMap::new();
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    let mut usage = Usage::default();
+    let used = keys[12_345].clone();
+    usage.names.insert(used.clone());
+    let message = check_unused(&ph, &usage)
+        .map_err(|e| e.message())
+        .unwrap_err();
+    let listed: Vec<&str> = n
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != used)
+        .collect();
+    assert_eq!(
+        message,
+        format!(
+            "Value provided in ExpressionAttributeNames unused in expressions: keys: {{{}}}",
+            listed.join(", ")
+        )
+    );
+}
+
 /// The unused keys are the map's keys less the used ones, whichever of the two runs out first.
 #[test]
 fn unused_keys_walk_both_sorted_sequences() {

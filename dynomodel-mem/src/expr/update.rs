@@ -6,7 +6,6 @@
 //! DynamoDB reports these during the write, not while parsing).
 
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -14,6 +13,7 @@ use super::ast::{Clause, Operand, UpdateExpression};
 use super::eval::{self, lookup, resolve, top_name, Step};
 use super::projection::project;
 use super::Placeholders;
+use crate::storage::request_hash::{self, RequestMap, RequestSet};
 use crate::validate::{Keyed, SetElement};
 
 const INVALID_PATH: &str =
@@ -330,7 +330,7 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
     // either set is hashed once, only the operand's are inserted (an ADD of a few elements to a
     // large stored set builds a table of those few), and the table does not borrow `into`, so the
     // new elements are cloned straight into it.
-    let mut position: HashMap<Keyed<'_, T>, usize> = HashMap::with_capacity(from.len());
+    let mut position: RequestMap<Keyed<'_, T>, usize> = request_hash::map_with_capacity(from.len());
     // The operand's elements `into` has (or that repeat an earlier one of the operand's).
     let mut present = vec![false; from.len()];
     for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
@@ -362,7 +362,7 @@ fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
         from.retain(|x| !removed.contains(x));
         return;
     }
-    let removed: HashSet<Keyed<'_, T>> = removed.iter().map(Keyed).collect();
+    let removed: RequestSet<Keyed<'_, T>> = removed.iter().map(Keyed).collect();
     from.retain(|x| !removed.contains(&Keyed(x)));
 }
 
@@ -444,7 +444,7 @@ pub(crate) fn check_index_key_paths(
         }
     }
     // The attributes a path looks inside, by hash: an update can hold thousands of paths.
-    let looked_inside: HashSet<&str> = paths
+    let looked_inside: RequestSet<&str> = paths
         .iter()
         .filter(|path| path.elements.len() > 1)
         .filter_map(|path| top_name(path, ph))
@@ -632,6 +632,19 @@ mod tests {
             union(&mut got, &from);
             assert_eq!(got, scan(&into, &from), "{into:?} + {from:?}");
         }
+    }
+
+    /// Sets whose elements all share a fixed-key hash (Java's `String.hashCode`): the union and the
+    /// difference by table answer as for any other elements (the tables are keyed at random).
+    #[test]
+    fn unions_and_differences_of_colliding_elements() {
+        let all = crate::storage::request_hash::colliding_names(15);
+        let half = all.len() / 2;
+        let mut set = all[..half].to_vec();
+        union(&mut set, &all[half / 2..]);
+        assert_eq!(set, all);
+        difference(&mut set, &all[..half]);
+        assert_eq!(set, all[half..]);
     }
 
     /// Past `SCAN_UP_TO` (the hash tables), binaries that are prefixes of each other stay apart and

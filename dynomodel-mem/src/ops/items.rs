@@ -360,11 +360,16 @@ impl ItemRequest<'_> {
     }
 
     /// `GetItem`. Every read is strongly consistent in memory, so `ConsistentRead` changes nothing.
-    pub(crate) fn get_item(&self, input: &GetItemInput) -> Result<GetItemOutput> {
-        let (item, output) = self.get_stored(input, |stored, project| match project {
-            Some(project) => project(&stored.decode()),
-            None => stored.decode(),
-        })?;
+    pub(crate) fn get_item(
+        &self,
+        input: &GetItemInput,
+        attributes_to_get: Option<Vec<String>>,
+    ) -> Result<GetItemOutput> {
+        let (item, output) =
+            self.get_stored(input, attributes_to_get, |stored, project| match project {
+                Some(project) => project(&stored.decode()),
+                None => stored.decode(),
+            })?;
         Ok(GetItemOutput { item, ..output })
     }
 
@@ -375,10 +380,11 @@ impl ItemRequest<'_> {
     pub(crate) fn get_stored<T>(
         &self,
         input: &GetItemInput,
+        attributes_to_get: Option<Vec<String>>,
         read: impl FnOnce(&StoredItem, Option<&dyn Fn(&Item) -> Item>) -> T,
     ) -> Result<(Option<T>, GetItemOutput)> {
         validate::table_name(&input.table_name)?;
-        let attributes_to_get = crate::ops::legacy::get_item(input)?;
+        let attributes_to_get = crate::ops::legacy::get_item(input, attributes_to_get)?;
         let maps = Maps {
             names: input.expression_attribute_names.as_ref(),
             values: None,

@@ -8,7 +8,7 @@
 //! any order), so only the bucket order is reproducible. Reproducing it keeps most messages
 //! byte-for-byte equal instead of merely equivalent.
 
-use std::collections::HashSet;
+use super::request_hash;
 
 /// Java's `String.hashCode`: over UTF-16 code units, `h = 31 * h + c`, wrapping.
 fn java_string_hash(s: &str) -> u32 {
@@ -35,7 +35,7 @@ fn java_string_hash(s: &str) -> u32 {
 /// duplicates by scanning the names kept so far made one such request take minutes.
 pub(crate) fn java_hash_set_order<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let names: Vec<&str> = names.into_iter().collect();
-    let mut seen = HashSet::with_capacity(names.len());
+    let mut seen = request_hash::set_with_capacity(names.len());
     let unique = names.into_iter().filter(|n| seen.insert(*n)).collect();
     in_bucket_order(unique)
 }

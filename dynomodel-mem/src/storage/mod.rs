@@ -7,7 +7,8 @@
 //! ([`clock`]), the engine's settings ([`settings`]), the write capture every change is reported to
 //! ([`capture`]: durable mode's log implements it), and the consistency checker (`check.rs`: indexes
 //! and item counts rebuilt from the items, which recovery's tests and the crash test assert),
-//! on-demand backups ([`backups`]) and point-in-time recovery's history of changes ([`pitr`]). It
+//! on-demand backups ([`backups`]), point-in-time recovery's history of changes ([`pitr`]), and the
+//! keyed hash tables of what a request sends ([`request_hash`]). It
 //! knows nothing of the layers built on it (`scripts/module-graph` checks it).
 
 pub(crate) mod backups;
@@ -23,6 +24,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod lock;
 pub(crate) mod partition;
 pub(crate) mod pitr;
+pub(crate) mod request_hash;
 pub(crate) mod schema;
 pub(crate) mod settings;
 pub(crate) mod state;

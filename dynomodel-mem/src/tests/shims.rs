@@ -25,7 +25,8 @@ impl State {
         &self,
         input: &dynomodel::backend::GetItemInput,
     ) -> Result<dynomodel::backend::GetItemOutput> {
-        self.everything().get_item(input)
+        self.everything()
+            .get_item(input, input.attributes_to_get.clone())
     }
 
     /// `DeleteItem`.

@@ -4,9 +4,9 @@
 //! then its bytes: two writes into the standard hasher, each a call that buffers its bytes. Every
 //! write of a set hashes its elements (the duplicate check of each set, then an ADD's union and a
 //! DELETE's difference), and that second write was a sixth of an ADD of 16,384 strings. One table
-//! holds elements of one kind, and SipHash already mixes the message's length into its last block,
-//! so the bytes alone, written once, key an element: equal elements hash alike, and the standard
-//! hasher's random keys still keep a client from choosing elements that collide.
+//! holds elements of one kind, and the tables' hasher (aHash, `storage::request_hash`; SipHash before
+//! it) mixes each write's length in, so the bytes alone, written once, key an element: equal elements
+//! hash alike, and the hasher's random keys still keep a client from choosing elements that collide.
 
 use std::hash::{Hash, Hasher};
 
@@ -50,13 +50,14 @@ impl<T: SetElement> Hash for Keyed<'_, T> {
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
-    use std::hash::{BuildHasher, RandomState};
+
+    use crate::storage::request_hash::{RequestSet, RequestState};
 
     use super::*;
 
     #[test]
     fn equal_elements_hash_alike_and_distinct_ones_stay_apart() {
-        let state = RandomState::new();
+        let state = RequestState::new();
         let strings = ["", "a", "a\u{0}", "ab", "é"].map(String::from);
         let hashes: HashSet<u64> = strings.iter().map(|s| state.hash_one(Keyed(s))).collect();
         assert_eq!(hashes.len(), strings.len());
@@ -66,7 +67,7 @@ mod tests {
             state.hash_one(Keyed(&strings[3]))
         );
         let binaries = [vec![], vec![0u8], vec![0, 0], vec![1]];
-        let set: HashSet<Keyed<'_, Vec<u8>>> = binaries.iter().map(Keyed).collect();
+        let set: RequestSet<Keyed<'_, Vec<u8>>> = binaries.iter().map(Keyed).collect();
         assert_eq!(set.len(), binaries.len());
         assert!(set.contains(&Keyed(&vec![0, 0])));
         let (one, one_point_zero): (Number, Number) =

@@ -23,11 +23,10 @@ pub(crate) use key::{
 };
 pub use key::{MAX_HASH_KEY_SIZE, MAX_RANGE_KEY_SIZE};
 
-use std::collections::HashSet;
-use std::hash::{BuildHasher, RandomState};
-
 use dynomodel::backend::ReturnValue;
 use dynomodel::{attribute_size, AttributeValue, Error, Item, Result, MAX_ITEM_SIZE};
+
+use crate::storage::request_hash::{self, RequestState};
 
 /// Deepest nesting of lists and maps DynamoDB stores: a top-level attribute is level 1.
 pub const MAX_NESTING_DEPTH: usize = 32;
@@ -422,8 +421,8 @@ enum Sort {
 
 /// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
 /// `Eq` and `Hash` are the numeric ones). In linear time up to [`HASH_TABLE_UP_TO`] elements, n log n
-/// beyond: every write checks its sets (the request's values, then the written item). The standard
-/// hasher's random keys keep a client from choosing elements that collide.
+/// beyond: every write checks its sets (the request's values, then the written item). The hash's
+/// random keys keep a client from choosing elements that collide ([`request_hash`]).
 fn has_duplicates<T: SetElement + Ord>(set: &[T], large: Sort) -> bool {
     if set.len() <= SCAN_UP_TO {
         return set
@@ -432,13 +431,13 @@ fn has_duplicates<T: SetElement + Ord>(set: &[T], large: Sort) -> bool {
             .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
     }
     if set.len() <= HASH_TABLE_UP_TO {
-        let mut seen = HashSet::with_capacity(set.len());
+        let mut seen = request_hash::set_with_capacity(set.len());
         return !set.iter().all(|x| seen.insert(Keyed(x)));
     }
     if let Sort::Hashes = large {
         // Distinct hashes prove distinct elements; two equal ones (a duplicate, or a collision of
         // 64 random bits) are settled by sorting the elements themselves.
-        let state = RandomState::new();
+        let state = RequestState::new();
         let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(Keyed(x))).collect();
         hashes.sort_unstable();
         if hashes.windows(2).all(|w| w.first() != w.get(1)) {
@@ -617,6 +616,17 @@ mod tests {
             message(attribute_values(&one("d", many("ffff")))).ends_with("contains duplicates.")
         );
         assert!(attribute_values(&one("d", many("g"))).is_ok());
+        // Elements that all share a fixed-key hash (Java's), in the table's range and past it: the
+        // tables are keyed at random, so the answers are those of any other elements.
+        for blocks in [15, 17] {
+            let mut set = crate::storage::request_hash::colliding_names(blocks);
+            assert!(attribute_values(&one("d", AttributeValue::Ss(set.clone()))).is_ok());
+            set.insert(1_000, set[20_000].clone());
+            assert!(
+                message(attribute_values(&one("d", AttributeValue::Ss(set))))
+                    .ends_with("contains duplicates.")
+            );
+        }
         let binaries = AttributeValue::Bs((0..=40u8).chain([7]).map(|b| vec![b]).collect());
         assert!(message(attribute_values(&one("d", binaries)))
             .contains("of type BS contains duplicates"));

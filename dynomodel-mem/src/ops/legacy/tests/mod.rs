@@ -253,7 +253,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(get_item(&get)),
+        message(get_item(&get, get.attributes_to_get.clone())),
         "One or more parameter values were invalid: Duplicate value in attribute name: a"
     );
     let delete = DeleteItemInput {
@@ -382,4 +382,30 @@ fn conditions_join_as_the_text_translation_parses() {
         let built = condition::join((0..n).map(exists).collect(), None).map(|c| shape(&c));
         assert_eq!(parsed.ok(), built, "{n} conditions");
     }
+}
+
+/// A name given twice among tens of thousands is still found, and named, when the names all share
+/// one hash of a fixed-key function (Java's `String.hashCode`): the duplicate check's table is keyed
+/// at random, so they do not pile into one bucket (the test asserts the answer, not the time).
+#[test]
+fn a_duplicate_among_many_colliding_names_is_reported() {
+    let mut names = crate::storage::request_hash::colliding_names(16);
+    let get = |names: &[String]| GetItemInput {
+        attributes_to_get: Some(names.to_vec()),
+        ..Default::default()
+    };
+    let whole = get_item(&get(&names), Some(names.clone())).expect("distinct names");
+    match whole.as_deref() {
+        Some(Expression::Projection(p)) => assert_eq!(p.tree.paths.len(), 1 << 16),
+        other => panic!("{other:?}"),
+    }
+    let again = names[40_000].clone();
+    names.insert(50_000, again.clone());
+    names.push(names[1].clone());
+    assert_eq!(
+        message(get_item(&get(&names), Some(names.clone()))),
+        format!(
+            "One or more parameter values were invalid: Duplicate value in attribute name: {again}"
+        )
+    );
 }
