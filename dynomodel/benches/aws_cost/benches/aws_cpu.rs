@@ -16,7 +16,10 @@
 //!   decoder does), `from_sdk_item` (`AwsBackend::from_sdk_item`: dynomodel's value conversion
 //!   and the derived decoder, without the page buffer or the key watch of a Query),
 //!   `attrs_decoder` (the derived decoder fed by this file's own minimal value conversion) and
-//!   `attrs_only` (that conversion alone).
+//!   `attrs_only` (that conversion alone);
+//! - `{put,get,query_20}/hand_again`: the hand-written requests compiled a second time, an A/A
+//!   check: their ratio to `hand` is the bench's own bias between two identical variants (code
+//!   placement, order, the allocator's state), which a ratio to `hand` must be read against.
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
@@ -263,7 +266,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 24] = [
+const OPS: [&str; 27] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -288,6 +291,9 @@ const OPS: [&str; 24] = [
     "page_20/hand_iter",
     "page_20/attrs_decoder",
     "page_20/attrs_only",
+    "put/hand_again",
+    "get/hand_again",
+    "query_20/hand_again",
 ];
 
 struct Setup {
@@ -412,6 +418,35 @@ async fn run(op: &str, i: usize) {
         "query_20/sdk_only" => {
             let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
             assert_eq!(items.len(), 20);
+        }
+        // The A/A check: hand-written code compiled a second time (the marker keeps the compiler
+        // from merging the copies), so that its ratio to `hand` is what the bench itself makes of
+        // two identical variants (code placement, order, the allocator's state).
+        "put/hand_again" => {
+            std::hint::black_box("again");
+            let put = client
+                .put_item()
+                .table_name(TABLE)
+                .set_item(Some(hand_to_item(o)));
+            put.send().await.unwrap();
+        }
+        "get/hand_again" => {
+            std::hint::black_box("again");
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let item = get.send().await.unwrap().item.unwrap();
+            std::hint::black_box(hand_from_item(item).unwrap());
+        }
+        "query_20/hand_again" => {
+            std::hint::black_box("again");
+            let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
+            let rows: Vec<Order> = items
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
         }
         "page_20/clone" => {
             std::hint::black_box(page.clone());
