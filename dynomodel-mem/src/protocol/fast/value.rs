@@ -229,9 +229,6 @@ fn read_budgeted<'de, A: MapAccess<'de>>(
 ) -> Result<Option<AttributeValue>, A::Error> {
     let value = match tag {
         Tag::Ss => AttributeValue::Ss(map.next_value_seed(BudgetedSet(Text, budget))?),
-        Tag::Ns => {
-            AttributeValue::Ns(map.next_value_seed(BudgetedSet(NumberText { flaw }, budget))?)
-        }
         Tag::Bs => AttributeValue::Bs(map.next_value_seed(BudgetedSet(BlobText, budget))?),
         Tag::L => {
             budget.enter();
@@ -254,6 +251,8 @@ fn read_budgeted<'de, A: MapAccess<'de>>(
             }
             AttributeValue::M(members)
         }
+        // Numbers are built whole: a `Number` is a copy without an allocation, cheaper to build
+        // than to hash (docs/performance.md, "Then an item past its size limit").
         _ => return Ok(None),
     };
     Ok(Some(value))
