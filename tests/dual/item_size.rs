@@ -219,11 +219,15 @@ dual_test!(
         let null =
             "One or more parameter values were invalid: Null attribute value types must have \
                 the value of true";
+        // KNOWN DIFFERENCE: DynamoDB Local answers the size here, before the `NULL` rule; the
+        // engine answers what its wire decoder finds first, as it did before the one pass stopped
+        // building such items (the documentation orders neither). What this test holds is that
+        // the flaw after the point where building stopped is still found.
         expect(
             &t,
             send(&t, "PutItem", put(json!({"NULL": false}))).await,
             null,
-            Some(null),
+            Some(size),
         );
         assert_eq!(count(&t, table.clone()).await, 0);
     }
