@@ -190,7 +190,7 @@ impl<'de> Visitor<'de> for CheckedValue {
             Tag::S => map.next_value_seed(Text(Check::Any))?,
             Tag::N => map.next_value_seed(Text(Check::Number))?,
             _ => {
-                read_tagged::<A, true>(tag, map, &mut None, None)?;
+                read_tagged::<A, true>(tag, map, &mut None, None, None)?;
                 return Ok(());
             }
         };

@@ -49,10 +49,14 @@
 //! tells keys sent alike from keys equal in value but spelled apart. A table's keys past the point
 //! where its list is sure to be refused as too long are only checked, not built (`keys`). Not taken
 //! for the operations without attribute values, whose requests are small.
+//!
+//! A PutItem's `Item` past the point where it is sure to be refused for its size is only checked
+//! from there, not built ([`Slot::PartialItem`], `oversized`).
 
 mod keys;
 pub(crate) mod legacy;
 mod names;
+mod oversized;
 mod parameters;
 mod skeleton;
 mod value;
@@ -168,6 +172,9 @@ enum Slot {
     FlawedValue(AttributeValue, String),
     /// A flawed item, as [`Slot::FlawedValue`].
     FlawedItem(Item, String),
+    /// A PutItem's item past its size limit, built only in part (see `oversized`), and its first
+    /// flaw if it has one.
+    PartialItem(Item, Option<String>),
     /// A BatchGetItem key, with its spelling where it matters (see `value::spelled_key`).
     Key(Item, Option<Vec<u8>>),
     /// An `ExpressionAttributeNames` map (see `names`).
@@ -197,6 +204,7 @@ impl Predecoded {
         match self.take(v)? {
             Slot::Item(item) => Some(Ok((item, None))),
             Slot::FlawedItem(item, message) => Some(Ok((item, Some(message)))),
+            Slot::PartialItem(item, flaw) => Some(Ok((item, flaw))),
             _ => Some(Err(lost(v))),
         }
     }

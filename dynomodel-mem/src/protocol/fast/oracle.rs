@@ -100,6 +100,25 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                     flawed_alike(d, message, operation, exact);
                 }
+                // Built in part: the exact decoder's first flaw, or none and then the engine's
+                // answer to the whole item, which is the part's (see `oversized`).
+                Some(Slot::PartialItem(part, flaw)) => {
+                    let decoded = parse_item(exact, &mut d);
+                    let whole = match decoded {
+                        Ok(Some(whole)) => whole,
+                        other => panic!("{operation}: no item at {exact}: {other:?}"),
+                    };
+                    match flaw {
+                        Some(message) => flawed_alike(d, message, operation, exact),
+                        None => {
+                            assert!(d.finish(()).is_ok(), "{operation}: refused at {exact}");
+                            assert!(dynomodel::item_size(part) > dynomodel::MAX_ITEM_SIZE);
+                            let answer = engine_check(&whole);
+                            assert!(answer.is_err(), "{operation}: the whole item passes");
+                            assert_eq!(engine_check(part), answer, "{operation}: at {exact}");
+                        }
+                    }
+                }
                 Some(Slot::Key(fast, spelling)) => {
                     let decoded = key_as_sent(exact, &mut d).and_then(|v| d.finish(v));
                     let fast = (fast.clone(), spelling.clone());
@@ -158,6 +177,13 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
         }
         _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
     }
+}
+
+/// The engine's checks of a put's item (`ops::items::check_put`'s): its code and message if refused.
+fn engine_check(item: &dynomodel::Item) -> Result<(), (String, String)> {
+    crate::validate::sized_attribute_values(item)
+        .and_then(crate::validate::item_size_within_limit)
+        .map_err(|e| (e.code().to_owned(), e.message()))
 }
 
 /// Panics unless the exact decoder `d`, having decoded `exact`, recorded `message` as its one

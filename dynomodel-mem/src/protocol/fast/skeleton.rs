@@ -12,15 +12,20 @@ use serde_json::{Map, Value};
 use super::keys::KeyList;
 use super::legacy::{self, Parameter};
 use super::names::Names;
+use super::oversized::Budget;
 use super::parameters::Parameters;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
+use dynomodel::{item_size, MAX_ITEM_SIZE};
 
 /// The model's name of the attribute value shape.
 const ATTRIBUTE_VALUE: &str = "AttributeValue";
+/// The model's names of PutItem's input and of its `Item`'s shape.
+const PUT_INPUT: &str = "PutItemInput";
+const PUT_ITEM: &str = "PutItemInputAttributeMap";
 
 /// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
 pub(super) struct Seed<'b> {
@@ -29,6 +34,9 @@ pub(super) struct Seed<'b> {
     slots: &'b mut Vec<Slot>,
     /// Maps of attribute values are BatchGetItem keys, kept with their spellings ([`Slot::Key`]).
     keys: bool,
+    /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
+    /// (`oversized`).
+    put: bool,
 }
 
 impl<'b> Seed<'b> {
@@ -45,6 +53,7 @@ impl<'b> Seed<'b> {
             shape,
             slots,
             keys,
+            put: service.shapes[shape].name == PUT_INPUT,
         }
     }
 
@@ -54,6 +63,7 @@ impl<'b> Seed<'b> {
             shape,
             slots: self.slots,
             keys: self.keys,
+            put: self.put,
         }
     }
 
@@ -245,7 +255,11 @@ impl<'de> Visitor<'de> for Marked<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let Some(key_shape) = self.key else {
             let flaw = FirstFlaw::default();
-            let value = Attribute { flaw: Some(&flaw) }.visit_map(map)?;
+            let value = Attribute {
+                flaw: Some(&flaw),
+                budget: None,
+            }
+            .visit_map(map)?;
             let slot = match flaw.take() {
                 None => Slot::Value(value),
                 Some(message) => Slot::FlawedValue(value, message),
@@ -271,14 +285,30 @@ impl<'de> Visitor<'de> for Marked<'_> {
             return Ok(Predecoded::mark(self.seed.slots, Slot::Key(slot.0, slot.1)));
         }
         let flaw = FirstFlaw::default();
+        let budget = Budget::default();
         let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
+        let put_item = self.seed.put && self.seed.service.shapes[self.seed.shape].name == PUT_ITEM;
+        if put_item {
+            reader.budget = Some(&budget);
+        }
+        let name_ok = |name: &str| model::key_is_valid(service, key_shape, name);
         while let Some(name) = map.next_key::<String>()? {
-            if !model::key_is_valid(service, key_shape, &name) {
+            if !name_ok(&name) {
                 return Err(A::Error::custom(anomaly()));
             }
             reader.member(&mut map, name)?;
+            if reader.over() {
+                reader.check_rest(&mut map, name_ok)?;
+                break;
+            }
         }
         let slot = match reader.finish()? {
+            // Checked in part and not built: the part built must be past the limit itself (see
+            // `oversized`).
+            (item, _) if budget.skipped() && item_size(&item) <= MAX_ITEM_SIZE => {
+                return Err(A::Error::custom(anomaly()));
+            }
+            (item, flaw) if budget.skipped() => Slot::PartialItem(item, flaw),
             (item, None) => Slot::Item(item),
             (item, Some(message)) => Slot::FlawedItem(item, message),
         };

@@ -15,6 +15,7 @@ use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
+use super::oversized::{self, own_size, Budget, SetSeed};
 use crate::protocol::json;
 use crate::protocol::types::blob_text;
 use crate::protocol::value::{spelling_matters, write_base64, EMPTY_VALUE, NULL_NOT_TRUE};
@@ -38,7 +39,7 @@ pub(super) struct FirstFlaw {
 impl FirstFlaw {
     /// Records `message` unless a flaw was recorded before it (the first one counts, as in the
     /// exact decoder's [`crate::protocol::Decoder`]).
-    fn record(&self, message: impl FnOnce() -> String) {
+    pub(super) fn record(&self, message: impl FnOnce() -> String) {
         if !self.set.replace(true) {
             self.message.set(Some(message()));
         }
@@ -76,15 +77,18 @@ impl<'de> Visitor<'de> for Av {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
-        read::<A, false>(map, &mut None, None)
+        read::<A, false>(map, &mut None, None, None)
     }
 }
 
 /// One attribute value whose flaws are recorded in `flaw` (the first in the exact decoder's order);
 /// a flawed value is its exact decoder's placeholder. `None`: a flaw is an anomaly, as for [`Av`].
+/// With a `budget`, a part of a PutItem's item: what is past its size limit is checked and not
+/// built (`oversized`).
 #[derive(Clone, Copy)]
 pub(super) struct Attribute<'f> {
     pub(super) flaw: Option<&'f FirstFlaw>,
+    pub(super) budget: Option<&'f Budget>,
 }
 
 impl<'de> DeserializeSeed<'de> for Attribute<'_> {
@@ -103,7 +107,7 @@ impl<'de> Visitor<'de> for Attribute<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AttributeValue, A::Error> {
-        read::<A, false>(map, &mut None, self.flaw)
+        read::<A, false>(map, &mut None, self.flaw, self.budget)
     }
 }
 
@@ -129,7 +133,7 @@ impl<'de> Visitor<'de> for SpelledAv {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let mut text = None;
-        let value = read::<A, true>(map, &mut text, None)?;
+        let value = read::<A, true>(map, &mut text, None, None)?;
         Ok((value, text))
     }
 }
@@ -138,18 +142,19 @@ impl<'de> Visitor<'de> for SpelledAv {
 /// `number_text` (a constant, so that the values of other requests pay nothing for it). With a
 /// `flaw`, what the exact decoder records and decodes on (`crate::protocol::value`) is recorded
 /// there and the value is its placeholder: an empty value (`NULL`), an `N` that is not a number
-/// (zero), `NULL` other than `true` (`NULL`).
+/// (zero), `NULL` other than `true` (`NULL`). With a `budget`, see [`Attribute`].
 fn read<'de, A: MapAccess<'de>, const SPELLED: bool>(
     mut map: A,
     number_text: &mut Option<String>,
     flaw: Option<&FirstFlaw>,
+    budget: Option<&Budget>,
 ) -> Result<AttributeValue, A::Error> {
     let Some(tag) = map.next_key_seed(TagSeed)? else {
         let flaw = flaw.ok_or_else(|| A::Error::custom(anomaly()))?;
         flaw.record(|| EMPTY_VALUE.to_owned());
         return Ok(AttributeValue::Null);
     };
-    read_tagged::<A, SPELLED>(tag, map, number_text, flaw)
+    read_tagged::<A, SPELLED>(tag, map, number_text, flaw, budget)
 }
 
 /// The rest of an attribute value whose type member's name, `tag`, was read: its value, then no
@@ -159,7 +164,17 @@ pub(super) fn read_tagged<'de, A: MapAccess<'de>, const SPELLED: bool>(
     mut map: A,
     number_text: &mut Option<String>,
     flaw: Option<&FirstFlaw>,
+    budget: Option<&Budget>,
 ) -> Result<AttributeValue, A::Error> {
+    if let Some(budget) = budget
+        && let Some(value) = read_budgeted(tag, &mut map, flaw, budget)?
+    {
+        // A second member, as below.
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(A::Error::custom(anomaly()));
+        }
+        return Ok(value);
+    }
     let value = match tag {
         Tag::S => AttributeValue::S(map.next_value()?),
         Tag::N if SPELLED => {
@@ -182,10 +197,13 @@ pub(super) fn read_tagged<'de, A: MapAccess<'de>, const SPELLED: bool>(
         Tag::Ns => AttributeValue::Ns(map.next_value_seed(Elements(NumberText { flaw }))?),
         Tag::Bs => AttributeValue::Bs(map.next_value_seed(Elements(BlobText))?),
         // A list's elements share its flaw: the first in the list's order is the exact decoder's.
-        Tag::L => AttributeValue::L(map.next_value_seed(Elements(Attribute { flaw }))?),
+        Tag::L => {
+            AttributeValue::L(map.next_value_seed(Elements(Attribute { flaw, budget: None }))?)
+        }
         Tag::M => {
             let (members, first) = map.next_value_seed(Members {
                 flawed: flaw.is_some(),
+                budget: None,
             })?;
             if let (Some(flaw), Some(message)) = (flaw, first) {
                 flaw.record(|| message);
@@ -198,6 +216,46 @@ pub(super) fn read_tagged<'de, A: MapAccess<'de>, const SPELLED: bool>(
         return Err(A::Error::custom(anomaly()));
     }
     Ok(value)
+}
+
+/// The sets, lists and maps of a PutItem's item (see [`Attribute`]), each counted in `budget` as
+/// it is read and checked, not built, from where the item is past its limit; `None` for the other
+/// types, read as any value is.
+fn read_budgeted<'de, A: MapAccess<'de>>(
+    tag: Tag,
+    map: &mut A,
+    flaw: Option<&FirstFlaw>,
+    budget: &Budget,
+) -> Result<Option<AttributeValue>, A::Error> {
+    let value = match tag {
+        Tag::Ss => AttributeValue::Ss(map.next_value_seed(BudgetedSet(Text, budget))?),
+        Tag::Bs => AttributeValue::Bs(map.next_value_seed(BudgetedSet(BlobText, budget))?),
+        Tag::L => {
+            budget.enter();
+            let list = map.next_value_seed(BudgetedList(Attribute {
+                flaw,
+                budget: Some(budget),
+            }))?;
+            budget.leave();
+            AttributeValue::L(list)
+        }
+        Tag::M => {
+            budget.enter();
+            let (members, first) = map.next_value_seed(Members {
+                flawed: flaw.is_some(),
+                budget: Some(budget),
+            })?;
+            budget.leave();
+            if let (Some(flaw), Some(message)) = (flaw, first) {
+                flaw.record(|| message);
+            }
+            AttributeValue::M(members)
+        }
+        // Numbers are built whole: a `Number` is a copy without an allocation, cheaper to build
+        // than to hash (docs/performance.md, "Then an item past its size limit").
+        _ => return Ok(None),
+    };
+    Ok(Some(value))
 }
 
 /// The ten type descriptors.
@@ -251,12 +309,13 @@ impl Visitor<'_> for TagSeed {
 }
 
 /// The members of an `M`, and with `flawed` their first flaw in the exact decoder's order (see
-/// [`MapReader`]); without, a flaw is an anomaly.
-struct Members {
+/// [`MapReader`]); without, a flaw is an anomaly. With a `budget`, see [`Attribute`].
+struct Members<'b> {
     flawed: bool,
+    budget: Option<&'b Budget>,
 }
 
-impl<'de> DeserializeSeed<'de> for Members {
+impl<'de> DeserializeSeed<'de> for Members<'_> {
     type Value = (BTreeMap<String, AttributeValue>, Option<String>);
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
@@ -264,7 +323,7 @@ impl<'de> DeserializeSeed<'de> for Members {
     }
 }
 
-impl<'de> Visitor<'de> for Members {
+impl<'de> Visitor<'de> for Members<'_> {
     type Value = (BTreeMap<String, AttributeValue>, Option<String>);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -274,8 +333,13 @@ impl<'de> Visitor<'de> for Members {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let flaw = FirstFlaw::default();
         let mut reader = MapReader::new(map.size_hint().unwrap_or(0), self.flawed, &flaw);
+        reader.budget = self.budget;
         while let Some(name) = map.next_key::<String>()? {
             reader.member(&mut map, name)?;
+            if reader.over() {
+                reader.check_rest(&mut map, |_| true)?;
+                break;
+            }
         }
         reader.finish()
     }
@@ -295,6 +359,10 @@ pub(super) struct MapReader<'f> {
     flaw: &'f FirstFlaw,
     /// The flawed member first in name order so far: its index in `members`, its flaw.
     first: Option<(usize, String)>,
+    /// A PutItem's item, or a map in it (see [`Attribute`]).
+    pub(super) budget: Option<&'f Budget>,
+    /// The first flaw in name order of the members checked and not built, with the member's name.
+    unbuilt: Option<(String, String)>,
 }
 
 impl<'f> MapReader<'f> {
@@ -305,9 +373,12 @@ impl<'f> MapReader<'f> {
             members: Vec::with_capacity(capacity),
             seed: Attribute {
                 flaw: flawed.then_some(flaw),
+                budget: None,
             },
             flaw,
             first: None,
+            budget: None,
+            unbuilt: None,
         }
     }
 
@@ -320,7 +391,14 @@ impl<'f> MapReader<'f> {
     ) -> Result<(), A::Error> {
         // Pushed as read (as before flaws were read on: the value goes straight into its place),
         // then looked at; never flawed without `flawed`.
-        self.members.push((name, map.next_value_seed(self.seed)?));
+        let value = map.next_value_seed(Attribute {
+            budget: self.budget,
+            ..self.seed
+        })?;
+        if let Some(budget) = self.budget {
+            budget.add(name.len() + own_size(&value));
+        }
+        self.members.push((name, value));
         if self.flaw.is_set() {
             self.flawed_last();
         }
@@ -343,15 +421,49 @@ impl<'f> MapReader<'f> {
         }
     }
 
+    /// Whether the item this map is part of is past its size limit (see [`Attribute`]).
+    #[inline]
+    pub(super) fn over(&self) -> bool {
+        self.budget.is_some_and(Budget::over)
+    }
+
+    /// Checks the rest of the map, not built (see `oversized`); `name_ok`: what a member's name
+    /// must be.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn check_rest<'de, A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        name_ok: impl Fn(&str) -> bool,
+    ) -> Result<(), A::Error> {
+        let Some(budget) = self.budget else {
+            return Ok(());
+        };
+        self.unbuilt =
+            oversized::check_members(map, &self.members, self.seed.flaw, budget, name_ok)?;
+        Ok(())
+    }
+
     /// The map, and its first flaw.
     pub(super) fn finish<E: serde::de::Error>(
         self,
     ) -> Result<(BTreeMap<String, AttributeValue>, Option<String>), E> {
         let read = self.members.len();
+        // The first flaw in name order: of the members built, or of those checked after them.
+        let built = self
+            .first
+            .map(|(at, message)| (self.members.get(at).map(|(name, _)| name.clone()), message));
+        let first = match (built, self.unbuilt) {
+            (Some((Some(name), message)), Some((unbuilt, later))) => {
+                Some(if unbuilt < name { later } else { message })
+            }
+            (Some((_, message)), _) | (None, Some((_, message))) => Some(message),
+            (None, None) => None,
+        };
         let members = sorted(self.members);
-        match self.first {
+        match first {
             Some(_) if members.len() != read => Err(E::custom(anomaly())),
-            first => Ok((members, first.map(|(_, message)| message))),
+            first => Ok((members, first)),
         }
     }
 }
@@ -462,7 +574,7 @@ impl<'de, T: DeserializeSeed<'de> + Copy> Visitor<'de> for Elements<T> {
 
 /// A string element of an `SS`.
 #[derive(Clone, Copy)]
-struct Text;
+pub(super) struct Text;
 
 impl<'de> DeserializeSeed<'de> for Text {
     type Value = String;
@@ -475,8 +587,8 @@ impl<'de> DeserializeSeed<'de> for Text {
 /// An `N`'s text, parsed as the exact path parses it; one that is not a number is a flaw (zero, as
 /// the exact decoder's placeholder) with a `flaw` to record it in, else an anomaly.
 #[derive(Clone, Copy)]
-struct NumberText<'f> {
-    flaw: Option<&'f FirstFlaw>,
+pub(super) struct NumberText<'f> {
+    pub(super) flaw: Option<&'f FirstFlaw>,
 }
 
 impl<'de> DeserializeSeed<'de> for NumberText<'_> {
@@ -516,7 +628,7 @@ impl NumberText<'_> {
 
 /// A `B`'s base64 text, decoded with the exact path's checks.
 #[derive(Clone, Copy)]
-struct BlobText;
+pub(super) struct BlobText;
 
 impl<'de> DeserializeSeed<'de> for BlobText {
     type Value = Vec<u8>;
@@ -535,5 +647,76 @@ impl Visitor<'_> for BlobText {
 
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
         blob_text(text).map_err(|_| E::custom(anomaly()))
+    }
+}
+
+/// The elements of a PutItem's list (see [`Attribute`]): counted, and checked and not built from
+/// where the item is past its limit.
+struct BudgetedList<'f>(Attribute<'f>);
+
+impl<'de> DeserializeSeed<'de> for BudgetedList<'_> {
+    type Value = Vec<AttributeValue>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BudgetedList<'_> {
+    type Value = Vec<AttributeValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let Some(budget) = self.0.budget else {
+            return Err(A::Error::custom(anomaly()));
+        };
+        while let Some(element) = seq.next_element_seed(self.0)? {
+            // An element's byte, and its own.
+            budget.add(1 + own_size(&element));
+            out.push(element);
+            if budget.over() {
+                oversized::check_list(&mut seq, self.0.flaw, budget)?;
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The elements of a PutItem's set (see [`Attribute`]), read by the seed `T`: counted, and checked
+/// and not built from where the item is past its limit.
+struct BudgetedSet<'b, T>(T, &'b Budget);
+
+impl<'de, T: SetSeed<'de>> DeserializeSeed<'de> for BudgetedSet<'_, T> {
+    type Value = Vec<T::Value>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: SetSeed<'de>> Visitor<'de> for BudgetedSet<'_, T> {
+    type Value = Vec<T::Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a set")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let BudgetedSet(seed, budget) = self;
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(element) = seq.next_element_seed(seed)? {
+            budget.add(T::size(&element));
+            out.push(element);
+            if budget.over() {
+                oversized::check_set(&mut seq, seed, &out, budget)?;
+                break;
+            }
+        }
+        Ok(out)
     }
 }

@@ -19,6 +19,9 @@ mod legacy;
 mod lifecycle;
 mod oracle;
 mod overlong;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod oversized;
 mod streams;
 mod table;
 mod transact;
