@@ -244,6 +244,9 @@ impl Rule {
     /// Only requests on the item with this key: every attribute given must be in the request's key
     /// (or, for a put, its item) with an equal value. A batch or transaction matches when any of
     /// its entries does; Query and Scan, which name no key, never match a rule with a key.
+    /// Through the engine's HTTP server, a put whose item is past the 400 KB item limit is read
+    /// only up to that point (the rest is checked, not built, and the put is refused for its
+    /// size): a key attribute sent after it is not seen, and the rule does not match.
     pub fn key<K: Into<String>>(
         mut self,
         key: impl IntoIterator<Item = (K, AttributeValue)>,

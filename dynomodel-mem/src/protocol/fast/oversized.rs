@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use dynomodel::{attribute_size, AttributeValue, Number, MAX_ITEM_SIZE};
 use serde::de::{
@@ -32,6 +32,7 @@ use serde::de::{
 
 use super::value::{anomaly, BlobText, FirstFlaw, NumberText, Tag, TagSeed, Text};
 use crate::protocol::value::{EMPTY_VALUE, NULL_NOT_TRUE};
+use crate::storage::request_hash::RequestState;
 use crate::validate::MAX_NESTING_DEPTH;
 
 /// Flawed members of one unbuilt map beyond this many are an anomaly: each later name is compared
@@ -132,7 +133,7 @@ pub(super) fn check_set<'de, A: SeqAccess<'de>, T: SetSeed<'de>>(
     built: &[T::Value],
     budget: &Budget,
 ) -> Result<(), A::Error> {
-    let state = Quick::state();
+    let state = RequestState::new();
     let mut hashes: Vec<u64> = built
         .iter()
         .map(|element| T::hash(element, &state))
@@ -159,7 +160,7 @@ pub(super) fn check_members<'de, A: MapAccess<'de>>(
     budget: &Budget,
     name_ok: impl Fn(&str) -> bool,
 ) -> Result<Option<(String, String)>, A::Error> {
-    let state = Quick::state();
+    let state = RequestState::new();
     let names: Seen = built
         .iter()
         .map(|(name, _)| state.hash_one(name.as_str()))
@@ -413,7 +414,7 @@ impl<'de, T: SetSeed<'de>> Visitor<'de> for UnbuiltSet<T> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let state = Quick::state();
+        let state = RequestState::new();
         let mut hashes = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(hash) = self.0.next_hash(&mut seq, &state)? {
             hashes.push(hash);
@@ -516,66 +517,9 @@ impl Hasher for Taken {
     }
 }
 
-/// A hash of names and elements with a random key, a few instructions a word: SipHash (the
-/// standard one) was a quarter of a large map's checks. Its collisions only cost time: two names
-/// are then compared, two elements sent to the exact path.
-#[derive(Clone, Copy)]
-pub(super) struct Quick(u64);
-
-/// Folds the 128-bit product of `a` and `b` to 64 bits (foldhash's and wyhash's mix).
-#[inline]
-fn fold(a: u64, b: u64) -> u64 {
-    let product = u128::from(a) * u128::from(b);
-    (product as u64) ^ ((product >> 64) as u64)
-}
-
-const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
-
-impl Quick {
-    /// A hasher with a key of its own.
-    fn state() -> Quick {
-        Quick(RandomState::new().hash_one(0u8) | 1)
-    }
-
-    /// The hash of `value`.
-    fn hash_one(&self, value: impl Hash) -> u64 {
-        let mut hasher = QuickHasher(self.0);
-        value.hash(&mut hasher);
-        fold(hasher.0, MULTIPLIER)
-    }
-}
-
-/// [`Quick`]'s hasher.
-struct QuickHasher(u64);
-
-impl Hasher for QuickHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0; 8];
-            word.copy_from_slice(chunk);
-            self.0 = fold(self.0 ^ u64::from_le_bytes(word), MULTIPLIER);
-        }
-        let rest = chunks.remainder();
-        let mut word = [0; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        // The length tells `a\0` from `a`.
-        self.0 = fold(
-            self.0 ^ u64::from_le_bytes(word),
-            MULTIPLIER ^ (rest.len() as u64),
-        );
-    }
-
-    #[inline]
-    fn write_u64(&mut self, value: u64) {
-        self.0 = fold(self.0 ^ value, MULTIPLIER);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+/// The hash of names and elements: the request tables' keyed hash (`storage::request_hash`). Its
+/// collisions only cost time: two names are then compared, two elements sent to the exact path.
+type Quick = RequestState;
 
 /// A string's hash, as `state` hashes a `str`.
 struct HashedText<'s>(&'s Quick);
