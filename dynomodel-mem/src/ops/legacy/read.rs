@@ -40,18 +40,9 @@ pub(super) fn check_attributes(attributes: &[String]) -> Result<()> {
 /// `AttributesToGet` as projection paths (`None` for an empty list, which DynamoDB Local answers with
 /// whole items; the service model's minimum length of 1 is the model validator's to enforce). The
 /// names are distinct top-level attributes, so they cannot overlap: the projection needs none of an
-/// expression's checks.
-pub(super) fn projection(attributes: &[String]) -> Result<Option<Vec<Path>>> {
-    check_attributes(attributes)?;
-    Ok(
-        (!attributes.is_empty())
-            .then(|| attributes.iter().map(|a| tree::path(a.clone())).collect()),
-    )
-}
-
-/// [`projection`] of a list the caller owns: each name moves into its path rather than being copied
-/// (an allocation and a copy per name fewer, and a lighter drop of the request).
-fn owned_projection(attributes: Vec<String>) -> Result<Option<Vec<Path>>> {
+/// expression's checks. Each name moves into its path: a caller that owns its request (GetItem)
+/// hands its list over, the others a copy.
+pub(super) fn projection(attributes: Vec<String>) -> Result<Option<Vec<Path>>> {
     check_attributes(&attributes)?;
     Ok((!attributes.is_empty()).then(|| attributes.into_iter().map(tree::path).collect()))
 }
@@ -114,7 +105,7 @@ pub(crate) fn get_item(
             "ExpressionAttributeNames can only be specified when using expressions",
         ));
     }
-    Ok(projection_expression(owned_projection(attributes)?))
+    Ok(projection_expression(projection(attributes)?))
 }
 
 /// `Scan`: the trees of `ScanFilter` and `AttributesToGet` (none without legacy members).
@@ -148,7 +139,7 @@ pub(crate) fn scan(input: &ScanInput) -> Result<ReadTrees> {
     let projection = match &input.attributes_to_get {
         Some(attributes) => {
             select_with_attributes(input.select)?;
-            projection(attributes)?
+            projection(attributes.clone())?
         }
         None => None,
     };
@@ -218,7 +209,7 @@ pub(crate) fn query(
     let projection = match &input.attributes_to_get {
         Some(attributes) => {
             select_with_attributes(input.select)?;
-            projection(attributes)?
+            projection(attributes.clone())?
         }
         None => None,
     };
@@ -258,7 +249,7 @@ pub(crate) fn batch_get_item(input: &BatchGetItemInput) -> Result<Vec<Option<Arc
                 "ExpressionAttributeNames can only be specified when using expressions",
             ));
         }
-        out.push(projection_expression(projection(attributes)?));
+        out.push(projection_expression(projection(attributes.to_vec())?));
     }
     Ok(out)
 }

@@ -488,7 +488,7 @@ fn attributes_to_get_project_alike_in_both_translations() {
             Ok(Some(parsed.tree.paths))
         });
         let old = outcome(old).map(|paths| project(paths, &p));
-        let new = outcome(read::projection(&attributes))
+        let new = outcome(read::projection(attributes.clone()))
             .map(|paths| project(paths, &Placeholders::default()));
         assert_eq!(old, new, "case {case}: {attributes:?}");
     }
