@@ -228,11 +228,20 @@ fn sets_one_request(fields: &Map<String, Value>) -> bool {
 }
 
 /// One table's write requests; `path` is `requestItems.<table>.member`.
-fn write_requests(
+pub(super) fn write_requests(
     elements: &[Value],
     path: &str,
     d: &mut Decoder,
 ) -> WireResult<Vec<WriteRequest>> {
+    // Past the limit, the one pass read the requests in compact form (`fast::writes`): one marker
+    // at the list's end stands for them, each decoded as below would decode it without a message.
+    let (elements, past_limit) = match elements.split_last() {
+        Some((last, first)) => match d.predecoded.writes(last) {
+            Some(past_limit) => (first, Some(past_limit?)),
+            None => (elements, None),
+        },
+        None => (elements, None),
+    };
     // DynamoDB checks the shape of all of a table's requests before the values in them (dynalite's
     // `validations/batchWriteItem.js` order). An element that is not an object is a type error, found
     // below.
@@ -256,7 +265,9 @@ fn write_requests(
             (None, None) => None,
         })
     })?;
-    Ok(requests.into_iter().flatten().collect())
+    let mut requests: Vec<WriteRequest> = requests.into_iter().flatten().collect();
+    requests.extend(past_limit.into_iter().flatten());
+    Ok(requests)
 }
 
 pub(super) async fn batch_write_item(

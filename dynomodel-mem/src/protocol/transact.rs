@@ -58,7 +58,7 @@ use super::fast::Predecoded;
 use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
 use super::json::{Array, Object};
 use super::value::write_item;
-use super::{Decoder, Members, WireResult};
+use super::{each_structure, Decoder, Members, WireResult};
 
 /// A `TransactWriteItem` that sets none of its actions (DynamoDB Local 3.3.1's text).
 pub(super) const NO_ACTION: &str =
@@ -269,7 +269,21 @@ pub(super) fn decode_transact_items(
     m: &Members<'_>,
     d: &mut Decoder,
 ) -> WireResult<Vec<TransactWriteItem>> {
-    transact_items(m, d, |element, d| {
+    let Some(elements) = m.list("TransactItems")? else {
+        d.null(&m.path_of("TransactItems"));
+        return Ok(Vec::new());
+    };
+    // Past the limit, the one pass read the actions in compact form (`fast::writes`): one marker at
+    // the list's end stands for them, each decoded as below would decode it without a message.
+    let (elements, past_limit) = match elements.split_last() {
+        Some((last, first)) => match d.predecoded.actions(last) {
+            Some(past_limit) => (first, Some(past_limit?)),
+            None => (elements.as_slice(), None),
+        },
+        None => (elements.as_slice(), None),
+    };
+    let path = m.path_of("TransactItems");
+    let decoded = each_structure(elements, &path, d, |element, d| {
         // The actions set, found in one walk of the element's members (usually one) rather than a
         // lookup of each action's name, twice.
         let mut actions = [None; 4];
@@ -297,7 +311,10 @@ pub(super) fn decode_transact_items(
             }
         }
         Ok(decoded)
-    })
+    })?;
+    let mut actions: Vec<TransactWriteItem> = decoded.into_iter().flatten().collect();
+    actions.extend(past_limit.into_iter().flatten());
+    Ok(actions)
 }
 
 /// TransactWriteItems' response: `{}`, with `ConsumedCapacity` and `ItemCollectionMetrics` when

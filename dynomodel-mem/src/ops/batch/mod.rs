@@ -44,7 +44,7 @@ pub(crate) mod render;
 mod write;
 
 #[cfg(feature = "protocol")]
-pub(crate) use constraints::{MAX_GET_KEYS, MAX_GET_TABLES};
+pub(crate) use constraints::{MAX_GET_KEYS, MAX_GET_TABLES, MAX_WRITES};
 #[cfg(feature = "protocol")]
 pub(crate) use get::hashable;
 #[cfg(test)]

@@ -52,6 +52,11 @@
 //!
 //! A PutItem's `Item` past the point where it is sure to be refused for its size is only checked
 //! from there, not built ([`Slot::PartialItem`], `oversized`).
+//!
+//! A BatchWriteItem table's write requests past 25 and a TransactWriteItems' actions past 100 (a
+//! list the backend refuses, echoing every entry) are read straight into their typed requests, one
+//! slot for all of them at the end of the skeleton's list ([`Slot::Writes`], [`Slot::Actions`],
+//! `writes`).
 
 mod keys;
 pub(crate) mod legacy;
@@ -60,10 +65,11 @@ mod oversized;
 mod parameters;
 mod skeleton;
 mod value;
+pub(crate) mod writes;
 
 use std::mem;
 
-use dynomodel::backend::ExpressionAttributeNames;
+use dynomodel::backend::{ExpressionAttributeNames, TransactWriteItem, WriteRequest};
 use dynomodel::{AttributeValue, Error, Item};
 use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
@@ -183,6 +189,10 @@ enum Slot {
     Legacy(legacy::Legacy),
     /// A PartiQL statement's `Parameters` (see `parameters`).
     Parameters(Vec<AttributeValue>),
+    /// A BatchWriteItem table's write requests past the limit, typed (see `writes`).
+    Writes(Vec<WriteRequest>),
+    /// A TransactWriteItems' actions past the limit, typed (see `writes`).
+    Actions(Vec<TransactWriteItem>),
     /// Taken by the decoder already.
     Taken,
 }
@@ -221,6 +231,32 @@ impl Predecoded {
     /// `keys`): the decoder skips it.
     pub(crate) fn is_counted_key(&self, v: &Value) -> bool {
         self.active && v.as_u64() == Some(keys::COUNTED_KEY)
+    }
+
+    /// The write requests past the limit `v` stands for, if `v` (the last element of a table's
+    /// list in the skeleton) is a marker (see `writes`).
+    pub(crate) fn writes(&mut self, v: &Value) -> Option<WireResult<Vec<WriteRequest>>> {
+        match self.take(v)? {
+            Slot::Writes(writes) => Some(Ok(writes)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// The actions past the limit `v` stands for, if `v` (the last element of `TransactItems` in
+    /// the skeleton) is a marker (see `writes`).
+    pub(crate) fn actions(&mut self, v: &Value) -> Option<WireResult<Vec<TransactWriteItem>>> {
+        match self.take(v)? {
+            Slot::Actions(actions) => Some(Ok(actions)),
+            _ => Some(Err(lost(v))),
+        }
+    }
+
+    /// Whether writes past a list's limit were read in compact form (for tests).
+    #[cfg(test)]
+    pub(crate) fn has_past_limit(&self) -> bool {
+        self.slots
+            .iter()
+            .any(|slot| matches!(slot, Slot::Writes(_) | Slot::Actions(_)))
     }
 
     /// The `ExpressionAttributeNames` map `v` stands for, if `v` is a marker.

@@ -9,10 +9,11 @@ use serde_json::Value;
 use super::keys::COUNTED_KEY;
 use super::legacy::Legacy;
 use super::{Outcome, Predecoded, Slot};
-use crate::protocol::batch::key_as_sent;
+use crate::protocol::batch::{key_as_sent, write_requests};
 use crate::protocol::item::names_in;
 use crate::protocol::legacy::{attribute_updates, attributes_to_get, conditions, expected};
 use crate::protocol::partiql::parameters;
+use crate::protocol::transact::decode_transact_items;
 use crate::protocol::value::{parse_attribute_value, parse_item};
 use crate::protocol::{exact_request, Decoder, Members, WireResult};
 
@@ -169,6 +170,42 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                 );
             }
         }
+        // Writes past the limit read in compact form (`writes`): the exact decoder decodes each to
+        // the same typed request, without a message.
+        (Value::Array(e), Value::Array(s)) if past_limit(s, predecoded).is_some() => {
+            let built = s.len() - 1;
+            assert!(e.len() > built, "{operation}: no write past the limit");
+            for (a, b) in e.iter().zip(&s[..built]) {
+                same(a, b, predecoded, operation);
+            }
+            let rest = &e[built..];
+            let mut d = Decoder::default();
+            match past_limit(s, predecoded) {
+                Some(Slot::Writes(fast)) => {
+                    let decoded = write_requests(rest, "requestItems.t.member", &mut d)
+                        .and_then(|v| d.finish(v));
+                    assert_eq!(
+                        decoded.as_ref(),
+                        Ok(fast),
+                        "{operation}: writes past the limit"
+                    );
+                }
+                Some(Slot::Actions(fast)) => {
+                    let request = serde_json::Map::from_iter([(
+                        "TransactItems".to_owned(),
+                        Value::Array(rest.to_vec()),
+                    )]);
+                    let decoded = decode_transact_items(&Members::new(&request), &mut d)
+                        .and_then(|v| d.finish(v));
+                    assert_eq!(
+                        decoded.as_ref(),
+                        Ok(fast),
+                        "{operation}: actions past the limit"
+                    );
+                }
+                _ => unreachable!(),
+            }
+        }
         (Value::Array(e), Value::Array(s)) => {
             assert_eq!(e.len(), s.len(), "{operation}: lists differ");
             for (a, b) in e.iter().zip(s) {
@@ -177,6 +214,15 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
         }
         _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
     }
+}
+
+/// The slot of the writes past the limit that the skeleton's list `s` ends with, if it does.
+fn past_limit<'p>(s: &[Value], predecoded: &'p Predecoded) -> Option<&'p Slot> {
+    let index = usize::try_from(s.last()?.as_u64()?).ok()?;
+    predecoded
+        .slots
+        .get(index)
+        .filter(|slot| matches!(slot, Slot::Writes(_) | Slot::Actions(_)))
 }
 
 /// The engine's checks of a put's item (`ops::items::check_put`'s): its code and message if refused.

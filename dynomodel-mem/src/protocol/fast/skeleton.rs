@@ -17,6 +17,7 @@ use super::parameters::Parameters;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
+use super::writes::{self, WriteList};
 use super::{Predecoded, Slot};
 use crate::protocol::model::{self, Kind, Member, Service};
 use dynomodel::{item_size, MAX_ITEM_SIZE};
@@ -73,6 +74,15 @@ impl<'b> Seed<'b> {
 
     pub(super) fn slots(&self) -> &[Slot] {
         self.slots
+    }
+
+    pub(super) fn slots_mut(&mut self) -> &mut Vec<Slot> {
+        self.slots
+    }
+
+    /// The index of the shape this seed reads.
+    pub(super) fn shape(&self) -> usize {
+        self.shape
     }
 }
 
@@ -135,6 +145,10 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
                         member,
                         key_shape,
                     });
+                }
+                // Write requests and transaction actions: past the limit, in compact form.
+                if writes::is_element(shapes[member].name) {
+                    return de.deserialize_any(WriteList { seed: self, member });
                 }
                 de.deserialize_any(List { seed: self, member })
             }

@@ -102,8 +102,8 @@ struct Walk<'s> {
 
 impl Walk<'_> {
     /// Whether `v` is a marker of `wire::fast` standing for an attribute value or a map of them of
-    /// shape `shape`, for an `ExpressionAttributeNames` map, PartiQL parameters or a legacy
-    /// parameter, decoded and checked already.
+    /// shape `shape`, for an `ExpressionAttributeNames` map, PartiQL parameters, a legacy
+    /// parameter or the entries of a list of writes past its limit, decoded and checked already.
     fn is_marker(&self, shape: usize, v: &Value) -> bool {
         if !self.markers || !v.is_u64() {
             return false;
@@ -119,7 +119,11 @@ impl Walk<'_> {
                 shapes[shape].name == super::PARAMETER_LIST
                     || super::LEGACY_SHAPES.contains(&shapes[shape].name)
             }
-            _ => shapes[shape].name == ATTRIBUTE_VALUE,
+            // The entries of an over-long list of writes past its limit (`fast::writes`).
+            _ => {
+                shapes[shape].name == ATTRIBUTE_VALUE
+                    || crate::protocol::fast::writes::ELEMENTS.contains(&shapes[shape].name)
+            }
         }
     }
 

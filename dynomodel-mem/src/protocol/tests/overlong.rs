@@ -502,3 +502,160 @@ fn an_over_long_batch_write_with_another_error_is_answered_as_the_exact_path_ans
         }
     }
 }
+
+/// Whether the one pass read `body` with writes past the limit in compact form (`fast::writes`).
+#[cfg(feature = "server")]
+fn read_compact(operation: &str, body: &str) -> bool {
+    match crate::protocol::fast::decode(operation, body.as_bytes()) {
+        crate::protocol::fast::Outcome::Decoded(_, predecoded) => predecoded.has_past_limit(),
+        _ => false,
+    }
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn actions_past_the_limit_in_compact_form_are_answered_as_the_exact_path_answers_them() {
+    // Every kind of action and member past the limit, read in compact form, and the same with a
+    // second error beside the length (the token) and on several tables: the answers are the exact
+    // path's, byte for byte.
+    let every = EVERY_TYPE;
+    let compact = [
+        format!(r#"{{"Put": {{"TableName": "t0", "Item": {every}}}}}"#),
+        format!(
+            r##"{{"Put": {{"Item": {every}, "TableName": "other.table-1", "ConditionExpression": "attribute_not_exists(#p) AND v = :v", "ExpressionAttributeNames": {{"#p": "pk"}}, "ExpressionAttributeValues": {{":v": {{"N": "0.10"}}}}, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}}}}"##
+        ),
+        r#"{"Delete": {"TableName": "t1", "Key": {"pk": {"B": "AQID"}}, "ReturnValuesOnConditionCheckFailure": "NONE"}}"#.to_owned(),
+        r##"{"Update": {"Key": {"pk": {"N": "-00.5e1"}}, "UpdateExpression": "SET #a = :a", "TableName": "t0", "ExpressionAttributeNames": {"#a": "a\"b"}, "ExpressionAttributeValues": {":a": {"L": [{"M": {"z": {"SS": ["b", "a"]}, "a": {"BS": ["AQ=="]}}}]}}}}"##.to_owned(),
+        r#"{"ConditionCheck": {"TableName": "t1", "Key": {"pk": {"S": "\u00e9\n\"x"}}, "ConditionExpression": "attribute_exists(pk)"}}"#.to_owned(),
+        r#"{"\u0050ut": {"T\u0061bleName": "t0", "Item": {"p\u006b": {"S": "a"}}}}"#.to_owned(),
+        r#"{"Put": {"TableName": "", "Item": {"pk": {"S": "a"}}}}"#.to_owned(),
+        format!(r#"{{"Put": {{"TableName": "{}", "Item": {{}}}}}}"#, "x".repeat(1100)),
+        r#"{"Put": {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/t", "Item": {"pk": {"S": "a"}}}}"#.to_owned(),
+    ];
+    for odd in &compact {
+        for extra in [
+            "",
+            r#""ClientRequestToken": "0123456789012345678901234567890123456789", "#,
+            r#""ReturnConsumedCapacity": "TOTAL", "ClientRequestToken": "", "#,
+        ] {
+            let body = actions_with(150, 140, odd, extra);
+            assert!(read_compact("TransactWriteItems", &body), "{odd}");
+            fault_as_exact("TransactWriteItems", &body);
+            // The odd action as the 101st, the first read in compact form.
+            fault_as_exact("TransactWriteItems", &actions_with(101, 101, odd, extra));
+        }
+    }
+    // Not read in compact form: the exact path answers, alike.
+    let anomalies = [
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "Expected": {}}}"#,
+        r#"{"Put": {"TableName": "t0", "TableName": "t1", "Item": {"pk": {"S": "a"}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}}, "Put": {"TableName": "t0", "Item": {}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}}, "Other": 1}"#,
+        r#"{"Put": null}"#,
+        r#"{"Put": {"TableName": null, "Item": {"pk": {"S": "a"}}}}"#,
+        r#"{"Put": {"TableName": 5, "Item": {"pk": {"S": "a"}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": null}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": [1]}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a", "N": "1"}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"NULL": false}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "ReturnValuesOnConditionCheckFailure": "all_old"}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "ConditionExpression": 1}}"#,
+        r#"{"ConditionCheck": {"TableName": "t0", "Key": {"pk": {"S": "a"}}}}"#,
+        r#"{"Update": {"TableName": "t0", "Key": {"pk": {"S": "a"}}, "UpdateExpression": null}}"#,
+        r#"[]"#,
+        r#""Put""#,
+    ];
+    for odd in anomalies {
+        let body = actions_with(150, 140, odd, "");
+        assert!(!read_compact("TransactWriteItems", &body), "{odd}");
+        fault_as_exact("TransactWriteItems", &body);
+    }
+    // Either way, answered alike.
+    for odd in [
+        r#"{"Put": {"TableName": "t0", "Item": {"": {"S": "a"}}}}"#,
+        r##"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "ExpressionAttributeNames": {"#a": null}}}"##,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "ExpressionAttributeNames": {}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"S": "a"}}, "ExpressionAttributeValues": {}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"SS": []}}}}"#,
+        r#"{"Put": {"TableName": "t0", "Item": {"pk": {"N": "x"}}}}"#,
+    ] {
+        fault_as_exact("TransactWriteItems", &actions_with(150, 140, odd, ""));
+    }
+    // The limit itself: 100 actions are valid and not read in compact form.
+    let valid = actions_with(100, 0, "", "");
+    assert!(!read_compact("TransactWriteItems", &valid));
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_answers_them() {
+    let every = EVERY_TYPE;
+    let compact = [
+        format!(r#"{{"PutRequest": {{"Item": {every}}}}}"#),
+        r#"{"DeleteRequest": {"Key": {"pk": {"N": "1.000"}, "sk": {"B": "AQ=="}}}}"#.to_owned(),
+        r#"{"PutRequest": {"Item": {}}}"#.to_owned(),
+        r#"{"PutRequest": {"Item": {"pk": {"S": ""}}}}"#.to_owned(),
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}}}"#.to_owned(),
+        r#"{"\u0050utRequest": {"It\u0065m": {"pk": {"S": "\"\\\u0000"}}}}"#.to_owned(),
+    ];
+    let anomalies = [
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}, "Item": {}}}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}}, "DeleteRequest": null}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}}, "PutRequest": {"Item": {}}}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"N": "1e999999"}}}}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}, "Key": {}}}"#,
+        r#"{"PutRequest": {}}"#,
+        r#"{"DeleteRequest": {"Key": null}}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"B": "!"}}}}"#,
+        "null",
+        "{}",
+        "7",
+    ];
+    let batch = |odd: &str, n: usize, at: usize, tables: &str| {
+        let requests: Vec<String> = (1..=n)
+            .map(|i| match i == at {
+                true => odd.to_owned(),
+                false => format!(r#"{{"PutRequest": {{"Item": {{"pk": {{"N": "{i}e0"}}}}}}}}"#),
+            })
+            .collect();
+        format!(
+            r#"{{"RequestItems": {{"t0": [{}]{tables}}}}}"#,
+            requests.join(",")
+        )
+    };
+    let over = format!(
+        r#", "t1": [{}], "t2": [{{"DeleteRequest": {{"Key": {{"pk": {{"S": "d"}}}}}}}}]"#,
+        (0..30)
+            .map(|i| format!(r#"{{"DeleteRequest": {{"Key": {{"pk": {{"S": "d{i}"}}}}}}}}"#))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for odd in &compact {
+        for tables in ["", over.as_str(), r#", "bad name!": []"#] {
+            let body = batch(odd, 40, 30, tables);
+            assert!(read_compact("BatchWriteItem", &body), "{odd}");
+            fault_as_exact("BatchWriteItem", &body);
+            fault_as_exact("BatchWriteItem", &batch(odd, 26, 26, tables));
+        }
+    }
+    for odd in anomalies {
+        let body = batch(odd, 40, 30, "");
+        assert!(!read_compact("BatchWriteItem", &body), "{odd}");
+        fault_as_exact("BatchWriteItem", &body);
+    }
+    // 25 requests in each of two tables: valid per table, not read in compact form.
+    let two = batch(
+        "",
+        25,
+        0,
+        &format!(
+            r#", "t1": [{}]"#,
+            (1..=25)
+                .map(|i| format!(r#"{{"PutRequest": {{"Item": {{"pk": {{"S": "{i}"}}}}}}}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    );
+    assert!(!read_compact("BatchWriteItem", &two));
+}

@@ -1,0 +1,342 @@
+//! A BatchWriteItem table's write requests past 25, and a TransactWriteItems' actions past 100: the
+//! compact form of an over-long list of writes.
+//!
+//! Such a list is refused by the backend with a message that echoes every entry in Java's
+//! `toString` form (`ops/batch/render.rs`, `ops/transact/render.rs`), so every entry must still be
+//! decoded to its typed request (its item sorted by name, its numbers normalised). What the entries
+//! past the limit need not be is a skeleton: a `serde_json::Map` per entry and per action, walked by
+//! the model check, then looked up member by member by the decoder (`protocol::batch`,
+//! `protocol::transact`), building paths for messages that nobody asks for. Once a list holds more
+//! than the limit, each further entry is read straight into its typed request ([`WriteRequest`],
+//! [`TransactWriteItem`]) and all of them are kept in one slot ([`Slot::Writes`],
+//! [`Slot::Actions`]) whose marker stands at the end of the skeleton's list; the decoder appends
+//! them after the entries it decodes.
+//!
+//! An entry is read here only when the exact path decodes it to the same typed request *without
+//! recording anything*: exactly one request (or action) set, each member one of its shape's, sent
+//! once, not `null`, of its JSON type, every required member present, a string within its shape's
+//! constraints (an action's `TableName` excepted: the model check leaves it to the backend, which
+//! still sees it), `ReturnValuesOnConditionCheckFailure` one of its values, each item and names map
+//! read by the one pass's own readers without a flaw. Anything else is an anomaly and the request
+//! goes to the exact path, which reports it in DynamoDB's order: a second action, no action, an
+//! unknown member (which DynamoDB ignores, but which is not worth a second reader), `null`, a missing
+//! member, a bad enum, a flawed value, a type error. So the typed request is the exact path's, entry
+//! for entry, and every answer (the length message, a second validation error beside it, or no
+//! error at all) is the backend's own, from the same input.
+
+use std::fmt;
+
+use dynomodel::backend::{
+    ExpressionAttributeNames, ReturnValuesOnConditionCheckFailure, TransactConditionCheck,
+    TransactDelete, TransactPut, TransactUpdate, TransactWriteItem, WriteRequest,
+};
+use dynomodel::Item;
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::skeleton::Seed;
+use super::value::anomaly;
+use super::{Predecoded, Slot};
+use crate::ops::batch::MAX_WRITES;
+use crate::ops::transact::MAX_ACTIONS;
+use crate::protocol::item::ON_CONDITION_FAILURE;
+use crate::protocol::model::{self, Kind, Member};
+
+/// The model's names of the elements of the two lists read in compact form past their limits.
+pub(crate) const ELEMENTS: [&str; 2] = [WRITE_REQUEST, TRANSACT_WRITE_ITEM];
+const WRITE_REQUEST: &str = "WriteRequest";
+const TRANSACT_WRITE_ITEM: &str = "TransactWriteItem";
+
+/// Whether elements of the shape named `name` are read in compact form past their list's limit.
+pub(super) fn is_element(name: &str) -> bool {
+    ELEMENTS.contains(&name)
+}
+
+/// A list of `member` shapes (a `WriteRequest` or a `TransactWriteItem`, [`is_element`]): its first
+/// entries up to the limit as the skeleton reads any list, the rest in compact form (module docs).
+pub(super) struct WriteList<'b> {
+    pub(super) seed: Seed<'b>,
+    pub(super) member: usize,
+}
+
+impl<'de> Visitor<'de> for WriteList<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of writes")
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let transact = self.seed.service().shapes[self.member].name == TRANSACT_WRITE_ITEM;
+        let limit = if transact { MAX_ACTIONS } else { MAX_WRITES };
+        let mut out = Vec::new();
+        while out.len() < limit {
+            match seq.next_element_seed(self.seed.at(self.member))? {
+                Some(element) => out.push(element),
+                None => return Ok(Value::Array(out)),
+            }
+        }
+        let slot = if transact {
+            let mut actions = Vec::new();
+            while let Some(action) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
+                actions.push(into_action(action).ok_or_else(|| A::Error::custom(anomaly()))?);
+            }
+            (!actions.is_empty()).then_some(Slot::Actions(actions))
+        } else {
+            let mut writes = Vec::new();
+            while let Some(write) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
+                writes.push(into_write(write).ok_or_else(|| A::Error::custom(anomaly()))?);
+            }
+            (!writes.is_empty()).then_some(Slot::Writes(writes))
+        };
+        if let Some(slot) = slot {
+            out.push(Predecoded::mark(self.seed.slots_mut(), slot));
+        }
+        Ok(Value::Array(out))
+    }
+}
+
+/// One entry of a list of writes, read in compact form: the request (or action) it sets and that
+/// request's members.
+struct Entry {
+    /// The member of the entry that is set (`PutRequest`, `Update`, …).
+    set: &'static str,
+    fields: Fields,
+}
+
+/// The members of a write request or action, as sent.
+#[derive(Default)]
+struct Fields {
+    /// `Item` or `Key`.
+    item: Option<Item>,
+    table_name: Option<String>,
+    update_expression: Option<String>,
+    condition_expression: Option<String>,
+    names: Option<ExpressionAttributeNames>,
+    values: Option<Item>,
+    on_failure: Option<ReturnValuesOnConditionCheckFailure>,
+}
+
+/// An entry of the structure shape the seed is at (`WriteRequest`, `TransactWriteItem`), as
+/// [`Entry`]: exactly one member set; `null`, another JSON type or anything else an anomaly.
+struct Compact<'b>(Seed<'b>);
+
+impl<'de> DeserializeSeed<'de> for Compact<'_> {
+    type Value = Entry;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Entry, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Compact<'_> {
+    type Value = Entry;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a write")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Entry, A::Error> {
+        let members = structure_members(&self.0)?;
+        let Some(index) = map.next_key_seed(MemberName(members))? else {
+            // No request or action: the decoder's own message.
+            return Err(A::Error::custom(anomaly()));
+        };
+        let member = &members[index];
+        let fields = map.next_value_seed(Request(self.0.at(member.shape)))?;
+        // A second member (a second action, or the same one twice): the decoder's, or the exact
+        // tree's last-wins.
+        if map.next_key_seed(MemberName(members))?.is_some() {
+            return Err(A::Error::custom(anomaly()));
+        }
+        Ok(Entry {
+            set: member.name,
+            fields,
+        })
+    }
+}
+
+/// The members of the structure shape `seed` is at.
+fn structure_members<E: serde::de::Error>(seed: &Seed<'_>) -> Result<&'static [Member], E> {
+    match &seed.service().shapes[seed.shape()].kind {
+        Kind::Structure(members) => Ok(members),
+        _ => Err(E::custom(anomaly())),
+    }
+}
+
+/// A member name of a structure, as its index among `members`; a name outside them is an anomaly.
+#[derive(Clone, Copy)]
+struct MemberName(&'static [Member]);
+
+impl<'de> DeserializeSeed<'de> for MemberName {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for MemberName {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<usize, E> {
+        self.0
+            .iter()
+            .position(|m| m.name == name)
+            .ok_or_else(|| E::custom(anomaly()))
+    }
+}
+
+/// A write request or an action (the structure shape the seed is at), its members read into
+/// [`Fields`]: each once, every required one present (see the module docs).
+struct Request<'b>(Seed<'b>);
+
+impl<'de> DeserializeSeed<'de> for Request<'_> {
+    type Value = Fields;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Fields, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Request<'_> {
+    type Value = Fields;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a write request")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Fields, A::Error> {
+        let members = structure_members(&self.0)?;
+        let service = self.0.service();
+        let mut fields = Fields::default();
+        // The members seen, by index (a shape has at most eight).
+        let mut seen = 0u32;
+        while let Some(index) = map.next_key_seed(MemberName(members))? {
+            let bit = 1u32 << index;
+            if seen & bit != 0 {
+                return Err(A::Error::custom(anomaly()));
+            }
+            seen |= bit;
+            let member = &members[index];
+            match member.name {
+                "Item" | "Key" => fields.item = Some(self.item(&mut map, member.shape)?),
+                "ExpressionAttributeValues" => {
+                    fields.values = Some(self.item(&mut map, member.shape)?);
+                }
+                "ExpressionAttributeNames" => {
+                    let marker = map.next_value_seed(self.0.at(member.shape))?;
+                    match (marker.is_u64(), self.0.slots_mut().pop()) {
+                        (true, Some(Slot::Names(names))) => fields.names = Some(names),
+                        _ => return Err(A::Error::custom(anomaly())),
+                    }
+                }
+                // The model check leaves an action's table name to the backend (`quirks.rs`).
+                "TableName" => fields.table_name = Some(map.next_value()?),
+                name => {
+                    let text: String = map.next_value()?;
+                    if !model::key_is_valid(service, member.shape, &text) {
+                        return Err(A::Error::custom(anomaly()));
+                    }
+                    match name {
+                        "UpdateExpression" => fields.update_expression = Some(text),
+                        "ConditionExpression" => fields.condition_expression = Some(text),
+                        "ReturnValuesOnConditionCheckFailure" => {
+                            let value = ON_CONDITION_FAILURE
+                                .iter()
+                                .find_map(|(s, value)| (*s == text).then_some(*value))
+                                .ok_or_else(|| A::Error::custom(anomaly()))?;
+                            fields.on_failure = Some(value);
+                        }
+                        _ => return Err(A::Error::custom(anomaly())),
+                    }
+                }
+            }
+        }
+        let all_required = members
+            .iter()
+            .enumerate()
+            .all(|(i, m)| !m.required || seen & (1 << i) != 0);
+        if !all_required {
+            return Err(A::Error::custom(anomaly()));
+        }
+        Ok(fields)
+    }
+}
+
+impl Request<'_> {
+    /// The next value, a map of attribute values of shape `shape`, read by the one pass's reader
+    /// (`skeleton`'s) and taken back from its slot; `null` or a flaw is an anomaly.
+    fn item<'de, A: MapAccess<'de>>(
+        &mut self,
+        map: &mut A,
+        shape: usize,
+    ) -> Result<Item, A::Error> {
+        let marker = map.next_value_seed(self.0.at(shape))?;
+        match (marker.is_u64(), self.0.slots_mut().pop()) {
+            (true, Some(Slot::Item(item))) => Ok(item),
+            _ => Err(A::Error::custom(anomaly())),
+        }
+    }
+}
+
+/// A `WriteRequest` read in compact form, typed.
+fn into_write(entry: Entry) -> Option<WriteRequest> {
+    let item = entry.fields.item?;
+    match entry.set {
+        "PutRequest" => Some(WriteRequest::Put { item }),
+        "DeleteRequest" => Some(WriteRequest::Delete { key: item }),
+        _ => None,
+    }
+}
+
+/// A `TransactWriteItem` read in compact form, typed as `protocol::transact` types it.
+fn into_action(entry: Entry) -> Option<TransactWriteItem> {
+    let f = entry.fields;
+    let table_name = f.table_name?;
+    let key = f.item?;
+    Some(match entry.set {
+        "Put" => TransactWriteItem::Put(TransactPut {
+            table_name,
+            item: key,
+            condition_expression: f.condition_expression,
+            expression_attribute_names: f.names,
+            expression_attribute_values: f.values,
+            return_values_on_condition_check_failure: f.on_failure,
+        }),
+        "Delete" => TransactWriteItem::Delete(TransactDelete {
+            table_name,
+            key,
+            condition_expression: f.condition_expression,
+            expression_attribute_names: f.names,
+            expression_attribute_values: f.values,
+            return_values_on_condition_check_failure: f.on_failure,
+        }),
+        "Update" => TransactWriteItem::Update(TransactUpdate {
+            table_name,
+            key,
+            update_expression: f.update_expression?,
+            condition_expression: f.condition_expression,
+            expression_attribute_names: f.names,
+            expression_attribute_values: f.values,
+            return_values_on_condition_check_failure: f.on_failure,
+        }),
+        "ConditionCheck" => TransactWriteItem::ConditionCheck(TransactConditionCheck {
+            table_name,
+            key,
+            condition_expression: f.condition_expression?,
+            expression_attribute_names: f.names,
+            expression_attribute_values: f.values,
+            return_values_on_condition_check_failure: f.on_failure,
+        }),
+        _ => return None,
+    })
+}
