@@ -265,9 +265,7 @@ pub(super) fn write_requests(
             (None, None) => None,
         })
     })?;
-    let mut requests: Vec<WriteRequest> = requests.into_iter().flatten().collect();
-    requests.extend(past_limit.into_iter().flatten());
-    Ok(requests)
+    Ok(super::transact::joined(requests, past_limit))
 }
 
 pub(super) async fn batch_write_item(

@@ -312,9 +312,18 @@ pub(super) fn decode_transact_items(
         }
         Ok(decoded)
     })?;
-    let mut actions: Vec<TransactWriteItem> = decoded.into_iter().flatten().collect();
-    actions.extend(past_limit.into_iter().flatten());
-    Ok(actions)
+    Ok(joined(decoded, past_limit))
+}
+
+/// The entries decoded (`None` for one that hands the backend nothing) and those read past the
+/// limit, in one vector of their size (growing it by the thousands read past the limit copied them
+/// again at each doubling).
+pub(super) fn joined<T>(decoded: Vec<Option<T>>, past_limit: Option<Vec<T>>) -> Vec<T> {
+    let past_limit = past_limit.unwrap_or_default();
+    let mut all = Vec::with_capacity(decoded.len() + past_limit.len());
+    all.extend(decoded.into_iter().flatten());
+    all.extend(past_limit);
+    all
 }
 
 /// TransactWriteItems' response: `{}`, with `ConsumedCapacity` and `ItemCollectionMetrics` when

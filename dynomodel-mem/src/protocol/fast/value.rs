@@ -471,7 +471,16 @@ impl<'f> MapReader<'f> {
 /// A map of `members` in the order they were read. Sorted and built at once rather than inserted one
 /// by one (a tree insert per member was an eighth of a large item's cost); of members of the same
 /// name the last one is kept, as serde_json's `Value` keeps it for the exact path.
-fn sorted(members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
+fn sorted(mut members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
+    // One member (a key, an action's item, a nested map of one): one insert into an empty tree
+    // rather than the sort and bulk build (a third of reading a one-member item).
+    if members.len() == 1
+        && let Some((name, value)) = members.pop()
+    {
+        let mut map = BTreeMap::new();
+        map.insert(name, value);
+        return map;
+    }
     members.into_iter().collect()
 }
 
