@@ -34,13 +34,13 @@ use dynomodel::Item;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::skeleton::Seed;
+use super::skeleton::{read_item, Seed};
 use super::value::anomaly;
 use super::{Predecoded, Slot};
 use crate::ops::batch::MAX_WRITES;
 use crate::ops::transact::MAX_ACTIONS;
 use crate::protocol::item::ON_CONDITION_FAILURE;
-use crate::protocol::model::{self, Kind, Member};
+use crate::protocol::model::{self, Kind, Member, Service};
 
 /// The model's names of the elements of the two lists read in compact form past their limits.
 pub(crate) const ELEMENTS: [&str; 2] = [WRITE_REQUEST, TRANSACT_WRITE_ITEM];
@@ -273,16 +273,48 @@ impl<'de> Visitor<'de> for Request<'_> {
 }
 
 impl Request<'_> {
-    /// The next value, a map of attribute values of shape `shape`, read by the one pass's reader
-    /// (`skeleton`'s) and taken back from its slot; `null` or a flaw is an anomaly.
+    /// The next value, a map of attribute values of shape `shape`, read by the one pass's reader of
+    /// items (`skeleton::read_item`) without a slot; `null` or a flaw is an anomaly.
     fn item<'de, A: MapAccess<'de>>(
         &mut self,
         map: &mut A,
         shape: usize,
     ) -> Result<Item, A::Error> {
-        let marker = map.next_value_seed(self.0.at(shape))?;
-        match (marker.is_u64(), self.0.slots_mut().pop()) {
-            (true, Some(Slot::Item(item))) => Ok(item),
+        let service = self.0.service();
+        match &service.shapes[shape].kind {
+            Kind::Map { key, .. } => map.next_value_seed(ItemSeed {
+                service,
+                key_shape: *key,
+            }),
+            _ => Err(A::Error::custom(anomaly())),
+        }
+    }
+}
+
+/// A map of attribute values whose keys have the shape `key_shape`, without a flaw.
+struct ItemSeed {
+    service: &'static Service,
+    key_shape: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemSeed {
+    type Value = Item;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Item, D::Error> {
+        de.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ItemSeed {
+    type Value = Item;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map of attribute values")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
+        match read_item(map, self.service, self.key_shape, false)? {
+            Slot::Item(item) => Ok(item),
             _ => Err(A::Error::custom(anomaly())),
         }
     }
