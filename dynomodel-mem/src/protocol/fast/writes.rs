@@ -313,10 +313,7 @@ impl<'de> Visitor<'de> for ItemSeed {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
-        match read_item(map, self.service, self.key_shape, false)? {
-            Slot::Item(item) => Ok(item),
-            _ => Err(A::Error::custom(anomaly())),
-        }
+        read_item(map, self.service, self.key_shape)
     }
 }
 
