@@ -30,12 +30,20 @@
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
 //! copy mode), which instructions do not show.
 //!
+//! `--interleave` (the mode that resolves 1–2 %) times the chosen operations request by request
+//! instead, interleaved: each iteration runs every one once, in an order rotated per iteration, and
+//! the report gives each one's median per request and, per pair (`X ÷ hand` within an operation,
+//! the A/A `hand_again ÷ hand` among them, and `dynomodel ÷ serde_dynamo`), the median of the
+//! per-iteration ratios with its 95 % confidence interval (see `interleaved.rs`). E.g.
+//! `cargo bench --bench aws_cpu -- --interleave --iterations 3000 put/hand put/hand_again
+//! put/serde_dynamo put/dynomodel`.
+//!
 //! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
 //! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
 //!
-//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N] [-- --rounds R]`;
+//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N] [-- --rounds R] [-- --interleave]`;
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
-//! [put|get|query_20...]`
+//! [--interleave] [put|get|query_20...]`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -59,6 +67,8 @@ use serde::{Deserialize, Serialize};
 
 #[path = "clock.rs"]
 mod clock;
+#[path = "interleaved.rs"]
+mod interleaved;
 #[path = "server_mode.rs"]
 mod server_mode;
 
@@ -507,18 +517,22 @@ fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
     rt.block_on(run(op, i));
 }
 
-/// The canned mode's command line, `[--bench] [OP...] [--iterations N] [--rounds R]`: the
-/// operations (all when none is named), the iterations of each (20,000 unless told) and the rounds
-/// (1 unless told). `None` when an argument is none of these (a filter `cargo bench` meant for
-/// another bench: then this one runs nothing).
-fn parse_args(args: &[String]) -> Option<(Vec<String>, u32, usize)> {
-    let (mut iterations, mut rounds) = (20_000, 1);
+/// The canned mode's command line, `[--bench] [OP...] [--iterations N] [--rounds R]
+/// [--interleave [--burst B]]`: the operations (all when none is named), the iterations (of each
+/// operation and round, 20,000 unless told; with `--interleave`, 2,000 unless told), the rounds (1
+/// unless told), whether to interleave and the requests of a variant in a row when interleaving
+/// (8 unless told). `None` when an argument is none of these (a
+/// filter `cargo bench` meant for another bench: then this one runs nothing).
+fn parse_args(args: &[String]) -> Option<Args> {
+    let (mut iterations, mut rounds, mut interleave, mut burst) = (None, 1, false, 8);
     let mut chosen = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--iterations" => iterations = args.next()?.parse().ok()?,
+            "--iterations" => iterations = Some(args.next()?.parse().ok()?),
             "--rounds" => rounds = args.next()?.parse().ok().filter(|r| *r > 0)?,
+            "--interleave" => interleave = true,
+            "--burst" => burst = args.next()?.parse().ok().filter(|b| *b > 0)?,
             // What `cargo bench` passes to every bench.
             "--bench" => {}
             op if OPS.contains(&op) => chosen.push(arg.clone()),
@@ -528,7 +542,23 @@ fn parse_args(args: &[String]) -> Option<(Vec<String>, u32, usize)> {
     if chosen.is_empty() {
         chosen = OPS.iter().map(|op| op.to_string()).collect();
     }
-    Some((chosen, iterations, rounds))
+    let iterations = iterations.unwrap_or(if interleave { 2_000 } else { 20_000 });
+    Some(Args {
+        ops: chosen,
+        iterations,
+        rounds,
+        interleave,
+        burst,
+    })
+}
+
+/// The canned mode's settings (`parse_args`).
+struct Args {
+    ops: Vec<String>,
+    iterations: u32,
+    rounds: usize,
+    interleave: bool,
+    burst: usize,
 }
 
 /// `op` run `iterations` times: this thread's CPU and the wall time per operation.
@@ -546,7 +576,14 @@ fn main() {
     if server_mode::run(&args) {
         return;
     }
-    let Some((ops, iterations, rounds)) = parse_args(&args) else {
+    let Some(Args {
+        ops,
+        iterations,
+        rounds,
+        interleave,
+        burst,
+    }) = parse_args(&args)
+    else {
         return;
     };
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -581,6 +618,13 @@ fn main() {
     // cache).
     for op in &ops {
         run_blocking(&rt, op, 0);
+    }
+    if interleave {
+        let samples = interleaved::run(&ops, 100, iterations as usize, burst, |v, i| {
+            run_blocking(&rt, &ops[v], i)
+        });
+        print!("{}", interleaved::report(&samples));
+        return;
     }
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     // Each round runs the operations in turn, every other round in reverse, so that an order
