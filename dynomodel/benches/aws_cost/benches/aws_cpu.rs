@@ -30,13 +30,15 @@
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
 //! copy mode), which instructions do not show.
 //!
-//! `--interleave` (the mode that resolves 1–2 %) times the chosen operations request by request
-//! instead, interleaved: each iteration runs every one once, in an order rotated per iteration, and
-//! the report gives each one's median per request and, per pair (`X ÷ hand` within an operation,
-//! the A/A `hand_again ÷ hand` among them, and `dynomodel ÷ serde_dynamo`), the median of the
-//! per-iteration ratios with its 95 % confidence interval (see `interleaved.rs`). E.g.
-//! `cargo bench --bench aws_cpu -- --interleave --iterations 3000 put/hand put/hand_again
-//! put/serde_dynamo put/dynomodel`.
+//! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
+//! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second
+//! half timed), in a random order per iteration, and the report gives each one's median per
+//! request and, per pair (`X ÷ hand` within an operation, the A/A `hand_again ÷ hand` among them,
+//! and `dynomodel ÷ serde_dynamo`), the median of the per-iteration ratios with its 95 %
+//! confidence interval (see `interleaved.rs`). A ratio moves between processes by more than that
+//! interval (the process's memory layout): `./interleave BINARY RUNS OP...` runs RUNS processes
+//! and brackets the ratio by their least and greatest, e.g. `./interleave BINARY 6 get/hand
+//! get/hand_again get/serde_dynamo get/dynomodel`.
 //!
 //! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
 //! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
@@ -521,10 +523,10 @@ fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
 /// [--interleave [--burst B]]`: the operations (all when none is named), the iterations (of each
 /// operation and round, 20,000 unless told; with `--interleave`, 2,000 unless told), the rounds (1
 /// unless told), whether to interleave and the requests of a variant in a row when interleaving
-/// (8 unless told). `None` when an argument is none of these (a
+/// (16 unless told). `None` when an argument is none of these (a
 /// filter `cargo bench` meant for another bench: then this one runs nothing).
 fn parse_args(args: &[String]) -> Option<Args> {
-    let (mut iterations, mut rounds, mut interleave, mut burst) = (None, 1, false, 8);
+    let (mut iterations, mut rounds, mut interleave, mut burst) = (None, 1, false, 16);
     let mut chosen = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {

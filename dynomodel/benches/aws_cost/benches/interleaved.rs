@@ -1,20 +1,25 @@
-//! `--interleave`: the variants timed request by request, interleaved at the finest grain, so that a
-//! drift of the machine (its neighbours, its frequency, the other helpers' builds) hits every
-//! variant alike instead of whichever chunk it falls in.
+//! `--interleave`: the variants interleaved at a fine grain, so that a drift of the machine (its
+//! neighbours, its frequency, the other helpers' builds) hits every variant alike instead of
+//! whichever chunk it falls in.
 //!
-//! - Each iteration runs every chosen variant once, in an order rotated by one each iteration and
-//!   reversed every other cycle of rotations, so that over a run each variant takes every position
-//!   and follows each neighbour alike (what the variant before leaves in the caches and the
-//!   allocator).
-//! - Each request is timed alone by this thread's CPU clock (`clock.rs`), read just before and
-//!   just after it. Reading the clock costs the same for every variant; what an empty timed
-//!   interval measures (the median of many, printed) is subtracted from every sample.
+//! - Each iteration runs every chosen variant once, in a new random order (`Orders`), so that each
+//!   variant follows every other one equally often: what a request costs depends on the variant
+//!   run before it (its code and data left in the caches: a GetItem's first request after another
+//!   variant costs 10–30 % more than the next ones), and with a fixed rotation each variant has
+//!   the same two neighbours, which biased even two identical variants by 0.5 %.
+//! - A variant runs in a burst of `--burst B` requests (16 unless told): the first half untimed,
+//!   to warm what the variant before left cold, the second half timed as one interval by this
+//!   thread's CPU clock (`clock.rs`). Reading the clock costs the same for every variant (a system
+//!   call on this VM, ~0.5 µs); what an empty timed interval reads (the median of many, printed)
+//!   is subtracted. `--burst 1` times each request alone, cold.
 //! - The report gives per variant the median time per request with its 95 % confidence interval,
 //!   and per pair (`X ÷ hand` within each operation, the A/A `hand_again ÷ hand` included, and
 //!   `dynomodel ÷ serde_dynamo`) the median of the per-iteration ratios with its 95 % confidence
-//!   interval. Both intervals are the order statistics of the median (distribution-free: ranks
-//!   n/2 ± 0.98 √n), which assume the iterations independent; the first and second halves' medians
-//!   are printed beside them, as a check of a drift the pairing did not cancel.
+//!   interval: the order statistics of the median (distribution-free: ranks n/2 ± 0.98 √n), which
+//!   assume the iterations independent; the first and second halves' medians are printed beside
+//!   them, as a check of a drift the pairing did not cancel. That interval is within one process:
+//!   a process's memory layout moves the ratios by more (`./interleave` runs several processes).
+//! - `AWS_CPU_SAMPLES=FILE` writes every request's time out (each timed alone).
 
 use std::fmt::Write as _;
 use std::time::Instant;

@@ -56,7 +56,7 @@ fn settings(args: &[String]) -> Result<Settings, String> {
         chunks: 10,
         only: None,
         interleave: false,
-        burst: 8,
+        burst: 16,
     };
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| {
