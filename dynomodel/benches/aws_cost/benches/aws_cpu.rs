@@ -19,7 +19,10 @@
 //!   `attrs_only` (that conversion alone);
 //! - `{put,get,query_20}/hand_again`: the hand-written requests compiled a second time, an A/A
 //!   check: their ratio to `hand` is the bench's own bias between two identical variants (code
-//!   placement, order, the allocator's state), which a ratio to `hand` must be read against.
+//!   placement, order, the allocator's state), which a ratio to `hand` must be read against;
+//! - `{put,get}/hand_boxed`: the hand-written requests with the SDK's future boxed and awaited
+//!   through `dyn Future`, as `AwsBackend`'s trait methods must return it; `get/backend`: a GetItem
+//!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`.
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
@@ -278,7 +281,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 27] = [
+const OPS: [&str; 30] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -306,6 +309,9 @@ const OPS: [&str; 27] = [
     "put/hand_again",
     "get/hand_again",
     "query_20/hand_again",
+    "put/hand_boxed",
+    "get/hand_boxed",
+    "get/backend",
 ];
 
 struct Setup {
@@ -459,6 +465,45 @@ async fn run(op: &str, i: usize) {
                 .map(|item| hand_from_item(item).unwrap())
                 .collect();
             assert_eq!(rows.len(), 20);
+        }
+        // Hand-written requests with the SDK's future boxed and awaited through `dyn Future`, as
+        // `AwsBackend` has to (the trait's methods return a boxed future): what that box costs.
+        "put/hand_boxed" => {
+            let put = client
+                .put_item()
+                .table_name(TABLE)
+                .set_item(Some(hand_to_item(o)));
+            let sent: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
+                Box::pin(put.send());
+            sent.await.unwrap();
+        }
+        "get/hand_boxed" => {
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let sent: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
+                Box::pin(get.send());
+            let item = sent.await.unwrap().item.unwrap();
+            std::hint::black_box(hand_from_item(item).unwrap());
+        }
+        // `AwsBackend` alone, through `Arc<dyn Backend>` as `Db` holds it, without `Db`'s layers
+        // nor the typed read (the item comes back as an `Item`).
+        "get/backend" => {
+            static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+            let backend =
+                BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
+            let key = dynomodel::Item::from([
+                ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
+                ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
+            ]);
+            let input = dynomodel::backend::GetItemInput {
+                table_name: TABLE.to_owned(),
+                key,
+                ..Default::default()
+            };
+            let got = backend.get_item(input).await.unwrap();
+            std::hint::black_box(got.item.unwrap());
         }
         "page_20/clone" => {
             std::hint::black_box(page.clone());
