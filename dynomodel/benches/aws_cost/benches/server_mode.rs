@@ -210,10 +210,16 @@ pub(super) fn run(args: &[String]) -> bool {
             page: Vec::new(),
         })
         .is_ok());
-    println!(
-        "client CPU per request against the engine's server at {} ({} chunks of {} requests per variant)",
-        server.url, settings.chunks, settings.iterations
-    );
+    match settings.interleave {
+        true => println!(
+            "client CPU per request against the engine's server at {} (interleaved)",
+            server.url
+        ),
+        false => println!(
+            "client CPU per request against the engine's server at {} ({} chunks of {} requests per variant)",
+            server.url, settings.chunks, settings.iterations
+        ),
+    }
     for op in &settings.ops {
         match settings.interleave {
             true => interleave(&rt, op, &settings),
