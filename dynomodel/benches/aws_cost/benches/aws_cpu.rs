@@ -19,7 +19,10 @@
 //!   `attrs_only` (that conversion alone);
 //! - `{put,get,query_20}/hand_again`: the hand-written requests compiled a second time, an A/A
 //!   check: their ratio to `hand` is the bench's own bias between two identical variants (code
-//!   placement, order, the allocator's state), which a ratio to `hand` must be read against.
+//!   placement, order, the allocator's state), which a ratio to `hand` must be read against;
+//! - `{put,get}/hand_boxed`: the hand-written requests with the SDK's future boxed and awaited
+//!   through `dyn Future`, as `AwsBackend`'s trait methods must return it; `get/backend`: a GetItem
+//!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`.
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
@@ -30,12 +33,22 @@
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
 //! copy mode), which instructions do not show.
 //!
+//! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
+//! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second
+//! half timed), in a random order per iteration, and the report gives each one's median per
+//! request and, per pair (`X ÷ hand` within an operation, the A/A `hand_again ÷ hand` among them,
+//! and `dynomodel ÷ serde_dynamo`), the median of the per-iteration ratios with its 95 %
+//! confidence interval (see `interleaved.rs`). A ratio moves between processes by more than that
+//! interval (the process's memory layout): `./interleave BINARY RUNS OP...` runs RUNS processes
+//! and brackets the ratio by their least and greatest, e.g. `./interleave BINARY 6 get/hand
+//! get/hand_again get/serde_dynamo get/dynomodel`.
+//!
 //! `--server` runs the requests against the engine's HTTP server on loopback instead, client and
 //! server pinned to separate cores, the variants in paired chunks (see `server_mode.rs`).
 //!
-//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N] [-- --rounds R]`;
+//! `cargo bench --bench aws_cpu [-- OP...] [-- --iterations N] [-- --rounds R] [-- --interleave]`;
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
-//! [put|get|query_20...]`
+//! [--interleave] [put|get|query_20...]`
 
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -59,6 +72,8 @@ use serde::{Deserialize, Serialize};
 
 #[path = "clock.rs"]
 mod clock;
+#[path = "interleaved.rs"]
+mod interleaved;
 #[path = "server_mode.rs"]
 mod server_mode;
 
@@ -266,7 +281,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 27] = [
+const OPS: [&str; 30] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -294,6 +309,9 @@ const OPS: [&str; 27] = [
     "put/hand_again",
     "get/hand_again",
     "query_20/hand_again",
+    "put/hand_boxed",
+    "get/hand_boxed",
+    "get/backend",
 ];
 
 struct Setup {
@@ -448,6 +466,45 @@ async fn run(op: &str, i: usize) {
                 .collect();
             assert_eq!(rows.len(), 20);
         }
+        // Hand-written requests with the SDK's future boxed and awaited through `dyn Future`, as
+        // `AwsBackend` has to (the trait's methods return a boxed future): what that box costs.
+        "put/hand_boxed" => {
+            let put = client
+                .put_item()
+                .table_name(TABLE)
+                .set_item(Some(hand_to_item(o)));
+            let sent: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
+                Box::pin(put.send());
+            sent.await.unwrap();
+        }
+        "get/hand_boxed" => {
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let sent: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> =
+                Box::pin(get.send());
+            let item = sent.await.unwrap().item.unwrap();
+            std::hint::black_box(hand_from_item(item).unwrap());
+        }
+        // `AwsBackend` alone, through `Arc<dyn Backend>` as `Db` holds it, without `Db`'s layers
+        // nor the typed read (the item comes back as an `Item`).
+        "get/backend" => {
+            static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+            let backend =
+                BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
+            let key = dynomodel::Item::from([
+                ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
+                ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
+            ]);
+            let input = dynomodel::backend::GetItemInput {
+                table_name: TABLE.to_owned(),
+                key,
+                ..Default::default()
+            };
+            let got = backend.get_item(input).await.unwrap();
+            std::hint::black_box(got.item.unwrap());
+        }
         "page_20/clone" => {
             std::hint::black_box(page.clone());
         }
@@ -507,18 +564,22 @@ fn run_blocking(rt: &tokio::runtime::Runtime, op: &str, i: usize) {
     rt.block_on(run(op, i));
 }
 
-/// The canned mode's command line, `[--bench] [OP...] [--iterations N] [--rounds R]`: the
-/// operations (all when none is named), the iterations of each (20,000 unless told) and the rounds
-/// (1 unless told). `None` when an argument is none of these (a filter `cargo bench` meant for
-/// another bench: then this one runs nothing).
-fn parse_args(args: &[String]) -> Option<(Vec<String>, u32, usize)> {
-    let (mut iterations, mut rounds) = (20_000, 1);
+/// The canned mode's command line, `[--bench] [OP...] [--iterations N] [--rounds R]
+/// [--interleave [--burst B]]`: the operations (all when none is named), the iterations (of each
+/// operation and round, 20,000 unless told; with `--interleave`, 2,000 unless told), the rounds (1
+/// unless told), whether to interleave and the requests of a variant in a row when interleaving
+/// (16 unless told). `None` when an argument is none of these (a
+/// filter `cargo bench` meant for another bench: then this one runs nothing).
+fn parse_args(args: &[String]) -> Option<Args> {
+    let (mut iterations, mut rounds, mut interleave, mut burst) = (None, 1, false, 16);
     let mut chosen = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--iterations" => iterations = args.next()?.parse().ok()?,
+            "--iterations" => iterations = Some(args.next()?.parse().ok()?),
             "--rounds" => rounds = args.next()?.parse().ok().filter(|r| *r > 0)?,
+            "--interleave" => interleave = true,
+            "--burst" => burst = args.next()?.parse().ok().filter(|b| *b > 0)?,
             // What `cargo bench` passes to every bench.
             "--bench" => {}
             op if OPS.contains(&op) => chosen.push(arg.clone()),
@@ -528,7 +589,23 @@ fn parse_args(args: &[String]) -> Option<(Vec<String>, u32, usize)> {
     if chosen.is_empty() {
         chosen = OPS.iter().map(|op| op.to_string()).collect();
     }
-    Some((chosen, iterations, rounds))
+    let iterations = iterations.unwrap_or(if interleave { 2_000 } else { 20_000 });
+    Some(Args {
+        ops: chosen,
+        iterations,
+        rounds,
+        interleave,
+        burst,
+    })
+}
+
+/// The canned mode's settings (`parse_args`).
+struct Args {
+    ops: Vec<String>,
+    iterations: u32,
+    rounds: usize,
+    interleave: bool,
+    burst: usize,
 }
 
 /// `op` run `iterations` times: this thread's CPU and the wall time per operation.
@@ -546,7 +623,14 @@ fn main() {
     if server_mode::run(&args) {
         return;
     }
-    let Some((ops, iterations, rounds)) = parse_args(&args) else {
+    let Some(Args {
+        ops,
+        iterations,
+        rounds,
+        interleave,
+        burst,
+    }) = parse_args(&args)
+    else {
         return;
     };
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -581,6 +665,13 @@ fn main() {
     // cache).
     for op in &ops {
         run_blocking(&rt, op, 0);
+    }
+    if interleave {
+        let samples = interleaved::run(&ops, 100, iterations as usize, burst, |v, i| {
+            run_blocking(&rt, &ops[v], i)
+        });
+        print!("{}", interleaved::report(&samples));
+        return;
     }
     let micros = |d: Duration| d.as_secs_f64() * 1e6;
     // Each round runs the operations in turn, every other round in reverse, so that an order

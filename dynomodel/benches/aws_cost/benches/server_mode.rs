@@ -12,8 +12,11 @@
 //! - Each operation runs in paired chunks, `hand`, `serde_dynamo`, `dynomodel`, then again, so that
 //!   a drift of the machine's load hits the three alike; a ratio is taken within each chunk and the
 //!   report gives its median and its range over the chunks.
+//! - `--interleave`: the variants, and `hand_again` (the A/A check), interleaved request by request
+//!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused).
 //!
-//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT] [OP...]`
+//! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
+//! [--interleave] [OP...]`
 //! (`OP`: `put`, `get`, `query_20`; N requests per variant and chunk, 500 unless told; C chunks, 10
 //! unless told; `--only hand|serde_dynamo|dynomodel`: that variant alone, e.g. under `strace -c -f`
 //! to count its system calls per request).
@@ -39,6 +42,11 @@ struct Settings {
     chunks: usize,
     /// `--only VARIANT`: that variant alone (to count its system calls: `strace -c -f`), no ratios.
     only: Option<&'static str>,
+    /// `--interleave`: the variants (and `hand_again`, the A/A check) interleaved request by
+    /// request instead of in chunks (`interleaved.rs`), `iterations` of each.
+    interleave: bool,
+    /// `--burst B`: requests of a variant in a row when interleaving, the first half untimed.
+    burst: usize,
 }
 
 fn settings(args: &[String]) -> Result<Settings, String> {
@@ -47,6 +55,8 @@ fn settings(args: &[String]) -> Result<Settings, String> {
         iterations: 500,
         chunks: 10,
         only: None,
+        interleave: false,
+        burst: 16,
     };
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| {
@@ -59,6 +69,8 @@ fn settings(args: &[String]) -> Result<Settings, String> {
         match arg.as_str() {
             "--server" | "--bench" => {}
             "--iterations" => settings.iterations = number("--iterations", args.next())?,
+            "--interleave" => settings.interleave = true,
+            "--burst" => settings.burst = number("--burst", args.next())? as usize,
             "--chunks" => settings.chunks = number("--chunks", args.next())? as usize,
             "--only" => {
                 let variant = args.next().map(String::as_str);
@@ -198,12 +210,21 @@ pub(super) fn run(args: &[String]) -> bool {
             page: Vec::new(),
         })
         .is_ok());
-    println!(
-        "client CPU per request against the engine's server at {} ({} chunks of {} requests per variant)",
-        server.url, settings.chunks, settings.iterations
-    );
+    match settings.interleave {
+        true => println!(
+            "client CPU per request against the engine's server at {} (interleaved)",
+            server.url
+        ),
+        false => println!(
+            "client CPU per request against the engine's server at {} ({} chunks of {} requests per variant)",
+            server.url, settings.chunks, settings.iterations
+        ),
+    }
     for op in &settings.ops {
-        measure(&rt, op, &settings);
+        match settings.interleave {
+            true => interleave(&rt, op, &settings),
+            false => measure(&rt, op, &settings),
+        }
     }
     drop(rt);
     drop(server);
@@ -267,6 +288,23 @@ fn measure(rt: &Runtime, op: &str, settings: &Settings) {
             max(&ratios)
         );
     }
+}
+
+/// `op`'s variants interleaved request by request, `hand_again` (the A/A check) among them.
+fn interleave(rt: &Runtime, op: &str, settings: &Settings) {
+    let names: Vec<String> = ["hand", "hand_again", "serde_dynamo", "dynomodel"]
+        .iter()
+        .map(|v| format!("{op}/{v}"))
+        .collect();
+    let warm_up = (settings.iterations as usize / 10).max(20);
+    let samples = super::interleaved::run(
+        &names,
+        warm_up,
+        settings.iterations as usize,
+        settings.burst,
+        |v, i| run_blocking(rt, &names[v], i),
+    );
+    print!("{}", super::interleaved::report(&samples));
 }
 
 fn median(values: &[f64]) -> f64 {

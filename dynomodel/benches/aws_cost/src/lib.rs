@@ -1,1 +1,4 @@
-//! Nothing: this crate only holds the AWS-path benches (`benches/`).
+//! The AWS-path benches (`benches/`), and what they share that can be tested: the statistics of the
+//! interleaved mode.
+
+pub mod interleave;
