@@ -531,7 +531,8 @@ pub(crate) fn apply(
     let mut item = old;
     // A top-level SET and a nested one never share an attribute (validation rejects overlapping
     // paths), so the top-level ones can go in together, after the nested ones.
-    let mut top_level = Vec::new();
+    // Sized at once: a long update's SETs are top-level ones (growing it moved them all again).
+    let mut top_level = Vec::with_capacity(sets.len());
     for (steps, value) in sets {
         match steps.as_slice() {
             // The map owns its names: `steps` stays the update's path for `Updated::paths`.
