@@ -350,8 +350,8 @@ pub(crate) fn query<'t>(
     if let Some(filter) = &exprs.filter {
         let mut paths = Vec::new();
         read::condition_paths(filter, &mut paths);
-        // Borrowed names: a filter can read hundreds of thousands of paths (a long `QueryFilter`),
-        // and a copy of each name was a twentieth of such a request.
+        // Borrowed names, not copies: a filter can read hundreds of thousands of paths (a long
+        // `QueryFilter`).
         for path in paths {
             if let Some(name) = eval::top_name(path, &p)
                 && schema.iter().any(|(k, _)| k == name)

@@ -256,7 +256,7 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
 }
 
 /// Checks one `Expected` entry and returns its condition (`name` and the entry's values move into
-/// it: a copy and a free per value of a long `Expected` were a twentieth of it).
+/// it rather than being copied: the request is this entry's owner).
 pub(crate) fn expected(name: String, e: ExpectedAttributeValue) -> Result<Condition> {
     let shape = checked_expected(&name, &e)?.shape();
     // The checked form's operands: `Value`, or else `AttributeValueList` (never both: checked).

@@ -335,7 +335,7 @@ impl<'de> Visitor<'de> for ValueList {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(element) = seq.next_element_seed(OptionalAv)? {
             // A push, not `extend`: the option's `extend` reserves through a call of its own for
-            // each element (a twentieth of an `Expected` entry with one value).
+            // each element.
             if let Some(value) = element {
                 out.push(value);
             }
@@ -348,8 +348,8 @@ impl<'de> Visitor<'de> for ValueList {
 struct Enum<T>(fn(&str) -> Option<T>);
 
 /// The `ComparisonOperator` named `text` (the exact path's `COMPARISON_OPERATORS`), by a `match`:
-/// the table's scan compared the text with each name through a call, a tenth of an `Expected` entry
-/// with a value (`the_enums_parsers_are_the_exact_path_s_tables` holds the two equal).
+/// the table's scan compared the text with each name through a call
+/// (`the_enums_parsers_are_the_exact_path_s_tables` holds the two equal).
 fn operator_named(text: &str) -> Option<ComparisonOperator> {
     use ComparisonOperator::*;
     Some(match text {
