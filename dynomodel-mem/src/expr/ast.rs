@@ -174,7 +174,31 @@ impl Condition {
     }
 }
 
-/// The paths under `root`, in source order: parts are pushed last first.
+/// The path of a leaf operand (`Some(None)` for a value or a literal), `None` for any other.
+fn leaf(op: &Operand) -> Option<Option<&Path>> {
+    match op {
+        Operand::Path(path) => Some(Some(path)),
+        Operand::Value(_) | Operand::Literal(_) => Some(None),
+        Operand::Function(_) | Operand::Plus(..) | Operand::Minus(..) | Operand::Paren(_) => None,
+    }
+}
+
+/// A function's arguments: when they are all leaves (the rule: `attribute_exists(a)`,
+/// `begins_with(a, :p)`, every legacy condition's), their paths go straight to `out`, which is where
+/// the stack would put them next; otherwise they go on the stack, last first.
+fn leaves_or_pending<'e>(
+    args: &'e [Operand],
+    out: &mut Vec<&'e Path>,
+    pending: &mut Vec<PathsOf<'e>>,
+) {
+    if args.iter().all(|a| leaf(a).is_some()) {
+        out.extend(args.iter().filter_map(|a| leaf(a).flatten()));
+    } else {
+        pending.extend(args.iter().rev().map(PathsOf::Operand));
+    }
+}
+
+/// The paths under `root`, in source order: parts are pushed last first (leaves taken at once).
 fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
@@ -182,16 +206,17 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
             PathsOf::Operand(op) => match op {
                 Operand::Path(path) => out.push(path),
                 Operand::Value(_) | Operand::Literal(_) => {}
-                Operand::Function(f) => pending.extend(f.args.iter().rev().map(PathsOf::Operand)),
+                Operand::Function(f) => leaves_or_pending(&f.args, out, &mut pending),
                 Operand::Plus(a, b) | Operand::Minus(a, b) => {
                     pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]);
                 }
                 Operand::Paren(inner) => pending.push(PathsOf::Operand(inner)),
             },
             PathsOf::Condition(c) => match c {
-                Condition::Compare(_, a, b) => {
-                    pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]);
-                }
+                Condition::Compare(_, a, b) => match (leaf(a), leaf(b)) {
+                    (Some(a), Some(b)) => out.extend(a.into_iter().chain(b)),
+                    _ => pending.extend([PathsOf::Operand(b), PathsOf::Operand(a)]),
+                },
                 Condition::Between(a, lo, hi) => pending.extend([
                     PathsOf::Operand(hi),
                     PathsOf::Operand(lo),
@@ -201,7 +226,7 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
                     pending.extend(list.iter().rev().map(PathsOf::Operand));
                     pending.push(PathsOf::Operand(a));
                 }
-                Condition::Function(f) => pending.extend(f.args.iter().rev().map(PathsOf::Operand)),
+                Condition::Function(f) => leaves_or_pending(&f.args, out, &mut pending),
                 Condition::Not(inner) | Condition::Paren(inner) => {
                     pending.push(PathsOf::Condition(inner));
                 }

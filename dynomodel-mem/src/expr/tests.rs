@@ -671,3 +671,38 @@ fn deepest_expressions_fit_a_small_stack() {
         .join()
         .expect("no stack overflow");
 }
+
+/// A condition's paths come in source order, whether its operands are leaves taken at once or
+/// nested operands walked on the stack.
+#[test]
+fn a_condition_s_paths_are_in_source_order() {
+    let cases: [(&str, &[&str]); 7] = [
+        (
+            "a = :v AND begins_with(b.c, :p) AND size(d) > e",
+            &["a", "b.c", "d", "e"],
+        ),
+        (
+            "contains(x, y) OR NOT (z BETWEEN :a AND w)",
+            &["x", "y", "z", "w"],
+        ),
+        (
+            "attribute_exists(#n) AND q IN (r, :v, s)",
+            &["#n", "q", "r", "s"],
+        ),
+        ("size(a) = size(b)", &["a", "b"]),
+        ("a = b", &["a", "b"]),
+        (":v = a", &["a"]),
+        (
+            "begins_with(a[1], :p) AND size(b) = c OR d <> :v",
+            &["a[1]", "b", "c", "d"],
+        ),
+    ];
+    for (text, want) in cases {
+        let condition =
+            super::parser::parse_condition(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let mut paths = Vec::new();
+        condition.tree.paths(&mut paths);
+        let got: Vec<String> = paths.iter().map(ToString::to_string).collect();
+        assert_eq!(got, want, "{text}");
+    }
+}

@@ -139,7 +139,7 @@ fn resolve_keys(
     for (position, (name, ty)) in schema.iter().enumerate() {
         let term = terms.iter().find(|t| {
             t.attribute.elements.len() == 1
-                && read::top_name(&t.attribute, p).as_ref() == Some(name)
+                && eval::top_name(&t.attribute, p) == Some(name.as_str())
         });
         let Some(term) = term else {
             if position == 0 || terms.len() > 1 {
@@ -350,9 +350,11 @@ pub(crate) fn query<'t>(
     if let Some(filter) = &exprs.filter {
         let mut paths = Vec::new();
         read::condition_paths(filter, &mut paths);
+        // Borrowed names, not copies: a filter can read hundreds of thousands of paths (a long
+        // `QueryFilter`).
         for path in paths {
-            if let Some(name) = read::top_name(path, &p)
-                && schema.iter().any(|(k, _)| *k == name)
+            if let Some(name) = eval::top_name(path, &p)
+                && schema.iter().any(|(k, _)| k == name)
             {
                 return Err(Error::validation(format!(
                     "Filter Expression can only contain non-primary key attributes: Primary key \

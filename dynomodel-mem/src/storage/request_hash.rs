@@ -11,6 +11,7 @@
 //! a long-running program's behaviour to recover its seed: a server's case.)
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The hasher of a request's tables: aHash with random keys.
 pub(crate) type RequestState = ahash::RandomState;
@@ -29,6 +30,43 @@ pub(crate) fn set_with_capacity<T>(capacity: usize) -> RequestSet<T> {
 /// An empty [`RequestMap`] with room for `capacity` keys, with fresh random keys.
 pub(crate) fn map_with_capacity<K, V>(capacity: usize) -> RequestMap<K, V> {
     HashMap::with_capacity_and_hasher(capacity, RequestState::new())
+}
+
+/// A set of hashes a [`RequestState`] made, taken as they are (they are keyed and mixed already):
+/// a table of `u64`s is cheaper to probe than one of the strings they stand for.
+pub(crate) type HashesSeen = HashSet<u64, BuildHasherDefault<Taken>>;
+
+/// An empty [`HashesSeen`] with room for `capacity` hashes.
+pub(crate) fn hashes_with_capacity(capacity: usize) -> HashesSeen {
+    HashSet::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+}
+
+/// A map from hashes a [`RequestState`] made, taken as they are (see [`HashesSeen`]).
+pub(crate) type HashesTo<V> = HashMap<u64, V, BuildHasherDefault<Taken>>;
+
+/// An empty [`HashesTo`] with room for `capacity` hashes.
+pub(crate) fn hashes_to_with_capacity<V>(capacity: usize) -> HashesTo<V> {
+    HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
+}
+
+/// The hasher of [`HashesSeen`]: a `u64` that is a hash already is its own hash.
+#[derive(Default)]
+pub(crate) struct Taken(u64);
+
+impl Hasher for Taken {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 << 8) | u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, hash: u64) {
+        self.0 = hash;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// `2^blocks` distinct names of `2 * blocks` characters that all share one Java `String.hashCode`
@@ -61,6 +99,16 @@ mod tests {
         let mut map = map_with_capacity(1);
         map.insert("k", 1);
         assert_eq!(map.get("k"), Some(&1));
+        let mut hashes = hashes_with_capacity(2);
+        assert!(hashes.insert(a.hash_one("a")));
+        assert!(hashes.insert(a.hash_one("b")));
+        assert!(!hashes.insert(a.hash_one("a")));
+        let mut to = hashes_to_with_capacity(1);
+        to.insert(a.hash_one("k"), 1);
+        assert_eq!(to.get(&a.hash_one("k")), Some(&1));
+        let mut taken = Taken::default();
+        taken.write_u64(7);
+        assert_eq!(taken.finish(), 7);
     }
 
     #[test]

@@ -423,6 +423,18 @@ async fn validation_messages() {
         "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
     )
     .await;
+    // The key attribute named through a placeholder, alone or at the head of a path.
+    for filter in ["#k > :p", "#k.x = :p"] {
+        fails(
+            &be,
+            with(base.clone(), |i| {
+                i.filter_expression = Some(filter.into());
+                i.expression_attribute_names = Some([("#k".to_owned(), "sk".to_owned())].into());
+            }),
+            "Filter Expression can only contain non-primary key attributes: Primary key attribute: sk",
+        )
+        .await;
+    }
     fails(&be, with(base.clone(), |i| i.projection_expression = Some("sk.x".into())), "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: Key: sk").await;
     let esk = |pairs: &[(&str, AttributeValue)]| Some(item(pairs));
     fails(

@@ -431,6 +431,14 @@ fn has_duplicates<T: SetElement + Ord>(set: &[T], large: Sort) -> bool {
             .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
     }
     if set.len() <= HASH_TABLE_UP_TO {
+        // The elements' keyed hashes in a table of `u64`s (cheaper to probe than a table of the
+        // elements, whose probes compare them): distinct hashes prove distinct elements, and a hash
+        // seen twice (a duplicate, or a collision of 64 random bits) is settled by the elements.
+        let state = RequestState::new();
+        let mut hashes = request_hash::hashes_with_capacity(set.len());
+        if set.iter().all(|x| hashes.insert(state.hash_one(Keyed(x)))) {
+            return false;
+        }
         let mut seen = request_hash::set_with_capacity(set.len());
         return !set.iter().all(|x| seen.insert(Keyed(x)));
     }

@@ -15,7 +15,7 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Error, Result};
 
 use super::tree;
-use crate::expr::ast::{Comparator, Condition, Operand};
+use crate::expr::ast::{Comparator, Condition};
 use crate::expr::eval::compare_values;
 use crate::validate;
 
@@ -35,8 +35,6 @@ pub(super) enum Form<'a> {
     Compare(Comparison<'a>),
     /// `Exists: false`: the attribute is absent.
     Absent,
-    /// `Value` without an operator: the attribute equals it.
-    Equals(&'a AttributeValue),
 }
 
 fn arity_ok(op: ComparisonOperator, n: usize) -> bool {
@@ -110,53 +108,75 @@ fn check(c: &Comparison<'_>) -> Result<()> {
     Ok(())
 }
 
+/// What [`build`] needs of a checked [`Form`], without its borrow of the request: the caller that
+/// owns the entry moves its operands into the tree once the check is done.
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A comparison: the operator and its operands' count.
+    Compare(ComparisonOperator, usize),
+    /// `Exists: false`.
+    Absent,
+}
+
+impl Form<'_> {
+    fn shape(&self) -> Shape {
+        match self {
+            Form::Compare(c) => Shape::Compare(c.op, c.args.len()),
+            Form::Absent => Shape::Absent,
+        }
+    }
+}
+
 /// The condition tree of one checked condition on the attribute `name` (moved into its path: only
-/// NOT_CONTAINS names it twice).
-fn build(name: String, form: &Form<'_>) -> Result<Condition> {
+/// NOT_CONTAINS names it twice), its operands taken in order from `operands` (the checked form's:
+/// the request's own values when the caller owns the request, copies of them otherwise).
+fn build(
+    name: String,
+    shape: Shape,
+    mut operands: impl Iterator<Item = AttributeValue>,
+) -> Result<Condition> {
     use ComparisonOperator::*;
     let attr = tree::attribute(name);
-    let c = match form {
-        Form::Absent => return Ok(tree::call("attribute_not_exists", vec![attr])),
-        Form::Equals(v) => return Ok(compare(Comparator::Eq, attr, v)),
-        Form::Compare(c) => c,
+    let (op, count) = match shape {
+        Shape::Absent => return Ok(tree::call("attribute_not_exists", vec![attr])),
+        Shape::Compare(op, count) => (op, count),
     };
-    Ok(match (c.op, c.args) {
-        (Eq, [v]) => compare(Comparator::Eq, attr, v),
-        (Ne, [v]) => compare(Comparator::Ne, attr, v),
-        (Le, [v]) => compare(Comparator::Le, attr, v),
-        (Lt, [v]) => compare(Comparator::Lt, attr, v),
-        (Ge, [v]) => compare(Comparator::Ge, attr, v),
-        (Gt, [v]) => compare(Comparator::Gt, attr, v),
+    // [`check`] let only the operator's own argument count through: a missing operand is its error.
+    let mut next = || {
+        operands
+            .next()
+            .map(tree::literal)
+            .ok_or_else(|| arity_error(op))
+    };
+    Ok(match (op, count) {
+        (Eq, 1) => Condition::Compare(Comparator::Eq, attr, next()?),
+        (Ne, 1) => Condition::Compare(Comparator::Ne, attr, next()?),
+        (Le, 1) => Condition::Compare(Comparator::Le, attr, next()?),
+        (Lt, 1) => Condition::Compare(Comparator::Lt, attr, next()?),
+        (Ge, 1) => Condition::Compare(Comparator::Ge, attr, next()?),
+        (Gt, 1) => Condition::Compare(Comparator::Gt, attr, next()?),
         (NotNull, _) => tree::call("attribute_exists", vec![attr]),
         (Null, _) => tree::call("attribute_not_exists", vec![attr]),
-        (Contains, [v]) => tree::call("contains", vec![attr, literal(v)]),
+        (Contains, 1) => tree::call("contains", vec![attr, next()?]),
         // A missing attribute does not meet NOT_CONTAINS (DynamoDB Local), where `NOT contains(…)`
         // alone would hold.
-        (NotContains, [v]) => Condition::And(
+        (NotContains, 1) => Condition::And(
             Box::new(tree::call("attribute_exists", vec![attr.clone()])),
             Box::new(Condition::Not(Box::new(tree::call(
                 "contains",
-                vec![attr, literal(v)],
+                vec![attr, next()?],
             )))),
         ),
-        (BeginsWith, [v]) => tree::call("begins_with", vec![attr, literal(v)]),
-        (Between, [lo, hi]) => Condition::Between(attr, literal(lo), literal(hi)),
-        (In, list) => Condition::In(attr, list.iter().map(literal).collect()),
-        // [`check`] let only the operator's own argument count through.
+        (BeginsWith, 1) => tree::call("begins_with", vec![attr, next()?]),
+        (Between, 2) => {
+            let lo = next()?;
+            Condition::Between(attr, lo, next()?)
+        }
+        (In, count) => Condition::In(attr, (0..count).map(|_| next()).collect::<Result<_>>()?),
         (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
-            return Err(arity_error(c.op));
+            return Err(arity_error(op));
         }
     })
-}
-
-/// `attr cmp v`.
-fn compare(cmp: Comparator, attr: Operand, v: &AttributeValue) -> Condition {
-    Condition::Compare(cmp, attr, literal(v))
-}
-
-/// A value of the request (borrowed by the checked form) as an operand.
-fn literal(v: &AttributeValue) -> Operand {
-    tree::literal(v.clone())
 }
 
 /// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry.
@@ -170,9 +190,12 @@ pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>
     Ok(Form::Compare(cmp))
 }
 
-/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition.
+/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition (the
+/// request is borrowed: its name and values are copied into it).
 pub(crate) fn condition(name: &str, c: &LegacyCondition) -> Result<Condition> {
-    build(name.to_owned(), &checked(name, c)?)
+    let shape = checked(name, c)?.shape();
+    let operands = c.attribute_value_list.iter().flatten().cloned();
+    build(name.to_owned(), shape, operands)
 }
 
 /// Checks one `Expected` entry.
@@ -223,15 +246,25 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
         ))),
         (_, Some(v)) => {
             validate::expression_value(v)?;
-            Ok(Form::Equals(v))
+            // `Value` without an operator: the attribute equals it.
+            Ok(Form::Compare(Comparison {
+                op: ComparisonOperator::Eq,
+                args: std::slice::from_ref(v),
+            }))
         }
     }
 }
 
-/// Checks one `Expected` entry and returns its condition (`name` moves into it).
-pub(crate) fn expected(name: String, e: &ExpectedAttributeValue) -> Result<Condition> {
-    let form = checked_expected(&name, e)?;
-    build(name, &form)
+/// Checks one `Expected` entry and returns its condition (`name` and the entry's values move into
+/// it rather than being copied: the request is this entry's owner).
+pub(crate) fn expected(name: String, e: ExpectedAttributeValue) -> Result<Condition> {
+    let shape = checked_expected(&name, &e)?.shape();
+    // The checked form's operands: `Value`, or else `AttributeValueList` (never both: checked).
+    let operands = e
+        .value
+        .into_iter()
+        .chain(e.attribute_value_list.into_iter().flatten());
+    build(name, shape, operands)
 }
 
 /// Joins conditions with `ConditionalOperator` (AND by default) as one flat node

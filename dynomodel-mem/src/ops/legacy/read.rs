@@ -23,6 +23,23 @@ use crate::validate;
 /// Local 3.3.1 says so for BatchGetItem only, "Cannot have two attributes with the same name" for the
 /// others). An empty name is "Empty attribute name", as anywhere (as the service answers).
 pub(super) fn check_attributes(attributes: &[String]) -> Result<()> {
+    // Distinct names are the rule: their keyed 64-bit hashes go in a table of `u64`s (cheaper to
+    // probe than a table of the names, whose probes compare strings). Only a hash seen twice (a
+    // duplicate, or a collision no client can aim for: the keys are random) looks at the names,
+    // from the start, so that the first fault in the list's order is still the one reported.
+    let state = request_hash::RequestState::new();
+    let mut hashes = request_hash::hashes_with_capacity(attributes.len());
+    for name in attributes {
+        validate::attribute_name(name)?;
+        if !hashes.insert(state.hash_one(name.as_str())) {
+            return check_attributes_by_name(attributes);
+        }
+    }
+    Ok(())
+}
+
+/// [`check_attributes`] by the names themselves.
+pub(super) fn check_attributes_by_name(attributes: &[String]) -> Result<()> {
     // By hash: the list has no maximum length, and a scan of the names before each was quadratic.
     let mut seen = request_hash::set_with_capacity(attributes.len());
     for name in attributes {

@@ -23,7 +23,7 @@ pub(super) fn expected_condition(
     condition::conditional_operator(op, expected.as_ref().map(Expected::len))?;
     let mut parts = Vec::with_capacity(expected.as_ref().map_or(0, Expected::len));
     for (name, e) in expected.into_iter().flatten() {
-        parts.push(condition::expected(name, &e)?);
+        parts.push(condition::expected(name, e)?);
     }
     Ok(condition::join(parts, op))
 }

@@ -15,8 +15,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use dynomodel::backend::{
-    AttributeUpdates, AttributeValueUpdate, Conditions, Expected, ExpectedAttributeValue,
-    LegacyCondition,
+    AttributeAction, AttributeUpdates, AttributeValueUpdate, ComparisonOperator, Conditions,
+    Expected, ExpectedAttributeValue, LegacyCondition,
 };
 use dynomodel::AttributeValue;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
@@ -24,7 +24,6 @@ use serde_json::Value;
 
 use super::value::{anomaly, Av};
 use super::{lost, Predecoded, Slot};
-use crate::protocol::legacy::{ATTRIBUTE_ACTIONS, COMPARISON_OPERATORS};
 use crate::protocol::model::{self, Bounds, Kind, Service};
 use crate::protocol::WireResult;
 
@@ -173,7 +172,7 @@ impl Fields for ExpectedAttributeValue {
                 Field::Value => out.value = map.next_value_seed(OptionalAv)?,
                 Field::Exists => out.exists = map.next_value::<Option<bool>>()?,
                 Field::ComparisonOperator => {
-                    out.comparison_operator = map.next_value_seed(Enum(COMPARISON_OPERATORS))?;
+                    out.comparison_operator = map.next_value_seed(Enum(operator_named))?;
                 }
                 Field::AttributeValueList => {
                     out.attribute_value_list = map.next_value_seed(ValueList)?;
@@ -191,7 +190,7 @@ impl Fields for LegacyCondition {
         while let Some(field) = map.next_key::<Field>()? {
             match field {
                 Field::ComparisonOperator => {
-                    comparison_operator = map.next_value_seed(Enum(COMPARISON_OPERATORS))?;
+                    comparison_operator = map.next_value_seed(Enum(operator_named))?;
                 }
                 Field::AttributeValueList => {
                     attribute_value_list = map.next_value_seed(ValueList)?;
@@ -214,7 +213,7 @@ impl Fields for AttributeValueUpdate {
         while let Some(field) = map.next_key::<Field>()? {
             match field {
                 Field::Value => out.value = map.next_value_seed(OptionalAv)?,
-                Field::Action => out.action = map.next_value_seed(Enum(ATTRIBUTE_ACTIONS))?,
+                Field::Action => out.action = map.next_value_seed(Enum(action_named))?,
                 _ => drop(map.next_value::<Value>()?),
             }
         }
@@ -335,14 +334,51 @@ impl<'de> Visitor<'de> for ValueList {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(element) = seq.next_element_seed(OptionalAv)? {
-            out.extend(element);
+            // A push, not `extend`: the option's `extend` reserves through a call of its own for
+            // each element.
+            if let Some(value) = element {
+                out.push(value);
+            }
         }
         Ok(Some(out))
     }
 }
 
-/// An enum member (`null` is absent); a value not among `allowed` is an anomaly.
-struct Enum<T: 'static>(&'static [(&'static str, T)]);
+/// An enum member (`null` is absent), named by its parser; a value it does not know is an anomaly.
+struct Enum<T>(fn(&str) -> Option<T>);
+
+/// The `ComparisonOperator` named `text` (the exact path's `COMPARISON_OPERATORS`), by a `match`:
+/// the table's scan compared the text with each name through a call
+/// (`the_enums_parsers_are_the_exact_path_s_tables` holds the two equal).
+fn operator_named(text: &str) -> Option<ComparisonOperator> {
+    use ComparisonOperator::*;
+    Some(match text {
+        "EQ" => Eq,
+        "NE" => Ne,
+        "LE" => Le,
+        "LT" => Lt,
+        "GE" => Ge,
+        "GT" => Gt,
+        "NOT_NULL" => NotNull,
+        "NULL" => Null,
+        "CONTAINS" => Contains,
+        "NOT_CONTAINS" => NotContains,
+        "BEGINS_WITH" => BeginsWith,
+        "IN" => In,
+        "BETWEEN" => Between,
+        _ => return None,
+    })
+}
+
+/// The `AttributeAction` named `text` (the exact path's `ATTRIBUTE_ACTIONS`), by a `match`.
+fn action_named(text: &str) -> Option<AttributeAction> {
+    Some(match text {
+        "PUT" => AttributeAction::Put,
+        "ADD" => AttributeAction::Add,
+        "DELETE" => AttributeAction::Delete,
+        _ => return None,
+    })
+}
 
 impl<'de, T: Copy> DeserializeSeed<'de> for Enum<T> {
     type Value = Option<T>;
@@ -364,8 +400,8 @@ impl<T: Copy> Visitor<'_> for Enum<T> {
     }
 
     fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Option<T>, E> {
-        match self.0.iter().find(|(name, _)| *name == text) {
-            Some((_, value)) => Ok(Some(*value)),
+        match (self.0)(text) {
+            Some(value) => Ok(Some(value)),
             None => Err(E::custom(anomaly())),
         }
     }
@@ -424,8 +460,41 @@ impl Legacy {
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::Parameter;
+    use super::{action_named, operator_named, Parameter};
+    use crate::protocol::legacy::{ATTRIBUTE_ACTIONS, COMPARISON_OPERATORS};
     use crate::protocol::model::{self, Kind};
+
+    /// The one pass's enum parsers take exactly the names of the exact path's tables, to the same
+    /// values: every name, and texts near them (case, spaces, prefixes) refused by both.
+    #[test]
+    fn the_enums_parsers_are_the_exact_path_s_tables() {
+        for (name, op) in COMPARISON_OPERATORS {
+            assert_eq!(operator_named(name), Some(*op), "{name}");
+        }
+        for (name, action) in ATTRIBUTE_ACTIONS {
+            assert_eq!(action_named(name), Some(*action), "{name}");
+        }
+        let near = |name: &str| {
+            [
+                name.to_lowercase(),
+                format!("{name} "),
+                format!(" {name}"),
+                name[..name.len() - 1].to_owned(),
+                format!("{name}S"),
+            ]
+        };
+        let names = COMPARISON_OPERATORS.iter().map(|(n, _)| *n);
+        for text in names.clone().flat_map(near).chain([String::new()]) {
+            let known = COMPARISON_OPERATORS.iter().any(|(n, _)| *n == text);
+            assert_eq!(operator_named(&text).is_some(), known, "{text:?}");
+            assert_eq!(action_named(&text), None, "{text:?}");
+        }
+        for text in ATTRIBUTE_ACTIONS.iter().flat_map(|(n, _)| near(n)) {
+            let known = ATTRIBUTE_ACTIONS.iter().any(|(n, _)| *n == text);
+            assert_eq!(action_named(&text).is_some(), known, "{text:?}");
+            assert_eq!(operator_named(&text), None, "{text:?}");
+        }
+    }
 
     /// `Seed::entries` relies on it: of a key sent twice, the last one is kept, as serde_json's
     /// `Value` map keeps it for the exact path, in every position of a long run.

@@ -127,6 +127,115 @@ fn every_operator_has_its_expression_in_the_text_oracle() {
     }
 }
 
+/// An `Expected` entry moves its values into its tree: the same tree as the borrowed conditions'
+/// copies, whether the operand comes as `Value` or in `AttributeValueList`, and the same refusals.
+#[test]
+fn expected_entries_move_their_values_into_the_borrowed_conditions_trees() {
+    let rows = [
+        (Op::Eq, vec![n("1")]),
+        (Op::Ne, vec![s("x")]),
+        (Op::Lt, vec![n("1")]),
+        (Op::NotNull, vec![]),
+        (Op::Null, vec![]),
+        (Op::Contains, vec![s("x")]),
+        (Op::NotContains, vec![s("x")]),
+        (Op::BeginsWith, vec![s("x")]),
+        (Op::In, vec![n("1"), n("2"), n("3")]),
+        (Op::Between, vec![n("1"), n("2")]),
+    ];
+    let tree = |r: Result<crate::expr::ast::Condition>| message(r.map(|t| t.to_string()));
+    for (op, list) in rows {
+        let borrowed = LegacyCondition {
+            comparison_operator: op,
+            attribute_value_list: Some(list.clone()),
+        };
+        let want = tree(condition::condition("a", &borrowed));
+        assert!(want.starts_with("Ok("), "{op:?}: {want}");
+        let listed = ExpectedAttributeValue {
+            comparison_operator: Some(op),
+            attribute_value_list: Some(list.clone()),
+            ..Default::default()
+        };
+        assert_eq!(
+            tree(condition::expected("a".into(), listed)),
+            want,
+            "{op:?}"
+        );
+        if let [one] = list.as_slice() {
+            let valued = ExpectedAttributeValue {
+                comparison_operator: Some(op),
+                value: Some(one.clone()),
+                ..Default::default()
+            };
+            assert_eq!(
+                tree(condition::expected("a".into(), valued)),
+                want,
+                "{op:?}"
+            );
+        }
+    }
+    // `Value` alone (with or without `Exists: true`) is EQ.
+    let eq = LegacyCondition {
+        comparison_operator: Op::Eq,
+        attribute_value_list: Some(vec![s("x")]),
+    };
+    for exists in [None, Some(true)] {
+        let valued = ExpectedAttributeValue {
+            value: Some(s("x")),
+            exists,
+            ..Default::default()
+        };
+        assert_eq!(
+            tree(condition::expected("a".into(), valued)),
+            tree(condition::condition("a", &eq))
+        );
+    }
+    // The refusals are the checks' own, before anything moves.
+    let refused = [
+        (
+            ExpectedAttributeValue {
+                comparison_operator: Some(Op::Between),
+                attribute_value_list: Some(vec![n("1")]),
+                ..Default::default()
+            },
+            "One or more parameter values were invalid: Invalid number of argument(s) for the \
+             BETWEEN ComparisonOperator",
+        ),
+        (
+            ExpectedAttributeValue {
+                comparison_operator: Some(Op::In),
+                attribute_value_list: Some(vec![]),
+                ..Default::default()
+            },
+            "One or more parameter values were invalid: Invalid number of argument(s) for the IN \
+             ComparisonOperator",
+        ),
+        (
+            ExpectedAttributeValue {
+                comparison_operator: Some(Op::Eq),
+                value: Some(n("1")),
+                attribute_value_list: Some(vec![n("2")]),
+                ..Default::default()
+            },
+            "One or more parameter values were invalid: Value and AttributeValueList cannot be \
+             used together for Attribute: a",
+        ),
+        (
+            ExpectedAttributeValue {
+                comparison_operator: Some(Op::Eq),
+                value: Some(n("1")),
+                exists: Some(true),
+                ..Default::default()
+            },
+            "One or more parameter values were invalid: Exists and ComparisonOperator cannot be \
+             used together for Attribute: a",
+        ),
+    ];
+    for (entry, want) in refused {
+        assert_eq!(tree(condition::expected("a".into(), entry)), want);
+    }
+}
+
 #[test]
 fn attribute_updates_become_one_update_tree() {
     let mut input = UpdateItemInput {
@@ -272,7 +381,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(condition::expected("a".to_owned(), &between)),
+        message(condition::expected("a".to_owned(), between)),
         "The BETWEEN condition was provided a range where the lower bound is greater than the upper \
          bound"
     );
@@ -408,4 +517,32 @@ fn a_duplicate_among_many_colliding_names_is_reported() {
             "One or more parameter values were invalid: Duplicate value in attribute name: {again}"
         )
     );
+}
+
+/// `AttributesToGet`'s check by hashes reports what the check by names reports: the first fault in
+/// the list's order (an empty name before a duplicate, or the reverse), and the check by names alone
+/// (the path of a hash seen twice) passes distinct names.
+#[test]
+fn the_names_check_by_hashes_reports_the_first_fault_in_order() {
+    let names = |list: &[&str]| -> Vec<String> { list.iter().map(|n| (*n).to_owned()).collect() };
+    let duplicate =
+        "One or more parameter values were invalid: Duplicate value in attribute name: b";
+    let cases: [(&[&str], &str); 5] = [
+        (&["a", "b", "c"], "Ok(())"),
+        (&["a", "b", "c", "b"], duplicate),
+        (&["a", "b", "b", ""], duplicate),
+        (&["a", "", "b", "b"], "Empty attribute name"),
+        (&["b", "a", "b", "a"], duplicate),
+    ];
+    for (list, want) in cases {
+        let list = names(list);
+        assert_eq!(message(read::check_attributes(&list)), want, "{list:?}");
+        assert_eq!(
+            message(read::check_attributes_by_name(&list)),
+            want,
+            "{list:?}"
+        );
+    }
+    let many: Vec<String> = (0..100_000).map(|i| format!("a{i}")).collect();
+    assert_eq!(message(read::check_attributes_by_name(&many)), "Ok(())");
 }

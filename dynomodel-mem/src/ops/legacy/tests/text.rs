@@ -54,10 +54,6 @@ fn render(name: &str, form: &Form<'_>, p: &mut Placeholders) -> String {
     use ComparisonOperator::*;
     let c = match form {
         Form::Absent => return format!("attribute_not_exists({})", p.name(name)),
-        Form::Equals(v) => {
-            let (n, v) = (p.name(name), p.value((*v).clone()));
-            return format!("{n} = {v}");
-        }
         Form::Compare(c) => c,
     };
     let n = p.name(name);
