@@ -21,9 +21,7 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use dynomodel::{attribute_size, AttributeValue, Number, MAX_ITEM_SIZE};
 use serde::de::{
@@ -32,7 +30,7 @@ use serde::de::{
 
 use super::value::{anomaly, BlobText, FirstFlaw, NumberText, Tag, TagSeed, Text};
 use crate::protocol::value::{EMPTY_VALUE, NULL_NOT_TRUE};
-use crate::storage::request_hash::RequestState;
+use crate::storage::request_hash::{HashesSeen, RequestState};
 use crate::validate::MAX_NESTING_DEPTH;
 
 /// Flawed members of one unbuilt map beyond this many are an anomaly: each later name is compared
@@ -161,7 +159,7 @@ pub(super) fn check_members<'de, A: MapAccess<'de>>(
     name_ok: impl Fn(&str) -> bool,
 ) -> Result<Option<(String, String)>, A::Error> {
     let state = RequestState::new();
-    let names: Seen = built
+    let names: HashesSeen = built
         .iter()
         .map(|(name, _)| state.hash_one(name.as_str()))
         .collect();
@@ -492,29 +490,6 @@ impl<'de> SetSeed<'de> for BlobText {
 fn any_equal(mut hashes: Vec<u64>) -> bool {
     hashes.sort_unstable();
     hashes.windows(2).any(|pair| pair.first() == pair.get(1))
-}
-
-/// The hashes seen: the keys are hashes already, taken as they are.
-type Seen = HashSet<u64, BuildHasherDefault<Taken>>;
-
-/// A hasher of a `u64` that is a hash already.
-#[derive(Default)]
-struct Taken(u64);
-
-impl Hasher for Taken {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = (self.0 << 8) | u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, hash: u64) {
-        self.0 = hash;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 /// The hash of names and elements: the request tables' keyed hash (`storage::request_hash`). Its
