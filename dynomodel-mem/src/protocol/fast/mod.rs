@@ -251,8 +251,8 @@ impl Predecoded {
         }
     }
 
-    /// Whether writes past a list's limit were read in compact form (for tests).
-    #[cfg(test)]
+    /// Whether writes past a list's limit were read in compact form (for the server's tests).
+    #[cfg(all(test, feature = "server"))]
     pub(crate) fn has_past_limit(&self) -> bool {
         self.slots
             .iter()
