@@ -6,7 +6,6 @@
 //! DynamoDB reports these during the write, not while parsing).
 
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasher;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -14,7 +13,7 @@ use super::ast::{Clause, Operand, UpdateExpression};
 use super::eval::{self, lookup, resolve, top_name, Step};
 use super::projection::project;
 use super::Placeholders;
-use crate::storage::request_hash::{self, RequestMap, RequestSet, RequestState};
+use crate::storage::request_hash::{self, RequestMap, RequestSet};
 use crate::validate::{Keyed, SetElement};
 
 const INVALID_PATH: &str =
@@ -327,49 +326,12 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
         }
         return;
     }
-    union_by_hashes(into, from, &RequestState::new());
-}
-
-/// [`union`] by the elements' hashes under `state`, in a table of `u64`s (cheaper to probe than a
-/// table of the elements, whose probes compare them). The table holds the operand's hashes, each with
-/// its first position, and the stored set probes it: every element of either set is hashed once, only
-/// the operand's are inserted (an ADD of a few elements to a large stored set builds a table of those
-/// few), and an element counts as present only when the one at that position equals it. Two distinct
-/// elements of one hash (a collision of 64 random bits, which no client can aim for) hand the union
-/// to [`union_by_elements`], before `into` has changed.
-fn union_by_hashes<T: SetElement + Clone, S: BuildHasher>(
-    into: &mut Vec<T>,
-    from: &[T],
-    state: &S,
-) {
-    let mut position = request_hash::hashes_to_with_capacity(from.len());
-    // The operand's elements `into` has (or that repeat an earlier one of the operand's).
-    let mut present = vec![false; from.len()];
-    for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
-        match position.entry(state.hash_one(Keyed(x))) {
-            Entry::Occupied(first) if from.get(*first.get()) == Some(x) => *seen = true,
-            Entry::Occupied(_) => return union_by_elements(into, from),
-            Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
-        }
-    }
-    for x in into.iter() {
-        if let Some(&i) = position.get(&state.hash_one(Keyed(x))) {
-            if from.get(i) != Some(x) {
-                return union_by_elements(into, from);
-            }
-            if let Some(seen) = present.get_mut(i) {
-                *seen = true;
-            }
-        }
-    }
-    append_absent(into, from, &present);
-}
-
-/// [`union`] by a table of the elements themselves.
-fn union_by_elements<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
+    // The table holds the operand, by position, and the stored set probes it: every element of
+    // either set is hashed once, only the operand's are inserted (an ADD of a few elements to a
+    // large stored set builds a table of those few), and the table does not borrow `into`, so the
+    // new elements are cloned straight into it.
     let mut position: RequestMap<Keyed<'_, T>, usize> = request_hash::map_with_capacity(from.len());
+    // The operand's elements `into` has (or that repeat an earlier one of the operand's).
     let mut present = vec![false; from.len()];
     for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
         match position.entry(Keyed(x)) {
@@ -384,16 +346,11 @@ fn union_by_elements<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
             *seen = true;
         }
     }
-    append_absent(into, from, &present);
-}
-
-/// Appends to `into` the elements of `from` not `present`, cloned, in `from`'s order.
-fn append_absent<T: Clone>(into: &mut Vec<T>, from: &[T], present: &[bool]) {
     let added = present.iter().filter(|seen| !**seen).count();
     into.reserve_exact(added);
     into.extend(
         from.iter()
-            .zip(present)
+            .zip(&present)
             .filter(|(_, seen)| !**seen)
             .map(|(x, _)| x.clone()),
     );
@@ -405,44 +362,6 @@ fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
         from.retain(|x| !removed.contains(x));
         return;
     }
-    difference_by_hashes(from, removed, &RequestState::new());
-}
-
-/// [`difference`] by the elements' hashes under `state`, in a table of `u64`s (see
-/// [`union_by_hashes`]): an element goes only when the operand's element of its hash equals it. A
-/// collision (two distinct elements of one hash) hands what is left to [`difference_by_elements`]:
-/// the elements taken out so far were the operand's, so taking the operand's out again is the same.
-fn difference_by_hashes<T: SetElement, S: BuildHasher>(
-    from: &mut Vec<T>,
-    removed: &[T],
-    state: &S,
-) {
-    let mut position = request_hash::hashes_to_with_capacity(removed.len());
-    for (i, x) in removed.iter().enumerate() {
-        match position.entry(state.hash_one(Keyed(x))) {
-            Entry::Occupied(first) if removed.get(*first.get()) == Some(x) => {}
-            Entry::Occupied(_) => return difference_by_elements(from, removed),
-            Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
-        }
-    }
-    let mut collided = false;
-    from.retain(|x| match position.get(&state.hash_one(Keyed(x))) {
-        Some(&i) if removed.get(i) == Some(x) => false,
-        Some(_) => {
-            collided = true;
-            true
-        }
-        None => true,
-    });
-    if collided {
-        difference_by_elements(from, removed);
-    }
-}
-
-/// [`difference`] by a table of the elements themselves.
-fn difference_by_elements<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
     let removed: RequestSet<Keyed<'_, T>> = removed.iter().map(Keyed).collect();
     from.retain(|x| !removed.contains(&Keyed(x)));
 }
@@ -727,89 +646,6 @@ mod tests {
         assert_eq!(set, all);
         difference(&mut set, &all[..half]);
         assert_eq!(set, all[half..]);
-    }
-
-    /// A hasher whose hash is the count of bytes written: elements of one length collide.
-    #[derive(Default)]
-    struct ByLength(u64);
-
-    impl std::hash::Hasher for ByLength {
-        fn write(&mut self, bytes: &[u8]) {
-            self.0 += bytes.len() as u64;
-        }
-
-        fn finish(&self) -> u64 {
-            self.0
-        }
-    }
-
-    /// A hasher whose hash is always zero: every two distinct elements collide.
-    #[derive(Default)]
-    struct Zero;
-
-    impl std::hash::Hasher for Zero {
-        fn write(&mut self, _: &[u8]) {}
-
-        fn finish(&self) -> u64 {
-            0
-        }
-    }
-
-    /// The unions and differences by hashes give the scans' results whatever the hashes do: with
-    /// the request tables' keyed hash, and with hashes that collide (the fallback to the elements'
-    /// tables, met in the operand or in the stored set, before or during the difference's walk).
-    #[test]
-    fn unions_and_differences_by_hashes_survive_collisions() {
-        use std::hash::BuildHasherDefault;
-        let strings = |v: &[&str]| -> Vec<String> { v.iter().map(|k| (*k).to_owned()).collect() };
-        let scan_union = |into: &[String], from: &[String]| {
-            let mut out = into.to_vec();
-            for x in from {
-                if !out.contains(x) {
-                    out.push(x.clone());
-                }
-            }
-            out
-        };
-        let scan_difference = |from: &[String], removed: &[String]| {
-            let mut out = from.to_vec();
-            out.retain(|x| !removed.contains(x));
-            out
-        };
-        let many: Vec<String> = (0..40).map(|k| format!("e{k}")).collect();
-        let cases: Vec<(Vec<String>, Vec<String>)> = vec![
-            (
-                strings(&["a", "bb", "ccc"]),
-                strings(&["bb", "dd", "a", "dd"]),
-            ),
-            (strings(&["aa", "bb"]), strings(&["cc"])),
-            (strings(&["x"]), strings(&["yy", "x", "zz", "yy"])),
-            (many.clone(), strings(&["e3", "new", "e39", "e3"])),
-            (strings(&["e1", "other"]), many.clone()),
-            (Vec::new(), many.clone()),
-        ];
-        for (into, from) in cases {
-            let want_union = scan_union(&into, &from);
-            let want_difference = scan_difference(&into, &from);
-            let mut got = into.clone();
-            union_by_hashes(&mut got, &from, &RequestState::new());
-            assert_eq!(got, want_union, "{into:?} {from:?}");
-            let mut got = into.clone();
-            union_by_hashes(&mut got, &from, &BuildHasherDefault::<ByLength>::default());
-            assert_eq!(got, want_union, "by length: {into:?} {from:?}");
-            let mut got = into.clone();
-            union_by_hashes(&mut got, &from, &BuildHasherDefault::<Zero>::default());
-            assert_eq!(got, want_union, "zero: {into:?} {from:?}");
-            let mut got = into.clone();
-            difference_by_hashes(&mut got, &from, &RequestState::new());
-            assert_eq!(got, want_difference, "{into:?} {from:?}");
-            let mut got = into.clone();
-            difference_by_hashes(&mut got, &from, &BuildHasherDefault::<ByLength>::default());
-            assert_eq!(got, want_difference, "by length: {into:?} {from:?}");
-            let mut got = into.clone();
-            difference_by_hashes(&mut got, &from, &BuildHasherDefault::<Zero>::default());
-            assert_eq!(got, want_difference, "zero: {into:?} {from:?}");
-        }
     }
 
     /// Past `SCAN_UP_TO` (the hash tables), binaries that are prefixes of each other stay apart and

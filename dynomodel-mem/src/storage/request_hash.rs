@@ -41,14 +41,6 @@ pub(crate) fn hashes_with_capacity(capacity: usize) -> HashesSeen {
     HashSet::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
 }
 
-/// A map from hashes a [`RequestState`] made, taken as they are (see [`HashesSeen`]).
-pub(crate) type HashesTo<V> = HashMap<u64, V, BuildHasherDefault<Taken>>;
-
-/// An empty [`HashesTo`] with room for `capacity` hashes.
-pub(crate) fn hashes_to_with_capacity<V>(capacity: usize) -> HashesTo<V> {
-    HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default())
-}
-
 /// The hasher of [`HashesSeen`]: a `u64` that is a hash already is its own hash.
 #[derive(Default)]
 pub(crate) struct Taken(u64);
@@ -103,9 +95,6 @@ mod tests {
         assert!(hashes.insert(a.hash_one("a")));
         assert!(hashes.insert(a.hash_one("b")));
         assert!(!hashes.insert(a.hash_one("a")));
-        let mut to = hashes_to_with_capacity(1);
-        to.insert(a.hash_one("k"), 1);
-        assert_eq!(to.get(&a.hash_one("k")), Some(&1));
         let mut taken = Taken::default();
         taken.write_u64(7);
         assert_eq!(taken.finish(), 7);
