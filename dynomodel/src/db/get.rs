@@ -103,9 +103,6 @@ impl<'a, M: Model> Get<'a, M> {
     }
 
     /// The error of the item read, which does not decode: it names the key asked for (the item's).
-    // Out of line: never on a read that decodes, and its key rendering would weigh on the future.
-    #[cold]
-    #[inline(never)]
     pub(crate) fn decode_error(&self, error: ConversionError) -> Error {
         let key = self.key.to_key_item().unwrap_or_default();
         ItemDecode::error(model_name::<M>(), &self.db.table_name::<M>(), key, error)
@@ -116,16 +113,13 @@ impl<'a, M: Model> Get<'a, M> {
         &self,
         projection: Option<&ProjectionExpression<M>>,
     ) -> Result<GetItemInput> {
-        // A whole item renders no expression: no context to build and drop on `db.get`'s path.
-        let (projection_expression, expression_attribute_names) = match projection {
-            Some(p) => {
-                let mut ctx = ExpressionContext::new();
-                let projection_expression = ctx.projection(p)?;
-                // A projection has names but never values, so the value map is always empty here.
-                (projection_expression, finish(ctx).0)
-            }
-            None => (None, None),
+        let mut ctx = ExpressionContext::new();
+        let projection_expression = match projection {
+            Some(p) => ctx.projection(p)?,
+            None => None,
         };
+        // A projection has names but never values, so the value map is always empty here.
+        let (expression_attribute_names, _) = finish(ctx);
         Ok(GetItemInput {
             table_name: self.db.table_name::<M>(),
             key: self.key.to_key_item()?,

@@ -8,13 +8,13 @@
 use std::sync::Arc;
 
 use tracing::field::Empty;
-use tracing::{Instrument, Span};
+use tracing::Instrument;
 
 use super::consumed::Kind;
 use super::meter::Meter;
 use super::scope::{strongest, Scope};
 use crate::backend::*;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// The backend, with the meter every response's capacity goes to and what every request asks for.
 #[derive(Clone)]
@@ -44,23 +44,6 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
         }
     }
     out.join(",")
-}
-
-/// What a response reported as consumed, to the meter, the enclosing scopes and the span (out of
-/// line: only when capacity was asked for, and kept out of every request's future).
-#[inline(never)]
-fn record(meter: &Meter, scope: &Scope, span: &Span, kind: Kind, reported: &[ConsumedCapacity]) {
-    meter.record(kind, reported);
-    scope.record(kind, reported);
-    let units: f64 = reported.iter().filter_map(|c| c.capacity_units).sum();
-    span.record("consumed", units);
-}
-
-/// A failed request's error code on its span (out of line: the error path).
-#[cold]
-#[inline(never)]
-fn failed(span: &Span, error: &Error) {
-    span.record("error", error.code());
 }
 
 /// One method per data-plane operation: `$tables` renders the span's `table` field from `input`; an
@@ -108,10 +91,16 @@ macro_rules! calls {
                             Ok(output) => {
                                 let reported = output.consumed_capacity.as_slice();
                                 if !reported.is_empty() {
-                                    record(&self.meter, &scope, &span, $kind, reported);
+                                    self.meter.record($kind, reported);
+                                    scope.record($kind, reported);
+                                    let units: f64 =
+                                        reported.iter().filter_map(|c| c.capacity_units).sum();
+                                    span.record("consumed", units);
                                 }
                             }
-                            Err(e) => failed(&span, e),
+                            Err(e) => {
+                                span.record("error", e.code());
+                            }
                         }
                         result
                     }
