@@ -22,7 +22,9 @@
 //!   placement, order, the allocator's state), which a ratio to `hand` must be read against;
 //! - `{put,get}/hand_boxed`: the hand-written requests with the SDK's future boxed and awaited
 //!   through `dyn Future`, as `AwsBackend`'s trait methods must return it; `get/backend`: a GetItem
-//!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`.
+//!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`;
+//!   `get/backend_into`: the same with the typed read's sink (`get_item_into`, the model decoded
+//!   from the handed-over attributes as `Db::get` does).
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
@@ -281,7 +283,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 30] = [
+const OPS: [&str; 31] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -312,6 +314,7 @@ const OPS: [&str; 30] = [
     "put/hand_boxed",
     "get/hand_boxed",
     "get/backend",
+    "get/backend_into",
 ];
 
 struct Setup {
@@ -504,6 +507,37 @@ async fn run(op: &str, i: usize) {
             };
             let got = backend.get_item(input).await.unwrap();
             std::hint::black_box(got.item.unwrap());
+        }
+        // `AwsBackend` alone as above, with the typed read's sink (`get_item_into`, the model
+        // decoded from the handed-over attributes as `Db::get` does), without `Db`'s layers
+        // (`Get`'s future, `Calls`' span and capacity, the key and table name built from the model).
+        "get/backend_into" => {
+            struct Decoded(Option<Result<Order, dynomodel::ConversionError>>);
+            impl dynomodel::backend::ItemSink for Decoded {
+                fn item(
+                    &mut self,
+                    attributes: &mut dyn Iterator<
+                        Item = (std::borrow::Cow<'_, str>, dynomodel::AttributeValue),
+                    >,
+                ) {
+                    self.0 = Some(Order::from_attributes(attributes));
+                }
+            }
+            static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+            let backend =
+                BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
+            let key = dynomodel::Item::from([
+                ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
+                ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
+            ]);
+            let input = dynomodel::backend::GetItemInput {
+                table_name: TABLE.to_owned(),
+                key,
+                ..Default::default()
+            };
+            let mut decoded = Decoded(None);
+            backend.get_item_into(input, &mut decoded).await.unwrap();
+            std::hint::black_box(decoded.0.unwrap().unwrap());
         }
         "page_20/clone" => {
             std::hint::black_box(page.clone());
