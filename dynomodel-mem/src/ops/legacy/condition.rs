@@ -172,7 +172,15 @@ fn build(
             let lo = next()?;
             Condition::Between(attr, lo, next()?)
         }
-        (In, count) => Condition::In(attr, (0..count).map(|_| next()).collect::<Result<_>>()?),
+        (In, count) => {
+            // Sized at once: collecting through `Result` drops the size hint, and a list of
+            // thousands grew by doubling.
+            let mut list = Vec::with_capacity(count);
+            for _ in 0..count {
+                list.push(next()?);
+            }
+            Condition::In(attr, list)
+        }
         (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
             return Err(arity_error(op));
         }
