@@ -346,6 +346,29 @@ fn query(
         .expression_attribute_values(":pk", Av::S(pk.to_owned()))
 }
 
+/// The `Arc<dyn Backend>` over the bench's client (as `Db` holds it) and the GetItem input of
+/// `o`'s key, for the `get/backend*` variants.
+fn backend_get(
+    client: &Client,
+    o: &Order,
+) -> (
+    &'static dyn dynomodel::Backend,
+    dynomodel::backend::GetItemInput,
+) {
+    static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+    let backend = BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
+    let key = dynomodel::Item::from([
+        ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
+        ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
+    ]);
+    let input = dynomodel::backend::GetItemInput {
+        table_name: TABLE.to_owned(),
+        key,
+        ..Default::default()
+    };
+    (backend.as_ref(), input)
+}
+
 async fn run(op: &str, i: usize) {
     let Setup {
         client,
@@ -493,18 +516,7 @@ async fn run(op: &str, i: usize) {
         // `AwsBackend` alone, through `Arc<dyn Backend>` as `Db` holds it, without `Db`'s layers
         // nor the typed read (the item comes back as an `Item`).
         "get/backend" => {
-            static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
-            let backend =
-                BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
-            let key = dynomodel::Item::from([
-                ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
-                ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
-            ]);
-            let input = dynomodel::backend::GetItemInput {
-                table_name: TABLE.to_owned(),
-                key,
-                ..Default::default()
-            };
+            let (backend, input) = backend_get(client, o);
             let got = backend.get_item(input).await.unwrap();
             std::hint::black_box(got.item.unwrap());
         }
@@ -523,18 +535,7 @@ async fn run(op: &str, i: usize) {
                     self.0 = Some(Order::from_attributes(attributes));
                 }
             }
-            static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
-            let backend =
-                BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
-            let key = dynomodel::Item::from([
-                ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
-                ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
-            ]);
-            let input = dynomodel::backend::GetItemInput {
-                table_name: TABLE.to_owned(),
-                key,
-                ..Default::default()
-            };
+            let (backend, input) = backend_get(client, o);
             let mut decoded = Decoded(None);
             backend.get_item_into(input, &mut decoded).await.unwrap();
             std::hint::black_box(decoded.0.unwrap().unwrap());
