@@ -112,8 +112,13 @@ impl State {
             };
             (name, held)
         };
+        // A run of one name is looked up once: a transaction of thousands of actions on one table
+        // (refused for its length after the locks are taken) built, sorted and deduplicated a
+        // vector of thousands of one table.
+        let mut previous = None;
         let mut cells = names
             .into_iter()
+            .filter(|n| previous.replace(*n) != Some(*n))
             .filter_map(|n| self.config().table_name_of(n))
             .filter_map(|name| self.cell(name));
         let tables = match (cells.next(), cells.next()) {

@@ -331,3 +331,28 @@ fn one_token_used_at_once_on_disjoint_tables_runs_one_transaction() {
         );
     }
 }
+
+#[test]
+fn a_run_of_one_name_holds_its_table_once_and_the_others_as_well() {
+    let backend = engine();
+    let state = backend.read();
+    // A run of one name is looked up once; a name after the run, and the first again, still count.
+    let mut held = state.lock([A, A, A, B, A], Mode::Write);
+    assert!(held.table_mut(A).is_ok());
+    assert!(held.table_mut(B).is_ok());
+    drop(held);
+    let held = state.lock([B, B], Mode::Read);
+    assert!(held.table(B).is_ok());
+    assert!(held.table(A).is_err());
+    drop(held);
+    // Both were released: another request takes them.
+    let b = backend.clone();
+    completes(move || {
+        block_on(b.get_item(GetItemInput {
+            table_name: A.into(),
+            key: key(),
+            ..Default::default()
+        }))
+        .expect("get on a")
+    });
+}

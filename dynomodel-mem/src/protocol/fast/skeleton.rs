@@ -298,8 +298,9 @@ impl<'de> Visitor<'de> for Marked<'_> {
             };
             return Ok(Predecoded::mark(self.seed.slots, Slot::Key(slot.0, slot.1)));
         }
-        // `read_item`'s loop, written here again: called out of line (or inlined by force), a valid
-        // item of thousands of members cost 1-3 % more (the parser's key reads inlined otherwise).
+        // Not shared with another reader of items: called out of line (or inlined by force), a
+        // valid item of thousands of members cost 1-3 % more (the parser's key reads inlined
+        // otherwise).
         let flaw = FirstFlaw::default();
         let budget = Budget::default();
         let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
@@ -329,28 +330,6 @@ impl<'de> Visitor<'de> for Marked<'_> {
             (item, Some(message)) => Slot::FlawedItem(item, message),
         };
         Ok(Predecoded::mark(self.seed.slots, slot))
-    }
-}
-
-/// A map of attribute values whose keys have the shape `key_shape`, read from `map` as
-/// [`Marked`] reads one (not a PutItem's `Item`): an item of a write past its list's limit
-/// (`writes`), without a slot; a flaw is an anomaly (not read on).
-pub(super) fn read_item<'de, A: MapAccess<'de>>(
-    mut map: A,
-    service: &Service,
-    key_shape: usize,
-) -> Result<dynomodel::Item, A::Error> {
-    let flaw = FirstFlaw::default();
-    let mut reader = MapReader::new(map.size_hint().unwrap_or(0), false, &flaw);
-    while let Some(name) = map.next_key::<String>()? {
-        if !model::key_is_valid(service, key_shape, &name) {
-            return Err(A::Error::custom(anomaly()));
-        }
-        reader.member(&mut map, name)?;
-    }
-    match reader.finish()? {
-        (item, None) => Ok(item),
-        (_, Some(_)) => Err(A::Error::custom(anomaly())),
     }
 }
 

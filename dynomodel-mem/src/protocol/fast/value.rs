@@ -382,9 +382,9 @@ impl<'f> MapReader<'f> {
         }
     }
 
-    /// Reads the value of the member `name` from `map`. Inlined by force: with a third caller
-    /// (`skeleton::read_item`) it was no longer inlined into an item's loop (1-3 % more for a valid
-    /// item of thousands of members).
+    /// Reads the value of the member `name` from `map`. Inlined by force: with a third caller it
+    /// was no longer inlined into an item's loop (1-3 % more for a valid item of thousands of
+    /// members).
     #[inline(always)]
     pub(super) fn member<'de, A: MapAccess<'de>>(
         &mut self,
@@ -473,7 +473,9 @@ impl<'f> MapReader<'f> {
 /// A map of `members` in the order they were read. Sorted and built at once rather than inserted one
 /// by one (a tree insert per member was an eighth of a large item's cost); of members of the same
 /// name the last one is kept, as serde_json's `Value` keeps it for the exact path.
-fn sorted(mut members: Vec<(String, AttributeValue)>) -> BTreeMap<String, AttributeValue> {
+pub(super) fn sorted(
+    mut members: Vec<(String, AttributeValue)>,
+) -> BTreeMap<String, AttributeValue> {
     // One member (a key, an action's item, a nested map of one): one insert into an empty tree
     // rather than the sort and bulk build (a third of reading a one-member item).
     if members.len() == 1

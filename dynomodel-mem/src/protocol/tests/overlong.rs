@@ -531,6 +531,8 @@ fn actions_past_the_limit_in_compact_form_are_answered_as_the_exact_path_answers
         r#"{"Put": {"TableName": "", "Item": {"pk": {"S": "a"}}}}"#.to_owned(),
         format!(r#"{{"Put": {{"TableName": "{}", "Item": {{}}}}}}"#, "x".repeat(1100)),
         r#"{"Put": {"TableName": "arn:aws:dynamodb:us-east-1:123456789012:table/t", "Item": {"pk": {"S": "a"}}}}"#.to_owned(),
+        r#"{"Put": {"TableName": "t0", "Item": {"z": {"S": "1"}, "a": {"S": "2"}, "z": {"N": "3"}}}}"#.to_owned(),
+        r#"{"Delete": {"TableName": "t1", "Key": {"pk": {"S": "a"}, "sk": {"N": "-0"}}}}"#.to_owned(),
     ];
     for odd in &compact {
         for extra in [
@@ -598,6 +600,16 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
         r#"{"PutRequest": {"Item": {"pk": {"S": ""}}}}"#.to_owned(),
         r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}}}"#.to_owned(),
         r#"{"\u0050utRequest": {"It\u0065m": {"pk": {"S": "\"\\\u0000"}}}}"#.to_owned(),
+        // Items of two and more members (read into a vector and sorted), the same name twice
+        // (the last one kept, as serde_json's map keeps it for the exact path).
+        r#"{"PutRequest": {"Item": {"z": {"S": "1"}, "a": {"N": "2.0"}, "m": {"BOOL": true}}}}"#
+            .to_owned(),
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}, "pk": {"S": "b"}}}}"#.to_owned(),
+        r#"{"DeleteRequest": {"Key": {"sk": {"S": "x"}, "pk": {"S": "y"}}}}"#.to_owned(),
+        r#"{"PutRequest": {"Item": {"b": {"S": "1"}, "a": {"S": "2"}, "b": {"N": "3"}}}}"#
+            .to_owned(),
+        // An empty name (the model sets no length on it: the backend's own message).
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}, "": {"S": "b"}}}}"#.to_owned(),
     ];
     let anomalies = [
         r#"{"PutRequest": {"Item": {"pk": {"S": "a"}}, "Item": {}}}"#,
@@ -608,6 +620,9 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
         r#"{"PutRequest": {}}"#,
         r#"{"DeleteRequest": {"Key": null}}"#,
         r#"{"PutRequest": {"Item": {"pk": {"B": "!"}}}}"#,
+        // A flaw in an item's second or third member.
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}, "x": {"N": "1e999999"}}}}"#,
+        r#"{"PutRequest": {"Item": {"pk": {"S": "a"}, "x": {"S": "b"}, "y": {}}}}"#,
         "null",
         "{}",
         "7",
