@@ -190,9 +190,9 @@ enum Slot {
     /// A PartiQL statement's `Parameters` (see `parameters`).
     Parameters(Vec<AttributeValue>),
     /// A BatchWriteItem table's write requests past the limit, typed (see `writes`).
-    Writes(Vec<WriteRequest>),
+    Writes(writes::Chunked<WriteRequest>),
     /// A TransactWriteItems' actions past the limit, typed (see `writes`).
-    Actions(Vec<TransactWriteItem>),
+    Actions(writes::Chunked<TransactWriteItem>),
     /// Taken by the decoder already.
     Taken,
 }
@@ -235,7 +235,10 @@ impl Predecoded {
 
     /// The write requests past the limit `v` stands for, if `v` (the last element of a table's
     /// list in the skeleton) is a marker (see `writes`).
-    pub(crate) fn writes(&mut self, v: &Value) -> Option<WireResult<Vec<WriteRequest>>> {
+    pub(crate) fn writes(
+        &mut self,
+        v: &Value,
+    ) -> Option<WireResult<writes::Chunked<WriteRequest>>> {
         match self.take(v)? {
             Slot::Writes(writes) => Some(Ok(writes)),
             _ => Some(Err(lost(v))),
@@ -244,7 +247,10 @@ impl Predecoded {
 
     /// The actions past the limit `v` stands for, if `v` (the last element of `TransactItems` in
     /// the skeleton) is a marker (see `writes`).
-    pub(crate) fn actions(&mut self, v: &Value) -> Option<WireResult<Vec<TransactWriteItem>>> {
+    pub(crate) fn actions(
+        &mut self,
+        v: &Value,
+    ) -> Option<WireResult<writes::Chunked<TransactWriteItem>>> {
         match self.take(v)? {
             Slot::Actions(actions) => Some(Ok(actions)),
             _ => Some(Err(lost(v))),
