@@ -92,6 +92,17 @@ pub(crate) fn reserve_for_rest(out: &mut String, first: usize, rest: usize) {
 /// A map of attribute values, as Java prints a `Map<String, AttributeValue>` (`{k=AttributeValue(…)}`).
 pub(crate) fn java_map(out: &mut String, map: &Item, depth: usize) {
     out.push('{');
+    // One member (a key, a small item): without the tree's iterator, a sixth of printing such a
+    // map in a long list's message.
+    if map.len() == 1
+        && let Some((name, value)) = map.first_key_value()
+    {
+        out.push_str(name);
+        out.push('=');
+        java_value(out, value, depth);
+        out.push('}');
+        return;
+    }
     for (i, (name, value)) in map.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
