@@ -54,7 +54,6 @@ use super::capacity::{
     consumed_list_member, metrics_per_table_member, return_consumed_capacity,
     return_item_collection_metrics,
 };
-use super::fast::writes::Chunked;
 use super::fast::Predecoded;
 use super::item::{names, optional_item, required_item, ON_CONDITION_FAILURE};
 use super::json::{Array, Object};
@@ -317,13 +316,13 @@ pub(super) fn decode_transact_items(
 }
 
 /// The entries decoded (`None` for one that hands the backend nothing) and those read past the
-/// limit, in one vector of their size: each entry is moved once (growing a vector by the thousands
-/// read past the limit copied them again at each doubling).
-pub(super) fn joined<T>(decoded: Vec<Option<T>>, past_limit: Option<Chunked<T>>) -> Vec<T> {
+/// limit, in one vector of their size (growing it by the thousands read past the limit copied them
+/// again at each doubling).
+pub(super) fn joined<T>(decoded: Vec<Option<T>>, past_limit: Option<Vec<T>>) -> Vec<T> {
     let past_limit = past_limit.unwrap_or_default();
     let mut all = Vec::with_capacity(decoded.len() + past_limit.len());
     all.extend(decoded.into_iter().flatten());
-    past_limit.move_into(&mut all);
+    all.extend(past_limit);
     all
 }
 

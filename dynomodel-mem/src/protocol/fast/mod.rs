@@ -190,9 +190,9 @@ enum Slot {
     /// A PartiQL statement's `Parameters` (see `parameters`).
     Parameters(Vec<AttributeValue>),
     /// A BatchWriteItem table's write requests past the limit, typed (see `writes`).
-    Writes(writes::Chunked<WriteRequest>),
+    Writes(Vec<WriteRequest>),
     /// A TransactWriteItems' actions past the limit, typed (see `writes`).
-    Actions(writes::Chunked<TransactWriteItem>),
+    Actions(Vec<TransactWriteItem>),
     /// Taken by the decoder already.
     Taken,
 }
@@ -235,10 +235,7 @@ impl Predecoded {
 
     /// The write requests past the limit `v` stands for, if `v` (the last element of a table's
     /// list in the skeleton) is a marker (see `writes`).
-    pub(crate) fn writes(
-        &mut self,
-        v: &Value,
-    ) -> Option<WireResult<writes::Chunked<WriteRequest>>> {
+    pub(crate) fn writes(&mut self, v: &Value) -> Option<WireResult<Vec<WriteRequest>>> {
         match self.take(v)? {
             Slot::Writes(writes) => Some(Ok(writes)),
             _ => Some(Err(lost(v))),
@@ -247,10 +244,7 @@ impl Predecoded {
 
     /// The actions past the limit `v` stands for, if `v` (the last element of `TransactItems` in
     /// the skeleton) is a marker (see `writes`).
-    pub(crate) fn actions(
-        &mut self,
-        v: &Value,
-    ) -> Option<WireResult<writes::Chunked<TransactWriteItem>>> {
+    pub(crate) fn actions(&mut self, v: &Value) -> Option<WireResult<Vec<TransactWriteItem>>> {
         match self.take(v)? {
             Slot::Actions(actions) => Some(Ok(actions)),
             _ => Some(Err(lost(v))),

@@ -185,8 +185,8 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = write_requests(rest, "requestItems.t.member", &mut d)
                         .and_then(|v| d.finish(v));
                     assert_eq!(
-                        decoded.as_ref().map(|v| v.iter().collect::<Vec<_>>()),
-                        Ok(fast.iter().collect()),
+                        decoded.as_ref(),
+                        Ok(fast),
                         "{operation}: writes past the limit"
                     );
                 }
@@ -198,8 +198,8 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = decode_transact_items(&Members::new(&request), &mut d)
                         .and_then(|v| d.finish(v));
                     assert_eq!(
-                        decoded.as_ref().map(|v| v.iter().collect::<Vec<_>>()),
-                        Ok(fast.iter().collect()),
+                        decoded.as_ref(),
+                        Ok(fast),
                         "{operation}: actions past the limit"
                     );
                 }

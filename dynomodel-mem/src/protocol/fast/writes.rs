@@ -81,13 +81,13 @@ impl<'de> Visitor<'de> for WriteList<'_> {
             }
         }
         let slot = if transact {
-            let mut actions = Chunked::default();
+            let mut actions = Vec::new();
             while let Some(action) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
                 actions.push(into_action(action).ok_or_else(|| A::Error::custom(anomaly()))?);
             }
             (!actions.is_empty()).then_some(Slot::Actions(actions))
         } else {
-            let mut writes = Chunked::default();
+            let mut writes = Vec::new();
             while let Some(write) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
                 writes.push(into_write(write).ok_or_else(|| A::Error::custom(anomaly()))?);
             }
@@ -97,67 +97,6 @@ impl<'de> Visitor<'de> for WriteList<'_> {
             out.push(Predecoded::mark(self.seed.slots_mut(), slot));
         }
         Ok(Value::Array(out))
-    }
-}
-
-/// The entries read past a list's limit, in chunks each allocated once at its full size (each twice
-/// the one before): the decoder moves them into the request's one vector (`protocol::transact`'s
-/// `joined`), so a vector grown by doubling here (a copy of all of them, 4 % of a long
-/// transaction's instructions) is not needed.
-#[derive(Debug)]
-pub(crate) struct Chunked<T> {
-    chunks: Vec<Vec<T>>,
-    len: usize,
-}
-
-/// The first chunk's capacity: past a limit of 25 or 100, a list of a few hundred entries is
-/// already unusual.
-const FIRST_CHUNK: usize = 256;
-
-impl<T> Default for Chunked<T> {
-    fn default() -> Self {
-        Chunked {
-            chunks: Vec::new(),
-            len: 0,
-        }
-    }
-}
-
-impl<T> Chunked<T> {
-    /// Appends `entry`, in a new chunk when the last one is full.
-    fn push(&mut self, entry: T) {
-        let full = self.chunks.last().is_none_or(|c| c.len() == c.capacity());
-        if full {
-            let capacity = self.chunks.last().map_or(FIRST_CHUNK, |c| c.capacity() * 2);
-            self.chunks.push(Vec::with_capacity(capacity));
-        }
-        if let Some(chunk) = self.chunks.last_mut() {
-            chunk.push(entry);
-        }
-        self.len += 1;
-    }
-
-    /// How many entries there are.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are none.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The entries, in order (for the oracle).
-    #[cfg(test)]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
-        self.chunks.iter().flatten()
-    }
-
-    /// Moves the entries, in order, to the end of `all`.
-    pub(crate) fn move_into(self, all: &mut Vec<T>) {
-        for chunk in self.chunks {
-            all.extend(chunk);
-        }
     }
 }
 
@@ -463,32 +402,4 @@ fn into_action(entry: Entry) -> Option<TransactWriteItem> {
         }),
         _ => return None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chunked_entries_keep_their_order_across_chunks() {
-        for n in [
-            0,
-            1,
-            FIRST_CHUNK - 1,
-            FIRST_CHUNK,
-            FIRST_CHUNK + 1,
-            5 * FIRST_CHUNK + 3,
-        ] {
-            let mut chunked = Chunked::default();
-            for i in 0..n {
-                chunked.push(i);
-            }
-            assert_eq!((chunked.len(), chunked.is_empty()), (n, n == 0));
-            assert!(chunked.iter().copied().eq(0..n));
-            let mut all = vec![usize::MAX];
-            chunked.move_into(&mut all);
-            assert_eq!(all.len(), n + 1);
-            assert!(all[1..].iter().copied().eq(0..n));
-        }
-    }
 }
