@@ -9,13 +9,14 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
-use super::capacity::{return_consumed_capacity, return_item_collection_metrics};
+use super::capacity::{
+    one_consumed_capacity, one_item_collection_metrics, return_consumed_capacity,
+    return_item_collection_metrics,
+};
 use super::convert::SdkItemSink;
 use super::legacy::{attribute_updates, conditional_operator, expected};
-use super::sent::{
-    failed, send_delete_item, send_get_item, send_put_item, send_update_item, BackendFuture,
-};
-use super::value::{to_sdk_item, SdkItem};
+use super::sent::{failed, sent, BackendFuture};
+use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 
 /// `ExpressionAttributeNames` in the SDK's shape.
@@ -78,7 +79,13 @@ pub(crate) fn put_item<'a>(
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
         )));
-    send_put_item(request)
+    sent(request.send(), |output| {
+        Ok(PutItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
+    })
 }
 
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`.
@@ -97,7 +104,20 @@ pub(crate) fn get_item<'a>(
         .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
-    send_get_item(request, sink)
+    sent(request.send(), |output| {
+        let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
+        let item = match (output.item, sink) {
+            (Some(item), Some(sink)) => {
+                hand_over(vec![item], sink)?;
+                None
+            }
+            (item, _) => from_sdk_opt_item(item)?,
+        };
+        Ok(GetItemOutput {
+            consumed_capacity,
+            item,
+        })
+    })
 }
 
 pub(crate) fn delete_item<'a>(
@@ -122,7 +142,13 @@ pub(crate) fn delete_item<'a>(
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
         )));
-    send_delete_item(request)
+    sent(request.send(), |output| {
+        Ok(DeleteItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
+    })
 }
 
 pub(crate) fn update_item<'a>(
@@ -149,5 +175,11 @@ pub(crate) fn update_item<'a>(
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
         )));
-    send_update_item(request)
+    sent(request.send(), |output| {
+        Ok(UpdateItemOutput {
+            consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+            item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
+            attributes: from_sdk_opt_item(output.attributes)?,
+        })
+    })
 }

@@ -8,16 +8,49 @@ use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
 
-use super::capacity::return_consumed_capacity;
+use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
-use super::sent::{failed, send_query, send_scan, BackendFuture};
-use super::value::to_sdk_item;
+use super::sent::{failed, sent, BackendFuture};
+use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
 
 fn select(s: Option<Select>) -> Option<sdk::Select> {
     s.map(|s| sdk::Select::from(s.as_str()))
+}
+
+/// Builds the common response from the SDK's fields (Query and Scan outputs are distinct SDK types with
+/// the same four fields); with a `sink` (the typed reads), the items go to it and `items` is `None`.
+fn output(
+    items: Option<Vec<SdkItem>>,
+    count: i32,
+    scanned_count: i32,
+    last_evaluated_key: Option<SdkItem>,
+    consumed_capacity: Option<&sdk::ConsumedCapacity>,
+    sink: Option<&mut dyn ItemSink>,
+) -> Result<QueryOutput> {
+    let items = match (items, sink) {
+        (Some(items), Some(sink)) => {
+            hand_over(items, sink)?;
+            None
+        }
+        (items, _) => items
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(from_sdk_item)
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?,
+    };
+    Ok(QueryOutput {
+        items,
+        count,
+        scanned_count,
+        last_evaluated_key: from_sdk_opt_item(last_evaluated_key)?,
+        consumed_capacity: one_consumed_capacity(consumed_capacity),
+    })
 }
 
 /// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
@@ -30,7 +63,17 @@ pub(crate) fn query<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    send_query(request, sink)
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
 }
 
 /// The SDK's `Query` request of `input`; its legacy conditions may not convert.
@@ -69,7 +112,17 @@ pub(crate) fn scan<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    send_scan(request, sink)
+    sent(request.send(), |out| {
+        let consumed_capacity = out.consumed_capacity.clone();
+        output(
+            out.items,
+            out.count,
+            out.scanned_count,
+            out.last_evaluated_key,
+            consumed_capacity.as_ref(),
+            sink,
+        )
+    })
 }
 
 /// The SDK's `Scan` request of `input`; its legacy conditions may not convert.
@@ -101,8 +154,21 @@ fn scan_request(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::aws::value::SdkItem;
     use crate::value::Item;
+    use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
+
+    #[test]
+    fn count_only_pages_keep_items_absent_and_the_last_key() {
+        let key: SdkItem = [("pk".to_owned(), SdkValue::S("a".into()))].into();
+        let out = output(None, 3, 5, Some(key), None, None).unwrap();
+        assert_eq!(out.items, None);
+        assert_eq!((out.count, out.scanned_count), (3, 5));
+        assert_eq!(out.last_evaluated_key.unwrap()["pk"].as_s(), Some("a"));
+        // An empty page is not the same as no page: it stays `Some(vec![])`.
+        let empty = output(Some(vec![]), 0, 1, None, None, None).unwrap();
+        assert_eq!(empty.items, Some(vec![]));
+        assert_eq!(empty.last_evaluated_key, None);
+    }
 
     #[test]
     fn a_request_sets_the_fields_present_and_keeps_empty_maps() {
