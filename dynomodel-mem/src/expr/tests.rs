@@ -141,6 +141,46 @@ fn canonical_expressions_print_back() {
 }
 
 #[test]
+fn a_path_of_one_step_holds_it_inline_and_longer_ones_spill() {
+    let Ok(Expression::Projection(p)) = parse(
+        ExprKind::Projection,
+        "a, #x, b.c, d[0], e.f[1].g",
+        Origin::Request,
+    ) else {
+        panic!("the projection parses");
+    };
+    let spilled: Vec<(String, usize, bool)> = p
+        .tree
+        .paths
+        .iter()
+        .map(|path| {
+            (
+                path.to_string(),
+                path.elements.len(),
+                path.elements.spilled(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        spilled,
+        [
+            ("a".into(), 1, false),
+            ("#x".into(), 1, false),
+            ("b.c".into(), 2, true),
+            ("d[0]".into(), 2, true),
+            ("e.f[1].g".into(), 4, true),
+        ]
+    );
+    // Inline or not, a path reads the item alike.
+    assert!(holds(
+        "attribute_exists(pk) AND attribute_exists(m.x) AND attribute_exists(l[5])"
+    ));
+    assert!(!holds("attribute_exists(nope)"));
+    assert!(!holds("attribute_exists(m.y)"));
+    assert!(!holds("attribute_exists(l[6])"));
+}
+
+#[test]
 fn precedence() {
     let Ok(Expression::Condition(c)) = parse(
         ExprKind::Condition,
