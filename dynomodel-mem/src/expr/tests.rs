@@ -181,6 +181,42 @@ fn a_path_of_one_step_holds_it_inline_and_longer_ones_spill() {
 }
 
 #[test]
+fn resolved_steps_of_one_name_are_inline_and_longer_ones_spill() {
+    let Ok(Expression::Projection(p)) = parse(
+        ExprKind::Projection,
+        "a, #x, b.c, d[0], #undefined",
+        Origin::Request,
+    ) else {
+        panic!("the projection parses");
+    };
+    let names: BTreeMap<String, String> = [("#x".to_owned(), "x.y".to_owned())].into();
+    let values = BTreeMap::new();
+    let ph = Placeholders {
+        names: &names,
+        values: &values,
+    };
+    let resolved: Vec<Option<(Vec<eval::Step>, bool)>> = p
+        .tree
+        .paths
+        .iter()
+        .map(|path| eval::resolve(path, &ph).map(|s| (s.to_vec(), s.spilled())))
+        .collect();
+    let key = |k: &str| eval::Step::Key(k.to_owned());
+    assert_eq!(
+        resolved,
+        [
+            Some((vec![key("a")], false)),
+            // A placeholder's name is one step, dots and all.
+            Some((vec![key("x.y")], false)),
+            Some((vec![key("b"), key("c")], true)),
+            Some((vec![key("d"), eval::Step::Index(0)], true)),
+            // An undefined placeholder resolves to nothing (validation reports it).
+            None,
+        ]
+    );
+}
+
+#[test]
 fn precedence() {
     let Ok(Expression::Condition(c)) = parse(
         ExprKind::Condition,
