@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use dynomodel::AttributeValue;
+use smallvec::SmallVec;
 
 /// One attribute name in a document path.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -34,9 +35,13 @@ pub(crate) enum PathElement {
 /// A document path: `a.b[2].#c`. The first element is always a [`PathElement::Name`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Path {
-    /// The steps, outermost first.
-    pub(crate) elements: Vec<PathElement>,
+    /// The steps, outermost first; a path of one step (most, and every legacy parameter's) holds it
+    /// inline, without an allocation of its own.
+    pub(crate) elements: PathElements,
 }
+
+/// The steps of a [`Path`]: the first inline.
+pub(crate) type PathElements = SmallVec<[PathElement; 1]>;
 
 /// Largest list index DynamoDB accepts in a path (a Java `int`).
 pub(crate) const MAX_LIST_INDEX: u64 = i32::MAX as u64;

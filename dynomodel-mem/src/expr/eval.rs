@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use dynomodel::{AttributeValue, Item, Number};
+use smallvec::SmallVec;
 
 use super::ast::{Comparator, Condition, Function, Name, Operand, Path, PathElement};
 use super::Placeholders;
@@ -27,11 +28,15 @@ pub(crate) enum Step {
     Index(usize),
 }
 
+/// A path's resolved steps: the first inline, as in [`Path`] (most paths, and every legacy
+/// parameter's, are one name).
+pub(crate) type Steps = SmallVec<[Step; 1]>;
+
 /// Resolves `#name` placeholders and indexes; `None` if a placeholder is undefined or an index is out of
 /// DynamoDB's range (validation reports both).
-pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Vec<Step>> {
+pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<Steps> {
     // Sized at once: collecting an iterator of options started every path at four steps.
-    let mut steps = Vec::with_capacity(path.elements.len());
+    let mut steps = Steps::with_capacity(path.elements.len());
     for e in &path.elements {
         steps.push(match e {
             PathElement::Name(_) => Step::Key(element_name(e, placeholders)?.to_owned()),

@@ -20,8 +20,8 @@
 use std::borrow::Cow;
 
 use super::ast::{
-    Clause, Comparator, Condition, Function, Name, Operand, Path, PathElement, Projection,
-    SetAction, UpdateExpression, ValueAction,
+    Clause, Comparator, Condition, Function, Name, Operand, Path, PathElement, PathElements,
+    Projection, SetAction, UpdateExpression, ValueAction,
 };
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
 
@@ -438,7 +438,7 @@ impl<'s> Parser<'s> {
     }
 
     fn path(&mut self) -> PResult<Path> {
-        let mut elements = vec![PathElement::Name(self.name()?)];
+        let mut elements: PathElements = smallvec::smallvec![PathElement::Name(self.name()?)];
         loop {
             match self.peek() {
                 TokenKind::Dot => {

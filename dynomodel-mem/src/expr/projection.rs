@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use dynomodel::{AttributeValue, Item};
 
-use super::eval::Step;
+use super::eval::{Step, Steps};
 
 /// What to keep of one value: all of it, or parts of a map or list.
 #[derive(Debug, Default)]
@@ -54,7 +54,7 @@ impl Selection {
 }
 
 /// The parts of `item` named by `paths` (resolved, top-level step first).
-pub(crate) fn project(item: &Item, paths: &[Vec<Step>]) -> Item {
+pub(crate) fn project(item: &Item, paths: &[Steps]) -> Item {
     let mut root = Selection::default();
     for p in paths {
         root.add(p);
@@ -95,12 +95,12 @@ mod tests {
         let got = project(
             &item,
             &[
-                vec![key("a"), key("b")],
-                vec![key("l"), Step::Index(3)],
-                vec![key("l"), Step::Index(1)],
-                vec![key("l"), Step::Index(9)],
-                vec![key("x"), key("nope")],
-                vec![key("missing")],
+                smallvec::smallvec![key("a"), key("b")],
+                smallvec::smallvec![key("l"), Step::Index(3)],
+                smallvec::smallvec![key("l"), Step::Index(1)],
+                smallvec::smallvec![key("l"), Step::Index(9)],
+                smallvec::smallvec![key("x"), key("nope")],
+                smallvec::smallvec![key("missing")],
             ],
         );
         let mut want_a = BTreeMap::new();

@@ -141,6 +141,82 @@ fn canonical_expressions_print_back() {
 }
 
 #[test]
+fn a_path_of_one_step_holds_it_inline_and_longer_ones_spill() {
+    let Ok(Expression::Projection(p)) = parse(
+        ExprKind::Projection,
+        "a, #x, b.c, d[0], e.f[1].g",
+        Origin::Request,
+    ) else {
+        panic!("the projection parses");
+    };
+    let spilled: Vec<(String, usize, bool)> = p
+        .tree
+        .paths
+        .iter()
+        .map(|path| {
+            (
+                path.to_string(),
+                path.elements.len(),
+                path.elements.spilled(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        spilled,
+        [
+            ("a".into(), 1, false),
+            ("#x".into(), 1, false),
+            ("b.c".into(), 2, true),
+            ("d[0]".into(), 2, true),
+            ("e.f[1].g".into(), 4, true),
+        ]
+    );
+    // Inline or not, a path reads the item alike.
+    assert!(holds(
+        "attribute_exists(pk) AND attribute_exists(m.x) AND attribute_exists(l[5])"
+    ));
+    assert!(!holds("attribute_exists(nope)"));
+    assert!(!holds("attribute_exists(m.y)"));
+    assert!(!holds("attribute_exists(l[6])"));
+}
+
+#[test]
+fn resolved_steps_of_one_name_are_inline_and_longer_ones_spill() {
+    let Ok(Expression::Projection(p)) = parse(
+        ExprKind::Projection,
+        "a, #x, b.c, d[0], #undefined",
+        Origin::Request,
+    ) else {
+        panic!("the projection parses");
+    };
+    let names: BTreeMap<String, String> = [("#x".to_owned(), "x.y".to_owned())].into();
+    let values = BTreeMap::new();
+    let ph = Placeholders {
+        names: &names,
+        values: &values,
+    };
+    let resolved: Vec<Option<(Vec<eval::Step>, bool)>> = p
+        .tree
+        .paths
+        .iter()
+        .map(|path| eval::resolve(path, &ph).map(|s| (s.to_vec(), s.spilled())))
+        .collect();
+    let key = |k: &str| eval::Step::Key(k.to_owned());
+    assert_eq!(
+        resolved,
+        [
+            Some((vec![key("a")], false)),
+            // A placeholder's name is one step, dots and all.
+            Some((vec![key("x.y")], false)),
+            Some((vec![key("b"), key("c")], true)),
+            Some((vec![key("d"), eval::Step::Index(0)], true)),
+            // An undefined placeholder resolves to nothing (validation reports it).
+            None,
+        ]
+    );
+}
+
+#[test]
 fn precedence() {
     let Ok(Expression::Condition(c)) = parse(
         ExprKind::Condition,

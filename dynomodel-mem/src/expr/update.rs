@@ -10,7 +10,7 @@ use std::collections::hash_map::Entry;
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
 use super::ast::{Clause, Operand, UpdateExpression};
-use super::eval::{self, lookup, resolve, top_name, Step};
+use super::eval::{self, lookup, resolve, top_name, Step, Steps};
 use super::projection::project;
 use super::Placeholders;
 use crate::storage::request_hash::{self, RequestMap, RequestSet};
@@ -32,7 +32,7 @@ pub(crate) struct Updated {
     /// of the index keys it wrote: a top-level attribute among them that is still in `item` was
     /// written by SET, ADD or DELETE (REMOVE and an emptying DELETE take it away, and validation
     /// rejects two actions on one path).
-    pub(crate) paths: Vec<Vec<Step>>,
+    pub(crate) paths: Vec<Steps>,
 }
 
 impl Updated {
@@ -114,7 +114,7 @@ fn arithmetic_error(e: NumberError) -> Error {
     }
 }
 
-fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Vec<Step>, Error> {
+fn resolved(path: &super::ast::Path, ph: &Placeholders<'_>) -> Result<Steps, Error> {
     // Validation already rejected undefined names; keep the failure total anyway.
     resolve(path, ph).ok_or_else(|| err(INVALID_PATH))
 }

@@ -19,7 +19,7 @@ use dynomodel::backend::{ScalarAttributeType, Select};
 use dynomodel::{AttributeValue, Error, Item, Result};
 
 use crate::expr::ast::{Condition, Path};
-use crate::expr::eval::{self, resolve, Step};
+use crate::expr::eval::{self, resolve, Steps};
 use crate::expr::{self, ExprKind, Expression, Given, Origin, Placeholders, Usage};
 use crate::storage::index::{Index, IndexPosition, Tie};
 use crate::storage::java_order::java_hash_set_order;
@@ -205,7 +205,7 @@ pub(crate) fn condition_paths<'c>(c: &'c Condition, out: &mut Vec<&'c Path>) {
 }
 
 /// The resolved steps of projection paths (validation guarantees they resolve).
-pub(crate) fn projection_steps(paths: &[Path], p: &Placeholders<'_>) -> Vec<Vec<Step>> {
+pub(crate) fn projection_steps(paths: &[Path], p: &Placeholders<'_>) -> Vec<Steps> {
     paths.iter().filter_map(|path| resolve(path, p)).collect()
 }
 

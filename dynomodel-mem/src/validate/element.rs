@@ -18,13 +18,17 @@ pub(crate) trait SetElement: Eq {
     fn hash_once<H: Hasher>(&self, state: &mut H);
 }
 
+// Inline, as the one write they are: left to the compiler, a change elsewhere in the crate moved
+// `String`'s out of line into a call per element (a set DELETE of 16,384 strings +1.7 %).
 impl SetElement for String {
+    #[inline]
     fn hash_once<H: Hasher>(&self, state: &mut H) {
         state.write(self.as_bytes());
     }
 }
 
 impl SetElement for Vec<u8> {
+    #[inline]
     fn hash_once<H: Hasher>(&self, state: &mut H) {
         state.write(self);
     }
@@ -42,6 +46,7 @@ impl SetElement for Number {
 pub(crate) struct Keyed<'a, T>(pub(crate) &'a T);
 
 impl<T: SetElement> Hash for Keyed<'_, T> {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.0.hash_once(state);
     }

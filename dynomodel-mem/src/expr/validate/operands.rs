@@ -6,12 +6,12 @@ use dynomodel::AttributeValue;
 
 use super::{Category, Checker, MAX_PATH_DEPTH};
 use crate::expr::ast::{Name, Operand, Path, PathElement};
-use crate::expr::eval::{self, Step};
+use crate::expr::eval::{self, Step, Steps};
 use crate::expr::reserved::is_reserved;
 
 impl Checker<'_, '_> {
     /// Resolves a path, reporting reserved words, undefined names and out-of-range indexes.
-    pub(super) fn path(&mut self, path: &Path) -> Option<Vec<Step>> {
+    pub(super) fn path(&mut self, path: &Path) -> Option<Steps> {
         if path.elements.len() > MAX_PATH_DEPTH {
             // Every expression kind, in its own prefix (issue 26 fact 20; DynamoDB Local 3.3.1 and
             // ScyllaDB's test_projection_expression.py agree): 32 levels are fine.
@@ -23,7 +23,7 @@ impl Checker<'_, '_> {
                 ),
             );
         }
-        let mut steps = Vec::with_capacity(path.elements.len());
+        let mut steps = Steps::with_capacity(path.elements.len());
         let mut ok = true;
         for element in &path.elements {
             match element {

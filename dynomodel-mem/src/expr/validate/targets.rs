@@ -11,13 +11,13 @@ use std::collections::HashMap;
 
 use super::{path_string, Category, Checker};
 use crate::expr::ast::Path;
-use crate::expr::eval::Step;
+use crate::expr::eval::{Step, Steps};
 
 /// The target paths of one expression so far.
 #[derive(Debug, Default)]
 pub(super) struct Targets {
     /// The paths, in order (a path is known by its position here).
-    paths: Vec<Vec<Step>>,
+    paths: Vec<Steps>,
     /// The trie's nodes; node 0, the root, is the empty path, created with the first path.
     nodes: Vec<Node>,
     /// The edges: (node, step) → the node one step further.
@@ -66,7 +66,7 @@ struct Met {
 
 impl Targets {
     /// Checks `steps` against the earlier paths, then records it.
-    fn add(&mut self, steps: Vec<Step>) -> Met {
+    fn add(&mut self, steps: Steps) -> Met {
         if self.nodes.is_empty() {
             self.nodes.push(Node::default());
         }
@@ -122,7 +122,7 @@ impl Checker<'_, '_> {
     }
 
     /// Records a target path (update action, projection) and checks it against the earlier ones.
-    fn target(&mut self, steps: Vec<Step>) {
+    fn target(&mut self, steps: Steps) {
         let met = self.targets.add(steps);
         let Some(new) = self.targets.paths.last() else {
             return;
@@ -154,7 +154,7 @@ mod tests {
     }
 
     /// The pairwise check the trie replaces, as the oracle.
-    fn pairwise(earlier: &[Vec<Step>], new: &[Step]) -> Met {
+    fn pairwise(earlier: &[Steps], new: &[Step]) -> Met {
         let mut met = Met::default();
         for (i, old) in earlier.iter().enumerate() {
             let parted = old.iter().zip(new).find(|(a, b)| a != b);
@@ -173,7 +173,7 @@ mod tests {
     fn the_trie_meets_what_the_pairwise_check_met() {
         // Every sequence of paths over a small alphabet of steps, up to depth 3.
         let alphabet = [key("a"), key("b"), Step::Index(0), Step::Index(1)];
-        let mut all: Vec<Vec<Step>> = Vec::new();
+        let mut all: Vec<Steps> = Vec::new();
         for len in 1..=3 {
             for n in 0..alphabet.len().pow(len as u32) {
                 let mut rest = n;
@@ -191,7 +191,7 @@ mod tests {
         let mut state = 7u64;
         for _ in 0..200 {
             let mut targets = Targets::default();
-            let mut added: Vec<Vec<Step>> = Vec::new();
+            let mut added: Vec<Steps> = Vec::new();
             for _ in 0..12 {
                 state = state
                     .wrapping_mul(6_364_136_223_846_793_005)
@@ -216,7 +216,7 @@ mod tests {
         let stem = "x".repeat(16 * 1024);
         for i in 0..2_000 {
             assert_eq!(
-                targets.add(vec![key(&format!("{stem}{i}"))]),
+                targets.add(smallvec::smallvec![key(&format!("{stem}{i}"))]),
                 Met::default()
             );
         }

@@ -11,7 +11,7 @@ use super::ast::{Projection, Statement};
 use super::errors;
 use super::plan::Gen;
 use super::schema::{parse, Schema};
-use crate::expr::eval::Step;
+use crate::expr::eval::{Step, Steps};
 
 use super::write::Write;
 
@@ -25,7 +25,7 @@ pub(crate) struct Read {
     pub(crate) key: Item,
     /// What the statement selects (to re-key nested paths).
     /// The projected paths (`None` for `*`).
-    pub(crate) projection: Option<Vec<Vec<Step>>>,
+    pub(crate) projection: Option<Vec<Steps>>,
 }
 
 /// Plans a `SELECT` that names one item by its full key and nothing else.
@@ -79,7 +79,7 @@ pub(crate) async fn plan_read(
 }
 
 /// A path as the expression API's projection walks it.
-fn steps(path: &super::ast::Path) -> Vec<Step> {
+fn steps(path: &super::ast::Path) -> Steps {
     std::iter::once(Step::Key(path.root.clone()))
         .chain(path.steps.iter().map(|s| match s {
             super::ast::Step::Field(f) => Step::Key(f.clone()),
@@ -89,7 +89,7 @@ fn steps(path: &super::ast::Path) -> Vec<Step> {
 }
 
 /// A read item projected to the statement's paths.
-pub(crate) fn projected(item: Item, projection: Option<&Vec<Vec<Step>>>) -> Item {
+pub(crate) fn projected(item: Item, projection: Option<&Vec<Steps>>) -> Item {
     match projection {
         Some(paths) => crate::expr::projection::project(&item, paths),
         None => item,

@@ -29,7 +29,7 @@ use dynomodel::backend::{BatchGetItemInput, BatchGetItemOutput, KeysAndAttribute
 use dynomodel::{AttributeValue, Error, Item, Number, Result};
 
 use super::{constraints, DUPLICATES};
-use crate::expr::eval::Step;
+use crate::expr::eval::Steps;
 use crate::expr::request::{self, Maps, Param};
 use crate::expr::Given;
 use crate::expr::{projection, ExprKind, Expression};
@@ -115,7 +115,7 @@ struct TableRead<'s, 'r> {
     table: &'s Table,
     keys: Vec<PrimaryKey>,
     /// The projection's paths, resolved once for all the table's items.
-    projection: Option<Vec<Vec<Step>>>,
+    projection: Option<Vec<Steps>>,
 }
 
 impl TableRead<'_, '_> {

@@ -13,7 +13,7 @@ use crate::expr::ast::{Condition, Function, Name, Operand, Path, PathElement};
 /// copy them (a copy and a free per entry of a long `Expected` or `AttributeUpdates`).
 pub(super) fn path(name: String) -> Path {
     Path {
-        elements: vec![PathElement::Name(Name::Attribute(name))],
+        elements: smallvec::smallvec![PathElement::Name(Name::Attribute(name))],
     }
 }
 

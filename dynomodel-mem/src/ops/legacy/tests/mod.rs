@@ -546,3 +546,18 @@ fn the_names_check_by_hashes_reports_the_first_fault_in_order() {
     let many: Vec<String> = (0..100_000).map(|i| format!("a{i}")).collect();
     assert_eq!(message(read::check_attributes_by_name(&many)), "Ok(())");
 }
+
+#[test]
+fn a_legacy_name_is_a_path_of_one_inline_step() {
+    // A name with dots and brackets stays one attribute, held in the path without an allocation.
+    for name in ["a", "a.b[1]", ""] {
+        let path = super::tree::path(name.to_owned());
+        assert_eq!(path.elements.len(), 1);
+        assert!(!path.elements.spilled());
+        assert_eq!(path.to_string(), name);
+        assert!(matches!(
+            path.elements.first(),
+            Some(crate::expr::ast::PathElement::Name(crate::expr::ast::Name::Attribute(n))) if n == name
+        ));
+    }
+}
