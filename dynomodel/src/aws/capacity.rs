@@ -9,12 +9,14 @@ use super::value::from_sdk_item;
 use crate::backend::*;
 use crate::error::Result;
 
+#[inline]
 pub(crate) fn return_consumed_capacity(
     r: Option<ReturnConsumedCapacity>,
 ) -> Option<sdk::ReturnConsumedCapacity> {
     r.map(|r| sdk::ReturnConsumedCapacity::from(r.as_str()))
 }
 
+#[inline]
 pub(crate) fn return_item_collection_metrics(
     r: Option<ReturnItemCollectionMetrics>,
 ) -> Option<sdk::ReturnItemCollectionMetrics> {
@@ -51,6 +53,7 @@ pub(crate) fn consumed_capacity_from(c: &sdk::ConsumedCapacity) -> ConsumedCapac
 }
 
 /// The consumed capacity of a single-table response.
+#[inline]
 pub(crate) fn one_consumed_capacity(c: Option<&sdk::ConsumedCapacity>) -> Option<ConsumedCapacity> {
     c.map(consumed_capacity_from)
 }
@@ -71,6 +74,7 @@ pub(crate) fn item_collection_metrics_from(
 }
 
 /// The item collection metrics of a single-item write.
+#[inline]
 pub(crate) fn one_item_collection_metrics(
     m: Option<&sdk::ItemCollectionMetrics>,
 ) -> Result<Option<ItemCollectionMetrics>> {

@@ -70,6 +70,7 @@ impl AwsBackend {
 pub(super) struct SdkItemSink(pub(super) SdkItem);
 
 impl AttributeSink for SdkItemSink {
+    #[inline]
     fn insert(&mut self, name: String, value: AttributeValue) {
         self.0.insert(name, to_sdk(value));
     }

@@ -20,19 +20,23 @@ use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
 
 /// `ExpressionAttributeNames` in the SDK's shape.
+#[inline]
 pub(crate) fn names(names: Option<ExpressionAttributeNames>) -> Option<HashMap<String, String>> {
     names.map(|n| n.into_iter().collect())
 }
 
 /// `ExpressionAttributeValues` in the SDK's shape.
+#[inline]
 pub(crate) fn values(values: Option<ExpressionAttributeValues>) -> Option<SdkItem> {
     values.map(to_sdk_item)
 }
 
+#[inline]
 fn return_value(r: Option<ReturnValue>) -> Option<sdk::ReturnValue> {
     r.map(|r| sdk::ReturnValue::from(r.as_str()))
 }
 
+#[inline]
 pub(crate) fn on_failure(
     r: Option<ReturnValuesOnConditionCheckFailure>,
 ) -> Option<sdk::ReturnValuesOnConditionCheckFailure> {
@@ -42,6 +46,7 @@ pub(crate) fn on_failure(
 /// `PutItem`; with a `writer`, its attributes are written into the SDK's item map after
 /// `input.item`'s ([`Backend::put_item_from`]), and a value it cannot write fails before anything
 /// is sent.
+#[inline]
 pub(crate) fn put_item<'a>(
     client: &Client,
     input: PutItemInput,
@@ -89,6 +94,7 @@ pub(crate) fn put_item<'a>(
 }
 
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`.
+#[inline]
 pub(crate) fn get_item<'a>(
     client: &Client,
     input: GetItemInput,

@@ -144,6 +144,7 @@ impl AwsBackend {
 impl Db {
     /// A database on Amazon DynamoDB through an already configured SDK client (the DynamoDB Streams
     /// client is derived from it as [`AwsBackend::new`] describes).
+    #[inline]
     pub fn aws(client: Client) -> Db {
         Db::new(AwsBackend::new(client))
     }
@@ -237,7 +238,11 @@ impl Backend for AwsBackend {
 
     // The item, query and scan methods are written out as `#[async_trait]` expands them, so that
     // their one box holds the SDK's future rather than an `async` block holding it (see `sent`).
+    // The get, put and query ones, and the helpers they call per request, are `#[inline]`: compiled
+    // in the crate that makes the `Arc<dyn Backend>` (`Db::new` is generic; `Db::aws` inline), beside
+    // the application's code rather than in dynomodel's units (docs/performance.md, issue 28).
 
+    #[inline]
     fn put_item<'life0, 'async_trait>(
         &'life0 self,
         input: PutItemInput,
@@ -250,6 +255,7 @@ impl Backend for AwsBackend {
     }
 
     /// The attributes written straight into the SDK's item map, without building an `Item`.
+    #[inline]
     fn put_item_from<'life0, 'life1, 'async_trait>(
         &'life0 self,
         input: PutItemInput,
@@ -263,6 +269,7 @@ impl Backend for AwsBackend {
         item::put_item(&self.client, input, Some(item))
     }
 
+    #[inline]
     fn get_item<'life0, 'async_trait>(
         &'life0 self,
         input: GetItemInput,
@@ -275,6 +282,7 @@ impl Backend for AwsBackend {
     }
 
     /// The item converted attribute by attribute from the SDK's map, without building an `Item`.
+    #[inline]
     fn get_item_into<'life0, 'life1, 'async_trait>(
         &'life0 self,
         input: GetItemInput,
@@ -310,6 +318,7 @@ impl Backend for AwsBackend {
         item::update_item(&self.client, input)
     }
 
+    #[inline]
     fn query<'life0, 'async_trait>(
         &'life0 self,
         input: QueryInput,
@@ -322,6 +331,7 @@ impl Backend for AwsBackend {
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
+    #[inline]
     fn query_into<'life0, 'life1, 'async_trait>(
         &'life0 self,
         input: QueryInput,

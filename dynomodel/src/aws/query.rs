@@ -16,12 +16,14 @@ use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, Sdk
 use crate::backend::*;
 use crate::error::Result;
 
+#[inline]
 fn select(s: Option<Select>) -> Option<sdk::Select> {
     s.map(|s| sdk::Select::from(s.as_str()))
 }
 
 /// Builds the common response from the SDK's fields (Query and Scan outputs are distinct SDK types with
 /// the same four fields); with a `sink` (the typed reads), the items go to it and `items` is `None`.
+#[inline]
 fn output(
     items: Option<Vec<SdkItem>>,
     count: i32,
@@ -54,6 +56,7 @@ fn output(
 }
 
 /// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
+#[inline]
 pub(crate) fn query<'a>(
     client: &Client,
     input: QueryInput,
@@ -77,6 +80,7 @@ pub(crate) fn query<'a>(
 }
 
 /// The SDK's `Query` request of `input`; its legacy conditions may not convert.
+#[inline]
 fn query_request(
     client: &Client,
     input: QueryInput,

@@ -20,6 +20,7 @@ pub(crate) type SdkItem = HashMap<String, SdkValue>;
 
 /// Converts one value to the SDK's type, moving its strings and bytes (a request's values are
 /// owned: nothing is copied). Infallible: every dynomodel value is representable.
+#[inline]
 pub(crate) fn to_sdk(value: AttributeValue) -> SdkValue {
     match value {
         AttributeValue::S(s) => SdkValue::S(s),
@@ -37,6 +38,7 @@ pub(crate) fn to_sdk(value: AttributeValue) -> SdkValue {
 }
 
 /// Converts an item (or a key, or a map value) to the SDK's type, moving its names and values.
+#[inline]
 pub(crate) fn to_sdk_item(item: Item) -> SdkItem {
     item.into_iter().map(|(k, v)| (k, to_sdk(v))).collect()
 }
@@ -127,6 +129,7 @@ from_sdk_value!(
 );
 
 /// Converts an optional item from an SDK response.
+#[inline]
 pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {
     Ok(item.map(from_sdk_item).transpose()?)
 }
@@ -135,6 +138,7 @@ pub(crate) fn from_sdk_opt_item(item: Option<SdkItem>) -> Result<Option<Item>> {
 /// no map built, then handed to `sink` in order, once all of them converted (a response converts, or
 /// fails, whole, as [`from_sdk_item`] makes it for the `Item` path). The attributes of the whole page
 /// go into one buffer (two allocations a page, not one per item).
+#[inline]
 pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<()> {
     let mut attributes = Vec::with_capacity(items.iter().map(HashMap::len).sum());
     let mut lengths = Vec::with_capacity(items.len());
