@@ -184,12 +184,18 @@ pub(crate) fn check_unused(placeholders: &Placeholders<'_>, usage: &Usage) -> Re
     let unused_names =
         java_hash_set_order_of_distinct(unused_keys(placeholders.names, &usage.names));
     if !unused_names.is_empty() {
-        return Err(unused("ExpressionAttributeNames", &unused_names));
+        return Err(Error::validation(unused_message(
+            "ExpressionAttributeNames",
+            &unused_names,
+        )));
     }
     let unused_values =
         java_hash_set_order_of_distinct(unused_keys(placeholders.values, &usage.values));
     if !unused_values.is_empty() {
-        return Err(unused("ExpressionAttributeValues", &unused_values));
+        return Err(Error::validation(unused_message(
+            "ExpressionAttributeValues",
+            &unused_values,
+        )));
     }
     Ok(())
 }
@@ -209,8 +215,10 @@ fn unused_keys<'a, V>(map: &'a BTreeMap<String, V>, used: &BTreeSet<String>) -> 
 }
 
 /// "Value provided in `map` unused in expressions: keys: {`keys`}", written once into a string of
-/// its length: a request can leave hundreds of thousands of placeholders unused.
-fn unused(map: &str, keys: &[&str]) -> Error {
+/// its length: a request can leave hundreds of thousands of placeholders unused. `keys` in the order
+/// DynamoDB lists them (`java_order`). Also written by the one pass for the unused names it did not
+/// build (`protocol::fast::unused`).
+pub(crate) fn unused_message(map: &str, keys: &[&str]) -> String {
     let listed: usize = keys.iter().map(|k| k.len() + 2).sum();
     let mut message = String::with_capacity(64 + map.len() + listed);
     message.push_str("Value provided in ");
@@ -223,5 +231,5 @@ fn unused(map: &str, keys: &[&str]) -> Error {
         message.push_str(key);
     }
     message.push('}');
-    Error::validation(message)
+    message
 }

@@ -60,7 +60,7 @@ pub(crate) fn params_present(maps: Maps<'_>, params: &[Param<'_>]) -> Result<()>
 }
 
 /// `#` or `:` followed by one or more of `[0-9a-zA-Z_]`.
-fn is_placeholder(key: &str, sigil: char) -> bool {
+pub(crate) fn is_placeholder(key: &str, sigil: char) -> bool {
     key.strip_prefix(sigil).is_some_and(|rest| {
         !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
     })

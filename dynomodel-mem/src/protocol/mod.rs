@@ -216,7 +216,7 @@ pub async fn respond(
     let decoded = fast::decode(operation, body);
     #[cfg(test)]
     fast::oracle::verify(operation, body, &decoded);
-    let (request, predecoded) = match decoded {
+    let (request, mut predecoded) = match decoded {
         fast::Outcome::Decoded(skeleton, predecoded) => (skeleton, predecoded),
         fast::Outcome::Exact(tree) => (model_checked(operation, tree)?, Default::default()),
         fast::Outcome::Malformed => return Err(Fault::Serialization(None)),
@@ -227,14 +227,21 @@ pub async fn respond(
     if let Some(streams_operation) = operation.strip_prefix(STREAMS_TARGET_PREFIX) {
         return streams::call(backend, streams_operation, request, region).await;
     }
+    // A top-level `ExpressionAttributeNames` with unused keys reaches the engine reduced; its
+    // message about them is put back as the whole map's (see `fast::unused`).
+    let unused = predecoded.take_unused();
+    let restored = |answer: WireResult<Vec<u8>>| match (answer, unused) {
+        (Err(Fault::Backend(e)), Some(unused)) => Err(Fault::Backend(unused.restore(e))),
+        (answer, _) => answer,
+    };
     // Operations answered by the JSON writer return bytes; the others a `Value` to print.
     let mut value = match operation {
-        "PutItem" => return item::put_item(backend, request, predecoded).await,
-        "GetItem" => return item::get_item(backend, request, predecoded).await,
-        "DeleteItem" => return item::delete_item(backend, request, predecoded).await,
-        "UpdateItem" => return item::update_item(backend, request, predecoded).await,
-        "Query" => return item::query(backend, request, predecoded).await,
-        "Scan" => return item::scan(backend, request, predecoded).await,
+        "PutItem" => return restored(item::put_item(backend, request, predecoded).await),
+        "GetItem" => return restored(item::get_item(backend, request, predecoded).await),
+        "DeleteItem" => return restored(item::delete_item(backend, request, predecoded).await),
+        "UpdateItem" => return restored(item::update_item(backend, request, predecoded).await),
+        "Query" => return restored(item::query(backend, request, predecoded).await),
+        "Scan" => return restored(item::scan(backend, request, predecoded).await),
         "BatchGetItem" => return batch::batch_get_item(backend, request, predecoded).await,
         "BatchWriteItem" => return batch::batch_write_item(backend, request, predecoded).await,
         "TransactGetItems" => {

@@ -54,16 +54,58 @@ fn in_bucket_order(unique: Vec<&str>) -> Vec<&str> {
     if unique.len() < 2 {
         return unique;
     }
+    bucketed(unique).0
+}
+
+/// The order of a `java.util.HashSet<String>` into which the distinct names of `names` were
+/// inserted in sorted order (a map's keys, as the engine walks them), from names in any order with
+/// duplicates: only the few names of each bucket are sorted, not all of them (a sort of hundreds of
+/// thousands of unused placeholders was a sixth of such a request).
+// The one-pass decoder's (`protocol`), and this module's tests.
+#[cfg_attr(not(feature = "protocol"), allow(dead_code))]
+pub(crate) fn java_hash_set_order_of_sorted(names: Vec<&str>) -> Vec<&str> {
+    if names.len() < 2 {
+        return names;
+    }
+    let sent = names.len();
+    let (mut ordered, ends) = bucketed(names);
+    let mut distinct = Vec::with_capacity(sent);
+    let mut start = 0;
+    for end in ends {
+        let bucket = &mut ordered[start..end];
+        bucket.sort_unstable();
+        for &name in bucket.iter() {
+            if distinct.last() != Some(&name) {
+                distinct.push(name);
+            }
+        }
+        start = end;
+    }
+    // Fewer distinct names may make a smaller table, with other buckets.
+    if capacity(distinct.len()) != capacity(sent) {
+        return java_hash_set_order_of_sorted(distinct);
+    }
+    distinct
+}
+
+/// The table's number of buckets once `len` names are in it.
+fn capacity(len: usize) -> usize {
     let mut capacity = 16usize;
-    while unique.len() * 4 > capacity * 3 {
+    while len * 4 > capacity * 3 {
         capacity *= 2;
     }
+    capacity
+}
+
+/// `names` in bucket order, in their order within a bucket, and where each bucket ends in it.
+fn bucketed(names: Vec<&str>) -> (Vec<&str>, Vec<usize>) {
+    let capacity = capacity(names.len());
     let bucket = |name: &str| {
         let h = java_string_hash(name);
         ((h ^ (h >> 16)) as usize) & (capacity - 1)
     };
     // A counting sort by bucket: stable, and linear (the table has fewer than 3 buckets a name).
-    let buckets: Vec<usize> = unique.iter().map(|name| bucket(name)).collect();
+    let buckets: Vec<usize> = names.iter().map(|name| bucket(name)).collect();
     let mut next = vec![0usize; capacity];
     for &b in &buckets {
         next[b] += 1;
@@ -74,12 +116,12 @@ fn in_bucket_order(unique: Vec<&str>) -> Vec<&str> {
         *slot = start;
         start += count;
     }
-    let mut ordered = vec![""; unique.len()];
-    for (name, b) in unique.into_iter().zip(buckets) {
+    let mut ordered = vec![""; names.len()];
+    for (name, b) in names.into_iter().zip(buckets) {
         ordered[next[b]] = name;
         next[b] += 1;
     }
-    ordered
+    (ordered, next)
 }
 
 #[cfg(test)]
@@ -112,6 +154,34 @@ mod tests {
             java_hash_set_order_of_distinct(["list", "é"]),
             ["é", "list"]
         );
+    }
+
+    #[test]
+    fn sorted_insertion_order_from_any_order() {
+        // "Aa" and "BB" share a hash: inserted sorted, "Aa" comes first, whatever order they came.
+        let names: Vec<String> = (0..300).map(|i| format!("#n{i}")).collect();
+        let mut sent: Vec<&str> = names.iter().map(String::as_str).collect();
+        sent.extend(["BB", "Aa", "#n7", "BB"]);
+        sent.reverse();
+        let mut sorted = sent.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let expected = java_hash_set_order_of_distinct(sorted.iter().copied());
+        assert_eq!(java_hash_set_order_of_sorted(sent.clone()), expected);
+        let at = |name: &str| expected.iter().position(|n| *n == name);
+        assert!(at("Aa") < at("BB"));
+        // Duplicates enough to make a smaller table than the names sent would.
+        let mut doubled: Vec<&str> = names[..12].iter().map(String::as_str).collect();
+        doubled.extend(doubled.clone());
+        let mut distinct = doubled.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(
+            java_hash_set_order_of_sorted(doubled),
+            java_hash_set_order_of_distinct(distinct.iter().copied())
+        );
+        assert_eq!(java_hash_set_order_of_sorted(vec!["#a"]), ["#a"]);
+        assert!(java_hash_set_order_of_sorted(Vec::new()).is_empty());
     }
 
     #[test]

@@ -64,6 +64,7 @@ mod names;
 mod oversized;
 mod parameters;
 mod skeleton;
+mod unused;
 mod value;
 pub(crate) mod writes;
 
@@ -75,6 +76,7 @@ use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
 
 use super::{model, Fault, WireResult};
+pub(crate) use unused::Unused;
 
 /// The operations decoded in one pass: those whose requests carry attribute values in bulk.
 const OPERATIONS: &[&str] = &[
@@ -185,6 +187,11 @@ enum Slot {
     Key(Item, Option<Vec<u8>>),
     /// An `ExpressionAttributeNames` map (see `names`).
     Names(ExpressionAttributeNames),
+    /// A top-level `ExpressionAttributeNames` map with unused keys, reduced to the used ones and
+    /// one unused one (see `unused`).
+    ReducedNames(ExpressionAttributeNames),
+    /// What the engine's message about a reduced map stands for (no marker names it; see `unused`).
+    Unused(unused::Unused),
     /// A legacy parameter: `Expected`, conditions, `AttributeUpdates`, `AttributesToGet` (see `legacy`).
     Legacy(legacy::Legacy),
     /// A PartiQL statement's `Parameters` (see `parameters`).
@@ -262,9 +269,24 @@ impl Predecoded {
     /// The `ExpressionAttributeNames` map `v` stands for, if `v` is a marker.
     pub(crate) fn names(&mut self, v: &Value) -> Option<WireResult<ExpressionAttributeNames>> {
         match self.take(v)? {
-            Slot::Names(names) => Some(Ok(names)),
+            Slot::Names(names) | Slot::ReducedNames(names) => Some(Ok(names)),
             _ => Some(Err(lost(v))),
         }
+    }
+
+    /// The unused names a reduced map stands for, if the request's map was reduced (see `unused`):
+    /// what restores the engine's answer to the whole map.
+    pub(crate) fn take_unused(&mut self) -> Option<Unused> {
+        if !self.active {
+            return None;
+        }
+        self.slots.iter_mut().find_map(|slot| match slot {
+            Slot::Unused(_) => match mem::replace(slot, Slot::Taken) {
+                Slot::Unused(unused) => Some(unused),
+                _ => None,
+            },
+            _ => None,
+        })
     }
 
     /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value, an

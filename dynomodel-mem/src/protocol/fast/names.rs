@@ -3,10 +3,11 @@
 //! and values' string constraints; a value of another JSON type than a string or `null` is an
 //! anomaly), so that neither a `Value` map nor its walk nor its copy is made.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use dynomodel::backend::ExpressionAttributeNames;
-use serde::de::{Error as _, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::value::anomaly;
@@ -52,9 +53,120 @@ impl<'de> Visitor<'de> for Names<'_> {
     }
 }
 
+/// An entry as read: its key and value borrowed from the body where they have no escape (`null`
+/// stands for an absent entry).
+pub(super) type Entry<'de> = (Cow<'de, str>, Option<Cow<'de, str>>);
+
+/// The map of shape `map` (as [`Names`]) read with the same checks into its entries as sent,
+/// borrowed, for the top level of a request, whose expressions are known only once the whole
+/// request is read (`super::unused`); `None` for `null`.
+pub(super) struct Raw {
+    pub(super) service: &'static Service,
+    pub(super) key: usize,
+    pub(super) value: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Raw {
+    type Value = Option<Vec<Entry<'de>>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Raw {
+    type Value = Option<Vec<Entry<'de>>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map of names")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries: Vec<Entry<'de>> = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        while let Some(key) = map.next_key_seed(Text)? {
+            let value = map.next_value_seed(OptionalText)?;
+            let valid = model::key_is_valid(self.service, self.key, &key)
+                && value
+                    .as_deref()
+                    .is_none_or(|v| model::key_is_valid(self.service, self.value, v));
+            if !valid {
+                return Err(A::Error::custom(anomaly()));
+            }
+            entries.push((key, value));
+        }
+        Ok(Some(entries))
+    }
+}
+
+/// A JSON string, borrowed from the body unless it has an escape.
+struct Text;
+
+impl<'de> DeserializeSeed<'de> for Text {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Text {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
+    }
+}
+
+/// A JSON string as [`Text`], or `null`.
+struct OptionalText;
+
+impl<'de> DeserializeSeed<'de> for OptionalText {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OptionalText {
+    type Value = Option<Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or null")
+    }
+
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        Text.deserialize(de).map(Some)
+    }
+}
+
 /// The entries as the exact path's `Value` map holds them (of entries of the same key the last one,
 /// as serde_json keeps it), without the `null` ones.
-fn present(entries: Vec<(String, Option<String>)>) -> ExpressionAttributeNames {
+pub(super) fn present(entries: Vec<(String, Option<String>)>) -> ExpressionAttributeNames {
     let without_nulls = |entries: Vec<(String, Option<String>)>| {
         entries
             .into_iter()

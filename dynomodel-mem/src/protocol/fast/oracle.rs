@@ -129,6 +129,22 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = names_in(exact);
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
+                // Reduced: part of the whole map, whose other keys the request's message lists.
+                Some(Slot::ReducedNames(fast)) => {
+                    let whole = match names_in(exact) {
+                        Ok(Some(whole)) => whole,
+                        other => panic!("{operation}: no names at {exact}: {other:?}"),
+                    };
+                    let unused = predecoded.slots.iter().find_map(|slot| match slot {
+                        Slot::Unused(unused) => Some(unused),
+                        _ => None,
+                    });
+                    let unused = unused.unwrap_or_else(|| panic!("{operation}: no unused names"));
+                    assert!(
+                        super::unused::stands_for(fast, &whole, unused),
+                        "{operation}: at {exact}"
+                    );
+                }
                 Some(Slot::Legacy(fast)) => {
                     let decoded = exact_legacy(fast, exact, &mut d).and_then(|v| d.finish(v));
                     assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");

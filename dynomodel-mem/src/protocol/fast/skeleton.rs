@@ -11,9 +11,10 @@ use serde_json::{Map, Value};
 
 use super::keys::KeyList;
 use super::legacy::{self, Parameter};
-use super::names::Names;
+use super::names::{Names, Raw};
 use super::oversized::Budget;
 use super::parameters::Parameters;
+use super::unused;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
@@ -27,6 +28,8 @@ const ATTRIBUTE_VALUE: &str = "AttributeValue";
 /// The model's names of PutItem's input and of its `Item`'s shape.
 const PUT_INPUT: &str = "PutItemInput";
 const PUT_ITEM: &str = "PutItemInputAttributeMap";
+/// The member of a request that holds its `ExpressionAttributeNames`.
+const NAMES: &str = "ExpressionAttributeNames";
 
 /// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
 pub(super) struct Seed<'b> {
@@ -38,6 +41,9 @@ pub(super) struct Seed<'b> {
     /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
     /// (`oversized`).
     put: bool,
+    /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
+    /// whole request is read (`unused`).
+    top: bool,
 }
 
 impl<'b> Seed<'b> {
@@ -55,6 +61,7 @@ impl<'b> Seed<'b> {
             slots,
             keys,
             put: service.shapes[shape].name == PUT_INPUT,
+            top: true,
         }
     }
 
@@ -65,6 +72,7 @@ impl<'b> Seed<'b> {
             slots: self.slots,
             keys: self.keys,
             put: self.put,
+            top: false,
         }
     }
 
@@ -181,12 +189,33 @@ impl<'de> Visitor<'de> for Structure<'_> {
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
+        // The request's own `ExpressionAttributeNames` (the last one sent), read but not built
+        // until its expressions are known (`unused`).
+        let mut names = None;
         while let Some(name) = map.next_key::<String>()? {
             let value = match self.members.iter().find(|m| m.name == name) {
+                Some(member) if self.seed.top => {
+                    let shape = &self.seed.service.shapes[member.shape];
+                    match &shape.kind {
+                        Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
+                            names = map.next_value_seed(Raw {
+                                service: self.seed.service,
+                                key: *key,
+                                value: *value,
+                            })?;
+                            Value::Null
+                        }
+                        _ => map.next_value_seed(self.seed.at(member.shape))?,
+                    }
+                }
                 Some(member) => map.next_value_seed(self.seed.at(member.shape))?,
                 None => map.next_value::<Value>()?,
             };
             out.insert(name, value);
+        }
+        if let Some(entries) = names {
+            let marker = unused::names(entries, &out, self.seed.slots);
+            out.insert(NAMES.to_owned(), marker);
         }
         Ok(Value::Object(out))
     }

@@ -1,0 +1,261 @@
+//! Unused `ExpressionAttributeNames` at the top of a request, not built (issue 25).
+//!
+//! A request can send hundreds of thousands of names its expressions do not use; the engine refuses
+//! it with a message that lists them all, once every other check has passed. Building each unused
+//! name into the request's map (a `String` per key and value, the tree, its drop) only for the
+//! engine to list it was most of such a request's cost. The one pass reads a top-level map into its
+//! entries borrowed from the body and decides once the whole request is read, when the request's
+//! expressions are known ([`names`]):
+//!
+//! - a map with no more entries than the expressions have `#` (every valid request: each name used
+//!   appears in an expression) is built as before;
+//! - otherwise the expressions' name placeholders are taken from the lexer and, if some keys are
+//!   unused (and every key is a well-formed placeholder with a non-empty name, so that the engine's
+//!   checks of the map itself pass alike), the engine gets a *reduced* map: the used entries and the
+//!   last unused one sent. Every check before the unused one sees what it sees in the whole map (the
+//!   map's presence, its keys' syntax, the names the expressions resolve), so the engine answers
+//!   alike up to the unused check, where it lists the one unused key. [`Unused::restore`] then
+//!   puts back the message listing them all, written here from the borrowed keys.
+//!
+//! The lexer's placeholders are those the engine records as used when the expressions validate
+//! (each placeholder token is a path's name or an operand's value in the tree). Should the engine
+//! report more keys than the one kept, [`Unused::restore`] lists the union, which is then the
+//! engine's own answer to the whole map.
+
+use dynomodel::backend::ExpressionAttributeNames;
+use dynomodel::Error;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use super::names::{present, Entry};
+use super::{Predecoded, Slot};
+use crate::expr::lexer::{tokenize, TokenKind};
+use crate::expr::request::is_placeholder;
+use crate::expr::unused_message;
+use crate::storage::java_order::{java_hash_set_order_of_distinct, java_hash_set_order_of_sorted};
+
+/// The map's member name, and the start of the engine's message about its unused keys.
+const NAMES: &str = "ExpressionAttributeNames";
+
+/// The expression members of the requests that carry `ExpressionAttributeNames` at their top level
+/// (GetItem, PutItem, DeleteItem, UpdateItem, Query, Scan).
+const EXPRESSIONS: &[&str] = &[
+    "UpdateExpression",
+    "ConditionExpression",
+    "KeyConditionExpression",
+    "FilterExpression",
+    "ProjectionExpression",
+];
+
+/// The engine's message for the reduced map, and the request's own, listing every unused key.
+#[derive(Debug)]
+pub(crate) struct Unused {
+    /// What the engine answers to the reduced map once every other check passed.
+    reduced: String,
+    /// What it answers to the request's whole map.
+    whole: String,
+}
+
+impl Unused {
+    /// `e`, the engine's answer to the request with the reduced map, as its answer to the whole map.
+    pub(crate) fn restore(self, e: Error) -> Error {
+        match e {
+            Error::Validation { message } if message == self.reduced => {
+                Error::validation(self.whole)
+            }
+            Error::Validation { message } if listed(&message).is_some() => {
+                Error::validation(union(&self.whole, &message))
+            }
+            other => other,
+        }
+    }
+}
+
+/// The keys a message about unused names lists, if it is one.
+fn listed(message: &str) -> Option<impl Iterator<Item = &str>> {
+    let keys = message
+        .strip_prefix("Value provided in ExpressionAttributeNames unused in expressions: keys: {")?
+        .strip_suffix('}')?;
+    Some(keys.split(", "))
+}
+
+/// The message listing the keys of both messages (each lists placeholders, which hold no `, `), in
+/// the order the engine lists a map's keys: sorted, then Java's.
+fn union(whole: &str, engine: &str) -> String {
+    let mut keys: Vec<&str> = listed(whole)
+        .into_iter()
+        .flatten()
+        .chain(listed(engine).into_iter().flatten())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    unused_message(NAMES, &java_hash_set_order_of_distinct(keys))
+}
+
+/// The top-level `ExpressionAttributeNames` map read as `entries`, for a request whose other
+/// members are `request`: marked as the map the engine gets (see the module docs), with an
+/// [`Unused`] slot when it is reduced.
+pub(super) fn names(
+    entries: Vec<Entry<'_>>,
+    request: &Map<String, Value>,
+    slots: &mut Vec<Slot>,
+) -> Value {
+    let expressions: Vec<&str> = EXPRESSIONS
+        .iter()
+        .filter_map(|member| request.get(*member)?.as_str())
+        .collect();
+    let sigils: usize = expressions
+        .iter()
+        .map(|text| text.bytes().filter(|&b| b == b'#').count())
+        .sum();
+    // A `null` entry (absent, but hiding an earlier entry of its key) is left to the whole map.
+    let sent = entries.iter().filter(|(_, value)| value.is_some()).count();
+    if sent <= sigils || sent < entries.len() {
+        return Predecoded::mark(slots, Slot::Names(owned(entries)));
+    }
+    let used = used(&expressions);
+    let mut kept = Vec::with_capacity(used.len() + 1);
+    let mut unused = Vec::with_capacity(entries.len());
+    let mut last = None;
+    let mut well_formed = true;
+    for (key, name) in &entries {
+        let name = name.as_deref().unwrap_or_default();
+        // A map the engine refuses for itself is built whole.
+        if !is_placeholder(key, '#') || name.is_empty() {
+            well_formed = false;
+            break;
+        }
+        if used.binary_search(&&**key).is_ok() {
+            kept.push((String::from(&**key), name.to_owned()));
+        } else {
+            // The last unused entry sent: no later entry of its key replaces its name.
+            last = Some((&**key, name));
+            unused.push(&**key);
+        }
+    }
+    let Some((key, name)) = last.filter(|_| well_formed) else {
+        return Predecoded::mark(slots, Slot::Names(owned(entries)));
+    };
+    kept.push((key.to_owned(), name.to_owned()));
+    let unused_slot = Unused {
+        reduced: unused_message(NAMES, &[key]),
+        whole: unused_message(NAMES, &java_hash_set_order_of_sorted(unused)),
+    };
+    slots.push(Slot::Unused(unused_slot));
+    // Of entries of one key the tree's bulk build keeps the last, as the exact path's map does.
+    Predecoded::mark(slots, Slot::ReducedNames(kept.into_iter().collect()))
+}
+
+/// The entries owned, as the map they stand for.
+fn owned(entries: Vec<Entry<'_>>) -> ExpressionAttributeNames {
+    present(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.into_owned(), value.map(Cow::into_owned)))
+            .collect(),
+    )
+}
+
+/// The name placeholders of `expressions`, sorted and distinct.
+fn used<'t>(expressions: &[&'t str]) -> Vec<&'t str> {
+    let mut used: Vec<&str> = expressions
+        .iter()
+        .flat_map(|text| {
+            tokenize(text)
+                .into_iter()
+                .filter(|token| token.kind == TokenKind::NamePlaceholder)
+                .map(|token| token.text(text))
+        })
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
+}
+
+/// A reduced map and the keys it stands for, as the oracle checks them: whether `reduced` is part
+/// of `whole`, and every key of `whole` it lacks is listed by the request's message.
+#[cfg(test)]
+pub(super) fn stands_for(
+    reduced: &ExpressionAttributeNames,
+    whole: &ExpressionAttributeNames,
+    unused: &Unused,
+) -> bool {
+    let mut listed: Vec<&str> = listed(&unused.whole).into_iter().flatten().collect();
+    listed.sort_unstable();
+    let is_listed = |key: &String| listed.binary_search(&key.as_str()).is_ok();
+    reduced
+        .iter()
+        .all(|(key, name)| whole.get(key) == Some(name))
+        && reduced.keys().any(is_listed)
+        && whole
+            .keys()
+            .filter(|key| !reduced.contains_key(*key))
+            .all(is_listed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{union, Unused, NAMES};
+    use crate::expr::unused_message;
+    use crate::protocol::fast::{decode, Outcome, Slot};
+    use dynomodel::Error;
+
+    fn unused(whole: &[&str], reduced: &str) -> Unused {
+        Unused {
+            reduced: unused_message(NAMES, &[reduced]),
+            whole: unused_message(NAMES, whole),
+        }
+    }
+
+    #[test]
+    fn the_engines_message_is_put_back_as_the_whole_maps() {
+        let restored =
+            unused(&["#c", "#b"], "#b").restore(Error::validation(unused_message(NAMES, &["#b"])));
+        assert_eq!(restored.message(), unused_message(NAMES, &["#c", "#b"]));
+        // Another answer is the engine's own.
+        let other = Error::validation("ExpressionAttributeNames must not be empty");
+        assert_eq!(unused(&["#b"], "#b").restore(other.clone()), other);
+        let values = Error::validation(
+            "Value provided in ExpressionAttributeValues unused in expressions: keys: {:v}",
+        );
+        assert_eq!(unused(&["#b"], "#b").restore(values.clone()), values);
+        // Keys the engine lists beyond the one kept are listed too, in its order.
+        let more = Error::validation(unused_message(NAMES, &["#a", "#b"]));
+        assert_eq!(
+            unused(&["#c", "#b"], "#b").restore(more).message(),
+            union("", &unused_message(NAMES, &["#a", "#b", "#c"]))
+        );
+    }
+
+    #[test]
+    fn a_map_with_unused_names_is_reduced_and_a_valid_one_is_not() {
+        let body = |names: &str| {
+            format!(
+                r##"{{"TableName": "t", "Key": {{"pk": {{"S": "a"}}}}, "ExpressionAttributeNames": {names},
+                "UpdateExpression": "SET #a = :v", "ExpressionAttributeValues": {{":v": {{"N": "1"}}}}}}"##
+            )
+        };
+        let names = |body: &str| match decode("UpdateItem", body.as_bytes()) {
+            Outcome::Decoded(_, predecoded) => predecoded
+                .slots
+                .into_iter()
+                .filter_map(|slot| match slot {
+                    Slot::Names(names) => Some((false, names)),
+                    Slot::ReducedNames(names) => Some((true, names)),
+                    _ => None,
+                })
+                .next(),
+            other => panic!("{other:?}"),
+        };
+        let (reduced, map) = names(&body(r##"{"#b": "b", "#a": "a", "#c": "c"}"##)).unwrap();
+        assert!(reduced);
+        assert_eq!(map.keys().collect::<Vec<_>>(), ["#a", "#c"]);
+        let (reduced, map) = names(&body(r##"{"#a": "a"}"##)).unwrap();
+        assert!(!reduced);
+        assert_eq!(map.len(), 1);
+        // More entries than `#`s, none unused: built whole.
+        let (reduced, map) = names(&body(r##"{"#a": "x", "#a": "a"}"##)).unwrap();
+        assert!(!reduced);
+        assert_eq!(map.get("#a").map(String::as_str), Some("a"));
+    }
+}
