@@ -37,7 +37,10 @@
 //!
 //! `ExpressionAttributeNames` maps are decoded too ([`Slot::Names`], `names.rs`): a request can
 //! carry hundreds of thousands of them, and their `Value` map, its walk and its copy into the
-//! request type were most of such a request's cost.
+//! request type were most of such a request's cost. A request's own map (at its top level) is read
+//! into entries borrowed from the body and decided once its expressions are known: with unused
+//! keys, the engine gets it reduced and its message is put back as the whole map's
+//! ([`Slot::ReducedNames`], [`Slot::Unused`], `unused`).
 //!
 //! PartiQL `Parameters` lists are decoded as one marker each ([`Slot::Parameters`], `parameters.rs`).
 //!
