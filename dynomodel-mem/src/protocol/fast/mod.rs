@@ -63,6 +63,7 @@ pub(crate) mod legacy;
 mod names;
 mod oversized;
 mod parameters;
+mod scan;
 mod skeleton;
 mod value;
 pub(crate) mod writes;

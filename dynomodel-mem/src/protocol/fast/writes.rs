@@ -32,8 +32,10 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::scan::{self, Scanner, Shapes};
 use super::skeleton::Seed;
 use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
@@ -80,16 +82,30 @@ impl<'de> Visitor<'de> for WriteList<'_> {
                 None => return Ok(Value::Array(out)),
             }
         }
+        // Each further entry as its raw text: the usual shape read by the scanner, any other by
+        // the seeds (`scan`).
+        let service = self.seed.service();
         let slot = if transact {
+            let shapes = Shapes::of(service, self.member, "Put", "Delete");
             let mut actions = Vec::new();
-            while let Some(action) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
-                actions.push(into_action(action).ok_or_else(|| A::Error::custom(anomaly()))?);
+            while let Some(raw) = seq.next_element::<&'de RawValue>()? {
+                let action = match shapes.and_then(|shapes| Scanner::action(raw.get(), shapes)) {
+                    Some(action) => Some(action),
+                    None => into_action(self.entry(raw.get())?),
+                };
+                actions.push(action.ok_or_else(|| A::Error::custom(anomaly()))?);
             }
             (!actions.is_empty()).then_some(Slot::Actions(actions))
         } else {
+            let shapes = Shapes::of(service, self.member, "PutRequest", "DeleteRequest");
             let mut writes = Vec::new();
-            while let Some(write) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
-                writes.push(into_write(write).ok_or_else(|| A::Error::custom(anomaly()))?);
+            while let Some(raw) = seq.next_element::<&'de RawValue>()? {
+                let write =
+                    match shapes.and_then(|shapes| Scanner::write_request(raw.get(), shapes)) {
+                        Some(write) => Some(write),
+                        None => into_write(self.entry(raw.get())?),
+                    };
+                writes.push(write.ok_or_else(|| A::Error::custom(anomaly()))?);
             }
             (!writes.is_empty()).then_some(Slot::Writes(writes))
         };
@@ -99,6 +115,27 @@ impl<'de> Visitor<'de> for WriteList<'_> {
         Ok(Value::Array(out))
     }
 }
+
+impl WriteList<'_> {
+    /// An entry the scanner declined, read from its raw `text` by the seeds ([`Compact`]) with a
+    /// parser of its own. That parser counts the entry's nesting from its start, the request's from
+    /// the body's: an entry nested near serde_json's limit goes to the exact path, which parses the
+    /// body whole. Any error is an anomaly (the text is JSON: serde_json's scan checked it).
+    fn entry<E: serde::de::Error>(&mut self, text: &str) -> Result<Entry, E> {
+        if scan::nests_deeper_than(text, ENTRY_DEPTH) {
+            return Err(E::custom(anomaly()));
+        }
+        let mut parser = serde_json::Deserializer::from_str(text);
+        Compact(self.seed.at(self.member))
+            .deserialize(&mut parser)
+            .and_then(|entry| parser.end().map(|()| entry))
+            .map_err(|_| E::custom(anomaly()))
+    }
+}
+
+/// The deepest nesting of an entry read apart from its request: well within serde_json's limit of
+/// 128 levels less the request's own (three at most above an entry).
+const ENTRY_DEPTH: usize = 100;
 
 /// One entry of a list of writes, read in compact form: the request (or action) it sets and that
 /// request's members.
@@ -402,4 +439,62 @@ fn into_action(entry: Entry) -> Option<TransactWriteItem> {
         }),
         _ => return None,
     })
+}
+
+/// What the seeds make of one entry's `text` (a `TransactWriteItem` with `transact`, else a
+/// `WriteRequest`), read apart as [`WriteList`] reads an entry the scanner declines: the scanner's
+/// oracle. `Err` for an anomaly.
+#[cfg(test)]
+pub(super) fn by_seeds(
+    transact: bool,
+    text: &str,
+) -> Result<Result<WriteRequest, TransactWriteItem>, ()> {
+    let operation = if transact {
+        "TransactWriteItems"
+    } else {
+        "BatchWriteItem"
+    };
+    let (service, input) = model::input_of(operation).ok_or(())?;
+    let name = if transact {
+        TRANSACT_WRITE_ITEM
+    } else {
+        WRITE_REQUEST
+    };
+    let member = service
+        .shapes
+        .iter()
+        .position(|shape| shape.name == name)
+        .ok_or(())?;
+    let mut slots = Vec::new();
+    let mut list = WriteList {
+        seed: Seed::new(service, input, &mut slots, false),
+        member,
+    };
+    let entry = list.entry::<serde_json::Error>(text).map_err(|_| ())?;
+    match transact {
+        true => into_action(entry).map(Err).ok_or(()),
+        false => into_write(entry).map(Ok).ok_or(()),
+    }
+}
+
+/// The scanner's shapes of the list of `TransactWriteItem`s (`transact`) or `WriteRequest`s.
+#[cfg(test)]
+pub(super) fn shapes(transact: bool) -> Shapes {
+    let operation = if transact {
+        "TransactWriteItems"
+    } else {
+        "BatchWriteItem"
+    };
+    let (service, _) = model::input_of(operation).unwrap_or_else(|| unreachable!());
+    let (name, put, delete) = if transact {
+        (TRANSACT_WRITE_ITEM, "Put", "Delete")
+    } else {
+        (WRITE_REQUEST, "PutRequest", "DeleteRequest")
+    };
+    let member = service
+        .shapes
+        .iter()
+        .position(|shape| shape.name == name)
+        .unwrap_or_else(|| unreachable!());
+    Shapes::of(service, member, put, delete).unwrap_or_else(|| unreachable!())
 }

@@ -674,3 +674,81 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
     );
     assert!(!read_compact("BatchWriteItem", &two));
 }
+
+/// A BatchWriteItem of `n` usual PutRequests on one table, `odd` at each of the positions `at`.
+#[cfg(feature = "server")]
+fn writes_with(n: usize, at: &[usize], odd: &str) -> String {
+    let requests: Vec<String> = (1..=n)
+        .map(|i| match at.contains(&i) {
+            true => odd.to_owned(),
+            false => format!(
+                r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"k{i}"}},"n":{{"N":"{i}.0"}}}}}}}}"#
+            ),
+        })
+        .collect();
+    format!(r#"{{"RequestItems":{{"t0":[{}]}}}}"#, requests.join(","))
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn entries_past_the_limit_scanned_or_read_by_the_seeds_are_answered_as_the_exact_path_answers_them()
+{
+    // Past the limit the usual entries are read from their raw text (`fast::scan`), every other
+    // shape by the seeds: mixed at every position, the answers are the exact path's.
+    let every = EVERY_TYPE;
+    let odd = [
+        // Taken by the scanner: odd whitespace, names twice, no member.
+        " {\t\"PutRequest\" :\n{ \"Item\"\r: { \"pk\" : { \"S\" : \"x\" } , \"pk\" : {\"N\":\"1E+2\"} } } } ".to_owned(),
+        r#"{"DeleteRequest":{"Key":{"pk":{"N":"-00.50e1"},"sk":{"S":"é"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{}}}"#.to_owned(),
+        // Declined by the scanner, read by the seeds.
+        format!(r#"{{"PutRequest":{{"Item":{every}}}}}"#),
+        r#"{"PutRequest":{"Item":{"p\u006b":{"S":"a\"b\\"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":"a"},"l":{"L":[{"M":{"x":{"NS":["1","2"]}}}]}}}}"#
+            .to_owned(),
+        // Declined by both: the exact path answers.
+        r#"{"PutRequest":{"Item":{"pk":{"N":"x"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":"a","S":"b"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":1e999999}}}}"#.to_owned(),
+        r#"{"PutRequest":1e999999}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"B":"!"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":null}}}"#.to_owned(),
+        "null".to_owned(),
+        "[]".to_owned(),
+    ];
+    for odd in &odd {
+        for at in [&[26][..], &[27], &[33, 34], &[40], &[26, 30, 35, 40]] {
+            fault_as_exact("BatchWriteItem", &writes_with(40, at, odd));
+        }
+    }
+    // Nested near serde_json's limit: read apart, an entry would have more depth than in its
+    // request; past the scanner's guard the exact path parses the body whole.
+    for depth in [30, 49, 50, 62, 63, 64, 70] {
+        let nested = format!(
+            r#"{{"PutRequest":{{"Item":{{"pk":{}{{"S":"a"}}{}}}}}}}"#,
+            r#"{"L":["#.repeat(depth),
+            "]}".repeat(depth)
+        );
+        fault_as_exact("BatchWriteItem", &writes_with(30, &[28], &nested));
+        let action = format!(
+            r#"{{"Put":{{"TableName":"t0","Item":{{"pk":{}{{"S":"a"}}{}}}}}}}"#,
+            r#"{"L":["#.repeat(depth),
+            "]}".repeat(depth)
+        );
+        fault_as_exact("TransactWriteItems", &actions_with(110, 105, &action, ""));
+    }
+    // The transaction's usual actions and others, at every position past the limit.
+    for odd in [
+        r#"{"Put":{"Item":{"pk":{"S":"k"}},"TableName":"t1"}}"#,
+        r#"{"Delete":{"TableName":"t0","Key":{"pk":{"N":"1"}}}}"#,
+        r#"{"Put":{"TableName":"t\u0030","Item":{"pk":{"S":"k"}}}}"#,
+        r#"{"Put":{"TableName":"t0","Item":{"pk":{"S":"k"}},"ConditionExpression":"attribute_not_exists(pk)"}}"#,
+        r#"{"Put":{"TableName":"t0","TableName":"t1","Item":{"pk":{"S":"k"}}}}"#,
+        r#"{"Put":{"TableName":"t0","Item":{"pk":{"N":"1.2.3"}}}}"#,
+        r#"{"Put":{"TableName":7,"Item":{}}}"#,
+    ] {
+        for at in [101, 102, 110] {
+            fault_as_exact("TransactWriteItems", &actions_with(110, at, odd, ""));
+        }
+    }
+}
