@@ -1,21 +1,19 @@
-//! The usual entry of an over-long list of writes, read from its raw text without serde_json's
-//! seeds: a `PutRequest` or `DeleteRequest` (a transaction's `Put` or `Delete` with its
-//! `TableName`) whose item holds `S` and `N` values only.
+//! The usual entry of an over-long list of writes, read from the body's raw text without serde_json:
+//! a `PutRequest` or `DeleteRequest` (a transaction's `Put` or `Delete` with its `TableName`) whose
+//! item holds `S` and `N` values only (`splice` cuts such entries out of the body).
 //!
-//! Past their list's limit, entries are read in compact form (`writes`). serde_json hands each one
-//! over as its raw text (a `RawValue`: its own scan checks the JSON and finds the entry's end,
-//! without a call into a seed per string and per map), and [`Scanner`] reads that text if it has the
-//! usual shape: the members' names spelled without escapes, each once, strings without escapes,
-//! every number one [`Number::parse`] takes, every attribute name one the model's key shape takes.
-//! It declines anything else (`None`), and `writes` reads the entry with serde_json's seeds as before,
-//! so whatever the scanner takes is what those seeds make of the same text: the same typed request,
-//! members of the same name the last one kept ([`sorted`]). The text is JSON already checked by
-//! serde_json (and UTF-8: the whole body was checked once), so the scanner only has to read, not to
-//! validate.
+//! [`entries`] reads entries from a position in the body while they have the usual shape: the
+//! members' names spelled without escapes, each once, strings without escapes or control
+//! characters, JSON whitespace, every number one [`Number::parse`] takes, every attribute name one
+//! the model's key shape takes, each entry followed by a comma or the list's end. It stops at the
+//! first entry it declines, which is left to serde_json and the seeds (`writes`), as is everything
+//! after it. So what it takes is JSON, and is what the seeds make of the same text: the same typed
+//! request, members of the same name the last one kept ([`sorted`]); the tests hold the two equal.
 
 use dynomodel::backend::{TransactDelete, TransactPut, TransactWriteItem, WriteRequest};
 use dynomodel::{AttributeValue, Item, Number};
 
+use super::splice::Scanned;
 use super::value::sorted;
 use crate::protocol::model::{self, Kind, Service};
 
@@ -68,15 +66,59 @@ pub(super) struct Scanner<'t> {
     at: usize,
 }
 
+/// The entries of a list of `TransactWriteItem`s (`transact`) or `WriteRequest`s read from `text`
+/// at `from` (an entry's start) while they have the usual shape (module docs): the entries, where
+/// the scanner stopped (the closing bracket, or the first entry it declined) and whether the list
+/// ended there.
+pub(super) fn entries(
+    text: &str,
+    from: usize,
+    transact: bool,
+    shapes: Shapes,
+) -> (Scanned, usize, bool) {
+    let mut s = Scanner { text, at: from };
+    if transact {
+        let mut actions = Vec::new();
+        let (to, closed) = s.each(&mut actions, |s| s.action(shapes));
+        (Scanned::Actions(actions), to, closed)
+    } else {
+        let mut writes = Vec::new();
+        let (to, closed) = s.each(&mut writes, |s| s.write_request(shapes));
+        (Scanned::Writes(writes), to, closed)
+    }
+}
+
 impl<'t> Scanner<'t> {
-    fn new(text: &'t str) -> Self {
-        Scanner { text, at: 0 }
+    /// Entries read by `entry` into `out` while it takes them and a comma or the list's end
+    /// follows (an entry followed by anything else is declined): where it stopped, and whether at
+    /// the list's end.
+    fn each<T>(
+        &mut self,
+        out: &mut Vec<T>,
+        mut entry: impl FnMut(&mut Self) -> Option<T>,
+    ) -> (usize, bool) {
+        loop {
+            self.skip_whitespace();
+            let start = self.at;
+            let Some(taken) = entry(self) else {
+                return (start, false);
+            };
+            match self.peek() {
+                Some(b',') => self.at += 1,
+                Some(b']') => {
+                    out.push(taken);
+                    return (self.at, true);
+                }
+                _ => return (start, false),
+            }
+            out.push(taken);
+        }
     }
 
     /// A BatchWriteItem `WriteRequest`: `{"PutRequest": {"Item": {…}}}` or
     /// `{"DeleteRequest": {"Key": {…}}}`.
-    pub(super) fn write_request(text: &'t str, shapes: Shapes) -> Option<WriteRequest> {
-        let mut s = Scanner::new(text);
+    fn write_request(&mut self, shapes: Shapes) -> Option<WriteRequest> {
+        let s = self;
         s.byte(b'{')?;
         let request = match s.string()? {
             "PutRequest" => {
@@ -99,14 +141,13 @@ impl<'t> Scanner<'t> {
         };
         s.byte(b'}')?;
         s.byte(b'}')?;
-        s.end()?;
         Some(request)
     }
 
     /// A TransactWriteItems `TransactWriteItem`: `{"Put": {"TableName": "…", "Item": {…}}}` or
     /// `{"Delete": {"TableName": "…", "Key": {…}}}`, the two members in either order.
-    pub(super) fn action(text: &'t str, shapes: Shapes) -> Option<TransactWriteItem> {
-        let mut s = Scanner::new(text);
+    fn action(&mut self, shapes: Shapes) -> Option<TransactWriteItem> {
+        let s = self;
         s.byte(b'{')?;
         let (put, item_member, key_shape) = match s.string()? {
             "Put" => (true, "Item", shapes.put),
@@ -133,7 +174,6 @@ impl<'t> Scanner<'t> {
         }
         s.byte(b'}')?;
         s.byte(b'}')?;
-        s.end()?;
         let (table_name, item) = (table_name?, item?);
         Some(if put {
             TransactWriteItem::Put(TransactPut {
@@ -178,24 +218,23 @@ impl<'t> Scanner<'t> {
         self.text.as_bytes().get(self.at).copied()
     }
 
-    /// Nothing but whitespace left.
-    fn end(&mut self) -> Option<()> {
-        self.skip_whitespace();
-        (self.at == self.text.len()).then_some(())
-    }
-
-    /// A string without escapes, its content as sent (a string with an escape is declined). Its
-    /// ends are ASCII quotes, so it is cut from the text on character boundaries.
+    /// A string without escapes or control characters (serde_json refuses these), its content
+    /// as sent. Its ends are ASCII quotes, so it is cut from the text on character boundaries.
     #[inline]
     fn string(&mut self) -> Option<&'t str> {
         self.byte(b'"')?;
         let start = self.at;
-        let len = memchr::memchr2(b'"', b'\\', self.text.as_bytes().get(start..)?)?;
-        if self.text.as_bytes()[start + len] != b'"' {
-            return None;
+        let bytes = self.text.as_bytes();
+        let mut end = start;
+        loop {
+            match *bytes.get(end)? {
+                b'"' => break,
+                b'\\' | 0..=0x1f => return None,
+                _ => end += 1,
+            }
         }
-        self.at = start + len + 1;
-        self.text.get(start..start + len)
+        self.at = end + 1;
+        self.text.get(start..end)
     }
 
     /// The member name `name`, then its colon.

@@ -14,6 +14,7 @@ use super::legacy::{self, Parameter};
 use super::names::Names;
 use super::oversized::Budget;
 use super::parameters::Parameters;
+use super::splice::Splice;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
@@ -38,6 +39,8 @@ pub(super) struct Seed<'b> {
     /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
     /// (`oversized`).
     put: bool,
+    /// An over-long list of writes cut out of the body and scanned (`splice`).
+    splice: &'b Splice<'b>,
 }
 
 impl<'b> Seed<'b> {
@@ -48,6 +51,7 @@ impl<'b> Seed<'b> {
         shape: usize,
         slots: &'b mut Vec<Slot>,
         keys: bool,
+        splice: &'b Splice<'b>,
     ) -> Self {
         Seed {
             service,
@@ -55,6 +59,7 @@ impl<'b> Seed<'b> {
             slots,
             keys,
             put: service.shapes[shape].name == PUT_INPUT,
+            splice,
         }
     }
 
@@ -65,7 +70,13 @@ impl<'b> Seed<'b> {
             slots: self.slots,
             keys: self.keys,
             put: self.put,
+            splice: self.splice,
         }
+    }
+
+    /// The over-long list of writes cut out of this body, or to be (`splice`).
+    pub(super) fn splice(&self) -> &'b Splice<'b> {
+        self.splice
     }
 
     pub(super) fn service(&self) -> &'static Service {

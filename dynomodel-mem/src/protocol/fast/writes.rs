@@ -35,8 +35,9 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::scan::{self, Scanner, Shapes};
+use super::scan::{self, Shapes};
 use super::skeleton::Seed;
+use super::splice::Scanned;
 use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
 use crate::ops::batch::MAX_WRITES;
@@ -75,39 +76,49 @@ impl<'de> Visitor<'de> for WriteList<'_> {
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
         let transact = self.seed.service().shapes[self.member].name == TRANSACT_WRITE_ITEM;
         let limit = if transact { MAX_ACTIONS } else { MAX_WRITES };
+        let splice = self.seed.splice();
+        let list = splice.next_list();
         let mut out = Vec::new();
         while out.len() < limit {
             match seq.next_element_seed(self.seed.at(self.member))? {
                 Some(element) => out.push(element),
-                None => return Ok(Value::Array(out)),
+                None => break,
             }
         }
-        // Each further entry as its raw text: the usual shape read by the scanner, any other by
-        // the seeds (`scan`).
-        let service = self.seed.service();
-        let slot = if transact {
-            let shapes = Shapes::of(service, self.member, "Put", "Delete");
-            let mut actions = Vec::new();
-            while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-                let action = match shapes.and_then(|shapes| Scanner::action(raw.get(), shapes)) {
-                    Some(action) => Some(action),
-                    None => into_action(self.entry(raw.get())?),
+        // Past the limit: first the entries the parse before cut out of the body (`splice`).
+        let (mut writes, mut actions) = match splice.take_scanned(list) {
+            Some(Scanned::Writes(writes)) => (writes, Vec::new()),
+            Some(Scanned::Actions(actions)) => (Vec::new(), actions),
+            None => (Vec::new(), Vec::new()),
+        };
+        if out.len() == limit {
+            // In a parse that may cut, the first entry as its raw text, which says where the
+            // entries begin in the body; the parse stops if the cut is made.
+            if splice.armed()
+                && let Some(raw) = seq.next_element::<&'de RawValue>()?
+            {
+                let (put, delete) = match transact {
+                    true => ("Put", "Delete"),
+                    false => ("PutRequest", "DeleteRequest"),
                 };
-                actions.push(action.ok_or_else(|| A::Error::custom(anomaly()))?);
+                let shapes = Shapes::of(self.seed.service(), self.member, put, delete);
+                if let Some(shapes) = shapes
+                    && splice.try_cut(list, raw.get(), transact, shapes)
+                {
+                    return Err(A::Error::custom(anomaly()));
+                }
+                let entry = self.entry(raw.get())?;
+                self.push(entry, &mut writes, &mut actions)?;
             }
-            (!actions.is_empty()).then_some(Slot::Actions(actions))
-        } else {
-            let shapes = Shapes::of(service, self.member, "PutRequest", "DeleteRequest");
-            let mut writes = Vec::new();
-            while let Some(raw) = seq.next_element::<&'de RawValue>()? {
-                let write =
-                    match shapes.and_then(|shapes| Scanner::write_request(raw.get(), shapes)) {
-                        Some(write) => Some(write),
-                        None => into_write(self.entry(raw.get())?),
-                    };
-                writes.push(write.ok_or_else(|| A::Error::custom(anomaly()))?);
+            while let Some(entry) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
+                self.push(entry, &mut writes, &mut actions)?;
             }
-            (!writes.is_empty()).then_some(Slot::Writes(writes))
+        }
+        let slot = match (transact, writes.is_empty(), actions.is_empty()) {
+            (_, true, true) => None,
+            (true, true, false) => Some(Slot::Actions(actions)),
+            (false, false, true) => Some(Slot::Writes(writes)),
+            _ => return Err(A::Error::custom(anomaly())),
         };
         if let Some(slot) = slot {
             out.push(Predecoded::mark(self.seed.slots_mut(), slot));
@@ -117,6 +128,20 @@ impl<'de> Visitor<'de> for WriteList<'_> {
 }
 
 impl WriteList<'_> {
+    /// `entry`, typed into `actions` (a transaction's list) or `writes`.
+    fn push<E: serde::de::Error>(
+        &self,
+        entry: Entry,
+        writes: &mut Vec<WriteRequest>,
+        actions: &mut Vec<TransactWriteItem>,
+    ) -> Result<(), E> {
+        let pushed = match self.seed.service().shapes[self.member].name == TRANSACT_WRITE_ITEM {
+            true => into_action(entry).map(|action| actions.push(action)),
+            false => into_write(entry).map(|write| writes.push(write)),
+        };
+        pushed.ok_or_else(|| E::custom(anomaly()))
+    }
+
     /// An entry the scanner declined, read from its raw `text` by the seeds ([`Compact`]) with a
     /// parser of its own. That parser counts the entry's nesting from its start, the request's from
     /// the body's: an entry nested near serde_json's limit goes to the exact path, which parses the
@@ -466,8 +491,9 @@ pub(super) fn by_seeds(
         .position(|shape| shape.name == name)
         .ok_or(())?;
     let mut slots = Vec::new();
+    let splice = super::splice::Splice::off();
     let mut list = WriteList {
-        seed: Seed::new(service, input, &mut slots, false),
+        seed: Seed::new(service, input, &mut slots, false, &splice),
         member,
     };
     let entry = list.entry::<serde_json::Error>(text).map_err(|_| ())?;

@@ -1,19 +1,27 @@
 //! The scanner against the seeds: every text it takes is read as the seeds read it, and every text
 //! it declines is left to them (`writes::by_seeds`, which answers as the one pass did before).
 
+use super::super::splice::Scanned;
 use super::super::writes::{by_seeds, shapes};
-use super::{nests_deeper_than, Scanner};
+use super::{entries, nests_deeper_than};
 
 /// Whether the scanner takes `text` (a `TransactWriteItem` with `transact`, else a
 /// `WriteRequest`); if it does, its request must be the seeds', field for field.
 fn scanned(transact: bool, text: &str) -> bool {
-    let scanned = if transact {
-        Scanner::action(text, shapes(true)).map(Err)
-    } else {
-        Scanner::write_request(text, shapes(false)).map(Ok)
-    };
-    let Some(scanned) = scanned else {
-        return false;
+    // The entry alone in what is left of its list.
+    let list = format!("{text}]");
+    let scanned = match entries(&list, 0, transact, shapes(transact)) {
+        (Scanned::Actions(mut actions), to, true) if actions.len() == 1 => {
+            assert_eq!(list[to..], *"]");
+            Err(actions.remove(0))
+        }
+        (Scanned::Writes(mut writes), to, true) if writes.len() == 1 => {
+            assert_eq!(list[to..], *"]");
+            Ok(writes.remove(0))
+        }
+        // Declined, or followed by something else than the list's end.
+        (_, _, false) => return false,
+        other => panic!("{text}: {other:?}"),
     };
     let seeds = by_seeds(transact, text);
     assert_eq!(Ok(&scanned), seeds.as_ref(), "{text}");
@@ -83,6 +91,12 @@ fn every_other_shape_is_declined_and_left_to_the_seeds() {
         r#"{"PutRequest":{"Item":{"pk":{}}}}"#,
         r#"{"PutRequest":{"Item":{"pk":{"S":"a","N":"1"}}}}"#,
         r#"{"PutRequest":{"Item":{"pk":{"S":1}}}}"#,
+        // Control characters, which serde_json refuses in a string.
+        "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\u{1}\"}}}}",
+        "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\tb\"}}}}",
+        // JSON has no other whitespace.
+        "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"}\u{c}}}}",
+        "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"}\u{a0}}}}",
         r#"{"PutRequest":{"Item":{"pk":{"S":null}}}}"#,
         r#"{"PutRequest":{"Item":{"pk":null}}}"#,
         r#"{"PutRequest":{"Item":null}}"#,
@@ -120,6 +134,8 @@ fn every_other_shape_is_declined_and_left_to_the_seeds() {
         r#"{"Put":{"TableName":"t","Item":{"pk":{"BOOL":false}}}}"#,
         r#"{"Put":{"TableName":"t","Item":{"pk":{"N":"1.2.3"}}}}"#,
         r#"{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}}x"#,
+        r#"{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}},"#,
+        r#"{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}"#,
     ];
     for text in declined {
         assert!(!scanned(true, text), "{text}");
@@ -136,4 +152,39 @@ fn nesting_is_measured_outside_strings() {
     let deep = format!("{}{}", "[".repeat(101), "]".repeat(101));
     assert!(nests_deeper_than(&deep, 100));
     assert!(!nests_deeper_than(&deep[1..deep.len() - 1], 100));
+}
+
+#[test]
+fn a_list_is_scanned_to_its_end_or_to_the_first_entry_declined() {
+    let usual = r#"{"PutRequest":{"Item":{"pk":{"S":"k"}}}}"#;
+    let odd = r#"{"PutRequest":{"Item":{"pk":{"BOOL":true}}}}"#;
+    let count = |scanned: &Scanned| match scanned {
+        Scanned::Writes(writes) => writes.len(),
+        Scanned::Actions(actions) => actions.len(),
+    };
+    // To the closing bracket, whatever follows it.
+    let list = format!("{usual} ,\n{usual}\t] , \"x\": [");
+    let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+    assert_eq!((count(&scanned), &list[to..to + 1], closed), (2, "]", true));
+    // To the first entry declined, which starts where the scanner stopped.
+    let list = format!("{usual}, {usual},  {odd}, {usual}]");
+    let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+    assert_eq!(
+        (count(&scanned), &list[to..], closed),
+        (2, &format!("{odd}, {usual}]")[..], false)
+    );
+    // An entry followed by neither a comma nor the end is declined, and so is a trailing comma's
+    // missing entry.
+    for (list, taken) in [
+        (format!("{usual}, {usual}}}"), 1),
+        (format!("{usual}, {usual}"), 1),
+        (format!("{usual}, {usual}, ]"), 2),
+    ] {
+        let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+        assert_eq!((count(&scanned), closed), (taken, false), "{list}");
+        assert!(
+            list[to..].starts_with(if taken == 1 { usual } else { "]" }),
+            "{list}"
+        );
+    }
 }
