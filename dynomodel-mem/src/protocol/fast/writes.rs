@@ -10,7 +10,9 @@
 //! than the limit, each further entry is read straight into its typed request ([`WriteRequest`],
 //! [`TransactWriteItem`]) and all of them are kept in one slot ([`Slot::Writes`],
 //! [`Slot::Actions`]) whose marker stands at the end of the skeleton's list; the decoder appends
-//! them after the entries it decodes.
+//! them after the entries it decodes. In the first over-long list of a body, the entries of the usual
+//! shapes are not read here at all: they are cut out of the body and scanned (`splice`), and come
+//! first among the list's entries past the limit.
 //!
 //! An entry is read here only when the exact path decodes it to the same typed request *without
 //! recording anything*: exactly one request (or action) set, each member one of its shape's, sent
