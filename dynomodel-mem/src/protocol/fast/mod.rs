@@ -59,15 +59,19 @@
 //! A BatchWriteItem table's write requests past 25 and a TransactWriteItems' actions past 100 (a
 //! list the backend refuses, echoing every entry) are read straight into their typed requests, one
 //! slot for all of them at the end of the skeleton's list ([`Slot::Writes`], [`Slot::Actions`],
-//! `writes`).
+//! `writes`). The first such list's entries of the usual shapes are read from the body's text by a
+//! scanner of their own and cut out of it, and the body is parsed again without them (`splice`,
+//! `scan`): serde_json never reads them.
 
 mod keys;
 pub(crate) mod legacy;
 mod names;
 mod oversized;
 mod parameters;
+mod scan;
 mod skeleton;
 mod unused;
+mod splice;
 mod value;
 pub(crate) mod writes;
 
@@ -80,6 +84,7 @@ use serde_json::{Map, Value};
 
 use super::{model, Fault, WireResult};
 pub(crate) use unused::Unused;
+use splice::Splice;
 
 /// The operations decoded in one pass: those whose requests carry attribute values in bulk.
 const OPERATIONS: &[&str] = &[
@@ -131,11 +136,29 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
         return Outcome::Fallback;
     };
     let mut slots = Vec::new();
-    let mut parser = serde_json::Deserializer::from_str(text);
     let keys = operation == "BatchGetItem";
-    let parsed = skeleton::Seed::new(service, input, &mut slots, keys)
-        .deserialize(&mut parser)
-        .and_then(|skeleton| parser.end().map(|()| skeleton));
+    // An over-long list of writes may be cut out of the body and scanned, the rest parsed again.
+    let splice = match operation {
+        "BatchWriteItem" | "TransactWriteItems" => Splice::new(text),
+        _ => Splice::off(),
+    };
+    let mut parsed = parse(service, input, text, &mut slots, keys, &splice);
+    if let Some(cut) = splice.take_cut() {
+        #[cfg(test)]
+        CUTS.with(|cuts| cuts.set(cuts.get() + 1));
+        let Some(rest) = cut.body(text) else {
+            return Outcome::Fallback;
+        };
+        slots.clear();
+        parsed = parse(
+            service,
+            input,
+            &rest,
+            &mut slots,
+            keys,
+            &Splice::resumed(cut),
+        );
+    }
     match parsed {
         // Nothing stands for a value: the skeleton is the exact path's tree (structures, lists and
         // maps read as `Value`s, each object's members the last of each name, scalars as
@@ -159,6 +182,21 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
         // One of the seeds' anomalies (or a JSON type serde_json refused for a seed).
         Err(_) => Outcome::Fallback,
     }
+}
+
+/// One parse of `text` by the skeleton's seed, to its end.
+fn parse(
+    service: &'static model::Service,
+    input: usize,
+    text: &str,
+    slots: &mut Vec<Slot>,
+    keys: bool,
+    splice: &Splice<'_>,
+) -> serde_json::Result<Value> {
+    let mut parser = serde_json::Deserializer::from_str(text);
+    skeleton::Seed::new(service, input, slots, keys, splice)
+        .deserialize(&mut parser)
+        .and_then(|skeleton| parser.end().map(|()| skeleton))
 }
 
 /// The attribute values and items of a request decoded in one pass, by marker; inactive (taking
@@ -321,6 +359,12 @@ fn lost(marker: &Value) -> Fault {
         code: "InternalServerError".into(),
         message: format!("the one-pass decoder lost the attribute value of marker {marker}"),
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many bodies this thread's one pass cut a list out of (`splice`), for the tests.
+    pub(crate) static CUTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::names::{Names, Raw};
 use super::oversized::Budget;
 use super::parameters::Parameters;
 use super::unused;
+use super::splice::Splice;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
@@ -44,6 +45,8 @@ pub(super) struct Seed<'b> {
     /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
     /// whole request is read (`unused`).
     top: bool,
+    /// An over-long list of writes cut out of the body and scanned (`splice`).
+    splice: &'b Splice<'b>,
 }
 
 impl<'b> Seed<'b> {
@@ -54,6 +57,7 @@ impl<'b> Seed<'b> {
         shape: usize,
         slots: &'b mut Vec<Slot>,
         keys: bool,
+        splice: &'b Splice<'b>,
     ) -> Self {
         Seed {
             service,
@@ -62,6 +66,7 @@ impl<'b> Seed<'b> {
             keys,
             put: service.shapes[shape].name == PUT_INPUT,
             top: true,
+            splice,
         }
     }
 
@@ -73,7 +78,13 @@ impl<'b> Seed<'b> {
             keys: self.keys,
             put: self.put,
             top: false,
+            splice: self.splice,
         }
+    }
+
+    /// The over-long list of writes cut out of this body, or to be (`splice`).
+    pub(super) fn splice(&self) -> &'b Splice<'b> {
+        self.splice
     }
 
     pub(super) fn service(&self) -> &'static Service {

@@ -10,7 +10,9 @@
 //! than the limit, each further entry is read straight into its typed request ([`WriteRequest`],
 //! [`TransactWriteItem`]) and all of them are kept in one slot ([`Slot::Writes`],
 //! [`Slot::Actions`]) whose marker stands at the end of the skeleton's list; the decoder appends
-//! them after the entries it decodes.
+//! them after the entries it decodes. In the first over-long list of a body, the entries of the usual
+//! shapes are not read here at all: they are cut out of the body and scanned (`splice`), and come
+//! first among the list's entries past the limit.
 //!
 //! An entry is read here only when the exact path decodes it to the same typed request *without
 //! recording anything*: exactly one request (or action) set, each member one of its shape's, sent
@@ -32,9 +34,12 @@ use dynomodel::backend::{
 };
 use dynomodel::Item;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::scan::{self, Shapes};
 use super::skeleton::Seed;
+use super::splice::Scanned;
 use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
 use crate::ops::batch::MAX_WRITES;
@@ -73,25 +78,49 @@ impl<'de> Visitor<'de> for WriteList<'_> {
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
         let transact = self.seed.service().shapes[self.member].name == TRANSACT_WRITE_ITEM;
         let limit = if transact { MAX_ACTIONS } else { MAX_WRITES };
+        let splice = self.seed.splice();
+        let list = splice.next_list();
         let mut out = Vec::new();
         while out.len() < limit {
             match seq.next_element_seed(self.seed.at(self.member))? {
                 Some(element) => out.push(element),
-                None => return Ok(Value::Array(out)),
+                None => break,
             }
         }
-        let slot = if transact {
-            let mut actions = Vec::new();
-            while let Some(action) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
-                actions.push(into_action(action).ok_or_else(|| A::Error::custom(anomaly()))?);
+        // Past the limit: first the entries the parse before cut out of the body (`splice`).
+        let (mut writes, mut actions) = match splice.take_scanned(list) {
+            Some(Scanned::Writes(writes)) => (writes, Vec::new()),
+            Some(Scanned::Actions(actions)) => (Vec::new(), actions),
+            None => (Vec::new(), Vec::new()),
+        };
+        if out.len() == limit {
+            // In a parse that may cut, the first entry as its raw text, which says where the
+            // entries begin in the body; the parse stops if the cut is made.
+            if splice.armed()
+                && let Some(raw) = seq.next_element::<&'de RawValue>()?
+            {
+                let (put, delete) = match transact {
+                    true => ("Put", "Delete"),
+                    false => ("PutRequest", "DeleteRequest"),
+                };
+                let shapes = Shapes::of(self.seed.service(), self.member, put, delete);
+                if let Some(shapes) = shapes
+                    && splice.try_cut(list, raw.get(), transact, shapes)
+                {
+                    return Err(A::Error::custom(anomaly()));
+                }
+                let entry = self.entry(raw.get())?;
+                self.push(entry, &mut writes, &mut actions)?;
             }
-            (!actions.is_empty()).then_some(Slot::Actions(actions))
-        } else {
-            let mut writes = Vec::new();
-            while let Some(write) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
-                writes.push(into_write(write).ok_or_else(|| A::Error::custom(anomaly()))?);
+            while let Some(entry) = seq.next_element_seed(Compact(self.seed.at(self.member)))? {
+                self.push(entry, &mut writes, &mut actions)?;
             }
-            (!writes.is_empty()).then_some(Slot::Writes(writes))
+        }
+        let slot = match (transact, writes.is_empty(), actions.is_empty()) {
+            (_, true, true) => None,
+            (true, true, false) => Some(Slot::Actions(actions)),
+            (false, false, true) => Some(Slot::Writes(writes)),
+            _ => return Err(A::Error::custom(anomaly())),
         };
         if let Some(slot) = slot {
             out.push(Predecoded::mark(self.seed.slots_mut(), slot));
@@ -99,6 +128,41 @@ impl<'de> Visitor<'de> for WriteList<'_> {
         Ok(Value::Array(out))
     }
 }
+
+impl WriteList<'_> {
+    /// `entry`, typed into `actions` (a transaction's list) or `writes`.
+    fn push<E: serde::de::Error>(
+        &self,
+        entry: Entry,
+        writes: &mut Vec<WriteRequest>,
+        actions: &mut Vec<TransactWriteItem>,
+    ) -> Result<(), E> {
+        let pushed = match self.seed.service().shapes[self.member].name == TRANSACT_WRITE_ITEM {
+            true => into_action(entry).map(|action| actions.push(action)),
+            false => into_write(entry).map(|write| writes.push(write)),
+        };
+        pushed.ok_or_else(|| E::custom(anomaly()))
+    }
+
+    /// An entry the scanner declined, read from its raw `text` by the seeds ([`Compact`]) with a
+    /// parser of its own. That parser counts the entry's nesting from its start, the request's from
+    /// the body's: an entry nested near serde_json's limit goes to the exact path, which parses the
+    /// body whole. Any error is an anomaly (the text is JSON: serde_json's scan checked it).
+    fn entry<E: serde::de::Error>(&mut self, text: &str) -> Result<Entry, E> {
+        if scan::nests_deeper_than(text, ENTRY_DEPTH) {
+            return Err(E::custom(anomaly()));
+        }
+        let mut parser = serde_json::Deserializer::from_str(text);
+        Compact(self.seed.at(self.member))
+            .deserialize(&mut parser)
+            .and_then(|entry| parser.end().map(|()| entry))
+            .map_err(|_| E::custom(anomaly()))
+    }
+}
+
+/// The deepest nesting of an entry read apart from its request: well within serde_json's limit of
+/// 128 levels less the request's own (three at most above an entry).
+const ENTRY_DEPTH: usize = 100;
 
 /// One entry of a list of writes, read in compact form: the request (or action) it sets and that
 /// request's members.
@@ -402,4 +466,63 @@ fn into_action(entry: Entry) -> Option<TransactWriteItem> {
         }),
         _ => return None,
     })
+}
+
+/// What the seeds make of one entry's `text` (a `TransactWriteItem` with `transact`, else a
+/// `WriteRequest`), read apart as [`WriteList`] reads an entry the scanner declines: the scanner's
+/// oracle. `Err` for an anomaly.
+#[cfg(test)]
+pub(super) fn by_seeds(
+    transact: bool,
+    text: &str,
+) -> Result<Result<WriteRequest, TransactWriteItem>, ()> {
+    let operation = if transact {
+        "TransactWriteItems"
+    } else {
+        "BatchWriteItem"
+    };
+    let (service, input) = model::input_of(operation).ok_or(())?;
+    let name = if transact {
+        TRANSACT_WRITE_ITEM
+    } else {
+        WRITE_REQUEST
+    };
+    let member = service
+        .shapes
+        .iter()
+        .position(|shape| shape.name == name)
+        .ok_or(())?;
+    let mut slots = Vec::new();
+    let splice = super::splice::Splice::off();
+    let mut list = WriteList {
+        seed: Seed::new(service, input, &mut slots, false, &splice),
+        member,
+    };
+    let entry = list.entry::<serde_json::Error>(text).map_err(|_| ())?;
+    match transact {
+        true => into_action(entry).map(Err).ok_or(()),
+        false => into_write(entry).map(Ok).ok_or(()),
+    }
+}
+
+/// The scanner's shapes of the list of `TransactWriteItem`s (`transact`) or `WriteRequest`s.
+#[cfg(test)]
+pub(super) fn shapes(transact: bool) -> Shapes {
+    let operation = if transact {
+        "TransactWriteItems"
+    } else {
+        "BatchWriteItem"
+    };
+    let (service, _) = model::input_of(operation).unwrap_or_else(|| unreachable!());
+    let (name, put, delete) = if transact {
+        (TRANSACT_WRITE_ITEM, "Put", "Delete")
+    } else {
+        (WRITE_REQUEST, "PutRequest", "DeleteRequest")
+    };
+    let member = service
+        .shapes
+        .iter()
+        .position(|shape| shape.name == name)
+        .unwrap_or_else(|| unreachable!());
+    Shapes::of(service, member, put, delete).unwrap_or_else(|| unreachable!())
 }

@@ -674,3 +674,127 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
     );
     assert!(!read_compact("BatchWriteItem", &two));
 }
+
+/// A BatchWriteItem of `n` usual PutRequests on one table, `odd` at each of the positions `at`.
+#[cfg(feature = "server")]
+fn writes_with(n: usize, at: &[usize], odd: &str) -> String {
+    let requests: Vec<String> = (1..=n)
+        .map(|i| match at.contains(&i) {
+            true => odd.to_owned(),
+            false => format!(
+                r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"k{i}"}},"n":{{"N":"{i}.0"}}}}}}}}"#
+            ),
+        })
+        .collect();
+    format!(r#"{{"RequestItems":{{"t0":[{}]}}}}"#, requests.join(","))
+}
+
+#[cfg(feature = "server")]
+#[test]
+fn entries_past_the_limit_scanned_or_read_by_the_seeds_are_answered_as_the_exact_path_answers_them()
+{
+    // Past the limit the usual entries are read from their raw text (`fast::scan`), every other
+    // shape by the seeds: mixed at every position, the answers are the exact path's.
+    let every = EVERY_TYPE;
+    let odd = [
+        // Taken by the scanner: odd whitespace, names twice, no member.
+        " {\t\"PutRequest\" :\n{ \"Item\"\r: { \"pk\" : { \"S\" : \"x\" } , \"pk\" : {\"N\":\"1E+2\"} } } } ".to_owned(),
+        r#"{"DeleteRequest":{"Key":{"pk":{"N":"-00.50e1"},"sk":{"S":"é"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{}}}"#.to_owned(),
+        // Declined by the scanner, read by the seeds.
+        format!(r#"{{"PutRequest":{{"Item":{every}}}}}"#),
+        r#"{"PutRequest":{"Item":{"p\u006b":{"S":"a\"b\\"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":"a"},"l":{"L":[{"M":{"x":{"NS":["1","2"]}}}]}}}}"#
+            .to_owned(),
+        // Declined by both: the exact path answers.
+        r#"{"PutRequest":{"Item":{"pk":{"N":"x"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":"a","S":"b"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"S":1e999999}}}}"#.to_owned(),
+        r#"{"PutRequest":1e999999}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":{"B":"!"}}}}"#.to_owned(),
+        r#"{"PutRequest":{"Item":{"pk":null}}}"#.to_owned(),
+        "null".to_owned(),
+        "[]".to_owned(),
+    ];
+    let cuts = || crate::protocol::fast::CUTS.with(std::cell::Cell::get);
+    for (i, odd) in odd.iter().enumerate() {
+        for at in [&[26][..], &[27], &[33, 34], &[40], &[26, 30, 35, 40]] {
+            fault_as_exact("BatchWriteItem", &writes_with(40, at, odd));
+        }
+        // Long enough to be cut out of the body and scanned up to the odd entry, or whole.
+        for at in [&[150][..], &[120, 180], &[200], &[3], &[]] {
+            let before = cuts();
+            fault_as_exact("BatchWriteItem", &writes_with(200, at, odd));
+            // Cut unless the one pass stopped before the limit (the last odd entries stop it).
+            if i < 6 || at.iter().all(|&a| a > 25) {
+                assert!(cuts() > before, "{odd} at {at:?}");
+            }
+        }
+    }
+    // A second over-long table after the one cut, read as before.
+    let second = format!(
+        r#"{{"RequestItems":{{"t0":[{}], "t1":[{}]}}}}"#,
+        (0..100)
+            .map(|i| format!(r#"{{"PutRequest":{{"Item":{{"pk":{{"S":"a{i}"}}}}}}}}"#))
+            .collect::<Vec<_>>()
+            .join(","),
+        (0..100)
+            .map(|i| format!(r#"{{"DeleteRequest":{{"Key":{{"pk":{{"N":"{i}"}}}}}}}}"#))
+            .collect::<Vec<_>>()
+            .join(" , "),
+    );
+    let before = cuts();
+    fault_as_exact("BatchWriteItem", &second);
+    assert!(cuts() > before);
+    // Broken JSON in or after the part cut: a bare SerializationException, as from the exact path.
+    for broken in [
+        writes_with(200, &[150], r#"{"PutRequest":{"Item":{"pk":{"S":"a"}}}"#),
+        writes_with(200, &[150], r#"{"PutRequest":{"Item":{"pk":{"S":"a"}}}}}"#),
+        writes_with(200, &[200], r#"{"PutRequest":{"Item":{"pk":{"S":"a"}}}},"#),
+        format!("{}x", writes_with(200, &[], "")),
+        writes_with(200, &[], "").replace(r#""k150""#, "\"k\u{1}\""),
+        writes_with(200, &[], "").replace(r#""k150"}"#, "\"k150\"}\u{c}"),
+    ] {
+        fault_as_exact("BatchWriteItem", &broken);
+    }
+    // Nested near serde_json's limit: read apart, an entry would have more depth than in its
+    // request; past the scanner's guard the exact path parses the body whole.
+    for depth in [30, 49, 50, 62, 63, 64, 70] {
+        let nested = format!(
+            r#"{{"PutRequest":{{"Item":{{"pk":{}{{"S":"a"}}{}}}}}}}"#,
+            r#"{"L":["#.repeat(depth),
+            "]}".repeat(depth)
+        );
+        fault_as_exact("BatchWriteItem", &writes_with(30, &[28], &nested));
+        let action = format!(
+            r#"{{"Put":{{"TableName":"t0","Item":{{"pk":{}{{"S":"a"}}{}}}}}}}"#,
+            r#"{"L":["#.repeat(depth),
+            "]}".repeat(depth)
+        );
+        fault_as_exact("TransactWriteItems", &actions_with(110, 105, &action, ""));
+    }
+    // The transaction's usual actions and others, at every position past the limit.
+    for (i, odd) in [
+        r#"{"Put":{"Item":{"pk":{"S":"k"}},"TableName":"t1"}}"#,
+        r#"{"Delete":{"TableName":"t0","Key":{"pk":{"N":"1"}}}}"#,
+        r#"{"Put":{"TableName":"t\u0030","Item":{"pk":{"S":"k"}}}}"#,
+        r#"{"Put":{"TableName":"t0","Item":{"pk":{"S":"k"}},"ConditionExpression":"attribute_not_exists(pk)"}}"#,
+        r#"{"Put":{"TableName":"t0","TableName":"t1","Item":{"pk":{"S":"k"}}}}"#,
+        r#"{"Put":{"TableName":"t0","Item":{"pk":{"N":"1.2.3"}}}}"#,
+        r#"{"Put":{"TableName":7,"Item":{}}}"#,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for at in [101, 102, 110] {
+            fault_as_exact("TransactWriteItems", &actions_with(110, at, odd, ""));
+        }
+        // Cut when the entries scanned outweigh the 100 before them (not so up to a declined
+        // action at 150; the first two the scanner takes).
+        for at in [0, 150, 300, 400] {
+            let before = cuts();
+            fault_as_exact("TransactWriteItems", &actions_with(400, at, odd, ""));
+            assert_eq!(cuts() > before, i < 2 || at != 150, "{odd} at {at}");
+        }
+    }
+}

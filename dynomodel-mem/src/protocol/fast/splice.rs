@@ -1,0 +1,161 @@
+//! An over-long list of writes cut out of the body: its entries past the limit read by the scanner
+//! (`scan`) straight from the body's text, and the body parsed again without them.
+//!
+//! serde_json cannot skip text, so an entry it reads costs its scan even when the scanner reads the
+//! entry (a `RawValue`: about as much as the seeds' reading of it, docs/performance.md). Instead the
+//! first parse stops at the first over-long list's first entry past the limit, whose position in
+//! the body it learns from that entry's raw text; the scanner reads the entries from there, each
+//! followed by a comma or the list's end, until one it declines or the list's end; and the one pass
+//! parses the body again with those entries cut out, handing them to that list ([`Splice`]), which
+//! puts them first among its entries past the limit. The list's other entries, and every other
+//! over-long list, are read as before.
+//!
+//! What the first parse read before the cut is parsed twice, so the cut is made only when it takes
+//! out at least as many bytes as precede it, and only once a request: a request costs at most
+//! twice its parse, however its lists are laid out. The scanner checks the JSON it takes (strings
+//! without control characters, JSON whitespace, exact punctuation), so the body the one pass reads
+//! is JSON exactly when the whole body is; whatever it declines is left in the body.
+
+use std::cell::{Cell, RefCell};
+
+use dynomodel::backend::{TransactWriteItem, WriteRequest};
+
+use super::scan::{self, Shapes};
+
+/// The entries the scanner read.
+#[derive(Debug)]
+pub(super) enum Scanned {
+    Writes(Vec<WriteRequest>),
+    Actions(Vec<TransactWriteItem>),
+}
+
+/// Where the entries were cut from the body, and what they were.
+#[derive(Debug)]
+pub(super) struct Cut {
+    /// The list's ordinal among the body's lists of writes.
+    list: usize,
+    /// The first entry's offset.
+    from: usize,
+    /// The list's closing bracket's offset (`closed`), else the first entry left's.
+    to: usize,
+    closed: bool,
+    entries: Scanned,
+}
+
+/// The state of the cut over one parse of a body: the first parse may make one; the second hands
+/// its entries to their list.
+pub(super) struct Splice<'t> {
+    /// The body parsed.
+    text: &'t str,
+    /// Whether this parse may still cut a list.
+    armed: Cell<bool>,
+    /// The lists of writes met so far.
+    lists: Cell<usize>,
+    /// The cut made by this parse.
+    cut: RefCell<Option<Cut>>,
+    /// The entries cut by the parse before, for the list of that ordinal.
+    scanned: RefCell<Option<(usize, Scanned)>>,
+}
+
+impl<'t> Splice<'t> {
+    /// A first parse of `text`: its first over-long list may be cut.
+    pub(super) fn new(text: &'t str) -> Self {
+        Splice {
+            text,
+            armed: Cell::new(true),
+            lists: Cell::new(0),
+            cut: RefCell::new(None),
+            scanned: RefCell::new(None),
+        }
+    }
+
+    /// A parse that cuts nothing.
+    pub(super) fn off() -> Splice<'static> {
+        let splice = Splice::new("");
+        splice.armed.set(false);
+        splice
+    }
+
+    /// The parse of the body without the entries `cut` took out, which go to their list.
+    pub(super) fn resumed(cut: Cut) -> Splice<'static> {
+        let splice = Splice::off();
+        *splice.scanned.borrow_mut() = Some((cut.list, cut.entries));
+        splice
+    }
+
+    /// A list of writes begins: its ordinal.
+    pub(super) fn next_list(&self) -> usize {
+        let list = self.lists.get();
+        self.lists.set(list + 1);
+        list
+    }
+
+    /// The entries cut for the list `list`, if any.
+    pub(super) fn take_scanned(&self, list: usize) -> Option<Scanned> {
+        let mut scanned = self.scanned.borrow_mut();
+        match &*scanned {
+            Some((of, _)) if *of == list => scanned.take().map(|(_, entries)| entries),
+            _ => None,
+        }
+    }
+
+    /// Whether this parse may cut a list.
+    pub(super) fn armed(&self) -> bool {
+        self.armed.get()
+    }
+
+    /// Tries the cut at `entry`, the raw text of the first entry past the limit of the list `list`
+    /// (a slice of the body): true if it is made, and the parse is to stop. Tried once a parse.
+    pub(super) fn try_cut(&self, list: usize, entry: &str, transact: bool, shapes: Shapes) -> bool {
+        if !self.armed.replace(false) {
+            return false;
+        }
+        let Some(from) = entry.as_ptr().addr().checked_sub(self.text.as_ptr().addr()) else {
+            return false;
+        };
+        if self.text.get(from..from + entry.len()) != Some(entry) {
+            return false;
+        }
+        let (entries, to, closed) = scan::entries(self.text, from, transact, shapes);
+        let count = match &entries {
+            Scanned::Writes(writes) => writes.len(),
+            Scanned::Actions(actions) => actions.len(),
+        };
+        // Worth the second parse of what precedes it (module docs).
+        if count == 0 || to - from < from {
+            return false;
+        }
+        *self.cut.borrow_mut() = Some(Cut {
+            list,
+            from,
+            to,
+            closed,
+            entries,
+        });
+        true
+    }
+
+    /// The cut made by this parse, if any.
+    pub(super) fn take_cut(&self) -> Option<Cut> {
+        self.cut.borrow_mut().take()
+    }
+}
+
+impl Cut {
+    /// `body` without the entries cut: up to the comma before the first (a list closed after them)
+    /// or up to the first (entries left), then from where they end.
+    pub(super) fn body(&self, body: &str) -> Option<String> {
+        let head = if self.closed {
+            let before = body.get(..self.from)?;
+            let kept = before.trim_end_matches([' ', '\t', '\n', '\r']);
+            kept.strip_suffix(',')?
+        } else {
+            body.get(..self.from)?
+        };
+        let tail = body.get(self.to..)?;
+        let mut out = String::with_capacity(head.len() + tail.len());
+        out.push_str(head);
+        out.push_str(tail);
+        Some(out)
+    }
+}
