@@ -28,6 +28,7 @@ use dynomodel::Result;
 
 use dynomodel::faults::Request;
 
+use crate::ops::legacy::Taken;
 use crate::storage::stored::WrittenItem;
 use crate::{
     durable, frontends::partiql, ops::streams, ops::transact, read::typed, validate, MemBackend,
@@ -151,21 +152,29 @@ impl Backend for MemBackend {
     }
 
     async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        let query = |input: &QueryInput| {
-            self.reading_tables([input.table_name.as_str()], |s| s.query(input))
+        let query = |input: &QueryInput, taken| {
+            self.reading_tables([input.table_name.as_str()], |s| s.query(input, taken))
         };
-        match self.faults.check(Request::Query(&input)) {
-            None => query(&input),
-            Some(fault) => fault.apply(async { query(&input) }).await,
+        let fault = self.faults.check(Request::Query(&input));
+        // The request is ours: its legacy filter's names and values move into its tree.
+        let mut input = input;
+        let taken = Taken::query(&mut input);
+        match fault {
+            None => query(&input, taken),
+            Some(fault) => fault.apply(async { query(&input, taken) }).await,
         }
     }
 
     async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        let scan =
-            |input: &ScanInput| self.reading_tables([input.table_name.as_str()], |s| s.scan(input));
-        match self.faults.check(Request::Scan(&input)) {
-            None => scan(&input),
-            Some(fault) => fault.apply(async { scan(&input) }).await,
+        let scan = |input: &ScanInput, taken| {
+            self.reading_tables([input.table_name.as_str()], |s| s.scan(input, taken))
+        };
+        let fault = self.faults.check(Request::Scan(&input));
+        let mut input = input;
+        let taken = Taken::scan(&mut input);
+        match fault {
+            None => scan(&input, taken),
+            Some(fault) => fault.apply(async { scan(&input, taken) }).await,
         }
     }
 
@@ -180,8 +189,10 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
+        let mut input = input;
+        let taken = Taken::query(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
-            locked.query_to(&input, Some(sink))
+            locked.query_to(&input, taken, Some(sink))
         })
     }
 
@@ -195,8 +206,10 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
+        let mut input = input;
+        let taken = Taken::scan(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
-            locked.scan_to(&input, Some(sink))
+            locked.scan_to(&input, taken, Some(sink))
         })
     }
 

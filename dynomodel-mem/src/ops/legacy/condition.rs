@@ -198,12 +198,11 @@ pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>
     Ok(Form::Compare(cmp))
 }
 
-/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition (the
-/// request is borrowed: its name and values are copied into it).
-pub(crate) fn condition(name: &str, c: &LegacyCondition) -> Result<Condition> {
-    let shape = checked(name, c)?.shape();
-    let operands = c.attribute_value_list.iter().flatten().cloned();
-    build(name.to_owned(), shape, operands)
+/// Checks one `QueryFilter`/`ScanFilter` entry and returns its condition (`name` and the entry's
+/// values move into it: the hooks of Query and Scan take the filter out of the request they own).
+pub(crate) fn condition(name: String, c: LegacyCondition) -> Result<Condition> {
+    let shape = checked(&name, &c)?.shape();
+    build(name, shape, c.attribute_value_list.into_iter().flatten())
 }
 
 /// Checks one `Expected` entry.
