@@ -169,6 +169,11 @@ pub(crate) enum Condition {
     All(Vec<Condition>),
     /// `a OR b OR …`, as one node (see [`Condition::All`]).
     Any(Vec<Condition>),
+    /// `attribute_exists(path)` (`true`) or `attribute_not_exists(path)` (`false`), as one node: the
+    /// engine's tree of a legacy condition on one attribute's presence (`Exists: false`, `NULL`,
+    /// `NOT_NULL`; never parsed), without a function's name to match and its arguments' vector (an
+    /// allocation per entry of a long `Expected`). It prints as that call.
+    Exists(bool, Path),
 }
 
 impl Condition {
@@ -241,6 +246,7 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
                 Condition::All(parts) | Condition::Any(parts) => {
                     pending.extend(parts.iter().rev().map(PathsOf::Condition));
                 }
+                Condition::Exists(_, path) => out.push(path),
             },
         }
     }
@@ -340,6 +346,15 @@ fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T], by: &s
     Ok(())
 }
 
+/// The function [`Condition::Exists`] stands for.
+pub(crate) fn exists_function(exists: bool) -> &'static str {
+    if exists {
+        "attribute_exists"
+    } else {
+        "attribute_not_exists"
+    }
+}
+
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}(", self.name)?;
@@ -380,6 +395,7 @@ impl fmt::Display for Condition {
             Condition::Paren(c) => write!(f, "({c})"),
             Condition::All(parts) => write_joined(f, parts, " AND "),
             Condition::Any(parts) => write_joined(f, parts, " OR "),
+            Condition::Exists(exists, path) => write!(f, "{}({path})", exists_function(*exists)),
         }
     }
 }
