@@ -151,13 +151,13 @@ impl Backend for MemBackend {
         })
     }
 
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
+    async fn query(&self, mut input: QueryInput) -> Result<QueryOutput> {
         let query = |input: &QueryInput, taken| {
             self.reading_tables([input.table_name.as_str()], |s| s.query(input, taken))
         };
         let fault = self.faults.check(Request::Query(&input));
-        // The request is ours: its legacy filter's names and values move into its tree.
-        let mut input = input;
+        // The request is ours: its legacy filter's names and values move into its tree. (Taken
+        // from `input` in place: a second binding of the request made the boxed future larger.)
         let taken = Taken::query(&mut input);
         match fault {
             None => query(&input, taken),
@@ -165,12 +165,11 @@ impl Backend for MemBackend {
         }
     }
 
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
+    async fn scan(&self, mut input: ScanInput) -> Result<ScanOutput> {
         let scan = |input: &ScanInput, taken| {
             self.reading_tables([input.table_name.as_str()], |s| s.scan(input, taken))
         };
         let fault = self.faults.check(Request::Scan(&input));
-        let mut input = input;
         let taken = Taken::scan(&mut input);
         match fault {
             None => scan(&input, taken),
@@ -180,7 +179,7 @@ impl Backend for MemBackend {
 
     async fn query_into(
         &self,
-        input: QueryInput,
+        mut input: QueryInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
         // The page's items go to the sink straight from their stored form (read/typed.rs).
@@ -189,7 +188,6 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
-        let mut input = input;
         let taken = Taken::query(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
             locked.query_to(&input, taken, Some(sink))
@@ -198,7 +196,7 @@ impl Backend for MemBackend {
 
     async fn scan_into(
         &self,
-        input: ScanInput,
+        mut input: ScanInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<ScanOutput> {
         if !self.faults.is_empty() {
@@ -206,7 +204,6 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
-        let mut input = input;
         let taken = Taken::scan(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
             locked.scan_to(&input, taken, Some(sink))

@@ -5,6 +5,7 @@
 //! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
 //! DynamoDB reports these during the write, not while parsing).
 
+use std::cmp::Ordering;
 use std::collections::hash_map::Entry;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
@@ -268,16 +269,31 @@ fn insert_sorted(item: &mut Item, new: Vec<(String, AttributeValue)>) {
         item.extend(new);
         return;
     }
-    let mut old = std::mem::take(item).into_iter().peekable();
+    let mut old = std::mem::take(item).into_iter();
     let mut merged = Vec::with_capacity(old.len() + new.len());
+    // The item's next attribute, compared once per step with the next new name.
+    let mut next_old = old.next();
     for (name, value) in new {
-        while let Some(kept) = old.next_if(|(k, _)| *k < name) {
-            merged.push(kept);
+        loop {
+            match next_old
+                .as_ref()
+                .map(|(k, _)| k.as_str().cmp(name.as_str()))
+            {
+                Some(Ordering::Less) => {
+                    merged.extend(next_old.take());
+                    next_old = old.next();
+                }
+                // The update's value replaces the item's.
+                Some(Ordering::Equal) => {
+                    next_old = old.next();
+                    break;
+                }
+                Some(Ordering::Greater) | None => break,
+            }
         }
-        // The update's value replaces the item's.
-        old.next_if(|(k, _)| *k == name);
         merged.push((name, value));
     }
+    merged.extend(next_old);
     merged.extend(old);
     // Already sorted and unique: the B-tree is built in one pass.
     *item = merged.into_iter().collect();

@@ -13,6 +13,7 @@ use dynomodel::AttributeValue;
 use super::*;
 
 mod differential;
+mod taken;
 mod text;
 
 fn s(text: &str) -> AttributeValue {
