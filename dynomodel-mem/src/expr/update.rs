@@ -6,7 +6,6 @@
 //! DynamoDB reports these during the write, not while parsing).
 
 use std::cmp::Ordering;
-use std::collections::hash_map::Entry;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -349,12 +348,13 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
     let mut position: RequestMap<Keyed<'_, T>, usize> = request_hash::map_with_capacity(from.len());
     // The operand's elements `into` has (or that repeat an earlier one of the operand's).
     let mut present = vec![false; from.len()];
-    for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
-        match position.entry(Keyed(x)) {
-            Entry::Occupied(_) => *seen = true,
-            Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
+    // Inserted last first, so that an element's earlier position replaces a later one's, which is
+    // then a repeat (an `entry` per element did the same, but this build called it out of line).
+    for (i, x) in from.iter().enumerate().rev() {
+        if let Some(later) = position.insert(Keyed(x), i)
+            && let Some(seen) = present.get_mut(later)
+        {
+            *seen = true;
         }
     }
     for x in into.iter() {

@@ -267,11 +267,11 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
 pub(crate) fn expected(name: String, e: ExpectedAttributeValue) -> Result<Condition> {
     let shape = checked_expected(&name, &e)?.shape();
     // The checked form's operands: `Value`, or else `AttributeValueList` (never both: checked).
-    let operands = e
-        .value
-        .into_iter()
-        .chain(e.attribute_value_list.into_iter().flatten());
-    build(name, shape, operands)
+    // Two calls rather than one over a chain of both, whose `next` the compiler left out of line.
+    match e.value {
+        Some(value) => build(name, shape, std::iter::once(value)),
+        None => build(name, shape, e.attribute_value_list.into_iter().flatten()),
+    }
 }
 
 /// Joins conditions with `ConditionalOperator` (AND by default) as one flat node
