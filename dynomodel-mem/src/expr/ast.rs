@@ -77,9 +77,10 @@ pub(crate) enum Operand {
     Path(Path),
     /// An `ExpressionAttributeValues` placeholder, e.g. `:v` (kept with its `:`).
     Value(String),
-    /// A value given outside any expression text (a legacy parameter's operand), boxed so that
-    /// the expression's own operands stay small.
-    Literal(Box<AttributeValue>),
+    /// A value given outside any expression text (a legacy parameter's operand). Held inline: an
+    /// `AttributeValue` (32 bytes) is smaller than a function call, the largest operand, so this
+    /// costs no operand any size, and each legacy value no allocation of its own.
+    Literal(AttributeValue),
     /// A function call: `size(a)`, or in updates `if_not_exists(a, :v)` and `list_append(a, :l)`.
     Function(Function),
     /// `a + b` (updates only).
