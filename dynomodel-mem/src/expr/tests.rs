@@ -633,6 +633,15 @@ fn update_semantics() {
     assert!(updated("REMOVE m.nope, l[10], nope").is_ok());
 }
 
+/// A literal operand is held inline (`Operand::Literal`) because a value is no larger than a function
+/// call, the largest operand: the operand's size does not grow with it.
+#[test]
+fn a_literal_costs_an_operand_no_size() {
+    use std::mem::size_of;
+    assert!(size_of::<AttributeValue>() <= size_of::<ast::Function>());
+    assert!(size_of::<ast::Operand>() <= size_of::<ast::Function>() + size_of::<usize>());
+}
+
 /// An update whose paths are not kept (no `UPDATED_*`, no index) writes the same item as one that
 /// keeps them, top-level SET names moved rather than copied, in text order or not, below and past
 /// the merge of many top-level SETs; and its failures are the same.
