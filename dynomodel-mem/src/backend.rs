@@ -28,6 +28,7 @@ use dynomodel::Result;
 
 use dynomodel::faults::Request;
 
+use crate::ops::legacy::Taken;
 use crate::storage::stored::WrittenItem;
 use crate::{
     durable, frontends::partiql, ops::streams, ops::transact, read::typed, validate, MemBackend,
@@ -150,28 +151,35 @@ impl Backend for MemBackend {
         })
     }
 
-    async fn query(&self, input: QueryInput) -> Result<QueryOutput> {
-        let query = |input: &QueryInput| {
-            self.reading_tables([input.table_name.as_str()], |s| s.query(input))
+    async fn query(&self, mut input: QueryInput) -> Result<QueryOutput> {
+        let query = |input: &QueryInput, taken| {
+            self.reading_tables([input.table_name.as_str()], |s| s.query(input, taken))
         };
-        match self.faults.check(Request::Query(&input)) {
-            None => query(&input),
-            Some(fault) => fault.apply(async { query(&input) }).await,
+        let fault = self.faults.check(Request::Query(&input));
+        // The request is ours: its legacy filter's names and values move into its tree. (Taken
+        // from `input` in place: a second binding of the request made the boxed future larger.)
+        let taken = Taken::query(&mut input);
+        match fault {
+            None => query(&input, taken),
+            Some(fault) => fault.apply(async { query(&input, taken) }).await,
         }
     }
 
-    async fn scan(&self, input: ScanInput) -> Result<ScanOutput> {
-        let scan =
-            |input: &ScanInput| self.reading_tables([input.table_name.as_str()], |s| s.scan(input));
-        match self.faults.check(Request::Scan(&input)) {
-            None => scan(&input),
-            Some(fault) => fault.apply(async { scan(&input) }).await,
+    async fn scan(&self, mut input: ScanInput) -> Result<ScanOutput> {
+        let scan = |input: &ScanInput, taken| {
+            self.reading_tables([input.table_name.as_str()], |s| s.scan(input, taken))
+        };
+        let fault = self.faults.check(Request::Scan(&input));
+        let taken = Taken::scan(&mut input);
+        match fault {
+            None => scan(&input, taken),
+            Some(fault) => fault.apply(async { scan(&input, taken) }).await,
         }
     }
 
     async fn query_into(
         &self,
-        input: QueryInput,
+        mut input: QueryInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<QueryOutput> {
         // The page's items go to the sink straight from their stored form (read/typed.rs).
@@ -180,14 +188,15 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
+        let taken = Taken::query(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
-            locked.query_to(&input, Some(sink))
+            locked.query_to(&input, taken, Some(sink))
         })
     }
 
     async fn scan_into(
         &self,
-        input: ScanInput,
+        mut input: ScanInput,
         sink: &mut dyn dynomodel::backend::ItemSink,
     ) -> Result<ScanOutput> {
         if !self.faults.is_empty() {
@@ -195,8 +204,9 @@ impl Backend for MemBackend {
             sink.owned_items(output.items.take());
             return Ok(output);
         }
+        let taken = Taken::scan(&mut input);
         self.reading_tables([input.table_name.as_str()], |locked| {
-            locked.scan_to(&input, Some(sink))
+            locked.scan_to(&input, taken, Some(sink))
         })
     }
 

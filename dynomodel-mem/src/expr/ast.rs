@@ -77,9 +77,10 @@ pub(crate) enum Operand {
     Path(Path),
     /// An `ExpressionAttributeValues` placeholder, e.g. `:v` (kept with its `:`).
     Value(String),
-    /// A value given outside any expression text (a legacy parameter's operand), boxed so that
-    /// the expression's own operands stay small.
-    Literal(Box<AttributeValue>),
+    /// A value given outside any expression text (a legacy parameter's operand). Held inline: an
+    /// `AttributeValue` (32 bytes) is smaller than a function call, the largest operand, so this
+    /// costs no operand any size, and each legacy value no allocation of its own.
+    Literal(AttributeValue),
     /// A function call: `size(a)`, or in updates `if_not_exists(a, :v)` and `list_append(a, :l)`.
     Function(Function),
     /// `a + b` (updates only).
@@ -169,6 +170,11 @@ pub(crate) enum Condition {
     All(Vec<Condition>),
     /// `a OR b OR …`, as one node (see [`Condition::All`]).
     Any(Vec<Condition>),
+    /// `attribute_exists(path)` (`true`) or `attribute_not_exists(path)` (`false`), as one node: the
+    /// engine's tree of a legacy condition on one attribute's presence (`Exists: false`, `NULL`,
+    /// `NOT_NULL`; never parsed), without a function's name to match and its arguments' vector (an
+    /// allocation per entry of a long `Expected`). It prints as that call.
+    Exists(bool, Path),
 }
 
 impl Condition {
@@ -241,6 +247,7 @@ fn walk_paths<'e>(root: PathsOf<'e>, out: &mut Vec<&'e Path>) {
                 Condition::All(parts) | Condition::Any(parts) => {
                     pending.extend(parts.iter().rev().map(PathsOf::Condition));
                 }
+                Condition::Exists(_, path) => out.push(path),
             },
         }
     }
@@ -340,6 +347,15 @@ fn write_joined<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T], by: &s
     Ok(())
 }
 
+/// The function [`Condition::Exists`] stands for.
+pub(crate) fn exists_function(exists: bool) -> &'static str {
+    if exists {
+        "attribute_exists"
+    } else {
+        "attribute_not_exists"
+    }
+}
+
 impl fmt::Display for Function {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}(", self.name)?;
@@ -380,6 +396,7 @@ impl fmt::Display for Condition {
             Condition::Paren(c) => write!(f, "({c})"),
             Condition::All(parts) => write_joined(f, parts, " AND "),
             Condition::Any(parts) => write_joined(f, parts, " OR "),
+            Condition::Exists(exists, path) => write!(f, "{}({path})", exists_function(*exists)),
         }
     }
 }

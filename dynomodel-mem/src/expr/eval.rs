@@ -256,7 +256,8 @@ pub(crate) fn evaluate<'i>(
         Condition::Compare(..)
         | Condition::Between(..)
         | Condition::In(..)
-        | Condition::Function(_) => leaf(condition, item, placeholders),
+        | Condition::Function(_)
+        | Condition::Exists(..) => leaf(condition, item, placeholders),
     }
 }
 
@@ -289,6 +290,9 @@ fn leaf<'i>(condition: &'i Condition, item: &'i Item, placeholders: &Placeholder
             None => false,
         },
         Condition::Function(f) => function(f, item, placeholders),
+        Condition::Exists(exists, path) => {
+            lookup_path(item, path, placeholders).is_some() == *exists
+        }
         other => evaluate(other, item, placeholders),
     }
 }

@@ -7,7 +7,7 @@
 
 use dynomodel::Error;
 
-use super::ast::{Comparator, Condition, Operand, Path};
+use super::ast::{exists_function, Comparator, Condition, Operand, Path};
 
 /// The operator of one key condition; values are the value operands (placeholders, or literals in a
 /// `KeyConditions` translation; `None` where the condition had some other operand there).
@@ -82,6 +82,7 @@ fn term(c: &Condition, terms: &mut Vec<KeyTerm>) -> Result<(), Error> {
         Condition::All(parts) => return parts.iter().try_for_each(|c| term(c, terms)),
         Condition::Or(..) | Condition::Any(_) => return Err(op_name("OR")),
         Condition::Not(_) => return Err(op_name("NOT")),
+        Condition::Exists(exists, _) => return Err(op_name(exists_function(*exists))),
         Condition::In(..) => return Err(op_name("IN")),
         Condition::Compare(Comparator::Ne, ..) => return Err(op_name("<>")),
         Condition::Compare(cmp, a, b) => {

@@ -101,9 +101,9 @@ fn updated(text: &str) -> Result<update::Updated, String> {
         values: &v,
     };
     match parse(ExprKind::Update, text, Origin::Request) {
-        Ok(Expression::Update(u)) => {
-            update::apply(&u.tree, item(), &ph, &["pk"]).map_err(|e| e.message())
-        }
+        Ok(Expression::Update(u)) => update::check_key_attributes(&u.tree, &ph, &["pk"])
+            .and_then(|()| update::apply(&u.tree, item(), &ph, true))
+            .map_err(|e| e.message()),
         other => panic!("{text}: {other:?}"),
     }
 }
@@ -633,6 +633,62 @@ fn update_semantics() {
     assert!(updated("REMOVE m.nope, l[10], nope").is_ok());
 }
 
+/// A literal operand is held inline (`Operand::Literal`) because a value is no larger than a function
+/// call, the largest operand: the operand's size does not grow with it.
+#[test]
+fn a_literal_costs_an_operand_no_size() {
+    use std::mem::size_of;
+    assert!(size_of::<AttributeValue>() <= size_of::<ast::Function>());
+    assert!(size_of::<ast::Operand>() <= size_of::<ast::Function>() + size_of::<usize>());
+}
+
+/// An update whose paths are not kept (no `UPDATED_*`, no index) writes the same item as one that
+/// keeps them, top-level SET names moved rather than copied, in text order or not, below and past
+/// the merge of many top-level SETs; and its failures are the same.
+#[test]
+fn updates_without_their_paths_write_the_same_items() {
+    let many_sorted = (0..40)
+        .map(|i| format!("a{i:02} = :n"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let many_unsorted = (0..40)
+        .rev()
+        .map(|i| format!("a{i:02} = :s"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let texts = [
+        "SET a = :s, b = c + :n REMOVE d[1] ADD e :n DELETE f :ss",
+        "SET z = :s, n = :n, m.x = :s, a = :n, l[10] = :n",
+        "SET l[4] = :s, l[2] = :n REMOVE l[0]",
+        "ADD n :n, newset :ss DELETE ss :ssab",
+        "SET n = n + :big",
+        "SET nope.z = :n",
+        &format!("SET {many_sorted}"),
+        &format!("SET {many_unsorted}, m.x = :n REMOVE s"),
+    ];
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    for text in texts {
+        let Ok(Expression::Update(u)) = parse(ExprKind::Update, text, Origin::Request) else {
+            panic!("{text}");
+        };
+        let kept = update::apply(&u.tree, item(), &ph, true).map_err(|e| e.message());
+        let moved = update::apply(&u.tree, item(), &ph, false).map_err(|e| e.message());
+        assert_eq!(
+            moved.as_ref().map(|u| &u.item),
+            kept.as_ref().map(|u| &u.item),
+            "{text}"
+        );
+        if let (Ok(kept), Ok(moved)) = (&kept, &moved) {
+            assert!(!kept.paths.is_empty(), "{text}");
+            assert!(moved.paths.is_empty(), "{text}");
+        }
+    }
+}
+
 #[test]
 fn key_conditions() {
     let kc = |text: &str| match parse(ExprKind::KeyCondition, text, Origin::Request) {
@@ -732,7 +788,7 @@ fn deepest_expressions_fit_a_small_stack() {
                         eval::evaluate(&c.tree, &Item::new(), &ph);
                     }
                     Ok(Expression::Update(u)) => {
-                        let applied = update::apply(&u.tree, Item::new(), &ph, &[]);
+                        let applied = update::apply(&u.tree, Item::new(), &ph, true);
                         assert!(
                             applied.is_ok_and(|u| u.item.contains_key("a")),
                             "{}…",

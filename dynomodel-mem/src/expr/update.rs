@@ -5,7 +5,7 @@
 //! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
 //! DynamoDB reports these during the write, not while parsing).
 
-use std::collections::hash_map::Entry;
+use std::cmp::Ordering;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -31,7 +31,7 @@ pub(crate) struct Updated {
     /// `UPDATED_NEW` (in no particular order: a projection does not depend on it), and for the checks
     /// of the index keys it wrote: a top-level attribute among them that is still in `item` was
     /// written by SET, ADD or DELETE (REMOVE and an emptying DELETE take it away, and validation
-    /// rejects two actions on one path).
+    /// rejects two actions on one path). Empty when [`apply`] was asked not to keep them.
     pub(crate) paths: Vec<Steps>,
 }
 
@@ -268,16 +268,31 @@ fn insert_sorted(item: &mut Item, new: Vec<(String, AttributeValue)>) {
         item.extend(new);
         return;
     }
-    let mut old = std::mem::take(item).into_iter().peekable();
+    let mut old = std::mem::take(item).into_iter();
     let mut merged = Vec::with_capacity(old.len() + new.len());
+    // The item's next attribute, compared once per step with the next new name.
+    let mut next_old = old.next();
     for (name, value) in new {
-        while let Some(kept) = old.next_if(|(k, _)| *k < name) {
-            merged.push(kept);
+        loop {
+            match next_old
+                .as_ref()
+                .map(|(k, _)| k.as_str().cmp(name.as_str()))
+            {
+                Some(Ordering::Less) => {
+                    merged.extend(next_old.take());
+                    next_old = old.next();
+                }
+                // The update's value replaces the item's.
+                Some(Ordering::Equal) => {
+                    next_old = old.next();
+                    break;
+                }
+                Some(Ordering::Greater) | None => break,
+            }
         }
-        // The update's value replaces the item's.
-        old.next_if(|(k, _)| *k == name);
         merged.push((name, value));
     }
+    merged.extend(next_old);
     merged.extend(old);
     // Already sorted and unique: the B-tree is built in one pass.
     *item = merged.into_iter().collect();
@@ -333,12 +348,13 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
     let mut position: RequestMap<Keyed<'_, T>, usize> = request_hash::map_with_capacity(from.len());
     // The operand's elements `into` has (or that repeat an earlier one of the operand's).
     let mut present = vec![false; from.len()];
-    for (i, (x, seen)) in from.iter().zip(present.iter_mut()).enumerate() {
-        match position.entry(Keyed(x)) {
-            Entry::Occupied(_) => *seen = true,
-            Entry::Vacant(slot) => {
-                slot.insert(i);
-            }
+    // Inserted last first, so that an element's earlier position replaces a later one's, which is
+    // then a repeat (an `entry` per element did the same, but this build called it out of line).
+    for (i, x) in from.iter().enumerate().rev() {
+        if let Some(later) = position.insert(Keyed(x), i)
+            && let Some(seen) = present.get_mut(later)
+        {
+            *seen = true;
         }
     }
     for x in into.iter() {
@@ -472,16 +488,18 @@ fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
     paths
 }
 
-/// Applies a validated update expression to `old`, giving the new item and the updated paths. Takes
+/// Applies a validated update expression to `old`, giving the new item and, when `keep_paths`, the
+/// updated paths (for `UPDATED_OLD`/`UPDATED_NEW` and the index keys' checks: without either, a
+/// top-level SET's name moves into the item rather than being copied, and no path is kept). Takes
 /// `old` by value: every operand is read from it before the first clause writes, so it becomes the new
-/// item in place, without a copy.
+/// item in place, without a copy. The caller has checked the key attributes
+/// ([`check_key_attributes`]).
 pub(crate) fn apply(
     expr: &UpdateExpression,
     old: Item,
     ph: &Placeholders<'_>,
-    keys: &[&str],
+    keep_paths: bool,
 ) -> Result<Updated, Error> {
-    check_key_attributes(expr, ph, keys)?;
     // SET is the usual clause of a long update: its actions are counted first (growing the vector
     // moved every action again).
     let set_actions = expr.clauses.iter().map(|c| match c {
@@ -518,39 +536,50 @@ pub(crate) fn apply(
         }
     }
     // Each path moves into `paths` once its action is done: no copies.
-    let mut paths = Vec::with_capacity(sets.len() + removes.len() + adds.len() + deletes.len());
+    let mut paths = if keep_paths {
+        Vec::with_capacity(sets.len() + removes.len() + adds.len() + deletes.len())
+    } else {
+        Vec::new()
+    };
+    let mut keep = |steps: Steps| {
+        if keep_paths {
+            paths.push(steps);
+        }
+    };
 
     // DynamoDB applies the actions of a clause in path order, not text order: `SET c[4] = :x, c[2] = :y`
     // on a two-element list appends y then x (measured on DynamoDB Local; dynalite's recorded
     // "should update nested attributes" case agrees). The sort is stable and overlapping paths were
-    // rejected by validation, so only list appends can observe it.
-    sets.sort_by(|a, b| a.0.cmp(&b.0));
-    adds.sort_by(|a, b| a.0.cmp(&b.0));
-    deletes.sort_by(|a, b| a.0.cmp(&b.0));
+    // rejected by validation, so only list appends can observe it. Most long updates come sorted
+    // (`AttributeUpdates` in its map's order): checked first, as one pass.
+    sort_by_path(&mut sets);
+    sort_by_path(&mut adds);
+    sort_by_path(&mut deletes);
 
     let mut item = old;
     // A top-level SET and a nested one never share an attribute (validation rejects overlapping
     // paths), so the top-level ones can go in together, after the nested ones.
     // Sized at once: a long update's SETs are top-level ones (growing it moved them all again).
     let mut top_level = Vec::with_capacity(sets.len());
-    for (steps, value) in sets {
-        match steps.as_slice() {
-            // The map owns its names: `steps` stays the update's path for `Updated::paths`.
-            [Step::Key(name)] => top_level.push((name.clone(), value)),
+    for (mut steps, value) in sets {
+        match steps.as_mut_slice() {
+            // The map owns its names: a path kept for `Updated::paths` lends the item a copy.
+            [Step::Key(name)] if keep_paths => top_level.push((name.clone(), value)),
+            [Step::Key(name)] => top_level.push((std::mem::take(name), value)),
             _ => set_path(&mut item, &steps, value)?,
         }
-        paths.push(steps);
+        keep(steps);
     }
     insert_sorted(&mut item, top_level);
     // Indexes refer to the list as it was: remove the highest index of each list first.
     removes.sort_by(|a, b| b.cmp(a));
     for steps in removes {
         remove_path(&mut item, &steps)?;
-        paths.push(steps);
+        keep(steps);
     }
     for (steps, delta) in adds {
         add(&mut item, &steps, delta)?;
-        paths.push(steps);
+        keep(steps);
     }
     for (steps, delta) in deletes {
         match get_mut(&mut item, &steps) {
@@ -567,9 +596,16 @@ pub(crate) fn apply(
                 }
             }
         }
-        paths.push(steps);
+        keep(steps);
     }
     Ok(Updated { item, paths })
+}
+
+/// Sorts a clause's actions by path, stably; a run already in order is only checked.
+fn sort_by_path<V>(actions: &mut [(Steps, V)]) {
+    if !actions.is_sorted_by(|a, b| a.0 <= b.0) {
+        actions.sort_by(|a, b| a.0.cmp(&b.0));
+    }
 }
 
 #[cfg(test)]

@@ -242,6 +242,18 @@ pub(crate) fn plan_update(
     action: &KeyAction<'_>,
     prepared: &Prepared,
 ) -> Result<UpdatePlan> {
+    plan_update_for(table, action, prepared, true)
+}
+
+/// [`plan_update`], keeping the updated paths only when `paths_wanted` (`UPDATED_OLD` or
+/// `UPDATED_NEW`) or the table has indexes, whose key checks read them: a long update then moves
+/// its top-level names into the item rather than copying them.
+fn plan_update_for(
+    table: &Table,
+    action: &KeyAction<'_>,
+    prepared: &Prepared,
+    paths_wanted: bool,
+) -> Result<UpdatePlan> {
     let key = validate::request_key(action.key, &table.schema)?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
@@ -267,7 +279,8 @@ pub(crate) fn plan_update(
                 return Ok(None);
             }
             let copied = update::copied_index_keys(&u.tree, ph, &index_keys);
-            update::apply(&u.tree, base, ph, &key_names).map(|u| Some((u, copied)))
+            let keep_paths = paths_wanted || !index_keys.is_empty();
+            update::apply(&u.tree, base, ph, keep_paths).map(|u| Some((u, copied)))
         })?,
         None => Some((update::Updated::unchanged(base), Vec::new())),
     };
@@ -511,12 +524,17 @@ impl ItemRequest<'_> {
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
-        let UpdatePlan { key, updated, size } = plan_update(table, &action, &prepared)?;
+        let return_values = input.return_values.unwrap_or_default();
+        let paths_wanted = matches!(
+            return_values,
+            ReturnValue::UpdatedOld | ReturnValue::UpdatedNew
+        );
+        let UpdatePlan { key, updated, size } =
+            plan_update_for(table, &action, &prepared, paths_wanted)?;
         let Some(updated) = updated else {
             return nothing_created(table, input, meter);
         };
         collection::check_limit(table, &key, Some(&updated.item), limit)?;
-        let return_values = input.return_values.unwrap_or_default();
         let mode = input.return_consumed_capacity;
         let costed = capacity::wanted(mode) || meter.is_some();
         // The plan turned its decoded copy of the stored item into the new one: the old item is

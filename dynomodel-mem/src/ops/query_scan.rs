@@ -7,21 +7,24 @@ use dynomodel::Result;
 
 use crate::expr::Given;
 use crate::ops::context::ItemRequest;
+use crate::ops::legacy::Taken;
 use crate::read::{ReadParams, Source};
 
 impl ItemRequest<'_> {
-    /// `Query`.
-    pub(crate) fn query(&self, input: &QueryInput) -> Result<QueryOutput> {
-        self.query_to(input, None)
+    /// `Query`, with its legacy members `taken` out of `input` ([`Taken::query`]).
+    pub(crate) fn query(&self, input: &QueryInput, taken: Taken) -> Result<QueryOutput> {
+        self.query_to(input, taken, None)
     }
 
     /// `Query`, its items handed to `sink` when there is one ([`typed`](crate::read::typed)).
     pub(crate) fn query_to(
         &self,
         input: &QueryInput,
+        taken: Taken,
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<QueryOutput> {
-        let legacy = super::legacy::query(input, || {
+        let query_filter = taken.filter.is_some();
+        let legacy = super::legacy::query(input, taken, || {
             let table = self.table(&input.table_name).ok()?;
             let source =
                 Source::find(table, input.index_name.as_deref(), self.clock().now()).ok()?;
@@ -43,21 +46,22 @@ impl ItemRequest<'_> {
             self.meter(),
             sink,
         )
-        .map_err(|e| super::legacy::query_error(input, e))
+        .map_err(|e| super::legacy::query_error(query_filter, e))
     }
 
-    /// `Scan`.
-    pub(crate) fn scan(&self, input: &ScanInput) -> Result<ScanOutput> {
-        self.scan_to(input, None)
+    /// `Scan`, with its legacy members `taken` out of `input` ([`Taken::scan`]).
+    pub(crate) fn scan(&self, input: &ScanInput, taken: Taken) -> Result<ScanOutput> {
+        self.scan_to(input, taken, None)
     }
 
     /// `Scan`, its items handed to `sink` when there is one ([`typed`](crate::read::typed)).
     pub(crate) fn scan_to(
         &self,
         input: &ScanInput,
+        taken: Taken,
         sink: Option<&mut dyn ItemSink>,
     ) -> Result<ScanOutput> {
-        let legacy = super::legacy::scan(input)?;
+        let legacy = super::legacy::scan(input, taken)?;
         let params = ReadParams {
             key_condition: None,
             filter: Given::either(legacy.filter, input.filter_expression.as_deref()),

@@ -50,7 +50,9 @@ impl State {
         &self,
         input: &dynomodel::backend::QueryInput,
     ) -> Result<dynomodel::backend::QueryOutput> {
-        self.everything().query(input)
+        let mut input = input.clone();
+        let taken = crate::ops::legacy::Taken::query(&mut input);
+        self.everything().query(&input, taken)
     }
 
     /// `BatchWriteItem`.

@@ -112,6 +112,9 @@ impl Checker<'_, '_> {
                 self.operators += parts.len().saturating_sub(1);
                 stack.extend(parts.iter().rev().map(Walk::Condition));
             }
+            // Only built trees hold it: its path is an attribute's name, neither a placeholder nor
+            // a reserved word to check, and a function call counts no operator.
+            Condition::Exists(..) => {}
         }
     }
 

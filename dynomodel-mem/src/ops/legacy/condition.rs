@@ -15,7 +15,7 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Error, Result};
 
 use super::tree;
-use crate::expr::ast::{Comparator, Condition};
+use crate::expr::ast::{Comparator, Condition, Operand};
 use crate::expr::eval::compare_values;
 use crate::validate;
 
@@ -136,9 +136,9 @@ fn build(
     mut operands: impl Iterator<Item = AttributeValue>,
 ) -> Result<Condition> {
     use ComparisonOperator::*;
-    let attr = tree::attribute(name);
+    let path = tree::path(name);
     let (op, count) = match shape {
-        Shape::Absent => return Ok(tree::call("attribute_not_exists", vec![attr])),
+        Shape::Absent => return Ok(Condition::Exists(false, path)),
         Shape::Compare(op, count) => (op, count),
     };
     // [`check`] let only the operator's own argument count through: a missing operand is its error.
@@ -149,28 +149,28 @@ fn build(
             .ok_or_else(|| arity_error(op))
     };
     Ok(match (op, count) {
-        (Eq, 1) => Condition::Compare(Comparator::Eq, attr, next()?),
-        (Ne, 1) => Condition::Compare(Comparator::Ne, attr, next()?),
-        (Le, 1) => Condition::Compare(Comparator::Le, attr, next()?),
-        (Lt, 1) => Condition::Compare(Comparator::Lt, attr, next()?),
-        (Ge, 1) => Condition::Compare(Comparator::Ge, attr, next()?),
-        (Gt, 1) => Condition::Compare(Comparator::Gt, attr, next()?),
-        (NotNull, _) => tree::call("attribute_exists", vec![attr]),
-        (Null, _) => tree::call("attribute_not_exists", vec![attr]),
-        (Contains, 1) => tree::call("contains", vec![attr, next()?]),
+        (Eq, 1) => Condition::Compare(Comparator::Eq, Operand::Path(path), next()?),
+        (Ne, 1) => Condition::Compare(Comparator::Ne, Operand::Path(path), next()?),
+        (Le, 1) => Condition::Compare(Comparator::Le, Operand::Path(path), next()?),
+        (Lt, 1) => Condition::Compare(Comparator::Lt, Operand::Path(path), next()?),
+        (Ge, 1) => Condition::Compare(Comparator::Ge, Operand::Path(path), next()?),
+        (Gt, 1) => Condition::Compare(Comparator::Gt, Operand::Path(path), next()?),
+        (NotNull, _) => Condition::Exists(true, path),
+        (Null, _) => Condition::Exists(false, path),
+        (Contains, 1) => tree::call("contains", vec![Operand::Path(path), next()?]),
         // A missing attribute does not meet NOT_CONTAINS (DynamoDB Local), where `NOT contains(…)`
         // alone would hold.
         (NotContains, 1) => Condition::And(
-            Box::new(tree::call("attribute_exists", vec![attr.clone()])),
+            Box::new(Condition::Exists(true, path.clone())),
             Box::new(Condition::Not(Box::new(tree::call(
                 "contains",
-                vec![attr, next()?],
+                vec![Operand::Path(path), next()?],
             )))),
         ),
-        (BeginsWith, 1) => tree::call("begins_with", vec![attr, next()?]),
+        (BeginsWith, 1) => tree::call("begins_with", vec![Operand::Path(path), next()?]),
         (Between, 2) => {
             let lo = next()?;
-            Condition::Between(attr, lo, next()?)
+            Condition::Between(Operand::Path(path), lo, next()?)
         }
         (In, count) => {
             // Sized at once: collecting through `Result` drops the size hint, and a list of
@@ -179,7 +179,7 @@ fn build(
             for _ in 0..count {
                 list.push(next()?);
             }
-            Condition::In(attr, list)
+            Condition::In(Operand::Path(path), list)
         }
         (Eq | Ne | Le | Lt | Ge | Gt | Contains | NotContains | BeginsWith | Between, _) => {
             return Err(arity_error(op));
@@ -198,12 +198,11 @@ pub(super) fn checked<'a>(name: &str, c: &'a LegacyCondition) -> Result<Form<'a>
     Ok(Form::Compare(cmp))
 }
 
-/// Checks one `KeyConditions`/`QueryFilter`/`ScanFilter` entry and returns its condition (the
-/// request is borrowed: its name and values are copied into it).
-pub(crate) fn condition(name: &str, c: &LegacyCondition) -> Result<Condition> {
-    let shape = checked(name, c)?.shape();
-    let operands = c.attribute_value_list.iter().flatten().cloned();
-    build(name.to_owned(), shape, operands)
+/// Checks one `QueryFilter`/`ScanFilter` entry and returns its condition (`name` and the entry's
+/// values move into it: the hooks of Query and Scan take the filter out of the request they own).
+pub(crate) fn condition(name: String, c: LegacyCondition) -> Result<Condition> {
+    let shape = checked(&name, &c)?.shape();
+    build(name, shape, c.attribute_value_list.into_iter().flatten())
 }
 
 /// Checks one `Expected` entry.
@@ -268,11 +267,11 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
 pub(crate) fn expected(name: String, e: ExpectedAttributeValue) -> Result<Condition> {
     let shape = checked_expected(&name, &e)?.shape();
     // The checked form's operands: `Value`, or else `AttributeValueList` (never both: checked).
-    let operands = e
-        .value
-        .into_iter()
-        .chain(e.attribute_value_list.into_iter().flatten());
-    build(name, shape, operands)
+    // Two calls rather than one over a chain of both, whose `next` the compiler left out of line.
+    match e.value {
+        Some(value) => build(name, shape, std::iter::once(value)),
+        None => build(name, shape, e.attribute_value_list.into_iter().flatten()),
+    }
 }
 
 /// Joins conditions with `ConditionalOperator` (AND by default) as one flat node

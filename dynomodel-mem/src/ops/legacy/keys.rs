@@ -104,7 +104,8 @@ pub(crate) fn key_condition(
 ) -> Result<Condition> {
     let mut tree: Option<Condition> = None;
     for (name, c) in ordered(conditions, key_schema)? {
-        let next = condition::condition(name, c)?;
+        // At most two conditions of one or two values: copied from the borrowed request.
+        let next = condition::condition(name.clone(), c.clone())?;
         tree = Some(match tree {
             None => next,
             Some(first) => Condition::And(Box::new(first), Box::new(next)),

@@ -36,7 +36,7 @@ use dynomodel::{Error, Result};
 use crate::expr::ast::{Condition, Path};
 use crate::expr::Expression;
 
-pub(crate) use read::{batch_get_item, get_item, query, scan};
+pub(crate) use read::{batch_get_item, get_item, query, scan, Taken};
 pub(crate) use write::{delete_item, put_item, update_item};
 
 /// The trees a read's legacy members stand for (each `None` where the request has no such member).
@@ -94,8 +94,9 @@ pub(crate) fn update_error(e: Error) -> Error {
 }
 
 /// A Query error as DynamoDB words it for `QueryFilter`.
-pub(crate) fn query_error(input: &dynomodel::backend::QueryInput, e: Error) -> Error {
-    if input.query_filter.is_none() {
+/// `query_filter` says whether the request had one (the hook took it out of the request).
+pub(crate) fn query_error(query_filter: bool, e: Error) -> Error {
+    if !query_filter {
         return e;
     }
     reword(

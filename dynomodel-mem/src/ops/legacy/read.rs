@@ -57,8 +57,8 @@ pub(super) fn check_attributes_by_name(attributes: &[String]) -> Result<()> {
 /// `AttributesToGet` as projection paths (`None` for an empty list, which DynamoDB Local answers with
 /// whole items; the service model's minimum length of 1 is the model validator's to enforce). The
 /// names are distinct top-level attributes, so they cannot overlap: the projection needs none of an
-/// expression's checks. Each name moves into its path: a caller that owns its request (GetItem)
-/// hands its list over, the others a copy.
+/// expression's checks. Each name moves into its path: the callers that own their request (GetItem,
+/// Query, Scan) hand its list over, BatchGetItem a copy.
 pub(super) fn projection(attributes: Vec<String>) -> Result<Option<Vec<Path>>> {
     check_attributes(&attributes)?;
     Ok((!attributes.is_empty()).then(|| attributes.into_iter().map(tree::path).collect()))
@@ -87,16 +87,17 @@ fn select_with_attributes(select: Option<Select>) -> Result<()> {
     )))
 }
 
-/// A filter (`QueryFilter`, `ScanFilter`) as a condition.
+/// A filter (`QueryFilter`, `ScanFilter`) as a condition: its names and values move into it.
 pub(super) fn filter(
-    conditions: Option<&Conditions>,
+    conditions: Option<Conditions>,
     op: Option<ConditionalOperator>,
 ) -> Result<Option<Condition>> {
-    let mut parts = Vec::with_capacity(conditions.map_or(0, Conditions::len));
+    let count = conditions.as_ref().map(Conditions::len);
+    let mut parts = Vec::with_capacity(count.unwrap_or(0));
     for (name, c) in conditions.into_iter().flatten() {
         parts.push(condition::condition(name, c)?);
     }
-    condition::conditional_operator(op, conditions.map(Conditions::len))?;
+    condition::conditional_operator(op, count)?;
     Ok(condition::join(parts, op))
 }
 
@@ -125,12 +126,42 @@ pub(crate) fn get_item(
     Ok(projection_expression(projection(attributes)?))
 }
 
-/// `Scan`: the trees of `ScanFilter` and `AttributesToGet` (none without legacy members).
-pub(crate) fn scan(input: &ScanInput) -> Result<ReadTrees> {
+/// The legacy members of a Query or a Scan whose names and values move into its trees: the caller,
+/// which owns the request, takes them out of it before its hook runs (nothing after the hook reads
+/// them; a copy and a free of each name and value of a long filter or list).
+#[derive(Debug, Default)]
+pub(crate) struct Taken {
+    /// `QueryFilter` or `ScanFilter`.
+    pub(crate) filter: Option<Conditions>,
+    /// `AttributesToGet`.
+    pub(crate) attributes_to_get: Option<Vec<String>>,
+}
+
+impl Taken {
+    /// Takes a Query's `QueryFilter` and `AttributesToGet` out of `input`.
+    pub(crate) fn query(input: &mut QueryInput) -> Taken {
+        Taken {
+            filter: input.query_filter.take(),
+            attributes_to_get: input.attributes_to_get.take(),
+        }
+    }
+
+    /// Takes a Scan's `ScanFilter` and `AttributesToGet` out of `input`.
+    pub(crate) fn scan(input: &mut ScanInput) -> Taken {
+        Taken {
+            filter: input.scan_filter.take(),
+            attributes_to_get: input.attributes_to_get.take(),
+        }
+    }
+}
+
+/// `Scan`: the trees of `ScanFilter` and `AttributesToGet` (none without legacy members), given
+/// apart from the rest of the request ([`Taken::scan`]).
+pub(crate) fn scan(input: &ScanInput, taken: Taken) -> Result<ReadTrees> {
     mixing(
         &[
-            ("AttributesToGet", input.attributes_to_get.is_some()),
-            ("ScanFilter", input.scan_filter.is_some()),
+            ("AttributesToGet", taken.attributes_to_get.is_some()),
+            ("ScanFilter", taken.filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
         ],
         &[
@@ -141,8 +172,8 @@ pub(crate) fn scan(input: &ScanInput) -> Result<ReadTrees> {
             ("FilterExpression", input.filter_expression.is_some()),
         ],
     )?;
-    if input.attributes_to_get.is_none()
-        && input.scan_filter.is_none()
+    if taken.attributes_to_get.is_none()
+        && taken.filter.is_none()
         && input.conditional_operator.is_none()
     {
         return Ok(ReadTrees::default());
@@ -152,11 +183,11 @@ pub(crate) fn scan(input: &ScanInput) -> Result<ReadTrees> {
         input.expression_attribute_values.as_ref(),
     );
     read::placeholder_maps(names, values, false)?;
-    let filter = filter(input.scan_filter.as_ref(), input.conditional_operator)?;
-    let projection = match &input.attributes_to_get {
+    let filter = filter(taken.filter, input.conditional_operator)?;
+    let projection = match taken.attributes_to_get {
         Some(attributes) => {
             select_with_attributes(input.select)?;
-            projection(attributes.clone())?
+            projection(attributes)?
         }
         None => None,
     };
@@ -169,9 +200,11 @@ pub(crate) fn scan(input: &ScanInput) -> Result<ReadTrees> {
 
 /// `Query`: the trees of `KeyConditions`, `QueryFilter` and `AttributesToGet` (none without legacy
 /// members). `key_schema` gives the key attributes of the table or index queried (`None` when it does
-/// not exist: the query itself then reports it).
+/// not exist: the query itself then reports it). `QueryFilter` and `AttributesToGet` are given apart
+/// from the rest of the request ([`Taken::query`]).
 pub(crate) fn query(
     input: &QueryInput,
+    taken: Taken,
     key_schema: impl FnOnce() -> Option<Vec<(String, ScalarAttributeType)>>,
 ) -> Result<ReadTrees> {
     // KeyConditions may come with a FilterExpression, not with a KeyConditionExpression (dynalite's
@@ -180,8 +213,8 @@ pub(crate) fn query(
         input.key_conditions.is_some() && input.key_condition_expression.is_some();
     mixing(
         &[
-            ("AttributesToGet", input.attributes_to_get.is_some()),
-            ("QueryFilter", input.query_filter.is_some()),
+            ("AttributesToGet", taken.attributes_to_get.is_some()),
+            ("QueryFilter", taken.filter.is_some()),
             ("ConditionalOperator", input.conditional_operator.is_some()),
             ("KeyConditions", key_conditions_clash),
         ],
@@ -197,8 +230,8 @@ pub(crate) fn query(
             ),
         ],
     )?;
-    if input.attributes_to_get.is_none()
-        && input.query_filter.is_none()
+    if taken.attributes_to_get.is_none()
+        && taken.filter.is_none()
         && input.conditional_operator.is_none()
         && input.key_conditions.is_none()
     {
@@ -216,17 +249,17 @@ pub(crate) fn query(
         Some(conditions) => Some(keys::key_condition(conditions, key_schema)?),
         None => None,
     };
-    let filter = match &input.query_filter {
-        Some(_) => filter(input.query_filter.as_ref(), input.conditional_operator)?,
+    let filter = match taken.filter {
+        Some(conditions) => filter(Some(conditions), input.conditional_operator)?,
         None => {
             condition::conditional_operator(input.conditional_operator, None)?;
             None
         }
     };
-    let projection = match &input.attributes_to_get {
+    let projection = match taken.attributes_to_get {
         Some(attributes) => {
             select_with_attributes(input.select)?;
-            projection(attributes.clone())?
+            projection(attributes)?
         }
         None => None,
     };

@@ -24,7 +24,7 @@ pub(super) fn attribute(name: String) -> Operand {
 
 /// A request's value as an operand.
 pub(super) fn literal(value: AttributeValue) -> Operand {
-    Operand::Literal(Box::new(value))
+    Operand::Literal(value)
 }
 
 /// The function `name` applied to `args`, as a condition.

@@ -286,7 +286,7 @@ fn expected_and_filters_evaluate_alike_in_both_translations() {
             let old = text::filter(conditions.as_ref(), op, &mut p)
                 .and_then(|t| text_condition(ExprKind::Filter, t, &p))
                 .map(|c| eval_all(c.as_ref(), &items, &p));
-            let new = read::filter(conditions.as_ref(), op)
+            let new = read::filter(conditions.clone(), op)
                 .map(|c| eval_all(c.as_ref(), &items, &Placeholders::default()));
             (outcome(old), outcome(new))
         };
@@ -430,7 +430,8 @@ fn attribute_updates_apply_alike_in_both_translations() {
                 .iter()
                 .map(|item| match &tree {
                     Some(t) => outcome(
-                        expr::update::apply(t, item.clone(), &ph, &keys)
+                        expr::update::check_key_attributes(t, &ph, &keys)
+                            .and_then(|()| expr::update::apply(t, item.clone(), &ph, true))
                             .map(|u| (u.item, u.paths))
                             .map_err(update_error),
                     ),

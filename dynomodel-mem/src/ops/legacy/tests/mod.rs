@@ -13,6 +13,7 @@ use dynomodel::AttributeValue;
 use super::*;
 
 mod differential;
+mod taken;
 mod text;
 
 fn s(text: &str) -> AttributeValue {
@@ -25,6 +26,23 @@ fn n(text: &str) -> AttributeValue {
 
 fn map<T, const LEN: usize>(pairs: [(&str, T); LEN]) -> BTreeMap<String, T> {
     pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+/// The Query hook as the engine calls it: `QueryFilter` and `AttributesToGet` taken out of a copy.
+fn query_of(
+    input: &QueryInput,
+    key_schema: impl FnOnce() -> Option<Vec<(String, ScalarAttributeType)>>,
+) -> dynomodel::Result<ReadTrees> {
+    let mut input = input.clone();
+    let taken = Taken::query(&mut input);
+    query(&input, taken, key_schema)
+}
+
+/// The Scan hook as the engine calls it: `ScanFilter` and `AttributesToGet` taken out of a copy.
+fn scan_of(input: &ScanInput) -> dynomodel::Result<ReadTrees> {
+    let mut input = input.clone();
+    let taken = Taken::scan(&mut input);
+    scan(&input, taken)
 }
 
 fn message<T: std::fmt::Debug>(r: Result<T>) -> String {
@@ -122,7 +140,7 @@ fn every_operator_has_its_expression_in_the_text_oracle() {
         for (i, v) in c.attribute_value_list.iter().flatten().enumerate() {
             text = text.replace(&format!(":legacy{}", i + 1), &format!("{v:?}"));
         }
-        let tree = condition::condition("a", &c).map(|t| t.to_string());
+        let tree = condition::condition("a".into(), c.clone()).map(|t| t.to_string());
         assert_eq!(tree.ok(), Some(text), "{op:?}");
     }
 }
@@ -149,7 +167,7 @@ fn expected_entries_move_their_values_into_the_borrowed_conditions_trees() {
             comparison_operator: op,
             attribute_value_list: Some(list.clone()),
         };
-        let want = tree(condition::condition("a", &borrowed));
+        let want = tree(condition::condition("a".into(), borrowed.clone()));
         assert!(want.starts_with("Ok("), "{op:?}: {want}");
         let listed = ExpectedAttributeValue {
             comparison_operator: Some(op),
@@ -187,7 +205,7 @@ fn expected_entries_move_their_values_into_the_borrowed_conditions_trees() {
         };
         assert_eq!(
             tree(condition::expected("a".into(), valued)),
-            tree(condition::condition("a", &eq))
+            tree(condition::condition("a".into(), eq.clone()))
         );
     }
     // The refusals are the checks' own, before anything moves.
@@ -324,7 +342,7 @@ fn key_conditions_put_the_partition_key_first() {
             ("a_sort".to_owned(), ScalarAttributeType::N),
         ])
     };
-    let out = query(&input, schema).unwrap_or_default();
+    let out = query_of(&input, schema).unwrap_or_default();
     assert_eq!(
         out.key_condition.map(|c| c.to_string()).as_deref(),
         Some("z_hash = S(\"h\") AND a_sort > N(Number(1))")
@@ -344,7 +362,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(scan(&scan_input)),
+        message(scan_of(&scan_input)),
         "One or more parameter values were invalid: Invalid number of argument(s) for the EQ \
          ComparisonOperator"
     );
@@ -353,7 +371,7 @@ fn checks_come_before_translation() {
         ..Default::default()
     };
     assert_eq!(
-        message(query(&query_input, || None)),
+        message(query_of(&query_input, || None)),
         "One or more parameter values were invalid: Invalid number of argument(s) for the EQ \
          ComparisonOperator"
     );
