@@ -70,8 +70,8 @@ mod oversized;
 mod parameters;
 mod scan;
 mod skeleton;
-mod unused;
 mod splice;
+mod unused;
 mod value;
 pub(crate) mod writes;
 
@@ -83,8 +83,8 @@ use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
 
 use super::{model, Fault, WireResult};
-pub(crate) use unused::Unused;
 use splice::Splice;
+pub(crate) use unused::Unused;
 
 /// The operations decoded in one pass: those whose requests carry attribute values in bulk.
 const OPERATIONS: &[&str] = &[

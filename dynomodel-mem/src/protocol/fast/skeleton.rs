@@ -14,8 +14,8 @@ use super::legacy::{self, Parameter};
 use super::names::{Names, Raw};
 use super::oversized::Budget;
 use super::parameters::Parameters;
-use super::unused;
 use super::splice::Splice;
+use super::unused;
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
