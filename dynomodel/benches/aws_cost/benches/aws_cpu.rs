@@ -36,7 +36,9 @@
 //! other round in reverse, and prints each one's median and range. Instruction counts (repeatable
 //! on a busy machine) come from callgrind around `run_blocking`: `./instr BINARY` (in this
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
-//! copy mode), which instructions do not show.
+//! copy mode), which instructions do not show; `./footprint BINARY OP...` the distinct cache lines
+//! and pages of code a request runs (its path is larger than the instruction cache: what the
+//! instruction count does not show).
 //!
 //! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
 //! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second
