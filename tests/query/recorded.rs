@@ -80,6 +80,40 @@ async fn limit_shrinks_as_pages_arrive_and_start_keys_follow() {
 }
 
 #[tokio::test]
+async fn every_page_of_all_sends_the_first_pages_request() {
+    // The first page's request is handed over as rendered, the later ones rendered anew: they must
+    // be the same request, only the paging fields differing.
+    let (rec, db) = recorder(vec![
+        page(vec![tweet("abc", "1", 1)], Some(key("abc", "1"))),
+        page(vec![], Some(key("abc", "2"))),
+        page(vec![tweet("abc", "3", 3)], None),
+    ]);
+    let found = db
+        .query::<Tweet>("abc")
+        .range(Tweet::id().begins_with("2026-"))
+        .filter(Tweet::likes().gt(0))
+        .desc()
+        .consistent()
+        .page_size(5)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found, [tweet("abc", "1", 1), tweet("abc", "3", 3)]);
+    let queries = rec.queries();
+    assert_eq!(queries.len(), 3);
+    let starts = [None, Some(key("abc", "1")), Some(key("abc", "2"))];
+    for (query, start) in queries.iter().zip(starts) {
+        let expected = QueryInput {
+            exclusive_start_key: start,
+            ..queries[0].clone()
+        };
+        assert_eq!(query, &expected);
+        assert_eq!(query.limit, Some(5));
+        assert_eq!(query.filter_expression.as_deref(), Some("#n2 > :v2"));
+    }
+}
+
+#[tokio::test]
 async fn range_on_an_index_sort_key_selects_that_index() {
     let (rec, db) = recorder(vec![QueryOutput::default(), QueryOutput::default()]);
     db.query::<Tweet>("abc")

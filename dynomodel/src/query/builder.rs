@@ -762,7 +762,10 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     /// # }).unwrap();
     /// ```
     pub async fn all(self) -> Result<Vec<T>> {
-        self.pager(self.limit)?.all::<Strict>().await
+        let pager = self.pager(self.limit)?;
+        // A page after the first is rendered anew: the first page's request goes without a copy.
+        let again = || Ok(Request::Query(self.render(self.target()?)?));
+        pager.all_rendering::<Strict>(Some(&again)).await
     }
 
     /// The first result, if any (pages until one matches the filter).

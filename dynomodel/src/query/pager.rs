@@ -111,6 +111,30 @@ impl Request {
         }
     }
 
+    /// The request to send, leaving here only what [`Request::source`] names (the table and the
+    /// index): the request is handed over without a copy, for a read that renders any later page
+    /// anew ([`Pager::all_rendering`]).
+    fn hand_over(&mut self) -> Request {
+        match self {
+            Request::Query(q) => {
+                let kept = QueryInput {
+                    table_name: q.table_name.clone(),
+                    index_name: q.index_name.clone(),
+                    ..Default::default()
+                };
+                Request::Query(std::mem::replace(q, kept))
+            }
+            Request::Scan(s) => {
+                let kept = ScanInput {
+                    table_name: s.table_name.clone(),
+                    index_name: s.index_name.clone(),
+                    ..Default::default()
+                };
+                Request::Scan(std::mem::replace(s, kept))
+            }
+        }
+    }
+
     /// Where the items come from, for the error of one that does not decode as `T`.
     fn source<T>(&self) -> Source<'_> {
         let (table, index) = match self {
@@ -210,14 +234,16 @@ impl<T: Send + 'static> Pager<T> {
 
     /// One request after `start`, its `Limit` set for `remaining` results: the first `cap` results
     /// decoded, and with `positions` the positions of those that did not decode (a lenient page).
+    /// `request` is the request to send (`None`: a copy of the pager's).
     async fn fetch<'r, Md: Mode<T>>(
         &'r self,
+        request: Option<Request>,
         start: Option<Item>,
         remaining: Option<usize>,
         cap: Option<usize>,
         positions: Option<Positions<'r>>,
     ) -> Result<Fetched<Md::Out>> {
-        let mut request = self.request.clone();
+        let mut request = request.unwrap_or_else(|| self.request.clone());
         request.set_page(start, self.request_limit(remaining));
         let source = self.request.source::<T>();
         let mut items = Items::<T, Md>::new(self.decode, source, self.key, cap, positions);
@@ -271,7 +297,7 @@ impl<T: Send + 'static> Pager<T> {
         start: Option<Item>,
     ) -> Result<(Vec<Md::Out>, Option<Item>)> {
         let fetched = self
-            .fetch::<Md>(start, self.limit, self.limit, None)
+            .fetch::<Md>(None, start, self.limit, self.limit, None)
             .await?;
         Ok((fetched.items, fetched.next))
     }
@@ -308,7 +334,7 @@ impl<T: Send + 'static> Pager<T> {
             // Only a lenient page returns items that did not decode.
             let positions = Md::KEEPS_FAILURES.then(|| Positions::new(names));
             let fetched = self
-                .fetch::<Md>(start.take(), limit, Some(missing), positions)
+                .fetch::<Md>(None, start.take(), limit, Some(missing), positions)
                 .await?;
             let offset = results.len();
             failed.extend(fetched.failed.into_iter().map(|(i, key)| (offset + i, key)));
@@ -341,12 +367,28 @@ impl<T: Send + 'static> Pager<T> {
     /// Every result (up to the limit): the pages' items in one vector, the first page's taken as it
     /// is (no stream in between, and no vector grown item by item).
     pub(crate) async fn all<Md: Mode<T>>(self) -> Result<Vec<Md::Out>> {
+        self.all_rendering::<Md>(None).await
+    }
+
+    /// [`Pager::all`], with `again` rendering the request anew for each page after the first
+    /// (`None`: each page sends a copy of the pager's): the first page's request is then handed
+    /// over as it is, so a read of one page copies nothing.
+    pub(crate) async fn all_rendering<Md: Mode<T>>(
+        mut self,
+        again: Option<&(dyn Fn() -> Result<Request> + Sync)>,
+    ) -> Result<Vec<Md::Out>> {
         let mut all: Vec<Md::Out> = Vec::new();
         let mut start = None;
         let mut remaining = self.limit;
+        let mut first = again.is_some().then(|| self.request.hand_over());
         while remaining != Some(0) {
+            let request = match (first.take(), again) {
+                (Some(request), _) => Some(request),
+                (None, Some(again)) => Some(again()?),
+                (None, None) => None,
+            };
             let fetched = self
-                .fetch::<Md>(start.take(), remaining, remaining, None)
+                .fetch::<Md>(request, start.take(), remaining, remaining, None)
                 .await?;
             let (mut items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut remaining {
@@ -386,7 +428,7 @@ impl<T: Send + 'static> Pager<T> {
             let remaining = state.remaining;
             let fetched = state
                 .pager
-                .fetch::<Md>(state.start.take(), remaining, remaining, None)
+                .fetch::<Md>(None, state.start.take(), remaining, remaining, None)
                 .await?;
             let (items, next) = (fetched.items, fetched.next);
             if let Some(remaining) = &mut state.remaining {

@@ -20,8 +20,11 @@
 //! - `{put,get,query_20}/hand_again`: the hand-written requests compiled a second time, an A/A
 //!   check: their ratio to `hand` is the bench's own bias between two identical variants (code
 //!   placement, order, the allocator's state), which a ratio to `hand` must be read against;
-//! - `{put,get}/hand_boxed`: the hand-written requests with the SDK's future boxed and awaited
-//!   through `dyn Future`, as `AwsBackend`'s trait methods must return it; `get/backend`: a GetItem
+//! - `{put,get,query_20}/hand_boxed`: the hand-written requests, their whole body in a
+//!   `Pin<Box<dyn Future + Send + '_>>` returned by a method of a `dyn` trait object (`HandDyn`, as
+//!   `#[async_trait]` expands it and as `Db` calls `AwsBackend`), awaited by the caller: what one box
+//!   and one dynamic call per request cost; `{put,get}/sdk_boxed`: the hand-written requests with
+//!   only the SDK's future boxed and awaited through `dyn Future`; `get/backend`: a GetItem
 //!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`;
 //!   `get/backend_into`: the same with the typed read's sink (`get_item_into`, the model decoded
 //!   from the handed-over attributes as `Db::get` does).
@@ -33,7 +36,9 @@
 //! other round in reverse, and prints each one's median and range. Instruction counts (repeatable
 //! on a busy machine) come from callgrind around `run_blocking`: `./instr BINARY` (in this
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
-//! copy mode), which instructions do not show.
+//! copy mode), which instructions do not show; `./footprint BINARY OP...` the distinct cache lines
+//! and pages of code a request runs (its path is larger than the instruction cache: what the
+//! instruction count does not show).
 //!
 //! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
 //! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second
@@ -283,7 +288,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 31] = [
+const OPS: [&str; 34] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -313,6 +318,9 @@ const OPS: [&str; 31] = [
     "query_20/hand_again",
     "put/hand_boxed",
     "get/hand_boxed",
+    "query_20/hand_boxed",
+    "put/sdk_boxed",
+    "get/sdk_boxed",
     "get/backend",
     "get/backend_into",
 ];
@@ -367,6 +375,61 @@ fn backend_get(
         ..Default::default()
     };
     (backend.as_ref(), input)
+}
+
+/// A boxed future, as `#[async_trait]` returns it.
+type Boxed<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+
+/// The hand-written requests behind a trait object, each method's body boxed as `#[async_trait]`
+/// expands it: `Db` reaches `AwsBackend` the same way (`Arc<dyn Backend>`, a boxed future per
+/// call), so `X/hand_boxed ÷ X/hand` is what that box and that dynamic call cost.
+trait HandDyn: Send + Sync {
+    fn put<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, ()>;
+    fn get<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, Order>;
+    fn query_20<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, Vec<Order>>;
+}
+
+/// `HandDyn`'s one implementation: the bodies of `put/hand`, `get/hand` and `query_20/hand`.
+struct Hand;
+
+impl HandDyn for Hand {
+    fn put<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, ()> {
+        Box::pin(async move {
+            let put = client
+                .put_item()
+                .table_name(TABLE)
+                .set_item(Some(hand_to_item(o)));
+            put.send().await.unwrap();
+        })
+    }
+
+    fn get<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, Order> {
+        Box::pin(async move {
+            let get = client
+                .get_item()
+                .table_name(TABLE)
+                .set_key(Some(key(&o.pk, o.sk)));
+            let item = get.send().await.unwrap().item.unwrap();
+            hand_from_item(item).unwrap()
+        })
+    }
+
+    fn query_20<'a>(&'a self, client: &'a Client, o: &'a Order) -> Boxed<'a, Vec<Order>> {
+        Box::pin(async move {
+            let items = query(client, &o.pk).send().await.unwrap().items.unwrap();
+            items
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect()
+        })
+    }
+}
+
+/// The `HandDyn` object, made once as `Db` holds its backend (an `Arc` of the trait object); the
+/// `black_box` keeps the compiler from seeing through the `dyn` to `Hand`.
+fn hand_dyn() -> &'static dyn HandDyn {
+    static HAND: OnceLock<std::sync::Arc<dyn HandDyn>> = OnceLock::new();
+    std::hint::black_box(HAND.get_or_init(|| std::sync::Arc::new(Hand)).as_ref())
 }
 
 async fn run(op: &str, i: usize) {
@@ -492,9 +555,15 @@ async fn run(op: &str, i: usize) {
                 .collect();
             assert_eq!(rows.len(), 20);
         }
-        // Hand-written requests with the SDK's future boxed and awaited through `dyn Future`, as
-        // `AwsBackend` has to (the trait's methods return a boxed future): what that box costs.
-        "put/hand_boxed" => {
+        // Hand-written requests run the way `Db` runs `AwsBackend`: one box, one dynamic call.
+        "put/hand_boxed" => hand_dyn().put(client, o).await,
+        "get/hand_boxed" => {
+            std::hint::black_box(hand_dyn().get(client, o).await);
+        }
+        "query_20/hand_boxed" => assert_eq!(hand_dyn().query_20(client, o).await.len(), 20),
+        // Hand-written requests with the SDK's future alone boxed and awaited through
+        // `dyn Future`.
+        "put/sdk_boxed" => {
             let put = client
                 .put_item()
                 .table_name(TABLE)
@@ -503,7 +572,7 @@ async fn run(op: &str, i: usize) {
                 Box::pin(put.send());
             sent.await.unwrap();
         }
-        "get/hand_boxed" => {
+        "get/sdk_boxed" => {
             let get = client
                 .get_item()
                 .table_name(TABLE)

@@ -13,10 +13,11 @@
 //!   a drift of the machine's load hits the three alike; a ratio is taken within each chunk and the
 //!   report gives its median and its range over the chunks.
 //! - `--interleave`: the variants, and `hand_again` (the A/A check), interleaved request by request
-//!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused).
+//!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused);
+//!   `--with hand_boxed` (or `sdk_boxed`) adds that variant of the canned mode's to them.
 //!
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
-//! [--interleave] [OP...]`
+//! [--interleave [--with VARIANT]...] [OP...]`
 //! (`OP`: `put`, `get`, `query_20`; N requests per variant and chunk, 500 unless told; C chunks, 10
 //! unless told; `--only hand|serde_dynamo|dynomodel`: that variant alone, e.g. under `strace -c -f`
 //! to count its system calls per request).
@@ -47,7 +48,13 @@ struct Settings {
     interleave: bool,
     /// `--burst B`: requests of a variant in a row when interleaving, the first half untimed.
     burst: usize,
+    /// `--with VARIANT` (repeatable): a variant interleaved beside the four (`hand_boxed`,
+    /// `sdk_boxed`), with its ratio to `hand`.
+    with: Vec<&'static str>,
 }
+
+/// The variants `--with` can add to the interleaved ones.
+const EXTRA: [&str; 2] = ["hand_boxed", "sdk_boxed"];
 
 fn settings(args: &[String]) -> Result<Settings, String> {
     let mut settings = Settings {
@@ -57,6 +64,7 @@ fn settings(args: &[String]) -> Result<Settings, String> {
         only: None,
         interleave: false,
         burst: 16,
+        with: Vec::new(),
     };
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| {
@@ -72,6 +80,13 @@ fn settings(args: &[String]) -> Result<Settings, String> {
             "--interleave" => settings.interleave = true,
             "--burst" => settings.burst = number("--burst", args.next())? as usize,
             "--chunks" => settings.chunks = number("--chunks", args.next())? as usize,
+            "--with" => {
+                let variant = args.next().map(String::as_str);
+                match EXTRA.iter().find(|v| Some(**v) == variant) {
+                    Some(v) => settings.with.push(v),
+                    None => return Err(format!("--with takes one of {EXTRA:?}")),
+                }
+            }
             "--only" => {
                 let variant = args.next().map(String::as_str);
                 match VARIANTS.iter().find(|v| Some(**v) == variant) {
@@ -294,6 +309,8 @@ fn measure(rt: &Runtime, op: &str, settings: &Settings) {
 fn interleave(rt: &Runtime, op: &str, settings: &Settings) {
     let names: Vec<String> = ["hand", "hand_again", "serde_dynamo", "dynomodel"]
         .iter()
+        .chain(&settings.with)
+        .filter(|v| op != "query_20" || **v != "sdk_boxed")
         .map(|v| format!("{op}/{v}"))
         .collect();
     let warm_up = (settings.iterations as usize / 10).max(20);
