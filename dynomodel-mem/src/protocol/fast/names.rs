@@ -34,22 +34,14 @@ impl<'de> Visitor<'de> for Names<'_> {
         Ok(Value::Null)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries: Vec<(String, Option<String>)> =
-            Vec::with_capacity(map.size_hint().unwrap_or(0));
-        while let Some(key) = map.next_key::<String>()? {
-            // `null` stands for an absent entry, as the exact path's decoder reads it.
-            let value = map.next_value::<Option<String>>()?;
-            let valid = model::key_is_valid(self.service, self.key, &key)
-                && value
-                    .as_deref()
-                    .is_none_or(|v| model::key_is_valid(self.service, self.value, v));
-            if !valid {
-                return Err(A::Error::custom(anomaly()));
-            }
-            entries.push((key, value));
-        }
-        Ok(Predecoded::mark(self.slots, Slot::Names(present(entries))))
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        let reader = Raw {
+            service: self.service,
+            key: self.key,
+            value: self.value,
+        };
+        let entries = reader.visit_map(map)?.unwrap_or_default();
+        Ok(Predecoded::mark(self.slots, Slot::Names(owned(entries))))
     }
 }
 
@@ -162,6 +154,24 @@ impl<'de> Visitor<'de> for OptionalText {
     fn visit_some<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
         Text.deserialize(de).map(Some)
     }
+}
+
+/// The entries owned, as the map they stand for.
+pub(super) fn owned(entries: Vec<Entry<'_>>) -> ExpressionAttributeNames {
+    if entries.iter().all(|(_, value)| value.is_some()) {
+        // Straight into the tree's bulk build, which keeps the last of equal keys (`unused::names`): a
+        // pass of its own to own them cost a valid request of many names 2 %.
+        return entries
+            .into_iter()
+            .filter_map(|(key, value)| Some((key.into_owned(), value?.into_owned())))
+            .collect();
+    }
+    present(
+        entries
+            .into_iter()
+            .map(|(key, value)| (key.into_owned(), value.map(Cow::into_owned)))
+            .collect(),
+    )
 }
 
 /// The entries as the exact path's `Value` map holds them (of entries of the same key the last one,

@@ -22,12 +22,10 @@
 //! report more keys than the one kept, [`Unused::restore`] lists the union, which is then the
 //! engine's own answer to the whole map.
 
-use dynomodel::backend::ExpressionAttributeNames;
 use dynomodel::Error;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 
-use super::names::{present, Entry};
+use super::names::{owned, Entry};
 use super::{Predecoded, Slot};
 use crate::expr::lexer::{tokenize, TokenKind};
 use crate::expr::request::is_placeholder;
@@ -143,24 +141,6 @@ pub(super) fn names(
     Predecoded::mark(slots, Slot::ReducedNames(kept.into_iter().collect()))
 }
 
-/// The entries owned, as the map they stand for.
-fn owned(entries: Vec<Entry<'_>>) -> ExpressionAttributeNames {
-    if entries.iter().all(|(_, value)| value.is_some()) {
-        // Straight into the tree's bulk build, which keeps the last of equal keys (`names`): a
-        // pass of its own to own them cost a valid request of many names 2 %.
-        return entries
-            .into_iter()
-            .filter_map(|(key, value)| Some((key.into_owned(), value?.into_owned())))
-            .collect();
-    }
-    present(
-        entries
-            .into_iter()
-            .map(|(key, value)| (key.into_owned(), value.map(Cow::into_owned)))
-            .collect(),
-    )
-}
-
 /// How many `#` `text` holds: counted by chunks into bytes, which the compiler does 16 at a time (a
 /// valid request's expressions are read whole here: byte by byte, it was 5 % of a request of many
 /// SET actions).
@@ -191,8 +171,8 @@ fn used<'t>(expressions: &[&'t str]) -> Vec<&'t str> {
 /// of `whole`, and every key of `whole` it lacks is listed by the request's message.
 #[cfg(test)]
 pub(super) fn stands_for(
-    reduced: &ExpressionAttributeNames,
-    whole: &ExpressionAttributeNames,
+    reduced: &dynomodel::backend::ExpressionAttributeNames,
+    whole: &dynomodel::backend::ExpressionAttributeNames,
     unused: &Unused,
 ) -> bool {
     let mut listed: Vec<&str> = listed(&unused.whole).into_iter().flatten().collect();
