@@ -42,26 +42,15 @@ mod page_tests;
 
 #[cfg(test)]
 mod tests {
-    use std::borrow::Cow;
 
     use dynomodel::backend::{
-        AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput, ItemSink,
+        AttributeDefinition, Backend, BillingMode, CreateTableInput, GetItemInput,
         KeySchemaElement, PutItemInput, ReturnConsumedCapacity, ScalarAttributeType,
     };
     use dynomodel::{AttributeValue, Item};
 
+    use crate::tests::Collect;
     use crate::MemBackend;
-
-    /// Collects the items a typed read hands over, as `Item`s.
-    #[derive(Default)]
-    struct Collect(Vec<Item>);
-
-    impl ItemSink for Collect {
-        fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
-            self.0
-                .push(attributes.map(|(n, v)| (n.into_owned(), v)).collect());
-        }
-    }
 
     fn s(v: &str) -> AttributeValue {
         AttributeValue::S(v.into())

@@ -113,14 +113,27 @@ mod update_table;
 mod updates;
 mod written_puts;
 
+use std::borrow::Cow;
+
 use dynomodel::backend::{
     AttributeDefinition, Backend, BillingMode, CreateTableInput, DescribeStreamInput,
-    GetRecordsInput, GetShardIteratorInput, KeySchemaElement, Record, ScalarAttributeType,
-    ShardIteratorType,
+    GetRecordsInput, GetShardIteratorInput, ItemSink, KeySchemaElement, Record,
+    ScalarAttributeType, ShardIteratorType,
 };
 use dynomodel::{AttributeValue, Error, Item};
 
 use crate::MemBackend;
+
+/// Collects the items a typed read hands over, as `Item`s.
+#[derive(Default)]
+pub(crate) struct Collect(pub(crate) Vec<Item>);
+
+impl ItemSink for Collect {
+    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
+        self.0
+            .push(attributes.map(|(n, v)| (n.into_owned(), v)).collect());
+    }
+}
 
 /// The prefix of most semantic validation messages.
 pub(crate) const INVALID: &str = "One or more parameter values were invalid: ";

@@ -3,27 +3,13 @@
 //! they read the same items and refuse with the same messages as a request whose members stayed in
 //! it (the refusals name the members the request had, the QueryFilter's own wording included).
 
-use std::borrow::Cow;
-
 use dynomodel::backend::{
-    Backend, ComparisonOperator as Op, ItemSink, LegacyCondition, QueryInput, ScalarAttributeType,
-    ScanInput,
+    Backend, ComparisonOperator as Op, LegacyCondition, QueryInput, ScalarAttributeType, ScanInput,
 };
 use dynomodel::{AttributeValue, Item};
 
-use crate::tests::{assert_validation, backend_with, item, n, s, table_input};
+use crate::tests::{assert_validation, backend_with, item, n, s, table_input, Collect};
 use crate::MemBackend;
-
-/// Collects the items a typed read hands over.
-#[derive(Default)]
-struct Collect(Vec<Item>);
-
-impl ItemSink for Collect {
-    fn item(&mut self, attributes: &mut dyn Iterator<Item = (Cow<'_, str>, AttributeValue)>) {
-        self.0
-            .push(attributes.map(|(n, v)| (n.into_owned(), v)).collect());
-    }
-}
 
 fn cond(op: Op, values: Vec<AttributeValue>) -> LegacyCondition {
     LegacyCondition {
