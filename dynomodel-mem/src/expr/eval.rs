@@ -46,6 +46,22 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<St
     Some(steps)
 }
 
+/// [`resolve`] of a path the caller owns: its names move into the steps rather than being copied
+/// (a placeholder's name is still copied from the map).
+pub(crate) fn resolve_owned(path: Path, placeholders: &Placeholders<'_>) -> Option<Steps> {
+    let mut steps = Steps::with_capacity(path.elements.len());
+    for e in path.elements {
+        steps.push(match e {
+            PathElement::Name(Name::Plain(n) | Name::Attribute(n)) => Step::Key(n),
+            PathElement::Name(Name::Placeholder(p)) => {
+                Step::Key(placeholders.names.get(&p)?.clone())
+            }
+            PathElement::Index(_) => Step::Index(e.index()?),
+        });
+    }
+    Some(steps)
+}
+
 /// The top-level attribute name of a path, its placeholder resolved (`None` if undefined).
 pub(crate) fn top_name<'p>(path: &'p Path, placeholders: &Placeholders<'p>) -> Option<&'p str> {
     match path.elements.first()? {

@@ -126,6 +126,20 @@ impl Prepared {
         }
     }
 
+    /// The update expression, if the request had one, taken out: with no other holder (a legacy
+    /// `AttributeUpdates` tree, built for this request alone, once its builder let it go) it can be
+    /// unwrapped and its names and values moved into the new item
+    /// ([`UpdateTree::of`](crate::expr::update::UpdateTree::of)).
+    pub(crate) fn take_update(&mut self) -> Option<Arc<Expression>> {
+        self.update.take()
+    }
+
+    /// The update expression, if the request had one, shared (a transaction's, which every plan
+    /// reads in place).
+    pub(crate) fn shared_update(&self) -> Option<Arc<Expression>> {
+        self.update.clone()
+    }
+
     /// The condition expression, if the request had one.
     pub(crate) fn condition(&self) -> Option<&Parsed<Condition>> {
         match self.condition.as_deref() {

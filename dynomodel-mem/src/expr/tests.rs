@@ -102,7 +102,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
     };
     match parse(ExprKind::Update, text, Origin::Request) {
         Ok(Expression::Update(u)) => update::check_key_attributes(&u.tree, &ph, &["pk"])
-            .and_then(|()| update::apply(&u.tree, item(), &ph, true))
+            .and_then(|()| update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, true))
             .map_err(|e| e.message()),
         other => panic!("{text}: {other:?}"),
     }
@@ -675,8 +675,10 @@ fn updates_without_their_paths_write_the_same_items() {
         let Ok(Expression::Update(u)) = parse(ExprKind::Update, text, Origin::Request) else {
             panic!("{text}");
         };
-        let kept = update::apply(&u.tree, item(), &ph, true).map_err(|e| e.message());
-        let moved = update::apply(&u.tree, item(), &ph, false).map_err(|e| e.message());
+        let kept = update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, true)
+            .map_err(|e| e.message());
+        let moved = update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, false)
+            .map_err(|e| e.message());
         assert_eq!(
             moved.as_ref().map(|u| &u.item),
             kept.as_ref().map(|u| &u.item),
@@ -685,6 +687,70 @@ fn updates_without_their_paths_write_the_same_items() {
         if let (Ok(kept), Ok(moved)) = (&kept, &moved) {
             assert!(!kept.paths.is_empty(), "{text}");
             assert!(moved.paths.is_empty(), "{text}");
+        }
+    }
+}
+
+/// An update applied as owned (a legacy tree, whose names and values move into the item) writes
+/// what the same tree applied borrowed writes, with its paths kept or not, and fails alike: the
+/// request's texts with their placeholders, the same trees with each placeholder value given as a
+/// literal (as `AttributeUpdates` gives it), an undefined name or value, a wrong path.
+#[test]
+fn owned_updates_write_what_borrowed_ones_write() {
+    use std::borrow::Cow;
+    let texts = [
+        "SET a = :s, b = c + :n REMOVE d[1] ADD e :n DELETE f :ss",
+        "SET z = :s, n = :n, m.x = :s, a = :n, l[10] = :n, #x = :l",
+        "SET l[4] = :s, l[2] = :n REMOVE l[0], #x",
+        "ADD n :n, newset :ss, ss :ssab DELETE ss :ss",
+        "ADD s :n",
+        "DELETE n :ss",
+        "SET n = n + :big",
+        "SET nope.z = :n",
+        "SET #undefined = :n",
+        "SET a = :undefined",
+        "ADD a :undefined",
+        "DELETE ss :undefined",
+        "SET m.#undefined.y = :n",
+        "SET a = list_append(if_not_exists(a, :l), :l), b = if_not_exists(n, :s)",
+    ];
+    let (n, v) = (names(), values());
+    let ph = Placeholders {
+        names: &n,
+        values: &v,
+    };
+    // Each value placeholder of an action's value given as a literal, as a legacy tree gives it.
+    let literal = |op: &mut ast::Operand| {
+        if let ast::Operand::Value(p) = op
+            && let Some(value) = v.get(p.as_str())
+        {
+            *op = ast::Operand::Literal(value.clone());
+        }
+    };
+    for text in texts {
+        let parsed = match parse(ExprKind::Update, text, Origin::Request) {
+            Ok(Expression::Update(u)) => u.tree,
+            other => panic!("{text}: {other:?}"),
+        };
+        let mut literals = parsed.clone();
+        for clause in &mut literals.clauses {
+            match clause {
+                ast::Clause::Set(actions) => actions.iter_mut().for_each(|a| literal(&mut a.value)),
+                ast::Clause::Add(actions) | ast::Clause::Delete(actions) => {
+                    actions.iter_mut().for_each(|a| literal(&mut a.value))
+                }
+                ast::Clause::Remove(_) => {}
+            }
+        }
+        for tree in [&parsed, &literals] {
+            for keep in [true, false] {
+                let outcome = |u: Result<update::Updated, Error>| {
+                    u.map(|u| (u.item, u.paths)).map_err(|e| e.message())
+                };
+                let borrowed = outcome(update::apply(Cow::Borrowed(tree), item(), &ph, keep));
+                let owned = outcome(update::apply(Cow::Owned(tree.clone()), item(), &ph, keep));
+                assert_eq!(owned, borrowed, "{text} (kept: {keep}, tree: {tree:?})");
+            }
         }
     }
 }
@@ -788,7 +854,12 @@ fn deepest_expressions_fit_a_small_stack() {
                         eval::evaluate(&c.tree, &Item::new(), &ph);
                     }
                     Ok(Expression::Update(u)) => {
-                        let applied = update::apply(&u.tree, Item::new(), &ph, true);
+                        let applied = update::apply(
+                            std::borrow::Cow::Borrowed(&u.tree),
+                            Item::new(),
+                            &ph,
+                            true,
+                        );
                         assert!(
                             applied.is_ok_and(|u| u.item.contains_key("a")),
                             "{}…",

@@ -5,6 +5,7 @@
 //! item holding just the key. Messages are DynamoDB's (measured on DynamoDB Local; unprefixed, because
 //! DynamoDB reports these during the write, not while parsing).
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
@@ -384,11 +385,13 @@ fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
 
 /// ADD of `delta` at `steps`: a number added to the one there, a set united with the one there in
 /// place (an ADD of a few elements to a large stored set copies none of it), or the value written
-/// where there is none.
-fn add(item: &mut Item, steps: &[Step], delta: &AttributeValue) -> Result<(), Error> {
+/// where there is none (moved there when the update owns it).
+fn add(item: &mut Item, steps: &[Step], delta: Cow<'_, AttributeValue>) -> Result<(), Error> {
     use AttributeValue::*;
-    match (get_mut(item, steps), delta) {
-        (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => return set_path(item, steps, delta.clone()),
+    match (get_mut(item, steps), &*delta) {
+        (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => {
+            return set_path(item, steps, delta.into_owned());
+        }
         (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
         (Some(Ss(a)), Ss(b)) => union(a, b),
         (Some(Ns(a)), Ns(b)) => union(a, b),
@@ -488,53 +491,137 @@ fn target_paths(expr: &UpdateExpression) -> Vec<&super::ast::Path> {
     paths
 }
 
-/// Applies a validated update expression to `old`, giving the new item and, when `keep_paths`, the
-/// updated paths (for `UPDATED_OLD`/`UPDATED_NEW` and the index keys' checks: without either, a
-/// top-level SET's name moves into the item rather than being copied, and no path is kept). Takes
-/// `old` by value: every operand is read from it before the first clause writes, so it becomes the new
-/// item in place, without a copy. The caller has checked the key attributes
-/// ([`check_key_attributes`]).
-pub(crate) fn apply(
-    expr: &UpdateExpression,
-    old: Item,
-    ph: &Placeholders<'_>,
-    keep_paths: bool,
-) -> Result<Updated, Error> {
-    // SET is the usual clause of a long update: its actions are counted first (growing the vector
-    // moved every action again).
-    let set_actions = expr.clauses.iter().map(|c| match c {
-        Clause::Set(actions) => actions.len(),
-        _ => 0,
-    });
-    let mut sets = Vec::with_capacity(set_actions.sum());
-    let mut removes = Vec::new();
-    let mut adds = Vec::new();
-    let mut deletes = Vec::new();
-    for clause in &expr.clauses {
-        match clause {
-            Clause::Set(actions) => {
-                for a in actions {
-                    sets.push((resolved(&a.path, ph)?, value_of(&a.value, &old, ph)?));
+/// The actions of an update, resolved, their values read from the old item (every operand is read
+/// before the first clause writes).
+struct Actions<'e> {
+    sets: Vec<(Steps, AttributeValue)>,
+    removes: Vec<Steps>,
+    adds: Vec<(Steps, Cow<'e, AttributeValue>)>,
+    deletes: Vec<(Steps, Cow<'e, AttributeValue>)>,
+}
+
+impl<'e> Actions<'e> {
+    /// SET is the usual clause of a long update: its actions are counted first (growing the vector
+    /// moved every action again).
+    fn sized_for(expr: &UpdateExpression) -> Actions<'e> {
+        let set_actions = expr.clauses.iter().map(|c| match c {
+            Clause::Set(actions) => actions.len(),
+            _ => 0,
+        });
+        Actions {
+            sets: Vec::with_capacity(set_actions.sum()),
+            removes: Vec::new(),
+            adds: Vec::new(),
+            deletes: Vec::new(),
+        }
+    }
+
+    /// The actions of a tree others hold too (a cached expression's): names and values copied.
+    fn borrowed(
+        expr: &'e UpdateExpression,
+        old: &Item,
+        ph: &Placeholders<'e>,
+    ) -> Result<Actions<'e>, Error> {
+        let mut out = Actions::sized_for(expr);
+        for clause in &expr.clauses {
+            match clause {
+                Clause::Set(actions) => {
+                    for a in actions {
+                        out.sets
+                            .push((resolved(&a.path, ph)?, value_of(&a.value, old, ph)?));
+                    }
                 }
-            }
-            Clause::Remove(paths) => {
-                for p in paths {
-                    removes.push(resolved(p, ph)?);
+                Clause::Remove(paths) => {
+                    for p in paths {
+                        out.removes.push(resolved(p, ph)?);
+                    }
                 }
-            }
-            Clause::Add(actions) | Clause::Delete(actions) => {
-                for a in actions {
-                    let v = eval::value(&a.value, ph).ok_or_else(|| err(WRONG_TYPE))?;
-                    let entry = (resolved(&a.path, ph)?, v);
-                    if matches!(clause, Clause::Add(_)) {
-                        adds.push(entry);
-                    } else {
-                        deletes.push(entry);
+                Clause::Add(actions) | Clause::Delete(actions) => {
+                    for a in actions {
+                        let v = eval::value(&a.value, ph).ok_or_else(|| err(WRONG_TYPE))?;
+                        let entry = (resolved(&a.path, ph)?, Cow::Borrowed(v));
+                        if matches!(clause, Clause::Add(_)) {
+                            out.adds.push(entry);
+                        } else {
+                            out.deletes.push(entry);
+                        }
                     }
                 }
             }
         }
+        Ok(out)
     }
+
+    /// The actions of a tree this update owns (a legacy `AttributeUpdates` tree): its names and
+    /// values move into the actions, and so into the new item, where [`Actions::borrowed`] copies
+    /// each (and the tree's drop then frees it). Same checks, in the same order.
+    fn owned(
+        expr: UpdateExpression,
+        old: &Item,
+        ph: &Placeholders<'_>,
+    ) -> Result<Actions<'e>, Error> {
+        let mut out = Actions::sized_for(&expr);
+        let path_of = |p| eval::resolve_owned(p, ph).ok_or_else(|| err(INVALID_PATH));
+        let value_in = |op| match op {
+            Operand::Literal(v) => Some(v),
+            other => eval::value(&other, ph).cloned(),
+        };
+        for clause in expr.clauses {
+            match clause {
+                Clause::Set(actions) => {
+                    for a in actions {
+                        let path = path_of(a.path)?;
+                        let value = match a.value {
+                            Operand::Literal(v) => v,
+                            other => value_of(&other, old, ph)?,
+                        };
+                        out.sets.push((path, value));
+                    }
+                }
+                Clause::Remove(paths) => {
+                    for p in paths {
+                        out.removes.push(path_of(p)?);
+                    }
+                }
+                Clause::Add(actions) => {
+                    for a in actions {
+                        let v = value_in(a.value).ok_or_else(|| err(WRONG_TYPE))?;
+                        out.adds.push((path_of(a.path)?, Cow::Owned(v)));
+                    }
+                }
+                Clause::Delete(actions) => {
+                    for a in actions {
+                        let v = value_in(a.value).ok_or_else(|| err(WRONG_TYPE))?;
+                        out.deletes.push((path_of(a.path)?, Cow::Owned(v)));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Applies a validated update expression to `old`, giving the new item and, when `keep_paths`, the
+/// updated paths (for `UPDATED_OLD`/`UPDATED_NEW` and the index keys' checks: without either, a
+/// top-level SET's name moves into the item rather than being copied, and no path is kept). Takes
+/// `old` by value: every operand is read from it before the first clause writes, so it becomes the new
+/// item in place, without a copy. An owned `expr` gives its names and values up to the new item. The
+/// caller has checked the key attributes ([`check_key_attributes`]).
+pub(crate) fn apply(
+    expr: Cow<'_, UpdateExpression>,
+    old: Item,
+    ph: &Placeholders<'_>,
+    keep_paths: bool,
+) -> Result<Updated, Error> {
+    let Actions {
+        mut sets,
+        mut removes,
+        mut adds,
+        mut deletes,
+    } = match expr {
+        Cow::Borrowed(expr) => Actions::borrowed(expr, &old, ph)?,
+        Cow::Owned(expr) => Actions::owned(expr, &old, ph)?,
+    };
     // Each path moves into `paths` once its action is done: no copies.
     let mut paths = if keep_paths {
         Vec::with_capacity(sets.len() + removes.len() + adds.len() + deletes.len())
@@ -584,7 +671,7 @@ pub(crate) fn apply(
     for (steps, delta) in deletes {
         match get_mut(&mut item, &steps) {
             Some(existing) => {
-                if delete(existing, delta)? {
+                if delete(existing, &delta)? {
                     remove_path(&mut item, &steps)?;
                 }
             }

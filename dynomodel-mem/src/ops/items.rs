@@ -16,6 +16,9 @@
 //!
 //! Nothing is written until every check has passed, so a failed request leaves the table as it was.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use dynomodel::backend::{
     DeleteItemInput, DeleteItemOutput, GetItemInput, GetItemOutput, PutItemInput, PutItemOutput,
     ReturnValue, ReturnValuesOnConditionCheckFailure, UpdateItemInput, UpdateItemOutput,
@@ -27,7 +30,7 @@ use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
 use crate::expr::request::{self, ItemExpr, Maps, Param, Prepared};
 use crate::expr::Given;
-use crate::expr::{projection, update, ExprKind, Parsed};
+use crate::expr::{projection, update, ExprKind, Expression, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::ops::context::ItemRequest;
@@ -242,16 +245,19 @@ pub(crate) fn plan_update(
     action: &KeyAction<'_>,
     prepared: &Prepared,
 ) -> Result<UpdatePlan> {
-    plan_update_for(table, action, prepared, true)
+    plan_update_for(table, action, prepared, prepared.shared_update(), true)
 }
 
 /// [`plan_update`], keeping the updated paths only when `paths_wanted` (`UPDATED_OLD` or
 /// `UPDATED_NEW`) or the table has indexes, whose key checks read them: a long update then moves
-/// its top-level names into the item rather than copying them.
+/// its top-level names into the item rather than copying them. `update` is the prepared update
+/// expression (taken out of `prepared`): held by nothing else (a legacy tree), it is applied as
+/// owned, its names and values moving into the new item.
 fn plan_update_for(
     table: &Table,
     action: &KeyAction<'_>,
     prepared: &Prepared,
+    update: Option<Arc<Expression>>,
     paths_wanted: bool,
 ) -> Result<UpdatePlan> {
     let key = validate::request_key(action.key, &table.schema)?;
@@ -270,17 +276,30 @@ fn plan_update_for(
     let existed = old.is_some();
     // The stored item, decoded: it becomes the new item in place.
     let base = old.unwrap_or_else(|| action.key.clone());
-    let updated = match prepared.update() {
-        Some(u) => request::with_placeholders(action.maps, |ph| {
-            update::check_key_attributes(&u.tree, ph, &key_names)?;
-            update::check_index_key_paths(&u.tree, ph, &index_keys)?;
-            if !existed && update::removes_only(&u.tree) {
+    // The tree itself when this update is its only holder, else borrowed from the shared one.
+    let shared;
+    let tree = match update.map(Arc::try_unwrap) {
+        Some(Ok(Expression::Update(parsed))) => Some(Cow::Owned(parsed.tree)),
+        Some(Err(expression)) => {
+            shared = expression;
+            match &*shared {
+                Expression::Update(parsed) => Some(Cow::Borrowed(&parsed.tree)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let updated = match tree {
+        Some(tree) => request::with_placeholders(action.maps, |ph| {
+            update::check_key_attributes(&tree, ph, &key_names)?;
+            update::check_index_key_paths(&tree, ph, &index_keys)?;
+            if !existed && update::removes_only(&tree) {
                 // Nothing to remove from, and nothing to create: not even `REMOVE x.y` fails.
                 return Ok(None);
             }
-            let copied = update::copied_index_keys(&u.tree, ph, &index_keys);
+            let copied = update::copied_index_keys(&tree, ph, &index_keys);
             let keep_paths = paths_wanted || !index_keys.is_empty();
-            update::apply(&u.tree, base, ph, keep_paths).map(|u| Some((u, copied)))
+            update::apply(tree, base, ph, keep_paths).map(|u| Some((u, copied)))
         })?,
         None => Some((update::Updated::unchanged(base), Vec::new())),
     };
@@ -492,7 +511,7 @@ impl ItemRequest<'_> {
         match crate::ops::legacy::update_item(&mut input)? {
             None => self.update_item_expressions(&input, None),
             Some(trees) => self
-                .update_item_expressions(&input, Some(&trees))
+                .update_item_expressions(&input, Some(trees))
                 .map_err(crate::ops::legacy::update_error),
         }
     }
@@ -502,25 +521,33 @@ impl ItemRequest<'_> {
     fn update_item_expressions(
         &mut self,
         input: &UpdateItemInput,
-        legacy: Option<&crate::ops::legacy::WriteTrees>,
+        legacy: Option<crate::ops::legacy::WriteTrees>,
     ) -> Result<UpdateItemOutput> {
+        let (legacy_update, legacy_condition) =
+            legacy.map_or((None, None), |t| (t.update, t.condition));
+        // The plan reads the update from `prepared` alone: the legacy tree's own holder lets go
+        // once it is checked, so that the plan can own it (its names and values moved into the
+        // item, not copied).
         let action = KeyAction {
             key: &input.key,
             condition: Given::either(
-                legacy.and_then(|t| t.condition.as_ref()),
+                legacy_condition.as_ref(),
                 input.condition_expression.as_deref(),
             ),
-            update: Given::either(
-                legacy.and_then(|t| t.update.as_ref()),
-                input.update_expression.as_deref(),
-            ),
+            update: None,
             maps: Maps {
                 names: input.expression_attribute_names.as_ref(),
                 values: input.expression_attribute_values.as_ref(),
             },
             on_failure: input.return_values_on_condition_check_failure,
         };
-        let prepared = check_update(self.cache(), &action)?;
+        let checked = KeyAction {
+            update: Given::either(legacy_update.as_ref(), input.update_expression.as_deref()),
+            ..action
+        };
+        let mut prepared = check_update(self.cache(), &checked)?;
+        drop(legacy_update);
+        let update = prepared.take_update();
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
@@ -530,7 +557,7 @@ impl ItemRequest<'_> {
             ReturnValue::UpdatedOld | ReturnValue::UpdatedNew
         );
         let UpdatePlan { key, updated, size } =
-            plan_update_for(table, &action, &prepared, paths_wanted)?;
+            plan_update_for(table, &action, &prepared, update, paths_wanted)?;
         let Some(updated) = updated else {
             return nothing_created(table, input, meter);
         };

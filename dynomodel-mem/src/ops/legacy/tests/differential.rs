@@ -431,7 +431,14 @@ fn attribute_updates_apply_alike_in_both_translations() {
                 .map(|item| match &tree {
                     Some(t) => outcome(
                         expr::update::check_key_attributes(t, &ph, &keys)
-                            .and_then(|()| expr::update::apply(t, item.clone(), &ph, true))
+                            .and_then(|()| {
+                                expr::update::apply(
+                                    std::borrow::Cow::Borrowed(t),
+                                    item.clone(),
+                                    &ph,
+                                    true,
+                                )
+                            })
                             .map(|u| (u.item, u.paths))
                             .map_err(update_error),
                     ),
