@@ -270,8 +270,13 @@ pub(super) fn checked_expected<'a>(name: &str, e: &'a ExpectedAttributeValue) ->
 
 /// Checks one `Expected` entry and returns its condition (`name` and the entry's values move into
 /// it rather than being copied: the request is this entry's owner).
+#[inline]
 pub(crate) fn expected(name: String, e: ExpectedAttributeValue) -> Result<Condition> {
     let shape = checked_expected(&name, &e)?.shape();
+    // The usual entry of a long `Expected` (`Exists: false`) has no operands to take.
+    if let Shape::Absent = shape {
+        return Ok(Condition::Exists(false, tree::path(name)));
+    }
     // The checked form's operands: `Value`, or else `AttributeValueList` (never both: checked).
     // Two calls rather than one over a chain of both, whose `next` the compiler left out of line.
     match e.value {
