@@ -128,8 +128,8 @@ impl Prepared {
 
     /// The update expression, if the request had one, taken out: with no other holder (a legacy
     /// `AttributeUpdates` tree, built for this request alone, once its builder let it go) it can be
-    /// unwrapped and its names and values moved into the new item
-    /// ([`UpdateTree::of`](crate::expr::update::UpdateTree::of)).
+    /// unwrapped and its names and values moved into the new item (see
+    /// [`apply`](crate::expr::update::apply)).
     pub(crate) fn take_update(&mut self) -> Option<Arc<Expression>> {
         self.update.take()
     }
