@@ -209,37 +209,47 @@ pub(super) fn values(
     let is_used = |key: &str| used.binary_search(&key).is_ok();
     // A map the engine refuses for itself (a key that is not a placeholder, an unused value built
     // that it finds invalid) is built whole.
-    let refused = built.iter().any(|(key, value)| {
-        !is_placeholder(key, ':') || (!is_used(key) && validate::attribute(key, value).is_err())
-    }) || checked.iter().any(|(key, _)| !is_placeholder(key, ':'));
-    if refused {
-        return whole(built);
+    let mut unused: Vec<&str> = Vec::with_capacity(built.len() + checked.len());
+    for (key, value) in &built {
+        if !is_placeholder(key, ':') {
+            return whole(built);
+        }
+        if !is_used(key) {
+            if validate::attribute(key, value).is_err() {
+                return whole(built);
+            }
+            unused.push(key);
+        }
+    }
+    // The entries checked, each looked at once: the used ones, to build.
+    let mut wanted = Vec::new();
+    let built_unused = unused.len();
+    for &(key, at) in &checked {
+        if !is_placeholder(key, ':') {
+            return whole(built);
+        }
+        if is_used(key) {
+            wanted.push((key, at));
+        } else {
+            unused.push(key);
+        }
     }
     // The last unused entry sent: no later entry of its key replaces its value (a later one would
     // be unused too). The entries built come before those checked.
-    let kept = match checked.iter().rev().find(|(key, _)| !is_used(key)) {
-        Some(&(key, at)) => Some((key.to_owned(), Some(at))),
-        None => built
-            .keys()
-            .find(|key| !is_used(key))
-            .map(|key| (key.clone(), None)),
+    let (kept, at) = match unused.last() {
+        // Every key used (a used key sent more often than the expressions have `:`): nothing to
+        // reduce.
+        None => return whole(built),
+        Some(&key) if unused.len() > built_unused => {
+            let at = checked.iter().rev().find(|(k, _)| *k == key).map(|(_, at)| *at);
+            (key.to_owned(), at)
+        }
+        Some(&key) => (key.to_owned(), None),
     };
-    // Every key used (a used key sent more often than the expressions have `:`): nothing to reduce.
-    let Some((kept, at)) = kept else {
-        return whole(built);
-    };
-    let unused: Vec<&str> = built
-        .keys()
-        .map(String::as_str)
-        .chain(checked.iter().map(|(key, _)| *key))
-        .filter(|key| !is_used(key))
-        .collect();
     let reduced = Reduced::new(VALUES, &kept, unused);
     built.retain(|key, _| is_used(key) || *key == kept);
-    for &(key, at) in &checked {
-        if is_used(key) {
-            built.insert(key.to_owned(), value_at(text, at)?);
-        }
+    for (key, at) in wanted {
+        built.insert(key.to_owned(), value_at(text, at)?);
     }
     if let Some(at) = at {
         built.insert(kept, value_at(text, at)?);
