@@ -235,7 +235,7 @@ impl<'de> Visitor<'de> for Structure<'_> {
                                 service: self.seed.service,
                                 key: *key,
                                 text: self.seed.text,
-                                budget: unused_values::budget(&out),
+                                request: &out,
                             })?;
                             Value::Null
                         }
