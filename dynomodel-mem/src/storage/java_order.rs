@@ -72,11 +72,19 @@ pub(crate) fn java_hash_set_order_of_sorted(names: Vec<&str>) -> Vec<&str> {
     let mut distinct = Vec::with_capacity(sent);
     let mut start = 0;
     for end in ends {
-        let bucket = &mut ordered[start..end];
-        bucket.sort_unstable();
-        for &name in bucket.iter() {
-            if distinct.last() != Some(&name) {
-                distinct.push(name);
+        // Most buckets hold one name or none (the table has more buckets than names): neither
+        // sorted nor compared (names of different buckets differ), which was half the ordering.
+        match &mut ordered[start..end] {
+            [] => {}
+            [name] => distinct.push(*name),
+            bucket => {
+                bucket.sort_unstable();
+                distinct.push(bucket[0]);
+                for pair in bucket.windows(2) {
+                    if pair[0] != pair[1] {
+                        distinct.push(pair[1]);
+                    }
+                }
             }
         }
         start = end;

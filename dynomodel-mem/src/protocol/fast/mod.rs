@@ -40,7 +40,9 @@
 //! request type were most of such a request's cost. A request's own map (at its top level) is read
 //! into entries borrowed from the body and decided once its expressions are known: with unused
 //! keys, the engine gets it reduced and its message is put back as the whole map's
-//! ([`Slot::ReducedNames`], [`Slot::Unused`], `unused`).
+//! ([`Slot::ReducedNames`], [`Slot::Unused`], `unused`). So is its `ExpressionAttributeValues`:
+//! the entries past what its expressions can use are checked and not built, and built only if an
+//! expression turns out to use them ([`Slot::ReducedValues`], `unused_values`).
 //!
 //! PartiQL `Parameters` lists are decoded as one marker each ([`Slot::Parameters`], `parameters.rs`).
 //!
@@ -72,6 +74,7 @@ mod scan;
 mod skeleton;
 mod splice;
 mod unused;
+mod unused_values;
 mod value;
 pub(crate) mod writes;
 
@@ -195,6 +198,7 @@ fn parse(
 ) -> serde_json::Result<Value> {
     let mut parser = serde_json::Deserializer::from_str(text);
     skeleton::Seed::new(service, input, slots, keys, splice)
+        .reading(text)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton))
 }
@@ -231,8 +235,11 @@ enum Slot {
     /// A top-level `ExpressionAttributeNames` map with unused keys, reduced to the used ones and
     /// one unused one (see `unused`).
     ReducedNames(ExpressionAttributeNames),
+    /// A top-level `ExpressionAttributeValues` map with unused keys, reduced to the used ones and
+    /// one unused one (see `unused_values`).
+    ReducedValues(Item),
     /// What the engine's message about a reduced map stands for (no marker names it; see `unused`).
-    Unused(unused::Unused),
+    Unused(unused::Reduced),
     /// A legacy parameter: `Expected`, conditions, `AttributeUpdates`, `AttributesToGet` (see `legacy`).
     Legacy(legacy::Legacy),
     /// A PartiQL statement's `Parameters` (see `parameters`).
@@ -263,6 +270,7 @@ impl Predecoded {
             Slot::Item(item) => Some(Ok((item, None))),
             Slot::FlawedItem(item, message) => Some(Ok((item, Some(message)))),
             Slot::PartialItem(item, flaw) => Some(Ok((item, flaw))),
+            Slot::ReducedValues(values) => Some(Ok((values, None))),
             _ => Some(Err(lost(v))),
         }
     }
@@ -315,19 +323,24 @@ impl Predecoded {
         }
     }
 
-    /// The unused names a reduced map stands for, if the request's map was reduced (see `unused`):
-    /// what restores the engine's answer to the whole map.
+    /// The unused keys the reduced maps stand for, if the request's maps were reduced (see
+    /// `unused`): what restores the engine's answer to the whole maps.
     pub(crate) fn take_unused(&mut self) -> Option<Unused> {
         if !self.active {
             return None;
         }
-        self.slots.iter_mut().find_map(|slot| match slot {
-            Slot::Unused(_) => match mem::replace(slot, Slot::Taken) {
-                Slot::Unused(unused) => Some(unused),
+        let reduced: Vec<unused::Reduced> = self
+            .slots
+            .iter_mut()
+            .filter_map(|slot| match slot {
+                Slot::Unused(_) => match mem::replace(slot, Slot::Taken) {
+                    Slot::Unused(reduced) => Some(reduced),
+                    _ => None,
+                },
                 _ => None,
-            },
-            _ => None,
-        })
+            })
+            .collect();
+        (!reduced.is_empty()).then(|| Unused::new(reduced))
     }
 
     /// Takes the slot of the marker `v`. In a skeleton a JSON number where an attribute value, an

@@ -135,13 +135,31 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                         Ok(Some(whole)) => whole,
                         other => panic!("{operation}: no names at {exact}: {other:?}"),
                     };
-                    let unused = predecoded.slots.iter().find_map(|slot| match slot {
-                        Slot::Unused(unused) => Some(unused),
-                        _ => None,
-                    });
-                    let unused = unused.unwrap_or_else(|| panic!("{operation}: no unused names"));
                     assert!(
-                        super::unused::stands_for(fast, &whole, unused),
+                        super::unused::stands_for(
+                            "ExpressionAttributeNames",
+                            fast,
+                            &whole,
+                            &predecoded.slots
+                        ),
+                        "{operation}: at {exact}"
+                    );
+                }
+                // Reduced values: as the names, of the whole map the exact decoder decodes
+                // without a message.
+                Some(Slot::ReducedValues(fast)) => {
+                    let decoded = parse_item(exact, &mut d).and_then(|v| d.finish(v));
+                    let whole = match decoded {
+                        Ok(Some(whole)) => whole,
+                        other => panic!("{operation}: no values at {exact}: {other:?}"),
+                    };
+                    assert!(
+                        super::unused::stands_for(
+                            "ExpressionAttributeValues",
+                            fast,
+                            &whole,
+                            &predecoded.slots
+                        ),
                         "{operation}: at {exact}"
                     );
                 }

@@ -188,6 +188,17 @@ pub(super) fn check_members<'de, A: MapAccess<'de>>(
     Ok(members.first)
 }
 
+/// The value of the next entry of `map`, an `ExpressionAttributeValues` entry, checked and not built
+/// (`unused_values`): every flaw, and every error of the engine's checks, is an anomaly. Nesting is
+/// held to an item's 32 levels, which Query and Scan apply to these values (the others allow more:
+/// a value nested deeper is then the exact path's to decode).
+pub(super) fn check_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value_seed(Unbuilt {
+        flaw: None,
+        depth: 1,
+    })
+}
+
 /// The members of a map checked and not built: each one's flaw, the first in name order kept.
 struct Members<'f> {
     flaw: Option<&'f FirstFlaw>,
@@ -236,8 +247,8 @@ impl<'f> Members<'f> {
     }
 }
 
-/// A member's name, without a copy unless it has escapes.
-struct Name;
+/// A member's name (or a map's key), without a copy unless it has escapes.
+pub(super) struct Name;
 
 impl<'de> DeserializeSeed<'de> for Name {
     type Value = Cow<'de, str>;

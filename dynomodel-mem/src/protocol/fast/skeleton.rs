@@ -16,6 +16,7 @@ use super::oversized::Budget;
 use super::parameters::Parameters;
 use super::splice::Splice;
 use super::unused;
+use super::unused_values::{self, Values, VALUES};
 use super::value::{
     anomaly, spelled_key, spelled_key_of_one, Attribute, FirstFlaw, KeyMember, MapReader, SpelledAv,
 };
@@ -47,6 +48,9 @@ pub(super) struct Seed<'b> {
     top: bool,
     /// An over-long list of writes cut out of the body and scanned (`splice`).
     splice: &'b Splice<'b>,
+    /// The body parsed, in which entries of `ExpressionAttributeValues` checked and not built are
+    /// found again (`unused_values`).
+    text: &'b str,
 }
 
 impl<'b> Seed<'b> {
@@ -67,7 +71,14 @@ impl<'b> Seed<'b> {
             put: service.shapes[shape].name == PUT_INPUT,
             top: true,
             splice,
+            text: "",
         }
+    }
+
+    /// This seed reading `text`, the body (without it, a values map's entries past its budget
+    /// send the request to the exact path: `unused_values`).
+    pub(super) fn reading(self, text: &'b str) -> Self {
+        Seed { text, ..self }
     }
 
     pub(super) fn at(&mut self, shape: usize) -> Seed<'_> {
@@ -79,6 +90,7 @@ impl<'b> Seed<'b> {
             put: self.put,
             top: false,
             splice: self.splice,
+            text: self.text,
         }
     }
 
@@ -200,9 +212,11 @@ impl<'de> Visitor<'de> for Structure<'_> {
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
-        // The request's own `ExpressionAttributeNames` (the last one sent), read but not built
-        // until its expressions are known (`unused`).
+        // The request's own `ExpressionAttributeNames` and `ExpressionAttributeValues` (the last
+        // ones sent), the one read but not built and the other built in part until its
+        // expressions are known (`unused`, `unused_values`).
         let mut names = None;
+        let mut values = None;
         while let Some(name) = map.next_key::<String>()? {
             let value = match self.members.iter().find(|m| m.name == name) {
                 Some(member) if self.seed.top => {
@@ -213,6 +227,15 @@ impl<'de> Visitor<'de> for Structure<'_> {
                                 service: self.seed.service,
                                 key: *key,
                                 value: *value,
+                            })?;
+                            Value::Null
+                        }
+                        Kind::Map { key, .. } if member.name == VALUES => {
+                            values = map.next_value_seed(Values {
+                                service: self.seed.service,
+                                key: *key,
+                                text: self.seed.text,
+                                request: &out,
                             })?;
                             Value::Null
                         }
@@ -227,6 +250,11 @@ impl<'de> Visitor<'de> for Structure<'_> {
         if let Some(entries) = names {
             let marker = unused::names(entries, &out, self.seed.slots);
             out.insert(NAMES.to_owned(), marker);
+        }
+        if let Some(read) = values {
+            let marker = unused_values::values(read, &out, self.seed.slots, self.seed.text)
+                .ok_or_else(|| A::Error::custom(anomaly()))?;
+            out.insert(VALUES.to_owned(), marker);
         }
         Ok(Value::Object(out))
     }

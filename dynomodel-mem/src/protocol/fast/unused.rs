@@ -45,49 +45,82 @@ const EXPRESSIONS: &[&str] = &[
     "ProjectionExpression",
 ];
 
-/// The engine's message for the reduced map, and the request's own, listing every unused key.
+/// One reduced map: the engine's message for it, and the request's own, listing every unused key.
 #[derive(Debug)]
-pub(crate) struct Unused {
+pub(super) struct Reduced {
+    /// The map's member name (`ExpressionAttributeNames` or `ExpressionAttributeValues`).
+    map: &'static str,
     /// What the engine answers to the reduced map once every other check passed.
     reduced: String,
     /// What it answers to the request's whole map.
     whole: String,
 }
 
-impl Unused {
-    /// `e`, the engine's answer to the request with the reduced map, as its answer to the whole map.
-    pub(crate) fn restore(self, e: Error) -> Error {
+impl Reduced {
+    /// The messages of the map `map` reduced to keep the unused key `kept`, whose request leaves
+    /// `unused` unused (in the order sent, with repeats).
+    pub(super) fn new(map: &'static str, kept: &str, unused: Vec<&str>) -> Self {
+        Reduced {
+            map,
+            reduced: unused_message(map, &[kept]),
+            whole: unused_message(map, &java_hash_set_order_of_sorted(unused)),
+        }
+    }
+
+    /// `e`, the engine's answer to the request with this map reduced, as its answer to the whole
+    /// map.
+    fn restore(&self, e: Error) -> Error {
         match e {
             Error::Validation { message } if message == self.reduced => {
-                Error::validation(self.whole)
+                Error::validation(self.whole.clone())
             }
-            Error::Validation { message } if listed(&message).is_some() => {
-                Error::validation(union(&self.whole, &message))
+            Error::Validation { message } if listed(self.map, &message).is_some() => {
+                Error::validation(union(self.map, &self.whole, &message))
             }
             other => other,
         }
     }
 }
 
-/// The keys a message about unused names lists, if it is one.
-fn listed(message: &str) -> Option<impl Iterator<Item = &str>> {
+/// What the engine's messages about the request's reduced maps stand for: the names' and the
+/// values' (the engine reports the names' first, and only one message).
+#[derive(Debug)]
+pub(crate) struct Unused(Vec<Reduced>);
+
+impl Unused {
+    /// The maps reduced of a request.
+    pub(super) fn new(reduced: Vec<Reduced>) -> Self {
+        Unused(reduced)
+    }
+
+    /// `e`, the engine's answer to the request with the reduced maps, as its answer to the whole
+    /// maps.
+    pub(crate) fn restore(self, e: Error) -> Error {
+        self.0.iter().fold(e, |e, reduced| reduced.restore(e))
+    }
+}
+
+/// The keys a message about the unused keys of `map` lists, if it is one.
+fn listed<'m>(map: &str, message: &'m str) -> Option<impl Iterator<Item = &'m str>> {
     let keys = message
-        .strip_prefix("Value provided in ExpressionAttributeNames unused in expressions: keys: {")?
+        .strip_prefix("Value provided in ")?
+        .strip_prefix(map)?
+        .strip_prefix(" unused in expressions: keys: {")?
         .strip_suffix('}')?;
     Some(keys.split(", "))
 }
 
-/// The message listing the keys of both messages (each lists placeholders, which hold no `, `), in
-/// the order the engine lists a map's keys: sorted, then Java's.
-fn union(whole: &str, engine: &str) -> String {
-    let mut keys: Vec<&str> = listed(whole)
+/// The message listing the keys of both messages about `map` (each lists placeholders, which hold
+/// no `, `), in the order the engine lists a map's keys: sorted, then Java's.
+fn union(map: &'static str, whole: &str, engine: &str) -> String {
+    let mut keys: Vec<&str> = listed(map, whole)
         .into_iter()
         .flatten()
-        .chain(listed(engine).into_iter().flatten())
+        .chain(listed(map, engine).into_iter().flatten())
         .collect();
     keys.sort_unstable();
     keys.dedup();
-    unused_message(NAMES, &java_hash_set_order_of_distinct(keys))
+    unused_message(map, &java_hash_set_order_of_distinct(keys))
 }
 
 /// The top-level `ExpressionAttributeNames` map read as `entries`, for a request whose other
@@ -102,13 +135,13 @@ pub(super) fn names(
         .iter()
         .filter_map(|member| request.get(*member)?.as_str())
         .collect();
-    let sigils: usize = expressions.iter().map(|text| hashes(text)).sum();
+    let sigils: usize = expressions.iter().map(|text| count(text, b'#')).sum();
     // A `null` entry (absent, but hiding an earlier entry of its key) is left to the whole map.
     let sent = entries.iter().filter(|(_, value)| value.is_some()).count();
     if sent <= sigils || sent < entries.len() {
         return Predecoded::mark(slots, Slot::Names(owned(entries)));
     }
-    let used = used(&expressions);
+    let used = used(&expressions, TokenKind::NamePlaceholder);
     let mut kept = Vec::with_capacity(used.len() + 1);
     let mut unused = Vec::with_capacity(entries.len());
     let mut last = None;
@@ -132,33 +165,29 @@ pub(super) fn names(
         return Predecoded::mark(slots, Slot::Names(owned(entries)));
     };
     kept.push((key.to_owned(), name.to_owned()));
-    let unused_slot = Unused {
-        reduced: unused_message(NAMES, &[key]),
-        whole: unused_message(NAMES, &java_hash_set_order_of_sorted(unused)),
-    };
-    slots.push(Slot::Unused(unused_slot));
+    slots.push(Slot::Unused(Reduced::new(NAMES, key, unused)));
     // Of entries of one key the tree's bulk build keeps the last, as the exact path's map does.
     Predecoded::mark(slots, Slot::ReducedNames(kept.into_iter().collect()))
 }
 
-/// How many `#` `text` holds: counted by chunks into bytes, which the compiler does 16 at a time (a
-/// valid request's expressions are read whole here: byte by byte, it was 5 % of a request of many
-/// SET actions).
-fn hashes(text: &str) -> usize {
+/// How many `sigil` bytes `text` holds (`#` or `:`): counted by chunks into bytes, which the
+/// compiler does 16 at a time (a valid request's expressions are read whole here: byte by byte, it
+/// was 5 % of a request of many SET actions).
+pub(super) fn count(text: &str, sigil: u8) -> usize {
     text.as_bytes()
         .chunks(255)
-        .map(|chunk| usize::from(chunk.iter().map(|&b| u8::from(b == b'#')).sum::<u8>()))
+        .map(|chunk| usize::from(chunk.iter().map(|&b| u8::from(b == sigil)).sum::<u8>()))
         .sum()
 }
 
-/// The name placeholders of `expressions`, sorted and distinct.
-fn used<'t>(expressions: &[&'t str]) -> Vec<&'t str> {
+/// The placeholders of `kind` (names' or values') in `expressions`, sorted and distinct.
+pub(super) fn used<'t>(expressions: &[&'t str], kind: TokenKind) -> Vec<&'t str> {
     let mut used: Vec<&str> = expressions
         .iter()
         .flat_map(|text| {
             tokenize(text)
                 .into_iter()
-                .filter(|token| token.kind == TokenKind::NamePlaceholder)
+                .filter(|token| token.kind == kind)
                 .map(|token| token.text(text))
         })
         .collect();
@@ -168,14 +197,22 @@ fn used<'t>(expressions: &[&'t str]) -> Vec<&'t str> {
 }
 
 /// A reduced map and the keys it stands for, as the oracle checks them: whether `reduced` is part
-/// of `whole`, and every key of `whole` it lacks is listed by the request's message.
+/// of `whole`, and every key of `whole` it lacks is listed by the request's message about `map`,
+/// one of `slots`.
 #[cfg(test)]
-pub(super) fn stands_for(
-    reduced: &dynomodel::backend::ExpressionAttributeNames,
-    whole: &dynomodel::backend::ExpressionAttributeNames,
-    unused: &Unused,
+pub(super) fn stands_for<V: PartialEq>(
+    map: &str,
+    reduced: &std::collections::BTreeMap<String, V>,
+    whole: &std::collections::BTreeMap<String, V>,
+    slots: &[Slot],
 ) -> bool {
-    let mut listed: Vec<&str> = listed(&unused.whole).into_iter().flatten().collect();
+    let Some(unused) = slots.iter().find_map(|slot| match slot {
+        Slot::Unused(unused) if unused.map == map => Some(unused),
+        _ => None,
+    }) else {
+        return false;
+    };
+    let mut listed: Vec<&str> = listed(map, &unused.whole).into_iter().flatten().collect();
     listed.sort_unstable();
     let is_listed = |key: &String| listed.binary_search(&key.as_str()).is_ok();
     reduced
@@ -190,24 +227,52 @@ pub(super) fn stands_for(
 
 #[cfg(test)]
 mod tests {
-    use super::{union, Unused, NAMES};
+    use super::{union, Reduced, Unused, NAMES};
     use crate::expr::unused_message;
     use crate::protocol::fast::{decode, Outcome, Slot};
     use dynomodel::Error;
 
-    fn unused(whole: &[&str], reduced: &str) -> Unused {
-        Unused {
-            reduced: unused_message(NAMES, &[reduced]),
-            whole: unused_message(NAMES, whole),
+    const VALUES: &str = "ExpressionAttributeValues";
+
+    fn reduced(map: &'static str, whole: &[&str], kept: &str) -> Reduced {
+        Reduced {
+            map,
+            reduced: unused_message(map, &[kept]),
+            whole: unused_message(map, whole),
         }
     }
 
+    fn unused(whole: &[&str], kept: &str) -> Unused {
+        Unused(vec![reduced(NAMES, whole, kept)])
+    }
+
     #[test]
-    fn hashes_are_counted_past_a_chunk() {
-        assert_eq!(super::hashes(""), 0);
-        assert_eq!(super::hashes("SET #a = :v, #b = #c"), 3);
-        assert_eq!(super::hashes(&"#".repeat(1000)), 1000);
-        assert_eq!(super::hashes(&"a#é".repeat(300)), 300);
+    fn sigils_are_counted_past_a_chunk() {
+        assert_eq!(super::count("", b'#'), 0);
+        assert_eq!(super::count("SET #a = :v, #b = #c", b'#'), 3);
+        assert_eq!(super::count("SET #a = :v, #b = #c", b':'), 1);
+        assert_eq!(super::count(&"#".repeat(1000), b'#'), 1000);
+        assert_eq!(super::count(&"a#é".repeat(300), b'#'), 300);
+    }
+
+    #[test]
+    fn each_maps_message_is_put_back_by_its_own_reduction() {
+        let both = || {
+            Unused(vec![
+                reduced(NAMES, &["#c", "#b"], "#b"),
+                reduced(VALUES, &[":z", ":y"], ":y"),
+            ])
+        };
+        let names = both().restore(Error::validation(unused_message(NAMES, &["#b"])));
+        assert_eq!(names.message(), unused_message(NAMES, &["#c", "#b"]));
+        let values = both().restore(Error::validation(unused_message(VALUES, &[":y"])));
+        assert_eq!(values.message(), unused_message(VALUES, &[":z", ":y"]));
+        // The values' message listing more than the one kept: the union, in the engine's order.
+        let more = both().restore(Error::validation(unused_message(VALUES, &[":a", ":y"])));
+        assert_eq!(
+            more.message(),
+            union(VALUES, "", &unused_message(VALUES, &[":a", ":y", ":z"]))
+        );
     }
 
     #[test]
@@ -226,7 +291,7 @@ mod tests {
         let more = Error::validation(unused_message(NAMES, &["#a", "#b"]));
         assert_eq!(
             unused(&["#c", "#b"], "#b").restore(more).message(),
-            union("", &unused_message(NAMES, &["#a", "#b", "#c"]))
+            union(NAMES, "", &unused_message(NAMES, &["#a", "#b", "#c"]))
         );
     }
 
