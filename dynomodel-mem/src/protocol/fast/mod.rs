@@ -194,7 +194,8 @@ fn parse(
     splice: &Splice<'_>,
 ) -> serde_json::Result<Value> {
     let mut parser = serde_json::Deserializer::from_str(text);
-    skeleton::Seed::new(service, input, slots, keys, splice)
+    let shared = skeleton::Shared::new(service, input, keys, splice);
+    skeleton::Seed::new(&shared, input, slots)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton))
 }

@@ -32,63 +32,74 @@ const PUT_ITEM: &str = "PutItemInputAttributeMap";
 /// The member of a request that holds its `ExpressionAttributeNames`.
 const NAMES: &str = "ExpressionAttributeNames";
 
-/// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
-pub(super) struct Seed<'b> {
+/// What the seeds of one request read alike, behind one reference: a seed is made for every value
+/// of the request, so each field it copies costs every request.
+pub(super) struct Shared<'b> {
     service: &'static Service,
-    shape: usize,
-    slots: &'b mut Vec<Slot>,
     /// Maps of attribute values are BatchGetItem keys, kept with their spellings ([`Slot::Key`]).
     keys: bool,
     /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
     /// (`oversized`).
     put: bool,
-    /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
-    /// whole request is read (`unused`).
-    top: bool,
     /// An over-long list of writes cut out of the body and scanned (`splice`).
     splice: &'b Splice<'b>,
 }
 
-impl<'b> Seed<'b> {
-    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`;
-    /// `keys`: the request's maps of attribute values are BatchGetItem keys.
+impl<'b> Shared<'b> {
+    /// A request whose input shape is `input`; `keys`: its maps of attribute values are
+    /// BatchGetItem keys.
     pub(super) fn new(
         service: &'static Service,
-        shape: usize,
-        slots: &'b mut Vec<Slot>,
+        input: usize,
         keys: bool,
         splice: &'b Splice<'b>,
     ) -> Self {
-        Seed {
+        Shared {
             service,
+            keys,
+            put: service.shapes[input].name == PUT_INPUT,
+            splice,
+        }
+    }
+}
+
+/// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
+pub(super) struct Seed<'b> {
+    shared: &'b Shared<'b>,
+    shape: usize,
+    slots: &'b mut Vec<Slot>,
+    /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
+    /// whole request is read (`unused`).
+    top: bool,
+}
+
+impl<'b> Seed<'b> {
+    /// The seed of the request `shared` describes (of input shape `shape`), storing decoded values in `slots`.
+    pub(super) fn new(shared: &'b Shared<'b>, shape: usize, slots: &'b mut Vec<Slot>) -> Self {
+        Seed {
+            shared,
             shape,
             slots,
-            keys,
-            put: service.shapes[shape].name == PUT_INPUT,
             top: true,
-            splice,
         }
     }
 
     pub(super) fn at(&mut self, shape: usize) -> Seed<'_> {
         Seed {
-            service: self.service,
+            shared: self.shared,
             shape,
             slots: self.slots,
-            keys: self.keys,
-            put: self.put,
             top: false,
-            splice: self.splice,
         }
     }
 
     /// The over-long list of writes cut out of this body, or to be (`splice`).
     pub(super) fn splice(&self) -> &'b Splice<'b> {
-        self.splice
+        self.shared.splice
     }
 
     pub(super) fn service(&self) -> &'static Service {
-        self.service
+        self.shared.service
     }
 
     pub(super) fn slots(&self) -> &[Slot] {
@@ -109,7 +120,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        let shapes = self.service.shapes;
+        let shapes = self.shared.service.shapes;
         let shape = &shapes[self.shape];
         if shape.name == ATTRIBUTE_VALUE {
             return de.deserialize_any(Marked {
@@ -121,7 +132,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             && let Some(parameter) = Parameter::of(shape.name)
         {
             return legacy::Seed {
-                service: self.service,
+                service: self.shared.service,
                 shape: self.shape,
                 parameter,
                 slots: self.slots,
@@ -131,14 +142,14 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
         match &shape.kind {
             Kind::List { .. } if shape.name == model::PARAMETER_LIST => {
                 de.deserialize_any(Parameters {
-                    service: self.service,
+                    service: self.shared.service,
                     shape: self.shape,
                     slots: self.slots,
                 })
             }
             Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
                 de.deserialize_any(Names {
-                    service: self.service,
+                    service: self.shared.service,
                     key: *key,
                     value: *value,
                     slots: self.slots,
@@ -155,7 +166,8 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             Kind::List { member, .. } => {
                 let member = *member;
                 // A BatchGetItem table's `Keys`: past the limit, checked and not built.
-                if let (true, Kind::Map { key, value, .. }) = (self.keys, &shapes[member].kind)
+                if let (true, Kind::Map { key, value, .. }) =
+                    (self.shared.keys, &shapes[member].kind)
                     && shapes[*value].name == ATTRIBUTE_VALUE
                 {
                     let key_shape = *key;
@@ -204,23 +216,32 @@ impl<'de> Visitor<'de> for Structure<'_> {
         // until its expressions are known (`unused`).
         let mut names = None;
         while let Some(name) = map.next_key::<String>()? {
-            let value = match self.members.iter().find(|m| m.name == name) {
+            let member = self.members.iter().find(|m| m.name == name);
+            // The request's own names map, its key and value shapes; one call of the member's
+            // seed below, not two (two call sites put it out of line, a call per member).
+            let own_names = match member {
                 Some(member) if self.seed.top => {
-                    let shape = &self.seed.service.shapes[member.shape];
+                    let shape = &self.seed.shared.service.shapes[member.shape];
                     match &shape.kind {
                         Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
-                            names = map.next_value_seed(Raw {
-                                service: self.seed.service,
-                                key: *key,
-                                value: *value,
-                            })?;
-                            Value::Null
+                            Some((*key, *value))
                         }
-                        _ => map.next_value_seed(self.seed.at(member.shape))?,
+                        _ => None,
                     }
                 }
-                Some(member) => map.next_value_seed(self.seed.at(member.shape))?,
-                None => map.next_value::<Value>()?,
+                _ => None,
+            };
+            let value = match (member, own_names) {
+                (_, Some((key, value))) => {
+                    names = map.next_value_seed(Raw {
+                        service: self.seed.shared.service,
+                        key,
+                        value,
+                    })?;
+                    Value::Null
+                }
+                (Some(member), None) => map.next_value_seed(self.seed.at(member.shape))?,
+                (None, None) => map.next_value::<Value>()?,
             };
             out.insert(name, value);
         }
@@ -320,8 +341,8 @@ impl<'de> Visitor<'de> for Marked<'_> {
             };
             return Ok(Predecoded::mark(self.seed.slots, slot));
         };
-        let service = self.seed.service;
-        if self.seed.keys {
+        let service = self.seed.shared.service;
+        if self.seed.shared.keys {
             // A key has one member, or two: one is kept without a vector.
             let slot = match key_member(&mut map, service, key_shape)? {
                 None => spelled_key(Vec::new()),
@@ -344,7 +365,8 @@ impl<'de> Visitor<'de> for Marked<'_> {
         let flaw = FirstFlaw::default();
         let budget = Budget::default();
         let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
-        let put_item = self.seed.put && self.seed.service.shapes[self.seed.shape].name == PUT_ITEM;
+        let put_item = self.seed.shared.put
+            && self.seed.shared.service.shapes[self.seed.shape].name == PUT_ITEM;
         if put_item {
             reader.budget = Some(&budget);
         }
