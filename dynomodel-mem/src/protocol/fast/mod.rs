@@ -194,7 +194,8 @@ fn parse(
     splice: &Splice<'_>,
 ) -> serde_json::Result<Value> {
     let mut parser = serde_json::Deserializer::from_str(text);
-    let shared = skeleton::Shared::new(service, input, keys, splice);
+    let members = std::cell::Cell::new(0);
+    let shared = skeleton::Shared::new(service, input, keys, splice, &members);
     skeleton::Seed::new(&shared, input, slots)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton))

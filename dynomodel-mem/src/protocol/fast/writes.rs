@@ -494,7 +494,8 @@ pub(super) fn by_seeds(
         .ok_or(())?;
     let mut slots = Vec::new();
     let splice = super::splice::Splice::off();
-    let shared = super::skeleton::Shared::new(service, input, false, &splice);
+    let members = std::cell::Cell::new(0);
+    let shared = super::skeleton::Shared::new(service, input, false, &splice, &members);
     let mut list = WriteList {
         seed: Seed::new(&shared, input, &mut slots),
         member,
