@@ -85,8 +85,12 @@ const RESERVED_PER_ENTRY: usize = 1024;
 
 /// Room in `out` for `rest` more entries of a list whose first entry printed as `first` bytes: the
 /// message of an over-long list is megabytes, and growing it by doubling copies it as many times.
+/// An eighth more than the first's length each: later entries print a little longer as their
+/// texts grow (`k0`, then `k10000`), and falling short by a few bytes an entry grew the whole
+/// message once more near its end.
 pub(crate) fn reserve_for_rest(out: &mut String, first: usize, rest: usize) {
-    out.reserve(first.min(RESERVED_PER_ENTRY).saturating_mul(rest));
+    let each = (first + first / 8).min(RESERVED_PER_ENTRY);
+    out.reserve(each.saturating_mul(rest));
 }
 
 /// A map of attribute values, as Java prints a `Map<String, AttributeValue>` (`{k=AttributeValue(…)}`).

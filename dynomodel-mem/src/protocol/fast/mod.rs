@@ -197,8 +197,9 @@ fn parse(
     splice: &Splice<'_>,
 ) -> serde_json::Result<Value> {
     let mut parser = serde_json::Deserializer::from_str(text);
-    skeleton::Seed::new(service, input, slots, keys, splice)
-        .reading(text)
+    let members = std::cell::Cell::new(0);
+    let shared = skeleton::Shared::new(service, input, keys, splice, &members).reading(text);
+    skeleton::Seed::new(&shared, input, slots)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton))
 }

@@ -97,6 +97,7 @@ impl<'t> Scanner<'t> {
         out: &mut Vec<T>,
         mut entry: impl FnMut(&mut Self) -> Option<T>,
     ) -> (usize, bool) {
+        let from = self.at;
         loop {
             self.skip_whitespace();
             let start = self.at;
@@ -111,8 +112,22 @@ impl<'t> Scanner<'t> {
                 }
                 _ => return (start, false),
             }
+            if out.len() == out.capacity() {
+                self.reserve_rest(out, from);
+            }
             out.push(taken);
         }
+    }
+
+    /// Room in `out`, full, for as many more entries as the rest of the text holds if they are
+    /// as long as the ones read from `from` so far (at least doubling it, as a push would): an
+    /// over-long list holds tens of thousands of entries, and a vector grown by doubling copies
+    /// them about once more. At most the text's length over the entries' average (40 bytes or
+    /// more) is reserved, so a few times the text in memory at worst.
+    fn reserve_rest<T>(&self, out: &mut Vec<T>, from: usize) {
+        let read = self.at - from;
+        let average = (read / (out.len() + 1)).max(1);
+        out.reserve((self.text.len() - self.at) / average + 1);
     }
 
     /// A BatchWriteItem `WriteRequest`: `{"PutRequest": {"Item": {…}}}` or

@@ -3,6 +3,7 @@
 //! `super::value`, `ExpressionAttributeNames` by `super::names`, PartiQL parameters by
 //! `super::parameters` and the legacy parameters by `super::legacy`, all replaced by markers.
 
+use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
@@ -33,74 +34,108 @@ const PUT_ITEM: &str = "PutItemInputAttributeMap";
 /// The member of a request that holds its `ExpressionAttributeNames`.
 const NAMES: &str = "ExpressionAttributeNames";
 
-/// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
-pub(super) struct Seed<'b> {
+/// What the seeds of one request read alike, behind one reference: a seed is made for every value
+/// of the request, so each field it copies costs every request.
+pub(super) struct Shared<'b> {
     service: &'static Service,
-    shape: usize,
-    slots: &'b mut Vec<Slot>,
     /// Maps of attribute values are BatchGetItem keys, kept with their spellings ([`Slot::Key`]).
     keys: bool,
     /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
     /// (`oversized`).
     put: bool,
-    /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
-    /// whole request is read (`unused`).
-    top: bool,
     /// An over-long list of writes cut out of the body and scanned (`splice`).
     splice: &'b Splice<'b>,
+    /// How many members the map of attribute values read last had (at most [`MEMBERS_HINT`]):
+    /// the room the next one's vector starts with, serde_json giving no size hint. A batch's or
+    /// a transaction's items are alike, and an item of thousands of members grew its vector by
+    /// doubling.
+    /// A reference, so that the seeds' shared fields stay free of interior mutability: with the
+    /// cell itself here, BatchGetItem's keys past the limit cost 6 % more (the reads of this
+    /// struct through the seeds' reference optimised apart).
+    members: &'b Cell<usize>,
     /// The body parsed, in which entries of `ExpressionAttributeValues` checked and not built are
-    /// found again (`unused_values`).
+    /// found again (`unused_values`); empty when not given ([`Shared::reading`]).
     text: &'b str,
 }
 
-impl<'b> Seed<'b> {
-    /// The seed of a request whose input shape is `shape`, storing decoded values in `slots`;
-    /// `keys`: the request's maps of attribute values are BatchGetItem keys.
+/// The most members a map's vector is given room for from the map read before it (~900 KB): a
+/// small map after a large one must not ask for megabytes.
+const MEMBERS_HINT: usize = 16_384;
+
+impl<'b> Shared<'b> {
+    /// A request whose input shape is `input`; `keys`: its maps of attribute values are
+    /// BatchGetItem keys; `members`: the cell of [`Shared::members`], 0 to begin with.
     pub(super) fn new(
         service: &'static Service,
-        shape: usize,
-        slots: &'b mut Vec<Slot>,
+        input: usize,
         keys: bool,
         splice: &'b Splice<'b>,
+        members: &'b Cell<usize>,
     ) -> Self {
-        Seed {
+        Shared {
             service,
-            shape,
-            slots,
             keys,
-            put: service.shapes[shape].name == PUT_INPUT,
-            top: true,
+            put: service.shapes[input].name == PUT_INPUT,
             splice,
+            members,
             text: "",
         }
     }
 
-    /// This seed reading `text`, the body (without it, a values map's entries past its budget
+    /// This request reading `text`, the body (without it, a values map's entries past its budget
     /// send the request to the exact path: `unused_values`).
     pub(super) fn reading(self, text: &'b str) -> Self {
-        Seed { text, ..self }
+        Shared { text, ..self }
+    }
+
+    /// The room a map of attribute values starts with (see [`Shared::members`]).
+    fn members(&self) -> usize {
+        self.members.get()
+    }
+
+    /// A map of attribute values of `members` members was read.
+    fn read(&self, members: usize) {
+        self.members.set(members.min(MEMBERS_HINT));
+    }
+}
+
+/// The value of shape `shape` (see the module docs); JSON `null` stays `null` wherever it is.
+pub(super) struct Seed<'b> {
+    shared: &'b Shared<'b>,
+    shape: usize,
+    slots: &'b mut Vec<Slot>,
+    /// This seed reads the request itself, whose `ExpressionAttributeNames` is decided once the
+    /// whole request is read (`unused`).
+    top: bool,
+}
+
+impl<'b> Seed<'b> {
+    /// The seed of the request `shared` describes (of input shape `shape`), storing decoded values in `slots`.
+    pub(super) fn new(shared: &'b Shared<'b>, shape: usize, slots: &'b mut Vec<Slot>) -> Self {
+        Seed {
+            shared,
+            shape,
+            slots,
+            top: true,
+        }
     }
 
     pub(super) fn at(&mut self, shape: usize) -> Seed<'_> {
         Seed {
-            service: self.service,
+            shared: self.shared,
             shape,
             slots: self.slots,
-            keys: self.keys,
-            put: self.put,
             top: false,
-            splice: self.splice,
-            text: self.text,
         }
     }
 
     /// The over-long list of writes cut out of this body, or to be (`splice`).
     pub(super) fn splice(&self) -> &'b Splice<'b> {
-        self.splice
+        self.shared.splice
     }
 
     pub(super) fn service(&self) -> &'static Service {
-        self.service
+        self.shared.service
     }
 
     pub(super) fn slots(&self) -> &[Slot] {
@@ -121,7 +156,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Value, D::Error> {
-        let shapes = self.service.shapes;
+        let shapes = self.shared.service.shapes;
         let shape = &shapes[self.shape];
         if shape.name == ATTRIBUTE_VALUE {
             return de.deserialize_any(Marked {
@@ -133,7 +168,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             && let Some(parameter) = Parameter::of(shape.name)
         {
             return legacy::Seed {
-                service: self.service,
+                service: self.shared.service,
                 shape: self.shape,
                 parameter,
                 slots: self.slots,
@@ -143,14 +178,14 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
         match &shape.kind {
             Kind::List { .. } if shape.name == model::PARAMETER_LIST => {
                 de.deserialize_any(Parameters {
-                    service: self.service,
+                    service: self.shared.service,
                     shape: self.shape,
                     slots: self.slots,
                 })
             }
             Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
                 de.deserialize_any(Names {
-                    service: self.service,
+                    service: self.shared.service,
                     key: *key,
                     value: *value,
                     slots: self.slots,
@@ -167,7 +202,8 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
             Kind::List { member, .. } => {
                 let member = *member;
                 // A BatchGetItem table's `Keys`: past the limit, checked and not built.
-                if let (true, Kind::Map { key, value, .. }) = (self.keys, &shapes[member].kind)
+                if let (true, Kind::Map { key, value, .. }) =
+                    (self.shared.keys, &shapes[member].kind)
                     && shapes[*value].name == ATTRIBUTE_VALUE
                 {
                     let key_shape = *key;
@@ -218,32 +254,43 @@ impl<'de> Visitor<'de> for Structure<'_> {
         let mut names = None;
         let mut values = None;
         while let Some(name) = map.next_key::<String>()? {
-            let value = match self.members.iter().find(|m| m.name == name) {
+            let member = self.members.iter().find(|m| m.name == name);
+            // The request's own names or values map, by its key (and value) shapes; one call of
+            // the member's seed below, not two (two call sites put it out of line, a call per
+            // member).
+            let own = match member {
                 Some(member) if self.seed.top => {
-                    let shape = &self.seed.service.shapes[member.shape];
+                    let shape = &self.seed.shared.service.shapes[member.shape];
                     match &shape.kind {
                         Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
-                            names = map.next_value_seed(Raw {
-                                service: self.seed.service,
-                                key: *key,
-                                value: *value,
-                            })?;
-                            Value::Null
+                            Own::Names(*key, *value)
                         }
-                        Kind::Map { key, .. } if member.name == VALUES => {
-                            values = map.next_value_seed(Values {
-                                service: self.seed.service,
-                                key: *key,
-                                text: self.seed.text,
-                                request: &out,
-                            })?;
-                            Value::Null
-                        }
-                        _ => map.next_value_seed(self.seed.at(member.shape))?,
+                        Kind::Map { key, .. } if member.name == VALUES => Own::Values(*key),
+                        _ => Own::Neither,
                     }
                 }
-                Some(member) => map.next_value_seed(self.seed.at(member.shape))?,
-                None => map.next_value::<Value>()?,
+                _ => Own::Neither,
+            };
+            let value = match (member, own) {
+                (_, Own::Names(key, value)) => {
+                    names = map.next_value_seed(Raw {
+                        service: self.seed.shared.service,
+                        key,
+                        value,
+                    })?;
+                    Value::Null
+                }
+                (_, Own::Values(key)) => {
+                    values = map.next_value_seed(Values {
+                        service: self.seed.shared.service,
+                        key,
+                        text: self.seed.shared.text,
+                        request: &out,
+                    })?;
+                    Value::Null
+                }
+                (Some(member), Own::Neither) => map.next_value_seed(self.seed.at(member.shape))?,
+                (None, Own::Neither) => map.next_value::<Value>()?,
             };
             out.insert(name, value);
         }
@@ -252,12 +299,21 @@ impl<'de> Visitor<'de> for Structure<'_> {
             out.insert(NAMES.to_owned(), marker);
         }
         if let Some(read) = values {
-            let marker = unused_values::values(read, &out, self.seed.slots, self.seed.text)
+            let marker = unused_values::values(read, &out, self.seed.slots, self.seed.shared.text)
                 .ok_or_else(|| A::Error::custom(anomaly()))?;
             out.insert(VALUES.to_owned(), marker);
         }
         Ok(Value::Object(out))
     }
+}
+
+/// Which of the request's own placeholder maps a member is (`unused`, `unused_values`).
+enum Own {
+    /// `ExpressionAttributeNames`, its key and value shapes.
+    Names(usize, usize),
+    /// `ExpressionAttributeValues`, its key shape.
+    Values(usize),
+    Neither,
 }
 
 /// A list of `member` shapes.
@@ -348,8 +404,8 @@ impl<'de> Visitor<'de> for Marked<'_> {
             };
             return Ok(Predecoded::mark(self.seed.slots, slot));
         };
-        let service = self.seed.service;
-        if self.seed.keys {
+        let service = self.seed.shared.service;
+        if self.seed.shared.keys {
             // A key has one member, or two: one is kept without a vector.
             let slot = match key_member(&mut map, service, key_shape)? {
                 None => spelled_key(Vec::new()),
@@ -371,8 +427,12 @@ impl<'de> Visitor<'de> for Marked<'_> {
         // otherwise).
         let flaw = FirstFlaw::default();
         let budget = Budget::default();
-        let mut reader = MapReader::new(map.size_hint().unwrap_or(0), true, &flaw);
-        let put_item = self.seed.put && self.seed.service.shapes[self.seed.shape].name == PUT_ITEM;
+        let hint = map
+            .size_hint()
+            .unwrap_or_else(|| self.seed.shared.members());
+        let mut reader = MapReader::new(hint, true, &flaw);
+        let put_item = self.seed.shared.put
+            && self.seed.shared.service.shapes[self.seed.shape].name == PUT_ITEM;
         if put_item {
             reader.budget = Some(&budget);
         }
@@ -387,7 +447,9 @@ impl<'de> Visitor<'de> for Marked<'_> {
                 break;
             }
         }
-        let slot = match reader.finish()? {
+        let read = reader.finish()?;
+        self.seed.shared.read(read.0.len());
+        let slot = match read {
             // Checked in part and not built: the part built must be past the limit itself (see
             // `oversized`).
             (item, _) if budget.skipped() && item_size(&item) <= MAX_ITEM_SIZE => {

@@ -494,8 +494,10 @@ pub(super) fn by_seeds(
         .ok_or(())?;
     let mut slots = Vec::new();
     let splice = super::splice::Splice::off();
+    let members = std::cell::Cell::new(0);
+    let shared = super::skeleton::Shared::new(service, input, false, &splice, &members);
     let mut list = WriteList {
-        seed: Seed::new(service, input, &mut slots, false, &splice),
+        seed: Seed::new(&shared, input, &mut slots),
         member,
     };
     let entry = list.entry::<serde_json::Error>(text).map_err(|_| ())?;

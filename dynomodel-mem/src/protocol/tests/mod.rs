@@ -22,6 +22,9 @@ mod overlong;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
 #[cfg(feature = "server")]
 mod oversized;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod reserved;
 mod streams;
 mod table;
 mod transact;
