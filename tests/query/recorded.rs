@@ -351,3 +351,66 @@ async fn scan_stream_pages_lazily_and_scan_index_counts() {
     );
     assert_eq!(scans[2].segment, None);
 }
+
+#[tokio::test]
+async fn an_untyped_read_pages_through_and_stops_at_a_failing_page() {
+    // A projected read is not typed: its pages go through `Pager::fetch`'s untyped future (polled
+    // out of line), each awaited page after the previous one's key, and an error ends the read.
+    let (rec, db) = recorder(vec![
+        page(vec![tweet("abc", "1", 1)], Some(key("abc", "1"))),
+        page(vec![tweet("abc", "2", 2)], Some(key("abc", "2"))),
+        page(vec![tweet("abc", "3", 3)], None),
+    ]);
+    let found = db
+        .query::<Tweet>("abc")
+        .project(Tweet::text())
+        .all()
+        .await
+        .unwrap();
+    let texts: Vec<Option<String>> = found
+        .iter()
+        .map(|p| p.get(Tweet::text()).unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            Some("tweet 1".into()),
+            Some("tweet 2".into()),
+            Some("tweet 3".into())
+        ]
+    );
+    let starts: Vec<Option<Item>> = rec
+        .queries()
+        .into_iter()
+        .map(|q| q.exclusive_start_key)
+        .collect();
+    assert_eq!(starts, [None, Some(key("abc", "1")), Some(key("abc", "2"))]);
+
+    let fake = Arc::new(RecordingBackend::new());
+    let sent = Arc::new(Mutex::new(0));
+    let count = sent.clone();
+    fake.on(op::query, move |_| {
+        let mut count = count.lock().unwrap();
+        *count += 1;
+        match *count {
+            1 => Ok(page(vec![tweet("abc", "1", 1)], Some(key("abc", "1")))),
+            _ => Err(Error::Transport("connection reset".into())),
+        }
+    });
+    let db = Db::from_arc(fake.clone()).with_namespace("t-");
+    let error = db
+        .query::<Tweet>("abc")
+        .project(Tweet::text())
+        .all()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::Transport(m) if m == "connection reset"),
+        "{error:?}"
+    );
+    assert_eq!(
+        *sent.lock().unwrap(),
+        2,
+        "no request after the failing page"
+    );
+}

@@ -124,7 +124,10 @@ impl ErrorDetails for op::describe_continuous_backups::DescribeContinuousBackups
 impl ErrorDetails for op::update_continuous_backups::UpdateContinuousBackupsError {}
 impl ErrorDetails for op::restore_table_to_point_in_time::RestoreTableToPointInTimeError {}
 
-/// Maps any SDK operation error onto [`Error`].
+/// Maps any SDK operation error onto [`Error`] (cold: out of the code of a request that
+/// succeeds).
+#[cold]
+#[inline(never)]
 pub(crate) fn map_sdk_error<E, R>(err: SdkError<E, R>) -> Error
 where
     E: ProvideErrorMetadata + ErrorDetails + std::error::Error + Send + Sync + 'static,

@@ -27,23 +27,30 @@ pub(crate) fn conditional_operator(
     op.map(|op| sdk::ConditionalOperator::from(op.as_str()))
 }
 
-/// `Expected` in the SDK's shape.
+/// `Expected` in the SDK's shape. Inline, the absent member's check only: the conversion of a
+/// legacy member is out of line, so a request without one (nearly every request) runs none of it.
+#[inline]
 pub(crate) fn expected(
     expected: Option<Expected>,
 ) -> Option<HashMap<String, sdk::ExpectedAttributeValue>> {
-    expected.map(|e| {
-        e.into_iter()
-            .map(|(name, c)| {
-                let c = sdk::ExpectedAttributeValue::builder()
-                    .set_value(c.value.map(to_sdk))
-                    .set_exists(c.exists)
-                    .set_comparison_operator(c.comparison_operator.map(comparison))
-                    .set_attribute_value_list(value_list(c.attribute_value_list))
-                    .build();
-                (name, c)
-            })
-            .collect()
-    })
+    expected.map(expected_of)
+}
+
+#[cold]
+#[inline(never)]
+fn expected_of(expected: Expected) -> HashMap<String, sdk::ExpectedAttributeValue> {
+    expected
+        .into_iter()
+        .map(|(name, c)| {
+            let c = sdk::ExpectedAttributeValue::builder()
+                .set_value(c.value.map(to_sdk))
+                .set_exists(c.exists)
+                .set_comparison_operator(c.comparison_operator.map(comparison))
+                .set_attribute_value_list(value_list(c.attribute_value_list))
+                .build();
+            (name, c)
+        })
+        .collect()
 }
 
 /// `AttributeUpdates` in the SDK's shape.
@@ -63,13 +70,18 @@ pub(crate) fn attribute_updates(
     })
 }
 
-/// `KeyConditions`, `QueryFilter` or `ScanFilter` in the SDK's shape.
+/// `KeyConditions`, `QueryFilter` or `ScanFilter` in the SDK's shape (inline, the absent member's
+/// check only, as [`expected`]).
+#[inline]
 pub(crate) fn conditions(
     conditions: Option<Conditions>,
 ) -> Result<Option<HashMap<String, sdk::Condition>>> {
-    let Some(conditions) = conditions else {
-        return Ok(None);
-    };
+    conditions.map(conditions_of).transpose()
+}
+
+#[cold]
+#[inline(never)]
+fn conditions_of(conditions: Conditions) -> Result<HashMap<String, sdk::Condition>> {
     let mut out = HashMap::with_capacity(conditions.len());
     for (name, c) in conditions {
         let c = built(
@@ -80,7 +92,7 @@ pub(crate) fn conditions(
         )?;
         out.insert(name, c);
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 #[cfg(test)]

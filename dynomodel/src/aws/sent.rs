@@ -35,7 +35,10 @@ where
     Box::pin(send.map(move |sent| finish(sent.map_err(map_sdk_error)?)))
 }
 
-/// The future of a request that failed before it was sent (it could not be converted).
+/// The future of a request that failed before it was sent (it could not be converted); cold, so
+/// that the code of a request that converts is laid out without it.
+#[cold]
+#[inline(never)]
 pub(crate) fn failed<'a, T: Send + 'a>(error: Error) -> BackendFuture<'a, T> {
     Box::pin(std::future::ready(Err(error)))
 }

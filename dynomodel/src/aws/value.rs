@@ -58,8 +58,9 @@ macro_rules! from_sdk_value {
         /// The scalar types a page is mostly made of are converted here, inlined into the loop that
         /// converts a page; the others (and the errors) by the out-of-line function beside it: the
         /// whole conversion inlined into that loop cost each value more time than its instructions
-        /// (docs/performance.md, "the Query's time split by timing").
-        #[inline]
+        /// (docs/performance.md, "the Query's time split by timing"). Always: a plain `#[inline]`
+        /// was left out of line by a change elsewhere in the response's closure, for a call a value.
+        #[inline(always)]
         pub(crate) fn $value_fn(value: $sdk) -> Result<AttributeValue, ConversionError> {
             type Sdk = $sdk;
             match value {

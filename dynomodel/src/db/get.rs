@@ -103,6 +103,9 @@ impl<'a, M: Model> Get<'a, M> {
     }
 
     /// The error of the item read, which does not decode: it names the key asked for (the item's).
+    /// Cold: out of the code of a read that decodes.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn decode_error(&self, error: ConversionError) -> Error {
         let key = self.key.to_key_item().unwrap_or_default();
         ItemDecode::error(model_name::<M>(), &self.db.table_name::<M>(), key, error)
@@ -113,13 +116,16 @@ impl<'a, M: Model> Get<'a, M> {
         &self,
         projection: Option<&ProjectionExpression<M>>,
     ) -> Result<GetItemInput> {
-        let mut ctx = ExpressionContext::new();
-        let projection_expression = match projection {
-            Some(p) => ctx.projection(p)?,
-            None => None,
+        // A projection has names but never values, so the value map is always empty here; without
+        // one (`db.get`) there is nothing to render.
+        let (projection_expression, expression_attribute_names) = match projection {
+            Some(p) => {
+                let mut ctx = ExpressionContext::new();
+                let expression = ctx.projection(p)?;
+                (expression, finish(ctx).0)
+            }
+            None => (None, None),
         };
-        // A projection has names but never values, so the value map is always empty here.
-        let (expression_attribute_names, _) = finish(ctx);
         Ok(GetItemInput {
             table_name: self.db.table_name::<M>(),
             key: self.key.to_key_item()?,

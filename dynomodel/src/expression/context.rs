@@ -220,7 +220,9 @@ const SCAN_NAMES: usize = 16;
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Placeholders {
     names: Vec<String>,
-    index: HashMap<String, usize>,
+    /// Built only once there are more than [`SCAN_NAMES`] names (`None` until then, so that a
+    /// request with few names never makes a hasher).
+    index: Option<HashMap<String, usize>>,
     values: Vec<AttributeValue>,
 }
 
@@ -235,18 +237,25 @@ impl Placeholders {
     /// Writes the placeholder of an attribute name or map key, reusing it if the name was seen.
     pub(crate) fn name(&mut self, out: &mut String, name: &str) {
         let found = match self.names.len() > SCAN_NAMES {
-            true => self.index.get(name).copied(),
+            true => self
+                .index
+                .as_ref()
+                .and_then(|index| index.get(name))
+                .copied(),
             false => self.names.iter().position(|n| n == name),
         };
         let i = found.unwrap_or_else(|| {
             let i = self.names.len();
             self.names.push(name.to_owned());
             if self.names.len() > SCAN_NAMES {
-                if self.index.is_empty() {
-                    let all = self.names.iter().enumerate();
-                    self.index = all.map(|(i, n)| (n.clone(), i)).collect();
-                } else {
-                    self.index.insert(name.to_owned(), i);
+                match &mut self.index {
+                    Some(index) => {
+                        index.insert(name.to_owned(), i);
+                    }
+                    None => {
+                        let all = self.names.iter().enumerate();
+                        self.index = Some(all.map(|(i, n)| (n.clone(), i)).collect());
+                    }
                 }
             }
             i
@@ -289,9 +298,10 @@ impl Placeholders {
     fn rollback(&mut self, mark: Mark) {
         self.names.truncate(mark.names);
         self.values.truncate(mark.values);
-        match self.names.len() > SCAN_NAMES {
-            true => self.index.retain(|_, i| *i < mark.names),
-            false => self.index.clear(),
+        match (self.names.len() > SCAN_NAMES, &mut self.index) {
+            (true, Some(index)) => index.retain(|_, i| *i < mark.names),
+            (true, None) => {}
+            (false, _) => self.index = None,
         }
     }
 
@@ -388,9 +398,16 @@ mod tests {
     fn many_names_are_indexed_and_rolled_back() {
         let mut p = Placeholders::default();
         let mut out = String::new();
-        for i in 0..40 {
+        for i in 0..SCAN_NAMES {
             p.name(&mut out, &format!("a{i}"));
         }
+        // A few names are scanned: no index is built for them.
+        assert!(p.index.is_none());
+        let few = p.mark();
+        for i in SCAN_NAMES..40 {
+            p.name(&mut out, &format!("a{i}"));
+        }
+        assert_eq!(p.index.as_ref().map(HashMap::len), Some(40));
         let mark = p.mark();
         out.clear();
         p.name(&mut out, "a7");
@@ -406,6 +423,23 @@ mod tests {
         assert_eq!((names.len(), values.len()), (41, 0));
         assert_eq!(names["#n40"], "other");
         assert_eq!(names["#n9"], "a9");
+
+        // Rolled back to a few names, the index goes, and comes back whole past them again.
+        let mut p = Placeholders::default();
+        for i in 0..40 {
+            p.name(&mut out, &format!("a{i}"));
+        }
+        p.rollback(few);
+        assert!(p.index.is_none());
+        for i in SCAN_NAMES..20 {
+            p.name(&mut out, &format!("b{i}"));
+        }
+        assert_eq!(p.index.as_ref().map(HashMap::len), Some(20));
+        out.clear();
+        p.name(&mut out, "a3");
+        p.name(&mut out, "b18");
+        p.name(&mut out, "a30");
+        assert_eq!(out, "#n3#n18#n20");
     }
 
     #[test]

@@ -7,6 +7,10 @@
 //! (before the filter), so with a filter a page may hold fewer items than asked, even none, and the
 //! read goes on while a `LastEvaluatedKey` comes back (the developer guide's `Query.Pagination.html`: only a missing `LastEvaluatedKey` marks the end).
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
 use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
@@ -199,6 +203,13 @@ impl<Out> Fetched<Out> {
     }
 }
 
+/// Polls `future` from a function that is not inlined into its caller's: the code of a future
+/// the caller rarely awaits then sits apart from the code the caller runs on every request.
+#[inline(never)]
+fn poll_out_of_line<F: Future>(future: Pin<&mut F>, cx: &mut Context<'_>) -> Poll<F::Output> {
+    future.poll(cx)
+}
+
 /// A page of up to `n` results ([`Pager::fill`]).
 pub(crate) struct Filled<Out> {
     pub(crate) items: Vec<Out>,
@@ -246,13 +257,26 @@ impl<T: Send + 'static> Pager<T> {
         let mut request = request.unwrap_or_else(|| self.request.clone());
         request.set_page(start, self.request_limit(remaining));
         let source = self.request.source::<T>();
-        let mut items = Items::<T, Md>::new(self.decode, source, self.key, cap, positions);
+        let items = Items::<T, Md>::new(self.decode, source, self.key, cap, positions);
         if let (None, Some(attributes)) = (&self.full, self.decode.attributes) {
             // A typed read: each item decoded from what the backend hands over.
             let mut results = Results { items, attributes };
             let output = request.send_into(&self.calls, &mut results).await?;
             return Fetched::of(results.items, output.last_evaluated_key);
         }
+        // The other reads (of `Item`s, of full items) are polled in a function of their own, so
+        // that the typed read's code above is not spread among theirs.
+        let mut items_read = std::pin::pin!(self.fetch_items(request, items));
+        std::future::poll_fn(|cx| poll_out_of_line(items_read.as_mut(), cx)).await
+    }
+
+    /// [`Pager::fetch`] of a read that is not typed: the items read as `Item`s (with
+    /// `fetch_full()`, each replaced by its full item), then decoded.
+    async fn fetch_items<Md: Mode<T>>(
+        &self,
+        request: Request,
+        mut items: Items<'_, T, Md>,
+    ) -> Result<Fetched<Md::Out>> {
         let output = request.send(&self.calls).await?;
         let items_read = output.items.unwrap_or_default();
         items.reserve(items_read.len());

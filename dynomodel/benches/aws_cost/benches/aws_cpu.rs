@@ -38,7 +38,8 @@
 //! directory) runs it for every operation; `./copies BINARY` counts the bytes each copies (DHAT's
 //! copy mode), which instructions do not show; `./footprint BINARY OP...` the distinct cache lines
 //! and pages of code a request runs (its path is larger than the instruction cache: what the
-//! instruction count does not show).
+//! instruction count does not show), and `./functions BINARY OP` the same per function: the lines
+//! only `OP/dynomodel` runs, by the function holding them.
 //!
 //! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
 //! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second

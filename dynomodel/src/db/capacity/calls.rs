@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use tracing::field::Empty;
-use tracing::Instrument;
+use tracing::{Instrument, Span};
 
 use super::consumed::Kind;
 use super::meter::Meter;
@@ -44,6 +44,24 @@ fn join<'a>(names: impl Iterator<Item = &'a str>) -> String {
         }
     }
     out.join(",")
+}
+
+/// What a response reported consumed, recorded by the meter, the capacity scope and the span.
+/// Out of line, one copy for every operation: a request that asks for no capacity (the default)
+/// gets none reported and runs none of this code.
+#[inline(never)]
+fn record(meter: &Meter, scope: &Scope, kind: Kind, reported: &[ConsumedCapacity], span: &Span) {
+    meter.record(kind, reported);
+    scope.record(kind, reported);
+    let units: f64 = reported.iter().filter_map(|c| c.capacity_units).sum();
+    span.record("consumed", units);
+}
+
+/// A request's error code, recorded by its span (out of line: a request rarely fails).
+#[cold]
+#[inline(never)]
+fn failed(span: &Span, error: &crate::error::Error) {
+    span.record("error", error.code());
 }
 
 /// One method per data-plane operation: `$tables` renders the span's `table` field from `input`; an
@@ -91,16 +109,10 @@ macro_rules! calls {
                             Ok(output) => {
                                 let reported = output.consumed_capacity.as_slice();
                                 if !reported.is_empty() {
-                                    self.meter.record($kind, reported);
-                                    scope.record($kind, reported);
-                                    let units: f64 =
-                                        reported.iter().filter_map(|c| c.capacity_units).sum();
-                                    span.record("consumed", units);
+                                    record(&self.meter, &scope, $kind, reported, &span);
                                 }
                             }
-                            Err(e) => {
-                                span.record("error", e.code());
-                            }
+                            Err(e) => failed(&span, e),
                         }
                         result
                     }
