@@ -4,16 +4,10 @@
 use dynomodel::AttributeValue;
 use serde_json::json;
 
+use super::run;
 use crate::protocol::value::attribute_value_to_json;
 use crate::protocol::{call, call_in, error_response, operation_of, respond, Context, Fault};
 use crate::MemBackend;
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 const CREATE_TODO: &[u8] = br#"{"TableName": "todo", "BillingMode": "PAY_PER_REQUEST",
     "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],

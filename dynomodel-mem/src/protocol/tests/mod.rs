@@ -35,6 +35,14 @@ mod update_table;
 
 use dynomodel::{AttributeValue, Item};
 
+/// Runs `future` to its end on a runtime of its own (the tests that call the engine through the wire).
+fn run<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
 fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.into())
 }

@@ -3,17 +3,11 @@
 //! `ops/transact/render.rs`), with every type of attribute value and the decoder's normalisation of
 //! numbers in it.
 
+use super::run;
 #[cfg(feature = "server")]
 use crate::protocol::error_body;
 use crate::protocol::{respond, Context, Fault};
 use crate::MemBackend;
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 /// An item with every type of attribute value, nested in a map, as the request sends it.
 const EVERY_TYPE: &str = r#"{"pk": {"S": "a"}, "v": {"M": {

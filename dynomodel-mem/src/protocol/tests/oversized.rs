@@ -2,16 +2,10 @@
 //! sure to be refused for its size and checks the rest (`fast::oversized`); every answer here is held
 //! to the exact path's (the one pass off), and the oracle holds the part built to the whole item.
 
+use super::run;
 use crate::protocol::fast::oracle::exact_only;
 use crate::protocol::{respond, Context, Fault};
 use crate::MemBackend;
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 const SIZE: &str = "Item size has exceeded the maximum allowed size";
 

@@ -3,16 +3,10 @@
 //! room guessed, too much or too little, every answer and every item stored is the exact path's
 //! (the one pass off).
 
+use super::run;
 use crate::protocol::fast::oracle::exact_only;
 use crate::protocol::{respond, Context};
 use crate::MemBackend;
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 /// A table `tbl` whose hash key is `pk` (S).
 fn backend() -> MemBackend {

@@ -2,16 +2,10 @@
 //! and puts the whole map's message back (`fast::unused`); every answer here is held to the exact
 //! path's (the one pass off), on the engine, and the oracle holds each reduced map to the whole one.
 
+use super::run;
 use crate::protocol::fast::oracle::exact_only;
 use crate::protocol::{respond, Context, Fault};
 use crate::MemBackend;
-
-fn run<F: std::future::Future>(future: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .unwrap()
-        .block_on(future)
-}
 
 /// A table `tbl` whose keys are `pk` (S) and `sk` (S), holding the item `a`/`1`.
 fn backend() -> MemBackend {
