@@ -270,6 +270,8 @@ fn keys_past_the_limit_are_checked_as_the_exact_path_checks_them() {
         (r#"{}"#, long),
         (r#"{"pk": {"S": "a \" \u00e9"}, "sk": {"B": "AQID"}}"#, long),
         (r#"{"pk": {"N": "-1.5e3"}}"#, long),
+        // Escapes in a member name and in a number (read from serde_json's scratch, not borrowed).
+        (r#"{"p\u006b": {"N": "1\u0030"}}"#, long),
         // Not: the wire's own messages.
         (
             "null",
@@ -278,6 +280,10 @@ fn keys_past_the_limit_are_checked_as_the_exact_path_checks_them() {
         ),
         (
             r#"{"pk": {"N": "x1"}}"#,
+            "The parameter cannot be converted to a numeric value: x1",
+        ),
+        (
+            r#"{"pk": {"N": "x\u0031"}}"#,
             "The parameter cannot be converted to a numeric value: x1",
         ),
         (
