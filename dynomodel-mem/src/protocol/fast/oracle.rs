@@ -31,6 +31,16 @@ pub(crate) fn exact_only<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// What `f` answers, held to what it answers with the one pass off (compared as printed, `context`
+/// naming the request in the failure).
+#[cfg(feature = "server")]
+pub(crate) fn held_to_exact<T: std::fmt::Debug>(f: impl Fn() -> T, context: &str) -> T {
+    let fast = f();
+    let exact = exact_only(f);
+    assert_eq!(format!("{fast:?}"), format!("{exact:?}"), "{context}");
+    fast
+}
+
 /// Panics unless `outcome`, the one pass's decoding of `body`, is what the exact path makes of it:
 /// a body the one pass calls malformed is not JSON; a decoded one passes the exact path's parse and
 /// model check, its skeleton equals the exact path's tree wherever it has no marker, and each marker

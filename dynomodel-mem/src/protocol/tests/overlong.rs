@@ -221,14 +221,7 @@ fn fault_as_exact(operation: &str, body: &str) -> Fault {
         ))
         .unwrap_err()
     };
-    let fast = answer();
-    let exact = crate::protocol::fast::oracle::exact_only(answer);
-    assert_eq!(
-        format!("{fast:?}"),
-        format!("{exact:?}"),
-        "{operation}: {body}"
-    );
-    fast
+    crate::protocol::fast::oracle::held_to_exact(answer, &format!("{operation}: {body}"))
 }
 
 /// `body`'s message, checked to be the exact path's too.

@@ -4,7 +4,7 @@
 //! (the one pass off).
 
 use super::run;
-use crate::protocol::fast::oracle::exact_only;
+use crate::protocol::fast::oracle::held_to_exact;
 use crate::protocol::{respond, Context};
 use crate::MemBackend;
 
@@ -43,10 +43,10 @@ fn as_exact(operation: &str, body: &str, keys: &[String]) -> String {
         }
         answers
     };
-    let fast = answers();
-    let exact = exact_only(answers);
-    assert_eq!(fast, exact, "{operation}");
-    fast.into_iter().next().unwrap()
+    held_to_exact(answers, operation)
+        .into_iter()
+        .next()
+        .unwrap()
 }
 
 /// An item of key `key` with `n` more members (`a0`, `a1`, … sent out of name order), one of
