@@ -32,4 +32,7 @@ mod tests_differential_multi;
 
 pub(crate) use batch::batch_execute_statement;
 pub(crate) use execute::execute_statement;
+/// A statement's syntax and its number of `?`, for the one pass's oracle (`protocol::fast`).
+#[cfg(test)]
+pub(crate) use schema::parse_syntax;
 pub(crate) use transaction::execute_transaction;

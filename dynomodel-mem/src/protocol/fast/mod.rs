@@ -245,6 +245,9 @@ enum Slot {
     Legacy(legacy::Legacy),
     /// A PartiQL statement's `Parameters` (see `parameters`).
     Parameters(Vec<AttributeValue>),
+    /// A PartiQL statement's `Parameters` past its `?`, built only in part: more values than the
+    /// statement has `?` (see `parameters`).
+    ReducedParameters(Vec<AttributeValue>),
     /// A BatchWriteItem table's write requests past the limit, typed (see `writes`).
     Writes(Vec<WriteRequest>),
     /// A TransactWriteItems' actions past the limit, typed (see `writes`).

@@ -184,6 +184,21 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                     let decoded = decoded.and_then(|v| d.finish(v));
                     assert_eq!(decoded, Ok(Some(fast.clone())), "{operation}: at {exact}");
                 }
+                // Built in part: a strict prefix of the whole list, which the exact decoder
+                // decodes without a message (the statement's side is checked with its structure).
+                Some(Slot::ReducedParameters(fast)) => {
+                    let request =
+                        serde_json::Map::from_iter([("Parameters".into(), exact.clone())]);
+                    let decoded = parameters(&Members::new(&request), &mut d);
+                    let whole = match decoded.and_then(|v| d.finish(v)) {
+                        Ok(Some(whole)) => whole,
+                        other => panic!("{operation}: no parameters at {exact}: {other:?}"),
+                    };
+                    assert!(
+                        fast.len() < whole.len() && whole.starts_with(fast),
+                        "{operation}: at {exact}"
+                    );
+                }
                 _ => panic!("{operation}: marker {n} stands for nothing"),
             }
         }
@@ -192,6 +207,7 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                 e.keys().eq(s.keys()),
                 "{operation}: members differ: {exact} / {skeleton}"
             );
+            reduced_parameters_hold(e, s, predecoded, operation);
             for (a, b) in e.values().zip(s.values()) {
                 same(a, b, predecoded, operation);
             }
@@ -257,6 +273,34 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
             }
         }
         _ => panic!("{operation}: the skeleton has {skeleton} where the request has {exact}"),
+    }
+}
+
+/// Panics if the statement `e` (the exact path's tree) has `Parameters` reduced in the skeleton `s`
+/// (`parameters`) to a list the engine could answer otherwise than the whole one: the engine
+/// refuses a statement it cannot parse before it counts, and a parsed one whose `?` are not fewer
+/// than the values built could use them.
+fn reduced_parameters_hold(
+    e: &serde_json::Map<String, Value>,
+    s: &serde_json::Map<String, Value>,
+    predecoded: &Predecoded,
+    operation: &str,
+) {
+    let slot = s
+        .get("Parameters")
+        .and_then(Value::as_u64)
+        .and_then(|n| predecoded.slots.get(usize::try_from(n).ok()?));
+    let Some(Slot::ReducedParameters(built)) = slot else {
+        return;
+    };
+    let statement = e.get("Statement").and_then(Value::as_str);
+    let statement = statement.unwrap_or_else(|| panic!("{operation}: reduced without a statement"));
+    if let Ok((_, count)) = crate::frontends::partiql::parse_syntax(statement) {
+        assert!(
+            count < built.len(),
+            "{operation}: {count} `?` with {} parameters built: {statement}",
+            built.len()
+        );
     }
 }
 

@@ -199,6 +199,17 @@ pub(super) fn check_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::
     })
 }
 
+/// The next element of `seq`, a PartiQL parameter, checked and not built (`parameters`), as
+/// [`check_value`] checks a value: every flaw, and every error of the engine's checks, is an
+/// anomaly. `false` at the list's end.
+pub(super) fn check_element<'de, A: SeqAccess<'de>>(seq: &mut A) -> Result<bool, A::Error> {
+    let seed = Unbuilt {
+        flaw: None,
+        depth: 1,
+    };
+    Ok(seq.next_element_seed(seed)?.is_some())
+}
+
 /// The members of a map checked and not built: each one's flaw, the first in name order kept.
 struct Members<'f> {
     flaw: Option<&'f FirstFlaw>,

@@ -14,7 +14,7 @@ use super::keys::KeyList;
 use super::legacy::{self, Parameter};
 use super::names::{Names, Raw};
 use super::oversized::Budget;
-use super::parameters::Parameters;
+use super::parameters::{self, Parameters};
 use super::splice::Splice;
 use super::unused;
 use super::unused_values::{self, Values, VALUES};
@@ -33,6 +33,9 @@ const PUT_INPUT: &str = "PutItemInput";
 const PUT_ITEM: &str = "PutItemInputAttributeMap";
 /// The member of a request that holds its `ExpressionAttributeNames`.
 const NAMES: &str = "ExpressionAttributeNames";
+/// The members of a PartiQL statement that hold its text and its parameters (`parameters`).
+const STATEMENT: &str = "Statement";
+const PARAMETERS: &str = "Parameters";
 
 /// What the seeds of one request read alike, behind one reference: a seed is made for every value
 /// of the request, so each field it copies costs every request.
@@ -181,6 +184,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
                     service: self.shared.service,
                     shape: self.shape,
                     slots: self.slots,
+                    statement: None,
                 })
             }
             Kind::Map { key, value, .. } if shape.name == model::NAME_MAP => {
@@ -253,12 +257,22 @@ impl<'de> Visitor<'de> for Structure<'_> {
         // expressions are known (`unused`, `unused_values`).
         let mut names = None;
         let mut values = None;
+        // How many values of a PartiQL statement's `Parameters` were built, if it was reduced to
+        // them (`parameters`).
+        let mut reduced = None;
         while let Some(name) = map.next_key::<String>()? {
             let member = self.members.iter().find(|m| m.name == name);
             // The request's own names or values map, by its key (and value) shapes; one call of
             // the member's seed below, not two (two call sites put it out of line, a call per
             // member).
             let own = match member {
+                Some(member)
+                    if member.name == PARAMETERS
+                        && self.seed.shared.service.shapes[member.shape].name
+                            == model::PARAMETER_LIST =>
+                {
+                    Own::Parameters(member.shape)
+                }
                 Some(member) if self.seed.top => {
                     let shape = &self.seed.shared.service.shapes[member.shape];
                     match &shape.kind {
@@ -289,10 +303,35 @@ impl<'de> Visitor<'de> for Structure<'_> {
                     })?;
                     Value::Null
                 }
+                (_, Own::Parameters(shape)) => {
+                    let statement = out.get(STATEMENT).and_then(Value::as_str);
+                    let marker = map.next_value_seed(Parameters {
+                        service: self.seed.shared.service,
+                        shape,
+                        slots: self.seed.slots,
+                        statement,
+                    })?;
+                    reduced = match self.seed.slots.last() {
+                        Some(Slot::ReducedParameters(values)) if marker.is_u64() => {
+                            Some(values.len())
+                        }
+                        _ => None,
+                    };
+                    marker
+                }
                 (Some(member), Own::Neither) => map.next_value_seed(self.seed.at(member.shape))?,
                 (None, Own::Neither) => map.next_value::<Value>()?,
             };
             out.insert(name, value);
+        }
+        // A statement sent again after the parameters: still fewer `?` than the values built.
+        if let Some(built) = reduced
+            && !out
+                .get(STATEMENT)
+                .and_then(Value::as_str)
+                .is_some_and(|statement| parameters::marks(statement) < built)
+        {
+            return Err(A::Error::custom(anomaly()));
         }
         if let Some(entries) = names {
             let marker = unused::names(entries, &out, self.seed.slots);
@@ -313,6 +352,8 @@ enum Own {
     Names(usize, usize),
     /// `ExpressionAttributeValues`, its key shape.
     Values(usize),
+    /// A PartiQL statement's `Parameters`, its shape (`parameters`).
+    Parameters(usize),
     Neither,
 }
 

@@ -21,6 +21,9 @@ mod oracle;
 mod overlong;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
 #[cfg(feature = "server")]
+mod parameters;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
 mod oversized;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
 #[cfg(feature = "server")]
