@@ -33,6 +33,12 @@ const PUT_INPUT: &str = "PutItemInput";
 const PUT_ITEM: &str = "PutItemInputAttributeMap";
 /// The member of a request that holds its `ExpressionAttributeNames`.
 const NAMES: &str = "ExpressionAttributeNames";
+/// The model's names of the PartiQL operations' inputs.
+const PARTIQL_INPUTS: [&str; 3] = [
+    "ExecuteStatementInput",
+    "BatchExecuteStatementInput",
+    "ExecuteTransactionInput",
+];
 /// The members of a PartiQL statement that hold its text and its parameters (`parameters`).
 const STATEMENT: &str = "Statement";
 const PARAMETERS: &str = "Parameters";
@@ -46,6 +52,9 @@ pub(super) struct Shared<'b> {
     /// The request is a PutItem's, whose `Item` past its size limit is checked and not built
     /// (`oversized`).
     put: bool,
+    /// The request is a PartiQL one, whose statements' `Parameters` are read knowing their
+    /// statement (`parameters`): other requests do not compare their members' names with it.
+    partiql: bool,
     /// An over-long list of writes cut out of the body and scanned (`splice`).
     splice: &'b Splice<'b>,
     /// How many members the map of attribute values read last had (at most [`MEMBERS_HINT`]):
@@ -79,6 +88,7 @@ impl<'b> Shared<'b> {
             service,
             keys,
             put: service.shapes[input].name == PUT_INPUT,
+            partiql: PARTIQL_INPUTS.contains(&service.shapes[input].name),
             splice,
             members,
             text: "",
@@ -267,7 +277,8 @@ impl<'de> Visitor<'de> for Structure<'_> {
             // member).
             let own = match member {
                 Some(member)
-                    if member.name == PARAMETERS
+                    if self.seed.shared.partiql
+                        && member.name == PARAMETERS
                         && self.seed.shared.service.shapes[member.shape].name
                             == model::PARAMETER_LIST =>
                 {
