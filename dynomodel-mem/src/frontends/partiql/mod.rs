@@ -33,6 +33,6 @@ mod tests_differential_multi;
 pub(crate) use batch::batch_execute_statement;
 pub(crate) use execute::execute_statement;
 /// A statement's syntax and its number of `?`, for the one pass's oracle (`protocol::fast`).
-#[cfg(test)]
+#[cfg(all(test, feature = "protocol"))]
 pub(crate) use schema::parse_syntax;
 pub(crate) use transaction::execute_transaction;

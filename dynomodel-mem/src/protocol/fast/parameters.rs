@@ -177,7 +177,7 @@ mod tests {
         // A statement sent again after the list with as many `?` as the values built, or not a
         // string: the exact path's; with fewer, reduced.
         let again = |statement: &str| {
-            let values = vec![r#"{"S": "k"}"#; 5].join(", ");
+            let values = [r#"{"S": "k"}"#; 5].join(", ");
             format!(
                 r#"{{"Statement": "{one}", "Parameters": [{values}], "Statement": {statement}}}"#
             )

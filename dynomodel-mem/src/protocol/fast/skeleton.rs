@@ -337,10 +337,10 @@ impl<'de> Visitor<'de> for Structure<'_> {
         }
         // A statement sent again after the parameters: still fewer `?` than the values built.
         if let Some(built) = reduced
-            && !out
+            && out
                 .get(STATEMENT)
                 .and_then(Value::as_str)
-                .is_some_and(|statement| parameters::marks(statement) < built)
+                .is_none_or(|statement| parameters::marks(statement) >= built)
         {
             return Err(A::Error::custom(anomaly()));
         }
