@@ -389,3 +389,6 @@ pub(crate) mod oracle;
 // The corpus replay and the generator drive the fuzzing entry points, which need the server.
 #[cfg(all(test, feature = "server"))]
 mod tests;
+// The legacy maps against the exact path, as `tests` does.
+#[cfg(all(test, feature = "server"))]
+mod tests_legacy;

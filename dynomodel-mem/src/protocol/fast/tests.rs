@@ -25,7 +25,8 @@ fn both_ways(operation: &str, body: &[u8]) -> (WireResult<Vec<u8>>, WireResult<V
     (one_pass, exact)
 }
 
-fn assert_same(operation: &str, body: &[u8]) {
+/// Panics unless `body` is answered alike, byte for byte, with the one pass on and off.
+pub(super) fn assert_same(operation: &str, body: &[u8]) {
     let (one_pass, exact) = both_ways(operation, body);
     let text = |r: WireResult<Vec<u8>>| r.map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
     assert_eq!(
