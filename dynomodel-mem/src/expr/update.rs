@@ -813,10 +813,15 @@ mod tests {
     /// do: a few added to many, many to a few, overlapping halves, and no element in common.
     #[test]
     fn unions_and_differences_by_the_checks_table_are_the_scans() {
-        let strings = |r: std::ops::Range<usize>| -> Vec<String> {
-            r.map(|k| format!("e{k}")).collect()
-        };
-        for (into, from) in [(0..40, 20..60), (0..3, 0..40), (0..40, 38..41), (5..30, 0..100), (0..20, 20..40)] {
+        let strings =
+            |r: std::ops::Range<usize>| -> Vec<String> { r.map(|k| format!("e{k}")).collect() };
+        for (into, from) in [
+            (0..40, 20..60),
+            (0..3, 0..40),
+            (0..40, 38..41),
+            (5..30, 0..100),
+            (0..20, 20..40),
+        ] {
             let (into, from) = (strings(into), strings(from));
             let crate::validate::Checked::Table(table) = SetTable::of(&from) else {
                 panic!("no table of {from:?}");

@@ -712,7 +712,9 @@ fn check_updated_item(
             continue;
         };
         if !index_keys.contains(&name.as_str())
-            || fault.as_ref().is_some_and(|(least, _)| *least <= name.as_str())
+            || fault
+                .as_ref()
+                .is_some_and(|(least, _)| *least <= name.as_str())
         {
             continue;
         }

@@ -16,10 +16,10 @@ mod names;
 mod set_table;
 
 pub(crate) use element::{Keyed, SetElement};
+pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 #[cfg(test)]
 pub(crate) use set_table::Checked;
 pub(crate) use set_table::{SetTable, SetTables};
-pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 
 pub(crate) use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
@@ -310,7 +310,10 @@ pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
 /// [`expression_value`], keeping the duplicate check's table of a set past [`SCAN_UP_TO`] elements
 /// (up to [`HASH_TABLE_UP_TO`]) in `tables`, for an update that adds or deletes it: the same checks,
 /// in the same order, with the same messages.
-pub(crate) fn expression_value_tabled(value: &AttributeValue, tables: &mut SetTables) -> Result<()> {
+pub(crate) fn expression_value_tabled(
+    value: &AttributeValue,
+    tables: &mut SetTables,
+) -> Result<()> {
     let checked = match value {
         AttributeValue::Ss(set) if tabled(set.len()) => SetTable::of(set),
         AttributeValue::Ns(set) if tabled(set.len()) => SetTable::of(set),

@@ -43,7 +43,10 @@ impl SetTable {
             let Ok(position) = u32::try_from(i) else {
                 return Checked::NoTable;
             };
-            if positions.insert(state.hash_one(Keyed(x)), position).is_some() {
+            if positions
+                .insert(state.hash_one(Keyed(x)), position)
+                .is_some()
+            {
                 let mut seen = crate::storage::request_hash::set_with_capacity(set.len());
                 return if set.iter().all(|x| seen.insert(Keyed(x))) {
                     Checked::NoTable
