@@ -762,7 +762,7 @@ mod tests {
             let mut interleaved = sorted.clone();
             interleaved.sort_by_key(|(name, _)| {
                 let i: usize = name.trim_start_matches('a').parse().unwrap_or(0);
-                (i % 2 == 0, std::cmp::Reverse(i))
+                (i.is_multiple_of(2), std::cmp::Reverse(i))
             });
             for new in [sorted.clone(), reversed, interleaved] {
                 let mut want = item.clone();

@@ -143,7 +143,7 @@ fn set_add_and_delete_by_the_checks_table_answer_as_without_it() {
         ("SS", |i| format!("e{i}"), strings_equal),
         ("NS", |i| format!("{i}"), numbers_equal),
         ("BS", |i| zeros(i + 1), strings_equal),
-        ("SS", |i| format!("{}", "x".repeat(i + 1)), strings_equal),
+        ("SS", |i| "x".repeat(i + 1), strings_equal),
     ];
     // (stored, operand) ranges of element numbers.
     let shapes = [
