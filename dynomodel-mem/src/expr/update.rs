@@ -84,6 +84,10 @@ pub(crate) fn copied_index_keys(
     index_keys: &[&str],
 ) -> Vec<String> {
     let mut copied = Vec::new();
+    // A table without indexes has none to copy into (a walk of every SET of a long update).
+    if index_keys.is_empty() {
+        return copied;
+    }
     for clause in &update.clauses {
         let Clause::Set(actions) = clause else {
             continue;
