@@ -48,7 +48,12 @@ pub(crate) fn resolve(path: &Path, placeholders: &Placeholders<'_>) -> Option<St
 
 /// [`resolve`] of a path the caller owns: its names move into the steps rather than being copied
 /// (a placeholder's name is still copied from the map).
-pub(crate) fn resolve_owned(path: Path, placeholders: &Placeholders<'_>) -> Option<Steps> {
+pub(crate) fn resolve_owned(mut path: Path, placeholders: &Placeholders<'_>) -> Option<Steps> {
+    // One name (every legacy parameter's path): its string moves into the one inline step, without
+    // the element iterator's moves and checks.
+    if let [PathElement::Name(Name::Plain(n) | Name::Attribute(n))] = path.elements.as_mut_slice() {
+        return Some(SmallVec::from_buf([Step::Key(std::mem::take(n))]));
+    }
     let mut steps = Steps::with_capacity(path.elements.len());
     for e in path.elements {
         steps.push(match e {

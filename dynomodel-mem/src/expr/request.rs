@@ -66,8 +66,9 @@ pub(crate) fn is_placeholder(key: &str, sigil: char) -> bool {
     })
 }
 
-/// The maps themselves: not empty, well-formed keys, valid values.
-fn check_maps(maps: Maps<'_>) -> Result<()> {
+/// The maps themselves: not empty, well-formed keys, valid values. The duplicate checks' tables of
+/// the values' large sets go to `tables`.
+fn check_maps(maps: Maps<'_>, tables: &mut validate::SetTables) -> Result<()> {
     if let Some(names) = maps.names {
         if names.is_empty() {
             return Err(Error::validation(
@@ -98,7 +99,7 @@ fn check_maps(maps: Maps<'_>) -> Result<()> {
             )));
         }
         for (key, value) in values {
-            if let Err(e) = validate::expression_value(value) {
+            if let Err(e) = validate::expression_value_tabled(value, tables) {
                 return Err(Error::validation(format!(
                     "ExpressionAttributeValues contains invalid value: {} for key {key}",
                     e.message()
@@ -115,6 +116,8 @@ pub(crate) struct Prepared {
     update: Option<Arc<Expression>>,
     condition: Option<Arc<Expression>>,
     projection: Option<Arc<Expression>>,
+    /// The tables of `ExpressionAttributeValues`' large sets, from their duplicate checks.
+    tables: validate::SetTables,
 }
 
 impl Prepared {
@@ -138,6 +141,11 @@ impl Prepared {
     /// reads in place).
     pub(crate) fn shared_update(&self) -> Option<Arc<Expression>> {
         self.update.clone()
+    }
+
+    /// The duplicate checks' tables of the request's large value sets (for a set ADD or DELETE).
+    pub(crate) fn set_tables(&self) -> &validate::SetTables {
+        &self.tables
     }
 
     /// The condition expression, if the request had one.
@@ -166,7 +174,8 @@ pub(crate) fn prepare(
     maps: Maps<'_>,
     params: &[Param<'_>],
 ) -> Result<Prepared> {
-    check_maps(maps)?;
+    let mut prepared = Prepared::default();
+    check_maps(maps, &mut prepared.tables)?;
     let empty_names = BTreeMap::new();
     let empty_values = BTreeMap::new();
     let placeholders = Placeholders {
@@ -174,7 +183,6 @@ pub(crate) fn prepare(
         values: maps.values.unwrap_or(&empty_values),
     };
     let mut usage = Usage::default();
-    let mut prepared = Prepared::default();
     for kind in [ExprKind::Update, ExprKind::Condition, ExprKind::Projection] {
         let Some(given) = params
             .iter()

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 
 use super::parser::MAX_EXPRESSION_BYTES;
 use super::*;
+use crate::validate::SetTables;
 
 fn num(s: &str) -> AttributeValue {
     AttributeValue::N(s.parse::<Number>().unwrap_or_default())
@@ -102,7 +103,15 @@ fn updated(text: &str) -> Result<update::Updated, String> {
     };
     match parse(ExprKind::Update, text, Origin::Request) {
         Ok(Expression::Update(u)) => update::check_key_attributes(&u.tree, &ph, &["pk"])
-            .and_then(|()| update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, true))
+            .and_then(|()| {
+                update::apply(
+                    std::borrow::Cow::Borrowed(&u.tree),
+                    item(),
+                    &ph,
+                    true,
+                    &SetTables::default(),
+                )
+            })
             .map_err(|e| e.message()),
         other => panic!("{text}: {other:?}"),
     }
@@ -675,10 +684,22 @@ fn updates_without_their_paths_write_the_same_items() {
         let Ok(Expression::Update(u)) = parse(ExprKind::Update, text, Origin::Request) else {
             panic!("{text}");
         };
-        let kept = update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, true)
-            .map_err(|e| e.message());
-        let moved = update::apply(std::borrow::Cow::Borrowed(&u.tree), item(), &ph, false)
-            .map_err(|e| e.message());
+        let kept = update::apply(
+            std::borrow::Cow::Borrowed(&u.tree),
+            item(),
+            &ph,
+            true,
+            &SetTables::default(),
+        )
+        .map_err(|e| e.message());
+        let moved = update::apply(
+            std::borrow::Cow::Borrowed(&u.tree),
+            item(),
+            &ph,
+            false,
+            &SetTables::default(),
+        )
+        .map_err(|e| e.message());
         assert_eq!(
             moved.as_ref().map(|u| &u.item),
             kept.as_ref().map(|u| &u.item),
@@ -747,8 +768,20 @@ fn owned_updates_write_what_borrowed_ones_write() {
                 let outcome = |u: Result<update::Updated, Error>| {
                     u.map(|u| (u.item, u.paths)).map_err(|e| e.message())
                 };
-                let borrowed = outcome(update::apply(Cow::Borrowed(tree), item(), &ph, keep));
-                let owned = outcome(update::apply(Cow::Owned(tree.clone()), item(), &ph, keep));
+                let borrowed = outcome(update::apply(
+                    Cow::Borrowed(tree),
+                    item(),
+                    &ph,
+                    keep,
+                    &SetTables::default(),
+                ));
+                let owned = outcome(update::apply(
+                    Cow::Owned(tree.clone()),
+                    item(),
+                    &ph,
+                    keep,
+                    &SetTables::default(),
+                ));
                 assert_eq!(owned, borrowed, "{text} (kept: {keep}, tree: {tree:?})");
             }
         }
@@ -859,6 +892,7 @@ fn deepest_expressions_fit_a_small_stack() {
                             Item::new(),
                             &ph,
                             true,
+                            &SetTables::default(),
                         );
                         assert!(
                             applied.is_ok_and(|u| u.item.contains_key("a")),

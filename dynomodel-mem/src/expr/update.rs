@@ -6,7 +6,6 @@
 //! DynamoDB reports these during the write, not while parsing).
 
 use std::borrow::Cow;
-use std::cmp::Ordering;
 
 use dynomodel::{AttributeValue, Error, Item, NumberError};
 
@@ -15,7 +14,7 @@ use super::eval::{self, lookup, resolve, top_name, Step, Steps};
 use super::projection::project;
 use super::Placeholders;
 use crate::storage::request_hash::{self, RequestMap, RequestSet};
-use crate::validate::{Keyed, SetElement};
+use crate::validate::{Keyed, SetElement, SetTable, SetTables};
 
 const INVALID_PATH: &str =
     "The document path provided in the update expression is invalid for update";
@@ -85,6 +84,10 @@ pub(crate) fn copied_index_keys(
     index_keys: &[&str],
 ) -> Vec<String> {
     let mut copied = Vec::new();
+    // A table without indexes has none to copy into (a walk of every SET of a long update).
+    if index_keys.is_empty() {
+        return copied;
+    }
     for clause in &update.clauses {
         let Clause::Set(actions) = clause else {
             continue;
@@ -259,44 +262,32 @@ fn set_path(item: &mut Item, steps: &[Step], value: AttributeValue) -> Result<()
 }
 
 /// From this many attributes written at the top level, and at least an eighth of the item's count,
-/// they are merged with the item's in one pass rather than inserted one at a time: each insert
-/// searches the B-tree (a quarter of an `AttributeUpdates` of 32,000 entries went to those searches).
+/// the item is built again from its attributes and the new ones rather than inserted into one at a
+/// time: each insert searches the B-tree (a quarter of an `AttributeUpdates` of 32,000 entries went
+/// to those searches).
 const MERGE_FROM: usize = 32;
 
-/// Writes `new` (sorted by name, each name once) into `item`, replacing the values of names it has.
-fn insert_sorted(item: &mut Item, new: Vec<(String, AttributeValue)>) {
+/// Writes `new` (each name once, in any order) into `item`, replacing the values of names it has.
+fn insert_all(item: &mut Item, new: Vec<(String, AttributeValue)>) {
     if new.len() < MERGE_FROM || new.len().saturating_mul(8) < item.len() {
         item.extend(new);
         return;
     }
-    let mut old = std::mem::take(item).into_iter();
-    let mut merged = Vec::with_capacity(old.len() + new.len());
-    // The item's next attribute, compared once per step with the next new name.
-    let mut next_old = old.next();
-    for (name, value) in new {
-        loop {
-            match next_old
-                .as_ref()
-                .map(|(k, _)| k.as_str().cmp(name.as_str()))
-            {
-                Some(Ordering::Less) => {
-                    merged.extend(next_old.take());
-                    next_old = old.next();
-                }
-                // The update's value replaces the item's.
-                Some(Ordering::Equal) => {
-                    next_old = old.next();
-                    break;
-                }
-                Some(Ordering::Greater) | None => break,
-            }
+    let old = std::mem::take(item);
+    if old.len().saturating_mul(8) < new.len() {
+        // A few attributes kept: the new ones make the tree (one sorted run when they came from a
+        // map, as `AttributeUpdates`' do: its sort only looks), and those of the item's they do not
+        // replace go in one at a time.
+        *item = new.into_iter().collect();
+        for (name, value) in old {
+            item.entry(name).or_insert(value);
         }
-        merged.push((name, value));
+        return;
     }
-    merged.extend(next_old);
-    merged.extend(old);
-    // Already sorted and unique: the B-tree is built in one pass.
-    *item = merged.into_iter().collect();
+    // The bulk build sorts stably and keeps the last of equal names: the update's value, which
+    // follows the item's. Its sort finds the item's run and the new one's and merges them, so the
+    // update's names need neither a check of their order nor a merge of our own.
+    *item = old.into_iter().chain(new).collect();
 }
 
 /// Removes `steps`; a missing attribute, key or index is a no-op, a missing or mistyped parent is not.
@@ -333,7 +324,19 @@ fn remove_path(item: &mut Item, steps: &[Step]) -> Result<(), Error> {
 const SCAN_UP_TO: usize = 16;
 
 /// Adds to `into` the elements of `from` it lacks, in `from`'s order (of equal ones the first).
-fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
+/// `table` is the duplicate check's table of `from` (which then has no repeats), if it kept one.
+fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&SetTable>) {
+    if let Some(table) = table {
+        // The operand's table is its check's: only the stored set's elements are hashed here.
+        let mut present = vec![false; from.len()];
+        for x in into.iter() {
+            if let Some(seen) = table.position(from, x).and_then(|i| present.get_mut(i)) {
+                *seen = true;
+            }
+        }
+        append_absent(into, from, &present);
+        return;
+    }
     if into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
             if !into.contains(x) {
@@ -363,18 +366,28 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T]) {
             *seen = true;
         }
     }
+    append_absent(into, from, &present);
+}
+
+/// Appends to `into` the elements of `from` not marked `present`, in order, sized once.
+fn append_absent<T: Clone>(into: &mut Vec<T>, from: &[T], present: &[bool]) {
     let added = present.iter().filter(|seen| !**seen).count();
     into.reserve_exact(added);
     into.extend(
         from.iter()
-            .zip(&present)
+            .zip(present)
             .filter(|(_, seen)| !**seen)
             .map(|(x, _)| x.clone()),
     );
 }
 
-/// Takes out of `from` the elements of `removed`, keeping the others in order.
-fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
+/// Takes out of `from` the elements of `removed`, keeping the others in order. `table` is the
+/// duplicate check's table of `removed`, if it kept one.
+fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T], table: Option<&SetTable>) {
+    if let Some(table) = table {
+        from.retain(|x| table.position(removed, x).is_none());
+        return;
+    }
     if from.len() + removed.len() <= SCAN_UP_TO {
         from.retain(|x| !removed.contains(x));
         return;
@@ -386,16 +399,21 @@ fn difference<T: SetElement>(from: &mut Vec<T>, removed: &[T]) {
 /// ADD of `delta` at `steps`: a number added to the one there, a set united with the one there in
 /// place (an ADD of a few elements to a large stored set copies none of it), or the value written
 /// where there is none (moved there when the update owns it).
-fn add(item: &mut Item, steps: &[Step], delta: Cow<'_, AttributeValue>) -> Result<(), Error> {
+fn add(
+    item: &mut Item,
+    steps: &[Step],
+    delta: Cow<'_, AttributeValue>,
+    tables: &SetTables,
+) -> Result<(), Error> {
     use AttributeValue::*;
     match (get_mut(item, steps), &*delta) {
         (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => {
             return set_path(item, steps, delta.into_owned());
         }
         (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
-        (Some(Ss(a)), Ss(b)) => union(a, b),
-        (Some(Ns(a)), Ns(b)) => union(a, b),
-        (Some(Bs(a)), Bs(b)) => union(a, b),
+        (Some(Ss(a)), Ss(b)) => union(a, b, tables.of(b)),
+        (Some(Ns(a)), Ns(b)) => union(a, b, tables.of(b)),
+        (Some(Bs(a)), Bs(b)) => union(a, b, tables.of(b)),
         _ => return Err(err(WRONG_TYPE)),
     }
     Ok(())
@@ -403,19 +421,23 @@ fn add(item: &mut Item, steps: &[Step], delta: Cow<'_, AttributeValue>) -> Resul
 
 /// DELETE of `delta`'s elements from the set `existing`, in place: whether the set is left empty
 /// (the attribute is then removed).
-fn delete(existing: &mut AttributeValue, delta: &AttributeValue) -> Result<bool, Error> {
+fn delete(
+    existing: &mut AttributeValue,
+    delta: &AttributeValue,
+    tables: &SetTables,
+) -> Result<bool, Error> {
     use AttributeValue::*;
     Ok(match (existing, delta) {
         (Ss(a), Ss(b)) => {
-            difference(a, b);
+            difference(a, b, tables.of(b));
             a.is_empty()
         }
         (Ns(a), Ns(b)) => {
-            difference(a, b);
+            difference(a, b, tables.of(b));
             a.is_empty()
         }
         (Bs(a), Bs(b)) => {
-            difference(a, b);
+            difference(a, b, tables.of(b));
             a.is_empty()
         }
         _ => return Err(err(WRONG_TYPE)),
@@ -429,11 +451,23 @@ pub(crate) fn check_key_attributes(
     keys: &[&str],
 ) -> Result<(), Error> {
     // The top-level name alone, without resolving (and copying) the whole path: validation has
-    // resolved every path already.
-    for path in target_paths(expr) {
-        if let Some(k) = top_name(path, ph)
-            && keys.contains(&k)
-        {
+    // resolved every path already. Clause by clause, without gathering the paths first.
+    fn key_among<'p>(
+        mut paths: impl Iterator<Item = &'p super::ast::Path>,
+        ph: &Placeholders<'p>,
+        keys: &[&str],
+    ) -> Option<&'p str> {
+        paths.find_map(|path| top_name(path, ph).filter(|k| keys.contains(k)))
+    }
+    for clause in &expr.clauses {
+        let key = match clause {
+            Clause::Set(actions) => key_among(actions.iter().map(|a| &a.path), ph, keys),
+            Clause::Remove(paths) => key_among(paths.iter(), ph, keys),
+            Clause::Add(actions) | Clause::Delete(actions) => {
+                key_among(actions.iter().map(|a| &a.path), ph, keys)
+            }
+        };
+        if let Some(k) = key {
             return Err(Error::validation(format!(
                     "One or more parameter values were invalid: Cannot update attribute {k}. This attribute is part of the key"
                 )));
@@ -605,16 +639,19 @@ impl<'e> Actions<'e> {
 /// updated paths (for `UPDATED_OLD`/`UPDATED_NEW` and the index keys' checks: without either, a
 /// top-level SET's name moves into the item rather than being copied, and no path is kept). Takes
 /// `old` by value: every operand is read from it before the first clause writes, so it becomes the new
-/// item in place, without a copy. An owned `expr` gives its names and values up to the new item. The
-/// caller has checked the key attributes ([`check_key_attributes`]).
+/// item in place, without a copy. An owned `expr` gives its names and values up to the new item.
+/// `tables` are the duplicate checks' tables of the request's value sets (`Prepared::set_tables`): a
+/// set ADD or DELETE of one of them looks the stored set's elements up there rather than hashing the
+/// operand again. The caller has checked the key attributes ([`check_key_attributes`]).
 pub(crate) fn apply(
     expr: Cow<'_, UpdateExpression>,
     old: Item,
     ph: &Placeholders<'_>,
     keep_paths: bool,
+    tables: &SetTables,
 ) -> Result<Updated, Error> {
     let Actions {
-        mut sets,
+        sets,
         mut removes,
         mut adds,
         mut deletes,
@@ -639,25 +676,33 @@ pub(crate) fn apply(
     // "should update nested attributes" case agrees). The sort is stable and overlapping paths were
     // rejected by validation, so only list appends can observe it. Most long updates come sorted
     // (`AttributeUpdates` in its map's order): checked first, as one pass.
-    sort_by_path(&mut sets);
     sort_by_path(&mut adds);
     sort_by_path(&mut deletes);
 
     let mut item = old;
     // A top-level SET and a nested one never share an attribute (validation rejects overlapping
-    // paths), so the top-level ones can go in together, after the nested ones.
-    // Sized at once: a long update's SETs are top-level ones (growing it moved them all again).
+    // paths), and top-level names are unique: the nested ones go first, in path order, and the
+    // top-level ones then together, in any order (a long update's are all top-level: their order is
+    // the item's build's, not checked here).
     let mut top_level = Vec::with_capacity(sets.len());
+    let mut nested = Vec::new();
     for (mut steps, value) in sets {
         match steps.as_mut_slice() {
             // The map owns its names: a path kept for `Updated::paths` lends the item a copy.
-            [Step::Key(name)] if keep_paths => top_level.push((name.clone(), value)),
+            [Step::Key(name)] if keep_paths => {
+                top_level.push((name.clone(), value));
+                keep(steps);
+            }
             [Step::Key(name)] => top_level.push((std::mem::take(name), value)),
-            _ => set_path(&mut item, &steps, value)?,
+            _ => nested.push((steps, value)),
         }
+    }
+    sort_by_path(&mut nested);
+    for (steps, value) in nested {
+        set_path(&mut item, &steps, value)?;
         keep(steps);
     }
-    insert_sorted(&mut item, top_level);
+    insert_all(&mut item, top_level);
     // Indexes refer to the list as it was: remove the highest index of each list first.
     removes.sort_by(|a, b| b.cmp(a));
     for steps in removes {
@@ -665,13 +710,13 @@ pub(crate) fn apply(
         keep(steps);
     }
     for (steps, delta) in adds {
-        add(&mut item, &steps, delta)?;
+        add(&mut item, &steps, delta, tables)?;
         keep(steps);
     }
     for (steps, delta) in deletes {
         match get_mut(&mut item, &steps) {
             Some(existing) => {
-                if delete(existing, &delta)? {
+                if delete(existing, &delta, tables)? {
                     remove_path(&mut item, &steps)?;
                 }
             }
@@ -703,23 +748,33 @@ mod tests {
         AttributeValue::S(v.to_owned())
     }
 
-    /// The merge gives what inserting one at a time gives, below and past `MERGE_FROM`.
+    /// The build gives what inserting one at a time gives, below and past `MERGE_FROM`, with the
+    /// new names in order or not.
     #[test]
-    fn insert_sorted_is_insert_one_at_a_time() {
+    fn insert_all_is_insert_one_at_a_time() {
         for (stored, written) in [(0, 40), (3, 40), (60, 40), (400, 40), (10, 5)] {
             let item: Item = (0..stored)
                 .step_by(2)
                 .map(|i| (format!("a{i:03}"), s("old")))
                 .chain([("pk".to_owned(), s("k"))])
                 .collect();
-            let new: Vec<(String, AttributeValue)> = (0..written)
+            let sorted: Vec<(String, AttributeValue)> = (0..written)
                 .map(|i| (format!("a{i:03}"), s("new")))
                 .collect();
-            let mut want = item.clone();
-            want.extend(new.clone());
-            let mut got = item;
-            insert_sorted(&mut got, new);
-            assert_eq!(got, want, "{stored} stored, {written} written");
+            let reversed: Vec<_> = sorted.iter().rev().cloned().collect();
+            // Odd names first, then even ones, each run descending.
+            let mut interleaved = sorted.clone();
+            interleaved.sort_by_key(|(name, _)| {
+                let i: usize = name.trim_start_matches('a').parse().unwrap_or(0);
+                (i.is_multiple_of(2), std::cmp::Reverse(i))
+            });
+            for new in [sorted.clone(), reversed, interleaved] {
+                let mut want = item.clone();
+                want.extend(new.clone());
+                let mut got = item.clone();
+                insert_all(&mut got, new);
+                assert_eq!(got, want, "{stored} stored, {written} written");
+            }
         }
     }
 
@@ -753,8 +808,42 @@ mod tests {
         for (into, from) in cases {
             let (into, from) = (strings(into), strings(from));
             let mut got = into.clone();
-            union(&mut got, &from);
+            union(&mut got, &from, None);
             assert_eq!(got, scan(&into, &from), "{into:?} + {from:?}");
+        }
+    }
+
+    /// With the operand's duplicate-check table, the union and the difference answer as the scans
+    /// do: a few added to many, many to a few, overlapping halves, and no element in common.
+    #[test]
+    fn unions_and_differences_by_the_checks_table_are_the_scans() {
+        let strings =
+            |r: std::ops::Range<usize>| -> Vec<String> { r.map(|k| format!("e{k}")).collect() };
+        for (into, from) in [
+            (0..40, 20..60),
+            (0..3, 0..40),
+            (0..40, 38..41),
+            (5..30, 0..100),
+            (0..20, 20..40),
+        ] {
+            let (into, from) = (strings(into), strings(from));
+            let crate::validate::Checked::Table(table) = SetTable::of(&from) else {
+                panic!("no table of {from:?}");
+            };
+            let mut with = into.clone();
+            union(&mut with, &from, Some(&table));
+            let mut without = into.clone();
+            for x in &from {
+                if !without.contains(x) {
+                    without.push(x.clone());
+                }
+            }
+            assert_eq!(with, without, "{into:?} + {from:?}");
+            let mut with = into.clone();
+            difference(&mut with, &from, Some(&table));
+            let mut without = into.clone();
+            without.retain(|x| !from.contains(x));
+            assert_eq!(with, without, "{into:?} - {from:?}");
         }
     }
 
@@ -765,9 +854,9 @@ mod tests {
         let all = crate::storage::request_hash::colliding_names(15);
         let half = all.len() / 2;
         let mut set = all[..half].to_vec();
-        union(&mut set, &all[half / 2..]);
+        union(&mut set, &all[half / 2..], None);
         assert_eq!(set, all);
-        difference(&mut set, &all[..half]);
+        difference(&mut set, &all[..half], None);
         assert_eq!(set, all[half..]);
     }
 
@@ -780,9 +869,9 @@ mod tests {
                 (from..to).map(|k| vec![0; k]).collect()
             };
             let mut bins = zeros(1, n);
-            union(&mut bins, &zeros(n / 2, n + 2));
+            union(&mut bins, &zeros(n / 2, n + 2), None);
             assert_eq!(bins, zeros(1, n + 2), "{n}");
-            difference(&mut bins, &zeros(0, n));
+            difference(&mut bins, &zeros(0, n), None);
             assert_eq!(bins, zeros(n, n + 2), "{n}");
             let numbers = |from: usize, to: usize, suffix: &str| -> Vec<dynomodel::Number> {
                 (from..to)
@@ -790,9 +879,9 @@ mod tests {
                     .collect()
             };
             let mut nums = numbers(0, n, "");
-            union(&mut nums, &numbers(n / 2, n + 2, ".0"));
+            union(&mut nums, &numbers(n / 2, n + 2, ".0"), None);
             assert_eq!(nums, numbers(0, n + 2, ""), "{n}");
-            difference(&mut nums, &numbers(1, n + 2, "e0"));
+            difference(&mut nums, &numbers(1, n + 2, "e0"), None);
             assert_eq!(nums, numbers(0, 1, ""), "{n}");
         }
     }

@@ -299,7 +299,8 @@ fn plan_update_for(
             }
             let copied = update::copied_index_keys(&tree, ph, &index_keys);
             let keep_paths = paths_wanted || !index_keys.is_empty();
-            update::apply(tree, base, ph, keep_paths).map(|u| Some((u, copied)))
+            update::apply(tree, base, ph, keep_paths, prepared.set_tables())
+                .map(|u| Some((u, copied)))
         })?,
         None => Some((update::Updated::unchanged(base), Vec::new())),
     };
@@ -702,12 +703,19 @@ fn check_updated_item(
     schema: &TableSchema,
 ) -> Result<usize> {
     let new = &updated.item;
-    // Of the updated paths, a top-level index key still in the item is one the update wrote.
+    // Of the updated paths, a top-level index key still in the item is one the update wrote. With
+    // several at fault, the least name is reported (as in path order: `apply` keeps the top-level
+    // paths in no particular order).
+    let mut fault: Option<(&str, Error)> = None;
     for path in &updated.paths {
         let [Step::Key(name)] = path.as_slice() else {
             continue;
         };
-        if !index_keys.contains(&name.as_str()) {
+        if !index_keys.contains(&name.as_str())
+            || fault
+                .as_ref()
+                .is_some_and(|(least, _)| *least <= name.as_str())
+        {
             continue;
         }
         let Some(value) = new.get(name) else {
@@ -717,23 +725,31 @@ fn check_updated_item(
         if let Some(kind) = key.as_ref().and_then(KeyValue::empty_kind) {
             // DynamoDB Local 3.3's text for an update (PutItem's names the index instead); real
             // DynamoDB's too (the dynamodb-conformance suite's eu-west-2 capture of a transaction).
-            return Err(Error::validation(format!(
-                "{EMPTY_INDEX_KEY_UPDATE} The AttributeValue for a key attribute cannot contain an \
-                 empty {kind} value."
-            )));
-        }
-        if key.is_none() && copied.iter().any(|c| c == name) {
+            fault = Some((
+                name,
+                Error::validation(format!(
+                    "{EMPTY_INDEX_KEY_UPDATE} The AttributeValue for a key attribute cannot contain \
+                     an empty {kind} value."
+                )),
+            ));
+        } else if key.is_none() && copied.iter().any(|c| c == name) {
             // Real DynamoDB's text for a value copied from another attribute (dynalite's recorded
             // "should return ValidationException if trying to update existing index": `SET c = e`);
             // a value from the request (`SET c = :v`, AttributeUpdates PUT/ADD) gets the PutItem
             // text from `validate::index_keys` below (recorded on the service).
             // DynamoDB Local 3.3 says "One or more parameter values were invalid: Type mismatch for
             // Index Key" for both.
-            return Err(Error::validation(
-                "The update expression attempted to update the secondary index key to \
-                 unsupported type",
+            fault = Some((
+                name,
+                Error::validation(
+                    "The update expression attempted to update the secondary index key to \
+                     unsupported type",
+                ),
             ));
         }
+    }
+    if let Some((_, e)) = fault {
+        return Err(e);
     }
     let size = validate::sized_updated_values(new).map_err(|e| {
         if e.message().starts_with(NESTING) {

@@ -13,9 +13,13 @@
 mod element;
 mod key;
 mod names;
+mod set_table;
 
 pub(crate) use element::{Keyed, SetElement};
 pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
+#[cfg(test)]
+pub(crate) use set_table::Checked;
+pub(crate) use set_table::{SetTable, SetTables};
 
 pub(crate) use key::{
     empty_index_key, empty_index_key_values, empty_key, empty_key_values, index_keys, item_key,
@@ -303,6 +307,32 @@ pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
     attribute_value(value, 1, Rules::EXPRESSION_VALUE).map(drop)
 }
 
+/// [`expression_value`], keeping the duplicate check's table of a set past [`SCAN_UP_TO`] elements
+/// (up to [`HASH_TABLE_UP_TO`]) in `tables`, for an update that adds or deletes it: the same checks,
+/// in the same order, with the same messages.
+pub(crate) fn expression_value_tabled(
+    value: &AttributeValue,
+    tables: &mut SetTables,
+) -> Result<()> {
+    let checked = match value {
+        AttributeValue::Ss(set) if tabled(set.len()) => SetTable::of(set),
+        AttributeValue::Ns(set) if tabled(set.len()) => SetTable::of(set),
+        AttributeValue::Bs(set) if tabled(set.len()) => SetTable::of(set),
+        _ => return expression_value(value),
+    };
+    match checked {
+        set_table::Checked::Table(table) => tables.keep(value, table),
+        set_table::Checked::NoTable => {}
+        set_table::Checked::Duplicate => return Err(duplicates(value)),
+    }
+    Ok(())
+}
+
+/// Whether a set of `len` elements is checked by a hash table (and so can keep it).
+fn tabled(len: usize) -> bool {
+    (SCAN_UP_TO + 1..=HASH_TABLE_UP_TO).contains(&len)
+}
+
 /// Whether `value` nests at most `levels` levels deep (a scalar is one level, as in
 /// [`attribute_values`]). Stops looking one level past the limit, so it is safe on any value: the guard
 /// for code that must measure or print a value before [`attribute_values`] has bounded its depth.
@@ -367,21 +397,14 @@ fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result
             Err(empty_set("Binary sets should not be empty"))
         }
         AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
-            // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
-            Err(Error::validation(format!(
-                "{INVALID}Input collection [{}] contains duplicates.",
-                set.join(", ")
-            )))
+            Err(duplicates(value))
         }
-        // NS compares numerically: ["1", "1.0"] are duplicates. Same text in real DynamoDB and Local.
+        // NS compares numerically: ["1", "1.0"] are duplicates.
         AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set, Sort::Elements) => {
-            Err(Error::validation("Input collection contains duplicates"))
+            Err(duplicates(value))
         }
         AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
-            Err(Error::validation(format!(
-                // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
-                "{INVALID}Input collection of type BS contains duplicates."
-            )))
+            Err(duplicates(value))
         }
         // A list's overhead is 3 bytes and 1 per element; a map's, 3 and 1 per member.
         AttributeValue::L(list) => list.iter().try_fold(3, |size, v| {
@@ -394,6 +417,23 @@ fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result
         }),
         // Scalars and sets: no nesting, measured by the one size function.
         _ => Ok(attribute_size(value)),
+    }
+}
+
+/// The message for a set with duplicates.
+fn duplicates(set: &AttributeValue) -> Error {
+    match set {
+        // Real DynamoDB (dynalite's recorded text) ends with a period; DynamoDB Local 3.3 omits it.
+        AttributeValue::Ss(set) => Error::validation(format!(
+            "{INVALID}Input collection [{}] contains duplicates.",
+            set.join(", ")
+        )),
+        // DynamoDB Local 3.3's text; dynalite renders the base64 elements before "of type BS".
+        AttributeValue::Bs(_) => Error::validation(format!(
+            "{INVALID}Input collection of type BS contains duplicates."
+        )),
+        // Same text in real DynamoDB and Local.
+        _ => Error::validation("Input collection contains duplicates"),
     }
 }
 

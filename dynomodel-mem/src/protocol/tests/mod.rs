@@ -9,6 +9,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod apply;
 mod backups;
 mod batch;
 mod capacity;

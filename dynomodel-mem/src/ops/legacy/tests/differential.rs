@@ -437,6 +437,7 @@ fn attribute_updates_apply_alike_in_both_translations() {
                                     item.clone(),
                                     &ph,
                                     true,
+                                    &crate::validate::SetTables::default(),
                                 )
                             })
                             .map(|u| (u.item, u.paths))
