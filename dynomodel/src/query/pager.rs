@@ -160,13 +160,7 @@ impl Request {
 
     async fn send(self, backend: &Calls) -> Result<QueryOutput> {
         match self {
-            Request::Query(mut q, attributes) => {
-                attributes.fill(
-                    &mut q.expression_attribute_names,
-                    &mut q.expression_attribute_values,
-                );
-                backend.query(q).await
-            }
+            Request::Query(q, attributes) => backend.query(filled(q, attributes)).await,
             Request::Scan(s) => backend.scan(s).await,
         }
     }
@@ -178,6 +172,16 @@ impl Request {
             Request::Scan(s) => backend.scan_into(s, sink).await,
         }
     }
+}
+
+/// `input` with `attributes` in its maps, for a backend call that takes them there. Not inline in
+/// [`Request::send`]: a local borrowed there would be kept in its future across the `await`.
+fn filled(mut input: QueryInput, attributes: NumberedAttributes) -> QueryInput {
+    attributes.fill(
+        &mut input.expression_attribute_names,
+        &mut input.expression_attribute_values,
+    );
+    input
 }
 
 /// `fetch_full()`: where the full items are read from, and (for a single-table member) the entity
