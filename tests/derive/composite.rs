@@ -163,6 +163,15 @@ fn a_part_holding_the_separator_is_an_error_unless_it_is_the_last() {
         "{err}"
     );
     assert!(EventKey::from(("a|b", at)).to_key_item().is_err());
+    // Written into a sink (`db.get`'s key), the same error.
+    let written = EventKey::from(("a|b", at)).write_key(&mut Item::new());
+    assert_eq!(
+        written.expect_err("ambiguous").to_string(),
+        EventKey::from(("a|b", at))
+            .to_key_item()
+            .expect_err("ambiguous")
+            .to_string()
+    );
 
     // `userid` is the last (and only) part of `pk`: the text after the prefix is all of it.
     let item = order("a#b", day(1), 1).to_item().expect("unambiguous");

@@ -87,3 +87,23 @@ fn db_get_accepts_tuples_and_strings(db: &dynomodel::Db) {
     let _ = db.get::<User>(String::from("u1"));
     let _ = db.get::<Counter>(5);
 }
+
+#[test]
+fn keys_write_what_their_key_items_hold() {
+    fn written(key: &dyn PrimaryKey) -> Result<Item, dynomodel::ConversionError> {
+        let mut item = Item::new();
+        key.write_key(&mut item)?;
+        Ok(item)
+    }
+    let day = NaiveDate::from_ymd_opt(1970, 1, 2).unwrap();
+    let keys: [&dyn PrimaryKey; 5] = [
+        &TweetKey::from(("abc", "1")),
+        &UserKey::from("u1"),
+        &EventKey::from((day, Binary(vec![1]))),
+        &BlobKey::from(vec![1u8, 2]),
+        &EverythingKey::from((7u64, time(0))),
+    ];
+    for key in keys {
+        assert_eq!(written(key).unwrap(), key.to_key_item().unwrap(), "{key:?}");
+    }
+}

@@ -75,6 +75,22 @@ pub(super) fn key_impls(
             }
         }
     });
+    // The same attributes written into the backend's own form (`write_key`): no `Item` between.
+    let sink_writes = std::iter::once(hash).chain(range).map(|field| {
+        let ident = field.ident;
+        let name = &field.name;
+        let value = fields::to_attribute(field, quote!(&self.#ident));
+        quote! {
+            match #value.map_err(|__e| __e.at(#name))? {
+                ::core::option::Option::Some(__value) => __sink.insert_static(#name, __value),
+                ::core::option::Option::None => {
+                    return ::core::result::Result::Err(
+                        ::dynomodel::ConversionError::new("a key value", "nothing").at(#name),
+                    );
+                }
+            }
+        }
+    });
     let conversions = from_impls(&key, hash, range);
     quote! {
         #[automatically_derived]
@@ -83,6 +99,15 @@ pub(super) fn key_impls(
                 let mut __item = ::dynomodel::Item::new();
                 #(#writes)*
                 ::core::result::Result::Ok(__item)
+            }
+
+            #[inline]
+            fn write_key(
+                &self,
+                __sink: &mut dyn ::dynomodel::backend::AttributeSink,
+            ) -> ::core::result::Result<(), ::dynomodel::ConversionError> {
+                #(#sink_writes)*
+                ::core::result::Result::Ok(())
             }
         }
         #conversions

@@ -18,6 +18,8 @@ use super::legacy::{attribute_updates, conditional_operator, expected};
 use super::sent::{failed, sent, BackendFuture};
 use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
 use crate::backend::*;
+use crate::error::ConversionError;
+use crate::value::Item;
 
 /// `ExpressionAttributeNames` in the SDK's shape.
 #[inline]
@@ -29,6 +31,17 @@ pub(crate) fn names(names: Option<ExpressionAttributeNames>) -> Option<HashMap<S
 #[inline]
 pub(crate) fn values(values: Option<ExpressionAttributeValues>) -> Option<SdkItem> {
     values.map(to_sdk_item)
+}
+
+/// The SDK's map of `item`'s attributes, then those `writer` writes.
+#[inline]
+fn written(item: Item, writer: &dyn AttributeWriter) -> Result<SdkItem, ConversionError> {
+    let mut sink = SdkItemSink(SdkItem::with_capacity(item.len() + writer.len_hint()));
+    for (name, value) in item {
+        sink.insert(name, value);
+    }
+    writer.write(&mut sink)?;
+    Ok(sink.0)
 }
 
 #[inline]
@@ -54,17 +67,10 @@ pub(crate) fn put_item<'a>(
 ) -> BackendFuture<'a, PutItemOutput> {
     let item = match writer {
         None => to_sdk_item(input.item),
-        Some(writer) => {
-            let mut sink =
-                SdkItemSink(SdkItem::with_capacity(input.item.len() + writer.len_hint()));
-            for (name, value) in input.item {
-                sink.insert(name, value);
-            }
-            if let Err(e) = writer.write(&mut sink) {
-                return failed(e.into());
-            }
-            sink.0
-        }
+        Some(writer) => match written(input.item, writer) {
+            Ok(item) => item,
+            Err(e) => return failed(e.into()),
+        },
     };
     let mut request = client
         .put_item()
@@ -93,17 +99,27 @@ pub(crate) fn put_item<'a>(
     })
 }
 
-/// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`.
+/// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`;
+/// with a `writer`, the key is what it writes into the SDK's map after `input.key`'s attributes
+/// ([`Backend::get_item_keyed_into`]), and a key it cannot write fails before anything is sent.
 #[inline]
 pub(crate) fn get_item<'a>(
     client: &Client,
     input: GetItemInput,
+    writer: Option<&dyn AttributeWriter>,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, GetItemOutput> {
+    let key = match writer {
+        None => to_sdk_item(input.key),
+        Some(writer) => match written(input.key, writer) {
+            Ok(key) => key,
+            Err(e) => return failed(e.into()),
+        },
+    };
     let mut request = client
         .get_item()
         .table_name(input.table_name)
-        .set_key(Some(to_sdk_item(input.key)));
+        .set_key(Some(key));
     present!(request
         .set_consistent_read(input.consistent_read)
         .set_projection_expression(input.projection_expression)
@@ -188,4 +204,52 @@ pub(crate) fn update_item<'a>(
             attributes: from_sdk_opt_item(output.attributes)?,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::value::AttributeValue;
+    use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
+
+    /// A key that writes one attribute, then fails.
+    struct Failing;
+
+    impl AttributeWriter for Failing {
+        fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+            sink.insert_static("pk", AttributeValue::S("a".into()));
+            Err(ConversionError::new("a key value", "nothing").at("sk"))
+        }
+    }
+
+    #[test]
+    fn a_key_is_written_after_the_inputs_attributes() {
+        let input = Item::from([("pk".to_owned(), AttributeValue::S("a".into()))]);
+        let writer = Item::from([("sk".to_owned(), AttributeValue::N(7.into()))]);
+        let key = written(input, &writer).unwrap();
+        assert_eq!(key.len(), 2);
+        assert_eq!(key["pk"], SdkValue::S("a".into()));
+        assert_eq!(key["sk"], SdkValue::N("7".into()));
+    }
+
+    #[test]
+    fn a_key_that_does_not_write_fails_before_anything_is_sent() {
+        // A client with no endpoint and no credentials: a request that were sent would fail
+        // otherwise, not with the key's error.
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        let client = Client::from_conf(config);
+        let input = GetItemInput {
+            table_name: "t".into(),
+            ..Default::default()
+        };
+        let future = get_item(&client, input, Some(&Failing), None);
+        let err = futures::executor::block_on(future).unwrap_err();
+        let expected: crate::Error = ConversionError::new("a key value", "nothing")
+            .at("sk")
+            .into();
+        assert_eq!(err.to_string(), expected.to_string());
+    }
 }

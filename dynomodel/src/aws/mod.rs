@@ -278,7 +278,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, None)
+        item::get_item(&self.client, input, None, None)
     }
 
     /// The item converted attribute by attribute from the SDK's map, without building an `Item`.
@@ -293,7 +293,23 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, Some(sink))
+        item::get_item(&self.client, input, None, Some(sink))
+    }
+
+    /// The key written straight into the SDK's map, without building an `Item`.
+    #[inline]
+    fn get_item_keyed_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: GetItemInput,
+        key: &dyn AttributeWriter,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BackendFuture<'async_trait, GetItemOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        item::get_item(&self.client, input, Some(key), Some(sink))
     }
 
     fn delete_item<'life0, 'async_trait>(
@@ -327,7 +343,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        query::query(&self.client, input, None)
+        query::query(&self.client, input, None, None)
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
@@ -342,7 +358,23 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        query::query(&self.client, input, Some(sink))
+        query::query(&self.client, input, None, Some(sink))
+    }
+
+    /// The names and values built once, as the SDK's maps, from the placeholders' order.
+    #[inline]
+    fn query_numbered_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: QueryInput,
+        attributes: NumberedAttributes,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BackendFuture<'async_trait, QueryOutput>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        query::query(&self.client, input, Some(attributes), Some(sink))
     }
 
     fn scan<'life0, 'async_trait>(

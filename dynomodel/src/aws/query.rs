@@ -4,6 +4,8 @@
 //! becoming an empty page, and `LastEvaluatedKey` is passed through as sent — its presence, not the page's
 //! size, is what says more items may follow.
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
@@ -12,7 +14,7 @@ use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
 use super::sent::{failed, sent, BackendFuture};
-use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
+use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::Result;
 
@@ -60,9 +62,10 @@ fn output(
 pub(crate) fn query<'a>(
     client: &Client,
     input: QueryInput,
+    numbered: Option<NumberedAttributes>,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, QueryOutput> {
-    let request = match query_request(client, input) {
+    let request = match query_request(client, input, numbered) {
         Ok(request) => request,
         Err(e) => return failed(e),
     };
@@ -79,12 +82,19 @@ pub(crate) fn query<'a>(
     })
 }
 
-/// The SDK's `Query` request of `input`; its legacy conditions may not convert.
+/// The SDK's `Query` request of `input`, with the names and values `numbered` (if any) added to
+/// its maps; its legacy conditions may not convert.
 #[inline]
 fn query_request(
     client: &Client,
     input: QueryInput,
+    numbered: Option<NumberedAttributes>,
 ) -> Result<op::query::builders::QueryFluentBuilder> {
+    let mut names = names(input.expression_attribute_names);
+    let mut values = values(input.expression_attribute_values);
+    if let Some(numbered) = numbered {
+        add_numbered(numbered, &mut names, &mut values);
+    }
     let mut request = client.query().table_name(input.table_name);
     present!(request
         .set_index_name(input.index_name)
@@ -95,8 +105,8 @@ fn query_request(
         .set_key_conditions(conditions(input.key_conditions)?)
         .set_query_filter(conditions(input.query_filter)?)
         .set_conditional_operator(conditional_operator(input.conditional_operator))
-        .set_expression_attribute_names(names(input.expression_attribute_names))
-        .set_expression_attribute_values(values(input.expression_attribute_values))
+        .set_expression_attribute_names(names)
+        .set_expression_attribute_values(values)
         .set_select(select(input.select))
         .set_scan_index_forward(input.scan_index_forward)
         .set_limit(input.limit)
@@ -104,6 +114,28 @@ fn query_request(
         .set_consistent_read(input.consistent_read)
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     Ok(request)
+}
+
+/// Adds `numbered`'s names and values to the SDK's maps (`None`: made when there is something to
+/// add), each entry built once in the SDK's form, as [`NumberedAttributes::fill`] adds them to an
+/// `Item`'s.
+#[inline]
+fn add_numbered(
+    numbered: NumberedAttributes,
+    names: &mut Option<HashMap<String, String>>,
+    values: &mut Option<SdkItem>,
+) {
+    if !numbered.names.is_empty() {
+        let len = numbered.names.len();
+        let names = names.get_or_insert_with(|| HashMap::with_capacity(len));
+        names.extend(NumberedAttributes::named(numbered.names));
+    }
+    if !numbered.values.is_empty() {
+        let len = numbered.values.len();
+        let values = values.get_or_insert_with(|| SdkItem::with_capacity(len));
+        let valued = NumberedAttributes::valued(numbered.values);
+        values.extend(valued.map(|(placeholder, value)| (placeholder, to_sdk(value))));
+    }
 }
 
 /// `Scan`; with a `sink`, its items are handed to it ([`Backend::scan_into`]).
@@ -158,7 +190,7 @@ fn scan_request(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::value::Item;
+    use crate::value::{AttributeValue, Item};
     use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 
     #[test]
@@ -190,7 +222,7 @@ mod tests {
             scan_index_forward: Some(false),
             ..Default::default()
         };
-        let request = query_request(&client, input).unwrap();
+        let request = query_request(&client, input, None).unwrap();
         assert_eq!(request.get_table_name().as_deref(), Some("t"));
         assert_eq!(
             request.get_key_condition_expression().as_deref(),
@@ -206,6 +238,73 @@ mod tests {
             (&Some(3), &Some(false))
         );
         assert_eq!(request.get_index_name(), &None);
+    }
+
+    fn client() -> Client {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        Client::from_conf(config)
+    }
+
+    #[test]
+    fn numbered_names_and_values_make_the_maps_the_rendered_ones_make() {
+        let numbered = NumberedAttributes {
+            names: (0..12).map(|i| format!("a{i}")).collect(),
+            values: vec![AttributeValue::S("x".into()), AttributeValue::N(12.into())],
+        };
+        let (names, values) = numbered.clone().into_maps();
+        let rendered = QueryInput {
+            table_name: "t".into(),
+            expression_attribute_names: Some(names),
+            expression_attribute_values: Some(values),
+            ..Default::default()
+        };
+        let bare = QueryInput {
+            table_name: "t".into(),
+            ..Default::default()
+        };
+        let one = query_request(&client(), rendered, None).unwrap();
+        let other = query_request(&client(), bare.clone(), Some(numbered)).unwrap();
+        assert_eq!(
+            one.get_expression_attribute_names(),
+            other.get_expression_attribute_names()
+        );
+        assert_eq!(
+            one.get_expression_attribute_values(),
+            other.get_expression_attribute_values()
+        );
+        assert_eq!(
+            other.get_expression_attribute_values().as_ref().unwrap()[":v1"],
+            SdkValue::N("12".into())
+        );
+        // Nothing numbered: no map is made.
+        let none = query_request(&client(), bare, Some(NumberedAttributes::default())).unwrap();
+        assert_eq!(none.get_expression_attribute_names(), &None);
+        assert_eq!(none.get_expression_attribute_values(), &None);
+    }
+
+    #[test]
+    fn numbered_names_are_added_to_the_inputs_own() {
+        let input = QueryInput {
+            table_name: "t".into(),
+            expression_attribute_names: Some([("#x".to_owned(), "x".to_owned())].into()),
+            expression_attribute_values: Some(Item::new()),
+            ..Default::default()
+        };
+        let numbered = NumberedAttributes {
+            names: vec!["pk".into()],
+            values: vec![],
+        };
+        let request = query_request(&client(), input, Some(numbered)).unwrap();
+        let names = request.get_expression_attribute_names().as_ref().unwrap();
+        assert_eq!(names.len(), 2);
+        assert_eq!((names["#x"].as_str(), names["#n0"].as_str()), ("x", "pk"));
+        // The input's empty value map is sent as it is: DynamoDB answers it.
+        assert_eq!(
+            request.get_expression_attribute_values(),
+            &Some(SdkItem::new())
+        );
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod batch;
 mod capacity;
 mod item;
 mod legacy;
+pub(crate) mod numbered;
 mod partiql;
 mod query;
 mod sink;
@@ -46,6 +47,8 @@ mod table;
 mod tags;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+#[cfg(test)]
+mod tests_keyed;
 mod transact;
 mod ttl;
 mod update_table;
@@ -56,6 +59,7 @@ pub use batch::*;
 pub use capacity::*;
 pub use item::*;
 pub use legacy::*;
+pub use numbered::NumberedAttributes;
 pub use partiql::*;
 pub use query::*;
 pub use sink::*;
@@ -65,6 +69,8 @@ pub use tags::*;
 pub use transact::*;
 pub use ttl::*;
 pub use update_table::*;
+
+use futures::future::BoxFuture;
 
 use crate::error::{Error, Result};
 
@@ -182,6 +188,34 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         }
         Ok(output)
     }
+    /// [`get_item_into`](Backend::get_item_into) of the key `key` writes (after `input.key`'s
+    /// attributes, which the mapper leaves empty), without building an [`Item`](crate::Item) of
+    /// it first: the key-side counterpart of [`put_item_from`](Backend::put_item_from). The
+    /// mapper's `db.get` reads through it. `key` is written before the future is returned (it
+    /// need not outlive it); a key it cannot write is its
+    /// [`ConversionError`](crate::ConversionError), and nothing is sent.
+    ///
+    /// The default writes `key` into `input.key` and calls `get_item_into` (no future of its
+    /// own), so a backend implements it only to save that copy: [`AwsBackend`](crate::AwsBackend)
+    /// writes the key straight into the SDK's map. Written out as `#[async_trait]` expands a
+    /// method, so an implementation is too.
+    fn get_item_keyed_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: GetItemInput,
+        key: &dyn AttributeWriter,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BoxFuture<'async_trait, Result<GetItemOutput>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        let mut input = input;
+        if let Err(e) = key.write(&mut input.key) {
+            return Box::pin(std::future::ready(Err(e.into())));
+        }
+        self.get_item_into(input, sink)
+    }
     /// `DeleteItem`.
     async fn delete_item(&self, input: DeleteItemInput) -> Result<DeleteItemOutput> {
         let _ = input;
@@ -212,6 +246,33 @@ pub trait Backend: Send + Sync + std::fmt::Debug {
         let mut output = self.query(input).await?;
         sink.owned_items(output.items.take());
         Ok(output)
+    }
+    /// [`query_into`](Backend::query_into) of `input` with the names and values of its expressions
+    /// in `attributes`, numbered as the mapper renders them, rather than in `input`'s maps (which
+    /// the mapper leaves `None`): a backend sending them in a map type of its own builds it once.
+    /// The mapper's `db.query` reads through it.
+    ///
+    /// The default adds `attributes` to `input`'s maps ([`NumberedAttributes::fill`]) and calls
+    /// `query_into` (no future of its own), so a backend implements it only to save that copy:
+    /// [`AwsBackend`](crate::AwsBackend) builds the SDK's maps from them. Written out as
+    /// `#[async_trait]` expands a method, so an implementation is too.
+    fn query_numbered_into<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        input: QueryInput,
+        attributes: NumberedAttributes,
+        sink: &'life1 mut dyn ItemSink,
+    ) -> BoxFuture<'async_trait, Result<QueryOutput>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        let mut input = input;
+        attributes.fill(
+            &mut input.expression_attribute_names,
+            &mut input.expression_attribute_values,
+        );
+        self.query_into(input, sink)
     }
     /// `Scan`, handing each item of the page to `sink` (see [`query_into`](Backend::query_into)):
     /// the output's `items` is `None`.

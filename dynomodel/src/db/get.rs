@@ -8,7 +8,7 @@ use crate::db::names::model_name;
 use crate::db::{finish, Db, DbFuture, ItemDecode, Partial};
 use crate::error::{ConversionError, Error, Result};
 use crate::expression::{ExpressionContext, IntoProjection, ProjectionExpression};
-use crate::model::{Model, PrimaryKey};
+use crate::model::{KeyWriter, Model, PrimaryKey};
 use crate::value::AttributeValue;
 
 /// A pending [`Db::get`]; `.await` it for an `Option<M>`, or [`project`](Get::project) some
@@ -143,11 +143,19 @@ impl<'a, M: Model> IntoFuture for Get<'a, M> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let input = self.input(None)?;
-            // A typed read: the backend hands over the item's attributes and `M` is decoded from
-            // them, with no `Item` in between where the backend can avoid one.
+            let input = GetItemInput {
+                table_name: self.db.table_name::<M>(),
+                consistent_read: self.consistent.then_some(true),
+                ..Default::default()
+            };
+            // A typed read: the backend writes the key and hands over the item's attributes, and
+            // `M` is decoded from them, with no `Item` in between where the backend can avoid one.
             let mut decoded = Decoded::<M>(None);
-            self.db.calls.get_item_into(input, &mut decoded).await?;
+            let key = KeyWriter(&self.key);
+            self.db
+                .calls
+                .get_item_keyed_into(input, key, &mut decoded)
+                .await?;
             decoded.0.transpose().map_err(|e| self.decode_error(e))
         })
     }

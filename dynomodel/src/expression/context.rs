@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::backend::numbered::{push_decimal, push_placeholder};
+use crate::backend::NumberedAttributes;
 use crate::error::{Error, Result};
 use crate::expression::condition::Condition;
 use crate::expression::path::PathElement;
@@ -116,7 +118,15 @@ impl ExpressionContext {
     /// The request's `ExpressionAttributeNames` (placeholder → name) and `ExpressionAttributeValues`
     /// (placeholder → value). Both are empty when nothing was rendered; DynamoDB wants them omitted then.
     pub fn finish(self) -> (BTreeMap<String, String>, Item) {
-        self.placeholders.finish()
+        self.placeholders.numbered().into_maps()
+    }
+
+    /// The request's names and values as [`finish`](ExpressionContext::finish) gives them, but
+    /// numbered (`#n<i>` is `names[i]`, `:v<i>` is `values[i]`) rather than in maps: for a backend
+    /// that builds maps of its own from them
+    /// ([`Backend::query_numbered_into`](crate::Backend::query_numbered_into)).
+    pub fn finish_numbered(self) -> NumberedAttributes {
+        self.placeholders.numbered()
     }
 
     /// Renders `conditions` joined by `AND` as one `KeyConditionExpression`, checking the grammar of
@@ -305,39 +315,18 @@ impl Placeholders {
         }
     }
 
-    /// The request's maps. Built by insertion: `collect` into a `BTreeMap` sorts a vector first,
-    /// which for the few placeholders of a request costs more than the inserts.
+    /// The request's names and values, numbered as their placeholders (the index is dropped).
+    fn numbered(self) -> NumberedAttributes {
+        NumberedAttributes {
+            names: self.names,
+            values: self.values,
+        }
+    }
+
+    #[cfg(test)]
     fn finish(self) -> (BTreeMap<String, String>, Item) {
-        let mut names = BTreeMap::new();
-        for (i, name) in self.names.into_iter().enumerate() {
-            names.insert(placeholder("#n", i), name);
-        }
-        let mut values = Item::new();
-        for (i, value) in self.values.into_iter().enumerate() {
-            values.insert(placeholder(":v", i), value);
-        }
-        (names, values)
+        self.numbered().into_maps()
     }
-}
-
-/// `#n3`, `:v12`.
-fn placeholder(prefix: &str, i: usize) -> String {
-    let mut out = String::with_capacity(prefix.len() + 4);
-    push_placeholder(&mut out, prefix, i);
-    out
-}
-
-fn push_placeholder(out: &mut String, prefix: &str, i: usize) {
-    out.push_str(prefix);
-    push_decimal(out, i);
-}
-
-/// Writes `n` in decimal without going through `fmt` (placeholders are written many times a request).
-fn push_decimal(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Two paths overlap when one is a prefix of the other (`a` and `a.b`, or the same path twice);
@@ -440,16 +429,6 @@ mod tests {
         p.name(&mut out, "b18");
         p.name(&mut out, "a30");
         assert_eq!(out, "#n3#n18#n20");
-    }
-
-    #[test]
-    fn decimals() {
-        let mut out = String::new();
-        for n in [0, 7, 10, 99, 100, 4096] {
-            push_decimal(&mut out, n);
-            out.push(' ');
-        }
-        assert_eq!(out, "0 7 10 99 100 4096 ");
     }
 
     #[test]

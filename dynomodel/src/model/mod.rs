@@ -4,7 +4,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::backend::CreateTableInput;
+use crate::backend::{AttributeSink, AttributeWriter, CreateTableInput};
 use crate::error::ConversionError;
 use crate::expression::role;
 use crate::value::{AttributeValue, Item};
@@ -1210,6 +1210,47 @@ pub trait Model: Sized + Send + Sync + 'static {
 pub trait PrimaryKey: Send + Sync + fmt::Debug {
     /// The key as an item holding only the key attributes.
     fn to_key_item(&self) -> Result<Item, ConversionError>;
+
+    /// Writes the key attributes into `sink`, the same ones [`to_key_item`](PrimaryKey::to_key_item)
+    /// holds, with the same errors: what a backend that sends or stores keys in its own form
+    /// (the AWS SDK's map) takes without an `Item` in between
+    /// ([`Backend::get_item_keyed_into`](crate::Backend::get_item_keyed_into)). The default
+    /// writes `to_key_item`'s attributes; `#[derive(Model)]` writes each one directly.
+    ///
+    /// ```
+    /// use dynomodel::{Item, Model, PrimaryKey};
+    ///
+    /// #[derive(Model, Debug, Clone, PartialEq)]
+    /// struct Tweet { #[hash_key] userid: String, #[range_key] id: String, text: String }
+    ///
+    /// let key = TweetKey::from(("abc", "1"));
+    /// let mut item = Item::new();
+    /// key.write_key(&mut item)?;
+    /// assert_eq!(item, key.to_key_item()?);
+    /// # Ok::<(), dynomodel::ConversionError>(())
+    /// ```
+    fn write_key(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+        for (name, value) in self.to_key_item()? {
+            sink.insert(name, value);
+        }
+        Ok(())
+    }
+}
+
+/// A key as an [`AttributeWriter`]: what the mapper's `GetItem` hands the backend
+/// ([`Backend::get_item_keyed_into`](crate::Backend::get_item_keyed_into)).
+pub(crate) struct KeyWriter<'k, K: ?Sized>(pub(crate) &'k K);
+
+impl<K: PrimaryKey + ?Sized> AttributeWriter for KeyWriter<'_, K> {
+    #[inline]
+    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
+        self.0.write_key(sink)
+    }
+
+    #[inline]
+    fn len_hint(&self) -> usize {
+        2
+    }
 }
 
 /// A typed handle on one attribute of model `M`, holding values of type `T`, with the

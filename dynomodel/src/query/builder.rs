@@ -608,8 +608,8 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         })
     }
 
-    /// Renders the request on `target` (no paging fields yet).
-    fn render(&self, target: Target) -> Result<QueryInput> {
+    /// Renders the request on `target` (no paging fields yet), its names and values numbered.
+    fn render(&self, target: Target) -> Result<Request> {
         let hash = self.hash.clone()?;
         if self.consistent && target.index.is_some() && !target.local {
             return Err(Error::validation(
@@ -624,20 +624,19 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
             Some(p) => ctx.projection(p)?,
             None => None,
         };
-        let (names, values) = ctx.finish();
-        Ok(QueryInput {
+        let input = QueryInput {
             table_name: self.db.table_name::<M>(),
             index_name: target.index,
             key_condition_expression: Some(key_condition),
             filter_expression: filter,
             projection_expression: projection,
-            expression_attribute_names: (!names.is_empty()).then_some(names),
-            expression_attribute_values: (!values.is_empty()).then_some(values),
             select: (target.select_all && !self.full).then_some(Select::AllAttributes),
             scan_index_forward: (!self.forward).then_some(false),
             consistent_read: self.consistent.then_some(true),
             ..Default::default()
-        })
+        };
+        // The names and values stay numbered until the backend builds its maps of them.
+        Ok(Request::Query(input, ctx.finish_numbered()))
     }
 
     /// What the query positions on `target`: its cursors hold the table's keys, on an index the
@@ -719,7 +718,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
         });
         Ok(Pager {
             calls: self.db.calls.clone(),
-            request: Request::Query(self.render(target)?),
+            request: self.render(target)?,
             decode: self.decode,
             key: TableKey::of::<M>(),
             full,
@@ -764,7 +763,7 @@ impl<'a, M: Model, T: Send + 'static> Query<'a, M, T> {
     pub async fn all(self) -> Result<Vec<T>> {
         let pager = self.pager(self.limit)?;
         // A page after the first is rendered anew: the first page's request goes without a copy.
-        let again = || Ok(Request::Query(self.render(self.target()?)?));
+        let again = || self.render(self.target()?);
         pager.all_rendering::<Strict>(Some(&again)).await
     }
 

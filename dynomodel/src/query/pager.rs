@@ -13,7 +13,9 @@ use std::task::{Context, Poll};
 
 use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 
-use crate::backend::{GetItemInput, ItemSink, QueryInput, QueryOutput, ScanInput, Select};
+use crate::backend::{
+    GetItemInput, ItemSink, NumberedAttributes, QueryInput, QueryOutput, ScanInput, Select,
+};
 use crate::db::decode::{Source, TableKey};
 use crate::db::names::model_name;
 use crate::db::Calls;
@@ -84,17 +86,19 @@ pub struct Page<T> {
     pub next: Option<Cursor>,
 }
 
-/// A rendered Query or Scan request.
+/// A rendered Query or Scan request. A Query's names and values are numbered, beside its input
+/// (whose maps are `None`), until the backend builds its own maps of them
+/// ([`Backend::query_numbered_into`](crate::Backend::query_numbered_into)).
 #[derive(Debug, Clone)]
 pub(crate) enum Request {
-    Query(QueryInput),
+    Query(QueryInput, NumberedAttributes),
     Scan(ScanInput),
 }
 
 impl Request {
     fn set_page(&mut self, start: Option<Item>, limit: Option<i32>) {
         match self {
-            Request::Query(q) => (q.exclusive_start_key, q.limit) = (start, limit),
+            Request::Query(q, _) => (q.exclusive_start_key, q.limit) = (start, limit),
             Request::Scan(s) => (s.exclusive_start_key, s.limit) = (start, limit),
         }
     }
@@ -102,7 +106,7 @@ impl Request {
     /// Whether a filter drops some of the items read.
     fn filtered(&self) -> bool {
         match self {
-            Request::Query(q) => q.filter_expression.is_some(),
+            Request::Query(q, _) => q.filter_expression.is_some(),
             Request::Scan(s) => s.filter_expression.is_some(),
         }
     }
@@ -110,7 +114,9 @@ impl Request {
     /// For `count()`: no items, no projection.
     fn set_count(&mut self) {
         match self {
-            Request::Query(q) => (q.select, q.projection_expression) = (Some(Select::Count), None),
+            Request::Query(q, _) => {
+                (q.select, q.projection_expression) = (Some(Select::Count), None)
+            }
             Request::Scan(s) => (s.select, s.projection_expression) = (Some(Select::Count), None),
         }
     }
@@ -120,13 +126,13 @@ impl Request {
     /// anew ([`Pager::all_rendering`]).
     fn hand_over(&mut self) -> Request {
         match self {
-            Request::Query(q) => {
+            Request::Query(q, attributes) => {
                 let kept = QueryInput {
                     table_name: q.table_name.clone(),
                     index_name: q.index_name.clone(),
                     ..Default::default()
                 };
-                Request::Query(std::mem::replace(q, kept))
+                Request::Query(std::mem::replace(q, kept), std::mem::take(attributes))
             }
             Request::Scan(s) => {
                 let kept = ScanInput {
@@ -142,7 +148,7 @@ impl Request {
     /// Where the items come from, for the error of one that does not decode as `T`.
     fn source<T>(&self) -> Source<'_> {
         let (table, index) = match self {
-            Request::Query(q) => (&q.table_name, &q.index_name),
+            Request::Query(q, _) => (&q.table_name, &q.index_name),
             Request::Scan(s) => (&s.table_name, &s.index_name),
         };
         Source {
@@ -154,7 +160,7 @@ impl Request {
 
     async fn send(self, backend: &Calls) -> Result<QueryOutput> {
         match self {
-            Request::Query(q) => backend.query(q).await,
+            Request::Query(q, attributes) => backend.query(filled(q, attributes)).await,
             Request::Scan(s) => backend.scan(s).await,
         }
     }
@@ -162,10 +168,20 @@ impl Request {
     /// [`Request::send`] as a typed read: the items go to `sink`.
     async fn send_into(self, backend: &Calls, sink: &mut dyn ItemSink) -> Result<QueryOutput> {
         match self {
-            Request::Query(q) => backend.query_into(q, sink).await,
+            Request::Query(q, attributes) => backend.query_numbered_into(q, attributes, sink).await,
             Request::Scan(s) => backend.scan_into(s, sink).await,
         }
     }
+}
+
+/// `input` with `attributes` in its maps, for a backend call that takes them there. Not inline in
+/// [`Request::send`]: a local borrowed there would be kept in its future across the `await`.
+fn filled(mut input: QueryInput, attributes: NumberedAttributes) -> QueryInput {
+    attributes.fill(
+        &mut input.expression_attribute_names,
+        &mut input.expression_attribute_values,
+    );
+    input
 }
 
 /// `fetch_full()`: where the full items are read from, and (for a single-table member) the entity

@@ -76,14 +76,14 @@ fn failed(span: &Span, error: &crate::error::Error) {
 /// allocation. Nothing runs before the first poll: the capacity scope is read there.
 macro_rules! calls {
     ($($method:ident $([$($generics:tt)*])? ($input:ident: $In:ty
-        $(, $extra:ident: $Extra:ty => $arg:expr)?) -> $Out:ty, $op:literal, $kind:expr,
+        $(, $extra:ident: $Extra:ty => $arg:expr)*) -> $Out:ty, $op:literal, $kind:expr,
         $tables:expr;)*) => {
         impl Calls {
             $(
                 pub(crate) fn $method $(<$($generics)*>)? (
                     &self,
                     $input: $In,
-                    $($extra: $Extra,)?
+                    $($extra: $Extra,)*
                 ) -> impl std::future::Future<Output = Result<$Out>> + Send {
                     let mut $input = Box::new($input);
                     async move {
@@ -102,7 +102,7 @@ macro_rules! calls {
                         );
                         let result = self
                             .backend
-                            .$method(*$input $(, $arg)?)
+                            .$method(*$input $(, $arg)*)
                             .instrument(span.clone())
                             .await;
                         match &result {
@@ -124,9 +124,9 @@ macro_rules! calls {
 
 calls! {
     get_item(input: GetItemInput) -> GetItemOutput, "GetItem", Kind::Read, input.table_name;
-    // The typed read of `db.get`: the item goes to `sink`.
-    get_item_into(input: GetItemInput, sink: &mut dyn ItemSink => sink) -> GetItemOutput,
-        "GetItem", Kind::Read, input.table_name;
+    // The typed read of `db.get`: the key is what `key` writes, the item goes to `sink`.
+    get_item_keyed_into[K: AttributeWriter + Send](input: GetItemInput, key: K => &key,
+        sink: &mut dyn ItemSink => sink) -> GetItemOutput, "GetItem", Kind::Read, input.table_name;
     // The put of `db.put` and `db.save`: the item is what `item` writes.
     put_item_from[W: AttributeWriter + Send](input: PutItemInput, item: W => &item) -> PutItemOutput,
         "PutItem", Kind::Write, input.table_name;
@@ -134,9 +134,10 @@ calls! {
     delete_item(input: DeleteItemInput) -> DeleteItemOutput, "DeleteItem", Kind::Write, input.table_name;
     query(input: QueryInput) -> QueryOutput, "Query", Kind::Read, input.table_name;
     scan(input: ScanInput) -> QueryOutput, "Scan", Kind::Read, input.table_name;
-    // The typed reads of `db.query` and `db.scan`: the items go to `sink`.
-    query_into(input: QueryInput, sink: &mut dyn ItemSink => sink) -> QueryOutput, "Query",
-        Kind::Read, input.table_name;
+    // The typed reads of `db.query` and `db.scan`: the items go to `sink`; a Query's names and
+    // values in their placeholders' order.
+    query_numbered_into(input: QueryInput, attributes: NumberedAttributes => attributes,
+        sink: &mut dyn ItemSink => sink) -> QueryOutput, "Query", Kind::Read, input.table_name;
     scan_into(input: ScanInput, sink: &mut dyn ItemSink => sink) -> QueryOutput, "Scan",
         Kind::Read, input.table_name;
     batch_get_item(input: BatchGetItemInput) -> BatchGetItemOutput, "BatchGetItem", Kind::Read,
