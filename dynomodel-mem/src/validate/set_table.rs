@@ -70,25 +70,24 @@ impl SetTable {
 
 /// The tables of a request's `ExpressionAttributeValues` sets, by where each set's elements lie: the
 /// map is borrowed, unchanged, from its check to the update, and no other live set shares an
-/// address (only sets past [`super::SCAN_UP_TO`] elements are tabled, never an empty one).
+/// address (only sets past [`super::SCAN_UP_TO`] elements are tabled, never an empty one). No map
+/// until a set is tabled: every request that prepares expressions drops this, and an empty
+/// `BTreeMap`'s drop is a call.
 #[derive(Debug, Default)]
-pub(crate) struct SetTables(BTreeMap<(usize, usize), SetTable>);
+pub(crate) struct SetTables(Option<BTreeMap<(usize, usize), SetTable>>);
 
 impl SetTables {
     /// Keeps `table`, the table of `value`'s elements.
     pub(crate) fn keep(&mut self, value: &AttributeValue, table: SetTable) {
         if let Some(at) = address(value) {
-            self.0.insert(at, table);
+            self.0.get_or_insert_default().insert(at, table);
         }
     }
 
     /// The table of `set`, if it is a set of the request's values that was tabled.
     #[inline]
     pub(crate) fn of<T>(&self, set: &[T]) -> Option<&SetTable> {
-        if self.0.is_empty() {
-            return None;
-        }
-        self.0.get(&(set.as_ptr() as usize, set.len()))
+        self.0.as_ref()?.get(&(set.as_ptr() as usize, set.len()))
     }
 }
 

@@ -165,12 +165,13 @@ trait Fields: Sized {
 }
 
 impl Fields for ExpectedAttributeValue {
+    #[inline]
     fn read<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut out = ExpectedAttributeValue::default();
         while let Some(field) = map.next_key::<Field>()? {
             match field {
                 Field::Value => out.value = map.next_value_seed(OptionalAv)?,
-                Field::Exists => out.exists = map.next_value::<Option<bool>>()?,
+                Field::Exists => out.exists = map.next_value_seed(OptionalBool)?,
                 Field::ComparisonOperator => {
                     out.comparison_operator = map.next_value_seed(Enum(operator_named))?;
                 }
@@ -185,6 +186,7 @@ impl Fields for ExpectedAttributeValue {
 }
 
 impl Fields for LegacyCondition {
+    #[inline]
     fn read<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let (mut comparison_operator, mut attribute_value_list) = (None, None);
         while let Some(field) = map.next_key::<Field>()? {
@@ -208,6 +210,7 @@ impl Fields for LegacyCondition {
 }
 
 impl Fields for AttributeValueUpdate {
+    #[inline]
     fn read<'de, A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut out = AttributeValueUpdate::default();
         while let Some(field) = map.next_key::<Field>()? {
@@ -227,6 +230,7 @@ struct Entry<T>(PhantomData<T>);
 impl<'de, T: Fields> DeserializeSeed<'de> for Entry<T> {
     type Value = T;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<T, D::Error> {
         de.deserialize_any(self)
     }
@@ -239,6 +243,7 @@ impl<'de, T: Fields> Visitor<'de> for Entry<T> {
         f.write_str("an entry")
     }
 
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
         T::read(map)
     }
@@ -255,6 +260,7 @@ enum Field {
 }
 
 impl<'de> serde::Deserialize<'de> for Field {
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Field, D::Error> {
         de.deserialize_identifier(FieldVisitor)
     }
@@ -269,6 +275,7 @@ impl Visitor<'_> for FieldVisitor {
         f.write_str("a member name")
     }
 
+    #[inline]
     fn visit_str<E>(self, name: &str) -> Result<Field, E> {
         Ok(match name {
             "Value" => Field::Value,
@@ -305,6 +312,37 @@ impl<'de> Visitor<'de> for OptionalAv {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         Av.visit_map(map).map(Some)
+    }
+}
+
+/// `Exists`: `null` is absent. Read by the value's own type, where `Option<bool>` takes two calls
+/// (an option, then a `bool`).
+struct OptionalBool;
+
+impl<'de> DeserializeSeed<'de> for OptionalBool {
+    type Value = Option<bool>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl Visitor<'_> for OptionalBool {
+    type Value = Option<bool>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean")
+    }
+
+    #[inline]
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_bool<E>(self, value: bool) -> Result<Self::Value, E> {
+        Ok(Some(value))
     }
 }
 
