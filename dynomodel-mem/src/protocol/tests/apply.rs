@@ -4,9 +4,9 @@
 //! can meet, alone and together with an item past 400 KB. Every answer is held to the exact path's
 //! (the one pass off); the answers themselves are main's before these changes (checked against it).
 
-use super::run;
+use super::respond_to;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::{respond, Context, Fault};
+use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// A table `tbl` keyed by `pk` (S), with indexes `gsi` on `gk` (S) and `gsi2` on `gk2` (S).
@@ -30,12 +30,7 @@ fn backend() -> MemBackend {
 }
 
 fn call(backend: &MemBackend, operation: &str, body: &str) -> String {
-    match run(respond(
-        &Context::default(),
-        backend,
-        operation,
-        body.as_bytes(),
-    )) {
+    match respond_to(backend, operation, body) {
         Ok(bytes) => String::from_utf8(bytes).unwrap(),
         Err(Fault::Backend(e)) => e.to_string(),
         Err(other) => format!("{other:?}"),

@@ -49,6 +49,20 @@ fn run<F: std::future::Future>(future: F) -> F::Output {
         .block_on(future)
 }
 
+/// The wire's answer to `body` for `operation` on `backend` (a default context), run to its end.
+fn respond_to(
+    backend: &crate::MemBackend,
+    operation: &str,
+    body: &str,
+) -> crate::protocol::WireResult<Vec<u8>> {
+    run(crate::protocol::respond(
+        &crate::protocol::Context::default(),
+        backend,
+        operation,
+        body.as_bytes(),
+    ))
+}
+
 fn s(text: &str) -> AttributeValue {
     AttributeValue::S(text.into())
 }

@@ -3,10 +3,10 @@
 //! `ops/transact/render.rs`), with every type of attribute value and the decoder's normalisation of
 //! numbers in it.
 
-use super::run;
+use super::respond_to;
 #[cfg(feature = "server")]
 use crate::protocol::error_body;
-use crate::protocol::{respond, Context, Fault};
+use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// An item with every type of attribute value, nested in a map, as the request sends it.
@@ -17,13 +17,7 @@ const EVERY_TYPE: &str = r#"{"pk": {"S": "a"}, "v": {"M": {
 
 /// The message `operation` answers to `body`, and that its encoded error body carries it.
 fn message(operation: &str, body: &str) -> String {
-    let fault = run(respond(
-        &Context::default(),
-        &MemBackend::new(),
-        operation,
-        body.as_bytes(),
-    ))
-    .unwrap_err();
+    let fault = respond_to(&MemBackend::new(), operation, body).unwrap_err();
     let Fault::Backend(error) = &fault else {
         panic!("{fault:?}");
     };
@@ -213,13 +207,7 @@ fn an_over_long_key_list_is_named_not_printed() {
 fn fault_as_exact(operation: &str, body: &str) -> Fault {
     let answer = || {
         let backend = MemBackend::new();
-        run(respond(
-            &Context::default(),
-            &backend,
-            operation,
-            body.as_bytes(),
-        ))
-        .unwrap_err()
+        respond_to(&backend, operation, body).unwrap_err()
     };
     crate::protocol::fast::oracle::held_to_exact(answer, &format!("{operation}: {body}"))
 }

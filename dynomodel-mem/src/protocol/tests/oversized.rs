@@ -2,9 +2,9 @@
 //! sure to be refused for its size and checks the rest (`fast::oversized`); every answer here is held
 //! to the exact path's (the one pass off), and the oracle holds the part built to the whole item.
 
-use super::run;
+use super::respond_to;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::{respond, Context, Fault};
+use crate::protocol::Fault;
 use crate::MemBackend;
 
 const SIZE: &str = "Item size has exceeded the maximum allowed size";
@@ -15,27 +15,14 @@ fn backend() -> MemBackend {
     let create = r#"{"TableName": "tbl", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
         "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
         "BillingMode": "PAY_PER_REQUEST"}"#;
-    run(respond(
-        &Context::default(),
-        &backend,
-        "CreateTable",
-        create.as_bytes(),
-    ))
-    .unwrap();
+    respond_to(&backend, "CreateTable", create).unwrap();
     backend
 }
 
 /// The answer to the PutItem `body` (a message for a fault, `ok` else), checked to be the exact
 /// path's (the one pass off) too, on a fresh table each.
 fn answer(body: &str) -> String {
-    let put = || {
-        run(respond(
-            &Context::default(),
-            &backend(),
-            "PutItem",
-            body.as_bytes(),
-        ))
-    };
+    let put = || respond_to(&backend(), "PutItem", body);
     match held_to_exact(put, &body[body.len().saturating_sub(300)..]) {
         Ok(_) => "ok".to_owned(),
         Err(Fault::Backend(e)) => e.message(),

@@ -4,9 +4,9 @@
 //! and to its statement. In test builds the one pass builds one value, or one more than the
 //! statement's `?`, before it checks the rest.
 
-use super::run;
+use super::respond_to;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::{respond, Context, Fault};
+use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// A table `tbl` whose key is `pk` (S), holding the item `k`.
@@ -18,13 +18,7 @@ fn backend() -> MemBackend {
         "BillingMode": "PAY_PER_REQUEST"}"#;
     let put = r#"{"TableName": "tbl", "Item": {"pk": {"S": "k"}, "v": {"N": "1"}}}"#;
     for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
-        run(respond(
-            &Context::default(),
-            &backend,
-            operation,
-            body.as_bytes(),
-        ))
-        .unwrap();
+        respond_to(&backend, operation, body).unwrap();
     }
     backend
 }
@@ -32,14 +26,7 @@ fn backend() -> MemBackend {
 /// The answer to `body` (the error's code and message, the body's text else), checked to be the
 /// exact path's too, each on a fresh table.
 fn answer(operation: &str, body: &str) -> String {
-    let call = || {
-        run(respond(
-            &Context::default(),
-            &backend(),
-            operation,
-            body.as_bytes(),
-        ))
-    };
+    let call = || respond_to(&backend(), operation, body);
     let context = format!("{operation}: {}", &body[..body.len().min(300)]);
     match held_to_exact(call, &context) {
         Ok(bytes) => String::from_utf8(bytes).unwrap(),

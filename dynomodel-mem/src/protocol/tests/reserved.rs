@@ -3,9 +3,8 @@
 //! room guessed, too much or too little, every answer and every item stored is the exact path's
 //! (the one pass off).
 
-use super::run;
+use super::respond_to;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::{respond, Context};
 use crate::MemBackend;
 
 /// A table `tbl` whose hash key is `pk` (S).
@@ -20,12 +19,7 @@ fn backend() -> MemBackend {
 
 /// The answer to `body` (the response's text, or the fault), as text.
 fn call(backend: &MemBackend, operation: &str, body: &str) -> String {
-    match run(respond(
-        &Context::default(),
-        backend,
-        operation,
-        body.as_bytes(),
-    )) {
+    match respond_to(backend, operation, body) {
         Ok(bytes) => String::from_utf8(bytes).unwrap(),
         Err(fault) => format!("{fault:?}"),
     }

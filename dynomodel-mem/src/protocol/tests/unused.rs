@@ -2,9 +2,9 @@
 //! and puts the whole map's message back (`fast::unused`); every answer here is held to the exact
 //! path's (the one pass off), on the engine, and the oracle holds each reduced map to the whole one.
 
-use super::run;
+use super::respond_to;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::{respond, Context, Fault};
+use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// A table `tbl` whose keys are `pk` (S) and `sk` (S), holding the item `a`/`1`.
@@ -19,13 +19,7 @@ fn backend() -> MemBackend {
     let put =
         r#"{"TableName": "tbl", "Item": {"pk": {"S": "a"}, "sk": {"S": "1"}, "v": {"N": "1"}}}"#;
     for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
-        run(respond(
-            &Context::default(),
-            &backend,
-            operation,
-            body.as_bytes(),
-        ))
-        .unwrap();
+        respond_to(&backend, operation, body).unwrap();
     }
     backend
 }
@@ -33,14 +27,7 @@ fn backend() -> MemBackend {
 /// The answer to `body` (a message for a fault, the body's text else), checked to be the exact
 /// path's too, each on a fresh table.
 fn answer(operation: &str, body: &str) -> String {
-    let call = || {
-        run(respond(
-            &Context::default(),
-            &backend(),
-            operation,
-            body.as_bytes(),
-        ))
-    };
+    let call = || respond_to(&backend(), operation, body);
     let context = format!("{operation}: {}", &body[..body.len().min(300)]);
     match held_to_exact(call, &context) {
         Ok(bytes) => String::from_utf8(bytes).unwrap(),
