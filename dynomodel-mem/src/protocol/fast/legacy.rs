@@ -22,6 +22,7 @@ use dynomodel::AttributeValue;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::legacy_scan::{Cut, Scan};
 use super::value::{anomaly, Av};
 use super::{lost, Predecoded, Slot};
 use crate::protocol::model::{self, Bounds, Kind, Service};
@@ -69,34 +70,93 @@ pub(super) struct Seed<'b> {
     pub(super) shape: usize,
     pub(super) parameter: Parameter,
     pub(super) slots: &'b mut Vec<Slot>,
+    /// The legacy map cut out of this body, or to be (`legacy_scan`).
+    pub(super) cut: Option<&'b Cut<'b>>,
 }
 
 impl Seed<'_> {
     /// The map's entries: each key a valid attribute name, each value (an object: a `null` entry is
     /// a constraint) decoded as a `T`; of a key sent twice the last one is kept, as serde_json's
     /// `Value` keeps it for the exact path.
-    fn entries<'de, A: MapAccess<'de>, T: Fields>(
+    fn entries<'de, A: MapAccess<'de>, T: Fields + Scan>(
         &self,
         mut map: A,
     ) -> Result<BTreeMap<String, T>, A::Error> {
         let Kind::Map { key, length, .. } = self.service.shapes[self.shape].kind else {
             return Err(A::Error::custom(anomaly()));
         };
-        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
+        let ordinal = self.cut.map(Cut::next_map);
+        // The entries the scanner read from this map's first (`legacy_scan`) come first.
+        let mut entries = match self.cut.zip(ordinal) {
+            Some((cut, ordinal)) => cut.take_scanned::<T>(ordinal),
+            None => None,
+        }
+        .unwrap_or_else(|| Vec::with_capacity(map.size_hint().unwrap_or(0)));
+        // Where the first name lies in the body tells where the scanner can begin.
+        if let (Some(cut), Some(ordinal)) = (self.cut.filter(|cut| cut.armed()), ordinal) {
+            let Some((name, address)) = map.next_key_seed(Placed)? else {
+                return self.built(entries, length);
+            };
+            if let Some(address) = address
+                && cut.try_cut::<T>(ordinal, &name, address, self.service, key)
+            {
+                return Err(A::Error::custom(anomaly()));
+            }
+            if !model::key_is_valid(self.service, key, &name) {
+                return Err(A::Error::custom(anomaly()));
+            }
+            entries.push((name, map.next_value_seed(Entry(PhantomData::<T>))?));
+        }
         while let Some(name) = map.next_key::<String>()? {
             if !model::key_is_valid(self.service, key, &name) {
                 return Err(A::Error::custom(anomaly()));
             }
             entries.push((name, map.next_value_seed(Entry(PhantomData::<T>))?));
         }
+        self.built(entries, length)
+    }
+
+    /// The map of `entries`, if their count is within `length`.
+    fn built<T, E: serde::de::Error>(
+        &self,
+        entries: Vec<(String, T)>,
+        length: Bounds,
+    ) -> Result<BTreeMap<String, T>, E> {
         // One sort: the tree's bulk build sorts stably and keeps the last of equal keys
         // (`from_iter_keeps_the_last_of_equal_keys`), as `Value`'s map does; sorting them here first
         // as well (`last_of_each`) was a tenth of an `Expected` request.
         let entries: BTreeMap<String, T> = entries.into_iter().collect();
         if !within(length, entries.len()) {
-            return Err(A::Error::custom(anomaly()));
+            return Err(E::custom(anomaly()));
         }
         Ok(entries)
+    }
+}
+
+/// A map's first name, with its address if serde_json borrowed it from the body (no escapes).
+struct Placed;
+
+impl<'de> DeserializeSeed<'de> for Placed {
+    type Value = (String, Option<usize>);
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Self::Value, D::Error> {
+        de.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Placed {
+    type Value = (String, Option<usize>);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a name")
+    }
+
+    fn visit_borrowed_str<E>(self, name: &'de str) -> Result<Self::Value, E> {
+        Ok((name.to_owned(), Some(name.as_ptr().addr())))
+    }
+
+    fn visit_str<E>(self, name: &str) -> Result<Self::Value, E> {
+        Ok((name.to_owned(), None))
     }
 }
 
@@ -388,7 +448,7 @@ struct Enum<T>(fn(&str) -> Option<T>);
 /// The `ComparisonOperator` named `text` (the exact path's `COMPARISON_OPERATORS`), by a `match`:
 /// the table's scan compared the text with each name through a call
 /// (`the_enums_parsers_are_the_exact_path_s_tables` holds the two equal).
-fn operator_named(text: &str) -> Option<ComparisonOperator> {
+pub(super) fn operator_named(text: &str) -> Option<ComparisonOperator> {
     use ComparisonOperator::*;
     Some(match text {
         "EQ" => Eq,
@@ -409,7 +469,7 @@ fn operator_named(text: &str) -> Option<ComparisonOperator> {
 }
 
 /// The `AttributeAction` named `text` (the exact path's `ATTRIBUTE_ACTIONS`), by a `match`.
-fn action_named(text: &str) -> Option<AttributeAction> {
+pub(super) fn action_named(text: &str) -> Option<AttributeAction> {
     Some(match text {
         "PUT" => AttributeAction::Put,
         "ADD" => AttributeAction::Add,

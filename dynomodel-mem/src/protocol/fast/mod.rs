@@ -48,7 +48,9 @@
 //!
 //! The legacy parameters (`Expected`, `KeyConditions`, `QueryFilter`, `ScanFilter`,
 //! `AttributeUpdates`, `AttributesToGet`) are decoded too ([`Slot::Legacy`], `legacy.rs`), for the
-//! same reason.
+//! same reason. A long legacy map's entries of the usual shapes are read from the body's text by a
+//! scanner of their own and cut out of it, and the body parsed again without them, as the lists
+//! of writes below (`legacy_scan`).
 //!
 //! BatchGetItem's keys are kept with their spellings where these matter ([`Slot::Key`]): its decoder
 //! tells keys sent alike from keys equal in value but spelled apart. A table's keys past the point
@@ -67,6 +69,7 @@
 
 mod keys;
 pub(crate) mod legacy;
+mod legacy_scan;
 mod names;
 mod oversized;
 mod parameters;
@@ -86,6 +89,7 @@ use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
 
 use super::{model, Fault, WireResult};
+use legacy_scan::Cut;
 use splice::Splice;
 pub(crate) use unused::Unused;
 
@@ -145,7 +149,22 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
         "BatchWriteItem" | "TransactWriteItems" => Splice::new(text),
         _ => Splice::off(),
     };
-    let mut parsed = parse(service, input, text, &mut slots, keys, &splice);
+    // So may a legacy map's usual entries (`legacy_scan`): the two operations' lists have none.
+    let legacy = match operation {
+        "PutItem" | "UpdateItem" | "DeleteItem" | "Query" | "Scan" => Cut::new(text),
+        _ => Cut::off(),
+    };
+    let mut parsed = parse(service, input, text, &mut slots, keys, (&splice, &legacy));
+    if let Some(made) = legacy.take_made() {
+        #[cfg(test)]
+        CUTS.with(|cuts| cuts.set(cuts.get() + 1));
+        let Some(rest) = made.body(text) else {
+            return Outcome::Fallback;
+        };
+        slots.clear();
+        let resumed = Cut::resumed(made);
+        parsed = parse(service, input, &rest, &mut slots, keys, (&splice, &resumed));
+    }
     if let Some(cut) = splice.take_cut() {
         #[cfg(test)]
         CUTS.with(|cuts| cuts.set(cuts.get() + 1));
@@ -159,7 +178,7 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
             &rest,
             &mut slots,
             keys,
-            &Splice::resumed(cut),
+            (&Splice::resumed(cut), &Cut::off()),
         );
     }
     match parsed {
@@ -187,18 +206,21 @@ pub(crate) fn decode(operation: &str, body: &[u8]) -> Outcome {
     }
 }
 
-/// One parse of `text` by the skeleton's seed, to its end.
+/// One parse of `text` by the skeleton's seed, to its end, cutting a list of writes (`splice`) or
+/// a legacy map (`legacy_scan`) if it may.
 fn parse(
     service: &'static model::Service,
     input: usize,
     text: &str,
     slots: &mut Vec<Slot>,
     keys: bool,
-    splice: &Splice<'_>,
+    (splice, legacy): (&Splice<'_>, &Cut<'_>),
 ) -> serde_json::Result<Value> {
     let mut parser = serde_json::Deserializer::from_str(text);
     let members = std::cell::Cell::new(0);
-    let shared = skeleton::Shared::new(service, input, keys, splice, &members).reading(text);
+    let shared = skeleton::Shared::new(service, input, keys, splice, &members)
+        .reading(text)
+        .cutting(legacy);
     skeleton::Seed::new(&shared, input, slots)
         .deserialize(&mut parser)
         .and_then(|skeleton| parser.end().map(|()| skeleton))

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::keys::KeyList;
 use super::legacy::{self, Parameter};
+use super::legacy_scan::Cut;
 use super::names::{Names, Raw};
 use super::oversized::Budget;
 use super::parameters::{self, Parameters};
@@ -68,6 +69,8 @@ pub(super) struct Shared<'b> {
     /// The body parsed, in which entries of `ExpressionAttributeValues` checked and not built are
     /// found again (`unused_values`); empty when not given ([`Shared::reading`]).
     text: &'b str,
+    /// A legacy map cut out of the body and scanned (`legacy_scan`).
+    legacy: Option<&'b Cut<'b>>,
 }
 
 /// The most members a map's vector is given room for from the map read before it (~900 KB): a
@@ -92,6 +95,7 @@ impl<'b> Shared<'b> {
             splice,
             members,
             text: "",
+            legacy: None,
         }
     }
 
@@ -99,6 +103,14 @@ impl<'b> Shared<'b> {
     /// send the request to the exact path: `unused_values`).
     pub(super) fn reading(self, text: &'b str) -> Self {
         Shared { text, ..self }
+    }
+
+    /// This request's legacy maps cut by `legacy` (without it, none is).
+    pub(super) fn cutting(self, legacy: &'b Cut<'b>) -> Self {
+        Shared {
+            legacy: Some(legacy),
+            ..self
+        }
     }
 
     /// The room a map of attribute values starts with (see [`Shared::members`]).
@@ -185,6 +197,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
                 shape: self.shape,
                 parameter,
                 slots: self.slots,
+                cut: self.shared.legacy,
             }
             .deserialize(de);
         }
