@@ -291,8 +291,22 @@ pub(super) fn entries<T: Scan>(
             }
             _ => return (out, start),
         }
+        // From sixteen on: a short map's vector grows as usual.
+        if out.len() == out.capacity() && out.len() >= 16 {
+            reserve_rest(&mut out, s.at - from, s.text.len() - s.at);
+        }
         out.push(entry);
     }
+}
+
+/// Room in `out`, full, for as many more entries as `rest` bytes hold if they are as long as the
+/// `read` bytes of those read so far (at least doubling it, as a push would): a long map's vector
+/// grown by doubling writes its entries about twice, each time into memory the system must clear
+/// first. Room never written is never touched; at most the text's length over the average entry is
+/// reserved.
+fn reserve_rest<T>(out: &mut Vec<T>, read: usize, rest: usize) {
+    let average = (read / (out.len() + 1)).max(1);
+    out.reserve((rest / average + 1).max(out.len()));
 }
 
 /// A reader of a legacy map's raw JSON text (see the module docs).
