@@ -190,3 +190,20 @@ fn huge_lists_and_maps_are_cut() {
         assert_same(operation, body.as_bytes());
     }
 }
+
+/// A map whose first name serde_json does not borrow (an escape) gives no address: no cut, and the
+/// seeds read it as before; one whose first name is usual is cut up to an escaped name after it.
+#[test]
+fn an_escaped_first_name_is_no_cut() {
+    for (operation, body) in requests(400, &[], "{}") {
+        let escaped = body.replacen(r#""a0":"#, r#""\u0061\u0030":"#, 1);
+        assert!(escaped != body);
+        let before = cuts();
+        assert_same(operation, escaped.as_bytes());
+        assert_eq!(cuts(), before, "{operation}");
+        let later = body.replacen(r#""a300":"#, r#""a\u0033\u0030\u0030":"#, 1);
+        assert!(later != body);
+        assert_same(operation, later.as_bytes());
+        assert!(cuts() > before, "{operation}");
+    }
+}
