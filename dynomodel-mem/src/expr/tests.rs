@@ -110,6 +110,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
                     &ph,
                     true,
                     &SetTables::default(),
+                    Item::new(),
                 )
             })
             .map_err(|e| e.message()),
@@ -690,6 +691,7 @@ fn updates_without_their_paths_write_the_same_items() {
             &ph,
             true,
             &SetTables::default(),
+            Item::new(),
         )
         .map_err(|e| e.message());
         let moved = update::apply(
@@ -698,6 +700,7 @@ fn updates_without_their_paths_write_the_same_items() {
             &ph,
             false,
             &SetTables::default(),
+            Item::new(),
         )
         .map_err(|e| e.message());
         assert_eq!(
@@ -774,6 +777,7 @@ fn owned_updates_write_what_borrowed_ones_write() {
                     &ph,
                     keep,
                     &SetTables::default(),
+                    Item::new(),
                 ));
                 let owned = outcome(update::apply(
                     Cow::Owned(tree.clone()),
@@ -781,6 +785,7 @@ fn owned_updates_write_what_borrowed_ones_write() {
                     &ph,
                     keep,
                     &SetTables::default(),
+                    Item::new(),
                 ));
                 assert_eq!(owned, borrowed, "{text} (kept: {keep}, tree: {tree:?})");
             }
@@ -893,6 +898,7 @@ fn deepest_expressions_fit_a_small_stack() {
                             &ph,
                             true,
                             &SetTables::default(),
+                            Item::new(),
                         );
                         assert!(
                             applied.is_ok_and(|u| u.item.contains_key("a")),
