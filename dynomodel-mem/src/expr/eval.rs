@@ -247,13 +247,25 @@ fn function<'i>(f: &'i Function, item: &'i Item, placeholders: &Placeholders<'i>
 /// tree). Out of [`evaluate`], whose frame a deep parsed tree repeats hundreds of times.
 #[inline(never)]
 fn all_hold<'i>(parts: &'i [Condition], item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
-    parts.iter().all(|c| evaluate(c, item, placeholders))
+    parts.iter().all(|c| part_holds(c, item, placeholders))
 }
 
 /// Whether any of `parts` holds (see [`all_hold`]).
 #[inline(never)]
 fn any_holds<'i>(parts: &'i [Condition], item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
-    parts.iter().any(|c| evaluate(c, item, placeholders))
+    parts.iter().any(|c| part_holds(c, item, placeholders))
+}
+
+/// [`evaluate`] of a legacy join's part: a presence test (`Exists`, `NULL`, `NOT_NULL`, the usual
+/// entry of a long `Expected` or filter) in place, without going through `evaluate` and `leaf`.
+#[inline(always)]
+fn part_holds<'i>(part: &'i Condition, item: &'i Item, placeholders: &Placeholders<'i>) -> bool {
+    match part {
+        Condition::Exists(exists, path) => {
+            lookup_path(item, path, placeholders).is_some() == *exists
+        }
+        other => evaluate(other, item, placeholders),
+    }
 }
 
 /// Whether `condition` holds for `item` (an absent item is an empty one).

@@ -15,6 +15,7 @@ pub(crate) mod parser;
 pub(crate) mod projection;
 pub(crate) mod request;
 pub(crate) mod reserved;
+pub(crate) mod taken;
 pub(crate) mod update;
 pub(crate) mod validate;
 

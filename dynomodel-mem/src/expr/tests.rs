@@ -110,6 +110,7 @@ fn updated(text: &str) -> Result<update::Updated, String> {
                     &ph,
                     true,
                     &SetTables::default(),
+                    Item::new(),
                 )
             })
             .map_err(|e| e.message()),
@@ -690,6 +691,7 @@ fn updates_without_their_paths_write_the_same_items() {
             &ph,
             true,
             &SetTables::default(),
+            Item::new(),
         )
         .map_err(|e| e.message());
         let moved = update::apply(
@@ -698,6 +700,7 @@ fn updates_without_their_paths_write_the_same_items() {
             &ph,
             false,
             &SetTables::default(),
+            Item::new(),
         )
         .map_err(|e| e.message());
         assert_eq!(
@@ -774,6 +777,7 @@ fn owned_updates_write_what_borrowed_ones_write() {
                     &ph,
                     keep,
                     &SetTables::default(),
+                    Item::new(),
                 ));
                 let owned = outcome(update::apply(
                     Cow::Owned(tree.clone()),
@@ -781,6 +785,7 @@ fn owned_updates_write_what_borrowed_ones_write() {
                     &ph,
                     keep,
                     &SetTables::default(),
+                    Item::new(),
                 ));
                 assert_eq!(owned, borrowed, "{text} (kept: {keep}, tree: {tree:?})");
             }
@@ -893,6 +898,7 @@ fn deepest_expressions_fit_a_small_stack() {
                             &ph,
                             true,
                             &SetTables::default(),
+                            Item::new(),
                         );
                         assert!(
                             applied.is_ok_and(|u| u.item.contains_key("a")),
@@ -941,5 +947,100 @@ fn a_condition_s_paths_are_in_source_order() {
         condition.tree.paths(&mut paths);
         let got: Vec<String> = paths.iter().map(ToString::to_string).collect();
         assert_eq!(got, want, "{text}");
+    }
+}
+
+/// A legacy join's presence tests, taken in place (`eval::part_holds`), answer as the same parts
+/// evaluated one by one: present and missing attributes, nested paths and placeholders, mixed with
+/// comparisons, under AND and OR.
+#[test]
+fn a_joins_presence_tests_answer_as_the_parts_alone() {
+    use super::ast::{Comparator, Condition, Name, Operand, Path, PathElement};
+    let path = |elements: Vec<PathElement>| Path {
+        elements: elements.into_iter().collect(),
+    };
+    let attribute = |n: &str| PathElement::Name(Name::Attribute(n.to_owned()));
+    let paths = [
+        path(vec![attribute("a")]),
+        path(vec![attribute("zz")]),
+        path(vec![
+            attribute("m"),
+            PathElement::Name(Name::Plain("k".into())),
+        ]),
+        path(vec![
+            attribute("m"),
+            PathElement::Name(Name::Plain("q".into())),
+        ]),
+        path(vec![PathElement::Name(Name::Placeholder("#x".into()))]),
+        path(vec![attribute("l"), PathElement::Index("0".into())]),
+        path(vec![attribute("l"), PathElement::Index("5".into())]),
+    ];
+    let mut parts = Vec::new();
+    for p in &paths {
+        for exists in [true, false] {
+            parts.push(Condition::Exists(exists, p.clone()));
+        }
+    }
+    parts.push(Condition::Compare(
+        Comparator::Eq,
+        Operand::Path(path(vec![attribute("a")])),
+        Operand::Literal(num("1")),
+    ));
+    let item: Item = [
+        ("a", num("1")),
+        ("x", s("x")),
+        ("m", AttributeValue::M([("k".to_owned(), s("v"))].into())),
+        ("l", AttributeValue::L(vec![s("q")])),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let (names, values) = (names(), values());
+    let ph = Placeholders {
+        names: &names,
+        values: &values,
+    };
+    for item in [&item, &Item::new()] {
+        let alone: Vec<bool> = parts
+            .iter()
+            .map(|c| eval::evaluate(&Condition::Paren(Box::new(c.clone())), item, &ph))
+            .collect();
+        // Every pair and triple of parts, joined both ways.
+        for i in 0..parts.len() {
+            for j in 0..parts.len() {
+                for k in [None, Some(0), Some(parts.len() - 1)] {
+                    let mut chosen = vec![i, j];
+                    chosen.extend(k);
+                    let joined: Vec<Condition> = chosen.iter().map(|&x| parts[x].clone()).collect();
+                    let all = chosen.iter().all(|&x| alone[x]);
+                    let any = chosen.iter().any(|&x| alone[x]);
+                    assert_eq!(
+                        eval::evaluate(&Condition::All(joined.clone()), item, &ph),
+                        all,
+                        "{chosen:?}"
+                    );
+                    assert_eq!(
+                        eval::evaluate(&Condition::Any(joined), item, &ph),
+                        any,
+                        "{chosen:?}"
+                    );
+                }
+            }
+        }
+        // The presence tests' own answers.
+        assert_eq!(
+            &alone[..paths.len() * 2],
+            if item.is_empty() {
+                &[
+                    false, true, false, true, false, true, false, true, false, true, false, true,
+                    false, true,
+                ][..]
+            } else {
+                &[
+                    true, false, false, true, true, false, false, true, true, false, true, false,
+                    false, true,
+                ][..]
+            }
+        );
     }
 }

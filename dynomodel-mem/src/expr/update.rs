@@ -326,18 +326,7 @@ const SCAN_UP_TO: usize = 16;
 /// Adds to `into` the elements of `from` it lacks, in `from`'s order (of equal ones the first).
 /// `table` is the duplicate check's table of `from` (which then has no repeats), if it kept one.
 fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&SetTable>) {
-    if let Some(table) = table {
-        // The operand's table is its check's: only the stored set's elements are hashed here.
-        let mut present = vec![false; from.len()];
-        for x in into.iter() {
-            if let Some(seen) = table.position(from, x).and_then(|i| present.get_mut(i)) {
-                *seen = true;
-            }
-        }
-        append_absent(into, from, &present);
-        return;
-    }
-    if into.len() + from.len() <= SCAN_UP_TO {
+    if table.is_none() && into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
             if !into.contains(x) {
                 into.push(x.clone());
@@ -345,13 +334,56 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
         }
         return;
     }
+    let present = present_in(into, from, table);
+    let added = present.iter().filter(|seen| !**seen).count();
+    into.reserve_exact(added);
+    into.extend(
+        from.iter()
+            .zip(&present)
+            .filter(|(_, seen)| !**seen)
+            .map(|(x, _)| x.clone()),
+    );
+}
+
+/// [`union`] of an operand the update owns: its new elements move into `into` rather than being
+/// copied (and freed with the operand), the same elements in the same order.
+fn union_owned<T: SetElement>(into: &mut Vec<T>, from: Vec<T>, table: Option<&SetTable>) {
+    if table.is_none() && into.len() + from.len() <= SCAN_UP_TO {
+        for x in from {
+            if !into.contains(&x) {
+                into.push(x);
+            }
+        }
+        return;
+    }
+    let present = present_in(into, &from, table);
+    let added = present.iter().filter(|seen| !**seen).count();
+    into.reserve_exact(added);
+    into.extend(
+        from.into_iter()
+            .zip(present)
+            .filter(|(_, seen)| !*seen)
+            .map(|(x, _)| x),
+    );
+}
+
+/// Which of `from`'s elements a union leaves out: those `into` has, and those that repeat an
+/// earlier one of `from`'s. `table` is the duplicate check's table of `from`, if it kept one.
+fn present_in<T: SetElement>(into: &[T], from: &[T], table: Option<&SetTable>) -> Vec<bool> {
+    let mut present = vec![false; from.len()];
+    if let Some(table) = table {
+        // The operand's table is its check's: only the stored set's elements are hashed here.
+        for x in into {
+            if let Some(seen) = table.position(from, x).and_then(|i| present.get_mut(i)) {
+                *seen = true;
+            }
+        }
+        return present;
+    }
     // The table holds the operand, by position, and the stored set probes it: every element of
     // either set is hashed once, only the operand's are inserted (an ADD of a few elements to a
-    // large stored set builds a table of those few), and the table does not borrow `into`, so the
-    // new elements are cloned straight into it.
+    // large stored set builds a table of those few), and the table does not borrow `into`.
     let mut position: RequestMap<Keyed<'_, T>, usize> = request_hash::map_with_capacity(from.len());
-    // The operand's elements `into` has (or that repeat an earlier one of the operand's).
-    let mut present = vec![false; from.len()];
     // Inserted last first, so that an element's earlier position replaces a later one's, which is
     // then a repeat (an `entry` per element did the same, but this build called it out of line).
     for (i, x) in from.iter().enumerate().rev() {
@@ -361,24 +393,12 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
             *seen = true;
         }
     }
-    for x in into.iter() {
+    for x in into {
         if let Some(seen) = position.get(&Keyed(x)).and_then(|&i| present.get_mut(i)) {
             *seen = true;
         }
     }
-    append_absent(into, from, &present);
-}
-
-/// Appends to `into` the elements of `from` not marked `present`, in order, sized once.
-fn append_absent<T: Clone>(into: &mut Vec<T>, from: &[T], present: &[bool]) {
-    let added = present.iter().filter(|seen| !**seen).count();
-    into.reserve_exact(added);
-    into.extend(
-        from.iter()
-            .zip(present)
-            .filter(|(_, seen)| !**seen)
-            .map(|(x, _)| x.clone()),
-    );
+    present
 }
 
 /// Takes out of `from` the elements of `removed`, keeping the others in order. `table` is the
@@ -406,14 +426,46 @@ fn add(
     tables: &SetTables,
 ) -> Result<(), Error> {
     use AttributeValue::*;
-    match (get_mut(item, steps), &*delta) {
+    let delta = match delta {
+        Cow::Owned(delta) => return add_owned(item, steps, delta, tables),
+        Cow::Borrowed(delta) => delta,
+    };
+    match (get_mut(item, steps), delta) {
         (None, N(_) | Ss(_) | Ns(_) | Bs(_)) => {
-            return set_path(item, steps, delta.into_owned());
+            return set_path(item, steps, delta.clone());
         }
         (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
         (Some(Ss(a)), Ss(b)) => union(a, b, tables.of(b)),
         (Some(Ns(a)), Ns(b)) => union(a, b, tables.of(b)),
         (Some(Bs(a)), Bs(b)) => union(a, b, tables.of(b)),
+        _ => return Err(err(WRONG_TYPE)),
+    }
+    Ok(())
+}
+
+/// [`add`] of a value the update owns: a set's new elements move into the stored set.
+fn add_owned(
+    item: &mut Item,
+    steps: &[Step],
+    delta: AttributeValue,
+    tables: &SetTables,
+) -> Result<(), Error> {
+    use AttributeValue::*;
+    match (get_mut(item, steps), delta) {
+        (None, delta @ (N(_) | Ss(_) | Ns(_) | Bs(_))) => return set_path(item, steps, delta),
+        (Some(N(a)), N(b)) => *a = a.checked_add(&b).map_err(arithmetic_error)?,
+        (Some(Ss(a)), Ss(b)) => {
+            let table = tables.of(&b);
+            union_owned(a, b, table);
+        }
+        (Some(Ns(a)), Ns(b)) => {
+            let table = tables.of(&b);
+            union_owned(a, b, table);
+        }
+        (Some(Bs(a)), Bs(b)) => {
+            let table = tables.of(&b);
+            union_owned(a, b, table);
+        }
         _ => return Err(err(WRONG_TYPE)),
     }
     Ok(())
@@ -555,6 +607,7 @@ impl<'e> Actions<'e> {
         expr: &'e UpdateExpression,
         old: &Item,
         ph: &Placeholders<'e>,
+        taken: &mut Item,
     ) -> Result<Actions<'e>, Error> {
         let mut out = Actions::sized_for(expr);
         for clause in &expr.clauses {
@@ -572,8 +625,17 @@ impl<'e> Actions<'e> {
                 }
                 Clause::Add(actions) | Clause::Delete(actions) => {
                     for a in actions {
-                        let v = eval::value(&a.value, ph).ok_or_else(|| err(WRONG_TYPE))?;
-                        let entry = (resolved(&a.path, ph)?, Cow::Borrowed(v));
+                        let owned = match &a.value {
+                            Operand::Value(p) if !taken.is_empty() => taken.remove(p),
+                            _ => None,
+                        };
+                        let v = match owned {
+                            Some(v) => Cow::Owned(v),
+                            None => Cow::Borrowed(
+                                eval::value(&a.value, ph).ok_or_else(|| err(WRONG_TYPE))?,
+                            ),
+                        };
+                        let entry = (resolved(&a.path, ph)?, v);
                         if matches!(clause, Clause::Add(_)) {
                             out.adds.push(entry);
                         } else {
@@ -642,13 +704,17 @@ impl<'e> Actions<'e> {
 /// item in place, without a copy. An owned `expr` gives its names and values up to the new item.
 /// `tables` are the duplicate checks' tables of the request's value sets (`Prepared::set_tables`): a
 /// set ADD or DELETE of one of them looks the stored set's elements up there rather than hashing the
-/// operand again. The caller has checked the key attributes ([`check_key_attributes`]).
+/// operand again. `taken` are the values of placeholders that the update's ADDs own
+/// ([`taken::set_operands`](super::taken::set_operands)), no longer among `ph`'s (usually none): an
+/// ADD of one moves its elements into the stored set. The caller has checked the key attributes
+/// ([`check_key_attributes`]).
 pub(crate) fn apply(
     expr: Cow<'_, UpdateExpression>,
     old: Item,
     ph: &Placeholders<'_>,
     keep_paths: bool,
     tables: &SetTables,
+    mut taken: Item,
 ) -> Result<Updated, Error> {
     let Actions {
         sets,
@@ -656,7 +722,7 @@ pub(crate) fn apply(
         mut adds,
         mut deletes,
     } = match expr {
-        Cow::Borrowed(expr) => Actions::borrowed(expr, &old, ph)?,
+        Cow::Borrowed(expr) => Actions::borrowed(expr, &old, ph, &mut taken)?,
         Cow::Owned(expr) => Actions::owned(expr, &old, ph)?,
     };
     // Each path moves into `paths` once its action is done: no copies.

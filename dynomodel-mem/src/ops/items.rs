@@ -30,7 +30,7 @@ use crate::expr::cache::ExpressionCache;
 use crate::expr::eval::{self, Step};
 use crate::expr::request::{self, ItemExpr, Maps, Param, Prepared};
 use crate::expr::Given;
-use crate::expr::{projection, update, ExprKind, Expression, Parsed};
+use crate::expr::{projection, taken, update, ExprKind, Expression, Parsed};
 use crate::metering::capacity::{self, Consistency};
 use crate::metering::throughput::{Kind, Meter, Throttled};
 use crate::ops::context::ItemRequest;
@@ -113,6 +113,30 @@ pub(crate) fn condition_keys(
     let Some(condition) = condition else {
         return Ok(());
     };
+    condition_paths_scalar(table, condition, maps)
+}
+
+/// [`condition_keys`] of an item write's condition as given: an `Expected` tree (`Given::Built`)
+/// names every attribute by one top-level name, which never looks inside a key, so its paths (one
+/// per entry) are not walked.
+fn given_condition_keys(
+    table: &Table,
+    given: Option<ItemExpr<'_>>,
+    prepared: &Prepared,
+    maps: Maps<'_>,
+) -> Result<()> {
+    match (given, prepared.condition()) {
+        (Some(Given::Built(_)), _) | (_, None) => Ok(()),
+        (_, Some(condition)) => condition_paths_scalar(table, condition, maps),
+    }
+}
+
+/// The paths of `condition` that look inside an attribute do not look inside a key attribute.
+fn condition_paths_scalar(
+    table: &Table,
+    condition: &Parsed<Condition>,
+    maps: Maps<'_>,
+) -> Result<()> {
     let mut paths = Vec::new();
     read::condition_paths(&condition.tree, &mut paths);
     request::with_placeholders(maps, |ph| read::scalar_keys(table, &paths, ph))
@@ -210,7 +234,7 @@ pub(crate) fn plan_put<I: NewItem + ?Sized>(
 ) -> Result<PrimaryKey> {
     let key = validate::item_key(action.item, &table.schema, context)?;
     validate::index_keys(action.item, &table.schema)?;
-    condition_keys(table, prepared.condition(), action.maps)?;
+    given_condition_keys(table, action.condition, prepared, action.maps)?;
     check_condition(
         prepared.condition(),
         current(table, &key, prepared).as_ref(),
@@ -227,7 +251,7 @@ pub(crate) fn plan_key_condition(
     prepared: &Prepared,
 ) -> Result<PrimaryKey> {
     let key = validate::request_key(action.key, &table.schema)?;
-    condition_keys(table, prepared.condition(), action.maps)?;
+    given_condition_keys(table, action.condition, prepared, action.maps)?;
     check_condition(
         prepared.condition(),
         current(table, &key, prepared).as_ref(),
@@ -245,25 +269,34 @@ pub(crate) fn plan_update(
     action: &KeyAction<'_>,
     prepared: &Prepared,
 ) -> Result<UpdatePlan> {
-    plan_update_for(table, action, prepared, prepared.shared_update(), true)
+    plan_update_for(
+        table,
+        action,
+        prepared,
+        prepared.shared_update(),
+        true,
+        Item::new(),
+    )
 }
 
 /// [`plan_update`], keeping the updated paths only when `paths_wanted` (`UPDATED_OLD` or
 /// `UPDATED_NEW`) or the table has indexes, whose key checks read them: a long update then moves
 /// its top-level names into the item rather than copying them. `update` is the prepared update
 /// expression (taken out of `prepared`): held by nothing else (a legacy tree), it is applied as
-/// owned, its names and values moving into the new item.
+/// owned, its names and values moving into the new item. `taken` are the set operands the update's
+/// ADDs took out of the request's values (`expr::taken`).
 fn plan_update_for(
     table: &Table,
     action: &KeyAction<'_>,
     prepared: &Prepared,
     update: Option<Arc<Expression>>,
     paths_wanted: bool,
+    taken: Item,
 ) -> Result<UpdatePlan> {
     let key = validate::request_key(action.key, &table.schema)?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
-    condition_keys(table, prepared.condition(), action.maps)?;
+    given_condition_keys(table, action.condition, prepared, action.maps)?;
     let old = table.get(&key);
     // The condition comes first: DynamoDB Local 3.3 answers ConditionalCheckFailed for a request
     // that also updates a key attribute (dynalite checks the key first, but without a recording).
@@ -299,7 +332,7 @@ fn plan_update_for(
             }
             let copied = update::copied_index_keys(&tree, ph, &index_keys);
             let keep_paths = paths_wanted || !index_keys.is_empty();
-            update::apply(tree, base, ph, keep_paths, prepared.set_tables())
+            update::apply(tree, base, ph, keep_paths, prepared.set_tables(), taken)
                 .map(|u| Some((u, copied)))
         })?,
         None => Some((update::Updated::unchanged(base), Vec::new())),
@@ -510,9 +543,9 @@ impl ItemRequest<'_> {
     pub(crate) fn update_item(&mut self, mut input: UpdateItemInput) -> Result<UpdateItemOutput> {
         validate::item_table_name(&input.table_name)?;
         match crate::ops::legacy::update_item(&mut input)? {
-            None => self.update_item_expressions(&input, None),
+            None => self.update_item_expressions(&mut input, None),
             Some(trees) => self
-                .update_item_expressions(&input, Some(trees))
+                .update_item_expressions(&mut input, Some(trees))
                 .map_err(crate::ops::legacy::update_error),
         }
     }
@@ -521,34 +554,55 @@ impl ItemRequest<'_> {
     /// `AttributeUpdates` and `Expected`.
     fn update_item_expressions(
         &mut self,
-        input: &UpdateItemInput,
+        input: &mut UpdateItemInput,
         legacy: Option<crate::ops::legacy::WriteTrees>,
     ) -> Result<UpdateItemOutput> {
         let (legacy_update, legacy_condition) =
             legacy.map_or((None, None), |t| (t.update, t.condition));
+        // Held here, so that an ADD can take its large set operands out (`expr::taken`) once
+        // the request is checked.
+        let mut values = input.expression_attribute_values.take();
+        let input = &*input;
+        fn action<'a>(
+            input: &'a UpdateItemInput,
+            legacy_condition: Option<&'a Arc<Expression>>,
+            values: Option<&'a Item>,
+        ) -> KeyAction<'a> {
+            KeyAction {
+                key: &input.key,
+                condition: Given::either(legacy_condition, input.condition_expression.as_deref()),
+                update: None,
+                maps: Maps {
+                    names: input.expression_attribute_names.as_ref(),
+                    values,
+                },
+                on_failure: input.return_values_on_condition_check_failure,
+            }
+        }
         // The plan reads the update from `prepared` alone: the legacy tree's own holder lets go
         // once it is checked, so that the plan can own it (its names and values moved into the
         // item, not copied).
-        let action = KeyAction {
-            key: &input.key,
-            condition: Given::either(
-                legacy_condition.as_ref(),
-                input.condition_expression.as_deref(),
-            ),
-            update: None,
-            maps: Maps {
-                names: input.expression_attribute_names.as_ref(),
-                values: input.expression_attribute_values.as_ref(),
-            },
-            on_failure: input.return_values_on_condition_check_failure,
-        };
         let checked = KeyAction {
             update: Given::either(legacy_update.as_ref(), input.update_expression.as_deref()),
-            ..action
+            ..action(input, legacy_condition.as_ref(), values.as_ref())
         };
         let mut prepared = check_update(self.cache(), &checked)?;
         drop(legacy_update);
         let update = prepared.take_update();
+        let taken = match (
+            update.as_deref(),
+            input.update_expression.as_deref(),
+            &mut values,
+        ) {
+            (Some(Expression::Update(parsed)), Some(text), Some(values)) => taken::set_operands(
+                &parsed.tree,
+                values,
+                text,
+                input.condition_expression.as_deref(),
+            ),
+            _ => Item::new(),
+        };
+        let action = action(input, legacy_condition.as_ref(), values.as_ref());
         let limit = self.config().item_collection_size_limit;
         let (table, meter) = self.table_mut_metered(&input.table_name)?;
         admit_table_write(meter, table)?;
@@ -558,7 +612,7 @@ impl ItemRequest<'_> {
             ReturnValue::UpdatedOld | ReturnValue::UpdatedNew
         );
         let UpdatePlan { key, updated, size } =
-            plan_update_for(table, &action, &prepared, update, paths_wanted)?;
+            plan_update_for(table, &action, &prepared, update, paths_wanted, taken)?;
         let Some(updated) = updated else {
             return nothing_created(table, input, meter);
         };

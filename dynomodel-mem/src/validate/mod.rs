@@ -257,7 +257,19 @@ pub(crate) fn attribute_values(item: &Item) -> Result<()> {
 /// [`attribute_values`] for one attribute, without building an item around it.
 pub(crate) fn attribute(name: &str, value: &AttributeValue) -> Result<()> {
     attribute_name(name)?;
-    attribute_value(value, 1, Rules::ITEM).map(drop)
+    value_checked(value, Rules::ITEM)
+}
+
+/// [`attribute_value`]'s checks of `value` without its size: a scalar has nothing to check, and
+/// measuring it (a number's digits) was most of the check of an `AttributeUpdates` entry's value.
+fn value_checked(value: &AttributeValue, rules: Rules) -> Result<()> {
+    use AttributeValue as V;
+    match value {
+        V::S(_) | V::N(_) | V::B(_) | V::Bool(_) | V::Null => Ok(()),
+        V::Ss(_) | V::Ns(_) | V::Bs(_) | V::L(_) | V::M(_) => {
+            attribute_value(value, 1, rules).map(drop)
+        }
+    }
 }
 
 /// [`attribute_values`], measuring the item on the way: its size by `dynomodel::item_size`'s rule
@@ -304,7 +316,7 @@ pub(crate) const MAX_EXPRESSION_VALUE_DEPTH: usize = 128;
 /// Checks one `ExpressionAttributeValues` entry: the set rules of [`attribute_values`], nesting up to
 /// [`MAX_EXPRESSION_VALUE_DEPTH`].
 pub(crate) fn expression_value(value: &AttributeValue) -> Result<()> {
-    attribute_value(value, 1, Rules::EXPRESSION_VALUE).map(drop)
+    value_checked(value, Rules::EXPRESSION_VALUE)
 }
 
 /// [`expression_value`], keeping the duplicate check's table of a set past [`SCAN_UP_TO`] elements
@@ -723,6 +735,51 @@ mod tests {
         assert_eq!(
             message(within(&item)),
             "Item size has exceeded the maximum allowed size"
+        );
+    }
+
+    /// The checks that do not measure (`attribute`, `expression_value`) accept and refuse exactly
+    /// what the measuring one does, with its messages: scalars of every kind, empty sets and sets
+    /// with duplicates, empty names in maps, nesting at and past each limit.
+    #[test]
+    fn the_checks_without_a_size_answer_as_the_measuring_one() {
+        use dynomodel::Number;
+        let mut empty_name = Item::new();
+        empty_name.insert(String::new(), AttributeValue::Null);
+        let values = vec![
+            AttributeValue::S("héllo".into()),
+            AttributeValue::S(String::new()),
+            AttributeValue::N(Number::from(12345)),
+            AttributeValue::N(Number::parse("-0.000123").unwrap()),
+            AttributeValue::B(Vec::new()),
+            AttributeValue::Bool(false),
+            AttributeValue::Null,
+            AttributeValue::Ss(Vec::new()),
+            AttributeValue::Ns(Vec::new()),
+            AttributeValue::Bs(Vec::new()),
+            AttributeValue::Ss(vec!["a".into(), "a".into()]),
+            AttributeValue::Ns(vec![Number::from(1), Number::parse("1.0").unwrap()]),
+            AttributeValue::Bs(vec![vec![1], vec![1]]),
+            AttributeValue::Ss((0..40).map(|i| i.to_string()).collect()),
+            AttributeValue::M(empty_name),
+            AttributeValue::L(Vec::new()),
+            nested(31),
+            nested(32),
+            nested(MAX_EXPRESSION_VALUE_DEPTH - 1),
+            nested(MAX_EXPRESSION_VALUE_DEPTH),
+        ];
+        for v in &values {
+            let measured = |rules| message(attribute_value(v, 1, rules).map(drop));
+            assert_eq!(message(attribute("a", v)), measured(Rules::ITEM), "{v:?}");
+            assert_eq!(
+                message(expression_value(v)),
+                measured(Rules::EXPRESSION_VALUE),
+                "{v:?}"
+            );
+        }
+        assert_eq!(
+            message(attribute("", &AttributeValue::Null)),
+            message(attribute_name(""))
         );
     }
 

@@ -20,6 +20,9 @@ mod entry_points;
 mod fake;
 mod legacy;
 mod lifecycle;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod moved;
 mod oracle;
 mod overlong;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.

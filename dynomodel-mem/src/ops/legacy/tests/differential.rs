@@ -438,6 +438,7 @@ fn attribute_updates_apply_alike_in_both_translations() {
                                     &ph,
                                     true,
                                     &crate::validate::SetTables::default(),
+                                    Item::new(),
                                 )
                             })
                             .map(|u| (u.item, u.paths))
