@@ -64,43 +64,60 @@ fn map_key(service: &Service, shape: usize, name: &str) -> Option<usize> {
 pub(super) struct Scanner<'t> {
     text: &'t str,
     at: usize,
+    /// The members of the item of two or more read last, at most [`MEMBERS_HINT`]: the room
+    /// the next one's vector starts with (a batch's items are alike; grown by doubling, the
+    /// vector of an item of thousands of members was copied about once more).
+    members: usize,
 }
 
+/// The most members an item's vector starts with room for (~900 KB, so that a small item after
+/// a large one does not ask for megabytes), as the seeds' `Shared::members`.
+const MEMBERS_HINT: usize = 16_384;
+
 /// The entries of a list of `TransactWriteItem`s (`transact`) or `WriteRequest`s read from `text`
-/// at `from` (an entry's start) while they have the usual shape (module docs): the entries, where
-/// the scanner stopped (the closing bracket, or the first entry it declined) and whether the list
-/// ended there.
+/// at `from` (an entry's start) while they have the usual shape (module docs), at most `most` of
+/// them: the entries, where the scanner stopped (the closing bracket, or the first entry it
+/// declined or that would pass `most`) and whether the list ended there.
 pub(super) fn entries(
     text: &str,
     from: usize,
     transact: bool,
     shapes: Shapes,
+    most: usize,
 ) -> (Scanned, usize, bool) {
-    let mut s = Scanner { text, at: from };
+    let mut s = Scanner {
+        text,
+        at: from,
+        members: 0,
+    };
     if transact {
         let mut actions = Vec::new();
-        let (to, closed) = s.each(&mut actions, |s| s.action(shapes));
+        let (to, closed) = s.each(&mut actions, most, |s| s.action(shapes));
         (Scanned::Actions(actions), to, closed)
     } else {
         let mut writes = Vec::new();
-        let (to, closed) = s.each(&mut writes, |s| s.write_request(shapes));
+        let (to, closed) = s.each(&mut writes, most, |s| s.write_request(shapes));
         (Scanned::Writes(writes), to, closed)
     }
 }
 
 impl<'t> Scanner<'t> {
     /// Entries read by `entry` into `out` while it takes them and a comma or the list's end
-    /// follows (an entry followed by anything else is declined): where it stopped, and whether at
-    /// the list's end.
+    /// follows (an entry followed by anything else is declined), at most `most`: where it
+    /// stopped, and whether at the list's end.
     fn each<T>(
         &mut self,
         out: &mut Vec<T>,
+        most: usize,
         mut entry: impl FnMut(&mut Self) -> Option<T>,
     ) -> (usize, bool) {
         let from = self.at;
         loop {
             self.skip_whitespace();
             let start = self.at;
+            if out.len() == most {
+                return (start, false);
+            }
             let Some(taken) = entry(self) else {
                 return (start, false);
             };
@@ -113,7 +130,7 @@ impl<'t> Scanner<'t> {
                 _ => return (start, false),
             }
             if out.len() == out.capacity() {
-                self.reserve_rest(out, from);
+                self.reserve_rest(out, from, most);
             }
             out.push(taken);
         }
@@ -124,10 +141,10 @@ impl<'t> Scanner<'t> {
     /// over-long list holds tens of thousands of entries, and a vector grown by doubling copies
     /// them about once more. At most the text's length over the entries' average (40 bytes or
     /// more) is reserved, so a few times the text in memory at worst.
-    fn reserve_rest<T>(&self, out: &mut Vec<T>, from: usize) {
+    fn reserve_rest<T>(&self, out: &mut Vec<T>, from: usize, most: usize) {
         let read = self.at - from;
         let average = (read / (out.len() + 1)).max(1);
-        out.reserve((self.text.len() - self.at) / average + 1);
+        out.reserve(((self.text.len() - self.at) / average + 1).min(most - out.len()));
     }
 
     /// A BatchWriteItem `WriteRequest`: `{"PutRequest": {"Item": {…}}}` or
@@ -274,11 +291,13 @@ impl<'t> Scanner<'t> {
             item.insert(first.0, first.1);
             return Some(item);
         }
-        let mut members = vec![first];
+        let mut members = Vec::with_capacity(self.members.max(2));
+        members.push(first);
         while self.peek()? == b',' {
             self.at += 1;
             members.push(self.member(service, key_shape)?);
         }
+        self.members = members.len().min(MEMBERS_HINT);
         self.byte(b'}')?;
         Some(sorted(members))
     }

@@ -242,6 +242,15 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
     }
 }
 
+/// The structure `seed` is at, read from `map` as [`Seed`] reads it (`writes` reads a list's first
+/// entry's first key itself, then hands the map on).
+pub(super) fn structure<'de, A: MapAccess<'de>>(seed: Seed<'_>, map: A) -> Result<Value, A::Error> {
+    match &seed.shared.service.shapes[seed.shape].kind {
+        Kind::Structure(members) => Structure { seed, members }.visit_map(map),
+        _ => Err(A::Error::custom(anomaly())),
+    }
+}
+
 /// A structure: its members by their shapes, unknown members as plain `Value`s (the exact path
 /// ignores them, but keeps them in its tree; so does the skeleton).
 struct Structure<'b> {

@@ -8,7 +8,8 @@
 //! followed by a comma or the list's end, until one it declines or the list's end; and the one pass
 //! parses the body again with those entries cut out, handing them to that list ([`Splice`]), which
 //! puts them first among its entries past the limit. The list's other entries, and every other
-//! over-long list, are read as before.
+//! over-long list, are read as before. A list within its limit is cut whole when the scanner
+//! takes every entry of it (`first`, [`Splice::try_cut_list`]).
 //!
 //! What the first parse read before the cut is parsed twice, so the cut is made only when it takes
 //! out at least as many bytes as precede it, and only once a request: a request costs at most
@@ -36,6 +37,8 @@ pub(super) struct Cut {
     list: usize,
     /// The first entry's offset.
     from: usize,
+    /// Whether the first entry cut is the list's first (the whole list was cut).
+    whole: bool,
     /// The list's closing bracket's offset (`closed`), else the first entry left's.
     to: usize,
     closed: bool,
@@ -116,23 +119,57 @@ impl<'t> Splice<'t> {
         if self.text.get(from..from + entry.len()) != Some(entry) {
             return false;
         }
-        let (entries, to, closed) = scan::entries(self.text, from, transact, shapes);
-        let count = match &entries {
-            Scanned::Writes(writes) => writes.len(),
-            Scanned::Actions(actions) => actions.len(),
-        };
+        let (entries, to, closed) = scan::entries(self.text, from, transact, shapes, usize::MAX);
         // Worth the second parse of what precedes it (module docs).
-        if count == 0 || to - from < from {
+        if count(&entries) == 0 || to - from < from {
             return false;
         }
         *self.cut.borrow_mut() = Some(Cut {
             list,
             from,
+            whole: false,
             to,
             closed,
             entries,
         });
         true
+    }
+
+    /// Tries the cut of the whole list `list`, whose first entry begins at `from` in the body:
+    /// true if the scanner takes every entry, at most `limit` of them, and the cut is made (the
+    /// parse is to stop). Unlike [`Splice::try_cut`], a list not cut leaves the parse armed, for
+    /// the cut past this list's limit.
+    pub(super) fn try_cut_list(
+        &self,
+        list: usize,
+        from: usize,
+        transact: bool,
+        shapes: Shapes,
+        limit: usize,
+    ) -> bool {
+        // Worth the second parse of what precedes it, even if the list ran to the body's end.
+        if !self.armed.get() || self.text.len() - from < from {
+            return false;
+        }
+        let (entries, to, closed) = scan::entries(self.text, from, transact, shapes, limit);
+        if !closed || count(&entries) == 0 || to - from < from {
+            return false;
+        }
+        self.armed.set(false);
+        *self.cut.borrow_mut() = Some(Cut {
+            list,
+            from,
+            whole: true,
+            to,
+            closed,
+            entries,
+        });
+        true
+    }
+
+    /// The body parsed.
+    pub(super) fn text(&self) -> &'t str {
+        self.text
     }
 
     /// The cut made by this parse, if any.
@@ -141,11 +178,19 @@ impl<'t> Splice<'t> {
     }
 }
 
+/// How many entries the scanner read.
+fn count(entries: &Scanned) -> usize {
+    match entries {
+        Scanned::Writes(writes) => writes.len(),
+        Scanned::Actions(actions) => actions.len(),
+    }
+}
+
 impl Cut {
     /// `body` without the entries cut: up to the comma before the first (a list closed after them)
-    /// or up to the first (entries left), then from where they end.
+    /// or up to the first (the whole list, or entries left), then from where they end.
     pub(super) fn body(&self, body: &str) -> Option<String> {
-        let head = if self.closed {
+        let head = if self.closed && !self.whole {
             let before = body.get(..self.from)?;
             let kept = before.trim_end_matches([' ', '\t', '\n', '\r']);
             kept.strip_suffix(',')?

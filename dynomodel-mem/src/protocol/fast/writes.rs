@@ -12,7 +12,9 @@
 //! [`Slot::Actions`]) whose marker stands at the end of the skeleton's list; the decoder appends
 //! them after the entries it decodes. In the first over-long list of a body, the entries of the usual
 //! shapes are not read here at all: they are cut out of the body and scanned (`splice`), and come
-//! first among the list's entries past the limit.
+//! first among the list's entries past the limit. And a body's first list of writes made only of
+//! such entries, within its limit, is cut out whole (`first`): its slot then stands for every
+//! entry of the list, the skeleton's list holding the marker alone.
 //!
 //! An entry is read here only when the exact path decodes it to the same typed request *without
 //! recording anything*: exactly one request (or action) set, each member one of its shape's, sent
@@ -37,6 +39,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::first::First;
 use super::scan::{self, Shapes};
 use super::skeleton::Seed;
 use super::splice::Scanned;
@@ -81,10 +84,28 @@ impl<'de> Visitor<'de> for WriteList<'_> {
         let splice = self.seed.splice();
         let list = splice.next_list();
         let mut out = Vec::new();
-        while out.len() < limit {
+        let mut ended = false;
+        // In a parse that may cut, the first entry's first key says where the list begins: a
+        // list of the scanner's entries within its limit is cut out whole (`splice`, `first`).
+        if splice.armed()
+            && let Some(shapes) = self.shapes(transact)
+        {
+            let first = First {
+                seed: self.seed.at(self.member),
+                list,
+                transact,
+                limit,
+                shapes,
+            };
+            match seq.next_element_seed(first)? {
+                Some(element) => out.push(element),
+                None => ended = true,
+            }
+        }
+        while !ended && out.len() < limit {
             match seq.next_element_seed(self.seed.at(self.member))? {
                 Some(element) => out.push(element),
-                None => break,
+                None => ended = true,
             }
         }
         // Past the limit: first the entries the parse before cut out of the body (`splice`).
@@ -99,12 +120,7 @@ impl<'de> Visitor<'de> for WriteList<'_> {
             if splice.armed()
                 && let Some(raw) = seq.next_element::<&'de RawValue>()?
             {
-                let (put, delete) = match transact {
-                    true => ("Put", "Delete"),
-                    false => ("PutRequest", "DeleteRequest"),
-                };
-                let shapes = Shapes::of(self.seed.service(), self.member, put, delete);
-                if let Some(shapes) = shapes
+                if let Some(shapes) = self.shapes(transact)
                     && splice.try_cut(list, raw.get(), transact, shapes)
                 {
                     return Err(A::Error::custom(anomaly()));
@@ -130,6 +146,15 @@ impl<'de> Visitor<'de> for WriteList<'_> {
 }
 
 impl WriteList<'_> {
+    /// The shapes the scanner needs for this list's entries.
+    fn shapes(&self, transact: bool) -> Option<Shapes> {
+        let (put, delete) = match transact {
+            true => ("Put", "Delete"),
+            false => ("PutRequest", "DeleteRequest"),
+        };
+        Shapes::of(self.seed.service(), self.member, put, delete)
+    }
+
     /// `entry`, typed into `actions` (a transaction's list) or `writes`.
     fn push<E: serde::de::Error>(
         &self,
