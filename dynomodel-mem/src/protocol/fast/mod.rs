@@ -65,7 +65,6 @@
 //! scanner of their own and cut out of it, and the body is parsed again without them (`splice`,
 //! `scan`): serde_json never reads them.
 
-mod first;
 mod keys;
 pub(crate) mod legacy;
 mod names;

@@ -242,15 +242,6 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
     }
 }
 
-/// The structure `seed` is at, read from `map` as [`Seed`] reads it (`writes` reads a list's first
-/// entry's first key itself, then hands the map on).
-pub(super) fn structure<'de, A: MapAccess<'de>>(seed: Seed<'_>, map: A) -> Result<Value, A::Error> {
-    match &seed.shared.service.shapes[seed.shape].kind {
-        Kind::Structure(members) => Structure { seed, members }.visit_map(map),
-        _ => Err(A::Error::custom(anomaly())),
-    }
-}
-
 /// A structure: its members by their shapes, unknown members as plain `Value`s (the exact path
 /// ignores them, but keeps them in its tree; so does the skeleton).
 struct Structure<'b> {
@@ -279,7 +270,16 @@ impl<'de> Visitor<'de> for Structure<'_> {
         // How many values of a PartiQL statement's `Parameters` were built, if it was reduced to
         // them (`parameters`).
         let mut reduced = None;
-        while let Some(name) = map.next_key::<String>()? {
+        // A list of writes' first entry: its first key read by the splice, which may cut the
+        // whole list there (`splice::Awaited`).
+        let mut first = None;
+        if self.seed.shared.splice.awaits() {
+            first = self.seed.shared.splice.first_key(&mut map)?;
+        }
+        while let Some(name) = match first.take() {
+            Some(name) => Some(name),
+            None => map.next_key::<String>()?,
+        } {
             let member = self.members.iter().find(|m| m.name == name);
             // The request's own names or values map, by its key (and value) shapes; one call of
             // the member's seed below, not two (two call sites put it out of line, a call per

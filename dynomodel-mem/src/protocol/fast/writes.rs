@@ -13,7 +13,7 @@
 //! them after the entries it decodes. In the first over-long list of a body, the entries of the usual
 //! shapes are not read here at all: they are cut out of the body and scanned (`splice`), and come
 //! first among the list's entries past the limit. And a body's first list of writes made only of
-//! such entries, within its limit, is cut out whole (`first`): its slot then stands for every
+//! such entries, within its limit, is cut out whole (`splice::Awaited`): its slot then stands for every
 //! entry of the list, the skeleton's list holding the marker alone.
 //!
 //! An entry is read here only when the exact path decodes it to the same typed request *without
@@ -39,10 +39,9 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::first::First;
 use super::scan::{self, Shapes};
 use super::skeleton::Seed;
-use super::splice::Scanned;
+use super::splice::{Awaited, Scanned};
 use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
 use crate::ops::batch::MAX_WRITES;
@@ -84,28 +83,25 @@ impl<'de> Visitor<'de> for WriteList<'_> {
         let splice = self.seed.splice();
         let list = splice.next_list();
         let mut out = Vec::new();
-        let mut ended = false;
         // In a parse that may cut, the first entry's first key says where the list begins: a
-        // list of the scanner's entries within its limit is cut out whole (`splice`, `first`).
+        // list of the scanner's entries within its limit is cut out whole (`splice::Awaited`).
         if splice.armed()
             && let Some(shapes) = self.shapes(transact)
         {
-            let first = First {
-                seed: self.seed.at(self.member),
+            splice.await_first(Awaited {
                 list,
                 transact,
                 limit,
                 shapes,
-            };
-            match seq.next_element_seed(first)? {
-                Some(element) => out.push(element),
-                None => ended = true,
-            }
+            });
         }
-        while !ended && out.len() < limit {
-            match seq.next_element_seed(self.seed.at(self.member))? {
+        while out.len() < limit {
+            // One call site of the element's read (a second put serde_json's reads out of line).
+            let element = seq.next_element_seed(self.seed.at(self.member));
+            splice.stop_awaiting();
+            match element? {
                 Some(element) => out.push(element),
-                None => ended = true,
+                None => break,
             }
         }
         // Past the limit: first the entries the parse before cut out of the body (`splice`).

@@ -565,7 +565,7 @@ fn actions_past_the_limit_in_compact_form_are_answered_as_the_exact_path_answers
     ] {
         fault_as_exact("TransactWriteItems", &actions_with(150, 140, odd, ""));
     }
-    // The limit itself: 100 actions are valid, answered alike, and cut whole (`fast::first`):
+    // The limit itself: 100 actions are valid, answered alike, and cut whole (`fast::splice`):
     // the slot stands for every action.
     let valid = actions_with(100, 0, "", "");
     assert!(read_compact("TransactWriteItems", &valid));
@@ -656,7 +656,7 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
                 .join(",")
         ),
     );
-    // The first table's list cut whole (`fast::first`), the second read by the seeds.
+    // The first table's list cut whole (`fast::splice`), the second read by the seeds.
     assert!(read_compact("BatchWriteItem", &two));
     let answer = || respond_to(&MemBackend::new(), "BatchWriteItem", &two);
     let _ = crate::protocol::fast::oracle::held_to_exact(answer, "two tables of 25");

@@ -1,5 +1,5 @@
 //! Lists of writes within their limit cut out of the body whole and read by the scanner
-//! (`fast::first`, `fast::splice`): every answer, and what the table holds after it, is the exact
+//! (`fast::splice`): every answer, and what the table holds after it, is the exact
 //! path's, whether the scanner takes the list, declines an entry of it (first, middle or last) or
 //! the request has another error that comes first.
 
