@@ -64,26 +64,50 @@ fn map_key(service: &Service, shape: usize, name: &str) -> Option<usize> {
 pub(super) struct Scanner<'t> {
     text: &'t str,
     at: usize,
+    /// The members of the item of two or more read last, at most [`MEMBERS_HINT`]: the room
+    /// the next one's vector starts with (a batch's items are alike; grown by doubling, the
+    /// vector of an item of thousands of members was copied about once more).
+    members: usize,
 }
 
+/// The most members an item's vector starts with room for (~900 KB, so that a small item after
+/// a large one does not ask for megabytes), as the seeds' `Shared::members`.
+const MEMBERS_HINT: usize = 16_384;
+
 /// The entries of a list of `TransactWriteItem`s (`transact`) or `WriteRequest`s read from `text`
-/// at `from` (an entry's start) while they have the usual shape (module docs): the entries, where
-/// the scanner stopped (the closing bracket, or the first entry it declined) and whether the list
-/// ended there.
+/// at `from` (an entry's start) while they have the usual shape (module docs), at most `most` of
+/// them: the entries, where the scanner stopped (the closing bracket, or the first entry it
+/// declined or that would pass `most`) and whether the list ended there.
 pub(super) fn entries(
     text: &str,
     from: usize,
     transact: bool,
     shapes: Shapes,
+    most: usize,
 ) -> (Scanned, usize, bool) {
-    let mut s = Scanner { text, at: from };
+    let mut s = Scanner {
+        text,
+        at: from,
+        members: 0,
+    };
+    // The over-long lists' loop without a count (a check per entry cost ~1 % of theirs).
+    let mut left = most;
+    let mut counted = || left.checked_sub(1).map(|rest| left = rest);
     if transact {
         let mut actions = Vec::new();
-        let (to, closed) = s.each(&mut actions, |s| s.action(shapes));
+        let (to, closed) = match most {
+            usize::MAX => s.each(&mut actions, |s| s.action(shapes)),
+            _ => s.each(&mut actions, |s| counted().and_then(|()| s.action(shapes))),
+        };
         (Scanned::Actions(actions), to, closed)
     } else {
         let mut writes = Vec::new();
-        let (to, closed) = s.each(&mut writes, |s| s.write_request(shapes));
+        let (to, closed) = match most {
+            usize::MAX => s.each(&mut writes, |s| s.write_request(shapes)),
+            _ => s.each(&mut writes, |s| {
+                counted().and_then(|()| s.write_request(shapes))
+            }),
+        };
         (Scanned::Writes(writes), to, closed)
     }
 }
@@ -132,6 +156,9 @@ impl<'t> Scanner<'t> {
 
     /// A BatchWriteItem `WriteRequest`: `{"PutRequest": {"Item": {…}}}` or
     /// `{"DeleteRequest": {"Key": {…}}}`.
+    // Inlined into each of the two loops that call it, as it was into the one (out of line, a
+    // call per entry and its punctuation's reads out of line too: +0.9 % for an over-long batch).
+    #[inline(always)]
     fn write_request(&mut self, shapes: Shapes) -> Option<WriteRequest> {
         let s = self;
         s.byte(b'{')?;
@@ -161,6 +188,7 @@ impl<'t> Scanner<'t> {
 
     /// A TransactWriteItems `TransactWriteItem`: `{"Put": {"TableName": "…", "Item": {…}}}` or
     /// `{"Delete": {"TableName": "…", "Key": {…}}}`, the two members in either order.
+    #[inline(always)]
     fn action(&mut self, shapes: Shapes) -> Option<TransactWriteItem> {
         let s = self;
         s.byte(b'{')?;
@@ -274,11 +302,13 @@ impl<'t> Scanner<'t> {
             item.insert(first.0, first.1);
             return Some(item);
         }
-        let mut members = vec![first];
+        let mut members = Vec::with_capacity(self.members.max(2));
+        members.push(first);
         while self.peek()? == b',' {
             self.at += 1;
             members.push(self.member(service, key_shape)?);
         }
+        self.members = members.len().min(MEMBERS_HINT);
         self.byte(b'}')?;
         Some(sorted(members))
     }

@@ -283,7 +283,16 @@ impl<'de> Visitor<'de> for Structure<'_> {
         // How many values of a PartiQL statement's `Parameters` were built, if it was reduced to
         // them (`parameters`).
         let mut reduced = None;
-        while let Some(name) = map.next_key::<String>()? {
+        // A list of writes' first entry: its first key read by the splice, which may cut the
+        // whole list there (`splice::Awaited`).
+        let mut first = None;
+        if self.seed.shared.splice.awaits() {
+            first = self.seed.shared.splice.first_key(&mut map)?;
+        }
+        while let Some(name) = match first.take() {
+            Some(name) => Some(name),
+            None => map.next_key::<String>()?,
+        } {
             let member = self.members.iter().find(|m| m.name == name);
             // The request's own names or values map, by its key (and value) shapes; one call of
             // the member's seed below, not two (two call sites put it out of line, a call per

@@ -12,7 +12,9 @@
 //! [`Slot::Actions`]) whose marker stands at the end of the skeleton's list; the decoder appends
 //! them after the entries it decodes. In the first over-long list of a body, the entries of the usual
 //! shapes are not read here at all: they are cut out of the body and scanned (`splice`), and come
-//! first among the list's entries past the limit.
+//! first among the list's entries past the limit. And a body's first list of writes made only of
+//! such entries, within its limit, is cut out whole (`splice::Awaited`): its slot then stands for every
+//! entry of the list, the skeleton's list holding the marker alone.
 //!
 //! An entry is read here only when the exact path decodes it to the same typed request *without
 //! recording anything*: exactly one request (or action) set, each member one of its shape's, sent
@@ -39,7 +41,7 @@ use serde_json::Value;
 
 use super::scan::{self, Shapes};
 use super::skeleton::Seed;
-use super::splice::Scanned;
+use super::splice::{Awaited, Scanned};
 use super::value::{anomaly, sorted, Av};
 use super::{Predecoded, Slot};
 use crate::ops::batch::MAX_WRITES;
@@ -81,8 +83,23 @@ impl<'de> Visitor<'de> for WriteList<'_> {
         let splice = self.seed.splice();
         let list = splice.next_list();
         let mut out = Vec::new();
+        // In a parse that may cut, the first entry's first key says where the list begins: a
+        // list of the scanner's entries within its limit is cut out whole (`splice::Awaited`).
+        if splice.armed()
+            && let Some(shapes) = self.shapes(transact)
+        {
+            splice.await_first(Awaited {
+                list,
+                transact,
+                limit,
+                shapes,
+            });
+        }
         while out.len() < limit {
-            match seq.next_element_seed(self.seed.at(self.member))? {
+            // One call site of the element's read (a second put serde_json's reads out of line).
+            let element = seq.next_element_seed(self.seed.at(self.member));
+            splice.stop_awaiting();
+            match element? {
                 Some(element) => out.push(element),
                 None => break,
             }
@@ -99,12 +116,7 @@ impl<'de> Visitor<'de> for WriteList<'_> {
             if splice.armed()
                 && let Some(raw) = seq.next_element::<&'de RawValue>()?
             {
-                let (put, delete) = match transact {
-                    true => ("Put", "Delete"),
-                    false => ("PutRequest", "DeleteRequest"),
-                };
-                let shapes = Shapes::of(self.seed.service(), self.member, put, delete);
-                if let Some(shapes) = shapes
+                if let Some(shapes) = self.shapes(transact)
                     && splice.try_cut(list, raw.get(), transact, shapes)
                 {
                     return Err(A::Error::custom(anomaly()));
@@ -130,6 +142,15 @@ impl<'de> Visitor<'de> for WriteList<'_> {
 }
 
 impl WriteList<'_> {
+    /// The shapes the scanner needs for this list's entries.
+    fn shapes(&self, transact: bool) -> Option<Shapes> {
+        let (put, delete) = match transact {
+            true => ("Put", "Delete"),
+            false => ("PutRequest", "DeleteRequest"),
+        };
+        Shapes::of(self.seed.service(), self.member, put, delete)
+    }
+
     /// `entry`, typed into `actions` (a transaction's list) or `writes`.
     fn push<E: serde::de::Error>(
         &self,

@@ -41,6 +41,9 @@ mod transact;
 #[cfg(feature = "server")]
 mod unused;
 mod update_table;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod whole_lists;
 
 use dynomodel::{AttributeValue, Item};
 

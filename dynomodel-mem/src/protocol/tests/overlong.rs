@@ -565,9 +565,12 @@ fn actions_past_the_limit_in_compact_form_are_answered_as_the_exact_path_answers
     ] {
         fault_as_exact("TransactWriteItems", &actions_with(150, 140, odd, ""));
     }
-    // The limit itself: 100 actions are valid and not read in compact form.
+    // The limit itself: 100 actions are valid, answered alike, and cut whole (`fast::splice`):
+    // the slot stands for every action.
     let valid = actions_with(100, 0, "", "");
-    assert!(!read_compact("TransactWriteItems", &valid));
+    assert!(read_compact("TransactWriteItems", &valid));
+    let answer = || respond_to(&MemBackend::new(), "TransactWriteItems", &valid);
+    let _ = crate::protocol::fast::oracle::held_to_exact(answer, "100 actions");
 }
 
 #[cfg(feature = "server")]
@@ -640,7 +643,7 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
         assert!(!read_compact("BatchWriteItem", &body), "{odd}");
         fault_as_exact("BatchWriteItem", &body);
     }
-    // 25 requests in each of two tables: valid per table, not read in compact form.
+    // 25 requests in each of two tables: valid per table.
     let two = batch(
         "",
         25,
@@ -653,7 +656,10 @@ fn write_requests_past_the_limit_in_compact_form_are_answered_as_the_exact_path_
                 .join(",")
         ),
     );
-    assert!(!read_compact("BatchWriteItem", &two));
+    // The first table's list cut whole (`fast::splice`), the second read by the seeds.
+    assert!(read_compact("BatchWriteItem", &two));
+    let answer = || respond_to(&MemBackend::new(), "BatchWriteItem", &two);
+    let _ = crate::protocol::fast::oracle::held_to_exact(answer, "two tables of 25");
 }
 
 /// A BatchWriteItem of `n` usual PutRequests on one table, `odd` at each of the positions `at`.

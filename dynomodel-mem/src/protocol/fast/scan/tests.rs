@@ -10,7 +10,7 @@ use super::{entries, nests_deeper_than};
 fn scanned(transact: bool, text: &str) -> bool {
     // The entry alone in what is left of its list.
     let list = format!("{text}]");
-    let scanned = match entries(&list, 0, transact, shapes(transact)) {
+    let scanned = match entries(&list, 0, transact, shapes(transact), usize::MAX) {
         (Scanned::Actions(mut actions), to, true) if actions.len() == 1 => {
             assert_eq!(list[to..], *"]");
             Err(actions.remove(0))
@@ -164,11 +164,11 @@ fn a_list_is_scanned_to_its_end_or_to_the_first_entry_declined() {
     };
     // To the closing bracket, whatever follows it.
     let list = format!("{usual} ,\n{usual}\t] , \"x\": [");
-    let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+    let (scanned, to, closed) = entries(&list, 0, false, shapes(false), usize::MAX);
     assert_eq!((count(&scanned), &list[to..to + 1], closed), (2, "]", true));
     // To the first entry declined, which starts where the scanner stopped.
     let list = format!("{usual}, {usual},  {odd}, {usual}]");
-    let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+    let (scanned, to, closed) = entries(&list, 0, false, shapes(false), usize::MAX);
     assert_eq!(
         (count(&scanned), &list[to..], closed),
         (2, &format!("{odd}, {usual}]")[..], false)
@@ -180,11 +180,19 @@ fn a_list_is_scanned_to_its_end_or_to_the_first_entry_declined() {
         (format!("{usual}, {usual}"), 1),
         (format!("{usual}, {usual}, ]"), 2),
     ] {
-        let (scanned, to, closed) = entries(&list, 0, false, shapes(false));
+        let (scanned, to, closed) = entries(&list, 0, false, shapes(false), usize::MAX);
         assert_eq!((count(&scanned), closed), (taken, false), "{list}");
         assert!(
             list[to..].starts_with(if taken == 1 { usual } else { "]" }),
             "{list}"
         );
+    }
+    // At most `most` entries: the list closed after them, or the entry past them declined.
+    let list = format!("{usual}, {usual},{usual} ]");
+    for (most, taken, closed) in [(1, 1, false), (2, 2, false), (3, 3, true), (4, 3, true)] {
+        let (scanned, to, ended) = entries(&list, 0, false, shapes(false), most);
+        assert_eq!((count(&scanned), ended), (taken, closed), "{most}");
+        let rest = if closed { "]" } else { usual };
+        assert!(list[to..].starts_with(rest), "{most}");
     }
 }
