@@ -37,8 +37,11 @@ pub(crate) fn values(values: Option<ExpressionAttributeValues>) -> Option<SdkIte
 #[inline]
 fn written(item: Item, writer: &dyn AttributeWriter) -> Result<SdkItem, ConversionError> {
     let mut sink = SdkItemSink(SdkItem::with_capacity(item.len() + writer.len_hint()));
-    for (name, value) in item {
-        sink.insert(name, value);
+    // The mapper's own requests leave `item` empty: its iterator not even made.
+    if !item.is_empty() {
+        for (name, value) in item {
+            sink.insert(name, value);
+        }
     }
     writer.write(&mut sink)?;
     Ok(sink.0)
@@ -231,6 +234,22 @@ mod tests {
         assert_eq!(key.len(), 2);
         assert_eq!(key["pk"], SdkValue::S("a".into()));
         assert_eq!(key["sk"], SdkValue::N("7".into()));
+    }
+
+    #[test]
+    fn an_empty_inputs_map_leaves_the_writers_attributes_alone() {
+        let writer = Item::from([("sk".to_owned(), AttributeValue::N(7.into()))]);
+        let item = written(Item::new(), &writer).unwrap();
+        assert_eq!(item.len(), 1);
+        assert_eq!(item["sk"], SdkValue::N("7".into()));
+        // A writer that fails fails the same with an empty map.
+        let err = written(Item::new(), &Failing).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            ConversionError::new("a key value", "nothing")
+                .at("sk")
+                .to_string()
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::future::IntoFuture;
 
 use futures::future::Either;
-use futures::{FutureExt, TryFutureExt};
+use futures::FutureExt;
 
 use crate::backend::{AttributeWriter, PutItemInput, ReturnValue};
 use crate::db::decode::decode_returned;
@@ -196,24 +196,46 @@ impl<'v, M: Model> PutWrite<'v, M> {
     where
         'v: 'd,
     {
+        self.send_then(db, return_values, Ok)
+    }
+
+    /// [`send`](PutWrite::send), its returned item handed to `then` in the same step: one
+    /// combinator over the request's future, not one for the item, one for the error and one for
+    /// the caller's own (each its own poll function on every request's path).
+    pub(crate) fn send_then<'d, T, F>(
+        self,
+        db: &'d Db,
+        return_values: ReturnValue,
+        then: F,
+    ) -> impl std::future::Future<Output = Result<T>> + Send + 'd
+    where
+        'v: 'd,
+        F: FnOnce(Option<Item>) -> Result<T> + Send + 'd,
+    {
         let failure = self.write.failure();
-        let value = self.item.as_ref().map(|item| item.value);
-        let call = match self.item {
-            Some(item) => Either::Left(
-                db.calls
-                    .put_item_from(put_input(self.write, return_values), item)
-                    .map_ok(|o| o.attributes),
-            ),
-            None => Either::Right(
-                db.calls
-                    .update_item(update::input(self.write, return_values))
-                    .map_ok(|o| o.attributes),
-            ),
-        };
-        call.map_err(move |e| match value {
-            Some(value) => item_size::name_write_error(db, value, failure.read::<M>(e)),
-            None => failure.read::<M>(e),
-        })
+        match self.item {
+            Some(item) => {
+                let value = item.value;
+                let input = put_input(self.write, return_values);
+                Either::Left(
+                    db.calls
+                        .put_item_from(input, item)
+                        .map(move |sent| match sent {
+                            Ok(output) => then(output.attributes),
+                            Err(e) => {
+                                Err(item_size::name_write_error(db, value, failure.read::<M>(e)))
+                            }
+                        }),
+                )
+            }
+            None => {
+                let input = update::input(self.write, return_values);
+                Either::Right(db.calls.update_item(input).map(move |sent| match sent {
+                    Ok(output) => then(output.attributes),
+                    Err(e) => Err(failure.read::<M>(e)),
+                }))
+            }
+        }
     }
 }
 
@@ -361,11 +383,12 @@ impl<'a, M: Model> Put<'a, M> {
     pub fn returning_old(self) -> DbFuture<'a, Option<M>> {
         // Rendered now, so that the future holds the request only (see `PutWrite::send`).
         let db = self.db;
-        let send = self
-            .options
-            .render(db, self.item, false)
-            .map(|put| put.send(db, ReturnValue::AllOld));
-        Box::pin(sent(send).map(move |old| old?.map(|item| decode_returned(db, item)).transpose()))
+        let send = self.options.render(db, self.item, false).map(|put| {
+            put.send_then(db, ReturnValue::AllOld, move |old| {
+                old.map(|item| decode_returned(db, item)).transpose()
+            })
+        });
+        Box::pin(sent(send))
     }
 }
 
@@ -379,7 +402,7 @@ impl<'a, M: Model> IntoFuture for Put<'a, M> {
         let send = self
             .options
             .render(db, self.item, false)
-            .map(|put| put.send(db, ReturnValue::None));
-        Box::pin(sent(send).map(|sent| sent.map(drop)))
+            .map(|put| put.send_then(db, ReturnValue::None, |_| Ok(())));
+        Box::pin(sent(send))
     }
 }

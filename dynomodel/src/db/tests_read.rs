@@ -174,6 +174,70 @@ async fn a_failed_condition_carries_the_stored_item_as_a_model() {
 }
 
 #[tokio::test]
+async fn a_put_returning_old_passes_its_failures_through() {
+    // The error arm of the put's one combinator, with a caller's step after it (`returning_old`).
+    let (db, rec) = Recorder::db();
+    let mut stored = tweet();
+    stored.likes = 99;
+    rec.answer(Err(conditional_failure(Some(
+        stored.to_item().expect("converts"),
+    ))));
+    let err = db
+        .put(&tweet())
+        .if_not_exists()
+        .returning_old()
+        .await
+        .expect_err("fails");
+    assert!(err.is_conditional_check_failed());
+    assert_eq!(err.conditional_item::<Tweet>(), Ok(Some(stored)));
+    rec.fail(Error::validation("something else"));
+    let err = db.put(&tweet()).returning_old().await;
+    assert!(matches!(err, Err(Error::Validation { .. })), "{err:?}");
+    // An item that does not decode as the model is the caller's step's error.
+    rec.answer(Ok(Some(Item::from([("likes".to_owned(), s("x"))]))));
+    let err = db.put(&tweet()).returning_old().await;
+    assert!(matches!(err, Err(Error::ItemDecode(_))), "{err:?}");
+    assert_eq!(rec.take().len(), 3);
+}
+
+#[tokio::test]
+async fn a_plain_write_renders_nothing_and_a_conditional_one_still_does() {
+    // A write with nothing to check skips the expression context: the same request as before.
+    let (db, rec) = Recorder::db();
+    db.put(&tweet()).await.expect("succeeds");
+    db.put(&tweet())
+        .condition(Tweet::likes().ge(1))
+        .await
+        .expect("succeeds");
+    db.delete(&tweet()).await.expect("succeeds");
+    let requests = rec.take();
+    let [Request::PutItem(plain), Request::PutItem(checked), Request::DeleteItem(delete)] =
+        &requests[..]
+    else {
+        panic!("two puts and a delete: {requests:?}")
+    };
+    assert_eq!(plain.condition_expression, None);
+    assert_eq!(plain.expression_attribute_names, None);
+    assert_eq!(plain.expression_attribute_values, None);
+    assert_eq!(plain.return_values_on_condition_check_failure, None);
+    assert_eq!(checked.condition_expression.as_deref(), Some("#n0 >= :v0"));
+    assert_eq!(
+        checked.expression_attribute_names,
+        names(&[("#n0", "likes")])
+    );
+    assert_eq!(
+        checked.expression_attribute_values,
+        values(&[(":v0", n(1))])
+    );
+    assert_eq!(
+        checked.return_values_on_condition_check_failure,
+        Some(ReturnValuesOnConditionCheckFailure::AllOld)
+    );
+    assert_eq!(delete.condition_expression, None);
+    assert_eq!(delete.expression_attribute_names, None);
+}
+
+#[tokio::test]
 async fn rendering_errors_are_errors_and_send_nothing() {
     let (db, rec) = Recorder::db();
     let empty_in = Tweet::likes().is_in(Vec::<i64>::new());

@@ -118,12 +118,31 @@ impl Write {
         conditional: &Conditional<M>,
         parts: Parts<'_, M>,
     ) -> Result<Write> {
+        let user = conditional.condition.as_ref();
+        let plain = parts.update.is_none()
+            && parts.version.is_none()
+            && parts.existence.is_none()
+            && parts.check.is_none()
+            && user.is_none();
+        if plain {
+            // A write with nothing to render (a plain put): no context made, finished and dropped.
+            return Ok(Write {
+                table_name: db.table_name::<M>(),
+                key,
+                update_expression: None,
+                condition_expression: None,
+                expression_attribute_names: None,
+                expression_attribute_values: None,
+                on_failure: None,
+                guard: None,
+                existence: None,
+            });
+        }
         let mut ctx = ExpressionContext::new();
         let update_expression = match parts.update {
             Some(update) => ctx.update(update)?,
             None => None,
         };
-        let user = conditional.condition.as_ref();
         let others = parts.check.is_some() || user.is_some();
         let version_check = parts.version.map(version::check::<M>).transpose()?;
         let existence_check = parts.existence.and_then(existence::condition::<M>);
