@@ -4,9 +4,8 @@
 //! can meet, alone and together with an item past 400 KB. Every answer is held to the exact path's
 //! (the one pass off); the answers themselves are main's before these changes (checked against it).
 
-use super::respond_to;
+use super::answer_text;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// A table `tbl` keyed by `pk` (S), with indexes `gsi` on `gk` (S) and `gsi2` on `gk2` (S).
@@ -24,17 +23,9 @@ fn backend() -> MemBackend {
             "KeySchema": [{"AttributeName": "gk2", "KeyType": "HASH"}],
             "Projection": {"ProjectionType": "ALL"}}],
         "BillingMode": "PAY_PER_REQUEST"}"#;
-    let created = call(&backend, "CreateTable", create);
+    let created = answer_text(&backend, "CreateTable", create);
     assert!(created.contains("TableDescription"), "{created}");
     backend
-}
-
-fn call(backend: &MemBackend, operation: &str, body: &str) -> String {
-    match respond_to(backend, operation, body) {
-        Ok(bytes) => String::from_utf8(bytes).unwrap(),
-        Err(Fault::Backend(e)) => e.to_string(),
-        Err(other) => format!("{other:?}"),
-    }
 }
 
 /// On a fresh table: the `setup` PutItems, then `operation` with `body`; its answer and the item
@@ -43,11 +34,11 @@ fn answer(setup: &[String], operation: &str, body: &str) -> (String, String) {
     let go = || {
         let backend = backend();
         for put in setup {
-            let put_answer = call(&backend, "PutItem", put);
+            let put_answer = answer_text(&backend, "PutItem", put);
             assert_eq!(put_answer, "{}", "{put}");
         }
-        let answer = call(&backend, operation, body);
-        let item = call(
+        let answer = answer_text(&backend, operation, body);
+        let item = answer_text(
             &backend,
             "GetItem",
             r#"{"TableName": "tbl", "Key": {"pk": {"S": "k"}}}"#,

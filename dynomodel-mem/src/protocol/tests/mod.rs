@@ -55,6 +55,15 @@ fn run<F: std::future::Future>(future: F) -> F::Output {
         .block_on(future)
 }
 
+/// [`respond_to`]'s answer as text: the response's body, a backend error's message, or the fault.
+fn answer_text(backend: &crate::MemBackend, operation: &str, body: &str) -> String {
+    match respond_to(backend, operation, body) {
+        Ok(bytes) => String::from_utf8(bytes).unwrap(),
+        Err(crate::protocol::Fault::Backend(e)) => e.to_string(),
+        Err(other) => format!("{other:?}"),
+    }
+}
+
 /// The wire's answer to `body` for `operation` on `backend` (a default context), run to its end.
 fn respond_to(
     backend: &crate::MemBackend,

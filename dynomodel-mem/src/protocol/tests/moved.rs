@@ -5,9 +5,8 @@
 //! under a condition that always holds and names the operand), and the sets to the union the scans
 //! compute; the errors to their texts.
 
-use super::respond_to;
+use super::answer_text;
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::Fault;
 use crate::MemBackend;
 
 /// A table `tbl` keyed by `pk` (S), with an index `gsi` on `gk` (S): an update keeps its paths.
@@ -21,17 +20,9 @@ fn backend() -> MemBackend {
             "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
             "Projection": {"ProjectionType": "ALL"}}],
         "BillingMode": "PAY_PER_REQUEST"}"#;
-    let created = call(&backend, "CreateTable", create);
+    let created = answer_text(&backend, "CreateTable", create);
     assert!(created.contains("TableDescription"), "{created}");
     backend
-}
-
-fn call(backend: &MemBackend, operation: &str, body: &str) -> String {
-    match respond_to(backend, operation, body) {
-        Ok(bytes) => String::from_utf8(bytes).unwrap(),
-        Err(Fault::Backend(e)) => e.to_string(),
-        Err(other) => format!("{other:?}"),
-    }
 }
 
 /// On a fresh table: the `setup` PutItem (if any), then the UpdateItem `body`; its answer and the
@@ -40,10 +31,10 @@ fn answer(setup: Option<&str>, body: &str) -> (String, String) {
     let go = || {
         let backend = backend();
         if let Some(put) = setup {
-            assert_eq!(call(&backend, "PutItem", put), "{}", "{put}");
+            assert_eq!(answer_text(&backend, "PutItem", put), "{}", "{put}");
         }
-        let answer = call(&backend, "UpdateItem", body);
-        let item = call(
+        let answer = answer_text(&backend, "UpdateItem", body);
+        let item = answer_text(
             &backend,
             "GetItem",
             r#"{"TableName": "tbl", "Key": {"pk": {"S": "k"}}}"#,
