@@ -454,9 +454,13 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The punctuation `b`, after whitespace.
+    /// The punctuation `b`, after whitespace (the usual layout, without, tried first).
     #[inline]
     fn byte(&mut self, b: u8) -> Option<()> {
+        if self.text.as_bytes().get(self.at) == Some(&b) {
+            self.at += 1;
+            return Some(());
+        }
         self.skip_whitespace();
         (self.text.as_bytes().get(self.at) == Some(&b)).then(|| self.at += 1)
     }
