@@ -265,7 +265,9 @@ impl Scan for AttributeValueUpdate {
 /// (an entry's opening quote) while they have the usual shape (module docs): the entries, and
 /// where the scanner stopped: the map's closing brace, or the first entry it declined; where what
 /// follows a comma is not an entry's quote (JSON would refuse it, the map without the entries
-/// would not), no entries.
+/// would not), no entries. Never inlined: in the seed's large `visit_map` the reader's state
+/// lives in memory, not in registers.
+#[inline(never)]
 pub(super) fn entries<T: Scan>(
     text: &str,
     from: usize,
@@ -452,9 +454,13 @@ impl<'t> Reader<'t> {
         }
     }
 
-    /// The punctuation `b`, after whitespace.
+    /// The punctuation `b`, after whitespace (the usual layout, without, tried first).
     #[inline]
     fn byte(&mut self, b: u8) -> Option<()> {
+        if self.text.as_bytes().get(self.at) == Some(&b) {
+            self.at += 1;
+            return Some(());
+        }
         self.skip_whitespace();
         (self.text.as_bytes().get(self.at) == Some(&b)).then(|| self.at += 1)
     }
@@ -472,13 +478,7 @@ impl<'t> Reader<'t> {
     fn string(&mut self) -> Option<&'t str> {
         self.byte(b'"')?;
         let start = self.at;
-        let rest = self.text.as_bytes().get(start..)?;
-        let len = rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        if rest[len] != b'"' {
-            return None;
-        }
+        let len = content_len(self.text.as_bytes().get(start..)?)?;
         self.at = start + len + 1;
         self.text.get(start..start + len)
     }
@@ -500,6 +500,38 @@ impl<'t> Reader<'t> {
         self.at += len;
         Some(member)
     }
+}
+
+/// The strings' content this long or shorter (names, numbers, the enums' words) is read byte by
+/// byte; what is left of a longer one is searched with `memchr2`, whose setup costs more than a
+/// short string's bytes.
+const SHORT: usize = 24;
+
+/// The bytes that end a string's content as the scanner reads it: its closing quote, or an escape
+/// or a control character, which it declines.
+const STOP: [bool; 256] = {
+    let mut stop = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        stop[b] = true;
+        b += 1;
+    }
+    stop[b'"' as usize] = true;
+    stop[b'\\' as usize] = true;
+    stop
+};
+
+/// The length of a string's content, `rest` beginning after its opening quote: `None` if an escape
+/// or a control character comes before the closing quote, or no quote does.
+#[inline]
+fn content_len(rest: &[u8]) -> Option<usize> {
+    let head = &rest[..rest.len().min(SHORT)];
+    if let Some(i) = head.iter().position(|&b| STOP[usize::from(b)]) {
+        return (head[i] == b'"').then_some(i);
+    }
+    let tail = &rest[head.len()..];
+    let end = memchr::memchr2(b'"', b'\\', tail)?;
+    (tail[end] == b'"' && tail[..end].iter().all(|&b| b >= 0x20)).then_some(head.len() + end)
 }
 
 /// The members an entry may have.

@@ -268,6 +268,50 @@ fn the_scanner_stops_at_the_first_entry_it_declines() {
     }
 }
 
+/// Strings of every length about the byte-by-byte head's end (`SHORT`), read by the head, by
+/// `memchr2` or by both: as the seeds read them where they are plain; declined at an escape, a
+/// control character or a missing quote at any place, as names and as values.
+#[test]
+fn strings_are_read_alike_at_every_length_and_place() {
+    for len in (0..=super::SHORT + 40).chain([200, 5_000]) {
+        let plain: String = (0..len).map(|i| ["a", "é", "€"][i % 3]).collect();
+        assert!(
+            expected(&format!(r#"{{"n{plain}":{{"Value":{{"S":"{plain}"}}}}}}"#)),
+            "{len}"
+        );
+        assert!(updates(&format!(
+            r#"{{"n{plain}":{{"Value":{{"S":"{plain}"}}}}}}"#
+        )));
+        let chars: Vec<char> = format!("n{plain}").chars().collect();
+        for at in (0..=chars.len()).step_by(len / 16 + 1) {
+            for odd in ["\\\\", "\\\"", "\\u0061", "\n", "\u{1f}", "\u{0}"] {
+                let (head, tail): (String, String) =
+                    (chars[..at].iter().collect(), chars[at..].iter().collect());
+                let spelled = format!("{head}{odd}{tail}");
+                for text in [
+                    format!(r#"{{"{spelled}":{{"Exists":false}}}}"#),
+                    format!(r#"{{"a":{{"Value":{{"S":"{spelled}"}}}}}}"#),
+                ] {
+                    assert!(
+                        by_scanner::<ExpectedAttributeValue>(EXPECTED, &text).is_none(),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        // The text's end before the closing quote.
+        for text in [
+            format!(r#"{{"{plain}"#),
+            format!(r#"{{"a":{{"Value":{{"S":"{plain}"#),
+        ] {
+            assert!(
+                by_scanner::<ExpectedAttributeValue>(EXPECTED, &text).is_none(),
+                "{text:?}"
+            );
+        }
+    }
+}
+
 /// Every order of `items`.
 fn permutations<'a>(items: &[&'a str]) -> Vec<Vec<&'a str>> {
     if items.len() <= 1 {
