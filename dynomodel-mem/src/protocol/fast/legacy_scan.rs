@@ -28,6 +28,7 @@ use dynomodel::backend::{
 use dynomodel::{AttributeValue, Number};
 
 use super::legacy::{action_named, operator_named};
+use super::raw::RawJson;
 use crate::protocol::model::{self, Service};
 
 /// The fewest bytes of entries worth a second parse of what precedes them: a short map read by the
@@ -317,6 +318,18 @@ struct Reader<'t> {
     at: usize,
 }
 
+impl<'t> RawJson<'t> for Reader<'t> {
+    #[inline]
+    fn text(&self) -> &'t str {
+        self.text
+    }
+
+    #[inline]
+    fn at(&mut self) -> &mut usize {
+        &mut self.at
+    }
+}
+
 impl<'t> Reader<'t> {
     /// One entry: its name, then an object of `T`'s members.
     #[inline]
@@ -438,51 +451,6 @@ impl<'t> Reader<'t> {
         parse(self.string()?).map(Some)
     }
 
-    /// The bytes `word` (after whitespace): a literal; what follows it is the caller's to check.
-    #[inline]
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        self.skip_whitespace();
-        let end = self.at + word.len();
-        (self.text.as_bytes().get(self.at..end) == Some(word)).then(|| self.at = end)
-    }
-
-    /// JSON whitespace, as serde_json skips it.
-    #[inline]
-    fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.text.as_bytes().get(self.at) {
-            self.at += 1;
-        }
-    }
-
-    /// The punctuation `b`, after whitespace (the usual layout, without, tried first).
-    #[inline]
-    fn byte(&mut self, b: u8) -> Option<()> {
-        if self.text.as_bytes().get(self.at) == Some(&b) {
-            self.at += 1;
-            return Some(());
-        }
-        self.skip_whitespace();
-        (self.text.as_bytes().get(self.at) == Some(&b)).then(|| self.at += 1)
-    }
-
-    /// The next byte after whitespace, without taking it.
-    #[inline]
-    fn peek(&mut self) -> Option<u8> {
-        self.skip_whitespace();
-        self.text.as_bytes().get(self.at).copied()
-    }
-
-    /// A string without escapes or control characters (serde_json refuses these), its content
-    /// as sent. Its ends are ASCII quotes, so it is cut from the text on character boundaries.
-    #[inline]
-    fn string(&mut self) -> Option<&'t str> {
-        self.byte(b'"')?;
-        let start = self.at;
-        let len = content_len(self.text.as_bytes().get(start..)?)?;
-        self.at = start + len + 1;
-        self.text.get(start..start + len)
-    }
-
     /// A member's name, one of the five an entry may have, spelled without escapes (its bytes
     /// compared at once, without a string read).
     #[inline]
@@ -500,38 +468,6 @@ impl<'t> Reader<'t> {
         self.at += len;
         Some(member)
     }
-}
-
-/// The strings' content this long or shorter (names, numbers, the enums' words) is read byte by
-/// byte; what is left of a longer one is searched with `memchr2`, whose setup costs more than a
-/// short string's bytes.
-const SHORT: usize = 24;
-
-/// The bytes that end a string's content as the scanner reads it: its closing quote, or an escape
-/// or a control character, which it declines.
-const STOP: [bool; 256] = {
-    let mut stop = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        stop[b] = true;
-        b += 1;
-    }
-    stop[b'"' as usize] = true;
-    stop[b'\\' as usize] = true;
-    stop
-};
-
-/// The length of a string's content, `rest` beginning after its opening quote: `None` if an escape
-/// or a control character comes before the closing quote, or no quote does.
-#[inline]
-fn content_len(rest: &[u8]) -> Option<usize> {
-    let head = &rest[..rest.len().min(SHORT)];
-    if let Some(i) = head.iter().position(|&b| STOP[usize::from(b)]) {
-        return (head[i] == b'"').then_some(i);
-    }
-    let tail = &rest[head.len()..];
-    let end = memchr::memchr2(b'"', b'\\', tail)?;
-    (tail[end] == b'"' && tail[..end].iter().all(|&b| b >= 0x20)).then_some(head.len() + end)
 }
 
 /// The members an entry may have.

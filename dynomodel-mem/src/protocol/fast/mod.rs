@@ -73,6 +73,7 @@ mod legacy_scan;
 mod names;
 mod oversized;
 mod parameters;
+mod raw;
 mod scan;
 mod skeleton;
 mod splice;

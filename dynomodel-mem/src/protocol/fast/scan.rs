@@ -13,6 +13,7 @@
 use dynomodel::backend::{TransactDelete, TransactPut, TransactWriteItem, WriteRequest};
 use dynomodel::{AttributeValue, Item, Number};
 
+use super::raw::RawJson;
 use super::splice::Scanned;
 use super::value::sorted;
 use crate::protocol::model::{self, Kind, Service};
@@ -73,6 +74,18 @@ pub(super) struct Scanner<'t> {
 /// The most members an item's vector starts with room for (~900 KB, so that a small item after
 /// a large one does not ask for megabytes), as the seeds' `Shared::members`.
 const MEMBERS_HINT: usize = 16_384;
+
+impl<'t> RawJson<'t> for Scanner<'t> {
+    #[inline]
+    fn text(&self) -> &'t str {
+        self.text
+    }
+
+    #[inline]
+    fn at(&mut self) -> &mut usize {
+        &mut self.at
+    }
+}
 
 /// The entries of a list of `TransactWriteItem`s (`transact`) or `WriteRequest`s read from `text`
 /// at `from` (an entry's start) while they have the usual shape (module docs), at most `most` of
@@ -237,47 +250,6 @@ impl<'t> Scanner<'t> {
                 return_values_on_condition_check_failure: None,
             })
         })
-    }
-
-    /// JSON whitespace, as serde_json skips it.
-    #[inline]
-    fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.text.as_bytes().get(self.at) {
-            self.at += 1;
-        }
-    }
-
-    /// The punctuation `b`, after whitespace.
-    #[inline]
-    fn byte(&mut self, b: u8) -> Option<()> {
-        self.skip_whitespace();
-        (self.text.as_bytes().get(self.at) == Some(&b)).then(|| self.at += 1)
-    }
-
-    /// The next byte after whitespace, without taking it.
-    #[inline]
-    fn peek(&mut self) -> Option<u8> {
-        self.skip_whitespace();
-        self.text.as_bytes().get(self.at).copied()
-    }
-
-    /// A string without escapes or control characters (serde_json refuses these), its content
-    /// as sent. Its ends are ASCII quotes, so it is cut from the text on character boundaries.
-    #[inline]
-    fn string(&mut self) -> Option<&'t str> {
-        self.byte(b'"')?;
-        let start = self.at;
-        let bytes = self.text.as_bytes();
-        let mut end = start;
-        loop {
-            match *bytes.get(end)? {
-                b'"' => break,
-                b'\\' | 0..=0x1f => return None,
-                _ => end += 1,
-            }
-        }
-        self.at = end + 1;
-        self.text.get(start..end)
     }
 
     /// The member name `name`, then its colon.

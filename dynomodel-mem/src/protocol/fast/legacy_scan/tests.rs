@@ -273,7 +273,7 @@ fn the_scanner_stops_at_the_first_entry_it_declines() {
 /// control character or a missing quote at any place, as names and as values.
 #[test]
 fn strings_are_read_alike_at_every_length_and_place() {
-    for len in (0..=super::SHORT + 40).chain([200, 5_000]) {
+    for len in (0..=crate::protocol::fast::raw::SHORT + 40).chain([200, 5_000]) {
         let plain: String = (0..len).map(|i| ["a", "é", "€"][i % 3]).collect();
         assert!(
             expected(&format!(r#"{{"n{plain}":{{"Value":{{"S":"{plain}"}}}}}}"#)),
