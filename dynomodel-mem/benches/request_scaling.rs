@@ -524,6 +524,21 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        // The operand alone past the item's 400 KB (the update refused for its size): what
+        // `set_add` cannot reach, its stored set growing with the operand.
+        name: "set_add_oversized",
+        unit: "elements ADDed to a set of 3",
+        sizes: (4_096, 1_048_576),
+        setup: |_| set_setup(3),
+        request: |n| {
+            let set = joined(n, ",", |i| format!(r#""f{i}""#));
+            let body = format!(
+                r#"{{"TableName":"tbl","Key":{{"pk":{{"S":"big"}}}},"UpdateExpression":"ADD s :s","ExpressionAttributeValues":{{":s":{{"SS":[{set}]}}}}}}"#
+            );
+            ("UpdateItem", body)
+        },
+    },
+    Dimension {
         name: "set_delete",
         unit: "elements DELETEd from a set of as many",
         sizes: (256, 32_768),
