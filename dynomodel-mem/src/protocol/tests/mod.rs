@@ -56,6 +56,7 @@ fn run<F: std::future::Future>(future: F) -> F::Output {
 }
 
 /// [`respond_to`]'s answer as text: the response's body, a backend error's message, or the fault.
+#[cfg(feature = "server")]
 fn answer_text(backend: &crate::MemBackend, operation: &str, body: &str) -> String {
     match respond_to(backend, operation, body) {
         Ok(bytes) => String::from_utf8(bytes).unwrap(),
