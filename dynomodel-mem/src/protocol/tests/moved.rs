@@ -131,40 +131,32 @@ fn a_moved_operand_answers_as_one_left_in_the_request() {
                 }
             }
             let (_, item) = moved_and_kept(Some(&with_set), "ADD s :s", &values, "");
-            let mut want = union(&stored, &operand, same);
-            if tag == "NS" {
-                want = want
-                    .iter()
-                    .map(|x| x.parse::<dynomodel::Number>().unwrap().to_string())
-                    .collect();
-            }
             assert_eq!(
                 item,
-                format!(
-                    r#"{{"Item":{{"pk":{{"S":"k"}},"s":{{"{tag}":[{}]}}}}}}"#,
-                    quoted(&want)
-                ),
+                item_with_set(tag, &union(&stored, &operand, same)),
                 "{tag} {n}"
             );
             // Onto no set: the operand itself, in its order.
             let (_, item) = moved_and_kept(None, "ADD s :s", &values, "");
-            let mut want = operand.clone();
-            if tag == "NS" {
-                want = want
-                    .iter()
-                    .map(|x| x.parse::<dynomodel::Number>().unwrap().to_string())
-                    .collect();
-            }
-            assert_eq!(
-                item,
-                format!(
-                    r#"{{"Item":{{"pk":{{"S":"k"}},"s":{{"{tag}":[{}]}}}}}}"#,
-                    quoted(&want)
-                ),
-                "{tag} {n}"
-            );
+            assert_eq!(item, item_with_set(tag, &operand), "{tag} {n}");
         }
     }
+}
+
+/// GetItem's answer for the item `k` whose set `s` of type `tag` holds `elements` (numbers as the
+/// engine spells them).
+fn item_with_set(tag: &str, elements: &[String]) -> String {
+    let spelled: Vec<String> = match tag {
+        "NS" => elements
+            .iter()
+            .map(|x| x.parse::<dynomodel::Number>().unwrap().to_string())
+            .collect(),
+        _ => elements.to_vec(),
+    };
+    format!(
+        r#"{{"Item":{{"pk":{{"S":"k"}},"s":{{"{tag}":[{}]}}}}}}"#,
+        quoted(&spelled)
+    )
 }
 
 /// An operand past the duplicate check's table (more than 65,536 elements: the union hashes it)
