@@ -15,6 +15,7 @@ pub(crate) mod parser;
 pub(crate) mod projection;
 pub(crate) mod request;
 pub(crate) mod reserved;
+pub(crate) mod substitution;
 pub(crate) mod taken;
 pub(crate) mod update;
 pub(crate) mod validate;
@@ -130,6 +131,17 @@ pub(crate) enum Expression {
     Update(Parsed<ast::UpdateExpression>),
     /// A projection expression.
     Projection(Parsed<ast::Projection>),
+}
+
+impl Expression {
+    /// Where its text names placeholders (see [`substitution`]).
+    pub(crate) fn occurrences(&self) -> &substitution::Occurrences {
+        match self {
+            Expression::Condition(p) => &p.occurrences,
+            Expression::Update(p) => &p.occurrences,
+            Expression::Projection(p) => &p.occurrences,
+        }
+    }
 }
 
 /// Parses `text` as an expression of `kind` (syntax only), after the size limit when `origin` has

@@ -12,6 +12,7 @@ use dynomodel::{AttributeValue, Error, Result};
 
 use crate::expr::ast::{Condition, Projection, UpdateExpression};
 use crate::expr::cache::ExpressionCache;
+use crate::expr::substitution::Oversized;
 use crate::expr::{self, ExprKind, Expression, Given, Origin, Parsed, Placeholders, Usage};
 use crate::validate;
 
@@ -118,6 +119,8 @@ pub(crate) struct Prepared {
     projection: Option<Arc<Expression>>,
     /// The tables of `ExpressionAttributeValues`' large sets, from their duplicate checks.
     tables: validate::SetTables,
+    /// The first expression past the cap on what it substitutes, raised by [`Prepared::within_cap`].
+    oversized: Oversized,
 }
 
 impl Prepared {
@@ -148,6 +151,13 @@ impl Prepared {
         &self.tables
     }
 
+    /// DynamoDB's cap on what one expression substitutes (`expr::substitution`): measured with the
+    /// other checks of the expressions, refused where the operation's other checks let it be (after
+    /// the table and the key for an item request, as DynamoDB Local 3.3.1 answers).
+    pub(crate) fn within_cap(&self) -> Result<()> {
+        self.oversized.check()
+    }
+
     /// The condition expression, if the request had one.
     pub(crate) fn condition(&self) -> Option<&Parsed<Condition>> {
         match self.condition.as_deref() {
@@ -166,8 +176,9 @@ impl Prepared {
 }
 
 /// Checks the maps, then parses and validates each expression text in DynamoDB's order (update,
-/// condition, projection), then reports unused placeholders across all of them. A built tree (a
-/// legacy parameter's) is taken as it is (see [`Given`]); an item request's expressions are all
+/// condition, projection), then reports unused placeholders across all of them. Each text is also
+/// measured against the cap on what it substitutes, whose refusal waits for the operation to raise
+/// it ([`Prepared::within_cap`]). A built tree (a legacy parameter's) is taken as it is (see [`Given`]); an item request's expressions are all
 /// text or all built, as DynamoDB refuses a mix.
 pub(crate) fn prepare(
     cache: &ExpressionCache,
@@ -192,7 +203,14 @@ pub(crate) fn prepare(
             continue;
         };
         let parsed = match given {
-            Given::Text(text) => validated(cache, kind, text, placeholders, &mut usage)?,
+            Given::Text(text) => {
+                let parsed = validated(cache, kind, text, placeholders, &mut usage)?;
+                let occurrences = parsed.occurrences();
+                prepared
+                    .oversized
+                    .note(kind, text, occurrences, placeholders);
+                parsed
+            }
             Given::Built(tree) => Arc::clone(tree),
         };
         match kind {

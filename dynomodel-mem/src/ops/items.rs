@@ -233,6 +233,7 @@ pub(crate) fn plan_put<I: NewItem + ?Sized>(
     context: KeyContext,
 ) -> Result<PrimaryKey> {
     let key = validate::item_key(action.item, &table.schema, context)?;
+    prepared.within_cap()?;
     validate::index_keys(action.item, &table.schema)?;
     given_condition_keys(table, action.condition, prepared, action.maps)?;
     check_condition(
@@ -251,6 +252,7 @@ pub(crate) fn plan_key_condition(
     prepared: &Prepared,
 ) -> Result<PrimaryKey> {
     let key = validate::request_key(action.key, &table.schema)?;
+    prepared.within_cap()?;
     given_condition_keys(table, action.condition, prepared, action.maps)?;
     check_condition(
         prepared.condition(),
@@ -294,6 +296,7 @@ fn plan_update_for(
     taken: Item,
 ) -> Result<UpdatePlan> {
     let key = validate::request_key(action.key, &table.schema)?;
+    prepared.within_cap()?;
     let key_names: Vec<&str> = table.schema.key_attributes().map(|(n, _)| n).collect();
     let index_keys = index_key_names(&table.schema);
     given_condition_keys(table, action.condition, prepared, action.maps)?;
@@ -461,6 +464,8 @@ impl ItemRequest<'_> {
         );
         let prepared = check_get(self.cache(), &input.key, maps, projection)?;
         let table = self.table(&input.table_name)?;
+        // Before the key's shape, as DynamoDB Local 3.3.1 answers (a write's comes after it).
+        prepared.within_cap()?;
         let meter = self.meter();
         if let Some(meter) = meter {
             meter.admit(table, Kind::Read, true, [])?;

@@ -20,6 +20,7 @@ use dynomodel::{AttributeValue, Error, Item, Result};
 
 use crate::expr::ast::{Condition, Path};
 use crate::expr::eval::{self, resolve, Steps};
+use crate::expr::substitution::Oversized;
 use crate::expr::{self, ExprKind, Expression, Given, Origin, Placeholders, Usage};
 use crate::storage::index::{Index, IndexPosition, Tie};
 use crate::storage::java_order::java_hash_set_order;
@@ -104,12 +105,13 @@ pub(crate) struct ReadExpressions {
 }
 
 /// A condition of `kind`: a built tree as it is, a text parsed and validated (recording its
-/// placeholders).
+/// placeholders, and in `oversized` whether it substitutes past the cap).
 pub(crate) fn condition(
     kind: ExprKind,
     given: Given<'_, Condition>,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    oversized: &mut Oversized,
 ) -> Result<Condition> {
     let text = match given {
         Given::Built(tree) => return Ok(tree),
@@ -118,6 +120,7 @@ pub(crate) fn condition(
     match expr::parse(kind, text, Origin::Request)? {
         Expression::Condition(parsed) => {
             expr::validate::validate_condition(kind, &parsed, p, usage, Origin::Request)?;
+            oversized.note(kind, text, &parsed.occurrences, p);
             Ok(parsed.tree)
         }
         // `parse` returns the variant of its kind.
@@ -130,6 +133,7 @@ fn projection(
     given: Given<'_, Vec<Path>>,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    oversized: &mut Oversized,
 ) -> Result<Option<Vec<Path>>> {
     let text = match given {
         Given::Built(paths) => return Ok(Some(paths)),
@@ -138,26 +142,29 @@ fn projection(
     match expr::parse(ExprKind::Projection, text, Origin::Request)? {
         Expression::Projection(parsed) => {
             expr::validate::validate_projection(&parsed, p, usage, Origin::Request)?;
+            oversized.note(ExprKind::Projection, text, &parsed.occurrences, p);
             Ok(Some(parsed.tree.paths))
         }
         _ => Ok(None),
     }
 }
 
-/// The filter and projection of a read, parsed and validated where they are text.
+/// The filter and projection of a read, parsed and validated where they are text (and measured
+/// against the cap on what they substitute, into `oversized`).
 pub(crate) fn read_expressions(
     filter: Option<Given<'_, Condition>>,
     projection_given: Option<Given<'_, Vec<Path>>>,
     p: Placeholders<'_>,
     usage: &mut Usage,
+    oversized: &mut Oversized,
 ) -> Result<ReadExpressions> {
     let mut out = ReadExpressions::default();
-    // The filter first: with faults in both, DynamoDB Local reports the filter's.
+    // The filter first: with faults in both, DynamoDB Local reports the filter's (its size too).
     if let Some(given) = filter {
-        out.filter = Some(condition(ExprKind::Filter, given, p, usage)?);
+        out.filter = Some(condition(ExprKind::Filter, given, p, usage, oversized)?);
     }
     if let Some(given) = projection_given {
-        out.projection = projection(given, p, usage)?;
+        out.projection = projection(given, p, usage, oversized)?;
     }
     Ok(out)
 }

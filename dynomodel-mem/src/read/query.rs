@@ -15,6 +15,7 @@ use dynomodel::{Error, Result};
 use crate::expr::ast::Operand;
 use crate::expr::eval;
 use crate::expr::keycond::{self, KeyOp};
+use crate::expr::substitution::Oversized;
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::read::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
@@ -303,8 +304,9 @@ pub(crate) fn query<'t>(
     };
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
-    let exprs = read::read_expressions(filter, projection, p, &mut usage)?;
-    let key_cond = read::condition(ExprKind::KeyCondition, kce, p, &mut usage)?;
+    let mut oversized = Oversized::default();
+    let exprs = read::read_expressions(filter, projection, p, &mut usage, &mut oversized)?;
+    let key_cond = read::condition(ExprKind::KeyCondition, kce, p, &mut usage, &mut oversized)?;
     check_unused(&p, &usage)?;
     let key_cond = keycond::key_condition(&key_cond)?;
     let select = read::select(
@@ -315,6 +317,10 @@ pub(crate) fn query<'t>(
 
     let table = table_of(&input.table_name)?;
     let source = Source::find(table, input.index_name.as_deref(), now)?;
+    // After the table and the index, as DynamoDB Local 3.3.1 answers. Local also answers it before
+    // a key condition's or a Select's faults, which the engine reports before the table (see
+    // `expr::substitution`).
+    oversized.check()?;
     let consistent = input.consistent_read == Some(true);
     if matches!(source, Source::Index(_, i) if i.global) && consistent {
         return Err(Error::validation(

@@ -20,6 +20,7 @@ use crate::metering::capacity::{self, Consistency, Consumed};
 
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
+use crate::expr::substitution::Oversized;
 use crate::expr::{check_unused, Placeholders, Usage};
 use crate::metering::throughput::{Kind, Meter};
 use crate::read::paging::{
@@ -260,7 +261,14 @@ pub(crate) fn scan<'t>(
     let segment = segments(input)?;
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
-    let exprs = read::read_expressions(params.filter, params.projection, p, &mut usage)?;
+    let mut oversized = Oversized::default();
+    let exprs = read::read_expressions(
+        params.filter,
+        params.projection,
+        p,
+        &mut usage,
+        &mut oversized,
+    )?;
     check_unused(&p, &usage)?;
     let select = read::select(
         input.select,
@@ -278,6 +286,8 @@ pub(crate) fn scan<'t>(
         return Err(Error::validation("The provided starting key is invalid"));
     }
     let source = Source::find(table, input.index_name.as_deref(), now)?;
+    // After the table and the index, as in a Query.
+    oversized.check()?;
     let consistent = input.consistent_read == Some(true);
     if matches!(source, Source::Index(_, i) if i.global) && consistent {
         return Err(Error::validation(

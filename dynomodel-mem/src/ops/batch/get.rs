@@ -166,6 +166,8 @@ impl ItemRequest<'_> {
         let mut reads = Vec::with_capacity(requests.len());
         for ((name, ka), prepared) in requests.iter().zip(prepared) {
             let table = self.table(name)?;
+            // As GetItem: after the table, before the keys' shape.
+            prepared.within_cap()?;
             // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
             projection_keys(table, &prepared, maps(ka))?;
             let keys = ka

@@ -55,6 +55,10 @@ impl ItemRequest<'_> {
                 get.projection_expression.as_deref().map(Given::Text),
             )?);
         }
+        // As a transaction's writes: every Get's cap before any table is looked up.
+        for prepared in &prepared {
+            prepared.within_cap()?;
+        }
         let mut targets = Targets::default();
         let mut tables = Vec::with_capacity(gets.len());
         for (get, prepared) in gets.iter().zip(&prepared) {

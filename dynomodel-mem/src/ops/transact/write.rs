@@ -136,6 +136,12 @@ impl ItemRequest<'_> {
             .iter()
             .map(|a| self.check_action(a))
             .collect::<Result<Vec<_>>>()?;
+        // The cap on what an expression substitutes after every action's other checks and before
+        // any table is looked up, as DynamoDB Local 3.3.1 answers (a missing table or key, a
+        // failed condition of any action come after it).
+        for action in &checked {
+            action.prepared.within_cap()?;
+        }
         // The token after the checks the request alone decides (a replay passes them as the first call
         // did; a mismatched request that is also malformed gets the malformation, as DynamoDB Local
         // answers) and before anything that depends on the tables, so that a replay answers as the
