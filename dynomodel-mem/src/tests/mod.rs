@@ -106,6 +106,7 @@ mod request_wording;
 mod requests;
 mod scan;
 mod shims;
+mod substitution_cap;
 mod table_status;
 mod tables;
 mod transactions;
