@@ -133,17 +133,6 @@ pub(crate) enum Expression {
     Projection(Parsed<ast::Projection>),
 }
 
-impl Expression {
-    /// Where its text names placeholders (see [`substitution`]).
-    pub(crate) fn occurrences(&self) -> &substitution::Occurrences {
-        match self {
-            Expression::Condition(p) => &p.occurrences,
-            Expression::Update(p) => &p.occurrences,
-            Expression::Projection(p) => &p.occurrences,
-        }
-    }
-}
-
 /// Parses `text` as an expression of `kind` (syntax only), after the size limit when `origin` has
 /// one.
 pub(crate) fn parse(kind: ExprKind, text: &str, origin: Origin) -> Result<Expression, Error> {

@@ -24,7 +24,6 @@ use super::ast::{
     Projection, SetAction, UpdateExpression, ValueAction,
 };
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
-use super::substitution::Occurrences;
 
 /// Maximum expression size in bytes.
 pub(crate) const MAX_EXPRESSION_BYTES: usize = 4096;
@@ -53,9 +52,6 @@ pub(crate) struct Parsed<T> {
     pub(crate) tree: T,
     /// The text wraps something in two pairs of parentheses (`((a))`), which DynamoDB rejects.
     pub(crate) redundant_parens: bool,
-    /// Where the text names its placeholders, for the cap on what it substitutes (empty for a tree
-    /// built from a legacy parameter, which has no such cap).
-    pub(crate) occurrences: Occurrences,
 }
 
 /// Either a condition or a bare operand: `(a)` is an operand until a comparator follows.
@@ -191,7 +187,6 @@ impl<'s> Parser<'s> {
         Ok(Parsed {
             tree,
             redundant_parens: self.redundant,
-            occurrences: Occurrences::of(&self.tokens),
         })
     }
 

@@ -204,11 +204,8 @@ pub(crate) fn prepare(
         };
         let parsed = match given {
             Given::Text(text) => {
-                let parsed = validated(cache, kind, text, placeholders, &mut usage)?;
-                let occurrences = parsed.occurrences();
-                prepared
-                    .oversized
-                    .note(kind, text, occurrences, placeholders);
+                let (parsed, substituted) = validated(cache, kind, text, placeholders, &mut usage)?;
+                prepared.oversized.note(kind, text, substituted);
                 parsed
             }
             Given::Built(tree) => Arc::clone(tree),
@@ -223,26 +220,29 @@ pub(crate) fn prepare(
     Ok(prepared)
 }
 
-/// One expression text, parsed through the cache and validated against the request's placeholders.
+/// One expression text, parsed through the cache and validated against the request's placeholders,
+/// with what it substitutes (`expr::substitution`).
 fn validated(
     cache: &ExpressionCache,
     kind: ExprKind,
     text: &str,
     placeholders: Placeholders<'_>,
     usage: &mut Usage,
-) -> Result<Arc<Expression>> {
+) -> Result<(Arc<Expression>, usize)> {
     let origin = Origin::Request;
     let parsed = cache.get(kind, text)?;
-    match &*parsed {
-        Expression::Update(u) => expr::validate::validate_update(u, placeholders, usage, origin)?,
+    let substituted = match &*parsed {
+        Expression::Update(u) => {
+            expr::validate::validate_update_sized(u, placeholders, usage, origin)?
+        }
         Expression::Condition(c) => {
-            expr::validate::validate_condition(kind, c, placeholders, usage, origin)?
+            expr::validate::validate_condition_sized(kind, c, placeholders, usage, origin)?
         }
         Expression::Projection(p) => {
-            expr::validate::validate_projection(p, placeholders, usage, origin)?
+            expr::validate::validate_projection_sized(p, placeholders, usage, origin)?
         }
-    }
-    Ok(parsed)
+    };
+    Ok((parsed, substituted))
 }
 
 /// The placeholders of a request, with empty maps standing in for absent ones.

@@ -3,69 +3,27 @@
 //!
 //! Measured as DynamoDB Local 3.3.1 measures it: the expression's own text, plus, for every
 //! placeholder *occurrence* in it, the size of what it stands for: a `#name` its name's UTF-8 bytes,
-//! a `:value` its value's size by the item-size rule ([`attribute_size`]: an S or B its bytes, an N
-//! its number size, BOOL and NULL one, an L or M three plus one per element plus the elements (a map's
-//! names too), a set its elements). A placeholder used twice counts twice; what the request's other
-//! expressions use does not count. Local refuses past 1 MiB (1,048,576); the engine follows the
+//! a `:value` its value's size by the item-size rule ([`attribute_size`](dynomodel::attribute_size):
+//! an S or B its bytes, an N its number size, BOOL and NULL one, an L or M three plus one per element
+//! plus the elements (a map's names too), a set its elements). A placeholder used twice counts twice;
+//! what the request's other expressions use does not count. The validation of an expression
+//! (`expr::validate`) measures it, as it looks each occurrence up anyway. Local refuses past 1 MiB (1,048,576); the engine follows the
 //! docs' 2 MB (2,097,152): see `tests/dual/substitution_cap.rs` for what each answers.
 //!
 //! The check comes after every other check of the request's expressions, the unused placeholders
 //! included; the operations raise it where Local does ([`Oversized::check`]).
 
-use dynomodel::{attribute_size, Error};
+use dynomodel::Error;
 
-use super::lexer::{Token, TokenKind};
-use super::{invalid, ExprKind, Placeholders};
+use super::{invalid, ExprKind};
 
 /// Most bytes one expression may substitute, its text included (the docs' 2 MB).
 pub(crate) const MAX_SUBSTITUTED_BYTES: usize = 2 * 1024 * 1024;
 
-/// The byte ranges of an expression text's placeholders, each occurrence once, in order: what
-/// the parser saw, kept with the (cached) tree so that measuring a request costs no second lexing.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Occurrences(Vec<(u32, u32)>);
-
-impl Occurrences {
-    /// The placeholders among `tokens` (of a text within the 4 KB limit, so offsets fit a `u32`).
-    pub(crate) fn of(tokens: &[Token]) -> Occurrences {
-        Occurrences(
-            tokens
-                .iter()
-                .filter(|t| {
-                    matches!(
-                        t.kind,
-                        TokenKind::NamePlaceholder | TokenKind::ValuePlaceholder
-                    )
-                })
-                .filter_map(|t| Some((u32::try_from(t.start).ok()?, u32::try_from(t.end).ok()?)))
-                .collect(),
-        )
-    }
-}
-
-/// Whether `text` (of `occurrences`) substitutes more than [`MAX_SUBSTITUTED_BYTES`] from
-/// `placeholders`. Stops counting at the first byte past the cap. A placeholder the maps lack counts
-/// nothing (validation has refused it before this is asked).
-pub(crate) fn exceeds(
-    text: &str,
-    occurrences: &Occurrences,
-    placeholders: Placeholders<'_>,
-) -> bool {
-    let mut size = text.len();
-    for &(start, end) in &occurrences.0 {
-        if size > MAX_SUBSTITUTED_BYTES {
-            break;
-        }
-        let Some(key) = text.get(start as usize..end as usize) else {
-            continue;
-        };
-        size = size.saturating_add(if key.starts_with('#') {
-            placeholders.names.get(key).map_or(0, String::len)
-        } else {
-            placeholders.values.get(key).map_or(0, attribute_size)
-        });
-    }
-    size > MAX_SUBSTITUTED_BYTES
+/// Whether an expression of `text` whose placeholders stand for `substituted` bytes (measured by its
+/// validation, `expr::validate`) is past the cap.
+pub(crate) fn exceeds(text: &str, substituted: usize) -> bool {
+    text.len().saturating_add(substituted) > MAX_SUBSTITUTED_BYTES
 }
 
 /// The refusal: "Invalid <Kind>Expression: Expression size has exceeded the maximum allowed size;"
@@ -84,15 +42,10 @@ pub(crate) fn exceeded(kind: ExprKind) -> Error {
 pub(crate) struct Oversized(Option<ExprKind>);
 
 impl Oversized {
-    /// Records `kind` as past the cap when it is the first such expression of the request.
-    pub(crate) fn note(
-        &mut self,
-        kind: ExprKind,
-        text: &str,
-        occurrences: &Occurrences,
-        p: Placeholders<'_>,
-    ) {
-        if self.0.is_none() && exceeds(text, occurrences, p) {
+    /// Records `kind` as past the cap when it is the first such expression of the request (see
+    /// [`exceeds`]).
+    pub(crate) fn note(&mut self, kind: ExprKind, text: &str, substituted: usize) {
+        if self.0.is_none() && exceeds(text, substituted) {
             self.0 = Some(kind);
         }
     }
@@ -117,6 +70,10 @@ mod tests {
 
     use super::*;
     use crate::expr::parser::{parse_condition, parse_projection, parse_update};
+    use crate::expr::validate::{
+        validate_condition_sized, validate_projection_sized, validate_update_sized,
+    };
+    use crate::expr::{Origin, Placeholders, Usage};
 
     fn s(v: &str) -> AttributeValue {
         AttributeValue::S(v.into())
@@ -126,44 +83,26 @@ mod tests {
         AttributeValue::N(v.parse().expect("number"))
     }
 
-    /// What `text` substitutes past its own length, by the bisection Local's probe used: the
-    /// largest filler `:f` (an S) that keeps `text` within the cap, subtracted from the cap.
-    fn counted(text: &str, names: &BTreeMap<String, String>, values: &Item) -> usize {
-        let occurrences = parse_condition(text).expect("parses").occurrences;
-        let over = |len: usize| {
-            let mut values = values.clone();
-            values.insert(":f".into(), s(&"q".repeat(len)));
-            let p = Placeholders {
-                names,
-                values: &values,
-            };
-            exceeds(text, &occurrences, p)
-        };
-        let (mut lo, mut hi) = (0, MAX_SUBSTITUTED_BYTES + 1);
-        assert!(!over(lo) && over(hi));
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if over(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        MAX_SUBSTITUTED_BYTES - lo - text.len()
+    /// What a condition substitutes, its text aside.
+    fn substituted(text: &str, names: &BTreeMap<String, String>, values: &Item) -> usize {
+        let parsed = parse_condition(text).expect("parses");
+        let p = Placeholders { names, values };
+        let kind = ExprKind::Condition;
+        validate_condition_sized(kind, &parsed, p, &mut Usage::default(), Origin::Request)
+            .expect("valid")
     }
 
     fn value_counts(v: AttributeValue) -> usize {
         let values: Item = [(":v".to_owned(), v)].into_iter().collect();
-        counted("b <> :f AND x <> :v", &BTreeMap::new(), &values)
+        substituted("x <> :v", &BTreeMap::new(), &values)
+    }
+
+    fn names_of(name: &str) -> BTreeMap<String, String> {
+        [("#n".to_owned(), name.to_owned())].into_iter().collect()
     }
 
     #[test]
-    fn the_text_and_each_value_by_the_item_size_rule() {
-        assert_eq!(
-            counted("b <> :f", &BTreeMap::new(), &Item::new()),
-            0,
-            "the text and the filler only"
-        );
+    fn each_value_by_the_item_size_rule() {
         // Local's figures, each what `:v` moved its bound by.
         assert_eq!(value_counts(n("12345678901")), 7);
         assert_eq!(value_counts(n("1E+10")), 2);
@@ -196,99 +135,75 @@ mod tests {
     #[test]
     fn every_occurrence_counts_and_names_count_their_bytes() {
         let values: Item = [(":v".to_owned(), s("0123456789"))].into_iter().collect();
+        let none = BTreeMap::new();
+        assert_eq!(substituted("x <> :v AND y <> :v", &none, &values), 20);
+        // In a function, in IN, in BETWEEN, in size(): once each.
+        let text = "begins_with(a, :v) AND b IN (:v, :v) AND c BETWEEN :v AND :v AND size(d) > :n";
+        let mut more = values.clone();
+        more.insert(":n".into(), n("1"));
+        assert_eq!(substituted(text, &none, &more), 52);
+        let empty = Item::new();
         assert_eq!(
-            counted("b <> :f AND x <> :v AND y <> :v", &BTreeMap::new(), &values),
-            20
+            substituted("#n <> c", &names_of(&"n".repeat(50)), &empty),
+            50
         );
-        let names = |name: &str| -> BTreeMap<String, String> {
-            [("#n".to_owned(), name.to_owned())].into_iter().collect()
+        assert_eq!(substituted("#n <> c", &names_of("n"), &empty), 1);
+        assert_eq!(
+            substituted("#n <> c", &names_of(&"é".repeat(25)), &empty),
+            50
+        );
+        let twice = "#n <> c AND #n.#n <> d";
+        assert_eq!(substituted(twice, &names_of(&"n".repeat(50)), &empty), 150);
+        // An update expression: its paths' names and its values, wherever they are.
+        let parsed =
+            parse_update("SET #n = :v, a = #n + :n ADD c.#n :n REMOVE d[1], e.#n").expect("parses");
+        let p = Placeholders {
+            names: &names_of("nn"),
+            values: &more,
         };
-        let text = "b <> :f AND #n <> c";
-        assert_eq!(counted(text, &names(&"n".repeat(50)), &Item::new()), 50);
-        assert_eq!(counted(text, &names("n"), &Item::new()), 1);
-        assert_eq!(counted(text, &names(&"é".repeat(25)), &Item::new()), 50);
-        let twice = "b <> :f AND #n <> c AND #n <> d";
-        assert_eq!(counted(twice, &names(&"n".repeat(50)), &Item::new()), 100);
-        // The filler twice: half the cap each.
-        let occurrences = parse_condition("b <> :f AND c <> :f")
-            .expect("parses")
-            .occurrences;
-        let at = |len: usize| {
-            let values: Item = [(":f".to_owned(), s(&"q".repeat(len)))]
-                .into_iter()
-                .collect();
-            let names = BTreeMap::new();
-            let p = Placeholders {
-                names: &names,
-                values: &values,
-            };
-            exceeds("b <> :f AND c <> :f", &occurrences, p)
-        };
-        let half = (MAX_SUBSTITUTED_BYTES - "b <> :f AND c <> :f".len()) / 2;
-        assert!(!at(half));
-        assert!(at(half + 1));
+        let size = validate_update_sized(&parsed, p, &mut Usage::default(), Origin::Request);
+        assert_eq!(size, Ok(2 * 4 + 10 + 2 + 2));
     }
 
     #[test]
     fn the_bound_is_inclusive_for_every_kind() {
         let cap = MAX_SUBSTITUTED_BYTES;
-        let names_of = |name: String| -> BTreeMap<String, String> {
-            [("#n".to_owned(), name)].into_iter().collect()
-        };
-        let values_of = |len: usize| -> Item {
-            [(":v".to_owned(), s(&"q".repeat(len)))]
+        let text = "b <> :v";
+        for (len, over) in [(cap - text.len(), false), (cap - text.len() + 1, true)] {
+            let values: Item = [(":v".to_owned(), s(&"q".repeat(len)))]
                 .into_iter()
-                .collect()
-        };
+                .collect();
+            let size = substituted(text, &BTreeMap::new(), &values);
+            assert_eq!(exceeds(text, size), over, "condition, value of {len}");
+        }
         let update = "SET a = :v";
-        let occ = parse_update(update).expect("parses").occurrences;
-        let names = BTreeMap::new();
+        let parsed = parse_update(update).expect("parses");
         for (len, over) in [(cap - update.len(), false), (cap - update.len() + 1, true)] {
-            let values = values_of(len);
+            let values: Item = [(":v".to_owned(), s(&"q".repeat(len)))]
+                .into_iter()
+                .collect();
             let p = Placeholders {
-                names: &names,
+                names: &BTreeMap::new(),
                 values: &values,
             };
-            assert_eq!(exceeds(update, &occ, p), over, "update, value of {len}");
+            let size = validate_update_sized(&parsed, p, &mut Usage::default(), Origin::Request)
+                .expect("valid");
+            assert_eq!(exceeds(update, size), over, "update, value of {len}");
         }
-        // A projection substitutes names only: 2 MB of them is 33 names of 64 KB.
+        // A projection substitutes names alone.
         let projection = "#n";
-        let occ = parse_projection(projection).expect("parses").occurrences;
-        let values = Item::new();
+        let parsed = parse_projection(projection).expect("parses");
         for (len, over) in [(cap - 2, false), (cap - 1, true)] {
-            let names = names_of("n".repeat(len));
+            let names = names_of(&"n".repeat(len));
             let p = Placeholders {
                 names: &names,
-                values: &values,
+                values: &Item::new(),
             };
-            assert_eq!(
-                exceeds(projection, &occ, p),
-                over,
-                "projection, name of {len}"
-            );
+            let size =
+                validate_projection_sized(&parsed, p, &mut Usage::default(), Origin::Request)
+                    .expect("valid");
+            assert_eq!(exceeds(projection, size), over, "projection, name of {len}");
         }
-    }
-
-    #[test]
-    fn a_missing_placeholder_counts_nothing_and_the_count_stops_past_the_cap() {
-        let text = "a = :v AND b = :w AND #x = :v";
-        let occ = parse_condition(text).expect("parses").occurrences;
-        assert_eq!(occ.0.len(), 4);
-        let names = BTreeMap::new();
-        let values = Item::new();
-        let p = Placeholders {
-            names: &names,
-            values: &values,
-        };
-        assert!(!exceeds(text, &occ, p));
-        let big: Item = [(":v".to_owned(), s(&"q".repeat(MAX_SUBSTITUTED_BYTES)))]
-            .into_iter()
-            .collect();
-        let p = Placeholders {
-            names: &names,
-            values: &big,
-        };
-        assert!(exceeds(text, &occ, p));
     }
 
     #[test]
@@ -298,18 +213,11 @@ mod tests {
             "Invalid KeyConditionExpression: Expression size has exceeded the maximum allowed size;"
         );
         assert_eq!(Oversized::default().check(), Ok(()));
-        let names = BTreeMap::new();
-        let big: Item = [(":v".to_owned(), s(&"q".repeat(MAX_SUBSTITUTED_BYTES)))]
-            .into_iter()
-            .collect();
-        let p = Placeholders {
-            names: &names,
-            values: &big,
-        };
         let mut oversized = Oversized::default();
-        let occ = parse_condition("a = :v").expect("parses").occurrences;
-        oversized.note(ExprKind::Filter, "a = :v", &occ, p);
-        oversized.note(ExprKind::KeyCondition, "a = :v", &occ, p);
+        oversized.note(ExprKind::Update, "a = :v", MAX_SUBSTITUTED_BYTES - 6);
+        assert_eq!(oversized.check(), Ok(()), "at the cap");
+        oversized.note(ExprKind::Filter, "a = :v", MAX_SUBSTITUTED_BYTES);
+        oversized.note(ExprKind::KeyCondition, "a = :v", MAX_SUBSTITUTED_BYTES);
         assert_eq!(
             oversized.check(),
             Err(exceeded(ExprKind::Filter)),

@@ -119,8 +119,10 @@ pub(crate) fn condition(
     };
     match expr::parse(kind, text, Origin::Request)? {
         Expression::Condition(parsed) => {
-            expr::validate::validate_condition(kind, &parsed, p, usage, Origin::Request)?;
-            oversized.note(kind, text, &parsed.occurrences, p);
+            let origin = Origin::Request;
+            let substituted =
+                expr::validate::validate_condition_sized(kind, &parsed, p, usage, origin)?;
+            oversized.note(kind, text, substituted);
             Ok(parsed.tree)
         }
         // `parse` returns the variant of its kind.
@@ -141,8 +143,9 @@ fn projection(
     };
     match expr::parse(ExprKind::Projection, text, Origin::Request)? {
         Expression::Projection(parsed) => {
-            expr::validate::validate_projection(&parsed, p, usage, Origin::Request)?;
-            oversized.note(ExprKind::Projection, text, &parsed.occurrences, p);
+            let origin = Origin::Request;
+            let substituted = expr::validate::validate_projection_sized(&parsed, p, usage, origin)?;
+            oversized.note(ExprKind::Projection, text, substituted);
             Ok(Some(parsed.tree.paths))
         }
         _ => Ok(None),

@@ -117,6 +117,10 @@ struct Checker<'a, 'u> {
     operators: usize,
     /// Resolved target paths seen so far (updates, projections), for overlap checks.
     targets: targets::Targets,
+    /// What the placeholders resolved so far stand for: at each occurrence, a name's bytes or a
+    /// value's size by the item-size rule (the cap of `expr::substitution`, which adds the text).
+    /// Measured here, where each occurrence is looked up anyway, rather than by a walk of its own.
+    substituted: usize,
 }
 
 impl Checker<'_, '_> {
@@ -126,13 +130,14 @@ impl Checker<'_, '_> {
             .or_insert_with(|| message.into());
     }
 
-    fn finish(self, order: &[Category]) -> Result<(), Error> {
+    /// The first error in `order`, else what the expression substitutes.
+    fn finish(self, order: &[Category]) -> Result<usize, Error> {
         for category in order {
             if let Some(message) = self.errors.get(category) {
                 return Err(invalid(self.kind, message));
             }
         }
-        Ok(())
+        Ok(self.substituted)
     }
 
     fn check_operator_count(&mut self) {
@@ -164,6 +169,7 @@ fn checker<'a, 'u, T>(
         limited: origin.limited(),
         operators: 0,
         targets: targets::Targets::default(),
+        substituted: 0,
     };
     if parsed.redundant_parens {
         checker.report(
@@ -182,6 +188,17 @@ pub(crate) fn validate_condition(
     usage: &mut Usage,
     origin: Origin,
 ) -> Result<(), Error> {
+    validate_condition_sized(kind, parsed, placeholders, usage, origin).map(|_| ())
+}
+
+/// [`validate_condition`], returning what the expression substitutes (the checker's `substituted`).
+pub(crate) fn validate_condition_sized(
+    kind: ExprKind,
+    parsed: &Parsed<Condition>,
+    placeholders: Placeholders<'_>,
+    usage: &mut Usage,
+    origin: Origin,
+) -> Result<usize, Error> {
     let mut c = checker(kind, parsed, placeholders, usage, origin);
     c.condition(&parsed.tree);
     c.check_operator_count();
@@ -195,6 +212,16 @@ pub(crate) fn validate_update(
     usage: &mut Usage,
     origin: Origin,
 ) -> Result<(), Error> {
+    validate_update_sized(parsed, placeholders, usage, origin).map(|_| ())
+}
+
+/// [`validate_update`], returning what the expression substitutes (the checker's `substituted`).
+pub(crate) fn validate_update_sized(
+    parsed: &Parsed<UpdateExpression>,
+    placeholders: Placeholders<'_>,
+    usage: &mut Usage,
+    origin: Origin,
+) -> Result<usize, Error> {
     let mut c = checker(ExprKind::Update, parsed, placeholders, usage, origin);
     c.update(&parsed.tree);
     c.check_operator_count();
@@ -208,6 +235,17 @@ pub(crate) fn validate_projection(
     usage: &mut Usage,
     origin: Origin,
 ) -> Result<(), Error> {
+    validate_projection_sized(parsed, placeholders, usage, origin).map(|_| ())
+}
+
+/// [`validate_projection`], returning what the expression substitutes (the
+/// checker's `substituted`).
+pub(crate) fn validate_projection_sized(
+    parsed: &Parsed<Projection>,
+    placeholders: Placeholders<'_>,
+    usage: &mut Usage,
+    origin: Origin,
+) -> Result<usize, Error> {
     let mut c = checker(ExprKind::Projection, parsed, placeholders, usage, origin);
     for p in &parsed.tree.paths {
         c.target_path(p);

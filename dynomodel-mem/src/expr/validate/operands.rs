@@ -2,7 +2,7 @@
 //! names and out-of-range list indexes), values (reporting undefined ones), and the types known before
 //! evaluation, which the type checks of operators and functions rely on.
 
-use dynomodel::AttributeValue;
+use dynomodel::{attribute_size, AttributeValue};
 
 use super::{Category, Checker, MAX_PATH_DEPTH};
 use crate::expr::ast::{Name, Operand, Path, PathElement};
@@ -40,7 +40,10 @@ impl Checker<'_, '_> {
                 PathElement::Name(Name::Placeholder(p)) => {
                     self.usage.names.insert(p.clone());
                     match self.placeholders.names.get(p) {
-                        Some(n) => steps.push(Step::Key(n.clone())),
+                        Some(n) => {
+                            self.substituted = self.substituted.saturating_add(n.len());
+                            steps.push(Step::Key(n.clone()));
+                        }
                         None => {
                             self.report(Category::Placeholder, format!("An expression attribute name used in the document path is not defined; attribute name: {p}"));
                             ok = false;
@@ -67,7 +70,9 @@ impl Checker<'_, '_> {
     pub(super) fn value(&mut self, name: &str) -> Option<&AttributeValue> {
         self.usage.values.insert(name.to_owned());
         let value = self.placeholders.values.get(name);
-        if value.is_none() {
+        if let Some(v) = value {
+            self.substituted = self.substituted.saturating_add(attribute_size(v));
+        } else {
             self.report(
                 Category::Placeholder,
                 format!("An expression attribute value used in expression is not defined; attribute value: {name}"),

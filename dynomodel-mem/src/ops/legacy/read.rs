@@ -11,7 +11,6 @@ use dynomodel::{Error, Result};
 
 use super::{condition, keys, mixing, tree, ReadTrees};
 use crate::expr::ast::{Condition, Path, Projection};
-use crate::expr::substitution::Occurrences;
 use crate::expr::{Expression, Parsed};
 use crate::read;
 use crate::storage::request_hash;
@@ -71,7 +70,6 @@ fn projection_expression(paths: Option<Vec<Path>>) -> Option<Arc<Expression>> {
         Arc::new(Expression::Projection(Parsed {
             tree: Projection { paths },
             redundant_parens: false,
-            occurrences: Occurrences::default(),
         }))
     })
 }

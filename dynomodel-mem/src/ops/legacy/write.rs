@@ -12,7 +12,6 @@ use dynomodel::{Item, Result};
 use super::{condition, mixing, update, WriteTrees};
 use crate::expr::ast::Condition;
 use crate::expr::request::{self, Maps};
-use crate::expr::substitution::Occurrences;
 use crate::expr::{ExprKind, Expression, Parsed};
 use crate::validate;
 
@@ -38,7 +37,6 @@ fn expected_expression(
         Arc::new(Expression::Condition(Parsed {
             tree,
             redundant_parens: false,
-            occurrences: Occurrences::default(),
         }))
     }))
 }
@@ -141,7 +139,6 @@ pub(crate) fn update_item(input: &mut UpdateItemInput) -> Result<Option<WriteTre
             Arc::new(Expression::Update(Parsed {
                 tree,
                 redundant_parens: false,
-                occurrences: Occurrences::default(),
             }))
         }),
         None => None,
