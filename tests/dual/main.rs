@@ -63,6 +63,7 @@ mod single_table;
 mod streams;
 mod streams_api;
 mod streams_retention;
+mod substitution_cap;
 mod table_answers;
 mod tables;
 mod tags;
