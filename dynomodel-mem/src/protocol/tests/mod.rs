@@ -35,6 +35,9 @@ mod oversized;
 #[cfg(feature = "server")]
 mod reserved;
 mod streams;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
+mod substitution_cap;
 mod table;
 mod transact;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
