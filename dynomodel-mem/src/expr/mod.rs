@@ -61,8 +61,8 @@ impl ExprKind {
 /// Who wrote an expression's text, which decides whether DynamoDB's limits on expressions apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum Origin {
-    /// An expression parameter of the request: at most 4 KB of text, 300 operators and 100 `IN`
-    /// operands.
+    /// An expression parameter of the request: at most 4 KB of text, 300 operators, 100 `IN`
+    /// operands and 2 MB substituted ([`substitution`]).
     #[default]
     Request,
     /// The old text translation of a legacy parameter, which the differential test

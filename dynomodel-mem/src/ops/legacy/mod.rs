@@ -9,8 +9,8 @@
 //! [`Operand::Literal`](crate::expr::ast::Operand)s, so no text is written, no placeholder generated and
 //! nothing parsed again. The operation takes them as [`Given::Built`](crate::expr::Given): neither
 //! parsed nor validated, as the checks here cover what validation would find, and without the limits on
-//! expressions (4 KB of text, 300 operators, 100 `IN` operands), so that 200 `AttributeUpdates` or
-//! `Expected` entries work as they do on DynamoDB. Some errors the expression machinery raises later
+//! expressions (4 KB of text, 300 operators, 100 `IN` operands, 2 MB substituted), so that 200
+//! `AttributeUpdates` or `Expected` entries work as they do on DynamoDB. Some errors the expression machinery raises later
 //! are worded differently for the legacy form; [`reword`] maps those back.
 //!
 //! The earlier translation into expression text with generated `#legacyN`/`:legacyN` placeholders
