@@ -67,11 +67,19 @@ impl Checker<'_, '_> {
         ok.then_some(steps)
     }
 
+    // Inlined as it was before it measured the value: out of line, +0.6 % instructions on a
+    // conditional update (datapath_cpu).
+    #[inline(always)]
     pub(super) fn value(&mut self, name: &str) -> Option<&AttributeValue> {
         self.usage.values.insert(name.to_owned());
         let value = self.placeholders.values.get(name);
         if let Some(v) = value {
-            self.substituted = self.substituted.saturating_add(attribute_size(v));
+            let size = match v {
+                AttributeValue::S(s) => s.len(),
+                AttributeValue::Bool(_) | AttributeValue::Null => 1,
+                _ => attribute_size(v),
+            };
+            self.substituted = self.substituted.saturating_add(size);
         } else {
             self.report(
                 Category::Placeholder,
