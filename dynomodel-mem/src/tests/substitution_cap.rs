@@ -20,7 +20,8 @@
 //!
 //! Where the engine answers otherwise (its order for these is real DynamoDB's, checked before the
 //! table): Query's Select against a ProjectionExpression and Scan's Segment without TotalSegments
-//! (`select_and_segments_come_first_in_the_engine`), and an invalid
+//! (`select_and_segments_come_first_in_the_engine`), a key condition's "KeyConditionExpressions
+//! must only contain one condition per key" (checked before the table), and an invalid
 //! ReturnValuesOnConditionCheckFailure (a constraint of the wire's enum, answered before any check;
 //! Local answers the cap first).
 //!
