@@ -554,6 +554,22 @@ const DIMENSIONS: &[Dimension] = &[
         },
     },
     Dimension {
+        // One value at each of 150 places of a condition: what the expression substitutes is
+        // measured at each place, until the cap of 2 MB is passed.
+        name: "value_reused",
+        unit: "NULLs of a list used at 150 places",
+        sizes: (1_024, 1_048_576),
+        setup: no_setup,
+        request: |n| {
+            let condition = vec!["a <> :v"; 150].join(" OR ");
+            let list = vec![r#"{"NULL":true}"#; n].join(",");
+            let body = format!(
+                r#"{{"TableName":"tbl","Item":{{"pk":{{"S":"k"}}}},"ConditionExpression":"{condition}","ExpressionAttributeValues":{{":v":{{"L":[{list}]}}}}}}"#
+            );
+            ("PutItem", body)
+        },
+    },
+    Dimension {
         name: "contains_binary",
         unit: "bytes of a binary contains() needle (haystack as long)",
         sizes: (1_024, 131_072),
