@@ -8,6 +8,7 @@ use super::{Category, Checker, MAX_PATH_DEPTH};
 use crate::expr::ast::{Name, Operand, Path, PathElement};
 use crate::expr::eval::{self, Step, Steps};
 use crate::expr::reserved::is_reserved;
+use crate::expr::substitution::MAX_SUBSTITUTED_BYTES;
 
 impl Checker<'_, '_> {
     /// Resolves a path, reporting reserved words, undefined names and out-of-range indexes.
@@ -74,12 +75,16 @@ impl Checker<'_, '_> {
         self.usage.values.insert(name.to_owned());
         let value = self.placeholders.values.get(name);
         if let Some(v) = value {
-            let size = match v {
-                AttributeValue::S(s) => s.len(),
-                AttributeValue::Bool(_) | AttributeValue::Null => 1,
-                _ => attribute_size(v),
-            };
-            self.substituted = self.substituted.saturating_add(size);
+            // Not measured once past the cap: a large value used at each of an expression's
+            // hundreds of places would be walked at each (the text's length times the value's).
+            if self.substituted <= MAX_SUBSTITUTED_BYTES {
+                let size = match v {
+                    AttributeValue::S(s) => s.len(),
+                    AttributeValue::Bool(_) | AttributeValue::Null => 1,
+                    _ => attribute_size(v),
+                };
+                self.substituted = self.substituted.saturating_add(size);
+            }
         } else {
             self.report(
                 Category::Placeholder,
