@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use dynomodel::{AttributeValue, Error, Item, NumberError};
+use dynomodel::{AttributeValue, Error, Item, NumberError, MAX_ITEM_SIZE};
 
 use super::ast::{Clause, Operand, UpdateExpression};
 use super::eval::{self, lookup, resolve, top_name, Step, Steps};
@@ -334,6 +334,10 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
         }
         return;
     }
+    if let Some(past) = past_item_limit(from) {
+        *into = from.get(..past).unwrap_or(from).to_vec();
+        return;
+    }
     let present = present_in(into, from, table);
     let added = present.iter().filter(|seen| !**seen).count();
     into.reserve_exact(added);
@@ -347,13 +351,18 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
 
 /// [`union`] of an operand the update owns: its new elements move into `into` rather than being
 /// copied (and freed with the operand), the same elements in the same order.
-fn union_owned<T: SetElement>(into: &mut Vec<T>, from: Vec<T>, table: Option<&SetTable>) {
+fn union_owned<T: SetElement>(into: &mut Vec<T>, mut from: Vec<T>, table: Option<&SetTable>) {
     if table.is_none() && into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
             if !into.contains(&x) {
                 into.push(x);
             }
         }
+        return;
+    }
+    if let Some(past) = past_item_limit(&from) {
+        from.truncate(past);
+        *into = from;
         return;
     }
     let present = present_in(into, &from, table);
@@ -365,6 +374,45 @@ fn union_owned<T: SetElement>(into: &mut Vec<T>, from: Vec<T>, table: Option<&Se
             .filter(|(_, seen)| !*seen)
             .map(|(x, _)| x),
     );
+}
+
+/// How many of `from`'s first elements are alone past the item's size limit, if its elements are:
+/// then the union, which keeps every element of `from` (distinct: every operand was checked for
+/// duplicates, see `validate::sized_updated_values`) or an equal one as large, is past it whatever
+/// the stored set holds, and the update is refused for the item's size
+/// (`ops::items::check_updated_item`, after the checks that precede it, which do not read a set's
+/// elements). The merge would be wasted (a table of the whole operand): the unions put those first
+/// elements in place of the stored set instead, an item as refused, at the cost of 400 KB of
+/// elements whatever the operand's size.
+fn past_item_limit<T: SetElement>(from: &[T]) -> Option<usize> {
+    #[cfg(test)]
+    if MERGE_ALWAYS.with(std::cell::Cell::get) {
+        return None;
+    }
+    let mut size = 0;
+    from.iter()
+        .position(|x| {
+            size += x.size();
+            size > MAX_ITEM_SIZE
+        })
+        .map(|i| i + 1)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether the unions merge an operand past the item's limit too (see [`past_item_limit`]): the
+    /// tests' oracle of the refusal without the merge.
+    static MERGE_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every union merged on this thread (see [`past_item_limit`]), for the tests that
+/// hold the refusal without the merge to the merge's answers.
+#[cfg(test)]
+pub(crate) fn merging_always<T>(f: impl FnOnce() -> T) -> T {
+    MERGE_ALWAYS.with(|on| on.set(true));
+    let out = f();
+    MERGE_ALWAYS.with(|on| on.set(false));
+    out
 }
 
 /// Which of `from`'s elements a union leaves out: those `into` has, and those that repeat an
