@@ -334,10 +334,6 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
         }
         return;
     }
-    if let Some(past) = past_item_limit(from) {
-        *into = from.get(..past).unwrap_or(from).to_vec();
-        return;
-    }
     let present = present_in(into, from, table);
     let added = present.iter().filter(|seen| !**seen).count();
     into.reserve_exact(added);
@@ -351,18 +347,13 @@ fn union<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&Se
 
 /// [`union`] of an operand the update owns: its new elements move into `into` rather than being
 /// copied (and freed with the operand), the same elements in the same order.
-fn union_owned<T: SetElement>(into: &mut Vec<T>, mut from: Vec<T>, table: Option<&SetTable>) {
+fn union_owned<T: SetElement>(into: &mut Vec<T>, from: Vec<T>, table: Option<&SetTable>) {
     if table.is_none() && into.len() + from.len() <= SCAN_UP_TO {
         for x in from {
             if !into.contains(&x) {
                 into.push(x);
             }
         }
-        return;
-    }
-    if let Some(past) = past_item_limit(&from) {
-        from.truncate(past);
-        *into = from;
         return;
     }
     let present = present_in(into, &from, table);
@@ -376,13 +367,34 @@ fn union_owned<T: SetElement>(into: &mut Vec<T>, mut from: Vec<T>, table: Option
     );
 }
 
+/// An ADD of the set `from` to the set `into`: their [`union`], or, for an operand alone past the
+/// item's size limit, its first elements past it in place of `into` (see [`past_item_limit`]).
+fn add_set<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&SetTable>) {
+    match past_item_limit(from) {
+        Some(past) => *into = from.get(..past).unwrap_or(from).to_vec(),
+        None => union(into, from, table),
+    }
+}
+
+/// [`add_set`] of an operand the update owns ([`union_owned`]): the elements past the limit are
+/// moved.
+fn add_set_owned<T: SetElement>(into: &mut Vec<T>, mut from: Vec<T>, table: Option<&SetTable>) {
+    match past_item_limit(&from) {
+        Some(past) => {
+            from.truncate(past);
+            *into = from;
+        }
+        None => union_owned(into, from, table),
+    }
+}
+
 /// How many of `from`'s first elements are alone past the item's size limit, if its elements are:
 /// then the union, which keeps every element of `from` (distinct: every operand was checked for
 /// duplicates, see `validate::sized_updated_values`) or an equal one as large, is past it whatever
 /// the stored set holds, and the update is refused for the item's size
 /// (`ops::items::check_updated_item`, after the checks that precede it, which do not read a set's
-/// elements). The merge would be wasted (a table of the whole operand): the unions put those first
-/// elements in place of the stored set instead, an item as refused, at the cost of 400 KB of
+/// elements). The merge would be wasted (a table of the whole operand): [`add_set`] puts those
+/// first elements in place of the stored set instead, an item as refused, at the cost of 400 KB of
 /// elements whatever the operand's size.
 fn past_item_limit<T: SetElement>(from: &[T]) -> Option<usize> {
     #[cfg(test)]
@@ -400,12 +412,12 @@ fn past_item_limit<T: SetElement>(from: &[T]) -> Option<usize> {
 
 #[cfg(test)]
 thread_local! {
-    /// Whether the unions merge an operand past the item's limit too (see [`past_item_limit`]): the
+    /// Whether a set ADD merges an operand past the item's limit too (see [`past_item_limit`]): the
     /// tests' oracle of the refusal without the merge.
     static MERGE_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Runs `f` with every union merged on this thread (see [`past_item_limit`]), for the tests that
+/// Runs `f` with every set ADD merged on this thread (see [`past_item_limit`]), for the tests that
 /// hold the refusal without the merge to the merge's answers.
 #[cfg(test)]
 pub(crate) fn merging_always<T>(f: impl FnOnce() -> T) -> T {
@@ -483,9 +495,9 @@ fn add(
             return set_path(item, steps, delta.clone());
         }
         (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
-        (Some(Ss(a)), Ss(b)) => union(a, b, tables.of(b)),
-        (Some(Ns(a)), Ns(b)) => union(a, b, tables.of(b)),
-        (Some(Bs(a)), Bs(b)) => union(a, b, tables.of(b)),
+        (Some(Ss(a)), Ss(b)) => add_set(a, b, tables.of(b)),
+        (Some(Ns(a)), Ns(b)) => add_set(a, b, tables.of(b)),
+        (Some(Bs(a)), Bs(b)) => add_set(a, b, tables.of(b)),
         _ => return Err(err(WRONG_TYPE)),
     }
     Ok(())
@@ -504,15 +516,15 @@ fn add_owned(
         (Some(N(a)), N(b)) => *a = a.checked_add(&b).map_err(arithmetic_error)?,
         (Some(Ss(a)), Ss(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         (Some(Ns(a)), Ns(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         (Some(Bs(a)), Bs(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         _ => return Err(err(WRONG_TYPE)),
     }
@@ -959,6 +971,32 @@ mod tests {
             without.retain(|x| !from.contains(x));
             assert_eq!(with, without, "{into:?} - {from:?}");
         }
+    }
+
+    /// An ADD's operand alone past 400 KB takes the stored set's place with its first elements
+    /// past the limit (borrowed or owned); one at the limit is united; `merging_always` unites both.
+    #[test]
+    fn an_operand_past_the_item_limit_replaces_the_stored_set() {
+        let stored = vec!["a".to_owned(), "e0000000".to_owned()];
+        let operand = |n: usize| -> Vec<String> { (0..n).map(|i| format!("e{i:07}")).collect() };
+        // 51,200 elements of 8 bytes: exactly 409,600, not past.
+        let at = operand(51_200);
+        let mut set = stored.clone();
+        add_set(&mut set, &at, None);
+        assert_eq!(set.len(), 51_201);
+        let past = operand(60_000);
+        let mut set = stored.clone();
+        add_set(&mut set, &past, None);
+        assert_eq!(set, past[..51_201]);
+        let mut set = stored.clone();
+        add_set_owned(&mut set, past.clone(), None);
+        assert_eq!(set, past[..51_201]);
+        let mut set = stored.clone();
+        merging_always(|| add_set_owned(&mut set, past.clone(), None));
+        assert_eq!(set.len(), 60_001);
+        let mut set = stored.clone();
+        merging_always(|| add_set(&mut set, &past, None));
+        assert_eq!(set.len(), 60_001);
     }
 
     /// Sets whose elements all share a fixed-key hash (Java's `String.hashCode`): the union and the

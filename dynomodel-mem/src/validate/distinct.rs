@@ -84,7 +84,13 @@ mod tests {
         let state = RequestState::new();
         for n in [3usize, 100, 65_537, 200_000] {
             let hashes: Vec<u64> = (0..n as u64).map(|i| state.hash_one(i)).collect();
-            for (from, to) in [(0, 1), (0, n / 2), (n / 2, n - 1), (0, n - 1), (n - 2, n - 1)] {
+            for (from, to) in [
+                (0, 1),
+                (0, n / 2),
+                (n / 2, n - 1),
+                (0, n - 1),
+                (n - 2, n - 1),
+            ] {
                 let mut with = hashes.clone();
                 with[to] = with[from];
                 assert!(!all_distinct(&with), "{n}: {from} at {to}");
