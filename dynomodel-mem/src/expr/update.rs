@@ -401,13 +401,24 @@ fn past_item_limit<T: SetElement>(from: &[T]) -> Option<usize> {
     if MERGE_ALWAYS.with(std::cell::Cell::get) {
         return None;
     }
+    // Summed by chunks without a branch per element (every set ADD pays this pass), the element
+    // that passes the limit then found in its chunk.
+    const CHUNK: usize = 64;
     let mut size = 0;
-    from.iter()
-        .position(|x| {
-            size += x.size();
-            size > MAX_ITEM_SIZE
-        })
-        .map(|i| i + 1)
+    for (c, chunk) in from.chunks(CHUNK).enumerate() {
+        let chunk_size: usize = chunk.iter().map(T::size).sum();
+        if size + chunk_size > MAX_ITEM_SIZE {
+            return chunk
+                .iter()
+                .position(|x| {
+                    size += x.size();
+                    size > MAX_ITEM_SIZE
+                })
+                .map(|i| c * CHUNK + i + 1);
+        }
+        size += chunk_size;
+    }
+    None
 }
 
 #[cfg(test)]

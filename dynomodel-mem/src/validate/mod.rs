@@ -469,7 +469,7 @@ const HASH_TABLE_UP_TO: usize = 65_536;
 /// elements that collide ([`request_hash`]).
 fn has_duplicates<T: SetElement + Ord>(set: &[T]) -> bool {
     let state = RequestState::new();
-    has_duplicates_by(set, |x| state.hash_one(Keyed(x)))
+    has_duplicates_by(set, move |x| state.hash_one(Keyed(x)))
 }
 
 /// [`has_duplicates`] by the hashes `hash` gives (the tests' own, which collide at will): distinct
