@@ -16,6 +16,7 @@ mod key;
 mod names;
 mod set_table;
 
+#[cfg(feature = "protocol")]
 pub(crate) use distinct::all_distinct as hashes_distinct;
 pub(crate) use element::{Keyed, SetElement};
 pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};

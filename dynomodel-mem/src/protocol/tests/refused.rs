@@ -219,9 +219,7 @@ fn around_the_limit() {
 fn an_operand_past_the_limit_with_every_error() {
     let operand = past("SS", 409_600);
     let set = quoted(&operand);
-    let stored = format!(
-        r#"{{"TableName": "tbl", "Item": {{"pk": {{"S": "k"}}, "s": {{"SS": ["a", "b", "c"]}}, "n": {{"N": "1"}}, "str": {{"S": "x"}}, "m": {{"M": {{}}}}}}}}"#
-    );
+    let stored = r#"{"TableName": "tbl", "Item": {"pk": {"S": "k"}, "s": {"SS": ["a", "b", "c"]}, "n": {"N": "1"}, "str": {"S": "x"}, "m": {"M": {}}}}"#;
     let deep = format!(
         "{}{{\"N\": \"1\"}}{}",
         "{\"L\": [".repeat(40),
@@ -276,14 +274,14 @@ fn an_operand_past_the_limit_with_every_error() {
         ("ADD s :s SET gk = :n", "", TOO_BIG),
     ];
     let before = answer(
-        &stored,
+        stored,
         "GetItem",
         r#"{"TableName": "tbl", "Key": {"pk": {"S": "k"}}}"#,
     )
     .1;
     for (upd, more, want) in cases {
         let (got, item_after) = answer(
-            &stored,
+            stored,
             "UpdateItem",
             &update(upd, &values(&format!("{upd}{more}")), more),
         );
@@ -294,7 +292,7 @@ fn an_operand_past_the_limit_with_every_error() {
         }
         if !more.contains("Condition") && !upd.contains(", n :s") {
             let (kept, _) = answer(
-                &stored,
+                stored,
                 "UpdateItem",
                 &update(upd, &values(&format!("{upd}{KEEPS}")), KEEPS),
             );
