@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use dynomodel::{AttributeValue, Error, Item, NumberError};
+use dynomodel::{AttributeValue, Error, Item, NumberError, MAX_ITEM_SIZE};
 
 use super::ast::{Clause, Operand, UpdateExpression};
 use super::eval::{self, lookup, resolve, top_name, Step, Steps};
@@ -367,6 +367,77 @@ fn union_owned<T: SetElement>(into: &mut Vec<T>, from: Vec<T>, table: Option<&Se
     );
 }
 
+/// An ADD of the set `from` to the set `into`: their [`union`], or, for an operand alone past the
+/// item's size limit, its first elements past it in place of `into` (see [`past_item_limit`]).
+fn add_set<T: SetElement + Clone>(into: &mut Vec<T>, from: &[T], table: Option<&SetTable>) {
+    match past_item_limit(from) {
+        Some(past) => *into = from.get(..past).unwrap_or(from).to_vec(),
+        None => union(into, from, table),
+    }
+}
+
+/// [`add_set`] of an operand the update owns ([`union_owned`]): the elements past the limit are
+/// moved.
+fn add_set_owned<T: SetElement>(into: &mut Vec<T>, mut from: Vec<T>, table: Option<&SetTable>) {
+    match past_item_limit(&from) {
+        Some(past) => {
+            from.truncate(past);
+            *into = from;
+        }
+        None => union_owned(into, from, table),
+    }
+}
+
+/// How many of `from`'s first elements are alone past the item's size limit, if its elements are:
+/// then the union, which keeps every element of `from` (distinct: every operand was checked for
+/// duplicates, see `validate::sized_updated_values`) or an equal one as large, is past it whatever
+/// the stored set holds, and the update is refused for the item's size
+/// (`ops::items::check_updated_item`, after the checks that precede it, which do not read a set's
+/// elements). The merge would be wasted (a table of the whole operand): [`add_set`] puts those
+/// first elements in place of the stored set instead, an item as refused, at the cost of 400 KB of
+/// elements whatever the operand's size.
+fn past_item_limit<T: SetElement>(from: &[T]) -> Option<usize> {
+    #[cfg(test)]
+    if MERGE_ALWAYS.with(std::cell::Cell::get) {
+        return None;
+    }
+    // Summed by chunks without a branch per element (every set ADD pays this pass), the element
+    // that passes the limit then found in its chunk.
+    const CHUNK: usize = 64;
+    let mut size = 0;
+    for (c, chunk) in from.chunks(CHUNK).enumerate() {
+        let chunk_size: usize = chunk.iter().map(T::size).sum();
+        if size + chunk_size > MAX_ITEM_SIZE {
+            return chunk
+                .iter()
+                .position(|x| {
+                    size += x.size();
+                    size > MAX_ITEM_SIZE
+                })
+                .map(|i| c * CHUNK + i + 1);
+        }
+        size += chunk_size;
+    }
+    None
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether a set ADD merges an operand past the item's limit too (see [`past_item_limit`]): the
+    /// tests' oracle of the refusal without the merge.
+    static MERGE_ALWAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every set ADD merged on this thread (see [`past_item_limit`]), for the tests that
+/// hold the refusal without the merge to the merge's answers.
+#[cfg(test)]
+pub(crate) fn merging_always<T>(f: impl FnOnce() -> T) -> T {
+    MERGE_ALWAYS.with(|on| on.set(true));
+    let out = f();
+    MERGE_ALWAYS.with(|on| on.set(false));
+    out
+}
+
 /// Which of `from`'s elements a union leaves out: those `into` has, and those that repeat an
 /// earlier one of `from`'s. `table` is the duplicate check's table of `from`, if it kept one.
 fn present_in<T: SetElement>(into: &[T], from: &[T], table: Option<&SetTable>) -> Vec<bool> {
@@ -435,9 +506,9 @@ fn add(
             return set_path(item, steps, delta.clone());
         }
         (Some(N(a)), N(b)) => *a = a.checked_add(b).map_err(arithmetic_error)?,
-        (Some(Ss(a)), Ss(b)) => union(a, b, tables.of(b)),
-        (Some(Ns(a)), Ns(b)) => union(a, b, tables.of(b)),
-        (Some(Bs(a)), Bs(b)) => union(a, b, tables.of(b)),
+        (Some(Ss(a)), Ss(b)) => add_set(a, b, tables.of(b)),
+        (Some(Ns(a)), Ns(b)) => add_set(a, b, tables.of(b)),
+        (Some(Bs(a)), Bs(b)) => add_set(a, b, tables.of(b)),
         _ => return Err(err(WRONG_TYPE)),
     }
     Ok(())
@@ -456,15 +527,15 @@ fn add_owned(
         (Some(N(a)), N(b)) => *a = a.checked_add(&b).map_err(arithmetic_error)?,
         (Some(Ss(a)), Ss(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         (Some(Ns(a)), Ns(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         (Some(Bs(a)), Bs(b)) => {
             let table = tables.of(&b);
-            union_owned(a, b, table);
+            add_set_owned(a, b, table);
         }
         _ => return Err(err(WRONG_TYPE)),
     }
@@ -911,6 +982,32 @@ mod tests {
             without.retain(|x| !from.contains(x));
             assert_eq!(with, without, "{into:?} - {from:?}");
         }
+    }
+
+    /// An ADD's operand alone past 400 KB takes the stored set's place with its first elements
+    /// past the limit (borrowed or owned); one at the limit is united; `merging_always` unites both.
+    #[test]
+    fn an_operand_past_the_item_limit_replaces_the_stored_set() {
+        let stored = vec!["a".to_owned(), "e0000000".to_owned()];
+        let operand = |n: usize| -> Vec<String> { (0..n).map(|i| format!("e{i:07}")).collect() };
+        // 51,200 elements of 8 bytes: exactly 409,600, not past.
+        let at = operand(51_200);
+        let mut set = stored.clone();
+        add_set(&mut set, &at, None);
+        assert_eq!(set.len(), 51_201);
+        let past = operand(60_000);
+        let mut set = stored.clone();
+        add_set(&mut set, &past, None);
+        assert_eq!(set, past[..51_201]);
+        let mut set = stored.clone();
+        add_set_owned(&mut set, past.clone(), None);
+        assert_eq!(set, past[..51_201]);
+        let mut set = stored.clone();
+        merging_always(|| add_set_owned(&mut set, past.clone(), None));
+        assert_eq!(set.len(), 60_001);
+        let mut set = stored.clone();
+        merging_always(|| add_set(&mut set, &past, None));
+        assert_eq!(set.len(), 60_001);
     }
 
     /// Sets whose elements all share a fixed-key hash (Java's `String.hashCode`): the union and the

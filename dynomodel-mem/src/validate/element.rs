@@ -10,12 +10,15 @@
 
 use std::hash::{Hash, Hasher};
 
-use dynomodel::Number;
+use dynomodel::{attribute_size, AttributeValue, Number};
 
 /// An element of a string, number or binary set.
 pub(crate) trait SetElement: Eq {
     /// Feeds the element to `state` (equal elements feed alike).
     fn hash_once<H: Hasher>(&self, state: &mut H);
+
+    /// The element's bytes by DynamoDB's size rule (a set's size is the sum of its elements').
+    fn size(&self) -> usize;
 }
 
 // Inline, as the one write they are: left to the compiler, a change elsewhere in the crate moved
@@ -25,6 +28,11 @@ impl SetElement for String {
     fn hash_once<H: Hasher>(&self, state: &mut H) {
         state.write(self.as_bytes());
     }
+
+    #[inline]
+    fn size(&self) -> usize {
+        self.len()
+    }
 }
 
 impl SetElement for Vec<u8> {
@@ -32,12 +40,22 @@ impl SetElement for Vec<u8> {
     fn hash_once<H: Hasher>(&self, state: &mut H) {
         state.write(self);
     }
+
+    #[inline]
+    fn size(&self) -> usize {
+        self.len()
+    }
 }
 
 impl SetElement for Number {
     /// A number is normalised: its `Hash` is the numeric one (`1` and `1.0` alike).
     fn hash_once<H: Hasher>(&self, state: &mut H) {
         self.hash(state);
+    }
+
+    /// The one size function's (a `Number` is a copy, not an allocation).
+    fn size(&self) -> usize {
+        attribute_size(&AttributeValue::N(*self))
     }
 }
 

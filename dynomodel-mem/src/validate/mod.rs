@@ -10,11 +10,14 @@
 //! attribute values (sets, nesting) and the item size. The checks of keys against a table's key schema
 //! and indexes are in [`key`].
 
+mod distinct;
 mod element;
 mod key;
 mod names;
 mod set_table;
 
+#[cfg(feature = "protocol")]
+pub(crate) use distinct::all_distinct as hashes_distinct;
 pub(crate) use element::{Keyed, SetElement};
 pub(crate) use names::{attribute_name, item_table_name, new_table_name, MAX_TABLE_ARN};
 #[cfg(test)]
@@ -408,14 +411,14 @@ fn attribute_value(value: &AttributeValue, depth: usize, rules: Rules) -> Result
         AttributeValue::Bs(set) if set.is_empty() => {
             Err(empty_set("Binary sets should not be empty"))
         }
-        AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
+        AttributeValue::Ss(set) if rules.duplicates && has_duplicates(set) => {
             Err(duplicates(value))
         }
         // NS compares numerically: ["1", "1.0"] are duplicates.
-        AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set, Sort::Elements) => {
+        AttributeValue::Ns(set) if rules.duplicates && has_duplicates(set) => {
             Err(duplicates(value))
         }
-        AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set, Sort::Hashes) => {
+        AttributeValue::Bs(set) if rules.duplicates && has_duplicates(set) => {
             Err(duplicates(value))
         }
         // A list's overhead is 3 bytes and 1 per element; a map's, 3 and 1 per member.
@@ -456,53 +459,46 @@ fn empty_set(message: &str) -> Error {
 /// Sets this small are scanned pairwise: no table to allocate.
 const SCAN_UP_TO: usize = 16;
 
-/// Sets up to this size are checked with a hash table, larger ones by sorting: the table's random
-/// accesses win while it stays in the caches and lose past them (docs/performance.md, "Request size
-/// scaling").
+/// Sets up to this size are checked with a hash table, larger ones by their hashes' buckets
+/// ([`distinct`]): the table's random accesses win while it stays in the caches and lose past them
+/// (docs/performance.md, "Request size scaling").
 const HASH_TABLE_UP_TO: usize = 65_536;
 
-/// What is sorted to check a set of more than [`HASH_TABLE_UP_TO`] elements.
-#[derive(Clone, Copy)]
-enum Sort {
-    /// The elements: numbers, which are compared where they lie.
-    Elements,
-    /// The elements' hashes: strings and binaries, whose comparisons chase a pointer each (a PutItem
-    /// of one SS of 131,072 strings spent two thirds of its instructions sorting them).
-    Hashes,
+/// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
+/// `Eq` and `Hash` are the numeric ones), in linear time: every write checks its sets (the
+/// request's values, then the written item). The hash's random keys keep a client from choosing
+/// elements that collide ([`request_hash`]).
+fn has_duplicates<T: SetElement + Ord>(set: &[T]) -> bool {
+    let state = RequestState::new();
+    has_duplicates_by(set, move |x| state.hash_one(Keyed(x)))
 }
 
-/// Whether two elements of `set` are equal (numbers numerically: a `Number` is normalised, so its
-/// `Eq` and `Hash` are the numeric ones). In linear time up to [`HASH_TABLE_UP_TO`] elements, n log n
-/// beyond: every write checks its sets (the request's values, then the written item). The hash's
-/// random keys keep a client from choosing elements that collide ([`request_hash`]).
-fn has_duplicates<T: SetElement + Ord>(set: &[T], large: Sort) -> bool {
+/// [`has_duplicates`] by the hashes `hash` gives (the tests' own, which collide at will): distinct
+/// hashes prove distinct elements, and two equal ones (a duplicate, or a collision) are settled
+/// by the elements.
+fn has_duplicates_by<T: SetElement + Ord>(set: &[T], hash: impl Fn(&T) -> u64) -> bool {
     if set.len() <= SCAN_UP_TO {
         return set
             .iter()
             .enumerate()
             .any(|(i, x)| set.get(i + 1..).is_some_and(|rest| rest.contains(x)));
     }
-    if set.len() <= HASH_TABLE_UP_TO {
-        // The elements' keyed hashes in a table of `u64`s (cheaper to probe than a table of the
-        // elements, whose probes compare them): distinct hashes prove distinct elements, and a hash
-        // seen twice (a duplicate, or a collision of 64 random bits) is settled by the elements.
-        let state = RequestState::new();
+    let distinct = if set.len() <= HASH_TABLE_UP_TO {
+        // A table of `u64`s (cheaper to probe than a table of the elements, whose probes compare
+        // them).
         let mut hashes = request_hash::hashes_with_capacity(set.len());
-        if set.iter().all(|x| hashes.insert(state.hash_one(Keyed(x)))) {
-            return false;
-        }
-        let mut seen = request_hash::set_with_capacity(set.len());
-        return !set.iter().all(|x| seen.insert(Keyed(x)));
-    }
-    if let Sort::Hashes = large {
-        // Distinct hashes prove distinct elements; two equal ones (a duplicate, or a collision of
-        // 64 random bits) are settled by sorting the elements themselves.
-        let state = RequestState::new();
-        let mut hashes: Vec<u64> = set.iter().map(|x| state.hash_one(Keyed(x))).collect();
-        hashes.sort_unstable();
-        if hashes.windows(2).all(|w| w.first() != w.get(1)) {
-            return false;
-        }
+        set.iter().all(|x| hashes.insert(hash(x)))
+    } else if set.is_sorted_by(|a, b| a < b) {
+        // Elements in increasing order (a list of numbers counted out, usually) are distinct:
+        // one comparison each, where hashing a number costs more. Any other order stops this at
+        // its first step down.
+        true
+    } else {
+        let hashes: Vec<u64> = set.iter().map(hash).collect();
+        distinct::all_distinct(&hashes)
+    };
+    if distinct {
+        return false;
     }
     let mut sorted: Vec<&T> = set.iter().collect();
     sorted.sort_unstable();
@@ -592,6 +588,29 @@ mod tests {
                 message(return_values_none_or_all_old(Some(rv))),
                 "Return values set to invalid value"
             );
+        }
+    }
+
+    /// Hashes crafted to collide (a few values for all elements): the elements settle them, in
+    /// the pairwise scan's, the table's and the buckets' ranges, with a duplicate at the start, in
+    /// the middle and at the end, or none.
+    #[test]
+    fn colliding_hashes_are_settled_by_the_elements() {
+        let crafted = |x: &String| (x.len() % 3) as u64;
+        let numeric = |x: &dynomodel::Number| u64::from(x.is_negative());
+        for n in [10, 40, 70_000] {
+            let strings: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+            assert!(!has_duplicates_by(&strings, crafted), "{n}");
+            for (from, to) in [(0, 1), (n / 2, n / 2 + 1), (n - 2, n - 1), (0, n - 1)] {
+                let mut with = strings.clone();
+                with[to] = with[from].clone();
+                assert!(has_duplicates_by(&with, crafted), "{n}: {from} at {to}");
+            }
+            let numbers: Vec<dynomodel::Number> = (0..n as i64).map(Into::into).collect();
+            assert!(!has_duplicates_by(&numbers, numeric), "{n}");
+            let mut spelled = numbers.clone();
+            spelled[n - 1] = format!("{}.0", n / 2).parse().expect("n");
+            assert!(has_duplicates_by(&spelled, numeric), "{n}");
         }
     }
 

@@ -33,6 +33,8 @@ mod parameters;
 mod oversized;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
 #[cfg(feature = "server")]
+mod refused;
+#[cfg(feature = "server")]
 mod reserved;
 mod streams;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
