@@ -90,7 +90,7 @@ where
         }
         other => return Err(mismatch::<T>(&other)),
     };
-    let Some((negative, magnitude)) = n.to_small_integer() else {
+    let Some((negative, magnitude)) = n.small_integer() else {
         return wide_integer(&n);
     };
     // Exact either way: a `u64` magnitude, negated in `i128`; a value `T` cannot hold is out of

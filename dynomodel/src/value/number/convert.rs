@@ -31,7 +31,7 @@ impl Number {
     /// integer field reads (`convert::scalars`) without `u128` arithmetic, as a range check of the
     /// digits parsed once (most stored integers are a coefficient below 2^64 and exponent 0).
     #[inline]
-    pub(crate) fn to_small_integer(&self) -> Option<(bool, u64)> {
+    pub(crate) fn small_integer(&self) -> Option<(bool, u64)> {
         if self.coefficient[1] != 0 {
             return None;
         }
@@ -74,13 +74,13 @@ impl Number {
             };
             return if self.negative { -magnitude } else { magnitude };
         }
-        self.to_f64_by_text()
+        self.f64_through_text()
     }
 
     /// [`to_f64`](Number::to_f64) of any number: its scientific text (short) parsed by
     /// `f64::from_str`, which rounds it correctly; written on the stack, not allocated.
     #[inline(never)]
-    pub(super) fn to_f64_by_text(&self) -> f64 {
+    pub(super) fn f64_through_text(&self) -> f64 {
         use std::io::Write as _;
         // A sign, 38 digits, `e` and an exponent of at most 11 characters.
         const CAPACITY: usize = 64;
