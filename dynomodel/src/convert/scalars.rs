@@ -77,8 +77,9 @@ fn copied_out(value: AttributeValue) {
 
 /// Reads an integer of type `T`: the number must be whole and within `T`'s range. Most stored
 /// integers are a sign and a magnitude below 2^64, which were parsed once into the number and are
-/// only range-checked here; the others go through `u128` arithmetic, out of line.
-#[inline]
+/// only range-checked here; the others go through `u128` arithmetic, out of line. Always inline:
+/// a large decoder left it a call, its 72-byte `Result` returned through memory.
+#[inline(always)]
 fn integer_from_attribute<T>(value: AttributeValue) -> Result<T, ConversionError>
 where
     T: Attribute + TryFrom<i128> + TryFrom<u128> + TryFrom<u64>,
