@@ -69,7 +69,12 @@ macro_rules! from_sdk_value {
                     Ok(n) => Ok(AttributeValue::N(n)),
                     Err(e) => Err(bad_number(&n, e)),
                 },
-                Sdk::Bool(b) => Ok(AttributeValue::Bool(b)),
+                Sdk::Bool(b) => {
+                    // Holds nothing to free: forgotten, it spares the page's loop the out-of-line
+                    // drop of an SDK value the compiler leaves after a `Copy` payload is read.
+                    std::mem::forget(value);
+                    Ok(AttributeValue::Bool(b))
+                }
                 other => $rest_fn(other),
             }
         }

@@ -20,9 +20,9 @@ impl Attribute for Decimal {
 
     fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
         match value {
-            AttributeValue::N(n) => Decimal::from_str_exact(&n.to_string())
-                .map(|d| d.normalize())
-                .map_err(|_| ConversionError::new(Self::expected(), format!("N {n}"))),
+            AttributeValue::N(n) => {
+                decimal(&n).ok_or_else(|| ConversionError::new(Self::expected(), format!("N {n}")))
+            }
             other => Err(mismatch::<Self>(&other)),
         }
     }
@@ -30,6 +30,28 @@ impl Attribute for Decimal {
     fn expected() -> String {
         "a number (Decimal)".to_owned()
     }
+}
+
+/// The number as a `Decimal` when it holds it exactly (a mantissa of at most 96 bits and a scale of
+/// at most 28), from its parts: what parsing its text with `Decimal::from_str_exact` gives, without
+/// the text.
+fn decimal(n: &Number) -> Option<Decimal> {
+    let (negative, coefficient, exponent) = n.parts();
+    // At most 38 digits: within `i128`.
+    let mut mantissa = i128::try_from(coefficient).ok()?;
+    let scale = match u32::try_from(exponent) {
+        Ok(exponent) => {
+            mantissa = mantissa.checked_mul(10i128.checked_pow(exponent)?)?;
+            0
+        }
+        Err(_) => exponent.unsigned_abs(),
+    };
+    if negative {
+        mantissa = -mantissa;
+    }
+    Decimal::try_from_i128_with_scale(mantissa, scale)
+        .ok()
+        .map(|d| d.normalize())
 }
 
 impl KeyAttribute for Decimal {
@@ -58,6 +80,30 @@ mod tests {
             let stored = value.to_attribute().unwrap().unwrap();
             assert_eq!(stored, AttributeValue::N(text.parse().unwrap()), "{text}");
             assert_eq!(Decimal::from_attribute(stored).unwrap(), value, "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        /// A number reads as the `Decimal` its text parses to exactly, or fails where that
+        /// parse fails: around `Decimal`'s 96-bit mantissa and 28-digit scale, and beyond.
+        #[test]
+        fn numbers_read_as_their_text_parses(
+            negative: bool,
+            coefficient in proptest::prop_oneof![
+                0u128..100_000,
+                (1u128 << 96) - 1000..(1u128 << 96) + 1000,
+                0u128..10u128.pow(38),
+            ],
+            exponent in proptest::prop_oneof![-32i32..32, -130i32..126],
+        ) {
+            if let Ok(n) = Number::try_from_parts(negative, coefficient, exponent) {
+                let expected = Decimal::from_str_exact(&n.to_string()).map(|d| d.normalize());
+                let read = Decimal::from_attribute(AttributeValue::N(n));
+                match expected {
+                    Ok(d) => proptest::prop_assert_eq!(read.unwrap(), d),
+                    Err(_) => proptest::prop_assert_eq!(read.unwrap_err().found, format!("N {n}")),
+                }
+            }
         }
     }
 

@@ -75,10 +75,14 @@ fn copied_out(value: AttributeValue) {
     std::mem::forget(value);
 }
 
-/// Reads an integer of type `T`: the number must be whole and within `T`'s range.
+/// Reads an integer of type `T`: the number must be whole and within `T`'s range. Most stored
+/// integers are a sign and a magnitude below 2^64, which were parsed once into the number and are
+/// only range-checked here; the others go through `u128` arithmetic, out of line. Always inline:
+/// a large decoder left it a call, its 72-byte `Result` returned through memory.
+#[inline(always)]
 fn integer_from_attribute<T>(value: AttributeValue) -> Result<T, ConversionError>
 where
-    T: Attribute + TryFrom<i128> + TryFrom<u128>,
+    T: Attribute + TryFrom<i128> + TryFrom<u128> + TryFrom<u64>,
 {
     let n = match value {
         AttributeValue::N(n) => {
@@ -87,12 +91,32 @@ where
         }
         other => return Err(mismatch::<T>(&other)),
     };
+    let Some((negative, magnitude)) = n.small_integer() else {
+        return wide_integer(&n);
+    };
+    // Exact either way: a `u64` magnitude, negated in `i128`; a value `T` cannot hold is out of
+    // its range, as the general path finds it.
+    let converted = if negative {
+        T::try_from(-i128::from(magnitude)).ok()
+    } else {
+        T::try_from(magnitude).ok()
+    };
+    converted.ok_or_else(|| out_of_range::<T>(&n))
+}
+
+/// [`integer_from_attribute`] of a number that is not an integer of at most 64 bits' magnitude
+/// (a fraction, or an integer up to 38 digits).
+#[inline(never)]
+fn wide_integer<T>(n: &Number) -> Result<T, ConversionError>
+where
+    T: Attribute + TryFrom<i128> + TryFrom<u128>,
+{
     let converted = if n.is_negative() {
         n.to_i128().and_then(|i| T::try_from(i).ok())
     } else {
         n.to_u128().and_then(|u| T::try_from(u).ok())
     };
-    converted.ok_or_else(|| out_of_range::<T>(&n))
+    converted.ok_or_else(|| out_of_range::<T>(n))
 }
 
 /// The error of a number that is not a `T` (a fraction, or beyond `T`'s range).
@@ -183,14 +207,16 @@ macro_rules! floats {
                     })
             }
 
+            #[inline]
             fn from_attribute(value: AttributeValue) -> Result<Self, ConversionError> {
                 match value {
                     AttributeValue::N(n) => {
+                        copied_out(value);
                         let f = n.to_f64() as $t;
                         if f.is_finite() {
                             Ok(f)
                         } else {
-                            Err(ConversionError::new(Self::expected(), format!("N {n}")))
+                            Err(out_of_range::<Self>(&n))
                         }
                     }
                     other => Err(mismatch::<Self>(&other)),
@@ -342,6 +368,106 @@ mod tests {
         let err = i64::from_attribute(n("1E30")).unwrap_err();
         assert_eq!(err.expected, "a number (i64)");
         assert_eq!(i64::from_attribute(n("1E3")).unwrap(), 1000);
+    }
+
+    /// An integer field reads what the general `u128` path reads, value or error (its text and
+    /// its type), for every integer type, around the edges of each and of `u64`.
+    fn reads_as_the_general_path<T>(n: Number)
+    where
+        T: Attribute + TryFrom<i128> + TryFrom<u128> + TryFrom<u64> + PartialEq + std::fmt::Debug,
+    {
+        let read = T::from_attribute(AttributeValue::N(n)).map_err(|e| e.to_string());
+        let general = wide_integer::<T>(&n).map_err(|e| e.to_string());
+        assert_eq!(read, general, "{n}");
+    }
+
+    fn reads_as_the_general_path_for_every_type(n: Number) {
+        reads_as_the_general_path::<i8>(n);
+        reads_as_the_general_path::<i16>(n);
+        reads_as_the_general_path::<i32>(n);
+        reads_as_the_general_path::<i64>(n);
+        reads_as_the_general_path::<isize>(n);
+        reads_as_the_general_path::<i128>(n);
+        reads_as_the_general_path::<u8>(n);
+        reads_as_the_general_path::<u16>(n);
+        reads_as_the_general_path::<u32>(n);
+        reads_as_the_general_path::<u64>(n);
+        reads_as_the_general_path::<usize>(n);
+        reads_as_the_general_path::<u128>(n);
+    }
+
+    #[test]
+    fn integers_read_as_the_general_path_at_every_types_edges() {
+        let edges: [i128; 12] = [
+            i8::MIN.into(),
+            u8::MAX.into(),
+            i16::MIN.into(),
+            u16::MAX.into(),
+            i32::MIN.into(),
+            u32::MAX.into(),
+            i64::MIN.into(),
+            i64::MAX.into(),
+            u64::MAX.into(),
+            10i128.pow(19),
+            10i128.pow(37),
+            0,
+        ];
+        for edge in edges {
+            for delta in -2..=2 {
+                for value in [edge + delta, -(edge + delta)] {
+                    if let Ok(n) = Number::try_from(value) {
+                        reads_as_the_general_path_for_every_type(n);
+                    }
+                }
+            }
+        }
+        for text in [
+            "1.5", "-0.5", "1E19", "-1E19", "12E18", "1E20", "1E-130", "99E37",
+        ] {
+            reads_as_the_general_path_for_every_type(text.parse().unwrap());
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn integers_read_as_the_general_path(
+            negative: bool,
+            coefficient in proptest::prop_oneof![
+                0u128..1000,
+                u128::from(u64::MAX) / 10 - 10..u128::from(u64::MAX) / 10 + 10,
+                u128::from(u64::MAX) - 1000..u128::from(u64::MAX) + 1000,
+                0u128..10u128.pow(38),
+            ],
+            exponent in -3i32..40,
+        ) {
+            if let Ok(n) = Number::try_from_parts(negative, coefficient, exponent) {
+                reads_as_the_general_path_for_every_type(n);
+            }
+        }
+
+        /// A float field reads the nearest float, through the number's text as before.
+        #[test]
+        fn floats_read_as_the_text_parses(
+            negative: bool,
+            coefficient in 0u128..10u128.pow(38),
+            exponent in -140i32..126,
+        ) {
+            if let Ok(n) = Number::try_from_parts(negative, coefficient, exponent) {
+                let text = n.to_string();
+                match f64::from_attribute(AttributeValue::N(n)) {
+                    Ok(f) => proptest::prop_assert_eq!(f.to_bits(), text.parse::<f64>().unwrap().to_bits()),
+                    Err(e) => proptest::prop_assert_eq!(e.found, format!("N {n}")),
+                }
+                let narrow = text.parse::<f64>().unwrap() as f32;
+                match f32::from_attribute(AttributeValue::N(n)) {
+                    Ok(f) => proptest::prop_assert_eq!(f.to_bits(), narrow.to_bits()),
+                    Err(e) => {
+                        proptest::prop_assert!(!narrow.is_finite());
+                        proptest::prop_assert_eq!(e.to_string(), format!("attribute `<value>`: expected a number (f32), found N {n}"));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -179,6 +179,8 @@ impl Kept {
                 kept.clear();
                 kept.extend_from_slice(b);
             }
+            // A number is `Copy`: no out-of-line clone, nor drop of the value it replaces.
+            (Some(AttributeValue::N(kept)), AttributeValue::N(n)) => *kept = *n,
             (kept, value) => *kept = Some(value.clone()),
         }
     }
@@ -386,6 +388,19 @@ mod tests {
         decode(&mut watch, &[("pk", s("d")), ("sk", n("4"))]);
         watch.see_item(&Item::from([("sk".into(), n("5"))]));
         assert_eq!(watch.take(), Item::from([("sk".into(), n("5"))]));
+        // A number kept over a number, then a string over that number.
+        decode(&mut watch, &[("pk", s("e")), ("sk", n("6"))]);
+        decode(&mut watch, &[("pk", s("f")), ("sk", n("-7.5"))]);
+        assert_eq!(
+            watch.take(),
+            Item::from([("pk".into(), s("f")), ("sk".into(), n("-7.5"))])
+        );
+        decode(&mut watch, &[("pk", s("g")), ("sk", n("8"))]);
+        decode(&mut watch, &[("pk", s("h")), ("sk", s("9"))]);
+        assert_eq!(
+            watch.take(),
+            Item::from([("pk".into(), s("h")), ("sk".into(), s("9"))])
+        );
     }
 
     #[test]

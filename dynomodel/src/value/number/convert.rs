@@ -27,6 +27,23 @@ impl Number {
         self.integer_magnitude()
     }
 
+    /// The sign and magnitude, if the number is an integer whose magnitude fits a `u64`: what an
+    /// integer field reads (`convert::scalars`) without `u128` arithmetic, as a range check of the
+    /// digits parsed once (most stored integers are a coefficient below 2^64 and exponent 0).
+    #[inline]
+    pub(crate) fn small_integer(&self) -> Option<(bool, u64)> {
+        if self.coefficient[1] != 0 {
+            return None;
+        }
+        if self.exponent == 0 {
+            return Some((self.negative, self.coefficient[0]));
+        }
+        let exponent = usize::try_from(self.exponent).ok()?;
+        let power = u64::try_from(*POWERS_OF_TEN.get(exponent)?).ok()?;
+        let magnitude = self.coefficient[0].checked_mul(power)?;
+        Some((self.negative, magnitude))
+    }
+
     /// The magnitude, if the number is an integer whose magnitude fits a `u128`.
     fn integer_magnitude(&self) -> Option<u128> {
         let exponent = u32::try_from(self.exponent).ok()?;
@@ -42,11 +59,41 @@ impl Number {
     }
 
     /// The nearest `f64` (numbers beyond `f64`'s range become infinite; tiny ones become zero).
+    #[inline]
     pub fn to_f64(&self) -> f64 {
+        // A coefficient below 2^53 and a power of ten up to 10^22 are both exact `f64`s, so their
+        // one product or quotient is correctly rounded: the nearest `f64`, as parsing the text
+        // gives it, without the text (most stored numbers).
+        let coefficient = self.coefficient();
+        let power = F64_POWERS_OF_TEN.get(self.exponent.unsigned_abs() as usize);
+        if let (true, Some(&power)) = (coefficient < 1 << 53, power) {
+            let magnitude = if self.exponent < 0 {
+                coefficient as f64 / power
+            } else {
+                coefficient as f64 * power
+            };
+            return if self.negative { -magnitude } else { magnitude };
+        }
+        self.f64_through_text()
+    }
+
+    /// [`to_f64`](Number::to_f64) of any number: its scientific text (short) parsed by
+    /// `f64::from_str`, which rounds it correctly; written on the stack, not allocated.
+    #[inline(never)]
+    pub(super) fn f64_through_text(&self) -> f64 {
+        use std::io::Write as _;
+        // A sign, 38 digits, `e` and an exponent of at most 11 characters.
+        const CAPACITY: usize = 64;
+        let mut text = [0u8; CAPACITY];
+        let mut rest = &mut text[..];
         let sign = if self.negative { "-" } else { "" };
-        // Scientific text is short and `f64::from_str` rounds it correctly.
-        format!("{sign}{}e{}", self.coefficient(), self.exponent)
-            .parse()
+        if write!(rest, "{sign}{}e{}", self.coefficient(), self.exponent).is_err() {
+            return f64::NAN;
+        }
+        let length = CAPACITY - rest.len();
+        std::str::from_utf8(&text[..length])
+            .ok()
+            .and_then(|text| text.parse().ok())
             .unwrap_or(f64::NAN)
     }
 
@@ -66,6 +113,12 @@ impl Number {
         Number::parse(&format!("{value:e}"))
     }
 }
+
+/// 10^0 to 10^22: the powers of ten an `f64` holds exactly.
+const F64_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 
 macro_rules! from_small_int {
     ($($t:ty),*) => {$(

@@ -277,6 +277,68 @@ proptest::proptest! {
 }
 
 proptest::proptest! {
+    /// `small_integer` is the exact integer whenever its magnitude fits a `u64`, and `None`
+    /// otherwise, around `u64`'s edge and 10^19.
+    #[test]
+    fn small_integers_are_exact(
+        negative: bool,
+        coefficient in proptest::prop_oneof![
+            0u128..1000,
+            u128::from(u64::MAX) / 10 - 1000..u128::from(u64::MAX) / 10 + 1000,
+            u128::from(u64::MAX) - 1000..u128::from(u64::MAX) + 1000,
+        ],
+        exponent in -3i64..22,
+    ) {
+        if let Ok(number) = Number::from_parts(negative, coefficient, exponent) {
+            let expected = number.to_i128().filter(|i| i.unsigned_abs() <= u128::from(u64::MAX));
+            let small = number.small_integer();
+            proptest::prop_assert_eq!(small.is_some(), expected.is_some(), "{}", number);
+            if let (Some((negative, magnitude)), Some(expected)) = (small, expected) {
+                let value = i128::from(magnitude);
+                proptest::prop_assert_eq!(if negative { -value } else { value }, expected);
+            }
+        }
+    }
+
+    /// `to_f64`'s exact path and its text path give the `f64` the number's own text parses to
+    /// (`f64::from_str` rounds correctly), around 2^53 and 10^±22 and over the whole range.
+    #[test]
+    fn to_f64_is_the_nearest_f64(
+        negative: bool,
+        coefficient in proptest::prop_oneof![
+            0u128..100_000,
+            (1u128 << 53) - 1000..(1u128 << 53) + 1000,
+            0u128..10u128.pow(38),
+        ],
+        exponent in proptest::prop_oneof![-25i64..25, -170i64..140],
+    ) {
+        if let Ok(number) = Number::from_parts(negative, coefficient, exponent) {
+            let expected: f64 = number.to_string().parse().unwrap();
+            let found = number.to_f64();
+            proptest::prop_assert_eq!(found.to_bits(), expected.to_bits(), "{}", number);
+            proptest::prop_assert_eq!(number.f64_through_text().to_bits(), expected.to_bits());
+        }
+    }
+}
+
+#[test]
+fn to_f64_at_the_edges() {
+    for (text, expected) in [
+        ("9007199254740993", 9007199254740992.0), // 2^53 + 1: rounded to even
+        ("9007199254740991e22", 9007199254740991.0 * 1e22),
+        ("1e23", 1e23),
+        ("1e-23", 1e-23),
+        ("-0.1", -0.1),
+        ("0", 0.0),
+        ("1e125", 1e125),
+        ("1e-130", 1e-130),
+    ] {
+        assert_eq!(n(text).to_f64().to_bits(), f64::to_bits(expected), "{text}");
+    }
+    assert!(!n("0").to_f64().is_sign_negative());
+}
+
+proptest::proptest! {
     /// The fast paths of the magnitude comparison agree with the general one, around their edges
     /// (coefficients near 2^64, exponents 0..=19 and beyond).
     #[test]
