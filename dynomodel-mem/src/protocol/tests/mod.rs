@@ -70,6 +70,24 @@ fn answer_text(backend: &crate::MemBackend, operation: &str, body: &str) -> Stri
     }
 }
 
+/// A backend with a table `tbl` keyed by `pk` (S) and an index `gsi` on `gk` (S): the updates of a
+/// set ADD keep their paths (the ADD tests' table).
+#[cfg(feature = "server")]
+fn table_with_index() -> crate::MemBackend {
+    let backend = crate::MemBackend::new();
+    let create = r#"{"TableName": "tbl",
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "gk", "AttributeType": "S"}],
+        "GlobalSecondaryIndexes": [{"IndexName": "gsi",
+            "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "ALL"}}],
+        "BillingMode": "PAY_PER_REQUEST"}"#;
+    let created = answer_text(&backend, "CreateTable", create);
+    assert!(created.contains("TableDescription"), "{created}");
+    backend
+}
+
 /// The wire's answer to `body` for `operation` on `backend` (a default context), run to its end.
 fn respond_to(
     backend: &crate::MemBackend,

@@ -5,31 +5,14 @@
 //! under a condition that always holds and names the operand), and the sets to the union the scans
 //! compute; the errors to their texts.
 
-use super::answer_text;
+use super::{answer_text, table_with_index};
 use crate::protocol::fast::oracle::held_to_exact;
-use crate::MemBackend;
-
-/// A table `tbl` keyed by `pk` (S), with an index `gsi` on `gk` (S): an update keeps its paths.
-fn backend() -> MemBackend {
-    let backend = MemBackend::new();
-    let create = r#"{"TableName": "tbl",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                 {"AttributeName": "gk", "AttributeType": "S"}],
-        "GlobalSecondaryIndexes": [{"IndexName": "gsi",
-            "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
-            "Projection": {"ProjectionType": "ALL"}}],
-        "BillingMode": "PAY_PER_REQUEST"}"#;
-    let created = answer_text(&backend, "CreateTable", create);
-    assert!(created.contains("TableDescription"), "{created}");
-    backend
-}
 
 /// On a fresh table: the `setup` PutItem (if any), then the UpdateItem `body`; its answer and the
 /// item `k` after it, held to the exact path's.
 fn answer(setup: Option<&str>, body: &str) -> (String, String) {
     let go = || {
-        let backend = backend();
+        let backend = table_with_index();
         if let Some(put) = setup {
             assert_eq!(answer_text(&backend, "PutItem", put), "{}", "{put}");
         }

@@ -5,26 +5,10 @@
 //! and, for an operand the update takes out of the request, to its twin whose operand stays there
 //! (the same update under a condition that always holds and names it); the errors to their texts.
 
-use super::respond_to;
+use super::{respond_to, table_with_index};
 use crate::expr::update::merging_always;
 use crate::protocol::fast::oracle::held_to_exact;
 use crate::MemBackend;
-
-/// A table `tbl` keyed by `pk` (S), with an index `gsi` on `gk` (S).
-fn backend() -> MemBackend {
-    let backend = MemBackend::new();
-    let create = r#"{"TableName": "tbl",
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                 {"AttributeName": "gk", "AttributeType": "S"}],
-        "GlobalSecondaryIndexes": [{"IndexName": "gsi",
-            "KeySchema": [{"AttributeName": "gk", "KeyType": "HASH"}],
-            "Projection": {"ProjectionType": "ALL"}}],
-        "BillingMode": "PAY_PER_REQUEST"}"#;
-    let created = wire(&backend, "CreateTable", create);
-    assert!(created.contains("TableDescription"), "{created}");
-    backend
-}
 
 /// The wire's whole answer: the body, or the error with all it carries.
 fn wire(backend: &MemBackend, operation: &str, body: &str) -> String {
@@ -38,7 +22,7 @@ fn wire(backend: &MemBackend, operation: &str, body: &str) -> String {
 /// after it, held to the exact path's and to the merge's.
 fn answer(setup: &str, operation: &str, body: &str) -> (String, String) {
     let go = || {
-        let backend = backend();
+        let backend = table_with_index();
         assert_eq!(wire(&backend, "PutItem", setup), "{}", "{setup:.300}");
         let answer = wire(&backend, operation, body);
         let item = wire(
