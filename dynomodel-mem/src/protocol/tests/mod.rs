@@ -88,6 +88,16 @@ fn table_with_index() -> crate::MemBackend {
     backend
 }
 
+/// Set elements as JSON strings, comma-separated (the ADD tests' operands).
+#[cfg(feature = "server")]
+fn quoted(elements: &[String]) -> String {
+    elements
+        .iter()
+        .map(|e| format!("\"{e}\""))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// The wire's answer to `body` for `operation` on `backend` (a default context), run to its end.
 fn respond_to(
     backend: &crate::MemBackend,

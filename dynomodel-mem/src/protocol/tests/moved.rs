@@ -5,7 +5,7 @@
 //! under a condition that always holds and names the operand), and the sets to the union the scans
 //! compute; the errors to their texts.
 
-use super::{answer_text, table_with_index};
+use super::{answer_text, quoted, table_with_index};
 use crate::protocol::fast::oracle::held_to_exact;
 
 /// On a fresh table: the `setup` PutItem (if any), then the UpdateItem `body`; its answer and the
@@ -25,14 +25,6 @@ fn answer(setup: Option<&str>, body: &str) -> (String, String) {
         (answer, item)
     };
     held_to_exact(go, &body[..body.len().min(300)])
-}
-
-fn quoted(elements: &[String]) -> String {
-    elements
-        .iter()
-        .map(|e| format!("\"{e}\""))
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 /// An UpdateItem of `k`: `update` with the values `values` (JSON members), `more` members after.

@@ -5,7 +5,7 @@
 //! and, for an operand the update takes out of the request, to its twin whose operand stays there
 //! (the same update under a condition that always holds and names it); the errors to their texts.
 
-use super::{respond_to, table_with_index};
+use super::{quoted, respond_to, table_with_index};
 use crate::expr::update::merging_always;
 use crate::protocol::fast::oracle::held_to_exact;
 use crate::MemBackend;
@@ -64,14 +64,6 @@ fn twins(setup: &str, upd: &str, values: &str, more: &str) -> (String, String) {
     );
     assert!(got == kept, "{upd} {more}: moved and kept agree");
     got
-}
-
-fn quoted(elements: &[String]) -> String {
-    elements
-        .iter()
-        .map(|e| format!("\"{e}\""))
-        .collect::<Vec<_>>()
-        .join(",")
 }
 
 fn base64(bytes: &[u8]) -> String {
