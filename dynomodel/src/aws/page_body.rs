@@ -163,9 +163,14 @@ fn read_item(text: &mut Text<'_>, attributes: &mut Vec<Attribute>) -> Option<usi
 /// through sorted names for many (never quadratic in a large item).
 fn has_duplicate(item: &[Attribute]) -> bool {
     if item.len() <= 16 {
+        // Length and first byte first: an item's names seldom share both, so the pairs are
+        // told apart without comparing the names whole.
+        let same = |a: &str, b: &str| {
+            a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+        };
         item.iter()
             .enumerate()
-            .any(|(i, (a, _))| item[i + 1..].iter().any(|(b, _)| a == b))
+            .any(|(i, (a, _))| item[i + 1..].iter().any(|(b, _)| same(a, b)))
     } else {
         let mut names: Vec<&str> = item.iter().map(|(name, _)| name.as_str()).collect();
         names.sort_unstable();

@@ -6,6 +6,20 @@
 
 use std::borrow::Cow;
 
+/// The bytes that end a string's run of plain characters: its closing quote, an escape, and the
+/// control characters JSON refuses raw.
+const STOP: [bool; 256] = {
+    let mut stop = [false; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        stop[byte] = true;
+        byte += 1;
+    }
+    stop[b'"' as usize] = true;
+    stop[b'\\' as usize] = true;
+    stop
+};
+
 /// A position in a body's text.
 pub(super) struct Text<'a> {
     text: &'a str,
@@ -105,16 +119,16 @@ impl<'a> Text<'a> {
         let bytes = self.bytes();
         let start = self.at + 1;
         let mut at = start;
-        loop {
-            match *bytes.get(at)? {
-                b'"' => {
-                    self.at = at + 1;
-                    return self.text.get(start..at).map(Cow::Borrowed);
-                }
-                b'\\' => return self.escaped(start, at).map(Cow::Owned),
-                0x00..=0x1f => return None,
-                _ => at += 1,
+        while !STOP[usize::from(*bytes.get(at)?)] {
+            at += 1;
+        }
+        match bytes[at] {
+            b'"' => {
+                self.at = at + 1;
+                self.text.get(start..at).map(Cow::Borrowed)
             }
+            b'\\' => self.escaped(start, at).map(Cow::Owned),
+            _ => None,
         }
     }
 
@@ -154,9 +168,7 @@ impl<'a> Text<'a> {
                 0x00..=0x1f => return None,
                 _ => {
                     // A run of plain characters (it ends on ASCII: a character boundary).
-                    let run = bytes[at..]
-                        .iter()
-                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+                    let run = bytes[at..].iter().position(|&b| STOP[usize::from(b)])?;
                     out.push_str(self.text.get(at..at + run)?);
                     at += run;
                 }
