@@ -5,6 +5,7 @@
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::operation::query::QueryOutput;
+use aws_sdk_dynamodb::operation::scan::ScanOutput;
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
@@ -54,6 +55,29 @@ impl HttpClient for Canned {
 
 /// The SDK's Query output for a response `body`, or its error's text.
 fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
+    let client = client(body);
+    runtime()
+        .block_on(client.query().table_name("t").send())
+        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+/// The SDK's Scan output for a response `body`, or its error's text.
+fn sdk_scan(body: &[u8]) -> Result<ScanOutput, String> {
+    let client = client(body);
+    runtime()
+        .block_on(client.scan().table_name("t").send())
+        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A client whose every request is answered with `body`.
+fn client(body: &[u8]) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
@@ -62,14 +86,7 @@ fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
         .retry_config(RetryConfig::disabled())
         .http_client(Canned(body.to_vec()))
         .build();
-    let client = Client::from_conf(config);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(client.query().table_name("t").send())
-        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+    Client::from_conf(config)
 }
 
 /// An item as a comparable list: its attributes sorted by name (the SDK's map has no order).
@@ -305,6 +322,37 @@ fn the_bench_page_reads_as_the_sdk_reads_it() {
     let body = bench_body();
     assert!(assert_same_or_none(body.as_bytes()));
     assert_eq!(read_items(body.as_bytes()).unwrap().lengths, [8; 20]);
+}
+
+#[test]
+fn a_scan_page_reads_as_the_sdk_s_scan_reads_it() {
+    // Scan's deserializer reads `Items` as Query's does; the reader serves both.
+    let body = bench_body();
+    let page = read_items(body.as_bytes()).unwrap();
+    let read = through_reader(body.as_bytes()).unwrap();
+    let scanned = sdk_scan(body.as_bytes()).unwrap();
+    let expected: Vec<Sorted> = scanned
+        .items
+        .clone()
+        .unwrap()
+        .into_iter()
+        .map(|item| {
+            let mut sorted: Sorted = item
+                .into_iter()
+                .map(|(name, value)| (name, from_sdk(value).unwrap()))
+                .collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            sorted
+        })
+        .collect();
+    assert_eq!(read.len(), 20);
+    assert_eq!(read, expected);
+    let mut emptied = body[..page.items.start].to_owned();
+    emptied.push_str("[]");
+    emptied.push_str(&body[page.items.end..]);
+    let mut before = scanned;
+    before.items = Some(vec![]);
+    assert_eq!(sdk_scan(emptied.as_bytes()).unwrap(), before);
 }
 
 /// The reader alone, many times over the bench's page, for callgrind
