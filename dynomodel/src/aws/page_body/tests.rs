@@ -335,6 +335,23 @@ fn bench_body() -> String {
 }
 
 #[test]
+fn large_items_and_long_strings_read_as_the_sdk_reads_them() {
+    // An item of 10,000 attributes (its names checked for duplicates through the sorted path),
+    // then long strings, plain and with escapes far into them, and a long binary.
+    let many: Vec<String> = (0..10_000)
+        .map(|i| format!(r#""attribute{i}":{{"N":"{i}"}}"#))
+        .collect();
+    let long = "x".repeat(70_000);
+    let binary = aws_smithy_types::base64::encode(vec![7u8; 30_000]);
+    let body = page(&format!(
+        r#"[{{{}}},{{"plain":{{"S":"{long}"}},"escaped":{{"S":"{long}\n\u00e9{long}\""}},"{long}\t":{{"B":"{binary}"}},"set":{{"SS":["{long}","{long}\/"]}}}}]"#,
+        many.join(",")
+    ));
+    assert!(assert_same_or_none(body.as_bytes()));
+    assert_eq!(read_items(body.as_bytes()).unwrap().lengths, [10_000, 4]);
+}
+
+#[test]
 fn the_bench_page_reads_as_the_sdk_reads_it() {
     let body = bench_body();
     assert!(assert_same_or_none(body.as_bytes()));
