@@ -19,6 +19,7 @@ mod convert;
 mod error;
 mod item;
 mod legacy;
+mod page_body;
 mod partiql;
 mod query;
 mod schema;

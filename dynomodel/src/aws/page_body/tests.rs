@@ -1,0 +1,595 @@
+//! `read_items` against the SDK's own deserializer: an SDK client whose HTTP client answers with the
+//! body under test, its Query output converted by `from_sdk`, compared with the reader's page.
+
+#![allow(clippy::unwrap_used)]
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::operation::query::QueryOutput;
+use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::client::http::{
+    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::http::{Response, StatusCode};
+use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::retry::RetryConfig;
+use proptest::prelude::*;
+
+use super::*;
+use crate::aws::value::from_sdk;
+
+mod render;
+
+use render::{Rendering, Wire};
+
+// ---- the SDK's side ----
+
+/// An HTTP client answering every request with `200` and the same body.
+#[derive(Debug, Clone)]
+struct Canned(Vec<u8>);
+
+impl HttpConnector for Canned {
+    fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
+        let mut response = Response::new(
+            StatusCode::try_from(200).unwrap(),
+            SdkBody::from(self.0.clone()),
+        );
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        HttpConnectorFuture::ready(Ok(response))
+    }
+}
+
+impl HttpClient for Canned {
+    fn http_connector(
+        &self,
+        _settings: &HttpConnectorSettings,
+        _components: &RuntimeComponents,
+    ) -> SharedHttpConnector {
+        SharedHttpConnector::new(self.clone())
+    }
+}
+
+/// The SDK's Query output for a response `body`, or its error's text.
+fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
+        .endpoint_url("http://127.0.0.1:1")
+        .retry_config(RetryConfig::disabled())
+        .http_client(Canned(body.to_vec()))
+        .build();
+    let client = Client::from_conf(config);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(client.query().table_name("t").send())
+        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+/// An item as a comparable list: its attributes sorted by name (the SDK's map has no order).
+type Sorted = Vec<(String, AttributeValue)>;
+
+/// What the typed read gets through the SDK today: its items (`None` without an `Items` member),
+/// each value through `from_sdk`; `Err` when the SDK or the conversion refuses the body.
+fn through_sdk(body: &[u8]) -> Result<Option<Vec<Sorted>>, String> {
+    let output = sdk_output(body)?;
+    let Some(items) = output.items else {
+        return Ok(None);
+    };
+    let mut page = Vec::new();
+    for item in items {
+        let mut sorted = Sorted::new();
+        for (name, value) in item {
+            let value = from_sdk(value).map_err(|e| e.at(&name).to_string())?;
+            sorted.push((name, value));
+        }
+        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        page.push(sorted);
+    }
+    Ok(Some(page))
+}
+
+/// The reader's page, item by item, each sorted by name; checks the buffer's shape on the way.
+fn through_reader(body: &[u8]) -> Option<Vec<Sorted>> {
+    let page = read_items(body)?;
+    assert_eq!(
+        page.lengths.iter().sum::<usize>(),
+        page.attributes.len(),
+        "the lengths cover the buffer"
+    );
+    let mut attributes = page.attributes.into_iter();
+    let items = page
+        .lengths
+        .iter()
+        .map(|&length| {
+            let mut item: Sorted = attributes.by_ref().take(length).collect();
+            item.sort_by(|a, b| a.0.cmp(&b.0));
+            item
+        })
+        .collect();
+    Some(items)
+}
+
+/// Asserts the rule on `body`: the reader gives the SDK's items or nothing; and when it gives them,
+/// its `items` span is the array's text, and the body with it emptied is, to the SDK, the same
+/// response with no items. Returns whether the reader read it.
+fn assert_same_or_none(body: &[u8]) -> bool {
+    let sdk = through_sdk(body);
+    let Some(read) = through_reader(body) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(body);
+    assert_eq!(
+        Ok(Some(read)),
+        sdk,
+        "the reader differs from the SDK on {text}"
+    );
+    let span = read_items(body).unwrap().items;
+    assert_eq!(body[span.start], b'[', "{text}");
+    assert_eq!(body[span.end - 1], b']', "{text}");
+    let mut emptied = body[..span.start].to_vec();
+    emptied.extend_from_slice(b"[]");
+    emptied.extend_from_slice(&body[span.end..]);
+    let mut before = sdk_output(body).unwrap();
+    let after = sdk_output(&emptied).unwrap();
+    assert_eq!(after.items, Some(vec![]), "{text}");
+    before.items = Some(vec![]);
+    assert_eq!(after, before, "{text}");
+    true
+}
+
+/// Asserts that the reader leaves `body` to the SDK, and returns what the SDK makes of it.
+fn left_to_sdk(body: &str) -> Result<Option<Vec<Sorted>>, String> {
+    assert!(read_items(body.as_bytes()).is_none(), "read: {body}");
+    through_sdk(body.as_bytes())
+}
+
+/// A Query body around the `Items` text.
+fn page(items: &str) -> String {
+    format!(r#"{{"Count":1,"Items":{items},"ScannedCount":1}}"#)
+}
+
+/// A page of one item of one attribute `a` with the value object `value`.
+fn one(value: &str) -> String {
+    page(&format!(r#"[{{"a":{value}}}]"#))
+}
+
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.into())
+}
+
+fn n(text: &str) -> AttributeValue {
+    AttributeValue::N(Number::parse(text).unwrap())
+}
+
+/// The SDK's (and the reader's) page of one item of one attribute `a`.
+fn only(value: AttributeValue) -> Result<Option<Vec<Sorted>>, String> {
+    Ok(Some(vec![vec![("a".to_owned(), value)]]))
+}
+
+// ---- read exactly ----
+
+#[test]
+fn every_type_reads_as_the_sdk_reads_it() {
+    let body = page(
+        r#"[{"s":{"S":"x"},"n":{"N":"-1.5E-130"},"b":{"B":"AP8B"},"t":{"BOOL":true},
+            "z":{"NULL":true},"ss":{"SS":["b","a",""]},"ns":{"NS":["1","0.5"]},
+            "bs":{"BS":["","Bw=="]},"l":{"L":[{"S":""},{"L":[]},{"M":{}}]},
+            "m":{"M":{"k":{"N":"99999999999999999999999999999999999999E88"},"e":{"SS":[]}}}},
+            {},
+            {"pk":{"S":"second"}}]"#,
+    );
+    assert!(assert_same_or_none(body.as_bytes()));
+    let read = through_reader(body.as_bytes()).unwrap();
+    assert_eq!(read.iter().map(Vec::len).collect::<Vec<_>>(), [10, 0, 1]);
+    assert_eq!(
+        read[0][0],
+        ("b".to_owned(), AttributeValue::B(vec![0, 255, 1]))
+    );
+}
+
+#[test]
+fn an_empty_page_and_the_members_around_items() {
+    assert!(assert_same_or_none(br#"{"Items":[]}"#));
+    assert!(assert_same_or_none(b" \r\n\t{ \"Items\" :\n[ ] }\n "));
+    let body = r#"{"ConsumedCapacity":{"TableName":"t","CapacityUnits":1.5},"Count":1,
+        "Items":[{"a":{"S":"x"}}],"LastEvaluatedKey":{"a":{"S":"x"},"Items":{"S":"]"}},
+        "ScannedCount":2}"#;
+    assert!(assert_same_or_none(body.as_bytes()));
+    let page = read_items(body.as_bytes()).unwrap();
+    assert_eq!(&body[page.items], r#"[{"a":{"S":"x"}}]"#);
+}
+
+#[test]
+fn escapes_decode_as_the_sdk_decodes_them() {
+    let body = page(
+        r#"[{"\u0061\/\"\\\b\f\n\r\t":{"\u0053":"\u00e9\u20AC\ud83d\ude00\uD834\uDD1E\u0000\/"},
+             "é€😀":{"SS":["\"","\\u0041","\u0041"]},"m":{"M":{"\n":{"N":"\u0031"}}}}]"#,
+    );
+    assert!(assert_same_or_none(body.as_bytes()));
+    let read = through_reader(body.as_bytes()).unwrap();
+    assert_eq!(read[0][0].0, "a/\"\\\u{8}\u{c}\n\r\t");
+    assert_eq!(read[0][0].1, s("é€😀\u{1d11e}\u{0}/"));
+}
+
+#[test]
+fn null_with_either_flag_is_null() {
+    // The SDK keeps the flag (`Null(false)`); `from_sdk` drops it.
+    assert_eq!(
+        through_sdk(one(r#"{"NULL":false}"#).as_bytes()),
+        only(AttributeValue::Null)
+    );
+    assert!(assert_same_or_none(one(r#"{"NULL":false}"#).as_bytes()));
+    assert!(assert_same_or_none(one(r#"{"NULL":true}"#).as_bytes()));
+}
+
+#[test]
+fn a_duplicated_name_in_a_map_keeps_the_last_value() {
+    let body = one(r#"{"M":{"k":{"S":"first"},"j":{"BOOL":true},"k":{"N":"2"}}}"#);
+    assert!(assert_same_or_none(body.as_bytes()));
+    let read = through_reader(body.as_bytes()).unwrap();
+    let AttributeValue::M(map) = &read[0][0].1 else {
+        panic!("{read:?}")
+    };
+    assert_eq!(map["k"], n("2"));
+}
+
+#[test]
+fn a_nested_document_reads_to_the_reader_s_depth() {
+    let nested = |levels: usize| {
+        let mut value = r#"{"S":"deep"}"#.to_owned();
+        for level in 0..levels {
+            value = if level % 2 == 0 {
+                format!(r#"{{"L":[{value}]}}"#)
+            } else {
+                format!(r#"{{"M":{{"k":{value}}}}}"#)
+            };
+        }
+        one(&value)
+    };
+    assert!(assert_same_or_none(nested(MAX_NESTING as usize).as_bytes()));
+    // Deeper: left to the SDK, which reads it (up to its own limit) or refuses it.
+    assert!(left_to_sdk(&nested(MAX_NESTING as usize + 1)).is_ok());
+    assert!(left_to_sdk(&nested(70)).is_err());
+}
+
+/// The Query body of the bench (`benches/aws_cost`, `aws_cpu.rs`' canned response): 20 items of 8
+/// attributes.
+fn bench_body() -> String {
+    let items: Vec<String> = (0..20)
+        .map(|i| {
+            format!(
+                r#"{{"pk":{{"S":"customer0042"}},"sk":{{"N":"{i}"}},"name":{{"S":"order number {i}"}},"email":{{"S":"someone@example.com"}},"quantity":{{"N":"{}"}},"paid":{{"BOOL":{}}},"tags":{{"SS":["fragile","gift","priority"]}},"created":{{"S":"2026-11-28T16:20:00.{:09}Z"}}}}"#,
+                3 + i,
+                i % 2 == 0,
+                123_456_789 + i
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"Count":20,"Items":[{}],"ScannedCount":20}}"#,
+        items.join(",")
+    )
+}
+
+#[test]
+fn the_bench_page_reads_as_the_sdk_reads_it() {
+    let body = bench_body();
+    assert!(assert_same_or_none(body.as_bytes()));
+    assert_eq!(read_items(body.as_bytes()).unwrap().lengths, [8; 20]);
+}
+
+/// The reader alone, many times over the bench's page, for callgrind
+/// (`--toggle-collect='*read_items*'`): `cargo test -p dynomodel --features aws --release --lib
+/// page_body::tests::read_items_cost -- --ignored`, then run the test binary under valgrind with
+/// `--exact aws::page_body::tests::read_items_cost --ignored` and `PAGE_BODY_LOOPS`.
+#[test]
+#[ignore = "a cost measurement, run by hand under callgrind"]
+fn read_items_cost() {
+    let body = bench_body();
+    let loops: usize = std::env::var("PAGE_BODY_LOOPS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100);
+    let mut attributes = 0;
+    for _ in 0..loops {
+        attributes += std::hint::black_box(read_items(std::hint::black_box(body.as_bytes())))
+            .unwrap()
+            .attributes
+            .len();
+    }
+    assert_eq!(attributes, loops * 160);
+}
+
+// ---- left to the SDK ----
+
+#[test]
+fn no_items_or_items_not_an_array_is_left_to_the_sdk() {
+    assert_eq!(left_to_sdk(r#"{"Count":0,"ScannedCount":0}"#), Ok(None));
+    assert_eq!(left_to_sdk(r#"{}"#), Ok(None));
+    assert_eq!(left_to_sdk(""), Ok(None));
+    assert_eq!(left_to_sdk(r#"{"Count":0,"Items":null}"#), Ok(None));
+    assert!(left_to_sdk(r#"{"Items":{}}"#).is_err());
+    assert!(left_to_sdk(r#"{"Items":"[]"}"#).is_err());
+    assert!(left_to_sdk(r#"[]"#).is_err());
+}
+
+#[test]
+fn two_items_members_are_left_to_the_sdk() {
+    // The SDK keeps the last one.
+    assert_eq!(
+        left_to_sdk(r#"{"Items":[{"a":{"S":"x"}}],"Items":[{"a":{"S":"y"}}]}"#),
+        only(s("y"))
+    );
+}
+
+#[test]
+fn an_escaped_top_level_name_is_left_to_the_sdk() {
+    // The SDK compares names unescaped: this is its `Items`.
+    assert_eq!(
+        left_to_sdk(r#"{"It\u0065ms":[{"a":{"S":"x"}}]}"#),
+        only(s("x"))
+    );
+    assert_eq!(
+        left_to_sdk(r#"{"C\"":1,"Items":[{"a":{"S":"x"}}]}"#),
+        only(s("x"))
+    );
+}
+
+#[test]
+fn a_value_object_not_of_one_known_member_is_left_to_the_sdk() {
+    // Refused by the SDK: no member, two members, an unknown type (`Unknown`, which `from_sdk`
+    // refuses), a null value alone.
+    assert!(left_to_sdk(&one("{}")).is_err());
+    assert!(left_to_sdk(&one(r#"{"S":"x","N":"1"}"#)).is_err());
+    assert!(left_to_sdk(&one(r#"{"S":"x","S":"y"}"#)).is_err());
+    assert!(left_to_sdk(&one(r#"{"X":"x"}"#)).is_err());
+    assert!(left_to_sdk(&one(r#"{"s":"x"}"#)).is_err());
+    assert!(left_to_sdk(&one(r#"{"S":null}"#)).is_err());
+    // Read by the SDK, which skips members whose value is null and a `__type` member: DynamoDB
+    // never sends them, so the reader does not reproduce that.
+    assert_eq!(left_to_sdk(&one(r#"{"S":"x","N":null}"#)), only(s("x")));
+    assert_eq!(left_to_sdk(&one(r#"{"X":null,"S":"x"}"#)), only(s("x")));
+    assert_eq!(
+        left_to_sdk(&one(r#"{"__type":{"a":1},"S":"x"}"#)),
+        only(s("x"))
+    );
+}
+
+#[test]
+fn a_duplicated_attribute_name_is_left_to_the_sdk() {
+    // The SDK's map keeps the last value; the reader does not reproduce it.
+    assert_eq!(
+        left_to_sdk(&page(
+            r#"[{"a":{"S":"x"},"b":{"BOOL":true},"a":{"S":"y"}}]"#
+        )),
+        Ok(Some(vec![vec![
+            ("a".to_owned(), s("y")),
+            ("b".to_owned(), AttributeValue::Bool(true))
+        ]]))
+    );
+    // Among many attributes (the sorted path), and after an escape.
+    let mut item: Vec<String> = (0..40)
+        .map(|i| format!(r#""a{i}":{{"N":"{i}"}}"#))
+        .collect();
+    item.push(r#""a\u0031\u0037":{"N":"0"}"#.to_owned());
+    let body = page(&format!("[{{{}}}]", item.join(",")));
+    let sdk = left_to_sdk(&body).unwrap().unwrap();
+    assert_eq!(sdk[0].len(), 40);
+    assert!(sdk[0].contains(&("a17".to_owned(), n("0"))));
+}
+
+#[test]
+fn a_number_from_sdk_refuses_is_left_to_the_sdk() {
+    for text in ["NaN", "", "1e400", "-", "1.2.3", " 1", "0x10", "1E-131"] {
+        let body = one(&format!(r#"{{"N":"{text}"}}"#));
+        assert!(left_to_sdk(&body).is_err(), "{text}");
+        let body = one(&format!(r#"{{"NS":["1","{text}"]}}"#));
+        assert!(left_to_sdk(&body).is_err(), "{text}");
+    }
+    // Also inside a list, or a map value that a later one with the same name replaces (the SDK
+    // never converts the replaced value, so it reads the body; the reader leaves it).
+    assert!(left_to_sdk(&one(r#"{"L":[{"N":"NaN"}]}"#)).is_err());
+    assert!(left_to_sdk(&one(r#"{"M":{"k":{"N":"NaN"},"k":{"N":"1"}}}"#)).is_ok());
+}
+
+#[test]
+fn invalid_base64_is_left_to_the_sdk() {
+    for text in [
+        "QQ=",
+        "QR==",
+        "Q===",
+        "====",
+        "QQ",
+        "Q",
+        "QQ==QQ==",
+        "Q Q==",
+        "QQ-_",
+        "QQ\\u003d\\u003d",
+        "\\/w==",
+    ] {
+        let body = one(&format!(r#"{{"B":"{text}"}}"#));
+        assert!(left_to_sdk(&body).is_err(), "{text}");
+        let body = one(&format!(r#"{{"BS":["QQ==","{text}"]}}"#));
+        assert!(left_to_sdk(&body).is_err(), "{text}");
+    }
+    // And valid base64 is read, padding included.
+    for text in ["", "QQ==", "QUI=", "QUJD", "+/+/"] {
+        assert!(
+            assert_same_or_none(one(&format!(r#"{{"B":"{text}"}}"#)).as_bytes()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_json_type_out_of_place_is_left_to_the_sdk() {
+    for value in [
+        r#"{"S":1}"#,
+        r#"{"N":1}"#,
+        r#"{"N":1.5}"#,
+        r#"{"B":true}"#,
+        r#"{"BOOL":"true"}"#,
+        r#"{"BOOL":1}"#,
+        r#"{"NULL":null}"#,
+        r#"{"NULL":"true"}"#,
+        r#"{"SS":"a"}"#,
+        r#"{"SS":[1]}"#,
+        r#"{"SS":[null]}"#,
+        r#"{"NS":[1]}"#,
+        r#"{"BS":[null]}"#,
+        r#"{"SS":null}"#,
+        r#"{"L":{}}"#,
+        r#"{"L":[null]}"#,
+        r#"{"L":[{"S":"x"},1]}"#,
+        r#"{"M":[]}"#,
+        r#"{"M":{"k":null}}"#,
+        r#"{"M":{"k":"x"}}"#,
+        r#"["S","x"]"#,
+        r#""x""#,
+        "null",
+    ] {
+        assert!(left_to_sdk(&one(value)).is_err(), "{value}");
+    }
+    for items in [
+        "[null]",
+        "[1]",
+        r#"["a"]"#,
+        "[[]]",
+        r#"[{"a":{"S":"x"}},null]"#,
+    ] {
+        assert!(left_to_sdk(&page(items)).is_err(), "{items}");
+    }
+}
+
+#[test]
+fn invalid_json_is_left_to_the_sdk() {
+    for body in [
+        r#"{"Items":[{"a":{"S":"x"}}],}"#,
+        r#"{"Items":[{"a":{"S":"x"}},]}"#,
+        r#"{"Items":[{"a":{"S":"x"},}]}"#,
+        r#"{"Items":[{"a":{"S":"x"}}]"#,
+        r#"{"Items":[{"a":{"S":"x"}}"#,
+        r#"{"Items":[{"a":{"S":"x"}}]} {}"#,
+        r#"{"Items":[{"a":{"S":"x"}}]}x"#,
+        r#"{"Items":[{"a":{"S":"x"}}] "Count":1}"#,
+        r#"{"Items" [{"a":{"S":"x"}}]}"#,
+        r#"{Items:[{"a":{"S":"x"}}]}"#,
+        r#"{"Items":[{'a':{"S":"x"}}]}"#,
+        r#"{"Items":[{"a":{"S":"x\q"}}]}"#,
+        r#"{"Items":[{"a":{"S":"x\u12"}}]}"#,
+        r#"{"Items":[{"a":{"S":"\ud800"}}]}"#,
+        r#"{"Items":[{"a":{"S":"\ud800x"}}]}"#,
+        r#"{"Items":[{"a":{"S":"\udc00"}}]}"#,
+        r#"{"Items":[{"a":{"S":"\ud800\ud800"}}]}"#,
+        r#"{"Items":[{"a":{"S":"\ud800\u0041"}}]}"#,
+        r#"{"Items":[{"\ud800":{"S":"x"}}]}"#,
+        "{\"Items\":[{\"a\":{\"S\":\"tab\there\"}}]}",
+        "{\"Items\":[{\"a\":{\"S\":\"nul\0\"}}]}",
+        "{\"Items\":[{\"a\":{\"S\":\"x\"}}]}\u{c}",
+        "{\"Items\":[{\"a\":{\"S\":\"x\"}}]\u{a0}}",
+        "{\"Count\":1x,\"Items\":[]}",
+    ] {
+        assert!(left_to_sdk(body).is_err(), "{body}");
+    }
+    // JSON the SDK's reader is lax about (numbers), read by it.
+    for body in [r#"{"Count":01,"Items":[]}"#, r#"{"Count":1.,"Items":[]}"#] {
+        assert_eq!(left_to_sdk(body), Ok(Some(vec![])), "{body}");
+    }
+    // Bytes that are not UTF-8, inside and outside `Items`.
+    for body in [
+        &b"{\"Items\":[{\"a\":{\"S\":\"\xff\"}}]}"[..],
+        b"{\"Items\":[{\"\xc3\":{\"S\":\"x\"}}]}",
+        b"{\"Items\":[{\"a\":{\"S\":\"\xed\xa0\x80\"}}]}",
+    ] {
+        assert!(read_items(body).is_none(), "{body:?}");
+        assert!(through_sdk(body).is_err(), "{body:?}");
+    }
+}
+
+#[test]
+fn a_bad_member_beside_items_fails_the_emptied_body_too() {
+    // The reader only skips the other members: the SDK judges them on the emptied body.
+    for body in [
+        &br#"{"Count":"one","Items":[{"a":{"S":"x"}}]}"#[..],
+        br#"{"Items":[{"a":{"S":"x"}}],"LastEvaluatedKey":{"k":{"N":1}}}"#,
+        br#"{"Items":[{"a":{"S":"x"}}],"ConsumedCapacity":{"TableName":"\ud800"}}"#,
+        b"{\"C\xff\":1,\"Items\":[{\"a\":{\"S\":\"x\"}}]}",
+        b"{\"Items\":[{\"a\":{\"S\":\"x\"}}],\"X\":\"\xff\"}",
+    ] {
+        let page = read_items(body).unwrap();
+        assert_eq!(page.lengths, [1]);
+        assert!(through_sdk(body).is_err(), "{body:?}");
+        let mut emptied = body[..page.items.start].to_vec();
+        emptied.extend_from_slice(b"[]");
+        emptied.extend_from_slice(&body[page.items.end..]);
+        assert!(sdk_output(&emptied).is_err(), "{body:?}");
+    }
+}
+
+// ---- random pages ----
+
+proptest! {
+    /// Random pages of every type, escapes and whitespace, with other members before and after:
+    /// the reader gives the SDK's items, and gives them whenever the SDK does.
+    #[test]
+    fn random_pages_read_as_the_sdk_reads_them(
+        items in proptest::collection::vec(render::item(), 0..4),
+        rendering in any::<Rendering>(),
+    ) {
+        let body = render::body(&items, rendering);
+        let read = assert_same_or_none(body.as_bytes());
+        let sdk = through_sdk(body.as_bytes());
+        // Only a number `Number::parse` refuses makes either refuse a rendered page.
+        prop_assert_eq!(read, sdk.is_ok(), "{} {:?}", body, sdk);
+    }
+
+    /// The reader's base64 decoder accepts exactly what the SDK's does, with the same bytes.
+    #[test]
+    fn base64_decodes_as_the_sdk_decodes_it(text in "[A-Za-z0-9+/=]{0,13}|[A-Da-d0-3+/= _\\-]{0,9}") {
+        let ours = base64::engine::general_purpose::STANDARD.decode(&text).ok();
+        let sdk = aws_smithy_types::base64::decode(&text).ok();
+        prop_assert_eq!(ours, sdk, "{}", text);
+    }
+
+    /// Any encoding, and any one-character change of it, decodes alike.
+    #[test]
+    fn changed_encodings_decode_as_the_sdk_decodes_them(
+        bytes in proptest::collection::vec(any::<u8>(), 0..10),
+        at in any::<proptest::sample::Index>(),
+        to in proptest::sample::select(b"A/+=Qwg0_ ".to_vec()),
+    ) {
+        let mut text = aws_smithy_types::base64::encode(&bytes).into_bytes();
+        if !text.is_empty() {
+            let at = at.index(text.len());
+            text[at] = to;
+        }
+        let text = String::from_utf8(text).unwrap();
+        let ours = base64::engine::general_purpose::STANDARD.decode(&text).ok();
+        let sdk = aws_smithy_types::base64::decode(&text).ok();
+        prop_assert_eq!(ours, sdk, "{}", text);
+    }
+}
+
+#[test]
+fn a_wire_value_renders_as_the_sdk_reads_it() {
+    // The renderer itself: an item of every kind, plain, reads back through the SDK.
+    let item = vec![
+        ("a".to_owned(), Wire::N("1E2".into())),
+        ("b".to_owned(), Wire::Null(false)),
+    ];
+    let body = render::body(&[item], Rendering::plain());
+    assert_eq!(
+        through_sdk(body.as_bytes()),
+        Ok(Some(vec![vec![
+            ("a".to_owned(), n("100")),
+            ("b".to_owned(), AttributeValue::Null)
+        ]]))
+    );
+}
