@@ -20,6 +20,7 @@ mod error;
 mod item;
 mod legacy;
 mod page_body;
+mod page_hook;
 mod partiql;
 mod query;
 mod schema;
@@ -84,7 +85,7 @@ impl AwsBackend {
     /// ```
     pub fn new(client: Client) -> AwsBackend {
         let streams = streams_client::derive(client.config());
-        AwsBackend { client, streams }
+        AwsBackend::with_streams_client(client, streams)
     }
 
     /// A backend over two already configured clients: DynamoDB's and DynamoDB Streams'.
@@ -101,6 +102,7 @@ impl AwsBackend {
     /// # }
     /// ```
     pub fn with_streams_client(client: Client, streams: StreamsClient) -> AwsBackend {
+        let client = page_hook::hooked(client);
         AwsBackend { client, streams }
     }
 
