@@ -3,13 +3,18 @@
 //! The SDK's own deserializer builds a `HashMap<String, AttributeValue>` per item (SipHash, an
 //! allocation per name and per value), which `hand_over` then converts again: about half of a
 //! Query's client CPU (docs/performance.md, "The mapper on the AWS path"). [`read_items`] reads the
-//! same items in one pass into `hand_over`'s page buffer, with serde_json. It answers only for what it
-//! reads exactly as the SDK followed by `value::from_sdk` would; for anything else it gives `None`,
-//! and the caller leaves the whole body to the SDK.
+//! same items in one pass into `hand_over`'s page buffer. It answers only for what it reads exactly
+//! as the SDK followed by `value::from_sdk` would; for anything else it gives `None`, and the caller
+//! leaves the whole body to the SDK.
+//!
+//! The items are read by hand ([`text`]: strict JSON, strings only where the SDK takes strings),
+//! not through serde_json's `DeserializeSeed`s: those cost about 230k instructions a page of 20
+//! items where this takes a third of it, most of the rest being the strings' allocations that any
+//! reader pays. serde_json skips the members beside `Items` (and tells where they end).
 //!
 //! Exact means, for the SDK's JSON reader (`aws-smithy-json`) and its generated deserializers:
-//! - JSON strings unescape alike (serde_json refuses lone surrogates, raw control characters and
-//!   invalid UTF-8 in every string it reads, as the SDK does);
+//! - the body must be UTF-8 (the SDK checks every string; JSON is ASCII outside them), and strings
+//!   unescape alike (see [`text`]);
 //! - `B` is decoded from the string's *escaped* text (`expect_blob_or_null`), so an escape in a
 //!   binary, never valid base64, is refused; the alphabet and strict padding are base64-simd's
 //!   `STANDARD`, which the `base64` crate's `STANDARD` engine matches;
@@ -17,7 +22,7 @@
 //! - a duplicated name in a nested `M` keeps the last value, as the SDK's map does.
 //!
 //! What it leaves to the SDK (`None`): no `Items` member, or one that is not an array, or two of them;
-//! a top-level name with an escape; a value object with other than exactly one member of a known
+//! a value object with other than exactly one member of a known
 //! type (the SDK skips members whose value is `null` and a `__type` member: never sent by DynamoDB, so
 //! not reproduced); a duplicated attribute name within an item; documents nested deeper than
 //! [`MAX_NESTING`]; any number `Number::parse` refuses, invalid base64, a JSON type the SDK does not
@@ -27,16 +32,17 @@
 // Until `AwsBackend`'s typed reads call it (issue 28's second half), only the tests do.
 #![allow(dead_code)]
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::ops::Range;
 
 use base64::Engine as _;
-use serde::de::{
-    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
+use serde::de::IgnoredAny;
 
+use self::text::Text;
 use crate::value::{AttributeValue, Number};
+
+mod text;
 
 #[cfg(test)]
 mod tests;
@@ -52,157 +58,119 @@ pub(crate) struct BodyPage {
     pub(crate) items: Range<usize>,
 }
 
+/// An attribute of an item: its name and value.
+type Attribute = (String, AttributeValue);
+
 /// The deepest a document read here may nest: a list or map value inside this many enclosing lists
 /// and maps is left to the SDK. DynamoDB allows 32 levels; the SDK refuses from 62 (its deserializers'
-/// depth limit of 128, two a level), serde_json near there too (its recursion limit).
+/// depth limit of 128, two a level).
 const MAX_NESTING: u32 = 48;
 
 /// The items of a successful Query or Scan response `body`; `None` when the body is not one this
 /// reader reads exactly as the SDK would (the caller then leaves it all to the SDK).
 pub(crate) fn read_items(body: &[u8]) -> Option<BodyPage> {
-    let mut at = whitespace(body, 0);
-    if body.get(at) != Some(&b'{') {
-        return None;
-    }
-    at = whitespace(body, at + 1);
+    // The SDK refuses a body with invalid UTF-8 anywhere (it validates every string, and JSON is
+    // ASCII outside strings). Validated once, the strings are not validated again one by one.
+    let body = std::str::from_utf8(body).ok()?;
+    let mut text = Text::new(body, 0);
     let mut page = None;
-    if body.get(at) == Some(&b'}') {
+    text.expect(b'{')?;
+    if text.empty(b'}')? {
         return None;
     }
     loop {
-        // A member's name, unescaped: one with an escape is left to the SDK, which compares names
-        // after unescaping them.
-        if body.get(at) != Some(&b'"') {
-            return None;
-        }
-        let name_start = at + 1;
-        let name_end = name_start
-            + body
-                .get(name_start..)?
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\')?;
-        if body[name_end] != b'"' {
-            return None;
-        }
-        let is_items = &body[name_start..name_end] == b"Items";
-        at = whitespace(body, name_end + 1);
-        if body.get(at) != Some(&b':') {
-            return None;
-        }
-        at = whitespace(body, at + 1);
-        let rest = body.get(at..)?;
-        if is_items {
-            if page.is_some() || rest.first() != Some(&b'[') {
+        // Compared unescaped, as the SDK compares them.
+        let name = text.string()?;
+        text.expect(b':')?;
+        text.peek()?;
+        let at = text.at();
+        if name == "Items" {
+            if page.is_some() {
                 return None;
             }
-            // The stream reader tells where the array ended.
-            let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<Items>();
-            let items = values.next()?.ok()?;
-            let end = at + values.byte_offset();
+            let (attributes, lengths) = read_array(&mut text)?;
             page = Some(BodyPage {
-                attributes: items.attributes,
-                lengths: items.lengths,
-                items: at..end,
+                attributes,
+                lengths,
+                items: at..text.at(),
             });
-            at = end;
         } else {
-            let mut values = serde_json::Deserializer::from_slice(rest).into_iter::<IgnoredAny>();
-            values.next()?.ok()?;
-            at += values.byte_offset();
+            // Skipped, not read: serde_json's stream reader tells where the value ends.
+            let mut value =
+                serde_json::Deserializer::from_str(body.get(at..)?).into_iter::<IgnoredAny>();
+            value.next()?.ok()?;
+            text = Text::new(body, at + value.byte_offset());
         }
-        at = whitespace(body, at);
-        match body.get(at) {
-            Some(b',') => at = whitespace(body, at + 1),
-            Some(b'}') => break,
-            _ => return None,
+        if !text.next_or_close(b'}')? {
+            break;
         }
     }
     // Nothing but whitespace after the object (the SDK refuses more tokens).
-    if whitespace(body, at + 1) != body.len() {
+    if text.peek().is_some() {
         return None;
     }
     page
 }
 
-/// The index of the first byte at or after `at` that is not JSON whitespace (`body.len()` if none).
-fn whitespace(body: &[u8], mut at: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = body.get(at) {
-        at += 1;
+/// The `Items` array at `text`: the attributes of all its items in one buffer, and their counts.
+fn read_array(text: &mut Text<'_>) -> Option<(Vec<Attribute>, Vec<usize>)> {
+    let start = text.at();
+    let mut attributes = Vec::new();
+    let mut lengths = Vec::new();
+    text.expect(b'[')?;
+    if text.empty(b']')? {
+        return Some((attributes, lengths));
     }
-    at
-}
-
-/// The `Items` array read into one buffer.
-struct Items {
-    attributes: Vec<(String, AttributeValue)>,
-    lengths: Vec<usize>,
-}
-
-impl<'de> Deserialize<'de> for Items {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Items, D::Error> {
-        deserializer.deserialize_seq(ItemsVisitor)
-    }
-}
-
-struct ItemsVisitor;
-
-impl<'de> Visitor<'de> for ItemsVisitor {
-    type Value = Items;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array of items")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Items, A::Error> {
-        let mut items = Items {
-            attributes: Vec::new(),
-            lengths: Vec::new(),
-        };
-        while let Some(length) = seq.next_element_seed(Item(&mut items.attributes))? {
-            items.lengths.push(length);
+    loop {
+        lengths.push(read_item(text, &mut attributes)?);
+        if lengths.len() == 1 {
+            // The rest of the page sized on its first item (a page's items are alike), so that
+            // the buffer seldom grows, and never many times.
+            let first = text.at() - start;
+            let more = text.rest() / first + 1;
+            attributes.reserve(more * attributes.len());
+            lengths.reserve(more);
         }
-        Ok(items)
+        if !text.next_or_close(b']')? {
+            return Some((attributes, lengths));
+        }
     }
 }
 
-/// One item, appended to the page's buffer; its value is the number of its attributes.
-struct Item<'a>(&'a mut Vec<(String, AttributeValue)>);
-
-impl<'de> DeserializeSeed<'de> for Item<'_> {
-    type Value = usize;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Item<'_> {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an item")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
-        let start = self.0.len();
-        while let Some(name) = map.next_key::<String>()? {
-            let value = map.next_value_seed(Value { nesting: 0 })?;
-            self.0.push((name, value));
+/// One item, appended to the page's buffer; the number of its attributes.
+fn read_item(text: &mut Text<'_>, attributes: &mut Vec<Attribute>) -> Option<usize> {
+    let start = attributes.len();
+    text.expect(b'{')?;
+    if !text.empty(b'}')? {
+        loop {
+            let name = text.string()?.into_owned();
+            text.expect(b':')?;
+            let value = read_value(text, 0)?;
+            attributes.push((name, value));
+            if !text.next_or_close(b'}')? {
+                break;
+            }
         }
-        if has_duplicate(&self.0[start..]) {
-            return Err(de::Error::custom("a duplicated attribute name"));
-        }
-        Ok(self.0.len() - start)
     }
+    let item = &attributes[start..];
+    if has_duplicate(item) {
+        return None;
+    }
+    Some(item.len())
 }
 
 /// Whether two of an item's attributes have the same name: pairwise for the usual few attributes,
 /// through sorted names for many (never quadratic in a large item).
-fn has_duplicate(item: &[(String, AttributeValue)]) -> bool {
+fn has_duplicate(item: &[Attribute]) -> bool {
     if item.len() <= 16 {
+        // Length and first byte first: an item's names seldom share both, so the pairs are
+        // told apart without comparing the names whole.
+        let same = |a: &str, b: &str| {
+            a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+        };
         item.iter()
             .enumerate()
-            .any(|(i, (a, _))| item[i + 1..].iter().any(|(b, _)| a == b))
+            .any(|(i, (a, _))| item[i + 1..].iter().any(|(b, _)| same(a, b)))
     } else {
         let mut names: Vec<&str> = item.iter().map(|(name, _)| name.as_str()).collect();
         names.sort_unstable();
@@ -210,217 +178,81 @@ fn has_duplicate(item: &[(String, AttributeValue)]) -> bool {
     }
 }
 
-/// A value object (`{"S": "…"}`) inside `nesting` enclosing lists and maps.
-#[derive(Clone, Copy)]
-struct Value {
-    nesting: u32,
-}
-
-impl<'de> DeserializeSeed<'de> for Value {
-    type Value = AttributeValue;
-
-    fn deserialize<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<AttributeValue, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Value {
-    type Value = AttributeValue;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an attribute value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AttributeValue, A::Error> {
-        let Some(kind) = map.next_key::<Kind>()? else {
-            return Err(de::Error::custom("a value without a type"));
-        };
-        let inner = Value {
-            nesting: self.nesting + 1,
-        };
-        let value = match kind {
-            Kind::S => AttributeValue::S(map.next_value()?),
-            Kind::N => AttributeValue::N(map.next_value_seed(NumberText)?),
-            Kind::B => AttributeValue::B(map.next_value_seed(Base64Text)?),
-            Kind::Bool => AttributeValue::Bool(map.next_value()?),
-            Kind::Null => {
-                map.next_value::<bool>()?;
-                AttributeValue::Null
-            }
-            Kind::Ss => AttributeValue::Ss(map.next_value()?),
-            Kind::Ns => AttributeValue::Ns(map.next_value_seed(Set(NumberText))?),
-            Kind::Bs => AttributeValue::Bs(map.next_value_seed(Set(Base64Text))?),
-            Kind::L if self.nesting < MAX_NESTING => {
-                AttributeValue::L(map.next_value_seed(Set(inner))?)
-            }
-            Kind::M if self.nesting < MAX_NESTING => {
-                AttributeValue::M(map.next_value_seed(Map(inner))?)
-            }
-            Kind::L | Kind::M => return Err(de::Error::custom("a document nested too deep")),
-        };
-        if map.next_key::<IgnoredAny>()?.is_some() {
-            return Err(de::Error::custom("a value with more than one member"));
+/// A value object (`{"S": "…"}`) inside `nesting` enclosing lists and maps: exactly one member, of
+/// a known type.
+fn read_value(text: &mut Text<'_>, nesting: u32) -> Option<AttributeValue> {
+    text.expect(b'{')?;
+    let kind = text.string()?;
+    text.expect(b':')?;
+    let value = match &*kind {
+        "S" => AttributeValue::S(text.string()?.into_owned()),
+        "N" => AttributeValue::N(read_number(text)?),
+        "B" => AttributeValue::B(read_binary(text)?),
+        "BOOL" => AttributeValue::Bool(text.boolean()?),
+        "NULL" => {
+            text.boolean()?;
+            AttributeValue::Null
         }
-        Ok(value)
-    }
-}
-
-/// A value object's type name.
-enum Kind {
-    S,
-    N,
-    B,
-    Bool,
-    Null,
-    Ss,
-    Ns,
-    Bs,
-    L,
-    M,
-}
-
-impl<'de> Deserialize<'de> for Kind {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Kind, D::Error> {
-        deserializer.deserialize_str(KindVisitor)
-    }
-}
-
-struct KindVisitor;
-
-impl<'de> Visitor<'de> for KindVisitor {
-    type Value = Kind;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a DynamoDB type")
-    }
-
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Kind, E> {
-        Ok(match name {
-            "S" => Kind::S,
-            "N" => Kind::N,
-            "B" => Kind::B,
-            "BOOL" => Kind::Bool,
-            "NULL" => Kind::Null,
-            "SS" => Kind::Ss,
-            "NS" => Kind::Ns,
-            "BS" => Kind::Bs,
-            "L" => Kind::L,
-            "M" => Kind::M,
-            _ => return Err(E::custom("a type unknown to this reader")),
-        })
-    }
+        "SS" => AttributeValue::Ss(read_set(text, |text| text.string().map(Cow::into_owned))?),
+        "NS" => AttributeValue::Ns(read_set(text, read_number)?),
+        "BS" => AttributeValue::Bs(read_set(text, read_binary)?),
+        "L" if nesting < MAX_NESTING => {
+            AttributeValue::L(read_set(text, |text| read_value(text, nesting + 1))?)
+        }
+        "M" if nesting < MAX_NESTING => AttributeValue::M(read_map(text, nesting + 1)?),
+        _ => return None,
+    };
+    text.expect(b'}')?;
+    Some(value)
 }
 
 /// An `N` string, parsed as `from_sdk` parses it.
-#[derive(Clone, Copy)]
-struct NumberText;
+fn read_number(text: &mut Text<'_>) -> Option<Number> {
+    Number::parse(&text.string()?).ok()
+}
 
-impl<'de> DeserializeSeed<'de> for NumberText {
-    type Value = Number;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Number, D::Error> {
-        deserializer.deserialize_str(self)
+/// A `B` string, decoded as the SDK decodes it: from the string as it stands in the body (an
+/// escape's backslash is never base64).
+fn read_binary(text: &mut Text<'_>) -> Option<Vec<u8>> {
+    match text.string()? {
+        Cow::Borrowed(base64) => base64::engine::general_purpose::STANDARD
+            .decode(base64)
+            .ok(),
+        Cow::Owned(_) => None,
     }
 }
 
-impl<'de> Visitor<'de> for NumberText {
-    type Value = Number;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a number string")
+/// A set's or a list's array, each element read by `element`.
+fn read_set<T>(
+    text: &mut Text<'_>,
+    mut element: impl FnMut(&mut Text<'_>) -> Option<T>,
+) -> Option<Vec<T>> {
+    let mut elements = Vec::new();
+    text.expect(b'[')?;
+    if text.empty(b']')? {
+        return Some(elements);
     }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Number, E> {
-        Number::parse(text).map_err(E::custom)
-    }
-}
-
-/// A `B` string, decoded as the SDK decodes it: from the string as it stands in the body.
-#[derive(Clone, Copy)]
-struct Base64Text;
-
-impl<'de> DeserializeSeed<'de> for Base64Text {
-    type Value = Vec<u8>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<u8>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Base64Text {
-    type Value = Vec<u8>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a base64 string")
-    }
-
-    /// serde_json lends the body's own text when the string has no escape.
-    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Vec<u8>, E> {
-        base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .map_err(E::custom)
-    }
-
-    /// An unescaped copy: the string had an escape, whose backslash the SDK's decoder refuses.
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Vec<u8>, E> {
-        Err(E::custom("an escape in a base64 string"))
-    }
-}
-
-/// A set's or a list's array, each element read by the seed.
-struct Set<S>(S);
-
-impl<'de, S: DeserializeSeed<'de> + Copy> DeserializeSeed<'de> for Set<S> {
-    type Value = Vec<S::Value>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de, S: DeserializeSeed<'de> + Copy> Visitor<'de> for Set<S> {
-    type Value = Vec<S::Value>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut elements = Vec::new();
-        while let Some(element) = seq.next_element_seed(self.0)? {
-            elements.push(element);
+    loop {
+        elements.push(element(text)?);
+        if !text.next_or_close(b']')? {
+            return Some(elements);
         }
-        Ok(elements)
     }
 }
 
 /// An `M` object; a duplicated name keeps its last value, as the SDK's map does.
-struct Map(Value);
-
-impl<'de> DeserializeSeed<'de> for Map {
-    type Value = BTreeMap<String, AttributeValue>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_map(self)
+fn read_map(text: &mut Text<'_>, nesting: u32) -> Option<BTreeMap<String, AttributeValue>> {
+    let mut values = BTreeMap::new();
+    text.expect(b'{')?;
+    if text.empty(b'}')? {
+        return Some(values);
     }
-}
-
-impl<'de> Visitor<'de> for Map {
-    type Value = BTreeMap<String, AttributeValue>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a map of attribute values")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut values = BTreeMap::new();
-        while let Some(name) = map.next_key::<String>()? {
-            let value = map.next_value_seed(self.0)?;
-            values.insert(name, value);
+    loop {
+        let name = text.string()?.into_owned();
+        text.expect(b':')?;
+        values.insert(name, read_value(text, nesting)?);
+        if !text.next_or_close(b'}')? {
+            return Some(values);
         }
-        Ok(values)
     }
 }

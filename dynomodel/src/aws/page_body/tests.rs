@@ -5,6 +5,7 @@
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::operation::query::QueryOutput;
+use aws_sdk_dynamodb::operation::scan::ScanOutput;
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
@@ -54,6 +55,29 @@ impl HttpClient for Canned {
 
 /// The SDK's Query output for a response `body`, or its error's text.
 fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
+    let client = client(body);
+    runtime()
+        .block_on(client.query().table_name("t").send())
+        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+/// The SDK's Scan output for a response `body`, or its error's text.
+fn sdk_scan(body: &[u8]) -> Result<ScanOutput, String> {
+    let client = client(body);
+    runtime()
+        .block_on(client.scan().table_name("t").send())
+        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A client whose every request is answered with `body`.
+fn client(body: &[u8]) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
@@ -62,14 +86,7 @@ fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
         .retry_config(RetryConfig::disabled())
         .http_client(Canned(body.to_vec()))
         .build();
-    let client = Client::from_conf(config);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(client.query().table_name("t").send())
-        .map_err(|e| format!("{:?}", aws_sdk_dynamodb::error::DisplayErrorContext(e)))
+    Client::from_conf(config)
 }
 
 /// An item as a comparable list: its attributes sorted by name (the SDK's map has no order).
@@ -120,27 +137,49 @@ fn through_reader(body: &[u8]) -> Option<Vec<Sorted>> {
 /// its `items` span is the array's text, and the body with it emptied is, to the SDK, the same
 /// response with no items. Returns whether the reader read it.
 fn assert_same_or_none(body: &[u8]) -> bool {
-    let sdk = through_sdk(body);
+    let read = assert_rule(body);
+    if read {
+        assert!(
+            through_sdk(body).is_ok(),
+            "{}",
+            String::from_utf8_lossy(body)
+        );
+    }
+    read
+}
+
+/// The rule on any body, one the SDK refuses for a member beside `Items` included: the reader
+/// gives nothing, or the SDK's items, or, if the SDK refuses the body, a span whose emptying leaves
+/// a body the SDK refuses too (the other members are the SDK's to judge). Returns whether the
+/// reader read it.
+fn assert_rule(body: &[u8]) -> bool {
     let Some(read) = through_reader(body) else {
         return false;
     };
     let text = String::from_utf8_lossy(body);
-    assert_eq!(
-        Ok(Some(read)),
-        sdk,
-        "the reader differs from the SDK on {text}"
-    );
     let span = read_items(body).unwrap().items;
     assert_eq!(body[span.start], b'[', "{text}");
     assert_eq!(body[span.end - 1], b']', "{text}");
     let mut emptied = body[..span.start].to_vec();
     emptied.extend_from_slice(b"[]");
     emptied.extend_from_slice(&body[span.end..]);
-    let mut before = sdk_output(body).unwrap();
-    let after = sdk_output(&emptied).unwrap();
-    assert_eq!(after.items, Some(vec![]), "{text}");
-    before.items = Some(vec![]);
-    assert_eq!(after, before, "{text}");
+    match sdk_output(body) {
+        Ok(mut before) => {
+            assert_eq!(
+                Ok(Some(read)),
+                through_sdk(body),
+                "the reader differs from the SDK on {text}"
+            );
+            let after = sdk_output(&emptied).unwrap();
+            assert_eq!(after.items, Some(vec![]), "{text}");
+            before.items = Some(vec![]);
+            assert_eq!(after, before, "{text}");
+        }
+        Err(e) => assert!(
+            sdk_output(&emptied).is_err(),
+            "the SDK refuses {text} ({e}) but not its emptied body"
+        ),
+    }
     true
 }
 
@@ -285,6 +324,37 @@ fn the_bench_page_reads_as_the_sdk_reads_it() {
     assert_eq!(read_items(body.as_bytes()).unwrap().lengths, [8; 20]);
 }
 
+#[test]
+fn a_scan_page_reads_as_the_sdk_s_scan_reads_it() {
+    // Scan's deserializer reads `Items` as Query's does; the reader serves both.
+    let body = bench_body();
+    let page = read_items(body.as_bytes()).unwrap();
+    let read = through_reader(body.as_bytes()).unwrap();
+    let scanned = sdk_scan(body.as_bytes()).unwrap();
+    let expected: Vec<Sorted> = scanned
+        .items
+        .clone()
+        .unwrap()
+        .into_iter()
+        .map(|item| {
+            let mut sorted: Sorted = item
+                .into_iter()
+                .map(|(name, value)| (name, from_sdk(value).unwrap()))
+                .collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            sorted
+        })
+        .collect();
+    assert_eq!(read.len(), 20);
+    assert_eq!(read, expected);
+    let mut emptied = body[..page.items.start].to_owned();
+    emptied.push_str("[]");
+    emptied.push_str(&body[page.items.end..]);
+    let mut before = scanned;
+    before.items = Some(vec![]);
+    assert_eq!(sdk_scan(emptied.as_bytes()).unwrap(), before);
+}
+
 /// The reader alone, many times over the bench's page, for callgrind
 /// (`--toggle-collect='*read_items*'`): `cargo test -p dynomodel --features aws --release --lib
 /// page_body::tests::read_items_cost -- --ignored`, then run the test binary under valgrind with
@@ -330,15 +400,18 @@ fn two_items_members_are_left_to_the_sdk() {
 }
 
 #[test]
-fn an_escaped_top_level_name_is_left_to_the_sdk() {
-    // The SDK compares names unescaped: this is its `Items`.
+fn top_level_names_compare_unescaped() {
+    // As the SDK compares them: this is its `Items`.
+    let body = br#"{"It\u0065ms":[{"a":{"S":"x"}}]}"#;
+    assert!(assert_same_or_none(body));
+    assert_eq!(through_sdk(body), only(s("x")));
+    assert!(assert_same_or_none(
+        br#"{"C\"":1,"Items":[{"a":{"S":"x"}}],"\u0049tems2":[]}"#
+    ));
+    // And two of them, one escaped, are two `Items` members.
     assert_eq!(
-        left_to_sdk(r#"{"It\u0065ms":[{"a":{"S":"x"}}]}"#),
-        only(s("x"))
-    );
-    assert_eq!(
-        left_to_sdk(r#"{"C\"":1,"Items":[{"a":{"S":"x"}}]}"#),
-        only(s("x"))
+        left_to_sdk(r#"{"Items":[{"a":{"S":"x"}}],"\u0049tems":[]}"#),
+        Ok(Some(vec![]))
     );
 }
 
@@ -507,6 +580,8 @@ fn invalid_json_is_left_to_the_sdk() {
         &b"{\"Items\":[{\"a\":{\"S\":\"\xff\"}}]}"[..],
         b"{\"Items\":[{\"\xc3\":{\"S\":\"x\"}}]}",
         b"{\"Items\":[{\"a\":{\"S\":\"\xed\xa0\x80\"}}]}",
+        b"{\"C\xff\":1,\"Items\":[{\"a\":{\"S\":\"x\"}}]}",
+        b"{\"Items\":[{\"a\":{\"S\":\"x\"}}],\"X\":\"\xff\"}",
     ] {
         assert!(read_items(body).is_none(), "{body:?}");
         assert!(through_sdk(body).is_err(), "{body:?}");
@@ -520,8 +595,6 @@ fn a_bad_member_beside_items_fails_the_emptied_body_too() {
         &br#"{"Count":"one","Items":[{"a":{"S":"x"}}]}"#[..],
         br#"{"Items":[{"a":{"S":"x"}}],"LastEvaluatedKey":{"k":{"N":1}}}"#,
         br#"{"Items":[{"a":{"S":"x"}}],"ConsumedCapacity":{"TableName":"\ud800"}}"#,
-        b"{\"C\xff\":1,\"Items\":[{\"a\":{\"S\":\"x\"}}]}",
-        b"{\"Items\":[{\"a\":{\"S\":\"x\"}}],\"X\":\"\xff\"}",
     ] {
         let page = read_items(body).unwrap();
         assert_eq!(page.lengths, [1]);
@@ -548,6 +621,52 @@ proptest! {
         let sdk = through_sdk(body.as_bytes());
         // Only a number `Number::parse` refuses makes either refuse a rendered page.
         prop_assert_eq!(read, sdk.is_ok(), "{} {:?}", body, sdk);
+    }
+
+    /// A string's contents, valid or not (escapes of every kind, cut short, bad hex, lone and
+    /// mismatched surrogates, raw control characters), as a value, a set element, a name and a
+    /// type: read as the SDK reads them, or refused where the SDK refuses them.
+    #[test]
+    fn any_string_contents_read_as_the_sdk_reads_them(
+        contents in r#"([ab"/\x01\x1fé😀]|\\["\\/bfnrtu0aU ]|\\u[0-9a-fA-F]{4}|\\u[dD][89abAB][0-9a-f]{2}|\\u[dD][c-fC-F][0-9a-f]{2}|\\u[0-9a-gA-G+ ]{0,4}){0,5}"#,
+    ) {
+        for body in [
+            one(&format!(r#"{{"S":"{contents}"}}"#)),
+            one(&format!(r#"{{"SS":["{contents}"]}}"#)),
+            one(&format!(r#"{{"N":"1{contents}"}}"#)),
+            one(&format!(r#"{{"B":"QQ{contents}=="}}"#)),
+            page(&format!(r#"[{{"{contents}":{{"S":"x"}}}}]"#)),
+            one(&format!(r#"{{"M":{{"{contents}":{{"S":"x"}}}}}}"#)),
+            one(&format!(r#"{{"{contents}S":"x"}}"#)),
+            format!(r#"{{"Items":[{{"a":{{"S":"x"}}}}],"{contents}":1}}"#),
+        ] {
+            let read = assert_rule(body.as_bytes());
+            let sdk = through_sdk(body.as_bytes());
+            prop_assert!(read || sdk.is_err() || sdk == Ok(None) || contents.contains("Items"),
+                "left to the SDK, which reads it: {} {:?}", body, sdk);
+        }
+    }
+
+    /// A page with one byte changed, inserted or removed: the rule holds (read as the SDK reads
+    /// it, or left to the SDK, or refused beside `Items` by the SDK on the emptied body too).
+    #[test]
+    fn damaged_pages_keep_the_rule(
+        items in proptest::collection::vec(render::item(), 1..3),
+        rendering in any::<Rendering>(),
+        at in any::<proptest::sample::Index>(),
+        byte in proptest::sample::select(b"\"\\{}[],: \t0u1aSNBLM/\x01\x7f\xc3\xa9\xff".to_vec()),
+        how in 0u8..3,
+    ) {
+        let mut body = render::body(&items, rendering).into_bytes();
+        let at = at.index(body.len());
+        match how {
+            0 => body[at] = byte,
+            1 => body.insert(at, byte),
+            _ => {
+                body.remove(at);
+            }
+        }
+        assert_rule(&body);
     }
 
     /// The reader's base64 decoder accepts exactly what the SDK's does, with the same bytes.

@@ -131,8 +131,7 @@ pub(super) fn body(items: &[Vec<(String, Wire)>], rendering: Rendering) -> Strin
             out.text.push(',');
         }
         out.space();
-        // Top-level names plain: the reader leaves an escaped one to the SDK.
-        out.text.push_str(&format!("\"{member}\""));
+        out.string(member);
         out.space();
         out.text.push(':');
         out.space();
