@@ -8,14 +8,14 @@
 //! `"Items":[]` for everything else (Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity, the
 //! request id), so the output it builds is the one it always built, without the items.
 //!
-//! How it is wired: [`PageHook`], an interceptor installed once on `AwsBackend`'s client
-//! ([`hooked`]), wraps the operation's response deserializer ([`PageDeserializer`]) for one
+//! How it is wired: [`PageHook`], an interceptor installed once on a copy of `AwsBackend`'s client
+//! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer ([`PageDeserializer`]) for one
 //! execution when the request is armed: a typed page's future ([`Armed`]) sets a thread-local
 //! slot while it polls the SDK's future, inside which the SDK runs its interceptors and its
 //! deserializer. Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k
 //! instructions a request (1–1.6 % of a Query of 20) for its per-request configuration; the
-//! client-level hook costs ~1–2k on every request of the client, armed or not
-//! (docs/performance.md, "The mapper on the AWS path").
+//! client-level hook costs ~2k a request of its client (its empty hooks' calls), which only the
+//! typed pages use (docs/performance.md, "The mapper on the AWS path").
 //!
 //! The fallback: whatever the reader does not read exactly as the SDK would (`None`), a status
 //! other than 200, an error, an untyped read or any other operation goes to the SDK's
@@ -57,10 +57,10 @@ thread_local! {
     static ARMED: RefCell<Option<PageSlot>> = const { RefCell::new(None) };
 }
 
-/// `client` with [`PageHook`] installed (as a permanent interceptor: no per-hook look-up of a
-/// disabling flag in the configuration). The client is rebuilt from its own configuration, so it
-/// keeps its settings, HTTP client, credentials and identity cache.
-pub(crate) fn hooked(client: Client) -> Client {
+/// A copy of `client` with [`PageHook`] installed (as a permanent interceptor: no per-hook
+/// look-up of a disabling flag in the configuration), rebuilt from `client`'s own configuration:
+/// its settings, HTTP client (and so its connections), credentials and identity cache.
+pub(crate) fn hooked(client: &Client) -> Client {
     let mut config = client.config().to_builder();
     config.push_interceptor(SharedInterceptor::permanent(PageHook));
     Client::from_conf(config.build())

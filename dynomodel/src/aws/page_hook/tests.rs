@@ -98,6 +98,7 @@ fn backends(responses: &[(u16, &str)]) -> [(AwsBackend, Canned); 2] {
         (
             AwsBackend {
                 client: client(&plain),
+                pages: client(&plain),
                 streams,
             },
             plain,
@@ -298,11 +299,31 @@ async fn no_request_is_left_armed() {
     drop(future);
     assert!(ARMED.with(|armed| armed.borrow().is_none()));
     // A client hooked twice reads the page once and hands it over whole.
-    let twice = AwsBackend::new(hooked.client().clone());
+    let mut twice = hooked.clone();
+    twice.pages = super::hooked(&hooked.pages);
     let mut sink = Collect::default();
     twice.query_into(query_input(), &mut sink).await.unwrap();
     assert_eq!(sink.0.len(), 2);
     assert_eq!(sink.0[0].len(), 6);
+}
+
+#[tokio::test]
+async fn only_the_typed_pages_go_through_the_hooked_copy() {
+    let [(hooked, canned), _] = backends(&[(200, PAGE)]);
+    // The client the application gave is the one `client()` returns, without the hook.
+    let untyped = hooked
+        .client()
+        .query()
+        .table_name("t")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(untyped.items.unwrap().len(), 2);
+    let mut sink = Collect::default();
+    hooked.query_into(query_input(), &mut sink).await.unwrap();
+    assert_eq!(sink.0.len(), 2);
+    // Both copies send through the application's HTTP client.
+    assert_eq!(canned.sent(), 2);
 }
 
 /// The model of the `Db` cases.
@@ -388,7 +409,7 @@ async fn all_reads_every_page_from_the_body() {
 fn a_hooked_client_keeps_its_configuration() {
     let canned = Canned::new(&[(200, PAGE)]);
     let plain = client(&canned);
-    let hooked = hooked(plain.clone());
+    let hooked = hooked(&plain);
     assert_eq!(hooked.config().region(), plain.config().region());
     assert_eq!(
         hooked.config().retry_config().map(|r| r.max_attempts()),
