@@ -71,10 +71,10 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::AttributeValue as Av;
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
 };
-use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
 use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
 use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
@@ -566,7 +566,10 @@ async fn run(op: &str, i: usize) {
             assert_eq!(rows.len(), 20);
         }
         "query_20/hand_customized" => {
-            let sent = query(client, &o.pk).customize().interceptor(NoopHook).send();
+            let sent = query(client, &o.pk)
+                .customize()
+                .interceptor(NoopHook)
+                .send();
             let items = sent.await.unwrap().items.unwrap();
             let rows: Vec<Order> = items
                 .into_iter()
