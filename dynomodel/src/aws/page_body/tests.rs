@@ -20,6 +20,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::aws::value::from_sdk;
 
+mod left;
 mod render;
 
 use render::{Rendering, Wire};
@@ -298,6 +299,22 @@ fn a_nested_document_reads_to_the_reader_s_depth() {
     assert!(left_to_sdk(&nested(70)).is_err());
 }
 
+#[test]
+fn top_level_names_compare_unescaped() {
+    // As the SDK compares them: this is its `Items`.
+    let body = br#"{"It\u0065ms":[{"a":{"S":"x"}}]}"#;
+    assert!(assert_same_or_none(body));
+    assert_eq!(through_sdk(body), only(s("x")));
+    assert!(assert_same_or_none(
+        br#"{"C\"":1,"Items":[{"a":{"S":"x"}}],"\u0049tems2":[]}"#
+    ));
+    // And two of them, one escaped, are two `Items` members.
+    assert_eq!(
+        left_to_sdk(r#"{"Items":[{"a":{"S":"x"}}],"\u0049tems":[]}"#),
+        Ok(Some(vec![]))
+    );
+}
+
 /// The Query body of the bench (`benches/aws_cost`, `aws_cpu.rs`' canned response): 20 items of 8
 /// attributes.
 fn bench_body() -> String {
@@ -315,6 +332,23 @@ fn bench_body() -> String {
         r#"{{"Count":20,"Items":[{}],"ScannedCount":20}}"#,
         items.join(",")
     )
+}
+
+#[test]
+fn large_items_and_long_strings_read_as_the_sdk_reads_them() {
+    // An item of 10,000 attributes (its names checked for duplicates through the sorted path),
+    // then long strings, plain and with escapes far into them, and a long binary.
+    let many: Vec<String> = (0..10_000)
+        .map(|i| format!(r#""attribute{i}":{{"N":"{i}"}}"#))
+        .collect();
+    let long = "x".repeat(70_000);
+    let binary = aws_smithy_types::base64::encode(vec![7u8; 30_000]);
+    let body = page(&format!(
+        r#"[{{{}}},{{"plain":{{"S":"{long}"}},"escaped":{{"S":"{long}\n\u00e9{long}\""}},"{long}\t":{{"B":"{binary}"}},"set":{{"SS":["{long}","{long}\/"]}}}}]"#,
+        many.join(",")
+    ));
+    assert!(assert_same_or_none(body.as_bytes()));
+    assert_eq!(read_items(body.as_bytes()).unwrap().lengths, [10_000, 4]);
 }
 
 #[test]
@@ -375,235 +409,6 @@ fn read_items_cost() {
             .len();
     }
     assert_eq!(attributes, loops * 160);
-}
-
-// ---- left to the SDK ----
-
-#[test]
-fn no_items_or_items_not_an_array_is_left_to_the_sdk() {
-    assert_eq!(left_to_sdk(r#"{"Count":0,"ScannedCount":0}"#), Ok(None));
-    assert_eq!(left_to_sdk(r#"{}"#), Ok(None));
-    assert_eq!(left_to_sdk(""), Ok(None));
-    assert_eq!(left_to_sdk(r#"{"Count":0,"Items":null}"#), Ok(None));
-    assert!(left_to_sdk(r#"{"Items":{}}"#).is_err());
-    assert!(left_to_sdk(r#"{"Items":"[]"}"#).is_err());
-    assert!(left_to_sdk(r#"[]"#).is_err());
-}
-
-#[test]
-fn two_items_members_are_left_to_the_sdk() {
-    // The SDK keeps the last one.
-    assert_eq!(
-        left_to_sdk(r#"{"Items":[{"a":{"S":"x"}}],"Items":[{"a":{"S":"y"}}]}"#),
-        only(s("y"))
-    );
-}
-
-#[test]
-fn top_level_names_compare_unescaped() {
-    // As the SDK compares them: this is its `Items`.
-    let body = br#"{"It\u0065ms":[{"a":{"S":"x"}}]}"#;
-    assert!(assert_same_or_none(body));
-    assert_eq!(through_sdk(body), only(s("x")));
-    assert!(assert_same_or_none(
-        br#"{"C\"":1,"Items":[{"a":{"S":"x"}}],"\u0049tems2":[]}"#
-    ));
-    // And two of them, one escaped, are two `Items` members.
-    assert_eq!(
-        left_to_sdk(r#"{"Items":[{"a":{"S":"x"}}],"\u0049tems":[]}"#),
-        Ok(Some(vec![]))
-    );
-}
-
-#[test]
-fn a_value_object_not_of_one_known_member_is_left_to_the_sdk() {
-    // Refused by the SDK: no member, two members, an unknown type (`Unknown`, which `from_sdk`
-    // refuses), a null value alone.
-    assert!(left_to_sdk(&one("{}")).is_err());
-    assert!(left_to_sdk(&one(r#"{"S":"x","N":"1"}"#)).is_err());
-    assert!(left_to_sdk(&one(r#"{"S":"x","S":"y"}"#)).is_err());
-    assert!(left_to_sdk(&one(r#"{"X":"x"}"#)).is_err());
-    assert!(left_to_sdk(&one(r#"{"s":"x"}"#)).is_err());
-    assert!(left_to_sdk(&one(r#"{"S":null}"#)).is_err());
-    // Read by the SDK, which skips members whose value is null and a `__type` member: DynamoDB
-    // never sends them, so the reader does not reproduce that.
-    assert_eq!(left_to_sdk(&one(r#"{"S":"x","N":null}"#)), only(s("x")));
-    assert_eq!(left_to_sdk(&one(r#"{"X":null,"S":"x"}"#)), only(s("x")));
-    assert_eq!(
-        left_to_sdk(&one(r#"{"__type":{"a":1},"S":"x"}"#)),
-        only(s("x"))
-    );
-}
-
-#[test]
-fn a_duplicated_attribute_name_is_left_to_the_sdk() {
-    // The SDK's map keeps the last value; the reader does not reproduce it.
-    assert_eq!(
-        left_to_sdk(&page(
-            r#"[{"a":{"S":"x"},"b":{"BOOL":true},"a":{"S":"y"}}]"#
-        )),
-        Ok(Some(vec![vec![
-            ("a".to_owned(), s("y")),
-            ("b".to_owned(), AttributeValue::Bool(true))
-        ]]))
-    );
-    // Among many attributes (the sorted path), and after an escape.
-    let mut item: Vec<String> = (0..40)
-        .map(|i| format!(r#""a{i}":{{"N":"{i}"}}"#))
-        .collect();
-    item.push(r#""a\u0031\u0037":{"N":"0"}"#.to_owned());
-    let body = page(&format!("[{{{}}}]", item.join(",")));
-    let sdk = left_to_sdk(&body).unwrap().unwrap();
-    assert_eq!(sdk[0].len(), 40);
-    assert!(sdk[0].contains(&("a17".to_owned(), n("0"))));
-}
-
-#[test]
-fn a_number_from_sdk_refuses_is_left_to_the_sdk() {
-    for text in ["NaN", "", "1e400", "-", "1.2.3", " 1", "0x10", "1E-131"] {
-        let body = one(&format!(r#"{{"N":"{text}"}}"#));
-        assert!(left_to_sdk(&body).is_err(), "{text}");
-        let body = one(&format!(r#"{{"NS":["1","{text}"]}}"#));
-        assert!(left_to_sdk(&body).is_err(), "{text}");
-    }
-    // Also inside a list, or a map value that a later one with the same name replaces (the SDK
-    // never converts the replaced value, so it reads the body; the reader leaves it).
-    assert!(left_to_sdk(&one(r#"{"L":[{"N":"NaN"}]}"#)).is_err());
-    assert!(left_to_sdk(&one(r#"{"M":{"k":{"N":"NaN"},"k":{"N":"1"}}}"#)).is_ok());
-}
-
-#[test]
-fn invalid_base64_is_left_to_the_sdk() {
-    for text in [
-        "QQ=",
-        "QR==",
-        "Q===",
-        "====",
-        "QQ",
-        "Q",
-        "QQ==QQ==",
-        "Q Q==",
-        "QQ-_",
-        "QQ\\u003d\\u003d",
-        "\\/w==",
-    ] {
-        let body = one(&format!(r#"{{"B":"{text}"}}"#));
-        assert!(left_to_sdk(&body).is_err(), "{text}");
-        let body = one(&format!(r#"{{"BS":["QQ==","{text}"]}}"#));
-        assert!(left_to_sdk(&body).is_err(), "{text}");
-    }
-    // And valid base64 is read, padding included.
-    for text in ["", "QQ==", "QUI=", "QUJD", "+/+/"] {
-        assert!(
-            assert_same_or_none(one(&format!(r#"{{"B":"{text}"}}"#)).as_bytes()),
-            "{text}"
-        );
-    }
-}
-
-#[test]
-fn a_json_type_out_of_place_is_left_to_the_sdk() {
-    for value in [
-        r#"{"S":1}"#,
-        r#"{"N":1}"#,
-        r#"{"N":1.5}"#,
-        r#"{"B":true}"#,
-        r#"{"BOOL":"true"}"#,
-        r#"{"BOOL":1}"#,
-        r#"{"NULL":null}"#,
-        r#"{"NULL":"true"}"#,
-        r#"{"SS":"a"}"#,
-        r#"{"SS":[1]}"#,
-        r#"{"SS":[null]}"#,
-        r#"{"NS":[1]}"#,
-        r#"{"BS":[null]}"#,
-        r#"{"SS":null}"#,
-        r#"{"L":{}}"#,
-        r#"{"L":[null]}"#,
-        r#"{"L":[{"S":"x"},1]}"#,
-        r#"{"M":[]}"#,
-        r#"{"M":{"k":null}}"#,
-        r#"{"M":{"k":"x"}}"#,
-        r#"["S","x"]"#,
-        r#""x""#,
-        "null",
-    ] {
-        assert!(left_to_sdk(&one(value)).is_err(), "{value}");
-    }
-    for items in [
-        "[null]",
-        "[1]",
-        r#"["a"]"#,
-        "[[]]",
-        r#"[{"a":{"S":"x"}},null]"#,
-    ] {
-        assert!(left_to_sdk(&page(items)).is_err(), "{items}");
-    }
-}
-
-#[test]
-fn invalid_json_is_left_to_the_sdk() {
-    for body in [
-        r#"{"Items":[{"a":{"S":"x"}}],}"#,
-        r#"{"Items":[{"a":{"S":"x"}},]}"#,
-        r#"{"Items":[{"a":{"S":"x"},}]}"#,
-        r#"{"Items":[{"a":{"S":"x"}}]"#,
-        r#"{"Items":[{"a":{"S":"x"}}"#,
-        r#"{"Items":[{"a":{"S":"x"}}]} {}"#,
-        r#"{"Items":[{"a":{"S":"x"}}]}x"#,
-        r#"{"Items":[{"a":{"S":"x"}}] "Count":1}"#,
-        r#"{"Items" [{"a":{"S":"x"}}]}"#,
-        r#"{Items:[{"a":{"S":"x"}}]}"#,
-        r#"{"Items":[{'a':{"S":"x"}}]}"#,
-        r#"{"Items":[{"a":{"S":"x\q"}}]}"#,
-        r#"{"Items":[{"a":{"S":"x\u12"}}]}"#,
-        r#"{"Items":[{"a":{"S":"\ud800"}}]}"#,
-        r#"{"Items":[{"a":{"S":"\ud800x"}}]}"#,
-        r#"{"Items":[{"a":{"S":"\udc00"}}]}"#,
-        r#"{"Items":[{"a":{"S":"\ud800\ud800"}}]}"#,
-        r#"{"Items":[{"a":{"S":"\ud800\u0041"}}]}"#,
-        r#"{"Items":[{"\ud800":{"S":"x"}}]}"#,
-        "{\"Items\":[{\"a\":{\"S\":\"tab\there\"}}]}",
-        "{\"Items\":[{\"a\":{\"S\":\"nul\0\"}}]}",
-        "{\"Items\":[{\"a\":{\"S\":\"x\"}}]}\u{c}",
-        "{\"Items\":[{\"a\":{\"S\":\"x\"}}]\u{a0}}",
-        "{\"Count\":1x,\"Items\":[]}",
-    ] {
-        assert!(left_to_sdk(body).is_err(), "{body}");
-    }
-    // JSON the SDK's reader is lax about (numbers), read by it.
-    for body in [r#"{"Count":01,"Items":[]}"#, r#"{"Count":1.,"Items":[]}"#] {
-        assert_eq!(left_to_sdk(body), Ok(Some(vec![])), "{body}");
-    }
-    // Bytes that are not UTF-8, inside and outside `Items`.
-    for body in [
-        &b"{\"Items\":[{\"a\":{\"S\":\"\xff\"}}]}"[..],
-        b"{\"Items\":[{\"\xc3\":{\"S\":\"x\"}}]}",
-        b"{\"Items\":[{\"a\":{\"S\":\"\xed\xa0\x80\"}}]}",
-        b"{\"C\xff\":1,\"Items\":[{\"a\":{\"S\":\"x\"}}]}",
-        b"{\"Items\":[{\"a\":{\"S\":\"x\"}}],\"X\":\"\xff\"}",
-    ] {
-        assert!(read_items(body).is_none(), "{body:?}");
-        assert!(through_sdk(body).is_err(), "{body:?}");
-    }
-}
-
-#[test]
-fn a_bad_member_beside_items_fails_the_emptied_body_too() {
-    // The reader only skips the other members: the SDK judges them on the emptied body.
-    for body in [
-        &br#"{"Count":"one","Items":[{"a":{"S":"x"}}]}"#[..],
-        br#"{"Items":[{"a":{"S":"x"}}],"LastEvaluatedKey":{"k":{"N":1}}}"#,
-        br#"{"Items":[{"a":{"S":"x"}}],"ConsumedCapacity":{"TableName":"\ud800"}}"#,
-    ] {
-        let page = read_items(body).unwrap();
-        assert_eq!(page.lengths, [1]);
-        assert!(through_sdk(body).is_err(), "{body:?}");
-        let mut emptied = body[..page.items.start].to_vec();
-        emptied.extend_from_slice(b"[]");
-        emptied.extend_from_slice(&body[page.items.end..]);
-        assert!(sdk_output(&emptied).is_err(), "{body:?}");
-    }
 }
 
 // ---- random pages ----

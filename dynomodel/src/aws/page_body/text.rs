@@ -50,6 +50,11 @@ impl<'a> Text<'a> {
     #[inline]
     pub(super) fn peek(&mut self) -> Option<u8> {
         let bytes = self.bytes();
+        let byte = *bytes.get(self.at)?;
+        // Past a space, no whitespace: the usual case of a compact body, in one comparison.
+        if byte > b' ' {
+            return Some(byte);
+        }
         while let Some(&byte) = bytes.get(self.at) {
             if !matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(byte);
