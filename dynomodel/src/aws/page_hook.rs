@@ -9,10 +9,10 @@
 //! request id), so the output it builds is the one it always built, without the items.
 //!
 //! How it is wired: [`PageHook`], an interceptor installed once on a copy of `AwsBackend`'s client
-//! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer ([`PageDeserializer`]) for one
-//! execution when the request is armed: a typed page's future ([`Armed`]) sets a thread-local
-//! slot while it polls the SDK's future, inside which the SDK runs its interceptors and its
-//! deserializer. Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k
+//! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer
+//! ([`PageDeserializer`]) for one execution when the request is armed: a typed page's future
+//! ([`Armed`]) sets a thread-local slot while it polls the SDK's future, inside which the SDK runs
+//! its interceptors and its deserializer. Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k
 //! instructions a request (1–1.6 % of a Query of 20) for its per-request configuration; the
 //! client-level hook costs ~2k a request of its client (its empty hooks' calls), which only the
 //! typed pages use (docs/performance.md, "The mapper on the AWS path").
