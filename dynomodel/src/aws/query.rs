@@ -5,6 +5,7 @@
 //! size, is what says more items may follow.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
@@ -13,8 +14,12 @@ use aws_sdk_dynamodb::Client;
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
+use super::page_body::BodyPage;
+use super::page_hook::{take_page, Armed, PageSlot};
 use super::sent::{failed, sent, BackendFuture};
-use super::value::{from_sdk_item, from_sdk_opt_item, hand_over, to_sdk, to_sdk_item, SdkItem};
+use super::value::{
+    from_sdk_item, from_sdk_opt_item, hand_over, hand_page, to_sdk, to_sdk_item, SdkItem,
+};
 use crate::backend::*;
 use crate::error::Result;
 
@@ -24,7 +29,9 @@ fn select(s: Option<Select>) -> Option<sdk::Select> {
 }
 
 /// Builds the common response from the SDK's fields (Query and Scan outputs are distinct SDK types with
-/// the same four fields); with a `sink` (the typed reads), the items go to it and `items` is `None`.
+/// the same four fields); with a `sink` (the typed reads), the items go to it and `items` is `None`:
+/// the `page` read from the response body when there is one (the SDK's `items` are then empty), or
+/// else the SDK's items.
 #[inline]
 fn output(
     items: Option<Vec<SdkItem>>,
@@ -33,13 +40,18 @@ fn output(
     last_evaluated_key: Option<SdkItem>,
     consumed_capacity: Option<&sdk::ConsumedCapacity>,
     sink: Option<&mut dyn ItemSink>,
+    page: Option<BodyPage>,
 ) -> Result<QueryOutput> {
-    let items = match (items, sink) {
-        (Some(items), Some(sink)) => {
+    let items = match (items, sink, page) {
+        (_, Some(sink), Some(page)) => {
+            hand_page(page.attributes, page.lengths, sink);
+            None
+        }
+        (Some(items), Some(sink), None) => {
             hand_over(items, sink)?;
             None
         }
-        (items, _) => items
+        (items, _, _) => items
             .map(|items| {
                 items
                     .into_iter()
@@ -69,7 +81,24 @@ pub(crate) fn query<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    sent(request.send(), |out| {
+    let Some(sink) = sink else {
+        return sent(request.send(), |out| {
+            let consumed_capacity = out.consumed_capacity.clone();
+            output(
+                out.items,
+                out.count,
+                out.scanned_count,
+                out.last_evaluated_key,
+                consumed_capacity.as_ref(),
+                None,
+                None,
+            )
+        });
+    };
+    // A typed page: its items read from the response body when they can be (`page_hook`).
+    let slot = PageSlot::default();
+    let armed = Armed::new(Arc::clone(&slot), request.send());
+    sent(armed, move |out| {
         let consumed_capacity = out.consumed_capacity.clone();
         output(
             out.items,
@@ -77,7 +106,8 @@ pub(crate) fn query<'a>(
             out.scanned_count,
             out.last_evaluated_key,
             consumed_capacity.as_ref(),
-            sink,
+            Some(sink),
+            take_page(&slot),
         )
     })
 }
@@ -148,7 +178,24 @@ pub(crate) fn scan<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    sent(request.send(), |out| {
+    let Some(sink) = sink else {
+        return sent(request.send(), |out| {
+            let consumed_capacity = out.consumed_capacity.clone();
+            output(
+                out.items,
+                out.count,
+                out.scanned_count,
+                out.last_evaluated_key,
+                consumed_capacity.as_ref(),
+                None,
+                None,
+            )
+        });
+    };
+    // A typed page: its items read from the response body when they can be (`page_hook`).
+    let slot = PageSlot::default();
+    let armed = Armed::new(Arc::clone(&slot), request.send());
+    sent(armed, move |out| {
         let consumed_capacity = out.consumed_capacity.clone();
         output(
             out.items,
@@ -156,7 +203,8 @@ pub(crate) fn scan<'a>(
             out.scanned_count,
             out.last_evaluated_key,
             consumed_capacity.as_ref(),
-            sink,
+            Some(sink),
+            take_page(&slot),
         )
     })
 }
@@ -196,12 +244,12 @@ mod tests {
     #[test]
     fn count_only_pages_keep_items_absent_and_the_last_key() {
         let key: SdkItem = [("pk".to_owned(), SdkValue::S("a".into()))].into();
-        let out = output(None, 3, 5, Some(key), None, None).unwrap();
+        let out = output(None, 3, 5, Some(key), None, None, None).unwrap();
         assert_eq!(out.items, None);
         assert_eq!((out.count, out.scanned_count), (3, 5));
         assert_eq!(out.last_evaluated_key.unwrap()["pk"].as_s(), Some("a"));
         // An empty page is not the same as no page: it stays `Some(vec![])`.
-        let empty = output(Some(vec![]), 0, 1, None, None, None).unwrap();
+        let empty = output(Some(vec![]), 0, 1, None, None, None, None).unwrap();
         assert_eq!(empty.items, Some(vec![]));
         assert_eq!(empty.last_evaluated_key, None);
     }

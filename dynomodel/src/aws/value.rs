@@ -157,6 +157,19 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
             }
         }
     }
+    hand_page(attributes, lengths, sink);
+    Ok(())
+}
+
+/// A page already converted, handed to `sink`: `attributes` holds every item's attributes, item
+/// after item, `lengths` the number of each (what [`hand_over`] builds from the SDK's maps, and
+/// what `page_body` reads from the response body).
+#[inline]
+pub(crate) fn hand_page(
+    attributes: Vec<(String, AttributeValue)>,
+    lengths: Vec<usize>,
+    sink: &mut dyn ItemSink,
+) {
     sink.reserve(lengths.len());
     // Each item is the next `length` attributes of the buffer, moved out as the sink reads them
     // (no emptied slot left to drop with the buffer); what a sink leaves unread is dropped with
@@ -165,7 +178,6 @@ pub(crate) fn hand_over(items: Vec<SdkItem>, sink: &mut dyn ItemSink) -> Result<
     for length in lengths {
         sink.converted_item(ConvertedItem::new(&mut page, length));
     }
-    Ok(())
 }
 
 fn number(text: &str) -> Result<Number, ConversionError> {

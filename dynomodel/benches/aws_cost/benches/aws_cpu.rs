@@ -27,7 +27,11 @@
 //!   only the SDK's future boxed and awaited through `dyn Future`; `get/backend`: a GetItem
 //!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`;
 //!   `get/backend_into`: the same with the typed read's sink (`get_item_into`, the model decoded
-//!   from the handed-over attributes as `Db::get` does).
+//!   from the handed-over attributes as `Db::get` does);
+//! - `query_20/hand_customized`: `query_20/hand` with an interceptor that does nothing installed
+//!   on the request (`customize().interceptor(..)`): what a per-request hook costs;
+//!   `query_20/hand_client_hook`: the same interceptor installed once on a second client (as
+//!   `AwsBackend` installs its own): what a client-level hook costs every request.
 //!
 //! `<variant>` is `hand` (the SDK's types written and read by hand), `serde_dynamo` or `dynomodel`
 //! (`Db` over `AwsBackend`). Each operation runs a fixed number of times; the bench prints the CPU
@@ -67,13 +71,17 @@ use std::time::{Duration, Instant};
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::AttributeValue as Av;
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::http::{
     HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
 };
+use aws_smithy_runtime_api::client::interceptors::context::BeforeSerializationInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
 use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_runtime_api::http::{Response, StatusCode};
 use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::config_bag::ConfigBag;
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
 use dynomodel::{AwsBackend, Db, Model};
 use serde::{Deserialize, Serialize};
@@ -289,7 +297,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 34] = [
+const OPS: [&str; 36] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -324,6 +332,8 @@ const OPS: [&str; 34] = [
     "get/sdk_boxed",
     "get/backend",
     "get/backend_into",
+    "query_20/hand_customized",
+    "query_20/hand_client_hook",
 ];
 
 struct Setup {
@@ -376,6 +386,38 @@ fn backend_get(
         ..Default::default()
     };
     (backend.as_ref(), input)
+}
+
+/// An interceptor that does nothing, installed on one request by `customize()`: what a
+/// per-request hook costs (`query_20/hand_customized`), as `AwsBackend`'s typed reads install
+/// theirs. Its one hook is the one theirs uses.
+#[derive(Debug)]
+struct NoopHook;
+
+impl Intercept for NoopHook {
+    fn name(&self) -> &'static str {
+        "NoopHook"
+    }
+
+    fn read_before_execution(
+        &self,
+        context: &BeforeSerializationInterceptorContextRef<'_>,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        std::hint::black_box((context, cfg));
+        Ok(())
+    }
+}
+
+/// `client` with `NoopHook` installed once, on the client (permanent: no per-hook check of the
+/// config bag), for `query_20/hand_client_hook`: what a client-level hook costs every request.
+fn hooked_client(client: &Client) -> &'static Client {
+    static HOOKED: OnceLock<Client> = OnceLock::new();
+    HOOKED.get_or_init(|| {
+        let mut config = client.config().to_builder();
+        config.push_interceptor(SharedInterceptor::permanent(NoopHook));
+        Client::from_conf(config.build())
+    })
 }
 
 /// A boxed future, as `#[async_trait]` returns it.
@@ -521,6 +563,27 @@ async fn run(op: &str, i: usize) {
         }
         "query_20/dynomodel" => {
             let rows = db.query::<Order>(o.pk.clone()).all().await.unwrap();
+            assert_eq!(rows.len(), 20);
+        }
+        "query_20/hand_customized" => {
+            let sent = query(client, &o.pk)
+                .customize()
+                .interceptor(NoopHook)
+                .send();
+            let items = sent.await.unwrap().items.unwrap();
+            let rows: Vec<Order> = items
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect();
+            assert_eq!(rows.len(), 20);
+        }
+        "query_20/hand_client_hook" => {
+            let items = query(hooked_client(client), &o.pk).send();
+            let items = items.await.unwrap().items.unwrap();
+            let rows: Vec<Order> = items
+                .into_iter()
+                .map(|item| hand_from_item(item).unwrap())
+                .collect();
             assert_eq!(rows.len(), 20);
         }
         "query_20/sdk_only" => {

@@ -1,0 +1,246 @@
+//! The typed Query and Scan pages read straight from the response body, past the SDK's item maps.
+//!
+//! For a page of a typed read ([`Backend::query_into`](crate::Backend::query_into),
+//! [`scan_into`](crate::Backend::scan_into)), the SDK's own deserializer would build a
+//! `HashMap<String, AttributeValue>` per item (about half of a Query's client CPU) that the sink
+//! then converts again. Here the page's `Items` are read from the body into the page buffer the
+//! sink reads ([`read_items`]), and the SDK's deserializer is given the same response with
+//! `"Items":[]` for everything else (Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity, the
+//! request id), so the output it builds is the one it always built, without the items.
+//!
+//! How it is wired: [`PageHook`], an interceptor installed once on a copy of `AwsBackend`'s client
+//! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer
+//! ([`PageDeserializer`]) for one execution when the request is armed: a typed page's future
+//! ([`Armed`]) sets a thread-local slot while it polls the SDK's future, inside which the SDK runs
+//! its interceptors and its deserializer. Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k
+//! instructions a request (1–1.6 % of a Query of 20) for its per-request configuration; the
+//! client-level hook costs ~2k a request of its client (its empty hooks' calls), which only the
+//! typed pages use (docs/performance.md, "The mapper on the AWS path").
+//!
+//! The fallback: whatever the reader does not read exactly as the SDK would (`None`), a status
+//! other than 200, an error, an untyped read or any other operation goes to the SDK's
+//! deserializer as it is, and the page then comes from the SDK's items as before.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::task::{Context, Poll};
+
+use aws_sdk_dynamodb::operation::{query::Query, scan::Scan};
+use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::{
+    BeforeSerializationInterceptorContextRef, OutputOrError,
+};
+use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
+use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
+use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponseDeserializer};
+use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Storable, StoreReplace};
+
+use super::page_body::{read_items, BodyPage};
+
+/// Where a typed page's deserializer leaves the page it read: `None` until an attempt's response
+/// deserializes with its items read here (each attempt replaces what an earlier one left).
+pub(crate) type PageSlot = Arc<Mutex<Option<BodyPage>>>;
+
+/// Takes the page an armed request's deserializer left, if any.
+pub(crate) fn take_page(slot: &PageSlot) -> Option<BodyPage> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
+}
+
+thread_local! {
+    /// The slot of the typed page whose future is polling on this thread (`Armed`), if any.
+    static ARMED: RefCell<Option<PageSlot>> = const { RefCell::new(None) };
+}
+
+/// A copy of `client` with [`PageHook`] installed (as a permanent interceptor: no per-hook
+/// look-up of a disabling flag in the configuration), rebuilt from `client`'s own configuration:
+/// its settings, HTTP client (and so its connections), credentials and identity cache.
+pub(crate) fn hooked(client: &Client) -> Client {
+    let mut config = client.config().to_builder();
+    config.push_interceptor(SharedInterceptor::permanent(PageHook));
+    Client::from_conf(config.build())
+}
+
+/// The interceptor that, for an armed Query or Scan, wraps the operation's response
+/// deserializer in a [`PageDeserializer`] for the execution.
+#[derive(Debug)]
+pub(crate) struct PageHook;
+
+/// Marks an execution whose deserializer is already wrapped (a client hooked twice wraps once).
+#[derive(Debug)]
+struct Wrapped;
+
+impl Storable for Wrapped {
+    type Storer = StoreReplace<Self>;
+}
+
+impl Intercept for PageHook {
+    fn name(&self) -> &'static str {
+        "dynomodel::PageHook"
+    }
+
+    /// Once per execution, after the operation's configuration (its deserializer and metadata)
+    /// is in `cfg`, and before the retry loop: every attempt goes through the wrapper.
+    fn read_before_serialization(
+        &self,
+        _context: &BeforeSerializationInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(slot) = ARMED.with(|armed| armed.borrow().clone()) else {
+            return Ok(());
+        };
+        if cfg.load::<Wrapped>().is_some() {
+            return Ok(());
+        }
+        let inner = cfg
+            .load::<Metadata>()
+            .and_then(|op| sdk_deserializer(op.name()));
+        if let Some(inner) = inner {
+            let state = cfg.interceptor_state();
+            state.store_put(SharedResponseDeserializer::new(PageDeserializer {
+                inner,
+                slot,
+            }));
+            state.store_put(Wrapped);
+        }
+        Ok(())
+    }
+}
+
+/// The SDK's own response deserializer of operation `op`, `None` unless it is Query or Scan: the
+/// one its operation's runtime plugin stores (the plugins are public, their deserializers are
+/// not, and the config bag lends the one it holds only by reference), made once.
+fn sdk_deserializer(op: &str) -> Option<&'static SharedResponseDeserializer> {
+    static QUERY: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    static SCAN: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    let layer = match op {
+        "Query" => QUERY.get_or_init(|| Query::new().config()),
+        "Scan" => SCAN.get_or_init(|| Scan::new().config()),
+        _ => return None,
+    };
+    layer.as_ref()?.load::<SharedResponseDeserializer>()
+}
+
+/// The operation's own deserializer, given a successful page's body with its `Items` emptied
+/// once they are read into `slot`; any other response as it came.
+pub(crate) struct PageDeserializer {
+    inner: &'static SharedResponseDeserializer,
+    slot: PageSlot,
+}
+
+impl std::fmt::Debug for PageDeserializer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageDeserializer")
+            .field("inner", &self.inner)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DeserializeResponse for PageDeserializer {
+    fn deserialize_streaming_with_config(
+        &self,
+        response: &mut HttpResponse,
+        cfg: &ConfigBag,
+    ) -> Option<OutputOrError> {
+        self.inner.deserialize_streaming_with_config(response, cfg)
+    }
+
+    fn deserialize_nonstreaming_with_config(
+        &self,
+        response: &HttpResponse,
+        cfg: &ConfigBag,
+    ) -> OutputOrError {
+        let page = match response.body().bytes() {
+            Some(body) if response.status().as_u16() == 200 => {
+                read_items(body).map(|page| (emptied(response, body, &page.items), page))
+            }
+            _ => None,
+        };
+        let (output, page) = match page {
+            Some((emptied, page)) => (
+                self.inner
+                    .deserialize_nonstreaming_with_config(&emptied, cfg),
+                Some(page),
+            ),
+            None => (
+                self.inner
+                    .deserialize_nonstreaming_with_config(response, cfg),
+                None,
+            ),
+        };
+        // An attempt's page replaces an earlier attempt's; one that did not deserialize leaves
+        // none (the SDK retries it or fails the request).
+        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = page.filter(|_| output.is_ok());
+        output
+    }
+}
+
+/// `response` with its body's `items` range replaced by `[]`: the same status and headers (the
+/// request id, the checksum the SDK reads from them).
+fn emptied(response: &HttpResponse, body: &[u8], items: &std::ops::Range<usize>) -> HttpResponse {
+    let mut rest = Vec::with_capacity(body.len() - items.len() + 2);
+    rest.extend_from_slice(&body[..items.start]);
+    rest.extend_from_slice(b"[]");
+    rest.extend_from_slice(&body[items.end..]);
+    let mut emptied = HttpResponse::new(response.status(), SdkBody::from(rest));
+    *emptied.headers_mut() = response.headers().clone();
+    emptied
+}
+
+pin_project_lite::pin_project! {
+    /// A typed page's SDK future, armed: while it polls, the thread's [`ARMED`] slot is its own,
+    /// so that [`PageHook`] wraps its deserializer (the SDK runs the interceptors and the
+    /// deserializer inside this poll). Were one ever run outside it, the request would simply not
+    /// be armed and the SDK's items would answer.
+    pub(crate) struct Armed<F> {
+        slot: PageSlot,
+        #[pin]
+        inner: F,
+    }
+}
+
+impl<F> Armed<F> {
+    /// `inner`, armed with `slot`.
+    pub(crate) fn new(slot: PageSlot, inner: F) -> Armed<F> {
+        Armed { slot, inner }
+    }
+}
+
+impl<F: Future> Future for Armed<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        let _armed = Arming::new(this.slot);
+        this.inner.poll(cx)
+    }
+}
+
+/// The thread's slot set for one poll, and what it was put back when the poll ends (returning or
+/// unwinding), so that no other request on the thread is ever armed by this one.
+struct Arming {
+    previous: Option<PageSlot>,
+}
+
+impl Arming {
+    fn new(slot: &PageSlot) -> Arming {
+        let previous = ARMED.with(|armed| armed.replace(Some(Arc::clone(slot))));
+        Arming { previous }
+    }
+}
+
+impl Drop for Arming {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        ARMED.with(|armed| *armed.borrow_mut() = previous);
+    }
+}
+
+#[cfg(test)]
+mod tests;
