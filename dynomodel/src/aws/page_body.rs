@@ -31,9 +31,6 @@
 //! with `Items` emptied (`[]` in place of the [`BodyPage::items`] span), and the SDK reads them, or
 //! refuses the response, as it does today.
 
-// Until `AwsBackend`'s typed reads call it (issue 28's second half), only the tests do.
-#![allow(dead_code)]
-
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
