@@ -12,8 +12,19 @@
 //!
 //! The check comes after every other check of the request's expressions, the unused placeholders
 //! included; the operations raise it where Local does ([`Oversized::check`]).
+//!
+//! DynamoDB Local 3.3.1 also caps the maps themselves ([`maps_over`]), which the docs' sentence
+//! ("the sum of the lengths of all ExpressionAttributeNames and ExpressionAttributeValues") reads
+//! as too: each map, and the two together, at most 2 MiB, a map measured as its keys' bytes (with
+//! their `#` or `:`) plus each name's UTF-8 bytes or each value's size by the item-size rule. That
+//! check comes right after the maps' own checks (a set's duplicates, an empty set) and before the
+//! expressions' (syntax, unused placeholders): an operation whose maps are over does not read its
+//! expressions, and raises the refusal where it raises the expression's (after the table and the
+//! key, as Local answers).
 
-use dynomodel::Error;
+use std::collections::BTreeMap;
+
+use dynomodel::{attribute_size, AttributeValue, Error};
 
 use super::{invalid, ExprKind};
 
@@ -35,26 +46,127 @@ pub(crate) fn exceeded(kind: ExprKind) -> Error {
     )
 }
 
+/// Most bytes each placeholder map, and the two together, may hold (Local's 2 MiB, the docs' 2 MB).
+pub(crate) const MAX_MAP_BYTES: usize = 2 * 1024 * 1024;
+
+/// Which of the caps on the placeholder maps a request is past, the first in Local's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MapsOver {
+    /// `ExpressionAttributeNames` alone.
+    Names,
+    /// `ExpressionAttributeValues` alone.
+    Values,
+    /// The two together, each within the cap.
+    Combined,
+}
+
+impl MapsOver {
+    /// The refusal, in DynamoDB Local 3.3.1's words.
+    pub(crate) fn error(self) -> Error {
+        Error::validation(match self {
+            MapsOver::Names => "ExpressionAttributeNames exceeds max size",
+            MapsOver::Values => "ExpressionAttributeValues exceeds max size",
+            MapsOver::Combined => {
+                "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"
+            }
+        })
+    }
+}
+
+/// What one `ExpressionAttributeNames` entry counts: its key's bytes and its name's.
+#[inline]
+pub(crate) fn name_entry_size(key: &str, name: &str) -> usize {
+    key.len() + name.len()
+}
+
+/// What one `ExpressionAttributeValues` entry counts: its key's bytes and its value's size.
+#[inline]
+pub(crate) fn value_entry_size(key: &str, value: &AttributeValue) -> usize {
+    key.len() + attribute_size(value)
+}
+
+/// The measure of `names`.
+pub(crate) fn names_size(names: &BTreeMap<String, String>) -> usize {
+    names.iter().map(|(k, v)| name_entry_size(k, v)).sum()
+}
+
+/// The measure of `values`.
+pub(crate) fn values_size(values: &BTreeMap<String, AttributeValue>) -> usize {
+    values.iter().map(|(k, v)| value_entry_size(k, v)).sum()
+}
+
+/// Which cap maps measuring `names` and `values` bytes are past: the names', then the values',
+/// then the two together (Local's order when several are).
+pub(crate) fn over(names: usize, values: usize) -> Option<MapsOver> {
+    if names > MAX_MAP_BYTES {
+        Some(MapsOver::Names)
+    } else if values > MAX_MAP_BYTES {
+        Some(MapsOver::Values)
+    } else if names + values > MAX_MAP_BYTES {
+        Some(MapsOver::Combined)
+    } else {
+        None
+    }
+}
+
+/// Which cap a request's maps are past, measured here (an absent map measures nothing).
+pub(crate) fn maps_over(
+    names: Option<&BTreeMap<String, String>>,
+    values: Option<&BTreeMap<String, AttributeValue>>,
+) -> Option<MapsOver> {
+    over(names.map_or(0, names_size), values.map_or(0, values_size))
+}
+
+/// A refusal a request's expressions or maps earned, raised later in the operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    Expression(ExprKind),
+    Maps(MapsOver),
+}
+
 /// The first of a request's expressions past the cap, measured with the other checks of its
-/// expressions and raised where DynamoDB Local raises it (after the table's existence and the key's
-/// shape for the item operations, before a table is looked up for a transaction's actions).
+/// expressions, or its maps past theirs ([`maps_over`]), raised where DynamoDB Local raises it
+/// (after the table's existence and the key's shape for the item operations, before a table is
+/// looked up for a transaction's actions).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Oversized(Option<ExprKind>);
+pub(crate) struct Oversized(Option<Refusal>);
 
 impl Oversized {
+    /// The maps' refusal, if they are past a cap: their expressions are then not read.
+    pub(crate) fn of_maps(over: Option<MapsOver>) -> Self {
+        Oversized(over.map(Refusal::Maps))
+    }
+
     /// Records `kind` as past the cap when it is the first such expression of the request (see
     /// [`exceeds`]).
     pub(crate) fn note(&mut self, kind: ExprKind, text: &str, substituted: usize) {
         if self.0.is_none() && exceeds(text, substituted) {
-            self.0 = Some(kind);
+            self.0 = Some(Refusal::Expression(kind));
         }
     }
 
-    /// The refusal of the first expression past the cap, if any.
+    /// The refusal of the maps, or of the first expression past the cap, if any.
     pub(crate) fn check(self) -> Result<(), Error> {
         match self.0 {
-            Some(kind) => Err(exceeded(kind)),
+            Some(Refusal::Expression(kind)) => Err(exceeded(kind)),
+            Some(Refusal::Maps(over)) => Err(over.error()),
             None => Ok(()),
+        }
+    }
+
+    /// The refusal of the maps alone, if they are past a cap.
+    pub(crate) fn check_maps(self) -> Result<(), Error> {
+        match self.0 {
+            Some(Refusal::Maps(over)) => Err(over.error()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The refusal of the first expression past the cap alone, if any.
+    pub(crate) fn check_expressions(self) -> Result<(), Error> {
+        match self.0 {
+            Some(Refusal::Expression(kind)) => Err(exceeded(kind)),
+            _ => Ok(()),
         }
     }
 }
