@@ -42,6 +42,7 @@ use super::value::{anomaly, Av, FirstFlaw, MapReader};
 use super::{Predecoded, Slot};
 use crate::expr::lexer::TokenKind;
 use crate::expr::request::is_placeholder;
+use crate::expr::substitution;
 use crate::protocol::model::{self, Service};
 use crate::validate;
 
@@ -90,12 +91,22 @@ fn colons(expressions: &[&str]) -> usize {
 
 /// The map as read: the entries built (a map, and its first flaw in the exact decoder's order),
 /// how many were read, and the entries checked after them (each key, and the offset in the body
-/// just past it, where its value follows a `:`).
+/// just past it, where its value follows a `:`), with what they measure for the maps' caps.
 pub(super) struct Read<'de> {
     built: Item,
     flaw: Option<String>,
     read: usize,
     checked: Vec<(&'de str, usize)>,
+    checked_size: usize,
+}
+
+impl Read<'_> {
+    /// The map's measure for the maps' caps (`expr::substitution`): the entries built measured
+    /// here (only for a map about to be reduced), the entries checked as they were read. A key sent
+    /// twice counts twice: a bound above the engine's measure of the map it gets whole.
+    pub(super) fn size(&self) -> usize {
+        substitution::values_size(&self.built) + self.checked_size
+    }
 }
 
 /// The map of shape `map` (keys of shape `key`), of a request whose members read before it are
@@ -135,6 +146,7 @@ impl<'de> Visitor<'de> for Values<'_> {
         let mut budget = BUILT_FIRST;
         let mut known = false;
         let mut checked = Vec::new();
+        let mut checked_size = 0;
         while let Some(key) = map.next_key_seed(Name)? {
             if !model::key_is_valid(self.service, self.key, &key) {
                 return Err(A::Error::custom(anomaly()));
@@ -153,7 +165,7 @@ impl<'de> Visitor<'de> for Values<'_> {
                 return Err(A::Error::custom(anomaly()));
             };
             let at = after(self.text, key).ok_or_else(|| A::Error::custom(anomaly()))?;
-            oversized::check_value(&mut map)?;
+            checked_size += key.len() + oversized::check_value(&mut map)?;
             checked.push((key, at));
         }
         let (built, flaw) = reader.finish()?;
@@ -162,6 +174,7 @@ impl<'de> Visitor<'de> for Values<'_> {
             flaw,
             read,
             checked,
+            checked_size,
         }))
     }
 }
@@ -184,19 +197,22 @@ fn value_at(text: &str, at: usize) -> Option<AttributeValue> {
 }
 
 /// The request's `ExpressionAttributeValues` as `read`, for a request whose other members are
-/// `request` and whose body is `text`: marked as the map the engine gets (see the module docs),
-/// with a [`Reduced`] slot when it is reduced. `None`: the exact path's to answer.
+/// `request`, whose names measure `names_size` for the maps' caps and whose body is `text`: marked
+/// as the map the engine gets (see the module docs), with a [`Reduced`] slot when it is reduced.
+/// `None`: the exact path's to answer.
 pub(super) fn values(
     read: Read<'_>,
     request: &Map<String, Value>,
     slots: &mut Vec<Slot>,
     text: &str,
+    names_size: usize,
 ) -> Option<Value> {
     let Read {
         mut built,
         flaw,
         read,
         checked,
+        checked_size,
     } = read;
     if checked.is_empty() {
         let slot = match flaw {
@@ -218,6 +234,11 @@ pub(super) fn values(
         Some(Predecoded::mark(slots, Slot::Item(built)))
     };
     if read + checked.len() <= colons(&expressions) {
+        return whole(built);
+    }
+    // Maps past their caps are the engine's to refuse, whole: reduced, it would measure less.
+    let values_size = substitution::values_size(&built) + checked_size;
+    if substitution::over(names_size, values_size).is_some() {
         return whole(built);
     }
     let used = used(&expressions, TokenKind::ValuePlaceholder);
@@ -338,6 +359,46 @@ mod tests {
         // A key with an escape past the budget: the exact path's.
         let escaped = r#"":a": {"N": "1"}, ":b": {"N": "2"}, ":\u0063": {"N": "3"}"#;
         assert_eq!(reduced("SET x = :a", escaped, true), None);
+    }
+
+    #[test]
+    fn a_map_past_the_maps_caps_is_built_whole() {
+        // Entries of every type, checked (past the first) and measured as the engine measures
+        // them, and a filler bringing the map to `total`: reduced up to the cap, whole past it.
+        let typed = [
+            (r#"":s": {"S": "0123456789"}"#, 2 + 10),
+            (r#"":e": {"S": "\u00e9"}"#, 2 + 2),
+            (r#"":n": {"N": "-0.5"}"#, 2 + 3),
+            (r#"":b": {"B": "MDEyMzQ1Njc4OQ=="}"#, 2 + 10),
+            (r#"":t": {"BOOL": true}"#, 2 + 1),
+            (r#"":u": {"NULL": true}"#, 2 + 1),
+            (
+                r#"":l": {"L": [{"S": "0123456789"}, {"L": []}]}"#,
+                2 + 3 + 11 + 4,
+            ),
+            (
+                r#"":m": {"M": {"abcdefghij": {"M": {"k": {"N": "1"}}}}}"#,
+                2 + 21,
+            ),
+            (r#"":ss": {"SS": ["abc", "de"]}"#, 3 + 5),
+            (r#"":ns": {"NS": ["1", "22", "333"]}"#, 3 + 7),
+            (r#"":bs": {"BS": ["YWJj", "ZGU="]}"#, 3 + 5),
+        ];
+        let json: Vec<&str> = typed.iter().map(|(json, _)| *json).collect();
+        let size: usize = typed.iter().map(|(_, size)| size).sum();
+        let cap = crate::expr::substitution::MAX_MAP_BYTES;
+        let at = |total: usize| {
+            // `:a` (N 1) is 4 bytes, `:f` two and its filler.
+            let filler = "q".repeat(total - 4 - size - 2);
+            format!(
+                r#"":a": {{"N": "1"}}, {}, ":f": {{"S": "{filler}"}}"#,
+                json.join(", ")
+            )
+        };
+        for before in [false, true] {
+            assert_eq!(reduced("SET x = :a", &at(cap), before), Some(true));
+            assert_eq!(reduced("SET x = :a", &at(cap + 1), before), Some(false));
+        }
     }
 
     #[test]
