@@ -45,6 +45,7 @@ mod keys;
 mod legacy;
 mod legacy_errors;
 mod legacy_limits;
+mod map_cap;
 mod members;
 mod migrate;
 mod migrate_recovery;

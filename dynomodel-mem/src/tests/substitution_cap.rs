@@ -25,12 +25,14 @@
 //! ReturnValuesOnConditionCheckFailure (a constraint of the wire's enum, answered before any check;
 //! Local answers the cap first).
 //!
-//! Local also caps each of the maps, in a rule of its own not in the engine: more than 2 MiB of
+//! Local also caps each of the maps, and the engine with it (`tests::map_cap`): more than 2 MiB of
 //! `ExpressionAttributeValues` (each key's bytes plus its value's size) is "ExpressionAttributeValues
 //! exceeds max size", of names "ExpressionAttributeNames exceeds max size", of both together
 //! "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size",
 //! answered before the expressions' syntax and the unused placeholders (after the table, the key and
-//! the maps' own checks). A single value past 2 MiB thus gets that answer from Local, not this cap.
+//! the maps' own checks). A single value past 2 MiB thus gets that answer, not this cap's: the tests
+//! here reach past the cap with a value used twice, or with the other values and names of a map
+//! within its own.
 
 use std::collections::BTreeMap;
 
