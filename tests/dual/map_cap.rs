@@ -42,7 +42,7 @@ fn names_at(total: usize) -> Option<ExpressionAttributeNames> {
 }
 
 /// The message of an error, or "ok".
-fn answer<T>(r: Result<T>) -> String {
+fn answer<T>(r: dynomodel::Result<T>) -> String {
     match r {
         Ok(_) => "ok".to_owned(),
         Err(e) => format!("{}: {}", e.code(), e.message()),
@@ -50,7 +50,7 @@ fn answer<T>(r: Result<T>) -> String {
 }
 
 /// Whether `r` is the refusal of an unused placeholder of this map (past every cap).
-fn unused<T>(r: Result<T>, map: &str) -> bool {
+fn unused<T>(r: dynomodel::Result<T>, map: &str) -> bool {
     answer(r).starts_with(&format!(
         "ValidationException: Value provided in {map} unused in expressions"
     ))
