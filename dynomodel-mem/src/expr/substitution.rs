@@ -109,12 +109,47 @@ pub(crate) fn over(names: usize, values: usize) -> Option<MapsOver> {
     }
 }
 
-/// Which cap a request's maps are past, measured here (an absent map measures nothing).
+/// The most an N measures: 38 significant digits in 19 bytes, with the exponent's byte, an
+/// alignment byte and a sign byte.
+const MAX_NUMBER_SIZE: usize = 22;
+
+/// A bound above what one `ExpressionAttributeValues` entry counts, taken without walking a
+/// scalar: an N's size is costly to take (its digits), and a request's values are mostly scalars.
+#[inline]
+fn value_entry_bound(key: &str, value: &AttributeValue) -> usize {
+    key.len()
+        + match value {
+            AttributeValue::S(s) => s.len(),
+            AttributeValue::B(b) => b.len(),
+            AttributeValue::N(_) => MAX_NUMBER_SIZE,
+            AttributeValue::Bool(_) | AttributeValue::Null => 1,
+            other => attribute_size(other),
+        }
+}
+
+/// Which cap a request's maps are past, measured here (an absent map measures nothing). The
+/// values are measured exactly only when a bound above their measure is past a cap.
+#[inline]
 pub(crate) fn maps_over(
     names: Option<&BTreeMap<String, String>>,
     values: Option<&BTreeMap<String, AttributeValue>>,
 ) -> Option<MapsOver> {
-    over(names.map_or(0, names_size), values.map_or(0, values_size))
+    if names.is_none() && values.is_none() {
+        return None;
+    }
+    maps_over_measured(names, values)
+}
+
+fn maps_over_measured(
+    names: Option<&BTreeMap<String, String>>,
+    values: Option<&BTreeMap<String, AttributeValue>>,
+) -> Option<MapsOver> {
+    let names = names.map_or(0, names_size);
+    let bound = values.map_or(0, |values| {
+        values.iter().map(|(k, v)| value_entry_bound(k, v)).sum()
+    });
+    over(names, bound)?;
+    over(names, values.map_or(0, values_size))
 }
 
 /// A refusal a request's expressions or maps earned, raised later in the operation.
@@ -146,6 +181,7 @@ impl Oversized {
     }
 
     /// The refusal of the maps, or of the first expression past the cap, if any.
+    #[inline]
     pub(crate) fn check(self) -> Result<(), Error> {
         match self.0 {
             Some(Refusal::Expression(kind)) => Err(exceeded(kind)),
@@ -155,6 +191,7 @@ impl Oversized {
     }
 
     /// The refusal of the maps alone, if they are past a cap.
+    #[inline]
     pub(crate) fn check_maps(self) -> Result<(), Error> {
         match self.0 {
             Some(Refusal::Maps(over)) => Err(over.error()),
@@ -163,6 +200,7 @@ impl Oversized {
     }
 
     /// The refusal of the first expression past the cap alone, if any.
+    #[inline]
     pub(crate) fn check_expressions(self) -> Result<(), Error> {
         match self.0 {
             Some(Refusal::Expression(kind)) => Err(exceeded(kind)),
@@ -316,6 +354,64 @@ mod tests {
                     .expect("valid");
             assert_eq!(exceeds(projection, size), over, "projection, name of {len}");
         }
+    }
+
+    #[test]
+    fn a_number_measures_at_most_its_bound() {
+        for text in [
+            "-1.1111111111111111111111111111111111111E+125",
+            "11111111111111111111111111111111111111",
+            "-99999999999999999999999999999999999999",
+            "-0.0000000000000000000000000000000000000001",
+            "1E-130",
+        ] {
+            assert!(attribute_size(&n(text)) <= MAX_NUMBER_SIZE, "{text}");
+        }
+        assert_eq!(
+            attribute_size(&n("-111111111111111111111111111111111111110")),
+            MAX_NUMBER_SIZE
+        );
+    }
+
+    #[test]
+    fn the_maps_measure_keys_and_values_and_their_sum() {
+        let cap = MAX_MAP_BYTES;
+        let values = |entries: Vec<(&str, AttributeValue)>| -> Item {
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect()
+        };
+        // Numbers within the cap by their size, past it by their bound: measured exactly.
+        let mut numbers = values(vec![(":f", s(&"q".repeat(cap - 2 - 4 * 4)))]);
+        for k in [":a", ":b", ":c", ":d"] {
+            numbers.insert(k.into(), n("1"));
+        }
+        assert_eq!(values_size(&numbers), cap);
+        assert_eq!(maps_over(None, Some(&numbers)), None);
+        numbers.insert(":e".into(), n("1"));
+        assert_eq!(maps_over(None, Some(&numbers)), Some(MapsOver::Values));
+        let names: BTreeMap<String, String> = [("#n".to_owned(), "é".repeat(10))].into();
+        assert_eq!(names_size(&names), 22);
+        assert_eq!(maps_over(Some(&names), None), None);
+        assert_eq!(maps_over(None, None), None);
+        assert_eq!(over(cap, 0), None);
+        assert_eq!(over(cap + 1, cap + 1), Some(MapsOver::Names));
+        assert_eq!(over(cap, cap + 1), Some(MapsOver::Values));
+        assert_eq!(over(cap / 2, cap / 2 + 1), Some(MapsOver::Combined));
+        assert_eq!(
+            MapsOver::Combined.error().message(),
+            "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"
+        );
+        let mut refused = Oversized::of_maps(Some(MapsOver::Names));
+        refused.note(ExprKind::Update, "a = :v", MAX_SUBSTITUTED_BYTES);
+        assert_eq!(
+            refused.check(),
+            Err(MapsOver::Names.error()),
+            "the maps first"
+        );
+        assert_eq!(refused.check_expressions(), Ok(()));
+        assert_eq!(refused.check_maps(), Err(MapsOver::Names.error()));
     }
 
     #[test]
