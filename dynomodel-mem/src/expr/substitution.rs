@@ -115,16 +115,17 @@ const MAX_NUMBER_SIZE: usize = 22;
 
 /// A bound above what one `ExpressionAttributeValues` entry counts, taken without walking a
 /// scalar: an N's size is costly to take (its digits), and a request's values are mostly scalars.
+/// With whether it is the entry's measure (all but an N's).
 #[inline]
-fn value_entry_bound(key: &str, value: &AttributeValue) -> usize {
-    key.len()
-        + match value {
-            AttributeValue::S(s) => s.len(),
-            AttributeValue::B(b) => b.len(),
-            AttributeValue::N(_) => MAX_NUMBER_SIZE,
-            AttributeValue::Bool(_) | AttributeValue::Null => 1,
-            other => attribute_size(other),
-        }
+fn value_entry_bound(key: &str, value: &AttributeValue) -> (usize, bool) {
+    let (size, exact) = match value {
+        AttributeValue::S(s) => (s.len(), true),
+        AttributeValue::B(b) => (b.len(), true),
+        AttributeValue::N(_) => (MAX_NUMBER_SIZE, false),
+        AttributeValue::Bool(_) | AttributeValue::Null => (1, true),
+        other => (attribute_size(other), true),
+    };
+    (key.len() + size, exact)
 }
 
 /// Which cap a request's maps are past, measured here (an absent map measures nothing). The
@@ -145,10 +146,16 @@ fn maps_over_measured(
     values: Option<&BTreeMap<String, AttributeValue>>,
 ) -> Option<MapsOver> {
     let names = names.map_or(0, names_size);
-    let bound = values.map_or(0, |values| {
-        values.iter().map(|(k, v)| value_entry_bound(k, v)).sum()
-    });
-    over(names, bound)?;
+    let (mut bound, mut exact) = (0, true);
+    for (k, v) in values.into_iter().flatten() {
+        let (size, measured) = value_entry_bound(k, v);
+        bound += size;
+        exact &= measured;
+    }
+    let over_bound = over(names, bound)?;
+    if exact {
+        return Some(over_bound);
+    }
     over(names, values.map_or(0, values_size))
 }
 
