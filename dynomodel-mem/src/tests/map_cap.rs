@@ -29,6 +29,11 @@
 //!   TransactGetItems (after the Get's table) and BatchGetItem per table (after its table and its
 //!   keys' shape).
 //!
+//! Also seen on Local: a name of 65,536 bytes or more is "ExpressionAttributeNames contains invalid
+//! value: Attribute name is too large, must be less than 65536 bytes for key #b" (a check of the
+//! map's own, before these caps); the engine's wire refuses it by the service model's constraint
+//! on the map's values (at most 65,535), the `Backend` API takes it.
+//!
 //! Where the engine answers otherwise: it checks the maps' own faults and the expressions before
 //! the table and the key (real DynamoDB's order; Local looks the table and the key up first), so a
 //! request whose maps are over and whose table is missing gets Local's answer (the table), while
