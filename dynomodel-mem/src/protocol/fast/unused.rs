@@ -55,17 +55,26 @@ pub(super) struct Reduced {
     reduced: String,
     /// What it answers to the request's whole map.
     whole: String,
+    /// How many distinct keys the request leaves unused.
+    distinct: usize,
 }
 
 impl Reduced {
     /// The messages of the map `map` reduced to keep the unused key `kept`, whose request leaves
     /// `unused` unused (in the order sent, with repeats).
     pub(super) fn new(map: &'static str, kept: &str, unused: Vec<&str>) -> Self {
+        let distinct = java_hash_set_order_of_sorted(unused);
         Reduced {
             map,
             reduced: unused_message(map, &[kept]),
-            whole: unused_message(map, &java_hash_set_order_of_sorted(unused)),
+            whole: unused_message(map, &distinct),
+            distinct: distinct.len(),
         }
+    }
+
+    /// How many distinct keys the request leaves unused.
+    pub(super) fn distinct(&self) -> usize {
+        self.distinct
     }
 
     /// `e`, the engine's answer to the request with this map reduced, as its answer to the whole
@@ -252,6 +261,7 @@ mod tests {
             map,
             reduced: unused_message(map, &[kept]),
             whole: unused_message(map, whole),
+            distinct: whole.len(),
         }
     }
 

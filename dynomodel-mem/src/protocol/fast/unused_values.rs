@@ -245,11 +245,10 @@ pub(super) fn values(
     if read + checked.len() <= colons(&expressions) {
         return whole(built);
     }
-    // Maps past their caps are the engine's to refuse, whole: reduced, it would measure less.
+    // Maps past their caps: the engine refuses them, and would measure less of the reduced map
+    // (see `resize`). A bound above the map's measure: exact when no key is sent twice.
     let values_size = substitution::values_size(&built) + checked_size;
-    if substitution::over(names_size, values_size).is_some() {
-        return whole(built);
-    }
+    let over = substitution::over(names_size, values_size).is_some();
     let used = used(&expressions, TokenKind::ValuePlaceholder);
     let is_used = |key: &str| used.binary_search(&key).is_ok();
     // A map the engine refuses for itself (a key that is not a placeholder, an unused value built
@@ -296,15 +295,52 @@ pub(super) fn values(
         Some(&key) => (key.to_owned(), None),
     };
     let reduced = Reduced::new(VALUES, &kept, unused);
+    if over {
+        // Every key sent once: the bound is the measure. Else the whole map, for the engine to
+        // measure.
+        let mut wanted_keys: Vec<&str> = wanted.iter().map(|(key, _)| *key).collect();
+        wanted_keys.sort_unstable();
+        wanted_keys.dedup();
+        let used_built = built.len() - built_unused;
+        let wanted_new = wanted_keys
+            .iter()
+            .filter(|key| !built.contains_key(**key))
+            .count();
+        if read + checked.len() != used_built + wanted_new + reduced.distinct() {
+            return whole(built);
+        }
+    }
     built.retain(|key, _| is_used(key) || *key == kept);
     for (key, at) in wanted {
         built.insert(key.to_owned(), value_at(text, at)?);
     }
     if let Some(at) = at {
-        built.insert(kept, value_at(text, at)?);
+        built.insert(kept.clone(), value_at(text, at)?);
     }
     slots.push(Slot::Unused(reduced));
+    if over {
+        resize(&mut built, &kept, values_size);
+        return Some(Predecoded::mark(slots, Slot::ResizedValues(built)));
+    }
     Some(Predecoded::mark(slots, Slot::ReducedValues(built)))
+}
+
+/// Brings `reduced`, a map past the maps' caps reduced to its used entries and the unused one
+/// `kept`, to the whole map's measure `whole` (exact), or to one byte past the cap when that is
+/// less, by replacing `kept`'s value with a string: the engine then refuses it as it refuses the
+/// whole map (the names, whole, and the values' measure give the same answer, names past their
+/// cap first, then values past theirs, then the sum), without building every unused entry. Every
+/// check before the caps sees a valid unused value either way; past them nothing is looked at.
+fn resize(reduced: &mut Item, kept: &str, whole: usize) {
+    let target = whole.min(substitution::MAX_MAP_BYTES + 1);
+    let size = substitution::values_size(reduced);
+    if size >= target {
+        return;
+    }
+    if let Some(value) = reduced.get_mut(kept) {
+        let len = target - size + dynomodel::attribute_size(value);
+        *value = AttributeValue::S("x".repeat(len));
+    }
 }
 
 #[cfg(test)]
@@ -314,6 +350,11 @@ mod tests {
     /// What the one pass makes of an UpdateItem's values map `values` sent `before` or after
     /// `expression`: `Some(true)` reduced, `Some(false)` whole, `None` left to the exact path.
     fn reduced(expression: &str, values: &str, before: bool) -> Option<bool> {
+        shaped(expression, values, before).map(|shape| shape != "whole")
+    }
+
+    /// As [`reduced`]: "reduced", "resized" (reduced, past the maps' caps) or "whole".
+    fn shaped(expression: &str, values: &str, before: bool) -> Option<&'static str> {
         let expression = format!(r#""UpdateExpression": "{expression}""#);
         let values = format!(r#""ExpressionAttributeValues": {{{values}}}"#);
         let (first, last) = if before {
@@ -327,15 +368,15 @@ mod tests {
             return None;
         };
         // The key's slot comes first, the values' last.
-        match predecoded.slots.last()? {
-            Slot::ReducedValues(_) => {
-                let unused = predecoded.slots.iter();
-                assert_eq!(unused.filter(|s| matches!(s, Slot::Unused(_))).count(), 1);
-                Some(true)
-            }
-            Slot::Item(_) => Some(false),
-            _ => None,
-        }
+        let shape = match predecoded.slots.last()? {
+            Slot::ReducedValues(_) => "reduced",
+            Slot::ResizedValues(_) => "resized",
+            Slot::Item(_) => return Some("whole"),
+            _ => return None,
+        };
+        let unused = predecoded.slots.iter();
+        assert_eq!(unused.filter(|s| matches!(s, Slot::Unused(_))).count(), 1);
+        Some(shape)
     }
 
     const THREE: &str = r#"":a": {"N": "1"}, ":b": {"N": "2"}, ":c": {"N": "3"}"#;
@@ -371,9 +412,10 @@ mod tests {
     }
 
     #[test]
-    fn a_map_past_the_maps_caps_is_built_whole() {
+    fn a_map_past_the_maps_caps_is_resized_or_built_whole() {
         // Entries of every type, checked (past the first) and measured as the engine measures
-        // them, and a filler bringing the map to `total`: reduced up to the cap, whole past it.
+        // them, and a filler bringing the map to `total`: reduced up to the cap, resized past it
+        // (its kept value standing for the rest's measure), whole past it with a key sent twice.
         let typed = [
             (r#"":s": {"S": "0123456789"}"#, 2 + 10),
             (r#"":e": {"S": "\u00e9"}"#, 2 + 2),
@@ -405,8 +447,16 @@ mod tests {
             )
         };
         for before in [false, true] {
-            assert_eq!(reduced("SET x = :a", &at(cap), before), Some(true));
-            assert_eq!(reduced("SET x = :a", &at(cap + 1), before), Some(false));
+            assert_eq!(shaped("SET x = :a", &at(cap), before), Some("reduced"));
+            assert_eq!(shaped("SET x = :a", &at(cap + 1), before), Some("resized"));
+            // Past it by the bound only (`:s` sent twice counts twice): whole, for the engine.
+            let twice = format!("{}, {}", at(cap - 11), typed[0].0);
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
+            let twice = format!("{}, {}", at(cap + 1), typed[0].0);
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
+            // The used value sent twice: whole too.
+            let twice = format!(r#"{}, ":a": {{"N": "2"}}"#, at(cap + 1));
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
         }
     }
 

@@ -105,6 +105,29 @@ fn values_checked_and_reduced_within_the_cap_whole_past_it() {
 }
 
 #[test]
+fn a_key_sent_twice_counts_once() {
+    // `:s` twice: past the cap by the one pass's bound, within it by the engine's measure of the
+    // map it keeps (the later value); and one byte more, past both.
+    for (total, expected) in [(CAP, UNUSED_VALUES), (CAP + 1, VALUES)] {
+        let body = format!(
+            r#"{{"TableName": "tbl", "Key": {{"pk": {{"S": "a"}}}}, "UpdateExpression": "SET z = :z",
+                "ExpressionAttributeValues": {{":z": {{"S": "1"}}, ":s": {{"S": "0123456789"}},
+                {}, ":s": {{"S": "0123456789"}}}}}}"#,
+            filler(total, 3 + 12)
+        );
+        let message = answer("UpdateItem", &body);
+        assert!(message.starts_with(expected), "{total}: {message}");
+    }
+    // The kept unused value resized where the used ones are past the cap already.
+    let body = format!(
+        r#"{{"TableName": "tbl", "Key": {{"pk": {{"S": "a"}}}}, "UpdateExpression": "SET z = :f",
+            "ExpressionAttributeValues": {{":u": {{"S": "u"}}, {}}}}}"#,
+        filler(CAP + 1, 3)
+    );
+    assert_eq!(answer("UpdateItem", &body), VALUES);
+}
+
+#[test]
 fn every_operation_with_values_at_the_bound() {
     for total in [CAP, CAP + 1] {
         let values = format!(r#"{{":z": {{"S": "a"}}, {}}}"#, filler(total, 3));
