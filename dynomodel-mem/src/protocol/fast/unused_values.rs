@@ -17,7 +17,12 @@
 //!   them) is built whole: the entries checked are read again from the body and built;
 //! - otherwise the expressions' value placeholders are taken from the lexer and, if some keys are
 //!   unused, the engine gets a *reduced* map: the used entries (those checked read again and
-//!   built) and the last unused one sent. [`Reduced`] puts back the message listing them all.
+//!   built) and the last unused one sent. [`Reduced`] puts back the message listing them all;
+//! - a reduced map whose request's maps are past their caps (`expr::substitution`, which the
+//!   engine checks before the unused values; the entries checked are measured as they are read)
+//!   has its kept unused value replaced by a string standing for the rest's measure ([`resize`]),
+//!   so that the engine refuses it as the whole map; with a key sent twice the measure is only a
+//!   bound, and the map is built whole.
 //!
 //! The engine's checks of the map itself see the reduced map as they see the whole one only if
 //! every unused value passes them, so the checks here are the engine's and the decoder's: an entry
