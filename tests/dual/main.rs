@@ -52,6 +52,7 @@ mod migrate_recovery;
 mod migrate_waiting;
 mod numbers_raw;
 mod partiql;
+mod partiql_caps;
 mod partiql_errors;
 mod partiql_multi;
 mod projections;
