@@ -4,6 +4,7 @@
 //! rule). DynamoDB Local 3.3.1's bound is the docs' 2 MB, so all three targets answer alike at it
 //! and past it; the engine's unit tests (`dynomodel-mem/src/tests/map_cap.rs`) hold the measure
 //! per type, every operation and the order, and say where the engine's order differs from Local's.
+//! PartiQL's parameters are under neither cap, on Local as on the engine (`partiql_caps.rs`).
 
 use dynomodel::backend::*;
 

@@ -10,7 +10,8 @@
 //! exceeds max size", "ExpressionAttributeNames exceeds max size", "Combined size of
 //! ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"), and so does the engine
 //! (`map_cap.rs`), before this cap: so a value used twice is how a request gets past 2 MiB in one
-//! expression and under 2 MiB in its map.
+//! expression and under 2 MiB in its map. PartiQL's parameters are under neither cap, on Local as
+//! on the engine (`partiql_caps.rs`).
 
 use dynomodel::backend::*;
 

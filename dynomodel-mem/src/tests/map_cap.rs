@@ -40,6 +40,9 @@
 //! one whose maps are fine and whose expression is broken gets the expression's error before the
 //! table; Scan's Segment without TotalSegments comes first in the engine (as for the expressions'
 //! cap).
+//!
+//! PartiQL's statements are under neither this cap nor the expressions' (Local accepts their
+//! parameters past 2 MiB; `expr::generated`): see `frontends/partiql/tests_caps.rs`.
 
 use std::collections::BTreeMap;
 

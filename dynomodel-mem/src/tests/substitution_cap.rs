@@ -32,7 +32,8 @@
 //! answered before the expressions' syntax and the unused placeholders (after the table, the key and
 //! the maps' own checks). A single value past 2 MiB thus gets that answer, not this cap's: the tests
 //! here reach past the cap with a value used twice, or with the other values and names of a map
-//! within its own.
+//! within its own. PartiQL's statements are under neither cap (`expr::generated`,
+//! `frontends/partiql/tests_caps.rs`).
 
 use std::collections::BTreeMap;
 
