@@ -8,9 +8,10 @@
 //! bytes in `b <> :f` passes, one more is refused); the engine follows the docs' 2 MB (2,097,152).
 //! Local also caps each of the maps at 2 MiB (key bytes plus value sizes; "ExpressionAttributeValues
 //! exceeds max size", "ExpressionAttributeNames exceeds max size", "Combined size of
-//! ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"), a rule the engine does
-//! not have: so a value used twice is how a request gets past 2 MiB in one expression and under
-//! 2 MiB in its map, the one shape all three answer alike.
+//! ExpressionAttributeNames and ExpressionAttributeValues exceeds max size"), and so does the engine
+//! (`map_cap.rs`), before this cap: so a value used twice is how a request gets past 2 MiB in one
+//! expression and under 2 MiB in its map. PartiQL's parameters are under neither cap, on Local as
+//! on the engine (`partiql_caps.rs`).
 
 use dynomodel::backend::*;
 

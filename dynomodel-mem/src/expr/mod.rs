@@ -9,6 +9,7 @@
 pub(crate) mod ast;
 pub(crate) mod cache;
 pub(crate) mod eval;
+pub(crate) mod generated;
 pub(crate) mod keycond;
 pub(crate) mod lexer;
 pub(crate) mod parser;

@@ -12,7 +12,7 @@ use dynomodel::{AttributeValue, Error, Result};
 
 use crate::expr::ast::{Condition, Projection, UpdateExpression};
 use crate::expr::cache::ExpressionCache;
-use crate::expr::substitution::Oversized;
+use crate::expr::substitution::{self, Oversized};
 use crate::expr::{self, ExprKind, Expression, Given, Origin, Parsed, Placeholders, Usage};
 use crate::validate;
 
@@ -158,8 +158,21 @@ impl Prepared {
     /// DynamoDB's cap on what one expression substitutes (`expr::substitution`): measured with the
     /// other checks of the expressions, refused where the operation's other checks let it be (after
     /// the table and the key for an item request, as DynamoDB Local 3.3.1 answers).
+    /// The maps' caps (`expr::substitution::maps_over`) too: when the maps are past one, the
+    /// expressions were not read, and this is their refusal.
     pub(crate) fn within_cap(&self) -> Result<()> {
         self.oversized.check()
+    }
+
+    /// The maps' caps alone (BatchGetItem raises them after the keys' shape, the expressions' cap
+    /// before it).
+    pub(crate) fn maps_within_cap(&self) -> Result<()> {
+        self.oversized.check_maps()
+    }
+
+    /// The cap on what an expression substitutes alone.
+    pub(crate) fn expressions_within_cap(&self) -> Result<()> {
+        self.oversized.check_expressions()
     }
 
     /// The condition expression, if the request had one.
@@ -180,7 +193,9 @@ impl Prepared {
 }
 
 /// Checks the maps, then parses and validates each expression text in DynamoDB's order (update,
-/// condition, projection), then reports unused placeholders across all of them. Each text is also
+/// condition, projection), then reports unused placeholders across all of them. Maps past their
+/// caps (`expr::substitution::maps_over`) stop it before the expressions, their refusal waiting
+/// for the operation to raise it as the expressions' does. Each text is also
 /// measured against the cap on what it substitutes, whose refusal waits for the operation to raise
 /// it ([`Prepared::within_cap`]). A built tree (a legacy parameter's) is taken as it is (see
 /// [`Given`]); an item request's expressions are all text or all built, as DynamoDB refuses a mix.
@@ -191,6 +206,11 @@ pub(crate) fn prepare(
 ) -> Result<Prepared> {
     let mut prepared = Prepared::default();
     check_maps(maps, &mut prepared.tables)?;
+    let over = substitution::maps_over(maps.names, maps.values);
+    if over.is_some() {
+        prepared.oversized = Oversized::of_maps(over);
+        return Ok(prepared);
+    }
     let empty_names = BTreeMap::new();
     let empty_values = BTreeMap::new();
     let placeholders = Placeholders {

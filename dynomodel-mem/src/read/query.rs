@@ -15,7 +15,7 @@ use dynomodel::{Error, Result};
 use crate::expr::ast::Operand;
 use crate::expr::eval;
 use crate::expr::keycond::{self, KeyOp};
-use crate::expr::substitution::Oversized;
+use crate::expr::substitution::{self, Oversized};
 use crate::expr::{check_unused, ExprKind, Placeholders, Usage};
 use crate::read::paging::{
     bytes_successor, max_lower, min_upper, partition_range, string_successor, Position, Readable,
@@ -302,6 +302,13 @@ pub(crate) fn query<'t>(
             "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.",
         ));
     };
+    // Maps past their caps are refused before the expressions are read, after the table and the
+    // index (`expr::substitution`).
+    if let Some(over) = substitution::maps_over(names, values) {
+        let table = table_of(&input.table_name)?;
+        Source::find(table, input.index_name.as_deref(), now)?;
+        return Err(over.error());
+    }
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
     let mut oversized = Oversized::default();

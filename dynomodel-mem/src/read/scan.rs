@@ -20,7 +20,7 @@ use crate::metering::capacity::{self, Consistency, Consumed};
 
 use crate::expr::eval::evaluate;
 use crate::expr::projection::project;
-use crate::expr::substitution::Oversized;
+use crate::expr::substitution::{self, Oversized};
 use crate::expr::{check_unused, Placeholders, Usage};
 use crate::metering::throughput::{Kind, Meter};
 use crate::read::paging::{
@@ -207,6 +207,18 @@ fn segments(input: &ScanInput) -> Result<Option<(u32, u32)>> {
     }
 }
 
+/// dynalite's recording: an unknown index with a start key is reported as a bad start key.
+fn unknown_index_with_start(table: &Table, input: &ScanInput) -> Result<()> {
+    let unknown_index = input
+        .index_name
+        .as_deref()
+        .is_some_and(|name| table.index(name).is_none());
+    if unknown_index && input.exclusive_start_key.is_some() {
+        return Err(Error::validation("The provided starting key is invalid"));
+    }
+    Ok(())
+}
+
 /// `Scan` against the tables `table_of` looks up; with a `sink`, its items go there (see [`page`]).
 pub(crate) fn scan<'t>(
     input: &ScanInput,
@@ -259,6 +271,14 @@ pub(crate) fn scan<'t>(
         })?;
     }
     let segment = segments(input)?;
+    // Maps past their caps are refused before the expressions are read, after the table and the
+    // index (`expr::substitution`).
+    if let Some(over) = substitution::maps_over(names, values) {
+        let table = table_of(&input.table_name)?;
+        unknown_index_with_start(table, input)?;
+        Source::find(table, input.index_name.as_deref(), now)?;
+        return Err(over.error());
+    }
     let p = read::placeholders(names, values);
     let mut usage = Usage::default();
     let mut oversized = Oversized::default();
@@ -277,14 +297,7 @@ pub(crate) fn scan<'t>(
     )?;
 
     let table = table_of(&input.table_name)?;
-    // dynalite's recording: an unknown index with a start key is reported as a bad start key.
-    let unknown_index = input
-        .index_name
-        .as_deref()
-        .is_some_and(|name| table.index(name).is_none());
-    if unknown_index && input.exclusive_start_key.is_some() {
-        return Err(Error::validation("The provided starting key is invalid"));
-    }
+    unknown_index_with_start(table, input)?;
     let source = Source::find(table, input.index_name.as_deref(), now)?;
     // After the table and the index, as in a Query.
     oversized.check()?;

@@ -100,6 +100,7 @@ mod indexes;
 mod items;
 mod linear_costs;
 mod locking;
+mod map_cap;
 mod nesting;
 mod query;
 mod request_wording;

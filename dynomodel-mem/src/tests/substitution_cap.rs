@@ -25,12 +25,15 @@
 //! ReturnValuesOnConditionCheckFailure (a constraint of the wire's enum, answered before any check;
 //! Local answers the cap first).
 //!
-//! Local also caps each of the maps, in a rule of its own not in the engine: more than 2 MiB of
+//! Local also caps each of the maps, and the engine with it (`tests::map_cap`): more than 2 MiB of
 //! `ExpressionAttributeValues` (each key's bytes plus its value's size) is "ExpressionAttributeValues
 //! exceeds max size", of names "ExpressionAttributeNames exceeds max size", of both together
 //! "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size",
 //! answered before the expressions' syntax and the unused placeholders (after the table, the key and
-//! the maps' own checks). A single value past 2 MiB thus gets that answer from Local, not this cap.
+//! the maps' own checks). A single value past 2 MiB thus gets that answer, not this cap's: the tests
+//! here reach past the cap with a value used twice, or with the other values and names of a map
+//! within its own. PartiQL's statements are under neither cap (`expr::generated`,
+//! `frontends/partiql/tests_caps.rs`).
 
 use std::collections::BTreeMap;
 
@@ -128,6 +131,9 @@ fn update(update: &str, condition: Option<&str>, vals: Option<Item>) -> UpdateIt
 /// The condition whose filler brings it to `total` bytes.
 const COND: &str = "b <> :f";
 
+/// A condition that substitutes its filler twice.
+const TWICE: &str = "b <> :f AND c <> :f";
+
 #[tokio::test]
 async fn put_and_delete_conditions_at_the_bound() {
     let b = backend(false).await;
@@ -171,10 +177,12 @@ async fn update_expression_and_condition_at_the_bound() {
         b.update_item(update(set, Some(COND), at(CAP + 1))).await,
         "Condition",
     );
-    // Both past it: the update expression's, as Local answers.
-    let both = values(&[(":f", big(CAP))]);
+    // Both past it: the update expression's, as Local answers (a value used twice in each, its
+    // map within the maps' cap).
+    let both = values(&[(":f", big(CAP / 2 + 8))]);
     assert_refused(
-        b.update_item(update("SET z = :f", Some(COND), both)).await,
+        b.update_item(update("SET z = :f, y = :f", Some(TWICE), both))
+            .await,
         "Update",
     );
 }
@@ -184,11 +192,13 @@ async fn update_expression_and_condition_at_the_bound() {
 #[tokio::test]
 async fn each_expression_counts_its_own_occurrences() {
     let b = backend(false).await;
-    // 1.5 MB in the update expression and 1.5 MB in the condition: 3 MB in the request, each within.
-    let half = 3 * CAP / 4;
+    // 1.2 MB in the update expression and 1.2 MB in the condition (each value used twice, the map
+    // within the maps' cap): 2.4 MB in the request, each within.
+    let half = 3 * CAP / 10;
     let vals = values(&[(":u", big(half)), (":f", big(half))]);
+    let text = "SET z = if_not_exists(pk, :u), y = if_not_exists(pk, :u)";
     assert_eq!(
-        b.update_item(update("SET z = if_not_exists(pk, :u)", Some(COND), vals))
+        b.update_item(update(text, Some(TWICE), vals))
             .await
             .map(|_| ()),
         Ok(())
@@ -240,11 +250,9 @@ async fn query_and_scan_expressions_at_the_bound() {
         "Filter",
     );
     // Both past it: the filter's, as Local answers.
-    assert_refused(
-        b.query(query("pk = :f", Some(COND), values(&[(":f", big(CAP))])))
-            .await,
-        "Filter",
-    );
+    let both = values(&[(":a", s("a")), (":f", big(CAP / 2 + 8))]);
+    let kc = "pk = :a AND sk BETWEEN :f AND :f";
+    assert_refused(b.query(query(kc, Some(TWICE), both)).await, "Filter");
     let scan = |vals| ScanInput {
         table_name: "tbl".into(),
         filter_expression: Some(COND.into()),
@@ -572,10 +580,14 @@ async fn the_cap_comes_before_what_reads_the_item_or_the_key_schema() {
         ..update("SET z = :z", Some(fails), vals)
     };
     assert_refused(b.update_item(failing).await, "Condition");
-    // An ADD of a set to a number (`n` is 5).
-    let strings: Vec<String> = (0..CAP / 8 + 1).map(|i| format!("{i:08}")).collect();
+    // An ADD of a set to a number (`n` is 5), the set used twice (its map within the maps' cap).
+    let strings: Vec<String> = (0..CAP / 16 + 1).map(|i| format!("{i:08}")).collect();
     let set = values(&[(":f", AttributeValue::Ss(strings))]);
-    assert_refused(b.update_item(update("ADD n :f", None, set)).await, "Update");
+    assert_refused(
+        b.update_item(update("SET y = :f ADD n :f", None, set))
+            .await,
+        "Update",
+    );
     // GetItem's key, after the table.
     let (text, names) = projection_at(CAP + 1);
     let get = GetItemInput {

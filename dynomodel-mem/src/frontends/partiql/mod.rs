@@ -26,6 +26,8 @@ mod write;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_caps;
+#[cfg(test)]
 mod tests_differential;
 #[cfg(test)]
 mod tests_differential_multi;

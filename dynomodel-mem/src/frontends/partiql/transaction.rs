@@ -14,10 +14,13 @@ use super::errors;
 use super::plan::Gen;
 use super::schema::{check_parsed, parse_syntax, Schema};
 use super::write::Write;
+use crate::expr::generated::generated;
+use crate::validate;
 
 /// How a transaction reports a write statement's planning error (DynamoDB Local 3.3.1, probed).
 enum StatementError {
-    /// A key of the wrong type, or a key attribute missing from an INSERT: the transaction is
+    /// A key of the wrong type, or a key attribute missing from an INSERT (or its item past
+    /// 400 KB, checked after its planning): the transaction is
     /// cancelled with a `ValidationError` reason for the statement (as TransactWriteItems reports an
     /// action's key that does not fit its table).
     Reason,
@@ -68,6 +71,14 @@ fn in_statement(i: usize, e: &Error) -> Error {
 }
 
 pub(crate) async fn execute_transaction(
+    backend: &dyn Backend,
+    input: ExecuteTransactionInput,
+) -> Result<ExecuteTransactionOutput> {
+    // The maps are ours, not the client's: not under the substitution caps, as Local answers.
+    generated(run(backend, input)).await
+}
+
+async fn run(
     backend: &dyn Backend,
     input: ExecuteTransactionInput,
 ) -> Result<ExecuteTransactionOutput> {
@@ -177,6 +188,14 @@ pub(crate) async fn execute_transaction(
                 StatementError::AsIs => return Err(e),
             },
         };
+        // An INSERT's item past 400 KB is the statement's reason, as a key that does not fit
+        // (DynamoDB Local 3.3.1), where TransactWriteItems would refuse the request.
+        if let Write::Insert { item, .. } = &write
+            && let Err(e) = validate::item_size_within_limit(dynomodel::item_size(item))
+        {
+            invalid.push((i, e.message()));
+            continue;
+        }
         let on_failure = request.return_values_on_condition_check_failure;
         let (names, values) = (ph.names(), ph.values());
         inserts.push(matches!(write, Write::Insert { .. }));

@@ -167,7 +167,7 @@ impl ItemRequest<'_> {
         for ((name, ka), prepared) in requests.iter().zip(prepared) {
             let table = self.table(name)?;
             // As GetItem: after the table, before the keys' shape.
-            prepared.within_cap()?;
+            prepared.expressions_within_cap()?;
             // A projection may not look inside a key attribute (`pk[0]`, `sk.x`), as in GetItem.
             projection_keys(table, &prepared, maps(ka))?;
             let keys = ka
@@ -175,6 +175,8 @@ impl ItemRequest<'_> {
                 .iter()
                 .map(|key| validate::request_key(key, &table.schema))
                 .collect::<Result<Vec<_>>>()?;
+            // The maps' caps after the keys' shape, as DynamoDB Local 3.3.1 answers.
+            prepared.maps_within_cap()?;
             let projection = prepared.projection().map(|p| {
                 request::with_placeholders(maps(ka), |ph| read::projection_steps(&p.tree.paths, ph))
             });

@@ -57,12 +57,14 @@ impl ItemRequest<'_> {
         }
         // As a transaction's writes: every Get's cap before any table is looked up.
         for prepared in &prepared {
-            prepared.within_cap()?;
+            prepared.expressions_within_cap()?;
         }
         let mut targets = Targets::default();
         let mut tables = Vec::with_capacity(gets.len());
         for (get, prepared) in gets.iter().zip(&prepared) {
             let table = lookup(self, &get.table_name)?;
+            // The maps' caps after the Get's table, as DynamoDB Local 3.3.1 answers.
+            prepared.maps_within_cap()?;
             validate::empty_key_values(&get.key, &table.schema)?;
             projection_keys(table, prepared, maps_of(get))?;
             targets.claim(table, &get.key)?;

@@ -415,6 +415,9 @@ impl ItemRequest<'_> {
                 (Target::ConditionCheck(a), prepared)
             }
         };
+        // The maps' caps at the action's turn, before the next action's checks, as DynamoDB Local
+        // 3.3.1 answers (the expressions' cap waits for every action's checks).
+        prepared.maps_within_cap()?;
         Ok(Checked {
             table: action.table_name(),
             target,

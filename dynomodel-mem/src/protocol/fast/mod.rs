@@ -262,6 +262,10 @@ enum Slot {
     /// A top-level `ExpressionAttributeValues` map with unused keys, reduced to the used ones and
     /// one unused one (see `unused_values`).
     ReducedValues(Item),
+    /// A top-level `ExpressionAttributeValues` map past the maps' caps, reduced as
+    /// [`Slot::ReducedValues`] with its kept unused value replaced by a string that brings its
+    /// measure to the whole map's, or just past the cap (see `unused_values`).
+    ResizedValues(Item),
     /// What the engine's message about a reduced map stands for (no marker names it; see `unused`).
     Unused(unused::Reduced),
     /// A legacy parameter: `Expected`, conditions, `AttributeUpdates`, `AttributesToGet` (see `legacy`).
@@ -297,7 +301,7 @@ impl Predecoded {
             Slot::Item(item) => Some(Ok((item, None))),
             Slot::FlawedItem(item, message) => Some(Ok((item, Some(message)))),
             Slot::PartialItem(item, flaw) => Some(Ok((item, flaw))),
-            Slot::ReducedValues(values) => Some(Ok((values, None))),
+            Slot::ReducedValues(values) | Slot::ResizedValues(values) => Some(Ok((values, None))),
             _ => Some(Err(lost(v))),
         }
     }

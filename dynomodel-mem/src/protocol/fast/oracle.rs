@@ -173,6 +173,25 @@ fn same(exact: &Value, skeleton: &Value, predecoded: &Predecoded, operation: &st
                         "{operation}: at {exact}"
                     );
                 }
+                // Resized: reduced, but for one unused value, a string bringing the map's measure
+                // to the whole map's, or one byte past the cap (`unused_values::resize`).
+                Some(Slot::ResizedValues(fast)) => {
+                    let decoded = parse_item(exact, &mut d).and_then(|v| d.finish(v));
+                    let whole = match decoded {
+                        Ok(Some(whole)) => whole,
+                        other => panic!("{operation}: no values at {exact}: {other:?}"),
+                    };
+                    let resized = resized_alike(fast, &whole);
+                    assert!(
+                        super::unused::stands_for(
+                            "ExpressionAttributeValues",
+                            &resized,
+                            &whole,
+                            &predecoded.slots
+                        ),
+                        "{operation}: at {exact}"
+                    );
+                }
                 Some(Slot::Legacy(fast)) => {
                     let decoded = exact_legacy(fast, exact, &mut d).and_then(|v| d.finish(v));
                     assert_eq!(decoded.as_ref(), Ok(fast), "{operation}: at {exact}");
@@ -349,4 +368,31 @@ fn exact_legacy(fast: &Legacy, exact: &Value, d: &mut Decoder) -> WireResult<Leg
         Legacy::Names(_) => attributes_to_get(&m, d)?.map(Legacy::Names),
     };
     Ok(decoded.unwrap_or_else(|| panic!("the exact decoder found no {name} in {exact}")))
+}
+
+/// `fast`, a resized values map, with its one resized value put back as `whole` has it, once its
+/// measure is checked: the whole map's, or one byte past the cap when that is less, or past the
+/// cap already without the resized value.
+fn resized_alike(fast: &dynomodel::Item, whole: &dynomodel::Item) -> dynomodel::Item {
+    use crate::expr::substitution::{values_size, MAX_MAP_BYTES};
+    let (size, whole_size) = (values_size(fast), values_size(whole));
+    assert!(
+        size == whole_size.min(MAX_MAP_BYTES + 1)
+            || (whole_size > MAX_MAP_BYTES && size > MAX_MAP_BYTES),
+        "resized to {size} of {whole_size}"
+    );
+    let differing: Vec<&String> = fast
+        .iter()
+        .filter(|(key, value)| whole.get(*key) != Some(*value))
+        .map(|(key, _)| key)
+        .collect();
+    assert!(differing.len() <= 1, "resized: {differing:?}");
+    let mut alike = fast.clone();
+    for key in differing {
+        assert!(matches!(fast[key], dynomodel::AttributeValue::S(_)));
+        if let Some(value) = whole.get(key) {
+            alike.insert(key.clone(), value.clone());
+        }
+    }
+    alike
 }

@@ -136,7 +136,7 @@ pub(super) fn check_set<'de, A: SeqAccess<'de>, T: SetSeed<'de>>(
         .iter()
         .map(|element| T::hash(element, &state))
         .collect();
-    while let Some(hash) = seed.next_hash(seq, &state)? {
+    while let Some((hash, _)) = seed.next_hash(seq, &state)? {
         budget.skipped.set(true);
         hashes.push(hash);
     }
@@ -191,8 +191,10 @@ pub(super) fn check_members<'de, A: MapAccess<'de>>(
 /// The value of the next entry of `map`, an `ExpressionAttributeValues` entry, checked and not built
 /// (`unused_values`): every flaw, and every error of the engine's checks, is an anomaly. Nesting is
 /// held to an item's 32 levels, which Query and Scan apply to these values (the others allow more:
-/// a value nested deeper is then the exact path's to decode).
-pub(super) fn check_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+/// a value nested deeper is then the exact path's to decode). Returns its size by the item-size
+/// rule (`dynomodel::attribute_size`), counted as it is read, for the maps' caps
+/// (`expr::substitution`).
+pub(super) fn check_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<usize, A::Error> {
     map.next_value_seed(Unbuilt {
         flaw: None,
         depth: 1,
@@ -231,20 +233,21 @@ impl<'f> Members<'f> {
         }
     }
 
-    /// Checks the value of the member `name`, at `depth`.
+    /// Checks the value of the member `name`, at `depth`. Returns what the member adds to its
+    /// map's size: its name's bytes and its value's size.
     fn member<'de, A: MapAccess<'de>>(
         &mut self,
         map: &mut A,
         name: Cow<'_, str>,
         depth: usize,
-    ) -> Result<(), A::Error> {
+    ) -> Result<usize, A::Error> {
         // An empty name is the engine's error; a name of a flawed member before is not worth
         // telling apart (the later one replaces it).
         if name.is_empty() || self.flawed.iter().any(|flawed| *flawed == *name) {
             return Err(A::Error::custom(anomaly()));
         }
         let flaw = self.flaw.map(|_| &self.member);
-        map.next_value_seed(Unbuilt { flaw, depth })?;
+        let size = name.len() + map.next_value_seed(Unbuilt { flaw, depth })?;
         if let Some(message) = self.member.take() {
             if self.flawed.len() == MAX_FLAWED {
                 return Err(A::Error::custom(anomaly()));
@@ -254,7 +257,7 @@ impl<'f> Members<'f> {
                 self.first = Some((name.into_owned(), message));
             }
         }
-        Ok(())
+        Ok(size)
     }
 }
 
@@ -286,7 +289,8 @@ impl<'de> Visitor<'de> for Name {
 }
 
 /// One attribute value at level `depth`, checked as `value::read` reads it (the same anomalies and
-/// flaws, recorded in `flaw`), with the engine's errors as anomalies, and not built.
+/// flaws, recorded in `flaw`), with the engine's errors as anomalies, and not built: its size by the
+/// item-size rule.
 #[derive(Clone, Copy)]
 struct Unbuilt<'f> {
     flaw: Option<&'f FirstFlaw>,
@@ -294,21 +298,21 @@ struct Unbuilt<'f> {
 }
 
 impl<'de> DeserializeSeed<'de> for Unbuilt<'_> {
-    type Value = ();
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
         de.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for Unbuilt<'_> {
-    type Value = ();
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an attribute value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
         if self.depth > MAX_NESTING_DEPTH {
             return Err(A::Error::custom(anomaly()));
         }
@@ -316,25 +320,25 @@ impl<'de> Visitor<'de> for Unbuilt<'_> {
         let Some(tag) = map.next_key_seed(TagSeed)? else {
             let flaw = flaw.ok_or_else(|| A::Error::custom(anomaly()))?;
             flaw.record(|| EMPTY_VALUE.to_owned());
-            return Ok(());
+            return Ok(0);
         };
         let deeper = self.depth + 1;
-        match tag {
+        let size = match tag {
             Tag::S => map.next_value_seed(AnyText)?,
-            Tag::N => {
-                map.next_value_seed(NumberText { flaw })?;
-            }
-            Tag::B => {
-                map.next_value_seed(BlobText)?;
-            }
+            Tag::N => attribute_size(&AttributeValue::N(
+                map.next_value_seed(NumberText { flaw })?,
+            )),
+            Tag::B => map.next_value_seed(BlobText)?.len(),
             Tag::Bool => {
                 map.next_value::<bool>()?;
+                1
             }
             Tag::Null => {
                 if !map.next_value::<bool>()? {
                     let flaw = flaw.ok_or_else(|| A::Error::custom(anomaly()))?;
                     flaw.record(|| NULL_NOT_TRUE.to_owned());
                 }
+                1
             }
             Tag::Ss => map.next_value_seed(UnbuiltSet(Text))?,
             Tag::Ns => map.next_value_seed(UnbuiltSet(NumberText { flaw }))?,
@@ -347,124 +351,134 @@ impl<'de> Visitor<'de> for Unbuilt<'_> {
                 flaw,
                 depth: deeper,
             }))?,
-        }
+        };
         // A second member, known or not, is the exact path's business.
         if map.next_key::<IgnoredAny>()?.is_some() {
             return Err(A::Error::custom(anomaly()));
         }
-        Ok(())
+        Ok(size)
     }
 }
 
-/// The elements of an `L` checked and not built, each with the list's `flaw`.
+/// The elements of an `L` checked and not built, each with the list's `flaw`: the list's size.
 #[derive(Clone, Copy)]
 struct UnbuiltList<'f>(Unbuilt<'f>);
 
 impl<'de> DeserializeSeed<'de> for UnbuiltList<'_> {
-    type Value = ();
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
         de.deserialize_seq(self)
     }
 }
 
 impl<'de> Visitor<'de> for UnbuiltList<'_> {
-    type Value = ();
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(self.0)?.is_some() {}
-        Ok(())
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        // Three, and one more for each element (`dynomodel::attribute_size`).
+        let mut size = 3;
+        while let Some(element) = seq.next_element_seed(self.0)? {
+            size += 1 + element;
+        }
+        Ok(size)
     }
 }
 
 /// The members of an `M` checked and not built; its first flaw in name order goes to the outer
-/// `flaw`.
+/// `flaw`. The map's size.
 #[derive(Clone, Copy)]
 struct UnbuiltMap<'f>(Unbuilt<'f>);
 
 impl<'de> DeserializeSeed<'de> for UnbuiltMap<'_> {
-    type Value = ();
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
         de.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for UnbuiltMap<'_> {
-    type Value = ();
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a map of attribute values")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
         let mut members = Members::new(self.0.flaw);
+        // Three, and one more for each member (`dynomodel::attribute_size`); a name sent twice
+        // counts twice, a bound above the map's size, which is all the maps' caps need
+        // (`unused_values`).
+        let mut size = 3;
         while let Some(name) = map.next_key_seed(Name)? {
-            members.member(&mut map, name, self.0.depth)?;
+            size += 1 + members.member(&mut map, name, self.0.depth)?;
         }
         if let (Some(flaw), Some((_, message))) = (self.0.flaw, members.first) {
             flaw.record(|| message);
         }
-        Ok(())
+        Ok(size)
     }
 }
 
 /// A set's elements checked and not built: at least one, none equal to another (by hash: equal
-/// hashes are an anomaly).
+/// hashes are an anomaly). The set's size.
 #[derive(Clone, Copy)]
 struct UnbuiltSet<T>(T);
 
 impl<'de, T: SetSeed<'de>> DeserializeSeed<'de> for UnbuiltSet<T> {
-    type Value = ();
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
         de.deserialize_seq(self)
     }
 }
 
 impl<'de, T: SetSeed<'de>> Visitor<'de> for UnbuiltSet<T> {
-    type Value = ();
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a set")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
         let state = RequestState::new();
         let mut hashes = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(hash) = self.0.next_hash(&mut seq, &state)? {
+        let mut size = 0;
+        while let Some((hash, element)) = self.0.next_hash(&mut seq, &state)? {
             hashes.push(hash);
+            size += element;
         }
         // An empty set is the engine's error; equal hashes the exact path's to judge.
         if hashes.is_empty() || any_equal(hashes) {
             return Err(A::Error::custom(anomaly()));
         }
-        Ok(())
+        Ok(size)
     }
 }
 
 /// How a set's elements are read ([`Text`], [`NumberText`], [`BlobText`]) and compared: by the
 /// hash of their value, equal for elements the engine calls duplicates.
 pub(super) trait SetSeed<'de>: DeserializeSeed<'de> + Copy {
-    /// A lower bound of the size of `element` by the engine's rule.
+    /// The size of `element` by the engine's rule.
     fn size(element: &Self::Value) -> usize;
 
     /// The hash of `element` by `state`.
     fn hash(element: &Self::Value, state: &Quick) -> u64;
 
-    /// The hash of the next element of `seq`, read as this seed reads it, not kept.
+    /// The hash and the size of the next element of `seq`, read as this seed reads it, not kept.
     fn next_hash<A: SeqAccess<'de>>(
         self,
         seq: &mut A,
         state: &Quick,
-    ) -> Result<Option<u64>, A::Error> {
+    ) -> Result<Option<(u64, usize)>, A::Error> {
         Ok(seq
             .next_element_seed(self)?
-            .map(|element| Self::hash(&element, state)))
+            .map(|element| (Self::hash(&element, state), Self::size(&element))))
     }
 }
 
@@ -482,7 +496,7 @@ impl<'de> SetSeed<'de> for Text {
         self,
         seq: &mut A,
         state: &Quick,
-    ) -> Result<Option<u64>, A::Error> {
+    ) -> Result<Option<(u64, usize)>, A::Error> {
         seq.next_element_seed(HashedText(state))
     }
 }
@@ -517,49 +531,49 @@ fn any_equal(hashes: Vec<u64>) -> bool {
 /// collisions only cost time: two names are then compared, two elements sent to the exact path.
 type Quick = RequestState;
 
-/// A string's hash, as `state` hashes a `str`.
+/// A string's hash, as `state` hashes a `str`, and its bytes.
 struct HashedText<'s>(&'s Quick);
 
 impl<'de> DeserializeSeed<'de> for HashedText<'_> {
-    type Value = u64;
+    type Value = (u64, usize);
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<u64, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(u64, usize), D::Error> {
         de.deserialize_str(self)
     }
 }
 
 impl Visitor<'_> for HashedText<'_> {
-    type Value = u64;
+    type Value = (u64, usize);
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string")
     }
 
-    fn visit_str<E>(self, text: &str) -> Result<u64, E> {
-        Ok(self.0.hash_one(text))
+    fn visit_str<E>(self, text: &str) -> Result<(u64, usize), E> {
+        Ok((self.0.hash_one(text), text.len()))
     }
 }
 
-/// A string, checked without a copy.
+/// A string, checked without a copy: its bytes.
 struct AnyText;
 
 impl<'de> DeserializeSeed<'de> for AnyText {
-    type Value = ();
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<usize, D::Error> {
         de.deserialize_str(self)
     }
 }
 
 impl Visitor<'_> for AnyText {
-    type Value = ();
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string")
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
+    fn visit_str<E>(self, text: &str) -> Result<usize, E> {
+        Ok(text.len())
     }
 }
 

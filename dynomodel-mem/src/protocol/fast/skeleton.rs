@@ -24,6 +24,7 @@ use super::value::{
 };
 use super::writes::{self, WriteList};
 use super::{Predecoded, Slot};
+use crate::expr::substitution;
 use crate::protocol::model::{self, Kind, Member, Service};
 use dynomodel::{item_size, MAX_ITEM_SIZE};
 
@@ -366,12 +367,17 @@ impl<'de> Visitor<'de> for Structure<'_> {
         {
             return Err(A::Error::custom(anomaly()));
         }
+        // What the names measure for the maps' caps, which a map about to be reduced asks about.
+        let names_size = names.as_deref().map_or(0, unused::size);
         if let Some(entries) = names {
-            let marker = unused::names(entries, &out, self.seed.slots);
+            let values_size = || values.as_ref().map_or(0, unused_values::Read::size);
+            let maps_over = || substitution::over(names_size, values_size()).is_some();
+            let marker = unused::names(entries, &out, self.seed.slots, maps_over);
             out.insert(NAMES.to_owned(), marker);
         }
         if let Some(read) = values {
-            let marker = unused_values::values(read, &out, self.seed.slots, self.seed.shared.text)
+            let text = self.seed.shared.text;
+            let marker = unused_values::values(read, &out, self.seed.slots, text, names_size)
                 .ok_or_else(|| A::Error::custom(anomaly()))?;
             out.insert(VALUES.to_owned(), marker);
         }

@@ -29,6 +29,7 @@ use super::names::{owned, Entry};
 use super::{Predecoded, Slot};
 use crate::expr::lexer::{tokenize, TokenKind};
 use crate::expr::request::is_placeholder;
+use crate::expr::substitution;
 use crate::expr::unused_message;
 use crate::storage::java_order::{java_hash_set_order_of_distinct, java_hash_set_order_of_sorted};
 
@@ -54,17 +55,26 @@ pub(super) struct Reduced {
     reduced: String,
     /// What it answers to the request's whole map.
     whole: String,
+    /// How many distinct keys the request leaves unused.
+    distinct: usize,
 }
 
 impl Reduced {
     /// The messages of the map `map` reduced to keep the unused key `kept`, whose request leaves
     /// `unused` unused (in the order sent, with repeats).
     pub(super) fn new(map: &'static str, kept: &str, unused: Vec<&str>) -> Self {
+        let distinct = java_hash_set_order_of_sorted(unused);
         Reduced {
             map,
             reduced: unused_message(map, &[kept]),
-            whole: unused_message(map, &java_hash_set_order_of_sorted(unused)),
+            whole: unused_message(map, &distinct),
+            distinct: distinct.len(),
         }
+    }
+
+    /// How many distinct keys the request leaves unused.
+    pub(super) fn distinct(&self) -> usize {
+        self.distinct
     }
 
     /// `e`, the engine's answer to the request with this map reduced, as its answer to the whole
@@ -123,13 +133,25 @@ fn union(map: &'static str, whole: &str, engine: &str) -> String {
     unused_message(map, &java_hash_set_order_of_distinct(keys))
 }
 
+/// The measure of the names map sent as `entries`, for the maps' caps (`expr::substitution`): each
+/// entry's key and name bytes. A key sent twice counts twice: a bound above the engine's measure
+/// of the map it gets whole.
+pub(super) fn size(entries: &[Entry<'_>]) -> usize {
+    entries
+        .iter()
+        .map(|(key, name)| substitution::name_entry_size(key, name.as_deref().unwrap_or_default()))
+        .sum()
+}
+
 /// The top-level `ExpressionAttributeNames` map read as `entries`, for a request whose other
 /// members are `request`: marked as the map the engine gets (see the module docs), with an
-/// [`Unused`] slot when it is reduced.
+/// [`Unused`] slot when it is reduced. `maps_over`: whether the request's maps are past their caps
+/// (asked only of a map about to be reduced), which the engine then refuses given the whole map.
 pub(super) fn names(
     entries: Vec<Entry<'_>>,
     request: &Map<String, Value>,
     slots: &mut Vec<Slot>,
+    maps_over: impl FnOnce() -> bool,
 ) -> Value {
     let expressions: Vec<&str> = EXPRESSIONS
         .iter()
@@ -138,7 +160,7 @@ pub(super) fn names(
     let sigils: usize = expressions.iter().map(|text| count(text, b'#')).sum();
     // A `null` entry (absent, but hiding an earlier entry of its key) is left to the whole map.
     let sent = entries.iter().filter(|(_, value)| value.is_some()).count();
-    if sent <= sigils || sent < entries.len() {
+    if sent <= sigils || sent < entries.len() || maps_over() {
         return Predecoded::mark(slots, Slot::Names(owned(entries)));
     }
     let used = used(&expressions, TokenKind::NamePlaceholder);
@@ -239,6 +261,7 @@ mod tests {
             map,
             reduced: unused_message(map, &[kept]),
             whole: unused_message(map, whole),
+            distinct: whole.len(),
         }
     }
 
@@ -325,5 +348,27 @@ mod tests {
         let (reduced, map) = names(&body(r##"{"#a": "x", "#a": "a"}"##)).unwrap();
         assert!(!reduced);
         assert_eq!(map.get("#a").map(String::as_str), Some("a"));
+        // Names past the maps' caps (with the values' 4 bytes): whole, for the engine to refuse.
+        let cap = crate::expr::substitution::MAX_MAP_BYTES;
+        let at = |total: usize| {
+            // `#a` and `#b` (2 + 1, and 2 + 2 as the name' `\u00e9` decodes), then fillers of
+            // 64,000 bytes with their keys.
+            let mut left = total - 4 - 3 - 4;
+            let mut members = vec![
+                r##""#a": "a""##.to_owned(),
+                r##""#b": "\u00e9""##.to_owned(),
+            ];
+            for i in 0.. {
+                if left == 0 {
+                    break;
+                }
+                let share = left.min(64_000);
+                left -= share;
+                members.push(format!(r##""#f{i:03}": "{}""##, "n".repeat(share - 5)));
+            }
+            format!("{{{}}}", members.join(", "))
+        };
+        assert!(names(&body(&at(cap))).unwrap().0);
+        assert!(!names(&body(&at(cap + 1))).unwrap().0);
     }
 }

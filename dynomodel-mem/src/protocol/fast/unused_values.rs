@@ -17,7 +17,12 @@
 //!   them) is built whole: the entries checked are read again from the body and built;
 //! - otherwise the expressions' value placeholders are taken from the lexer and, if some keys are
 //!   unused, the engine gets a *reduced* map: the used entries (those checked read again and
-//!   built) and the last unused one sent. [`Reduced`] puts back the message listing them all.
+//!   built) and the last unused one sent. [`Reduced`] puts back the message listing them all;
+//! - a reduced map whose request's maps are past their caps (`expr::substitution`, which the
+//!   engine checks before the unused values; the entries checked are measured as they are read)
+//!   has its kept unused value replaced by a string standing for the rest's measure ([`resize`]),
+//!   so that the engine refuses it as the whole map; with a key sent twice the measure is only a
+//!   bound, and the map is built whole.
 //!
 //! The engine's checks of the map itself see the reduced map as they see the whole one only if
 //! every unused value passes them, so the checks here are the engine's and the decoder's: an entry
@@ -42,6 +47,7 @@ use super::value::{anomaly, Av, FirstFlaw, MapReader};
 use super::{Predecoded, Slot};
 use crate::expr::lexer::TokenKind;
 use crate::expr::request::is_placeholder;
+use crate::expr::substitution;
 use crate::protocol::model::{self, Service};
 use crate::validate;
 
@@ -90,12 +96,22 @@ fn colons(expressions: &[&str]) -> usize {
 
 /// The map as read: the entries built (a map, and its first flaw in the exact decoder's order),
 /// how many were read, and the entries checked after them (each key, and the offset in the body
-/// just past it, where its value follows a `:`).
+/// just past it, where its value follows a `:`), with what they measure for the maps' caps.
 pub(super) struct Read<'de> {
     built: Item,
     flaw: Option<String>,
     read: usize,
     checked: Vec<(&'de str, usize)>,
+    checked_size: usize,
+}
+
+impl Read<'_> {
+    /// The map's measure for the maps' caps (`expr::substitution`): the entries built measured
+    /// here (only for a map about to be reduced), the entries checked as they were read. A key sent
+    /// twice counts twice: a bound above the engine's measure of the map it gets whole.
+    pub(super) fn size(&self) -> usize {
+        substitution::values_size(&self.built) + self.checked_size
+    }
 }
 
 /// The map of shape `map` (keys of shape `key`), of a request whose members read before it are
@@ -135,6 +151,7 @@ impl<'de> Visitor<'de> for Values<'_> {
         let mut budget = BUILT_FIRST;
         let mut known = false;
         let mut checked = Vec::new();
+        let mut checked_size = 0;
         while let Some(key) = map.next_key_seed(Name)? {
             if !model::key_is_valid(self.service, self.key, &key) {
                 return Err(A::Error::custom(anomaly()));
@@ -153,7 +170,7 @@ impl<'de> Visitor<'de> for Values<'_> {
                 return Err(A::Error::custom(anomaly()));
             };
             let at = after(self.text, key).ok_or_else(|| A::Error::custom(anomaly()))?;
-            oversized::check_value(&mut map)?;
+            checked_size += key.len() + oversized::check_value(&mut map)?;
             checked.push((key, at));
         }
         let (built, flaw) = reader.finish()?;
@@ -162,6 +179,7 @@ impl<'de> Visitor<'de> for Values<'_> {
             flaw,
             read,
             checked,
+            checked_size,
         }))
     }
 }
@@ -184,19 +202,22 @@ fn value_at(text: &str, at: usize) -> Option<AttributeValue> {
 }
 
 /// The request's `ExpressionAttributeValues` as `read`, for a request whose other members are
-/// `request` and whose body is `text`: marked as the map the engine gets (see the module docs),
-/// with a [`Reduced`] slot when it is reduced. `None`: the exact path's to answer.
+/// `request`, whose names measure `names_size` for the maps' caps and whose body is `text`: marked
+/// as the map the engine gets (see the module docs), with a [`Reduced`] slot when it is reduced.
+/// `None`: the exact path's to answer.
 pub(super) fn values(
     read: Read<'_>,
     request: &Map<String, Value>,
     slots: &mut Vec<Slot>,
     text: &str,
+    names_size: usize,
 ) -> Option<Value> {
     let Read {
         mut built,
         flaw,
         read,
         checked,
+        checked_size,
     } = read;
     if checked.is_empty() {
         let slot = match flaw {
@@ -211,15 +232,28 @@ pub(super) fn values(
         return None;
     }
     let expressions = expressions(request);
-    let mut whole = |mut built: Item| {
+    // The entries checked read again after those built, in the order sent, and the tree built in
+    // bulk (which keeps the last of a key, as inserting them in turn does): inserted one by one,
+    // 256,000 keys that share their start were half of a refused request's cost, in comparisons.
+    let mut whole = |built: Item| {
+        let mut entries: Vec<(String, AttributeValue)> =
+            Vec::with_capacity(built.len() + checked.len());
+        entries.extend(built);
         for (key, at) in &checked {
-            built.insert((*key).to_owned(), value_at(text, *at)?);
+            entries.push(((*key).to_owned(), value_at(text, *at)?));
         }
-        Some(Predecoded::mark(slots, Slot::Item(built)))
+        Some(Predecoded::mark(
+            slots,
+            Slot::Item(entries.into_iter().collect()),
+        ))
     };
     if read + checked.len() <= colons(&expressions) {
         return whole(built);
     }
+    // Maps past their caps: the engine refuses them, and would measure less of the reduced map
+    // (see `resize`). A bound above the map's measure: exact when no key is sent twice.
+    let values_size = substitution::values_size(&built) + checked_size;
+    let over = substitution::over(names_size, values_size).is_some();
     let used = used(&expressions, TokenKind::ValuePlaceholder);
     let is_used = |key: &str| used.binary_search(&key).is_ok();
     // A map the engine refuses for itself (a key that is not a placeholder, an unused value built
@@ -266,15 +300,52 @@ pub(super) fn values(
         Some(&key) => (key.to_owned(), None),
     };
     let reduced = Reduced::new(VALUES, &kept, unused);
+    if over {
+        // Every key sent once: the bound is the measure. Else the whole map, for the engine to
+        // measure.
+        let mut wanted_keys: Vec<&str> = wanted.iter().map(|(key, _)| *key).collect();
+        wanted_keys.sort_unstable();
+        wanted_keys.dedup();
+        let used_built = built.len() - built_unused;
+        let wanted_new = wanted_keys
+            .iter()
+            .filter(|key| !built.contains_key(**key))
+            .count();
+        if read + checked.len() != used_built + wanted_new + reduced.distinct() {
+            return whole(built);
+        }
+    }
     built.retain(|key, _| is_used(key) || *key == kept);
     for (key, at) in wanted {
         built.insert(key.to_owned(), value_at(text, at)?);
     }
     if let Some(at) = at {
-        built.insert(kept, value_at(text, at)?);
+        built.insert(kept.clone(), value_at(text, at)?);
     }
     slots.push(Slot::Unused(reduced));
+    if over {
+        resize(&mut built, &kept, values_size);
+        return Some(Predecoded::mark(slots, Slot::ResizedValues(built)));
+    }
     Some(Predecoded::mark(slots, Slot::ReducedValues(built)))
+}
+
+/// Brings `reduced`, a map past the maps' caps reduced to its used entries and the unused one
+/// `kept`, to the whole map's measure `whole` (exact), or to one byte past the cap when that is
+/// less, by replacing `kept`'s value with a string: the engine then refuses it as it refuses the
+/// whole map (the names, whole, and the values' measure give the same answer, names past their
+/// cap first, then values past theirs, then the sum), without building every unused entry. Every
+/// check before the caps sees a valid unused value either way; past them nothing is looked at.
+fn resize(reduced: &mut Item, kept: &str, whole: usize) {
+    let target = whole.min(substitution::MAX_MAP_BYTES + 1);
+    let size = substitution::values_size(reduced);
+    if size >= target {
+        return;
+    }
+    if let Some(value) = reduced.get_mut(kept) {
+        let len = target - size + dynomodel::attribute_size(value);
+        *value = AttributeValue::S("x".repeat(len));
+    }
 }
 
 #[cfg(test)]
@@ -284,6 +355,11 @@ mod tests {
     /// What the one pass makes of an UpdateItem's values map `values` sent `before` or after
     /// `expression`: `Some(true)` reduced, `Some(false)` whole, `None` left to the exact path.
     fn reduced(expression: &str, values: &str, before: bool) -> Option<bool> {
+        shaped(expression, values, before).map(|shape| shape != "whole")
+    }
+
+    /// As [`reduced`]: "reduced", "resized" (reduced, past the maps' caps) or "whole".
+    fn shaped(expression: &str, values: &str, before: bool) -> Option<&'static str> {
         let expression = format!(r#""UpdateExpression": "{expression}""#);
         let values = format!(r#""ExpressionAttributeValues": {{{values}}}"#);
         let (first, last) = if before {
@@ -297,15 +373,15 @@ mod tests {
             return None;
         };
         // The key's slot comes first, the values' last.
-        match predecoded.slots.last()? {
-            Slot::ReducedValues(_) => {
-                let unused = predecoded.slots.iter();
-                assert_eq!(unused.filter(|s| matches!(s, Slot::Unused(_))).count(), 1);
-                Some(true)
-            }
-            Slot::Item(_) => Some(false),
-            _ => None,
-        }
+        let shape = match predecoded.slots.last()? {
+            Slot::ReducedValues(_) => "reduced",
+            Slot::ResizedValues(_) => "resized",
+            Slot::Item(_) => return Some("whole"),
+            _ => return None,
+        };
+        let unused = predecoded.slots.iter();
+        assert_eq!(unused.filter(|s| matches!(s, Slot::Unused(_))).count(), 1);
+        Some(shape)
     }
 
     const THREE: &str = r#"":a": {"N": "1"}, ":b": {"N": "2"}, ":c": {"N": "3"}"#;
@@ -338,6 +414,55 @@ mod tests {
         // A key with an escape past the budget: the exact path's.
         let escaped = r#"":a": {"N": "1"}, ":b": {"N": "2"}, ":\u0063": {"N": "3"}"#;
         assert_eq!(reduced("SET x = :a", escaped, true), None);
+    }
+
+    #[test]
+    fn a_map_past_the_maps_caps_is_resized_or_built_whole() {
+        // Entries of every type, checked (past the first) and measured as the engine measures
+        // them, and a filler bringing the map to `total`: reduced up to the cap, resized past it
+        // (its kept value standing for the rest's measure), whole past it with a key sent twice.
+        let typed = [
+            (r#"":s": {"S": "0123456789"}"#, 2 + 10),
+            (r#"":e": {"S": "\u00e9"}"#, 2 + 2),
+            (r#"":n": {"N": "-0.5"}"#, 2 + 3),
+            (r#"":b": {"B": "MDEyMzQ1Njc4OQ=="}"#, 2 + 10),
+            (r#"":t": {"BOOL": true}"#, 2 + 1),
+            (r#"":u": {"NULL": true}"#, 2 + 1),
+            (
+                r#"":l": {"L": [{"S": "0123456789"}, {"L": []}]}"#,
+                2 + 3 + 11 + 4,
+            ),
+            (
+                r#"":m": {"M": {"abcdefghij": {"M": {"k": {"N": "1"}}}}}"#,
+                2 + 21,
+            ),
+            (r#"":ss": {"SS": ["abc", "de"]}"#, 3 + 5),
+            (r#"":ns": {"NS": ["1", "22", "333"]}"#, 3 + 7),
+            (r#"":bs": {"BS": ["YWJj", "ZGU="]}"#, 3 + 5),
+        ];
+        let json: Vec<&str> = typed.iter().map(|(json, _)| *json).collect();
+        let size: usize = typed.iter().map(|(_, size)| size).sum();
+        let cap = crate::expr::substitution::MAX_MAP_BYTES;
+        let at = |total: usize| {
+            // `:a` (N 1) is 4 bytes, `:f` two and its filler.
+            let filler = "q".repeat(total - 4 - size - 2);
+            format!(
+                r#"":a": {{"N": "1"}}, {}, ":f": {{"S": "{filler}"}}"#,
+                json.join(", ")
+            )
+        };
+        for before in [false, true] {
+            assert_eq!(shaped("SET x = :a", &at(cap), before), Some("reduced"));
+            assert_eq!(shaped("SET x = :a", &at(cap + 1), before), Some("resized"));
+            // Past it by the bound only (`:s` sent twice counts twice): whole, for the engine.
+            let twice = format!("{}, {}", at(cap - 11), typed[0].0);
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
+            let twice = format!("{}, {}", at(cap + 1), typed[0].0);
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
+            // The used value sent twice: whole too.
+            let twice = format!(r#"{}, ":a": {{"N": "2"}}"#, at(cap + 1));
+            assert_eq!(shaped("SET x = :a", &twice, before), Some("whole"));
+        }
     }
 
     #[test]

@@ -22,6 +22,9 @@ mod legacy;
 mod lifecycle;
 // The one pass off for the exact path's answers needs the server's fuzzing entry points.
 #[cfg(feature = "server")]
+mod map_cap;
+// The one pass off for the exact path's answers needs the server's fuzzing entry points.
+#[cfg(feature = "server")]
 mod moved;
 mod oracle;
 mod overlong;
