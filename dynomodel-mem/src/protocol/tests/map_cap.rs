@@ -5,10 +5,7 @@
 //! exact path's (the one pass off); in the tests every map of more than one entry takes the one
 //! pass's way of entries checked and not built (`unused_values::BUILT_FIRST`).
 
-use super::respond_to;
-use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::Fault;
-use crate::MemBackend;
+use super::held_answer;
 
 /// Each cap, inclusive.
 const CAP: usize = 2 * 1024 * 1024;
@@ -18,29 +15,9 @@ const VALUES: &str = "ExpressionAttributeValues exceeds max size";
 const COMBINED: &str =
     "Combined size of ExpressionAttributeNames and ExpressionAttributeValues exceeds max size";
 
-/// A table `tbl` whose hash key is `pk` (S), holding the item `a`.
-fn backend() -> MemBackend {
-    let backend = MemBackend::new();
-    let create = r#"{"TableName": "tbl", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "BillingMode": "PAY_PER_REQUEST"}"#;
-    let put = r#"{"TableName": "tbl", "Item": {"pk": {"S": "a"}}}"#;
-    for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
-        respond_to(&backend, operation, body).unwrap();
-    }
-    backend
-}
-
-/// The answer to `body`: "ok" for a success, else the message (its first 120 characters), held to the exact
-/// path's answer.
+/// [`held_answer`], its message cut to 120 characters (the unused placeholders' lists are long).
 fn answer(operation: &str, body: &str) -> String {
-    let call = || respond_to(&backend(), operation, body);
-    let context = format!("{operation}: {}", &body[body.len().saturating_sub(300)..]);
-    match held_to_exact(call, &context) {
-        Ok(_) => "ok".to_owned(),
-        Err(Fault::Backend(e)) => e.message().chars().take(120).collect(),
-        Err(other) => format!("{other:?}"),
-    }
+    held_answer(operation, body).chars().take(120).collect()
 }
 
 /// The answer about unused values.

@@ -91,6 +91,31 @@ fn table_with_index() -> crate::MemBackend {
     backend
 }
 
+/// The answer to `body` for `operation` on a fresh table `tbl` (hash key `pk`, S) holding the item
+/// `a`: "ok" for a success, else the message, held to the exact path's answer (the one pass off).
+/// The caps' tests ask this of every request.
+#[cfg(feature = "server")]
+fn held_answer(operation: &str, body: &str) -> String {
+    let backend = || {
+        let backend = crate::MemBackend::new();
+        let create = r#"{"TableName": "tbl", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+            "BillingMode": "PAY_PER_REQUEST"}"#;
+        let put = r#"{"TableName": "tbl", "Item": {"pk": {"S": "a"}}}"#;
+        for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
+            respond_to(&backend, operation, body).unwrap();
+        }
+        backend
+    };
+    let call = || respond_to(&backend(), operation, body);
+    let context = format!("{operation}: {}", &body[body.len().saturating_sub(300)..]);
+    match crate::protocol::fast::oracle::held_to_exact(call, &context) {
+        Ok(_) => "ok".to_owned(),
+        Err(crate::protocol::Fault::Backend(e)) => e.message(),
+        Err(other) => format!("{other:?}"),
+    }
+}
+
 /// Set elements as JSON strings, comma-separated (the ADD tests' operands).
 #[cfg(feature = "server")]
 fn quoted(elements: &[String]) -> String {

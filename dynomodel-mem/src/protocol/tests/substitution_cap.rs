@@ -3,41 +3,13 @@
 //! after or before their expressions, unused ones reduced, an item past its size only checked).
 //! Every answer is held to the exact path's (the one pass off).
 
-use super::respond_to;
-use crate::protocol::fast::oracle::held_to_exact;
-use crate::protocol::Fault;
-use crate::MemBackend;
+use super::held_answer as answer;
 
 /// The cap, inclusive.
 const CAP: usize = 2 * 1024 * 1024;
 
 fn refused(kind: &str) -> String {
     format!("Invalid {kind}Expression: Expression size has exceeded the maximum allowed size;")
-}
-
-/// A table `tbl` whose hash key is `pk` (S), holding the item `a`.
-fn backend() -> MemBackend {
-    let backend = MemBackend::new();
-    let create = r#"{"TableName": "tbl", "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
-        "BillingMode": "PAY_PER_REQUEST"}"#;
-    let put = r#"{"TableName": "tbl", "Item": {"pk": {"S": "a"}}}"#;
-    for (operation, body) in [("CreateTable", create), ("PutItem", put)] {
-        respond_to(&backend, operation, body).unwrap();
-    }
-    backend
-}
-
-/// The answer to `body`: "ok" for a success, else the message, held to the exact path's answer
-/// on a fresh table each.
-fn answer(operation: &str, body: &str) -> String {
-    let call = || respond_to(&backend(), operation, body);
-    let context = format!("{operation}: {}", &body[body.len().saturating_sub(300)..]);
-    match held_to_exact(call, &context) {
-        Ok(_) => "ok".to_owned(),
-        Err(Fault::Backend(e)) => e.message(),
-        Err(other) => format!("{other:?}"),
-    }
 }
 
 /// A JSON string of `len` `q`s.
