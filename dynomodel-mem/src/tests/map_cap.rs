@@ -50,11 +50,13 @@ use dynomodel::backend::{
     Backend, BatchGetItemInput, DeleteItemInput, GetItemInput, KeysAndAttributes, PutItemInput,
     QueryInput, ReturnValue, ScalarAttributeType as T, ScanInput, Select, TransactConditionCheck,
     TransactGet, TransactGetItemsInput, TransactPut, TransactUpdate, TransactWriteItem,
-    TransactWriteItemsInput, UpdateItemInput,
+    UpdateItemInput,
 };
 use dynomodel::{AttributeValue, Error, Item};
 
-use super::{assert_validation, backend_with, item, n, s, table_input, INVALID, MISMATCH};
+use super::{
+    assert_validation, backend_with, item, n, s, table_input, transact, INVALID, MISMATCH,
+};
 use crate::MemBackend;
 
 /// Each cap, inclusive.
@@ -265,15 +267,6 @@ fn check(key: Item, vals: Item) -> TransactWriteItem {
         expression_attribute_values: Some(vals),
         ..Default::default()
     })
-}
-
-async fn transact(b: &MemBackend, actions: Vec<TransactWriteItem>) -> Result<(), Error> {
-    b.transact_write_items(TransactWriteItemsInput {
-        transact_items: actions,
-        ..Default::default()
-    })
-    .await
-    .map(|_| ())
 }
 
 #[tokio::test]

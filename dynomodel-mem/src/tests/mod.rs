@@ -185,6 +185,19 @@ pub(crate) async fn backend_with(input: CreateTableInput) -> MemBackend {
     backend
 }
 
+/// Runs a transaction of `actions`, its output dropped (the caps' tests ask only whether it passes).
+pub(crate) async fn transact(
+    b: &MemBackend,
+    actions: Vec<dynomodel::backend::TransactWriteItem>,
+) -> Result<(), Error> {
+    b.transact_write_items(dynomodel::backend::TransactWriteItemsInput {
+        transact_items: actions,
+        ..Default::default()
+    })
+    .await
+    .map(|_| ())
+}
+
 /// Every record of the stream `stream_arn`, every shard read from its trim horizon to its end.
 pub(crate) async fn stream_records(b: &MemBackend, stream_arn: &str) -> Vec<Record> {
     let shards = b

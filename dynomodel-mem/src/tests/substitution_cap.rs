@@ -41,11 +41,13 @@ use dynomodel::backend::{
     Backend, BatchGetItemInput, DeleteItemInput, GetItemInput, KeysAndAttributes, PutItemInput,
     QueryInput, ReturnValue, ReturnValuesOnConditionCheckFailure, ScalarAttributeType as T,
     ScanInput, Select, TransactConditionCheck, TransactDelete, TransactGet, TransactGetItemsInput,
-    TransactPut, TransactUpdate, TransactWriteItem, TransactWriteItemsInput, UpdateItemInput,
+    TransactPut, TransactUpdate, TransactWriteItem, UpdateItemInput,
 };
 use dynomodel::{AttributeValue, Error, Item};
 
-use super::{assert_validation, backend_with, item, n, s, table_input, INVALID, MISMATCH};
+use super::{
+    assert_validation, backend_with, item, n, s, table_input, transact, INVALID, MISMATCH,
+};
 use crate::MemBackend;
 
 /// The cap, inclusive.
@@ -363,15 +365,6 @@ fn check(key: Item, condition: &str, vals: Option<Item>) -> TransactWriteItem {
         expression_attribute_values: vals,
         ..Default::default()
     })
-}
-
-async fn transact(b: &MemBackend, actions: Vec<TransactWriteItem>) -> Result<(), Error> {
-    b.transact_write_items(TransactWriteItemsInput {
-        transact_items: actions,
-        ..Default::default()
-    })
-    .await
-    .map(|_| ())
 }
 
 #[tokio::test]

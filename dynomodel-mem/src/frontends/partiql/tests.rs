@@ -173,7 +173,7 @@ async fn table() -> MemBackend {
     .await
 }
 
-async fn run(
+pub(super) async fn run(
     b: &MemBackend,
     statement: &str,
     params: &[AttributeValue],

@@ -5,11 +5,12 @@
 //! sent by a client to the operation are still refused.
 
 use dynomodel::backend::{
-    Backend, BatchExecuteStatementInput, BatchStatementRequest, ExecuteStatementInput,
-    ExecuteTransactionInput, ParameterizedStatement, QueryInput, ScalarAttributeType,
+    Backend, BatchExecuteStatementInput, BatchStatementRequest, ExecuteTransactionInput,
+    ParameterizedStatement, QueryInput, ScalarAttributeType,
 };
-use dynomodel::{AttributeValue, CancellationCode, Error, Item};
+use dynomodel::{AttributeValue, CancellationCode, Error};
 
+use super::tests::run;
 use crate::expr::substitution::MAX_MAP_BYTES;
 use crate::tests::{backend_with, s, table_input};
 use crate::MemBackend;
@@ -26,20 +27,6 @@ async fn table() -> MemBackend {
         .await
         .expect("insert");
     b
-}
-
-async fn run(
-    b: &MemBackend,
-    statement: &str,
-    params: &[AttributeValue],
-) -> Result<Vec<Item>, Error> {
-    b.execute_statement(ExecuteStatementInput {
-        statement: statement.into(),
-        parameters: (!params.is_empty()).then(|| params.to_vec()),
-        ..Default::default()
-    })
-    .await
-    .map(|o| o.items.unwrap_or_default())
 }
 
 fn message<T>(r: Result<T, Error>) -> String {
