@@ -5,6 +5,7 @@
 //! exactly as it would for any other client.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
@@ -15,8 +16,9 @@ use super::capacity::{
 };
 use super::convert::SdkItemSink;
 use super::legacy::{attribute_updates, conditional_operator, expected};
+use super::page_hook::{take_page, Armed, PageSlot};
 use super::sent::{failed, sent, BackendFuture};
-use super::value::{from_sdk_opt_item, hand_over, to_sdk_item, SdkItem};
+use super::value::{from_sdk_opt_item, hand_over, hand_page, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::ConversionError;
 use crate::value::Item;
@@ -105,6 +107,8 @@ pub(crate) fn put_item<'a>(
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`;
 /// with a `writer`, the key is what it writes into the SDK's map after `input.key`'s attributes
 /// ([`Backend::get_item_keyed_into`]), and a key it cannot write fails before anything is sent.
+/// The typed read's item is read from the response body when it can be (`page_hook`: `client` is
+/// then the hooked copy), or else converted from the SDK's map.
 #[inline]
 pub(crate) fn get_item<'a>(
     client: &Client,
@@ -129,18 +133,27 @@ pub(crate) fn get_item<'a>(
         .set_attributes_to_get(input.attributes_to_get)
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
-    sent(request.send(), |output| {
+    let Some(sink) = sink else {
+        return sent(request.send(), |output| {
+            Ok(GetItemOutput {
+                consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
+                item: from_sdk_opt_item(output.item)?,
+            })
+        });
+    };
+    let slot = PageSlot::default();
+    let armed = Armed::new(Arc::clone(&slot), request.send());
+    sent(armed, move |output| {
         let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
-        let item = match (output.item, sink) {
-            (Some(item), Some(sink)) => {
-                hand_over(vec![item], sink)?;
-                None
-            }
-            (item, _) => from_sdk_opt_item(item)?,
-        };
+        // Read from the body, the SDK's item is the empty one it was given in its place.
+        match (take_page(&slot), output.item) {
+            (Some(page), _) => hand_page(page.attributes, page.lengths, sink),
+            (None, Some(item)) => hand_over(vec![item], sink)?,
+            (None, None) => {}
+        }
         Ok(GetItemOutput {
             consumed_capacity,
-            item,
+            item: None,
         })
     })
 }

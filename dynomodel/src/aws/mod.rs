@@ -13,9 +13,10 @@
 //! decodes into models) read the page's `Items` straight from the response body into the values the
 //! model decodes, and hand the SDK's own deserializer the same response with an empty `Items` for
 //! everything else (counts, `LastEvaluatedKey`, consumed capacity, errors, the request id, retries),
-//! so they skip the SDK's map per item (about half of a Query's client CPU). Any body that reader
-//! does not read exactly as the SDK would, any error response, and the untyped `query`/`scan` go
-//! through the SDK's deserializer as they always did. The hook is an interceptor on a copy of the
+//! so they skip the SDK's map per item (about half of a Query's client CPU); the typed GetItem
+//! (`db.get::<M>(..)`) reads its `Item` alike. Any body that reader does not read exactly as the SDK
+//! would, any error response, and the untyped `query`/`scan`/`get_item` go through the SDK's
+//! deserializer as they always did. The hook is an interceptor on a copy of the
 //! client rebuilt from its own configuration (the same HTTP client, credentials and settings), which
 //! only those pages use.
 
@@ -70,7 +71,8 @@ use crate::error::Result;
 #[derive(Debug, Clone)]
 pub struct AwsBackend {
     client: Client,
-    /// `client` with the typed pages' interceptor (`page_hook`), for their requests only: every
+    /// `client` with the typed pages' interceptor (`page_hook`), for their requests (and the typed
+    /// GetItem's) only: every
     /// other request goes through `client` and pays nothing for the hook's empty calls.
     pages: Client,
     streams: StreamsClient,
@@ -78,9 +80,9 @@ pub struct AwsBackend {
 
 impl AwsBackend {
     /// A backend over an already configured client; the DynamoDB Streams client is derived from it.
-    /// The typed Query and Scan pages go through a copy of `client` rebuilt from its configuration
-    /// with one interceptor added, the one that reads their items from the response body (module
-    /// docs); every other request goes through `client` itself.
+    /// The typed Query and Scan pages and the typed GetItem go through a copy of `client` rebuilt
+    /// from its configuration with one interceptor added, the one that reads their items from the
+    /// response body (module docs); every other request goes through `client` itself.
     ///
     /// The streams client copies what the SDK lets a program read back from the DynamoDB client's
     /// config: region, HTTP client, sleep and time source, timeouts, retry configuration, identity
@@ -305,7 +307,8 @@ impl Backend for AwsBackend {
         item::get_item(&self.client, input, None, None)
     }
 
-    /// The item converted attribute by attribute from the SDK's map, without building an `Item`.
+    /// The item read from the response body (or, left to the SDK, converted attribute by attribute
+    /// from its map), without building an `Item`.
     #[inline]
     fn get_item_into<'life0, 'life1, 'async_trait>(
         &'life0 self,
@@ -317,7 +320,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, None, Some(sink))
+        item::get_item(&self.pages, input, None, Some(sink))
     }
 
     /// The key written straight into the SDK's map, without building an `Item`.
@@ -333,7 +336,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, Some(key), Some(sink))
+        item::get_item(&self.pages, input, Some(key), Some(sink))
     }
 
     fn delete_item<'life0, 'async_trait>(

@@ -1,9 +1,11 @@
-//! A Query or Scan page's `Items` read straight from the response body, for the typed reads.
+//! A Query or Scan page's `Items`, or a GetItem's `Item`, read straight from the response body,
+//! for the typed reads.
 //!
 //! The SDK's own deserializer builds a `HashMap<String, AttributeValue>` per item (SipHash, an
 //! allocation per name and per value), which `hand_over` then converts again: about half of a
 //! Query's client CPU (docs/performance.md, "The mapper on the AWS path"). [`read_items`] reads the
-//! same items in one pass into `hand_over`'s page buffer. It answers only for what it reads exactly
+//! same items in one pass into `hand_over`'s page buffer ([`read_item`], GetItem's one item, by the
+//! same walk and the same item reader). It answers only for what it reads exactly
 //! as the SDK followed by `value::from_sdk` would; for anything else it gives `None`, and the caller
 //! leaves the whole body to the SDK.
 //!
@@ -29,7 +31,8 @@
 //! `Number::parse` refuses; invalid base64; a JSON type the SDK does not accept in its place; invalid
 //! JSON. The members beside `Items` are only skipped, not judged: the caller hands the SDK the body
 //! with `Items` emptied (`[]` in place of the [`BodyPage::items`] span), and the SDK reads them, or
-//! refuses the response, as it does today.
+//! refuses the response, as it does today. GetItem's `Item` alike: left to the SDK when absent or
+//! not an object (`null` included), emptied to `{}` (which the SDK reads as an empty item).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -46,14 +49,16 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-/// A Query or Scan page's items read from the response body (for the typed reads), in
-/// `hand_over`'s form: every item's attributes in one buffer, in body order, item after item.
+/// A Query or Scan page's items, or a GetItem's item, read from the response body (for the typed
+/// reads), in `hand_over`'s form: every item's attributes in one buffer, in body order, item after
+/// item.
 #[derive(Debug)]
 pub(crate) struct BodyPage {
     pub(crate) attributes: Vec<(String, AttributeValue)>,
     /// The number of attributes of each item, in order.
     pub(crate) lengths: Vec<usize>,
-    /// The byte range, in the body, of the `Items` member's value (its `[` to its `]` inclusive).
+    /// The byte range, in the body, of the member's value: the `Items` array (its `[` to its `]`
+    /// inclusive) or the `Item` object (`{` to `}`).
     pub(crate) items: Range<usize>,
 }
 
@@ -68,6 +73,28 @@ const MAX_NESTING: u32 = 48;
 /// The items of a successful Query or Scan response `body`; `None` when the body is not one this
 /// reader reads exactly as the SDK would (the caller then leaves it all to the SDK).
 pub(crate) fn read_items(body: &[u8]) -> Option<BodyPage> {
+    read_member(body, "Items", read_array)
+}
+
+/// The item of a successful GetItem response `body`, as a page of one item whose `items` span is
+/// the `Item` object (`{` to `}`); `None` when there is no `Item` (not found: the SDK's answer is
+/// cheap), when it is `null`, or when the body is not one this reader reads exactly as the SDK
+/// would, by the same rules as [`read_items`].
+pub(crate) fn read_item(body: &[u8]) -> Option<BodyPage> {
+    read_member(body, "Item", |text| {
+        let mut attributes = Vec::new();
+        let length = read_attributes(text, &mut attributes)?;
+        Some((attributes, vec![length]))
+    })
+}
+
+/// The top-level member `member` of a response `body`, its value read by `read`: the walk of the
+/// response object shared by the readers; the members beside it are only skipped.
+fn read_member(
+    body: &[u8],
+    member: &str,
+    read: impl Fn(&mut Text<'_>) -> Option<(Vec<Attribute>, Vec<usize>)>,
+) -> Option<BodyPage> {
     // The SDK refuses a body with invalid UTF-8 anywhere (it validates every string, and JSON is
     // ASCII outside strings). Validated once, the strings are not validated again one by one.
     let body = std::str::from_utf8(body).ok()?;
@@ -83,11 +110,11 @@ pub(crate) fn read_items(body: &[u8]) -> Option<BodyPage> {
         text.expect(b':')?;
         text.peek()?;
         let at = text.at();
-        if name == "Items" {
+        if name == member {
             if page.is_some() {
                 return None;
             }
-            let (attributes, lengths) = read_array(&mut text)?;
+            let (attributes, lengths) = read(&mut text)?;
             page = Some(BodyPage {
                 attributes,
                 lengths,
@@ -121,7 +148,7 @@ fn read_array(text: &mut Text<'_>) -> Option<(Vec<Attribute>, Vec<usize>)> {
         return Some((attributes, lengths));
     }
     loop {
-        lengths.push(read_item(text, &mut attributes)?);
+        lengths.push(read_attributes(text, &mut attributes)?);
         if lengths.len() == 1 {
             // The rest of the page sized on its first item (a page's items are alike), so that
             // the buffer seldom grows, and never many times.
@@ -137,7 +164,7 @@ fn read_array(text: &mut Text<'_>) -> Option<(Vec<Attribute>, Vec<usize>)> {
 }
 
 /// One item, appended to the page's buffer; the number of its attributes.
-fn read_item(text: &mut Text<'_>, attributes: &mut Vec<Attribute>) -> Option<usize> {
+fn read_attributes(text: &mut Text<'_>, attributes: &mut Vec<Attribute>) -> Option<usize> {
     let start = attributes.len();
     text.expect(b'{')?;
     if !text.empty(b'}')? {

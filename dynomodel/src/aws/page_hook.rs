@@ -7,6 +7,8 @@
 //! sink reads ([`read_items`]), and the SDK's deserializer is given the same response with
 //! `"Items":[]` for everything else (Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity, the
 //! request id), so the output it builds is the one it always built, without the items.
+//! The typed GetItem ([`Backend::get_item_into`](crate::Backend::get_item_into)) alike: its
+//! `Item` read as a page of one item ([`read_item`]), the SDK given `"Item":{}`.
 //!
 //! How it is wired: [`PageHook`], an interceptor installed once on a copy of `AwsBackend`'s client
 //! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer
@@ -18,7 +20,7 @@
 //! typed pages use (docs/performance.md, "The mapper on the AWS path").
 //!
 //! The fallback: whatever the reader does not read exactly as the SDK would (`None`), a status
-//! other than 200, an error, an untyped read or any other operation goes to the SDK's
+//! other than 200, an error, an untyped read, a GetItem without an `Item` or any other operation goes to the SDK's
 //! deserializer as it is, and the page then comes from the SDK's items as before.
 
 use std::cell::RefCell;
@@ -27,7 +29,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 
-use aws_sdk_dynamodb::operation::{query::Query, scan::Scan};
+use aws_sdk_dynamodb::operation::{get_item::GetItem, query::Query, scan::Scan};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
@@ -41,7 +43,7 @@ use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponse
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Storable, StoreReplace};
 
-use super::page_body::{read_items, BodyPage};
+use super::page_body::{read_item, read_items, BodyPage};
 
 /// Where a typed page's deserializer leaves the page it read: `None` until an attempt's response
 /// deserializes with its items read here (each attempt replaces what an earlier one left).
@@ -66,7 +68,7 @@ pub(crate) fn hooked(client: &Client) -> Client {
     Client::from_conf(config.build())
 }
 
-/// The interceptor that, for an armed Query or Scan, wraps the operation's response
+/// The interceptor that, for an armed Query, Scan or GetItem, wraps the operation's response
 /// deserializer in a [`PageDeserializer`] for the execution.
 #[derive(Debug)]
 pub(crate) struct PageHook;
@@ -101,10 +103,11 @@ impl Intercept for PageHook {
         let inner = cfg
             .load::<Metadata>()
             .and_then(|op| sdk_deserializer(op.name()));
-        if let Some(inner) = inner {
+        if let Some((inner, member)) = inner {
             let state = cfg.interceptor_state();
             state.store_put(SharedResponseDeserializer::new(PageDeserializer {
                 inner,
+                member,
                 slot,
             }));
             state.store_put(Wrapped);
@@ -113,24 +116,60 @@ impl Intercept for PageHook {
     }
 }
 
-/// The SDK's own response deserializer of operation `op`, `None` unless it is Query or Scan: the
-/// one its operation's runtime plugin stores (the plugins are public, their deserializers are
-/// not, and the config bag lends the one it holds only by reference), made once.
-fn sdk_deserializer(op: &str) -> Option<&'static SharedResponseDeserializer> {
+/// The SDK's own response deserializer of operation `op` and the member read from its body,
+/// `None` unless it is Query, Scan or GetItem: the deserializer its operation's runtime plugin
+/// stores (the plugins are public, their deserializers are not, and the config bag lends the one
+/// it holds only by reference), made once.
+fn sdk_deserializer(op: &str) -> Option<(&'static SharedResponseDeserializer, Member)> {
     static QUERY: OnceLock<Option<FrozenLayer>> = OnceLock::new();
     static SCAN: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    let layer = match op {
-        "Query" => QUERY.get_or_init(|| Query::new().config()),
-        "Scan" => SCAN.get_or_init(|| Scan::new().config()),
+    static GET_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    let (layer, member) = match op {
+        "Query" => (QUERY.get_or_init(|| Query::new().config()), Member::Items),
+        "Scan" => (SCAN.get_or_init(|| Scan::new().config()), Member::Items),
+        "GetItem" => (
+            GET_ITEM.get_or_init(|| GetItem::new().config()),
+            Member::Item,
+        ),
         _ => return None,
     };
-    layer.as_ref()?.load::<SharedResponseDeserializer>()
+    Some((
+        layer.as_ref()?.load::<SharedResponseDeserializer>()?,
+        member,
+    ))
 }
 
-/// The operation's own deserializer, given a successful page's body with its `Items` emptied
-/// once they are read into `slot`; any other response as it came.
+/// The member of a response read from its body: a page's `Items` or a GetItem's `Item`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Items,
+    Item,
+}
+
+impl Member {
+    /// The member read from `body`, if the reader reads it.
+    fn read(self, body: &[u8]) -> Option<BodyPage> {
+        match self {
+            Member::Items => read_items(body),
+            Member::Item => read_item(body),
+        }
+    }
+
+    /// What the SDK is given in place of the member's value once it is read: an empty page, or
+    /// an empty item (which the SDK reads as `Some(empty map)`, left unused).
+    fn emptied(self) -> &'static [u8] {
+        match self {
+            Member::Items => b"[]",
+            Member::Item => b"{}",
+        }
+    }
+}
+
+/// The operation's own deserializer, given a successful response's body with its `Items` (or
+/// `Item`) emptied once they are read into `slot`; any other response as it came.
 pub(crate) struct PageDeserializer {
     inner: &'static SharedResponseDeserializer,
+    member: Member,
     slot: PageSlot,
 }
 
@@ -138,6 +177,7 @@ impl std::fmt::Debug for PageDeserializer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PageDeserializer")
             .field("inner", &self.inner)
+            .field("member", &self.member)
             .finish_non_exhaustive()
     }
 }
@@ -158,16 +198,29 @@ impl DeserializeResponse for PageDeserializer {
     ) -> OutputOrError {
         let page = match response.body().bytes() {
             Some(body) if response.status().as_u16() == 200 => {
-                read_items(body).map(|page| (emptied(response, body, &page.items), page))
+                let member = self.member;
+                member
+                    .read(body)
+                    .map(|page| (emptied(response, body, &page.items, member), page))
             }
             _ => None,
         };
         let (output, page) = match page {
-            Some((emptied, page)) => (
-                self.inner
-                    .deserialize_nonstreaming_with_config(&emptied, cfg),
-                Some(page),
-            ),
+            Some((emptied, page)) => {
+                match self
+                    .inner
+                    .deserialize_nonstreaming_with_config(&emptied, cfg)
+                {
+                    Ok(output) => (Ok(output), Some(page)),
+                    // A member beside the items the SDK refuses: its error from the body as it
+                    // came (the error's text gives a byte offset, which the emptied body moves).
+                    Err(_) => (
+                        self.inner
+                            .deserialize_nonstreaming_with_config(response, cfg),
+                        None,
+                    ),
+                }
+            }
             None => (
                 self.inner
                     .deserialize_nonstreaming_with_config(response, cfg),
@@ -176,17 +229,22 @@ impl DeserializeResponse for PageDeserializer {
         };
         // An attempt's page replaces an earlier attempt's; one that did not deserialize leaves
         // none (the SDK retries it or fails the request).
-        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = page.filter(|_| output.is_ok());
+        *self.slot.lock().unwrap_or_else(PoisonError::into_inner) = page;
         output
     }
 }
 
-/// `response` with its body's `items` range replaced by `[]`: the same status and headers (the
-/// request id, the checksum the SDK reads from them).
-fn emptied(response: &HttpResponse, body: &[u8], items: &std::ops::Range<usize>) -> HttpResponse {
+/// `response` with its body's `items` range replaced by `member`'s empty value: the same status and
+/// headers (the request id, the checksum the SDK reads from them).
+fn emptied(
+    response: &HttpResponse,
+    body: &[u8],
+    items: &std::ops::Range<usize>,
+    member: Member,
+) -> HttpResponse {
     let mut rest = Vec::with_capacity(body.len() - items.len() + 2);
     rest.extend_from_slice(&body[..items.start]);
-    rest.extend_from_slice(b"[]");
+    rest.extend_from_slice(member.emptied());
     rest.extend_from_slice(&body[items.end..]);
     let mut emptied = HttpResponse::new(response.status(), SdkBody::from(rest));
     *emptied.headers_mut() = response.headers().clone();

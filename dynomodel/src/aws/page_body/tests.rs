@@ -20,6 +20,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::aws::value::from_sdk;
 
+mod get;
 mod left;
 mod render;
 

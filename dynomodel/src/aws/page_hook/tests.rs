@@ -21,6 +21,8 @@ use crate::error::Result;
 use crate::value::{AttributeValue, Item};
 use crate::{Db, Model};
 
+mod get;
+
 /// An HTTP client answering each request with the next canned response (status, body), the
 /// last one again once they run out; it counts the requests.
 #[derive(Debug, Clone)]
@@ -175,8 +177,11 @@ async fn a_page_read_from_the_body_is_the_sdks_page_with_every_other_field() {
 #[tokio::test]
 async fn the_wrapped_deserializer_reads_the_items_and_gives_the_sdk_the_rest() {
     let slot = PageSlot::default();
+    let (inner, member) = sdk_deserializer("Query").unwrap();
+    assert_eq!(member, Member::Items);
     let wrapper = PageDeserializer {
-        inner: sdk_deserializer("Query").unwrap(),
+        inner,
+        member,
         slot: Arc::clone(&slot),
     };
     let mut response = HttpResponse::new(StatusCode::try_from(200).unwrap(), SdkBody::from(PAGE));
@@ -206,7 +211,11 @@ async fn the_wrapped_deserializer_reads_the_items_and_gives_the_sdk_the_rest() {
     let output = wrapper.deserialize_nonstreaming_with_config(&response, &cfg);
     assert!(output.is_ok());
     assert!(take_page(&slot).is_none());
-    assert_eq!(sdk_deserializer("GetItem").map(|_| ()), None);
+    assert_eq!(sdk_deserializer("PutItem").map(|_| ()), None);
+    assert_eq!(
+        sdk_deserializer("Scan").map(|(_, member)| member),
+        Some(Member::Items)
+    );
 }
 
 #[tokio::test]
@@ -254,6 +263,12 @@ async fn a_retried_page_is_handed_over_once() {
     let refused = PAGE.replace(r#""Count":2"#, r#""Count":"two""#);
     let (out, sink) = alike(&[(200, &refused)]).await;
     assert!(out.is_err());
+    assert!(sink.0.is_empty());
+    // After the items, too: the same error, its byte offset in the body as it came.
+    let refused = PAGE.replace(r#""ScannedCount":3"#, r#""ScannedCount":"three""#);
+    let (out, sink) = alike(&[(200, &refused)]).await;
+    let err = format!("{:?}", out.unwrap_err());
+    assert!(err.contains("offset"), "{err}");
     assert!(sink.0.is_empty());
 }
 

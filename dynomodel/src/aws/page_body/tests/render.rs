@@ -107,18 +107,43 @@ pub(super) fn item() -> impl Strategy<Value = Vec<(String, Wire)>> {
 
 /// A Query body of `items`, with some of the other members of a Query response before and after.
 pub(super) fn body(items: &[Vec<(String, Wire)>], rendering: Rendering) -> String {
+    response(
+        "Items",
+        &[
+            "Count",
+            "ScannedCount",
+            "LastEvaluatedKey",
+            "ConsumedCapacity",
+        ],
+        items,
+        rendering,
+    )
+}
+
+/// A GetItem body of `item`, with or without `ConsumedCapacity` before or after it.
+pub(super) fn get_body(item: &[(String, Wire)], rendering: Rendering) -> String {
+    response(
+        "Item",
+        &["ConsumedCapacity"],
+        std::slice::from_ref(&item.to_vec()),
+        rendering,
+    )
+}
+
+/// A response body of `member` (`Items`, or `Item`: the first of `items`), with some of `others`.
+fn response(
+    member: &str,
+    others: &[&'static str],
+    items: &[Vec<(String, Wire)>],
+    rendering: Rendering,
+) -> String {
     let mut out = Out {
         text: String::new(),
         state: rendering.seed | 1,
         rendering,
     };
-    let mut members: Vec<&str> = vec!["Items"];
-    for other in [
-        "Count",
-        "ScannedCount",
-        "LastEvaluatedKey",
-        "ConsumedCapacity",
-    ] {
+    let mut members: Vec<&str> = vec![member];
+    for &other in others {
         if out.one_in(2) {
             let at = out.below(members.len() as u64 + 1) as usize;
             members.insert(at, other);
@@ -148,6 +173,7 @@ pub(super) fn body(items: &[Vec<(String, Wire)>], rendering: Rendering) -> Strin
                 }
                 out.text.push(']');
             }
+            "Item" => out.map(&items[0]),
             "Count" | "ScannedCount" => out.text.push_str(&items.len().to_string()),
             "LastEvaluatedKey" => out.map(&[
                 ("pk".to_owned(), Wire::S("last".into())),
