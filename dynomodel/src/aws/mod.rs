@@ -25,6 +25,8 @@ mod present;
 
 mod backup;
 mod batch;
+#[cfg(test)]
+mod canned;
 mod capacity;
 mod convert;
 mod error;

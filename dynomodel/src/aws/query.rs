@@ -5,13 +5,17 @@
 //! size, is what says more items may follow.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation as op;
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
 use super::capacity::{one_consumed_capacity, return_consumed_capacity};
+use super::error::ErrorDetails;
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
 use super::page_body::BodyPage;
@@ -69,6 +73,63 @@ fn output(
     })
 }
 
+/// The SDK's Query and Scan outputs: distinct types with the same page fields.
+trait SdkPage {
+    /// The page as `output` builds it.
+    fn into_output(
+        self,
+        sink: Option<&mut dyn ItemSink>,
+        page: Option<BodyPage>,
+    ) -> Result<QueryOutput>;
+}
+
+macro_rules! sdk_page {
+    ($output:ty) => {
+        impl SdkPage for $output {
+            #[inline]
+            fn into_output(
+                self,
+                sink: Option<&mut dyn ItemSink>,
+                page: Option<BodyPage>,
+            ) -> Result<QueryOutput> {
+                output(
+                    self.items,
+                    self.count,
+                    self.scanned_count,
+                    self.last_evaluated_key,
+                    self.consumed_capacity.as_ref(),
+                    sink,
+                    page,
+                )
+            }
+        }
+    };
+}
+
+sdk_page!(op::query::QueryOutput);
+sdk_page!(op::scan::ScanOutput);
+
+/// A Query's or Scan's `send`, its page converted; with a `sink` (a typed page), armed so that its
+/// items are read from the response body when they can be (`page_hook`).
+#[inline]
+fn page_sent<'a, O, E>(
+    send: impl Future<Output = std::result::Result<O, SdkError<E, HttpResponse>>> + Send + 'a,
+    sink: Option<&'a mut dyn ItemSink>,
+) -> BackendFuture<'a, QueryOutput>
+where
+    O: SdkPage + Send + 'a,
+    E: ProvideErrorMetadata + ErrorDetails + std::error::Error + Send + Sync + 'static,
+{
+    let Some(sink) = sink else {
+        return sent(send, |out: O| out.into_output(None, None));
+    };
+    let slot = PageSlot::default();
+    let armed = Armed::new(Arc::clone(&slot), send);
+    sent(armed, move |out: O| {
+        out.into_output(Some(sink), take_page(&slot))
+    })
+}
+
 /// `Query`; with a `sink`, its items are handed to it ([`Backend::query_into`]).
 #[inline]
 pub(crate) fn query<'a>(
@@ -81,35 +142,7 @@ pub(crate) fn query<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    let Some(sink) = sink else {
-        return sent(request.send(), |out| {
-            let consumed_capacity = out.consumed_capacity.clone();
-            output(
-                out.items,
-                out.count,
-                out.scanned_count,
-                out.last_evaluated_key,
-                consumed_capacity.as_ref(),
-                None,
-                None,
-            )
-        });
-    };
-    // A typed page: its items read from the response body when they can be (`page_hook`).
-    let slot = PageSlot::default();
-    let armed = Armed::new(Arc::clone(&slot), request.send());
-    sent(armed, move |out| {
-        let consumed_capacity = out.consumed_capacity.clone();
-        output(
-            out.items,
-            out.count,
-            out.scanned_count,
-            out.last_evaluated_key,
-            consumed_capacity.as_ref(),
-            Some(sink),
-            take_page(&slot),
-        )
-    })
+    page_sent(request.send(), sink)
 }
 
 /// The SDK's `Query` request of `input`, with the names and values `numbered` (if any) added to
@@ -178,35 +211,7 @@ pub(crate) fn scan<'a>(
         Ok(request) => request,
         Err(e) => return failed(e),
     };
-    let Some(sink) = sink else {
-        return sent(request.send(), |out| {
-            let consumed_capacity = out.consumed_capacity.clone();
-            output(
-                out.items,
-                out.count,
-                out.scanned_count,
-                out.last_evaluated_key,
-                consumed_capacity.as_ref(),
-                None,
-                None,
-            )
-        });
-    };
-    // A typed page: its items read from the response body when they can be (`page_hook`).
-    let slot = PageSlot::default();
-    let armed = Armed::new(Arc::clone(&slot), request.send());
-    sent(armed, move |out| {
-        let consumed_capacity = out.consumed_capacity.clone();
-        output(
-            out.items,
-            out.count,
-            out.scanned_count,
-            out.last_evaluated_key,
-            consumed_capacity.as_ref(),
-            Some(sink),
-            take_page(&slot),
-        )
-    })
+    page_sent(request.send(), sink)
 }
 
 /// The SDK's `Scan` request of `input`; its legacy conditions may not convert.

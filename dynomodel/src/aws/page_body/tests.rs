@@ -3,21 +3,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::operation::query::QueryOutput;
 use aws_sdk_dynamodb::operation::scan::ScanOutput;
 use aws_sdk_dynamodb::Client;
-use aws_smithy_runtime_api::client::http::{
-    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
-};
-use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
-use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_runtime_api::http::{Response, StatusCode};
-use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::retry::RetryConfig;
 use proptest::prelude::*;
 
 use super::*;
+use crate::aws::canned::Canned;
 use crate::aws::value::from_sdk;
 
 mod get;
@@ -27,33 +19,6 @@ mod render;
 use render::{Rendering, Wire};
 
 // ---- the SDK's side ----
-
-/// An HTTP client answering every request with `200` and the same body.
-#[derive(Debug, Clone)]
-struct Canned(Vec<u8>);
-
-impl HttpConnector for Canned {
-    fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
-        let mut response = Response::new(
-            StatusCode::try_from(200).unwrap(),
-            SdkBody::from(self.0.clone()),
-        );
-        response
-            .headers_mut()
-            .insert("content-type", "application/x-amz-json-1.0");
-        HttpConnectorFuture::ready(Ok(response))
-    }
-}
-
-impl HttpClient for Canned {
-    fn http_connector(
-        &self,
-        _settings: &HttpConnectorSettings,
-        _components: &RuntimeComponents,
-    ) -> SharedHttpConnector {
-        SharedHttpConnector::new(self.clone())
-    }
-}
 
 /// The SDK's Query output for a response `body`, or its error's text.
 fn sdk_output(body: &[u8]) -> Result<QueryOutput, String> {
@@ -78,17 +43,9 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// A client whose every request is answered with `body`.
+/// A client whose every request is answered with `200` and `body`.
 fn client(body: &[u8]) -> Client {
-    let config = aws_sdk_dynamodb::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("test", "test", None, None, "test"))
-        .endpoint_url("http://127.0.0.1:1")
-        .retry_config(RetryConfig::disabled())
-        .http_client(Canned(body.to_vec()))
-        .build();
-    Client::from_conf(config)
+    Canned::new(&[(200, body)]).client(1)
 }
 
 /// An item as a comparable list: its attributes sorted by name (the SDK's map has no order).

@@ -4,17 +4,12 @@
 #![allow(clippy::unwrap_used)]
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
-use aws_sdk_dynamodb::config::retry::RetryConfig;
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
-use aws_smithy_runtime_api::client::http::{
-    HttpClient, HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
-};
-use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
 use aws_smithy_runtime_api::http::StatusCode;
 
 use super::*;
+use crate::aws::canned::Canned;
 use crate::aws::AwsBackend;
 use crate::backend::{Backend, ItemSink, QueryInput, QueryOutput, ScanInput};
 use crate::error::Result;
@@ -23,84 +18,18 @@ use crate::{Db, Model};
 
 mod get;
 
-/// An HTTP client answering each request with the next canned response (status, body), the
-/// last one again once they run out; it counts the requests.
-#[derive(Debug, Clone)]
-struct Canned {
-    responses: Arc<Mutex<VecDeque<(u16, String)>>>,
-    sent: Arc<Mutex<usize>>,
-}
-
-impl Canned {
-    fn new(responses: &[(u16, &str)]) -> Canned {
-        Canned {
-            responses: Arc::new(Mutex::new(
-                responses
-                    .iter()
-                    .map(|(s, b)| (*s, (*b).to_owned()))
-                    .collect(),
-            )),
-            sent: Arc::default(),
-        }
-    }
-
-    fn sent(&self) -> usize {
-        *self.sent.lock().unwrap()
-    }
-}
-
-impl HttpConnector for Canned {
-    fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
-        *self.sent.lock().unwrap() += 1;
-        let mut responses = self.responses.lock().unwrap();
-        let (status, body) = match responses.len() {
-            1 => responses[0].clone(),
-            _ => responses.pop_front().unwrap(),
-        };
-        let mut response =
-            HttpResponse::new(StatusCode::try_from(status).unwrap(), SdkBody::from(body));
-        let headers = response.headers_mut();
-        headers.insert("content-type", "application/x-amz-json-1.0");
-        headers.insert("x-amzn-requestid", "canned-request");
-        HttpConnectorFuture::ready(Ok(response))
-    }
-}
-
-impl HttpClient for Canned {
-    fn http_connector(
-        &self,
-        _settings: &HttpConnectorSettings,
-        _components: &RuntimeComponents,
-    ) -> SharedHttpConnector {
-        SharedHttpConnector::new(self.clone())
-    }
-}
-
-/// A client on `canned`, retrying twice at most with (paused-time) backoff.
-fn client(canned: &Canned) -> Client {
-    let config = aws_sdk_dynamodb::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new("k", "s", None, None, "test"))
-        .endpoint_url("http://127.0.0.1:1")
-        .retry_config(RetryConfig::standard().with_max_attempts(3))
-        .http_client(canned.clone())
-        .build();
-    Client::from_conf(config)
-}
-
 /// The backend as it is (hooked) and as it was (the same client, no hook), each on its own
 /// canned responses.
 fn backends(responses: &[(u16, &str)]) -> [(AwsBackend, Canned); 2] {
     let hooked = Canned::new(responses);
     let plain = Canned::new(responses);
-    let streams = crate::aws::streams_client::derive(client(&plain).config());
+    let streams = crate::aws::streams_client::derive(plain.client(3).config());
     [
-        (AwsBackend::new(client(&hooked)), hooked),
+        (AwsBackend::new(hooked.client(3)), hooked),
         (
             AwsBackend {
-                client: client(&plain),
-                pages: client(&plain),
+                client: plain.client(3),
+                pages: plain.client(3),
                 streams,
             },
             plain,
@@ -423,7 +352,7 @@ async fn all_reads_every_page_from_the_body() {
 #[test]
 fn a_hooked_client_keeps_its_configuration() {
     let canned = Canned::new(&[(200, PAGE)]);
-    let plain = client(&canned);
+    let plain = canned.client(3);
     let hooked = hooked(&plain);
     assert_eq!(hooked.config().region(), plain.config().region());
     assert_eq!(
