@@ -20,11 +20,18 @@ use aws_smithy_types::body::SdkBody;
 type Response = (u16, Vec<u8>);
 
 /// An HTTP client answering each request with the next canned response (status, body), the
-/// last one again once they run out; it counts the requests.
+/// last one again once they run out; it keeps each request's body and `Content-Length`.
 #[derive(Debug, Clone)]
 pub(crate) struct Canned {
     responses: Arc<Mutex<VecDeque<Response>>>,
-    sent: Arc<Mutex<usize>>,
+    requests: Arc<Mutex<Vec<Sent>>>,
+}
+
+/// A request as the client got it: its body, and its `Content-Length` header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sent {
+    pub(crate) body: Vec<u8>,
+    pub(crate) content_length: Option<String>,
 }
 
 impl Canned {
@@ -36,13 +43,18 @@ impl Canned {
                     .map(|(status, body)| (*status, body.as_ref().to_vec()))
                     .collect(),
             )),
-            sent: Arc::default(),
+            requests: Arc::default(),
         }
     }
 
     /// The number of requests answered.
     pub(crate) fn sent(&self) -> usize {
-        *self.sent.lock().unwrap()
+        self.requests.lock().unwrap().len()
+    }
+
+    /// The requests answered, in order.
+    pub(crate) fn requests(&self) -> Vec<Sent> {
+        self.requests.lock().unwrap().clone()
     }
 
     /// A client on these responses, making at most `attempts` attempts a request (with
@@ -65,8 +77,11 @@ impl Canned {
 }
 
 impl HttpConnector for Canned {
-    fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
-        *self.sent.lock().unwrap() += 1;
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        self.requests.lock().unwrap().push(Sent {
+            body: request.body().bytes().unwrap().to_vec(),
+            content_length: request.headers().get("content-length").map(str::to_owned),
+        });
         let (status, body) = {
             let mut responses = self.responses.lock().unwrap();
             match responses.len() {

@@ -15,9 +15,11 @@ use super::capacity::{
     return_item_collection_metrics,
 };
 use super::convert::SdkItemSink;
+use super::item_json::item_json;
 use super::legacy::{attribute_updates, conditional_operator, expected};
-use super::page_hook::{take_page, Armed, PageSlot};
-use super::sent::{failed, sent, BackendFuture};
+use super::page_hook::{take_page, Armed, Arms, PageSlot};
+use super::request_body::WrittenMember;
+use super::sent::{failed, sent, sent_written, BackendFuture};
 use super::value::{from_sdk_opt_item, hand_over, hand_page, to_sdk_item, SdkItem};
 use crate::backend::*;
 use crate::error::ConversionError;
@@ -61,22 +63,26 @@ pub(crate) fn on_failure(
     r.map(|r| sdk::ReturnValuesOnConditionCheckFailure::from(r.as_str()))
 }
 
-/// `PutItem`; with a `writer`, its attributes are written into the SDK's item map after
-/// `input.item`'s ([`Backend::put_item_from`]), and a value it cannot write fails before anything
-/// is sent.
+/// `PutItem`; with a `writer`, its attributes are written after `input.item`'s
+/// ([`Backend::put_item_from`]), and a value it cannot write fails before anything is sent. The
+/// writer's item goes into the request's body as JSON (`request_body`: `client` is then the
+/// hooked copy and `json` is set), or else (or when it names an attribute twice) through the SDK's
+/// item map.
 #[inline]
 pub(crate) fn put_item<'a>(
     client: &Client,
     input: PutItemInput,
     writer: Option<&dyn AttributeWriter>,
+    json: bool,
 ) -> BackendFuture<'a, PutItemOutput> {
-    let item = match writer {
-        None => to_sdk_item(input.item),
-        Some(writer) => match written(input.item, writer) {
-            Ok(item) => item,
+    let (item, written) = match writer {
+        None => (to_sdk_item(input.item), None),
+        Some(writer) => match member(input.item, writer, json) {
+            Ok(member) => member,
             Err(e) => return failed(e.into()),
         },
     };
+    let written = written.map(WrittenMember::put_item);
     let mut request = client
         .put_item()
         .table_name(input.table_name)
@@ -95,7 +101,11 @@ pub(crate) fn put_item<'a>(
         .set_return_item_collection_metrics(return_item_collection_metrics(
             input.return_item_collection_metrics,
         )));
-    sent(request.send(), |output| {
+    let arms = Arms {
+        page: None,
+        written: written.clone(),
+    };
+    sent_written(Armed::new(arms, request.send()), written, |output| {
         Ok(PutItemOutput {
             consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
             item_collection_metrics: one_item_collection_metrics(output.item_collection_metrics())?,
@@ -104,25 +114,44 @@ pub(crate) fn put_item<'a>(
     })
 }
 
+/// A member the writer writes after `item`'s attributes: with `json`, the SDK is given an empty
+/// map and the member's JSON goes into the body (`Some`); without, or for attributes named twice,
+/// the SDK's map.
+#[inline]
+fn member(
+    item: Item,
+    writer: &dyn AttributeWriter,
+    json: bool,
+) -> Result<(SdkItem, Option<String>), ConversionError> {
+    if json {
+        if let Some(json) = item_json(&item, writer)? {
+            return Ok((SdkItem::new(), Some(json)));
+        }
+    }
+    Ok((written(item, writer)?, None))
+}
+
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`;
-/// with a `writer`, the key is what it writes into the SDK's map after `input.key`'s attributes
-/// ([`Backend::get_item_keyed_into`]), and a key it cannot write fails before anything is sent.
-/// The typed read's item is read from the response body when it can be (`page_hook`: `client` is
-/// then the hooked copy), or else converted from the SDK's map.
+/// with a `writer`, the key is what it writes after `input.key`'s attributes
+/// ([`Backend::get_item_keyed_into`]: into the body as JSON with `json`, as a put's item), and a
+/// key it cannot write fails before anything is sent. The typed read's item is read from the response body when
+/// it can be (`page_hook`: `client` is then the hooked copy), or else converted from the SDK's map.
 #[inline]
 pub(crate) fn get_item<'a>(
     client: &Client,
     input: GetItemInput,
     writer: Option<&dyn AttributeWriter>,
+    json: bool,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, GetItemOutput> {
-    let key = match writer {
-        None => to_sdk_item(input.key),
-        Some(writer) => match written(input.key, writer) {
-            Ok(key) => key,
+    let (key, written) = match writer {
+        None => (to_sdk_item(input.key), None),
+        Some(writer) => match member(input.key, writer, json) {
+            Ok(member) => member,
             Err(e) => return failed(e.into()),
         },
     };
+    let written = written.map(WrittenMember::get_item_key);
     let mut request = client
         .get_item()
         .table_name(input.table_name)
@@ -134,7 +163,11 @@ pub(crate) fn get_item<'a>(
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     let Some(sink) = sink else {
-        return sent(request.send(), |output| {
+        let arms = Arms {
+            page: None,
+            written: written.clone(),
+        };
+        return sent_written(Armed::new(arms, request.send()), written, |output| {
             Ok(GetItemOutput {
                 consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
                 item: from_sdk_opt_item(output.item)?,
@@ -142,8 +175,11 @@ pub(crate) fn get_item<'a>(
         });
     };
     let slot = PageSlot::default();
-    let armed = Armed::new(Arc::clone(&slot), request.send());
-    sent(armed, move |output| {
+    let arms = Arms {
+        page: Some(Arc::clone(&slot)),
+        written: written.clone(),
+    };
+    sent_written(Armed::new(arms, request.send()), written, move |output| {
         let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
         // Read from the body, the SDK's item is the empty one it was given in its place.
         match (take_page(&slot), output.item) {
@@ -277,7 +313,7 @@ mod tests {
             table_name: "t".into(),
             ..Default::default()
         };
-        let future = get_item(&client, input, Some(&Failing), None);
+        let future = get_item(&client, input, Some(&Failing), true, None);
         let err = futures::executor::block_on(future).unwrap_err();
         let expected: crate::Error = ConversionError::new("a key value", "nothing")
             .at("sk")

@@ -16,9 +16,11 @@
 //! so they skip the SDK's map per item (about half of a Query's client CPU); the typed GetItem
 //! (`db.get::<M>(..)`) reads its `Item` alike. Any body that reader does not read exactly as the SDK
 //! would, any error response, and the untyped `query`/`scan`/`get_item` go through the SDK's
-//! deserializer as they always did. The hook is an interceptor on a copy of the
-//! client rebuilt from its own configuration (the same HTTP client, credentials and settings), which
-//! only those pages use.
+//! deserializer as they always did. The other way, the mapper's PutItem (`db.put(..)`) and typed
+//! GetItem write the item or key as the request's JSON, which goes into the body the SDK serialized
+//! with an empty map in its place, skipping the SDK's map and its serialization. The hook is an
+//! interceptor on a copy of the client rebuilt from its own configuration (the same HTTP client,
+//! credentials and settings), which only those requests use.
 
 #[macro_use]
 mod present;
@@ -31,11 +33,13 @@ mod capacity;
 mod convert;
 mod error;
 mod item;
+mod item_json;
 mod legacy;
 mod page_body;
 mod page_hook;
 mod partiql;
 mod query;
+mod request_body;
 mod schema;
 mod sent;
 mod streams;
@@ -73,18 +77,22 @@ use crate::error::Result;
 #[derive(Debug, Clone)]
 pub struct AwsBackend {
     client: Client,
-    /// `client` with the typed pages' interceptor (`page_hook`), for their requests (and the typed
-    /// GetItem's) only: every
-    /// other request goes through `client` and pays nothing for the hook's empty calls.
+    /// `client` with the typed pages' interceptor (`page_hook`), for their requests, the typed
+    /// GetItem's and the mapper's PutItem's only: every other request goes through `client` and
+    /// pays nothing for the hook's empty calls.
     pages: Client,
+    /// Whether `pages` is hooked (not [`AwsBackend::with_sdk_item_maps`]): the mapper's puts and
+    /// typed gets then write their item or key as JSON into the request's body.
+    hooked: bool,
     streams: StreamsClient,
 }
 
 impl AwsBackend {
     /// A backend over an already configured client; the DynamoDB Streams client is derived from it.
-    /// The typed Query and Scan pages and the typed GetItem go through a copy of `client` rebuilt
-    /// from its configuration with one interceptor added, the one that reads their items from the
-    /// response body (module docs); every other request goes through `client` itself.
+    /// The typed Query and Scan pages, the typed GetItem and the mapper's PutItem go through a
+    /// copy of `client` rebuilt from its configuration with one interceptor added, the one that
+    /// reads their items from the response body and writes a put's item (and a get's key) into the
+    /// request's body (module docs); every other request goes through `client` itself.
     ///
     /// The streams client copies what the SDK lets a program read back from the DynamoDB client's
     /// config: region, HTTP client, sleep and time source, timeouts, retry configuration, identity
@@ -127,7 +135,32 @@ impl AwsBackend {
         AwsBackend {
             client,
             pages,
+            hooked: true,
             streams,
+        }
+    }
+
+    /// This backend with every request's items in the SDK's own maps: for an application whose
+    /// interceptors on the client read the items of requests or responses.
+    ///
+    /// Otherwise the typed reads (`db.query::<M>`, `db.scan::<M>`, `db.get::<M>`) read their items
+    /// from the response body and give the SDK's deserializer an empty `Items` (or `Item`), and
+    /// the mapper's puts and typed gets write their item (or key) as the request's JSON and give
+    /// the SDK's serializer an empty map in its place: an interceptor sees the output's items, and
+    /// the input's item before serialization, empty (the HTTP request and response it sees are
+    /// whole). This costs those requests the SDK's maps again: about half a Query's client CPU
+    /// (docs/performance.md, "The mapper on the AWS path").
+    ///
+    /// ```
+    /// use dynomodel::AwsBackend;
+    /// let backend = AwsBackend::local("http://127.0.0.1:8000").with_sdk_item_maps();
+    /// # let _ = backend;
+    /// ```
+    pub fn with_sdk_item_maps(self) -> AwsBackend {
+        AwsBackend {
+            pages: self.client.clone(),
+            hooked: false,
+            ..self
         }
     }
 
@@ -279,10 +312,11 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::put_item(&self.client, input, None)
+        item::put_item(&self.client, input, None, false)
     }
 
-    /// The attributes written straight into the SDK's item map, without building an `Item`.
+    /// The attributes written straight into the request's JSON body, without building an `Item`
+    /// or the SDK's item map (`request_body`).
     #[inline]
     fn put_item_from<'life0, 'life1, 'async_trait>(
         &'life0 self,
@@ -294,7 +328,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::put_item(&self.client, input, Some(item))
+        item::put_item(&self.pages, input, Some(item), self.hooked)
     }
 
     #[inline]
@@ -306,7 +340,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, None, None)
+        item::get_item(&self.client, input, None, false, None)
     }
 
     /// The item read from the response body (or, left to the SDK, converted attribute by attribute
@@ -322,7 +356,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, None, Some(sink))
+        item::get_item(&self.pages, input, None, false, Some(sink))
     }
 
     /// The key written straight into the SDK's map, without building an `Item`.
@@ -338,7 +372,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, Some(key), Some(sink))
+        item::get_item(&self.pages, input, Some(key), self.hooked, Some(sink))
     }
 
     fn delete_item<'life0, 'async_trait>(

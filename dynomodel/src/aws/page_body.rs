@@ -73,7 +73,16 @@ const MAX_NESTING: u32 = 48;
 /// The items of a successful Query or Scan response `body`; `None` when the body is not one this
 /// reader reads exactly as the SDK would (the caller then leaves it all to the SDK).
 pub(crate) fn read_items(body: &[u8]) -> Option<BodyPage> {
-    read_member(body, "Items", read_array)
+    read_member(body, "Items", read_array).map(page)
+}
+
+/// A page of the attributes and lengths a member's reader read, and the member's span.
+fn page(((attributes, lengths), items): ((Vec<Attribute>, Vec<usize>), Range<usize>)) -> BodyPage {
+    BodyPage {
+        attributes,
+        lengths,
+        items,
+    }
 }
 
 /// The item of a successful GetItem response `body`, as a page of one item whose `items` span is
@@ -86,15 +95,28 @@ pub(crate) fn read_item(body: &[u8]) -> Option<BodyPage> {
         let length = read_attributes(text, &mut attributes)?;
         Some((attributes, vec![length]))
     })
+    .map(page)
 }
 
-/// The top-level member `member` of a response `body`, its value read by `read`: the walk of the
-/// response object shared by the readers; the members beside it are only skipped.
-fn read_member(
+/// Where the top-level member `member` of a request `body` the SDK serialized stands, when its
+/// value is the empty object `{}` (its `{` to its `}` inclusive): the place `request_body` writes
+/// an item the model wrote into, by the same walk as the readers'.
+pub(crate) fn empty_object_span(body: &[u8], member: &str) -> Option<Range<usize>> {
+    let ((), span) = read_member(body, member, |text| {
+        text.expect(b'{')?;
+        text.empty(b'}')?.then_some(())
+    })?;
+    Some(span)
+}
+
+/// Reads the top-level member `member` of a response `body` by `read`, and gives it with the
+/// span of its value: the walk of the response object shared by the readers; the members beside
+/// it are only skipped.
+fn read_member<T>(
     body: &[u8],
     member: &str,
-    read: impl Fn(&mut Text<'_>) -> Option<(Vec<Attribute>, Vec<usize>)>,
-) -> Option<BodyPage> {
+    read: impl Fn(&mut Text<'_>) -> Option<T>,
+) -> Option<(T, Range<usize>)> {
     // The SDK refuses a body with invalid UTF-8 anywhere (it validates every string, and JSON is
     // ASCII outside strings). Validated once, the strings are not validated again one by one.
     let body = std::str::from_utf8(body).ok()?;
@@ -114,12 +136,7 @@ fn read_member(
             if page.is_some() {
                 return None;
             }
-            let (attributes, lengths) = read(&mut text)?;
-            page = Some(BodyPage {
-                attributes,
-                lengths,
-                items: at..text.at(),
-            });
+            page = Some((read(&mut text)?, at..text.at()));
         } else {
             // Skipped, not read: serde_json's stream reader tells where the value ends.
             let mut value =

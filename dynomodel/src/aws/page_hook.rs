@@ -44,6 +44,7 @@ use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Storable, StoreReplace};
 
 use super::page_body::{read_item, read_items, BodyPage};
+use super::request_body::WrittenMember;
 
 /// Where a typed page's deserializer leaves the page it read: `None` until an attempt's response
 /// deserializes with its items read here (each attempt replaces what an earlier one left).
@@ -54,9 +55,27 @@ pub(crate) fn take_page(slot: &PageSlot) -> Option<BodyPage> {
     slot.lock().unwrap_or_else(PoisonError::into_inner).take()
 }
 
+/// What the hook does for an armed request: read its response's items into `page`, and put the
+/// member the model `written` into its request's body (`request_body`).
+#[derive(Clone, Default)]
+pub(crate) struct Arms {
+    pub(crate) page: Option<PageSlot>,
+    pub(crate) written: Option<Arc<WrittenMember>>,
+}
+
+impl Arms {
+    /// A typed page's: its items read into `slot`.
+    pub(crate) fn page(slot: &PageSlot) -> Arms {
+        Arms {
+            page: Some(Arc::clone(slot)),
+            written: None,
+        }
+    }
+}
+
 thread_local! {
-    /// The slot of the typed page whose future is polling on this thread (`Armed`), if any.
-    static ARMED: RefCell<Option<PageSlot>> = const { RefCell::new(None) };
+    /// The arms of the request whose future is polling on this thread (`Armed`), if any.
+    static ARMED: RefCell<Option<Arms>> = const { RefCell::new(None) };
 }
 
 /// A copy of `client` with [`PageHook`] installed (as a permanent interceptor: no per-hook
@@ -94,24 +113,35 @@ impl Intercept for PageHook {
         _runtime_components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        let Some(slot) = ARMED.with(|armed| armed.borrow().clone()) else {
+        let Some(arms) = ARMED.with(|armed| armed.borrow().clone()) else {
             return Ok(());
         };
         if cfg.load::<Wrapped>().is_some() {
             return Ok(());
         }
-        let inner = cfg
-            .load::<Metadata>()
-            .and_then(|op| sdk_deserializer(op.name()));
-        if let Some((inner, member)) = inner {
-            let state = cfg.interceptor_state();
-            state.store_put(SharedResponseDeserializer::new(PageDeserializer {
+        let Some(op) = cfg.load::<Metadata>().map(Metadata::name) else {
+            return Ok(());
+        };
+        let deserializer = arms.page.and_then(|slot| {
+            let (inner, member) = sdk_deserializer(op)?;
+            Some(SharedResponseDeserializer::new(PageDeserializer {
                 inner,
                 member,
                 slot,
-            }));
-            state.store_put(Wrapped);
+            }))
+        });
+        let serializer = arms.written.and_then(|written| written.serializer(op));
+        if deserializer.is_none() && serializer.is_none() {
+            return Ok(());
         }
+        let state = cfg.interceptor_state();
+        if let Some(deserializer) = deserializer {
+            state.store_put(deserializer);
+        }
+        if let Some(serializer) = serializer {
+            state.store_put(serializer);
+        }
+        state.store_put(Wrapped);
         Ok(())
     }
 }
@@ -252,21 +282,22 @@ fn emptied(
 }
 
 pin_project_lite::pin_project! {
-    /// A typed page's SDK future, armed: while it polls, the thread's [`ARMED`] slot is its own,
-    /// so that [`PageHook`] wraps its deserializer (the SDK runs the interceptors and the
-    /// deserializer inside this poll). Were one ever run outside it, the request would simply not
-    /// be armed and the SDK's items would answer.
+    /// A request's SDK future, armed: while it polls, the thread's [`ARMED`] arms are its own, so
+    /// that [`PageHook`] wraps its deserializer and serializer (the SDK runs the interceptors, the
+    /// serializer and the deserializer inside this poll). Were one ever run outside it, the request
+    /// would simply not be armed: the SDK's items would answer a read, and a written member's
+    /// caller would see it was not written.
     pub(crate) struct Armed<F> {
-        slot: PageSlot,
+        arms: Arms,
         #[pin]
         inner: F,
     }
 }
 
 impl<F> Armed<F> {
-    /// `inner`, armed with `slot`.
-    pub(crate) fn new(slot: PageSlot, inner: F) -> Armed<F> {
-        Armed { slot, inner }
+    /// `inner`, armed with `arms`.
+    pub(crate) fn new(arms: Arms, inner: F) -> Armed<F> {
+        Armed { arms, inner }
     }
 }
 
@@ -275,20 +306,20 @@ impl<F: Future> Future for Armed<F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
-        let _armed = Arming::new(this.slot);
+        let _armed = Arming::new(this.arms);
         this.inner.poll(cx)
     }
 }
 
-/// The thread's slot set for one poll, and what it was put back when the poll ends (returning or
-/// unwinding), so that no other request on the thread is ever armed by this one.
+/// The thread's arms set for one poll, and what they were put back when the poll ends
+/// (returning or unwinding), so that no other request on the thread is ever armed by this one.
 struct Arming {
-    previous: Option<PageSlot>,
+    previous: Option<Arms>,
 }
 
 impl Arming {
-    fn new(slot: &PageSlot) -> Arming {
-        let previous = ARMED.with(|armed| armed.replace(Some(Arc::clone(slot))));
+    fn new(arms: &Arms) -> Arming {
+        let previous = ARMED.with(|armed| armed.replace(Some(arms.clone())));
         Arming { previous }
     }
 }

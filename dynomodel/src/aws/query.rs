@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation as op;
@@ -19,7 +18,7 @@ use super::error::ErrorDetails;
 use super::item::{names, values};
 use super::legacy::{conditional_operator, conditions};
 use super::page_body::BodyPage;
-use super::page_hook::{take_page, Armed, PageSlot};
+use super::page_hook::{take_page, Armed, Arms, PageSlot};
 use super::sent::{failed, sent, BackendFuture};
 use super::value::{
     from_sdk_item, from_sdk_opt_item, hand_over, hand_page, to_sdk, to_sdk_item, SdkItem,
@@ -124,7 +123,7 @@ where
         return sent(send, |out: O| out.into_output(None, None));
     };
     let slot = PageSlot::default();
-    let armed = Armed::new(Arc::clone(&slot), send);
+    let armed = Armed::new(Arms::page(&slot), send);
     sent(armed, move |out: O| {
         out.into_output(Some(sink), take_page(&slot))
     })

@@ -12,11 +12,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use futures::FutureExt;
 
 use super::error::{map_sdk_error, ErrorDetails};
+use super::request_body::WrittenMember;
 use crate::error::{Error, Result};
 
 /// What an `#[async_trait]` method of [`Backend`](crate::Backend) returns.
@@ -33,6 +35,26 @@ where
     R: std::fmt::Debug,
 {
     Box::pin(send.map(move |sent| finish(sent.map_err(map_sdk_error)?)))
+}
+
+/// `sent`, for a request whose member the model wrote as JSON (`request_body`): when the member
+/// did not go into the request's body, the answer is `not_written`, whatever the SDK answered.
+pub(crate) fn sent_written<'a, O, E, R, T>(
+    send: impl Future<Output = std::result::Result<O, SdkError<E, R>>> + Send + 'a,
+    written: Option<Arc<WrittenMember>>,
+    finish: impl FnOnce(O) -> Result<T> + Send + 'a,
+) -> BackendFuture<'a, T>
+where
+    E: ProvideErrorMetadata + ErrorDetails + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug,
+{
+    Box::pin(send.map(move |sent| {
+        let sent = sent.map_err(map_sdk_error);
+        match written {
+            Some(member) if !member.written() => Err(member.not_written(sent.as_ref().err())),
+            _ => finish(sent?),
+        }
+    }))
 }
 
 /// The future of a request that failed before it was sent (it could not be converted); cold, so

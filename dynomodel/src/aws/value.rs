@@ -193,7 +193,7 @@ fn bad_number(text: &str, error: NumberError) -> ConversionError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
     use std::borrow::Cow;
 
@@ -277,7 +277,7 @@ mod tests {
     }
 
     /// Any attribute value, documents nested a few levels.
-    fn any_value() -> impl proptest::strategy::Strategy<Value = AttributeValue> {
+    pub(crate) fn any_value() -> impl proptest::strategy::Strategy<Value = AttributeValue> {
         use proptest::prelude::*;
         let number = (any::<bool>(), 0u128..10u128.pow(38), -130i32..90)
             .prop_filter_map("in DynamoDB's range", |(negative, c, e)| {

@@ -17,23 +17,16 @@ use crate::value::{AttributeValue, Item};
 use crate::{Db, Model};
 
 mod get;
+mod put;
 
 /// The backend as it is (hooked) and as it was (the same client, no hook), each on its own
 /// canned responses.
 fn backends(responses: &[(u16, &str)]) -> [(AwsBackend, Canned); 2] {
     let hooked = Canned::new(responses);
     let plain = Canned::new(responses);
-    let streams = crate::aws::streams_client::derive(plain.client(3).config());
     [
         (AwsBackend::new(hooked.client(3)), hooked),
-        (
-            AwsBackend {
-                client: plain.client(3),
-                pages: plain.client(3),
-                streams,
-            },
-            plain,
-        ),
+        (AwsBackend::new(plain.client(3)).with_sdk_item_maps(), plain),
     ]
 }
 

@@ -59,7 +59,7 @@ async fn the_hooked_client_reads_a_get_items_body() {
     let [(hooked, _), _] = backends(&[(200, FOUND)]);
     let slot = PageSlot::default();
     let request = hooked.pages.get_item().table_name("t").send();
-    let output = Armed::new(Arc::clone(&slot), request).await.unwrap();
+    let output = Armed::new(Arms::page(&slot), request).await.unwrap();
     assert_eq!(output.item, Some(Default::default()));
     assert_eq!(output.consumed_capacity.unwrap().capacity_units, Some(0.5));
     use aws_sdk_dynamodb::operation::RequestId;

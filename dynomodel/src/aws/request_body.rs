@@ -1,0 +1,144 @@
+//! A request whose item (PutItem's `Item`, a typed GetItem's `Key`) the model wrote as JSON
+//! (`item_json`), put into the body the SDK serializes: the write side of the page hook.
+//!
+//! The SDK is given the request with an empty map in the member's place, so that it serializes
+//! everything else as it always does (the table name, expressions, maps, flags). [`PageHook`]
+//! then wraps the operation's request serializer ([`MemberSerializer`]) for an execution armed with
+//! a [`WrittenMember`]: once the SDK has serialized the body, the member's `{}` is replaced by the
+//! model's JSON and `Content-Length` set to match, before the retry loop, so every attempt signs
+//! and sends the whole item.
+//!
+//! How it fails, and how that shows:
+//! - the wrapper does not find the member's `{}` in the body (an SDK that serialized it otherwise):
+//!   the request fails before anything is sent, with [`NOT_FOUND`] in the error;
+//! - the request goes out without the wrapper (nothing armed it, or a client without the hook): the
+//!   member went out empty, which DynamoDB refuses for every table (an item or a key without its
+//!   key attributes), and the caller answers [`not_written`] whatever came back, never the
+//!   service's puzzling "missing the key" — nor a success.
+//!
+//! [`PageHook`]: super::page_hook::PageHook
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use aws_sdk_dynamodb::operation::{get_item::GetItem, put_item::PutItem};
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::Input;
+use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
+use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
+use aws_smithy_runtime_api::client::ser_de::{SerializeRequest, SharedRequestSerializer};
+use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer};
+
+use super::page_body::empty_object_span;
+use crate::error::Error;
+
+/// What [`MemberSerializer`]'s error says when the member's `{}` is not in the serialized body.
+pub(crate) const NOT_FOUND: &str = "dynomodel: the SDK serialized the request without the empty \
+                                    member the model's JSON goes in; the request was not sent";
+
+/// A request's member written by the model: its JSON, the operation and member it belongs to,
+/// and whether the wrapper put it into the request's body.
+#[derive(Debug)]
+pub(crate) struct WrittenMember {
+    operation: &'static str,
+    member: &'static str,
+    json: String,
+    written: AtomicBool,
+}
+
+impl WrittenMember {
+    /// PutItem's `Item`, as the JSON object `json`.
+    pub(crate) fn put_item(json: String) -> Arc<WrittenMember> {
+        WrittenMember::new("PutItem", "Item", json)
+    }
+
+    /// GetItem's `Key`, as the JSON object `json`.
+    pub(crate) fn get_item_key(json: String) -> Arc<WrittenMember> {
+        WrittenMember::new("GetItem", "Key", json)
+    }
+
+    fn new(operation: &'static str, member: &'static str, json: String) -> Arc<WrittenMember> {
+        Arc::new(WrittenMember {
+            operation,
+            member,
+            json,
+            written: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the member went into the request's body (the request was then sent whole, or not
+    /// at all).
+    pub(crate) fn written(&self) -> bool {
+        self.written.load(Ordering::Acquire)
+    }
+
+    /// The error of a request whose member did not go into its body: what was sent, if anything,
+    /// held no item, so nothing was written, whatever `outcome` (the SDK's answer) says.
+    #[cold]
+    pub(crate) fn not_written(&self, outcome: Option<&Error>) -> Error {
+        let outcome = match outcome {
+            Some(error) => format!(" (the SDK answered: {error})"),
+            None => String::new(),
+        };
+        Error::Transport(format!(
+            "dynomodel: the {} request's {} was not put into the request's body, so it was sent \
+             without it or not at all, and nothing was written{outcome}",
+            self.operation, self.member
+        ))
+    }
+
+    /// The wrapper of `op`'s serializer that writes this member, if `op` is its operation.
+    pub(crate) fn serializer(self: &Arc<Self>, op: &str) -> Option<SharedRequestSerializer> {
+        if op != self.operation {
+            return None;
+        }
+        Some(SharedRequestSerializer::new(MemberSerializer {
+            inner: sdk_serializer(self.operation)?,
+            written: Arc::clone(self),
+        }))
+    }
+}
+
+/// The SDK's own request serializer of `op` (PutItem or GetItem), from its operation's runtime
+/// plugin, made once (as `page_hook` takes the deserializers).
+fn sdk_serializer(op: &str) -> Option<&'static SharedRequestSerializer> {
+    static PUT_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    static GET_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    let layer = match op {
+        "PutItem" => PUT_ITEM.get_or_init(|| PutItem::new().config()),
+        "GetItem" => GET_ITEM.get_or_init(|| GetItem::new().config()),
+        _ => return None,
+    };
+    layer.as_ref()?.load::<SharedRequestSerializer>()
+}
+
+/// The operation's own serializer, with the written member's JSON put in the place of the empty
+/// object the SDK serialized for it.
+#[derive(Debug)]
+struct MemberSerializer {
+    inner: &'static SharedRequestSerializer,
+    written: Arc<WrittenMember>,
+}
+
+impl SerializeRequest for MemberSerializer {
+    fn serialize_input(&self, input: Input, cfg: &mut ConfigBag) -> Result<HttpRequest, BoxError> {
+        let mut request = self.inner.serialize_input(input, cfg)?;
+        let member = &self.written;
+        let body = request.body().bytes().ok_or(NOT_FOUND)?;
+        let span = empty_object_span(body, member.member).ok_or(NOT_FOUND)?;
+        let mut whole = Vec::with_capacity(body.len() - span.len() + member.json.len());
+        whole.extend_from_slice(&body[..span.start]);
+        whole.extend_from_slice(member.json.as_bytes());
+        whole.extend_from_slice(&body[span.end..]);
+        request
+            .headers_mut()
+            .insert("content-length", whole.len().to_string());
+        *request.body_mut() = SdkBody::from(whole);
+        member.written.store(true, Ordering::Release);
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;
