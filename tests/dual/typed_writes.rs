@@ -173,3 +173,62 @@ dual_test!(
         }
     }
 );
+
+/// Every character JSON escapes, and beyond ASCII: what a put writes into its request's JSON.
+const ESCAPED: &str = "q\" b\\ n\n t\t r\r nul\u{0} bell\u{7} del\u{7f} é € 😀 \u{2028} /";
+
+dual_test!(put_item_from_sends_every_type_and_escape_as_written, |t| {
+    let db = docs_db(&t).await;
+    let s = |text: &str| AttributeValue::S(text.into());
+    let item = Item::from([
+        ("id".to_owned(), s(ESCAPED)),
+        (
+            "n".to_owned(),
+            AttributeValue::N("-1234567890123456789.0123456789E-10".parse().unwrap()),
+        ),
+        ("b".to_owned(), AttributeValue::B(vec![0, 1, 254, 255])),
+        ("t".to_owned(), AttributeValue::Bool(true)),
+        ("z".to_owned(), AttributeValue::Null),
+        (
+            "ss".to_owned(),
+            AttributeValue::Ss(vec![ESCAPED.into(), "b".into()]),
+        ),
+        (
+            "ns".to_owned(),
+            AttributeValue::Ns(vec![1.into(), (-2).into()]),
+        ),
+        (
+            "bs".to_owned(),
+            AttributeValue::Bs(vec![vec![0], vec![1, 2]]),
+        ),
+        (
+            "l".to_owned(),
+            AttributeValue::L(vec![s(ESCAPED), AttributeValue::Null]),
+        ),
+        (
+            "m".to_owned(),
+            AttributeValue::M(Item::from([(ESCAPED.to_owned(), s(ESCAPED))])),
+        ),
+        (format!("name {ESCAPED}"), s("named")),
+    ]);
+    let input = PutItemInput {
+        table_name: db.table_name::<Doc>(),
+        ..Default::default()
+    };
+    t.backend().put_item_from(input, &item).await.unwrap();
+    assert_eq!(stored(&t, &db, ESCAPED).await, Some(item));
+
+    // A model's put and typed get (its key written as JSON too) of the same strings.
+    let value = Doc {
+        title: ESCAPED.into(),
+        tags: vec![ESCAPED.into(), "é".into()],
+        ..doc(&format!("{ESCAPED} 2"))
+    };
+    db.put(&value).await.unwrap();
+    let read = db.get::<Doc>(value.id.as_str()).consistent().await.unwrap();
+    let read = read.unwrap();
+    assert_eq!(
+        (read.id, read.title, read.tags),
+        (value.id, value.title, value.tags)
+    );
+});

@@ -26,10 +26,9 @@
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
-use aws_sdk_dynamodb::operation::{get_item::GetItem, query::Query, scan::Scan};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
@@ -38,13 +37,13 @@ use aws_smithy_runtime_api::client::interceptors::context::{
 use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
 use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
 use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponseDeserializer};
 use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Storable, StoreReplace};
+use aws_smithy_types::config_bag::{ConfigBag, Storable, StoreReplace};
 
 use super::page_body::{read_item, read_items, BodyPage};
 use super::request_body::WrittenMember;
+use super::sdk_ops;
 
 /// Where a typed page's deserializer leaves the page it read: `None` until an attempt's response
 /// deserializes with its items read here (each attempt replaces what an earlier one left).
@@ -147,26 +146,14 @@ impl Intercept for PageHook {
 }
 
 /// The SDK's own response deserializer of operation `op` and the member read from its body,
-/// `None` unless it is Query, Scan or GetItem: the deserializer its operation's runtime plugin
-/// stores (the plugins are public, their deserializers are not, and the config bag lends the one
-/// it holds only by reference), made once.
+/// `None` unless it is Query, Scan or GetItem.
 fn sdk_deserializer(op: &str) -> Option<(&'static SharedResponseDeserializer, Member)> {
-    static QUERY: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    static SCAN: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    static GET_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    let (layer, member) = match op {
-        "Query" => (QUERY.get_or_init(|| Query::new().config()), Member::Items),
-        "Scan" => (SCAN.get_or_init(|| Scan::new().config()), Member::Items),
-        "GetItem" => (
-            GET_ITEM.get_or_init(|| GetItem::new().config()),
-            Member::Item,
-        ),
+    let member = match op {
+        "Query" | "Scan" => Member::Items,
+        "GetItem" => Member::Item,
         _ => return None,
     };
-    Some((
-        layer.as_ref()?.load::<SharedResponseDeserializer>()?,
-        member,
-    ))
+    Some((sdk_ops::deserializer(op)?, member))
 }
 
 /// The member of a response read from its body: a page's `Items` or a GetItem's `Item`.

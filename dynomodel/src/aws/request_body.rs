@@ -19,18 +19,17 @@
 //! [`PageHook`]: super::page_hook::PageHook
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use aws_sdk_dynamodb::operation::{get_item::GetItem, put_item::PutItem};
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::Input;
 use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
-use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
 use aws_smithy_runtime_api::client::ser_de::{SerializeRequest, SharedRequestSerializer};
 use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer};
+use aws_smithy_types::config_bag::ConfigBag;
 
 use super::page_body::empty_object_span;
+use super::sdk_ops;
 use crate::error::Error;
 
 /// What [`MemberSerializer`]'s error says when the member's `{}` is not in the serialized body.
@@ -94,23 +93,10 @@ impl WrittenMember {
             return None;
         }
         Some(SharedRequestSerializer::new(MemberSerializer {
-            inner: sdk_serializer(self.operation)?,
+            inner: sdk_ops::serializer(self.operation)?,
             written: Arc::clone(self),
         }))
     }
-}
-
-/// The SDK's own request serializer of `op` (PutItem or GetItem), from its operation's runtime
-/// plugin, made once (as `page_hook` takes the deserializers).
-fn sdk_serializer(op: &str) -> Option<&'static SharedRequestSerializer> {
-    static PUT_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    static GET_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
-    let layer = match op {
-        "PutItem" => PUT_ITEM.get_or_init(|| PutItem::new().config()),
-        "GetItem" => GET_ITEM.get_or_init(|| GetItem::new().config()),
-        _ => return None,
-    };
-    layer.as_ref()?.load::<SharedRequestSerializer>()
 }
 
 /// The operation's own serializer, with the written member's JSON put in the place of the empty

@@ -34,7 +34,7 @@ fn put(item: SdkItem) -> aws_sdk_dynamodb::operation::put_item::builders::PutIte
 /// The body the SDK's own serializer writes for a PutItem of `item` to table `t`.
 pub(crate) fn sdk_body(item: SdkItem) -> Vec<u8> {
     let input = Input::erase(put(item).build().unwrap());
-    body(&serialize(sdk_serializer("PutItem").unwrap(), input)).to_vec()
+    body(&serialize(sdk_ops::serializer("PutItem").unwrap(), input)).to_vec()
 }
 
 /// The text of the `Item` of a body [`sdk_body`] wrote.
@@ -93,7 +93,7 @@ fn the_member_goes_in_its_place_among_the_others() {
     let written = WrittenMember::put_item(json_text);
     let request = wrapped(&written, Input::erase(input(SdkItem::new()))).unwrap();
     let sdk = serialize(
-        sdk_serializer("PutItem").unwrap(),
+        sdk_ops::serializer("PutItem").unwrap(),
         Input::erase(input(to_sdk_item(item))),
     );
     // One attribute: byte for byte.
@@ -126,7 +126,7 @@ fn a_written_key_makes_the_body_the_sdk_makes_of_its_map() {
     let request = wrapped(&written, Input::erase(get(SdkItem::new()))).unwrap();
     assert!(written.written());
     let sdk = serialize(
-        sdk_serializer("GetItem").unwrap(),
+        sdk_ops::serializer("GetItem").unwrap(),
         Input::erase(get(to_sdk_item(key))),
     );
     assert_eq!(json(&request), json(&sdk));
@@ -156,7 +156,7 @@ fn only_the_members_operation_is_wrapped() {
     let written = WrittenMember::put_item("{}".to_owned());
     assert!(written.serializer("GetItem").is_none());
     assert!(written.serializer("PutItem").is_some());
-    assert!(sdk_serializer("Query").is_none());
+    assert!(sdk_ops::serializer("DeleteItem").is_none());
 }
 
 #[test]
