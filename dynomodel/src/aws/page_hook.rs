@@ -99,6 +99,9 @@ impl Storable for Wrapped {
     type Storer = StoreReplace<Self>;
 }
 
+// The hint makes the SDK call only the hook this implements (`overridden_hooks`): without it,
+// every request of the client paid a dynamic call of each of the ~20 empty hooks.
+#[aws_smithy_runtime_api::client::interceptors::dyn_dispatch_hint]
 impl Intercept for PageHook {
     fn name(&self) -> &'static str {
         "dynomodel::PageHook"
