@@ -41,7 +41,6 @@ mod partiql;
 mod query;
 mod request_body;
 mod schema;
-mod sdk_ops;
 mod sent;
 mod streams;
 mod streams_client;

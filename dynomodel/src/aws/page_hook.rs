@@ -26,24 +26,25 @@
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 
+use aws_sdk_dynamodb::operation::{get_item::GetItem, query::Query, scan::Scan};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
-    BeforeSerializationInterceptorContextRef, OutputOrError,
+    BeforeSerializationInterceptorContextRef, BeforeTransmitInterceptorContextMut, OutputOrError,
 };
 use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
 use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
 use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponseDeserializer};
 use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::config_bag::{ConfigBag, Storable, StoreReplace};
+use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer};
 
 use super::page_body::{read_item, read_items, BodyPage};
 use super::request_body::WrittenMember;
-use super::sdk_ops;
 
 /// Where a typed page's deserializer leaves the page it read: `None` until an attempt's response
 /// deserializes with its items read here (each attempt replaces what an earlier one left).
@@ -55,8 +56,8 @@ pub(crate) fn take_page(slot: &PageSlot) -> Option<BodyPage> {
 }
 
 /// What the hook does for an armed request: read its response's items into `page`, and put the
-/// member the model `written` into its request's body (`request_body`).
-#[derive(Clone, Default)]
+/// member the model `written` into its request's body (`request_body`). The hook takes each once.
+#[derive(Default)]
 pub(crate) struct Arms {
     pub(crate) page: Option<PageSlot>,
     pub(crate) written: Option<Arc<WrittenMember>>,
@@ -91,15 +92,7 @@ pub(crate) fn hooked(client: &Client) -> Client {
 #[derive(Debug)]
 pub(crate) struct PageHook;
 
-/// Marks an execution whose deserializer is already wrapped (a client hooked twice wraps once).
-#[derive(Debug)]
-struct Wrapped;
-
-impl Storable for Wrapped {
-    type Storer = StoreReplace<Self>;
-}
-
-// The hint makes the SDK call only the hook this implements (`overridden_hooks`): without it,
+// The hint makes the SDK call only the hooks this implements (`overridden_hooks`): without it,
 // every request of the client paid a dynamic call of each of the ~20 empty hooks.
 #[aws_smithy_runtime_api::client::interceptors::dyn_dispatch_hint]
 impl Intercept for PageHook {
@@ -108,55 +101,76 @@ impl Intercept for PageHook {
     }
 
     /// Once per execution, after the operation's configuration (its deserializer and metadata)
-    /// is in `cfg`, and before the retry loop: every attempt goes through the wrapper.
+    /// is in `cfg`, and before the retry loop: every attempt goes through the wrapper. The page
+    /// is taken from the arms, so a client hooked twice wraps once.
     fn read_before_serialization(
         &self,
         _context: &BeforeSerializationInterceptorContextRef<'_>,
         _runtime_components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        let Some(arms) = ARMED.with(|armed| armed.borrow().clone()) else {
+        let Some(slot) = take_armed(|arms| arms.page.take()) else {
             return Ok(());
         };
-        if cfg.load::<Wrapped>().is_some() {
-            return Ok(());
-        }
-        let Some(op) = cfg.load::<Metadata>().map(Metadata::name) else {
-            return Ok(());
-        };
-        let deserializer = arms.page.and_then(|slot| {
-            let (inner, member) = sdk_deserializer(op)?;
-            Some(SharedResponseDeserializer::new(PageDeserializer {
+        let wrapper = cfg
+            .load::<Metadata>()
+            .and_then(|op| sdk_deserializer(op.name()))
+            .map(|(inner, member)| PageDeserializer {
                 inner,
                 member,
                 slot,
-            }))
-        });
-        let serializer = arms.written.and_then(|written| written.serializer(op));
-        if deserializer.is_none() && serializer.is_none() {
-            return Ok(());
+            });
+        if let Some(wrapper) = wrapper {
+            cfg.interceptor_state()
+                .store_put(SharedResponseDeserializer::new(wrapper));
         }
-        let state = cfg.interceptor_state();
-        if let Some(deserializer) = deserializer {
-            state.store_put(deserializer);
-        }
-        if let Some(serializer) = serializer {
-            state.store_put(serializer);
-        }
-        state.store_put(Wrapped);
         Ok(())
+    }
+
+    /// Once per execution, the request serialized and before the retry loop (every attempt
+    /// signs and sends this request): the member the model wrote goes into its body.
+    fn modify_before_retry_loop(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _runtime_components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let Some(written) = take_armed(|arms| arms.written.take()) else {
+            return Ok(());
+        };
+        match cfg.load::<Metadata>() {
+            Some(op) => written.write_into(op.name(), context.request_mut()),
+            None => Ok(()),
+        }
     }
 }
 
+/// What `take` takes from the arms of the request polling on this thread, if any.
+fn take_armed<T>(take: impl FnOnce(&mut Arms) -> Option<T>) -> Option<T> {
+    ARMED.with(|armed| armed.borrow_mut().as_mut().and_then(take))
+}
+
 /// The SDK's own response deserializer of operation `op` and the member read from its body,
-/// `None` unless it is Query, Scan or GetItem.
+/// `None` unless it is Query, Scan or GetItem: the deserializer its operation's runtime plugin
+/// stores (the plugins are public, their deserializers are not, and the config bag lends the one
+/// it holds only by reference), made once.
 fn sdk_deserializer(op: &str) -> Option<(&'static SharedResponseDeserializer, Member)> {
-    let member = match op {
-        "Query" | "Scan" => Member::Items,
-        "GetItem" => Member::Item,
+    static QUERY: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    static SCAN: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    static GET_ITEM: OnceLock<Option<FrozenLayer>> = OnceLock::new();
+    let (layer, member) = match op {
+        "Query" => (QUERY.get_or_init(|| Query::new().config()), Member::Items),
+        "Scan" => (SCAN.get_or_init(|| Scan::new().config()), Member::Items),
+        "GetItem" => (
+            GET_ITEM.get_or_init(|| GetItem::new().config()),
+            Member::Item,
+        ),
         _ => return None,
     };
-    Some((sdk_ops::deserializer(op)?, member))
+    Some((
+        layer.as_ref()?.load::<SharedResponseDeserializer>()?,
+        member,
+    ))
 }
 
 /// The member of a response read from its body: a page's `Items` or a GetItem's `Item`.
@@ -273,10 +287,10 @@ fn emptied(
 
 pin_project_lite::pin_project! {
     /// A request's SDK future, armed: while it polls, the thread's [`ARMED`] arms are its own, so
-    /// that [`PageHook`] wraps its deserializer and serializer (the SDK runs the interceptors, the
-    /// serializer and the deserializer inside this poll). Were one ever run outside it, the request
-    /// would simply not be armed: the SDK's items would answer a read, and a written member's
-    /// caller would see it was not written.
+    /// that [`PageHook`] takes them (the SDK runs the interceptors, the serializer and the
+    /// deserializer inside this poll). Were one ever run outside it, the request would simply not
+    /// be armed: the SDK's items would answer a read, and a written member's caller would see it
+    /// was not written.
     pub(crate) struct Armed<F> {
         arms: Arms,
         #[pin]
@@ -301,23 +315,27 @@ impl<F: Future> Future for Armed<F> {
     }
 }
 
-/// The thread's arms set for one poll, and what they were put back when the poll ends
-/// (returning or unwinding), so that no other request on the thread is ever armed by this one.
-struct Arming {
+/// The request's arms moved into the thread's slot for one poll, and when the poll ends
+/// (returning or unwinding) what the hook left of them moved back, and the slot's previous
+/// arms put back, so that no other request on the thread is ever armed by this one.
+struct Arming<'a> {
+    arms: &'a mut Arms,
     previous: Option<Arms>,
 }
 
-impl Arming {
-    fn new(arms: &Arms) -> Arming {
-        let previous = ARMED.with(|armed| armed.replace(Some(arms.clone())));
-        Arming { previous }
+impl<'a> Arming<'a> {
+    fn new(arms: &'a mut Arms) -> Arming<'a> {
+        let previous = ARMED.with(|armed| armed.replace(Some(std::mem::take(arms))));
+        Arming { arms, previous }
     }
 }
 
-impl Drop for Arming {
+impl Drop for Arming<'_> {
     fn drop(&mut self) {
         let previous = self.previous.take();
-        ARMED.with(|armed| *armed.borrow_mut() = previous);
+        *self.arms = ARMED
+            .with(|armed| armed.replace(previous))
+            .unwrap_or_default();
     }
 }
 

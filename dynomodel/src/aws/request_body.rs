@@ -1,20 +1,19 @@
 //! A request whose item (PutItem's `Item`, a typed GetItem's `Key`) the model wrote as JSON
-//! (`item_json`), put into the body the SDK serializes: the write side of the page hook.
+//! (`item_json`), put into the body the SDK serialized: the write side of the page hook.
 //!
 //! The SDK is given the request with an empty map in the member's place, so that it serializes
-//! everything else as it always does (the table name, expressions, maps, flags). [`PageHook`]
-//! then wraps the operation's request serializer ([`MemberSerializer`]) for an execution armed with
-//! a [`WrittenMember`]: once the SDK has serialized the body, the member's `{}` is replaced by the
-//! model's JSON and `Content-Length` set to match, before the retry loop, so every attempt signs
-//! and sends the whole item.
+//! everything else as it always does (the table name, expressions, maps, flags). For an execution
+//! armed with a [`WrittenMember`], [`PageHook`] then replaces the member's `{}` in the serialized
+//! body with the model's JSON and sets `Content-Length` to match ([`WrittenMember::write_into`]),
+//! before the retry loop, so every attempt signs and sends the whole item.
 //!
 //! How it fails, and how that shows:
-//! - the wrapper does not find the member's `{}` in the body (an SDK that serialized it otherwise):
-//!   the request fails before anything is sent, with [`NOT_FOUND`] in the error;
-//! - the request goes out without the wrapper (nothing armed it, or a client without the hook): the
+//! - the member's `{}` is not in the body (an SDK that serialized it otherwise): the request fails
+//!   before anything is sent, with [`NOT_FOUND`] in the error;
+//! - the request goes out without the hook (nothing armed it, or a client without the hook): the
 //!   member went out empty, which DynamoDB refuses for every table (an item or a key without its
-//!   key attributes), and the caller answers [`not_written`] whatever came back, never the
-//!   service's puzzling "missing the key" — nor a success.
+//!   key attributes), and the caller answers [`WrittenMember::not_written`] whatever came back,
+//!   never the service's puzzling "missing the key" — nor a success.
 //!
 //! [`PageHook`]: super::page_hook::PageHook
 
@@ -22,22 +21,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use aws_smithy_runtime_api::box_error::BoxError;
-use aws_smithy_runtime_api::client::interceptors::context::Input;
 use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
-use aws_smithy_runtime_api::client::ser_de::{SerializeRequest, SharedRequestSerializer};
 use aws_smithy_types::body::SdkBody;
-use aws_smithy_types::config_bag::ConfigBag;
 
 use super::page_body::empty_object_span;
-use super::sdk_ops;
 use crate::error::Error;
 
-/// What [`MemberSerializer`]'s error says when the member's `{}` is not in the serialized body.
+/// What the hook's error says when the member's `{}` is not in the serialized body.
 pub(crate) const NOT_FOUND: &str = "dynomodel: the SDK serialized the request without the empty \
                                     member the model's JSON goes in; the request was not sent";
 
 /// A request's member written by the model: its JSON, the operation and member it belongs to,
-/// and whether the wrapper put it into the request's body.
+/// and whether the hook put it into the request's body.
 #[derive(Debug)]
 pub(crate) struct WrittenMember {
     operation: &'static str,
@@ -87,42 +82,26 @@ impl WrittenMember {
         ))
     }
 
-    /// The wrapper of `op`'s serializer that writes this member, if `op` is its operation.
-    pub(crate) fn serializer(self: &Arc<Self>, op: &str) -> Option<SharedRequestSerializer> {
+    /// Puts the member into `request`, the body the SDK serialized for operation `op` with an
+    /// empty map in its place, and sets `Content-Length` to match. An operation not the member's
+    /// is left as it is (its caller then sees the member was not written); a body without the
+    /// empty member is [`NOT_FOUND`], and the request is not sent.
+    pub(crate) fn write_into(&self, op: &str, request: &mut HttpRequest) -> Result<(), BoxError> {
         if op != self.operation {
-            return None;
+            return Ok(());
         }
-        Some(SharedRequestSerializer::new(MemberSerializer {
-            inner: sdk_ops::serializer(self.operation)?,
-            written: Arc::clone(self),
-        }))
-    }
-}
-
-/// The operation's own serializer, with the written member's JSON put in the place of the empty
-/// object the SDK serialized for it.
-#[derive(Debug)]
-struct MemberSerializer {
-    inner: &'static SharedRequestSerializer,
-    written: Arc<WrittenMember>,
-}
-
-impl SerializeRequest for MemberSerializer {
-    fn serialize_input(&self, input: Input, cfg: &mut ConfigBag) -> Result<HttpRequest, BoxError> {
-        let mut request = self.inner.serialize_input(input, cfg)?;
-        let member = &self.written;
         let body = request.body().bytes().ok_or(NOT_FOUND)?;
-        let span = empty_object_span(body, member.member).ok_or(NOT_FOUND)?;
-        let mut whole = Vec::with_capacity(body.len() - span.len() + member.json.len());
+        let span = empty_object_span(body, self.member).ok_or(NOT_FOUND)?;
+        let mut whole = Vec::with_capacity(body.len() - span.len() + self.json.len());
         whole.extend_from_slice(&body[..span.start]);
-        whole.extend_from_slice(member.json.as_bytes());
+        whole.extend_from_slice(self.json.as_bytes());
         whole.extend_from_slice(&body[span.end..]);
         request
             .headers_mut()
             .insert("content-length", whole.len().to_string());
         *request.body_mut() = SdkBody::from(whole);
-        member.written.store(true, Ordering::Release);
-        Ok(request)
+        self.written.store(true, Ordering::Release);
+        Ok(())
     }
 }
 

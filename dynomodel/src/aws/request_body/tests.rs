@@ -9,16 +9,35 @@ use aws_sdk_dynamodb::operation::put_item::PutItemInput as SdkPutItemInput;
 use aws_sdk_dynamodb::types::{AttributeValue as SdkValue, ExpectedAttributeValue};
 use proptest::prelude::*;
 
+use aws_sdk_dynamodb::operation::{get_item::GetItem, put_item::PutItem};
+use aws_smithy_runtime_api::client::interceptors::context::Input;
+use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
+use aws_smithy_runtime_api::client::ser_de::{SerializeRequest, SharedRequestSerializer};
+use aws_smithy_types::config_bag::ConfigBag;
+
 use super::*;
 use crate::aws::item_json::item_json;
 use crate::aws::value::tests::any_value;
 use crate::aws::value::{to_sdk_item, SdkItem};
 use crate::value::Item;
 
-/// What `serializer` makes of `input`.
-fn serialize(serializer: &dyn SerializeRequest, input: Input) -> HttpRequest {
+/// The SDK's own request serializer of `op` (PutItem or GetItem), from its runtime plugin.
+fn sdk_serializer(op: &str) -> SharedRequestSerializer {
+    let layer = match op {
+        "PutItem" => PutItem::new().config(),
+        _ => GetItem::new().config(),
+    };
+    layer
+        .unwrap()
+        .load::<SharedRequestSerializer>()
+        .unwrap()
+        .clone()
+}
+
+/// What the SDK's serializer of `op` makes of `input`.
+fn serialize(op: &str, input: Input) -> HttpRequest {
     let mut cfg = ConfigBag::base();
-    serializer.serialize_input(input, &mut cfg).unwrap()
+    sdk_serializer(op).serialize_input(input, &mut cfg).unwrap()
 }
 
 fn body(request: &HttpRequest) -> &[u8] {
@@ -34,7 +53,7 @@ fn put(item: SdkItem) -> aws_sdk_dynamodb::operation::put_item::builders::PutIte
 /// The body the SDK's own serializer writes for a PutItem of `item` to table `t`.
 pub(crate) fn sdk_body(item: SdkItem) -> Vec<u8> {
     let input = Input::erase(put(item).build().unwrap());
-    body(&serialize(sdk_ops::serializer("PutItem").unwrap(), input)).to_vec()
+    body(&serialize("PutItem", input)).to_vec()
 }
 
 /// The text of the `Item` of a body [`sdk_body`] wrote.
@@ -44,12 +63,11 @@ pub(crate) fn item_of(body: &[u8]) -> &str {
     item.strip_suffix('}').unwrap()
 }
 
-/// The request the wrapper makes of the SDK's `input` with an empty item (or key) and `written`:
-/// its body and `written`'s flag after it.
+/// The request the SDK serializes of `input` (with an empty item, or key), `written` put into it.
 fn wrapped(written: &Arc<WrittenMember>, input: Input) -> Result<HttpRequest, BoxError> {
-    let serializer = written.serializer(written.operation).unwrap();
-    let mut cfg = ConfigBag::base();
-    serializer.serialize_input(input, &mut cfg)
+    let mut request = serialize(written.operation, input);
+    written.write_into(written.operation, &mut request)?;
+    Ok(request)
 }
 
 /// `request`'s body as JSON, with its `Content-Length` checked against it.
@@ -92,10 +110,7 @@ fn the_member_goes_in_its_place_among_the_others() {
     };
     let written = WrittenMember::put_item(json_text);
     let request = wrapped(&written, Input::erase(input(SdkItem::new()))).unwrap();
-    let sdk = serialize(
-        sdk_ops::serializer("PutItem").unwrap(),
-        Input::erase(input(to_sdk_item(item))),
-    );
+    let sdk = serialize("PutItem", Input::erase(input(to_sdk_item(item))));
     // One attribute: byte for byte.
     assert_eq!(body(&request), body(&sdk));
     assert_eq!(json(&request), json(&sdk));
@@ -125,10 +140,7 @@ fn a_written_key_makes_the_body_the_sdk_makes_of_its_map() {
     let written = WrittenMember::get_item_key(item_json(&Item::new(), &key).unwrap().unwrap());
     let request = wrapped(&written, Input::erase(get(SdkItem::new()))).unwrap();
     assert!(written.written());
-    let sdk = serialize(
-        sdk_ops::serializer("GetItem").unwrap(),
-        Input::erase(get(to_sdk_item(key))),
-    );
+    let sdk = serialize("GetItem", Input::erase(get(to_sdk_item(key))));
     assert_eq!(json(&request), json(&sdk));
 }
 
@@ -152,11 +164,18 @@ fn a_body_without_the_empty_member_is_not_sent() {
 }
 
 #[test]
-fn only_the_members_operation_is_wrapped() {
-    let written = WrittenMember::put_item("{}".to_owned());
-    assert!(written.serializer("GetItem").is_none());
-    assert!(written.serializer("PutItem").is_some());
-    assert!(sdk_ops::serializer("DeleteItem").is_none());
+fn only_the_members_operation_is_written_into() {
+    let written = WrittenMember::put_item(r#"{"pk":{"S":"a"}}"#.to_owned());
+    let input = SdkGetItemInput::builder()
+        .table_name("t")
+        .set_key(Some(SdkItem::new()))
+        .build()
+        .unwrap();
+    let mut request = serialize("GetItem", Input::erase(input));
+    let before = body(&request).to_vec();
+    written.write_into("GetItem", &mut request).unwrap();
+    assert_eq!(body(&request), before);
+    assert!(!written.written());
 }
 
 #[test]

@@ -227,3 +227,17 @@ async fn a_typed_gets_key_is_sent_as_the_sdk_sends_the_map() {
     assert_eq!(bodies[0]["Key"]["sk"]["N"], "2");
     assert_eq!(bodies[0]["ConsistentRead"], true);
 }
+
+#[tokio::test]
+async fn a_client_hooked_twice_writes_the_item_once() {
+    let [(hooked, canned), _] = backends(&[(200, "{}")]);
+    let mut twice = hooked.clone();
+    twice.pages = super::super::hooked(&hooked.pages);
+    twice
+        .put_item_from(put_input(), &every_type())
+        .await
+        .unwrap();
+    let body = json(&canned.requests()[0]);
+    assert_eq!(body["Item"].as_object().unwrap().len(), 10);
+    assert!(ARMED.with(|armed| armed.borrow().is_none()));
+}
