@@ -5,7 +5,6 @@
 //! exactly as it would for any other client.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use aws_sdk_dynamodb::types as sdk;
 use aws_sdk_dynamodb::Client;
@@ -114,9 +113,10 @@ pub(crate) fn put_item<'a>(
     })
 }
 
-/// A member the writer writes after `item`'s attributes: with `json`, the SDK is given an empty
-/// map and the member's JSON goes into the body (`Some`); without, or for attributes named twice,
-/// the SDK's map.
+/// The item the writer writes after `item`'s attributes: with `json`, the SDK is given an empty
+/// map and the item's JSON goes into the body (`Some`); without, or for attributes named twice,
+/// the SDK's map. (A GetItem's key of one or two attributes costs more through the body than
+/// through the SDK's map: docs/performance.md.)
 #[inline]
 fn member(
     item: Item,
@@ -132,26 +132,24 @@ fn member(
 }
 
 /// `GetItem`; with a `sink`, the item is handed to it ([`Backend::get_item_into`]) and `item` is `None`;
-/// with a `writer`, the key is what it writes after `input.key`'s attributes
-/// ([`Backend::get_item_keyed_into`]: into the body as JSON with `json`, as a put's item), and a
-/// key it cannot write fails before anything is sent. The typed read's item is read from the response body when
-/// it can be (`page_hook`: `client` is then the hooked copy), or else converted from the SDK's map.
+/// with a `writer`, the key is what it writes into the SDK's map after `input.key`'s attributes
+/// ([`Backend::get_item_keyed_into`]), and a key it cannot write fails before anything is sent.
+/// The typed read's item is read from the response body when it can be (`page_hook`: `client` is
+/// then the hooked copy), or else converted from the SDK's map.
 #[inline]
 pub(crate) fn get_item<'a>(
     client: &Client,
     input: GetItemInput,
     writer: Option<&dyn AttributeWriter>,
-    json: bool,
     sink: Option<&'a mut dyn ItemSink>,
 ) -> BackendFuture<'a, GetItemOutput> {
-    let (key, written) = match writer {
-        None => (to_sdk_item(input.key), None),
-        Some(writer) => match member(input.key, writer, json) {
-            Ok(member) => member,
+    let key = match writer {
+        None => to_sdk_item(input.key),
+        Some(writer) => match written(input.key, writer) {
+            Ok(key) => key,
             Err(e) => return failed(e.into()),
         },
     };
-    let written = written.map(WrittenMember::get_item_key);
     let mut request = client
         .get_item()
         .table_name(input.table_name)
@@ -163,11 +161,7 @@ pub(crate) fn get_item<'a>(
         .set_expression_attribute_names(names(input.expression_attribute_names))
         .set_return_consumed_capacity(return_consumed_capacity(input.return_consumed_capacity)));
     let Some(sink) = sink else {
-        let arms = Arms {
-            page: None,
-            written: written.clone(),
-        };
-        return sent_written(Armed::new(arms, request.send()), written, |output| {
+        return sent(request.send(), |output| {
             Ok(GetItemOutput {
                 consumed_capacity: one_consumed_capacity(output.consumed_capacity()),
                 item: from_sdk_opt_item(output.item)?,
@@ -175,11 +169,8 @@ pub(crate) fn get_item<'a>(
         });
     };
     let slot = PageSlot::default();
-    let arms = Arms {
-        page: Some(Arc::clone(&slot)),
-        written: written.clone(),
-    };
-    sent_written(Armed::new(arms, request.send()), written, move |output| {
+    let armed = Armed::new(Arms::page(&slot), request.send());
+    sent(armed, move |output| {
         let consumed_capacity = one_consumed_capacity(output.consumed_capacity());
         // Read from the body, the SDK's item is the empty one it was given in its place.
         match (take_page(&slot), output.item) {
@@ -313,7 +304,7 @@ mod tests {
             table_name: "t".into(),
             ..Default::default()
         };
-        let future = get_item(&client, input, Some(&Failing), true, None);
+        let future = get_item(&client, input, Some(&Failing), None);
         let err = futures::executor::block_on(future).unwrap_err();
         let expected: crate::Error = ConversionError::new("a key value", "nothing")
             .at("sk")

@@ -1,4 +1,4 @@
-//! A put's item (or a typed get's key) written by the model straight as the request's JSON, for
+//! A put's item written by the model straight as the request's JSON, for
 //! `request_body`: the write-side counterpart of `page_body`.
 //!
 //! The SDK would serialize a PutItem's `Item` from a `HashMap<String, AttributeValue>` the model

@@ -16,9 +16,9 @@
 //! so they skip the SDK's map per item (about half of a Query's client CPU); the typed GetItem
 //! (`db.get::<M>(..)`) reads its `Item` alike. Any body that reader does not read exactly as the SDK
 //! would, any error response, and the untyped `query`/`scan`/`get_item` go through the SDK's
-//! deserializer as they always did. The other way, the mapper's PutItem (`db.put(..)`) and typed
-//! GetItem write the item or key as the request's JSON, which goes into the body the SDK serialized
-//! with an empty map in its place, skipping the SDK's map and its serialization. The hook is an
+//! deserializer as they always did. The other way, the mapper's PutItem (`db.put(..)`) writes its
+//! item as the request's JSON, which goes into the body the SDK serialized with an empty map in its
+//! place, skipping the SDK's map and its serialization. The hook is an
 //! interceptor on a copy of the client rebuilt from its own configuration (the same HTTP client,
 //! credentials and settings), which only those requests use.
 
@@ -81,8 +81,8 @@ pub struct AwsBackend {
     /// GetItem's and the mapper's PutItem's only: every other request goes through `client` and
     /// pays nothing for the hook's empty calls.
     pages: Client,
-    /// Whether `pages` is hooked (not [`AwsBackend::with_sdk_item_maps`]): the mapper's puts and
-    /// typed gets then write their item or key as JSON into the request's body.
+    /// Whether `pages` is hooked (not [`AwsBackend::with_sdk_item_maps`]): the mapper's puts then
+    /// write their item as JSON into the request's body.
     hooked: bool,
     streams: StreamsClient,
 }
@@ -91,7 +91,7 @@ impl AwsBackend {
     /// A backend over an already configured client; the DynamoDB Streams client is derived from it.
     /// The typed Query and Scan pages, the typed GetItem and the mapper's PutItem go through a
     /// copy of `client` rebuilt from its configuration with one interceptor added, the one that
-    /// reads their items from the response body and writes a put's item (and a get's key) into the
+    /// reads their items from the response body and writes a put's item into the
     /// request's body (module docs); every other request goes through `client` itself.
     ///
     /// The streams client copies what the SDK lets a program read back from the DynamoDB client's
@@ -145,10 +145,11 @@ impl AwsBackend {
     ///
     /// Otherwise the typed reads (`db.query::<M>`, `db.scan::<M>`, `db.get::<M>`) read their items
     /// from the response body and give the SDK's deserializer an empty `Items` (or `Item`), and
-    /// the mapper's puts and typed gets write their item (or key) as the request's JSON and give
-    /// the SDK's serializer an empty map in its place: an interceptor sees the output's items, and
-    /// the input's item before serialization, empty (the HTTP request and response it sees are
-    /// whole). This costs those requests the SDK's maps again: about half a Query's client CPU
+    /// the mapper's puts write their item as the request's JSON and give the SDK's serializer an
+    /// empty map in its place, which goes into the serialized request before the retry loop: an
+    /// interceptor sees the output's items empty, and a put's input item, and its request body
+    /// until `modify_before_retry_loop`, empty (the request from `modify_before_signing` on, and
+    /// the response, are whole). The SDK's maps cost about half a Query's client CPU
     /// (docs/performance.md, "The mapper on the AWS path").
     ///
     /// ```
@@ -340,7 +341,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, None, false, None)
+        item::get_item(&self.client, input, None, None)
     }
 
     /// The item read from the response body (or, left to the SDK, converted attribute by attribute
@@ -356,7 +357,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, None, false, Some(sink))
+        item::get_item(&self.pages, input, None, Some(sink))
     }
 
     /// The key written straight into the SDK's map, without building an `Item`.
@@ -372,7 +373,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, Some(key), self.hooked, Some(sink))
+        item::get_item(&self.pages, input, Some(key), Some(sink))
     }
 
     fn delete_item<'life0, 'async_trait>(

@@ -1,5 +1,6 @@
-//! A request whose item (PutItem's `Item`, a typed GetItem's `Key`) the model wrote as JSON
-//! (`item_json`), put into the body the SDK serialized: the write side of the page hook.
+//! A PutItem whose `Item` the model wrote as JSON (`item_json`), put into the body the SDK
+//! serialized: the write side of the page hook. (A GetItem's key of one or two attributes costs
+//! more this way than through the SDK's map, measured: docs/performance.md.)
 //!
 //! The SDK is given the request with an empty map in the member's place, so that it serializes
 //! everything else as it always does (the table name, expressions, maps, flags). For an execution
@@ -11,8 +12,8 @@
 //! - the member's `{}` is not in the body (an SDK that serialized it otherwise): the request fails
 //!   before anything is sent, with [`NOT_FOUND`] in the error;
 //! - the request goes out without the hook (nothing armed it, or a client without the hook): the
-//!   member went out empty, which DynamoDB refuses for every table (an item or a key without its
-//!   key attributes), and the caller answers [`WrittenMember::not_written`] whatever came back,
+//!   item went out empty, which DynamoDB refuses for every table (an item without its key
+//!   attributes), and the caller answers [`WrittenMember::not_written`] whatever came back,
 //!   never the service's puzzling "missing the key" — nor a success.
 //!
 //! [`PageHook`]: super::page_hook::PageHook
@@ -31,12 +32,14 @@ use crate::error::Error;
 pub(crate) const NOT_FOUND: &str = "dynomodel: the SDK serialized the request without the empty \
                                     member the model's JSON goes in; the request was not sent";
 
-/// A request's member written by the model: its JSON, the operation and member it belongs to,
-/// and whether the hook put it into the request's body.
+/// The operation whose member the model writes, and that member.
+const OPERATION: &str = "PutItem";
+const MEMBER: &str = "Item";
+
+/// A PutItem's `Item` written by the model: its JSON, and whether the hook put it into the
+/// request's body.
 #[derive(Debug)]
 pub(crate) struct WrittenMember {
-    operation: &'static str,
-    member: &'static str,
     json: String,
     written: AtomicBool,
 }
@@ -44,18 +47,7 @@ pub(crate) struct WrittenMember {
 impl WrittenMember {
     /// PutItem's `Item`, as the JSON object `json`.
     pub(crate) fn put_item(json: String) -> Arc<WrittenMember> {
-        WrittenMember::new("PutItem", "Item", json)
-    }
-
-    /// GetItem's `Key`, as the JSON object `json`.
-    pub(crate) fn get_item_key(json: String) -> Arc<WrittenMember> {
-        WrittenMember::new("GetItem", "Key", json)
-    }
-
-    fn new(operation: &'static str, member: &'static str, json: String) -> Arc<WrittenMember> {
         Arc::new(WrittenMember {
-            operation,
-            member,
             json,
             written: AtomicBool::new(false),
         })
@@ -76,9 +68,8 @@ impl WrittenMember {
             None => String::new(),
         };
         Error::Transport(format!(
-            "dynomodel: the {} request's {} was not put into the request's body, so it was sent \
-             without it or not at all, and nothing was written{outcome}",
-            self.operation, self.member
+            "dynomodel: the {OPERATION} request's {MEMBER} was not put into the request's body, so \
+             it was sent without it or not at all, and nothing was written{outcome}"
         ))
     }
 
@@ -87,11 +78,11 @@ impl WrittenMember {
     /// is left as it is (its caller then sees the member was not written); a body without the
     /// empty member is [`NOT_FOUND`], and the request is not sent.
     pub(crate) fn write_into(&self, op: &str, request: &mut HttpRequest) -> Result<(), BoxError> {
-        if op != self.operation {
+        if op != OPERATION {
             return Ok(());
         }
         let body = request.body().bytes().ok_or(NOT_FOUND)?;
-        let span = empty_object_span(body, self.member).ok_or(NOT_FOUND)?;
+        let span = empty_object_span(body, MEMBER).ok_or(NOT_FOUND)?;
         let mut whole = Vec::with_capacity(body.len() - span.len() + self.json.len());
         whole.extend_from_slice(&body[..span.start]);
         whole.extend_from_slice(self.json.as_bytes());

@@ -65,8 +65,8 @@ pub(crate) fn item_of(body: &[u8]) -> &str {
 
 /// The request the SDK serializes of `input` (with an empty item, or key), `written` put into it.
 fn wrapped(written: &Arc<WrittenMember>, input: Input) -> Result<HttpRequest, BoxError> {
-    let mut request = serialize(written.operation, input);
-    written.write_into(written.operation, &mut request)?;
+    let mut request = serialize("PutItem", input);
+    written.write_into("PutItem", &mut request)?;
     Ok(request)
 }
 
@@ -122,44 +122,16 @@ fn the_member_goes_in_its_place_among_the_others() {
 }
 
 #[test]
-fn a_written_key_makes_the_body_the_sdk_makes_of_its_map() {
-    let key = Item::from([
-        ("pk".to_owned(), crate::AttributeValue::S("a\"b".into())),
-        ("sk".to_owned(), crate::AttributeValue::N(7.into())),
-    ]);
-    let get = |key| {
-        SdkGetItemInput::builder()
-            .table_name("t")
-            .set_key(Some(key))
-            .consistent_read(true)
-            .projection_expression("#k")
-            .expression_attribute_names("#k", "Key")
-            .build()
-            .unwrap()
-    };
-    let written = WrittenMember::get_item_key(item_json(&Item::new(), &key).unwrap().unwrap());
-    let request = wrapped(&written, Input::erase(get(SdkItem::new()))).unwrap();
-    assert!(written.written());
-    let sdk = serialize("GetItem", Input::erase(get(to_sdk_item(key))));
-    assert_eq!(json(&request), json(&sdk));
-}
-
-#[test]
 fn a_body_without_the_empty_member_is_not_sent() {
-    // GetItem's body has no `Item`: the wrapper refuses it, and nothing is written.
-    let written = WrittenMember::new("GetItem", "Item", "{}".to_owned());
-    let input = SdkGetItemInput::builder()
-        .table_name("t")
-        .set_key(Some(SdkItem::new()))
-        .build()
-        .unwrap();
-    let err = wrapped(&written, Input::erase(input)).unwrap_err();
-    assert_eq!(err.to_string(), NOT_FOUND);
-    assert!(!written.written());
-    // Nor is one whose member the SDK was given filled.
+    // A body whose `Item` the SDK was given filled: refused, and nothing is written.
     let written = WrittenMember::put_item("{}".to_owned());
     let item = SdkItem::from([("pk".to_owned(), SdkValue::Null(true))]);
     let err = wrapped(&written, Input::erase(put(item).build().unwrap())).unwrap_err();
+    assert_eq!(err.to_string(), NOT_FOUND);
+    assert!(!written.written());
+    // Nor one without an `Item` at all.
+    let input = SdkPutItemInput::builder().table_name("t").build().unwrap();
+    let err = wrapped(&written, Input::erase(input)).unwrap_err();
     assert_eq!(err.to_string(), NOT_FOUND);
 }
 
@@ -191,6 +163,6 @@ fn a_member_not_written_says_so_and_what_the_sdk_answered() {
     );
     assert!(err.contains("nothing was written"), "{err}");
     assert!(err.contains("Missing the key pk in the item"), "{err}");
-    let err = WrittenMember::get_item_key("{}".to_owned()).not_written(None);
-    assert!(err.to_string().contains("GetItem request's Key"), "{err}");
+    let err = written.not_written(None).to_string();
+    assert!(err.ends_with("nothing was written"), "{err}");
 }

@@ -1,9 +1,9 @@
-//! The mapper's PutItem and the typed GetItem's key, written into the request's body, against the
-//! SDK's maps: both backends must send the same JSON and answer alike.
+//! The mapper's PutItem, its item written into the request's body, against the SDK's map: both
+//! backends must send the same JSON and answer alike.
 
 use crate::aws::canned::Sent;
 use crate::aws::request_body::NOT_FOUND;
-use crate::backend::{AttributeSink, AttributeWriter, GetItemInput, PutItemInput, PutItemOutput};
+use crate::backend::{AttributeSink, AttributeWriter, PutItemInput, PutItemOutput};
 use crate::error::ConversionError;
 
 use super::*;
@@ -200,32 +200,6 @@ async fn an_item_that_missed_the_body_fails_and_says_so() {
     assert!(err.contains("Missing the key pk in the item"), "{err}");
     // The wrapper's own refusal reads as what it is.
     assert!(NOT_FOUND.contains("the request was not sent"));
-}
-
-#[tokio::test]
-async fn a_typed_gets_key_is_sent_as_the_sdk_sends_the_map() {
-    let key = Item::from([
-        ("pk".to_owned(), AttributeValue::S("a\"".into())),
-        ("sk".to_owned(), AttributeValue::N(2.into())),
-    ]);
-    let input = || GetItemInput {
-        table_name: "t".into(),
-        consistent_read: Some(true),
-        ..Default::default()
-    };
-    let mut bodies = Vec::new();
-    for (backend, canned) in backends(&[(200, r#"{"Item":{"pk":{"S":"a\""}}}"#)]) {
-        let mut sink = Collect::default();
-        backend
-            .get_item_keyed_into(input(), &key, &mut sink)
-            .await
-            .unwrap();
-        assert_eq!(sink.0.len(), 1);
-        bodies.push(json(&canned.requests()[0]));
-    }
-    assert_eq!(bodies[0], bodies[1]);
-    assert_eq!(bodies[0]["Key"]["sk"]["N"], "2");
-    assert_eq!(bodies[0]["ConsistentRead"], true);
 }
 
 #[tokio::test]
