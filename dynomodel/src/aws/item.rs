@@ -250,14 +250,14 @@ pub(crate) fn update_item<'a>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::value::AttributeValue;
     use aws_sdk_dynamodb::types::AttributeValue as SdkValue;
 
-    /// A key that writes one attribute, then fails.
-    struct Failing;
+    /// A key (or an item) that writes one attribute, then fails.
+    pub(crate) struct Failing;
 
     impl AttributeWriter for Failing {
         fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use proptest::prelude::*;
 
 use super::*;
+use crate::aws::item::tests::Failing;
 use crate::aws::request_body::tests::{item_of, sdk_body};
 use crate::aws::value::tests::any_value;
 use crate::aws::AwsBackend;
@@ -181,16 +182,6 @@ fn a_name_written_twice_is_left_to_the_sdks_map() {
     assert!(item_json(&input, &Names(vec!["a".into()]))
         .unwrap()
         .is_none());
-}
-
-/// Writes one attribute, then fails.
-struct Failing;
-
-impl AttributeWriter for Failing {
-    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
-        sink.insert_static("pk", AttributeValue::S("a".into()));
-        Err(ConversionError::new("a key value", "nothing").at("sk"))
-    }
 }
 
 #[test]

@@ -166,3 +166,36 @@ fn a_member_not_written_says_so_and_what_the_sdk_answered() {
     let err = written.not_written(None).to_string();
     assert!(err.ends_with("nothing was written"), "{err}");
 }
+
+#[test]
+fn the_item_is_found_where_the_walk_finds_it() {
+    let bodies: [&[u8]; 7] = [
+        br#"{"TableName":"t","Item":{}}"#,
+        br#"{"TableName":"t","Item":{},"ConditionExpression":"a"}"#,
+        // Escapes in the name (no table is named so, but the SDK sends what it is given).
+        br#"{"TableName":"a\"b","Item":{}}"#,
+        br#"{"TableName":"a\\","Item":{}}"#,
+        // Elsewhere, or missing, or filled: the walk's answer.
+        br#"{"Item":{},"TableName":"t"}"#,
+        br#"{"TableName":"t","Expected":{"Item":{}}}"#,
+        br#"{"TableName":"t","Item":{"a":{"NULL":true}}}"#,
+    ];
+    for body in bodies {
+        let walked = empty_object_span(body, "Item");
+        assert_eq!(item_span(body), walked, "{}", String::from_utf8_lossy(body));
+    }
+    assert_eq!(item_span(bodies[0]), Some(24..26));
+    assert_eq!(item_span(bodies[2]), Some(27..29));
+    assert_eq!(item_span(bodies[5]), None);
+    // The SDK's own bodies, whatever the table's name.
+    for table in ["t", "my-table.v2_x", "a\"b", "é"] {
+        let input = SdkPutItemInput::builder()
+            .table_name(table)
+            .set_item(Some(SdkItem::new()))
+            .build()
+            .unwrap();
+        let request = serialize("PutItem", Input::erase(input));
+        let span = item_span(body(&request)).unwrap();
+        assert_eq!(&body(&request)[span], b"{}", "{table}");
+    }
+}

@@ -2,6 +2,7 @@
 //! backends must send the same JSON and answer alike.
 
 use crate::aws::canned::Sent;
+use crate::aws::item::tests::Failing;
 use crate::aws::request_body::NOT_FOUND;
 use crate::backend::{AttributeSink, AttributeWriter, PutItemInput, PutItemOutput};
 use crate::error::ConversionError;
@@ -145,31 +146,22 @@ async fn a_name_written_twice_keeps_its_last_value_as_the_sdks_map_does() {
     assert_eq!(body["Item"].as_object().unwrap().len(), 2);
 }
 
-/// Writes one attribute, then fails.
-struct Failing;
-
-impl AttributeWriter for Failing {
-    fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
-        sink.insert_static("pk", AttributeValue::S("a".into()));
-        Err(ConversionError::new("a number", "text").at("n"))
-    }
-}
-
 #[tokio::test]
 async fn an_item_that_cannot_be_written_is_not_sent() {
     for (backend, canned) in backends(&[(200, "{}")]) {
         let err = backend.put_item_from(put_input(), &Failing).await;
-        let expected: crate::Error = ConversionError::new("a number", "text").at("n").into();
+        let expected: crate::Error = ConversionError::new("a key value", "nothing")
+            .at("sk")
+            .into();
         assert_eq!(err.unwrap_err().to_string(), expected.to_string());
         assert_eq!(canned.sent(), 0);
     }
 }
 
-#[tokio::test]
-async fn an_item_that_missed_the_body_fails_and_says_so() {
-    // A backend that writes JSON over a client without the hook: the request goes out with the
-    // empty item the SDK was given, and whatever comes back, the put fails saying so.
-    let canned = Canned::new(&[(200, "{}")]);
+/// The error of a put of a backend that writes JSON over a client without the hook, answered
+/// `response`, and the item its request went out with.
+async fn put_unhooked(response: (u16, &str)) -> (String, serde_json::Value) {
+    let canned = Canned::new(&[response]);
     let backend = AwsBackend {
         pages: canned.client(1),
         ..AwsBackend::new(canned.client(1))
@@ -177,28 +169,26 @@ async fn an_item_that_missed_the_body_fails_and_says_so() {
     let err = backend
         .put_item_from(put_input(), &every_type())
         .await
-        .unwrap_err()
-        .to_string();
+        .unwrap_err();
+    (err.to_string(), json(&canned.requests()[0])["Item"].clone())
+}
+
+#[tokio::test]
+async fn an_item_that_missed_the_body_fails_and_says_so() {
+    // The request goes out with the empty item the SDK was given, and whatever comes back, the
+    // put fails saying so.
+    let (err, sent) = put_unhooked((200, "{}")).await;
     assert!(
         err.contains("the PutItem request's Item was not put into the request's body"),
         "{err}"
     );
-    assert_eq!(json(&canned.requests()[0])["Item"], serde_json::json!({}));
+    assert_eq!(sent, serde_json::json!({}));
     // The service's answer to such a request is part of the error.
     let refused = r#"{"__type":"com.amazon.coral.validate#ValidationException","message":"One or more parameter values were invalid: Missing the key pk in the item"}"#;
-    let canned = Canned::new(&[(400, refused)]);
-    let backend = AwsBackend {
-        pages: canned.client(1),
-        ..AwsBackend::new(canned.client(1))
-    };
-    let err = backend
-        .put_item_from(put_input(), &every_type())
-        .await
-        .unwrap_err()
-        .to_string();
+    let (err, _) = put_unhooked((400, refused)).await;
     assert!(err.contains("nothing was written"), "{err}");
     assert!(err.contains("Missing the key pk in the item"), "{err}");
-    // The wrapper's own refusal reads as what it is.
+    // The hook's own refusal reads as what it is.
     assert!(NOT_FOUND.contains("the request was not sent"));
 }
 
