@@ -11,17 +11,19 @@
 //! `Item` read as a page of one item ([`read_item`]), the SDK given `"Item":{}`.
 //!
 //! How it is wired: [`PageHook`], an interceptor installed once on a copy of `AwsBackend`'s client
-//! that only the typed pages use ([`hooked`]), wraps the operation's response deserializer
-//! ([`PageDeserializer`]) for one execution when the request is armed: a typed page's future
-//! ([`Armed`]) sets a thread-local slot while it polls the SDK's future, inside which the SDK runs
-//! its interceptors and its deserializer. Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k
-//! instructions a request (1–1.6 % of a Query of 20) for its per-request configuration; the
-//! client-level hook costs ~2k a request of its client (its empty hooks' calls), which only the
-//! typed pages use (docs/performance.md, "The mapper on the AWS path").
+//! that only the typed pages and the mapper's puts use ([`hooked`]), wraps the operation's
+//! response deserializer ([`PageDeserializer`]) for one execution when the request is armed: a
+//! typed page's future ([`Armed`]) moves its [`Arms`] into a thread-local slot while it polls the
+//! SDK's future, inside which the SDK runs its interceptors and its deserializer, and the hook
+//! takes them from there. The same hook writes a put's item into its request (`request_body`).
+//! Installing an interceptor per request (`customize()`) would cost the SDK ~10–16k instructions a
+//! request (1–1.6 % of a Query of 20) for its per-request configuration; the client-level hook,
+//! with the SDK's dispatch hint, costs its client's requests little more than its two hooks' calls
+//! (docs/performance.md, "The mapper on the AWS path").
 //!
 //! The fallback: whatever the reader does not read exactly as the SDK would (`None`), a status
-//! other than 200, an error, an untyped read, a GetItem without an `Item` or any other operation goes to the SDK's
-//! deserializer as it is, and the page then comes from the SDK's items as before.
+//! other than 200, an error, an untyped read, a GetItem without an `Item` or any other operation
+//! goes to the SDK's deserializer as it is, and the page then comes from the SDK's items as before.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -93,7 +95,9 @@ pub(crate) fn hooked(client: &Client) -> Client {
 pub(crate) struct PageHook;
 
 // The hint makes the SDK call only the hooks this implements (`overridden_hooks`): without it,
-// every request of the client paid a dynamic call of each of the ~20 empty hooks.
+// every request of the client paid a dynamic call of each of the ~20 empty hooks. It is the SDK's
+// own attribute, which its generated interceptors carry (hidden from its docs): were it dropped,
+// this would not build; were it ignored, every hook would be called again, as before.
 #[aws_smithy_runtime_api::client::interceptors::dyn_dispatch_hint]
 impl Intercept for PageHook {
     fn name(&self) -> &'static str {
