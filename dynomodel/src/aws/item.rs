@@ -123,10 +123,8 @@ fn member(
     writer: &dyn AttributeWriter,
     json: bool,
 ) -> Result<(SdkItem, Option<String>), ConversionError> {
-    if json {
-        if let Some(json) = item_json(&item, writer)? {
-            return Ok((SdkItem::new(), Some(json)));
-        }
+    if json && let Some(json) = item_json(&item, writer)? {
+        return Ok((SdkItem::new(), Some(json)));
     }
     Ok((written(item, writer)?, None))
 }
