@@ -115,8 +115,7 @@ pub(crate) fn put_item<'a>(
 
 /// The item the writer writes after `item`'s attributes: with `json`, the SDK is given an empty
 /// map and the item's JSON goes into the body (`Some`); without, or for attributes named twice,
-/// the SDK's map. (A GetItem's key of one or two attributes costs more through the body than
-/// through the SDK's map: docs/performance.md.)
+/// the SDK's map.
 #[inline]
 fn member(
     item: Item,
