@@ -256,10 +256,17 @@ pub(crate) mod tests {
     /// A key (or an item) that writes one attribute, then fails.
     pub(crate) struct Failing;
 
+    impl Failing {
+        /// The error it fails with.
+        pub(crate) fn error() -> ConversionError {
+            ConversionError::new("a key value", "nothing").at("sk")
+        }
+    }
+
     impl AttributeWriter for Failing {
         fn write(&self, sink: &mut dyn AttributeSink) -> Result<(), ConversionError> {
             sink.insert_static("pk", AttributeValue::S("a".into()));
-            Err(ConversionError::new("a key value", "nothing").at("sk"))
+            Err(Failing::error())
         }
     }
 
@@ -281,12 +288,7 @@ pub(crate) mod tests {
         assert_eq!(item["sk"], SdkValue::N("7".into()));
         // A writer that fails fails the same with an empty map.
         let err = written(Item::new(), &Failing).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            ConversionError::new("a key value", "nothing")
-                .at("sk")
-                .to_string()
-        );
+        assert_eq!(err.to_string(), Failing::error().to_string());
     }
 
     #[test]
@@ -303,9 +305,7 @@ pub(crate) mod tests {
         };
         let future = get_item(&client, input, Some(&Failing), None);
         let err = futures::executor::block_on(future).unwrap_err();
-        let expected: crate::Error = ConversionError::new("a key value", "nothing")
-            .at("sk")
-            .into();
+        let expected: crate::Error = Failing::error().into();
         assert_eq!(err.to_string(), expected.to_string());
     }
 }

@@ -150,9 +150,7 @@ async fn a_name_written_twice_keeps_its_last_value_as_the_sdks_map_does() {
 async fn an_item_that_cannot_be_written_is_not_sent() {
     for (backend, canned) in backends(&[(200, "{}")]) {
         let err = backend.put_item_from(put_input(), &Failing).await;
-        let expected: crate::Error = ConversionError::new("a key value", "nothing")
-            .at("sk")
-            .into();
+        let expected: crate::Error = Failing::error().into();
         assert_eq!(err.unwrap_err().to_string(), expected.to_string());
         assert_eq!(canned.sent(), 0);
     }
