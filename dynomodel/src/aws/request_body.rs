@@ -25,6 +25,7 @@ use std::sync::Arc;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::orchestrator::HttpRequest;
 use aws_smithy_types::body::SdkBody;
+use http::header::CONTENT_LENGTH;
 
 use super::page_body::empty_object_span;
 use crate::error::Error;
@@ -88,9 +89,10 @@ impl WrittenMember {
         whole.extend_from_slice(&body[..span.start]);
         whole.extend_from_slice(self.json.as_bytes());
         whole.extend_from_slice(&body[span.end..]);
+        // The name as `http`'s constant, which the SDK's headers take as it is (a `&str` is parsed).
         request
             .headers_mut()
-            .insert("content-length", whole.len().to_string());
+            .insert(CONTENT_LENGTH, whole.len().to_string());
         *request.body_mut() = SdkBody::from(whole);
         self.written.store(true, Ordering::Release);
         Ok(())
