@@ -41,7 +41,8 @@ struct Settings {
     ops: Vec<&'static str>,
     iterations: u32,
     chunks: usize,
-    /// `--only VARIANT`: that variant alone (to count its system calls: `strace -c -f`), no ratios.
+    /// `--only VARIANT`: that variant alone (to count its system calls: `strace -c -f`; `./separate`
+    /// runs each variant so), no ratios.
     only: Option<&'static str>,
     /// `--interleave`: the variants (and `hand_again`, the A/A check) interleaved request by
     /// request instead of in chunks (`interleaved.rs`), `iterations` of each.
