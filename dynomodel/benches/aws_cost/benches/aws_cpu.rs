@@ -27,7 +27,8 @@
 //!   only the SDK's future boxed and awaited through `dyn Future`; `get/backend`: a GetItem
 //!   through `AwsBackend` alone (`Arc<dyn Backend>`, its untyped `get_item`), without `Db`;
 //!   `get/backend_into`: the same with the typed read's sink (`get_item_into`, the model decoded
-//!   from the handed-over attributes as `Db::get` does);
+//!   from the handed-over attributes as `Db::get` does); `put/backend_from`: a PutItem through
+//!   `AwsBackend` alone, the model writing its item (`put_item_from`, as `Db::put` calls it);
 //! - `query_20/hand_customized`: `query_20/hand` with an interceptor that does nothing installed
 //!   on the request (`customize().interceptor(..)`): what a per-request hook costs;
 //!   `query_20/hand_client_hook`: the same interceptor installed once on a second client (as
@@ -297,7 +298,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 36] = [
+const OPS: [&str; 37] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -332,6 +333,7 @@ const OPS: [&str; 36] = [
     "get/sdk_boxed",
     "get/backend",
     "get/backend_into",
+    "put/backend_from",
     "query_20/hand_customized",
     "query_20/hand_client_hook",
 ];
@@ -374,8 +376,6 @@ fn backend_get(
     &'static dyn dynomodel::Backend,
     dynomodel::backend::GetItemInput,
 ) {
-    static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
-    let backend = BACKEND.get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())));
     let key = dynomodel::Item::from([
         ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
         ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
@@ -385,7 +385,15 @@ fn backend_get(
         key,
         ..Default::default()
     };
-    (backend.as_ref(), input)
+    (backend(client), input)
+}
+
+/// The `Arc<dyn Backend>` over the bench's client, as `Db` holds it.
+fn backend(client: &Client) -> &'static dyn dynomodel::Backend {
+    static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())))
+        .as_ref()
 }
 
 /// An interceptor that does nothing, installed on one request by `customize()`: what a
@@ -672,6 +680,31 @@ async fn run(op: &str, i: usize) {
             let mut decoded = Decoded(None);
             backend.get_item_into(input, &mut decoded).await.unwrap();
             std::hint::black_box(decoded.0.unwrap().unwrap());
+        }
+        // `AwsBackend` alone as above, given the model as its item's writer (`put_item_from`, as
+        // `Db::put` gives it), without `Db`'s layers (`Put`'s rendering and future, `Calls`' span
+        // and capacity, the item's size measured).
+        "put/backend_from" => {
+            struct Writer<'a>(&'a Order);
+            impl dynomodel::backend::AttributeWriter for Writer<'_> {
+                fn write(
+                    &self,
+                    sink: &mut dyn dynomodel::backend::AttributeSink,
+                ) -> Result<(), dynomodel::ConversionError> {
+                    self.0.write_attributes(sink)
+                }
+                fn len_hint(&self) -> usize {
+                    Order::ATTRIBUTES.len()
+                }
+            }
+            let input = dynomodel::backend::PutItemInput {
+                table_name: TABLE.to_owned(),
+                ..Default::default()
+            };
+            backend(client)
+                .put_item_from(input, &Writer(o))
+                .await
+                .unwrap();
         }
         "page_20/clone" => {
             std::hint::black_box(page.clone());
