@@ -14,7 +14,9 @@
 //!   report gives its median and its range over the chunks.
 //! - `--interleave`: the variants, and `hand_again` (the A/A check), interleaved request by request
 //!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused);
-//!   `--with hand_boxed` (or `sdk_boxed`) adds that variant of the canned mode's to them.
+//!   `--with VARIANT` adds that variant of the canned mode's to those of the operations that have
+//!   it: `hand_boxed`, `sdk_boxed`, `backend_from` (a put through `AwsBackend` alone) or
+//!   `backend_into` (a typed get through `AwsBackend` alone).
 //!
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
 //! [--interleave [--with VARIANT]...] [OP...]`
@@ -55,7 +57,7 @@ struct Settings {
 }
 
 /// The variants `--with` can add to the interleaved ones.
-const EXTRA: [&str; 2] = ["hand_boxed", "sdk_boxed"];
+const EXTRA: [&str; 4] = ["hand_boxed", "sdk_boxed", "backend_from", "backend_into"];
 
 fn settings(args: &[String]) -> Result<Settings, String> {
     let mut settings = Settings {
@@ -311,8 +313,8 @@ fn interleave(rt: &Runtime, op: &str, settings: &Settings) {
     let names: Vec<String> = ["hand", "hand_again", "serde_dynamo", "dynomodel"]
         .iter()
         .chain(&settings.with)
-        .filter(|v| op != "query_20" || **v != "sdk_boxed")
         .map(|v| format!("{op}/{v}"))
+        .filter(|name| super::OPS.contains(&name.as_str()))
         .collect();
     let warm_up = (settings.iterations as usize / 10).max(20);
     let samples = super::interleaved::run(
