@@ -60,19 +60,24 @@ impl Canned {
     /// A client on these responses, making at most `attempts` attempts a request (with
     /// backoff: pause tokio's time in a test that retries).
     pub(crate) fn client(&self, attempts: u32) -> Client {
+        let config = self
+            .config(attempts)
+            .credentials_provider(Credentials::new("k", "s", None, None, "test"));
+        Client::from_conf(config.build())
+    }
+
+    /// The configuration of [`client`](Canned::client), without credentials.
+    pub(crate) fn config(&self, attempts: u32) -> aws_sdk_dynamodb::config::Builder {
         let retry = match attempts {
             1 => RetryConfig::disabled(),
             n => RetryConfig::standard().with_max_attempts(n),
         };
-        let config = aws_sdk_dynamodb::Config::builder()
+        aws_sdk_dynamodb::Config::builder()
             .behavior_version(BehaviorVersion::latest())
             .region(Region::new("us-east-1"))
-            .credentials_provider(Credentials::new("k", "s", None, None, "test"))
             .endpoint_url("http://127.0.0.1:1")
             .retry_config(retry)
             .http_client(self.clone())
-            .build();
-        Client::from_conf(config)
     }
 }
 

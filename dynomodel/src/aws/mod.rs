@@ -18,9 +18,10 @@
 //! would, any error response, and the untyped `query`/`scan`/`get_item` go through the SDK's
 //! deserializer as they always did. The other way, the mapper's PutItem (`db.put(..)`) writes its
 //! item as the request's JSON, which goes into the body the SDK serialized with an empty map in its
-//! place, skipping the SDK's map and its serialization. The hook is an
-//! interceptor on a copy of the client rebuilt from its own configuration (the same HTTP client,
-//! credentials and settings), which only those requests use.
+//! place, skipping the SDK's map and its serialization. The hook is an interceptor on a copy of
+//! the client rebuilt from its own configuration, through which every request of the backend goes
+//! (one connection pool and one credentials cache for all of them); it does nothing for the
+//! others.
 
 #[macro_use]
 mod present;
@@ -76,23 +77,29 @@ use crate::error::Result;
 /// ```
 #[derive(Debug, Clone)]
 pub struct AwsBackend {
+    /// The client as the application gave it ([`AwsBackend::client`]).
     client: Client,
-    /// `client` with the typed pages' interceptor (`page_hook`), for their requests, the typed
-    /// GetItem's and the mapper's PutItem's only: every other request goes through `client` and
-    /// pays nothing for the hook's empty calls.
-    pages: Client,
-    /// Whether `pages` is hooked (not [`AwsBackend::with_sdk_item_maps`]): the mapper's puts then
-    /// write their item as JSON into the request's body.
+    /// The client every request goes through: `client` with the typed reads' and puts'
+    /// interceptor (`page_hook`), or `client` itself ([`AwsBackend::with_sdk_item_maps`]). One
+    /// client for all of them: a configuration that names no HTTP client or identity cache gets a
+    /// default of each per client built from it, so two clients would keep two connection pools
+    /// and resolve the credentials twice.
+    sender: Client,
+    /// Whether `sender` is hooked (not [`AwsBackend::with_sdk_item_maps`]): the mapper's puts
+    /// then write their item as JSON into the request's body.
     hooked: bool,
     streams: StreamsClient,
 }
 
 impl AwsBackend {
     /// A backend over an already configured client; the DynamoDB Streams client is derived from it.
-    /// The typed Query and Scan pages, the typed GetItem and the mapper's PutItem go through a
-    /// copy of `client` rebuilt from its configuration with one interceptor added, the one that
-    /// reads their items from the response body and writes a put's item into the
-    /// request's body (module docs); every other request goes through `client` itself.
+    /// Its requests go through a copy of `client` rebuilt from its configuration with one
+    /// interceptor added, the one that reads the typed reads' items from the response body and
+    /// writes a put's item into the request's body (module docs); it does nothing for the other
+    /// requests. [`AwsBackend::client`] is `client` itself. Where `client`'s configuration names
+    /// no HTTP client or identity cache, the SDK builds a default of each for every client made
+    /// from it, so the copy has its own connections and credentials cache, which all the
+    /// backend's requests share.
     ///
     /// The streams client copies what the SDK lets a program read back from the DynamoDB client's
     /// config: region, HTTP client, sleep and time source, timeouts, retry configuration, identity
@@ -116,8 +123,8 @@ impl AwsBackend {
         AwsBackend::with_streams_client(client, streams)
     }
 
-    /// A backend over two already configured clients: DynamoDB's and DynamoDB Streams'. The typed
-    /// pages go through a copy of the DynamoDB client, as [`AwsBackend::new`] says.
+    /// A backend over two already configured clients: DynamoDB's and DynamoDB Streams'. The
+    /// backend's requests go through a copy of the DynamoDB client, as [`AwsBackend::new`] says.
     ///
     /// ```no_run
     /// # async fn demo() {
@@ -131,10 +138,9 @@ impl AwsBackend {
     /// # }
     /// ```
     pub fn with_streams_client(client: Client, streams: StreamsClient) -> AwsBackend {
-        let pages = page_hook::hooked(&client);
         AwsBackend {
+            sender: page_hook::hooked(&client),
             client,
-            pages,
             hooked: true,
             streams,
         }
@@ -159,7 +165,7 @@ impl AwsBackend {
     /// ```
     pub fn with_sdk_item_maps(self) -> AwsBackend {
         AwsBackend {
-            pages: self.client.clone(),
+            sender: self.client.clone(),
             hooked: false,
             ..self
         }
@@ -192,7 +198,8 @@ impl AwsBackend {
         )
     }
 
-    /// The underlying SDK client, for operations dynomodel does not wrap.
+    /// The SDK client the backend was made with, for operations dynomodel does not wrap (the
+    /// backend's own requests go through a copy of it: [`AwsBackend::new`]).
     pub fn client(&self) -> &Client {
         &self.client
     }
@@ -234,7 +241,7 @@ impl Db {
 impl Backend for AwsBackend {
     async fn create_table(&self, input: CreateTableInput) -> Result<CreateTableOutput> {
         let output = self
-            .client
+            .sender
             .create_table()
             .table_name(input.table_name)
             .set_attribute_definitions(Some(
@@ -259,7 +266,7 @@ impl Backend for AwsBackend {
 
     async fn describe_table(&self, input: DescribeTableInput) -> Result<DescribeTableOutput> {
         let output = self
-            .client
+            .sender
             .describe_table()
             .table_name(input.table_name)
             .send()
@@ -272,7 +279,7 @@ impl Backend for AwsBackend {
 
     async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput> {
         let output = self
-            .client
+            .sender
             .list_tables()
             .set_exclusive_start_table_name(input.exclusive_start_table_name)
             .set_limit(input.limit)
@@ -287,7 +294,7 @@ impl Backend for AwsBackend {
 
     async fn delete_table(&self, input: DeleteTableInput) -> Result<DeleteTableOutput> {
         let output = self
-            .client
+            .sender
             .delete_table()
             .table_name(input.table_name)
             .send()
@@ -313,7 +320,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::put_item(&self.client, input, None, false)
+        item::put_item(&self.sender, input, None, false)
     }
 
     /// The attributes written straight into the request's JSON body, without building an `Item`
@@ -329,7 +336,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::put_item(&self.pages, input, Some(item), self.hooked)
+        item::put_item(&self.sender, input, Some(item), self.hooked)
     }
 
     #[inline]
@@ -341,7 +348,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.client, input, None, None)
+        item::get_item(&self.sender, input, None, None)
     }
 
     /// The item read from the response body (or, left to the SDK, converted attribute by attribute
@@ -357,7 +364,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, None, Some(sink))
+        item::get_item(&self.sender, input, None, Some(sink))
     }
 
     /// The key written straight into the SDK's map, without building an `Item`.
@@ -373,7 +380,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        item::get_item(&self.pages, input, Some(key), Some(sink))
+        item::get_item(&self.sender, input, Some(key), Some(sink))
     }
 
     fn delete_item<'life0, 'async_trait>(
@@ -384,7 +391,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::delete_item(&self.client, input)
+        item::delete_item(&self.sender, input)
     }
 
     fn update_item<'life0, 'async_trait>(
@@ -395,7 +402,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        item::update_item(&self.client, input)
+        item::update_item(&self.sender, input)
     }
 
     #[inline]
@@ -407,7 +414,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        query::query(&self.client, input, None, None)
+        query::query(&self.sender, input, None, None)
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
@@ -422,7 +429,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        query::query(&self.pages, input, None, Some(sink))
+        query::query(&self.sender, input, None, Some(sink))
     }
 
     /// The names and values built once, as the SDK's maps, from the placeholders' order.
@@ -438,7 +445,7 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        query::query(&self.pages, input, Some(attributes), Some(sink))
+        query::query(&self.sender, input, Some(attributes), Some(sink))
     }
 
     fn scan<'life0, 'async_trait>(
@@ -449,7 +456,7 @@ impl Backend for AwsBackend {
         'life0: 'async_trait,
         Self: 'async_trait,
     {
-        query::scan(&self.client, input, None)
+        query::scan(&self.sender, input, None)
     }
 
     /// The page's items converted attribute by attribute from the SDK's maps, without `Item`s.
@@ -463,138 +470,138 @@ impl Backend for AwsBackend {
         'life1: 'async_trait,
         Self: 'async_trait,
     {
-        query::scan(&self.pages, input, Some(sink))
+        query::scan(&self.sender, input, Some(sink))
     }
 
     async fn batch_get_item(&self, input: BatchGetItemInput) -> Result<BatchGetItemOutput> {
-        batch::batch_get_item(&self.client, input).await
+        batch::batch_get_item(&self.sender, input).await
     }
 
     async fn batch_write_item(&self, input: BatchWriteItemInput) -> Result<BatchWriteItemOutput> {
-        batch::batch_write_item(&self.client, input).await
+        batch::batch_write_item(&self.sender, input).await
     }
 
     async fn transact_get_items(
         &self,
         input: TransactGetItemsInput,
     ) -> Result<TransactGetItemsOutput> {
-        transact::transact_get_items(&self.client, input).await
+        transact::transact_get_items(&self.sender, input).await
     }
 
     async fn transact_write_items(
         &self,
         input: TransactWriteItemsInput,
     ) -> Result<TransactWriteItemsOutput> {
-        transact::transact_write_items(&self.client, input).await
+        transact::transact_write_items(&self.sender, input).await
     }
 
     async fn execute_statement(
         &self,
         input: ExecuteStatementInput,
     ) -> Result<ExecuteStatementOutput> {
-        partiql::execute_statement(&self.client, input).await
+        partiql::execute_statement(&self.sender, input).await
     }
 
     async fn batch_execute_statement(
         &self,
         input: BatchExecuteStatementInput,
     ) -> Result<BatchExecuteStatementOutput> {
-        partiql::batch_execute_statement(&self.client, input).await
+        partiql::batch_execute_statement(&self.sender, input).await
     }
 
     async fn execute_transaction(
         &self,
         input: ExecuteTransactionInput,
     ) -> Result<ExecuteTransactionOutput> {
-        partiql::execute_transaction(&self.client, input).await
+        partiql::execute_transaction(&self.sender, input).await
     }
 
     async fn update_table(&self, input: UpdateTableInput) -> Result<UpdateTableOutput> {
-        schema::update_table(&self.client, input).await
+        schema::update_table(&self.sender, input).await
     }
 
     async fn update_time_to_live(
         &self,
         input: UpdateTimeToLiveInput,
     ) -> Result<UpdateTimeToLiveOutput> {
-        schema::update_time_to_live(&self.client, input).await
+        schema::update_time_to_live(&self.sender, input).await
     }
 
     async fn describe_time_to_live(
         &self,
         input: DescribeTimeToLiveInput,
     ) -> Result<DescribeTimeToLiveOutput> {
-        schema::describe_time_to_live(&self.client, input).await
+        schema::describe_time_to_live(&self.sender, input).await
     }
 
     async fn tag_resource(&self, input: TagResourceInput) -> Result<TagResourceOutput> {
-        schema::tag_resource(&self.client, input).await
+        schema::tag_resource(&self.sender, input).await
     }
 
     async fn untag_resource(&self, input: UntagResourceInput) -> Result<UntagResourceOutput> {
-        schema::untag_resource(&self.client, input).await
+        schema::untag_resource(&self.sender, input).await
     }
 
     async fn list_tags_of_resource(
         &self,
         input: ListTagsOfResourceInput,
     ) -> Result<ListTagsOfResourceOutput> {
-        schema::list_tags_of_resource(&self.client, input).await
+        schema::list_tags_of_resource(&self.sender, input).await
     }
 
     async fn create_backup(&self, input: CreateBackupInput) -> Result<CreateBackupOutput> {
-        backup::create_backup(&self.client, input).await
+        backup::create_backup(&self.sender, input).await
     }
 
     async fn describe_backup(&self, input: DescribeBackupInput) -> Result<DescribeBackupOutput> {
-        backup::describe_backup(&self.client, input).await
+        backup::describe_backup(&self.sender, input).await
     }
 
     async fn list_backups(&self, input: ListBackupsInput) -> Result<ListBackupsOutput> {
-        backup::list_backups(&self.client, input).await
+        backup::list_backups(&self.sender, input).await
     }
 
     async fn delete_backup(&self, input: DeleteBackupInput) -> Result<DeleteBackupOutput> {
-        backup::delete_backup(&self.client, input).await
+        backup::delete_backup(&self.sender, input).await
     }
 
     async fn restore_table_from_backup(
         &self,
         input: RestoreTableFromBackupInput,
     ) -> Result<RestoreTableFromBackupOutput> {
-        backup::restore_table_from_backup(&self.client, input).await
+        backup::restore_table_from_backup(&self.sender, input).await
     }
 
     async fn describe_continuous_backups(
         &self,
         input: DescribeContinuousBackupsInput,
     ) -> Result<DescribeContinuousBackupsOutput> {
-        backup::describe_continuous_backups(&self.client, input).await
+        backup::describe_continuous_backups(&self.sender, input).await
     }
 
     async fn update_continuous_backups(
         &self,
         input: UpdateContinuousBackupsInput,
     ) -> Result<UpdateContinuousBackupsOutput> {
-        backup::update_continuous_backups(&self.client, input).await
+        backup::update_continuous_backups(&self.sender, input).await
     }
 
     async fn restore_table_to_point_in_time(
         &self,
         input: RestoreTableToPointInTimeInput,
     ) -> Result<RestoreTableToPointInTimeOutput> {
-        backup::restore_table_to_point_in_time(&self.client, input).await
+        backup::restore_table_to_point_in_time(&self.sender, input).await
     }
 
     async fn describe_limits(&self, input: DescribeLimitsInput) -> Result<DescribeLimitsOutput> {
-        schema::describe_limits(&self.client, input).await
+        schema::describe_limits(&self.sender, input).await
     }
 
     async fn describe_endpoints(
         &self,
         input: DescribeEndpointsInput,
     ) -> Result<DescribeEndpointsOutput> {
-        schema::describe_endpoints(&self.client, input).await
+        schema::describe_endpoints(&self.sender, input).await
     }
 
     async fn list_streams(&self, input: ListStreamsInput) -> Result<ListStreamsOutput> {

@@ -82,7 +82,9 @@ thread_local! {
 
 /// A copy of `client` with [`PageHook`] installed (as a permanent interceptor: no per-hook
 /// look-up of a disabling flag in the configuration), rebuilt from `client`'s own configuration:
-/// its settings, HTTP client (and so its connections), credentials and identity cache.
+/// its settings and credentials provider, and its HTTP client and identity cache where the
+/// configuration names them (otherwise the SDK builds the copy a default of each: connections and
+/// a credentials cache of its own).
 pub(crate) fn hooked(client: &Client) -> Client {
     let mut config = client.config().to_builder();
     config.push_interceptor(SharedInterceptor::permanent(PageHook));

@@ -166,7 +166,14 @@ impl Drop for EngineServer {
 
 /// An SDK client of the server (the SDK's default HTTP client: hyper over a pooled connection).
 fn server_client(url: &str) -> Client {
+    use aws_smithy_http_client::tls::{rustls_provider::CryptoMode, Provider};
+    // Named, not left to the SDK's default: a client without one builds an HTTP client (and
+    // pool) of its own, and so would `AwsBackend`'s copy of it.
+    let http = aws_smithy_http_client::Builder::new()
+        .tls_provider(Provider::Rustls(CryptoMode::AwsLc))
+        .build_https();
     let config = aws_sdk_dynamodb::Config::builder()
+        .http_client(http)
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("bench", "bench", None, None, "bench"))

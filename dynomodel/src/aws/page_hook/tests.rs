@@ -5,7 +5,11 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use aws_credential_types::provider::{self, ProvideCredentials};
+use aws_sdk_dynamodb::config::Credentials;
+use aws_sdk_dynamodb::Client;
 use aws_smithy_runtime_api::http::StatusCode;
 
 use super::*;
@@ -237,7 +241,7 @@ async fn no_request_is_left_armed() {
     assert!(ARMED.with(|armed| armed.borrow().is_none()));
     // A client hooked twice reads the page once and hands it over whole.
     let mut twice = hooked.clone();
-    twice.pages = super::hooked(&hooked.pages);
+    twice.sender = super::hooked(&hooked.sender);
     let mut sink = Collect::default();
     twice.query_into(query_input(), &mut sink).await.unwrap();
     assert_eq!(sink.0.len(), 2);
@@ -245,9 +249,10 @@ async fn no_request_is_left_armed() {
 }
 
 #[tokio::test]
-async fn only_the_typed_pages_go_through_the_hooked_copy() {
+async fn client_is_the_client_as_given() {
     let [(hooked, canned), _] = backends(&[(200, PAGE)]);
-    // The client the application gave is the one `client()` returns, without the hook.
+    // The client the application gave is the one `client()` returns, without the hook; the
+    // backend's requests go through its hooked copy.
     let untyped = hooked
         .client()
         .query()
@@ -261,6 +266,44 @@ async fn only_the_typed_pages_go_through_the_hooked_copy() {
     assert_eq!(sink.0.len(), 2);
     // Both copies send through the application's HTTP client.
     assert_eq!(canned.sent(), 2);
+}
+
+/// Credentials that count how often they are resolved.
+#[derive(Debug)]
+struct Counted(Arc<AtomicUsize>);
+
+impl ProvideCredentials for Counted {
+    fn provide_credentials<'a>(&'a self) -> provider::future::ProvideCredentials<'a>
+    where
+        Self: 'a,
+    {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        let credentials = Credentials::new("k", "s", None, None, "counted");
+        provider::future::ProvideCredentials::ready(Ok(credentials))
+    }
+}
+
+#[tokio::test]
+async fn every_request_goes_through_one_client() {
+    // A client whose configuration names no identity cache (nor HTTP client): the SDK builds one
+    // for each client, so two clients resolve the credentials twice (and keep two pools).
+    let canned = Canned::new(&[(200, PAGE)]);
+    let resolved = Arc::new(AtomicUsize::new(0));
+    let config = canned
+        .config(1)
+        .credentials_provider(Counted(Arc::clone(&resolved)));
+    let backend = AwsBackend::new(Client::from_conf(config.build()));
+    let untyped = backend.query(query_input()).await.unwrap();
+    assert_eq!(untyped.items.map(|items| items.len()), Some(2));
+    let mut sink = Collect::default();
+    backend.query_into(query_input(), &mut sink).await.unwrap();
+    assert_eq!(sink.0.len(), 2);
+    assert_eq!(canned.sent(), 2);
+    assert_eq!(
+        resolved.load(Ordering::SeqCst),
+        1,
+        "one identity cache for every request"
+    );
 }
 
 /// The model of the `Db` cases.

@@ -58,7 +58,7 @@ async fn the_hooked_client_reads_a_get_items_body() {
     // Armed on the hooked copy, the item is read from the body and the SDK given `{}`.
     let [(hooked, _), _] = backends(&[(200, FOUND)]);
     let slot = PageSlot::default();
-    let request = hooked.pages.get_item().table_name("t").send();
+    let request = hooked.sender.get_item().table_name("t").send();
     let output = Armed::new(Arms::page(&slot), request).await.unwrap();
     assert_eq!(output.item, Some(Default::default()));
     assert_eq!(output.consumed_capacity.unwrap().capacity_units, Some(0.5));
@@ -68,7 +68,7 @@ async fn the_hooked_client_reads_a_get_items_body() {
     assert_eq!(&FOUND.as_bytes()[page.items][..2], b"{\"");
     // Not armed, the same client leaves it to the SDK.
     let output = hooked
-        .pages
+        .sender
         .get_item()
         .table_name("t")
         .send()

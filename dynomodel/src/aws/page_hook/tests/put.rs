@@ -161,7 +161,7 @@ async fn an_item_that_cannot_be_written_is_not_sent() {
 async fn put_unhooked(response: (u16, &str)) -> (String, serde_json::Value) {
     let canned = Canned::new(&[response]);
     let backend = AwsBackend {
-        pages: canned.client(1),
+        sender: canned.client(1),
         ..AwsBackend::new(canned.client(1))
     };
     let err = backend
@@ -194,7 +194,7 @@ async fn an_item_that_missed_the_body_fails_and_says_so() {
 async fn a_client_hooked_twice_writes_the_item_once() {
     let [(hooked, canned), _] = backends(&[(200, "{}")]);
     let mut twice = hooked.clone();
-    twice.pages = super::super::hooked(&hooked.pages);
+    twice.sender = super::super::hooked(&hooked.sender);
     twice
         .put_item_from(put_input(), &every_type())
         .await
