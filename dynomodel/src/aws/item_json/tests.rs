@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::aws::item::tests::Failing;
 use crate::aws::request_body::tests::{item_of, sdk_body};
-use crate::aws::value::tests::any_value;
+use crate::aws::value::tests::{any_value, every_type};
 use crate::aws::AwsBackend;
 use crate::Model;
 
@@ -92,34 +92,7 @@ impl<M: Model> AttributeWriter for ModelWriter<'_, M> {
 
 #[test]
 fn every_type_is_written_as_the_sdk_writes_it() {
-    let item = Item::from([
-        ("s".to_owned(), AttributeValue::S("a\"b\\c\n\u{1}é".into())),
-        ("n".to_owned(), AttributeValue::N("-12.50".parse().unwrap())),
-        ("b".to_owned(), AttributeValue::B(vec![0, 255, 7])),
-        ("t".to_owned(), AttributeValue::Bool(true)),
-        ("f".to_owned(), AttributeValue::Bool(false)),
-        ("z".to_owned(), AttributeValue::Null),
-        (
-            "ss".to_owned(),
-            AttributeValue::Ss(vec!["x".into(), "y".into()]),
-        ),
-        (
-            "ns".to_owned(),
-            AttributeValue::Ns(vec![1.into(), 2.into()]),
-        ),
-        ("bs".to_owned(), AttributeValue::Bs(vec![vec![1], vec![]])),
-        (
-            "l".to_owned(),
-            AttributeValue::L(vec![AttributeValue::Null, AttributeValue::L(vec![])]),
-        ),
-        (
-            "m".to_owned(),
-            AttributeValue::M(Item::from([(
-                "k".to_owned(),
-                AttributeValue::M(Item::new()),
-            )])),
-        ),
-    ]);
+    let item = every_type();
     for (name, value) in &item {
         let one = Item::from([(name.clone(), value.clone())]);
         assert_eq!(

@@ -4,6 +4,7 @@
 use crate::aws::canned::Sent;
 use crate::aws::item::tests::Failing;
 use crate::aws::request_body::NOT_FOUND;
+use crate::aws::value::tests::every_type;
 use crate::backend::{AttributeSink, AttributeWriter, PutItemInput, PutItemOutput};
 use crate::error::ConversionError;
 
@@ -42,36 +43,6 @@ async fn alike_put(
     hooked
 }
 
-fn every_type() -> Item {
-    Item::from([
-        ("pk".to_owned(), AttributeValue::S("a\"\\\n\u{1}é😀".into())),
-        (
-            "n".to_owned(),
-            AttributeValue::N("-1.5E-3".parse().unwrap()),
-        ),
-        ("b".to_owned(), AttributeValue::B(vec![0, 1, 255])),
-        ("t".to_owned(), AttributeValue::Bool(true)),
-        ("z".to_owned(), AttributeValue::Null),
-        (
-            "ss".to_owned(),
-            AttributeValue::Ss(vec!["x".into(), "y".into()]),
-        ),
-        (
-            "ns".to_owned(),
-            AttributeValue::Ns(vec![1.into(), 20.into()]),
-        ),
-        ("bs".to_owned(), AttributeValue::Bs(vec![vec![9]])),
-        (
-            "l".to_owned(),
-            AttributeValue::L(vec![AttributeValue::S("in".into())]),
-        ),
-        (
-            "m".to_owned(),
-            AttributeValue::M(Item::from([("k".to_owned(), AttributeValue::Null)])),
-        ),
-    ])
-}
-
 #[tokio::test]
 async fn a_put_sends_its_item_as_the_sdk_sends_the_map() {
     let (out, sent) = alike_put(&[(200, "{}")], &every_type()).await;
@@ -79,7 +50,7 @@ async fn a_put_sends_its_item_as_the_sdk_sends_the_map() {
     assert_eq!(sent.len(), 1);
     let body = json(&sent[0]);
     assert_eq!(body["Item"]["pk"]["S"], "a\"\\\n\u{1}é😀");
-    assert_eq!(body["Item"].as_object().unwrap().len(), 10);
+    assert_eq!(body["Item"].as_object().unwrap().len(), every_type().len());
     // The returned attributes of a put still come from the SDK.
     let old = r#"{"Attributes":{"pk":{"S":"a"},"n":{"N":"2"}}}"#;
     let (out, _) = alike_put(&[(200, old)], &every_type()).await;
@@ -200,6 +171,6 @@ async fn a_client_hooked_twice_writes_the_item_once() {
         .await
         .unwrap();
     let body = json(&canned.requests()[0]);
-    assert_eq!(body["Item"].as_object().unwrap().len(), 10);
+    assert_eq!(body["Item"].as_object().unwrap().len(), every_type().len());
     assert!(ARMED.with(|armed| armed.borrow().is_none()));
 }
