@@ -44,7 +44,9 @@
 //! copy mode), which instructions do not show; `./footprint BINARY OP...` the distinct cache lines
 //! and pages of code a request runs (its path is larger than the instruction cache: what the
 //! instruction count does not show), and `./functions BINARY OP` the same per function: the lines
-//! only `OP/dynomodel` runs, by the function holding them.
+//! only `OP/dynomodel` runs, by the function holding them; `./expensive BINARY OP...` the atomic
+//! read-modify-writes, divisions, fences and system calls each runs, which an instruction count
+//! weighs as one instruction each.
 //!
 //! `--interleave [--burst B]` (the mode that resolves 1 %) interleaves the chosen operations
 //! instead: each iteration runs every one once, a burst of B requests (16 unless told; the second
