@@ -11,15 +11,16 @@ pub(crate) fn thread_cpu() -> Option<Duration> {
 }
 
 /// The command line `[--bench] [OP...] [--iterations N]`: the operations to run (all of `ops` when
-/// none is named) and the iterations of each (20,000 unless told). `None` when an argument is neither,
-/// i.e. a filter `cargo bench` meant for another bench: then this one runs nothing.
+/// none is named) and the iterations of each (20,000 unless told; a positive number). `None` when an
+/// argument is neither (a filter `cargo bench` meant for another bench: then this one runs nothing)
+/// or N is not a positive number.
 pub(crate) fn parse_args(ops: &[&str]) -> Option<(Vec<String>, u32)> {
     let mut iterations = 20_000;
     let mut chosen = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--iterations" => iterations = args.next()?.parse().ok()?,
+            "--iterations" => iterations = args.next()?.parse().ok().filter(|n| *n > 0)?,
             // What `cargo bench` passes to every bench.
             "--bench" => {}
             op if ops.contains(&op) => chosen.push(arg),
