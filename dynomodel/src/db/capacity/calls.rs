@@ -100,15 +100,13 @@ macro_rules! calls {
                             consumed = Empty,
                             error = Empty,
                         );
+                        let sent = self.backend.$method(*$input $(, $arg)*);
                         // Entering a span nobody records does nothing, but its `Instrumented`
                         // layer is one more future to poll on every wake-up.
                         let result = if span.is_none() {
-                            self.backend.$method(*$input $(, $arg)*).await
+                            sent.await
                         } else {
-                            self.backend
-                                .$method(*$input $(, $arg)*)
-                                .instrument(span.clone())
-                                .await
+                            sent.instrument(span.clone()).await
                         };
                         match &result {
                             Ok(output) => {
