@@ -300,7 +300,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 37] = [
+const OPS: [&str; 39] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -336,6 +336,8 @@ const OPS: [&str; 37] = [
     "get/backend",
     "get/backend_into",
     "put/backend_from",
+    "put/dynomodel_maps",
+    "get/dynomodel_maps",
     "query_20/hand_customized",
     "query_20/hand_client_hook",
 ];
@@ -343,6 +345,8 @@ const OPS: [&str; 37] = [
 struct Setup {
     client: Client,
     db: Db,
+    /// `Db` over `AwsBackend::with_sdk_item_maps`: items through the SDK's maps.
+    db_maps: Db,
     orders: Vec<Order>,
     item: HashMap<String, Av>,
     page: Vec<HashMap<String, Av>>,
@@ -489,6 +493,7 @@ async fn run(op: &str, i: usize) {
     let Setup {
         client,
         db,
+        db_maps,
         orders,
         item,
         page,
@@ -537,6 +542,11 @@ async fn run(op: &str, i: usize) {
             put.send().await.unwrap();
         }
         "put/dynomodel" => db.put(o).await.unwrap(),
+        "put/dynomodel_maps" => db_maps.put(o).await.unwrap(),
+        "get/dynomodel_maps" => {
+            let got = db_maps.get::<Order>((o.pk.clone(), o.sk)).await.unwrap();
+            std::hint::black_box(got.unwrap());
+        }
         "get/hand" => {
             let get = client
                 .get_item()
@@ -842,6 +852,7 @@ fn main() {
         .unwrap();
     let client = rt.block_on(async { client() });
     let db = Db::new(AwsBackend::new(client.clone()));
+    let db_maps = Db::new(AwsBackend::new(client.clone()).with_sdk_item_maps());
     let orders: Vec<Order> = (0..64).map(order).collect();
     // The three variants read the same item and write the same bytes.
     let item = hand_to_item(&orders[7]);
@@ -854,6 +865,7 @@ fn main() {
         .set(Setup {
             client,
             db,
+            db_maps,
             orders,
             item,
             page,

@@ -57,7 +57,13 @@ struct Settings {
 }
 
 /// The variants `--with` can add to the interleaved ones.
-const EXTRA: [&str; 4] = ["hand_boxed", "sdk_boxed", "backend_from", "backend_into"];
+const EXTRA: [&str; 5] = [
+    "hand_boxed",
+    "sdk_boxed",
+    "backend_from",
+    "backend_into",
+    "dynomodel_maps",
+];
 
 fn settings(args: &[String]) -> Result<Settings, String> {
     let mut settings = Settings {
@@ -210,6 +216,7 @@ pub(super) fn run(args: &[String]) -> bool {
         .expect("the client's runtime");
     let client = rt.block_on(async { server_client(&server.url) });
     let db = Db::new(AwsBackend::new(client.clone()));
+    let db_maps = Db::new(AwsBackend::new(client.clone()).with_sdk_item_maps());
     // The Query's partition holds exactly these 20 items; puts rewrite them unchanged.
     let orders: Vec<Order> = (0..20).map(order).collect();
     rt.block_on(async {
@@ -230,6 +237,7 @@ pub(super) fn run(args: &[String]) -> bool {
         .set(Setup {
             client,
             db,
+            db_maps,
             orders,
             item,
             page: Vec::new(),
