@@ -15,8 +15,9 @@
 //! - `--interleave`: the variants, and `hand_again` (the A/A check), interleaved request by request
 //!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused);
 //!   `--with VARIANT` adds that variant of the canned mode's to those of the operations that have
-//!   it: `hand_boxed`, `sdk_boxed`, `backend_from` (a put through `AwsBackend` alone) or
-//!   `backend_into` (a typed get through `AwsBackend` alone).
+//!   it: `hand_boxed`, `sdk_boxed`, `backend_from` (a put through `AwsBackend` alone),
+//!   `backend_into` (a typed get through `AwsBackend` alone) or `dynomodel_maps` (`Db` over
+//!   `AwsBackend::with_sdk_item_maps`: no hook, the items through the SDK's maps).
 //!
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
 //! [--interleave [--with VARIANT]...] [OP...]`
@@ -51,8 +52,8 @@ struct Settings {
     interleave: bool,
     /// `--burst B`: requests of a variant in a row when interleaving, the first half untimed.
     burst: usize,
-    /// `--with VARIANT` (repeatable): a variant interleaved beside the four (`hand_boxed`,
-    /// `sdk_boxed`), with its ratio to `hand`.
+    /// `--with VARIANT` (repeatable): a variant interleaved beside the four (one of `EXTRA`),
+    /// with its ratio to `hand`.
     with: Vec<&'static str>,
 }
 
