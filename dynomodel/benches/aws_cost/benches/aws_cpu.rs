@@ -30,7 +30,8 @@
 //!   from the handed-over attributes as `Db::get` does); `put/backend_from`: a PutItem through
 //!   `AwsBackend` alone, the model writing its item (`put_item_from`, as `Db::put` calls it);
 //!   `{put,get}/dynomodel_maps`: `Db` over `AwsBackend::with_sdk_item_maps` (no hook: the items
-//!   through the SDK's maps);
+//!   through the SDK's maps); `get/backend_maps_into`, `put/backend_maps_from`: `AwsBackend` alone
+//!   so;
 //! - `query_20/hand_customized`: `query_20/hand` with an interceptor that does nothing installed
 //!   on the request (`customize().interceptor(..)`): what a per-request hook costs;
 //!   `query_20/hand_client_hook`: the same interceptor installed once on a second client (as
@@ -302,7 +303,7 @@ fn client() -> Client {
 
 // ---- the operations ----
 
-const OPS: [&str; 39] = [
+const OPS: [&str; 41] = [
     "convert/noop",
     "convert/clone_item",
     "convert/to_sdk/hand",
@@ -338,6 +339,8 @@ const OPS: [&str; 39] = [
     "get/backend",
     "get/backend_into",
     "put/backend_from",
+    "get/backend_maps_into",
+    "put/backend_maps_from",
     "put/dynomodel_maps",
     "get/dynomodel_maps",
     "query_20/hand_customized",
@@ -375,25 +378,17 @@ fn query(
         .expression_attribute_values(":pk", Av::S(pk.to_owned()))
 }
 
-/// The `Arc<dyn Backend>` over the bench's client (as `Db` holds it) and the GetItem input of
-/// `o`'s key, for the `get/backend*` variants.
-fn backend_get(
-    client: &Client,
-    o: &Order,
-) -> (
-    &'static dyn dynomodel::Backend,
-    dynomodel::backend::GetItemInput,
-) {
+/// The GetItem input of `o`'s key, for the `get/backend*` variants.
+fn backend_get_input(o: &Order) -> dynomodel::backend::GetItemInput {
     let key = dynomodel::Item::from([
         ("pk".to_owned(), dynomodel::AttributeValue::S(o.pk.clone())),
         ("sk".to_owned(), dynomodel::AttributeValue::N(o.sk.into())),
     ]);
-    let input = dynomodel::backend::GetItemInput {
+    dynomodel::backend::GetItemInput {
         table_name: TABLE.to_owned(),
         key,
         ..Default::default()
-    };
-    (backend(client), input)
+    }
 }
 
 /// The `Arc<dyn Backend>` over the bench's client, as `Db` holds it.
@@ -402,6 +397,59 @@ fn backend(client: &Client) -> &'static dyn dynomodel::Backend {
     BACKEND
         .get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone())))
         .as_ref()
+}
+
+/// `AwsBackend::with_sdk_item_maps` behind `Arc<dyn Backend>`: no hook, the items through the
+/// SDK's maps.
+fn backend_maps(client: &Client) -> &'static dyn dynomodel::Backend {
+    static BACKEND: OnceLock<std::sync::Arc<dyn dynomodel::Backend>> = OnceLock::new();
+    BACKEND
+        .get_or_init(|| std::sync::Arc::new(AwsBackend::new(client.clone()).with_sdk_item_maps()))
+        .as_ref()
+}
+
+/// A typed get through `backend` alone, with the typed read's sink (`get_item_into`, the model
+/// decoded from the handed-over attributes as `Db::get` does), without `Db`'s layers (`Get`'s
+/// future, `Calls`' span and capacity, the key and table name built from the model).
+async fn get_into(backend: &dyn dynomodel::Backend, o: &Order) {
+    struct Decoded(Option<Result<Order, dynomodel::ConversionError>>);
+    impl dynomodel::backend::ItemSink for Decoded {
+        fn item(
+            &mut self,
+            attributes: &mut dyn Iterator<
+                Item = (std::borrow::Cow<'_, str>, dynomodel::AttributeValue),
+            >,
+        ) {
+            self.0 = Some(Order::from_attributes(attributes));
+        }
+    }
+    let input = backend_get_input(o);
+    let mut decoded = Decoded(None);
+    backend.get_item_into(input, &mut decoded).await.unwrap();
+    std::hint::black_box(decoded.0.unwrap().unwrap());
+}
+
+/// A put through `backend` alone, given the model as its item's writer (`put_item_from`, as
+/// `Db::put` gives it), without `Db`'s layers (`Put`'s rendering and future, `Calls`' span and
+/// capacity, the item's size measured).
+async fn put_from(backend: &dyn dynomodel::Backend, o: &Order) {
+    struct Writer<'a>(&'a Order);
+    impl dynomodel::backend::AttributeWriter for Writer<'_> {
+        fn write(
+            &self,
+            sink: &mut dyn dynomodel::backend::AttributeSink,
+        ) -> Result<(), dynomodel::ConversionError> {
+            self.0.write_attributes(sink)
+        }
+        fn len_hint(&self) -> usize {
+            Order::ATTRIBUTES.len()
+        }
+    }
+    let input = dynomodel::backend::PutItemInput {
+        table_name: TABLE.to_owned(),
+        ..Default::default()
+    };
+    backend.put_item_from(input, &Writer(o)).await.unwrap();
 }
 
 /// An interceptor that does nothing, installed on one request by `customize()`: what a
@@ -671,55 +719,17 @@ async fn run(op: &str, i: usize) {
         // `AwsBackend` alone, through `Arc<dyn Backend>` as `Db` holds it, without `Db`'s layers
         // nor the typed read (the item comes back as an `Item`).
         "get/backend" => {
-            let (backend, input) = backend_get(client, o);
-            let got = backend.get_item(input).await.unwrap();
-            std::hint::black_box(got.item.unwrap());
-        }
-        // `AwsBackend` alone as above, with the typed read's sink (`get_item_into`, the model
-        // decoded from the handed-over attributes as `Db::get` does), without `Db`'s layers
-        // (`Get`'s future, `Calls`' span and capacity, the key and table name built from the model).
-        "get/backend_into" => {
-            struct Decoded(Option<Result<Order, dynomodel::ConversionError>>);
-            impl dynomodel::backend::ItemSink for Decoded {
-                fn item(
-                    &mut self,
-                    attributes: &mut dyn Iterator<
-                        Item = (std::borrow::Cow<'_, str>, dynomodel::AttributeValue),
-                    >,
-                ) {
-                    self.0 = Some(Order::from_attributes(attributes));
-                }
-            }
-            let (backend, input) = backend_get(client, o);
-            let mut decoded = Decoded(None);
-            backend.get_item_into(input, &mut decoded).await.unwrap();
-            std::hint::black_box(decoded.0.unwrap().unwrap());
-        }
-        // `AwsBackend` alone as above, given the model as its item's writer (`put_item_from`, as
-        // `Db::put` gives it), without `Db`'s layers (`Put`'s rendering and future, `Calls`' span
-        // and capacity, the item's size measured).
-        "put/backend_from" => {
-            struct Writer<'a>(&'a Order);
-            impl dynomodel::backend::AttributeWriter for Writer<'_> {
-                fn write(
-                    &self,
-                    sink: &mut dyn dynomodel::backend::AttributeSink,
-                ) -> Result<(), dynomodel::ConversionError> {
-                    self.0.write_attributes(sink)
-                }
-                fn len_hint(&self) -> usize {
-                    Order::ATTRIBUTES.len()
-                }
-            }
-            let input = dynomodel::backend::PutItemInput {
-                table_name: TABLE.to_owned(),
-                ..Default::default()
-            };
-            backend(client)
-                .put_item_from(input, &Writer(o))
+            let got = backend(client)
+                .get_item(backend_get_input(o))
                 .await
                 .unwrap();
+            std::hint::black_box(got.item.unwrap());
         }
+        // `AwsBackend` alone, typed (`get_into`, `put_from`), and the same without its hook.
+        "get/backend_into" => get_into(backend(client), o).await,
+        "get/backend_maps_into" => get_into(backend_maps(client), o).await,
+        "put/backend_from" => put_from(backend(client), o).await,
+        "put/backend_maps_from" => put_from(backend_maps(client), o).await,
         "page_20/clone" => {
             std::hint::black_box(page.clone());
         }

@@ -17,7 +17,8 @@
 //!   `--with VARIANT` adds that variant of the canned mode's to those of the operations that have
 //!   it: `hand_boxed`, `sdk_boxed`, `backend_from` (a put through `AwsBackend` alone),
 //!   `backend_into` (a typed get through `AwsBackend` alone) or `dynomodel_maps` (`Db` over
-//!   `AwsBackend::with_sdk_item_maps`: no hook, the items through the SDK's maps).
+//!   `AwsBackend::with_sdk_item_maps`: no hook, the items through the SDK's maps),
+//!   `backend_maps_into` or `backend_maps_from` (`AwsBackend` alone so).
 //!
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
 //! [--interleave [--with VARIANT]...] [OP...]`
@@ -58,12 +59,14 @@ struct Settings {
 }
 
 /// The variants `--with` can add to the interleaved ones.
-const EXTRA: [&str; 5] = [
+const EXTRA: [&str; 7] = [
     "hand_boxed",
     "sdk_boxed",
     "backend_from",
     "backend_into",
     "dynomodel_maps",
+    "backend_maps_into",
+    "backend_maps_from",
 ];
 
 fn settings(args: &[String]) -> Result<Settings, String> {
