@@ -31,7 +31,7 @@
 //!   `AwsBackend` alone, the model writing its item (`put_item_from`, as `Db::put` calls it);
 //!   `{put,get}/dynomodel_maps`: `Db` over `AwsBackend::with_sdk_item_maps` (no hook: the items
 //!   through the SDK's maps); `get/backend_maps_into`, `put/backend_maps_from`: `AwsBackend` alone
-//!   so;
+//!   without its hook;
 //! - `query_20/hand_customized`: `query_20/hand` with an interceptor that does nothing installed
 //!   on the request (`customize().interceptor(..)`): what a per-request hook costs;
 //!   `query_20/hand_client_hook`: the same interceptor installed once on a second client (as

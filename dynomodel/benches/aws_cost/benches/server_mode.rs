@@ -16,9 +16,9 @@
 //!   instead (`interleaved.rs`): each iteration runs each once, N iterations (`--chunks` unused);
 //!   `--with VARIANT` adds that variant of the canned mode's to those of the operations that have
 //!   it: `hand_boxed`, `sdk_boxed`, `backend_from` (a put through `AwsBackend` alone),
-//!   `backend_into` (a typed get through `AwsBackend` alone) or `dynomodel_maps` (`Db` over
+//!   `backend_into` (a typed get through `AwsBackend` alone), `dynomodel_maps` (`Db` over
 //!   `AwsBackend::with_sdk_item_maps`: no hook, the items through the SDK's maps),
-//!   `backend_maps_into` or `backend_maps_from` (`AwsBackend` alone so).
+//!   `backend_maps_from` or `backend_maps_into` (`AwsBackend` alone without its hook).
 //!
 //! `cargo bench --bench aws_cpu -- --server [--chunks C] [--iterations N] [--only VARIANT]
 //! [--interleave [--with VARIANT]...] [OP...]`
